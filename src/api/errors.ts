@@ -1,0 +1,112 @@
+// Typed errors of the library. They carry what a caller needs to act (status, the server's
+// message, request id, a suggestion); only src/cli/exit-codes.ts turns them into exit codes.
+
+export interface KctErrorOptions {
+  suggestion?: string;
+  cause?: unknown;
+}
+
+export class KctError extends Error {
+  /** A stable, machine-readable code (also printed by `--json` error output). */
+  readonly code: string;
+  /** What the user can do next, in one sentence. */
+  readonly suggestion?: string;
+
+  constructor(code: string, message: string, options: KctErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.suggestion = options.suggestion;
+  }
+}
+
+/** Bad flags, arguments or local files: caught before anything is sent. */
+export class UsageError extends KctError {
+  constructor(message: string, options: KctErrorOptions = {}) {
+    super('usage', message, options);
+  }
+}
+
+/** No usable API key, or one that must not be sent (spec 5). Nothing was sent. */
+export class CredentialsError extends KctError {
+  constructor(message: string, options: KctErrorOptions = {}) {
+    super('credentials', message, options);
+  }
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  message: string;
+  method: string;
+  url: string;
+  requestId?: string;
+  errorCode?: string;
+  body?: unknown;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+/** The server answered with an HTTP error. */
+export class ApiError extends KctError {
+  readonly status: number;
+  readonly requestId?: string;
+  readonly errorCode?: string;
+  readonly body?: unknown;
+  readonly method: string;
+  readonly url: string;
+
+  constructor(details: ApiErrorDetails, options: KctErrorOptions = {}) {
+    super(details.errorCode ?? `http_${details.status}`, details.message, options);
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.errorCode = details.errorCode;
+    this.body = details.body;
+    this.method = details.method;
+    this.url = details.url;
+  }
+}
+
+/** The server could not be reached, or the connection broke before a full answer arrived. */
+export class ConnectionError extends KctError {
+  /** True when the request body may have reached the server (the outcome is unknown). */
+  readonly maybeDelivered: boolean;
+  constructor(message: string, maybeDelivered: boolean, options: KctErrorOptions = {}) {
+    super('connection', message, options);
+    this.maybeDelivered = maybeDelivered;
+  }
+}
+
+/** Watching stopped at the overall --timeout; the tasks are still running. */
+export class WatchTimeoutError extends KctError {
+  readonly taskIds: string[];
+  constructor(taskIds: string[], timeoutMs: number) {
+    super('watch_timeout', `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}`, {
+      suggestion: `The task keeps running. Check it later with \`kct status ${taskIds[0] ?? '<id>'} --watch\`.`,
+    });
+    this.taskIds = taskIds;
+  }
+}
+
+/** One or more tasks ended FAILURE or CANCEL. The result was already printed. */
+export class TaskUnsuccessfulError extends KctError {
+  readonly statuses: Record<string, string>;
+  constructor(statuses: Record<string, string>, message?: string) {
+    const ids = Object.keys(statuses);
+    super('task_unsuccessful', message ?? `${ids.length === 1 ? `task ${ids[0]}` : `${ids.length} tasks`} ended ${[...new Set(Object.values(statuses))].join('/')}`);
+    this.statuses = statuses;
+  }
+}
+
+/** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). */
+export class InterruptedError extends KctError {
+  constructor(message = 'interrupted', options: KctErrorOptions = {}) {
+    super('interrupted', message, options);
+  }
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const m = Math.round(s / 60);
+  return m < 120 ? `${m} min` : `${Math.round(m / 60)} h`;
+}

@@ -1,0 +1,244 @@
+// The API contract of the Public Evaluation API v1, in one place.
+//
+// Two families of schemas live here:
+//  - Requests are strict (`z.strictObject`): the client validates what it is about to send, and
+//    the sandbox validates what it receives, with the same schema.
+//  - Responses are loose (`z.looseObject`): unknown fields are kept, and only what a client truly
+//    needs is required, so a newer or slightly different server still works.
+import { z } from 'zod';
+import { MAX_BATCH_ITEMS } from './limits.js';
+
+// ---------- shared vocabulary ----------
+
+export const Style = z.enum(['Bullet', 'Short', 'Long']);
+export type Style = z.infer<typeof Style>;
+export const CumMethod = z.enum(['sum', 'average']);
+export type CumMethod = z.infer<typeof CumMethod>;
+export const RewriteStyle = z.enum(['bullet_points', 'paragraph', 'short_sentences']);
+export type RewriteStyle = z.infer<typeof RewriteStyle>;
+export const FileType = z.enum(['word', 'pdf', 'image', 'text']);
+export const Scope = z.enum(['user', 'organization']);
+
+const Id = z.number().int().positive();
+/** Liberal id on the way in from a server: some send integers as strings. */
+const LooseId = z.union([z.number(), z.string()]);
+const IsoDateTime = z.iso.datetime({ offset: true });
+
+// ---------- supporting shapes (2.6) ----------
+
+export const Asset = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  mime_type: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+});
+export type Asset = z.infer<typeof Asset>;
+
+export const CurrentFeedback = z.strictObject({
+  item: z.string().min(1),
+  comment: z.string(),
+  score: z.number(),
+});
+export type CurrentFeedback = z.infer<typeof CurrentFeedback>;
+
+export const RewriteSection = z.strictObject({
+  item: z.string().min(1),
+  comment: z.string(),
+  score: z.number(),
+  max_score: z.number(),
+});
+export type RewriteSection = z.infer<typeof RewriteSection>;
+
+/** A rubric criterion. The spec shows only `item`; the rest is the sandbox's documented shape. */
+export const Rubric = z.looseObject({
+  item: z.string().min(1),
+  max_score: z.number().nonnegative().optional(),
+  description: z.string().optional(),
+  levels: z.array(z.looseObject({ score: z.number(), descriptor: z.string() })).optional(),
+});
+export type Rubric = z.infer<typeof Rubric>;
+
+// ---------- requests ----------
+
+/** The one-pass fields of 4.8 that travel as text (JSON body, or multipart text fields). */
+export const OnePassFields = z.strictObject({
+  model_id: Id,
+  paper_content: z.string().min(1).optional(),
+  rubrics: z.array(Rubric).optional(),
+  rubric_text: z.string().min(1).optional(),
+  question_text: z.string().min(1).optional(),
+  assignment_name: z.string().min(1).optional(),
+  assignment_desc: z.string().min(1).optional(),
+  cum_method: CumMethod.optional(),
+  total_score: z.number().positive().optional(),
+  specification: z.string().min(1).optional(),
+  style: Style.optional(),
+  student_id: z.string().min(1).max(200).optional(),
+  current_feedbacks: z.array(CurrentFeedback).optional(),
+});
+export type OnePassFields = z.infer<typeof OnePassFields>;
+
+/** A JSON one-pass request must carry the answer as text (files need multipart). */
+export const OnePassJsonRequest = OnePassFields.refine((v) => v.paper_content !== undefined, {
+  message: 'paper_content is required when no answer file is sent',
+  path: ['paper_content'],
+});
+
+export const BatchRequest = z.strictObject({
+  evaluations: z.array(OnePassFields).min(1).max(MAX_BATCH_ITEMS),
+  callback_url: z.url().optional(),
+});
+export type BatchRequest = z.infer<typeof BatchRequest>;
+
+export const LegacyEvaluationFields = z.strictObject({
+  assignment_id: Id,
+  paper_content: z.string().min(1).optional(),
+  current_feedbacks: z.array(CurrentFeedback).optional(),
+  style: Style.optional(),
+  student_id: z.string().min(1).max(200).optional(),
+});
+export type LegacyEvaluationFields = z.infer<typeof LegacyEvaluationFields>;
+
+export const AssignmentRequest = z.strictObject({
+  model_id: Id,
+  assignment_name: z.string().min(1),
+  assignment_desc: z.string().min(1),
+  deadline_time: IsoDateTime,
+  expected_number: z.number().int().positive(),
+  project_subject: z.string().min(1).optional(),
+  start_time: IsoDateTime.optional(),
+  file_type: FileType.optional(),
+});
+export type AssignmentRequest = z.infer<typeof AssignmentRequest>;
+
+export const FeedbackRewriteRequest = z.strictObject({
+  style: RewriteStyle,
+  instruction: z.string().min(1).optional(),
+  target_item: z.string().min(1).optional(),
+  sections: z.array(RewriteSection).min(1),
+});
+export type FeedbackRewriteRequest = z.infer<typeof FeedbackRewriteRequest>;
+
+export const IngestPreviewFields = z.strictObject({
+  assets: z.array(Asset).optional(),
+  specification: z.string().min(1).optional(),
+  assignment_name: z.string().min(1).optional(),
+  assignment_desc: z.string().min(1).optional(),
+  total_score: z.number().positive().optional(),
+  cum_method: CumMethod.optional(),
+});
+export type IngestPreviewFields = z.infer<typeof IngestPreviewFields>;
+
+// ---------- responses (loose) ----------
+
+export const Credits = z.looseObject({
+  credits: z.number().optional(),
+});
+export type Credits = z.infer<typeof Credits>;
+
+export const Model = z.looseObject({
+  model_id: LooseId,
+  assignment_name: z.string().optional(),
+  assignment_desc: z.string().optional(),
+  post_status: z.string().optional(),
+  creation_method: z.string().optional(),
+  total_score: z.number().optional(),
+});
+export type Model = z.infer<typeof Model>;
+export const ModelList = z.array(Model);
+
+export const Assignment = z.looseObject({
+  assignment_id: LooseId,
+  model_id: LooseId.optional(),
+  assignment_name: z.string().optional(),
+  status: z.string().optional(),
+});
+export type Assignment = z.infer<typeof Assignment>;
+
+export const Task = z.looseObject({
+  task_id: z.string().min(1),
+  status: z.string().optional(),
+  stage: z.string().optional(),
+  assignment_id: LooseId.optional(),
+  model_id: LooseId.optional(),
+  student_id: z.string().nullable().optional(),
+  billing_mode: z.string().optional(),
+  scope: z.string().optional(),
+  credits_charged: z.number().optional(),
+  credit_cost: z.number().optional(),
+  retryable: z.boolean().optional(),
+  count: z.number().optional(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const StatusSnapshot = z.looseObject({
+  task_id: z.string().optional(),
+  status: z.string().optional(),
+  stage: z.string().optional(),
+  position: z.number().nullable().optional(),
+  length: z.number().nullable().optional(),
+  cur_step_name: z.string().nullable().optional(),
+  cur_step: z.number().nullable().optional(),
+  total_step: z.number().nullable().optional(),
+  progress: z.number().nullable().optional(),
+  message: z.string().nullable().optional(),
+});
+export type StatusSnapshot = z.infer<typeof StatusSnapshot>;
+
+export const EvaluationEntry = z.looseObject({
+  item: z.string().optional(),
+  score: z.number().nullable().optional(),
+  max_score: z.number().nullable().optional(),
+  feedback: z.string().nullable().optional(),
+  type: z.string().optional(),
+  comment: z.string().nullable().optional(),
+});
+export type EvaluationEntry = z.infer<typeof EvaluationEntry>;
+
+export const EvaluationResult = StatusSnapshot.extend({
+  task_id: z.string().min(1),
+  score: z.number().nullable().optional(),
+  max_score: z.number().nullable().optional(),
+  evaluation: z.array(EvaluationEntry).nullable().optional(),
+  rubrics: z.array(z.looseObject({ item: z.string().optional() })).nullable().optional(),
+});
+export type EvaluationResult = z.infer<typeof EvaluationResult>;
+
+export const UploadedFile = z.looseObject({
+  name: z.string().optional(),
+  mime_type: z.string().optional(),
+  size: z.number().optional(),
+  path: z.string().optional(),
+  url: z.string(),
+});
+export type UploadedFile = z.infer<typeof UploadedFile>;
+
+export const RewriteResult = z.looseObject({
+  sections: z.array(z.looseObject({ item: z.string().optional(), comment: z.string().optional() })).optional(),
+});
+export type RewriteResult = z.infer<typeof RewriteResult>;
+
+/** The error body the sandbox sends (spec 7 leaves it open; see docs/sandbox.md). */
+export const ErrorBody = z.looseObject({
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    status: z.number().int(),
+    details: z.unknown().optional(),
+  }),
+  request_id: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Machine-readable error codes the sandbox uses in `error.code`. */
+export const ERROR_CODES = {
+  400: 'invalid_request',
+  401: 'unauthenticated',
+  402: 'insufficient_credits',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'file_too_large',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'unavailable',
+} as const;

@@ -1,0 +1,39 @@
+// Task states of spec section 3. Kept free of zod so hot paths (polling) can use it cheaply.
+
+export const TASK_STATUSES = ['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS', 'SUCCESS', 'FAILURE', 'CANCEL'] as const;
+export type KnownTaskStatus = (typeof TASK_STATUSES)[number];
+
+/** The legacy assignment path (POST /evaluations) starts here; spec 3 leaves what follows open. */
+export const LEGACY_STATUS = 'PENDING';
+
+export const STAGE_OF: Record<KnownTaskStatus, string> = {
+  QUEUED: 'queued',
+  UPLOADING: 'uploading',
+  SUBMITTED: 'submitted',
+  PROGRESS: 'processing',
+  SUCCESS: 'completed',
+  FAILURE: 'failed',
+  CANCEL: 'cancelled',
+};
+
+const FINAL = new Set<string>(['SUCCESS', 'FAILURE', 'CANCEL']);
+const FINAL_STAGES = new Set<string>(['completed', 'failed', 'cancelled']);
+
+/**
+ * Only the three final statuses of the spec are final. Anything else, including a status
+ * this client has never heard of, means "keep polling": a newer server may add states.
+ */
+export function isFinalStatus(status: unknown): boolean {
+  return typeof status === 'string' && FINAL.has(status.toUpperCase());
+}
+
+/** A snapshot is final when its status is, or (status missing) when its stage is. */
+export function isFinalSnapshot(snapshot: { status?: unknown; stage?: unknown }): boolean {
+  if (typeof snapshot.status === 'string' && snapshot.status !== '') return isFinalStatus(snapshot.status);
+  return typeof snapshot.stage === 'string' && FINAL_STAGES.has(snapshot.stage.toLowerCase());
+}
+
+/** True when the task ended without a usable score (exit code 3). */
+export function isUnsuccessfulFinal(status: unknown): boolean {
+  return typeof status === 'string' && (status.toUpperCase() === 'FAILURE' || status.toUpperCase() === 'CANCEL');
+}
