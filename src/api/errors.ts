@@ -53,6 +53,7 @@ export class ApiError extends KctError {
   readonly body?: unknown;
   readonly method: string;
   readonly url: string;
+  readonly headers?: Record<string, string | string[] | undefined>;
 
   constructor(details: ApiErrorDetails, options: KctErrorOptions = {}) {
     super(details.errorCode ?? `http_${details.status}`, details.message, options);
@@ -62,6 +63,7 @@ export class ApiError extends KctError {
     this.body = details.body;
     this.method = details.method;
     this.url = details.url;
+    this.headers = details.headers;
   }
 }
 

@@ -1,0 +1,39 @@
+// The settings `kct config` may read and write, with their checks. The API key is not one of
+// them: it goes through `kct auth login`, which verifies it first.
+import { UsageError } from '../api/errors.js';
+import type { ProfileData, ResolvedSettings } from './settings.js';
+import { parsePositiveInteger } from './parse.js';
+
+export const CONFIG_KEYS = ['base_url', 'model', 'output'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+export function checkConfigKey(key: string): ConfigKey {
+  if (key === 'api_key') throw new UsageError('the API key is set with `kct auth login`, which checks it first');
+  if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+    throw new UsageError(`unknown setting "${key}"`, { suggestion: `Settings: ${CONFIG_KEYS.join(', ')}.` });
+  }
+  return key as ConfigKey;
+}
+
+export function checkConfigValue(key: ConfigKey, value: string): string {
+  if (key === 'base_url') {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new UsageError(`base_url must be a URL such as https://host/v1, not "${value}"`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('base_url must use http or https');
+    return value.replace(/\/+$/, '');
+  }
+  if (key === 'model') return String(parsePositiveInteger(value, 'model'));
+  if (!['table', 'json', 'ndjson', 'csv'].includes(value)) throw new UsageError('output must be one of table, json, ndjson, csv');
+  return value;
+}
+
+export function settingFor(settings: ResolvedSettings, key: ConfigKey): { value?: string; source?: string } {
+  const map: Record<ConfigKey, keyof ResolvedSettings> = { base_url: 'baseUrl', model: 'model', output: 'output' };
+  return settings[map[key]] as { value?: string; source?: string };
+}
+
+export type { ProfileData };

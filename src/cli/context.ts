@@ -1,0 +1,99 @@
+// What every command receives: IO, environment, global flags, and lazily built services (config,
+// client). Nothing here is created until a command asks for it, so `kct --help` stays cheap.
+import { UsageError } from '../api/errors.js';
+import type { KctClient } from '../client/client.js';
+import type { ConfigStore } from './config-store.js';
+import { err, type IO } from './io.js';
+import { resolveSettings, type ResolvedSettings, type SettingFlags } from './settings.js';
+import { parseDuration } from './duration.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  json?: boolean;
+  debug?: boolean;
+  color?: boolean;
+}
+
+export interface Context {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  /** Aborted on Ctrl-C / SIGTERM. */
+  signal: AbortSignal;
+  config(): Promise<ConfigStore>;
+  settings(flags?: SettingFlags): Promise<ResolvedSettings>;
+  client(flags?: SettingFlags): Promise<KctClient>;
+  /** A status line on stderr (suppressed with --json? no: stderr never pollutes results). */
+  note(text: string): void;
+  /** Called once at the end of the process to free sockets and timers. */
+  dispose(): Promise<void>;
+}
+
+export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, signal: AbortSignal): Context {
+  let store: Promise<ConfigStore> | undefined;
+  const clients: KctClient[] = [];
+  const context: Context = {
+    io,
+    env,
+    globals,
+    signal,
+    config() {
+      store ??= import('./config-store.js').then((m) => m.openConfigStore(env));
+      return store;
+    },
+    async settings(flags = {}) {
+      const stored = (await context.config()).read();
+      return resolveSettings({ profile: globals.profile, baseUrl: globals.baseUrl, ...flags }, env, stored);
+    },
+    async client(flags = {}) {
+      const settings = await context.settings(flags);
+      const baseUrl = settings.baseUrl.value;
+      if (!baseUrl) {
+        throw new UsageError('no API base URL is set', {
+          suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
+        });
+      }
+      checkBaseUrl(baseUrl);
+      const { KctClient } = await import('../client/client.js');
+      const client = new KctClient({
+        baseUrl,
+        apiKey: settings.apiKey.value as string,
+        env,
+        retry: retryFromEnv(env),
+        debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
+        onRetry: ({ attempt, delayMs, reason }) => {
+          if (!globals.debug) err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
+        },
+      });
+      clients.push(client);
+      return client;
+    },
+    note(text) {
+      err(io, text);
+    },
+    async dispose() {
+      await Promise.allSettled(clients.map((client) => client.close()));
+    },
+  };
+  return context;
+}
+
+function checkBaseUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`the base URL is not a URL: ${value}`, { suggestion: 'Use the form https://host/v1' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`the base URL must be http or https: ${value}`);
+  }
+}
+
+function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {
+  const out: { maxRetries?: number; baseDelayMs?: number } = {};
+  if (env.KCT_MAX_RETRIES !== undefined && /^\d+$/.test(env.KCT_MAX_RETRIES)) out.maxRetries = Number(env.KCT_MAX_RETRIES);
+  if (env.KCT_RETRY_BASE_DELAY) out.baseDelayMs = parseDuration(env.KCT_RETRY_BASE_DELAY, 'KCT_RETRY_BASE_DELAY');
+  return out;
+}

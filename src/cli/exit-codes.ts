@@ -1,0 +1,56 @@
+// The one place where errors become exit codes. Every command shares this table; the README and
+// `kct help exit-codes` print it.
+import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
+
+export const EXIT = {
+  OK: 0,
+  UNEXPECTED: 1,
+  USAGE: 2,
+  TASK_UNSUCCESSFUL: 3,
+  AUTH: 4,
+  CREDITS: 5,
+  NOT_FOUND: 6,
+  CONFLICT: 7,
+  TIMEOUT: 8,
+  UNREACHABLE: 9,
+  INTERRUPTED: 130,
+} as const;
+
+export const EXIT_CODE_TABLE: readonly [number, string][] = [
+  [EXIT.OK, 'success'],
+  [EXIT.UNEXPECTED, 'anything unexpected (a bug, an unknown server answer)'],
+  [EXIT.USAGE, 'bad usage or input: flags, arguments, local files, or HTTP 400/413/422'],
+  [EXIT.TASK_UNSUCCESSFUL, 'the task ended FAILURE or CANCEL (for several answers: at least one did)'],
+  [EXIT.AUTH, 'authentication or permission: no usable key, HTTP 401 or 403'],
+  [EXIT.CREDITS, 'insufficient credits (HTTP 402)'],
+  [EXIT.NOT_FOUND, 'not found (HTTP 404): model, assignment or task'],
+  [EXIT.CONFLICT, 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused'],
+  [EXIT.TIMEOUT, 'still not final when --timeout ran out (the task keeps running; its id is printed)'],
+  [EXIT.UNREACHABLE, 'service unreachable, or HTTP 5xx/429 after retries'],
+  [EXIT.INTERRUPTED, 'interrupted (Ctrl-C); running tasks are left running'],
+];
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof UsageError) return EXIT.USAGE;
+  if (error instanceof CredentialsError) return EXIT.AUTH;
+  if (error instanceof TaskUnsuccessfulError) return EXIT.TASK_UNSUCCESSFUL;
+  if (error instanceof WatchTimeoutError) return EXIT.TIMEOUT;
+  if (error instanceof InterruptedError) return EXIT.INTERRUPTED;
+  if (error instanceof ConnectionError) return EXIT.UNREACHABLE;
+  if (error instanceof ApiError) return exitCodeForStatus(error.status);
+  if (error instanceof KctError) return EXIT.UNEXPECTED;
+  const code = (error as { code?: unknown } | null)?.code;
+  // commander's own parse errors (unknown option, missing argument)
+  if (typeof code === 'string' && code.startsWith('commander.')) return EXIT.USAGE;
+  return EXIT.UNEXPECTED;
+}
+
+export function exitCodeForStatus(status: number): number {
+  if (status === 400 || status === 413 || status === 422) return EXIT.USAGE;
+  if (status === 401 || status === 403) return EXIT.AUTH;
+  if (status === 402) return EXIT.CREDITS;
+  if (status === 404) return EXIT.NOT_FOUND;
+  if (status === 409) return EXIT.CONFLICT;
+  if (status === 408 || status === 429 || status >= 500) return EXIT.UNREACHABLE;
+  return EXIT.UNEXPECTED;
+}

@@ -1,0 +1,67 @@
+// Where a command's output goes, and how it may look. Tests build one over buffers to check the
+// TTY and the piped rendering of the same data.
+import type { Readable, Writable } from 'node:stream';
+import { stripControls } from './sanitize.js';
+
+export interface IO {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour allowed on stdout/stderr (off with NO_COLOR, --no-color, or off a TTY). */
+  color: boolean;
+  columns: number;
+  /** True when nothing may prompt: CI, or stdin/stderr not a terminal. */
+  noPrompt: boolean;
+}
+
+export interface IOSettings {
+  env: NodeJS.ProcessEnv;
+  noColor?: boolean;
+}
+
+export function processIO({ env, noColor }: IOSettings): IO {
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const stdinIsTTY = Boolean(process.stdin.isTTY);
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    color: colorAllowed(env, noColor, stdoutIsTTY || stderrIsTTY),
+    columns: process.stdout.columns || process.stderr.columns || 100,
+    noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,
+  };
+}
+
+export function colorAllowed(env: NodeJS.ProcessEnv, noColor: boolean | undefined, tty: boolean): boolean {
+  if (noColor) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return tty && env.TERM !== 'dumb';
+}
+
+export function isCI(env: NodeJS.ProcessEnv): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+}
+
+/** Writes a line of results to stdout. */
+export function out(io: IO, text: string): void {
+  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Writes a line of progress, warnings or errors to stderr. */
+export function err(io: IO, text: string): void {
+  io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Server-provided text made safe for the stream it goes to. */
+export function safeText(io: IO, text: string, stream: 'stdout' | 'stderr' = 'stdout'): string {
+  const tty = stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
+  return tty ? stripControls(text) : text;
+}

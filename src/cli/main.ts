@@ -1,0 +1,101 @@
+// The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
+// Only bin/kct.js touches process.exitCode; nothing below it exits.
+import { ApiError, ConnectionError, KctError, WatchTimeoutError } from '../api/errors.js';
+import { VERSION } from '../version.js';
+import { createContext, type Context, type GlobalOptions } from './context.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { err, processIO, safeText, type IO } from './io.js';
+import { buildProgram } from './program.js';
+import { redact } from '../client/redact.js';
+
+export interface MainOptions {
+  io?: IO;
+  env?: NodeJS.ProcessEnv;
+  /** Install SIGINT/SIGTERM handlers (the real process does; tests may not). */
+  handleSignals?: boolean;
+}
+
+export async function main(args: string[], options: MainOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const io = options.io ?? processIO({ env, noColor: args.includes('--no-color') });
+  const controller = new AbortController();
+  let context: Context | undefined;
+  const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io);
+
+  const program = buildProgram(VERSION, (globals: GlobalOptions) => {
+    context ??= createContext(io, env, globals, controller.signal);
+    return context;
+  });
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+  });
+
+  const argv = args[0] === 'help' && args[1] === 'exit-codes' ? ['help-exit-codes', ...args.slice(2)] : args;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.OK;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.OK;
+    // commander has already printed its own parse errors
+    if (typeof code === 'string' && code.startsWith('commander.')) return EXIT.USAGE;
+    const exitCode = exitCodeFor(error);
+    reportError(io, error, exitCode, Boolean(context?.globals.json ?? args.includes('--json')), context?.globals.debug ?? false);
+    return exitCode;
+  } finally {
+    removeSignals();
+    await context?.dispose();
+  }
+}
+
+function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {
+  const message = redact(error instanceof Error ? error.message : String(error));
+  const suggestion = error instanceof KctError ? error.suggestion : undefined;
+  const status = error instanceof ApiError ? error.status : undefined;
+  const requestId = error instanceof ApiError ? error.requestId : undefined;
+  if (json) {
+    const payload = {
+      error: {
+        code: error instanceof KctError ? error.code : 'unexpected',
+        message,
+        exit_code: exitCode,
+        ...(status === undefined ? {} : { status }),
+        ...(requestId === undefined ? {} : { request_id: requestId }),
+        ...(suggestion === undefined ? {} : { suggestion }),
+        ...(error instanceof WatchTimeoutError ? { task_ids: error.taskIds } : {}),
+      },
+    };
+    err(io, JSON.stringify(payload));
+    return;
+  }
+  const where = status === undefined ? '' : ` (HTTP ${status}${requestId ? `, request ${requestId}` : ''})`;
+  err(io, `error: ${safeText(io, message, 'stderr')}${where}`);
+  if (error instanceof ConnectionError && error.maybeDelivered) {
+    err(io, 'note: the connection broke after the request was sent; it may have reached the server.');
+  }
+  if (suggestion) err(io, `hint: ${suggestion}`);
+  if (debug && error instanceof Error && !(error instanceof KctError) && error.stack) err(io, redact(error.stack));
+  if (exitCode === EXIT.UNEXPECTED && !(error instanceof KctError)) {
+    err(io, 'This looks like a bug in kct; run again with --debug and report the output (it never contains your key).');
+  }
+}
+
+function installSignals(controller: AbortController, io: IO): () => void {
+  let count = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    count += 1;
+    if (count > 1) {
+      err(io, 'kct: interrupted again, exiting now');
+      process.exit(EXIT.INTERRUPTED);
+    }
+    controller.abort(new Error(`received ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -1,0 +1,22 @@
+// Checks of flag values that several commands share.
+import { UsageError } from '../api/errors.js';
+
+export function parseModelId(value: string | undefined): number {
+  if (value === undefined || value === '') {
+    throw new UsageError('no model given', { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL, or `kct config set model <id>`.' });
+  }
+  return parsePositiveInteger(value, 'model id', 'Model ids are whole numbers from `kct models`.');
+}
+
+export function parsePositiveInteger(value: string, what: string, hint?: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) {
+    throw new UsageError(`${what} must be a positive whole number, not "${value}"`, hint ? { suggestion: hint } : {});
+  }
+  return Number(value);
+}
+
+export function parsePositiveNumber(value: string, what: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new UsageError(`${what} must be a positive number, not "${value}"`);
+  return number;
+}

@@ -1,0 +1,233 @@
+// The command tree, declared as data. Each command's module is imported only when that command
+// runs, so `kct --help` and `kct --version` load commander and nothing else.
+import { Command, Option } from 'commander';
+import type { Context, GlobalOptions } from './context.js';
+
+// Options arrive from commander untyped; each command declares (and checks) its own shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type RunFn = (options: any, context: Context) => Promise<void>;
+type Loader = () => Promise<{ run: RunFn }>;
+
+interface OptionSpec {
+  flags: string;
+  description: string;
+  defaultValue?: string | boolean;
+  choices?: string[];
+  hidden?: boolean;
+}
+
+interface CommandSpec {
+  name: string;
+  summary: string;
+  /** commander argument syntax, e.g. "<taskId>" or "[files...]" */
+  args?: { syntax: string; description: string }[];
+  options?: OptionSpec[];
+  examples: string[];
+  load?: Loader;
+  subcommands?: CommandSpec[];
+  aliases?: string[];
+}
+
+const OUTPUT_CHOICES = ['table', 'json', 'ndjson', 'csv'];
+const output = (description = 'output format'): OptionSpec => ({ flags: '-o, --output <format>', description, choices: OUTPUT_CHOICES });
+const watchOptions: OptionSpec[] = [
+  { flags: '--timeout <duration>', description: 'overall time limit for watching (e.g. 90s, 30m)', defaultValue: '30m' },
+  { flags: '--poll-interval <duration>', description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)' },
+];
+
+const COMMANDS: CommandSpec[] = [
+  {
+    name: 'credits',
+    summary: 'show the credits left on the key owner\'s account',
+    examples: ['kct credits', 'kct credits --json'],
+    load: () => import('../commands/credits.js'),
+  },
+  {
+    name: 'models',
+    summary: 'list the marking models this key can use',
+    options: [{ flags: '--ready', description: 'only models that are ready to mark with' }, output()],
+    examples: ['kct models', 'kct models --ready --output csv', 'kct models --json | jq ".[].model_id"'],
+    load: () => import('../commands/models.js'),
+  },
+  {
+    name: 'one-pass',
+    summary: 'mark an answer in one request (model, question, rubric and answer together)',
+    args: [{ syntax: '[answers...]', description: 'answer file (PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF), or - for text on stdin' }],
+    options: [
+      { flags: '-m, --model <id>', description: 'marking model id from `kct models` (default: config `model`, env KCT_MODEL)' },
+      { flags: '--text <answer>', description: 'the answer as text instead of a file' },
+      { flags: '--rubric-file <path...>', description: 'rubric file(s) instead of the model\'s saved rubric' },
+      { flags: '--rubric-text <text>', description: 'rubric as text' },
+      { flags: '--question-file <path...>', description: 'question file(s)' },
+      { flags: '--question-text <text>', description: 'question as text' },
+      { flags: '--name <name>', description: 'assignment name (assignment_name)' },
+      { flags: '--desc <text>', description: 'assignment description (assignment_desc)' },
+      { flags: '--cum-method <method>', description: 'how criterion scores add up', choices: ['sum', 'average'] },
+      { flags: '--total-score <n>', description: 'hint of the rubric total' },
+      { flags: '--spec <text>', description: 'parsing instruction (specification), e.g. "question 2 only"' },
+      { flags: '--style <style>', description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },
+      { flags: '--student-id <id>', description: 'your anonymous student id, passed through' },
+      { flags: '--idempotency-key <key>', description: 'key that makes a repeated submission return the same task' },
+      { flags: '--no-wait', description: 'print the accepted task and exit without waiting' },
+      ...watchOptions,
+      output(),
+    ],
+    examples: [
+      'kct one-pass essay.pdf --model 12',
+      'kct one-pass - --model 12 < answer.txt',
+      'kct one-pass essay.docx --model 12 --style Long --json',
+      'kct one-pass essay.txt --model 12 --rubric-file rubric.pdf --question-text "Should schools require uniforms?"',
+      'kct one-pass essay.pdf --model 12 --no-wait   # then: kct status <task_id> --watch',
+    ],
+    load: () => import('../commands/one-pass.js'),
+  },
+  {
+    name: 'status',
+    summary: 'show a task\'s status snapshot; --watch polls until it is final',
+    args: [{ syntax: '<taskId>', description: 'task id' }],
+    options: [{ flags: '-w, --watch', description: 'poll until the task is final; exit 3 if it ended FAILURE or CANCEL' }, ...watchOptions],
+    examples: ['kct status tsk_0123abcd', 'kct status tsk_0123abcd --watch', 'kct status tsk_0123abcd --watch --timeout 5m --json'],
+    load: () => import('../commands/status.js'),
+  },
+  {
+    name: 'result',
+    summary: 'print a task\'s result record (scores and feedback)',
+    args: [{ syntax: '<taskId>', description: 'task id' }],
+    options: [output()],
+    examples: ['kct result tsk_0123abcd', 'kct result tsk_0123abcd --json > result.json'],
+    load: () => import('../commands/result.js'),
+  },
+  {
+    name: 'cancel',
+    summary: 'cancel a queued or running task (no credits are charged)',
+    args: [{ syntax: '<taskId>', description: 'task id' }],
+    examples: ['kct cancel tsk_0123abcd'],
+    load: () => import('../commands/cancel.js'),
+  },
+  {
+    name: 'auth',
+    summary: 'store, check and remove the API key of a profile',
+    examples: ['kct auth login --base-url https://api.example/v1', 'echo "$KEY" | kct auth login --with-key', 'kct auth status', 'kct auth logout'],
+    subcommands: [
+      {
+        name: 'login',
+        summary: 'store an API key (asked for on a TTY, or read from stdin with --with-key) after checking it',
+        options: [
+          { flags: '--with-key', description: 'read the key from standard input (for scripts); never pass a key as an argument' },
+        ],
+        examples: ['kct auth login', 'kct auth login --profile school --base-url https://api.example/v1', 'printf %s "$KCT_KEY" | kct auth login --with-key'],
+        load: () => import('../commands/auth-login.js'),
+      },
+      {
+        name: 'status',
+        summary: 'say which key is in use (masked) and where it comes from',
+        examples: ['kct auth status', 'kct auth status --json'],
+        load: () => import('../commands/auth-status.js'),
+      },
+      {
+        name: 'logout',
+        summary: 'remove the stored key of the profile',
+        examples: ['kct auth logout', 'kct auth logout --profile school'],
+        load: () => import('../commands/auth-logout.js'),
+      },
+    ],
+  },
+  {
+    name: 'config',
+    summary: 'read and change settings: base_url, model, output',
+    examples: ['kct config set model 12', 'kct config get base_url', 'kct config list', 'kct config path'],
+    subcommands: [
+      { name: 'get', summary: 'print one setting', args: [{ syntax: '<key>', description: 'base_url, model or output' }], examples: ['kct config get model'], load: () => import('../commands/config-get.js') },
+      {
+        name: 'set',
+        summary: 'change one setting of the profile',
+        args: [{ syntax: '<key>', description: 'base_url, model or output' }, { syntax: '<value>', description: 'new value' }],
+        examples: ['kct config set base_url http://127.0.0.1:4010/v1', 'kct config set output json', 'kct --profile school config set model 21'],
+        load: () => import('../commands/config-set.js'),
+      },
+      { name: 'list', summary: 'print every setting and where it comes from', examples: ['kct config list', 'kct config list --json'], load: () => import('../commands/config-list.js') },
+      { name: 'path', summary: 'print the config file path', examples: ['kct config path'], load: () => import('../commands/config-path.js') },
+    ],
+  },
+  {
+    name: 'sandbox',
+    summary: 'run a local, durable implementation of the whole API (offline, for trying kct and for tests)',
+    options: [
+      { flags: '--host <host>', description: 'address to listen on', defaultValue: '127.0.0.1' },
+      { flags: '--port <port>', description: 'port (0 picks a free one)', defaultValue: '4010' },
+      { flags: '--data <dir>', description: 'data folder (SQLite database and files); default: $XDG_DATA_HOME/kct/sandbox' },
+      { flags: '--latency <ms>', description: 'milliseconds per processing stage', defaultValue: '300' },
+      { flags: '--workers <n>', description: 'tasks processed at once', defaultValue: '4' },
+      { flags: '--allow-private-callbacks', description: 'allow callbacks to loopback/private addresses and plain http (for local receivers)' },
+      { flags: '--time-scale <n>', description: 'divide the callback retry schedule by n (tests)', defaultValue: '1' },
+    ],
+    examples: [
+      'kct sandbox',
+      'kct sandbox --port 0 --json --data /tmp/kct-sbx --latency 0',
+      'KCT_BASE_URL=http://127.0.0.1:4010/v1 KCT_API_KEY=<user key> kct one-pass essay.pdf --model 12',
+    ],
+    load: () => import('../commands/sandbox.js'),
+  },
+];
+
+export function buildProgram(version: string, onContext: (globals: GlobalOptions) => Context): Command {
+  const program = new Command('kct')
+    .description('Mark student writing with the Public Evaluation API v1.')
+    .version(version, '-V, --version', 'print the version')
+    .option('-p, --profile <name>', 'config profile (env KCT_PROFILE)')
+    .option('--base-url <url>', 'API root, e.g. https://host/v1 (env KCT_BASE_URL)')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .option('--debug', 'trace HTTP requests and responses on stderr (key redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', `
+Examples:
+  $ kct sandbox                               # a local API to try things on
+  $ kct auth login --base-url https://api.example/v1
+  $ kct models
+  $ kct one-pass essay.pdf --model 12
+  $ kct status <task_id> --watch
+
+Exit codes: run \`kct help exit-codes\`.`);
+
+  for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext));
+  program
+    .command('help-exit-codes', { hidden: true })
+    .action(async () => {
+      const { printExitCodes } = await import('./help-topics.js');
+      printExitCodes(onContext(program.opts<GlobalOptions>()));
+    });
+  return program;
+}
+
+function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Context): Command {
+  const command = new Command(spec.name).description(spec.summary);
+  for (const alias of spec.aliases ?? []) command.alias(alias);
+  for (const arg of spec.args ?? []) command.argument(arg.syntax, arg.description);
+  for (const option of spec.options ?? []) {
+    const built = new Option(option.flags, option.description);
+    if (option.choices) built.choices(option.choices);
+    if (option.defaultValue !== undefined) built.default(option.defaultValue);
+    if (option.hidden) built.hideHelp();
+    command.addOption(built);
+  }
+  command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+  if (spec.subcommands) {
+    for (const sub of spec.subcommands) command.addCommand(toCommand(sub, onContext));
+    return command;
+  }
+  const load = spec.load;
+  if (!load) throw new Error(`command ${spec.name} has neither a module nor subcommands`);
+  const argNames = (spec.args ?? []).map((arg) => arg.syntax.replace(/[<>[\].]/g, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase()));
+  command.action(async function action(this: Command, ...values: unknown[]) {
+    const all = this.optsWithGlobals<Record<string, unknown> & GlobalOptions>();
+    const positional: Record<string, unknown> = {};
+    argNames.forEach((name, index) => {
+      positional[name] = values[index];
+    });
+    const context = onContext(all);
+    const module = await load();
+    await module.run({ ...all, ...positional }, context);
+  });
+  return command;
+}

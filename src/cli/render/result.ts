@@ -1,0 +1,50 @@
+// The score table a teacher reads: total first, then each criterion with score and feedback.
+import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
+import { type IO, out, safeText } from '../io.js';
+import { renderTable } from './rows.js';
+import { formatNumber, paint, statusColor } from './style.js';
+
+export function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
+  return (result.evaluation ?? []).find((entry) => entry.type === 'error');
+}
+
+/** The reason a task failed, from its error entry, else its message. */
+export function failureReason(result: EvaluationResult): string | undefined {
+  const entry = errorEntry(result);
+  return entry?.comment ?? entry?.feedback ?? (typeof result.message === 'string' ? result.message : undefined) ?? undefined;
+}
+
+export async function printResult(io: IO, result: EvaluationResult): Promise<void> {
+  const c = paint(io);
+  const status = result.status ?? result.stage ?? 'unknown';
+  const header = [`Task ${result.task_id}`, statusColor(io, status)];
+  if (result.model_id !== undefined) header.push(`model ${String(result.model_id)}`);
+  if (typeof result.student_id === 'string' && result.student_id) header.push(`student ${safeText(io, result.student_id)}`);
+  out(io, header.join('  '));
+
+  const upper = status.toUpperCase();
+  if (upper === 'FAILURE' || upper === 'CANCEL') {
+    const reason = failureReason(result);
+    if (reason) out(io, `${c.red('Reason:')} ${safeText(io, reason)}`);
+    return;
+  }
+  if (upper !== 'SUCCESS' && (result.evaluation ?? []).length === 0) {
+    out(io, `Not finished yet. Watch it with: kct status ${result.task_id} --watch`);
+    return;
+  }
+  const entries = (result.evaluation ?? []).filter((entry) => entry.type !== 'error');
+  const max = result.max_score ?? sumMax(entries);
+  out(io, c.bold(`Total: ${formatNumber(result.score)}${max !== undefined ? ` / ${formatNumber(max)}` : ''}`));
+  if (entries.length === 0) return;
+  const body = entries.map((entry) => [
+    safeText(io, entry.item ?? ''),
+    `${formatNumber(entry.score)}${typeof entry.max_score === 'number' ? ` / ${formatNumber(entry.max_score)}` : ''}`,
+    safeText(io, entry.feedback ?? entry.comment ?? ''),
+  ]);
+  out(io, await renderTable(io, ['Criterion', 'Score', 'Feedback'], body, [false, false, true]));
+}
+
+function sumMax(entries: EvaluationEntry[]): number | undefined {
+  if (entries.length === 0 || entries.some((entry) => typeof entry.max_score !== 'number')) return undefined;
+  return entries.reduce((sum, entry) => sum + (entry.max_score as number), 0);
+}

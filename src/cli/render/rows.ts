@@ -1,0 +1,69 @@
+// Printing rows in the formats users pick with --output: a table for people, JSON, NDJSON and
+// CSV for pipelines.
+import type { IO } from '../io.js';
+import { out, safeText } from '../io.js';
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => unknown;
+  /** Let this column take the remaining width and wrap. */
+  wrap?: boolean;
+}
+
+export function resolveFormat(options: { output?: unknown; json?: unknown }, configured?: string): OutputFormat {
+  if (options.json) return 'json';
+  const value = (options.output ?? configured ?? 'table') as string;
+  return (['table', 'json', 'ndjson', 'csv'].includes(value) ? value : 'table') as OutputFormat;
+}
+
+export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], columns: Column<Row>[], raw: (row: Row) => unknown = (row) => row): Promise<void> {
+  if (format === 'json') {
+    out(io, JSON.stringify(rows.map(raw), null, 2));
+    return;
+  }
+  if (format === 'ndjson') {
+    for (const row of rows) out(io, JSON.stringify(raw(row)));
+    return;
+  }
+  if (format === 'csv') {
+    const { stringify } = await import('csv-stringify/sync');
+    io.stdout.write(stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => cell(c.value(row))))]));
+    return;
+  }
+  out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap))));
+}
+
+export async function renderTable(io: IO, head: string[], body: string[][], wrap: boolean[] = []): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const widths = columnWidths(io.columns, head, body, wrap);
+  const table = new Table({
+    head,
+    style: { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] },
+    ...(widths ? { colWidths: widths, wordWrap: true, wrapOnWordBoundary: true } : {}),
+  });
+  for (const row of body) table.push(row);
+  return table.toString();
+}
+
+/** Fixed widths only when the natural table is wider than the terminal: then wrap columns shrink. */
+function columnWidths(columns: number, head: string[], body: string[][], wrap: boolean[]): number[] | undefined {
+  const natural = head.map((h, i) => Math.max(h.length, ...body.map((row) => longestLine(row[i] ?? ''))) + 2);
+  const total = natural.reduce((a, b) => a + b, 0) + head.length + 1;
+  if (total <= columns || !wrap.some(Boolean)) return undefined;
+  const fixed = natural.reduce((sum, width, i) => sum + (wrap[i] ? 0 : width), 0) + head.length + 1;
+  const wrapCount = wrap.filter(Boolean).length;
+  const share = Math.max(20, Math.floor((columns - fixed) / wrapCount));
+  return natural.map((width, i) => (wrap[i] ? Math.min(width, share) : width));
+}
+
+function longestLine(text: string): number {
+  return Math.max(0, ...text.split('\n').map((line) => line.length));
+}
+
+export function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,68 @@
+// Which key, base URL, model and output format apply, and where each came from.
+// Precedence: flags > environment (KCT_*) > the profile in the config file. Pure, for testing.
+
+export interface ProfileData {
+  api_key?: string;
+  base_url?: string;
+  model?: string;
+  output?: string;
+}
+
+export interface StoredConfig {
+  current_profile?: string;
+  profiles?: Record<string, ProfileData>;
+}
+
+export interface SettingFlags {
+  profile?: string;
+  baseUrl?: string;
+  model?: string;
+  output?: string;
+}
+
+export interface Setting<T> {
+  value?: T;
+  source?: string;
+}
+
+export interface ResolvedSettings {
+  profile: string;
+  profileSource: string;
+  apiKey: Setting<string>;
+  baseUrl: Setting<string>;
+  model: Setting<string>;
+  output: Setting<string>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, stored: StoredConfig): ResolvedSettings {
+  const [profile, profileSource] = pick<string>([
+    [flags.profile, '--profile'],
+    [env.KCT_PROFILE, 'KCT_PROFILE'],
+    [stored.current_profile, 'config file'],
+    [DEFAULT_PROFILE, 'default'],
+  ]);
+  const data = stored.profiles?.[profile!] ?? {};
+  const from = (name: string) => `profile "${profile}"`;
+  const setting = (candidates: [string | undefined, string][]): Setting<string> => {
+    const [value, source] = pick(candidates);
+    return value === undefined ? {} : { value, source };
+  };
+  return {
+    profile: profile!,
+    profileSource: profileSource!,
+    // No flag for the key on purpose: a command-line argument shows in the process list.
+    apiKey: setting([[env.KCT_API_KEY, 'environment (KCT_API_KEY)'], [data.api_key, from('api_key')]]),
+    baseUrl: setting([[flags.baseUrl, '--base-url'], [env.KCT_BASE_URL, 'environment (KCT_BASE_URL)'], [data.base_url, from('base_url')]]),
+    model: setting([[flags.model, '--model'], [env.KCT_MODEL, 'environment (KCT_MODEL)'], [data.model, from('model')]]),
+    output: setting([[flags.output, '--output'], [env.KCT_OUTPUT, 'environment (KCT_OUTPUT)'], [data.output, from('output')]]),
+  };
+}
+
+function pick<T>(candidates: [T | undefined, string][]): [T | undefined, string | undefined] {
+  for (const [value, source] of candidates) {
+    if (value !== undefined && value !== '') return [value, source];
+  }
+  return [undefined, undefined];
+}

@@ -1,0 +1,44 @@
+// Watching tasks from a command: the shared poller plus the progress display and the
+// Ctrl-C / timeout messages that tell the user how to pick up again.
+import { InterruptedError, WatchTimeoutError } from '../api/errors.js';
+import type { StatusSnapshot } from '../api/schemas.js';
+import type { KctClient } from '../client/client.js';
+import { pollSchedule } from '../client/poll.js';
+import type { Context } from './context.js';
+import { parseDuration } from './duration.js';
+import { createProgressReporter } from './watch-ui.js';
+
+export interface WatchFlags {
+  timeout?: unknown;
+  pollInterval?: unknown;
+}
+
+export function watchTimings(flags: WatchFlags, env: NodeJS.ProcessEnv): { timeoutMs: number; startMs?: number } {
+  const timeoutMs = parseDuration(String(flags.timeout ?? '30m'), '--timeout');
+  const interval = flags.pollInterval ?? env.KCT_POLL_INTERVAL;
+  return { timeoutMs, startMs: interval === undefined || interval === '' ? undefined : parseDuration(String(interval), '--poll-interval') };
+}
+
+export async function watchWithProgress(context: Context, client: KctClient, taskIds: string[], flags: WatchFlags): Promise<Map<string, StatusSnapshot>> {
+  const { timeoutMs, startMs } = watchTimings(flags, context.env);
+  const reporter = await createProgressReporter(context.io);
+  try {
+    return await client.watch(taskIds, {
+      timeoutMs,
+      schedule: pollSchedule(startMs),
+      signal: context.signal,
+      onUpdate: (snapshot, changed) => reporter.update(snapshot, changed),
+      onTransientError: (id, error) => reporter.warn(`${id}: ${error.message}; still watching`),
+    });
+  } catch (error) {
+    if (error instanceof InterruptedError) {
+      throw new InterruptedError(`stopped watching ${taskIds.join(', ')}`, {
+        suggestion: `The task keeps running on the server. Resume with: kct status ${taskIds[0]} --watch`,
+      });
+    }
+    if (error instanceof WatchTimeoutError) throw error;
+    throw error;
+  } finally {
+    reporter.stop();
+  }
+}

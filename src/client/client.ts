@@ -1,0 +1,162 @@
+// The typed client of the Public Evaluation API v1. Usable without the CLI:
+//   const client = new KctClient({ baseUrl, apiKey });
+//   const task = await client.onePass({ fields: { model_id: 12, paper_content: '...' } });
+import type { z } from 'zod';
+import { CredentialsError, UsageError } from '../api/errors.js';
+import { operationPath } from '../api/operations.js';
+import {
+  Credits, EvaluationResult, Model, OnePassFields, StatusSnapshot, Task,
+  type OnePassFields as OnePassFieldsType,
+} from '../api/schemas.js';
+import { isPlainObject, listFrom } from './envelope.js';
+import { checkFileCount } from './files.js';
+import type { LocalFile } from './files.js';
+import { HttpClient, type HttpOptions, type HttpResponse } from './http.js';
+import { buildForm, type FilePart } from './multipart.js';
+import { watchTasks, type WatchOptions } from './poll.js';
+import { parseRetryAfter } from './retry.js';
+import { VERSION } from '../version.js';
+
+export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKey'> {
+  apiKey: string;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface OnePassInput {
+  fields: OnePassFieldsType;
+  answerFiles?: LocalFile[];
+  rubricFiles?: LocalFile[];
+  questionFiles?: LocalFile[];
+}
+
+export interface SubmitOptions extends CallOptions {
+  idempotencyKey?: string;
+}
+
+/** Throws unless the key is a Public Evaluation API key (spec 5: never send other providers' keys). */
+export function assertSendableKey(key: string | undefined): asserts key is string {
+  if (!key) {
+    throw new CredentialsError('no API key', {
+      suggestion: 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.',
+    });
+  }
+  if (!key.startsWith('kct_')) {
+    throw new CredentialsError(
+      'refusing to send an API key that does not begin with kct_: only Public Evaluation API keys are sent, never keys of third-party model providers (spec section 5)',
+      { suggestion: 'Create a key in the product under public_api/keys and use that one.' },
+    );
+  }
+  if (/\s/.test(key)) throw new CredentialsError('the API key contains white space', { suggestion: 'Copy the key again without spaces or line breaks.' });
+}
+
+export class KctClient {
+  readonly http: HttpClient;
+
+  constructor(options: KctClientOptions) {
+    assertSendableKey(options.apiKey);
+    this.http = new HttpClient({ ...options, userAgent: options.userAgent ?? `kct/${VERSION}` });
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  async credits(options: CallOptions = {}): Promise<Credits & { credits?: number }> {
+    const response = await this.get(operationPath('getCredits'), options);
+    return normalizeCredits(response.data);
+  }
+
+  async models(options: CallOptions = {}): Promise<Model[]> {
+    const response = await this.get(operationPath('listModels'), options);
+    return listFrom(response.data, ['models', 'items', 'results', 'list']).map((item) => parseLoose(Model, item, 'model'));
+  }
+
+  /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
+  async onePass(input: OnePassInput, options: SubmitOptions = {}): Promise<Task> {
+    const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
+    const parts: FilePart[] = [
+      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+    ];
+    if (fields.paper_content === undefined && !input.answerFiles?.length) {
+      throw new UsageError('an answer is required: paper_content text or at least one answer file');
+    }
+    checkFileCount(parts.map((part) => part.file));
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath('onePass'),
+      ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
+      idempotencyKey: options.idempotencyKey,
+      signal: options.signal,
+    });
+    return parseLoose(Task, response.data, 'task');
+  }
+
+  async status(taskId: string, options: CallOptions = {}): Promise<StatusSnapshot> {
+    return (await this.statusWithHints(taskId, options)).snapshot;
+  }
+
+  /** The snapshot plus the server's Retry-After hint, for polling loops. */
+  async statusWithHints(taskId: string, options: CallOptions = {}): Promise<{ snapshot: StatusSnapshot; retryAfterMs?: number }> {
+    const response = await this.get(operationPath('getStatus', { taskId }), options);
+    const snapshot = parseLoose(StatusSnapshot, response.data, 'status');
+    return { snapshot: { task_id: taskId, ...snapshot }, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+  }
+
+  /** Polls the given tasks until all are final (see watchTasks). */
+  watch(taskIds: readonly string[], options: WatchOptions): Promise<Map<string, StatusSnapshot>> {
+    return watchTasks((id, signal) => this.statusWithHints(id, { signal }), taskIds, options);
+  }
+
+  async result(taskId: string, options: CallOptions = {}): Promise<EvaluationResult> {
+    const response = await this.get(operationPath('getResult', { taskId }), options);
+    const data = isPlainObject(response.data) ? { task_id: taskId, ...response.data } : response.data;
+    return parseLoose(EvaluationResult, data, 'result');
+  }
+
+  /** Cancel is not retried automatically unless safe: a repeated cancel is harmless (409 at worst). */
+  async cancel(taskId: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath('cancel', { taskId }),
+      signal: options.signal,
+    });
+    return isPlainObject(response.data) ? { task_id: taskId, ...response.data } : { task_id: taskId };
+  }
+
+  protected get(path: string, options: CallOptions): Promise<HttpResponse> {
+    return this.http.send({ method: 'GET', path, signal: options.signal });
+  }
+}
+
+/** Strict on the way out: what kct sends must match the contract. */
+export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+  throw new UsageError(`invalid ${what}: ${problems}`);
+}
+
+/** Liberal on the way in: a response that does not match is kept as it came, unknown fields and all. */
+export function parseLoose<S extends z.ZodType>(schema: S, value: unknown, _what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  return (isPlainObject(value) ? value : { value }) as z.infer<S>;
+}
+
+function normalizeCredits(data: unknown): Credits & { credits?: number } {
+  if (typeof data === 'number') return { credits: data };
+  if (!isPlainObject(data)) return {};
+  const candidates = [data.credits, data.available, data.balance, data.remaining, data.credit, data.remaining_credits];
+  const credits = candidates.find((value) => typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))));
+  return { ...data, ...(credits === undefined ? {} : { credits: Number(credits) }) };
+}

@@ -1,0 +1,88 @@
+// Liberal reading of server bodies (spec 1: fields may sit at the top level or inside `data`).
+
+const ENVELOPE_KEYS = new Set([
+  'data', 'code', 'msg', 'message', 'success', 'ok', 'error', 'errors', 'meta', 'timestamp', 'request_id', 'requestId',
+]);
+const TASK_STATUS_LIKE = /^[A-Z][A-Z_]*$/;
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Returns the resource a body carries. With `{data: {...}}`, the inner object wins and top-level
+ * resource fields it lacks are kept, except a top-level `status` that is an envelope flag
+ * ("ok", 200) rather than a task status.
+ */
+export function unwrapEnvelope(body: unknown): unknown {
+  if (!isPlainObject(body) || !('data' in body)) return body;
+  const data = body.data;
+  if (Array.isArray(data)) return data;
+  if (!isPlainObject(data)) return body;
+  const merged: Record<string, unknown> = { ...data };
+  for (const [key, value] of Object.entries(body)) {
+    if (ENVELOPE_KEYS.has(key) || key in merged) continue;
+    if (key === 'status' && !(typeof value === 'string' && TASK_STATUS_LIKE.test(value))) continue;
+    merged[key] = value;
+  }
+  return merged;
+}
+
+/** Finds the array in a list response: a bare array, or one under a conventional key. */
+export function listFrom(value: unknown, keys: readonly string[] = ['items', 'results', 'list']): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (isPlainObject(value)) {
+    for (const key of keys) {
+      const candidate = value[key];
+      if (Array.isArray(candidate)) return candidate;
+    }
+    const arrays = Object.values(value).filter(Array.isArray);
+    if (arrays.length === 1) return arrays[0] as unknown[];
+  }
+  return [];
+}
+
+/** The server's human message, whichever field it chose to put it in. */
+export function serverMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') {
+    const text = body.trim();
+    return text === '' ? undefined : text.slice(0, 500);
+  }
+  if (!isPlainObject(body)) return undefined;
+  const error = body.error;
+  if (isPlainObject(error)) {
+    const nested = firstString(error.message, error.msg, error.detail, error.description);
+    if (nested) return nested;
+  }
+  const detail = body.detail;
+  if (Array.isArray(detail) && isPlainObject(detail[0])) {
+    const first = firstString(detail[0].msg, detail[0].message);
+    if (first) return first;
+  }
+  const errors = body.errors;
+  if (Array.isArray(errors) && errors.length > 0) {
+    const first = errors[0];
+    const text = isPlainObject(first) ? firstString(first.message, first.msg, first.detail) : firstString(first);
+    if (text) return text;
+  }
+  const direct = firstString(error, body.message, body.msg, body.detail, body.error_description, body.title);
+  if (direct) return direct;
+  return isPlainObject(body.data) ? serverMessage(body.data) : undefined;
+}
+
+/** A machine-readable error code, when the server gives one. */
+export function serverErrorCode(body: unknown): string | undefined {
+  if (!isPlainObject(body)) return undefined;
+  if (isPlainObject(body.error) && typeof body.error.code === 'string') return body.error.code;
+  return typeof body.code === 'string' ? body.code : undefined;
+}
+
+export function bodyRequestId(body: unknown): string | undefined {
+  if (!isPlainObject(body)) return undefined;
+  return firstString(body.request_id, body.requestId, isPlainObject(body.error) ? body.error.request_id : undefined);
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return undefined;
+}

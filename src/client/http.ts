@@ -1,0 +1,288 @@
+// The thin HTTP layer: one keep-alive dispatcher, timeouts, the API key header, retries,
+// envelope unwrapping, typed errors and a redacted debug trace.
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher, type FormData } from 'undici';
+import { STATUS_CODES } from 'node:http';
+import { ApiError, ConnectionError, InterruptedError, KctError } from '../api/errors.js';
+import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
+import { redact, redactHeaders } from './redact.js';
+import { DEFAULT_RETRY, RETRYABLE_STATUSES, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
+
+export interface Timeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 120_000, bodyMs: 120_000 };
+
+export interface HttpOptions {
+  /** Root of the v1 API, e.g. https://host/v1 */
+  baseUrl: string;
+  apiKey?: string;
+  userAgent: string;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  /** Receives trace lines (already redacted) when set. */
+  debug?: (line: string) => void;
+  /** Told about each retry, e.g. to show "retrying in 2 s" to a person. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  dispatcher?: Dispatcher;
+  env?: NodeJS.ProcessEnv;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path relative to the base URL, starting with `/`. */
+  path: string;
+  json?: unknown;
+  /** Built anew for every attempt, so file streams are reopened on a retry. */
+  form?: () => FormData | Promise<FormData>;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  /** Set false to never retry (e.g. a POST that charges at acceptance). */
+  retry?: boolean;
+  /** No API key (public URLs). */
+  anonymous?: boolean;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body with any `data` envelope removed. */
+  data: T;
+  /** The body as received. */
+  body: unknown;
+  requestId?: string;
+}
+
+const MAX_REDIRECTS = 5;
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly options: HttpOptions;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly timeouts: Timeouts;
+  private dispatcherInstance?: Dispatcher;
+
+  constructor(options: HttpOptions) {
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  }
+
+  private get dispatcher(): Dispatcher {
+    if (this.options.dispatcher) return this.options.dispatcher;
+    if (!this.dispatcherInstance) {
+      const agentOptions = {
+        connect: { timeout: this.timeouts.connectMs },
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+        keepAliveTimeout: 10_000,
+      };
+      const env = this.options.env ?? process.env;
+      const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => env[name]);
+      this.dispatcherInstance = proxied ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+    }
+    return this.dispatcherInstance;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcherInstance?.close();
+    this.dispatcherInstance = undefined;
+  }
+
+  async send<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
+    const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);
+    for (let attempt = 0; ; attempt++) {
+      let outcome: Attempt;
+      try {
+        outcome = await this.attempt(spec);
+      } catch (error) {
+        if (spec.signal?.aborted) throw new InterruptedError('request interrupted', { cause: error });
+        if (error instanceof KctError) throw error;
+        const connection = toConnectionError(error, spec, this.baseUrl);
+        if (!retryAllowed || attempt >= this.retryPolicy.maxRetries) throw connection;
+        const delay = retryDelay(attempt, undefined, this.retryPolicy, this.options.random);
+        await this.pause(attempt, delay ?? 0, connection.message, spec.signal);
+        continue;
+      }
+      if (outcome.status < 400) return outcome.response as HttpResponse<T>;
+      const error = outcome.error;
+      const retryable = RETRYABLE_STATUSES.has(outcome.status);
+      if (!retryable || !retryAllowed || attempt >= this.retryPolicy.maxRetries) throw error;
+      const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
+      const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
+      if (delay === undefined) throw error;
+      await this.pause(attempt, delay, `HTTP ${outcome.status}`, spec.signal);
+    }
+  }
+
+  private async pause(attempt: number, delayMs: number, reason: string, signal?: AbortSignal): Promise<void> {
+    this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason });
+    this.trace(`retry ${attempt + 1}/${this.retryPolicy.maxRetries} in ${delayMs} ms (${reason})`);
+    const sleep = this.options.sleep ?? abortableSleep;
+    try {
+      await sleep(delayMs, signal);
+    } catch (error) {
+      throw new InterruptedError('request interrupted', { cause: error });
+    }
+  }
+
+  private async attempt(spec: RequestSpec): Promise<Attempt> {
+    let url = new URL(this.baseUrl + spec.path);
+    const origin = url.origin;
+    let method: string = spec.method;
+    let sendBody = true;
+    for (let hop = 0; ; hop++) {
+      const headers: Record<string, string> = {
+        'user-agent': this.options.userAgent,
+        accept: 'application/json',
+      };
+      if (this.options.apiKey && !spec.anonymous) headers['x-api-key'] = this.options.apiKey;
+      if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
+      let body: string | FormData | undefined;
+      if (sendBody && spec.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(spec.json);
+      } else if (sendBody && spec.form) {
+        body = await spec.form();
+      }
+      const started = Date.now();
+      this.trace(`> ${method} ${url.href}`);
+      this.traceHeaders('>', headers);
+      if (typeof body === 'string') this.traceBody('>', body);
+      else if (body) this.trace('> [multipart body]');
+
+      const response = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal: spec.signal,
+        dispatcher: this.dispatcher,
+      });
+      const text = await response.body.text();
+      const responseHeaders = response.headers as Record<string, string | string[] | undefined>;
+      this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
+      this.traceHeaders('<', responseHeaders);
+      this.traceBody('<', text);
+
+      if (response.statusCode >= 300 && response.statusCode < 400 && responseHeaders.location) {
+        const target = new URL(String(responseHeaders.location), url);
+        // The key goes only to the origin the user configured; never follow it elsewhere.
+        if (target.origin !== origin) {
+          throw new KctError('redirect_refused', `the server redirected ${method} ${url.href} to another host (${target.origin}); kct does not send the API key there`, {
+            suggestion: `If the API moved, set the new base URL: kct config set base_url ${target.origin}${target.pathname.replace(/\/[^/]*$/, '')}`,
+          });
+        }
+        if (hop >= MAX_REDIRECTS) throw new KctError('too_many_redirects', `too many redirects from ${spec.path}`);
+        if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method !== 'GET')) {
+          method = 'GET';
+          sendBody = false;
+        }
+        url = target;
+        continue;
+      }
+
+      const parsed = parseBody(text, responseHeaders['content-type']);
+      const requestId = headerValue(responseHeaders['x-request-id']) ?? headerValue(responseHeaders['request-id']) ?? bodyRequestId(parsed);
+      const result: HttpResponse = {
+        status: response.statusCode,
+        headers: responseHeaders,
+        data: unwrapEnvelope(parsed),
+        body: parsed,
+        requestId,
+      };
+      if (response.statusCode < 400) return { status: response.statusCode, response: result };
+      const error = new ApiError({
+        status: response.statusCode,
+        message: redact(serverMessage(parsed) ?? `HTTP ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''}`.trim(), [this.options.apiKey]),
+        method: spec.method,
+        url: url.href,
+        requestId,
+        errorCode: serverErrorCode(parsed),
+        body: parsed,
+        headers: responseHeaders,
+      });
+      return { status: response.statusCode, response: result, error };
+    }
+  }
+
+  private trace(line: string): void {
+    if (this.options.debug) this.options.debug(redact(line, [this.options.apiKey]));
+  }
+
+  private traceHeaders(direction: string, headers: Record<string, unknown>): void {
+    if (!this.options.debug) return;
+    for (const [name, value] of Object.entries(redactHeaders(headers, [this.options.apiKey]))) {
+      this.options.debug(`${direction} ${name}: ${value}`);
+    }
+  }
+
+  private traceBody(direction: string, text: string): void {
+    if (!this.options.debug || text === '') return;
+    const shown = text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} bytes)` : text;
+    this.options.debug(`${direction} ${redact(shown, [this.options.apiKey])}`);
+  }
+}
+
+type Attempt =
+  | { status: number; response: HttpResponse; error?: undefined }
+  | { status: number; response: HttpResponse; error: ApiError };
+
+function parseBody(text: string, contentType: string | string[] | undefined): unknown {
+  if (text === '') return undefined;
+  const type = headerValue(contentType) ?? '';
+  if (type.includes('json') || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function toConnectionError(error: unknown, spec: RequestSpec, baseUrl: string): ConnectionError {
+  const code = errorCode(error);
+  const delivered = !NOT_DELIVERED.has(code ?? '');
+  const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
+  const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
+  return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
+    cause: error,
+    suggestion: 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.',
+  });
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

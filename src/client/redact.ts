@@ -1,0 +1,30 @@
+// Keeps API keys out of everything kct prints: debug traces, errors, status lines.
+
+const KEY_PATTERN = /kct_[A-Za-z0-9_-]{6,}/g;
+
+/** A masked form safe to show: the prefix and the last four characters. */
+export function maskKey(key: string): string {
+  if (key.length <= 12) return `${key.slice(0, 4)}****`;
+  return `${key.slice(0, 4)}****${key.slice(-4)}`;
+}
+
+/** Removes the given secrets, and anything shaped like a kct key, from a string. */
+export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out.replace(KEY_PATTERN, '[redacted]');
+}
+
+const SENSITIVE_HEADERS = new Set(['x-api-key', 'x-token-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+export function redactHeaders(headers: Record<string, unknown>, secrets: readonly (string | undefined)[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    out[name] = SENSITIVE_HEADERS.has(name.toLowerCase()) ? '[redacted]' : redact(text, secrets);
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+// kct auth login: check a key against GET /credits, then store it with the base URL.
+import { CredentialsError, UsageError } from '../api/errors.js';
+import { assertSendableKey, KctClient } from '../client/client.js';
+import { maskKey } from '../client/redact.js';
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+import { readStdinText } from '../cli/stdin.js';
+
+export interface AuthLoginOptions {
+  withKey?: boolean;
+  json?: boolean;
+}
+
+export async function run(options: AuthLoginOptions, context: Context): Promise<void> {
+  const settings = await context.settings();
+  const baseUrl = settings.baseUrl.value;
+  if (!baseUrl) {
+    throw new UsageError('no API base URL to log in to', { suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).' });
+  }
+  const key = options.withKey ? (await readStdinText(context.io)).trim() : await promptForKey(context);
+  assertSendableKey(key);
+
+  const client = new KctClient({ baseUrl, apiKey: key, env: context.env });
+  let credits;
+  try {
+    credits = await client.credits({ signal: context.signal });
+  } finally {
+    await client.close();
+  }
+  const store = await context.config();
+  store.setProfileValue(settings.profile, 'api_key', key);
+  store.setProfileValue(settings.profile, 'base_url', baseUrl);
+  if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
+
+  if (options.json) {
+    out(context.io, JSON.stringify({ profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits ?? null }));
+  } else {
+    out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}${credits.credits === undefined ? '' : `, ${credits.credits} credits`}.`);
+  }
+  if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
+}
+
+async function promptForKey(context: Context): Promise<string> {
+  if (context.io.noPrompt) {
+    throw new CredentialsError('no terminal to ask for the key on', {
+      suggestion: 'Pipe the key in with --with-key, e.g. printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
+    });
+  }
+  const { password } = await import('@inquirer/prompts');
+  return (await password({ message: 'API key (kct_...):', mask: true }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal })).trim();
+}

@@ -1,0 +1,15 @@
+import type { Context } from '../cli/context.js';
+import { checkConfigKey, settingFor } from '../cli/config-keys.js';
+import { out } from '../cli/io.js';
+
+export interface ConfigGetOptions {
+  key: string;
+  json?: boolean;
+}
+
+export async function run(options: ConfigGetOptions, context: Context): Promise<void> {
+  const key = checkConfigKey(options.key);
+  const setting = settingFor(await context.settings(), key);
+  if (options.json) out(context.io, JSON.stringify({ key, value: setting.value ?? null, source: setting.source ?? null }));
+  else if (setting.value !== undefined) out(context.io, setting.value);
+}

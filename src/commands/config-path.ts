@@ -1,0 +1,7 @@
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+
+export async function run(options: { json?: boolean }, context: Context): Promise<void> {
+  const path = (await context.config()).path;
+  out(context.io, options.json ? JSON.stringify({ path }) : path);
+}

@@ -1,0 +1,18 @@
+import type { Context } from '../cli/context.js';
+import { checkConfigKey, checkConfigValue } from '../cli/config-keys.js';
+import { out } from '../cli/io.js';
+
+export interface ConfigSetOptions {
+  key: string;
+  value: string;
+  json?: boolean;
+}
+
+export async function run(options: ConfigSetOptions, context: Context): Promise<void> {
+  const key = checkConfigKey(options.key);
+  const value = checkConfigValue(key, options.value);
+  const settings = await context.settings();
+  (await context.config()).setProfileValue(settings.profile, key, value);
+  if (options.json) out(context.io, JSON.stringify({ profile: settings.profile, key, value }));
+  else out(context.io, `Set ${key} = ${value} in profile "${settings.profile}".`);
+}

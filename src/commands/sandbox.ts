@@ -1,0 +1,65 @@
+// kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
+import { UsageError } from '../api/errors.js';
+
+export interface SandboxCommandOptions {
+  host?: string;
+  port?: string;
+  data?: string;
+  latency?: string;
+  workers?: string;
+  allowPrivateCallbacks?: boolean;
+  timeScale?: string;
+  json?: boolean;
+}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  return env.KCT_SANDBOX_DATA || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'kct', 'sandbox');
+}
+
+export async function run(options: SandboxCommandOptions, context: Context): Promise<void> {
+  const port = parsePort(options.port ?? '4010');
+  const latencyMs = options.latency === undefined ? 300 : parseNonNegative(options.latency, '--latency');
+  const workers = parsePositiveInteger(options.workers ?? '4', '--workers');
+  const timeScale = parsePositiveNumber(options.timeScale ?? '1', '--time-scale');
+  const dataDir = options.data ?? defaultDataDir(context.env);
+  const { startSandbox } = await import('../sandbox/server.js');
+  const sandbox = await startSandbox({
+    host: options.host ?? '127.0.0.1',
+    port,
+    dataDir,
+    latencyMs,
+    workers,
+    allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
+    timeScale,
+  });
+  if (options.json) {
+    out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, data_dir: dataDir }));
+  } else {
+    out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
+    out(context.io, 'Keys (sandbox only, never valid on the real service):');
+    for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}`);
+    out(context.io, `Try: KCT_BASE_URL=${sandbox.baseUrl} KCT_API_KEY=${sandbox.keys.user} kct models`);
+    out(context.io, 'Stop with Ctrl-C.');
+  }
+  await new Promise<void>((resolve) => {
+    if (context.signal.aborted) resolve();
+    else context.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  if (!options.json) context.note('kct sandbox stopped.');
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0 to 65535, not "${value}"`);
+  return Number(value);
+}
+
+function parseNonNegative(value: string, what: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${what} must be a whole number of milliseconds, not "${value}"`);
+  return Number(value);
+}

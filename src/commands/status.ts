@@ -1,0 +1,25 @@
+import { TaskUnsuccessfulError } from '../api/errors.js';
+import { isUnsuccessfulFinal } from '../api/status.js';
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+import { describeSnapshot } from '../cli/render/snapshot.js';
+import { watchWithProgress, type WatchFlags } from '../cli/watching.js';
+
+export interface StatusOptions extends WatchFlags {
+  taskId: string;
+  watch?: boolean;
+  json?: boolean;
+}
+
+export async function run(options: StatusOptions, context: Context): Promise<void> {
+  const client = await context.client();
+  const snapshot = options.watch
+    ? (await watchWithProgress(context, client, [options.taskId], options)).get(options.taskId)!
+    : await client.status(options.taskId, { signal: context.signal });
+  if (options.json) out(context.io, JSON.stringify(snapshot, null, 2));
+  else out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`);
+  if (options.watch && isUnsuccessfulFinal(snapshot.status ?? snapshot.stage)) {
+    throw new TaskUnsuccessfulError({ [options.taskId]: String(snapshot.status) });
+  }
+  if (options.watch && !options.json) context.note(`See the scores with: kct result ${options.taskId}`);
+}
