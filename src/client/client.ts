@@ -13,7 +13,7 @@ import { checkFileCount } from './files.js';
 import type { LocalFile } from './files.js';
 import { HttpClient, type HttpOptions, type HttpResponse } from './http.js';
 import { buildForm, type FilePart } from './multipart.js';
-import { watchTasks, type WatchOptions } from './poll.js';
+import { TaskPoller, watchTasks, type WatchOptions } from './poll.js';
 import { parseRetryAfter } from './retry.js';
 import { VERSION } from '../version.js';
 
@@ -90,7 +90,7 @@ export class KctClient {
     if (fields.paper_content === undefined && !input.answerFiles?.length) {
       throw new UsageError('an answer is required: paper_content text or at least one answer file');
     }
-    checkFileCount(parts.map((part) => part.file));
+    checkFileCount(parts.length);
     const response = await this.http.send({
       method: 'POST',
       path: operationPath('onePass'),
@@ -115,6 +115,11 @@ export class KctClient {
   /** Polls the given tasks until all are final (see watchTasks). */
   watch(taskIds: readonly string[], options: WatchOptions): Promise<Map<string, StatusSnapshot>> {
     return watchTasks((id, signal) => this.statusWithHints(id, { signal }), taskIds, options);
+  }
+
+  /** A shared polling loop to which tasks can be added while it runs. */
+  poller(options: WatchOptions): TaskPoller {
+    return new TaskPoller((id, signal) => this.statusWithHints(id, { signal }), options);
   }
 
   async result(taskId: string, options: CallOptions = {}): Promise<EvaluationResult> {

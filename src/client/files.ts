@@ -53,9 +53,9 @@ export async function inspectFile(path: string, accepted: readonly string[] = AN
   return { path, name: basename(path), type, size: info.size };
 }
 
-export function checkFileCount(files: readonly LocalFile[], max = MAX_FILES_PER_REQUEST): void {
-  if (files.length > max) {
-    throw new UsageError(`${files.length} files in one request; the limit is ${max}`, {
+export function checkFileCount(count: number, max = MAX_FILES_PER_REQUEST): void {
+  if (count > max) {
+    throw new UsageError(`${count} files in one request; the limit is ${max}`, {
       suggestion: 'Send the files in several requests.',
     });
   }

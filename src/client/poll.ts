@@ -1,6 +1,7 @@
 // One polling loop for any number of tasks (spec 4.10: start at 3 s, back off to 15 s, always
 // with an overall deadline). Each task keeps its own interval; the loop sleeps until the
-// earliest one is due, so a thousand tasks cost one timer, not a thousand.
+// earliest one is due, so a thousand tasks cost one timer, not a thousand. Tasks can be added
+// while the loop runs (a pipeline submits and watches at the same time).
 import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError } from '../api/errors.js';
 import { POLL_MAX_MS, POLL_START_MS } from '../api/limits.js';
 import type { StatusSnapshot } from '../api/schemas.js';
@@ -43,86 +44,153 @@ interface Tracked {
   id: string;
   dueAt: number;
   interval: number;
-  last?: StatusSnapshot;
   signature?: string;
+  resolve: (snapshot: StatusSnapshot) => void;
+  reject: (error: unknown) => void;
 }
 
-/**
- * Polls until every task is final. Resolves with the final snapshots; throws WatchTimeoutError
- * (naming the tasks still running) at the deadline, InterruptedError when the signal aborts.
- */
-export async function watchTasks(fetchStatus: StatusFetcher, taskIds: readonly string[], options: WatchOptions): Promise<Map<string, StatusSnapshot>> {
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? abortableSleep;
-  const schedule = options.schedule ?? pollSchedule();
-  const concurrency = options.concurrency ?? 8;
-  const deadline = now() + options.timeoutMs;
-  const pending = new Map<string, Tracked>();
-  for (const id of new Set(taskIds)) pending.set(id, { id, dueAt: now(), interval: schedule.startMs });
-  const done = new Map<string, StatusSnapshot>();
+export class TaskPoller {
+  private readonly pending = new Map<string, Tracked>();
+  private readonly waiters = new Map<string, Promise<StatusSnapshot>>();
+  private readonly schedule: PollSchedule;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly deadline: number;
+  private running = false;
+  private wake?: AbortController;
 
-  while (pending.size > 0) {
-    if (options.signal?.aborted) throw new InterruptedError('stopped watching');
-    const current = now();
-    if (current >= deadline) {
-      // One last look at every task, so one that has just finished is not reported as late.
-      const remaining = [...pending.values()];
-      for (let i = 0; i < remaining.length; i += concurrency) {
-        await Promise.all(remaining.slice(i, i + concurrency).map((task) => pollOne(task)));
-      }
-      if (pending.size > 0) throw new WatchTimeoutError([...pending.keys()], options.timeoutMs);
-      break;
-    }
-    const due = [...pending.values()].filter((task) => task.dueAt <= current).slice(0, concurrency);
-    if (due.length === 0) {
-      let earliest = Infinity;
-      for (const task of pending.values()) earliest = Math.min(earliest, task.dueAt);
-      await pauseFor(Math.min(earliest, deadline) - current);
-      continue;
-    }
-    await Promise.all(due.map((task) => pollOne(task)));
+  constructor(private readonly fetchStatus: StatusFetcher, private readonly options: WatchOptions) {
+    this.schedule = options.schedule ?? pollSchedule();
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? abortableSleep;
+    this.deadline = this.now() + options.timeoutMs;
   }
-  return done;
 
-  async function pauseFor(ms: number): Promise<void> {
+  /**
+   * Resolves with the final snapshot of the task. Rejects with WatchTimeoutError at the
+   * deadline, InterruptedError on abort, or the error of a poll that cannot succeed (404, 401).
+   * `firstPollIn` delays the first look (a task accepted a moment ago is still queued).
+   */
+  watch(taskId: string, firstPollIn = 0): Promise<StatusSnapshot> {
+    const existing = this.waiters.get(taskId);
+    if (existing) return existing;
+    const promise = new Promise<StatusSnapshot>((resolve, reject) => {
+      this.pending.set(taskId, { id: taskId, dueAt: this.now() + firstPollIn, interval: this.schedule.startMs, resolve, reject });
+    });
+    this.waiters.set(taskId, promise);
+    this.wake?.abort();
+    if (!this.running) void this.loop();
+    return promise;
+  }
+
+  private async loop(): Promise<void> {
+    this.running = true;
+    const concurrency = this.options.concurrency ?? 8;
     try {
-      await sleep(Math.max(0, ms), options.signal);
+      while (this.pending.size > 0) {
+        if (this.options.signal?.aborted) throw new InterruptedError('stopped watching');
+        const current = this.now();
+        if (current >= this.deadline) {
+          // One last look at every task, so one that has just finished is not reported as late.
+          const remaining = [...this.pending.values()];
+          for (let i = 0; i < remaining.length; i += concurrency) {
+            await Promise.all(remaining.slice(i, i + concurrency).map((task) => this.pollOne(task)));
+          }
+          const late = [...this.pending.values()];
+          for (const task of late) {
+            this.pending.delete(task.id);
+            task.reject(new WatchTimeoutError([task.id], this.options.timeoutMs));
+          }
+          break;
+        }
+        const due: Tracked[] = [];
+        let earliest = Infinity;
+        for (const task of this.pending.values()) {
+          if (task.dueAt <= current && due.length < concurrency) due.push(task);
+          earliest = Math.min(earliest, task.dueAt);
+        }
+        if (due.length === 0) {
+          await this.pauseFor(Math.min(earliest, this.deadline) - current);
+          continue;
+        }
+        await Promise.all(due.map((task) => this.pollOne(task)));
+      }
     } catch (error) {
-      throw new InterruptedError('stopped watching', { cause: error });
+      const failure = error instanceof InterruptedError ? error : new InterruptedError('stopped watching', { cause: error });
+      for (const task of this.pending.values()) task.reject(failure);
+      this.pending.clear();
+    } finally {
+      this.running = false;
     }
   }
 
-  async function pollOne(task: Tracked): Promise<void> {
+  /** Sleeps until the time is up, a new task is added, or the signal aborts (which throws). */
+  private async pauseFor(ms: number): Promise<void> {
+    this.wake = new AbortController();
+    const signals = [this.wake.signal, ...(this.options.signal ? [this.options.signal] : [])];
+    try {
+      await this.sleep(Math.max(0, ms), AbortSignal.any(signals));
+    } catch (error) {
+      if (this.options.signal?.aborted) throw new InterruptedError('stopped watching', { cause: error });
+    } finally {
+      this.wake = undefined;
+    }
+  }
+
+  private async pollOne(task: Tracked): Promise<void> {
     let snapshot: StatusSnapshot;
     let retryAfter: number | undefined;
     try {
-      ({ snapshot, retryAfterMs: retryAfter } = await fetchStatus(task.id, options.signal));
+      ({ snapshot, retryAfterMs: retryAfter } = await this.fetchStatus(task.id, this.options.signal));
     } catch (error) {
-      if (options.signal?.aborted) throw new InterruptedError('stopped watching', { cause: error });
-      if (!isTransient(error)) throw error;
-      options.onTransientError?.(task.id, error as Error);
-      retryAfter = error instanceof ApiError ? parseRetryAfter(error.headers?.['retry-after'] as string | undefined) : undefined;
-      schedule_(task, retryAfter);
+      if (this.options.signal?.aborted) throw new InterruptedError('stopped watching', { cause: error });
+      if (!isTransient(error)) {
+        this.pending.delete(task.id);
+        task.reject(error);
+        return;
+      }
+      this.options.onTransientError?.(task.id, error as Error);
+      const hint = error instanceof ApiError ? parseRetryAfter(error.headers?.['retry-after']) : undefined;
+      this.reschedule(task, hint);
       return;
     }
     const signature = JSON.stringify([snapshot.status, snapshot.stage, snapshot.position, snapshot.length, snapshot.cur_step, snapshot.progress, snapshot.message]);
     const changed = signature !== task.signature;
     task.signature = signature;
-    task.last = snapshot;
-    options.onUpdate?.(snapshot, changed);
+    this.options.onUpdate?.(snapshot, changed);
     if (isFinalSnapshot(snapshot)) {
-      pending.delete(task.id);
-      done.set(task.id, snapshot);
+      this.pending.delete(task.id);
+      task.resolve(snapshot);
       return;
     }
-    schedule_(task, retryAfter);
+    this.reschedule(task, retryAfter);
   }
 
-  function schedule_(task: Tracked, retryAfter: number | undefined): void {
-    const wait = Math.max(task.interval, retryAfter ?? 0);
-    task.dueAt = now() + wait;
-    task.interval = nextInterval(task.interval, schedule);
+  private reschedule(task: Tracked, retryAfter: number | undefined): void {
+    task.dueAt = this.now() + Math.max(task.interval, retryAfter ?? 0);
+    task.interval = nextInterval(task.interval, this.schedule);
   }
+}
+
+/**
+ * Polls until every task is final. Resolves with the final snapshots; throws WatchTimeoutError
+ * (naming every task still running) at the deadline, InterruptedError when the signal aborts.
+ */
+export async function watchTasks(fetchStatus: StatusFetcher, taskIds: readonly string[], options: WatchOptions): Promise<Map<string, StatusSnapshot>> {
+  const poller = new TaskPoller(fetchStatus, options);
+  const ids = [...new Set(taskIds)];
+  const outcomes = await Promise.allSettled(ids.map((id) => poller.watch(id)));
+  const done = new Map<string, StatusSnapshot>();
+  const late: string[] = [];
+  let fatal: unknown;
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') done.set(ids[index], outcome.value);
+    else if (outcome.reason instanceof WatchTimeoutError) late.push(ids[index]);
+    else fatal ??= outcome.reason;
+  });
+  if (fatal !== undefined) throw fatal;
+  if (late.length > 0) throw new WatchTimeoutError(late, options.timeoutMs);
+  return done;
 }
 
 /** Errors after which watching goes on: the server may be restarting or briefly overloaded. */

@@ -1,20 +1,34 @@
-// kct one-pass: mark an answer with a model in one request, wait, print the scores.
-import { TaskUnsuccessfulError, UsageError } from '../api/errors.js';
+// kct one-pass: mark one answer or a whole class. Each answer is its own task; submissions are
+// bounded by --jobs, and every task is watched by one shared polling loop. Every submission
+// carries an idempotency key derived from what is sent, so running the same command again is
+// never charged twice.
+import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../client/files.js';
+import { deriveIdempotencyKey, type KeyedFile } from '../client/idempotency.js';
+import { limiter } from '../client/limit.js';
+import { pollSchedule } from '../client/poll.js';
+import { collectAnswers, type Answer } from '../cli/answers.js';
 import type { Context } from '../cli/context.js';
-import { out } from '../cli/io.js';
+import { err, out } from '../cli/io.js';
+import { Journal } from '../cli/journal.js';
+import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
+import { OutcomeWriter, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { printResult } from '../cli/render/result.js';
-import { resolveFormat } from '../cli/render/rows.js';
-import { readStdinText } from '../cli/stdin.js';
-import { watchWithProgress, type WatchFlags } from '../cli/watching.js';
-import { parseModelId, parsePositiveNumber } from '../cli/parse.js';
+import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
+import { plural } from '../cli/render/style.js';
+import { createProgressReporter, type ProgressReporter } from '../cli/watch-ui.js';
+import { watchTimings, type WatchFlags } from '../cli/watching.js';
 
 export interface OnePassOptions extends WatchFlags {
   answers?: string[];
   model?: string;
   text?: string;
+  filesFrom?: string;
+  studentIdFrom?: 'name' | 'none';
+  jobs?: string;
+  resume?: string;
   rubricFile?: string[];
   rubricText?: string;
   questionFile?: string[];
@@ -32,35 +46,31 @@ export interface OnePassOptions extends WatchFlags {
   json?: boolean;
 }
 
+/** Errors that would hit every remaining answer the same way: stop submitting. */
+function stopsTheRun(error: unknown): boolean {
+  return error instanceof ApiError && [401, 402, 403, 404].includes(error.status)
+    || (error instanceof ApiError && error.status === 409 && /not ready/i.test(error.message));
+}
+
 export async function run(options: OnePassOptions, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value);
   const format = resolveFormat(options, settings.output.value);
-  const answers = options.answers ?? [];
-  if (answers.length === 0 && options.text === undefined) {
-    throw new UsageError('no answer given', { suggestion: 'Pass an answer file, - to read text from stdin, or --text "<answer>".' });
-  }
-  if (answers.length + (options.text === undefined ? 0 : 1) > 1) {
-    throw new UsageError('one answer per one-pass call: give one file, -, or --text', {
-      suggestion: 'Mark a folder or several files with `kct batch` or one `kct one-pass` call each.',
-    });
-  }
-
+  const jobs = parsePositiveInteger(options.jobs ?? '4', '--jobs');
+  const timings = watchTimings(options, context.env);
   const [rubricFiles, questionFiles] = await Promise.all([inspectAll(options.rubricFile), inspectAll(options.questionFile)]);
-  let paperContent = options.text;
-  let answerFiles: LocalFile[] = [];
-  const input = answers[0];
-  if (input === '-') {
-    paperContent = await readStdinText(context.io);
-  } else if (input !== undefined) {
-    answerFiles = [await inspectFile(input)];
-  }
-  if (paperContent !== undefined && paperContent.trim() === '') throw new UsageError('the answer text is empty');
-  checkFileCount([...answerFiles, ...rubricFiles, ...questionFiles]);
+  const answers = await collectAnswers({
+    inputs: options.answers ?? [],
+    text: options.text,
+    filesFrom: options.filesFrom,
+    studentId: options.studentId,
+    studentIdFrom: options.studentIdFrom,
+  }, context.io);
+  // rubric and question files travel with every answer: all must fit in one request
+  checkFileCount(rubricFiles.length + questionFiles.length + (answers.some((answer) => answer.file) ? 1 : 0));
 
-  const fields: OnePassFields = dropUndefined({
+  const common: OnePassFields = dropUndefined({
     model_id: modelId,
-    paper_content: paperContent,
     rubric_text: options.rubricText,
     question_text: options.questionText,
     assignment_name: options.name,
@@ -69,37 +79,202 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     total_score: options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score'),
     specification: options.spec,
     style: options.style,
-    student_id: options.studentId,
   });
+  const sharedParts: KeyedFile[] = [
+    ...rubricFiles.map((file) => ({ field: 'rubric_files', file })),
+    ...questionFiles.map((file) => ({ field: 'question_files', file })),
+  ];
 
   const client = await context.client();
-  const task = await client.onePass({ fields, answerFiles, rubricFiles, questionFiles }, { idempotencyKey: options.idempotencyKey, signal: context.signal });
-
-  if (options.wait === false) {
-    printTask(context, task, format);
-    return;
+  const journal = options.resume ? new Journal(options.resume) : undefined;
+  const single = answers.length === 1;
+  const poller = client.poller({
+    timeoutMs: timings.timeoutMs,
+    schedule: pollSchedule(timings.startMs),
+    signal: context.signal,
+    onUpdate: (snapshot, changed) => progress?.update(snapshot, changed),
+    onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
+  });
+  const firstPollIn = timings.startMs ?? pollSchedule().startMs;
+  const submit = limiter(jobs);
+  const stop = new AbortController();
+  let fatal: unknown;
+  let progress: ProgressReporter | undefined;
+  const counts = { done: 0, failed: 0, total: answers.length };
+  const writer = new OutcomeWriter(context.io, single ? 'table' : format);
+  await writer.init();
+  if (options.wait !== false) {
+    progress = single ? await createProgressReporter(context.io) : await classProgress(context, counts);
   }
-  context.note(`kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${task.credit_cost} credits, charged only on success)` : ''}`);
-  await watchWithProgress(context, client, [task.task_id], options);
-  const result = await client.result(task.task_id, { signal: context.signal });
-  await printOutcome(context, result, format);
+
+  const processAnswer = async (answer: Answer, index: number): Promise<AnswerOutcome> => {
+    const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
+    const fields: OnePassFields = dropUndefined({ ...common, paper_content: answer.text, student_id: answer.studentId });
+    const parts: KeyedFile[] = [...(answer.file ? [{ field: 'answer_files', file: answer.file }] : []), ...sharedParts];
+    let taskId: string | undefined;
+    try {
+      const key = options.idempotencyKey !== undefined
+        ? (single ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
+        : await deriveIdempotencyKey('one-pass', fields, parts);
+      const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
+      let task: Task | undefined;
+      if (plan.kind === 'submit') {
+        if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
+        task = await submit(async () => {
+          if (stop.signal.aborted) throw new NotSent();
+          return client.onePass({ fields, answerFiles: answer.file ? [answer.file] : [], rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
+        });
+        taskId = task.task_id;
+        journal?.record(answer.label, key, taskId, task.status ?? 'QUEUED');
+        if (single && options.wait !== false) {
+          context.note(`kct: accepted ${taskId}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
+        }
+      } else {
+        taskId = plan.taskId;
+        if (plan.kind === 'attach') err(context.io, `kct: ${answer.label}: following ${taskId} from the last run`);
+      }
+      if (options.wait === false) return { ...base, task_id: taskId, status: task?.status ?? (plan.kind === 'done' ? plan.status : 'QUEUED'), result: task as EvaluationResult | undefined };
+      if (plan.kind !== 'done') await poller.watch(taskId, plan.kind === 'submit' ? firstPollIn : 0);
+      const result = await client.result(taskId, { signal: context.signal });
+      journal?.record(answer.label, key, taskId, result.status ?? 'UNKNOWN');
+      return outcomeFrom(base, result);
+    } catch (error) {
+      if (error instanceof InterruptedError || context.signal.aborted) throw error;
+      if (!(error instanceof KctError) && !(error instanceof NotSent)) throw error; // a bug: exit 1
+      if (error instanceof WatchTimeoutError) return { ...base, task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' };
+      if (error instanceof NotSent) return { ...base, message: `not sent: the run stopped after ${(fatal as Error).message}` };
+      if (stopsTheRun(error) && fatal === undefined) {
+        fatal = error;
+        stop.abort();
+      }
+      if (single) throw error;
+      return { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: error.message, error };
+    }
+  };
+
+  let outcomes: AnswerOutcome[];
+  try {
+    const settled = await Promise.all(answers.map(async (answer, index) => {
+      const outcome = await processAnswer(answer, index);
+      counts.done += 1;
+      if (outcome.status !== 'SUCCESS') counts.failed += 1;
+      if (!single) writer.add(outcome);
+      (progress as ClassProgress | undefined)?.finished?.(outcome, counts);
+      return outcome;
+    }));
+    outcomes = settled;
+  } catch (error) {
+    progress?.stop();
+    if (error instanceof InterruptedError || context.signal.aborted) {
+      throw new InterruptedError('interrupted', {
+        suggestion: single
+          ? 'Tasks already accepted keep running. Run the same command again: it finds them again by their idempotency keys and is not charged twice.'
+          : `Tasks already accepted keep running. Run the same command again${options.resume ? '' : ' (add --resume <journal> to skip finished answers)'}: nothing is charged twice.`,
+      });
+    }
+    throw error;
+  }
+  progress?.stop();
+
+  if (single) {
+    await printSingle(context, outcomes[0], format, options.wait === false);
+  } else {
+    const order = new Map(answers.map((answer, index) => [answer.label, index]));
+    await writer.finish((outcome) => order.get(outcome.file) ?? 0);
+  }
+  finishWithExitStatus(outcomes, fatal);
 }
 
-async function printOutcome(context: Context, result: EvaluationResult, format: string): Promise<void> {
+type ClassProgress = ProgressReporter & { finished?: (outcome: AnswerOutcome, counts: { done: number; failed: number; total: number }) => void };
+
+async function classProgress(context: Context, counts: { done: number; failed: number; total: number }): Promise<ClassProgress> {
+  const line = () => `marking ${counts.total} answers: ${counts.done - counts.failed} marked, ${counts.failed} not marked, ${counts.total - counts.done} queued or running`;
+  if (!context.io.stderrIsTTY) {
+    return {
+      update() {},
+      warn(text) {
+        err(context.io, `kct: ${text}`);
+      },
+      stop() {},
+      finished(outcome, now) {
+        const score = typeof outcome.score === 'number' ? ` ${outcome.score}${typeof outcome.max_score === 'number' ? `/${outcome.max_score}` : ''}` : '';
+        err(context.io, `kct: [${now.done}/${now.total}] ${outcome.file} ${outcome.status}${score}`);
+      },
+    };
+  }
+  const { default: ora } = await import('ora');
+  const spinner = ora({ stream: context.io.stderr, isEnabled: true, discardStdin: false }).start(line());
+  return {
+    update() {
+      spinner.text = line();
+    },
+    warn(text) {
+      spinner.warn(text);
+      spinner.start(line());
+    },
+    stop() {
+      spinner.stop();
+    },
+    finished() {
+      spinner.text = line();
+    },
+  };
+}
+
+async function printSingle(context: Context, outcome: AnswerOutcome, format: OutputFormat, noWait: boolean): Promise<void> {
+  const result = outcome.result;
+  if (noWait) {
+    if (format !== 'table') out(context.io, JSON.stringify(result ?? outcome, null, format === 'json' ? 2 : 0));
+    else {
+      out(context.io, `Accepted ${outcome.task_id}  ${outcome.status}`);
+      const cost = (result as Task | undefined)?.credit_cost;
+      if (typeof cost === 'number') out(context.io, `Cost: ${plural(cost, 'credit')}, charged only when the result is complete`);
+      out(context.io, `Follow it with: kct status ${outcome.task_id} --watch`);
+    }
+    return;
+  }
+  if (!result) return;
   if (format === 'table') await printResult(context.io, result);
-  else out(context.io, JSON.stringify(result, null, format === 'json' ? 2 : 0));
-  if (isUnsuccessfulFinal(result.status)) throw new TaskUnsuccessfulError({ [result.task_id]: String(result.status) });
+  else if (format === 'json') out(context.io, JSON.stringify(result, null, 2));
+  else {
+    const writer = new OutcomeWriter(context.io, format);
+    await writer.init();
+    writer.add(outcome);
+    await writer.finish(() => 0);
+  }
 }
 
-function printTask(context: Context, task: Task, format: string): void {
-  if (format !== 'table') {
-    out(context.io, JSON.stringify(task, null, format === 'json' ? 2 : 0));
-    return;
+function finishWithExitStatus(outcomes: AnswerOutcome[], fatal: unknown): void {
+  // The most telling failure decides the exit code: an error that stopped the run, then any
+  // answer the server refused, then time-outs, then tasks that ended FAILURE or CANCEL.
+  const firstError = outcomes.find((o) => o.error !== undefined)?.error;
+  if (fatal !== undefined) throw fatal;
+  if (firstError !== undefined) throw firstError;
+  const late = outcomes.filter((o) => o.status === 'TIMEOUT');
+  if (late.length > 0) throw new WatchTimeoutError(late.map((o) => o.task_id ?? o.file), 0);
+  const unsuccessful = outcomes.filter((o) => isUnsuccessfulFinal(o.status));
+  if (unsuccessful.length > 0) {
+    const statuses = Object.fromEntries(unsuccessful.map((o) => [o.task_id ?? o.file, o.status]));
+    throw new TaskUnsuccessfulError(statuses, outcomes.length > 1 ? `${unsuccessful.length} of ${outcomes.length} answers ended FAILURE or CANCEL` : undefined);
   }
-  out(context.io, `Accepted ${task.task_id}  ${task.status ?? ''}${task.stage ? ` (${task.stage})` : ''}`);
-  if (typeof task.credit_cost === 'number') out(context.io, `Cost: ${task.credit_cost} credits, charged only when the result is complete`);
-  out(context.io, `Follow it with: kct status ${task.task_id} --watch`);
 }
+
+function outcomeFrom(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
+  const errorEntry = (result.evaluation ?? []).find((entry) => entry.type === 'error');
+  return {
+    ...base,
+    task_id: result.task_id,
+    status: result.status ?? 'UNKNOWN',
+    score: result.score,
+    max_score: result.max_score,
+    evaluation: result.evaluation,
+    message: errorEntry?.comment ?? undefined,
+    result,
+  };
+}
+
+/** An answer left unsent because an earlier error stopped the run. */
+class NotSent extends Error {}
 
 async function inspectAll(paths: string[] | undefined): Promise<LocalFile[]> {
   return Promise.all((paths ?? []).map((path) => inspectFile(path)));

@@ -32,14 +32,18 @@ export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], 
     io.stdout.write(stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => cell(c.value(row))))]));
     return;
   }
-  out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap))));
+  out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap)), { compact: true }));
 }
 
-export async function renderTable(io: IO, head: string[], body: string[][], wrap: boolean[] = []): Promise<string> {
+const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+/** `compact` drops the lines between rows: right for one-line rows, wrong for wrapped feedback. */
+export async function renderTable(io: IO, head: string[], body: string[][], wrap: boolean[] = [], options: { compact?: boolean } = {}): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const widths = columnWidths(io.columns, head, body, wrap);
   const table = new Table({
     head,
+    ...(options.compact ? { chars: COMPACT_CHARS } : {}),
     style: { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] },
     ...(widths ? { colWidths: widths, wordWrap: true, wrapOnWordBoundary: true } : {}),
   });

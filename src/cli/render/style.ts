@@ -26,3 +26,7 @@ export function formatNumber(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return value === undefined || value === null ? '' : String(value);
   return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
 }
+
+export function plural(count: number, noun: string): string {
+  return `${formatNumber(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,106 @@
+// Turns what the user named (files, folders, --files-from, -, --text) into a list of answers,
+// each checked locally before anything is sent.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { ANSWER_MIME_TYPES } from '../api/limits.js';
+import { mimeFromName } from '../api/mime.js';
+import { inspectFile, type LocalFile } from '../client/files.js';
+import type { IO } from './io.js';
+import { readStdinText } from './stdin.js';
+
+export interface Answer {
+  /** How the answer is named in output: the path as given, "-" for stdin, "--text". */
+  label: string;
+  file?: LocalFile;
+  text?: string;
+  studentId?: string;
+}
+
+export interface AnswerSources {
+  inputs: string[];
+  text?: string;
+  filesFrom?: string;
+  studentId?: string;
+  studentIdFrom?: 'name' | 'none';
+}
+
+export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Answer[]> {
+  const paths: string[] = [];
+  let stdinUsed = false;
+  if (sources.filesFrom !== undefined) {
+    const listing = sources.filesFrom === '-' ? await readStdinText(io) : await readListing(sources.filesFrom);
+    stdinUsed = sources.filesFrom === '-';
+    paths.push(...listing.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')));
+  }
+  const answers: Answer[] = [];
+  for (const input of sources.inputs) {
+    if (input === '-') {
+      if (stdinUsed) throw new UsageError('standard input is already used by --files-from -');
+      stdinUsed = true;
+      answers.push({ label: '-', text: await readStdinText(io) });
+      continue;
+    }
+    paths.push(...(await expandInput(input)));
+  }
+  if (sources.text !== undefined) answers.push({ label: '--text', text: sources.text });
+
+  const problems: string[] = [];
+  const files = await Promise.all(paths.map((path) => inspectFile(path).catch((error: Error) => {
+    problems.push(error.message);
+    return undefined;
+  })));
+  if (problems.length > 0) {
+    throw new UsageError(problems.length === 1 ? problems[0] : `${problems.length} answers cannot be sent:\n  ${problems.join('\n  ')}`, {
+      suggestion: 'Fix or remove these files; nothing was sent.',
+    });
+  }
+  for (const file of files) answers.push({ label: file!.path, file: file! });
+  for (const answer of answers) {
+    if (answer.text !== undefined && answer.text.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
+  }
+  if (answers.length === 0) {
+    throw new UsageError('no answers given', { suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.' });
+  }
+  assignStudentIds(answers, sources);
+  return answers;
+}
+
+function assignStudentIds(answers: Answer[], sources: AnswerSources): void {
+  if (sources.studentId !== undefined) {
+    if (answers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name)');
+    answers[0].studentId = sources.studentId;
+    return;
+  }
+  if (sources.studentIdFrom === 'none') return;
+  for (const answer of answers) {
+    if (answer.file) answer.studentId = basename(answer.file.name, extname(answer.file.name));
+  }
+}
+
+/** A file stays a file; a folder becomes its answer files (by supported extension), sorted. */
+async function expandInput(input: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(input);
+  } catch {
+    return [input]; // inspectFile reports it with a clear message
+  }
+  if (!info.isDirectory()) return [input];
+  const entries = await readdir(input, { withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .filter((name) => ANSWER_MIME_TYPES.includes(mimeFromName(name) ?? ''))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  if (files.length === 0) throw new UsageError(`the folder ${input} holds no answer files (PDF, DOCX, RTF, TXT or images)`);
+  return files.map((name) => join(input, name));
+}
+
+async function readListing(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --files-from ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}

@@ -1,0 +1,111 @@
+// Output of a run over many answers. NDJSON and CSV stream a line per answer as it finishes;
+// JSON is one array at the end; the table and the summary come at the end. stdout holds only
+// results: with a machine format, the summary goes to stderr.
+import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
+import { err, out, safeText, type IO } from '../io.js';
+import { renderSummary, summarize } from '../summary.js';
+import { cell, renderTable, type OutputFormat } from './rows.js';
+import { formatNumber, statusColor } from './style.js';
+
+export interface AnswerOutcome {
+  file: string;
+  student_id?: string;
+  task_id?: string;
+  /** Task status, or ERROR when it was never accepted / could not be followed. */
+  status: string;
+  score?: number | null;
+  max_score?: number | null;
+  evaluation?: EvaluationEntry[] | null;
+  /** Why it failed or was not sent. */
+  message?: string;
+  result?: EvaluationResult;
+  /** The error behind an ERROR / NOT_SENT outcome (not printed as such). */
+  error?: unknown;
+}
+
+export class OutcomeWriter {
+  private readonly outcomes: AnswerOutcome[] = [];
+  private csvHeader?: string[];
+  private csvPending: AnswerOutcome[] = [];
+  private stringify?: (rows: unknown[][]) => string;
+
+  constructor(private readonly io: IO, private readonly format: OutputFormat) {}
+
+  async init(): Promise<void> {
+    if (this.format === 'csv') {
+      const { stringify } = await import('csv-stringify/sync');
+      this.stringify = (rows) => stringify(rows);
+    }
+  }
+
+  add(outcome: AnswerOutcome): void {
+    this.outcomes.push(outcome);
+    if (this.format === 'ndjson') out(this.io, JSON.stringify(ndjsonRow(outcome)));
+    if (this.format === 'csv') this.addCsv(outcome);
+  }
+
+  /** Prints what comes at the end; returns the outcomes in the order they finished. */
+  async finish(order: (outcome: AnswerOutcome) => number): Promise<AnswerOutcome[]> {
+    const sorted = [...this.outcomes].sort((a, b) => order(a) - order(b));
+    if (this.format === 'csv') this.flushCsv(true);
+    if (this.format === 'json') out(this.io, JSON.stringify(sorted.map(ndjsonRow), null, 2));
+    if (this.format === 'table') await this.printTable(sorted);
+    const summary = renderSummary(summarize(sorted.map((o) => ({ status: o.status, score: o.score, maxScore: o.max_score, evaluation: o.evaluation }))), {
+      unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
+    });
+    for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
+    const problems = sorted.filter((o) => o.status !== 'SUCCESS');
+    if (problems.length > 0) {
+      err(this.io, `Not marked (${problems.length}):`);
+      for (const o of problems) err(this.io, `  ${o.file}: ${o.status}${o.message ? ` — ${safeText(this.io, o.message, 'stderr')}` : ''}`);
+    }
+    return sorted;
+  }
+
+  private async printTable(sorted: AnswerOutcome[]): Promise<void> {
+    const body = sorted.map((o) => [
+      safeText(this.io, o.file),
+      safeText(this.io, o.student_id ?? ''),
+      o.task_id ?? '',
+      statusColor(this.io, o.status),
+      o.score === undefined || o.score === null ? '' : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
+    ]);
+    out(this.io, await renderTable(this.io, ['File', 'Student', 'Task', 'Status', 'Score'], body, [true, false, false, false, false], { compact: true }));
+  }
+
+  private addCsv(outcome: AnswerOutcome): void {
+    this.csvPending.push(outcome);
+    // The criterion columns come from the first marked answer: wait for one before the header.
+    if (!this.csvHeader && outcome.status === 'SUCCESS') this.flushCsv(false);
+    else if (this.csvHeader) this.flushCsv(false);
+  }
+
+  private flushCsv(final: boolean): void {
+    if (!this.csvHeader) {
+      const first = this.csvPending.find((o) => o.status === 'SUCCESS');
+      if (!first && !final) return;
+      const criteria = (first?.evaluation ?? []).filter((e) => e.type !== 'error' && e.item).map((e) => e.item as string);
+      this.csvHeader = criteria;
+      this.io.stdout.write(this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria]]));
+    }
+    const criteria = this.csvHeader;
+    const rows = this.csvPending.map((o) => {
+      const byItem = new Map((o.evaluation ?? []).filter((e) => e.type !== 'error').map((e) => [e.item, e.score]));
+      return [o.file, o.student_id ?? '', o.task_id ?? '', o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item)))];
+    });
+    if (rows.length > 0) this.io.stdout.write(this.stringify!(rows));
+    this.csvPending = [];
+  }
+}
+
+function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
+  return {
+    file: outcome.file,
+    student_id: outcome.student_id ?? null,
+    task_id: outcome.task_id ?? null,
+    status: outcome.status,
+    score: outcome.score ?? null,
+    ...(outcome.message ? { message: outcome.message } : {}),
+    evaluation: outcome.result ?? null,
+  };
+}

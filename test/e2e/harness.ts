@@ -1,0 +1,151 @@
+// End-to-end harness: the built `kct` binary as a child process, against a sandbox started with
+// `kct sandbox --port 0 --json` on loopback, with a private config dir per test file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin', 'kct.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+export const GENERATED = join(FIXTURES, 'generated');
+
+export interface SandboxKeys {
+  user: string;
+  broke: string;
+  org_admin: string;
+  org_member: string;
+  former_admin: string;
+}
+
+export interface Sandbox {
+  baseUrl: string;
+  keys: SandboxKeys;
+  dataDir: string;
+  process: ChildProcess;
+  /** Graceful stop (SIGTERM). */
+  stop(): Promise<void>;
+  /** Hard kill (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
+}
+
+export function tempDir(prefix = 'kct-e2e-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startSandbox(options: { dataDir?: string; latencyMs?: number; port?: number; args?: string[] } = {}): Promise<Sandbox> {
+  const dataDir = options.dataDir ?? tempDir('kct-sbx-');
+  const child = spawn(process.execPath, [
+    BIN, 'sandbox', '--json', '--port', String(options.port ?? 0), '--data', dataDir,
+    '--latency', String(options.latencyMs ?? 0), ...(options.args ?? []),
+  ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const line = await new Promise<string>((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start in time: ${stderr}`)), 60_000);
+    lines.once('line', (first) => {
+      clearTimeout(timer);
+      resolveLine(first);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited with ${code}: ${stderr}`));
+    });
+  });
+  const info = JSON.parse(line) as { base_url: string; keys: SandboxKeys };
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    baseUrl: info.base_url,
+    keys: info.keys,
+    dataDir,
+    process: child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  cwd?: string;
+  timeoutMs?: number;
+  /** Called with the child once spawned (to send signals). */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** A kct environment with nothing inherited that could change behaviour (no real config, no proxy). */
+export function kctEnv(configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: configDir,
+    KCT_CONFIG_DIR: configDir,
+    KCT_POLL_INTERVAL: '50ms',
+    KCT_RETRY_BASE_DELAY: '20ms',
+    NO_COLOR: '1',
+    CI: '1',
+    ...extra,
+  };
+}
+
+export function runKct(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolveRun, reject) => {
+    const env = Object.fromEntries(Object.entries(options.env ?? kctEnv(tempDir())).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`kct ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 45_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code, signal, stdout, stderr });
+    });
+    options.onSpawn?.(child);
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
+
+/** Runs kct against a sandbox as a given seeded user. */
+export function asUser(sandbox: Sandbox, who: keyof SandboxKeys = 'user', configDir: string = tempDir()) {
+  const env = kctEnv(configDir, { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys[who] });
+  return (args: string[], options: Omit<RunOptions, 'env'> & { env?: Record<string, string | undefined> } = {}) =>
+    runKct(args, { ...options, env: { ...env, ...options.env } });
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function parseJson<T = unknown>(text: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`not JSON: ${text}`);
+  }
+}

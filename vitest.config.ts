@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // Two cores: end-to-end files each run a sandbox and several kct processes.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
