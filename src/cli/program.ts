@@ -14,6 +14,7 @@ interface OptionSpec {
   defaultValue?: string | boolean;
   choices?: string[];
   hidden?: boolean;
+  required?: boolean;
 }
 
 interface CommandSpec {
@@ -110,6 +111,110 @@ const COMMANDS: CommandSpec[] = [
     args: [{ syntax: '<taskId>', description: 'task id' }],
     examples: ['kct cancel tsk_0123abcd'],
     load: () => import('../commands/cancel.js'),
+  },
+  {
+    name: 'assign',
+    summary: 'create a student assignment from a ready model (for the legacy `kct evaluate` path)',
+    options: [
+      { flags: '-m, --model <id>', description: 'ready model id (default: config `model`, env KCT_MODEL)' },
+      { flags: '--name <name>', description: 'assignment name', required: true },
+      { flags: '--desc <text>', description: 'assignment description', required: true },
+      { flags: '--deadline <date>', description: 'deadline: 2026-12-01 (end of that day), 2026-12-01T17:00, or full ISO 8601', required: true },
+      { flags: '--expected <n>', description: 'expected number of answers', required: true },
+      { flags: '--subject <subject>', description: 'subject (project_subject)' },
+      { flags: '--start <date>', description: 'start date, same forms as --deadline' },
+      { flags: '--file-type <type>', description: 'expected answer type (default pdf)', choices: ['word', 'pdf', 'image', 'text'] },
+    ],
+    examples: [
+      'kct assign --model 12 --name "Uniform essay" --desc "Year 9 persuasive essay" --deadline 2026-12-01 --expected 28',
+      'kct assign --model 12 --name "Essay" --desc "Draft" --deadline 2026-12-01T17:00 --expected 30 --file-type word --json',
+    ],
+    load: () => import('../commands/assign.js'),
+  },
+  {
+    name: 'evaluate',
+    summary: 'submit one answer to an assignment (legacy path: charged at acceptance, never retried)',
+    args: [{ syntax: '[files...]', description: 'the answer: up to 10 files (pages of one answer), or - for text on stdin' }],
+    options: [
+      { flags: '-a, --assignment <id>', description: 'assignment id from `kct assign` (not a model id)', required: true },
+      { flags: '--text <answer>', description: 'the answer as text' },
+      { flags: '--feedback-json <file>', description: 'JSON array of {item, comment, score} sent as current_feedbacks' },
+      { flags: '--style <style>', description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },
+      { flags: '--student-id <id>', description: 'your anonymous student id' },
+      { flags: '--no-wait', description: 'print the accepted task and exit' },
+      ...watchOptions,
+      output(),
+    ],
+    examples: [
+      'kct evaluate --assignment 1001 essay.pdf',
+      'kct evaluate --assignment 1001 page1.png page2.png --student-id s-7',
+      'kct evaluate --assignment 1001 - --feedback-json feedback.json < essay.txt',
+    ],
+    load: () => import('../commands/evaluate.js'),
+  },
+  {
+    name: 'batch',
+    summary: 'mark many text answers through /evaluations/batch (split into requests of 100)',
+    args: [{ syntax: '<manifest>', description: 'a .jsonl or .csv file of items (paper_content or file, student_id, ...), or a folder of .txt answers' }],
+    options: [
+      { flags: '-m, --model <id>', description: 'model id for items that do not name one' },
+      { flags: '--callback-url <url>', description: 'public https URL the service calls when a batch is final' },
+      { flags: '--idempotency-key <key>', description: 'your own key (default: derived from each request; several requests get <key>-1, <key>-2, ...)' },
+      { flags: '--no-wait', description: 'print the accepted batch tasks and exit' },
+      ...watchOptions,
+      output(),
+    ],
+    examples: [
+      'kct batch answers.jsonl --model 12',
+      'kct batch answers/ --model 12 --output csv > marks.csv',
+      'kct batch class.csv --model 12 --callback-url https://school.example/kct-hook --no-wait',
+    ],
+    load: () => import('../commands/batch.js'),
+  },
+  {
+    name: 'upload',
+    summary: 'upload files and print their reusable public URLs (for --asset)',
+    args: [{ syntax: '<files...>', description: 'files to upload, one request each' }],
+    options: [output()],
+    examples: ['kct upload questions.pdf rubric.docx', 'kct upload scan.png --json | jq -r ".[0].url"'],
+    load: () => import('../commands/upload.js'),
+  },
+  {
+    name: 'rewrite',
+    summary: 'rewrite a finished evaluation\'s feedback in another style',
+    args: [{ syntax: '<source>', description: 'task id, or a result file saved with `kct result <id> --json`' }],
+    options: [
+      { flags: '--style <style>', description: 'new style', choices: ['bullet_points', 'paragraph', 'short_sentences'] },
+      { flags: '--item <criterion>', description: 'rewrite only this criterion' },
+      { flags: '--instruction <text>', description: 'free-text instruction, e.g. "address the student as you"' },
+      output(),
+    ],
+    examples: [
+      'kct rewrite tsk_0123abcd --style paragraph',
+      'kct rewrite result.json --style short_sentences --item "Evidence & reasoning"',
+      'kct rewrite tsk_0123abcd --style bullet_points --instruction "encouraging, second person" --json',
+    ],
+    load: () => import('../commands/rewrite.js'),
+  },
+  {
+    name: 'callbacks',
+    summary: 'tools for batch callbacks',
+    examples: ['KCT_WEBHOOK_SECRET=whsec_... kct callbacks verify --id msg_1 --timestamp 1700000000 --signature "v1,..." < body.json'],
+    subcommands: [
+      {
+        name: 'verify',
+        summary: 'check a callback\'s Standard Webhooks signature (secret from KCT_WEBHOOK_SECRET or --secret-file)',
+        options: [
+          { flags: '--id <id>', description: 'the webhook-id header' },
+          { flags: '--timestamp <seconds>', description: 'the webhook-timestamp header' },
+          { flags: '--signature <sig>', description: 'the webhook-signature header' },
+          { flags: '--body <file>', description: 'the raw body (default: stdin)' },
+          { flags: '--secret-file <file>', description: 'file holding the secret' },
+        ],
+        examples: ['kct callbacks verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json'],
+        load: () => import('../commands/callbacks-verify.js'),
+      },
+    ],
   },
   {
     name: 'auth',
@@ -216,6 +321,7 @@ function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Con
     if (option.choices) built.choices(option.choices);
     if (option.defaultValue !== undefined) built.default(option.defaultValue);
     if (option.hidden) built.hideHelp();
+    if (option.required) built.makeOptionMandatory();
     command.addOption(built);
   }
   command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import { CredentialsError, UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import {
-  Credits, EvaluationResult, Model, OnePassFields, StatusSnapshot, Task,
+  Assignment, AssignmentRequest, BatchRequest, Credits, EvaluationResult, FeedbackRewriteRequest, IngestPreviewFields,
+  LegacyEvaluationFields, Model, OnePassFields, RewriteResult, StatusSnapshot, Task, UploadedFile,
   type OnePassFields as OnePassFieldsType,
 } from '../api/schemas.js';
 import { isPlainObject, listFrom } from './envelope.js';
@@ -136,6 +137,96 @@ export class KctClient {
       signal: options.signal,
     });
     return isPlainObject(response.data) ? { task_id: taskId, ...response.data } : { task_id: taskId };
+  }
+
+  /** POST /assignments (4.6). */
+  async createAssignment(request: AssignmentRequest, options: CallOptions = {}): Promise<Assignment> {
+    const body = validateRequest(AssignmentRequest, request, 'assignment');
+    const response = await this.http.send({ method: 'POST', path: operationPath('createAssignment'), json: body, signal: options.signal });
+    return parseLoose(Assignment, response.data, 'assignment');
+  }
+
+  /**
+   * POST /evaluations, the legacy assignment path (4.7). It charges at acceptance and has no
+   * idempotency, so it is never retried: a lost answer may still have been accepted.
+   */
+  async evaluate(input: { fields: LegacyEvaluationFields; answerFiles?: LocalFile[] }, options: CallOptions = {}): Promise<Task> {
+    const fields = validateRequest(LegacyEvaluationFields, input.fields, 'evaluation request');
+    const files = input.answerFiles ?? [];
+    if (fields.paper_content === undefined && files.length === 0) throw new UsageError('an answer is required: paper_content text or at least one answer file');
+    checkFileCount(files.length);
+    const parts = files.map((file) => ({ field: 'answer_files', file }));
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath('createEvaluation'),
+      ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
+      retry: false,
+      signal: options.signal,
+    });
+    return parseLoose(Task, response.data, 'task');
+  }
+
+  /** POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. */
+  async batch(request: BatchRequest, options: SubmitOptions = {}): Promise<Task> {
+    const body = validateRequest(BatchRequest, request, 'batch request');
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath('batch'),
+      json: body,
+      idempotencyKey: options.idempotencyKey,
+      signal: options.signal,
+    });
+    return parseLoose(Task, response.data, 'task');
+  }
+
+  /** POST /uploads/file (4.14): exactly one file. */
+  async upload(file: LocalFile, options: CallOptions = {}): Promise<UploadedFile> {
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath('uploadFile'),
+      form: () => buildForm({}, [{ field: 'file', file }]),
+      signal: options.signal,
+    });
+    return parseLoose(UploadedFile, response.data, 'uploaded file');
+  }
+
+  /** POST /feedback-rewrite (4.13). */
+  async rewrite(request: FeedbackRewriteRequest, options: CallOptions = {}): Promise<RewriteResult> {
+    const body = validateRequest(FeedbackRewriteRequest, request, 'rewrite request');
+    const response = await this.http.send({ method: 'POST', path: operationPath('feedbackRewrite'), json: body, signal: options.signal });
+    return parseLoose(RewriteResult, response.data, 'rewrite');
+  }
+
+  /**
+   * POST /questions-ingest-preview or /rubrics-ingest-preview (4.4, 4.5): JSON with `assets`
+   * when there are no local files, multipart (files, plus assets as a JSON-array string) when
+   * there are.
+   */
+  async ingestPreview(kind: 'questions' | 'rubrics', input: { fields: IngestPreviewFields; files?: LocalFile[] }, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const fields = validateRequest(IngestPreviewFields, input.fields, `${kind} preview request`);
+    const files = input.files ?? [];
+    if (files.length === 0 && !fields.assets?.length) throw new UsageError('nothing to parse: give files or --asset URLs');
+    checkFileCount(files.length);
+    const parts = files.map((file) => ({ field: 'files', file }));
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath(kind === 'questions' ? 'questionsPreview' : 'rubricsPreview'),
+      ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
+      signal: options.signal,
+    });
+    return isPlainObject(response.data) ? response.data : { value: response.data };
+  }
+
+  /** POST /models (4.3): the payload is checked by the caller (see docs/sandbox.md for its shape). */
+  async createModel(payload: Record<string, unknown>, options: SubmitOptions = {}): Promise<Model> {
+    const response = await this.http.send({
+      method: 'POST',
+      path: operationPath('createModel'),
+      json: payload,
+      idempotencyKey: options.idempotencyKey,
+      signal: options.signal,
+    });
+    return parseLoose(Model, response.data, 'model');
   }
 
   protected get(path: string, options: CallOptions): Promise<HttpResponse> {

@@ -1,0 +1,142 @@
+// Batch manifests: a JSONL or CSV file of items (one-pass fields, or `file` naming a text answer
+// relative to the manifest), or a folder of text answers. Every item is checked before sending.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { MAX_FILE_BYTES } from '../api/limits.js';
+import { OnePassFields } from '../api/schemas.js';
+
+export interface ManifestItem {
+  /** How the item is named in output: its file, else its student_id, else "item N". */
+  label: string;
+  fields: OnePassFields;
+}
+
+const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
+const NUMBER_FIELDS = new Set(['model_id', 'total_score']);
+const JSON_FIELDS = new Set(['rubrics', 'current_feedbacks']);
+
+export async function readManifest(path: string, modelId: number | undefined): Promise<ManifestItem[]> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    throw new UsageError(`manifest not found: ${path}`, { suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.' });
+  }
+  const raw = info.isDirectory() ? await folderItems(path) : await fileItems(path);
+  if (raw.length === 0) throw new UsageError(`the manifest ${path} has no items`);
+  const base = info.isDirectory() ? path : dirname(path);
+  const problems: string[] = [];
+  const items: ManifestItem[] = [];
+  for (const [index, { where, record }] of raw.entries()) {
+    try {
+      items.push(await toItem(record, base, modelId, index));
+    } catch (error) {
+      problems.push(`${where}: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new UsageError(`${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`, {
+      suggestion: 'Fix the manifest; nothing was sent.',
+    });
+  }
+  return items;
+}
+
+async function toItem(record: Record<string, unknown>, base: string, modelId: number | undefined, index: number): Promise<ManifestItem> {
+  const fields: Record<string, unknown> = {};
+  let file: string | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (key === 'file') {
+      file = String(value);
+      continue;
+    }
+    if (NUMBER_FIELDS.has(key) && typeof value === 'string') fields[key] = Number(value);
+    else if (JSON_FIELDS.has(key) && typeof value === 'string') fields[key] = parseJsonCell(key, value);
+    else fields[key] = value;
+  }
+  if (fields.model_id === undefined) {
+    if (modelId === undefined) throw new Error('no model_id: pass --model or give model_id in the item');
+    fields.model_id = modelId;
+  }
+  if (file !== undefined) {
+    if (fields.paper_content !== undefined) throw new Error('give paper_content or file, not both');
+    fields.paper_content = await readTextAnswer(isAbsolute(file) ? file : join(base, file));
+  }
+  const parsed = OnePassFields.safeParse(fields);
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'item'}: ${issue.message}`).join('; '));
+  }
+  if (parsed.data.paper_content === undefined) throw new Error('no answer: give paper_content or file');
+  const label = file ?? parsed.data.student_id ?? `item ${index + 1}`;
+  return { label, fields: parsed.data };
+}
+
+async function readTextAnswer(path: string): Promise<string> {
+  if (!TEXT_EXTENSIONS.has(extname(path).toLowerCase())) {
+    throw new Error(`${path}: a batch is sent as JSON, so only text answers (.txt, .md) can be named; mark PDF, DOCX or images with kct one-pass`);
+  }
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    throw new Error(`file not found: ${path}`);
+  }
+  if (info.size > MAX_FILE_BYTES) throw new Error(`${path} is larger than 20 MB`);
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new Error(`${path} is empty`);
+  return text;
+}
+
+function parseJsonCell(key: string, value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`${key} must hold a JSON array`);
+  }
+}
+
+interface RawItem {
+  where: string;
+  record: Record<string, unknown>;
+}
+
+async function fileItems(path: string): Promise<RawItem[]> {
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') {
+    const { parse } = await import('csv-parse/sync');
+    let rows: Record<string, string>[];
+    try {
+      rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+    } catch (error) {
+      throw new UsageError(`cannot read the CSV manifest ${path}: ${(error as Error).message}`);
+    }
+    return rows.map((record, index) => ({ where: `${basename(path)} row ${index + 2}`, record }));
+  }
+  if (extension === '.jsonl' || extension === '.ndjson' || extension === '.json') {
+    const items: RawItem[] = [];
+    text.split(/\r?\n/).forEach((line, index) => {
+      if (line.trim() === '') return;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        throw new UsageError(`${basename(path)} line ${index + 1} is not JSON`, { suggestion: 'A JSONL manifest holds one JSON object per line.' });
+      }
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new UsageError(`${basename(path)} line ${index + 1} is not a JSON object`);
+      items.push({ where: `${basename(path)} line ${index + 1}`, record: record as Record<string, unknown> });
+    });
+    return items;
+  }
+  throw new UsageError(`unknown manifest type: ${path}`, { suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.' });
+}
+
+async function folderItems(path: string): Promise<RawItem[]> {
+  const names = (await readdir(path, { withFileTypes: true }))
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && TEXT_EXTENSIONS.has(extname(entry.name).toLowerCase()))
+    .map((entry) => entry.name)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return names.map((name) => ({ where: name, record: { file: name, student_id: basename(name, extname(name)) } }));
+}

@@ -1,0 +1,45 @@
+// kct assign: create a student assignment from a ready model (POST /assignments).
+import { UsageError } from '../api/errors.js';
+import type { AssignmentRequest } from '../api/schemas.js';
+import type { Context } from '../cli/context.js';
+import { toIsoDateTime } from '../cli/dates.js';
+import { out } from '../cli/io.js';
+import { parseModelId, parsePositiveInteger } from '../cli/parse.js';
+
+export interface AssignOptions {
+  model?: string;
+  name: string;
+  desc: string;
+  deadline: string;
+  expected: string;
+  subject?: string;
+  start?: string;
+  fileType?: 'word' | 'pdf' | 'image' | 'text';
+  json?: boolean;
+}
+
+export async function run(options: AssignOptions, context: Context): Promise<void> {
+  const settings = await context.settings({ model: options.model });
+  const deadline = toIsoDateTime(options.deadline, '--deadline', true);
+  const start = options.start === undefined ? undefined : toIsoDateTime(options.start, '--start');
+  if (start !== undefined && start >= deadline) throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`);
+  const request: AssignmentRequest = {
+    model_id: parseModelId(settings.model.value),
+    assignment_name: options.name,
+    assignment_desc: options.desc,
+    deadline_time: deadline,
+    expected_number: parsePositiveInteger(options.expected, '--expected'),
+    ...(options.subject ? { project_subject: options.subject } : {}),
+    ...(start ? { start_time: start } : {}),
+    ...(options.fileType ? { file_type: options.fileType } : {}),
+  };
+  if (Date.parse(deadline) < Date.now()) context.note(`kct: note: the deadline ${deadline} is in the past`);
+  const client = await context.client();
+  const assignment = await client.createAssignment(request, { signal: context.signal });
+  if (options.json) {
+    out(context.io, JSON.stringify(assignment, null, 2));
+    return;
+  }
+  out(context.io, `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}, deadline ${deadline}.`);
+  out(context.io, `Submit answers with: kct evaluate --assignment ${String(assignment.assignment_id)} <file>`);
+}

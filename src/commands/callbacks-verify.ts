@@ -1,0 +1,40 @@
+// kct callbacks verify: check a batch callback's Standard Webhooks signature, for receivers
+// written as shell scripts or for debugging one. The secret comes from the environment or a
+// file, never from an argument.
+import { readFile } from 'node:fs/promises';
+import { CredentialsError, UsageError } from '../api/errors.js';
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+import { readStdinText } from '../cli/stdin.js';
+
+export interface CallbacksVerifyOptions {
+  id?: string;
+  timestamp?: string;
+  signature?: string;
+  body?: string;
+  secretFile?: string;
+  tolerance?: string;
+  json?: boolean;
+}
+
+export async function run(options: CallbacksVerifyOptions, context: Context): Promise<void> {
+  const secret = options.secretFile ? (await readFile(options.secretFile, 'utf8')).trim() : context.env.KCT_WEBHOOK_SECRET;
+  if (!secret) throw new UsageError('no webhook secret', { suggestion: 'Set KCT_WEBHOOK_SECRET or pass --secret-file <file> (the sandbox prints its secret at start).' });
+  for (const [flag, value] of [['--id', options.id], ['--timestamp', options.timestamp], ['--signature', options.signature]] as const) {
+    if (!value) throw new UsageError(`${flag} is required (the webhook-${flag.slice(2)} header)`);
+  }
+  const body = options.body && options.body !== '-' ? await readFile(options.body, 'utf8') : await readStdinText(context.io);
+  const { Webhook } = await import('standardwebhooks');
+  const headers = { 'webhook-id': options.id!, 'webhook-timestamp': options.timestamp!, 'webhook-signature': options.signature! };
+  let payload: unknown;
+  try {
+    const webhook = new Webhook(secret.startsWith('whsec_') ? secret.slice(6) : secret);
+    payload = webhook.verify(body, headers);
+  } catch (error) {
+    throw new CredentialsError(`the callback signature does not verify: ${(error as Error).message}`, {
+      suggestion: 'Check the secret, and that the body is passed byte for byte as received; stale timestamps (over 5 minutes) are refused.',
+    });
+  }
+  if (options.json) out(context.io, JSON.stringify({ valid: true, id: options.id, payload }));
+  else out(context.io, `valid: callback ${options.id} is signed with this secret`);
+}

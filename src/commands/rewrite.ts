@@ -1,0 +1,82 @@
+// kct rewrite: rewrite a finished evaluation's feedback in another style (POST /feedback-rewrite).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+import { EvaluationResult, type RewriteSection, type RewriteStyle } from '../api/schemas.js';
+import { parseLoose } from '../client/client.js';
+import { unwrapEnvelope } from '../client/envelope.js';
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+import { printRows, resolveFormat } from '../cli/render/rows.js';
+
+export interface RewriteOptions {
+  source: string;
+  style?: RewriteStyle;
+  item?: string;
+  instruction?: string;
+  output?: string;
+  json?: boolean;
+}
+
+export async function run(options: RewriteOptions, context: Context): Promise<void> {
+  if (!options.style) throw new UsageError('--style is required: bullet_points, paragraph or short_sentences');
+  const client = await context.client();
+  const result = isResultFile(options.source)
+    ? await readResultFile(options.source)
+    : await client.result(options.source, { signal: context.signal });
+  const sections = sectionsFrom(result);
+  if (options.item !== undefined && !sections.some((section) => section.item === options.item)) {
+    throw new UsageError(`no criterion "${options.item}" in this evaluation`, { suggestion: `Criteria: ${sections.map((s) => s.item).join(', ')}.` });
+  }
+  const rewritten = await client.rewrite({
+    style: options.style,
+    sections,
+    ...(options.item ? { target_item: options.item } : {}),
+    ...(options.instruction ? { instruction: options.instruction } : {}),
+  }, { signal: context.signal });
+  const format = resolveFormat(options);
+  if (format === 'json') {
+    out(context.io, JSON.stringify(rewritten, null, 2));
+    return;
+  }
+  const rows = (rewritten.sections ?? []).map((section) => ({ item: section.item ?? '', comment: section.comment ?? '' }));
+  await printRows(context.io, format, rows, [
+    { header: 'Criterion', value: (row) => row.item },
+    { header: 'Feedback', value: (row) => row.comment, wrap: true },
+  ]);
+}
+
+function isResultFile(source: string): boolean {
+  return source.endsWith('.json') || (source.includes('/') && existsSync(source));
+}
+
+async function readResultFile(path: string): Promise<EvaluationResult> {
+  let parsed: unknown;
+  try {
+    parsed = unwrapEnvelope(JSON.parse(await readFile(path, 'utf8')));
+  } catch (error) {
+    throw new UsageError(`cannot read the result file ${path}: ${(error as Error).message}`, { suggestion: 'Save one with: kct result <task_id> --json > result.json' });
+  }
+  return parseLoose(EvaluationResult, parsed, 'result');
+}
+
+/** item, comment, score and max_score of each criterion of a finished evaluation. */
+export function sectionsFrom(result: EvaluationResult): RewriteSection[] {
+  if (result.status && result.status !== 'SUCCESS') {
+    throw new UsageError(`task ${result.task_id} is ${result.status}: only a finished (SUCCESS) evaluation has feedback to rewrite`);
+  }
+  const maxima = new Map((result.rubrics ?? []).map((rubric) => [rubric.item, (rubric as { max_score?: unknown }).max_score]));
+  const sections = (result.evaluation ?? [])
+    .filter((entry) => entry.type !== 'error' && entry.item)
+    .map((entry) => {
+      const max = typeof entry.max_score === 'number' ? entry.max_score : maxima.get(entry.item);
+      return {
+        item: entry.item as string,
+        comment: entry.feedback ?? entry.comment ?? '',
+        score: typeof entry.score === 'number' ? entry.score : 0,
+        max_score: typeof max === 'number' ? max : typeof entry.score === 'number' ? entry.score : 0,
+      };
+    });
+  if (sections.length === 0) throw new UsageError(`task ${result.task_id} has no criterion feedback to rewrite`);
+  return sections;
+}

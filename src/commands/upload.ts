@@ -1,0 +1,28 @@
+// kct upload: one POST /uploads/file per file; prints each hosted file's record.
+import type { UploadedFile } from '../api/schemas.js';
+import { inspectFile } from '../client/files.js';
+import { UPLOAD_MIME_TYPES } from '../api/limits.js';
+import type { Context } from '../cli/context.js';
+import { printRows, resolveFormat, type Column } from '../cli/render/rows.js';
+
+export interface UploadOptions {
+  files: string[];
+  output?: string;
+  json?: boolean;
+}
+
+const COLUMNS: Column<UploadedFile>[] = [
+  { header: 'Name', value: (f) => f.name },
+  { header: 'Type', value: (f) => f.mime_type },
+  { header: 'Size', value: (f) => f.size },
+  { header: 'URL', value: (f) => f.url, wrap: true },
+];
+
+export async function run(options: UploadOptions, context: Context): Promise<void> {
+  // every file is checked before the first is sent
+  const files = await Promise.all(options.files.map((path) => inspectFile(path, UPLOAD_MIME_TYPES)));
+  const client = await context.client();
+  const uploaded: UploadedFile[] = [];
+  for (const file of files) uploaded.push(await client.upload(file, { signal: context.signal }));
+  await printRows(context.io, resolveFormat(options), uploaded, COLUMNS);
+}
