@@ -33,7 +33,16 @@ export function isFinalSnapshot(snapshot: { status?: unknown; stage?: unknown })
   return typeof snapshot.stage === 'string' && FINAL_STAGES.has(snapshot.stage.toLowerCase());
 }
 
-/** True when the task ended without a usable score (exit code 3). */
+const UNSUCCESSFUL = new Set(['FAILURE', 'CANCEL', 'FAILED', 'CANCELLED']);
+
+/** True when a status (or, lacking one, a stage) says the task ended without a score (exit code 3). */
 export function isUnsuccessfulFinal(status: unknown): boolean {
-  return typeof status === 'string' && (status.toUpperCase() === 'FAILURE' || status.toUpperCase() === 'CANCEL');
+  return typeof status === 'string' && UNSUCCESSFUL.has(status.toUpperCase());
+}
+
+/** The status to show and act on: the status, else the stage, else "UNKNOWN". */
+export function statusOf(record: { status?: unknown; stage?: unknown }): string {
+  if (typeof record.status === 'string' && record.status !== '') return record.status;
+  if (typeof record.stage === 'string' && record.stage !== '') return record.stage;
+  return 'UNKNOWN';
 }

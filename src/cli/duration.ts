@@ -8,7 +8,7 @@ export function parseDuration(text: string, what: string): number {
   if (!match) {
     throw new UsageError(`${what}: "${text}" is not a duration`, { suggestion: 'Use a number with a unit, e.g. 500ms, 3s, 30m, 2h (a bare number means seconds).' });
   }
-  const ms = Number(match[1]) * UNITS[match[2] ?? 's'];
-  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${what} must be greater than zero`);
-  return Math.round(ms);
+  const ms = Math.round(Number(match[1]) * UNITS[match[2] ?? 's']);
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${what} must be greater than zero (at least 1ms)`);
+  return ms;
 }

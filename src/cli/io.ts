@@ -10,7 +10,7 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
-  /** Colour allowed on stdout/stderr (off with NO_COLOR, --no-color, or off a TTY). */
+  /** Colour allowed in results on stdout (off with NO_COLOR, --no-color, or when stdout is not a TTY). */
   color: boolean;
   columns: number;
   /** True when nothing may prompt: CI, or stdin/stderr not a terminal. */
@@ -33,7 +33,7 @@ export function processIO({ env, noColor }: IOSettings): IO {
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
-    color: colorAllowed(env, noColor, stdoutIsTTY || stderrIsTTY),
+    color: colorAllowed(env, noColor, stdoutIsTTY),
     columns: process.stdout.columns || process.stderr.columns || 100,
     noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,
   };

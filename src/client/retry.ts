@@ -16,6 +16,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
+const HTTP_DATE = /^[A-Za-z]{3},? +\d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{3} [A-Za-z]{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}$/;
+
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);
 
 /**
@@ -33,6 +35,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   if (raw === undefined || raw.trim() === '') return undefined;
   const trimmed = raw.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // Only an HTTP-date ("Sun, 06 Nov 1994 08:49:37 GMT" and its older forms): Date.parse alone
+  // would read "-5" or "2" as dates in 2001 and turn garbage into "retry now".
+  if (!HTTP_DATE.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -3,7 +3,7 @@
 import { TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import { EvaluationResult, type Task } from '../api/schemas.js';
-import { isUnsuccessfulFinal } from '../api/status.js';
+import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import type { KctClient } from '../client/client.js';
 import { parseLoose } from '../client/client.js';
 import { isPlainObject, listFrom } from '../client/envelope.js';
@@ -118,7 +118,7 @@ async function itemOutcomes(client: KctClient, record: EvaluationResult, group: 
     return {
       ...base,
       task_id: result.task_id || undefined,
-      status: result.status ?? 'UNKNOWN',
+      status: statusOf(result),
       score: result.score,
       max_score: result.max_score,
       evaluation: result.evaluation,

@@ -2,7 +2,7 @@
 // task path). It is charged at acceptance and has no idempotency, so kct never retries it.
 import { ConnectionError, TaskUnsuccessfulError, UsageError } from '../api/errors.js';
 import type { LegacyEvaluationFields } from '../api/schemas.js';
-import { isUnsuccessfulFinal } from '../api/status.js';
+import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { checkFileCount, inspectFile } from '../client/files.js';
 import type { Context } from '../cli/context.js';
 import { readFeedbackFile } from '../cli/feedback-file.js';
@@ -74,5 +74,5 @@ export async function run(options: EvaluateOptions, context: Context): Promise<v
   const result = await client.result(task.task_id, { signal: context.signal });
   if (format === 'table') await printResult(context.io, result);
   else out(context.io, JSON.stringify(result, null, format === 'json' ? 2 : 0));
-  if (isUnsuccessfulFinal(result.status)) throw new TaskUnsuccessfulError({ [result.task_id]: String(result.status) });
+  if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
 }

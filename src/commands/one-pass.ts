@@ -4,7 +4,7 @@
 // never charged twice.
 import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
-import { isUnsuccessfulFinal } from '../api/status.js';
+import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../client/files.js';
 import { deriveIdempotencyKey, type KeyedFile } from '../client/idempotency.js';
 import { limiter } from '../client/limit.js';
@@ -136,7 +136,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
       if (options.wait === false) return { ...base, task_id: taskId, status: task?.status ?? (plan.kind === 'done' ? plan.status : 'QUEUED'), result: task as EvaluationResult | undefined };
       if (plan.kind !== 'done') await poller.watch(taskId, plan.kind === 'submit' ? firstPollIn : 0);
       const result = await client.result(taskId, { signal: context.signal });
-      journal?.record(answer.label, key, taskId, result.status ?? 'UNKNOWN');
+      journal?.record(answer.label, key, taskId, statusOf(result));
       return outcomeFrom(base, result);
     } catch (error) {
       if (error instanceof InterruptedError || context.signal.aborted) throw error;
@@ -264,7 +264,7 @@ function outcomeFrom(base: AnswerOutcome, result: EvaluationResult): AnswerOutco
   return {
     ...base,
     task_id: result.task_id,
-    status: result.status ?? 'UNKNOWN',
+    status: statusOf(result),
     score: result.score,
     max_score: result.max_score,
     evaluation: result.evaluation,

@@ -1,5 +1,5 @@
 import { TaskUnsuccessfulError } from '../api/errors.js';
-import { isUnsuccessfulFinal } from '../api/status.js';
+import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { describeSnapshot } from '../cli/render/snapshot.js';
@@ -18,8 +18,8 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
     : await client.status(options.taskId, { signal: context.signal });
   if (options.json) out(context.io, JSON.stringify(snapshot, null, 2));
   else out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`);
-  if (options.watch && isUnsuccessfulFinal(snapshot.status ?? snapshot.stage)) {
-    throw new TaskUnsuccessfulError({ [options.taskId]: String(snapshot.status) });
+  if (options.watch && isUnsuccessfulFinal(statusOf(snapshot))) {
+    throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
   }
   if (options.watch && !options.json) context.note(`See the scores with: kct result ${options.taskId}`);
 }

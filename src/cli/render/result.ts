@@ -1,5 +1,6 @@
 // The score table a teacher reads: total first, then each criterion with score and feedback.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
+import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { type IO, out, safeText } from '../io.js';
 import { renderTable } from './rows.js';
 import { formatNumber, paint, statusColor } from './style.js';
@@ -16,20 +17,19 @@ export function failureReason(result: EvaluationResult): string | undefined {
 
 export async function printResult(io: IO, result: EvaluationResult): Promise<void> {
   const c = paint(io);
-  const status = result.status ?? result.stage ?? 'unknown';
-  const header = [`Task ${result.task_id}`, statusColor(io, status)];
-  if (result.model_id !== undefined) header.push(`model ${String(result.model_id)}`);
+  const status = safeText(io, statusOf(result));
+  const header = [`Task ${safeText(io, result.task_id)}`, statusColor(io, status)];
+  if (result.model_id !== undefined) header.push(`model ${safeText(io, String(result.model_id))}`);
   if (typeof result.student_id === 'string' && result.student_id) header.push(`student ${safeText(io, result.student_id)}`);
   out(io, header.join('  '));
 
-  const upper = status.toUpperCase();
-  if (upper === 'FAILURE' || upper === 'CANCEL') {
+  if (isUnsuccessfulFinal(status)) {
     const reason = failureReason(result);
     if (reason) out(io, `${c.red('Reason:')} ${safeText(io, reason)}`);
     return;
   }
-  if (upper !== 'SUCCESS' && (result.evaluation ?? []).length === 0) {
-    out(io, `Not finished yet. Watch it with: kct status ${result.task_id} --watch`);
+  if (!isFinalSnapshot(result) && (result.evaluation ?? []).length === 0) {
+    out(io, `Not finished yet. Watch it with: kct status ${safeText(io, result.task_id)} --watch`);
     return;
   }
   const entries = (result.evaluation ?? []).filter((entry) => entry.type !== 'error');

@@ -1,0 +1,366 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError } from '../../src/api/errors.js';
+import type { StatusSnapshot } from '../../src/api/schemas.js';
+import { TaskPoller, isTransient, nextInterval, pollSchedule, watchTasks, type StatusFetcher } from '../../src/client/poll.js';
+
+/** A virtual clock: sleeping advances it at once. */
+function fakeClock() {
+  let time = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => time,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      time += ms;
+    },
+  };
+}
+
+type Clock = ReturnType<typeof fakeClock>;
+
+/** A fetcher whose answer depends on the task and the virtual time; records when each task was polled. */
+type Hinted = { snapshot: StatusSnapshot; retryAfterMs?: number };
+
+function scripted(clock: Clock, answer: (id: string, time: number, count: number) => StatusSnapshot | Hinted) {
+  const polls = new Map<string, number[]>();
+  const fetcher: StatusFetcher = async (id) => {
+    const times = polls.get(id) ?? [];
+    times.push(clock.now());
+    polls.set(id, times);
+    const result = answer(id, clock.now(), times.length);
+    return 'snapshot' in result ? (result as Hinted) : { snapshot: result };
+  };
+  return { fetcher, polls };
+}
+
+function apiError(status: number, headers: Record<string, string> = {}): ApiError {
+  return new ApiError({ status, message: `HTTP ${status}`, method: 'GET', url: 'http://x/v1/evaluations/t/status', headers });
+}
+
+const running = (id: string): StatusSnapshot => ({ task_id: id, status: 'PROGRESS', stage: 'processing' });
+const success = (id: string): StatusSnapshot => ({ task_id: id, status: 'SUCCESS', stage: 'completed' });
+
+describe('pollSchedule and nextInterval', () => {
+  it('starts at 3 s and backs off by 1.5 up to 15 s by default', () => {
+    const schedule = pollSchedule();
+    expect(schedule).toEqual({ startMs: 3000, maxMs: 15000, factor: 1.5 });
+    const intervals = [schedule.startMs];
+    for (let i = 0; i < 6; i++) intervals.push(nextInterval(intervals[intervals.length - 1], schedule));
+    expect(intervals).toEqual([3000, 4500, 6750, 10125, 15000, 15000, 15000]);
+  });
+
+  it('accepts a custom start', () => {
+    const schedule = pollSchedule(1000);
+    expect(schedule.startMs).toBe(1000);
+    expect(schedule.maxMs).toBe(15000);
+    expect(nextInterval(1000, schedule)).toBe(1500);
+  });
+
+  it('raises the maximum to a start above it', () => {
+    const schedule = pollSchedule(20_000);
+    expect(schedule.maxMs).toBe(20_000);
+    expect(nextInterval(20_000, schedule)).toBe(20_000);
+  });
+});
+
+describe('watchTasks: schedule', () => {
+  it('polls at 0, 3, 7.5, 14.25, 24.375, 39.375 s with the default schedule', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count < 7 ? running(id) : success(id)));
+    const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
+    expect(polls.get('t1')).toEqual([0, 3000, 7500, 14250, 24375, 39375, 54375]);
+    expect(done.get('t1')?.status).toBe('SUCCESS');
+  });
+
+  it('uses a custom schedule', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count < 4 ? running(id) : success(id)));
+    await watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, schedule: pollSchedule(1000), now: clock.now, sleep: clock.sleep });
+    expect(polls.get('t1')).toEqual([0, 1000, 2500, 4750]);
+  });
+
+  it('returns at once without polling for no tasks', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id) => success(id));
+    const done = await watchTasks(fetcher, [], { timeoutMs: 1000, now: clock.now, sleep: clock.sleep });
+    expect(done.size).toBe(0);
+    expect(polls.size).toBe(0);
+  });
+
+  it('polls a repeated id once per round', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count < 2 ? running(id) : success(id)));
+    const done = await watchTasks(fetcher, ['a', 'a', 'a'], { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep });
+    expect(polls.get('a')).toEqual([0, 3000]);
+    expect([...done.keys()]).toEqual(['a']);
+  });
+
+  it('shares one loop between many tasks', async () => {
+    const clock = fakeClock();
+    const ids = Array.from({ length: 200 }, (_, i) => `t${i}`);
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count < 5 ? running(id) : success(id)));
+    const done = await watchTasks(fetcher, ids, { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
+    expect(done.size).toBe(200);
+    const totalPolls = [...polls.values()].reduce((sum, times) => sum + times.length, 0);
+    expect(totalPolls).toBe(200 * 5);
+    // One sleep per round, not one per task and poll.
+    expect(clock.sleeps.length).toBeLessThanOrEqual(5);
+    expect(clock.sleeps).toEqual([3000, 4500, 6750, 10125]);
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    const clock = fakeClock();
+    let inFlight = 0;
+    let peak = 0;
+    const fetcher: StatusFetcher = async (id) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      return { snapshot: success(id) };
+    };
+    const ids = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    const done = await watchTasks(fetcher, ids, { timeoutMs: 60_000, concurrency: 4, now: clock.now, sleep: clock.sleep });
+    expect(done.size).toBe(30);
+    expect(peak).toBe(4);
+  });
+});
+
+describe('watchTasks: what is final', () => {
+  it.each(['WEIRD', 'PENDING', 'QUEUED', 'PROGRESS', ''])('keeps polling on status %j', async (status) => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count < 3 ? { task_id: id, status } : success(id)));
+    await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
+    expect(polls.get('t1')).toHaveLength(3);
+  });
+
+  it.each(['SUCCESS', 'FAILURE', 'CANCEL', 'success'])('stops on status %s', async (status) => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id) => ({ task_id: id, status }));
+    const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
+    expect(polls.get('t1')).toHaveLength(1);
+    expect(done.get('t1')?.status).toBe(status);
+  });
+
+  it('treats a stage-only snapshot {stage: "completed"} as final', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (_id, _time, count) => (count < 2 ? { stage: 'processing' } : { stage: 'completed' }));
+    const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
+    expect(polls.get('t1')).toHaveLength(2);
+    expect(done.get('t1')).toEqual({ stage: 'completed' });
+  });
+
+  it('reports each snapshot, marking unchanged ones', async () => {
+    const clock = fakeClock();
+    const { fetcher } = scripted(clock, (id, _time, count) => (count < 3 ? running(id) : success(id)));
+    const updates: [string | undefined, boolean][] = [];
+    await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep, onUpdate: (s, changed) => updates.push([s.status, changed]) });
+    expect(updates).toEqual([
+      ['PROGRESS', true],
+      ['PROGRESS', false],
+      ['SUCCESS', true],
+    ]);
+  });
+});
+
+describe('watchTasks: deadline', () => {
+  it('throws WatchTimeoutError naming only the unfinished tasks', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (id === 'fast' && count >= 2 ? success(id) : running(id)));
+    const error = await watchTasks(fetcher, ['fast', 'slow1', 'slow2'], { timeoutMs: 10_000, now: clock.now, sleep: clock.sleep }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WatchTimeoutError);
+    expect((error as WatchTimeoutError).taskIds).toEqual(['slow1', 'slow2']);
+    expect((error as WatchTimeoutError).message).toContain('slow1');
+    // Never sleeps past the deadline; takes one last look at it.
+    expect(clock.now()).toBe(10_000);
+    expect(polls.get('slow1')).toEqual([0, 3000, 7500, 10_000]);
+  });
+
+  it('reports a task that finishes exactly at the deadline as final', async () => {
+    const clock = fakeClock();
+    const { fetcher } = scripted(clock, (id, time) => (time >= 10_000 ? success(id) : running(id)));
+    const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 10_000, now: clock.now, sleep: clock.sleep });
+    expect(done.get('t1')?.status).toBe('SUCCESS');
+    expect(clock.now()).toBe(10_000);
+  });
+
+  it('keeps an unknown status like WEIRD running until the deadline', async () => {
+    const clock = fakeClock();
+    const { fetcher } = scripted(clock, (id) => ({ task_id: id, status: 'WEIRD' }));
+    await expect(watchTasks(fetcher, ['w'], { timeoutMs: 5_000, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(WatchTimeoutError);
+  });
+});
+
+describe('watchTasks: server hints and errors', () => {
+  it('waits as long as retryAfterMs asks before the next poll', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count === 1 ? { snapshot: running(id), retryAfterMs: 20_000 } : count < 3 ? running(id) : success(id)));
+    await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
+    expect(polls.get('t1')).toEqual([0, 20_000, 24_500]);
+  });
+
+  it('keeps watching through ConnectionError and 503, telling onTransientError', async () => {
+    const clock = fakeClock();
+    const failures: [string, unknown][] = [];
+    const lost = new ConnectionError('connection reset', true);
+    const busy = apiError(503, { 'retry-after': '10' });
+    const fetcher: StatusFetcher = async (id) => {
+      const time = clock.now();
+      if (time === 0) throw lost;
+      if (time === 3000) throw busy;
+      return { snapshot: success(id) };
+    };
+    const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep, onTransientError: (id, error) => failures.push([id, error]) });
+    expect(failures).toEqual([
+      ['t1', lost],
+      ['t1', busy],
+    ]);
+    expect(done.get('t1')?.status).toBe('SUCCESS');
+    // The 503's Retry-After (10 s) is longer than the 4.5 s interval.
+    expect(clock.now()).toBe(13_000);
+  });
+
+  it('treats 429 and 5xx as transient, other HTTP errors not', () => {
+    expect(isTransient(new ConnectionError('x', false))).toBe(true);
+    for (const status of [408, 429, 500, 502, 503]) expect(isTransient(apiError(status))).toBe(true);
+    for (const status of [400, 401, 403, 404, 409]) expect(isTransient(apiError(status))).toBe(false);
+    expect(isTransient(new Error('bug'))).toBe(false);
+  });
+
+  it('keeps watching the other tasks when one gets a 404, then lets the 404 through', async () => {
+    const clock = fakeClock();
+    const notFound = apiError(404);
+    const polls: string[] = [];
+    const fetcher: StatusFetcher = async (id) => {
+      polls.push(`${id}@${clock.now()}`);
+      if (id === 'gone') throw notFound;
+      return { snapshot: clock.now() >= 3000 ? success(id) : running(id) };
+    };
+    await expect(watchTasks(fetcher, ['gone', 'ok'], { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep })).rejects.toBe(notFound);
+    expect(polls).toEqual(['gone@0', 'ok@0', 'ok@3000']);
+  });
+
+  it('lets a 404 through', async () => {
+    const clock = fakeClock();
+    const notFound = apiError(404);
+    const transient: unknown[] = [];
+    const fetcher: StatusFetcher = async () => {
+      throw notFound;
+    };
+    await expect(watchTasks(fetcher, ['gone'], { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep, onTransientError: (_id, e) => transient.push(e) })).rejects.toBe(notFound);
+    expect(transient).toEqual([]);
+  });
+});
+
+describe('watchTasks: interruption', () => {
+  it('throws InterruptedError for an aborted signal without polling', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id) => success(id));
+    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: AbortSignal.abort(), now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(InterruptedError);
+    expect(polls.size).toBe(0);
+  });
+
+  it('stops when the signal aborts between polls', async () => {
+    const clock = fakeClock();
+    const controller = new AbortController();
+    const { fetcher, polls } = scripted(clock, (id) => running(id));
+    const onUpdate = () => controller.abort();
+    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, onUpdate, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(InterruptedError);
+    expect(polls.get('t1')).toHaveLength(1);
+  });
+
+  it('turns a sleep cut short by the signal into InterruptedError', async () => {
+    const clock = fakeClock();
+    const controller = new AbortController();
+    const { fetcher } = scripted(clock, (id) => running(id));
+    const sleep = async () => {
+      controller.abort();
+      throw new Error('aborted');
+    };
+    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, now: clock.now, sleep })).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('turns a fetch failing because of the abort into InterruptedError, even for a non-transient error', async () => {
+    const clock = fakeClock();
+    const controller = new AbortController();
+    const fetcher: StatusFetcher = async () => {
+      controller.abort();
+      throw apiError(404);
+    };
+    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('TaskPoller', () => {
+  /** A clock whose sleeps last until released, or until their signal aborts. */
+  function manualClock() {
+    let time = 0;
+    const sleeps: number[] = [];
+    let release: (() => void) | undefined;
+    return {
+      sleeps,
+      now: () => time,
+      sleep: (ms: number, signal?: AbortSignal) =>
+        new Promise<void>((resolve, reject) => {
+          sleeps.push(ms);
+          release = () => {
+            time += ms;
+            resolve();
+          };
+          signal?.addEventListener('abort', () => reject(new Error('woken')), { once: true });
+        }),
+      release: () => release?.(),
+    };
+  }
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('polls a task added during a sleep at once, in the same loop', async () => {
+    const clock = manualClock();
+    const polls: string[] = [];
+    const fetcher: StatusFetcher = async (id) => {
+      polls.push(`${id}@${clock.now()}`);
+      return { snapshot: id === 'b' || clock.now() >= 3000 ? success(id) : running(id) };
+    };
+    const poller = new TaskPoller(fetcher, { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep });
+    const first = poller.watch('a');
+    await settle();
+    expect(polls).toEqual(['a@0']);
+    expect(clock.sleeps).toEqual([3000]);
+
+    const second = poller.watch('b');
+    expect(poller.watch('b')).toBe(second);
+    await expect(second).resolves.toMatchObject({ task_id: 'b', status: 'SUCCESS' });
+    expect(polls).toEqual(['a@0', 'b@0']);
+
+    await settle();
+    clock.release();
+    await expect(first).resolves.toMatchObject({ task_id: 'a', status: 'SUCCESS' });
+    expect(polls).toEqual(['a@0', 'b@0', 'a@3000']);
+  });
+
+  it('delays the first look by firstPollIn', async () => {
+    const clock = fakeClock();
+    const { fetcher, polls } = scripted(clock, (id) => success(id));
+    const poller = new TaskPoller(fetcher, { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep });
+    await poller.watch('t1', 5000);
+    expect(polls.get('t1')).toEqual([5000]);
+  });
+
+  it('rejects each unfinished task with WatchTimeoutError at the deadline', async () => {
+    const clock = fakeClock();
+    const { fetcher } = scripted(clock, (id) => running(id));
+    const poller = new TaskPoller(fetcher, { timeoutMs: 4000, now: clock.now, sleep: clock.sleep });
+    const error = await poller.watch('slow').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WatchTimeoutError);
+    expect((error as WatchTimeoutError).taskIds).toEqual(['slow']);
+  });
+});
