@@ -26,11 +26,17 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     context ??= createContext(io, env, globals, controller.signal);
     return context;
   });
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-  });
+  // Subcommands added with addCommand() do not inherit these: set them on every command.
+  const commands = [program];
+  for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
+  for (const command of commands) {
+    command.exitOverride();
+    command.showHelpAfterError('(run with --help for usage)');
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+  }
 
   const argv = args[0] === 'help' && args[1] === 'exit-codes' ? ['help-exit-codes', ...args.slice(2)] : args;
   try {

@@ -99,6 +99,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   const submit = limiter(jobs);
   const stop = new AbortController();
   let fatal: unknown;
+  const accepted: string[] = [];
   let progress: ProgressReporter | undefined;
   const counts = { done: 0, failed: 0, total: answers.length };
   const writer = new OutcomeWriter(context.io, single ? 'table' : format);
@@ -125,6 +126,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
           return client.onePass({ fields, answerFiles: answer.file ? [answer.file] : [], rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
         });
         taskId = task.task_id;
+        accepted.push(taskId);
         journal?.record(answer.label, key, taskId, task.status ?? 'QUEUED');
         if (single && options.wait !== false) {
           context.note(`kct: accepted ${taskId}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
@@ -166,10 +168,13 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   } catch (error) {
     progress?.stop();
     if (error instanceof InterruptedError || context.signal.aborted) {
-      throw new InterruptedError('interrupted', {
-        suggestion: single
-          ? 'Tasks already accepted keep running. Run the same command again: it finds them again by their idempotency keys and is not charged twice.'
-          : `Tasks already accepted keep running. Run the same command again${options.resume ? '' : ' (add --resume <journal> to skip finished answers)'}: nothing is charged twice.`,
+      if (single && accepted.length === 1) {
+        throw new InterruptedError(`stopped watching ${accepted[0]}; the task keeps running`, {
+          suggestion: `Resume with: kct status ${accepted[0]} --watch (running the same command again also finds it, with no second charge)`,
+        });
+      }
+      throw new InterruptedError(`interrupted; ${accepted.length} accepted task${accepted.length === 1 ? '' : 's'} keep running`, {
+        suggestion: `Run the same command again${options.resume ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
       });
     }
     throw error;

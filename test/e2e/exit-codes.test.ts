@@ -89,7 +89,8 @@ describe('exit codes, against the sandbox', () => {
 
   it('8 when --timeout runs out, leaving the task running and printing its id', async () => {
     const kct = asUser(sandbox);
-    const run = await kct(['one-pass', '--model', '12', '--text', `${answer} KCT-SANDBOX-SLOW`, '--timeout', '300ms']);
+    // every test sends different text: the same text would be the same task (derived idempotency key)
+    const run = await kct(['one-pass', '--model', '12', '--text', `${answer} (timeout) KCT-SANDBOX-SLOW`, '--timeout', '300ms']);
     expect(run.code).toBe(8);
     const id = /tsk_[0-9a-f]+/.exec(run.stderr)?.[0];
     expect(id).toBeTruthy();
@@ -122,7 +123,7 @@ describe('exit codes, against the sandbox', () => {
   it('130 on Ctrl-C while watching, saying how to resume; the task keeps running', async () => {
     const kct = asUser(sandbox);
     let sent = false;
-    const run = await kct(['one-pass', '--model', '12', '--text', `${answer} KCT-SANDBOX-SLOW`], {
+    const run = await kct(['one-pass', '--model', '12', '--text', `${answer} (interrupt) KCT-SANDBOX-SLOW`], {
       onSpawn(child) {
         child.stderr!.on('data', (chunk: Buffer) => {
           if (!sent && chunk.toString().includes('accepted')) {

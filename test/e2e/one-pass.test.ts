@@ -62,12 +62,16 @@ describe('kct one-pass', () => {
     }, 120_000);
   }
 
-  it('gives the same result for the same text (deterministic grader)', async () => {
-    const a = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', essay, '--json'])).stdout);
-    const b = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', essay, '--json'])).stdout);
+  it('gives the same result for the same text (deterministic grader), and the same command twice is the same task', async () => {
+    const a = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-a-${Date.now()}`])).stdout);
+    const b = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`])).stdout);
     expect(a.task_id).not.toBe(b.task_id);
     expect(a.score).toBe(b.score);
     expect(a.evaluation).toEqual(b.evaluation);
+    // without a key, the key is derived from what is sent: running the command again is free
+    const first = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', `${essay} once`, '--json'])).stdout);
+    const again = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', `${essay} once`, '--json'])).stdout);
+    expect(again.task_id).toBe(first.task_id);
   });
 
   it('reports a FAILURE with the error comment, exit 3, and no charge', async () => {
@@ -143,11 +147,11 @@ describe('kct one-pass', () => {
     expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');
   });
 
-  it('never retries a submission without an Idempotency-Key', async () => {
-    const run = await kct(['one-pass', '--model', '12', '--text', essay, '--student-id', 'kct-503-once']);
-    expect(run.code).toBe(9);
-    expect(run.stderr).not.toContain('retrying');
-    expect(run.stderr).toContain('HTTP 503');
+  it('retries a 503 with the derived Idempotency-Key (no key given) and succeeds', async () => {
+    const run = await kct(['one-pass', '--model', '12', '--text', `${essay} 503`, '--student-id', 'kct-503-once', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('HTTP 503; retrying');
+    expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');
   });
 
   it('checks local files before sending anything', async () => {

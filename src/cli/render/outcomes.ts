@@ -105,7 +105,9 @@ function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     task_id: outcome.task_id ?? null,
     status: outcome.status,
     score: outcome.score ?? null,
+    max_score: outcome.max_score ?? null,
+    credits_charged: typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
     ...(outcome.message ? { message: outcome.message } : {}),
-    evaluation: outcome.result ?? null,
+    evaluation: outcome.evaluation ?? null,
   };
 }

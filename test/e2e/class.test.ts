@@ -1,0 +1,196 @@
+// A whole class at once: folders, pipelines, partial failure, and re-running after a crash.
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
+
+interface Row {
+  file: string;
+  student_id: string | null;
+  task_id: string | null;
+  status: string;
+  score: number | null;
+  credits_charged: number | null;
+  evaluation: { item: string; score: number }[] | null;
+}
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+
+/** 30 answers: 20 TXT (varied), 5 PDF, 5 DOCX, all with different names. */
+function makeClass(): string {
+  const dir = tempDir('kct-class-');
+  const sentences = essay.split(/(?<=\.)\s+/);
+  for (let i = 1; i <= 20; i++) {
+    writeFileSync(join(dir, `student-${String(i).padStart(2, '0')}.txt`), sentences.slice(0, 3 + i).join(' '));
+  }
+  for (let i = 21; i <= 25; i++) copyFileSync(join(GENERATED, 'essay.pdf'), join(dir, `student-${i}.pdf`));
+  for (let i = 26; i <= 30; i++) copyFileSync(join(GENERATED, 'essay.docx'), join(dir, `student-${i}.docx`));
+  writeFileSync(join(dir, 'notes.xyz'), 'not an answer: skipped by extension');
+  return dir;
+}
+
+let sandbox: Sandbox;
+let kct: ReturnType<typeof asUser>;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  kct = asUser(sandbox);
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+const credits = async (run = kct) => parseJson<{ credits: number }>((await run(['credits', '--json'])).stdout).credits;
+
+describe('a class folder through one-pass', () => {
+  it('ndjson: one line per answer, 30 answers, --jobs 8; stdout holds only results', async () => {
+    const dir = makeClass();
+    const run = await kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'ndjson'], { timeoutMs: 120_000 });
+    expect(run.stderr).not.toContain('error:');
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+    expect(rows).toHaveLength(30);
+    expect(new Set(rows.map((row) => row.task_id)).size).toBe(30);
+    expect(rows.every((row) => row.status === 'SUCCESS' && typeof row.score === 'number')).toBe(true);
+    expect(rows.map((row) => row.student_id).sort()).toContain('student-25');
+    // the summary goes to stderr with a machine format
+    expect(run.stderr).toContain('Summary: 30 of 30 marked');
+    expect(run.stderr).toMatch(/Totals: mean [\d.]+ \/ 20/);
+  }, 180_000);
+
+  it('csv: header once with one column per criterion, rows quoted by the CSV library', async () => {
+    const dir = makeClass();
+    const run = await kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'csv'], { timeoutMs: 120_000 });
+    expect(run.code).toBe(0);
+    const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
+    expect(records).toHaveLength(30);
+    const header = run.stdout.split('\n')[0];
+    expect(header).toBe('file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions');
+    expect(run.stdout.match(/^file,/gm)).toHaveLength(1);
+    for (const record of records) {
+      const parts = ['Thesis & position', 'Evidence & reasoning', 'Organisation', 'Language & conventions'].map((c) => Number(record[c]));
+      expect(parts.reduce((a, b) => a + b, 0)).toBeCloseTo(Number(record.score), 5);
+    }
+  }, 180_000);
+
+  it('json: one array at the end; table: a summary table with histogram and criteria', async () => {
+    const dir = makeClass();
+    const json = await kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--json'], { timeoutMs: 120_000 });
+    expect(json.code).toBe(0);
+    const rows = parseJson<Row[]>(json.stdout);
+    expect(rows).toHaveLength(30);
+    expect(rows[0].file.endsWith('student-01.txt')).toBe(true); // sorted like the folder
+    const table = await kct(['one-pass', dir, '--model', '12', '--jobs', '8'], { timeoutMs: 120_000 });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('Student');
+    expect(table.stdout).toContain('Summary: 30 of 30 marked');
+    expect(table.stdout).toMatch(/Criteria \(mean \/ max\):/);
+    expect(table.stdout).toContain('<- weakest');
+    expect(table.stdout).toMatch(/\| #+ \d+/);
+  }, 240_000);
+
+  it('--files-from - reads paths from stdin', async () => {
+    const dir = makeClass();
+    const list = ['student-01.txt', 'student-22.pdf', 'student-27.docx'].map((name) => join(dir, name)).join('\n');
+    const run = await kct(['one-pass', '--files-from', '-', '--model', '12', '--output', 'ndjson'], { input: `${list}\n` });
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+    expect(rows.map((row) => row.student_id).sort()).toEqual(['student-01', 'student-22', 'student-27']);
+  }, 120_000);
+
+  it('one failing answer: every answer reported, exit 3, the summary says which', async () => {
+    const dir = tempDir('kct-partial-');
+    writeFileSync(join(dir, 'ann.txt'), essay);
+    writeFileSync(join(dir, 'ben.txt'), `${essay}\nKCT-SANDBOX-FAIL`);
+    writeFileSync(join(dir, 'cat.txt'), essay.slice(0, 800));
+    const run = await kct(['one-pass', dir, '--model', '12', '--output', 'csv']);
+    expect(run.code).toBe(3);
+    const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
+    expect(records.map((r) => r.status)).toEqual(['SUCCESS', 'FAILURE', 'SUCCESS']);
+    expect(run.stderr).toContain('Summary: 2 of 3 marked, 1 failed');
+    expect(run.stderr).toMatch(/ben\.txt: FAILURE/);
+  });
+
+  it('bad local input stops the run before anything is sent', async () => {
+    const dir = tempDir('kct-bad-');
+    writeFileSync(join(dir, 'ok.txt'), essay);
+    writeFileSync(join(dir, 'empty.txt'), '');
+    const before = await credits();
+    const run = await kct(['one-pass', dir, '--model', '12', '--debug']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('empty.txt is empty');
+    expect(run.stderr).not.toContain('> POST');
+    expect(await credits()).toBe(before);
+  });
+});
+
+describe('safe to run again', () => {
+  it('a run killed halfway (SIGKILL) and run again: no task twice, each answer charged once', async () => {
+    const slow = await startSandbox({ latencyMs: 40 });
+    const run = asUser(slow);
+    try {
+      const dir = makeClass();
+      const before = await credits(run);
+      const firstIds = new Map<string, string>();
+      let killed = false;
+      const first = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], {
+        timeoutMs: 120_000,
+        onSpawn(child) {
+          let seen = '';
+          child.stdout!.on('data', (chunk: Buffer) => {
+            seen += chunk.toString();
+            const lines = seen.split('\n').filter(Boolean);
+            if (!killed && lines.length >= 5) {
+              killed = true;
+              child.kill('SIGKILL');
+            }
+          });
+        },
+      });
+      expect(first.signal).toBe('SIGKILL');
+      for (const line of first.stdout.split('\n').filter((l) => l.startsWith('{'))) {
+        try {
+          const row = JSON.parse(line) as Row;
+          firstIds.set(row.file, row.task_id!);
+        } catch {
+          // the line being written at the kill may be torn
+        }
+      }
+      expect(firstIds.size).toBeGreaterThanOrEqual(5);
+
+      const second = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], { timeoutMs: 120_000 });
+      expect(second.code).toBe(0);
+      const rows = second.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+      expect(rows).toHaveLength(30);
+      for (const [file, id] of firstIds) expect(rows.find((row) => row.file === file)?.task_id).toBe(id);
+      const charged = rows.reduce((sum, row) => sum + (row.credits_charged ?? 0), 0);
+      expect(before - (await credits(run))).toBe(charged);
+      expect(new Set(rows.map((row) => row.task_id)).size).toBe(30);
+    } finally {
+      await slow.stop();
+    }
+  }, 240_000);
+
+  it('--resume skips finished answers and uploads nothing again; a changed file is a new submission', async () => {
+    const dir = tempDir('kct-resume-');
+    for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name}`);
+    const journal = join(tempDir(), 'marks.journal');
+    const first = await kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson']);
+    expect(first.code).toBe(0);
+    expect(existsSync(journal)).toBe(true);
+    const again = await kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson', '--debug']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toMatch(/> POST .*one-pass/);
+    expect(again.stdout.trim().split('\n')).toHaveLength(3);
+    writeFileSync(join(dir, 'b.txt'), `${essay}\nb, revised`);
+    const changed = await kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson', '--debug']);
+    expect(changed.code).toBe(0);
+    expect(changed.stderr).toContain('b.txt changed since the last run: submitting it as a new answer');
+    expect(changed.stderr.match(/> POST .*one-pass/g)).toHaveLength(1);
+    const ids = (text: string) => Object.fromEntries(text.trim().split('\n').map((l) => parseJson<Row>(l)).map((r) => [r.file, r.task_id]));
+    const before = ids(first.stdout);
+    const after = ids(changed.stdout);
+    expect(after[join(dir, 'a.txt')]).toBe(before[join(dir, 'a.txt')]);
+    expect(after[join(dir, 'b.txt')]).not.toBe(before[join(dir, 'b.txt')]);
+  }, 120_000);
+});
