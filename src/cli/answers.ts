@@ -12,7 +12,8 @@ import { readStdinText } from './stdin.js';
 export interface Answer {
   /** How the answer is named in output: the path as given, "-" for stdin, "--text". */
   label: string;
-  file?: LocalFile;
+  /** One file, or with --pages the pages of one answer (sent in one request). */
+  files: LocalFile[];
   text?: string;
   studentId?: string;
 }
@@ -23,6 +24,8 @@ export interface AnswerSources {
   filesFrom?: string;
   studentId?: string;
   studentIdFrom?: 'name' | 'none';
+  /** All files are the pages of one answer. */
+  pages?: boolean;
 }
 
 export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Answer[]> {
@@ -38,12 +41,12 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<An
     if (input === '-') {
       if (stdinUsed) throw new UsageError('standard input is already used by --files-from -');
       stdinUsed = true;
-      answers.push({ label: '-', text: await readStdinText(io) });
+      answers.push({ label: '-', files: [], text: await readStdinText(io) });
       continue;
     }
     paths.push(...(await expandInput(input)));
   }
-  if (sources.text !== undefined) answers.push({ label: '--text', text: sources.text });
+  if (sources.text !== undefined) answers.push({ label: '--text', files: [], text: sources.text });
 
   const problems: string[] = [];
   const files = await Promise.all(paths.map((path) => inspectFile(path).catch((error: Error) => {
@@ -55,7 +58,13 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<An
       suggestion: 'Fix or remove these files; nothing was sent.',
     });
   }
-  for (const file of files) answers.push({ label: file!.path, file: file! });
+  const checked = files as LocalFile[];
+  if (sources.pages && checked.length > 0) {
+    if (answers.length > 0) throw new UsageError('--pages sends files as one answer: it cannot be combined with - or --text');
+    answers.push({ label: checked[0].path, files: checked });
+  } else {
+    for (const file of checked) answers.push({ label: file.path, files: [file] });
+  }
   for (const answer of answers) {
     if (answer.text !== undefined && answer.text.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
   }
@@ -74,7 +83,8 @@ function assignStudentIds(answers: Answer[], sources: AnswerSources): void {
   }
   if (sources.studentIdFrom === 'none') return;
   for (const answer of answers) {
-    if (answer.file) answer.studentId = basename(answer.file.name, extname(answer.file.name));
+    const first = answer.files[0];
+    if (first) answer.studentId = basename(first.name, extname(first.name));
   }
 }
 

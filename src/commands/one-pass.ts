@@ -27,6 +27,7 @@ export interface OnePassOptions extends WatchFlags {
   text?: string;
   filesFrom?: string;
   studentIdFrom?: 'name' | 'none';
+  pages?: boolean;
   jobs?: string;
   resume?: string;
   rubricFile?: string[];
@@ -65,9 +66,10 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     filesFrom: options.filesFrom,
     studentId: options.studentId,
     studentIdFrom: options.studentIdFrom,
+    pages: options.pages,
   }, context.io);
   // rubric and question files travel with every answer: all must fit in one request
-  checkFileCount(rubricFiles.length + questionFiles.length + (answers.some((answer) => answer.file) ? 1 : 0));
+  checkFileCount(rubricFiles.length + questionFiles.length + Math.max(...answers.map((answer) => answer.files.length)));
 
   const common: OnePassFields = dropUndefined({
     model_id: modelId,
@@ -111,7 +113,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   const processAnswer = async (answer: Answer, index: number): Promise<AnswerOutcome> => {
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
     const fields: OnePassFields = dropUndefined({ ...common, paper_content: answer.text, student_id: answer.studentId });
-    const parts: KeyedFile[] = [...(answer.file ? [{ field: 'answer_files', file: answer.file }] : []), ...sharedParts];
+    const parts: KeyedFile[] = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...sharedParts];
     let taskId: string | undefined;
     try {
       const key = options.idempotencyKey !== undefined
@@ -123,7 +125,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
         if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
         task = await submit(async () => {
           if (stop.signal.aborted) throw new NotSent();
-          return client.onePass({ fields, answerFiles: answer.file ? [answer.file] : [], rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
+          return client.onePass({ fields, answerFiles: answer.files, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
         });
         taskId = task.task_id;
         accepted.push(taskId);

@@ -111,6 +111,29 @@ describe('a class folder through one-pass', () => {
     expect(run.stderr).toMatch(/ben\.txt: FAILURE/);
   });
 
+  it('--pages sends several files as the pages of one answer (one task); more than 10 is refused locally', async () => {
+    const dir = tempDir('kct-pages-');
+    const sentences = essay.split(/(?<=\.)\s+/);
+    const pages = [0, 1, 2].map((n) => {
+      const path = join(dir, `page-${n + 1}.txt`);
+      writeFileSync(path, sentences.slice(n * 4, n * 4 + 4).join(' '));
+      return path;
+    });
+    const run = await kct(['one-pass', ...pages, '--pages', '--model', '12', '--json']);
+    expect(run.code).toBe(0);
+    const result = parseJson<{ task_id: string; status: string; student_id: string }>(run.stdout);
+    expect(result.status).toBe('SUCCESS');
+    expect(result.student_id).toBe('page-1');
+    const many = Array.from({ length: 11 }, (_, n) => {
+      const path = join(dir, `p${n}.txt`);
+      writeFileSync(path, `page ${n}`);
+      return path;
+    });
+    const refused = await kct(['one-pass', ...many, '--pages', '--model', '12']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('11 files in one request; the limit is 10');
+  });
+
   it('bad local input stops the run before anything is sent', async () => {
     const dir = tempDir('kct-bad-');
     writeFileSync(join(dir, 'ok.txt'), essay);

@@ -1,0 +1,203 @@
+import iconv from 'iconv-lite';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { ExtractionError, reason } from './errors.js';
+import { tidy } from './tidy.js';
+
+// rtf-stream-parser's token types (a `const enum` there, which isolatedModules cannot import).
+const GROUP_START = 0;
+const GROUP_END = 1;
+const CONTROL = 2;
+const TEXT = 3;
+
+interface Token { type: number; word?: string; param?: number; data?: Buffer }
+
+/**
+ * Destinations whose content is not the document's text. Any `{\*\...}` group is skipped too, as
+ * the RTF spec asks of readers that do not know it.
+ */
+const SKIPPED = new Set([
+  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict',
+  'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf', 'fldinst',
+  'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl',
+  'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'bkmkstart',
+  'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
+]);
+
+const SYMBOLS: Record<string, string> = {
+  par: '\n', line: '\n', sect: '\n\n', page: '\n\n', row: '\n', '\n': '\n', '\r': '\n',
+  tab: '\t', cell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
+  lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
+  emspace: ' ', enspace: ' ', qmspace: ' ', '~': '\u00a0', _: '-', '-': '',
+  '\\': '\\', '{': '{', '}': '}',
+};
+
+/** \fcharsetN → code page, for documents whose fonts carry the encoding (Cyrillic, Greek, CJK...). */
+const CHARSETS: Record<number, string> = {
+  0: 'cp1252', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 134: 'cp936', 136: 'cp950',
+  161: 'cp1253', 162: 'cp1254', 163: 'cp1258', 177: 'cp1255', 178: 'cp1256', 186: 'cp1257',
+  204: 'cp1251', 222: 'cp874', 238: 'cp1250',
+};
+
+function codepage(name: string | undefined): string | undefined {
+  return name !== undefined && iconv.encodingExists(name) ? name : undefined;
+}
+
+interface Group { skip: boolean; fontTable: boolean; uc: number; font: number | undefined }
+
+/** A walk over the tokens that keeps only body text, decoding 8-bit runs with the right code page. */
+class Walker {
+  private group: Group = { skip: false, fontTable: false, uc: 1, font: undefined };
+  private readonly stack: Group[] = [];
+  private readonly parts: string[] = [];
+  private bytes: number[] = [];
+  private bytesEncoding = 'cp1252';
+  private docEncoding = 'cp1252';
+  private readonly fonts = new Map<number, string>();
+  private fontBeingDefined: number | undefined;
+  private atGroupStart = false;
+  private starred = false;
+  private toSkip = 0;
+
+  token(t: Token): void {
+    if (t.type === GROUP_START) {
+      this.stack.push(this.group);
+      this.group = { ...this.group };
+      this.atGroupStart = true;
+      this.starred = false;
+      return;
+    }
+    if (t.type === GROUP_END) {
+      this.toSkip = 0;
+      this.group = this.stack.pop() ?? this.group;
+      this.atGroupStart = false;
+      return;
+    }
+    if (t.type === TEXT) {
+      this.atGroupStart = false;
+      this.text(t.data ?? Buffer.alloc(0));
+      return;
+    }
+    if (t.type === CONTROL && t.word !== undefined) this.control(t.word, t.param, t.data);
+  }
+
+  private control(word: string, param: number | undefined, data: Buffer | undefined): void {
+    if (this.atGroupStart) {
+      if (word === '*') {
+        this.starred = true;
+        return;
+      }
+      this.atGroupStart = false;
+      if (word === 'fonttbl') this.group.fontTable = true;
+      if (this.starred || SKIPPED.has(word)) this.group.skip = true;
+    }
+    if (this.group.fontTable) return this.fontTableControl(word, param);
+    if (this.group.skip) return;
+
+    if (word === 'u' && param !== undefined) {
+      this.emit(String.fromCharCode(param < 0 ? param + 65536 : param));
+      this.toSkip = this.group.uc;
+      return;
+    }
+    // The fallback text after \uN: the spec counts \'XX, \binN and any control word as one char.
+    if (this.toSkip > 0) {
+      this.toSkip--;
+      return;
+    }
+    switch (word) {
+      case "'":
+        if (data !== undefined) this.push(data);
+        return;
+      case 'uc':
+        this.group.uc = param ?? 1;
+        return;
+      case 'f':
+        this.group.font = param;
+        return;
+      case 'ansicpg':
+        this.docEncoding = codepage(`cp${param}`) ?? this.docEncoding;
+        return;
+      case 'mac':
+        this.docEncoding = 'macintosh';
+        return;
+      case 'pc':
+        this.docEncoding = 'cp437';
+        return;
+      case 'pca':
+        this.docEncoding = 'cp850';
+        return;
+    }
+    const symbol = SYMBOLS[word];
+    if (symbol !== undefined) this.emit(symbol);
+  }
+
+  private fontTableControl(word: string, param: number | undefined): void {
+    if (word === 'f') this.fontBeingDefined = param;
+    if (this.fontBeingDefined === undefined || param === undefined) return;
+    const encoding = word === 'fcharset' ? codepage(CHARSETS[param]) : word === 'cpg' ? codepage(`cp${param}`) : undefined;
+    if (encoding !== undefined) this.fonts.set(this.fontBeingDefined, encoding);
+  }
+
+  private text(data: Buffer): void {
+    if (this.group.skip) return;
+    let start = 0;
+    if (this.toSkip > 0) {
+      start = Math.min(this.toSkip, data.length);
+      this.toSkip -= start;
+    }
+    // Raw line breaks in RTF source are formatting of the file, not of the text.
+    const kept = data.subarray(start).filter((b) => b !== 0x0a && b !== 0x0d);
+    if (kept.length > 0) this.push(kept);
+  }
+
+  private push(data: Uint8Array): void {
+    const encoding = (this.group.font !== undefined ? this.fonts.get(this.group.font) : undefined) ?? this.docEncoding;
+    if (encoding !== this.bytesEncoding) this.flush();
+    this.bytesEncoding = encoding;
+    // Bytes wait for each other: a double-byte code page splits one character over two \'XX.
+    for (const b of data) this.bytes.push(b);
+  }
+
+  private flush(): void {
+    if (this.bytes.length === 0) return;
+    this.parts.push(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding));
+    this.bytes = [];
+  }
+
+  private emit(s: string): void {
+    this.flush();
+    this.parts.push(s);
+  }
+
+  result(): string {
+    this.flush();
+    return this.parts.join('');
+  }
+}
+
+async function startsLikeRtf(filePath: string): Promise<boolean> {
+  const fh = await open(filePath, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(32), 0, 32, 0);
+    return /^\s*\{\\rtf/.test(buffer.subarray(0, bytesRead).toString('latin1').replace(/^\ufeff|^\xef\xbb\xbf/, ''));
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function extractRtf(filePath: string): Promise<{ text: string; method: string }> {
+  if (!(await startsLikeRtf(filePath))) {
+    throw new ExtractionError('The file is not an RTF document (it does not start with "{\\rtf").');
+  }
+  const { Tokenize } = await import('rtf-stream-parser');
+  const tokens = new Tokenize();
+  // Streamed in chunks so a 20 MB file with embedded pictures never becomes millions of tokens at once.
+  createReadStream(filePath).on('error', (err) => tokens.destroy(err)).pipe(tokens);
+  const walker = new Walker();
+  try {
+    for await (const token of tokens) walker.token(token as Token);
+  } catch (err) {
+    throw new ExtractionError(`The RTF document could not be read (${reason(err)}).`, { cause: err });
+  }
+  return { text: tidy(walker.result()), method: 'rtf' };
+}

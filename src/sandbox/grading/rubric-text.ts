@@ -1,0 +1,179 @@
+// Rubric text (rubric_text, or the text of a rubric file) → criteria. Understands the shapes
+// teachers write: "Thesis (5 marks)", "Evidence - 6", "Organisation: 5 points", "Style /4",
+// "| Organisation | 5 |" tables, and level lines "5: ..." / "3-4: ..." / "Level 2 (3-4 marks): ...".
+
+export interface ParsedRubric { item: string; max_score: number; description?: string; levels?: { score: number; descriptor: string }[] }
+
+interface Draft { item: string; max?: number; description: string[]; levels: { score: number; descriptor: string }[] }
+
+const NUM = String.raw`(\d+(?:\.\d+)?)`;
+const UNIT = String.raw`(?:marks?|points?|pts?\.?)`;
+const SEP = String.raw`[:\-–—]`;
+
+const BULLET = /^(?:[-*•·]|\d{1,2}[.)]|[a-z][.)]|#{1,6}|[ivx]{1,4}[.)])\s+/i;
+/** "Thesis (5 marks): desc", "Thesis [max 5]", "Thesis (out of 5) - desc" */
+const PAREN = new RegExp(String.raw`^(.+?)\s*[(\[]\s*(?:max(?:imum)?\.?\s*|out of\s*|/\s*)?${NUM}\s*${UNIT}?\s*(?:max(?:imum)?)?\s*[)\]]\s*(?:${SEP}\s*(.*))?$`, 'i');
+/** "Evidence - 6", "Thesis: 5 marks", "Style — 4 points: desc" */
+const DASHED = new RegExp(String.raw`^(.+?)\s*${SEP}\s*${NUM}\s*${UNIT}?\s*(?:${SEP}\s*(.*))?$`, 'i');
+/** "Style /4", "Style: /4", "Style out of 4" */
+const SLASHED = new RegExp(String.raw`^(.+?)\s*${SEP}?\s*(?:/|out of)\s*${NUM}\s*${UNIT}?\s*(?:${SEP}\s*(.*))?$`, 'i');
+/** "Thesis 5 marks" */
+const TRAILING = new RegExp(String.raw`^(.+?)\s+${NUM}\s*${UNIT}\s*(?:${SEP}\s*(.*))?$`, 'i');
+/** "5: desc", "3-4: desc", "3–4 marks: desc", "(5) desc", "5 points - desc" */
+const LEVEL = new RegExp(String.raw`^\(?${NUM}(?:\s*[-–—]\s*${NUM})?\s*${UNIT}?\)?\s*(?::|\)|[-–—]\s)\s*(.+)$`, 'i');
+/** "Level 3 (5-6 marks): desc", "Band 2: desc" (its number is the band's, the range the score). */
+const BAND = new RegExp(String.raw`^(?:level|band|grade)\s*\d+\s*(?:[(\[]\s*${NUM}(?:\s*[-–—]\s*${NUM})?\s*${UNIT}?\s*[)\]])?\s*[:.\-–—]?\s*(.+)$`, 'i');
+/** "Excellent (5): ..." is a level, not a criterion called Excellent. */
+const LEVEL_NAME = /^(?:excellent|outstanding|exemplary|very good|good|strong|secure|proficient|competent|satisfactory|adequate|fair|sound|developing|emerging|basic|beginning|limited|weak|poor|inadequate|needs improvement|not yet|novice|advanced|expert|accomplished)$/i;
+const MAX_LINE = new RegExp(String.raw`^(?:max(?:imum)?(?:\s*(?:score|marks?|points?))?|out of|total marks?|weight(?:ing)?|marks?|points?)\s*[:=]?\s*${NUM}\s*${UNIT}?$`, 'i');
+const TOTAL_LINE = /^(?:grand\s+|overall\s+)?total(?:\s+(?:marks?|points?|score))?\b.*\d/i;
+const NOT_CRITERIA = /^(?:total|overall total|grand total|sum|criteria|criterion|rubric|marking scheme|score|marks?|points?)$/i;
+
+function toNumber(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function cleanName(s: string): string {
+  return s.replace(/[*_`]+/g, '').replace(/\s*[:\-–—]\s*$/, '').trim();
+}
+
+function plausibleName(s: string): boolean {
+  const words = s.split(/\s+/).filter(Boolean);
+  return /\p{L}/u.test(s) && words.length <= 10 && s.length <= 80 && !/[.!?]$/.test(s) && !NOT_CRITERIA.test(s)
+    && !/\b(?:rubric|marking scheme|mark scheme|total)\b/i.test(s);
+}
+
+function header(line: string): { item: string; max: number; description?: string } | undefined {
+  const stripped = line.replace(BULLET, '').replace(/^\*\*(.+?)\*\*/, '$1');
+  for (const re of [PAREN, SLASHED, DASHED, TRAILING]) {
+    const m = re.exec(stripped);
+    if (!m) continue;
+    const item = cleanName(m[1]);
+    const max = toNumber(m[2]);
+    if (max === undefined || max <= 0 || !plausibleName(item)) continue;
+    return { item, max, description: m[3]?.trim() || undefined };
+  }
+  return undefined;
+}
+
+function level(line: string): { score: number; descriptor: string } | undefined {
+  const stripped = line.replace(/^[-*•·]\s+/, '');
+  const band = BAND.exec(stripped);
+  if (band) {
+    const score = toNumber(band[2]) ?? toNumber(band[1]);
+    if (score !== undefined) return { score, descriptor: band[3].trim() };
+  }
+  const m = LEVEL.exec(stripped);
+  if (!m) return undefined;
+  const score = Math.max(toNumber(m[1]) ?? 0, toNumber(m[2]) ?? 0);
+  return { score, descriptor: m[3].trim() };
+}
+
+function levelLine(line: string): { score: number; descriptor: string } | undefined {
+  if (/^[-*•·]?\s*\(?\d/.test(line) || /^(?:level|band|grade)\s*\d/i.test(line)) return level(line);
+  const named = header(line);
+  return named && LEVEL_NAME.test(named.item) ? { score: named.max, descriptor: named.description ?? named.item } : undefined;
+}
+
+function cells(line: string): string[] | undefined {
+  if (line.includes('|')) return line.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  if (line.includes('\t')) return line.split('\t').map((c) => c.trim());
+  return undefined;
+}
+
+const NAME_COL = /^(?:criteri(?:on|a)|item|category|aspect|area|skill|component|element|dimension|trait)s?$/i;
+const MAX_COL = /^(?:max(?:imum)?(?:\s*(?:score|marks?|points?))?|marks?|points?|score|weight(?:ing)?|out of|total)$/i;
+const DESC_COL = /^(?:description|descriptor|details?|what we look for|notes?|guidance)s?$/i;
+
+interface Columns { name: number; max: number; desc: number }
+
+function tableRow(row: string[], columns: Columns | undefined): { item: string; max: number; description?: string } | undefined {
+  const numeric = (c: string) => toNumber(c.replace(/\s*(?:marks?|points?|pts?)$/i, '').replace(/^\/\s*/, ''));
+  if (columns) {
+    const item = cleanName(row[columns.name] ?? '');
+    const max = numeric(row[columns.max] ?? '');
+    if (max === undefined || max <= 0 || !plausibleName(item)) return undefined;
+    return { item, max, description: columns.desc >= 0 ? row[columns.desc] || undefined : undefined };
+  }
+  const text = row.filter((c) => c !== '' && numeric(c) === undefined);
+  const nums = row.map(numeric).filter((n): n is number => n !== undefined);
+  if (text.length === 0 || nums.length === 0) return undefined;
+  const item = cleanName(text[0]);
+  const max = nums[nums.length - 1];
+  if (max <= 0 || !plausibleName(item)) return undefined;
+  return { item, max, description: text.slice(1).join(' ') || undefined };
+}
+
+/** Criteria with maxima found in a rubric's text; [] when the text has none. */
+export function rubricsFromText(text: string): ParsedRubric[] {
+  const drafts: Draft[] = [];
+  let current: Draft | undefined;
+  let columns: Columns | undefined;
+  const start = (item: string, max: number | undefined, description?: string) => {
+    current = { item, max, description: description ? [description] : [], levels: [] };
+    drafts.push(current);
+  };
+
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (TOTAL_LINE.test(line.replace(BULLET, ''))) continue;
+
+    const row = cells(line);
+    if (row && row.length >= 2) {
+      if (row.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) continue;
+      const nameCol = row.findIndex((c) => NAME_COL.test(c));
+      const maxCol = row.findIndex((c) => MAX_COL.test(c));
+      if (nameCol >= 0 && maxCol >= 0) {
+        columns = { name: nameCol, max: maxCol, desc: row.findIndex((c) => DESC_COL.test(c)) };
+        continue;
+      }
+      const found = tableRow(row, columns);
+      if (found) start(found.item, found.max, found.description);
+      // A row that is no criterion (a total, an empty row) is not description either.
+      continue;
+    }
+
+    const asLevel = levelLine(line);
+    const asHeader = header(line);
+    if (asHeader && current && LEVEL_NAME.test(asHeader.item)) {
+      current.levels.push({ score: asHeader.max, descriptor: asHeader.description ?? asHeader.item });
+      continue;
+    }
+    // "1) Thesis (5 marks)" is a numbered criterion; "3-4: some evidence" a level of the current one.
+    if (asLevel && current && !(asHeader && /^\d{1,2}[.)]\s/.test(line))) {
+      current.levels.push(asLevel);
+      continue;
+    }
+    if (asHeader) {
+      start(asHeader.item, asHeader.max, asHeader.description);
+      continue;
+    }
+    const maxLine = MAX_LINE.exec(line);
+    if (maxLine && current) {
+      current.max = toNumber(maxLine[1]);
+      continue;
+    }
+    // A short heading without a maximum ("Organisation:", "## Evidence") may get one from its levels.
+    const heading = cleanName(line.replace(BULLET, ''));
+    const headingLike = line.endsWith(':') || /^#{1,6}\s/.test(line) || /^\*\*.+\*\*:?$/.test(line)
+      || (i + 1 < lines.length && levelLine(lines[i + 1]) !== undefined && !/[.!?,;]$/.test(line));
+    if (headingLike && heading.split(/\s+/).length <= 6 && plausibleName(heading)) {
+      start(heading, undefined);
+      continue;
+    }
+    if (current) current.description.push(line);
+  }
+
+  return drafts.flatMap((d) => {
+    const max = d.max ?? (d.levels.length > 0 ? Math.max(...d.levels.map((l) => l.score)) : undefined);
+    if (max === undefined || max <= 0) return [];
+    const out: ParsedRubric = { item: d.item, max_score: max };
+    const description = d.description.join(' ').trim();
+    if (description) out.description = description;
+    if (d.levels.length > 0) out.levels = [...d.levels].sort((a, b) => b.score - a.score);
+    return [out];
+  });
+}

@@ -1,0 +1,90 @@
+// Words and stems shared by the grader's parts.
+
+import { FILLER, STOP } from './vocabulary.js';
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+
+/** Lower-case word tokens, apostrophes kept inside words ("students'" → "students"). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+// Suffixes tried longest first; `to` replaces the suffix. Enough to match "argues"/"argument",
+// "organisation"/"organise", "families"/"family", not a full Porter stemmer.
+const SUFFIXES: [string, string][] = [
+  ['ational', 'ate'], ['isations', 'ise'], ['isation', 'ise'], ['ations', ''], ['ation', ''], ['itions', ''],
+  ['ssions', 'ss'], ['ssion', 'ss'], ['ctions', 'ct'], ['ction', 'ct'],
+  ['ition', ''], ['fulness', 'ful'], ['iveness', 'ive'], ['nesses', ''], ['ness', ''], ['ments', ''], ['ment', ''],
+  ['ingly', ''], ['ings', ''], ['ing', ''], ['edly', ''], ['ies', 'y'], ['ied', 'y'], ['ed', ''], ['ly', ''],
+  ['sses', 'ss'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['s', ''],
+];
+
+const stemCache = new Map<string, string>();
+
+function stemOnce(w: string): string {
+  for (const [suffix, to] of SUFFIXES) {
+    if (!w.endsWith(suffix)) continue;
+    const base = w.slice(0, -suffix.length) + to;
+    if (base.length < 3) return w;
+    if (suffix === 's' && /(?:ss|us|is)$/.test(w)) return w;
+    return base;
+  }
+  return w;
+}
+
+/** A crude, stable stem: equal stems are what "the answer mentions this term" means. */
+export function stem(word: string): string {
+  const cached = stemCache.get(word);
+  if (cached !== undefined) return cached;
+  let w = word.replace(/['’]s?$/, '').replace(/iz(e|es|ed|ing|ation|ations|er|ers)$/, 'is$1');
+  if (w.length > 3 && !/^\d/.test(w)) {
+    w = stemOnce(stemOnce(w));
+    if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
+    if (/([b-df-hj-km-np-rtv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  }
+  // Bounded so a stream of unique junk words cannot grow the cache without end.
+  if (stemCache.size > 100_000) stemCache.clear();
+  stemCache.set(word, w);
+  return w;
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP.has(word);
+}
+
+let fillerStems: Set<string> | undefined;
+
+/** A word that can say what an answer is about: not a stop-word, not marking language, not a number. */
+export function isContentWord(word: string): boolean {
+  if (word.length < 3 || STOP.has(word) || FILLER.has(word) || /^\d+$/.test(word)) return false;
+  // By stem too, so "assertions" and "retold" count as the marking language they are.
+  fillerStems ??= new Set([...FILLER].map(stem));
+  return !fillerStems.has(stem(word));
+}
+
+export interface Term { stem: string; word: string; weight: number }
+
+/** Distinct content terms of some texts, heavier weights winning, in order of first appearance. */
+export function contentTerms(sources: { text: string | undefined; weight: number }[]): Term[] {
+  const byStem = new Map<string, Term>();
+  for (const { text, weight } of sources) {
+    if (!text) continue;
+    for (const w of words(text)) {
+      if (!isContentWord(w)) continue;
+      const s = stem(w);
+      const known = byStem.get(s);
+      if (!known) byStem.set(s, { stem: s, word: w, weight });
+      else if (known.weight < weight) known.weight = weight;
+    }
+  }
+  return [...byStem.values()];
+}
+
+/** 0.5 steps, the grain of every score the sandbox gives. */
+export function roundHalf(x: number): number {
+  return Math.round(x * 2) / 2;
+}
+
+export function clamp(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, x));
+}

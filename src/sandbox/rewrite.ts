@@ -1,0 +1,178 @@
+// POST /feedback-rewrite (spec 4.13) in the sandbox: a deterministic rewrite that really changes the
+// form of the feedback and never adds content it cannot stand behind.
+//
+// Instructions it understands (case-insensitive words anywhere in `instruction`; others are ignored):
+//  - "encouraging", "positive", "supportive", "kind", "friendly", "motivating": opens with an
+//    encouraging sentence that fits the score, and softens "lacks" / "does not" / "Missing:".
+//  - "concise", "brief", "shorter", "succinct": keeps the first point, the first gap named and the
+//    advice, and drops asides in parentheses.
+//  - "student", "second person", "you", "directly": speaks to the student ("your answer").
+//  - "include / show / start with ... score" (or "mark"): opens with the score, e.g. "Score: 4/5.",
+//    unless the feedback already states it.
+
+export interface RewriteSectionIn { item: string; comment: string; score: number; max_score: number }
+export interface RewriteSectionOut extends RewriteSectionIn { rewritten: boolean }
+export type RewriteStyle = 'bullet_points' | 'paragraph' | 'short_sentences';
+
+const SHORT_SENTENCE_WORDS = 12;
+
+interface Wishes { encouraging: boolean; concise: boolean; secondPerson: boolean; score: boolean }
+
+export function readInstruction(instruction: string | undefined): Wishes {
+  const t = (instruction ?? '').toLowerCase();
+  return {
+    encouraging: /\b(?:encourag\w*|positive\w*|supportive|kind(?:er|ly)?|friendly|motivat\w*|warm\w*)\b/.test(t),
+    concise: /\b(?:concise\w*|brief\w*|short(?:er|en)?|succinct\w*|trim)\b/.test(t),
+    secondPerson: /\b(?:student|second[- ]person|you|directly)\b/.test(t),
+    score: /\b(?:include|show|add|give|state|mention|with|start with|lead with)\b[^.;]*\b(?:score|mark)s?\b/.test(t),
+  };
+}
+
+const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const endSentence = (s: string) => (/[.!?…]["”’)]*$/.test(s) ? s : `${s.replace(/[,;:]+$/, '')}.`);
+const stripEnd = (s: string) => s.replace(/[.!?]+$/, '');
+const fmt = (n: number) => String(Number(n.toFixed(2)));
+
+/**
+ * Hides parenthesised asides and quotations behind placeholders, so splitting at punctuation never
+ * cuts through "(sandbox grader: ...; ...)" or a quoted “for example, this”.
+ */
+function protect(s: string): { text: string; restore: (x: string) => string } {
+  const saved: string[] = [];
+  const text = s.replace(/\([^()]*\)|“[^“”]*”|"[^"]*"/g, (m) => `\u0001${saved.push(m) - 1}\u0002`);
+  return { text, restore: (x) => x.replace(/\u0001(\d+)\u0002/g, (_m, i: string) => saved[Number(i)]) };
+}
+
+/** Sentences and bullet points of a comment, without bullet markers. */
+export function units(comment: string): string[] {
+  const out: string[] = [];
+  for (const raw of comment.split(/\r?\n/)) {
+    const line = raw.replace(/^\s*(?:[-*•·]|\d{1,2}[.)])\s+/, '').trim();
+    if (!line) continue;
+    const { text, restore } = protect(line);
+    // After . ! ? when a capital, quote or bracket follows: not inside "e.g. x" or "4.5".
+    for (const s of text.split(/(?<=[.!?])\s+(?=[\u0001"“(]?[A-Z\u0001])/)) if (s.trim()) out.push(restore(s.trim()));
+  }
+  return out;
+}
+
+// Clause breaks, tried in order; `lead` starts the second part as a sentence of its own.
+const CLAUSE_BREAKS: { re: RegExp; lead: string }[] = [
+  { re: /;\s+/, lead: '' },
+  { re: /,\s+but\s+/i, lead: 'But ' },
+  { re: /,\s+however,?\s+/i, lead: 'However, ' },
+  { re: /,?\s+because\s+/i, lead: 'This is because ' },
+  { re: /,\s+so\s+/i, lead: 'So ' },
+  { re: /,\s+which\s+/i, lead: 'This ' },
+  { re: /,\s+and\s+/i, lead: '' },
+  { re: /:\s+/, lead: '' },
+];
+
+/** Splits protected text at the first clause break that leaves two real clauses. */
+function splitClauses(text: string): string[] {
+  if (wordCount(text) <= SHORT_SENTENCE_WORDS) return [text];
+  for (const { re, lead } of CLAUSE_BREAKS) {
+    const m = re.exec(text);
+    if (!m || m.index === 0) continue;
+    const head = text.slice(0, m.index);
+    const tail = text.slice(m.index + m[0].length);
+    if (wordCount(head) < 3 || wordCount(tail) < 3) continue;
+    return [...splitClauses(head), ...splitClauses(lead ? lead + tail : capital(tail))];
+  }
+  const commaParts = text.split(/,\s+/);
+  if (commaParts.length > 1 && commaParts.every((p) => wordCount(p) >= 3)) return commaParts.flatMap((p) => splitClauses(capital(p)));
+  // Cut evenly only when nothing else worked and the sentence is far over the limit.
+  const words = text.split(/\s+/);
+  if (words.length <= SHORT_SENTENCE_WORDS * 1.5) return [text];
+  const size = Math.ceil(words.length / Math.ceil(words.length / SHORT_SENTENCE_WORDS));
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += size) out.push(words.slice(i, i + size).join(' '));
+  return out;
+}
+
+/** Sentences of about 12 words at most; a long aside in parentheses becomes sentences of its own. */
+function shortSentences(unit: string): string[] {
+  const asides: string[] = [];
+  const main = unit.replace(/\s*\(([^()]*)\)/g, (m, inner: string) => (wordCount(inner) > 4 ? (asides.push(inner), '') : m));
+  return [main, ...asides].flatMap((part) => {
+    const { text, restore } = protect(stripEnd(part.trim()));
+    return splitClauses(text).map((c) => endSentence(capital(restore(c.trim()))));
+  });
+}
+
+/** Clauses of a sentence, for one bullet each: split at semicolons and at ", but" / ", however". */
+function clauses(unit: string): string[] {
+  const { text, restore } = protect(unit);
+  return text
+    .split(/;\s+|,\s+(?=but\s|however\s)/i)
+    .map((c) => capital(stripEnd(restore(c.trim()))))
+    .filter(Boolean);
+}
+
+function secondPerson(s: string): string {
+  return s
+    .replace(/\bthe (?:student|writer|candidate)['’]s\b/gi, (m) => (m[0] === 'T' ? 'Your' : 'your'))
+    .replace(/\bthe (?:student|writer|candidate)\b/gi, (m) => (m[0] === 'T' ? 'You' : 'you'))
+    .replace(/\b(the|this) (answer|essay|response|work|writing)\b/gi, (m, det: string, noun: string) => `${det[0] === det[0].toUpperCase() ? 'Your' : 'your'} ${noun}`)
+    .replace(/\bYou (has|is|does|lacks|uses|mentions)\b/g, (_m, v: string) => `You ${({ has: 'have', is: 'are', does: 'do', lacks: 'lack', uses: 'use', mentions: 'mention' } as Record<string, string>)[v]}`);
+}
+
+function soften(s: string): string {
+  return s
+    .replace(/\bIt lacks\b/g, 'It could still add')
+    .replace(/\blacks\b/g, 'could still add')
+    .replace(/\b(?:does not|doesn['’]t)\b/g, 'could also')
+    .replace(/^Missing:/, 'Still to add:');
+}
+
+function opening(score: number, max: number): string {
+  const ratio = max > 0 ? score / max : 0;
+  if (ratio >= 0.8) return 'Well done: this is a strong part of the answer.';
+  if (ratio >= 0.5) return 'Good work so far: this part is on the right track.';
+  return 'This is a starting point, and there is a clear way to improve it.';
+}
+
+const GAP = /\b(?:lacks?|missing|does not|doesn['’]t|could still|not yet)\b/i;
+const ADVICE = /\b(?:improve|next step|to gain|try|should|could|consider|add|develop)\b/i;
+
+function rewriteOne(s: RewriteSectionIn, style: RewriteStyle, wishes: Wishes): string {
+  let parts = units(s.comment);
+  if (parts.length === 0) return '';
+  if (wishes.concise) {
+    const gap = parts.slice(1).find((p) => GAP.test(p));
+    const rest = parts.slice(1).filter((p) => p !== gap);
+    const advice = rest.find((p) => /^(?:to improve|next step)/i.test(p)) ?? rest.find((p) => ADVICE.test(p));
+    parts = [parts[0], gap, advice].filter((p): p is string => p !== undefined).map((p) => p.replace(/\s*\([^)]*\)/g, ''));
+  }
+  if (wishes.secondPerson) parts = parts.map(secondPerson);
+  if (wishes.encouraging) parts = [opening(s.score, s.max_score), ...parts.map(soften)];
+  const shown = new RegExp(`\\b${fmt(s.score)}(?:/| of )${fmt(s.max_score)}\\b`);
+  if (wishes.score && !shown.test(parts.join(' '))) parts = [`Score: ${fmt(s.score)}/${fmt(s.max_score)}.`, ...parts];
+
+  switch (style) {
+    case 'bullet_points':
+      return parts.flatMap(clauses).map((c) => `- ${c}`).join('\n');
+    case 'short_sentences':
+      return parts.flatMap(shortSentences).join(' ');
+    case 'paragraph':
+      return parts.map((p) => endSentence(capital(p))).join(' ');
+  }
+}
+
+/**
+ * Rewrites feedback sections in another style. With `target_item`, only the section of that
+ * criterion (matched ignoring case) is rewritten; the others come back unchanged with
+ * `rewritten: false`.
+ */
+export function rewrite(input: { style: RewriteStyle; instruction?: string; target_item?: string; sections: RewriteSectionIn[] }): { sections: RewriteSectionOut[] } {
+  const wishes = readInstruction(input.instruction);
+  const target = input.target_item?.trim().toLowerCase();
+  return {
+    sections: input.sections.map((s) => {
+      const section = { item: s.item, comment: s.comment, score: s.score, max_score: s.max_score };
+      if (target !== undefined && s.item.trim().toLowerCase() !== target) return { ...section, rewritten: false };
+      return { ...section, comment: rewriteOne(s, input.style, wishes), rewritten: true };
+    }),
+  };
+}

@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIME } from '../../src/api/limits.js';
+import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/extract/index.js';
+import { PageOcr } from '../../src/sandbox/extract/pdf.js';
+import { decodeText } from '../../src/sandbox/extract/txt.js';
+import { ensureFixtures, FIXTURES, GENERATED, recall } from './extract-helpers.js';
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8').trim();
+const gen = (name: string) => join(GENERATED, name);
+let tmp: string;
+const scratch = (name: string, data: string | Buffer) => {
+  const path = join(tmp, name);
+  writeFileSync(path, data);
+  return path;
+};
+const paragraphs = (text: string) => text.split(/\n\s*\n/).filter((p) => p.trim()).length;
+
+beforeAll(() => {
+  ensureFixtures();
+  tmp = mkdtempSync(join(tmpdir(), 'kct-extract-'));
+});
+afterAll(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  await closeExtractors();
+});
+
+describe('plain text', () => {
+  it('reads the UTF-8 essay as it is', async () => {
+    const { text, method } = await extractText(join(FIXTURES, 'essay.txt'), MIME.txt);
+    expect(text).toBe(essay);
+    expect(method).toBe('text/utf-8');
+  });
+
+  it('decodes a windows-1252 file instead of showing replacement characters', async () => {
+    const { text, method } = await extractText(gen('essay-latin1.txt'), MIME.txt);
+    expect(method).toBe('text/windows-1252');
+    expect(text).toContain('naïve');
+    expect(text).toContain('café');
+    expect(text).toContain('brands — a polo');
+    expect(text).not.toContain('\ufffd');
+    expect(text).toBe(essay);
+  });
+
+  it('strips a UTF-8 BOM and reads UTF-16 with a BOM', () => {
+    expect(decodeText(Buffer.from('\ufeffcafé', 'utf8')).text).toBe('café');
+    expect(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('naïve', 'utf16le')])).text).toBe('naïve');
+  });
+
+  it('refuses binary data sent as text', async () => {
+    const path = scratch('binary.txt', Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 1, 2, 0, 0]));
+    await expect(extractText(path, MIME.txt)).rejects.toThrow(/binary data/);
+  });
+
+  it('returns an empty string for a whitespace-only file', async () => {
+    expect((await extractText(scratch('empty.txt', ' \n\t\n'), MIME.txt)).text).toBe('');
+  });
+});
+
+describe('PDF', () => {
+  it('reads the text layer with its paragraphs and accents', async () => {
+    const { text, method } = await extractText(gen('essay.pdf'), MIME.pdf);
+    expect(method).toBe('pdf/text');
+    expect(text.startsWith('Should Schools Require Uniforms?')).toBe(true);
+    expect(text).toContain('naïve');
+    expect(text).toContain('café');
+    expect(paragraphs(text)).toBe(paragraphs(essay));
+    // Lines wrapped by the PDF come back as lines; the words are all there.
+    expect(text.replace(/\s+/g, ' ')).toBe(essay.replace(/\s+/g, ' '));
+  });
+
+  it('gives an empty string for a page with nothing on it, without starting OCR', async () => {
+    const started = Date.now();
+    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', method: 'pdf/text' });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('throws a human message for a corrupt file', async () => {
+    const attempt = extractText(gen('corrupt.pdf'), MIME.pdf);
+    await expect(attempt).rejects.toBeInstanceOf(ExtractionError);
+    await expect(attempt).rejects.toThrow(/PDF file could not be read: it is damaged or not a PDF/);
+  });
+
+  it('throws for a text file that claims to be a PDF', async () => {
+    await expect(extractText(join(FIXTURES, 'short.txt'), MIME.pdf)).rejects.toThrow(/not a PDF/);
+  });
+});
+
+describe('DOCX', () => {
+  it('reads paragraphs and accents', async () => {
+    const { text, method } = await extractText(gen('essay.docx'), MIME.docx);
+    expect(method).toBe('docx/mammoth');
+    expect(text).toBe(essay);
+  });
+
+  it('throws a human message for a file that is not a Word document', async () => {
+    await expect(extractText(gen('essay.pdf'), MIME.docx)).rejects.toThrow(/not a readable Word \(\.docx\) document/);
+  });
+});
+
+describe('RTF', () => {
+  it('reads body text, skips header groups and honours \\uN with its fallback', async () => {
+    const { text, method } = await extractText(gen('essay.rtf'), MIME.rtf);
+    expect(method).toBe('rtf');
+    expect(text).toBe(essay);
+    expect(text).not.toMatch(/Times New Roman|make-fixtures|A\. Student|\?ve|caf\?/);
+  });
+
+  it('handles \\ucN, \\\'XX code-page bytes, symbols and skipped destinations', async () => {
+    const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f1\fcharset204 Arial Cyr;}}`
+      + String.raw`{\*\unknowndest hidden}{\header page head}\pard\f0 caf\'e9 {\uc2\u8364xx} euro {\uc0\u8211}`
+      + String.raw`\ldblquote q\rdblquote\tab x\par {\f1 \'cf\'f0\'e8\'e2\'e5\'f2}\line \\ \{ \} na\u239?ve}`;
+    const { text } = await extractText(scratch('mixed.rtf', rtf), MIME.rtfText);
+    expect(text).toBe('café € euro –“q”\tx\nПривет\n\\ { } naïve');
+  });
+
+  it('throws for a file that is not RTF', async () => {
+    await expect(extractText(join(FIXTURES, 'short.txt'), MIME.rtf)).rejects.toThrow(/not an RTF document/);
+  });
+});
+
+describe('OCR', () => {
+  it('reads the essay image back', async () => {
+    const { text, method } = await extractText(gen('essay.png'), MIME.png);
+    expect(method).toBe('image/ocr');
+    expect(recall(essay, text)).toBeGreaterThan(0.9);
+    expect(text).toMatch(/uniforms reduce bullying/i);
+  }, 60_000);
+
+  it('reads a scanned PDF page that has no text layer', async () => {
+    const { text, method } = await extractText(gen('scanned.pdf'), MIME.pdf);
+    expect(method).toBe('pdf/ocr');
+    expect(recall(essay, text)).toBeGreaterThan(0.9);
+    expect(text).toMatch(/school uniforms/i);
+  }, 60_000);
+
+  it('reads a scanned page from its embedded image when no canvas is used', async () => {
+    const { getDocumentProxy } = await import('unpdf');
+    const data = new Uint8Array(readFileSync(gen('scanned.pdf')));
+    const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
+    try {
+      expect(recall(essay, await new PageOcr(data, pdf, false).read(1))).toBeGreaterThan(0.9);
+    } finally {
+      await pdf.destroy();
+    }
+  }, 60_000);
+
+  it('throws a human message for bytes that are no image', async () => {
+    await expect(extractText(join(FIXTURES, 'short.txt'), MIME.png)).rejects.toThrow(/not a PNG, JPEG, WebP or GIF image/);
+  });
+
+  it('throws a human message for an image whose data is damaged', async () => {
+    const png = readFileSync(gen('essay.png'));
+    const path = scratch('broken.png', Buffer.concat([png.subarray(0, 64), Buffer.alloc(256, 7)]));
+    await expect(extractText(path, MIME.png)).rejects.toThrow(/could not be read by OCR/);
+  }, 60_000);
+});
+
+it('refuses a type it does not know', async () => {
+  await expect(extractText(join(FIXTURES, 'short.txt'), 'application/zip')).rejects.toThrow(/cannot be read/);
+});

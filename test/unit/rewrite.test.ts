@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { rewrite, type RewriteSectionIn } from '../../src/sandbox/rewrite.js';
+
+const paragraph: RewriteSectionIn = {
+  item: 'Evidence', score: 4, max_score: 10,
+  comment: 'The answer gives two examples about school uniforms, but it does not explain how they support the argument and it never uses figures or quotations to back up the claims. The student should add a statistic; the conclusion also needs a clearer link to the evidence. To improve, explain each example.',
+};
+const bullets: RewriteSectionIn = {
+  item: 'Organisation', score: 4.5, max_score: 5,
+  comment: '- Clear introduction and conclusion\n- Five paragraphs with one idea each\n- Linking words such as “however” and “therefore”',
+};
+const sections = [paragraph, bullets];
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+const sentenceList = (s: string) => s.split(/(?<=[.!?]["”)]?)\s+(?=["“(]?[A-Z])/).filter(Boolean);
+
+describe('rewrite', () => {
+  it('bullet_points: one "- " line per sentence or clause', () => {
+    const out = rewrite({ style: 'bullet_points', sections }).sections[0].comment;
+    const lines = out.split('\n');
+    expect(lines.every((l) => l.startsWith('- '))).toBe(true);
+    expect(lines.length).toBeGreaterThan(sentenceList(paragraph.comment).length);
+    expect(out).toContain('- The student should add a statistic');
+    expect(out).toContain('- The conclusion also needs a clearer link to the evidence');
+  });
+
+  it('paragraph: joins bullets into one flowing paragraph of sentences', () => {
+    const out = rewrite({ style: 'paragraph', sections }).sections[1].comment;
+    expect(out).not.toContain('\n');
+    expect(out).not.toMatch(/^- /);
+    expect(out).toBe('Clear introduction and conclusion. Five paragraphs with one idea each. Linking words such as “however” and “therefore”.');
+  });
+
+  it('short_sentences: no sentence much over 12 words, nothing lost', () => {
+    const out = rewrite({ style: 'short_sentences', sections }).sections[0].comment;
+    const list = sentenceList(out);
+    expect(list.length).toBeGreaterThan(sentenceList(paragraph.comment).length);
+    for (const s of list) expect(words(s)).toBeLessThanOrEqual(15);
+    for (const w of ['figures', 'quotations', 'statistic', 'conclusion', 'explain each example']) expect(out).toContain(w);
+  });
+
+  it('rewrites only target_item (ignoring case) and returns the others unchanged', () => {
+    const out = rewrite({ style: 'paragraph', target_item: 'organisation', sections }).sections;
+    expect(out[0]).toEqual({ ...paragraph, rewritten: false });
+    expect(out[1].rewritten).toBe(true);
+    expect(out[1].comment).not.toBe(bullets.comment);
+    expect(out[1]).toMatchObject({ item: 'Organisation', score: 4.5, max_score: 5 });
+  });
+
+  it('rewrites every section when no target is given, keeping item and scores', () => {
+    const out = rewrite({ style: 'bullet_points', sections }).sections;
+    expect(out.map((s) => s.rewritten)).toEqual([true, true]);
+    expect(out.map((s) => [s.item, s.score, s.max_score])).toEqual([['Evidence', 4, 10], ['Organisation', 4.5, 5]]);
+  });
+
+  it('"encouraging" opens to fit the score and softens what is missing', () => {
+    const [low, high] = rewrite({ style: 'paragraph', instruction: 'Please be more encouraging', sections }).sections;
+    expect(low.comment).toMatch(/^This is a starting point, and there is a clear way to improve it\./);
+    expect(low.comment).toContain('it could also explain how they support the argument');
+    expect(low.comment).not.toContain('does not');
+    expect(high.comment).toMatch(/^Well done: this is a strong part of the answer\./);
+  });
+
+  it('"student" speaks to the student', () => {
+    const out = rewrite({ style: 'paragraph', instruction: 'address the student in second person', sections }).sections[0].comment;
+    expect(out).toMatch(/^Your answer gives two examples/);
+    expect(out).toContain('You should add a statistic');
+    expect(out).not.toMatch(/\bthe (?:answer|student)\b/i);
+  });
+
+  it('"concise" keeps the first point, the gap and the advice', () => {
+    const out = rewrite({ style: 'paragraph', instruction: 'make it concise', sections }).sections[0].comment;
+    expect(words(out)).toBeLessThan(words(paragraph.comment));
+    expect(out).toContain('To improve, explain each example.');
+  });
+
+  it('"include the score" opens with the score unless it is already stated', () => {
+    const out = rewrite({ style: 'paragraph', instruction: 'include the score', sections }).sections;
+    expect(out[0].comment.startsWith('Score: 4/10. ')).toBe(true);
+    const stated = rewrite({ style: 'paragraph', instruction: 'include the score', sections: [{ ...bullets, comment: 'Scores 4.5/5. Good.' }] });
+    expect(stated.sections[0].comment).toBe('Scores 4.5/5. Good.');
+  });
+
+  it('adds nothing for an instruction it does not understand, and is deterministic', () => {
+    const plain = rewrite({ style: 'short_sentences', sections });
+    const odd = rewrite({ style: 'short_sentences', instruction: 'in the manner of a pirate', sections });
+    expect(odd).toEqual(plain);
+    expect(rewrite({ style: 'short_sentences', sections })).toEqual(plain);
+  });
+});
