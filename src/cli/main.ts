@@ -18,6 +18,7 @@ export interface MainOptions {
 export async function main(args: string[], options: MainOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const io = options.io ?? processIO({ env, noColor: args.includes('--no-color') });
+  if (!options.io) quietOnClosedPipe();
   const controller = new AbortController();
   let context: Context | undefined;
   const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io);
@@ -85,6 +86,16 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
   if (debug && error instanceof Error && !(error instanceof KctError) && error.stack) err(io, redact(error.stack));
   if (exitCode === EXIT.UNEXPECTED && !(error instanceof KctError)) {
     err(io, 'This looks like a bug in kct; run again with --debug and report the output (it never contains your key).');
+  }
+}
+
+/** `kct models | head` closes stdout early: stop quietly instead of crashing on EPIPE. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(EXIT.OK);
+      throw error;
+    });
   }
 }
 

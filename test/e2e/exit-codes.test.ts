@@ -141,6 +141,16 @@ describe('exit codes, against the sandbox', () => {
     await kct(['cancel', id!]);
   });
 
+  it('a reader that closes the pipe early (kct ... | head -1) ends kct quietly', async () => {
+    const run = await asUser(sandbox)(['help', 'one-pass'], {
+      onSpawn(child) {
+        child.stdout!.once('data', () => child.stdout!.destroy());
+      },
+    });
+    expect(run.stderr).not.toContain('EPIPE');
+    expect(run.code).toBe(0);
+  });
+
   it('help exit-codes lists every code', async () => {
     const run = await runKct(['help', 'exit-codes']);
     expect(run.code).toBe(0);
