@@ -14,6 +14,7 @@ export interface SandboxCommandOptions {
   workers?: string;
   allowPrivateCallbacks?: boolean;
   timeScale?: string;
+  trainingDelay?: string;
   json?: boolean;
 }
 
@@ -26,6 +27,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const latencyMs = options.latency === undefined ? 300 : parseNonNegative(options.latency, '--latency');
   const workers = parsePositiveInteger(options.workers ?? '4', '--workers');
   const timeScale = parsePositiveNumber(options.timeScale ?? '1', '--time-scale');
+  const trainingDelayMs = options.trainingDelay === undefined ? 0 : parseNonNegative(options.trainingDelay, '--training-delay');
   const dataDir = options.data ?? defaultDataDir(context.env);
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({
@@ -36,13 +38,15 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     workers,
     allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
     timeScale,
+    trainingDelayMs,
   });
   if (options.json) {
-    out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, data_dir: dataDir }));
+    out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, webhook_secret: sandbox.webhookSecret, data_dir: dataDir }));
   } else {
     out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
     out(context.io, 'Keys (sandbox only, never valid on the real service):');
     for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}`);
+    out(context.io, `Batch callbacks are signed with: ${sandbox.webhookSecret}`);
     out(context.io, `Try: KCT_BASE_URL=${sandbox.baseUrl} KCT_API_KEY=${sandbox.keys.user} kct models`);
     out(context.io, 'Stop with Ctrl-C.');
   }

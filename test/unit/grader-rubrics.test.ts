@@ -82,3 +82,27 @@ Weak (1): no clear argument.`;
     expect(rubricsFromText('')).toEqual([]);
   });
 });
+
+describe('rubricsFromText on text wrapped by a PDF', () => {
+  it('joins a wrapped level descriptor and a wrapped description to the line above', () => {
+    const text = `1. Organisation (5 marks)
+Letter format, an opening, body paragraphs with one main idea each, and a
+conclusion; transitions guide the reader.
+5: Logical paragraphs, purposeful transitions and a conclusion that returns
+to the position.
+3-4: Clear structure with occasional weak links.
+2. Language (5 marks)
+5: Formal register`;
+    expect(rubricsFromText(text)).toEqual([
+      {
+        item: 'Organisation', max_score: 5,
+        description: 'Letter format, an opening, body paragraphs with one main idea each, and a conclusion; transitions guide the reader.',
+        levels: [
+          { score: 5, descriptor: 'Logical paragraphs, purposeful transitions and a conclusion that returns to the position.' },
+          { score: 4, descriptor: 'Clear structure with occasional weak links.' },
+        ],
+      },
+      { item: 'Language', max_score: 5, levels: [{ score: 5, descriptor: 'Formal register' }] },
+    ]);
+  });
+});

@@ -117,8 +117,11 @@ export function rubricsFromText(text: string): ParsedRubric[] {
   };
 
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  let lastWasLevel = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    const wasLevel = lastWasLevel;
+    lastWasLevel = false;
     if (TOTAL_LINE.test(line.replace(BULLET, ''))) continue;
 
     const row = cells(line);
@@ -140,11 +143,13 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     const asHeader = header(line);
     if (asHeader && current && LEVEL_NAME.test(asHeader.item)) {
       current.levels.push({ score: asHeader.max, descriptor: asHeader.description ?? asHeader.item });
+      lastWasLevel = true;
       continue;
     }
     // "1) Thesis (5 marks)" is a numbered criterion; "3-4: some evidence" a level of the current one.
     if (asLevel && current && !(asHeader && /^\d{1,2}[.)]\s/.test(line))) {
       current.levels.push(asLevel);
+      lastWasLevel = true;
       continue;
     }
     if (asHeader) {
@@ -155,6 +160,21 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     if (maxLine && current) {
       current.max = toNumber(maxLine[1]);
       continue;
+    }
+    // A line wrapped by a PDF: it continues the level above when that one's sentence is unfinished
+    // or the line starts in lower case; a lower-case line is never a heading.
+    const strongHeading = line.endsWith(':') || /^#{1,6}\s/.test(line) || /^\*\*.+\*\*:?$/.test(line);
+    if (current && !strongHeading) {
+      const lastLevel = current.levels[current.levels.length - 1];
+      if (wasLevel && lastLevel && (/^\p{Ll}/u.test(line) || !/[.!?]["”’)]?$/.test(lastLevel.descriptor))) {
+        lastLevel.descriptor = `${lastLevel.descriptor} ${line}`;
+        lastWasLevel = true;
+        continue;
+      }
+      if (/^\p{Ll}/u.test(line)) {
+        current.description.push(line);
+        continue;
+      }
     }
     // A short heading without a maximum ("Organisation:", "## Evidence") may get one from its levels.
     const heading = cleanName(line.replace(BULLET, ''));

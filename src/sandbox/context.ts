@@ -1,0 +1,28 @@
+// What every route of the sandbox can reach.
+import type { CallbackSender } from './callbacks.js';
+import type { FileArea } from './files.js';
+import type { FaultInjector } from './magic.js';
+import type { WorkerPool } from './queue.js';
+import type { Store } from './store.js';
+
+export interface SandboxSettings {
+  latencyMs: number;
+  workers: number;
+  allowPrivateCallbacks: boolean;
+  timeScale: number;
+  bodyLimit: number;
+  /** How long a model created with POST /models stays `training` (ms). Default 0. */
+  trainingDelayMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface SandboxContext {
+  store: Store;
+  files: FileArea;
+  pool: WorkerPool;
+  faults: FaultInjector;
+  callbacks: CallbackSender;
+  settings: SandboxSettings;
+  /** After a task became final outside a worker (a cancel): settles its batch, if any. */
+  taskFinished(task: { parent_task_id: string | null }): void;
+}

@@ -1,0 +1,126 @@
+// POST /evaluations (spec 4.7): the legacy assignment path. It starts PENDING, is charged at
+// acceptance, has no idempotency, and then runs through the same queue as one-pass tasks.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ANSWER_MIME_TYPES } from '../../api/limits.js';
+import { ANSWER_FILE_FIELDS, API_PREFIX, OPERATIONS } from '../../api/operations.js';
+import { LegacyEvaluationFields } from '../../api/schemas.js';
+import { accept } from '../accept.js';
+import { canSee, usableModel } from '../access.js';
+import type { Principal } from '../auth.js';
+import { principalOf } from '../auth.js';
+import { coerceMultipartFields } from '../coerce.js';
+import type { SandboxContext } from '../context.js';
+import { creditCost } from '../engines.js';
+import { httpError, sendData, validationError } from '../envelope.js';
+import { fingerprint } from '../idempotency.js';
+import type { ReceivedFile } from '../multipart.js';
+import { receiveMultipart } from '../multipart.js';
+import type { AssignmentRow } from '../store.js';
+import { taskRecord } from '../views.js';
+import { jsonObjectBody } from './body.js';
+import { newTaskId, storedFiles } from './one-pass.js';
+
+const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createEvaluation.path}`;
+const FILE_FIELDS = Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const]));
+
+interface LegacySubmission {
+  fields: LegacyEvaluationFields;
+  files: ReceivedFile[];
+  dir?: string;
+}
+
+export function evaluationRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.route({
+    ...OPERATIONS.createEvaluation,
+    url: API_PREFIX + OPERATIONS.createEvaluation.path,
+    handler: async (request, reply) => {
+      const principal = principalOf(request);
+      const submission = await readLegacy(request, ctx);
+      let filesDir = submission.dir;
+      try {
+        const { fields, files } = submission;
+        ctx.faults.check(fields.student_id, `${principal.userId}\u0000${ENDPOINT}\u0000fp:${fingerprint(fields, files)}`);
+        // Assignments are never changed once created, so this check needs no transaction.
+        const assignment = usableAssignment(ctx, principal, fields.assignment_id);
+        const taskId = newTaskId();
+        if (filesDir) filesDir = await ctx.files.adopt(filesDir, taskId);
+        const outcome = accept(ctx.store, {
+          endpoint: ENDPOINT,
+          fingerprint: '',
+          check: () => void usableModel(ctx.store, principal, assignment.model_id, ENDPOINT),
+          task: {
+            task_id: taskId,
+            kind: 'legacy',
+            status: 'PENDING',
+            chargeAtAcceptance: true,
+            owner_user_id: principal.userId,
+            scope: principal.scope,
+            model_id: assignment.model_id,
+            assignment_id: fields.assignment_id,
+            student_id: fields.student_id ?? null,
+            credit_cost: creditCost({
+              ...(fields.paper_content !== undefined ? { textLength: fields.paper_content.length } : {}),
+              fileBytes: files.map((f) => f.size),
+            }),
+            input: fields,
+            files: storedFiles(ctx, files, filesDir),
+          },
+          respond: taskRecord,
+        });
+        if (outcome.kind !== 'created') throw new Error('the legacy path has no idempotency');
+        ctx.pool.kick();
+        return sendData(reply, outcome.body);
+      } catch (err) {
+        if (filesDir) await ctx.files.remove(filesDir);
+        throw err;
+      }
+    },
+  });
+}
+
+/**
+ * The assignment a legacy submission names. A model id sent by mistake gets a 404 that says so
+ * (spec 1, 9: the most common integration mistake).
+ */
+function usableAssignment(ctx: SandboxContext, principal: Principal, assignmentId: number): AssignmentRow {
+  const assignment = ctx.store.assignment(assignmentId);
+  if (!assignment) {
+    if (ctx.store.model(assignmentId)) {
+      throw httpError(404, `There is no assignment ${assignmentId}, but there is a model ${assignmentId}: ${assignmentId} is a model_id. POST /evaluations needs an assignment_id from POST /assignments; to mark with a model directly, use POST /evaluations/one-pass.`, 'assignment_not_found');
+    }
+    throw httpError(404, `Assignment ${assignmentId} does not exist. Create one with POST /assignments and use the assignment_id it returns.`, 'assignment_not_found');
+  }
+  const model = ctx.store.model(assignment.model_id);
+  const mine = assignment.owner_user_id === principal.userId;
+  if (!mine && !(model && principal.scope === 'organization' && canSee(principal, model))) {
+    throw httpError(403, `This key has no access to assignment ${assignmentId}: it belongs to another account.`, 'assignment_forbidden');
+  }
+  return assignment;
+}
+
+async function readLegacy(request: FastifyRequest, ctx: SandboxContext): Promise<LegacySubmission> {
+  if (request.isMultipart()) {
+    const received = await receiveMultipart(request, ctx.files.incoming, { fileFields: FILE_FIELDS, acceptedMimes: ANSWER_MIME_TYPES });
+    try {
+      const parsed = LegacyEvaluationFields.safeParse(coerceMultipartFields(received.fields));
+      if (!parsed.success) throw validationError(parsed.error, 'multipart form');
+      if (parsed.data.paper_content === undefined && received.files.length === 0) throw answerMissing();
+      if (received.files.length === 0) {
+        await ctx.files.remove(received.dir);
+        return { fields: parsed.data, files: [] };
+      }
+      return { fields: parsed.data, files: received.files, dir: received.dir };
+    } catch (err) {
+      await ctx.files.remove(received.dir);
+      throw err;
+    }
+  }
+  const parsed = LegacyEvaluationFields.safeParse(jsonObjectBody(request));
+  if (!parsed.success) throw validationError(parsed.error);
+  if (parsed.data.paper_content === undefined) throw answerMissing();
+  return { fields: parsed.data, files: [] };
+}
+
+function answerMissing() {
+  return httpError(400, `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')} (multipart).`, 'answer_missing');
+}

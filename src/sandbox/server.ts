@@ -1,0 +1,133 @@
+// Entry point of the sandbox: `kct sandbox` and every end-to-end test start it through here.
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../api/operations.js';
+import { buildApp } from './app.js';
+import { settleBatch } from './batch.js';
+import { CallbackSender } from './callbacks.js';
+import type { SandboxContext } from './context.js';
+import { openDatabase } from './db.js';
+import { closeExtractors } from './engines.js';
+import { FileArea } from './files.js';
+import { FaultInjector } from './magic.js';
+import { WorkerPool } from './queue.js';
+import type { SandboxKeys } from './seed.js';
+import { seedIfEmpty, webhookSecret } from './seed.js';
+import { Store } from './store.js';
+import { runTask } from './worker.js';
+
+export type { SandboxKeys };
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 4010; 0 takes a free port. */
+  port?: number;
+  /** Holds sandbox.db and the uploaded files; seeded when new. */
+  dataDir: string;
+  /** Sleep per stage and per progress step, in ms. Default 0 (as fast as possible). */
+  latencyMs?: number;
+  /** Tasks processed at once. Default 4. */
+  workers?: number;
+  /** Allow callbacks to loopback/private addresses and plain http (tests). Default false. */
+  allowPrivateCallbacks?: boolean;
+  /** Divides the callback retry schedule (tests). Default 1. */
+  timeScale?: number;
+  /** How long a model created with POST /models stays `training` before it is `ready` (ms). Default 0. */
+  trainingDelayMs?: number;
+  /** Receives one line per request, and internal errors. */
+  log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:4010/v1 */
+  baseUrl: string;
+  keys: SandboxKeys;
+  /** Signs batch callbacks (Standard Webhooks, `whsec_…`); the same for the life of the data dir. */
+  webhookSecret: string;
+  close(): Promise<void>;
+}
+
+/** A sandbox whose app is built and whose workers run, without a listening socket (for `inject`). */
+export interface SandboxInstance {
+  app: FastifyInstance;
+  context: SandboxContext;
+  keys: SandboxKeys;
+  webhookSecret: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
+
+export async function createSandbox(options: SandboxOptions): Promise<SandboxInstance> {
+  const settings = {
+    latencyMs: nonNegative('latencyMs', options.latencyMs ?? 0),
+    workers: Math.max(1, Math.floor(nonNegative('workers', options.workers ?? 4))),
+    allowPrivateCallbacks: options.allowPrivateCallbacks ?? false,
+    timeScale: positive('timeScale', options.timeScale ?? 1),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
+    ...(options.log ? { log: options.log } : {}),
+  };
+  const dataDir = resolve(options.dataDir);
+  const db = openDatabase(dataDir);
+  const store = new Store(db);
+  const keys = seedIfEmpty(db);
+  const files = new FileArea(dataDir);
+  await files.sweep(store);
+  const secret = webhookSecret(db);
+  const callbacks = new CallbackSender(store, { secret, timeScale: settings.timeScale, allowPrivate: settings.allowPrivateCallbacks, ...(settings.log ? { log: settings.log } : {}) });
+  const taskFinished = (task: { parent_task_id: string | null }) => {
+    if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
+  };
+  const pool = new WorkerPool(store, settings.workers,
+    (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
+    settings.log);
+  const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished };
+  const app = buildApp(context);
+  await app.ready();
+  // What a previous process left unfinished carries on now: batches whose last item ended just
+  // before it stopped, queued and in-flight tasks, and callbacks still to deliver.
+  for (const batchId of store.unsettledBatchIds()) settleBatch(store, batchId);
+  pool.kick();
+  callbacks.kick();
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await pool.close();
+      await callbacks.close();
+      await closeExtractors();
+      db.close();
+    })();
+    return closing;
+  };
+  return { app, context, keys, webhookSecret: secret, close };
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const sandbox = await createSandbox(options);
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await sandbox.app.listen({ host, port: options.port ?? DEFAULT_PORT });
+  } catch (err) {
+    await sandbox.close();
+    throw err;
+  }
+  const { port } = sandbox.app.server.address() as AddressInfo;
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  return { baseUrl: `http://${hostForUrl}:${port}${API_PREFIX}`, keys: sandbox.keys, webhookSecret: sandbox.webhookSecret, close: sandbox.close };
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number >= 0`);
+  return value;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a number > 0`);
+  return value;
+}

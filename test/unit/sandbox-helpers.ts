@@ -1,0 +1,80 @@
+// Shared by the sandbox-*.test.ts files: a real sandbox on a free port and a tiny HTTP helper.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import type { FormData } from 'undici';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+export interface TestSandbox extends RunningSandbox {
+  dataDir: string;
+  call(method: string, path: string, init?: { key?: string | null; json?: unknown; form?: FormData; headers?: Record<string, string>; rawBody?: string }): Promise<Reply>;
+  /** Polls the status snapshot every 20 ms until `done` holds (default: a final status). */
+  waitFor(taskId: string, key: string, done?: (snapshot: any) => boolean, timeoutMs?: number): Promise<any>;
+  /** Stops the server and deletes the data dir. */
+  dispose(): Promise<void>;
+}
+
+export async function makeDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'kct-sbx-'));
+}
+
+export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: string): Promise<TestSandbox> {
+  const dir = dataDir ?? (await makeDataDir());
+  const running = await startSandbox({ port: 0, dataDir: dir, ...options });
+  const sandbox: TestSandbox = {
+    ...running,
+    dataDir: dir,
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...(init.headers ?? {}) };
+      const key = init.key === undefined ? running.keys.user : init.key;
+      if (key !== null) headers['x-api-key'] = key;
+      let body: string | FormData | undefined;
+      if (init.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.json);
+      } else if (init.rawBody !== undefined) {
+        body = init.rawBody;
+      } else if (init.form) {
+        body = init.form;
+      }
+      const res = await request(running.baseUrl + path, { method: method as 'GET', headers, body });
+      const text = await res.body.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text so the assertion shows it
+      }
+      return { status: res.statusCode, headers: res.headers, body: parsed };
+    },
+    async waitFor(taskId, key, done = (s) => ['SUCCESS', 'FAILURE', 'CANCEL'].includes(s.status), timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const res = await sandbox.call('GET', `/evaluations/${taskId}/status`, { key });
+        if (res.status !== 200) throw new Error(`status ${res.status}: ${JSON.stringify(res.body)}`);
+        if (done(res.body.data)) return res.body.data;
+        if (Date.now() > deadline) throw new Error(`timed out; last snapshot ${JSON.stringify(res.body.data)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async dispose() {
+      await running.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return sandbox;
+}
+
+export const ESSAY = `School uniforms should be compulsory at our school because they reduce pressure on families, 
+build a sense of belonging and keep the focus on learning. First, a 2019 survey of 300 parents found that 
+most spent less on clothes once uniforms were introduced. Second, students who wear the same clothes are 
+judged less by brands. Some argue that uniforms limit self-expression; however, students can still express 
+themselves through their ideas, clubs and work. In conclusion, the school board should require uniforms.`;

@@ -1,0 +1,138 @@
+// The state-change, charging and idempotency functions, on a real database without HTTP.
+import { rm } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { accept } from '../../src/sandbox/accept.js';
+import type { NewTask } from '../../src/sandbox/accept.js';
+import type { Db } from '../../src/sandbox/db.js';
+import { openDatabase } from '../../src/sandbox/db.js';
+import { HttpError } from '../../src/sandbox/envelope.js';
+import { canonicalJson, fingerprint } from '../../src/sandbox/idempotency.js';
+import { seedIfEmpty } from '../../src/sandbox/seed.js';
+import { Store } from '../../src/sandbox/store.js';
+import { advance, cancel, completeAndCharge, fail } from '../../src/sandbox/transitions.js';
+import { taskRecord } from '../../src/sandbox/views.js';
+import { makeDataDir } from './sandbox-helpers.js';
+
+let dir: string;
+let db: Db;
+let store: Store;
+let userId: number;
+let n = 0;
+
+beforeEach(async () => {
+  dir = await makeDataDir();
+  db = openDatabase(dir);
+  seedIfEmpty(db);
+  store = new Store(db);
+  userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+});
+afterEach(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function newTask(cost: number): NewTask {
+  n += 1;
+  return { task_id: `tsk_test${n}`, kind: 'one_pass', owner_user_id: userId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { model_id: 12, paper_content: 'x' }, files: [] };
+}
+
+function submitted(cost: number, key?: string, print = 'fp') {
+  return accept(store, { endpoint: 'POST /v1/evaluations/one-pass', idempotencyKey: key, fingerprint: print, task: newTask(cost), respond: taskRecord });
+}
+
+function toProgress(taskId: string) {
+  for (const [from, to] of [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']]) {
+    expect(advance(store, taskId, from, to)).toBe(true);
+  }
+}
+
+const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
+const credits = () => store.balance(userId).credits;
+
+describe('charging', () => {
+  test('completeAndCharge charges once; a second attempt is a lost race', () => {
+    const out = submitted(7);
+    if (out.kind !== 'created') throw new Error('expected a new task');
+    toProgress(out.task.task_id);
+    expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('charged');
+    expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('lost_race');
+    expect(credits()).toBe(993);
+    expect(store.task(out.task.task_id)).toMatchObject({ status: 'SUCCESS', credits_charged: 7 });
+  });
+
+  test('a cancelled task can never become SUCCESS nor be charged', () => {
+    const out = submitted(5);
+    if (out.kind !== 'created') throw new Error('expected a new task');
+    toProgress(out.task.task_id);
+    expect(cancel(store, out.task.task_id, userId).kind).toBe('cancelled');
+    expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('lost_race');
+    expect(advance(store, out.task.task_id, 'PROGRESS', 'PROGRESS', { cur_step: 3 })).toBe(false);
+    expect(fail(store, out.task.task_id, 'PROGRESS', 'late', false)).toBe(false);
+    expect(store.task(out.task.task_id)).toMatchObject({ status: 'CANCEL', credits_charged: 0 });
+    expect(credits()).toBe(1000);
+    expect(cancel(store, out.task.task_id, userId)).toEqual({ kind: 'final', status: 'CANCEL' });
+    expect(cancel(store, out.task.task_id, userId + 1)).toEqual({ kind: 'not_found' });
+  });
+
+  test('the balance never goes negative: a completion the owner cannot pay fails without charging', () => {
+    const out = submitted(10);
+    if (out.kind !== 'created') throw new Error('expected a new task');
+    toProgress(out.task.task_id);
+    db.prepare('UPDATE users SET credits = 3 WHERE id = ?').run(userId);
+    expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('insufficient_credits');
+    expect(credits()).toBe(3);
+    expect(store.task(out.task.task_id)).toMatchObject({ status: 'PROGRESS', credits_charged: 0 });
+  });
+});
+
+describe('acceptance', () => {
+  test('unfinished tasks reserve their cost; a cost beyond what is available is 402', () => {
+    expect(submitted(600).kind).toBe('created');
+    expect(store.balance(userId)).toEqual({ credits: 1000, reserved: 600 });
+    expect(() => submitted(401)).toThrow(HttpError);
+    try {
+      submitted(401);
+    } catch (err) {
+      expect((err as HttpError).status).toBe(402);
+    }
+    expect(submitted(400).kind).toBe('created');
+    expect(store.balance(userId).reserved).toBe(1000);
+  });
+
+  test('idempotency: replay on the same fingerprint, 409 on another, nothing inserted either time', () => {
+    const first = submitted(1, 'k', 'fp-a');
+    expect(first.kind).toBe('created');
+    const replay = submitted(1, 'k', 'fp-a');
+    expect(replay).toMatchObject({ kind: 'replayed', taskId: (first as { task: { task_id: string } }).task.task_id });
+    expect(() => submitted(1, 'k', 'fp-b')).toThrow(/different request/);
+    expect((db.prepare('SELECT COUNT(*) AS c FROM tasks').get() as { c: number }).c).toBe(1);
+  });
+
+  test('a failing check rolls everything back', () => {
+    expect(() => accept(store, {
+      endpoint: 'e', idempotencyKey: 'k2', fingerprint: 'f', task: newTask(1), respond: taskRecord,
+      check: () => { throw new HttpError(409, 'model_not_ready', 'no'); },
+    })).toThrow(HttpError);
+    expect((db.prepare('SELECT COUNT(*) AS c FROM idempotency').get() as { c: number }).c).toBe(0);
+    expect((db.prepare('SELECT COUNT(*) AS c FROM tasks').get() as { c: number }).c).toBe(0);
+  });
+});
+
+describe('fingerprint', () => {
+  test('key order does not matter; values and file bytes do', () => {
+    const file = { field: 'answer_file', name: 'a.txt', mime: 'text/plain', sha256: 'aa' };
+    expect(canonicalJson({ b: 1, a: [{ y: 2, x: 1 }] })).toBe('{"a":[{"x":1,"y":2}],"b":1}');
+    expect(fingerprint({ a: 1, b: 2 }, [file])).toBe(fingerprint({ b: 2, a: 1 }, [file]));
+    expect(fingerprint({ a: 1 }, [file])).not.toBe(fingerprint({ a: 2 }, [file]));
+    expect(fingerprint({ a: 1 }, [file])).not.toBe(fingerprint({ a: 1 }, [{ ...file, sha256: 'ab' }]));
+  });
+});
+
+describe('ids', () => {
+  test('runtime object ids start at 1001, above every seeded model id', () => {
+    const id = Number(db.prepare(`INSERT INTO object_ids (kind) VALUES ('assignment')`).run().lastInsertRowid);
+    expect(id).toBe(1001);
+    const maxModel = (db.prepare('SELECT MAX(model_id) AS m FROM models').get() as { m: number }).m;
+    expect(maxModel).toBeLessThan(1001);
+  });
+});
