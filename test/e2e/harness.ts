@@ -22,6 +22,7 @@ export interface SandboxKeys {
 export interface Sandbox {
   baseUrl: string;
   keys: SandboxKeys;
+  webhookSecret: string;
   dataDir: string;
   process: ChildProcess;
   /** Graceful stop (SIGTERM). */
@@ -56,11 +57,12 @@ export async function startSandbox(options: { dataDir?: string; latencyMs?: numb
       reject(new Error(`sandbox exited with ${code}: ${stderr}`));
     });
   });
-  const info = JSON.parse(line) as { base_url: string; keys: SandboxKeys };
+  const info = JSON.parse(line) as { base_url: string; keys: SandboxKeys; webhook_secret: string };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
     baseUrl: info.base_url,
     keys: info.keys,
+    webhookSecret: info.webhook_secret,
     dataDir,
     process: child,
     async stop() {
