@@ -15,6 +15,8 @@ interface OptionSpec {
   choices?: string[];
   hidden?: boolean;
   required?: boolean;
+  /** May be given several times; the values arrive as an array (e.g. --asset a --asset b). */
+  repeatable?: boolean;
 }
 
 interface CommandSpec {
@@ -45,10 +47,121 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'models',
-    summary: 'list the marking models this key can use',
+    summary: 'list the marking models this key can use; build new ones (show, create, new)',
     options: [{ flags: '--ready', description: 'only models that are ready to mark with' }, output()],
-    examples: ['kct models', 'kct models --ready --output csv', 'kct models --json | jq ".[].model_id"'],
+    examples: [
+      'kct models',
+      'kct models --ready --output csv',
+      'kct models --json | jq ".[].model_id"',
+      'kct models show 12',
+      'kct models create --questions questions.yaml --rubrics rubrics.yaml --wait',
+      'kct models new paper.pdf --rubric rubric.docx',
+    ],
     load: () => import('../commands/models.js'),
+    subcommands: [
+      {
+        name: 'show',
+        summary: 'show one model (from GET /models) with every field the service sent',
+        args: [{ syntax: '<id>', description: 'model id from `kct models`' }],
+        examples: ['kct models show 12', 'kct models show 1001 --json'],
+        load: () => import('../commands/models-show.js'),
+      },
+      {
+        name: 'create',
+        summary: 'create (train) a model from checked question and rubric previews (see `kct ingest`)',
+        options: [
+          { flags: '--questions <file>', description: 'questions preview (.yaml or .json) from `kct ingest questions`', required: true },
+          { flags: '--rubrics <file>', description: 'rubrics preview (.yaml or .json) from `kct ingest rubrics`', required: true },
+          { flags: '--name <name>', description: 'model name (assignment_name); default: the questions file\'s assignment_name' },
+          { flags: '--desc <text>', description: 'description (assignment_desc); default: the questions file\'s assignment_desc' },
+          { flags: '--subject <subject>', description: 'subject (project_subject)' },
+          { flags: '--total-score <n>', description: 'total score; default: the rubrics file\'s total_score' },
+          { flags: '--cum-method <method>', description: 'how criterion scores make the total; default: the rubrics file\'s cum_method', choices: ['sum', 'average'] },
+          { flags: '--wait', description: 'poll until the model is ready (same backoff and --timeout as task watching)' },
+          { flags: '-y, --yes', description: 'create without asking (needed off a terminal)' },
+          ...watchOptions,
+        ],
+        examples: [
+          'kct models create --questions questions.yaml --rubrics rubrics.yaml',
+          'kct models create --questions questions.yaml --rubrics rubrics.yaml --name "Homework letter" --desc "Year 10 persuasive letter" --wait --yes',
+          'kct models create --questions q.json --rubrics r.json --total-score 30 --cum-method sum --yes --json',
+        ],
+        load: () => import('../commands/models-create.js'),
+      },
+      {
+        name: 'new',
+        summary: 'guided, on a terminal: parse a question paper and a rubric, edit the previews, create, wait until ready',
+        args: [{ syntax: '<question-files...>', description: 'the question paper: PDF, DOCX, RTF, TXT or images (pages in order)' }],
+        options: [
+          { flags: '--rubric <files...>', description: 'the rubric file(s)', required: true },
+          { flags: '--total-score <n>', description: 'total score of the rubric (asked when missing)' },
+          { flags: '--cum-method <method>', description: 'how criterion scores make the total (asked when missing)', choices: ['sum', 'average'] },
+          { flags: '--name <name>', description: 'model name (default: the paper\'s title)' },
+          { flags: '--desc <text>', description: 'description (default: the paper\'s instructions)' },
+          { flags: '--subject <subject>', description: 'subject (project_subject)' },
+          { flags: '--spec <text>', description: 'use only the named question, e.g. "question 2"' },
+          { flags: '--dir <folder>', description: 'where to keep the preview files (default: a new temporary folder)' },
+          { flags: '-y, --yes', description: 'create without the final question' },
+          ...watchOptions,
+        ],
+        examples: [
+          'kct models new paper.pdf --rubric rubric.docx',
+          'EDITOR=nano kct models new page1.png page2.png --rubric rubric.pdf --total-score 30 --cum-method sum',
+          'kct models new examples/question-paper.pdf --rubric examples/rubric.pdf --dir ./homework-model',
+        ],
+        load: () => import('../commands/models-new.js'),
+      },
+    ],
+  },
+  {
+    name: 'ingest',
+    summary: 'parse a question paper or a rubric into a preview file to check and edit before `kct models create`',
+    examples: [
+      'kct ingest questions paper.pdf -o questions.yaml',
+      'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum -o rubrics.yaml',
+    ],
+    subcommands: [
+      {
+        name: 'questions',
+        summary: 'parse question files or URLs (POST /questions-ingest-preview) into questions.yaml',
+        args: [{ syntax: '[files...]', description: 'question paper: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)' }],
+        options: [
+          { flags: '--asset <url>', description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
+          { flags: '--spec <text>', description: 'parse only the named question (specification), e.g. "question 2"' },
+          { flags: '--name <name>', description: 'model name to put in the preview (assignment_name); default: the paper\'s title' },
+          { flags: '--desc <text>', description: 'description to put in the preview (assignment_desc); default: the paper\'s instructions' },
+          { flags: '-o, --output <file>', description: 'preview file to write: .yaml, .yml or .json', defaultValue: 'questions.yaml' },
+          { flags: '--force', description: 'replace the output file if it exists' },
+        ],
+        examples: [
+          'kct ingest questions paper.pdf',
+          'kct ingest questions page1.jpg page2.jpg -o questions.yaml',
+          'kct ingest questions --asset "$(kct upload paper.pdf --json | jq -r ".[0].url")" -o questions.json',
+          'kct ingest questions paper.docx --asset https://school.example/extract.pdf --spec "question 2" --name "Homework letter"',
+          'kct ingest questions paper.pdf --json > preview.json',
+        ],
+        load: () => import('../commands/ingest-questions.js'),
+      },
+      {
+        name: 'rubrics',
+        summary: 'parse rubric files or URLs (POST /rubrics-ingest-preview) into rubrics.yaml',
+        args: [{ syntax: '[files...]', description: 'rubric: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)' }],
+        options: [
+          { flags: '--total-score <n>', description: 'total score of the rubric', required: true },
+          { flags: '--cum-method <method>', description: 'how criterion scores make the total', choices: ['sum', 'average'], required: true },
+          { flags: '--asset <url>', description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
+          { flags: '--spec <text>', description: 'use only the rubric section of the named question, e.g. "question 2"' },
+          { flags: '-o, --output <file>', description: 'preview file to write: .yaml, .yml or .json', defaultValue: 'rubrics.yaml' },
+          { flags: '--force', description: 'replace the output file if it exists' },
+        ],
+        examples: [
+          'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum',
+          'kct ingest rubrics rubric.pdf --total-score 10 --cum-method average -o rubrics.json',
+          'kct ingest rubrics --asset https://school.example/rubric.pdf --total-score 30 --cum-method sum --force',
+        ],
+        load: () => import('../commands/ingest-rubrics.js'),
+      },
+    ],
   },
   {
     name: 'one-pass',
@@ -274,10 +387,12 @@ const COMMANDS: CommandSpec[] = [
       { flags: '--workers <n>', description: 'tasks processed at once', defaultValue: '4' },
       { flags: '--allow-private-callbacks', description: 'allow callbacks to loopback/private addresses and plain http (for local receivers)' },
       { flags: '--time-scale <n>', description: 'divide the callback retry schedule by n (tests)', defaultValue: '1' },
+      { flags: '--training-delay <ms>', description: 'milliseconds a model made with POST /models stays "training" before it is ready', defaultValue: '0' },
     ],
     examples: [
       'kct sandbox',
       'kct sandbox --port 0 --json --data /tmp/kct-sbx --latency 0',
+      'kct sandbox --training-delay 5000   # new models take 5 s to become ready',
       'KCT_BASE_URL=http://127.0.0.1:4010/v1 KCT_API_KEY=<user key> kct one-pass essay.pdf --model 12',
     ],
     load: () => import('../commands/sandbox.js'),
@@ -324,12 +439,14 @@ function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Con
     if (option.defaultValue !== undefined) built.default(option.defaultValue);
     if (option.hidden) built.hideHelp();
     if (option.required) built.makeOptionMandatory();
+    if (option.repeatable) built.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
     command.addOption(built);
   }
   command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
   if (spec.subcommands) {
     for (const sub of spec.subcommands) command.addCommand(toCommand(sub, onContext));
-    return command;
+    // A group with its own module also runs on its own (`kct models` lists, `kct models show` shows).
+    if (!spec.load) return command;
   }
   const load = spec.load;
   if (!load) throw new Error(`command ${spec.name} has neither a module nor subcommands`);

@@ -3,7 +3,7 @@
 import { TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import { EvaluationResult, type Task } from '../api/schemas.js';
-import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
+import { isUnsuccessfulFinal } from '../api/status.js';
 import type { KctClient } from '../client/client.js';
 import { parseLoose } from '../client/client.js';
 import { isPlainObject, listFrom } from '../client/envelope.js';
@@ -14,7 +14,7 @@ import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { readManifest, type ManifestItem } from '../cli/manifest.js';
 import { parseModelId } from '../cli/parse.js';
-import { OutcomeWriter, type AnswerOutcome } from '../cli/render/outcomes.js';
+import { OutcomeWriter, outcomeFromResult, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat } from '../cli/render/rows.js';
 import { watchTimings, type WatchFlags } from '../cli/watching.js';
 
@@ -114,16 +114,6 @@ async function itemOutcomes(client: KctClient, record: EvaluationResult, group: 
     if (result.status === 'SUCCESS' && !Array.isArray(result.evaluation) && result.task_id) {
       result = await fetchLimit(() => client.result(result.task_id, { signal }));
     }
-    const errorEntry = (result.evaluation ?? []).find((e) => e.type === 'error');
-    return {
-      ...base,
-      task_id: result.task_id || undefined,
-      status: statusOf(result),
-      score: result.score,
-      max_score: result.max_score,
-      evaluation: result.evaluation,
-      message: errorEntry?.comment ?? undefined,
-      result,
-    };
+    return outcomeFromResult(base, result);
   }));
 }

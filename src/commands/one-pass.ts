@@ -14,7 +14,7 @@ import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { Journal } from '../cli/journal.js';
 import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
-import { OutcomeWriter, type AnswerOutcome } from '../cli/render/outcomes.js';
+import { OutcomeWriter, outcomeFromResult, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { printResult } from '../cli/render/result.js';
 import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
@@ -141,7 +141,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
       if (plan.kind !== 'done') await poller.watch(taskId, plan.kind === 'submit' ? firstPollIn : 0);
       const result = await client.result(taskId, { signal: context.signal });
       journal?.record(answer.label, key, taskId, statusOf(result));
-      return outcomeFrom(base, result);
+      return outcomeFromResult(base, result);
     } catch (error) {
       if (error instanceof InterruptedError || context.signal.aborted) throw error;
       if (!(error instanceof KctError) && !(error instanceof NotSent)) throw error; // a bug: exit 1
@@ -264,20 +264,6 @@ function finishWithExitStatus(outcomes: AnswerOutcome[], fatal: unknown): void {
     const statuses = Object.fromEntries(unsuccessful.map((o) => [o.task_id ?? o.file, o.status]));
     throw new TaskUnsuccessfulError(statuses, outcomes.length > 1 ? `${unsuccessful.length} of ${outcomes.length} answers ended FAILURE or CANCEL` : undefined);
   }
-}
-
-function outcomeFrom(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
-  const errorEntry = (result.evaluation ?? []).find((entry) => entry.type === 'error');
-  return {
-    ...base,
-    task_id: result.task_id,
-    status: statusOf(result),
-    score: result.score,
-    max_score: result.max_score,
-    evaluation: result.evaluation,
-    message: errorEntry?.comment ?? undefined,
-    result,
-  };
 }
 
 /** An answer left unsent because an earlier error stopped the run. */

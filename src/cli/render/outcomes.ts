@@ -2,6 +2,7 @@
 // JSON is one array at the end; the table and the summary come at the end. stdout holds only
 // results: with a machine format, the summary goes to stderr.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
+import { statusOf } from '../../api/status.js';
 import { err, out, safeText, type IO } from '../io.js';
 import { renderSummary, summarize } from '../summary.js';
 import { cell, renderTable, type OutputFormat } from './rows.js';
@@ -21,6 +22,21 @@ export interface AnswerOutcome {
   result?: EvaluationResult;
   /** The error behind an ERROR / NOT_SENT outcome (not printed as such). */
   error?: unknown;
+}
+
+/** An answer's outcome from its result record. */
+export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
+  const errorEntry = (result.evaluation ?? []).find((entry) => entry.type === 'error');
+  return {
+    ...base,
+    task_id: result.task_id || undefined,
+    status: statusOf(result),
+    score: result.score,
+    max_score: result.max_score,
+    evaluation: result.evaluation,
+    message: errorEntry?.comment ?? undefined,
+    result,
+  };
 }
 
 export class OutcomeWriter {

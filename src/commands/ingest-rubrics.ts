@@ -1,0 +1,52 @@
+// kct ingest rubrics: POST /rubrics-ingest-preview, then an editable preview file and a summary.
+// `runIngest` serves `kct ingest questions` too.
+import { CumMethod } from '../api/schemas.js';
+import { UsageError } from '../api/errors.js';
+import type { Context } from '../cli/context.js';
+import { out } from '../cli/io.js';
+import { ingestToFile, printIngestSummary } from '../cli/model-building.js';
+import { parsePositiveNumber } from '../cli/parse.js';
+import type { PreviewKind } from '../cli/preview-file.js';
+
+export interface IngestCommandOptions {
+  files?: string[];
+  asset?: string[];
+  spec?: string;
+  name?: string;
+  desc?: string;
+  totalScore?: string;
+  cumMethod?: string;
+  output?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+export async function run(options: IngestCommandOptions, context: Context): Promise<void> {
+  await runIngest('rubrics', options, context);
+}
+
+export async function runIngest(kind: PreviewKind, options: IngestCommandOptions, context: Context): Promise<void> {
+  const output = options.output ?? `${kind}.yaml`;
+  const totalScore = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
+  const method = options.cumMethod === undefined ? undefined : CumMethod.safeParse(options.cumMethod);
+  if (method && !method.success) throw new UsageError(`--cum-method must be sum or average, not "${options.cumMethod}"`);
+  const client = await context.client();
+  const outcome = await ingestToFile(client, {
+    kind,
+    files: options.files ?? [],
+    assets: options.asset ?? [],
+    output,
+    force: options.force,
+    specification: options.spec,
+    name: options.name,
+    desc: options.desc,
+    totalScore,
+    cumMethod: method?.data,
+  }, context.signal);
+  if (options.json) out(context.io, JSON.stringify(outcome.preview, null, 2));
+  else await printIngestSummary(context.io, kind, outcome.content);
+  for (const warning of outcome.warnings) context.note(`warning: ${warning}`);
+  const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';
+  const mine = kind === 'questions' ? `--questions ${output}` : `--rubrics ${output}`;
+  context.note(`Wrote ${output}. Check and edit it, then: kct models create ${kind === 'questions' ? `${mine} ${other}` : `${other} ${mine}`}`);
+}

@@ -1,0 +1,53 @@
+// kct models create: validate the two preview files (line and field for every problem), show what
+// will be created, confirm, POST /models, and with --wait poll until the model is ready.
+import { UsageError } from '../api/errors.js';
+import { CumMethod } from '../api/schemas.js';
+import type { Context } from '../cli/context.js';
+import { err, out } from '../cli/io.js';
+import { confirmCreate, describeModel, printModel, waitForModel } from '../cli/model-building.js';
+import { parsePositiveNumber } from '../cli/parse.js';
+import { buildModelRequest } from '../cli/preview-file.js';
+import type { WatchFlags } from '../cli/watching.js';
+
+export interface ModelsCreateOptions extends WatchFlags {
+  questions: string;
+  rubrics: string;
+  name?: string;
+  desc?: string;
+  subject?: string;
+  totalScore?: string;
+  cumMethod?: string;
+  wait?: boolean;
+  yes?: boolean;
+  json?: boolean;
+}
+
+export async function run(options: ModelsCreateOptions, context: Context): Promise<void> {
+  const totalScore = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
+  const method = options.cumMethod === undefined ? undefined : CumMethod.safeParse(options.cumMethod);
+  if (method && !method.success) throw new UsageError(`--cum-method must be sum or average, not "${options.cumMethod}"`);
+  const plan = await buildModelRequest({
+    questions: options.questions,
+    rubrics: options.rubrics,
+    name: options.name,
+    desc: options.desc,
+    subject: options.subject,
+    totalScore,
+    cumMethod: method?.data,
+  });
+  for (const warning of plan.warnings) context.note(`warning: ${warning}`);
+  if (!options.json) err(context.io, await describeModel(context.io, plan.request));
+  if (!(await confirmCreate(context, options.yes))) {
+    context.note('Nothing was created.');
+    return;
+  }
+  const client = await context.client();
+  const created = await client.createModel(plan.request, { signal: context.signal });
+  const id = String(created.model_id);
+  context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
+  const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
+  if (options.json) out(context.io, JSON.stringify(model, null, 2));
+  else await printModel(context.io, model);
+  if (model.post_status === 'ready') context.note(`Mark with it: kct one-pass <answer file> --model ${id}`);
+  else if (!options.wait) context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
+}
