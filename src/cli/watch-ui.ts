@@ -11,7 +11,8 @@ export interface ProgressReporter {
 }
 
 export async function createProgressReporter(io: IO, label: (snapshot: StatusSnapshot) => string = (s) => s.task_id ?? ''): Promise<ProgressReporter> {
-  if (!io.stderrIsTTY) {
+  // A terminal that reports no width (some pseudo-terminals) would send ora into an endless redraw.
+  if (!io.stderrIsTTY || !((io.stderr as { columns?: number }).columns! > 0)) {
     return {
       update(snapshot, changed) {
         if (changed) err(io, `kct: ${label(snapshot)} ${safeText(io, describeSnapshot(snapshot), 'stderr')}`);

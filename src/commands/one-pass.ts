@@ -196,7 +196,7 @@ type ClassProgress = ProgressReporter & { finished?: (outcome: AnswerOutcome, co
 
 async function classProgress(context: Context, counts: { done: number; failed: number; total: number }): Promise<ClassProgress> {
   const line = () => `marking ${counts.total} answers: ${counts.done - counts.failed} marked, ${counts.failed} not marked, ${counts.total - counts.done} queued or running`;
-  if (!context.io.stderrIsTTY) {
+  if (!context.io.stderrIsTTY || !((context.io.stderr as { columns?: number }).columns! > 0)) {
     return {
       update() {},
       warn(text) {
