@@ -128,6 +128,101 @@ export const IngestPreviewFields = z.strictObject({
 });
 export type IngestPreviewFields = z.infer<typeof IngestPreviewFields>;
 
+/** The questions preview takes no scoring fields (they belong to the rubrics preview, 4.5). */
+export const QuestionsPreviewFields = IngestPreviewFields.omit({ total_score: true, cum_method: true });
+
+// ---------- model building: POST /models (4.3; the field list is kct's, see docs/model-building.md) ----------
+
+const QuestionNumber = z.string().trim().min(1, 'must not be empty').max(20, 'is longer than 20 characters');
+
+export const SubQuestion = z.strictObject({
+  number: QuestionNumber,
+  text: z.string().trim().min(1, 'must not be empty'),
+  marks: z.number().positive().optional(),
+});
+export type SubQuestion = z.infer<typeof SubQuestion>;
+
+export const Question = z.strictObject({
+  number: QuestionNumber,
+  /** May be empty when the question is only its parts. */
+  text: z.string().trim(),
+  marks: z.number().positive().optional(),
+  sub_questions: z.array(SubQuestion).min(1, 'must list at least one part, or be left out').optional(),
+}).refine((q) => q.text !== '' || (q.sub_questions?.length ?? 0) > 0, {
+  message: 'is empty: write the question, or list its sub_questions',
+  path: ['text'],
+});
+export type Question = z.infer<typeof Question>;
+
+export const RubricLevel = z.strictObject({
+  score: z.number().nonnegative(),
+  descriptor: z.string().trim().min(1, 'must not be empty'),
+});
+
+/** A criterion of a model: unlike `Rubric` (one-pass), strict, and its maximum is required. */
+export const ModelCriterion = z.strictObject({
+  item: z.string().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters'),
+  max_score: z.number().positive(),
+  description: z.string().trim().optional(),
+  levels: z.array(RubricLevel).optional(),
+});
+export type ModelCriterion = z.infer<typeof ModelCriterion>;
+
+export const MAX_MODEL_QUESTIONS = 100;
+export const MAX_MODEL_CRITERIA = 50;
+
+/**
+ * For `sum`, the criterion maxima must add up to the total score. Returns what is wrong, in
+ * words that say which way and by how much, or undefined.
+ */
+export function criteriaTotalProblem(maxima: readonly number[], totalScore: number, cumMethod: CumMethod): string | undefined {
+  if (cumMethod !== 'sum') return undefined;
+  const sum = Math.round(maxima.reduce((n, m) => n + m, 0) * 1e6) / 1e6;
+  const diff = Math.round((sum - totalScore) * 1e6) / 1e6;
+  if (diff === 0) return undefined;
+  const by = Math.abs(diff);
+  return diff < 0
+    ? `the criterion maxima add up to ${sum}, ${by} less than total_score ${totalScore} (cum_method sum): raise the max_score values by ${by} in all, or set total_score to ${sum}`
+    : `the criterion maxima add up to ${sum}, ${by} more than total_score ${totalScore} (cum_method sum): lower the max_score values by ${by} in all, or set total_score to ${sum}`;
+}
+
+/** Checks across fields shared by the sandbox (POST /models) and `kct models create`. */
+export function modelConsistencyIssues(value: { questions: readonly Question[]; rubrics: readonly ModelCriterion[]; total_score: number; cum_method: CumMethod }): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const total = criteriaTotalProblem(value.rubrics.map((r) => r.max_score), value.total_score, value.cum_method);
+  if (total) issues.push({ path: ['total_score'], message: total });
+  const items = new Map<string, number>();
+  value.rubrics.forEach((r, i) => {
+    const key = r.item.trim().toLowerCase();
+    const first = items.get(key);
+    if (first !== undefined) issues.push({ path: ['rubrics', i, 'item'], message: `"${r.item}" is also the name of criterion ${first + 1}: criterion names must be unique` });
+    else items.set(key, i);
+    r.levels?.forEach((level, j) => {
+      if (level.score > r.max_score) issues.push({ path: ['rubrics', i, 'levels', j, 'score'], message: `${level.score} is above the criterion's max_score ${r.max_score}` });
+    });
+  });
+  const numbers = new Map<string, number>();
+  value.questions.forEach((q, i) => {
+    const first = numbers.get(q.number);
+    if (first !== undefined) issues.push({ path: ['questions', i, 'number'], message: `"${q.number}" is also the number of question ${first + 1}: question numbers must be unique` });
+    else numbers.set(q.number, i);
+  });
+  return issues;
+}
+
+export const CreateModelRequest = z.strictObject({
+  assignment_name: z.string().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters'),
+  assignment_desc: z.string().trim().min(1, 'must not be empty').max(5000, 'is longer than 5000 characters'),
+  project_subject: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+  questions: z.array(Question).min(1, 'must hold at least one question').max(MAX_MODEL_QUESTIONS),
+  rubrics: z.array(ModelCriterion).min(1, 'must hold at least one criterion').max(MAX_MODEL_CRITERIA),
+  total_score: z.number().positive(),
+  cum_method: CumMethod,
+}).superRefine((value, ctx) => {
+  for (const issue of modelConsistencyIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+});
+export type CreateModelRequest = z.infer<typeof CreateModelRequest>;
+
 // ---------- responses (loose) ----------
 
 export const Credits = z.looseObject({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applySpecification, namedQuestion, questionsFromText, renderQuestions, takeMarks } from '../../src/sandbox/ingest/questions.js';
+import { applySpecification, mergePapers, namedQuestion, questionsFromText, renderQuestions, splitPaper, takeMarks } from '../../src/sandbox/ingest/questions.js';
 
 const EXAMPLE = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'question-paper.txt'), 'utf8');
 
@@ -158,5 +158,40 @@ describe('renderQuestions', () => {
   it('writes one line per question and part, with marks', () => {
     expect(renderQuestions([{ number: '1', text: 'Read.', marks: 5, sub_questions: [{ number: 'a', text: 'Name two.', marks: 2 }] }, { number: '2', text: 'Write.', marks: 1 }]))
       .toBe('1. Read.\n(a) Name two. [2 marks]\n2. Write. [1 mark]');
+  });
+});
+
+describe('mergePapers (several files, in the order sent)', () => {
+  const split = (name: string, text: string) => ({ name, paper: splitPaper(text) });
+
+  it('continues the paper across pages, finishing a question that runs over a page', () => {
+    const merged = mergePapers([
+      split('page1.png', 'Test paper\n1. Define erosion. [2 marks]\n2. Explain how rivers'),
+      split('page2.png', 'shape valleys. [4 marks]\n3. Draw a meander. [3 marks]'),
+    ]);
+    expect(merged.questions).toEqual([
+      { number: '1', text: 'Define erosion.', marks: 2 },
+      { number: '2', text: 'Explain how rivers shape valleys.', marks: 4 },
+      { number: '3', text: 'Draw a meander.', marks: 3 },
+    ]);
+    expect(merged.title).toBe('Test paper');
+  });
+
+  it('leaves out a second copy of the same paper, and says so', () => {
+    const merged = mergePapers([split('paper.pdf', EXAMPLE), split('paper.docx', EXAMPLE)]);
+    expect(merged.questions.map((q) => q.number)).toEqual(['1', '2']);
+    expect(merged.warnings).toEqual(['"paper.docx" repeats questions 1, 2 already read from another file; its copy was left out.']);
+  });
+
+  it('renumbers a second paper whose numbering starts again', () => {
+    const merged = mergePapers([split('a.txt', '1. First. [1 mark]'), split('b.txt', '1. Other. [2 marks]\n2. More. [3 marks]')]);
+    expect(merged.questions.map((q) => [q.number, q.text])).toEqual([['1', 'First.'], ['2', 'Other.'], ['3', 'More.']]);
+    expect(merged.warnings[0]).toMatch(/"b.txt" numbers its questions from 1 again; they were renumbered 2-3/);
+  });
+
+  it('adds a file without numbering (an extract, a continuation) to the last question', () => {
+    const merged = mergePapers([split('paper.txt', '1. Read the extract and comment on its tone. [10 marks]'), split('extract.txt', 'The sea was angry that night.')]);
+    expect(merged.questions).toEqual([{ number: '1', text: 'Read the extract and comment on its tone.\nThe sea was angry that night.', marks: 10 }]);
+    expect(merged.warnings).toEqual([]);
   });
 });

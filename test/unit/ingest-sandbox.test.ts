@@ -217,6 +217,27 @@ describe('POST /models', () => {
     expect((await slow.call('POST', '/evaluations/one-pass', { json: { model_id: id, paper_content: ESSAY } })).status).toBe(202);
   });
 
+  test('training survives a restart: the stored ready time is honoured by the next process', async () => {
+    const first = await launch({ trainingDelayMs: 300 });
+    const res = await first.call('POST', '/models', { json: validModel() });
+    expect(res.status).toBe(201);
+    const id = res.body.data.model_id;
+    await first.close();
+    const second = await launch({ trainingDelayMs: 300 }, first.dataDir);
+    try {
+      const statusOf = async () => (await second.call('GET', '/models')).body.data.find((m: { model_id: number }) => m.model_id === id).post_status;
+      const deadline = Date.now() + 5000;
+      let status = await statusOf();
+      while (status !== 'ready' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = await statusOf();
+      }
+      expect(status).toBe('ready');
+    } finally {
+      await second.dispose();
+    }
+  });
+
   test('strict validation: unknown fields, missing fields, sums that do not add up, duplicates', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [validModel({ extra: 1 }), /unknown field "extra"/],

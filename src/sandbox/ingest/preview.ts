@@ -16,7 +16,7 @@ import { httpError, validationError } from '../envelope.js';
 import { receiveMultipart } from '../multipart.js';
 import { jsonObjectBody } from '../routes/body.js';
 import { fetchAssets, type SourceFile } from './assets.js';
-import { applySpecification, namedQuestion, questionsFromText, type ParsedQuestion } from './questions.js';
+import { applySpecification, mergePapers, namedQuestion, splitPaper, type ParsedQuestion } from './questions.js';
 
 export type PreviewKind = 'questions' | 'rubrics';
 
@@ -129,7 +129,8 @@ const joinTexts = (read: ReadSource[]) => read.map((s) => s.text.trim()).filter(
 
 function questionsPreview(fields: Fields, read: ReadSource[]): QuestionsPreview {
   const { views, warnings } = sourceViews(read);
-  const paper = applySpecification(questionsFromText(joinTexts(read)), fields.specification);
+  const merged = mergePapers(read.map((s) => ({ name: s.name, paper: splitPaper(s.text) })));
+  const paper = applySpecification(merged, fields.specification);
   const marks = paper.questions.map((q) => q.marks);
   return {
     assignment_name: fields.assignment_name ?? paper.title ?? null,

@@ -30,6 +30,14 @@ export interface ParsedPaper {
   warnings: string[];
 }
 
+/** A paper as split, before the checks that need all of it (see `reviewPaper`). */
+export interface SplitPaper extends ParsedPaper {
+  /** False when no numbering was found (the whole text is then one question). */
+  numbered: boolean;
+  /** The text before the first question, as it came (a page may continue the previous one). */
+  lead: string;
+}
+
 interface Draft {
   number: string;
   paragraphs: string[][];
@@ -113,8 +121,14 @@ function startsOwnLine(text: string): boolean {
   return /^(?:[-*•·]\s|["“‘'])/.test(text);
 }
 
-/** Splits the text of a paper into questions. */
+/** Splits the text of a paper into questions, and checks them (marks found, totals). */
 export function questionsFromText(text: string): ParsedPaper {
+  const { numbered: _n, lead: _l, ...paper } = reviewPaper(splitPaper(text));
+  return paper;
+}
+
+/** Splits the text of a paper (or of one of its files) into questions. */
+export function splitPaper(text: string): SplitPaper {
   const warnings: string[] = [];
   const drafts: Draft[] = [];
   const preamble: string[][] = [];
@@ -241,7 +255,7 @@ export function questionsFromText(text: string): ParsedPaper {
 
   const preambleLines = preamble.map((p) => p.join(' ').trim()).filter(Boolean);
   const title = preambleLines.find((l) => /\p{L}/u.test(l) && l.split(' ').length <= 14 && l.length <= 120 && !NOT_A_TITLE.test(l) && !SECTION.test(l));
-  const rest = preambleLines.filter((l) => l !== title && !SECTION.test(l)).join('\n');
+  const rest = preambleLines.filter((l) => l !== title && !SECTION.test(l) && !/^(?:instructions?|information)(?: (?:for|to) (?:candidates|students))?:?$/i.test(l)).join('\n');
   if (statedTotal === undefined) {
     const inPreamble = PREAMBLE_TOTAL.exec(preambleLines.join('\n'));
     if (inPreamble) statedTotal = toNumber(inPreamble[1]);
@@ -250,25 +264,102 @@ export function questionsFromText(text: string): ParsedPaper {
     ...(title ? { title } : {}),
     ...(rest ? { preamble: rest } : {}),
     ...(statedTotal !== undefined ? { stated_total: statedTotal } : {}),
+    lead: preambleLines.join('\n'),
   };
   if (drafts.length === 0) {
-    if (preambleLines.length === 0) return { questions: [], ...found, warnings: ['No text was found, so no questions.'] };
-    warnings.push('No question numbering was found ("1.", "Q1", "Question 1"); the whole text was taken as one question.');
+    if (preambleLines.length === 0) return { questions: [], ...found, numbered: false, warnings };
     const whole = preambleLines.join('\n');
     const { marks } = takeMarks(preambleLines[preambleLines.length - 1]);
-    return { questions: [{ number: '1', text: whole, ...(marks !== undefined ? { marks } : {}) }], ...found, warnings };
+    return { questions: [{ number: '1', text: whole, ...(marks !== undefined ? { marks } : {}) }], ...found, numbered: false, warnings };
   }
+  return { questions: drafts.map((d) => finish(d, warnings)), ...found, numbered: true, warnings };
+}
 
-  const questions = drafts.map((d) => finish(d, warnings));
+/** The checks that need the whole paper: numbering found, marks found, totals that add up. */
+export function reviewPaper(paper: SplitPaper): SplitPaper {
+  const warnings = [...paper.warnings];
+  const { questions } = paper;
+  if (questions.length === 0) {
+    warnings.push('No text was found, so no questions.');
+    return { ...paper, warnings };
+  }
+  if (!paper.numbered) warnings.push('No question numbering was found ("1.", "Q1", "Question 1"); the whole text was taken as one question.');
   const unmarked = questions.filter((q) => q.marks === undefined).map((q) => q.number);
   if (unmarked.length > 0) {
     warnings.push(`No marks were found for question${unmarked.length > 1 ? 's' : ''} ${unmarked.join(', ')}; add them in the preview if the paper gives them.`);
   }
-  const sum = questions.reduce((n, q) => n + (q.marks ?? 0), 0);
-  if (statedTotal !== undefined && unmarked.length === 0 && Math.abs(sum - statedTotal) > 1e-9) {
-    warnings.push(`The paper states a total of ${statedTotal} marks, but its questions add up to ${sum}.`);
+  const sum = Math.round(questions.reduce((n, q) => n + (q.marks ?? 0), 0) * 1e6) / 1e6;
+  if (paper.stated_total !== undefined && unmarked.length === 0 && sum !== paper.stated_total) {
+    warnings.push(`The paper states a total of ${paper.stated_total} marks, but its questions add up to ${sum}.`);
   }
-  return { questions, ...found, warnings };
+  return { ...paper, warnings };
+}
+
+const normalized = (q: ParsedQuestion) => JSON.stringify([q.text.replace(/\s+/g, ' ').toLowerCase(), q.marks, (q.sub_questions ?? []).map((s) => [s.number, s.text.replace(/\s+/g, ' ').toLowerCase(), s.marks])]);
+
+/**
+ * Adds text to the end of a question (its last part, if it has parts): on the same line when the
+ * question's sentence was cut off, with the marks it states taken as the question's.
+ */
+function continueQuestion(question: ParsedQuestion, text: string): ParsedQuestion {
+  const lines = text.split('\n');
+  const { text: lastLine, marks } = takeMarks(lines[lines.length - 1]);
+  const addition = [...lines.slice(0, -1), lastLine].join('\n').trim();
+  const extend = <T extends { text: string; marks?: number }>(item: T): T => ({
+    ...item,
+    text: item.text === '' ? addition : /[.!?:;"”)\]]$/.test(item.text) ? `${item.text}\n${addition}` : `${item.text} ${addition}`,
+    ...(marks !== undefined && item.marks === undefined ? { marks } : {}),
+  });
+  const subs = question.sub_questions;
+  if (subs && subs.length > 0) {
+    const updated = { ...question, sub_questions: [...subs.slice(0, -1), extend(subs[subs.length - 1])] };
+    const all = updated.sub_questions.map((s) => s.marks);
+    return all.every((m) => m !== undefined) && question.marks === undefined ? { ...updated, marks: all.reduce((n: number, m) => n + (m ?? 0), 0) } : updated;
+  }
+  return extend(question);
+}
+
+/**
+ * One paper from several files, in the order they were sent. A file whose numbering goes on
+ * continues the paper (text before its first number finishes the previous question, as when a
+ * question runs over a page); a file without numbering continues the last question; a file that
+ * repeats questions already read (the same paper twice, e.g. as PDF and DOCX) is left out; a file
+ * whose numbering starts again is a further paper, renumbered after the last question. Each of
+ * these choices is reported in `warnings`.
+ */
+export function mergePapers(parts: readonly { name: string; paper: SplitPaper }[]): SplitPaper {
+  const nonEmpty = parts.filter((p) => p.paper.questions.length > 0);
+  if (nonEmpty.length === 0) return reviewPaper({ questions: [], warnings: parts.flatMap((p) => p.paper.warnings), numbered: false, lead: '' });
+  const [first, ...rest] = nonEmpty;
+  let merged: SplitPaper = { ...first.paper, warnings: [...first.paper.warnings] };
+  for (const { name, paper } of rest) {
+    merged.warnings.push(...paper.warnings);
+    const last = merged.questions[merged.questions.length - 1];
+    if (!paper.numbered || !merged.numbered) {
+      merged.questions = [...merged.questions.slice(0, -1), continueQuestion(last, paper.lead || paper.questions[0].text)];
+      continue;
+    }
+    const lastNumber = Number(last.number);
+    const firstNumber = Number(paper.questions[0].number);
+    if (firstNumber > lastNumber) {
+      if (paper.lead) merged.questions = [...merged.questions.slice(0, -1), continueQuestion(last, paper.lead)];
+      if (firstNumber > lastNumber + 1) merged.warnings.push(`"${name}" starts at question ${firstNumber} after question ${lastNumber}: question${firstNumber - lastNumber > 2 ? 's' : ''} in between may be missing.`);
+      merged.questions = [...merged.questions, ...paper.questions];
+      continue;
+    }
+    const seen = new Map(merged.questions.map((q) => [q.number, normalized(q)]));
+    if (paper.questions.every((q) => seen.get(q.number) === normalized(q))) {
+      merged.warnings.push(`"${name}" repeats questions ${paper.questions.map((q) => q.number).join(', ')} already read from another file; its copy was left out.`);
+      continue;
+    }
+    const offset = lastNumber - firstNumber + 1;
+    const renumbered = paper.questions.map((q) => ({ ...q, number: String(Number(q.number) + offset) }));
+    merged.warnings.push(`"${name}" numbers its questions from ${firstNumber} again; they were renumbered ${renumbered[0].number}-${renumbered[renumbered.length - 1].number}.`);
+    merged.questions = [...merged.questions, ...renumbered];
+  }
+  merged = { ...merged, stated_total: merged.stated_total ?? nonEmpty.find((p) => p.paper.stated_total !== undefined)?.paper.stated_total };
+  if (merged.stated_total === undefined) delete merged.stated_total;
+  return reviewPaper(merged);
 }
 
 function label(question: Draft, sub?: SubDraft): string {
