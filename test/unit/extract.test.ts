@@ -71,10 +71,9 @@ describe('PDF', () => {
     expect(text.replace(/\s+/g, ' ')).toBe(essay.replace(/\s+/g, ' '));
   });
 
-  it('gives an empty string for a page with nothing on it, without starting OCR', async () => {
-    const started = Date.now();
+  it('gives an empty string for a page with nothing on it, without OCR', async () => {
+    // method pdf/text (not pdf/ocr) shows that no page went to OCR
     expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', method: 'pdf/text' });
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('throws a human message for a corrupt file', async () => {

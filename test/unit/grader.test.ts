@@ -166,14 +166,15 @@ describe('grade', () => {
     expect(out.score).toBe(out.evaluation[0].score);
   });
 
-  it('grades 1 MB of text well under 100 ms', () => {
+  // Speed is measured by the sandbox benchmark (bench/), never by a timed assertion here.
+  it('grades 1 MB of text within bounds, deterministically', () => {
     const huge = strong.repeat(Math.ceil(1_000_000 / strong.length));
-    const runs = [0, 1, 2].map(() => {
-      const started = performance.now();
-      grade({ ...base, answerText: huge, style: 'Long' });
-      return performance.now() - started;
-    });
-    expect(Math.min(...runs)).toBeLessThan(100);
+    const first = grade({ ...base, answerText: huge, style: 'Long' });
+    expect(grade({ ...base, answerText: huge, style: 'Long' })).toEqual(first);
+    for (const entry of first.evaluation) {
+      expect(entry.score).toBeGreaterThanOrEqual(0);
+      expect(entry.score).toBeLessThanOrEqual(entry.max_score);
+    }
   });
 });
 
