@@ -27,10 +27,9 @@ export function isFinalStatus(status: unknown): boolean {
   return typeof status === 'string' && FINAL.has(status.toUpperCase());
 }
 
-/** A snapshot is final when its status is, or (status missing) when its stage is. */
+/** A snapshot is final when its status or its stage says so (a server may fill only one well). */
 export function isFinalSnapshot(snapshot: { status?: unknown; stage?: unknown }): boolean {
-  if (typeof snapshot.status === 'string' && snapshot.status !== '') return isFinalStatus(snapshot.status);
-  return typeof snapshot.stage === 'string' && FINAL_STAGES.has(snapshot.stage.toLowerCase());
+  return isFinalStatus(snapshot.status) || (typeof snapshot.stage === 'string' && FINAL_STAGES.has(snapshot.stage.toLowerCase()));
 }
 
 const UNSUCCESSFUL = new Set(['FAILURE', 'CANCEL', 'FAILED', 'CANCELLED']);

@@ -6,6 +6,7 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES } from '../api/limits.js';
 import { mimeFromName } from '../api/mime.js';
 import { inspectFile, type LocalFile } from '../client/files.js';
+import { limiter } from '../client/limit.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
 
@@ -49,7 +50,9 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<An
   if (sources.text !== undefined) answers.push({ label: '--text', files: [], text: sources.text });
 
   const problems: string[] = [];
-  const files = await Promise.all(paths.map((path) => inspectFile(path).catch((error: Error) => {
+  // bounded: a class of thousands of files must not run out of file descriptors
+  const limit = limiter(16);
+  const files = await Promise.all(paths.map((path) => limit(() => inspectFile(path)).catch((error: Error) => {
     problems.push(error.message);
     return undefined;
   })));

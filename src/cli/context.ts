@@ -23,7 +23,8 @@ export interface Context {
   signal: AbortSignal;
   config(): Promise<ConfigStore>;
   settings(flags?: SettingFlags): Promise<ResolvedSettings>;
-  client(flags?: SettingFlags): Promise<KctClient>;
+  /** The API client; `apiKey` overrides the configured key (auth login checks a new one). */
+  client(flags?: SettingFlags, overrides?: { apiKey?: string }): Promise<KctClient>;
   /** A status line on stderr (suppressed with --json? no: stderr never pollutes results). */
   note(text: string): void;
   /** Called once at the end of the process to free sockets and timers. */
@@ -46,7 +47,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       const stored = (await context.config()).read();
       return resolveSettings({ profile: globals.profile, baseUrl: globals.baseUrl, ...flags }, env, stored);
     },
-    async client(flags = {}) {
+    async client(flags = {}, overrides = {}) {
       const settings = await context.settings(flags);
       const baseUrl = settings.baseUrl.value;
       if (!baseUrl) {
@@ -54,11 +55,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
       }
-      checkBaseUrl(baseUrl);
       const { KctClient } = await import('../client/client.js');
       const client = new KctClient({
         baseUrl,
-        apiKey: settings.apiKey.value as string,
+        apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
         env,
         retry: retryFromEnv(env),
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
@@ -77,18 +77,6 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     },
   };
   return context;
-}
-
-function checkBaseUrl(value: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`the base URL is not a URL: ${value}`, { suggestion: 'Use the form https://host/v1' });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`the base URL must be http or https: ${value}`);
-  }
 }
 
 function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {

@@ -42,6 +42,8 @@ export function exitCodeFor(error: unknown): number {
   const code = (error as { code?: unknown } | null)?.code;
   // commander's own parse errors (unknown option, missing argument)
   if (typeof code === 'string' && code.startsWith('commander.')) return EXIT.USAGE;
+  // a local file or folder kct was told to use cannot be read or written
+  if (typeof code === 'string' && typeof (error as { path?: unknown }).path === 'string' && /^E[A-Z]+$/.test(code)) return EXIT.USAGE;
   return EXIT.UNEXPECTED;
 }
 

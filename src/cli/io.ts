@@ -1,7 +1,7 @@
 // Where a command's output goes, and how it may look. Tests build one over buffers to check the
 // TTY and the piped rendering of the same data.
 import type { Readable, Writable } from 'node:stream';
-import { stripControls } from './sanitize.js';
+import { stripControls, terminalSafe } from './sanitize.js';
 
 export interface IO {
   stdin: Readable & { isTTY?: boolean };
@@ -13,6 +13,8 @@ export interface IO {
   /** Colour allowed in results on stdout (off with NO_COLOR, --no-color, or when stdout is not a TTY). */
   color: boolean;
   columns: number;
+  /** A spinner may be drawn on stderr: a terminal that reports its width (some report 0). */
+  canAnimate?: boolean;
   /** True when nothing may prompt: CI, or stdin/stderr not a terminal. */
   noPrompt: boolean;
 }
@@ -35,6 +37,7 @@ export function processIO({ env, noColor }: IOSettings): IO {
     stderrIsTTY,
     color: colorAllowed(env, noColor, stdoutIsTTY),
     columns: process.stdout.columns || process.stderr.columns || 100,
+    canAnimate: stderrIsTTY && (process.stderr.columns ?? 0) > 0,
     noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,
   };
 }
@@ -50,14 +53,21 @@ export function isCI(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
 
-/** Writes a line of results to stdout. */
+/** Writes a line of results to stdout (terminal-safe on a TTY: server text may be in it). */
 export function out(io: IO, text: string): void {
-  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const line = io.stdoutIsTTY ? terminalSafe(text) : text;
+  io.stdout.write(line.endsWith('\n') ? line : `${line}\n`);
 }
 
-/** Writes a line of progress, warnings or errors to stderr. */
+/** Writes text to stdout as it is (CSV blocks), terminal-safe on a TTY. */
+export function outRaw(io: IO, text: string): void {
+  io.stdout.write(io.stdoutIsTTY ? terminalSafe(text) : text);
+}
+
+/** Writes a line of progress, warnings or errors to stderr (terminal-safe on a TTY). */
 export function err(io: IO, text: string): void {
-  io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  const line = io.stderrIsTTY ? terminalSafe(text) : text;
+  io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
 }
 
 /** Server-provided text made safe for the stream it goes to. */

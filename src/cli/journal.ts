@@ -22,7 +22,15 @@ export class Journal {
   private readonly last = new Map<string, JournalEntry>();
 
   constructor(readonly path: string) {
-    if (!existsSync(path)) return;
+    if (!existsSync(path)) {
+      // find out now, before any task exists, that the journal cannot be written
+      try {
+        appendFileSync(path, '', { mode: 0o600 });
+      } catch (error) {
+        throw new UsageError(`cannot write the journal ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Choose a --resume path in a folder you can write to.' });
+      }
+      return;
+    }
     const lines = readFileSync(path, 'utf8').split('\n');
     lines.forEach((line, index) => {
       if (line.trim() === '') return;

@@ -9,8 +9,7 @@ import { mimeFromName } from '../api/mime.js';
 import type { Asset, CreateModelRequest, CumMethod, Model } from '../api/schemas.js';
 import type { KctClient } from '../client/client.js';
 import { checkFileCount, inspectFile } from '../client/files.js';
-import { abortableSleep } from '../client/http.js';
-import { isTransient, nextInterval, pollSchedule } from '../client/poll.js';
+import { TaskPoller, pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
 import { out, safeText, type IO } from './io.js';
 import {
@@ -223,41 +222,42 @@ class ModelWaitTimeout extends WatchTimeoutError {
 const NOT_READY_FINAL = /fail|error|reject|cancel/i;
 
 /**
- * Polls GET /models until the model is `ready`, with the backoff and overall --timeout of task
- * watching (spec 4.10's schedule: 3 s backing off to 15 s, or --poll-interval to start).
+ * Polls GET /models until the model is `ready`, through the same polling loop as task watching
+ * (spec 4.10's schedule: 3 s backing off to 15 s, or --poll-interval to start; overall --timeout).
  */
 export async function waitForModel(context: Context, client: KctClient, modelId: string, flags: WatchFlags): Promise<Model> {
   const { timeoutMs, startMs } = watchTimings(flags, context.env);
-  const schedule = pollSchedule(startMs);
-  const deadline = Date.now() + timeoutMs;
-  let interval = schedule.startMs;
+  let last: Model | undefined;
   let lastStatus: string | undefined;
-  for (;;) {
-    let model: Model | undefined;
-    try {
-      model = (await client.models({ signal: context.signal })).find((m) => String(m.model_id) === modelId);
-    } catch (error) {
-      if (context.signal.aborted) throw interrupted(modelId);
-      if (!isTransient(error)) throw error;
-      context.note(`kct: model ${modelId}: ${(error as Error).message}; still waiting`);
+  // The model's post_status, seen as a task snapshot: ready is SUCCESS, a failed state FAILURE.
+  const poller = new TaskPoller(async (id, signal) => {
+    const model = (await client.models({ signal })).find((m) => String(m.model_id) === id);
+    if (!model) {
+      if (last !== undefined) throw new ApiError({ status: 404, message: `model ${id} is no longer listed by GET /models`, method: 'GET', url: '/models' });
+      return { snapshot: { task_id: id, status: 'NOT_LISTED' } };
     }
-    if (model) {
-      const status = String(model.post_status ?? 'unknown');
-      if (status !== lastStatus) context.note(`kct: model ${modelId} ${safeText(context.io, status, 'stderr')}`);
-      lastStatus = status;
-      if (status === 'ready') return model;
-      if (NOT_READY_FINAL.test(status)) throw new TaskUnsuccessfulError({ [`model ${modelId}`]: status }, `model ${modelId} ended ${status}; it cannot be used for marking`);
-    } else if (lastStatus !== undefined) {
-      throw new ApiError({ status: 404, message: `model ${modelId} is no longer listed by GET /models`, method: 'GET', url: '/models' });
-    }
-    const now = Date.now();
-    if (now >= deadline) throw new ModelWaitTimeout(modelId, lastStatus ?? 'not listed', timeoutMs);
-    try {
-      await abortableSleep(Math.min(interval, deadline - now), context.signal);
-    } catch {
-      throw interrupted(modelId);
-    }
-    interval = nextInterval(interval, schedule);
+    last = model;
+    const status = String(model.post_status ?? 'unknown');
+    return { snapshot: { task_id: id, status: status === 'ready' ? 'SUCCESS' : NOT_READY_FINAL.test(status) ? 'FAILURE' : status, message: status } };
+  }, {
+    timeoutMs,
+    schedule: pollSchedule(startMs),
+    signal: context.signal,
+    onUpdate: (snapshot, changed) => {
+      if (!changed) return;
+      lastStatus = String(snapshot.message);
+      context.note(`kct: model ${modelId} ${lastStatus}`);
+    },
+    onTransientError: (_, error) => context.note(`kct: model ${modelId}: ${error.message}; still waiting`),
+  });
+  try {
+    const final = await poller.watch(modelId);
+    if (final.status !== 'SUCCESS') throw new TaskUnsuccessfulError({ [`model ${modelId}`]: String(final.message) }, `model ${modelId} ended ${String(final.message)}; it cannot be used for marking`);
+    return last as Model;
+  } catch (error) {
+    if (error instanceof InterruptedError) throw interrupted(modelId);
+    if (error instanceof WatchTimeoutError) throw new ModelWaitTimeout(modelId, lastStatus ?? 'not listed', timeoutMs);
+    throw error;
   }
 }
 

@@ -222,7 +222,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'cancel',
-    summary: 'cancel a queued or running task (no credits are charged)',
+    summary: 'cancel a queued or running task (one-pass and batch tasks are then never charged)',
     args: [{ syntax: '<taskId>', description: 'task id' }],
     examples: ['kct cancel tsk_0123abcd'],
     load: () => import('../commands/cancel.js'),

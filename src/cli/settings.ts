@@ -44,7 +44,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, sto
     [DEFAULT_PROFILE, 'default'],
   ]);
   const data = stored.profiles?.[profile!] ?? {};
-  const from = (name: string) => `profile "${profile}"`;
+  const fromProfile = `profile "${profile}"`;
   const setting = (candidates: [string | undefined, string][]): Setting<string> => {
     const [value, source] = pick(candidates);
     return value === undefined ? {} : { value, source };
@@ -53,10 +53,10 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, sto
     profile: profile!,
     profileSource: profileSource!,
     // No flag for the key on purpose: a command-line argument shows in the process list.
-    apiKey: setting([[env.KCT_API_KEY, 'environment (KCT_API_KEY)'], [data.api_key, from('api_key')]]),
-    baseUrl: setting([[flags.baseUrl, '--base-url'], [env.KCT_BASE_URL, 'environment (KCT_BASE_URL)'], [data.base_url, from('base_url')]]),
-    model: setting([[flags.model, '--model'], [env.KCT_MODEL, 'environment (KCT_MODEL)'], [data.model, from('model')]]),
-    output: setting([[flags.output, '--output'], [env.KCT_OUTPUT, 'environment (KCT_OUTPUT)'], [data.output, from('output')]]),
+    apiKey: setting([[env.KCT_API_KEY, 'environment (KCT_API_KEY)'], [data.api_key, fromProfile]]),
+    baseUrl: setting([[flags.baseUrl, '--base-url'], [env.KCT_BASE_URL, 'environment (KCT_BASE_URL)'], [data.base_url, fromProfile]]),
+    model: setting([[flags.model, '--model'], [env.KCT_MODEL, 'environment (KCT_MODEL)'], [data.model, fromProfile]]),
+    output: setting([[flags.output, '--output'], [env.KCT_OUTPUT, 'environment (KCT_OUTPUT)'], [data.output, fromProfile]]),
   };
 }
 

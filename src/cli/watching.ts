@@ -1,6 +1,6 @@
 // Watching tasks from a command: the shared poller plus the progress display and the
 // Ctrl-C / timeout messages that tell the user how to pick up again.
-import { InterruptedError, WatchTimeoutError } from '../api/errors.js';
+import { InterruptedError } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import type { KctClient } from '../client/client.js';
 import { pollSchedule } from '../client/poll.js';
@@ -36,7 +36,6 @@ export async function watchWithProgress(context: Context, client: KctClient, tas
         suggestion: `The task keeps running on the server. Resume with: kct status ${taskIds[0]} --watch`,
       });
     }
-    if (error instanceof WatchTimeoutError) throw error;
     throw error;
   } finally {
     reporter.stop();

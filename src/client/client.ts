@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { CredentialsError, UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import {
-  Assignment, AssignmentRequest, BatchRequest, Credits, EvaluationResult, FeedbackRewriteRequest, IngestPreviewFields,
+  Assignment, AssignmentRequest, BatchRequest, CreateModelRequest, Credits, EvaluationResult, FeedbackRewriteRequest, IngestPreviewFields,
   LegacyEvaluationFields, Model, OnePassFields, RewriteResult, StatusSnapshot, Task, UploadedFile,
   type OnePassFields as OnePassFieldsType,
 } from '../api/schemas.js';
@@ -217,13 +217,17 @@ export class KctClient {
     return isPlainObject(response.data) ? response.data : { value: response.data };
   }
 
-  /** POST /models (4.3): the payload is checked by the caller (see docs/sandbox.md for its shape). */
-  async createModel(payload: Record<string, unknown>, options: SubmitOptions = {}): Promise<Model> {
+  /**
+   * POST /models (4.3; field list in docs/model-building.md). Never retried: the spec gives it
+   * no idempotency, and a retry could create a second model.
+   */
+  async createModel(request: CreateModelRequest, options: CallOptions = {}): Promise<Model> {
+    const body = validateRequest(CreateModelRequest, request, 'model');
     const response = await this.http.send({
       method: 'POST',
       path: operationPath('createModel'),
-      json: payload,
-      idempotencyKey: options.idempotencyKey,
+      json: body,
+      retry: false,
       signal: options.signal,
     });
     return parseLoose(Model, response.data, 'model');

@@ -2,7 +2,7 @@
 // envelope unwrapping, typed errors and a redacted debug trace.
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher, type FormData } from 'undici';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, ConnectionError, InterruptedError, KctError } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { redact, redactHeaders } from './redact.js';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
@@ -58,6 +58,33 @@ export interface HttpResponse<T = unknown> {
 }
 
 const MAX_REDIRECTS = 5;
+/** No API answer is this large; a misbehaving endpoint must not exhaust memory. */
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Connection-level failures worth another attempt. */
+const TRANSIENT_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND']);
+/** TLS and proxy failures: reported as connection problems, not retried (they will not heal). */
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_PROXY)/;
+
+function isNetworkError(code: string | undefined): boolean {
+  if (code === undefined) return false;
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED' || code === 'UND_ERR_ABORTED') return false;
+  return TRANSIENT_NETWORK.has(code) || code.startsWith('UND_ERR_') || TLS_CODE.test(code);
+}
+
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit: number, url: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy?.();
+      throw new KctError('response_too_large', `the answer from ${url} is larger than ${limit / 1024 / 1024} MB; refusing to read it`);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 export class HttpClient {
   readonly baseUrl: string;
@@ -69,6 +96,15 @@ export class HttpClient {
   constructor(options: HttpOptions) {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(this.baseUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+      throw new UsageError(`the base URL is not an http(s) URL: ${options.baseUrl}`, { suggestion: 'Use the form https://host/v1' });
+    }
     this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   }
@@ -103,8 +139,12 @@ export class HttpClient {
       } catch (error) {
         if (spec.signal?.aborted) throw new InterruptedError('request interrupted', { cause: error });
         if (error instanceof KctError) throw error;
+        // Only the network is retried; anything else (a local file gone, a bug) surfaces as it is.
+        const code = errorCode(error);
+        if (!isNetworkError(code)) throw error;
         const connection = toConnectionError(error, spec, this.baseUrl);
-        if (!retryAllowed || attempt >= this.retryPolicy.maxRetries) throw connection;
+        const transient = TRANSIENT_NETWORK.has(code as string) || (code as string).startsWith('UND_ERR_');
+        if (!retryAllowed || !transient || attempt >= this.retryPolicy.maxRetries) throw connection;
         const delay = retryDelay(attempt, undefined, this.retryPolicy, this.options.random);
         await this.pause(attempt, delay ?? 0, connection.message, spec.signal);
         continue;
@@ -163,7 +203,7 @@ export class HttpClient {
         signal: spec.signal,
         dispatcher: this.dispatcher,
       });
-      const text = await response.body.text();
+      const text = await readCapped(response.body, MAX_RESPONSE_BYTES, url.href);
       const responseHeaders = response.headers as Record<string, string | string[] | undefined>;
       this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
       this.traceHeaders('<', responseHeaders);

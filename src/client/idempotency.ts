@@ -16,9 +16,24 @@ export interface KeyedFile {
   file: LocalFile;
 }
 
+export type FileHasher = (path: string) => Promise<string>;
+
+/** A hasher that reads each file once, however many submissions share it (rubric files). */
+export function cachedHasher(): FileHasher {
+  const cache = new Map<string, Promise<string>>();
+  return (path) => {
+    let hash = cache.get(path);
+    if (!hash) {
+      hash = fileSha256(path);
+      cache.set(path, hash);
+    }
+    return hash;
+  };
+}
+
 /** A stable key for a submission to `endpoint`: "kct-" + 40 hex characters of a SHA-256. */
-export async function deriveIdempotencyKey(endpoint: string, fields: Record<string, unknown>, files: readonly KeyedFile[] = []): Promise<string> {
-  const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await fileSha256(file.path) })));
+export async function deriveIdempotencyKey(endpoint: string, fields: Record<string, unknown>, files: readonly KeyedFile[] = [], hash: FileHasher = fileSha256): Promise<string> {
+  const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file.path) })));
   const canonical = canonicalJson({ v: 1, endpoint, fields, files: described });
   return `kct-${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
 }

@@ -2,12 +2,16 @@
 // with an overall deadline). Each task keeps its own interval; the loop sleeps until the
 // earliest one is due, so a thousand tasks cost one timer, not a thousand. Tasks can be added
 // while the loop runs (a pipeline submits and watches at the same time).
-import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError, formatDuration } from '../api/errors.js';
 import { POLL_MAX_MS, POLL_START_MS } from '../api/limits.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
 import { abortableSleep } from './http.js';
 import { parseRetryAfter } from './retry.js';
+
+/** The last look at the deadline, and the shortest time any status request is given. */
+const LAST_LOOK_MS = 5_000;
+const MIN_REQUEST_MS = 1_000;
 
 export interface PollSchedule {
   startMs: number;
@@ -94,7 +98,7 @@ export class TaskPoller {
           // One last look at every task, so one that has just finished is not reported as late.
           const remaining = [...this.pending.values()];
           for (let i = 0; i < remaining.length; i += concurrency) {
-            await Promise.all(remaining.slice(i, i + concurrency).map((task) => this.pollOne(task)));
+            await Promise.all(remaining.slice(i, i + concurrency).map((task) => this.pollOne(task, LAST_LOOK_MS)));
           }
           const late = [...this.pending.values()];
           for (const task of late) {
@@ -113,7 +117,7 @@ export class TaskPoller {
           await this.pauseFor(Math.min(earliest, this.deadline) - current);
           continue;
         }
-        await Promise.all(due.map((task) => this.pollOne(task)));
+        await Promise.all(due.map((task) => this.pollOne(task, Math.max(MIN_REQUEST_MS, this.deadline - current))));
       }
     } catch (error) {
       const failure = error instanceof InterruptedError ? error : new InterruptedError('stopped watching', { cause: error });
@@ -137,13 +141,21 @@ export class TaskPoller {
     }
   }
 
-  private async pollOne(task: Tracked): Promise<void> {
+  /** One status request, bounded by `boundMs` so a hanging request cannot outlast --timeout. */
+  private async pollOne(task: Tracked, boundMs: number): Promise<void> {
     let snapshot: StatusSnapshot;
     let retryAfter: number | undefined;
+    const bound = AbortSignal.timeout(boundMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, bound]) : bound;
     try {
-      ({ snapshot, retryAfterMs: retryAfter } = await this.fetchStatus(task.id, this.options.signal));
+      ({ snapshot, retryAfterMs: retryAfter } = await this.fetchStatus(task.id, signal));
     } catch (error) {
       if (this.options.signal?.aborted) throw new InterruptedError('stopped watching', { cause: error });
+      if (bound.aborted) {
+        this.options.onTransientError?.(task.id, new Error(`no status answer within ${formatDuration(boundMs)}`));
+        this.reschedule(task, undefined);
+        return;
+      }
       if (!isTransient(error)) {
         this.pending.delete(task.id);
         task.reject(error);

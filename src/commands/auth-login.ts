@@ -1,6 +1,6 @@
 // kct auth login: check a key against GET /credits, then store it with the base URL.
 import { CredentialsError, UsageError } from '../api/errors.js';
-import { assertSendableKey, KctClient } from '../client/client.js';
+import { assertSendableKey } from '../client/client.js';
 import { maskKey } from '../client/redact.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
@@ -20,13 +20,8 @@ export async function run(options: AuthLoginOptions, context: Context): Promise<
   const key = options.withKey ? (await readStdinText(context.io)).trim() : await promptForKey(context);
   assertSendableKey(key);
 
-  const client = new KctClient({ baseUrl, apiKey: key, env: context.env });
-  let credits;
-  try {
-    credits = await client.credits({ signal: context.signal });
-  } finally {
-    await client.close();
-  }
+  const client = await context.client({}, { apiKey: key });
+  const credits = await client.credits({ signal: context.signal });
   const store = await context.config();
   store.setProfileValue(settings.profile, 'api_key', key);
   store.setProfileValue(settings.profile, 'base_url', baseUrl);

@@ -1,6 +1,6 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import { TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import { EvaluationResult, type Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
@@ -49,19 +49,30 @@ export async function run(options: BatchOptions, context: Context): Promise<void
   const settings = await context.settings({ model: options.model });
   const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl);
-  const format = resolveFormat(options, settings.output.value);
+  const format = resolveFormat(options, settings.output);
   const timings = watchTimings(options, context.env);
   const items = await readManifest(options.manifest, modelId);
   const groups = chunk(items, MAX_BATCH_ITEMS);
   const client = await context.client();
 
   const accepted: { task: Task; items: ManifestItem[] }[] = [];
+  // A refused request (say 402 on the third) must not lose the batches already accepted: they
+  // are still followed and printed, and the refusal decides the exit code afterwards.
+  let refused: unknown;
   for (const [index, group] of groups.entries()) {
     const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
     const key = options.idempotencyKey !== undefined
       ? (groups.length === 1 ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
       : await deriveIdempotencyKey('batch', body);
-    const task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
+    let task: Task;
+    try {
+      task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
+    } catch (error) {
+      if (accepted.length === 0 || !(error instanceof ApiError)) throw error;
+      refused = error;
+      err(context.io, `kct: batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`);
+      break;
+    }
     accepted.push({ task, items: group });
     err(context.io, `kct: batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`);
   }
@@ -70,6 +81,7 @@ export async function run(options: BatchOptions, context: Context): Promise<void
     const rows = accepted.map(({ task }) => task);
     if (format === 'table') for (const task of rows) out(context.io, `${task.task_id}  ${task.status ?? ''}  ${String(task.count ?? '')} items`);
     else out(context.io, JSON.stringify(rows, null, format === 'json' ? 2 : 0));
+    if (refused !== undefined) throw refused;
     return;
   }
 
@@ -92,6 +104,7 @@ export async function run(options: BatchOptions, context: Context): Promise<void
   }));
   const order = new Map(items.map((item, index) => [item.label, index]));
   const outcomes = await writer.finish((outcome) => order.get(outcome.file) ?? 0);
+  if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
   const unsuccessful = outcomes.filter((o) => isUnsuccessfulFinal(o.status) || o.status === 'ERROR');
   if (unsuccessful.length > 0) {

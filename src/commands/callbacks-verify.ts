@@ -13,7 +13,6 @@ export interface CallbacksVerifyOptions {
   signature?: string;
   body?: string;
   secretFile?: string;
-  tolerance?: string;
   json?: boolean;
 }
 
@@ -28,7 +27,7 @@ export async function run(options: CallbacksVerifyOptions, context: Context): Pr
   const headers = { 'webhook-id': options.id!, 'webhook-timestamp': options.timestamp!, 'webhook-signature': options.signature! };
   let payload: unknown;
   try {
-    const webhook = new Webhook(secret.startsWith('whsec_') ? secret.slice(6) : secret);
+    const webhook = new Webhook(secret); // it takes the whsec_ prefix as is
     payload = webhook.verify(body, headers);
   } catch (error) {
     throw new CredentialsError(`the callback signature does not verify: ${(error as Error).message}`, {

@@ -8,7 +8,7 @@ import type { Context } from '../cli/context.js';
 import { readFeedbackFile } from '../cli/feedback-file.js';
 import { out } from '../cli/io.js';
 import { parsePositiveInteger } from '../cli/parse.js';
-import { printResult } from '../cli/render/result.js';
+import { printOneResult } from '../cli/render/outcomes.js';
 import { resolveFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
 import { readStdinText } from '../cli/stdin.js';
@@ -46,7 +46,7 @@ export async function run(options: EvaluateOptions, context: Context): Promise<v
     ...(options.style ? { style: options.style } : {}),
     ...(options.studentId ? { student_id: options.studentId } : {}),
   };
-  const format = resolveFormat(options);
+  const format = resolveFormat(options, (await context.settings()).output);
   const client = await context.client();
   let task;
   try {
@@ -72,7 +72,6 @@ export async function run(options: EvaluateOptions, context: Context): Promise<v
   context.note(`kct: accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`);
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
-  if (format === 'table') await printResult(context.io, result);
-  else out(context.io, JSON.stringify(result, null, format === 'json' ? 2 : 0));
+  await printOneResult(context.io, format, result);
   if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
 }

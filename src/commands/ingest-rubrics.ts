@@ -1,7 +1,5 @@
 // kct ingest rubrics: POST /rubrics-ingest-preview, then an editable preview file and a summary.
 // `runIngest` serves `kct ingest questions` too.
-import { CumMethod } from '../api/schemas.js';
-import { UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { ingestToFile, printIngestSummary } from '../cli/model-building.js';
@@ -15,7 +13,8 @@ export interface IngestCommandOptions {
   name?: string;
   desc?: string;
   totalScore?: string;
-  cumMethod?: string;
+  /** commander has checked it against the choices */
+  cumMethod?: 'sum' | 'average';
   output?: string;
   force?: boolean;
   json?: boolean;
@@ -28,8 +27,6 @@ export async function run(options: IngestCommandOptions, context: Context): Prom
 export async function runIngest(kind: PreviewKind, options: IngestCommandOptions, context: Context): Promise<void> {
   const output = options.output ?? `${kind}.yaml`;
   const totalScore = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
-  const method = options.cumMethod === undefined ? undefined : CumMethod.safeParse(options.cumMethod);
-  if (method && !method.success) throw new UsageError(`--cum-method must be sum or average, not "${options.cumMethod}"`);
   const client = await context.client();
   const outcome = await ingestToFile(client, {
     kind,
@@ -41,7 +38,7 @@ export async function runIngest(kind: PreviewKind, options: IngestCommandOptions
     name: options.name,
     desc: options.desc,
     totalScore,
-    cumMethod: method?.data,
+    cumMethod: options.cumMethod,
   }, context.signal);
   if (options.json) out(context.io, JSON.stringify(outcome.preview, null, 2));
   else await printIngestSummary(context.io, kind, outcome.content);

@@ -1,7 +1,5 @@
 // kct models create: validate the two preview files (line and field for every problem), show what
 // will be created, confirm, POST /models, and with --wait poll until the model is ready.
-import { UsageError } from '../api/errors.js';
-import { CumMethod } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { confirmCreate, describeModel, printModel, waitForModel } from '../cli/model-building.js';
@@ -16,7 +14,8 @@ export interface ModelsCreateOptions extends WatchFlags {
   desc?: string;
   subject?: string;
   totalScore?: string;
-  cumMethod?: string;
+  /** commander has checked it against the choices */
+  cumMethod?: 'sum' | 'average';
   wait?: boolean;
   yes?: boolean;
   json?: boolean;
@@ -24,8 +23,6 @@ export interface ModelsCreateOptions extends WatchFlags {
 
 export async function run(options: ModelsCreateOptions, context: Context): Promise<void> {
   const totalScore = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
-  const method = options.cumMethod === undefined ? undefined : CumMethod.safeParse(options.cumMethod);
-  if (method && !method.success) throw new UsageError(`--cum-method must be sum or average, not "${options.cumMethod}"`);
   const plan = await buildModelRequest({
     questions: options.questions,
     rubrics: options.rubrics,
@@ -33,7 +30,7 @@ export async function run(options: ModelsCreateOptions, context: Context): Promi
     desc: options.desc,
     subject: options.subject,
     totalScore,
-    cumMethod: method?.data,
+    cumMethod: options.cumMethod,
   });
   for (const warning of plan.warnings) context.note(`warning: ${warning}`);
   if (!options.json) err(context.io, await describeModel(context.io, plan.request));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InterruptedError, UsageError } from '../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../api/limits.js';
-import { CumMethod, type CumMethod as CumMethodType } from '../api/schemas.js';
+import type { CumMethod as CumMethodType } from '../api/schemas.js';
 import { inspectFile } from '../client/files.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
@@ -25,7 +25,8 @@ export interface ModelsNewOptions extends WatchFlags {
   desc?: string;
   subject?: string;
   totalScore?: string;
-  cumMethod?: string;
+  /** commander has checked it against the choices */
+  cumMethod?: 'sum' | 'average';
   spec?: string;
   dir?: string;
   yes?: boolean;
@@ -61,8 +62,6 @@ export async function run(options: ModelsNewOptions, context: Context): Promise<
   // every file is checked before anything is sent or asked
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
   const totalFlag = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
-  const methodFlag = options.cumMethod === undefined ? undefined : CumMethod.safeParse(options.cumMethod);
-  if (methodFlag && !methodFlag.success) throw new UsageError(`--cum-method must be sum or average, not "${options.cumMethod}"`);
 
   const prompts = await import('@inquirer/prompts');
   const ask = { input: context.io.stdin, output: context.io.stderr, signal: context.signal };
@@ -79,7 +78,7 @@ export async function run(options: ModelsNewOptions, context: Context): Promise<
   const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
 
   const totalScore = totalFlag ?? await guard(prompts.number({ message: 'Total score of the rubric:', required: true, min: 0.01, step: 'any' }, ask)) as number;
-  const cumMethod: CumMethodType = methodFlag?.data ?? await guard(prompts.select({
+  const cumMethod: CumMethodType = options.cumMethod ?? await guard(prompts.select({
     message: 'How do criterion scores make the total?',
     choices: [{ name: 'sum: criterion scores are added', value: 'sum' as const }, { name: 'average: the average of the criteria, scaled to the total', value: 'average' as const }],
   }, ask));

@@ -22,7 +22,7 @@ export async function run(options: ModelsShowOptions, context: Context): Promise
       suggestion: 'List them with `kct models`; an assignment id is not a model id.',
     });
   }
-  const format = resolveFormat(options, settings.output.value);
+  const format = resolveFormat(options, settings.output);
   if (format === 'json') out(context.io, JSON.stringify(model, null, 2));
   else if (format === 'table') await printModel(context.io, model);
   else await printRows(context.io, format, [model], Object.keys(model).map((key) => ({ header: key, value: (m: Record<string, unknown>) => m[key] })));

@@ -22,7 +22,7 @@ export async function run(options: ModelsOptions, context: Context): Promise<voi
   const client = await context.client();
   let models = await client.models({ signal: context.signal });
   if (options.ready) models = models.filter((model) => model.post_status === 'ready');
-  const format = resolveFormat(options, settings.output.value);
+  const format = resolveFormat(options, settings.output);
   if (format === 'table' && models.length === 0) {
     context.note(options.ready ? 'No ready models for this key.' : 'No models for this key.');
     return;

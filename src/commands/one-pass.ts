@@ -6,19 +6,18 @@ import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeo
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../client/files.js';
-import { deriveIdempotencyKey, type KeyedFile } from '../client/idempotency.js';
+import { cachedHasher, deriveIdempotencyKey, type KeyedFile } from '../client/idempotency.js';
 import { limiter } from '../client/limit.js';
 import { pollSchedule } from '../client/poll.js';
 import { collectAnswers, type Answer } from '../cli/answers.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
-import { Journal } from '../cli/journal.js';
+import { Journal, type ResumePlan } from '../cli/journal.js';
 import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
-import { OutcomeWriter, outcomeFromResult, type AnswerOutcome } from '../cli/render/outcomes.js';
-import { printResult } from '../cli/render/result.js';
+import { OutcomeWriter, outcomeFromResult, printOneResult, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
-import { createProgressReporter, type ProgressReporter } from '../cli/watch-ui.js';
+import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch-ui.js';
 import { watchTimings, type WatchFlags } from '../cli/watching.js';
 
 export interface OnePassOptions extends WatchFlags {
@@ -49,14 +48,16 @@ export interface OnePassOptions extends WatchFlags {
 
 /** Errors that would hit every remaining answer the same way: stop submitting. */
 function stopsTheRun(error: unknown): boolean {
-  return error instanceof ApiError && [401, 402, 403, 404].includes(error.status)
-    || (error instanceof ApiError && error.status === 409 && /not ready/i.test(error.message));
+  if (!(error instanceof ApiError)) return false;
+  if ([401, 402, 403, 404].includes(error.status)) return true;
+  // a server without error codes is read by its message
+  return error.status === 409 && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
 }
 
 export async function run(options: OnePassOptions, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value);
-  const format = resolveFormat(options, settings.output.value);
+  const format = resolveFormat(options, settings.output);
   const jobs = parsePositiveInteger(options.jobs ?? '4', '--jobs');
   const timings = watchTimings(options, context.env);
   const [rubricFiles, questionFiles] = await Promise.all([inspectAll(options.rubricFile), inspectAll(options.questionFile)]);
@@ -99,7 +100,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   });
   const firstPollIn = timings.startMs ?? pollSchedule().startMs;
   const submit = limiter(jobs);
-  const stop = new AbortController();
+  const hasher = cachedHasher();
   let fatal: unknown;
   const accepted: string[] = [];
   let progress: ProgressReporter | undefined;
@@ -116,43 +117,55 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     const parts: KeyedFile[] = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...sharedParts];
     let taskId: string | undefined;
     try {
-      const key = options.idempotencyKey !== undefined
-        ? (single ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
-        : await deriveIdempotencyKey('one-pass', fields, parts);
-      const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
-      let task: Task | undefined;
-      if (plan.kind === 'submit') {
+      // Hashing, planning and sending all happen inside the --jobs limit: a class of thousands of
+      // files never holds more than N open at once.
+      const { key, plan, task } = await submit(async (): Promise<{ key: string; plan: ResumePlan; task?: Task }> => {
+        const key = options.idempotencyKey !== undefined
+          ? (single ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
+          : await deriveIdempotencyKey('one-pass', fields, parts, hasher);
+        const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
+        if (plan.kind !== 'submit') return { key, plan };
+        if (fatal !== undefined) throw new NotSent();
         if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
-        task = await submit(async () => {
-          if (stop.signal.aborted) throw new NotSent();
-          return client.onePass({ fields, answerFiles: answer.files, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
-        });
+        const task = await client.onePass({ fields, answerFiles: answer.files, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
+        return { key, plan, task };
+      });
+      if (task) {
         taskId = task.task_id;
         accepted.push(taskId);
         journal?.record(answer.label, key, taskId, task.status ?? 'QUEUED');
         if (single && options.wait !== false) {
           context.note(`kct: accepted ${taskId}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
         }
-      } else {
+      } else if (plan.kind === 'attach' || plan.kind === 'done') {
         taskId = plan.taskId;
         if (plan.kind === 'attach') err(context.io, `kct: ${answer.label}: following ${taskId} from the last run`);
       }
+      if (taskId === undefined) throw new Error('no task id after submission');
       if (options.wait === false) return { ...base, task_id: taskId, status: task?.status ?? (plan.kind === 'done' ? plan.status : 'QUEUED'), result: task as EvaluationResult | undefined };
       if (plan.kind !== 'done') await poller.watch(taskId, plan.kind === 'submit' ? firstPollIn : 0);
-      const result = await client.result(taskId, { signal: context.signal });
+      let result = await client.result(taskId, { signal: context.signal });
+      // A failure the server calls retryable (its own fault, not the answer's) would be replayed
+      // forever under the same derived key: try again under a derived follow-up key, at most twice.
+      for (let attempt = 1; attempt <= 2 && options.idempotencyKey === undefined && isRetryableFailure(result); attempt++) {
+        err(context.io, `kct: ${answer.label}: ${taskId} failed on the service's side and may be retried; submitting it again`);
+        const again = await submit(() => client.onePass({ fields, answerFiles: answer.files, rubricFiles, questionFiles }, { idempotencyKey: `${key}-retry${attempt}`, signal: context.signal }));
+        taskId = again.task_id;
+        accepted.push(taskId);
+        journal?.record(answer.label, key, taskId, again.status ?? 'QUEUED');
+        await poller.watch(taskId, firstPollIn);
+        result = await client.result(taskId, { signal: context.signal });
+      }
       journal?.record(answer.label, key, taskId, statusOf(result));
       return outcomeFromResult(base, result);
     } catch (error) {
       if (error instanceof InterruptedError || context.signal.aborted) throw error;
-      if (!(error instanceof KctError) && !(error instanceof NotSent)) throw error; // a bug: exit 1
+      if (!(error instanceof KctError) && !(error instanceof NotSent) && !isLocalFileError(error)) throw error; // a bug: exit 1
       if (error instanceof WatchTimeoutError) return { ...base, task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' };
       if (error instanceof NotSent) return { ...base, message: `not sent: the run stopped after ${(fatal as Error).message}` };
-      if (stopsTheRun(error) && fatal === undefined) {
-        fatal = error;
-        stop.abort();
-      }
+      if (stopsTheRun(error) && fatal === undefined) fatal = error;
       if (single) throw error;
-      return { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: error.message, error };
+      return { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message, error };
     }
   };
 
@@ -189,14 +202,15 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     const order = new Map(answers.map((answer, index) => [answer.label, index]));
     await writer.finish((outcome) => order.get(outcome.file) ?? 0);
   }
-  finishWithExitStatus(outcomes, fatal);
+  finishWithExitStatus(outcomes, fatal, timings.timeoutMs);
 }
 
 type ClassProgress = ProgressReporter & { finished?: (outcome: AnswerOutcome, counts: { done: number; failed: number; total: number }) => void };
 
 async function classProgress(context: Context, counts: { done: number; failed: number; total: number }): Promise<ClassProgress> {
   const line = () => `marking ${counts.total} answers: ${counts.done - counts.failed} marked, ${counts.failed} not marked, ${counts.total - counts.done} queued or running`;
-  if (!context.io.stderrIsTTY || !((context.io.stderr as { columns?: number }).columns! > 0)) {
+  const spinner = await startSpinner(context.io, line());
+  if (!spinner) {
     return {
       update() {},
       warn(text) {
@@ -209,22 +223,11 @@ async function classProgress(context: Context, counts: { done: number; failed: n
       },
     };
   }
-  const { default: ora } = await import('ora');
-  const spinner = ora({ stream: context.io.stderr, isEnabled: true, discardStdin: false }).start(line());
   return {
-    update() {
-      spinner.text = line();
-    },
-    warn(text) {
-      spinner.warn(text);
-      spinner.start(line());
-    },
-    stop() {
-      spinner.stop();
-    },
-    finished() {
-      spinner.text = line();
-    },
+    update: () => spinner.text(line()),
+    warn: (text) => spinner.warn(text),
+    stop: () => spinner.stop(),
+    finished: () => spinner.text(line()),
   };
 }
 
@@ -240,30 +243,31 @@ async function printSingle(context: Context, outcome: AnswerOutcome, format: Out
     }
     return;
   }
-  if (!result) return;
-  if (format === 'table') await printResult(context.io, result);
-  else if (format === 'json') out(context.io, JSON.stringify(result, null, 2));
-  else {
-    const writer = new OutcomeWriter(context.io, format);
-    await writer.init();
-    writer.add(outcome);
-    await writer.finish(() => 0);
-  }
+  if (result) await printOneResult(context.io, format, result, outcome.file);
 }
 
-function finishWithExitStatus(outcomes: AnswerOutcome[], fatal: unknown): void {
+function finishWithExitStatus(outcomes: AnswerOutcome[], fatal: unknown, timeoutMs: number): void {
   // The most telling failure decides the exit code: an error that stopped the run, then any
   // answer the server refused, then time-outs, then tasks that ended FAILURE or CANCEL.
   const firstError = outcomes.find((o) => o.error !== undefined)?.error;
   if (fatal !== undefined) throw fatal;
   if (firstError !== undefined) throw firstError;
   const late = outcomes.filter((o) => o.status === 'TIMEOUT');
-  if (late.length > 0) throw new WatchTimeoutError(late.map((o) => o.task_id ?? o.file), 0);
+  if (late.length > 0) throw new WatchTimeoutError(late.map((o) => o.task_id ?? o.file), timeoutMs);
   const unsuccessful = outcomes.filter((o) => isUnsuccessfulFinal(o.status));
   if (unsuccessful.length > 0) {
     const statuses = Object.fromEntries(unsuccessful.map((o) => [o.task_id ?? o.file, o.status]));
     throw new TaskUnsuccessfulError(statuses, outcomes.length > 1 ? `${unsuccessful.length} of ${outcomes.length} answers ended FAILURE or CANCEL` : undefined);
   }
+}
+
+function isRetryableFailure(result: EvaluationResult): boolean {
+  return statusOf(result) === 'FAILURE' && result.retryable === true;
+}
+
+/** A file that vanished or changed permissions after the checks: that answer fails, not the run. */
+function isLocalFileError(error: unknown): boolean {
+  return typeof (error as { code?: unknown }).code === 'string' && typeof (error as { path?: unknown }).path === 'string';
 }
 
 /** An answer left unsent because an earlier error stopped the run. */

@@ -34,7 +34,7 @@ export async function run(options: RewriteOptions, context: Context): Promise<vo
     ...(options.item ? { target_item: options.item } : {}),
     ...(options.instruction ? { instruction: options.instruction } : {}),
   }, { signal: context.signal });
-  const format = resolveFormat(options);
+  const format = resolveFormat(options, (await context.settings()).output);
   if (format === 'json') {
     out(context.io, JSON.stringify(rewritten, null, 2));
     return;

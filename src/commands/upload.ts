@@ -22,7 +22,12 @@ export async function run(options: UploadOptions, context: Context): Promise<voi
   // every file is checked before the first is sent
   const files = await Promise.all(options.files.map((path) => inspectFile(path, UPLOAD_MIME_TYPES)));
   const client = await context.client();
+  const format = resolveFormat(options, (await context.settings()).output);
   const uploaded: UploadedFile[] = [];
-  for (const file of files) uploaded.push(await client.upload(file, { signal: context.signal }));
-  await printRows(context.io, resolveFormat(options), uploaded, COLUMNS);
+  try {
+    for (const file of files) uploaded.push(await client.upload(file, { signal: context.signal }));
+  } finally {
+    // files already stored keep their URLs: print them even when a later upload fails
+    if (uploaded.length > 0) await printRows(context.io, format, uploaded, COLUMNS);
+  }
 }

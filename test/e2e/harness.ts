@@ -1,6 +1,8 @@
 // End-to-end harness: the built `kct` binary as a child process, against a sandbox started with
 // `kct sandbox --port 0 --json` on loopback, with a private config dir per test file.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -150,4 +152,54 @@ export function parseJson<T = unknown>(text: string): T {
   } catch {
     throw new Error(`not JSON: ${text}`);
   }
+}
+
+/** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` after a short delay. */
+export function inTerminal(args: string[], env: Record<string, string | undefined>, input?: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const command = [process.execPath, BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${command}`, '/dev/null'], {
+      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: '100' } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    if (input !== undefined) {
+      let sent = false;
+      child.stdout.on('data', () => {
+        if (!sent && output.includes('API key')) {
+          sent = true;
+          child.stdin.write(input);
+        }
+      });
+    }
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+
+/** A throwaway HTTP server standing in for the API, for answers the sandbox never gives. */
+export async function fakeApi(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('latin1');
+    });
+    req.on('end', () => handler(req, res, body));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    }),
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
 }

@@ -1,12 +1,11 @@
 // What kct does on the wire: debug traces without the key, proxies, and the terminal experience
 // (spinner and hidden key prompt) under a real pseudo-terminal.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, BIN, kctEnv, parseJson, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { asUser, inTerminal, kctEnv, parseJson, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -78,31 +77,6 @@ describe('proxies', () => {
     }
   });
 });
-
-/** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` after a short delay. */
-function inTerminal(args: string[], env: Record<string, string | undefined>, input?: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const command = [process.execPath, BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${command}`, '/dev/null'], {
-      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: '100' } as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    if (input !== undefined) {
-      let sent = false;
-      child.stdout.on('data', () => {
-        if (!sent && output.includes('API key')) {
-          sent = true;
-          child.stdin.write(input);
-        }
-      });
-    }
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 describe('on a terminal', () => {
   it('asks for the key without echoing it, then stores it', async () => {

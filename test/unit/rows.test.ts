@@ -175,10 +175,11 @@ describe('cell and resolveFormat', () => {
 
   it('picks the format: --json, then --output, then the configured one, else table', () => {
     expect(resolveFormat({ json: true, output: 'csv' })).toBe('json');
-    expect(resolveFormat({ output: 'csv' }, 'ndjson')).toBe('csv');
-    expect(resolveFormat({}, 'ndjson')).toBe('ndjson');
+    expect(resolveFormat({ output: 'csv' }, { value: 'ndjson' })).toBe('csv');
+    expect(resolveFormat({}, { value: 'ndjson', source: 'environment (KCT_OUTPUT)' })).toBe('ndjson');
     expect(resolveFormat({})).toBe('table');
-    expect(resolveFormat({ output: 'yaml' })).toBe('table');
+    // a configured value that is not a format is an error naming where it came from
+    expect(() => resolveFormat({}, { value: 'yaml', source: 'environment (KCT_OUTPUT)' })).toThrow(/KCT_OUTPUT/);
   });
 });
 

@@ -3,8 +3,9 @@
 // results: with a machine format, the summary goes to stderr.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { statusOf } from '../../api/status.js';
-import { err, out, safeText, type IO } from '../io.js';
+import { err, out, outRaw, safeText, type IO } from '../io.js';
 import { renderSummary, summarize } from '../summary.js';
+import { printResult } from './result.js';
 import { cell, renderTable, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
 
@@ -60,6 +61,11 @@ export class OutcomeWriter {
     if (this.format === 'csv') this.addCsv(outcome);
   }
 
+  /** Ends the CSV (a header even when no row was marked); for a single record, no summary. */
+  flush(): void {
+    if (this.format === 'csv') this.flushCsv(true);
+  }
+
   /** Prints what comes at the end; returns the outcomes in the order they finished. */
   async finish(order: (outcome: AnswerOutcome) => number): Promise<AnswerOutcome[]> {
     const sorted = [...this.outcomes].sort((a, b) => order(a) - order(b));
@@ -102,14 +108,14 @@ export class OutcomeWriter {
       if (!first && !final) return;
       const criteria = (first?.evaluation ?? []).filter((e) => e.type !== 'error' && e.item).map((e) => e.item as string);
       this.csvHeader = criteria;
-      this.io.stdout.write(this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria]]));
+      outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria]]));
     }
     const criteria = this.csvHeader;
     const rows = this.csvPending.map((o) => {
       const byItem = new Map((o.evaluation ?? []).filter((e) => e.type !== 'error').map((e) => [e.item, e.score]));
       return [o.file, o.student_id ?? '', o.task_id ?? '', o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item)))];
     });
-    if (rows.length > 0) this.io.stdout.write(this.stringify!(rows));
+    if (rows.length > 0) outRaw(this.io, this.stringify!(rows));
     this.csvPending = [];
   }
 }
@@ -126,4 +132,24 @@ function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     ...(outcome.message ? { message: outcome.message } : {}),
     evaluation: outcome.evaluation ?? null,
   };
+}
+
+/**
+ * One finished task in the chosen format: the score table, the record as received (json), or
+ * the same line/row a class run prints (ndjson, csv), so pipelines see one shape.
+ */
+export async function printOneResult(io: IO, format: OutputFormat, result: EvaluationResult, label = result.task_id): Promise<void> {
+  if (format === 'table') {
+    await printResult(io, result);
+    return;
+  }
+  if (format === 'json') {
+    out(io, JSON.stringify(result, null, 2));
+    return;
+  }
+  const studentId = typeof result.student_id === 'string' ? result.student_id : undefined;
+  const writer = new OutcomeWriter(io, format);
+  await writer.init();
+  writer.add(outcomeFromResult({ file: label, student_id: studentId, status: 'UNKNOWN' }, result));
+  writer.flush();
 }

@@ -1,7 +1,8 @@
 // Printing rows in the formats users pick with --output: a table for people, JSON, NDJSON and
 // CSV for pipelines.
+import { UsageError } from '../../api/errors.js';
 import type { IO } from '../io.js';
-import { out, safeText } from '../io.js';
+import { out, outRaw, safeText } from '../io.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 
@@ -12,10 +13,21 @@ export interface Column<Row> {
   wrap?: boolean;
 }
 
-export function resolveFormat(options: { output?: unknown; json?: unknown }, configured?: string): OutputFormat {
+const FORMATS: readonly string[] = ['table', 'json', 'ndjson', 'csv'];
+
+/**
+ * --json, else --output, else the configured format (KCT_OUTPUT or `kct config set output`),
+ * else a table. A configured value that is not a format is an error, not a silent table.
+ */
+export function resolveFormat(options: { output?: unknown; json?: unknown }, configured?: { value?: string; source?: string }): OutputFormat {
   if (options.json) return 'json';
-  const value = (options.output ?? configured ?? 'table') as string;
-  return (['table', 'json', 'ndjson', 'csv'].includes(value) ? value : 'table') as OutputFormat;
+  if (typeof options.output === 'string') return options.output as OutputFormat; // commander checked the choice
+  const value = configured?.value;
+  if (value === undefined) return 'table';
+  if (!FORMATS.includes(value)) {
+    throw new UsageError(`output format "${value}" from ${configured?.source ?? 'the configuration'} is not one of ${FORMATS.join(', ')}`);
+  }
+  return value as OutputFormat;
 }
 
 export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], columns: Column<Row>[], raw: (row: Row) => unknown = (row) => row): Promise<void> {
@@ -29,7 +41,7 @@ export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], 
   }
   if (format === 'csv') {
     const { stringify } = await import('csv-stringify/sync');
-    io.stdout.write(stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => cell(c.value(row))))]));
+    outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => cell(c.value(row))))]));
     return;
   }
   out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap)), { compact: true }));
