@@ -49,11 +49,11 @@ export const RewriteSection = z.strictObject({
 export type RewriteSection = z.infer<typeof RewriteSection>;
 
 /** A rubric criterion. The spec shows only `item`; the rest is the sandbox's documented shape. */
-export const Rubric = z.looseObject({
+export const Rubric = z.strictObject({
   item: z.string().min(1),
   max_score: z.number().nonnegative().optional(),
   description: z.string().optional(),
-  levels: z.array(z.looseObject({ score: z.number(), descriptor: z.string() })).optional(),
+  levels: z.array(z.strictObject({ score: z.number(), descriptor: z.string() })).optional(),
 });
 export type Rubric = z.infer<typeof Rubric>;
 
@@ -159,7 +159,7 @@ export const RubricLevel = z.strictObject({
   descriptor: z.string().trim().min(1, 'must not be empty'),
 });
 
-/** A criterion of a model: unlike `Rubric` (one-pass), strict, and its maximum is required. */
+/** A criterion of a model: like `Rubric` (one-pass), but its maximum is required. */
 export const ModelCriterion = z.strictObject({
   item: z.string().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters'),
   max_score: z.number().positive(),

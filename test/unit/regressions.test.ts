@@ -55,3 +55,11 @@ describe('regressions', () => {
     expect(colorAllowed({ NO_COLOR: '1' }, false, true)).toBe(false);
   });
 });
+
+describe('strict requests', () => {
+  it('a one-pass rubric with a misspelt field is refused before sending', async () => {
+    const { OnePassFields } = await import('../../src/api/schemas.js');
+    expect(OnePassFields.safeParse({ model_id: 1, paper_content: 'x', rubrics: [{ item: 'A', maxscore: 5 }] }).success).toBe(false);
+    expect(OnePassFields.safeParse({ model_id: 1, paper_content: 'x', rubrics: [{ item: 'A', max_score: 5, levels: [{ score: 5, descriptor: 'all' }] }] }).success).toBe(true);
+  });
+});
