@@ -27,9 +27,15 @@ export function isFinalStatus(status: unknown): boolean {
   return typeof status === 'string' && FINAL.has(status.toUpperCase());
 }
 
-/** A snapshot is final when its status or its stage says so (a server may fill only one well). */
+const KNOWN = new Set<string>([...TASK_STATUSES, LEGACY_STATUS]);
+
+/**
+ * A status this client knows decides; an unknown or missing one (say "FAILED") defers to the
+ * stage, so a server that names its states differently still ends the watch.
+ */
 export function isFinalSnapshot(snapshot: { status?: unknown; stage?: unknown }): boolean {
-  return isFinalStatus(snapshot.status) || (typeof snapshot.stage === 'string' && FINAL_STAGES.has(snapshot.stage.toLowerCase()));
+  if (typeof snapshot.status === 'string' && KNOWN.has(snapshot.status.toUpperCase())) return isFinalStatus(snapshot.status);
+  return typeof snapshot.stage === 'string' && FINAL_STAGES.has(snapshot.stage.toLowerCase());
 }
 
 const UNSUCCESSFUL = new Set(['FAILURE', 'CANCEL', 'FAILED', 'CANCELLED']);

@@ -1,12 +1,12 @@
 // Batches (spec 4.9): a parent task whose items are ordinary queued tasks. The parent's status
 // follows its items while they run and is settled, once, when the last item is final.
 import { randomBytes } from 'node:crypto';
+import { isFinalStatus } from '../api/status.js';
 import { nowIso } from './db.js';
 import type { Store, TaskRow } from './store.js';
 import { ACTIVE_SQL, WAITING_STATUSES } from './store.js';
 import { stageOf, taskRecord } from './views.js';
 
-const FINAL = new Set(['SUCCESS', 'FAILURE', 'CANCEL']);
 const WAITING = new Set<string>(WAITING_STATUSES);
 
 export interface BatchCounts {
@@ -33,7 +33,7 @@ export function countItems(items: TaskRow[]): BatchCounts {
  * when the batch was cancelled or every item was.
  */
 export function batchStatus(parent: TaskRow, items: TaskRow[]): string {
-  if (FINAL.has(parent.status)) return parent.status;
+  if (isFinalStatus(parent.status)) return parent.status;
   const counts = countItems(items);
   if (counts.unfinished > 0) return items.every((i) => WAITING.has(i.status)) ? 'QUEUED' : 'PROGRESS';
   return finalStatusOf(counts);
@@ -63,7 +63,7 @@ function batchHeader(parent: TaskRow, items: TaskRow[]) {
     scope: parent.scope,
     credits_charged: items.reduce((sum, i) => sum + i.credits_charged, 0),
     credit_cost: parent.credit_cost,
-    retryable: !FINAL.has(status),
+    retryable: !isFinalStatus(status),
   };
 }
 
@@ -73,7 +73,7 @@ function progressFields(store: Store, status: string, items: TaskRow[]): Record<
     return first ? store.queuePlace(first.seq) : {};
   }
   if (status !== 'PROGRESS') return {};
-  const done = items.filter((i) => FINAL.has(i.status)).length;
+  const done = items.filter((i) => isFinalStatus(i.status)).length;
   return { cur_step_name: 'Marking items', cur_step: done, total_step: items.length, progress: Math.round((done / items.length) * 100) };
 }
 
@@ -129,7 +129,7 @@ function callbackView(store: Store, parent: TaskRow) {
 export function settleBatch(store: Store, parentTaskId: string): boolean {
   return store.db.transaction((): boolean => {
     const parent = store.task(parentTaskId);
-    if (!parent || FINAL.has(parent.status)) return false;
+    if (!parent || isFinalStatus(parent.status)) return false;
     const items = store.batchItems(parentTaskId);
     const counts = countItems(items);
     if (counts.unfinished > 0) return false;
@@ -142,11 +142,23 @@ export type BatchCancelOutcome =
   | { kind: 'cancelled'; record: Record<string, unknown>; itemIds: string[] }
   | { kind: 'final'; status: string };
 
-/** Cancels every unfinished item and the batch itself; finished items keep their results. */
+/**
+ * Cancels every unfinished item and the batch itself; finished items keep their results. A batch
+ * whose items are all final is final too (its record already says so), even if it has not been
+ * settled yet: it is settled now, with its own final status, and the cancel is refused like any
+ * final task's.
+ */
 export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
   return store.db.transaction((): BatchCancelOutcome => {
     const current = store.task(parent.task_id)!;
-    if (FINAL.has(current.status)) return { kind: 'final', status: current.status };
+    if (isFinalStatus(current.status)) return { kind: 'final', status: current.status };
+    const before = store.batchItems(parent.task_id);
+    const settled = countItems(before);
+    if (settled.unfinished === 0) {
+      const status = finalStatusOf(settled);
+      finalize(store, current, status, countsMessage(settled, before.length));
+      return { kind: 'final', status };
+    }
     const now = nowIso();
     const cancelled = store.q(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
         message = 'Cancelled with its batch; no credits were charged.', updated_at = ?, finished_at = ?

@@ -168,14 +168,20 @@ export const FIRST_RUNTIME_ID = 1001;
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'sandbox.db'));
-  // WAL survives a killed process with every committed transaction intact; NORMAL sync only
-  // risks the last commits on a power cut, which a local sandbox can accept.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
+  try {
+    // WAL survives a killed process with every committed transaction intact; NORMAL sync only
+    // risks the last commits on a power cut, which a local sandbox can accept.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (err) {
+    // e.g. "file is not a database": the handle is not kept open by a failed start.
+    db.close();
+    throw err;
+  }
 }
 
 function migrate(db: Db): void {

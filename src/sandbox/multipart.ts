@@ -41,10 +41,18 @@ export interface FilePolicy {
 export const MULTIPART_LIMITS = {
   fileSize: MAX_FILE_BYTES,
   files: MAX_FILES_PER_REQUEST,
+  /** More text fields than this: 400 (FST_FIELDS_LIMIT). */
   fields: 100,
   parts: 200,
   fieldSize: 32 * 1024 * 1024,
 };
+
+/**
+ * All text fields of one request together, in bytes: the same as a JSON body's limit. fastify's
+ * bodyLimit does not apply to multipart parts, and busboy's limits are per field, so without this
+ * a request could hold fields × fieldSize (~3.2 GB) of text in memory.
+ */
+export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Streams every part. A refusal found mid-body is remembered and the rest of the body is still
@@ -56,6 +64,7 @@ export async function receiveMultipart(request: FastifyRequest, incomingDir: str
   const fields: Record<string, unknown> = {};
   const files: ReceivedFile[] = [];
   let refusal: HttpError | undefined;
+  let textBytes = 0;
   try {
     await mkdir(dir, { recursive: true });
     try {
@@ -75,7 +84,9 @@ export async function receiveMultipart(request: FastifyRequest, incomingDir: str
           if (stored instanceof HttpError) refusal = stored;
           else files.push(stored);
         } else {
-          refusal ??= fieldProblem(part, fields, policy);
+          textBytes += textSize(part.value);
+          refusal ??= fieldProblem(part, fields, policy) ?? (textBytes > MAX_TEXT_BYTES ? textTooLarge() : undefined);
+          // After a refusal nothing more is kept: the rest of the body is only drained.
           if (!refusal) fields[part.fieldname] = part.value;
         }
       }
@@ -98,6 +109,17 @@ function fieldProblem(part: MultipartValue, fields: Record<string, unknown>, pol
   if (Object.hasOwn(fields, name)) return httpError(400, `Field "${name}" was sent more than once; send it once.`, 'invalid_request');
   if (part.valueTruncated) return httpError(413, `Field "${name}" is longer than the ${MULTIPART_LIMITS.fieldSize / 1024 / 1024} MB limit of a text field.`, 'field_too_large');
   return undefined;
+}
+
+/** Bytes of a text field as received (a part declared application/json arrives parsed). */
+function textSize(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
+}
+
+function textTooLarge(): HttpError {
+  const mb = MAX_TEXT_BYTES / 1024 / 1024;
+  return httpError(413, `The text fields of this multipart request add up to more than the ${mb} MB limit (the same as a JSON body's). Send long text as a file instead.`, 'body_too_large');
 }
 
 function fileProblem(part: MultipartFile, policy: FilePolicy): HttpError | undefined {

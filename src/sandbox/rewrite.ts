@@ -114,7 +114,7 @@ function secondPerson(s: string): string {
   return s
     .replace(/\bthe (?:student|writer|candidate)['’]s\b/gi, (m) => (m[0] === 'T' ? 'Your' : 'your'))
     .replace(/\bthe (?:student|writer|candidate)\b/gi, (m) => (m[0] === 'T' ? 'You' : 'you'))
-    .replace(/\b(the|this) (answer|essay|response|work|writing)\b/gi, (m, det: string, noun: string) => `${det[0] === det[0].toUpperCase() ? 'Your' : 'your'} ${noun}`)
+    .replace(/\b(the|this) (answer|essay|response|work|writing)\b/gi, (_m, det: string, noun: string) => `${det[0] === det[0].toUpperCase() ? 'Your' : 'your'} ${noun}`)
     .replace(/\bYou (has|is|does|lacks|uses|mentions)\b/g, (_m, v: string) => `You ${({ has: 'have', is: 'are', does: 'do', lacks: 'lack', uses: 'use', mentions: 'mention' } as Record<string, string>)[v]}`);
 }
 

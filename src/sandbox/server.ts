@@ -73,53 +73,84 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
   };
   const dataDir = resolve(options.dataDir);
   const db = openDatabase(dataDir);
-  const store = new Store(db);
-  const keys = seedIfEmpty(db);
-  const files = new FileArea(dataDir);
-  await files.sweep(store);
-  const secret = webhookSecret(db);
-  const callbacks = new CallbackSender(store, { secret, timeScale: settings.timeScale, allowPrivate: settings.allowPrivateCallbacks, ...(settings.log ? { log: settings.log } : {}) });
-  const taskFinished = (task: { parent_task_id: string | null }) => {
-    if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
+  // Whatever start-up has opened so far, closed in reverse order: by close(), or at once when
+  // start-up fails half-way, so a failed start leaves no database handle, worker or timer behind.
+  const opened: (() => unknown)[] = [() => db.close()];
+  const closeAll = async () => {
+    const failures: unknown[] = [];
+    for (const step of opened.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (err) {
+        failures.push(err);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
   };
-  const pool = new WorkerPool(store, settings.workers,
-    (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
-    settings.log);
-  const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished };
-  const app = buildApp(context);
-  await app.ready();
-  // What a previous process left unfinished carries on now: batches whose last item ended just
-  // before it stopped, queued and in-flight tasks, and callbacks still to deliver.
-  for (const batchId of store.unsettledBatchIds()) settleBatch(store, batchId);
-  pool.kick();
-  callbacks.kick();
+  try {
+    const store = new Store(db);
+    const keys = seedIfEmpty(db);
+    const files = new FileArea(dataDir);
+    await files.sweep(store);
+    const secret = webhookSecret(db);
+    const callbacks = new CallbackSender(store, { secret, timeScale: settings.timeScale, allowPrivate: settings.allowPrivateCallbacks, ...(settings.log ? { log: settings.log } : {}) });
+    opened.push(() => callbacks.close());
+    // The OCR worker is shared by the process; it is this sandbox's to stop once its pool ran.
+    opened.push(() => closeExtractors());
+    const taskFinished = (task: { parent_task_id: string | null }) => {
+      if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
+    };
+    const pool = new WorkerPool(store, settings.workers,
+      (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
+      settings.log);
+    opened.push(() => pool.close());
+    const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished };
+    const app = buildApp(context);
+    opened.push(() => app.close());
+    await app.ready();
+    // What a previous process left unfinished carries on now: batches whose last item ended just
+    // before it stopped, queued and in-flight tasks, and callbacks still to deliver.
+    for (const batchId of store.unsettledBatchIds()) settleBatch(store, batchId);
+    pool.kick();
+    callbacks.kick();
 
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      await app.close();
-      await pool.close();
-      await callbacks.close();
-      await closeExtractors();
-      db.close();
-    })();
-    return closing;
-  };
-  return { app, context, keys, webhookSecret: secret, close };
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= closeAll();
+      return closing;
+    };
+    return { app, context, keys, webhookSecret: secret, close };
+  } catch (err) {
+    await closeAll().catch(() => undefined);
+    throw err;
+  }
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const sandbox = await createSandbox(options);
   const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? DEFAULT_PORT;
   try {
-    await sandbox.app.listen({ host, port: options.port ?? DEFAULT_PORT });
+    await sandbox.app.listen({ host, port });
   } catch (err) {
     await sandbox.close();
-    throw err;
+    throw listenError(err as NodeJS.ErrnoException, host, port);
   }
-  const { port } = sandbox.app.server.address() as AddressInfo;
+  const address = sandbox.app.server.address() as AddressInfo;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  return { baseUrl: `http://${hostForUrl}:${port}${API_PREFIX}`, keys: sandbox.keys, webhookSecret: sandbox.webhookSecret, close: sandbox.close };
+  return { baseUrl: `http://${hostForUrl}:${address.port}${API_PREFIX}`, keys: sandbox.keys, webhookSecret: sandbox.webhookSecret, close: sandbox.close };
+}
+
+/** Why the sandbox could not listen, in words that say what to do; `code` is kept. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const why: Record<string, string> = {
+    EADDRINUSE: `port ${port} on ${host} is already in use (another kct sandbox?). Stop what is using it, or choose another port (0 takes a free one)`,
+    EACCES: `this user may not listen on port ${port} on ${host}. Choose a port above 1023 (0 takes a free one)`,
+    EADDRNOTAVAIL: `${host} is not an address of this machine. Use 127.0.0.1, or an address this machine has`,
+  };
+  const reason = err.code ? why[err.code] : undefined;
+  if (!reason) return err;
+  return Object.assign(new Error(`The sandbox could not start: ${reason}.`, { cause: err }), { code: err.code });
 }
 
 function nonNegative(name: string, value: number): number {

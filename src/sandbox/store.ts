@@ -107,7 +107,6 @@ export type FileRole = 'answer' | 'rubric' | 'question';
  */
 export type TaskKind = 'one_pass' | 'batch' | 'batch_item' | 'legacy';
 
-export const FINAL_STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL'] as const;
 /** PENDING is where the legacy path starts (spec 3); it waits in the same queue as QUEUED. */
 export const WAITING_STATUSES = ['PENDING', 'QUEUED'] as const;
 export const ACTIVE_STATUSES = ['PENDING', 'QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'] as const;

@@ -4,7 +4,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { LegacyEvaluationFields, OnePassFields } from '../api/schemas.js';
-import { extractText, grade } from './engines.js';
+import { isFinalStatus } from '../api/status.js';
+import { ExtractionError, extractText, grade } from './engines.js';
 import type { GradeOutput } from './engines.js';
 import type { FileArea } from './files.js';
 import { forcesFailure, isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './magic.js';
@@ -53,10 +54,19 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
     }
   } catch (err) {
     if (signal.aborted) return;
+    // The stack goes to the server's log only: the task's comment is read by the client and must
+    // never carry server paths or library internals.
     deps.log?.(`worker: task ${taskId} failed with an internal error: ${(err as Error).stack ?? String(err)}`);
-    if (task) fail(deps.store, taskId, task.status, 'The sandbox hit an internal error while marking this answer; submit it again.', true);
+    if (!task) return;
+    fail(deps.store, taskId, task.status, INTERNAL_ERROR_COMMENT, true);
+    // Final now (failed here, or cancelled meanwhile): the same hook as the normal path, so a
+    // batch item settles its batch and the batch's callback is sent.
+    const after = deps.store.task(taskId);
+    if (after && isFinalStatus(after.status)) deps.onFinal?.(after);
   }
 }
+
+export const INTERNAL_ERROR_COMMENT = 'The sandbox hit an internal error while marking this answer; submit it again.';
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (ms > 0) await sleep(ms, undefined, { signal });
@@ -81,7 +91,11 @@ async function uploading(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): 
       const { text } = await extractText(deps.files.absolute(file.path), file.mime);
       texts[file.role].push(text);
     } catch (err) {
-      fail(deps.store, task.task_id, 'UPLOADING', `Could not read ${file.role} file "${file.name}": ${(err as Error).message}`, false);
+      // Only an ExtractionError is the file's fault (its message is written for the sender);
+      // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and
+      // reported with a generic comment by runTask.
+      if (!(err instanceof ExtractionError)) throw err;
+      fail(deps.store, task.task_id, 'UPLOADING', `Could not read ${file.role} file "${file.name}": ${err.message}`, false);
       return;
     }
   }

@@ -44,7 +44,7 @@ describe('machine limits', () => {
 
 describe('servers that misbehave', () => {
   it('control sequences in server text never reach the terminal', async () => {
-    const api = await fakeApi((req, res) => {
+    const api = await fakeApi((_req, res) => {
       sendJson(res, 200, { data: { task_id: 'tsk_x', status: 'PROGRESS', stage: 'processing', cur_step_name: 'grading\u001b]0;owned\u0007', message: 'clear\u001b[2J\u001b[Hscreen', progress: 40 } });
     });
     try {

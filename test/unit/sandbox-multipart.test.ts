@@ -135,6 +135,42 @@ describe('POST /evaluations/one-pass (multipart)', () => {
     expect((await sb.call('GET', '/credits')).status).toBe(200);
   });
 
+  test('413 body_too_large when the text fields add up past 32 MB; a file already stored is deleted', async () => {
+    const tasksBefore = await readdir(join(sb.dataDir, 'files', 'tasks'));
+    const before = await sb.call('GET', '/credits');
+    // Each field is under the 32 MB per-field limit; together they are over the request's.
+    const half = 'a'.repeat(17 * 1024 * 1024);
+    const fd = await form({ model_id: '12' }, [['answer_file', essayPath, 'essay.txt', 'text/plain']]);
+    fd.append('paper_content', half);
+    fd.append('question_text', half);
+    fd.append('student_id', 'after-the-refusal');
+    const res = await post(fd);
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('body_too_large');
+    expect(res.body.error.message).toMatch(/text fields of this multipart request add up to more than the 32 MB limit/);
+    expect(await incomingLeft()).toEqual([]);
+    expect(await readdir(join(sb.dataDir, 'files', 'tasks'))).toEqual(tasksBefore);
+    expect((await sb.call('GET', '/credits')).body.data.reserved).toBe(before.body.data.reserved);
+    expect((await sb.call('GET', '/credits')).status).toBe(200);
+  });
+
+  test('text fields up to 32 MB in all are read (the limit is on the sum, not below it)', async () => {
+    const fd = await form({ model_id: '12', student_id: 'sum-ok' });
+    fd.append('paper_content', 'b'.repeat(15 * 1024 * 1024));
+    fd.append('question_text', 'c'.repeat(15 * 1024 * 1024));
+    const res = await post(fd);
+    expect([202, 402]).toContain(res.status);
+    if (res.status === 202) await sb.call('POST', `/evaluations/${res.body.data.task_id}/cancel`);
+  });
+
+  test('400 for more than 100 text fields', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, 'x']));
+    const res = await post(await form(fields));
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/too many fields/);
+    expect(await incomingLeft()).toEqual([]);
+  });
+
   test('exactly 20 MB is accepted', async () => {
     const edge = join(work, 'edge.txt');
     await writeFile(edge, '');

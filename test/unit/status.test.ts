@@ -46,7 +46,12 @@ describe('isFinalSnapshot', () => {
     expect(isFinalSnapshot({ status: 'PROGRESS', stage: 'processing' })).toBe(false);
   });
 
-  it('lets the status win over a contradicting stage', () => {
+  it('lets an unknown status defer to a final stage', () => {
+    expect(isFinalSnapshot({ status: 'FAILED', stage: 'failed' })).toBe(true);
+    expect(isFinalSnapshot({ status: 'WEIRD', stage: 'processing' })).toBe(false);
+  });
+
+  it('lets a known status win over a contradicting stage', () => {
     expect(isFinalSnapshot({ status: 'PROGRESS', stage: 'completed' })).toBe(false);
     expect(isFinalSnapshot({ status: 'FAILURE', stage: 'processing' })).toBe(true);
   });

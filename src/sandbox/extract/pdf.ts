@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type * as Unpdf from 'unpdf';
 import { ExtractionError, reason } from './errors.js';
+import type { OcrClock } from './ocr.js';
 import { ocrImage } from './ocr.js';
 import { encodePng } from './png.js';
 import { tidy } from './tidy.js';
@@ -12,6 +13,20 @@ type TextContent = Awaited<ReturnType<PdfPage['getTextContent']>>;
 // Pages are rendered for OCR at about 216 dpi for A4, but never wider or taller than this.
 const OCR_SCALE = 3;
 const OCR_MAX_SIDE = 3000;
+
+/**
+ * What one PDF may cost. OCR runs one page at a time on a queue shared by every task (~0.5 to
+ * 3 s a page), so a long scan would hold up everyone else: a file with more scanned pages than
+ * `ocrPages` is refused before any OCR, and one whose OCR takes longer than `ocrMs` in all (its
+ * own rendering and recognition, not its wait in the queue) is stopped.
+ */
+export interface PdfLimits {
+  pages: number;
+  ocrPages: number;
+  ocrMs: number;
+}
+
+export const PDF_LIMITS: Readonly<PdfLimits> = { pages: 200, ocrPages: 30, ocrMs: 120_000 };
 
 /**
  * Lines from pdf.js text items, with an empty line where the vertical gap says a paragraph ends:
@@ -84,9 +99,11 @@ export class PageOcr {
     this.render = render;
   }
 
-  async read(pageNumber: number): Promise<string> {
+  /** The page's text by OCR; its rendering and recognition time is added to `clock`. */
+  async read(pageNumber: number, clock: OcrClock = { spentMs: 0 }): Promise<string> {
     const unpdf = await import('unpdf');
     if (this.render && (await canRender())) {
+      const started = performance.now();
       this.renderDoc ??= unpdf.createIsomorphicCanvasFactory(loadCanvas).then((CanvasFactory) =>
         unpdf.getDocumentProxy(new Uint8Array(this.data), { verbosity: 0, isEvalSupported: false, CanvasFactory }));
       const doc = await this.renderDoc;
@@ -95,11 +112,12 @@ export class PageOcr {
       const scale = Math.min(OCR_SCALE, OCR_MAX_SIDE / Math.max(width, height, 1));
       const png = await unpdf.renderPageAsImage(doc, pageNumber, { canvasImport: loadCanvas, scale });
       page.cleanup();
-      return ocrImage(new Uint8Array(png));
+      clock.spentMs += performance.now() - started;
+      return ocrImage(new Uint8Array(png), clock);
     }
     const texts: string[] = [];
     for (const img of await unpdf.extractImages(this.pdf, pageNumber)) {
-      texts.push(await ocrImage(encodePng(img.data, img.width, img.height, img.channels)));
+      texts.push(await ocrImage(encodePng(img.data, img.width, img.height, img.channels), clock));
     }
     return texts.filter(Boolean).join('\n\n');
   }
@@ -123,24 +141,36 @@ async function open(data: Uint8Array): Promise<PdfDocument> {
   }
 }
 
-export async function extractPdf(filePath: string): Promise<{ text: string; method: string }> {
+export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> = PDF_LIMITS): Promise<{ text: string; method: string }> {
   const data = new Uint8Array(await readFile(filePath));
   const pdf = await open(data);
   const ocr = new PageOcr(data, pdf);
   const pages: string[] = [];
+  const scanned: number[] = [];
   let textPages = 0;
-  let ocrPages = 0;
   try {
+    if (pdf.numPages > limits.pages) {
+      throw new ExtractionError(`The PDF has ${pdf.numPages} pages, over the sandbox's limit of ${limits.pages} pages per file; send only the pages of the answer.`);
+    }
+    // The text layer first, for every page: a file with too many scanned pages is refused before
+    // any of them goes to OCR.
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      let text = tidy(pageText(await page.getTextContent()));
+      const text = tidy(pageText(await page.getTextContent()));
       if (text !== '') textPages++;
-      else if (await paintsSomething(page)) {
-        text = await ocr.read(n);
-        ocrPages++;
-      }
+      else if (await paintsSomething(page)) scanned.push(n);
       page.cleanup();
-      if (text !== '') pages.push(text);
+      pages.push(text);
+    }
+    if (scanned.length > limits.ocrPages) {
+      throw new ExtractionError(`The PDF has ${scanned.length} scanned pages (pages without a text layer), over the sandbox's limit of ${limits.ocrPages} pages read by OCR per file; send a PDF with a text layer, or fewer pages.`);
+    }
+    const clock: OcrClock = { spentMs: 0 };
+    for (const n of scanned) {
+      pages[n - 1] = await ocr.read(n, clock);
+      if (clock.spentMs > limits.ocrMs) {
+        throw new ExtractionError(`Reading the PDF's scanned pages by OCR took longer than the sandbox's limit of ${limits.ocrMs / 1000} s per file (stopped after page ${n}, ${scanned.indexOf(n) + 1} of ${scanned.length} scanned pages); send a PDF with a text layer, or fewer or clearer pages.`);
+      }
     }
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
@@ -149,6 +179,6 @@ export async function extractPdf(filePath: string): Promise<{ text: string; meth
     await ocr.close();
     await pdf.destroy();
   }
-  const method = ocrPages === 0 ? 'pdf/text' : textPages === 0 ? 'pdf/ocr' : 'pdf/text+ocr';
-  return { text: pages.join('\n\n'), method };
+  const method = scanned.length === 0 ? 'pdf/text' : textPages === 0 ? 'pdf/ocr' : 'pdf/text+ocr';
+  return { text: pages.filter((p) => p !== '').join('\n\n'), method };
 }

@@ -116,11 +116,6 @@ function append(paragraphs: string[][], text: string, newParagraph: boolean): vo
   else paragraphs[paragraphs.length - 1].push(text);
 }
 
-/** A bullet or a quoted line starts its own line in the question text. */
-function startsOwnLine(text: string): boolean {
-  return /^(?:[-*•·]\s|["“‘'])/.test(text);
-}
-
 /** Splits the text of a paper into questions, and checks them (marks found, totals). */
 export function questionsFromText(text: string): ParsedPaper {
   const { numbered: _n, lead: _l, ...paper } = reviewPaper(splitPaper(text));

@@ -8,26 +8,22 @@ import { accept } from '../accept.js';
 import { canSee, usableModel } from '../access.js';
 import type { Principal } from '../auth.js';
 import { principalOf } from '../auth.js';
-import { coerceMultipartFields } from '../coerce.js';
 import type { SandboxContext } from '../context.js';
 import { creditCost } from '../engines.js';
 import { httpError, sendData, validationError } from '../envelope.js';
 import { fingerprint } from '../idempotency.js';
-import type { ReceivedFile } from '../multipart.js';
-import { receiveMultipart } from '../multipart.js';
+import type { FilePolicy } from '../multipart.js';
 import type { AssignmentRow } from '../store.js';
 import { taskRecord } from '../views.js';
-import { jsonObjectBody } from './body.js';
+import type { FormSubmission } from './body.js';
+import { jsonObjectBody, readForm } from './body.js';
 import { newTaskId, storedFiles } from './one-pass.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createEvaluation.path}`;
-const FILE_FIELDS = Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const]));
-
-interface LegacySubmission {
-  fields: LegacyEvaluationFields;
-  files: ReceivedFile[];
-  dir?: string;
-}
+const FILE_POLICY: FilePolicy = {
+  fileFields: Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const])),
+  acceptedMimes: ANSWER_MIME_TYPES,
+};
 
 export function evaluationRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({
@@ -98,22 +94,11 @@ function usableAssignment(ctx: SandboxContext, principal: Principal, assignmentI
   return assignment;
 }
 
-async function readLegacy(request: FastifyRequest, ctx: SandboxContext): Promise<LegacySubmission> {
+async function readLegacy(request: FastifyRequest, ctx: SandboxContext): Promise<FormSubmission<LegacyEvaluationFields>> {
   if (request.isMultipart()) {
-    const received = await receiveMultipart(request, ctx.files.incoming, { fileFields: FILE_FIELDS, acceptedMimes: ANSWER_MIME_TYPES });
-    try {
-      const parsed = LegacyEvaluationFields.safeParse(coerceMultipartFields(received.fields));
-      if (!parsed.success) throw validationError(parsed.error, 'multipart form');
-      if (parsed.data.paper_content === undefined && received.files.length === 0) throw answerMissing();
-      if (received.files.length === 0) {
-        await ctx.files.remove(received.dir);
-        return { fields: parsed.data, files: [] };
-      }
-      return { fields: parsed.data, files: received.files, dir: received.dir };
-    } catch (err) {
-      await ctx.files.remove(received.dir);
-      throw err;
-    }
+    return readForm(request, ctx, LegacyEvaluationFields, FILE_POLICY, (fields, files) => {
+      if (fields.paper_content === undefined && files.length === 0) throw answerMissing();
+    });
   }
   const parsed = LegacyEvaluationFields.safeParse(jsonObjectBody(request));
   if (!parsed.success) throw validationError(parsed.error);

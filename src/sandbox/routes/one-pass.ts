@@ -9,15 +9,15 @@ import { accept } from '../accept.js';
 import { usableModel } from '../access.js';
 import type { Principal } from '../auth.js';
 import { principalOf } from '../auth.js';
-import { coerceMultipartFields } from '../coerce.js';
 import type { SandboxContext } from '../context.js';
 import { creditCost } from '../engines.js';
 import { httpError, sendData, validationError } from '../envelope.js';
 import { fingerprint, idempotencyKeyOf } from '../idempotency.js';
 import type { FilePolicy, ReceivedFile } from '../multipart.js';
-import { receiveMultipart } from '../multipart.js';
 import type { FileRole } from '../store.js';
 import { taskRecord } from '../views.js';
+import type { FormSubmission } from './body.js';
+import { readForm } from './body.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.onePass.path}`;
 
@@ -29,12 +29,7 @@ export const EVALUATION_FILE_FIELDS: Readonly<Record<string, FileRole>> = Object
 
 const FILE_POLICY: FilePolicy = { fileFields: EVALUATION_FILE_FIELDS, acceptedMimes: ANSWER_MIME_TYPES };
 
-export interface OnePassSubmission {
-  fields: OnePassFields;
-  files: ReceivedFile[];
-  /** Where the received files wait until the task adopts them. */
-  dir?: string;
-}
+export type OnePassSubmission = FormSubmission<OnePassFields>;
 
 export function newTaskId(): string {
   return `tsk_${randomBytes(12).toString('hex')}`;
@@ -105,22 +100,11 @@ export function storedFiles(ctx: SandboxContext, files: ReceivedFile[], filesDir
 /** The validated fields and stored files of a JSON or multipart one-pass request. */
 export async function readSubmission(request: FastifyRequest, ctx: SandboxContext): Promise<OnePassSubmission> {
   if (request.isMultipart()) {
-    const received = await receiveMultipart(request, ctx.files.incoming, FILE_POLICY);
-    try {
-      const parsed = OnePassFields.safeParse(coerceMultipartFields(received.fields));
-      if (!parsed.success) throw validationError(parsed.error, 'multipart form');
-      if (parsed.data.paper_content === undefined && !received.files.some((f) => f.role === 'answer')) {
+    return readForm(request, ctx, OnePassFields, FILE_POLICY, (fields, files) => {
+      if (fields.paper_content === undefined && !files.some((f) => f.role === 'answer')) {
         throw httpError(400, `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')}.`, 'answer_missing');
       }
-      if (received.files.length === 0) {
-        await ctx.files.remove(received.dir);
-        return { fields: parsed.data, files: [] };
-      }
-      return { fields: parsed.data, files: received.files, dir: received.dir };
-    } catch (err) {
-      await ctx.files.remove(received.dir);
-      throw err;
-    }
+    });
   }
   if (request.body === undefined || request.body === null) {
     throw httpError(400, 'The request body is missing: send a JSON object with Content-Type: application/json, or multipart/form-data with files.', 'invalid_request');

@@ -56,9 +56,10 @@ export function taskRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       const task = ownTask(ctx, request);
       if (task.kind === 'batch') {
         const outcome = cancelBatch(ctx.store, task);
+        // Either way a callback may be due: the batch was cancelled, or settled just now.
+        ctx.callbacks.kick();
         if (outcome.kind === 'final') throw notCancellable(task.task_id, outcome.status);
         for (const itemId of outcome.itemIds) ctx.pool.interrupt(itemId);
-        ctx.callbacks.kick();
         return sendData(reply, outcome.record);
       }
       const outcome = cancel(ctx.store, task.task_id, principalOf(request).userId);
