@@ -3,6 +3,7 @@
 // a time-out returns the tasks already created instead of charging twice.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { canonicalJson } from '../api/canonical.js';
 import type { LocalFile } from './files.js';
 
 export async function fileSha256(path: string): Promise<string> {
@@ -36,22 +37,4 @@ export async function deriveIdempotencyKey(endpoint: string, fields: Record<stri
   const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file.path) })));
   const canonical = canonicalJson({ v: 1, endpoint, fields, files: described });
   return `kct-${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
-}
-
-/** JSON with object keys sorted at every level, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, sortKeys(v)]),
-    );
-  }
-  return value;
 }

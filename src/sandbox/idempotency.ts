@@ -1,5 +1,6 @@
 // Idempotency-Key handling (spec 4.8 rule 6): the key's syntax, and the fingerprint that tells
 // "the same request again" from "the same key on a changed request".
+import { canonicalJson } from '../api/canonical.js';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { httpError } from './envelope.js';
@@ -34,13 +35,3 @@ export function fingerprint(fields: unknown, files: readonly FingerprintFile[]):
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
