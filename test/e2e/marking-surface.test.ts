@@ -116,8 +116,8 @@ describe('batch', () => {
     expect(records).toHaveLength(250);
     expect(new Set(records.map((r) => r.task_id)).size).toBe(250);
     expect(records.every((r) => r.status === 'SUCCESS')).toBe(true);
-    expect(records[0].student_id).toBe('s1');
-    expect(records[249].student_id).toBe('s250');
+    // rows come as each batch finishes: compare the set of students
+    expect(new Set(records.map((r) => r.student_id))).toEqual(new Set(Array.from({ length: 250 }, (_, i) => `s${i + 1}`)));
   }, 240_000);
 
   it('a CSV manifest and a folder of text answers; a failing item gives exit 3', async () => {

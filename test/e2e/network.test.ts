@@ -93,7 +93,8 @@ describe('on a terminal', () => {
 
   it('shows a spinner with the stage while watching, and colours the table', async () => {
     const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user }), NO_COLOR: undefined, CI: undefined };
-    const run = await inTerminal(['one-pass', '--model', '12', '--text', 'A short answer about school uniforms, because they cost less.'], env);
+    // slow on purpose (magic input): the spinner must have a stage to show before the end
+    const run = await inTerminal(['one-pass', '--model', '12', '--text', 'A short answer about school uniforms, because they cost less. KCT-SANDBOX-SLOW'], env);
     expect(run.code).toBe(0);
     expect(run.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/); // ora's dots
     expect(run.output).toMatch(/processing|queued|uploading|submitted/);
