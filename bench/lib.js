@@ -1,0 +1,183 @@
+// Shared helpers of the benchmarks: statistics, timing a child process, a sandbox per run,
+// the machine description and a plain text table. No timed assertions anywhere: benchmarks report.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const BIN = join(ROOT, 'bin', 'kct.js');
+export const BENCH = import.meta.dirname;
+/** BENCH_QUICK=1: few repetitions and small inputs, a smoke pass of a minute or two. */
+export const QUICK = process.env.BENCH_QUICK === '1';
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function machine() {
+  const list = cpus();
+  return { cpu: list[0]?.model.trim() ?? 'unknown', cores: list.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` };
+}
+
+export function machineLine() {
+  const m = machine();
+  return `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
+}
+
+/** The 1, 5 and 15 minute load averages: other work on the machine shows here and skews absolute figures. */
+export function loadLine() {
+  return loadavg().map((value) => value.toFixed(2)).join(' ');
+}
+
+export function tempDir(prefix = 'kct-bench-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Spawns a command and times it from spawn to exit (wall clock, ms), collecting stdout and stderr.
+ * With `toFiles`, the child writes them to files (as `kct ... > marks.ndjson` would), read back
+ * after it exits: a pipe to this process would make every write of the child wait on us.
+ */
+export function timeProcess(command, args, { env = process.env, cwd = ROOT, timeoutMs = 600_000, toFiles = false } = {}) {
+  return new Promise((done, fail) => {
+    const dir = toFiles ? tempDir('kct-bench-out-') : undefined;
+    const fds = dir ? [openSync(join(dir, 'stdout'), 'w'), openSync(join(dir, 'stderr'), 'w')] : undefined;
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', ...(fds ?? ['pipe', 'pipe'])] });
+    let stdout = '';
+    let stderr = '';
+    if (fds) fds.forEach((fd) => closeSync(fd));
+    else {
+      child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk; });
+      child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', fail);
+    child.on('exit', (code, signal) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      clearTimeout(timer);
+      // 'close' follows once the pipes are drained; the time is taken at exit.
+      child.on('close', () => {
+        if (dir) {
+          stdout = readFileSync(join(dir, 'stdout'), 'utf8');
+          stderr = readFileSync(join(dir, 'stderr'), 'utf8');
+          removeDir(dir);
+        }
+        done({ ms, code, signal, stdout, stderr });
+      });
+    });
+  });
+}
+
+/** Like timeProcess, but rejects unless the exit code is 0 (a benchmark of a failing run means nothing). */
+export async function timeOk(label, command, args, options) {
+  const run = await timeProcess(command, args, options);
+  if (run.code !== 0) throw new Error(`${label} exited with ${run.code ?? run.signal}\nstderr: ${run.stderr.slice(-2000)}`);
+  return run;
+}
+
+/** A sandbox as its own process (`kct sandbox --port 0 --json`), with a fresh data dir unless one is given. */
+export async function startSandbox({ workers = 4, latencyMs = 0, dataDir } = {}) {
+  const dir = dataDir ?? tempDir('kct-bench-sbx-');
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers)], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const exited = new Promise((done) => child.once('exit', done));
+  const line = await new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`sandbox did not start: ${stderr}`)), 60_000);
+    createInterface({ input: child.stdout }).once('line', (first) => { clearTimeout(timer); done(first); });
+    exited.then((code) => { clearTimeout(timer); fail(new Error(`sandbox exited with ${code}: ${stderr}`)); });
+  });
+  const info = JSON.parse(line);
+  return {
+    baseUrl: info.base_url,
+    keys: info.keys,
+    dataDir: dir,
+    pid: child.pid,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      if (!dataDir) removeDir(dir);
+    },
+  };
+}
+
+/** The environment kct runs with in every benchmark: a private config dir, no colour, no proxy. */
+export function kctEnv(configDir, sandbox, extra = {}) {
+  return {
+    PATH: process.env.PATH,
+    HOME: configDir,
+    KCT_CONFIG_DIR: configDir,
+    NO_COLOR: '1',
+    CI: '1',
+    ...(sandbox ? { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user } : {}),
+    ...extra,
+  };
+}
+
+/** Runs fn for each contender in turn, `rounds` times (A, B, C, A, B, C ...); returns values per contender. */
+export async function interleave(rounds, contenders, fn) {
+  const values = Object.fromEntries(contenders.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of contenders) values[name].push(await fn(name, round));
+  }
+  return values;
+}
+
+/** A plain-text table with aligned columns. */
+export function table(headers, rows) {
+  const cells = [headers, ...rows].map((row) => row.map((cell) => String(cell)));
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const line = (row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+export function fixed(value, digits = 2) {
+  return Number.isFinite(value) ? value.toFixed(digits) : String(value);
+}
+
+export function log(text = '') {
+  process.stdout.write(`${text}\n`);
+}
+
+/** A small deterministic generator (mulberry32), so inputs are the same on every run. */
+export function prng(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ('school uniforms students should wear clothes identity cost families equality bullying '
+  + 'discipline freedom expression learning teachers parents board policy research evidence argue '
+  + 'however therefore because although furthermore comfort weather focus pride community rules').split(' ');
+
+/** Essay-like text of about `length` characters, different for every seed. */
+export function essay(seed, length) {
+  const random = prng(seed);
+  const sentences = [`Answer ${seed}.`];
+  let size = sentences[0].length;
+  while (size < length) {
+    const count = 6 + Math.floor(random() * 10);
+    const words = Array.from({ length: count }, () => WORDS[Math.floor(random() * WORDS.length)]);
+    const sentence = `${words[0][0].toUpperCase()}${words[0].slice(1)} ${words.slice(1).join(' ')}.`;
+    sentences.push(sentence);
+    size += sentence.length + 1;
+  }
+  return sentences.join(' ').slice(0, length);
+}

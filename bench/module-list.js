@@ -1,0 +1,14 @@
+// --import hook for the start-up benchmark: records every module a process loads (ESM through a
+// resolve hook, CommonJS from require.cache at exit) into the file named by BENCH_MODULES_FILE.
+// Only used to list what `kct --help` loads; never while timing.
+import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+
+const out = process.env.BENCH_MODULES_FILE;
+if (out) {
+  register('./module-list-hooks.js', import.meta.url, { data: { out } });
+  process.on('exit', () => {
+    const cjs = Object.keys(createRequire(import.meta.url).cache).map((path) => `cjs ${path}`);
+    if (cjs.length > 0) appendFileSync(out, `${cjs.join('\n')}\n`);
+  });
+}
