@@ -64,6 +64,8 @@ export async function run() {
       // diagnostic, not a contender: the same kct command with V8 told to keep undici's WASM HTTP
       // parser on its baseline compiler and to use a small young generation (see docs/benchmarks.md)
       'kct, node --liftoff-only --max-semi-space-size=1': ['--liftoff-only', '--max-semi-space-size=1', BIN, 'one-pass', ...paths, '--pages', '--model', '12', '--no-wait', '--output', 'json'],
+      'kct, node --liftoff-only': ['--liftoff-only', BIN, 'one-pass', ...paths, '--pages', '--model', '12', '--no-wait', '--output', 'json'],
+      'kct, node --max-semi-space-size=1': ['--max-semi-space-size=1', BIN, 'one-pass', ...paths, '--pages', '--model', '12', '--no-wait', '--output', 'json'],
     };
     const names = Object.keys(contenders);
     const results = await interleave(ROUNDS, names, async (name) => {

@@ -10,6 +10,10 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
 } else if ((last === '--help' || last === '-h') && args.slice(0, -1).every((arg) => /^[a-z][a-z-]*$/.test(arg)) && cachedHelp(args.slice(0, -1))) {
   // printed by cachedHelp
 } else {
+  // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~30 MB of peak memory
+  // and buys nothing a command-line client can measure (docs/benchmarks.md).
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--liftoff-only');
   const { main } = await import('../dist/cli/main.js');
   process.exitCode = await main(args);
 }

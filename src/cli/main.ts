@@ -1,5 +1,6 @@
 // The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
 // Only bin/kct.js touches process.exitCode; nothing below it exits.
+import { setMaxListeners } from 'node:events';
 import { ApiError, ConnectionError, KctError, WatchTimeoutError } from '../api/errors.js';
 import { VERSION } from '../version.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
@@ -20,6 +21,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   const io = options.io ?? processIO({ env, noColor: args.includes('--no-color') });
   if (!options.io) quietOnClosedPipe();
   const controller = new AbortController();
+  // every request in flight listens to it: a class run with --jobs 16 is not a leak
+  setMaxListeners(0, controller.signal);
   let context: Context | undefined;
   const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io);
 

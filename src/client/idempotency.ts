@@ -2,13 +2,24 @@
 // content of every file) always gets the same key, so running a command again after a crash or
 // a time-out returns the tasks already created instead of charging twice.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
 import type { LocalFile } from './files.js';
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  // One reused buffer: hashing 200 MB allocates nothing per chunk, so peak memory stays flat.
+  const buffer = Buffer.allocUnsafe(256 * 1024);
+  const handle = await open(path, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
 

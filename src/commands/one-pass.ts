@@ -200,7 +200,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     await printSingle(context, outcomes[0], format, options.wait === false);
   } else {
     const order = new Map(answers.map((answer, index) => [answer.label, index]));
-    await writer.finish((outcome) => order.get(outcome.file) ?? 0);
+    await writer.finish((outcome) => order.get(outcome.file) ?? 0, { waited: options.wait !== false });
   }
   finishWithExitStatus(outcomes, fatal, timings.timeoutMs);
 }

@@ -67,11 +67,18 @@ export class OutcomeWriter {
   }
 
   /** Prints what comes at the end; returns the outcomes in the order they finished. */
-  async finish(order: (outcome: AnswerOutcome) => number): Promise<AnswerOutcome[]> {
+  async finish(order: (outcome: AnswerOutcome) => number, options: { waited?: boolean } = {}): Promise<AnswerOutcome[]> {
     const sorted = [...this.outcomes].sort((a, b) => order(a) - order(b));
     if (this.format === 'csv') this.flushCsv(true);
     if (this.format === 'json') out(this.io, JSON.stringify(sorted.map(ndjsonRow), null, 2));
     if (this.format === 'table') await this.printTable(sorted);
+    if (options.waited === false) {
+      // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
+      const refused = sorted.filter((o) => !o.task_id || o.status === 'ERROR' || o.status === 'NOT_SENT');
+      (this.format === 'table' ? out : err)(this.io, `Submitted: ${sorted.length - refused.length} of ${sorted.length} accepted; follow them with kct status <task_id> --watch`);
+      for (const o of refused) err(this.io, `  ${o.file}: ${o.status}${o.message ? ` — ${o.message}` : ''}`);
+      return sorted;
+    }
     const summary = renderSummary(summarize(sorted.map((o) => ({ status: o.status, score: o.score, maxScore: o.max_score, evaluation: o.evaluation }))), {
       unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
     });
