@@ -1,6 +1,6 @@
 // Local answer files: checked before anything is sent, then streamed from disk.
-import { open, stat } from 'node:fs/promises';
-import { openAsBlob } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { constants, openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
@@ -31,8 +31,7 @@ export async function inspectFile(path: string, accepted: readonly string[] = AN
   if (info.isDirectory()) throw new UsageError(`${path} is a folder, not a file`);
   if (!info.isFile()) throw new UsageError(`${path} is not a regular file`);
   try {
-    const handle = await open(path, 'r');
-    await handle.close();
+    await access(path, constants.R_OK);
   } catch (error) {
     throw new UsageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
       suggestion: 'Check the file permissions.',

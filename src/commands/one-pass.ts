@@ -60,6 +60,9 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   const format = resolveFormat(options, settings.output);
   const jobs = parsePositiveInteger(options.jobs ?? '4', '--jobs');
   const timings = watchTimings(options, context.env);
+  // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
+  const clientReady = context.client();
+  clientReady.catch(() => {}); // its error, if any, is raised where it is awaited
   const [rubricFiles, questionFiles] = await Promise.all([inspectAll(options.rubricFile), inspectAll(options.questionFile)]);
   const answers = await collectAnswers({
     inputs: options.answers ?? [],
@@ -88,7 +91,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     ...questionFiles.map((file) => ({ field: 'question_files', file })),
   ];
 
-  const client = await context.client();
+  const client = await clientReady;
   const journal = options.resume ? new Journal(options.resume) : undefined;
   const single = answers.length === 1;
   const poller = client.poller({
