@@ -53,33 +53,35 @@ export type AcceptOutcome =
   | { kind: 'replayed'; taskId: string; body: unknown };
 
 export function accept(store: Store, submission: Submission): AcceptOutcome {
+  return store.transaction('accept', acceptNow).immediate(store, submission);
+}
+
+function acceptNow(store: Store, submission: Submission): AcceptOutcome {
   const { task } = submission;
-  return store.db.transaction((): AcceptOutcome => {
-    if (submission.idempotencyKey !== undefined) {
-      const previous = store.q(`SELECT fingerprint, task_id, response_json FROM idempotency
-        WHERE owner_user_id = ? AND endpoint = ? AND key = ?`)
-        .get(task.owner_user_id, submission.endpoint, submission.idempotencyKey) as
-        { fingerprint: string; task_id: string; response_json: string } | undefined;
-      if (previous) {
-        if (previous.fingerprint !== submission.fingerprint) throw keyReused(previous.task_id);
-        return { kind: 'replayed', taskId: previous.task_id, body: JSON.parse(previous.response_json) };
-      }
+  if (submission.idempotencyKey !== undefined) {
+    const previous = store.q(`SELECT fingerprint, task_id, response_json FROM idempotency
+      WHERE owner_user_id = ? AND endpoint = ? AND key = ?`)
+      .get(task.owner_user_id, submission.endpoint, submission.idempotencyKey) as
+      { fingerprint: string; task_id: string; response_json: string } | undefined;
+    if (previous) {
+      if (previous.fingerprint !== submission.fingerprint) throw keyReused(previous.task_id);
+      return { kind: 'replayed', taskId: previous.task_id, body: JSON.parse(previous.response_json) };
     }
-    submission.check?.();
-    const children = submission.children ?? [];
-    const cost = children.length > 0 ? children.reduce((sum, c) => sum + c.credit_cost, 0) : task.credit_cost;
-    reserveCredits(store, task.owner_user_id, cost);
-    if (task.chargeAtAcceptance) chargeNow(store, task.owner_user_id, task.credit_cost);
-    const row = insertTask(store, task);
-    for (const child of children) insertTask(store, child);
-    const body = submission.respond(row);
-    if (submission.idempotencyKey !== undefined) {
-      store.q(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)`).run(task.owner_user_id, submission.endpoint, submission.idempotencyKey,
-        submission.fingerprint, task.task_id, JSON.stringify(body), nowIso());
-    }
-    return { kind: 'created', task: row, body };
-  }).immediate();
+  }
+  submission.check?.();
+  const children = submission.children ?? [];
+  const cost = children.length > 0 ? children.reduce((sum, c) => sum + c.credit_cost, 0) : task.credit_cost;
+  reserveCredits(store, task.owner_user_id, cost);
+  if (task.chargeAtAcceptance) chargeNow(store, task.owner_user_id, task.credit_cost);
+  const row = insertTask(store, task);
+  for (const child of children) insertTask(store, child);
+  const body = submission.respond(row);
+  if (submission.idempotencyKey !== undefined) {
+    store.q(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`).run(task.owner_user_id, submission.endpoint, submission.idempotencyKey,
+      submission.fingerprint, task.task_id, JSON.stringify(body), nowIso());
+  }
+  return { kind: 'created', task: row, body };
 }
 
 function keyReused(taskId: string): HttpError {

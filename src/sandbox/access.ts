@@ -1,17 +1,20 @@
 // Whether a key may mark with a model (spec 5, 7): 404 unknown, 403 not visible, 409 not ready.
 import type { Principal } from './auth.js';
 import { httpError } from './envelope.js';
-import type { ModelRow, Store } from './store.js';
+import type { ModelAccessRow, Store } from './store.js';
 
-export function canSee(principal: Principal, model: ModelRow): boolean {
+export function canSee(principal: Principal, model: Pick<ModelAccessRow, 'owner_user_id' | 'org_id'>): boolean {
   return principal.scope === 'organization'
     ? model.org_id !== null && model.org_id === principal.orgId
     : model.owner_user_id === principal.userId;
 }
 
-/** The model a submission names, or the error that explains why it cannot be used. */
-export function usableModel(store: Store, principal: Principal, modelId: number, endpoint: string): ModelRow {
-  const model = store.model(modelId);
+/**
+ * The model a submission names, or the error that explains why it cannot be used. Reads only the
+ * columns that decide (every submission runs this; the rubrics are read when marking).
+ */
+export function usableModel(store: Store, principal: Principal, modelId: number, endpoint: string): ModelAccessRow {
+  const model = store.modelAccess(modelId);
   if (!model) {
     if (store.assignmentExists(modelId)) {
       throw httpError(404, `There is no model ${modelId}, but there is an assignment ${modelId}: ${modelId} is an assignment_id. ${endpoint} needs a model_id from GET /models (assignment ids go to POST /evaluations).`, 'model_not_found');

@@ -1,6 +1,5 @@
 // The fastify application: one pipeline for every request (request id, authentication, route,
 // validation, handler) and one envelope for every answer.
-import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -9,6 +8,7 @@ import type { OperationName } from '../api/operations.js';
 import { authHook } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { httpError, installErrorHandling } from './envelope.js';
+import { newRequestId } from './ids.js';
 import { MULTIPART_LIMITS } from './multipart.js';
 import { assignmentRoutes } from './routes/assignments.js';
 import { batchRoutes } from './routes/batch.js';
@@ -34,37 +34,48 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit,
-    genReqId: () => `req_${randomBytes(12).toString('hex')}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     // fastify's own 503 body would break the one-envelope rule; requests in flight finish instead.
     return503OnClosing: false,
   });
   app.decorateRequest('principal', null);
   installJsonParser(app, bodyLimit);
-  app.register(multipart, { limits: MULTIPART_LIMITS });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A multipart body sent to a route that takes no form is accepted and left unread, as the
+  // multipart plugin's own parser does; the plugin itself is registered only around the routes
+  // that read forms (below), because it adds an onRequest and an onResponse hook (cleaning up
+  // `saveRequestFiles()` temp files, which the sandbox never uses) to every route in its scope.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // Callback style, not async: an async hook costs a promise and defers every write by a tick.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
-    return payload;
+    done(null, payload);
   });
   if (log) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       log(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms ${request.id}`);
+      done();
     });
   }
   installErrorHandling(app, bodyLimit, log);
 
   app.register(async (v1) => {
     v1.addHook('onRequest', authHook(ctx.store));
+    // The routes that read multipart forms (request.isMultipart(), request.parts()).
+    v1.register(async (forms) => {
+      forms.removeContentTypeParser('multipart/form-data');
+      await forms.register(multipart, { limits: MULTIPART_LIMITS });
+      onePassRoutes(forms, ctx);
+      evaluationRoutes(forms, ctx);
+      uploadRoutes(forms, ctx);
+      modelBuildingRoutes(forms, ctx);
+    });
     creditsRoutes(v1, ctx);
     modelsRoutes(v1, ctx);
-    onePassRoutes(v1, ctx);
     batchRoutes(v1, ctx);
-    evaluationRoutes(v1, ctx);
     taskRoutes(v1, ctx);
     assignmentRoutes(v1, ctx);
-    uploadRoutes(v1, ctx);
     rewriteRoutes(v1, ctx);
-    modelBuildingRoutes(v1, ctx);
     for (const [name, op] of Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]) {
       if (IMPLEMENTED.has(name)) continue;
       v1.route({

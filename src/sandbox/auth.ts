@@ -2,7 +2,7 @@
 // the sandbox store an upload.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from './envelope.js';
-import type { KeyScope, Store } from './store.js';
+import type { KeyRow, KeyScope, Store } from './store.js';
 
 export interface Principal {
   userId: number;
@@ -27,7 +27,44 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function authenticate(store: Store, request: FastifyRequest): Principal {
+/**
+ * Key rows seen recently, so a request does not read `api_keys` and `users` again. What is kept
+ * never changes in the sandbox: no route edits or deletes a key, and a key's owner, owner name,
+ * scope and organization are fixed when it is created. An entry is still dropped after
+ * KEY_TTL_MS, so a key deleted or edited in sandbox.db by hand stops working within a second.
+ * Unknown keys are never kept. What can change, whether the owner of an organization key is
+ * still an admin there (spec 5), is NOT cached: it is read on every request of such a key, so a
+ * demotion gives 403 `organization_scope_revoked` on the very next request.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { row: KeyRow; until: number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs = KEY_TTL_MS,
+    private readonly maxEntries = KEY_CACHE_MAX,
+  ) {}
+
+  find(key: string): KeyRow | undefined {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit !== undefined && hit.until > now) return hit.row;
+    const row = this.store.findKey(key);
+    if (row === undefined) {
+      if (hit !== undefined) this.entries.delete(key);
+      return undefined;
+    }
+    // Bounded: the sandbox has a handful of keys; a flood of distinct valid keys only refills.
+    if (hit === undefined && this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { row, until: now + this.ttlMs });
+    return row;
+  }
+}
+
+export const KEY_TTL_MS = 1000;
+const KEY_CACHE_MAX = 1024;
+
+export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): Principal {
   const key = header(request, 'x-api-key')?.trim();
   if (!key) {
     if (header(request, 'x-token-key') !== undefined) {
@@ -38,16 +75,25 @@ export function authenticate(store: Store, request: FastifyRequest): Principal {
   if (!key.startsWith('kct_')) {
     throw httpError(401, 'The X-API-Key value is not an API key of this service: keys begin with kct_. Never send a model provider\'s key.', 'invalid_api_key');
   }
-  const row = store.findKey(key);
+  const row = keys ? keys.find(key) : store.findKey(key);
   if (!row) throw httpError(401, 'The API key in X-API-Key is not valid: check for typos, or create a new key.', 'invalid_api_key');
+  // Never cached: a demoted admin's organization key is refused from the next request on.
   if (row.scope === 'organization' && row.org_id !== null && store.membershipRole(row.user_id, row.org_id) !== 'admin') {
     throw httpError(403, `Organization scope is no longer permitted: the key's owner is no longer an admin of ${store.organizationName(row.org_id)}. Use a user-scope key, or ask an admin for access.`, 'organization_scope_revoked');
   }
   return { userId: row.user_id, userName: row.user_name, scope: row.scope, orgId: row.org_id };
 }
 
+/** The onRequest hook of /v1. Callback style, not async: no promise and no extra tick per request. */
 export function authHook(store: Store) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    request.principal = authenticate(store, request);
+  const keys = new KeyCache(store);
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    try {
+      request.principal = authenticate(store, request, keys);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   };
 }

@@ -1,9 +1,9 @@
 // Batches (spec 4.9): a parent task whose items are ordinary queued tasks. The parent's status
 // follows its items while they run and is settled, once, when the last item is final.
-import { randomBytes } from 'node:crypto';
 import { isFinalStatus } from '../api/status.js';
 import { nowIso } from './db.js';
-import type { Store, TaskRow } from './store.js';
+import { newWebhookId } from './ids.js';
+import type { ItemStateRow, Store, TaskRow } from './store.js';
 import { ACTIVE_SQL, WAITING_STATUSES } from './store.js';
 import { stageOf, taskRecord } from './views.js';
 
@@ -16,7 +16,7 @@ export interface BatchCounts {
   unfinished: number;
 }
 
-export function countItems(items: TaskRow[]): BatchCounts {
+export function countItems(items: readonly Pick<TaskRow, 'status'>[]): BatchCounts {
   const counts: BatchCounts = { succeeded: 0, failed: 0, cancelled: 0, unfinished: 0 };
   for (const item of items) {
     if (item.status === 'SUCCESS') counts.succeeded++;
@@ -32,7 +32,7 @@ export function countItems(items: TaskRow[]): BatchCounts {
  * least one item succeeded (each item carries its own status), FAILURE when none did, CANCEL
  * when the batch was cancelled or every item was.
  */
-export function batchStatus(parent: TaskRow, items: TaskRow[]): string {
+export function batchStatus(parent: Pick<TaskRow, 'status'>, items: readonly Pick<TaskRow, 'status'>[]): string {
   if (isFinalStatus(parent.status)) return parent.status;
   const counts = countItems(items);
   if (counts.unfinished > 0) return items.every((i) => WAITING.has(i.status)) ? 'QUEUED' : 'PROGRESS';
@@ -67,7 +67,7 @@ function batchHeader(parent: TaskRow, items: TaskRow[]) {
   };
 }
 
-function progressFields(store: Store, status: string, items: TaskRow[]): Record<string, unknown> {
+function progressFields(store: Store, status: string, items: readonly Pick<TaskRow, 'seq' | 'status'>[]): Record<string, unknown> {
   if (status === 'QUEUED') {
     const first = items.find((i) => WAITING.has(i.status));
     return first ? store.queuePlace(first.seq) : {};
@@ -88,11 +88,12 @@ export function itemView(item: TaskRow) {
   return out;
 }
 
-export function batchSnapshot(store: Store, parent: TaskRow) {
-  const items = store.batchItems(parent.task_id);
-  const header = batchHeader(parent, items);
-  const out: Record<string, unknown> = { task_id: header.task_id, status: header.status, stage: header.stage };
-  Object.assign(out, progressFields(store, header.status, items));
+/** The status snapshot of a batch; reads only the items' status columns. */
+export function batchSnapshot(store: Store, parent: Pick<TaskRow, 'task_id' | 'status'>) {
+  const items: ItemStateRow[] = store.batchItemStates(parent.task_id);
+  const status = batchStatus(parent, items);
+  const out: Record<string, unknown> = { task_id: parent.task_id, status, stage: stageOf(status) };
+  Object.assign(out, progressFields(store, status, items));
   out.message = countsMessage(countItems(items), items.length);
   return out;
 }
@@ -127,15 +128,17 @@ function callbackView(store: Store, parent: TaskRow) {
  * transaction. Returns true when it settled it now (false: already settled, or items still run).
  */
 export function settleBatch(store: Store, parentTaskId: string): boolean {
-  return store.db.transaction((): boolean => {
-    const parent = store.task(parentTaskId);
-    if (!parent || isFinalStatus(parent.status)) return false;
-    const items = store.batchItems(parentTaskId);
-    const counts = countItems(items);
-    if (counts.unfinished > 0) return false;
-    finalize(store, parent, finalStatusOf(counts), countsMessage(counts, items.length));
-    return true;
-  }).immediate();
+  return store.transaction('settleBatch', settleBatchNow).immediate(store, parentTaskId);
+}
+
+function settleBatchNow(store: Store, parentTaskId: string): boolean {
+  const parent = store.task(parentTaskId);
+  if (!parent || isFinalStatus(parent.status)) return false;
+  const items = store.batchItems(parentTaskId);
+  const counts = countItems(items);
+  if (counts.unfinished > 0) return false;
+  finalize(store, parent, finalStatusOf(counts), countsMessage(counts, items.length));
+  return true;
 }
 
 export type BatchCancelOutcome =
@@ -177,5 +180,5 @@ function finalize(store: Store, parent: TaskRow, status: string, message: string
   const data = batchRecord(store, store.task(parent.task_id)!);
   const payload = JSON.stringify({ type: 'batch.finished', timestamp: now, data });
   store.q(`INSERT OR IGNORE INTO callbacks (webhook_id, task_id, url, payload, next_attempt_at, created_at)
-    VALUES (?, ?, ?, ?, ?, ?)`).run(`msg_${randomBytes(12).toString('hex')}`, parent.task_id, parent.callback_url, payload, Date.now(), now);
+    VALUES (?, ?, ?, ?, ?, ?)`).run(newWebhookId(), parent.task_id, parent.callback_url, payload, Date.now(), now);
 }

@@ -6,8 +6,8 @@ export type TaskRunner = (taskId: string, signal: AbortSignal) => Promise<void>;
 
 export class WorkerPool {
   private readonly running = new Map<string, Promise<void>>();
+  /** One controller per running task: interrupt() aborts one, close() all of them. */
   private readonly interrupts = new Map<string, AbortController>();
-  private readonly controller = new AbortController();
   /** Tasks whose runner threw even after trying to fail them: never picked again this run. */
   private readonly stuck = new Set<string>();
   private closed = false;
@@ -35,7 +35,9 @@ export class WorkerPool {
     const own = new AbortController();
     this.interrupts.set(taskId, own);
     try {
-      await this.runner(taskId, AbortSignal.any([this.controller.signal, own.signal]));
+      // Its own signal only, which close() aborts too: no AbortSignal.any() (two listeners and a
+      // new signal) per task.
+      await this.runner(taskId, own.signal);
     } catch (err) {
       this.stuck.add(taskId);
       this.log?.(`worker: task ${taskId} could not be processed: ${(err as Error).stack ?? String(err)}`);
@@ -59,7 +61,7 @@ export class WorkerPool {
   /** Stops taking tasks and interrupts the running ones at their next pause; their state stays as stored. */
   async close(): Promise<void> {
     this.closed = true;
-    this.controller.abort();
+    for (const own of this.interrupts.values()) own.abort();
     await Promise.allSettled([...this.running.values()]);
   }
 }

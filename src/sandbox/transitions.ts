@@ -16,13 +16,29 @@ export interface TaskPatch {
 
 const PATCHABLE = new Set<keyof TaskPatch>(['cur_step', 'total_step', 'cur_step_name', 'progress', 'message', 'prepared_json']);
 
+/** The UPDATE of advance() for each set of patched columns (and status change or not), built once. */
+const advanceSql = new Map<string, { sql: string; keys: (keyof TaskPatch)[] }>();
+
+function advanceStatement(patch: TaskPatch, statusChanges: boolean): { sql: string; keys: (keyof TaskPatch)[] } {
+  const shape = `${statusChanges ? 'to' : 'same'}:${Object.keys(patch).join(',')}`;
+  let entry = advanceSql.get(shape);
+  if (entry === undefined) {
+    const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((k) => PATCHABLE.has(k)).sort();
+    // A progress step keeps the status: not naming it in SET spares SQLite rewriting the
+    // entries of every index that holds the status, for a value that stays the same.
+    const sets = [...(statusChanges ? ['status = @to'] : []), 'updated_at = @now', ...keys.map((k) => `${k} = @${k}`)].join(', ');
+    entry = { sql: `UPDATE tasks SET ${sets} WHERE task_id = @taskId AND status = @from`, keys };
+    advanceSql.set(shape, entry);
+  }
+  return entry;
+}
+
 /** Moves `from` → `to` (they may be equal, to update progress) and applies the patch. */
 export function advance(store: Store, taskId: string, from: string, to: string, patch: TaskPatch = {}): boolean {
-  const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((k) => PATCHABLE.has(k)).sort();
-  const sets = keys.map((k) => `${k} = @${k}`).join(', ');
-  const sql = `UPDATE tasks SET status = @to, updated_at = @now${sets ? `, ${sets}` : ''}
-    WHERE task_id = @taskId AND status = @from`;
-  const params: Record<string, unknown> = { to, from, taskId, now: nowIso() };
+  const statusChanges = from !== to;
+  const { sql, keys } = advanceStatement(patch, statusChanges);
+  const params: Record<string, unknown> = { from, taskId, now: nowIso() };
+  if (statusChanges) params.to = to;
   for (const k of keys) params[k] = patch[k] ?? null;
   return store.q(sql).run(params).changes === 1;
 }
@@ -42,25 +58,26 @@ export type CompleteOutcome = 'charged' | 'lost_race' | 'insufficient_credits';
  * balance guard (backed by a CHECK constraint) keeps a balance from going negative.
  */
 export function completeAndCharge(store: Store, taskId: string, result: SuccessResult): CompleteOutcome {
-  const run = store.db.transaction((): CompleteOutcome => {
-    const now = nowIso();
-    const task = store.q(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = ?,
-        retryable = 0, message = NULL, updated_at = ?, finished_at = ?
-      WHERE task_id = ? AND status = 'PROGRESS' AND credits_charged = 0
-      RETURNING owner_user_id, credit_cost`).get(JSON.stringify(result), now, now, taskId) as
-      Pick<TaskRow, 'owner_user_id' | 'credit_cost'> | undefined;
-    if (!task) return 'lost_race';
-    const charged = store.q('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
-      .run(task.credit_cost, task.owner_user_id, task.credit_cost);
-    if (charged.changes !== 1) throw new InsufficientAtCompletion();
-    return 'charged';
-  });
   try {
-    return run.immediate();
+    return store.transaction('completeAndCharge', completeAndChargeNow).immediate(store, taskId, JSON.stringify(result));
   } catch (err) {
     if (err instanceof InsufficientAtCompletion) return 'insufficient_credits';
     throw err;
   }
+}
+
+function completeAndChargeNow(store: Store, taskId: string, resultJson: string): CompleteOutcome {
+  const now = nowIso();
+  const task = store.q(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = ?,
+      retryable = 0, message = NULL, updated_at = ?, finished_at = ?
+    WHERE task_id = ? AND status = 'PROGRESS' AND credits_charged = 0
+    RETURNING owner_user_id, credit_cost`).get(resultJson, now, now, taskId) as
+    Pick<TaskRow, 'owner_user_id' | 'credit_cost'> | undefined;
+  if (!task) return 'lost_race';
+  const charged = store.q('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
+    .run(task.credit_cost, task.owner_user_id, task.credit_cost);
+  if (charged.changes !== 1) throw new InsufficientAtCompletion();
+  return 'charged';
 }
 
 class InsufficientAtCompletion extends Error {}

@@ -1,7 +1,7 @@
 // Response shapes: what a stored row looks like to a client (spec 2.1, 2.3, 2.4, 2.5).
 import { STAGE_OF } from '../api/status.js';
 import type { KnownTaskStatus } from '../api/status.js';
-import type { ModelRow, Store, TaskRow } from './store.js';
+import type { ModelRow, Store, TaskRow, TaskStatusRow } from './store.js';
 import { modelRubrics } from './store.js';
 
 export function stageOf(status: string): string {
@@ -43,14 +43,14 @@ export function taskRecord(task: TaskRow) {
 }
 
 /** The snapshot of 2.4, holding only the fields that apply to the task's current status. */
-export function snapshot(store: Store, task: TaskRow) {
+export function snapshot(store: Store, task: TaskStatusRow) {
   const out: Record<string, unknown> = { task_id: task.task_id, status: task.status, stage: stageOf(task.status) };
   Object.assign(out, liveFields(store, task));
   if (task.message) out.message = task.message;
   return out;
 }
 
-function liveFields(store: Store, task: TaskRow): Record<string, unknown> {
+function liveFields(store: Store, task: TaskStatusRow): Record<string, unknown> {
   if (task.status === 'QUEUED' || task.status === 'PENDING') return store.queuePlace(task.seq);
   if (task.status === 'PROGRESS' && task.total_step !== null) {
     return { cur_step_name: task.cur_step_name, cur_step: task.cur_step, total_step: task.total_step, progress: task.progress ?? 0 };

@@ -2,7 +2,6 @@
 // task cancelled meanwhile is left alone, and a task interrupted by a restart redoes only the
 // stage it was in (the grader is deterministic, the charge happens once at SUCCESS).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { LegacyEvaluationFields, OnePassFields } from '../api/schemas.js';
 import { isFinalStatus } from '../api/status.js';
 import { ExtractionError, extractText, grade } from './engines.js';
@@ -26,31 +25,41 @@ export interface WorkerDeps {
 export const PROGRESS_STEPS = ['Reading the answer', 'Matching the rubric criteria', 'Scoring each criterion', 'Writing feedback'];
 const SCORING_STEP = 3;
 
+/**
+ * Runs a task from the stage it is in to a final status. The row is read once; after each stage
+ * whose compare-and-swap succeeded, the worker knows the new row without reading it back (it
+ * wrote it). When a swap fails (the task was cancelled meanwhile) or a stage ends the task, the
+ * row is read again and decides, as before.
+ */
 export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSignal): Promise<void> {
   let task: TaskRow | undefined;
+  const parsed = new ParsedTask();
   try {
-    while ((task = deps.store.task(taskId)) !== undefined && !signal.aborted) {
+    task = deps.store.task(taskId);
+    while (task !== undefined && !signal.aborted) {
+      let next: TaskRow | undefined;
       switch (task.status) {
         case 'QUEUED':
         case 'PENDING':
-          advance(deps.store, taskId, task.status, 'UPLOADING');
+          next = moved(task, advance(deps.store, taskId, task.status, 'UPLOADING'), { status: 'UPLOADING' });
           break;
         case 'UPLOADING':
-          await uploading(deps, task, signal);
+          next = await uploading(deps, task, parsed, signal);
           break;
-        case 'SUBMITTED':
-          await pause(deps.latencyMs + slowExtra(task), signal);
-          advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', {
-            cur_step: 1, total_step: PROGRESS_STEPS.length, cur_step_name: PROGRESS_STEPS[0], progress: 0,
-          });
+        case 'SUBMITTED': {
+          await pause(deps.latencyMs + slowExtra(task, parsed), signal);
+          const patch = { cur_step: 1, total_step: PROGRESS_STEPS.length, cur_step_name: PROGRESS_STEPS[0], progress: 0 };
+          next = moved(task, advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch), { status: 'PROGRESS', ...patch });
           break;
+        }
         case 'PROGRESS':
-          await progressStep(deps, task, signal);
+          next = await progressStep(deps, task, parsed, signal);
           break;
         default:
           deps.onFinal?.(task);
           return;
       }
+      task = next ?? deps.store.task(taskId);
     }
   } catch (err) {
     if (signal.aborted) return;
@@ -66,27 +75,73 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
   }
 }
 
+/** The row after a stage's compare-and-swap: known when it succeeded, to be read again when not. */
+function moved(task: TaskRow, swapped: boolean, changes: Partial<TaskRow>): TaskRow | undefined {
+  return swapped ? { ...task, ...changes } : undefined;
+}
+
+/** The task's stored JSON, parsed once per run rather than once per stage. */
+class ParsedTask {
+  private inputText: string | undefined;
+  private inputValue: Record<string, unknown> | undefined;
+  private preparedText: string | undefined;
+  private preparedValue: PreparedText | undefined;
+
+  input(task: TaskRow): Record<string, unknown> {
+    if (this.inputValue === undefined || this.inputText !== task.input_json) {
+      this.inputValue = JSON.parse(task.input_json) as Record<string, unknown>;
+      this.inputText = task.input_json;
+    }
+    return this.inputValue;
+  }
+
+  prepared(task: TaskRow & { prepared_json: string }): PreparedText {
+    if (this.preparedValue === undefined || this.preparedText !== task.prepared_json) {
+      this.preparedValue = JSON.parse(task.prepared_json) as PreparedText;
+      this.preparedText = task.prepared_json;
+    }
+    return this.preparedValue;
+  }
+
+  /** What the UPLOADING stage just wrote, so the next stages need not parse it back. */
+  remember(preparedJson: string, prepared: PreparedText): void {
+    this.preparedText = preparedJson;
+    this.preparedValue = prepared;
+  }
+}
+
 export const INTERNAL_ERROR_COMMENT = 'The sandbox hit an internal error while marking this answer; submit it again.';
 
+/**
+ * The pause of a stage. With no latency it only yields to the event loop (requests in flight
+ * are answered between stages, as with a real service), through a bare setImmediate: cheaper
+ * than timers/promises' abortable one, and an abort is noticed as soon as it resumes.
+ */
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms > 0) await sleep(ms, undefined, { signal });
-  else await yieldToLoop(undefined, { signal });
+  if (ms > 0) {
+    await sleep(ms, undefined, { signal });
+    return;
+  }
+  signal.throwIfAborted();
+  await new Promise<void>((resume) => setImmediate(resume));
+  signal.throwIfAborted();
 }
 
-function answerSoFar(task: TaskRow): string {
-  if (task.prepared_json) return (JSON.parse(task.prepared_json) as PreparedText).answerText;
-  return (JSON.parse(task.input_json) as { paper_content?: string }).paper_content ?? '';
+function answerSoFar(task: TaskRow, parsed: ParsedTask): string {
+  if (task.prepared_json) return parsed.prepared(task as TaskRow & { prepared_json: string }).answerText;
+  return (parsed.input(task) as { paper_content?: string }).paper_content ?? '';
 }
 
-function slowExtra(task: TaskRow): number {
-  return isSlow(answerSoFar(task)) ? SLOW_EXTRA_MS : 0;
+function slowExtra(task: TaskRow, parsed: ParsedTask): number {
+  return isSlow(answerSoFar(task, parsed)) ? SLOW_EXTRA_MS : 0;
 }
 
 /** UPLOADING: read every file's text (spec 4.8 rule 3: parsing happens in the queue). */
-async function uploading(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<void> {
-  await pause(deps.latencyMs + slowExtra(task), signal);
+async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
+  await pause(deps.latencyMs + slowExtra(task, parsed), signal);
   const texts: Record<'answer' | 'rubric' | 'question', string[]> = { answer: [], rubric: [], question: [] };
-  for (const file of deps.store.taskFiles(task.task_id)) {
+  const files = deps.store.taskFiles(task.task_id);
+  for (const file of files) {
     try {
       const { text } = await extractText(deps.files.absolute(file.path), file.mime);
       texts[file.role].push(text);
@@ -96,50 +151,52 @@ async function uploading(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): 
       // reported with a generic comment by runTask.
       if (!(err instanceof ExtractionError)) throw err;
       fail(deps.store, task.task_id, 'UPLOADING', `Could not read ${file.role} file "${file.name}": ${err.message}`, false);
-      return;
+      return undefined;
     }
   }
-  const paper = (JSON.parse(task.input_json) as { paper_content?: string }).paper_content;
+  const paper = (parsed.input(task) as { paper_content?: string }).paper_content;
   const answerText = [paper, ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
   if (answerText.trim() === '') {
-    const names = deps.store.taskFiles(task.task_id).filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
+    const names = files.filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
     fail(deps.store, task.task_id, 'UPLOADING', `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.`, false);
-    return;
+    return undefined;
   }
   const prepared: PreparedText = {
     answerText,
     ...(texts.rubric.length ? { rubricFileText: texts.rubric.join('\n\n') } : {}),
     ...(texts.question.length ? { questionFileText: texts.question.join('\n\n') } : {}),
   };
-  advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: JSON.stringify(prepared) });
+  const preparedJson = JSON.stringify(prepared);
+  parsed.remember(preparedJson, prepared);
+  return moved(task, advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson }),
+    { status: 'SUBMITTED', prepared_json: preparedJson });
 }
 
 /** One PROGRESS step; the last one grades, validates and completes with the charge. */
-async function progressStep(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<void> {
+async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
   const total = task.total_step ?? PROGRESS_STEPS.length;
   const step = task.cur_step ?? 1;
-  await pause(deps.latencyMs + Math.round(slowExtra(task) / total), signal);
-  const prepared = JSON.parse(task.prepared_json ?? '{"answerText": ""}') as PreparedText;
+  await pause(deps.latencyMs + Math.round(slowExtra(task, parsed) / total), signal);
+  const prepared = task.prepared_json !== null ? parsed.prepared(task as TaskRow & { prepared_json: string }) : { answerText: '' };
   if (step === SCORING_STEP && forcesFailure(prepared.answerText)) {
     fail(deps.store, task.task_id, 'PROGRESS', `Marking failed on purpose: the answer contains the sandbox magic input ${MAGIC_FAIL}.`, false);
-    return;
+    return undefined;
   }
   if (step < total) {
-    advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', {
-      cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100),
-    });
-    return;
+    const patch = { cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100) };
+    return moved(task, advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch), patch);
   }
-  finish(deps, task, prepared);
+  finish(deps, task, parsed, prepared);
+  return undefined;
 }
 
-function finish(deps: WorkerDeps, task: TaskRow, prepared: PreparedText): void {
+function finish(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, prepared: PreparedText): void {
   const model = deps.store.model(task.model_id);
   if (!model) {
     fail(deps.store, task.task_id, 'PROGRESS', `Model ${task.model_id} no longer exists.`, false);
     return;
   }
-  const { input } = planGrading(gradingFields(task), model, prepared);
+  const { input } = planGrading(gradingFields(task, parsed.input(task)), model, prepared);
   const output = grade(input);
   const problem = invalidResult(output, input.rubrics.length);
   if (problem) {
@@ -162,8 +219,7 @@ function finish(deps: WorkerDeps, task: TaskRow, prepared: PreparedText): void {
 }
 
 /** The one-pass fields a task is marked with; a legacy task uses its assignment's model as saved. */
-function gradingFields(task: TaskRow): OnePassFields {
-  const input = JSON.parse(task.input_json) as Record<string, unknown>;
+function gradingFields(task: TaskRow, input: Record<string, unknown>): OnePassFields {
   if (task.kind !== 'legacy') return OnePassFields.parse(input);
   const legacy = LegacyEvaluationFields.parse(input);
   return {

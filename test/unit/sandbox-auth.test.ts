@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/auth.js';
+import type { KeyRow, Store } from '../../src/sandbox/store.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { ESSAY, launch } from './sandbox-helpers.js';
 
@@ -54,6 +58,44 @@ describe('authentication (spec 5)', () => {
     }
   });
 
+  test('an admin demoted while the sandbox runs: the very next request with the org key is 403, and 200 again once restored', async () => {
+    const key = sb.keys.org_admin;
+    // Used once first, so the key row is in the sandbox's key cache.
+    expect((await sb.call('GET', '/credits', { key })).status).toBe(200);
+    const setRole = (role: string) => {
+      // Another connection, as an operator with the sqlite3 shell would do it.
+      const db = new Database(join(sb.dataDir, 'sandbox.db'));
+      try {
+        db.prepare('UPDATE memberships SET role = ? WHERE user_id = (SELECT user_id FROM api_keys WHERE key = ?)').run(role, key);
+      } finally {
+        db.close();
+      }
+    };
+    setRole('member');
+    try {
+      const refused = await sb.call('GET', '/evaluations/tsk_000000000000000000000000/status', { key });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('organization_scope_revoked');
+    } finally {
+      setRole('admin');
+    }
+    expect((await sb.call('GET', '/credits', { key })).status).toBe(200);
+  });
+
+  test('request ids: req_ + 24 hex, the same in the body and the header, never repeated', async () => {
+    const ids = new Set<string>();
+    // More than one block of the id pool (512 ids).
+    for (let round = 0; round < 12; round++) {
+      const replies = await Promise.all(Array.from({ length: 50 }, () => sb.call('GET', '/credits')));
+      for (const res of replies) {
+        expect(res.body.request_id).toMatch(/^req_[0-9a-f]{24}$/);
+        expect(res.headers['x-request-id']).toBe(res.body.request_id);
+        ids.add(res.body.request_id);
+      }
+    }
+    expect(ids.size).toBe(600);
+  });
+
   test('seeded keys have the documented shape and are all different', () => {
     const keys = Object.values(sb.keys);
     expect(keys).toHaveLength(5);
@@ -87,5 +129,52 @@ describe('routes outside the API', () => {
     const result = await sb.call('GET', '/api/open/evaluation/result?task=1', { key: null });
     expect(result.status).toBe(404);
     expect(result.body.error.message).toContain('GET /v1/evaluations/{taskId}');
+  });
+});
+
+describe('key cache', () => {
+  const row: KeyRow = { key: 'kct_a', user_id: 1, user_name: 'user', scope: 'user', org_id: null };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function fakeStore(rows: Map<string, KeyRow>) {
+    const reads: string[] = [];
+    const store = { findKey: (key: string) => (reads.push(key), rows.get(key)) } as unknown as Store;
+    return { store, reads };
+  }
+
+  test('a known key is read once per KEY_TTL_MS; a deleted key stops working once its entry expires', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const rows = new Map([[row.key, row]]);
+    const { store, reads } = fakeStore(rows);
+    const cache = new KeyCache(store);
+    expect(cache.find('kct_a')).toEqual(row);
+    expect(cache.find('kct_a')).toEqual(row);
+    expect(reads).toHaveLength(1);
+    rows.delete('kct_a');
+    vi.advanceTimersByTime(KEY_TTL_MS + 1);
+    expect(cache.find('kct_a')).toBeUndefined();
+    expect(reads).toHaveLength(2);
+  });
+
+  test('unknown keys are never kept: each attempt reads the database', () => {
+    const { store, reads } = fakeStore(new Map());
+    const cache = new KeyCache(store);
+    expect(cache.find('kct_nope')).toBeUndefined();
+    expect(cache.find('kct_nope')).toBeUndefined();
+    expect(reads).toHaveLength(2);
+  });
+
+  test('bounded: past its size it starts again', () => {
+    const rows = new Map(Array.from({ length: 5 }, (_, i) => [`kct_${i}`, { ...row, key: `kct_${i}` }]));
+    const { store, reads } = fakeStore(rows);
+    const cache = new KeyCache(store, KEY_TTL_MS, 4);
+    for (let i = 0; i < 5; i++) cache.find(`kct_${i}`);
+    expect(reads).toHaveLength(5);
+    cache.find('kct_4');
+    expect(reads).toHaveLength(5);
+    cache.find('kct_0');
+    expect(reads).toHaveLength(6);
   });
 });

@@ -119,6 +119,46 @@ describe('acceptance', () => {
   });
 });
 
+describe('status reads', () => {
+  const STATUS_COLUMNS = ['seq', 'task_id', 'kind', 'owner_user_id', 'status', 'message', 'cur_step', 'total_step', 'cur_step_name', 'progress'] as const;
+  const statusPart = (taskId: string) => {
+    const row = store.task(taskId)!;
+    return Object.fromEntries(STATUS_COLUMNS.map((c) => [c, row[c]]));
+  };
+
+  test('taskStatus() reads exactly the status columns of task(), at every stage', () => {
+    const out = submitted(2);
+    if (out.kind !== 'created') throw new Error('expected a new task');
+    const id = out.task.task_id;
+    expect(store.taskStatus(id)).toEqual(statusPart(id));
+    toProgress(id);
+    expect(advance(store, id, 'PROGRESS', 'PROGRESS', { cur_step: 2, total_step: 4, cur_step_name: 'Matching', progress: 25 })).toBe(true);
+    expect(store.taskStatus(id)).toEqual(statusPart(id));
+    expect(store.taskStatus(id)).toMatchObject({ status: 'PROGRESS', cur_step: 2, total_step: 4, cur_step_name: 'Matching', progress: 25 });
+    expect(fail(store, id, 'PROGRESS', 'why', false)).toBe(true);
+    expect(store.taskStatus(id)).toEqual(statusPart(id));
+    expect(store.taskStatus(id)).toMatchObject({ status: 'FAILURE', message: 'why' });
+    expect(store.taskStatus('tsk_nope')).toBeUndefined();
+  });
+
+  test('a progress step keeps the status and its place in the queue indexes', () => {
+    const first = submitted(1);
+    const second = submitted(1);
+    if (first.kind !== 'created' || second.kind !== 'created') throw new Error('expected new tasks');
+    expect(store.runnableTaskIds(5)).toEqual([first.task.task_id, second.task.task_id]);
+    toProgress(first.task.task_id);
+    expect(advance(store, first.task.task_id, 'PROGRESS', 'PROGRESS', { cur_step: 2 })).toBe(true);
+    expect(advance(store, first.task.task_id, 'QUEUED', 'QUEUED', { cur_step: 3 })).toBe(false);
+    expect(store.task(first.task.task_id)).toMatchObject({ status: 'PROGRESS', cur_step: 2 });
+    expect(store.runnableTaskIds(5)).toEqual([first.task.task_id, second.task.task_id]);
+    expect(store.queuePlace(second.task.seq)).toEqual({ position: 1, length: 1 });
+    expect(store.balance(userId).reserved).toBe(2);
+    expect(completeAndCharge(store, first.task.task_id, RESULT)).toBe('charged');
+    expect(store.runnableTaskIds(5)).toEqual([second.task.task_id]);
+    expect(store.balance(userId)).toEqual({ credits: 999, reserved: 1 });
+  });
+});
+
 describe('fingerprint', () => {
   test('key order does not matter; values and file bytes do', () => {
     const file = { field: 'answer_file', name: 'a.txt', mime: 'text/plain', sha256: 'aa' };

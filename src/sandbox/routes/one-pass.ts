@@ -1,5 +1,4 @@
 // POST /evaluations/one-pass (spec 4.8): JSON or multipart, idempotent, 202 with rule 5's fields.
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANSWER_MIME_TYPES } from '../../api/limits.js';
@@ -13,6 +12,7 @@ import type { SandboxContext } from '../context.js';
 import { creditCost } from '../engines.js';
 import { httpError, sendData, validationError } from '../envelope.js';
 import { fingerprint, idempotencyKeyOf } from '../idempotency.js';
+import { newTaskId } from '../ids.js';
 import type { FilePolicy, ReceivedFile } from '../multipart.js';
 import type { FileRole } from '../store.js';
 import { taskRecord } from '../views.js';
@@ -31,9 +31,7 @@ const FILE_POLICY: FilePolicy = { fileFields: EVALUATION_FILE_FIELDS, acceptedMi
 
 export type OnePassSubmission = FormSubmission<OnePassFields>;
 
-export function newTaskId(): string {
-  return `tsk_${randomBytes(12).toString('hex')}`;
-}
+export { newTaskId };
 
 export function onePassRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({

@@ -34,9 +34,12 @@ export function taskRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({
     ...OPERATIONS.getStatus,
     url: API_PREFIX + OPERATIONS.getStatus.path,
-    handler: async (request, reply) => {
-      const task = ownTask(ctx, request);
-      return sendData(reply, task.kind === 'batch' ? batchSnapshot(ctx.store, task) : snapshot(ctx.store, task));
+    // Synchronous, and only the status columns: clients poll this route (spec 4.10).
+    handler: (request, reply) => {
+      const taskId = taskIdOf(request);
+      const task = ctx.store.taskStatus(taskId);
+      if (!task || task.owner_user_id !== principalOf(request).userId) throw taskNotFound(taskId);
+      sendData(reply, task.kind === 'batch' ? batchSnapshot(ctx.store, task) : snapshot(ctx.store, task));
     },
   });
 
