@@ -3,17 +3,10 @@
 // serialise here and exactly one creates a task; the idempotency table's primary key backs it.
 import { nowIso } from './db.js';
 import { HttpError, httpError } from './envelope.js';
-import type { FileRole, KeyScope, Store, TaskKind, TaskRow } from './store.js';
+import type { KeyScope, Store, TaskFileRow, TaskKind, TaskRow } from './store.js';
 
-export interface NewTaskFile {
-  role: FileRole;
-  field: string;
-  name: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  path: string;
-}
+/** A file of a task being accepted: its row before it has a task id and a place. */
+export type NewTaskFile = Omit<TaskFileRow, 'task_id' | 'ord'>;
 
 export interface NewTask {
   task_id: string;

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf, type Sandbox } from './harness.js';
 
 interface Row {
   file: string;
@@ -40,7 +40,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const credits = async (run = kct) => parseJson<{ credits: number }>((await run(['credits', '--json'])).stdout).credits;
+const credits = (run = kct) => creditsOf(run);
 
 describe('a class folder through one-pass', () => {
   it('ndjson: one line per answer, 30 answers, --jobs 8; stdout holds only results', async () => {

@@ -203,3 +203,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 }
+
+/** The balance a kct runner's key sees. */
+export async function creditsOf(run: ReturnType<typeof asUser>): Promise<number> {
+  return parseJson<{ credits: number }>((await run(['credits', '--json'])).stdout).credits;
+}

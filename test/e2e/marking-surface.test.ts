@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf, type Sandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 
@@ -23,7 +23,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const credits = async (who = kct) => parseJson<{ credits: number }>((await who(['credits', '--json'])).stdout).credits;
+const credits = (run = kct) => creditsOf(run);
 
 describe('assignments and the legacy task path', () => {
   it('assign turns friendly dates into ISO 8601 and creates an active assignment', async () => {

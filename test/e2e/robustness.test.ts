@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, BIN, fakeApi, FIXTURES, inTerminal, kctEnv, parseJson, runKct, sendJson, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { asUser, BIN, fakeApi, FIXTURES, inTerminal, kctEnv, parseJson, runKct, sendJson, startSandbox, tempDir, creditsOf, type Sandbox } from './harness.js';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const credits = async (run = kct) => parseJson<{ credits: number }>((await run(['credits', '--json'])).stdout).credits;
+const credits = (run = kct) => creditsOf(run);
 
 describe('machine limits', () => {
   it('a class of 600 files works with only 256 file descriptors', async () => {
