@@ -2,8 +2,8 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf, type Sandbox } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf, useSandbox } from './harness.js';
 
 interface Row {
   file: string;
@@ -30,22 +30,14 @@ function makeClass(): string {
   return dir;
 }
 
-let sandbox: Sandbox;
-let kct: ReturnType<typeof asUser>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  kct = asUser(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const shared = useSandbox();
 
-const credits = (run = kct) => creditsOf(run);
+const credits = (run = shared.kct) => creditsOf(run);
 
 describe('a class folder through one-pass', () => {
   it('ndjson: one line per answer, 30 answers, --jobs 8; stdout holds only results', async () => {
     const dir = makeClass();
-    const run = await kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'ndjson'], { timeoutMs: 120_000 });
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(run.stderr).not.toContain('error:');
     expect(run.code).toBe(0);
     const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
@@ -60,7 +52,7 @@ describe('a class folder through one-pass', () => {
 
   it('csv: header once with one column per criterion, rows quoted by the CSV library', async () => {
     const dir = makeClass();
-    const run = await kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'csv'], { timeoutMs: 120_000 });
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'csv'], { timeoutMs: 120_000 });
     expect(run.code).toBe(0);
     const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(30);
@@ -75,12 +67,12 @@ describe('a class folder through one-pass', () => {
 
   it('json: one array at the end; table: a summary table with histogram and criteria', async () => {
     const dir = makeClass();
-    const json = await kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--json'], { timeoutMs: 120_000 });
+    const json = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--json'], { timeoutMs: 120_000 });
     expect(json.code).toBe(0);
     const rows = parseJson<Row[]>(json.stdout);
     expect(rows).toHaveLength(30);
     expect(rows[0].file.endsWith('student-01.txt')).toBe(true); // sorted like the folder
-    const table = await kct(['one-pass', dir, '--model', '12', '--jobs', '8'], { timeoutMs: 120_000 });
+    const table = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '8'], { timeoutMs: 120_000 });
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('Student');
     expect(table.stdout).toContain('Summary: 30 of 30 marked');
@@ -92,7 +84,7 @@ describe('a class folder through one-pass', () => {
   it('--files-from - reads paths from stdin', async () => {
     const dir = makeClass();
     const list = ['student-01.txt', 'student-22.pdf', 'student-27.docx'].map((name) => join(dir, name)).join('\n');
-    const run = await kct(['one-pass', '--files-from', '-', '--model', '12', '--output', 'ndjson'], { input: `${list}\n` });
+    const run = await shared.kct(['one-pass', '--files-from', '-', '--model', '12', '--output', 'ndjson'], { input: `${list}\n` });
     expect(run.code).toBe(0);
     const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
     expect(rows.map((row) => row.student_id).sort()).toEqual(['student-01', 'student-22', 'student-27']);
@@ -103,7 +95,7 @@ describe('a class folder through one-pass', () => {
     writeFileSync(join(dir, 'ann.txt'), essay);
     writeFileSync(join(dir, 'ben.txt'), `${essay}\nKCT-SANDBOX-FAIL`);
     writeFileSync(join(dir, 'cat.txt'), essay.slice(0, 800));
-    const run = await kct(['one-pass', dir, '--model', '12', '--output', 'csv']);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'csv']);
     expect(run.code).toBe(3);
     const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
     // rows come as answers finish, so compare by file
@@ -120,7 +112,7 @@ describe('a class folder through one-pass', () => {
       writeFileSync(path, sentences.slice(n * 4, n * 4 + 4).join(' '));
       return path;
     });
-    const run = await kct(['one-pass', ...pages, '--pages', '--model', '12', '--json']);
+    const run = await shared.kct(['one-pass', ...pages, '--pages', '--model', '12', '--json']);
     expect(run.code).toBe(0);
     const result = parseJson<{ task_id: string; status: string; student_id: string }>(run.stdout);
     expect(result.status).toBe('SUCCESS');
@@ -130,7 +122,7 @@ describe('a class folder through one-pass', () => {
       writeFileSync(path, `page ${n}`);
       return path;
     });
-    const refused = await kct(['one-pass', ...many, '--pages', '--model', '12']);
+    const refused = await shared.kct(['one-pass', ...many, '--pages', '--model', '12']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('11 files in one request; the limit is 10');
   });
@@ -140,7 +132,7 @@ describe('a class folder through one-pass', () => {
     writeFileSync(join(dir, 'ok.txt'), essay);
     writeFileSync(join(dir, 'empty.txt'), '');
     const before = await credits();
-    const run = await kct(['one-pass', dir, '--model', '12', '--debug']);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--debug']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('empty.txt is empty');
     expect(run.stderr).not.toContain('> POST');
@@ -199,15 +191,15 @@ describe('safe to run again', () => {
     const dir = tempDir('kct-resume-');
     for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name}`);
     const journal = join(tempDir(), 'marks.journal');
-    const first = await kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson']);
+    const first = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson']);
     expect(first.code).toBe(0);
     expect(existsSync(journal)).toBe(true);
-    const again = await kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson', '--debug']);
+    const again = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson', '--debug']);
     expect(again.code).toBe(0);
     expect(again.stderr).not.toMatch(/> POST .*one-pass/);
     expect(again.stdout.trim().split('\n')).toHaveLength(3);
     writeFileSync(join(dir, 'b.txt'), `${essay}\nb, revised`);
-    const changed = await kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson', '--debug']);
+    const changed = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson', '--debug']);
     expect(changed.code).toBe(0);
     expect(changed.stderr).toContain('b.txt changed since the last run: submitting it as a new answer');
     expect(changed.stderr.match(/> POST .*one-pass/g)).toHaveLength(1);

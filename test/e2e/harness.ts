@@ -7,19 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'kct.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 export const GENERATED = join(FIXTURES, 'generated');
 
-export interface SandboxKeys {
-  user: string;
-  broke: string;
-  org_admin: string;
-  org_member: string;
-  former_admin: string;
-}
+import type { SandboxKeys } from '../../src/sandbox/seed.js';
+
+export type { SandboxKeys };
 
 export interface Sandbox {
   baseUrl: string;
@@ -207,4 +204,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 /** The balance a kct runner's key sees. */
 export async function creditsOf(run: ReturnType<typeof asUser>): Promise<number> {
   return parseJson<{ credits: number }>((await run(['credits', '--json'])).stdout).credits;
+}
+
+/**
+ * One sandbox for a test file, started before its tests and stopped after them; the returned
+ * object's `sandbox` and `kct` (the `user` key) are set once it is up.
+ */
+export function useSandbox(options: Parameters<typeof startSandbox>[0] = {}): { sandbox: Sandbox; kct: ReturnType<typeof asUser> } {
+  const shared = {} as { sandbox: Sandbox; kct: ReturnType<typeof asUser> };
+  beforeAll(async () => {
+    shared.sandbox = await startSandbox(options);
+    shared.kct = asUser(shared.sandbox);
+  });
+  afterAll(async () => {
+    await shared.sandbox?.stop();
+  });
+  return shared;
 }

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, GENERATED, parseJson, tempDir, useSandbox } from './harness.js';
 
 interface Result {
   task_id: string;
@@ -11,21 +11,13 @@ interface Result {
   evaluation: { item: string; score: number; max_score: number; feedback: string; type?: string; comment?: string }[];
 }
 
-let sandbox: Sandbox;
-let kct: ReturnType<typeof asUser>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  kct = asUser(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const shared = useSandbox();
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 
 describe('kct one-pass', () => {
   it('marks text from --text and prints the score table', async () => {
-    const run = await kct(['one-pass', '--model', '12', '--text', essay]);
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', essay]);
     expect(run.stderr).toContain('accepted tsk_');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Task tsk_[0-9a-f]+ +SUCCESS/);
@@ -37,7 +29,7 @@ describe('kct one-pass', () => {
   });
 
   it('marks text from stdin with --json, printing the record as received', async () => {
-    const run = await kct(['one-pass', '-', '--model', '12', '--json', '--student-id', 's-42'], { input: essay });
+    const run = await shared.kct(['one-pass', '-', '--model', '12', '--json', '--student-id', 's-42'], { input: essay });
     expect(run.code).toBe(0);
     const result = parseJson<Result & { student_id: string }>(run.stdout);
     expect(result.status).toBe('SUCCESS');
@@ -53,7 +45,7 @@ describe('kct one-pass', () => {
 
   for (const file of ['essay.txt', 'generated/essay.pdf', 'generated/essay.docx', 'generated/essay.rtf', 'generated/essay.png']) {
     it(`marks an answer file: ${file}`, async () => {
-      const run = await kct(['one-pass', join(FIXTURES, file), '--model', '12', '--json'], { timeoutMs: 90_000 });
+      const run = await shared.kct(['one-pass', join(FIXTURES, file), '--model', '12', '--json'], { timeoutMs: 90_000 });
       expect(run.stderr).not.toContain('error');
       expect(run.code).toBe(0);
       const result = parseJson<Result>(run.stdout);
@@ -63,36 +55,36 @@ describe('kct one-pass', () => {
   }
 
   it('gives the same result for the same text (deterministic grader), and the same command twice is the same task', async () => {
-    const a = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-a-${Date.now()}`])).stdout);
-    const b = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`])).stdout);
+    const a = parseJson<Result>((await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-a-${Date.now()}`])).stdout);
+    const b = parseJson<Result>((await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`])).stdout);
     expect(a.task_id).not.toBe(b.task_id);
     expect(a.score).toBe(b.score);
     expect(a.evaluation).toEqual(b.evaluation);
     // without a key, the key is derived from what is sent: running the command again is free
-    const first = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', `${essay} once`, '--json'])).stdout);
-    const again = parseJson<Result>((await kct(['one-pass', '--model', '13', '--text', `${essay} once`, '--json'])).stdout);
+    const first = parseJson<Result>((await shared.kct(['one-pass', '--model', '13', '--text', `${essay} once`, '--json'])).stdout);
+    const again = parseJson<Result>((await shared.kct(['one-pass', '--model', '13', '--text', `${essay} once`, '--json'])).stdout);
     expect(again.task_id).toBe(first.task_id);
   });
 
   it('reports a FAILURE with the error comment, exit 3, and no charge', async () => {
-    const before = parseJson<{ credits: number }>((await kct(['credits', '--json'])).stdout).credits;
-    const run = await kct(['one-pass', '--model', '12', '--text', 'My answer. KCT-SANDBOX-FAIL']);
+    const before = parseJson<{ credits: number }>((await shared.kct(['credits', '--json'])).stdout).credits;
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', 'My answer. KCT-SANDBOX-FAIL']);
     expect(run.code).toBe(3);
     expect(run.stdout).toContain('FAILURE');
     expect(run.stdout).toMatch(/Reason: .*KCT-SANDBOX-FAIL/);
     expect(run.stderr).toContain('ended FAILURE');
-    const json = await kct(['one-pass', '--model', '12', '--text', 'Another. KCT-SANDBOX-FAIL', '--json']);
+    const json = await shared.kct(['one-pass', '--model', '12', '--text', 'Another. KCT-SANDBOX-FAIL', '--json']);
     expect(json.code).toBe(3);
     const result = parseJson<Result>(json.stdout);
     expect(result.status).toBe('FAILURE');
     expect(result.credits_charged).toBe(0);
     expect(result.evaluation.find((entry) => entry.type === 'error')?.comment).toBeTruthy();
-    const after = parseJson<{ credits: number }>((await kct(['credits', '--json'])).stdout).credits;
+    const after = parseJson<{ credits: number }>((await shared.kct(['credits', '--json'])).stdout).credits;
     expect(after).toBe(before);
   });
 
   it('an answer file with no readable text ends FAILURE (exit 3)', async () => {
-    const run = await kct(['one-pass', join(GENERATED, 'blank.pdf'), '--model', '12', '--json'], { timeoutMs: 90_000 });
+    const run = await shared.kct(['one-pass', join(GENERATED, 'blank.pdf'), '--model', '12', '--json'], { timeoutMs: 90_000 });
     expect(run.code).toBe(3);
     const result = parseJson<Result>(run.stdout);
     expect(result.status).toBe('FAILURE');
@@ -100,7 +92,7 @@ describe('kct one-pass', () => {
   }, 120_000);
 
   it('--no-wait prints the accepted task; status and result read it back', async () => {
-    const run = await kct(['one-pass', '--model', '12', '--text', essay, '--no-wait', '--json']);
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', essay, '--no-wait', '--json']);
     expect(run.code).toBe(0);
     const task = parseJson<{ task_id: string; status: string; stage: string; credits_charged: number; credit_cost: number; billing_mode: string; scope: string }>(run.stdout);
     expect(task.status).toBe('QUEUED');
@@ -109,20 +101,20 @@ describe('kct one-pass', () => {
     expect(task.credit_cost).toBeGreaterThan(0);
     expect(task.billing_mode).toBe('owner_user');
     expect(task.scope).toBe('user');
-    const watch = await kct(['status', task.task_id, '--watch', '--json']);
+    const watch = await shared.kct(['status', task.task_id, '--watch', '--json']);
     expect(watch.code).toBe(0);
     expect(parseJson<{ status: string }>(watch.stdout).status).toBe('SUCCESS');
-    const result = await kct(['result', task.task_id]);
+    const result = await shared.kct(['result', task.task_id]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Total: /);
   });
 
   it('idempotency: the same key and request return the same task; a changed answer is 409 (exit 7)', async () => {
     const key = `e2e-${Date.now()}`;
-    const first = parseJson<{ task_id: string }>((await kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout);
-    const again = parseJson<{ task_id: string }>((await kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout);
+    const first = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout);
+    const again = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout);
     expect(again.task_id).toBe(first.task_id);
-    const changed = await kct(['one-pass', '--model', '12', '--text', `${essay} (edited)`, '--idempotency-key', key, '--no-wait']);
+    const changed = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (edited)`, '--idempotency-key', key, '--no-wait']);
     expect(changed.code).toBe(7);
     expect(changed.stderr).toContain('HTTP 409');
   });
@@ -132,23 +124,23 @@ describe('kct one-pass', () => {
     const file = join(dir, 'answer.txt');
     writeFileSync(file, essay);
     const key = `e2e-file-${Date.now()}`;
-    const first = parseJson<{ task_id: string }>((await kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout);
-    const again = parseJson<{ task_id: string }>((await kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout);
+    const first = parseJson<{ task_id: string }>((await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout);
+    const again = parseJson<{ task_id: string }>((await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout);
     expect(again.task_id).toBe(first.task_id);
     writeFileSync(file, `${essay}\nP.S. one more line.`);
-    const changed = await kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait']);
+    const changed = await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait']);
     expect(changed.code).toBe(7);
   });
 
   it('retries a 429 on submission with the same Idempotency-Key and succeeds', async () => {
-    const run = await kct(['one-pass', '--model', '12', '--text', essay, '--student-id', 'kct-429-once', '--idempotency-key', `retry-${Date.now()}`, '--json']);
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', essay, '--student-id', 'kct-429-once', '--idempotency-key', `retry-${Date.now()}`, '--json']);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('HTTP 429; retrying');
     expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');
   });
 
   it('retries a 503 with the derived Idempotency-Key (no key given) and succeeds', async () => {
-    const run = await kct(['one-pass', '--model', '12', '--text', `${essay} 503`, '--student-id', 'kct-503-once', '--json']);
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} 503`, '--student-id', 'kct-503-once', '--json']);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('HTTP 503; retrying');
     expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');
@@ -158,13 +150,13 @@ describe('kct one-pass', () => {
     const dir = tempDir();
     const exe = join(dir, 'answer.exe');
     writeFileSync(exe, 'MZ');
-    const unsupported = await kct(['one-pass', exe, '--model', '12']);
+    const unsupported = await shared.kct(['one-pass', exe, '--model', '12']);
     expect(unsupported.code).toBe(2);
     expect(unsupported.stderr).toContain('unsupported file type');
-    const missing = await kct(['one-pass', join(dir, 'nope.pdf'), '--model', '12']);
+    const missing = await shared.kct(['one-pass', join(dir, 'nope.pdf'), '--model', '12']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('file not found');
-    const noModel = await kct(['one-pass', '--text', 'hello']);
+    const noModel = await shared.kct(['one-pass', '--text', 'hello']);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain('--model');
   });

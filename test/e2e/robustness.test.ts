@@ -2,30 +2,22 @@
 // that cannot be used, and partial progress that must not be lost.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, BIN, fakeApi, FIXTURES, inTerminal, kctEnv, parseJson, runKct, sendJson, startSandbox, tempDir, creditsOf, type Sandbox } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { asUser, BIN, fakeApi, FIXTURES, inTerminal, kctEnv, parseJson, runKct, sendJson, tempDir, creditsOf, useSandbox } from './harness.js';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 
-let sandbox: Sandbox;
-let kct: ReturnType<typeof asUser>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  kct = asUser(sandbox);
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const shared = useSandbox();
 
-const credits = (run = kct) => creditsOf(run);
+const credits = (run = shared.kct) => creditsOf(run);
 
 describe('machine limits', () => {
   it('a class of 600 files works with only 256 file descriptors', async () => {
     const dir = tempDir('kct-fds-');
     for (let i = 0; i < 600; i++) writeFileSync(join(dir, `a${i}.txt`), `Answer ${i}: uniforms help because they cost less.`);
-    const env = kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user });
+    const env = kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user });
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn('bash', ['-c', `ulimit -n 256 && exec "${process.execPath}" "${BIN}" one-pass "${dir}" --model 12 --no-wait --jobs 16 --output ndjson`], {
         env: env as NodeJS.ProcessEnv,
@@ -130,20 +122,20 @@ describe('local input that cannot be used', () => {
 
   it('an unwritable --resume journal stops the run before anything is sent', async () => {
     const before = await credits();
-    const run = await kct(['one-pass', '--model', '12', '--text', `${essay} journal`, '--resume', '/nonexistent-dir/marks.journal']);
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} journal`, '--resume', '/nonexistent-dir/marks.journal']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('cannot write the journal');
     expect(await credits()).toBe(before);
   });
 
   it('missing local files named by flags are usage errors (exit 2), not bugs', async () => {
-    const run = await kct(['callbacks', 'verify', '--id', 'msg_1', '--timestamp', '1', '--signature', 'v1,x', '--secret-file', '/nonexistent/secret']);
+    const run = await shared.kct(['callbacks', 'verify', '--id', 'msg_1', '--timestamp', '1', '--signature', 'v1,x', '--secret-file', '/nonexistent/secret']);
     expect(run.code).toBe(2);
     expect(run.stderr).not.toContain('bug');
   });
 
   it('a configured output format that is not one is refused with where it came from', async () => {
-    const run = await kct(['models'], { env: { KCT_OUTPUT: 'yaml' } });
+    const run = await shared.kct(['models'], { env: { KCT_OUTPUT: 'yaml' } });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('KCT_OUTPUT');
   });
@@ -151,15 +143,15 @@ describe('local input that cannot be used', () => {
 
 describe('partial progress is kept', () => {
   it('cancelling a legacy task says its charge stays', async () => {
-    const assignment = parseJson<{ assignment_id: number }>((await kct(['assign', '--model', '12', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-31', '--expected', '1', '--json'])).stdout);
-    const task = parseJson<{ task_id: string }>((await kct(['evaluate', '--assignment', String(assignment.assignment_id), '--text', `${essay} KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout);
-    const cancel = await kct(['cancel', task.task_id]);
+    const assignment = parseJson<{ assignment_id: number }>((await shared.kct(['assign', '--model', '12', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-31', '--expected', '1', '--json'])).stdout);
+    const task = parseJson<{ task_id: string }>((await shared.kct(['evaluate', '--assignment', String(assignment.assignment_id), '--text', `${essay} KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout);
+    const cancel = await shared.kct(['cancel', task.task_id]);
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toContain('charged at acceptance stay charged');
   });
 
   it('when a later batch request is refused (402), the accepted ones are still followed and printed', async () => {
-    const member = asUser(sandbox, 'org_member');
+    const member = asUser(shared.sandbox, 'org_member');
     const dir = tempDir('kct-batch-402-');
     // 2 credits each (over 2,000 characters): the first 100 items reserve all 200 credits
     const long = `${essay} ${essay} ${essay}`.slice(0, 2500);
@@ -175,7 +167,7 @@ describe('partial progress is kept', () => {
     const dir = tempDir('kct-late-');
     writeFileSync(join(dir, 'a.txt'), `${essay} late a KCT-SANDBOX-SLOW`);
     writeFileSync(join(dir, 'b.txt'), `${essay} late b KCT-SANDBOX-SLOW`);
-    const run = await kct(['one-pass', dir, '--model', '12', '--timeout', '300ms', '--output', 'ndjson']);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--timeout', '300ms', '--output', 'ndjson']);
     expect(run.code).toBe(8);
     expect(run.stderr).toContain('after 300 ms');
   });
