@@ -1,21 +1,26 @@
 #!/usr/bin/env node
-// Kept tiny: `--version` and `--help` are answered without loading the CLI (see
-// scripts/build-help.js); everything else goes to the CLI entry.
-import { readFileSync } from 'node:fs';
+// A CommonJS file (bin/package.json says so) kept tiny: `--version` and `--help` are answered
+// without Node's ESM loader or the CLI (see scripts/build-help.js and docs/benchmarks.md);
+// everything else imports the CLI entry, an ES module.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
+const root = join(__dirname, '..');
 const args = process.argv.slice(2);
 const last = args[args.length - 1];
 if (args.length === 1 && (last === '--version' || last === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
 } else if ((last === '--help' || last === '-h') && args.slice(0, -1).every((arg) => /^[a-z][a-z-]*$/.test(arg)) && cachedHelp(args.slice(0, -1))) {
   // printed by cachedHelp
 } else {
   // undici parses HTTP with WebAssembly; V8's optimising tier for it costs ~30 MB of peak memory
   // and buys nothing a command-line client can measure (docs/benchmarks.md).
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
-  const { main } = await import('../dist/cli/main.js');
-  process.exitCode = await main(args);
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  import('../dist/cli/main.js').then(
+    async ({ main }) => { process.exitCode = await main(args); },
+    (error) => { process.stderr.write(`kct: could not start: ${error && error.message}\n`); process.exitCode = 1; },
+  );
 }
 
 /** Prints the pre-rendered help of a command path; false when there is none or it would not fit. */
@@ -23,7 +28,7 @@ function cachedHelp(path) {
   if (process.env.KCT_NO_HELP_CACHE || (process.stdout.isTTY && process.stdout.columns < 80)) return false;
   let cache;
   try {
-    cache = JSON.parse(readFileSync(new URL('../dist/help-cache.json', import.meta.url), 'utf8'));
+    cache = JSON.parse(readFileSync(join(root, 'dist', 'help-cache.json'), 'utf8'));
   } catch {
     return false;
   }
