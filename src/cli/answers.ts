@@ -5,8 +5,7 @@ import { basename, extname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES } from '../api/limits.js';
 import { mimeFromName } from '../api/mime.js';
-import { inspectFile, type LocalFile } from '../client/files.js';
-import { limiter } from '../client/limit.js';
+import { inspectFileSync, type LocalFile } from '../client/files.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
 
@@ -50,12 +49,14 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<An
   if (sources.text !== undefined) answers.push({ label: '--text', files: [], text: sources.text });
 
   const problems: string[] = [];
-  // bounded: a class of thousands of files must not run out of file descriptors
-  const limit = limiter(16);
-  const files = await Promise.all(paths.map((path) => limit(() => inspectFile(path)).catch((error: Error) => {
-    problems.push(error.message);
-    return undefined;
-  })));
+  const files = paths.map((path) => {
+    try {
+      return inspectFileSync(path);
+    } catch (error) {
+      problems.push((error as Error).message);
+      return undefined;
+    }
+  });
   if (problems.length > 0) {
     throw new UsageError(problems.length === 1 ? problems[0] : `${problems.length} answers cannot be sent:\n  ${problems.join('\n  ')}`, {
       suggestion: 'Fix or remove these files; nothing was sent.',
@@ -91,13 +92,16 @@ function assignStudentIds(answers: Answer[], sources: AnswerSources): void {
   }
 }
 
+// One collator for the whole sort: localeCompare with options builds one per comparison.
+const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
+
 /** A file stays a file; a folder becomes its answer files (by supported extension), sorted. */
 async function expandInput(input: string): Promise<string[]> {
   let info;
   try {
     info = await stat(input);
   } catch {
-    return [input]; // inspectFile reports it with a clear message
+    return [input]; // inspectFileSync reports it with a clear message
   }
   if (!info.isDirectory()) return [input];
   const entries = await readdir(input, { withFileTypes: true });
@@ -105,7 +109,7 @@ async function expandInput(input: string): Promise<string[]> {
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
     .map((entry) => entry.name)
     .filter((name) => ANSWER_MIME_TYPES.includes(mimeFromName(name) ?? ''))
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    .sort(byNaturalOrder);
   if (files.length === 0) throw new UsageError(`the folder ${input} holds no answer files (PDF, DOCX, RTF, TXT or images)`);
   return files.map((name) => join(input, name));
 }

@@ -1,8 +1,10 @@
-// The config file, through `conf`: one JSON file under the XDG config dir, directory 0700,
-// file 0600 (it holds API keys).
-import { mkdirSync, chmodSync } from 'node:fs';
+// The config file: one JSON file under the XDG config dir, directory 0700, file 0600 (it holds
+// API keys). Reading is a plain JSON parse, since every command reads it and conf (with ajv and
+// semver) costs ~80 ms to load; writing goes through conf (atomic writes, file mode).
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from '../api/errors.js';
 import type { ProfileData, StoredConfig } from './settings.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -13,6 +15,10 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 
 export const CONFIG_FILE_NAME = 'config';
 
+export function configPath(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), `${CONFIG_FILE_NAME}.json`);
+}
+
 export interface ConfigStore {
   readonly path: string;
   read(): StoredConfig;
@@ -20,7 +26,34 @@ export interface ConfigStore {
   setCurrentProfile(profile: string): void;
 }
 
+/** The stored config, or an empty one when there is no file yet. Creates nothing. */
+export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    throw new UsageError(`cannot read the config file ${path} (${code ?? String(error)})`, { suggestion: 'Check its permissions, or point KCT_CONFIG_DIR at another folder.' });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the config file ${path} is not valid JSON: ${(error as Error).message}`, {
+      suggestion: 'Fix it by hand, or delete it and run `kct auth login` again.',
+    });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new UsageError(`the config file ${path} does not hold a JSON object`, { suggestion: 'Delete it and run `kct auth login` again.' });
+  }
+  return parsed as StoredConfig;
+}
+
+/** The config for writing; reads are checked first, so a broken file is reported, not overwritten. */
 export async function openConfigStore(env: NodeJS.ProcessEnv): Promise<ConfigStore> {
+  readStoredConfig(env);
   const dir = configDir(env);
   // conf would create the folder 0755; create it first, private.
   mkdirSync(dir, { recursive: true, mode: 0o700 });

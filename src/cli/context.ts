@@ -21,6 +21,7 @@ export interface Context {
   globals: GlobalOptions;
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
+  /** The config file for writing (conf); reading goes through settings(), which loads no conf. */
   config(): Promise<ConfigStore>;
   settings(flags?: SettingFlags): Promise<ResolvedSettings>;
   /** The API client; `apiKey` overrides the configured key (auth login checks a new one). */
@@ -44,7 +45,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       return store;
     },
     async settings(flags = {}) {
-      const stored = (await context.config()).read();
+      const { readStoredConfig } = await import('./config-store.js');
+      const stored = readStoredConfig(env);
       return resolveSettings({ profile: globals.profile, baseUrl: globals.baseUrl, ...flags }, env, stored);
     },
     async client(flags = {}, overrides = {}) {

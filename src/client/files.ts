@@ -1,6 +1,5 @@
 // Local answer files: checked before anything is sent, then streamed from disk.
-import { access, stat } from 'node:fs/promises';
-import { constants, openAsBlob } from 'node:fs';
+import { accessSync, constants, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
@@ -13,15 +12,32 @@ export interface LocalFile {
   /** MIME type stated in the multipart part. */
   type: string;
   size: number;
+  /** The file's bytes when read in advance (see withContent); otherwise it is streamed from disk. */
+  data?: Uint8Array;
 }
+
+/**
+ * Files up to this size are read once, whole: the idempotency key is hashed from the very bytes
+ * the body carries, and a class of small answers costs one read each instead of an open, read and
+ * close to hash plus another to upload. Larger files are streamed from disk, never held whole.
+ */
+export const READ_WHOLE_MAX_BYTES = 1024 * 1024;
 
 const MB = 1024 * 1024;
 
 /** Checks one file (exists, readable, regular, supported type, size) and describes it. */
 export async function inspectFile(path: string, accepted: readonly string[] = ANSWER_MIME_TYPES): Promise<LocalFile> {
+  return inspectFileSync(path, accepted);
+}
+
+/**
+ * inspectFile without the thread pool: a class of a thousand files is checked in a few
+ * milliseconds this way, against ~100 ms through fs/promises (a round trip per call).
+ */
+export function inspectFileSync(path: string, accepted: readonly string[] = ANSWER_MIME_TYPES): LocalFile {
   let info;
   try {
-    info = await stat(path);
+    info = statSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `file not found: ${path}` : `cannot read ${path} (${code ?? String(error)})`, {
@@ -31,7 +47,7 @@ export async function inspectFile(path: string, accepted: readonly string[] = AN
   if (info.isDirectory()) throw new UsageError(`${path} is a folder, not a file`);
   if (!info.isFile()) throw new UsageError(`${path} is not a regular file`);
   try {
-    await access(path, constants.R_OK);
+    accessSync(path, constants.R_OK);
   } catch (error) {
     throw new UsageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
       suggestion: 'Check the file permissions.',
@@ -60,7 +76,23 @@ export function checkFileCount(count: number, max = MAX_FILES_PER_REQUEST): void
   }
 }
 
-/** A Blob backed by the file on disk: undici streams it, so memory stays flat. */
+/**
+ * The file with its bytes attached when it is small (READ_WHOLE_MAX_BYTES); a larger one is
+ * returned as it is. Callers hold the result only while they send it, so memory stays bounded
+ * by how many are in flight.
+ */
+export function withContent(file: LocalFile): LocalFile {
+  if (file.data !== undefined || file.size > READ_WHOLE_MAX_BYTES) return file;
+  const data = readFileSync(file.path);
+  // the file grew past the limit since it was checked: stream it, and let the size check of the
+  // server (or the next run) speak
+  if (data.length > READ_WHOLE_MAX_BYTES) return file;
+  if (data.length === 0) throw new UsageError(`${file.path} is empty`);
+  return { ...file, size: data.length, data };
+}
+
+/** The body of a file part: its bytes when read in advance, else a Blob backed by the file on disk (undici streams it). */
 export async function fileBlob(file: LocalFile): Promise<Blob> {
+  if (file.data !== undefined) return new Blob([file.data], { type: file.type });
   return openAsBlob(file.path, { type: file.type });
 }

@@ -28,24 +28,28 @@ export interface KeyedFile {
   file: LocalFile;
 }
 
-export type FileHasher = (path: string) => Promise<string>;
+/** The SHA-256 of a file's content: of its bytes when they are read already, else streamed from disk. */
+export type FileHasher = (file: LocalFile) => Promise<string>;
 
-/** A hasher that reads each file once, however many submissions share it (rubric files). */
+export const hashFile: FileHasher = async (file) => (file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path));
+
+/** A hasher that reads each file on disk once, however many submissions share it (rubric files). */
 export function cachedHasher(): FileHasher {
   const cache = new Map<string, Promise<string>>();
-  return (path) => {
-    let hash = cache.get(path);
+  return (file) => {
+    if (file.data !== undefined) return hashFile(file);
+    let hash = cache.get(file.path);
     if (!hash) {
-      hash = fileSha256(path);
-      cache.set(path, hash);
+      hash = fileSha256(file.path);
+      cache.set(file.path, hash);
     }
     return hash;
   };
 }
 
 /** A stable key for a submission to `endpoint`: "kct-" + 40 hex characters of a SHA-256. */
-export async function deriveIdempotencyKey(endpoint: string, fields: Record<string, unknown>, files: readonly KeyedFile[] = [], hash: FileHasher = fileSha256): Promise<string> {
-  const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file.path) })));
+export async function deriveIdempotencyKey(endpoint: string, fields: Record<string, unknown>, files: readonly KeyedFile[] = [], hash: FileHasher = hashFile): Promise<string> {
+  const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file) })));
   const canonical = canonicalJson({ v: 1, endpoint, fields, files: described });
   return `kct-${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
 }

@@ -5,7 +5,7 @@
 import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
-import { checkFileCount, inspectFile, type LocalFile } from '../client/files.js';
+import { checkFileCount, inspectFile, withContent, type LocalFile } from '../client/files.js';
 import { cachedHasher, deriveIdempotencyKey, type KeyedFile } from '../client/idempotency.js';
 import { limiter } from '../client/limit.js';
 import { pollSchedule } from '../client/poll.js';
@@ -117,12 +117,13 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   const processAnswer = async (answer: Answer, index: number): Promise<AnswerOutcome> => {
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
     const fields: OnePassFields = dropUndefined({ ...common, paper_content: answer.text, student_id: answer.studentId });
-    const parts: KeyedFile[] = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...sharedParts];
     let taskId: string | undefined;
     try {
-      // Hashing, planning and sending all happen inside the --jobs limit: a class of thousands of
-      // files never holds more than N open at once.
+      // Reading, hashing, planning and sending all happen inside the --jobs limit: a class of
+      // thousands of files never holds more than N open, or N small answers' bytes, at once.
       const { key, plan, task } = await submit(async (): Promise<{ key: string; plan: ResumePlan; task?: Task }> => {
+        const answerFiles = answer.files.map(withContent);
+        const parts: KeyedFile[] = [...answerFiles.map((file) => ({ field: 'answer_files', file })), ...sharedParts];
         const key = options.idempotencyKey !== undefined
           ? (single ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
           : await deriveIdempotencyKey('one-pass', fields, parts, hasher);
@@ -130,7 +131,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
         if (plan.kind !== 'submit') return { key, plan };
         if (fatal !== undefined) throw new NotSent();
         if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
-        const task = await client.onePass({ fields, answerFiles: answer.files, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
+        const task = await client.onePass({ fields, answerFiles, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
         return { key, plan, task };
       });
       if (task) {

@@ -1,4 +1,4 @@
-import { statSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kctEnv, parseJson, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
@@ -97,5 +97,26 @@ describe('kct auth and config', () => {
     expect((await runKct(['--profile', 'school', 'config', 'get', 'model'], { env })).stdout.trim()).toBe('21');
     expect((await runKct(['config', 'get', 'model'], { env: { ...env, KCT_PROFILE: 'school' } })).stdout.trim()).toBe('21');
     expect((await runKct(['config', 'get', 'model'], { env })).stdout.trim()).toBe('12');
+  });
+
+  it('reports a broken config file by its path (exit 2) and leaves it as it is', async () => {
+    const dir = tempDir();
+    const env = kctEnv(dir, { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user });
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {');
+    for (const args of [['credits'], ['config', 'set', 'output', 'json']]) {
+      const run = await runKct(args, { env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`the config file ${join(dir, 'config.json')} is not valid JSON`);
+      expect(run.stderr).toContain('kct auth login');
+    }
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {');
+  });
+
+  it('reads settings and prints the config path without creating anything', async () => {
+    const dir = join(tempDir(), 'not-yet');
+    const env = kctEnv(dir, { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user });
+    expect((await runKct(['credits', '--json'], { env })).code).toBe(0);
+    expect((await runKct(['config', 'path'], { env })).stdout.trim()).toBe(join(dir, 'config.json'));
+    expect(existsSync(dir)).toBe(false);
   });
 });

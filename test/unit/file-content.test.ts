@@ -1,0 +1,67 @@
+// Small answer files are read once (key and body from the same bytes); large ones stay on disk.
+// Either way a file's idempotency key depends only on its content.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileBlob, inspectFileSync, READ_WHOLE_MAX_BYTES, withContent } from '../../src/client/files.js';
+import { cachedHasher, deriveIdempotencyKey, fileSha256, hashFile } from '../../src/client/idempotency.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kct-content-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('withContent', () => {
+  it('attaches the bytes of a small file, and the body is exactly those bytes', async () => {
+    writeFileSync(join(dir, 'small.txt'), 'A short essay about tides.\n');
+    const file = withContent(inspectFileSync(join(dir, 'small.txt')));
+    expect(Buffer.from(file.data!).toString('utf8')).toBe('A short essay about tides.\n');
+    const blob = await fileBlob(file);
+    expect(blob.type).toBe('text/plain');
+    expect(await blob.text()).toBe('A short essay about tides.\n');
+  });
+
+  it('leaves a file over the limit on disk, streamed as a file-backed Blob', async () => {
+    writeFileSync(join(dir, 'large.txt'), 'x'.repeat(READ_WHOLE_MAX_BYTES + 1));
+    const file = withContent(inspectFileSync(join(dir, 'large.txt')));
+    expect(file.data).toBeUndefined();
+    expect((await fileBlob(file)).size).toBe(READ_WHOLE_MAX_BYTES + 1);
+  });
+
+  it('reports a file that vanished after the check with its path, as a local file error', () => {
+    writeFileSync(join(dir, 'gone.txt'), 'soon gone');
+    const checked = inspectFileSync(join(dir, 'gone.txt'));
+    rmSync(join(dir, 'gone.txt'));
+    expect(() => withContent(checked)).toThrow(expect.objectContaining({ code: 'ENOENT', path: join(dir, 'gone.txt') }));
+  });
+});
+
+describe('file hashes and derived keys', () => {
+  it('hash the same whether the bytes are in memory or read from disk', async () => {
+    writeFileSync(join(dir, 'same.txt'), 'The same answer, word for word.\n');
+    const onDisk = inspectFileSync(join(dir, 'same.txt'));
+    const inMemory = withContent(onDisk);
+    expect(inMemory.data).toBeDefined();
+    const sha = await fileSha256(onDisk.path);
+    expect(await hashFile(inMemory)).toBe(sha);
+    expect(await hashFile(onDisk)).toBe(sha);
+    expect(await cachedHasher()(inMemory)).toBe(sha);
+    const fields = { model_id: 12, student_id: 'same' };
+    const a = await deriveIdempotencyKey('one-pass', fields, [{ field: 'answer_files', file: onDisk }]);
+    const b = await deriveIdempotencyKey('one-pass', fields, [{ field: 'answer_files', file: inMemory }], cachedHasher());
+    expect(a).toMatch(/^kct-[0-9a-f]{40}$/);
+    expect(b).toBe(a);
+  });
+
+  it('change when the content changes', async () => {
+    writeFileSync(join(dir, 'edit.txt'), 'first draft');
+    const before = await deriveIdempotencyKey('one-pass', {}, [{ field: 'answer_files', file: withContent(inspectFileSync(join(dir, 'edit.txt'))) }]);
+    writeFileSync(join(dir, 'edit.txt'), 'second draft');
+    const after = await deriveIdempotencyKey('one-pass', {}, [{ field: 'answer_files', file: withContent(inspectFileSync(join(dir, 'edit.txt'))) }]);
+    expect(after).not.toBe(before);
+  });
+});
