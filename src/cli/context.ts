@@ -63,6 +63,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
         apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
         env,
         retry: retryFromEnv(env),
+        paceUploads: true,
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
           if (!globals.debug) err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);

@@ -1,6 +1,8 @@
 // The thin HTTP layer: one keep-alive dispatcher, timeouts, the API key header, retries,
 // envelope unwrapping, typed errors and a redacted debug trace.
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher, type FormData } from 'undici';
+import type { Dispatcher as UndiciDispatcher } from 'undici';
+import { formFileBytes, paceCollections } from './gc-pacer.js';
+import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
@@ -27,6 +29,8 @@ export interface HttpOptions {
   /** Told about each retry, e.g. to show "retrying in 2 s" to a person. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
   dispatcher?: Dispatcher;
+  /** Collect V8's young generation while a body with large files streams, so memory stays flat (gc-pacer.ts). */
+  paceUploads?: boolean;
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -196,14 +200,22 @@ export class HttpClient {
       if (typeof body === 'string') this.traceBody('>', body);
       else if (body) this.trace('> [multipart body]');
 
-      const response = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal: spec.signal,
-        dispatcher: this.dispatcher,
-      });
-      const text = await readCapped(response.body, MAX_RESPONSE_BYTES, url.href);
+      const stopPacing = this.options.paceUploads && body !== undefined && typeof body !== 'string' ? paceCollections(formFileBytes(body)) : undefined;
+      let response: UndiciDispatcher.ResponseData;
+      let text: string;
+      try {
+        response = await this.dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: method as UndiciDispatcher.HttpMethod,
+          headers,
+          body,
+          signal: spec.signal,
+        });
+        text = await readCapped(response.body, MAX_RESPONSE_BYTES, url.href);
+      } finally {
+        stopPacing?.();
+      }
       const responseHeaders = response.headers as Record<string, string | string[] | undefined>;
       this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
       this.traceHeaders('<', responseHeaders);

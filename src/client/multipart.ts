@@ -1,4 +1,4 @@
-import { FormData } from 'undici';
+import { FormData } from './undici.js';
 import { fileBlob, type LocalFile } from './files.js';
 
 export interface FilePart {

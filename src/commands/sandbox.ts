@@ -1,6 +1,7 @@
 // kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
@@ -29,6 +30,9 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const timeScale = parsePositiveNumber(options.timeScale ?? '1', '--time-scale');
   const trainingDelayMs = options.trainingDelay === undefined ? 0 : parseNonNegative(options.trainingDelay, '--training-delay');
   const dataDir = options.data ?? defaultDataDir(context.env);
+  // bin/kct.js keeps V8's young generation small for client commands; a server under load
+  // wants V8's default growth (fewer collections, less promoted by them).
+  setFlagsFromString('--semi-space-growth-factor=2');
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({
     host: options.host ?? '127.0.0.1',
