@@ -91,20 +91,27 @@ export async function run() {
     log(`Full run with waiting (--jobs ${JOBS}, KCT_POLL_INTERVAL=200ms, sandbox --workers 4): ${waited.map((s) => fixed(s)).join(' ')} s; median ${fixed(waitedMedian)} s = ${fixed(ANSWERS / waitedMedian, 0)} answers/s`);
 
     const kct = median(seconds[names[0]]);
+    // Judged against the faster floor: kct reads a small file once for its key and its body, which
+    // the SHA-256 floor does twice, so the random-key floor (no hashing at all) is the stricter one
+    // whenever it is the faster.
+    const floors = [
+      { seconds: floor, label: 'undici, SHA-256 keys' },
+      { seconds: floorRandom, label: 'undici, random keys' },
+    ].sort((a, b) => a.seconds - b.seconds);
     return [
       {
         benchmark: `throughput: ${ANSWERS} answers --no-wait --jobs ${JOBS}`,
         kct: `${fixed(kct)} s`,
-        floor: `${fixed(floor)} s (undici, SHA-256 keys)`,
-        ratio: `${fixed(kct / floor)}x`,
+        floor: `${fixed(floors[0].seconds)} s (${floors[0].label})`,
+        ratio: `${fixed(kct / floors[0].seconds)}x`,
         target: `<= ${TARGET}x`,
-        met: kct / floor <= TARGET,
+        met: kct / floors[0].seconds <= TARGET,
       },
       {
-        benchmark: '  same, floor with random keys',
+        benchmark: '  same, the other floor',
         kct: `${fixed(kct)} s`,
-        floor: `${fixed(floorRandom)} s (undici, random keys)`,
-        ratio: `${fixed(kct / floorRandom)}x`,
+        floor: `${fixed(floors[1].seconds)} s (${floors[1].label})`,
+        ratio: `${fixed(kct / floors[1].seconds)}x`,
         target: '(information)',
       },
       {
