@@ -2,7 +2,7 @@
 // 64 KiB chunks, each a fresh buffer outside V8's heap; V8 frees spent chunks only when it
 // collects the young generation, which the few small objects made per chunk rarely fill. Tens
 // of MB of sent chunks then pile up before a collection. A young-generation collection every
-// 20 ms while the body streams frees them as they go (~0.3 ms each: docs/benchmarks.md).
+// 20 ms while the body streams frees them as they go (~0.2 ms each: docs/benchmarks.md).
 // Opt-in (HttpClientOptions.paceUploads): a library should not touch its host's V8 flags.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -1,7 +1,7 @@
 // The parts of undici the client uses, loaded one by one. undici's index loads all of undici
 // (fetch, WebSocket, caches, mocks: 110 files) and, by reading globalThis.Headers, Node's own
 // bundled copy of undici as well; the client needs a few dispatchers, the request API and
-// FormData (about 50 files). That saves ~7 MB of peak memory and ~20 ms of start-up
+// FormData (about 50 files). That saves ~7 MB of peak memory and ~55 ms of start-up
 // (docs/benchmarks.md). These paths are undici's internal layout, so package.json pins undici's
 // exact version and test/unit/undici-parts.test.ts checks them against undici's own exports.
 import { createRequire } from 'node:module';
