@@ -12,16 +12,18 @@ export interface LocalFile {
   /** MIME type stated in the multipart part. */
   type: string;
   size: number;
-  /** The file's bytes when read in advance (see withContent); otherwise it is streamed from disk. */
+  /** The file's bytes when it fits in one read (see withContent); otherwise it is streamed from disk. */
   data?: Uint8Array;
 }
 
 /**
- * Files up to this size are read once, whole: the idempotency key is hashed from the very bytes
- * the body carries, and a class of small answers costs one read each instead of an open, read and
- * close to hash plus another to upload. Larger files are streamed from disk, never held whole.
+ * How much one read takes when a file is streamed. A file that fits in one read is read in that
+ * one read, and its bytes are both hashed for the idempotency key and sent as the body: the key
+ * is of exactly what was sent, and a class of small answers costs one read each instead of an
+ * open, read and close to hash plus a file-backed Blob to send (docs/benchmarks.md). A larger
+ * file is streamed from disk, hashed and sent one read at a time, never held whole.
  */
-export const READ_WHOLE_MAX_BYTES = 1024 * 1024;
+export const ONE_READ_BYTES = 256 * 1024;
 
 const MB = 1024 * 1024;
 
@@ -77,16 +79,15 @@ export function checkFileCount(count: number, max = MAX_FILES_PER_REQUEST): void
 }
 
 /**
- * The file with its bytes attached when it is small (READ_WHOLE_MAX_BYTES); a larger one is
- * returned as it is. Callers hold the result only while they send it, so memory stays bounded
- * by how many are in flight.
+ * The file with its bytes attached when it fits in one read (ONE_READ_BYTES); a larger one is
+ * returned as it is, to be streamed. Callers hold the result only while they send it, so memory
+ * stays bounded by one read per answer in flight, as when streaming.
  */
 export function withContent(file: LocalFile): LocalFile {
-  if (file.data !== undefined || file.size > READ_WHOLE_MAX_BYTES) return file;
+  if (file.data !== undefined || file.size > ONE_READ_BYTES) return file;
   const data = readFileSync(file.path);
-  // the file grew past the limit since it was checked: stream it, and let the size check of the
-  // server (or the next run) speak
-  if (data.length > READ_WHOLE_MAX_BYTES) return file;
+  // it grew since it was checked: stream it instead
+  if (data.length > ONE_READ_BYTES) return file;
   if (data.length === 0) throw new UsageError(`${file.path} is empty`);
   return { ...file, size: data.length, data };
 }

@@ -4,12 +4,12 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
-import type { LocalFile } from './files.js';
+import { ONE_READ_BYTES, type LocalFile } from './files.js';
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
   // One reused buffer: hashing 200 MB allocates nothing per chunk, so peak memory stays flat.
-  const buffer = Buffer.allocUnsafe(256 * 1024);
+  const buffer = Buffer.allocUnsafe(ONE_READ_BYTES);
   const handle = await open(path, 'r');
   try {
     for (;;) {
@@ -28,7 +28,7 @@ export interface KeyedFile {
   file: LocalFile;
 }
 
-/** The SHA-256 of a file's content: of its bytes when they are read already, else streamed from disk. */
+/** The SHA-256 of a file's content: of its bytes when it fit in one read, else streamed from disk. */
 export type FileHasher = (file: LocalFile) => Promise<string>;
 
 export const hashFile: FileHasher = async (file) => (file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path));

@@ -120,7 +120,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     let taskId: string | undefined;
     try {
       // Reading, hashing, planning and sending all happen inside the --jobs limit: a class of
-      // thousands of files never holds more than N open, or N small answers' bytes, at once.
+      // thousands of files never holds more than N open, or N reads in memory, at once.
       const { key, plan, task } = await submit(async (): Promise<{ key: string; plan: ResumePlan; task?: Task }> => {
         const answerFiles = answer.files.map(withContent);
         const parts: KeyedFile[] = [...answerFiles.map((file) => ({ field: 'answer_files', file })), ...sharedParts];

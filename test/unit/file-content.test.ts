@@ -1,10 +1,11 @@
-// Small answer files are read once (key and body from the same bytes); large ones stay on disk.
+// A file that fits in one read is read once (key and body from the same bytes); a larger one is
+// streamed from disk.
 // Either way a file's idempotency key depends only on its content.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileBlob, inspectFileSync, READ_WHOLE_MAX_BYTES, withContent } from '../../src/client/files.js';
+import { fileBlob, inspectFileSync, ONE_READ_BYTES, withContent } from '../../src/client/files.js';
 import { cachedHasher, deriveIdempotencyKey, fileSha256, hashFile } from '../../src/client/idempotency.js';
 
 let dir: string;
@@ -16,7 +17,7 @@ afterAll(() => {
 });
 
 describe('withContent', () => {
-  it('attaches the bytes of a small file, and the body is exactly those bytes', async () => {
+  it('attaches the bytes of a file that fits in one read, and the body is exactly those bytes', async () => {
     writeFileSync(join(dir, 'small.txt'), 'A short essay about tides.\n');
     const file = withContent(inspectFileSync(join(dir, 'small.txt')));
     expect(Buffer.from(file.data!).toString('utf8')).toBe('A short essay about tides.\n');
@@ -25,11 +26,11 @@ describe('withContent', () => {
     expect(await blob.text()).toBe('A short essay about tides.\n');
   });
 
-  it('leaves a file over the limit on disk, streamed as a file-backed Blob', async () => {
-    writeFileSync(join(dir, 'large.txt'), 'x'.repeat(READ_WHOLE_MAX_BYTES + 1));
+  it('leaves a larger file on disk, streamed as a file-backed Blob', async () => {
+    writeFileSync(join(dir, 'large.txt'), 'x'.repeat(ONE_READ_BYTES + 1));
     const file = withContent(inspectFileSync(join(dir, 'large.txt')));
     expect(file.data).toBeUndefined();
-    expect((await fileBlob(file)).size).toBe(READ_WHOLE_MAX_BYTES + 1);
+    expect((await fileBlob(file)).size).toBe(ONE_READ_BYTES + 1);
   });
 
   it('reports a file that vanished after the check with its path, as a local file error', () => {
