@@ -39,7 +39,11 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<An
   const answers: Answer[] = [];
   for (const input of sources.inputs) {
     if (input === '-') {
-      if (stdinUsed) throw new UsageError('standard input is already used by --files-from -');
+      if (stdinUsed) {
+        throw new UsageError(sources.filesFrom === '-' ? 'standard input is already used by --files-from -' : '- is given more than once: standard input holds one answer', {
+          suggestion: 'Read one answer from standard input, or save the others to files.',
+        });
+      }
       stdinUsed = true;
       answers.push({ label: '-', files: [], text: await readStdinText(io) });
       continue;
@@ -49,17 +53,19 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<An
   if (sources.text !== undefined) answers.push({ label: '--text', files: [], text: sources.text });
 
   const problems: string[] = [];
+  let missing = false;
   const files = paths.map((path) => {
     try {
       return inspectFileSync(path);
     } catch (error) {
       problems.push((error as Error).message);
+      missing ||= (error as Error).message.startsWith('file not found');
       return undefined;
     }
   });
   if (problems.length > 0) {
     throw new UsageError(problems.length === 1 ? problems[0] : `${problems.length} answers cannot be sent:\n  ${problems.join('\n  ')}`, {
-      suggestion: 'Fix or remove these files; nothing was sent.',
+      suggestion: `Fix or remove these files; nothing was sent.${missing ? ' To send the answer text from standard input, pass - instead of a file.' : ''}`,
     });
   }
   const checked = files as LocalFile[];
@@ -92,6 +98,8 @@ function assignStudentIds(answers: Answer[], sources: AnswerSources): void {
   }
 }
 
+const MARKDOWN = /\.(md|markdown)$/i;
+
 // One collator for the whole sort: localeCompare with options builds one per comparison.
 const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 
@@ -108,7 +116,9 @@ async function expandInput(input: string): Promise<string[]> {
   const files = entries
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
     .map((entry) => entry.name)
-    .filter((name) => ANSWER_MIME_TYPES.includes(mimeFromName(name) ?? ''))
+    // Markdown is sent as text when named, but in a class folder a .md file is far more likely
+    // a README or the teacher's notes than an answer: left out, so it is never marked and charged.
+    .filter((name) => ANSWER_MIME_TYPES.includes(mimeFromName(name) ?? '') && !MARKDOWN.test(name))
     .sort(byNaturalOrder);
   if (files.length === 0) throw new UsageError(`the folder ${input} holds no answer files (PDF, DOCX, RTF, TXT or images)`);
   return files.map((name) => join(input, name));

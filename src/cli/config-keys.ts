@@ -7,8 +7,12 @@ import { parsePositiveInteger } from './parse.js';
 export const CONFIG_KEYS = ['base_url', 'model', 'output'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
-export function checkConfigKey(key: string): ConfigKey {
-  if (key === 'api_key') throw new UsageError('the API key is set with `kct auth login`, which checks it first');
+export function checkConfigKey(key: string, use: 'read' | 'write' = 'write'): ConfigKey {
+  if (key === 'api_key') {
+    throw use === 'read'
+      ? new UsageError('the API key is never printed', { suggestion: 'Run `kct auth status` to see it masked, and where it comes from.' })
+      : new UsageError('the API key is set with `kct auth login`, which checks it first');
+  }
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
     throw new UsageError(`unknown setting "${key}"`, { suggestion: `Settings: ${CONFIG_KEYS.join(', ')}.` });
   }

@@ -45,10 +45,34 @@ export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
       suggestion: 'Fix it by hand, or delete it and run `kct auth login` again.',
     });
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isObject(parsed)) {
     throw new UsageError(`the config file ${path} does not hold a JSON object`, { suggestion: 'Delete it and run `kct auth login` again.' });
   }
+  const wrong = misplacedValue(parsed);
+  if (wrong !== undefined) {
+    throw new UsageError(`the config file ${path} has ${wrong}`, {
+      suggestion: 'Fix it by hand (every setting is a string), or set it again with `kct config set` or `kct auth login`.',
+    });
+  }
   return parsed as StoredConfig;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Where a hand-edited file breaks the shape kct reads (a string where a string belongs), described; undefined when it is fine. */
+function misplacedValue(config: Record<string, unknown>): string | undefined {
+  if (config.current_profile !== undefined && typeof config.current_profile !== 'string') return 'a current_profile that is not a string';
+  if (config.profiles === undefined) return undefined;
+  if (!isObject(config.profiles)) return '"profiles" that is not an object';
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    if (!isObject(profile)) return `a profile "${name}" that is not an object`;
+    for (const [key, value] of Object.entries(profile)) {
+      if (value !== undefined && typeof value !== 'string') return `profiles.${name}.${key} set to ${JSON.stringify(value)}, not a string`;
+    }
+  }
+  return undefined;
 }
 
 /** The config for writing; reads are checked first, so a broken file is reported, not overwritten. */

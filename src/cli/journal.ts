@@ -31,7 +31,16 @@ export class Journal {
       }
       return;
     }
-    const lines = readFileSync(path, 'utf8').split('\n');
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(code === 'EISDIR' ? `the journal ${path} is a folder` : `cannot read the journal ${path} (${code ?? String(error)})`, {
+        suggestion: 'Give --resume a file path, e.g. --resume marks.journal (it is created if missing).',
+      });
+    }
+    const lines = text.split('\n');
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       let entry: JournalEntry;

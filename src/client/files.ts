@@ -43,7 +43,7 @@ export function inspectFileSync(path: string, accepted: readonly string[] = ANSW
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `file not found: ${path}` : `cannot read ${path} (${code ?? String(error)})`, {
-      suggestion: 'Check the path; use - to read the answer text from standard input.',
+      suggestion: 'Check the path.',
     });
   }
   if (info.isDirectory()) throw new UsageError(`${path} is a folder, not a file`);
@@ -62,7 +62,7 @@ export function inspectFileSync(path: string, accepted: readonly string[] = ANSW
     });
   }
   if (info.size > MAX_FILE_BYTES) {
-    throw new UsageError(`${path} is ${(info.size / MB).toFixed(1)} MB; the limit is ${MAX_FILE_BYTES / MB} MB per file`, {
+    throw new UsageError(`${path} is ${info.size.toLocaleString('en')} bytes (${(info.size / MB).toFixed(2)} MiB); the limit is ${MAX_FILE_BYTES.toLocaleString('en')} bytes (${MAX_FILE_BYTES / MB} MiB) per file`, {
       suggestion: 'Compress or split the file.',
     });
   }

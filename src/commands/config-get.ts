@@ -8,7 +8,7 @@ export interface ConfigGetOptions {
 }
 
 export async function run(options: ConfigGetOptions, context: Context): Promise<void> {
-  const key = checkConfigKey(options.key);
+  const key = checkConfigKey(options.key, 'read');
   const setting = settingFor(await context.settings(), key);
   if (options.json) out(context.io, JSON.stringify({ key, value: setting.value ?? null, source: setting.source ?? null }));
   else if (setting.value !== undefined) out(context.io, setting.value);

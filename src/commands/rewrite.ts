@@ -25,13 +25,16 @@ export async function run(options: RewriteOptions, context: Context): Promise<vo
     ? await readResultFile(options.source)
     : await client.result(options.source, { signal: context.signal });
   const sections = sectionsFrom(result);
-  if (options.item !== undefined && !sections.some((section) => section.item === options.item)) {
+  // matched as the service matches target_item (docs/sandbox.md): ignoring case; sent as the
+  // evaluation names it
+  const item = options.item === undefined ? undefined : sections.find((section) => section.item.toLowerCase() === options.item!.toLowerCase())?.item;
+  if (options.item !== undefined && item === undefined) {
     throw new UsageError(`no criterion "${options.item}" in this evaluation`, { suggestion: `Criteria: ${sections.map((s) => s.item).join(', ')}.` });
   }
   const rewritten = await client.rewrite({
     style: options.style,
     sections,
-    ...(options.item ? { target_item: options.item } : {}),
+    ...(item ? { target_item: item } : {}),
     ...(options.instruction ? { instruction: options.instruction } : {}),
   }, { signal: context.signal });
   const format = resolveFormat(options, (await context.settings()).output);

@@ -1,4 +1,5 @@
 // kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -33,17 +34,24 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   // bin/kct.js keeps V8's young generation small for client commands; a server under load
   // wants V8's default growth (fewer collections, less promoted by them).
   setFlagsFromString('--semi-space-growth-factor=2');
+  checkDataDir(dataDir, options.data !== undefined);
+  const host = options.host ?? '127.0.0.1';
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox({
-    host: options.host ?? '127.0.0.1',
-    port,
-    dataDir,
-    latencyMs,
-    workers,
-    allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
-    timeScale,
-    trainingDelayMs,
-  });
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      host,
+      port,
+      dataDir,
+      latencyMs,
+      workers,
+      allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
+      timeScale,
+      trainingDelayMs,
+    });
+  } catch (error) {
+    throw startError(error, host, port, dataDir);
+  }
   if (options.json) {
     out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, webhook_secret: sandbox.webhookSecret, data_dir: dataDir }));
   } else {
@@ -60,6 +68,33 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   });
   await sandbox.close();
   if (!options.json) context.note('kct sandbox stopped.');
+}
+
+/** A --data that cannot be the sandbox's folder, told before anything is opened. */
+function checkDataDir(dataDir: string, given: boolean): void {
+  let info;
+  try {
+    info = statSync(dataDir);
+  } catch {
+    return; // created at start; a failure there is reported by startError
+  }
+  if (!info.isDirectory()) {
+    throw new UsageError(`${given ? '--data ' : 'the sandbox data folder '}${dataDir} is a file, not a folder`, {
+      suggestion: 'Give --data a folder (it is created if missing).',
+    });
+  }
+}
+
+/** The errors a person can fix (port taken, folder not writable), as usage errors; anything else as it is. */
+function startError(error: unknown, host: string, port: number, dataDir: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { suggestion: 'Stop what uses it, or pick another with --port (--port 0 takes any free port).' });
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1, or an address of this machine.' });
+  if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen') return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
+  if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR') {
+    return new UsageError(`cannot use ${dataDir} as the sandbox data folder (${code})`, { suggestion: 'Pick a folder you can write to with --data.' });
+  }
+  return error;
 }
 
 function parsePort(value: string): number {

@@ -132,8 +132,14 @@ describe('inspectFile', () => {
     writeFileSync(path('huge.pdf'), '');
     truncateSync(path('huge.pdf'), 21 * 1024 * 1024);
     const error = await usageError(path('huge.pdf'));
-    expect(error.message).toContain('21.0 MB');
-    expect(error.message).toContain('20 MB');
+    expect(error.message).toContain('22,020,096 bytes (21.00 MiB)');
+    expect(error.message).toContain('the limit is 20,971,520 bytes (20 MiB) per file');
+  });
+
+  it('shows by how much a file just over the limit is over it', async () => {
+    writeFileSync(path('just-over.pdf'), '');
+    truncateSync(path('just-over.pdf'), 21_000_000);
+    expect((await usageError(path('just-over.pdf'))).message).toMatch(/21,000,000 bytes \(20\.03 MiB\); the limit is 20,971,520 bytes/);
   });
 
   it('accepts a file of exactly 20 MB', async () => {

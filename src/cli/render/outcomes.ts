@@ -51,7 +51,9 @@ export class OutcomeWriter {
   async init(): Promise<void> {
     if (this.format === 'csv') {
       const { stringify } = await import('csv-stringify/sync');
-      this.stringify = (rows) => stringify(rows);
+      // A student id or criterion name that begins like a formula (=, +, -, @) is prefixed with '
+      // so a spreadsheet opening marks.csv shows it instead of running it (CSV injection).
+      this.stringify = (rows) => stringify(rows, { escape_formulas: true });
     }
   }
 
