@@ -53,6 +53,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       const settings = await context.settings(flags);
       const baseUrl = settings.baseUrl.value;
       if (!baseUrl) {
+        if (!settings.profileExists && settings.profileSource !== 'default') throw missingProfile(settings);
         throw new UsageError('no API base URL is set', {
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
@@ -82,9 +83,26 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
   return context;
 }
 
+/** A chosen profile that is not in the config file is most likely a typo: say so, not "no base URL". */
+function missingProfile(settings: ResolvedSettings): UsageError {
+  const source = settings.profileSource === 'config file' ? 'current_profile in the config file' : settings.profileSource;
+  const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
+  const create = `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\``;
+  return new UsageError(`the profile "${settings.profile}" (from ${source}) does not exist; ${known ? `the profiles that exist are ${known}` : 'there are no profiles yet'}`, {
+    suggestion: known ? `${create}, or choose one that exists with --profile or KCT_PROFILE.` : `${create}.`,
+  });
+}
+
 function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {
   const out: { maxRetries?: number; baseDelayMs?: number } = {};
-  if (env.KCT_MAX_RETRIES !== undefined && /^\d+$/.test(env.KCT_MAX_RETRIES)) out.maxRetries = Number(env.KCT_MAX_RETRIES);
+  const maxRetries = env.KCT_MAX_RETRIES?.trim();
+  if (maxRetries) {
+    // Ignoring a typo here would silently retry 3 times where the user asked for none.
+    if (!/^\d+$/.test(maxRetries)) {
+      throw new UsageError(`KCT_MAX_RETRIES: "${env.KCT_MAX_RETRIES}" is not a number of retries`, { suggestion: 'Use a whole number, 0 or more (0 turns retries off), or unset KCT_MAX_RETRIES to use the default.' });
+    }
+    out.maxRetries = Number(maxRetries);
+  }
   if (env.KCT_RETRY_BASE_DELAY) out.baseDelayMs = parseDuration(env.KCT_RETRY_BASE_DELAY, 'KCT_RETRY_BASE_DELAY');
   return out;
 }

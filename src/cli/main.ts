@@ -1,7 +1,8 @@
 // The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
 // Only bin/kct.js touches process.exitCode; nothing below it exits.
 import { setMaxListeners } from 'node:events';
-import { ApiError, ConnectionError, KctError, WatchTimeoutError } from '../api/errors.js';
+import type { Command } from 'commander';
+import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { VERSION } from '../version.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -30,27 +31,37 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     context ??= createContext(io, env, globals, controller.signal);
     return context;
   });
+  // commander's parse errors are printed here with the others, so --json gets its one object
+  const json = args.includes('--json');
   // Subcommands added with addCommand() do not inherit these: set them on every command.
   const commands = [program];
   for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
   for (const command of commands) {
     command.exitOverride();
-    command.showHelpAfterError('(run with --help for usage)');
+    command.showHelpAfterError(json ? false : '(run with --help for usage)');
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      ...(json ? { outputError: () => {} } : {}),
     });
   }
 
-  const argv = args[0] === 'help' && args[1] === 'exit-codes' ? ['help-exit-codes', ...args.slice(2)] : args;
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(helpArgv(program, args), { from: 'user' });
     return EXIT.OK;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.OK;
-    // commander has already printed its own parse errors
-    if (typeof code === 'string' && code.startsWith('commander.')) return EXIT.USAGE;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      // without --json commander has already printed it, as `error: ...` and the hint
+      if (json) {
+        // commander's "(Did you mean models?)" is a suggestion, not part of the message
+        const [, message, similar] = /^(?:error: )?([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?$/.exec((error as Error).message) ?? [];
+        const suggestion = `${similar ? `Did you mean ${similar}? ` : ''}Run with --help for usage.`;
+        reportError(io, new UsageError(message ?? String(error), { suggestion }), EXIT.USAGE, true, false);
+      }
+      return EXIT.USAGE;
+    }
     const exitCode = exitCodeFor(error);
     reportError(io, error, exitCode, Boolean(context?.globals.json ?? args.includes('--json')), context?.globals.debug ?? false);
     return exitCode;
@@ -58,6 +69,19 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     removeSignals();
     await context?.dispose();
   }
+}
+
+/**
+ * `kct help exit-codes` is a topic; `kct help <name>` of no command is parsed as `kct <name>`, so
+ * it fails as that does (unknown command, a suggestion, exit 2) instead of printing all the help.
+ */
+function helpArgv(program: Command, args: string[]): string[] {
+  if (args[0] !== 'help') return args;
+  if (args[1] === 'exit-codes') return ['help-exit-codes', ...args.slice(2)];
+  const name = args[1];
+  if (name === undefined || name.startsWith('-')) return args;
+  const known = program.commands.some((command) => command.name() === name || command.aliases().includes(name));
+  return known ? args : args.slice(1);
 }
 
 function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {

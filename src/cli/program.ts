@@ -68,7 +68,7 @@ const COMMANDS: CommandSpec[] = [
       },
       {
         name: 'create',
-        summary: 'create (train) a model from checked question and rubric previews (see `kct ingest`)',
+        summary: 'create (train) a model from checked question and rubric previews (see `kct ingest`); prints "<id>  <status>  <name>"',
         options: [
           { flags: '--questions <file>', description: 'questions preview (.yaml or .json) from `kct ingest questions`', required: true },
           { flags: '--rubrics <file>', description: 'rubrics preview (.yaml or .json) from `kct ingest rubrics`', required: true },
@@ -85,6 +85,7 @@ const COMMANDS: CommandSpec[] = [
           'kct models create --questions questions.yaml --rubrics rubrics.yaml',
           'kct models create --questions questions.yaml --rubrics rubrics.yaml --name "Homework letter" --desc "Year 10 persuasive letter" --wait --yes',
           'kct models create --questions q.json --rubrics r.json --total-score 30 --cum-method sum --yes --json',
+          'id=$(kct models create --questions questions.yaml --rubrics rubrics.yaml --yes | cut -d" " -f1)',
         ],
         load: () => import('../commands/models-create.js'),
       },
@@ -206,18 +207,18 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'status',
-    summary: 'show a task\'s status snapshot; --watch polls until it is final',
+    summary: 'show a task\'s status snapshot (exit 3 if it ended FAILURE or CANCEL); --watch polls until it is final',
     args: [{ syntax: '<taskId>', description: 'task id' }],
-    options: [{ flags: '-w, --watch', description: 'poll until the task is final; exit 3 if it ended FAILURE or CANCEL' }, ...watchOptions],
+    options: [{ flags: '-w, --watch', description: 'poll until the task is final (exit 8 if --timeout runs out first)' }, ...watchOptions],
     examples: ['kct status tsk_0123abcd', 'kct status tsk_0123abcd --watch', 'kct status tsk_0123abcd --watch --timeout 5m --json'],
     load: () => import('../commands/status.js'),
   },
   {
     name: 'result',
-    summary: 'print a task\'s result record (scores and feedback)',
-    args: [{ syntax: '<taskId>', description: 'task id' }],
+    summary: 'print a task\'s result record (scores and feedback), or a batch\'s items; exit 3 if any ended FAILURE or CANCEL',
+    args: [{ syntax: '<taskId>', description: 'task id, or the id of a batch (one row per item)' }],
     options: [output()],
-    examples: ['kct result tsk_0123abcd', 'kct result tsk_0123abcd --json > result.json'],
+    examples: ['kct result tsk_0123abcd', 'kct result tsk_0123abcd --json > result.json', 'kct result <batch task id> --output csv > marks.csv'],
     load: () => import('../commands/result.js'),
   },
   {

@@ -28,6 +28,10 @@ export interface Setting<T> {
 export interface ResolvedSettings {
   profile: string;
   profileSource: string;
+  /** Whether the config file has this profile (a typo in --profile or KCT_PROFILE has none). */
+  profileExists: boolean;
+  /** The profiles the config file has. */
+  knownProfiles: string[];
   apiKey: Setting<string>;
   baseUrl: Setting<string>;
   model: Setting<string>;
@@ -52,6 +56,8 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, sto
   return {
     profile: profile!,
     profileSource: profileSource!,
+    profileExists: stored.profiles?.[profile!] !== undefined,
+    knownProfiles: Object.keys(stored.profiles ?? {}),
     // No flag for the key on purpose: a command-line argument shows in the process list.
     apiKey: setting([[env.KCT_API_KEY, 'environment (KCT_API_KEY)'], [data.api_key, fromProfile]]),
     baseUrl: setting([[flags.baseUrl, '--base-url'], [env.KCT_BASE_URL, 'environment (KCT_BASE_URL)'], [data.base_url, fromProfile]]),

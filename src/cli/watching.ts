@@ -15,8 +15,9 @@ export interface WatchFlags {
 
 export function watchTimings(flags: WatchFlags, env: NodeJS.ProcessEnv): { timeoutMs: number; startMs?: number } {
   const timeoutMs = parseDuration(String(flags.timeout ?? '30m'), '--timeout');
-  const interval = flags.pollInterval ?? env.KCT_POLL_INTERVAL;
-  return { timeoutMs, startMs: interval === undefined || interval === '' ? undefined : parseDuration(String(interval), '--poll-interval') };
+  // Name where a bad value came from: blaming --poll-interval when it was never passed misleads.
+  const [interval, source] = flags.pollInterval !== undefined ? [flags.pollInterval, '--poll-interval'] : [env.KCT_POLL_INTERVAL, 'KCT_POLL_INTERVAL'];
+  return { timeoutMs, startMs: interval === undefined || interval === '' ? undefined : parseDuration(String(interval), source) };
 }
 
 export async function watchWithProgress(context: Context, client: KctClient, taskIds: string[], flags: WatchFlags): Promise<Map<string, StatusSnapshot>> {

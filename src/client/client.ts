@@ -9,10 +9,10 @@ import {
   LegacyEvaluationFields, Model, OnePassFields, RewriteResult, StatusSnapshot, Task, UploadedFile,
   type OnePassFields as OnePassFieldsType,
 } from '../api/schemas.js';
-import { isPlainObject, listFrom } from './envelope.js';
+import { findList, isPlainObject } from './envelope.js';
 import { checkFileCount } from './files.js';
 import type { LocalFile } from './files.js';
-import { HttpClient, type HttpOptions, type HttpResponse } from './http.js';
+import { HttpClient, unknownAnswer, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
 import { buildForm, type FilePart } from './multipart.js';
 import { TaskPoller, watchTasks, type WatchOptions } from './poll.js';
 import { parseRetryAfter } from './retry.js';
@@ -70,14 +70,21 @@ export class KctClient {
     return this.http.close();
   }
 
-  async credits(options: CallOptions = {}): Promise<Credits & { credits?: number }> {
-    const response = await this.get(operationPath('getCredits'), options);
-    return normalizeCredits(response.data);
+  /** The balance; an answer with no credit number in it did not come from the API. */
+  async credits(options: CallOptions = {}): Promise<Credits & { credits: number }> {
+    const path = operationPath('getCredits');
+    const response = await this.get(path, options);
+    const credits = normalizeCredits(response.data);
+    if (credits === undefined) throw unknownAnswer(this.baseUrl, `GET ${path} returned no number of credits`);
+    return credits;
   }
 
   async models(options: CallOptions = {}): Promise<Model[]> {
-    const response = await this.get(operationPath('listModels'), options);
-    return listFrom(response.data, ['models', 'items', 'results', 'list']).map((item) => parseLoose(Model, item, 'model'));
+    const path = operationPath('listModels');
+    const response = await this.get(path, options);
+    const list = findList(response.data, ['models', 'items', 'results', 'list', 'data']);
+    if (list === undefined) throw unknownAnswer(this.baseUrl, `GET ${path} returned no list of models`);
+    return list.map((item) => parseLoose(Model, item, 'model'));
   }
 
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
@@ -92,7 +99,7 @@ export class KctClient {
       throw new UsageError('an answer is required: paper_content text or at least one answer file');
     }
     checkFileCount(parts.length);
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath('onePass'),
       ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
@@ -131,7 +138,7 @@ export class KctClient {
 
   /** Cancel is not retried automatically unless safe: a repeated cancel is harmless (409 at worst). */
   async cancel(taskId: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath('cancel', { taskId }),
       signal: options.signal,
@@ -142,7 +149,7 @@ export class KctClient {
   /** POST /assignments (4.6). */
   async createAssignment(request: AssignmentRequest, options: CallOptions = {}): Promise<Assignment> {
     const body = validateRequest(AssignmentRequest, request, 'assignment');
-    const response = await this.http.send({ method: 'POST', path: operationPath('createAssignment'), json: body, signal: options.signal });
+    const response = await this.send({ method: 'POST', path: operationPath('createAssignment'), json: body, signal: options.signal });
     return parseLoose(Assignment, response.data, 'assignment');
   }
 
@@ -156,7 +163,7 @@ export class KctClient {
     if (fields.paper_content === undefined && files.length === 0) throw new UsageError('an answer is required: paper_content text or at least one answer file');
     checkFileCount(files.length);
     const parts = files.map((file) => ({ field: 'answer_files', file }));
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath('createEvaluation'),
       ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
@@ -169,7 +176,7 @@ export class KctClient {
   /** POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. */
   async batch(request: BatchRequest, options: SubmitOptions = {}): Promise<Task> {
     const body = validateRequest(BatchRequest, request, 'batch request');
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath('batch'),
       json: body,
@@ -181,7 +188,7 @@ export class KctClient {
 
   /** POST /uploads/file (4.14): exactly one file. */
   async upload(file: LocalFile, options: CallOptions = {}): Promise<UploadedFile> {
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath('uploadFile'),
       form: () => buildForm({}, [{ field: 'file', file }]),
@@ -193,7 +200,7 @@ export class KctClient {
   /** POST /feedback-rewrite (4.13). */
   async rewrite(request: FeedbackRewriteRequest, options: CallOptions = {}): Promise<RewriteResult> {
     const body = validateRequest(FeedbackRewriteRequest, request, 'rewrite request');
-    const response = await this.http.send({ method: 'POST', path: operationPath('feedbackRewrite'), json: body, signal: options.signal });
+    const response = await this.send({ method: 'POST', path: operationPath('feedbackRewrite'), json: body, signal: options.signal });
     return parseLoose(RewriteResult, response.data, 'rewrite');
   }
 
@@ -208,7 +215,7 @@ export class KctClient {
     if (files.length === 0 && !fields.assets?.length) throw new UsageError('nothing to parse: give files or --asset URLs');
     checkFileCount(files.length);
     const parts = files.map((file) => ({ field: 'files', file }));
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath(kind === 'questions' ? 'questionsPreview' : 'rubricsPreview'),
       ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
@@ -223,7 +230,7 @@ export class KctClient {
    */
   async createModel(request: CreateModelRequest, options: CallOptions = {}): Promise<Model> {
     const body = validateRequest(CreateModelRequest, request, 'model');
-    const response = await this.http.send({
+    const response = await this.send({
       method: 'POST',
       path: operationPath('createModel'),
       json: body,
@@ -234,7 +241,12 @@ export class KctClient {
   }
 
   protected get(path: string, options: CallOptions): Promise<HttpResponse> {
-    return this.http.send({ method: 'GET', path, signal: options.signal });
+    return this.send({ method: 'GET', path, signal: options.signal });
+  }
+
+  /** Every API answer is JSON: anything else comes from a server that is not the API. */
+  protected send(spec: RequestSpec): Promise<HttpResponse> {
+    return this.http.send({ expectJson: true, ...spec });
   }
 }
 
@@ -253,10 +265,21 @@ export function parseLoose<S extends z.ZodType>(schema: S, value: unknown, _what
   return (isPlainObject(value) ? value : { value }) as z.infer<S>;
 }
 
-function normalizeCredits(data: unknown): Credits & { credits?: number } {
-  if (typeof data === 'number') return { credits: data };
-  if (!isPlainObject(data)) return {};
-  const candidates = [data.credits, data.available, data.balance, data.remaining, data.credit, data.remaining_credits];
-  const credits = candidates.find((value) => typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))));
-  return { ...data, ...(credits === undefined ? {} : { credits: Number(credits) }) };
+const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;
+
+function asNumber(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** The balance at the top level or one object down (`{credits: {available: 5}}`), or undefined. */
+function normalizeCredits(data: unknown): (Credits & { credits: number }) | undefined {
+  const bare = asNumber(data);
+  if (bare !== undefined) return { credits: bare };
+  if (!isPlainObject(data)) return undefined;
+  const values = CREDIT_KEYS.map((key) => data[key]);
+  const nested = values.filter(isPlainObject).flatMap((inner) => CREDIT_KEYS.map((key) => inner[key]));
+  const credits = [...values, ...nested].map(asNumber).find((value) => value !== undefined);
+  return credits === undefined ? undefined : { ...data, credits };
 }

@@ -30,16 +30,25 @@ export function unwrapEnvelope(body: unknown): unknown {
 
 /** Finds the array in a list response: a bare array, or one under a conventional key. */
 export function listFrom(value: unknown, keys: readonly string[] = ['items', 'results', 'list']): unknown[] {
+  return findList(value, keys) ?? [];
+}
+
+/**
+ * Like listFrom, but undefined when the value is no list in any known shape, so that a caller can
+ * tell "an empty list" from "not a list answer at all". A conventional key holding null, or a
+ * total or count of 0 with the array left out, is an empty list.
+ */
+export function findList(value: unknown, keys: readonly string[] = ['items', 'results', 'list']): unknown[] | undefined {
   if (Array.isArray(value)) return value;
-  if (isPlainObject(value)) {
-    for (const key of keys) {
-      const candidate = value[key];
-      if (Array.isArray(candidate)) return candidate;
-    }
-    const arrays = Object.values(value).filter(Array.isArray);
-    if (arrays.length === 1) return arrays[0] as unknown[];
+  if (!isPlainObject(value)) return undefined;
+  for (const key of keys) {
+    const candidate = value[key];
+    if (Array.isArray(candidate)) return candidate;
   }
-  return [];
+  const arrays = Object.values(value).filter(Array.isArray);
+  if (arrays.length === 1) return arrays[0] as unknown[];
+  const emptyPage = value.total === 0 || value.count === 0 || keys.some((key) => value[key] === null);
+  return emptyPage ? [] : undefined;
 }
 
 /** The server's human message, whichever field it chose to put it in. */

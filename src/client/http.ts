@@ -5,6 +5,7 @@ import { formFileBytes, paceCollections } from './gc-pacer.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
+import { OPERATIONS } from '../api/operations.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { redact, redactHeaders } from './redact.js';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
@@ -49,6 +50,11 @@ export interface RequestSpec {
   retry?: boolean;
   /** No API key (public URLs). */
   anonymous?: boolean;
+  /**
+   * A 2xx answer must be JSON (or empty): an HTML page means the base URL points at some other
+   * web server, and reading it as an empty answer would pass it off as the API.
+   */
+  expectJson?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -62,6 +68,12 @@ export interface HttpResponse<T = unknown> {
 }
 
 const MAX_REDIRECTS = 5;
+/** How much of a body that is not JSON may appear in a message: a hint, never a page. */
+const EXCERPT_CHARS = 120;
+/** Routes with no id in their path: a 404 there means the route itself is missing. */
+const FIXED_PATHS: ReadonlySet<string> = new Set(Object.values(OPERATIONS).map((op) => op.path).filter((path) => !path.includes(':')));
+/** Fixed routes whose body names a model or assignment: the API answers 404 when that does not exist (spec 7). */
+const NAMES_IDS: ReadonlySet<string> = new Set([OPERATIONS.onePass.path, OPERATIONS.batch.path, OPERATIONS.createAssignment.path, OPERATIONS.createEvaluation.path]);
 /** No API answer is this large; a misbehaving endpoint must not exhaust memory. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -238,7 +250,11 @@ export class HttpClient {
         continue;
       }
 
-      const parsed = parseBody(text, responseHeaders['content-type']);
+      const { value: parsed, json } = parseBody(text, responseHeaders['content-type']);
+      const notJson = json ? undefined : describeNonJson(text, responseHeaders['content-type']);
+      if (notJson && spec.expectJson && response.statusCode < 400) {
+        throw unknownAnswer(this.baseUrl, `${spec.method} ${spec.path} returned ${notTheApisJson(notJson)}`);
+      }
       const requestId = headerValue(responseHeaders['x-request-id']) ?? headerValue(responseHeaders['request-id']) ?? bodyRequestId(parsed);
       const result: HttpResponse = {
         status: response.statusCode,
@@ -248,16 +264,18 @@ export class HttpClient {
         requestId,
       };
       if (response.statusCode < 400) return { status: response.statusCode, response: result };
+      const statusLine = `HTTP ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''}`.trim();
+      const message = notJson ? nonJsonErrorMessage(text, notJson, `${statusLine} from ${spec.method} ${spec.path}`) : serverMessage(parsed) ?? statusLine;
       const error = new ApiError({
         status: response.statusCode,
-        message: redact(serverMessage(parsed) ?? `HTTP ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''}`.trim(), [this.options.apiKey]),
+        message: redact(message, [this.options.apiKey]),
         method: spec.method,
         url: url.href,
         requestId,
         errorCode: serverErrorCode(parsed),
         body: parsed,
         headers: responseHeaders,
-      });
+      }, { suggestion: errorSuggestion(response.statusCode, spec.path, this.baseUrl, notJson !== undefined) });
       return { status: response.statusCode, response: result, error };
     }
   }
@@ -284,17 +302,67 @@ type Attempt =
   | { status: number; response: HttpResponse; error?: undefined }
   | { status: number; response: HttpResponse; error: ApiError };
 
-function parseBody(text: string, contentType: string | string[] | undefined): unknown {
-  if (text === '') return undefined;
+/** The body, parsed when it is JSON; `json` is false for a non-empty body that is not. */
+function parseBody(text: string, contentType: string | string[] | undefined): { value: unknown; json: boolean } {
+  if (text.trim() === '') return { value: undefined, json: true };
   const type = headerValue(contentType) ?? '';
   if (type.includes('json') || /^\s*[[{]/.test(text)) {
     try {
-      return JSON.parse(text);
+      return { value: JSON.parse(text), json: true };
     } catch {
-      return text;
+      return { value: text, json: false };
     }
   }
-  return text;
+  return { value: text, json: false };
+}
+
+function describeNonJson(text: string, contentType: string | string[] | undefined): string {
+  const type = (headerValue(contentType) ?? '').toLowerCase();
+  return type.includes('html') || /^\s*</.test(text) ? 'an HTML page' : type.includes('json') ? 'invalid JSON' : 'plain text';
+}
+
+/** "an HTML page, not the API's JSON" */
+function notTheApisJson(kind: string): string {
+  return kind === 'invalid JSON' ? kind : `${kind}, not the API's JSON`;
+}
+
+/** The first line of a body, short and without control characters. */
+function excerpt(text: string): string {
+  const line = (text.split(/\r?\n/).find((candidate) => candidate.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+}
+
+/**
+ * A short plain-text line (a proxy's "Bad Gateway") is the message as it is; a page or a long text
+ * is never printed whole, only named, with a one-line excerpt of text.
+ */
+function nonJsonErrorMessage(text: string, kind: string, what: string): string {
+  const trimmed = text.trim();
+  if (kind === 'plain text' && !/[\r\n]/.test(trimmed) && trimmed.length <= EXCERPT_CHARS) return excerpt(trimmed);
+  const shown = kind === 'an HTML page' ? '' : `: "${excerpt(trimmed)}"`;
+  return `${what} (the server answered with ${notTheApisJson(kind)}${shown})`;
+}
+
+function errorSuggestion(status: number, path: string, baseUrl: string, notJson: boolean): string | undefined {
+  // A JSON 404 for a request that names a model under a /v1 base URL is most likely that model.
+  const likelyMissingId = NAMES_IDS.has(path) && !notJson && baseUrl.endsWith('/v1');
+  if (status === 404 && FIXED_PATHS.has(path) && !likelyMissingId) return `The base URL may be wrong. ${baseUrlAdvice(baseUrl)}`;
+  // A 5xx page usually comes from a proxy in front of a service that is down, not from a wrong URL.
+  return notJson && status < 500 ? baseUrlAdvice(baseUrl) : undefined;
+}
+
+/** What to check when the base URL seems to lead somewhere other than the API. */
+function baseUrlAdvice(baseUrl: string): string {
+  const where = '(--base-url, KCT_BASE_URL, or `kct config set base_url`)';
+  const url = new URL(baseUrl);
+  if (url.pathname === '/' || url.pathname === '') return `API routes live under /v1: try ${url.origin}/v1 ${where}.`;
+  if (!url.pathname.endsWith('/v1')) return `The base URL ${baseUrl} does not end in /v1; it should be the root of the API, e.g. ${url.origin}/v1 ${where}.`;
+  return `Check that ${baseUrl} is the root of the Public Evaluation API, the URL that ends in /v1 ${where}.`;
+}
+
+/** An answer that does not come from the API: a 2xx that is not JSON, or JSON of the wrong shape. */
+export function unknownAnswer(baseUrl: string, what: string): KctError {
+  return new KctError('unknown_answer', `the server at ${baseUrl} did not answer like the Public Evaluation API: ${what}`, { suggestion: baseUrlAdvice(baseUrl) });
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

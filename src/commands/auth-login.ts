@@ -18,6 +18,14 @@ export async function run(options: AuthLoginOptions, context: Context): Promise<
     throw new UsageError('no API base URL to log in to', { suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).' });
   }
   const key = options.withKey ? (await readStdinText(context.io)).trim() : await promptForKey(context);
+  // assertSendableKey's hint is "run kct auth login", which is what the user just did.
+  if (!key) {
+    throw new CredentialsError(options.withKey ? 'no API key on standard input (it was empty)' : 'no API key was entered', {
+      suggestion: options.withKey
+        ? 'Pipe the key in: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).'
+        : 'Paste the key (kct_...) at the prompt, or pipe it in: printf %s "$KEY" | kct auth login --with-key',
+    });
+  }
   assertSendableKey(key);
 
   const client = await context.client({}, { apiKey: key });
@@ -28,9 +36,9 @@ export async function run(options: AuthLoginOptions, context: Context): Promise<
   if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
 
   if (options.json) {
-    out(context.io, JSON.stringify({ profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits ?? null }));
+    out(context.io, JSON.stringify({ profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits }));
   } else {
-    out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}${credits.credits === undefined ? '' : `, ${credits.credits} credits`}.`);
+    out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
   }
   if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
 }

@@ -14,5 +14,5 @@ export async function run(options: CreditsOptions, context: Context): Promise<vo
     return;
   }
   const extra = typeof credits.reserved === 'number' && credits.reserved > 0 ? ` (${formatNumber(credits.reserved)} reserved by unfinished tasks)` : '';
-  out(context.io, credits.credits === undefined ? JSON.stringify(credits) : `${formatNumber(credits.credits)} credits${extra}`);
+  out(context.io, `${formatNumber(credits.credits)} credits${extra}`);
 }

@@ -1,8 +1,8 @@
 // kct models create: validate the two preview files (line and field for every problem), show what
 // will be created, confirm, POST /models, and with --wait poll until the model is ready.
 import type { Context } from '../cli/context.js';
-import { err, out } from '../cli/io.js';
-import { confirmCreate, describeModel, printModel, waitForModel } from '../cli/model-building.js';
+import { err, out, safeText } from '../cli/io.js';
+import { confirmCreate, describeModel, waitForModel } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest } from '../cli/preview-file.js';
 import type { WatchFlags } from '../cli/watching.js';
@@ -43,8 +43,9 @@ export async function run(options: ModelsCreateOptions, context: Context): Promi
   const id = String(created.model_id);
   context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
   const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
+  // One line that starts with the id, so a script can take it: id=$(kct models create ... --yes | cut -d' ' -f1)
   if (options.json) out(context.io, JSON.stringify(model, null, 2));
-  else await printModel(context.io, model);
+  else out(context.io, [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  '));
   if (model.post_status === 'ready') context.note(`Mark with it: kct one-pass <answer file> --model ${id}`);
   else if (!options.wait) context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
 }

@@ -18,7 +18,8 @@ export async function run(options: StatusOptions, context: Context): Promise<voi
     : await client.status(options.taskId, { signal: context.signal });
   if (options.json) out(context.io, JSON.stringify(snapshot, null, 2));
   else out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`);
-  if (options.watch && isUnsuccessfulFinal(statusOf(snapshot))) {
+  // a snapshot read once says the same as a watch that ended on it (exit 3, the README's table)
+  if (isUnsuccessfulFinal(statusOf(snapshot))) {
     throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
   }
   if (options.watch && !options.json) context.note(`See the scores with: kct result ${options.taskId}`);

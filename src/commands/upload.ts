@@ -15,7 +15,9 @@ const COLUMNS: Column<UploadedFile>[] = [
   { header: 'Name', value: (f) => f.name },
   { header: 'Type', value: (f) => f.mime_type },
   { header: 'Size', value: (f) => f.size },
-  { header: 'URL', value: (f) => f.url, wrap: true },
+  // The URL is what upload is for: never wrapped or cut, however narrow the terminal (the table
+  // may then be wider than it); nothing else wraps, so no column is ever shortened.
+  { header: 'URL', value: (f) => f.url },
 ];
 
 export async function run(options: UploadOptions, context: Context): Promise<void> {

@@ -67,6 +67,12 @@ describe('printRows: csv', () => {
     await printRows(empty.io, 'csv', [], columns);
     expect(empty.output()).toBe('ID,Name,Note\n');
   });
+
+  it('prefixes a cell that would run as a spreadsheet formula, but not a negative number', async () => {
+    const { io, output } = makeIO();
+    await printRows(io, 'csv', [{ id: -2, name: '=HYPERLINK("http://x")', note: '@SUM(A1)' }], columns);
+    expect(output()).toBe('ID,Name,Note\n-2,"\'=HYPERLINK(""http://x"")",\'@SUM(A1)\n');
+  });
 });
 
 describe('printRows: ndjson and json', () => {

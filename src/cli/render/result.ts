@@ -1,9 +1,11 @@
 // The score table a teacher reads: total first, then each criterion with score and feedback.
+// A batch's record has no scores of its own: it is read as its items, one row each.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { isPlainObject } from '../../client/envelope.js';
 import { type IO, out, safeText } from '../io.js';
 import { renderTable } from './rows.js';
-import { formatNumber, paint, statusColor } from './style.js';
+import { formatNumber, paint, plural, statusColor } from './style.js';
 
 export function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
   return (result.evaluation ?? []).find((entry) => entry.type === 'error');
@@ -23,6 +25,12 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   if (typeof result.student_id === 'string' && result.student_id) header.push(`student ${safeText(io, result.student_id)}`);
   out(io, header.join('  '));
 
+  const items = batchItems(result);
+  if (items) {
+    await printBatchItems(io, items);
+    if (isUnsuccessfulFinal(status) && typeof result.message === 'string') out(io, `${c.red('Reason:')} ${safeText(io, result.message)}`);
+    return;
+  }
   if (isUnsuccessfulFinal(status)) {
     const reason = failureReason(result);
     if (reason) out(io, `${c.red('Reason:')} ${safeText(io, reason)}`);
@@ -47,4 +55,39 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
 function sumMax(entries: EvaluationEntry[]): number | undefined {
   if (entries.length === 0 || entries.some((entry) => typeof entry.max_score !== 'number')) return undefined;
   return entries.reduce((sum, entry) => sum + (entry.max_score as number), 0);
+}
+
+/**
+ * The items of a batch's record, or undefined for a single task. The spec leaves the shape open
+ * (4.9): the list may sit under any of these keys; `evaluation` (singular) is a task's criteria.
+ */
+export function batchItems(result: EvaluationResult): Record<string, unknown>[] | undefined {
+  for (const key of ['items', 'results', 'tasks', 'evaluations']) {
+    const value = result[key];
+    if (Array.isArray(value)) return value.filter(isPlainObject);
+  }
+  return typeof result.count === 'number' ? [] : undefined;
+}
+
+async function printBatchItems(io: IO, items: Record<string, unknown>[]): Promise<void> {
+  if (items.length > 0) {
+    const body = items.map((item, position) => [
+      String(typeof item.index === 'number' ? item.index + 1 : position + 1),
+      safeText(io, String(item.task_id ?? '')),
+      safeText(io, String(item.student_id ?? item.label ?? item.file ?? '')),
+      statusColor(io, safeText(io, statusOf(item))),
+      typeof item.score === 'number' ? `${formatNumber(item.score)}${typeof item.max_score === 'number' ? ` / ${formatNumber(item.max_score)}` : ''}` : '',
+    ]);
+    out(io, await renderTable(io, ['#', 'Task', 'Student', 'Status', 'Score'], body, [], { compact: true }));
+  }
+  const counts = { succeeded: 0, failed: 0, cancelled: 0, unfinished: 0 };
+  for (const item of items) {
+    const status = statusOf(item).toUpperCase();
+    if (status === 'CANCEL' || status === 'CANCELLED') counts.cancelled += 1;
+    else if (isUnsuccessfulFinal(status)) counts.failed += 1;
+    else if (isFinalSnapshot(item)) counts.succeeded += 1;
+    else counts.unfinished += 1;
+  }
+  const parts = Object.entries(counts).filter(([, n]) => n > 0).map(([word, n]) => `${n} ${word}`);
+  out(io, `${plural(items.length, 'item')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`);
 }

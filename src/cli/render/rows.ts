@@ -41,7 +41,10 @@ export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], 
   }
   if (format === 'csv') {
     const { stringify } = await import('csv-stringify/sync');
-    outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => cell(c.value(row))))]));
+    // numbers stay numbers, so a negative one is not mistaken for a formula; any other cell that
+    // begins like one (=, +, -, @) is prefixed with ' so a spreadsheet shows it instead of running it
+    const csvCell = (value: unknown) => (typeof value === 'number' ? value : cell(value));
+    outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => csvCell(c.value(row))))], { escape_formulas: true }));
     return;
   }
   out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap)), { compact: true }));
