@@ -5,6 +5,7 @@ import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../api/errors.js';
+import { isPlainObject } from '../client/envelope.js';
 import type { ProfileData, StoredConfig } from './settings.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -45,7 +46,7 @@ export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
       suggestion: 'Fix it by hand, or delete it and run `kct auth login` again.',
     });
   }
-  if (!isObject(parsed)) {
+  if (!isPlainObject(parsed)) {
     throw new UsageError(`the config file ${path} does not hold a JSON object`, { suggestion: 'Delete it and run `kct auth login` again.' });
   }
   const wrong = misplacedValue(parsed);
@@ -57,17 +58,13 @@ export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
   return parsed as StoredConfig;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Where a hand-edited file breaks the shape kct reads (a string where a string belongs), described; undefined when it is fine. */
 function misplacedValue(config: Record<string, unknown>): string | undefined {
   if (config.current_profile !== undefined && typeof config.current_profile !== 'string') return 'a current_profile that is not a string';
   if (config.profiles === undefined) return undefined;
-  if (!isObject(config.profiles)) return '"profiles" that is not an object';
+  if (!isPlainObject(config.profiles)) return '"profiles" that is not an object';
   for (const [name, profile] of Object.entries(config.profiles)) {
-    if (!isObject(profile)) return `a profile "${name}" that is not an object`;
+    if (!isPlainObject(profile)) return `a profile "${name}" that is not an object`;
     for (const [key, value] of Object.entries(profile)) {
       if (value !== undefined && typeof value !== 'string') return `profiles.${name}.${key} set to ${JSON.stringify(value)}, not a string`;
     }

@@ -63,7 +63,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       return EXIT.USAGE;
     }
     const exitCode = exitCodeFor(error);
-    reportError(io, error, exitCode, Boolean(context?.globals.json ?? args.includes('--json')), context?.globals.debug ?? false);
+    reportError(io, error, exitCode, Boolean(context?.globals.json ?? json), context?.globals.debug ?? false);
     return exitCode;
   } finally {
     removeSignals();
