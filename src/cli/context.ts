@@ -13,6 +13,8 @@ export interface GlobalOptions {
   json?: boolean;
   debug?: boolean;
   color?: boolean;
+  /** false with --no-pager */
+  pager?: boolean;
 }
 
 export interface Context {

@@ -20,3 +20,9 @@ export function parsePositiveNumber(value: string, what: string): number {
   if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new UsageError(`${what} must be a positive number, not "${value}"`);
   return number;
 }
+
+/** A TCP port to listen on; 0 takes any free one. */
+export function parsePort(value: string, what = '--port'): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${what} must be 0 to 65535, not "${value}"`);
+  return Number(value);
+}

@@ -2,6 +2,8 @@
 // runs, so `kct --help` and `kct --version` load commander and nothing else.
 import { Command, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
+import { PAGED_COMMANDS, startPager } from './pager.js';
+import { setExamples } from './command-tree.js';
 
 // Options arrive from commander untyped; each command declares (and checks) its own shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,6 +31,8 @@ interface CommandSpec {
   load?: Loader;
   subcommands?: CommandSpec[];
   aliases?: string[];
+  /** Left out of --help, man pages and completion (internal helpers). */
+  hidden?: boolean;
 }
 
 const OUTPUT_CHOICES = ['table', 'json', 'ndjson', 'csv'];
@@ -36,6 +40,71 @@ const output = (description = 'output format'): OptionSpec => ({ flags: '-o, --o
 const watchOptions: OptionSpec[] = [
   { flags: '--timeout <duration>', description: 'overall time limit for watching (e.g. 90s, 30m)', defaultValue: '30m' },
   { flags: '--poll-interval <duration>', description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)' },
+];
+
+// The tools around the API (doctor, api, completion, version); they are listed after its commands.
+const TOOL_COMMANDS: CommandSpec[] = [
+  {
+    name: 'doctor',
+    summary: 'check, in order, the configuration, the key, the base URL, the key\'s access and its models (a CI smoke check)',
+    options: [
+      { flags: '--mark <model>', description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)' },
+      { flags: '--timeout <duration>', description: 'time limit for --mark to finish', defaultValue: '5m' },
+    ],
+    examples: ['kct doctor', 'kct doctor --json', 'kct doctor --mark 12', 'KCT_API_KEY=$KEY KCT_BASE_URL=https://api.example/v1 kct doctor --mark 12 --json'],
+    load: () => import('../commands/doctor.js'),
+  },
+  {
+    name: 'api',
+    summary: 'send an authenticated request to any route of the API and print the answer (like gh api)',
+    args: [
+      { syntax: '<method>', description: 'GET, POST, PUT, PATCH or DELETE; or the path, for GET (POST when fields are given)' },
+      { syntax: '[path]', description: 'route relative to the base URL, e.g. /credits or evaluations/<id>' },
+    ],
+    options: [
+      { flags: '-f, --raw-field <key=value>', description: 'a string field (repeat for several; key[]=v appends to an array)', repeatable: true },
+      { flags: '-F, --field <key=value>', description: 'a typed field: true, false, null and numbers as JSON; @file attaches a file (multipart)', repeatable: true },
+      { flags: '--input <file>', description: 'the JSON body from a file, or - for stdin (fields then go in the query string)' },
+      { flags: '-H, --header <name:value>', description: 'an extra request header, e.g. Idempotency-Key:k1 (repeat for several)', repeatable: true },
+      { flags: '--raw', description: 'print the body as received, with its envelope' },
+      { flags: '-i, --include', description: 'print the status line and the response headers first' },
+    ],
+    examples: [
+      'kct api /credits',
+      'kct api GET /models --raw',
+      'kct api POST /evaluations/one-pass -F model_id=12 -f paper_content="My essay" -H Idempotency-Key:essay-1',
+      'kct api POST /evaluations/one-pass -F model_id=12 -F answer_files=@essay.pdf',
+      'kct api POST /evaluations/batch --input batch.json',
+      'jq -n \'{style: "paragraph", sections: []}\' | kct api POST /feedback-rewrite --input -',
+      'kct api GET /evaluations/tsk_0123abcd/status --include',
+    ],
+    load: () => import('../commands/api.js'),
+  },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script (bash, zsh or fish) for commands, flags, their values and model ids',
+    args: [{ syntax: '<shell>', description: 'bash, zsh or fish' }],
+    examples: [
+      'source <(kct completion bash)                              # this shell only; add it to ~/.bashrc to keep it',
+      'kct completion zsh > "${fpath[1]}/_kct"                    # then start a new zsh',
+      'kct completion fish > ~/.config/fish/completions/kct.fish',
+    ],
+    load: () => import('../commands/completion.js'),
+  },
+  {
+    name: '__complete',
+    hidden: true,
+    summary: 'values for shell completion (model ids), cached briefly',
+    args: [{ syntax: '<kind>', description: 'model-ids' }],
+    examples: ['kct __complete model-ids'],
+    load: () => import('../commands/complete-values.js'),
+  },
+  {
+    name: 'version',
+    summary: 'print kct\'s version, with the Node.js version and platform it runs on',
+    examples: ['kct version', 'kct version --json'],
+    load: () => import('../commands/version.js'),
+  },
 ];
 
 const COMMANDS: CommandSpec[] = [
@@ -314,8 +383,11 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'callbacks',
-    summary: 'tools for batch callbacks',
-    examples: ['KCT_WEBHOOK_SECRET=whsec_... kct callbacks verify --id msg_1 --timestamp 1700000000 --signature "v1,..." < body.json'],
+    summary: 'tools for batch callbacks: verify one, or listen for them locally',
+    examples: [
+      'KCT_WEBHOOK_SECRET=whsec_... kct callbacks verify --id msg_1 --timestamp 1700000000 --signature "v1,..." < body.json',
+      'KCT_WEBHOOK_SECRET=whsec_... kct callbacks listen --port 8080',
+    ],
     subcommands: [
       {
         name: 'verify',
@@ -329,6 +401,23 @@ const COMMANDS: CommandSpec[] = [
         ],
         examples: ['kct callbacks verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json'],
         load: () => import('../commands/callbacks-verify.js'),
+      },
+      {
+        name: 'listen',
+        summary: 'receive batch callbacks on a local port, verify each signature, print the events (or forward them)',
+        options: [
+          { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', defaultValue: '8080' },
+          { flags: '--host <host>', description: 'address to listen on', defaultValue: '127.0.0.1' },
+          { flags: '--forward-to <url>', description: 'also POST each verified callback, body and webhook headers unchanged, to this URL' },
+          { flags: '--secret-file <file>', description: 'file holding the secret (default: KCT_WEBHOOK_SECRET)' },
+          { flags: '--count <n>', description: 'stop after this many verified events' },
+        ],
+        examples: [
+          'KCT_WEBHOOK_SECRET=whsec_... kct callbacks listen --port 8080',
+          'kct callbacks listen --port 8080 --forward-to http://127.0.0.1:3000/hooks/kct --secret-file secret.txt',
+          'kct callbacks listen --port 8080 --count 1 --json > event.json',
+        ],
+        load: () => import('../commands/callbacks-listen.js'),
       },
     ],
   },
@@ -348,7 +437,7 @@ const COMMANDS: CommandSpec[] = [
       },
       {
         name: 'status',
-        summary: 'say which key is in use (masked) and where it comes from',
+        summary: 'say which key is in use (masked), where it comes from, and whether the server accepts it (scope, account)',
         examples: ['kct auth status', 'kct auth status --json'],
         load: () => import('../commands/auth-status.js'),
       },
@@ -398,6 +487,15 @@ const COMMANDS: CommandSpec[] = [
     ],
     load: () => import('../commands/sandbox.js'),
   },
+  ...TOOL_COMMANDS,
+];
+
+const TOP_EXAMPLES = [
+  'kct sandbox                               # a local API to try things on',
+  'kct auth login --base-url https://api.example/v1',
+  'kct models',
+  'kct one-pass essay.pdf --model 12',
+  'kct status <task_id> --watch',
 ];
 
 export function buildProgram(version: string, onContext: (globals: GlobalOptions) => Context): Command {
@@ -409,18 +507,16 @@ export function buildProgram(version: string, onContext: (globals: GlobalOptions
     .option('--json', 'print machine-readable JSON on stdout')
     .option('--debug', 'trace HTTP requests and responses on stderr (key redacted)')
     .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('--no-pager', 'never page long output (pager: KCT_PAGER, PAGER, else less -FRX)')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `
 Examples:
-  $ kct sandbox                               # a local API to try things on
-  $ kct auth login --base-url https://api.example/v1
-  $ kct models
-  $ kct one-pass essay.pdf --model 12
-  $ kct status <task_id> --watch
+${TOP_EXAMPLES.map((line) => `  $ ${line}`).join('\n')}
 
 Exit codes: run \`kct help exit-codes\`.`);
 
-  for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext));
+  setExamples(program, TOP_EXAMPLES);
+  for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext), { hidden: spec.hidden });
   program
     .command('help-exit-codes', { hidden: true })
     .action(async () => {
@@ -430,7 +526,8 @@ Exit codes: run \`kct help exit-codes\`.`);
   return program;
 }
 
-function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Context): Command {
+function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Context, parents: string[] = []): Command {
+  const path = [...parents, spec.name].join(' ');
   const command = new Command(spec.name).description(spec.summary);
   for (const alias of spec.aliases ?? []) command.alias(alias);
   for (const arg of spec.args ?? []) command.argument(arg.syntax, arg.description);
@@ -444,8 +541,9 @@ function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Con
     command.addOption(built);
   }
   command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+  setExamples(command, spec.examples);
   if (spec.subcommands) {
-    for (const sub of spec.subcommands) command.addCommand(toCommand(sub, onContext));
+    for (const sub of spec.subcommands) command.addCommand(toCommand(sub, onContext, [...parents, spec.name]), { hidden: sub.hidden });
     // A group with its own module also runs on its own (`kct models` lists, `kct models show` shows).
     if (!spec.load) return command;
   }
@@ -460,7 +558,12 @@ function toCommand(spec: CommandSpec, onContext: (globals: GlobalOptions) => Con
     });
     const context = onContext(all);
     const module = await load();
-    await module.run({ ...all, ...positional }, context);
+    const stopPager = PAGED_COMMANDS.has(path) ? await startPager(context) : undefined;
+    try {
+      await module.run({ ...all, ...positional }, context);
+    } finally {
+      await stopPager?.();
+    }
   });
   return command;
 }

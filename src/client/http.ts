@@ -37,14 +37,18 @@ export interface HttpOptions {
   random?: () => number;
 }
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   /** Path relative to the base URL, starting with `/`. */
   path: string;
   json?: unknown;
   /** Built anew for every attempt, so file streams are reopened on a retry. */
   form?: () => FormData | Promise<FormData>;
   idempotencyKey?: string;
+  /** Extra headers (kct api -H); they cannot replace the key, the content type or the idempotency key. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Set false to never retry (e.g. a POST that charges at acceptance). */
   retry?: boolean;
@@ -196,6 +200,7 @@ export class HttpClient {
       const headers: Record<string, string> = {
         'user-agent': this.options.userAgent,
         accept: 'application/json',
+        ...spec.headers,
       };
       if (this.options.apiKey && !spec.anonymous) headers['x-api-key'] = this.options.apiKey;
       if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;

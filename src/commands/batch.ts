@@ -7,6 +7,7 @@ import { isUnsuccessfulFinal } from '../api/status.js';
 import type { KctClient } from '../client/client.js';
 import { parseLoose } from '../client/client.js';
 import { isPlainObject, listFrom } from '../client/envelope.js';
+import { isLocalCallback } from '../cli/loopback.js';
 import { deriveIdempotencyKey } from '../client/idempotency.js';
 import { limiter } from '../client/limit.js';
 import { pollSchedule } from '../client/poll.js';
@@ -28,15 +29,26 @@ export interface BatchOptions extends WatchFlags {
   json?: boolean;
 }
 
-export function checkCallbackUrl(value: string): string {
+/** https, as spec 4.9 asks; or plain http to this machine when the API is a local sandbox (loopback.ts). */
+export function checkCallbackUrl(value: string, baseUrl?: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new UsageError(`--callback-url is not a URL: ${value}`);
   }
-  if (url.protocol !== 'https:') throw new UsageError('--callback-url must be an https URL (spec 4.9: a public HTTPS URL)');
+  if (url.protocol !== 'https:' && !isLocalCallback(url, baseUrl)) {
+    throw new UsageError('--callback-url must be an https URL (spec 4.9: a public HTTPS URL)', {
+      suggestion: 'To try callbacks locally: a sandbox on 127.0.0.1 started with --allow-private-callbacks accepts http://127.0.0.1:<port>/ (see `kct callbacks listen`).',
+    });
+  }
   return url.href;
+}
+
+/** A local sandbox refusing a loopback callback was started without --allow-private-callbacks: say so. */
+function withCallbackHint(error: unknown, callbackUrl: string | undefined): unknown {
+  if (!(error instanceof ApiError) || error.errorCode !== 'invalid_callback_url' || callbackUrl === undefined || new URL(callbackUrl).protocol !== 'http:') return error;
+  return new ApiError(error, { suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.' });
 }
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -48,7 +60,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 export async function run(options: BatchOptions, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
   const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value);
-  const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl);
+  const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
   const format = resolveFormat(options, settings.output);
   const timings = watchTimings(options, context.env);
   const items = await readManifest(options.manifest, modelId);
@@ -68,7 +80,7 @@ export async function run(options: BatchOptions, context: Context): Promise<void
     try {
       task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
     } catch (error) {
-      if (accepted.length === 0 || !(error instanceof ApiError)) throw error;
+      if (accepted.length === 0 || !(error instanceof ApiError)) throw withCallbackHint(error, callbackUrl);
       refused = error;
       err(context.io, `kct: batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`);
       break;

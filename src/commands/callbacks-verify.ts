@@ -6,6 +6,7 @@ import { CredentialsError, UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { readStdinText } from '../cli/stdin.js';
+import { webhookSecret } from '../cli/webhook-secret.js';
 
 export interface CallbacksVerifyOptions {
   id?: string;
@@ -17,8 +18,7 @@ export interface CallbacksVerifyOptions {
 }
 
 export async function run(options: CallbacksVerifyOptions, context: Context): Promise<void> {
-  const secret = options.secretFile ? (await readFile(options.secretFile, 'utf8')).trim() : context.env.KCT_WEBHOOK_SECRET;
-  if (!secret) throw new UsageError('no webhook secret', { suggestion: 'Set KCT_WEBHOOK_SECRET or pass --secret-file <file> (the sandbox prints its secret at start).' });
+  const secret = await webhookSecret(options.secretFile, context.env);
   for (const [flag, value] of [['--id', options.id], ['--timestamp', options.timestamp], ['--signature', options.signature]] as const) {
     if (!value) throw new UsageError(`${flag} is required (the webhook-${flag.slice(2)} header)`);
   }

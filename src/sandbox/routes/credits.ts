@@ -18,6 +18,9 @@ export function creditsRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         available: credits - reserved,
         billing_mode: 'owner_user',
         scope: principal.scope,
+        // who the key belongs to, for `kct auth status` and `kct doctor` (docs/sandbox.md)
+        account: { id: principal.userId, name: principal.userName },
+        ...(principal.orgId === null ? {} : { organization: { id: principal.orgId, name: ctx.store.organizationName(principal.orgId) } }),
       });
     },
   });

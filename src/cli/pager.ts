@@ -1,0 +1,83 @@
+// Long output through a pager on a terminal, as gh does: KCT_PAGER, then PAGER, else `less -FRX`;
+// never when stdout is not a terminal, with --no-pager, or when the pager is "" or "cat".
+import type { ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { Context } from './context.js';
+import { err } from './io.js';
+
+/** Commands whose output is a finished document a person may scroll (never ones that prompt or spin). */
+export const PAGED_COMMANDS: ReadonlySet<string> = new Set(['models', 'models show', 'result', 'rewrite', 'api']);
+
+export const DEFAULT_PAGER = 'less -FRX';
+
+export interface PagerChoice {
+  command: string;
+  source: 'KCT_PAGER' | 'PAGER' | 'default';
+}
+
+/** The pager to use, or undefined for none ("" or "cat" turn it off, as in gh). */
+export function choosePager(env: NodeJS.ProcessEnv): PagerChoice | undefined {
+  const choice: PagerChoice = env.KCT_PAGER !== undefined
+    ? { command: env.KCT_PAGER, source: 'KCT_PAGER' }
+    : env.PAGER !== undefined ? { command: env.PAGER, source: 'PAGER' } : { command: DEFAULT_PAGER, source: 'default' };
+  const trimmed = choice.command.trim();
+  return trimmed === '' || trimmed === 'cat' ? undefined : { ...choice, command: trimmed };
+}
+
+/**
+ * Sends the rest of stdout through the pager when it should; returns a function that closes the
+ * pager's input and waits for the person to leave it. A pager that cannot start is skipped.
+ */
+export async function startPager(context: Context): Promise<() => Promise<void>> {
+  const { io, env } = context;
+  if (!io.stdoutIsTTY || context.globals.pager === false) return async () => {};
+  const choice = choosePager(env);
+  if (!choice) return async () => {};
+  const child = await spawnPager(choice, env);
+  if (!child) {
+    // the default pager missing is normal (a minimal container); a configured one missing is a typo
+    if (choice.source !== 'default') err(io, `kct: the pager "${choice.command}" (from ${choice.source}) could not be started; printing directly`);
+    return async () => {};
+  }
+  const original = io.stdout;
+  // The person may quit the pager before everything is written: what is left is dropped quietly.
+  child.stdin!.on('error', () => {});
+  io.stdout = child.stdin!;
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return async () => {
+    child.stdin!.end();
+    await exited;
+    io.stdout = original;
+  };
+}
+
+async function spawnPager(choice: PagerChoice, env: NodeJS.ProcessEnv): Promise<ChildProcess | undefined> {
+  const [{ parse }, { spawn }] = await Promise.all([import('shell-quote'), import('node:child_process')]);
+  const words = parse(choice.command, (name) => env[name] ?? '');
+  const plain = words.every((word): word is string => typeof word === 'string');
+  // Shell syntax (a pipe, a redirection) was written on purpose: run it through the shell.
+  const argv = plain ? words : ['/bin/sh', '-c', choice.command];
+  if (argv.length === 0 || !onPath(argv[0], env)) return undefined;
+  const pagerEnv = { ...env };
+  // gh's defaults for less and lv when the person has not chosen options for them
+  if (pagerEnv.LESS === undefined) pagerEnv.LESS = 'FRX';
+  if (pagerEnv.LV === undefined) pagerEnv.LV = '-c';
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv });
+    child.once('error', () => resolve(undefined));
+    child.once('spawn', () => resolve(child));
+  });
+}
+
+function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates = program.includes('/') ? [program] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  return candidates.some((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
