@@ -225,8 +225,21 @@ export type CreateModelRequest = z.infer<typeof CreateModelRequest>;
 
 // ---------- responses (loose) ----------
 
+/** Who a key belongs to (GET /credits in the sandbox; the spec leaves the fields open). */
+export const Owner = z.looseObject({
+  id: LooseId.optional(),
+  name: z.string().optional(),
+});
+
 export const Credits = z.looseObject({
   credits: z.number().optional(),
+  // The sandbox's further fields (docs/sandbox.md); a server may send others, or none.
+  reserved: z.number().optional(),
+  available: z.number().optional(),
+  billing_mode: z.string().optional(),
+  scope: z.string().optional(),
+  account: Owner.optional(),
+  organization: Owner.optional(),
 });
 export type Credits = z.infer<typeof Credits>;
 

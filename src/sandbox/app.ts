@@ -18,6 +18,7 @@ import { legacyRoutes } from './routes/legacy.js';
 import { modelBuildingRoutes } from './routes/model-building.js';
 import { modelsRoutes } from './routes/models.js';
 import { onePassRoutes } from './routes/one-pass.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { rewriteRoutes } from './routes/rewrite.js';
 import { taskRoutes } from './routes/tasks.js';
 import { publicFileRoutes, uploadRoutes } from './routes/uploads.js';
@@ -88,6 +89,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     }
   });
   publicFileRoutes(app, ctx);
+  openApiRoutes(app);
   legacyRoutes(app);
   return app;
 }

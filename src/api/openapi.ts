@@ -1,0 +1,207 @@
+// The OpenAPI 3.1 document of the API, generated from the zod contract (schemas.ts) and the route
+// table (operations.ts). The sandbox serves it at /v1/openapi.json; docs/openapi.json is the
+// committed copy (scripts/build-openapi.js writes it; a test fails when it drifts).
+import { z } from 'zod';
+import { ANSWER_FILE_FIELDS, API_PREFIX, JSON_ARRAY_FIELDS, OPERATIONS, QUESTION_FILE_FIELDS, RUBRIC_FILE_FIELDS, type OperationName } from './operations.js';
+import * as S from './schemas.js';
+import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from './limits.js';
+
+/** Every named schema, under components.schemas; nested ones become $refs. */
+const COMPONENTS: [string, z.ZodType, string][] = [
+  ['Asset', S.Asset, 'A public file by URL (spec 2.6).'],
+  ['CurrentFeedback', S.CurrentFeedback, 'Existing rubric-level feedback used as a reference (spec 2.6).'],
+  ['RewriteSection', S.RewriteSection, 'Feedback to rewrite (spec 2.6).'],
+  ['Rubric', S.Rubric, 'A rubric criterion; the spec shows only `item`, the rest is the sandbox\'s shape.'],
+  ['OnePassFields', S.OnePassFields, 'The one-pass fields of spec 4.8. As JSON, paper_content is required; with answer files, send multipart.'],
+  ['BatchRequest', S.BatchRequest, 'Spec 4.9: 1 to 100 one-pass items, and an optional callback URL.'],
+  ['LegacyEvaluationFields', S.LegacyEvaluationFields, 'Spec 4.7: an answer to an existing assignment.'],
+  ['AssignmentRequest', S.AssignmentRequest, 'Spec 4.6.'],
+  ['FeedbackRewriteRequest', S.FeedbackRewriteRequest, 'Spec 4.13 (which fields are required is the sandbox\'s choice).'],
+  ['QuestionsPreviewFields', S.QuestionsPreviewFields, 'Spec 4.4: JSON input of the questions preview.'],
+  ['IngestPreviewFields', S.IngestPreviewFields, 'Spec 4.5: JSON input of the rubrics preview.'],
+  ['SubQuestion', S.SubQuestion, 'A part of a question.'],
+  ['Question', S.Question, 'A confirmed question (the field list is kct\'s, docs/model-building.md).'],
+  ['RubricLevel', S.RubricLevel, 'A level descriptor of a criterion.'],
+  ['ModelCriterion', S.ModelCriterion, 'A criterion of a model; its maximum is required.'],
+  ['CreateModelRequest', S.CreateModelRequest, 'Spec 4.3 (the field list is kct\'s, docs/model-building.md). For cum_method sum, the criterion maxima must add up to total_score.'],
+  ['Owner', S.Owner, 'An account or organization a key belongs to.'],
+  ['Credits', S.Credits, 'Spec 4.1 leaves the fields open; these are the sandbox\'s.'],
+  ['Model', S.Model, 'A marking model (spec 2.1).'],
+  ['Assignment', S.Assignment, 'A student assignment (spec 2.2).'],
+  ['Task', S.Task, 'An evaluation task as accepted (spec 2.3).'],
+  ['StatusSnapshot', S.StatusSnapshot, 'The light status snapshot (spec 2.4).'],
+  ['EvaluationEntry', S.EvaluationEntry, 'One criterion of a result, or a failure entry (type "error", message in comment).'],
+  ['EvaluationResult', S.EvaluationResult, 'The result record (spec 2.5); unfinished tasks show queue and progress fields.'],
+  ['UploadedFile', S.UploadedFile, 'An uploaded file (spec 2.6); url is reusable in assets.'],
+  ['RewriteResult', S.RewriteResult, 'The rewritten sections (the shape is the sandbox\'s).'],
+  ['ErrorBody', S.ErrorBody, 'Every error answer (spec 7 leaves the shape open; this is the sandbox\'s).'],
+];
+
+interface FilePart {
+  name: string;
+  many: boolean;
+}
+
+interface OperationDoc {
+  summary: string;
+  tag: string;
+  status: number;
+  /** A component name, `[name]` for a list, or undefined for an open object. */
+  response?: string | [string];
+  json?: string;
+  /** Text fields (a component) plus file parts, as multipart/form-data. */
+  multipart?: { fields?: string; files: FilePart[]; required?: string[] };
+  idempotent?: boolean;
+  errors: number[];
+  description?: string;
+}
+
+/** Every accepted field name (spec 4.7, 4.8); the plural ones may repeat. */
+const parts = (names: readonly string[]): FilePart[] => names.map((name) => ({ name, many: name.endsWith('s') }));
+const ANSWER_FILES = parts(ANSWER_FILE_FIELDS);
+
+const DOCS: Record<OperationName, OperationDoc> = {
+  getCredits: { summary: 'Credits left on the key owner\'s account', tag: 'account', status: 200, response: 'Credits', errors: [401] },
+  listModels: { summary: 'Marking models the key can use', tag: 'models', status: 200, response: ['Model'], errors: [401, 403] },
+  createModel: { summary: 'Create (train) a marking model from confirmed previews', tag: 'models', status: 201, response: 'Model', json: 'CreateModelRequest', errors: [400, 401] },
+  questionsPreview: {
+    summary: 'Parse question material into an editable preview', tag: 'models', status: 200, json: 'QuestionsPreviewFields',
+    multipart: { fields: 'QuestionsPreviewFields', files: parts(['file', 'files']) }, errors: [400, 401, 413],
+  },
+  rubricsPreview: {
+    summary: 'Parse rubric material into an editable preview', tag: 'models', status: 200, json: 'IngestPreviewFields',
+    multipart: { fields: 'IngestPreviewFields', files: parts(['file', 'files']) }, errors: [400, 401, 413],
+  },
+  createAssignment: { summary: 'Create a student assignment from a ready model', tag: 'assignments', status: 201, response: 'Assignment', json: 'AssignmentRequest', errors: [400, 401, 403, 404, 409] },
+  createEvaluation: {
+    summary: 'Submit one answer to an assignment (legacy path: charged at acceptance, starts PENDING)', tag: 'evaluations', status: 200, response: 'Task',
+    json: 'LegacyEvaluationFields', multipart: { fields: 'LegacyEvaluationFields', files: ANSWER_FILES }, errors: [400, 401, 402, 403, 404, 413],
+    description: 'As JSON, paper_content is required; the answer may instead be up to 10 files (multipart).',
+  },
+  onePass: {
+    summary: 'Mark one answer without an assignment', tag: 'evaluations', status: 202, response: 'Task', json: 'OnePassFields',
+    multipart: { fields: 'OnePassFields', files: [...ANSWER_FILES, ...parts(RUBRIC_FILE_FIELDS), ...parts(QUESTION_FILE_FIELDS)] },
+    idempotent: true, errors: [400, 401, 402, 403, 404, 409, 413],
+    description: '202 means accepted, not finished: poll the status. As JSON, paper_content is required; the answer may instead be up to 10 files (multipart).',
+  },
+  batch: { summary: 'Mark 1 to 100 text answers in one task', tag: 'evaluations', status: 202, response: 'Task', json: 'BatchRequest', idempotent: true, errors: [400, 401, 402, 403, 404, 409, 413] },
+  getStatus: { summary: 'Status snapshot of a task', tag: 'evaluations', status: 200, response: 'StatusSnapshot', errors: [401, 404], description: 'Poll every 3 s at first, backing off to at most 15 s, within an overall time limit.' },
+  getResult: { summary: 'Result record of a task (for a batch, its items)', tag: 'evaluations', status: 200, response: 'EvaluationResult', errors: [401, 404] },
+  cancel: { summary: 'Cancel a queued or running task', tag: 'evaluations', status: 200, errors: [401, 404, 409] },
+  feedbackRewrite: { summary: 'Rewrite feedback in another style', tag: 'feedback', status: 200, response: 'RewriteResult', json: 'FeedbackRewriteRequest', errors: [400, 401] },
+  uploadFile: {
+    summary: 'Upload one file and get a reusable public URL', tag: 'files', status: 201, response: 'UploadedFile',
+    multipart: { files: [{ name: 'file', many: false }], required: ['file'] }, errors: [400, 401, 413],
+  },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid request: malformed body or assets, unsupported file type, missing field',
+  401: 'X-API-Key missing or invalid',
+  402: 'Insufficient credits',
+  403: 'No access to the model, or organization scope no longer permitted',
+  404: 'The model, assignment or task does not exist',
+  409: 'Model not ready, task not cancellable, or Idempotency-Key reused with a different request',
+  413: `A file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, or the body is too large`,
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const FILE = { type: 'string', contentMediaType: 'application/octet-stream' };
+
+export interface OpenApiOptions {
+  version: string;
+  /** The server the document names; default: a `base_url` variable defaulting to the sandbox. */
+  serverUrl?: string;
+}
+
+export function openApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const components = schemas();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Public Evaluation API',
+      version: '1',
+      summary: 'Marks student writing with reusable marking models.',
+      description: `Generated by kct ${options.version} from its zod contract (src/api). Where the specification says "not shown", the shapes are those of the kct sandbox (docs/sandbox.md). Success answers are {"data": ..., "request_id": ...}; a client may also find the fields at the top level.`,
+    },
+    servers: [options.serverUrl
+      ? { url: options.serverUrl }
+      : { url: '{base_url}', description: 'the root of the v1 API', variables: { base_url: { default: `http://127.0.0.1:4010${API_PREFIX}`, description: 'e.g. the local kct sandbox' } } }],
+    security: [{ ApiKey: [] }],
+    tags: ['account', 'models', 'assignments', 'evaluations', 'feedback', 'files'].map((name) => ({ name })),
+    paths: paths(components),
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A public API key of the service; it begins with kct_.' } },
+      schemas: components,
+      responses: Object.fromEntries(Object.entries(ERROR_TEXT).map(([status, text]) => [`Error${status}`, { description: text, content: { 'application/json': { schema: ref('ErrorBody') } } }])),
+      parameters: {
+        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1 }, description: 'Unique per logical submission: the same key with the same request returns the same task; with a changed request, 409.' },
+        TaskId: { name: 'taskId', in: 'path', required: true, schema: { type: 'string' }, description: 'Public task id (tsk_...)' },
+      },
+    },
+  };
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function schemas(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string; description: string }>();
+  for (const [id, schema, description] of COMPONENTS) registry.add(schema, { id, description });
+  const generated = z.toJSONSchema(registry, { metadata: registry, uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }).schemas;
+  const out: Record<string, JsonSchema> = {};
+  for (const [id] of COMPONENTS) {
+    // each component stands inside the document: no $schema or $id of its own
+    const { $schema: _schema, $id: _id, ...schema } = generated[id] as JsonSchema;
+    out[id] = schema;
+  }
+  return out;
+}
+
+function paths(components: Record<string, JsonSchema>): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, op] of Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]) {
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
+    out[path] ??= {};
+    out[path][op.method.toLowerCase()] = operation(name, DOCS[name], op.path.includes(':taskId'), components);
+  }
+  return out;
+}
+
+function operation(name: OperationName, doc: OperationDoc, hasTaskId: boolean, components: Record<string, JsonSchema>): Record<string, unknown> {
+  const parameters = [...(hasTaskId ? [{ $ref: '#/components/parameters/TaskId' }] : []), ...(doc.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])];
+  const content: Record<string, unknown> = {};
+  if (doc.json) content['application/json'] = { schema: ref(doc.json) };
+  if (doc.multipart) content['multipart/form-data'] = multipart(doc.multipart, components);
+  const data = doc.response === undefined ? { type: 'object', additionalProperties: {} } : Array.isArray(doc.response) ? { type: 'array', items: ref(doc.response[0]) } : ref(doc.response);
+  return {
+    operationId: name,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: [doc.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(Object.keys(content).length > 0 ? { requestBody: { required: true, content } } : {}),
+    responses: {
+      [String(doc.status)]: {
+        description: doc.status === 202 ? 'Accepted: the task is queued, not finished' : 'Success',
+        content: { 'application/json': { schema: { type: 'object', properties: { data, request_id: { type: 'string' } }, required: ['data'] } } },
+      },
+      ...Object.fromEntries(doc.errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
+    },
+  };
+}
+
+/**
+ * The text fields of a component, as in JSON (structured ones travel as JSON-array strings, spec 4:
+ * hence their encoding), plus the file parts.
+ */
+function multipart(spec: NonNullable<OperationDoc['multipart']>, components: Record<string, JsonSchema>): Record<string, unknown> {
+  const fields = spec.fields ? components[spec.fields] : undefined;
+  const properties: JsonSchema = { ...(fields?.properties as JsonSchema | undefined) };
+  for (const part of spec.files) properties[part.name] = part.many ? { type: 'array', items: FILE, maxItems: MAX_FILES_PER_REQUEST } : FILE;
+  const required = [...((fields?.required as string[] | undefined) ?? []), ...(spec.required ?? [])];
+  const encoding = Object.fromEntries(JSON_ARRAY_FIELDS.filter((field) => field in properties).map((field) => [field, { contentType: 'application/json' }]));
+  return {
+    schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
+    ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
+  };
+}
