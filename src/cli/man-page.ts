@@ -70,7 +70,10 @@ function renderPage(command: TreeCommand, root: TreeCommand, version: string): s
   }
   lines.push('.SH GLOBAL OPTIONS');
   if (isRoot) for (const option of root.options) lines.push(...optionLines(option));
-  else lines.push(`${root.options.map((option) => `.B ${dashes(option.flags.replace(/ <.*$/, ''))}`).join('\n')}`, '.PP', 'See', '.BR kct (1).');
+  else {
+    const globals = root.options.filter((option) => option.long !== '--version').map((option) => option.long ?? option.flags);
+    lines.push(`${globals.map(dashes).join(', ')}: see`, '.BR kct (1).');
+  }
   if (isRoot) {
     lines.push('.SH ENVIRONMENT');
     for (const [variable, meaning] of ENVIRONMENT) lines.push('.TP', `.B ${escape(variable)}`, escape(meaning));
