@@ -46,7 +46,7 @@ describe('the OpenAPI document', () => {
 describe('the sandbox against the document', () => {
   let sandbox: TestSandbox;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  addFormats.default(ajv); // a CommonJS module: its default export is the plugin
   const BASE = 'https://kct.test/openapi';
   ajv.addSchema({ $id: BASE, components: generated.components });
 

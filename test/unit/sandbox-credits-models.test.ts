@@ -19,7 +19,8 @@ describe('GET /credits', () => {
   ] as const)('%s has %i credits, scope %s, billed to the owner', async (who, credits, scope) => {
     const res = await sb.call('GET', '/credits', { key: sb.keys[who] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ credits, reserved: 0, available: credits, billing_mode: 'owner_user', scope });
+    const organization = scope === 'organization' ? { organization: { id: expect.any(Number), name: 'Northfield Academy' } } : {};
+    expect(res.body.data).toEqual({ credits, reserved: 0, available: credits, billing_mode: 'owner_user', scope, account: { id: expect.any(Number), name: who }, ...organization });
   });
 });
 
