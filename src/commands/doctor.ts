@@ -163,7 +163,7 @@ async function markSample(client: KctClient, modelId: number, timeoutMs: number,
   await client.watch([task.task_id], { timeoutMs, schedule: pollSchedule(startMs), signal: context.signal });
   const result = await client.result(task.task_id, { signal: context.signal });
   const status = statusOf(result);
-  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  const seconds = (performance.now() - started) / 1000;
   if (isUnsuccessfulFinal(status)) {
     const reason = result.evaluation?.find((entry) => entry.type === 'error')?.comment ?? result.message ?? undefined;
     throw new TaskUnsuccessfulError({ [task.task_id]: status }, `the sample answer ended ${status} (task ${task.task_id})${reason ? `: ${reason}` : ''}`);
@@ -175,7 +175,7 @@ async function markSample(client: KctClient, modelId: number, timeoutMs: number,
   const charged = typeof result.credits_charged === 'number' ? `, ${formatNumber(result.credits_charged)} credit${result.credits_charged === 1 ? '' : 's'} charged` : '';
   return {
     status: 'ok',
-    detail: `SUCCESS, score ${formatNumber(result.score)}${outOf} in ${seconds} s (task ${task.task_id}${charged})`,
-    data: { task_id: task.task_id, score: result.score, max_score: result.max_score ?? null, seconds },
+    detail: `SUCCESS, score ${formatNumber(result.score)}${outOf} in ${seconds.toFixed(1)} s (task ${task.task_id}${charged})`,
+    data: { task_id: task.task_id, score: result.score, max_score: result.max_score ?? null },
   };
 }

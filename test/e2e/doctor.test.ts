@@ -1,5 +1,7 @@
 // kct doctor against a real sandbox (and a stand-in server for answers the sandbox never gives):
 // checks in order, one line each, --json, --mark, and the exit code of the first failing check.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { asUser, fakeApi, inTerminal, kctEnv, parseJson, runKct, tempDir, useSandbox } from './harness.js';
 
@@ -65,6 +67,14 @@ describe('kct doctor', () => {
     expect(lines(run.stdout)[0]).toEqual(['fail', 'configuration']);
     expect(run.stdout).toContain('the profile "nosuch" (from --profile) does not exist');
     expect(lines(run.stdout).slice(1).every(([status]) => status === 'skip')).toBe(true);
+  });
+
+  it('a config file that is not JSON fails the configuration check (exit 2), naming it', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": ');
+    const run = await runKct(['doctor'], { env: kctEnv(dir, { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }) });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/fail\s+configuration\s+the config file .*config\.json is not valid JSON/);
   });
 
   it('a base URL without /v1: the route is missing (404, exit 6) with a hint', async () => {
