@@ -11,6 +11,7 @@ import {
 } from '../api/schemas.js';
 import { findList, isPlainObject } from './envelope.js';
 import { checkFileCount } from './files.js';
+import { batchIdentity, checkBaseKey, submissionKey, type FileHasher, type KeyRule } from './idempotency.js';
 import type { LocalFile } from './files.js';
 import { HttpClient, unknownAnswer, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
 import { buildForm, type FilePart } from './multipart.js';
@@ -87,6 +88,24 @@ export class KctClient {
     return list.map((item) => parseLoose(Model, item, 'model'));
   }
 
+  /**
+   * The Idempotency-Key of a one-pass submission: derived from everything sent, or the caller's
+   * base key joined to the answer's identity (its path relative to its folder, or its student id).
+   */
+  onePassKey(input: OnePassInput, rule: KeyRule, identity: string, hash?: FileHasher): Promise<string> {
+    const files = [
+      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+    ];
+    return submissionKey(rule, { endpoint: 'one-pass', fields: input.fields, files, identity }, hash);
+  }
+
+  /** The Idempotency-Key of a batch request, by the same rule; its identity is its items' identities. */
+  batchKey(request: BatchRequest, rule: KeyRule, itemIdentities: readonly string[]): Promise<string> {
+    return submissionKey(rule, { endpoint: 'batch', fields: request as unknown as Record<string, unknown>, identity: batchIdentity(itemIdentities) });
+  }
+
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
   async onePass(input: OnePassInput, options: SubmitOptions = {}): Promise<Task> {
     const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
@@ -99,6 +118,7 @@ export class KctClient {
       throw new UsageError('an answer is required: paper_content text or at least one answer file');
     }
     checkFileCount(parts.length);
+    if (options.idempotencyKey !== undefined) checkBaseKey(options.idempotencyKey, 'the Idempotency-Key');
     const response = await this.send({
       method: 'POST',
       path: operationPath('onePass'),
@@ -161,7 +181,7 @@ export class KctClient {
     const fields = validateRequest(LegacyEvaluationFields, input.fields, 'evaluation request');
     const files = input.answerFiles ?? [];
     if (fields.paper_content === undefined && files.length === 0) throw new UsageError('an answer is required: paper_content text or at least one answer file');
-    checkFileCount(files.length);
+    checkFileCount(files.length, 'answer');
     const parts = files.map((file) => ({ field: 'answer_files', file }));
     const response = await this.send({
       method: 'POST',
@@ -176,6 +196,7 @@ export class KctClient {
   /** POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. */
   async batch(request: BatchRequest, options: SubmitOptions = {}): Promise<Task> {
     const body = validateRequest(BatchRequest, request, 'batch request');
+    if (options.idempotencyKey !== undefined) checkBaseKey(options.idempotencyKey, 'the Idempotency-Key');
     const response = await this.send({
       method: 'POST',
       path: operationPath('batch'),

@@ -24,7 +24,7 @@ export async function run(options: AssignOptions, context: Context): Promise<voi
   const start = options.start === undefined ? undefined : toIsoDateTime(options.start, '--start');
   if (start !== undefined && start >= deadline) throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`);
   const request: AssignmentRequest = {
-    model_id: parseModelId(settings.model.value),
+    model_id: parseModelId(settings.model.value, settings.model.source),
     assignment_name: options.name,
     assignment_desc: options.desc,
     deadline_time: deadline,

@@ -47,7 +47,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 export async function run(options: BatchOptions, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
-  const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value);
+  const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value, settings.model.source);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl);
   const format = resolveFormat(options, settings.output);
   const timings = watchTimings(options, context.env);
