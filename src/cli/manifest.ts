@@ -28,12 +28,21 @@ export async function readManifest(path: string, modelId: number | undefined): P
   const base = info.isDirectory() ? path : dirname(path);
   const problems: string[] = [];
   const items: ManifestItem[] = [];
+  const withoutModel: string[] = [];
   for (const [index, { where, record }] of raw.entries()) {
     try {
       items.push(await toItem(record, base, modelId, index));
     } catch (error) {
-      problems.push(`${where}: ${(error as Error).message}`);
+      if (error instanceof NoModel) withoutModel.push(where);
+      else problems.push(`${where}: ${(error as Error).message}`);
     }
+  }
+  // one missing --model is one mistake, told once, not once per item
+  if (withoutModel.length > 0) {
+    const which = withoutModel.length === raw.length ? `none of the ${raw.length} items names one` : `${withoutModel.length} of ${raw.length} items name none (${withoutModel.slice(0, 3).join(', ')}${withoutModel.length > 3 ? ', ...' : ''})`;
+    const message = `no model: ${which}`;
+    if (problems.length === 0) throw new UsageError(message, { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL or `kct config set model <id>`, or give model_id in each item.' });
+    problems.unshift(`${message}; pass --model <id>`);
   }
   if (problems.length > 0) {
     throw new UsageError(`${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`, {
@@ -57,7 +66,7 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
     else fields[key] = value;
   }
   if (fields.model_id === undefined) {
-    if (modelId === undefined) throw new Error('no model_id: pass --model or give model_id in the item');
+    if (modelId === undefined) throw new NoModel();
     fields.model_id = modelId;
   }
   if (file !== undefined) {
@@ -72,6 +81,9 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
   const label = file ?? parsed.data.student_id ?? `item ${index + 1}`;
   return { label, fields: parsed.data };
 }
+
+/** An item with no model_id while no --model is given: reported once for the whole manifest. */
+class NoModel extends Error {}
 
 async function readTextAnswer(path: string): Promise<string> {
   if (!TEXT_EXTENSIONS.has(extname(path).toLowerCase())) {
