@@ -67,7 +67,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
         paceUploads: true,
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
-          if (!globals.debug) err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
+          if (globals.debug) return; // the trace says it
+          // with --json everything kct writes to stderr is JSON, so a script can read it line by line
+          if (globals.json) err(io, JSON.stringify({ notice: { code: 'retry', message: `${reason}; retrying`, attempt, delay_ms: delayMs } }));
+          else err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
         },
       });
       clients.push(client);

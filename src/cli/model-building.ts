@@ -11,7 +11,7 @@ import type { KctClient } from '../client/client.js';
 import { checkFileCount, inspectFile } from '../client/files.js';
 import { TaskPoller, pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
-import { out, safeText, type IO } from './io.js';
+import { out, safeText, whyNoPrompt, type IO } from './io.js';
 import {
   formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic,
   type PreviewKind,
@@ -196,7 +196,7 @@ export async function describeModel(io: IO, request: CreateModelRequest): Promis
 export async function confirmCreate(context: Context, yes: boolean | undefined, question = 'Create this model?'): Promise<boolean> {
   if (yes) return true;
   if (context.io.noPrompt) {
-    throw new UsageError('not confirmed: kct asks before creating a model, and cannot ask off a terminal', {
+    throw new UsageError(`not confirmed: kct asks before creating a model, and cannot ask here (${whyNoPrompt(context.io)})`, {
       suggestion: 'Check the summary above and run the same command with --yes.',
     });
   }

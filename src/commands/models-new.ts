@@ -11,7 +11,7 @@ import { PREVIEW_MIME_TYPES } from '../api/limits.js';
 import type { CumMethod as CumMethodType } from '../api/schemas.js';
 import { inspectFile } from '../client/files.js';
 import type { Context } from '../cli/context.js';
-import { err, out } from '../cli/io.js';
+import { err, out, whyNoPrompt } from '../cli/io.js';
 import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../cli/preview-file.js';
@@ -52,7 +52,7 @@ export function stepByStep(options: ModelsNewOptions): string {
 
 export async function run(options: ModelsNewOptions, context: Context): Promise<void> {
   if (context.io.noPrompt) {
-    throw new UsageError('kct models new is interactive and needs a terminal (it opens an editor and asks before creating)', {
+    throw new UsageError(`kct models new is interactive (it opens an editor and asks before creating) and cannot run here: ${whyNoPrompt(context.io)}`, {
       suggestion: stepByStep(options),
     });
   }
