@@ -53,7 +53,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       const settings = await context.settings(flags);
       const baseUrl = settings.baseUrl.value;
       if (!baseUrl) {
-        if (!settings.profileExists && settings.profileSource !== 'default') throw missingProfile(settings);
+        if (!settings.profileExists && settings.profileSource !== 'default') throw missingProfileError(settings);
         throw new UsageError('no API base URL is set', {
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
@@ -87,7 +87,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
 }
 
 /** A chosen profile that is not in the config file is most likely a typo: say so, not "no base URL". */
-function missingProfile(settings: ResolvedSettings): UsageError {
+export function missingProfileError(settings: ResolvedSettings): UsageError {
   const source = settings.profileSource === 'config file' ? 'current_profile in the config file' : settings.profileSource;
   const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
   const create = `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\``;

@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { EXIT, exitCodeFor, exitCodeForSignal } from './exit-codes.js';
 import { err, processIO, safeText, type IO } from './io.js';
+import { cliHint } from './hints.js';
 import { buildProgram } from './program.js';
 import { redact } from '../client/redact.js';
 
@@ -97,7 +98,7 @@ function helpArgv(program: Command, args: string[]): string[] {
 
 function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {
   const message = redact(error instanceof Error ? error.message : String(error));
-  const suggestion = error instanceof KctError ? error.suggestion : undefined;
+  const suggestion = cliHint(error) ?? (error instanceof KctError ? error.suggestion : undefined);
   const status = error instanceof ApiError ? error.status : undefined;
   const requestId = error instanceof ApiError ? error.requestId : undefined;
   if (json) {

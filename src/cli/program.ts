@@ -305,7 +305,7 @@ const COMMANDS: CommandSpec[] = [
   {
     name: 'rewrite',
     summary: 'rewrite a finished evaluation\'s feedback in another style',
-    args: [{ syntax: '<source>', description: 'task id, or a result file saved with `kct result <id> --json`' }],
+    args: [{ syntax: '<source>', description: 'task id, a result file saved with `kct result <id> --json` (any name), or - to read it from stdin' }],
     options: [
       { flags: '--style <style>', description: 'new style', choices: ['bullet_points', 'paragraph', 'short_sentences'] },
       { flags: '--item <criterion>', description: 'rewrite only this criterion' },
@@ -315,6 +315,7 @@ const COMMANDS: CommandSpec[] = [
     examples: [
       'kct rewrite tsk_0123abcd --style paragraph',
       'kct rewrite result.json --style short_sentences --item "Evidence & reasoning"',
+      'kct result tsk_0123abcd --json | kct rewrite - --style paragraph',
       'kct rewrite tsk_0123abcd --style bullet_points --instruction "encouraging, second person" --json',
     ],
     load: () => import('../commands/rewrite.js'),
@@ -370,7 +371,7 @@ const COMMANDS: CommandSpec[] = [
   {
     name: 'config',
     summary: 'read and change settings: base_url, model, output',
-    examples: ['kct config set model 12', 'kct config get base_url', 'kct config list', 'kct config path'],
+    examples: ['kct config set model 12', 'kct config get base_url', 'kct config unset model', 'kct config list', 'kct config path'],
     subcommands: [
       { name: 'get', summary: 'print one setting', args: [{ syntax: '<key>', description: 'base_url, model or output' }], examples: ['kct config get model'], load: () => import('../commands/config-get.js') },
       {
@@ -379,6 +380,13 @@ const COMMANDS: CommandSpec[] = [
         args: [{ syntax: '<key>', description: 'base_url, model or output' }, { syntax: '<value>', description: 'new value' }],
         examples: ['kct config set base_url http://127.0.0.1:4010/v1', 'kct config set output json', 'kct --profile school config set model 21'],
         load: () => import('../commands/config-set.js'),
+      },
+      {
+        name: 'unset',
+        summary: 'remove one setting from the profile (the environment, if set, then applies)',
+        args: [{ syntax: '<key>', description: 'base_url, model or output' }],
+        examples: ['kct config unset model', 'kct --profile school config unset output'],
+        load: () => import('../commands/config-unset.js'),
       },
       { name: 'list', summary: 'print every setting and where it comes from', examples: ['kct config list', 'kct config list --json'], load: () => import('../commands/config-list.js') },
       { name: 'path', summary: 'print the config file path', examples: ['kct config path'], load: () => import('../commands/config-path.js') },

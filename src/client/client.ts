@@ -80,6 +80,15 @@ export class KctClient {
     return credits;
   }
 
+  /**
+   * The balance record as the server sent it (the spec leaves its fields open), with the credit
+   * count when kct recognises one; `credits` is undefined for a shape kct does not know.
+   */
+  async creditsRecord(options: CallOptions = {}): Promise<{ record: unknown; credits?: number }> {
+    const response = await this.get(operationPath('getCredits'), options);
+    return { record: response.data, credits: normalizeCredits(response.data)?.credits };
+  }
+
   async models(options: CallOptions = {}): Promise<Model[]> {
     const path = operationPath('listModels');
     const response = await this.get(path, options);

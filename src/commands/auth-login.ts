@@ -4,6 +4,7 @@ import { assertSendableKey } from '../client/client.js';
 import { maskKey } from '../client/redact.js';
 import type { Context } from '../cli/context.js';
 import { out, whyNoPrompt } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { readStdinText } from '../cli/stdin.js';
 
 export interface AuthLoginOptions {
@@ -36,11 +37,10 @@ export async function run(options: AuthLoginOptions, context: Context): Promise<
   store.setProfileValue(settings.profile, 'base_url', baseUrl);
   if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
 
-  if (options.json) {
-    out(context.io, JSON.stringify({ profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits }));
-  } else {
+  const report = { profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits };
+  await printRecord(context.io, await formatFor(options, context), report, () => {
     out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
-  }
+  });
   if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
 }
 

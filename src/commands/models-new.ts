@@ -11,7 +11,8 @@ import { PREVIEW_MIME_TYPES } from '../api/limits.js';
 import type { CumMethod as CumMethodType } from '../api/schemas.js';
 import { inspectFile } from '../client/files.js';
 import type { Context } from '../cli/context.js';
-import { err, out, whyNoPrompt } from '../cli/io.js';
+import { err, whyNoPrompt } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../cli/preview-file.js';
@@ -143,8 +144,7 @@ export async function run(options: ModelsNewOptions, context: Context): Promise<
 
   step('5/5 Training');
   const model = created.post_status === 'ready' ? created : await waitForModel(context, client, id, options);
-  if (options.json) out(context.io, JSON.stringify(model, null, 2));
-  else await printModel(context.io, model);
+  await printRecord(context.io, await formatFor({ json: options.json }, context), model, () => printModel(context.io, model));
   context.note(`Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
   context.note(`(The previews are kept in ${dir}.)`);
 }

@@ -10,6 +10,7 @@ import { cachedHasher, checkBaseKey, type KeyRule } from '../client/idempotency.
 import { limiter } from '../client/limit.js';
 import { pollSchedule } from '../client/poll.js';
 import { collectAnswers, type Answer, type StudentIdSource } from '../cli/answers.js';
+import { warnOnRubricTotal } from '../cli/rubric-total.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { Journal, type ResumePlan } from '../cli/journal.js';
@@ -100,6 +101,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   });
 
   const client = await clientReady;
+  await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
   const journal = options.resume ? new Journal(options.resume) : undefined;
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (README "Output shapes")
   const single = collection.shape === 'record' && answers.length === 1 && skipped.length === 0;
