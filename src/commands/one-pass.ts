@@ -301,7 +301,7 @@ function keyConflict(error: unknown, answer: Answer, key: string, rule: KeyRule)
   if (!(error instanceof ApiError) || !isKeyReused(error) || rule.kind !== 'base') return error;
   return new ApiError({
     status: error.status,
-    message: `${answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
+    message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
     method: error.method,
     url: error.url,
     requestId: error.requestId,

@@ -113,7 +113,7 @@ function createDataDir(dataDir: string, given: boolean): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;
-      throw new UsageError(`cannot create the sandbox data folder ${dataDir}${dir === resolve(dataDir) ? '' : ` (making ${dir})`}: ${code ?? String(error)}`, {
+      throw new UsageError(`cannot use ${dataDir} as the sandbox data folder: it cannot be created (${dir === resolve(dataDir) ? '' : `making ${dir}: `}${code ?? String(error)})`, {
         suggestion: given ? 'Give --data a folder you can write to (it is created if missing).' : 'Set --data to a folder you can write to.',
       });
     }
