@@ -418,7 +418,8 @@ function refusal(problems: FileProblem[], others: boolean): UsageError {
   const missing = problems.some((p) => p.kind === 'missing');
   const topic: Partial<Record<FileProblem['kind'], string>> = { empty: 'empty files', 'too-big': 'files over the size limit', unreadable: 'unreadable files', special: 'special files' };
   const hints = [...new Set(problems.map((p) => {
-    const about = p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : problems.length > 1 ? topic[p.kind] : undefined;
+    if (problems.length === 1) return p.suggestion;
+    const about = p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : topic[p.kind];
     return about ? `${about}: ${p.suggestion}` : p.suggestion;
   }))];
   if (missing) hints.push('To send the answer text from standard input, pass - instead of a file.');
