@@ -282,7 +282,7 @@ const COMMANDS: CommandSpec[] = [
     options: [
       { flags: '-m, --model <id>', description: 'model id for items that do not name one' },
       { flags: '--callback-url <url>', description: 'public https URL the service calls when a batch is final' },
-      { flags: '--idempotency-key <key>', description: 'your own key (default: derived from each request; several requests get <key>-1, <key>-2, ...)' },
+      { flags: '--idempotency-key <key>', description: 'your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items\' files or student ids> (default: derived from each request)' },
       { flags: '--no-wait', description: 'print the accepted batch tasks and exit' },
       ...watchOptions,
       output(),
