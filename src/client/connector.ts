@@ -3,8 +3,7 @@
 // the socket errored on that write and drops whatever arrives after it, so the answer the server
 // already sent is lost and a wrong key looks like a network failure. This connector holds such
 // a write error back until the read side has had its say: a response that arrived wins (undici
-// completes it), and only when none does is the held error raised, with syscall 'write', which
-// tells the HTTP layer the upload was cut short (so the server cannot have accepted it).
+// completes it), and only when none does is the held error raised.
 import type { Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import type { buildConnector as BuildConnector } from 'undici';
@@ -34,9 +33,8 @@ export function holdingConnector(options: BuildConnector.BuildOptions): BuildCon
 /** Makes a reset on write wait for the response instead of destroying the socket at once. */
 export function holdWriteErrors(socket: Socket): void {
   let held: NodeJS.ErrnoException | undefined;
-  const destroy = socket.destroy.bind(socket);
   const settle = () => {
-    if (!socket.destroyed) destroy(held);
+    if (!socket.destroyed) socket.destroy(held);
   };
   const hold = (callback: (error?: Error | null) => void) => (error?: Error | null) => {
     const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
@@ -63,6 +61,4 @@ export function holdWriteErrors(socket: Socket): void {
     const writev = internals._writev.bind(socket);
     internals._writev = (chunks, callback) => writev(chunks, hold(callback));
   }
-  // a later reset seen on the read side is reported as the held write error: the upload was cut
-  socket.destroy = (error?: Error) => destroy(held && error && RESET.has((error as NodeJS.ErrnoException).code ?? '') ? held : error);
 }

@@ -14,6 +14,12 @@ export interface Exchanged {
   truncated?: unknown;
 }
 
+/**
+ * Errors of requests whose body had not all been handed to the connection when they failed: the
+ * server cannot have accepted such a request (it never saw its end), so it was not delivered.
+ */
+export const cutShort = new WeakSet<object>();
+
 export function exchange(dispatcher: Dispatcher, options: UndiciDispatcher.DispatchOptions, limit: number, signal?: AbortSignal): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     let statusCode = 0;
@@ -21,6 +27,7 @@ export function exchange(dispatcher: Dispatcher, options: UndiciDispatcher.Dispa
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    let requestSent = false;
     let abort: ((reason?: Error) => void) | undefined;
     const finish = (outcome: () => void) => {
       if (settled) return;
@@ -35,7 +42,12 @@ export function exchange(dispatcher: Dispatcher, options: UndiciDispatcher.Dispa
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     const text = () => Buffer.concat(chunks).toString('utf8');
-    const handler: UndiciDispatcher.DispatchHandler = {
+    // the legacy handler API (undici's own request() uses it), with onRequestSent, which the
+    // typings no longer list but undici still calls once the whole body is written
+    const handler = {
+      onRequestSent() {
+        requestSent = true;
+      },
       onConnect(abortRequest) {
         abort = abortRequest;
         if (signal?.aborted) onAbort();
@@ -64,9 +76,10 @@ export function exchange(dispatcher: Dispatcher, options: UndiciDispatcher.Dispa
           finish(() => resolve({ statusCode, headers, text: text(), truncated: error }));
           return;
         }
+        if (!requestSent && typeof error === 'object' && error !== null) cutShort.add(error);
         finish(() => reject(error));
       },
-    };
+    } as UndiciDispatcher.DispatchHandler;
     try {
       dispatcher.dispatch(options, handler);
     } catch (error) {

@@ -2,7 +2,7 @@
 // envelope unwrapping, typed errors and a redacted debug trace.
 import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { holdingConnector } from './connector.js';
-import { exchange } from './exchange.js';
+import { cutShort, exchange } from './exchange.js';
 import { formFileBytes, paceCollections } from './gc-pacer.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
@@ -361,10 +361,9 @@ const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ER
 
 function toConnectionError(error: unknown, spec: RequestSpec, baseUrl: string): ConnectionError {
   const code = errorCode(error);
-  // a reset while the request was still being written: the server stopped reading it, so it
-  // cannot have accepted it (connector.ts reports such resets with syscall 'write')
-  const cutShort = errorField(error, 'syscall') === 'write';
-  const delivered = !NOT_DELIVERED.has(code ?? '') && !cutShort;
+  // the connection broke before the whole request was written: the server never saw its end, so
+  // it cannot have accepted it (exchange.ts)
+  const delivered = !NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object);
   const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
   const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
@@ -374,15 +373,10 @@ function toConnectionError(error: unknown, spec: RequestSpec, baseUrl: string): 
 }
 
 function errorCode(error: unknown): string | undefined {
-  return errorField(error, 'code');
-}
-
-/** A string field of the error or of its causes (undici wraps Node's errors). */
-function errorField(error: unknown, field: 'code' | 'syscall'): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth++) {
-    const value = (current as Record<string, unknown>)[field];
-    if (typeof value === 'string') return value;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
