@@ -187,7 +187,7 @@ const COMMANDS: CommandSpec[] = [
       { flags: '--name <name>', description: 'assignment name (assignment_name)' },
       { flags: '--desc <text>', description: 'assignment description (assignment_desc)' },
       { flags: '--cum-method <method>', description: 'how criterion scores add up', choices: ['sum', 'average'] },
-      { flags: '--total-score <n>', description: 'hint of the rubric total' },
+      { flags: '--total-score <n>', description: 'hint of the rubric total (with --rubric-file or --rubric-text, a warning when the criteria add up to another total)' },
       { flags: '--spec <text>', description: 'parsing instruction (specification), e.g. "question 2 only"' },
       { flags: '--style <style>', description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },
       { flags: '--student-id <id>', description: 'your anonymous student id, passed through' },
