@@ -348,16 +348,18 @@ function planAnswers(found: Found[], textAnswers: Answer[], roots: string[], sou
     throw noAnswers(roots, left);
   }
   qualifyCollidingIdentities([...answers, ...skipped]);
+  const byLabel = new Map(answers.map((answer) => [answer.label, answer]));
   for (const answer of drafts) {
-    const sent = answers.find((a) => a.label === answer.label);
+    const sent = byLabel.get(answer.label);
     for (const item of answer.found) {
       entryOf.set(item, sent
         ? { path: item.path, action: 'send', answer: sent.label, identity: sent.identity, studentId: sent.studentId }
         : { path: item.path, action: 'skip', answer: answer.label, identity: answer.identity, reason: 'too many files in one answer' });
     }
   }
+  const skippedByLabel = new Map(skipped.map((row) => [row.label, row]));
   for (const { found: item, problem } of skippedFiles) {
-    const row = skipped.find((s) => s.label === item.path)!;
+    const row = skippedByLabel.get(item.path)!;
     entryOf.set(item, { path: item.path, action: 'skip', answer: row.label, identity: row.identity, studentId: row.studentId, reason: problem.kind });
   }
   const entries: Entry[] = [
@@ -435,9 +437,10 @@ function noAnswers(roots: string[], left: Record<'ignore' | 'exclude' | 'not-ent
   if (roots.length === 0) {
     return new UsageError('no answers given', { suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.' });
   }
-  const where = roots.length === 1 ? `the folder ${roots[0]}` : `the folders ${roots.join(', ')}`;
+  const folder = roots.length > 1 || existsSync(roots[0]);
+  const where = roots.length === 1 ? `${folder ? 'the folder' : 'the pattern'} ${roots[0]}` : `the folders ${roots.join(', ')}`;
   const subfolders = left['not-entered'].length;
-  return new UsageError(`${where} ${roots.length === 1 ? 'holds' : 'hold'} no answer files (PDF, DOCX, RTF, TXT or images)`, {
+  return new UsageError(`${where} ${roots.length > 1 ? 'hold' : folder ? 'holds' : 'matches'} no answer files (PDF, DOCX, RTF, TXT or images)`, {
     suggestion: subfolders > 0
       ? `It holds ${subfolders} subfolder${subfolders === 1 ? '' : 's'}: pass --recursive (a learning platform's export puts each student in a folder; add --student-id-from folder).`
       : 'Check the folder; Markdown, hidden and excluded files are never sent from a folder.',
