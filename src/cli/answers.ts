@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { MAX_FILES_PER_REQUEST } from '../api/limits.js';
+import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
@@ -46,6 +46,10 @@ export interface AnswerSources {
   exclude?: string[];
   /** Leave out files that cannot be sent (type, empty, size, unreadable) instead of stopping the run. */
   skipUnsupported?: boolean;
+  /** The MIME types this command sends (default: every answer type); `kct batch` sends text only. */
+  accepted?: readonly string[];
+  /** What to do with an answer file of a type the service takes but this command does not. */
+  elsewhere?: string;
 }
 
 /** What happened to each thing found: the table the unit test checks. */
@@ -282,7 +286,10 @@ function planAnswers(found: Found[], textAnswers: Answer[], roots: string[], sou
       continue;
     }
     if (identityKey) seen.set(identityKey, item.path);
-    const checked = checkLocalFile(item.path, undefined, info);
+    const checked = checkLocalFile(item.path, sources.accepted, info);
+    if (isFileProblem(checked) && checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) {
+      checked.suggestion = sources.elsewhere;
+    }
     if (!isFileProblem(checked)) {
       sendable.push({ found: item, file: checked });
       continue;

@@ -1,10 +1,12 @@
 // Batch manifests: a JSONL or CSV file of items (one-pass fields, or `file` naming a text answer
 // relative to the manifest), or a folder of text answers. Every item is checked before sending.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { MAX_FILE_BYTES } from '../api/limits.js';
+import { MAX_FILE_BYTES, MIME } from '../api/limits.js';
 import { OnePassFields } from '../api/schemas.js';
+import { collectAnswers } from './answers.js';
+import type { IO } from './io.js';
 
 export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */
@@ -16,14 +18,23 @@ const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
 const NUMBER_FIELDS = new Set(['model_id', 'total_score']);
 const JSON_FIELDS = new Set(['rubrics', 'current_feedbacks']);
 
-export async function readManifest(path: string, modelId: number | undefined): Promise<ManifestItem[]> {
+/** How a folder manifest is read: the answer-collection rules of one-pass (src/cli/answers.ts), for text answers. */
+export interface FolderOptions {
+  io: IO;
+  /** Told what was left out (ignored, excluded, subfolders not entered): never silent. */
+  note: (line: string) => void;
+  recursive?: boolean;
+  exclude?: string[];
+}
+
+export async function readManifest(path: string, modelId: number | undefined, folder: FolderOptions): Promise<ManifestItem[]> {
   let info;
   try {
     info = await stat(path);
   } catch {
     throw new UsageError(`manifest not found: ${path}`, { suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.' });
   }
-  const raw = info.isDirectory() ? await folderItems(path) : await fileItems(path);
+  const raw = info.isDirectory() ? await folderItems(path, folder) : await fileItems(path);
   if (raw.length === 0) throw new UsageError(`the manifest ${path} has no items`);
   const base = info.isDirectory() ? path : dirname(path);
   const problems: string[] = [];
@@ -145,10 +156,19 @@ async function fileItems(path: string): Promise<RawItem[]> {
   throw new UsageError(`unknown manifest type: ${path}`, { suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.' });
 }
 
-async function folderItems(path: string): Promise<RawItem[]> {
-  const names = (await readdir(path, { withFileTypes: true }))
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && TEXT_EXTENSIONS.has(extname(entry.name).toLowerCase()))
-    .map((entry) => entry.name)
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  return names.map((name) => ({ where: name, record: { file: name, student_id: basename(name, extname(name)) } }));
+/**
+ * A folder of text answers, by the rules a folder has everywhere: every file is sent or named on
+ * stderr; a file of another type stops the run (PDF, DOCX and images go through one-pass).
+ */
+async function folderItems(path: string, options: FolderOptions): Promise<RawItem[]> {
+  const collection = await collectAnswers({
+    inputs: [path],
+    studentIdFrom: 'name',
+    recursive: options.recursive,
+    exclude: options.exclude,
+    accepted: [MIME.txt],
+    elsewhere: 'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
+  }, options.io);
+  for (const line of collection.notes) options.note(line);
+  return collection.answers.map((answer) => ({ where: answer.identity, record: { file: answer.identity, student_id: answer.studentId } }));
 }

@@ -282,6 +282,8 @@ const COMMANDS: CommandSpec[] = [
     options: [
       { flags: '-m, --model <id>', description: 'model id for items that do not name one' },
       { flags: '--callback-url <url>', description: 'public https URL the service calls when a batch is final' },
+      { flags: '-r, --recursive', description: 'a folder manifest: also its subfolders (as one-pass)' },
+      { flags: '--exclude <glob>', description: 'a folder manifest: leave out paths matching this glob (repeatable, as one-pass)', repeatable: true },
       { flags: '--idempotency-key <key>', description: 'your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items\' files or student ids> (default: derived from each request)' },
       { flags: '--no-wait', description: 'print the accepted batch tasks and exit' },
       ...watchOptions,

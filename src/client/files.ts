@@ -124,6 +124,16 @@ export function exportHint(path: string): string {
     case '.7z':
     case '.rar':
       return 'Unpack the archive first, then mark its folder (kct one-pass <folder> --recursive).';
+    case '.csv':
+    case '.tsv':
+    case '.json':
+    case '.jsonl':
+    case '.ndjson':
+    case '.journal':
+    case '.xlsx':
+    case '.xls':
+    case '.ods':
+      return 'A data file, not an answer (marks or a journal from an earlier run?): move it out of the answers\' folder, or leave it out with --exclude "*' + extension + '".';
     case '.htm':
     case '.html':
       return `Save the page as PDF (print to PDF) or as text; ${SUPPORTED}.`;

@@ -26,6 +26,8 @@ export interface BatchOptions extends WatchFlags {
   model?: string;
   callbackUrl?: string;
   idempotencyKey?: string;
+  recursive?: boolean;
+  exclude?: string[];
   wait?: boolean;
   output?: string;
   json?: boolean;
@@ -56,7 +58,7 @@ export async function run(options: BatchOptions, context: Context): Promise<void
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl);
   const format = resolveFormat(options, settings.output);
   const timings = watchTimings(options, context.env);
-  const items = await readManifest(options.manifest, modelId);
+  const items = await readManifest(options.manifest, modelId, { io: context.io, note: (line) => err(context.io, `kct: ${line}`), recursive: options.recursive, exclude: options.exclude });
   const groups = chunk(items, MAX_BATCH_ITEMS);
   const client = await context.client();
 
