@@ -89,8 +89,6 @@ interface Found {
   root?: number;
   /** The first folder level under that argument, for --student-id-from folder and --group-by folder. */
   group?: string;
-  /** Named directly (an argument or a --files-from line), not found in a folder. */
-  named: boolean;
   info?: Stats;
 }
 
@@ -173,7 +171,7 @@ export function* walkInputs(inputs: string[], options: WalkOptions & { roots: st
     if (!info && options.globSync && GLOB_MAGIC.test(input)) {
       const root = options.roots.push(input) - 1;
       for (const path of options.globSync(input, { onlyFiles: true, dot: false, expandDirectories: false }).sort(byNaturalOrder)) {
-        yield { path, kind: options.exclude(path, false) ? 'exclude' : 'file', reason: 'matched --exclude', identity: posix(path), root, named: false };
+        yield options.exclude(path, false) ? { path, kind: 'exclude', reason: 'matched --exclude', identity: posix(path), root } : { path, kind: 'file', identity: posix(path), root };
       }
       continue;
     }
@@ -183,7 +181,7 @@ export function* walkInputs(inputs: string[], options: WalkOptions & { roots: st
       continue;
     }
     const identity = posix(normalize(input));
-    yield { path: input, kind: options.exclude(identity, false) ? 'exclude' : 'file', reason: 'matched --exclude', identity, named: true, info };
+    yield options.exclude(identity, false) ? { path: input, kind: 'exclude', reason: 'matched --exclude', identity } : { path: input, kind: 'file', identity, info };
   }
 }
 
@@ -218,7 +216,7 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
         isFolder = false; // a broken link: reported as a file that cannot be read
       }
     }
-    const base = { path, identity, root, named: false, group: rel === '' && !isFolder ? undefined : group(name) };
+    const base = { path, identity, root, group: rel === '' && !isFolder ? undefined : group(name) };
     if (name.startsWith('.')) {
       yield { ...base, kind: 'ignore', reason: isFolder ? 'hidden folder' : 'hidden file' };
     } else if (isFolder && SYSTEM_FOLDERS.has(name.toLowerCase())) {
