@@ -42,15 +42,16 @@ export function holdWriteErrors(socket: Socket): void {
       callback(error);
       return;
     }
-    if (!held) {
-      held = error as NodeJS.ErrnoException;
-      // the read side ends (EOF, or its own reset) once the server's answer, if any, is read
-      const timer = setTimeout(settle, HOLD_MS);
-      timer.unref();
-      socket.once('end', () => setImmediate(settle));
-      socket.once('close', () => clearTimeout(timer));
-    }
-    callback(); // the rest of the upload is dropped; the writer finishes and waits for the answer
+    if (held) return;
+    held = error as NodeJS.ErrnoException;
+    // The write stays pending: the upload never counts as sent (so a failure is never taken for a
+    // request the server may have accepted), while the read side takes in the server's answer,
+    // if any, until it ends (EOF, or its own reset); then, or after HOLD_MS, the held error ends
+    // the connection, unless the answer already completed the request.
+    const timer = setTimeout(settle, HOLD_MS);
+    timer.unref();
+    socket.once('end', () => setImmediate(settle));
+    socket.once('close', () => clearTimeout(timer));
   };
   type WriteFn = (chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void) => void;
   type WritevFn = (chunks: { chunk: unknown; encoding: BufferEncoding }[], callback: (error?: Error | null) => void) => void;
