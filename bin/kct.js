@@ -23,7 +23,7 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
   setFlagsFromString('--semi-space-growth-factor=1');
   import('../dist/cli/main.js').then(
     async ({ main }) => { process.exitCode = await main(args); },
-    (error) => { process.stderr.write(`kct: could not start: ${error && error.message}\n`); process.exitCode = 1; },
+    (error) => { process.stderr.write(`kct: could not start: ${String(error && error.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`); process.exitCode = 1; },
   );
 }
 

@@ -1,132 +1,460 @@
-// Turns what the user named (files, folders, --files-from, -, --text) into a list of answers,
-// each checked locally before anything is sent.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+// The answer-collection rules, in one place: what the files, folders, globs, --files-from, - and
+// --text a user names yield; each answer's identity (for idempotency keys) and student id; and
+// every file left out, with the reason. Nothing is sent before the whole collection is checked.
+// The folder walk is a generator of entries that holds only one folder's names at a time, so it
+// can be consumed as a stream; collectAnswers() gathers it because a run checks every file first.
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { ANSWER_MIME_TYPES } from '../api/limits.js';
-import { mimeFromName } from '../api/mime.js';
-import { inspectFileSync, type LocalFile } from '../client/files.js';
+import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
+import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
 
 export interface Answer {
-  /** How the answer is named in output: the path as given, "-" for stdin, "--text". */
+  /** How the answer is named in output: the path as given (a folder's files joined to it), "-" for stdin, "--text". */
   label: string;
-  /** One file, or with --pages the pages of one answer (sent in one request). */
+  /** What ties a user's --idempotency-key to this answer: its path relative to its folder (or as given), or its student id. */
+  identity: string;
+  /** One file, or the pages of one answer (--pages, --group-by folder), sent in one request. */
   files: LocalFile[];
   text?: string;
   studentId?: string;
 }
+
+/** A file that cannot be sent, left out under --skip-unsupported: a SKIPPED row in every format. */
+export interface SkippedAnswer {
+  label: string;
+  identity: string;
+  studentId?: string;
+  reason: string;
+}
+
+export type StudentIdSource = 'name' | 'folder' | 'none';
 
 export interface AnswerSources {
   inputs: string[];
   text?: string;
   filesFrom?: string;
   studentId?: string;
-  studentIdFrom?: 'name' | 'none';
+  studentIdFrom?: StudentIdSource;
   /** All files are the pages of one answer. */
   pages?: boolean;
+  /** Each first-level folder of a folder argument is one answer (its files are the pages); implies recursive. */
+  groupBy?: 'folder';
+  recursive?: boolean;
+  exclude?: string[];
+  /** Leave out files that cannot be sent (type, empty, size, unreadable) instead of stopping the run. */
+  skipUnsupported?: boolean;
+  /** The MIME types this command sends (default: every answer type); `kct batch` sends text only. */
+  accepted?: readonly string[];
+  /** What to do with an answer file of a type the service takes but this command does not. */
+  elsewhere?: string;
 }
 
-export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Answer[]> {
-  const paths: string[] = [];
-  let stdinUsed = false;
-  if (sources.filesFrom !== undefined) {
-    const listing = sources.filesFrom === '-' ? await readStdinText(io) : await readListing(sources.filesFrom);
-    stdinUsed = sources.filesFrom === '-';
-    paths.push(...listing.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')));
-  }
-  const answers: Answer[] = [];
-  for (const input of sources.inputs) {
-    if (input === '-') {
-      if (stdinUsed) {
-        throw new UsageError(sources.filesFrom === '-' ? 'standard input is already used by --files-from -' : '- is given more than once: standard input holds one answer', {
-          suggestion: 'Read one answer from standard input, or save the others to files.',
-        });
-      }
-      stdinUsed = true;
-      answers.push({ label: '-', files: [], text: await readStdinText(io) });
-      continue;
-    }
-    paths.push(...(await expandInput(input)));
-  }
-  if (sources.text !== undefined) answers.push({ label: '--text', files: [], text: sources.text });
+/** What happened to each thing found: the table the unit test checks. */
+export type Action = 'send' | 'skip' | 'ignore' | 'exclude' | 'duplicate' | 'not-entered';
 
-  const problems: string[] = [];
-  let missing = false;
-  const files = paths.map((path) => {
-    try {
-      return inspectFileSync(path);
-    } catch (error) {
-      problems.push((error as Error).message);
-      missing ||= (error as Error).message.startsWith('file not found');
-      return undefined;
-    }
-  });
-  if (problems.length > 0) {
-    throw new UsageError(problems.length === 1 ? problems[0] : `${problems.length} answers cannot be sent:\n  ${problems.join('\n  ')}`, {
-      suggestion: `Fix or remove these files; nothing was sent.${missing ? ' To send the answer text from standard input, pass - instead of a file.' : ''}`,
-    });
-  }
-  const checked = files as LocalFile[];
-  if (sources.pages && checked.length > 0) {
-    if (answers.length > 0) throw new UsageError('--pages sends files as one answer: it cannot be combined with - or --text');
-    answers.push({ label: checked[0].path, files: checked });
-  } else {
-    for (const file of checked) answers.push({ label: file.path, files: [file] });
-  }
-  for (const answer of answers) {
-    if (answer.text !== undefined && answer.text.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
-  }
-  if (answers.length === 0) {
-    throw new UsageError('no answers given', { suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.' });
-  }
-  assignStudentIds(answers, sources);
-  return answers;
+export interface Entry {
+  /** The path as kct reached it. */
+  path: string;
+  action: Action;
+  /** The answer it belongs to (its label), for send and skip. */
+  answer?: string;
+  identity?: string;
+  studentId?: string;
+  reason?: string;
 }
 
-function assignStudentIds(answers: Answer[], sources: AnswerSources): void {
-  if (sources.studentId !== undefined) {
-    if (answers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name)');
-    answers[0].studentId = sources.studentId;
-    return;
-  }
-  if (sources.studentIdFrom === 'none') return;
-  for (const answer of answers) {
-    const first = answer.files[0];
-    if (first) answer.studentId = basename(first.name, extname(first.name));
-  }
+export interface Collection {
+  answers: Answer[];
+  skipped: SkippedAnswer[];
+  /** One record for a single named answer; a list for a folder, a glob, --files-from or several inputs (README "Output shapes"). */
+  shape: 'record' | 'list';
+  /** Lines for stderr about what was left out or merged (never silent). */
+  notes: string[];
+  entries: Entry[];
+  /** The labels of answers and skipped files in the order they were found: the order rows are printed in. */
+  order: string[];
+}
+
+/** What the walk yields: a file to check, or something left out with its reason. */
+interface Found {
+  path: string;
+  kind: 'file' | 'ignore' | 'exclude' | 'not-entered';
+  reason?: string;
+  /** Relative to its folder argument (posix separators), or the argument as given. */
+  identity: string;
+  /** Index of the folder or glob argument it came from; undefined for a file named directly. */
+  root?: number;
+  /** The first folder level under that argument, for --student-id-from folder and --group-by folder. */
+  group?: string;
+  info?: Stats;
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
+/** Files an operating system or an editor leaves in folders: never answers. */
+const SYSTEM_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r']);
+const SYSTEM_FOLDERS = new Set(['__macosx']);
+const GLOB_MAGIC = /[*?[\]{}]/;
+/** Moodle names a student's folder "Full Name_1234_assignsubmission_file_": the student id is "Full Name_1234". */
+const LMS_FOLDER_SUFFIX = /_assignsubmission_[a-z]+_?$/i;
 
 // One collator for the whole sort: localeCompare with options builds one per comparison.
 const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 
-/** A file stays a file; a folder becomes its answer files (by supported extension), sorted. */
-async function expandInput(input: string): Promise<string[]> {
-  let info;
-  try {
-    info = await stat(input);
-  } catch {
-    return [input]; // inspectFileSync reports it with a clear message
-  }
-  if (!info.isDirectory()) return [input];
-  const entries = await readdir(input, { withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
-    .map((entry) => entry.name)
-    // Markdown is sent as text when named, but in a class folder a .md file is far more likely
-    // a README or the teacher's notes than an answer: left out, so it is never marked and charged.
-    .filter((name) => ANSWER_MIME_TYPES.includes(mimeFromName(name) ?? '') && !MARKDOWN.test(name))
-    .sort(byNaturalOrder);
-  if (files.length === 0) throw new UsageError(`the folder ${input} holds no answer files (PDF, DOCX, RTF, TXT or images)`);
-  return files.map((name) => join(input, name));
+const posix = (path: string) => path.split(sep).join('/');
+
+type GlobSync = (pattern: string, options: { onlyFiles: boolean; dot: boolean; expandDirectories: boolean }) => string[];
+
+interface WalkOptions {
+  recursive: boolean;
+  /** Whether a path relative to its folder argument (or as given) matches --exclude. */
+  exclude: (path: string, isFolder: boolean) => boolean;
 }
 
-async function readListing(path: string): Promise<string> {
+export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Collection> {
+  const exclude = await excluder(sources.exclude ?? []);
+  const recursive = Boolean(sources.recursive || sources.groupBy === 'folder');
+  const textAnswers: Answer[] = [];
+  const named: string[] = [];
+  let stdinUsed = false;
+  let fromList = false;
+  if (sources.filesFrom !== undefined) {
+    fromList = true;
+    const listing = sources.filesFrom === '-' ? await readStdinText(io) : readListing(sources.filesFrom);
+    stdinUsed = sources.filesFrom === '-';
+    named.push(...listing.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')));
+  }
+  for (const input of sources.inputs) {
+    if (input !== '-') {
+      named.push(input);
+      continue;
+    }
+    if (stdinUsed) {
+      throw new UsageError(sources.filesFrom === '-' ? 'standard input is already used by --files-from -' : '- is given more than once: standard input holds one answer', {
+        suggestion: 'Read one answer from standard input, or save the others to files.',
+      });
+    }
+    stdinUsed = true;
+    textAnswers.push({ label: '-', identity: 'stdin', files: [], text: await readStdinText(io) });
+  }
+  if (sources.text !== undefined) textAnswers.push({ label: '--text', identity: 'text', files: [], text: sources.text });
+  for (const answer of textAnswers) {
+    if (answer.text!.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
+  }
+
+  // tinyglobby loads only for a pattern the shell did not expand (Windows shells, quotes)
+  const globSync = named.some((input) => GLOB_MAGIC.test(input) && !existsSync(input)) ? (await import('tinyglobby')).globSync : undefined;
+  const roots: string[] = [];
+  const found = [...walkInputs(named, { recursive, exclude, roots, globSync })];
+  const collection = planAnswers(found, textAnswers, roots, sources);
+  const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
+  const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;
+  return { ...collection, shape: single || pagesOfOne ? 'record' : 'list' };
+}
+
+/**
+ * Walks what was named, in order: a file is itself; a folder is its files by name (natural
+ * order), entering subfolders only when recursive; an argument that does not exist but holds
+ * glob characters is expanded. Folders are read one at a time, so a huge class holds only names.
+ */
+export function* walkInputs(inputs: string[], options: WalkOptions & { roots: string[]; globSync?: GlobSync }): Generator<Found> {
+  const visited = new Set<string>();
+  for (const input of inputs) {
+    let info: Stats | undefined;
+    try {
+      info = statSync(input);
+    } catch {
+      info = undefined;
+    }
+    if (!info && options.globSync && GLOB_MAGIC.test(input)) {
+      const root = options.roots.push(input) - 1;
+      for (const path of options.globSync(input, { onlyFiles: true, dot: false, expandDirectories: false }).sort(byNaturalOrder)) {
+        yield options.exclude(path, false) ? { path, kind: 'exclude', reason: 'matched --exclude', identity: posix(path), root } : { path, kind: 'file', identity: posix(path), root };
+      }
+      continue;
+    }
+    if (info?.isDirectory()) {
+      const root = options.roots.push(input) - 1;
+      yield* walkFolder(input, '', root, options, visited);
+      continue;
+    }
+    const identity = posix(normalize(input));
+    yield options.exclude(identity, false) ? { path: input, kind: 'exclude', reason: 'matched --exclude', identity } : { path: input, kind: 'file', identity, info };
+  }
+}
+
+function* walkFolder(folder: string, rel: string, root: number, options: WalkOptions, visited: Set<string>): Generator<Found> {
+  const here = join(folder, rel);
   try {
-    return await readFile(path, 'utf8');
+    const real = realpathSync(here);
+    if (visited.has(real)) return; // a link back into a folder already walked
+    visited.add(real);
+  } catch {
+    // unreadable: readdir below says why
+  }
+  let entries;
+  try {
+    entries = readdirSync(here, { withFileTypes: true });
+  } catch (error) {
+    throw new UsageError(`cannot read the folder ${here} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Check its permissions.' });
+  }
+  const names = entries.map((entry) => entry.name).sort(byNaturalOrder);
+  const kinds = new Map(entries.map((entry) => [entry.name, entry]));
+  const group = (name: string) => (rel === '' ? name : rel.split('/')[0]);
+  const subfolders: string[] = [];
+  for (const name of names) {
+    const entry = kinds.get(name)!;
+    const identity = rel === '' ? name : `${rel}/${name}`;
+    const path = join(here, name);
+    let isFolder = entry.isDirectory();
+    if (entry.isSymbolicLink()) {
+      try {
+        isFolder = statSync(path).isDirectory();
+      } catch {
+        isFolder = false; // a broken link: reported as a file that cannot be read
+      }
+    }
+    const base = { path, identity, root, group: rel === '' && !isFolder ? undefined : group(name) };
+    if (name.startsWith('.')) {
+      yield { ...base, kind: 'ignore', reason: isFolder ? 'hidden folder' : 'hidden file' };
+    } else if (isFolder && SYSTEM_FOLDERS.has(name.toLowerCase())) {
+      yield { ...base, kind: 'ignore', reason: 'system folder' };
+    } else if (!isFolder && (SYSTEM_FILES.has(name.toLowerCase()) || name.startsWith('~$'))) {
+      yield { ...base, kind: 'ignore', reason: 'system file' };
+    } else if (options.exclude(identity, isFolder)) {
+      yield { ...base, kind: 'exclude', reason: 'matched --exclude' };
+    } else if (isFolder) {
+      if (options.recursive) subfolders.push(identity);
+      else yield { ...base, kind: 'not-entered', reason: 'subfolder (pass --recursive)' };
+    } else if (MARKDOWN.test(name)) {
+      // Markdown is sent as text when named, but in a class folder a .md file is far more likely
+      // a README or the teacher's notes than an answer: left out, so it is never marked and charged.
+      yield { ...base, kind: 'ignore', reason: 'Markdown (name it to send it)' };
+    } else {
+      yield { ...base, kind: 'file' };
+    }
+  }
+  for (const sub of subfolders) yield* walkFolder(folder, sub, root, options, visited);
+}
+
+/** The --exclude test, built once; picomatch loads only when there are patterns. */
+async function excluder(patterns: string[]): Promise<WalkOptions['exclude']> {
+  if (patterns.length === 0) return () => false;
+  for (const pattern of patterns) {
+    if (pattern.trim() === '') throw new UsageError('--exclude needs a pattern, e.g. --exclude "drafts/**" or --exclude "*.docx"');
+  }
+  const { default: picomatch } = await import('picomatch');
+  // a pattern without a slash matches a name at any depth ("*.docx"); "drafts" also leaves out the folder
+  const match = picomatch(patterns, { dot: true, basename: true });
+  return (path, isFolder) => match(path) || (isFolder && match(`${path}/`));
+}
+
+/** Checks every file found, removes duplicates, groups pages, gives each answer its identity and student id. */
+function planAnswers(found: Found[], textAnswers: Answer[], roots: string[], sources: AnswerSources): Omit<Collection, 'shape'> {
+  // each thing found gets its entry, printed in the order found
+  const entryOf = new Map<Found, Entry>();
+  const notes: string[] = [];
+  const refused: FileProblem[] = [];
+  const seen = new Map<string, string>();
+  const sendable: { found: Found; file: LocalFile }[] = [];
+  const skippedFiles: { found: Found; problem: FileProblem }[] = [];
+  const left: Record<'ignore' | 'exclude' | 'not-entered', string[]> = { ignore: [], exclude: [], 'not-entered': [] };
+
+  for (const item of found) {
+    if (item.kind !== 'file') {
+      entryOf.set(item, { path: item.path, action: item.kind, reason: item.reason });
+      left[item.kind].push(item.kind === 'not-entered' ? `${item.identity}/` : item.identity);
+      continue;
+    }
+    let info = item.info;
+    if (!info) {
+      try {
+        info = statSync(item.path);
+      } catch {
+        info = undefined;
+      }
+    }
+    const identityKey = info ? `${info.dev}:${info.ino}` : undefined;
+    const earlier = identityKey ? seen.get(identityKey) : undefined;
+    if (earlier !== undefined) {
+      entryOf.set(item, { path: item.path, action: 'duplicate', reason: `the same file as ${earlier}` });
+      notes.push(`${item.path} is the same file as ${earlier}: it is marked once`);
+      continue;
+    }
+    if (identityKey) seen.set(identityKey, item.path);
+    const checked = checkLocalFile(item.path, sources.accepted, info);
+    if (isFileProblem(checked) && checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) {
+      checked.suggestion = sources.elsewhere;
+    }
+    if (!isFileProblem(checked)) {
+      sendable.push({ found: item, file: checked });
+      continue;
+    }
+    // a missing path is a typo, never an "unsupported" file to skip
+    if (sources.skipUnsupported && checked.kind !== 'missing') skippedFiles.push({ found: item, problem: checked });
+    else refused.push(checked);
+  }
+  if (refused.length > 0) throw refusal(refused, sendable.length + textAnswers.length + skippedFiles.length > 0);
+
+  const answers: Answer[] = [...textAnswers];
+  // an answer being built: its files, and what was found for each (for student ids and the entry table)
+  type Draft = { label: string; identity: string; files: LocalFile[]; found: Found[] };
+  const drafts: Draft[] = [];
+  if (sources.pages && sendable.length > 0) {
+    if (textAnswers.length > 0) throw new UsageError('--pages sends files as one answer: it cannot be combined with - or --text');
+    drafts.push({ label: sendable[0].found.path, identity: sendable[0].found.identity, files: sendable.map((s) => s.file), found: sendable.map((s) => s.found) });
+  } else {
+    const groups = new Map<string, Draft>();
+    for (const { found: item, file } of sendable) {
+      if (sources.groupBy !== 'folder' || item.root === undefined || item.group === undefined) {
+        drafts.push({ label: item.path, identity: item.identity, files: [file], found: [item] });
+        continue;
+      }
+      const key = `${item.root}\u0000${item.group}`;
+      let draft = groups.get(key);
+      if (!draft) {
+        draft = { label: `${join(roots[item.root], item.group)}${sep}`, identity: item.group, files: [], found: [] };
+        groups.set(key, draft);
+        drafts.push(draft);
+      }
+      draft.files.push(file);
+      draft.found.push(item);
+    }
+  }
+  const skipped: SkippedAnswer[] = [];
+  for (const answer of drafts) {
+    if (answer.files.length > MAX_FILES_PER_REQUEST) {
+      const message = `${answer.files.length} files in one answer (${answer.label}); the limit is ${MAX_FILES_PER_REQUEST} files per answer`;
+      if (!sources.skipUnsupported) {
+        throw new UsageError(message, { suggestion: 'The files of one answer go in one request: merge the pages into one PDF, or send fewer.' });
+      }
+      skipped.push({ label: answer.label, identity: answer.identity, studentId: studentIdOf(answer.found[0], sources), reason: message });
+      continue;
+    }
+    answers.push({ label: answer.label, identity: answer.identity, files: answer.files, studentId: studentIdOf(answer.found[0], sources) });
+  }
+  for (const { found: item, problem } of skippedFiles) {
+    skipped.push({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), reason: `${problem.message}. ${problem.suggestion}` });
+  }
+
+  if (sources.studentId !== undefined) {
+    if (answers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name) or the student folders (--student-id-from folder)');
+    if (answers[0]) {
+      answers[0].studentId = sources.studentId;
+      answers[0].identity = sources.studentId;
+    }
+  }
+  if (answers.length === 0) {
+    if (skipped.length > 0) {
+      throw new UsageError(`nothing to mark: all ${skipped.length} answer file${skipped.length === 1 ? '' : 's'} were skipped:\n  ${skipped.map((s) => s.reason).join('\n  ')}`);
+    }
+    throw noAnswers(roots, left);
+  }
+  qualifyCollidingIdentities([...answers, ...skipped]);
+  const byLabel = new Map(answers.map((answer) => [answer.label, answer]));
+  for (const answer of drafts) {
+    const sent = byLabel.get(answer.label);
+    for (const item of answer.found) {
+      entryOf.set(item, sent
+        ? { path: item.path, action: 'send', answer: sent.label, identity: sent.identity, studentId: sent.studentId }
+        : { path: item.path, action: 'skip', answer: answer.label, identity: answer.identity, reason: 'too many files in one answer' });
+    }
+  }
+  const skippedByLabel = new Map(skipped.map((row) => [row.label, row]));
+  for (const { found: item, problem } of skippedFiles) {
+    const row = skippedByLabel.get(item.path)!;
+    entryOf.set(item, { path: item.path, action: 'skip', answer: row.label, identity: row.identity, studentId: row.studentId, reason: problem.kind });
+  }
+  const entries: Entry[] = [
+    ...textAnswers.map((answer): Entry => ({ path: answer.label, action: 'send', answer: answer.label, identity: answer.identity })),
+    ...found.map((item) => entryOf.get(item)).filter((entry): entry is Entry => entry !== undefined),
+  ];
+
+  if (left.ignore.length > 0) notes.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);
+  if (left.exclude.length > 0) notes.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
+  if (left['not-entered'].length > 0) notes.push(`not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out)`);
+  if (skipped.length > 0) notes.push(`skipping ${listOf(skipped.map((s) => s.label), 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`);
+  notes.push(...sharedStudentIds(answers, sources));
+  const position = new Map<string, number>();
+  found.forEach((item, index) => position.set(item.path, index));
+  const first = (labels: string[]) => Math.min(...labels.map((label) => position.get(label) ?? Infinity));
+  const order = [
+    ...textAnswers.map((answer) => ({ label: answer.label, at: -1 })),
+    ...drafts.map((draft) => ({ label: draft.label, at: first(draft.found.map((item) => item.path)) })),
+    ...skippedFiles.map(({ found: item }) => ({ label: item.path, at: position.get(item.path) ?? Infinity })),
+  ].sort((a, b) => a.at - b.at).map((row) => row.label);
+  return { answers, skipped, notes, entries, order };
+}
+
+/** The student id of a file: its name, or its student folder (Moodle's suffix trimmed), or none. */
+function studentIdOf(item: Found | undefined, sources: AnswerSources): string | undefined {
+  if (!item || sources.studentIdFrom === 'none') return undefined;
+  const folder = item.group === undefined ? undefined : item.group.replace(LMS_FOLDER_SUFFIX, '');
+  if ((sources.studentIdFrom === 'folder' || sources.groupBy === 'folder') && folder) return folder;
+  const name = basename(item.path);
+  return basename(name, extname(name));
+}
+
+/** Two answers with the same identity (two folders both holding a1.txt) are told apart by their paths. */
+function qualifyCollidingIdentities(answers: { label: string; identity: string }[]): void {
+  const counts = new Map<string, number>();
+  for (const answer of answers) counts.set(answer.identity, (counts.get(answer.identity) ?? 0) + 1);
+  for (const answer of answers) {
+    if ((counts.get(answer.identity) ?? 0) > 1) answer.identity = posix(normalize(answer.label));
+  }
+}
+
+function sharedStudentIds(answers: Answer[], sources: AnswerSources): string[] {
+  const byId = new Map<string, number>();
+  for (const answer of answers) if (answer.studentId !== undefined) byId.set(answer.studentId, (byId.get(answer.studentId) ?? 0) + 1);
+  const shared = [...byId].filter(([, count]) => count > 1);
+  if (shared.length === 0) return [];
+  const hint = sources.studentIdFrom === 'folder' ? 'add --group-by folder to send each student\'s files as one answer' : 'with a folder per student, use --student-id-from folder';
+  return [`note: several answers share a student id (${shared.slice(0, 3).map(([id, n]) => `"${id}" ${n} times`).join(', ')}${shared.length > 3 ? ', ...' : ''}); ${hint}`];
+}
+
+function listOf(names: string[], noun: string): string {
+  const shown = names.slice(0, 5).join(', ');
+  return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown}${names.length > 5 ? `, and ${names.length - 5} more` : ''})`;
+}
+
+/** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
+function refusal(problems: FileProblem[], others: boolean): UsageError {
+  const missing = problems.some((p) => p.kind === 'missing');
+  const topic: Partial<Record<FileProblem['kind'], string>> = { empty: 'empty files', 'too-big': 'files over the size limit', unreadable: 'unreadable files', special: 'special files' };
+  const hints = [...new Set(problems.map((p) => {
+    if (problems.length === 1) return p.suggestion;
+    const about = p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : topic[p.kind];
+    return about ? `${about}: ${p.suggestion}` : p.suggestion;
+  }))];
+  if (missing) hints.push('To send the answer text from standard input, pass - instead of a file.');
+  const canSkip = others && problems.some((p) => p.kind !== 'missing');
+  if (canSkip) hints.push('Or pass --skip-unsupported to mark the others and list these as SKIPPED.');
+  const message = problems.length === 1
+    ? problems[0].message
+    : `${problems.length} answer files cannot be sent:\n  ${problems.map((p) => p.message).join('\n  ')}`;
+  return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}`, { suggestion: hints.join('\n  ') });
+}
+
+function noAnswers(roots: string[], left: Record<'ignore' | 'exclude' | 'not-entered', string[]>): UsageError {
+  if (roots.length === 0) {
+    return new UsageError('no answers given', { suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.' });
+  }
+  const folder = roots.length > 1 || existsSync(roots[0]);
+  const where = roots.length === 1 ? `${folder ? 'the folder' : 'the pattern'} ${roots[0]}` : `the folders ${roots.join(', ')}`;
+  const subfolders = left['not-entered'].length;
+  return new UsageError(`${where} ${roots.length > 1 ? 'hold' : folder ? 'holds' : 'matches'} no answer files (PDF, DOCX, RTF, TXT or images)`, {
+    suggestion: subfolders > 0
+      ? `It holds ${subfolders} subfolder${subfolders === 1 ? '' : 's'}: pass --recursive (a learning platform's export puts each student in a folder; add --student-id-from folder).`
+      : 'Check the folder; Markdown, hidden and excluded files are never sent from a folder.',
+  });
+}
+
+function readListing(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new UsageError(`cannot read --files-from ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }

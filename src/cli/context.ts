@@ -55,7 +55,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
       const settings = await context.settings(flags);
       const baseUrl = settings.baseUrl.value;
       if (!baseUrl) {
-        if (!settings.profileExists && settings.profileSource !== 'default') throw missingProfile(settings);
+        if (!settings.profileExists && settings.profileSource !== 'default') throw missingProfileError(settings);
         throw new UsageError('no API base URL is set', {
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
@@ -69,7 +69,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
         paceUploads: true,
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
-          if (!globals.debug) err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
+          if (globals.debug) return; // the trace says it
+          // with --json everything kct writes to stderr is JSON, so a script can read it line by line
+          if (globals.json) err(io, JSON.stringify({ notice: { code: 'retry', message: `${reason}; retrying`, attempt, delay_ms: delayMs } }));
+          else err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
         },
       });
       clients.push(client);
@@ -86,7 +89,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
 }
 
 /** A chosen profile that is not in the config file is most likely a typo: say so, not "no base URL". */
-function missingProfile(settings: ResolvedSettings): UsageError {
+export function missingProfileError(settings: ResolvedSettings): UsageError {
   const source = settings.profileSource === 'config file' ? 'current_profile in the config file' : settings.profileSource;
   const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
   const create = `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\``;

@@ -33,3 +33,16 @@ export function toIsoDateTime(text: string, what: string, endOfDay = false): str
 function invalid(text: string, what: string): UsageError {
   return new UsageError(`${what}: "${text}" is not a date`, { suggestion: 'Use 2026-12-01, 2026-12-01T17:00, or a full ISO 8601 date-time such as 2026-12-01T17:00:00Z.' });
 }
+
+/**
+ * An ISO date-time as the user reads it: local time with its zone, then UTC, e.g.
+ * "Tue 1 Dec 2026, 23:59 Europe/London (2026-12-01T23:59:59Z UTC)". The zone is the process's
+ * (TZ, else the system's).
+ */
+export function localAndUtc(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const local = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: zone }).format(date);
+  return `${local} ${zone} (${date.toISOString().replace(/\.000Z$/, 'Z')} UTC)`;
+}

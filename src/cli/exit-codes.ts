@@ -14,6 +14,7 @@ export const EXIT = {
   TIMEOUT: 8,
   UNREACHABLE: 9,
   INTERRUPTED: 130,
+  TERMINATED: 143,
 } as const;
 
 export const EXIT_CODE_TABLE: readonly [number, string][] = [
@@ -27,8 +28,14 @@ export const EXIT_CODE_TABLE: readonly [number, string][] = [
   [EXIT.CONFLICT, 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused'],
   [EXIT.TIMEOUT, 'still not final when --timeout ran out (the task keeps running; its id is printed)'],
   [EXIT.UNREACHABLE, 'service unreachable, or HTTP 5xx/429 after retries'],
-  [EXIT.INTERRUPTED, 'interrupted (Ctrl-C); running tasks are left running'],
+  [EXIT.INTERRUPTED, 'interrupted (Ctrl-C, SIGINT); running tasks are left running'],
+  [EXIT.TERMINATED, 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running'],
 ];
+
+/** 128 + the signal's number, as shells report a process a signal stopped. */
+export function exitCodeForSignal(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+}
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError) return EXIT.USAGE;

@@ -1,6 +1,7 @@
 // Where a command's output goes, and how it may look. Tests build one over buffers to check the
 // TTY and the piped rendering of the same data.
 import type { Readable, Writable } from 'node:stream';
+import { redact } from '../client/redact.js';
 import { stripControls, terminalSafe } from './sanitize.js';
 
 export interface IO {
@@ -17,6 +18,8 @@ export interface IO {
   canAnimate?: boolean;
   /** True when nothing may prompt: CI, or stdin/stderr not a terminal. */
   noPrompt: boolean;
+  /** Why nothing may prompt, in words (CI set is not "no terminal"). */
+  noPromptReason?: string;
 }
 
 export interface IOSettings {
@@ -39,7 +42,21 @@ export function processIO({ env, noColor }: IOSettings): IO {
     columns: process.stdout.columns || process.stderr.columns || 100,
     canAnimate: stderrIsTTY && (process.stderr.columns ?? 0) > 0,
     noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,
+    noPromptReason: promptBlocker(env, stdinIsTTY, stderrIsTTY),
   };
+}
+
+/** Why kct may not ask a question here, or undefined when it may. */
+export function promptBlocker(env: NodeJS.ProcessEnv, stdinIsTTY: boolean, stderrIsTTY: boolean): string | undefined {
+  if (isCI(env)) return `CI is set (CI=${env.CI}), and kct never prompts in CI`;
+  if (!stdinIsTTY) return 'standard input is not a terminal';
+  if (!stderrIsTTY) return 'standard error is not a terminal';
+  return undefined;
+}
+
+/** The reason of an IO that may not prompt, for messages. */
+export function whyNoPrompt(io: IO): string {
+  return io.noPromptReason ?? 'no terminal to ask on';
 }
 
 export function colorAllowed(env: NodeJS.ProcessEnv, noColor: boolean | undefined, tty: boolean): boolean {
@@ -64,9 +81,14 @@ export function outRaw(io: IO, text: string): void {
   io.stdout.write(io.stdoutIsTTY ? terminalSafe(text) : text);
 }
 
-/** Writes a line of progress, warnings or errors to stderr (terminal-safe on a TTY). */
+/**
+ * Writes a line of progress, warnings or errors to stderr (terminal-safe on a TTY). The one
+ * masking point of everything kct writes there, the argument parser's messages included: a value
+ * shaped like a key (kct_...) never reaches the terminal or a CI log.
+ */
 export function err(io: IO, text: string): void {
-  const line = io.stderrIsTTY ? terminalSafe(text) : text;
+  const masked = redact(text);
+  const line = io.stderrIsTTY ? terminalSafe(masked) : masked;
   io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
 }
 

@@ -5,8 +5,9 @@ import type { Command } from 'commander';
 import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { VERSION } from '../version.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor, exitCodeForSignal } from './exit-codes.js';
 import { err, processIO, safeText, type IO } from './io.js';
+import { cliHint } from './hints.js';
 import { buildProgram } from './program.js';
 import { redact } from '../client/redact.js';
 
@@ -25,7 +26,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   // every request in flight listens to it: a class run with --jobs 16 is not a leak
   setMaxListeners(0, controller.signal);
   let context: Context | undefined;
-  const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io);
+  const signals = { received: undefined as NodeJS.Signals | undefined };
+  const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io, signals);
 
   const program = buildProgram(VERSION, (globals: GlobalOptions) => {
     context ??= createContext(io, env, globals, controller.signal);
@@ -41,14 +43,15 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     command.showHelpAfterError(json ? false : '(run with --help for usage)');
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error
+      writeErr: (text) => err(io, text),
       ...(json ? { outputError: () => {} } : {}),
     });
   }
 
   try {
     await program.parseAsync(helpArgv(program, args), { from: 'user' });
-    return EXIT.OK;
+    return signals.received ? exitCodeForSignal(signals.received) : EXIT.OK;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.OK;
@@ -62,7 +65,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       }
       return EXIT.USAGE;
     }
-    const exitCode = exitCodeFor(error);
+    // stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM, as a shell reports them
+    const exitCode = signals.received && exitCodeFor(error) === EXIT.INTERRUPTED ? exitCodeForSignal(signals.received) : exitCodeFor(error);
     reportError(io, error, exitCode, Boolean(context?.globals.json ?? json), context?.globals.debug ?? false);
     return exitCode;
   } finally {
@@ -71,22 +75,30 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   }
 }
 
+/** Global flags that take a value: skipped with it when looking for the command name. */
+const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
+
 /**
  * `kct help exit-codes` is a topic; `kct help <name>` of no command is parsed as `kct <name>`, so
  * it fails as that does (unknown command, a suggestion, exit 2) instead of printing all the help.
+ * Global flags may come first (`kct --json help exit-codes`): they are kept where they are.
  */
 function helpArgv(program: Command, args: string[]): string[] {
-  if (args[0] !== 'help') return args;
-  if (args[1] === 'exit-codes') return ['help-exit-codes', ...args.slice(2)];
-  const name = args[1];
+  let at = 0;
+  while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
+  if (args[at] !== 'help') return args;
+  const before = args.slice(0, at);
+  const rest = args.slice(at + 1);
+  if (rest[0] === 'exit-codes') return [...before, 'help-exit-codes', ...rest.slice(1)];
+  const name = rest[0];
   if (name === undefined || name.startsWith('-')) return args;
   const known = program.commands.some((command) => command.name() === name || command.aliases().includes(name));
-  return known ? args : args.slice(1);
+  return known ? args : [...before, ...rest];
 }
 
 function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {
   const message = redact(error instanceof Error ? error.message : String(error));
-  const suggestion = error instanceof KctError ? error.suggestion : undefined;
+  const suggestion = cliHint(error) ?? (error instanceof KctError ? error.suggestion : undefined);
   const status = error instanceof ApiError ? error.status : undefined;
   const requestId = error instanceof ApiError ? error.requestId : undefined;
   if (json) {
@@ -126,13 +138,14 @@ function quietOnClosedPipe(): void {
   }
 }
 
-function installSignals(controller: AbortController, io: IO): () => void {
+function installSignals(controller: AbortController, io: IO, signals: { received?: NodeJS.Signals }): () => void {
   let count = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     count += 1;
+    signals.received ??= signal;
     if (count > 1) {
       err(io, 'kct: interrupted again, exiting now');
-      process.exit(EXIT.INTERRUPTED);
+      process.exit(exitCodeForSignal(signal));
     }
     controller.abort(new Error(`received ${signal}`));
   };

@@ -1,10 +1,12 @@
 // Batch manifests: a JSONL or CSV file of items (one-pass fields, or `file` naming a text answer
 // relative to the manifest), or a folder of text answers. Every item is checked before sending.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { MAX_FILE_BYTES } from '../api/limits.js';
+import { MAX_FILE_BYTES, MIME } from '../api/limits.js';
 import { OnePassFields } from '../api/schemas.js';
+import { collectAnswers } from './answers.js';
+import type { IO } from './io.js';
 
 export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */
@@ -16,24 +18,42 @@ const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
 const NUMBER_FIELDS = new Set(['model_id', 'total_score']);
 const JSON_FIELDS = new Set(['rubrics', 'current_feedbacks']);
 
-export async function readManifest(path: string, modelId: number | undefined): Promise<ManifestItem[]> {
+/** How a folder manifest is read: the answer-collection rules of one-pass (src/cli/answers.ts), for text answers. */
+export interface FolderOptions {
+  io: IO;
+  /** Told what was left out (ignored, excluded, subfolders not entered): never silent. */
+  note: (line: string) => void;
+  recursive?: boolean;
+  exclude?: string[];
+}
+
+export async function readManifest(path: string, modelId: number | undefined, folder: FolderOptions): Promise<ManifestItem[]> {
   let info;
   try {
     info = await stat(path);
   } catch {
     throw new UsageError(`manifest not found: ${path}`, { suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.' });
   }
-  const raw = info.isDirectory() ? await folderItems(path) : await fileItems(path);
+  const raw = info.isDirectory() ? await folderItems(path, folder) : await fileItems(path);
   if (raw.length === 0) throw new UsageError(`the manifest ${path} has no items`);
   const base = info.isDirectory() ? path : dirname(path);
   const problems: string[] = [];
   const items: ManifestItem[] = [];
+  const withoutModel: string[] = [];
   for (const [index, { where, record }] of raw.entries()) {
     try {
       items.push(await toItem(record, base, modelId, index));
     } catch (error) {
-      problems.push(`${where}: ${(error as Error).message}`);
+      if (error instanceof NoModel) withoutModel.push(where);
+      else problems.push(`${where}: ${(error as Error).message}`);
     }
+  }
+  // one missing --model is one mistake, told once, not once per item
+  if (withoutModel.length > 0) {
+    const which = withoutModel.length === raw.length ? `none of the ${raw.length} items names one` : `${withoutModel.length} of ${raw.length} items name none (${withoutModel.slice(0, 3).join(', ')}${withoutModel.length > 3 ? ', ...' : ''})`;
+    const message = `no model: ${which}`;
+    if (problems.length === 0) throw new UsageError(message, { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL or `kct config set model <id>`, or give model_id in each item.' });
+    problems.unshift(`${message}; pass --model <id>`);
   }
   if (problems.length > 0) {
     throw new UsageError(`${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`, {
@@ -57,7 +77,7 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
     else fields[key] = value;
   }
   if (fields.model_id === undefined) {
-    if (modelId === undefined) throw new Error('no model_id: pass --model or give model_id in the item');
+    if (modelId === undefined) throw new NoModel();
     fields.model_id = modelId;
   }
   if (file !== undefined) {
@@ -72,6 +92,9 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
   const label = file ?? parsed.data.student_id ?? `item ${index + 1}`;
   return { label, fields: parsed.data };
 }
+
+/** An item with no model_id while no --model is given: reported once for the whole manifest. */
+class NoModel extends Error {}
 
 async function readTextAnswer(path: string): Promise<string> {
   if (!TEXT_EXTENSIONS.has(extname(path).toLowerCase())) {
@@ -133,10 +156,19 @@ async function fileItems(path: string): Promise<RawItem[]> {
   throw new UsageError(`unknown manifest type: ${path}`, { suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.' });
 }
 
-async function folderItems(path: string): Promise<RawItem[]> {
-  const names = (await readdir(path, { withFileTypes: true }))
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && TEXT_EXTENSIONS.has(extname(entry.name).toLowerCase()))
-    .map((entry) => entry.name)
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  return names.map((name) => ({ where: name, record: { file: name, student_id: basename(name, extname(name)) } }));
+/**
+ * A folder of text answers, by the rules a folder has everywhere: every file is sent or named on
+ * stderr; a file of another type stops the run (PDF, DOCX and images go through one-pass).
+ */
+async function folderItems(path: string, options: FolderOptions): Promise<RawItem[]> {
+  const collection = await collectAnswers({
+    inputs: [path],
+    studentIdFrom: 'name',
+    recursive: options.recursive,
+    exclude: options.exclude,
+    accepted: [MIME.txt],
+    elsewhere: 'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
+  }, options.io);
+  for (const line of collection.notes) options.note(line);
+  return collection.answers.map((answer) => ({ where: answer.identity, record: { file: answer.identity, student_id: answer.studentId } }));
 }

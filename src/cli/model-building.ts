@@ -11,7 +11,7 @@ import type { KctClient } from '../client/client.js';
 import { checkFileCount, inspectFile } from '../client/files.js';
 import { TaskPoller, pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
-import { out, safeText, type IO } from './io.js';
+import { out, safeText, whyNoPrompt, type IO } from './io.js';
 import {
   formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic,
   type PreviewKind,
@@ -196,7 +196,7 @@ export async function describeModel(io: IO, request: CreateModelRequest): Promis
 export async function confirmCreate(context: Context, yes: boolean | undefined, question = 'Create this model?'): Promise<boolean> {
   if (yes) return true;
   if (context.io.noPrompt) {
-    throw new UsageError('not confirmed: kct asks before creating a model, and cannot ask off a terminal', {
+    throw new UsageError(`not confirmed: kct asks before creating a model, and cannot ask here (${whyNoPrompt(context.io)})`, {
       suggestion: 'Check the summary above and run the same command with --yes.',
     });
   }
@@ -275,9 +275,22 @@ const MODEL_FIELDS: [string, string][] = [
   ['project_subject', 'Subject'],
 ];
 
-/** A model as a two-column table: known fields first, then whatever else the server sent. */
+/** A model's criteria with their maxima, from whichever field the server used; undefined when it sent none. */
+export function modelCriteria(model: Record<string, unknown>): { item: string; max_score?: number }[] | undefined {
+  for (const key of ['criteria', 'rubrics']) {
+    const list = model[key];
+    if (!Array.isArray(list)) continue;
+    return list
+      .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && typeof (entry as { item?: unknown }).item === 'string')
+      .map((entry) => ({ item: entry.item as string, ...(typeof entry.max_score === 'number' ? { max_score: entry.max_score } : {}) }));
+  }
+  return undefined;
+}
+
+/** A model as a two-column table (known fields first, then whatever else the server sent), then its criteria and maxima. */
 export async function printModel(io: IO, model: Record<string, unknown>): Promise<void> {
-  const known = new Set(MODEL_FIELDS.map(([key]) => key));
+  const criteria = modelCriteria(model);
+  const known = new Set([...MODEL_FIELDS.map(([key]) => key), ...(criteria ? ['criteria', 'rubrics'] : [])]);
   const rows: string[][] = [];
   for (const [key, label] of MODEL_FIELDS) if (model[key] !== undefined && model[key] !== null) rows.push([label, safeText(io, typeof model[key] === 'number' ? formatNumber(model[key]) : String(model[key]))]);
   for (const [key, value] of Object.entries(model)) {
@@ -285,4 +298,9 @@ export async function printModel(io: IO, model: Record<string, unknown>): Promis
     rows.push([key, safeText(io, typeof value === 'object' ? JSON.stringify(value) : String(value))]);
   }
   out(io, await renderTable(io, ['Field', 'Value'], rows, [false, true], { compact: true }));
+  if (criteria === undefined) return;
+  const body = criteria.map((c) => [safeText(io, c.item), c.max_score === undefined ? '' : formatNumber(c.max_score)]);
+  const sum = criteria.every((c) => c.max_score !== undefined) ? criteria.reduce((n, c) => n + (c.max_score as number), 0) : undefined;
+  if (sum !== undefined && criteria.length > 0) body.push([model.cum_method === 'average' ? 'Sum of maxima (averaged)' : 'Sum of maxima', formatNumber(sum)]);
+  out(io, await renderTable(io, ['Criterion', 'Max'], body, [true, false], { compact: true }));
 }

@@ -1,11 +1,14 @@
 // Checks of flag values that several commands share.
 import { UsageError } from '../api/errors.js';
 
-export function parseModelId(value: string | undefined): number {
+/** A model id; `source` (from settings: "--model", "environment (KCT_MODEL)", a profile) is named when it is wrong. */
+export function parseModelId(value: string | undefined, source?: string): number {
   if (value === undefined || value === '') {
     throw new UsageError('no model given', { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL, or `kct config set model <id>`.' });
   }
-  return parsePositiveInteger(value, 'model id', 'Model ids are whole numbers from `kct models`.');
+  const where = source === undefined || source === '--model' ? 'model id' : `model id from ${source.replace(/^environment \((\w+)\)$/, '$1').replace(/^profile (".*")$/, 'the config (profile $1)')}`;
+  const fix = source?.includes('KCT_MODEL') ? ' Fix or unset KCT_MODEL.' : source?.startsWith('profile') ? ' Fix it with `kct config set model <id>`.' : '';
+  return parsePositiveInteger(value, where, `Model ids are whole numbers from \`kct models\`.${fix}`);
 }
 
 export function parsePositiveInteger(value: string, what: string, hint?: string): number {

@@ -22,6 +22,8 @@ export interface Summary {
   marked: number;
   failed: number;
   cancelled: number;
+  /** Files that could not be sent, left out under --skip-unsupported. */
+  skipped: number;
   other: number;
   mean?: number;
   median?: number;
@@ -41,11 +43,12 @@ export function summarize(outcomes: readonly ScoredOutcome[], bins = 5): Summary
     marked: successes.length,
     failed: outcomes.filter((o) => o.status === 'FAILURE').length,
     cancelled: outcomes.filter((o) => o.status === 'CANCEL').length,
+    skipped: outcomes.filter((o) => o.status === 'SKIPPED').length,
     other: 0,
     histogram: [],
     criteria: [],
   };
-  summary.other = summary.total - summary.marked - summary.failed - summary.cancelled;
+  summary.other = summary.total - summary.marked - summary.failed - summary.cancelled - summary.skipped;
   if (scores.length === 0) return summary;
   summary.mean = round(scores.reduce((a, b) => a + b, 0) / scores.length);
   const mid = Math.floor(scores.length / 2);
@@ -86,6 +89,7 @@ export function renderSummary(summary: Summary, options: { unicode: boolean }): 
   const parts = [`${summary.marked} of ${summary.total} marked`];
   if (summary.failed) parts.push(`${summary.failed} failed`);
   if (summary.cancelled) parts.push(`${summary.cancelled} cancelled`);
+  if (summary.skipped) parts.push(`${summary.skipped} skipped (cannot be sent)`);
   if (summary.other) parts.push(`${summary.other} not finished or not sent`);
   lines.push(`Summary: ${parts.join(', ')}`);
   if (summary.mean === undefined) return lines;

@@ -11,6 +11,7 @@ import {
 } from '../api/schemas.js';
 import { findList, isPlainObject } from './envelope.js';
 import { checkFileCount } from './files.js';
+import { batchIdentity, checkBaseKey, submissionKey, type FileHasher, type KeyRule } from './idempotency.js';
 import type { LocalFile } from './files.js';
 import { HttpClient, unknownAnswer, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
 import { buildForm, type FilePart } from './multipart.js';
@@ -79,12 +80,39 @@ export class KctClient {
     return credits;
   }
 
+  /**
+   * The balance record as the server sent it (the spec leaves its fields open), with the credit
+   * count when kct recognises one; `credits` is undefined for a shape kct does not know.
+   */
+  async creditsRecord(options: CallOptions = {}): Promise<{ record: unknown; credits?: number }> {
+    const response = await this.get(operationPath('getCredits'), options);
+    return { record: response.data, credits: normalizeCredits(response.data)?.credits };
+  }
+
   async models(options: CallOptions = {}): Promise<Model[]> {
     const path = operationPath('listModels');
     const response = await this.get(path, options);
     const list = findList(response.data, ['models', 'items', 'results', 'list', 'data']);
     if (list === undefined) throw unknownAnswer(this.baseUrl, `GET ${path} returned no list of models`);
     return list.map((item) => parseLoose(Model, item, 'model'));
+  }
+
+  /**
+   * The Idempotency-Key of a one-pass submission: derived from everything sent, or the caller's
+   * base key joined to the answer's identity (its path relative to its folder, or its student id).
+   */
+  onePassKey(input: OnePassInput, rule: KeyRule, identity: string, hash?: FileHasher): Promise<string> {
+    const files = [
+      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+    ];
+    return submissionKey(rule, { endpoint: 'one-pass', fields: input.fields, files, identity }, hash);
+  }
+
+  /** The Idempotency-Key of a batch request, by the same rule; its identity is its items' identities. */
+  batchKey(request: BatchRequest, rule: KeyRule, itemIdentities: readonly string[]): Promise<string> {
+    return submissionKey(rule, { endpoint: 'batch', fields: request as unknown as Record<string, unknown>, identity: batchIdentity(itemIdentities) });
   }
 
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
@@ -99,6 +127,7 @@ export class KctClient {
       throw new UsageError('an answer is required: paper_content text or at least one answer file');
     }
     checkFileCount(parts.length);
+    if (options.idempotencyKey !== undefined) checkBaseKey(options.idempotencyKey, 'the Idempotency-Key');
     const response = await this.send({
       method: 'POST',
       path: operationPath('onePass'),
@@ -161,7 +190,7 @@ export class KctClient {
     const fields = validateRequest(LegacyEvaluationFields, input.fields, 'evaluation request');
     const files = input.answerFiles ?? [];
     if (fields.paper_content === undefined && files.length === 0) throw new UsageError('an answer is required: paper_content text or at least one answer file');
-    checkFileCount(files.length);
+    checkFileCount(files.length, 'answer');
     const parts = files.map((file) => ({ field: 'answer_files', file }));
     const response = await this.send({
       method: 'POST',
@@ -176,6 +205,7 @@ export class KctClient {
   /** POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. */
   async batch(request: BatchRequest, options: SubmitOptions = {}): Promise<Task> {
     const body = validateRequest(BatchRequest, request, 'batch request');
+    if (options.idempotencyKey !== undefined) checkBaseKey(options.idempotencyKey, 'the Idempotency-Key');
     const response = await this.send({
       method: 'POST',
       path: operationPath('batch'),

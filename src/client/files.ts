@@ -1,6 +1,6 @@
 // Local answer files: checked before anything is sent, then streamed from disk.
-import { accessSync, constants, openAsBlob, readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { accessSync, constants, openAsBlob, readFileSync, statSync, type Stats } from 'node:fs';
+import { basename, extname } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { isAccepted, mimeFromName } from '../api/mime.js';
@@ -32,50 +32,127 @@ export async function inspectFile(path: string, accepted: readonly string[] = AN
   return inspectFileSync(path, accepted);
 }
 
+/** Why a local file cannot be sent; `kind` lets a caller decide (skip it, or stop the run). */
+export interface FileProblem {
+  kind: 'missing' | 'unreadable' | 'folder' | 'special' | 'unsupported' | 'too-big' | 'empty';
+  path: string;
+  /** One line naming the file and what is wrong. */
+  message: string;
+  /** What to do about it. */
+  suggestion: string;
+  /** The MIME type the extension gave, for `unsupported`. */
+  type?: string;
+}
+
 /**
- * inspectFile without the thread pool: a class of a thousand files is checked in a few
- * milliseconds this way, against ~100 ms through fs/promises (a round trip per call).
+ * Checks one file (exists, readable, regular, supported type, size) without throwing: the file
+ * as it will be sent, or the problem. Synchronous on purpose: a class of a thousand files is
+ * checked in a few milliseconds this way, against ~100 ms through fs/promises.
  */
-export function inspectFileSync(path: string, accepted: readonly string[] = ANSWER_MIME_TYPES): LocalFile {
-  let info;
-  try {
-    info = statSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `file not found: ${path}` : `cannot read ${path} (${code ?? String(error)})`, {
-      suggestion: 'Check the path.',
-    });
+export function checkLocalFile(path: string, accepted: readonly string[] = ANSWER_MIME_TYPES, info?: Stats): LocalFile | FileProblem {
+  if (!info) {
+    try {
+      info = statSync(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT'
+        ? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: 'Check the path.' }
+        : { kind: 'unreadable', path, message: `cannot read ${path} (${code ?? String(error)})`, suggestion: 'Check the path and its permissions.' };
+    }
   }
-  if (info.isDirectory()) throw new UsageError(`${path} is a folder, not a file`);
-  if (!info.isFile()) throw new UsageError(`${path} is not a regular file`);
+  if (info.isDirectory()) return { kind: 'folder', path, message: `${path} is a folder, not a file`, suggestion: 'Name the folder as an answer source (kct one-pass <folder>) or name its files.' };
+  if (!info.isFile()) return { kind: 'special', path, message: `${path} is not a regular file`, suggestion: 'Send regular files only.' };
   try {
     accessSync(path, constants.R_OK);
   } catch (error) {
-    throw new UsageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
-      suggestion: 'Check the file permissions.',
-    });
+    return { kind: 'unreadable', path, message: `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, suggestion: 'Check the file permissions.' };
   }
   const type = mimeFromName(path);
   if (!isAccepted(type, accepted)) {
-    throw new UsageError(`unsupported file type for ${path}${type ? ` (${type})` : ''}`, {
-      suggestion: 'Send PDF, DOCX, RTF, TXT or an image (PNG, JPEG, WebP, GIF); export Google Docs to DOCX or PDF first.',
-    });
+    return { kind: 'unsupported', path, type, message: `unsupported file type for ${path}${type ? ` (${type})` : ''}`, suggestion: exportHint(path) };
   }
   if (info.size > MAX_FILE_BYTES) {
-    throw new UsageError(`${path} is ${info.size.toLocaleString('en')} bytes (${(info.size / MB).toFixed(2)} MiB); the limit is ${MAX_FILE_BYTES.toLocaleString('en')} bytes (${MAX_FILE_BYTES / MB} MiB) per file`, {
-      suggestion: 'Compress or split the file.',
-    });
+    return {
+      kind: 'too-big',
+      path,
+      message: `${path} is ${info.size.toLocaleString('en')} bytes (${(info.size / MB).toFixed(2)} MiB); the limit is ${MAX_FILE_BYTES.toLocaleString('en')} bytes (${MAX_FILE_BYTES / MB} MiB) per file`,
+      suggestion: 'Compress the file (scans: a lower resolution), or split it into pages sent as one answer (--pages).',
+    };
   }
-  if (info.size === 0) throw new UsageError(`${path} is empty`);
+  if (info.size === 0) {
+    return { kind: 'empty', path, message: `${path} is empty (0 bytes)`, suggestion: 'An empty file is usually a failed upload or copy: get the answer again, or leave the file out.' };
+  }
   return { path, name: basename(path), type, size: info.size };
 }
 
-export function checkFileCount(count: number, max = MAX_FILES_PER_REQUEST): void {
-  if (count > max) {
-    throw new UsageError(`${count} files in one request; the limit is ${max}`, {
-      suggestion: 'Send the files in several requests.',
+export function isFileProblem(value: LocalFile | FileProblem): value is FileProblem {
+  return (value as FileProblem).kind !== undefined;
+}
+
+/** inspectFile without the thread pool (see checkLocalFile); throws the problem as a usage error. */
+export function inspectFileSync(path: string, accepted: readonly string[] = ANSWER_MIME_TYPES): LocalFile {
+  const checked = checkLocalFile(path, accepted);
+  if (isFileProblem(checked)) throw new UsageError(checked.message, { suggestion: checked.suggestion });
+  return checked;
+}
+
+const SUPPORTED = 'kct sends PDF, DOCX, RTF, TXT and images (PNG, JPEG, WebP, GIF)';
+
+/** What to do with a file of a type the service does not take, by its extension. */
+export function exportHint(path: string): string {
+  const extension = extname(path).toLowerCase();
+  switch (extension) {
+    case '.gdoc':
+      return 'A .gdoc file is only a link to a Google Doc: open it, then File > Download > Microsoft Word (.docx) or PDF.';
+    case '.pages':
+      return 'Export it from Pages to DOCX or PDF (File > Export To > Word or PDF).';
+    case '.doc':
+    case '.odt':
+    case '.ott':
+    case '.wps':
+    case '.wpd':
+    case '.fodt':
+    case '.sxw':
+      return `Export it to DOCX or PDF (Word or LibreOffice: File > Save As > Word Document (.docx), or Export as PDF); ${SUPPORTED}.`;
+    case '.heic':
+    case '.heif':
+    case '.tif':
+    case '.tiff':
+    case '.bmp':
+      return `Convert the image to JPEG or PNG; ${SUPPORTED}.`;
+    case '.zip':
+    case '.7z':
+    case '.rar':
+      return 'Unpack the archive first, then mark its folder (kct one-pass <folder> --recursive).';
+    case '.csv':
+    case '.tsv':
+    case '.json':
+    case '.jsonl':
+    case '.ndjson':
+    case '.journal':
+    case '.xlsx':
+    case '.xls':
+    case '.ods':
+      return 'A data file, not an answer (marks or a journal from an earlier run?): move it out of the answers\' folder, or leave it out with --exclude "*' + extension + '".';
+    case '.htm':
+    case '.html':
+      return `Save the page as PDF (print to PDF) or as text; ${SUPPORTED}.`;
+    default:
+      return `This is not an answer file kct can send: ${SUPPORTED}. Export other documents to DOCX or PDF first.`;
+  }
+}
+
+/** At most 10 files per request (spec 8); `what` names them in the message: an answer's pages, or a request's files. */
+export function checkFileCount(count: number, what: 'answer' | 'request' = 'request', max = MAX_FILES_PER_REQUEST): void {
+  if (count <= max) return;
+  if (what === 'answer') {
+    throw new UsageError(`${count} files in one answer; the limit is ${max} files per answer`, {
+      suggestion: 'The files are the pages of one answer and go in one request: merge them into one PDF, or send fewer pages.',
     });
   }
+  throw new UsageError(`${count} files in one request; the limit is ${max} files per request`, {
+    suggestion: `Send at most ${max} files together (an answer's pages count with any rubric and question files): merge pages into one PDF, or send fewer files.`,
+  });
 }
 
 /**

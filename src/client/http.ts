@@ -1,6 +1,8 @@
 // The thin HTTP layer: one keep-alive dispatcher, timeouts, the API key header, retries,
 // envelope unwrapping, typed errors and a redacted debug trace.
 import type { Dispatcher as UndiciDispatcher } from 'undici';
+import { holdingConnector } from './connector.js';
+import { cutShort, exchange } from './exchange.js';
 import { formFileBytes, paceCollections } from './gc-pacer.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
@@ -92,20 +94,6 @@ function isNetworkError(code: string | undefined): boolean {
   return TRANSIENT_NETWORK.has(code) || code.startsWith('UND_ERR_') || TLS_CODE.test(code);
 }
 
-async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit: number, url: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy?.();
-      throw new KctError('response_too_large', `the answer from ${url} is larger than ${limit / 1024 / 1024} MB; refusing to read it`);
-    }
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export class HttpClient {
   readonly baseUrl: string;
   private readonly options: HttpOptions;
@@ -133,7 +121,8 @@ export class HttpClient {
     if (this.options.dispatcher) return this.options.dispatcher;
     if (!this.dispatcherInstance) {
       const agentOptions = {
-        connect: { timeout: this.timeouts.connectMs },
+        // a response that arrives while an upload is cut short wins over the broken write (connector.ts)
+        connect: holdingConnector({ timeout: this.timeouts.connectMs }),
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
         keepAliveTimeout: 10_000,
@@ -218,23 +207,22 @@ export class HttpClient {
       else if (body) this.trace('> [multipart body]');
 
       const stopPacing = this.options.paceUploads && body !== undefined && typeof body !== 'string' ? paceCollections(formFileBytes(body)) : undefined;
-      let response: UndiciDispatcher.ResponseData;
-      let text: string;
+      let response;
       try {
-        response = await this.dispatcher.request({
+        response = await exchange(this.dispatcher, {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: method as UndiciDispatcher.HttpMethod,
           headers,
           body,
-          signal: spec.signal,
-        });
-        text = await readCapped(response.body, MAX_RESPONSE_BYTES, url.href);
+        }, MAX_RESPONSE_BYTES, spec.signal);
       } finally {
         stopPacing?.();
       }
-      const responseHeaders = response.headers as Record<string, string | string[] | undefined>;
+      const text = response.text;
+      const responseHeaders = response.headers;
       this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
+      if (response.truncated) this.trace(`< the connection broke before the whole answer arrived (${errorCode(response.truncated) ?? String(response.truncated)}); the status stands`);
       this.traceHeaders('<', responseHeaders);
       this.traceBody('<', text);
 
@@ -378,7 +366,9 @@ const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ER
 
 function toConnectionError(error: unknown, spec: RequestSpec, baseUrl: string): ConnectionError {
   const code = errorCode(error);
-  const delivered = !NOT_DELIVERED.has(code ?? '');
+  // the connection broke before the whole request was written: the server never saw its end, so
+  // it cannot have accepted it (exchange.ts)
+  const delivered = !NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object);
   const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
   const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {

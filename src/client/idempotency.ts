@@ -1,9 +1,11 @@
-// Idempotency keys derived from what is sent: the same submission (model, every field, the
-// content of every file) always gets the same key, so running a command again after a crash or
-// a time-out returns the tasks already created instead of charging twice.
+// Idempotency keys, by one rule for one-pass and batch: derived from what is sent (the same
+// submission, its model, every field and the content of every file, always gets the same key), or
+// the caller's base key joined to the answer's identity. Either way running a command again after
+// a crash or a time-out returns the tasks already created instead of charging twice.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
+import { UsageError } from '../api/errors.js';
 import { ONE_READ_BYTES, type LocalFile } from './files.js';
 
 export async function fileSha256(path: string): Promise<string> {
@@ -52,4 +54,58 @@ export async function deriveIdempotencyKey(endpoint: string, fields: Record<stri
   const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file) })));
   const canonical = canonicalJson({ v: 1, endpoint, fields, files: described });
   return `kct-${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * How a submission's Idempotency-Key is made: derived from everything sent (the default), or
+ * from the caller's base key and the answer's identity, never its position in the run.
+ */
+export type KeyRule = { kind: 'derived' } | { kind: 'base'; base: string };
+
+/** The longest base key: room is left for the identity (the service takes up to 255 characters). */
+export const MAX_BASE_KEY = 200;
+const MAX_KEY = 255;
+
+/**
+ * A caller's base key, checked before anything is sent: an empty key would send no key at all
+ * (every run charged again), and a header can hold only visible ASCII.
+ */
+export function checkBaseKey(base: string, what = '--idempotency-key'): string {
+  if (base.trim() === '') {
+    throw new UsageError(`${what} is empty: with no key, every run would be charged again`, {
+      suggestion: `Give a key such as class9-essay, or leave out ${what} to have kct derive one from each answer's content. In a script, check that the variable you pass is set.`,
+    });
+  }
+  const bad = [...base].findIndex((char) => !/^[\x21-\x7e]$/.test(char));
+  if (bad >= 0) {
+    const char = base[bad];
+    const shown = char === ' ' ? 'a space' : /\s/.test(char) ? 'white space' : `"${char}"`;
+    throw new UsageError(`${what} may hold only visible ASCII characters (letters, digits, punctuation; no spaces): it has ${shown} at position ${bad + 1}`, {
+      suggestion: 'Use letters, digits and - _ . : / only, e.g. class9-essay.',
+    });
+  }
+  if (base.length > MAX_BASE_KEY) throw new UsageError(`${what} is ${base.length} characters long; the limit is ${MAX_BASE_KEY}`);
+  return base;
+}
+
+/**
+ * "<base>-<identity>": the identity (a path relative to its folder, or a student id) with every
+ * character other than letters, digits and - _ . ~ / percent-encoded, so the key is visible ASCII
+ * and two identities never share one. An identity too long for a key is replaced by its SHA-256.
+ */
+export function keyForIdentity(base: string, identity: string): string {
+  const key = `${checkBaseKey(base)}-${encodeURIComponent(identity).replace(/%2F/g, '/').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  if (key.length <= MAX_KEY) return key;
+  return `${base}-sha256-${createHash('sha256').update(identity).digest('hex').slice(0, 32)}`;
+}
+
+/** The identity of a batch request: its items' identities, in order. */
+export function batchIdentity(itemIdentities: readonly string[]): string {
+  return `batch-${createHash('sha256').update(itemIdentities.join('\n')).digest('hex').slice(0, 32)}`;
+}
+
+/** The key of one submission under a rule (the one rule one-pass and batch share). */
+export async function submissionKey(rule: KeyRule, submission: { endpoint: string; fields: Record<string, unknown>; files?: readonly KeyedFile[]; identity: string }, hash: FileHasher = hashFile): Promise<string> {
+  if (rule.kind === 'base') return keyForIdentity(rule.base, submission.identity);
+  return deriveIdempotencyKey(submission.endpoint, submission.fields, submission.files ?? [], hash);
 }

@@ -1,6 +1,7 @@
 // Keeps API keys out of everything kct prints: debug traces, errors, status lines.
 
-const KEY_PATTERN = /kct_[A-Za-z0-9_-]{6,}/g;
+/** Anything shaped like a key: kct_ followed by key characters (a typo'd or truncated key is still a secret). */
+const KEY_PATTERN = /kct_[A-Za-z0-9_-]+/g;
 
 /** A masked form safe to show: the prefix and the last four characters. */
 export function maskKey(key: string): string {

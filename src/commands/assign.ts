@@ -2,8 +2,9 @@
 import { UsageError } from '../api/errors.js';
 import type { AssignmentRequest } from '../api/schemas.js';
 import type { Context } from '../cli/context.js';
-import { toIsoDateTime } from '../cli/dates.js';
+import { localAndUtc, toIsoDateTime } from '../cli/dates.js';
 import { out } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { parseModelId, parsePositiveInteger } from '../cli/parse.js';
 
 export interface AssignOptions {
@@ -24,7 +25,7 @@ export async function run(options: AssignOptions, context: Context): Promise<voi
   const start = options.start === undefined ? undefined : toIsoDateTime(options.start, '--start');
   if (start !== undefined && start >= deadline) throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`);
   const request: AssignmentRequest = {
-    model_id: parseModelId(settings.model.value),
+    model_id: parseModelId(settings.model.value, settings.model.source),
     assignment_name: options.name,
     assignment_desc: options.desc,
     deadline_time: deadline,
@@ -33,13 +34,15 @@ export async function run(options: AssignOptions, context: Context): Promise<voi
     ...(start ? { start_time: start } : {}),
     ...(options.fileType ? { file_type: options.fileType } : {}),
   };
-  if (Date.parse(deadline) < Date.now()) context.note(`kct: note: the deadline ${deadline} is in the past`);
+  if (Date.parse(deadline) < Date.now()) context.note(`kct: note: the deadline ${localAndUtc(deadline)} is in the past`);
+  const format = await formatFor(options, context);
   const client = await context.client();
   const assignment = await client.createAssignment(request, { signal: context.signal });
-  if (options.json) {
-    out(context.io, JSON.stringify(assignment, null, 2));
-    return;
-  }
-  out(context.io, `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}, deadline ${deadline}.`);
-  out(context.io, `Submit answers with: kct evaluate --assignment ${String(assignment.assignment_id)} <file>`);
+  await printRecord(context.io, format, assignment, () => {
+    out(context.io, `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}.`);
+    // the API takes UTC; a teacher thinks in local time: both, so neither surprises
+    out(context.io, `Deadline: ${localAndUtc(deadline)}`);
+    if (start) out(context.io, `Start:    ${localAndUtc(start)}`);
+    out(context.io, `Submit answers with: kct evaluate --assignment ${String(assignment.assignment_id)} <file>`);
+  });
 }

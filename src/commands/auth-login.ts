@@ -3,7 +3,8 @@ import { CredentialsError, UsageError } from '../api/errors.js';
 import { assertSendableKey } from '../client/client.js';
 import { maskKey } from '../client/redact.js';
 import type { Context } from '../cli/context.js';
-import { out } from '../cli/io.js';
+import { out, whyNoPrompt } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { readStdinText } from '../cli/stdin.js';
 
 export interface AuthLoginOptions {
@@ -18,9 +19,10 @@ export async function run(options: AuthLoginOptions, context: Context): Promise<
     throw new UsageError('no API base URL to log in to', { suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).' });
   }
   const key = options.withKey ? (await readStdinText(context.io)).trim() : await promptForKey(context);
-  // assertSendableKey's hint is "run kct auth login", which is what the user just did.
+  // assertSendableKey's hint is "run kct auth login", which is what the user just did; an empty
+  // key is a usage mistake (an unset variable piped in), not a rejected key
   if (!key) {
-    throw new CredentialsError(options.withKey ? 'no API key on standard input (it was empty)' : 'no API key was entered', {
+    throw new UsageError(options.withKey ? 'no API key on standard input (it was empty)' : 'no API key was entered', {
       suggestion: options.withKey
         ? 'Pipe the key in: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).'
         : 'Paste the key (kct_...) at the prompt, or pipe it in: printf %s "$KEY" | kct auth login --with-key',
@@ -35,17 +37,16 @@ export async function run(options: AuthLoginOptions, context: Context): Promise<
   store.setProfileValue(settings.profile, 'base_url', baseUrl);
   if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
 
-  if (options.json) {
-    out(context.io, JSON.stringify({ profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits }));
-  } else {
+  const report = { profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits };
+  await printRecord(context.io, await formatFor(options, context), report, () => {
     out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
-  }
+  });
   if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
 }
 
 async function promptForKey(context: Context): Promise<string> {
   if (context.io.noPrompt) {
-    throw new CredentialsError('no terminal to ask for the key on', {
+    throw new CredentialsError(`cannot ask for the key: ${whyNoPrompt(context.io)}`, {
       suggestion: 'Pipe the key in with --with-key, e.g. printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
     });
   }

@@ -5,6 +5,7 @@ import { maskKey } from '../client/redact.js';
 import { describeOwner, keyOwner, type KeyOwner } from '../cli/account.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { formatNumber } from '../cli/render/style.js';
 
 export interface AuthStatusOptions {
@@ -42,13 +43,12 @@ export async function run(options: AuthStatusOptions, context: Context): Promise
       server = { accepted: false, error: (error as Error).message, ...(error instanceof ApiError ? { status: error.status } : {}) };
     }
   }
-  if (options.json) out(context.io, JSON.stringify({ ...local, server: server ?? null }, null, 2));
-  else {
+  await printRecord(context.io, await formatFor(options, context), { ...local, server: server ?? null }, () => {
     out(context.io, `Profile:  ${local.profile} (from ${local.profile_source})`);
     out(context.io, `Key:      ${local.key ?? 'none'}${local.key_source ? ` (from ${local.key_source})` : ''}`);
     out(context.io, `Base URL: ${local.base_url ?? 'none'}${local.base_url_source ? ` (from ${local.base_url_source})` : ''}`);
     if (server) out(context.io, `Server:   ${serverLine(server, failure)}`);
-  }
+  });
   if (!key) throw new CredentialsError('not logged in', { suggestion: 'Run `kct auth login`, or set KCT_API_KEY.' });
   if (!local.base_url) {
     throw new UsageError('the key cannot be checked: no API base URL is set', { suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url.' });

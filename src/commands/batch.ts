@@ -8,7 +8,7 @@ import type { KctClient } from '../client/client.js';
 import { parseLoose } from '../client/client.js';
 import { isPlainObject, listFrom } from '../client/envelope.js';
 import { isLocalCallback } from '../cli/loopback.js';
-import { deriveIdempotencyKey } from '../client/idempotency.js';
+import { checkBaseKey, type KeyRule } from '../client/idempotency.js';
 import { limiter } from '../client/limit.js';
 import { pollSchedule } from '../client/poll.js';
 import type { Context } from '../cli/context.js';
@@ -17,13 +17,18 @@ import { readManifest, type ManifestItem } from '../cli/manifest.js';
 import { parseModelId } from '../cli/parse.js';
 import { OutcomeWriter, outcomeFromResult, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat } from '../cli/render/rows.js';
+import { describeSnapshot } from '../cli/render/snapshot.js';
+import { startSpinner } from '../cli/watch-ui.js';
 import { watchTimings, type WatchFlags } from '../cli/watching.js';
+import type { StatusSnapshot } from '../api/schemas.js';
 
 export interface BatchOptions extends WatchFlags {
   manifest: string;
   model?: string;
   callbackUrl?: string;
   idempotencyKey?: string;
+  recursive?: boolean;
+  exclude?: string[];
   wait?: boolean;
   output?: string;
   json?: boolean;
@@ -58,12 +63,14 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 export async function run(options: BatchOptions, context: Context): Promise<void> {
+  // an empty key (an unset variable in a script) would send none: every run charged again
+  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
   const settings = await context.settings({ model: options.model });
-  const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value);
+  const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value, settings.model.source);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
   const format = resolveFormat(options, settings.output);
   const timings = watchTimings(options, context.env);
-  const items = await readManifest(options.manifest, modelId);
+  const items = await readManifest(options.manifest, modelId, { io: context.io, note: (line) => err(context.io, `kct: ${line}`), recursive: options.recursive, exclude: options.exclude });
   const groups = chunk(items, MAX_BATCH_ITEMS);
   const client = await context.client();
 
@@ -73,9 +80,8 @@ export async function run(options: BatchOptions, context: Context): Promise<void
   let refused: unknown;
   for (const [index, group] of groups.entries()) {
     const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
-    const key = options.idempotencyKey !== undefined
-      ? (groups.length === 1 ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
-      : await deriveIdempotencyKey('batch', body);
+    // a base key is joined to the request's identity: its items' files or student ids, never its position
+    const key = await client.batchKey(body, keyRule, group.map((item) => item.label));
     let task: Task;
     try {
       task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
@@ -97,23 +103,36 @@ export async function run(options: BatchOptions, context: Context): Promise<void
     return;
   }
 
-  const poller = client.poller({ timeoutMs: timings.timeoutMs, schedule: pollSchedule(timings.startMs), signal: context.signal });
+  const progress = await batchProgress(context, accepted.map(({ task }) => task.task_id), accepted.reduce((n, { items: group }) => n + group.length, 0));
+  const poller = client.poller({
+    timeoutMs: timings.timeoutMs,
+    schedule: pollSchedule(timings.startMs),
+    signal: context.signal,
+    onUpdate: (snapshot, changed) => progress.update(snapshot, changed),
+    onTransientError: (id, error) => progress.warn(`${id}: ${error.message}; still watching`),
+  });
   const writer = new OutcomeWriter(context.io, format);
   await writer.init();
   const late: string[] = [];
-  await Promise.all(accepted.map(async ({ task, items: group }) => {
-    try {
-      await poller.watch(task.task_id, timings.startMs ?? 0);
-    } catch (error) {
-      if (error instanceof WatchTimeoutError) {
-        late.push(task.task_id);
-        return;
+  try {
+    await Promise.all(accepted.map(async ({ task, items: group }) => {
+      try {
+        await poller.watch(task.task_id, timings.startMs ?? 0);
+      } catch (error) {
+        if (error instanceof WatchTimeoutError) {
+          late.push(task.task_id);
+          return;
+        }
+        throw error;
       }
-      throw error;
-    }
-    const record = await client.result(task.task_id, { signal: context.signal });
-    for (const outcome of await itemOutcomes(client, record, group, context.signal)) writer.add(outcome);
-  }));
+      const record = await client.result(task.task_id, { signal: context.signal });
+      const outcomes = await itemOutcomes(client, record, group, context.signal);
+      for (const outcome of outcomes) writer.add(outcome);
+      progress.finished(task.task_id, outcomes);
+    }));
+  } finally {
+    progress.stop();
+  }
   const order = new Map(items.map((item, index) => [item.label, index]));
   const outcomes = await writer.finish((outcome) => order.get(outcome.file) ?? 0);
   if (refused !== undefined) throw refused;
@@ -122,6 +141,48 @@ export async function run(options: BatchOptions, context: Context): Promise<void
   if (unsuccessful.length > 0) {
     throw new TaskUnsuccessfulError(Object.fromEntries(unsuccessful.map((o) => [o.task_id ?? o.file, o.status])), `${unsuccessful.length} of ${outcomes.length} items did not succeed`);
   }
+}
+
+interface BatchProgress {
+  update(snapshot: StatusSnapshot, changed: boolean): void;
+  warn(text: string): void;
+  finished(taskId: string, outcomes: AnswerOutcome[]): void;
+  stop(): void;
+}
+
+/**
+ * Progress while batches are marked, as one-pass shows it: on a terminal a spinner with the items
+ * marked, not marked and still to come (exact once a batch ends; meanwhile the service's own
+ * account of the running batch); off a terminal one line per change on stderr.
+ */
+async function batchProgress(context: Context, taskIds: string[], total: number): Promise<BatchProgress> {
+  const counts = { marked: 0, failed: 0 };
+  const latest = new Map<string, string>();
+  const name = (id: string) => (taskIds.length === 1 ? `batch ${id}` : `batch ${taskIds.indexOf(id) + 1}/${taskIds.length} ${id}`);
+  const line = () => {
+    const running = [...latest].filter(([id]) => taskIds.includes(id)).map(([id, text]) => `${name(id)}: ${text}`);
+    return [`marking ${total} items: ${counts.marked} marked, ${counts.failed} not marked, ${total - counts.marked - counts.failed} queued or running`, ...running.slice(0, 1)].join(' · ');
+  };
+  const spinner = await startSpinner(context.io, line());
+  return {
+    update(snapshot, changed) {
+      const id = snapshot.task_id ?? '';
+      latest.set(id, describeSnapshot(snapshot));
+      if (spinner) spinner.text(line());
+      else if (changed) err(context.io, `kct: ${name(id)} ${describeSnapshot(snapshot)}`);
+    },
+    warn(text) {
+      if (spinner) spinner.warn(text);
+      else err(context.io, `kct: ${text}`);
+    },
+    finished(taskId, outcomes) {
+      latest.delete(taskId);
+      for (const outcome of outcomes) counts[outcome.status === 'SUCCESS' ? 'marked' : 'failed'] += 1;
+      if (spinner) spinner.text(line());
+      else err(context.io, `kct: ${name(taskId)} finished: ${line()}`);
+    },
+    stop: () => spinner?.stop(),
+  };
 }
 
 /**

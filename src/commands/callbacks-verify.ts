@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { CredentialsError, UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { readStdinText } from '../cli/stdin.js';
 import { webhookSecret } from '../cli/webhook-secret.js';
 
@@ -34,6 +35,5 @@ export async function run(options: CallbacksVerifyOptions, context: Context): Pr
       suggestion: 'Check the secret, and that the body is passed byte for byte as received; stale timestamps (over 5 minutes) are refused.',
     });
   }
-  if (options.json) out(context.io, JSON.stringify({ valid: true, id: options.id, payload }));
-  else out(context.io, `valid: callback ${options.id} is signed with this secret`);
+  await printRecord(context.io, await formatFor(options, context), { valid: true, id: options.id, payload }, () => out(context.io, `valid: callback ${options.id} is signed with this secret`));
 }

@@ -1,5 +1,6 @@
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
 
 export interface CancelOptions {
@@ -8,14 +9,23 @@ export interface CancelOptions {
 }
 
 export async function run(options: CancelOptions, context: Context): Promise<void> {
+  const format = await formatFor(options, context);
   const client = await context.client();
   const task = await client.cancel(options.taskId, { signal: context.signal });
-  if (options.json) {
-    out(context.io, JSON.stringify(task, null, 2));
-    return;
-  }
+  await printRecord(context.io, format, task, () => out(context.io, `Cancelled ${options.taskId}${task.status ? ` (status ${String(task.status)})` : ''}${billingNote(task)}.`));
+}
+
+/**
+ * What the cancel costs, by path: the legacy path charged at acceptance and keeps it; a batch's
+ * items are charged as each succeeds (those already marked stay charged, the rest never are);
+ * a one-pass task is charged only on success, so a cancelled one never is.
+ */
+function billingNote(task: Record<string, unknown>): string {
   const charged = typeof task.credits_charged === 'number' ? task.credits_charged : undefined;
-  // the legacy path charges at acceptance and keeps the charge; one-pass and batch never charge a cancelled task
-  const billing = charged === undefined ? '' : charged === 0 ? '; no credits are charged for it' : `; ${plural(charged, 'credit')} charged at acceptance stay charged`;
-  out(context.io, `Cancelled ${options.taskId}${task.status ? ` (status ${String(task.status)})` : ''}${billing}.`);
+  if (charged === undefined) return '';
+  if (typeof task.count === 'number') {
+    return charged === 0 ? '; none of its items was charged' : `; ${plural(charged, 'credit')} for the items marked before the cancel stay charged, the others are never charged`;
+  }
+  if (charged === 0) return '; no credits are charged for it';
+  return `; ${plural(charged, 'credit')} charged at acceptance stay charged`;
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../cli/context.js';
 import { checkConfigKey, settingFor } from '../cli/config-keys.js';
 import { out } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -10,6 +11,7 @@ export interface ConfigGetOptions {
 export async function run(options: ConfigGetOptions, context: Context): Promise<void> {
   const key = checkConfigKey(options.key, 'read');
   const setting = settingFor(await context.settings(), key);
-  if (options.json) out(context.io, JSON.stringify({ key, value: setting.value ?? null, source: setting.source ?? null }));
-  else if (setting.value !== undefined) out(context.io, setting.value);
+  await printRecord(context.io, await formatFor(options, context), { key, value: setting.value ?? null, source: setting.source ?? null }, () => {
+    if (setting.value !== undefined) out(context.io, setting.value);
+  });
 }

@@ -2,6 +2,7 @@ import type { Context } from '../cli/context.js';
 import { CONFIG_KEYS, settingFor } from '../cli/config-keys.js';
 import { out } from '../cli/io.js';
 import { maskKey } from '../client/redact.js';
+import { formatFor, printRows } from '../cli/render/rows.js';
 
 export interface ConfigListOptions {
   json?: boolean;
@@ -14,8 +15,17 @@ export async function run(options: ConfigListOptions, context: Context): Promise
     { key: 'api_key', value: settings.apiKey.value ? maskKey(settings.apiKey.value) : undefined, source: settings.apiKey.source },
     ...CONFIG_KEYS.map((key) => ({ key, ...settingFor(settings, key) })),
   ];
-  if (options.json) {
+  const format = await formatFor(options, context);
+  if (format === 'json') {
     out(context.io, JSON.stringify(Object.fromEntries(rows.map((row) => [row.key, { value: row.value ?? null, source: row.source ?? null }])), null, 2));
+    return;
+  }
+  if (format !== 'table') {
+    await printRows(context.io, format, rows, [
+      { header: 'key', value: (row) => row.key },
+      { header: 'value', value: (row) => row.value ?? null },
+      { header: 'source', value: (row) => row.source ?? null },
+    ], (row) => ({ key: row.key, value: row.value ?? null, source: row.source ?? null }));
     return;
   }
   for (const row of rows) out(context.io, `${row.key.padEnd(9)} ${row.value ?? '(unset)'}${row.source ? `  [${row.source}]` : ''}`);

@@ -36,7 +36,7 @@ export async function run(options: EvaluateOptions, context: Context): Promise<v
     text = await readStdinText(context.io);
   }
   const files = await Promise.all(inputs.filter((input) => input !== '-').map((path) => inspectFile(path)));
-  checkFileCount(files.length);
+  checkFileCount(files.length, 'answer');
   if (text === undefined && files.length === 0) throw new UsageError('no answer given', { suggestion: 'Pass answer files (the pages of one answer), - for text on stdin, or --text.' });
   if (text !== undefined && text.trim() === '') throw new UsageError('the answer text is empty');
   const fields: LegacyEvaluationFields = {

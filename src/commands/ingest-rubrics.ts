@@ -1,7 +1,7 @@
 // kct ingest rubrics: POST /rubrics-ingest-preview, then an editable preview file and a summary.
 // `runIngest` serves `kct ingest questions` too.
 import type { Context } from '../cli/context.js';
-import { out } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { ingestToFile, printIngestSummary } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import type { PreviewKind } from '../cli/preview-file.js';
@@ -40,8 +40,8 @@ export async function runIngest(kind: PreviewKind, options: IngestCommandOptions
     totalScore,
     cumMethod: options.cumMethod,
   }, context.signal);
-  if (options.json) out(context.io, JSON.stringify(outcome.preview, null, 2));
-  else await printIngestSummary(context.io, kind, outcome.content);
+  // -o names the preview file here, not a format: only --json and the configured output choose it
+  await printRecord(context.io, await formatFor({ json: options.json }, context), outcome.preview, () => printIngestSummary(context.io, kind, outcome.content));
   for (const warning of outcome.warnings) context.note(`warning: ${warning}`);
   const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';
   const mine = kind === 'questions' ? `--questions ${output}` : `--rubrics ${output}`;

@@ -2,6 +2,7 @@
 // will be created, confirm, POST /models, and with --wait poll until the model is ready.
 import type { Context } from '../cli/context.js';
 import { err, out, safeText } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { confirmCreate, describeModel, waitForModel } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest } from '../cli/preview-file.js';
@@ -33,7 +34,8 @@ export async function run(options: ModelsCreateOptions, context: Context): Promi
     cumMethod: options.cumMethod,
   });
   for (const warning of plan.warnings) context.note(`warning: ${warning}`);
-  if (!options.json) err(context.io, await describeModel(context.io, plan.request));
+  const format = await formatFor({ json: options.json }, context);
+  if (format === 'table') err(context.io, await describeModel(context.io, plan.request));
   if (!(await confirmCreate(context, options.yes))) {
     context.note('Nothing was created.');
     return;
@@ -44,8 +46,7 @@ export async function run(options: ModelsCreateOptions, context: Context): Promi
   context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
   const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
   // One line that starts with the id, so a script can take it: id=$(kct models create ... --yes | cut -d' ' -f1)
-  if (options.json) out(context.io, JSON.stringify(model, null, 2));
-  else out(context.io, [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  '));
+  await printRecord(context.io, format, model, () => out(context.io, [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  ')));
   if (model.post_status === 'ready') context.note(`Mark with it: kct one-pass <answer file> --model ${id}`);
   else if (!options.wait) context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
 }

@@ -11,7 +11,8 @@ import { PREVIEW_MIME_TYPES } from '../api/limits.js';
 import type { CumMethod as CumMethodType } from '../api/schemas.js';
 import { inspectFile } from '../client/files.js';
 import type { Context } from '../cli/context.js';
-import { err, out } from '../cli/io.js';
+import { err, whyNoPrompt } from '../cli/io.js';
+import { formatFor, printRecord } from '../cli/render/rows.js';
 import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../cli/preview-file.js';
@@ -52,7 +53,7 @@ export function stepByStep(options: ModelsNewOptions): string {
 
 export async function run(options: ModelsNewOptions, context: Context): Promise<void> {
   if (context.io.noPrompt) {
-    throw new UsageError('kct models new is interactive and needs a terminal (it opens an editor and asks before creating)', {
+    throw new UsageError(`kct models new is interactive (it opens an editor and asks before creating) and cannot run here: ${whyNoPrompt(context.io)}`, {
       suggestion: stepByStep(options),
     });
   }
@@ -143,8 +144,7 @@ export async function run(options: ModelsNewOptions, context: Context): Promise<
 
   step('5/5 Training');
   const model = created.post_status === 'ready' ? created : await waitForModel(context, client, id, options);
-  if (options.json) out(context.io, JSON.stringify(model, null, 2));
-  else await printModel(context.io, model);
+  await printRecord(context.io, await formatFor({ json: options.json }, context), model, () => printModel(context.io, model));
   context.note(`Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
   context.note(`(The previews are kept in ${dir}.)`);
 }

@@ -6,10 +6,11 @@ import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeo
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { checkFileCount, inspectFile, withContent, type LocalFile } from '../client/files.js';
-import { cachedHasher, deriveIdempotencyKey, type KeyedFile } from '../client/idempotency.js';
+import { cachedHasher, checkBaseKey, type KeyRule } from '../client/idempotency.js';
 import { limiter } from '../client/limit.js';
 import { pollSchedule } from '../client/poll.js';
-import { collectAnswers, type Answer } from '../cli/answers.js';
+import { collectAnswers, type Answer, type StudentIdSource } from '../cli/answers.js';
+import { warnOnRubricTotal } from '../cli/rubric-total.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { Journal, type ResumePlan } from '../cli/journal.js';
@@ -25,7 +26,11 @@ export interface OnePassOptions extends WatchFlags {
   model?: string;
   text?: string;
   filesFrom?: string;
-  studentIdFrom?: 'name' | 'none';
+  studentIdFrom?: StudentIdSource;
+  groupBy?: 'folder';
+  recursive?: boolean;
+  exclude?: string[];
+  skipUnsupported?: boolean;
   pages?: boolean;
   jobs?: string;
   resume?: string;
@@ -55,8 +60,10 @@ function stopsTheRun(error: unknown): boolean {
 }
 
 export async function run(options: OnePassOptions, context: Context): Promise<void> {
+  // an empty key (an unset variable in a script) would send none: every run charged again
+  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
   const settings = await context.settings({ model: options.model });
-  const modelId = parseModelId(settings.model.value);
+  const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
   const jobs = parsePositiveInteger(options.jobs ?? '4', '--jobs');
   const timings = watchTimings(options, context.env);
@@ -64,16 +71,22 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   const clientReady = context.client();
   clientReady.catch(() => {}); // its error, if any, is raised where it is awaited
   const [rubricFiles, questionFiles] = await Promise.all([inspectAll(options.rubricFile), inspectAll(options.questionFile)]);
-  const answers = await collectAnswers({
+  const collection = await collectAnswers({
     inputs: options.answers ?? [],
     text: options.text,
     filesFrom: options.filesFrom,
     studentId: options.studentId,
     studentIdFrom: options.studentIdFrom,
+    groupBy: options.groupBy,
+    recursive: options.recursive,
+    exclude: options.exclude,
+    skipUnsupported: options.skipUnsupported,
     pages: options.pages,
   }, context.io);
+  const { answers, skipped } = collection;
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + Math.max(...answers.map((answer) => answer.files.length)));
+  for (const note of collection.notes) err(context.io, `kct: ${note}`);
 
   const common: OnePassFields = dropUndefined({
     model_id: modelId,
@@ -86,14 +99,12 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     specification: options.spec,
     style: options.style,
   });
-  const sharedParts: KeyedFile[] = [
-    ...rubricFiles.map((file) => ({ field: 'rubric_files', file })),
-    ...questionFiles.map((file) => ({ field: 'question_files', file })),
-  ];
 
   const client = await clientReady;
+  await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
   const journal = options.resume ? new Journal(options.resume) : undefined;
-  const single = answers.length === 1;
+  // one named answer prints its record; a folder, a glob, a list or several inputs print rows (README "Output shapes")
+  const single = collection.shape === 'record' && answers.length === 1 && skipped.length === 0;
   const poller = client.poller({
     timeoutMs: timings.timeoutMs,
     schedule: pollSchedule(timings.startMs),
@@ -110,11 +121,12 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   const counts = { done: 0, failed: 0, total: answers.length };
   const writer = new OutcomeWriter(context.io, single ? 'table' : format);
   await writer.init();
+  for (const skip of skipped) writer.add({ file: skip.label, student_id: skip.studentId, status: 'SKIPPED', message: skip.reason });
   if (options.wait !== false) {
     progress = single ? await createProgressReporter(context.io) : await classProgress(context, counts);
   }
 
-  const processAnswer = async (answer: Answer, index: number): Promise<AnswerOutcome> => {
+  const processAnswer = async (answer: Answer): Promise<AnswerOutcome> => {
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
     const fields: OnePassFields = dropUndefined({ ...common, paper_content: answer.text, student_id: answer.studentId });
     let taskId: string | undefined;
@@ -123,16 +135,17 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
       // thousands of files never holds more than N open, or N reads in memory, at once.
       const { key, plan, task } = await submit(async (): Promise<{ key: string; plan: ResumePlan; task?: Task }> => {
         const answerFiles = answer.files.map(withContent);
-        const parts: KeyedFile[] = [...answerFiles.map((file) => ({ field: 'answer_files', file })), ...sharedParts];
-        const key = options.idempotencyKey !== undefined
-          ? (single ? options.idempotencyKey : `${options.idempotencyKey}-${index + 1}`)
-          : await deriveIdempotencyKey('one-pass', fields, parts, hasher);
+        const key = await client.onePassKey({ fields, answerFiles, rubricFiles, questionFiles }, keyRule, answer.identity, hasher);
         const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
         if (plan.kind !== 'submit') return { key, plan };
         if (fatal !== undefined) throw new NotSent();
         if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
-        const task = await client.onePass({ fields, answerFiles, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
-        return { key, plan, task };
+        try {
+          const task = await client.onePass({ fields, answerFiles, rubricFiles, questionFiles }, { idempotencyKey: key, signal: context.signal });
+          return { key, plan, task };
+        } catch (error) {
+          throw keyConflict(error, answer, key, keyRule);
+        }
       });
       if (task) {
         taskId = task.task_id;
@@ -151,7 +164,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
       let result = await client.result(taskId, { signal: context.signal });
       // A failure the server calls retryable (its own fault, not the answer's) would be replayed
       // forever under the same derived key: try again under a derived follow-up key, at most twice.
-      for (let attempt = 1; attempt <= 2 && options.idempotencyKey === undefined && isRetryableFailure(result); attempt++) {
+      for (let attempt = 1; attempt <= 2 && keyRule.kind === 'derived' && isRetryableFailure(result); attempt++) {
         err(context.io, `kct: ${answer.label}: ${taskId} failed on the service's side and may be retried; submitting it again`);
         const again = await submit(() => client.onePass({ fields, answerFiles: answer.files, rubricFiles, questionFiles }, { idempotencyKey: `${key}-retry${attempt}`, signal: context.signal }));
         taskId = again.task_id;
@@ -175,8 +188,8 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
 
   let outcomes: AnswerOutcome[];
   try {
-    const settled = await Promise.all(answers.map(async (answer, index) => {
-      const outcome = await processAnswer(answer, index);
+    const settled = await Promise.all(answers.map(async (answer) => {
+      const outcome = await processAnswer(answer);
       counts.done += 1;
       if (outcome.status !== 'SUCCESS') counts.failed += 1;
       if (!single) writer.add(outcome);
@@ -203,7 +216,8 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   if (single) {
     await printSingle(context, outcomes[0], format, options.wait === false);
   } else {
-    const order = new Map(answers.map((answer, index) => [answer.label, index]));
+    // rows in the order the answers were found; skipped ones where they were found
+    const order = new Map(collection.order.map((label, index) => [label, index]));
     await writer.finish((outcome) => order.get(outcome.file) ?? 0, { waited: options.wait !== false });
   }
   finishWithExitStatus(outcomes, fatal, timings.timeoutMs);
@@ -272,6 +286,31 @@ function isRetryableFailure(result: EvaluationResult): boolean {
 /** A file that vanished or changed permissions after the checks: that answer fails, not the run. */
 function isLocalFileError(error: unknown): boolean {
   return typeof (error as { code?: unknown }).code === 'string' && typeof (error as { path?: unknown }).path === 'string';
+}
+
+function isKeyReused(error: ApiError): boolean {
+  return error.status === 409 && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
+}
+
+/**
+ * A 409 for a key reused on a changed answer, told in the user's terms: which file changed, under
+ * which key, and the two ways on. With derived keys a changed file gets a new key, so this comes
+ * from a base key given with --idempotency-key.
+ */
+function keyConflict(error: unknown, answer: Answer, key: string, rule: KeyRule): unknown {
+  if (!(error instanceof ApiError) || !isKeyReused(error) || rule.kind !== 'base') return error;
+  return new ApiError({
+    status: error.status,
+    message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
+    method: error.method,
+    url: error.url,
+    requestId: error.requestId,
+    errorCode: error.errorCode,
+    body: error.body,
+    headers: error.headers,
+  }, {
+    suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+  });
 }
 
 /** An answer left unsent because an earlier error stopped the run. */

@@ -1,5 +1,5 @@
 // kct rewrite: rewrite a finished evaluation's feedback in another style (POST /feedback-rewrite).
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { EvaluationResult, type RewriteSection, type RewriteStyle } from '../api/schemas.js';
@@ -8,6 +8,7 @@ import { unwrapEnvelope } from '../client/envelope.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { printRows, resolveFormat } from '../cli/render/rows.js';
+import { readStdinText } from '../cli/stdin.js';
 
 export interface RewriteOptions {
   source: string;
@@ -20,10 +21,10 @@ export interface RewriteOptions {
 
 export async function run(options: RewriteOptions, context: Context): Promise<void> {
   if (!options.style) throw new UsageError('--style is required: bullet_points, paragraph or short_sentences');
+  // a saved result (any existing file, or - for stdin) is read before the client is made
+  const saved = isResultFile(options.source) ? await readResultFile(options.source, context) : undefined;
   const client = await context.client();
-  const result = isResultFile(options.source)
-    ? await readResultFile(options.source)
-    : await client.result(options.source, { signal: context.signal });
+  const result = saved ?? (await client.result(options.source, { signal: context.signal }));
   const sections = sectionsFrom(result);
   // matched as the service matches target_item (docs/sandbox.md): ignoring case; sent as the
   // evaluation names it
@@ -49,16 +50,24 @@ export async function run(options: RewriteOptions, context: Context): Promise<vo
   ]);
 }
 
+/** A saved result: - (stdin), any file that exists, or a name ending in .json (a missing one is reported as a file). */
 function isResultFile(source: string): boolean {
-  return source.endsWith('.json') || (source.includes('/') && existsSync(source));
+  if (source === '-' || source.toLowerCase().endsWith('.json')) return true;
+  try {
+    return statSync(source).isFile();
+  } catch {
+    return false; // a task id
+  }
 }
 
-async function readResultFile(path: string): Promise<EvaluationResult> {
+async function readResultFile(path: string, context: Context): Promise<EvaluationResult> {
   let parsed: unknown;
+  const where = path === '-' ? 'standard input' : `the result file ${path}`;
   try {
-    parsed = unwrapEnvelope(JSON.parse(await readFile(path, 'utf8')));
+    const text = path === '-' ? await readStdinText(context.io, 'the result') : await readFile(path, 'utf8');
+    parsed = unwrapEnvelope(JSON.parse(text));
   } catch (error) {
-    throw new UsageError(`cannot read the result file ${path}: ${(error as Error).message}`, { suggestion: 'Save one with: kct result <task_id> --json > result.json' });
+    throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, { suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).' });
   }
   return parseLoose(EvaluationResult, parsed, 'result');
 }

@@ -1,7 +1,7 @@
 // kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
@@ -35,6 +35,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   // wants V8's default growth (fewer collections, less promoted by them).
   setFlagsFromString('--semi-space-growth-factor=2');
   checkDataDir(dataDir, options.data !== undefined);
+  createDataDir(dataDir, options.data !== undefined);
   const host = options.host ?? '127.0.0.1';
   const { startSandbox } = await import('../sandbox/server.js');
   let sandbox;
@@ -51,6 +52,11 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     });
   } catch (error) {
     throw startError(error, host, port, dataDir);
+  }
+  // SIGTERM or Ctrl-C while it was starting: stop now, announcing nothing
+  if (context.signal.aborted) {
+    await sandbox.close();
+    return;
   }
   if (options.json) {
     out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, webhook_secret: sandbox.webhookSecret, data_dir: dataDir }));
@@ -82,6 +88,35 @@ function checkDataDir(dataDir: string, given: boolean): void {
     throw new UsageError(`${given ? '--data ' : 'the sandbox data folder '}${dataDir} is a file, not a folder`, {
       suggestion: 'Give --data a folder (it is created if missing).',
     });
+  }
+}
+
+/**
+ * Creates the data folder one level at a time. Node's recursive mkdir never returns for a path it
+ * cannot create under some file systems (/proc/nope spins at 100% CPU), and a synchronous loop
+ * would also keep SIGTERM from being handled: a folder that cannot be made is a usage error now.
+ */
+function createDataDir(dataDir: string, given: boolean): void {
+  const missing: string[] = [];
+  for (let dir = resolve(dataDir); ; dir = dirname(dir)) {
+    try {
+      statSync(dir);
+      break;
+    } catch {
+      missing.unshift(dir);
+      if (dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      throw new UsageError(`cannot use ${dataDir} as the sandbox data folder: it cannot be created (${dir === resolve(dataDir) ? '' : `making ${dir}: `}${code ?? String(error)})`, {
+        suggestion: given ? 'Give --data a folder you can write to (it is created if missing).' : 'Set --data to a folder you can write to.',
+      });
+    }
   }
 }
 

@@ -18,6 +18,8 @@ export function modelItem(model: ModelRow) {
     total_score: model.total_score,
     cum_method: model.cum_method,
     criteria_count: modelRubrics(model).length,
+    // beyond spec 2.1 (docs/sandbox.md): what each criterion is out of, for `kct models show`
+    criteria: modelRubrics(model).map((rubric) => ({ item: rubric.item, max_score: rubric.max_score })),
   };
 }
 

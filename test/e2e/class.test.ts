@@ -26,7 +26,8 @@ function makeClass(): string {
   }
   for (let i = 21; i <= 25; i++) copyFileSync(join(GENERATED, 'essay.pdf'), join(dir, `student-${i}.pdf`));
   for (let i = 26; i <= 30; i++) copyFileSync(join(GENERATED, 'essay.docx'), join(dir, `student-${i}.docx`));
-  writeFileSync(join(dir, 'notes.xyz'), 'not an answer: skipped by extension');
+  // left out and counted on stderr: a file of a type that cannot be sent would stop the run (new-rules.test.ts)
+  writeFileSync(join(dir, 'notes.md'), 'teacher notes: Markdown in a folder is never sent');
   return dir;
 }
 
@@ -124,7 +125,8 @@ describe('a class folder through one-pass', () => {
     });
     const refused = await shared.kct(['one-pass', ...many, '--pages', '--model', '12']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('11 files in one request; the limit is 10');
+    expect(refused.stderr).toContain('11 files in one answer');
+    expect(refused.stderr).toContain('the limit is 10 files per answer');
   });
 
   it('bad local input stops the run before anything is sent', async () => {

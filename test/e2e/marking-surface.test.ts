@@ -130,7 +130,12 @@ describe('batch', () => {
     expect(fromCsv.code).toBe(3);
     const rows = fromCsv.stdout.trim().split('\n').map((l) => parseJson<{ student_id: string; status: string }>(l));
     expect(rows.map((r) => [r.student_id, r.status]).sort()).toEqual([['ann', 'SUCCESS'], ['ben', 'FAILURE']]);
-    const fromFolder = await kct(['batch', dir, '--model', '12', '--json']);
+    // the folder also holds the CSV manifest: named, never silently dropped, and left out on request
+    const stopped = await kct(['batch', dir, '--model', '12', '--json']);
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toContain('class.csv');
+    expect(parseJson<{ error: { suggestion: string } }>(stopped.stderr).error.suggestion).toContain('--exclude "*.csv"');
+    const fromFolder = await kct(['batch', dir, '--model', '12', '--json', '--exclude', '*.csv']);
     expect(fromFolder.code).toBe(3);
     expect(parseJson<unknown[]>(fromFolder.stdout)).toHaveLength(2);
   });

@@ -272,7 +272,8 @@ describe('kct models new (guided)', () => {
   it('refuses off a terminal with exit 2 and prints the step-by-step commands', async () => {
     const run = await kct(['models', 'new', PAPER_PDF, '--rubric', RUBRIC_DOCX, '--total-score', '30']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('needs a terminal');
+    expect(run.stderr).toContain('is interactive');
+    expect(run.stderr).toContain('CI is set (CI=1), and kct never prompts in CI'); // the harness sets CI=1: not "no terminal"
     expect(run.stderr).toContain(`1. kct ingest questions ${PAPER_PDF} -o questions.yaml`);
     expect(run.stderr).toContain(`2. kct ingest rubrics ${RUBRIC_DOCX} --total-score 30 --cum-method sum -o rubrics.yaml`);
     expect(run.stderr).toContain('4. kct models create --questions questions.yaml --rubrics rubrics.yaml');

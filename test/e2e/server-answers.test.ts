@@ -176,9 +176,9 @@ describe('settings from the environment', () => {
     expect(school.stderr).not.toContain('does not exist');
   });
 
-  it('an empty key on stdin says to pipe the key in', async () => {
+  it('an empty key on stdin is a usage mistake (exit 2) and says to pipe the key in', async () => {
     const run = await runKct(['auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], { env: kctEnv(tempDir()), input: '' });
-    expect(run.code).toBe(4);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('no API key on standard input');
     expect(run.stderr).toContain('hint: Pipe the key in: printf %s "$KEY" | kct auth login --with-key');
     expect(run.stderr).not.toContain('Run `kct auth login`');

@@ -63,7 +63,7 @@ describe('exitCodeFor: HTTP errors', () => {
 
 describe('EXIT and its table', () => {
   it('has the documented values', () => {
-    expect(EXIT).toEqual({ OK: 0, UNEXPECTED: 1, USAGE: 2, TASK_UNSUCCESSFUL: 3, AUTH: 4, CREDITS: 5, NOT_FOUND: 6, CONFLICT: 7, TIMEOUT: 8, UNREACHABLE: 9, INTERRUPTED: 130 });
+    expect(EXIT).toEqual({ OK: 0, UNEXPECTED: 1, USAGE: 2, TASK_UNSUCCESSFUL: 3, AUTH: 4, CREDITS: 5, NOT_FOUND: 6, CONFLICT: 7, TIMEOUT: 8, UNREACHABLE: 9, INTERRUPTED: 130, TERMINATED: 143 });
   });
 
   it('describes every code once', () => {

@@ -161,7 +161,8 @@ describe('checkFileCount', () => {
   });
 
   it('takes another maximum', () => {
-    expect(() => checkFileCount(1, 1)).not.toThrow();
-    expect(() => checkFileCount(2, 1)).toThrow(UsageError);
+    expect(() => checkFileCount(1, 'request', 1)).not.toThrow();
+    expect(() => checkFileCount(2, 'request', 1)).toThrow(UsageError);
+    expect(() => checkFileCount(11, 'answer')).toThrow(/11 files in one answer; the limit is 10 files per answer/);
   });
 });

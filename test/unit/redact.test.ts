@@ -44,8 +44,9 @@ describe('redact', () => {
     expect(redact('{"key":"kct_abcdef"}')).toBe('{"key":"[redacted]"}');
   });
 
-  it('leaves the kct_ prefix alone when nothing key-like follows', () => {
-    expect(redact('see kct_ docs and kct_abc')).toBe('see kct_ docs and kct_abc');
+  it('leaves the kct_ prefix alone when nothing key-like follows; kct_ and any key characters are a key, however short', () => {
+    expect(redact('see kct_ docs and kct_abc')).toBe('see kct_ docs and [redacted]');
+    expect(redact('a masked key kct_****abcd stays as it is')).toBe('a masked key kct_****abcd stays as it is');
   });
 
   it('redacts the whole given key, not just its key-shaped part', () => {

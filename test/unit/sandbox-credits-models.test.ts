@@ -38,7 +38,7 @@ describe('GET /models', () => {
     expect(await idsFor(sb.keys.org_member)).toEqual([31]);
   });
 
-  test('items carry the fields of spec 2.1 plus cum_method and criteria_count', async () => {
+  test('items carry the fields of spec 2.1 plus cum_method, criteria_count and the criteria with their maxima', async () => {
     const res = await sb.call('GET', '/models');
     const [persuasive, mice, lab] = res.body.data;
     expect(persuasive).toEqual({
@@ -50,6 +50,12 @@ describe('GET /models', () => {
       total_score: 20,
       cum_method: 'sum',
       criteria_count: 4,
+      criteria: [
+        { item: 'Thesis & position', max_score: 5 },
+        { item: 'Evidence & reasoning', max_score: 6 },
+        { item: 'Organisation', max_score: 5 },
+        { item: 'Language & conventions', max_score: 4 },
+      ],
     });
     expect(mice).toMatchObject({ model_id: 13, post_status: 'ready', cum_method: 'average', total_score: 10, criteria_count: 5 });
     expect(lab).toMatchObject({ model_id: 14, post_status: 'training' });

@@ -16,6 +16,13 @@ describe('undici parts', () => {
     expect(typeof new Agent().request).toBe('function');
   });
 
+  it('the connector connector.ts wraps is undici\'s own', async () => {
+    const undici = await import('undici');
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    expect(require('undici/lib/core/connect.js')).toBe(undici.buildConnector);
+  });
+
   describe('request', () => {
     let origin: string;
     const server = createServer((req, res) => {

@@ -94,14 +94,19 @@ export class OutcomeWriter {
   }
 
   private async printTable(sorted: AnswerOutcome[]): Promise<void> {
-    const body = sorted.map((o) => [
-      safeText(this.io, o.file),
+    // The part of a path that names the student is never cut or wrapped: the folder all files
+    // share is said once above the table, and the rest is shown whole (the table may then be wider
+    // than the terminal; piped, there is no width to keep to).
+    const { folder, names } = relativeToCommonFolder(sorted.map((o) => o.file));
+    const body = sorted.map((o, i) => [
+      safeText(this.io, names[i]),
       safeText(this.io, o.student_id ?? ''),
       o.task_id ?? '',
       statusColor(this.io, o.status),
       o.score === undefined || o.score === null ? '' : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
     ]);
-    out(this.io, await renderTable(this.io, ['File', 'Student', 'Task', 'Status', 'Score'], body, [true, false, false, false, false], { compact: true }));
+    if (folder) out(this.io, `Files in ${safeText(this.io, folder)}`);
+    out(this.io, await renderTable(this.io, ['File', 'Student', 'Task', 'Status', 'Score'], body, [], { compact: true }));
   }
 
   private addCsv(outcome: AnswerOutcome): void {
@@ -127,6 +132,19 @@ export class OutcomeWriter {
     if (rows.length > 0) outRaw(this.io, this.stringify!(rows));
     this.csvPending = [];
   }
+}
+
+/** The folder every path shares (with its separator), and each path without it; none for one path or none shared. */
+export function relativeToCommonFolder(paths: string[]): { folder?: string; names: string[] } {
+  const split = paths.map((path) => path.split(/(?<=[/\\])/)); // keep each separator on its segment
+  if (paths.length === 0 || split.some((parts) => parts.length < 2)) return { names: paths };
+  let shared = 0;
+  const shortest = Math.min(...split.map((parts) => parts.length - 1)); // never the file name itself
+  while (shared < shortest && split.every((parts) => parts[shared] === split[0][shared])) shared += 1;
+  if (shared === 0) return { names: paths };
+  const folder = split[0].slice(0, shared).join('');
+  if (folder === '/' || folder === './') return { names: paths };
+  return { folder, names: split.map((parts) => parts.slice(shared).join('')) };
 }
 
 function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {

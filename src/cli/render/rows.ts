@@ -1,6 +1,7 @@
 // Printing rows in the formats users pick with --output: a table for people, JSON, NDJSON and
 // CSV for pipelines.
 import { UsageError } from '../../api/errors.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { out, outRaw, safeText } from '../io.js';
 
@@ -28,6 +29,28 @@ export function resolveFormat(options: { output?: unknown; json?: unknown }, con
     throw new UsageError(`output format "${value}" from ${configured?.source ?? 'the configuration'} is not one of ${FORMATS.join(', ')}`);
   }
   return value as OutputFormat;
+}
+
+/**
+ * The format a command that prints data uses: --json, else its --output, else the configured
+ * output (`kct config set output json`, KCT_OUTPUT), else a table. Every command that prints data
+ * asks here, so a configured format is followed everywhere.
+ */
+export async function formatFor(options: { output?: unknown; json?: unknown }, context: Context): Promise<OutputFormat> {
+  return resolveFormat(options, (await context.settings()).output);
+}
+
+/**
+ * One record (a balance, a snapshot, a setting) in the chosen format: `human` prints it for
+ * people; json pretty-prints it, ndjson prints one line, csv a header of its fields and one row.
+ */
+export async function printRecord(io: IO, format: OutputFormat, record: object, human: () => void | Promise<void>): Promise<void> {
+  if (format === 'table') return human();
+  if (format === 'json') return out(io, JSON.stringify(record, null, 2));
+  if (format === 'ndjson') return out(io, JSON.stringify(record));
+  const fields = Object.entries(record);
+  const { stringify } = await import('csv-stringify/sync');
+  outRaw(io, stringify([fields.map(([key]) => key), fields.map(([, value]) => (typeof value === 'number' ? value : cell(value)))], { escape_formulas: true }));
 }
 
 export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], columns: Column<Row>[], raw: (row: Row) => unknown = (row) => row): Promise<void> {

@@ -1,0 +1,170 @@
+// Issue 11, items 11, 12, 13, 14, 18: batch progress, signals and terminals, messages that were
+// wrong, the rubric total, and the sandbox's start-up.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, GENERATED, ROOT, inTerminal, kctEnv, parseJson, runKct, tempDir, useSandbox, type RunResult } from './harness.js';
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+const shared = useSandbox();
+
+function textFolder(names: string[], extra = ''): string {
+  const dir = tempDir('kct-batch-');
+  for (const name of names) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name} ${dir} ${extra}`);
+  return dir;
+}
+
+/** Runs kct and sends `signal` once stderr says the task was accepted. */
+function interruptAfterAccept(args: string[], signal: NodeJS.Signals): Promise<RunResult> {
+  let sent = false;
+  return shared.kct(args, {
+    onSpawn(child) {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        if (!sent && chunk.toString().includes('accepted')) {
+          sent = true;
+          child.kill(signal);
+        }
+      });
+    },
+  });
+}
+
+describe('kct batch', () => {
+  it('shows progress while it waits: one line per change off a terminal', async () => {
+    const dir = textFolder(['ann', 'ben'], 'KCT-SANDBOX-SLOW');
+    const run = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/kct: batch tsk_\w+ (QUEUED|PROGRESS)/);
+    expect(run.stderr).toMatch(/kct: batch tsk_\w+ finished: marking 2 items: 2 marked, 0 not marked, 0 queued or running/);
+  });
+
+  it('shows a spinner with marked, not marked and to come on a terminal', async () => {
+    const dir = textFolder(['cat', 'dan'], 'KCT-SANDBOX-SLOW');
+    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }), CI: undefined };
+    const run = await inTerminal(['batch', dir, '--model', '12'], env);
+    expect(run.code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const plain = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(plain).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] marking 2 items: 0 marked, 0 not marked, 2 queued or running/);
+  });
+
+  it('a missing --model is reported once, not once per item', async () => {
+    const dir = textFolder(['a', 'b', 'c', 'd']);
+    const run = await shared.kct(['batch', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.match(/no model/g)).toHaveLength(1);
+    expect(run.stderr).toContain('none of the 4 items names one');
+  });
+
+  it('cancelling a batch says items are charged as each succeeds, not at acceptance', async () => {
+    const dir = tempDir('kct-batch-cancel-');
+    writeFileSync(join(dir, 'items.jsonl'), [
+      JSON.stringify({ paper_content: `${essay} fast ${dir}`, student_id: 'fast' }),
+      JSON.stringify({ paper_content: `${essay} slow ${dir} KCT-SANDBOX-SLOW`, student_id: 'slow' }),
+    ].join('\n'));
+    const batch = parseJson<{ task_id: string }[]>((await shared.kct(['batch', join(dir, 'items.jsonl'), '--model', '12', '--no-wait', '--json'])).stdout)[0];
+    // wait until the fast item is marked (and charged), the slow one still running
+    for (let i = 0; i < 200; i++) {
+      const record = parseJson<{ items: { status: string }[] }>((await shared.kct(['result', batch.task_id, '--json'])).stdout);
+      if (record.items.some((item) => item.status === 'SUCCESS')) break;
+    }
+    const cancel = await shared.kct(['cancel', batch.task_id]);
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toContain('1 credit for the items marked before the cancel stay charged, the others are never charged');
+    expect(cancel.stdout).not.toContain('at acceptance');
+  });
+});
+
+describe('signals and terminals', () => {
+  it('SIGTERM while watching exits 143; SIGINT 130', async () => {
+    const term = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigterm) KCT-SANDBOX-SLOW`], 'SIGTERM');
+    expect(term.code).toBe(143);
+    expect(term.stderr).toMatch(/kct status tsk_\w+ --watch/);
+    const int = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigint) KCT-SANDBOX-SLOW`], 'SIGINT');
+    expect(int.code).toBe(130);
+  });
+
+  it('CI=1 in a real terminal never claims there is no terminal', async () => {
+    const env = { ...kctEnv(tempDir()), CI: '1' };
+    const run = await inTerminal(['auth', 'login', '--base-url', shared.sandbox.baseUrl], env);
+    expect(run.code).toBe(4);
+    expect(run.output).toContain('CI is set (CI=1), and kct never prompts in CI');
+    expect(run.output).not.toContain('no terminal');
+  });
+
+  it('with --json, retry notices on stderr are JSON lines', async () => {
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (json retry)`, '--student-id', 'kct-429-once', '--idempotency-key', `json-retry-${Date.now()}`, '--json']);
+    expect(run.code).toBe(0);
+    const retries = run.stderr.split('\n').filter((line) => /retry/i.test(line));
+    expect(retries.length).toBeGreaterThan(0);
+    for (const line of retries) expect(parseJson<{ notice: { code: string; attempt: number } }>(line).notice).toMatchObject({ code: 'retry', attempt: 1 });
+  });
+});
+
+describe('messages that were wrong', () => {
+  it('11 pages to kct evaluate: one answer, at most 10 files per answer', async () => {
+    const dir = tempDir();
+    const pages = Array.from({ length: 11 }, (_, i) => {
+      const path = join(dir, `p${i + 1}.txt`);
+      writeFileSync(path, `page ${i + 1}`);
+      return path;
+    });
+    const run = await shared.kct(['evaluate', '--assignment', '1001', ...pages]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('11 files in one answer; the limit is 10 files per answer');
+    expect(run.stderr).not.toContain('several requests');
+  });
+
+  it('a model id used as an assignment id: the hint names kct commands', async () => {
+    const run = await shared.kct(['evaluate', '--assignment', '12', '--text', `${essay} (mix-up)`]);
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain('hint: 12 is a model id. kct evaluate needs an assignment id: create one with `kct assign --model 12');
+    expect(run.stderr).toContain('`kct one-pass <file> --model 12`');
+  });
+
+  it('KCT_MODEL=abc names the variable', async () => {
+    const run = await shared.kct(['one-pass', '--text', 'An answer.'], { env: { KCT_MODEL: 'abc' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('model id from KCT_MODEL must be a positive whole number, not "abc"');
+    expect(run.stderr).toContain('Fix or unset KCT_MODEL');
+  });
+});
+
+describe('--rubric-file and --total-score', () => {
+  it('warns when the rubric\'s criteria add up to more than --total-score, and the README\'s example is consistent', async () => {
+    const rubric = join(ROOT, 'examples', 'rubric.txt');
+    const wrong = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (rubric 20)`, '--rubric-file', rubric, '--cum-method', 'sum', '--total-score', '20', '--no-wait']);
+    expect(wrong.code).toBe(0);
+    expect(wrong.stderr).toContain('warning: --total-score 20: the criterion maxima add up to 30, 10 more than total_score 20');
+    // the README's one-pass example, run as written (with a real answer file for essay.pdf)
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const example = /```sh\n(kct one-pass essay\.pdf --model 12 \\\n[\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const args = example!.replace(/\\\n\s*/g, ' ').match(/"[^"]*"|\S+/g)!.slice(1).map((arg) => arg.replace(/^"|"$/g, ''))
+      .map((arg) => (arg === 'essay.pdf' ? join(GENERATED, 'essay.pdf') : arg === 'rubric.docx' ? join(ROOT, 'examples', 'rubric.docx') : arg))
+      .map((arg) => (arg.startsWith('essay-') ? `${arg}-${Date.now()}` : arg));
+    const run = await shared.kct([...args, '--no-wait']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('warning');
+  });
+});
+
+describe('kct sandbox start-up', () => {
+  it('--data a folder it cannot create fails at once with exit 2', async () => {
+    const run = await runKct(['sandbox', '--port', '0', '--data', '/proc/nope'], { env: kctEnv(tempDir()), timeoutMs: 20_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot use /proc/nope as the sandbox data folder: it cannot be created');
+  });
+
+  it('honours SIGTERM while starting', async () => {
+    const data = join(tempDir(), 'fresh');
+    mkdirSync(data);
+    const run = await runKct(['sandbox', '--port', '0', '--data', data, '--json'], {
+      env: kctEnv(tempDir()),
+      timeoutMs: 20_000,
+      // about when it opens its database (not an assertion: any moment must work)
+      onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 200),
+    });
+    expect(run.code === 143 || run.signal === 'SIGTERM').toBe(true);
+  });
+});
