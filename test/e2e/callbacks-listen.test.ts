@@ -115,7 +115,7 @@ describe('the README recipes for local callbacks', () => {
     const event = await listener.line(/batch\.finished/);
     expect(event).toMatch(/msg_\w+\s+batch\.finished\s+tsk_\w+\s+SUCCESS\s+2 items \(2 succeeded\)/);
     listener.child.kill('SIGINT');
-    expect(await listener.exited).toBe(0);
+    expect(await listener.exited).toBe(130); // Ctrl-C is exit 130 for every command
   });
 
   it('the Node receiver from the README gets the callback of kct batch', async () => {
