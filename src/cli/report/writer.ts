@@ -35,6 +35,9 @@ export class ReportWriter {
   private readonly failuresFd: number;
   private failures = 0;
   private closed = false;
+  // rows are written in pieces of about 64 KiB: one write per row would cost a buffer per row
+  private pendingRows = '';
+  private pendingFailures = '';
 
   private constructor(private readonly options: ReportOptions, private readonly partial?: string) {
     // student feedback: a private folder (mkdtemp makes it 0700)
@@ -67,9 +70,11 @@ export class ReportWriter {
 
   add(row: ReportRow): void {
     this.tally.add({ status: row.status, score: row.score, maxScore: row.max_score, evaluation: row.evaluation });
-    writeSync(this.rowsFd, studentRow(row));
+    this.pendingRows += studentRow(row);
+    if (this.pendingRows.length >= PIECE) this.pendingRows = flush(this.rowsFd, this.pendingRows);
     if (!isMarked(row)) {
-      writeSync(this.failuresFd, failureItem(row));
+      this.pendingFailures += failureItem(row);
+      if (this.pendingFailures.length >= PIECE) this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
       this.failures += 1;
     }
   }
@@ -80,6 +85,8 @@ export class ReportWriter {
     const bands = bandCount(summary.maxScore);
     const figures = this.tally.summary(bands);
     const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION };
+    this.pendingRows = flush(this.rowsFd, this.pendingRows);
+    this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
     try {
       const sink = this.partial === undefined ? streamSink(this.options.stdout as Writable) : fileSink(this.partial);
       await sink.write(pageStart(info, figures, this.failures));
@@ -105,7 +112,15 @@ export class ReportWriter {
   }
 }
 
+const PIECE = 64 * 1024;
+
+function flush(fd: number, text: string): string {
+  if (text !== '') writeSync(fd, text);
+  return '';
+}
+
 interface Sink {
+  /** May keep `text` only until it resolves: the caller reuses the buffer. */
   write(text: string | Buffer): Promise<void>;
   close(): Promise<void>;
 }
@@ -126,7 +141,7 @@ function fileSink(path: string): Sink {
 function streamSink(stream: Writable): Sink {
   return {
     async write(text) {
-      if (!stream.write(text)) await once(stream, 'drain');
+      if (!stream.write(typeof text === 'string' ? text : Buffer.from(text))) await once(stream, 'drain');
     },
     async close() {},
   };
@@ -134,13 +149,13 @@ function streamSink(stream: Writable): Sink {
 
 /** Copies a temporary file into the page in 64 KiB pieces. */
 async function copy(fd: number, sink: Sink): Promise<void> {
-  const buffer = Buffer.alloc(64 * 1024);
+  const buffer = Buffer.alloc(PIECE);
   let position = 0;
   for (;;) {
     const read = readSync(fd, buffer, 0, buffer.length, position);
     if (read === 0) return;
     position += read;
-    await sink.write(Buffer.from(buffer.subarray(0, read)));
+    await sink.write(buffer.subarray(0, read));
   }
 }
 
