@@ -1,8 +1,9 @@
 // npm run build:exe: kct as one executable file for Linux x64, for people without Node.js
-// (Node's single executable applications). The built CLI (dist/) is bundled by esbuild into one
-// CommonJS script, Node turns it into a blob (with V8's code cache), and postject injects the
-// blob into a copy of a Node binary: KCT_SEA_NODE, else the Node running this script.
-// Usage: node scripts/build-exe.js [--node <binary>] [--out <file>]
+// (Node's single executable applications). esbuild bundles the built CLI (dist/) and, apart,
+// the sandbox into CommonJS; Node packs a small first script (scripts/exe/main.cjs) with both
+// bundles, the CLI's V8 code cache and the version as assets into a blob; postject injects the
+// blob into a copy of a Node binary: --node, else KCT_SEA_NODE, else the Node running this.
+// Usage: node scripts/build-exe.js [--node <binary>] [--out <file>]   (after npm run build)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const here = join(root, 'scripts', 'exe');
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { node: { type: 'string' }, out: { type: 'string' } } });
 const nodeBinary = resolve(values.node ?? process.env.KCT_SEA_NODE ?? process.execPath);
@@ -40,7 +42,7 @@ const [major, minor] = nodeVersion.slice(1).split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) fail(`${nodeBinary} is Node.js ${nodeVersion}; kct needs 20.19 or newer`);
 
 /** esbuild plugin: what only works beside package.json and node_modules, made to work in one file. */
-const selfContained = {
+const selfContained = (options) => ({
   name: 'kct-self-contained',
   setup(build) {
     const names = new RegExp(`^(${NOT_EMBEDDED.map((name) => name.replace(/[./]/g, '\\$&')).join('|')})(/.*)?$`);
@@ -49,6 +51,11 @@ const selfContained = {
       contents: `throw Object.assign(new Error(${JSON.stringify(`${args.path} is not in the single-file executable`)}), { code: 'KCT_NOT_IN_EXE', module: ${JSON.stringify(args.path)} });`,
       loader: 'js',
     }));
+    // the CLI bundle leaves the sandbox to its own bundle, compiled only by `kct sandbox`
+    if (options.sandboxApart) {
+      build.onResolve({ filter: /[\\/]sandbox[\\/]server\.js$/ }, () => ({ path: 'sandbox', namespace: 'sandbox-apart' }));
+      build.onLoad({ filter: /.*/, namespace: 'sandbox-apart' }, () => ({ contents: `module.exports = globalThis[Symbol.for('kct.loadBundle')]('sandbox');`, loader: 'js' }));
+    }
     // version.js reads ../package.json at run time; the executable has none beside it
     build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'js' }));
     // undici.js loads undici's parts through createRequire(import.meta.url), which esbuild cannot
@@ -60,37 +67,57 @@ const selfContained = {
       return { contents: source.replace(line, ''), loader: 'js' };
     });
   },
-};
+});
+
+/** One CommonJS bundle as a function expression of (exports, require, module, __filename, __dirname), as main.cjs runs it. */
+async function bundle(entry, outfile, options = {}) {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${major}`,
+    outfile,
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+    footer: { js: '})' },
+    plugins: [selfContained(options)],
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  // ocr.js finds the OCR language data through import.meta.url: never reached in the executable
+  const warnings = result.warnings.filter((warning) => !warning.location?.file.includes('sandbox/extract/ocr'));
+  if (warnings.length > 0) fail(`esbuild warnings:\n${warnings.map((w) => `  ${w.location?.file}: ${w.text}`).join('\n')}`);
+  return outfile;
+}
+
+/** Runs the Node binary that goes into the executable (its blob format and code cache are its version's). */
+function withTargetNode(args, what) {
+  try {
+    execFileSync(nodeBinary, args, { stdio: 'pipe' });
+  } catch (error) {
+    fail(`${nodeBinary} could not make ${what}: ${error.stderr || error.message}`);
+  }
+}
 
 mkdirSync(work, { recursive: true });
-const bundle = join(work, 'kct.cjs');
-const { build } = await import('esbuild');
-const result = await build({
-  entryPoints: [join(root, 'scripts', 'exe', 'entry.js')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: `node${major}`,
-  outfile: bundle,
-  define: { KCT_VERSION: JSON.stringify(version) },
-  plugins: [selfContained],
-  legalComments: 'none',
-  logLevel: 'error',
-  metafile: true,
-});
-// ocr.js finds the OCR language data through import.meta.url: never reached in the executable
-const warnings = result.warnings.filter((warning) => !warning.location?.file.includes('sandbox/extract/ocr'));
-if (warnings.length > 0) fail(`esbuild warnings:\n${warnings.map((w) => `  ${w.location?.file}: ${w.text}`).join('\n')}`);
+const cli = await bundle(join(here, 'cli.js'), join(work, 'cli.cjs'), { sandboxApart: true });
+const sandbox = await bundle(join(root, 'dist', 'sandbox', 'server.js'), join(work, 'sandbox.cjs'));
+const cliCache = join(work, 'cli.cache');
+withTargetNode([join(here, 'code-cache.cjs'), cli, 'cli', cliCache], 'the code cache');
+const versionFile = join(work, 'version');
+writeFileSync(versionFile, version);
 
-// The blob is made by the Node binary it goes into: its format and code cache are that version's.
 const blob = join(work, 'kct.blob');
 const seaConfig = join(work, 'sea-config.json');
-writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }));
-try {
-  execFileSync(nodeBinary, ['--experimental-sea-config', seaConfig], { stdio: 'pipe' });
-} catch (error) {
-  fail(`${nodeBinary} could not make the blob: ${error.stderr || error.message}`);
-}
+writeFileSync(seaConfig, JSON.stringify({
+  main: join(here, 'main.cjs'),
+  output: blob,
+  disableExperimentalSEAWarning: true,
+  useCodeCache: true,
+  assets: { 'cli.cjs': cli, 'cli.cache': cliCache, 'sandbox.cjs': sandbox, version: versionFile },
+}));
+withTargetNode(['--experimental-sea-config', seaConfig], 'the blob');
 
 const partial = `${output}.partial`;
 copyFileSync(nodeBinary, partial);
@@ -107,5 +134,5 @@ try {
 renameSync(partial, output);
 rmSync(blob);
 
-const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-process.stderr.write(`build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(statSync(output).size)}; Node.js ${nodeVersion} from ${nodeBinary}; script ${mb(statSync(bundle).size)})\n`);
+const mb = (file) => `${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`;
+process.stderr.write(`build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(output)}; Node.js ${nodeVersion} from ${nodeBinary}; CLI ${mb(cli)}, sandbox ${mb(sandbox)})\n`);
