@@ -92,7 +92,7 @@ describe('HTML of the report', () => {
     expect(row).toContain('data-v=""');
     expect(row).toContain('<summary>Reason</summary>');
     expect(row).toContain('The file could not be read.');
-    expect(row).toContain('<td class="who">ben.txt</td>');
+    expect(row).toContain('<td role="cell" class="who">ben.txt</td>');
   });
 
   it('one bar per mark up to ten marks, else ten bands', () => {
@@ -149,7 +149,7 @@ describe('the report file', () => {
     expect(await writer.finish()).toEqual({ file: target, answers: 2, marked: 1, not_marked: 1 });
     const html = readFileSync(target, 'utf8');
     expect(html).toContain('<title>Year 9 &lt;b&gt;</title>');
-    expect(html.match(/<tr><td class="who">/g)).toHaveLength(2);
+    expect(html.match(/<tr role="row"><td role="cell" class="who">/g)).toHaveLength(2);
     expect(readdirSync(dir)).toEqual(['class.html']);
 
     const abandoned = ReportWriter.open({ target: join(dir, 'other.html') });

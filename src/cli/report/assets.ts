@@ -43,17 +43,22 @@ svg .tag { font-weight: 700; }
 .failures .why { display: block; color: var(--muted); white-space: pre-line; }
 .toolbar { display: flex; justify-content: space-between; align-items: end; gap: 12px; flex-wrap: wrap; }
 .toolbar button { font: inherit; font-size: 13px; color: var(--accent); background: none; border: 1px solid var(--line); border-radius: 8px; padding: 4px 10px; cursor: pointer; }
-table.students { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
-.students th { text-align: left; font-size: 12px; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); border-bottom: 2px solid var(--line); padding: 0; }
+/* Rows are grid lines that the browser lays out only when on screen (content-visibility), so a
+   page of 10,000 students opens and sorts in seconds, not minutes (docs/benchmarks.md). */
+table.students, .students thead, .students tbody { display: block; width: 100%; font-variant-numeric: tabular-nums; }
+.students tr { display: grid; grid-template-columns: minmax(7em, 2fr) minmax(9.5em, 2fr) 4em 7.5em minmax(10em, 4fr); border-bottom: 1px solid var(--line); }
+.students thead tr { border-bottom: 2px solid var(--line); }
+.students tbody tr { content-visibility: auto; contain-intrinsic-size: auto 41px; }
+.students th { text-align: left; font-size: 12px; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); padding: 0; }
 .students th button { all: unset; cursor: pointer; display: block; padding: 8px 10px; }
+.students th.plain { padding: 8px 10px; }
 .students th button:focus-visible { outline: 2px solid var(--accent); border-radius: 4px; }
 .students th[aria-sort="ascending"] button::after { content: " \\25B2"; color: var(--accent); }
 .students th[aria-sort="descending"] button::after { content: " \\25BC"; color: var(--accent); }
-.students td { padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+.students td { padding: 8px 10px; min-width: 0; }
 .students tbody tr:hover { background: color-mix(in srgb, var(--accent-soft) 35%, transparent); }
 .students .num { white-space: nowrap; }
 .students td.who { font-weight: 600; overflow-wrap: anywhere; }
-.students td.fb { width: 46%; }
 .students .total { display: inline-block; min-width: 5.2em; }
 meter { width: 72px; height: 8px; vertical-align: middle; }
 meter::-webkit-meter-bar { background: var(--accent-soft); border: 0; border-radius: 4px; height: 8px; }

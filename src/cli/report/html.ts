@@ -93,9 +93,9 @@ ${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>Not mark
 export function tableStart(failureCount: number): string {
   return `${failureCount > 0 ? '</ul></section>\n' : ''}<section class="panel">
 <div class="toolbar"><div><h2>Students</h2><p class="note">Click a column heading to sort; open a row for its feedback.</p></div><button type="button" id="toggle-feedback" aria-pressed="false">Open all feedback</button></div>
-<table class="students" id="students">
-<thead><tr><th aria-sort="none"><button type="button">Student</button></th><th aria-sort="none" data-type="number"><button type="button">Total</button></th><th aria-sort="none" data-type="number"><button type="button">%</button></th><th aria-sort="none"><button type="button">Status</button></th><th>Feedback</th></tr></thead>
-<tbody>
+<table class="students" id="students" role="table">
+<thead role="rowgroup"><tr role="row"><th role="columnheader" aria-sort="none"><button type="button">Student</button></th><th role="columnheader" aria-sort="none" data-type="number"><button type="button">Total</button></th><th role="columnheader" aria-sort="none" data-type="number"><button type="button">%</button></th><th role="columnheader" aria-sort="none"><button type="button">Status</button></th><th role="columnheader" class="plain">Feedback</th></tr></thead>
+<tbody role="rowgroup">
 `;
 }
 
@@ -119,11 +119,12 @@ export function studentRow(row: ReportRow): string {
   const percent = score !== undefined && max !== undefined ? Math.round((score / max) * 1000) / 10 : undefined;
   const status = escapeHtml(row.status);
   const statusClass = `s-${row.status.toLowerCase().replace(/[^a-z_]/g, '')}`;
-  return `<tr><td class="who">${escapeHtml(studentOf(row))}</td>`
-    + `<td class="num" data-v="${score ?? ''}">${total}</td>`
-    + `<td class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>`
-    + `<td><span class="status ${statusClass}">${status}</span></td>`
-    + `<td class="fb"><details><summary>${marked ? 'Feedback' : 'Reason'}</summary>${feedback(row, marked)}</details></td></tr>\n`;
+  // explicit roles: the rows are laid out as a grid, which may hide the table from screen readers
+  return `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}</td>`
+    + `<td role="cell" class="num" data-v="${score ?? ''}">${total}</td>`
+    + `<td role="cell" class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>`
+    + `<td role="cell"><span class="status ${statusClass}">${status}</span></td>`
+    + `<td role="cell" class="fb"><details><summary>${marked ? 'Feedback' : 'Reason'}</summary>${feedback(row, marked)}</details></td></tr>\n`;
 }
 
 export function failureItem(row: ReportRow): string {
