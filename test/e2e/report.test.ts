@@ -139,7 +139,7 @@ describe('the class report in a browser', () => {
       // the hostile student id is text, never markup
       expect(await names(page)).toContain(HOSTILE);
       expect(await page.locator('#students img').count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
       expect(consoleErrors).toEqual([]);
     } finally {
       await page.close();
