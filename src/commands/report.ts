@@ -1,6 +1,6 @@
 // kct report: a class report as one self-contained HTML file, from a saved run (the ndjson of
 // `kct one-pass` or `kct batch`). Nothing is sent anywhere; no key is needed.
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
@@ -21,6 +21,9 @@ export async function run(options: ReportCommandOptions, context: Context): Prom
   }
   if (options.source === '-' && context.io.stdinIsTTY) {
     throw new UsageError('- reads a saved run from stdin, but stdin is a terminal', { suggestion: 'Pipe a run into it: kct one-pass answers/ --output ndjson | kct report - -o class.html' });
+  }
+  if (target !== '-' && options.source !== '-' && resolve(target) === resolve(options.source)) {
+    throw new UsageError('the report would replace the saved run it is made from', { suggestion: 'Name another file for -o, e.g. class.html.' });
   }
   const report = ReportWriter.open({ target, stdout: context.io.stdout, title: options.title, source: options.source === '-' ? 'stdin' : basename(options.source) });
   let info: ReportInfo;

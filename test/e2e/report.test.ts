@@ -184,6 +184,10 @@ describe('kct report refuses what it cannot read, and leaves nothing behind', ()
     expect(badTarget.code).toBe(2);
     expect(badTarget.stderr).toContain('its folder does not exist');
     expect(existsSync(join(out, 'x.html'))).toBe(false);
+    const itself = await shared.kct(['report', join(out, 'marks.ndjson'), '-o', join(out, 'marks.ndjson')]);
+    expect(itself.code).toBe(2);
+    expect(itself.stderr).toContain('would replace the saved run');
+    expect(saved().startsWith('{"file":')).toBe(true); // still the saved run, not a page
   });
 
   it('one-pass --report that cannot be written, or with --no-wait, stops before anything is sent', async () => {

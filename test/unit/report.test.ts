@@ -152,10 +152,13 @@ describe('the report file', () => {
     expect(html.match(/<tr role="row"><td role="cell" class="who">/g)).toHaveLength(2);
     expect(readdirSync(dir)).toEqual(['class.html']);
 
+    const exitListeners = process.listenerCount('exit');
     const abandoned = ReportWriter.open({ target: join(dir, 'other.html') });
+    expect(process.listenerCount('exit')).toBe(exitListeners + 1); // cleans up even on process.exit
     abandoned.add(marked(8));
     abandoned.discard();
     abandoned.discard();
+    expect(process.listenerCount('exit')).toBe(exitListeners);
     expect(readdirSync(dir)).toEqual(['class.html']);
   });
 

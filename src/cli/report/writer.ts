@@ -38,12 +38,15 @@ export class ReportWriter {
   // rows are written in pieces of about 64 KiB: one write per row would cost a buffer per row
   private pendingRows = '';
   private pendingFailures = '';
+  // a second Ctrl-C exits at once (main.ts): the temporary files go too
+  private readonly onExit = () => this.discard();
 
   private constructor(private readonly options: ReportOptions, private readonly partial?: string) {
     // student feedback: a private folder (mkdtemp makes it 0700)
     this.dir = mkdtempSync(join(tmpdir(), 'kct-report-'));
     this.rowsFd = openSync(join(this.dir, 'rows.html'), 'w+', 0o600);
     this.failuresFd = openSync(join(this.dir, 'failures.html'), 'w+', 0o600);
+    process.once('exit', this.onExit);
   }
 
   /** Checks now, before anything is marked, that the target can be written. */
@@ -106,6 +109,7 @@ export class ReportWriter {
   discard(): void {
     if (this.closed) return;
     this.closed = true;
+    process.off('exit', this.onExit);
     for (const fd of [this.rowsFd, this.failuresFd]) closeSync(fd);
     rmSync(this.dir, { recursive: true, force: true });
     if (this.partial !== undefined) rmSync(this.partial, { force: true });
