@@ -5,8 +5,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, parseJson, ROOT, runKct, tempDir, useSandbox, type RunOptions } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, GENERATED, parseJson, removeDir, ROOT, runKct, tempDir, useSandbox, type RunOptions } from './harness.js';
 
 const shared = useSandbox();
 const dir = tempDir('kct-exe-');
@@ -24,6 +24,8 @@ const asUser = () => ({ KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: share
 beforeAll(async () => {
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'build-exe.js'), '--out', exe, '--node', embeddedNode], { cwd: ROOT, timeout: 300_000 });
 }, 320_000);
+
+afterAll(() => removeDir(dir)); // the executable is over 100 MB
 
 describe('the single-file executable, with an empty PATH', () => {
   it('is one executable file, with the Node it was built from inside', async () => {

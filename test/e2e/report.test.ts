@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditsOf, FIXTURES, tempDir, useSandbox } from './harness.js';
+import { creditsOf, FIXTURES, removeDir, tempDir, useSandbox } from './harness.js';
 
 const CHROMIUM = process.env.KCT_CHROMIUM ?? '/usr/bin/chromium';
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
@@ -40,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  for (const dir of [classDir, out]) if (dir) removeDir(dir);
 });
 
 interface Loaded {
