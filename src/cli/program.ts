@@ -262,6 +262,7 @@ const COMMANDS: CommandSpec[] = [
       { flags: '--student-id <id>', description: 'your anonymous student id, passed through' },
       { flags: '--idempotency-key <key>', description: 'your base key: each answer is sent as <key>-<its path relative to its folder, or its --student-id> (default: derived from model, fields and file contents)' },
       { flags: '--no-wait', description: 'print the accepted task and exit without waiting' },
+      { flags: '--report <file>', description: 'also write a class report, one self-contained HTML file (see `kct report`)' },
       ...watchOptions,
       output(),
     ],
@@ -278,6 +279,7 @@ const COMMANDS: CommandSpec[] = [
       'kct one-pass moodle-export/ --recursive --student-id-from folder --group-by folder --model 12 --output csv',
       'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',
       'kct one-pass answers/ --model 12 --idempotency-key class9   # keys class9-a1.txt, class9-a2.txt, ...',
+      'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',
     ],
     load: () => import('../commands/one-pass.js'),
   },
@@ -390,6 +392,21 @@ const COMMANDS: CommandSpec[] = [
       'kct rewrite tsk_0123abcd --style bullet_points --instruction "encouraging, second person" --json',
     ],
     load: () => import('../commands/rewrite.js'),
+  },
+  {
+    name: 'report',
+    summary: 'make a class report, one self-contained HTML file, from a saved run (charts, sortable marks, feedback, failures)',
+    args: [{ syntax: '<source>', description: 'a saved run: the ndjson of `kct one-pass` or `kct batch --output ndjson`, or - for stdin' }],
+    options: [
+      { flags: '-o, --output <file>', description: 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal' },
+      { flags: '--title <text>', description: 'the report\'s title', defaultValue: 'Class report' },
+    ],
+    examples: [
+      'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson -o class.html',
+      'kct batch answers.jsonl --model 12 --output ndjson | kct report - -o class.html',
+      'kct report marks.ndjson -o 9B-uniform-essay.html --title "9B: uniform essay"',
+    ],
+    load: () => import('../commands/report.js'),
   },
   {
     name: 'callbacks',

@@ -1,13 +1,8 @@
 // The class summary a teacher wants: how many were marked, mean/median/range of totals, a small
 // histogram, and each criterion's mean against its maximum with the weakest one called out.
-import type { EvaluationEntry } from '../api/schemas.js';
+import { ClassTally, type ScoredOutcome } from './tally.js';
 
-export interface ScoredOutcome {
-  status: string;
-  score?: number | null;
-  maxScore?: number | null;
-  evaluation?: EvaluationEntry[] | null;
-}
+export type { ScoredOutcome };
 
 export interface CriterionSummary {
   item: string;
@@ -36,52 +31,9 @@ export interface Summary {
 }
 
 export function summarize(outcomes: readonly ScoredOutcome[], bins = 5): Summary {
-  const successes = outcomes.filter((o) => o.status === 'SUCCESS' && typeof o.score === 'number');
-  const scores = successes.map((o) => o.score as number).sort((a, b) => a - b);
-  const summary: Summary = {
-    total: outcomes.length,
-    marked: successes.length,
-    failed: outcomes.filter((o) => o.status === 'FAILURE').length,
-    cancelled: outcomes.filter((o) => o.status === 'CANCEL').length,
-    skipped: outcomes.filter((o) => o.status === 'SKIPPED').length,
-    other: 0,
-    histogram: [],
-    criteria: [],
-  };
-  summary.other = summary.total - summary.marked - summary.failed - summary.cancelled - summary.skipped;
-  if (scores.length === 0) return summary;
-  summary.mean = round(scores.reduce((a, b) => a + b, 0) / scores.length);
-  const mid = Math.floor(scores.length / 2);
-  summary.median = scores.length % 2 ? scores[mid] : round((scores[mid - 1] + scores[mid]) / 2);
-  summary.min = scores[0];
-  summary.max = scores[scores.length - 1];
-  const maxScores = successes.map((o) => o.maxScore).filter((m): m is number => typeof m === 'number');
-  summary.maxScore = maxScores.length ? Math.max(...maxScores) : undefined;
-  const upper = summary.maxScore ?? summary.max;
-  const width = upper > 0 ? upper / bins : 1;
-  summary.histogram = Array.from({ length: bins }, (_, i) => ({ from: round(i * width), to: round((i + 1) * width), count: 0 }));
-  for (const score of scores) {
-    const index = Math.min(bins - 1, Math.max(0, Math.floor(score / width)));
-    summary.histogram[index].count += 1;
-  }
-  const byItem = new Map<string, { sum: number; n: number; max?: number }>();
-  for (const outcome of successes) {
-    for (const entry of outcome.evaluation ?? []) {
-      if (entry.type === 'error' || !entry.item || typeof entry.score !== 'number') continue;
-      const slot = byItem.get(entry.item) ?? { sum: 0, n: 0 };
-      slot.sum += entry.score;
-      slot.n += 1;
-      if (typeof entry.max_score === 'number') slot.max = entry.max_score;
-      byItem.set(entry.item, slot);
-    }
-  }
-  summary.criteria = [...byItem].map(([item, slot]) => {
-    const mean = round(slot.sum / slot.n);
-    return { item, mean, max: slot.max, ratio: slot.max ? mean / slot.max : undefined };
-  });
-  const rated = summary.criteria.filter((c) => c.ratio !== undefined);
-  if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
-  return summary;
+  const tally = new ClassTally();
+  for (const outcome of outcomes) tally.add(outcome);
+  return tally.summary(bins);
 }
 
 export function renderSummary(summary: Summary, options: { unicode: boolean }): string[] {
@@ -113,8 +65,4 @@ export function renderSummary(summary: Summary, options: { unicode: boolean }): 
     }
   }
   return lines;
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }

@@ -18,6 +18,7 @@ import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../cli/
 import { OutcomeWriter, outcomeFromResult, printOneResult, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
+import { openRunReport, reportWritten } from '../cli/report/writer.js';
 import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch-ui.js';
 import { watchTimings, type WatchFlags } from '../cli/watching.js';
 
@@ -47,6 +48,7 @@ export interface OnePassOptions extends WatchFlags {
   studentId?: string;
   idempotencyKey?: string;
   wait?: boolean;
+  report?: string;
   output?: string;
   json?: boolean;
 }
@@ -125,6 +127,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   if (options.wait !== false) {
     progress = single ? await createProgressReporter(context.io) : await classProgress(context, counts);
   }
+  const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers });
 
   const processAnswer = async (answer: Answer): Promise<AnswerOutcome> => {
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
@@ -193,12 +196,14 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
       counts.done += 1;
       if (outcome.status !== 'SUCCESS') counts.failed += 1;
       if (!single) writer.add(outcome);
+      report?.add(outcome);
       (progress as ClassProgress | undefined)?.finished?.(outcome, counts);
       return outcome;
     }));
     outcomes = settled;
   } catch (error) {
     progress?.stop();
+    report?.discard();
     if (error instanceof InterruptedError || context.signal.aborted) {
       if (single && accepted.length === 1) {
         throw new InterruptedError(`stopped watching ${accepted[0]}; the task keeps running`, {
@@ -220,6 +225,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     const order = new Map(collection.order.map((label, index) => [label, index]));
     await writer.finish((outcome) => order.get(outcome.file) ?? 0, { waited: options.wait !== false });
   }
+  if (report) context.note(reportWritten(await report.finish()));
   finishWithExitStatus(outcomes, fatal, timings.timeoutMs);
 }
 

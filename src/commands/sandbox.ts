@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../cli/context.js';
+import { notInExecutable } from '../cli/executable.js';
 import { out } from '../cli/io.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
 import { UsageError } from '../api/errors.js';
@@ -37,7 +38,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   checkDataDir(dataDir, options.data !== undefined);
   createDataDir(dataDir, options.data !== undefined);
   const host = options.host ?? '127.0.0.1';
-  const { startSandbox } = await import('../sandbox/server.js');
+  const { startSandbox } = await import('../sandbox/server.js').catch(notInExecutable('kct sandbox'));
   let sandbox;
   try {
     sandbox = await startSandbox({

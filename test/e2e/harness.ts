@@ -89,6 +89,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called with the child once spawned (to send signals). */
   onSpawn?: (child: ChildProcess) => void;
+  /** Run this executable (the single-file kct) instead of bin/kct.js under this Node. */
+  executable?: string;
 }
 
 /** A kct environment with nothing inherited that could change behaviour (no real config, no proxy). */
@@ -108,7 +110,8 @@ export function kctEnv(configDir: string, extra: Record<string, string | undefin
 export function runKct(args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolveRun, reject) => {
     const env = Object.fromEntries(Object.entries(options.env ?? kctEnv(tempDir())).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [command, argv] = options.executable ? [options.executable, args] : [process.execPath, [BIN, ...args]];
+    const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -1,0 +1,38 @@
+// The single executable's first script (scripts/build-exe.js): small, so `kct --version` reads
+// one asset and nothing else. The CLI and the sandbox are bundles kept as assets of the
+// executable, each a function expression compiled when needed, the CLI's with the V8 code cache
+// made at build time (scripts/exe/code-cache.cjs).
+'use strict';
+const sea = require('node:sea');
+const { dirname } = require('node:path');
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${sea.getAsset('version', 'utf8')}\n`);
+} else {
+  // the same V8 settings as bin/kct.js (docs/benchmarks.md); the code cache was made under them
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  // the CLI bundle loads the sandbox bundle through this when `kct sandbox` runs
+  globalThis[Symbol.for('kct.loadBundle')] = loadBundle;
+  loadBundle('cli').main(args).then(
+    (code) => { process.exitCode = code; },
+    (error) => { process.stderr.write(`kct: could not start: ${error && error.message}\n`); process.exitCode = 1; },
+  );
+}
+
+/** Compiles and runs a bundle kept as an asset (CommonJS in a function expression), returning its exports. */
+function loadBundle(name) {
+  const vm = require('node:vm');
+  let cachedData;
+  try {
+    cachedData = Buffer.from(sea.getRawAsset(`${name}.cache`));
+  } catch {
+    // no code cache for this bundle: V8 compiles it from source
+  }
+  const script = new vm.Script(sea.getAsset(`${name}.cjs`, 'utf8'), { filename: `kct-${name}.cjs`, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, require, module, process.execPath, dirname(process.execPath));
+  return module.exports;
+}

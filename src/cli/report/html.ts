@@ -1,0 +1,160 @@
+// The pieces of the class report's HTML. Everything that comes from the data (student ids, file
+// names, criteria, feedback, reasons) goes through escapeHtml: it is untrusted text.
+import { createHash } from 'node:crypto';
+import type { EvaluationEntry } from '../../api/schemas.js';
+import { stripControls } from '../sanitize.js';
+import type { Summary } from '../summary.js';
+import { SCRIPT, STYLE } from './assets.js';
+import { criteriaChart, distributionChart } from './charts.js';
+
+/** One answer's line of a saved run: the ndjson row of `kct one-pass` / `kct batch`, or an outcome in flight. */
+export interface ReportRow {
+  file?: string;
+  student_id?: string | null;
+  task_id?: string | null;
+  status: string;
+  score?: number | null;
+  max_score?: number | null;
+  message?: string | null;
+  evaluation?: EvaluationEntry[] | null;
+}
+
+export interface PageInfo {
+  title: string;
+  /** where the answers came from: a folder, a saved run */
+  source?: string;
+  generated: Date;
+  version: string;
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe for HTML content and quoted attributes (control characters dropped: HTML has no place for them). */
+export function escapeHtml(text: string): string {
+  return stripControls(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+export function formatScore(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+}
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** No network at all, and no script or style but the report's own (by hash). */
+export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
+
+/** Who the row is about: the student id, else the file's name. */
+export function studentOf(row: ReportRow): string {
+  if (row.student_id) return row.student_id;
+  const file = row.file ?? row.task_id ?? '';
+  return file.split(/[\\/]/).pop() || file;
+}
+
+/** Why a row was not marked: the server's comment, else kct's message. */
+export function reasonOf(row: ReportRow): string {
+  const errorEntry = (row.evaluation ?? []).find((entry) => entry.type === 'error');
+  return errorEntry?.comment || row.message || (row.status === 'SUCCESS' ? 'marked without a score' : `ended ${row.status}`);
+}
+
+export function isMarked(row: ReportRow): boolean {
+  return row.status === 'SUCCESS' && typeof row.score === 'number';
+}
+
+/** Everything before the rows of the students' table. */
+export function pageStart(info: PageInfo, summary: Summary, failureCount: number): string {
+  const title = escapeHtml(info.title);
+  const subtitle = [
+    info.source ? escapeHtml(info.source) : undefined,
+    `${summary.total} ${summary.total === 1 ? 'answer' : 'answers'}`,
+    `made ${escapeHtml(info.generated.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }))} by kct ${escapeHtml(info.version)}`,
+  ].filter(Boolean).join(' · ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="generator" content="kct ${escapeHtml(info.version)}">
+<title>${title}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<header><h1>${title}</h1><p>${subtitle}</p></header>
+${cards(summary)}
+<div class="charts">
+<section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>
+<section class="panel"><h2>Criteria</h2><p class="note">Mean score against the maximum; the weakest criterion is marked.</p>${criteriaChart(summary)}</section>
+</div>
+${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>Not marked (${failureCount})</h2><ul>\n` : ''}`;
+}
+
+/** Between the failures and the students' table. */
+export function tableStart(failureCount: number): string {
+  return `${failureCount > 0 ? '</ul></section>\n' : ''}<section class="panel">
+<div class="toolbar"><div><h2>Students</h2><p class="note">Click a column heading to sort; open a row for its feedback.</p></div><button type="button" id="toggle-feedback" aria-pressed="false">Open all feedback</button></div>
+<table class="students" id="students" role="table">
+<thead role="rowgroup"><tr role="row"><th role="columnheader" aria-sort="none"><button type="button">Student</button></th><th role="columnheader" aria-sort="none" data-type="number"><button type="button">Total</button></th><th role="columnheader" aria-sort="none" data-type="number"><button type="button">%</button></th><th role="columnheader" aria-sort="none"><button type="button">Status</button></th><th role="columnheader" class="plain">Feedback</th></tr></thead>
+<tbody role="rowgroup">
+`;
+}
+
+export function pageEnd(): string {
+  return `</tbody>
+</table>
+</section>
+<footer>Made by kct. This file is self-contained: it loads nothing from the network and can be opened anywhere.</footer>
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+export function studentRow(row: ReportRow): string {
+  const marked = isMarked(row);
+  const score = marked ? (row.score as number) : undefined;
+  const max = typeof row.max_score === 'number' && row.max_score > 0 ? row.max_score : undefined;
+  const total = score === undefined ? '—' : `<span class="total">${formatScore(score)}${max === undefined ? '' : ` / ${formatScore(max)}`}</span>${max === undefined ? '' : `<meter min="0" max="${max}" value="${Math.min(score, max)}"></meter>`}`;
+  const percent = score !== undefined && max !== undefined ? Math.round((score / max) * 1000) / 10 : undefined;
+  const status = escapeHtml(row.status);
+  const statusClass = `s-${row.status.toLowerCase().replace(/[^a-z_]/g, '')}`;
+  // explicit roles: the rows are laid out as a grid, which may hide the table from screen readers
+  return `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}</td>`
+    + `<td role="cell" class="num" data-v="${score ?? ''}">${total}</td>`
+    + `<td role="cell" class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>`
+    + `<td role="cell"><span class="status ${statusClass}">${status}</span></td>`
+    + `<td role="cell" class="fb"><details><summary>${marked ? 'Feedback' : 'Reason'}</summary>${feedback(row, marked)}</details></td></tr>\n`;
+}
+
+export function failureItem(row: ReportRow): string {
+  const file = row.file && row.file !== studentOf(row) ? ` <span class="file">${escapeHtml(row.file)}</span>` : '';
+  return `<li><strong>${escapeHtml(studentOf(row))}</strong>${file} <span class="status s-${row.status.toLowerCase().replace(/[^a-z_]/g, '')}">${escapeHtml(row.status)}</span><span class="why">${escapeHtml(reasonOf(row))}</span></li>\n`;
+}
+
+function feedback(row: ReportRow, marked: boolean): string {
+  const file = row.file ? `<p class="file">${escapeHtml(row.file)}${row.task_id ? ` · ${escapeHtml(row.task_id)}` : ''}</p>` : '';
+  if (!marked) return `${file}<p class="why">${escapeHtml(reasonOf(row))}</p>`;
+  const criteria = (row.evaluation ?? []).filter((entry) => entry.type !== 'error');
+  if (criteria.length === 0) return `${file}<p class="why">No feedback was given.</p>`;
+  return file + criteria.map((entry) => {
+    const score = typeof entry.score === 'number' ? `${formatScore(entry.score)}${typeof entry.max_score === 'number' ? ` / ${formatScore(entry.max_score)}` : ''}` : '';
+    const text = entry.feedback ?? entry.comment ?? '';
+    return `<div class="crit"><h3><span>${escapeHtml(entry.item ?? 'Feedback')}</span><span>${score}</span></h3>${text ? `<p>${escapeHtml(text)}</p>` : ''}</div>`;
+  }).join('');
+}
+
+function cards(summary: Summary): string {
+  const card = (key: string, value: string, extra = '', valueClass = '') => `<div class="card${extra}"><span class="k">${key}</span><span class="v${valueClass}">${value}</span></div>`;
+  const notMarked = summary.total - summary.marked;
+  const outOf = summary.maxScore === undefined ? '' : ` <small>/ ${formatScore(summary.maxScore)}</small>`;
+  const list = [card('Marked', `${summary.marked} <small>of ${summary.total}</small>`)];
+  if (summary.mean !== undefined) {
+    list.push(card('Mean', `${formatScore(summary.mean)}${outOf}`));
+    list.push(card('Median', `${formatScore(summary.median as number)}${outOf}`));
+    list.push(card('Range', `${formatScore(summary.min as number)}–${formatScore(summary.max as number)}`));
+  }
+  if (summary.weakest !== undefined) list.push(card('Weakest criterion', escapeHtml(summary.weakest), '', ' text'));
+  list.push(card('Not marked', String(notMarked), notMarked > 0 ? ' bad' : ''));
+  return `<section class="cards">${list.join('')}</section>`;
+}

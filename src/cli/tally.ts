@@ -1,0 +1,110 @@
+// A class's figures kept as answers arrive, in memory that does not grow with their number:
+// counts, a count per distinct total (for the median and the histogram) and a sum per
+// criterion. The terminal summary and the HTML report both read their figures from it.
+import type { EvaluationEntry } from '../api/schemas.js';
+import type { Summary } from './summary.js';
+
+export interface ScoredOutcome {
+  status: string;
+  score?: number | null;
+  maxScore?: number | null;
+  evaluation?: EvaluationEntry[] | null;
+}
+
+// A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
+const MAX_CRITERIA = 100;
+
+export class ClassTally {
+  private total = 0;
+  private failed = 0;
+  private cancelled = 0;
+  private skipped = 0;
+  private marked = 0;
+  private sum = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private maxScore?: number;
+  /** how many answers got each total, keyed by the total to 1/1000 (scores are marks, not measurements) */
+  private readonly totals = new Map<number, number>();
+  private readonly criteria = new Map<string, { sum: number; n: number; max?: number }>();
+
+  add(outcome: ScoredOutcome): void {
+    this.total += 1;
+    if (outcome.status === 'FAILURE') this.failed += 1;
+    if (outcome.status === 'CANCEL') this.cancelled += 1;
+    if (outcome.status === 'SKIPPED') this.skipped += 1;
+    if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
+    const score = outcome.score;
+    this.marked += 1;
+    this.sum += score;
+    this.min = Math.min(this.min, score);
+    this.max = Math.max(this.max, score);
+    if (typeof outcome.maxScore === 'number') this.maxScore = Math.max(this.maxScore ?? -Infinity, outcome.maxScore);
+    const key = Math.round(score * 1000) / 1000;
+    this.totals.set(key, (this.totals.get(key) ?? 0) + 1);
+    for (const entry of outcome.evaluation ?? []) {
+      if (entry.type === 'error' || !entry.item || typeof entry.score !== 'number') continue;
+      let slot = this.criteria.get(entry.item);
+      if (!slot) {
+        if (this.criteria.size >= MAX_CRITERIA) continue;
+        slot = { sum: 0, n: 0 };
+        this.criteria.set(entry.item, slot);
+      }
+      slot.sum += entry.score;
+      slot.n += 1;
+      if (typeof entry.max_score === 'number') slot.max = entry.max_score;
+    }
+  }
+
+  /** The figures so far, with totals counted in `bins` equal bands from 0 to the maximum score. */
+  summary(bins = 5): Summary {
+    const summary: Summary = {
+      total: this.total,
+      marked: this.marked,
+      failed: this.failed,
+      cancelled: this.cancelled,
+      skipped: this.skipped,
+      other: this.total - this.marked - this.failed - this.cancelled - this.skipped,
+      histogram: [],
+      criteria: [],
+    };
+    if (this.marked === 0) return summary;
+    summary.mean = round(this.sum / this.marked);
+    summary.median = round(this.median());
+    summary.min = this.min;
+    summary.max = this.max;
+    summary.maxScore = this.maxScore;
+    const upper = this.maxScore ?? this.max;
+    const width = upper > 0 ? upper / bins : 1;
+    summary.histogram = Array.from({ length: bins }, (_, i) => ({ from: round(i * width), to: round((i + 1) * width), count: 0 }));
+    for (const [score, count] of this.totals) {
+      const index = Math.min(bins - 1, Math.max(0, Math.floor(score / width)));
+      summary.histogram[index].count += count;
+    }
+    summary.criteria = [...this.criteria].map(([item, slot]) => {
+      const mean = round(slot.sum / slot.n);
+      return { item, mean, max: slot.max, ratio: slot.max ? mean / slot.max : undefined };
+    });
+    const rated = summary.criteria.filter((c) => c.ratio !== undefined);
+    if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
+    return summary;
+  }
+
+  private median(): number {
+    const sorted = [...this.totals].sort(([a], [b]) => a - b);
+    const at = (rank: number): number => {
+      let seen = 0;
+      for (const [score, count] of sorted) {
+        seen += count;
+        if (seen > rank) return score;
+      }
+      return sorted[sorted.length - 1][0];
+    };
+    const mid = Math.floor(this.marked / 2);
+    return this.marked % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,171 @@
+// The class report's pure parts: the streaming tally behind every summary, escaping, bands, the
+// rows' HTML, reading a saved run, and the writer's file handling (never half a page).
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/api/errors.js';
+import { bandCount } from '../../src/cli/report/charts.js';
+import { CONTENT_SECURITY_POLICY, escapeHtml, failureItem, studentRow, type ReportRow } from '../../src/cli/report/html.js';
+import { readSavedRun } from '../../src/cli/report/saved-run.js';
+import { ReportWriter } from '../../src/cli/report/writer.js';
+import { summarize } from '../../src/cli/summary.js';
+import { ClassTally } from '../../src/cli/tally.js';
+import { createHash } from 'node:crypto';
+
+const criterion = (item: string, score: number, max: number) => ({ item, score, max_score: max, feedback: `${item} feedback` });
+const marked = (score: number, file = `s${score}.txt`): ReportRow => ({
+  file,
+  student_id: file.replace(/\.txt$/, ''),
+  task_id: `tsk_${score}`,
+  status: 'SUCCESS',
+  score,
+  max_score: 20,
+  evaluation: [criterion('Thesis', score / 2, 10), criterion('Evidence', score / 4, 5)],
+});
+
+function tempDir(): string {
+  const dir = join(tmpdir(), `kct-report-unit-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+describe('the streaming tally', () => {
+  it('gives the figures of the summary: counts, mean, median, range, bands, criteria and the weakest', () => {
+    const outcomes = [4, 7, 7, 12.5, 20].map((score) => ({ status: 'SUCCESS', score, maxScore: 20, evaluation: marked(score).evaluation }));
+    outcomes.push({ status: 'FAILURE', score: null, maxScore: null, evaluation: [{ type: 'error', item: 'error', comment: 'no' }] } as never);
+    outcomes.push({ status: 'CANCEL' } as never);
+    outcomes.push({ status: 'NOT_SENT' } as never);
+    const summary = summarize(outcomes);
+    expect(summary).toMatchObject({ total: 8, marked: 5, failed: 1, cancelled: 1, other: 1, mean: 10.1, median: 7, min: 4, max: 20, maxScore: 20 });
+    expect(summary.histogram).toEqual([
+      { from: 0, to: 4, count: 0 },
+      { from: 4, to: 8, count: 3 },
+      { from: 8, to: 12, count: 0 },
+      { from: 12, to: 16, count: 1 },
+      { from: 16, to: 20, count: 1 }, // the maximum falls in the last band
+    ]);
+    expect(summary.criteria).toEqual([
+      { item: 'Thesis', mean: 5.05, max: 10, ratio: 0.505 },
+      { item: 'Evidence', mean: 2.53, max: 5, ratio: 0.506 },
+    ]);
+    expect(summary.weakest).toBe('Thesis');
+  });
+
+  it('an even count takes the middle two for the median; ten bands when asked', () => {
+    const tally = new ClassTally();
+    for (const score of [1, 2, 3, 10]) tally.add({ status: 'SUCCESS', score, maxScore: 10 });
+    const summary = tally.summary(bandCount(10));
+    expect(summary.median).toBe(2.5);
+    expect(summary.histogram).toHaveLength(10);
+    expect(summary.histogram.map((band) => band.count)).toEqual([0, 1, 1, 1, 0, 0, 0, 0, 0, 1]);
+  });
+
+  it('keeps one count per distinct total, not one entry per answer', () => {
+    const tally = new ClassTally();
+    for (let i = 0; i < 50_000; i++) tally.add({ status: 'SUCCESS', score: i % 21, maxScore: 20 });
+    expect((tally as unknown as { totals: Map<number, number> }).totals.size).toBe(21);
+    expect(tally.summary().median).toBe(10);
+  });
+});
+
+describe('HTML of the report', () => {
+  it('escapes the five special characters and drops control characters', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>\u001b[31m\u0007`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+
+  it('a row with hostile text holds it only as text', () => {
+    const hostile = '<script>alert(1)</script>';
+    const row = studentRow({ ...marked(12), student_id: hostile, evaluation: [{ item: hostile, score: 1, max_score: 2, feedback: `${hostile}\nline two` }] });
+    expect(row).not.toContain('<script>');
+    expect(row).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(row).toContain('data-v="12"');
+    expect(row).toContain('<meter min="0" max="20" value="12"></meter>');
+    const failure = failureItem({ file: 'a/b.txt', status: 'FAILURE" onmouseover="x', message: hostile });
+    expect(failure).not.toMatch(/<[^>]*\sonmouseover=/);
+    expect(failure).toContain('&lt;script&gt;');
+  });
+
+  it('an unmarked row has an empty sort value (sorted last) and its reason behind the click', () => {
+    const row = studentRow({ file: 'ben.txt', status: 'FAILURE', evaluation: [{ type: 'error', item: 'error', comment: 'The file could not be read.' }] });
+    expect(row).toContain('data-v=""');
+    expect(row).toContain('<summary>Reason</summary>');
+    expect(row).toContain('The file could not be read.');
+    expect(row).toContain('<td role="cell" class="who">ben.txt</td>');
+  });
+
+  it('one bar per mark up to ten marks, else ten bands', () => {
+    expect(bandCount(4)).toBe(4);
+    expect(bandCount(10)).toBe(10);
+    expect(bandCount(20)).toBe(10);
+    expect(bandCount(100)).toBe(10);
+    expect(bandCount(7.5)).toBe(10);
+    expect(bandCount(undefined)).toBe(10);
+  });
+
+  it('the policy allows exactly the page\'s own style and script, by hash', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'r.html');
+    const writer = ReportWriter.open({ target });
+    writer.add(marked(10));
+    await writer.finish();
+    const html = readFileSync(target, 'utf8');
+    const hash = (tag: string) => `'sha256-${createHash('sha256').update(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)![1]).digest('base64')}'`;
+    expect(CONTENT_SECURITY_POLICY).toContain(`style-src ${hash('style')}`);
+    expect(CONTENT_SECURITY_POLICY).toContain(`script-src ${hash('script')}`);
+    expect(CONTENT_SECURITY_POLICY.startsWith("default-src 'none';")).toBe(true);
+  });
+});
+
+describe('reading a saved run', () => {
+  const read = async (text: string) => {
+    const rows: ReportRow[] = [];
+    for await (const row of readSavedRun('-', Readable.from([text]))) rows.push(row);
+    return rows;
+  };
+
+  it('reads one answer a line, skipping blank lines and keeping unknown fields', async () => {
+    const rows = await read(`${JSON.stringify(marked(3))}\n\n${JSON.stringify({ file: 'x.txt', status: 'ERROR', message: 'HTTP 402', extra: 1 })}\r\n`);
+    expect(rows.map((row) => row.status)).toEqual(['SUCCESS', 'ERROR']);
+    expect(rows[1].message).toBe('HTTP 402');
+  });
+
+  it('names the line that is not an answer', async () => {
+    await expect(read(`${JSON.stringify(marked(3))}\n{"file":"a","score":"7","status":"SUCCESS"}\n`)).rejects.toThrow(/stdin line 2 is not an answer of a run: score/);
+    await expect(read('{"status": 1}')).rejects.toThrow(UsageError);
+  });
+});
+
+describe('the report file', () => {
+  it('appears whole, or not at all', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'class.html');
+    writeFileSync(target, 'an older report');
+    const writer = ReportWriter.open({ target, title: 'Year 9 <b>' });
+    writer.add(marked(8));
+    writer.add({ file: 'ben.txt', status: 'FAILURE', message: 'no' });
+    expect(readFileSync(target, 'utf8')).toBe('an older report'); // untouched until finish
+    expect(await writer.finish()).toEqual({ file: target, answers: 2, marked: 1, not_marked: 1 });
+    const html = readFileSync(target, 'utf8');
+    expect(html).toContain('<title>Year 9 &lt;b&gt;</title>');
+    expect(html.match(/<tr role="row"><td role="cell" class="who">/g)).toHaveLength(2);
+    expect(readdirSync(dir)).toEqual(['class.html']);
+
+    const exitListeners = process.listenerCount('exit');
+    const abandoned = ReportWriter.open({ target: join(dir, 'other.html') });
+    expect(process.listenerCount('exit')).toBe(exitListeners + 1); // cleans up even on process.exit
+    abandoned.add(marked(8));
+    abandoned.discard();
+    abandoned.discard();
+    expect(process.listenerCount('exit')).toBe(exitListeners);
+    expect(readdirSync(dir)).toEqual(['class.html']);
+  });
+
+  it('a folder, or a file in a folder that does not exist, is refused when opened', () => {
+    const dir = tempDir();
+    expect(() => ReportWriter.open({ target: dir })).toThrow(/is a folder/);
+    expect(() => ReportWriter.open({ target: join(dir, 'missing', 'r.html') })).toThrow(/its folder does not exist/);
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
+  });
+});
