@@ -143,8 +143,9 @@ async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
   const files = deps.store.taskFiles(task.task_id);
   for (const file of files) {
     try {
-      const { text } = await extractText(deps.files.absolute(file.path), file.mime);
-      texts[file.role].push(text);
+      const { text, body } = await extractText(deps.files.absolute(file.path), file.mime);
+      // An answer is marked on its body (paragraphs, no headings or page furniture).
+      texts[file.role].push(file.role === 'answer' ? body : text);
     } catch (err) {
       // Only an ExtractionError is the file's fault (its message is written for the sender);
       // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and

@@ -73,7 +73,7 @@ describe('PDF', () => {
 
   it('gives an empty string for a page with nothing on it, without OCR', async () => {
     // method pdf/text (not pdf/ocr) shows that no page went to OCR
-    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', method: 'pdf/text' });
+    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', body: '', method: 'pdf/text' });
   });
 
   it('throws a human message for a corrupt file', async () => {
@@ -112,7 +112,7 @@ describe('RTF', () => {
       + String.raw`{\*\unknowndest hidden}{\header page head}\pard\f0 caf\'e9 {\uc2\u8364xx} euro {\uc0\u8211}`
       + String.raw`\ldblquote q\rdblquote\tab x\par {\f1 \'cf\'f0\'e8\'e2\'e5\'f2}\line \\ \{ \} na\u239?ve}`;
     const { text } = await extractText(scratch('mixed.rtf', rtf), MIME.rtfText);
-    expect(text).toBe('café € euro –“q”\tx\nПривет\n\\ { } naïve');
+    expect(text).toBe('café € euro –“q”\tx\n\nПривет\n\\ { } naïve');
   });
 
   it('throws for a file that is not RTF', async () => {
