@@ -67,8 +67,8 @@ describe('PDF', () => {
     expect(text).toContain('naïve');
     expect(text).toContain('café');
     expect(paragraphs(text)).toBe(paragraphs(essay));
-    // Lines wrapped by the PDF come back as lines; the words are all there.
-    expect(text.replace(/\s+/g, ' ')).toBe(essay.replace(/\s+/g, ' '));
+    // Lines wrapped by the PDF are joined back into the paragraphs they were.
+    expect(text).toBe(essay);
   });
 
   it('gives an empty string for a page with nothing on it, without OCR', async () => {
@@ -122,10 +122,13 @@ describe('RTF', () => {
 
 describe('OCR', () => {
   it('reads the essay image back', async () => {
-    const { text, method } = await extractText(gen('essay.png'), MIME.png);
+    const { text, body, method } = await extractText(gen('essay.png'), MIME.png);
     expect(method).toBe('image/ocr');
     expect(recall(essay, text)).toBeGreaterThan(0.9);
     expect(text).toMatch(/uniforms reduce bullying/i);
+    // The page's lines are joined into its paragraphs; the title is not marked.
+    expect(paragraphs(body)).toBe(paragraphs(essay) - 1);
+    expect(body).not.toMatch(/Should Schools Require Uniforms/);
   }, 60_000);
 
   it('reads a scanned PDF page that has no text layer', async () => {

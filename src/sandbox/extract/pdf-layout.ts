@@ -69,13 +69,19 @@ function dominant<K>(counts: Map<K, number>): K {
   return best as K;
 }
 
+export interface PdfPageLines {
+  lines: PdfLine[];
+  /** Page width, in the units of the lines. */
+  width: number;
+}
+
 /**
  * Blocks of a run of text-layer pages. Body metrics (type size, font, line pitch, right margin)
  * come from the whole run, so a page with little on it is read like the others.
  */
-export function pdfBlocks(pages: PdfLine[][]): Block[] {
-  const drop = furniture(pages.map((lines) => lines.map((l) => l.text)));
-  const kept = pages.map((lines, p) => lines.filter((_, i) => !drop[p].has(i)));
+export function pdfBlocks(pages: PdfPageLines[]): Block[] {
+  const drop = furniture(pages.map((p) => p.lines));
+  const kept = pages.map((page, p) => page.lines.filter((_, i) => !drop[p].has(i)));
   const all = kept.flat();
   if (all.length === 0) return [];
 
@@ -101,7 +107,11 @@ export function pdfBlocks(pages: PdfLine[][]): Block[] {
   }
   const pitch = pitches.size > 0 ? dominant(pitches) : bodySize * 1.2;
   const bodyLines = all.filter(isBody);
-  const rightEdge = Math.max(...(bodyLines.length > 0 ? bodyLines : all).map((l) => l.right));
+  const reached = Math.max(...(bodyLines.length > 0 ? bodyLines : all).map((l) => l.right));
+  // Where full lines end: as far as the text reaches, unless it never comes near a right margin as
+  // wide as the left one (a page of short lines), when that margin is where lines would wrap.
+  const margin = Math.max(...pages.map((p) => p.width)) - Math.min(...all.map((l) => l.left));
+  const rightEdge = reached >= margin * 0.85 ? reached : margin;
 
   const layout: LayoutLine[] = [];
   for (const lines of kept) {

@@ -3,7 +3,7 @@ import type * as Unpdf from 'unpdf';
 import { ExtractionError, reason } from './errors.js';
 import type { OcrClock } from './ocr.js';
 import { ocrImage } from './ocr.js';
-import { pageLines, pdfBlocks, type PdfLine, type PdfTextItem } from './pdf-layout.js';
+import { pageLines, pdfBlocks, type PdfPageLines, type PdfTextItem } from './pdf-layout.js';
 import { encodePng } from './png.js';
 import { plainTextBlocks, render, type Block } from './structure.js';
 import type { Extracted } from './tidy.js';
@@ -116,7 +116,7 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
   const pdf = await open(data);
   const ocr = new PageOcr(data, pdf);
   // Per page: its text-layer lines, or the text OCR read from it.
-  const pages: (PdfLine[] | string)[] = [];
+  const pages: (PdfPageLines | string)[] = [];
   const scanned: number[] = [];
   let textPages = 0;
   try {
@@ -131,8 +131,8 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
       const lines = pageLines(items);
       if (lines.length > 0) textPages++;
       else if (await paintsSomething(page)) scanned.push(n);
+      pages.push({ lines, width: page.getViewport({ scale: 1 }).width });
       page.cleanup();
-      pages.push(lines);
     }
     if (scanned.length > limits.ocrPages) {
       throw new ExtractionError(`The PDF has ${scanned.length} scanned pages (pages without a text layer), over the sandbox's limit of ${limits.ocrPages} pages read by OCR per file; send a PDF with a text layer, or fewer pages.`);
@@ -157,9 +157,9 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
 }
 
 /** Runs of text-layer pages are laid out together (a paragraph may run on over a page break); OCR pages as plain text. */
-function documentBlocks(pages: (PdfLine[] | string)[]): Block[] {
+function documentBlocks(pages: (PdfPageLines | string)[]): Block[] {
   const blocks: Block[] = [];
-  let run: PdfLine[][] = [];
+  let run: PdfPageLines[] = [];
   const flush = () => {
     if (run.length > 0) blocks.push(...pdfBlocks(run));
     run = [];

@@ -40,6 +40,11 @@ export interface Layout {
   rightEdge: number | undefined;
   /** Indentation that marks a new paragraph (a first-line indent), in the units of `left`. */
   indent: number;
+  /**
+   * How far short of `rightEdge` a wrapped line may still end beyond one word: 0 where positions
+   * are exact (PDF); some characters for text, whose lines are counted in characters, not widths.
+   */
+  slack?: number;
 }
 
 const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
@@ -75,7 +80,7 @@ export function assemble(layout: Layout): Assembled[] {
     const ended = TERMINAL.test(prevText);
     const room = layout.rightEdge === undefined ? Infinity : layout.rightEdge - prev.right;
     const wordWidth = (firstWord(text).length + 1) * line.charWidth;
-    const wrapped = room < wordWidth;
+    const wrapped = room < wordWidth + (layout.slack ?? 0);
     const indented = line.left > prev.left + layout.indent && (ended || !wrapped);
     const sizeChanges = (line.larger ?? false) !== (prev.larger ?? false);
     if (line.gapBefore || sizeChanges || indented || (!wrapped && ended) || LIST_START.test(text)) {
@@ -140,12 +145,17 @@ export function render(blocks: Block[]): { text: string; body: string } {
   return { text, body: body === '' ? text : body };
 }
 
-/** Classifies assembled blocks, with the format's hints. */
+/**
+ * Classifies assembled blocks, with the format's hints. A heading heads something: short blocks
+ * after the last paragraph (a letter's "Yours faithfully, / Sam") are body text.
+ */
 export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[] {
-  return raw
+  const blocks = raw
     .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
     .filter((b) => b.lines.length > 0)
-    .map((b) => ({ lines: b.lines, kind: isHeading(b.lines, b.hints) ? 'heading' as const : 'paragraph' as const }));
+    .map((b): Block => ({ lines: b.lines, kind: isHeading(b.lines, b.hints) ? 'heading' : 'paragraph' }));
+  for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
+  return blocks;
 }
 
 // ---------- plain text (typed files and OCR output) ----------
@@ -180,7 +190,8 @@ export function plainTextBlocks(text: string): Block[] {
     layout.push({ text: line, left, right: line.trimEnd().length, gapBefore: blank, charWidth: 1 });
     blank = false;
   }
-  const assembled = assemble({ lines: layout, rightEdge: width, indent: 1 });
+  // OCR'd and proportional text: a full line can hold a few characters fewer than the longest.
+  const assembled = assemble({ lines: layout, rightEdge: width, indent: 1, slack: width === undefined ? 0 : Math.round(width * 0.15) });
   return classify(assembled.map((b) => ({ lines: b.lines })));
 }
 
@@ -198,25 +209,26 @@ const shape = (s: string) => s.trim().toLowerCase().replace(/\d+/g, '#').replace
 
 /**
  * The lines of each page that are page furniture: a page number alone, or a header or footer line
- * (one of the first or last two lines of a page) repeated on at least half the pages (two at least).
- * Returns, per page, the indexes to leave out.
+ * (one of the two top-most or bottom-most lines of a page, wherever the file put it in its order)
+ * repeated on at least half the pages (two at least). `y` grows upwards, as in a PDF. Returns, per
+ * page, the indexes to leave out.
  */
-export function furniture(pages: string[][]): Set<number>[] {
-  const edge = (lines: string[]) => {
-    const idx = lines.map((_, i) => i);
-    return new Set([...idx.slice(0, 2), ...idx.slice(-2)]);
+export function furniture(pages: { text: string; y: number }[][]): Set<number>[] {
+  const edge = (lines: { y: number }[]) => {
+    const byHeight = lines.map((l, i) => ({ y: l.y, i })).sort((a, b) => b.y - a.y).map((l) => l.i);
+    return new Set([...byHeight.slice(0, 2), ...byHeight.slice(-2)]);
   };
   const counts = new Map<string, number>();
   for (const lines of pages) {
     const seen = new Set<string>();
-    for (const i of edge(lines)) seen.add(shape(lines[i]));
+    for (const i of edge(lines)) seen.add(shape(lines[i].text));
     for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const repeated = (s: string) => pages.length >= 2 && (counts.get(s) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
   return pages.map((lines) => {
     const out = new Set<number>();
     for (const i of edge(lines)) {
-      const text = lines[i].trim();
+      const text = lines[i].text.trim();
       if (PAGE_NUMBER.test(text) || (repeated(shape(text)) && text.split(/\s+/).length <= 12)) out.add(i);
     }
     return out;
