@@ -2,7 +2,7 @@
 // (written at known levels for every ready seeded model) against their model's seeded rubric.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { grade } from '../../src/sandbox/grader.js';
 import { SEED_MODELS } from '../../src/sandbox/seed-models.js';
 import { FIXTURES } from './extract-helpers.js';
@@ -31,7 +31,7 @@ function ranks(xs: number[]): number[] {
 }
 
 /** Spearman's rank correlation: Pearson's correlation of the ranks, which handles ties. */
-export function spearman(a: number[], b: number[]): number {
+function spearman(a: number[], b: number[]): number {
   const ra = ranks(a);
   const rb = ranks(b);
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -77,16 +77,25 @@ describe('the labelled answers', () => {
   });
 });
 
+const figures: { modelId: number; total: number; answers: Labels['answers']; scores: number[]; rho: number }[] = [];
+
+// `KCT_GRADER_FIGURES=1 npx vitest run test/unit/grader-ranking.test.ts` prints the table of
+// docs/sandbox.md ("How well it ranks").
+afterAll(() => {
+  if (!process.env.KCT_GRADER_FIGURES) return;
+  const header = `| answer (expected level) | ${figures.map((f) => `${f.modelId} (/${f.total})`).join(' | ')} |`;
+  const rows = figures[0].answers.map((a, i) => `| ${a.file.replace('.txt', '')} (${a.level}) | ${figures.map((f) => f.scores[i]).join(' | ')} |`);
+  const rho = `| **Spearman ρ** | ${figures.map((f) => `**${f.rho.toFixed(2)}**`).join(' | ')} |`;
+  console.log([header, `|---|${figures.map(() => '---').join('|')}|`, ...rows, rho].join('\n'));
+});
+
 for (const set of sets) {
   for (const modelId of set.models) {
     describe(`model ${modelId}: ${set.title}`, () => {
       const model = SEED_MODELS.find((m) => m.model_id === modelId)!;
       const scores = set.texts.map((t) => mark(modelId, t).score);
       const levels = set.answers.map((a) => LEVELS.indexOf(a.level));
-      if (process.env.KCT_GRADER_FIGURES) {
-        console.log(`model ${modelId} rho=${spearman(levels, scores).toFixed(3)}`);
-        set.answers.forEach((a, i) => console.log(`  ${a.file.padEnd(22)} ${a.level.padEnd(9)} ${scores[i]}/${model.total_score}`));
-      }
+      figures.push({ modelId, total: model.total_score, answers: set.answers, scores, rho: spearman(levels, scores) });
 
       it('ranks the answers as a teacher would: Spearman correlation of at least 0.8 between level and score', () => {
         expect(spearman(levels, scores)).toBeGreaterThanOrEqual(0.8);
