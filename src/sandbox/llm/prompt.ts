@@ -23,57 +23,28 @@ const REWRITE_STYLES: Record<RewriteRequest['style'], string> = {
 
 export interface JsonSchema { name: string; schema: Record<string, unknown> }
 
-/** The reply's shape: one entry per criterion, its name taken from the rubric. */
-export function markingSchema(items: string[]): JsonSchema {
+/** An object whose `key` is an array of exactly one entry per name: `{criteria: [{item, ...}, ...]}`. */
+function oneEach(name: string, key: string, items: string[], fields: Record<string, unknown>): JsonSchema {
+  const entry = { type: 'object', additionalProperties: false, required: ['item', ...Object.keys(fields)], properties: { item: { type: 'string', enum: items }, ...fields } };
   return {
-    name: 'marking',
+    name,
     schema: {
       type: 'object',
       additionalProperties: false,
-      required: ['criteria'],
-      properties: {
-        criteria: {
-          type: 'array',
-          minItems: items.length,
-          maxItems: items.length,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['item', 'score', 'feedback'],
-            properties: {
-              item: { type: 'string', enum: items },
-              score: { type: 'number', minimum: 0 },
-              feedback: { type: 'string' },
-            },
-          },
-        },
-      },
+      required: [key],
+      properties: { [key]: { type: 'array', minItems: items.length, maxItems: items.length, items: entry } },
     },
   };
 }
 
+/** The marking reply: one entry per criterion, its name taken from the rubric. */
+export function markingSchema(items: string[]): JsonSchema {
+  return oneEach('marking', 'criteria', items, { score: { type: 'number', minimum: 0 }, feedback: { type: 'string' } });
+}
+
+/** The rewrite reply: one entry per section asked for. */
 export function rewriteSchema(items: string[]): JsonSchema {
-  return {
-    name: 'rewrite',
-    schema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['sections'],
-      properties: {
-        sections: {
-          type: 'array',
-          minItems: items.length,
-          maxItems: items.length,
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['item', 'comment'],
-            properties: { item: { type: 'string', enum: items }, comment: { type: 'string' } },
-          },
-        },
-      },
-    },
-  };
+  return oneEach('rewrite', 'sections', items, { comment: { type: 'string' } });
 }
 
 const fmt = (n: number) => String(Number(n.toFixed(2)));
