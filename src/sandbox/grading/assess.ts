@@ -2,7 +2,7 @@
 // level descriptor reached and the next one up, what the answer shows and lacks, a short quotation
 // from it and the next step. Feedback in every style is written from this, so the styles differ in
 // form, never in verdict.
-import { answerStems, scoreCriterion, type CriterionInput, type CriterionResult, type WeightedSignal } from './criterion.js';
+import { answerStems, relevanceFor, scoreCriterion, type CriterionInput, type CriterionResult, type WeightedSignal } from './criterion.js';
 import { readAnswer, type Doc } from './document.js';
 import { measure } from './features.js';
 import { MET } from './signals.js';
@@ -114,11 +114,12 @@ export function assess(input: AssessInput): Verdict[] {
   // Fewer than five words of its own: nothing to mark.
   const answer = doc.wordCount >= 5 ? { doc, f: measure(doc, task.questionStems), stems: answerStems(doc) } : undefined;
   const priors = new Map((input.currentFeedbacks ?? []).map((f) => [f.item.trim().toLowerCase(), f]));
+  const relevance = answer ? relevanceFor(answer, task) : 0;
 
   return input.rubrics.map((c) => {
     const max = c.max_score;
     const prior = answer ? priors.get(c.item.trim().toLowerCase()) : undefined;
-    const result = answer ? scoreCriterion(c, answer, task) : undefined;
+    const result = answer ? scoreCriterion(c, answer, task, relevance) : undefined;
     let score = result ? roundHalf(result.fraction * max) : 0;
     if (prior && Number.isFinite(prior.score)) score = roundHalf((score + clamp(prior.score, 0, max)) / 2);
     score = clamp(score, 0, max);

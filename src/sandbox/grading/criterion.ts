@@ -106,7 +106,20 @@ export const CEILING = 0.9;
  * advice quote the phrase, never a bare keyword. Only lists count (three items or more, or two in
  * brackets), and only items that name something: "examples" or "quotations" are checked as signals.
  */
+const listed = new Map<string, { text: string; terms: Term[] }[]>();
+
 export function listedItems(description: string): { text: string; terms: Term[] }[] {
+  let items = listed.get(description);
+  if (!items) {
+    items = listedItemsNow(description);
+    // Bounded: rubrics are few, but descriptions arrive with every request.
+    if (listed.size >= 256) listed.clear();
+    listed.set(description, items);
+  }
+  return items;
+}
+
+function listedItemsNow(description: string): { text: string; terms: Term[] }[] {
   const lists: string[][] = [];
   for (const m of description.matchAll(/\(([^()]+)\)/g)) {
     const items = m[1].split(/,|\s(?:and|or)\s/).map((x) => x.trim()).filter(Boolean);
@@ -155,7 +168,16 @@ export function relevanceOf(task: Task, stems: ReadonlySet<string>): number {
   return clamp(found / total / 0.6, 0, 1);
 }
 
-export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task): CriterionResult {
+/**
+ * Whether the answer is on the task, in [0, 1]: a story told as one, or the topic's terms used.
+ * The same for every criterion: assess() reads it once per answer.
+ */
+export function relevanceFor(answer: Answer, task: Task): number {
+  if (task.genre !== 'narrative') return relevanceOf(task, answer.stems);
+  return signal('story', { f: answer.f, doc: answer.doc, task, coverage: undefined }).value;
+}
+
+export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, relevance = relevanceFor(answer, task)): CriterionResult {
   const focuses = focusesOf(c.item, c.description);
   const cov = coverage(c, answer.doc, answer.stems);
   // Several focuses ("Language & conventions") share the mark equally.
@@ -170,8 +192,6 @@ export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task): C
   const signals: WeightedSignal[] = [...weights.entries()].map(([id, w]) => ({ ...signal(id, ctx), weight: w / total }));
   const raw = signals.reduce((n, s) => n + s.value * s.weight, 0);
 
-  // A story is on task when it is told as one; other answers when they use the topic's terms.
-  const relevance = task.genre === 'narrative' ? signal('story', ctx).value : relevanceOf(task, answer.stems);
   const topicFactor = clamp((relevance - 0.2) / 0.35, 0, 1);
   const lengthFactor = Math.min(1, Math.sqrt(answer.f.words / Math.max(1, task.length.low * 0.5)));
   return {

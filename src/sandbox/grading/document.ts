@@ -20,9 +20,9 @@ export interface Doc {
   copiedExample?: string;
 }
 
-// Signals come from the start of very long answers: 200,000 characters is far beyond any essay
-// and keeps grading of a 1 MB paste within a few tens of milliseconds.
-const SCAN_LIMIT = 200_000;
+// Signals come from the start of very long answers: 100,000 characters (about 16,000 words) is
+// far beyond any essay and bounds the cost of grading a 1 MB paste.
+const SCAN_LIMIT = 100_000;
 
 const LETTER_FRAME = /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b)/is;
 
@@ -59,9 +59,17 @@ function copies(tokens: string[], question: ReadonlySet<string>): boolean {
   return own.filter((t) => question.has(t)).length / own.length >= 0.6;
 }
 
+// The question's word triples, kept for the next answer to the same question.
+let lastQuestion: { text: string; triples: ReadonlySet<string> } | undefined;
+
+function questionTriples(questionText: string): ReadonlySet<string> {
+  if (lastQuestion?.text !== questionText) lastQuestion = { text: questionText, triples: new Set(trigrams(words(questionText))) };
+  return lastQuestion.triples;
+}
+
 export function readAnswer(answer: string, questionText: string | undefined): Doc {
   const text = answer.length > SCAN_LIMIT ? answer.slice(0, SCAN_LIMIT) : answer;
-  const question = new Set(trigrams(words(questionText ?? '')));
+  const question = questionTriples(questionText ?? '');
   const paragraphs: string[] = [];
   const sentences: Sentence[] = [];
   let copiedWords = 0;

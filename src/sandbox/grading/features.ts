@@ -111,13 +111,6 @@ const PRESENT = new Set('is are am has have do does can will shall may must shou
 const NOT_PAST = new Set('need indeed speed seed feed bleed breed weed embed exceed proceed succeed red bed shed shred hundred sacred naked wicked'.split(' '));
 
 const STOPS = new Set('that this with they them their there then than when what which while have were been from your into also just like more most much some such very would could should will because about after before being other these those only even really'.split(' '));
-/** Share of the smaller set's words that the larger one has too. */
-function overlap(a: Set<string>, b: Set<string>): number {
-  let shared = 0;
-  for (const x of a) if (b.has(x)) shared++;
-  return shared / Math.min(a.size, Math.max(1, b.size));
-}
-
 /** Type-token ratio averaged over every window of 50 words: a long essay is not punished for repeating "the". */
 function mattr(tokens: string[]): number {
   const size = 50;
@@ -250,12 +243,32 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>): Features 
   }
   const judged = new Set(f.judgement.sentences);
   for (const i of f.provenance.sentences) if (judged.has(i) || judged.has(i + 1)) add(f.provenanceLinked, i);
-  // Restatement: a sentence whose content words mostly appeared together in one earlier sentence.
-  const contentSets: Set<string>[] = [];
+  // Restatement: a sentence whose content words mostly appeared together in one earlier sentence
+  // (among the previous 100: an essay restates its own recent points, and the cost stays linear).
+  // Found through an index of which sentences used each stem, so unrelated sentences cost nothing.
+  const usedIn = new Map<string, number[]>();
+  const sizes: number[] = [];
   doc.sentences.forEach((s, i) => {
     const own = new Set(s.words.filter((w) => w.length > 3 && !STOPS.has(w)).map(stem));
-    if (own.size >= 4 && contentSets.some((earlier) => overlap(own, earlier) >= 0.5)) add(f.restated, i);
-    contentSets.push(own);
+    sizes.push(own.size);
+    if (own.size >= 4) {
+      const shared = new Map<number, number>();
+      for (const w of own) {
+        const list = usedIn.get(w) ?? [];
+        for (let k = list.length - 1; k >= 0 && list[k] >= i - 100; k--) shared.set(list[k], (shared.get(list[k]) ?? 0) + 1);
+      }
+      for (const [j, n] of shared) {
+        if (n / Math.min(own.size, Math.max(1, sizes[j])) >= 0.5) {
+          add(f.restated, i);
+          break;
+        }
+      }
+    }
+    for (const w of own) {
+      const list = usedIn.get(w);
+      if (list) list.push(i);
+      else usedIn.set(w, [i]);
+    }
   });
   const counterParagraphs = new Set(f.counter.sentences.map((i) => doc.sentences[i].paragraph));
   f.counterWords = doc.sentences.filter((s) => counterParagraphs.has(s.paragraph)).reduce((n, s) => n + s.words.length, 0);

@@ -50,7 +50,21 @@ function lengthAsked(question: string): Task['length'] {
   return DEFAULT_LENGTH;
 }
 
+// A model's tasks are marked again and again: what the task asks is read once per distinct text.
+const cache = new Map<string, Task>();
+const CACHE_SIZE = 64;
+
 export function readTask(input: { questionText?: string; assignmentDesc?: string; rubricTexts: string[] }): Task {
+  const key = JSON.stringify([input.questionText, input.assignmentDesc, input.rubricTexts]);
+  const known = cache.get(key);
+  if (known) return known;
+  const task = readTaskNow(input);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, task);
+  return task;
+}
+
+function readTaskNow(input: { questionText?: string; assignmentDesc?: string; rubricTexts: string[] }): Task {
   const question = input.questionText ?? '';
   const desc = input.assignmentDesc ?? '';
   const all = `${question}\n${desc}`;
