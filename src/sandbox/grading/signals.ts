@@ -119,7 +119,9 @@ const BUILDERS: Record<SignalId, Builder> = {
     const early = opening(ctx, f.position);
     // Precise: the opening's position carries its reasons ("because...", a list of them).
     const reasons = /\b(?:because|since|as it|so that)\b|,[^,]+\band\b|:\s/i;
-    const precise = early.length > 0 && doc.sentences.some((s, i) => (s.paragraph === doc.sentences[early[0]].paragraph && i >= early[0] - 1 && i <= early[0] + 1) && reasons.test(s.text));
+    // A run-on sentence of forty words or more is not a precise statement of anything.
+    const precise = early.length > 0 && doc.sentences[early[0]].words.length < 40
+      && doc.sentences.some((s, i) => s.paragraph === doc.sentences[early[0]].paragraph && i >= early[0] - 1 && i <= early[0] + 1 && s.words.length < 40 && reasons.test(s.text));
     const held = doc.paragraphs.length > 1 && (inParagraph(ctx, f.position, lastParagraph(ctx)).length > 0 || f.conclusion.count > 0);
     const value = (early.length > 0 ? (precise ? 0.6 : 0.35) : f.position.count > 0 ? 0.2 : 0) + (held ? 0.4 : 0);
     return {
