@@ -8,6 +8,7 @@ import { notInExecutable } from '../cli/executable.js';
 import { out } from '../cli/io.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
 import { UsageError } from '../api/errors.js';
+import type { GraderOptions } from '../sandbox/llm/types.js';
 
 export interface SandboxCommandOptions {
   host?: string;
@@ -18,6 +19,11 @@ export interface SandboxCommandOptions {
   allowPrivateCallbacks?: boolean;
   timeScale?: string;
   trainingDelay?: string;
+  grader?: string;
+  graderUrl?: string;
+  graderModel?: string;
+  graderTimeout?: string;
+  graderConcurrency?: string;
   json?: boolean;
 }
 
@@ -32,6 +38,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const timeScale = parsePositiveNumber(options.timeScale ?? '1', '--time-scale');
   const trainingDelayMs = options.trainingDelay === undefined ? 0 : parseNonNegative(options.trainingDelay, '--training-delay');
   const dataDir = options.data ?? defaultDataDir(context.env);
+  const grader = graderOptions(options, context.env);
   // bin/kct.js keeps V8's young generation small for client commands; a server under load
   // wants V8's default growth (fewer collections, less promoted by them).
   setFlagsFromString('--semi-space-growth-factor=2');
@@ -50,6 +57,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
       timeScale,
       trainingDelayMs,
+      ...(grader ? { grader } : {}),
     });
   } catch (error) {
     throw startError(error, host, port, dataDir);
@@ -59,13 +67,18 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
     await sandbox.close();
     return;
   }
+  // Where marking happens, never the grader's key: only whether one was given.
+  const marking = grader ? { engine: 'openai', url: grader.url, model: grader.model, api_key_set: grader.apiKey !== undefined } : { engine: 'sandbox' };
   if (options.json) {
-    out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, webhook_secret: sandbox.webhookSecret, data_dir: dataDir }));
+    out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, webhook_secret: sandbox.webhookSecret, data_dir: dataDir, grader: marking }));
   } else {
     out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
     out(context.io, 'Keys (sandbox only, never valid on the real service):');
     for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}`);
     out(context.io, `Batch callbacks are signed with: ${sandbox.webhookSecret}`);
+    out(context.io, grader
+      ? `Marking with the model "${grader.model}" at ${grader.url} (key from KCT_GRADER_API_KEY: ${grader.apiKey ? 'set' : 'none'}); the deterministic grader is not used.`
+      : 'Marking with the deterministic sandbox grader (--grader openai marks through your own language-model server).');
     out(context.io, `Try: KCT_BASE_URL=${sandbox.baseUrl} KCT_API_KEY=${sandbox.keys.user} kct models`);
     out(context.io, 'Stop with Ctrl-C.');
   }
@@ -141,4 +154,42 @@ function parsePort(value: string): number {
 function parseNonNegative(value: string, what: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`${what} must be a whole number of milliseconds, not "${value}"`);
   return Number(value);
+}
+
+/**
+ * The language-model engine asked for with --grader openai, checked before anything starts. The
+ * key comes only from KCT_GRADER_API_KEY (never a flag: flags end up in shell history and process lists).
+ */
+function graderOptions(options: SandboxCommandOptions, env: NodeJS.ProcessEnv): GraderOptions | undefined {
+  const engine = options.grader ?? 'sandbox';
+  if (engine !== 'sandbox' && engine !== 'openai') {
+    throw new UsageError(`--grader must be "sandbox" or "openai", not "${engine}"`, { suggestion: 'Leave it out for the deterministic grader, or use --grader openai --grader-url URL --grader-model NAME.' });
+  }
+  if (engine === 'sandbox') {
+    const stray = ([['--grader-url', options.graderUrl], ['--grader-model', options.graderModel]] as const).find(([, v]) => v !== undefined);
+    if (stray) throw new UsageError(`${stray[0]} only applies with --grader openai`, { suggestion: 'Add --grader openai to mark through a language-model server.' });
+    return undefined;
+  }
+  const example = 'For example: kct sandbox --grader openai --grader-url http://127.0.0.1:11434/v1 --grader-model llama3.1:8b';
+  if (!options.graderUrl) throw new UsageError('--grader openai needs --grader-url, the base URL of an OpenAI-compatible API', { suggestion: example });
+  if (!options.graderModel) throw new UsageError('--grader openai needs --grader-model, the name of a model the server has', { suggestion: example });
+  let url: URL;
+  try {
+    url = new URL(options.graderUrl);
+  } catch {
+    throw new UsageError(`--grader-url "${options.graderUrl}" is not a URL`, { suggestion: example });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--grader-url must be an http or https URL, not ${url.protocol}`, { suggestion: example });
+  if (url.username || url.password) {
+    throw new UsageError('--grader-url must not carry credentials', { suggestion: 'Put the key in the KCT_GRADER_API_KEY environment variable instead.' });
+  }
+  const key = env.KCT_GRADER_API_KEY?.trim();
+  return {
+    kind: 'openai',
+    url: url.href.replace(/\/+$/, ''),
+    model: options.graderModel,
+    ...(key ? { apiKey: key } : {}),
+    timeoutMs: options.graderTimeout === undefined ? 120_000 : parsePositiveInteger(options.graderTimeout, '--grader-timeout'),
+    concurrency: options.graderConcurrency === undefined ? 2 : parsePositiveInteger(options.graderConcurrency, '--grader-concurrency'),
+  };
 }

@@ -1,6 +1,7 @@
 // What every route of the sandbox can reach.
 import type { CallbackSender } from './callbacks.js';
 import type { FileArea } from './files.js';
+import type { GradingEngine } from './llm/types.js';
 import type { FaultInjector } from './magic.js';
 import type { WorkerPool } from './queue.js';
 import type { Store } from './store.js';
@@ -25,4 +26,6 @@ export interface SandboxContext {
   settings: SandboxSettings;
   /** After a task became final outside a worker (a cancel): settles its batch, if any. */
   taskFinished(task: { parent_task_id: string | null }): void;
+  /** The language-model engine, when `grader` was configured (also rewrites feedback). */
+  grader?: GradingEngine;
 }

@@ -10,6 +10,7 @@ import type { SandboxContext } from './context.js';
 import { openDatabase } from './db.js';
 import { closeExtractors } from './engines.js';
 import { FileArea } from './files.js';
+import type { GraderOptions, GradingEngine } from './llm/types.js';
 import { FaultInjector } from './magic.js';
 import { WorkerPool } from './queue.js';
 import type { SandboxKeys } from './seed.js';
@@ -38,6 +39,8 @@ export interface SandboxOptions {
   trainingDelayMs?: number;
   /** Receives one line per request, and internal errors. */
   log?: (line: string) => void;
+  /** Mark through an OpenAI-compatible server instead of the deterministic grader (docs/sandbox.md). */
+  grader?: GraderOptions;
 }
 
 export interface RunningSandbox {
@@ -97,14 +100,22 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     opened.push(() => callbacks.close());
     // The OCR worker is shared by the process; it is this sandbox's to stop once its pool ran.
     opened.push(() => closeExtractors());
+    // Loaded only when configured: the deterministic grader needs none of it.
+    let grader: GradingEngine | undefined;
+    if (options.grader) {
+      const { OpenAiGrader } = await import('./llm/engine.js');
+      const engine = new OpenAiGrader(options.grader);
+      grader = engine;
+      opened.push(() => engine.close());
+    }
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };
     const pool = new WorkerPool(store, settings.workers,
-      (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
+      (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
       settings.log);
     opened.push(() => pool.close());
-    const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished };
+    const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished, ...(grader ? { grader } : {}) };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();

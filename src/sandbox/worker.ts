@@ -7,6 +7,7 @@ import { isFinalStatus } from '../api/status.js';
 import { ExtractionError, extractText, grade } from './engines.js';
 import type { GradeOutput } from './engines.js';
 import type { FileArea } from './files.js';
+import { GraderFailure, type GradingEngine } from './llm/types.js';
 import { forcesFailure, isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './magic.js';
 import type { PreparedText } from './plan.js';
 import { planGrading, rubricsUsed } from './plan.js';
@@ -20,6 +21,8 @@ export interface WorkerDeps {
   log?: (line: string) => void;
   /** Called whenever the worker finds its task final (e.g. to settle the task's batch). */
   onFinal?: (task: TaskRow) => void;
+  /** A language-model engine (kct sandbox --grader openai) marks instead of the deterministic grader. */
+  grader?: GradingEngine;
 }
 
 export const PROGRESS_STEPS = ['Reading the answer', 'Matching the rubric criteria', 'Scoring each criterion', 'Writing feedback'];
@@ -143,8 +146,9 @@ async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
   const files = deps.store.taskFiles(task.task_id);
   for (const file of files) {
     try {
-      const { text } = await extractText(deps.files.absolute(file.path), file.mime);
-      texts[file.role].push(text);
+      const { text, body } = await extractText(deps.files.absolute(file.path), file.mime);
+      // An answer is marked on its body (paragraphs, no headings or page furniture).
+      texts[file.role].push(file.role === 'answer' ? body : text);
     } catch (err) {
       // Only an ExtractionError is the file's fault (its message is written for the sender);
       // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and
@@ -186,18 +190,27 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
     const patch = { cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100) };
     return moved(task, advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch), patch);
   }
-  finish(deps, task, parsed, prepared);
+  await finish(deps, task, parsed, prepared, signal);
   return undefined;
 }
 
-function finish(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, prepared: PreparedText): void {
+async function finish(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, prepared: PreparedText, signal: AbortSignal): Promise<void> {
   const model = deps.store.model(task.model_id);
   if (!model) {
     fail(deps.store, task.task_id, 'PROGRESS', `Model ${task.model_id} no longer exists.`, false);
     return;
   }
   const { input } = planGrading(gradingFields(task, parsed.input(task)), model, prepared);
-  const output = grade(input);
+  let output: GradeOutput;
+  try {
+    output = deps.grader ? await deps.grader.grade(input, signal) : grade(input);
+  } catch (err) {
+    // The engine's own failures (server down or slow, a reply that stays invalid) end the task
+    // with its reason; the compare-and-swap leaves a task cancelled meanwhile alone.
+    if (!(err instanceof GraderFailure)) throw err;
+    fail(deps.store, task.task_id, 'PROGRESS', `${err.message} No credits were charged.`, err.retryable);
+    return;
+  }
   const problem = invalidResult(output, input.rubrics.length);
   if (problem) {
     fail(deps.store, task.task_id, 'PROGRESS', `The marking result did not pass validation (${problem}); no credits were charged. Submit again.`, true);
