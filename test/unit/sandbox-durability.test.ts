@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
@@ -63,7 +63,7 @@ describe('durability across restarts', () => {
     }
 
     function unfinished(dataDir: string): number {
-      const db = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
+      const db = openSqlite(join(dataDir, 'sandbox.db'), { readonly: true });
       try {
         return (db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE status NOT IN ('SUCCESS', 'FAILURE', 'CANCEL')`).get() as { n: number }).n;
       } finally {
