@@ -1,6 +1,5 @@
 // Test preload (node --expose-gc --import): garbage collection forced between requests (a young-
-// generation collection as each request starts) and on a short interval (a full collection every
-// 50 ms, also while idle: an idle collection is how better-sqlite3 12 took Node 24.19+ down).
+// generation collection as each request starts) and a full collection every 50 ms, busy or idle.
 // GC_STRESS_COUNT_FILE receives the number of collections at exit.
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
