@@ -45,8 +45,9 @@ export async function watchWithProgress(context: Context, client: KctClient, tas
 
 /** A server that stopped answering, with what to run once it answers again (exit 9 either way). */
 export function withResumeHint(error: unknown, resume: string): unknown {
-  if (!(error instanceof ServerStoppedAnsweringError)) return error;
-  return new ServerStoppedAnsweringError(error.taskIds, error.cause as ConnectionError, {
-    suggestion: `Check that the server is running (a local sandbox: is \`kct sandbox\` still up?), then resume with: ${resume}`,
-  });
+  if (!(error instanceof ConnectionError)) return error;
+  const suggestion = `Check that the server is running (a local sandbox: is \`kct sandbox\` still up?), then resume with: ${resume}`;
+  return error instanceof ServerStoppedAnsweringError
+    ? new ServerStoppedAnsweringError(error.taskIds, error.cause as ConnectionError, { suggestion })
+    : new ConnectionError(error.message, error.maybeDelivered, { cause: error.cause, suggestion });
 }

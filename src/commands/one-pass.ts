@@ -198,7 +198,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
         suggestion: `Run the same command again${options.resume ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
       });
     }
-    throw withResumeHint(error, AGAIN);
+    throw accepted.length > 0 ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
 
@@ -258,7 +258,7 @@ function finishWithExitStatus(outcomes: AnswerOutcome[], fatal: unknown, timeout
   // The most telling failure decides the exit code: an error that stopped the run, then any
   // answer the server refused, then time-outs, then tasks that ended FAILURE or CANCEL.
   const firstError = outcomes.find((o) => o.error !== undefined)?.error;
-  if (fatal !== undefined) throw withResumeHint(fatal, AGAIN);
+  if (fatal !== undefined) throw outcomes.some((o) => o.task_id) ? withResumeHint(fatal, AGAIN) : fatal;
   if (firstError !== undefined) throw firstError;
   const late = outcomes.filter((o) => o.status === 'TIMEOUT');
   if (late.length > 0) throw new WatchTimeoutError(late.map((o) => o.task_id ?? o.file), timeoutMs);

@@ -1,6 +1,7 @@
 // A server that stops answering is said, not waited on: `kct` watching a task exits 9 once its
 // retries are spent (not at --timeout), and `npm run demo` names the sandbox's last stderr lines.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, asUser, parseJson, startSandbox, tempDir, type RunResult, type Sandbox } from './harness.js';
@@ -48,6 +49,32 @@ describe('a sandbox that dies while kct watches', () => {
     expect(error).toMatchObject({ code: 'connection', exit_code: 9 });
     expect(error.message).toMatch(/^the server stopped answering while task tsk_\w+ was being watched/);
     expect(error.suggestion).toContain('resume with: the same command');
+  });
+});
+
+describe('a sandbox that dies while kct marks a class', () => {
+  it('one-pass on a folder stops sending and watching, prints what it has, and exits 9', async () => {
+    sandbox = await startSandbox({ latencyMs: 1500 });
+    const kct = asUser(sandbox);
+    const dir = tempDir('kct-dead-class-');
+    for (let i = 1; i <= 12; i++) writeFileSync(join(dir, `student-${String(i).padStart(2, '0')}.txt`), `${essay} (${i})`);
+    const running = sandbox;
+    const run = await kct(['one-pass', dir, '--model', '12', '--jobs', '2', '--output', 'ndjson', '--timeout', '30m'], {
+      // once answers are accepted and being marked (credits reserved), the sandbox dies
+      onSpawn: () => void (async () => {
+        for (;;) {
+          const credits = parseJson<{ reserved: number }>((await kct(['credits', '--json'])).stdout);
+          if (credits.reserved > 0) return running.kill();
+        }
+      })(),
+    });
+    expect(run.code).toBe(9);
+    const rows = run.stdout.trim().split('\n').filter(Boolean).map((line) => parseJson<{ file: string; status: string; message?: string }>(line));
+    expect(rows).toHaveLength(12);
+    expect(rows.some((row) => row.status === 'SUCCESS')).toBe(false);
+    expect(rows.every((row) => ['ERROR', 'NOT_SENT'].includes(row.status))).toBe(true);
+    expect(run.stderr).toMatch(/error: (the server stopped answering while|cannot reach)/);
+    expect(run.stderr).toContain('resume with: the same command');
   });
 });
 
