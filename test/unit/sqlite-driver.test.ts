@@ -21,7 +21,11 @@ describe('choosing a driver', () => {
     expect(chooseDriver({ [DRIVER_ENV]: 'better-sqlite3' })).toBe('better-sqlite3');
     expect(chooseDriver({ [DRIVER_ENV]: 'node:sqlite' })).toBe('node:sqlite');
     expect(chooseDriver({ [DRIVER_ENV]: ' ' })).toBe(chooseDriver({}));
-    expect(() => chooseDriver({ [DRIVER_ENV]: 'sqlite3' })).toThrow(/KCT_SQLITE_DRIVER="sqlite3" .*node:sqlite or better-sqlite3/);
+    expect(() => chooseDriver({ [DRIVER_ENV]: 'sqlite3' })).toThrow(expect.objectContaining({
+      message: 'KCT_SQLITE_DRIVER="sqlite3" is not a SQLite driver kct knows',
+      suggestion: 'Use node:sqlite or better-sqlite3, or unset KCT_SQLITE_DRIVER to let kct choose.',
+      code: 'ERR_KCT_SQLITE_UNAVAILABLE',
+    }));
   });
 
   test.runIf(!hasNodeSqlite)('forcing node:sqlite where it does not exist says which Node.js has it', () => {

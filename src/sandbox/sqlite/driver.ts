@@ -13,8 +13,12 @@ export const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
 /** Set to one of DRIVERS to force a driver (tests and benchmarks compare them on one runtime). */
 export const DRIVER_ENV = 'KCT_SQLITE_DRIVER';
 
+/** No SQLite driver can be used as asked or installed: `suggestion` says what to change. */
 export class SqliteUnavailableError extends Error {
   readonly code = 'ERR_KCT_SQLITE_UNAVAILABLE';
+  constructor(message: string, readonly suggestion: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
 }
 
 /** The driver this runtime uses: KCT_SQLITE_DRIVER if set, else node:sqlite where it exists. */
@@ -22,7 +26,7 @@ export function chooseDriver(env: NodeJS.ProcessEnv = process.env): DriverName {
   const forced = env[DRIVER_ENV]?.trim();
   if (forced) {
     if (!(DRIVERS as readonly string[]).includes(forced)) {
-      throw new SqliteUnavailableError(`${DRIVER_ENV}="${forced}" is not a SQLite driver kct knows: use ${DRIVERS.join(' or ')}, or unset it to let kct choose`);
+      throw new SqliteUnavailableError(`${DRIVER_ENV}="${forced}" is not a SQLite driver kct knows`, `Use ${DRIVERS.join(' or ')}, or unset ${DRIVER_ENV} to let kct choose.`);
     }
     return forced as DriverName;
   }
@@ -45,7 +49,7 @@ export function openSqlite(path: string, options: OpenOptions & { driver?: Drive
   const driver = options.driver ?? chooseDriver();
   if (driver === 'node:sqlite') {
     if (!nodeSqlite()) {
-      throw new SqliteUnavailableError(`node:sqlite is not available in Node.js ${process.version}: it comes with Node.js 22.13 and later. Unset ${DRIVER_ENV} to use better-sqlite3, or upgrade Node.js`);
+      throw new SqliteUnavailableError(`node:sqlite is not available in Node.js ${process.version}: it comes with Node.js 22.13 and later`, `Unset ${DRIVER_ENV} to use better-sqlite3, or use Node.js 22.13 or later.`);
     }
     return openNodeSqlite(path, options);
   }
@@ -73,7 +77,7 @@ function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
       ? 'better-sqlite3 was built for another Node.js version'
       : `better-sqlite3 could not be loaded (${cause.message.split('\n')[0]})`;
   const remedy = nodeSqlite()
-    ? `Unset ${DRIVER_ENV} to use node:sqlite`
-    : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or run `npm rebuild better-sqlite3` with this Node.js';
-  return new SqliteUnavailableError(`The sandbox needs SQLite, and on Node.js ${process.version} ${why}. ${remedy}.`, { cause });
+    ? `Unset ${DRIVER_ENV} to use node:sqlite.`
+    : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or run `npm rebuild better-sqlite3` with this Node.js.';
+  return new SqliteUnavailableError(`the sandbox needs SQLite, and on Node.js ${process.version} ${why}`, remedy, { cause });
 }
