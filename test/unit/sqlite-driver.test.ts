@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../src/sandbox/sqlite/driver.js';
-import { isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../src/sandbox/sqlite/node-sqlite.js';
+import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../src/sandbox/sqlite/node-sqlite.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 const hasNodeSqlite = major > 22 || (major === 22 && minor >= 13);
@@ -203,5 +203,55 @@ describe.each(availableDrivers())('driver %s', (driver: DriverName) => {
     } finally {
       reader.close();
     }
+  });
+});
+
+// Node 22.13 to 22.15 have node:sqlite without setReturnArrays and isTransaction: the adapter
+// counts transactions itself and makes array rows from objects. Checked here by hiding both.
+describe.runIf(nodeSqlite() !== undefined)('node:sqlite without setReturnArrays and isTransaction (Node 22.13 to 22.15)', () => {
+  const sqlite = nodeSqlite() as unknown as { DatabaseSync: new (path: string) => object; StatementSync: { prototype: object } };
+  let hidden: PropertyDescriptor;
+  let db: Database;
+
+  beforeEach(() => {
+    hidden = Object.getOwnPropertyDescriptor(sqlite.StatementSync.prototype, 'setReturnArrays')!;
+    Object.defineProperty(sqlite.StatementSync.prototype, 'setReturnArrays', { value: undefined, configurable: true });
+    // isTransaction is an own, fixed property of each database: hidden behind a proxy instead
+    const real = new sqlite.DatabaseSync(':memory:') as Record<string | symbol, unknown>;
+    const older = new Proxy(real, {
+      get: (target, key) => (key === 'isTransaction' ? undefined : typeof target[key] === 'function' ? (target[key] as Function).bind(target) : target[key]),
+    });
+    db = new NodeDatabase(older as never);
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
+  });
+  afterEach(() => {
+    db.close();
+    Object.defineProperty(sqlite.StatementSync.prototype, 'setReturnArrays', hidden);
+  });
+
+  test('raw rows are arrays in SELECT order', () => {
+    db.prepare('INSERT INTO t (id, name) VALUES (?, ?)').run(1, 'a');
+    const statement = db.prepare('SELECT name, id FROM t').raw();
+    expect(statement.get()).toEqual(['a', 1]);
+    expect(statement.all()).toEqual([['a', 1]]);
+    expect({ ...(statement.raw(false).get() as object) }).toEqual({ name: 'a', id: 1 });
+  });
+
+  test('transactions are counted: commit, rollback, a nested savepoint', () => {
+    const insert = db.prepare('INSERT INTO t (name) VALUES (?)');
+    const inner = db.transaction(() => {
+      insert.run('inner');
+      throw new Error('inner fails');
+    });
+    expect(db.inTransaction).toBe(false);
+    db.transaction(() => {
+      insert.run('outer');
+      expect(db.inTransaction).toBe(true);
+      expect(() => inner()).toThrow('inner fails');
+    }).immediate();
+    expect(db.inTransaction).toBe(false);
+    expect(() => db.transaction(() => insert.run('outer'))()).toThrow(/UNIQUE/);
+    expect(db.inTransaction).toBe(false);
+    expect((db.prepare('SELECT name FROM t').all() as { name: string }[]).map((r) => r.name)).toEqual(['outer']);
   });
 });

@@ -93,13 +93,14 @@ class NodeStatement implements Statement {
 
 type Mode = 'DEFERRED' | 'IMMEDIATE' | 'EXCLUSIVE';
 
-class NodeDatabase implements Database {
+export class NodeDatabase implements Database {
   readonly driver = 'node:sqlite' as const;
   /** Open transactions, for runtimes without `isTransaction` (before 22.16). */
   private depth = 0;
   /** BEGIN/COMMIT/ROLLBACK/SAVEPOINT statements, prepared once: the queue runs two transactions per task. */
   private readonly control = new Map<string, StatementSync>();
 
+  /** `db`: an open node:sqlite DatabaseSync (typed loosely: @types/node 20 has no node:sqlite). */
   constructor(private readonly db: DatabaseSync) {}
 
   get inTransaction(): boolean {
