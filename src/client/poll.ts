@@ -2,7 +2,7 @@
 // with an overall deadline). Each task keeps its own interval; the loop sleeps until the
 // earliest one is due, so a thousand tasks cost one timer, not a thousand. Tasks can be added
 // while the loop runs (a pipeline submits and watches at the same time).
-import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError, formatDuration } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError, formatDuration } from '../api/errors.js';
 import { POLL_MAX_MS, POLL_START_MS } from '../api/limits.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
@@ -36,7 +36,10 @@ export interface WatchOptions {
   concurrency?: number;
   /** Called with every snapshot; `changed` is false when nothing visible moved. */
   onUpdate?: (snapshot: StatusSnapshot, changed: boolean) => void;
-  /** Called when a poll failed for a reason worth retrying (connection lost, 5xx, 429). */
+  /**
+   * Called when a poll failed for a reason worth polling again for (5xx, 429). A connection
+   * error is not one: the fetcher's own retries already failed, so the server stopped answering.
+   */
   onTransientError?: (taskId: string, error: Error) => void;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -62,6 +65,8 @@ export class TaskPoller {
   private readonly deadline: number;
   private running = false;
   private wake?: AbortController;
+  /** Set once the server stopped answering: every task watched then or later is told so. */
+  private gone?: ConnectionError;
 
   constructor(private readonly fetchStatus: StatusFetcher, private readonly options: WatchOptions) {
     this.schedule = options.schedule ?? pollSchedule();
@@ -78,6 +83,7 @@ export class TaskPoller {
   watch(taskId: string, firstPollIn = 0): Promise<StatusSnapshot> {
     const existing = this.waiters.get(taskId);
     if (existing) return existing;
+    if (this.gone) return Promise.reject(new ServerStoppedAnsweringError([taskId], this.gone));
     const promise = new Promise<StatusSnapshot>((resolve, reject) => {
       this.pending.set(taskId, { id: taskId, dueAt: this.now() + firstPollIn, interval: this.schedule.startMs, resolve, reject });
     });
@@ -156,6 +162,10 @@ export class TaskPoller {
         this.reschedule(task, undefined);
         return;
       }
+      if (error instanceof ConnectionError) {
+        this.stopWatching(error);
+        return;
+      }
       if (!isTransient(error)) {
         this.pending.delete(task.id);
         task.reject(error);
@@ -176,6 +186,15 @@ export class TaskPoller {
       return;
     }
     this.reschedule(task, retryAfter);
+  }
+
+  /** The server stopped answering: every task still watched is rejected at once, not polled until the deadline. */
+  private stopWatching(error: ConnectionError): void {
+    this.gone ??= error;
+    const watched = [...this.pending.values()];
+    this.pending.clear();
+    const failure = new ServerStoppedAnsweringError(watched.map((task) => task.id), error);
+    for (const task of watched) task.reject(failure);
   }
 
   private reschedule(task: Tracked, retryAfter: number | undefined): void {
@@ -205,9 +224,8 @@ export async function watchTasks(fetchStatus: StatusFetcher, taskIds: readonly s
   return done;
 }
 
-/** Errors after which watching goes on: the server may be restarting or briefly overloaded. */
+/** Errors after which watching goes on: the server answered, but is briefly overloaded or failing. */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ConnectionError) return true;
   if (error instanceof ApiError) return error.status === 408 || error.status === 429 || error.status >= 500;
   return false;
 }

@@ -2,7 +2,7 @@
 // bounded by --jobs, and every task is watched by one shared polling loop. Every submission
 // carries an idempotency key derived from what is sent, so running the same command again is
 // never charged twice.
-import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { checkFileCount, inspectFile, withContent, type LocalFile } from '../client/files.js';
@@ -20,7 +20,7 @@ import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
 import { openRunReport, reportWritten } from '../cli/report/writer.js';
 import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch-ui.js';
-import { watchTimings, type WatchFlags } from '../cli/watching.js';
+import { watchTimings, withResumeHint, type WatchFlags } from '../cli/watching.js';
 
 export interface OnePassOptions extends WatchFlags {
   answers?: string[];
@@ -55,6 +55,8 @@ export interface OnePassOptions extends WatchFlags {
 
 /** Errors that would hit every remaining answer the same way: stop submitting. */
 function stopsTheRun(error: unknown): boolean {
+  // unreachable after the retries: sending or watching the other answers would only wait too
+  if (error instanceof ConnectionError) return true;
   if (!(error instanceof ApiError)) return false;
   if ([401, 402, 403, 404].includes(error.status)) return true;
   // a server without error codes is read by its message
@@ -214,7 +216,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
         suggestion: `Run the same command again${options.resume ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
       });
     }
-    throw error;
+    throw accepted.length > 0 ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
 
@@ -270,11 +272,13 @@ async function printSingle(context: Context, outcome: AnswerOutcome, format: Out
   if (result) await printOneResult(context.io, format, result, outcome.file);
 }
 
+const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
+
 function finishWithExitStatus(outcomes: AnswerOutcome[], fatal: unknown, timeoutMs: number): void {
   // The most telling failure decides the exit code: an error that stopped the run, then any
   // answer the server refused, then time-outs, then tasks that ended FAILURE or CANCEL.
   const firstError = outcomes.find((o) => o.error !== undefined)?.error;
-  if (fatal !== undefined) throw fatal;
+  if (fatal !== undefined) throw outcomes.some((o) => o.task_id) ? withResumeHint(fatal, AGAIN) : fatal;
   if (firstError !== undefined) throw firstError;
   const late = outcomes.filter((o) => o.status === 'TIMEOUT');
   if (late.length > 0) throw new WatchTimeoutError(late.map((o) => o.task_id ?? o.file), timeoutMs);

@@ -137,6 +137,8 @@ function createDataDir(dataDir: string, given: boolean): void {
 /** The errors a person can fix (port taken, folder not writable), as usage errors; anything else as it is. */
 function startError(error: unknown, host: string, port: number, dataDir: string): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  // no usable SQLite driver (KCT_SQLITE_DRIVER, or better-sqlite3 missing on Node 20)
+  if (code === 'ERR_KCT_SQLITE_UNAVAILABLE') return new UsageError((error as Error).message, { suggestion: (error as { suggestion?: string }).suggestion });
   if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { suggestion: 'Stop what uses it, or pick another with --port (--port 0 takes any free port).' });
   if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1, or an address of this machine.' });
   if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen') return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });

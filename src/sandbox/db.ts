@@ -1,8 +1,8 @@
 // The sandbox's SQLite database: opening it durably and bringing its schema up to date.
-import Database from 'better-sqlite3';
-import type { Database as Db } from 'better-sqlite3';
+// Every statement goes through the driver adapter (sqlite/driver.ts): node:sqlite or better-sqlite3.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { openSqlite, type Database as Db, type DriverName } from './sqlite/driver.js';
 
 export type { Db };
 
@@ -179,9 +179,9 @@ const MIGRATIONS: string[] = [
 
 export const FIRST_RUNTIME_ID = 1001;
 
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, options: { driver?: DriverName } = {}): Db {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'sandbox.db'));
+  const db = openSqlite(join(dataDir, 'sandbox.db'), options);
   try {
     // WAL survives a killed process with every committed transaction intact; NORMAL sync only
     // risks the last commits on a power cut, which a local sandbox can accept.

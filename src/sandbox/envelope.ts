@@ -122,6 +122,9 @@ export function tooManyFiles(): HttpError {
   return httpError(400, `Too many files: at most ${MAX_FILES_PER_REQUEST} files may be sent in one request.`, 'too_many_files');
 }
 
+/** The largest unread request body the sandbox reads through to answer an error (bytes). */
+const DRAIN_LIMIT = 1024 * 1024;
+
 export function installErrorHandling(
   app: FastifyInstance,
   bodyLimit: number,
@@ -130,8 +133,13 @@ export function installErrorHandling(
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const httpErr = toHttpError(err, bodyLimit);
     if (httpErr.status >= 500) log?.(`error ${request.id} ${request.method} ${request.url}: ${err.stack ?? err.message}`);
-    // A body we stopped reading cannot leave the connection reusable.
-    if (!request.raw.readableEnded) reply.header('connection', 'close');
+    if (!request.raw.readableEnded) {
+      // A small body nobody read (refused before reading it: no key) is read to its end and
+      // dropped, so a client still sending it gets this answer, not a broken pipe (EPIPE); a body
+      // we stopped reading, or a large one, cannot leave the connection reusable.
+      if (request.raw.readableFlowing === null && Number(request.headers['content-length']) <= DRAIN_LIMIT) request.raw.resume();
+      else reply.header('connection', 'close');
+    }
     return sendError(reply, httpErr);
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

@@ -1,7 +1,7 @@
 // Reads of the sandbox database, typed. State changes live in transitions.ts and acceptance
 // (idempotency + reservation + insert) in accept.ts, so each can be tested on its own.
-import type { Statement, Transaction } from 'better-sqlite3';
 import type { Db } from './db.js';
+import type { Statement, Transaction } from './sqlite/driver.js';
 import type { GradeRubric } from './engines.js';
 
 export type KeyScope = 'user' | 'organization';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/auth.js';
 import type { KeyRow, Store } from '../../src/sandbox/store.js';
@@ -64,7 +64,7 @@ describe('authentication (spec 5)', () => {
     expect((await sb.call('GET', '/credits', { key })).status).toBe(200);
     const setRole = (role: string) => {
       // Another connection, as an operator with the sqlite3 shell would do it.
-      const db = new Database(join(sb.dataDir, 'sandbox.db'));
+      const db = openSqlite(join(sb.dataDir, 'sandbox.db'));
       try {
         db.prepare('UPDATE memberships SET role = ? WHERE user_id = (SELECT user_id FROM api_keys WHERE key = ?)').run(role, key);
       } finally {

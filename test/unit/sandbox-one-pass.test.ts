@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestSandbox } from './sandbox-helpers.js';
@@ -90,7 +90,7 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     expect(unknown.body.error.code).toBe('model_not_found');
     expect(unknown.body.error.message).toMatch(/GET \/models/);
 
-    const db = new Database(join(sb.dataDir, 'sandbox.db'));
+    const db = openSqlite(join(sb.dataDir, 'sandbox.db'));
     db.prepare(`INSERT INTO assignments (assignment_id, model_id, owner_user_id, assignment_name, assignment_desc, created_at)
       VALUES (1001, 12, 1, 'Uniforms 9B', 'desc', '2026-01-01T00:00:00Z')`).run();
     db.close();
