@@ -71,6 +71,11 @@ function isAddonLoadError(error: unknown): boolean {
 
 function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
   const code = (cause as NodeJS.ErrnoException).code;
+  // a single-file executable (scripts/build-exe.js) holds no native module
+  if (code === 'KCT_NOT_IN_EXE') {
+    return new SqliteUnavailableError(`kct sandbox in this single-file executable needs Node.js 22.13 or later inside it: it was built from Node.js ${process.version}, which has no node:sqlite, and better-sqlite3 (a native module) cannot be embedded`,
+      'Build the executable from Node.js 24 (KCT_SEA_NODE=<node 24 binary> npm run build:exe), or install kct with npm (npm install -g kct). Every other command works in this executable.', { cause });
+  }
   const why = code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND'
     ? 'better-sqlite3 is not installed (an optional dependency: its build may have failed)'
     : /NODE_MODULE_VERSION/.test(cause.message)
