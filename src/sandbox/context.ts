@@ -1,5 +1,6 @@
 // What every route of the sandbox can reach.
 import type { CallbackSender } from './callbacks.js';
+import type { Engines } from './engines.js';
 import type { FileArea } from './files.js';
 import type { FaultInjector } from './magic.js';
 import type { WorkerPool } from './queue.js';
@@ -11,6 +12,12 @@ export interface SandboxSettings {
   allowPrivateCallbacks: boolean;
   timeScale: number;
   bodyLimit: number;
+  /** Worker threads for CPU-heavy jobs. */
+  threads: number;
+  /** Time one job may run on its thread, ms. */
+  jobTimeoutMs: number;
+  /** Heap of one worker thread, MB. */
+  jobMemoryMb: number;
   /** How long a model created with POST /models stays `training` (ms). Default 0. */
   trainingDelayMs?: number;
   log?: (line: string) => void;
@@ -20,6 +27,8 @@ export interface SandboxContext {
   store: Store;
   files: FileArea;
   pool: WorkerPool;
+  /** Text extraction, rubric parsing and marking, through the worker-thread pool. */
+  engines: Engines;
   faults: FaultInjector;
   callbacks: CallbackSender;
   settings: SandboxSettings;

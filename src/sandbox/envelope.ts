@@ -74,6 +74,9 @@ export function validationError(error: ZodError, what = 'request body'): HttpErr
 
 const MB = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
+/** JSON and multipart-text bodies of every route but the batch (whose limit is the sandbox's bodyLimit). */
+export const REQUEST_BODY_LIMIT = 4 * 1024 * 1024;
+
 /** Maps what fastify and @fastify/multipart throw to our envelope, with a human message. */
 export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpError {
   if (err instanceof HttpError) return err;
@@ -84,7 +87,7 @@ export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpE
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return httpError(400, `The body is not valid JSON (${err.message}). Send a JSON object with Content-Type: application/json.`, 'invalid_json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return httpError(413, `The request body is larger than the ${MB(bodyLimit)} limit. Send fewer items per request, or send files as multipart.`, 'body_too_large');
+      return httpError(413, `The request body is larger than the ${MB(bodyLimit)} limit of this endpoint. ${bodyLimit > REQUEST_BODY_LIMIT ? 'Send fewer items per request.' : 'Send long answers as files (multipart).'}`, 'body_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return httpError(400, 'Unsupported Content-Type: send application/json, or multipart/form-data for requests that carry files.', 'unsupported_content_type');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -122,13 +125,9 @@ export function tooManyFiles(): HttpError {
   return httpError(400, `Too many files: at most ${MAX_FILES_PER_REQUEST} files may be sent in one request.`, 'too_many_files');
 }
 
-export function installErrorHandling(
-  app: FastifyInstance,
-  bodyLimit: number,
-  log?: (line: string) => void,
-): void {
+export function installErrorHandling(app: FastifyInstance, log?: (line: string) => void): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const httpErr = toHttpError(err, bodyLimit);
+    const httpErr = toHttpError(err, request.routeOptions.bodyLimit ?? REQUEST_BODY_LIMIT);
     if (httpErr.status >= 500) log?.(`error ${request.id} ${request.method} ${request.url}: ${err.stack ?? err.message}`);
     // A body we stopped reading cannot leave the connection reusable.
     if (!request.raw.readableEnded) reply.header('connection', 'close');

@@ -10,7 +10,8 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { effectiveMime, mimeFromName } from '../api/mime.js';
-import { fileTooLarge, HttpError, httpError, toHttpError } from './envelope.js';
+import { fileTooLarge, HttpError, httpError, REQUEST_BODY_LIMIT, toHttpError } from './envelope.js';
+import { DEFAULT_TEXT_LIMIT, LONGEST_TEXT, TEXT_LIMITS, tooLong } from './field-limits.js';
 import type { FileRole } from './store.js';
 
 export interface ReceivedFile {
@@ -44,15 +45,20 @@ export const MULTIPART_LIMITS = {
   /** More text fields than this: 400 (FST_FIELDS_LIMIT). */
   fields: 100,
   parts: 200,
-  fieldSize: 32 * 1024 * 1024,
+  /**
+   * Bytes of one text field: three per character of the longest text limit (UTF-8 needs at most
+   * three bytes per JavaScript character), so a field cut short here is over its limit, whatever
+   * its characters. field-limits.ts then checks each field's own limit.
+   */
+  fieldSize: 3 * LONGEST_TEXT + 1024,
 };
 
 /**
  * All text fields of one request together, in bytes: the same as a JSON body's limit. fastify's
  * bodyLimit does not apply to multipart parts, and busboy's limits are per field, so without this
- * a request could hold fields × fieldSize (~3.2 GB) of text in memory.
+ * a request could hold fields × fieldSize of text in memory.
  */
-export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+export const MAX_TEXT_BYTES = REQUEST_BODY_LIMIT;
 
 /**
  * Streams every part. A refusal found mid-body is remembered and the rest of the body is still
@@ -107,7 +113,7 @@ function fieldProblem(part: MultipartValue, fields: Record<string, unknown>, pol
     return httpError(400, `Field "${name}" must be a file part (with a filename), not a text field.`, 'invalid_request');
   }
   if (Object.hasOwn(fields, name)) return httpError(400, `Field "${name}" was sent more than once; send it once.`, 'invalid_request');
-  if (part.valueTruncated) return httpError(413, `Field "${name}" is longer than the ${MULTIPART_LIMITS.fieldSize / 1024 / 1024} MB limit of a text field.`, 'field_too_large');
+  if (part.valueTruncated) return tooLong(name, undefined, TEXT_LIMITS[name] ?? DEFAULT_TEXT_LIMIT);
   return undefined;
 }
 

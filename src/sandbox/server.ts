@@ -1,4 +1,5 @@
 // Entry point of the sandbox: `kct sandbox` and every end-to-end test start it through here.
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -8,13 +9,14 @@ import { settleBatch } from './batch.js';
 import { CallbackSender } from './callbacks.js';
 import type { SandboxContext } from './context.js';
 import { openDatabase } from './db.js';
-import { closeExtractors } from './engines.js';
+import { Engines } from './engines.js';
 import { FileArea } from './files.js';
 import { FaultInjector } from './magic.js';
 import { WorkerPool } from './queue.js';
 import type { SandboxKeys } from './seed.js';
 import { seedIfEmpty, webhookSecret } from './seed.js';
 import { Store } from './store.js';
+import { ThreadPool } from './threads/pool.js';
 import { runTask } from './worker.js';
 
 export type { SandboxKeys };
@@ -30,6 +32,12 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Tasks processed at once. Default 4. */
   workers?: number;
+  /** Worker threads for text extraction, rubric parsing and marking. Default: the number of cores. */
+  threads?: number;
+  /** Time one job (reading a task's files, marking it, parsing a preview) may run, ms. Default 180,000. */
+  jobTimeoutMs?: number;
+  /** Heap of one worker thread, MB. Default 1024. */
+  jobMemoryMb?: number;
   /** Allow callbacks to loopback/private addresses and plain http (tests). Default false. */
   allowPrivateCallbacks?: boolean;
   /** Divides the callback retry schedule (tests). Default 1. */
@@ -60,6 +68,10 @@ export interface SandboxInstance {
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
+export const DEFAULT_JOB_TIMEOUT_MS = 180_000;
+export const DEFAULT_JOB_MEMORY_MB = 1024;
+/** Jobs of requests (previews) that may wait for a thread; more are refused with 503. */
+const MAX_WAITING_JOBS = 64;
 
 export async function createSandbox(options: SandboxOptions): Promise<SandboxInstance> {
   const settings = {
@@ -68,6 +80,9 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     allowPrivateCallbacks: options.allowPrivateCallbacks ?? false,
     timeScale: positive('timeScale', options.timeScale ?? 1),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    threads: Math.max(1, Math.floor(positive('threads', options.threads ?? availableParallelism()))),
+    jobTimeoutMs: positive('jobTimeoutMs', options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
+    jobMemoryMb: positive('jobMemoryMb', options.jobMemoryMb ?? DEFAULT_JOB_MEMORY_MB),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
     ...(options.log ? { log: options.log } : {}),
   };
@@ -95,16 +110,18 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const secret = webhookSecret(db);
     const callbacks = new CallbackSender(store, { secret, timeScale: settings.timeScale, allowPrivate: settings.allowPrivateCallbacks, ...(settings.log ? { log: settings.log } : {}) });
     opened.push(() => callbacks.close());
-    // The OCR worker is shared by the process; it is this sandbox's to stop once its pool ran.
-    opened.push(() => closeExtractors());
+    // Closed after the task pool (below) has stopped: its tasks' jobs end with it.
+    const threads = new ThreadPool({ size: settings.threads, maxQueued: MAX_WAITING_JOBS, budgetMs: settings.jobTimeoutMs, maxMemoryMb: settings.jobMemoryMb });
+    opened.push(() => threads.close());
+    const engines = new Engines(threads);
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };
     const pool = new WorkerPool(store, settings.workers,
-      (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
+      (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
       settings.log);
     opened.push(() => pool.close());
-    const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished };
+    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, taskFinished };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();

@@ -1,0 +1,82 @@
+// The UPLOADING stage's work (spec 4.8 rule 3: files are parsed in the queue): read every file
+// of a task and put its text together. A job of the worker-thread pool (engines.ts), so its
+// input and output are plain data; run inline when there is no file and little text.
+import { ExtractionError, extractText } from '../extract/index.js';
+import { forcesFailure, isSlow } from '../magic.js';
+import type { PreparedText } from '../plan.js';
+import type { FileRole } from '../store.js';
+import { senderReason } from './reasons.js';
+
+/** All the text read from one task's files, in characters (about one 20 MB text file). */
+export const MAX_FILE_TEXT_CHARS = 20_000_000;
+
+export interface PrepareFile {
+  role: FileRole;
+  name: string;
+  mime: string;
+  /** Absolute path of the stored copy. */
+  path: string;
+}
+
+export interface PrepareInput {
+  files: PrepareFile[];
+  paperContent?: string;
+}
+
+/** What the later stages need to know of the answer's text without reading it again. */
+export interface TextFlags {
+  /** The answer holds the magic input that makes every stage slower. */
+  slow: boolean;
+  /** The answer holds the magic input that fails the task at the scoring step. */
+  fail: boolean;
+}
+
+export type PrepareOutput =
+  | { ok: true; preparedJson: string; flags: TextFlags }
+  /** The input's fault: the comment says what to do. */
+  | { ok: false; comment: string };
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
+  const texts: Record<FileRole, string[]> = { answer: [], rubric: [], question: [] };
+  let chars = 0;
+  for (const file of input.files) {
+    let text: string;
+    try {
+      ({ text } = await extractText(file.path, file.mime));
+    } catch (err) {
+      // Only an ExtractionError is the file's fault (its message is written for the sender);
+      // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and
+      // reported with a generic comment by the worker.
+      if (!(err instanceof ExtractionError)) throw err;
+      const cause = err.cause instanceof Error ? { name: err.cause.name, message: err.cause.message } : undefined;
+      return { ok: false, comment: `Could not read ${file.role} file "${file.name}": ${senderReason(err.message, cause)}` };
+    }
+    chars += text.length;
+    if (chars > MAX_FILE_TEXT_CHARS) {
+      return { ok: false, comment: `The files of this task hold more than ${fmt(MAX_FILE_TEXT_CHARS)} characters of text (the limit per task; "${file.name}" went over it). Send shorter files.` };
+    }
+    texts[file.role].push(text);
+  }
+  const answerText = [input.paperContent, ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
+  if (answerText.trim() === '') {
+    const names = input.files.filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
+    return { ok: false, comment: `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.` };
+  }
+  const prepared: PreparedText = {
+    answerText,
+    ...(texts.rubric.length ? { rubricFileText: texts.rubric.join('\n\n') } : {}),
+    ...(texts.question.length ? { questionFileText: texts.question.join('\n\n') } : {}),
+  };
+  return { ok: true, preparedJson: JSON.stringify(prepared), flags: flagsOf(answerText) };
+}
+
+/** The flags of a task prepared by an earlier run of the sandbox (after a restart). */
+export function textFlags(preparedJson: string): TextFlags {
+  return flagsOf((JSON.parse(preparedJson) as PreparedText).answerText);
+}
+
+export function flagsOf(answerText: string): TextFlags {
+  return { slow: isSlow(answerText), fail: forcesFailure(answerText) };
+}
