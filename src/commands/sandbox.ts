@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
+import { parseDuration } from '../cli/duration.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
 import { UsageError } from '../api/errors.js';
 
@@ -17,6 +18,13 @@ export interface SandboxCommandOptions {
   allowPrivateCallbacks?: boolean;
   timeScale?: string;
   trainingDelay?: string;
+  publicUrl?: string;
+  threads?: string;
+  jobTimeout?: string;
+  requestTimeout?: string;
+  headersTimeout?: string;
+  idleTimeout?: string;
+  maxConnections?: string;
   json?: boolean;
 }
 
@@ -31,6 +39,15 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const timeScale = parsePositiveNumber(options.timeScale ?? '1', '--time-scale');
   const trainingDelayMs = options.trainingDelay === undefined ? 0 : parseNonNegative(options.trainingDelay, '--training-delay');
   const dataDir = options.data ?? defaultDataDir(context.env);
+  const limits = {
+    ...(options.threads !== undefined ? { threads: parsePositiveInteger(options.threads, '--threads') } : {}),
+    jobTimeoutMs: parseDuration(options.jobTimeout ?? '180s', '--job-timeout'),
+    requestTimeoutMs: parseDuration(options.requestTimeout ?? '60s', '--request-timeout'),
+    headersTimeoutMs: parseDuration(options.headersTimeout ?? '10s', '--headers-timeout'),
+    idleTimeoutMs: parseDuration(options.idleTimeout ?? '10s', '--idle-timeout'),
+    maxConnectionsPerClient: parsePositiveInteger(options.maxConnections ?? '64', '--max-connections'),
+    ...(options.publicUrl !== undefined ? { publicUrl: parsePublicUrl(options.publicUrl) } : {}),
+  };
   // bin/kct.js keeps V8's young generation small for client commands; a server under load
   // wants V8's default growth (fewer collections, less promoted by them).
   setFlagsFromString('--semi-space-growth-factor=2');
@@ -48,6 +65,7 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
       timeScale,
       trainingDelayMs,
+      ...limits,
     });
   } catch (error) {
     throw startError(error, host, port, dataDir);
@@ -100,6 +118,20 @@ function startError(error: unknown, host: string, port: number, dataDir: string)
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0 to 65535, not "${value}"`);
   return Number(value);
+}
+
+/** An http(s) origin: what upload URLs start with. */
+function parsePublicUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new UsageError(`--public-url must be an http(s) origin such as https://sandbox.school.example, not "${value}"`, { suggestion: 'Give the scheme, host and port clients use to reach this sandbox, without a path.' });
+  }
+  return url.origin;
 }
 
 function parseNonNegative(value: string, what: string): number {

@@ -9,6 +9,8 @@ import { authHook } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { httpError, installErrorHandling, REQUEST_BODY_LIMIT } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
+import { refusedConnection, sandboxServer } from './http/connections.js';
+import { duplicatedHeader } from './http/headers.js';
 import { newRequestId } from './ids.js';
 import { MULTIPART_LIMITS } from './multipart.js';
 import { assignmentRoutes } from './routes/assignments.js';
@@ -34,6 +36,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   const { log } = ctx.settings;
   const app = Fastify({
     logger: false,
+    serverFactory: sandboxServer(ctx.settings.connections),
     // Every route but the batch (ctx.settings.bodyLimit): one request's fields are far smaller.
     bodyLimit: REQUEST_BODY_LIMIT,
     genReqId: newRequestId,
@@ -48,6 +51,16 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   // that read forms (below), because it adds an onRequest and an onResponse hook (cleaning up
   // `saveRequestFiles()` temp files, which the sandbox never uses) to every route in its scope.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // Before anything else: a connection over its address's cap, and headers sent twice.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (refusedConnection(request.raw)) {
+      const busy = httpError(503, `Too many connections from ${request.ip}: at most ${ctx.settings.connections.maxConnectionsPerClient} at once. Close idle connections, or retry in a moment.`, 'too_many_connections');
+      busy.headers['retry-after'] = '1';
+      done(busy);
+      return;
+    }
+    done(duplicatedHeader(request.raw.rawHeaders));
+  });
   // Callback style, not async: an async hook costs a promise and defers every write by a tick.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

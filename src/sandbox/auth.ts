@@ -87,13 +87,15 @@ export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCa
 /** The onRequest hook of /v1. Callback style, not async: no promise and no extra tick per request. */
 export function authHook(store: Store) {
   const keys = new KeyCache(store);
-  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
     try {
       request.principal = authenticate(store, request, keys);
     } catch (err) {
       done(err as Error);
       return;
     }
+    // The client waits for this before it sends its body (http/connections.ts): only now.
+    if (request.headers.expect?.toLowerCase() === '100-continue') reply.raw.writeContinue();
     done();
   };
 }

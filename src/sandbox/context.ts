@@ -2,6 +2,7 @@
 import type { CallbackSender } from './callbacks.js';
 import type { Engines } from './engines.js';
 import type { FileArea } from './files.js';
+import type { ConnectionLimits } from './http/connections.js';
 import type { FaultInjector } from './magic.js';
 import type { WorkerPool } from './queue.js';
 import type { Store } from './store.js';
@@ -18,6 +19,10 @@ export interface SandboxSettings {
   jobTimeoutMs: number;
   /** Heap of one worker thread, MB. */
   jobMemoryMb: number;
+  /** Request, headers and idle timeouts, and the connections one client address may hold. */
+  connections: ConnectionLimits;
+  /** Origin of the URLs the sandbox hands out (upload URLs): `--public-url`, else the listen address. */
+  publicUrl?: string;
   /** How long a model created with POST /models stays `training` (ms). Default 0. */
   trainingDelayMs?: number;
   log?: (line: string) => void;

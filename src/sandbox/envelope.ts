@@ -7,6 +7,7 @@ import type { core } from 'zod';
 import { ERROR_CODES } from '../api/schemas.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { API_PREFIX, OPERATIONS } from '../api/operations.js';
+import { connectionAfterRefusal } from './http/connections.js';
 
 export interface IssueDetail {
   path: string;
@@ -129,8 +130,9 @@ export function installErrorHandling(app: FastifyInstance, log?: (line: string) 
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const httpErr = toHttpError(err, request.routeOptions.bodyLimit ?? REQUEST_BODY_LIMIT);
     if (httpErr.status >= 500) log?.(`error ${request.id} ${request.method} ${request.url}: ${err.stack ?? err.message}`);
-    // A body we stopped reading cannot leave the connection reusable.
-    if (!request.raw.readableEnded) reply.header('connection', 'close');
+    // A body not read: drained when small (the connection stays usable), else closed gently.
+    const connection = connectionAfterRefusal(request.raw);
+    if (connection) reply.header('connection', connection);
     return sendError(reply, httpErr);
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

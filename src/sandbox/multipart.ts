@@ -71,10 +71,16 @@ export async function receiveMultipart(request: FastifyRequest, incomingDir: str
   const files: ReceivedFile[] = [];
   let refusal: HttpError | undefined;
   let textBytes = 0;
+  const abandoned = whenAbandoned(request);
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     try {
-      for await (const part of request.parts()) {
+      const parts = request.parts()[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await Promise.race([parts.next(), abandoned.promise]);
+        if (next.done) break;
+        const part = next.value;
+        abandoned.current = part.type === 'file' ? part.file : undefined;
         if (part.type === 'file') {
           if (refusal) {
             part.file.resume();
@@ -97,14 +103,58 @@ export async function receiveMultipart(request: FastifyRequest, incomingDir: str
         }
       }
     } catch (err) {
-      throw refusal ?? toHttpError(err as Error, 0);
+      throw abandoned.reason ?? refusal ?? toHttpError(err as Error, 0);
     }
     if (refusal) throw refusal;
     return { fields, files, dir };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
+  } finally {
+    abandoned.dispose();
   }
+}
+
+interface Abandonment {
+  /** Rejects once the connection closed before the body was complete; never resolves. */
+  promise: Promise<never>;
+  /** The file part being stored: destroyed on abandonment, so its pipeline ends and closes its file. */
+  current?: NodeJS.ReadableStream & { destroy(err?: Error): void };
+  reason?: HttpError;
+  dispose(): void;
+}
+
+/**
+ * A body whose connection closes before it is complete (the client went away, or the server
+ * timed it out) would leave the parts loop waiting for ever, with its folder and file open.
+ */
+function whenAbandoned(request: FastifyRequest): Abandonment {
+  const raw = request.raw;
+  let reject!: (err: HttpError) => void;
+  let done = false;
+  const abandonment: Abandonment = {
+    promise: new Promise<never>((_, fail) => {
+      reject = fail;
+    }),
+    dispose: () => {
+      raw.removeListener('close', onClose);
+      socket?.removeListener('close', onClose);
+    },
+  };
+  abandonment.promise.catch(() => undefined);
+  const onClose = () => {
+    if (raw.complete || done) return;
+    done = true;
+    abandonment.reason = httpError(400, 'The connection closed before the multipart body was complete.', 'incomplete_body');
+    abandonment.current?.destroy(abandonment.reason);
+    reject(abandonment.reason);
+  };
+  // The socket too: after an answer sent early (a timeout) Node detaches the request, which then
+  // never reports its end.
+  const socket = raw.socket;
+  raw.once('close', onClose);
+  socket?.once('close', onClose);
+  return abandonment;
 }
 
 function fieldProblem(part: MultipartValue, fields: Record<string, unknown>, policy: FilePolicy): HttpError | undefined {
@@ -168,7 +218,7 @@ async function storeFile(part: MultipartFile, policy: FilePolicy, dir: string, o
       done(null, chunk);
     },
   });
-  await pipeline(part.file, tap, createWriteStream(path, { flags: 'wx' }));
+  await pipeline(part.file, tap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
   if (part.file.truncated || size > MAX_FILE_BYTES) {
     await rm(path, { force: true });
     return fileTooLarge(name);

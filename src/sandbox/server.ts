@@ -38,6 +38,16 @@ export interface SandboxOptions {
   jobTimeoutMs?: number;
   /** Heap of one worker thread, MB. Default 1024. */
   jobMemoryMb?: number;
+  /** The whole request (headers and body) must arrive within this, ms. Default 60,000. */
+  requestTimeoutMs?: number;
+  /** The headers must arrive within this, ms. Default 10,000. */
+  headersTimeoutMs?: number;
+  /** A connection that sends nothing for this long while the sandbox waits for it is closed, ms. Default 10,000. */
+  idleTimeoutMs?: number;
+  /** Connections one client address may hold at once; more get 503. Default 64. */
+  maxConnectionsPerClient?: number;
+  /** Origin of the upload URLs it hands out, e.g. https://sandbox.school.example. Default: the listen address. */
+  publicUrl?: string;
   /** Allow callbacks to loopback/private addresses and plain http (tests). Default false. */
   allowPrivateCallbacks?: boolean;
   /** Divides the callback retry schedule (tests). Default 1. */
@@ -70,6 +80,10 @@ export const DEFAULT_PORT = 4010;
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 export const DEFAULT_JOB_TIMEOUT_MS = 180_000;
 export const DEFAULT_JOB_MEMORY_MB = 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
 /** Jobs of requests (previews) that may wait for a thread; more are refused with 503. */
 const MAX_WAITING_JOBS = 64;
 
@@ -83,6 +97,13 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     threads: Math.max(1, Math.floor(positive('threads', options.threads ?? availableParallelism()))),
     jobTimeoutMs: positive('jobTimeoutMs', options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
     jobMemoryMb: positive('jobMemoryMb', options.jobMemoryMb ?? DEFAULT_JOB_MEMORY_MB),
+    connections: {
+      requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      headersTimeoutMs: positive('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS),
+      idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
+      maxConnectionsPerClient: Math.floor(positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT)),
+    },
+    ...(options.publicUrl !== undefined ? { publicUrl: publicOrigin(options.publicUrl) } : {}),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
     ...(options.log ? { log: options.log } : {}),
   };
@@ -168,6 +189,20 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
   const reason = err.code ? why[err.code] : undefined;
   if (!reason) return err;
   return Object.assign(new Error(`The sandbox could not start: ${reason}.`, { cause: err }), { code: err.code });
+}
+
+/** The origin of a --public-url: http(s), no path, query or credentials. */
+function publicOrigin(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RangeError(`publicUrl must be a URL such as https://sandbox.example.org, not "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new RangeError(`publicUrl must be an http(s) origin without path, query or credentials (e.g. https://sandbox.example.org), not "${raw}"`);
+  }
+  return url.origin;
 }
 
 function nonNegative(name: string, value: number): number {

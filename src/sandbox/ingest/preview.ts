@@ -13,6 +13,7 @@ import type { SandboxContext } from '../context.js';
 import { ExtractionError } from '../engines.js';
 import { httpError, validationError } from '../envelope.js';
 import { checkFieldLimits } from '../field-limits.js';
+import { publicOrigin } from '../http/public-url.js';
 import { receiveMultipart } from '../multipart.js';
 import { jsonObjectBody } from '../routes/body.js';
 import { jobRefusal } from '../work/refusals.js';
@@ -55,7 +56,7 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
     }
     if (assets.length > 0) {
       await mkdir(scratch, { recursive: true });
-      sources.push(...await fetchAssets(assets, request, { store: ctx.store, absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
+      sources.push(...await fetchAssets(assets, request, { store: ctx.store, publicOrigin: publicOrigin(ctx, request), absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
     }
     const read: ReadSource[] = [];
     for (const source of sources) {
