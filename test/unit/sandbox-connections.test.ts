@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -130,7 +131,7 @@ describe('refusals reach the client', () => {
       const res = await request(`${sb.baseUrl}/evaluations/one-pass`, {
         method: 'POST',
         headers: { 'x-api-key': 'kct_not_a_key', 'content-type': 'application/json', 'content-length': String(30_000_000) },
-        body: body(),
+        body: Readable.from(body()),
       });
       expect(res.statusCode).toBe(401);
       expect(res.headers.connection).toBe('close');
@@ -163,7 +164,7 @@ describe('refusals reach the client', () => {
     const res = await request(`${sb.baseUrl}/evaluations/one-pass`, {
       method: 'POST',
       headers: { 'x-api-key': sb.keys.user, 'content-type': 'application/json', 'content-length': String(10_000_000 + 38) },
-      body: body(),
+      body: Readable.from(body()),
     });
     expect(res.statusCode).toBe(413);
     expect((await res.body.json() as any).error.code).toBe('body_too_large');
