@@ -52,6 +52,8 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   // wants V8's default growth (fewer collections, less promoted by them).
   setFlagsFromString('--semi-space-growth-factor=2');
   checkDataDir(dataDir, options.data !== undefined);
+  // Whatever this process creates is its user's alone (the sandbox also creates its files so).
+  process.umask(0o077);
   const host = options.host ?? '127.0.0.1';
   const { startSandbox } = await import('../sandbox/server.js');
   let sandbox;

@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { settleBatch } from './batch.js';
 import { CallbackSender } from './callbacks.js';
 import type { SandboxContext } from './context.js';
+import { prepareDataDir } from './data-dir.js';
 import { openDatabase } from './db.js';
 import { Engines } from './engines.js';
 import { FileArea } from './files.js';
@@ -108,6 +109,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     ...(options.log ? { log: options.log } : {}),
   };
   const dataDir = resolve(options.dataDir);
+  prepareDataDir(dataDir);
   const db = openDatabase(dataDir);
   // Whatever start-up has opened so far, closed in reverse order: by close(), or at once when
   // start-up fails half-way, so a failed start leaves no database handle, worker or timer behind.
@@ -125,7 +127,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
   };
   try {
     const store = new Store(db);
-    const keys = seedIfEmpty(db);
+    const keys = seedIfEmpty(store, dataDir, settings.log);
     const files = new FileArea(dataDir);
     await files.sweep(store);
     const secret = webhookSecret(db);

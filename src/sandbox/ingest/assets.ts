@@ -161,7 +161,7 @@ export async function download(index: number, url: URL, path: string, ctx: Pick<
       },
     });
     try {
-      await pipeline(response.body, cap, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(response.body, cap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
     } catch (err) {
       await rm(path, { force: true });
       if (err instanceof SizeExceeded) throw assetError(index, `${url.href} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file.`, 'file_too_large', 413);

@@ -55,7 +55,7 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
       throw httpError(400, `Too many files: ${sources.length} file(s) and ${assets.length} asset(s) make ${sources.length + assets.length}; at most ${MAX_FILES_PER_REQUEST} may be sent in one request.`, 'too_many_files');
     }
     if (assets.length > 0) {
-      await mkdir(scratch, { recursive: true });
+      await mkdir(scratch, { recursive: true, mode: 0o700 });
       sources.push(...await fetchAssets(assets, request, { store: ctx.store, publicOrigin: publicOrigin(ctx, request), absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
     }
     const read: ReadSource[] = [];
