@@ -208,8 +208,10 @@ export class Store {
     return this.q('SELECT model_id, owner_user_id, org_id, post_status FROM models WHERE model_id = ?').get(modelId) as ModelAccessRow | undefined;
   }
 
-  assignmentExists(assignmentId: number): boolean {
-    return this.q('SELECT 1 FROM assignments WHERE assignment_id = ?').get(assignmentId) !== undefined;
+  /** The user who created an assignment, or undefined when there is none with this id. */
+  assignmentOwner(assignmentId: number): number | undefined {
+    const row = this.q('SELECT owner_user_id FROM assignments WHERE assignment_id = ?').get(assignmentId) as { owner_user_id: number } | undefined;
+    return row?.owner_user_id;
   }
 
   assignment(assignmentId: number): AssignmentRow | undefined {

@@ -107,6 +107,8 @@ export class ThreadPool {
 
   constructor(private readonly options: PoolOptions) {
     if (!(options.size >= 1)) throw new RangeError('a thread pool needs at least one thread');
+    // Run from sources with an old build: said now, not as a failed job later.
+    assertCompiledIsCurrent();
   }
 
   run<T>(job: Job, options: RunOptions = {}): Promise<T> {
@@ -158,7 +160,6 @@ export class ThreadPool {
   }
 
   private spawn(): Thread {
-    assertCompiledIsCurrent();
     const worker = new Worker(new URL(compiledModule('threads/thread-main.js')), {
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxMemoryMb },
       // A library's console output goes to stderr: stdout may be a machine-read channel.
