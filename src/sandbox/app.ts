@@ -7,9 +7,9 @@ import { API_PREFIX, OPERATIONS } from '../api/operations.js';
 import type { OperationName } from '../api/operations.js';
 import { authHook } from './auth.js';
 import type { SandboxContext } from './context.js';
-import { httpError, installErrorHandling, REQUEST_BODY_LIMIT } from './envelope.js';
+import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
-import { refusedConnection, sandboxServer } from './http/connections.js';
+import { connectionAfterRefusal, refusedConnection, sandboxServer } from './http/connections.js';
 import { duplicatedHeader } from './http/headers.js';
 import { newRequestId } from './ids.js';
 import { MULTIPART_LIMITS } from './multipart.js';
@@ -43,6 +43,16 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     requestIdHeader: false,
     // fastify's own 503 body would break the one-envelope rule; requests in flight finish instead.
     return503OnClosing: false,
+    // A URL the router refuses before any route or hook: the same envelope as everything else.
+    frameworkErrors: (err, request, reply) => {
+      const refusal = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? httpError(404, 'There is nothing at this URL: a part of its path is longer than any id of the API (100 characters).', 'route_not_found')
+        : httpError(400, 'The URL is not valid: a part of its path is not correctly percent-encoded.', 'invalid_url');
+      reply.header('x-request-id', request.id);
+      const connection = connectionAfterRefusal(request.raw);
+      if (connection) reply.header('connection', connection);
+      sendError(reply, refusal);
+    },
   });
   app.decorateRequest('principal', null);
   installJsonParser(app);

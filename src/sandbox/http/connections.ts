@@ -27,13 +27,16 @@ const TRACKED = Symbol('kct.request');
 const OVER_CAP = Symbol('kct.overCap');
 const LINGERING = Symbol('kct.lingering');
 const READ_AT_LAST_ANSWER = Symbol('kct.readAtLastAnswer');
+const LAST_REQUEST = Symbol('kct.lastRequest');
 
 interface TrackedSocket extends Socket {
   [TRACKED]?: { req: IncomingMessage; res: ServerResponse };
   [OVER_CAP]?: boolean;
   [LINGERING]?: boolean;
-  /** Bytes read when the last answer was sent: more since, and no request, means headers begun. */
+  /** Bytes read once the last request had been read whole: more since, and no request, means headers begun. */
   [READ_AT_LAST_ANSWER]?: number;
+  /** The last request answered (its body may still be arriving, to be thrown away). */
+  [LAST_REQUEST]?: IncomingMessage;
 }
 
 /** The fastify `serverFactory`: an HTTP/1.1 server with the sandbox's limits. */
@@ -64,7 +67,12 @@ function trackRequests(server: Server): void {
     socket[TRACKED] = { req, res };
     res.once('finish', () => {
       if (socket[TRACKED]?.res === res) socket[TRACKED] = undefined;
-      socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
+      socket[LAST_REQUEST] = req;
+      // Answered before its body was read (a refusal): Node reads the rest and throws it away.
+      if (req.complete) socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
+      else req.once('end', () => {
+        socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
+      });
     });
   });
 }
@@ -77,6 +85,8 @@ function trackRequests(server: Server): void {
 function capConnections(server: Server, cap: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: TrackedSocket) => {
+    // Whatever makes Node close a connection (a refusal, the client's own Connection: close), it closes gently.
+    lingerOnClose(socket);
     const address = socket.remoteAddress ?? 'unknown';
     const count = open.get(address) ?? 0;
     if (count >= cap) {
@@ -108,6 +118,11 @@ function onIdle(socket: TrackedSocket): void {
   if (current && current.req.complete && !current.res.writableFinished) return;
   if (current && !current.req.complete && !current.res.headersSent) {
     sendRaw(current.res, 408, 'request_timeout', 'The request body stopped arriving: nothing was received for too long, so the connection is closed. Send the whole body without pauses.');
+    return;
+  }
+  if (!current && socket[LAST_REQUEST] && !socket[LAST_REQUEST].complete) {
+    // Answered already; the rest of its body stopped coming.
+    socket.destroy();
     return;
   }
   if (!current && socket.bytesRead > (socket[READ_AT_LAST_ANSWER] ?? 0)) {
@@ -145,8 +160,6 @@ function envelope(status: number, code: string, message: string): string {
 
 function sendRaw(res: ServerResponse, status: number, code: string, message: string): void {
   const body = envelope(status, code, message);
-  const socket = res.socket;
-  if (socket) lingerOnClose(socket);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
 }
@@ -155,13 +168,13 @@ function sendRaw(res: ServerResponse, status: number, code: string, message: str
  * Before a refusal is sent for a request whose body was not read: a body of at most
  * DRAIN_LIMIT declared bytes is read and thrown away after the answer (Node does so) and the
  * connection stays usable; a larger or undeclared one gets `Connection: close`, and the
- * connection closes gently (lingerOnClose). Returns the Connection header to send, if any.
+ * connection closes gently (lingerOnClose, set on every connection). Returns the Connection
+ * header to send, if any.
  */
 export function connectionAfterRefusal(req: IncomingMessage): 'close' | undefined {
   if (req.complete) return undefined;
   const declared = Number(req.headers['content-length']);
   if (Number.isSafeInteger(declared) && declared >= 0 && declared <= DRAIN_LIMIT && req.headers['transfer-encoding'] === undefined) return undefined;
-  lingerOnClose(req.socket);
   return 'close';
 }
 
