@@ -4,14 +4,14 @@
 // a module and function and takes plain data, so the request thread only sends and receives.
 // Jobs with little text run inline: a thread hop costs more than the work (docs/sandbox.md).
 import { ExtractionError } from './extract/errors.js';
-import type { Fields, PreviewKind, QuestionsPreview, ReadSource, RubricsPreview } from './ingest/preview-parse.js';
+import type { Fields, PreviewKind, PreviewOutcome, ReadSource } from './ingest/preview-parse.js';
 import { parsePreview } from './ingest/preview-parse.js';
 import type { Job, RunOptions, ThreadPool } from './threads/pool.js';
 import { JobFailedError } from './threads/pool.js';
 import type { MarkInput, MarkOutput } from './work/mark.js';
 import { markTask } from './work/mark.js';
 import type { PrepareInput, PrepareOutput, TextFlags } from './work/prepare.js';
-import { prepareTask, textFlags } from './work/prepare.js';
+import { isSpilled, prepareTask, textFlags } from './work/prepare.js';
 import { senderReason } from './work/reasons.js';
 
 export { ExtractionError };
@@ -46,18 +46,21 @@ export class Engines {
     return small ? prepareTask(input) : this.run('prepareTask', [input], { signal });
   }
 
-  textFlags(preparedJson: string, signal?: AbortSignal): Promise<TextFlags> {
-    return preparedJson.length <= INLINE_CHARS ? Promise.resolve(textFlags(preparedJson)) : this.run('textFlags', [preparedJson], { signal });
+  /** The magic-input flags of a prepared text (a spilled one is read from its file on a thread). */
+  textFlags(preparedJson: string, taskDir: string, signal?: AbortSignal): Promise<TextFlags> {
+    const small = preparedJson.length <= INLINE_CHARS && !isSpilled(preparedJson);
+    return small ? Promise.resolve(textFlags(preparedJson, taskDir)) : this.run('textFlags', [preparedJson, taskDir], { signal });
   }
 
   /** The last step of a task: rubric chosen (text parsed), answer marked, result checked. */
   markTask(input: MarkInput, signal?: AbortSignal): Promise<MarkOutput> {
     const chars = input.inputJson.length + (input.preparedJson?.length ?? 0) + input.model.rubrics_json.length;
-    return chars <= INLINE_CHARS ? Promise.resolve().then(() => markTask(input)) : this.run('markTask', [input], { signal });
+    const small = chars <= INLINE_CHARS && !(input.preparedJson !== null && isSpilled(input.preparedJson));
+    return small ? Promise.resolve().then(() => markTask(input)) : this.run('markTask', [input], { signal });
   }
 
   /** The questions or rubric of a preview, parsed from its sources' text. Refused (busy) when the pool's queue is full. */
-  parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): Promise<QuestionsPreview | RubricsPreview> {
+  parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): Promise<PreviewOutcome> {
     const chars = read.reduce((n, r) => n + r.text.length, 0);
     return chars <= INLINE_CHARS ? Promise.resolve().then(() => parsePreview(kind, fields, read)) : this.run('parsePreview', [kind, fields, read], { bounded: true });
   }

@@ -105,7 +105,7 @@ class ParsedTask {
       return { slow: isSlow(paper), fail: false };
     }
     if (this.flagsValue === undefined || this.flagsOf !== task.prepared_json) {
-      this.flagsValue = await deps.engines.textFlags(task.prepared_json, signal);
+      this.flagsValue = await deps.engines.textFlags(task.prepared_json, deps.files.taskDir(task.task_id), signal);
       this.flagsOf = task.prepared_json;
     }
     return this.flagsValue;
@@ -146,7 +146,7 @@ async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
   const paper = (parsed.input(task) as { paper_content?: string }).paper_content;
   let prepared;
   try {
-    prepared = await deps.engines.prepareTask({ files, ...(paper !== undefined ? { paperContent: paper } : {}) }, signal);
+    prepared = await deps.engines.prepareTask({ files, taskDir: deps.files.taskDir(task.task_id), ...(paper !== undefined ? { paperContent: paper } : {}) }, signal);
   } catch (err) {
     const reason = jobFailureReason(err, 'reading the files');
     if (reason === undefined) throw err;
@@ -187,7 +187,7 @@ async function finish(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Pro
   }
   let marked;
   try {
-    marked = await deps.engines.markTask({ kind: task.kind, modelId: task.model_id, inputJson: task.input_json, model, preparedJson: task.prepared_json }, signal);
+    marked = await deps.engines.markTask({ kind: task.kind, modelId: task.model_id, inputJson: task.input_json, model, preparedJson: task.prepared_json, taskDir: deps.files.taskDir(task.task_id) }, signal);
   } catch (err) {
     const reason = jobFailureReason(err, 'marking the answer');
     if (reason === undefined) throw err;

@@ -1,7 +1,7 @@
 // The parsing half of the preview endpoints (spec 4.4, 4.5): from the text read out of the files
 // to the editable questions or rubric. A job of the worker-thread pool (engines.ts): a rubric of
 // many pages is parsed off the request thread. Input and output are plain data.
-import { criteriaTotalProblem, type CumMethod, type IngestPreviewFields } from '../../api/schemas.js';
+import { criteriaTotalProblem, MAX_MODEL_CRITERIA, MAX_MODEL_QUESTIONS, type CumMethod, type IngestPreviewFields } from '../../api/schemas.js';
 import { rubricsFromText } from '../grader.js';
 import type { SourceFile } from './assets.js';
 import { applySpecification, mergePapers, namedQuestion, splitPaper, type ParsedQuestion } from './questions.js';
@@ -52,9 +52,21 @@ export interface RubricsPreview {
 
 export type Fields = IngestPreviewFields;
 
+export type PreviewOutcome =
+  | { ok: true; preview: QuestionsPreview | RubricsPreview }
+  /** More questions or criteria than a model may hold: refused here, so a huge list never travels back. */
+  | { ok: false; message: string };
+
 /** The preview of one kind from the sources' text. */
-export function parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): QuestionsPreview | RubricsPreview {
-  return kind === 'questions' ? questionsPreview(fields, read) : rubricsPreview(fields, read);
+export function parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): PreviewOutcome {
+  const preview = kind === 'questions' ? questionsPreview(fields, read) : rubricsPreview(fields, read);
+  const [found, limit, what] = 'questions' in preview
+    ? [preview.questions.length, MAX_MODEL_QUESTIONS, 'questions']
+    : [preview.rubrics.length, MAX_MODEL_CRITERIA, 'criteria'];
+  if (found > limit) {
+    return { ok: false, message: `The files hold ${found.toLocaleString('en-US')} ${what}; a model holds at most ${limit}. Send the part of the material for one assignment.` };
+  }
+  return { ok: true, preview };
 }
 
 function sourceViews(read: ReadSource[]): { views: SourceFileView[]; warnings: string[] } {

@@ -67,11 +67,14 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
         throw jobRefusal(err, `reading "${source.name}"`) ?? err;
       }
     }
+    let outcome;
     try {
-      return await ctx.engines.parsePreview(kind, fields, read);
+      outcome = await ctx.engines.parsePreview(kind, fields, read);
     } catch (err) {
       throw jobRefusal(err, `parsing the ${kind}`) ?? err;
     }
+    if (!outcome.ok) throw httpError(400, outcome.message, kind === 'questions' ? 'too_many_questions' : 'too_many_criteria');
+    return outcome.preview;
   } finally {
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }

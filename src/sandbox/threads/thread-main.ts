@@ -1,5 +1,7 @@
 // The code of one pool thread: it runs the jobs it is sent, one at a time, and answers each with
 // its result or the error it threw (name, message, stack, and the name and words of its cause).
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 
 export interface JobMessage {
@@ -46,6 +48,19 @@ async function run(job: JobMessage): Promise<JobAnswer> {
   } catch (err) {
     return { id: job.id, ok: false, error: serializeError(err) };
   }
+}
+
+/**
+ * Linux: this thread (and the threads it starts, such as OCR's) runs at a lower priority than
+ * the request thread, which then gets a core as soon as a request arrives, however busy the
+ * pool is. Elsewhere, or where it is not allowed, nothing changes.
+ */
+export const THREAD_NICENESS = 10;
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, THREAD_NICENESS);
+} catch {
+  // not Linux, or not permitted: the pool works the same, only without the priority
 }
 
 parentPort?.on('message', (job: JobMessage) => {

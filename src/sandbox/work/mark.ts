@@ -8,6 +8,7 @@ import type { PreparedText, RubricSource } from '../plan.js';
 import { planGrading, rubricsUsed } from '../plan.js';
 import type { ModelRow, TaskKind } from '../store.js';
 import type { SuccessResult } from '../transitions.js';
+import { readPrepared } from './prepare.js';
 
 /** Criteria a task may be marked against: as many as a model may hold (POST /models). */
 export const MAX_CRITERIA = MAX_MODEL_CRITERIA;
@@ -18,8 +19,10 @@ export interface MarkInput {
   /** The task's stored request fields. */
   inputJson: string;
   model: ModelRow;
-  /** What the UPLOADING stage read (null for a task prepared before it existed). */
+  /** What the UPLOADING stage read (null for a task prepared before it existed), or the name of its file. */
   preparedJson: string | null;
+  /** The task's folder, where a long prepared text is kept. */
+  taskDir: string;
 }
 
 export type MarkOutput =
@@ -34,7 +37,7 @@ const RUBRIC_WORDS: Record<RubricSource, string> = {
 
 export function markTask(input: MarkInput): MarkOutput {
   const fields = gradingFields(input.kind, input.modelId, JSON.parse(input.inputJson) as Record<string, unknown>);
-  const prepared: PreparedText = input.preparedJson !== null ? JSON.parse(input.preparedJson) as PreparedText : { answerText: '' };
+  const prepared: PreparedText = input.preparedJson !== null ? readPrepared(input.preparedJson, input.taskDir) : { answerText: '' };
   const { input: gradeInput, rubricSource } = planGrading(fields, input.model, prepared);
   const criteria = gradeInput.rubrics.length;
   if (criteria > MAX_CRITERIA) {
