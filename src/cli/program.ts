@@ -396,6 +396,7 @@ const COMMANDS: CommandSpec[] = [
       { flags: '--headers-timeout <duration>', description: 'the headers of a request must arrive within this', defaultValue: '10s' },
       { flags: '--idle-timeout <duration>', description: 'a connection silent this long while awaited is closed', defaultValue: '10s' },
       { flags: '--max-connections <n>', description: 'connections one client address may hold open (more get 503)', defaultValue: '64' },
+      { flags: '--log', description: 'print one line per request, and internal errors, on stderr (keys redacted)' },
     ],
     examples: [
       'kct sandbox',

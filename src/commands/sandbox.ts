@@ -25,6 +25,7 @@ export interface SandboxCommandOptions {
   headersTimeout?: string;
   idleTimeout?: string;
   maxConnections?: string;
+  log?: boolean;
   json?: boolean;
 }
 
@@ -68,6 +69,8 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       timeScale,
       trainingDelayMs,
       ...limits,
+      // Keys never appear in it (redacted by the sandbox); stderr keeps stdout for the --json line.
+      ...(options.log ? { log: (line: string) => context.io.stderr.write(`${line}\n`) } : {}),
     });
   } catch (error) {
     throw startError(error, host, port, dataDir);

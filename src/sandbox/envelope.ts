@@ -38,10 +38,14 @@ export function sendData(reply: FastifyReply, data: unknown, status = 200): Fast
   return reply.code(status).send({ data, request_id: reply.request.id });
 }
 
+/** Anything shaped like an API key: an error that echoes what the client sent (an id, a field) never echoes a key. */
+const KEY_SHAPE = /kct_[A-Za-z0-9_-]{6,}/g;
+const withoutKeys = (text: string) => text.replace(KEY_SHAPE, 'kct_[redacted]');
+
 export function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-  const error: Record<string, unknown> = { code: err.code, message: err.message, status: err.status };
-  if (err.details?.length) error.details = err.details;
+  const error: Record<string, unknown> = { code: err.code, message: withoutKeys(err.message), status: err.status };
+  if (err.details?.length) error.details = err.details.map((d) => ({ path: withoutKeys(d.path), message: withoutKeys(d.message) }));
   return reply.code(err.status).send({ error, request_id: reply.request.id });
 }
 

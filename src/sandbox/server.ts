@@ -106,7 +106,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     },
     ...(options.publicUrl !== undefined ? { publicUrl: publicOrigin(options.publicUrl) } : {}),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
-    ...(options.log ? { log: options.log } : {}),
+    ...(options.log ? { log: redacting(options.log) } : {}),
   };
   const dataDir = resolve(options.dataDir);
   prepareDataDir(dataDir);
@@ -191,6 +191,11 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
   const reason = err.code ? why[err.code] : undefined;
   if (!reason) return err;
   return Object.assign(new Error(`The sandbox could not start: ${reason}.`, { cause: err }), { code: err.code });
+}
+
+/** The log never shows a key, even one a client put in a URL or a header it logged. */
+function redacting(log: (line: string) => void): (line: string) => void {
+  return (line) => log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]'));
 }
 
 /** The origin of a --public-url: http(s), no path, query or credentials. */

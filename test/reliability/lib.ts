@@ -51,7 +51,7 @@ export function tempDir(prefix = 'kct-rel-'): string {
  */
 export async function startSandbox(transcript: Transcript, options: { dataDir?: string; args?: string[] } = {}): Promise<SandboxProcess> {
   const dataDir = options.dataDir ?? tempDir('kct-rel-sbx-');
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--data', dataDir, '--latency', '0', ...(options.args ?? [])],
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--log', '--port', '0', '--data', dataDir, '--latency', '0', ...(options.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => transcript.record(chunk));
   const lines = createInterface({ input: child.stdout! });

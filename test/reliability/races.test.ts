@@ -89,7 +89,7 @@ describe(`races (seed ${SEED})`, () => {
     const before = (await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.user })).body.data.credits;
     const outcomes = await Promise.all(Array.from({ length: count }, async (_, i) => {
       const task = (await onePass(sb.keys.user, { model_id: 12, student_id: `race-${i}`, paper_content: ESSAY }, `race-${SEED}-${i}`)).body.data;
-      await sleep(rand() * 400);
+      await sleep(rand() * (FULL ? 3_000 : 1_000));
       const cancel = await client.call(`${sb.baseUrl}/evaluations/${task.task_id}/cancel`, { key: sb.keys.user, method: 'POST' });
       const end = await final(sb.keys.user, task.task_id);
       return { cancel: cancel.status, status: end.status, charged: end.credits_charged, cost: end.credit_cost };
