@@ -2,7 +2,7 @@
 // Benchmarks report; they never fail: the exit code is 0 unless a benchmark could not run at all.
 import { QUICK, fixed, loadLine, log, machineLine, table } from './lib.js';
 
-const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox'];
+const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'stall'];
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) {

@@ -100,7 +100,8 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     jobMemoryMb: positive('jobMemoryMb', options.jobMemoryMb ?? DEFAULT_JOB_MEMORY_MB),
     connections: {
       requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
-      headersTimeoutMs: positive('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS),
+      // The headers are part of the request: their time limit is never longer than the request's.
+      headersTimeoutMs: Math.min(positive('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS), options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
       maxConnectionsPerClient: Math.floor(positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT)),
     },

@@ -109,7 +109,9 @@ describe('hostile files end cleanly', () => {
       expect(result.message).toMatch(h.reason!);
       expect(result.evaluation[0].comment).toBe(result.message);
     }
-    // The preview of the same file: 200, or 400 with a reason, never a 5xx or a library's words.
+    // The preview of the same file: 200, or 400 with a reason, never a 5xx or a library's words
+    // (in `npm test`, for the rubric file only: each preview reads the file once more).
+    if (!FULL && !h.field) return;
     const preview = new FormData();
     preview.append('files', new Blob([bytes], { type: h.type }), h.filename);
     const parsed = await client.call(`${sb.baseUrl}/rubrics-ingest-preview`, { key: sb.keys.user, form: preview });

@@ -22,6 +22,8 @@ export interface ConnectionLimits {
 export const DRAIN_LIMIT = 1024 * 1024;
 /** After a refusal on a connection that must close: how long what the client still sends is read before the socket is closed. */
 export const LINGER_MS = 2_000;
+/** ... and how much of it, at most: reading more would only spend the request thread's time. */
+export const LINGER_BYTES = 1024 * 1024;
 
 const TRACKED = Symbol('kct.request');
 const OVER_CAP = Symbol('kct.overCap');
@@ -196,7 +198,19 @@ function lingerThenClose(socket: Socket): void {
   socket.end();
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-  // Nobody else reads a socket Node has given up: read and discard, so the client can finish.
+  // Nobody else reads a socket Node has given up: read and discard what the client is still
+  // sending, so it can finish and read the answer, up to LINGER_BYTES; then stop reading.
+  const start = socket.bytesRead;
+  const meter = setInterval(() => {
+    if (socket.bytesRead - start > LINGER_BYTES) {
+      socket.pause();
+      clearInterval(meter);
+    }
+  }, 20);
+  meter.unref();
+  socket.once('close', () => {
+    clearTimeout(timer);
+    clearInterval(meter);
+  });
   socket.resume();
 }
