@@ -23,7 +23,7 @@ export const DRAIN_LIMIT = 1024 * 1024;
 /** After a refusal on a connection that must close: how long what the client still sends is read before the socket is closed. */
 export const LINGER_MS = 2_000;
 /** ... and how much of it, at most: reading more would only spend the request thread's time. */
-export const LINGER_BYTES = 1024 * 1024;
+export const LINGER_BYTES = 256 * 1024;
 
 const TRACKED = Symbol('kct.request');
 const OVER_CAP = Symbol('kct.overCap');
@@ -196,8 +196,8 @@ export function lingerOnClose(socket: Socket): void {
 function lingerThenClose(socket: Socket): void {
   if (socket.destroyed) return;
   socket.end();
+  // Not unref'd: a paused socket does not keep the process alive, and a close must not wait for ever.
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
   // Nobody else reads a socket Node has given up: read and discard what the client is still
   // sending, so it can finish and read the answer, up to LINGER_BYTES; then stop reading.
   const start = socket.bytesRead;
@@ -206,7 +206,7 @@ function lingerThenClose(socket: Socket): void {
       socket.pause();
       clearInterval(meter);
     }
-  }, 20);
+  }, 5);
   meter.unref();
   socket.once('close', () => {
     clearTimeout(timer);
