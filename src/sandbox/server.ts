@@ -1,5 +1,6 @@
 // Entry point of the sandbox: `kct sandbox` and every end-to-end test start it through here.
 import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -149,6 +150,8 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();
+    // With a log: how long the request thread was ever kept from answering (start-up aside), said at close.
+    if (settings.log) opened.push(watchEventLoop(settings.log));
     // What a previous process left unfinished carries on now: batches whose last item ended just
     // before it stopped, queued and in-flight tasks, and callbacks still to deliver.
     for (const batchId of store.unsettledBatchIds()) settleBatch(store, batchId);
@@ -192,6 +195,17 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
   const reason = err.code ? why[err.code] : undefined;
   if (!reason) return err;
   return Object.assign(new Error(`The sandbox could not start: ${reason}.`, { cause: err }), { code: err.code });
+}
+
+/** Starts measuring the request thread's event-loop delay; the returned step logs it and stops. */
+function watchEventLoop(log: (line: string) => void): () => void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  return () => {
+    delay.disable();
+    const ms = (ns: number) => (ns / 1e6).toFixed(1);
+    log(`event loop delay while running: p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms`);
+  };
 }
 
 /** The log never shows a key, even one a client put in a URL or a header it logged. */
