@@ -114,7 +114,7 @@ export async function run() {
       fixed(median(loops.map((l) => l.p99)), 1), fixed(median(loops.map((l) => l.max)), 1)]);
   }
   log(`GET /v1/credits of another account, one keep-alive connection, every 5 ms, during each scenario (a fresh sandbox per run, ${ROUNDS} runs, medians)`);
-  log('event loop: the sandbox\'s own measure of its request thread (monitorEventLoopDelay over the whole run, idle start-up included)');
+  log('event loop: the sandbox\'s own measure of its request thread (monitorEventLoopDelay from the end of start-up to its close)');
   log(table(['scenario', 'requests', 'p50 ms', 'p99 ms', 'p99 of each run', 'max ms', 'event loop p99 ms', 'event loop max ms'], rows));
   const worst = Math.max(p99s['rubric files'], p99s['rubric_text JSON'], p99s['100 slow clients']);
   return [{
