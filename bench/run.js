@@ -2,7 +2,7 @@
 // Benchmarks report; they never fail: the exit code is 0 unless a benchmark could not run at all.
 import { QUICK, fixed, loadLine, log, machineLine, table } from './lib.js';
 
-const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite'];
+const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall'];
 // run only when named: the single-file executable (builds one) and the class report
 const OPTIONAL = ['executable', 'report'];
 

@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../cli/context.js';
 import { notInExecutable } from '../cli/executable.js';
 import { out } from '../cli/io.js';
+import { parseDuration } from '../cli/duration.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
 import { UsageError } from '../api/errors.js';
 import type { GraderOptions } from '../sandbox/llm/types.js';
@@ -24,6 +25,14 @@ export interface SandboxCommandOptions {
   graderModel?: string;
   graderTimeout?: string;
   graderConcurrency?: string;
+  publicUrl?: string;
+  threads?: string;
+  jobTimeout?: string;
+  requestTimeout?: string;
+  headersTimeout?: string;
+  idleTimeout?: string;
+  maxConnections?: string;
+  log?: boolean;
   json?: boolean;
 }
 
@@ -39,10 +48,22 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   const trainingDelayMs = options.trainingDelay === undefined ? 0 : parseNonNegative(options.trainingDelay, '--training-delay');
   const dataDir = options.data ?? defaultDataDir(context.env);
   const grader = graderOptions(options, context.env);
+  const limits = {
+    ...(options.threads !== undefined ? { threads: parsePositiveInteger(options.threads, '--threads') } : {}),
+    jobTimeoutMs: parseDuration(options.jobTimeout ?? '180s', '--job-timeout'),
+    requestTimeoutMs: parseDuration(options.requestTimeout ?? '60s', '--request-timeout'),
+    headersTimeoutMs: parseDuration(options.headersTimeout ?? '10s', '--headers-timeout'),
+    idleTimeoutMs: parseDuration(options.idleTimeout ?? '10s', '--idle-timeout'),
+    maxConnectionsPerClient: parsePositiveInteger(options.maxConnections ?? '64', '--max-connections'),
+    ...(options.publicUrl !== undefined ? { publicUrl: parsePublicUrl(options.publicUrl) } : {}),
+  };
   // bin/kct.js keeps V8's young generation small for client commands; a server under load
   // wants V8's default growth (fewer collections, less promoted by them).
   setFlagsFromString('--semi-space-growth-factor=2');
   checkDataDir(dataDir, options.data !== undefined);
+  // Whatever this process creates is its user's alone (the sandbox also creates its files so).
+  process.umask(0o077);
+  // made 0700 by the umask above
   createDataDir(dataDir, options.data !== undefined);
   const host = options.host ?? '127.0.0.1';
   const { startSandbox } = await import('../sandbox/server.js').catch(notInExecutable('kct sandbox'));
@@ -58,6 +79,9 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
       timeScale,
       trainingDelayMs,
       ...(grader ? { grader } : {}),
+      ...limits,
+      // Keys never appear in it (redacted by the sandbox); stderr keeps stdout for the --json line.
+      ...(options.log ? { log: (line: string) => context.io.stderr.write(`${line}\n`) } : {}),
     });
   } catch (error) {
     throw startError(error, host, port, dataDir);
@@ -151,6 +175,20 @@ function startError(error: unknown, host: string, port: number, dataDir: string)
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0 to 65535, not "${value}"`);
   return Number(value);
+}
+
+/** An http(s) origin: what upload URLs start with. */
+function parsePublicUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new UsageError(`--public-url must be an http(s) origin such as https://sandbox.school.example, not "${value}"`, { suggestion: 'Give the scheme, host and port clients use to reach this sandbox, without a path.' });
+  }
+  return url.origin;
 }
 
 function parseNonNegative(value: string, what: string): number {

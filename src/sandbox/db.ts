@@ -175,6 +175,26 @@ const MIGRATIONS: string[] = [
   DROP INDEX tasks_parent;
   CREATE INDEX tasks_parent ON tasks (parent_task_id, item_index) WHERE parent_task_id IS NOT NULL;
   `,
+  // Issue 12: keys are stored as hashes (sha256 of the whole key), with what a listing may show
+  // (prefix and last four characters), and room for revocation. The old table keeps the clear
+  // keys only until start-up has hashed them (keys.ts, migrateClearKeys) and drops it.
+  `
+  ALTER TABLE api_keys RENAME TO api_keys_clear;
+  CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    scope TEXT NOT NULL CHECK (scope IN ('user', 'organization')),
+    org_id INTEGER REFERENCES organizations(id),
+    label TEXT UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    CHECK ((scope = 'organization') = (org_id IS NOT NULL))
+  );
+  CREATE INDEX api_keys_user ON api_keys (user_id);
+  `,
 ];
 
 export const FIRST_RUNTIME_ID = 1001;

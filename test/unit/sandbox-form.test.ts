@@ -26,7 +26,7 @@ beforeAll(async () => {
   files = new FileArea(dir);
   app = Fastify();
   app.register(multipart, { limits: MULTIPART_LIMITS });
-  installErrorHandling(app, 1024 * 1024);
+  installErrorHandling(app);
   app.post('/form', async (req) => {
     const form = await readForm(req, { files }, Schema, { fileFields: { answer_file: 'answer', rubric_file: 'rubric' }, acceptedMimes: ['text/plain'] },
       (fields, received) => {
