@@ -77,7 +77,10 @@ export function assemble(layout: Layout): Assembled[] {
     }
     const text = line.text.trim();
     const prevText = current.lines[current.lines.length - 1];
-    const ended = TERMINAL.test(prevText);
+    // The logical line ends as the previous physical line does: testing that, not the growing
+    // joined string, keeps a block of thousands of wrapped lines linear (no flattening per line).
+    const prevEnd = prev.text.trim();
+    const ended = TERMINAL.test(prevEnd);
     const room = layout.rightEdge === undefined ? Infinity : layout.rightEdge - prev.right;
     const wordWidth = (firstWord(text).length + 1) * line.charWidth;
     const wrapped = room < wordWidth + (layout.slack ?? 0);
@@ -92,7 +95,7 @@ export function assemble(layout: Layout): Assembled[] {
     } else {
       current.emphasised &&= marked(line);
       // A hyphen at a wrap is kept ("well-known"); the words are joined without a space.
-      current.lines[current.lines.length - 1] = /[\p{L}]-$/u.test(prevText) ? `${prevText}${text}` : `${prevText} ${text}`;
+      current.lines[current.lines.length - 1] = /[\p{L}]-$/u.test(prevEnd) ? `${prevText}${text}` : `${prevText} ${text}`;
     }
     prev = line;
   }
