@@ -1,8 +1,9 @@
 // npm run build:exe: kct as one executable file for Linux x64, for people without Node.js
 // (Node's single executable applications). esbuild bundles the built CLI (dist/) and, apart,
-// the sandbox into CommonJS; Node packs a small first script (scripts/exe/main.cjs) with both
-// bundles, the CLI's V8 code cache and the version as assets into a blob; postject injects the
-// blob into a copy of a Node binary: --node, else KCT_SEA_NODE, else the Node running this.
+// the sandbox and the sandbox's worker thread (its loop and every job module) into CommonJS;
+// Node packs a small first script (scripts/exe/main.cjs) with the three bundles, their V8 code
+// caches and the version as assets into a blob; postject injects the blob into a copy of a Node
+// binary: --node, else KCT_SEA_NODE, else the Node running this.
 // Usage: node scripts/build-exe.js [--node <binary>] [--out <file>]   (after npm run build)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -56,6 +57,10 @@ const selfContained = (options) => ({
       build.onResolve({ filter: /[\\/]sandbox[\\/]server\.js$/ }, () => ({ path: 'sandbox', namespace: 'sandbox-apart' }));
       build.onLoad({ filter: /.*/, namespace: 'sandbox-apart' }, () => ({ contents: `module.exports = globalThis[Symbol.for('kct.loadBundle')]('sandbox');`, loader: 'js' }));
     }
+    // the pool's threads load dist/ files (threads/compiled.js); here they run the thread bundle
+    build.onResolve({ filter: /^\.\/compiled\.js$/ }, (args) => (/[\\/]dist[\\/]sandbox[\\/]threads$/.test(args.resolveDir)
+      ? { path: join(args.resolveDir, 'embedded.js') }
+      : undefined));
     // version.js reads ../package.json at run time; the executable has none beside it
     build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'js' }));
     // undici.js (undici's parts) and the better-sqlite3 driver load modules through
@@ -104,8 +109,15 @@ function withTargetNode(args, what) {
 mkdirSync(work, { recursive: true });
 const cli = await bundle(join(here, 'cli.js'), join(work, 'cli.cjs'), { sandboxApart: true });
 const sandbox = await bundle(join(root, 'dist', 'sandbox', 'server.js'), join(work, 'sandbox.cjs'));
-const cliCache = join(work, 'cli.cache');
-withTargetNode([join(here, 'code-cache.cjs'), cli, 'cli', cliCache], 'the code cache');
+const thread = await bundle(join(here, 'thread.js'), join(work, 'thread.cjs'));
+/** V8's code cache of a bundle, made by the Node inside (a pool thread starts about twice as fast with it: docs/benchmarks.md). */
+const codeCache = (file, name) => {
+  const cache = join(work, `${name}.cache`);
+  withTargetNode([join(here, 'code-cache.cjs'), file, name, cache], `the code cache of ${name}.cjs`);
+  return cache;
+};
+const cliCache = codeCache(cli, 'cli');
+const threadCache = codeCache(thread, 'thread');
 const versionFile = join(work, 'version');
 writeFileSync(versionFile, version);
 
@@ -116,7 +128,7 @@ writeFileSync(seaConfig, JSON.stringify({
   output: blob,
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
-  assets: { 'cli.cjs': cli, 'cli.cache': cliCache, 'sandbox.cjs': sandbox, version: versionFile },
+  assets: { 'cli.cjs': cli, 'cli.cache': cliCache, 'sandbox.cjs': sandbox, 'thread.cjs': thread, 'thread.cache': threadCache, version: versionFile },
 }));
 withTargetNode(['--experimental-sea-config', seaConfig], 'the blob');
 
@@ -136,4 +148,4 @@ renameSync(partial, output);
 rmSync(blob);
 
 const mb = (file) => `${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`;
-process.stderr.write(`build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(output)}; Node.js ${nodeVersion} from ${nodeBinary}; CLI ${mb(cli)}, sandbox ${mb(sandbox)})\n`);
+process.stderr.write(`build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(output)}; Node.js ${nodeVersion} from ${nodeBinary}; CLI ${mb(cli)}, sandbox ${mb(sandbox)}, thread ${mb(thread)})\n`);

@@ -1,10 +1,9 @@
 // The single executable's first script (scripts/build-exe.js): small, so `kct --version` reads
-// one asset and nothing else. The CLI and the sandbox are bundles kept as assets of the
-// executable, each a function expression compiled when needed, the CLI's with the V8 code cache
-// made at build time (scripts/exe/code-cache.cjs).
+// one asset and nothing else. The CLI, the sandbox and the sandbox's pool thread are bundles
+// kept as assets of the executable, each a function expression compiled when needed, with the
+// V8 code cache made at build time (scripts/exe/code-cache.cjs).
 'use strict';
 const sea = require('node:sea');
-const { dirname } = require('node:path');
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -14,7 +13,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const v8 = require('node:v8');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--semi-space-growth-factor=1');
-  // the CLI bundle loads the sandbox bundle through this when `kct sandbox` runs
+  // the CLI bundle loads the sandbox bundle through this when `kct sandbox` runs, and the
+  // sandbox's pool starts each worker thread with this function's source (threads/embedded.ts)
   globalThis[Symbol.for('kct.loadBundle')] = loadBundle;
   loadBundle('cli').main(args).then(
     (code) => { process.exitCode = code; },
@@ -22,9 +22,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   );
 }
 
-/** Compiles and runs a bundle kept as an asset (CommonJS in a function expression), returning its exports. */
+/**
+ * Compiles and runs a bundle kept as an asset (CommonJS in a function expression), returning its
+ * exports. Self-contained (it uses only `require`): a worker thread runs it from its source.
+ */
 function loadBundle(name) {
+  const sea = require('node:sea');
   const vm = require('node:vm');
+  const { dirname } = require('node:path');
   let cachedData;
   try {
     cachedData = Buffer.from(sea.getRawAsset(`${name}.cache`));

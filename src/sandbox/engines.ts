@@ -23,7 +23,7 @@ export type { TextFlags };
 /** Characters of text below which a job runs on the calling thread (~2 ms of work, measured). */
 export const INLINE_CHARS = 16_000;
 
-const JOBS = {
+export const JOBS = {
   extractText: { module: 'extract/index.js', fn: 'extractText' },
   prepareTask: { module: 'work/prepare.js', fn: 'prepareTask' },
   textFlags: { module: 'work/prepare.js', fn: 'textFlags' },

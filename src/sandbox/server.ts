@@ -21,6 +21,7 @@ import { seedIfEmpty, webhookSecret } from './seed.js';
 import { Store } from './store.js';
 import { ThreadPool } from './threads/pool.js';
 import { runTask } from './worker.js';
+import { openSqlite } from './sqlite/driver.js';
 
 export type { SandboxKeys };
 
@@ -114,6 +115,8 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     ...(options.log ? { log: redacting(options.log) } : {}),
   };
   const dataDir = resolve(options.dataDir);
+  // no usable SQLite driver is said before the data dir holds anything (sandbox.db is made first)
+  openSqlite(':memory:').close();
   prepareDataDir(dataDir);
   const db = openDatabase(dataDir);
   // Whatever start-up has opened so far, closed in reverse order: by close(), or at once when

@@ -36,10 +36,12 @@ export function tempDir(prefix = 'kct-e2e-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startSandbox(options: { dataDir?: string; latencyMs?: number; port?: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Sandbox> {
+/** `executable`: the single-file kct to run the sandbox in, instead of bin/kct.js under this Node. */
+export async function startSandbox(options: { dataDir?: string; latencyMs?: number; port?: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string>; executable?: string } = {}): Promise<Sandbox> {
   const dataDir = options.dataDir ?? tempDir('kct-sbx-');
-  const child = spawn(process.execPath, [
-    ...(options.nodeArgs ?? []), BIN, 'sandbox', '--json', '--port', String(options.port ?? 0), '--data', dataDir,
+  const [command, prefix] = options.executable ? [options.executable, []] : [process.execPath, [...(options.nodeArgs ?? []), BIN]];
+  const child = spawn(command, [
+    ...prefix, 'sandbox', '--json', '--port', String(options.port ?? 0), '--data', dataDir,
     '--latency', String(options.latencyMs ?? 0), ...(options.args ?? []),
   ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
   let stderr = '';

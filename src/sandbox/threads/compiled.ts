@@ -1,9 +1,11 @@
 // Where the worker threads load code from. A thread runs plain JavaScript: built, that is the
 // sandbox's own folder; run from the TypeScript sources (vitest), it is the same module under
 // dist/, which must then be at least as new as every source file (checked once, named if not).
+// The single-file executable has no files: its build puts embedded.ts in this module's place.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const here = fileURLToPath(import.meta.url);
 const fromSources = here.endsWith('.ts');
@@ -14,6 +16,11 @@ const root = resolve(dirname(here), '..', '..', '..');
 export const COMPILED_SANDBOX = fromSources ? join(root, 'dist', 'sandbox') : resolve(dirname(here), '..');
 
 let checked = false;
+
+/** Starts one pool thread: the compiled thread-main.js, which loads each job's module by its file URL. */
+export function newThread(options: WorkerOptions): Worker {
+  return new Worker(new URL(compiledModule('threads/thread-main.js')), options);
+}
 
 /** A file URL of a compiled sandbox module, from its path relative to the sandbox folder ("grader.js"). */
 export function compiledModule(relativePath: string): string {

@@ -4,10 +4,9 @@
 // knows nothing of what the jobs do. Threads start when work arrives, up to `size`; jobs wait
 // in one FIFO queue; each job may run for `budgetMs` on its thread, after which the thread is
 // ended (a loop cannot be interrupted otherwise) and a new one takes its place.
-import { Worker } from 'node:worker_threads';
-import type { SerializedError } from './thread-main.js';
-import type { JobAnswer, JobMessage } from './thread-main.js';
-import { assertCompiledIsCurrent, compiledModule } from './compiled.js';
+import type { Worker } from 'node:worker_threads';
+import type { JobAnswer, JobMessage, SerializedError } from './serve.js';
+import { assertCompiledIsCurrent, compiledModule, newThread } from './compiled.js';
 
 export interface Job {
   /** A module path relative to the compiled sandbox folder ("grader.js"), or a file: URL. */
@@ -160,7 +159,9 @@ export class ThreadPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(new URL(compiledModule('threads/thread-main.js')), {
+    const worker = newThread({
+      // shown by top -H and ps -L where the runtime names threads (Node 24)
+      name: 'kct-job',
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxMemoryMb },
       // A library's console output goes to stderr: stdout may be a machine-read channel.
       stdout: true,
