@@ -67,7 +67,7 @@ export const KeyRecord = z.looseObject({
 export type KeyRecord = z.infer<typeof KeyRecord>;
 
 /** The answer to create: the only answer that ever holds the key. */
-export const CreatedKey = KeyRecord.extend({ key: z.string().startsWith('kct_') });
+export const CreatedKey = KeyRecord.extend({ key: z.string().regex(/^kct_/) });
 export type CreatedKey = z.infer<typeof CreatedKey>;
 
 export const KeyList = z.looseObject({ keys: z.array(KeyRecord) });
