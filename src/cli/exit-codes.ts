@@ -22,7 +22,7 @@ export const EXIT_CODE_TABLE: readonly [number, string][] = [
   [EXIT.UNEXPECTED, 'anything unexpected (a bug, an unknown server answer)'],
   [EXIT.USAGE, 'bad usage or input: flags, arguments, local files, or HTTP 400/413/422'],
   [EXIT.TASK_UNSUCCESSFUL, 'the task ended FAILURE or CANCEL (for several answers: at least one did)'],
-  [EXIT.AUTH, 'authentication or permission: no usable key, HTTP 401 or 403'],
+  [EXIT.AUTH, 'authentication or permission: no usable key or sign-in, HTTP 401 or 403'],
   [EXIT.CREDITS, 'insufficient credits (HTTP 402)'],
   [EXIT.NOT_FOUND, 'not found (HTTP 404): model, assignment, task or key'],
   [EXIT.CONFLICT, 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused'],
