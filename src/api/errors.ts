@@ -45,6 +45,13 @@ export interface ApiErrorDetails {
   headers?: Record<string, string | string[] | undefined>;
 }
 
+/** Something named on the command line does not exist (a key by its masked form): exits as a 404 does. */
+export class NotFoundError extends KctError {
+  constructor(message: string, options: KctErrorOptions = {}) {
+    super('not_found', message, options);
+  }
+}
+
 /** The server answered with an HTTP error. */
 export class ApiError extends KctError {
   readonly status: number;

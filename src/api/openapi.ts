@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ANSWER_FILE_FIELDS, API_PREFIX, JSON_ARRAY_FIELDS, OPERATIONS, QUESTION_FILE_FIELDS, RUBRIC_FILE_FIELDS, type OperationName } from './operations.js';
 import * as S from './schemas.js';
+import * as P from './product.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from './limits.js';
 
 /** Every named schema, under components.schemas; nested ones become $refs. */
@@ -35,6 +36,15 @@ const COMPONENTS: [string, z.ZodType, string][] = [
   ['UploadedFile', S.UploadedFile, 'An uploaded file (spec 2.6); url is reusable in assets.'],
   ['RewriteResult', S.RewriteResult, 'The rewritten sections (the shape is the sandbox\'s).'],
   ['ErrorBody', S.ErrorBody, 'Every error answer (spec 7 leaves the shape open; this is the sandbox\'s).'],
+  // the product's key routes (spec 5.4 shows no bodies: these are the sandbox's)
+  ['SignInRequest', P.SignInRequest, 'An account of the product and its password.'],
+  ['Session', P.Session, 'A signed-in session: send its token as Authorization: Bearer <session_token> to the key routes.'],
+  ['CreateKeyRequest', P.CreateKeyRequest, 'Organization scope only for an organization admin; organization_id only for an admin of several.'],
+  ['RevokeKeyRequest', P.RevokeKeyRequest, 'The id of one of the account\'s keys, from the list.'],
+  ['KeyRecord', P.KeyRecord, 'A key as listings show it: masked, never the key.'],
+  ['CreatedKey', P.CreatedKey, 'A new key: the only answer that ever holds the key itself.'],
+  ['KeyList', P.KeyList, 'The signed-in account\'s keys, revoked ones included.'],
+  ['RevokedKey', P.RevokedKey, 'The revoked key; revoking it again answers the same, with already_revoked true.'],
 ];
 
 interface FilePart {
@@ -105,6 +115,22 @@ const ERROR_TEXT: Record<number, string> = {
   413: `A file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, or the body is too large`,
 };
 
+/** The product's key routes: at the product base, not under /v1, behind a signed-in session. */
+const PRODUCT_DOCS: Record<P.ProductOperationName, { summary: string; status: number; response?: string; json?: string; errors: string[] }> = {
+  signIn: { summary: 'Sign in with an account and password for a session', status: 200, response: 'Session', json: 'SignInRequest', errors: ['Error400', 'KeysError401'] },
+  signOut: { summary: 'End the session', status: 200, errors: ['KeysError401'] },
+  createKey: { summary: 'Create a key; the answer is the only one that holds it', status: 201, response: 'CreatedKey', json: 'CreateKeyRequest', errors: ['Error400', 'KeysError401', 'KeysError403', 'KeysError409'] },
+  listKeys: { summary: 'The signed-in account\'s keys, masked', status: 200, response: 'KeyList', errors: ['KeysError401'] },
+  revokeKey: { summary: 'Revoke a key (again: the same answer, already_revoked true)', status: 200, response: 'RevokedKey', json: 'RevokeKeyRequest', errors: ['Error400', 'KeysError401', 'KeysError404'] },
+};
+
+const KEYS_ERROR_TEXT: Record<string, string> = {
+  KeysError401: 'Not signed in, the session has ended, or the account or password is wrong',
+  KeysError403: 'Only an organization admin may create an organization key',
+  KeysError404: 'The account has no key with this id',
+  KeysError409: 'The account already holds as many keys that are not revoked as it may',
+};
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const FILE = { type: 'string', contentMediaType: 'application/octet-stream' };
 
@@ -128,12 +154,19 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       ? { url: options.serverUrl }
       : { url: '{base_url}', description: 'the root of the v1 API', variables: { base_url: { default: `http://127.0.0.1:4010${API_PREFIX}`, description: 'e.g. the local kct sandbox' } } }],
     security: [{ ApiKey: [] }],
-    tags: ['account', 'models', 'assignments', 'evaluations', 'feedback', 'files'].map((name) => ({ name })),
-    paths: paths(components),
+    tags: [
+      ...['account', 'models', 'assignments', 'evaluations', 'feedback', 'files'].map((name) => ({ name })),
+      { name: 'keys', description: 'The product\'s key routes (spec 5.4): at the product base (the base URL without /v1), not under /v1; signed in with an account and password, not with a key.' },
+    ],
+    paths: { ...paths(components), ...productPaths() },
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A public API key of the service; it begins with kct_.' } },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A public API key of the service; it begins with kct_.' },
+        SessionToken: { type: 'http', scheme: 'bearer', description: 'The session_token of POST /public_api/auth/sign-in (the key routes only).' },
+      },
       schemas: components,
-      responses: Object.fromEntries(Object.entries(ERROR_TEXT).map(([status, text]) => [`Error${status}`, { description: text, content: { 'application/json': { schema: ref('ErrorBody') } } }])),
+      responses: Object.fromEntries([...Object.entries(ERROR_TEXT).map(([status, text]) => [`Error${status}`, text] as const), ...Object.entries(KEYS_ERROR_TEXT)]
+        .map(([name, text]) => [name, { description: text, content: { 'application/json': { schema: ref('ErrorBody') } } }])),
       parameters: {
         IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1 }, description: 'Unique per logical submission: the same key with the same request returns the same task; with a changed request, 409.' },
         TaskId: { name: 'taskId', in: 'path', required: true, schema: { type: 'string' }, description: 'Public task id (tsk_...)' },
@@ -163,6 +196,30 @@ function paths(components: Record<string, JsonSchema>): Record<string, Record<st
     const path = op.path.replace(/:(\w+)/g, '{$1}');
     out[path] ??= {};
     out[path][op.method.toLowerCase()] = operation(name, DOCS[name], op.path.includes(':taskId'), components);
+  }
+  return out;
+}
+
+function productPaths(): Record<string, Record<string, unknown>> {
+  const servers = [{ url: '{product_base}', description: 'the product base', variables: { product_base: { default: 'http://127.0.0.1:4010', description: 'the API base URL without /v1, e.g. the local kct sandbox' } } }];
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, op] of Object.entries(P.PRODUCT_OPERATIONS) as [P.ProductOperationName, (typeof P.PRODUCT_OPERATIONS)[P.ProductOperationName]][]) {
+    const doc = PRODUCT_DOCS[name];
+    const data = doc.response === undefined ? { type: 'object', additionalProperties: {} } : ref(doc.response);
+    out[op.path] = {
+      servers,
+      [op.method.toLowerCase()]: {
+        operationId: name,
+        summary: doc.summary,
+        tags: ['keys'],
+        security: name === 'signIn' ? [] : [{ SessionToken: [] }],
+        ...(doc.json ? { requestBody: { required: true, content: { 'application/json': { schema: ref(doc.json) } } } } : {}),
+        responses: {
+          [String(doc.status)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { data, request_id: { type: 'string' } }, required: ['data'] } } } },
+          ...Object.fromEntries(doc.errors.map((error) => [error.replace(/\D/g, ''), { $ref: `#/components/responses/${error}` }])),
+        },
+      },
+    };
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // The one place where errors become exit codes. Every command shares this table; the README and
 // `kct help exit-codes` print it.
-import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, NotFoundError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
 
 export const EXIT = {
   OK: 0,
@@ -22,9 +22,9 @@ export const EXIT_CODE_TABLE: readonly [number, string][] = [
   [EXIT.UNEXPECTED, 'anything unexpected (a bug, an unknown server answer)'],
   [EXIT.USAGE, 'bad usage or input: flags, arguments, local files, or HTTP 400/413/422'],
   [EXIT.TASK_UNSUCCESSFUL, 'the task ended FAILURE or CANCEL (for several answers: at least one did)'],
-  [EXIT.AUTH, 'authentication or permission: no usable key, HTTP 401 or 403'],
+  [EXIT.AUTH, 'authentication or permission: no usable key or sign-in, HTTP 401 or 403'],
   [EXIT.CREDITS, 'insufficient credits (HTTP 402)'],
-  [EXIT.NOT_FOUND, 'not found (HTTP 404): model, assignment or task'],
+  [EXIT.NOT_FOUND, 'not found (HTTP 404): model, assignment, task or key'],
   [EXIT.CONFLICT, 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused'],
   [EXIT.TIMEOUT, 'still not final when --timeout ran out (the task keeps running; its id is printed)'],
   [EXIT.UNREACHABLE, 'service unreachable, or HTTP 5xx/429 after retries'],
@@ -40,6 +40,7 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError) return EXIT.USAGE;
   if (error instanceof CredentialsError) return EXIT.AUTH;
+  if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
   if (error instanceof TaskUnsuccessfulError) return EXIT.TASK_UNSUCCESSFUL;
   if (error instanceof WatchTimeoutError) return EXIT.TIMEOUT;
   if (error instanceof InterruptedError) return EXIT.INTERRUPTED;

@@ -42,6 +42,13 @@ const watchOptions: OptionSpec[] = [
   { flags: '--poll-interval <duration>', description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)' },
 ];
 
+// How `kct keys` signs in to the product (cli/product-session.ts): never a password argument.
+const signInOptions: OptionSpec[] = [
+  { flags: '--account <name>', description: 'the account to sign in as (env KCT_ACCOUNT, config `account`)' },
+  { flags: '--password-stdin', description: 'read the password from standard input (else KCT_PASSWORD, else asked on a terminal)' },
+  { flags: '--product-url <url>', description: 'the product base of the key routes (env KCT_PRODUCT_URL, config `product_url`; default: the base URL without /v1)' },
+];
+
 // The tools around the API (doctor, api, completion, version); they are listed after its commands.
 const TOOL_COMMANDS: CommandSpec[] = [
   {
@@ -477,22 +484,77 @@ const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'keys',
+    summary: 'create, list and revoke the API keys of an account, after signing in to the product (spec 5.4)',
+    examples: [
+      'kct keys list --account org_admin',
+      'KEY=$(kct keys create --scope user --name ci --account user)',
+      'kct keys create --scope organization --account org_admin --save-as school',
+      'kct keys revoke 7 --account user',
+    ],
+    subcommands: [
+      {
+        name: 'create',
+        summary: 'create a key and print it once (or store it straight into a profile with --save-as; only its masked form is printed)',
+        options: [
+          { flags: '--scope <scope>', description: 'user: the account\'s own models; organization: its organization\'s (organization admins only)', choices: ['user', 'organization'], required: true },
+          { flags: '--name <name>', description: 'a name to tell the key apart in `kct keys list`' },
+          { flags: '--save-as <profile>', description: 'store the key in this profile, with the base URL, instead of printing it (never replaces a stored key)' },
+          ...signInOptions,
+        ],
+        examples: [
+          'kct keys create --scope user --name laptop --account user',
+          'KEY=$(printf %s "$PASSWORD" | kct keys create --scope user --account user --password-stdin)',
+          'kct keys create --scope organization --name ci --account org_admin --save-as ci && kct --profile ci credits',
+          'kct keys create --scope user --account user --json | jq -r .key',
+        ],
+        load: () => import('../commands/keys-create.js'),
+      },
+      {
+        name: 'list',
+        summary: 'list the account\'s keys, masked (kct_****abcd), with scope, creation date and state (active or revoked)',
+        options: [...signInOptions, output()],
+        examples: [
+          'kct keys list --account user',
+          'KCT_ACCOUNT=org_admin kct keys list --output csv',
+          'printf %s "$PASSWORD" | kct keys list --account user --password-stdin --json',
+        ],
+        load: () => import('../commands/keys-list.js'),
+      },
+      {
+        name: 'revoke',
+        summary: 'revoke one of the account\'s keys: every request with it is refused from then on (asks first on a terminal)',
+        args: [{ syntax: '<key>', description: 'the key\'s id or its masked form (kct_****abcd), from `kct keys list`' }],
+        options: [
+          { flags: '-y, --yes', description: 'revoke without asking (needed off a terminal)' },
+          ...signInOptions,
+        ],
+        examples: [
+          'kct keys revoke 7 --account user',
+          'kct keys revoke "kct_****3f9a" --account user',
+          'printf %s "$PASSWORD" | kct keys revoke 7 --account user --password-stdin --yes',
+        ],
+        load: () => import('../commands/keys-revoke.js'),
+      },
+    ],
+  },
+  {
     name: 'config',
-    summary: 'read and change settings: base_url, model, output',
+    summary: 'read and change settings: base_url, model, output, product_url, account',
     examples: ['kct config set model 12', 'kct config get base_url', 'kct config unset model', 'kct config list', 'kct config path'],
     subcommands: [
-      { name: 'get', summary: 'print one setting', args: [{ syntax: '<key>', description: 'base_url, model or output' }], examples: ['kct config get model'], load: () => import('../commands/config-get.js') },
+      { name: 'get', summary: 'print one setting', args: [{ syntax: '<key>', description: 'base_url, model, output, product_url or account' }], examples: ['kct config get model'], load: () => import('../commands/config-get.js') },
       {
         name: 'set',
         summary: 'change one setting of the profile',
-        args: [{ syntax: '<key>', description: 'base_url, model or output' }, { syntax: '<value>', description: 'new value' }],
+        args: [{ syntax: '<key>', description: 'base_url, model, output, product_url or account' }, { syntax: '<value>', description: 'new value' }],
         examples: ['kct config set base_url http://127.0.0.1:4010/v1', 'kct config set output json', 'kct --profile school config set model 21'],
         load: () => import('../commands/config-set.js'),
       },
       {
         name: 'unset',
         summary: 'remove one setting from the profile (the environment, if set, then applies)',
-        args: [{ syntax: '<key>', description: 'base_url, model or output' }],
+        args: [{ syntax: '<key>', description: 'base_url, model, output, product_url or account' }],
         examples: ['kct config unset model', 'kct --profile school config unset output'],
         load: () => import('../commands/config-unset.js'),
       },

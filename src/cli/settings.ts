@@ -6,6 +6,10 @@ export interface ProfileData {
   base_url?: string;
   model?: string;
   output?: string;
+  /** The account `kct keys` signs in with (never its password). */
+  account?: string;
+  /** The product base of the key routes, when it is not the base URL without /v1. */
+  product_url?: string;
 }
 
 export interface StoredConfig {
@@ -18,6 +22,8 @@ export interface SettingFlags {
   baseUrl?: string;
   model?: string;
   output?: string;
+  account?: string;
+  productUrl?: string;
 }
 
 export interface Setting<T> {
@@ -36,6 +42,9 @@ export interface ResolvedSettings {
   baseUrl: Setting<string>;
   model: Setting<string>;
   output: Setting<string>;
+  account: Setting<string>;
+  /** As set; `kct keys` derives it from the base URL when unset (cli/product-session.ts). */
+  productUrl: Setting<string>;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -63,6 +72,8 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, sto
     baseUrl: setting([[flags.baseUrl, '--base-url'], [env.KCT_BASE_URL, 'environment (KCT_BASE_URL)'], [data.base_url, fromProfile]]),
     model: setting([[flags.model, '--model'], [env.KCT_MODEL, 'environment (KCT_MODEL)'], [data.model, fromProfile]]),
     output: setting([[flags.output, '--output'], [env.KCT_OUTPUT, 'environment (KCT_OUTPUT)'], [data.output, fromProfile]]),
+    account: setting([[flags.account, '--account'], [env.KCT_ACCOUNT, 'environment (KCT_ACCOUNT)'], [data.account, fromProfile]]),
+    productUrl: setting([[flags.productUrl, '--product-url'], [env.KCT_PRODUCT_URL, 'environment (KCT_PRODUCT_URL)'], [data.product_url, fromProfile]]),
   };
 }
 

@@ -9,7 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import { ApiError, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
 import { OPERATIONS } from '../api/operations.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
-import { redact, redactHeaders } from './redact.js';
+import { redact, redactFields, redactHeaders } from './redact.js';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
 
 export interface Timeouts {
@@ -287,7 +287,7 @@ export class HttpClient {
   private traceBody(direction: string, text: string): void {
     if (!this.options.debug || text === '') return;
     const shown = text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} bytes)` : text;
-    this.options.debug(`${direction} ${redact(shown, [this.options.apiKey])}`);
+    this.options.debug(`${direction} ${redact(redactFields(shown), [this.options.apiKey])}`);
   }
 }
 

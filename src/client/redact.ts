@@ -18,6 +18,14 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
   return out.replace(KEY_PATTERN, '[redacted]');
 }
 
+/** JSON fields that hold a secret other than an API key: a sign-in's password, a session token. */
+const SECRET_FIELDS = /"(password|session_token)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
+/** A JSON text (a traced body) with the values of secret fields replaced. */
+export function redactFields(text: string): string {
+  return text.replace(SECRET_FIELDS, '"$1"$2"[redacted]"');
+}
+
 const SENSITIVE_HEADERS = new Set(['x-api-key', 'x-token-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 export function redactHeaders(headers: Record<string, unknown>, secrets: readonly (string | undefined)[] = []): Record<string, string> {

@@ -94,11 +94,17 @@ export async function run(options: SandboxCommandOptions, context: Context): Pro
   // Where marking happens, never the grader's key: only whether one was given.
   const marking = grader ? { engine: 'openai', url: grader.url, model: grader.model, api_key_set: grader.apiKey !== undefined } : { engine: 'sandbox' };
   if (options.json) {
-    out(context.io, JSON.stringify({ base_url: sandbox.baseUrl, keys: sandbox.keys, webhook_secret: sandbox.webhookSecret, data_dir: dataDir, grader: marking }));
+    out(context.io, JSON.stringify({
+      base_url: sandbox.baseUrl, keys: sandbox.keys, revoked_keys: sandbox.revokedKeys, product_url: sandbox.productUrl, passwords: sandbox.passwords,
+      webhook_secret: sandbox.webhookSecret, data_dir: dataDir, grader: marking,
+    }));
   } else {
     out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
     out(context.io, 'Keys (sandbox only, never valid on the real service):');
-    for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}`);
+    const revoked = new Set<string>(sandbox.revokedKeys);
+    for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}${revoked.has(name) ? '  (revoked)' : ''}`);
+    out(context.io, `Accounts, to manage keys with kct keys (product base ${sandbox.productUrl}):`);
+    for (const [name, password] of Object.entries(sandbox.passwords)) out(context.io, `  ${name.padEnd(13)} password ${password}`);
     out(context.io, `Batch callbacks are signed with: ${sandbox.webhookSecret}`);
     out(context.io, grader
       ? `Marking with the model "${grader.model}" at ${grader.url} (key from KCT_GRADER_API_KEY: ${grader.apiKey ? 'set' : 'none'}); the deterministic grader is not used.`

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { API_PREFIX, OPERATIONS } from '../api/operations.js';
 import type { OperationName } from '../api/operations.js';
-import { authHook } from './auth.js';
+import { Sessions } from './accounts.js';
+import { authHook, KeyCache } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
@@ -17,6 +18,7 @@ import { assignmentRoutes } from './routes/assignments.js';
 import { batchRoutes } from './routes/batch.js';
 import { creditsRoutes } from './routes/credits.js';
 import { evaluationRoutes } from './routes/evaluations.js';
+import { productRoutes } from './routes/keys.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { modelBuildingRoutes } from './routes/model-building.js';
 import { modelsRoutes } from './routes/models.js';
@@ -84,9 +86,11 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     });
   }
   installErrorHandling(app, log);
+  // One key cache for /v1 and the key routes, so a key revoked there is refused at once here.
+  const keys = new KeyCache(ctx.store);
 
   app.register(async (v1) => {
-    v1.addHook('onRequest', authHook(ctx.store));
+    v1.addHook('onRequest', authHook(ctx.store, keys));
     // Every JSON body's text fields, lists and marks within their limits before validation.
     v1.addHook('preValidation', (request, _reply, done) => {
       try {
@@ -123,6 +127,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
       });
     }
   });
+  productRoutes(app, ctx, { keys, sessions: new Sessions() });
   publicFileRoutes(app, ctx);
   openApiRoutes(app);
   legacyRoutes(app);

@@ -61,6 +61,11 @@ export class KeyCache {
     this.entries.set(keyHash, { row, until: now + this.ttlMs });
     return row;
   }
+
+  /** A key revoked through the key routes is refused from its next request, not a second later. */
+  forget(keyHash: string): void {
+    this.entries.delete(keyHash);
+  }
 }
 
 export const KEY_TTL_MS = 1000;
@@ -91,8 +96,7 @@ export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCa
 }
 
 /** The onRequest hook of /v1. Callback style, not async: no promise and no extra tick per request. */
-export function authHook(store: Store) {
-  const keys = new KeyCache(store);
+export function authHook(store: Store, keys = new KeyCache(store)) {
   return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
     try {
       request.principal = authenticate(store, request, keys);

@@ -1,5 +1,5 @@
 // The data dir is private to the user who runs the sandbox (docs/sandbox.md, "Data dir"): the
-// folder 0700, the database and keys.json 0600, created so rather than tightened after. SQLite
+// folder 0700, the database, keys.json and passwords.json 0600, created so rather than tightened after. SQLite
 // gives its -wal and -shm files the mode of the database file, so creating sandbox.db 0600
 // (empty: SQLite makes it a database) before it is opened makes all three private. A data dir
 // made by an older sandbox is tightened here once.
@@ -7,7 +7,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { join } from 'node:path';
 
 export const DB_FILE = 'sandbox.db';
-const PRIVATE_FILES = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, 'keys.json'];
+const PRIVATE_FILES = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, 'keys.json', 'passwords.json'];
 
 export function prepareDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -195,6 +195,12 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX api_keys_user ON api_keys (user_id);
   `,
+  // Issue 15: the product's key routes (docs/sandbox.md, "Key routes"). A key may have a name;
+  // an account has a password to sign in with, stored as a hash like the keys (accounts.ts).
+  `
+  ALTER TABLE api_keys ADD COLUMN name TEXT;
+  ALTER TABLE users ADD COLUMN password_hash TEXT;
+  `,
 ];
 
 export const FIRST_RUNTIME_ID = 1001;

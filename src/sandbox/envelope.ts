@@ -7,6 +7,7 @@ import type { core } from 'zod';
 import { ERROR_CODES } from '../api/schemas.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { API_PREFIX, OPERATIONS } from '../api/operations.js';
+import { PRODUCT_OPERATIONS } from '../api/product.js';
 import { connectionAfterRefusal } from './http/connections.js';
 
 export interface IssueDetail {
@@ -152,7 +153,8 @@ function notFoundRoute(method: string, url: string): HttpError {
     err.headers.allow = allowed.join(', ');
     return err;
   }
-  const hint = path.startsWith('/v1/') || path === '/v1' ? 'See the route table of the API specification.' : 'API routes live under /v1.';
+  const hint = path.startsWith('/v1/') || path === '/v1' ? 'See the route table of the API specification.'
+    : path.startsWith('/public_api/') ? `The key routes are ${Object.values(PRODUCT_OPERATIONS).map((op) => `${op.method} ${op.path}`).join(', ')}.` : 'API routes live under /v1.';
   return httpError(404, `There is no route ${method} ${path}. ${hint}`, 'route_not_found');
 }
 
@@ -162,6 +164,9 @@ function methodsOf(path: string): string[] {
   for (const op of Object.values(OPERATIONS)) {
     const pattern = new RegExp(`^${API_PREFIX}${op.path.replace(/:\w+/g, '[^/]+')}/?$`);
     if (pattern.test(path)) methods.add(op.method);
+  }
+  for (const op of Object.values(PRODUCT_OPERATIONS)) {
+    if (path === op.path || path === `${op.path}/`) methods.add(op.method);
   }
   return [...methods];
 }

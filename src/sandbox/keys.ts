@@ -3,10 +3,9 @@
 // guessing hopeless), plus what a listing may show (prefix and last four characters), its scope,
 // creation and revocation dates. A key in clear exists once, when it is made. The seeded keys
 // are also kept in keys.json (0600) beside the database, so every start can print them.
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { nowIso } from './db.js';
+import { hashSecret, keepSecrets, readSecretsFile, writeSecretsFile } from './secrets-file.js';
 import type { KeyScope, Store } from './store.js';
 
 export const KEY_PREFIX = 'kct_sbx_';
@@ -17,12 +16,12 @@ export function newApiKey(): string {
 }
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hashSecret(key);
 }
 
-/** How a key is shown after it was made: "kct_sbx_…3f9a". */
-export function maskedKey(prefix: string, last4: string): string {
-  return `${prefix}…${last4}`;
+/** How a key is shown after it was made, as kct masks keys everywhere: "kct_****3f9a". */
+export function maskedKey(last4: string): string {
+  return `kct_****${last4}`;
 }
 
 export interface NewKey {
@@ -31,13 +30,15 @@ export interface NewKey {
   orgId: number | null;
   /** A seeded key's name ("user", "broke", ...); null for keys made later. */
   label: string | null;
+  /** The name its owner gave it (POST /public_api/keys/create). */
+  name?: string | null;
 }
 
-/** Stores a new key (its hash) and returns the key itself: the only time it exists in clear. */
-export function insertKey(store: Store, owner: NewKey, key = newApiKey()): string {
-  store.q(`INSERT INTO api_keys (key_hash, prefix, last4, user_id, scope, org_id, label, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(hashKey(key), KEY_PREFIX, key.slice(-4), owner.userId, owner.scope, owner.orgId, owner.label, nowIso());
-  return key;
+/** Stores a new key (its hash) and returns the key itself, the only time it exists in clear, and its id. */
+export function insertKey(store: Store, owner: NewKey, key = newApiKey()): { key: string; id: number } {
+  const result = store.q(`INSERT INTO api_keys (key_hash, prefix, last4, user_id, scope, org_id, label, name, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(hashKey(key), KEY_PREFIX, key.slice(-4), owner.userId, owner.scope, owner.orgId, owner.label, owner.name ?? null, nowIso());
+  return { key, id: Number(result.lastInsertRowid) };
 }
 
 /**
@@ -51,7 +52,7 @@ export function migrateClearKeys(store: Store, dataDir: string): void {
   const rows = store.q('SELECT key, user_id, scope, org_id, label, created_at FROM api_keys_clear').all() as
     { key: string; user_id: number; scope: KeyScope; org_id: number | null; label: string | null; created_at: string }[];
   const seeded = Object.fromEntries(rows.filter((r) => r.label !== null).map((r) => [r.label!, r.key]));
-  if (Object.keys(seeded).length > 0) writeKeysFile(dataDir, { ...stringsOf(readKeysFile(dataDir)), ...seeded });
+  if (Object.keys(seeded).length > 0) writeKeysFile(dataDir, { ...readSecretsFile(dataDir, KEYS_FILE), ...seeded });
   store.db.exec('PRAGMA secure_delete = ON');
   store.transaction('migrateClearKeys', (s: Store, clear: typeof rows) => {
     for (const r of clear) {
@@ -70,52 +71,20 @@ export function migrateClearKeys(store: Store, dataDir: string): void {
  * those reissued.
  */
 export function seededKeys(store: Store, dataDir: string, labels: readonly string[]): { keys: Record<string, string>; reissued: string[] } {
-  const file = readKeysFile(dataDir);
-  const keys: Record<string, string> = {};
-  const reissued: string[] = [];
-  for (const label of labels) {
+  const rowOf = (label: string) => {
     const row = store.q('SELECT id, key_hash FROM api_keys WHERE label = ?').get(label) as { id: number; key_hash: string } | undefined;
     if (!row) throw new Error(`the sandbox database has no seeded key "${label}"; start with a new data dir`);
-    const known = file[label];
-    if (typeof known === 'string' && hashKey(known) === row.key_hash) {
-      keys[label] = known;
-      continue;
-    }
+    return row;
+  };
+  const { secrets, reissued } = keepSecrets(dataDir, KEYS_FILE, labels, (label) => rowOf(label).key_hash, (label) => {
     const key = newApiKey();
-    store.q('UPDATE api_keys SET key_hash = ?, last4 = ?, created_at = ?, revoked_at = NULL WHERE id = ?').run(hashKey(key), key.slice(-4), nowIso(), row.id);
-    keys[label] = key;
-    reissued.push(label);
-  }
-  if (reissued.length > 0 || Object.keys(file).length !== labels.length) writeKeysFile(dataDir, keys);
-  return { keys, reissued };
-}
-
-function stringsOf(record: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}
-
-function readKeysFile(dataDir: string): Record<string, unknown> {
-  const path = join(dataDir, KEYS_FILE);
-  if (!existsSync(path)) return {};
-  try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : {};
-  } catch {
-    return {};
-  }
+    store.q('UPDATE api_keys SET key_hash = ?, last4 = ?, created_at = ?, revoked_at = NULL WHERE id = ?').run(hashKey(key), key.slice(-4), nowIso(), rowOf(label).id);
+    return key;
+  });
+  return { keys: secrets, reissued };
 }
 
 /** keys.json, created 0600 (never chmod-ed after), replaced in one rename. */
 export function writeKeysFile(dataDir: string, keys: Record<string, string>): void {
-  const path = join(dataDir, KEYS_FILE);
-  const temporary = `${path}.${process.pid}.tmp`;
-  rmSync(temporary, { force: true });
-  const fd = openSync(temporary, 'wx', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(keys, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, path);
+  writeSecretsFile(dataDir, KEYS_FILE, keys);
 }

@@ -57,7 +57,7 @@ function seed(store: Store): Record<string, string> {
     const id = Number(store.q('INSERT INTO users (name, credits) VALUES (?, ?)').run(u.name, u.credits).lastInsertRowid);
     userIds.set(u.name, id);
     if (u.role) store.q('INSERT INTO memberships (user_id, org_id, role) VALUES (?, ?, ?)').run(id, orgId, u.role);
-    keys[u.name] = insertKey(store, { userId: id, scope: u.scope, orgId: u.scope === 'organization' ? orgId : null, label: u.name });
+    keys[u.name] = insertKey(store, { userId: id, scope: u.scope, orgId: u.scope === 'organization' ? orgId : null, label: u.name }).key;
   }
   const insertModel = store.q(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc,
     question_text, post_status, creation_method, total_score, cum_method, rubrics_json, created_at)

@@ -16,6 +16,7 @@ import { FileArea } from './files.js';
 import type { GraderOptions, GradingEngine } from './llm/types.js';
 import { FaultInjector } from './magic.js';
 import { WorkerPool } from './queue.js';
+import { accountPasswords } from './accounts.js';
 import type { SandboxKeys } from './seed.js';
 import { seedIfEmpty, webhookSecret } from './seed.js';
 import { Store } from './store.js';
@@ -24,6 +25,9 @@ import { runTask } from './worker.js';
 import { openSqlite } from './sqlite/driver.js';
 
 export type { SandboxKeys };
+
+/** The password of each seeded account, for the key routes' sign-in (docs/sandbox.md, "Key routes"). */
+export type SandboxPasswords = Record<keyof SandboxKeys, string>;
 
 export interface SandboxOptions {
   /** Default 127.0.0.1. */
@@ -67,7 +71,12 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   /** e.g. http://127.0.0.1:4010/v1 */
   baseUrl: string;
+  /** The product base of the key routes (spec 5.4), the origin: e.g. http://127.0.0.1:4010 */
+  productUrl: string;
   keys: SandboxKeys;
+  passwords: SandboxPasswords;
+  /** Seeded keys revoked through the key routes: they stay revoked. */
+  revokedKeys: (keyof SandboxKeys)[];
   /** Signs batch callbacks (Standard Webhooks, `whsec_…`); the same for the life of the data dir. */
   webhookSecret: string;
   close(): Promise<void>;
@@ -78,6 +87,8 @@ export interface SandboxInstance {
   app: FastifyInstance;
   context: SandboxContext;
   keys: SandboxKeys;
+  passwords: SandboxPasswords;
+  revokedKeys: (keyof SandboxKeys)[];
   webhookSecret: string;
   close(): Promise<void>;
 }
@@ -136,6 +147,8 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
   try {
     const store = new Store(db);
     const keys = seedIfEmpty(store, dataDir, settings.log);
+    const passwords = accountPasswords(store, dataDir, settings.log) as SandboxPasswords;
+    const revokedKeys = (store.q('SELECT label FROM api_keys WHERE label IS NOT NULL AND revoked_at IS NOT NULL ORDER BY id').all() as { label: keyof SandboxKeys }[]).map((r) => r.label);
     const files = new FileArea(dataDir);
     await files.sweep(store);
     const secret = webhookSecret(db);
@@ -177,7 +190,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       closing ??= closeAll();
       return closing;
     };
-    return { app, context, keys, webhookSecret: secret, close };
+    return { app, context, keys, passwords, revokedKeys, webhookSecret: secret, close };
   } catch (err) {
     await closeAll().catch(() => undefined);
     throw err;
@@ -196,7 +209,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   const address = sandbox.app.server.address() as AddressInfo;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  return { baseUrl: `http://${hostForUrl}:${address.port}${API_PREFIX}`, keys: sandbox.keys, webhookSecret: sandbox.webhookSecret, close: sandbox.close };
+  const productUrl = `http://${hostForUrl}:${address.port}`;
+  return { baseUrl: `${productUrl}${API_PREFIX}`, productUrl, keys: sandbox.keys, passwords: sandbox.passwords, revokedKeys: sandbox.revokedKeys, webhookSecret: sandbox.webhookSecret, close: sandbox.close };
 }
 
 /** Why the sandbox could not listen, in words that say what to do; `code` is kept. */
@@ -222,9 +236,9 @@ function watchEventLoop(log: (line: string) => void): () => void {
   };
 }
 
-/** The log never shows a key, even one a client put in a URL or a header it logged. */
+/** The log never shows a key or a session token, even one a client put in a URL or a header it logged. */
 function redacting(log: (line: string) => void): (line: string) => void {
-  return (line) => log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]'));
+  return (line) => log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]').replace(/sess_sbx_[A-Za-z0-9]{6,}/g, 'sess_sbx_[redacted]'));
 }
 
 /** The origin of a --public-url: http(s), no path, query or credentials. */

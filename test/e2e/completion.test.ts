@@ -56,6 +56,8 @@ describe('kct completion bash', () => {
     expect(bash(['kct', '--profile', 'school', 'auth', 's'])).toEqual(['status']);
     expect(bash(['kct', 'one-pass', '--no-'])).toEqual(['--no-wait', '--no-color', '--no-pager']);
     expect(bash(['kct', 'sandbox', '--allow'])).toEqual(['--allow-private-callbacks']);
+    expect(bash(['kct', 'keys', ''])).toEqual(['create', 'list', 'revoke']);
+    expect(bash(['kct', 'keys', 'list', '--pa'])).toEqual(['--password-stdin']);
   });
 
   it('completes enum values: --output, --style, --cum-method, also after --flag=', () => {
@@ -65,7 +67,8 @@ describe('kct completion bash', () => {
     expect(bash(['kct', 'rewrite', 'tsk_1', '--style', 'p'])).toEqual(['paragraph']);
     expect(bash(['kct', 'one-pass', '--output', '=', 'nd'])).toEqual(['ndjson']);
     expect(bash(['kct', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
-    expect(bash(['kct', 'config', 'set', ''])).toEqual(['base_url', 'model', 'output']);
+    expect(bash(['kct', 'config', 'set', ''])).toEqual(['base_url', 'model', 'output', 'product_url', 'account']);
+    expect(bash(['kct', 'keys', 'create', '--scope', ''])).toEqual(['user', 'organization']);
     expect(bash(['kct', 'config', 'set', 'model', ''])).toEqual([]);
   });
 

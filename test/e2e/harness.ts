@@ -20,7 +20,11 @@ export type { SandboxKeys };
 
 export interface Sandbox {
   baseUrl: string;
+  /** The product base of the key routes (the origin). */
+  productUrl: string;
   keys: SandboxKeys;
+  /** Each seeded account's password, for `kct keys`. */
+  passwords: SandboxKeys;
   webhookSecret: string;
   dataDir: string;
   process: ChildProcess;
@@ -60,11 +64,13 @@ export async function startSandbox(options: { dataDir?: string; latencyMs?: numb
       reject(new Error(`sandbox exited with ${code}: ${stderr}`));
     });
   });
-  const info = JSON.parse(line) as { base_url: string; keys: SandboxKeys; webhook_secret: string };
+  const info = JSON.parse(line) as { base_url: string; product_url: string; keys: SandboxKeys; passwords: SandboxKeys; webhook_secret: string };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
     baseUrl: info.base_url,
+    productUrl: info.product_url,
     keys: info.keys,
+    passwords: info.passwords,
     webhookSecret: info.webhook_secret,
     dataDir,
     process: child,

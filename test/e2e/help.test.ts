@@ -10,7 +10,7 @@ const paths = Object.keys(cache.help);
 
 describe('--help', () => {
   it('covers every command, from the top level down', () => {
-    for (const command of ['', 'one-pass', 'batch', 'assign', 'evaluate', 'status', 'result', 'cancel', 'upload', 'rewrite', 'ingest questions', 'ingest rubrics', 'models', 'models create', 'auth login', 'config set', 'sandbox', 'callbacks verify', 'credits', 'doctor', 'api', 'completion', 'version', 'callbacks listen', 'auth status']) {
+    for (const command of ['', 'one-pass', 'batch', 'assign', 'evaluate', 'status', 'result', 'cancel', 'upload', 'rewrite', 'ingest questions', 'ingest rubrics', 'models', 'models create', 'auth login', 'config set', 'sandbox', 'callbacks verify', 'credits', 'doctor', 'api', 'completion', 'version', 'callbacks listen', 'auth status', 'keys create', 'keys list', 'keys revoke']) {
       expect(paths, command).toContain(command);
     }
   });

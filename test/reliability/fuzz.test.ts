@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../../src/api/operations.js';
+import { PRODUCT_OPERATIONS } from '../../src/api/product.js';
 import type { SandboxProcess } from './lib.js';
 import { Client, ESSAY, FULL, INTERNALS, SEED, removeDir, secretsFound, startSandbox, Transcript } from './lib.js';
 
@@ -18,14 +19,19 @@ const RUNS = FULL ? 250 : 20;
 const transcript = new Transcript();
 let sb: SandboxProcess;
 let client: Client;
+let session = '';
 beforeAll(async () => {
   sb = await startSandbox(transcript, { args: ['--max-connections', '200'] });
   client = new Client(transcript, HANG_MS);
+  // a real session for the key routes, so their signed-in side is fuzzed too (org_admin's: the
+  // user key must still work at the end)
+  const signIn = await client.call(`${sb.origin}/public_api/auth/sign-in`, { json: { account: 'org_admin', password: sb.passwords.org_admin } });
+  session = signIn.body.data.session_token;
 });
 afterAll(async () => {
   await client?.close();
   await sb?.stop();
-  expect(secretsFound(sb.keys, transcript, sb.dataDir)).toEqual([]);
+  expect(secretsFound(sb.keys, transcript, sb.dataDir, sb.passwords)).toEqual([]);
   removeDir(sb.dataDir);
 });
 
@@ -68,9 +74,13 @@ const pathParam = fc.oneof(
   fc.constantFrom('tsk_000000000000000000000000', '..', '%2e%2e', '%00', 'x'.repeat(3000), '12', '-1', 'tsk_'),
 ).map((s) => encodeURIComponent(s));
 
-const extraHeaders = fc.array(fc.tuple(
-  fc.constantFrom('idempotency-key', 'x-api-key', 'content-type', 'x-token-key', 'expect', 'accept', 'content-encoding'),
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 }),
+const extraHeaders = fc.array(fc.oneof(
+  fc.tuple(
+    fc.constantFrom('idempotency-key', 'x-api-key', 'content-type', 'x-token-key', 'expect', 'accept', 'content-encoding', 'authorization'),
+    fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 }),
+  ),
+  // the session opened in beforeAll (filled in when the request is sent)
+  fc.constant<[string, string]>(['authorization', 'Bearer <session>']),
 ), { maxLength: 3 });
 
 function keyFor(kind: string): string | undefined {
@@ -84,7 +94,7 @@ function keyFor(kind: string): string | undefined {
 async function probe(method: string, path: string, key: string | undefined, enc: Encoding | undefined, extra: [string, string][]): Promise<string | undefined> {
   const headers: string[] = [];
   if (key !== undefined) headers.push('x-api-key', key);
-  for (const [name, value] of extra) headers.push(name, value);
+  for (const [name, value] of extra) headers.push(name, value.replace('<session>', session));
   let payload: string | Buffer | FormData | undefined;
   if (enc?.kind === 'json') {
     headers.push('content-type', 'application/json');
@@ -125,6 +135,9 @@ async function probe(method: string, path: string, key: string | undefined, enc:
 
 const ROUTES = [
   ...Object.entries(OPERATIONS).map(([name, op]) => ({ name, method: op.method, path: `/v1${op.path}` })),
+  // sign-out last: it may end the session the others use
+  ...Object.entries(PRODUCT_OPERATIONS).filter(([name]) => name !== 'signOut').map(([name, op]) => ({ name, method: op.method, path: op.path })),
+  { name: 'signOut', ...PRODUCT_OPERATIONS.signOut },
   { name: 'publicFile', method: 'GET', path: '/files/:token/:name' },
   { name: 'legacy', method: 'POST', path: '/api/open/evaluation/:taskId' },
   { name: 'unknown', method: 'PUT', path: '/v1/:taskId' },

@@ -35,6 +35,8 @@ export interface SandboxProcess {
   origin: string;
   port: number;
   keys: SandboxKeys;
+  /** The accounts' passwords (the key routes' sign-in). */
+  passwords: SandboxKeys;
   dataDir: string;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -67,14 +69,14 @@ export async function startSandbox(transcript: Transcript, options: { dataDir?: 
     });
   });
   lines.on('line', (line) => transcript.record(line));
-  const info = JSON.parse(first) as { base_url: string; keys: SandboxKeys };
+  const info = JSON.parse(first) as { base_url: string; keys: SandboxKeys; passwords: SandboxKeys };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = new URL(info.base_url);
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { baseUrl: info.base_url, origin: url.origin, port: Number(url.port), keys: info.keys, dataDir, child, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  return { baseUrl: info.base_url, origin: url.origin, port: Number(url.port), keys: info.keys, passwords: info.passwords, dataDir, child, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
 
 export interface Answer {
@@ -125,7 +127,7 @@ export function dataDirFiles(dir: string): string[] {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name !== 'keys.json' && !e.name.startsWith('keys.json.')) out.push(p);
+      else if (!/^(keys|passwords)\.json($|\.)/.test(e.name)) out.push(p);
     }
   };
   walk(dir);
@@ -138,8 +140,12 @@ const KEY_PATTERN = /kct_sbx_[0-9a-f]{32}/g;
  * Where a key value appears: in the transcript (answers, logs) or in a data-dir file. Every
  * seeded key is looked for, and anything shaped like a sandbox key.
  */
-export function secretsFound(keys: SandboxKeys, transcript: Transcript, dataDir?: string): string[] {
+export function secretsFound(keys: SandboxKeys, transcript: Transcript, dataDir?: string, passwords?: SandboxKeys): string[] {
   const found: string[] = [];
+  for (const [name, password] of Object.entries(passwords ?? {})) {
+    if (transcript.text.includes(password)) found.push(`the transcript holds the ${name} password`);
+    if (dataDir && existsSync(dataDir)) for (const file of dataDirFiles(dataDir)) if (readFileSync(file).includes(password)) found.push(`${file} holds the ${name} password in clear`);
+  }
   const values = Object.values(keys);
   const text = transcript.text;
   for (const key of values) if (text.includes(key)) found.push(`the transcript holds the ${Object.entries(keys).find(([, v]) => v === key)![0]} key`);

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { FormData } from 'undici';
+import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { OPERATIONS } from '../../src/api/operations.js';
+import { PRODUCT_OPERATIONS } from '../../src/api/product.js';
 import { VERSION } from '../../src/version.js';
-import { ESSAY, launch, type Reply, type TestSandbox } from './sandbox-helpers.js';
+import { dispatcher, ESSAY, launch, type Reply, type TestSandbox } from './sandbox-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const committed = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8')) as Record<string, any>;
@@ -117,5 +118,36 @@ describe('the sandbox against the document', () => {
       json: { assignment_name: 'Letter', assignment_desc: 'A persuasive letter', questions: [{ number: '1', text: 'Write a letter.' }], rubrics: [{ item: 'Content', max_score: 10 }], total_score: 10, cum_method: 'sum' },
     }));
     check('POST', '/models', await sandbox.call('POST', '/models', { json: { assignment_name: 'x' } }));
+  });
+
+  it('documents the key routes at the product base, behind a session, and the sandbox answers them as it says', async () => {
+    for (const [name, op] of Object.entries(PRODUCT_OPERATIONS)) {
+      const item = generated.paths[op.path];
+      expect(item?.[op.method.toLowerCase()]?.operationId, op.path).toBe(name);
+      expect(item.servers[0].url).toBe('{product_base}');
+      expect(item[op.method.toLowerCase()].security).toEqual(name === 'signIn' ? [] : [{ SessionToken: [] }]);
+    }
+    const product = async (method: string, path: string, json?: unknown, token?: string): Promise<Reply> => {
+      const res = await request(sandbox.productUrl + path, {
+        method: method as 'GET', dispatcher,
+        headers: { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      });
+      return { status: res.statusCode, headers: res.headers, body: await res.body.json() };
+    };
+    const signIn = await product('POST', '/public_api/auth/sign-in', { account: 'org_admin', password: sandbox.passwords.org_admin });
+    check('POST', '/public_api/auth/sign-in', signIn);
+    check('POST', '/public_api/auth/sign-in', await product('POST', '/public_api/auth/sign-in', { account: 'org_admin', password: 'wrong' }));
+    const token = signIn.body.data.session_token as string;
+    const created = await product('POST', '/public_api/keys/create', { scope: 'organization', name: 'openapi' }, token);
+    check('POST', '/public_api/keys/create', created);
+    check('POST', '/public_api/keys/create', await product('POST', '/public_api/keys/create', { scope: 'nope' }, token));
+    check('GET', '/public_api/keys/list', await product('GET', '/public_api/keys/list', undefined, token));
+    check('POST', '/public_api/keys/revoke', await product('POST', '/public_api/keys/revoke', { id: created.body.data.id }, token));
+    check('POST', '/public_api/keys/revoke', await product('POST', '/public_api/keys/revoke', { id: 424242 }, token));
+    const member = await product('POST', '/public_api/auth/sign-in', { account: 'org_member', password: sandbox.passwords.org_member });
+    check('POST', '/public_api/keys/create', await product('POST', '/public_api/keys/create', { scope: 'organization' }, member.body.data.session_token));
+    check('POST', '/public_api/auth/sign-out', await product('POST', '/public_api/auth/sign-out', {}, token));
+    check('GET', '/public_api/keys/list', await product('GET', '/public_api/keys/list', undefined, token));
   });
 });
