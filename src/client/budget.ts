@@ -63,7 +63,7 @@ export class RequestBudget {
   /** The rate allowed now: the full rate, or a halved one growing back. */
   currentLimit(now: number = this.clock.now()): number {
     if (this.reducedTo >= this.maxPerSecond) return this.maxPerSecond;
-    const grown = this.reducedTo + Math.floor((now - this.reducedAt) / RECOVERY_STEP_MS);
+    const grown = this.reducedTo + Math.floor(Math.max(0, now - this.reducedAt) / RECOVERY_STEP_MS);
     if (grown >= this.maxPerSecond) this.reducedTo = this.maxPerSecond;
     return Math.min(this.maxPerSecond, grown);
   }
