@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // test/reliability runs here at a smaller size and without its timed bounds; the whole of it
+    // is `npm run test:reliability` (vitest.reliability.config.ts, docs/security.md).
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -85,9 +85,9 @@ export async function timeOk(label, command, args, options) {
 }
 
 /** A sandbox as its own process (`kct sandbox --port 0 --json`), with a fresh data dir unless one is given. */
-export async function startSandbox({ workers = 4, latencyMs = 0, dataDir } = {}) {
+export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraArgs = [] } = {}) {
   const dir = dataDir ?? tempDir('kct-bench-sbx-');
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers)], {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers), ...extraArgs], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
   });
   let stderr = '';

@@ -2,7 +2,7 @@
 // Benchmarks report; they never fail: the exit code is 0 unless a benchmark could not run at all.
 import { QUICK, fixed, loadLine, log, machineLine, table } from './lib.js';
 
-const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox'];
+const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall'];
 // run only when named: the single-file executable (builds one), the class report, and the
 // district-sized runs of scale.js (about an hour; BENCH_QUICK=1: a few minutes)
 const OPTIONAL = ['executable', 'report', 'scale'];

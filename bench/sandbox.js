@@ -17,6 +17,9 @@ const TASKS = QUICK ? 200 : 1000;
 const TASK_ROUNDS = QUICK ? 1 : 3;
 const WORKERS = 4;
 
+/** The SQLite driver and runtime of this run, e.g. "node:sqlite, Node v24.21.0"; set by run(). */
+let driverLabel = '';
+
 async function startBare(body) {
   const child = spawn(process.execPath, [join(BENCH, 'bare-fastify.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_BODY: JSON.stringify(body) } });
   const exited = new Promise((done) => child.once('exit', done));
@@ -81,7 +84,7 @@ async function requestRate() {
     ])));
     const ratio = rps[names[0]] / rps[names[1]];
     return {
-      benchmark: 'sandbox: GET /evaluations/{id}/status',
+      benchmark: `sandbox: GET /evaluations/{id}/status (${driverLabel})`,
       kct: `${fixed(rps[names[0]], 0)} req/s`,
       floor: `${fixed(rps[names[1]], 0)} req/s (bare fastify)`,
       ratio: `${fixed(ratio)}x`,
@@ -127,6 +130,10 @@ async function queueRun() {
 }
 
 export async function run() {
+  // The driver the sandbox child picks (KCT_SQLITE_DRIVER, else the runtime's: docs/sandbox.md).
+  const { chooseDriver } = await import('../dist/sandbox/sqlite/driver.js');
+  driverLabel = `${chooseDriver()}, Node ${process.version}`;
+  log(`sqlite driver: ${driverLabel}`);
   const rate = await requestRate();
   log();
   const runs = [];
@@ -135,7 +142,7 @@ export async function run() {
   log(`queue: ${TASKS} JSON one-pass tasks (300 characters), submitted 16 at a time, sandbox --latency 0 --workers ${WORKERS}, a fresh sandbox per run; timed from the first submission until GET /credits shows nothing reserved (every task final and charged)`);
   log(table(['run', 'all submitted s', 'all final s', 'tasks/s'], runs.map((r, i) => [i + 1, fixed(r.submitted), fixed(r.total), fixed(TASKS / r.total, 0)])));
   return [rate, {
-    benchmark: `sandbox: ${TASKS} tasks through the queue`,
+    benchmark: `sandbox: ${TASKS} tasks through the queue (${driverLabel})`,
     kct: `${fixed(TASKS / total, 0)} tasks/s (${fixed(total)} s)`,
     floor: '-',
     ratio: '-',

@@ -58,12 +58,13 @@ const selfContained = (options) => ({
     }
     // version.js reads ../package.json at run time; the executable has none beside it
     build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'js' }));
-    // undici.js loads undici's parts through createRequire(import.meta.url), which esbuild cannot
-    // follow; with the plain `require` it bundles them
-    build.onLoad({ filter: /[\\/]dist[\\/]client[\\/]undici\.js$/ }, (args) => {
+    // undici.js (undici's parts) and the better-sqlite3 driver load modules through
+    // createRequire(import.meta.url), which esbuild cannot follow; with the plain `require` it bundles them
+    const line = 'const require = createRequire(import.meta.url);';
+    build.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const line = 'const require = createRequire(import.meta.url);';
-      if (!source.includes(line)) fail(`${relative(root, args.path)} no longer has "${line}": update scripts/build-exe.js`);
+      if (/[\\/]client[\\/]undici\.js$/.test(args.path) && !source.includes(line)) fail(`${relative(root, args.path)} no longer has "${line}": update scripts/build-exe.js`);
+      if (!source.includes(line)) return undefined;
       return { contents: source.replace(line, ''), loader: 'js' };
     });
   },

@@ -14,7 +14,9 @@ const out = join(src, 'generated');
 const require = createRequire(join(root, 'package.json'));
 
 const ESSAY = join(src, 'essay.txt');
+const GRADED = join(src, 'graded');
 const SELF = fileURLToPath(import.meta.url);
+const graded = (set, name) => join(GRADED, set, `${name}.txt`);
 
 /** Each output, the sources it is made from, and how. Order matters: scanned.pdf uses essay.png. */
 const TARGETS = [
@@ -26,6 +28,11 @@ const TARGETS = [
   { name: 'scanned.pdf', from: [join(out, 'essay.png')], make: makeScannedPdf },
   { name: 'blank.pdf', from: [], make: makeBlankPdf },
   { name: 'corrupt.pdf', from: [], make: makeCorruptPdf },
+  // Answers of the labelled set laid out as a student's word processor would save them.
+  { name: 'graded-strong.pdf', from: [graded('persuasive', 'strong-1')], make: () => makeLetterPdf(graded('persuasive', 'strong-1')) },
+  { name: 'graded-ragged.pdf', from: [graded('mice-and-men', 'strong-1')], make: () => makeRaggedPdf(graded('mice-and-men', 'strong-1')) },
+  { name: 'graded-middling.docx', from: [graded('persuasive', 'middling-1')], make: () => makeGradedDocx(graded('persuasive', 'middling-1')) },
+  { name: 'graded-paragraphs.rtf', from: [graded('persuasive', 'middling-3')], make: () => makeGradedRtf(graded('persuasive', 'middling-3')) },
 ];
 
 function mtime(path) {
@@ -107,6 +114,101 @@ async function makeEssayRtf() {
     + '{\\info{\\title School uniforms}{\\author A. Student}}'
     + '\\viewkind4\\uc1\\pard\\f0\\fs24\n';
   const body = [`{\\f1\\b\\fs32 ${rtfEscape(title)}\\par}`, ...paragraphs.map((p) => `${rtfEscape(p)}\\par`)].join('\n\\par\n');
+  return Buffer.from(`${head}${body}\n}\n`, 'latin1');
+}
+
+/** A labelled answer: its first block is a title when it is one short line without a full stop. */
+async function answer(path) {
+  const blocks = (await readFile(path, 'utf8')).replace(/\r\n?/g, '\n').trim().split(/\n\s*\n/).map((b) => b.trim());
+  const titled = !blocks[0].includes('\n') && blocks[0].split(' ').length <= 10 && !/[.,]$/.test(blocks[0]);
+  return { title: titled ? blocks[0] : undefined, paragraphs: titled ? blocks.slice(1) : blocks };
+}
+
+/**
+ * Two pages as a word processor prints them: a running header and "Page n of m" on every page,
+ * first-line indents and no space between paragraphs, justified, so only the indents and the
+ * short last lines say where a paragraph ends; one paragraph runs on over the page break.
+ */
+async function makeLetterPdf(path) {
+  const { paragraphs } = await answer(path);
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument({ size: 'A5', margins: { top: 60, bottom: 60, left: 50, right: 50 }, bufferPages: true, info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) } });
+  const chunks = [];
+  doc.on('data', (c) => chunks.push(c));
+  const done = new Promise((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  doc.font('Times-Bold').fontSize(15).text('Keep Our Uniform', { align: 'center' });
+  doc.moveDown(0.8);
+  doc.font('Times-Roman').fontSize(11);
+  for (const p of paragraphs) {
+    // A letter's salutation and sign-off keep their own lines.
+    if (p.includes('\n') || p.length < 60) doc.text(p, { align: 'left' });
+    else doc.text(p, { align: 'justify', indent: 22 });
+  }
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Drawn last, as word processors often do: furniture is found by position, not by order.
+    doc.page.margins.bottom = 0;
+    doc.font('Helvetica').fontSize(8);
+    doc.text('Priya Sharma - Year 9 English - Persuasive writing', 50, 30, { lineBreak: false });
+    doc.text(`Page ${i + 1} of ${range.count}`, 50, doc.page.height - 40, { align: 'center', width: doc.page.width - 100, lineBreak: false });
+  }
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** Left-aligned, no indents, no space between paragraphs: the short last line is the only sign. */
+async function makeRaggedPdf(path) {
+  const { paragraphs } = await answer(path);
+  return pdfToBuffer((doc) => {
+    doc.font('Helvetica').fontSize(11);
+    for (const p of paragraphs) doc.text(p, { align: 'left' });
+  });
+}
+
+/** Title style, a header and a footer with the page number, a footnote, and a sign-off with line breaks. */
+async function makeGradedDocx(path) {
+  const { title, paragraphs } = await answer(path);
+  const d = await import('docx');
+  const lines = (text) => text.split('\n').map((line, i) => new d.TextRun({ text: line, break: i > 0 ? 1 : 0 }));
+  const body = paragraphs.map((p, i) => new d.Paragraph({
+    children: i === 2 ? [...lines(p), new d.FootnoteReferenceRun(1)] : lines(p),
+  }));
+  const doc = new d.Document({
+    creator: 'kct fixtures',
+    footnotes: { 1: { children: [new d.Paragraph('My cousin\'s school in Leeds.')] } },
+    sections: [{
+      headers: { default: new d.Header({ children: [new d.Paragraph('Year 9 English: persuasive writing')] }) },
+      footers: { default: new d.Footer({ children: [new d.Paragraph({ children: [new d.TextRun('Page '), new d.TextRun({ children: [d.PageNumber.CURRENT] })] })] }) },
+      children: [
+        new d.Paragraph({ style: 'Title', children: [new d.TextRun(title ?? 'Essay')] }),
+        new d.Paragraph({ heading: d.HeadingLevel.HEADING_2, children: [new d.TextRun('My view')] }),
+        ...body,
+      ],
+    }],
+  });
+  return d.Packer.toBuffer(doc);
+}
+
+/**
+ * RTF as a word processor writes it: one \par per paragraph (no empty ones between), spacing from
+ * \sa, a bold 16 pt title, a heading style in the stylesheet, a page-number footer.
+ */
+async function makeGradedRtf(path) {
+  const { title, paragraphs } = await answer(path);
+  const head = '{\\rtf1\\ansi\\ansicpg1252\\deff0'
+    + '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}}'
+    + '{\\stylesheet{\\s0 Normal;}{\\s1\\b\\fs28 heading 1;}}'
+    + '{\\footer\\pard\\qc Page {\\field{\\*\\fldinst PAGE}{\\fldrslt 1}}\\par}'
+    + '\\uc1\\pard\\sa200\\f0\\fs24\n';
+  const body = [
+    `{\\pard\\s1\\b\\fs32 ${rtfEscape(title ?? 'Essay')}\\par}`,
+    ...paragraphs.map((p) => `\\pard\\sa200 ${rtfEscape(p)}\\par`),
+  ].join('\n');
   return Buffer.from(`${head}${body}\n}\n`, 'latin1');
 }
 

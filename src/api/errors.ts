@@ -77,6 +77,23 @@ export class ConnectionError extends KctError {
   }
 }
 
+/**
+ * Watching stopped because the server stopped answering: a status request still could not reach
+ * it after the retries. Said at once rather than polled until the deadline; the tasks keep
+ * whatever state the server holds.
+ */
+export class ServerStoppedAnsweringError extends ConnectionError {
+  readonly taskIds: string[];
+  constructor(taskIds: string[], cause: ConnectionError, options: { suggestion?: string } = {}) {
+    const watched = taskIds.length === 1 ? `task ${taskIds[0]}` : `${taskIds.length} tasks (${taskIds.slice(0, 3).join(', ')}${taskIds.length > 3 ? ', …' : ''})`;
+    super(`the server stopped answering while ${watched} ${taskIds.length === 1 ? 'was' : 'were'} being watched: ${cause.message}`, cause.maybeDelivered, {
+      cause,
+      suggestion: options.suggestion ?? 'The tasks keep their state on the server: watch them again once it answers.',
+    });
+    this.taskIds = taskIds;
+  }
+}
+
 /** Watching stopped at the overall --timeout; the tasks are still running. */
 export class WatchTimeoutError extends KctError {
   readonly taskIds: string[];

@@ -5,7 +5,7 @@
 // is read, then dropped. Plain-text answers may go through POST /evaluations/batch, 100 to a
 // request (--via batch), one status poll per batch. Kept for the end: counts and a few names.
 import { readFileSync } from 'node:fs';
-import { ApiError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
@@ -19,8 +19,12 @@ import type { Answer, Collection } from './answers.js';
 import { itemOutcomes } from './batch-items.js';
 import type { Context } from './context.js';
 import { err } from './io.js';
+import { withResumeHint } from './watching.js';
 import type { Journal } from './journal.js';
 import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from './render/outcomes.js';
+
+/** What to run again after the server stopped answering. */
+export const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
 const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
@@ -68,6 +72,8 @@ export interface RunOutcome {
 
 /** Errors that would hit every remaining answer the same way: stop submitting. */
 export function stopsTheRun(error: unknown): boolean {
+  // unreachable after the retries: sending or watching the other answers would only wait too
+  if (error instanceof ConnectionError) return true;
   if (!(error instanceof ApiError)) return false;
   if ([401, 402, 403, 404].includes(error.status)) return true;
   // a server without error codes is read by its message
@@ -172,7 +178,7 @@ export class MarkingRun {
 
   /** The exit status of a finished run (README "Exit codes"): an error that stopped the run, then refusals, time-outs, failures. */
   throwExitStatus(): void {
-    if (this.fatal !== undefined) throw this.fatal;
+    if (this.fatal !== undefined) throw this.accepted > 0 ? withResumeHint(this.fatal, AGAIN) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, this.settings.timeoutMs, this.lateCount - this.late.length);
     if (this.unsuccessfulCount > 0) {

@@ -1,6 +1,6 @@
 // Watching tasks from a command: the shared poller plus the progress display and the
 // Ctrl-C / timeout messages that tell the user how to pick up again.
-import { InterruptedError } from '../api/errors.js';
+import { ConnectionError, InterruptedError, ServerStoppedAnsweringError } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import type { KctClient } from '../client/client.js';
 import { pollSchedule } from '../client/poll.js';
@@ -37,8 +37,17 @@ export async function watchWithProgress(context: Context, client: KctClient, tas
         suggestion: `The task keeps running on the server. Resume with: kct status ${taskIds[0]} --watch`,
       });
     }
-    throw error;
+    throw withResumeHint(error, `kct status ${taskIds[0]} --watch`);
   } finally {
     reporter.stop();
   }
+}
+
+/** A server that stopped answering, with what to run once it answers again (exit 9 either way). */
+export function withResumeHint(error: unknown, resume: string): unknown {
+  if (!(error instanceof ConnectionError)) return error;
+  const suggestion = `Check that the server is running (a local sandbox: is \`kct sandbox\` still up?), then resume with: ${resume}`;
+  return error instanceof ServerStoppedAnsweringError
+    ? new ServerStoppedAnsweringError(error.taskIds, error.cause as ConnectionError, { suggestion })
+    : new ConnectionError(error.message, error.maybeDelivered, { cause: error.cause, suggestion });
 }

@@ -5,12 +5,8 @@
 // a write error back until the read side has had its say: a response that arrived wins (undici
 // completes it), and only when none does is the held error raised.
 import type { Socket } from 'node:net';
-import { createRequire } from 'node:module';
 import type { buildConnector as BuildConnector } from 'undici';
-
-const require = createRequire(import.meta.url);
-// undici's own connector (TLS, timeouts, keep-alive); pinned with undici (src/client/undici.ts)
-const buildConnector = require('undici/lib/core/connect.js') as (options?: BuildConnector.BuildOptions) => BuildConnector.connector;
+import { buildConnector } from './undici.js';
 
 /** Write errors that mean "the server closed the connection on us". */
 const RESET = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED']);

@@ -9,7 +9,7 @@
 // - the spec's schedule is the most often any one task is polled, never an obligation.
 // Every request also waits its turn in the run's RequestBudget (http.ts), so many tasks due at
 // once are spread out, and a 429 slows all of them.
-import { ApiError, ConnectionError, InterruptedError, formatDuration } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, formatDuration } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
 import { QueueModel } from './queue-model.js';
@@ -41,7 +41,10 @@ export interface SchedulerOptions {
   concurrency?: number;
   /** Called with every snapshot; `changed` is false when nothing visible moved. */
   onUpdate?: (snapshot: StatusSnapshot, changed: boolean) => void;
-  /** Called when a poll failed for a reason worth retrying (connection lost, 5xx, 429). */
+  /**
+   * Called when a poll failed for a reason worth polling again for (5xx, 429). A connection
+   * error is not one: the fetcher's own retries already failed, so the server stopped answering.
+   */
   onTransientError?: (taskId: string, error: Error) => void;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -119,6 +122,8 @@ export class TaskScheduler {
   private running = false;
   private wake?: AbortController;
   private completed?: () => void;
+  /** Set once the server stopped answering: every task watched then or later is told so. */
+  private gone?: ConnectionError;
   private readonly schedule: PollSchedule;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -144,6 +149,11 @@ export class TaskScheduler {
    * takes (a batch: its items).
    */
   add(taskId: string, tag: number, options: { firstPollIn?: number; weight?: number } = {}): void {
+    if (this.gone) {
+      const gone = this.gone;
+      queueMicrotask(() => this.handlers.onError(tag, new ServerStoppedAnsweringError([taskId], gone), taskId));
+      return;
+    }
     if (this.tail - this.base >= this.capacity) this.makeRoom();
     const slot = this.tail - this.base;
     const now = this.now();
@@ -312,6 +322,11 @@ export class TaskScheduler {
       this.reschedule(slot, undefined);
       return;
     }
+    // the fetcher's own retries failed: the server stopped answering, and polling on would only wait for --timeout
+    if (error instanceof ConnectionError) {
+      this.stopWatching(error);
+      return;
+    }
     if (!isTransient(error)) {
       this.finish(slot, (tag) => this.handlers.onError(tag, error, taskId));
       return;
@@ -474,6 +489,14 @@ export class TaskScheduler {
     tell(tag, taskId);
   }
 
+  /** The server stopped answering: every task still watched is told at once, not polled until its deadline. */
+  private stopWatching(error: ConnectionError): void {
+    this.gone ??= error;
+    const ids: string[] = [];
+    for (let seq = this.head; seq < this.tail; seq++) if (this.state[seq - this.base] !== State.Done) ids.push(this.ids[seq - this.base] as string);
+    this.failAll(new ServerStoppedAnsweringError(ids, error));
+  }
+
   private failAll(error: unknown): void {
     const seqs: number[] = [];
     for (let seq = this.head; seq < this.tail; seq++) if (this.state[seq - this.base] !== State.Done) seqs.push(seq);
@@ -559,9 +582,8 @@ function queuePosition(snapshot: StatusSnapshot): number | undefined {
   return snapshot.position !== undefined && snapshot.position !== null && Number.isFinite(position) && position >= 0 ? position : undefined;
 }
 
-/** Errors after which watching goes on: the server may be restarting or briefly overloaded. */
+/** Errors after which watching goes on: the server answered, but is briefly overloaded or failing. */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ConnectionError) return true;
   if (error instanceof ApiError) return error.status === 408 || error.status === 429 || error.status >= 500;
   return false;
 }

@@ -17,6 +17,8 @@ Object.assign(DispatcherClass.prototype, require('undici/lib/api/index.js'));
 export const Agent: typeof Undici.Agent = require('undici/lib/dispatcher/agent.js');
 export const EnvHttpProxyAgent: typeof Undici.EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
 export const FormData: typeof Undici.FormData = (require('undici/lib/web/fetch/formdata.js') as { FormData: typeof Undici.FormData }).FormData;
+/** undici's own connector (TLS, timeouts, keep-alive), wrapped by connector.ts. */
+export const buildConnector: typeof Undici.buildConnector = require('undici/lib/core/connect.js');
 
 export type Dispatcher = Undici.Dispatcher;
 export type FormData = Undici.FormData;

@@ -13,14 +13,14 @@ import { warnOnRubricTotal } from '../cli/rubric-total.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { Journal } from '../cli/journal.js';
-import { MarkingRun, dropUndefined } from '../cli/marking-run.js';
+import { AGAIN, MarkingRun, dropUndefined } from '../cli/marking-run.js';
 import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
 import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
 import { openRunReport, reportWritten } from '../cli/report/writer.js';
 import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch-ui.js';
-import { watchTimings, type WatchFlags } from '../cli/watching.js';
+import { watchTimings, withResumeHint, type WatchFlags } from '../cli/watching.js';
 
 export interface OnePassOptions extends WatchFlags {
   answers?: string[];
@@ -160,7 +160,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
     writer?.discard();
     journal?.close();
     if (error instanceof InterruptedError || context.signal.aborted) throw interrupted(marking, single, options.resume !== undefined);
-    throw error;
+    throw marking.progress().accepted > 0 ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
   journal?.close();

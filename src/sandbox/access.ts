@@ -16,7 +16,8 @@ export function canSee(principal: Principal, model: Pick<ModelAccessRow, 'owner_
 export function usableModel(store: Store, principal: Principal, modelId: number, endpoint: string): ModelAccessRow {
   const model = store.modelAccess(modelId);
   if (!model) {
-    if (store.assignmentExists(modelId)) {
+    // The hint only for an assignment of this key's own: another account's ids are not told.
+    if (store.assignmentOwner(modelId) === principal.userId) {
       throw httpError(404, `There is no model ${modelId}, but there is an assignment ${modelId}: ${modelId} is an assignment_id. ${endpoint} needs a model_id from GET /models (assignment ids go to POST /evaluations).`, 'model_not_found');
     }
     throw httpError(404, `Model ${modelId} does not exist. List the models your key can use with GET /models.`, 'model_not_found');

@@ -7,7 +7,10 @@ import { API_PREFIX, OPERATIONS } from '../api/operations.js';
 import type { OperationName } from '../api/operations.js';
 import { authHook } from './auth.js';
 import type { SandboxContext } from './context.js';
-import { httpError, installErrorHandling } from './envelope.js';
+import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
+import { checkFieldLimits } from './field-limits.js';
+import { connectionAfterRefusal, refusedConnection, sandboxServer } from './http/connections.js';
+import { duplicatedHeader } from './http/headers.js';
 import { newRequestId } from './ids.js';
 import { MULTIPART_LIMITS } from './multipart.js';
 import { assignmentRoutes } from './routes/assignments.js';
@@ -31,22 +34,44 @@ const IMPLEMENTED = new Set<OperationName>([
 ]);
 
 export function buildApp(ctx: SandboxContext): FastifyInstance {
-  const { bodyLimit, log } = ctx.settings;
+  const { log } = ctx.settings;
   const app = Fastify({
     logger: false,
-    bodyLimit,
+    serverFactory: sandboxServer(ctx.settings.connections),
+    // Every route but the batch (ctx.settings.bodyLimit): one request's fields are far smaller.
+    bodyLimit: REQUEST_BODY_LIMIT,
     genReqId: newRequestId,
     requestIdHeader: false,
     // fastify's own 503 body would break the one-envelope rule; requests in flight finish instead.
     return503OnClosing: false,
+    // A URL the router refuses before any route or hook: the same envelope as everything else.
+    frameworkErrors: (err, request, reply) => {
+      const refusal = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? httpError(404, 'There is nothing at this URL: a part of its path is longer than any id of the API (100 characters).', 'route_not_found')
+        : httpError(400, 'The URL is not valid: a part of its path is not correctly percent-encoded.', 'invalid_url');
+      reply.header('x-request-id', request.id);
+      const connection = connectionAfterRefusal(request.raw);
+      if (connection) reply.header('connection', connection);
+      sendError(reply, refusal);
+    },
   });
   app.decorateRequest('principal', null);
-  installJsonParser(app, bodyLimit);
+  installJsonParser(app);
   // A multipart body sent to a route that takes no form is accepted and left unread, as the
   // multipart plugin's own parser does; the plugin itself is registered only around the routes
   // that read forms (below), because it adds an onRequest and an onResponse hook (cleaning up
   // `saveRequestFiles()` temp files, which the sandbox never uses) to every route in its scope.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // Before anything else: a connection over its address's cap, and headers sent twice.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (refusedConnection(request.raw)) {
+      const busy = httpError(503, `Too many connections from ${request.ip}: at most ${ctx.settings.connections.maxConnectionsPerClient} at once. Close idle connections, or retry in a moment.`, 'too_many_connections');
+      busy.headers['retry-after'] = '1';
+      done(busy);
+      return;
+    }
+    done(duplicatedHeader(request.raw.rawHeaders));
+  });
   // Callback style, not async: an async hook costs a promise and defers every write by a tick.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
@@ -58,10 +83,20 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
       done();
     });
   }
-  installErrorHandling(app, bodyLimit, log);
+  installErrorHandling(app, log);
 
   app.register(async (v1) => {
     v1.addHook('onRequest', authHook(ctx.store));
+    // Every JSON body's text fields, lists and marks within their limits before validation.
+    v1.addHook('preValidation', (request, _reply, done) => {
+      try {
+        if (request.body !== null && typeof request.body === 'object') checkFieldLimits(request.body);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      done();
+    });
     // The routes that read multipart forms (request.isMultipart(), request.parts()).
     v1.register(async (forms) => {
       forms.removeContentTypeParser('multipart/form-data');
@@ -94,11 +129,14 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   return app;
 }
 
-/** fastify's JSON parser (with its prototype-poisoning guard), but an empty body means "no body". */
-function installJsonParser(app: FastifyInstance, bodyLimit: number): void {
+/**
+ * fastify's JSON parser (with its prototype-poisoning guard), but an empty body means "no body".
+ * Its size limit is the route's.
+ */
+function installJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);

@@ -2,6 +2,7 @@
 // the sandbox store an upload.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { httpError } from './envelope.js';
+import { hashKey } from './keys.js';
 import type { KeyRow, KeyScope, Store } from './store.js';
 
 export interface Principal {
@@ -28,15 +29,16 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * Key rows seen recently, so a request does not read `api_keys` and `users` again. What is kept
- * never changes in the sandbox: no route edits or deletes a key, and a key's owner, owner name,
- * scope and organization are fixed when it is created. An entry is still dropped after
- * KEY_TTL_MS, so a key deleted or edited in sandbox.db by hand stops working within a second.
- * Unknown keys are never kept. What can change, whether the owner of an organization key is
- * still an admin there (spec 5), is NOT cached: it is read on every request of such a key, so a
- * demotion gives 403 `organization_scope_revoked` on the very next request.
+ * Key rows seen recently, by key hash, so a request does not read `api_keys` and `users` again.
+ * A key's owner, owner name, scope and organization are fixed when it is created; what can
+ * change (a key revoked, deleted or edited in sandbox.db by hand) takes effect within
+ * KEY_TTL_MS, after which an entry is read again. Unknown keys are never kept. Whether the owner
+ * of an organization key is still an admin there (spec 5) is NOT cached: it is read on every
+ * request of such a key, so a demotion gives 403 `organization_scope_revoked` on the very next
+ * request.
  */
 export class KeyCache {
+  /** By key hash: the clear key is not kept in memory longer than its request. */
   private readonly entries = new Map<string, { row: KeyRow; until: number }>();
 
   constructor(
@@ -45,18 +47,18 @@ export class KeyCache {
     private readonly maxEntries = KEY_CACHE_MAX,
   ) {}
 
-  find(key: string): KeyRow | undefined {
+  find(keyHash: string): KeyRow | undefined {
     const now = Date.now();
-    const hit = this.entries.get(key);
+    const hit = this.entries.get(keyHash);
     if (hit !== undefined && hit.until > now) return hit.row;
-    const row = this.store.findKey(key);
+    const row = this.store.findKey(keyHash);
     if (row === undefined) {
-      if (hit !== undefined) this.entries.delete(key);
+      if (hit !== undefined) this.entries.delete(keyHash);
       return undefined;
     }
     // Bounded: the sandbox has a handful of keys; a flood of distinct valid keys only refills.
     if (hit === undefined && this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { row, until: now + this.ttlMs });
+    this.entries.set(keyHash, { row, until: now + this.ttlMs });
     return row;
   }
 }
@@ -75,8 +77,12 @@ export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCa
   if (!key.startsWith('kct_')) {
     throw httpError(401, 'The X-API-Key value is not an API key of this service: keys begin with kct_. Never send a model provider\'s key.', 'invalid_api_key');
   }
-  const row = keys ? keys.find(key) : store.findKey(key);
+  const keyHash = hashKey(key);
+  const row = keys ? keys.find(keyHash) : store.findKey(keyHash);
   if (!row) throw httpError(401, 'The API key in X-API-Key is not valid: check for typos, or create a new key.', 'invalid_api_key');
+  if (row.revoked_at !== null) {
+    throw httpError(401, `The API key in X-API-Key was revoked on ${row.revoked_at.slice(0, 10)}: use another key, or create a new one.`, 'revoked_api_key');
+  }
   // Never cached: a demoted admin's organization key is refused from the next request on.
   if (row.scope === 'organization' && row.org_id !== null && store.membershipRole(row.user_id, row.org_id) !== 'admin') {
     throw httpError(403, `Organization scope is no longer permitted: the key's owner is no longer an admin of ${store.organizationName(row.org_id)}. Use a user-scope key, or ask an admin for access.`, 'organization_scope_revoked');
@@ -87,13 +93,15 @@ export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCa
 /** The onRequest hook of /v1. Callback style, not async: no promise and no extra tick per request. */
 export function authHook(store: Store) {
   const keys = new KeyCache(store);
-  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
     try {
       request.principal = authenticate(store, request, keys);
     } catch (err) {
       done(err as Error);
       return;
     }
+    // The client waits for this before it sends its body (http/connections.ts): only now.
+    if (request.headers.expect?.toLowerCase() === '100-continue') reply.raw.writeContinue();
     done();
   };
 }

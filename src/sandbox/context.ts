@@ -1,6 +1,9 @@
 // What every route of the sandbox can reach.
 import type { CallbackSender } from './callbacks.js';
+import type { Engines } from './engines.js';
 import type { FileArea } from './files.js';
+import type { GradingEngine } from './llm/types.js';
+import type { ConnectionLimits } from './http/connections.js';
 import type { FaultInjector } from './magic.js';
 import type { WorkerPool } from './queue.js';
 import type { Store } from './store.js';
@@ -11,6 +14,16 @@ export interface SandboxSettings {
   allowPrivateCallbacks: boolean;
   timeScale: number;
   bodyLimit: number;
+  /** Worker threads for CPU-heavy jobs. */
+  threads: number;
+  /** Time one job may run on its thread, ms. */
+  jobTimeoutMs: number;
+  /** Heap of one worker thread, MB. */
+  jobMemoryMb: number;
+  /** Request, headers and idle timeouts, and the connections one client address may hold. */
+  connections: ConnectionLimits;
+  /** Origin of the URLs the sandbox hands out (upload URLs): `--public-url`, else the listen address. */
+  publicUrl?: string;
   /** How long a model created with POST /models stays `training` (ms). Default 0. */
   trainingDelayMs?: number;
   log?: (line: string) => void;
@@ -20,9 +33,13 @@ export interface SandboxContext {
   store: Store;
   files: FileArea;
   pool: WorkerPool;
+  /** Text extraction, rubric parsing and marking, through the worker-thread pool. */
+  engines: Engines;
   faults: FaultInjector;
   callbacks: CallbackSender;
   settings: SandboxSettings;
   /** After a task became final outside a worker (a cancel): settles its batch, if any. */
   taskFinished(task: { parent_task_id: string | null }): void;
+  /** The language-model engine, when `grader` was configured (also rewrites feedback). */
+  grader?: GradingEngine;
 }

@@ -1,8 +1,8 @@
 // The sandbox's SQLite database: opening it durably and bringing its schema up to date.
-import Database from 'better-sqlite3';
-import type { Database as Db } from 'better-sqlite3';
+// Every statement goes through the driver adapter (sqlite/driver.ts): node:sqlite or better-sqlite3.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { openSqlite, type Database as Db, type DriverName } from './sqlite/driver.js';
 
 export type { Db };
 
@@ -175,13 +175,33 @@ const MIGRATIONS: string[] = [
   DROP INDEX tasks_parent;
   CREATE INDEX tasks_parent ON tasks (parent_task_id, item_index) WHERE parent_task_id IS NOT NULL;
   `,
+  // Issue 12: keys are stored as hashes (sha256 of the whole key), with what a listing may show
+  // (prefix and last four characters), and room for revocation. The old table keeps the clear
+  // keys only until start-up has hashed them (keys.ts, migrateClearKeys) and drops it.
+  `
+  ALTER TABLE api_keys RENAME TO api_keys_clear;
+  CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    scope TEXT NOT NULL CHECK (scope IN ('user', 'organization')),
+    org_id INTEGER REFERENCES organizations(id),
+    label TEXT UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    CHECK ((scope = 'organization') = (org_id IS NOT NULL))
+  );
+  CREATE INDEX api_keys_user ON api_keys (user_id);
+  `,
 ];
 
 export const FIRST_RUNTIME_ID = 1001;
 
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, options: { driver?: DriverName } = {}): Db {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'sandbox.db'));
+  const db = openSqlite(join(dataDir, 'sandbox.db'), options);
   try {
     // WAL survives a killed process with every committed transaction intact; NORMAL sync only
     // risks the last commits on a power cut, which a local sandbox can accept.

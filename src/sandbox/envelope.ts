@@ -7,6 +7,7 @@ import type { core } from 'zod';
 import { ERROR_CODES } from '../api/schemas.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { API_PREFIX, OPERATIONS } from '../api/operations.js';
+import { connectionAfterRefusal } from './http/connections.js';
 
 export interface IssueDetail {
   path: string;
@@ -37,10 +38,14 @@ export function sendData(reply: FastifyReply, data: unknown, status = 200): Fast
   return reply.code(status).send({ data, request_id: reply.request.id });
 }
 
+/** Anything shaped like an API key: an error that echoes what the client sent (an id, a field) never echoes a key. */
+const KEY_SHAPE = /kct_[A-Za-z0-9_-]{6,}/g;
+const withoutKeys = (text: string) => text.replace(KEY_SHAPE, 'kct_[redacted]');
+
 export function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-  const error: Record<string, unknown> = { code: err.code, message: err.message, status: err.status };
-  if (err.details?.length) error.details = err.details;
+  const error: Record<string, unknown> = { code: err.code, message: withoutKeys(err.message), status: err.status };
+  if (err.details?.length) error.details = err.details.map((d) => ({ path: withoutKeys(d.path), message: withoutKeys(d.message) }));
   return reply.code(err.status).send({ error, request_id: reply.request.id });
 }
 
@@ -74,6 +79,9 @@ export function validationError(error: ZodError, what = 'request body'): HttpErr
 
 const MB = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 
+/** JSON and multipart-text bodies of every route but the batch (whose limit is the sandbox's bodyLimit). */
+export const REQUEST_BODY_LIMIT = 4 * 1024 * 1024;
+
 /** Maps what fastify and @fastify/multipart throw to our envelope, with a human message. */
 export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpError {
   if (err instanceof HttpError) return err;
@@ -84,7 +92,7 @@ export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpE
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return httpError(400, `The body is not valid JSON (${err.message}). Send a JSON object with Content-Type: application/json.`, 'invalid_json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return httpError(413, `The request body is larger than the ${MB(bodyLimit)} limit. Send fewer items per request, or send files as multipart.`, 'body_too_large');
+      return httpError(413, `The request body is larger than the ${MB(bodyLimit)} limit of this endpoint. ${bodyLimit > REQUEST_BODY_LIMIT ? 'Send fewer items per request.' : 'Send long answers as files (multipart).'}`, 'body_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return httpError(400, 'Unsupported Content-Type: send application/json, or multipart/form-data for requests that carry files.', 'unsupported_content_type');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -122,16 +130,13 @@ export function tooManyFiles(): HttpError {
   return httpError(400, `Too many files: at most ${MAX_FILES_PER_REQUEST} files may be sent in one request.`, 'too_many_files');
 }
 
-export function installErrorHandling(
-  app: FastifyInstance,
-  bodyLimit: number,
-  log?: (line: string) => void,
-): void {
+export function installErrorHandling(app: FastifyInstance, log?: (line: string) => void): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const httpErr = toHttpError(err, bodyLimit);
+    const httpErr = toHttpError(err, request.routeOptions.bodyLimit ?? REQUEST_BODY_LIMIT);
     if (httpErr.status >= 500) log?.(`error ${request.id} ${request.method} ${request.url}: ${err.stack ?? err.message}`);
-    // A body we stopped reading cannot leave the connection reusable.
-    if (!request.raw.readableEnded) reply.header('connection', 'close');
+    // A body not read: drained when small (the connection stays usable), else closed gently.
+    const connection = connectionAfterRefusal(request.raw);
+    if (connection) reply.header('connection', connection);
     return sendError(reply, httpErr);
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

@@ -14,7 +14,7 @@ export class FileArea {
     this.incoming = join(dataDir, 'files', 'incoming');
     this.tasks = join(dataDir, 'files', 'tasks');
     this.uploads = join(dataDir, 'files', 'uploads');
-    for (const dir of [this.incoming, this.tasks, this.uploads]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.incoming, this.tasks, this.uploads]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
   taskDir(taskId: string): string {
@@ -53,7 +53,7 @@ export class FileArea {
    */
   async sweep(store: Store): Promise<void> {
     await rm(this.incoming, { recursive: true, force: true });
-    mkdirSync(this.incoming, { recursive: true });
+    mkdirSync(this.incoming, { recursive: true, mode: 0o700 });
     for (const name of await readdir(this.tasks)) {
       if (!store.taskExists(name)) await rm(join(this.tasks, name), { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
-// The sandbox's marker. It is deterministic and says what it is: it compares an answer with each
-// criterion's key terms and the question, and measures plain signals of the writing (length,
-// paragraphs, sentence variety, support markers). It does not understand the argument; the
-// feedback it writes only claims what it checked.
-import { analyze } from './grading/analyze.js';
-import { scoreCriterion, type CriterionResult } from './grading/criterion.js';
+// The sandbox's marker. It is deterministic and says what it is: it reads the answer's structure
+// (paragraphs, sentences), measures what can be measured without understanding it (support,
+// explanation, links, accuracy, register, dialogue...), weighs those against each criterion's
+// wording, and writes feedback that names the level descriptor reached and only claims what it
+// measured. It does not understand the argument. docs/sandbox.md ("The grader") explains it.
+import { assess, type Verdict } from './grading/assess.js';
 import { feedback } from './grading/feedback.js';
-import { clamp, contentTerms, roundHalf } from './grading/text.js';
+import { clamp, roundHalf } from './grading/text.js';
 
 export { rubricsFromText } from './grading/rubric-text.js';
 
@@ -24,60 +24,38 @@ export interface GradeOutput { score: number; evaluation: { item: string; score:
 
 const finite = (n: number, fallback: number) => (Number.isFinite(n) ? n : fallback);
 
-function nearestLevel(levels: GradeRubric['levels'], score: number) {
-  if (!levels || levels.length === 0) return undefined;
-  // The highest level the score reaches; the lowest level when it reaches none.
-  const sorted = [...levels].sort((a, b) => b.score - a.score);
-  return sorted.find((l) => score >= l.score) ?? sorted[sorted.length - 1];
+/** The rubric a task is marked on: maxima made finite and non-negative; an empty rubric is one "Overall" criterion. */
+export function markedRubrics(input: Pick<GradeInput, 'rubrics' | 'totalScore'>): GradeRubric[] {
+  const totalScore = finite(input.totalScore, 0);
+  const rubrics = input.rubrics.length > 0 ? input.rubrics : [{ item: 'Overall', max_score: Math.max(totalScore, 0) }];
+  return rubrics.map((r) => ({ ...r, max_score: Math.max(0, finite(r.max_score, 0)) }));
+}
+
+/** The verdict behind each criterion's score and feedback (the same for every style). */
+export function verdicts(input: GradeInput): Verdict[] {
+  return assess({ ...input, rubrics: markedRubrics(input) });
 }
 
 /**
  * Marks an answer against a rubric. Each criterion is scored in [0, max_score] in steps of 0.5.
- * Total: `sum` adds the criterion scores, scaled to `totalScore` when the maxima add up to
- * something else; `average` is the mean of score/max times `totalScore`. An empty rubric is
- * marked as one criterion, "Overall", worth `totalScore`. A `currentFeedbacks` entry for a
- * criterion (matched by name, ignoring case) is averaged with the sandbox's own score for it and
- * quoted in its feedback. An empty answer scores 0 everywhere.
+ * Total: see `totalScore`. An empty rubric is marked as one criterion, "Overall", worth
+ * `totalScore`. A `currentFeedbacks` entry for a criterion (matched by name, ignoring case) is
+ * averaged with the sandbox's own score for it and quoted in its feedback. An empty answer, or one
+ * that only copies the question, scores 0 everywhere.
  */
 export function grade(input: GradeInput): GradeOutput {
-  const totalScore = finite(input.totalScore, 0);
-  const rubrics: GradeRubric[] = input.rubrics.length > 0 ? input.rubrics : [{ item: 'Overall', max_score: Math.max(totalScore, 0) }];
-  const answer = input.answerText.trim() === '' ? undefined : analyze(input.answerText);
-  const questionTerms = contentTerms([
-    { text: input.questionText, weight: 1 },
-    { text: input.assignmentDesc, weight: 1 },
-  ]);
-  const priors = new Map((input.currentFeedbacks ?? []).map((f) => [f.item.trim().toLowerCase(), f]));
-
-  const evaluation = rubrics.map((r) => {
-    const max = Math.max(0, finite(r.max_score, 0));
-    let result: CriterionResult | undefined;
-    let score = 0;
-    const prior = priors.get(r.item.trim().toLowerCase());
-    if (answer) {
-      result = scoreCriterion({ ...r, max_score: max }, answer, questionTerms);
-      score = roundHalf(result.fraction * max);
-      if (prior && Number.isFinite(prior.score)) score = roundHalf((score + clamp(prior.score, 0, max)) / 2);
-    }
-    score = clamp(score, 0, max);
-    const text = feedback({
-      item: r.item,
-      score,
-      max,
-      style: input.style,
-      result,
-      level: nearestLevel(r.levels, score),
-      prior: answer && prior ? { comment: prior.comment, score: prior.score } : undefined,
-    });
-    return { item: r.item, score, max_score: max, feedback: text };
-  });
-
-  return { score: total(evaluation, input.cumMethod, totalScore), evaluation };
+  const evaluation = verdicts(input).map((v) => ({ item: v.item, score: v.score, max_score: v.max, feedback: feedback(v, input.style) }));
+  return { score: totalScore(evaluation, input.cumMethod, finite(input.totalScore, 0)), evaluation };
 }
 
-function total(evaluation: { score: number; max_score: number }[], method: 'sum' | 'average', totalScore: number): number {
+/**
+ * The total of criterion scores, computed the same way whoever marked them (this grader or a
+ * language model): `sum` adds the scores, scaled to `total` when the maxima add up to something
+ * else; `average` is the mean of score/max times `total`. In steps of 0.5, within [0, total].
+ */
+export function totalScore(evaluation: { score: number; max_score: number }[], method: 'sum' | 'average', total: number): number {
   const maxSum = evaluation.reduce((n, e) => n + e.max_score, 0);
-  const target = totalScore > 0 ? totalScore : maxSum;
+  const target = total > 0 ? total : maxSum;
   let value: number;
   if (method === 'average') {
     const scored = evaluation.filter((e) => e.max_score > 0);

@@ -10,7 +10,8 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { effectiveMime, mimeFromName } from '../api/mime.js';
-import { fileTooLarge, HttpError, httpError, toHttpError } from './envelope.js';
+import { fileTooLarge, HttpError, httpError, REQUEST_BODY_LIMIT, toHttpError } from './envelope.js';
+import { DEFAULT_TEXT_LIMIT, LONGEST_TEXT, TEXT_LIMITS, tooLong } from './field-limits.js';
 import type { FileRole } from './store.js';
 
 export interface ReceivedFile {
@@ -44,15 +45,20 @@ export const MULTIPART_LIMITS = {
   /** More text fields than this: 400 (FST_FIELDS_LIMIT). */
   fields: 100,
   parts: 200,
-  fieldSize: 32 * 1024 * 1024,
+  /**
+   * Bytes of one text field: three per character of the longest text limit (UTF-8 needs at most
+   * three bytes per JavaScript character), so a field cut short here is over its limit, whatever
+   * its characters. field-limits.ts then checks each field's own limit.
+   */
+  fieldSize: 3 * LONGEST_TEXT + 1024,
 };
 
 /**
  * All text fields of one request together, in bytes: the same as a JSON body's limit. fastify's
  * bodyLimit does not apply to multipart parts, and busboy's limits are per field, so without this
- * a request could hold fields × fieldSize (~3.2 GB) of text in memory.
+ * a request could hold fields × fieldSize of text in memory.
  */
-export const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+export const MAX_TEXT_BYTES = REQUEST_BODY_LIMIT;
 
 /**
  * Streams every part. A refusal found mid-body is remembered and the rest of the body is still
@@ -65,10 +71,16 @@ export async function receiveMultipart(request: FastifyRequest, incomingDir: str
   const files: ReceivedFile[] = [];
   let refusal: HttpError | undefined;
   let textBytes = 0;
+  const abandoned = whenAbandoned(request);
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     try {
-      for await (const part of request.parts()) {
+      const parts = request.parts()[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await Promise.race([parts.next(), abandoned.promise]);
+        if (next.done) break;
+        const part = next.value;
+        abandoned.current = part.type === 'file' ? part.file : undefined;
         if (part.type === 'file') {
           if (refusal) {
             part.file.resume();
@@ -91,14 +103,58 @@ export async function receiveMultipart(request: FastifyRequest, incomingDir: str
         }
       }
     } catch (err) {
-      throw refusal ?? toHttpError(err as Error, 0);
+      throw abandoned.reason ?? refusal ?? toHttpError(err as Error, 0);
     }
     if (refusal) throw refusal;
     return { fields, files, dir };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
+  } finally {
+    abandoned.dispose();
   }
+}
+
+interface Abandonment {
+  /** Rejects once the connection closed before the body was complete; never resolves. */
+  promise: Promise<never>;
+  /** The file part being stored: destroyed on abandonment, so its pipeline ends and closes its file. */
+  current?: NodeJS.ReadableStream & { destroy(err?: Error): void };
+  reason?: HttpError;
+  dispose(): void;
+}
+
+/**
+ * A body whose connection closes before it is complete (the client went away, or the server
+ * timed it out) would leave the parts loop waiting for ever, with its folder and file open.
+ */
+function whenAbandoned(request: FastifyRequest): Abandonment {
+  const raw = request.raw;
+  let reject!: (err: HttpError) => void;
+  let done = false;
+  const abandonment: Abandonment = {
+    promise: new Promise<never>((_, fail) => {
+      reject = fail;
+    }),
+    dispose: () => {
+      raw.removeListener('close', onClose);
+      socket?.removeListener('close', onClose);
+    },
+  };
+  abandonment.promise.catch(() => undefined);
+  const onClose = () => {
+    if (raw.complete || done) return;
+    done = true;
+    abandonment.reason = httpError(400, 'The connection closed before the multipart body was complete.', 'incomplete_body');
+    abandonment.current?.destroy(abandonment.reason);
+    reject(abandonment.reason);
+  };
+  // The socket too: after an answer sent early (a timeout) Node detaches the request, which then
+  // never reports its end.
+  const socket = raw.socket;
+  raw.once('close', onClose);
+  socket?.once('close', onClose);
+  return abandonment;
 }
 
 function fieldProblem(part: MultipartValue, fields: Record<string, unknown>, policy: FilePolicy): HttpError | undefined {
@@ -107,7 +163,7 @@ function fieldProblem(part: MultipartValue, fields: Record<string, unknown>, pol
     return httpError(400, `Field "${name}" must be a file part (with a filename), not a text field.`, 'invalid_request');
   }
   if (Object.hasOwn(fields, name)) return httpError(400, `Field "${name}" was sent more than once; send it once.`, 'invalid_request');
-  if (part.valueTruncated) return httpError(413, `Field "${name}" is longer than the ${MULTIPART_LIMITS.fieldSize / 1024 / 1024} MB limit of a text field.`, 'field_too_large');
+  if (part.valueTruncated) return tooLong(name, undefined, TEXT_LIMITS[name] ?? DEFAULT_TEXT_LIMIT);
   return undefined;
 }
 
@@ -162,7 +218,7 @@ async function storeFile(part: MultipartFile, policy: FilePolicy, dir: string, o
       done(null, chunk);
     },
   });
-  await pipeline(part.file, tap, createWriteStream(path, { flags: 'wx' }));
+  await pipeline(part.file, tap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
   if (part.file.truncated || size > MAX_FILE_BYTES) {
     await rm(path, { force: true });
     return fileTooLarge(name);

@@ -1,8 +1,8 @@
 // Which rubric, question and settings a one-pass task is marked with (spec 4.8 rules 1, 2 and
 // the precedence rule 4 leaves open; docs/sandbox.md states it).
 import type { OnePassFields, Rubric } from '../api/schemas.js';
-import type { GradeInput, GradeRubric } from './engines.js';
-import { rubricsFromText } from './engines.js';
+import type { GradeInput, GradeRubric } from './grader.js';
+import { rubricsFromText } from './grader.js';
 import type { ModelRow } from './store.js';
 import { modelRubrics } from './store.js';
 

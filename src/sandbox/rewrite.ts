@@ -3,7 +3,7 @@
 //
 // Instructions it understands (case-insensitive words anywhere in `instruction`; others are ignored):
 //  - "encouraging", "positive", "supportive", "kind", "friendly", "motivating": opens with an
-//    encouraging sentence that fits the score, and softens "lacks" / "does not" / "Missing:".
+//    encouraging sentence that fits the score, and softens "lacks" / "does not" / "Lacks:".
 //  - "concise", "brief", "shorter", "succinct": keeps the first point, the first gap named and the
 //    advice, and drops asides in parentheses.
 //  - "student", "second person", "you", "directly": speaks to the student ("your answer").
@@ -123,7 +123,7 @@ function soften(s: string): string {
     .replace(/\bIt lacks\b/g, 'It could still add')
     .replace(/\blacks\b/g, 'could still add')
     .replace(/\b(?:does not|doesn['’]t)\b/g, 'could also')
-    .replace(/^Missing:/, 'Still to add:');
+    .replace(/^(?:Missing|Lacks):/, 'Still to add:');
 }
 
 function opening(score: number, max: number): string {

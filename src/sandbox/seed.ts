@@ -2,7 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './db.js';
 import { nowIso } from './db.js';
+import { insertKey, migrateClearKeys, seededKeys, writeKeysFile } from './keys.js';
 import { SEED_MODELS, SEED_ORGANIZATION } from './seed-models.js';
+import type { Store } from './store.js';
 
 export interface SandboxKeys {
   user: string;
@@ -30,45 +32,39 @@ const USERS: SeedUser[] = [
   { name: 'former_admin', credits: 100, role: 'member', scope: 'organization' },
 ];
 
-export function newApiKey(): string {
-  return `kct_sbx_${randomBytes(16).toString('hex')}`;
+/**
+ * Seeds an empty database and returns the seeded keys: the same ones on every later start, from
+ * keys.json (keys.ts). Clear keys of a data dir made by an older sandbox are hashed first.
+ */
+export function seedIfEmpty(store: Store, dataDir: string, log?: (line: string) => void): SandboxKeys {
+  migrateClearKeys(store, dataDir);
+  const seeded = store.q('SELECT COUNT(*) AS n FROM users').get() as { n: number };
+  if (seeded.n === 0) {
+    const keys = store.transaction('seed', seed).immediate(store);
+    writeKeysFile(dataDir, keys);
+  }
+  const { keys, reissued } = seededKeys(store, dataDir, USERS.map((u) => u.name));
+  if (reissued.length > 0) log?.(`keys.json did not hold the seeded keys ${reissued.join(', ')}: new keys were issued for them (the old ones no longer work).`);
+  return keys as unknown as SandboxKeys;
 }
 
-/** Seeds an empty database; returns the seeded keys (the same ones on every later start). */
-export function seedIfEmpty(db: Db): SandboxKeys {
-  const seeded = db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number };
-  if (seeded.n === 0) db.transaction(() => seed(db))();
-  return readSeedKeys(db);
-}
-
-function seed(db: Db): void {
+function seed(store: Store): Record<string, string> {
   const now = nowIso();
-  const orgId = Number(db.prepare('INSERT INTO organizations (name) VALUES (?)').run(SEED_ORGANIZATION).lastInsertRowid);
+  const keys: Record<string, string> = {};
+  const orgId = Number(store.q('INSERT INTO organizations (name) VALUES (?)').run(SEED_ORGANIZATION).lastInsertRowid);
   const userIds = new Map<string, number>();
   for (const u of USERS) {
-    const id = Number(db.prepare('INSERT INTO users (name, credits) VALUES (?, ?)').run(u.name, u.credits).lastInsertRowid);
+    const id = Number(store.q('INSERT INTO users (name, credits) VALUES (?, ?)').run(u.name, u.credits).lastInsertRowid);
     userIds.set(u.name, id);
-    if (u.role) db.prepare('INSERT INTO memberships (user_id, org_id, role) VALUES (?, ?, ?)').run(id, orgId, u.role);
-    db.prepare('INSERT INTO api_keys (key, user_id, scope, org_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(newApiKey(), id, u.scope, u.scope === 'organization' ? orgId : null, u.name, now);
+    if (u.role) store.q('INSERT INTO memberships (user_id, org_id, role) VALUES (?, ?, ?)').run(id, orgId, u.role);
+    keys[u.name] = insertKey(store, { userId: id, scope: u.scope, orgId: u.scope === 'organization' ? orgId : null, label: u.name });
   }
-  const insertModel = db.prepare(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc,
+  const insertModel = store.q(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc,
     question_text, post_status, creation_method, total_score, cum_method, rubrics_json, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'custom', ?, ?, ?, ?)`);
   for (const m of SEED_MODELS) {
     insertModel.run(m.model_id, m.owner ? userIds.get(m.owner) : null, m.org ? orgId : null, m.assignment_name,
       m.assignment_desc, m.question_text, m.post_status, m.total_score, m.cum_method, JSON.stringify(m.rubrics), now);
-  }
-}
-
-function readSeedKeys(db: Db): SandboxKeys {
-  const rows = db.prepare('SELECT label, key FROM api_keys WHERE label IS NOT NULL').all() as { label: string; key: string }[];
-  const byLabel = new Map(rows.map((r) => [r.label, r.key]));
-  const keys = {} as SandboxKeys;
-  for (const u of USERS) {
-    const key = byLabel.get(u.name);
-    if (!key) throw new Error(`the sandbox database has no seeded key "${u.name}"; start with a new data dir`);
-    keys[u.name] = key;
   }
   return keys;
 }

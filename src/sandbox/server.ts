@@ -1,4 +1,6 @@
 // Entry point of the sandbox: `kct sandbox` and every end-to-end test start it through here.
+import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -7,14 +9,17 @@ import { buildApp } from './app.js';
 import { settleBatch } from './batch.js';
 import { CallbackSender } from './callbacks.js';
 import type { SandboxContext } from './context.js';
+import { prepareDataDir } from './data-dir.js';
 import { openDatabase } from './db.js';
-import { closeExtractors } from './engines.js';
+import { Engines } from './engines.js';
 import { FileArea } from './files.js';
+import type { GraderOptions, GradingEngine } from './llm/types.js';
 import { FaultInjector } from './magic.js';
 import { WorkerPool } from './queue.js';
 import type { SandboxKeys } from './seed.js';
 import { seedIfEmpty, webhookSecret } from './seed.js';
 import { Store } from './store.js';
+import { ThreadPool } from './threads/pool.js';
 import { runTask } from './worker.js';
 
 export type { SandboxKeys };
@@ -30,6 +35,22 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Tasks processed at once. Default 4. */
   workers?: number;
+  /** Worker threads for text extraction, rubric parsing and marking. Default: the number of cores. */
+  threads?: number;
+  /** Time one job (reading a task's files, marking it, parsing a preview) may run, ms. Default 180,000. */
+  jobTimeoutMs?: number;
+  /** Heap of one worker thread, MB. Default 1024. */
+  jobMemoryMb?: number;
+  /** The whole request (headers and body) must arrive within this, ms. Default 60,000. */
+  requestTimeoutMs?: number;
+  /** The headers must arrive within this, ms. Default 10,000. */
+  headersTimeoutMs?: number;
+  /** A connection that sends nothing for this long while the sandbox waits for it is closed, ms. Default 10,000. */
+  idleTimeoutMs?: number;
+  /** Connections one client address may hold at once; more get 503. Default 64. */
+  maxConnectionsPerClient?: number;
+  /** Origin of the upload URLs it hands out, e.g. https://sandbox.school.example. Default: the listen address. */
+  publicUrl?: string;
   /** Allow callbacks to loopback/private addresses and plain http (tests). Default false. */
   allowPrivateCallbacks?: boolean;
   /** Divides the callback retry schedule (tests). Default 1. */
@@ -38,6 +59,8 @@ export interface SandboxOptions {
   trainingDelayMs?: number;
   /** Receives one line per request, and internal errors. */
   log?: (line: string) => void;
+  /** Mark through an OpenAI-compatible server instead of the deterministic grader (docs/sandbox.md). */
+  grader?: GraderOptions;
 }
 
 export interface RunningSandbox {
@@ -60,6 +83,14 @@ export interface SandboxInstance {
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
+export const DEFAULT_JOB_TIMEOUT_MS = 180_000;
+export const DEFAULT_JOB_MEMORY_MB = 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
+/** Jobs of requests (previews) that may wait for a thread; more are refused with 503. */
+const MAX_WAITING_JOBS = 64;
 
 export async function createSandbox(options: SandboxOptions): Promise<SandboxInstance> {
   const settings = {
@@ -68,10 +99,22 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     allowPrivateCallbacks: options.allowPrivateCallbacks ?? false,
     timeScale: positive('timeScale', options.timeScale ?? 1),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    threads: Math.max(1, Math.floor(positive('threads', options.threads ?? availableParallelism()))),
+    jobTimeoutMs: positive('jobTimeoutMs', options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS),
+    jobMemoryMb: positive('jobMemoryMb', options.jobMemoryMb ?? DEFAULT_JOB_MEMORY_MB),
+    connections: {
+      requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      // The headers are part of the request: their time limit is never longer than the request's.
+      headersTimeoutMs: Math.min(positive('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS), options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
+      maxConnectionsPerClient: Math.floor(positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT)),
+    },
+    ...(options.publicUrl !== undefined ? { publicUrl: publicOrigin(options.publicUrl) } : {}),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
-    ...(options.log ? { log: options.log } : {}),
+    ...(options.log ? { log: redacting(options.log) } : {}),
   };
   const dataDir = resolve(options.dataDir);
+  prepareDataDir(dataDir);
   const db = openDatabase(dataDir);
   // Whatever start-up has opened so far, closed in reverse order: by close(), or at once when
   // start-up fails half-way, so a failed start leaves no database handle, worker or timer behind.
@@ -89,25 +132,37 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
   };
   try {
     const store = new Store(db);
-    const keys = seedIfEmpty(db);
+    const keys = seedIfEmpty(store, dataDir, settings.log);
     const files = new FileArea(dataDir);
     await files.sweep(store);
     const secret = webhookSecret(db);
     const callbacks = new CallbackSender(store, { secret, timeScale: settings.timeScale, allowPrivate: settings.allowPrivateCallbacks, ...(settings.log ? { log: settings.log } : {}) });
     opened.push(() => callbacks.close());
-    // The OCR worker is shared by the process; it is this sandbox's to stop once its pool ran.
-    opened.push(() => closeExtractors());
+    // Loaded only when configured: the deterministic grader needs none of it.
+    let grader: GradingEngine | undefined;
+    if (options.grader) {
+      const { OpenAiGrader } = await import('./llm/engine.js');
+      const engine = new OpenAiGrader(options.grader);
+      grader = engine;
+      opened.push(() => engine.close());
+    }
+    // Closed after the task pool (below) has stopped: its tasks' jobs end with it.
+    const threads = new ThreadPool({ size: settings.threads, maxQueued: MAX_WAITING_JOBS, budgetMs: settings.jobTimeoutMs, maxMemoryMb: settings.jobMemoryMb });
+    opened.push(() => threads.close());
+    const engines = new Engines(threads);
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };
     const pool = new WorkerPool(store, settings.workers,
-      (taskId, signal) => runTask({ store, files, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}) }, taskId, signal),
+      (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
       settings.log);
     opened.push(() => pool.close());
-    const context: SandboxContext = { store, files, pool, faults: new FaultInjector(), callbacks, settings, taskFinished };
+    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, taskFinished, ...(grader ? { grader } : {}) };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();
+    // With a log: how long the request thread was ever kept from answering (start-up aside), said at close.
+    if (settings.log) opened.push(watchEventLoop(settings.log));
     // What a previous process left unfinished carries on now: batches whose last item ended just
     // before it stopped, queued and in-flight tasks, and callbacks still to deliver.
     for (const batchId of store.unsettledBatchIds()) settleBatch(store, batchId);
@@ -151,6 +206,36 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Er
   const reason = err.code ? why[err.code] : undefined;
   if (!reason) return err;
   return Object.assign(new Error(`The sandbox could not start: ${reason}.`, { cause: err }), { code: err.code });
+}
+
+/** Starts measuring the request thread's event-loop delay; the returned step logs it and stops. */
+function watchEventLoop(log: (line: string) => void): () => void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  return () => {
+    delay.disable();
+    const ms = (ns: number) => (ns / 1e6).toFixed(1);
+    log(`event loop delay while running: p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms`);
+  };
+}
+
+/** The log never shows a key, even one a client put in a URL or a header it logged. */
+function redacting(log: (line: string) => void): (line: string) => void {
+  return (line) => log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]'));
+}
+
+/** The origin of a --public-url: http(s), no path, query or credentials. */
+function publicOrigin(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RangeError(`publicUrl must be a URL such as https://sandbox.example.org, not "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new RangeError(`publicUrl must be an http(s) origin without path, query or credentials (e.g. https://sandbox.example.org), not "${raw}"`);
+  }
+  return url.origin;
 }
 
 function nonNegative(name: string, value: number): number {

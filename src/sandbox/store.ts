@@ -1,17 +1,19 @@
 // Reads of the sandbox database, typed. State changes live in transitions.ts and acceptance
 // (idempotency + reservation + insert) in accept.ts, so each can be tested on its own.
-import type { Statement, Transaction } from 'better-sqlite3';
 import type { Db } from './db.js';
+import type { Statement, Transaction } from './sqlite/driver.js';
 import type { GradeRubric } from './engines.js';
 
 export type KeyScope = 'user' | 'organization';
 
 export interface KeyRow {
-  key: string;
+  id: number;
   user_id: number;
   user_name: string;
   scope: KeyScope;
   org_id: number | null;
+  /** When the key was revoked (ISO), or null. */
+  revoked_at: string | null;
 }
 
 export interface ModelRow {
@@ -165,9 +167,10 @@ export class Store {
     return transaction as unknown as Transaction<F>;
   }
 
-  findKey(key: string): KeyRow | undefined {
-    return this.q(`SELECT k.key, k.user_id, u.name AS user_name, k.scope, k.org_id
-      FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key = ?`).get(key) as KeyRow | undefined;
+  /** The key whose hash this is (keys.ts: keys are stored only as hashes). */
+  findKey(keyHash: string): KeyRow | undefined {
+    return this.q(`SELECT k.id, k.user_id, u.name AS user_name, k.scope, k.org_id, k.revoked_at
+      FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`).get(keyHash) as KeyRow | undefined;
   }
 
   membershipRole(userId: number, orgId: number): string | undefined {
@@ -205,8 +208,10 @@ export class Store {
     return this.q('SELECT model_id, owner_user_id, org_id, post_status FROM models WHERE model_id = ?').get(modelId) as ModelAccessRow | undefined;
   }
 
-  assignmentExists(assignmentId: number): boolean {
-    return this.q('SELECT 1 FROM assignments WHERE assignment_id = ?').get(assignmentId) !== undefined;
+  /** The user who created an assignment, or undefined when there is none with this id. */
+  assignmentOwner(assignmentId: number): number | undefined {
+    const row = this.q('SELECT owner_user_id FROM assignments WHERE assignment_id = ?').get(assignmentId) as { owner_user_id: number } | undefined;
+    return row?.owner_user_id;
   }
 
   assignment(assignmentId: number): AssignmentRow | undefined {

@@ -2,20 +2,22 @@
 // task cancelled meanwhile is left alone, and a task interrupted by a restart redoes only the
 // stage it was in (the grader is deterministic, the charge happens once at SUCCESS).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LegacyEvaluationFields, OnePassFields } from '../api/schemas.js';
 import { isFinalStatus } from '../api/status.js';
-import { ExtractionError, extractText, grade } from './engines.js';
-import type { GradeOutput } from './engines.js';
+import type { Engines, TextFlags } from './engines.js';
 import type { FileArea } from './files.js';
-import { forcesFailure, isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './magic.js';
-import type { PreparedText } from './plan.js';
-import { planGrading, rubricsUsed } from './plan.js';
+import type { GradingEngine } from './llm/types.js';
+import { isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './magic.js';
 import type { Store, TaskRow } from './store.js';
 import { advance, completeAndCharge, completePrepaid, fail } from './transitions.js';
+import { jobFailureReason } from './work/refusals.js';
 
 export interface WorkerDeps {
   store: Store;
   files: FileArea;
+  /** Reading files and marking run here, in worker threads when the work is heavy. */
+  engines: Engines;
+  /** A language-model engine (kct sandbox --grader openai) marks instead of the deterministic grader. */
+  grader?: GradingEngine;
   latencyMs: number;
   log?: (line: string) => void;
   /** Called whenever the worker finds its task final (e.g. to settle the task's batch). */
@@ -47,7 +49,7 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
           next = await uploading(deps, task, parsed, signal);
           break;
         case 'SUBMITTED': {
-          await pause(deps.latencyMs + slowExtra(task, parsed), signal);
+          await pause(deps.latencyMs + await slowExtra(deps, task, parsed, signal), signal);
           const patch = { cur_step: 1, total_step: PROGRESS_STEPS.length, cur_step_name: PROGRESS_STEPS[0], progress: 0 };
           next = moved(task, advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch), { status: 'PROGRESS', ...patch });
           break;
@@ -80,12 +82,16 @@ function moved(task: TaskRow, swapped: boolean, changes: Partial<TaskRow>): Task
   return swapped ? { ...task, ...changes } : undefined;
 }
 
-/** The task's stored JSON, parsed once per run rather than once per stage. */
+/**
+ * What the worker knows of a task's text during one run, so no stage parses it again: the
+ * stored request fields (parsed once), and the answer's magic-input flags, which the UPLOADING
+ * stage reports with the text it put together (or, after a restart, are read back from it).
+ */
 class ParsedTask {
   private inputText: string | undefined;
   private inputValue: Record<string, unknown> | undefined;
-  private preparedText: string | undefined;
-  private preparedValue: PreparedText | undefined;
+  private flagsOf: string | undefined;
+  private flagsValue: TextFlags | undefined;
 
   input(task: TaskRow): Record<string, unknown> {
     if (this.inputValue === undefined || this.inputText !== task.input_json) {
@@ -95,18 +101,23 @@ class ParsedTask {
     return this.inputValue;
   }
 
-  prepared(task: TaskRow & { prepared_json: string }): PreparedText {
-    if (this.preparedValue === undefined || this.preparedText !== task.prepared_json) {
-      this.preparedValue = JSON.parse(task.prepared_json) as PreparedText;
-      this.preparedText = task.prepared_json;
+  /** The flags of the answer: of the prepared text once there is one, else of paper_content. */
+  async flags(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<TextFlags> {
+    if (task.prepared_json === null) {
+      const paper = (this.input(task) as { paper_content?: string }).paper_content ?? '';
+      return { slow: isSlow(paper), fail: false };
     }
-    return this.preparedValue;
+    if (this.flagsValue === undefined || this.flagsOf !== task.prepared_json) {
+      this.flagsValue = await deps.engines.textFlags(task.prepared_json, deps.files.taskDir(task.task_id), signal);
+      this.flagsOf = task.prepared_json;
+    }
+    return this.flagsValue;
   }
 
-  /** What the UPLOADING stage just wrote, so the next stages need not parse it back. */
-  remember(preparedJson: string, prepared: PreparedText): void {
-    this.preparedText = preparedJson;
-    this.preparedValue = prepared;
+  /** What the UPLOADING stage just wrote. */
+  remember(preparedJson: string, flags: TextFlags): void {
+    this.flagsOf = preparedJson;
+    this.flagsValue = flags;
   }
 }
 
@@ -127,58 +138,39 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
   signal.throwIfAborted();
 }
 
-function answerSoFar(task: TaskRow, parsed: ParsedTask): string {
-  if (task.prepared_json) return parsed.prepared(task as TaskRow & { prepared_json: string }).answerText;
-  return (parsed.input(task) as { paper_content?: string }).paper_content ?? '';
-}
-
-function slowExtra(task: TaskRow, parsed: ParsedTask): number {
-  return isSlow(answerSoFar(task, parsed)) ? SLOW_EXTRA_MS : 0;
+async function slowExtra(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<number> {
+  return (await parsed.flags(deps, task, signal)).slow ? SLOW_EXTRA_MS : 0;
 }
 
 /** UPLOADING: read every file's text (spec 4.8 rule 3: parsing happens in the queue). */
 async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
-  await pause(deps.latencyMs + slowExtra(task, parsed), signal);
-  const texts: Record<'answer' | 'rubric' | 'question', string[]> = { answer: [], rubric: [], question: [] };
-  const files = deps.store.taskFiles(task.task_id);
-  for (const file of files) {
-    try {
-      const { text } = await extractText(deps.files.absolute(file.path), file.mime);
-      texts[file.role].push(text);
-    } catch (err) {
-      // Only an ExtractionError is the file's fault (its message is written for the sender);
-      // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and
-      // reported with a generic comment by runTask.
-      if (!(err instanceof ExtractionError)) throw err;
-      fail(deps.store, task.task_id, 'UPLOADING', `Could not read ${file.role} file "${file.name}": ${err.message}`, false);
-      return undefined;
-    }
-  }
+  await pause(deps.latencyMs + await slowExtra(deps, task, parsed, signal), signal);
+  const files = deps.store.taskFiles(task.task_id).map((f) => ({ role: f.role, name: f.name, mime: f.mime, path: deps.files.absolute(f.path) }));
   const paper = (parsed.input(task) as { paper_content?: string }).paper_content;
-  const answerText = [paper, ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
-  if (answerText.trim() === '') {
-    const names = files.filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
-    fail(deps.store, task.task_id, 'UPLOADING', `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.`, false);
+  let prepared;
+  try {
+    prepared = await deps.engines.prepareTask({ files, taskDir: deps.files.taskDir(task.task_id), ...(paper !== undefined ? { paperContent: paper } : {}) }, signal);
+  } catch (err) {
+    const reason = jobFailureReason(err, 'reading the files');
+    if (reason === undefined) throw err;
+    fail(deps.store, task.task_id, 'UPLOADING', reason, false);
     return undefined;
   }
-  const prepared: PreparedText = {
-    answerText,
-    ...(texts.rubric.length ? { rubricFileText: texts.rubric.join('\n\n') } : {}),
-    ...(texts.question.length ? { questionFileText: texts.question.join('\n\n') } : {}),
-  };
-  const preparedJson = JSON.stringify(prepared);
-  parsed.remember(preparedJson, prepared);
-  return moved(task, advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson }),
-    { status: 'SUBMITTED', prepared_json: preparedJson });
+  if (!prepared.ok) {
+    fail(deps.store, task.task_id, 'UPLOADING', prepared.comment, false);
+    return undefined;
+  }
+  parsed.remember(prepared.preparedJson, prepared.flags);
+  return moved(task, advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: prepared.preparedJson }),
+    { status: 'SUBMITTED', prepared_json: prepared.preparedJson });
 }
 
-/** One PROGRESS step; the last one grades, validates and completes with the charge. */
+/** One PROGRESS step; the last one marks, validates and completes with the charge. */
 async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
   const total = task.total_step ?? PROGRESS_STEPS.length;
   const step = task.cur_step ?? 1;
-  await pause(deps.latencyMs + Math.round(slowExtra(task, parsed) / total), signal);
-  const prepared = task.prepared_json !== null ? parsed.prepared(task as TaskRow & { prepared_json: string }) : { answerText: '' };
-  if (step === SCORING_STEP && forcesFailure(prepared.answerText)) {
+  await pause(deps.latencyMs + Math.round(await slowExtra(deps, task, parsed, signal) / total), signal);
+  if (step === SCORING_STEP && (await parsed.flags(deps, task, signal)).fail) {
     fail(deps.store, task.task_id, 'PROGRESS', `Marking failed on purpose: the answer contains the sandbox magic input ${MAGIC_FAIL}.`, false);
     return undefined;
   }
@@ -186,57 +178,35 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
     const patch = { cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100) };
     return moved(task, advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch), patch);
   }
-  finish(deps, task, parsed, prepared);
+  await finish(deps, task, signal);
   return undefined;
 }
 
-function finish(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, prepared: PreparedText): void {
+async function finish(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<void> {
   const model = deps.store.model(task.model_id);
   if (!model) {
     fail(deps.store, task.task_id, 'PROGRESS', `Model ${task.model_id} no longer exists.`, false);
     return;
   }
-  const { input } = planGrading(gradingFields(task, parsed.input(task)), model, prepared);
-  const output = grade(input);
-  const problem = invalidResult(output, input.rubrics.length);
-  if (problem) {
-    fail(deps.store, task.task_id, 'PROGRESS', `The marking result did not pass validation (${problem}); no credits were charged. Submit again.`, true);
+  let marked;
+  try {
+    const input = { kind: task.kind, modelId: task.model_id, inputJson: task.input_json, model, preparedJson: task.prepared_json, taskDir: deps.files.taskDir(task.task_id) };
+    marked = deps.grader ? await deps.engines.markWith(deps.grader, input, signal) : await deps.engines.markTask(input, signal);
+  } catch (err) {
+    const reason = jobFailureReason(err, 'marking the answer');
+    if (reason === undefined) throw err;
+    fail(deps.store, task.task_id, 'PROGRESS', reason, false);
     return;
   }
-  const result = {
-    score: output.score,
-    max_score: input.totalScore,
-    evaluation: output.evaluation.map((e) => ({ item: e.item, score: e.score, max_score: e.max_score, feedback: e.feedback })),
-    rubrics: rubricsUsed(input.rubrics),
-  };
+  if (!marked.ok) {
+    fail(deps.store, task.task_id, 'PROGRESS', marked.reason, marked.retryable);
+    return;
+  }
   if (task.kind === 'legacy') {
-    completePrepaid(deps.store, task.task_id, result);
+    completePrepaid(deps.store, task.task_id, marked.result);
     return;
   }
-  if (completeAndCharge(deps.store, task.task_id, result) === 'insufficient_credits') {
+  if (completeAndCharge(deps.store, task.task_id, marked.result) === 'insufficient_credits') {
     fail(deps.store, task.task_id, 'PROGRESS', 'The key owner no longer has enough credits to pay for this result; nothing was charged.', true);
   }
-}
-
-/** The one-pass fields a task is marked with; a legacy task uses its assignment's model as saved. */
-function gradingFields(task: TaskRow, input: Record<string, unknown>): OnePassFields {
-  if (task.kind !== 'legacy') return OnePassFields.parse(input);
-  const legacy = LegacyEvaluationFields.parse(input);
-  return {
-    model_id: task.model_id,
-    ...(legacy.paper_content !== undefined ? { paper_content: legacy.paper_content } : {}),
-    ...(legacy.style !== undefined ? { style: legacy.style } : {}),
-    ...(legacy.current_feedbacks !== undefined ? { current_feedbacks: legacy.current_feedbacks } : {}),
-  };
-}
-
-/** "Credits are charged only after a complete result is validated" (spec 4.8 rule 7). */
-function invalidResult(output: GradeOutput, criteria: number): string | undefined {
-  if (!Number.isFinite(output.score)) return 'the total is not a number';
-  if (output.evaluation.length !== criteria) return `${output.evaluation.length} criteria marked, ${criteria} expected`;
-  for (const e of output.evaluation) {
-    if (!Number.isFinite(e.score) || e.score < 0 || e.score > e.max_score) return `criterion "${e.item}" scored ${e.score} of ${e.max_score}`;
-    if (typeof e.feedback !== 'string' || e.feedback.trim() === '') return `criterion "${e.item}" has no feedback`;
-  }
-  return undefined;
 }

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chooseDriver, openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { asUser, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
 
 const essay = 'School uniforms reduce pressure on families. For example, a study found costs fell because clothing competition ended. However, uniforms limit expression, so schools should allow choice within a dress code.';
@@ -8,7 +10,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-describe('sandbox durability', () => {
+describe(`sandbox durability (SQLite driver: ${chooseDriver()})`, () => {
   it('a task in flight when the sandbox is killed finishes after restart, charged exactly once', async () => {
     const dataDir = tempDir('kct-durable-');
     sandbox = await startSandbox({ dataDir, latencyMs: 150 });
@@ -22,6 +24,12 @@ describe('sandbox durability', () => {
       await new Promise((r) => setTimeout(r, 30));
     }
     await sandbox.kill();
+    const db = openSqlite(join(dataDir, 'sandbox.db'), { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
 
     sandbox = await startSandbox({ dataDir, latencyMs: 10 });
     kct = asUser(sandbox);

@@ -80,8 +80,9 @@ describe('the single-file executable, with an empty PATH', () => {
     } else {
       expect(run.code).toBe(2);
       const { error } = parseJson<{ error: { message: string; suggestion: string; exit_code: number } }>(run.stderr);
-      expect(error.message).toBe('kct sandbox needs the npm package of kct: the single-file executable cannot hold better-sqlite3 (a native module)');
-      expect(error.suggestion).toContain('Install kct with npm on Node.js 20.19 or newer (npm install -g kct)');
+      expect(error.message).toMatch(/^kct sandbox in this single-file executable needs Node\.js 22\.13 or later inside it: it was built from Node\.js v20\./);
+      expect(error.suggestion).toContain('Build the executable from Node.js 24');
+      expect(error.suggestion).toContain('install kct with npm (npm install -g kct)');
       expect(error.exit_code).toBe(2);
     }
   });

@@ -28,18 +28,20 @@ export interface Sandbox {
   stop(): Promise<void>;
   /** Hard kill (SIGKILL), as a crash would. */
   kill(): Promise<void>;
+  /** What the sandbox wrote on stderr so far. */
+  stderr(): string;
 }
 
 export function tempDir(prefix = 'kct-e2e-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startSandbox(options: { dataDir?: string; latencyMs?: number; port?: number; args?: string[] } = {}): Promise<Sandbox> {
+export async function startSandbox(options: { dataDir?: string; latencyMs?: number; port?: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<Sandbox> {
   const dataDir = options.dataDir ?? tempDir('kct-sbx-');
   const child = spawn(process.execPath, [
-    BIN, 'sandbox', '--json', '--port', String(options.port ?? 0), '--data', dataDir,
+    ...(options.nodeArgs ?? []), BIN, 'sandbox', '--json', '--port', String(options.port ?? 0), '--data', dataDir,
     '--latency', String(options.latencyMs ?? 0), ...(options.args ?? []),
-  ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -72,6 +74,7 @@ export async function startSandbox(options: { dataDir?: string; latencyMs?: numb
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
+    stderr: () => stderr,
   };
 }
 

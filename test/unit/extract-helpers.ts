@@ -7,7 +7,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(root, 'test', 'fixtures');
 export const GENERATED = join(FIXTURES, 'generated');
 
-const NEEDED = ['essay.pdf', 'essay.docx', 'essay.rtf', 'essay-latin1.txt', 'essay.png', 'scanned.pdf', 'blank.pdf', 'corrupt.pdf'];
+const NEEDED = ['essay.pdf', 'essay.docx', 'essay.rtf', 'essay-latin1.txt', 'essay.png', 'scanned.pdf', 'blank.pdf', 'corrupt.pdf',
+  'graded-strong.pdf', 'graded-ragged.pdf', 'graded-middling.docx', 'graded-paragraphs.rtf'];
 
 /** `npm test` builds the fixtures first; a lone `vitest run` builds them here. */
 export function ensureFixtures(): void {

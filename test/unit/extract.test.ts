@@ -67,13 +67,13 @@ describe('PDF', () => {
     expect(text).toContain('naïve');
     expect(text).toContain('café');
     expect(paragraphs(text)).toBe(paragraphs(essay));
-    // Lines wrapped by the PDF come back as lines; the words are all there.
-    expect(text.replace(/\s+/g, ' ')).toBe(essay.replace(/\s+/g, ' '));
+    // Lines wrapped by the PDF are joined back into the paragraphs they were.
+    expect(text).toBe(essay);
   });
 
   it('gives an empty string for a page with nothing on it, without OCR', async () => {
     // method pdf/text (not pdf/ocr) shows that no page went to OCR
-    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', method: 'pdf/text' });
+    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', body: '', method: 'pdf/text' });
   });
 
   it('throws a human message for a corrupt file', async () => {
@@ -112,7 +112,7 @@ describe('RTF', () => {
       + String.raw`{\*\unknowndest hidden}{\header page head}\pard\f0 caf\'e9 {\uc2\u8364xx} euro {\uc0\u8211}`
       + String.raw`\ldblquote q\rdblquote\tab x\par {\f1 \'cf\'f0\'e8\'e2\'e5\'f2}\line \\ \{ \} na\u239?ve}`;
     const { text } = await extractText(scratch('mixed.rtf', rtf), MIME.rtfText);
-    expect(text).toBe('café € euro –“q”\tx\nПривет\n\\ { } naïve');
+    expect(text).toBe('café € euro –“q”\tx\n\nПривет\n\\ { } naïve');
   });
 
   it('throws for a file that is not RTF', async () => {
@@ -122,10 +122,13 @@ describe('RTF', () => {
 
 describe('OCR', () => {
   it('reads the essay image back', async () => {
-    const { text, method } = await extractText(gen('essay.png'), MIME.png);
+    const { text, body, method } = await extractText(gen('essay.png'), MIME.png);
     expect(method).toBe('image/ocr');
     expect(recall(essay, text)).toBeGreaterThan(0.9);
     expect(text).toMatch(/uniforms reduce bullying/i);
+    // The page's lines are joined into its paragraphs; the title is not marked.
+    expect(paragraphs(body)).toBe(paragraphs(essay) - 1);
+    expect(body).not.toMatch(/Should Schools Require Uniforms/);
   }, 60_000);
 
   it('reads a scanned PDF page that has no text layer', async () => {

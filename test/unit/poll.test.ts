@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError } from '../../src/api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../src/api/errors.js';
 import type { StatusSnapshot } from '../../src/api/schemas.js';
 import { TaskPoller, isTransient, nextInterval, pollSchedule, watchTasks, type StatusFetcher } from '../../src/client/poll.js';
 
@@ -208,20 +208,20 @@ describe('watchTasks: server hints and errors', () => {
     expect(polls.get('t1')).toEqual([0, 20_000, 24_500]);
   });
 
-  it('keeps watching through ConnectionError and 503, telling onTransientError', async () => {
+  it('keeps watching through 503 and 429, telling onTransientError', async () => {
     const clock = fakeClock();
     const failures: [string, unknown][] = [];
-    const lost = new ConnectionError('connection reset', true);
     const busy = apiError(503, { 'retry-after': '10' });
+    const limited = apiError(429);
     const fetcher: StatusFetcher = async (id) => {
       const time = clock.now();
-      if (time === 0) throw lost;
+      if (time === 0) throw limited;
       if (time === 3000) throw busy;
       return { snapshot: success(id) };
     };
     const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep, onTransientError: (id, error) => failures.push([id, error]) });
     expect(failures).toEqual([
-      ['t1', lost],
+      ['t1', limited],
       ['t1', busy],
     ]);
     expect(done.get('t1')?.status).toBe('SUCCESS');
@@ -229,8 +229,8 @@ describe('watchTasks: server hints and errors', () => {
     expect(clock.now()).toBe(13_000);
   });
 
-  it('treats 429 and 5xx as transient, other HTTP errors not', () => {
-    expect(isTransient(new ConnectionError('x', false))).toBe(true);
+  it('treats 429 and 5xx as transient, other HTTP errors and connection errors not', () => {
+    expect(isTransient(new ConnectionError('x', false))).toBe(false);
     for (const status of [408, 429, 500, 502, 503]) expect(isTransient(apiError(status))).toBe(true);
     for (const status of [400, 401, 403, 404, 409]) expect(isTransient(apiError(status))).toBe(false);
     expect(isTransient(new Error('bug'))).toBe(false);
@@ -258,6 +258,60 @@ describe('watchTasks: server hints and errors', () => {
     };
     await expect(watchTasks(fetcher, ['gone'], { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep, onTransientError: (_id, e) => transient.push(e) })).rejects.toBe(notFound);
     expect(transient).toEqual([]);
+  });
+});
+
+describe('watchTasks: a server that stopped answering', () => {
+  // The fetcher's ConnectionError comes after the HTTP layer's own retries (http.test.ts): the
+  // retry budget is what a blip may last; after it, watching stops instead of polling until --timeout.
+  it('stops at the first connection error, naming every task watched, long before the deadline', async () => {
+    const clock = fakeClock();
+    const refused = new ConnectionError('cannot reach http://127.0.0.1:4010/v1 (connection refused) during GET /evaluations/a/status', false);
+    const polls: string[] = [];
+    const fetcher: StatusFetcher = async (id) => {
+      polls.push(`${id}@${clock.now()}`);
+      if (clock.now() >= 3000) throw refused;
+      return { snapshot: running(id) };
+    };
+    const transient: unknown[] = [];
+    const error = await watchTasks(fetcher, ['a', 'b'], { timeoutMs: 1_800_000, now: clock.now, sleep: clock.sleep, concurrency: 1, onTransientError: (_id, e) => transient.push(e) })
+      .then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerStoppedAnsweringError);
+    expect(error).toBeInstanceOf(ConnectionError); // exit code 9
+    expect((error as ServerStoppedAnsweringError).taskIds).toEqual(['a', 'b']);
+    expect((error as Error).message).toBe('the server stopped answering while 2 tasks (a, b) were being watched: cannot reach http://127.0.0.1:4010/v1 (connection refused) during GET /evaluations/a/status');
+    expect((error as Error).cause).toBe(refused);
+    // one refused poll, then nothing more: b (first looked at when a may be done) is not polled into the refusal too
+    expect(polls).toEqual(['a@0', 'a@3000']);
+    expect(clock.now()).toBe(3000);
+    expect(transient).toEqual([]);
+  });
+
+  it('a task added after the server stopped answering is rejected at once, without a request', async () => {
+    const clock = fakeClock();
+    const polls: string[] = [];
+    const fetcher: StatusFetcher = async (id) => {
+      polls.push(id);
+      throw new ConnectionError('cannot reach (connection refused)', false);
+    };
+    const poller = new TaskPoller(fetcher, { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep });
+    await expect(poller.watch('first')).rejects.toBeInstanceOf(ServerStoppedAnsweringError);
+    const late = await poller.watch('later').then(() => undefined, (e: unknown) => e);
+    expect(late).toBeInstanceOf(ServerStoppedAnsweringError);
+    expect((late as ServerStoppedAnsweringError).taskIds).toEqual(['later']);
+    expect(polls).toEqual(['first']);
+  });
+
+  it('a 503 is the server answering: watching goes on', async () => {
+    const clock = fakeClock();
+    let n = 0;
+    const fetcher: StatusFetcher = async (id) => {
+      n += 1;
+      if (n < 4) throw apiError(503);
+      return { snapshot: success(id) };
+    };
+    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep })).resolves.toHaveProperty('size', 1);
+    expect(n).toBe(4);
   });
 });
 

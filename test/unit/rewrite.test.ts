@@ -87,3 +87,18 @@ describe('rewrite', () => {
     expect(rewrite({ style: 'short_sentences', sections })).toEqual(plain);
   });
 });
+
+describe('rewrite of the sandbox grader’s own feedback', () => {
+  it('softens its "Lacks:" line when asked to encourage, keeping the quotation and the next step', async () => {
+    const { grade } = await import('../../src/sandbox/grader.js');
+    const { SEED_MODELS } = await import('../../src/sandbox/seed-models.js');
+    const model = SEED_MODELS.find((m) => m.model_id === 12)!;
+    const answer = 'I think uniforms are good because they are cheap. Some people say they are boring but I disagree. So we should keep them.';
+    const e = grade({ answerText: answer, questionText: model.question_text, rubrics: model.rubrics, cumMethod: 'sum', totalScore: 20, style: 'Bullet' }).evaluation[1];
+    expect(e.feedback).toMatch(/^- Lacks: /m);
+    const out = rewrite({ style: 'bullet_points', instruction: 'be encouraging', sections: [{ item: e.item, comment: e.feedback, score: e.score, max_score: e.max_score }] }).sections[0].comment;
+    expect(out).not.toMatch(/^- Lacks:/m);
+    expect(out).toMatch(/^- Still to add: /m);
+    expect(out).toContain('Next step');
+  });
+});

@@ -93,11 +93,23 @@ describe('POST /evaluations (legacy path)', () => {
     expect(none.body.error.message).toMatch(/POST \/assignments/);
   });
 
-  test("another account's assignment: 403", async () => {
+  test("another account's assignment is answered exactly as an unknown id (user and organization keys)", async () => {
     const { assignment_id } = (await sb.call('POST', '/assignments', { json: assignment(12) })).body.data;
-    const res = await sb.call('POST', '/evaluations', { key: sb.keys.org_member, json: { assignment_id, paper_content: ESSAY } });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('assignment_forbidden');
+    const unknown = 98_765;
+    for (const key of [sb.keys.org_member, sb.keys.org_admin]) {
+      const mine = await sb.call('POST', '/evaluations', { key, json: { assignment_id, paper_content: ESSAY } });
+      const none = await sb.call('POST', '/evaluations', { key, json: { assignment_id: unknown, paper_content: ESSAY } });
+      expect(mine.status).toBe(404);
+      expect(mine.body.error.code).toBe('assignment_not_found');
+      expect(mine.body.error.message).toBe(none.body.error.message.replace(String(unknown), String(assignment_id)));
+    }
+    // Nor does a model route tell that an assignment id exists in another account.
+    const asModel = await sb.call('POST', '/evaluations/one-pass', { key: sb.keys.org_member, json: { model_id: assignment_id, paper_content: ESSAY } });
+    const noModel = await sb.call('POST', '/evaluations/one-pass', { key: sb.keys.org_member, json: { model_id: unknown, paper_content: ESSAY } });
+    expect(asModel.body.error.message).toBe(noModel.body.error.message.replace(String(unknown), String(assignment_id)));
+    // Its owner still gets the hint.
+    const own = await sb.call('POST', '/evaluations/one-pass', { json: { model_id: assignment_id, paper_content: ESSAY } });
+    expect(own.body.error.message).toMatch(/is an assignment_id/);
   });
 
   test('multipart with an answer file; unknown fields and rubric files are refused', async () => {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/auth.js';
+import { hashKey } from '../../src/sandbox/keys.js';
 import type { KeyRow, Store } from '../../src/sandbox/store.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { ESSAY, launch } from './sandbox-helpers.js';
@@ -64,9 +65,9 @@ describe('authentication (spec 5)', () => {
     expect((await sb.call('GET', '/credits', { key })).status).toBe(200);
     const setRole = (role: string) => {
       // Another connection, as an operator with the sqlite3 shell would do it.
-      const db = new Database(join(sb.dataDir, 'sandbox.db'));
+      const db = openSqlite(join(sb.dataDir, 'sandbox.db'));
       try {
-        db.prepare('UPDATE memberships SET role = ? WHERE user_id = (SELECT user_id FROM api_keys WHERE key = ?)').run(role, key);
+        db.prepare('UPDATE memberships SET role = ? WHERE user_id = (SELECT user_id FROM api_keys WHERE key_hash = ?)').run(role, hashKey(key));
       } finally {
         db.close();
       }
@@ -133,7 +134,7 @@ describe('routes outside the API', () => {
 });
 
 describe('key cache', () => {
-  const row: KeyRow = { key: 'kct_a', user_id: 1, user_name: 'user', scope: 'user', org_id: null };
+  const row: KeyRow = { id: 1, user_id: 1, user_name: 'user', scope: 'user', org_id: null, revoked_at: null };
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -146,7 +147,7 @@ describe('key cache', () => {
 
   test('a known key is read once per KEY_TTL_MS; a deleted key stops working once its entry expires', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const rows = new Map([[row.key, row]]);
+    const rows = new Map([['kct_a', row]]);
     const { store, reads } = fakeStore(rows);
     const cache = new KeyCache(store);
     expect(cache.find('kct_a')).toEqual(row);
@@ -167,7 +168,7 @@ describe('key cache', () => {
   });
 
   test('bounded: past its size it starts again', () => {
-    const rows = new Map(Array.from({ length: 5 }, (_, i) => [`kct_${i}`, { ...row, key: `kct_${i}` }]));
+    const rows = new Map(Array.from({ length: 5 }, (_, i) => [`kct_${i}`, { ...row, id: i }]));
     const { store, reads } = fakeStore(rows);
     const cache = new KeyCache(store, KEY_TTL_MS, 4);
     for (let i = 0; i < 5; i++) cache.find(`kct_${i}`);

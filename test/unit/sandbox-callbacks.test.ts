@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
@@ -156,7 +156,7 @@ describe('callback addresses', () => {
       await rm(dir, { recursive: true, force: true });
     });
     // As if DNS had changed after acceptance: a pending delivery to a loopback address.
-    const db = new Database(join(dir, 'sandbox.db'));
+    const db = openSqlite(join(dir, 'sandbox.db'));
     const owner = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
     db.prepare(`INSERT INTO tasks (task_id, kind, owner_user_id, scope, model_id, status, credit_cost, input_json, created_at, updated_at)
       VALUES ('tsk_dns', 'batch', ?, 'user', 12, 'SUCCESS', 0, '{}', 'now', 'now')`).run(owner);

@@ -12,7 +12,7 @@ import { httpError, installErrorHandling } from '../../src/sandbox/envelope.js';
 import { FileArea } from '../../src/sandbox/files.js';
 import { MULTIPART_LIMITS } from '../../src/sandbox/multipart.js';
 import { readForm } from '../../src/sandbox/routes/body.js';
-import { makeDataDir } from './sandbox-helpers.js';
+import { dispatcher, makeDataDir } from './sandbox-helpers.js';
 
 const Schema = z.strictObject({ model_id: z.number().int(), paper_content: z.string().optional() });
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   files = new FileArea(dir);
   app = Fastify();
   app.register(multipart, { limits: MULTIPART_LIMITS });
-  installErrorHandling(app, 1024 * 1024);
+  installErrorHandling(app);
   app.post('/form', async (req) => {
     const form = await readForm(req, { files }, Schema, { fileFields: { answer_file: 'answer', rubric_file: 'rubric' }, acceptedMimes: ['text/plain'] },
       (fields, received) => {
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 async function send(fd: FormData) {
-  const res = await request(`${base}/form`, { method: 'POST', body: fd });
+  const res = await request(`${base}/form`, { method: 'POST', body: fd, dispatcher });
   return { status: res.statusCode, body: (await res.body.json()) as any };
 }
 

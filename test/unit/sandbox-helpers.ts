@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import type { FormData } from 'undici';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -21,6 +21,13 @@ export interface TestSandbox extends RunningSandbox {
   /** Stops the server and deletes the data dir. */
   dispose(): Promise<void>;
 }
+
+/**
+ * This undici's own dispatcher, passed on every request: on Node 24 the global one can be Node's
+ * bundled undici, which cannot read this undici's FormData and never sends the body
+ * (nodejs/undici#5520; README "Supported Node.js versions").
+ */
+export const dispatcher = new Agent();
 
 export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'kct-sbx-'));
@@ -45,7 +52,7 @@ export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: st
       } else if (init.form) {
         body = init.form;
       }
-      const res = await request(running.baseUrl + path, { method: method as 'GET', headers, body });
+      const res = await request(running.baseUrl + path, { method: method as 'GET', headers, body, dispatcher });
       const text = await res.body.text();
       let parsed: unknown = text;
       try {

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { openAsBlob } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ const submit = (json: unknown, key?: string) =>
   sb.call('POST', '/evaluations/one-pass', { json, headers: key === undefined ? {} : { 'idempotency-key': key } });
 
 function taskCount(): number {
-  const db = new Database(join(sb.dataDir, 'sandbox.db'), { readonly: true });
+  const db = openSqlite(join(sb.dataDir, 'sandbox.db'), { readonly: true });
   try {
     return (db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n;
   } finally {
@@ -101,7 +101,7 @@ describe('Idempotency-Key (spec 4.8 rule 6)', () => {
     const { readdir } = await import('node:fs/promises');
     const dirs = await readdir(join(sb.dataDir, 'files', 'tasks'));
     expect(dirs).toContain(first.body.data.task_id);
-    const db = new Database(join(sb.dataDir, 'sandbox.db'), { readonly: true });
+    const db = openSqlite(join(sb.dataDir, 'sandbox.db'), { readonly: true });
     const withFiles = db.prepare('SELECT COUNT(DISTINCT task_id) AS n FROM task_files').get() as { n: number };
     db.close();
     expect(dirs).toHaveLength(withFiles.n);

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestSandbox } from './sandbox-helpers.js';
@@ -90,7 +90,7 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     expect(unknown.body.error.code).toBe('model_not_found');
     expect(unknown.body.error.message).toMatch(/GET \/models/);
 
-    const db = new Database(join(sb.dataDir, 'sandbox.db'));
+    const db = openSqlite(join(sb.dataDir, 'sandbox.db'));
     db.prepare(`INSERT INTO assignments (assignment_id, model_id, owner_user_id, assignment_name, assignment_desc, created_at)
       VALUES (1001, 12, 1, 'Uniforms 9B', 'desc', '2026-01-01T00:00:00Z')`).run();
     db.close();
@@ -113,13 +113,34 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     expect(res.body.error.code).toBe('invalid_idempotency_key');
   });
 
-  test('a 32 MB body limit: a large JSON body is accepted, a larger one is 413 in the envelope', async () => {
+  test('a 4 MB body limit and per-field limits: within them a body is validated, past them 400 or 413 naming the limit', async () => {
     // Parsed (so validated, not refused as too large) well past fastify's 1 MB default.
-    const big = await submit({ model_id: 12, paper_content: 'word '.repeat(2_000_000), colour: 'red' });
+    const big = await submit({ model_id: 12, paper_content: 'word '.repeat(100_000), colour: 'red' });
     expect(big.status).toBe(400);
     expect(big.body.error.message).toMatch(/colour/);
-    const tooBig = await submit({ model_id: 12, paper_content: 'x'.repeat(33 * 1024 * 1024) });
+    const long = await submit({ model_id: 12, paper_content: 'x'.repeat(500_001) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe('field_too_long');
+    expect(long.body.error.message).toBe('paper_content is 500,001 characters long; the limit is 500,000 characters. Send a long answer as a file (up to 20 MB).');
+    const tooBig = await submit({ model_id: 12, rubric_text: 'Criterion x (5 marks): text\n'.repeat(400_000), paper_content: 'x' });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error.code).toBe('body_too_large');
+    expect(tooBig.body.error.message).toMatch(/larger than the 4 MB limit of this endpoint/);
+  });
+
+  test('lists, nesting and marks have limits too: 400 naming the field', async () => {
+    const rubrics = Array.from({ length: 51 }, (_, i) => ({ item: `C${i}`, max_score: 1 }));
+    const many = await submit({ model_id: 12, paper_content: ESSAY, rubrics });
+    expect(many.status).toBe(400);
+    expect(many.body.error.code).toBe('too_many_items');
+    expect(many.body.error.message).toBe('rubrics holds 51 items; at most 50 are accepted.');
+    const marks = await submit({ model_id: 12, paper_content: ESSAY, total_score: 9007199254740992 });
+    expect(marks.status).toBe(400);
+    expect(marks.body.error.code).toBe('number_out_of_range');
+    const deep = `{"model_id": 12, "paper_content": "x", "current_feedbacks": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const nested = await sb.call('POST', '/evaluations/one-pass', { rawBody: deep, headers: { 'content-type': 'application/json' } });
+    expect(nested.status).toBe(400);
+    expect(nested.body.error.code).toBe('too_deep');
+    expect(nested.body.error.message).toMatch(/deeper than 16 levels \(at current_feedbacks(\[0\])+\)/);
   });
 });

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { launch, makeDataDir } from './sandbox-helpers.js';
@@ -40,7 +40,7 @@ function openUnder(dir: string): string[] {
 function expectClosed(dir: string): void {
   expect(openUnder(dir)).toEqual([]);
   expect(existsSync(join(dir, 'sandbox.db-wal'))).toBe(false);
-  const db = new Database(join(dir, 'sandbox.db'));
+  const db = openSqlite(join(dir, 'sandbox.db'));
   db.exec('BEGIN EXCLUSIVE; COMMIT');
   db.close();
 }

@@ -23,8 +23,8 @@ let n = 0;
 beforeEach(async () => {
   dir = await makeDataDir();
   db = openDatabase(dir);
-  seedIfEmpty(db);
   store = new Store(db);
+  seedIfEmpty(store, dir);
   userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
 });
 afterEach(async () => {

@@ -119,6 +119,14 @@ describe('POST /feedback-rewrite', () => {
 
   test('400: unknown style, empty sections, a target_item no section has', async () => {
     expect((await sb.call('POST', '/feedback-rewrite', { json: { style: 'haiku', sections } })).status).toBe(400);
+    const huge = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: 9007199254740992, max_score: 5 }] } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatchObject({ code: 'number_out_of_range', message: 'sections[0].score is 9007199254740992; marks must be from 0 to 10,000.' });
+    const over = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: 6, max_score: 5 }] } });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toBe('sections[0].score is 6, more than its max_score 5: a score is out of its section\'s maximum.');
+    const negative = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: -1, max_score: 5 }] } });
+    expect(negative.body.error.code).toBe('number_out_of_range');
     expect((await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [] } })).status).toBe(400);
     const target = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', target_item: 'Grammar', sections } });
     expect(target.status).toBe(400);

@@ -1,6 +1,6 @@
 // The worker's failure paths: an internal error settles a batch like any other end, and only an
 // ExtractionError is the sender's fault.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -35,7 +35,7 @@ interface Row {
 
 /** Writes tasks straight into a data dir's database, as a previous run (or a bug) left them. */
 function insertTasks(dir: string, rows: Row[]): void {
-  const db = new Database(join(dir, 'sandbox.db'));
+  const db = openSqlite(join(dir, 'sandbox.db'));
   try {
     const owner = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
     const insert = db.prepare(`INSERT INTO tasks (task_id, kind, parent_task_id, item_index, owner_user_id, scope, model_id, status,
@@ -53,7 +53,7 @@ function insertTasks(dir: string, rows: Row[]): void {
 }
 
 function storedStatus(dir: string, taskId: string): string {
-  const db = new Database(join(dir, 'sandbox.db'), { readonly: true });
+  const db = openSqlite(join(dir, 'sandbox.db'), { readonly: true });
   try {
     return (db.prepare('SELECT status FROM tasks WHERE task_id = ?').get(taskId) as { status: string }).status;
   } finally {
@@ -138,7 +138,7 @@ describe('a file that cannot be read', () => {
   test('any other error is the sandbox\'s: retryable, and the comment never names a server path', async () => {
     const dir = await seededDir();
     insertTasks(dir, [{ task_id: 'tsk_lost_file', kind: 'one_pass', status: 'QUEUED', input_json: JSON.stringify({ model_id: 12 }) }]);
-    const db = new Database(join(dir, 'sandbox.db'));
+    const db = openSqlite(join(dir, 'sandbox.db'));
     // The row points at a stored file that is not there (a disk problem, not the sender's file).
     db.prepare(`INSERT INTO task_files (task_id, ord, role, field, name, mime, size, sha256, path)
       VALUES ('tsk_lost_file', 0, 'answer', 'answer_file', 'essay.txt', 'text/plain', 10, 'x', 'files/tasks/tsk_lost_file/0')`).run();

@@ -1,5 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { ExtractionError, reason } from './errors.js';
+import { DOCX_STYLE_MAP, docxBlocks } from './docx-html.js';
+import { render } from './structure.js';
+import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 import { checkUnpackedSize, ZipLimitError } from './zip.js';
 
@@ -13,7 +16,7 @@ export const DOCX_LIMITS = {
   partBytes: { name: 'word/document.xml', bytes: 100 * 1024 * 1024 },
 } as const;
 
-export async function extractDocx(filePath: string): Promise<{ text: string; method: string }> {
+export async function extractDocx(filePath: string): Promise<Extracted> {
   // Read outside the try: a stored file that cannot be read is the sandbox's problem, not the
   // sender's, and its message (with a server path) must not reach them.
   const data = await readFile(filePath);
@@ -21,12 +24,18 @@ export async function extractDocx(filePath: string): Promise<{ text: string; met
   let value: string;
   try {
     await checkUnpackedSize(data, DOCX_LIMITS);
-    ({ value } = await mammoth.extractRawText({ buffer: data }));
+    // HTML rather than raw text: it tells headings from paragraphs. Pictures become empty
+    // elements instead of base64 data nobody reads.
+    ({ value } = await mammoth.convertToHtml({ buffer: data }, {
+      styleMap: DOCX_STYLE_MAP,
+      convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+    }));
   } catch (err) {
     if (err instanceof ZipLimitError) {
       throw new ExtractionError(`The Word (.docx) document is too large once unpacked: ${err.message}. Send the essay as a smaller document, or as PDF or text.`, { cause: err });
     }
     throw new ExtractionError(`The file is not a readable Word (.docx) document (${reason(err)}).`, { cause: err });
   }
-  return { text: tidy(value), method: 'docx/mammoth' };
+  const { text, body } = render(docxBlocks(value));
+  return { text: tidy(text), body: tidy(body), method: 'docx/mammoth' };
 }

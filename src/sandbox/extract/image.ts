@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { ExtractionError } from './errors.js';
 import { ocrImage } from './ocr.js';
+import { structurePlainText } from './structure.js';
+import type { Extracted } from './tidy.js';
+import { tidy } from './tidy.js';
 
 const SIGNATURES: { name: string; test: (b: Buffer) => boolean }[] = [
   { name: 'PNG', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
@@ -11,11 +14,13 @@ const SIGNATURES: { name: string; test: (b: Buffer) => boolean }[] = [
   { name: 'BMP', test: (b) => b[0] === 0x42 && b[1] === 0x4d },
 ];
 
-export async function extractImage(filePath: string): Promise<{ text: string; method: string }> {
+export async function extractImage(filePath: string): Promise<Extracted> {
   const data = await readFile(filePath);
   // Checked here because tesseract reports an unknown format only as noise on stderr.
   if (!SIGNATURES.some((s) => s.test(data))) {
     throw new ExtractionError('The file is not a PNG, JPEG, WebP or GIF image, so its text cannot be read.');
   }
-  return { text: await ocrImage(data), method: 'image/ocr' };
+  const text = await ocrImage(data);
+  // OCR gives the page's lines: the body joins the wrapped ones into paragraphs.
+  return { text, body: tidy(structurePlainText(text).body), method: 'image/ocr' };
 }

@@ -5,17 +5,20 @@ import { extractImage } from './image.js';
 import { closeOcr } from './ocr.js';
 import { extractPdf } from './pdf.js';
 import { extractRtf } from './rtf.js';
+import type { Extracted } from './tidy.js';
 import { extractTxt } from './txt.js';
 
 export { ExtractionError } from './errors.js';
+export type { Extracted } from './tidy.js';
 
 /**
  * The text of an answer, question or rubric file. Heavy libraries (pdf.js, mammoth, tesseract) load
  * on first use of their format. `method` names how the text was got, e.g. "pdf/ocr"; `text` is ''
- * when the file holds none. Throws an ExtractionError, with a message meant for the sender, when
- * the file cannot be read as the type it claims.
+ * when the file holds none; `body` is the part an answer is marked on (see `Extracted`). Throws an
+ * ExtractionError, with a message meant for the sender, when the file cannot be read as the type
+ * it claims.
  */
-export async function extractText(filePath: string, mimeType: string): Promise<{ text: string; method: string }> {
+export async function extractText(filePath: string, mimeType: string): Promise<Extracted> {
   switch (mimeType) {
     case MIME.txt:
       return extractTxt(filePath);

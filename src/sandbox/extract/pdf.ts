@@ -3,12 +3,14 @@ import type * as Unpdf from 'unpdf';
 import { ExtractionError, reason } from './errors.js';
 import type { OcrClock } from './ocr.js';
 import { ocrImage } from './ocr.js';
+import { pageLines, pdfBlocks, type PdfPageLines, type PdfTextItem } from './pdf-layout.js';
 import { encodePng } from './png.js';
+import { plainTextBlocks, render, type Block } from './structure.js';
+import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
 type PdfDocument = Awaited<ReturnType<typeof Unpdf.getDocumentProxy>>;
 type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
-type TextContent = Awaited<ReturnType<PdfPage['getTextContent']>>;
 
 // Pages are rendered for OCR at about 216 dpi for A4, but never wider or taller than this.
 const OCR_SCALE = 3;
@@ -27,38 +29,6 @@ export interface PdfLimits {
 }
 
 export const PDF_LIMITS: Readonly<PdfLimits> = { pages: 200, ocrPages: 30, ocrMs: 120_000 };
-
-/**
- * Lines from pdf.js text items, with an empty line where the vertical gap says a paragraph ends:
- * the grader counts paragraphs, and pdf.js's own join loses them.
- */
-export function pageText(content: TextContent): string {
-  let out = '';
-  let lastY: number | undefined;
-  let lastHeight = 0;
-  const breakLine = (blank: boolean) => {
-    if (out === '') return;
-    if (!out.endsWith('\n')) out += '\n';
-    if (blank && !out.endsWith('\n\n')) out += '\n';
-  };
-  for (const item of content.items) {
-    if (!('str' in item)) continue;
-    const y = Number(item.transform[5]);
-    const height = item.height || Math.hypot(Number(item.transform[2]), Number(item.transform[3]));
-    if (item.str !== '' && lastY !== undefined) {
-      const gap = Math.abs(lastY - y);
-      const lineHeight = Math.max(height, lastHeight, 1);
-      if (gap > lineHeight * 0.5) breakLine(gap > lineHeight * 1.8);
-    }
-    out += item.str;
-    if (item.hasEOL) breakLine(false);
-    if (item.str !== '') {
-      lastY = y;
-      lastHeight = height;
-    }
-  }
-  return out;
-}
 
 async function paintsSomething(page: PdfPage): Promise<boolean> {
   const { OPS } = await (await import('unpdf')).getResolvedPDFJS();
@@ -141,11 +111,12 @@ async function open(data: Uint8Array): Promise<PdfDocument> {
   }
 }
 
-export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> = PDF_LIMITS): Promise<{ text: string; method: string }> {
+export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> = PDF_LIMITS): Promise<Extracted> {
   const data = new Uint8Array(await readFile(filePath));
   const pdf = await open(data);
   const ocr = new PageOcr(data, pdf);
-  const pages: string[] = [];
+  // Per page: its text-layer lines, or the text OCR read from it.
+  const pages: (PdfPageLines | string)[] = [];
   const scanned: number[] = [];
   let textPages = 0;
   try {
@@ -156,11 +127,12 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
     // any of them goes to OCR.
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      const text = tidy(pageText(await page.getTextContent()));
-      if (text !== '') textPages++;
+      const items = (await page.getTextContent()).items.filter((i): i is typeof i & PdfTextItem => 'str' in i);
+      const lines = pageLines(items);
+      if (lines.length > 0) textPages++;
       else if (await paintsSomething(page)) scanned.push(n);
+      pages.push({ lines, width: page.getViewport({ scale: 1 }).width });
       page.cleanup();
-      pages.push(text);
     }
     if (scanned.length > limits.ocrPages) {
       throw new ExtractionError(`The PDF has ${scanned.length} scanned pages (pages without a text layer), over the sandbox's limit of ${limits.ocrPages} pages read by OCR per file; send a PDF with a text layer, or fewer pages.`);
@@ -180,5 +152,26 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
     await pdf.destroy();
   }
   const method = scanned.length === 0 ? 'pdf/text' : textPages === 0 ? 'pdf/ocr' : 'pdf/text+ocr';
-  return { text: pages.filter((p) => p !== '').join('\n\n'), method };
+  const { text, body } = render(documentBlocks(pages));
+  return { text: tidy(text), body: tidy(body), method };
+}
+
+/** Runs of text-layer pages are laid out together (a paragraph may run on over a page break); OCR pages as plain text. */
+function documentBlocks(pages: (PdfPageLines | string)[]): Block[] {
+  const blocks: Block[] = [];
+  let run: PdfPageLines[] = [];
+  const flush = () => {
+    if (run.length > 0) blocks.push(...pdfBlocks(run));
+    run = [];
+  };
+  for (const page of pages) {
+    if (typeof page === 'string') {
+      flush();
+      blocks.push(...plainTextBlocks(page));
+    } else {
+      run.push(page);
+    }
+  }
+  flush();
+  return blocks;
 }

@@ -2,6 +2,9 @@ import iconv from 'iconv-lite';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ExtractionError, reason } from './errors.js';
+import { RtfParagraphs } from './rtf-paragraphs.js';
+import { render } from './structure.js';
+import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
 // rtf-stream-parser's token types (a `const enum` there, which isolatedModules cannot import).
@@ -17,15 +20,17 @@ interface Token { type: number; word?: string; param?: number; data?: Buffer }
  * the RTF spec asks of readers that do not know it.
  */
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict',
+  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict',
   'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf', 'fldinst',
   'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'bkmkstart',
   'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
 ]);
 
+/** Control words that end a paragraph; `\line` and a raw line break only start a new line in it. */
+const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', '\n', '\r']);
+
 const SYMBOLS: Record<string, string> = {
-  par: '\n', line: '\n', sect: '\n\n', page: '\n\n', row: '\n', '\n': '\n', '\r': '\n',
   tab: '\t', cell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
   lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
   emspace: ' ', enspace: ' ', qmspace: ' ', '~': '\u00a0', _: '-', '-': '',
@@ -43,13 +48,28 @@ function codepage(name: string | undefined): string | undefined {
   return name !== undefined && iconv.encodingExists(name) ? name : undefined;
 }
 
-interface Group { skip: boolean; fontTable: boolean; uc: number; font: number | undefined }
+interface Group {
+  skip: boolean;
+  fontTable: boolean;
+  styleSheet: boolean;
+  uc: number;
+  font: number | undefined;
+  bold: boolean;
+  /** Type size in half-points (\fsN); 24 is RTF's default 12 pt. */
+  size: number;
+}
 
 /** A walk over the tokens that keeps only body text, decoding 8-bit runs with the right code page. */
 class Walker {
-  private group: Group = { skip: false, fontTable: false, uc: 1, font: undefined };
+  private group: Group = { skip: false, fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
   private readonly stack: Group[] = [];
-  private readonly parts: string[] = [];
+  private readonly paragraphs = new RtfParagraphs();
+  // Paragraph formatting lasts until \pard: a style number (\sN) and an outline level.
+  private paragraphStyle = 0;
+  private outlineLevel: number | undefined;
+  /** Style numbers the stylesheet names as headings or titles, or gives an outline level. */
+  private readonly headingStyles = new Set<number>();
+  private styleBeingDefined: { number: number; name: string; outline: boolean } | undefined;
   private bytes: number[] = [];
   private bytesEncoding = 'cp1252';
   private docEncoding = 'cp1252';
@@ -61,6 +81,8 @@ class Walker {
 
   token(t: Token): void {
     if (t.type === GROUP_START) {
+      // Text so far was set in this group's formatting: it is counted as such before any change.
+      this.flush();
       this.stack.push(this.group);
       this.group = { ...this.group };
       this.atGroupStart = true;
@@ -68,6 +90,7 @@ class Walker {
       return;
     }
     if (t.type === GROUP_END) {
+      this.flush();
       this.toSkip = 0;
       this.group = this.stack.pop() ?? this.group;
       this.atGroupStart = false;
@@ -89,9 +112,11 @@ class Walker {
       }
       this.atGroupStart = false;
       if (word === 'fonttbl') this.group.fontTable = true;
+      if (word === 'stylesheet') this.group.styleSheet = true;
       if (this.starred || SKIPPED.has(word)) this.group.skip = true;
     }
     if (this.group.fontTable) return this.fontTableControl(word, param);
+    if (this.group.styleSheet) return this.styleSheetControl(word, param);
     if (this.group.skip) return;
 
     if (word === 'u' && param !== undefined) {
@@ -114,6 +139,33 @@ class Walker {
       case 'f':
         this.group.font = param;
         return;
+      case 'b':
+        this.flush();
+        this.group.bold = param !== 0;
+        return;
+      case 'fs':
+        this.flush();
+        this.group.size = param ?? 24;
+        return;
+      case 'plain':
+        this.flush();
+        this.group.bold = false;
+        this.group.size = 24;
+        return;
+      case 'pard':
+        this.paragraphStyle = 0;
+        this.outlineLevel = undefined;
+        return;
+      case 's':
+        this.paragraphStyle = param ?? 0;
+        return;
+      case 'outlinelevel':
+        this.outlineLevel = param;
+        return;
+      case 'line':
+        this.flush();
+        this.paragraphs.lineBreak();
+        return;
       case 'ansicpg':
         this.docEncoding = codepage(`cp${param}`) ?? this.docEncoding;
         return;
@@ -127,8 +179,28 @@ class Walker {
         this.docEncoding = 'cp850';
         return;
     }
+    if (PARAGRAPH_ENDS.has(word)) {
+      this.flush();
+      this.paragraphs.end(this.outlineLevel !== undefined || this.headingStyles.has(this.paragraphStyle));
+      return;
+    }
     const symbol = SYMBOLS[word];
     if (symbol !== undefined) this.emit(symbol);
+  }
+
+  private styleSheetControl(word: string, param: number | undefined): void {
+    if (word === 's' && param !== undefined) this.styleBeingDefined = { number: param, name: '', outline: false };
+    if (word === 'outlinelevel' && this.styleBeingDefined) this.styleBeingDefined.outline = true;
+  }
+
+  /** Text inside the stylesheet: style names, each ended by ";". */
+  private styleSheetText(data: Buffer): void {
+    const style = this.styleBeingDefined;
+    if (!style) return;
+    style.name += data.toString('latin1');
+    if (!style.name.includes(';')) return;
+    if (style.outline || /^\s*(?:heading|title|subtitle)\b/i.test(style.name)) this.headingStyles.add(style.number);
+    this.styleBeingDefined = undefined;
   }
 
   private fontTableControl(word: string, param: number | undefined): void {
@@ -139,6 +211,7 @@ class Walker {
   }
 
   private text(data: Buffer): void {
+    if (this.group.styleSheet) return this.styleSheetText(data);
     if (this.group.skip) return;
     let start = 0;
     if (this.toSkip > 0) {
@@ -160,18 +233,18 @@ class Walker {
 
   private flush(): void {
     if (this.bytes.length === 0) return;
-    this.parts.push(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding));
+    this.paragraphs.add(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding), this.group);
     this.bytes = [];
   }
 
   private emit(s: string): void {
     this.flush();
-    this.parts.push(s);
+    this.paragraphs.add(s, this.group);
   }
 
-  result(): string {
+  result(): { text: string; body: string } {
     this.flush();
-    return this.parts.join('');
+    return render(this.paragraphs.blocks());
   }
 }
 
@@ -185,7 +258,7 @@ async function startsLikeRtf(filePath: string): Promise<boolean> {
   }
 }
 
-export async function extractRtf(filePath: string): Promise<{ text: string; method: string }> {
+export async function extractRtf(filePath: string): Promise<Extracted> {
   if (!(await startsLikeRtf(filePath))) {
     throw new ExtractionError('The file is not an RTF document (it does not start with "{\\rtf").');
   }
@@ -199,5 +272,6 @@ export async function extractRtf(filePath: string): Promise<{ text: string; meth
   } catch (err) {
     throw new ExtractionError(`The RTF document could not be read (${reason(err)}).`, { cause: err });
   }
-  return { text: tidy(walker.result()), method: 'rtf' };
+  const { text, body } = walker.result();
+  return { text: tidy(text), body: tidy(body), method: 'rtf' };
 }

@@ -10,3 +10,14 @@ export function tidy(text: string): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
+
+/**
+ * What a file's text is read as. `text` keeps every block, headings included (question and rubric
+ * files need them); `body` is what an answer is marked on: paragraphs, without headings, page
+ * furniture or a cover sheet's name and date lines.
+ */
+export interface Extracted {
+  text: string;
+  body: string;
+  method: string;
+}

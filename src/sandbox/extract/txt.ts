@@ -1,6 +1,8 @@
 import iconv from 'iconv-lite';
 import { readFile } from 'node:fs/promises';
 import { ExtractionError } from './errors.js';
+import { structurePlainText } from './structure.js';
+import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
 /**
@@ -30,12 +32,14 @@ function looksBinary(buf: Buffer): boolean {
   return controls > sample.length / 10;
 }
 
-export async function extractTxt(filePath: string): Promise<{ text: string; method: string }> {
+export async function extractTxt(filePath: string): Promise<Extracted> {
   const buf = await readFile(filePath);
   const utf16 = (buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff);
   if (!utf16 && looksBinary(buf)) {
     throw new ExtractionError('The text file holds binary data, not plain text; send it with its real file type.');
   }
   const { text, encoding } = decodeText(buf);
-  return { text: tidy(text), method: `text/${encoding}` };
+  // The text as typed (question and rubric files are read line by line); the body as paragraphs.
+  const tidied = tidy(text);
+  return { text: tidied, body: tidy(structurePlainText(tidied).body), method: `text/${encoding}` };
 }

@@ -1,19 +1,78 @@
-import type { AnswerProfile } from './analyze.js';
-import { clamp, contentTerms, type Term } from './text.js';
+// How well an answer meets one criterion: the criterion's wording decides which signals count
+// (a "Thesis & position" criterion is not marked on spelling), the task's genre how they are read
+// (dialogue counts in a story, not in a source analysis), and two gates hold the whole mark down
+// for an answer that is off the topic or too short to meet anything.
+import type { Doc } from './document.js';
+import type { Features } from './features.js';
+import { MET, signal, type Coverage, type Signal, type SignalId } from './signals.js';
+import type { Task } from './task.js';
+import { clamp, contentTerms, stem, type Term } from './text.js';
 
-/** What a criterion is mostly about, read from its wording; decides which signals count most. */
-export type Focus = 'evidence' | 'organisation' | 'language' | 'position' | 'content';
+/** What a criterion is about, read from its name (and its description when the name says nothing). */
+export type Focus =
+  | 'judgement' | 'provenance' | 'context' | 'analysis' | 'evidence' | 'position' | 'organisation'
+  | 'conventions' | 'style' | 'ideas';
 
 const FOCUS_WORDS: [Focus, RegExp][] = [
-  ['evidence', /\b(?:evidence|example|examples|support|supporting|reasoning|reasons|justif\w*|analysis|analys\w*|source|sources|detail|details|argument)\b/i],
-  ['organisation', /\b(?:organi[sz]\w*|structure\w*|coheren\w*|paragraph\w*|flow|sequenc\w*|transition\w*|introduction|conclusion)\b/i],
-  ['language', /\b(?:language|grammar|spelling|punctuation|vocabulary|style|expression|mechanics|conventions|sentence\w*|fluency|tone|register|word choice)\b/i],
-  ['position', /\b(?:thesis|position|claim|stance|opinion|point of view|main idea|purpose)\b/i],
+  ['judgement', /\bjudge?ment|\bevaluat\w*|\bverdict\b/i],
+  ['provenance', /\bprovenance\b|\borigins?\b|\bnature,? origin|\breliab\w*|\bsource['’]s\b/i],
+  ['context', /\bcontext\w*|\bown knowledge\b|\bhistorical\b|\bbackground\b|\bthemes?\b/i],
+  ['analysis', /\banalys\w*|\banalyz\w*|\bmethods?\b|\btechniques?\b|\bwriter['’]s (?:craft|choices)\b/i],
+  ['evidence', /\bevidence\b|\bquotations?\b|\btextual\b|\breferences?\b|\bsupport\w*|\binferences?\b|\bexamples?\b|\breasoning\b/i],
+  ['position', /\bthesis\b|\bposition\b|\bargument\b|\binterpretation\b|\bstance\b|\bclaim\b|\bpoint of view\b|\bpurpose\b/i],
+  ['organisation', /\borgani[sz]\w*|\bstructure\w*|\bparagraph\w*|\bcoheren\w*|\bsequenc\w*|\bcommunication\b/i],
+  ['conventions', /\bconventions\b|\bspelling\b|\bpunctuation\b|\bgrammar\b|\baccura\w*|\bmechanics\b|\bspag\b/i],
+  ['style', /\blanguage\b|\bstyle\b|\bvoice\b|\bexpression\b|\bvocabulary\b|\bregister\b|\btone\b|\bfluency\b|\bsentences?\b/i],
+  ['ideas', /\bideas\b|\bcontent\b|\bplot\b|\bcreativ\w*|\bimagination\b|\bdevelopment\b|\bunderstanding\b|\bknowledge\b/i],
 ];
 
-export function focusOf(text: string): Focus {
-  for (const [focus, re] of FOCUS_WORDS) if (re.test(text)) return focus;
-  return 'content';
+/** Focuses the criterion's name names; its description decides when the name names none. */
+export function focusesOf(item: string, description = ''): Focus[] {
+  // "Analysis of language & method" is about analysis, not the answer's own language.
+  const name = item.replace(/\blanguage\s*(?:&|and)\s*method/i, 'method');
+  const found = FOCUS_WORDS.filter(([, re]) => re.test(name)).map(([f]) => f);
+  if (found.length > 0) return found;
+  const described = FOCUS_WORDS.find(([, re]) => re.test(description));
+  return [described?.[0] ?? 'ideas'];
+}
+
+type Mix = [SignalId, number][];
+
+/** Which signals a focus is marked on, by genre, with weights that add up to 1. */
+function mix(focus: Focus, genre: Task['genre']): Mix {
+  const story = genre === 'narrative';
+  switch (focus) {
+    case 'position':
+      if (genre === 'argument') return [['position', 0.35], ['counter', 0.2], ['explanation', 0.15], ['frame', 0.15], ['development', 0.15]];
+      return [['position', 0.2], ['analysis', 0.2], ['explanation', 0.2], ['development', 0.2], ['coverage', 0.2]];
+    case 'evidence':
+      if (genre === 'literature') return [['quotations', 0.35], ['explanation', 0.25], ['analysis', 0.15], ['development', 0.15], ['coverage', 0.1]];
+      // In a source question, evidence is inference: what the source suggests, explained.
+      if (genre === 'source') return [['analysis', 0.35], ['explanation', 0.3], ['evidence', 0.15], ['development', 0.2]];
+      return [['evidence', 0.35], ['explanation', 0.25], ['counter', 0.2], ['development', 0.1], ['progression', 0.1]];
+    case 'organisation':
+      // A story is shaped by its turning point and pacing, not by "however" and "in conclusion".
+      if (story) return [['paragraphs', 0.35], ['turning', 0.3], ['development', 0.2], ['variety', 0.15]];
+      return [['paragraphs', 0.3], ['connectives', 0.2], ['frame', 0.2], ['progression', 0.15], ['development', 0.15]];
+    case 'conventions':
+      if (story) return [['accuracy', 0.6], ['dialogue', 0.2], ['variety', 0.2]];
+      return [['accuracy', 0.7], ['register', 0.15], ['variety', 0.15]];
+    case 'style':
+      if (story) return [['description', 0.3], ['dialogue', 0.25], ['variety', 0.25], ['vocabulary', 0.2]];
+      return [['register', 0.3], ['vocabulary', 0.3], ['variety', 0.2], ['accuracy', 0.2]];
+    case 'analysis':
+      return [['analysis', 0.35], ['quotations', 0.2], ['explanation', 0.2], ['coverage', 0.25]];
+    case 'context':
+      return [['context', 0.4], ['coverage', 0.35], ['explanation', 0.25]];
+    case 'provenance':
+      return [['provenance', 0.5], ['explanation', 0.2], ['coverage', 0.15], ['development', 0.15]];
+    case 'judgement':
+      return [['judgement', 0.5], ['explanation', 0.2], ['frame', 0.15], ['development', 0.15]];
+    case 'ideas':
+      if (story) return [['story', 0.3], ['turning', 0.25], ['description', 0.15], ['development', 0.3]];
+      if (genre === 'source' || genre === 'literature') return [['analysis', 0.3], ['evidence', 0.3], ['explanation', 0.2], ['development', 0.2]];
+      return [['coverage', 0.3], ['evidence', 0.25], ['explanation', 0.25], ['development', 0.2]];
+  }
 }
 
 export interface CriterionInput {
@@ -23,153 +82,126 @@ export interface CriterionInput {
   levels?: { score: number; descriptor: string }[];
 }
 
-/** A measured signal in [0, 1], with what the feedback may say it found and what it lacks. */
-export interface Signal { name: string; value: number; found?: string; lacking?: string }
+export interface WeightedSignal extends Signal { weight: number }
 
 export interface CriterionResult {
+  /** In [0, CEILING]. */
   fraction: number;
-  focus: Focus;
-  matched: string[];
-  missing: string[];
-  /** Signals that moved this criterion, for the feedback to name. */
-  signals: Signal[];
-  /** Share of the question's key terms the answer uses, or undefined when there is no question. */
-  relevance: number | undefined;
+  focuses: Focus[];
+  signals: WeightedSignal[];
+  /** Share of the topic's terms the answer uses (weighted), in [0, 1]; 1 when the task names no topic. */
+  relevance: number;
+  /** Set when the answer is held down for being off the topic (below 1). */
+  topicFactor: number;
+  /** Set when the answer is too short to meet the criterion (below 1). */
+  lengthFactor: number;
 }
-
-/**
- * Key terms of a criterion: from its name and description, and from level descriptors only when
- * they recur across levels or belong to the question. Descriptors are mostly grading language
- * ("vague", "sustained", "bolted on"), and a student is not missing those words.
- */
-export function criterionTerms(c: CriterionInput, questionStems: ReadonlySet<string>): Term[] {
-  const own = contentTerms([{ text: c.item, weight: 3 }, { text: c.description, weight: 2 }]);
-  const known = new Set(own.map((t) => t.stem));
-  const seen = new Map<string, { term: Term; levels: number }>();
-  for (const level of c.levels ?? []) {
-    for (const term of contentTerms([{ text: level.descriptor, weight: 1 }])) {
-      const entry = seen.get(term.stem) ?? { term, levels: 0 };
-      entry.levels++;
-      seen.set(term.stem, entry);
-    }
-  }
-  const fromLevels = [...seen.values()]
-    .filter(({ term, levels }) => !known.has(term.stem) && (levels >= 2 || questionStems.has(term.stem)))
-    .map(({ term }) => term);
-  return [...own, ...fromLevels];
-}
-
-const quoted = (xs: string[]) => xs.slice(0, 3).map((x) => `“${x}”`).join(', ');
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** Per-signal scores in [0, 1], with the words the feedback uses for them. */
-function signals(a: AnswerProfile): Record<string, Signal> {
-  const evidenceCount = a.evidenceMarkers.length + Math.min(a.figures, 3) + Math.min(a.quotations, 3);
-  const length = clamp((a.wordCount - 30) / 370, 0, 1);
-  const variety = a.sentences < 3 ? 0 : clamp(a.sentenceVariety / 0.45, 0, 1) * (a.meanSentenceWords >= 8 && a.meanSentenceWords <= 30 ? 1 : 0.6);
-  const vocabulary = a.wordCount < 60 ? 0.3 : clamp((a.vocabulary - 0.3) / 0.3, 0, 1);
-  return {
-    length: {
-      name: 'length', value: length,
-      found: length >= 0.5 ? plural(a.wordCount, 'word') : undefined,
-      lacking: length < 0.5 ? `enough development (only ${plural(a.wordCount, 'word')})` : undefined,
-    },
-    paragraphs: {
-      name: 'paragraphs', value: clamp((a.paragraphs - 1) / 4, 0, 1),
-      found: a.paragraphs > 1 ? plural(a.paragraphs, 'paragraph') : undefined,
-      lacking: a.paragraphs < 3 ? `separate paragraphs (${plural(a.paragraphs, 'paragraph')} found)` : undefined,
-    },
-    evidence: {
-      name: 'evidence', value: clamp(evidenceCount / 6, 0, 1),
-      found: [
-        a.evidenceMarkers.length > 0 ? `support markers ${quoted(a.evidenceMarkers)}` : '',
-        a.figures > 0 ? plural(a.figures, 'figure') : '',
-        a.quotations > 0 ? plural(a.quotations, 'quotation') : '',
-      ].filter(Boolean).join(', ') || undefined,
-      lacking: [
-        a.evidenceMarkers.length === 0 ? 'examples or reasons (“for example”, “because”)' : '',
-        a.figures === 0 ? 'figures' : '',
-        a.quotations === 0 ? 'quotations' : '',
-      ].filter(Boolean).join(', ') || undefined,
-    },
-    connectives: {
-      name: 'connectives', value: clamp(a.connectives.length / 6, 0, 1),
-      found: a.connectives.length > 0 ? `linking words ${quoted(a.connectives)}` : undefined,
-      lacking: a.connectives.length < 3 ? 'linking words between points (“however”, “therefore”)' : undefined,
-    },
-    variety: {
-      name: 'variety', value: variety,
-      found: a.sentences > 0 ? `${plural(a.sentences, 'sentence')} averaging ${Math.round(a.meanSentenceWords)} words` : undefined,
-      lacking: variety < 0.5 ? 'varied sentence lengths' : undefined,
-    },
-    vocabulary: {
-      name: 'vocabulary', value: vocabulary,
-      found: a.wordCount >= 60 ? `${Math.round(a.vocabulary * 100)}% distinct words` : undefined,
-      lacking: vocabulary < 0.5 ? 'a wider range of words' : undefined,
-    },
-    position: {
-      name: 'position', value: a.position ? 1 : 0,
-      found: a.position ? 'a stated position' : undefined,
-      lacking: a.position ? undefined : 'a clearly stated position (“I believe”, “should”)',
-    },
-    counter: {
-      name: 'counter', value: a.counterArgument ? 1 : 0,
-      found: a.counterArgument ? 'an opposing view' : undefined,
-      lacking: a.counterArgument ? undefined : 'an opposing view and a reply to it',
-    },
-  };
-}
-
-/** Which signals matter for each focus, with their weights (each row sums to 1). */
-const MIX: Record<Focus, [string, number][]> = {
-  evidence: [['evidence', 0.6], ['length', 0.2], ['counter', 0.2]],
-  organisation: [['paragraphs', 0.45], ['connectives', 0.35], ['length', 0.2]],
-  language: [['variety', 0.4], ['vocabulary', 0.35], ['length', 0.25]],
-  position: [['position', 0.5], ['counter', 0.2], ['length', 0.3]],
-  content: [['length', 0.4], ['evidence', 0.3], ['paragraphs', 0.3]],
-};
 
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
 export const CEILING = 0.9;
 
 /**
- * How well an answer meets one criterion, in [0, CEILING]: the writing signals that suit the
- * criterion and the share of its key terms found in the answer, held down for a short answer
- * (20 words cannot fully meet any criterion) and for one that shares little with the question.
+ * The things a criterion's description lists ("the Great Depression, itinerant ranch work, race
+ * and gender"; "(patriotism, Pals battalions, propaganda, unemployment)"), as phrases: feedback and
+ * advice quote the phrase, never a bare keyword. Only lists count (three items or more, or two in
+ * brackets), and only items that name something: "examples" or "quotations" are checked as signals.
  */
-export function scoreCriterion(c: CriterionInput, a: AnswerProfile, questionTerms: Term[]): CriterionResult {
-  const focus = focusOf(`${c.item} ${c.description ?? ''}`);
-  const terms = criterionTerms(c, new Set(questionTerms.map((t) => t.stem)));
-  const matched: Term[] = [];
-  const missing: Term[] = [];
-  for (const t of terms) (a.stems.has(t.stem) ? matched : missing).push(t);
-  const totalWeight = terms.reduce((n, t) => n + t.weight, 0);
-  const coverage = totalWeight === 0 ? undefined : matched.reduce((n, t) => n + t.weight, 0) / totalWeight;
+const listed = new Map<string, { text: string; terms: Term[] }[]>();
 
-  const questionHits = questionTerms.filter((t) => a.stems.has(t.stem)).length;
-  const relevance = questionTerms.length === 0 ? undefined : questionHits / questionTerms.length;
+export function listedItems(description: string): { text: string; terms: Term[] }[] {
+  let items = listed.get(description);
+  if (!items) {
+    items = listedItemsNow(description);
+    // Bounded: rubrics are few, but descriptions arrive with every request.
+    if (listed.size >= 256) listed.clear();
+    listed.set(description, items);
+  }
+  return items;
+}
 
-  const all = signals(a);
-  const mix = MIX[focus];
-  const signalScore = mix.reduce((n, [name, w]) => n + all[name].value * w, 0);
+function listedItemsNow(description: string): { text: string; terms: Term[] }[] {
+  const lists: string[][] = [];
+  for (const m of description.matchAll(/\(([^()]+)\)/g)) {
+    const items = m[1].split(/,|\s(?:and|or)\s/).map((x) => x.trim()).filter(Boolean);
+    if (items.length >= 2) lists.push(items);
+  }
+  for (const clause of description.replace(/\([^()]*\)/g, '').split(/[;:.]/)) {
+    const items = clause.split(/,|\s(?:and|or)\s/).map((x) => x.trim()).filter(Boolean);
+    if (items.length < 3) continue;
+    // The first item carries the clause's lead-in ("Links loneliness to the Great Depression").
+    items[0] = items[0].split(/\s(?:to|of|on|in|with|about|including|such as|like)\s/).pop()!.trim();
+    lists.push(items);
+  }
+  return lists.flat()
+    .filter((text) => text.split(/\s+/).length <= 4)
+    .map((text) => ({ text: text.replace(/^(?:the|a|an)\s+/i, (a) => a), terms: contentTerms([{ text, weight: 1 }]) }))
+    .filter((p) => p.terms.length > 0);
+}
 
-  // Coverage counts for more the more key terms there are (one stray term decides little), and it
-  // saturates: an answer need not use every word of a criterion.
-  const confidence = Math.min(1, totalWeight / 6);
-  const termWeight = coverage === undefined ? 0 : (focus === 'language' ? 0.2 : 0.45) * confidence;
-  const raw = (signalScore * (1 - termWeight)) + clamp((coverage ?? 0) / 0.6, 0, 1) * termWeight;
-  const lengthFactor = Math.min(1, Math.sqrt(a.wordCount / 150));
-  // Fluent writing on another topic is still off task: it keeps at most 35% of what it would get.
-  const topicFactor = relevance === undefined ? 1 : 0.35 + 0.65 * clamp(relevance / 0.5, 0, 1);
-
-  const quote = (t: Term) => a.stems.get(t.stem) ?? t.word;
-  const byWeight = (x: Term, y: Term) => y.weight - x.weight;
+function coverage(c: CriterionInput, doc: Doc, answerStems: ReadonlySet<string>): Coverage | undefined {
+  const phrases = listedItems(c.description ?? '');
+  if (phrases.length < 2) return undefined;
+  const hit = (t: Term) => answerStems.has(t.stem);
+  const found = phrases.filter((p) => p.terms.some(hit));
+  const missing = phrases.filter((p) => !p.terms.some(hit));
+  const foundStems = new Set(found.flatMap((p) => p.terms.filter(hit).map((t) => t.stem)));
+  const sentences = doc.sentences.flatMap((s, i) => (s.words.some((w) => foundStems.has(stem(w))) ? [i] : []));
   return {
-    fraction: clamp(raw * lengthFactor * topicFactor * CEILING, 0, CEILING),
-    focus,
-    matched: [...matched].sort(byWeight).map(quote),
-    missing: [...missing].sort(byWeight).map((t) => t.word),
-    signals: mix.map(([name]) => all[name]),
-    relevance,
+    value: clamp(found.length / phrases.length / 0.9, 0, 1),
+    found: found.map((p) => p.text),
+    missing: missing.map((p) => p.text),
+    sentences,
   };
 }
+
+export interface Answer { doc: Doc; f: Features; stems: ReadonlySet<string> }
+
+export function answerStems(doc: Doc): Set<string> {
+  return new Set(doc.sentences.flatMap((s) => s.words.map(stem)));
+}
+
+/** Weighted share of the topic's terms found in the answer, saturating at 60%. */
+export function relevanceOf(task: Task, stems: ReadonlySet<string>): number {
+  const total = task.topic.reduce((n, t) => n + t.weight, 0);
+  if (total === 0) return 1;
+  const found = task.topic.filter((t) => stems.has(t.stem)).reduce((n, t) => n + t.weight, 0);
+  return clamp(found / total / 0.6, 0, 1);
+}
+
+/**
+ * Whether the answer is on the task, in [0, 1]: a story told as one, or the topic's terms used.
+ * The same for every criterion: assess() reads it once per answer.
+ */
+export function relevanceFor(answer: Answer, task: Task): number {
+  if (task.genre !== 'narrative') return relevanceOf(task, answer.stems);
+  return signal('story', { f: answer.f, doc: answer.doc, task, coverage: undefined }).value;
+}
+
+export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, relevance = relevanceFor(answer, task)): CriterionResult {
+  const focuses = focusesOf(c.item, c.description);
+  const cov = coverage(c, answer.doc, answer.stems);
+  // Several focuses ("Language & conventions") share the mark equally.
+  const weights = new Map<SignalId, number>();
+  for (const focus of focuses) {
+    for (const [id, w] of mix(focus, task.genre)) weights.set(id, (weights.get(id) ?? 0) + w / focuses.length);
+  }
+  // A criterion that names nothing specific is not marked on naming it.
+  if (!cov) weights.delete('coverage');
+  const total = [...weights.values()].reduce((a, b) => a + b, 0);
+  const ctx = { f: answer.f, doc: answer.doc, task, coverage: cov };
+  const signals: WeightedSignal[] = [...weights.entries()].map(([id, w]) => ({ ...signal(id, ctx), weight: w / total }));
+  const raw = signals.reduce((n, s) => n + s.value * s.weight, 0);
+
+  const topicFactor = clamp((relevance - 0.2) / 0.35, 0, 1);
+  const lengthFactor = Math.min(1, Math.sqrt(answer.f.words / Math.max(1, task.length.low * 0.5)));
+  return {
+    fraction: clamp(raw * topicFactor * lengthFactor * CEILING, 0, CEILING),
+    focuses,
+    signals: signals.sort((a, b) => b.weight - a.weight),
+    relevance,
+    topicFactor,
+    lengthFactor,
+  };
+}
+
+export { MET };

@@ -1,122 +1,76 @@
-import type { CriterionResult } from './criterion.js';
+// Feedback written from a verdict (assess.ts). The three styles carry the same verdict (score,
+// level reached, next level, evidence quoted from the answer, next step) in different forms:
+// Bullet as a list, Short as two sentences, Long as a paragraph that also says how the sandbox marks.
+import type { Level, Verdict } from './assess.js';
 
 export type FeedbackStyle = 'Bullet' | 'Short' | 'Long';
 
-export interface FeedbackInput {
-  item: string;
-  score: number;
-  max: number;
-  style: FeedbackStyle;
-  /** Undefined when the answer was empty. */
-  result: CriterionResult | undefined;
-  level?: { score: number; descriptor: string };
-  prior?: { comment: string; score: number };
-}
-
-const quote = (xs: string[]) => xs.map((x) => `“${x}”`);
-function list(xs: string[], joiner: 'and' | 'or'): string {
+const fmt = (n: number) => String(Number(n.toFixed(2)));
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const stop = (s: string) => (/[.!?…]["”’)]*$/.test(s) ? s : `${s}.`);
+function list(xs: string[], joiner = 'and'): string {
   return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${joiner} ${xs[xs.length - 1]}`;
 }
 function shorten(s: string, n: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > n ? `${flat.slice(0, n - 3).trimEnd()}...` : flat;
-}
-const fmt = (n: number) => String(Number(n.toFixed(2)));
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-function band(ratio: number): string {
-  if (ratio >= 0.85) return 'Strong';
-  if (ratio >= 0.65) return 'Sound';
-  if (ratio >= 0.4) return 'Partial';
-  if (ratio > 0) return 'Limited';
-  return 'No credit';
+  return flat.length > n ? `${flat.slice(0, n - 1).trimEnd()}…` : flat;
 }
 
-const ADVICE: Record<string, string> = {
-  evidence: 'back each point with an example, a figure or a quotation',
-  paragraphs: 'give each main point its own paragraph',
-  connectives: 'link the points with words such as “however” and “therefore”',
-  variety: 'mix short and longer sentences',
-  vocabulary: 'use more precise and varied words',
-  position: 'state the position clearly at the start and return to it at the end',
-  counter: 'answer an opposing view',
-  length: 'develop each point with more explanation',
-};
-
-/** The one thing most worth doing next: the weakest signal, else the key terms still missing. */
-function nextStep(r: CriterionResult): string | undefined {
-  const weakest = [...r.signals].sort((a, b) => a.value - b.value)[0];
-  if (weakest && weakest.value < 0.6) return ADVICE[weakest.name];
-  if (r.missing.length > 0) return `say more about ${list(quote(r.missing.slice(0, 3)), 'and')}`;
-  return undefined;
+/** "level 4 (“Clear position…”)", or a band of the sandbox's own for a rubric without descriptors. */
+function levelName(l: Level, max: number): string {
+  if (l.generic) return `the band that ${l.descriptor} (${fmt(l.score)} of ${fmt(max)})`;
+  return `level ${fmt(l.score)} (“${shorten(l.descriptor, 160).replace(/[.;]+$/, '')}”)`;
 }
 
-/** What the answer has and lacks for this criterion: key terms first, then measured signals. */
-function coverage(r: CriterionResult, terms: number) {
-  const found = [
-    ...(r.matched.length > 0 ? [list(quote(r.matched.slice(0, terms)), 'and')] : []),
-    ...r.signals.map((s) => s.found).filter((s): s is string => !!s),
-  ];
-  const lacking = [
-    ...(r.missing.length > 0 ? [list(quote(r.missing.slice(0, terms)), 'or')] : []),
-    ...r.signals.map((s) => s.lacking).filter((s): s is string => !!s),
-  ];
-  // An answer far from the question is worth saying so, on every criterion.
-  if (r.relevance !== undefined && (r.relevance < 0.3 || r.focus === 'content')) {
-    const share = `${Math.round(r.relevance * 100)}%`;
-    if (r.relevance < 0.3) lacking.push(`most of the question’s key terms (it uses ${share})`);
-    else found.push(`${share} of the question’s key terms`);
-  }
-  return { found, lacking };
+function nextStep(v: Verdict): string {
+  if (!v.next) return `to stay at the top level, ${v.advice}`;
+  return `towards ${levelName(v.next, v.max)}, ${v.advice}`;
 }
 
-function emptyFeedback(f: FeedbackInput): string {
-  if (f.style === 'Bullet') return `- No answer text was given, so nothing could be credited for “${f.item}”.`;
-  if (f.style === 'Short') return `No answer text was given, so “${f.item}” scores 0.`;
-  return `No answer text was given, so “${f.item}” scores 0 of ${fmt(f.max)} (sandbox grader). Submit the answer as text or as a readable file to have it marked.`;
+function emptyFeedback(v: Verdict, style: FeedbackStyle): string {
+  const what = v.caveat ?? 'No answer text was given, so nothing could be credited.';
+  if (style === 'Bullet') return [`- ${fmt(v.score)}/${fmt(v.max)} for “${v.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(v.advice)}.`].join('\n');
+  if (style === 'Short') return `${fmt(v.score)}/${fmt(v.max)} for “${v.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(v.advice)}.`;
+  return `“${v.item}” scores ${fmt(v.score)} of ${fmt(v.max)} (sandbox grader). ${what} ${capital(v.advice)}.`;
 }
 
-/**
- * Feedback that claims only what the sandbox really checked: the criterion's key terms the
- * answer uses and misses, and the measured signals behind the score.
- */
-export function feedback(f: FeedbackInput): string {
-  const r = f.result;
-  if (!r) return emptyFeedback(f);
-  const ratio = f.max > 0 ? f.score / f.max : 0;
-  const step = nextStep(r);
-  const prior = f.prior
-    ? `earlier feedback (${fmt(f.prior.score)}/${fmt(f.max)}: “${shorten(f.prior.comment, 100)}”) was taken into account`
-    : undefined;
+export function feedback(v: Verdict, style: FeedbackStyle): string {
+  if (!v.result) return emptyFeedback(v, style);
+  const reached = levelName(v.level, v.max);
+  const prior = v.prior ? `Earlier feedback (${fmt(v.prior.score)}/${fmt(v.max)}: “${shorten(v.prior.comment, 100)}”) was taken into account.` : '';
+  const quote = v.quote ? `“${v.quote.text}”` : '';
 
-  if (f.style === 'Bullet') {
-    const { found, lacking } = coverage(r, 5);
+  if (style === 'Bullet') {
     return [
-      `- ${band(ratio)}: ${fmt(f.score)}/${fmt(f.max)} for “${f.item}”.`,
-      `- Covers: ${found.length > 0 ? found.join('; ') : 'nothing this criterion looks for'}.`,
-      `- Missing: ${lacking.length > 0 ? lacking.join('; ') : 'nothing this grader checks for'}.`,
-      step ? `- Next step: ${step}.` : '',
-      prior ? `- ${capital(prior)}.` : '',
+      `- ${fmt(v.score)}/${fmt(v.max)} for “${v.item}” (sandbox grader): reaches ${reached}.`,
+      v.caveat ? `- ${v.caveat}` : '',
+      v.strengths.length > 0 ? `- Shows: ${v.strengths.map((s) => s.text).join('; ')}.` : '',
+      v.gaps.length > 0 ? `- Lacks: ${v.gaps.map((g) => g.text).join('; ')}.` : '',
+      v.quote ? `- From the answer: ${quote} (${v.quote.shows}).` : '',
+      `- Next step, ${nextStep(v)}.`,
+      prior ? `- ${prior}` : '',
     ].filter(Boolean).join('\n');
   }
 
-  if (f.style === 'Short') {
-    const { found, lacking } = coverage(r, 3);
-    const has = found.length > 0 ? `has ${list(found.slice(0, 2), 'and')}` : 'has little this criterion looks for';
-    const first = `${band(ratio)} on “${f.item}”: the answer ${has}${lacking.length > 0 ? ` but lacks ${list(lacking.slice(0, 2), 'and')}` : ''}.`;
-    const second = [step ? capital(step) : '', prior ? (step ? prior : capital(prior)) : ''].filter(Boolean).join('; ');
-    return second ? `${first} ${second}.` : first;
+  if (style === 'Short') {
+    // The quotation sits beside the finding it illustrates.
+    const strength = v.strengths[0];
+    const gap = v.gaps[0];
+    const by = (text: string | undefined) => (v.quote && text === v.quote.shows ? ` (${quote})` : '');
+    const shows = strength ? `it shows ${strength.text}${by(strength.text)}` : 'it shows little of what the criterion asks';
+    const lacks = gap ? `, but lacks ${gap.text}${by(gap.text)}` : '';
+    const elsewhere = v.quote && v.quote.shows !== strength?.text && v.quote.shows !== gap?.text ? ` (from the answer: ${quote})` : '';
+    return `${fmt(v.score)}/${fmt(v.max)} (sandbox grader), reaching ${reached}: ${shows}${lacks}${elsewhere}. Next, ${stop(nextStep(v))}${prior ? ` ${prior}` : ''}`;
   }
 
-  const { found, lacking } = coverage(r, 5);
   return [
-    `“${f.item}” scores ${fmt(f.score)} of ${fmt(f.max)} (sandbox grader: it compares the answer with the criterion’s key terms and measurable features of the writing; it does not judge the reasoning itself).`,
-    found.length > 0 ? `The answer has ${found.join('; ')}.` : 'The answer shows little of what this criterion looks for.',
-    lacking.length > 0
-      ? `It lacks ${lacking.join('; ')}.`
-      : 'Nothing this grader checks for is missing; it leaves the last tenth of each criterion to a human marker.',
-    f.level ? `The nearest level descriptor (${fmt(f.level.score)}) reads: “${shorten(f.level.descriptor, 140)}”.` : '',
-    step ? `To improve, ${step}.` : 'To keep this standard, keep the same detail and support.',
-    prior ? `${capital(prior)}.` : '',
+    `“${v.item}” scores ${fmt(v.score)} of ${fmt(v.max)}, which reaches ${reached}.`,
+    v.caveat ?? '',
+    v.strengths.length > 0 ? `The answer shows ${list(v.strengths.map((s) => s.text))}.` : 'The answer shows little of what this criterion asks for.',
+    v.quote ? `For example: ${quote}, which shows ${v.quote.shows.charAt(0).toLowerCase()}${v.quote.shows.slice(1)}.` : '',
+    v.gaps.length > 0 ? `It lacks ${list(v.gaps.map((g) => g.text))}.` : 'Nothing this grader measures is missing.',
+    `The next step, ${stop(nextStep(v))}`,
+    prior,
+    '(Sandbox grader: it measures the answer against the rubric’s wording and features of the writing, such as paragraphs, support, explanation and accuracy; it does not judge the reasoning itself, and it leaves the top tenth of each criterion to a teacher.)',
   ].filter(Boolean).join(' ');
 }

@@ -34,6 +34,8 @@ export interface SourceFile {
 
 export interface AssetContext {
   store: Store;
+  /** This sandbox's public origin (http/public-url.ts): its upload URLs are read from disk. */
+  publicOrigin: string;
   /** Absolute path of a stored upload from its data-dir-relative path. */
   absolute(relativePath: string): string;
   /** Allow private addresses and plain http (tests only; the sandbox never sets it for assets). */
@@ -45,12 +47,15 @@ export interface AssetContext {
 const OWN_FILE = new RegExp(`^${PUBLIC_FILES_PREFIX}/([0-9a-f]{32})/([^/]+)$`);
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
-/** The token and name of one of this sandbox's upload URLs, or undefined for any other URL. */
-export function ownUploadOf(url: URL, request: Pick<FastifyRequest, 'host' | 'socket'>): { token: string; name: string } | undefined {
+/**
+ * The token and name of one of this sandbox's upload URLs (on its public origin, or on loopback
+ * at its port), or undefined for any other URL.
+ */
+export function ownUploadOf(url: URL, request: Pick<FastifyRequest, 'socket'>, publicOrigin: string): { token: string; name: string } | undefined {
   const match = OWN_FILE.exec(url.pathname);
   if (!match || url.search !== '') return undefined;
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const sameHost = url.host.toLowerCase() === String(request.host).toLowerCase();
+  const sameHost = url.origin.toLowerCase() === publicOrigin.toLowerCase();
   const sameLoopback = LOOPBACK_NAMES.has(url.hostname.toLowerCase()) && port === request.socket.localPort;
   if (!sameHost && !sameLoopback) return undefined;
   let name: string;
@@ -86,11 +91,11 @@ function assetMime(asset: Asset, name: string, served: string | undefined): stri
 }
 
 /** Resolves and, for public URLs, downloads every asset into `dir` (which the caller removes). */
-export async function fetchAssets(assets: readonly Asset[], request: Pick<FastifyRequest, 'host' | 'socket'>, ctx: AssetContext, dir: string, accepted: readonly string[]): Promise<SourceFile[]> {
+export async function fetchAssets(assets: readonly Asset[], request: Pick<FastifyRequest, 'socket'>, ctx: AssetContext, dir: string, accepted: readonly string[]): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
   for (const [index, asset] of assets.entries()) {
     const url = new URL(asset.url);
-    const own = ownUploadOf(url, request);
+    const own = ownUploadOf(url, request, ctx.publicOrigin);
     if (own) {
       const upload = ctx.store.upload(own.token);
       if (!upload || upload.name !== own.name) {
@@ -156,7 +161,7 @@ export async function download(index: number, url: URL, path: string, ctx: Pick<
       },
     });
     try {
-      await pipeline(response.body, cap, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(response.body, cap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
     } catch (err) {
       await rm(path, { force: true });
       if (err instanceof SizeExceeded) throw assetError(index, `${url.href} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file.`, 'file_too_large', 413);

@@ -7,64 +7,22 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { MAX_FILES_PER_REQUEST, PREVIEW_MIME_TYPES } from '../../api/limits.js';
-import { criteriaTotalProblem, IngestPreviewFields, QuestionsPreviewFields, type CumMethod } from '../../api/schemas.js';
+import { IngestPreviewFields, QuestionsPreviewFields } from '../../api/schemas.js';
 import { coerceMultipartFields } from '../coerce.js';
 import type { SandboxContext } from '../context.js';
-import { extractText, rubricsFromText } from '../engines.js';
-import { ExtractionError } from '../extract/index.js';
+import { ExtractionError } from '../engines.js';
 import { httpError, validationError } from '../envelope.js';
+import { checkFieldLimits } from '../field-limits.js';
+import { publicOrigin } from '../http/public-url.js';
 import { receiveMultipart } from '../multipart.js';
 import { jsonObjectBody } from '../routes/body.js';
+import { jobRefusal } from '../work/refusals.js';
 import { fetchAssets, type SourceFile } from './assets.js';
-import { applySpecification, mergePapers, namedQuestion, splitPaper, type ParsedQuestion } from './questions.js';
+import type { Fields, PreviewKind, QuestionsPreview, ReadSource, RubricsPreview } from './preview-parse.js';
 
-export type PreviewKind = 'questions' | 'rubrics';
+export type { PreviewKind, QuestionsPreview, RubricsPreview, SourceFileView } from './preview-parse.js';
 
 export const PREVIEW_FILE_FIELDS = ['file', 'files'] as const;
-
-interface ReadSource extends SourceFile {
-  text: string;
-  method: string;
-}
-
-export interface SourceFileView {
-  name: string;
-  mime_type: string;
-  size: number;
-  origin: 'file' | 'upload' | 'url';
-  url?: string;
-  /** How the text was read: "pdf/text", "pdf/ocr", "docx/mammoth", "image/ocr", ... */
-  method: string;
-  characters: number;
-}
-
-export interface QuestionsPreview {
-  assignment_name: string | null;
-  assignment_desc: string | null;
-  specification: string | null;
-  questions: ParsedQuestion[];
-  /** Sum of the questions' marks when every question has marks, else null. */
-  total_marks: number | null;
-  /** A total the paper itself states ("Total: 30 marks"), else null. */
-  stated_total: number | null;
-  source_files: SourceFileView[];
-  warnings: string[];
-}
-
-export interface RubricsPreview {
-  assignment_name: string | null;
-  assignment_desc: string | null;
-  specification: string | null;
-  rubrics: { item: string; max_score: number; description?: string; levels?: { score: number; descriptor: string }[] }[];
-  total_score: number;
-  cum_method: CumMethod;
-  /** Sum of the criterion maxima. */
-  criteria_total: number;
-  source_files: SourceFileView[];
-  warnings: string[];
-}
-
-type Fields = IngestPreviewFields;
 
 /** Reads, fetches and extracts; removes every temporary file before it returns. */
 export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx: SandboxContext): Promise<QuestionsPreview | RubricsPreview> {
@@ -78,7 +36,9 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
       const fileFields = Object.fromEntries(PREVIEW_FILE_FIELDS.map((f) => [f, kind === 'questions' ? 'question' : 'rubric'] as const));
       const received = await receiveMultipart(request, ctx.files.incoming, { fileFields, acceptedMimes: PREVIEW_MIME_TYPES });
       dirs.push(received.dir);
-      const parsed = schema.safeParse(coerceMultipartFields(received.fields));
+      const coerced = coerceMultipartFields(received.fields);
+      checkFieldLimits(coerced);
+      const parsed = schema.safeParse(coerced);
       if (!parsed.success) throw validationError(parsed.error, 'multipart form');
       fields = parsed.data;
       for (const file of received.files) sources.push({ origin: 'file', name: file.name, mime: file.mime, size: file.size, path: file.path });
@@ -95,105 +55,28 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
       throw httpError(400, `Too many files: ${sources.length} file(s) and ${assets.length} asset(s) make ${sources.length + assets.length}; at most ${MAX_FILES_PER_REQUEST} may be sent in one request.`, 'too_many_files');
     }
     if (assets.length > 0) {
-      await mkdir(scratch, { recursive: true });
-      sources.push(...await fetchAssets(assets, request, { store: ctx.store, absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
+      await mkdir(scratch, { recursive: true, mode: 0o700 });
+      sources.push(...await fetchAssets(assets, request, { store: ctx.store, publicOrigin: publicOrigin(ctx, request), absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
     }
     const read: ReadSource[] = [];
     for (const source of sources) {
       try {
-        read.push({ ...source, ...await extractText(source.path, source.mime) });
+        read.push({ ...source, ...await ctx.engines.extractText(source.path, source.mime, { bounded: true }) });
       } catch (err) {
         if (err instanceof ExtractionError) throw httpError(400, `"${source.name}" could not be read: ${err.message}`, 'unreadable_file');
-        throw err;
+        throw jobRefusal(err, `reading "${source.name}"`) ?? err;
       }
     }
-    return kind === 'questions' ? questionsPreview(fields, read) : rubricsPreview(fields, read);
+    let outcome;
+    try {
+      outcome = await ctx.engines.parsePreview(kind, fields, read);
+    } catch (err) {
+      throw jobRefusal(err, `parsing the ${kind}`) ?? err;
+    }
+    if (!outcome.ok) throw httpError(400, outcome.message, kind === 'questions' ? 'too_many_questions' : 'too_many_criteria');
+    return outcome.preview;
   } finally {
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }
 
-function sourceViews(read: ReadSource[]): { views: SourceFileView[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const views = read.map((s) => {
-    if (s.text.trim() === '') warnings.push(`No text was found in "${s.name}".`);
-    else if (s.method.includes('ocr')) warnings.push(`"${s.name}" was read by OCR (${s.method}); check the text of the preview carefully.`);
-    return {
-      name: s.name, mime_type: s.mime, size: s.size, origin: s.origin, ...(s.url ? { url: s.url } : {}), method: s.method, characters: s.text.length,
-    };
-  });
-  return { views, warnings };
-}
-
-const joinTexts = (read: ReadSource[]) => read.map((s) => s.text.trim()).filter(Boolean).join('\n\n');
-
-function questionsPreview(fields: Fields, read: ReadSource[]): QuestionsPreview {
-  const { views, warnings } = sourceViews(read);
-  const merged = mergePapers(read.map((s) => ({ name: s.name, paper: splitPaper(s.text) })));
-  const paper = applySpecification(merged, fields.specification);
-  const marks = paper.questions.map((q) => q.marks);
-  return {
-    assignment_name: fields.assignment_name ?? paper.title ?? null,
-    assignment_desc: fields.assignment_desc ?? paper.preamble ?? null,
-    specification: fields.specification ?? null,
-    questions: paper.questions,
-    total_marks: marks.length > 0 && marks.every((m) => m !== undefined) ? round(marks.reduce((n: number, m) => n + (m ?? 0), 0)) : null,
-    stated_total: paper.stated_total ?? null,
-    source_files: views,
-    warnings: [...warnings, ...paper.warnings],
-  };
-}
-
-/** The part of a rubric under a heading for the named question ("Question 2", "Q2"), if it has one. */
-export function rubricSection(text: string, specification: string): { text: string; applied: boolean } {
-  const named = namedQuestion(specification);
-  if (!named) return { text, applied: false };
-  const lines = text.split('\n');
-  const heading = /^(?:question|q)\s*\.?\s*(\d{1,3})\b/i;
-  const start = lines.findIndex((l) => heading.exec(l.trim())?.[1] !== undefined && Number(heading.exec(l.trim())![1]) === Number(named.question));
-  if (start < 0) return { text, applied: false };
-  let end = lines.length;
-  for (let i = start + 1; i < lines.length; i++) {
-    if (heading.test(lines[i].trim())) {
-      end = i;
-      break;
-    }
-  }
-  return { text: lines.slice(start + 1, end).join('\n'), applied: true };
-}
-
-function rubricsPreview(fields: Fields, read: ReadSource[]): RubricsPreview {
-  const { views, warnings } = sourceViews(read);
-  let text = joinTexts(read);
-  if (fields.specification) {
-    const section = rubricSection(text, fields.specification);
-    if (section.applied) text = section.text;
-    else warnings.push(`The specification "${fields.specification}" was not applied: the rubric has no section headed with the question it names ("Question 2", "Q2").`);
-  }
-  const rubrics = rubricsFromText(text);
-  const cumMethod = fields.cum_method ?? 'sum';
-  const criteriaTotal = round(rubrics.reduce((n, r) => n + r.max_score, 0));
-  const totalScore = fields.total_score ?? (cumMethod === 'sum' ? criteriaTotal : round(criteriaTotal / Math.max(1, rubrics.length)));
-  if (rubrics.length === 0) {
-    warnings.push('No criteria were found. A rubric needs a maximum for each criterion, e.g. "Evidence (6 marks)", "Evidence - 6", or a table with a Max column.');
-  } else {
-    const problem = criteriaTotalProblem(rubrics.map((r) => r.max_score), totalScore, cumMethod);
-    if (problem) warnings.push(`${problem[0].toUpperCase()}${problem.slice(1)}.`);
-  }
-  if (fields.total_score === undefined && rubrics.length > 0) warnings.push(`No total_score was sent; ${totalScore} was derived from the criteria (cum_method ${cumMethod}).`);
-  return {
-    assignment_name: fields.assignment_name ?? null,
-    assignment_desc: fields.assignment_desc ?? null,
-    specification: fields.specification ?? null,
-    rubrics,
-    total_score: totalScore,
-    cum_method: cumMethod,
-    criteria_total: criteriaTotal,
-    source_files: views,
-    warnings,
-  };
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}

@@ -37,6 +37,8 @@ export function batchRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({
     ...OPERATIONS.batch,
     url: API_PREFIX + OPERATIONS.batch.path,
+    // Up to 100 answers in one JSON body.
+    bodyLimit: ctx.settings.bodyLimit,
     handler: async (request, reply) => {
       const principal = principalOf(request);
       const idempotencyKey = idempotencyKeyOf(request);

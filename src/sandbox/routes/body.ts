@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { coerceMultipartFields } from '../coerce.js';
 import type { SandboxContext } from '../context.js';
 import { httpError, validationError } from '../envelope.js';
+import { checkFieldLimits } from '../field-limits.js';
 import type { FilePolicy, ReceivedFile } from '../multipart.js';
 import { receiveMultipart } from '../multipart.js';
 
@@ -40,7 +41,9 @@ export async function readForm<S extends z.ZodType>(
 ): Promise<FormSubmission<z.output<S>>> {
   const received = await receiveMultipart(request, ctx.files.incoming, policy);
   try {
-    const parsed = schema.safeParse(coerceMultipartFields(received.fields));
+    const coerced = coerceMultipartFields(received.fields);
+    checkFieldLimits(coerced);
+    const parsed = schema.safeParse(coerced);
     if (!parsed.success) throw validationError(parsed.error, 'multipart form');
     check?.(parsed.data, received.files);
     if (received.files.length === 0) {

@@ -75,23 +75,22 @@ export function evaluationRoutes(app: FastifyInstance, ctx: SandboxContext): voi
 }
 
 /**
- * The assignment a legacy submission names. A model id sent by mistake gets a 404 that says so
- * (spec 1, 9: the most common integration mistake).
+ * The assignment a legacy submission names. Another account's assignment is answered exactly
+ * as an unknown one, so ids cannot be probed (the spec names no 403 for assignments). A model
+ * id sent by mistake gets a 404 that says so (spec 1, 9: the most common integration mistake),
+ * when the key can see that model.
  */
 function usableAssignment(ctx: SandboxContext, principal: Principal, assignmentId: number): AssignmentRow {
   const assignment = ctx.store.assignment(assignmentId);
-  if (!assignment) {
-    if (ctx.store.model(assignmentId)) {
-      throw httpError(404, `There is no assignment ${assignmentId}, but there is a model ${assignmentId}: ${assignmentId} is a model_id. POST /evaluations needs an assignment_id from POST /assignments; to mark with a model directly, use POST /evaluations/one-pass.`, 'assignment_not_found');
-    }
-    throw httpError(404, `Assignment ${assignmentId} does not exist. Create one with POST /assignments and use the assignment_id it returns.`, 'assignment_not_found');
+  const model = assignment ? ctx.store.modelAccess(assignment.model_id) : undefined;
+  const visible = assignment !== undefined
+    && (assignment.owner_user_id === principal.userId || (model !== undefined && principal.scope === 'organization' && canSee(principal, model)));
+  if (visible) return assignment;
+  const sameIdModel = ctx.store.modelAccess(assignmentId);
+  if (sameIdModel && canSee(principal, sameIdModel)) {
+    throw httpError(404, `There is no assignment ${assignmentId}, but there is a model ${assignmentId}: ${assignmentId} is a model_id. POST /evaluations needs an assignment_id from POST /assignments; to mark with a model directly, use POST /evaluations/one-pass.`, 'assignment_not_found');
   }
-  const model = ctx.store.model(assignment.model_id);
-  const mine = assignment.owner_user_id === principal.userId;
-  if (!mine && !(model && principal.scope === 'organization' && canSee(principal, model))) {
-    throw httpError(403, `This key has no access to assignment ${assignmentId}: it belongs to another account.`, 'assignment_forbidden');
-  }
-  return assignment;
+  throw httpError(404, `Assignment ${assignmentId} does not exist. Create one with POST /assignments and use the assignment_id it returns.`, 'assignment_not_found');
 }
 
 async function readLegacy(request: FastifyRequest, ctx: SandboxContext): Promise<FormSubmission<LegacyEvaluationFields>> {

@@ -9,6 +9,7 @@ import { principalOf } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { nowIso } from '../db.js';
 import { httpError, sendData, sendError } from '../envelope.js';
+import { publicOrigin } from '../http/public-url.js';
 import { receiveMultipart } from '../multipart.js';
 
 export const PUBLIC_FILES_PREFIX = '/files';
@@ -44,7 +45,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: SandboxContext): void {
           mime_type: file.mime,
           size: file.size,
           path: publicPath,
-          url: `${request.protocol}://${request.host}${publicPath}`,
+          url: `${publicOrigin(ctx, request)}${publicPath}`,
         }, 201);
       } catch (err) {
         await ctx.files.remove(dir);

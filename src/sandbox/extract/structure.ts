@@ -1,0 +1,236 @@
+// A document's structure as the grader needs it: paragraphs (not lines), headings told apart from
+// body text, page furniture left out. Every format reduces to blocks; PDF, plain text and OCR
+// output first go through `assemble`, which decides for each line end whether the line was
+// wrapped or ended on purpose. Pure functions, no I/O.
+
+export type BlockKind = 'paragraph' | 'heading';
+
+export interface Block {
+  /** Lines the writer ended on purpose (a letter's address, a list); wrapped lines are joined. */
+  lines: string[];
+  kind: BlockKind;
+}
+
+/** What a format knows about a block beyond its words. */
+export interface BlockHints {
+  /** Marked as a heading by the document itself (a Word heading style, an RTF outline level). */
+  headingStyle?: boolean;
+  /** Set apart by formatting: larger type, bold throughout, another font. */
+  emphasised?: boolean;
+}
+
+/** A line of a laid-out document, in the units of its format (points for PDF, characters for text). */
+export interface LayoutLine {
+  text: string;
+  left: number;
+  right: number;
+  /** Vertical space before this line: none (next line of the same block) or a paragraph gap. */
+  gapBefore: boolean;
+  /** Set in larger type than the body text: a change of size always starts a new block. */
+  larger?: boolean;
+  /** Set in another font than the body text (bold, say): a hint of a heading, never a break alone. */
+  otherFont?: boolean;
+  /** Width of one character, to turn a word into a width (1 for plain text). */
+  charWidth: number;
+}
+
+export interface Layout {
+  lines: LayoutLine[];
+  /** Where a full line ends; undefined when lines are never wrapped by the file (typed text). */
+  rightEdge: number | undefined;
+  /** Indentation that marks a new paragraph (a first-line indent), in the units of `left`. */
+  indent: number;
+  /**
+   * How far short of `rightEdge` a wrapped line may still end beyond one word: 0 where positions
+   * are exact (PDF); some characters for text, whose lines are counted in characters, not widths.
+   */
+  slack?: number;
+}
+
+const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
+const LIST_START = /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
+
+const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
+
+/**
+ * Blocks from laid-out lines. A line end is a wrap when the next line's first word would not have
+ * fitted in the room left on the line; otherwise the writer ended the line (a paragraph ends when
+ * it ends a sentence). A gap, a first-line indent or a list marker always starts a new block.
+ */
+export interface Assembled { lines: string[]; emphasised: boolean }
+
+export function assemble(layout: Layout): Assembled[] {
+  const blocks: Assembled[] = [];
+  let current: Assembled | undefined;
+  let prev: LayoutLine | undefined;
+  const marked = (line: LayoutLine) => line.larger === true || line.otherFont === true;
+  const start = (line: LayoutLine) => {
+    current = { lines: [line.text.trim()], emphasised: marked(line) };
+    blocks.push(current);
+  };
+  for (const line of layout.lines) {
+    if (line.text.trim() === '') continue;
+    if (!current || !prev) {
+      start(line);
+      prev = line;
+      continue;
+    }
+    const text = line.text.trim();
+    const prevText = current.lines[current.lines.length - 1];
+    const ended = TERMINAL.test(prevText);
+    const room = layout.rightEdge === undefined ? Infinity : layout.rightEdge - prev.right;
+    const wordWidth = (firstWord(text).length + 1) * line.charWidth;
+    const wrapped = room < wordWidth + (layout.slack ?? 0);
+    const indented = line.left > prev.left + layout.indent && (ended || !wrapped);
+    const sizeChanges = (line.larger ?? false) !== (prev.larger ?? false);
+    if (line.gapBefore || sizeChanges || indented || (!wrapped && ended) || LIST_START.test(text)) {
+      // A list item keeps its lines together: one block per item, not one per line.
+      start(line);
+    } else if (!wrapped) {
+      current.lines.push(text);
+      current.emphasised &&= marked(line);
+    } else {
+      current.emphasised &&= marked(line);
+      // A hyphen at a wrap is kept ("well-known"); the words are joined without a space.
+      current.lines[current.lines.length - 1] = /[\p{L}]-$/u.test(prevText) ? `${prevText}${text}` : `${prevText} ${text}`;
+    }
+    prev = line;
+  }
+  return blocks;
+}
+
+const HEADING_STYLE_WORDS = 25;
+const HEADING_WORDS = 15;
+
+/** Whether a block reads as a heading: short, one line, not a sentence, and marked as one. */
+export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
+  const text = lines.join(' ').trim();
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length === 0) return false;
+  if (/^#{1,6}\s/.test(text)) return true;
+  if (hints.headingStyle) return words.length <= HEADING_STYLE_WORDS;
+  if (lines.length > 2 || words.length > HEADING_WORDS) return false;
+  // A sentence or a clause ("Dear members of the board,") is body text, however it is set.
+  if (/[.,;]["”’)]*$/.test(text) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(text)) return false;
+  if (hints.emphasised) return true;
+  const long = words.filter((w) => /^\p{L}{4,}/u.test(w));
+  const capitalised = long.filter((w) => /^\p{Lu}/u.test(w));
+  const titleCase = long.length >= 2 && capitalised.length / long.length >= 0.7;
+  const allCaps = /\p{L}{3}/u.test(text) && text === text.toUpperCase();
+  if (titleCase || allCaps) return true;
+  // A bare label such as "Introduction" or "My view": a few words, no punctuation at all.
+  return words.length <= 6 && !/[?!:]$/.test(text);
+}
+
+// Lines a form or a cover sheet puts above an essay, not part of the answer.
+const FRONT_MATTER = /^(?:name|student(?: name| id| number)?|candidate(?: name| number)?|class|form|tutor group|set|teacher|date|subject|word count)\s*[:\-–]\s*\S/i;
+
+/**
+ * The document as text (every block, headings included: question and rubric files need them) and
+ * as the body that is marked (headings and a cover sheet's name/class/date lines left out). The body
+ * is never emptied by this: a document of headings only is marked as it is.
+ */
+export function render(blocks: Block[]): { text: string; body: string } {
+  const join = (bs: Block[]) => bs.map((b) => b.lines.join('\n')).filter((t) => t.trim() !== '').join('\n\n');
+  let leading = true;
+  const bodyBlocks = blocks.filter((b) => {
+    if (b.kind === 'heading') return false;
+    // Cover-sheet lines are left out only before the essay starts.
+    if (leading && b.lines.every((l) => FRONT_MATTER.test(l.trim()) && l.split(/\s+/).length <= 8)) return false;
+    leading = false;
+    return true;
+  });
+  const text = join(blocks);
+  const body = join(bodyBlocks);
+  return { text, body: body === '' ? text : body };
+}
+
+/**
+ * Classifies assembled blocks, with the format's hints. A heading heads something: short blocks
+ * after the last paragraph (a letter's "Yours faithfully, / Sam") are body text.
+ */
+export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[] {
+  const blocks = raw
+    .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
+    .filter((b) => b.lines.length > 0)
+    .map((b): Block => ({ lines: b.lines, kind: isHeading(b.lines, b.hints) ? 'heading' : 'paragraph' }));
+  for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
+  return blocks;
+}
+
+// ---------- plain text (typed files and OCR output) ----------
+
+/** Whether a text's lines were wrapped at a fixed width (an e-mail, OCR of a page) rather than typed as one line per paragraph. */
+function wrapWidth(lines: string[]): number | undefined {
+  const lengths = lines.map((l) => l.trimEnd().length).filter((n) => n > 0);
+  if (lengths.length < 4) return undefined;
+  const max = Math.max(...lengths);
+  if (max > 160) return undefined;
+  // Most lines of wrapped text end within a word's length of the widest.
+  const near = lengths.filter((n) => n >= max * 0.7).length;
+  return near / lengths.length >= 0.5 ? max : undefined;
+}
+
+/**
+ * Blocks of plain text. A blank line always ends a paragraph. In text wrapped at a fixed width, a
+ * line end is a wrap unless the next word would have fitted; in typed text (one line per
+ * paragraph) every line end is the writer's, and ends a paragraph after a full stop.
+ */
+export function plainTextBlocks(text: string): Block[] {
+  const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n');
+  const width = wrapWidth(lines);
+  const layout: LayoutLine[] = [];
+  let blank = false;
+  for (const line of lines) {
+    if (line.trim() === '') {
+      blank = true;
+      continue;
+    }
+    const left = line.length - line.trimStart().length;
+    layout.push({ text: line, left, right: line.trimEnd().length, gapBefore: blank, charWidth: 1 });
+    blank = false;
+  }
+  // OCR'd and proportional text: a full line can hold a few characters fewer than the longest.
+  const assembled = assemble({ lines: layout, rightEdge: width, indent: 1, slack: width === undefined ? 0 : Math.round(width * 0.15) });
+  return classify(assembled.map((b) => ({ lines: b.lines })));
+}
+
+/** Text and body of plain text: see `render`. */
+export function structurePlainText(text: string): { text: string; body: string } {
+  return render(plainTextBlocks(text));
+}
+
+// ---------- page furniture ----------
+
+const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*\d{1,4}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$|^page\s+[ivxlc]+$/i;
+
+/** A line's text with its numbers made alike, so "Page 2 of 5" on every page reads as one line. */
+const shape = (s: string) => s.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+
+/**
+ * The lines of each page that are page furniture: a page number alone, or a header or footer line
+ * (one of the two top-most or bottom-most lines of a page, wherever the file put it in its order)
+ * repeated on at least half the pages (two at least). `y` grows upwards, as in a PDF. Returns, per
+ * page, the indexes to leave out.
+ */
+export function furniture(pages: { text: string; y: number }[][]): Set<number>[] {
+  const edge = (lines: { y: number }[]) => {
+    const byHeight = lines.map((l, i) => ({ y: l.y, i })).sort((a, b) => b.y - a.y).map((l) => l.i);
+    return new Set([...byHeight.slice(0, 2), ...byHeight.slice(-2)]);
+  };
+  const counts = new Map<string, number>();
+  for (const lines of pages) {
+    const seen = new Set<string>();
+    for (const i of edge(lines)) seen.add(shape(lines[i].text));
+    for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  const repeated = (s: string) => pages.length >= 2 && (counts.get(s) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
+  return pages.map((lines) => {
+    const out = new Set<number>();
+    for (const i of edge(lines)) {
+      const text = lines[i].text.trim();
+      if (PAGE_NUMBER.test(text) || (repeated(shape(text)) && text.split(/\s+/).length <= 12)) out.add(i);
+    }
+    return out;
+  });
+}

@@ -1,0 +1,216 @@
+// The HTTP server under the sandbox's fastify app, set up like a server on the internet
+// (docs/sandbox.md, "Connections and timeouts"): every request must arrive within its time, a
+// connection that goes quiet is closed, one client address holds a bounded number of
+// connections, and a refused request ends with its status, not a reset.
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { newRequestId } from '../ids.js';
+
+export interface ConnectionLimits {
+  /** The whole request (headers and body) must arrive within this, ms (Node's requestTimeout). */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this, ms (Node's headersTimeout). */
+  headersTimeoutMs: number;
+  /** A connection that sends nothing for this long while the sandbox waits for it is closed, ms. */
+  idleTimeoutMs: number;
+  /** Connections one client address may hold open at once. */
+  maxConnectionsPerClient: number;
+}
+
+/** A refused request's body is read and thrown away up to this size, so the connection stays usable. */
+export const DRAIN_LIMIT = 1024 * 1024;
+/** After a refusal on a connection that must close: how long what the client still sends is read before the socket is closed. */
+export const LINGER_MS = 2_000;
+/** ... and how much of it, at most: reading more would only spend the request thread's time. */
+export const LINGER_BYTES = 256 * 1024;
+
+const TRACKED = Symbol('kct.request');
+const OVER_CAP = Symbol('kct.overCap');
+const LINGERING = Symbol('kct.lingering');
+const READ_AT_LAST_ANSWER = Symbol('kct.readAtLastAnswer');
+const LAST_REQUEST = Symbol('kct.lastRequest');
+
+interface TrackedSocket extends Socket {
+  [TRACKED]?: { req: IncomingMessage; res: ServerResponse };
+  [OVER_CAP]?: boolean;
+  [LINGERING]?: boolean;
+  /** Bytes read once the last request had been read whole: more since, and no request, means headers begun. */
+  [READ_AT_LAST_ANSWER]?: number;
+  /** The last request answered (its body may still be arriving, to be thrown away). */
+  [LAST_REQUEST]?: IncomingMessage;
+}
+
+/** The fastify `serverFactory`: an HTTP/1.1 server with the sandbox's limits. */
+export function sandboxServer(limits: ConnectionLimits) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+    const server = createServer({
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      // How often Node checks the two above: the limits then hold within a second.
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs, limits.requestTimeoutMs),
+      keepAliveTimeout: limits.idleTimeoutMs,
+    }, handler);
+    server.timeout = limits.idleTimeoutMs;
+    trackRequests(server);
+    capConnections(server, limits.maxConnectionsPerClient);
+    server.on('timeout', (socket: TrackedSocket) => onIdle(socket));
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => onClientError(err, socket));
+    // "Expect: 100-continue" is answered only once the key is accepted (auth.ts), so a refused
+    // upload is never sent at all.
+    server.on('checkContinue', (req, res) => server.emit('request', req, res));
+    return server;
+  };
+}
+
+function trackRequests(server: Server): void {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as TrackedSocket;
+    socket[TRACKED] = { req, res };
+    res.once('finish', () => {
+      if (socket[TRACKED]?.res === res) socket[TRACKED] = undefined;
+      socket[LAST_REQUEST] = req;
+      // Answered before its body was read (a refusal): Node reads the rest and throws it away.
+      if (req.complete) socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
+      else req.once('end', () => {
+        socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
+      });
+    });
+  });
+}
+
+/**
+ * Connections beyond the cap of their client address are served one answer, 503
+ * `too_many_connections` (see refusedConnection), and closed; if they send nothing they are
+ * closed within a second.
+ */
+function capConnections(server: Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: TrackedSocket) => {
+    // Whatever makes Node close a connection (a refusal, the client's own Connection: close), it closes gently.
+    lingerOnClose(socket);
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= cap) {
+      socket[OVER_CAP] = true;
+      socket.setTimeout(1_000);
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+/** Whether a request came on a connection over its address's cap (answered 503 by the app). */
+export function refusedConnection(req: IncomingMessage): boolean {
+  return (req.socket as TrackedSocket)[OVER_CAP] === true;
+}
+
+/**
+ * No byte for `idleTimeoutMs`. A request whose handler is at work is not idle (the sandbox is
+ * the one being slow); one whose headers or body stopped coming gets 408 and the connection is
+ * closed; an idle connection between requests is closed.
+ */
+function onIdle(socket: TrackedSocket): void {
+  const current = socket[TRACKED];
+  if (current && current.req.complete && !current.res.writableFinished) return;
+  if (current && !current.req.complete && !current.res.headersSent) {
+    sendRaw(current.res, 408, 'request_timeout', 'The request body stopped arriving: nothing was received for too long, so the connection is closed. Send the whole body without pauses.');
+    return;
+  }
+  if (!current && socket[LAST_REQUEST] && !socket[LAST_REQUEST].complete) {
+    // Answered already; the rest of its body stopped coming.
+    socket.destroy();
+    return;
+  }
+  if (!current && socket.bytesRead > (socket[READ_AT_LAST_ANSWER] ?? 0)) {
+    answerAndClose(socket, 408, 'request_timeout', 'The request headers stopped arriving: nothing was received for too long, so the connection is closed.');
+    return;
+  }
+  socket.destroy();
+}
+
+/** Node's own refusals (headers too slow or too large, malformed HTTP), in the sandbox's envelope. */
+function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'request_timeout', 'The request did not arrive in time, so the connection is closed. Send the headers and the whole body without pauses.']
+    : err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are larger than the 16 KB limit.']
+      : [400, 'bad_http', 'The request is not valid HTTP/1.1.'];
+  answerAndClose(socket, status, code, message);
+}
+
+/** An answer written straight on a connection no request owns, then a gentle close. */
+function answerAndClose(socket: Socket, status: number, code: string, message: string): void {
+  if (socket.writable) {
+    const body = envelope(status, code, message);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  lingerThenClose(socket);
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+function envelope(status: number, code: string, message: string): string {
+  return JSON.stringify({ error: { code, message, status }, request_id: newRequestId() });
+}
+
+function sendRaw(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = envelope(status, code, message);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}
+
+/**
+ * Before a refusal is sent for a request whose body was not read: a body of at most
+ * DRAIN_LIMIT declared bytes is read and thrown away after the answer (Node does so) and the
+ * connection stays usable; a larger or undeclared one gets `Connection: close`, and the
+ * connection closes gently (lingerOnClose, set on every connection). Returns the Connection
+ * header to send, if any.
+ */
+export function connectionAfterRefusal(req: IncomingMessage): 'close' | undefined {
+  if (req.complete) return undefined;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared >= 0 && declared <= DRAIN_LIMIT && req.headers['transfer-encoding'] === undefined) return undefined;
+  return 'close';
+}
+
+/**
+ * When Node closes this connection after the answer, it only ends its own side (FIN) and
+ * goes on reading and discarding for LINGER_MS: closing at once, with the client's bytes
+ * unread, makes the kernel send a reset that can destroy the answer before the client reads it.
+ * Node closes a `Connection: close` socket through `destroySoon()`, which this replaces.
+ */
+export function lingerOnClose(socket: Socket): void {
+  const tracked = socket as TrackedSocket & { destroySoon?: () => void };
+  if (tracked[LINGERING]) return;
+  tracked[LINGERING] = true;
+  tracked.destroySoon = () => lingerThenClose(socket);
+}
+
+function lingerThenClose(socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.end();
+  // Not unref'd: a paused socket does not keep the process alive, and a close must not wait for ever.
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  // Nobody else reads a socket Node has given up: read and discard what the client is still
+  // sending, so it can finish and read the answer, up to LINGER_BYTES; then stop reading.
+  const start = socket.bytesRead;
+  const meter = setInterval(() => {
+    if (socket.bytesRead - start > LINGER_BYTES) {
+      socket.pause();
+      clearInterval(meter);
+    }
+  }, 5);
+  meter.unref();
+  socket.once('close', () => {
+    clearTimeout(timer);
+    clearInterval(meter);
+  });
+  socket.resume();
+}

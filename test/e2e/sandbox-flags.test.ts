@@ -1,0 +1,52 @@
+// The perimeter flags of `kct sandbox` (issue 12): refused when malformed (exit 2, naming the
+// flag), and in effect when given.
+import net from 'node:net';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { FormData } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from './harness.js';
+import { kctEnv, runKct, startSandbox, tempDir } from './harness.js';
+
+describe('kct sandbox perimeter flags', () => {
+  it.each([
+    [['--public-url', 'ftp://sandbox.example'], '--public-url must be an http(s) origin'],
+    [['--public-url', 'https://sandbox.example/v1'], '--public-url must be an http(s) origin'],
+    [['--request-timeout', '0s'], '--request-timeout must be greater than zero'],
+    [['--idle-timeout', 'soon'], '--idle-timeout: "soon" is not a duration'],
+    [['--threads', '0'], '--threads'],
+    [['--max-connections', '-3'], '--max-connections'],
+  ])('%j is a usage error (exit 2) naming the flag', async (args, words) => {
+    const run = await runKct(['sandbox', '--port', '0', '--data', tempDir(), ...args], { env: kctEnv(tempDir()) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(words);
+  });
+
+  let sandbox: Sandbox | undefined;
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  it('given, they take effect: upload URLs on --public-url, a private data dir, 408 for a stalled body', async () => {
+    sandbox = await startSandbox({ args: ['--public-url', 'https://sandbox.school.example', '--request-timeout', '3s', '--idle-timeout', '1s', '--threads', '1', '--job-timeout', '30s', '--max-connections', '8', '--log'] });
+    expect(statSync(sandbox.dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(sandbox.dataDir, 'sandbox.db')).mode & 0o777).toBe(0o600);
+    const form = new FormData();
+    form.append('file', new Blob(['An essay.']), 'essay.txt');
+    const upload = await request(`${sandbox.baseUrl}/uploads/file`, { method: 'POST', headers: { 'x-api-key': sandbox.keys.user }, body: form });
+    expect(upload.statusCode).toBe(201);
+    expect(((await upload.body.json()) as { data: { url: string } }).data.url).toMatch(/^https:\/\/sandbox\.school\.example\/files\/[0-9a-f]{32}\/essay\.txt$/);
+    const port = Number(new URL(sandbox.baseUrl).port);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(`POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${sandbox!.keys.user}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.once('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('"code":"request_timeout"');
+  });
+});

@@ -1,0 +1,225 @@
+// Shared by the reliability suite (test/reliability, docs/security.md): a real `kct sandbox`
+// process, an HTTP client that keeps a transcript of everything the sandbox answered, a reader
+// of its database, a seeded random source, and the secrets scan of every output.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Agent, request, type Dispatcher, type FormData } from 'undici';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin', 'kct.js');
+
+/** `npm run test:reliability` runs everything at full size with its bounds; `npm test` a smaller pass without timed bounds. */
+export const FULL = process.env.KCT_RELIABILITY === 'full';
+/** One seed for every generator of a run (KCT_SEED to replay one): printed by each file. */
+export const SEED = Number(process.env.KCT_SEED ?? 12_012);
+
+export interface SandboxKeys { user: string; broke: string; org_admin: string; org_member: string; former_admin: string }
+
+/** Everything the sandbox said, in one place, for the secrets scan. */
+export class Transcript {
+  private readonly parts: string[] = [];
+  record(text: string): void {
+    this.parts.push(text);
+  }
+  get text(): string {
+    return this.parts.join('\n');
+  }
+}
+
+export interface SandboxProcess {
+  baseUrl: string;
+  origin: string;
+  port: number;
+  keys: SandboxKeys;
+  dataDir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+export function tempDir(prefix = 'kct-rel-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * `kct sandbox --json` on a free loopback port. Its first line (the keys, shown by design) is
+ * read and kept out of the transcript; everything else it prints goes in.
+ */
+export async function startSandbox(transcript: Transcript, options: { dataDir?: string; args?: string[] } = {}): Promise<SandboxProcess> {
+  const dataDir = options.dataDir ?? tempDir('kct-rel-sbx-');
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--log', '--port', '0', '--data', dataDir, '--latency', '0', ...(options.args ?? [])],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => transcript.record(chunk));
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolveLine, reject) => {
+    const timer = setTimeout(() => reject(new Error('the sandbox did not start within 60 s')), 60_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolveLine(line);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sandbox exited with ${code}`));
+    });
+  });
+  lines.on('line', (line) => transcript.record(line));
+  const info = JSON.parse(first) as { base_url: string; keys: SandboxKeys };
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = new URL(info.base_url);
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return { baseUrl: info.base_url, origin: url.origin, port: Number(url.port), keys: info.keys, dataDir, child, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: any;
+}
+
+/** One HTTP client for a file: keep-alive, a deadline on every answer, every answer recorded. */
+export class Client {
+  readonly agent: Agent;
+  constructor(readonly transcript: Transcript, readonly timeoutMs: number, connections?: number) {
+    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...(connections ? { connections } : {}) });
+  }
+
+  async call(url: string, init: { method?: string; key?: string | null; json?: unknown; form?: FormData; body?: string | Buffer; headers?: Record<string, string> | string[] } = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (init.key) headers['x-api-key'] = init.key;
+    let body: Dispatcher.DispatchOptions['body'];
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.form) body = init.form as unknown as Dispatcher.DispatchOptions['body'];
+    else if (init.body !== undefined) body = init.body;
+    const all = Array.isArray(init.headers) ? [...Object.entries(headers).flat(), ...init.headers] : { ...headers, ...(init.headers ?? {}) };
+    const res = await request(url, { method: (init.method ?? (body === undefined ? 'GET' : 'POST')) as 'GET', headers: all, body, dispatcher: this.agent, signal: AbortSignal.timeout(this.timeoutMs) });
+    const text = await res.body.text();
+    this.transcript.record(`${res.statusCode} ${JSON.stringify(res.headers)} ${text}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, text, body: parsed };
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** Files of a data dir, keys.json aside (it holds the seeded keys by design, 0600). */
+export function dataDirFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name !== 'keys.json' && !e.name.startsWith('keys.json.')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const KEY_PATTERN = /kct_sbx_[0-9a-f]{32}/g;
+
+/**
+ * Where a key value appears: in the transcript (answers, logs) or in a data-dir file. Every
+ * seeded key is looked for, and anything shaped like a sandbox key.
+ */
+export function secretsFound(keys: SandboxKeys, transcript: Transcript, dataDir?: string): string[] {
+  const found: string[] = [];
+  const values = Object.values(keys);
+  const text = transcript.text;
+  for (const key of values) if (text.includes(key)) found.push(`the transcript holds the ${Object.entries(keys).find(([, v]) => v === key)![0]} key`);
+  for (const match of text.match(KEY_PATTERN) ?? []) if (!values.includes(match)) found.push(`the transcript holds a key-shaped value ${match.slice(0, 12)}…`);
+  if (dataDir && existsSync(dataDir)) {
+    for (const file of dataDirFiles(dataDir)) {
+      const bytes = readFileSync(file);
+      for (const key of values) if (bytes.includes(key)) found.push(`${file} holds a key in clear`);
+    }
+  }
+  return found;
+}
+
+/** A read-only handle on a sandbox database: node:sqlite where Node has it, else better-sqlite3. */
+export interface ReadOnlyDb {
+  all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T[];
+  get<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T | undefined;
+  close(): void;
+}
+
+export async function openReadOnly(path: string): Promise<ReadOnlyDb> {
+  const require = createRequire(import.meta.url);
+  let sqlite: { DatabaseSync: new (p: string, o: object) => { prepare(s: string): { all(...a: unknown[]): unknown[]; get(...a: unknown[]): unknown }; close(): void } } | undefined;
+  try {
+    sqlite = require('node:sqlite');
+  } catch {
+    sqlite = undefined;
+  }
+  if (sqlite) {
+    const db = new sqlite.DatabaseSync(path, { readOnly: true });
+    return {
+      all: <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[],
+      get: <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T | undefined,
+      close: () => db.close(),
+    };
+  }
+  const Database = (await import('better-sqlite3')).default;
+  const db = new Database(path, { readonly: true });
+  return {
+    all: <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[],
+    get: <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T | undefined,
+    close: () => db.close(),
+  };
+}
+
+/** A small seeded generator (mulberry32): the same seed, the same run. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Open file descriptors of a process (Linux). */
+export function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+export function sizeOf(path: string): number {
+  return statSync(path).size;
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Words that only ever come from inside a program: none may reach a client. */
+export const INTERNALS = /\n\s+at |\bat [\w.<>]+ \(|node_modules|\/src\/sandbox|\/dist\/|maximum call stack|cannot read propert|is not a function|\bERR_[A-Z_]{3,}/i;
+
+export const ESSAY = 'School uniforms should be compulsory at our school because they reduce pressure on families, build a sense of belonging and keep the focus on learning. First, a 2019 survey of 300 parents found that most spent less on clothes once uniforms were introduced. However, some argue that uniforms limit self-expression; students can still express themselves through their ideas. In conclusion, the school board should require uniforms.';
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}

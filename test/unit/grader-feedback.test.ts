@@ -1,0 +1,108 @@
+// Feedback a teacher could hand back: consistent (nothing both shown and lacking), naming the level
+// reached and the next one up, quoting the answer, advising in the rubric's terms, and saying the
+// same thing in every style. Checked on every labelled answer against its model's rubric.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { grade, verdicts, type GradeInput } from '../../src/sandbox/grader.js';
+import { SEED_MODELS } from '../../src/sandbox/seed-models.js';
+import { FIXTURES } from './extract-helpers.js';
+
+const GRADED = join(FIXTURES, 'graded');
+const STYLES = ['Bullet', 'Short', 'Long'] as const;
+const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+const cases = readdirSync(GRADED, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => {
+  const labels = JSON.parse(readFileSync(join(GRADED, d.name, 'labels.json'), 'utf8')) as { models: number[]; answers: { file: string; kind: string }[] };
+  const model = SEED_MODELS.find((m) => m.model_id === labels.models[0])!;
+  return labels.answers.map((a) => {
+    const answerText = readFileSync(join(GRADED, d.name, a.file), 'utf8');
+    const input: GradeInput = {
+      answerText, questionText: model.question_text, assignmentDesc: model.assignment_desc, rubrics: model.rubrics,
+      cumMethod: model.cum_method, totalScore: model.total_score, style: 'Bullet',
+    };
+    return { name: `${d.name}/${a.file}`, kind: a.kind, input };
+  });
+});
+
+describe('feedback on the labelled answers', () => {
+  it('never says a thing is both shown and lacking', () => {
+    for (const c of cases) {
+      for (const v of verdicts(c.input)) {
+        const shown = new Set(v.strengths.map((s) => s.id));
+        for (const g of v.gaps) expect(shown.has(g.id), `${c.name} ${v.item}: ${g.id}`).toBe(false);
+        const bullet = grade({ ...c.input, style: 'Bullet' }).evaluation.find((e) => e.item === v.item)!.feedback;
+        const shows = bullet.split('\n').find((l) => l.startsWith('- Shows:')) ?? '';
+        const lacks = bullet.split('\n').find((l) => l.startsWith('- Lacks:')) ?? '';
+        for (const s of v.strengths) expect(lacks, `${c.name} ${v.item}`).not.toContain(s.text);
+        for (const g of v.gaps) expect(shows, `${c.name} ${v.item}`).not.toContain(g.text);
+      }
+    }
+  });
+
+  it('gives the same verdict in every style: score, level reached, next level, quotation and next step', () => {
+    for (const c of cases) {
+      const vs = verdicts(c.input);
+      const outs = STYLES.map((style) => grade({ ...c.input, style }));
+      for (const out of outs) expect(out.score).toBe(outs[0].score);
+      vs.forEach((v, i) => {
+        for (const out of outs) {
+          const e = out.evaluation[i];
+          expect(e.score).toBe(v.score);
+          const fb = flat(e.feedback);
+          if (!v.result) {
+            expect(fb).toContain(v.advice.slice(1));
+            continue;
+          }
+          expect(fb, `${c.name} ${v.item}`).toContain(`level ${v.level.score} (“`);
+          expect(fb).toContain(flat(v.level.descriptor).replace(/[.;]+$/, '').slice(0, 60));
+          if (v.next) expect(fb).toContain(flat(v.next.descriptor).replace(/[.;]+$/, '').slice(0, 60));
+          if (v.quote) expect(fb).toContain(`“${v.quote.text}”`);
+          expect(fb).toContain(v.advice);
+        }
+      });
+    }
+  });
+
+  it('quotes a short piece of the answer itself', () => {
+    for (const c of cases) {
+      const answer = flat(c.input.answerText);
+      for (const v of verdicts(c.input)) {
+        if (!v.quote) continue;
+        const words = v.quote.text.replace(/…$/, '').split(' ');
+        expect(words.length, c.name).toBeLessThanOrEqual(18);
+        expect(answer, `${c.name} ${v.item}`).toContain(words.join(' '));
+      }
+    }
+  });
+
+  it('advises in terms of the rubric, never with a bare keyword', () => {
+    for (const c of cases) {
+      for (const v of verdicts(c.input)) {
+        expect(v.advice.split(' ').length, `${c.name} ${v.item}: ${v.advice}`).toBeGreaterThanOrEqual(6);
+        expect(v.advice).not.toMatch(/^(?:say|write) more about “[^”]+”$/);
+      }
+    }
+  });
+
+  it('says it is the sandbox grader in every style', () => {
+    for (const c of cases.slice(0, 6)) {
+      for (const style of STYLES) {
+        for (const e of grade({ ...c.input, style }).evaluation) expect(e.feedback.toLowerCase(), `${c.name} ${style}`).toMatch(/sandbox/);
+      }
+    }
+  });
+
+  it('says why an off-topic or copied answer is held down, on every criterion', () => {
+    for (const c of cases.filter((x) => x.kind === 'off-topic' || x.kind === 'copied question')) {
+      for (const v of verdicts(c.input)) expect(v.caveat, c.name).toMatch(c.kind === 'off-topic' ? /off the (?:topic|task)/ : /copies the question/);
+    }
+  });
+
+  it('reads a letter\'s greeting and sign-off as its frame, not as its opening and conclusion', () => {
+    const letter = cases.find((c) => c.name === 'persuasive/strong-1.txt')!;
+    const thesis = verdicts(letter.input).find((v) => v.item === 'Thesis & position')!;
+    expect(thesis.strengths.map((s) => s.id)).toContain('position');
+    expect(thesis.quote?.text).toMatch(/^I am writing to urge you to keep compulsory school uniforms/);
+  });
+});
