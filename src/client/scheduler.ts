@@ -109,6 +109,8 @@ export class TaskScheduler {
   private readonly seen = new Map<number, Seen>();
   private readonly model: QueueModel;
   private lastFinal?: { seq: number; cum: number; at: number };
+  /** The newest task last seen queued, kept after it is dropped (timed out): the tasks behind it are still behind it. */
+  private lastQueued?: { seq: number; cum: number; weight: number; pos: number; at: number };
   private lastSentinelAt = -Infinity;
   /**
    * How many tasks never polled may be looked at at once: one while nothing is known, doubling
@@ -233,9 +235,11 @@ export class TaskScheduler {
         wakeAt = Math.min(wakeAt, at);
         break;
       }
+      // no more first looks at once than the sweep allows (an answer to one in flight wakes the loop)
+      if (found >= room || this.probing + found >= this.sweepWidth) break;
       due.push(slot + this.base);
       if (at > this.notBefore[slot]) predicted.add(slot + this.base);
-      if (++found >= room || this.probing + found >= this.sweepWidth) break;
+      found += 1;
     }
     const sentinel = this.sentinel(now, found < room, slot);
     if (sentinel >= 0) due.push(sentinel);
@@ -348,6 +352,7 @@ export class TaskScheduler {
       if (seen && was === State.Running) this.model.ran(seen.startAt ?? seen.firstRunningAt ?? now, seen.lastRunningAt ?? now, now);
       if (was === State.Unobserved) this.sweepWidth = Math.min(this.concurrency, this.sweepWidth * 2);
       if (this.lastFinal === undefined || seq > this.lastFinal.seq) this.lastFinal = { seq, cum: this.cum[slot], at: now };
+      if (this.lastQueued !== undefined && this.lastQueued.seq <= seq) this.lastQueued = undefined;
       this.finish(slot, (tag, taskId) => this.handlers.onFinal(tag, snapshot, taskId));
       return;
     }
@@ -363,6 +368,7 @@ export class TaskScheduler {
       seen.pos = position;
       seen.queuedAt = now;
       this.state[slot] = State.Queued;
+      if (this.lastQueued === undefined || seq >= this.lastQueued.seq) this.lastQueued = { seq, cum: this.cum[slot], weight: this.weight[slot], pos: position, at: now };
     } else {
       if (was === State.Queued && seen.pos !== undefined) {
         const queuedAt = seen.queuedAt ?? seen.seenAt;
@@ -373,6 +379,7 @@ export class TaskScheduler {
       seen.firstRunningAt ??= now;
       seen.lastRunningAt = now;
       this.state[slot] = State.Running;
+      if (this.lastQueued?.seq === seq) this.lastQueued = undefined;
     }
     seen.seenAt = now;
     this.reschedule(slot, retryAfterMs);
@@ -434,6 +441,11 @@ export class TaskScheduler {
       }
       const finish = this.finishEstimate(refSlot, seen);
       return this.model.rate === undefined ? finish : finish + this.model.drainMs(between);
+    }
+    const queued = this.lastQueued;
+    if (queued && queued.seq < seq) {
+      if (this.model.rate === undefined) return Infinity;
+      return queued.at + this.model.drainMs(queued.pos + queued.weight - 1 + this.cum[slot] - queued.cum) + this.model.runMs;
     }
     const last = this.lastFinal;
     if (last && last.seq < seq && this.model.rate !== undefined) return last.at + this.model.drainMs(this.cum[slot] - last.cum);
