@@ -214,6 +214,75 @@ async function queuedService(configDir) {
   }
 }
 
+/**
+ * Goal 5: `count` tasks queued at once (copies of one real task, written into a stopped
+ * sandbox's database), then the sandbox started (--latency 0 --workers 4): how fast the queue
+ * drains, and GET /status latency on waiting tasks (tail, middle, head) while it does, one
+ * request at a time from 4 pollers, each pausing 20 ms between polls.
+ */
+export async function queueDrain(count) {
+  const dataDir = tempDir('kct-bench-scale-queue-');
+  try {
+    {
+      const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir });
+      const res = await fetch(`${sandbox.baseUrl}/evaluations/one-pass`, { method: 'POST', headers: { 'x-api-key': sandbox.keys.user, 'content-type': 'application/json' }, body: JSON.stringify({ model_id: 12, paper_content: essay(1, 500) }) });
+      if (res.status !== 202) throw new Error(`queue bench: submission answered ${res.status}`);
+      await res.arrayBuffer();
+      await sandbox.stop();
+    }
+    const db = new Database(join(dataDir, 'sandbox.db'));
+    db.pragma('busy_timeout = 5000');
+    db.prepare("UPDATE users SET credits = 1000000000 WHERE name = 'user'").run();
+    const now = new Date().toISOString();
+    const ids = db.transaction(() => {
+      db.prepare(`INSERT INTO tasks (task_id, kind, owner_user_id, scope, model_id, student_id, status, credit_cost, credits_charged, retryable, input_json, created_at, updated_at)
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+        SELECT printf('tsk_%024x', 1000000 + i), kind, owner_user_id, scope, model_id, 's' || i, 'QUEUED', credit_cost, 0, 1, input_json, ?, ?
+        FROM n, (SELECT * FROM tasks WHERE kind = 'one_pass' LIMIT 1)`).run(count, now, now);
+      return db.prepare("SELECT task_id FROM tasks WHERE status = 'QUEUED' ORDER BY seq").all().map((r) => r.task_id);
+    })();
+    db.close();
+    const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir });
+    const started = Date.now();
+    const latencies = [];
+    let done = false;
+    const poller = async (pick) => {
+      while (!done) {
+        const taskId = ids[pick()];
+        const t0 = performance.now();
+        const res = await fetch(`${sandbox.baseUrl}/evaluations/${taskId}/status`, { headers: { 'x-api-key': sandbox.keys.user } });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        await new Promise((wait) => setTimeout(wait, 20)); // 4 pollers: at most ~200 polls a second
+      }
+    };
+    const tail = () => ids.length - 1;
+    let drainedAt = 0;
+    const watch = (async () => {
+      for (;;) {
+        const res = await fetch(`${sandbox.baseUrl}/evaluations/${ids[ids.length - 1]}/status`, { headers: { 'x-api-key': sandbox.keys.user } });
+        const status = ((await res.json()).data ?? {}).status;
+        if (status === 'SUCCESS' || status === 'FAILURE') break;
+        await new Promise((wait) => setTimeout(wait, 200));
+      }
+      drainedAt = Date.now();
+      done = true;
+    })();
+    let cursor = 0;
+    await Promise.all([poller(tail), poller(() => Math.floor(ids.length / 2)), poller(() => (cursor = (cursor + 7919) % ids.length)), poller(() => (cursor = (cursor + 104729) % ids.length)), watch]);
+    await sandbox.stop();
+    const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
+    const row = view.prepare("SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'").get();
+    view.close();
+    latencies.sort((a, b) => a - b);
+    const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+    const serviceSeconds = (Date.parse(row.last) - started) / 1000;
+    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
+  } finally {
+    removeDir(dataDir);
+  }
+}
+
 const perAnswer = (requests, count) => fixed(requests.total / count);
 
 export async function run() {
@@ -226,6 +295,11 @@ export async function run() {
       log(`scale: ${count.toLocaleString('en')} answers (load average ${loadLine()})`);
       measured.push(await measureSize(count, configDir));
     }
+    const drains = [];
+    for (const count of SIZES) {
+      log(`scale: the sandbox's queue, ${count.toLocaleString('en')} tasks queued at once (load average ${loadLine()})`);
+      drains.push(await queueDrain(count));
+    }
     log(`scale: 1,000 answers, sandbox --latency 100, kct's default budget (load average ${loadLine()})`);
     const queued = await queuedService(configDir);
     log(`sizes: ${SIZES.join(', ')}; sandbox --latency 0 --workers 4 behind a counting proxy; kct --jobs 16 --max-rps ${BENCH_RPS}`);
@@ -235,6 +309,7 @@ export async function run() {
       [m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, `${fixed(m.batch.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.batch.lateSeconds, 1)} s`],
       [m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, ''],
     ])));
+    log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'status polls', 'status p50 ms', 'p99 ms', 'max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1)])));
     log('requests by kind (waiting one-pass): ' + measured.map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
     log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
     for (const m of measured) {
@@ -242,6 +317,9 @@ export async function run() {
       results.push({ benchmark: `scale: ${m.count} answers --no-wait`, kct: `${fixed(m.noWait.rssMB, 1)} MB peak RSS`, floor: '-', ratio: '-', target: rssTarget ? `<= ${rssTarget} MB` : '(information)', met: rssTarget ? m.noWait.rssMB <= rssTarget : undefined });
       results.push({ benchmark: `scale: ${m.count} answers waiting`, kct: `${fixed(m.waiting.rssMB, 1)} MB, ${perAnswer(m.waiting.requests, m.count)} req/answer`, floor: `${fixed(m.noWait.floorSeconds, 1)} s drain`, ratio: `${fixed(m.waiting.seconds / m.noWait.floorSeconds)}x`, target: `<= 4 req/answer${m.count >= 100_000 ? ', <= 120 MB' : ''}, last task <= 15 s`, met: m.waiting.requests.total / m.count <= 4 && m.waiting.lateSeconds <= 15 && (m.count < 100_000 || m.waiting.rssMB <= 120) });
       results.push({ benchmark: `scale: ${m.count} answers --resume`, kct: `${m.resumed.requests.total} requests, ${fixed(m.resumed.seconds, 1)} s`, floor: '-', ratio: '-', target: '0 requests', met: m.resumed.requests.total === 0 });
+    }
+    for (const d of drains) {
+      results.push({ benchmark: `scale: sandbox queue of ${d.count}`, kct: `${fixed(d.rate, 0)} tasks/s, status p99 ${fixed(d.p99, 1)} ms`, floor: '-', ratio: '-', target: '>= 1,000 tasks/s, p99 < 20 ms', met: d.rate >= 1000 && d.p99 < 20 && d.succeeded === d.count });
     }
     results.push({ benchmark: 'scale: 1,000 answers, queued service', kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`, floor: `${fixed(queued.serviceSeconds, 1)} s busy`, ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`, target: '<= 4 req/answer, <= 20 req/s', met: queued.requests.total / queued.count <= 4 && queued.requests.peak <= 20 });
     return results;
