@@ -21,14 +21,14 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '1000,10000' : '1000,10
 const BENCH_RPS = 2000;
 
 /** The answers: short essays of 300 to 700 characters, the same on every run. */
-function writeClass(count) {
+export function writeClass(count) {
   const dir = tempDir('kct-bench-scale-');
   for (let i = 1; i <= count; i++) writeFileSync(join(dir, `s${String(i).padStart(6, '0')}.txt`), essay(i, 300 + (i * 37) % 400));
   return dir;
 }
 
 /** A sandbox whose user can pay for 100,000 tasks and more (the seeded 1,000 credits would not). */
-async function richSandbox(options = {}) {
+export async function richSandbox(options = {}) {
   const dataDir = tempDir('kct-bench-scale-sbx-');
   const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir, ...options });
   const db = new Database(join(dataDir, 'sandbox.db'));
@@ -56,7 +56,7 @@ async function richSandbox(options = {}) {
 }
 
 /** Counts every request by kind and by second; forwards it on keep-alive connections. */
-async function countingProxy(targetBaseUrl) {
+export async function countingProxy(targetBaseUrl) {
   const target = new URL(targetBaseUrl);
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
   const counts = { submit: 0, batch: 0, status: 0, result: 0, other: 0 };
@@ -96,7 +96,7 @@ async function countingProxy(targetBaseUrl) {
 }
 
 /** Runs kct through /bin/sh (so its peak RSS is its own, see memory.js), stdout to a file. */
-async function kct(args, env) {
+export async function kct(args, env) {
   const dir = tempDir('kct-bench-scale-run-');
   const rssFile = join(dir, 'maxrss');
   try {

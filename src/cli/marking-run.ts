@@ -28,6 +28,8 @@ export const AGAIN = 'the same command (it finds the accepted tasks by their ide
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
 const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
+/** From this many answers, the heap is collected in full once a second (gc-pacer.ts). */
+const FULL_GC_FROM = 1000;
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
 /** How many task ids an error message names (the rows name them all). */
@@ -140,12 +142,22 @@ export class MarkingRun {
 
   /** Sends and follows every answer; resolves when every row is printed. */
   async run(): Promise<RunOutcome> {
-    const { collection, context, jobs } = this.settings;
     if (this.settings.journal) this.batchMembers = this.settings.journal.batchMembers();
     const done = new Promise<void>((resolve) => {
       this.allEmitted = resolve;
     });
     if (this.expected === 0) this.allEmitted?.();
+    // a big run's request garbage would otherwise grow the heap for minutes between collections
+    const stopPacing = this.expected >= FULL_GC_FROM ? (await import('../client/gc-pacer.js')).paceFullCollections() : undefined;
+    try {
+      return await this.runAll(done);
+    } finally {
+      stopPacing?.();
+    }
+  }
+
+  private async runAll(done: Promise<void>): Promise<RunOutcome> {
+    const { collection, context, jobs } = this.settings;
     // at most --jobs answers being read, hashed and sent at once; the next is built only then
     let inFlight = 0;
     let freed: (() => void) | undefined;
