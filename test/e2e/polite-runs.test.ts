@@ -53,8 +53,12 @@ describe('a polite run', () => {
     expect(rows(run.stdout).filter((row) => row.status === 'SUCCESS')).toHaveLength(24);
     const sent = proxy.requests.filter((r) => r.kind !== 'other');
     expect(sent.filter((r) => r.kind === 'submit')).toHaveLength(24);
-    // a slightly shorter window at the proxy: a request sent just inside a second may arrive a moment later
-    expect(mostInWindow(sent, 900)).toBeLessThanOrEqual(5);
+    // Arrivals at the proxy, not starts in kct: on a loaded machine requests started a second
+    // apart can arrive together, so count over 3 s (15 allowed) with one second's worth of slack.
+    // Without the budget all of them (a submit and a result read per answer, and the polls)
+    // would arrive within a second or two.
+    expect(sent.length).toBeGreaterThanOrEqual(48);
+    expect(mostInWindow(sent, 3000)).toBeLessThanOrEqual(20);
   });
 
   it('a 429 with Retry-After on a status poll pauses every request of the run, submissions included, for that long', async () => {
