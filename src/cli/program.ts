@@ -37,8 +37,13 @@ interface CommandSpec {
 
 const OUTPUT_CHOICES = ['table', 'json', 'ndjson', 'csv'];
 const output = (description = 'output format'): OptionSpec => ({ flags: '-o, --output <format>', description, choices: OUTPUT_CHOICES });
+/** The run's request budget (src/client/budget.ts). */
+function maxRps(): OptionSpec {
+  return { flags: '--max-rps <n>', description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)' };
+}
+
 const watchOptions: OptionSpec[] = [
-  { flags: '--timeout <duration>', description: 'overall time limit for watching (e.g. 90s, 30m)', defaultValue: '30m' },
+  { flags: '--timeout <duration>', description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)', defaultValue: '30m' },
   { flags: '--poll-interval <duration>', description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)' },
 ];
 
@@ -255,7 +260,9 @@ const COMMANDS: CommandSpec[] = [
       { flags: '--skip-unsupported', description: 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping' },
       { flags: '--pages', description: 'the files are the pages of ONE answer: one request, up to 10 files' },
       { flags: '-j, --jobs <n>', description: 'submissions in flight at once', defaultValue: '4' },
-      { flags: '--resume <journal>', description: 'record each answer\'s task in this file; a re-run skips finished answers and follows running ones' },
+      { flags: '--resume <journal>', description: 'record each answer\'s task and row in this file; a re-run sends nothing for finished answers and follows running ones' },
+      { flags: '--via <route>', description: 'how plain-text answers are sent: one request each (one-pass), 100 to a request (batch), or batch from 500 of them (auto)', choices: ['auto', 'one-pass', 'batch'], defaultValue: 'auto' },
+      maxRps(),
       { flags: '--rubric-file <path...>', description: 'rubric file(s) instead of the model\'s saved rubric' },
       { flags: '--rubric-text <text>', description: 'rubric as text' },
       { flags: '--question-file <path...>', description: 'question file(s)' },
@@ -287,6 +294,7 @@ const COMMANDS: CommandSpec[] = [
       'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',
       'kct one-pass answers/ --model 12 --idempotency-key class9   # keys class9-a1.txt, class9-a2.txt, ...',
       'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',
+      'kct one-pass district/ --recursive --model 12 --resume district.journal --timeout 12h --output ndjson > marks.ndjson',
     ],
     load: () => import('../commands/one-pass.js'),
   },
@@ -364,6 +372,7 @@ const COMMANDS: CommandSpec[] = [
       { flags: '--exclude <glob>', description: 'a folder manifest: leave out paths matching this glob (repeatable, as one-pass)', repeatable: true },
       { flags: '--idempotency-key <key>', description: 'your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items\' files or student ids> (default: derived from each request)' },
       { flags: '--no-wait', description: 'print the accepted batch tasks and exit' },
+      maxRps(),
       ...watchOptions,
       output(),
     ],
