@@ -1,7 +1,7 @@
 // What to do next after an API error, in kct's own commands. The client's errors carry neutral
 // suggestions (and the server's message names API routes); the words that name kct commands live
 // here, in one table, applied where errors are reported.
-import { ApiError } from '../api/errors.js';
+import { ApiError, CONNECTION_ADVICE, KctError, WatchTimeoutError } from '../api/errors.js';
 
 interface Hint {
   when: (error: ApiError, text: string) => boolean;
@@ -36,10 +36,27 @@ const HINTS: Hint[] = [
   },
 ];
 
-/** kct's hint for an API error, or undefined to keep the error's own suggestion. */
+const BASE_URL_WHERE = '(--base-url, KCT_BASE_URL, or `kct config set base_url`)';
+
+/** kct's words for the library's errors, keyed by their code; undefined keeps the neutral suggestion. */
+const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
+  credentials: (e) => (e.message === 'no API key' ? 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.' : undefined),
+  watch_timeout: (e) => `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.`,
+  redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
+  // only the client's own advice: a command that set its own (resume with ...) keeps it
+  connection: (e) => (e.suggestion === CONNECTION_ADVICE ? 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.' : undefined),
+};
+
+/** kct's hint for an error, or undefined to keep the error's own suggestion. */
 export function cliHint(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
+  if (!(error instanceof KctError)) return undefined;
+  if (!(error instanceof ApiError)) return CODE_HINTS[error.code]?.(error) ?? baseUrlHint(error);
   const text = error.message;
   const id = /(?:assignment|model)[ _]?(?:id)?\s+(\d+)/i.exec(text)?.[1] ?? '<id>';
-  return HINTS.find((entry) => entry.when(error, text))?.hint(id);
+  return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? baseUrlHint(error);
+}
+
+/** The library says "the baseUrl option"; on the command line the base URL is set these ways. */
+function baseUrlHint(error: KctError): string | undefined {
+  return error.suggestion?.includes('(the baseUrl option)') ? error.suggestion.replace('(the baseUrl option)', BASE_URL_WHERE) : undefined;
 }

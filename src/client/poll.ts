@@ -2,7 +2,7 @@
 // with an overall deadline). Each task keeps its own interval; the loop sleeps until the
 // earliest one is due, so a thousand tasks cost one timer, not a thousand. Tasks can be added
 // while the loop runs (a pipeline submits and watches at the same time).
-import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError, formatDuration } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, RateLimitError, ServerError, ServerStoppedAnsweringError, WatchTimeoutError, formatDuration } from '../api/errors.js';
 import { POLL_MAX_MS, POLL_START_MS } from '../api/limits.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
@@ -226,6 +226,6 @@ export async function watchTasks(fetchStatus: StatusFetcher, taskIds: readonly s
 
 /** Errors after which watching goes on: the server answered, but is briefly overloaded or failing. */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status === 408 || error.status === 429 || error.status >= 500;
-  return false;
+  if (error instanceof RateLimitError || error instanceof ServerError) return true;
+  return error instanceof ApiError && error.status === 408;
 }

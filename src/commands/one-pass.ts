@@ -2,7 +2,7 @@
 // bounded by --jobs, and every task is watched by one shared polling loop. Every submission
 // carries an idempotency key derived from what is sent, so running the same command again is
 // never charged twice.
-import { ApiError, ConnectionError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, AuthenticationError, ConflictError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { checkFileCount, inspectFile, withContent, type LocalFile } from '../client/files.js';
@@ -57,10 +57,9 @@ export interface OnePassOptions extends WatchFlags {
 function stopsTheRun(error: unknown): boolean {
   // unreachable after the retries: sending or watching the other answers would only wait too
   if (error instanceof ConnectionError) return true;
-  if (!(error instanceof ApiError)) return false;
-  if ([401, 402, 403, 404].includes(error.status)) return true;
+  if (error instanceof AuthenticationError || error instanceof InsufficientCreditsError || error instanceof PermissionError || error instanceof NotFoundError) return true;
   // a server without error codes is read by its message
-  return error.status === 409 && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
+  return error instanceof ConflictError && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
 }
 
 export async function run(options: OnePassOptions, context: Context): Promise<void> {
@@ -299,7 +298,7 @@ function isLocalFileError(error: unknown): boolean {
 }
 
 function isKeyReused(error: ApiError): boolean {
-  return error.status === 409 && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
+  return error instanceof ConflictError && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
 }
 
 /**
@@ -309,14 +308,12 @@ function isKeyReused(error: ApiError): boolean {
  */
 function keyConflict(error: unknown, answer: Answer, key: string, rule: KeyRule): unknown {
   if (!(error instanceof ApiError) || !isKeyReused(error) || rule.kind !== 'base') return error;
-  return new ApiError({
-    status: error.status,
+  return ApiError.from(error.status, error.body, {
     message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
     method: error.method,
     url: error.url,
     requestId: error.requestId,
     errorCode: error.errorCode,
-    body: error.body,
     headers: error.headers,
   }, {
     suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
