@@ -88,6 +88,10 @@ describe('a consumer project', () => {
 
     copyFileSync(join(ROOT, 'examples', 'library', 'mark-one.ts'), join(project, 'src', 'mark-one.ts'));
     copyFileSync(join(ROOT, 'examples', 'sample-essay.txt'), join(project, 'sample-essay.txt'));
+    // every ts block of docs/library.md is type-checked with it (each is a module of its own)
+    const blocks = [...readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
+    expect(blocks.length).toBeGreaterThan(8);
+    blocks.forEach((block, index) => writeFileSync(join(project, 'src', `doc-${index + 1}.ts`), `${block}\nexport {};\n`));
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], strict: true, noEmitOnError: true,
