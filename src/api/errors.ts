@@ -152,12 +152,15 @@ export class ServerStoppedAnsweringError extends ConnectionError {
   }
 }
 
+/** The neutral advice of a watch that timed out (src/cli/hints.ts words it for kct). */
+export const WATCH_TIMEOUT_ADVICE = 'The task keeps running: check its status again later.';
+
 /** Watching stopped at the overall --timeout; the tasks are still running. */
 export class WatchTimeoutError extends KctError {
   readonly taskIds: string[];
   constructor(taskIds: string[], timeoutMs: number) {
     super('watch_timeout', `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}`, {
-      suggestion: 'The task keeps running: check its status again later.',
+      suggestion: WATCH_TIMEOUT_ADVICE,
     });
     this.taskIds = taskIds;
   }

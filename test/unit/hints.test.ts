@@ -4,7 +4,7 @@ import { ApiError, CONNECTION_ADVICE, ConnectionError, CredentialsError, KctErro
 import { assertSendableKey } from '../../src/client/client.js';
 import { cliHint } from '../../src/cli/hints.js';
 
-const api = (status: number, message: string, errorCode?: string) => new ApiError({ status, message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
+const api = (status: number, message: string, errorCode?: string) => ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
 
 describe('cliHint', () => {
   it('a model id used as an assignment id names kct assign and kct one-pass', () => {
@@ -68,5 +68,13 @@ describe('library suggestions are neutral; the CLI words come from cliHint', () 
   it('a refused redirect: kct says how to store the new base URL', () => {
     const error = new KctError('redirect_refused', 'moved', { suggestion: 'If the API moved, use its new base URL: https://new.example/v1' });
     expect(cliHint(error)).toBe('If the API moved, set the new base URL: kct config set base_url https://new.example/v1');
+  });
+});
+
+describe('a command\'s own suggestion wins over the CLI table', () => {
+  it('a watch timeout whose command set its advice keeps it', () => {
+    const error = new WatchTimeoutError(['m_7'], 300);
+    Object.defineProperty(error, 'suggestion', { value: 'It keeps training. Check it with `kct models show 7`.' });
+    expect(cliHint(error)).toBeUndefined();
   });
 });
