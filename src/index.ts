@@ -1,14 +1,20 @@
-// Library entry: the client, its errors and the API contract, without any CLI code.
-export { KctClient, assertSendableKey, type KctClientOptions, type OnePassInput, type SubmitOptions } from './client/client.js';
+// Library entry: the client, its errors and the API contract, without any CLI code (docs/library.md).
+export {
+  KctClient, assertSendableKey,
+  type KctClientOptions, type CallOptions, type OnePassInput, type SubmitOptions, type IngestPreviewInput, type IngestPreviewResult,
+  type CancelResult, type WaitOptions,
+} from './client/client.js';
+export { HttpClient, DEFAULT_TIMEOUTS, type HttpOptions, type HttpResponse, type RequestSpec, type Timeouts } from './client/http.js';
+export { DEFAULT_RETRY, type RetryPolicy } from './client/retry.js';
+export { TaskPoller, watchTasks, pollSchedule, type WatchOptions, type PollSchedule, type StatusFetcher } from './client/poll.js';
 export { ProductClient, type ProductClientOptions } from './client/product.js';
-export { HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './client/http.js';
-export { watchTasks, pollSchedule, type WatchOptions } from './client/poll.js';
 export { inspectFile, type LocalFile } from './client/files.js';
+export { deriveIdempotencyKey, type KeyRule } from './client/idempotency.js';
 export { unwrapEnvelope } from './client/envelope.js';
 export * from './api/errors.js';
 export * from './api/schemas.js';
 export * from './api/status.js';
 export * from './api/limits.js';
-export { OPERATIONS, API_PREFIX } from './api/operations.js';
+export { OPERATIONS, API_PREFIX, type OperationName } from './api/operations.js';
 export * from './api/product.js';
 export { VERSION } from './version.js';

@@ -46,13 +46,19 @@ export interface ApiErrorDetails {
 }
 
 /** Something named on the command line does not exist (a key by its masked form): exits as a 404 does. */
-export class NotFoundError extends KctError {
+export class NoSuchItemError extends KctError {
   constructor(message: string, options: KctErrorOptions = {}) {
     super('not_found', message, options);
   }
 }
 
-/** The server answered with an HTTP error. */
+/** Where an HTTP error came from; everything but the status is optional for `ApiError.from`. */
+export type ApiErrorContext = Partial<Omit<ApiErrorDetails, 'status' | 'body'>>;
+
+/**
+ * The server answered with an HTTP error. `ApiError.from` picks the subclass for the status
+ * (openai-node's core/error.ts), so callers test `instanceof NotFoundError`, not `.status === 404`.
+ */
 export class ApiError extends KctError {
   readonly status: number;
   readonly requestId?: string;
@@ -72,7 +78,59 @@ export class ApiError extends KctError {
     this.url = details.url;
     this.headers = details.headers;
   }
+
+  /** The error of the class that fits the status, with the server's body (and message, when given). */
+  static from(status: number, body?: unknown, context: ApiErrorContext = {}, options: KctErrorOptions = {}): ApiError {
+    const details: ApiErrorDetails = {
+      method: '', url: '', ...context, status, body,
+      message: context.message ?? bodyMessage(body) ?? `HTTP ${status}`,
+    };
+    const Kind = errorClassFor(status);
+    return new Kind(details, options);
+  }
 }
+
+/** 400, 413, 422: the request itself was refused (a field, a file, the body). */
+export class BadRequestError extends ApiError {}
+/** 401: the key is missing, unknown or revoked. */
+export class AuthenticationError extends ApiError {}
+/** 402: the key's owner has too few credits left. */
+export class InsufficientCreditsError extends ApiError {}
+/** 403: the key may not use this model (or its organization scope no longer holds). */
+export class PermissionError extends ApiError {}
+/** 404: the model, assignment or task does not exist (or the base URL is wrong). */
+export class NotFoundError extends ApiError {}
+/** 409: model not ready, task no longer cancellable, or an Idempotency-Key reused for other content. */
+export class ConflictError extends ApiError {}
+/** 429: too many requests; `headers['retry-after']` says when to come back. */
+export class RateLimitError extends ApiError {}
+/** 5xx: the service failed; the request may be tried again later. */
+export class ServerError extends ApiError {}
+
+function errorClassFor(status: number): typeof ApiError {
+  if (status === 400 || status === 413 || status === 422) return BadRequestError;
+  if (status === 401) return AuthenticationError;
+  if (status === 402) return InsufficientCreditsError;
+  if (status === 403) return PermissionError;
+  if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
+  if (status === 429) return RateLimitError;
+  if (status >= 500) return ServerError;
+  return ApiError;
+}
+
+/** The message of an error body of the common shapes ({error: {message}}, {message}, {error}). */
+function bodyMessage(body: unknown): string | undefined {
+  if (typeof body === 'string' && body.trim() !== '') return body.trim().slice(0, 500);
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  const error = record.error as Record<string, unknown> | string | undefined;
+  const candidates = [typeof error === 'object' && error !== null ? error.message : error, record.message, record.detail];
+  return candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
+}
+
+/** The neutral advice on a connection that failed (src/cli/hints.ts words it for kct). */
+export const CONNECTION_ADVICE = 'Check the base URL and your network or proxy settings, then try again.';
 
 /** The server could not be reached, or the connection broke before a full answer arrived. */
 export class ConnectionError extends KctError {
@@ -101,13 +159,16 @@ export class ServerStoppedAnsweringError extends ConnectionError {
   }
 }
 
+/** The neutral advice of a watch that timed out (src/cli/hints.ts words it for kct). */
+export const WATCH_TIMEOUT_ADVICE = 'The task keeps running: check its status again later.';
+
 /** Watching stopped at the overall --timeout; the tasks are still running. */
 export class WatchTimeoutError extends KctError {
   readonly taskIds: string[];
   /** `more`: tasks also still running but not named (a big run names the first few). */
   constructor(taskIds: string[], timeoutMs: number, more = 0) {
     super('watch_timeout', `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, {
-      suggestion: `The task keeps running. Check it later with \`kct status ${taskIds[0] ?? '<id>'} --watch\`.`,
+      suggestion: WATCH_TIMEOUT_ADVICE,
     });
     this.taskIds = taskIds;
   }

@@ -1,6 +1,9 @@
 // The one place where errors become exit codes. Every command shares this table; the README and
 // `kct help exit-codes` print it.
-import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, NotFoundError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
+import {
+  ApiError, AuthenticationError, BadRequestError, ConflictError, ConnectionError, CredentialsError, InsufficientCreditsError, InterruptedError,
+  KctError, NoSuchItemError, NotFoundError, PermissionError, RateLimitError, ServerError, TaskUnsuccessfulError, UsageError, WatchTimeoutError,
+} from '../api/errors.js';
 
 export const EXIT = {
   OK: 0,
@@ -40,12 +43,12 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError) return EXIT.USAGE;
   if (error instanceof CredentialsError) return EXIT.AUTH;
-  if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
+  if (error instanceof NoSuchItemError) return EXIT.NOT_FOUND;
   if (error instanceof TaskUnsuccessfulError) return EXIT.TASK_UNSUCCESSFUL;
   if (error instanceof WatchTimeoutError) return EXIT.TIMEOUT;
   if (error instanceof InterruptedError) return EXIT.INTERRUPTED;
   if (error instanceof ConnectionError) return EXIT.UNREACHABLE;
-  if (error instanceof ApiError) return exitCodeForStatus(error.status);
+  if (error instanceof ApiError) return exitCodeForApiError(error);
   if (error instanceof KctError) return EXIT.UNEXPECTED;
   const code = (error as { code?: unknown } | null)?.code;
   // commander's own parse errors (unknown option, missing argument)
@@ -53,6 +56,17 @@ export function exitCodeFor(error: unknown): number {
   // a local file or folder kct was told to use cannot be read or written
   if (typeof code === 'string' && typeof (error as { path?: unknown }).path === 'string' && /^E[A-Z]+$/.test(code)) return EXIT.USAGE;
   return EXIT.UNEXPECTED;
+}
+
+/** The error classes of src/api/errors.ts; a plain ApiError (408, 3xx, other 4xx) goes by its status. */
+function exitCodeForApiError(error: ApiError): number {
+  if (error instanceof BadRequestError) return EXIT.USAGE;
+  if (error instanceof AuthenticationError || error instanceof PermissionError) return EXIT.AUTH;
+  if (error instanceof InsufficientCreditsError) return EXIT.CREDITS;
+  if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
+  if (error instanceof ConflictError) return EXIT.CONFLICT;
+  if (error instanceof RateLimitError || error instanceof ServerError) return EXIT.UNREACHABLE;
+  return exitCodeForStatus(error.status);
 }
 
 export function exitCodeForStatus(status: number): number {

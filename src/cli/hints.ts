@@ -1,7 +1,9 @@
 // What to do next after an API error, in kct's own commands. The client's errors carry neutral
 // suggestions (and the server's message names API routes); the words that name kct commands live
 // here, in one table, applied where errors are reported.
-import { ApiError } from '../api/errors.js';
+import {
+  ApiError, CONNECTION_ADVICE, ConflictError, KctError, NotFoundError, PermissionError, WATCH_TIMEOUT_ADVICE, WatchTimeoutError,
+} from '../api/errors.js';
 
 interface Hint {
   when: (error: ApiError, text: string) => boolean;
@@ -11,35 +13,54 @@ interface Hint {
 const HINTS: Hint[] = [
   {
     // a model id where an assignment id belongs: the most common mix-up (spec 1)
-    when: (e, t) => e.status === 404 && /assignment/i.test(t) && /is a model_?id|there is a model/i.test(t),
+    when: (e, t) => e instanceof NotFoundError && /assignment/i.test(t) && /is a model_?id|there is a model/i.test(t),
     hint: (id) => `${id} is a model id. kct evaluate needs an assignment id: create one with \`kct assign --model ${id} --name ... --desc ... --deadline ... --expected ...\`, or mark with the model directly: \`kct one-pass <file> --model ${id}\`.`,
   },
   {
-    when: (e, t) => e.status === 404 && /model/i.test(t) && /is an assignment_?id|there is an assignment/i.test(t),
+    when: (e, t) => e instanceof NotFoundError && /model/i.test(t) && /is an assignment_?id|there is an assignment/i.test(t),
     hint: (id) => `${id} is an assignment id: send answers to it with \`kct evaluate --assignment ${id} <file>\`; the model ids this key can use are listed by \`kct models\`.`,
   },
   {
-    when: (e, t) => e.status === 404 && (e.errorCode === 'assignment_not_found' || /assignment .*does not exist|no assignment/i.test(t)),
+    when: (e, t) => e instanceof NotFoundError && (e.errorCode === 'assignment_not_found' || /assignment .*does not exist|no assignment/i.test(t)),
     hint: () => 'Create an assignment with `kct assign --model <id> ...` and pass the assignment id it prints to `kct evaluate --assignment`.',
   },
   {
-    when: (e, t) => e.status === 404 && (e.errorCode === 'model_not_found' || /model .*does not exist|no model/i.test(t)),
+    when: (e, t) => e instanceof NotFoundError && (e.errorCode === 'model_not_found' || /model .*does not exist|no model/i.test(t)),
     hint: () => 'List the models this key can use with `kct models` (`kct models --ready` for those ready to mark with).',
   },
   {
-    when: (e, t) => e.status === 403 && (e.errorCode === 'model_forbidden' || /model/i.test(t)),
+    when: (e, t) => e instanceof PermissionError && (e.errorCode === 'model_forbidden' || /model/i.test(t)),
     hint: () => 'Choose a model from `kct models`: a key sees only its owner\'s models, or its organization\'s.',
   },
   {
-    when: (e, t) => e.status === 409 && (e.errorCode === 'model_not_ready' || /not ready/i.test(t)),
+    when: (e, t) => e instanceof ConflictError && (e.errorCode === 'model_not_ready' || /not ready/i.test(t)),
     hint: (id) => `Wait until it is ready (\`kct models show ${id}\` shows its status), or choose another with \`kct models --ready\`.`,
   },
 ];
 
-/** kct's hint for an API error, or undefined to keep the error's own suggestion. */
+const BASE_URL_WHERE = '(--base-url, KCT_BASE_URL, or `kct config set base_url`)';
+
+/**
+ * kct's words for the library's errors, keyed by their code; undefined keeps the error's own
+ * suggestion. Only the library's neutral advice is replaced: a command that set its own keeps it.
+ */
+const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
+  credentials: (e) => (e.message === 'no API key' ? 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.' : undefined),
+  watch_timeout: (e) => (e.suggestion === WATCH_TIMEOUT_ADVICE ? `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.` : undefined),
+  redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
+  connection: (e) => (e.suggestion === CONNECTION_ADVICE ? 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.' : undefined),
+};
+
+/** kct's hint for an error, or undefined to keep the error's own suggestion. */
 export function cliHint(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
+  if (!(error instanceof KctError)) return undefined;
+  if (!(error instanceof ApiError)) return CODE_HINTS[error.code]?.(error) ?? baseUrlHint(error);
   const text = error.message;
   const id = /(?:assignment|model)[ _]?(?:id)?\s+(\d+)/i.exec(text)?.[1] ?? '<id>';
-  return HINTS.find((entry) => entry.when(error, text))?.hint(id);
+  return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? baseUrlHint(error);
+}
+
+/** The library says "the baseUrl option"; on the command line the base URL is set these ways. */
+function baseUrlHint(error: KctError): string | undefined {
+  return error.suggestion?.includes('(the baseUrl option)') ? error.suggestion.replace('(the baseUrl option)', BASE_URL_WHERE) : undefined;
 }

@@ -5,7 +5,7 @@
 // is read, then dropped. Plain-text answers may go through POST /evaluations/batch, 100 to a
 // request (--via batch), one status poll per batch. Kept for the end: counts and a few names.
 import { readFileSync } from 'node:fs';
-import { ApiError, ConnectionError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, AuthenticationError, ConflictError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
@@ -76,10 +76,9 @@ export interface RunOutcome {
 export function stopsTheRun(error: unknown): boolean {
   // unreachable after the retries: sending or watching the other answers would only wait too
   if (error instanceof ConnectionError) return true;
-  if (!(error instanceof ApiError)) return false;
-  if ([401, 402, 403, 404].includes(error.status)) return true;
+  if (error instanceof AuthenticationError || error instanceof InsufficientCreditsError || error instanceof PermissionError || error instanceof NotFoundError) return true;
   // a server without error codes is read by its message
-  return error.status === 409 && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
+  return error instanceof ConflictError && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
 }
 
 /** An answer left unsent because an earlier error stopped the run. */
@@ -487,14 +486,12 @@ export class MarkingRun {
   private keyConflict(error: unknown, answer: Answer, key: string): unknown {
     const rule = this.settings.keyRule;
     if (!(error instanceof ApiError) || !isKeyReused(error) || rule.kind !== 'base') return error;
-    return new ApiError({
-      status: error.status,
+    return ApiError.from(error.status, error.body, {
       message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
       method: error.method,
       url: error.url,
       requestId: error.requestId,
       errorCode: error.errorCode,
-      body: error.body,
       headers: error.headers,
     }, {
       suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
@@ -542,7 +539,7 @@ function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>): Answ
 }
 
 function isKeyReused(error: ApiError): boolean {
-  return error.status === 409 && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
+  return error instanceof ConflictError && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
 }
 
 /** A file that vanished or changed permissions after the checks: that answer fails, not the run. */

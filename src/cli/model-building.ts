@@ -3,7 +3,7 @@
 // waiting for a new model to be ready.
 import { access } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { ApiError, InterruptedError, TaskUnsuccessfulError, UsageError, WatchTimeoutError, formatDuration } from '../api/errors.js';
+import { InterruptedError, NotFoundError, TaskUnsuccessfulError, UsageError, WatchTimeoutError, formatDuration } from '../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../api/limits.js';
 import { mimeFromName } from '../api/mime.js';
 import type { Asset, CreateModelRequest, CumMethod, Model } from '../api/schemas.js';
@@ -233,7 +233,7 @@ export async function waitForModel(context: Context, client: KctClient, modelId:
   const poller = new TaskPoller(async (id, signal) => {
     const model = (await client.models({ signal })).find((m) => String(m.model_id) === id);
     if (!model) {
-      if (last !== undefined) throw new ApiError({ status: 404, message: `model ${id} is no longer listed by GET /models`, method: 'GET', url: '/models' });
+      if (last !== undefined) throw new NotFoundError({ status: 404, message: `model ${id} is no longer listed by GET /models`, method: 'GET', url: '/models' });
       return { snapshot: { task_id: id, status: 'NOT_LISTED' } };
     }
     last = model;

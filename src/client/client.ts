@@ -39,11 +39,26 @@ export interface SubmitOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
+/** The input of a question or rubric preview (4.4, 4.5): asset URLs in `fields`, or local files. */
+export interface IngestPreviewInput {
+  fields: IngestPreviewFields;
+  files?: LocalFile[];
+}
+
+/** The spec leaves the preview's response shape open (4.4, 4.5): the record as the server sent it. */
+export type IngestPreviewResult = Record<string, unknown>;
+
+/** The spec leaves the cancel response open (4.12): the server's record, with the task id. */
+export type CancelResult = Record<string, unknown> & { task_id: string };
+
+/** Waiting for one task: an overall deadline (mandatory, spec 8) and an optional abort signal. */
+export type WaitOptions = Pick<WatchOptions, 'timeoutMs' | 'signal' | 'onUpdate' | 'schedule'>;
+
 /** Throws unless the key is a Public Evaluation API key (spec 5: never send other providers' keys). */
 export function assertSendableKey(key: string | undefined): asserts key is string {
   if (!key) {
     throw new CredentialsError('no API key', {
-      suggestion: 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.',
+      suggestion: 'Pass apiKey: a Public Evaluation API key, which begins with kct_.',
     });
   }
   if (!key.startsWith('kct_')) {
@@ -154,6 +169,15 @@ export class KctClient {
     return watchTasks((id, signal) => this.statusWithHints(id, { signal }), taskIds, options);
   }
 
+  /**
+   * Polls one task until it is final (3 s backing off to 15 s) and returns its last snapshot.
+   * Rejects with WatchTimeoutError at the deadline, InterruptedError when the signal aborts.
+   */
+  async waitFor(taskId: string, options: WaitOptions): Promise<StatusSnapshot> {
+    const done = await this.watch([taskId], options);
+    return done.get(taskId)!;
+  }
+
   /** A shared polling loop to which tasks can be added while it runs. */
   poller(options: WatchOptions): TaskPoller {
     return new TaskPoller((id, signal) => this.statusWithHints(id, { signal }), options);
@@ -166,7 +190,7 @@ export class KctClient {
   }
 
   /** Cancel is not retried automatically unless safe: a repeated cancel is harmless (409 at worst). */
-  async cancel(taskId: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
+  async cancel(taskId: string, options: CallOptions = {}): Promise<CancelResult> {
     const response = await this.send({
       method: 'POST',
       path: operationPath('cancel', { taskId }),
@@ -239,7 +263,7 @@ export class KctClient {
    * when there are no local files, multipart (files, plus assets as a JSON-array string) when
    * there are.
    */
-  async ingestPreview(kind: 'questions' | 'rubrics', input: { fields: IngestPreviewFields; files?: LocalFile[] }, options: CallOptions = {}): Promise<Record<string, unknown>> {
+  async ingestPreview(kind: 'questions' | 'rubrics', input: IngestPreviewInput, options: CallOptions = {}): Promise<IngestPreviewResult> {
     const fields = validateRequest(IngestPreviewFields, input.fields, `${kind} preview request`);
     const files = input.files ?? [];
     if (files.length === 0 && !fields.assets?.length) throw new UsageError('nothing to parse: give files or --asset URLs');
@@ -252,6 +276,16 @@ export class KctClient {
       signal: options.signal,
     });
     return isPlainObject(response.data) ? response.data : { value: response.data };
+  }
+
+  /** POST /questions-ingest-preview (4.4). */
+  questionsPreview(input: IngestPreviewInput, options: CallOptions = {}): Promise<IngestPreviewResult> {
+    return this.ingestPreview('questions', input, options);
+  }
+
+  /** POST /rubrics-ingest-preview (4.5). */
+  rubricsPreview(input: IngestPreviewInput, options: CallOptions = {}): Promise<IngestPreviewResult> {
+    return this.ingestPreview('rubrics', input, options);
   }
 
   /**

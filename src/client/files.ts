@@ -60,7 +60,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
         : { kind: 'unreadable', path, message: `cannot read ${path} (${code ?? String(error)})`, suggestion: 'Check the path and its permissions.' };
     }
   }
-  if (info.isDirectory()) return { kind: 'folder', path, message: `${path} is a folder, not a file`, suggestion: 'Name the folder as an answer source (kct one-pass <folder>) or name its files.' };
+  if (info.isDirectory()) return { kind: 'folder', path, message: `${path} is a folder, not a file`, suggestion: 'Name the files inside it.' };
   if (!info.isFile()) return { kind: 'special', path, message: `${path} is not a regular file`, suggestion: 'Send regular files only.' };
   try {
     accessSync(path, constants.R_OK);
@@ -96,7 +96,7 @@ export function inspectFileSync(path: string, accepted: readonly string[] = ANSW
   return checked;
 }
 
-const SUPPORTED = 'kct sends PDF, DOCX, RTF, TXT and images (PNG, JPEG, WebP, GIF)';
+const SUPPORTED = 'answers can be PDF, DOCX, RTF, TXT or images (PNG, JPEG, WebP, GIF)';
 
 /** What to do with a file of a type the service does not take, by its extension. */
 export function exportHint(path: string): string {
@@ -123,7 +123,7 @@ export function exportHint(path: string): string {
     case '.zip':
     case '.7z':
     case '.rar':
-      return 'Unpack the archive first, then mark its folder (kct one-pass <folder> --recursive).';
+      return 'Unpack the archive first, then send the files inside it.';
     case '.csv':
     case '.tsv':
     case '.json':
@@ -138,7 +138,7 @@ export function exportHint(path: string): string {
     case '.html':
       return `Save the page as PDF (print to PDF) or as text; ${SUPPORTED}.`;
     default:
-      return `This is not an answer file kct can send: ${SUPPORTED}. Export other documents to DOCX or PDF first.`;
+      return `This is not an answer file: ${SUPPORTED}. Export other documents to DOCX or PDF first.`;
   }
 }
 

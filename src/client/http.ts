@@ -7,7 +7,7 @@ import type { RequestBudget } from './budget.js';
 import { formFileBytes, paceCollections } from './gc-pacer.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
+import { ApiError, CONNECTION_ADVICE, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
 import { OPERATIONS } from '../api/operations.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { redact, redactFields, redactHeaders } from './redact.js';
@@ -238,7 +238,7 @@ export class HttpClient {
         // The key goes only to the origin the user configured; never follow it elsewhere.
         if (target.origin !== origin) {
           throw new KctError('redirect_refused', `the server redirected ${method} ${url.href} to another host (${target.origin}); kct does not send the API key there`, {
-            suggestion: `If the API moved, set the new base URL: kct config set base_url ${target.origin}${target.pathname.replace(/\/[^/]*$/, '')}`,
+            suggestion: `If the API moved, use its new base URL: ${target.origin}${target.pathname.replace(/\/[^/]*$/, '')}`,
           });
         }
         if (hop >= MAX_REDIRECTS) throw new KctError('too_many_redirects', `too many redirects from ${spec.path}`);
@@ -266,14 +266,12 @@ export class HttpClient {
       if (response.statusCode < 400) return { status: response.statusCode, response: result };
       const statusLine = `HTTP ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''}`.trim();
       const message = notJson ? nonJsonErrorMessage(text, notJson, `${statusLine} from ${spec.method} ${spec.path}`) : serverMessage(parsed) ?? statusLine;
-      const error = new ApiError({
-        status: response.statusCode,
+      const error = ApiError.from(response.statusCode, parsed, {
         message: redact(message, [this.options.apiKey]),
         method: spec.method,
         url: url.href,
         requestId,
         errorCode: serverErrorCode(parsed),
-        body: parsed,
         headers: responseHeaders,
       }, { suggestion: errorSuggestion(response.statusCode, spec.path, this.baseUrl, notJson !== undefined) });
       return { status: response.statusCode, response: result, error };
@@ -353,7 +351,7 @@ function errorSuggestion(status: number, path: string, baseUrl: string, notJson:
 
 /** What to check when the base URL seems to lead somewhere other than the API. */
 function baseUrlAdvice(baseUrl: string): string {
-  const where = '(--base-url, KCT_BASE_URL, or `kct config set base_url`)';
+  const where = '(the baseUrl option)';
   const url = new URL(baseUrl);
   if (url.pathname === '/' || url.pathname === '') return `API routes live under /v1: try ${url.origin}/v1 ${where}.`;
   if (!url.pathname.endsWith('/v1')) return `The base URL ${baseUrl} does not end in /v1; it should be the root of the API, e.g. ${url.origin}/v1 ${where}.`;
@@ -380,7 +378,7 @@ function toConnectionError(error: unknown, spec: RequestSpec, baseUrl: string): 
   const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
     cause: error,
-    suggestion: 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.',
+    suggestion: CONNECTION_ADVICE,
   });
 }
 

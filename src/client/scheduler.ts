@@ -9,7 +9,7 @@
 // - the spec's schedule is the most often any one task is polled, never an obligation.
 // Every request also waits its turn in the run's RequestBudget (http.ts), so many tasks due at
 // once are spread out, and a 429 slows all of them.
-import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, formatDuration } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, RateLimitError, ServerError, ServerStoppedAnsweringError, formatDuration } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
 import { QueueModel } from './queue-model.js';
@@ -596,8 +596,8 @@ function queuePosition(snapshot: StatusSnapshot): number | undefined {
 
 /** Errors after which watching goes on: the server answered, but is briefly overloaded or failing. */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ApiError) return error.status === 408 || error.status === 429 || error.status >= 500;
-  return false;
+  if (error instanceof RateLimitError || error instanceof ServerError) return true;
+  return error instanceof ApiError && error.status === 408;
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

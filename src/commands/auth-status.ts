@@ -1,6 +1,6 @@
 // kct auth status: which key is in use (masked) and where it comes from, then, as gh auth status
 // does, whether the server accepts it (GET /credits), and its scope and account when the server says.
-import { ApiError, ConnectionError, CredentialsError, UsageError } from '../api/errors.js';
+import { ApiError, AuthenticationError, ConnectionError, CredentialsError, PermissionError, UsageError } from '../api/errors.js';
 import { maskKey } from '../client/redact.js';
 import { describeOwner, keyOwner, type KeyOwner } from '../cli/account.js';
 import type { Context } from '../cli/context.js';
@@ -58,7 +58,7 @@ export async function run(options: AuthStatusOptions, context: Context): Promise
 
 function serverLine(server: ServerCheck, failure: unknown): string {
   if (server.accepted) return `key accepted; ${describeOwner(server)}; ${formatNumber(server.credits)} credits`;
-  if (failure instanceof ApiError && (failure.status === 401 || failure.status === 403)) return `key refused (HTTP ${failure.status})`;
+  if (failure instanceof AuthenticationError || failure instanceof PermissionError) return `key refused (HTTP ${failure.status})`;
   if (failure instanceof ConnectionError) return 'not reachable';
   return 'could not check the key';
 }

@@ -52,7 +52,7 @@ export function checkCallbackUrl(value: string, baseUrl?: string): string {
 /** A local sandbox refusing a loopback callback was started without --allow-private-callbacks: say so. */
 function withCallbackHint(error: unknown, callbackUrl: string | undefined): unknown {
   if (!(error instanceof ApiError) || error.errorCode !== 'invalid_callback_url' || callbackUrl === undefined || new URL(callbackUrl).protocol !== 'http:') return error;
-  return new ApiError(error, { suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.' });
+  return ApiError.from(error.status, error.body, error, { suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.' });
 }
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {

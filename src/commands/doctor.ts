@@ -135,14 +135,14 @@ async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promi
   if (!baseUrl) {
     throw new UsageError('no API base URL is set', { suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.' });
   }
-  const [{ HttpClient }, { ApiError }] = await Promise.all([import('../client/http.js'), import('../api/errors.js')]);
+  const [{ HttpClient }, { AuthenticationError, PermissionError }] = await Promise.all([import('../client/http.js'), import('../api/errors.js')]);
   const http = new HttpClient({ baseUrl, userAgent: `kct/${VERSION}`, env: context.env, retry: { maxRetries: 0 } });
   const started = performance.now();
   let status: number;
   try {
     status = (await http.send({ method: 'GET', path: '/credits', anonymous: true, expectJson: true, signal: context.signal })).status;
   } catch (error) {
-    const jsonRefusal = error instanceof ApiError && (error.status === 401 || error.status === 403) && typeof error.body === 'object' && error.body !== null;
+    const jsonRefusal = (error instanceof AuthenticationError || error instanceof PermissionError) && typeof error.body === 'object' && error.body !== null;
     if (!jsonRefusal) throw error;
     status = error.status;
   } finally {

@@ -1,7 +1,7 @@
 // kct keys revoke: revoke one of the signed-in account's keys (POST {product_base}/public_api/keys/revoke),
 // named by its id or its masked form from `kct keys list`; asked on a terminal, --yes elsewhere.
 // Revoking a key that is already revoked changes nothing and exits 0.
-import { InterruptedError, NotFoundError, UsageError } from '../api/errors.js';
+import { InterruptedError, NoSuchItemError, UsageError } from '../api/errors.js';
 import type { KeyRecord } from '../api/product.js';
 import type { Context } from '../cli/context.js';
 import { err, out, whyNoPrompt } from '../cli/io.js';
@@ -60,7 +60,7 @@ export function parseKeyArgument(text: string): KeyArgument {
 function findKey(keys: KeyRecord[], wanted: KeyArgument, account: string): KeyRecord {
   const matches = 'id' in wanted ? keys.filter((k) => k.id === wanted.id) : keys.filter((k) => k.masked_key.endsWith(wanted.last4));
   const named = 'id' in wanted ? `no key ${wanted.id}` : `no key ending in ${wanted.last4}`;
-  if (matches.length === 0) throw new NotFoundError(`the account ${account} has ${named}`, { suggestion: 'List its keys with `kct keys list`.' });
+  if (matches.length === 0) throw new NoSuchItemError(`the account ${account} has ${named}`, { suggestion: 'List its keys with `kct keys list`.' });
   // two masked keys can share their last four characters: only an id is then unambiguous
   if (matches.length > 1) {
     throw new UsageError(`${matches.length} keys of ${account} end in ${(wanted as { last4: string }).last4} (ids ${matches.map((k) => k.id).join(', ')})`, { suggestion: 'Name the key by its id (from `kct keys list`).' });

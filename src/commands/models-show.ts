@@ -1,5 +1,5 @@
 // kct models show <id>: one model from GET /models, every field the server sent.
-import { ApiError } from '../api/errors.js';
+import { NotFoundError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { printModel } from '../cli/model-building.js';
@@ -18,7 +18,7 @@ export async function run(options: ModelsShowOptions, context: Context): Promise
   const client = await context.client();
   const model = (await client.models({ signal: context.signal })).find((m) => String(m.model_id) === String(id));
   if (!model) {
-    throw new ApiError({ status: 404, message: `model ${id} is not among the models this key can use`, method: 'GET', url: '/models', errorCode: 'model_not_found' }, {
+    throw new NotFoundError({ status: 404, message: `model ${id} is not among the models this key can use`, method: 'GET', url: '/models', errorCode: 'model_not_found' }, {
       suggestion: 'List them with `kct models`; an assignment id is not a model id.',
     });
   }

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../src/api/errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../src/cli/exit-codes.js';
 
-const api = (status: number) => new ApiError({ status, message: `HTTP ${status}`, method: 'GET', url: 'http://localhost/v1/x' });
+const api = (status: number) => ApiError.from(status, undefined, { method: 'GET', url: 'http://localhost/v1/x' });
+// an ApiError built without the factory (a caller's own) still maps by its status
+const bare = (status: number) => new ApiError({ status, message: `HTTP ${status}`, method: 'GET', url: 'http://localhost/v1/x' });
 
 describe('exitCodeFor: kct errors', () => {
   it.each<[string, unknown, number]>([
@@ -57,6 +59,7 @@ describe('exitCodeFor: HTTP errors', () => {
     [405, 1],
   ])('HTTP %i → %i', (status, code) => {
     expect(exitCodeFor(api(status))).toBe(code);
+    expect(exitCodeFor(bare(status))).toBe(code);
     expect(exitCodeForStatus(status)).toBe(code);
   });
 });

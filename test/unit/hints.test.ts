@@ -1,9 +1,10 @@
 // kct's own hints for API errors (src/cli/hints.ts): kct commands, not API routes.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError, CONNECTION_ADVICE, ConnectionError, CredentialsError, KctError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../src/api/errors.js';
+import { assertSendableKey } from '../../src/client/client.js';
 import { cliHint } from '../../src/cli/hints.js';
 
-const api = (status: number, message: string, errorCode?: string) => new ApiError({ status, message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
+const api = (status: number, message: string, errorCode?: string) => ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
 
 describe('cliHint', () => {
   it('a model id used as an assignment id names kct assign and kct one-pass', () => {
@@ -29,5 +30,51 @@ describe('cliHint', () => {
   it('leaves other errors to their own suggestion', () => {
     expect(cliHint(api(401, 'The API key is not valid.'))).toBeUndefined();
     expect(cliHint(new Error('x'))).toBeUndefined();
+  });
+});
+
+describe('library suggestions are neutral; the CLI words come from cliHint', () => {
+  const namesKct = /`?kct (?:auth|status|config|one-pass|sandbox|models)\b/;
+
+  it('no API key: the library says what to pass, kct says how to log in', () => {
+    let error: unknown;
+    try {
+      assertSendableKey(undefined);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CredentialsError);
+    expect((error as CredentialsError).suggestion).not.toMatch(namesKct);
+    expect(cliHint(error)).toContain('kct auth login');
+  });
+
+  it('a watch timeout: kct names the status command with the task id', () => {
+    const error = new WatchTimeoutError(['t_42'], 60_000);
+    expect(error.suggestion).not.toMatch(namesKct);
+    expect(cliHint(error)).toBe('The task keeps running. Check it later with `kct status t_42 --watch`.');
+  });
+
+  it('a refused connection names kct config; a server that stopped answering keeps its own advice', () => {
+    const refused = new ConnectionError('cannot reach http://127.0.0.1:9/v1 (connection refused)', false, { suggestion: CONNECTION_ADVICE });
+    expect(cliHint(refused)).toContain('kct config get base_url');
+    expect(cliHint(new ServerStoppedAnsweringError(['t_1'], refused))).toBeUndefined();
+  });
+
+  it('base-URL advice names the flag, the variable and kct config', () => {
+    const error = ApiError.from(404, undefined, { message: 'HTTP 404' }, { suggestion: 'Check that http://h/v1 is the root of the API (the baseUrl option).' });
+    expect(cliHint(error)).toBe('Check that http://h/v1 is the root of the API (--base-url, KCT_BASE_URL, or `kct config set base_url`).');
+  });
+
+  it('a refused redirect: kct says how to store the new base URL', () => {
+    const error = new KctError('redirect_refused', 'moved', { suggestion: 'If the API moved, use its new base URL: https://new.example/v1' });
+    expect(cliHint(error)).toBe('If the API moved, set the new base URL: kct config set base_url https://new.example/v1');
+  });
+});
+
+describe('a command\'s own suggestion wins over the CLI table', () => {
+  it('a watch timeout whose command set its advice keeps it', () => {
+    const error = new WatchTimeoutError(['m_7'], 300);
+    Object.defineProperty(error, 'suggestion', { value: 'It keeps training. Check it with `kct models show 7`.' });
+    expect(cliHint(error)).toBeUndefined();
   });
 });

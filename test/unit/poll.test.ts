@@ -35,7 +35,7 @@ function scripted(clock: Clock, answer: (id: string, time: number, count: number
 }
 
 function apiError(status: number, headers: Record<string, string> = {}): ApiError {
-  return new ApiError({ status, message: `HTTP ${status}`, method: 'GET', url: 'http://x/v1/evaluations/t/status', headers });
+  return ApiError.from(status, undefined, { method: 'GET', url: 'http://x/v1/evaluations/t/status', headers });
 }
 
 const running = (id: string): StatusSnapshot => ({ task_id: id, status: 'PROGRESS', stage: 'processing' });

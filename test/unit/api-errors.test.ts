@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError, AuthenticationError, BadRequestError, ConflictError, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
+  RateLimitError, ServerError,
+} from '../../src/api/errors.js';
+import * as library from '../../src/index.js';
+
+describe('ApiError.from: one class per kind of HTTP error', () => {
+  it.each<[number, typeof ApiError]>([
+    [400, BadRequestError],
+    [413, BadRequestError],
+    [422, BadRequestError],
+    [401, AuthenticationError],
+    [402, InsufficientCreditsError],
+    [403, PermissionError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [429, RateLimitError],
+    [500, ServerError],
+    [503, ServerError],
+  ])('HTTP %i → %o', (status, Kind) => {
+    const error = ApiError.from(status, { error: { code: 'x_code', message: 'the server said so' } }, { method: 'POST', url: 'http://h/v1/x', errorCode: 'x_code' });
+    expect(error).toBeInstanceOf(Kind);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(KctError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(Kind.name);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe('the server said so');
+    expect(error.code).toBe('x_code');
+    expect(error.body).toEqual({ error: { code: 'x_code', message: 'the server said so' } });
+  });
+
+  it('keeps statuses with no class of their own a plain ApiError', () => {
+    for (const status of [405, 408, 418]) {
+      const error = ApiError.from(status);
+      expect(error.constructor).toBe(ApiError);
+      expect(error.code).toBe(`http_${status}`);
+      expect(error.message).toBe(`HTTP ${status}`);
+    }
+  });
+
+  it('reads the message from the common body shapes, and a given message wins', () => {
+    expect(ApiError.from(404, { message: 'no such task' }).message).toBe('no such task');
+    expect(ApiError.from(404, { error: 'gone' }).message).toBe('gone');
+    expect(ApiError.from(404, 'Not Found here').message).toBe('Not Found here');
+    expect(ApiError.from(404, { message: 'body' }, { message: 'given' }).message).toBe('given');
+  });
+
+  it('carries the suggestion and cause it is given', () => {
+    const cause = new Error('below');
+    const error = ApiError.from(409, undefined, {}, { suggestion: 'Wait until the model is ready.', cause });
+    expect(error.suggestion).toBe('Wait until the model is ready.');
+    expect(error.cause).toBe(cause);
+  });
+
+  it('is exported from the library entry', () => {
+    for (const name of ['ApiError', 'BadRequestError', 'AuthenticationError', 'PermissionError', 'InsufficientCreditsError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'ServerError', 'KctClient', 'TaskPoller']) {
+      expect(library, name).toHaveProperty(name);
+    }
+  });
+});
