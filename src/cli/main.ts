@@ -25,7 +25,7 @@ export interface MainOptions {
    * process.exit; without it main never exits, and only aborts the running command.
    */
   exit?: (code: number) => void;
-  /** The HTTP dispatcher of every API client the command makes (tests pass undici's MockAgent). */
+  /** The HTTP dispatcher of every client the command makes: API, doctor probe, key routes (tests pass undici's MockAgent). */
   dispatcher?: Dispatcher;
 }
 
