@@ -1,10 +1,11 @@
 // Runs kct's main() in-process, as gh's tests run a command: a test IO (test-io.ts) instead of
 // the terminal, and undici's MockAgent instead of the network, so no sandbox, no child process
 // and no socket is involved. The API answers are written per test with `api.reply(...)`.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
+import { afterAll } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { testIO, type TestIOOptions } from './test-io.js';
 
@@ -51,7 +52,19 @@ export interface Run {
   stderr: string;
 }
 
-const configDir = mkdtempSync(join(tmpdir(), 'kct-unit-cli-'));
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A private config dir, removed after the test file. */
+export function tempConfigDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kct-unit-cli-'));
+  madeDirs.push(dir);
+  return dir;
+}
+
+const configDir = tempConfigDir();
 
 export async function runKct(args: string[], options: RunOptions = {}): Promise<Run> {
   const { io, stdout, stderr } = testIO(options);

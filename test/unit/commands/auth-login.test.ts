@@ -1,15 +1,14 @@
 // kct auth login in-process: the key read from the test IO's stdin, checked against the mocked
 // API (the request must carry it), stored in a private config dir, and only ever shown masked.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, ORIGIN, mockApi, runKct } from '../cli/run-kct.js';
+import { BASE_URL, ORIGIN, mockApi, runKct, tempConfigDir } from '../cli/run-kct.js';
 
 const NEW_KEY = 'kct_live_newkey0123456789PRIVATEtail';
 
 function freshConfig(): { env: NodeJS.ProcessEnv; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'kct-unit-login-'));
+  const dir = tempConfigDir();
   // no key in the environment: the one on stdin is the one checked and stored
   return { env: { KCT_CONFIG_DIR: dir, KCT_API_KEY: undefined }, file: join(dir, 'config.json') };
 }
