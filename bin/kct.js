@@ -14,15 +14,13 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
 } else if ((last === '--help' || last === '-h') && args.slice(0, -1).every((arg) => /^[a-z][a-z-]*$/.test(arg)) && cachedHelp(args.slice(0, -1))) {
   // printed by cachedHelp
 } else {
-  // Memory (docs/benchmarks.md): undici parses HTTP with WebAssembly, and V8's optimising tier
-  // for it costs ~30 MB of peak memory and buys nothing a command-line client can measure; and
-  // loading the CLI would grow V8's young generation from 2 MB to 32 MB, which a client that
-  // keeps little alive never needs (`kct sandbox`, a server, lets it grow again).
+  // V8 flags that keep peak memory down: docs/benchmarks.md#v8-flags-of-the-cli
   const { setFlagsFromString } = require('node:v8');
   setFlagsFromString('--liftoff-only');
   setFlagsFromString('--semi-space-growth-factor=1');
   import('../dist/cli/main.js').then(
-    async ({ main }) => { process.exitCode = await main(args); },
+    // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
+    async ({ main }) => { process.exitCode = await main(args, { exit: (code) => process.exit(code) }); },
     (error) => { process.stderr.write(`kct: could not start: ${String(error && error.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`); process.exitCode = 1; },
   );
 }

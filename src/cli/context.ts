@@ -2,6 +2,7 @@
 // client). Nothing here is created until a command asks for it, so `kct --help` stays cheap.
 import { UsageError } from '../api/errors.js';
 import type { KctClient } from '../client/client.js';
+import type { Dispatcher } from '../client/undici.js';
 import type { ConfigStore } from './config-store.js';
 import { err, type IO } from './io.js';
 import { resolveSettings, type ResolvedSettings, type SettingFlags } from './settings.js';
@@ -23,6 +24,8 @@ export interface Context {
   globals: GlobalOptions;
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
+  /** Every HTTP client a command makes sends through it when set (tests: undici's MockAgent). */
+  dispatcher?: Dispatcher;
   /** The config file for writing (conf); reading goes through settings(), which loads no conf. */
   config(): Promise<ConfigStore>;
   settings(flags?: SettingFlags): Promise<ResolvedSettings>;
@@ -37,7 +40,12 @@ export interface Context {
   dispose(): Promise<void>;
 }
 
-export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, signal: AbortSignal): Context {
+/** What main may hand every client instead of the network (tests: undici's MockAgent). */
+export interface Services {
+  dispatcher?: Dispatcher;
+}
+
+export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, signal: AbortSignal, services: Services = {}): Context {
   let store: Promise<ConfigStore> | undefined;
   const clients: KctClient[] = [];
   const context: Context = {
@@ -45,6 +53,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     env,
     globals,
     signal,
+    dispatcher: services.dispatcher,
     config() {
       store ??= import('./config-store.js').then((m) => m.openConfigStore(env));
       return store;
@@ -70,6 +79,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
         apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
         budget: new RequestBudget(maxRps),
         env,
+        dispatcher: context.dispatcher,
         retry: retryFromEnv(env),
         paceUploads: true,
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,

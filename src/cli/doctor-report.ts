@@ -5,7 +5,7 @@ import { exitCodeFor } from './exit-codes.js';
 import { out } from './io.js';
 import { renderTable } from './render/rows.js';
 import { paint } from './render/style.js';
-import { startSpinner } from './watch-ui.js';
+import { startSpinner } from './watch.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 

@@ -27,20 +27,29 @@ export interface IOSettings {
   noColor?: boolean;
 }
 
-export function processIO({ env, noColor }: IOSettings): IO {
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
-  const stdinIsTTY = Boolean(process.stdin.isTTY);
+/** The three streams an IO is decided from: the process's, or a test's (test/unit/cli/test-io.ts). */
+export interface Streams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+/** The IO of these streams: colour, width and prompting decided from the terminal and the environment. */
+export function processIO({ env, noColor }: IOSettings, streams: Streams = process): IO {
+  const { stdin, stdout, stderr } = streams;
+  const stdoutIsTTY = Boolean(stdout.isTTY);
+  const stderrIsTTY = Boolean(stderr.isTTY);
+  const stdinIsTTY = Boolean(stdin.isTTY);
   return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdin,
+    stdout,
+    stderr,
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
     color: colorAllowed(env, noColor, stdoutIsTTY),
-    columns: process.stdout.columns || process.stderr.columns || 100,
-    canAnimate: stderrIsTTY && (process.stderr.columns ?? 0) > 0,
+    columns: stdout.columns || stderr.columns || 100,
+    canAnimate: stderrIsTTY && (stderr.columns ?? 0) > 0,
     noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,
     noPromptReason: promptBlocker(env, stdinIsTTY, stderrIsTTY),
   };

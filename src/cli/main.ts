@@ -1,36 +1,48 @@
 // The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
-// Only bin/kct.js touches process.exitCode; nothing below it exits.
+// main returns that code: only bin/kct.js and scripts/exe/main.cjs end the process, through
+// process.exitCode, or through the `exit` they pass for what cannot wait (see MainOptions).
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
 import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { VERSION } from '../version.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { EXIT, exitCodeFor, exitCodeForSignal } from './exit-codes.js';
-import { err, processIO, safeText, type IO } from './io.js';
+import { err, processIO, safeText, type IO, type Streams } from './io.js';
 import { cliHint } from './hints.js';
 import { buildProgram } from './program.js';
 import { redact } from '../client/redact.js';
+import type { Dispatcher } from '../client/undici.js';
 
 export interface MainOptions {
-  io?: IO;
+  /** The streams to read and write (default: the process's); colour and prompting are decided from them. */
+  io?: Streams;
   env?: NodeJS.ProcessEnv;
   /** Install SIGINT/SIGTERM handlers (the real process does; tests may not). */
   handleSignals?: boolean;
+  /**
+   * Ends the process at once, for the two cases that cannot wait for the command to return: a
+   * second Ctrl-C, and stdout closed by its reader (`kct models | head`). The bins pass
+   * process.exit; without it main never exits, and only aborts the running command.
+   */
+  exit?: (code: number) => void;
+  /** The HTTP dispatcher of every client the command makes: API, doctor probe, key routes (tests pass undici's MockAgent). */
+  dispatcher?: Dispatcher;
 }
 
 export async function main(args: string[], options: MainOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
-  const io = options.io ?? processIO({ env, noColor: args.includes('--no-color') });
-  if (!options.io) quietOnClosedPipe();
+  const io = processIO({ env, noColor: args.includes('--no-color') }, options.io);
   const controller = new AbortController();
   // every request in flight listens to it: a class run with --jobs 16 is not a leak
   setMaxListeners(0, controller.signal);
+  const exit = options.exit ?? ((code: number) => controller.abort(new Error(`exit ${code}`)));
+  if (!options.io) quietOnClosedPipe(exit);
   let context: Context | undefined;
   const signals = { received: undefined as NodeJS.Signals | undefined };
-  const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io, signals);
+  const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io, signals, exit);
 
   const program = buildProgram(VERSION, (globals: GlobalOptions) => {
-    context ??= createContext(io, env, globals, controller.signal);
+    context ??= createContext(io, env, globals, controller.signal, { dispatcher: options.dispatcher });
     return context;
   });
   // commander's parse errors are printed here with the others, so --json gets its one object
@@ -129,23 +141,23 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
 }
 
 /** `kct models | head` closes stdout early: stop quietly instead of crashing on EPIPE. */
-function quietOnClosedPipe(): void {
+function quietOnClosedPipe(exit: (code: number) => void): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(EXIT.OK);
+      if (error.code === 'EPIPE') return exit(EXIT.OK);
       throw error;
     });
   }
 }
 
-function installSignals(controller: AbortController, io: IO, signals: { received?: NodeJS.Signals }): () => void {
+function installSignals(controller: AbortController, io: IO, signals: { received?: NodeJS.Signals }, exit: (code: number) => void): () => void {
   let count = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     count += 1;
     signals.received ??= signal;
     if (count > 1) {
       err(io, 'kct: interrupted again, exiting now');
-      process.exit(exitCodeForSignal(signal));
+      return exit(exitCodeForSignal(signal));
     }
     controller.abort(new Error(`received ${signal}`));
   };

@@ -19,7 +19,7 @@ import type { Answer, Collection } from './answers.js';
 import { itemOutcomes } from './batch-items.js';
 import type { Context } from './context.js';
 import { err } from './io.js';
-import { withResumeHint } from './watching.js';
+import { withResumeHint } from './watch.js';
 import type { Journal } from './journal.js';
 import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from './render/outcomes.js';
 

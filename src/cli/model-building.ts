@@ -12,13 +12,11 @@ import { checkFileCount, inspectFile } from '../client/files.js';
 import { TaskPoller, pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
 import { out, safeText, whyNoPrompt, type IO } from './io.js';
-import {
-  formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic,
-  type PreviewKind,
-} from './preview-file.js';
+import type { PreviewKind } from '../api/preview.js';
+import { formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic } from './preview-file.js';
 import { renderTable } from './render/rows.js';
 import { formatNumber, paint } from './render/style.js';
-import { watchTimings, type WatchFlags } from './watching.js';
+import { watchTimings, type WatchFlags } from './watch.js';
 
 export interface IngestInput {
   kind: PreviewKind;

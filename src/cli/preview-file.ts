@@ -7,12 +7,12 @@ import { basename, extname } from 'node:path';
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../api/errors.js';
+import { fieldPath } from '../api/field-path.js';
+import type { PreviewKind } from '../api/preview.js';
 import {
   criteriaTotalProblem, CumMethod, ModelCriterion, modelConsistencyIssues, Question,
   type CreateModelRequest, type ModelCriterion as ModelCriterionType, type Question as QuestionType,
 } from '../api/schemas.js';
-
-export type PreviewKind = 'questions' | 'rubrics';
 
 export const QuestionsFile = z.strictObject({
   kind: z.literal('questions', { message: 'must be "questions" (is this a rubrics file?)' }).optional(),
@@ -42,10 +42,6 @@ export interface Problem {
 export function formatProblem(p: Problem): string {
   const where = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.col ?? 1}`;
   return `${where}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
-}
-
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
 export function formatOf(path: string): 'yaml' | 'json' {

@@ -44,6 +44,7 @@ export async function withSession<T>(context: Context, flags: SignInFlags, work:
   const client = new ProductClient({
     productUrl,
     env: context.env,
+    dispatcher: context.dispatcher,
     debug: context.globals.debug ? (line) => err(context.io, `[debug] ${line}`) : undefined,
   });
   try {

@@ -16,8 +16,8 @@ import { itemOutcomes } from '../cli/batch-items.js';
 import { OutcomeWriter, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat } from '../cli/render/rows.js';
 import { describeSnapshot } from '../cli/render/snapshot.js';
-import { startSpinner } from '../cli/watch-ui.js';
-import { watchTimings, type WatchFlags } from '../cli/watching.js';
+import { startSpinner } from '../cli/watch.js';
+import { watchTimings, type WatchFlags } from '../cli/watch.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 
 export interface BatchOptions extends WatchFlags {

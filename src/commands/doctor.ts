@@ -136,7 +136,7 @@ async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promi
     throw new UsageError('no API base URL is set', { suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.' });
   }
   const [{ HttpClient }, { AuthenticationError, PermissionError }] = await Promise.all([import('../client/http.js'), import('../api/errors.js')]);
-  const http = new HttpClient({ baseUrl, userAgent: `kct/${VERSION}`, env: context.env, retry: { maxRetries: 0 } });
+  const http = new HttpClient({ baseUrl, userAgent: `kct/${VERSION}`, env: context.env, dispatcher: context.dispatcher, retry: { maxRetries: 0 } });
   const started = performance.now();
   let status: number;
   try {

@@ -12,7 +12,7 @@ import { printOneResult } from '../cli/render/outcomes.js';
 import { resolveFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
 import { readStdinText } from '../cli/stdin.js';
-import { watchWithProgress, type WatchFlags } from '../cli/watching.js';
+import { watchWithProgress, type WatchFlags } from '../cli/watch.js';
 
 export interface EvaluateOptions extends WatchFlags {
   files?: string[];

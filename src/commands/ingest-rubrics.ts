@@ -4,7 +4,7 @@ import type { Context } from '../cli/context.js';
 import { formatFor, printRecord } from '../cli/render/rows.js';
 import { ingestToFile, printIngestSummary } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
-import type { PreviewKind } from '../cli/preview-file.js';
+import type { PreviewKind } from '../api/preview.js';
 
 export interface IngestCommandOptions {
   files?: string[];

@@ -6,7 +6,7 @@ import { formatFor, printRecord } from '../cli/render/rows.js';
 import { confirmCreate, describeModel, waitForModel } from '../cli/model-building.js';
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest } from '../cli/preview-file.js';
-import type { WatchFlags } from '../cli/watching.js';
+import type { WatchFlags } from '../cli/watch.js';
 
 export interface ModelsCreateOptions extends WatchFlags {
   questions: string;

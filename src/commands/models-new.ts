@@ -17,7 +17,7 @@ import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printMo
 import { parsePositiveNumber } from '../cli/parse.js';
 import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../cli/preview-file.js';
 import { paint } from '../cli/render/style.js';
-import type { WatchFlags } from '../cli/watching.js';
+import type { WatchFlags } from '../cli/watch.js';
 
 export interface ModelsNewOptions extends WatchFlags {
   questionFiles: string[];

@@ -19,8 +19,8 @@ import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../cli/render
 import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
 import { plural } from '../cli/render/style.js';
 import { openRunReport, reportWritten } from '../cli/report/writer.js';
-import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch-ui.js';
-import { watchTimings, withResumeHint, type WatchFlags } from '../cli/watching.js';
+import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch.js';
+import { watchTimings, withResumeHint, type WatchFlags } from '../cli/watch.js';
 
 export interface OnePassOptions extends WatchFlags {
   answers?: string[];

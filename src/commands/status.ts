@@ -4,7 +4,7 @@ import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
 import { formatFor, printRecord } from '../cli/render/rows.js';
 import { describeSnapshot } from '../cli/render/snapshot.js';
-import { watchWithProgress, type WatchFlags } from '../cli/watching.js';
+import { watchWithProgress, type WatchFlags } from '../cli/watch.js';
 
 export interface StatusOptions extends WatchFlags {
   taskId: string;

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ZodError } from 'zod';
 import type { core } from 'zod';
 import { ERROR_CODES } from '../api/schemas.js';
+import { fieldPath } from '../api/field-path.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { API_PREFIX, OPERATIONS } from '../api/operations.js';
 import { PRODUCT_OPERATIONS } from '../api/product.js';
@@ -57,7 +58,7 @@ export function issueDetails(error: ZodError): IssueDetail[] {
 }
 
 function issuePath(issue: core.$ZodIssue): string {
-  return issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') || '(body)';
+  return fieldPath(issue.path) || '(body)';
 }
 
 function issueMessage(issue: core.$ZodIssue): string {
