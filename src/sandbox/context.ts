@@ -1,12 +1,12 @@
 // What every route of the sandbox can reach.
-import type { CallbackSender } from './callbacks.js';
-import type { Engines } from './engines.js';
-import type { FileArea } from './files.js';
-import type { GradingEngine } from './llm/types.js';
+import type { CallbackSender } from './tasks/callbacks.js';
+import type { Engines } from './engines/jobs.js';
+import type { FileArea } from './store/file-area.js';
+import type { GradingEngine } from './engines/llm/types.js';
 import type { ConnectionLimits } from './http/connections.js';
-import type { FaultInjector } from './magic.js';
-import type { WorkerPool } from './queue.js';
-import type { Store } from './store.js';
+import type { FaultInjector } from './tasks/faults.js';
+import type { WorkerPool } from './tasks/queue.js';
+import type { Store } from './store/store.js';
 
 export interface SandboxSettings {
   latencyMs: number;

@@ -2,12 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
 import { AssignmentRequest } from '../../api/schemas.js';
-import { usableModel } from '../access.js';
-import { principalOf } from '../auth.js';
+import { usableModel } from '../accounts/model-access.js';
+import { principalOf } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { nowIso } from '../db.js';
-import { httpError, sendData, validationError } from '../envelope.js';
-import { jsonObjectBody } from './body.js';
+import { nowIso } from '../store/db.js';
+import { httpError, sendData, validationError } from '../http/envelope.js';
+import { jsonObjectBody } from '../http/body.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createAssignment.path}`;
 

@@ -1,9 +1,9 @@
 // GET /credits (spec 4.1; the response fields are the sandbox's choice, docs/sandbox.md).
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
-import { principalOf } from '../auth.js';
+import { principalOf } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { sendData } from '../envelope.js';
+import { sendData } from '../http/envelope.js';
 
 export function creditsRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({

@@ -3,12 +3,12 @@
 // with `Authorization: Bearer <session_token>` (docs/sandbox.md, "Key routes").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CreateKeyRequest, PRODUCT_OPERATIONS, RevokeKeyRequest, SignInRequest } from '../../api/product.js';
-import { checkPassword, Sessions, type Account } from '../accounts.js';
-import type { KeyCache } from '../auth.js';
+import { checkPassword, Sessions, type Account } from '../accounts/accounts.js';
+import type { KeyCache } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { httpError, sendData, validationError } from '../envelope.js';
-import { createKey, listKeys, revokeKey } from '../key-records.js';
-import { jsonObjectBody } from './body.js';
+import { httpError, sendData, validationError } from '../http/envelope.js';
+import { createKey, listKeys, revokeKey } from '../accounts/key-records.js';
+import { jsonObjectBody } from '../http/body.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

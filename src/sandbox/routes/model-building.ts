@@ -3,15 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
 import { CreateModelRequest } from '../../api/schemas.js';
-import { principalOf } from '../auth.js';
+import { principalOf } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { httpError, sendData, validationError } from '../envelope.js';
+import { httpError, sendData, validationError } from '../http/envelope.js';
 import { renderQuestions } from '../ingest/questions.js';
 import { runPreview } from '../ingest/preview.js';
-import type { ModelRow } from '../store.js';
-import { Trainer, TRAINING_STATUS } from '../training.js';
-import { modelItem } from '../views.js';
-import { jsonObjectBody } from './body.js';
+import type { ModelRow } from '../store/store.js';
+import { Trainer, TRAINING_STATUS } from '../tasks/model-training.js';
+import { modelItem } from '../http/responses.js';
+import { jsonObjectBody } from '../http/body.js';
 
 export function modelBuildingRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const trainer = new Trainer(ctx.store, ctx.settings.log);

@@ -1,10 +1,10 @@
 // GET /models (spec 4.2): the models the key's scope can see.
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
-import { principalOf } from '../auth.js';
+import { principalOf } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { sendData } from '../envelope.js';
-import { modelItem } from '../views.js';
+import { sendData } from '../http/envelope.js';
+import { modelItem } from '../http/responses.js';
 
 export function modelsRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({

@@ -4,10 +4,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
 import { FeedbackRewriteRequest } from '../../api/schemas.js';
 import type { SandboxContext } from '../context.js';
-import { httpError, sendData, validationError } from '../envelope.js';
-import { rewrite } from '../rewrite.js';
-import { GraderFailure } from '../llm/types.js';
-import { jsonObjectBody } from './body.js';
+import { httpError, sendData, validationError } from '../http/envelope.js';
+import { rewrite } from '../engines/feedback-rewrite.js';
+import { GraderFailure } from '../engines/llm/types.js';
+import { jsonObjectBody } from '../http/body.js';
 
 export function rewriteRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.route({

@@ -2,14 +2,14 @@
 // (spec 4.10 to 4.12). A task is visible only to its key owner; anyone else gets 404.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
-import { principalOf } from '../auth.js';
+import { principalOf } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { httpError, sendData } from '../envelope.js';
-import type { TaskRow } from '../store.js';
-import { ACTIVE_STATUSES } from '../store.js';
-import { batchRecord, batchSnapshot, cancelBatch } from '../batch.js';
-import { cancel } from '../transitions.js';
-import { resultRecord, snapshot, taskRecord } from '../views.js';
+import { httpError, sendData } from '../http/envelope.js';
+import type { TaskRow } from '../store/store.js';
+import { ACTIVE_STATUSES } from '../store/store.js';
+import { batchRecord, batchSnapshot, cancelBatch } from '../tasks/batch-parents.js';
+import { cancel } from '../tasks/transitions.js';
+import { resultRecord, snapshot, taskRecord } from '../http/responses.js';
 
 function taskNotFound(taskId: string) {
   return httpError(404, `Task ${taskId} does not exist for this key's owner. Use the task_id returned when the answer was submitted (it begins with tsk_).`, 'task_not_found');

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { UPLOAD_MIME_TYPES } from '../../api/limits.js';
 import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
-import { principalOf } from '../auth.js';
+import { principalOf } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { nowIso } from '../db.js';
-import { httpError, sendData, sendError } from '../envelope.js';
+import { nowIso } from '../store/db.js';
+import { httpError, sendData, sendError } from '../http/envelope.js';
 import { publicOrigin } from '../http/public-url.js';
-import { receiveMultipart } from '../multipart.js';
+import { receiveMultipart } from '../http/multipart.js';
 
 export const PUBLIC_FILES_PREFIX = '/files';
 

@@ -1,0 +1,58 @@
+// Request bodies: JSON bodies (present and an object, or a 400 that says how to send one) and
+// multipart forms (text fields validated by the same zod schema as JSON, files stored).
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { coerceMultipartFields } from './form-fields.js';
+import type { SandboxContext } from '../context.js';
+import { httpError, validationError } from './envelope.js';
+import { checkFieldLimits } from './field-limits.js';
+import type { FilePolicy, ReceivedFile } from './multipart.js';
+import { receiveMultipart } from './multipart.js';
+
+export function jsonObjectBody(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (body === undefined || body === null) {
+    throw httpError(400, 'The request body is missing: send a JSON object with Content-Type: application/json.', 'invalid_request');
+  }
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw httpError(400, 'The request body must be a JSON object (Content-Type: application/json).', 'invalid_request');
+  }
+  return body as Record<string, unknown>;
+}
+
+export interface FormSubmission<T> {
+  fields: T;
+  files: ReceivedFile[];
+  /** Where the received files wait until a task adopts them; absent when no file was sent. */
+  dir?: string;
+}
+
+/**
+ * A multipart form: its files stored under `files.incoming` (as `policy` allows), its text fields
+ * coerced and validated by `schema`, then `check` (e.g. "an answer is present") run on both. On
+ * any refusal the received files are deleted; with no files their directory is deleted at once.
+ */
+export async function readForm<S extends z.ZodType>(
+  request: FastifyRequest,
+  ctx: Pick<SandboxContext, 'files'>,
+  schema: S,
+  policy: FilePolicy,
+  check?: (fields: z.output<S>, files: ReceivedFile[]) => void,
+): Promise<FormSubmission<z.output<S>>> {
+  const received = await receiveMultipart(request, ctx.files.incoming, policy);
+  try {
+    const coerced = coerceMultipartFields(received.fields);
+    checkFieldLimits(coerced);
+    const parsed = schema.safeParse(coerced);
+    if (!parsed.success) throw validationError(parsed.error, 'multipart form');
+    check?.(parsed.data, received.files);
+    if (received.files.length === 0) {
+      await ctx.files.remove(received.dir);
+      return { fields: parsed.data, files: [] };
+    }
+    return { fields: parsed.data, files: received.files, dir: received.dir };
+  } catch (err) {
+    await ctx.files.remove(received.dir);
+    throw err;
+  }
+}
