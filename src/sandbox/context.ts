@@ -5,6 +5,7 @@ import type { FileArea } from './store/file-area.js';
 import type { GradingEngine } from './engines/llm/types.js';
 import type { ConnectionLimits } from './http/connections.js';
 import type { FaultInjector } from './tasks/faults.js';
+import type { Trainer } from './tasks/model-training.js';
 import type { WorkerPool } from './tasks/queue.js';
 import type { Store } from './store/store.js';
 
@@ -38,6 +39,8 @@ export interface SandboxContext {
   faults: FaultInjector;
   callbacks: CallbackSender;
   settings: SandboxSettings;
+  /** Makes models created with POST /models ready when their training time comes. */
+  trainer: Trainer;
   /** After a task became final outside a worker (a cancel): settles its batch, if any. */
   taskFinished(task: { parent_task_id: string | null }): void;
   /** The language-model engine, when `grader` was configured (also rewrites feedback). */

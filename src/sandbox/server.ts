@@ -15,6 +15,7 @@ import { Engines } from './engines/jobs.js';
 import { FileArea } from './store/file-area.js';
 import type { GraderOptions, GradingEngine } from './engines/llm/types.js';
 import { FaultInjector } from './tasks/faults.js';
+import { Trainer } from './tasks/model-training.js';
 import { WorkerPool } from './tasks/queue.js';
 import { accountPasswords } from './accounts/accounts.js';
 import type { SandboxKeys } from './store/seed.js';
@@ -173,7 +174,10 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
       settings.log);
     opened.push(() => pool.close());
-    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, taskFinished, ...(grader ? { grader } : {}) };
+    const trainer = new Trainer(store, settings.log);
+    trainer.resume();
+    opened.push(() => trainer.close());
+    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, trainer, taskFinished, ...(grader ? { grader } : {}) };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();

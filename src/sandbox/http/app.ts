@@ -14,26 +14,27 @@ import { connectionAfterRefusal, refusedConnection, sandboxServer } from './conn
 import { duplicatedHeader } from './headers.js';
 import { newRequestId } from '../store/ids.js';
 import { MULTIPART_LIMITS } from './multipart.js';
-import { assignmentRoutes } from '../routes/assignments.js';
-import { batchRoutes } from '../routes/batch.js';
-import { creditsRoutes } from '../routes/credits.js';
-import { evaluationRoutes } from '../routes/evaluations.js';
+import { createAssignment } from '../routes/assignments.js';
+import { batch } from '../routes/batch.js';
+import { getCredits } from '../routes/credits.js';
+import { createEvaluation } from '../routes/evaluations.js';
 import { productRoutes } from '../routes/keys.js';
 import { legacyRoutes } from '../routes/legacy.js';
-import { modelBuildingRoutes } from '../routes/model-building.js';
-import { modelsRoutes } from '../routes/models.js';
-import { onePassRoutes } from '../routes/one-pass.js';
+import { createModel, questionsPreview, rubricsPreview } from '../routes/model-building.js';
+import { listModels } from '../routes/models.js';
+import { onePass } from '../routes/one-pass.js';
 import { openApiRoutes } from '../routes/openapi.js';
-import { rewriteRoutes } from '../routes/rewrite.js';
-import { taskRoutes } from '../routes/tasks.js';
-import { publicFileRoutes, uploadRoutes } from '../routes/uploads.js';
+import { feedbackRewrite } from '../routes/rewrite.js';
+import { cancelTask, getResult, getStatus } from '../routes/tasks.js';
+import { publicFileRoutes, uploadFile } from '../routes/uploads.js';
+import type { Operation } from './operation.js';
 
-/** Operations served so far; anything else in the route table answers 501. */
-const IMPLEMENTED = new Set<OperationName>([
-  'getCredits', 'listModels', 'onePass', 'getStatus', 'getResult', 'cancel',
-  'createAssignment', 'createEvaluation', 'batch', 'uploadFile', 'feedbackRewrite',
-  'questionsPreview', 'rubricsPreview', 'createModel',
-]);
+/** The operations served so far; any other operation of the route table answers 501. */
+const SERVED: readonly Operation[] = [
+  getCredits, listModels, onePass, getStatus, getResult, cancelTask,
+  createAssignment, createEvaluation, batch, uploadFile, feedbackRewrite,
+  questionsPreview, rubricsPreview, createModel,
+];
 
 export function buildApp(ctx: SandboxContext): FastifyInstance {
   const { log } = ctx.settings;
@@ -105,19 +106,12 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     v1.register(async (forms) => {
       forms.removeContentTypeParser('multipart/form-data');
       await forms.register(multipart, { limits: MULTIPART_LIMITS });
-      onePassRoutes(forms, ctx);
-      evaluationRoutes(forms, ctx);
-      uploadRoutes(forms, ctx);
-      modelBuildingRoutes(forms, ctx);
+      for (const op of SERVED) if (op.readsForms) op.register(forms, ctx);
     });
-    creditsRoutes(v1, ctx);
-    modelsRoutes(v1, ctx);
-    batchRoutes(v1, ctx);
-    taskRoutes(v1, ctx);
-    assignmentRoutes(v1, ctx);
-    rewriteRoutes(v1, ctx);
+    for (const op of SERVED) if (!op.readsForms) op.register(v1, ctx);
+    const implemented = new Set(SERVED.map((op) => op.name));
     for (const [name, op] of Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]) {
-      if (IMPLEMENTED.has(name)) continue;
+      if (implemented.has(name)) continue;
       v1.route({
         method: op.method,
         url: API_PREFIX + op.path,
