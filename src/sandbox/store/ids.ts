@@ -1,7 +1,5 @@
-// Random ids (`req_`, `tsk_`, `msg_` + 24 hex, docs/sandbox.md rule 25) from a pool of random
-// bytes: one `randomBytes(12)` per id cost ~2-4 us (a call into the CSPRNG and a Buffer each);
-// drawing 12 bytes at a time from a block of 6 KiB costs a slice. The bytes are the same
-// CSPRNG's, each used once, so an id is exactly as unpredictable as before.
+// Random ids (`req_`, `tsk_`, `msg_` + 24 hex, docs/sandbox.md rule 25) drawn from a block of
+// CSPRNG bytes, not one randomBytes call each (why: docs/benchmarks.md, "Measured choices in the code").
 import { randomBytes } from 'node:crypto';
 
 const ID_BYTES = 12;

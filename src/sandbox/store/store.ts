@@ -154,10 +154,7 @@ export class Store {
     return statement;
   }
 
-  /**
-   * A transaction function built once per name: `db.transaction()` costs ~6 us per call, and the
-   * queue runs two per task. `fn` must take what varies as arguments, never from a closure.
-   */
+  /** A transaction function built once per name (docs/benchmarks.md, "Measured choices in the code"); `fn` takes what varies as arguments, never from a closure. */
   transaction<F extends (...args: never[]) => unknown>(name: string, fn: F): Transaction<F> {
     let transaction = this.transactions.get(name);
     if (!transaction) {
@@ -241,12 +238,7 @@ export class Store {
     return this.q('SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
   }
 
-  /**
-   * The columns a status snapshot needs. `task()` reads the whole row, ~5 KB of JSON for a
-   * finished task (input, prepared text, result); status polling is the hottest read there is.
-   * Read as an array (no column names to turn into property keys per row), the task id not
-   * read back (it is the one asked for: an exact, case-sensitive match).
-   */
+  /** Only the columns a status snapshot needs, read as an array (docs/benchmarks.md, "Measured choices in the code"). */
   taskStatus(taskId: string): TaskStatusRow | undefined {
     const row = this.q(`SELECT seq, kind, owner_user_id, status, message, cur_step, total_step, cur_step_name, progress
       FROM tasks WHERE task_id = ?`).raw(true).get(taskId) as
