@@ -22,6 +22,13 @@ export function jsonObjectBody(request: FastifyRequest, orForm = false): Record<
   return body as Record<string, unknown>;
 }
 
+/** A JSON object body validated by `schema`, or the 400 that names every problem. */
+export function validJsonBody<S extends z.ZodType>(request: FastifyRequest, schema: S, orForm = false): z.output<S> {
+  const parsed = schema.safeParse(jsonObjectBody(request, orForm));
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
 export interface FormSubmission<T> {
   fields: T;
   files: ReceivedFile[];

@@ -5,7 +5,6 @@ import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
 import { BatchRequest } from '../../api/schemas.js';
 import { usableModel } from '../accounts/model-access.js';
 import type { SandboxContext } from '../context.js';
-import { creditCost } from '../engines/jobs.js';
 import type { Principal } from '../http/auth.js';
 import { HttpError, httpError } from '../http/envelope.js';
 import { defineOperation } from '../http/operation.js';
@@ -14,7 +13,7 @@ import { newTaskId } from '../store/ids.js';
 import type { TaskRow } from '../store/store.js';
 import type { NewTask } from '../tasks/accept.js';
 import { fingerprint } from '../tasks/idempotency-keys.js';
-import { submitTask } from '../tasks/submit.js';
+import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.batch.path}`;
 
@@ -66,11 +65,8 @@ export const batch = defineOperation('batch', {
         kind: 'batch_item',
         parent_task_id: parentId,
         item_index: index,
-        owner_user_id: principal.userId,
-        scope: principal.scope,
+        ...answerTask(principal, item, []),
         model_id: item.model_id,
-        student_id: item.student_id ?? null,
-        credit_cost: creditCost({ textLength: item.paper_content!.length }),
         input: item,
         files: [],
       }));

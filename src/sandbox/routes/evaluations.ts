@@ -5,14 +5,13 @@ import { ANSWER_FILE_FIELDS, API_PREFIX, OPERATIONS } from '../../api/operations
 import { LegacyEvaluationFields } from '../../api/schemas.js';
 import { canSee, usableModel } from '../accounts/model-access.js';
 import type { SandboxContext } from '../context.js';
-import { creditCost } from '../engines/jobs.js';
 import type { Principal } from '../http/auth.js';
 import { httpError } from '../http/envelope.js';
 import { defineOperation } from '../http/operation.js';
 import { taskRecord } from '../http/responses.js';
 import type { AssignmentRow } from '../store/store.js';
 import { fingerprint } from '../tasks/idempotency-keys.js';
-import { submitTask } from '../tasks/submit.js';
+import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createEvaluation.path}`;
 
@@ -40,15 +39,9 @@ export const createEvaluation = defineOperation('createEvaluation', {
         kind: 'legacy',
         status: 'PENDING',
         chargeAtAcceptance: true,
-        owner_user_id: principal.userId,
-        scope: principal.scope,
+        ...answerTask(principal, fields, files),
         model_id: assignment.model_id,
         assignment_id: fields.assignment_id,
-        student_id: fields.student_id ?? null,
-        credit_cost: creditCost({
-          ...(fields.paper_content !== undefined ? { textLength: fields.paper_content.length } : {}),
-          fileBytes: files.map((f) => f.size),
-        }),
         input: fields,
         files: stored,
       },

@@ -3,13 +3,12 @@ import { ANSWER_MIME_TYPES } from '../../api/limits.js';
 import { ANSWER_FILE_FIELDS, API_PREFIX, OPERATIONS, QUESTION_FILE_FIELDS, RUBRIC_FILE_FIELDS } from '../../api/operations.js';
 import { OnePassFields, OnePassJsonRequest } from '../../api/schemas.js';
 import { usableModel } from '../accounts/model-access.js';
-import { creditCost } from '../engines/jobs.js';
 import { httpError } from '../http/envelope.js';
 import { defineOperation } from '../http/operation.js';
 import { taskRecord } from '../http/responses.js';
 import type { FileRole } from '../store/store.js';
 import { fingerprint } from '../tasks/idempotency-keys.js';
-import { submitTask } from '../tasks/submit.js';
+import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.onePass.path}`;
 
@@ -40,14 +39,8 @@ export const onePass = defineOperation('onePass', {
     task: {
       task_id: taskId,
       kind: 'one_pass',
-      owner_user_id: principal.userId,
-      scope: principal.scope,
+      ...answerTask(principal, fields, files.filter((f) => f.role === 'answer')),
       model_id: fields.model_id,
-      student_id: fields.student_id ?? null,
-      credit_cost: creditCost({
-        ...(fields.paper_content !== undefined ? { textLength: fields.paper_content.length } : {}),
-        fileBytes: files.filter((f) => f.role === 'answer').map((f) => f.size),
-      }),
       input: fields,
       files: stored,
     },

@@ -3,6 +3,7 @@
 // woken, and the files deleted again when the task was not created (refused, or replayed).
 import { join } from 'node:path';
 import type { SandboxContext } from '../context.js';
+import { creditCost } from '../engines/jobs.js';
 import type { Principal } from '../http/auth.js';
 import type { ReceivedFile } from '../http/multipart.js';
 import type { Answer } from '../http/operation.js';
@@ -57,6 +58,19 @@ export async function submitTask(ctx: SandboxContext, submission: TaskSubmission
     if (taskDir) await ctx.files.remove(taskDir);
     throw err;
   }
+}
+
+/** Who owns a task that marks one answer, and what it costs: its text and answer files, priced. */
+export function answerTask(principal: Principal, answer: { student_id?: string | undefined; paper_content?: string | undefined }, answerFiles: readonly ReceivedFile[]) {
+  return {
+    owner_user_id: principal.userId,
+    scope: principal.scope,
+    student_id: answer.student_id ?? null,
+    credit_cost: creditCost({
+      ...(answer.paper_content !== undefined ? { textLength: answer.paper_content.length } : {}),
+      fileBytes: answerFiles.map((f) => f.size),
+    }),
+  };
 }
 
 /** The task_files rows of received files, as they will sit in the task's folder. */
