@@ -16,7 +16,7 @@ import type { Asset } from '../../api/schemas.js';
 import { HttpError, httpError } from '../http/envelope.js';
 import { fileMime } from '../http/multipart.js';
 import { assertPublicUrl, BlockedAddressError, guardedAgent } from '../net/public-address.js';
-import { PUBLIC_FILES_PREFIX } from '../routes/uploads.js';
+import { PUBLIC_FILES_PREFIX } from '../http/public-url.js';
 import type { Store } from '../store/store.js';
 
 export const ASSET_TIMEOUT_MS = 20_000;

@@ -8,9 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { nowIso } from '../store/db.js';
 import { httpError, sendError } from '../http/envelope.js';
 import { defineOperation } from '../http/operation.js';
-import { publicOrigin } from '../http/public-url.js';
-
-export const PUBLIC_FILES_PREFIX = '/files';
+import { PUBLIC_FILES_PREFIX, publicOrigin } from '../http/public-url.js';
 
 export const uploadFile = defineOperation<Record<string, unknown>>('uploadFile', {
   files: {
