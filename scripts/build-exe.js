@@ -92,7 +92,7 @@ async function bundle(entry, outfile, options = {}) {
     logLevel: 'error',
   });
   // ocr.js finds the OCR language data through import.meta.url: never reached in the executable
-  const warnings = result.warnings.filter((warning) => !warning.location?.file.includes('sandbox/extract/ocr'));
+  const warnings = result.warnings.filter((warning) => !warning.location?.file.includes('sandbox/engines/extract/ocr'));
   if (warnings.length > 0) fail(`esbuild warnings:\n${warnings.map((w) => `  ${w.location?.file}: ${w.text}`).join('\n')}`);
   return outfile;
 }

@@ -9,7 +9,7 @@ import { out } from '../cli/io.js';
 import { parseDuration } from '../cli/duration.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
 import { UsageError } from '../api/errors.js';
-import type { GraderOptions } from '../sandbox/llm/types.js';
+import type { GraderOptions } from '../sandbox/engines/llm/types.js';
 
 export interface SandboxCommandOptions {
   host?: string;

@@ -1,12 +1,13 @@
 // What every route of the sandbox can reach.
-import type { CallbackSender } from './callbacks.js';
-import type { Engines } from './engines.js';
-import type { FileArea } from './files.js';
-import type { GradingEngine } from './llm/types.js';
+import type { CallbackSender } from './tasks/callbacks.js';
+import type { Engines } from './engines/jobs.js';
+import type { FileArea } from './store/file-area.js';
+import type { GradingEngine } from './engines/llm/types.js';
 import type { ConnectionLimits } from './http/connections.js';
-import type { FaultInjector } from './magic.js';
-import type { WorkerPool } from './queue.js';
-import type { Store } from './store.js';
+import type { FaultInjector } from './tasks/faults.js';
+import type { Trainer } from './tasks/model-training.js';
+import type { WorkerPool } from './tasks/queue.js';
+import type { Store } from './store/store.js';
 
 export interface SandboxSettings {
   latencyMs: number;
@@ -38,6 +39,8 @@ export interface SandboxContext {
   faults: FaultInjector;
   callbacks: CallbackSender;
   settings: SandboxSettings;
+  /** Makes models created with POST /models ready when their training time comes. */
+  trainer: Trainer;
   /** After a task became final outside a worker (a cancel): settles its batch, if any. */
   taskFinished(task: { parent_task_id: string | null }): void;
   /** The language-model engine, when `grader` was configured (also rewrites feedback). */

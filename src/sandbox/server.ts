@@ -5,24 +5,25 @@ import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../api/operations.js';
-import { buildApp } from './app.js';
-import { settleBatch } from './batch.js';
-import { CallbackSender } from './callbacks.js';
+import { buildApp } from './http/app.js';
+import { settleBatch } from './tasks/batch-parents.js';
+import { CallbackSender } from './tasks/callbacks.js';
 import type { SandboxContext } from './context.js';
-import { prepareDataDir } from './data-dir.js';
-import { openDatabase } from './db.js';
-import { Engines } from './engines.js';
-import { FileArea } from './files.js';
-import type { GraderOptions, GradingEngine } from './llm/types.js';
-import { FaultInjector } from './magic.js';
-import { WorkerPool } from './queue.js';
-import { accountPasswords } from './accounts.js';
-import type { SandboxKeys } from './seed.js';
-import { seedIfEmpty, webhookSecret } from './seed.js';
-import { Store } from './store.js';
+import { prepareDataDir } from './store/data-dir.js';
+import { openDatabase } from './store/db.js';
+import { Engines } from './engines/jobs.js';
+import { FileArea } from './store/file-area.js';
+import type { GraderOptions, GradingEngine } from './engines/llm/types.js';
+import { FaultInjector } from './tasks/faults.js';
+import { Trainer } from './tasks/model-training.js';
+import { WorkerPool } from './tasks/queue.js';
+import { accountPasswords } from './accounts/accounts.js';
+import type { SandboxKeys } from './store/seed.js';
+import { seedIfEmpty, webhookSecret } from './store/seed.js';
+import { Store } from './store/store.js';
 import { ThreadPool } from './threads/pool.js';
-import { runTask } from './worker.js';
-import { openSqlite } from './sqlite/driver.js';
+import { runTask } from './tasks/worker.js';
+import { openSqlite } from './store/sqlite/driver.js';
 
 export type { SandboxKeys };
 
@@ -157,7 +158,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     // Loaded only when configured: the deterministic grader needs none of it.
     let grader: GradingEngine | undefined;
     if (options.grader) {
-      const { OpenAiGrader } = await import('./llm/engine.js');
+      const { OpenAiGrader } = await import('./engines/llm/engine.js');
       const engine = new OpenAiGrader(options.grader);
       grader = engine;
       opened.push(() => engine.close());
@@ -173,7 +174,10 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
       settings.log);
     opened.push(() => pool.close());
-    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, taskFinished, ...(grader ? { grader } : {}) };
+    const trainer = new Trainer(store, settings.log);
+    trainer.resume();
+    opened.push(() => trainer.close());
+    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, trainer, taskFinished, ...(grader ? { grader } : {}) };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();

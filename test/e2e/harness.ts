@@ -14,7 +14,7 @@ export const BIN = join(ROOT, 'bin', 'kct.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 export const GENERATED = join(FIXTURES, 'generated');
 
-import type { SandboxKeys } from '../../src/sandbox/seed.js';
+import type { SandboxKeys } from '../../src/sandbox/store/seed.js';
 
 export type { SandboxKeys };
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
-import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/extract/index.js';
-import { extractPdf, PDF_LIMITS } from '../../src/sandbox/extract/pdf.js';
+import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/engines/extract/index.js';
+import { extractPdf, PDF_LIMITS } from '../../src/sandbox/engines/extract/pdf.js';
 import { ensureFixtures, GENERATED } from './extract-helpers.js';
 import { docx, documentXml } from './zip-writer.js';
 

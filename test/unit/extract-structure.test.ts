@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
-import { closeExtractors, extractText } from '../../src/sandbox/extract/index.js';
-import { furniture, isHeading, plainTextBlocks, render, structurePlainText } from '../../src/sandbox/extract/structure.js';
+import { closeExtractors, extractText } from '../../src/sandbox/engines/extract/index.js';
+import { furniture, isHeading, plainTextBlocks, render, structurePlainText } from '../../src/sandbox/engines/extract/structure.js';
 import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 
 const gen = (name: string) => join(GENERATED, name);

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
-import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/extract/index.js';
-import { PageOcr } from '../../src/sandbox/extract/pdf.js';
-import { decodeText } from '../../src/sandbox/extract/txt.js';
+import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/engines/extract/index.js';
+import { PageOcr } from '../../src/sandbox/engines/extract/pdf.js';
+import { decodeText } from '../../src/sandbox/engines/extract/txt.js';
 import { ensureFixtures, FIXTURES, GENERATED, recall } from './extract-helpers.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8').trim();

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts, type GradeInput } from '../../src/sandbox/grader.js';
-import { SEED_MODELS } from '../../src/sandbox/seed-models.js';
+import { grade, verdicts, type GradeInput } from '../../src/sandbox/engines/grader.js';
+import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
 import { FIXTURES } from './extract-helpers.js';
 
 const GRADED = join(FIXTURES, 'graded');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rewrite, type RewriteSectionIn } from '../../src/sandbox/rewrite.js';
+import { rewrite, type RewriteSectionIn } from '../../src/sandbox/engines/feedback-rewrite.js';
 
 const paragraph: RewriteSectionIn = {
   item: 'Evidence', score: 4, max_score: 10,
@@ -90,8 +90,8 @@ describe('rewrite', () => {
 
 describe('rewrite of the sandbox grader’s own feedback', () => {
   it('softens its "Lacks:" line when asked to encourage, keeping the quotation and the next step', async () => {
-    const { grade } = await import('../../src/sandbox/grader.js');
-    const { SEED_MODELS } = await import('../../src/sandbox/seed-models.js');
+    const { grade } = await import('../../src/sandbox/engines/grader.js');
+    const { SEED_MODELS } = await import('../../src/sandbox/store/seed-models.js');
     const model = SEED_MODELS.find((m) => m.model_id === 12)!;
     const answer = 'I think uniforms are good because they are cheap. Some people say they are boring but I disagree. So we should keep them.';
     const e = grade({ answerText: answer, questionText: model.question_text, rubrics: model.rubrics, cumMethod: 'sum', totalScore: 20, style: 'Bullet' }).evaluation[1];

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
+import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/auth.js';
-import { hashKey } from '../../src/sandbox/keys.js';
-import type { KeyRow, Store } from '../../src/sandbox/store.js';
+import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/http/auth.js';
+import { hashKey } from '../../src/sandbox/accounts/api-keys.js';
+import type { KeyRow, Store } from '../../src/sandbox/store/store.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { ESSAY, launch } from './sandbox-helpers.js';
 

@@ -1,4 +1,4 @@
-import { chooseDriver, openSqlite } from '../../src/sandbox/sqlite/driver.js';
+import { chooseDriver, openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';

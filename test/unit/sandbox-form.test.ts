@@ -8,10 +8,10 @@ import multipart from '@fastify/multipart';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { httpError, installErrorHandling } from '../../src/sandbox/envelope.js';
-import { FileArea } from '../../src/sandbox/files.js';
-import { MULTIPART_LIMITS } from '../../src/sandbox/multipart.js';
-import { readForm } from '../../src/sandbox/routes/body.js';
+import { httpError, installErrorHandling } from '../../src/sandbox/http/envelope.js';
+import { FileArea } from '../../src/sandbox/store/file-area.js';
+import { MULTIPART_LIMITS } from '../../src/sandbox/http/multipart.js';
+import { readForm } from '../../src/sandbox/http/body.js';
 import { dispatcher, makeDataDir } from './sandbox-helpers.js';
 
 const Schema = z.strictObject({ model_id: z.number().int(), paper_content: z.string().optional() });

@@ -6,10 +6,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_ACTIVE_KEYS } from '../../src/api/product.js';
-import { PASSWORDS_FILE, Sessions } from '../../src/sandbox/accounts.js';
-import { hashSecret } from '../../src/sandbox/secrets-file.js';
+import { PASSWORDS_FILE, Sessions } from '../../src/sandbox/accounts/accounts.js';
+import { hashSecret } from '../../src/sandbox/store/secrets-file.js';
 import { createSandbox, type SandboxInstance } from '../../src/sandbox/server.js';
-import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
+import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
 import { makeDataDir } from './sandbox-helpers.js';
 
 interface Reply {

@@ -1,4 +1,4 @@
-import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
+import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestSandbox } from './sandbox-helpers.js';

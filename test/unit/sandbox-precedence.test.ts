@@ -2,9 +2,9 @@
 // on the pure planning function.
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { planGrading } from '../../src/sandbox/plan.js';
-import type { ModelRow } from '../../src/sandbox/store.js';
-import { SEED_MODELS } from '../../src/sandbox/seed-models.js';
+import { planGrading } from '../../src/sandbox/engines/grade-plan.js';
+import type { ModelRow } from '../../src/sandbox/store/store.js';
+import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { ESSAY, launch } from './sandbox-helpers.js';
 

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openSqlite } from '../../src/sandbox/sqlite/driver.js';
+import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { launch, makeDataDir } from './sandbox-helpers.js';

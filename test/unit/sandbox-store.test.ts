@@ -1,17 +1,17 @@
 // The state-change, charging and idempotency functions, on a real database without HTTP.
 import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../src/sandbox/accept.js';
-import type { NewTask } from '../../src/sandbox/accept.js';
-import type { Db } from '../../src/sandbox/db.js';
-import { openDatabase } from '../../src/sandbox/db.js';
-import { HttpError } from '../../src/sandbox/envelope.js';
+import { accept } from '../../src/sandbox/tasks/accept.js';
+import type { NewTask } from '../../src/sandbox/tasks/accept.js';
+import type { Db } from '../../src/sandbox/store/db.js';
+import { openDatabase } from '../../src/sandbox/store/db.js';
+import { HttpError } from '../../src/sandbox/http/envelope.js';
 import { canonicalJson } from '../../src/api/canonical.js';
-import { fingerprint } from '../../src/sandbox/idempotency.js';
-import { seedIfEmpty } from '../../src/sandbox/seed.js';
-import { Store } from '../../src/sandbox/store.js';
-import { advance, cancel, completeAndCharge, fail } from '../../src/sandbox/transitions.js';
-import { taskRecord } from '../../src/sandbox/views.js';
+import { fingerprint } from '../../src/sandbox/tasks/idempotency-keys.js';
+import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
+import { Store } from '../../src/sandbox/store/store.js';
+import { advance, cancel, completeAndCharge, fail } from '../../src/sandbox/tasks/transitions.js';
+import { taskRecord } from '../../src/sandbox/http/responses.js';
 import { makeDataDir } from './sandbox-helpers.js';
 
 let dir: string;

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../src/sandbox/sqlite/driver.js';
-import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../src/sandbox/sqlite/node-sqlite.js';
+import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
+import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../src/sandbox/store/sqlite/node-sqlite.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 const hasNodeSqlite = major > 22 || (major === 22 && minor >= 13);

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { newRequestId } from '../ids.js';
+import { newRequestId } from '../store/ids.js';
 
 export interface ConnectionLimits {
   /** The whole request (headers and body) must arrive within this, ms (Node's requestTimeout). */

@@ -6,6 +6,9 @@ import { isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.js';
 
+/** Where uploaded files are served, without a key (routes/uploads.ts). */
+export const PUBLIC_FILES_PREFIX = '/files';
+
 export function publicOrigin(ctx: Pick<SandboxContext, 'settings'>, request: FastifyRequest): string {
   if (ctx.settings.publicUrl) return ctx.settings.publicUrl;
   const listening = request.server.server.address() as AddressInfo | string | null;

@@ -13,11 +13,11 @@ import { request as undiciRequest } from 'undici';
 import { MAX_FILE_BYTES } from '../../api/limits.js';
 import { mimeFromName } from '../../api/mime.js';
 import type { Asset } from '../../api/schemas.js';
-import { HttpError, httpError } from '../envelope.js';
-import { fileMime } from '../multipart.js';
+import { HttpError, httpError } from '../http/envelope.js';
+import { fileMime } from '../http/multipart.js';
 import { assertPublicUrl, BlockedAddressError, guardedAgent } from '../net/public-address.js';
-import { PUBLIC_FILES_PREFIX } from '../routes/uploads.js';
-import type { Store } from '../store.js';
+import { PUBLIC_FILES_PREFIX } from '../http/public-url.js';
+import type { Store } from '../store/store.js';
 
 export const ASSET_TIMEOUT_MS = 20_000;
 

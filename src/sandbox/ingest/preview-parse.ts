@@ -1,9 +1,9 @@
 // The parsing half of the preview endpoints (spec 4.4, 4.5): from the text read out of the files
-// to the editable questions or rubric. A job of the worker-thread pool (engines.ts): a rubric of
+// to the editable questions or rubric. A job of the worker-thread pool (engines/jobs.ts): a rubric of
 // many pages is parsed off the request thread. Input and output are plain data.
 import type { PreviewKind } from '../../api/preview.js';
 import { criteriaTotalProblem, MAX_MODEL_CRITERIA, MAX_MODEL_QUESTIONS, type CumMethod, type IngestPreviewFields } from '../../api/schemas.js';
-import { rubricsFromText } from '../grader.js';
+import { rubricsFromText } from '../engines/grader.js';
 import type { SourceFile } from './assets.js';
 import { applySpecification, mergePapers, namedQuestion, splitPaper, type ParsedQuestion } from './questions.js';
 

@@ -1,22 +1,17 @@
-// POST /questions-ingest-preview and /rubrics-ingest-preview (spec 4.4, 4.5): read the request in
-// any of its three styles, gather the files (multipart parts and `assets`), extract their text
+// POST /questions-ingest-preview and /rubrics-ingest-preview (spec 4.4, 4.5): from the request's
+// fields and files (routes/model-building.ts reads it in any of its three styles), gather the
+// files (multipart parts and `assets`), extract their text
 // (PDF, DOCX, RTF, TXT; images and scanned pages by OCR), and parse it. Nothing is stored: the
 // preview is for a person to check and edit before POST /models.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyRequest } from 'fastify';
 import { MAX_FILES_PER_REQUEST, PREVIEW_MIME_TYPES } from '../../api/limits.js';
-import { IngestPreviewFields, QuestionsPreviewFields } from '../../api/schemas.js';
-import { coerceMultipartFields } from '../coerce.js';
 import type { SandboxContext } from '../context.js';
-import { ExtractionError } from '../engines.js';
-import { httpError, validationError } from '../envelope.js';
-import { checkFieldLimits } from '../field-limits.js';
-import { publicOrigin } from '../http/public-url.js';
-import { receiveMultipart } from '../multipart.js';
-import { jsonObjectBody } from '../routes/body.js';
-import { jobRefusal } from '../work/refusals.js';
+import { ExtractionError } from '../engines/jobs.js';
+import { jobRefusal } from '../engines/work/refusals.js';
+import { httpError } from '../http/envelope.js';
+import type { ReceivedFile } from '../http/multipart.js';
 import { fetchAssets, type SourceFile } from './assets.js';
 import type { Fields, PreviewKind, QuestionsPreview, ReadSource, RubricsPreview } from './preview-parse.js';
 
@@ -24,29 +19,21 @@ export type { PreviewKind, QuestionsPreview, RubricsPreview, SourceFileView } fr
 
 export const PREVIEW_FILE_FIELDS = ['file', 'files'] as const;
 
-/** Reads, fetches and extracts; removes every temporary file before it returns. */
-export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx: SandboxContext): Promise<QuestionsPreview | RubricsPreview> {
-  const schema = kind === 'questions' ? QuestionsPreviewFields : IngestPreviewFields;
+/** A validated preview request: its fields, its received files, and where its assets may point. */
+export interface PreviewRequest {
+  fields: Fields;
+  files: ReceivedFile[];
+  /** The connection, to know a URL of this sandbox's own uploads (ingest/assets.ts). */
+  connection: Parameters<typeof fetchAssets>[1];
+  publicOrigin: string;
+}
+
+/** Fetches and extracts; removes every temporary file it made before it returns. */
+export async function runPreview(kind: PreviewKind, request: PreviewRequest, ctx: SandboxContext): Promise<QuestionsPreview | RubricsPreview> {
+  const { fields } = request;
   const scratch = join(ctx.files.incoming, `preview-${randomBytes(12).toString('hex')}`);
-  const dirs = [scratch];
   try {
-    let fields: Fields;
-    const sources: SourceFile[] = [];
-    if (request.isMultipart()) {
-      const fileFields = Object.fromEntries(PREVIEW_FILE_FIELDS.map((f) => [f, kind === 'questions' ? 'question' : 'rubric'] as const));
-      const received = await receiveMultipart(request, ctx.files.incoming, { fileFields, acceptedMimes: PREVIEW_MIME_TYPES });
-      dirs.push(received.dir);
-      const coerced = coerceMultipartFields(received.fields);
-      checkFieldLimits(coerced);
-      const parsed = schema.safeParse(coerced);
-      if (!parsed.success) throw validationError(parsed.error, 'multipart form');
-      fields = parsed.data;
-      for (const file of received.files) sources.push({ origin: 'file', name: file.name, mime: file.mime, size: file.size, path: file.path });
-    } else {
-      const parsed = schema.safeParse(jsonObjectBody(request));
-      if (!parsed.success) throw validationError(parsed.error);
-      fields = parsed.data;
-    }
+    const sources: SourceFile[] = request.files.map((file) => ({ origin: 'file', name: file.name, mime: file.mime, size: file.size, path: file.path }));
     const assets = fields.assets ?? [];
     if (sources.length + assets.length === 0) {
       throw httpError(400, `Nothing to parse: send files in the multipart field "files" (or "file"), or public URLs in "assets".`, 'invalid_request');
@@ -56,7 +43,7 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
     }
     if (assets.length > 0) {
       await mkdir(scratch, { recursive: true, mode: 0o700 });
-      sources.push(...await fetchAssets(assets, request, { store: ctx.store, publicOrigin: publicOrigin(ctx, request), absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
+      sources.push(...await fetchAssets(assets, request.connection, { store: ctx.store, publicOrigin: request.publicOrigin, absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
     }
     const read: ReadSource[] = [];
     for (const source of sources) {
@@ -76,7 +63,7 @@ export async function runPreview(kind: PreviewKind, request: FastifyRequest, ctx
     if (!outcome.ok) throw httpError(400, outcome.message, kind === 'questions' ? 'too_many_questions' : 'too_many_criteria');
     return outcome.preview;
   } finally {
-    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 

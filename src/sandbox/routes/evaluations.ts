@@ -1,78 +1,55 @@
 // POST /evaluations (spec 4.7): the legacy assignment path. It starts PENDING, is charged at
 // acceptance, has no idempotency, and then runs through the same queue as one-pass tasks.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANSWER_MIME_TYPES } from '../../api/limits.js';
 import { ANSWER_FILE_FIELDS, API_PREFIX, OPERATIONS } from '../../api/operations.js';
 import { LegacyEvaluationFields } from '../../api/schemas.js';
-import { accept } from '../accept.js';
-import { canSee, usableModel } from '../access.js';
-import type { Principal } from '../auth.js';
-import { principalOf } from '../auth.js';
+import { canSee, usableModel } from '../accounts/model-access.js';
 import type { SandboxContext } from '../context.js';
-import { creditCost } from '../engines.js';
-import { httpError, sendData, validationError } from '../envelope.js';
-import { fingerprint } from '../idempotency.js';
-import type { FilePolicy } from '../multipart.js';
-import type { AssignmentRow } from '../store.js';
-import { taskRecord } from '../views.js';
-import type { FormSubmission } from './body.js';
-import { jsonObjectBody, readForm } from './body.js';
-import { newTaskId, storedFiles } from './one-pass.js';
+import type { Principal } from '../http/auth.js';
+import { httpError } from '../http/envelope.js';
+import { defineOperation } from '../http/operation.js';
+import { taskRecord } from '../http/responses.js';
+import type { AssignmentRow } from '../store/store.js';
+import { fingerprint } from '../tasks/idempotency-keys.js';
+import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createEvaluation.path}`;
-const FILE_POLICY: FilePolicy = {
-  fileFields: Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const])),
-  acceptedMimes: ANSWER_MIME_TYPES,
-};
 
-export function evaluationRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.route({
-    ...OPERATIONS.createEvaluation,
-    url: API_PREFIX + OPERATIONS.createEvaluation.path,
-    handler: async (request, reply) => {
-      const principal = principalOf(request);
-      const submission = await readLegacy(request, ctx);
-      let filesDir = submission.dir;
-      try {
-        const { fields, files } = submission;
-        ctx.faults.check(fields.student_id, `${principal.userId}\u0000${ENDPOINT}\u0000fp:${fingerprint(fields, files)}`);
-        // Assignments are never changed once created, so this check needs no transaction.
-        const assignment = usableAssignment(ctx, principal, fields.assignment_id);
-        const taskId = newTaskId();
-        if (filesDir) filesDir = await ctx.files.adopt(filesDir, taskId);
-        const outcome = accept(ctx.store, {
-          endpoint: ENDPOINT,
-          fingerprint: '',
-          check: () => void usableModel(ctx.store, principal, assignment.model_id, ENDPOINT),
-          task: {
-            task_id: taskId,
-            kind: 'legacy',
-            status: 'PENDING',
-            chargeAtAcceptance: true,
-            owner_user_id: principal.userId,
-            scope: principal.scope,
-            model_id: assignment.model_id,
-            assignment_id: fields.assignment_id,
-            student_id: fields.student_id ?? null,
-            credit_cost: creditCost({
-              ...(fields.paper_content !== undefined ? { textLength: fields.paper_content.length } : {}),
-              fileBytes: files.map((f) => f.size),
-            }),
-            input: fields,
-            files: storedFiles(ctx, files, filesDir),
-          },
-          respond: taskRecord,
-        });
-        if (outcome.kind !== 'created') throw new Error('the legacy path has no idempotency');
-        ctx.pool.kick();
-        return sendData(reply, outcome.body);
-      } catch (err) {
-        if (filesDir) await ctx.files.remove(filesDir);
-        throw err;
-      }
-    },
-  });
-}
+export const createEvaluation = defineOperation('createEvaluation', {
+  body: LegacyEvaluationFields,
+  files: { policy: { fileFields: Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const])), acceptedMimes: ANSWER_MIME_TYPES } },
+  check: (fields, files) => {
+    if (fields.paper_content === undefined && files.length === 0) {
+      throw httpError(400, `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')} (multipart).`, 'answer_missing');
+    }
+  },
+}, (ctx, principal, { fields, files, dir }) => submitTask(ctx, {
+  endpoint: ENDPOINT,
+  principal,
+  // No idempotency on this path (spec 4.7): the fingerprint only names the submission to the fault injector.
+  fingerprint: fingerprint(fields, files),
+  studentIds: [fields.student_id],
+  received: { files, dir },
+  build: (taskId, stored) => {
+    // Assignments are never changed once created, so this check needs no transaction.
+    const assignment = usableAssignment(ctx, principal, fields.assignment_id);
+    return {
+      task: {
+        task_id: taskId,
+        kind: 'legacy',
+        status: 'PENDING',
+        chargeAtAcceptance: true,
+        ...answerTask(principal, fields, files),
+        model_id: assignment.model_id,
+        assignment_id: fields.assignment_id,
+        input: fields,
+        files: stored,
+      },
+    };
+  },
+  check: (task) => void usableModel(ctx.store, principal, task.model_id, ENDPOINT),
+  respond: taskRecord,
+}));
 
 /**
  * The assignment a legacy submission names. Another account's assignment is answered exactly
@@ -91,20 +68,4 @@ function usableAssignment(ctx: SandboxContext, principal: Principal, assignmentI
     throw httpError(404, `There is no assignment ${assignmentId}, but there is a model ${assignmentId}: ${assignmentId} is a model_id. POST /evaluations needs an assignment_id from POST /assignments; to mark with a model directly, use POST /evaluations/one-pass.`, 'assignment_not_found');
   }
   throw httpError(404, `Assignment ${assignmentId} does not exist. Create one with POST /assignments and use the assignment_id it returns.`, 'assignment_not_found');
-}
-
-async function readLegacy(request: FastifyRequest, ctx: SandboxContext): Promise<FormSubmission<LegacyEvaluationFields>> {
-  if (request.isMultipart()) {
-    return readForm(request, ctx, LegacyEvaluationFields, FILE_POLICY, (fields, files) => {
-      if (fields.paper_content === undefined && files.length === 0) throw answerMissing();
-    });
-  }
-  const parsed = LegacyEvaluationFields.safeParse(jsonObjectBody(request));
-  if (!parsed.success) throw validationError(parsed.error);
-  if (parsed.data.paper_content === undefined) throw answerMissing();
-  return { fields: parsed.data, files: [] };
-}
-
-function answerMissing() {
-  return httpError(400, `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')} (multipart).`, 'answer_missing');
 }

@@ -3,12 +3,12 @@
 // with `Authorization: Bearer <session_token>` (docs/sandbox.md, "Key routes").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CreateKeyRequest, PRODUCT_OPERATIONS, RevokeKeyRequest, SignInRequest } from '../../api/product.js';
-import { checkPassword, Sessions, type Account } from '../accounts.js';
-import type { KeyCache } from '../auth.js';
+import { checkPassword, Sessions, type Account } from '../accounts/accounts.js';
+import type { KeyCache } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
-import { httpError, sendData, validationError } from '../envelope.js';
-import { createKey, listKeys, revokeKey } from '../key-records.js';
-import { jsonObjectBody } from './body.js';
+import { httpError, sendData } from '../http/envelope.js';
+import { createKey, listKeys, revokeKey } from '../accounts/key-records.js';
+import { validJsonBody } from '../http/body.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,9 +28,8 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
     ...PRODUCT_OPERATIONS.signIn,
     url: PRODUCT_OPERATIONS.signIn.path,
     handler: async (request, reply) => {
-      const parsed = SignInRequest.safeParse(jsonObjectBody(request));
-      if (!parsed.success) throw validationError(parsed.error);
-      const account = checkPassword(store, parsed.data.account, parsed.data.password);
+      const body = validJsonBody(request, SignInRequest);
+      const account = checkPassword(store, body.account, body.password);
       if (!account) {
         throw httpError(401, 'The account name or password is wrong. `kct sandbox` prints every account\'s password when it starts (passwords in --json).', 'invalid_credentials');
       }
@@ -77,9 +76,8 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
       ...PRODUCT_OPERATIONS.createKey,
       url: PRODUCT_OPERATIONS.createKey.path,
       handler: async (request, reply) => {
-        const parsed = CreateKeyRequest.safeParse(jsonObjectBody(request));
-        if (!parsed.success) throw validationError(parsed.error);
-        const created = createKey(store, request.account!, parsed.data);
+        const body = validJsonBody(request, CreateKeyRequest);
+        const created = createKey(store, request.account!, body);
         log?.(`key ${created.id} (${created.masked_key}, ${created.scope} scope) created for ${request.account!.name}`);
         return sendData(reply, created, 201);
       },
@@ -89,9 +87,8 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
       ...PRODUCT_OPERATIONS.revokeKey,
       url: PRODUCT_OPERATIONS.revokeKey.path,
       handler: async (request, reply) => {
-        const parsed = RevokeKeyRequest.safeParse(jsonObjectBody(request));
-        if (!parsed.success) throw validationError(parsed.error);
-        const revocation = revokeKey(store, request.account!, parsed.data.id);
+        const body = validJsonBody(request, RevokeKeyRequest);
+        const revocation = revokeKey(store, request.account!, body.id);
         auth.keys.forget(revocation.keyHash);
         if (!revocation.alreadyRevoked) log?.(`key ${revocation.record.id} (${revocation.record.masked_key}) revoked by ${request.account!.name}`);
         return sendData(reply, { ...revocation.record, already_revoked: revocation.alreadyRevoked });

@@ -1,7 +1,7 @@
 // The retired integration's routes (spec 9): a 404 that points at the v1 replacement.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../../api/operations.js';
-import { httpError, sendError } from '../envelope.js';
+import { httpError, sendError } from '../http/envelope.js';
 
 const REPLACEMENTS: Record<string, string> = {
   start: `POST ${API_PREFIX}/evaluations (with an assignment_id), or POST ${API_PREFIX}/evaluations/one-pass (with a model_id)`,

@@ -4,56 +4,49 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { UPLOAD_MIME_TYPES } from '../../api/limits.js';
-import { API_PREFIX, OPERATIONS } from '../../api/operations.js';
-import { principalOf } from '../auth.js';
 import type { SandboxContext } from '../context.js';
-import { nowIso } from '../db.js';
-import { httpError, sendData, sendError } from '../envelope.js';
-import { publicOrigin } from '../http/public-url.js';
-import { receiveMultipart } from '../multipart.js';
+import { nowIso } from '../store/db.js';
+import { httpError, sendError } from '../http/envelope.js';
+import { defineOperation } from '../http/operation.js';
+import { PUBLIC_FILES_PREFIX, publicOrigin } from '../http/public-url.js';
 
-export const PUBLIC_FILES_PREFIX = '/files';
-
-export function uploadRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.route({
-    ...OPERATIONS.uploadFile,
-    url: API_PREFIX + OPERATIONS.uploadFile.path,
-    handler: async (request, reply) => {
-      const principal = principalOf(request);
-      if (!request.isMultipart()) {
-        throw httpError(400, 'Send the file as multipart/form-data, in the field "file".', 'unsupported_content_type');
-      }
-      const received = await receiveMultipart(request, ctx.files.incoming, { fileFields: { file: 'answer' }, acceptedMimes: UPLOAD_MIME_TYPES });
-      let dir = received.dir;
-      try {
-        const extra = Object.keys(received.fields);
-        if (extra.length > 0) throw httpError(400, `Unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}: this endpoint takes only the file, in the field "file".`, 'invalid_request');
-        if (received.files.length !== 1) {
-          throw received.files.length === 0
-            ? httpError(400, 'No file was sent: put exactly one file in the multipart field "file".', 'file_missing')
-            : httpError(400, `${received.files.length} files were sent: this endpoint takes exactly one file per request.`, 'too_many_files');
-        }
-        const file = received.files[0];
-        const token = randomBytes(16).toString('hex');
-        dir = await ctx.files.adoptUpload(dir, token);
-        const stored = ctx.files.relative(join(dir, '0'));
-        ctx.store.q(`INSERT INTO uploads (token, owner_user_id, name, mime, size, sha256, path, created_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(token, principal.userId, file.name, file.mime, file.size, file.sha256, stored, nowIso());
-        const publicPath = `${PUBLIC_FILES_PREFIX}/${token}/${encodeURIComponent(file.name)}`;
-        return sendData(reply, {
-          name: file.name,
-          mime_type: file.mime,
-          size: file.size,
-          path: publicPath,
-          url: `${publicOrigin(ctx, request)}${publicPath}`,
-        }, 201);
-      } catch (err) {
-        await ctx.files.remove(dir);
-        throw err;
-      }
+export const uploadFile = defineOperation<Record<string, unknown>>('uploadFile', {
+  files: {
+    policy: { fileFields: { file: 'answer' }, acceptedMimes: UPLOAD_MIME_TYPES },
+    fields: null,
+    formOnly: 'Send the file as multipart/form-data, in the field "file".',
+  },
+  check: (fields, files) => {
+    const extra = Object.keys(fields);
+    if (extra.length > 0) throw httpError(400, `Unknown field${extra.length > 1 ? 's' : ''} ${extra.map((f) => `"${f}"`).join(', ')}: this endpoint takes only the file, in the field "file".`, 'invalid_request');
+    if (files.length !== 1) {
+      throw files.length === 0
+        ? httpError(400, 'No file was sent: put exactly one file in the multipart field "file".', 'file_missing')
+        : httpError(400, `${files.length} files were sent: this endpoint takes exactly one file per request.`, 'too_many_files');
+    }
+  },
+  status: 201,
+}, async (ctx, principal, { files: [file], dir, request }) => {
+  const token = randomBytes(16).toString('hex');
+  const stored = await ctx.files.adoptUpload(dir!, token);
+  try {
+    ctx.store.q(`INSERT INTO uploads (token, owner_user_id, name, mime, size, sha256, path, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(token, principal.userId, file.name, file.mime, file.size, file.sha256, ctx.files.relative(join(stored, '0')), nowIso());
+  } catch (err) {
+    await ctx.files.remove(stored);
+    throw err;
+  }
+  const publicPath = `${PUBLIC_FILES_PREFIX}/${token}/${encodeURIComponent(file.name)}`;
+  return {
+    data: {
+      name: file.name,
+      mime_type: file.mime,
+      size: file.size,
+      path: publicPath,
+      url: `${publicOrigin(ctx, request)}${publicPath}`,
     },
-  });
-}
+  };
+});
 
 export function publicFileRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   // Public on purpose (spec 4.14: "a reusable hosted public URL"): the 128-bit token is the secret.

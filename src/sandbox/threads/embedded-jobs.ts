@@ -1,16 +1,16 @@
 // The job modules of the single-file executable's pool threads (scripts/build-exe.js bundles
 // them with the thread's loop, scripts/exe/thread.js): there are no files to import, so each
-// module the sandbox's jobs name (engines.ts, JOBS) is a key here; the type below fails the
+// module the sandbox's jobs name (engines/jobs.ts, JOBS) is a key here; the type below fails the
 // type-check when a job's module is missing. Each loads on its first job, as from dist/.
-import type { JOBS } from '../engines.js';
+import type { JOBS } from '../engines/jobs.js';
 import type { LoadModule } from './serve.js';
 
 type JobModule = (typeof JOBS)[keyof typeof JOBS]['module'];
 
 export const EMBEDDED_JOBS = {
-  'extract/index.js': () => import('../extract/index.js'),
-  'work/prepare.js': () => import('../work/prepare.js'),
-  'work/mark.js': () => import('../work/mark.js'),
+  'engines/extract/index.js': () => import('../engines/extract/index.js'),
+  'engines/work/prepare.js': () => import('../engines/work/prepare.js'),
+  'engines/work/mark.js': () => import('../engines/work/mark.js'),
   'ingest/preview-parse.js': () => import('../ingest/preview-parse.js'),
 } satisfies Record<JobModule, () => Promise<object>>;
 

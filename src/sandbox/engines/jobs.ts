@@ -1,0 +1,103 @@
+// The engines the sandbox consumes (text extraction, rubric parsing, grading, credit cost), in one
+// place. Everything CPU-heavy runs in the worker-thread pool (threads/pool.ts): extractText, and
+// grade and rubricsFromText inside the jobs that mark a task and parse a preview. A job names
+// a module and function and takes plain data, so the request thread only sends and receives.
+// Jobs with little text run inline: a thread hop costs more than the work (docs/sandbox.md).
+import { ExtractionError } from './extract/errors.js';
+import type { Fields, PreviewKind, PreviewOutcome, ReadSource } from '../ingest/preview-parse.js';
+import { parsePreview } from '../ingest/preview-parse.js';
+import type { Job, RunOptions, ThreadPool } from '../threads/pool.js';
+import { JobFailedError } from '../threads/pool.js';
+import { GraderFailure, type GradingEngine } from './llm/types.js';
+import type { MarkInput, MarkOutput, PlanOutput } from './work/mark.js';
+import { checkMarked, markTask, planMark } from './work/mark.js';
+import type { PrepareInput, PrepareOutput, TextFlags } from './work/prepare.js';
+import { isSpilled, prepareTask, textFlags } from './work/prepare.js';
+import { senderReason } from './work/reasons.js';
+
+export { ExtractionError };
+export { creditCost } from './grader.js';
+export type { GradeRubric, GradeInput, GradeOutput } from './grader.js';
+export type { TextFlags };
+
+/** Characters of text below which a job runs on the calling thread (~2 ms of work, measured). */
+export const INLINE_CHARS = 16_000;
+
+export const JOBS = {
+  extractText: { module: 'engines/extract/index.js', fn: 'extractText' },
+  prepareTask: { module: 'engines/work/prepare.js', fn: 'prepareTask' },
+  textFlags: { module: 'engines/work/prepare.js', fn: 'textFlags' },
+  markTask: { module: 'engines/work/mark.js', fn: 'markTask' },
+  planMark: { module: 'engines/work/mark.js', fn: 'planMark' },
+  parsePreview: { module: 'ingest/preview-parse.js', fn: 'parsePreview' },
+} as const;
+
+type JobName = keyof typeof JOBS;
+
+export class Engines {
+  constructor(private readonly pool: ThreadPool) {}
+
+  /** Text of a stored file; an ExtractionError (its message fit for the sender) when unreadable. */
+  async extractText(path: string, mime: string, options: RunOptions = {}): Promise<{ text: string; body: string; method: string }> {
+    return this.run('extractText', [path, mime], options);
+  }
+
+  /** The UPLOADING stage of a task: its files read, its text put together. */
+  prepareTask(input: PrepareInput, signal?: AbortSignal): Promise<PrepareOutput> {
+    const small = input.files.length === 0 && (input.paperContent?.length ?? 0) <= INLINE_CHARS;
+    return small ? prepareTask(input) : this.run('prepareTask', [input], { signal });
+  }
+
+  /** The magic-input flags of a prepared text (a spilled one is read from its file on a thread). */
+  textFlags(preparedJson: string, taskDir: string, signal?: AbortSignal): Promise<TextFlags> {
+    const small = preparedJson.length <= INLINE_CHARS && !isSpilled(preparedJson);
+    return small ? Promise.resolve(textFlags(preparedJson, taskDir)) : this.run('textFlags', [preparedJson, taskDir], { signal });
+  }
+
+  /** The last step of a task: rubric chosen (text parsed), answer marked, result checked. */
+  markTask(input: MarkInput, signal?: AbortSignal): Promise<MarkOutput> {
+    return isSmallMark(input) ? Promise.resolve().then(() => markTask(input)) : this.run('markTask', [input], { signal });
+  }
+
+  /**
+   * The last step with a language-model engine: the plan is made here (on a thread when heavy),
+   * the engine is called from this thread (it waits on the network, not the CPU), and its reply
+   * is checked like the grader's. The engine's own failures end the task with their reason.
+   */
+  async markWith(engine: GradingEngine, input: MarkInput, signal: AbortSignal): Promise<MarkOutput> {
+    const small = isSmallMark(input);
+    const planned: PlanOutput = small ? planMark(input) : await this.run('planMark', [input], { signal });
+    if (!planned.ok) return planned;
+    try {
+      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput);
+    } catch (err) {
+      if (!(err instanceof GraderFailure)) throw err;
+      return { ok: false, reason: `${err.message} No credits were charged.`, retryable: err.retryable };
+    }
+  }
+
+  /** The questions or rubric of a preview, parsed from its sources' text. Refused (busy) when the pool's queue is full. */
+  parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): Promise<PreviewOutcome> {
+    const chars = read.reduce((n, r) => n + r.text.length, 0);
+    return chars <= INLINE_CHARS ? Promise.resolve().then(() => parsePreview(kind, fields, read)) : this.run('parsePreview', [kind, fields, read], { bounded: true });
+  }
+
+  /** Runs a job on a thread; what a job threw comes back as the same kind of error where it matters. */
+  private async run<T>(name: JobName, args: unknown[], options: RunOptions): Promise<T> {
+    const job: Job = { ...JOBS[name], args };
+    try {
+      return await this.pool.run<T>(job, options);
+    } catch (err) {
+      if (err instanceof JobFailedError && err.remote.name === 'ExtractionError') {
+        throw new ExtractionError(senderReason(err.remote.message, err.remote.cause));
+      }
+      throw err;
+    }
+  }
+}
+
+/** Whether a task's marking is small enough to run on the calling thread. */
+function isSmallMark(input: MarkInput): boolean {
+  const chars = input.inputJson.length + (input.preparedJson?.length ?? 0) + input.model.rubrics_json.length;
+  return chars <= INLINE_CHARS && !(input.preparedJson !== null && isSpilled(input.preparedJson));
+}

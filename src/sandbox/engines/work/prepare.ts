@@ -1,0 +1,123 @@
+// The UPLOADING stage's work (spec 4.8 rule 3: files are parsed in the queue): read every file
+// of a task and put its text together. A job of the worker-thread pool (engines/jobs.ts), so its
+// input and output are plain data; run inline when there is no file and little text.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExtractionError, extractText } from '../extract/index.js';
+import { forcesFailure, isSlow } from '../../tasks/faults.js';
+import type { PreparedText } from '../grade-plan.js';
+import type { FileRole } from '../../store/store.js';
+import { senderReason } from './reasons.js';
+
+/** All the text read from one task's files, in characters (about one 20 MB text file). */
+export const MAX_FILE_TEXT_CHARS = 20_000_000;
+
+/**
+ * Prepared text longer than this is written to a file in the task's folder, and the row keeps
+ * only its name: SQLite rewrites a whole row on every status change, and a row holding 10 MB
+ * of text would make each one cost the request thread a quarter of a second.
+ */
+export const SPILL_CHARS = 64 * 1024;
+export const PREPARED_FILE = 'prepared.json';
+
+/** What the prepared_json column holds for a spilled text. */
+interface PreparedRef {
+  file: string;
+}
+
+export interface PrepareFile {
+  role: FileRole;
+  name: string;
+  mime: string;
+  /** Absolute path of the stored copy. */
+  path: string;
+}
+
+export interface PrepareInput {
+  files: PrepareFile[];
+  paperContent?: string;
+  /** The task's own folder, where a long prepared text is written (created if needed). */
+  taskDir: string;
+}
+
+/** What the later stages need to know of the answer's text without reading it again. */
+export interface TextFlags {
+  /** The answer holds the magic input that makes every stage slower. */
+  slow: boolean;
+  /** The answer holds the magic input that fails the task at the scoring step. */
+  fail: boolean;
+}
+
+export type PrepareOutput =
+  | { ok: true; preparedJson: string; flags: TextFlags }
+  /** The input's fault: the comment says what to do. */
+  | { ok: false; comment: string };
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
+  const texts: Record<FileRole, string[]> = { answer: [], rubric: [], question: [] };
+  let chars = 0;
+  for (const file of input.files) {
+    let text: string;
+    try {
+      const extracted = await extractText(file.path, file.mime);
+      // An answer is marked on its body (paragraphs, no headings or page furniture).
+      text = file.role === 'answer' ? extracted.body : extracted.text;
+    } catch (err) {
+      // Only an ExtractionError is the file's fault (its message is written for the sender);
+      // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and
+      // reported with a generic comment by the worker.
+      if (!(err instanceof ExtractionError)) throw err;
+      const cause = err.cause instanceof Error ? { name: err.cause.name, message: err.cause.message } : undefined;
+      return { ok: false, comment: `Could not read ${file.role} file "${file.name}": ${senderReason(err.message, cause)}` };
+    }
+    chars += text.length;
+    if (chars > MAX_FILE_TEXT_CHARS) {
+      return { ok: false, comment: `The files of this task hold more than ${fmt(MAX_FILE_TEXT_CHARS)} characters of text (the limit per task; "${file.name}" went over it). Send shorter files.` };
+    }
+    texts[file.role].push(text);
+  }
+  const answerText = [input.paperContent, ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
+  if (answerText.trim() === '') {
+    const names = input.files.filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
+    return { ok: false, comment: `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.` };
+  }
+  const prepared: PreparedText = {
+    answerText,
+    ...(texts.rubric.length ? { rubricFileText: texts.rubric.join('\n\n') } : {}),
+    ...(texts.question.length ? { questionFileText: texts.question.join('\n\n') } : {}),
+  };
+  const json = JSON.stringify(prepared);
+  return { ok: true, preparedJson: json.length > SPILL_CHARS ? spill(json, input.taskDir) : json, flags: flagsOf(answerText) };
+}
+
+/** Writes the prepared text beside the task's files (0600, in one rename); returns the row's reference to it. */
+function spill(json: string, taskDir: string): string {
+  mkdirSync(taskDir, { recursive: true, mode: 0o700 });
+  const path = join(taskDir, PREPARED_FILE);
+  writeFileSync(`${path}.tmp`, json, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+  return JSON.stringify({ file: PREPARED_FILE } satisfies PreparedRef);
+}
+
+/** Whether a prepared_json value refers to a file (it must then be read on a worker thread). */
+export function isSpilled(preparedJson: string): boolean {
+  return preparedJson.startsWith('{"file":');
+}
+
+/** The prepared text of a task, from its row or from the file the row names. */
+export function readPrepared(preparedJson: string, taskDir: string): PreparedText {
+  const value = JSON.parse(preparedJson) as PreparedText | PreparedRef;
+  if ('file' in value) return JSON.parse(readFileSync(join(taskDir, value.file), 'utf8')) as PreparedText;
+  return value;
+}
+
+/** The flags of a task prepared by an earlier run of the sandbox (after a restart). */
+export function textFlags(preparedJson: string, taskDir: string): TextFlags {
+  return flagsOf(readPrepared(preparedJson, taskDir).answerText);
+}
+
+export function flagsOf(answerText: string): TextFlags {
+  return { slow: isSlow(answerText), fail: forcesFailure(answerText) };
+}

@@ -1,0 +1,82 @@
+// Submitting a task, the same for one-pass, the legacy path and the batch: the fault injector's
+// check, the task's files moved into its own folder, acceptance (tasks/accept.ts), the queue
+// woken, and the files deleted again when the task was not created (refused, or replayed).
+import { join } from 'node:path';
+import type { SandboxContext } from '../context.js';
+import { creditCost } from '../engines/jobs.js';
+import type { Principal } from '../http/auth.js';
+import type { ReceivedFile } from '../http/multipart.js';
+import type { Answer } from '../http/operation.js';
+import { newTaskId } from '../store/ids.js';
+import type { TaskRow } from '../store/store.js';
+import type { NewTask, NewTaskFile, Submission } from './accept.js';
+import { accept } from './accept.js';
+
+export interface TaskSubmission {
+  endpoint: string;
+  principal: Principal;
+  /** Absent: not idempotent; the fault injector then knows the submission by its fingerprint. */
+  idempotencyKey?: string | undefined;
+  fingerprint: string;
+  /** The student ids of the submission: a magic one makes the fault injector refuse it. */
+  studentIds: readonly (string | null | undefined)[];
+  /** Files received with the request and the folder they wait in. */
+  received?: { files: ReceivedFile[]; dir?: string | undefined };
+  /** The task (and batch items) to insert, given its id and its files' rows; may refuse (throw). */
+  build(taskId: string, files: NewTaskFile[]): Pick<Submission, 'task' | 'children'>;
+  /** Checks that read the database, inside the acceptance transaction. */
+  check?: (task: NewTask) => void;
+  /** The body of the acceptance response, stored for replays. */
+  respond: (task: TaskRow) => unknown;
+}
+
+export async function submitTask(ctx: SandboxContext, submission: TaskSubmission): Promise<Answer> {
+  const { endpoint, principal, idempotencyKey, fingerprint, received } = submission;
+  const submissionId = `${principal.userId}\u0000${endpoint}\u0000${idempotencyKey ?? `fp:${fingerprint}`}`;
+  for (const studentId of submission.studentIds) ctx.faults.check(studentId, submissionId);
+  const taskId = newTaskId();
+  const built = submission.build(taskId, storedFiles(ctx, received?.files ?? [], taskId));
+  let taskDir: string | undefined;
+  try {
+    // Files reach their final place before the task row that points at them is committed.
+    if (received?.dir) taskDir = await ctx.files.adopt(received.dir, taskId);
+    const outcome = accept(ctx.store, {
+      endpoint,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      fingerprint,
+      ...built,
+      ...(submission.check ? { check: () => submission.check!(built.task) } : {}),
+      respond: submission.respond,
+    });
+    if (outcome.kind === 'replayed') {
+      if (taskDir) await ctx.files.remove(taskDir);
+      return { data: outcome.body, headers: { 'idempotent-replayed': 'true' } };
+    }
+    ctx.pool.kick();
+    return { data: outcome.body };
+  } catch (err) {
+    if (taskDir) await ctx.files.remove(taskDir);
+    throw err;
+  }
+}
+
+/** Who owns a task that marks one answer, and what it costs: its text and answer files, priced. */
+export function answerTask(principal: Principal, answer: { student_id?: string | undefined; paper_content?: string | undefined }, answerFiles: readonly ReceivedFile[]) {
+  return {
+    owner_user_id: principal.userId,
+    scope: principal.scope,
+    student_id: answer.student_id ?? null,
+    credit_cost: creditCost({
+      ...(answer.paper_content !== undefined ? { textLength: answer.paper_content.length } : {}),
+      fileBytes: answerFiles.map((f) => f.size),
+    }),
+  };
+}
+
+/** The task_files rows of received files, as they will sit in the task's folder. */
+function storedFiles(ctx: SandboxContext, files: ReceivedFile[], taskId: string): NewTaskFile[] {
+  return files.map((f, ord) => ({
+    role: f.role, field: f.field, name: f.name, mime: f.mime, size: f.size, sha256: f.sha256,
+    path: ctx.files.relative(join(ctx.files.taskDir(taskId), String(ord))),
+  }));
+}
