@@ -109,7 +109,7 @@ export class KctClient {
     const response = await this.get(path, options);
     const list = findList(response.data, ['models', 'items', 'results', 'list', 'data']);
     if (list === undefined) throw unknownAnswer(this.baseUrl, `GET ${path} returned no list of models`);
-    return list.map((item) => parseLoose(Model, item, 'model'));
+    return list.map((item) => parseLoose(Model, item));
   }
 
   /**
@@ -150,7 +150,7 @@ export class KctClient {
       idempotencyKey: options.idempotencyKey,
       signal: options.signal,
     });
-    return parseLoose(Task, response.data, 'task');
+    return parseLoose(Task, response.data);
   }
 
   async status(taskId: string, options: CallOptions = {}): Promise<StatusSnapshot> {
@@ -160,7 +160,7 @@ export class KctClient {
   /** The snapshot plus the server's Retry-After hint, for polling loops. */
   async statusWithHints(taskId: string, options: CallOptions = {}): Promise<{ snapshot: StatusSnapshot; retryAfterMs?: number }> {
     const response = await this.get(operationPath('getStatus', { taskId }), options);
-    const snapshot = parseLoose(StatusSnapshot, response.data, 'status');
+    const snapshot = parseLoose(StatusSnapshot, response.data);
     return { snapshot: { task_id: taskId, ...snapshot }, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
   }
 
@@ -186,7 +186,12 @@ export class KctClient {
   async result(taskId: string, options: CallOptions = {}): Promise<EvaluationResult> {
     const response = await this.get(operationPath('getResult', { taskId }), options);
     const data = isPlainObject(response.data) ? { task_id: taskId, ...response.data } : response.data;
-    return parseLoose(EvaluationResult, data, 'result');
+    return parseLoose(EvaluationResult, data);
+  }
+
+  /** The items of a batch, each read as a result (undefined when the task is not a batch). */
+  async batchItems(taskId: string, options: CallOptions = {}): Promise<EvaluationResult[] | undefined> {
+    return batchItemsOf(await this.result(taskId, options));
   }
 
   /** Cancel is not retried automatically unless safe: a repeated cancel is harmless (409 at worst). */
@@ -203,7 +208,7 @@ export class KctClient {
   async createAssignment(request: AssignmentRequest, options: CallOptions = {}): Promise<Assignment> {
     const body = validateRequest(AssignmentRequest, request, 'assignment');
     const response = await this.send({ method: 'POST', path: operationPath('createAssignment'), json: body, signal: options.signal });
-    return parseLoose(Assignment, response.data, 'assignment');
+    return parseLoose(Assignment, response.data);
   }
 
   /**
@@ -223,7 +228,7 @@ export class KctClient {
       retry: false,
       signal: options.signal,
     });
-    return parseLoose(Task, response.data, 'task');
+    return parseLoose(Task, response.data);
   }
 
   /** POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. */
@@ -237,7 +242,7 @@ export class KctClient {
       idempotencyKey: options.idempotencyKey,
       signal: options.signal,
     });
-    return parseLoose(Task, response.data, 'task');
+    return parseLoose(Task, response.data);
   }
 
   /** POST /uploads/file (4.14): exactly one file. */
@@ -248,14 +253,14 @@ export class KctClient {
       form: () => buildForm({}, [{ field: 'file', file }]),
       signal: options.signal,
     });
-    return parseLoose(UploadedFile, response.data, 'uploaded file');
+    return parseLoose(UploadedFile, response.data);
   }
 
   /** POST /feedback-rewrite (4.13). */
   async rewrite(request: FeedbackRewriteRequest, options: CallOptions = {}): Promise<RewriteResult> {
     const body = validateRequest(FeedbackRewriteRequest, request, 'rewrite request');
     const response = await this.send({ method: 'POST', path: operationPath('feedbackRewrite'), json: body, signal: options.signal });
-    return parseLoose(RewriteResult, response.data, 'rewrite');
+    return parseLoose(RewriteResult, response.data);
   }
 
   /**
@@ -301,7 +306,7 @@ export class KctClient {
       retry: false,
       signal: options.signal,
     });
-    return parseLoose(Model, response.data, 'model');
+    return parseLoose(Model, response.data);
   }
 
   protected get(path: string, options: CallOptions): Promise<HttpResponse> {
@@ -322,8 +327,26 @@ export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, 
   throw new UsageError(`invalid ${what}: ${problems}`);
 }
 
+/** A result as it may come (from the API, a file, a batch's item), read liberally. */
+export function readResult(value: unknown): EvaluationResult {
+  return parseLoose(EvaluationResult, value);
+}
+
+/**
+ * The items of a batch's record, each read as a result, or undefined for a single task. The spec
+ * leaves the shape open (4.9): the list may sit under any of these keys, each item with its
+ * `index` or in order; `evaluation` (singular) is a task's criteria.
+ */
+export function batchItemsOf(record: EvaluationResult): EvaluationResult[] | undefined {
+  for (const key of ['items', 'results', 'tasks', 'evaluations']) {
+    const value = record[key];
+    if (Array.isArray(value)) return value.filter(isPlainObject).map((item) => readResult({ ...item, task_id: String(item.task_id ?? '') }));
+  }
+  return typeof record.count === 'number' ? [] : undefined;
+}
+
 /** Liberal on the way in: a response that does not match is kept as it came, unknown fields and all. */
-export function parseLoose<S extends z.ZodType>(schema: S, value: unknown, _what: string): z.infer<S> {
+function parseLoose<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   return (isPlainObject(value) ? value : { value }) as z.infer<S>;

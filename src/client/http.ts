@@ -1,25 +1,20 @@
-// The thin HTTP layer: one keep-alive dispatcher, timeouts, the API key header, retries,
-// envelope unwrapping, typed errors and a redacted debug trace.
+// The HTTP layer's request loop: the API key header, the request budget, retries, redirects,
+// envelope unwrapping, typed errors and a redacted debug trace. Where requests go out is
+// transport.ts; reading a wrong answer, response-errors.ts; failures below HTTP, network-errors.ts.
 import type { Dispatcher as UndiciDispatcher } from 'undici';
-import { holdingConnector } from './connector.js';
-import { cutShort, exchange } from './exchange.js';
+import { exchange } from './exchange.js';
 import type { RequestBudget } from './budget.js';
 import { formFileBytes, paceCollections } from './gc-pacer.js';
-import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
+import type { Dispatcher, FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, CONNECTION_ADVICE, ConnectionError, InterruptedError, KctError, UsageError } from '../api/errors.js';
-import { OPERATIONS } from '../api/operations.js';
+import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.js';
+import { errorCode, isNetworkError, toConnectionError, TRANSIENT_NETWORK } from './network-errors.js';
+import { describeNonJson, errorSuggestion, headerValue, nonJsonErrorMessage, notTheApisJson, parseBody, unknownAnswer } from './response-errors.js';
+import { abortableSleep } from './sleep.js';
+import { DEFAULT_TIMEOUTS, MAX_REDIRECTS, MAX_RESPONSE_BYTES, newDispatcher, type Timeouts } from './transport.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { redact, redactFields, redactHeaders } from './redact.js';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
-
-export interface Timeouts {
-  connectMs: number;
-  headersMs: number;
-  bodyMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 120_000, bodyMs: 120_000 };
 
 export interface HttpOptions {
   /** Root of the v1 API, e.g. https://host/v1 */
@@ -76,27 +71,6 @@ export interface HttpResponse<T = unknown> {
   requestId?: string;
 }
 
-const MAX_REDIRECTS = 5;
-/** How much of a body that is not JSON may appear in a message: a hint, never a page. */
-const EXCERPT_CHARS = 120;
-/** Routes with no id in their path: a 404 there means the route itself is missing. */
-const FIXED_PATHS: ReadonlySet<string> = new Set(Object.values(OPERATIONS).map((op) => op.path).filter((path) => !path.includes(':')));
-/** Fixed routes whose body names a model or assignment: the API answers 404 when that does not exist (spec 7). */
-const NAMES_IDS: ReadonlySet<string> = new Set([OPERATIONS.onePass.path, OPERATIONS.batch.path, OPERATIONS.createAssignment.path, OPERATIONS.createEvaluation.path]);
-/** No API answer is this large; a misbehaving endpoint must not exhaust memory. */
-const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-
-/** Connection-level failures worth another attempt. */
-const TRANSIENT_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND']);
-/** TLS and proxy failures: reported as connection problems, not retried (they will not heal). */
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_PROXY)/;
-
-function isNetworkError(code: string | undefined): boolean {
-  if (code === undefined) return false;
-  if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED' || code === 'UND_ERR_ABORTED') return false;
-  return TRANSIENT_NETWORK.has(code) || code.startsWith('UND_ERR_') || TLS_CODE.test(code);
-}
-
 export class HttpClient {
   readonly baseUrl: string;
   private readonly options: HttpOptions;
@@ -122,18 +96,7 @@ export class HttpClient {
 
   private get dispatcher(): Dispatcher {
     if (this.options.dispatcher) return this.options.dispatcher;
-    if (!this.dispatcherInstance) {
-      const agentOptions = {
-        // a response that arrives while an upload is cut short wins over the broken write (connector.ts)
-        connect: holdingConnector({ timeout: this.timeouts.connectMs }),
-        headersTimeout: this.timeouts.headersMs,
-        bodyTimeout: this.timeouts.bodyMs,
-        keepAliveTimeout: 10_000,
-      };
-      const env = this.options.env ?? process.env;
-      const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => env[name]);
-      this.dispatcherInstance = proxied ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
-    }
+    this.dispatcherInstance ??= newDispatcher(this.timeouts, this.options.env ?? process.env);
     return this.dispatcherInstance;
   }
 
@@ -300,109 +263,5 @@ type Attempt =
   | { status: number; response: HttpResponse; error?: undefined }
   | { status: number; response: HttpResponse; error: ApiError };
 
-/** The body, parsed when it is JSON; `json` is false for a non-empty body that is not. */
-function parseBody(text: string, contentType: string | string[] | undefined): { value: unknown; json: boolean } {
-  if (text.trim() === '') return { value: undefined, json: true };
-  const type = headerValue(contentType) ?? '';
-  if (type.includes('json') || /^\s*[[{]/.test(text)) {
-    try {
-      return { value: JSON.parse(text), json: true };
-    } catch {
-      return { value: text, json: false };
-    }
-  }
-  return { value: text, json: false };
-}
-
-function describeNonJson(text: string, contentType: string | string[] | undefined): string {
-  const type = (headerValue(contentType) ?? '').toLowerCase();
-  return type.includes('html') || /^\s*</.test(text) ? 'an HTML page' : type.includes('json') ? 'invalid JSON' : 'plain text';
-}
-
-/** "an HTML page, not the API's JSON" */
-function notTheApisJson(kind: string): string {
-  return kind === 'invalid JSON' ? kind : `${kind}, not the API's JSON`;
-}
-
-/** The first line of a body, short and without control characters. */
-function excerpt(text: string): string {
-  const line = (text.split(/\r?\n/).find((candidate) => candidate.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
-  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
-}
-
-/**
- * A short plain-text line (a proxy's "Bad Gateway") is the message as it is; a page or a long text
- * is never printed whole, only named, with a one-line excerpt of text.
- */
-function nonJsonErrorMessage(text: string, kind: string, what: string): string {
-  const trimmed = text.trim();
-  if (kind === 'plain text' && !/[\r\n]/.test(trimmed) && trimmed.length <= EXCERPT_CHARS) return excerpt(trimmed);
-  const shown = kind === 'an HTML page' ? '' : `: "${excerpt(trimmed)}"`;
-  return `${what} (the server answered with ${notTheApisJson(kind)}${shown})`;
-}
-
-function errorSuggestion(status: number, path: string, baseUrl: string, notJson: boolean): string | undefined {
-  // A JSON 404 for a request that names a model under a /v1 base URL is most likely that model.
-  const likelyMissingId = NAMES_IDS.has(path) && !notJson && baseUrl.endsWith('/v1');
-  if (status === 404 && FIXED_PATHS.has(path) && !likelyMissingId) return `The base URL may be wrong. ${baseUrlAdvice(baseUrl)}`;
-  // A 5xx page usually comes from a proxy in front of a service that is down, not from a wrong URL.
-  return notJson && status < 500 ? baseUrlAdvice(baseUrl) : undefined;
-}
-
-/** What to check when the base URL seems to lead somewhere other than the API. */
-function baseUrlAdvice(baseUrl: string): string {
-  const where = '(the baseUrl option)';
-  const url = new URL(baseUrl);
-  if (url.pathname === '/' || url.pathname === '') return `API routes live under /v1: try ${url.origin}/v1 ${where}.`;
-  if (!url.pathname.endsWith('/v1')) return `The base URL ${baseUrl} does not end in /v1; it should be the root of the API, e.g. ${url.origin}/v1 ${where}.`;
-  return `Check that ${baseUrl} is the root of the Public Evaluation API, the URL that ends in /v1 ${where}.`;
-}
-
-/** An answer that does not come from the API: a 2xx that is not JSON, or JSON of the wrong shape. */
-export function unknownAnswer(baseUrl: string, what: string): KctError {
-  return new KctError('unknown_answer', `the server at ${baseUrl} did not answer like the Public Evaluation API: ${what}`, { suggestion: baseUrlAdvice(baseUrl) });
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function toConnectionError(error: unknown, spec: RequestSpec, baseUrl: string): ConnectionError {
-  const code = errorCode(error);
-  // the connection broke before the whole request was written: the server never saw its end, so
-  // it cannot have accepted it (exchange.ts)
-  const delivered = !NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object);
-  const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
-  const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
-  return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
-    cause: error,
-    suggestion: CONNECTION_ADVICE,
-  });
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { DEFAULT_TIMEOUTS, type Timeouts };
+export { unknownAnswer };

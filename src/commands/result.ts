@@ -1,10 +1,8 @@
 import { TaskUnsuccessfulError } from '../api/errors.js';
-import { EvaluationResult } from '../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
-import { parseLoose } from '../client/client.js';
+import { batchItemsOf } from '../client/client.js';
 import type { Context } from '../cli/context.js';
 import { OutcomeWriter, outcomeFromResult, printOneResult } from '../cli/render/outcomes.js';
-import { batchItems } from '../cli/render/result.js';
 import { resolveFormat } from '../cli/render/rows.js';
 
 export interface ResultOptions {
@@ -17,14 +15,13 @@ export async function run(options: ResultOptions, context: Context): Promise<voi
   const format = resolveFormat(options, (await context.settings()).output);
   const client = await context.client();
   const result = await client.result(options.taskId, { signal: context.signal });
-  const items = batchItems(result);
+  const items = batchItemsOf(result);
   if (items && (format === 'csv' || format === 'ndjson')) {
     // a pipeline wants one row per answer, as `kct batch` prints them, not one for the batch
     const writer = new OutcomeWriter(context.io, format);
     await writer.init();
     for (const item of items) {
-      const record = parseLoose(EvaluationResult, { ...item, task_id: String(item.task_id ?? '') }, 'batch item');
-      writer.add(outcomeFromResult({ file: record.task_id, student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, record));
+      writer.add(outcomeFromResult({ file: item.task_id, student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, item));
     }
     writer.flush();
   } else {

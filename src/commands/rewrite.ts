@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { EvaluationResult, type RewriteSection, type RewriteStyle } from '../api/schemas.js';
-import { parseLoose } from '../client/client.js';
+import { readResult } from '../client/client.js';
 import { unwrapEnvelope } from '../client/envelope.js';
 import type { Context } from '../cli/context.js';
 import { out } from '../cli/io.js';
@@ -69,7 +69,7 @@ async function readResultFile(path: string, context: Context): Promise<Evaluatio
   } catch (error) {
     throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, { suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).' });
   }
-  return parseLoose(EvaluationResult, parsed, 'result');
+  return readResult(parsed);
 }
 
 /** item, comment, score and max_score of each criterion of a finished evaluation. */

@@ -2,10 +2,10 @@
 // A batch's record has no scores of its own: it is read as its items, one row each.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
-import { isPlainObject } from '../../client/envelope.js';
 import { type IO, out, safeText } from '../io.js';
 import { renderTable } from './rows.js';
 import { formatNumber, paint, plural, statusColor } from './style.js';
+import { batchItemsOf } from '../../client/client.js';
 
 export function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
   return (result.evaluation ?? []).find((entry) => entry.type === 'error');
@@ -25,7 +25,7 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   if (typeof result.student_id === 'string' && result.student_id) header.push(`student ${safeText(io, result.student_id)}`);
   out(io, header.join('  '));
 
-  const items = batchItems(result);
+  const items = batchItemsOf(result);
   if (items) {
     await printBatchItems(io, items);
     if (isUnsuccessfulFinal(status) && typeof result.message === 'string') out(io, `${c.red('Reason:')} ${safeText(io, result.message)}`);
@@ -55,18 +55,6 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
 function sumMax(entries: EvaluationEntry[]): number | undefined {
   if (entries.length === 0 || entries.some((entry) => typeof entry.max_score !== 'number')) return undefined;
   return entries.reduce((sum, entry) => sum + (entry.max_score as number), 0);
-}
-
-/**
- * The items of a batch's record, or undefined for a single task. The spec leaves the shape open
- * (4.9): the list may sit under any of these keys; `evaluation` (singular) is a task's criteria.
- */
-export function batchItems(result: EvaluationResult): Record<string, unknown>[] | undefined {
-  for (const key of ['items', 'results', 'tasks', 'evaluations']) {
-    const value = result[key];
-    if (Array.isArray(value)) return value.filter(isPlainObject);
-  }
-  return typeof result.count === 'number' ? [] : undefined;
 }
 
 async function printBatchItems(io: IO, items: Record<string, unknown>[]): Promise<void> {

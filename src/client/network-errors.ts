@@ -1,0 +1,42 @@
+// Failures below HTTP: which are worth another attempt, and the ConnectionError that says
+// whether the request can have reached the server.
+import { CONNECTION_ADVICE, ConnectionError } from '../api/errors.js';
+import { cutShort } from './exchange.js';
+
+/** Connection-level failures worth another attempt. */
+export const TRANSIENT_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND']);
+/** TLS and proxy failures: reported as connection problems, not retried (they will not heal). */
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_PROXY)/;
+
+export function isNetworkError(code: string | undefined): boolean {
+  if (code === undefined) return false;
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED' || code === 'UND_ERR_ABORTED') return false;
+  return TRANSIENT_NETWORK.has(code) || code.startsWith('UND_ERR_') || TLS_CODE.test(code);
+}
+
+
+const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function toConnectionError(error: unknown, spec: { method: string; path: string }, baseUrl: string): ConnectionError {
+  const code = errorCode(error);
+  // the connection broke before the whole request was written: the server never saw its end, so
+  // it cannot have accepted it (exchange.ts)
+  const delivered = !NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object);
+  const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
+  const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
+  return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
+    cause: error,
+    suggestion: CONNECTION_ADVICE,
+  });
+}
+
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
