@@ -1,0 +1,23 @@
+// kct __complete: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
+import { z } from 'zod';
+import { defineCommand } from '../../cli/define-command.js';
+import { globalOptions } from '../../cli/options.js';
+
+export const schema = globalOptions.extend({
+  kind: z.string(),
+});
+export type Options = z.infer<typeof schema>;
+
+export const command = defineCommand({
+  name: '__complete',
+  hidden: true,
+  summary: 'values for shell completion (model ids), cached briefly',
+  args: [
+    { syntax: '<kind>', description: 'model-ids' },
+  ],
+  examples: [
+    'kct __complete model-ids',
+  ],
+  schema,
+  load: () => import('./run.js'),
+});

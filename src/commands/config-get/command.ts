@@ -1,0 +1,22 @@
+// kct config get: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
+import { z } from 'zod';
+import { defineCommand } from '../../cli/define-command.js';
+import { globalOptions } from '../../cli/options.js';
+
+export const schema = globalOptions.extend({
+  key: z.string(),
+});
+export type Options = z.infer<typeof schema>;
+
+export const command = defineCommand({
+  name: 'get',
+  summary: 'print one setting',
+  args: [
+    { syntax: '<key>', description: 'base_url, model, output, product_url or account' },
+  ],
+  examples: [
+    'kct config get model',
+  ],
+  schema,
+  load: () => import('./run.js'),
+});

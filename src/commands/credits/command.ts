@@ -1,0 +1,18 @@
+// kct credits: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
+import type { z } from 'zod';
+import { defineCommand } from '../../cli/define-command.js';
+import { globalOptions } from '../../cli/options.js';
+
+export const schema = globalOptions.extend({});
+export type Options = z.infer<typeof schema>;
+
+export const command = defineCommand({
+  name: 'credits',
+  summary: 'show the credits left on the key owner\'s account',
+  examples: [
+    'kct credits',
+    'kct credits --json',
+  ],
+  schema,
+  load: () => import('./run.js'),
+});

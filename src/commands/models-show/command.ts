@@ -1,0 +1,23 @@
+// kct models show: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
+import { z } from 'zod';
+import { defineCommand } from '../../cli/define-command.js';
+import { globalOptions } from '../../cli/options.js';
+
+export const schema = globalOptions.extend({
+  id: z.string(),
+});
+export type Options = z.infer<typeof schema>;
+
+export const command = defineCommand({
+  name: 'show',
+  summary: 'show one model (from GET /models) with every field the service sent',
+  args: [
+    { syntax: '<id>', description: 'model id from `kct models`' },
+  ],
+  examples: [
+    'kct models show 12',
+    'kct models show 1001 --json',
+  ],
+  schema,
+  load: () => import('./run.js'),
+});
