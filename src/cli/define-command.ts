@@ -34,24 +34,28 @@ interface CommandMeta {
   subcommands?: CommandDeclaration[];
 }
 
+/** zod's namespace, handed to a schema when its command runs (zod is not loaded to list commands). */
+export type Zod = typeof import('zod').z;
+type SchemaBuilder = (zod: Zod) => z.ZodType;
+
 /** What a run.ts exports: `run` takes the options as its command's schema parsed them. */
 export interface RunModule<Options> {
   run(options: Options, context: Context): Promise<void>;
 }
 
-export interface CommandSpec<Schema extends z.ZodType> extends CommandMeta {
+export interface CommandSpec<Schema extends SchemaBuilder> extends CommandMeta {
   /** The options (global flags, the command's flags, its arguments by name), parsed once before run. */
   schema: Schema;
-  load: () => Promise<RunModule<z.infer<Schema>>>;
+  load: () => Promise<RunModule<z.infer<ReturnType<Schema>>>>;
 }
 
 /** A declaration as the registry (program.ts) holds it, whatever its options' type. */
 export interface CommandDeclaration extends CommandMeta {
-  schema?: z.ZodType;
+  schema?: SchemaBuilder;
   load?: () => Promise<RunModule<never>>;
 }
 
-export function defineCommand<Schema extends z.ZodType>(spec: CommandSpec<Schema>): CommandDeclaration {
+export function defineCommand<Schema extends SchemaBuilder>(spec: CommandSpec<Schema>): CommandDeclaration {
   return spec as unknown as CommandDeclaration;
 }
 
@@ -70,9 +74,9 @@ export function attributeName(flagsOrSyntax: string): string {
  * Parses the options with the command's schema; a bad value is a usage error (exit 2) naming the
  * flag or argument. A check that writes its own message (it names the flag) keeps it as written.
  */
-export function parseOptions(declaration: CommandDeclaration, raw: Record<string, unknown>): unknown {
+export function parseOptions(declaration: CommandDeclaration, raw: Record<string, unknown>, zod: Zod): unknown {
   if (!declaration.schema) return raw;
-  const parsed = declaration.schema.safeParse(raw);
+  const parsed = declaration.schema(zod).safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue.code === 'custom') throw new UsageError(issue.message);

@@ -1,20 +1,20 @@
 // Option groups that several commands share, each with its part of the options schema: the output
-// format, watching a task, signing in to the product (`kct keys`), and kct's global flags.
-import { z } from 'zod';
-import type { OptionSpec } from './define-command.js';
+// format, watching a task, signing in to the product (`kct keys`), and kct's global flags. The
+// schema parts take zod as an argument: it is imported only when a command runs.
+import type { OptionSpec, Zod } from './define-command.js';
 import { parsePositiveNumber } from './parse.js';
 
 const OUTPUT_CHOICES = ['table', 'json', 'ndjson', 'csv'] as const;
 
 export const output = (description = 'output format'): OptionSpec => ({ flags: '-o, --output <format>', description, choices: [...OUTPUT_CHOICES] });
-export const outputShape = { output: z.enum(OUTPUT_CHOICES).optional() };
+export const outputShape = (z: Zod) => ({ output: z.enum(OUTPUT_CHOICES).optional() });
 
 export const watchOptions: OptionSpec[] = [
   { flags: '--timeout <duration>', description: 'overall time limit for watching (e.g. 90s, 30m)', defaultValue: '30m' },
   { flags: '--poll-interval <duration>', description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)' },
 ];
 // durations are checked where they are used (cli/watching.ts), naming the flag or KCT_POLL_INTERVAL
-export const watchShape = { timeout: z.string(), pollInterval: z.string().optional() };
+export const watchShape = (z: Zod) => ({ timeout: z.string(), pollInterval: z.string().optional() });
 
 // How `kct keys` signs in to the product (cli/product-session.ts): never a password argument.
 export const signInOptions: OptionSpec[] = [
@@ -22,10 +22,10 @@ export const signInOptions: OptionSpec[] = [
   { flags: '--password-stdin', description: 'read the password from standard input (else KCT_PASSWORD, else asked on a terminal)' },
   { flags: '--product-url <url>', description: 'the product base of the key routes (env KCT_PRODUCT_URL, config `product_url`; default: the base URL without /v1)' },
 ];
-export const signInShape = { account: z.string().optional(), passwordStdin: z.boolean().optional(), productUrl: z.string().optional() };
+export const signInShape = (z: Zod) => ({ account: z.string().optional(), passwordStdin: z.boolean().optional(), productUrl: z.string().optional() });
 
 /** kct's global flags (program.ts), which every command's options carry. */
-export const globalOptions = z.object({
+export const globalOptions = (z: Zod) => z.object({
   profile: z.string().optional(),
   baseUrl: z.string().optional(),
   json: z.boolean().optional(),
@@ -35,4 +35,4 @@ export const globalOptions = z.object({
 });
 
 /** A flag holding a positive number, checked with the same message as before the schema had it. */
-export const positiveNumber = (flag: string) => z.string().transform((value) => parsePositiveNumber(value, flag));
+export const positiveNumber = (z: Zod, flag: string) => z.string().transform((value) => parsePositiveNumber(value, flag));

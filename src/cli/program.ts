@@ -102,8 +102,8 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
       positional[name] = values[index];
     });
     const context = onContext(all);
-    const options = parseOptions(spec, { ...all, ...positional });
-    const module = await load();
+    const [{ z }, module] = await Promise.all([import('zod'), load()]);
+    const options = parseOptions(spec, { ...all, ...positional }, z);
     const stopPager = PAGED_COMMANDS.has(path) ? await startPager(context) : undefined;
     try {
       await module.run(options as never, context);

@@ -9,16 +9,19 @@ import { ROOT, kctEnv, removeDir, runKct, tempDir } from './harness.js';
 const dir = tempDir();
 afterAll(() => removeDir(dir));
 
-async function modulesOf(name: string, args: string[]): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+async function modulesOf(name: string, args: string[]): Promise<{ code: number | null; stdout: string; modules: string[]; all: string[] }> {
   const file = join(dir, `${name}.txt`);
   const result = await runKct(args, { env: kctEnv(dir, { KCT_NO_HELP_CACHE: '1', BENCH_MODULES_FILE: file, NODE_OPTIONS: `--import=${join(ROOT, 'bench', 'module-list.js')}` }) });
-  const modules = readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('/dist/commands/'));
-  return { ...result, modules: modules.map((line) => line.replace(/^.*\/dist\/commands\//, '')) };
+  const all = readFileSync(file, 'utf8').split('\n');
+  const modules = all.filter((line) => line.includes('/dist/commands/'));
+  return { ...result, all, modules: modules.map((line) => line.replace(/^.*\/dist\/commands\//, '')) };
 }
 
 describe('command folders', () => {
-  it('kct --help imports every command.ts and no run.ts', async () => {
-    const { code, stdout, modules } = await modulesOf('help', ['--help']);
+  it('kct --help imports every command.ts, no run.ts and not zod (schemas are built when a command runs)', async () => {
+    const { code, stdout, modules, all } = await modulesOf('help', ['--help']);
+    expect(all.some((line) => line.includes('/dist/cli/program.js'))).toBe(true);
+    expect(all.filter((line) => line.includes('/node_modules/zod/'))).toEqual([]);
     expect(code).toBe(0);
     expect(stdout).toContain('one-pass');
     expect(modules).toEqual(expect.arrayContaining(['credits/command.js', 'models-show/command.js', 'ingest/command.js', 'sandbox/command.js']));

@@ -20,14 +20,14 @@ const runnable = flatten(COMMANDS).filter(([, declaration]) => declaration.load)
 describe('command declarations', () => {
   it('declare every command of the tree, each runnable one with a schema and a loader', () => {
     expect(runnable.map(([path]) => path)).toEqual(expect.arrayContaining(['credits', 'models', 'models show', 'ingest questions', 'keys revoke', 'config path', 'sandbox', 'one-pass', 'batch']));
-    for (const [, declaration] of runnable) expect(declaration.schema).toBeInstanceOf(z.ZodObject);
+    for (const [, declaration] of runnable) expect(declaration.schema?.(z)).toBeInstanceOf(z.ZodObject);
   });
 
   it.each(runnable)('%s: its schema names every flag and argument (nothing commander sends is dropped)', (_, declaration) => {
-    const shape = (declaration.schema as z.ZodObject).shape;
+    const shape = (declaration.schema!(z) as z.ZodObject).shape;
     const names = [...(declaration.options ?? []).map((option) => attributeName(option.flags)), ...(declaration.args ?? []).map((arg) => attributeName(arg.syntax))];
     for (const name of names) expect(shape, name).toHaveProperty(name);
-    for (const global of Object.keys(globalOptions.shape)) expect(shape).toHaveProperty(global);
+    for (const global of Object.keys(globalOptions(z).shape)) expect(shape).toHaveProperty(global);
   });
 
   it.each(runnable)('%s: accepts what commander sends for a valid command line', (_, declaration) => {
@@ -40,7 +40,7 @@ describe('command declarations', () => {
       else if (option.required) sample[name] = /\.\.\.[>\]]/.test(option.flags) || option.repeatable ? [value] : value;
     }
     for (const arg of declaration.args ?? []) if (arg.syntax.startsWith('<')) sample[attributeName(arg.syntax)] = arg.syntax.includes('...') ? ['a'] : 'a';
-    expect(() => parseOptions(declaration, { ...sample, json: true, color: true, pager: true })).not.toThrow();
+    expect(() => parseOptions(declaration, { ...sample, json: true, color: true, pager: true }, z)).not.toThrow();
   });
 });
 
@@ -55,27 +55,27 @@ describe('parseOptions', () => {
       { flags: '--no-wait', description: 'do not wait' },
     ],
     examples: ['kct try t1'],
-    schema: globalOptions.extend({
-      taskId: z.string().startsWith('tsk_'),
-      jobs: z.string().regex(/^\d+$/),
-      totalScore: positiveNumber('--total-score').optional(),
-      wait: z.boolean(),
+    schema: (zod) => globalOptions(zod).extend({
+      taskId: zod.string().startsWith('tsk_'),
+      jobs: zod.string().regex(/^\d+$/),
+      totalScore: positiveNumber(zod, '--total-score').optional(),
+      wait: zod.boolean(),
     }),
     load: async () => ({ run: async () => {} }),
   });
 
   it('returns the options typed as the schema says (numbers parsed, unknown keys dropped)', () => {
-    expect(parseOptions(declaration, { taskId: 'tsk_1', jobs: '8', totalScore: '30', wait: false, stray: 1 })).toEqual({ taskId: 'tsk_1', jobs: '8', totalScore: 30, wait: false });
+    expect(parseOptions(declaration, { taskId: 'tsk_1', jobs: '8', totalScore: '30', wait: false, stray: 1 }, z)).toEqual({ taskId: 'tsk_1', jobs: '8', totalScore: 30, wait: false });
   });
 
   it('names the flag of a bad value, as a usage error (exit 2)', () => {
-    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: 'many', wait: true })).toThrow(UsageError);
-    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: 'many', wait: true })).toThrow(/^invalid value for --jobs: /);
-    expect(() => parseOptions(declaration, { taskId: 'x', jobs: '1', wait: true })).toThrow(/^invalid value for <task-id>: /);
+    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: 'many', wait: true }, z)).toThrow(UsageError);
+    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: 'many', wait: true }, z)).toThrow(/^invalid value for --jobs: /);
+    expect(() => parseOptions(declaration, { taskId: 'x', jobs: '1', wait: true }, z)).toThrow(/^invalid value for <task-id>: /);
   });
 
   it('keeps the message of a check that names its flag itself', () => {
-    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: '1', totalScore: 'abc', wait: true })).toThrow('--total-score must be a positive number, not "abc"');
+    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: '1', totalScore: 'abc', wait: true }, z)).toThrow('--total-score must be a positive number, not "abc"');
   });
 });
 

@@ -1,10 +1,11 @@
 // kct auth status: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
 import type { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({});
-export type Options = z.infer<typeof schema>;
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({});
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'status',

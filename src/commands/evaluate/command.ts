@@ -1,9 +1,10 @@
 // kct evaluate: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   files: z.array(z.string()).optional(),
   assignment: z.string(),
   text: z.string().optional(),
@@ -11,10 +12,10 @@ export const schema = globalOptions.extend({
   style: z.enum(['Bullet', 'Short', 'Long']).optional(),
   studentId: z.string().optional(),
   wait: z.boolean(),
-  ...watchShape,
-  ...outputShape,
+  ...watchShape(z),
+  ...outputShape(z),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'evaluate',

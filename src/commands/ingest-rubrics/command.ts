@@ -1,18 +1,19 @@
 // kct ingest rubrics: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions, positiveNumber } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   files: z.array(z.string()).optional(),
-  totalScore: positiveNumber('--total-score'),
+  totalScore: positiveNumber(z, '--total-score'),
   cumMethod: z.enum(['sum', 'average']),
   asset: z.array(z.string()).optional(),
   spec: z.string().optional(),
   output: z.string(),
   force: z.boolean().optional(),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'rubrics',

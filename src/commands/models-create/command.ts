@@ -1,21 +1,22 @@
 // kct models create: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions, positiveNumber, watchOptions, watchShape } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   questions: z.string(),
   rubrics: z.string(),
   name: z.string().optional(),
   desc: z.string().optional(),
   subject: z.string().optional(),
-  totalScore: positiveNumber('--total-score').optional(),
+  totalScore: positiveNumber(z, '--total-score').optional(),
   cumMethod: z.enum(['sum', 'average']).optional(),
   wait: z.boolean().optional(),
   yes: z.boolean().optional(),
-  ...watchShape,
+  ...watchShape(z),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'create',

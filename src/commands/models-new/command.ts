@@ -1,9 +1,10 @@
 // kct models new: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions, watchOptions, watchShape } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   questionFiles: z.array(z.string()),
   rubric: z.array(z.string()),
   totalScore: z.string().optional(),
@@ -14,9 +15,9 @@ export const schema = globalOptions.extend({
   spec: z.string().optional(),
   dir: z.string().optional(),
   yes: z.boolean().optional(),
-  ...watchShape,
+  ...watchShape(z),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'new',

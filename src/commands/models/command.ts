@@ -1,16 +1,17 @@
 // kct models: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions, output, outputShape } from '../../cli/options.js';
 import { command as modelsShow } from '../models-show/command.js';
 import { command as modelsCreate } from '../models-create/command.js';
 import { command as modelsNew } from '../models-new/command.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   ready: z.boolean().optional(),
-  ...outputShape,
+  ...outputShape(z),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'models',

@@ -1,9 +1,10 @@
 // kct one-pass: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   answers: z.array(z.string()).optional(),
   model: z.string().optional(),
   text: z.string().optional(),
@@ -30,10 +31,10 @@ export const schema = globalOptions.extend({
   idempotencyKey: z.string().optional(),
   wait: z.boolean(),
   report: z.string().optional(),
-  ...watchShape,
-  ...outputShape,
+  ...watchShape(z),
+  ...outputShape(z),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'one-pass',

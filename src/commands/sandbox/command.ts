@@ -1,9 +1,10 @@
 // kct sandbox: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import { z } from 'zod';
-import { defineCommand } from '../../cli/define-command.js';
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
 import { globalOptions } from '../../cli/options.js';
 
-export const schema = globalOptions.extend({
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
   host: z.string(),
   port: z.string(),
   data: z.string().optional(),
@@ -26,7 +27,7 @@ export const schema = globalOptions.extend({
   maxConnections: z.string(),
   log: z.boolean().optional(),
 });
-export type Options = z.infer<typeof schema>;
+export type Options = z.infer<ReturnType<typeof schema>>;
 
 export const command = defineCommand({
   name: 'sandbox',
