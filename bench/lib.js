@@ -87,7 +87,9 @@ export async function timeOk(label, command, args, options) {
 /** A sandbox as its own process (`kct sandbox --port 0 --json`), with a fresh data dir unless one is given. */
 export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraArgs = [] } = {}) {
   const dir = dataDir ?? tempDir('kct-bench-sbx-');
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers), ...extraArgs], {
+  // BENCH_SANDBOX_PROFILE=DIR: each sandbox writes a CPU profile there (node --cpu-prof)
+  const profile = process.env.BENCH_SANDBOX_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SANDBOX_PROFILE] : [];
+  const child = spawn(process.execPath, [...profile, BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers), ...extraArgs], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
   });
   let stderr = '';

@@ -104,8 +104,9 @@ export class ServerStoppedAnsweringError extends ConnectionError {
 /** Watching stopped at the overall --timeout; the tasks are still running. */
 export class WatchTimeoutError extends KctError {
   readonly taskIds: string[];
-  constructor(taskIds: string[], timeoutMs: number) {
-    super('watch_timeout', `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}`, {
+  /** `more`: tasks also still running but not named (a big run names the first few). */
+  constructor(taskIds: string[], timeoutMs: number, more = 0) {
+    super('watch_timeout', `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, {
       suggestion: `The task keeps running. Check it later with \`kct status ${taskIds[0] ?? '<id>'} --watch\`.`,
     });
     this.taskIds = taskIds;

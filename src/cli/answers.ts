@@ -1,17 +1,21 @@
 // The answer-collection rules, in one place: what the files, folders, globs, --files-from, - and
 // --text a user names yield; each answer's identity (for idempotency keys) and student id; and
 // every file left out, with the reason. Nothing is sent before the whole collection is checked.
-// The folder walk is a generator of entries that holds only one folder's names at a time, so it
-// can be consumed as a stream; collectAnswers() gathers it because a run checks every file first.
+// The folder walk is a generator that holds one folder's names at a time; the check keeps, per
+// answer file, only its name relative to its folder and its size (answer-list.ts), and a run
+// then builds each answer when it needs it: a class of 100,000 files holds 100,000 names.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
+import { AnswerList } from './answer-list.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
 
 export interface Answer {
+  /** Its row in the output: answers and skipped files numbered in the order they were found. */
+  index: number;
   /** How the answer is named in output: the path as given (a folder's files joined to it), "-" for stdin, "--text". */
   label: string;
   /** What ties a user's --idempotency-key to this answer: its path relative to its folder (or as given), or its student id. */
@@ -24,6 +28,8 @@ export interface Answer {
 
 /** A file that cannot be sent, left out under --skip-unsupported: a SKIPPED row in every format. */
 export interface SkippedAnswer {
+  /** Its row in the output (see Answer.index). */
+  index: number;
   label: string;
   identity: string;
   studentId?: string;
@@ -67,15 +73,23 @@ export interface Entry {
 }
 
 export interface Collection {
-  answers: Answer[];
+  /** How many answers will be sent (skipped files not counted). */
+  count: number;
+  /** How many rows a run prints: answers and skipped files. */
+  rows: number;
+  /** How many answers are plain text (one .txt file, stdin or --text): what --via batch can send. */
+  textCount: number;
+  /** The answers in the order found, each built when asked for: only names are held. */
+  answers(): Generator<Answer>;
+  /** The answer printed in row `index` (to resubmit or report it later). */
+  answerAt(index: number): Answer | undefined;
   skipped: SkippedAnswer[];
   /** One record for a single named answer; a list for a folder, a glob, --files-from or several inputs (README "Output shapes"). */
   shape: 'record' | 'list';
   /** Lines for stderr about what was left out or merged (never silent). */
   notes: string[];
+  /** Every path found and what became of it; only when asked for (`explain`), as it holds one entry per file. */
   entries: Entry[];
-  /** The labels of answers and skipped files in the order they were found: the order rows are printed in. */
-  order: string[];
 }
 
 /** What the walk yields: a file to check, or something left out with its reason. */
@@ -87,6 +101,8 @@ interface Found {
   identity: string;
   /** Index of the folder or glob argument it came from; undefined for a file named directly. */
   root?: number;
+  /** It came from a glob pattern (its path is as the glob gave it, not its folder joined to its identity). */
+  glob?: boolean;
   /** The first folder level under that argument, for --student-id-from folder and --group-by folder. */
   group?: string;
   info?: Stats;
@@ -113,7 +129,7 @@ interface WalkOptions {
   exclude: (path: string, isFolder: boolean) => boolean;
 }
 
-export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Collection> {
+export async function collectAnswers(sources: AnswerSources, io: IO, options: { explain?: boolean } = {}): Promise<Collection> {
   const exclude = await excluder(sources.exclude ?? []);
   const recursive = Boolean(sources.recursive || sources.groupBy === 'folder');
   const textAnswers: Answer[] = [];
@@ -137,9 +153,9 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Co
       });
     }
     stdinUsed = true;
-    textAnswers.push({ label: '-', identity: 'stdin', files: [], text: await readStdinText(io) });
+    textAnswers.push({ index: textAnswers.length, label: '-', identity: 'stdin', files: [], text: await readStdinText(io) });
   }
-  if (sources.text !== undefined) textAnswers.push({ label: '--text', identity: 'text', files: [], text: sources.text });
+  if (sources.text !== undefined) textAnswers.push({ index: textAnswers.length, label: '--text', identity: 'text', files: [], text: sources.text });
   for (const answer of textAnswers) {
     if (answer.text!.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
   }
@@ -147,8 +163,7 @@ export async function collectAnswers(sources: AnswerSources, io: IO): Promise<Co
   // tinyglobby loads only for a pattern the shell did not expand (Windows shells, quotes)
   const globSync = named.some((input) => GLOB_MAGIC.test(input) && !existsSync(input)) ? (await import('tinyglobby')).globSync : undefined;
   const roots: string[] = [];
-  const found = [...walkInputs(named, { recursive, exclude, roots, globSync })];
-  const collection = planAnswers(found, textAnswers, roots, sources);
+  const collection = planAnswers(walkInputs(named, { recursive, exclude, roots, globSync }), textAnswers, roots, sources, options.explain === true);
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
   const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;
   return { ...collection, shape: single || pagesOfOne ? 'record' : 'list' };
@@ -171,7 +186,7 @@ export function* walkInputs(inputs: string[], options: WalkOptions & { roots: st
     if (!info && options.globSync && GLOB_MAGIC.test(input)) {
       const root = options.roots.push(input) - 1;
       for (const path of options.globSync(input, { onlyFiles: true, dot: false, expandDirectories: false }).sort(byNaturalOrder)) {
-        yield options.exclude(path, false) ? { path, kind: 'exclude', reason: 'matched --exclude', identity: posix(path), root } : { path, kind: 'file', identity: posix(path), root };
+        yield options.exclude(path, false) ? { path, kind: 'exclude', reason: 'matched --exclude', identity: posix(path), root, glob: true } : { path, kind: 'file', identity: posix(path), root, glob: true };
       }
       continue;
     }
@@ -251,21 +266,34 @@ async function excluder(patterns: string[]): Promise<WalkOptions['exclude']> {
   return (path, isFolder) => match(path) || (isFolder && match(`${path}/`));
 }
 
-/** Checks every file found, removes duplicates, groups pages, gives each answer its identity and student id. */
-function planAnswers(found: Found[], textAnswers: Answer[], roots: string[], sources: AnswerSources): Omit<Collection, 'shape'> {
-  // each thing found gets its entry, printed in the order found
-  const entryOf = new Map<Found, Entry>();
-  const notes: string[] = [];
+/** Names left out, by kind: a count and the first few names (what the notes show). */
+type LeftOut = Record<'ignore' | 'exclude' | 'not-entered', { count: number; first: string[] }>;
+
+/**
+ * Checks every file found, removes duplicates, groups pages, gives each answer its identity and
+ * student id, and numbers the rows; keeps names and sizes only (AnswerList).
+ */
+function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: string[], sources: AnswerSources, explain: boolean): Omit<Collection, 'shape'> {
+  const list = new AnswerList(roots, textAnswers, sources);
   const refused: FileProblem[] = [];
-  const seen = new Map<string, string>();
-  const sendable: { found: Found; file: LocalFile }[] = [];
-  const skippedFiles: { found: Found; problem: FileProblem }[] = [];
-  const left: Record<'ignore' | 'exclude' | 'not-entered', string[]> = { ignore: [], exclude: [], 'not-entered': [] };
+  const left: LeftOut = { ignore: { count: 0, first: [] }, exclude: { count: 0, first: [] }, 'not-entered': { count: 0, first: [] } };
+  const notes: string[] = [];
+  /** Files seen, by device and inode, to the file (or skipped file, as -1 - its number) first seen there. */
+  const seen = new Map<number, Map<number, number>>();
+  const skippedPaths: string[] = [];
+  const skippedFiles: { item: Found; problem: FileProblem; position: number }[] = [];
+  const explained: Explained[] = [];
+  let position = 0;
+  let sendable = 0;
+  let group: { key: string; answer: number } | undefined;
 
   for (const item of found) {
+    position += 1;
     if (item.kind !== 'file') {
-      entryOf.set(item, { path: item.path, action: item.kind, reason: item.reason });
-      left[item.kind].push(item.kind === 'not-entered' ? `${item.identity}/` : item.identity);
+      const tally = left[item.kind];
+      tally.count += 1;
+      if (tally.first.length < 5) tally.first.push(item.kind === 'not-entered' ? `${item.identity}/` : item.identity);
+      if (explain) explained.push({ item });
       continue;
     }
     let info = item.info;
@@ -276,120 +304,134 @@ function planAnswers(found: Found[], textAnswers: Answer[], roots: string[], sou
         info = undefined;
       }
     }
-    const identityKey = info ? `${info.dev}:${info.ino}` : undefined;
-    const earlier = identityKey ? seen.get(identityKey) : undefined;
-    if (earlier !== undefined) {
-      entryOf.set(item, { path: item.path, action: 'duplicate', reason: `the same file as ${earlier}` });
-      notes.push(`${item.path} is the same file as ${earlier}: it is marked once`);
-      continue;
-    }
-    if (identityKey) seen.set(identityKey, item.path);
-    const checked = checkLocalFile(item.path, sources.accepted, info);
-    if (isFileProblem(checked) && checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) {
-      checked.suggestion = sources.elsewhere;
-    }
-    if (!isFileProblem(checked)) {
-      sendable.push({ found: item, file: checked });
-      continue;
-    }
-    // a missing path is a typo, never an "unsupported" file to skip
-    if (sources.skipUnsupported && checked.kind !== 'missing') skippedFiles.push({ found: item, problem: checked });
-    else refused.push(checked);
-  }
-  if (refused.length > 0) throw refusal(refused, sendable.length + textAnswers.length + skippedFiles.length > 0);
-
-  const answers: Answer[] = [...textAnswers];
-  // an answer being built: its files, and what was found for each (for student ids and the entry table)
-  type Draft = { label: string; identity: string; files: LocalFile[]; found: Found[] };
-  const drafts: Draft[] = [];
-  if (sources.pages && sendable.length > 0) {
-    if (textAnswers.length > 0) throw new UsageError('--pages sends files as one answer: it cannot be combined with - or --text');
-    drafts.push({ label: sendable[0].found.path, identity: sendable[0].found.identity, files: sendable.map((s) => s.file), found: sendable.map((s) => s.found) });
-  } else {
-    const groups = new Map<string, Draft>();
-    for (const { found: item, file } of sendable) {
-      if (sources.groupBy !== 'folder' || item.root === undefined || item.group === undefined) {
-        drafts.push({ label: item.path, identity: item.identity, files: [file], found: [item] });
+    if (info) {
+      let byInode = seen.get(info.dev);
+      if (!byInode) seen.set(info.dev, (byInode = new Map()));
+      const earlier = byInode.get(info.ino);
+      if (earlier !== undefined) {
+        const earlierPath = earlier >= 0 ? list.filePath(earlier) : skippedPaths[-1 - earlier];
+        notes.push(`${item.path} is the same file as ${earlierPath}: it is marked once`);
+        if (explain) explained.push({ item, duplicateOf: earlierPath });
         continue;
       }
-      const key = `${item.root}\u0000${item.group}`;
-      let draft = groups.get(key);
-      if (!draft) {
-        draft = { label: `${join(roots[item.root], item.group)}${sep}`, identity: item.group, files: [], found: [] };
-        groups.set(key, draft);
-        drafts.push(draft);
-      }
-      draft.files.push(file);
-      draft.found.push(item);
+      byInode.set(info.ino, list.files);
     }
-  }
-  const skipped: SkippedAnswer[] = [];
-  for (const answer of drafts) {
-    if (answer.files.length > MAX_FILES_PER_REQUEST) {
-      const message = `${answer.files.length} files in one answer (${answer.label}); the limit is ${MAX_FILES_PER_REQUEST} files per answer`;
-      if (!sources.skipUnsupported) {
-        throw new UsageError(message, { suggestion: 'The files of one answer go in one request: merge the pages into one PDF, or send fewer.' });
+    const checked = checkLocalFile(item.path, sources.accepted, info);
+    if (isFileProblem(checked)) {
+      if (checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) checked.suggestion = sources.elsewhere;
+      if (info) seen.get(info.dev)!.set(info.ino, -1 - skippedPaths.length);
+      skippedPaths.push(item.path);
+      // a missing path is a typo, never an "unsupported" file to skip
+      if (sources.skipUnsupported && checked.kind !== 'missing') {
+        skippedFiles.push({ item, problem: checked, position });
+        if (explain) explained.push({ item, skipKind: checked.kind });
+      } else {
+        refused.push(checked);
       }
-      skipped.push({ label: answer.label, identity: answer.identity, studentId: studentIdOf(answer.found[0], sources), reason: message });
       continue;
     }
-    answers.push({ label: answer.label, identity: answer.identity, files: answer.files, studentId: studentIdOf(answer.found[0], sources) });
+    sendable += 1;
+    if (refused.length > 0) continue; // the run stops anyway: only the problems matter now
+    const file = list.addFile(item, checked.size);
+    if (explain) explained.push({ item, file });
+    // which answer it belongs to: its own, all of --pages, or its student folder's (--group-by folder)
+    if (sources.pages) {
+      if (textAnswers.length > 0) throw new UsageError('--pages sends files as one answer: it cannot be combined with - or --text');
+      if (list.count === 0) list.openAnswer(file, 'pages', position);
+      else list.extendAnswer();
+      continue;
+    }
+    if (sources.groupBy === 'folder' && item.root !== undefined && item.group !== undefined && !item.glob) {
+      const key = `${item.root}\u0000${item.group}`;
+      if (group?.key === key) {
+        list.extendAnswer();
+        continue;
+      }
+      closeGroup(list, group, sources);
+      group = { key, answer: list.openAnswer(file, 'group', position) };
+      continue;
+    }
+    closeGroup(list, group, sources);
+    group = undefined;
+    list.openAnswer(file, 'file', position);
   }
-  for (const { found: item, problem } of skippedFiles) {
-    skipped.push({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), reason: `${problem.message}. ${problem.suggestion}` });
+  if (refused.length > 0) throw refusal(refused, sendable + textAnswers.length + skippedFiles.length > 0);
+  closeGroup(list, sources.pages && list.count > 0 ? { answer: 0 } : group, sources);
+  for (const { item, problem, position: at } of skippedFiles) {
+    list.addSkipped({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), reason: `${problem.message}. ${problem.suggestion}` }, at);
   }
 
   if (sources.studentId !== undefined) {
-    if (answers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name) or the student folders (--student-id-from folder)');
-    if (answers[0]) {
-      answers[0].studentId = sources.studentId;
-      answers[0].identity = sources.studentId;
-    }
+    if (list.count + textAnswers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name) or the student folders (--student-id-from folder)');
+    list.setStudentId(sources.studentId);
   }
-  if (answers.length === 0) {
-    if (skipped.length > 0) {
-      throw new UsageError(`nothing to mark: all ${skipped.length} answer file${skipped.length === 1 ? '' : 's'} were skipped:\n  ${skipped.map((s) => s.reason).join('\n  ')}`);
+  if (list.count + textAnswers.length === 0) {
+    if (list.skipped.length > 0) {
+      throw new UsageError(`nothing to mark: all ${list.skipped.length} answer file${list.skipped.length === 1 ? '' : 's'} were skipped:\n  ${list.skipped.map((s) => s.reason).join('\n  ')}`);
     }
     throw noAnswers(roots, left);
   }
-  qualifyCollidingIdentities([...answers, ...skipped]);
-  const byLabel = new Map(answers.map((answer) => [answer.label, answer]));
-  for (const answer of drafts) {
-    const sent = byLabel.get(answer.label);
-    for (const item of answer.found) {
-      entryOf.set(item, sent
-        ? { path: item.path, action: 'send', answer: sent.label, identity: sent.identity, studentId: sent.studentId }
-        : { path: item.path, action: 'skip', answer: answer.label, identity: answer.identity, reason: 'too many files in one answer' });
+  // two folders holding the same names: only then can identities collide (one folder's are its relative paths)
+  if (roots.length + list.directFiles + textAnswers.length > 1) list.qualifyCollidingIdentities();
+  list.numberRows();
+
+  if (left.ignore.count > 0) notes.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);
+  if (left.exclude.count > 0) notes.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
+  if (left['not-entered'].count > 0) notes.push(`not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out)`);
+  if (list.skipped.length > 0) notes.push(`skipping ${listOf({ count: list.skipped.length, first: list.skipped.slice(0, 5).map((s) => s.label) }, 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`);
+  notes.push(...sharedStudentIds(list.studentIdCounts(), sources));
+
+  const entries = explain ? explainEntries(explained, list, textAnswers) : [];
+  return {
+    count: list.count + textAnswers.length,
+    rows: list.rows,
+    textCount: list.textCount,
+    answers: () => list.answers(),
+    answerAt: (index) => list.answerAt(index),
+    skipped: list.skipped,
+    notes,
+    entries,
+  };
+}
+
+/** An answer of a student folder's files is complete: more than 10 is refused, or skipped with --skip-unsupported. */
+function closeGroup(list: AnswerList, group: { answer: number } | undefined, sources: AnswerSources): void {
+  if (!group) return;
+  const files = list.fileCount(group.answer);
+  if (files <= MAX_FILES_PER_REQUEST) return;
+  const label = list.labelOf(group.answer);
+  const message = `${files} files in one answer (${label}); the limit is ${MAX_FILES_PER_REQUEST} files per answer`;
+  if (!sources.skipUnsupported) {
+    throw new UsageError(message, { suggestion: 'The files of one answer go in one request: merge the pages into one PDF, or send fewer.' });
+  }
+  list.dropLastAnswerAsSkipped(message);
+}
+
+/** What the check recorded of one path, for the entry table. */
+interface Explained {
+  item: Found;
+  file?: number;
+  skipKind?: FileProblem['kind'];
+  duplicateOf?: string;
+}
+
+/** The table of what became of every path (the unit test's view), built from what the check recorded. */
+function explainEntries(explained: Explained[], list: AnswerList, textAnswers: Answer[]): Entry[] {
+  const entries: Entry[] = textAnswers.map((answer) => ({ path: answer.label, action: 'send', answer: answer.label, identity: answer.identity }));
+  for (const { item, file, skipKind, duplicateOf } of explained) {
+    if (item.kind !== 'file') entries.push({ path: item.path, action: item.kind, reason: item.reason });
+    else if (duplicateOf !== undefined) entries.push({ path: item.path, action: 'duplicate', reason: `the same file as ${duplicateOf}` });
+    else if (file !== undefined) entries.push({ path: item.path, ...list.entryOfFile(file) });
+    else if (skipKind !== undefined) {
+      const row = list.skippedOfPath(item.path)!;
+      entries.push({ path: item.path, action: 'skip', answer: row.label, identity: row.identity, studentId: row.studentId, reason: skipKind });
     }
   }
-  const skippedByLabel = new Map(skipped.map((row) => [row.label, row]));
-  for (const { found: item, problem } of skippedFiles) {
-    const row = skippedByLabel.get(item.path)!;
-    entryOf.set(item, { path: item.path, action: 'skip', answer: row.label, identity: row.identity, studentId: row.studentId, reason: problem.kind });
-  }
-  const entries: Entry[] = [
-    ...textAnswers.map((answer): Entry => ({ path: answer.label, action: 'send', answer: answer.label, identity: answer.identity })),
-    ...found.map((item) => entryOf.get(item)).filter((entry): entry is Entry => entry !== undefined),
-  ];
-
-  if (left.ignore.length > 0) notes.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);
-  if (left.exclude.length > 0) notes.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
-  if (left['not-entered'].length > 0) notes.push(`not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out)`);
-  if (skipped.length > 0) notes.push(`skipping ${listOf(skipped.map((s) => s.label), 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`);
-  notes.push(...sharedStudentIds(answers, sources));
-  const position = new Map<string, number>();
-  found.forEach((item, index) => position.set(item.path, index));
-  const first = (labels: string[]) => Math.min(...labels.map((label) => position.get(label) ?? Infinity));
-  const order = [
-    ...textAnswers.map((answer) => ({ label: answer.label, at: -1 })),
-    ...drafts.map((draft) => ({ label: draft.label, at: first(draft.found.map((item) => item.path)) })),
-    ...skippedFiles.map(({ found: item }) => ({ label: item.path, at: position.get(item.path) ?? Infinity })),
-  ].sort((a, b) => a.at - b.at).map((row) => row.label);
-  return { answers, skipped, notes, entries, order };
+  return entries;
 }
 
 /** The student id of a file: its name, or its student folder (Moodle's suffix trimmed), or none. */
-function studentIdOf(item: Found | undefined, sources: AnswerSources): string | undefined {
+export function studentIdOf(item: Pick<Found, 'path' | 'group'> | undefined, sources: Pick<AnswerSources, 'studentIdFrom' | 'groupBy'>): string | undefined {
   if (!item || sources.studentIdFrom === 'none') return undefined;
   const folder = item.group === undefined ? undefined : item.group.replace(LMS_FOLDER_SUFFIX, '');
   if ((sources.studentIdFrom === 'folder' || sources.groupBy === 'folder') && folder) return folder;
@@ -397,27 +439,16 @@ function studentIdOf(item: Found | undefined, sources: AnswerSources): string | 
   return basename(name, extname(name));
 }
 
-/** Two answers with the same identity (two folders both holding a1.txt) are told apart by their paths. */
-function qualifyCollidingIdentities(answers: { label: string; identity: string }[]): void {
-  const counts = new Map<string, number>();
-  for (const answer of answers) counts.set(answer.identity, (counts.get(answer.identity) ?? 0) + 1);
-  for (const answer of answers) {
-    if ((counts.get(answer.identity) ?? 0) > 1) answer.identity = posix(normalize(answer.label));
-  }
-}
-
-function sharedStudentIds(answers: Answer[], sources: AnswerSources): string[] {
-  const byId = new Map<string, number>();
-  for (const answer of answers) if (answer.studentId !== undefined) byId.set(answer.studentId, (byId.get(answer.studentId) ?? 0) + 1);
+function sharedStudentIds(byId: Map<string, number>, sources: AnswerSources): string[] {
   const shared = [...byId].filter(([, count]) => count > 1);
   if (shared.length === 0) return [];
   const hint = sources.studentIdFrom === 'folder' ? 'add --group-by folder to send each student\'s files as one answer' : 'with a folder per student, use --student-id-from folder';
   return [`note: several answers share a student id (${shared.slice(0, 3).map(([id, n]) => `"${id}" ${n} times`).join(', ')}${shared.length > 3 ? ', ...' : ''}); ${hint}`];
 }
 
-function listOf(names: string[], noun: string): string {
-  const shown = names.slice(0, 5).join(', ');
-  return `${names.length} ${noun}${names.length === 1 ? '' : 's'} (${shown}${names.length > 5 ? `, and ${names.length - 5} more` : ''})`;
+function listOf(names: { count: number; first: string[] }, noun: string): string {
+  const shown = names.first.slice(0, 5).join(', ');
+  return `${names.count} ${noun}${names.count === 1 ? '' : 's'} (${shown}${names.count > 5 ? `, and ${names.count - 5} more` : ''})`;
 }
 
 /** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
@@ -438,13 +469,13 @@ function refusal(problems: FileProblem[], others: boolean): UsageError {
   return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}`, { suggestion: hints.join('\n  ') });
 }
 
-function noAnswers(roots: string[], left: Record<'ignore' | 'exclude' | 'not-entered', string[]>): UsageError {
+function noAnswers(roots: string[], left: LeftOut): UsageError {
   if (roots.length === 0) {
     return new UsageError('no answers given', { suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.' });
   }
   const folder = roots.length > 1 || existsSync(roots[0]);
   const where = roots.length === 1 ? `${folder ? 'the folder' : 'the pattern'} ${roots[0]}` : `the folders ${roots.join(', ')}`;
-  const subfolders = left['not-entered'].length;
+  const subfolders = left['not-entered'].count;
   return new UsageError(`${where} ${roots.length > 1 ? 'hold' : folder ? 'holds' : 'matches'} no answer files (PDF, DOCX, RTF, TXT or images)`, {
     suggestion: subfolders > 0
       ? `It holds ${subfolders} subfolder${subfolders === 1 ? '' : 's'}: pass --recursive (a learning platform's export puts each student in a folder; add --student-id-from folder).`

@@ -26,8 +26,11 @@ export interface Context {
   /** The config file for writing (conf); reading goes through settings(), which loads no conf. */
   config(): Promise<ConfigStore>;
   settings(flags?: SettingFlags): Promise<ResolvedSettings>;
-  /** The API client; `apiKey` overrides the configured key (auth login checks a new one). */
-  client(flags?: SettingFlags, overrides?: { apiKey?: string }): Promise<KctClient>;
+  /**
+   * The API client; `apiKey` overrides the configured key (auth login checks a new one), `maxRps`
+   * the request budget (--max-rps; else KCT_MAX_RPS, else 20 requests a second).
+   */
+  client(flags?: SettingFlags, overrides?: { apiKey?: string; maxRps?: number }): Promise<KctClient>;
   /** A status line on stderr (suppressed with --json? no: stderr never pollutes results). */
   note(text: string): void;
   /** Called once at the end of the process to free sockets and timers. */
@@ -60,10 +63,12 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
       }
-      const { KctClient } = await import('../client/client.js');
+      const [{ KctClient }, { RequestBudget, DEFAULT_MAX_RPS, parseMaxRps }] = await Promise.all([import('../client/client.js'), import('../client/budget.js')]);
+      const maxRps = overrides.maxRps ?? (env.KCT_MAX_RPS ? parseMaxRps(env.KCT_MAX_RPS, 'KCT_MAX_RPS') : DEFAULT_MAX_RPS);
       const client = new KctClient({
         baseUrl,
         apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
+        budget: new RequestBudget(maxRps),
         env,
         retry: retryFromEnv(env),
         paceUploads: true,

@@ -170,5 +170,5 @@ async function folderItems(path: string, options: FolderOptions): Promise<RawIte
     elsewhere: 'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
   }, options.io);
   for (const line of collection.notes) options.note(line);
-  return collection.answers.map((answer) => ({ where: answer.identity, record: { file: answer.identity, student_id: answer.studentId } }));
+  return [...collection.answers()].map((answer) => ({ where: answer.identity, record: { file: answer.identity, student_id: answer.studentId } }));
 }

@@ -13,6 +13,10 @@ export interface ScoredOutcome {
 
 // A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
 const MAX_CRITERIA = 100;
+// Marks come in steps (halves, at most thousandths), so a class has few distinct totals; past
+// this many, totals are counted to a coarser step (tenfold each time): the memory stays bounded
+// and the median exact to that step.
+const MAX_DISTINCT_TOTALS = 4096;
 
 export class ClassTally {
   private total = 0;
@@ -24,8 +28,9 @@ export class ClassTally {
   private min = Infinity;
   private max = -Infinity;
   private maxScore?: number;
-  /** how many answers got each total, keyed by the total to 1/1000 (scores are marks, not measurements) */
-  private readonly totals = new Map<number, number>();
+  /** how many answers got each total, keyed by the total to `step` (scores are marks, not measurements) */
+  private totals = new Map<number, number>();
+  private step = 0.001;
   private readonly criteria = new Map<string, { sum: number; n: number; max?: number }>();
 
   add(outcome: ScoredOutcome): void {
@@ -40,8 +45,9 @@ export class ClassTally {
     this.min = Math.min(this.min, score);
     this.max = Math.max(this.max, score);
     if (typeof outcome.maxScore === 'number') this.maxScore = Math.max(this.maxScore ?? -Infinity, outcome.maxScore);
-    const key = Math.round(score * 1000) / 1000;
+    const key = this.keyOf(score);
     this.totals.set(key, (this.totals.get(key) ?? 0) + 1);
+    if (this.totals.size > MAX_DISTINCT_TOTALS) this.coarsen();
     for (const entry of outcome.evaluation ?? []) {
       if (entry.type === 'error' || !entry.item || typeof entry.score !== 'number') continue;
       let slot = this.criteria.get(entry.item);
@@ -88,6 +94,22 @@ export class ClassTally {
     const rated = summary.criteria.filter((c) => c.ratio !== undefined);
     if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
     return summary;
+  }
+
+  private keyOf(score: number): number {
+    return Number((Math.round(score / this.step) * this.step).toFixed(Math.max(0, -Math.floor(Math.log10(this.step)))));
+  }
+
+  private coarsen(): void {
+    while (this.totals.size > MAX_DISTINCT_TOTALS) {
+      this.step *= 10;
+      const coarser = new Map<number, number>();
+      for (const [score, count] of this.totals) {
+        const key = this.keyOf(score);
+        coarser.set(key, (coarser.get(key) ?? 0) + count);
+      }
+      this.totals = coarser;
+    }
   }
 
   private median(): number {

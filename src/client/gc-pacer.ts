@@ -46,3 +46,18 @@ export function formFileBytes(form: Iterable<[string, unknown]>): number {
   }
   return bytes;
 }
+
+/**
+ * While a long run makes many small requests, their short-lived objects outlive V8's small young
+ * generation (kept small for uploads) and fill the old generation with garbage that V8 collects
+ * only once it has grown by half again: a full collection every `intervalMs` keeps the heap near
+ * what is live (~10 ms each: docs/benchmarks.md "Scale"). Returns the function that stops it.
+ */
+export function paceFullCollections(intervalMs = 1000): () => void {
+  const gc = collector();
+  if (!gc) return () => {};
+  // gc() with no options: Node 20's V8 runs a scavenge for gc({ type: 'major' })
+  const timer = setInterval(() => gc(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -3,6 +3,7 @@
 import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { holdingConnector } from './connector.js';
 import { cutShort, exchange } from './exchange.js';
+import type { RequestBudget } from './budget.js';
 import { formFileBytes, paceCollections } from './gc-pacer.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher, type FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
@@ -34,6 +35,8 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Collect V8's young generation while a body with large files streams, so memory stays flat (gc-pacer.ts). */
   paceUploads?: boolean;
+  /** One request budget shared by every request of this client (budget.ts): rate, priority, 429/503 pauses. */
+  budget?: RequestBudget;
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -143,6 +146,8 @@ export class HttpClient {
     const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);
     for (let attempt = 0; ; attempt++) {
       let outcome: Attempt;
+      // every attempt is a request: it waits for its turn in the run's budget (reads first)
+      await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', spec.signal);
       try {
         outcome = await this.attempt(spec);
       } catch (error) {
@@ -160,9 +165,11 @@ export class HttpClient {
       }
       if (outcome.status < 400) return outcome.response as HttpResponse<T>;
       const error = outcome.error;
+      const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
+      // the service is overloaded or limiting us: the whole run slows down, not this request alone
+      if (outcome.status === 429 || outcome.status === 503) this.options.budget?.penalize(retryAfter);
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
       if (!retryable || !retryAllowed || attempt >= this.retryPolicy.maxRetries) throw error;
-      const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
       if (delay === undefined) throw error;
       await this.pause(attempt, delay, `HTTP ${outcome.status}`, spec.signal);

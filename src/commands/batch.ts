@@ -2,20 +2,18 @@
 // 100 items, each with its own idempotency key, then wait and print one row per item.
 import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
-import { EvaluationResult, type Task } from '../api/schemas.js';
+import type { Task } from '../api/schemas.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
-import type { KctClient } from '../client/client.js';
-import { parseLoose } from '../client/client.js';
-import { isPlainObject, listFrom } from '../client/envelope.js';
 import { isLocalCallback } from '../cli/loopback.js';
 import { checkBaseKey, type KeyRule } from '../client/idempotency.js';
-import { limiter } from '../client/limit.js';
+import { parseMaxRps } from '../client/budget.js';
 import { pollSchedule } from '../client/poll.js';
 import type { Context } from '../cli/context.js';
 import { err, out } from '../cli/io.js';
 import { readManifest, type ManifestItem } from '../cli/manifest.js';
 import { parseModelId } from '../cli/parse.js';
-import { OutcomeWriter, outcomeFromResult, type AnswerOutcome } from '../cli/render/outcomes.js';
+import { itemOutcomes } from '../cli/batch-items.js';
+import { OutcomeWriter, type AnswerOutcome } from '../cli/render/outcomes.js';
 import { resolveFormat } from '../cli/render/rows.js';
 import { describeSnapshot } from '../cli/render/snapshot.js';
 import { startSpinner } from '../cli/watch-ui.js';
@@ -30,6 +28,7 @@ export interface BatchOptions extends WatchFlags {
   recursive?: boolean;
   exclude?: string[];
   wait?: boolean;
+  maxRps?: string;
   output?: string;
   json?: boolean;
 }
@@ -72,9 +71,9 @@ export async function run(options: BatchOptions, context: Context): Promise<void
   const timings = watchTimings(options, context.env);
   const items = await readManifest(options.manifest, modelId, { io: context.io, note: (line) => err(context.io, `kct: ${line}`), recursive: options.recursive, exclude: options.exclude });
   const groups = chunk(items, MAX_BATCH_ITEMS);
-  const client = await context.client();
+  const client = await context.client({}, { maxRps: options.maxRps === undefined ? undefined : parseMaxRps(options.maxRps, '--max-rps') });
 
-  const accepted: { task: Task; items: ManifestItem[] }[] = [];
+  const accepted: { task: Task; items: ManifestItem[]; first: number }[] = [];
   // A refused request (say 402 on the third) must not lose the batches already accepted: they
   // are still followed and printed, and the refusal decides the exit code afterwards.
   let refused: unknown;
@@ -91,7 +90,7 @@ export async function run(options: BatchOptions, context: Context): Promise<void
       err(context.io, `kct: batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`);
       break;
     }
-    accepted.push({ task, items: group });
+    accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
     err(context.io, `kct: batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`);
   }
 
@@ -111,13 +110,17 @@ export async function run(options: BatchOptions, context: Context): Promise<void
     onUpdate: (snapshot, changed) => progress.update(snapshot, changed),
     onTransientError: (id, error) => progress.warn(`${id}: ${error.message}; still watching`),
   });
-  const writer = new OutcomeWriter(context.io, format);
+  const writer = new OutcomeWriter(context.io, format, { rows: items.length });
   await writer.init();
   const late: string[] = [];
+  const unsuccessful: Record<string, string> = {};
+  let unsuccessfulCount = 0;
+  // rows of the batches refused or never sent are not printed: they must not hold back --json's order
+  for (let row = accepted.reduce((n, { items: group }) => n + group.length, 0); row < items.length; row++) writer.skip(row);
   try {
-    await Promise.all(accepted.map(async ({ task, items: group }) => {
+    await Promise.all(accepted.map(async ({ task, items: group, first }) => {
       try {
-        await poller.watch(task.task_id, timings.startMs ?? 0);
+        await poller.watch(task.task_id, timings.startMs ?? 0, group.length);
       } catch (error) {
         if (error instanceof WatchTimeoutError) {
           late.push(task.task_id);
@@ -126,20 +129,29 @@ export async function run(options: BatchOptions, context: Context): Promise<void
         throw error;
       }
       const record = await client.result(task.task_id, { signal: context.signal });
-      const outcomes = await itemOutcomes(client, record, group, context.signal);
-      for (const outcome of outcomes) writer.add(outcome);
+      const outcomes = (await itemOutcomes(client, record, group.map((item) => ({ label: item.label, studentId: item.fields.student_id })), context.signal)) as AnswerOutcome[];
+      outcomes.forEach((outcome, i) => {
+        writer.add(outcome, first + i);
+        if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
+          unsuccessfulCount += 1;
+          if (unsuccessfulCount <= 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+        }
+      });
       progress.finished(task.task_id, outcomes);
     }));
+  } catch (error) {
+    writer.discard();
+    throw error;
   } finally {
     progress.stop();
   }
-  const order = new Map(items.map((item, index) => [item.label, index]));
-  const outcomes = await writer.finish((outcome) => order.get(outcome.file) ?? 0);
+  // rows of batches still running at the deadline are not printed
+  for (const { task, items: group, first } of accepted) if (late.includes(task.task_id)) group.forEach((_, i) => writer.skip(first + i));
+  await writer.finish();
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
-  const unsuccessful = outcomes.filter((o) => isUnsuccessfulFinal(o.status) || o.status === 'ERROR');
-  if (unsuccessful.length > 0) {
-    throw new TaskUnsuccessfulError(Object.fromEntries(unsuccessful.map((o) => [o.task_id ?? o.file, o.status])), `${unsuccessful.length} of ${outcomes.length} items did not succeed`);
+  if (unsuccessfulCount > 0) {
+    throw new TaskUnsuccessfulError(unsuccessful, `${unsuccessfulCount} of ${writer.count} items did not succeed`);
   }
 }
 
@@ -183,23 +195,4 @@ async function batchProgress(context: Context, taskIds: string[], total: number)
     },
     stop: () => spinner?.stop(),
   };
-}
-
-/**
- * The items of a finished batch, matched to the manifest by position. Liberal: items may sit
- * under `items`, `evaluations` or `results`; an item without its evaluation is read alone.
- */
-async function itemOutcomes(client: KctClient, record: EvaluationResult, group: ManifestItem[], signal: AbortSignal): Promise<AnswerOutcome[]> {
-  const raw = listFrom(record, ['items', 'evaluations', 'results', 'tasks']).filter(isPlainObject);
-  const fetchLimit = limiter(8);
-  return Promise.all(group.map(async (item, index) => {
-    const entry = raw.find((candidate) => candidate.index === index) ?? raw[index];
-    const base: AnswerOutcome = { file: item.label, student_id: item.fields.student_id, status: 'ERROR' };
-    if (!entry) return { ...base, message: `the batch ${record.task_id} returned no item ${index + 1}` };
-    let result = parseLoose(EvaluationResult, { task_id: String(entry.task_id ?? ''), ...entry }, 'item');
-    if (result.status === 'SUCCESS' && !Array.isArray(result.evaluation) && result.task_id) {
-      result = await fetchLimit(() => client.result(result.task_id, { signal }));
-    }
-    return outcomeFromResult(base, result);
-  }));
 }

@@ -46,10 +46,14 @@ export type AcceptOutcome =
   | { kind: 'replayed'; taskId: string; body: unknown };
 
 export function accept(store: Store, submission: Submission): AcceptOutcome {
-  return store.transaction('accept', acceptNow).immediate(store, submission);
+  const inserted: TaskRow[] = [];
+  const outcome = store.transaction('accept', acceptNow).immediate(store, submission, inserted);
+  // committed now: the new tasks take their places in the queue (a rollback leaves none)
+  for (const row of inserted) store.queueJoined(row.seq, row.status, row.kind);
+  return outcome;
 }
 
-function acceptNow(store: Store, submission: Submission): AcceptOutcome {
+function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): AcceptOutcome {
   const { task } = submission;
   if (submission.idempotencyKey !== undefined) {
     const previous = store.q(`SELECT fingerprint, task_id, response_json FROM idempotency
@@ -67,7 +71,8 @@ function acceptNow(store: Store, submission: Submission): AcceptOutcome {
   reserveCredits(store, task.owner_user_id, cost);
   if (task.chargeAtAcceptance) chargeNow(store, task.owner_user_id, task.credit_cost);
   const row = insertTask(store, task);
-  for (const child of children) insertTask(store, child);
+  inserted.push(row);
+  for (const child of children) inserted.push(insertTask(store, child));
   const body = submission.respond(row);
   if (submission.idempotencyKey !== undefined) {
     store.q(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)

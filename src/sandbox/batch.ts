@@ -165,7 +165,8 @@ export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
     const now = nowIso();
     const cancelled = store.q(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
         message = 'Cancelled with its batch; no credits were charged.', updated_at = ?, finished_at = ?
-      WHERE parent_task_id = ? AND status IN (${ACTIVE_SQL}) RETURNING task_id`).all(now, now, parent.task_id) as { task_id: string }[];
+      WHERE parent_task_id = ? AND status IN (${ACTIVE_SQL}) RETURNING task_id, seq`).all(now, now, parent.task_id) as { task_id: string; seq: number }[];
+    for (const item of cancelled) store.queueLeft(item.seq);
     const counts = countItems(store.batchItems(parent.task_id));
     finalize(store, current, 'CANCEL', `Cancelled at the caller's request. ${countsMessage(counts, counts.succeeded + counts.failed + counts.cancelled)}`);
     return { kind: 'cancelled', record: batchRecord(store, store.task(parent.task_id)!), itemIds: cancelled.map((r) => r.task_id) };

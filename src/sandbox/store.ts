@@ -3,6 +3,7 @@
 import type { Db } from './db.js';
 import type { Statement, Transaction } from './sqlite/driver.js';
 import type { GradeRubric } from './engines.js';
+import { QueuePlaces } from './queue-places.js';
 
 export type KeyScope = 'user' | 'organization';
 
@@ -135,12 +136,16 @@ export const RUNNABLE_KINDS: readonly TaskKind[] = ['one_pass', 'batch_item', 'l
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 export const ACTIVE_SQL = inList(ACTIVE_STATUSES);
 const WAITING_SQL = inList(WAITING_STATUSES);
+const WAITING = new Set<string>(WAITING_STATUSES);
+const RUNNABLE = new Set<string>(RUNNABLE_KINDS);
 const RESERVING_SQL = inList(RESERVING_KINDS);
 const RUNNABLE_SQL = inList(RUNNABLE_KINDS);
 
 export class Store {
   private readonly statements = new Map<string, Statement>();
   private readonly transactions = new Map<string, Transaction<(...args: never[]) => unknown>>();
+  /** The waiting tasks' places, built from the database on first use (queue-places.ts). */
+  private places: QueuePlaces | undefined;
 
   constructor(readonly db: Db) {}
 
@@ -272,11 +277,38 @@ export class Store {
     return this.q('SELECT 1 FROM tasks WHERE task_id = ?').get(taskId) !== undefined;
   }
 
-  /** 1-based place of a waiting task in the one global queue, and the queue's length. */
+  /**
+   * 1-based place of a waiting task in the one global queue, and the queue's length, in
+   * O(log n) from memory. A waiting task the index misses (a join it was not told of) joins it now.
+   */
   queuePlace(seq: number): { position: number; length: number } {
-    const row = this.q(`SELECT SUM(seq <= ?) AS position, COUNT(*) AS length FROM tasks INDEXED BY tasks_active
-      WHERE status IN (${ACTIVE_SQL}) AND status IN (${WAITING_SQL}) AND kind IN (${RUNNABLE_SQL})`).get(seq) as { position: number | null; length: number };
-    return { position: row.position ?? 0, length: row.length };
+    const places = this.queuePlaces();
+    places.add(seq);
+    return places.place(seq);
+  }
+
+  /** A task was stored in `status`: it joins the queue if it waits there. Call once it is committed. */
+  queueJoined(seq: number, status: string, kind: string): void {
+    if (WAITING.has(status) && RUNNABLE.has(kind)) this.queuePlaces().add(seq);
+  }
+
+  /** A task left `from` (committed): it leaves the queue if it waited there. */
+  queueLeft(seq: number, from?: string): void {
+    if (from === undefined || WAITING.has(from)) this.places?.remove(seq);
+  }
+
+  /** Whether a status is one of the queue's (PENDING, QUEUED). */
+  static waits(status: string): boolean {
+    return WAITING.has(status);
+  }
+
+  private queuePlaces(): QueuePlaces {
+    if (this.places === undefined) {
+      const rows = this.q(`SELECT seq FROM tasks INDEXED BY tasks_active
+        WHERE status IN (${ACTIVE_SQL}) AND status IN (${WAITING_SQL}) AND kind IN (${RUNNABLE_SQL}) ORDER BY seq`).raw(true).all() as [number][];
+      this.places = new QueuePlaces(rows.map((r) => r[0]));
+    }
+    return this.places;
   }
 
   /** Unfinished runnable tasks, oldest first: queued ones and those a stopped process left mid-way. */

@@ -27,7 +27,8 @@ function advanceStatement(patch: TaskPatch, statusChanges: boolean): { sql: stri
     // A progress step keeps the status: not naming it in SET spares SQLite rewriting the
     // entries of every index that holds the status, for a value that stays the same.
     const sets = [...(statusChanges ? ['status = @to'] : []), 'updated_at = @now', ...keys.map((k) => `${k} = @${k}`)].join(', ');
-    entry = { sql: `UPDATE tasks SET ${sets} WHERE task_id = @taskId AND status = @from`, keys };
+    // a status change returns the seq, for the queue's index (queue-places.ts)
+    entry = { sql: `UPDATE tasks SET ${sets} WHERE task_id = @taskId AND status = @from${statusChanges ? ' RETURNING seq' : ''}`, keys };
     advanceSql.set(shape, entry);
   }
   return entry;
@@ -40,7 +41,10 @@ export function advance(store: Store, taskId: string, from: string, to: string, 
   const params: Record<string, unknown> = { from, taskId, now: nowIso() };
   if (statusChanges) params.to = to;
   for (const k of keys) params[k] = patch[k] ?? null;
-  return store.q(sql).run(params).changes === 1;
+  if (!statusChanges) return store.q(sql).run(params).changes === 1;
+  const row = store.q(sql).get(params) as { seq: number } | undefined;
+  if (row) store.queueLeft(row.seq, from);
+  return row !== undefined;
 }
 
 export interface SuccessResult {
@@ -94,9 +98,11 @@ export function completePrepaid(store: Store, taskId: string, result: SuccessRes
 export function fail(store: Store, taskId: string, from: string, reason: string, retryable: boolean): boolean {
   const now = nowIso();
   const result = JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] });
-  return store.q(`UPDATE tasks SET status = 'FAILURE', message = ?, result_json = ?, retryable = ?,
-      updated_at = ?, finished_at = ? WHERE task_id = ? AND status = ?`)
-    .run(reason, result, retryable ? 1 : 0, now, now, taskId, from).changes === 1;
+  const row = store.q(`UPDATE tasks SET status = 'FAILURE', message = ?, result_json = ?, retryable = ?,
+      updated_at = ?, finished_at = ? WHERE task_id = ? AND status = ? RETURNING seq`)
+    .get(reason, result, retryable ? 1 : 0, now, now, taskId, from) as { seq: number } | undefined;
+  if (row) store.queueLeft(row.seq, from);
+  return row !== undefined;
 }
 
 export type CancelOutcome =
@@ -117,7 +123,10 @@ export function cancel(store: Store, taskId: string, ownerUserId: number): Cance
       updated_at = ?, finished_at = ?
     WHERE task_id = ? AND owner_user_id = ? AND status IN (${ACTIVE_SQL}) RETURNING *`)
     .get(now, now, taskId, ownerUserId) as TaskRow | undefined;
-  if (task) return { kind: 'cancelled', task };
+  if (task) {
+    store.queueLeft(task.seq);
+    return { kind: 'cancelled', task };
+  }
   const existing = store.task(taskId);
   if (!existing || existing.owner_user_id !== ownerUserId) return { kind: 'not_found' };
   return { kind: 'final', status: existing.status };

@@ -1,29 +1,21 @@
 // `kct sandbox --grader openai` end to end: the built kct starts a sandbox that marks through a fake
 // OpenAI-compatible server on loopback (test/unit/fake-llm.ts); the key travels only to that server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../unit/fake-llm.js';
+import { describe, expect, it } from 'vitest';
+import { fakeLlmForFile } from '../unit/fake-llm.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { asUser, BIN, FIXTURES, parseJson, removeDir, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
 
 const KEY = 'sk-e2e-grader-key-0123456789';
-let fake: FakeLlm;
-const started: Sandbox[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  for (const sb of started) await sb.stop();
-  await fake.close();
-});
+const llm = fakeLlmForFile();
 
 /** A sandbox marking with `model` on the fake server, with everything it prints collected. */
 async function sandboxWith(model: string, extra: string[] = []): Promise<{ sb: Sandbox; output: () => string }> {
   process.env.KCT_GRADER_API_KEY = KEY;
-  const sb = await startSandbox({ args: ['--grader', 'openai', '--grader-url', fake.url, '--grader-model', model, ...extra] });
+  const sb = await startSandbox({ args: ['--grader', 'openai', '--grader-url', llm.fake.url, '--grader-model', model, ...extra] });
   delete process.env.KCT_GRADER_API_KEY;
-  started.push(sb);
+  llm.closeLater(sb, (s) => s.stop());
   let printed = '';
   sb.process.stdout!.on('data', (c: Buffer) => { printed += c.toString(); });
   sb.process.stderr!.on('data', (c: Buffer) => { printed += c.toString(); });
@@ -36,12 +28,12 @@ describe('kct sandbox --grader openai', () => {
   it('refuses incomplete or unsafe settings with exit 2, before starting', async () => {
     const cases: [string[], RegExp][] = [
       [['--grader', 'openai', '--grader-model', 'm'], /--grader openai needs --grader-url/],
-      [['--grader', 'openai', '--grader-url', fake.url], /--grader openai needs --grader-model/],
+      [['--grader', 'openai', '--grader-url', llm.fake.url], /--grader openai needs --grader-model/],
       [['--grader', 'openai', '--grader-url', 'ftp://x/v1', '--grader-model', 'm'], /must be an http or https URL/],
       [['--grader', 'openai', '--grader-url', 'http://user:secret@127.0.0.1/v1', '--grader-model', 'm'], /must not carry credentials.*KCT_GRADER_API_KEY/s],
       [['--grader', 'gpt'], /--grader must be "sandbox" or "openai"/],
-      [['--grader-url', fake.url], /--grader-url only applies with --grader openai/],
-      [['--grader', 'openai', '--grader-url', fake.url, '--grader-model', 'm', '--grader-timeout', 'soon'], /--grader-timeout/],
+      [['--grader-url', llm.fake.url], /--grader-url only applies with --grader openai/],
+      [['--grader', 'openai', '--grader-url', llm.fake.url, '--grader-model', 'm', '--grader-timeout', 'soon'], /--grader-timeout/],
     ];
     for (const [args, message] of cases) {
       const run = await runKct(['sandbox', '--port', '0', ...args]);
@@ -53,14 +45,14 @@ describe('kct sandbox --grader openai', () => {
 
   it('says at start where marking happens, and whether a key was given, never the key', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--latency', '0', '--data', dataDir, '--grader', 'openai', '--grader-url', fake.url, '--grader-model', 'good'],
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--latency', '0', '--data', dataDir, '--grader', 'openai', '--grader-url', llm.fake.url, '--grader-model', 'good'],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', KCT_GRADER_API_KEY: KEY } });
     const exited = new Promise((done) => child.once('exit', done));
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
     child.kill('SIGTERM');
     await exited;
     removeDir(dataDir);
-    expect(JSON.parse(line).grader).toEqual({ engine: 'openai', url: fake.url, model: 'good', api_key_set: true });
+    expect(JSON.parse(line).grader).toEqual({ engine: 'openai', url: llm.fake.url, model: 'good', api_key_set: true });
     expect(line).not.toContain(KEY);
   });
 
@@ -73,7 +65,7 @@ describe('kct sandbox --grader openai', () => {
     expect(result.status).toBe('SUCCESS');
     expect(result.score).toBe(10);
     expect(result.evaluation[0].feedback).toMatch(/^- Reaches the middle level/);
-    const calls = fake.requests.filter((r) => r.model === 'good');
+    const calls = llm.fake.requests.filter((r) => r.model === 'good');
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
     // The rewrite goes through the model too.

@@ -127,17 +127,21 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
     expect((await shared.kct(['result', ok.task_id])).code).toBe(0);
     expect((await shared.kct(['status', ok.task_id])).code).toBe(0);
   });
+});
 
+describe('result and status of a task that stays running, then is cancelled', () => {
+  // each stage takes 20 s here, so the task is still running whatever the machine's load
+  const stays = useSandbox({ latencyMs: 20_000 });
   it('CANCEL: 3 from result and status; a task still running: 0', async () => {
-    const slow = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel) KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout);
-    const running = await shared.kct(['status', slow.task_id]);
+    const slow = parseJson<{ task_id: string }>((await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel)`, '--no-wait', '--json'])).stdout);
+    const [running, unfinished] = await Promise.all([stays.kct(['status', slow.task_id]), stays.kct(['result', slow.task_id])]);
     expect(running.code).toBe(0);
-    expect((await shared.kct(['result', slow.task_id])).code).toBe(0);
-    expect((await shared.kct(['cancel', slow.task_id])).code).toBe(0);
-    const result = await shared.kct(['result', slow.task_id, '--json']);
+    expect(unfinished.code).toBe(0);
+    expect((await stays.kct(['cancel', slow.task_id])).code).toBe(0);
+    const result = await stays.kct(['result', slow.task_id, '--json']);
     expect(result.code).toBe(3);
     expect(parseJson<{ status: string }>(result.stdout).status).toBe('CANCEL');
-    const status = await shared.kct(['status', slow.task_id]);
+    const status = await stays.kct(['status', slow.task_id]);
     expect(status.code).toBe(3);
     expect(status.stdout).toContain('CANCEL');
   });

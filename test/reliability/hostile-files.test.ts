@@ -6,27 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ensureFixtures, GENERATED } from '../unit/extract-helpers.js';
 import { docx, documentXml } from '../unit/zip-writer.js';
-import type { SandboxProcess } from './lib.js';
-import { Client, FULL, INTERNALS, removeDir, secretsFound, sleep, startSandbox, Transcript } from './lib.js';
+import { FULL, INTERNALS, sandboxForFile, sleep, Transcript } from './lib.js';
 
 const MB = 1024 * 1024;
 const transcript = new Transcript();
-let sb: SandboxProcess;
-let client: Client;
-beforeAll(async () => {
-  ensureFixtures();
-  sb = await startSandbox(transcript);
-  client = new Client(transcript, 60_000);
-});
-afterAll(async () => {
-  await client?.close();
-  await sb?.stop();
-  expect(secretsFound(sb.keys, transcript, sb.dataDir)).toEqual([]);
-  removeDir(sb.dataDir);
-});
+const env = sandboxForFile(transcript, { before: ensureFixtures });
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
@@ -82,7 +69,7 @@ const HOSTILE: Hostile[] = [
 
 async function final(taskId: string): Promise<any> {
   for (;;) {
-    const res = await client.call(`${sb.baseUrl}/evaluations/${taskId}`, { key: sb.keys.user });
+    const res = await env.client.call(`${env.sb.baseUrl}/evaluations/${taskId}`, { key: env.sb.keys.user });
     if (['SUCCESS', 'FAILURE', 'CANCEL'].includes(res.body.data.status)) return res.body.data;
     await sleep(100);
   }
@@ -95,10 +82,10 @@ describe('hostile files end cleanly', () => {
     form.append('model_id', '12');
     if (h.field) form.append('paper_content', 'An essay about school uniforms, with evidence and a conclusion.');
     form.append(h.field ?? 'answer_file', new Blob([bytes], { type: h.type }), h.filename);
-    const accepted = await client.call(`${sb.baseUrl}/evaluations/one-pass`, { key: sb.keys.user, form });
+    const accepted = await env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form });
     expect(accepted.status).toBe(202);
     // While the file is worked on, the sandbox answers others.
-    expect((await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.org_admin })).status).toBe(200);
+    expect((await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.org_admin })).status).toBe(200);
     const result = await final(accepted.body.data.task_id);
     if (result.status === 'SUCCESS') {
       expect(h.readable, `${h.name} was marked`).toBe(true);
@@ -114,7 +101,7 @@ describe('hostile files end cleanly', () => {
     if (!FULL && !h.field) return;
     const preview = new FormData();
     preview.append('files', new Blob([bytes], { type: h.type }), h.filename);
-    const parsed = await client.call(`${sb.baseUrl}/rubrics-ingest-preview`, { key: sb.keys.user, form: preview });
+    const parsed = await env.client.call(`${env.sb.baseUrl}/rubrics-ingest-preview`, { key: env.sb.keys.user, form: preview });
     expect([200, 400]).toContain(parsed.status);
     if (h.field === 'rubric_file') expect(parsed.body.error).toMatchObject({ code: 'too_many_criteria', message: `The files hold ${CRITERIA.toLocaleString('en-US')} criteria; a model holds at most 50. Send the part of the material for one assignment.` });
     expect(parsed.text).not.toMatch(INTERNALS);
@@ -122,14 +109,14 @@ describe('hostile files end cleanly', () => {
 
   test('a JSON body nested 100,000 deep, and a multipart rubrics field nested as deep: 400 too_deep', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const json = await client.call(`${sb.baseUrl}/evaluations/one-pass`, { key: sb.keys.user, body: `{"model_id": 12, "paper_content": "x", "rubrics": ${deep}}`, headers: { 'content-type': 'application/json' } });
+    const json = await env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, body: `{"model_id": 12, "paper_content": "x", "rubrics": ${deep}}`, headers: { 'content-type': 'application/json' } });
     expect(json.status).toBe(400);
     expect(json.body.error.code).toBe('too_deep');
     const form = new FormData();
     form.append('model_id', '12');
     form.append('paper_content', 'An essay.');
     form.append('rubrics', deep);
-    const multipart = await client.call(`${sb.baseUrl}/evaluations/one-pass`, { key: sb.keys.user, form });
+    const multipart = await env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form });
     expect(multipart.status).toBe(400);
     expect(multipart.body.error.code).toBe('too_deep');
   });

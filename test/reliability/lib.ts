@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'kct.js');
@@ -228,4 +229,24 @@ export const ESSAY = 'School uniforms should be compulsory at our school because
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
+}
+
+/**
+ * One sandbox and one client for a test file: started before its tests, stopped after them, then
+ * nothing either wrote (the transcript, the data dir) may hold a key. Read `sb` and `client` in tests.
+ */
+export function sandboxForFile(transcript: Transcript, options: { args?: string[]; before?: () => void } = {}, clientTimeoutMs = 60_000): { sb: SandboxProcess; client: Client } {
+  const env = {} as { sb: SandboxProcess; client: Client };
+  beforeAll(async () => {
+    options.before?.();
+    env.sb = await startSandbox(transcript, { args: options.args });
+    env.client = new Client(transcript, clientTimeoutMs);
+  });
+  afterAll(async () => {
+    await env.client?.close();
+    await env.sb?.stop();
+    expect(secretsFound(env.sb.keys, transcript, env.sb.dataDir)).toEqual([]);
+    removeDir(env.sb.dataDir);
+  });
+  return env;
 }

@@ -3,30 +3,18 @@
 // database of a real `kct sandbox` process.
 import { join } from 'node:path';
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { SandboxProcess } from './lib.js';
-import { Client, ESSAY, FULL, SEED, openReadOnly, random, removeDir, secretsFound, sleep, startSandbox, Transcript } from './lib.js';
+import { describe, expect, test } from 'vitest';
+import { ESSAY, FULL, openReadOnly, random, sandboxForFile, SEED, sleep, Transcript } from './lib.js';
 
 const transcript = new Transcript();
-let sb: SandboxProcess;
-let client: Client;
-beforeAll(async () => {
-  sb = await startSandbox(transcript, { args: ['--latency', '20', '--workers', '4', '--max-connections', '400'] });
-  client = new Client(transcript, 60_000);
-});
-afterAll(async () => {
-  await client?.close();
-  await sb?.stop();
-  expect(secretsFound(sb.keys, transcript, sb.dataDir)).toEqual([]);
-  removeDir(sb.dataDir);
-});
+const env = sandboxForFile(transcript, { args: ['--latency', '20', '--workers', '4', '--max-connections', '400'] });
 
 const onePass = (key: string, json: unknown, idempotencyKey?: string) =>
-  client.call(`${sb.baseUrl}/evaluations/one-pass`, { key, json, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
+  env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key, json, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
 async function final(key: string, taskId: string): Promise<any> {
   for (;;) {
-    const res = await client.call(`${sb.baseUrl}/evaluations/${taskId}`, { key });
+    const res = await env.client.call(`${env.sb.baseUrl}/evaluations/${taskId}`, { key });
     if (['SUCCESS', 'FAILURE', 'CANCEL'].includes(res.body.data.status)) return res.body.data;
     await sleep(50);
   }
@@ -37,11 +25,11 @@ const tally = (values: (string | number)[]) => values.reduce<Record<string, numb
 describe(`races (seed ${SEED})`, () => {
   test('50 identical requests with one Idempotency-Key: 50 × 202 with one task id, one task stored', async () => {
     const body = { model_id: 12, student_id: 'storm-same', paper_content: ESSAY };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => onePass(sb.keys.user, body, 'storm-1')));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => onePass(env.sb.keys.user, body, 'storm-1')));
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 50 });
     expect(new Set(answers.map((a) => a.body.data.task_id)).size).toBe(1);
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true').length).toBe(49);
-    const db = await openReadOnly(join(sb.dataDir, 'sandbox.db'));
+    const db = await openReadOnly(join(env.sb.dataDir, 'sandbox.db'));
     try {
       expect(db.get(`SELECT COUNT(*) AS n FROM tasks WHERE student_id = 'storm-same'`)).toEqual({ n: 1 });
     } finally {
@@ -50,7 +38,7 @@ describe(`races (seed ${SEED})`, () => {
   });
 
   test('50 different bodies with one Idempotency-Key: one 202, 49 × 409 idempotency_key_reused', async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => onePass(sb.keys.user, { model_id: 12, student_id: `storm-diff-${i}`, paper_content: ESSAY }, 'storm-2')));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => onePass(env.sb.keys.user, { model_id: 12, student_id: `storm-diff-${i}`, paper_content: ESSAY }, 'storm-2')));
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 1, 409: 49 });
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('idempotency_key_reused');
   });
@@ -61,24 +49,24 @@ describe(`races (seed ${SEED})`, () => {
       form.append('model_id', '12');
       form.append('student_id', 'storm-files');
       form.append('answer_file', new Blob([ESSAY], { type: 'text/plain' }), 'essay.txt');
-      return client.call(`${sb.baseUrl}/evaluations/one-pass`, { key: sb.keys.user, form, headers: { 'idempotency-key': 'storm-3' } });
+      return env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form, headers: { 'idempotency-key': 'storm-3' } });
     }));
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 20 });
     const taskId = answers[0].body.data.task_id;
     const { readdirSync } = await import('node:fs');
-    await final(sb.keys.user, taskId);
-    expect(readdirSync(join(sb.dataDir, 'files', 'tasks')).filter((d) => d === taskId)).toHaveLength(1);
-    expect(readdirSync(join(sb.dataDir, 'files', 'incoming'))).toEqual([]);
+    await final(env.sb.keys.user, taskId);
+    expect(readdirSync(join(env.sb.dataDir, 'files', 'tasks')).filter((d) => d === taskId)).toHaveLength(1);
+    expect(readdirSync(join(env.sb.dataDir, 'files', 'incoming'))).toEqual([]);
   });
 
   test('a balance run dry by concurrent submissions: exactly the balance is accepted and charged, never more', async () => {
     const tries = FULL ? 300 : 220;
-    const answers = await Promise.all(Array.from({ length: tries }, (_, i) => onePass(sb.keys.org_member, { model_id: 31, student_id: `dry-${i}`, paper_content: 'A short answer about a turning point in my life.' }, `dry-${i}`)));
+    const answers = await Promise.all(Array.from({ length: tries }, (_, i) => onePass(env.sb.keys.org_member, { model_id: 31, student_id: `dry-${i}`, paper_content: 'A short answer about a turning point in my life.' }, `dry-${i}`)));
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 200, 402: tries - 200 });
     for (const a of answers.filter((x) => x.status === 402)) expect(a.body.error.code).toBe('insufficient_credits');
-    const results = await Promise.all(answers.filter((a) => a.status === 202).map((a) => final(sb.keys.org_member, a.body.data.task_id)));
+    const results = await Promise.all(answers.filter((a) => a.status === 202).map((a) => final(env.sb.keys.org_member, a.body.data.task_id)));
     expect(tally(results.map((r) => r.status))).toEqual({ SUCCESS: 200 });
-    const credits = (await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.org_member })).body.data;
+    const credits = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.org_member })).body.data;
     expect(credits).toMatchObject({ credits: 0, reserved: 0, available: 0 });
     expect(results.reduce((n, r) => n + r.credits_charged, 0)).toBe(200);
   });
@@ -86,12 +74,12 @@ describe(`races (seed ${SEED})`, () => {
   test('cancel against finish: each task ends CANCEL uncharged or final and charged, never both; the balance agrees', async () => {
     const rand = random(SEED + 1);
     const count = FULL ? 100 : 30;
-    const before = (await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.user })).body.data.credits;
+    const before = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data.credits;
     const outcomes = await Promise.all(Array.from({ length: count }, async (_, i) => {
-      const task = (await onePass(sb.keys.user, { model_id: 12, student_id: `race-${i}`, paper_content: ESSAY }, `race-${SEED}-${i}`)).body.data;
+      const task = (await onePass(env.sb.keys.user, { model_id: 12, student_id: `race-${i}`, paper_content: ESSAY }, `race-${SEED}-${i}`)).body.data;
       await sleep(rand() * (FULL ? 3_000 : 1_000));
-      const cancel = await client.call(`${sb.baseUrl}/evaluations/${task.task_id}/cancel`, { key: sb.keys.user, method: 'POST' });
-      const end = await final(sb.keys.user, task.task_id);
+      const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${task.task_id}/cancel`, { key: env.sb.keys.user, method: 'POST' });
+      const end = await final(env.sb.keys.user, task.task_id);
       return { cancel: cancel.status, status: end.status, charged: end.credits_charged, cost: end.credit_cost };
     }));
     for (const o of outcomes) {
@@ -102,26 +90,26 @@ describe(`races (seed ${SEED})`, () => {
         expect(o.charged).toBe(o.cost);
       }
     }
-    const after = (await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.user })).body.data;
+    const after = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data;
     expect(after.reserved).toBe(0);
     expect(before - after.credits).toBe(outcomes.reduce((n, o) => n + o.charged, 0));
     console.log(`[reliability] cancel against finish: ${count} tasks, ${tally(outcomes.map((o) => o.status)).CANCEL ?? 0} cancelled in time, ${tally(outcomes.map((o) => o.status)).SUCCESS ?? 0} finished first`);
   });
 
   test('a batch cancelled while its items run: finished items keep their charge, the rest are cancelled uncharged', async () => {
-    const before = (await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.user })).body.data.credits;
+    const before = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data.credits;
     const evaluations = Array.from({ length: 20 }, (_, i) => ({ model_id: 12, student_id: `batch-${i}`, paper_content: ESSAY }));
-    const batch = (await client.call(`${sb.baseUrl}/evaluations/batch`, { key: sb.keys.user, json: { evaluations } })).body.data;
+    const batch = (await env.client.call(`${env.sb.baseUrl}/evaluations/batch`, { key: env.sb.keys.user, json: { evaluations } })).body.data;
     await sleep(300);
-    const cancel = await client.call(`${sb.baseUrl}/evaluations/${batch.task_id}/cancel`, { key: sb.keys.user, method: 'POST' });
+    const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${batch.task_id}/cancel`, { key: env.sb.keys.user, method: 'POST' });
     expect([200, 409]).toContain(cancel.status);
-    const record = await final(sb.keys.user, batch.task_id);
+    const record = await final(env.sb.keys.user, batch.task_id);
     const items = record.items as { status: string; credits_charged: number; credit_cost: number }[];
     for (const item of items) {
       expect(['SUCCESS', 'CANCEL']).toContain(item.status);
       expect(item.credits_charged).toBe(item.status === 'SUCCESS' ? item.credit_cost : 0);
     }
-    const after = (await client.call(`${sb.baseUrl}/credits`, { key: sb.keys.user })).body.data;
+    const after = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data;
     expect(before - after.credits).toBe(items.reduce((n, i) => n + i.credits_charged, 0));
     expect(record.credits_charged).toBe(before - after.credits);
   });

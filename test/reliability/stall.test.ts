@@ -8,9 +8,8 @@ import net from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { SandboxProcess } from './lib.js';
-import { Client, ESSAY, FULL, INTERNALS, openFds, percentile, removeDir, ROOT, secretsFound, sleep, startSandbox, Transcript } from './lib.js';
+import { describe, expect, test } from 'vitest';
+import { Client, ESSAY, FULL, INTERNALS, openFds, percentile, ROOT, sandboxForFile, sleep, Transcript } from './lib.js';
 
 const REQUEST_TIMEOUT_S = 4;
 const IDLE_TIMEOUT_S = 2;
@@ -32,18 +31,7 @@ function p99Bound(): { ms: number; why: string } {
 }
 
 const transcript = new Transcript();
-let sb: SandboxProcess;
-let client: Client;
-beforeAll(async () => {
-  sb = await startSandbox(transcript, { args: ['--request-timeout', `${REQUEST_TIMEOUT_S}s`, '--idle-timeout', `${IDLE_TIMEOUT_S}s`, '--headers-timeout', `${IDLE_TIMEOUT_S}s`, '--max-connections', '300'] });
-  client = new Client(transcript, 30_000);
-});
-afterAll(async () => {
-  await client?.close();
-  await sb?.stop();
-  expect(secretsFound(sb.keys, transcript, sb.dataDir)).toEqual([]);
-  removeDir(sb.dataDir);
-});
+const env = sandboxForFile(transcript, { args: ['--request-timeout', `${REQUEST_TIMEOUT_S}s`, '--idle-timeout', `${IDLE_TIMEOUT_S}s`, '--headers-timeout', `${IDLE_TIMEOUT_S}s`, '--max-connections', '300'] }, 30_000);
 
 /**
  * GET /credits of another account, one after another, until `until` settles: each answer's
@@ -51,7 +39,7 @@ afterAll(async () => {
  * delay the probe.
  */
 async function probe(until: Promise<unknown>): Promise<{ ms: number[]; statuses: number[] }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'probe.js'), sb.baseUrl, sb.keys.org_admin, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'probe.js'), env.sb.baseUrl, env.sb.keys.org_admin, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     out += chunk;
@@ -67,7 +55,7 @@ async function probe(until: Promise<unknown>): Promise<{ ms: number[]; statuses:
 
 type Slow = 'headers-only' | 'json-drip' | 'multipart-stall' | 'multipart-drip';
 
-/** One slow client; resolves with how long the server let it live, and the status it was given. */
+/** One slow env.client; resolves with how long the server let it live, and the status it was given. */
 function slowClient(kind: Slow, key: string): Promise<{ kind: Slow; ms: number; status: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
@@ -75,7 +63,7 @@ function slowClient(kind: Slow, key: string): Promise<{ kind: Slow; ms: number; 
     const multipart = `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 100000\r\n\r\n`
       + '--BB\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n12\r\n--BB\r\nContent-Disposition: form-data; name="answer_file"; filename="essay.txt"\r\nContent-Type: text/plain\r\n\r\n'
       + ESSAY;
-    const socket = net.connect(sb.port, '127.0.0.1', () => {
+    const socket = net.connect(env.sb.port, '127.0.0.1', () => {
       socket.write(kind.startsWith('json') || kind === 'headers-only' ? json : multipart);
       if (kind.endsWith('drip')) {
         const timer = setInterval(() => (socket.writable ? socket.write('a') : clearInterval(timer)), 1_000);
@@ -103,16 +91,16 @@ describe('baseline', () => {
 describe('slow clients', () => {
   const SLOW = FULL ? 100 : 40;
   test(`${SLOW} slow bodies are all closed within the timeouts, others are served meanwhile, and nothing is left behind`, async () => {
-    const fdsBefore = openFds(sb.child.pid!);
+    const fdsBefore = openFds(env.sb.child.pid!);
     const kinds: Slow[] = ['headers-only', 'json-drip', 'multipart-stall', 'multipart-drip'];
-    const slow = Promise.all(Array.from({ length: SLOW }, (_, i) => slowClient(kinds[i % 4], sb.keys.user)));
+    const slow = Promise.all(Array.from({ length: SLOW }, (_, i) => slowClient(kinds[i % 4], env.sb.keys.user)));
     const [results, probes] = await Promise.all([slow, probe(slow)]);
     expect(probes.statuses.every((s) => s === 200)).toBe(true);
     for (const r of results) expect([r.kind, r.status]).toEqual([r.kind, '408']);
-    await expect.poll(() => readdirSync(join(sb.dataDir, 'files', 'incoming')), { timeout: 10_000 }).toEqual([]);
-    await expect.poll(() => openFds(sb.child.pid!), { timeout: 10_000 }).toBeLessThanOrEqual(fdsBefore + 2);
+    await expect.poll(() => readdirSync(join(env.sb.dataDir, 'files', 'incoming')), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => openFds(env.sb.child.pid!), { timeout: 10_000 }).toBeLessThanOrEqual(fdsBefore + 2);
     const longest = (kind: Slow) => Math.max(...results.filter((r) => r.kind === kind).map((r) => r.ms));
-    console.log(`[reliability] slow clients: ${SLOW} held open; closed after at most ${kinds.map((k) => `${k} ${Math.round(longest(k))} ms`).join(', ')}; GET /credits meanwhile p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${percentile(probes.ms, 99).toFixed(1)} ms over ${probes.ms.length} requests; fds back to ${openFds(sb.child.pid!)} (${fdsBefore} before)`);
+    console.log(`[reliability] slow clients: ${SLOW} held open; closed after at most ${kinds.map((k) => `${k} ${Math.round(longest(k))} ms`).join(', ')}; GET /credits meanwhile p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${percentile(probes.ms, 99).toFixed(1)} ms over ${probes.ms.length} requests; fds back to ${openFds(env.sb.child.pid!)} (${fdsBefore} before)`);
     if (FULL) {
       expect(longest('headers-only')).toBeLessThan(IDLE_TIMEOUT_S * 1000 + SLACK_MS);
       expect(longest('multipart-stall')).toBeLessThan(IDLE_TIMEOUT_S * 1000 + SLACK_MS);
@@ -135,16 +123,16 @@ describe('CPU stalls', () => {
       form.append('model_id', '12');
       form.append('paper_content', ESSAY);
       form.append('rubric_file', new Blob([rubric], { type: 'text/plain' }), 'rubric.txt');
-      return (await submitter.call(`${sb.baseUrl}/evaluations/one-pass`, { key: sb.keys.user, form })).body.data.task_id as string;
+      return (await submitter.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form })).body.data.task_id as string;
     }));
     // The request of the issue, a 10 MB rubric_text in JSON: refused before it is parsed.
     const issueRubric = 'Criterion x (5 marks): text\n'.repeat(Math.ceil(10 * 1024 * 1024 / 28));
-    const refused = Promise.all([1, 2, 3, 4].map(() => submitter.call(`${sb.baseUrl}/evaluations/one-pass`, { key: sb.keys.user, json: { model_id: 12, paper_content: ESSAY, rubric_text: issueRubric } })));
+    const refused = Promise.all([1, 2, 3, 4].map(() => submitter.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, json: { model_id: 12, paper_content: ESSAY, rubric_text: issueRubric } })));
     const finals = (async () => {
       const out: any[] = [];
       for (const taskId of taskIds) {
         for (;;) {
-          const res = await submitter.call(`${sb.baseUrl}/evaluations/${taskId}`, { key: sb.keys.user });
+          const res = await submitter.call(`${env.sb.baseUrl}/evaluations/${taskId}`, { key: env.sb.keys.user });
           if (['SUCCESS', 'FAILURE', 'CANCEL'].includes(res.body.data.status)) {
             out.push(res.body.data);
             break;

@@ -14,6 +14,7 @@
 // Rewrites (schema "rewrite", or a prompt asking to rewrite) get "Rewritten: <comment>".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface SeenRequest {
   model: string;
@@ -110,4 +111,30 @@ export async function startFakeLlm(): Promise<FakeLlm> {
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * The fake server for a test file: started before its tests; after them, whatever the tests
+ * handed to `closeLater` is closed first (newest first), then the server.
+ */
+export function fakeLlmForFile(): { readonly fake: FakeLlm; closeLater<T extends object>(thing: T, close: (thing: T) => Promise<unknown>): T } {
+  let fake: FakeLlm | undefined;
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+  });
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    await fake?.close();
+  });
+  return {
+    get fake() {
+      if (!fake) throw new Error('the fake language-model server starts before the tests (beforeAll)');
+      return fake;
+    },
+    closeLater(thing, close) {
+      closers.push(() => close(thing));
+      return thing;
+    },
+  };
 }

@@ -1,23 +1,15 @@
 // The language-model grading engine against a fake OpenAI-compatible server (test/unit/fake-llm.ts):
 // what it sends, how it checks and repairs replies, and how each failure is reported.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GradeInput } from '../../src/sandbox/grader.js';
 import { OpenAiGrader } from '../../src/sandbox/llm/engine.js';
 import { Slots } from '../../src/sandbox/llm/slots.js';
 import { GraderFailure, type GraderOptions } from '../../src/sandbox/llm/types.js';
 import { SEED_MODELS } from '../../src/sandbox/seed-models.js';
-import { startFakeLlm, type FakeLlm } from './fake-llm.js';
+import { fakeLlmForFile } from './fake-llm.js';
 import { ESSAY } from './sandbox-helpers.js';
 
-let fake: FakeLlm;
-const engines: OpenAiGrader[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  for (const e of engines) await e.close();
-  await fake.close();
-});
+const llm = fakeLlmForFile();
 
 const model12 = SEED_MODELS.find((m) => m.model_id === 12)!;
 const input: GradeInput = {
@@ -26,11 +18,11 @@ const input: GradeInput = {
 };
 
 function engine(model: string, extra: Partial<GraderOptions> = {}): OpenAiGrader {
-  const e = new OpenAiGrader({ kind: 'openai', url: fake.url, model, ...extra });
-  engines.push(e);
+  const e = new OpenAiGrader({ kind: 'openai', url: llm.fake.url, model, ...extra });
+  llm.closeLater(e, (x) => x.close());
   return e;
 }
-const requestsFor = (model: string) => fake.requests.filter((r) => r.model === model);
+const requestsFor = (model: string) => llm.fake.requests.filter((r) => r.model === model);
 const never = new AbortController().signal;
 async function failure(p: Promise<unknown>): Promise<GraderFailure> {
   const err = await p.then(() => undefined, (e: unknown) => e);
@@ -120,7 +112,7 @@ describe('a server that cannot be used', () => {
 
   it('not listening is a retryable failure saying what to check', async () => {
     const nowhere = new OpenAiGrader({ kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'good', connectTimeoutMs: 2000 });
-    engines.push(nowhere);
+    llm.closeLater(nowhere, (x) => x.close());
     const err = await failure(nowhere.grade(input, never));
     expect(err).toMatchObject({ kind: 'unreachable', retryable: true });
     expect(err.message).toMatch(/could not be reached \(ECONNREFUSED\)\. Check that the server is running/);
@@ -158,7 +150,7 @@ describe('concurrency', () => {
     const e = engine('slow', { concurrency: 2 });
     const outs = await Promise.all(Array.from({ length: 6 }, () => e.grade(input, never)));
     expect(outs.every((o) => o.score === 10)).toBe(true);
-    expect(fake.peak).toBeLessThanOrEqual(2);
+    expect(llm.fake.peak).toBeLessThanOrEqual(2);
     expect(requestsFor('slow')).toHaveLength(6);
   });
 

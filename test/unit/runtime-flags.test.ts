@@ -33,4 +33,24 @@ describe(`V8 flags on Node ${process.version}`, () => {
     `], { encoding: 'utf8' });
     expect(out).toBe('function');
   });
+
+  it('paceFullCollections runs full (major) collections until stopped (big marking runs, marking-run.ts)', () => {
+    // In a child, from dist/ (npm test builds first): pacing sets --expose-gc for its process.
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+      import { PerformanceObserver, constants } from 'node:perf_hooks';
+      const { paceFullCollections } = await import(${JSON.stringify(join(ROOT, 'dist', 'client', 'gc-pacer.js'))});
+      const stop = paceFullCollections(5);
+      const alive = setInterval(() => {}, 1000); // the pacer's timer is unref'd
+      await new Promise((seen) => {
+        const observer = new PerformanceObserver((list) => {
+          if (list.getEntries().some((e) => e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)) { observer.disconnect(); seen(); }
+        });
+        observer.observe({ entryTypes: ['gc'] });
+      });
+      stop();
+      clearInterval(alive);
+      process.stdout.write('major');
+    `], { encoding: 'utf8', timeout: 60_000 });
+    expect(out).toBe('major');
+  });
 });

@@ -120,7 +120,8 @@ describe('a data dir of an older sandbox', () => {
     const insert = db.prepare('INSERT INTO api_keys (key, user_id, scope, org_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const r of rows) insert.run(old[r.label], r.user_id, r.scope, r.org_id, r.label, r.created_at);
     insert.run(extra, rows[0].user_id, 'user', null, null, rows[0].created_at);
-    db.exec('DROP TABLE old_keys; PRAGMA user_version = 4');
+    // and without what later versions added (issue 15: accounts' passwords)
+    db.exec('DROP TABLE old_keys; ALTER TABLE users DROP COLUMN password_hash; PRAGMA user_version = 4');
     db.close();
     await rm(join(dir, 'keys.json'));
     chmodSync(dir, 0o755);

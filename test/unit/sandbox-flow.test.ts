@@ -85,6 +85,21 @@ describe('task flow', () => {
     for (const t of [...blockers, queued]) await sb.call('POST', `/evaluations/${t.task_id}/cancel`);
   });
 
+  test('a cancelled task leaves the queue: the tasks behind it move up, the length shrinks', async () => {
+    const blockers = await Promise.all([submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 3` }), submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 4` })]);
+    const waiting = [];
+    for (const n of [1, 2, 3]) waiting.push(await submit({ model_id: 12, paper_content: `${ESSAY} waiting ${n}` }));
+    const place = async (taskId: string) => {
+      const snap = (await sb.call('GET', `/evaluations/${taskId}/status`)).body.data;
+      return { status: snap.status, position: snap.position, length: snap.length };
+    };
+    expect(await place(waiting[2]!.task_id)).toEqual({ status: 'QUEUED', position: 3, length: 3 });
+    await sb.call('POST', `/evaluations/${waiting[1]!.task_id}/cancel`);
+    expect(await place(waiting[0]!.task_id)).toEqual({ status: 'QUEUED', position: 1, length: 2 });
+    expect(await place(waiting[2]!.task_id)).toEqual({ status: 'QUEUED', position: 2, length: 2 });
+    for (const t of [...blockers, ...waiting]) await sb.call('POST', `/evaluations/${t.task_id}/cancel`);
+  });
+
   test('magic KCT-SANDBOX-FAIL: FAILURE with an error entry, credits_charged 0, balance unchanged', async () => {
     const before = await credits();
     const task = await submit({ model_id: 13, paper_content: `${ESSAY} KCT-SANDBOX-FAIL` });

@@ -1,23 +1,15 @@
 // The sandbox marking through the language-model engine: the queue's rules hold (charge once on
 // SUCCESS, nothing on FAILURE or CANCEL, compare-and-swap against a cancel), each failure ends the
 // task with a reason and the right `retryable`, and POST /feedback-rewrite uses the engine too.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startFakeLlm, type FakeLlm } from './fake-llm.js';
+import { describe, expect, test } from 'vitest';
+import { fakeLlmForFile } from './fake-llm.js';
 import { ESSAY, launch, type TestSandbox } from './sandbox-helpers.js';
 
-let fake: FakeLlm;
-const sandboxes: TestSandbox[] = [];
-beforeAll(async () => {
-  fake = await startFakeLlm();
-});
-afterAll(async () => {
-  for (const sb of sandboxes) await sb.dispose();
-  await fake.close();
-});
+const llm = fakeLlmForFile();
 
 async function sandboxFor(model: string, timeoutMs = 10_000): Promise<TestSandbox> {
-  const sb = await launch({ grader: { kind: 'openai', url: fake.url, model, timeoutMs, apiKey: 'sk-sandbox-key' } });
-  sandboxes.push(sb);
+  const sb = await launch({ grader: { kind: 'openai', url: llm.fake.url, model, timeoutMs, apiKey: 'sk-sandbox-key' } });
+  llm.closeLater(sb, (s) => s.dispose());
   return sb;
 }
 
@@ -82,7 +74,7 @@ describe('marking through the engine', () => {
     const id = await submit(sb);
     await sb.waitFor(id, sb.keys.user, (s) => s.status === 'PROGRESS' && s.cur_step === 4);
     // The model is asked at the last step; wait until it really has the request.
-    while (!fake.requests.some((r) => r.model === 'hang' && String(r.body.messages[1].content).includes('School uniforms should be compulsory'))) {
+    while (!llm.fake.requests.some((r) => r.model === 'hang' && String(r.body.messages[1].content).includes('School uniforms should be compulsory'))) {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect((await sb.call('POST', `/evaluations/${id}/cancel`)).status).toBe(200);
@@ -98,7 +90,7 @@ describe('marking through the engine', () => {
     const record = JSON.stringify((await sb.call('GET', `/evaluations/${id}`)).body);
     expect(record).toContain('Check the key in KCT_GRADER_API_KEY');
     expect(record).not.toContain('sk-sandbox-key');
-    expect(fake.requests.filter((r) => r.model === 'echo-key').every((r) => r.headers.authorization === 'Bearer sk-sandbox-key')).toBe(true);
+    expect(llm.fake.requests.filter((r) => r.model === 'echo-key').every((r) => r.headers.authorization === 'Bearer sk-sandbox-key')).toBe(true);
   });
 });
 

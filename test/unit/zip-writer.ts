@@ -21,35 +21,15 @@ export function zip(parts: ZipPart[]): Buffer {
     const data = p.stored ? p.content : deflateRawSync(p.content);
     const size = p.declare ?? p.content.length;
     const crc = crc32(p.content);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(p.stored ? 0 : 8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(p.stored ? 0 : 8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
+    const method = p.stored ? 0 : 8;
+    const local = header(30, [[32, 0, 0x04034b50], [16, 4, 20], [16, 8, method], [32, 14, crc], [32, 18, data.length], [32, 22, size], [16, 26, name.length]]);
+    const central = header(46, [[32, 0, 0x02014b50], [16, 4, 20], [16, 6, 20], [16, 10, method], [32, 16, crc], [32, 20, data.length], [32, 24, size], [16, 28, name.length], [32, 42, offset]]);
     locals.push(local, name, data);
     centrals.push(central, name);
     offset += local.length + name.length + data.length;
   }
   const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = header(22, [[32, 0, 0x06054b50], [16, 8, parts.length], [16, 10, parts.length], [32, 12, cd.length], [32, 16, offset]]);
   return Buffer.concat([...locals, cd, end]);
 }
 
@@ -68,3 +48,13 @@ export const docx = (document: Buffer, extra: ZipPart[] = [], declare?: number) 
   ...extra,
 ]);
 
+
+/** A zip header of `size` bytes with each field (16 or 32 bits, little-endian) at its offset. */
+function header(size: number, fields: [bits: 16 | 32, offset: number, value: number][]): Buffer {
+  const out = Buffer.alloc(size);
+  for (const [bits, offset, value] of fields) {
+    if (bits === 16) out.writeUInt16LE(value, offset);
+    else out.writeUInt32LE(value, offset);
+  }
+  return out;
+}

@@ -1,12 +1,19 @@
-// Output of a run over many answers. NDJSON and CSV stream a line per answer as it finishes;
-// JSON is one array at the end; the table and the summary come at the end. stdout holds only
-// results: with a machine format, the summary goes to stderr.
+// Output of a run over many answers, in memory that does not grow with their number. NDJSON
+// and CSV stream a line per answer as it finishes (in the order answers finish); `--json` streams
+// one array in the order the answers were found, each row printed as soon as the rows before it
+// are (rows that finish early wait on disk, RowSpool); the table comes at the end, read back from
+// disk in the order found. The summary keeps figures, not rows (ClassTally), and the list of
+// answers not marked keeps the first hundred. stdout holds only results: with a machine format,
+// the summary goes to stderr.
+import { once } from 'node:events';
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { statusOf } from '../../api/status.js';
 import { err, out, outRaw, safeText, type IO } from '../io.js';
-import { renderSummary, summarize } from '../summary.js';
+import { RowSpool } from '../row-spool.js';
+import { renderSummary } from '../summary.js';
+import { ClassTally } from '../tally.js';
 import { printResult } from './result.js';
-import { cell, renderTable, type OutputFormat } from './rows.js';
+import { cell, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
 
 export interface AnswerOutcome {
@@ -17,6 +24,8 @@ export interface AnswerOutcome {
   status: string;
   score?: number | null;
   max_score?: number | null;
+  /** What the service charged (from the result record, or a saved row). */
+  credits_charged?: number | null;
   evaluation?: EvaluationEntry[] | null;
   /** Why it failed or was not sent. */
   message?: string;
@@ -40,13 +49,41 @@ export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult)
   };
 }
 
-export class OutcomeWriter {
-  private readonly outcomes: AnswerOutcome[] = [];
-  private csvHeader?: string[];
-  private csvPending: AnswerOutcome[] = [];
-  private stringify?: (rows: unknown[][]) => string;
+export interface WriterOptions {
+  /** How many rows the run prints (rows are numbered 0 to rows - 1 in the order answers were found). */
+  rows?: number;
+  /** False for --no-wait: nothing is marked yet, so no summary, and CSV has no criterion columns. */
+  waited?: boolean;
+}
 
-  constructor(private readonly io: IO, private readonly format: OutputFormat) {}
+/** How many answers not marked are listed by name at the end (all are in the rows). */
+const LISTED_PROBLEMS = 100;
+/** CSV rows kept in memory while waiting for the first marked answer (which gives the columns); more wait on disk. */
+const CSV_PENDING_IN_MEMORY = 500;
+
+export class OutcomeWriter {
+  private readonly tally = new ClassTally();
+  private readonly waited: boolean;
+  private added = 0;
+  private accepted = 0;
+  /** The first answers not marked, by row (a few, never all). */
+  private problems: { index: number; line: string }[] = [];
+  private problemCount = 0;
+  private spool?: RowSpool;
+  private jsonRows = 0;
+  private csvHeader?: string[];
+  private csvPending: { file: string; student_id: string; task_id: string; status: string; score: unknown; scores: [string, unknown][] }[] = [];
+  private csvSpill?: RowSpool;
+  private csvSpilled = 0;
+  private stringify?: (rows: unknown[][]) => string;
+  /** Display width of a cell, as the table measures it (wide characters count double). */
+  private strlen?: (text: string) => number;
+  private readonly table = { widths: [0, 0, 0, 0, 0], folder: undefined as string[] | undefined, flat: false };
+
+  constructor(private readonly io: IO, private readonly format: OutputFormat, options: WriterOptions = {}) {
+    this.waited = options.waited !== false;
+    if (format === 'json' || format === 'table') this.spool = new RowSpool(options.rows ?? 0);
+  }
 
   async init(): Promise<void> {
     if (this.format === 'csv') {
@@ -54,13 +91,40 @@ export class OutcomeWriter {
       // A student id or criterion name that begins like a formula (=, +, -, @) is prefixed with '
       // so a spreadsheet opening marks.csv shows it instead of running it (CSV injection).
       this.stringify = (rows) => stringify(rows, { escape_formulas: true });
+      // with --no-wait no answer is marked: the columns are known now
+      if (!this.waited) this.writeCsvHeader([]);
     }
+    if (this.format === 'table') this.strlen = await displayWidth();
   }
 
-  add(outcome: AnswerOutcome): void {
-    this.outcomes.push(outcome);
+  /** Rows printed (or kept to print) so far. */
+  get count(): number {
+    return this.added;
+  }
+
+  /** One answer's row; `index` is its row in the order found (default: the order rows are added). */
+  add(outcome: AnswerOutcome, index: number = this.added): void {
+    this.added += 1;
+    if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
+    if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation });
+    const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
+    if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
     if (this.format === 'ndjson') out(this.io, JSON.stringify(ndjsonRow(outcome)));
-    if (this.format === 'csv') this.addCsv(outcome);
+    else if (this.format === 'csv') this.addCsv(outcome);
+    else if (this.format === 'json') this.addJson(index, outcome);
+    else if (this.format === 'table') this.addTableRow(index, outcome);
+  }
+
+  /** A row that will never be added (it was printed elsewhere) no longer holds back those after it. */
+  skip(index: number): void {
+    if (this.format === 'json') for (const row of this.spool!.skip(index)) this.writeJsonRow(row);
+    else this.spool?.skip(index);
+  }
+
+  /** Resolves when stdout can take more (a slow reader of a pipe must not make kct buffer rows). */
+  async drained(): Promise<void> {
+    const stdout = this.io.stdout as NodeJS.WritableStream & { writableNeedDrain?: boolean };
+    if (stdout.writableNeedDrain) await once(stdout, 'drain');
   }
 
   /** Ends the CSV (a header even when no row was marked); for a single record, no summary. */
@@ -68,70 +132,150 @@ export class OutcomeWriter {
     if (this.format === 'csv') this.flushCsv(true);
   }
 
-  /** Prints what comes at the end; returns the outcomes in the order they finished. */
-  async finish(order: (outcome: AnswerOutcome) => number, options: { waited?: boolean } = {}): Promise<AnswerOutcome[]> {
-    const sorted = [...this.outcomes].sort((a, b) => order(a) - order(b));
-    if (this.format === 'csv') this.flushCsv(true);
-    if (this.format === 'json') out(this.io, JSON.stringify(sorted.map(ndjsonRow), null, 2));
-    if (this.format === 'table') await this.printTable(sorted);
-    if (options.waited === false) {
+  /** Prints what comes at the end: the rest of the array, the table, the summary and what was not marked. */
+  async finish(): Promise<void> {
+    try {
+      if (this.format === 'csv') this.flushCsv(true);
+      if (this.format === 'json') outRaw(this.io, this.jsonRows === 0 ? '[]\n' : '\n]\n');
+      if (this.format === 'table') await this.printTable();
+    } finally {
+      this.discard();
+    }
+    const problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
+    const more = this.problemCount - problems.length;
+    const andMore = more > 0 ? [`  ... and ${more} more (every one is in the rows, with its status and message)`] : [];
+    if (!this.waited) {
       // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
-      const refused = sorted.filter((o) => !o.task_id || o.status === 'ERROR' || o.status === 'NOT_SENT');
-      (this.format === 'table' ? out : err)(this.io, `Submitted: ${sorted.length - refused.length} of ${sorted.length} accepted; follow them with kct status <task_id> --watch`);
-      for (const o of refused) err(this.io, `  ${o.file}: ${o.status}${o.message ? ` — ${o.message}` : ''}`);
-      return sorted;
+      (this.format === 'table' ? out : err)(this.io, `Submitted: ${this.accepted} of ${this.added} accepted; follow them with kct status <task_id> --watch`);
+      for (const problem of [...problems.map((p) => p.line), ...andMore]) err(this.io, problem);
+      return;
     }
-    const summary = renderSummary(summarize(sorted.map((o) => ({ status: o.status, score: o.score, maxScore: o.max_score, evaluation: o.evaluation }))), {
-      unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
-    });
+    const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY });
     for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
-    const problems = sorted.filter((o) => o.status !== 'SUCCESS');
-    if (problems.length > 0) {
-      err(this.io, `Not marked (${problems.length}):`);
-      for (const o of problems) err(this.io, `  ${o.file}: ${o.status}${o.message ? ` — ${safeText(this.io, o.message, 'stderr')}` : ''}`);
+    if (this.problemCount > 0) {
+      err(this.io, `Not marked (${this.problemCount}):`);
+      for (const line of [...problems.map((p) => p.line), ...andMore]) err(this.io, line);
     }
-    return sorted;
   }
 
-  private async printTable(sorted: AnswerOutcome[]): Promise<void> {
+  /** Removes the temporary files (also when the run is interrupted). */
+  discard(): void {
+    this.spool?.discard();
+    this.csvSpill?.discard();
+  }
+
+  private noteProblem(index: number, o: AnswerOutcome): void {
+    this.problemCount += 1;
+    this.problems.push({ index, line: `  ${o.file}: ${o.status}${o.message ? ` — ${safeText(this.io, o.message, 'stderr')}` : ''}` });
+    // keep the first hundred by row, whatever order they come in
+    if (this.problems.length >= 2 * LISTED_PROBLEMS) this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
+  }
+
+  private addJson(index: number, outcome: AnswerOutcome): void {
+    for (const row of this.spool!.arrive(index, JSON.stringify(ndjsonRow(outcome), null, 2))) this.writeJsonRow(row);
+  }
+
+  /** Rows of the one array, as JSON.stringify(rows, null, 2) would print them, one at a time. */
+  private writeJsonRow(row: string): void {
+    outRaw(this.io, `${this.jsonRows === 0 ? '[\n' : ',\n'}  ${row.replaceAll('\n', '\n  ')}`);
+    this.jsonRows += 1;
+  }
+
+  private addTableRow(index: number, o: AnswerOutcome): void {
+    const cells = [
+      safeText(this.io, o.file),
+      safeText(this.io, o.student_id ?? ''),
+      o.task_id ?? '',
+      o.status,
+      o.score === undefined || o.score === null ? '' : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
+    ];
+    this.spool!.put(index, JSON.stringify(cells));
+    cells.forEach((text, i) => {
+      this.table.widths[i] = Math.max(this.table.widths[i], this.strlen!(text));
+    });
+    this.table.folder = commonFolder(this.table.folder, cells[0], this.table.flat);
+    if (this.table.folder === undefined) this.table.flat = true;
+  }
+
+  private async printTable(): Promise<void> {
     // The part of a path that names the student is never cut or wrapped: the folder all files
     // share is said once above the table, and the rest is shown whole (the table may then be wider
     // than the terminal; piped, there is no width to keep to).
-    const { folder, names } = relativeToCommonFolder(sorted.map((o) => o.file));
-    const body = sorted.map((o, i) => [
-      safeText(this.io, names[i]),
-      safeText(this.io, o.student_id ?? ''),
-      o.task_id ?? '',
-      statusColor(this.io, o.status),
-      o.score === undefined || o.score === null ? '' : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
-    ]);
+    const shared = this.table.folder?.join('') ?? '';
+    const folder = shared === '' || shared === '/' || shared === './' ? '' : shared;
+    const rows = (function* (spool: RowSpool, io: IO) {
+      for (const line of spool.all()) {
+        const [file, student, task, status, score] = JSON.parse(line) as string[];
+        yield [file.slice(folder.length), student, task, statusColor(io, status), score];
+      }
+    })(this.spool!, this.io);
     if (folder) out(this.io, `Files in ${safeText(this.io, folder)}`);
-    out(this.io, await renderTable(this.io, ['File', 'Student', 'Task', 'Status', 'Score'], body, [], { compact: true }));
+    const widths = [...this.table.widths];
+    widths[0] -= this.strlen!(folder);
+    await renderTableInChunks(this.io, ['File', 'Student', 'Task', 'Status', 'Score'], widths, rows, (text) => outRaw(this.io, text));
   }
 
   private addCsv(outcome: AnswerOutcome): void {
-    this.csvPending.push(outcome);
-    // The criterion columns come from the first marked answer: wait for one before the header.
-    if (!this.csvHeader && outcome.status === 'SUCCESS') this.flushCsv(false);
-    else if (this.csvHeader) this.flushCsv(false);
+    const scores = (outcome.evaluation ?? []).filter((e) => e.type !== 'error').map((e): [string, unknown] => [e.item as string, e.score]);
+    const row = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, scores };
+    if (this.csvHeader) {
+      this.writeCsvRows([row]);
+      return;
+    }
+    // The criterion columns come from the first marked answer: rows before it wait for it.
+    if (outcome.status === 'SUCCESS') {
+      this.writeCsvHeader(scores.filter(([item]) => item).map(([item]) => item));
+      this.flushCsv(false);
+      this.writeCsvRows([row]);
+      return;
+    }
+    if (this.csvPending.length < CSV_PENDING_IN_MEMORY) {
+      this.csvPending.push(row);
+      return;
+    }
+    this.csvSpill ??= new RowSpool(0);
+    this.csvSpill.put(this.csvSpilled++, JSON.stringify(row));
+  }
+
+  private writeCsvHeader(criteria: string[]): void {
+    this.csvHeader = criteria;
+    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria]]));
   }
 
   private flushCsv(final: boolean): void {
     if (!this.csvHeader) {
-      const first = this.csvPending.find((o) => o.status === 'SUCCESS');
-      if (!first && !final) return;
-      const criteria = (first?.evaluation ?? []).filter((e) => e.type !== 'error' && e.item).map((e) => e.item as string);
-      this.csvHeader = criteria;
-      outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria]]));
+      if (!final) return;
+      this.writeCsvHeader([]);
     }
-    const criteria = this.csvHeader;
-    const rows = this.csvPending.map((o) => {
-      const byItem = new Map((o.evaluation ?? []).filter((e) => e.type !== 'error').map((e) => [e.item, e.score]));
-      return [o.file, o.student_id ?? '', o.task_id ?? '', o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item)))];
-    });
-    if (rows.length > 0) outRaw(this.io, this.stringify!(rows));
+    this.writeCsvRows(this.csvPending);
     this.csvPending = [];
+    if (this.csvSpill) {
+      for (const line of this.csvSpill.all()) this.writeCsvRows([JSON.parse(line)]);
+      this.csvSpill.discard();
+      this.csvSpill = undefined;
+    }
   }
+
+  private writeCsvRows(rows: { file: string; student_id: string; task_id: string; status: string; score: unknown; scores: [string, unknown][] }[]): void {
+    if (rows.length === 0) return;
+    const criteria = this.csvHeader!;
+    const lines = rows.map((o) => {
+      const byItem = new Map(o.scores);
+      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item)))];
+    });
+    outRaw(this.io, this.stringify!(lines));
+  }
+}
+
+/** The folder segments every path so far shares (never a file name), or undefined when none can be. */
+function commonFolder(shared: string[] | undefined, path: string, flat: boolean): string[] | undefined {
+  if (flat) return undefined;
+  const parts = path.split(/(?<=[/\\])/).slice(0, -1); // keep each separator on its segment; never the file name
+  if (parts.length === 0) return undefined;
+  if (shared === undefined) return parts;
+  let same = 0;
+  while (same < shared.length && same < parts.length && shared[same] === parts[same]) same += 1;
+  return same === 0 ? undefined : shared.slice(0, same);
 }
 
 /** The folder every path shares (with its separator), and each path without it; none for one path or none shared. */
@@ -147,7 +291,8 @@ export function relativeToCommonFolder(paths: string[]): { folder?: string; name
   return { folder, names: split.map((parts) => parts.slice(shared).join('')) };
 }
 
-function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
+/** The row of an answer in every machine format (README "Output shapes"). */
+export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {
     file: outcome.file,
     student_id: outcome.student_id ?? null,
@@ -155,7 +300,7 @@ function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     status: outcome.status,
     score: outcome.score ?? null,
     max_score: outcome.max_score ?? null,
-    credits_charged: typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
+    credits_charged: typeof outcome.credits_charged === 'number' ? outcome.credits_charged : typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
     ...(outcome.message ? { message: outcome.message } : {}),
     evaluation: outcome.evaluation ?? null,
   };

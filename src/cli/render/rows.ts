@@ -100,6 +100,47 @@ function columnWidths(columns: number, head: string[], body: string[][], wrap: b
   return natural.map((width, i) => (wrap[i] ? Math.min(width, share) : width));
 }
 
+/** cli-table3's own measure of a cell's width (colours ignored, wide characters counted double). */
+export async function displayWidth(): Promise<(text: string) => number> {
+  const { strlen } = await import('cli-table3/src/utils.js');
+  return strlen;
+}
+
+/** Rows per piece when a table is printed piece by piece. */
+const CHUNK_ROWS = 500;
+
+/**
+ * A table of any length without holding it: columns as wide as their widest cell (`widths`, as
+ * measured by displayWidth), printed CHUNK_ROWS rows at a time. The lines are the same as one
+ * renderTable() of all the rows: each piece is a table of those widths, with the borders between
+ * pieces left out.
+ */
+export async function renderTableInChunks(io: IO, head: string[], widths: number[], rows: Iterable<string[]>, write: (text: string) => void): Promise<void> {
+  const { default: Table } = await import('cli-table3');
+  const colWidths = head.map((h, i) => Math.max(h.length, widths[i] ?? 0) + 2);
+  const style = { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] };
+  let first = true;
+  let pending: string[][] = [];
+  let held: string[] | undefined; // the last piece's lines, printed once it is known whether more follow
+  const piece = () => {
+    const table = new Table({ head: first ? head : [], chars: COMPACT_CHARS, style, colWidths });
+    for (const row of pending) table.push(row);
+    const lines = table.toString().split('\n');
+    // a piece after the first drops its top border; every piece but the last drops its bottom one
+    const body = first ? lines : lines.slice(1);
+    if (held) write(`${held.slice(0, -1).join('\n')}\n`);
+    held = body;
+    first = false;
+    pending = [];
+  };
+  for (const row of rows) {
+    pending.push(row);
+    if (pending.length >= CHUNK_ROWS) piece();
+  }
+  if (pending.length > 0 || first) piece();
+  if (held) write(`${held.join('\n')}\n`);
+}
+
 function longestLine(text: string): number {
   return Math.max(0, ...text.split('\n').map((line) => line.length));
 }

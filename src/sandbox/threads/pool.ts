@@ -5,7 +5,7 @@
 // in one FIFO queue; each job may run for `budgetMs` on its thread, after which the thread is
 // ended (a loop cannot be interrupted otherwise) and a new one takes its place.
 import type { Worker } from 'node:worker_threads';
-import type { JobAnswer, JobMessage, SerializedError } from './serve.js';
+import type { JobAnswer, JobMessage, JobStarted, SerializedError } from './serve.js';
 import { assertCompiledIsCurrent, compiledModule, newThread } from './compiled.js';
 
 export interface Job {
@@ -89,6 +89,9 @@ interface Pending {
   onAbort?: () => void;
 }
 
+/** How long a new thread may take to start and load a job's module, on top of the job's budget. */
+const START_GRACE_MS = 10_000;
+
 interface Thread {
   worker: Worker;
   running?: Pending;
@@ -169,7 +172,7 @@ export class ThreadPool {
     worker.stdout.pipe(process.stderr);
     const thread: Thread = { worker, retired: false };
     this.threads.add(thread);
-    worker.on('message', (answer: JobAnswer) => this.answered(thread, answer));
+    worker.on('message', (answer: JobAnswer | JobStarted) => this.answered(thread, answer));
     worker.on('error', (err: Error & { code?: string }) => this.died(thread, err.code === 'ERR_WORKER_OUT_OF_MEMORY'
       ? new JobCrashedError('the job needed more memory than a worker thread may use', err.code)
       : new JobCrashedError(`the worker thread failed: ${err.message}`, err.code)));
@@ -180,11 +183,8 @@ export class ThreadPool {
   private start(thread: Thread, pending: Pending): void {
     thread.running = pending;
     thread.worker.ref();
-    thread.timer = setTimeout(() => {
-      this.settle(pending, new JobTimeoutError(pending.budgetMs));
-      this.retire(thread);
-      this.pump();
-    }, pending.budgetMs);
+    // until the thread says the job began, its start and module loading count too, within a grace
+    this.budget(thread, pending, pending.budgetMs + START_GRACE_MS);
     const message: JobMessage = { id: pending.id, module: pending.job.module, fn: pending.job.fn, args: pending.job.args };
     try {
       thread.worker.postMessage(message);
@@ -195,9 +195,21 @@ export class ThreadPool {
     }
   }
 
-  private answered(thread: Thread, answer: JobAnswer): void {
+  /** Ends the job with JobTimeoutError, and its thread, unless it answers within `ms`. */
+  private budget(thread: Thread, pending: Pending, ms: number): void {
+    clearTimeout(thread.timer);
+    thread.timer = setTimeout(() => {
+      this.settle(pending, new JobTimeoutError(pending.budgetMs));
+      this.retire(thread);
+      this.pump();
+    }, ms);
+  }
+
+  private answered(thread: Thread, answer: JobAnswer | JobStarted): void {
     const pending = thread.running;
     if (thread.retired || !pending || pending.id !== answer.id) return;
+    // the budget is the job's own time: a thread started under load is not held against it
+    if ('started' in answer) return this.budget(thread, pending, pending.budgetMs);
     if (answer.ok) this.settle(pending, undefined, answer.value);
     else this.settle(pending, new JobFailedError(answer.error));
     this.release(thread);

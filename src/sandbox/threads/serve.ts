@@ -20,6 +20,12 @@ export interface SerializedError {
   cause?: { name: string; message: string };
 }
 
+/** Sent when the job's function is called (its module loaded): the pool's time budget starts then. */
+export interface JobStarted {
+  id: number;
+  started: true;
+}
+
 export type JobAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
 
 /** Loads a job's module from the name the pool sent (a file URL, or a key of the executable's registry). */
@@ -59,6 +65,7 @@ export function serveJobs(load: LoadModule): void {
       const mod = await loaded(job.module);
       const fn = mod[job.fn];
       if (typeof fn !== 'function') throw new Error(`${job.module} has no function ${job.fn}`);
+      port.postMessage({ id: job.id, started: true } satisfies JobStarted);
       return { id: job.id, ok: true, value: await (fn as (...args: unknown[]) => unknown)(...job.args) };
     } catch (err) {
       return { id: job.id, ok: false, error: serializeError(err) };

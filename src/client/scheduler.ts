@@ -1,0 +1,616 @@
+// The polling loop behind every wait: one loop for any number of tasks, each with its own
+// deadline, in memory that holds a few numbers per task (typed arrays, not an object and a
+// promise per task). It polls a task when it is likely to be final, oldest first:
+// - a task seen QUEUED at position p is not polled again before the queue could have drained p
+//   positions (QueueModel), and tasks added after it (behind it in the queue) are not polled at
+//   all until it has moved: until then nothing behind it can be final;
+// - a running task is polled on the spec's schedule (3 s backing off to 15 s), or later when
+//   it is known to take longer;
+// - the spec's schedule is the most often any one task is polled, never an obligation.
+// Every request also waits its turn in the run's RequestBudget (http.ts), so many tasks due at
+// once are spread out, and a 429 slows all of them.
+import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, formatDuration } from '../api/errors.js';
+import type { StatusSnapshot } from '../api/schemas.js';
+import { isFinalSnapshot } from '../api/status.js';
+import { QueueModel } from './queue-model.js';
+import { parseRetryAfter } from './retry.js';
+
+/** The last look at a task at its deadline, and the shortest time any status request is given. */
+const LAST_LOOK_MS = 5_000;
+const MIN_REQUEST_MS = 1_000;
+
+export interface PollSchedule {
+  startMs: number;
+  maxMs: number;
+  factor: number;
+}
+
+/** The interval after `interval`, growing by the factor up to the maximum. */
+export function nextInterval(interval: number, schedule: PollSchedule): number {
+  return Math.min(schedule.maxMs, Math.round(interval * schedule.factor));
+}
+
+export type StatusFetcher = (taskId: string, signal?: AbortSignal) => Promise<{ snapshot: StatusSnapshot; retryAfterMs?: number }>;
+
+export interface SchedulerOptions {
+  /** How long each task is watched after it was added. */
+  timeoutMs: number;
+  schedule: PollSchedule;
+  signal?: AbortSignal;
+  /** How many status requests may be in flight at once. */
+  concurrency?: number;
+  /** Called with every snapshot; `changed` is false when nothing visible moved. */
+  onUpdate?: (snapshot: StatusSnapshot, changed: boolean) => void;
+  /**
+   * Called when a poll failed for a reason worth polling again for (5xx, 429). A connection
+   * error is not one: the fetcher's own retries already failed, so the server stopped answering.
+   */
+  onTransientError?: (taskId: string, error: Error) => void;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** What becomes of each task: exactly one of these is called once, with the tag it was added with. */
+export interface SchedulerHandlers {
+  onFinal(tag: number, snapshot: StatusSnapshot, taskId: string): void;
+  /** A poll that cannot succeed (404, 401), or the watch was interrupted. */
+  onError(tag: number, error: unknown, taskId: string): void;
+  onTimeout(tag: number, taskId: string): void;
+}
+
+const enum State {
+  Done = 0,
+  Unobserved = 1,
+  Queued = 2,
+  Running = 3,
+}
+
+const INFLIGHT = 1;
+/** Its deadline has passed: one last look if it may be final, then a time-out. */
+const EXPIRED = 2;
+const NEEDS_LOOK = 4;
+/** How stale the drain estimate may get before the newest task is looked at to measure it. */
+const RATE_FRESH_MS = 60_000;
+/** The longest the newest queued task goes unlooked at (a few requests an hour keep the estimate honest). */
+const ANCHOR_MAX_MS = 120_000;
+
+/** What kct saw of a task it has polled; kept only while the task is unfinished. */
+interface Seen {
+  seenAt: number;
+  /** Queue position when last seen queued, and when. */
+  pos?: number;
+  queuedAt?: number;
+  /** Estimated moment it left the queue, and when it was first and last seen running. */
+  startAt?: number;
+  firstRunningAt?: number;
+  lastRunningAt?: number;
+  signature?: string;
+}
+
+export class TaskScheduler {
+  private base = 0;
+  private head = 0;
+  private tail = 0;
+  private frontier = 0;
+  /** The oldest task whose deadline has not been dealt with (deadlines grow with the order tasks were added). */
+  private expireCursor = 0;
+  private capacity = 0;
+  private ids: (string | undefined)[] = [];
+  private tags = new Float64Array(0);
+  private deadline = new Float64Array(0);
+  private notBefore = new Float64Array(0);
+  /** Items up to and including this task (a batch weighs its item count): distances in the queue. */
+  private cum = new Float64Array(0);
+  private weight = new Float32Array(0);
+  private interval = new Float32Array(0);
+  private state = new Uint8Array(0);
+  private flags = new Uint8Array(0);
+  private totalWeight = 0;
+  private readonly seen = new Map<number, Seen>();
+  private readonly model: QueueModel;
+  private lastFinal?: { seq: number; cum: number; at: number };
+  /** The newest task last seen queued, kept after it is dropped (timed out): the tasks behind it are still behind it. */
+  private lastQueued?: { seq: number; cum: number; weight: number; pos: number; at: number };
+  private lastSentinelAt = -Infinity;
+  /**
+   * How many tasks never polled may be looked at at once: one while nothing is known, doubling
+   * each time such a look finds a task final (kct is behind: catch up quickly), back to one when
+   * it finds one unfinished (as TCP's slow start does).
+   */
+  private sweepWidth = 1;
+  private probing = 0;
+  private live = 0;
+  private inflight = 0;
+  private running = false;
+  private wake?: AbortController;
+  private completed?: () => void;
+  /** Set once the server stopped answering: every task watched then or later is told so. */
+  private gone?: ConnectionError;
+  private readonly schedule: PollSchedule;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly concurrency: number;
+
+  constructor(private readonly fetchStatus: StatusFetcher, private readonly options: SchedulerOptions, private readonly handlers: SchedulerHandlers) {
+    this.schedule = options.schedule;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.concurrency = options.concurrency ?? 8;
+    this.model = new QueueModel(this.schedule.startMs);
+    this.grow(64);
+  }
+
+  /** Tasks still watched. */
+  get size(): number {
+    return this.live;
+  }
+
+  /**
+   * Watches a task until it is final or its deadline passes. `firstPollIn` delays the first
+   * look (a task accepted a moment ago is still queued); `weight` is how many queue positions it
+   * takes (a batch: its items).
+   */
+  add(taskId: string, tag: number, options: { firstPollIn?: number; weight?: number } = {}): void {
+    if (this.gone) {
+      const gone = this.gone;
+      queueMicrotask(() => this.handlers.onError(tag, new ServerStoppedAnsweringError([taskId], gone), taskId));
+      return;
+    }
+    if (this.tail - this.base >= this.capacity) this.makeRoom();
+    const slot = this.tail - this.base;
+    const now = this.now();
+    const weight = Math.max(1, options.weight ?? 1);
+    this.totalWeight += weight;
+    this.ids[slot] = taskId;
+    this.tags[slot] = tag;
+    this.deadline[slot] = now + this.options.timeoutMs;
+    this.notBefore[slot] = now + (options.firstPollIn ?? 0);
+    this.cum[slot] = this.totalWeight;
+    this.weight[slot] = weight;
+    this.interval[slot] = this.schedule.startMs;
+    this.state[slot] = State.Unobserved;
+    this.flags[slot] = 0;
+    this.tail += 1;
+    this.live += 1;
+    this.wake?.abort();
+    if (!this.running) {
+      // started on the next microtask: tasks added together are all known to its first round
+      this.running = true;
+      queueMicrotask(() => void this.loop());
+    }
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.options.signal?.aborted) throw new InterruptedError('stopped watching');
+        if (this.live === 0 && this.inflight === 0) break;
+        const now = this.now();
+        this.expire(now);
+        const wakeAt = this.issue(now);
+        if (this.live === 0 && this.inflight === 0) break;
+        if (this.inflight >= this.concurrency) {
+          await this.completion();
+          continue;
+        }
+        if (wakeAt <= this.now()) continue;
+        // a poll answered at once (a local server, a test's fetcher) is handled before any sleep
+        if (this.inflight > 0 && (await this.settlesSoon())) continue;
+        await this.pauseFor(wakeAt - this.now());
+      }
+    } catch (error) {
+      const failure = error instanceof InterruptedError ? error : new InterruptedError('stopped watching', { cause: error });
+      this.failAll(failure);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Starts the polls that are due, oldest first; returns when the next one falls due. */
+  private issue(now: number): number {
+    let room = this.concurrency - this.inflight;
+    let wakeAt = Infinity;
+    const due: number[] = [];
+    /** Polls timed by an estimate (not by the spacing the spec asks for): what they find corrects the estimate. */
+    const predicted = new Set<number>();
+    const anchor = this.anchor();
+    for (const [seq, seen] of this.seen) {
+      const slot = seq - this.base;
+      if (this.flags[slot] & INFLIGHT) continue;
+      const at = this.flags[slot] & NEEDS_LOOK ? now : this.dueObserved(slot, seen, seq === anchor);
+      if (at > now) {
+        wakeAt = Math.min(wakeAt, at);
+        continue;
+      }
+      due.push(seq);
+      if (at > this.notBefore[slot]) predicted.add(seq);
+    }
+    // tasks never polled, in the order they were added: once one is not ready, the later ones are not either
+    let found = 0;
+    let slot = this.advanceFrontier();
+    for (; slot < this.tail - this.base; slot++) {
+      if (this.state[slot] !== State.Unobserved || this.flags[slot] & INFLIGHT) continue;
+      const at = this.flags[slot] & NEEDS_LOOK ? now : this.readyUnobserved(slot);
+      if (at > now) {
+        wakeAt = Math.min(wakeAt, at);
+        break;
+      }
+      // no more first looks at once than the sweep allows (an answer to one in flight wakes the loop)
+      if (found >= room || this.probing + found >= this.sweepWidth) break;
+      due.push(slot + this.base);
+      if (at > this.notBefore[slot]) predicted.add(slot + this.base);
+      found += 1;
+    }
+    const sentinel = this.sentinel(now, found < room, slot);
+    if (sentinel >= 0) due.push(sentinel);
+    if (this.expireCursor < this.tail) wakeAt = Math.min(wakeAt, this.deadline[Math.max(this.expireCursor, this.head) - this.base]);
+    due.sort((a, b) => a - b);
+    for (const seq of due) {
+      if (room <= 0) {
+        wakeAt = now;
+        break;
+      }
+      room -= 1;
+      void this.poll(seq, now, predicted.has(seq));
+    }
+    return wakeAt;
+  }
+
+  /** Marks tasks whose deadline has passed: a last look for those that may be final, a time-out for the others. */
+  private expire(now: number): void {
+    this.expireCursor = Math.max(this.expireCursor, this.head);
+    const late: number[] = [];
+    while (this.expireCursor < this.tail && this.deadline[this.expireCursor - this.base] <= now) {
+      const slot = this.expireCursor++ - this.base;
+      if (this.state[slot] === State.Done) continue;
+      this.flags[slot] |= EXPIRED;
+      if (this.flags[slot] & INFLIGHT) continue; // its answer decides
+      // decided before any is dropped: a task timed out still tells where the ones behind it are
+      if (this.mayBeFinal(slot, this.deadline[slot])) this.flags[slot] |= NEEDS_LOOK;
+      else late.push(slot + this.base);
+    }
+    for (const seq of late) this.timeOut(seq - this.base);
+  }
+
+  /** Whether a look at the deadline could find the task final (a task far back in the queue cannot). */
+  private mayBeFinal(slot: number, at: number): boolean {
+    const state = this.state[slot];
+    if (state === State.Running) return true;
+    const seen = this.seen.get(slot + this.base);
+    if (state === State.Queued && seen) return this.finishEstimate(slot, seen) <= at + this.schedule.maxMs;
+    return this.predict(slot) <= at + this.schedule.maxMs;
+  }
+
+  private async poll(seq: number, startedAt: number, predicted: boolean): Promise<void> {
+    let slot = seq - this.base;
+    const taskId = this.ids[slot] as string;
+    const lastLook = (this.flags[slot] & NEEDS_LOOK) !== 0;
+    const probe = this.state[slot] === State.Unobserved;
+    this.flags[slot] = (this.flags[slot] | INFLIGHT) & ~NEEDS_LOOK;
+    this.inflight += 1;
+    if (probe) this.probing += 1;
+    const boundMs = lastLook ? LAST_LOOK_MS : Math.ceil(Math.max(MIN_REQUEST_MS, Math.min(this.deadline[slot] - startedAt, 2 ** 31 - 1)));
+    const bound = AbortSignal.timeout(boundMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, bound]) : bound;
+    let answer: { snapshot: StatusSnapshot; retryAfterMs?: number } | undefined;
+    let failure: unknown;
+    try {
+      answer = await this.fetchStatus(taskId, signal);
+    } catch (error) {
+      failure = error;
+    }
+    this.inflight -= 1;
+    if (probe) this.probing -= 1;
+    slot = seq - this.base; // the arrays may have been compacted meanwhile
+    this.flags[slot] &= ~INFLIGHT;
+    try {
+      if (this.options.signal?.aborted || this.state[slot] === State.Done) return;
+      if (answer) this.observe(slot, answer.snapshot, answer.retryAfterMs, predicted);
+      else this.failed(slot, failure, bound.aborted, boundMs);
+      slot = seq - this.base; // a handler may have added tasks, and so compacted the arrays
+      if (this.state[slot] !== State.Done && this.flags[slot] & EXPIRED) this.timeOut(slot);
+    } catch (error) {
+      // a handler threw: that is a bug, reported for this task rather than lost
+      slot = seq - this.base;
+      if (this.state[slot] !== State.Done) this.finish(slot, (tag) => this.handlers.onError(tag, error, taskId));
+    } finally {
+      this.completed?.();
+      this.wake?.abort();
+    }
+  }
+
+  private failed(slot: number, error: unknown, timedOut: boolean, boundMs: number): void {
+    const taskId = this.ids[slot] as string;
+    if (timedOut) {
+      this.options.onTransientError?.(taskId, new Error(`no status answer within ${formatDuration(boundMs)}`));
+      this.reschedule(slot, undefined);
+      return;
+    }
+    // the fetcher's own retries failed: the server stopped answering, and polling on would only wait for --timeout
+    if (error instanceof ConnectionError) {
+      this.stopWatching(error);
+      return;
+    }
+    if (!isTransient(error)) {
+      this.finish(slot, (tag) => this.handlers.onError(tag, error, taskId));
+      return;
+    }
+    this.options.onTransientError?.(taskId, error as Error);
+    this.reschedule(slot, error instanceof ApiError ? parseRetryAfter(error.headers?.['retry-after']) : undefined);
+  }
+
+  private observe(slot: number, snapshot: StatusSnapshot, retryAfterMs: number | undefined, predicted: boolean): void {
+    const seq = slot + this.base;
+    const now = this.now();
+    const was = this.state[slot];
+    let seen = this.seen.get(seq);
+    const signature = JSON.stringify([snapshot.status, snapshot.stage, snapshot.position, snapshot.length, snapshot.cur_step, snapshot.progress, snapshot.message]);
+    const changed = signature !== seen?.signature;
+    this.options.onUpdate?.(snapshot, changed);
+    if (isFinalSnapshot(snapshot)) {
+      if (seen && was === State.Queued && seen.pos !== undefined) this.model.leftQueue({ pos: seen.pos + this.weight[slot] - 1, at: seen.queuedAt ?? seen.seenAt }, now);
+      if (seen && was === State.Running) this.model.ran(seen.startAt ?? seen.firstRunningAt ?? now, seen.lastRunningAt ?? now, now);
+      if (was === State.Unobserved) this.sweepWidth = Math.min(this.concurrency, this.sweepWidth * 2);
+      if (this.lastFinal === undefined || seq > this.lastFinal.seq) this.lastFinal = { seq, cum: this.cum[slot], at: now };
+      if (this.lastQueued !== undefined && this.lastQueued.seq <= seq) this.lastQueued = undefined;
+      this.finish(slot, (tag, taskId) => this.handlers.onFinal(tag, snapshot, taskId));
+      return;
+    }
+    if (!seen) {
+      seen = { seenAt: now };
+      this.seen.set(seq, seen);
+      this.sweepWidth = 1;
+    }
+    seen.signature = signature;
+    const position = queuePosition(snapshot);
+    if (position !== undefined) {
+      if (was === State.Queued && seen.pos !== undefined) this.model.queuedAgain({ pos: seen.pos, at: seen.queuedAt ?? seen.seenAt }, position, now);
+      seen.pos = position;
+      seen.queuedAt = now;
+      this.state[slot] = State.Queued;
+      if (this.lastQueued === undefined || seq >= this.lastQueued.seq) this.lastQueued = { seq, cum: this.cum[slot], weight: this.weight[slot], pos: position, at: now };
+    } else {
+      if (was === State.Queued && seen.pos !== undefined) {
+        const queuedAt = seen.queuedAt ?? seen.seenAt;
+        this.model.leftQueue({ pos: seen.pos, at: queuedAt }, now);
+        seen.startAt = Math.min(now, queuedAt + this.model.drainMs(seen.pos));
+      }
+      if (predicted && was === State.Running) this.model.stillRunning(seen.startAt ?? seen.firstRunningAt ?? now, now);
+      seen.firstRunningAt ??= now;
+      seen.lastRunningAt = now;
+      this.state[slot] = State.Running;
+      if (this.lastQueued?.seq === seq) this.lastQueued = undefined;
+    }
+    seen.seenAt = now;
+    this.reschedule(slot, retryAfterMs);
+  }
+
+  /** The next poll no sooner than the current interval (or the server's hint), and a longer interval after. */
+  private reschedule(slot: number, retryAfterMs: number | undefined): void {
+    const interval = this.interval[slot];
+    this.notBefore[slot] = this.now() + Math.max(interval, retryAfterMs ?? 0);
+    this.interval[slot] = nextInterval(interval, this.schedule);
+  }
+
+  /** When a polled, unfinished task is next due. */
+  private dueObserved(slot: number, seen: Seen, isAnchor: boolean): number {
+    const notBefore = this.notBefore[slot];
+    if (this.state[slot] === State.Queued) {
+      const finish = this.finishEstimate(slot, seen);
+      // the queue has not been seen to move: look on the spec's schedule to learn how fast it does
+      if (!Number.isFinite(finish)) return notBefore;
+      // the newest queued task is looked at again to measure the drain: every 15 s until it is
+      // measured, then halfway to its turn but at least every 2 minutes, so the estimate stays fresh
+      const halfway = this.model.measuredAt === undefined ? 0 : Math.min(ANCHOR_MAX_MS, (finish - seen.seenAt) / 2);
+      const cap = isAnchor ? seen.seenAt + Math.max(this.schedule.maxMs, halfway) : Infinity;
+      return Math.max(notBefore, Math.min(finish, cap));
+    }
+    return Math.max(notBefore, Math.min(this.finishEstimate(slot, seen), seen.seenAt + this.schedule.maxMs));
+  }
+
+  /** When a polled task is expected to be final. */
+  private finishEstimate(slot: number, seen: Seen): number {
+    if (this.state[slot] === State.Queued && seen.pos !== undefined) {
+      return (seen.queuedAt ?? seen.seenAt) + this.model.drainMs(seen.pos + this.weight[slot] - 1) + this.model.runMs;
+    }
+    return Math.max(seen.seenAt, (seen.startAt ?? seen.firstRunningAt ?? seen.seenAt) + this.model.runMs);
+  }
+
+  /** When a task never polled may be first looked at: not before it is added plus its first delay, nor before it could be final. */
+  private readyUnobserved(slot: number): number {
+    return Math.max(this.notBefore[slot], this.predict(slot));
+  }
+
+  /**
+   * The earliest a task never polled could be final, from the nearest older task kct has seen:
+   * behind a queued one, after the queue has drained to it and it has run; behind a running or
+   * finished one, spaced by the drain rate. Behind a queued task whose queue was never seen
+   * moving, not at all (Infinity) until it moves.
+   */
+  private predict(slot: number): number {
+    const seq = slot + this.base;
+    let reference = -1;
+    for (const candidate of this.seen.keys()) if (candidate < seq && candidate > reference) reference = candidate;
+    if (reference >= 0) {
+      const refSlot = reference - this.base;
+      const seen = this.seen.get(reference)!;
+      const between = this.cum[slot] - this.cum[refSlot];
+      if (this.state[refSlot] === State.Queued && seen.pos !== undefined) {
+        if (this.model.rate === undefined) return Infinity;
+        return (seen.queuedAt ?? seen.seenAt) + this.model.drainMs(seen.pos + this.weight[refSlot] - 1 + between) + this.model.runMs;
+      }
+      const finish = this.finishEstimate(refSlot, seen);
+      return this.model.rate === undefined ? finish : finish + this.model.drainMs(between);
+    }
+    const queued = this.lastQueued;
+    if (queued && queued.seq < seq) {
+      if (this.model.rate === undefined) return Infinity;
+      return queued.at + this.model.drainMs(queued.pos + queued.weight - 1 + this.cum[slot] - queued.cum) + this.model.runMs;
+    }
+    const last = this.lastFinal;
+    if (last && last.seq < seq && this.model.rate !== undefined) return last.at + this.model.drainMs(this.cum[slot] - last.cum);
+    return -Infinity;
+  }
+
+  /**
+   * Once the queue has been seen to move but its pace is only bounded (or last measured long
+   * ago), the newest task is looked at: far back in the queue, two looks at it measure the drain
+   * exactly. At most one such look every 15 s, and none while a queued task is being followed.
+   */
+  private sentinel(now: number, room: boolean, walked: number): number {
+    if (!room || !(this.model.rate !== undefined && this.model.rate > 0) || this.anchor() >= 0) return -1;
+    if (this.model.measuredAt !== undefined && now - this.model.measuredAt < RATE_FRESH_MS) return -1;
+    if (now < this.lastSentinelAt + this.schedule.maxMs) return -1;
+    for (let slot = this.tail - this.base - 1; slot > walked; slot--) {
+      if (this.state[slot] !== State.Unobserved || this.flags[slot] & INFLIGHT) continue;
+      this.lastSentinelAt = now;
+      return slot + this.base;
+    }
+    return -1;
+  }
+
+  /** The newest task seen queued: the one looked at to keep the drain estimate fresh. */
+  private anchor(): number {
+    let anchor = -1;
+    for (const seq of this.seen.keys()) if (seq > anchor && this.state[seq - this.base] === State.Queued) anchor = seq;
+    return anchor;
+  }
+
+  private advanceFrontier(): number {
+    const end = this.tail - this.base;
+    let slot = Math.max(this.frontier, this.head) - this.base;
+    while (slot < end && this.state[slot] !== State.Unobserved) slot++;
+    this.frontier = slot + this.base;
+    return slot;
+  }
+
+  private timeOut(slot: number): void {
+    this.finish(slot, (tag, taskId) => this.handlers.onTimeout(tag, taskId));
+  }
+
+  /** Forgets a task, then tells its handler (which may add tasks, and so move slots). */
+  private finish(slot: number, tell: (tag: number, taskId: string) => void): void {
+    const tag = this.tags[slot];
+    const taskId = this.ids[slot] as string;
+    this.state[slot] = State.Done;
+    this.flags[slot] = 0;
+    this.ids[slot] = undefined;
+    this.seen.delete(slot + this.base);
+    this.live -= 1;
+    while (this.head < this.tail && this.state[this.head - this.base] === State.Done) this.head += 1;
+    tell(tag, taskId);
+  }
+
+  /** The server stopped answering: every task still watched is told at once, not polled until its deadline. */
+  private stopWatching(error: ConnectionError): void {
+    this.gone ??= error;
+    const ids: string[] = [];
+    for (let seq = this.head; seq < this.tail; seq++) if (this.state[seq - this.base] !== State.Done) ids.push(this.ids[seq - this.base] as string);
+    this.failAll(new ServerStoppedAnsweringError(ids, error));
+  }
+
+  private failAll(error: unknown): void {
+    const seqs: number[] = [];
+    for (let seq = this.head; seq < this.tail; seq++) if (this.state[seq - this.base] !== State.Done) seqs.push(seq);
+    for (const seq of seqs) {
+      const slot = seq - this.base;
+      if (this.state[slot] !== State.Done) this.finish(slot, (tag, taskId) => this.handlers.onError(tag, error, taskId));
+    }
+  }
+
+  /** Resolves at the next poll's answer. */
+  private completion(): Promise<void> {
+    return new Promise((resolve) => {
+      this.completed = () => {
+        this.completed = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** True when a poll answers within one turn of the event loop (before any sleep is needed). */
+  private async settlesSoon(): Promise<boolean> {
+    let settled = false;
+    const done = this.completion().then(() => {
+      settled = true;
+    });
+    await Promise.race([done, new Promise((resolve) => setImmediate(resolve))]);
+    if (!settled) this.completed = undefined;
+    return settled;
+  }
+
+  /** Sleeps until the time is up, a task is added or answered, or the signal aborts (which throws). */
+  private async pauseFor(ms: number): Promise<void> {
+    this.wake = new AbortController();
+    const signals = [this.wake.signal, ...(this.options.signal ? [this.options.signal] : [])];
+    try {
+      await this.sleep(Math.ceil(Math.max(0, Math.min(ms, 2 ** 31 - 1))), AbortSignal.any(signals));
+    } catch (error) {
+      if (this.options.signal?.aborted) throw new InterruptedError('stopped watching', { cause: error });
+    } finally {
+      this.wake = undefined;
+    }
+  }
+
+  /** Room for more tasks: finished ones at the front are dropped, else the arrays double. */
+  private makeRoom(): void {
+    const liveFrom = this.head - this.base;
+    const used = this.tail - this.head;
+    if (liveFrom > 0 && used <= this.capacity / 2) {
+      this.ids.copyWithin(0, liveFrom, this.tail - this.base);
+      this.ids.length = used;
+      for (const array of [this.tags, this.deadline, this.notBefore, this.cum, this.weight, this.interval, this.state, this.flags]) {
+        array.copyWithin(0, liveFrom, this.tail - this.base);
+      }
+      this.base = this.head;
+      return;
+    }
+    this.grow(Math.max(64, this.capacity * 2));
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Float64Array | Float32Array | Uint8Array>(array: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(array.subarray(0, this.tail - this.base));
+      return next;
+    };
+    this.tags = copy(this.tags, (n) => new Float64Array(n));
+    this.deadline = copy(this.deadline, (n) => new Float64Array(n));
+    this.notBefore = copy(this.notBefore, (n) => new Float64Array(n));
+    this.cum = copy(this.cum, (n) => new Float64Array(n));
+    this.weight = copy(this.weight, (n) => new Float32Array(n));
+    this.interval = copy(this.interval, (n) => new Float32Array(n));
+    this.state = copy(this.state, (n) => new Uint8Array(n));
+    this.flags = copy(this.flags, (n) => new Uint8Array(n));
+    this.capacity = capacity;
+  }
+}
+
+/** The queue position of a waiting task, when the snapshot gives one. */
+function queuePosition(snapshot: StatusSnapshot): number | undefined {
+  const status = String(snapshot.status ?? snapshot.stage ?? '').toUpperCase();
+  if (status !== 'QUEUED' && status !== 'PENDING') return undefined;
+  const position = Number(snapshot.position);
+  return snapshot.position !== undefined && snapshot.position !== null && Number.isFinite(position) && position >= 0 ? position : undefined;
+}
+
+/** Errors after which watching goes on: the server answered, but is briefly overloaded or failing. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status === 408 || error.status === 429 || error.status >= 500;
+  return false;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,241 @@
+// The polling scheduler against a simulated service (a FIFO queue with W workers, each task
+// running R ms), on a virtual clock: what it polls, how often, and how late it notices the last
+// task. Deterministic: no real time passes, so these are counts of a simulation, not timings.
+import { describe, expect, it } from 'vitest';
+import type { StatusSnapshot } from '../../src/api/schemas.js';
+import { TaskScheduler, type StatusFetcher } from '../../src/client/scheduler.js';
+import { pollSchedule } from '../../src/client/poll.js';
+
+function fakeClock() {
+  let time = 0;
+  return {
+    now: () => time,
+    sleep: async (ms: number) => {
+      time += ms;
+    },
+    advance: (ms: number) => {
+      time += ms;
+    },
+  };
+}
+
+/**
+ * A FIFO service: tasks arrive when added (others' tasks may be ahead of them), W workers take
+ * them in order, each runs `runMs`. Answers status snapshots as the sandbox does: QUEUED with a
+ * 1-based position and the queue's length, PROGRESS while running, SUCCESS once done.
+ */
+class SimulatedService {
+  private readonly arrivals = new Map<string, number>();
+  private readonly order: string[] = [];
+  private starts?: Map<string, { start: number; end: number }>;
+  readonly polls = new Map<string, number[]>();
+
+  constructor(private readonly clock: { now: () => number }, private readonly workers: number, private readonly runMs: (id: string) => number) {}
+
+  arrive(id: string, at = this.clock.now()): void {
+    this.arrivals.set(id, at);
+    this.order.push(id);
+    this.starts = undefined;
+  }
+
+  /** Start and end of every task, in arrival order, W at a time. */
+  schedule(): Map<string, { start: number; end: number }> {
+    if (this.starts) return this.starts;
+    const free = Array.from({ length: this.workers }, () => 0);
+    const starts = new Map<string, { start: number; end: number }>();
+    for (const id of this.order) {
+      free.sort((a, b) => a - b);
+      const start = Math.max(free[0], this.arrivals.get(id)!);
+      const end = start + this.runMs(id);
+      free[0] = end;
+      starts.set(id, { start, end });
+    }
+    this.starts = starts;
+    return starts;
+  }
+
+  lastEnd(ids: string[]): number {
+    return Math.max(...ids.map((id) => this.schedule().get(id)!.end));
+  }
+
+  fetcher: StatusFetcher = async (id) => {
+    const now = this.clock.now();
+    this.polls.set(id, [...(this.polls.get(id) ?? []), now]);
+    const { start, end } = this.schedule().get(id)!;
+    if (now >= end) return { snapshot: { task_id: id, status: 'SUCCESS', stage: 'completed' } };
+    if (now >= start) return { snapshot: { task_id: id, status: 'PROGRESS', stage: 'processing' } };
+    const waiting = this.order.filter((other) => this.arrivals.get(other)! <= now && this.schedule().get(other)!.start > now);
+    return { snapshot: { task_id: id, status: 'QUEUED', stage: 'queued', position: waiting.indexOf(id) + 1, length: waiting.length } };
+  };
+
+  totalPolls(ids: string[]): number {
+    return ids.reduce((sum, id) => sum + (this.polls.get(id)?.length ?? 0), 0);
+  }
+}
+
+interface Finished {
+  id: string;
+  at: number;
+  snapshot: StatusSnapshot;
+}
+
+function watchAll(service: SimulatedService, clock: ReturnType<typeof fakeClock>, ids: string[], options: { timeoutMs?: number; firstPollIn?: number; weight?: number } = {}) {
+  const finished: Finished[] = [];
+  const timedOut: string[] = [];
+  return new Promise<{ finished: Finished[]; timedOut: string[] }>((resolve, reject) => {
+    let left = ids.length;
+    const settle = () => {
+      if (--left === 0) resolve({ finished, timedOut });
+    };
+    const scheduler = new TaskScheduler(service.fetcher, {
+      timeoutMs: options.timeoutMs ?? 24 * 3600_000,
+      schedule: pollSchedule(),
+      now: clock.now,
+      sleep: clock.sleep,
+    }, {
+      onFinal: (_tag, snapshot, id) => {
+        finished.push({ id, at: clock.now(), snapshot });
+        settle();
+      },
+      onError: (_tag, error) => reject(error),
+      onTimeout: (_tag, id) => {
+        timedOut.push(id);
+        settle();
+      },
+    });
+    ids.forEach((id, index) => scheduler.add(id, index, { firstPollIn: options.firstPollIn ?? 3000, weight: options.weight }));
+  });
+}
+
+/** The spec's rule, as the upper bound of frequency: never two polls of one task less than 3 s apart. */
+function expectSpacing(service: SimulatedService): void {
+  for (const times of service.polls.values()) {
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(3000);
+  }
+}
+
+describe('TaskScheduler against a simulated FIFO service', () => {
+  it('a backlog of 1,000 tasks on 4 workers (2 s each): at most 2 polls a task on average, the last one noticed within 15 s', async () => {
+    const clock = fakeClock();
+    const service = new SimulatedService(clock, 4, () => 2000);
+    const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
+    for (const id of ids) service.arrive(id);
+    const { finished } = await watchAll(service, clock, ids);
+    expect(finished).toHaveLength(1000);
+    expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(2);
+    const noticed = Math.max(...finished.map((f) => f.at));
+    expect(noticed - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
+    expectSpacing(service);
+  });
+
+  it('a slow service (40 workers, 60 s a task, 2,000 tasks) is polled about once a task, not every 15 s', async () => {
+    const clock = fakeClock();
+    const service = new SimulatedService(clock, 40, () => 60_000);
+    const ids = Array.from({ length: 2000 }, (_, i) => `t${i}`);
+    for (const id of ids) service.arrive(id);
+    const { finished } = await watchAll(service, clock, ids);
+    expect(finished).toHaveLength(2000);
+    // every unfinished task on the spec's schedule would be ~3,000 s / 15 s each: 100 polls a task
+    expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(2);
+    expect(Math.max(...finished.map((f) => f.at)) - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
+    expectSpacing(service);
+  });
+
+  it('run times that vary (exponential, mean 2 s, seeded) and finish out of order: still about once a task, the last one within 15 s', async () => {
+    const clock = fakeClock();
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const times = new Map<string, number>();
+    const service = new SimulatedService(clock, 4, (id) => times.get(id)!);
+    const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
+    for (const id of ids) {
+      times.set(id, -Math.log(1 - random()) * 2000);
+      service.arrive(id);
+    }
+    const { finished } = await watchAll(service, clock, ids);
+    expect(finished).toHaveLength(1000);
+    expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(2);
+    expect(Math.max(...finished.map((f) => f.at)) - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
+    expectSpacing(service);
+  });
+
+  it('tasks behind a queued head are not polled until the head moves; the head is, on the spec\'s schedule', async () => {
+    const clock = fakeClock();
+    // one worker, busy with someone else's task for 100 s
+    const service = new SimulatedService(clock, 1, (id) => (id === 'other' ? 100_000 : 1000));
+    service.arrive('other');
+    const ids = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    for (const id of ids) service.arrive(id);
+    const { finished } = await watchAll(service, clock, ids);
+    expect(finished).toHaveLength(20);
+    // while the head stood still (0 to 100 s), only the first task was looked at
+    for (const id of ids.slice(1)) expect((service.polls.get(id) ?? []).every((time) => time >= 100_000)).toBe(true);
+    const headPolls = service.polls.get('t0')!.filter((time) => time < 100_000);
+    expect(headPolls.length).toBeGreaterThan(0);
+    expect(headPolls.length).toBeLessThanOrEqual(100_000 / 15_000 + 4);
+    expectSpacing(service);
+  });
+
+  it('at the deadline, tasks still far back in the queue time out without a last look', async () => {
+    const clock = fakeClock();
+    const service = new SimulatedService(clock, 1, (id) => (id === 'other' ? 3_600_000 : 1000));
+    service.arrive('other');
+    const ids = Array.from({ length: 50 }, (_, i) => `t${i}`);
+    for (const id of ids) service.arrive(id);
+    const { timedOut } = await watchAll(service, clock, ids, { timeoutMs: 60_000 });
+    expect(timedOut).toHaveLength(50);
+    // the head of kct's tasks was watched; the 49 behind it were never polled, not even at the deadline
+    expect(service.polls.get('t0')!.length).toBeGreaterThan(0);
+    expect([...service.polls].filter(([id]) => id !== "t0")).toEqual([]);
+  });
+
+  it('a batch weighs its items: queue distances count items, not tasks', async () => {
+    const clock = fakeClock();
+    // 10 batches of 100 items, as 10 tasks that each take 100 queue positions and run 100 items' time
+    const service = new SimulatedService(clock, 1, () => 100 * 50);
+    const ids = Array.from({ length: 10 }, (_, i) => `b${i}`);
+    for (const id of ids) service.arrive(id);
+    const { finished } = await watchAll(service, clock, ids, { weight: 1 });
+    expect(finished).toHaveLength(10);
+    expect(Math.max(...finished.map((f) => f.at)) - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
+    expectSpacing(service);
+  });
+
+  it('keeps up with tasks added while it runs (a run that submits and waits at once)', async () => {
+    const clock = fakeClock();
+    const service = new SimulatedService(clock, 4, () => 1500);
+    const ids: string[] = [];
+    const finished: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const scheduler = new TaskScheduler(service.fetcher, { timeoutMs: 3600_000, schedule: pollSchedule(), now: clock.now, sleep: clock.sleep }, {
+        onFinal: (_tag, _snapshot, id) => {
+          finished.push(id);
+          if (finished.length === 300) resolve();
+        },
+        onError: (_tag, error) => reject(error),
+        onTimeout: (_tag, id) => reject(new Error(`timed out: ${id}`)),
+      });
+      // 300 submissions at 20 a second
+      let next = 0;
+      const submit = () => {
+        for (let i = 0; i < 20 && next < 300; i++, next++) {
+          const id = `t${next}`;
+          ids.push(id);
+          service.arrive(id);
+          scheduler.add(id, next, { firstPollIn: 3000 });
+        }
+        if (next < 300) setImmediate(() => {
+          clock.advance(1000);
+          submit();
+        });
+      };
+      submit();
+    });
+    expect(finished).toHaveLength(300);
+    expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(2);
+    expectSpacing(service);
+  });
+});
