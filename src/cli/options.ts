@@ -10,11 +10,15 @@ export const output = (description = 'output format'): OptionSpec => ({ flags: '
 export const outputShape = (z: Zod) => ({ output: z.enum(OUTPUT_CHOICES).optional() });
 
 export const watchOptions: OptionSpec[] = [
-  { flags: '--timeout <duration>', description: 'overall time limit for watching (e.g. 90s, 30m)', defaultValue: '30m' },
+  { flags: '--timeout <duration>', description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)', defaultValue: '30m' },
   { flags: '--poll-interval <duration>', description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)' },
 ];
 // durations are checked where they are used (cli/watching.ts), naming the flag or KCT_POLL_INTERVAL
 export const watchShape = (z: Zod) => ({ timeout: z.string(), pollInterval: z.string().optional() });
+
+/** The run's request budget (src/client/budget.ts), checked there with its env KCT_MAX_RPS. */
+export const maxRps = (): OptionSpec => ({ flags: '--max-rps <n>', description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)' });
+export const maxRpsShape = (z: Zod) => ({ maxRps: z.string().optional() });
 
 // How `kct keys` signs in to the product (cli/product-session.ts): never a password argument.
 export const signInOptions: OptionSpec[] = [

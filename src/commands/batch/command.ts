@@ -1,7 +1,7 @@
 // kct batch: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
 import type { z } from 'zod';
 import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
+import { globalOptions, maxRps, maxRpsShape, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
 
 // built when the command runs, so listing commands never loads zod
 export const schema = (z: Zod) => globalOptions(z).extend({
@@ -12,6 +12,7 @@ export const schema = (z: Zod) => globalOptions(z).extend({
   exclude: z.array(z.string()).optional(),
   idempotencyKey: z.string().optional(),
   wait: z.boolean(),
+  ...maxRpsShape(z),
   ...watchShape(z),
   ...outputShape(z),
 });
@@ -30,6 +31,7 @@ export const command = defineCommand({
     { flags: '--exclude <glob>', description: 'a folder manifest: leave out paths matching this glob (repeatable, as one-pass)', repeatable: true },
     { flags: '--idempotency-key <key>', description: 'your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items\' files or student ids> (default: derived from each request)' },
     { flags: '--no-wait', description: 'print the accepted batch tasks and exit' },
+    maxRps(),
     ...watchOptions,
     output(),
   ],
@@ -39,5 +41,5 @@ export const command = defineCommand({
     'kct batch class.csv --model 12 --callback-url https://school.example/kct-hook --no-wait',
   ],
   schema,
-  load: () => import('../batch.js'),
+  load: () => import('./run.js'),
 });

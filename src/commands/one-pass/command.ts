@@ -1,7 +1,7 @@
 // kct one-pass: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
 import type { z } from 'zod';
 import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
+import { globalOptions, maxRps, maxRpsShape, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
 
 // built when the command runs, so listing commands never loads zod
 export const schema = (z: Zod) => globalOptions(z).extend({
@@ -17,6 +17,8 @@ export const schema = (z: Zod) => globalOptions(z).extend({
   pages: z.boolean().optional(),
   jobs: z.string(),
   resume: z.string().optional(),
+  via: z.enum(['auto', 'one-pass', 'batch']),
+  ...maxRpsShape(z),
   rubricFile: z.array(z.string()).optional(),
   rubricText: z.string().optional(),
   questionFile: z.array(z.string()).optional(),
@@ -53,7 +55,9 @@ export const command = defineCommand({
     { flags: '--skip-unsupported', description: 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping' },
     { flags: '--pages', description: 'the files are the pages of ONE answer: one request, up to 10 files' },
     { flags: '-j, --jobs <n>', description: 'submissions in flight at once', defaultValue: '4' },
-    { flags: '--resume <journal>', description: 'record each answer\'s task in this file; a re-run skips finished answers and follows running ones' },
+    { flags: '--resume <journal>', description: 'record each answer\'s task and row in this file; a re-run sends nothing for finished answers and follows running ones' },
+    { flags: '--via <route>', description: 'how plain-text answers are sent: one request each (one-pass), 100 to a request (batch), or batch from 500 of them (auto)', choices: ['auto', 'one-pass', 'batch'], defaultValue: 'auto' },
+    maxRps(),
     { flags: '--rubric-file <path...>', description: 'rubric file(s) instead of the model\'s saved rubric' },
     { flags: '--rubric-text <text>', description: 'rubric as text' },
     { flags: '--question-file <path...>', description: 'question file(s)' },
@@ -85,7 +89,8 @@ export const command = defineCommand({
     'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',
     'kct one-pass answers/ --model 12 --idempotency-key class9   # keys class9-a1.txt, class9-a2.txt, ...',
     'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',
+    'kct one-pass district/ --recursive --model 12 --resume district.journal --timeout 12h --output ndjson > marks.ndjson',
   ],
   schema,
-  load: () => import('../one-pass.js'),
+  load: () => import('./run.js'),
 });

@@ -1,37 +1,25 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../api/errors.js';
-import { MAX_BATCH_ITEMS } from '../api/limits.js';
-import type { Task } from '../api/schemas.js';
-import { isUnsuccessfulFinal } from '../api/status.js';
-import { isLocalCallback } from '../cli/loopback.js';
-import { checkBaseKey, type KeyRule } from '../client/idempotency.js';
-import { parseMaxRps } from '../client/budget.js';
-import { pollSchedule } from '../client/poll.js';
-import type { Context } from '../cli/context.js';
-import { err, out } from '../cli/io.js';
-import { readManifest, type ManifestItem } from '../cli/manifest.js';
-import { parseModelId } from '../cli/parse.js';
-import { itemOutcomes } from '../cli/batch-items.js';
-import { OutcomeWriter, type AnswerOutcome } from '../cli/render/outcomes.js';
-import { resolveFormat } from '../cli/render/rows.js';
-import { describeSnapshot } from '../cli/render/snapshot.js';
-import { startSpinner } from '../cli/watch-ui.js';
-import { watchTimings, type WatchFlags } from '../cli/watching.js';
-import type { StatusSnapshot } from '../api/schemas.js';
-
-export interface BatchOptions extends WatchFlags {
-  manifest: string;
-  model?: string;
-  callbackUrl?: string;
-  idempotencyKey?: string;
-  recursive?: boolean;
-  exclude?: string[];
-  wait?: boolean;
-  maxRps?: string;
-  output?: string;
-  json?: boolean;
-}
+import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
+import { MAX_BATCH_ITEMS } from '../../api/limits.js';
+import type { Task } from '../../api/schemas.js';
+import { isUnsuccessfulFinal } from '../../api/status.js';
+import { isLocalCallback } from '../../cli/loopback.js';
+import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
+import { parseMaxRps } from '../../client/budget.js';
+import { pollSchedule } from '../../client/poll.js';
+import type { Context } from '../../cli/context.js';
+import { err, out } from '../../cli/io.js';
+import { readManifest, type ManifestItem } from './manifest.js';
+import { parseModelId } from '../../cli/parse.js';
+import { itemOutcomes } from '../../cli/batch-items.js';
+import { OutcomeWriter, type AnswerOutcome } from '../../cli/render/outcomes.js';
+import { resolveFormat } from '../../cli/render/rows.js';
+import { describeSnapshot } from '../../cli/render/snapshot.js';
+import { startSpinner } from '../../cli/watch-ui.js';
+import { watchTimings } from '../../cli/watching.js';
+import type { StatusSnapshot } from '../../api/schemas.js';
+import type { Options } from './command.js';
 
 /** https, as spec 4.9 asks; or plain http to this machine when the API is a local sandbox (loopback.ts). */
 export function checkCallbackUrl(value: string, baseUrl?: string): string {
@@ -61,7 +49,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
-export async function run(options: BatchOptions, context: Context): Promise<void> {
+export async function run(options: Options, context: Context): Promise<void> {
   // an empty key (an unset variable in a script) would send none: every run charged again
   const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
   const settings = await context.settings({ model: options.model });

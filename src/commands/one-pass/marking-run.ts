@@ -5,23 +5,23 @@
 // is read, then dropped. Plain-text answers may go through POST /evaluations/batch, 100 to a
 // request (--via batch), one status poll per batch. Kept for the end: counts and a few names.
 import { readFileSync } from 'node:fs';
-import { ApiError, ConnectionError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
-import { MAX_BATCH_ITEMS } from '../api/limits.js';
-import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../api/schemas.js';
-import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
-import type { KctClient } from '../client/client.js';
-import { withContent, type LocalFile } from '../client/files.js';
-import type { FileHasher, KeyRule } from '../client/idempotency.js';
-import { limiter } from '../client/limit.js';
-import { schedulerOptions } from '../client/poll.js';
-import { TaskScheduler, type PollSchedule } from '../client/scheduler.js';
-import type { Answer, Collection } from './answers.js';
-import { itemOutcomes } from './batch-items.js';
-import type { Context } from './context.js';
-import { err } from './io.js';
-import { withResumeHint } from './watching.js';
+import { ApiError, ConnectionError, InterruptedError, KctError, TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
+import { MAX_BATCH_ITEMS } from '../../api/limits.js';
+import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../../api/schemas.js';
+import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import type { KctClient } from '../../client/client.js';
+import { withContent, type LocalFile } from '../../client/files.js';
+import type { FileHasher, KeyRule } from '../../client/idempotency.js';
+import { limiter } from '../../client/limit.js';
+import { schedulerOptions } from '../../client/poll.js';
+import { TaskScheduler, type PollSchedule } from '../../client/scheduler.js';
+import type { Answer, Collection } from '../../cli/answers.js';
+import { itemOutcomes } from '../../cli/batch-items.js';
+import type { Context } from '../../cli/context.js';
+import { err } from '../../cli/io.js';
+import { withResumeHint } from '../../cli/watching.js';
 import type { Journal } from './journal.js';
-import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from './render/outcomes.js';
+import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
 
 /** What to run again after the server stopped answering. */
 export const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
@@ -148,7 +148,7 @@ export class MarkingRun {
     });
     if (this.expected === 0) this.allEmitted?.();
     // a big run's request garbage would otherwise grow the heap for minutes between collections
-    const stopPacing = this.expected >= FULL_GC_FROM ? (await import('../client/gc-pacer.js')).paceFullCollections() : undefined;
+    const stopPacing = this.expected >= FULL_GC_FROM ? (await import('../../client/gc-pacer.js')).paceFullCollections() : undefined;
     try {
       return await this.runAll(done);
     } finally {

@@ -2,11 +2,11 @@
 // relative to the manifest), or a folder of text answers. Every item is checked before sending.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
-import { UsageError } from '../api/errors.js';
-import { MAX_FILE_BYTES, MIME } from '../api/limits.js';
-import { OnePassFields } from '../api/schemas.js';
-import { collectAnswers } from './answers.js';
-import type { IO } from './io.js';
+import { UsageError } from '../../api/errors.js';
+import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
+import { OnePassFields } from '../../api/schemas.js';
+import { collectAnswers } from '../../cli/answers.js';
+import type { IO } from '../../cli/io.js';
 
 export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */

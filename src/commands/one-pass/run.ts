@@ -1,72 +1,40 @@
 // kct one-pass: mark one answer or a whole class. Each answer is its own task (or, with
-// --via batch, plain-text answers go 100 to a request); the run itself is src/cli/marking-run.ts:
+// --via batch, plain-text answers go 100 to a request); the run itself is marking-run.ts, next to it:
 // bounded memory, one polling loop, one request budget. Every submission carries an idempotency
 // key derived from what is sent, so running the same command again is never charged twice.
-import { InterruptedError, UsageError } from '../api/errors.js';
-import type { OnePassFields, Task } from '../api/schemas.js';
-import { parseMaxRps } from '../client/budget.js';
-import { checkFileCount, inspectFile, type LocalFile } from '../client/files.js';
-import { cachedHasher, checkBaseKey, type KeyRule } from '../client/idempotency.js';
-import { pollSchedule } from '../client/poll.js';
-import { collectAnswers, type StudentIdSource } from '../cli/answers.js';
-import { warnOnRubricTotal } from '../cli/rubric-total.js';
-import type { Context } from '../cli/context.js';
-import { err, out } from '../cli/io.js';
-import { Journal } from '../cli/journal.js';
-import { AGAIN, MarkingRun, dropUndefined } from '../cli/marking-run.js';
-import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../cli/parse.js';
-import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../cli/render/outcomes.js';
-import { resolveFormat, type OutputFormat } from '../cli/render/rows.js';
-import { plural } from '../cli/render/style.js';
-import { openRunReport, reportWritten } from '../cli/report/writer.js';
-import { createProgressReporter, startSpinner, type ProgressReporter } from '../cli/watch-ui.js';
-import { watchTimings, withResumeHint, type WatchFlags } from '../cli/watching.js';
-
-export interface OnePassOptions extends WatchFlags {
-  answers?: string[];
-  model?: string;
-  text?: string;
-  filesFrom?: string;
-  studentIdFrom?: StudentIdSource;
-  groupBy?: 'folder';
-  recursive?: boolean;
-  exclude?: string[];
-  skipUnsupported?: boolean;
-  pages?: boolean;
-  jobs?: string;
-  resume?: string;
-  via?: 'auto' | 'one-pass' | 'batch';
-  maxRps?: string;
-  rubricFile?: string[];
-  rubricText?: string;
-  questionFile?: string[];
-  questionText?: string;
-  name?: string;
-  desc?: string;
-  cumMethod?: 'sum' | 'average';
-  totalScore?: string;
-  spec?: string;
-  style?: 'Bullet' | 'Short' | 'Long';
-  studentId?: string;
-  idempotencyKey?: string;
-  wait?: boolean;
-  report?: string;
-  output?: string;
-  json?: boolean;
-}
+import { InterruptedError, UsageError } from '../../api/errors.js';
+import type { OnePassFields, Task } from '../../api/schemas.js';
+import { parseMaxRps } from '../../client/budget.js';
+import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
+import { cachedHasher, checkBaseKey, type KeyRule } from '../../client/idempotency.js';
+import { pollSchedule } from '../../client/poll.js';
+import { collectAnswers } from '../../cli/answers.js';
+import { warnOnRubricTotal } from '../../cli/rubric-total.js';
+import type { Context } from '../../cli/context.js';
+import { err, out } from '../../cli/io.js';
+import { Journal } from './journal.js';
+import { AGAIN, MarkingRun, dropUndefined } from './marking-run.js';
+import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../../cli/render/outcomes.js';
+import { resolveFormat, type OutputFormat } from '../../cli/render/rows.js';
+import { plural } from '../../cli/render/style.js';
+import { openRunReport, reportWritten } from '../../cli/report/writer.js';
+import { createProgressReporter, startSpinner, type ProgressReporter } from '../../cli/watch-ui.js';
+import { watchTimings, withResumeHint } from '../../cli/watching.js';
+import type { Options } from './command.js';
 
 /** From this many plain-text answers, `--via auto` sends them in batches of 100 (README "A whole district"). */
 export const BATCH_FROM = 500;
 /** From this many answers, a run without --resume is told what a journal would save. */
 export const SUGGEST_RESUME_FROM = 300;
 
-export async function run(options: OnePassOptions, context: Context): Promise<void> {
+export async function run(options: Options, context: Context): Promise<void> {
   // an empty key (an unset variable in a script) would send none: every run charged again
   const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
-  const jobs = parsePositiveInteger(options.jobs ?? '4', '--jobs');
+  const jobs = parsePositiveInteger(options.jobs, '--jobs');
   const timings = watchTimings(options, context.env);
   const maxRps = options.maxRps === undefined ? undefined : parseMaxRps(options.maxRps, '--max-rps');
   // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
@@ -88,7 +56,7 @@ export async function run(options: OnePassOptions, context: Context): Promise<vo
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
   for (const note of collection.notes) err(context.io, `kct: ${note}`);
-  const viaBatch = chooseBatch(options.via ?? 'auto', collection.textCount, collection.count, rubricFiles.length + questionFiles.length, context);
+  const viaBatch = chooseBatch(options.via, collection.textCount, collection.count, rubricFiles.length + questionFiles.length, context);
 
   const common: OnePassFields = dropUndefined({
     model_id: modelId,

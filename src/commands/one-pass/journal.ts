@@ -8,8 +8,8 @@
 // so a resumed run sends nothing at all for it. Journals of earlier versions (a key on every
 // line, no row) still read: their finished answers' results are fetched once.
 import { closeSync, existsSync, openSync, readSync, truncateSync, writeSync } from 'node:fs';
-import { UsageError } from '../api/errors.js';
-import { isFinalStatus } from '../api/status.js';
+import { UsageError } from '../../api/errors.js';
+import { isFinalStatus } from '../../api/status.js';
 
 export type ResumePlan =
   | { kind: 'submit'; changed: boolean }
