@@ -17,7 +17,7 @@ function flagsSetIn(file: string): string[] {
 describe(`V8 flags on Node ${process.version}`, () => {
   const known = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
 
-  it.each(['bin/kct.js', 'src/commands/sandbox.ts', 'src/client/gc-pacer.ts'])('%s sets only flags this V8 knows', (file) => {
+  it.each(['bin/kct.js', 'src/commands/sandbox/run.ts', 'src/client/gc-pacer.ts'])('%s sets only flags this V8 knows', (file) => {
     const flags = flagsSetIn(file);
     expect(flags.length).toBeGreaterThan(0);
     for (const flag of flags) expect(known, `--${flag}`).toMatch(new RegExp(`^\\s+--${flag} `, 'm'));

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import type { IO } from '../../src/cli/io.js';
-import { Journal } from '../../src/cli/journal.js';
+import { Journal } from '../../src/commands/one-pass/journal.js';
 import { OutcomeWriter, type AnswerOutcome } from '../../src/cli/render/outcomes.js';
 import { displayWidth, renderTable, renderTableInChunks } from '../../src/cli/render/rows.js';
 import { RowSpool } from '../../src/cli/row-spool.js';

@@ -1,0 +1,37 @@
+// kct assign: create a student assignment from a ready model (POST /assignments).
+import { UsageError } from '../../api/errors.js';
+import type { AssignmentRequest } from '../../api/schemas.js';
+import type { Context } from '../../cli/context.js';
+import { localAndUtc, toIsoDateTime } from './dates.js';
+import { out } from '../../cli/io.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { parseModelId, parsePositiveInteger } from '../../cli/parse.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const settings = await context.settings({ model: options.model });
+  const deadline = toIsoDateTime(options.deadline, '--deadline', true);
+  const start = options.start === undefined ? undefined : toIsoDateTime(options.start, '--start');
+  if (start !== undefined && start >= deadline) throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`);
+  const request: AssignmentRequest = {
+    model_id: parseModelId(settings.model.value, settings.model.source),
+    assignment_name: options.name,
+    assignment_desc: options.desc,
+    deadline_time: deadline,
+    expected_number: parsePositiveInteger(options.expected, '--expected'),
+    ...(options.subject ? { project_subject: options.subject } : {}),
+    ...(start ? { start_time: start } : {}),
+    ...(options.fileType ? { file_type: options.fileType } : {}),
+  };
+  if (Date.parse(deadline) < Date.now()) context.note(`kct: note: the deadline ${localAndUtc(deadline)} is in the past`);
+  const format = await formatFor(options, context);
+  const client = await context.client();
+  const assignment = await client.createAssignment(request, { signal: context.signal });
+  await printRecord(context.io, format, assignment, () => {
+    out(context.io, `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}.`);
+    // the API takes UTC; a teacher thinks in local time: both, so neither surprises
+    out(context.io, `Deadline: ${localAndUtc(deadline)}`);
+    if (start) out(context.io, `Start:    ${localAndUtc(start)}`);
+    out(context.io, `Submit answers with: kct evaluate --assignment ${String(assignment.assignment_id)} <file>`);
+  });
+}

@@ -1,0 +1,17 @@
+// kct auth: a group of subcommands; its summary and examples, and the list of its subcommands.
+import { defineGroup } from '../../cli/define-command.js';
+import { command as authLogin } from '../auth-login/command.js';
+import { command as authStatus } from '../auth-status/command.js';
+import { command as authLogout } from '../auth-logout/command.js';
+
+export const command = defineGroup({
+  name: 'auth',
+  summary: 'store, check and remove the API key of a profile',
+  examples: [
+    'kct auth login --base-url https://api.example/v1',
+    'echo "$KEY" | kct auth login --with-key',
+    'kct auth status',
+    'kct auth logout',
+  ],
+  subcommands: [authLogin, authStatus, authLogout],
+});

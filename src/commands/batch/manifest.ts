@@ -1,0 +1,174 @@
+// Batch manifests: a JSONL or CSV file of items (one-pass fields, or `file` naming a text answer
+// relative to the manifest), or a folder of text answers. Every item is checked before sending.
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { UsageError } from '../../api/errors.js';
+import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
+import { OnePassFields } from '../../api/schemas.js';
+import { collectAnswers } from '../../cli/answers.js';
+import type { IO } from '../../cli/io.js';
+
+export interface ManifestItem {
+  /** How the item is named in output: its file, else its student_id, else "item N". */
+  label: string;
+  fields: OnePassFields;
+}
+
+const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
+const NUMBER_FIELDS = new Set(['model_id', 'total_score']);
+const JSON_FIELDS = new Set(['rubrics', 'current_feedbacks']);
+
+/** How a folder manifest is read: the answer-collection rules of one-pass (src/cli/answers.ts), for text answers. */
+export interface FolderOptions {
+  io: IO;
+  /** Told what was left out (ignored, excluded, subfolders not entered): never silent. */
+  note: (line: string) => void;
+  recursive?: boolean;
+  exclude?: string[];
+}
+
+export async function readManifest(path: string, modelId: number | undefined, folder: FolderOptions): Promise<ManifestItem[]> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    throw new UsageError(`manifest not found: ${path}`, { suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.' });
+  }
+  const raw = info.isDirectory() ? await folderItems(path, folder) : await fileItems(path);
+  if (raw.length === 0) throw new UsageError(`the manifest ${path} has no items`);
+  const base = info.isDirectory() ? path : dirname(path);
+  const problems: string[] = [];
+  const items: ManifestItem[] = [];
+  const withoutModel: string[] = [];
+  for (const [index, { where, record }] of raw.entries()) {
+    try {
+      items.push(await toItem(record, base, modelId, index));
+    } catch (error) {
+      if (error instanceof NoModel) withoutModel.push(where);
+      else problems.push(`${where}: ${(error as Error).message}`);
+    }
+  }
+  // one missing --model is one mistake, told once, not once per item
+  if (withoutModel.length > 0) {
+    const which = withoutModel.length === raw.length ? `none of the ${raw.length} items names one` : `${withoutModel.length} of ${raw.length} items name none (${withoutModel.slice(0, 3).join(', ')}${withoutModel.length > 3 ? ', ...' : ''})`;
+    const message = `no model: ${which}`;
+    if (problems.length === 0) throw new UsageError(message, { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL or `kct config set model <id>`, or give model_id in each item.' });
+    problems.unshift(`${message}; pass --model <id>`);
+  }
+  if (problems.length > 0) {
+    throw new UsageError(`${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`, {
+      suggestion: 'Fix the manifest; nothing was sent.',
+    });
+  }
+  return items;
+}
+
+async function toItem(record: Record<string, unknown>, base: string, modelId: number | undefined, index: number): Promise<ManifestItem> {
+  const fields: Record<string, unknown> = {};
+  let file: string | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (key === 'file') {
+      file = String(value);
+      continue;
+    }
+    if (NUMBER_FIELDS.has(key) && typeof value === 'string') fields[key] = Number(value);
+    else if (JSON_FIELDS.has(key) && typeof value === 'string') fields[key] = parseJsonCell(key, value);
+    else fields[key] = value;
+  }
+  if (fields.model_id === undefined) {
+    if (modelId === undefined) throw new NoModel();
+    fields.model_id = modelId;
+  }
+  if (file !== undefined) {
+    if (fields.paper_content !== undefined) throw new Error('give paper_content or file, not both');
+    fields.paper_content = await readTextAnswer(isAbsolute(file) ? file : join(base, file));
+  }
+  const parsed = OnePassFields.safeParse(fields);
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'item'}: ${issue.message}`).join('; '));
+  }
+  if (parsed.data.paper_content === undefined) throw new Error('no answer: give paper_content or file');
+  const label = file ?? parsed.data.student_id ?? `item ${index + 1}`;
+  return { label, fields: parsed.data };
+}
+
+/** An item with no model_id while no --model is given: reported once for the whole manifest. */
+class NoModel extends Error {}
+
+async function readTextAnswer(path: string): Promise<string> {
+  if (!TEXT_EXTENSIONS.has(extname(path).toLowerCase())) {
+    throw new Error(`${path}: a batch is sent as JSON, so only text answers (.txt, .md) can be named; mark PDF, DOCX or images with kct one-pass`);
+  }
+  let info;
+  try {
+    info = await stat(path);
+  } catch {
+    throw new Error(`file not found: ${path}`);
+  }
+  if (info.size > MAX_FILE_BYTES) throw new Error(`${path} is larger than 20 MB`);
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new Error(`${path} is empty`);
+  return text;
+}
+
+function parseJsonCell(key: string, value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`${key} must hold a JSON array`);
+  }
+}
+
+interface RawItem {
+  where: string;
+  record: Record<string, unknown>;
+}
+
+async function fileItems(path: string): Promise<RawItem[]> {
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') {
+    const { parse } = await import('csv-parse/sync');
+    let rows: Record<string, string>[];
+    try {
+      rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+    } catch (error) {
+      throw new UsageError(`cannot read the CSV manifest ${path}: ${(error as Error).message}`);
+    }
+    return rows.map((record, index) => ({ where: `${basename(path)} row ${index + 2}`, record }));
+  }
+  if (extension === '.jsonl' || extension === '.ndjson' || extension === '.json') {
+    const items: RawItem[] = [];
+    text.split(/\r?\n/).forEach((line, index) => {
+      if (line.trim() === '') return;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        throw new UsageError(`${basename(path)} line ${index + 1} is not JSON`, { suggestion: 'A JSONL manifest holds one JSON object per line.' });
+      }
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new UsageError(`${basename(path)} line ${index + 1} is not a JSON object`);
+      items.push({ where: `${basename(path)} line ${index + 1}`, record: record as Record<string, unknown> });
+    });
+    return items;
+  }
+  throw new UsageError(`unknown manifest type: ${path}`, { suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.' });
+}
+
+/**
+ * A folder of text answers, by the rules a folder has everywhere: every file is sent or named on
+ * stderr; a file of another type stops the run (PDF, DOCX and images go through one-pass).
+ */
+async function folderItems(path: string, options: FolderOptions): Promise<RawItem[]> {
+  const collection = await collectAnswers({
+    inputs: [path],
+    studentIdFrom: 'name',
+    recursive: options.recursive,
+    exclude: options.exclude,
+    accepted: [MIME.txt],
+    elsewhere: 'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
+  }, options.io);
+  for (const line of collection.notes) options.note(line);
+  return [...collection.answers()].map((answer) => ({ where: answer.identity, record: { file: answer.identity, student_id: answer.studentId } }));
+}

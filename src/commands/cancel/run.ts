@@ -1,0 +1,27 @@
+import type { Context } from '../../cli/context.js';
+import { out } from '../../cli/io.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { plural } from '../../cli/render/style.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const format = await formatFor(options, context);
+  const client = await context.client();
+  const task = await client.cancel(options.taskId, { signal: context.signal });
+  await printRecord(context.io, format, task, () => out(context.io, `Cancelled ${options.taskId}${task.status ? ` (status ${String(task.status)})` : ''}${billingNote(task)}.`));
+}
+
+/**
+ * What the cancel costs, by path: the legacy path charged at acceptance and keeps it; a batch's
+ * items are charged as each succeeds (those already marked stay charged, the rest never are);
+ * a one-pass task is charged only on success, so a cancelled one never is.
+ */
+function billingNote(task: Record<string, unknown>): string {
+  const charged = typeof task.credits_charged === 'number' ? task.credits_charged : undefined;
+  if (charged === undefined) return '';
+  if (typeof task.count === 'number') {
+    return charged === 0 ? '; none of its items was charged' : `; ${plural(charged, 'credit')} for the items marked before the cancel stay charged, the others are never charged`;
+  }
+  if (charged === 0) return '; no credits are charged for it';
+  return `; ${plural(charged, 'credit')} charged at acceptance stay charged`;
+}

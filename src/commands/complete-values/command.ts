@@ -1,0 +1,24 @@
+// kct __complete: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
+import { globalOptions } from '../../cli/options.js';
+
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
+  kind: z.string(),
+});
+export type Options = z.infer<ReturnType<typeof schema>>;
+
+export const command = defineCommand({
+  name: '__complete',
+  hidden: true,
+  summary: 'values for shell completion (model ids), cached briefly',
+  args: [
+    { syntax: '<kind>', description: 'model-ids' },
+  ],
+  examples: [
+    'kct __complete model-ids',
+  ],
+  schema,
+  load: () => import('./run.js'),
+});

@@ -1,0 +1,20 @@
+// kct config: a group of subcommands; its summary and examples, and the list of its subcommands.
+import { defineGroup } from '../../cli/define-command.js';
+import { command as configGet } from '../config-get/command.js';
+import { command as configSet } from '../config-set/command.js';
+import { command as configUnset } from '../config-unset/command.js';
+import { command as configList } from '../config-list/command.js';
+import { command as configPath } from '../config-path/command.js';
+
+export const command = defineGroup({
+  name: 'config',
+  summary: 'read and change settings: base_url, model, output, product_url, account',
+  examples: [
+    'kct config set model 12',
+    'kct config get base_url',
+    'kct config unset model',
+    'kct config list',
+    'kct config path',
+  ],
+  subcommands: [configGet, configSet, configUnset, configList, configPath],
+});

@@ -1,0 +1,24 @@
+// kct credits: the balance. A person gets the number (and a balance of an unknown shape is an
+// unknown answer, exit 1: most likely a wrong base URL); a script asking for JSON gets the record
+// as received, since the spec leaves its fields open, with a warning when no count is recognised.
+import type { Context } from '../../cli/context.js';
+import { out } from '../../cli/io.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { formatNumber } from '../../cli/render/style.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const format = await formatFor(options, context);
+  const client = await context.client();
+  if (format !== 'table') {
+    const { record, credits } = await client.creditsRecord({ signal: context.signal });
+    if (credits === undefined) {
+      context.note(`warning: the balance from ${client.baseUrl} has no credit count kct recognises (credits, available, balance, remaining); it is printed as received`);
+    }
+    await printRecord(context.io, format, typeof record === 'object' && record !== null ? record : { value: record }, () => {});
+    return;
+  }
+  const credits = await client.credits({ signal: context.signal });
+  const extra = typeof credits.reserved === 'number' && credits.reserved > 0 ? ` (${formatNumber(credits.reserved)} reserved by unfinished tasks)` : '';
+  out(context.io, `${formatNumber(credits.credits)} credits${extra}`);
+}

@@ -1,0 +1,175 @@
+// kct doctor: the CI smoke check. Checks run in order (configuration, key, base URL, access,
+// models, and with --mark a real marking); a check whose prerequisite failed is skipped, every
+// check prints one line, and the exit code is the usual one for the first check that failed.
+import { randomUUID } from 'node:crypto';
+import { KctError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
+import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { assertSendableKey, type KctClient } from '../../client/client.js';
+import { pollSchedule } from '../../client/poll.js';
+import { maskKey } from '../../client/redact.js';
+import { describeOwner, keyOwner } from '../../cli/account.js';
+import type { Context } from '../../cli/context.js';
+import { printDoctorReport, type CheckResult } from '../../cli/doctor-report.js';
+import { parseDuration } from '../../cli/duration.js';
+import { parseModelId } from '../../cli/parse.js';
+import { formatNumber } from '../../cli/render/style.js';
+import type { ResolvedSettings } from '../../cli/settings.js';
+import { VERSION } from '../../version.js';
+import type { Options } from './command.js';
+
+/** What --mark sends: short, plain, and the same every run (the model's saved rubric marks it). */
+export const SAMPLE_ANSWER = [
+  'Reading every day helps students in school and beyond. First, it builds vocabulary: a student',
+  'who reads meets new words in context and learns how to use them. Second, reading improves',
+  'concentration, because following a long argument or story takes focus. Finally, reading widens',
+  'what we know about other people and places, which makes us better at discussing ideas. For',
+  'these reasons, schools should give students time to read something they choose every day.',
+].join(' ');
+
+export async function run(options: Options, context: Context): Promise<void> {
+  // flag mistakes are usage errors before any check runs
+  const markModel = options.mark === undefined ? undefined : parseModelId(options.mark);
+  const timeoutMs = parseDuration(options.timeout, '--timeout');
+  const startMs = context.env.KCT_POLL_INTERVAL ? parseDuration(context.env.KCT_POLL_INTERVAL, 'KCT_POLL_INTERVAL') : undefined;
+
+  const results: CheckResult[] = [];
+  const report = await printDoctorReport(context, Boolean(options.json));
+  const record = (result: CheckResult) => {
+    results.push(result);
+    report.add(result);
+  };
+  const check = async (name: string, label: string, ready: boolean, body: () => Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>>): Promise<boolean> => {
+    if (!ready) {
+      record({ name, label, status: 'skip', detail: 'skipped: an earlier check failed' });
+      return false;
+    }
+    const started = performance.now();
+    try {
+      const outcome = await body();
+      record({ name, label, ms: Math.round(performance.now() - started), ...outcome });
+      return outcome.status !== 'fail';
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      record({ name, label, status: 'fail', ms: Math.round(performance.now() - started), detail: (error as Error).message, error });
+      return false;
+    }
+  };
+
+  let settings: ResolvedSettings | undefined;
+  const configOk = await check('config', 'configuration', true, async () => {
+    settings = await context.settings();
+    checkProfile(settings);
+    return { status: 'ok', detail: describeSettings(settings), data: { profile: settings.profile, sources: sources(settings) } };
+  });
+  const keyOk = await check('key', 'API key', configOk, async () => {
+    const key = settings!.apiKey.value;
+    assertSendableKey(key);
+    return { status: 'ok', detail: `${maskKey(key)} from ${settings!.apiKey.source}`, data: { key: maskKey(key), source: settings!.apiKey.source } };
+  });
+  const baseOk = await check('base_url', 'base URL', configOk, async () => probeBaseUrl(settings!, context));
+  let client: KctClient | undefined;
+  const accessOk = await check('access', 'key accepted', keyOk && baseOk, async () => {
+    client = await context.client();
+    const credits = await client.credits({ signal: context.signal });
+    const owner = keyOwner(credits);
+    const available = typeof credits.available === 'number' ? credits.available : credits.credits;
+    return {
+      status: available > 0 ? 'ok' : 'warn',
+      detail: `${formatNumber(credits.credits)} credits${available > 0 ? '' : ' (none available: marking will be refused with 402)'}; ${describeOwner(owner)}`,
+      data: { credits: credits.credits, ...owner },
+    };
+  });
+  const modelsOk = await check('models', 'models', accessOk, async () => {
+    const models = await client!.models({ signal: context.signal });
+    const ready = models.filter((model) => model.post_status === 'ready').length;
+    return {
+      status: ready > 0 ? 'ok' : 'warn',
+      detail: `${models.length} model${models.length === 1 ? '' : 's'} visible, ${ready} ready${ready > 0 ? '' : ' (nothing can be marked yet: see kct models create)'}`,
+      data: { models: models.length, ready },
+    };
+  });
+  if (markModel !== undefined) {
+    await check('mark', `mark (model ${markModel})`, modelsOk, async () => markSample(client!, markModel, timeoutMs, startMs, context));
+  }
+  report.finish(results);
+  const failed = results.find((result) => result.status === 'fail');
+  if (failed) throw failed.error instanceof Error ? failed.error : new KctError('doctor', `the ${failed.label} check failed`);
+}
+
+/** A profile named by --profile or KCT_PROFILE that does not exist is a typo worth failing on. */
+function checkProfile(settings: ResolvedSettings): void {
+  if (settings.profileExists || settings.profileSource === 'default') return;
+  const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
+  throw new UsageError(`the profile "${settings.profile}" (from ${settings.profileSource}) does not exist${known ? `; the profiles are ${known}` : ''}`, {
+    suggestion: `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\`, or choose one that exists.`,
+  });
+}
+
+function sources(settings: ResolvedSettings): Record<string, string | null> {
+  return {
+    profile: settings.profileSource,
+    api_key: settings.apiKey.source ?? null,
+    base_url: settings.baseUrl.source ?? null,
+    model: settings.model.source ?? null,
+    output: settings.output.source ?? null,
+  };
+}
+
+function describeSettings(settings: ResolvedSettings): string {
+  const from = (name: string, setting: { value?: string; source?: string }) => `${name} ${setting.source ? `from ${setting.source}` : 'unset'}`;
+  return [`profile "${settings.profile}" (${settings.profileSource})`, from('key', settings.apiKey), from('base URL', settings.baseUrl), from('model', settings.model), from('output', settings.output)].join('; ');
+}
+
+/**
+ * Without the key: an API answers GET /credits with a JSON 401 (or, if it lets anyone read it, a
+ * JSON 200). An HTML page, a 404 or no answer mean the base URL leads somewhere else.
+ */
+async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
+  const baseUrl = settings.baseUrl.value;
+  if (!baseUrl) {
+    throw new UsageError('no API base URL is set', { suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.' });
+  }
+  const [{ HttpClient }, { AuthenticationError, PermissionError }] = await Promise.all([import('../../client/http.js'), import('../../api/errors.js')]);
+  const http = new HttpClient({ baseUrl, userAgent: `kct/${VERSION}`, env: context.env, dispatcher: context.dispatcher, retry: { maxRetries: 0 } });
+  const started = performance.now();
+  let status: number;
+  try {
+    status = (await http.send({ method: 'GET', path: '/credits', anonymous: true, expectJson: true, signal: context.signal })).status;
+  } catch (error) {
+    const jsonRefusal = (error instanceof AuthenticationError || error instanceof PermissionError) && typeof error.body === 'object' && error.body !== null;
+    if (!jsonRefusal) throw error;
+    status = error.status;
+  } finally {
+    await http.close();
+  }
+  const ms = Math.round(performance.now() - started);
+  return {
+    status: 'ok',
+    detail: `${baseUrl} answers like the API in ${ms} ms (HTTP ${status} without a key)`,
+    data: { base_url: baseUrl, source: settings.baseUrl.source, answer_ms: ms, status_without_key: status },
+  };
+}
+
+async function markSample(client: KctClient, modelId: number, timeoutMs: number, startMs: number | undefined, context: Context): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
+  const started = performance.now();
+  // a new key each run: doctor checks marking now, not a result from an earlier run
+  const task = await client.onePass({ fields: { model_id: modelId, paper_content: SAMPLE_ANSWER, student_id: 'kct-doctor' } }, { idempotencyKey: `kct-doctor-${randomUUID()}`, signal: context.signal });
+  await client.watch([task.task_id], { timeoutMs, schedule: pollSchedule(startMs), signal: context.signal });
+  const result = await client.result(task.task_id, { signal: context.signal });
+  const status = statusOf(result);
+  const seconds = (performance.now() - started) / 1000;
+  if (isUnsuccessfulFinal(status)) {
+    const reason = result.evaluation?.find((entry) => entry.type === 'error')?.comment ?? result.message ?? undefined;
+    throw new TaskUnsuccessfulError({ [task.task_id]: status }, `the sample answer ended ${status} (task ${task.task_id})${reason ? `: ${reason}` : ''}`);
+  }
+  if (status !== 'SUCCESS' || typeof result.score !== 'number') {
+    throw new KctError('unknown_answer', `the sample answer's task ${task.task_id} is ${status} but its result has no score`, { suggestion: `Look at it with \`kct result ${task.task_id} --json\`.` });
+  }
+  const outOf = typeof result.max_score === 'number' ? ` of ${formatNumber(result.max_score)}` : '';
+  const charged = typeof result.credits_charged === 'number' ? `, ${formatNumber(result.credits_charged)} credit${result.credits_charged === 1 ? '' : 's'} charged` : '';
+  return {
+    status: 'ok',
+    detail: `SUCCESS, score ${formatNumber(result.score)}${outOf} in ${seconds.toFixed(1)} s (task ${task.task_id}${charged})`,
+    data: { task_id: task.task_id, score: result.score, max_score: result.max_score ?? null },
+  };
+}

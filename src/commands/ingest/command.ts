@@ -1,0 +1,14 @@
+// kct ingest: a group of subcommands; its summary and examples, and the list of its subcommands.
+import { defineGroup } from '../../cli/define-command.js';
+import { command as ingestQuestions } from '../ingest-questions/command.js';
+import { command as ingestRubrics } from '../ingest-rubrics/command.js';
+
+export const command = defineGroup({
+  name: 'ingest',
+  summary: 'parse a question paper or a rubric into a preview file to check and edit before `kct models create`',
+  examples: [
+    'kct ingest questions paper.pdf -o questions.yaml',
+    'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum -o rubrics.yaml',
+  ],
+  subcommands: [ingestQuestions, ingestRubrics],
+});

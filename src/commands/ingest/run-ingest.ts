@@ -1,0 +1,43 @@
+// What `kct ingest questions` and `kct ingest rubrics` share: POST the files to the preview route,
+// write the editable preview file, print its summary and the next step.
+import type { Context } from '../../cli/context.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { ingestToFile, printIngestSummary } from '../../cli/model-building.js';
+import type { PreviewKind } from '../../api/preview.js';
+
+/** The options of either subcommand; each declares (in its command.ts) the ones it takes. */
+export interface IngestOptions {
+  files?: string[];
+  asset?: string[];
+  spec?: string;
+  name?: string;
+  desc?: string;
+  totalScore?: number;
+  cumMethod?: 'sum' | 'average';
+  output: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+export async function runIngest(kind: PreviewKind, options: IngestOptions, context: Context): Promise<void> {
+  const output = options.output;
+  const client = await context.client();
+  const outcome = await ingestToFile(client, {
+    kind,
+    files: options.files ?? [],
+    assets: options.asset ?? [],
+    output,
+    force: options.force,
+    specification: options.spec,
+    name: options.name,
+    desc: options.desc,
+    totalScore: options.totalScore,
+    cumMethod: options.cumMethod,
+  }, context.signal);
+  // -o names the preview file here, not a format: only --json and the configured output choose it
+  await printRecord(context.io, await formatFor({ json: options.json }, context), outcome.preview, () => printIngestSummary(context.io, kind, outcome.content));
+  for (const warning of outcome.warnings) context.note(`warning: ${warning}`);
+  const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';
+  const mine = kind === 'questions' ? `--questions ${output}` : `--rubrics ${output}`;
+  context.note(`Wrote ${output}. Check and edit it, then: kct models create ${kind === 'questions' ? `${mine} ${other}` : `${other} ${mine}`}`);
+}

@@ -1,0 +1,17 @@
+// kct keys: a group of subcommands; its summary and examples, and the list of its subcommands.
+import { defineGroup } from '../../cli/define-command.js';
+import { command as keysCreate } from '../keys-create/command.js';
+import { command as keysList } from '../keys-list/command.js';
+import { command as keysRevoke } from '../keys-revoke/command.js';
+
+export const command = defineGroup({
+  name: 'keys',
+  summary: 'create, list and revoke the API keys of an account, after signing in to the product (spec 5.4)',
+  examples: [
+    'kct keys list --account org_admin',
+    'KEY=$(kct keys create --scope user --name ci --account user)',
+    'kct keys create --scope organization --account org_admin --save-as school',
+    'kct keys revoke 7 --account user',
+  ],
+  subcommands: [keysCreate, keysList, keysRevoke],
+});

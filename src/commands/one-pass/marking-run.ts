@@ -1,0 +1,552 @@
+// A marking run over any number of answers, in memory that does not grow with their number:
+// answers are built one at a time from the collection's names, at most --jobs are being read and
+// sent at once, every accepted task is followed by one polling loop (TaskScheduler) that holds a
+// few numbers per task, and each answer's row is printed (and journaled) as soon as its result
+// is read, then dropped. Plain-text answers may go through POST /evaluations/batch, 100 to a
+// request (--via batch), one status poll per batch. Kept for the end: counts and a few names.
+import { readFileSync } from 'node:fs';
+import { ApiError, AuthenticationError, ConflictError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
+import { MAX_BATCH_ITEMS } from '../../api/limits.js';
+import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../../api/schemas.js';
+import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import type { KctClient } from '../../client/client.js';
+import { withContent, type LocalFile } from '../../client/files.js';
+import type { FileHasher, KeyRule } from '../../client/idempotency.js';
+import { limiter } from '../../client/limit.js';
+import { schedulerOptions } from '../../client/poll.js';
+import { TaskScheduler, type PollSchedule } from '../../client/scheduler.js';
+import type { Answer, Collection } from '../../cli/answers.js';
+import { itemOutcomes } from '../../cli/batch-items.js';
+import type { Context } from '../../cli/context.js';
+import { err } from '../../cli/io.js';
+import { withResumeHint } from '../../cli/watch.js';
+import type { Journal } from './journal.js';
+import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
+
+/** What to run again after the server stopped answering. */
+export const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
+
+/** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
+const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
+/** From this many answers, the heap is collected in full once a second (gc-pacer.ts). */
+const FULL_GC_FROM = 1000;
+/** Result reads in flight at once. */
+const RESULT_READS = 8;
+/** How many task ids an error message names (the rows name them all). */
+const NAMED = 20;
+
+export interface RunSettings {
+  context: Context;
+  client: KctClient;
+  collection: Collection;
+  /** The fields every answer shares (model, rubric text, style...). */
+  common: OnePassFields;
+  rubricFiles: LocalFile[];
+  questionFiles: LocalFile[];
+  keyRule: KeyRule;
+  hasher: FileHasher;
+  journal?: Journal;
+  jobs: number;
+  wait: boolean;
+  timeoutMs: number;
+  schedule: PollSchedule;
+  /** When a new task is first looked at. */
+  firstPollIn: number;
+  /** Send plain-text answers in batches of 100. */
+  viaBatch: boolean;
+  /** Rows go to the writer, unless the run is of one named answer (printed as a record by the caller). */
+  writer?: OutcomeWriter;
+  /** Told about every row (the class report). */
+  onRow?: (outcome: AnswerOutcome) => void;
+  onSnapshot?: (snapshot: StatusSnapshot, changed: boolean) => void;
+  onTransientError?: (taskId: string, error: Error) => void;
+  /** Told when a task is accepted (for the single-answer "accepted" line). */
+  onAccepted?: (task: Task) => void;
+}
+
+export interface RunOutcome {
+  accepted: number;
+  firstTaskId?: string;
+  /** The only row, for a run of one answer. */
+  last?: AnswerOutcome;
+  sentInBatches: number;
+}
+
+/** Errors that would hit every remaining answer the same way: stop submitting. */
+export function stopsTheRun(error: unknown): boolean {
+  // unreachable after the retries: sending or watching the other answers would only wait too
+  if (error instanceof ConnectionError) return true;
+  if (error instanceof AuthenticationError || error instanceof InsufficientCreditsError || error instanceof PermissionError || error instanceof NotFoundError) return true;
+  // a server without error codes is read by its message
+  return error instanceof ConflictError && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
+}
+
+/** An answer left unsent because an earlier error stopped the run. */
+class NotSent extends Error {}
+
+/** One batch request in the making or on its way: its answers' rows, by their place in it. */
+interface Chunk {
+  rows: number[];
+  fields: OnePassFields[];
+  keys: string[];
+  textBytes: number;
+  taskId?: string;
+  /** Resumed: how many answers the journal puts in it, and whether its result is waiting for them to be found. */
+  expected?: number;
+  finalWaiting?: boolean;
+}
+
+export class MarkingRun {
+  private fatal: unknown;
+  private firstError: unknown;
+  private readonly late: string[] = [];
+  private lateCount = 0;
+  private readonly unsuccessful: Record<string, string> = {};
+  private unsuccessfulCount = 0;
+  private accepted = 0;
+  private firstTaskId?: string;
+  private last?: AnswerOutcome;
+  private sentInBatches = 0;
+  private interrupted?: unknown;
+  private emitted = 0;
+  private expected: number;
+  private allEmitted?: () => void;
+  private readonly retries = new Map<number, number>();
+  private readonly chunks = new Map<number, Chunk>();
+  private readonly resumedBatches = new Map<string, number>();
+  private nextChunk = 0;
+  private current?: Chunk;
+  private batchMembers?: Map<string, number>;
+  private pumpDone = false;
+  private readonly readResult = limiter(RESULT_READS);
+  private readonly scheduler: TaskScheduler;
+  private readonly settings: RunSettings;
+
+  constructor(settings: RunSettings) {
+    this.settings = settings;
+    this.expected = settings.collection.count;
+    const { client, context } = settings;
+    this.scheduler = new TaskScheduler((id, signal) => client.statusWithHints(id, { signal }), schedulerOptions({
+      timeoutMs: settings.timeoutMs,
+      schedule: settings.schedule,
+      signal: context.signal,
+      onUpdate: settings.onSnapshot,
+      onTransientError: settings.onTransientError,
+    }), {
+      onFinal: (tag, _snapshot, taskId) => (tag >= 0 ? void this.finishTask(tag, taskId) : void this.finishChunk(-1 - tag, taskId)),
+      onError: (tag, error, taskId) => this.watchFailed(tag, error, taskId),
+      onTimeout: (tag, taskId) => this.timedOut(tag, taskId),
+    });
+  }
+
+  /** Sends and follows every answer; resolves when every row is printed. */
+  async run(): Promise<RunOutcome> {
+    if (this.settings.journal) this.batchMembers = this.settings.journal.batchMembers();
+    const done = new Promise<void>((resolve) => {
+      this.allEmitted = resolve;
+    });
+    if (this.expected === 0) this.allEmitted?.();
+    // a big run's request garbage would otherwise grow the heap for minutes between collections
+    const stopPacing = this.expected >= FULL_GC_FROM ? (await import('../../client/gc-pacer.js')).paceFullCollections() : undefined;
+    try {
+      return await this.runAll(done);
+    } finally {
+      stopPacing?.();
+    }
+  }
+
+  private async runAll(done: Promise<void>): Promise<RunOutcome> {
+    const { collection, context, jobs } = this.settings;
+    // at most --jobs answers being read, hashed and sent at once; the next is built only then
+    let inFlight = 0;
+    let freed: (() => void) | undefined;
+    const slotFreed = () => new Promise<void>((resolve) => (freed = resolve));
+    for (const answer of collection.answers()) {
+      if (this.interrupted !== undefined || context.signal.aborted) break;
+      await this.settings.writer?.drained();
+      while (inFlight >= jobs) await slotFreed();
+      inFlight += 1;
+      void this.send(answer).finally(() => {
+        inFlight -= 1;
+        freed?.();
+      });
+    }
+    while (inFlight > 0) await slotFreed();
+    if (this.interrupted === undefined && !context.signal.aborted && this.current && this.current.rows.length > 0) await this.sendChunk(this.takeChunk());
+    this.pumpDone = true;
+    for (const [id, chunk] of this.chunks) if (chunk.finalWaiting) void this.finishChunk(id, chunk.taskId as string);
+    if (this.interrupted === undefined && !context.signal.aborted) {
+      await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
+    }
+    if (this.interrupted !== undefined || context.signal.aborted) throw this.interruption();
+    return { accepted: this.accepted, firstTaskId: this.firstTaskId, last: this.last, sentInBatches: this.sentInBatches };
+  }
+
+  /** What was accepted so far (for the Ctrl-C message). */
+  progress(): { accepted: number; firstTaskId?: string } {
+    return { accepted: this.accepted, firstTaskId: this.firstTaskId };
+  }
+
+  /** The exit status of a finished run (README "Exit codes"): an error that stopped the run, then refusals, time-outs, failures. */
+  throwExitStatus(): void {
+    if (this.fatal !== undefined) throw this.accepted > 0 ? withResumeHint(this.fatal, AGAIN) : this.fatal;
+    if (this.firstError !== undefined) throw this.firstError;
+    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, this.settings.timeoutMs, this.lateCount - this.late.length);
+    if (this.unsuccessfulCount > 0) {
+      const total = this.emitted;
+      throw new TaskUnsuccessfulError(this.unsuccessful, total > 1 ? `${this.unsuccessfulCount} of ${total} answers ended FAILURE or CANCEL` : undefined);
+    }
+  }
+
+  private interruption(): InterruptedError {
+    return this.interrupted instanceof InterruptedError ? this.interrupted : new InterruptedError('interrupted', { cause: this.interrupted });
+  }
+
+  /** Reads, keys and sends one answer (or puts it in a batch), or finds it in the journal. */
+  private async send(answer: Answer): Promise<void> {
+    const { client, context, journal, keyRule, hasher } = this.settings;
+    const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
+    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
+    try {
+      const answerFiles = answer.files.map(withContent);
+      const input = { fields, answerFiles, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
+      const key = await client.onePassKey(input, keyRule, answer.identity, hasher);
+      const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
+      if (plan.kind === 'done') {
+        const row = journal!.row(plan.slot);
+        if (row) this.emit(answer.index, outcomeFromRow(base, row));
+        else if (this.settings.wait) void this.finishTask(answer.index, plan.taskId);
+        else this.emit(answer.index, { ...base, task_id: plan.taskId, status: plan.status });
+        return;
+      }
+      if (plan.kind === 'attach') {
+        err(context.io, `kct: ${answer.label}: following ${plan.taskId} from the last run`);
+        this.follow(plan.taskId, answer.index, 0, base);
+        return;
+      }
+      if (plan.kind === 'attach-batch') {
+        this.followResumedBatch(plan.batchId, plan.item, answer.index, base);
+        return;
+      }
+      if (this.fatal !== undefined) throw new NotSent();
+      if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
+      const text = this.settings.viaBatch ? batchText(answer, answerFiles) : undefined;
+      if (text !== undefined) {
+        await this.addToBatch(answer.index, { ...fields, paper_content: text }, key);
+        return;
+      }
+      let task: Task;
+      try {
+        task = await client.onePass(input, { idempotencyKey: key, signal: context.signal });
+      } catch (error) {
+        throw this.keyConflict(error, answer, key);
+      }
+      this.accept(task);
+      journal?.submitted(answer.label, key, task.task_id, task.status ?? 'QUEUED');
+      this.settings.onAccepted?.(task);
+      if (!this.settings.wait) {
+        this.emit(answer.index, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
+        return;
+      }
+      this.follow(task.task_id, answer.index, this.settings.firstPollIn, base);
+    } catch (error) {
+      this.failed(answer.index, base, undefined, error);
+    }
+  }
+
+  /** Turns an error into the answer's row, or stops the run (Ctrl-C, a bug). */
+  private failed(row: number, base: AnswerOutcome, taskId: string | undefined, error: unknown): void {
+    if (error instanceof InterruptedError || this.settings.context.signal.aborted) {
+      this.interrupted ??= error;
+      return;
+    }
+    if (error instanceof NotSent) {
+      this.emit(row, { ...base, message: `not sent: the run stopped after ${(this.fatal as Error).message}` });
+      return;
+    }
+    // a bug: exit 1, after what was already printed
+    if (!(error instanceof KctError) && !isLocalFileError(error)) {
+      this.firstError ??= error;
+      this.emit(row, { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message ?? String(error) });
+      return;
+    }
+    if (stopsTheRun(error) && this.fatal === undefined) this.fatal = error;
+    const outcome: AnswerOutcome = { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message, error };
+    if (this.fatal !== error) this.firstError ??= error;
+    this.emit(row, outcome);
+  }
+
+  private follow(taskId: string, row: number, firstPollIn: number, base: AnswerOutcome): void {
+    if (!this.settings.wait) {
+      this.emit(row, { ...base, task_id: taskId, status: 'QUEUED' });
+      return;
+    }
+    this.scheduler.add(taskId, row, { firstPollIn });
+  }
+
+  private accept(task: Task): void {
+    this.accepted += 1;
+    this.firstTaskId ??= task.task_id;
+  }
+
+  /** A task is final: its result is read, retried once or twice if the service says so, printed. */
+  private async finishTask(row: number, taskId: string): Promise<void> {
+    const answer = this.settings.collection.answerAt(row);
+    const base: AnswerOutcome = { file: answer?.label ?? taskId, student_id: answer?.studentId, status: 'ERROR' };
+    try {
+      const result = await this.readResult(() => this.settings.client.result(taskId, { signal: this.settings.context.signal }));
+      if (answer && (await this.retried(row, answer, result))) return;
+      this.finished(row, outcomeFromResult(base, result), taskId);
+    } catch (error) {
+      this.failed(row, base, taskId, error);
+    }
+  }
+
+  /** Records and prints a finished answer. */
+  private finished(row: number, outcome: AnswerOutcome, taskId: string): void {
+    const label = this.settings.collection.answerAt(row)?.label;
+    if (label !== undefined) this.settings.journal?.finished(label, taskId, outcome.status, ndjsonRow(outcome));
+    this.emit(row, outcome);
+  }
+
+  /**
+   * A failure the server calls retryable (its own fault, not the answer's) would be replayed
+   * forever under the same derived key: it is sent again under a derived follow-up key, at most twice.
+   */
+  private async retried(row: number, answer: Answer, result: EvaluationResult): Promise<boolean> {
+    const attempt = (this.retries.get(row) ?? 0) + 1;
+    if (this.settings.keyRule.kind !== 'derived' || attempt > 2 || statusOf(result) !== 'FAILURE' || result.retryable !== true) return false;
+    const { client, context, hasher } = this.settings;
+    err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
+    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
+    const input = { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
+    const key = await client.onePassKey(input, this.settings.keyRule, answer.identity, hasher);
+    const again = await client.onePass(input, { idempotencyKey: `${key}-retry${attempt}`, signal: context.signal });
+    this.retries.set(row, attempt);
+    this.accept(again);
+    this.settings.journal?.submitted(answer.label, key, again.task_id, again.status ?? 'QUEUED');
+    this.scheduler.add(again.task_id, row, { firstPollIn: this.settings.firstPollIn });
+    return true;
+  }
+
+  private watchFailed(tag: number, error: unknown, taskId: string): void {
+    if (tag < 0) {
+      const chunk = this.chunks.get(-1 - tag);
+      this.chunks.delete(-1 - tag);
+      for (const row of chunk?.rows ?? []) if (row >= 0) this.failed(row, this.baseOf(row), taskId, error);
+      return;
+    }
+    this.failed(tag, this.baseOf(tag), taskId, error);
+  }
+
+  private timedOut(tag: number, taskId: string): void {
+    const rows = tag < 0 ? (this.chunks.get(-1 - tag)?.rows ?? []).filter((row) => row >= 0) : [tag];
+    if (tag < 0) this.chunks.delete(-1 - tag);
+    for (const row of rows) this.emit(row, { ...this.baseOf(row), task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' });
+  }
+
+  private baseOf(row: number): AnswerOutcome {
+    const answer = this.settings.collection.answerAt(row);
+    return { file: answer?.label ?? `answer ${row + 1}`, student_id: answer?.studentId, status: 'ERROR' };
+  }
+
+  /** Puts a plain-text answer in the batch being filled; sends the batch when it is full. */
+  private async addToBatch(row: number, fields: OnePassFields, key: string): Promise<void> {
+    const chunk = (this.current ??= { rows: [], fields: [], keys: [], textBytes: 0 });
+    const bytes = Buffer.byteLength(fields.paper_content ?? '');
+    chunk.rows.push(row);
+    chunk.fields.push(fields);
+    chunk.keys.push(key);
+    chunk.textBytes += bytes;
+    if (chunk.rows.length >= MAX_BATCH_ITEMS || chunk.textBytes >= BATCH_TEXT_BYTES) await this.sendChunk(this.takeChunk());
+  }
+
+  private takeChunk(): Chunk {
+    const chunk = this.current!;
+    this.current = undefined;
+    return chunk;
+  }
+
+  /** POST /evaluations/batch of up to 100 answers; the batch is followed as one task. */
+  private async sendChunk(chunk: Chunk): Promise<void> {
+    const { client, context, journal, keyRule, collection } = this.settings;
+    const labels = chunk.rows.map((row) => collection.answerAt(row)?.label ?? `answer ${row + 1}`);
+    const body = { evaluations: chunk.fields };
+    let task: Task;
+    try {
+      if (this.fatal !== undefined) throw new NotSent();
+      // a base key is joined to the request's identity: its answers' identities, never its position
+      const identities = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
+      const key = await client.batchKey(body, keyRule, identities);
+      task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
+    } catch (error) {
+      for (const row of chunk.rows) this.failed(row, this.baseOf(row), undefined, error);
+      return;
+    } finally {
+      chunk.fields = []; // the texts are sent: not kept while the batch is marked
+    }
+    this.accepted += chunk.rows.length;
+    this.firstTaskId ??= task.task_id;
+    this.sentInBatches += chunk.rows.length;
+    chunk.rows.forEach((_row, item) => journal?.submittedInBatch(labels[item], chunk.keys[item], task.task_id, item));
+    chunk.keys = [];
+    if (!this.settings.wait) {
+      for (const row of chunk.rows) this.emit(row, { ...this.baseOf(row), task_id: task.task_id, status: task.status ?? 'QUEUED' });
+      return;
+    }
+    const id = this.nextChunk++;
+    chunk.taskId = task.task_id;
+    this.chunks.set(id, chunk);
+    this.scheduler.add(task.task_id, -1 - id, { firstPollIn: this.settings.firstPollIn, weight: chunk.rows.length });
+  }
+
+  /** A resumed answer sent in a batch by the last run: the batch is followed once for all its answers. */
+  private followResumedBatch(batchId: string, item: number, row: number, base: AnswerOutcome): void {
+    if (!this.settings.wait) {
+      this.emit(row, { ...base, task_id: batchId, status: 'QUEUED' });
+      return;
+    }
+    let id = this.resumedBatches.get(batchId);
+    if (id === undefined) {
+      id = this.nextChunk++;
+      this.resumedBatches.set(batchId, id);
+      const expected = this.batchMembers?.get(batchId) ?? 1;
+      this.chunks.set(id, { rows: [], fields: [], keys: [], textBytes: 0, taskId: batchId, expected });
+      err(this.settings.context.io, `kct: following the batch ${batchId} from the last run (${expected} answer${expected === 1 ? '' : 's'})`);
+      this.scheduler.add(batchId, -1 - id, { firstPollIn: 0, weight: expected });
+    }
+    const chunk = this.chunks.get(id)!;
+    while (chunk.rows.length <= item) chunk.rows.push(-1);
+    chunk.rows[item] = row;
+    if (chunk.finalWaiting && this.membersFound(chunk)) void this.finishChunk(id, batchId);
+  }
+
+  private membersFound(chunk: Chunk): boolean {
+    return chunk.expected === undefined || this.pumpDone || chunk.rows.filter((row) => row >= 0).length >= chunk.expected;
+  }
+
+  /** A batch is final: its record holds every item's result; each becomes its answer's row. */
+  private async finishChunk(id: number, taskId: string): Promise<void> {
+    const chunk = this.chunks.get(id);
+    if (!chunk) return;
+    if (!this.membersFound(chunk)) {
+      chunk.finalWaiting = true;
+      return;
+    }
+    this.chunks.delete(id);
+    const { client, collection, context } = this.settings;
+    const sent = chunk.rows.map((row) => {
+      if (row < 0) return undefined;
+      const answer = collection.answerAt(row);
+      return { label: answer?.label ?? `answer ${row + 1}`, studentId: answer?.studentId };
+    });
+    let outcomes: (AnswerOutcome | undefined)[];
+    try {
+      const record = await this.readResult(() => client.result(taskId, { signal: context.signal }));
+      outcomes = await itemOutcomes(client, record, sent, context.signal);
+    } catch (error) {
+      for (const row of chunk.rows) if (row >= 0) this.failed(row, this.baseOf(row), taskId, error);
+      return;
+    }
+    await Promise.all(chunk.rows.map(async (row, item) => {
+      const outcome = outcomes[item];
+      if (row < 0 || !outcome) return;
+      const answer = collection.answerAt(row);
+      try {
+        if (answer && outcome.result && (await this.retried(row, answer, outcome.result))) return;
+        this.finished(row, outcome, outcome.task_id ?? taskId);
+      } catch (error) {
+        this.failed(row, outcome, outcome.task_id, error);
+      }
+    }));
+  }
+
+  /** One row: printed, reported, counted for the exit status, then dropped. */
+  private emit(row: number, outcome: AnswerOutcome): void {
+    const { writer } = this.settings;
+    if (writer) writer.add(outcome, row);
+    else this.last = outcome;
+    this.settings.onRow?.(outcome);
+    if (outcome.status === 'TIMEOUT') {
+      this.lateCount += 1;
+      if (this.late.length < NAMED) this.late.push(outcome.task_id ?? outcome.file);
+    } else if (isUnsuccessfulFinal(outcome.status)) {
+      this.unsuccessfulCount += 1;
+      if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+    }
+    this.emitted += 1;
+    if (this.emitted >= this.expected) this.allEmitted?.();
+  }
+
+  /**
+   * A 409 for a key reused on a changed answer, told in the user's terms: which file changed, under
+   * which key, and the two ways on. With derived keys a changed file gets a new key, so this comes
+   * from a base key given with --idempotency-key.
+   */
+  private keyConflict(error: unknown, answer: Answer, key: string): unknown {
+    const rule = this.settings.keyRule;
+    if (!(error instanceof ApiError) || !isKeyReused(error) || rule.kind !== 'base') return error;
+    return ApiError.from(error.status, error.body, {
+      message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
+      method: error.method,
+      url: error.url,
+      requestId: error.requestId,
+      errorCode: error.errorCode,
+      headers: error.headers,
+    }, {
+      suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+    });
+  }
+}
+
+/**
+ * The text of an answer that can go in a batch (JSON): stdin, --text, or one plain-text file that
+ * is UTF-8 (a BOM dropped) and not blank; undefined for anything else, which is sent one-pass.
+ */
+export function batchText(answer: Answer, files: LocalFile[]): string | undefined {
+  if (answer.text !== undefined) return answer.text;
+  if (files.length !== 1 || files[0].type !== 'text/plain') return undefined;
+  const file = files[0];
+  let bytes: Uint8Array;
+  try {
+    bytes = file.data ?? readFileSync(file.path);
+  } catch {
+    return undefined; // unreadable now: one-pass reports it for this answer alone
+  }
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return undefined; // another encoding: the service reads the file itself
+  }
+  return text.trim() === '' ? undefined : text;
+}
+
+function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>): AnswerOutcome {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const number = (value: unknown) => (typeof value === 'number' ? value : null);
+  return {
+    ...base,
+    task_id: text(row.task_id),
+    status: text(row.status) ?? 'UNKNOWN',
+    score: number(row.score),
+    max_score: number(row.max_score),
+    credits_charged: number(row.credits_charged),
+    evaluation: Array.isArray(row.evaluation) ? (row.evaluation as AnswerOutcome['evaluation']) : null,
+    message: text(row.message),
+  };
+}
+
+function isKeyReused(error: ApiError): boolean {
+  return error instanceof ConflictError && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
+}
+
+/** A file that vanished or changed permissions after the checks: that answer fails, not the run. */
+function isLocalFileError(error: unknown): boolean {
+  return typeof (error as { code?: unknown }).code === 'string' && typeof (error as { path?: unknown }).path === 'string';
+}
+
+export function dropUndefined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

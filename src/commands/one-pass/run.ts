@@ -1,0 +1,225 @@
+// kct one-pass: mark one answer or a whole class. Each answer is its own task (or, with
+// --via batch, plain-text answers go 100 to a request); the run itself is marking-run.ts, next to it:
+// bounded memory, one polling loop, one request budget. Every submission carries an idempotency
+// key derived from what is sent, so running the same command again is never charged twice.
+import { InterruptedError, UsageError } from '../../api/errors.js';
+import type { OnePassFields, Task } from '../../api/schemas.js';
+import { parseMaxRps } from '../../client/budget.js';
+import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
+import { cachedHasher, checkBaseKey, type KeyRule } from '../../client/idempotency.js';
+import { pollSchedule } from '../../client/poll.js';
+import { collectAnswers } from '../../cli/answers.js';
+import { warnOnRubricTotal } from '../../cli/rubric-total.js';
+import type { Context } from '../../cli/context.js';
+import { err, out } from '../../cli/io.js';
+import { Journal } from './journal.js';
+import { AGAIN, MarkingRun, dropUndefined } from './marking-run.js';
+import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../../cli/render/outcomes.js';
+import { resolveFormat, type OutputFormat } from '../../cli/render/rows.js';
+import { plural } from '../../cli/render/style.js';
+import { openRunReport, reportWritten } from '../../cli/report/writer.js';
+import { createProgressReporter, startSpinner, watchTimings, withResumeHint, type ProgressReporter } from '../../cli/watch.js';
+import type { Options } from './command.js';
+
+/** From this many plain-text answers, `--via auto` sends them in batches of 100 (README "A whole district"). */
+export const BATCH_FROM = 500;
+/** From this many answers, a run without --resume is told what a journal would save. */
+export const SUGGEST_RESUME_FROM = 300;
+
+export async function run(options: Options, context: Context): Promise<void> {
+  // an empty key (an unset variable in a script) would send none: every run charged again
+  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
+  const settings = await context.settings({ model: options.model });
+  const modelId = parseModelId(settings.model.value, settings.model.source);
+  const format = resolveFormat(options, settings.output);
+  const jobs = parsePositiveInteger(options.jobs, '--jobs');
+  const timings = watchTimings(options, context.env);
+  const maxRps = options.maxRps === undefined ? undefined : parseMaxRps(options.maxRps, '--max-rps');
+  // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
+  const clientReady = context.client({}, { maxRps });
+  clientReady.catch(() => {}); // its error, if any, is raised where it is awaited
+  const [rubricFiles, questionFiles] = await Promise.all([inspectAll(options.rubricFile), inspectAll(options.questionFile)]);
+  const collection = await collectAnswers({
+    inputs: options.answers ?? [],
+    text: options.text,
+    filesFrom: options.filesFrom,
+    studentId: options.studentId,
+    studentIdFrom: options.studentIdFrom,
+    groupBy: options.groupBy,
+    recursive: options.recursive,
+    exclude: options.exclude,
+    skipUnsupported: options.skipUnsupported,
+    pages: options.pages,
+  }, context.io);
+  // rubric and question files travel with every answer: all must fit in one request
+  checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
+  for (const note of collection.notes) err(context.io, `kct: ${note}`);
+  const viaBatch = chooseBatch(options.via, collection.textCount, collection.count, rubricFiles.length + questionFiles.length, context);
+
+  const common: OnePassFields = dropUndefined({
+    model_id: modelId,
+    rubric_text: options.rubricText,
+    question_text: options.questionText,
+    assignment_name: options.name,
+    assignment_desc: options.desc,
+    cum_method: options.cumMethod,
+    total_score: options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score'),
+    specification: options.spec,
+    style: options.style,
+  });
+
+  const client = await clientReady;
+  await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
+  const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers });
+  const journal = options.resume ? new Journal(options.resume) : undefined;
+  if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
+    err(context.io, `kct: ${collection.count.toLocaleString('en')} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`);
+  }
+  // one named answer prints its record; a folder, a glob, a list or several inputs print rows (README "Output shapes")
+  const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
+  const writer = single ? undefined : new OutcomeWriter(context.io, format, { rows: collection.rows, waited: options.wait !== false });
+  await writer?.init();
+  for (const skip of collection.skipped) {
+    const outcome: AnswerOutcome = { file: skip.label, student_id: skip.studentId, status: 'SKIPPED', message: skip.reason };
+    writer?.add(outcome, skip.index);
+    report?.add(outcome);
+  }
+  const counts = { done: 0, failed: 0, total: collection.count };
+  let progress: ProgressReporter | undefined;
+  if (options.wait !== false) progress = single ? await createProgressReporter(context.io) : await classProgress(context, counts);
+
+  const marking = new MarkingRun({
+    context,
+    client,
+    collection,
+    common,
+    rubricFiles,
+    questionFiles,
+    keyRule,
+    hasher: cachedHasher(),
+    journal,
+    jobs,
+    wait: options.wait !== false,
+    timeoutMs: timings.timeoutMs,
+    schedule: pollSchedule(timings.startMs),
+    firstPollIn: timings.startMs ?? pollSchedule().startMs,
+    viaBatch,
+    writer,
+    onRow: (outcome) => {
+      report?.add(outcome);
+      counts.done += 1;
+      if (outcome.status !== 'SUCCESS') counts.failed += 1;
+      (progress as ClassProgress | undefined)?.finished?.(outcome, counts);
+    },
+    onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
+    onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
+    onAccepted: (task) => {
+      if (single && options.wait !== false) context.note(`kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
+    },
+  });
+  let outcome;
+  try {
+    outcome = await marking.run();
+  } catch (error) {
+    progress?.stop();
+    report?.discard();
+    writer?.discard();
+    journal?.close();
+    if (error instanceof InterruptedError || context.signal.aborted) throw interrupted(marking, single, options.resume !== undefined);
+    throw marking.progress().accepted > 0 ? withResumeHint(error, AGAIN) : error;
+  }
+  progress?.stop();
+  journal?.close();
+  if (single) await printSingle(context, outcome.last!, format, options.wait === false);
+  else await writer!.finish();
+  if (outcome.sentInBatches > 0 && !single) err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
+  if (report) context.note(reportWritten(await report.finish()));
+  marking.throwExitStatus();
+}
+
+/** The Ctrl-C message: what keeps running, and how to pick up again. */
+function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
+  const { accepted, firstTaskId } = marking.progress();
+  if (single && accepted === 1 && firstTaskId) {
+    return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
+      suggestion: `Resume with: kct status ${firstTaskId} --watch (running the same command again also finds it, with no second charge)`,
+    });
+  }
+  return new InterruptedError(`interrupted; ${accepted} accepted task${accepted === 1 ? '' : 's'} keep running`, {
+    suggestion: `Run the same command again${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
+  });
+}
+
+/**
+ * Whether plain-text answers go in batches: --via batch, or --via auto from BATCH_FROM of them.
+ * A batch is JSON: rubric and question files cannot go with it.
+ */
+function chooseBatch(via: 'auto' | 'one-pass' | 'batch', textAnswers: number, answers: number, files: number, context: Context): boolean {
+  if (via === 'one-pass') return false;
+  if (via === 'batch') {
+    if (files > 0) {
+      throw new UsageError('--via batch sends answers as JSON, which cannot carry --rubric-file or --question-file', {
+        suggestion: 'Give the rubric and question as text (--rubric-text, --question-text), or send one answer per request with --via one-pass.',
+      });
+    }
+    if (textAnswers < answers) err(context.io, `kct: --via batch: ${answers - textAnswers} of ${answers} answers are not plain text; they are sent one per request`);
+    return true;
+  }
+  if (files > 0 || textAnswers < BATCH_FROM) return false;
+  err(context.io, `kct: sending ${textAnswers.toLocaleString('en')} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${BATCH_FROM}; --via one-pass for one request per answer)`);
+  return true;
+}
+
+/** The most files one answer has (the pages of --pages or of a student folder). */
+function maxPages(collection: { answers(): Iterable<{ files: LocalFile[] }> }): number {
+  let most = 1;
+  for (const answer of collection.answers()) most = Math.max(most, answer.files.length);
+  return most;
+}
+
+type ClassProgress = ProgressReporter & { finished?: (outcome: AnswerOutcome, counts: { done: number; failed: number; total: number }) => void };
+
+async function classProgress(context: Context, counts: { done: number; failed: number; total: number }): Promise<ClassProgress> {
+  const line = () => `marking ${counts.total} answers: ${counts.done - counts.failed} marked, ${counts.failed} not marked, ${counts.total - counts.done} queued or running`;
+  const spinner = await startSpinner(context.io, line());
+  if (!spinner) {
+    return {
+      update() {},
+      warn(text) {
+        err(context.io, `kct: ${text}`);
+      },
+      stop() {},
+      finished(outcome, now) {
+        const score = typeof outcome.score === 'number' ? ` ${outcome.score}${typeof outcome.max_score === 'number' ? `/${outcome.max_score}` : ''}` : '';
+        err(context.io, `kct: [${now.done}/${now.total}] ${outcome.file} ${outcome.status}${score}`);
+      },
+    };
+  }
+  return {
+    update: () => spinner.text(line()),
+    warn: (text) => spinner.warn(text),
+    stop: () => spinner.stop(),
+    finished: () => spinner.text(line()),
+  };
+}
+
+async function printSingle(context: Context, outcome: AnswerOutcome, format: OutputFormat, noWait: boolean): Promise<void> {
+  const result = outcome.result;
+  if (noWait) {
+    if (format !== 'table') out(context.io, JSON.stringify(result ?? outcome, null, format === 'json' ? 2 : 0));
+    else {
+      out(context.io, `Accepted ${outcome.task_id}  ${outcome.status}`);
+      const cost = (result as Task | undefined)?.credit_cost;
+      if (typeof cost === 'number') out(context.io, `Cost: ${plural(cost, 'credit')}, charged only when the result is complete`);
+      out(context.io, `Follow it with: kct status ${outcome.task_id} --watch`);
+    }
+    return;
+  }
+  if (result) await printOneResult(context.io, format, result, outcome.file);
+}
+
+async function inspectAll(paths: string[] | undefined): Promise<LocalFile[]> {
+  return Promise.all((paths ?? []).map((path) => inspectFile(path)));
+}
+

@@ -1,0 +1,37 @@
+// kct report: a class report as one self-contained HTML file, from a saved run (the ndjson of
+// `kct one-pass` or `kct batch`). Nothing is sent anywhere; no key is needed.
+import { basename, resolve } from 'node:path';
+import { InterruptedError, UsageError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
+import { out } from '../../cli/io.js';
+import { readSavedRun } from '../../cli/report/saved-run.js';
+import { ReportWriter, reportWritten, type ReportInfo } from '../../cli/report/writer.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const target = options.output ?? '-';
+  if (target === '-' && context.io.stdoutIsTTY) {
+    throw new UsageError('the report is an HTML file: say where to write it', { suggestion: `Add -o class.html (or pipe stdout into a file).` });
+  }
+  if (options.source === '-' && context.io.stdinIsTTY) {
+    throw new UsageError('- reads a saved run from stdin, but stdin is a terminal', { suggestion: 'Pipe a run into it: kct one-pass answers/ --output ndjson | kct report - -o class.html' });
+  }
+  if (target !== '-' && options.source !== '-' && resolve(target) === resolve(options.source)) {
+    throw new UsageError('the report would replace the saved run it is made from', { suggestion: 'Name another file for -o, e.g. class.html.' });
+  }
+  const report = ReportWriter.open({ target, stdout: context.io.stdout, title: options.title, source: options.source === '-' ? 'stdin' : basename(options.source) });
+  let info: ReportInfo;
+  try {
+    for await (const row of readSavedRun(options.source, context.io.stdin)) {
+      if (context.signal.aborted) throw new InterruptedError('interrupted; no report was written');
+      report.add(row);
+    }
+    info = await report.finish();
+  } finally {
+    report.discard();
+  }
+  if (target === '-') return;
+  if (options.json) out(context.io, JSON.stringify(info));
+  context.note(reportWritten(info));
+}
+

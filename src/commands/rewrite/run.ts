@@ -1,0 +1,86 @@
+// kct rewrite: rewrite a finished evaluation's feedback in another style (POST /feedback-rewrite).
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../api/errors.js';
+import { EvaluationResult, type RewriteSection } from '../../api/schemas.js';
+import { readResult } from '../../client/client.js';
+import { unwrapEnvelope } from '../../client/envelope.js';
+import type { Context } from '../../cli/context.js';
+import { out } from '../../cli/io.js';
+import { printRows, resolveFormat } from '../../cli/render/rows.js';
+import { readStdinText } from '../../cli/stdin.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  if (!options.style) throw new UsageError('--style is required: bullet_points, paragraph or short_sentences');
+  // a saved result (any existing file, or - for stdin) is read before the client is made
+  const saved = isResultFile(options.source) ? await readResultFile(options.source, context) : undefined;
+  const client = await context.client();
+  const result = saved ?? (await client.result(options.source, { signal: context.signal }));
+  const sections = sectionsFrom(result);
+  // matched as the service matches target_item (docs/sandbox.md): ignoring case; sent as the
+  // evaluation names it
+  const item = options.item === undefined ? undefined : sections.find((section) => section.item.toLowerCase() === options.item!.toLowerCase())?.item;
+  if (options.item !== undefined && item === undefined) {
+    throw new UsageError(`no criterion "${options.item}" in this evaluation`, { suggestion: `Criteria: ${sections.map((s) => s.item).join(', ')}.` });
+  }
+  const rewritten = await client.rewrite({
+    style: options.style,
+    sections,
+    ...(item ? { target_item: item } : {}),
+    ...(options.instruction ? { instruction: options.instruction } : {}),
+  }, { signal: context.signal });
+  const format = resolveFormat(options, (await context.settings()).output);
+  if (format === 'json') {
+    out(context.io, JSON.stringify(rewritten, null, 2));
+    return;
+  }
+  const rows = (rewritten.sections ?? []).map((section) => ({ item: section.item ?? '', comment: section.comment ?? '' }));
+  await printRows(context.io, format, rows, [
+    { header: 'Criterion', value: (row) => row.item },
+    { header: 'Feedback', value: (row) => row.comment, wrap: true },
+  ]);
+}
+
+/** A saved result: - (stdin), any file that exists, or a name ending in .json (a missing one is reported as a file). */
+function isResultFile(source: string): boolean {
+  if (source === '-' || source.toLowerCase().endsWith('.json')) return true;
+  try {
+    return statSync(source).isFile();
+  } catch {
+    return false; // a task id
+  }
+}
+
+async function readResultFile(path: string, context: Context): Promise<EvaluationResult> {
+  let parsed: unknown;
+  const where = path === '-' ? 'standard input' : `the result file ${path}`;
+  try {
+    const text = path === '-' ? await readStdinText(context.io, 'the result') : await readFile(path, 'utf8');
+    parsed = unwrapEnvelope(JSON.parse(text));
+  } catch (error) {
+    throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, { suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).' });
+  }
+  return readResult(parsed);
+}
+
+/** item, comment, score and max_score of each criterion of a finished evaluation. */
+export function sectionsFrom(result: EvaluationResult): RewriteSection[] {
+  if (result.status && result.status !== 'SUCCESS') {
+    throw new UsageError(`task ${result.task_id} is ${result.status}: only a finished (SUCCESS) evaluation has feedback to rewrite`);
+  }
+  const maxima = new Map((result.rubrics ?? []).map((rubric) => [rubric.item, (rubric as { max_score?: unknown }).max_score]));
+  const sections = (result.evaluation ?? [])
+    .filter((entry) => entry.type !== 'error' && entry.item)
+    .map((entry) => {
+      const max = typeof entry.max_score === 'number' ? entry.max_score : maxima.get(entry.item);
+      return {
+        item: entry.item as string,
+        comment: entry.feedback ?? entry.comment ?? '',
+        score: typeof entry.score === 'number' ? entry.score : 0,
+        max_score: typeof max === 'number' ? max : typeof entry.score === 'number' ? entry.score : 0,
+      };
+    });
+  if (sections.length === 0) throw new UsageError(`task ${result.task_id} has no criterion feedback to rewrite`);
+  return sections;
+}

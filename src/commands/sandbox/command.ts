@@ -1,0 +1,68 @@
+// kct sandbox: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
+import type { z } from 'zod';
+import { defineCommand, type Zod } from '../../cli/define-command.js';
+import { globalOptions } from '../../cli/options.js';
+
+// built when the command runs, so listing commands never loads zod
+export const schema = (z: Zod) => globalOptions(z).extend({
+  host: z.string(),
+  port: z.string(),
+  data: z.string().optional(),
+  latency: z.string(),
+  workers: z.string(),
+  allowPrivateCallbacks: z.boolean().optional(),
+  timeScale: z.string(),
+  trainingDelay: z.string(),
+  grader: z.string(),
+  graderUrl: z.string().optional(),
+  graderModel: z.string().optional(),
+  graderTimeout: z.string(),
+  graderConcurrency: z.string(),
+  publicUrl: z.string().optional(),
+  threads: z.string().optional(),
+  jobTimeout: z.string(),
+  requestTimeout: z.string(),
+  headersTimeout: z.string(),
+  idleTimeout: z.string(),
+  maxConnections: z.string(),
+  log: z.boolean().optional(),
+});
+export type Options = z.infer<ReturnType<typeof schema>>;
+
+export const command = defineCommand({
+  name: 'sandbox',
+  summary: 'run a local, durable implementation of the whole API (offline, for trying kct and for tests)',
+  options: [
+    { flags: '--host <host>', description: 'address to listen on', defaultValue: '127.0.0.1' },
+    { flags: '--port <port>', description: 'port (0 picks a free one)', defaultValue: '4010' },
+    { flags: '--data <dir>', description: 'data folder (SQLite database and files); default: $XDG_DATA_HOME/kct/sandbox' },
+    { flags: '--latency <ms>', description: 'milliseconds per processing stage', defaultValue: '300' },
+    { flags: '--workers <n>', description: 'tasks processed at once', defaultValue: '4' },
+    { flags: '--allow-private-callbacks', description: 'allow callbacks to loopback/private addresses and plain http (for local receivers)' },
+    { flags: '--time-scale <n>', description: 'divide the callback retry schedule by n (tests)', defaultValue: '1' },
+    { flags: '--training-delay <ms>', description: 'milliseconds a model made with POST /models stays "training" before it is ready', defaultValue: '0' },
+    { flags: '--grader <engine>', description: 'who marks: "sandbox" (deterministic, the default) or "openai" (your OpenAI-compatible server)', defaultValue: 'sandbox' },
+    { flags: '--grader-url <url>', description: 'with --grader openai: base URL of the API, e.g. http://127.0.0.1:11434/v1 (key, if any, from KCT_GRADER_API_KEY)' },
+    { flags: '--grader-model <name>', description: 'with --grader openai: model name on that server' },
+    { flags: '--grader-timeout <ms>', description: 'with --grader openai: time limit per model request', defaultValue: '120000' },
+    { flags: '--grader-concurrency <n>', description: 'with --grader openai: model requests at once', defaultValue: '2' },
+    { flags: '--public-url <url>', description: 'origin of the upload URLs it hands out (default: the listen address), e.g. https://sandbox.school.example' },
+    { flags: '--threads <n>', description: 'worker threads for reading files and marking (default: the number of cores)' },
+    { flags: '--job-timeout <duration>', description: 'longest one stage of a task (or a preview) may compute', defaultValue: '180s' },
+    { flags: '--request-timeout <duration>', description: 'a whole request (headers and body) must arrive within this', defaultValue: '60s' },
+    { flags: '--headers-timeout <duration>', description: 'the headers of a request must arrive within this', defaultValue: '10s' },
+    { flags: '--idle-timeout <duration>', description: 'a connection silent this long while awaited is closed', defaultValue: '10s' },
+    { flags: '--max-connections <n>', description: 'connections one client address may hold open (more get 503)', defaultValue: '64' },
+    { flags: '--log', description: 'print one line per request, and internal errors, on stderr (keys redacted)' },
+  ],
+  examples: [
+    'kct sandbox',
+    'kct sandbox --port 0 --json --data /tmp/kct-sbx --latency 0',
+    'kct sandbox --training-delay 5000   # new models take 5 s to become ready',
+    'kct sandbox --grader openai --grader-url http://127.0.0.1:11434/v1 --grader-model llama3.1:8b   # mark with Ollama',
+    'kct sandbox --host 0.0.0.0 --public-url http://192.168.1.20:4010   # on a school network',
+    'KCT_BASE_URL=http://127.0.0.1:4010/v1 KCT_API_KEY=<user key> kct one-pass essay.pdf --model 12',
+  ],
+  schema,
+  load: () => import('./run.js'),
+});

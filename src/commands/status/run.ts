@@ -1,0 +1,22 @@
+import { TaskUnsuccessfulError } from '../../api/errors.js';
+import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import type { Context } from '../../cli/context.js';
+import { out } from '../../cli/io.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { describeSnapshot } from '../../cli/render/snapshot.js';
+import { watchWithProgress } from '../../cli/watch.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const format = await formatFor(options, context);
+  const client = await context.client();
+  const snapshot = options.watch
+    ? (await watchWithProgress(context, client, [options.taskId], options)).get(options.taskId)!
+    : await client.status(options.taskId, { signal: context.signal });
+  await printRecord(context.io, format, snapshot, () => out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`));
+  // a snapshot read once says the same as a watch that ended on it (exit 3, the README's table)
+  if (isUnsuccessfulFinal(statusOf(snapshot))) {
+    throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
+  }
+  if (options.watch && format === 'table') context.note(`See the scores with: kct result ${options.taskId}`);
+}

@@ -1,0 +1,30 @@
+// kct upload: one POST /uploads/file per file; prints each hosted file's record.
+import type { UploadedFile } from '../../api/schemas.js';
+import { inspectFile } from '../../client/files.js';
+import { UPLOAD_MIME_TYPES } from '../../api/limits.js';
+import type { Context } from '../../cli/context.js';
+import { printRows, resolveFormat, type Column } from '../../cli/render/rows.js';
+import type { Options } from './command.js';
+
+const COLUMNS: Column<UploadedFile>[] = [
+  { header: 'Name', value: (f) => f.name },
+  { header: 'Type', value: (f) => f.mime_type },
+  { header: 'Size', value: (f) => f.size },
+  // The URL is what upload is for: never wrapped or cut, however narrow the terminal (the table
+  // may then be wider than it); nothing else wraps, so no column is ever shortened.
+  { header: 'URL', value: (f) => f.url },
+];
+
+export async function run(options: Options, context: Context): Promise<void> {
+  // every file is checked before the first is sent
+  const files = await Promise.all(options.files.map((path) => inspectFile(path, UPLOAD_MIME_TYPES)));
+  const client = await context.client();
+  const format = resolveFormat(options, (await context.settings()).output);
+  const uploaded: UploadedFile[] = [];
+  try {
+    for (const file of files) uploaded.push(await client.upload(file, { signal: context.signal }));
+  } finally {
+    // files already stored keep their URLs: print them even when a later upload fails
+    if (uploaded.length > 0) await printRows(context.io, format, uploaded, COLUMNS);
+  }
+}

@@ -1,0 +1,22 @@
+// kct version: kct's version with the Node.js and platform it runs on, for bug reports.
+import type { Context } from '../../cli/context.js';
+import { out } from '../../cli/io.js';
+import { VERSION } from '../../version.js';
+import type { Options } from './command.js';
+
+export interface VersionReport {
+  version: string;
+  node: string;
+  platform: string;
+  arch: string;
+}
+
+export function versionReport(): VersionReport {
+  return { version: VERSION, node: process.versions.node, platform: process.platform, arch: process.arch };
+}
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const report = versionReport();
+  if (options.json) out(context.io, JSON.stringify(report));
+  else out(context.io, `kct ${report.version} (Node.js ${report.node}, ${report.platform}-${report.arch})`);
+}

@@ -1,0 +1,57 @@
+// One folder per command: `kct --help` reads every command's declaration (command.ts) and loads
+// no command's code (run.ts); a command loads its own run.ts only. Modules are listed with the
+// start-up benchmark's --import hook (bench/module-list.js).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, kctEnv, removeDir, runKct, tempDir } from './harness.js';
+
+const dir = tempDir();
+afterAll(() => removeDir(dir));
+
+async function modulesOf(name: string, args: string[]): Promise<{ code: number | null; stdout: string; modules: string[]; all: string[] }> {
+  const file = join(dir, `${name}.txt`);
+  const result = await runKct(args, { env: kctEnv(dir, { KCT_NO_HELP_CACHE: '1', BENCH_MODULES_FILE: file, NODE_OPTIONS: `--import=${join(ROOT, 'bench', 'module-list.js')}` }) });
+  const all = readFileSync(file, 'utf8').split('\n');
+  const modules = all.filter((line) => line.includes('/dist/commands/'));
+  return { ...result, all, modules: modules.map((line) => line.replace(/^.*\/dist\/commands\//, '')) };
+}
+
+describe('command folders', () => {
+  it('kct --help imports every command.ts, no run.ts and not zod (schemas are built when a command runs)', async () => {
+    const { code, stdout, modules, all } = await modulesOf('help', ['--help']);
+    expect(all.some((line) => line.includes('/dist/cli/program.js'))).toBe(true);
+    expect(all.filter((line) => line.includes('/node_modules/zod/'))).toEqual([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('one-pass');
+    expect(modules).toEqual(expect.arrayContaining(['credits/command.js', 'models-show/command.js', 'ingest/command.js', 'sandbox/command.js']));
+    expect(modules.filter((module) => !module.endsWith('/command.js'))).toEqual([]);
+  });
+
+  it('kct --json --version (answered by the CLI, not bin/) imports no run.ts', async () => {
+    const { code, stdout, modules } = await modulesOf('version-flag', ['--json', '--version']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(modules.filter((module) => module.endsWith('/run.js'))).toEqual([]);
+  });
+
+  it('kct version imports its own run.ts and no other', async () => {
+    const { code, modules } = await modulesOf('version', ['version']);
+    expect(code).toBe(0);
+    expect(modules.filter((module) => !module.endsWith('/command.js'))).toEqual(['version/run.js']);
+  });
+
+  it('kct ingest questions imports the shared ingest module, not its sibling ingest rubrics', async () => {
+    const { code, modules } = await modulesOf('ingest', ['ingest', 'questions', 'missing.pdf']);
+    expect(code).not.toBe(0);
+    expect(modules).toContain('ingest-questions/run.js');
+    expect(modules).not.toContain('ingest-rubrics/run.js');
+  });
+
+  it('a bad value checked by the options schema is exit 2, named, before anything is sent or written', async () => {
+    const result = await runKct(['ingest', 'rubrics', 'rubric.txt', '--total-score', 'lots', '--cum-method', 'sum', '-o', join(dir, 'r.yaml')], { env: kctEnv(dir, { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: 'kct_test_key_not_sent' }) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--total-score must be a positive number, not "lots"');
+    expect(result.stderr).not.toContain('kct_test_key_not_sent');
+  });
+});
