@@ -2,7 +2,8 @@
 // suggestions (and the server's message names API routes); the words that name kct commands live
 // here, in one table, applied where errors are reported.
 import {
-  ApiError, CONNECTION_ADVICE, ConflictError, KctError, NotFoundError, PermissionError, WATCH_TIMEOUT_ADVICE, WatchTimeoutError,
+  ApiError, AuthenticationError, CONNECTION_ADVICE, ConflictError, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
+  RateLimitError, ServerError, WATCH_TIMEOUT_ADVICE, WatchTimeoutError,
 } from '../api/errors.js';
 
 interface Hint {
@@ -57,7 +58,18 @@ export function cliHint(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return CODE_HINTS[error.code]?.(error) ?? baseUrlHint(error);
   const text = error.message;
   const id = /(?:assignment|model)[ _]?(?:id)?\s+(\d+)/i.exec(text)?.[1] ?? '<id>';
-  return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? baseUrlHint(error);
+  return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? baseUrlHint(error) ?? (error.suggestion ? undefined : classHint(error));
+}
+
+/** What to do after an HTTP error that neither a command nor the library advised on: by its class. */
+function classHint(error: ApiError): string | undefined {
+  if (error instanceof AuthenticationError) return 'Check the key kct uses: `kct auth status` says where it comes from (--profile, KCT_API_KEY or the stored profile); store a working one with `kct auth login`.';
+  if (error instanceof PermissionError) return 'The key works but may not do this: `kct auth status` shows its scope and account.';
+  if (error instanceof InsufficientCreditsError) return '`kct credits` shows the balance; a task is charged only when it succeeds.';
+  if (error instanceof NotFoundError && (error.errorCode === 'task_not_found' || /\btask\b/i.test(error.message))) return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
+  if (error instanceof ConflictError && (error.errorCode === 'task_not_cancellable' || /cancel/i.test(error.message))) return 'The task has already ended: `kct result <task_id>` shows how.';
+  if (error instanceof RateLimitError || error instanceof ServerError) return 'The service is busy or failing: try again in a minute (running the same command again is never charged twice).';
+  return undefined;
 }
 
 /** The library says "the baseUrl option"; on the command line the base URL is set these ways. */

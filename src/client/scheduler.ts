@@ -14,6 +14,7 @@ import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
 import { QueueModel } from './queue-model.js';
 import { parseRetryAfter } from './retry.js';
+import { abortableSleep } from './sleep.js';
 
 /** The last look at a task at its deadline, and the shortest time any status request is given. */
 const LAST_LOOK_MS = 5_000;
@@ -134,7 +135,7 @@ export class TaskScheduler {
   constructor(private readonly fetchStatus: StatusFetcher, private readonly options: SchedulerOptions, private readonly handlers: SchedulerHandlers) {
     this.schedule = options.schedule;
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? abortableSleep;
     this.concurrency = options.concurrency ?? 8;
     this.model = new QueueModel(this.schedule.startMs);
     this.grow(64);
@@ -598,19 +599,4 @@ function queuePosition(snapshot: StatusSnapshot): number | undefined {
 export function isTransient(error: unknown): boolean {
   if (error instanceof RateLimitError || error instanceof ServerError) return true;
   return error instanceof ApiError && error.status === 408;
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -145,7 +145,7 @@ describe('a polite run', () => {
     expect(sent.filter((r) => r.kind === 'submit')).toHaveLength(1);
     const newTask = rows(grown.stdout).find((row) => row.file.endsWith('a9.txt'))!.task_id;
     expect(sent.filter((r) => r.kind === 'status' || r.kind === 'result').every((r) => r.taskId === newTask)).toBe(true);
-  });
+  }, 150_000);
 
   it('a big run without --resume is told what a journal would save', async () => {
     const { kct } = await sandboxBehindProxy();

@@ -27,8 +27,18 @@ describe('cliHint', () => {
     expect(cliHint(api(409, 'Model 14 is not ready.', 'model_not_ready'))).toContain('kct models show 14');
   });
 
-  it('leaves other errors to their own suggestion', () => {
-    expect(cliHint(api(401, 'The API key is not valid.'))).toBeUndefined();
+  it('every other HTTP error still says what to do, by its class', () => {
+    expect(cliHint(api(401, 'The API key is not valid.'))).toContain('kct auth status');
+    expect(cliHint(api(402, 'Not enough credits.'))).toContain('kct credits');
+    expect(cliHint(api(404, 'No task tsk_nope.', 'task_not_found'))).toContain('task id');
+    expect(cliHint(api(409, 'The task has ended and cannot be cancelled.', 'task_not_cancellable'))).toContain('kct result');
+    expect(cliHint(api(503, 'Busy.'))).toContain('never charged twice');
+  });
+
+  it('leaves an error with its own suggestion, and errors that are not kct\'s, alone', () => {
+    const own = ApiError.from(401, undefined, { message: 'nope', method: 'GET', url: 'http://x/v1/credits' }, { suggestion: 'Use the other key.' });
+    expect(cliHint(own)).toBeUndefined();
+    expect(cliHint(api(400, 'Bad field.'))).toBeUndefined();
     expect(cliHint(new Error('x'))).toBeUndefined();
   });
 });
