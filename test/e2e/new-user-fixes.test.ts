@@ -2,10 +2,12 @@
 // run reaches the report, a quoted glob follows a folder's rules, a dangling link is a row, Ctrl-C
 // counts what was accepted, and CSV keeps the reason of rows not marked.
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir, useSandbox } from './harness.js';
+import { creditsOf, FIXTURES, kctEnv, runKct, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
@@ -93,3 +95,69 @@ describe('a dangling link inside a folder', () => {
   });
 });
 
+/** A proxy to the sandbox that holds the service's answers to submissions until released. */
+async function holdingProxy(target: string) {
+  const held: (() => void)[] = [];
+  let arrived: () => void = () => {};
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const reply = () => res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+        if (req.method !== 'POST') return reply();
+        held.push(reply);
+        arrived();
+      });
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    /** Resolves once `count` submissions were accepted by the sandbox (their answers held here). */
+    accepted: (count: number) => new Promise<void>((resolve) => {
+      arrived = () => held.length >= count && resolve();
+      arrived();
+    }),
+    release: () => held.splice(0).forEach((reply) => reply()),
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+describe('Ctrl-C while submissions are under way', () => {
+  it('counts and journals a task whose 202 arrives after the interrupt; the re-run charges nothing twice', async () => {
+    const dir = classFolder(3);
+    const journal = join(tempDir('kct-new-user-journal-'), 'c2.journal');
+    const proxy = await holdingProxy(shared.sandbox.baseUrl);
+    const before = await creditsOf(shared.kct);
+    try {
+      const env = kctEnv(tempDir(), { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: shared.sandbox.keys.user });
+      const run = runKct(['one-pass', dir, '--model', '12', '--jobs', '2', '--resume', journal, '--output', 'ndjson'], {
+        env,
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          // the sandbox accepted both submissions; kct has not seen the 202s when Ctrl-C lands
+          void proxy.accepted(2).then(() => {
+            child.kill('SIGINT');
+            setTimeout(() => proxy.release(), 500);
+          });
+        },
+      });
+      const result = await run;
+      expect(result.code).toBe(130);
+      expect(result.stderr).toContain('interrupted; 2 accepted tasks keep running');
+      const lines = readFileSync(journal, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.filter((line) => typeof line.task_id === 'string')).toHaveLength(2);
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+    // the re-run follows the two journaled tasks and submits the third: three charges in all
+    const again = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson'], { timeoutMs: 120_000 });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('following');
+    expect(before - (await creditsOf(shared.kct))).toBe(3);
+  });
+});
