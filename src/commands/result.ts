@@ -24,7 +24,7 @@ export async function run(options: ResultOptions, context: Context): Promise<voi
     await writer.init();
     for (const item of items) {
       const record = parseLoose(EvaluationResult, { ...item, task_id: String(item.task_id ?? '') }, 'batch item');
-      writer.add(outcomeFromResult({ file: record.task_id, student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, record));
+      writer.add(outcomeFromResult({ file: '', student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, record));
     }
     writer.flush();
   } else {

@@ -161,3 +161,35 @@ describe('Ctrl-C while submissions are under way', () => {
     expect(before - (await creditsOf(shared.kct))).toBe(3);
   });
 });
+
+describe('CSV cells', () => {
+  it('SKIPPED and NOT_SENT rows carry their reason in a message column, after the criteria, with max_score', async () => {
+    const dir = classFolder(1);
+    writeFileSync(join(dir, 'pupil-2.odt'), 'PK odt');
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--skip-unsupported', '--output', 'csv'], { timeoutMs: 120_000 });
+    expect(run.code).toBe(0);
+    const header = run.stdout.split('\n')[0].split(',');
+    expect(header.slice(0, 5)).toEqual(['file', 'student_id', 'task_id', 'status', 'score']);
+    expect(header.slice(-2)).toEqual(['max_score', 'message']);
+    const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.find((row) => row.status === 'SKIPPED')?.message).toContain('unsupported file type');
+    const marked = rows.find((row) => row.status === 'SUCCESS')!;
+    expect(marked.message).toBe('');
+    expect(Number(marked.max_score)).toBeGreaterThan(0);
+  });
+
+  it('a lone "-" (stdin) is no formula, while a cell that starts one is still guarded; kct result leaves file empty', async () => {
+    const stdin = await shared.kct(['one-pass', '-', '--model', '12', '--student-id', '=1+1', '--output', 'csv'], { input: essay, timeoutMs: 120_000 });
+    expect(stdin.code).toBe(0);
+    const [row] = parse(stdin.stdout, { columns: true }) as Record<string, string>[];
+    expect(row.file).toBe('-');
+    expect(row.student_id).toBe("'=1+1");
+    const result = await shared.kct(['result', row.task_id, '--output', 'csv']);
+    expect(result.code).toBe(0);
+    const [again] = parse(result.stdout, { columns: true }) as Record<string, string>[];
+    expect(again.file).toBe('');
+    expect(again.task_id).toBe(row.task_id);
+    const ndjson = await shared.kct(['result', row.task_id, '--output', 'ndjson']);
+    expect((JSON.parse(ndjson.stdout) as { file: unknown }).file).toBeNull();
+  });
+});
