@@ -106,6 +106,8 @@ interface Found {
   /** The first folder level under that argument, for --student-id-from folder and --group-by folder. */
   group?: string;
   info?: Stats;
+  /** A link, found in a folder, to a file that does not exist. */
+  dangling?: boolean;
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -121,7 +123,7 @@ const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 
 const posix = (path: string) => path.split(sep).join('/');
 
-type GlobSync = (pattern: string, options: { onlyFiles: boolean; dot: boolean; expandDirectories: boolean }) => string[];
+type GlobSync = (pattern: string, options: { cwd: string; onlyFiles: boolean; dot: boolean; expandDirectories: boolean; ignore: string[] }) => string[];
 
 interface WalkOptions {
   recursive: boolean;
@@ -185,9 +187,7 @@ export function* walkInputs(inputs: string[], options: WalkOptions & { roots: st
     }
     if (!info && options.globSync && GLOB_MAGIC.test(input)) {
       const root = options.roots.push(input) - 1;
-      for (const path of options.globSync(input, { onlyFiles: true, dot: false, expandDirectories: false }).sort(byNaturalOrder)) {
-        yield options.exclude(path, false) ? { path, kind: 'exclude', reason: 'matched --exclude', identity: posix(path), root, glob: true } : { path, kind: 'file', identity: posix(path), root, glob: true };
-      }
+      yield* walkGlob(input, root, options as WalkOptions & { globSync: GlobSync }, visited);
       continue;
     }
     if (info?.isDirectory()) {
@@ -224,34 +224,62 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
     const identity = rel === '' ? name : `${rel}/${name}`;
     const path = join(here, name);
     let isFolder = entry.isDirectory();
+    let dangling = false;
     if (entry.isSymbolicLink()) {
       try {
         isFolder = statSync(path).isDirectory();
       } catch {
-        isFolder = false; // a broken link: reported as a file that cannot be read
+        dangling = true; // a broken link: a file of the folder that cannot be sent (a row, not a typo)
       }
     }
-    const base = { path, identity, root, group: rel === '' && !isFolder ? undefined : group(name) };
-    if (name.startsWith('.')) {
-      yield { ...base, kind: 'ignore', reason: isFolder ? 'hidden folder' : 'hidden file' };
-    } else if (isFolder && SYSTEM_FOLDERS.has(name.toLowerCase())) {
-      yield { ...base, kind: 'ignore', reason: 'system folder' };
-    } else if (!isFolder && (SYSTEM_FILES.has(name.toLowerCase()) || name.startsWith('~$'))) {
-      yield { ...base, kind: 'ignore', reason: 'system file' };
-    } else if (options.exclude(identity, isFolder)) {
-      yield { ...base, kind: 'exclude', reason: 'matched --exclude' };
-    } else if (isFolder) {
-      if (options.recursive) subfolders.push(identity);
-      else yield { ...base, kind: 'not-entered', reason: 'subfolder (pass --recursive)' };
-    } else if (MARKDOWN.test(name)) {
-      // Markdown is sent as text when named, but in a class folder a .md file is far more likely
-      // a README or the teacher's notes than an answer: left out, so it is never marked and charged.
-      yield { ...base, kind: 'ignore', reason: 'Markdown (name it to send it)' };
-    } else {
-      yield { ...base, kind: 'file' };
-    }
+    const base = { path, identity, root, group: rel === '' && !isFolder ? undefined : group(name), ...(dangling ? { dangling } : {}) };
+    const rule = folderRule(name, isFolder, identity, options);
+    if (rule === 'enter') subfolders.push(identity);
+    else yield { ...base, ...rule };
   }
   for (const sub of subfolders) yield* walkFolder(folder, sub, root, options, visited);
+}
+
+/** A folder's rules for one thing in it: left out (with the reason), entered, or a file to check. */
+function folderRule(name: string, isFolder: boolean, identity: string, options: WalkOptions): Pick<Found, 'kind' | 'reason'> | 'enter' {
+  if (name.startsWith('.')) return { kind: 'ignore', reason: isFolder ? 'hidden folder' : 'hidden file' };
+  if (isFolder && SYSTEM_FOLDERS.has(name.toLowerCase())) return { kind: 'ignore', reason: 'system folder' };
+  if (!isFolder && (SYSTEM_FILES.has(name.toLowerCase()) || name.startsWith('~$'))) return { kind: 'ignore', reason: 'system file' };
+  if (options.exclude(identity, isFolder)) return { kind: 'exclude', reason: 'matched --exclude' };
+  if (isFolder) return options.recursive ? 'enter' : { kind: 'not-entered', reason: 'subfolder (pass --recursive)' };
+  // Markdown is sent as text when named, but in a class folder a .md file is far more likely
+  // a README or the teacher's notes than an answer: left out, so it is never marked and charged.
+  if (MARKDOWN.test(name)) return { kind: 'ignore', reason: 'Markdown (name it to send it)' };
+  return { kind: 'file' };
+}
+
+/**
+ * A glob is a folder walk limited to what the pattern matches: the folder before its first
+ * wildcard is the folder, its rules apply to each match (hidden, system, Markdown, subfolders),
+ * and each path keeps the prefix the user wrote (never rewritten relative to the cwd).
+ */
+function* walkGlob(pattern: string, root: number, options: WalkOptions & { globSync: GlobSync }, visited: Set<string>): Generator<Found> {
+  const magic = pattern.search(GLOB_MAGIC);
+  const cut = Math.max(pattern.lastIndexOf('/', magic), sep === '\\' ? pattern.lastIndexOf('\\', magic) : -1);
+  const prefix = pattern.slice(0, cut + 1);
+  // dot: hidden matches are found to be named as ignored; the insides of hidden folders are not walked
+  const matches = options.globSync(pattern.slice(cut + 1), { cwd: prefix === '' ? '.' : prefix, onlyFiles: false, dot: true, expandDirectories: false, ignore: ['**/.*/**'] });
+  // a folder the pattern itself goes into (e.g. "**") is walked by the pattern, not by the folder rule
+  const walked = new Set(matches.map((match) => match.replace(/\/?[^/]*\/?$/, '')));
+  for (const match of matches.sort(byNaturalOrder)) {
+    const isFolder = match.endsWith('/');
+    const rel = isFolder ? match.slice(0, -1) : match;
+    if (isFolder && walked.has(rel)) continue;
+    const path = prefix + rel;
+    const names = rel.split('/');
+    const inHidden = names.slice(0, -1).some((name) => name.startsWith('.'));
+    const rule = inHidden ? { kind: 'ignore' as const, reason: 'in a hidden folder' } : folderRule(names[names.length - 1], isFolder, rel, options);
+    if (rule === 'enter') {
+      for (const found of walkFolder(prefix === '' ? '.' : prefix, rel, root, options, visited)) yield { ...found, identity: posix(found.path), glob: true };
+    } else {
+      yield { path, identity: posix(path), root, glob: true, ...rule };
+    }
+  }
 }
 
 /** The --exclude test, built once; picomatch loads only when there are patterns. */
@@ -316,7 +344,7 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
       }
       byInode.set(info.ino, list.files);
     }
-    const checked = checkLocalFile(item.path, sources.accepted, info);
+    const checked = foundProblem(item, info) ?? checkLocalFile(item.path, sources.accepted, info);
     if (isFileProblem(checked)) {
       if (checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) checked.suggestion = sources.elsewhere;
       if (info) seen.get(info.dev)!.set(info.ino, -1 - skippedPaths.length);
@@ -392,6 +420,13 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     notes,
     entries,
   };
+}
+
+/** A file found in a folder that is gone by the time it is read: a file that cannot be sent, not a mistyped path. */
+function foundProblem(item: Found, info: Stats | undefined): FileProblem | undefined {
+  if (info || item.root === undefined) return undefined;
+  const what = item.dangling ? 'a link to a file that does not exist' : 'no longer there (removed while the folder was read)';
+  return { kind: 'unreadable', path: item.path, message: `${item.path}: ${what}`, suggestion: item.dangling ? 'Remove the link, or restore the file it points to.' : 'Run again once the folder has settled.' };
 }
 
 /** An answer of a student folder's files is complete: more than 10 is refused, or skipped with --skip-unsupported. */

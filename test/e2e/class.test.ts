@@ -58,7 +58,7 @@ describe('a class folder through one-pass', () => {
     const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(30);
     const header = run.stdout.split('\n')[0];
-    expect(header).toBe('file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions');
+    expect(header).toBe('file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions,max_score,message');
     expect(run.stdout.match(/^file,/gm)).toHaveLength(1);
     for (const record of records) {
       const parts = ['Thesis & position', 'Evidence & reasoning', 'Organisation', 'Language & conventions'].map((c) => Number(record[c]));

@@ -13,7 +13,7 @@ import { RowSpool } from '../row-spool.js';
 import { renderSummary } from '../summary.js';
 import { ClassTally } from '../tally.js';
 import { printResult } from './result.js';
-import { cell, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
+import { cell, CSV_OPTIONS, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
 
 export interface AnswerOutcome {
@@ -72,7 +72,7 @@ export class OutcomeWriter {
   private spool?: RowSpool;
   private jsonRows = 0;
   private csvHeader?: string[];
-  private csvPending: { file: string; student_id: string; task_id: string; status: string; score: unknown; scores: [string, unknown][] }[] = [];
+  private csvPending: CsvRow[] = [];
   private csvSpill?: RowSpool;
   private csvSpilled = 0;
   private stringify?: (rows: unknown[][]) => string;
@@ -90,7 +90,7 @@ export class OutcomeWriter {
       const { stringify } = await import('csv-stringify/sync');
       // A student id or criterion name that begins like a formula (=, +, -, @) is prefixed with '
       // so a spreadsheet opening marks.csv shows it instead of running it (CSV injection).
-      this.stringify = (rows) => stringify(rows, { escape_formulas: true });
+      this.stringify = (rows) => stringify(rows, CSV_OPTIONS);
       // with --no-wait no answer is marked: the columns are known now
       if (!this.waited) this.writeCsvHeader([]);
     }
@@ -217,7 +217,7 @@ export class OutcomeWriter {
 
   private addCsv(outcome: AnswerOutcome): void {
     const scores = (outcome.evaluation ?? []).filter((e) => e.type !== 'error').map((e): [string, unknown] => [e.item as string, e.score]);
-    const row = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, scores };
+    const row: CsvRow = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, max_score: outcome.max_score, message: outcome.message ?? '', scores };
     if (this.csvHeader) {
       this.writeCsvRows([row]);
       return;
@@ -239,7 +239,8 @@ export class OutcomeWriter {
 
   private writeCsvHeader(criteria: string[]): void {
     this.csvHeader = criteria;
-    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria]]));
+    // max_score and message go last, after the criteria, so the columns scripts already read stay where they were
+    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria, 'max_score', 'message']]));
   }
 
   private flushCsv(final: boolean): void {
@@ -256,16 +257,19 @@ export class OutcomeWriter {
     }
   }
 
-  private writeCsvRows(rows: { file: string; student_id: string; task_id: string; status: string; score: unknown; scores: [string, unknown][] }[]): void {
+  private writeCsvRows(rows: CsvRow[]): void {
     if (rows.length === 0) return;
     const criteria = this.csvHeader!;
     const lines = rows.map((o) => {
       const byItem = new Map(o.scores);
-      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item)))];
+      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item))), cell(o.max_score), o.message ?? ''];
     });
     outRaw(this.io, this.stringify!(lines));
   }
 }
+
+/** One CSV row, kept until the header (the first marked answer's criteria) is known. */
+interface CsvRow { file: string; student_id: string; task_id: string; status: string; score: unknown; max_score?: unknown; message?: string; scores: [string, unknown][] }
 
 /** The folder segments every path so far shares (never a file name), or undefined when none can be. */
 function commonFolder(shared: string[] | undefined, path: string, flat: boolean): string[] | undefined {
@@ -294,7 +298,7 @@ export function relativeToCommonFolder(paths: string[]): { folder?: string; name
 /** The row of an answer in every machine format (README "Output shapes"). */
 export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {
-    file: outcome.file,
+    file: outcome.file === '' ? null : outcome.file, // a task read back by id (kct result) has no file
     student_id: outcome.student_id ?? null,
     task_id: outcome.task_id ?? null,
     status: outcome.status,
@@ -310,7 +314,7 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
  * One finished task in the chosen format: the score table, the record as received (json), or
  * the same line/row a class run prints (ndjson, csv), so pipelines see one shape.
  */
-export async function printOneResult(io: IO, format: OutputFormat, result: EvaluationResult, label = result.task_id): Promise<void> {
+export async function printOneResult(io: IO, format: OutputFormat, result: EvaluationResult, label = ''): Promise<void> {
   if (format === 'table') {
     await printResult(io, result);
     return;

@@ -50,7 +50,7 @@ export async function printRecord(io: IO, format: OutputFormat, record: object, 
   if (format === 'ndjson') return out(io, JSON.stringify(record));
   const fields = Object.entries(record);
   const { stringify } = await import('csv-stringify/sync');
-  outRaw(io, stringify([fields.map(([key]) => key), fields.map(([, value]) => (typeof value === 'number' ? value : cell(value)))], { escape_formulas: true }));
+  outRaw(io, stringify([fields.map(([key]) => key), fields.map(([, value]) => (typeof value === 'number' ? value : cell(value)))], CSV_OPTIONS));
 }
 
 export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], columns: Column<Row>[], raw: (row: Row) => unknown = (row) => row): Promise<void> {
@@ -67,7 +67,7 @@ export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], 
     // numbers stay numbers, so a negative one is not mistaken for a formula; any other cell that
     // begins like one (=, +, -, @) is prefixed with ' so a spreadsheet shows it instead of running it
     const csvCell = (value: unknown) => (typeof value === 'number' ? value : cell(value));
-    outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => csvCell(c.value(row))))], { escape_formulas: true }));
+    outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => csvCell(c.value(row))))], CSV_OPTIONS));
     return;
   }
   out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap)), { compact: true }));
@@ -143,6 +143,18 @@ export async function renderTableInChunks(io: IO, head: string[], widths: number
 
 function longestLine(text: string): number {
   return Math.max(0, ...text.split('\n').map((line) => line.length));
+}
+
+/** csv-stringify's options for every CSV kct prints: a text cell that could run as a formula is shown as text. */
+export const CSV_OPTIONS = { cast: { string: guardFormula } };
+
+/**
+ * CSV injection (OWASP): a text cell that starts with =, +, - or @ and goes on, or with a tab or a
+ * carriage return, gets a leading ' so a spreadsheet shows it instead of running it. A lone "-"
+ * (an answer read from stdin) or "=" is no formula; csv-stringify's escape_formulas guards those too.
+ */
+export function guardFormula(value: string): string {
+  return /^[=+\-@]./s.test(value) || /^[\t\r]/.test(value) ? `'${value}` : value;
 }
 
 export function cell(value: unknown): string {

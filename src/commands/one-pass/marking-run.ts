@@ -24,6 +24,9 @@ import type { Journal } from './journal.js';
 import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
 
 /** What to run again after the server stopped answering. */
+/** How long a submission under way when Ctrl-C lands may still take to be answered. */
+const SUBMIT_GRACE_MS = 10_000;
+
 export const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
@@ -104,6 +107,7 @@ export class MarkingRun {
   private readonly unsuccessful: Record<string, string> = {};
   private unsuccessfulCount = 0;
   private accepted = 0;
+  private submitSignal?: AbortSignal;
   private firstTaskId?: string;
   private last?: AnswerOutcome;
   private sentInBatches = 0;
@@ -235,9 +239,10 @@ export class MarkingRun {
         await this.addToBatch(answer.index, { ...fields, paper_content: text }, key);
         return;
       }
+      if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
       let task: Task;
       try {
-        task = await client.onePass(input, { idempotencyKey: key, signal: context.signal });
+        task = await client.onePass(input, { idempotencyKey: key, signal: this.submitting() });
       } catch (error) {
         throw this.keyConflict(error, answer, key);
       }
@@ -282,6 +287,20 @@ export class MarkingRun {
       return;
     }
     this.scheduler.add(taskId, row, { firstPollIn });
+  }
+
+  /**
+   * The signal of a submission: Ctrl-C lets one already under way finish (SUBMIT_GRACE_MS at most),
+   * so a task the service accepted is counted and journaled; a second Ctrl-C exits at once (main.ts).
+   */
+  private submitting(): AbortSignal {
+    if (this.submitSignal) return this.submitSignal;
+    const { signal } = this.settings.context;
+    const grace = new AbortController();
+    const later = () => setTimeout(() => grace.abort(signal.reason), SUBMIT_GRACE_MS).unref();
+    if (signal.aborted) later();
+    else signal.addEventListener('abort', later, { once: true });
+    return (this.submitSignal = grace.signal);
   }
 
   private accept(task: Task): void {
@@ -378,7 +397,8 @@ export class MarkingRun {
       // a base key is joined to the request's identity: its answers' identities, never its position
       const identities = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
       const key = await client.batchKey(body, keyRule, identities);
-      task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
+      if (context.signal.aborted) throw new InterruptedError('interrupted before this batch was sent');
+      task = await client.batch(body, { idempotencyKey: key, signal: this.submitting() });
     } catch (error) {
       for (const row of chunk.rows) this.failed(row, this.baseOf(row), undefined, error);
       return;

@@ -16,7 +16,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     const writer = new OutcomeWriter(context.io, format);
     await writer.init();
     for (const item of items) {
-      writer.add(outcomeFromResult({ file: item.task_id, student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, item));
+      writer.add(outcomeFromResult({ file: '', student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, item));
     }
     writer.flush();
   } else {
