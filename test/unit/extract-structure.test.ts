@@ -99,6 +99,14 @@ describe('RTF', () => {
 });
 
 describe('plain text', () => {
+  it('a 19 MB line with no space is one paragraph, read without overflowing a regular expression', () => {
+    const line = 'a'.repeat(19 * 1024 * 1024);
+    expect(() => isHeading([line])).not.toThrow();
+    const blocks = plainTextBlocks(line);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0].lines.join('').length).toBe(line.length);
+  });
+
   const paragraphs = paragraphsOf(source('source-analysis', 'strong-2'));
 
   it('joins lines wrapped at a fixed width (an e-mail, a typewriter) into paragraphs', () => {

@@ -116,7 +116,8 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   // A sentence or a clause ("Dear members of the board,") is body text, however it is set.
   if (/[.,;]["”’)]*$/.test(text) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(text)) return false;
   if (hints.emphasised) return true;
-  const long = words.filter((w) => /^\p{L}{4,}/u.test(w));
+  // four letters at the start are enough: `{4,}` over a 19 MB "word" overflows the regexp stack
+  const long = words.filter((w) => /^\p{L}{4}/u.test(w));
   const capitalised = long.filter((w) => /^\p{Lu}/u.test(w));
   const titleCase = long.length >= 2 && capitalised.length / long.length >= 0.7;
   const allCaps = /\p{L}{3}/u.test(text) && text === text.toUpperCase();
