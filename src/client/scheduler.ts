@@ -121,6 +121,8 @@ export class TaskScheduler {
   private sweepWidth = 1;
   private probing = 0;
   private live = 0;
+  /** When kct last asked about any task (or was given one): the watchdog in issue() counts from it. */
+  private lastLookAt = -Infinity;
   private inflight = 0;
   private running = false;
   private wake?: AbortController;
@@ -173,6 +175,7 @@ export class TaskScheduler {
     this.flags[slot] = 0;
     this.tail += 1;
     this.live += 1;
+    if (this.inflight === 0) this.lastLookAt = Math.max(this.lastLookAt, now);
     this.wake?.abort();
     if (!this.running) {
       // started on the next microtask: tasks added together are all known to its first round
@@ -244,6 +247,16 @@ export class TaskScheduler {
     }
     const sentinel = this.sentinel(now, found < room, slot);
     if (sentinel >= 0) due.push(sentinel);
+    // The estimates may leave every task waiting for a move kct will not see (a reference task
+    // that is never due again): with nothing due and nothing asked, the oldest unfinished task is
+    // looked at 15 s after the last look, as the spec's slowest poll, so no run can stall.
+    if (due.length === 0 && this.inflight === 0 && this.live > 0) {
+      const oldest = this.oldestWaiting();
+      // never sooner than a Retry-After asked for that task
+      const watchdogAt = oldest < 0 ? Infinity : Math.max(this.lastLookAt + this.schedule.maxMs, this.notBefore[oldest - this.base]);
+      if (oldest >= 0 && watchdogAt <= now) due.push(oldest);
+      else if (oldest >= 0) wakeAt = Math.min(wakeAt, watchdogAt);
+    }
     if (this.expireCursor < this.tail) wakeAt = Math.min(wakeAt, this.deadline[Math.max(this.expireCursor, this.head) - this.base]);
     due.sort((a, b) => a - b);
     for (const seq of due) {
@@ -282,7 +295,17 @@ export class TaskScheduler {
     return this.predict(slot) <= at + this.schedule.maxMs;
   }
 
+  /** The oldest task not finished and not being asked about, or -1. */
+  private oldestWaiting(): number {
+    for (let seq = this.head; seq < this.tail; seq++) {
+      const slot = seq - this.base;
+      if (this.state[slot] !== State.Done && !(this.flags[slot] & INFLIGHT)) return seq;
+    }
+    return -1;
+  }
+
   private async poll(seq: number, startedAt: number, predicted: boolean): Promise<void> {
+    this.lastLookAt = startedAt;
     let slot = seq - this.base;
     const taskId = this.ids[slot] as string;
     const lastLook = (this.flags[slot] & NEEDS_LOOK) !== 0;
