@@ -1,5 +1,5 @@
 // 2. Throughput: 1,000 distinct text answers (1-2 KB .txt) through
-//   kct one-pass <dir> --model 12 --no-wait --jobs 16 --output ndjson
+//   kct one-pass <dir> --model 12 --no-wait --via one-pass --max-rps 100000 --jobs 16 --output ndjson
 // against a sandbox with no latency, side by side with bench/floor-submit.js sending the same
 // requests with undici at the same concurrency (with a random Idempotency-Key, and with --hash,
 // one derived from the SHA-256 of each file as kct does). Every measured run gets a FRESH
@@ -37,7 +37,7 @@ export async function run() {
   const configDir = tempDir('kct-bench-cfg-');
   writeAnswers(answers, ANSWERS);
   const contenders = {
-    'kct one-pass --no-wait': [BIN, 'one-pass', answers, '--model', '12', '--no-wait', '--jobs', String(JOBS), '--output', 'ndjson'],
+    'kct one-pass --no-wait': [BIN, 'one-pass', answers, '--model', '12', '--no-wait', '--via', 'one-pass', '--max-rps', '100000', '--jobs', String(JOBS), '--output', 'ndjson'],
     'floor (random key)': [join(BENCH, 'floor-submit.js'), answers, '--jobs', String(JOBS)],
     'floor (SHA-256 key)': [join(BENCH, 'floor-submit.js'), answers, '--jobs', String(JOBS), '--hash'],
   };
@@ -74,7 +74,7 @@ export async function run() {
     for (let round = 0; round < WAIT_ROUNDS; round++) {
       const sandbox = await startSandbox({ workers: 4, latencyMs: 0 });
       try {
-        const result = await timeOk('kct one-pass (waiting)', process.execPath, [BIN, 'one-pass', answers, '--model', '12', '--jobs', String(JOBS), '--output', 'ndjson'], {
+        const result = await timeOk('kct one-pass (waiting)', process.execPath, [BIN, 'one-pass', answers, '--model', '12', '--via', 'one-pass', '--max-rps', '100000', '--jobs', String(JOBS), '--output', 'ndjson'], {
           env: kctEnv(configDir, sandbox, { KCT_POLL_INTERVAL: '200ms' }),
           toFiles: true,
         });
