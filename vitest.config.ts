@@ -5,8 +5,9 @@ export default defineConfig({
     // test/reliability runs here at a smaller size and without its timed bounds; the whole of it
     // is `npm run test:reliability` (vitest.reliability.config.ts, docs/security.md).
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // hang guards, not speed checks: a loaded CI runner once took 61 s for one OCR answer
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
     pool: 'forks',
     // Two cores: end-to-end files each run a sandbox and several kct processes.
     maxWorkers: 2,

@@ -134,7 +134,7 @@ export function runKct(args: string[], options: RunOptions = {}): Promise<RunRes
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`kct ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 45_000);
+    }, options.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -45,13 +45,13 @@ describe('kct one-pass', () => {
 
   for (const file of ['essay.txt', 'generated/essay.pdf', 'generated/essay.docx', 'generated/essay.rtf', 'generated/essay.png']) {
     it(`marks an answer file: ${file}`, async () => {
-      const run = await shared.kct(['one-pass', join(FIXTURES, file), '--model', '12', '--json'], { timeoutMs: 90_000 });
+      const run = await shared.kct(['one-pass', join(FIXTURES, file), '--model', '12', '--json'], { timeoutMs: 180_000 });
       expect(run.stderr).not.toContain('error');
       expect(run.code).toBe(0);
       const result = parseJson<Result>(run.stdout);
       expect(result.status).toBe('SUCCESS');
       expect(result.score).toBeGreaterThan(0);
-    }, 120_000);
+    }, 240_000);
   }
 
   it('gives the same result for the same text (deterministic grader), and the same command twice is the same task', async () => {
