@@ -13,6 +13,9 @@ export interface Seen {
   /** The task id of /evaluations/{id}/status or /evaluations/{id}. */
   taskId?: string;
   kind: 'submit' | 'batch' | 'status' | 'result' | 'other';
+  /** A status request's answer, as the sandbox gave it, and when its last byte passed (ms since the proxy started). */
+  snapshot?: { status?: string; position?: number };
+  answeredAt?: number;
 }
 
 /** Answer this request here instead of forwarding it. */
@@ -44,6 +47,7 @@ export async function startCountingProxy(targetBaseUrl: string): Promise<Countin
     const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path, headers: req.headers }, (answer) => {
       seen.status = answer.statusCode;
       res.writeHead(answer.statusCode ?? 502, answer.headers);
+      if (seen.kind === 'status') keepSnapshot(answer, seen, started);
       answer.pipe(res);
     });
     upstream.on('error', () => {
@@ -81,4 +85,19 @@ export function mostInWindow(requests: Seen[], windowMs: number): number {
     most = Math.max(most, end - start + 1);
   }
   return most;
+}
+
+/** Reads a status answer as it passes: what kct was told, and when. */
+function keepSnapshot(answer: IncomingMessage, seen: Seen, started: number): void {
+  const chunks: Buffer[] = [];
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+  answer.on('end', () => {
+    seen.answeredAt = performance.now() - started;
+    try {
+      const data = JSON.parse(Buffer.concat(chunks).toString('utf8')).data ?? {};
+      seen.snapshot = { status: data.status, position: data.position };
+    } catch {
+      seen.snapshot = {};
+    }
+  });
 }

@@ -97,9 +97,13 @@ describe('a polite run', () => {
     expect(timedOut.map((row) => row.status)).toEqual(Array(6).fill('TIMEOUT'));
     // submitted one at a time in the order found: a1's task is the head, the others wait behind it
     const [head, ...behind] = timedOut.sort((a, b) => a.file.localeCompare(b.file, 'en', { numeric: true })).map((row) => row.task_id);
-    const polls = (id: string | null) => proxy.requests.filter((r) => r.kind === 'status' && r.taskId === id).length;
-    expect(polls(head)).toBeGreaterThan(0);
-    for (const id of behind) expect(polls(id)).toBe(0);
+    const statusOf = (id: string | null) => proxy.requests.filter((r) => r.kind === 'status' && r.taskId === id);
+    expect(statusOf(head).length).toBeGreaterThan(0);
+    // on a loaded machine the blocker may finish within the run: from kct's first sight of the
+    // head leaving the queue, polling the tasks behind it is right; before, never
+    const moved = statusOf(head).find((r) => r.snapshot !== undefined && r.snapshot.status !== 'QUEUED');
+    const headMovedAt = moved?.answeredAt ?? Infinity;
+    for (const id of behind) expect(statusOf(id).filter((r) => r.at < headMovedAt)).toEqual([]);
   });
 
   it('--via batch marks a folder of text answers through batches: the same rows as one request per answer', async () => {
