@@ -43,10 +43,12 @@ const HINTS: Hint[] = [
  * The library's neutral words for a setting or a next step, and kct's for the same. Kept as text
  * (not imported from src/client) so printing an error loads nothing more.
  */
-const PHRASES: [library: string, cli: string][] = [
+const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
   ['to have one derived from each answer\'s content', 'to have kct derive one from each answer\'s content'],
+  ['pages sent as one answer.', 'pages sent as one answer (--pages).'],
+  [/or leave it out \(every file ending (\.\w+)\)\./g, 'or leave it out with --exclude "*$1".'],
 ];
 
 /** The library's advice of a model wait that stopped (src/client/model-wait.ts MODEL_TRAINING_ADVICE). */
@@ -92,10 +94,15 @@ function classHint(error: ApiError): string | undefined {
   return undefined;
 }
 
+/** A suggestion of the library in kct's words (for one printed without an error: a skipped file's reason). */
+export function cliWords(suggestion: string): string {
+  return PHRASES.reduce((text, [library, words]) => text.replaceAll(library, words), suggestion);
+}
+
 /** The library's suggestion in kct's words (the base URL is set with --base-url, ...), or undefined when it names nothing kct words otherwise. */
 function worded(error: KctError): string | undefined {
   const suggestion = error.suggestion;
   if (suggestion === undefined) return undefined;
-  const cli = PHRASES.reduce((text, [library, words]) => text.replace(library, words), suggestion);
+  const cli = cliWords(suggestion);
   return cli === suggestion ? undefined : cli;
 }

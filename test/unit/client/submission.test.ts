@@ -4,15 +4,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MockAgent } from 'undici';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/api/errors.js';
-import { KctClient } from '../../../src/client/client.js';
 import { inspectFileSync } from '../../../src/client/files.js';
+import { ORIGIN, useMockClient } from './mock-client.js';
 import { batchIdentity, cachedHasher, deriveIdempotencyKey, keyForIdentity } from '../../../src/client/idempotency.js';
 
-const ORIGIN = 'https://api.kct.test';
-const KEY = 'kct_live_0123456789abcdefSECRETvalue';
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-submission-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -26,30 +23,18 @@ function answerFile(name: string, content: string) {
 }
 
 describe('the Idempotency-Key of a submission', () => {
-  let agent: MockAgent;
-  let client: KctClient;
-
-  beforeEach(() => {
-    agent = new MockAgent();
-    agent.disableNetConnect();
-    client = new KctClient({ baseUrl: `${ORIGIN}/v1`, apiKey: KEY, dispatcher: agent, retry: { maxRetries: 0 } });
-  });
-
-  afterEach(async () => {
-    await client.close();
-    await agent.close();
-  });
+  const mock = useMockClient();
 
   it('derived: the same as every earlier kct made, byte for byte (text answer and batch)', async () => {
-    expect((await client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey).toBe('kct-af8824efa1469aa762e81d9b1839cd6b86732fa4');
+    expect((await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey).toBe('kct-af8824efa1469aa762e81d9b1839cd6b86732fa4');
     expect(await deriveIdempotencyKey('batch', BATCH)).toBe('kct-f63d985dea71247e79c332674fbc81af8295b46a');
   });
 
   it('derived: the same input gives the same key, and one byte changed in a file gives another', async () => {
     const fields = { model_id: 12, student_id: 's-002' };
-    const first = await client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] }, { idempotency: 'derive' });
-    const again = await client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] }, { idempotency: 'derive', hasher: cachedHasher() });
-    const changed = await client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniformz.\n')] }, { idempotency: 'derive' });
+    const first = await mock.client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] }, { idempotency: 'derive' });
+    const again = await mock.client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] }, { idempotency: 'derive', hasher: cachedHasher() });
+    const changed = await mock.client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniformz.\n')] }, { idempotency: 'derive' });
     expect(first.idempotencyKey).toMatch(/^kct-[0-9a-f]{40}$/);
     expect(again.idempotencyKey).toBe(first.idempotencyKey);
     expect(changed.idempotencyKey).not.toBe(first.idempotencyKey);
@@ -62,41 +47,41 @@ describe('the Idempotency-Key of a submission', () => {
   it('derived: a rubric file is part of the key, under its own field', async () => {
     const answer = answerFile('a2.txt', 'Second essay.\n');
     const rubric = answerFile('rubric.txt', 'Argument (10 marks)\n');
-    const withRubric = await client.prepareOnePass({ fields: { model_id: 12 }, answerFiles: [answer], rubricFiles: [rubric] }, { idempotency: 'derive' });
-    const asQuestion = await client.prepareOnePass({ fields: { model_id: 12 }, answerFiles: [answer], questionFiles: [rubric] }, { idempotency: 'derive' });
+    const withRubric = await mock.client.prepareOnePass({ fields: { model_id: 12 }, answerFiles: [answer], rubricFiles: [rubric] }, { idempotency: 'derive' });
+    const asQuestion = await mock.client.prepareOnePass({ fields: { model_id: 12 }, answerFiles: [answer], questionFiles: [rubric] }, { idempotency: 'derive' });
     expect(withRubric.idempotencyKey).not.toBe(asQuestion.idempotencyKey);
   });
 
   it('a base key is joined to the identity (the --idempotency-key rule), whatever the content', async () => {
-    const one = await client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
-    const edited = await client.prepareOnePass({ fields: { ...FIELDS, paper_content: 'changed' } }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
+    const one = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
+    const edited = await mock.client.prepareOnePass({ fields: { ...FIELDS, paper_content: 'changed' } }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
     expect(one.idempotencyKey).toBe('class9-late/Jane%20Doe.txt');
     expect(edited.idempotencyKey).toBe(one.idempotencyKey);
     expect(keyForIdentity('class9', batchIdentity(['a1.txt', 'late/a3.txt']))).toBe('class9-batch-415239d27b133230c95ffa40f9b62089');
   });
 
   it('an explicit key is sent as it is; none asked for, none sent', async () => {
-    expect((await client.prepareOnePass({ fields: FIELDS }, { idempotency: { key: 'essay-1' } })).idempotencyKey).toBe('essay-1');
-    expect((await client.prepareOnePass({ fields: FIELDS }, { idempotencyKey: 'essay-1' })).idempotencyKey).toBe('essay-1');
-    expect((await client.prepareOnePass({ fields: FIELDS })).idempotencyKey).toBeUndefined();
+    expect((await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { key: 'essay-1' } })).idempotencyKey).toBe('essay-1');
+    expect((await mock.client.prepareOnePass({ fields: FIELDS }, { idempotencyKey: 'essay-1' })).idempotencyKey).toBe('essay-1');
+    expect((await mock.client.prepareOnePass({ fields: FIELDS })).idempotencyKey).toBeUndefined();
   });
 
   it('a bad key is refused before anything is sent, in neutral words', async () => {
-    const refused = client.onePass({ fields: FIELDS }, { idempotency: { base: ' ', identity: 'a.txt' } });
+    const refused = mock.client.onePass({ fields: FIELDS }, { idempotency: { base: ' ', identity: 'a.txt' } });
     await expect(refused).rejects.toThrow(UsageError);
     await expect(refused).rejects.toMatchObject({ message: expect.stringContaining('the idempotency key is empty'), suggestion: expect.not.stringMatching(/kct|--/) });
-    await expect(client.batch(BATCH, { idempotency: { key: 'has space' } })).rejects.toThrow(/only visible ASCII/);
+    await expect(mock.client.batch(BATCH, { idempotency: { key: 'has space' } })).rejects.toThrow(/only visible ASCII/);
   });
 
   it('onePass and batch send the key they derive', async () => {
-    const pool = agent.get(ORIGIN);
-    const derived = (await client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey!;
+    const pool = mock.agent.get(ORIGIN);
+    const derived = (await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey!;
     const task = { data: { task_id: 'tsk_1', status: 'QUEUED' }, request_id: 'req_1' };
     const json = { headers: { 'content-type': 'application/json' } };
     pool.intercept({ method: 'POST', path: '/v1/evaluations/one-pass', headers: { 'idempotency-key': derived } }).reply(202, JSON.stringify(task), json);
     pool.intercept({ method: 'POST', path: '/v1/evaluations/batch', headers: { 'idempotency-key': 'class9-batch-415239d27b133230c95ffa40f9b62089' } }).reply(202, JSON.stringify(task), json);
-    expect((await client.onePass({ fields: FIELDS }, { idempotency: 'derive' })).task_id).toBe('tsk_1');
-    expect((await client.batch(BATCH, { idempotency: { base: 'class9', identities: ['a1.txt', 'late/a3.txt'] } })).task_id).toBe('tsk_1');
-    agent.assertNoPendingInterceptors();
+    expect((await mock.client.onePass({ fields: FIELDS }, { idempotency: 'derive' })).task_id).toBe('tsk_1');
+    expect((await mock.client.batch(BATCH, { idempotency: { base: 'class9', identities: ['a1.txt', 'late/a3.txt'] } })).task_id).toBe('tsk_1');
+    mock.agent.assertNoPendingInterceptors();
   });
 });

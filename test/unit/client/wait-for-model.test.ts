@@ -1,60 +1,50 @@
 // client.waitForModel: GET /models polled until the model is ready, ending in a typed error when
 // its training fails, at the deadline, or when the caller aborts. GET /models is undici's MockAgent.
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../../../src/api/errors.js';
-import { KctClient } from '../../../src/client/client.js';
 import { MODEL_TRAINING_ADVICE, ModelWaitInterruptedError, ModelWaitTimeoutError } from '../../../src/client/model-wait.js';
 import { pollSchedule } from '../../../src/client/poll.js';
+import { ORIGIN, useMockClient } from './mock-client.js';
 import { cliHint } from '../../../src/cli/hints.js';
 
-const ORIGIN = 'https://api.kct.test';
-const KEY = 'kct_live_0123456789abcdefSECRETvalue';
 /** Looks every few milliseconds: the tests wait for states, never for time. */
 const FAST = pollSchedule(5);
 
 describe('client.waitForModel', () => {
-  let agent: MockAgent;
-  let client: KctClient;
+  const mock = useMockClient();
 
   const listing = (...statuses: (string | undefined)[]) => {
-    const pool = agent.get(ORIGIN);
+    const pool = mock.agent.get(ORIGIN);
     for (const status of statuses) {
       const models = status === undefined ? [] : [{ model_id: 7, assignment_name: 'Uniforms', post_status: status }];
       pool.intercept({ method: 'GET', path: '/v1/models' }).reply(200, JSON.stringify({ data: models, request_id: 'req_1' }), { headers: { 'content-type': 'application/json' } });
     }
   };
 
-  beforeEach(() => {
-    agent = new MockAgent();
-    agent.disableNetConnect();
-    client = new KctClient({ baseUrl: `${ORIGIN}/v1`, apiKey: KEY, dispatcher: agent, retry: { maxRetries: 0 } });
-  });
-
-  afterEach(async () => {
-    await client.close();
-    await agent.close();
-  });
+  /** Every look finds the model training. */
+  const training = () => {
+    mock.agent.get(ORIGIN).intercept({ method: 'GET', path: '/v1/models' }).reply(200, JSON.stringify({ data: [{ model_id: 7, post_status: 'training' }] }), { headers: { 'content-type': 'application/json' } }).persist();
+  };
 
   it('resolves with the model once it is ready, telling each change of status', async () => {
     listing(undefined, 'training', 'training', 'ready');
     const seen: string[] = [];
-    const model = await client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST, onProgress: (status) => seen.push(status) });
+    const model = await mock.client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST, onProgress: (status) => seen.push(status) });
     expect(model).toMatchObject({ model_id: 7, post_status: 'ready' });
     expect(seen).toEqual(['not listed', 'training', 'ready']);
-    agent.assertNoPendingInterceptors();
+    mock.agent.assertNoPendingInterceptors();
   });
 
   it('a failed training ends in TaskUnsuccessfulError naming the state', async () => {
     listing('training', 'failed');
-    const waiting = client.waitForModel('7', { timeoutMs: 60_000, schedule: FAST });
+    const waiting = mock.client.waitForModel('7', { timeoutMs: 60_000, schedule: FAST });
     await expect(waiting).rejects.toThrow(TaskUnsuccessfulError);
     await expect(waiting).rejects.toThrow('model 7 ended failed; it cannot be used for marking');
   });
 
   it('the deadline ends in ModelWaitTimeoutError (a WatchTimeoutError) with the last status and neutral advice', async () => {
-    agent.get(ORIGIN).intercept({ method: 'GET', path: '/v1/models' }).reply(200, JSON.stringify({ data: [{ model_id: 7, post_status: 'training' }] }), { headers: { 'content-type': 'application/json' } }).persist();
-    const waiting = client.waitForModel(7, { timeoutMs: 50, schedule: FAST });
+    training();
+    const waiting = mock.client.waitForModel(7, { timeoutMs: 50, schedule: FAST });
     await expect(waiting).rejects.toBeInstanceOf(ModelWaitTimeoutError);
     const error = await waiting.catch((e: unknown) => e as ModelWaitTimeoutError);
     expect(error).toBeInstanceOf(WatchTimeoutError);
@@ -65,9 +55,9 @@ describe('client.waitForModel', () => {
   });
 
   it('an abort ends in ModelWaitInterruptedError (an InterruptedError); the model keeps training', async () => {
-    agent.get(ORIGIN).intercept({ method: 'GET', path: '/v1/models' }).reply(200, JSON.stringify({ data: [{ model_id: 7, post_status: 'training' }] }), { headers: { 'content-type': 'application/json' } }).persist();
+    training();
     const stop = new AbortController();
-    const waiting = client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST, signal: stop.signal, onProgress: () => stop.abort() });
+    const waiting = mock.client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST, signal: stop.signal, onProgress: () => stop.abort() });
     const error = await waiting.catch((e: unknown) => e as ModelWaitInterruptedError);
     expect(error).toBeInstanceOf(ModelWaitInterruptedError);
     expect(error).toBeInstanceOf(InterruptedError);
@@ -77,6 +67,6 @@ describe('client.waitForModel', () => {
 
   it('a model that disappears after being listed is a NotFoundError', async () => {
     listing('training', undefined);
-    await expect(client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST })).rejects.toMatchObject({ status: 404, message: 'model 7 is no longer listed by GET /models' });
+    await expect(mock.client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST })).rejects.toMatchObject({ status: 404, message: 'model 7 is no longer listed by GET /models' });
   });
 });
