@@ -58,6 +58,9 @@ describe('the Idempotency-Key of a submission', () => {
     expect(one.idempotencyKey).toBe('class9-late/Jane%20Doe.txt');
     expect(edited.idempotencyKey).toBe(one.idempotencyKey);
     expect(keyForIdentity('class9', batchIdentity(['a1.txt', 'late/a3.txt']))).toBe('class9-batch-415239d27b133230c95ffa40f9b62089');
+    // a base of 200 characters and its identity make a key of up to 255, which the service takes
+    const long = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'b'.repeat(200), identity: 'x'.repeat(40) } });
+    expect(long.idempotencyKey).toBe(`${'b'.repeat(200)}-${'x'.repeat(40)}`);
   });
 
   it('an explicit key is sent as it is; none asked for, none sent', async () => {
