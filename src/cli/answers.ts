@@ -10,6 +10,7 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
 import { AnswerList } from './answer-list.js';
+import { cliWords } from './hints.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
 
@@ -386,7 +387,7 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
   if (refused.length > 0) throw refusal(refused, sendable + textAnswers.length + skippedFiles.length > 0);
   closeGroup(list, sources.pages && list.count > 0 ? { answer: 0 } : group, sources);
   for (const { item, problem, position: at } of skippedFiles) {
-    list.addSkipped({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), reason: `${problem.message}. ${problem.suggestion}` }, at);
+    list.addSkipped({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), reason: `${problem.message}. ${cliWords(problem.suggestion)}` }, at);
   }
 
   if (sources.studentId !== undefined) {

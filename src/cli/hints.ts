@@ -39,7 +39,21 @@ const HINTS: Hint[] = [
   },
 ];
 
-const BASE_URL_WHERE = '(--base-url, KCT_BASE_URL, or `kct config set base_url`)';
+/**
+ * The library's neutral words for a setting or a next step, and kct's for the same. Kept as text
+ * (not imported from src/client) so printing an error loads nothing more.
+ */
+const PHRASES: [library: string | RegExp, cli: string][] = [
+  ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
+  ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
+  ['to have one derived from each answer\'s content', 'to have kct derive one from each answer\'s content'],
+  ['pages sent as one answer.', 'pages sent as one answer (--pages).'],
+  [/or leave it out \(every file ending (\.\w+)\)\./g, 'or leave it out with --exclude "*$1".'],
+];
+
+/** The library's advice of a model wait that stopped (src/client/model-wait.ts MODEL_TRAINING_ADVICE). */
+const MODEL_TRAINING_ADVICE = 'The model keeps training on the server: check it again later.';
+const modelOf = (e: KctError) => (e.suggestion === MODEL_TRAINING_ADVICE ? (e as KctError & { modelId?: string }).modelId : undefined);
 
 /**
  * kct's words for the library's errors, keyed by their code; undefined keeps the error's own
@@ -47,7 +61,15 @@ const BASE_URL_WHERE = '(--base-url, KCT_BASE_URL, or `kct config set base_url`)
  */
 const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
   credentials: (e) => (e.message === 'no API key' ? 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.' : undefined),
-  watch_timeout: (e) => (e.suggestion === WATCH_TIMEOUT_ADVICE ? `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.` : undefined),
+  watch_timeout: (e) => {
+    const model = modelOf(e);
+    if (model !== undefined) return `It keeps training. Check it with \`kct models show ${model}\`, or wait again with a longer --timeout.`;
+    return e.suggestion === WATCH_TIMEOUT_ADVICE ? `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.` : undefined;
+  },
+  interrupted: (e) => {
+    const model = modelOf(e);
+    return model === undefined ? undefined : `The model keeps training on the server. Check it with: kct models show ${model}`;
+  },
   redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
   connection: (e) => (e.suggestion === CONNECTION_ADVICE ? 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.' : undefined),
 };
@@ -55,10 +77,10 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
 /** kct's hint for an error, or undefined to keep the error's own suggestion. */
 export function cliHint(error: unknown): string | undefined {
   if (!(error instanceof KctError)) return undefined;
-  if (!(error instanceof ApiError)) return CODE_HINTS[error.code]?.(error) ?? baseUrlHint(error);
+  if (!(error instanceof ApiError)) return CODE_HINTS[error.code]?.(error) ?? worded(error);
   const text = error.message;
   const id = /(?:assignment|model)[ _]?(?:id)?\s+(\d+)/i.exec(text)?.[1] ?? '<id>';
-  return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? baseUrlHint(error) ?? (error.suggestion ? undefined : classHint(error));
+  return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? worded(error) ?? (error.suggestion ? undefined : classHint(error));
 }
 
 /** What to do after an HTTP error that neither a command nor the library advised on: by its class. */
@@ -72,7 +94,15 @@ function classHint(error: ApiError): string | undefined {
   return undefined;
 }
 
-/** The library says "the baseUrl option"; on the command line the base URL is set these ways. */
-function baseUrlHint(error: KctError): string | undefined {
-  return error.suggestion?.includes('(the baseUrl option)') ? error.suggestion.replace('(the baseUrl option)', BASE_URL_WHERE) : undefined;
+/** A suggestion of the library in kct's words (for one printed without an error: a skipped file's reason). */
+export function cliWords(suggestion: string): string {
+  return PHRASES.reduce((text, [library, words]) => text.replaceAll(library, words), suggestion);
+}
+
+/** The library's suggestion in kct's words (the base URL is set with --base-url, ...), or undefined when it names nothing kct words otherwise. */
+function worded(error: KctError): string | undefined {
+  const suggestion = error.suggestion;
+  if (suggestion === undefined) return undefined;
+  const cli = cliWords(suggestion);
+  return cli === suggestion ? undefined : cli;
 }

@@ -1,15 +1,15 @@
 // What `kct ingest`, `kct models create` and the guided `kct models new` share: sending files to a
-// preview endpoint and writing the editable file, the summary tables, the confirmation, and
-// waiting for a new model to be ready.
+// preview endpoint and writing the editable file, the summary tables, the confirmation, and the
+// progress lines while a new model trains (the waiting itself is client.waitForModel).
 import { access } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { InterruptedError, NotFoundError, TaskUnsuccessfulError, UsageError, WatchTimeoutError, formatDuration } from '../api/errors.js';
+import { InterruptedError, UsageError } from '../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../api/limits.js';
 import { mimeFromName } from '../api/mime.js';
 import type { Asset, CreateModelRequest, CumMethod, Model } from '../api/schemas.js';
 import type { KctClient } from '../client/client.js';
 import { checkFileCount, inspectFile } from '../client/files.js';
-import { TaskPoller, pollSchedule } from '../client/poll.js';
+import { pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
 import { out, safeText, whyNoPrompt, type IO } from './io.js';
 import type { PreviewKind } from '../api/preview.js';
@@ -209,59 +209,18 @@ export async function confirmCreate(context: Context, yes: boolean | undefined, 
 
 // ---------- waiting for training ----------
 
-class ModelWaitTimeout extends WatchTimeoutError {
-  constructor(modelId: string, status: string, timeoutMs: number) {
-    super([`model ${modelId}`], timeoutMs);
-    this.message = `model ${modelId} is still ${status} after ${formatDuration(timeoutMs)}`;
-    Object.defineProperty(this, 'suggestion', { value: `It keeps training. Check it with \`kct models show ${modelId}\`, or wait again with a longer --timeout.` });
-  }
-}
-
-const NOT_READY_FINAL = /fail|error|reject|cancel/i;
-
 /**
- * Polls GET /models until the model is `ready`, through the same polling loop as task watching
- * (spec 4.10's schedule: 3 s backing off to 15 s, or --poll-interval to start; overall --timeout).
+ * Waits for a new model to be ready (client.waitForModel: spec 4.10's schedule, or --poll-interval
+ * to start; overall --timeout), telling each change of its status on stderr.
  */
 export async function waitForModel(context: Context, client: KctClient, modelId: string, flags: WatchFlags): Promise<Model> {
   const { timeoutMs, startMs } = watchTimings(flags, context.env);
-  let last: Model | undefined;
-  let lastStatus: string | undefined;
-  // The model's post_status, seen as a task snapshot: ready is SUCCESS, a failed state FAILURE.
-  const poller = new TaskPoller(async (id, signal) => {
-    const model = (await client.models({ signal })).find((m) => String(m.model_id) === id);
-    if (!model) {
-      if (last !== undefined) throw new NotFoundError({ status: 404, message: `model ${id} is no longer listed by GET /models`, method: 'GET', url: '/models' });
-      return { snapshot: { task_id: id, status: 'NOT_LISTED' } };
-    }
-    last = model;
-    const status = String(model.post_status ?? 'unknown');
-    return { snapshot: { task_id: id, status: status === 'ready' ? 'SUCCESS' : NOT_READY_FINAL.test(status) ? 'FAILURE' : status, message: status } };
-  }, {
+  return client.waitForModel(modelId, {
     timeoutMs,
     schedule: pollSchedule(startMs),
     signal: context.signal,
-    onUpdate: (snapshot, changed) => {
-      if (!changed) return;
-      lastStatus = String(snapshot.message);
-      context.note(`kct: model ${modelId} ${lastStatus}`);
-    },
-    onTransientError: (_, error) => context.note(`kct: model ${modelId}: ${error.message}; still waiting`),
-  });
-  try {
-    const final = await poller.watch(modelId);
-    if (final.status !== 'SUCCESS') throw new TaskUnsuccessfulError({ [`model ${modelId}`]: String(final.message) }, `model ${modelId} ended ${String(final.message)}; it cannot be used for marking`);
-    return last as Model;
-  } catch (error) {
-    if (error instanceof InterruptedError) throw interrupted(modelId);
-    if (error instanceof WatchTimeoutError) throw new ModelWaitTimeout(modelId, lastStatus ?? 'not listed', timeoutMs);
-    throw error;
-  }
-}
-
-function interrupted(modelId: string): InterruptedError {
-  return new InterruptedError(`stopped waiting for model ${modelId}`, {
-    suggestion: `The model keeps training on the server. Check it with: kct models show ${modelId}`,
+    onProgress: (status) => context.note(`kct: model ${modelId} ${status}`),
+    onTransientError: (error) => context.note(`kct: model ${modelId}: ${error.message}; still waiting`),
   });
 }
 

@@ -166,7 +166,7 @@ export function parseMaxRps(value: string, source: string): number {
   const trimmed = value.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
     throw new UsageError(`${source} must be a whole number of requests per second, at least 1 (not "${value}")`, {
-      suggestion: `For example ${source === 'KCT_MAX_RPS' ? 'KCT_MAX_RPS=10' : '--max-rps 10'}; the default is ${DEFAULT_MAX_RPS}.`,
+      suggestion: `For example ${source === 'KCT_MAX_RPS' ? 'KCT_MAX_RPS=10' : `${source} 10`}; the default is ${DEFAULT_MAX_RPS}.`,
     });
   }
   return Number(trimmed);

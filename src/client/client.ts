@@ -10,11 +10,12 @@ import {
   type OnePassFields as OnePassFieldsType,
 } from '../api/schemas.js';
 import { findList, isPlainObject } from './envelope.js';
-import { checkFileCount } from './files.js';
-import { batchIdentity, checkBaseKey, submissionKey, type FileHasher, type KeyRule } from './idempotency.js';
+import { checkFileCount, withContent } from './files.js';
+import { idempotencyKeyFor, type BatchIdempotency, type FileHasher, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
 import type { LocalFile } from './files.js';
 import { HttpClient, unknownAnswer, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
 import { buildForm, type FilePart } from './multipart.js';
+import { waitForModel, type ModelWaitOptions } from './model-wait.js';
 import { TaskPoller, watchTasks, type WatchOptions } from './poll.js';
 import { parseRetryAfter } from './retry.js';
 import { VERSION } from '../version.js';
@@ -36,7 +37,30 @@ export interface OnePassInput {
 }
 
 export interface SubmitOptions extends CallOptions {
+  /** The Idempotency-Key as it is (the same as `idempotency: { key }`). */
   idempotencyKey?: string;
+}
+
+/** A one-pass submission's options: its Idempotency-Key by the shared rule (idempotency.ts). */
+export interface OnePassOptions extends SubmitOptions {
+  idempotency?: OnePassIdempotency;
+  /** Hashes files for a derived key: `cachedHasher()` reads a file shared by many submissions (a rubric) once. */
+  hasher?: FileHasher;
+}
+
+export interface BatchOptions extends SubmitOptions {
+  idempotency?: BatchIdempotency;
+}
+
+/**
+ * A one-pass submission read and keyed but not yet sent: its small answer files hold their bytes
+ * (read once, for the hash and the request), and its key is known before anything is sent.
+ */
+export interface PreparedOnePass {
+  input: OnePassInput;
+  /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
+  idempotencyKey?: string;
+  send(options?: CallOptions): Promise<Task>;
 }
 
 /** The input of a question or rubric preview (4.4, 4.5): asset URLs in `fields`, or local files. */
@@ -113,42 +137,35 @@ export class KctClient {
   }
 
   /**
-   * The Idempotency-Key of a one-pass submission: derived from everything sent, or the caller's
-   * base key joined to the answer's identity (its path relative to its folder, or its student id).
+   * Reads and keys a one-pass submission without sending it: answer files that fit in one read
+   * are read once (larger ones are hashed and later streamed from disk), and the Idempotency-Key
+   * is made by the rule of `options.idempotency`. `send()` then sends it as `onePass` does.
    */
-  onePassKey(input: OnePassInput, rule: KeyRule, identity: string, hash?: FileHasher): Promise<string> {
-    const files = [
-      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
-      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
-      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
-    ];
-    return submissionKey(rule, { endpoint: 'one-pass', fields: input.fields, files, identity }, hash);
-  }
-
-  /** The Idempotency-Key of a batch request, by the same rule; its identity is its items' identities. */
-  batchKey(request: BatchRequest, rule: KeyRule, itemIdentities: readonly string[]): Promise<string> {
-    return submissionKey(rule, { endpoint: 'batch', fields: request as unknown as Record<string, unknown>, identity: batchIdentity(itemIdentities) });
+  async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
+    const read: OnePassInput = { ...input, ...(input.answerFiles ? { answerFiles: input.answerFiles.map(withContent) } : {}) };
+    const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
+    const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'one-pass', fields: read.fields, files: filePartsOf(read) }, options.hasher);
+    return { input: read, idempotencyKey, send: (call = {}) => this.sendOnePass(read, idempotencyKey, call.signal) };
   }
 
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
-  async onePass(input: OnePassInput, options: SubmitOptions = {}): Promise<Task> {
+  async onePass(input: OnePassInput, options: OnePassOptions = {}): Promise<Task> {
+    return (await this.prepareOnePass(input, options)).send({ signal: options.signal });
+  }
+
+  private async sendOnePass(input: OnePassInput, idempotencyKey: string | undefined, signal?: AbortSignal): Promise<Task> {
     const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
-    const parts: FilePart[] = [
-      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
-      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
-      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
-    ];
+    const parts: FilePart[] = filePartsOf(input);
     if (fields.paper_content === undefined && !input.answerFiles?.length) {
       throw new UsageError('an answer is required: paper_content text or at least one answer file');
     }
     checkFileCount(parts.length);
-    if (options.idempotencyKey !== undefined) checkBaseKey(options.idempotencyKey, 'the Idempotency-Key');
     const response = await this.send({
       method: 'POST',
       path: operationPath('onePass'),
       ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
-      idempotencyKey: options.idempotencyKey,
-      signal: options.signal,
+      idempotencyKey,
+      signal,
     });
     return parseLoose(Task, response.data);
   }
@@ -181,6 +198,15 @@ export class KctClient {
   /** A shared polling loop to which tasks can be added while it runs. */
   poller(options: WatchOptions): TaskPoller {
     return new TaskPoller((id, signal) => this.statusWithHints(id, { signal }), options);
+  }
+
+  /**
+   * Polls GET /models until the model is ready to mark with (3 s backing off to 15 s) and returns
+   * it. Rejects with TaskUnsuccessfulError when its training failed, ModelWaitTimeoutError at the
+   * deadline, ModelWaitInterruptedError when the signal aborts.
+   */
+  waitForModel(modelId: string | number, options: ModelWaitOptions): Promise<Model> {
+    return waitForModel((signal) => this.models({ signal }), modelId, options);
   }
 
   async result(taskId: string, options: CallOptions = {}): Promise<EvaluationResult> {
@@ -231,15 +257,19 @@ export class KctClient {
     return parseLoose(Task, response.data);
   }
 
-  /** POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. */
-  async batch(request: BatchRequest, options: SubmitOptions = {}): Promise<Task> {
+  /**
+   * POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. Its Idempotency-Key follows
+   * the rule of one-pass: derived from the request, or a base key joined to its items' identities.
+   */
+  async batch(request: BatchRequest, options: BatchOptions = {}): Promise<Task> {
+    const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
+    const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'batch', fields: request as unknown as Record<string, unknown> });
     const body = validateRequest(BatchRequest, request, 'batch request');
-    if (options.idempotencyKey !== undefined) checkBaseKey(options.idempotencyKey, 'the Idempotency-Key');
     const response = await this.send({
       method: 'POST',
       path: operationPath('batch'),
       json: body,
-      idempotencyKey: options.idempotencyKey,
+      idempotencyKey,
       signal: options.signal,
     });
     return parseLoose(Task, response.data);
@@ -271,7 +301,7 @@ export class KctClient {
   async ingestPreview(kind: 'questions' | 'rubrics', input: IngestPreviewInput, options: CallOptions = {}): Promise<IngestPreviewResult> {
     const fields = validateRequest(IngestPreviewFields, input.fields, `${kind} preview request`);
     const files = input.files ?? [];
-    if (files.length === 0 && !fields.assets?.length) throw new UsageError('nothing to parse: give files or --asset URLs');
+    if (files.length === 0 && !fields.assets?.length) throw new UsageError('nothing to parse: give files, or asset URLs in fields.assets');
     checkFileCount(files.length);
     const parts = files.map((file) => ({ field: 'files', file }));
     const response = await this.send({
@@ -317,6 +347,15 @@ export class KctClient {
   protected send(spec: RequestSpec): Promise<HttpResponse> {
     return this.http.send({ expectJson: true, ...spec });
   }
+}
+
+/** The files of a one-pass submission, each under its form field, in the order they are sent and hashed. */
+function filePartsOf(input: OnePassInput): KeyedFile[] {
+  return [
+    ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+    ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+    ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+  ];
 }
 
 /** Strict on the way out: what kct sends must match the contract. */

@@ -76,7 +76,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
       kind: 'too-big',
       path,
       message: `${path} is ${info.size.toLocaleString('en')} bytes (${(info.size / MB).toFixed(2)} MiB); the limit is ${MAX_FILE_BYTES.toLocaleString('en')} bytes (${MAX_FILE_BYTES / MB} MiB) per file`,
-      suggestion: 'Compress the file (scans: a lower resolution), or split it into pages sent as one answer (--pages).',
+      suggestion: 'Compress the file (scans: a lower resolution), or split it into pages sent as one answer.',
     };
   }
   if (info.size === 0) {
@@ -133,7 +133,7 @@ export function exportHint(path: string): string {
     case '.xlsx':
     case '.xls':
     case '.ods':
-      return 'A data file, not an answer (marks or a journal from an earlier run?): move it out of the answers\' folder, or leave it out with --exclude "*' + extension + '".';
+      return `A data file, not an answer (marks or a journal from an earlier run?): move it out of the answers' folder, or leave it out (every file ending ${extension}).`;
     case '.htm':
     case '.html':
       return `Save the page as PDF (print to PDF) or as text; ${SUPPORTED}.`;

@@ -62,6 +62,9 @@ export async function deriveIdempotencyKey(endpoint: string, fields: Record<stri
  */
 export type KeyRule = { kind: 'derived' } | { kind: 'base'; base: string };
 
+/** How the library says a key is derived when none is given (src/cli/hints.ts words it for kct). */
+export const DERIVED_ADVICE = 'to have one derived from each answer\'s content';
+
 /** The longest base key: room is left for the identity (the service takes up to 255 characters). */
 export const MAX_BASE_KEY = 200;
 const MAX_KEY = 255;
@@ -70,10 +73,10 @@ const MAX_KEY = 255;
  * A caller's base key, checked before anything is sent: an empty key would send no key at all
  * (every run charged again), and a header can hold only visible ASCII.
  */
-export function checkBaseKey(base: string, what = '--idempotency-key'): string {
+export function checkBaseKey(base: string, what = 'the idempotency key'): string {
   if (base.trim() === '') {
     throw new UsageError(`${what} is empty: with no key, every run would be charged again`, {
-      suggestion: `Give a key such as class9-essay, or leave out ${what} to have kct derive one from each answer's content. In a script, check that the variable you pass is set.`,
+      suggestion: `Give a key such as class9-essay, or leave out ${what} ${DERIVED_ADVICE}. In a script, check that the variable you pass is set.`,
     });
   }
   const bad = [...base].findIndex((char) => !/^[\x21-\x7e]$/.test(char));
@@ -104,8 +107,33 @@ export function batchIdentity(itemIdentities: readonly string[]): string {
   return `batch-${createHash('sha256').update(itemIdentities.join('\n')).digest('hex').slice(0, 32)}`;
 }
 
-/** The key of one submission under a rule (the one rule one-pass and batch share). */
-export async function submissionKey(rule: KeyRule, submission: { endpoint: string; fields: Record<string, unknown>; files?: readonly KeyedFile[]; identity: string }, hash: FileHasher = hashFile): Promise<string> {
-  if (rule.kind === 'base') return keyForIdentity(rule.base, submission.identity);
-  return deriveIdempotencyKey(submission.endpoint, submission.fields, submission.files ?? [], hash);
+/**
+ * How a submission's Idempotency-Key is chosen: derived from everything sent, the caller's own key
+ * as it is, or the caller's base key joined to the submission's identity (a path or a student id;
+ * for a batch, its items' identities in order).
+ */
+export type OnePassIdempotency = 'derive' | { key: string } | { base: string; identity: string };
+export type BatchIdempotency = 'derive' | { key: string } | { base: string; identities: readonly string[] };
+
+/** What a key is derived from: the endpoint, every field as given, and every file's content. */
+export interface KeyedSubmission {
+  endpoint: 'one-pass' | 'batch';
+  fields: Record<string, unknown>;
+  files?: readonly KeyedFile[];
+}
+
+/**
+ * The key of one submission: the one rule one-pass and batch share (so re-runs find the tasks
+ * earlier runs created). Undefined when no idempotency was asked for.
+ */
+export async function idempotencyKeyFor(choice: OnePassIdempotency | BatchIdempotency | undefined, submission: KeyedSubmission, hash: FileHasher = hashFile): Promise<string | undefined> {
+  if (choice === undefined) return undefined;
+  if (choice === 'derive') return deriveIdempotencyKey(submission.endpoint, submission.fields, submission.files ?? [], hash);
+  if ('key' in choice) return checkBaseKey(choice.key, 'the Idempotency-Key');
+  return keyForIdentity(choice.base, 'identities' in choice ? batchIdentity(choice.identities) : choice.identity);
+}
+
+/** The key of one submission under a rule (KeyRule, with the submission's identity). */
+export async function submissionKey(rule: KeyRule, submission: KeyedSubmission & { identity: string }, hash: FileHasher = hashFile): Promise<string> {
+  return (await idempotencyKeyFor(rule.kind === 'base' ? { base: rule.base, identity: submission.identity } : 'derive', submission, hash)) as string;
 }

@@ -125,5 +125,5 @@ export class ProductClient {
 }
 
 function productUrlAdvice(productUrl: string): string {
-  return `The product URL ${productUrl} should be the product base the key routes live under (/public_api/...): by default the API base URL without its /v1; set it with --product-url, KCT_PRODUCT_URL or \`kct config set product_url\`.`;
+  return `The product URL ${productUrl} should be the product base the key routes live under (/public_api/...): by default the API base URL without its /v1; set it with the productUrl option.`;
 }

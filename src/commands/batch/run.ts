@@ -50,7 +50,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 export async function run(options: Options, context: Context): Promise<void> {
   // an empty key (an unset variable in a script) would send none: every run charged again
-  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
+  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
   const settings = await context.settings({ model: options.model });
   const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value, settings.model.source);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
@@ -67,10 +67,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   for (const [index, group] of groups.entries()) {
     const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
     // a base key is joined to the request's identity: its items' files or student ids, never its position
-    const key = await client.batchKey(body, keyRule, group.map((item) => item.label));
+    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities: group.map((item) => item.label) } : 'derive' as const;
     let task: Task;
     try {
-      task = await client.batch(body, { idempotencyKey: key, signal: context.signal });
+      task = await client.batch(body, { idempotency, signal: context.signal });
     } catch (error) {
       if (accepted.length === 0 || !(error instanceof ApiError)) throw withCallbackHint(error, callbackUrl);
       refused = error;

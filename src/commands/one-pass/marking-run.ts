@@ -9,9 +9,9 @@ import { ApiError, AuthenticationError, ConflictError, ConnectionError, Insuffic
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
-import type { KctClient } from '../../client/client.js';
-import { withContent, type LocalFile } from '../../client/files.js';
-import type { FileHasher, KeyRule } from '../../client/idempotency.js';
+import type { KctClient, OnePassInput } from '../../client/client.js';
+import type { LocalFile } from '../../client/files.js';
+import type { FileHasher, KeyRule, OnePassIdempotency } from '../../client/idempotency.js';
 import { limiter } from '../../client/limit.js';
 import { schedulerOptions } from '../../client/poll.js';
 import { TaskScheduler, type PollSchedule } from '../../client/scheduler.js';
@@ -208,13 +208,13 @@ export class MarkingRun {
 
   /** Reads, keys and sends one answer (or puts it in a batch), or finds it in the journal. */
   private async send(answer: Answer): Promise<void> {
-    const { client, context, journal, keyRule, hasher } = this.settings;
+    const { client, context, journal, hasher } = this.settings;
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     try {
-      const answerFiles = answer.files.map(withContent);
-      const input = { fields, answerFiles, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
-      const key = await client.onePassKey(input, keyRule, answer.identity, hasher);
+      // the client reads the answer's small files once, for the key and the request
+      const submission = await client.prepareOnePass(this.inputOf(answer, fields), { idempotency: this.idempotencyOf(answer), hasher });
+      const key = submission.idempotencyKey as string;
       const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
       if (plan.kind === 'done') {
         const row = journal!.row(plan.slot);
@@ -234,7 +234,7 @@ export class MarkingRun {
       }
       if (this.fatal !== undefined) throw new NotSent();
       if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
-      const text = this.settings.viaBatch ? batchText(answer, answerFiles) : undefined;
+      const text = this.settings.viaBatch ? batchText(answer, submission.input.answerFiles ?? []) : undefined;
       if (text !== undefined) {
         await this.addToBatch(answer.index, { ...fields, paper_content: text }, key);
         return;
@@ -242,7 +242,7 @@ export class MarkingRun {
       if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
       let task: Task;
       try {
-        task = await client.onePass(input, { idempotencyKey: key, signal: this.submitting() });
+        task = await submission.send({ signal: this.submitting() });
       } catch (error) {
         throw this.keyConflict(error, answer, key);
       }
@@ -257,6 +257,17 @@ export class MarkingRun {
     } catch (error) {
       this.failed(answer.index, base, undefined, error);
     }
+  }
+
+  /** What one answer sends: its fields and files, with the rubric and question files every answer shares. */
+  private inputOf(answer: Answer, fields: OnePassFields): OnePassInput {
+    return { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
+  }
+
+  /** The answer's key: derived from its content, or --idempotency-key joined to its identity. */
+  private idempotencyOf(answer: Answer): OnePassIdempotency {
+    const rule = this.settings.keyRule;
+    return rule.kind === 'base' ? { base: rule.base, identity: answer.identity } : 'derive';
   }
 
   /** Turns an error into the answer's row, or stops the run (Ctrl-C, a bug). */
@@ -338,9 +349,9 @@ export class MarkingRun {
     const { client, context, hasher } = this.settings;
     err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
-    const input = { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
-    const key = await client.onePassKey(input, this.settings.keyRule, answer.identity, hasher);
-    const again = await client.onePass(input, { idempotencyKey: `${key}-retry${attempt}`, signal: context.signal });
+    const first = await client.prepareOnePass(this.inputOf(answer, fields), { idempotency: 'derive', hasher });
+    const key = first.idempotencyKey as string;
+    const again = await client.onePass(first.input, { idempotency: { key: `${key}-retry${attempt}` }, signal: context.signal });
     this.retries.set(row, attempt);
     this.accept(again);
     this.settings.journal?.submitted(answer.label, key, again.task_id, again.status ?? 'QUEUED');
@@ -396,9 +407,9 @@ export class MarkingRun {
       if (this.fatal !== undefined) throw new NotSent();
       // a base key is joined to the request's identity: its answers' identities, never its position
       const identities = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
-      const key = await client.batchKey(body, keyRule, identities);
       if (context.signal.aborted) throw new InterruptedError('interrupted before this batch was sent');
-      task = await client.batch(body, { idempotencyKey: key, signal: this.submitting() });
+      const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities } : 'derive' as const;
+      task = await client.batch(body, { idempotency, signal: this.submitting() });
     } catch (error) {
       for (const row of chunk.rows) this.failed(row, this.baseOf(row), undefined, error);
       return;

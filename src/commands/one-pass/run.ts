@@ -29,7 +29,7 @@ export const SUGGEST_RESUME_FROM = 300;
 
 export async function run(options: Options, context: Context): Promise<void> {
   // an empty key (an unset variable in a script) would send none: every run charged again
-  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey) };
+  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
