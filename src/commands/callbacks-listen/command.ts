@@ -1,17 +1,5 @@
-// kct callbacks listen: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  port: z.string(),
-  host: z.string(),
-  forwardTo: z.string().optional(),
-  secretFile: z.string().optional(),
-  count: z.string().optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct callbacks listen: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'listen',
@@ -28,6 +16,6 @@ export const command = defineCommand({
     'kct callbacks listen --port 8080 --forward-to http://127.0.0.1:3000/hooks/kct --secret-file secret.txt',
     'kct callbacks listen --port 8080 --count 1 --json > event.json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

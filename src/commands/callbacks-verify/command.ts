@@ -1,17 +1,5 @@
-// kct callbacks verify: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  id: z.string().optional(),
-  timestamp: z.string().optional(),
-  signature: z.string().optional(),
-  body: z.string().optional(),
-  secretFile: z.string().optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct callbacks verify: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'verify',
@@ -26,6 +14,6 @@ export const command = defineCommand({
   examples: [
     'kct callbacks verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,19 +1,5 @@
-// kct ingest questions: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  files: z.array(z.string()).optional(),
-  asset: z.array(z.string()).optional(),
-  spec: z.string().optional(),
-  name: z.string().optional(),
-  desc: z.string().optional(),
-  output: z.string(),
-  force: z.boolean().optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct ingest questions: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'questions',
@@ -36,6 +22,6 @@ export const command = defineCommand({
     'kct ingest questions paper.docx --asset https://school.example/extract.pdf --spec "question 2" --name "Homework letter"',
     'kct ingest questions paper.pdf --json > preview.json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

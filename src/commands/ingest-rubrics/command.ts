@@ -1,19 +1,6 @@
-// kct ingest rubrics: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, positiveNumber } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  files: z.array(z.string()).optional(),
-  totalScore: positiveNumber(z, '--total-score'),
-  cumMethod: z.enum(['sum', 'average']),
-  asset: z.array(z.string()).optional(),
-  spec: z.string().optional(),
-  output: z.string(),
-  force: z.boolean().optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct ingest rubrics: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { positiveNumber } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'rubrics',
@@ -22,7 +9,7 @@ export const command = defineCommand({
     { syntax: '[files...]', description: 'rubric: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)' },
   ],
   options: [
-    { flags: '--total-score <n>', description: 'total score of the rubric', required: true },
+    { flags: '--total-score <n>', description: 'total score of the rubric', required: true, check: positiveNumber('--total-score') },
     { flags: '--cum-method <method>', description: 'how criterion scores make the total', choices: ['sum', 'average'], required: true },
     { flags: '--asset <url>', description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
     { flags: '--spec <text>', description: 'use only the rubric section of the named question, e.g. "question 2"' },
@@ -34,6 +21,6 @@ export const command = defineCommand({
     'kct ingest rubrics rubric.pdf --total-score 10 --cum-method average -o rubrics.json',
     'kct ingest rubrics --asset https://school.example/rubric.pdf --total-score 30 --cum-method sum --force',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

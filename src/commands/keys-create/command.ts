@@ -1,16 +1,6 @@
-// kct keys create: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, signInOptions, signInShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  scope: z.enum(['user', 'organization']),
-  name: z.string().optional(),
-  saveAs: z.string().optional(),
-  ...signInShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct keys create: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { signInOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'create',
@@ -27,6 +17,6 @@ export const command = defineCommand({
     'kct keys create --scope organization --name ci --account org_admin --save-as ci && kct --profile ci credits',
     'kct keys create --scope user --account user --json | jq -r .key',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

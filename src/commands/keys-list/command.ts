@@ -1,14 +1,6 @@
-// kct keys list: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape, signInOptions, signInShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  ...signInShape(z),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct keys list: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { output, signInOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'list',
@@ -22,6 +14,6 @@ export const command = defineCommand({
     'KCT_ACCOUNT=org_admin kct keys list --output csv',
     'printf %s "$PASSWORD" | kct keys list --account user --password-stdin --json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,15 +1,6 @@
-// kct keys revoke: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, signInOptions, signInShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  key: z.string(),
-  yes: z.boolean().optional(),
-  ...signInShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct keys revoke: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { signInOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'revoke',
@@ -26,6 +17,6 @@ export const command = defineCommand({
     'kct keys revoke "kct_****3f9a" --account user',
     'printf %s "$PASSWORD" | kct keys revoke 7 --account user --password-stdin --yes',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

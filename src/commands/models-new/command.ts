@@ -1,23 +1,6 @@
-// kct models new: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, watchOptions, watchShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  questionFiles: z.array(z.string()),
-  rubric: z.array(z.string()),
-  totalScore: z.string().optional(),
-  cumMethod: z.enum(['sum', 'average']).optional(),
-  name: z.string().optional(),
-  desc: z.string().optional(),
-  subject: z.string().optional(),
-  spec: z.string().optional(),
-  dir: z.string().optional(),
-  yes: z.boolean().optional(),
-  ...watchShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct models new: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { watchOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'new',
@@ -42,6 +25,6 @@ export const command = defineCommand({
     'EDITOR=nano kct models new page1.png page2.png --rubric rubric.pdf --total-score 30 --cum-method sum',
     'kct models new examples/question-paper.pdf --rubric examples/rubric.pdf --dir ./homework-model',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;
