@@ -1,9 +1,9 @@
 // kct models: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
 import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 import { output } from '../../cli/options.js';
-import { command as modelsShow } from '../models-show/command.js';
-import { command as modelsCreate } from '../models-create/command.js';
-import { command as modelsNew } from '../models-new/command.js';
+import { command as modelsShow } from './show/command.js';
+import { command as modelsCreate } from './create/command.js';
+import { command as modelsNew } from './new/command.js';
 
 export const command = defineCommand({
   name: 'models',
