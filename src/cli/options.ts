@@ -35,3 +35,10 @@ export const GLOBAL_OPTIONS = [
 
 /** A flag holding a positive number, checked with the same message as before the schema had it. */
 export const positiveNumber = (flag: string) => (z: Zod) => z.string().transform((value) => parsePositiveNumber(value, flag));
+
+// Both ingest commands (kct ingest questions|rubrics): where the files come from, the preview they write.
+export const assetOption = { flags: '--asset <url>', description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true } as const satisfies OptionSpec;
+export const previewFileOptions = <const File extends string>(defaultFile: File) => [
+  { flags: '-o, --output <file>', description: 'preview file to write: .yaml, .yml or .json', defaultValue: defaultFile },
+  { flags: '--force', description: 'replace the output file if it exists' },
+] as const satisfies OptionSpec[];

@@ -1,5 +1,6 @@
 // kct ingest questions: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
 import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { assetOption, previewFileOptions } from '../../../cli/options.js';
 
 export const command = defineCommand({
   name: 'questions',
@@ -8,12 +9,11 @@ export const command = defineCommand({
     { syntax: '[files...]', description: 'question paper: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)' },
   ],
   options: [
-    { flags: '--asset <url>', description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
+    assetOption,
     { flags: '--spec <text>', description: 'parse only the named question (specification), e.g. "question 2"' },
     { flags: '--name <name>', description: 'model name to put in the preview (assignment_name); default: the paper\'s title' },
     { flags: '--desc <text>', description: 'description to put in the preview (assignment_desc); default: the paper\'s instructions' },
-    { flags: '-o, --output <file>', description: 'preview file to write: .yaml, .yml or .json', defaultValue: 'questions.yaml' },
-    { flags: '--force', description: 'replace the output file if it exists' },
+    ...previewFileOptions('questions.yaml'),
   ],
   examples: [
     'kct ingest questions paper.pdf',

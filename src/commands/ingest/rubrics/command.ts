@@ -1,6 +1,6 @@
 // kct ingest rubrics: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
 import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
-import { positiveNumber } from '../../../cli/options.js';
+import { assetOption, positiveNumber, previewFileOptions } from '../../../cli/options.js';
 
 export const command = defineCommand({
   name: 'rubrics',
@@ -11,10 +11,9 @@ export const command = defineCommand({
   options: [
     { flags: '--total-score <n>', description: 'total score of the rubric', required: true, check: positiveNumber('--total-score') },
     { flags: '--cum-method <method>', description: 'how criterion scores make the total', choices: ['sum', 'average'], required: true },
-    { flags: '--asset <url>', description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
+    assetOption,
     { flags: '--spec <text>', description: 'use only the rubric section of the named question, e.g. "question 2"' },
-    { flags: '-o, --output <file>', description: 'preview file to write: .yaml, .yml or .json', defaultValue: 'rubrics.yaml' },
-    { flags: '--force', description: 'replace the output file if it exists' },
+    ...previewFileOptions('rubrics.yaml'),
   ],
   examples: [
     'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum',
