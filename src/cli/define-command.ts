@@ -1,32 +1,38 @@
-// A command's declaration, as Wrangler's createCommand: name, flags (defaults written once),
-// examples and the zod schema of its options sit in src/commands/<name>/command.ts; the work sits
-// in run.ts, imported only when the command runs (docs/architecture.md, "Adding a command").
+// A command's declaration, as Wrangler's createCommand: name, flags (each declared once, with its
+// kind and default), examples and arguments sit in src/commands/<name>/command.ts; the options
+// schema and the type of run's options are derived from them (docs/architecture.md, "Adding a command").
 import type { z } from 'zod';
 import { UsageError } from '../api/errors.js';
-import type { Context } from './context.js';
+import { GLOBAL_OPTIONS } from './options.js';
 
+/**
+ * One flag. Its kind follows from what is declared: no value (`--raw`, `--no-wait`) is a boolean,
+ * `choices` a choice of those literals, `repeatable` or `<x...>` a list of strings, else a string;
+ * `check` replaces the value's schema (e.g. positiveNumber). It may be left out unless it is
+ * `required`, has a `defaultValue` or is a `--no-` flag (commander then always sends it).
+ */
 export interface OptionSpec {
-  flags: string;
-  description: string;
-  defaultValue?: string | boolean;
-  choices?: string[];
-  hidden?: boolean;
-  required?: boolean;
+  readonly flags: string;
+  readonly description: string;
+  readonly defaultValue?: string | boolean;
+  readonly choices?: readonly string[];
+  readonly hidden?: boolean;
+  readonly required?: boolean;
   /** May be given several times; the values arrive as an array (e.g. --asset a --asset b). */
-  repeatable?: boolean;
+  readonly repeatable?: boolean;
+  /** The value's own schema, built when the command runs: its message, if it names the flag, is kept. */
+  readonly check?: (zod: Zod) => z.ZodType;
 }
 
 export interface ArgSpec {
-  /** commander argument syntax, e.g. "<taskId>" or "[files...]" */
-  syntax: string;
-  description: string;
+  /** commander argument syntax, e.g. "<taskId>" or "[files...]": <> required, [] optional, ... a list */
+  readonly syntax: string;
+  readonly description: string;
 }
 
 interface CommandMeta {
   name: string;
   summary: string;
-  args?: ArgSpec[];
-  options?: OptionSpec[];
   examples: string[];
   aliases?: string[];
   /** Left out of --help, man pages and completion (internal helpers). */
@@ -36,27 +42,33 @@ interface CommandMeta {
 
 /** zod's namespace, handed to a schema when its command runs (zod is not loaded to list commands). */
 export type Zod = typeof import('zod').z;
-type SchemaBuilder = (zod: Zod) => z.ZodType;
 
-/** What a run.ts exports: `run` takes the options as its command's schema parsed them. */
-export interface RunModule<Options> {
-  run(options: Options, context: Context): Promise<void>;
-}
-
-export interface CommandSpec<Schema extends SchemaBuilder> extends CommandMeta {
-  /** The options (global flags, the command's flags, its arguments by name), parsed once before run. */
-  schema: Schema;
-  load: () => Promise<RunModule<z.infer<ReturnType<Schema>>>>;
+/**
+ * What a run.ts exports: `run(options: Options, context: Context)`, Options being OptionsOf its command. The
+ * loader is checked for a `run` only: checking its options too would make the two types cycle.
+ */
+export interface RunModule {
+  run: (...args: never[]) => unknown;
 }
 
 /** A declaration as the registry (program.ts) holds it, whatever its options' type. */
 export interface CommandDeclaration extends CommandMeta {
-  schema?: SchemaBuilder;
-  load?: () => Promise<RunModule<never>>;
+  args?: readonly ArgSpec[];
+  options?: readonly OptionSpec[];
+  load?: () => Promise<RunModule>;
 }
 
-export function defineCommand<Schema extends SchemaBuilder>(spec: CommandSpec<Schema>): CommandDeclaration {
-  return spec as unknown as CommandDeclaration;
+/** A runnable command's declaration, its flags and arguments kept as written for OptionsOf. */
+export interface TypedDeclaration<O extends readonly OptionSpec[], A extends readonly ArgSpec[]> extends CommandDeclaration {
+  args?: A;
+  options?: O;
+  load: () => Promise<RunModule>;
+}
+
+export function defineCommand<const O extends readonly OptionSpec[] = [], const A extends readonly ArgSpec[] = []>(
+  spec: CommandMeta & { args?: A; options?: O; load: () => Promise<RunModule> },
+): TypedDeclaration<O, A> {
+  return spec;
 }
 
 /** A group that only holds subcommands (`kct ingest`, `kct auth`, ...). */
@@ -64,24 +76,75 @@ export function defineGroup(spec: CommandMeta & { subcommands: CommandDeclaratio
   return spec;
 }
 
+// The attribute names and value types commander hands over, computed from the flags as written.
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type FirstWord<S extends string> = S extends `${infer Word} ${string}` ? Word : S;
+type OptionName<F extends string> = F extends `${string}--no-${infer Rest}` ? Camel<FirstWord<Rest>>
+  : F extends `${string}--${infer Rest}` ? Camel<FirstWord<Rest>> : never;
+type Unlisted<S extends string> = S extends `${infer Name}...` ? Name : S;
+type ArgName<S extends string> = S extends `<${infer Name}>` | `[${infer Name}]` ? Camel<Unlisted<Name>> : never;
+
+type OptionValue<S extends OptionSpec> = S extends { check: (zod: Zod) => infer T extends z.ZodType } ? z.output<T>
+  : S extends { choices: readonly (infer C)[] } ? C
+  : S extends { repeatable: true } ? string[]
+  : S['flags'] extends `${string}...${string}` ? string[]
+  : S['flags'] extends `${string}<${string}` | `${string}[${string}` ? string : boolean;
+type AlwaysSent<S extends OptionSpec> = S extends { required: true } | { defaultValue: string | boolean } | { flags: `${string}--no-${string}` } ? true : false;
+type ArgValue<S extends ArgSpec> = S['syntax'] extends `${string}...${string}` ? string[] : string;
+
+type OptionValues<O extends readonly OptionSpec[]> =
+  & { [S in O[number] as AlwaysSent<S> extends true ? OptionName<S['flags']> : never]: OptionValue<S> }
+  & { [S in O[number] as AlwaysSent<S> extends true ? never : OptionName<S['flags']>]?: OptionValue<S> };
+type ArgValues<A extends readonly ArgSpec[]> =
+  & { [S in A[number] as S['syntax'] extends `<${string}` ? ArgName<S['syntax']> : never]: ArgValue<S> }
+  & { [S in A[number] as S['syntax'] extends `<${string}` ? never : ArgName<S['syntax']>]?: ArgValue<S> };
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/** The options a command's run receives: kct's global flags, the command's flags and its arguments by name. */
+export type OptionsOf<D> = D extends TypedDeclaration<infer O, infer A>
+  ? Flatten<OptionValues<typeof GLOBAL_OPTIONS> & OptionValues<O> & ArgValues<A>>
+  : never;
+
 /** The name an option or argument arrives under from commander: --poll-interval is pollInterval, --no-wait is wait. */
 export function attributeName(flagsOrSyntax: string): string {
   const long = /--(?:no-)?([\w-]+)/.exec(flagsOrSyntax)?.[1] ?? flagsOrSyntax.replace(/[<>[\].]/g, '');
   return long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
+function optionSchema(option: OptionSpec, zod: Zod): z.ZodType {
+  const value = option.check ? option.check(zod)
+    : option.choices ? zod.enum(option.choices as [string, ...string[]])
+    : option.repeatable || option.flags.includes('...') ? zod.array(zod.string())
+    : /[<[]/.test(option.flags) ? zod.string() : zod.boolean();
+  const alwaysSent = option.required || option.defaultValue !== undefined || option.flags.includes('--no-');
+  return alwaysSent ? value : value.optional();
+}
+
+function argSchema(arg: ArgSpec, zod: Zod): z.ZodType {
+  const value = arg.syntax.includes('...') ? zod.array(zod.string()) : zod.string();
+  return arg.syntax.startsWith('<') ? value : value.optional();
+}
+
+/** The options schema of a declaration: the global flags, its arguments and its flags, in that order. */
+export function optionsSchema(declaration: CommandDeclaration, zod: Zod): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const option of GLOBAL_OPTIONS) shape[attributeName(option.flags)] = optionSchema(option, zod);
+  for (const arg of declaration.args ?? []) shape[attributeName(arg.syntax)] = argSchema(arg, zod);
+  for (const option of declaration.options ?? []) shape[attributeName(option.flags)] = optionSchema(option, zod);
+  return zod.object(shape);
+}
+
 /**
- * Parses the options with the command's schema; a bad value is a usage error (exit 2) naming the
- * flag or argument. A check that writes its own message (it names the flag) keeps it as written.
+ * Parses the options with the command's derived schema; a bad value is a usage error (exit 2)
+ * naming the flag or argument. A check that writes its own message (it names the flag) keeps it.
  */
 export function parseOptions(declaration: CommandDeclaration, raw: Record<string, unknown>, zod: Zod): unknown {
-  if (!declaration.schema) return raw;
-  const parsed = declaration.schema(zod).safeParse(raw);
+  const parsed = optionsSchema(declaration, zod).safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue.code === 'custom') throw new UsageError(issue.message);
   const key = String(issue.path[0] ?? '');
-  const option = declaration.options?.find((spec) => attributeName(spec.flags) === key);
+  const option = [...GLOBAL_OPTIONS, ...(declaration.options ?? [])].find((spec) => attributeName(spec.flags) === key);
   const arg = declaration.args?.find((spec) => attributeName(spec.syntax) === key);
   const name = option ? option.flags.replace(/^-\w, /, '').replace(/ .*$/, '') : arg ? arg.syntax : key;
   throw new UsageError(`invalid value for ${name}: ${issue.message}`, { suggestion: 'Run with --help for usage.' });

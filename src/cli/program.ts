@@ -5,6 +5,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { attributeName, parseOptions, type CommandDeclaration } from './define-command.js';
 import { PAGED_COMMANDS, startPager } from './pager.js';
 import { setExamples } from './command-tree.js';
+import { GLOBAL_OPTIONS } from './options.js';
 import { command as credits } from '../commands/credits/command.js';
 import { command as models } from '../commands/models/command.js';
 import { command as ingest } from '../commands/ingest/command.js';
@@ -46,13 +47,9 @@ const TOP_EXAMPLES = [
 export function buildProgram(version: string, onContext: (globals: GlobalOptions) => Context): Command {
   const program = new Command('kct')
     .description('Mark student writing with the Public Evaluation API v1.')
-    .version(version, '-V, --version', 'print the version')
-    .option('-p, --profile <name>', 'config profile (env KCT_PROFILE)')
-    .option('--base-url <url>', 'API root, e.g. https://host/v1 (env KCT_BASE_URL)')
-    .option('--json', 'print machine-readable JSON on stdout')
-    .option('--debug', 'trace HTTP requests and responses on stderr (key redacted)')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('--no-pager', 'never page long output (pager: KCT_PAGER, PAGER, else less -FRX)')
+    .version(version, '-V, --version', 'print the version');
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
+  program
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `
 Examples:
@@ -106,7 +103,7 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
     const options = parseOptions(spec, { ...all, ...positional }, z);
     const stopPager = PAGED_COMMANDS.has(path) ? await startPager(context) : undefined;
     try {
-      await module.run(options as never, context);
+      await (module.run as (options: unknown, context: Context) => Promise<void>)(options, context);
     } finally {
       await stopPager?.();
     }

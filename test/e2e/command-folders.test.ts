@@ -1,6 +1,6 @@
-// One folder per command: `kct --help` reads every command's declaration (command.ts) and loads
-// no command's code (run.ts); a command loads its own run.ts only. Modules are listed with the
-// start-up benchmark's --import hook (bench/module-list.js).
+// One folder per command, a group's subcommands in folders inside its own: `kct --help` reads every
+// command's declaration (command.ts) and loads no command's code (run.ts); a command loads its own
+// run.ts only. Modules are listed with the start-up benchmark's --import hook (bench/module-list.js).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe('command folders', () => {
     expect(all.filter((line) => line.includes('/node_modules/zod/'))).toEqual([]);
     expect(code).toBe(0);
     expect(stdout).toContain('one-pass');
-    expect(modules).toEqual(expect.arrayContaining(['credits/command.js', 'models-show/command.js', 'ingest/command.js', 'sandbox/command.js']));
+    expect(modules).toEqual(expect.arrayContaining(['credits/command.js', 'models/show/command.js', 'ingest/command.js', 'sandbox/command.js']));
     expect(modules.filter((module) => !module.endsWith('/command.js'))).toEqual([]);
   });
 
@@ -44,8 +44,8 @@ describe('command folders', () => {
   it('kct ingest questions imports the shared ingest module, not its sibling ingest rubrics', async () => {
     const { code, modules } = await modulesOf('ingest', ['ingest', 'questions', 'missing.pdf']);
     expect(code).not.toBe(0);
-    expect(modules).toContain('ingest-questions/run.js');
-    expect(modules).not.toContain('ingest-rubrics/run.js');
+    expect(modules).toContain('ingest/questions/run.js');
+    expect(modules).not.toContain('ingest/rubrics/run.js');
   });
 
   it('a bad value checked by the options schema is exit 2, named, before anything is sent or written', async () => {

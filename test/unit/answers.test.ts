@@ -66,6 +66,16 @@ const CLASS = {
   'answers/late/a3.txt': `${TEXT} 3`,
 };
 
+// The rows the CLASS folder gives (path order), named once for the cases that list it.
+const [dsStore, lockFile, a1, a2, readme, thumbs]: Row[] = [
+  ['answers/.DS_Store', 'ignore', undefined, undefined, undefined, 'hidden file'],
+  ['answers/~$a2.docx', 'ignore', undefined, undefined, undefined, 'system file'],
+  ['answers/a1.txt', 'send', 'answers/a1.txt', 'a1.txt', 'a1'],
+  ['answers/a2.txt', 'send', 'answers/a2.txt', 'a2.txt', 'a2'],
+  ['answers/README.md', 'ignore', undefined, undefined, undefined, 'Markdown (name it to send it)'],
+  ['answers/Thumbs.db', 'ignore', undefined, undefined, undefined, 'system file'],
+];
+
 describe('collecting answers', () => {
   const cases: { name: string; tree: Record<string, string>; inputs: string[]; options?: Omit<AnswerSources, 'inputs'>; expected: Row[]; shape?: 'record' | 'list'; notes?: RegExp[] }[] = [
     {
@@ -73,13 +83,9 @@ describe('collecting answers', () => {
       tree: CLASS,
       inputs: ['answers'],
       expected: [
-        ['answers/.DS_Store', 'ignore', undefined, undefined, undefined, 'hidden file'],
-        ['answers/~$a2.docx', 'ignore', undefined, undefined, undefined, 'system file'],
-        ['answers/a1.txt', 'send', 'answers/a1.txt', 'a1.txt', 'a1'],
-        ['answers/a2.txt', 'send', 'answers/a2.txt', 'a2.txt', 'a2'],
+        dsStore, lockFile, a1, a2,
         ['answers/late', 'not-entered', undefined, undefined, undefined, 'subfolder (pass --recursive)'],
-        ['answers/README.md', 'ignore', undefined, undefined, undefined, 'Markdown (name it to send it)'],
-        ['answers/Thumbs.db', 'ignore', undefined, undefined, undefined, 'system file'],
+        readme, thumbs,
       ],
       shape: 'list',
       notes: [/^ignored: 4 files \(\.DS_Store, ~\$a2\.docx, README\.md, Thumbs\.db\)/, /^not entered: 1 subfolder \(late\/\); pass --recursive/],
@@ -90,12 +96,7 @@ describe('collecting answers', () => {
       inputs: ['answers'],
       options: { recursive: true },
       expected: [
-        ['answers/.DS_Store', 'ignore', undefined, undefined, undefined, 'hidden file'],
-        ['answers/~$a2.docx', 'ignore', undefined, undefined, undefined, 'system file'],
-        ['answers/a1.txt', 'send', 'answers/a1.txt', 'a1.txt', 'a1'],
-        ['answers/a2.txt', 'send', 'answers/a2.txt', 'a2.txt', 'a2'],
-        ['answers/README.md', 'ignore', undefined, undefined, undefined, 'Markdown (name it to send it)'],
-        ['answers/Thumbs.db', 'ignore', undefined, undefined, undefined, 'system file'],
+        dsStore, lockFile, a1, a2, readme, thumbs,
         ['answers/late/a3.txt', 'send', 'answers/late/a3.txt', 'late/a3.txt', 'a3'],
       ],
     },
@@ -105,14 +106,10 @@ describe('collecting answers', () => {
       inputs: ['answers'],
       options: { recursive: true, exclude: ['late', '*.docx'] },
       expected: [
-        ['answers/.DS_Store', 'ignore', undefined, undefined, undefined, 'hidden file'],
-        ['answers/~$a2.docx', 'ignore', undefined, undefined, undefined, 'system file'],
-        ['answers/a1.txt', 'send', 'answers/a1.txt', 'a1.txt', 'a1'],
-        ['answers/a2.txt', 'send', 'answers/a2.txt', 'a2.txt', 'a2'],
+        dsStore, lockFile, a1, a2,
         ['answers/b.docx', 'exclude', undefined, undefined, undefined, 'matched --exclude'],
         ['answers/late', 'exclude', undefined, undefined, undefined, 'matched --exclude'],
-        ['answers/README.md', 'ignore', undefined, undefined, undefined, 'Markdown (name it to send it)'],
-        ['answers/Thumbs.db', 'ignore', undefined, undefined, undefined, 'system file'],
+        readme, thumbs,
       ],
       notes: [/^excluded by --exclude: 2 paths \(b\.docx, late\)/],
     },

@@ -1,11 +1,11 @@
-// Command declarations (src/commands/<name>/command.ts): every flag and argument commander hands
-// over is in the command's options schema, the defaults commander fills in pass it, and a bad
-// value is a usage error naming the flag.
-import { describe, expect, it } from 'vitest';
+// Command declarations (src/commands/<name>/command.ts): the options schema derived from the flags
+// names every flag and argument commander hands over, the defaults commander fills in pass it, and a
+// bad value is a usage error naming the flag.
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../src/api/errors.js';
-import { attributeName, defineCommand, parseOptions, type CommandDeclaration } from '../../src/cli/define-command.js';
-import { globalOptions, positiveNumber } from '../../src/cli/options.js';
+import { attributeName, defineCommand, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../src/cli/define-command.js';
+import { GLOBAL_OPTIONS, positiveNumber } from '../../src/cli/options.js';
 import { COMMANDS } from '../../src/cli/program.js';
 
 function flatten(declarations: CommandDeclaration[], parents: string[] = []): [string, CommandDeclaration][] {
@@ -18,16 +18,16 @@ function flatten(declarations: CommandDeclaration[], parents: string[] = []): [s
 const runnable = flatten(COMMANDS).filter(([, declaration]) => declaration.load);
 
 describe('command declarations', () => {
-  it('declare every command of the tree, each runnable one with a schema and a loader', () => {
+  it('declare every command of the tree, each runnable one with a loader', () => {
     expect(runnable.map(([path]) => path)).toEqual(expect.arrayContaining(['credits', 'models', 'models show', 'ingest questions', 'keys revoke', 'config path', 'sandbox', 'one-pass', 'batch']));
-    for (const [, declaration] of runnable) expect(declaration.schema?.(z)).toBeInstanceOf(z.ZodObject);
+    for (const [, declaration] of runnable) expect(declaration.load).toBeTypeOf('function');
   });
 
-  it.each(runnable)('%s: its schema names every flag and argument (nothing commander sends is dropped)', (_, declaration) => {
-    const shape = (declaration.schema!(z) as z.ZodObject).shape;
-    const names = [...(declaration.options ?? []).map((option) => attributeName(option.flags)), ...(declaration.args ?? []).map((arg) => attributeName(arg.syntax))];
-    for (const name of names) expect(shape, name).toHaveProperty(name);
-    for (const global of Object.keys(globalOptions(z).shape)) expect(shape).toHaveProperty(global);
+  it.each(runnable)('%s: its derived schema names every flag and argument, and the global flags (nothing commander sends is dropped)', (_, declaration) => {
+    const shape = optionsSchema(declaration, z).shape;
+    const names = [...GLOBAL_OPTIONS, ...(declaration.options ?? [])].map((option) => attributeName(option.flags));
+    for (const name of [...names, ...(declaration.args ?? []).map((arg) => attributeName(arg.syntax))]) expect(shape, name).toHaveProperty(name);
+    expect(Object.keys(shape)).toHaveLength(new Set(Object.keys(shape)).size);
   });
 
   it.each(runnable)('%s: accepts what commander sends for a valid command line', (_, declaration) => {
@@ -48,34 +48,50 @@ describe('parseOptions', () => {
   const declaration = defineCommand({
     name: 'try',
     summary: 'a command for this test',
-    args: [{ syntax: '<task-id>', description: 'task' }],
+    args: [{ syntax: '<task-id>', description: 'task' }, { syntax: '[files...]', description: 'files' }],
     options: [
-      { flags: '-j, --jobs <n>', description: 'jobs', defaultValue: '4' },
-      { flags: '--total-score <n>', description: 'total' },
+      { flags: '-j, --jobs <n>', description: 'jobs', defaultValue: '4', check: (zod: Zod) => zod.string().regex(/^\d+$/) },
+      { flags: '--total-score <n>', description: 'total', check: positiveNumber('--total-score') },
+      { flags: '--style <style>', description: 'style', choices: ['Bullet', 'Short'] },
+      { flags: '--asset <url>', description: 'asset', repeatable: true },
       { flags: '--no-wait', description: 'do not wait' },
+      { flags: '--ready', description: 'ready' },
     ],
     examples: ['kct try t1'],
-    schema: (zod) => globalOptions(zod).extend({
-      taskId: zod.string().startsWith('tsk_'),
-      jobs: zod.string().regex(/^\d+$/),
-      totalScore: positiveNumber(zod, '--total-score').optional(),
-      wait: zod.boolean(),
-    }),
     load: async () => ({ run: async () => {} }),
   });
 
-  it('returns the options typed as the schema says (numbers parsed, unknown keys dropped)', () => {
-    expect(parseOptions(declaration, { taskId: 'tsk_1', jobs: '8', totalScore: '30', wait: false, stray: 1 }, z)).toEqual({ taskId: 'tsk_1', jobs: '8', totalScore: 30, wait: false });
+  it('returns the options typed as the flags say (numbers parsed, unknown keys dropped, absent optional ones left out)', () => {
+    expect(parseOptions(declaration, { taskId: 't1', jobs: '8', totalScore: '30', wait: false, color: true, pager: true, stray: 1 }, z))
+      .toEqual({ taskId: 't1', jobs: '8', totalScore: 30, wait: false, color: true, pager: true });
+    expect(parseOptions(declaration, { taskId: 't1', files: ['a', 'b'], jobs: '1', style: 'Short', asset: ['u1', 'u2'], ready: true, wait: true, color: true, pager: true }, z))
+      .toMatchObject({ files: ['a', 'b'], style: 'Short', asset: ['u1', 'u2'], ready: true });
+  });
+
+  it('derives each kind: a choice, a list, a boolean, a required argument, and a flag commander always sends', () => {
+    const valid = { taskId: 't1', jobs: '1', wait: true, color: true, pager: true };
+    expect(() => parseOptions(declaration, { ...valid, style: 'Long' }, z)).toThrow(/^invalid value for --style: /);
+    expect(() => parseOptions(declaration, { ...valid, asset: 'u1' }, z)).toThrow(/^invalid value for --asset: /);
+    expect(() => parseOptions(declaration, { ...valid, ready: 'yes' }, z)).toThrow(/^invalid value for --ready: /);
+    expect(() => parseOptions(declaration, { ...valid, taskId: undefined }, z)).toThrow(/^invalid value for <task-id>: /);
+    expect(() => parseOptions(declaration, { ...valid, wait: undefined }, z)).toThrow(/^invalid value for --no-wait: /);
   });
 
   it('names the flag of a bad value, as a usage error (exit 2)', () => {
-    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: 'many', wait: true }, z)).toThrow(UsageError);
-    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: 'many', wait: true }, z)).toThrow(/^invalid value for --jobs: /);
-    expect(() => parseOptions(declaration, { taskId: 'x', jobs: '1', wait: true }, z)).toThrow(/^invalid value for <task-id>: /);
+    expect(() => parseOptions(declaration, { taskId: 't1', jobs: 'many', wait: true, color: true, pager: true }, z)).toThrow(UsageError);
+    expect(() => parseOptions(declaration, { taskId: 't1', jobs: 'many', wait: true, color: true, pager: true }, z)).toThrow(/^invalid value for --jobs: /);
+  });
+
+  it('types run\'s options from the flags as declared (checked by npm run typecheck)', () => {
+    expectTypeOf<OptionsOf<typeof declaration>>().toEqualTypeOf<{
+      profile?: string; baseUrl?: string; json?: boolean; debug?: boolean; color: boolean; pager: boolean;
+      jobs: string; totalScore?: number; style?: 'Bullet' | 'Short'; asset?: string[]; wait: boolean; ready?: boolean;
+      taskId: string; files?: string[];
+    }>();
   });
 
   it('keeps the message of a check that names its flag itself', () => {
-    expect(() => parseOptions(declaration, { taskId: 'tsk_1', jobs: '1', totalScore: 'abc', wait: true }, z)).toThrow('--total-score must be a positive number, not "abc"');
+    expect(() => parseOptions(declaration, { taskId: 't1', jobs: '1', totalScore: 'abc', wait: true, color: true, pager: true }, z)).toThrow('--total-score must be a positive number, not "abc"');
   });
 });
 

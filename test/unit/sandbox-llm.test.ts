@@ -50,22 +50,16 @@ describe('marking through the engine', () => {
     expect(await credits(sb)).toBe(before);
   });
 
-  test('a server error: FAILURE, retryable, nothing charged', async () => {
-    const sb = await sandboxFor('error-500');
+  test.each([
+    ['a server error: FAILURE, retryable, nothing charged', 'error-500', undefined, 'answered HTTP 500'],
+    ['a server that hangs past the timeout: FAILURE, retryable, naming the limit', 'hang', 400, 'did not answer within 0.4 s'],
+  ])('%s', async (_, model, timeoutMs, message) => {
+    const sb = await sandboxFor(model, timeoutMs);
     const id = await submit(sb);
     await sb.waitFor(id, sb.keys.user);
     const result = (await sb.call('GET', `/evaluations/${id}`)).body.data;
     expect(result).toMatchObject({ status: 'FAILURE', retryable: true, credits_charged: 0 });
-    expect(result.message).toContain('answered HTTP 500');
-  });
-
-  test('a server that hangs past the timeout: FAILURE, retryable, naming the limit', async () => {
-    const sb = await sandboxFor('hang', 400);
-    const id = await submit(sb);
-    await sb.waitFor(id, sb.keys.user);
-    const result = (await sb.call('GET', `/evaluations/${id}`)).body.data;
-    expect(result).toMatchObject({ status: 'FAILURE', retryable: true, credits_charged: 0 });
-    expect(result.message).toContain('did not answer within 0.4 s');
+    expect(result.message).toContain(message);
   });
 
   test('a task cancelled while the model works stays CANCEL, uncharged', async () => {

@@ -1,20 +1,5 @@
-// kct api: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  method: z.string(),
-  path: z.string().optional(),
-  rawField: z.array(z.string()).optional(),
-  field: z.array(z.string()).optional(),
-  input: z.string().optional(),
-  header: z.array(z.string()).optional(),
-  raw: z.boolean().optional(),
-  include: z.boolean().optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct api: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'api',
@@ -40,6 +25,6 @@ export const command = defineCommand({
     'jq -n \'{style: "paragraph", sections: []}\' | kct api POST /feedback-rewrite --input -',
     'kct api GET /evaluations/tsk_0123abcd/status --include',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,20 +1,5 @@
-// kct assign: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  model: z.string().optional(),
-  name: z.string(),
-  desc: z.string(),
-  deadline: z.string(),
-  expected: z.string(),
-  subject: z.string().optional(),
-  start: z.string().optional(),
-  fileType: z.enum(['word', 'pdf', 'image', 'text']).optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct assign: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'assign',
@@ -33,6 +18,6 @@ export const command = defineCommand({
     'kct assign --model 12 --name "Uniform essay" --desc "Year 9 persuasive essay" --deadline 2026-12-01 --expected 28',
     'kct assign --model 12 --name "Essay" --desc "Draft" --deadline 2026-12-01T17:00 --expected 30 --file-type word --json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,8 +1,8 @@
 // kct auth: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
-import { command as authLogin } from '../auth-login/command.js';
-import { command as authStatus } from '../auth-status/command.js';
-import { command as authLogout } from '../auth-logout/command.js';
+import { command as authLogin } from './login/command.js';
+import { command as authStatus } from './status/command.js';
+import { command as authLogout } from './logout/command.js';
 
 export const command = defineGroup({
   name: 'auth',

@@ -1,22 +1,6 @@
-// kct batch: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, maxRps, maxRpsShape, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  manifest: z.string(),
-  model: z.string().optional(),
-  callbackUrl: z.string().optional(),
-  recursive: z.boolean().optional(),
-  exclude: z.array(z.string()).optional(),
-  idempotencyKey: z.string().optional(),
-  wait: z.boolean(),
-  ...maxRpsShape(z),
-  ...watchShape(z),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct batch: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { maxRps, output, watchOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'batch',
@@ -40,6 +24,6 @@ export const command = defineCommand({
     'kct batch answers/ --model 12 --output csv > marks.csv',
     'kct batch class.csv --model 12 --callback-url https://school.example/kct-hook --no-wait',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

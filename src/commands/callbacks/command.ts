@@ -1,7 +1,7 @@
 // kct callbacks: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
-import { command as callbacksVerify } from '../callbacks-verify/command.js';
-import { command as callbacksListen } from '../callbacks-listen/command.js';
+import { command as callbacksVerify } from './verify/command.js';
+import { command as callbacksListen } from './listen/command.js';
 
 export const command = defineGroup({
   name: 'callbacks',

@@ -1,13 +1,5 @@
-// kct completion: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  shell: z.string(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct completion: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'completion',
@@ -20,6 +12,6 @@ export const command = defineCommand({
     'kct completion zsh > "${fpath[1]}/_kct"                    # then start a new zsh',
     'kct completion fish > ~/.config/fish/completions/kct.fish',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

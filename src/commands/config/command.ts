@@ -1,10 +1,10 @@
 // kct config: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
-import { command as configGet } from '../config-get/command.js';
-import { command as configSet } from '../config-set/command.js';
-import { command as configUnset } from '../config-unset/command.js';
-import { command as configList } from '../config-list/command.js';
-import { command as configPath } from '../config-path/command.js';
+import { command as configGet } from './get/command.js';
+import { command as configSet } from './set/command.js';
+import { command as configUnset } from './unset/command.js';
+import { command as configList } from './list/command.js';
+import { command as configPath } from './path/command.js';
 
 export const command = defineGroup({
   name: 'config',

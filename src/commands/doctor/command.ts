@@ -1,14 +1,5 @@
-// kct doctor: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  mark: z.string().optional(),
-  timeout: z.string(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct doctor: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'doctor',
@@ -23,6 +14,6 @@ export const command = defineCommand({
     'kct doctor --mark 12',
     'KCT_API_KEY=$KEY KCT_BASE_URL=https://api.example/v1 kct doctor --mark 12 --json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

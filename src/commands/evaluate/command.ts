@@ -1,21 +1,6 @@
-// kct evaluate: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  files: z.array(z.string()).optional(),
-  assignment: z.string(),
-  text: z.string().optional(),
-  feedbackJson: z.string().optional(),
-  style: z.enum(['Bullet', 'Short', 'Long']).optional(),
-  studentId: z.string().optional(),
-  wait: z.boolean(),
-  ...watchShape(z),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct evaluate: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { output, watchOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'evaluate',
@@ -38,6 +23,6 @@ export const command = defineCommand({
     'kct evaluate --assignment 1001 page1.png page2.png --student-id s-7',
     'kct evaluate --assignment 1001 - --feedback-json feedback.json < essay.txt',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

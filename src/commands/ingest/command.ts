@@ -1,7 +1,7 @@
 // kct ingest: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
-import { command as ingestQuestions } from '../ingest-questions/command.js';
-import { command as ingestRubrics } from '../ingest-rubrics/command.js';
+import { command as ingestQuestions } from './questions/command.js';
+import { command as ingestRubrics } from './rubrics/command.js';
 
 export const command = defineGroup({
   name: 'ingest',

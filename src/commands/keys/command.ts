@@ -1,8 +1,8 @@
 // kct keys: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
-import { command as keysCreate } from '../keys-create/command.js';
-import { command as keysList } from '../keys-list/command.js';
-import { command as keysRevoke } from '../keys-revoke/command.js';
+import { command as keysCreate } from './create/command.js';
+import { command as keysList } from './list/command.js';
+import { command as keysRevoke } from './revoke/command.js';
 
 export const command = defineGroup({
   name: 'keys',

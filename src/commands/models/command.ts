@@ -1,17 +1,9 @@
-// kct models: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape } from '../../cli/options.js';
-import { command as modelsShow } from '../models-show/command.js';
-import { command as modelsCreate } from '../models-create/command.js';
-import { command as modelsNew } from '../models-new/command.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  ready: z.boolean().optional(),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct models: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { output } from '../../cli/options.js';
+import { command as modelsShow } from './show/command.js';
+import { command as modelsCreate } from './create/command.js';
+import { command as modelsNew } from './new/command.js';
 
 export const command = defineCommand({
   name: 'models',
@@ -29,6 +21,6 @@ export const command = defineCommand({
     'kct models new paper.pdf --rubric rubric.docx',
   ],
   subcommands: [modelsShow, modelsCreate, modelsNew],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

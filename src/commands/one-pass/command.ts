@@ -1,42 +1,6 @@
-// kct one-pass: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, maxRps, maxRpsShape, output, outputShape, watchOptions, watchShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  answers: z.array(z.string()).optional(),
-  model: z.string().optional(),
-  text: z.string().optional(),
-  filesFrom: z.string().optional(),
-  studentIdFrom: z.enum(['name', 'folder', 'none']),
-  recursive: z.boolean().optional(),
-  exclude: z.array(z.string()).optional(),
-  groupBy: z.enum(['folder']).optional(),
-  skipUnsupported: z.boolean().optional(),
-  pages: z.boolean().optional(),
-  jobs: z.string(),
-  resume: z.string().optional(),
-  via: z.enum(['auto', 'one-pass', 'batch']),
-  ...maxRpsShape(z),
-  rubricFile: z.array(z.string()).optional(),
-  rubricText: z.string().optional(),
-  questionFile: z.array(z.string()).optional(),
-  questionText: z.string().optional(),
-  name: z.string().optional(),
-  desc: z.string().optional(),
-  cumMethod: z.enum(['sum', 'average']).optional(),
-  totalScore: z.string().optional(),
-  spec: z.string().optional(),
-  style: z.enum(['Bullet', 'Short', 'Long']).optional(),
-  studentId: z.string().optional(),
-  idempotencyKey: z.string().optional(),
-  wait: z.boolean(),
-  report: z.string().optional(),
-  ...watchShape(z),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct one-pass: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { maxRps, output, watchOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'one-pass',
@@ -91,6 +55,6 @@ export const command = defineCommand({
     'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',
     'kct one-pass district/ --recursive --model 12 --resume district.journal --timeout 12h --output ndjson > marks.ndjson',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,15 +1,5 @@
-// kct report: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  source: z.string(),
-  output: z.string().optional(),
-  title: z.string(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct report: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'report',
@@ -26,6 +16,6 @@ export const command = defineCommand({
     'kct batch answers.jsonl --model 12 --output ndjson | kct report - -o class.html',
     'kct report marks.ndjson -o 9B-uniform-essay.html --title "9B: uniform essay"',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

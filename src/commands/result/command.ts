@@ -1,14 +1,6 @@
-// kct result: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  taskId: z.string(),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct result: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { output } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'result',
@@ -24,6 +16,6 @@ export const command = defineCommand({
     'kct result tsk_0123abcd --json > result.json',
     'kct result <batch task id> --output csv > marks.csv',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

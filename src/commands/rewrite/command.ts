@@ -1,17 +1,6 @@
-// kct rewrite: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  source: z.string(),
-  style: z.enum(['bullet_points', 'paragraph', 'short_sentences']).optional(),
-  item: z.string().optional(),
-  instruction: z.string().optional(),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct rewrite: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { output } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'rewrite',
@@ -31,6 +20,6 @@ export const command = defineCommand({
     'kct result tsk_0123abcd --json | kct rewrite - --style paragraph',
     'kct rewrite tsk_0123abcd --style bullet_points --instruction "encouraging, second person" --json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

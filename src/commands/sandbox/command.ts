@@ -1,33 +1,5 @@
-// kct sandbox: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  host: z.string(),
-  port: z.string(),
-  data: z.string().optional(),
-  latency: z.string(),
-  workers: z.string(),
-  allowPrivateCallbacks: z.boolean().optional(),
-  timeScale: z.string(),
-  trainingDelay: z.string(),
-  grader: z.string(),
-  graderUrl: z.string().optional(),
-  graderModel: z.string().optional(),
-  graderTimeout: z.string(),
-  graderConcurrency: z.string(),
-  publicUrl: z.string().optional(),
-  threads: z.string().optional(),
-  jobTimeout: z.string(),
-  requestTimeout: z.string(),
-  headersTimeout: z.string(),
-  idleTimeout: z.string(),
-  maxConnections: z.string(),
-  log: z.boolean().optional(),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct sandbox: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'sandbox',
@@ -63,6 +35,6 @@ export const command = defineCommand({
     'kct sandbox --host 0.0.0.0 --public-url http://192.168.1.20:4010   # on a school network',
     'KCT_BASE_URL=http://127.0.0.1:4010/v1 KCT_API_KEY=<user key> kct one-pass essay.pdf --model 12',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,15 +1,6 @@
-// kct status: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, watchOptions, watchShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  taskId: z.string(),
-  watch: z.boolean().optional(),
-  ...watchShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct status: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { watchOptions } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'status',
@@ -26,6 +17,6 @@ export const command = defineCommand({
     'kct status tsk_0123abcd --watch',
     'kct status tsk_0123abcd --watch --timeout 5m --json',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

@@ -1,14 +1,6 @@
-// kct upload: its flags, examples and options schema; the work is in run.ts, loaded only when it runs.
-import type { z } from 'zod';
-import { defineCommand, type Zod } from '../../cli/define-command.js';
-import { globalOptions, output, outputShape } from '../../cli/options.js';
-
-// built when the command runs, so listing commands never loads zod
-export const schema = (z: Zod) => globalOptions(z).extend({
-  files: z.array(z.string()),
-  ...outputShape(z),
-});
-export type Options = z.infer<ReturnType<typeof schema>>;
+// kct upload: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
+import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { output } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'upload',
@@ -23,6 +15,6 @@ export const command = defineCommand({
     'kct upload questions.pdf rubric.docx',
     'kct upload scan.png --json | jq -r ".[0].url"',
   ],
-  schema,
   load: () => import('./run.js'),
 });
+export type Options = OptionsOf<typeof command>;

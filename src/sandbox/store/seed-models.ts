@@ -15,13 +15,20 @@ export interface SeedModel {
   rubrics: GradeRubric[];
 }
 
-function bands(max: number, top: string, good: string, developing: string, beginning: string) {
-  return [
-    { score: max, descriptor: top },
-    { score: Math.round(max * 0.7), descriptor: good },
-    { score: Math.round(max * 0.4), descriptor: developing },
-    { score: 0, descriptor: beginning },
-  ];
+/** A criterion with its max_score written once: its four levels fall at the maximum, 70 %, 40 % and 0. */
+function criterion(item: string, max_score: number, description: string, levels: [top: string, good: string, developing: string, beginning: string]): GradeRubric {
+  const [top, good, developing, beginning] = levels;
+  return {
+    item,
+    max_score,
+    description,
+    levels: [
+      { score: max_score, descriptor: top },
+      { score: Math.round(max_score * 0.7), descriptor: good },
+      { score: Math.round(max_score * 0.4), descriptor: developing },
+      { score: 0, descriptor: beginning },
+    ],
+  };
 }
 
 const PERSUASIVE: Omit<SeedModel, 'model_id' | 'owner' | 'org'> = {
@@ -34,46 +41,30 @@ const PERSUASIVE: Omit<SeedModel, 'model_id' | 'owner' | 'org'> = {
   cum_method: 'sum',
   total_score: 20,
   rubrics: [
-    {
-      item: 'Thesis & position',
-      max_score: 5,
-      description: 'States a clear, arguable position on compulsory school uniforms early on and holds it to the end.',
-      levels: bands(5,
-        'Precise, arguable thesis in the opening; the position is sustained and sharpened in the conclusion.',
-        'Clear position stated early and held throughout, with minor drift.',
-        'A position is given but is vague, late, or only implied in places.',
-        'No identifiable position on uniforms.'),
-    },
-    {
-      item: 'Evidence & reasoning',
-      max_score: 6,
-      description: 'Supports the position with relevant evidence (facts, examples, expert views) and explains how it proves the point; answers the strongest counter-argument.',
-      levels: bands(6,
-        'Two or more well-chosen pieces of evidence, each explained; the counter-argument is stated fairly and rebutted.',
-        'Relevant evidence with some explanation; the counter-argument is mentioned but only partly answered.',
-        'Evidence is thin, general, or left unexplained; no real counter-argument.',
-        'Assertions only, with no evidence.'),
-    },
-    {
-      item: 'Organisation',
-      max_score: 5,
-      description: 'Introduction, body paragraphs with one main idea each, and a conclusion; transitions guide the reader.',
-      levels: bands(5,
-        'Logical paragraphing, purposeful transitions, and a conclusion that returns to the thesis.',
-        'Clear structure with occasional weak links between paragraphs.',
-        'Some paragraphing, but ideas repeat or appear out of order.',
-        'No discernible structure.'),
-    },
-    {
-      item: 'Language & conventions',
-      max_score: 4,
-      description: 'Persuasive, formal register for the school board; accurate spelling, punctuation and grammar.',
-      levels: bands(4,
-        'Confident persuasive techniques in a formal register; virtually error-free.',
-        'Mostly formal and accurate; a few slips that do not hinder meaning.',
-        'Informal in places; frequent errors that sometimes obscure meaning.',
-        'Errors make the writing hard to follow.'),
-    },
+    criterion('Thesis & position', 5, 'States a clear, arguable position on compulsory school uniforms early on and holds it to the end.', [
+      'Precise, arguable thesis in the opening; the position is sustained and sharpened in the conclusion.',
+      'Clear position stated early and held throughout, with minor drift.',
+      'A position is given but is vague, late, or only implied in places.',
+      'No identifiable position on uniforms.',
+    ]),
+    criterion('Evidence & reasoning', 6, 'Supports the position with relevant evidence (facts, examples, expert views) and explains how it proves the point; answers the strongest counter-argument.', [
+      'Two or more well-chosen pieces of evidence, each explained; the counter-argument is stated fairly and rebutted.',
+      'Relevant evidence with some explanation; the counter-argument is mentioned but only partly answered.',
+      'Evidence is thin, general, or left unexplained; no real counter-argument.',
+      'Assertions only, with no evidence.',
+    ]),
+    criterion('Organisation', 5, 'Introduction, body paragraphs with one main idea each, and a conclusion; transitions guide the reader.', [
+      'Logical paragraphing, purposeful transitions, and a conclusion that returns to the thesis.',
+      'Clear structure with occasional weak links between paragraphs.',
+      'Some paragraphing, but ideas repeat or appear out of order.',
+      'No discernible structure.',
+    ]),
+    criterion('Language & conventions', 4, 'Persuasive, formal register for the school board; accurate spelling, punctuation and grammar.', [
+      'Confident persuasive techniques in a formal register; virtually error-free.',
+      'Mostly formal and accurate; a few slips that do not hinder meaning.',
+      'Informal in places; frequent errors that sometimes obscure meaning.',
+      'Errors make the writing hard to follow.',
+    ]),
   ],
 };
 
@@ -86,36 +77,36 @@ const MICE_AND_MEN: Omit<SeedModel, 'model_id' | 'owner' | 'org'> = {
   cum_method: 'average',
   total_score: 10,
   rubrics: [
-    {
-      item: 'Interpretation & argument',
-      max_score: 10,
-      description: 'A clear, perceptive argument about how loneliness is presented, developed across the essay.',
-      levels: bands(10, 'A convincing, original line of argument sustained throughout.', 'A clear argument with some development.', 'A simple response that retells more than it argues.', 'No argument about loneliness.'),
-    },
-    {
-      item: 'Use of textual evidence',
-      max_score: 10,
-      description: 'Short, well-chosen quotations and references embedded in the argument.',
-      levels: bands(10, 'Precise, embedded quotations that drive each point.', 'Relevant quotations, sometimes over-long.', 'Few references, loosely linked to points.', 'No reference to the text.'),
-    },
-    {
-      item: 'Analysis of language & method',
-      max_score: 10,
-      description: 'Explains how Steinbeck\'s choices (setting, dialogue, symbolism, structure) create meaning, using subject terminology.',
-      levels: bands(10, 'Analyses the effect of specific methods with apt terminology.', 'Explains some methods and their effects.', 'Identifies methods without explaining effects.', 'No comment on methods.'),
-    },
-    {
-      item: 'Context & themes',
-      max_score: 10,
-      description: 'Links loneliness to the Great Depression, itinerant ranch work, race and gender in 1930s America.',
-      levels: bands(10, 'Context woven into the analysis to deepen the argument.', 'Relevant context linked to the text.', 'Context bolted on or general.', 'No context.'),
-    },
-    {
-      item: 'Structure & expression',
-      max_score: 10,
-      description: 'Organised paragraphs, academic register, accurate spelling, punctuation and grammar.',
-      levels: bands(10, 'Fluent, well-organised and accurate.', 'Clear and mostly accurate.', 'Uneven organisation; frequent errors.', 'Hard to follow.'),
-    },
+    criterion('Interpretation & argument', 10, 'A clear, perceptive argument about how loneliness is presented, developed across the essay.', [
+      'A convincing, original line of argument sustained throughout.',
+      'A clear argument with some development.',
+      'A simple response that retells more than it argues.',
+      'No argument about loneliness.',
+    ]),
+    criterion('Use of textual evidence', 10, 'Short, well-chosen quotations and references embedded in the argument.', [
+      'Precise, embedded quotations that drive each point.',
+      'Relevant quotations, sometimes over-long.',
+      'Few references, loosely linked to points.',
+      'No reference to the text.',
+    ]),
+    criterion('Analysis of language & method', 10, 'Explains how Steinbeck\'s choices (setting, dialogue, symbolism, structure) create meaning, using subject terminology.', [
+      'Analyses the effect of specific methods with apt terminology.',
+      'Explains some methods and their effects.',
+      'Identifies methods without explaining effects.',
+      'No comment on methods.',
+    ]),
+    criterion('Context & themes', 10, 'Links loneliness to the Great Depression, itinerant ranch work, race and gender in 1930s America.', [
+      'Context woven into the analysis to deepen the argument.',
+      'Relevant context linked to the text.',
+      'Context bolted on or general.',
+      'No context.',
+    ]),
+    criterion('Structure & expression', 10, 'Organised paragraphs, academic register, accurate spelling, punctuation and grammar.', [
+      'Fluent, well-organised and accurate.',
+      'Clear and mostly accurate.',
+      'Uneven organisation; frequent errors.',
+      'Hard to follow.',
+    ]),
   ],
 };
 
@@ -128,10 +119,10 @@ const LAB_REPORT: Omit<SeedModel, 'model_id' | 'owner' | 'org'> = {
   cum_method: 'sum',
   total_score: 24,
   rubrics: [
-    { item: 'Hypothesis', max_score: 6, description: 'A testable prediction with a scientific reason.', levels: bands(6, 'Testable and justified with biology.', 'Testable, partly justified.', 'Vague prediction.', 'None.') },
-    { item: 'Method', max_score: 6, description: 'Variables identified and controlled; repeatable steps.', levels: bands(6, 'All variables controlled; fully repeatable.', 'Most variables controlled.', 'Steps missing.', 'No method.') },
-    { item: 'Results & data', max_score: 6, description: 'Clear table with units; appropriate graph.', levels: bands(6, 'Complete table and accurate graph.', 'Minor omissions.', 'Incomplete data.', 'No data.') },
-    { item: 'Conclusion & evaluation', max_score: 6, description: 'Conclusion linked to data; sources of error and improvements.', levels: bands(6, 'Data-based conclusion and thoughtful evaluation.', 'Conclusion with some evaluation.', 'Conclusion not linked to data.', 'None.') },
+    criterion('Hypothesis', 6, 'A testable prediction with a scientific reason.', ['Testable and justified with biology.', 'Testable, partly justified.', 'Vague prediction.', 'None.']),
+    criterion('Method', 6, 'Variables identified and controlled; repeatable steps.', ['All variables controlled; fully repeatable.', 'Most variables controlled.', 'Steps missing.', 'No method.']),
+    criterion('Results & data', 6, 'Clear table with units; appropriate graph.', ['Complete table and accurate graph.', 'Minor omissions.', 'Incomplete data.', 'No data.']),
+    criterion('Conclusion & evaluation', 6, 'Conclusion linked to data; sources of error and improvements.', ['Data-based conclusion and thoughtful evaluation.', 'Conclusion with some evaluation.', 'Conclusion not linked to data.', 'None.']),
   ],
 };
 
@@ -144,10 +135,10 @@ const SOURCE_ANALYSIS: Omit<SeedModel, 'model_id' | 'owner' | 'org'> = {
   cum_method: 'sum',
   total_score: 20,
   rubrics: [
-    { item: 'Provenance', max_score: 5, description: 'Uses who made the source, when and why to judge its usefulness.', levels: bands(5, 'Nature, origin and purpose all used to judge usefulness.', 'Provenance described and partly used.', 'Provenance mentioned only.', 'Ignored.') },
-    { item: 'Content & inference', max_score: 5, description: 'Draws inferences from what the source shows and says.', levels: bands(5, 'Several supported inferences.', 'One clear inference.', 'Describes content only.', 'No use of content.') },
-    { item: 'Own knowledge & context', max_score: 6, description: 'Uses accurate knowledge of 1914 (patriotism, Pals battalions, propaganda, unemployment) to test the source.', levels: bands(6, 'Precise knowledge used to confirm or challenge the source.', 'Relevant knowledge, partly applied.', 'General knowledge, not applied.', 'None.') },
-    { item: 'Judgement & communication', max_score: 4, description: 'Reaches a substantiated judgement on usefulness in a well-organised answer.', levels: bands(4, 'Clear, substantiated judgement.', 'Judgement with some support.', 'Assertion only.', 'No judgement.') },
+    criterion('Provenance', 5, 'Uses who made the source, when and why to judge its usefulness.', ['Nature, origin and purpose all used to judge usefulness.', 'Provenance described and partly used.', 'Provenance mentioned only.', 'Ignored.']),
+    criterion('Content & inference', 5, 'Draws inferences from what the source shows and says.', ['Several supported inferences.', 'One clear inference.', 'Describes content only.', 'No use of content.']),
+    criterion('Own knowledge & context', 6, 'Uses accurate knowledge of 1914 (patriotism, Pals battalions, propaganda, unemployment) to test the source.', ['Precise knowledge used to confirm or challenge the source.', 'Relevant knowledge, partly applied.', 'General knowledge, not applied.', 'None.']),
+    criterion('Judgement & communication', 4, 'Reaches a substantiated judgement on usefulness in a well-organised answer.', ['Clear, substantiated judgement.', 'Judgement with some support.', 'Assertion only.', 'No judgement.']),
   ],
 };
 
@@ -159,10 +150,10 @@ const NARRATIVE: Omit<SeedModel, 'model_id' | 'owner' | 'org'> = {
   cum_method: 'sum',
   total_score: 20,
   rubrics: [
-    { item: 'Ideas & content', max_score: 6, description: 'An engaging plot built around a believable turning point.', levels: bands(6, 'Original and compelling.', 'Clear and engaging.', 'Predictable or thin.', 'Off task.') },
-    { item: 'Structure', max_score: 4, description: 'A shaped story: opening, build-up, turning point, resolution.', levels: bands(4, 'Deliberately shaped for effect.', 'Clear sequence.', 'Uneven pacing.', 'No shape.') },
-    { item: 'Voice & style', max_score: 5, description: 'Vivid description, purposeful dialogue and varied sentences.', levels: bands(5, 'Distinctive voice; precise vocabulary.', 'Some vivid choices.', 'Plain and repetitive.', 'Flat.') },
-    { item: 'Conventions', max_score: 5, description: 'Accurate spelling, punctuation (including dialogue) and grammar.', levels: bands(5, 'Virtually error-free.', 'Minor errors.', 'Frequent errors.', 'Hard to read.') },
+    criterion('Ideas & content', 6, 'An engaging plot built around a believable turning point.', ['Original and compelling.', 'Clear and engaging.', 'Predictable or thin.', 'Off task.']),
+    criterion('Structure', 4, 'A shaped story: opening, build-up, turning point, resolution.', ['Deliberately shaped for effect.', 'Clear sequence.', 'Uneven pacing.', 'No shape.']),
+    criterion('Voice & style', 5, 'Vivid description, purposeful dialogue and varied sentences.', ['Distinctive voice; precise vocabulary.', 'Some vivid choices.', 'Plain and repetitive.', 'Flat.']),
+    criterion('Conventions', 5, 'Accurate spelling, punctuation (including dialogue) and grammar.', ['Virtually error-free.', 'Minor errors.', 'Frequent errors.', 'Hard to read.']),
   ],
 };
 

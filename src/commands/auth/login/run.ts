@@ -1,0 +1,51 @@
+// kct auth login: check a key against GET /credits, then store it with the base URL.
+import { CredentialsError, UsageError } from '../../../api/errors.js';
+import { assertSendableKey } from '../../../client/client.js';
+import { maskKey } from '../../../client/redact.js';
+import type { Context } from '../../../cli/context.js';
+import { out, whyNoPrompt } from '../../../cli/io.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { readStdinText } from '../../../cli/stdin.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const settings = await context.settings();
+  const baseUrl = settings.baseUrl.value;
+  if (!baseUrl) {
+    throw new UsageError('no API base URL to log in to', { suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).' });
+  }
+  const key = options.withKey ? (await readStdinText(context.io)).trim() : await promptForKey(context);
+  // assertSendableKey's hint is "run kct auth login", which is what the user just did; an empty
+  // key is a usage mistake (an unset variable piped in), not a rejected key
+  if (!key) {
+    throw new UsageError(options.withKey ? 'no API key on standard input (it was empty)' : 'no API key was entered', {
+      suggestion: options.withKey
+        ? 'Pipe the key in: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).'
+        : 'Paste the key (kct_...) at the prompt, or pipe it in: printf %s "$KEY" | kct auth login --with-key',
+    });
+  }
+  assertSendableKey(key);
+
+  const client = await context.client({}, { apiKey: key });
+  const credits = await client.credits({ signal: context.signal });
+  const store = await context.config();
+  store.setProfileValue(settings.profile, 'api_key', key);
+  store.setProfileValue(settings.profile, 'base_url', baseUrl);
+  if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
+
+  const report = { profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits };
+  await printRecord(context.io, await formatFor(options, context), report, () => {
+    out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
+  });
+  if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
+}
+
+async function promptForKey(context: Context): Promise<string> {
+  if (context.io.noPrompt) {
+    throw new CredentialsError(`cannot ask for the key: ${whyNoPrompt(context.io)}`, {
+      suggestion: 'Pipe the key in with --with-key, e.g. printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
+    });
+  }
+  const { password } = await import('@inquirer/prompts');
+  return (await password({ message: 'API key (kct_...):', mask: true }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal })).trim();
+}

@@ -1,0 +1,23 @@
+// kct auth logout: remove the stored key of the profile. A profile that does not exist is a
+// typo (exit 2, naming the ones that do); nothing is written then, or when there was no key.
+import type { Context } from '../../../cli/context.js';
+import { missingProfileError } from '../../../cli/context.js';
+import { out } from '../../../cli/io.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const settings = await context.settings();
+  if (!settings.profileExists) {
+    // the default profile before any login is not a typo: there is just nothing to remove
+    if (settings.profileSource !== 'default' || settings.knownProfiles.length > 0) throw missingProfileError(settings);
+  }
+  const format = await formatFor(options, context);
+  const { readStoredConfig } = await import('../../../cli/config-store.js');
+  const had = Boolean(readStoredConfig(context.env).profiles?.[settings.profile]?.api_key);
+  if (had) (await context.config()).setProfileValue(settings.profile, 'api_key', undefined);
+  await printRecord(context.io, format, { profile: settings.profile, removed: had }, () => {
+    out(context.io, had ? `Removed the key of profile "${settings.profile}".` : `Profile "${settings.profile}" had no stored key.`);
+  });
+  if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is still set in the environment.');
+}

@@ -1,0 +1,9 @@
+import { configPath } from '../../../cli/config-store.js';
+import type { Context } from '../../../cli/context.js';
+import { out } from '../../../cli/io.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+
+export async function run(options: { json?: boolean }, context: Context): Promise<void> {
+  const path = configPath(context.env);
+  await printRecord(context.io, await formatFor(options, context), { path }, () => out(context.io, path));
+}

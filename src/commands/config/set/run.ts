@@ -1,0 +1,13 @@
+import type { Context } from '../../../cli/context.js';
+import { checkConfigKey, checkConfigValue } from '../../../cli/config-keys.js';
+import { out } from '../../../cli/io.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const key = checkConfigKey(options.key);
+  const value = checkConfigValue(key, options.value);
+  const settings = await context.settings();
+  (await context.config()).setProfileValue(settings.profile, key, value);
+  if (options.json) out(context.io, JSON.stringify({ profile: settings.profile, key, value }));
+  else out(context.io, `Set ${key} = ${value} in profile "${settings.profile}".`);
+}

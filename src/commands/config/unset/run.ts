@@ -1,0 +1,23 @@
+// kct config unset KEY: remove one setting from the profile, so the next source (environment,
+// then nothing) applies. Writes nothing when the profile or the setting does not exist.
+import type { Context } from '../../../cli/context.js';
+import { missingProfileError } from '../../../cli/context.js';
+import { checkConfigKey } from '../../../cli/config-keys.js';
+import { UsageError } from '../../../api/errors.js';
+import { out } from '../../../cli/io.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  if (options.key === 'api_key') throw new UsageError('the API key is removed with `kct auth logout`');
+  const key = checkConfigKey(options.key);
+  const settings = await context.settings();
+  if (!settings.profileExists) throw missingProfileError(settings);
+  const format = await formatFor(options, context);
+  const { readStoredConfig } = await import('../../../cli/config-store.js');
+  const had = readStoredConfig(context.env).profiles?.[settings.profile]?.[key];
+  if (had !== undefined) (await context.config()).setProfileValue(settings.profile, key, undefined);
+  await printRecord(context.io, format, { profile: settings.profile, key, removed: had !== undefined }, () => {
+    out(context.io, had !== undefined ? `Removed ${key} from profile "${settings.profile}".` : `${key} was not set in profile "${settings.profile}"; nothing changed.`);
+  });
+}

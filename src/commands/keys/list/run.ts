@@ -1,0 +1,19 @@
+// kct keys list: the signed-in account's keys, masked, with scope, creation date and whether
+// each is revoked (GET {product_base}/public_api/keys/list).
+import type { Context } from '../../../cli/context.js';
+import { withSession } from '../../../cli/product-session.js';
+import { KEY_COLUMNS, keyRow } from '../../../cli/render/keys.js';
+import { printRows, resolveFormat } from '../../../cli/render/rows.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  await withSession(context, options, async ({ client, account, settings }) => {
+    const format = resolveFormat(options, settings.output);
+    const keys = await client.listKeys({ signal: context.signal });
+    if (format === 'table' && keys.length === 0) {
+      context.note(`The account ${account} has no keys.`);
+      return;
+    }
+    await printRows(context.io, format, keys, KEY_COLUMNS, keyRow);
+  });
+}

@@ -1,0 +1,79 @@
+// kct keys revoke: revoke one of the signed-in account's keys (POST {product_base}/public_api/keys/revoke),
+// named by its id or its masked form from `kct keys list`; asked on a terminal, --yes elsewhere.
+// Revoking a key that is already revoked changes nothing and exits 0.
+import { InterruptedError, NoSuchItemError, UsageError } from '../../../api/errors.js';
+import type { KeyRecord } from '../../../api/product.js';
+import type { Context } from '../../../cli/context.js';
+import { err, out, whyNoPrompt } from '../../../cli/io.js';
+import { withSession } from '../../../cli/product-session.js';
+import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { maskKey } from '../../../client/redact.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const wanted = parseKeyArgument(options.key);
+  // before signing in: off a terminal nothing can be confirmed
+  if (!options.yes && context.io.noPrompt) {
+    throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, { suggestion: `Run it again with --yes: kct keys revoke ${options.key} --yes` });
+  }
+  const format = await formatFor({ json: options.json }, context);
+  await withSession(context, options, async ({ client, account, settings }) => {
+    const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
+    if (record.revoked_at) {
+      await printRecord(context.io, format, { ...keyRow(record), already_revoked: true }, () => out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`));
+      return;
+    }
+    const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
+    if (!options.yes && !(await confirmRevoke(context, record, inUse ? settings.apiKey.source : undefined))) {
+      context.note('Nothing was revoked.');
+      return;
+    }
+    const revoked = await client.revokeKey(record.id, { signal: context.signal });
+    await printRecord(context.io, format, revoked, () => out(context.io, revoked.already_revoked
+      ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
+      : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`));
+  });
+}
+
+type KeyArgument = { id: number } | { last4: string };
+
+/** An id (`7`) or a masked key as listings show it (`kct_****abcd`, also `kct_sbx_…abcd`); never a whole key. */
+export function parseKeyArgument(text: string): KeyArgument {
+  const value = text.trim();
+  if (/^\d{1,15}$/.test(value) && Number(value) > 0) return { id: Number(value) };
+  const masked = /^kct_[A-Za-z0-9_]*[*…]+([A-Za-z0-9]{4})$/.exec(value);
+  if (masked) return { last4: masked[1] };
+  if (/^kct_[A-Za-z0-9_-]{12,}$/.test(value)) {
+    throw new UsageError('that looks like a whole key: name it by its id or masked form instead', {
+      suggestion: 'Find both with `kct keys list` (a key on the command line ends up in the shell history: revoke this one).',
+    });
+  }
+  throw new UsageError(`"${value}" is neither a key id nor a masked key`, { suggestion: 'Give the id (e.g. 7) or the masked key (e.g. kct_****abcd) shown by `kct keys list`.' });
+}
+
+function findKey(keys: KeyRecord[], wanted: KeyArgument, account: string): KeyRecord {
+  const matches = 'id' in wanted ? keys.filter((k) => k.id === wanted.id) : keys.filter((k) => k.masked_key.endsWith(wanted.last4));
+  const named = 'id' in wanted ? `no key ${wanted.id}` : `no key ending in ${wanted.last4}`;
+  if (matches.length === 0) throw new NoSuchItemError(`the account ${account} has ${named}`, { suggestion: 'List its keys with `kct keys list`.' });
+  // two masked keys can share their last four characters: only an id is then unambiguous
+  if (matches.length > 1) {
+    throw new UsageError(`${matches.length} keys of ${account} end in ${(wanted as { last4: string }).last4} (ids ${matches.map((k) => k.id).join(', ')})`, { suggestion: 'Name the key by its id (from `kct keys list`).' });
+  }
+  return matches[0];
+}
+
+async function confirmRevoke(context: Context, record: KeyRecord, inUseFrom: string | undefined): Promise<boolean> {
+  if (inUseFrom) err(context.io, `note: this is the key kct uses now (from ${inUseFrom}); commands with it will fail once it is revoked.`);
+  const { confirm } = await import('@inquirer/prompts');
+  try {
+    return await confirm({ message: `Revoke ${describeKey(record)}, created ${shortDate(record.created_at)}? Requests with it are refused at once.`, default: false }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal });
+  } catch (error) {
+    if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was revoked');
+    throw error;
+  }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,36 @@
+// kct models create: validate the two preview files (line and field for every problem), show what
+// will be created, confirm, POST /models, and with --wait poll until the model is ready.
+import type { Context } from '../../../cli/context.js';
+import { err, out, safeText } from '../../../cli/io.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { confirmCreate, describeModel, waitForModel } from '../../../cli/model-building.js';
+import { buildModelRequest } from '../../../cli/preview-file.js';
+import type { Options } from './command.js';
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const plan = await buildModelRequest({
+    questions: options.questions,
+    rubrics: options.rubrics,
+    name: options.name,
+    desc: options.desc,
+    subject: options.subject,
+    totalScore: options.totalScore,
+    cumMethod: options.cumMethod,
+  });
+  for (const warning of plan.warnings) context.note(`warning: ${warning}`);
+  const format = await formatFor({ json: options.json }, context);
+  if (format === 'table') err(context.io, await describeModel(context.io, plan.request));
+  if (!(await confirmCreate(context, options.yes))) {
+    context.note('Nothing was created.');
+    return;
+  }
+  const client = await context.client();
+  const created = await client.createModel(plan.request, { signal: context.signal });
+  const id = String(created.model_id);
+  context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
+  const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
+  // One line that starts with the id, so a script can take it: id=$(kct models create ... --yes | cut -d' ' -f1)
+  await printRecord(context.io, format, model, () => out(context.io, [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  ')));
+  if (model.post_status === 'ready') context.note(`Mark with it: kct one-pass <answer file> --model ${id}`);
+  else if (!options.wait) context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
+}

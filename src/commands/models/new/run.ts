@@ -1,0 +1,160 @@
+// kct models new: the whole model-building flow of spec 1 on a terminal. Parse the question paper
+// and the rubric, let the person check and edit both previews (in $VISUAL/$EDITOR, or wherever
+// they like while kct waits), validate, confirm, create, and wait until the model is ready.
+// Off a terminal it refuses (exit 2) and prints the same steps as separate commands.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InterruptedError, UsageError } from '../../../api/errors.js';
+import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
+import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
+import { inspectFile } from '../../../client/files.js';
+import type { Context } from '../../../cli/context.js';
+import { err, whyNoPrompt } from '../../../cli/io.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../../../cli/model-building.js';
+import { parsePositiveNumber } from '../../../cli/parse.js';
+import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../../../cli/preview-file.js';
+import { paint } from '../../../cli/render/style.js';
+import type { Options } from './command.js';
+
+const quote = (s: string) => (/^[\w./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The step-by-step commands, for scripts and for anyone off a terminal. */
+export function stepByStep(options: Options): string {
+  const questions = (options.questionFiles ?? []).map(quote).join(' ') || 'paper.pdf';
+  const rubric = (options.rubric ?? []).map(quote).join(' ') || 'rubric.docx';
+  const total = options.totalScore ?? '<total>';
+  const method = options.cumMethod ?? 'sum';
+  return [
+    'Run the steps one by one instead:',
+    `  1. kct ingest questions ${questions}${options.spec ? ` --spec ${quote(options.spec)}` : ''} -o questions.yaml`,
+    `  2. kct ingest rubrics ${rubric} --total-score ${total} --cum-method ${method} -o rubrics.yaml`,
+    '  3. check and edit questions.yaml and rubrics.yaml',
+    `  4. kct models create --questions questions.yaml --rubrics rubrics.yaml --name ${quote(options.name ?? '<name>')} --desc ${quote(options.desc ?? '<description>')} --wait --yes`,
+  ].join('\n');
+}
+
+export async function run(options: Options, context: Context): Promise<void> {
+  if (context.io.noPrompt) {
+    throw new UsageError(`kct models new is interactive (it opens an editor and asks before creating) and cannot run here: ${whyNoPrompt(context.io)}`, {
+      suggestion: stepByStep(options),
+    });
+  }
+  const rubricFiles = options.rubric ?? [];
+  if (rubricFiles.length === 0) throw new UsageError('give the rubric with --rubric <files...>', { suggestion: 'e.g. kct models new paper.pdf --rubric rubric.docx' });
+  if (options.questionFiles.length === 0) throw new UsageError('give the question paper: kct models new <question files...> --rubric <rubric files...>');
+  // every file is checked before anything is sent or asked
+  await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
+  const totalFlag = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
+
+  const prompts = await import('@inquirer/prompts');
+  const ask = { input: context.io.stdin, output: context.io.stderr, signal: context.signal };
+  const guard = async <T>(prompt: Promise<T>): Promise<T> => {
+    try {
+      return await prompt;
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was created');
+      throw error;
+    }
+  };
+  const c = paint(context.io);
+  const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
+
+  const totalScore = totalFlag ?? await guard(prompts.number({ message: 'Total score of the rubric:', required: true, min: 0.01, step: 'any' }, ask)) as number;
+  const cumMethod: CumMethodType = options.cumMethod ?? await guard(prompts.select({
+    message: 'How do criterion scores make the total?',
+    choices: [{ name: 'sum: criterion scores are added', value: 'sum' as const }, { name: 'average: the average of the criteria, scaled to the total', value: 'average' as const }],
+  }, ask));
+
+  const dir = options.dir ?? await mkdtemp(join(tmpdir(), 'kct-model-'));
+  await mkdir(dir, { recursive: true });
+  const questionsPath = join(dir, 'questions.yaml');
+  const rubricsPath = join(dir, 'rubrics.yaml');
+  const client = await context.client();
+
+  step(`1/5 Reading the question paper (${options.questionFiles.join(', ')})`);
+  const questions = await ingestToFile(client, {
+    kind: 'questions', files: options.questionFiles, assets: [], output: questionsPath, force: options.dir === undefined,
+    specification: options.spec, name: options.name, desc: options.desc,
+  }, context.signal);
+  await printIngestSummary(context.io, 'questions', questions.content);
+  for (const warning of questions.warnings) context.note(`warning: ${warning}`);
+  // A name and description are needed; the paper may not give them.
+  let patched = false;
+  if (!questions.content.assignment_name) {
+    questions.content.assignment_name = await guard(prompts.input({ message: 'Name of the model (assignment_name):', required: true }, ask));
+    patched = true;
+  }
+  if (!questions.content.assignment_desc) {
+    questions.content.assignment_desc = await guard(prompts.input({ message: 'Description (assignment_desc):', required: true }, ask));
+    patched = true;
+  }
+  if (patched) await writeFileAtomic(questionsPath, renderPreviewFile(questionsPath, questions.content, previewHeader('questions', questionsPath, questions.preview)));
+
+  step(`2/5 Reading the rubric (${rubricFiles.join(', ')})`);
+  const rubrics = await ingestToFile(client, {
+    kind: 'rubrics', files: rubricFiles, assets: [], output: rubricsPath, force: options.dir === undefined,
+    totalScore, cumMethod,
+  }, context.signal);
+  await printIngestSummary(context.io, 'rubrics', rubrics.content);
+  for (const warning of rubrics.warnings) context.note(`warning: ${warning}`);
+
+  step('3/5 Check and edit the previews');
+  let plan: ModelPlan | undefined;
+  while (!plan) {
+    await editFiles(context, [questionsPath, rubricsPath], guard, prompts.confirm, ask);
+    try {
+      plan = await buildModelRequest({ questions: questionsPath, rubrics: rubricsPath, subject: options.subject });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      err(context.io, c.red(`${error.message}`));
+      const again = await guard(prompts.confirm({ message: 'Edit the files again?', default: true }, ask));
+      if (!again) throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, { suggestion: stepByStep({ ...options, totalScore: String(totalScore), cumMethod }) });
+    }
+  }
+  for (const warning of plan.warnings) context.note(`warning: ${warning}`);
+
+  step('4/5 Create the model');
+  err(context.io, await describeModel(context.io, plan.request));
+  if (!(await confirmCreate(context, options.yes))) {
+    context.note(`Nothing was created. The previews are kept in ${dir}; create later with:\n  kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`);
+    return;
+  }
+  const created = await client.createModel(plan.request, { signal: context.signal });
+  const id = String(created.model_id);
+  context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
+
+  step('5/5 Training');
+  const model = created.post_status === 'ready' ? created : await waitForModel(context, client, id, options);
+  await printRecord(context.io, await formatFor({ json: options.json }, context), model, () => printModel(context.io, model));
+  context.note(`Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
+  context.note(`(The previews are kept in ${dir}.)`);
+}
+
+type Confirm = typeof import('@inquirer/prompts').confirm;
+
+/** Opens the files in $VISUAL or $EDITOR and waits; without one, prints where they are and waits for Enter. */
+async function editFiles(
+  context: Context,
+  paths: string[],
+  guard: <T>(p: Promise<T>) => Promise<T>,
+  confirm: Confirm,
+  ask: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; signal: AbortSignal },
+): Promise<void> {
+  const editor = context.env.VISUAL || context.env.EDITOR;
+  if (!editor) {
+    err(context.io, `Open and edit these files (set $EDITOR to have kct open them):\n${paths.map((p) => `  ${p}`).join('\n')}`);
+    await guard(confirm({ message: 'Done editing? Check the files now', default: true }, ask));
+    return;
+  }
+  err(context.io, `Opening ${paths.join(' and ')} in ${editor} ...`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(`${editor} ${paths.map(quote).join(' ')}`, { shell: true, stdio: 'inherit', env: context.env });
+    child.once('error', reject);
+    child.once('exit', (exitCode) => resolve(exitCode));
+  });
+  if (code !== 0) throw new UsageError(`the editor (${editor}) exited with code ${code}; nothing was created (the previews are in ${paths.join(', ')})`);
+}
