@@ -36,10 +36,11 @@ const shared = useSandbox();
 const credits = (run = shared.kct) => creditsOf(run);
 
 describe('a class folder through one-pass', () => {
-  it('ndjson: one line per answer, 30 answers, --jobs 8; stdout holds only results', async () => {
+  it('ndjson: one line per answer, 30 answers, --jobs 16; stdout holds only results, stderr no runtime warning', async () => {
     const dir = makeClass();
-    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '8', '--output', 'ndjson'], { timeoutMs: 120_000 });
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '16', '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(run.stderr).not.toContain('error:');
+    expect(run.stderr).not.toMatch(/Warning|\(node:\d+\)/);
     expect(run.code).toBe(0);
     const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
     expect(rows).toHaveLength(30);

@@ -22,6 +22,7 @@ import { err } from '../../cli/io.js';
 import { withResumeHint } from '../../cli/watch.js';
 import type { Journal } from './journal.js';
 import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
+import { setMaxListeners } from 'node:events';
 
 /** What to run again after the server stopped answering. */
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
@@ -308,6 +309,7 @@ export class MarkingRun {
     if (this.submitSignal) return this.submitSignal;
     const { signal } = this.settings.context;
     const grace = new AbortController();
+    setMaxListeners(0, grace.signal); // one listener per submission in flight: --jobs may be any number
     const later = () => setTimeout(() => grace.abort(signal.reason), SUBMIT_GRACE_MS).unref();
     if (signal.aborted) later();
     else signal.addEventListener('abort', later, { once: true });
