@@ -4,11 +4,12 @@
 // The folder walk is a generator that holds one folder's names at a time; the check keeps, per
 // answer file, only its name relative to its folder and its size (answer-list.ts), and a run
 // then builds each answer when it needs it: a class of 100,000 files holds 100,000 names.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { existsSync, opendirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
+import { collectNow } from '../client/gc-pacer.js';
 import { AnswerList } from './answer-list.js';
 import { cliWords } from './hints.js';
 import type { IO } from './io.js';
@@ -121,6 +122,11 @@ const LMS_FOLDER_SUFFIX = /_assignsubmission_[a-z]+_?$/i;
 
 // One collator for the whole sort: localeCompare with options builds one per comparison.
 const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
+/** Things found between two full collections while a folder is listed (~10 ms each). */
+const GC_EVERY = 10_000;
+const FILE = 0;
+const FOLDER = 1;
+const LINK = 2;
 
 const posix = (path: string) => path.split(sep).join('/');
 
@@ -210,23 +216,36 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
   } catch {
     // unreadable: readdir below says why
   }
-  let entries;
+  // names and kinds only: a folder of 100,000 answers holds its names, not 100,000 Dirents
+  let names: string[];
+  let kinds: Uint8Array;
   try {
-    entries = readdirSync(here, { withFileTypes: true });
+    // read a few entries at a time (readdir would hold every entry at once, natively and in JS)
+    const dir = opendirSync(here, { bufferSize: 256 });
+    const kindList: number[] = [];
+    names = [];
+    try {
+      for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+        names.push(entry.name);
+        kindList.push(entry.isDirectory() ? FOLDER : entry.isSymbolicLink() ? LINK : FILE);
+      }
+    } finally {
+      dir.closeSync();
+    }
+    kinds = Uint8Array.from(kindList);
   } catch (error) {
     throw new UsageError(`cannot read the folder ${here} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Check its permissions.' });
   }
-  const names = entries.map((entry) => entry.name).sort(byNaturalOrder);
-  const kinds = new Map(entries.map((entry) => [entry.name, entry]));
+  const order = Array.from(names.keys()).sort((a, b) => byNaturalOrder(names[a], names[b]));
   const group = (name: string) => (rel === '' ? name : rel.split('/')[0]);
   const subfolders: string[] = [];
-  for (const name of names) {
-    const entry = kinds.get(name)!;
+  for (const index of order) {
+    const name = names[index];
     const identity = rel === '' ? name : `${rel}/${name}`;
     const path = join(here, name);
-    let isFolder = entry.isDirectory();
+    let isFolder = kinds[index] === FOLDER;
     let dangling = false;
-    if (entry.isSymbolicLink()) {
+    if (kinds[index] === LINK) {
       try {
         isFolder = statSync(path).isDirectory();
       } catch {
@@ -318,6 +337,8 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
 
   for (const item of found) {
     position += 1;
+    // the walk is one synchronous loop: its spent stats and paths would otherwise pile up in the old generation
+    if (position % GC_EVERY === 0) collectNow();
     if (item.kind !== 'file') {
       const tally = left[item.kind];
       tally.count += 1;
