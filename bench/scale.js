@@ -245,7 +245,8 @@ export async function queueDrain(count) {
       return db.prepare("SELECT task_id FROM tasks WHERE status = 'QUEUED' ORDER BY seq").all().map((r) => r.task_id);
     })();
     db.close();
-    const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir });
+    // --log: the sandbox says at close how long its event loop was ever held (its own measure)
+    const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir, extraArgs: ['--log'] });
     const cpuAtStart = cpuSeconds(sandbox.pid);
     const started = Date.now();
     const latencies = [];
@@ -277,13 +278,14 @@ export async function queueDrain(count) {
     let cursor = 0;
     await Promise.all([poller(tail), poller(() => Math.floor(ids.length / 2)), poller(() => (cursor = (cursor + 7919) % ids.length)), poller(() => (cursor = (cursor + 104729) % ids.length)), watch]);
     await sandbox.stop();
+    const loop = /event loop delay while running: p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms/.exec(sandbox.stderr());
     const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
     const row = view.prepare("SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'").get();
     view.close();
     latencies.sort((a, b) => a - b);
     const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
     const serviceSeconds = (Date.parse(row.last) - started) / 1000;
-    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, cpuMsPerTask: (cpuDrain * 1000) / count, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
+    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, cpuMsPerTask: (cpuDrain * 1000) / count, loopP99: loop ? Number(loop[2]) : NaN, loopMax: loop ? Number(loop[3]) : NaN, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
   } finally {
     removeDir(dataDir);
   }
@@ -331,7 +333,7 @@ export async function run() {
       [m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, `${fixed(m.batch.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.batch.lateSeconds, 1)} s`],
       [m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, ''],
     ])));
-    if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task', 'status polls', 'status p50 ms', 'p99 ms', 'max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), fixed(d.cpuMsPerTask, 2), d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1)])));
+    if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), fixed(d.cpuMsPerTask, 2), d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
     if (measured.length > 0) log('requests by kind (waiting one-pass): ' + measured.map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
     if (queued) log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
     for (const m of measured) {
