@@ -248,6 +248,7 @@ export async function queueDrain(count) {
     // --log: the sandbox says at close how long its event loop was ever held (its own measure)
     const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir, extraArgs: ['--log'] });
     const cpuAtStart = cpuSeconds(sandbox.pid);
+    const mainAtStart = cpuSeconds(sandbox.pid, true);
     const started = Date.now();
     const latencies = [];
     let done = false;
@@ -264,6 +265,7 @@ export async function queueDrain(count) {
     const tail = () => ids.length - 1;
     let drainedAt = 0;
     let cpuDrain = NaN;
+    let mainDrain = NaN;
     const watch = (async () => {
       for (;;) {
         const res = await fetch(`${sandbox.baseUrl}/evaluations/${ids[ids.length - 1]}/status`, { headers: { 'x-api-key': sandbox.keys.user } });
@@ -273,6 +275,7 @@ export async function queueDrain(count) {
       }
       drainedAt = Date.now();
       cpuDrain = cpuSeconds(sandbox.pid) - cpuAtStart;
+      mainDrain = cpuSeconds(sandbox.pid, true) - mainAtStart;
       done = true;
     })();
     let cursor = 0;
@@ -285,7 +288,7 @@ export async function queueDrain(count) {
     latencies.sort((a, b) => a - b);
     const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
     const serviceSeconds = (Date.parse(row.last) - started) / 1000;
-    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, cpuMsPerTask: (cpuDrain * 1000) / count, loopP99: loop ? Number(loop[2]) : NaN, loopMax: loop ? Number(loop[3]) : NaN, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
+    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, cpuMsPerTask: (cpuDrain * 1000) / count, mainMsPerTask: (mainDrain * 1000) / count, loopP99: loop ? Number(loop[2]) : NaN, loopMax: loop ? Number(loop[3]) : NaN, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
   } finally {
     removeDir(dataDir);
   }
@@ -295,9 +298,10 @@ export async function queueDrain(count) {
  * CPU seconds (user + system, every thread) a process has used, from /proc (Linux; NaN elsewhere):
  * the sandbox's CPU per task drained reads the same on a loaded machine, where wall time does not.
  */
-function cpuSeconds(pid) {
+function cpuSeconds(pid, thread = false) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // thread: the main thread only (its task id is the pid), the one that answers requests
+    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
   } catch {
     return NaN;
@@ -333,7 +337,7 @@ export async function run() {
       [m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, `${fixed(m.batch.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.batch.lateSeconds, 1)} s`],
       [m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, ''],
     ])));
-    if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), fixed(d.cpuMsPerTask, 2), d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
+    if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task (main thread)', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), `${fixed(d.cpuMsPerTask, 2)} (${fixed(d.mainMsPerTask, 2)})`, d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
     if (measured.length > 0) log('requests by kind (waiting one-pass): ' + measured.map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
     if (queued) log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
     for (const m of measured) {

@@ -59,7 +59,7 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
           const extra = deps.latencyMs + await slowExtra(deps, task, parsed, signal);
           await pause(extra, signal);
           // With no latency the steps would last microseconds, unseen by any poll: go straight to
-          // the last one and spare three writes per task (docs/sandbox.md "Queue positions").
+          // the last one and spare three writes per task (docs/sandbox.md "Task lifecycle").
           const first = extra === 0 ? PROGRESS_STEPS.length : 1;
           const patch = { cur_step: first, total_step: PROGRESS_STEPS.length, cur_step_name: PROGRESS_STEPS[first - 1], progress: Math.round(((first - 1) / PROGRESS_STEPS.length) * 100) };
           next = moved(task, await write(deps, () => advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch)), { status: 'PROGRESS', ...patch });
