@@ -17,6 +17,9 @@ import { join } from 'node:path';
 import { BENCH, BIN, QUICK, essay, fixed, kctEnv, loadLine, log, removeDir, startSandbox, table, tempDir, timeProcess } from './lib.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
+/** BENCH_SCALE_PARTS=queue (or kct, service, comma-separated): only those parts; default all three. */
+const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'kct,queue,service').split(',').map((p) => p.trim()));
+for (const part of PARTS) if (!['kct', 'queue', 'service'].includes(part)) throw new Error(`BENCH_SCALE_PARTS: unknown part "${part}"; choose from kct, queue, service`);
 /** High enough that the sandbox, not kct's budget, sets the pace of the scale runs. */
 const BENCH_RPS = 2000;
 
@@ -242,7 +245,10 @@ export async function queueDrain(count) {
       return db.prepare("SELECT task_id FROM tasks WHERE status = 'QUEUED' ORDER BY seq").all().map((r) => r.task_id);
     })();
     db.close();
-    const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir });
+    // --log: the sandbox says at close how long its event loop was ever held (its own measure)
+    const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir, extraArgs: ['--log'] });
+    const cpuAtStart = cpuSeconds(sandbox.pid);
+    const mainAtStart = cpuSeconds(sandbox.pid, true);
     const started = Date.now();
     const latencies = [];
     let done = false;
@@ -258,6 +264,8 @@ export async function queueDrain(count) {
     };
     const tail = () => ids.length - 1;
     let drainedAt = 0;
+    let cpuDrain = NaN;
+    let mainDrain = NaN;
     const watch = (async () => {
       for (;;) {
         const res = await fetch(`${sandbox.baseUrl}/evaluations/${ids[ids.length - 1]}/status`, { headers: { 'x-api-key': sandbox.keys.user } });
@@ -266,20 +274,37 @@ export async function queueDrain(count) {
         await new Promise((wait) => setTimeout(wait, 200));
       }
       drainedAt = Date.now();
+      cpuDrain = cpuSeconds(sandbox.pid) - cpuAtStart;
+      mainDrain = cpuSeconds(sandbox.pid, true) - mainAtStart;
       done = true;
     })();
     let cursor = 0;
     await Promise.all([poller(tail), poller(() => Math.floor(ids.length / 2)), poller(() => (cursor = (cursor + 7919) % ids.length)), poller(() => (cursor = (cursor + 104729) % ids.length)), watch]);
     await sandbox.stop();
+    const loop = /event loop delay while running: p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms/.exec(sandbox.stderr());
     const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
     const row = view.prepare("SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'").get();
     view.close();
     latencies.sort((a, b) => a - b);
     const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
     const serviceSeconds = (Date.parse(row.last) - started) / 1000;
-    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
+    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, cpuMsPerTask: (cpuDrain * 1000) / count, mainMsPerTask: (mainDrain * 1000) / count, loopP99: loop ? Number(loop[2]) : NaN, loopMax: loop ? Number(loop[3]) : NaN, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
   } finally {
     removeDir(dataDir);
+  }
+}
+
+/**
+ * CPU seconds (user + system, every thread) a process has used, from /proc (Linux; NaN elsewhere):
+ * the sandbox's CPU per task drained reads the same on a loaded machine, where wall time does not.
+ */
+function cpuSeconds(pid, thread = false) {
+  try {
+    // thread: the main thread only (its task id is the pid), the one that answers requests
+    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
   }
 }
 
@@ -291,27 +316,30 @@ export async function run() {
   const results = [];
   try {
     const measured = [];
-    for (const count of SIZES) {
+    for (const count of PARTS.has('kct') ? SIZES : []) {
       log(`scale: ${count.toLocaleString('en')} answers (load average ${loadLine()})`);
       measured.push(await measureSize(count, configDir));
     }
     const drains = [];
-    for (const count of SIZES) {
+    for (const count of PARTS.has('queue') ? SIZES : []) {
       log(`scale: the sandbox's queue, ${count.toLocaleString('en')} tasks queued at once (load average ${loadLine()})`);
       drains.push(await queueDrain(count));
     }
-    log(`scale: 1,000 answers, sandbox --latency 100, kct's default budget (load average ${loadLine()})`);
-    const queued = await queuedService(configDir);
+    let queued;
+    if (PARTS.has('service')) {
+      log(`scale: 1,000 answers, sandbox --latency 100, kct's default budget (load average ${loadLine()})`);
+      queued = await queuedService(configDir);
+    }
     log(`sizes: ${SIZES.join(', ')}; sandbox --latency 0 --workers 4 behind a counting proxy; kct --jobs 16 --max-rps ${BENCH_RPS}`);
-    log(table(['answers', 'run', 'peak RSS MB', 'seconds', 'requests/answer', 'peak req/s', 'vs floor', 'noticed last task after'], measured.flatMap((m) => [
+    if (measured.length > 0) log(table(['answers', 'run', 'peak RSS MB', 'seconds', 'requests/answer', 'peak req/s', 'vs floor', 'noticed last task after'], measured.flatMap((m) => [
       [m.count, '--no-wait', fixed(m.noWait.rssMB, 1), fixed(m.noWait.seconds, 1), perAnswer(m.noWait.requests, m.count), m.noWait.requests.peak, `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s`, ''],
       [m.count, 'waiting', fixed(m.waiting.rssMB, 1), fixed(m.waiting.seconds, 1), perAnswer(m.waiting.requests, m.count), m.waiting.requests.peak, `${fixed(m.waiting.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.waiting.lateSeconds, 1)} s`],
       [m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, `${fixed(m.batch.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.batch.lateSeconds, 1)} s`],
       [m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, ''],
     ])));
-    log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'status polls', 'status p50 ms', 'p99 ms', 'max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1)])));
-    log('requests by kind (waiting one-pass): ' + measured.map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
-    log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
+    if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task (main thread)', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), `${fixed(d.cpuMsPerTask, 2)} (${fixed(d.mainMsPerTask, 2)})`, d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
+    if (measured.length > 0) log('requests by kind (waiting one-pass): ' + measured.map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
+    if (queued) log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
     for (const m of measured) {
       const rssTarget = m.count >= 100_000 ? 120 : m.count >= 20_000 ? 100 : undefined;
       results.push({ benchmark: `scale: ${m.count} answers --no-wait`, kct: `${fixed(m.noWait.rssMB, 1)} MB peak RSS`, floor: '-', ratio: '-', target: rssTarget ? `<= ${rssTarget} MB` : '(information)', met: rssTarget ? m.noWait.rssMB <= rssTarget : undefined });
@@ -321,7 +349,7 @@ export async function run() {
     for (const d of drains) {
       results.push({ benchmark: `scale: sandbox queue of ${d.count}`, kct: `${fixed(d.rate, 0)} tasks/s, status p99 ${fixed(d.p99, 1)} ms`, floor: '-', ratio: '-', target: '>= 1,000 tasks/s, p99 < 20 ms', met: d.rate >= 1000 && d.p99 < 20 && d.succeeded === d.count });
     }
-    results.push({ benchmark: 'scale: 1,000 answers, queued service', kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`, floor: `${fixed(queued.serviceSeconds, 1)} s busy`, ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`, target: '<= 4 req/answer, <= 20 req/s', met: queued.requests.total / queued.count <= 4 && queued.requests.peak <= 20 });
+    if (queued) results.push({ benchmark: 'scale: 1,000 answers, queued service', kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`, floor: `${fixed(queued.serviceSeconds, 1)} s busy`, ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`, target: '<= 4 req/answer, <= 20 req/s', met: queued.requests.total / queued.count <= 4 && queued.requests.peak <= 20 });
     return results;
   } finally {
     removeDir(configDir);

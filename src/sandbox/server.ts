@@ -23,6 +23,7 @@ import { seedIfEmpty, webhookSecret } from './store/seed.js';
 import { Store } from './store/store.js';
 import { ThreadPool } from './threads/pool.js';
 import { runTask } from './tasks/worker.js';
+import { WriteGroup } from './tasks/write-group.js';
 import { openSqlite } from './store/sqlite/driver.js';
 
 export type { SandboxKeys };
@@ -170,8 +171,10 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };
+    const writes = new WriteGroup(store);
+    const write = <T>(change: () => T) => writes.run(change);
     const pool = new WorkerPool(store, settings.workers,
-      (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
+      (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, write, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
       settings.log);
     opened.push(() => pool.close());
     const trainer = new Trainer(store, settings.log);

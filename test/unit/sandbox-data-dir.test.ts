@@ -120,8 +120,10 @@ describe('a data dir of an older sandbox', () => {
     const insert = db.prepare('INSERT INTO api_keys (key, user_id, scope, org_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const r of rows) insert.run(old[r.label], r.user_id, r.scope, r.org_id, r.label, r.created_at);
     insert.run(extra, rows[0].user_id, 'user', null, null, rows[0].created_at);
-    // and without what later versions added (issue 15: accounts' passwords)
-    db.exec('DROP TABLE old_keys; ALTER TABLE users DROP COLUMN password_hash; PRAGMA user_version = 4');
+    // and without what later versions added (issue 15: accounts' passwords; issue 13: reserved credits)
+    db.exec(`DROP TABLE old_keys; ALTER TABLE users DROP COLUMN password_hash;
+      DROP TRIGGER tasks_reserve_insert; DROP TRIGGER tasks_reserve_update; DROP TRIGGER tasks_reserve_delete;
+      ALTER TABLE users DROP COLUMN reserved; PRAGMA user_version = 4`);
     db.close();
     await rm(join(dir, 'keys.json'));
     chmodSync(dir, 0o755);

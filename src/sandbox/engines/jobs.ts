@@ -14,6 +14,7 @@ import { checkMarked, markTask, planMark } from './work/mark.js';
 import type { PrepareInput, PrepareOutput, TextFlags } from './work/prepare.js';
 import { isSpilled, prepareTask, textFlags } from './work/prepare.js';
 import { senderReason } from './work/reasons.js';
+import { OnePerTurn } from './one-per-turn.js';
 
 export { ExtractionError };
 export { creditCost } from './grader.js';
@@ -35,6 +36,9 @@ export const JOBS = {
 type JobName = keyof typeof JOBS;
 
 export class Engines {
+  /** Inline marks, one per turn of the event loop: workers that reach marking together do not hold it in one stretch. */
+  private readonly inline = new OnePerTurn();
+
   constructor(private readonly pool: ThreadPool) {}
 
   /** Text of a stored file; an ExtractionError (its message fit for the sender) when unreadable. */
@@ -56,7 +60,7 @@ export class Engines {
 
   /** The last step of a task: rubric chosen (text parsed), answer marked, result checked. */
   markTask(input: MarkInput, signal?: AbortSignal): Promise<MarkOutput> {
-    return isSmallMark(input) ? Promise.resolve().then(() => markTask(input)) : this.run('markTask', [input], { signal });
+    return isSmallMark(input) ? this.inline.run(() => markTask(input)) : this.run('markTask', [input], { signal });
   }
 
   /**
@@ -101,3 +105,4 @@ function isSmallMark(input: MarkInput): boolean {
   const chars = input.inputJson.length + (input.preparedJson?.length ?? 0) + input.model.rubrics_json.length;
   return chars <= INLINE_CHARS && !(input.preparedJson !== null && isSpilled(input.preparedJson));
 }
+

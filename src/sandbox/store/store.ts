@@ -125,10 +125,11 @@ export const WAITING_STATUSES = ['PENDING', 'QUEUED'] as const;
 /**
  * The partial index `tasks_active` (db.ts, 4th migration) holds the tasks in exactly these
  * statuses, listed in this order: changing the list needs a migration that rebuilds it (the
- * queries that name the index with INDEXED BY would otherwise fail to prepare).
+ * queries that name the index with INDEXED BY would otherwise fail to prepare), and the
+ * triggers that keep users.reserved.
  */
 export const ACTIVE_STATUSES = ['PENDING', 'QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'] as const;
-/** Kinds whose unfinished tasks hold a credit reservation (charge-after-success, spec 4.8). */
+/** Kinds whose unfinished tasks hold a credit reservation (charge-after-success, spec 4.8); the triggers of users.reserved (db.ts) repeat both lists. */
 export const RESERVING_KINDS: readonly TaskKind[] = ['one_pass', 'batch_item'];
 /** Kinds the worker loop runs (a batch parent only follows its items). */
 export const RUNNABLE_KINDS: readonly TaskKind[] = ['one_pass', 'batch_item', 'legacy'];
@@ -138,7 +139,6 @@ export const ACTIVE_SQL = inList(ACTIVE_STATUSES);
 const WAITING_SQL = inList(WAITING_STATUSES);
 const WAITING = new Set<string>(WAITING_STATUSES);
 const RUNNABLE = new Set<string>(RUNNABLE_KINDS);
-const RESERVING_SQL = inList(RESERVING_KINDS);
 const RUNNABLE_SQL = inList(RUNNABLE_KINDS);
 
 export class Store {
@@ -185,15 +185,9 @@ export class Store {
     return row?.name ?? `organization ${orgId}`;
   }
 
+  /** The balance and what unfinished tasks hold of it: one row, kept by triggers (db.ts, 7th migration). */
   balance(userId: number): { credits: number; reserved: number } {
-    const { credits } = this.q('SELECT credits FROM users WHERE id = ?').get(userId) as { credits: number };
-    return { credits, reserved: this.reserved(userId) };
-  }
-
-  reserved(userId: number): number {
-    const row = this.q(`SELECT COALESCE(SUM(credit_cost), 0) AS r FROM tasks INDEXED BY tasks_active
-      WHERE status IN (${ACTIVE_SQL}) AND owner_user_id = ? AND kind IN (${RESERVING_SQL})`).get(userId) as { r: number };
-    return row.r;
+    return this.q('SELECT credits, reserved FROM users WHERE id = ?').get(userId) as { credits: number; reserved: number };
   }
 
   visibleModels(key: Pick<KeyRow, 'user_id' | 'scope' | 'org_id'>): ModelRow[] {

@@ -22,7 +22,12 @@ export interface WorkerDeps {
   log?: (line: string) => void;
   /** Called whenever the worker finds its task final (e.g. to settle the task's batch). */
   onFinal?: (task: TaskRow) => void;
+  /** Commits a state change, with others of the same turn (write-group.ts); default: at once, alone. */
+  write?: <T>(change: () => T) => Promise<T>;
 }
+
+const alone = <T>(change: () => T): Promise<T> => Promise.resolve(change());
+const write = <T>(deps: WorkerDeps, change: () => T): Promise<T> => (deps.write ?? alone)(change);
 
 export const PROGRESS_STEPS = ['Reading the answer', 'Matching the rubric criteria', 'Scoring each criterion', 'Writing feedback'];
 const SCORING_STEP = 3;
@@ -42,9 +47,11 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
       let next: TaskRow | undefined;
       switch (task.status) {
         case 'QUEUED':
-        case 'PENDING':
-          next = moved(task, advance(deps.store, taskId, task.status, 'UPLOADING'), { status: 'UPLOADING' });
+        case 'PENDING': {
+          const from = task.status;
+          next = moved(task, await write(deps, () => advance(deps.store, taskId, from, 'UPLOADING')), { status: 'UPLOADING' });
           break;
+        }
         case 'UPLOADING':
           next = await uploading(deps, task, parsed, signal);
           break;
@@ -52,10 +59,10 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
           const extra = deps.latencyMs + await slowExtra(deps, task, parsed, signal);
           await pause(extra, signal);
           // With no latency the steps would last microseconds, unseen by any poll: go straight to
-          // the last one and spare three writes per task (docs/sandbox.md "Queue positions").
+          // the last one and spare three writes per task (docs/sandbox.md "Task lifecycle").
           const first = extra === 0 ? PROGRESS_STEPS.length : 1;
           const patch = { cur_step: first, total_step: PROGRESS_STEPS.length, cur_step_name: PROGRESS_STEPS[first - 1], progress: Math.round(((first - 1) / PROGRESS_STEPS.length) * 100) };
-          next = moved(task, advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch), { status: 'PROGRESS', ...patch });
+          next = moved(task, await write(deps, () => advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch)), { status: 'PROGRESS', ...patch });
           break;
         }
         case 'PROGRESS':
@@ -157,15 +164,16 @@ async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
   } catch (err) {
     const reason = jobFailureReason(err, 'reading the files');
     if (reason === undefined) throw err;
-    fail(deps.store, task.task_id, 'UPLOADING', reason, false);
+    await write(deps, () => fail(deps.store, task.task_id, 'UPLOADING', reason, false));
     return undefined;
   }
   if (!prepared.ok) {
-    fail(deps.store, task.task_id, 'UPLOADING', prepared.comment, false);
+    await write(deps, () => fail(deps.store, task.task_id, 'UPLOADING', prepared.comment, false));
     return undefined;
   }
   parsed.remember(prepared.preparedJson, prepared.flags);
-  return moved(task, advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: prepared.preparedJson }),
+  const preparedJson = prepared.preparedJson;
+  return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson })),
     { status: 'SUBMITTED', prepared_json: prepared.preparedJson });
 }
 
@@ -176,12 +184,12 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
   await pause(deps.latencyMs + Math.round(await slowExtra(deps, task, parsed, signal) / total), signal);
   // >=: a run with no latency starts PROGRESS at the last step (see SUBMITTED above)
   if (step >= SCORING_STEP && (await parsed.flags(deps, task, signal)).fail) {
-    fail(deps.store, task.task_id, 'PROGRESS', `Marking failed on purpose: the answer contains the sandbox magic input ${MAGIC_FAIL}.`, false);
+    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', `Marking failed on purpose: the answer contains the sandbox magic input ${MAGIC_FAIL}.`, false));
     return undefined;
   }
   if (step < total) {
     const patch = { cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100) };
-    return moved(task, advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch), patch);
+    return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch)), patch);
   }
   await finish(deps, task, signal);
   return undefined;
@@ -190,7 +198,7 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
 async function finish(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<void> {
   const model = deps.store.model(task.model_id);
   if (!model) {
-    fail(deps.store, task.task_id, 'PROGRESS', `Model ${task.model_id} no longer exists.`, false);
+    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', `Model ${task.model_id} no longer exists.`, false));
     return;
   }
   let marked;
@@ -200,18 +208,24 @@ async function finish(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Pro
   } catch (err) {
     const reason = jobFailureReason(err, 'marking the answer');
     if (reason === undefined) throw err;
-    fail(deps.store, task.task_id, 'PROGRESS', reason, false);
+    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', reason, false));
     return;
   }
   if (!marked.ok) {
-    fail(deps.store, task.task_id, 'PROGRESS', marked.reason, marked.retryable);
+    const { reason, retryable } = marked;
+    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', reason, retryable));
     return;
   }
   if (task.kind === 'legacy') {
-    completePrepaid(deps.store, task.task_id, marked.result);
+    const { result } = marked;
+    await write(deps, () => completePrepaid(deps.store, task.task_id, result));
     return;
   }
-  if (completeAndCharge(deps.store, task.task_id, marked.result) === 'insufficient_credits') {
-    fail(deps.store, task.task_id, 'PROGRESS', 'The key owner no longer has enough credits to pay for this result; nothing was charged.', true);
-  }
+  const { result } = marked;
+  // the charge and, if it cannot be paid, the failure: one change, so one group
+  await write(deps, () => {
+    if (completeAndCharge(deps.store, task.task_id, result) === 'insufficient_credits') {
+      fail(deps.store, task.task_id, 'PROGRESS', 'The key owner no longer has enough credits to pay for this result; nothing was charged.', true);
+    }
+  });
 }
