@@ -150,7 +150,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const store = new Store(db);
     const keys = seedIfEmpty(store, dataDir, settings.log);
     const passwords = accountPasswords(store, dataDir, settings.log) as SandboxPasswords;
-    const revokedKeys = (store.q('SELECT label FROM api_keys WHERE label IS NOT NULL AND revoked_at IS NOT NULL ORDER BY id').all() as { label: keyof SandboxKeys }[]).map((r) => r.label);
+    const revokedKeys = (store.prepared('SELECT label FROM api_keys WHERE label IS NOT NULL AND revoked_at IS NOT NULL ORDER BY id').all() as { label: keyof SandboxKeys }[]).map((r) => r.label);
     const files = new FileArea(dataDir);
     await files.sweep(store);
     const secret = webhookSecret(db);

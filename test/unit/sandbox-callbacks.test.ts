@@ -166,7 +166,7 @@ describe('callback addresses', () => {
     sb.context.callbacks.kick();
     let row: { status: string; last_error: string | null } | undefined;
     await until(() => {
-      row = sb.context.store.q(`SELECT status, last_error FROM callbacks WHERE webhook_id = 'msg_dns'`).get() as typeof row;
+      row = sb.context.store.prepared(`SELECT status, last_error FROM callbacks WHERE webhook_id = 'msg_dns'`).get() as typeof row;
       return row?.status === 'failed';
     });
     expect(row!.last_error).toMatch(/not a public address/);

@@ -38,18 +38,18 @@ function view(row: KeyRecordRow): KeyRecord {
 }
 
 export function listKeys(store: Store, account: Account): KeyRecord[] {
-  return (store.q(`${SELECT_KEYS} WHERE k.user_id = ? ORDER BY k.id`).all(account.id) as KeyRecordRow[]).map(view);
+  return (store.prepared(`${SELECT_KEYS} WHERE k.user_id = ? ORDER BY k.id`).all(account.id) as KeyRecordRow[]).map(view);
 }
 
 export function createKey(store: Store, account: Account, request: CreateKeyRequest): CreatedKey {
   return store.db.transaction(() => {
     const orgId = request.scope === 'organization' ? adminOrganization(store, account, request.organization_id) : null;
-    const { active } = store.q('SELECT COUNT(*) AS active FROM api_keys WHERE user_id = ? AND revoked_at IS NULL').get(account.id) as { active: number };
+    const { active } = store.prepared('SELECT COUNT(*) AS active FROM api_keys WHERE user_id = ? AND revoked_at IS NULL').get(account.id) as { active: number };
     if (active >= MAX_ACTIVE_KEYS) {
       throw httpError(409, `The account ${account.name} already has ${active} keys that are not revoked, the most one account may hold. Revoke keys it no longer uses, then create this one.`, 'too_many_keys');
     }
     const { key, id } = insertKey(store, { userId: account.id, scope: request.scope, orgId, label: null, name: request.name ?? null });
-    return { ...view(store.q(`${SELECT_KEYS} WHERE k.id = ?`).get(id) as KeyRecordRow), key };
+    return { ...view(store.prepared(`${SELECT_KEYS} WHERE k.id = ?`).get(id) as KeyRecordRow), key };
   }).immediate();
 }
 
@@ -63,20 +63,20 @@ export interface Revocation {
 /** Another account's key is answered exactly as a key that does not exist, so ids cannot be probed. */
 export function revokeKey(store: Store, account: Account, id: number): Revocation {
   return store.db.transaction(() => {
-    const before = store.q(`${SELECT_KEYS} WHERE k.id = ? AND k.user_id = ?`).get(id, account.id) as KeyRecordRow | undefined;
+    const before = store.prepared(`${SELECT_KEYS} WHERE k.id = ? AND k.user_id = ?`).get(id, account.id) as KeyRecordRow | undefined;
     if (before === undefined) {
       throw httpError(404, `The account ${account.name} has no key ${id}. List its keys with GET /public_api/keys/list.`, 'key_not_found');
     }
     if (before.revoked_at !== null) return { record: view(before), alreadyRevoked: true, keyHash: before.key_hash };
     const revokedAt = nowIso();
-    store.q('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(revokedAt, id);
+    store.prepared('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(revokedAt, id);
     return { record: view({ ...before, revoked_at: revokedAt }), alreadyRevoked: false, keyHash: before.key_hash };
   }).immediate();
 }
 
 /** The organization an organization key is for: one where the account is an admin (spec 5), or the 403 that says why not. */
 function adminOrganization(store: Store, account: Account, wanted: number | undefined): number {
-  const memberships = store.q(`SELECT m.org_id, m.role, o.name FROM memberships m JOIN organizations o ON o.id = m.org_id
+  const memberships = store.prepared(`SELECT m.org_id, m.role, o.name FROM memberships m JOIN organizations o ON o.id = m.org_id
     WHERE m.user_id = ? ORDER BY o.id`).all(account.id) as { org_id: number; role: string; name: string }[];
   const refuse = (why: string) => httpError(403, `Only an organization admin may create an organization key: ${why}. Create a user-scope key instead, or ask an admin of the organization.`, 'not_organization_admin');
   if (wanted !== undefined) {

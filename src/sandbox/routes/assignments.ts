@@ -22,7 +22,7 @@ export const createAssignment = defineOperation('createAssignment', {
     const model = usableModel(ctx.store, principal, fields.model_id, ENDPOINT);
     const assignmentId = ctx.store.nextObjectId('assignment');
     const { model_id: _m, assignment_name: _n, assignment_desc: _d, ...details } = fields;
-    ctx.store.q(`INSERT INTO assignments (assignment_id, model_id, owner_user_id, assignment_name, assignment_desc,
+    ctx.store.prepared(`INSERT INTO assignments (assignment_id, model_id, owner_user_id, assignment_name, assignment_desc,
         status, details_json, created_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`)
       .run(assignmentId, model.model_id, principal.userId, fields.assignment_name, fields.assignment_desc, JSON.stringify(details), nowIso());
     return ctx.store.assignment(assignmentId)!;

@@ -34,7 +34,7 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
         throw httpError(401, 'The account name or password is wrong. `kct sandbox` prints every account\'s password when it starts (passwords in --json).', 'invalid_credentials');
       }
       const session = sessions.open(account);
-      const organizations = store.q(`SELECT o.id, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
+      const organizations = store.prepared(`SELECT o.id, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
         WHERE m.user_id = ? ORDER BY o.id`).all(account.id) as { id: number; name: string; role: string }[];
       return sendData(reply, {
         session_token: session.token,

@@ -42,7 +42,7 @@ export const createModel = defineOperation('createModel', {
   const organization = principal.scope === 'organization' && principal.orgId !== null;
   const row = ctx.store.db.transaction(() => {
     const modelId = ctx.store.nextObjectId('model');
-    ctx.store.q(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc, question_text,
+    ctx.store.prepared(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc, question_text,
         post_status, creation_method, total_score, cum_method, rubrics_json, created_at,
         questions_json, project_subject, created_by_user_id, ready_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, 'custom', ?, ?, ?, ?, ?, ?, ?, ?)`).run(

@@ -30,7 +30,7 @@ export const uploadFile = defineOperation<Record<string, unknown>>('uploadFile',
   const token = randomBytes(16).toString('hex');
   const stored = await ctx.files.adoptUpload(dir!, token);
   try {
-    ctx.store.q(`INSERT INTO uploads (token, owner_user_id, name, mime, size, sha256, path, created_at)
+    ctx.store.prepared(`INSERT INTO uploads (token, owner_user_id, name, mime, size, sha256, path, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(token, principal.userId, file.name, file.mime, file.size, file.sha256, ctx.files.relative(join(stored, '0')), nowIso());
   } catch (err) {
     await ctx.files.remove(stored);

@@ -38,7 +38,7 @@ const USERS: SeedUser[] = [
  */
 export function seedIfEmpty(store: Store, dataDir: string, log?: (line: string) => void): SandboxKeys {
   migrateClearKeys(store, dataDir);
-  const seeded = store.q('SELECT COUNT(*) AS n FROM users').get() as { n: number };
+  const seeded = store.prepared('SELECT COUNT(*) AS n FROM users').get() as { n: number };
   if (seeded.n === 0) {
     const keys = store.transaction('seed', seed).immediate(store);
     writeKeysFile(dataDir, keys);
@@ -51,15 +51,15 @@ export function seedIfEmpty(store: Store, dataDir: string, log?: (line: string) 
 function seed(store: Store): Record<string, string> {
   const now = nowIso();
   const keys: Record<string, string> = {};
-  const orgId = Number(store.q('INSERT INTO organizations (name) VALUES (?)').run(SEED_ORGANIZATION).lastInsertRowid);
+  const orgId = Number(store.prepared('INSERT INTO organizations (name) VALUES (?)').run(SEED_ORGANIZATION).lastInsertRowid);
   const userIds = new Map<string, number>();
   for (const u of USERS) {
-    const id = Number(store.q('INSERT INTO users (name, credits) VALUES (?, ?)').run(u.name, u.credits).lastInsertRowid);
+    const id = Number(store.prepared('INSERT INTO users (name, credits) VALUES (?, ?)').run(u.name, u.credits).lastInsertRowid);
     userIds.set(u.name, id);
-    if (u.role) store.q('INSERT INTO memberships (user_id, org_id, role) VALUES (?, ?, ?)').run(id, orgId, u.role);
+    if (u.role) store.prepared('INSERT INTO memberships (user_id, org_id, role) VALUES (?, ?, ?)').run(id, orgId, u.role);
     keys[u.name] = insertKey(store, { userId: id, scope: u.scope, orgId: u.scope === 'organization' ? orgId : null, label: u.name }).key;
   }
-  const insertModel = store.q(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc,
+  const insertModel = store.prepared(`INSERT INTO models (model_id, owner_user_id, org_id, assignment_name, assignment_desc,
     question_text, post_status, creation_method, total_score, cum_method, rubrics_json, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'custom', ?, ?, ?, ?)`);
   for (const m of SEED_MODELS) {

@@ -150,7 +150,7 @@ export class Store {
   constructor(readonly db: Db) {}
 
   /** A prepared statement, compiled once: status polling runs these many times a second. */
-  q(sql: string): Statement {
+  prepared(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
@@ -171,75 +171,75 @@ export class Store {
 
   /** The key whose hash this is (keys.ts: keys are stored only as hashes). */
   findKey(keyHash: string): KeyRow | undefined {
-    return this.q(`SELECT k.id, k.user_id, u.name AS user_name, k.scope, k.org_id, k.revoked_at
+    return this.prepared(`SELECT k.id, k.user_id, u.name AS user_name, k.scope, k.org_id, k.revoked_at
       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`).get(keyHash) as KeyRow | undefined;
   }
 
   membershipRole(userId: number, orgId: number): string | undefined {
-    const row = this.q('SELECT role FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as { role: string } | undefined;
+    const row = this.prepared('SELECT role FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as { role: string } | undefined;
     return row?.role;
   }
 
   organizationName(orgId: number): string {
-    const row = this.q('SELECT name FROM organizations WHERE id = ?').get(orgId) as { name: string } | undefined;
+    const row = this.prepared('SELECT name FROM organizations WHERE id = ?').get(orgId) as { name: string } | undefined;
     return row?.name ?? `organization ${orgId}`;
   }
 
   /** The balance and what unfinished tasks hold of it: one row, kept by triggers (db.ts, 7th migration). */
   balance(userId: number): { credits: number; reserved: number } {
-    return this.q('SELECT credits, reserved FROM users WHERE id = ?').get(userId) as { credits: number; reserved: number };
+    return this.prepared('SELECT credits, reserved FROM users WHERE id = ?').get(userId) as { credits: number; reserved: number };
   }
 
   visibleModels(key: Pick<KeyRow, 'user_id' | 'scope' | 'org_id'>): ModelRow[] {
     return key.scope === 'organization'
-      ? this.q('SELECT * FROM models WHERE org_id = ? ORDER BY model_id').all(key.org_id) as ModelRow[]
-      : this.q('SELECT * FROM models WHERE owner_user_id = ? ORDER BY model_id').all(key.user_id) as ModelRow[];
+      ? this.prepared('SELECT * FROM models WHERE org_id = ? ORDER BY model_id').all(key.org_id) as ModelRow[]
+      : this.prepared('SELECT * FROM models WHERE owner_user_id = ? ORDER BY model_id').all(key.user_id) as ModelRow[];
   }
 
   model(modelId: number): ModelRow | undefined {
-    return this.q('SELECT * FROM models WHERE model_id = ?').get(modelId) as ModelRow | undefined;
+    return this.prepared('SELECT * FROM models WHERE model_id = ?').get(modelId) as ModelRow | undefined;
   }
 
   modelAccess(modelId: number): ModelAccessRow | undefined {
-    return this.q('SELECT model_id, owner_user_id, org_id, post_status FROM models WHERE model_id = ?').get(modelId) as ModelAccessRow | undefined;
+    return this.prepared('SELECT model_id, owner_user_id, org_id, post_status FROM models WHERE model_id = ?').get(modelId) as ModelAccessRow | undefined;
   }
 
   /** The user who created an assignment, or undefined when there is none with this id. */
   assignmentOwner(assignmentId: number): number | undefined {
-    const row = this.q('SELECT owner_user_id FROM assignments WHERE assignment_id = ?').get(assignmentId) as { owner_user_id: number } | undefined;
+    const row = this.prepared('SELECT owner_user_id FROM assignments WHERE assignment_id = ?').get(assignmentId) as { owner_user_id: number } | undefined;
     return row?.owner_user_id;
   }
 
   assignment(assignmentId: number): AssignmentRow | undefined {
-    return this.q('SELECT * FROM assignments WHERE assignment_id = ?').get(assignmentId) as AssignmentRow | undefined;
+    return this.prepared('SELECT * FROM assignments WHERE assignment_id = ?').get(assignmentId) as AssignmentRow | undefined;
   }
 
   /** A new id for a model or an assignment, from the one counter both share. */
   nextObjectId(kind: 'model' | 'assignment'): number {
-    return Number(this.q('INSERT INTO object_ids (kind) VALUES (?)').run(kind).lastInsertRowid);
+    return Number(this.prepared('INSERT INTO object_ids (kind) VALUES (?)').run(kind).lastInsertRowid);
   }
 
   batchItems(parentTaskId: string): TaskRow[] {
-    return this.q('SELECT * FROM tasks WHERE parent_task_id = ? ORDER BY item_index').all(parentTaskId) as TaskRow[];
+    return this.prepared('SELECT * FROM tasks WHERE parent_task_id = ? ORDER BY item_index').all(parentTaskId) as TaskRow[];
   }
 
   /** Batches not yet settled: after a crash, their items may all be final already. */
   unsettledBatchIds(): string[] {
-    return (this.q(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind = 'batch'`).all() as { task_id: string }[])
+    return (this.prepared(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind = 'batch'`).all() as { task_id: string }[])
       .map((r) => r.task_id);
   }
 
   upload(token: string): UploadRow | undefined {
-    return this.q('SELECT * FROM uploads WHERE token = ?').get(token) as UploadRow | undefined;
+    return this.prepared('SELECT * FROM uploads WHERE token = ?').get(token) as UploadRow | undefined;
   }
 
   task(taskId: string): TaskRow | undefined {
-    return this.q('SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
+    return this.prepared('SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
   }
 
   /** Only the columns a status snapshot needs, read as an array (docs/benchmarks.md, "Measured choices in the code"). */
   taskStatus(taskId: string): TaskStatusRow | undefined {
-    const row = this.q(`SELECT seq, kind, owner_user_id, status, message, cur_step, total_step, cur_step_name, progress
+    const row = this.prepared(`SELECT seq, kind, owner_user_id, status, message, cur_step, total_step, cur_step_name, progress
       FROM tasks WHERE task_id = ?`).raw(true).get(taskId) as
       [number, TaskKind, number, string, string | null, number | null, number | null, string | null, number | null] | undefined;
     if (row === undefined) return undefined;
@@ -251,16 +251,16 @@ export class Store {
 
   /** The items of a batch as its status snapshot needs them, in order. */
   batchItemStates(parentTaskId: string): ItemStateRow[] {
-    return this.q('SELECT seq, status, credits_charged FROM tasks WHERE parent_task_id = ? ORDER BY item_index')
+    return this.prepared('SELECT seq, status, credits_charged FROM tasks WHERE parent_task_id = ? ORDER BY item_index')
       .all(parentTaskId) as ItemStateRow[];
   }
 
   taskFiles(taskId: string): TaskFileRow[] {
-    return this.q('SELECT * FROM task_files WHERE task_id = ? ORDER BY ord').all(taskId) as TaskFileRow[];
+    return this.prepared('SELECT * FROM task_files WHERE task_id = ? ORDER BY ord').all(taskId) as TaskFileRow[];
   }
 
   taskExists(taskId: string): boolean {
-    return this.q('SELECT 1 FROM tasks WHERE task_id = ?').get(taskId) !== undefined;
+    return this.prepared('SELECT 1 FROM tasks WHERE task_id = ?').get(taskId) !== undefined;
   }
 
   /**
@@ -290,7 +290,7 @@ export class Store {
 
   private queuePlaces(): QueuePlaces {
     if (this.places === undefined) {
-      const rows = this.q(`SELECT seq FROM tasks INDEXED BY tasks_active
+      const rows = this.prepared(`SELECT seq FROM tasks INDEXED BY tasks_active
         WHERE status IN (${ACTIVE_SQL}) AND status IN (${WAITING_SQL}) AND kind IN (${RUNNABLE_SQL}) ORDER BY seq`).raw(true).all() as [number][];
       this.places = new QueuePlaces(rows.map((r) => r[0]));
     }
@@ -299,7 +299,7 @@ export class Store {
 
   /** Unfinished runnable tasks, oldest first: queued ones and those a stopped process left mid-way. */
   runnableTaskIds(limit: number): string[] {
-    const rows = this.q(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind IN (${RUNNABLE_SQL})
+    const rows = this.prepared(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind IN (${RUNNABLE_SQL})
       ORDER BY seq LIMIT ?`).all(limit) as { task_id: string }[];
     return rows.map((r) => r.task_id);
   }

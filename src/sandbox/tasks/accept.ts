@@ -56,7 +56,7 @@ export function accept(store: Store, submission: Submission): AcceptOutcome {
 function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): AcceptOutcome {
   const { task } = submission;
   if (submission.idempotencyKey !== undefined) {
-    const previous = store.q(`SELECT fingerprint, task_id, response_json FROM idempotency
+    const previous = store.prepared(`SELECT fingerprint, task_id, response_json FROM idempotency
       WHERE owner_user_id = ? AND endpoint = ? AND key = ?`)
       .get(task.owner_user_id, submission.endpoint, submission.idempotencyKey) as
       { fingerprint: string; task_id: string; response_json: string } | undefined;
@@ -75,7 +75,7 @@ function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): A
   for (const child of children) inserted.push(insertTask(store, child));
   const body = submission.respond(row);
   if (submission.idempotencyKey !== undefined) {
-    store.q(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)
+    store.prepared(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?)`).run(task.owner_user_id, submission.endpoint, submission.idempotencyKey,
       submission.fingerprint, task.task_id, JSON.stringify(body), nowIso());
   }
@@ -97,20 +97,20 @@ export function reserveCredits(store: Store, userId: number, cost: number): void
 }
 
 function chargeNow(store: Store, userId: number, cost: number): void {
-  const charged = store.q('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?').run(cost, userId, cost);
+  const charged = store.prepared('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?').run(cost, userId, cost);
   if (charged.changes !== 1) throw httpError(402, 'Insufficient credits for this submission.', 'insufficient_credits');
 }
 
 function insertTask(store: Store, task: NewTask): TaskRow {
   const now = nowIso();
   const prepaid = task.chargeAtAcceptance === true;
-  const row = store.q(`INSERT INTO tasks (task_id, kind, parent_task_id, owner_user_id, scope, model_id, assignment_id,
+  const row = store.prepared(`INSERT INTO tasks (task_id, kind, parent_task_id, owner_user_id, scope, model_id, assignment_id,
       student_id, status, credit_cost, credits_charged, retryable, input_json, created_at, updated_at, item_index, callback_url)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(task.task_id, task.kind,
     task.parent_task_id ?? null, task.owner_user_id, task.scope, task.model_id, task.assignment_id ?? null,
     task.student_id, task.status ?? 'QUEUED', task.credit_cost, prepaid ? task.credit_cost : 0, prepaid ? 0 : 1,
     JSON.stringify(task.input), now, now, task.item_index ?? null, task.callback_url ?? null) as TaskRow;
-  const insertFile = store.q(`INSERT INTO task_files (task_id, ord, role, field, name, mime, size, sha256, path)
+  const insertFile = store.prepared(`INSERT INTO task_files (task_id, ord, role, field, name, mime, size, sha256, path)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   task.files.forEach((f, ord) => insertFile.run(task.task_id, ord, f.role, f.field, f.name, f.mime, f.size, f.sha256, f.path));
   return row;

@@ -110,7 +110,7 @@ export function batchRecord(store: Store, parent: TaskRow) {
 }
 
 function callbackView(store: Store, parent: TaskRow) {
-  const row = store.q('SELECT webhook_id, status, attempts, last_error, delivered_at FROM callbacks WHERE task_id = ?')
+  const row = store.prepared('SELECT webhook_id, status, attempts, last_error, delivered_at FROM callbacks WHERE task_id = ?')
     .get(parent.task_id) as { webhook_id: string; status: string; attempts: number; last_error: string | null; delivered_at: string | null } | undefined;
   if (!row) return { url: parent.callback_url, status: 'waiting_for_batch' };
   return {
@@ -163,7 +163,7 @@ export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
       return { kind: 'final', status };
     }
     const now = nowIso();
-    const cancelled = store.q(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
+    const cancelled = store.prepared(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
         message = 'Cancelled with its batch; no credits were charged.', updated_at = ?, finished_at = ?
       WHERE parent_task_id = ? AND status IN (${ACTIVE_SQL}) RETURNING task_id, seq`).all(now, now, parent.task_id) as { task_id: string; seq: number }[];
     for (const item of cancelled) store.queueLeft(item.seq);
@@ -175,11 +175,11 @@ export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
 
 function finalize(store: Store, parent: TaskRow, status: string, message: string): void {
   const now = nowIso();
-  store.q(`UPDATE tasks SET status = ?, message = ?, retryable = 0, updated_at = ?, finished_at = ?
+  store.prepared(`UPDATE tasks SET status = ?, message = ?, retryable = 0, updated_at = ?, finished_at = ?
     WHERE task_id = ? AND status IN (${ACTIVE_SQL})`).run(status, message, now, now, parent.task_id);
   if (!parent.callback_url) return;
   const data = batchRecord(store, store.task(parent.task_id)!);
   const payload = JSON.stringify({ type: 'batch.finished', timestamp: now, data });
-  store.q(`INSERT OR IGNORE INTO callbacks (webhook_id, task_id, url, payload, next_attempt_at, created_at)
+  store.prepared(`INSERT OR IGNORE INTO callbacks (webhook_id, task_id, url, payload, next_attempt_at, created_at)
     VALUES (?, ?, ?, ?, ?, ?)`).run(newWebhookId(), parent.task_id, parent.callback_url, payload, Date.now(), now);
 }

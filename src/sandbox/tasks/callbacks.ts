@@ -54,7 +54,7 @@ export class CallbackSender {
     this.timer = undefined;
     if (this.closed) return;
     const free = MAX_PARALLEL - this.inFlight.size;
-    const due = free > 0 ? (this.store.q(`SELECT webhook_id, url, payload, attempts FROM callbacks
+    const due = free > 0 ? (this.store.prepared(`SELECT webhook_id, url, payload, attempts FROM callbacks
       WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`)
       .all(Date.now(), free + this.inFlight.size) as CallbackRow[]).filter((r) => !this.inFlight.has(r.webhook_id)) : [];
     for (const row of due.slice(0, free)) {
@@ -71,7 +71,7 @@ export class CallbackSender {
 
   private scheduleNext(): void {
     if (this.closed || this.timer) return;
-    const next = this.store.q(`SELECT MIN(next_attempt_at) AS at FROM callbacks WHERE status = 'pending'`).get() as { at: number | null };
+    const next = this.store.prepared(`SELECT MIN(next_attempt_at) AS at FROM callbacks WHERE status = 'pending'`).get() as { at: number | null };
     const wait = next.at === null ? IDLE_CHECK_MS : Math.min(IDLE_CHECK_MS, Math.max(0, next.at - Date.now()));
     this.timer = setTimeout(() => this.run(), wait);
     this.timer.unref();
@@ -116,16 +116,16 @@ export class CallbackSender {
 
   private record(row: CallbackRow, attemptNo: number, error: string | undefined): void {
     if (error === undefined) {
-      this.store.q(`UPDATE callbacks SET status = 'delivered', attempts = ?, last_error = NULL, delivered_at = ? WHERE webhook_id = ?`)
+      this.store.prepared(`UPDATE callbacks SET status = 'delivered', attempts = ?, last_error = NULL, delivered_at = ? WHERE webhook_id = ?`)
         .run(attemptNo, nowIso(), row.webhook_id);
       return;
     }
     const delay = RETRY_SCHEDULE_MS[attemptNo];
     this.options.log?.(`callback ${row.webhook_id} attempt ${attemptNo} failed: ${error}`);
     if (delay === undefined) {
-      this.store.q(`UPDATE callbacks SET status = 'failed', attempts = ?, last_error = ? WHERE webhook_id = ?`).run(attemptNo, error, row.webhook_id);
+      this.store.prepared(`UPDATE callbacks SET status = 'failed', attempts = ?, last_error = ? WHERE webhook_id = ?`).run(attemptNo, error, row.webhook_id);
     } else {
-      this.store.q(`UPDATE callbacks SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE webhook_id = ?`)
+      this.store.prepared(`UPDATE callbacks SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE webhook_id = ?`)
         .run(attemptNo, error, Date.now() + Math.round(delay / this.options.timeScale), row.webhook_id);
     }
   }

@@ -41,8 +41,8 @@ export function advance(store: Store, taskId: string, from: string, to: string, 
   const params: Record<string, unknown> = { from, taskId, now: nowIso() };
   if (statusChanges) params.to = to;
   for (const k of keys) params[k] = patch[k] ?? null;
-  if (!statusChanges) return store.q(sql).run(params).changes === 1;
-  const row = store.q(sql).get(params) as { seq: number } | undefined;
+  if (!statusChanges) return store.prepared(sql).run(params).changes === 1;
+  const row = store.prepared(sql).get(params) as { seq: number } | undefined;
   if (row) store.queueLeft(row.seq, from);
   return row !== undefined;
 }
@@ -72,13 +72,13 @@ export function completeAndCharge(store: Store, taskId: string, result: SuccessR
 
 function completeAndChargeNow(store: Store, taskId: string, resultJson: string): CompleteOutcome {
   const now = nowIso();
-  const task = store.q(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = ?,
+  const task = store.prepared(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = ?,
       retryable = 0, message = NULL, updated_at = ?, finished_at = ?
     WHERE task_id = ? AND status = 'PROGRESS' AND credits_charged = 0
     RETURNING owner_user_id, credit_cost`).get(resultJson, now, now, taskId) as
     Pick<TaskRow, 'owner_user_id' | 'credit_cost'> | undefined;
   if (!task) return 'lost_race';
-  const charged = store.q('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
+  const charged = store.prepared('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
     .run(task.credit_cost, task.owner_user_id, task.credit_cost);
   if (charged.changes !== 1) throw new InsufficientAtCompletion();
   return 'charged';
@@ -89,7 +89,7 @@ class InsufficientAtCompletion extends Error {}
 /** PROGRESS → SUCCESS for a task paid when it was accepted (the legacy path): no charge here. */
 export function completePrepaid(store: Store, taskId: string, result: SuccessResult): boolean {
   const now = nowIso();
-  return store.q(`UPDATE tasks SET status = 'SUCCESS', result_json = ?, retryable = 0, message = NULL, updated_at = ?,
+  return store.prepared(`UPDATE tasks SET status = 'SUCCESS', result_json = ?, retryable = 0, message = NULL, updated_at = ?,
       finished_at = ? WHERE task_id = ? AND status = 'PROGRESS' AND credits_charged = credit_cost`)
     .run(JSON.stringify(result), now, now, taskId).changes === 1;
 }
@@ -98,7 +98,7 @@ export function completePrepaid(store: Store, taskId: string, result: SuccessRes
 export function fail(store: Store, taskId: string, from: string, reason: string, retryable: boolean): boolean {
   const now = nowIso();
   const result = JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] });
-  const row = store.q(`UPDATE tasks SET status = 'FAILURE', message = ?, result_json = ?, retryable = ?,
+  const row = store.prepared(`UPDATE tasks SET status = 'FAILURE', message = ?, result_json = ?, retryable = ?,
       updated_at = ?, finished_at = ? WHERE task_id = ? AND status = ? RETURNING seq`)
     .get(reason, result, retryable ? 1 : 0, now, now, taskId, from) as { seq: number } | undefined;
   if (row) store.queueLeft(row.seq, from);
@@ -116,7 +116,7 @@ export type CancelOutcome =
  */
 export function cancel(store: Store, taskId: string, ownerUserId: number): CancelOutcome {
   const now = nowIso();
-  const task = store.q(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
+  const task = store.prepared(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
       message = CASE WHEN credits_charged > 0
         THEN 'Cancelled at the caller''s request; the legacy path charged at acceptance and does not refund.'
         ELSE 'Cancelled at the caller''s request; no credits were charged.' END,
