@@ -405,6 +405,7 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     group = undefined;
     list.openAnswer(file, 'file', position);
   }
+  if (position >= GC_EVERY) collectNow(); // what the walk left, before sending starts to allocate
   if (refused.length > 0) throw refusal(refused, sendable + textAnswers.length + skippedFiles.length > 0);
   closeGroup(list, sources.pages && list.count > 0 ? { answer: 0 } : group, sources);
   for (const { item, problem, position: at } of skippedFiles) {
