@@ -74,6 +74,8 @@ const NEEDS_LOOK = 4;
 const RATE_FRESH_MS = 60_000;
 /** The longest the newest queued task goes unlooked at (a few requests an hour keep the estimate honest). */
 const ANCHOR_MAX_MS = 120_000;
+/** First looks in a row that found the task already final: the service is ahead of the estimate, re-measure it. */
+const AHEAD_AFTER = 8;
 
 /** What kct saw of a task it has polled; kept only while the task is unfinished. */
 interface Seen {
@@ -119,6 +121,8 @@ export class TaskScheduler {
    * it finds one unfinished (as TCP's slow start does).
    */
   private sweepWidth = 1;
+  /** First looks in a row that found their task final (reset by one that did not). */
+  private firstLookFinals = 0;
   private probing = 0;
   private live = 0;
   /** When kct last asked about any task (or was given one): the watchdog in issue() counts from it. */
@@ -374,7 +378,10 @@ export class TaskScheduler {
     if (isFinalSnapshot(snapshot)) {
       if (seen && was === State.Queued && seen.pos !== undefined) this.model.leftQueue({ pos: seen.pos + this.weight[slot] - 1, at: seen.queuedAt ?? seen.seenAt }, now);
       if (seen && was === State.Running) this.model.ran(seen.startAt ?? seen.firstRunningAt ?? now, seen.lastRunningAt ?? now, now);
-      if (was === State.Unobserved) this.sweepWidth = Math.min(this.concurrency, this.sweepWidth * 2);
+      if (was === State.Unobserved) {
+        this.sweepWidth = Math.min(this.concurrency, this.sweepWidth * 2);
+        this.firstLookFinals += 1;
+      }
       if (this.lastFinal === undefined || seq > this.lastFinal.seq) this.lastFinal = { seq, cum: this.cum[slot], at: now };
       if (this.lastQueued !== undefined && this.lastQueued.seq <= seq) this.lastQueued = undefined;
       this.finish(slot, (tag, taskId) => this.handlers.onFinal(tag, snapshot, taskId));
@@ -384,6 +391,7 @@ export class TaskScheduler {
       seen = { seenAt: now };
       this.seen.set(seq, seen);
       this.sweepWidth = 1;
+      this.firstLookFinals = 0;
     }
     seen.signature = signature;
     const position = queuePosition(snapshot);
@@ -425,6 +433,8 @@ export class TaskScheduler {
       if (!Number.isFinite(finish)) return notBefore;
       // the newest queued task is looked at again to measure the drain: every 15 s until it is
       // measured, then halfway to its turn but at least every 2 minutes, so the estimate stays fresh
+      // first looks keep finding their tasks final: the queue drains faster than estimated, measure it now
+      if (isAnchor && this.firstLookFinals >= AHEAD_AFTER) return notBefore;
       const halfway = this.model.measuredAt === undefined ? 0 : Math.min(ANCHOR_MAX_MS, (finish - seen.seenAt) / 2);
       const cap = isAnchor ? seen.seenAt + Math.max(this.schedule.maxMs, halfway) : Infinity;
       return Math.max(notBefore, Math.min(finish, cap));
@@ -472,7 +482,13 @@ export class TaskScheduler {
       return queued.at + this.model.drainMs(queued.pos + queued.weight - 1 + this.cum[slot] - queued.cum) + this.model.runMs;
     }
     const last = this.lastFinal;
-    if (last && last.seq < seq && this.model.rate !== undefined) return last.at + this.model.drainMs(this.cum[slot] - last.cum);
+    if (last && last.seq < seq && this.model.rate !== undefined) {
+      const between = this.cum[slot] - last.cum;
+      // first looks keep finding tasks final: the service is ahead of the estimate, so the next
+      // few are looked at now (half the sweep: a wrong guess costs a few polls, not a run's pace)
+      if (this.firstLookFinals >= AHEAD_AFTER && between <= this.sweepWidth / 2) return last.at;
+      return last.at + this.model.drainMs(between);
+    }
     return -Infinity;
   }
 
@@ -483,7 +499,8 @@ export class TaskScheduler {
    */
   private sentinel(now: number, room: boolean, walked: number): number {
     if (!room || !(this.model.rate !== undefined && this.model.rate > 0) || this.anchor() >= 0) return -1;
-    if (this.model.measuredAt !== undefined && now - this.model.measuredAt < RATE_FRESH_MS) return -1;
+    const ahead = this.firstLookFinals >= AHEAD_AFTER;
+    if (!ahead && this.model.measuredAt !== undefined && now - this.model.measuredAt < RATE_FRESH_MS) return -1;
     if (now < this.lastSentinelAt + this.schedule.maxMs) return -1;
     for (let slot = this.tail - this.base - 1; slot > walked; slot--) {
       if (this.state[slot] !== State.Unobserved || this.flags[slot] & INFLIGHT) continue;

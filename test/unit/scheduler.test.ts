@@ -160,6 +160,20 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expectCheapAndPrompt(service, ids, finished);
   });
 
+  it('a queue that speeds up after its drain was measured slow: kct catches up, not at the old pace', async () => {
+    const clock = fakeClock();
+    // the first 40 tasks take 1 s each on one worker (the drain measured: 1 a second), then the
+    // other 1,960 take 5 ms: the service is done long before the measured pace would say
+    const service = new SimulatedService(clock, 1, (id) => (Number(id.slice(1)) < 40 ? 1000 : 5));
+    const ids = Array.from({ length: 2000 }, (_, i) => `t${i}`);
+    for (const id of ids) service.arrive(id);
+    const { finished } = await watchAll(service, clock, ids);
+    expect(finished).toHaveLength(2000);
+    expect(Math.max(...finished.map((f) => f.at)) - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
+    expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(1.5);
+    expectSpacing(service);
+  });
+
   it('tasks behind a queued head are not polled until the head moves; the head is, on the spec\'s schedule', async () => {
     const clock = fakeClock();
     // one worker, busy with someone else's task for 100 s
