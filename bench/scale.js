@@ -22,6 +22,9 @@ const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'kct,queue,service').spl
 for (const part of PARTS) if (!['kct', 'queue', 'service'].includes(part)) throw new Error(`BENCH_SCALE_PARTS: unknown part "${part}"; choose from kct, queue, service`);
 /** High enough that the sandbox, not kct's budget, sets the pace of the scale runs. */
 const BENCH_RPS = 2000;
+/** BENCH_SCALE_RUNS=waiting (or no-wait, batch, comma-separated): only those runs of the kct part; the 100,000 runs take hours together. */
+const RUNS = new Set((process.env.BENCH_SCALE_RUNS ?? 'no-wait,waiting,batch').split(',').map((r) => r.trim()));
+for (const run of RUNS) if (!['no-wait', 'waiting', 'batch'].includes(run)) throw new Error(`BENCH_SCALE_RUNS: unknown run "${run}"; choose from no-wait, waiting, batch`);
 
 /** The answers: short essays of 300 to 700 characters, the same on every run. */
 export function writeClass(count) {
@@ -141,7 +144,7 @@ async function measureSize(count, configDir) {
   const result = { count };
   try {
     // --no-wait, one request per answer: memory, requests, the floor and the queue rate
-    {
+    if (RUNS.has('no-wait')) {
       const sandbox = await richSandbox();
       const proxy = await countingProxy(sandbox.baseUrl);
       try {
@@ -158,7 +161,7 @@ async function measureSize(count, configDir) {
     }
     // waiting, one request per answer, with a journal
     const journal = join(journalDir, 'marks.journal');
-    {
+    if (RUNS.has('waiting')) {
       const sandbox = await richSandbox();
       const proxy = await countingProxy(sandbox.baseUrl);
       try {
@@ -177,7 +180,7 @@ async function measureSize(count, configDir) {
       }
     }
     // waiting, --via batch (what --via auto does from 500 plain-text answers)
-    {
+    if (RUNS.has('batch')) {
       const sandbox = await richSandbox();
       const proxy = await countingProxy(sandbox.baseUrl);
       try {
@@ -331,20 +334,22 @@ export async function run() {
       queued = await queuedService(configDir);
     }
     log(`sizes: ${SIZES.join(', ')}; sandbox --latency 0 --workers 4 behind a counting proxy; kct --jobs 16 --max-rps ${BENCH_RPS}`);
+    const floorOf = (m) => m.noWait?.floorSeconds;
+    const vsFloor = (m, seconds) => (floorOf(m) ? `${fixed(seconds / floorOf(m))}x` : 'no floor measured');
     if (measured.length > 0) log(table(['answers', 'run', 'peak RSS MB', 'seconds', 'requests/answer', 'peak req/s', 'vs floor', 'noticed last task after'], measured.flatMap((m) => [
-      [m.count, '--no-wait', fixed(m.noWait.rssMB, 1), fixed(m.noWait.seconds, 1), perAnswer(m.noWait.requests, m.count), m.noWait.requests.peak, `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s`, ''],
-      [m.count, 'waiting', fixed(m.waiting.rssMB, 1), fixed(m.waiting.seconds, 1), perAnswer(m.waiting.requests, m.count), m.waiting.requests.peak, `${fixed(m.waiting.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.waiting.lateSeconds, 1)} s`],
-      [m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, `${fixed(m.batch.seconds / m.noWait.floorSeconds)}x`, `${fixed(m.batch.lateSeconds, 1)} s`],
-      [m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, ''],
+      ...(m.noWait ? [[m.count, '--no-wait', fixed(m.noWait.rssMB, 1), fixed(m.noWait.seconds, 1), perAnswer(m.noWait.requests, m.count), m.noWait.requests.peak, `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s`, '']] : []),
+      ...(m.waiting ? [[m.count, 'waiting', fixed(m.waiting.rssMB, 1), fixed(m.waiting.seconds, 1), perAnswer(m.waiting.requests, m.count), m.waiting.requests.peak, vsFloor(m, m.waiting.seconds), `${fixed(m.waiting.lateSeconds, 1)} s`]] : []),
+      ...(m.batch ? [[m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, vsFloor(m, m.batch.seconds), `${fixed(m.batch.lateSeconds, 1)} s`]] : []),
+      ...(m.resumed ? [[m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, '']] : []),
     ])));
     if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task (main thread)', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), `${fixed(d.cpuMsPerTask, 2)} (${fixed(d.mainMsPerTask, 2)})`, d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
-    if (measured.length > 0) log('requests by kind (waiting one-pass): ' + measured.map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
+    if (measured.some((m) => m.waiting)) log('requests by kind (waiting one-pass): ' + measured.filter((m) => m.waiting).map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
     if (queued) log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
     for (const m of measured) {
       const rssTarget = m.count >= 100_000 ? 120 : m.count >= 20_000 ? 100 : undefined;
-      results.push({ benchmark: `scale: ${m.count} answers --no-wait`, kct: `${fixed(m.noWait.rssMB, 1)} MB peak RSS`, floor: '-', ratio: '-', target: rssTarget ? `<= ${rssTarget} MB` : '(information)', met: rssTarget ? m.noWait.rssMB <= rssTarget : undefined });
-      results.push({ benchmark: `scale: ${m.count} answers waiting`, kct: `${fixed(m.waiting.rssMB, 1)} MB, ${perAnswer(m.waiting.requests, m.count)} req/answer`, floor: `${fixed(m.noWait.floorSeconds, 1)} s drain`, ratio: `${fixed(m.waiting.seconds / m.noWait.floorSeconds)}x`, target: `<= 4 req/answer${m.count >= 100_000 ? ', <= 120 MB' : ''}, last task <= 15 s`, met: m.waiting.requests.total / m.count <= 4 && m.waiting.lateSeconds <= 15 && (m.count < 100_000 || m.waiting.rssMB <= 120) });
-      results.push({ benchmark: `scale: ${m.count} answers --resume`, kct: `${m.resumed.requests.total} requests, ${fixed(m.resumed.seconds, 1)} s`, floor: '-', ratio: '-', target: '0 requests', met: m.resumed.requests.total === 0 });
+      if (m.noWait) results.push({ benchmark: `scale: ${m.count} answers --no-wait`, kct: `${fixed(m.noWait.rssMB, 1)} MB peak RSS`, floor: '-', ratio: '-', target: rssTarget ? `<= ${rssTarget} MB` : '(information)', met: rssTarget ? m.noWait.rssMB <= rssTarget : undefined });
+      if (m.waiting) results.push({ benchmark: `scale: ${m.count} answers waiting`, kct: `${fixed(m.waiting.rssMB, 1)} MB, ${perAnswer(m.waiting.requests, m.count)} req/answer`, floor: floorOf(m) ? `${fixed(floorOf(m), 1)} s drain` : '-', ratio: floorOf(m) ? `${fixed(m.waiting.seconds / floorOf(m))}x` : '-', target: `<= 4 req/answer${m.count >= 100_000 ? ', <= 120 MB' : ''}, last task <= 15 s`, met: m.waiting.requests.total / m.count <= 4 && m.waiting.lateSeconds <= 15 && (m.count < 100_000 || m.waiting.rssMB <= 120) });
+      if (m.resumed) results.push({ benchmark: `scale: ${m.count} answers --resume`, kct: `${m.resumed.requests.total} requests, ${fixed(m.resumed.seconds, 1)} s`, floor: '-', ratio: '-', target: '0 requests', met: m.resumed.requests.total === 0 });
     }
     for (const d of drains) {
       results.push({ benchmark: `scale: sandbox queue of ${d.count}`, kct: `${fixed(d.rate, 0)} tasks/s, status p99 ${fixed(d.p99, 1)} ms`, floor: '-', ratio: '-', target: '>= 1,000 tasks/s, p99 < 20 ms', met: d.rate >= 1000 && d.p99 < 20 && d.succeeded === d.count });
