@@ -154,6 +154,7 @@ async function measureSize(count, configDir) {
         const requests = proxy.take();
         const tasks = await drained(sandbox, count);
         result.noWait = { rssMB: run.rssMB, seconds: run.ms / 1000, requests, floorSeconds: (tasks.last - run.started) / 1000, queueRate: count / ((tasks.last - tasks.first) / 1000) };
+        log(`  --no-wait at ${count}: ${JSON.stringify(result.noWait)}`);
       } finally {
         await proxy.close();
         await sandbox.stop();
@@ -170,10 +171,12 @@ async function measureSize(count, configDir) {
         check('waiting', run, count, 'SUCCESS');
         const tasks = sandbox.tasks();
         result.waiting = { rssMB: run.rssMB, seconds: run.ms / 1000, requests: proxy.take(), lateSeconds: (run.ended - tasks.last) / 1000 };
+        log(`  waiting at ${count}: ${JSON.stringify(result.waiting)}`);
         // the same command again: everything is in the journal
         const again = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--max-rps', String(BENCH_RPS), '--resume', journal, '--output', 'ndjson'], env);
         check('resumed', again, count, 'SUCCESS');
         result.resumed = { rssMB: again.rssMB, seconds: again.ms / 1000, requests: proxy.take(), journalMB: statSync(journal).size / 2 ** 20 };
+        log(`  --resume at ${count}: ${JSON.stringify(result.resumed)}`);
       } finally {
         await proxy.close();
         await sandbox.stop();
@@ -189,6 +192,7 @@ async function measureSize(count, configDir) {
         check('--via batch', run, count, 'SUCCESS');
         const tasks = sandbox.tasks();
         result.batch = { rssMB: run.rssMB, seconds: run.ms / 1000, requests: proxy.take(), lateSeconds: (run.ended - tasks.last) / 1000 };
+        log(`  --via batch at ${count}: ${JSON.stringify(result.batch)}`);
       } finally {
         await proxy.close();
         await sandbox.stop();
