@@ -88,6 +88,9 @@ describe('parseOptions', () => {
       jobs: string; totalScore?: number; style?: 'Bullet' | 'Short'; asset?: string[]; wait: boolean; ready?: boolean;
       taskId: string; files?: string[];
     }>();
+    const typed = {} as OptionsOf<typeof declaration>;
+    // @ts-expect-error -- a flag the declaration does not have is a compile error in run
+    expect(typed.jbos).toBeUndefined();
   });
 
   it('keeps the message of a check that names its flag itself', () => {
