@@ -1,18 +1,21 @@
-// A command's declaration, as Wrangler's createCommand: name, flags (each declared once, with its
-// kind and default), examples and arguments sit in src/commands/<name>/command.ts; the options
-// schema and the type of run's options are derived from them (docs/architecture.md, "Adding a command").
+// A command's declaration, as Wrangler's createCommand. Each src/commands/<name>/command.ts is one:
+// its name, flags (each declared once, with its kind and default), arguments and examples, from which
+// its options are typed (OptionsOf, in its run.ts) and checked; its run.ts, loaded only when it runs,
+// does the work (docs/architecture.md, "Adding a command").
 import type { z } from 'zod';
 import { UsageError } from '../api/errors.js';
 import { GLOBAL_OPTIONS } from './options.js';
 
 /**
- * One flag. Its kind follows from what is declared: no value (`--raw`, `--no-wait`) is a boolean,
- * `choices` a choice of those literals, `repeatable` or `<x...>` a list of strings, else a string;
- * `check` replaces the value's schema (e.g. positiveNumber). It may be left out unless it is
- * `required`, has a `defaultValue` or is a `--no-` flag (commander then always sends it).
+ * One flag, keyed by its commander syntax in a declaration's `options` (`'-m, --model <id>'`): its
+ * description alone, or its description with more. Its kind follows from what is declared: no value
+ * (`--raw`, `--no-wait`) is a boolean, `choices` a choice of those literals, `repeatable` or `<x...>`
+ * a list of strings, else a string; `check` replaces the value's schema (e.g. positiveNumber). It may
+ * be left out unless it is `required`, has a `defaultValue` or is a `--no-` flag (commander then always sends it).
  */
-export interface OptionSpec {
-  readonly flags: string;
+export type OptionSpec = string | OptionDetail;
+
+export interface OptionDetail {
   readonly description: string;
   readonly defaultValue?: string | boolean;
   readonly choices?: readonly string[];
@@ -24,10 +27,15 @@ export interface OptionSpec {
   readonly check?: (zod: Zod) => z.ZodType;
 }
 
-export interface ArgSpec {
-  /** commander argument syntax, e.g. "<taskId>" or "[files...]": <> required, [] optional, ... a list */
-  readonly syntax: string;
-  readonly description: string;
+/** Flags by commander syntax, in the order --help lists them (no key looks like an integer, so insertion order holds). */
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+/** Arguments by commander syntax, e.g. `'<taskId>': 'task id'` or `'[files...]'`: <> required, [] optional, ... a list. */
+export type ArgSpecs = Readonly<Record<string, string>>;
+
+/** A declaration's flags as [syntax, detail] pairs, in --help order. */
+export function optionEntries(options: OptionSpecs = {}): [string, OptionDetail][] {
+  return Object.entries(options).map(([flags, spec]) => [flags, typeof spec === 'string' ? { description: spec } : spec]);
 }
 
 interface CommandMeta {
@@ -53,19 +61,22 @@ export interface RunModule {
 
 /** A declaration as the registry (program.ts) holds it, whatever its options' type. */
 export interface CommandDeclaration extends CommandMeta {
-  args?: readonly ArgSpec[];
-  options?: readonly OptionSpec[];
+  args?: ArgSpecs;
+  options?: OptionSpecs;
   load?: () => Promise<RunModule>;
 }
 
 /** A runnable command's declaration, its flags and arguments kept as written for OptionsOf. */
-export interface TypedDeclaration<O extends readonly OptionSpec[], A extends readonly ArgSpec[]> extends CommandDeclaration {
+export interface TypedDeclaration<O extends OptionSpecs, A extends ArgSpecs> extends CommandDeclaration {
   args?: A;
   options?: O;
   load: () => Promise<RunModule>;
 }
 
-export function defineCommand<const O extends readonly OptionSpec[] = [], const A extends readonly ArgSpec[] = []>(
+/** No flags, or no arguments. */
+type None = Record<never, never>;
+
+export function defineCommand<const O extends OptionSpecs = None, const A extends ArgSpecs = None>(
   spec: CommandMeta & { args?: A; options?: O; load: () => Promise<RunModule> },
 ): TypedDeclaration<O, A> {
   return spec;
@@ -84,20 +95,21 @@ type OptionName<F extends string> = F extends `${string}--no-${infer Rest}` ? Ca
 type Unlisted<S extends string> = S extends `${infer Name}...` ? Name : S;
 type ArgName<S extends string> = S extends `<${infer Name}>` | `[${infer Name}]` ? Camel<Unlisted<Name>> : never;
 
-type OptionValue<S extends OptionSpec> = S extends { check: (zod: Zod) => infer T extends z.ZodType } ? z.output<T>
+type OptionValue<F extends string, S> = S extends { check: (zod: Zod) => infer T extends z.ZodType } ? z.output<T>
   : S extends { choices: readonly (infer C)[] } ? C
   : S extends { repeatable: true } ? string[]
-  : S['flags'] extends `${string}...${string}` ? string[]
-  : S['flags'] extends `${string}<${string}` | `${string}[${string}` ? string : boolean;
-type AlwaysSent<S extends OptionSpec> = S extends { required: true } | { defaultValue: string | boolean } | { flags: `${string}--no-${string}` } ? true : false;
-type ArgValue<S extends ArgSpec> = S['syntax'] extends `${string}...${string}` ? string[] : string;
+  : F extends `${string}...${string}` ? string[]
+  : F extends `${string}<${string}` | `${string}[${string}` ? string : boolean;
+type AlwaysSent<F extends string, S> = S extends { required: true } | { defaultValue: string | boolean } ? true
+  : F extends `${string}--no-${string}` ? true : false;
+type ArgValue<S extends string> = S extends `${string}...${string}` ? string[] : string;
 
-type OptionValues<O extends readonly OptionSpec[]> =
-  & { [S in O[number] as AlwaysSent<S> extends true ? OptionName<S['flags']> : never]: OptionValue<S> }
-  & { [S in O[number] as AlwaysSent<S> extends true ? never : OptionName<S['flags']>]?: OptionValue<S> };
-type ArgValues<A extends readonly ArgSpec[]> =
-  & { [S in A[number] as S['syntax'] extends `<${string}` ? ArgName<S['syntax']> : never]: ArgValue<S> }
-  & { [S in A[number] as S['syntax'] extends `<${string}` ? never : ArgName<S['syntax']>]?: ArgValue<S> };
+type OptionValues<O> =
+  & { [F in keyof O & string as AlwaysSent<F, O[F]> extends true ? OptionName<F> : never]: OptionValue<F, O[F]> }
+  & { [F in keyof O & string as AlwaysSent<F, O[F]> extends true ? never : OptionName<F>]?: OptionValue<F, O[F]> };
+type ArgValues<A> =
+  & { [S in keyof A & string as S extends `<${string}` ? ArgName<S> : never]: ArgValue<S> }
+  & { [S in keyof A & string as S extends `<${string}` ? never : ArgName<S>]?: ArgValue<S> };
 type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** The options a command's run receives: kct's global flags, the command's flags and its arguments by name. */
@@ -111,26 +123,26 @@ export function attributeName(flagsOrSyntax: string): string {
   return long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
-function optionSchema(option: OptionSpec, zod: Zod): z.ZodType {
+function optionSchema(flags: string, option: OptionDetail, zod: Zod): z.ZodType {
   const value = option.check ? option.check(zod)
     : option.choices ? zod.enum(option.choices as [string, ...string[]])
-    : option.repeatable || option.flags.includes('...') ? zod.array(zod.string())
-    : /[<[]/.test(option.flags) ? zod.string() : zod.boolean();
-  const alwaysSent = option.required || option.defaultValue !== undefined || option.flags.includes('--no-');
+    : option.repeatable || flags.includes('...') ? zod.array(zod.string())
+    : /[<[]/.test(flags) ? zod.string() : zod.boolean();
+  const alwaysSent = option.required || option.defaultValue !== undefined || flags.includes('--no-');
   return alwaysSent ? value : value.optional();
 }
 
-function argSchema(arg: ArgSpec, zod: Zod): z.ZodType {
-  const value = arg.syntax.includes('...') ? zod.array(zod.string()) : zod.string();
-  return arg.syntax.startsWith('<') ? value : value.optional();
+function argSchema(syntax: string, zod: Zod): z.ZodType {
+  const value = syntax.includes('...') ? zod.array(zod.string()) : zod.string();
+  return syntax.startsWith('<') ? value : value.optional();
 }
 
 /** The options schema of a declaration: the global flags, its arguments and its flags, in that order. */
 export function optionsSchema(declaration: CommandDeclaration, zod: Zod): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
-  for (const option of GLOBAL_OPTIONS) shape[attributeName(option.flags)] = optionSchema(option, zod);
-  for (const arg of declaration.args ?? []) shape[attributeName(arg.syntax)] = argSchema(arg, zod);
-  for (const option of declaration.options ?? []) shape[attributeName(option.flags)] = optionSchema(option, zod);
+  for (const [flags, option] of optionEntries(GLOBAL_OPTIONS)) shape[attributeName(flags)] = optionSchema(flags, option, zod);
+  for (const syntax of Object.keys(declaration.args ?? {})) shape[attributeName(syntax)] = argSchema(syntax, zod);
+  for (const [flags, option] of optionEntries(declaration.options)) shape[attributeName(flags)] = optionSchema(flags, option, zod);
   return zod.object(shape);
 }
 
@@ -144,8 +156,8 @@ export function parseOptions(declaration: CommandDeclaration, raw: Record<string
   const issue = parsed.error.issues[0];
   if (issue.code === 'custom') throw new UsageError(issue.message);
   const key = String(issue.path[0] ?? '');
-  const option = [...GLOBAL_OPTIONS, ...(declaration.options ?? [])].find((spec) => attributeName(spec.flags) === key);
-  const arg = declaration.args?.find((spec) => attributeName(spec.syntax) === key);
-  const name = option ? option.flags.replace(/^-\w, /, '').replace(/ .*$/, '') : arg ? arg.syntax : key;
+  const flags = Object.keys({ ...GLOBAL_OPTIONS, ...declaration.options }).find((syntax) => attributeName(syntax) === key);
+  const arg = Object.keys(declaration.args ?? {}).find((syntax) => attributeName(syntax) === key);
+  const name = flags ? flags.replace(/^-\w, /, '').replace(/ .*$/, '') : arg ?? key;
   throw new UsageError(`invalid value for ${name}: ${issue.message}`, { suggestion: 'Run with --help for usage.' });
 }

@@ -2,7 +2,7 @@
 // loads its run.ts only when it runs, so `kct --help` and `kct --version` import no command's code.
 import { Command, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
-import { attributeName, parseOptions, type CommandDeclaration } from './define-command.js';
+import { attributeName, optionEntries, parseOptions, type CommandDeclaration } from './define-command.js';
 import { PAGED_COMMANDS, startPager } from './pager.js';
 import { setExamples } from './command-tree.js';
 import { GLOBAL_OPTIONS } from './options.js';
@@ -48,7 +48,7 @@ export function buildProgram(version: string, onContext: (globals: GlobalOptions
   const program = new Command('kct')
     .description('Mark student writing with the Public Evaluation API v1.')
     .version(version, '-V, --version', 'print the version');
-  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
+  for (const [flags, description] of Object.entries(GLOBAL_OPTIONS)) program.option(flags, description);
   program
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `
@@ -72,9 +72,9 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
   const path = [...parents, spec.name].join(' ');
   const command = new Command(spec.name).description(spec.summary);
   for (const alias of spec.aliases ?? []) command.alias(alias);
-  for (const arg of spec.args ?? []) command.argument(arg.syntax, arg.description);
-  for (const option of spec.options ?? []) {
-    const built = new Option(option.flags, option.description);
+  for (const [syntax, description] of Object.entries(spec.args ?? {})) command.argument(syntax, description);
+  for (const [flags, option] of optionEntries(spec.options)) {
+    const built = new Option(flags, option.description);
     if (option.choices) built.choices(option.choices);
     if (option.defaultValue !== undefined) built.default(option.defaultValue);
     if (option.hidden) built.hideHelp();
@@ -91,7 +91,7 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
   }
   const load = spec.load;
   if (!load) throw new Error(`command ${spec.name} has neither a module nor subcommands`);
-  const argNames = (spec.args ?? []).map((arg) => attributeName(arg.syntax));
+  const argNames = Object.keys(spec.args ?? {}).map(attributeName);
   command.action(async function action(this: Command, ...values: unknown[]) {
     const all = this.optsWithGlobals<Record<string, unknown> & GlobalOptions>();
     const positional: Record<string, unknown> = {};

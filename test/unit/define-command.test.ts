@@ -4,7 +4,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../src/api/errors.js';
-import { attributeName, defineCommand, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../src/cli/define-command.js';
+import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../src/cli/define-command.js';
 import { GLOBAL_OPTIONS, positiveNumber } from '../../src/cli/options.js';
 import { COMMANDS } from '../../src/cli/program.js';
 
@@ -25,21 +25,21 @@ describe('command declarations', () => {
 
   it.each(runnable)('%s: its derived schema names every flag and argument, and the global flags (nothing commander sends is dropped)', (_, declaration) => {
     const shape = optionsSchema(declaration, z).shape;
-    const names = [...GLOBAL_OPTIONS, ...(declaration.options ?? [])].map((option) => attributeName(option.flags));
-    for (const name of [...names, ...(declaration.args ?? []).map((arg) => attributeName(arg.syntax))]) expect(shape, name).toHaveProperty(name);
+    const syntaxes = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(declaration.options ?? {}), ...Object.keys(declaration.args ?? {})];
+    for (const name of syntaxes.map(attributeName)) expect(shape, name).toHaveProperty(name);
     expect(Object.keys(shape)).toHaveLength(new Set(Object.keys(shape)).size);
   });
 
   it.each(runnable)('%s: accepts what commander sends for a valid command line', (_, declaration) => {
     const sample: Record<string, unknown> = {};
-    for (const option of declaration.options ?? []) {
-      const name = attributeName(option.flags);
+    for (const [flags, option] of optionEntries(declaration.options)) {
+      const name = attributeName(flags);
       const value = option.choices?.[0] ?? '1';
       if (option.defaultValue !== undefined) sample[name] = option.defaultValue;
-      else if (/--no-/.test(option.flags)) sample[name] = true;
-      else if (option.required) sample[name] = /\.\.\.[>\]]/.test(option.flags) || option.repeatable ? [value] : value;
+      else if (/--no-/.test(flags)) sample[name] = true;
+      else if (option.required) sample[name] = /\.\.\.[>\]]/.test(flags) || option.repeatable ? [value] : value;
     }
-    for (const arg of declaration.args ?? []) if (arg.syntax.startsWith('<')) sample[attributeName(arg.syntax)] = arg.syntax.includes('...') ? ['a'] : 'a';
+    for (const syntax of Object.keys(declaration.args ?? {})) if (syntax.startsWith('<')) sample[attributeName(syntax)] = syntax.includes('...') ? ['a'] : 'a';
     expect(() => parseOptions(declaration, { ...sample, json: true, color: true, pager: true }, z)).not.toThrow();
   });
 });
@@ -48,15 +48,15 @@ describe('parseOptions', () => {
   const declaration = defineCommand({
     name: 'try',
     summary: 'a command for this test',
-    args: [{ syntax: '<task-id>', description: 'task' }, { syntax: '[files...]', description: 'files' }],
-    options: [
-      { flags: '-j, --jobs <n>', description: 'jobs', defaultValue: '4', check: (zod: Zod) => zod.string().regex(/^\d+$/) },
-      { flags: '--total-score <n>', description: 'total', check: positiveNumber('--total-score') },
-      { flags: '--style <style>', description: 'style', choices: ['Bullet', 'Short'] },
-      { flags: '--asset <url>', description: 'asset', repeatable: true },
-      { flags: '--no-wait', description: 'do not wait' },
-      { flags: '--ready', description: 'ready' },
-    ],
+    args: { '<task-id>': 'task', '[files...]': 'files' },
+    options: {
+      '-j, --jobs <n>': { description: 'jobs', defaultValue: '4', check: (zod: Zod) => zod.string().regex(/^\d+$/) },
+      '--total-score <n>': { description: 'total', check: positiveNumber('--total-score') },
+      '--style <style>': { description: 'style', choices: ['Bullet', 'Short'] },
+      '--asset <url>': { description: 'asset', repeatable: true },
+      '--no-wait': 'do not wait',
+      '--ready': 'ready',
+    },
     examples: ['kct try t1'],
     load: async () => ({ run: async () => {} }),
   });
@@ -88,6 +88,9 @@ describe('parseOptions', () => {
       jobs: string; totalScore?: number; style?: 'Bullet' | 'Short'; asset?: string[]; wait: boolean; ready?: boolean;
       taskId: string; files?: string[];
     }>();
+    const typed = {} as OptionsOf<typeof declaration>;
+    // @ts-expect-error -- a flag the declaration does not have is a compile error in run
+    expect(typed.jbos).toBeUndefined();
   });
 
   it('keeps the message of a check that names its flag itself', () => {

@@ -14,7 +14,10 @@ import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '
 import type { Context } from '../../cli/context.js';
 import { out, outRaw, type IO } from '../../cli/io.js';
 import { readStdinText } from '../../cli/stdin.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const fields = parseFields(options.rawField, options.field);

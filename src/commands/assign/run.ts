@@ -6,7 +6,10 @@ import { localAndUtc, toIsoDateTime } from './dates.js';
 import { out } from '../../cli/io.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
 import { parseModelId, parsePositiveInteger } from '../../cli/parse.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });

@@ -1,4 +1,3 @@
-// kct auth: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
 import { command as authLogin } from './login/command.js';
 import { command as authStatus } from './status/command.js';

@@ -18,7 +18,10 @@ import { resolveFormat } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
 import { startSpinner, watchTimings } from '../../cli/watch.js';
 import type { StatusSnapshot } from '../../api/schemas.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 /** https, as spec 4.9 asks; or plain http to this machine when the API is a local sandbox (loopback.ts). */
 export function checkCallbackUrl(value: string, baseUrl?: string): string {

@@ -1,4 +1,3 @@
-// kct callbacks: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
 import { command as callbacksVerify } from './verify/command.js';
 import { command as callbacksListen } from './listen/command.js';

@@ -3,7 +3,10 @@
 import type { Context } from '../../cli/context.js';
 import { outRaw } from '../../cli/io.js';
 import { modelCacheFile, readModelCache, writeModelCache, type CachedModel } from '../../cli/completion/model-cache.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 /** Tab waits for this long at most when the cache is cold. */
 const FETCH_LIMIT_MS = 3000;

@@ -1,12 +1,11 @@
-// kct completion: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'completion',
   summary: 'print a shell completion script (bash, zsh or fish) for commands, flags, their values and model ids',
-  args: [
-    { syntax: '<shell>', description: 'bash, zsh or fish' },
-  ],
+  args: {
+    '<shell>': 'bash, zsh or fish',
+  },
   examples: [
     'source <(kct completion bash)                              # this shell only; add it to ~/.bashrc to keep it',
     'kct completion zsh > "${fpath[1]}/_kct"                    # then start a new zsh',
@@ -14,4 +13,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -6,7 +6,10 @@ import { commandTree } from '../../cli/command-tree.js';
 import { completionTable, SHELLS, type Shell } from '../../cli/completion/table.js';
 import type { Context } from '../../cli/context.js';
 import { outRaw } from '../../cli/io.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const shell = options.shell.toLowerCase() as Shell;

@@ -1,4 +1,3 @@
-// kct config: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
 import { command as configGet } from './get/command.js';
 import { command as configSet } from './set/command.js';

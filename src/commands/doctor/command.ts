@@ -1,13 +1,12 @@
-// kct doctor: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'doctor',
   summary: 'check, in order, the configuration, the key, the base URL, the key\'s access and its models (a CI smoke check)',
-  options: [
-    { flags: '--mark <model>', description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)' },
-    { flags: '--timeout <duration>', description: 'time limit for --mark to finish', defaultValue: '5m' },
-  ],
+  options: {
+    '--mark <model>': 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)',
+    '--timeout <duration>': { description: 'time limit for --mark to finish', defaultValue: '5m' },
+  },
   examples: [
     'kct doctor',
     'kct doctor --json',
@@ -16,4 +15,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -15,7 +15,10 @@ import { parseModelId } from '../../cli/parse.js';
 import { formatNumber } from '../../cli/render/style.js';
 import type { ResolvedSettings } from '../../cli/settings.js';
 import { VERSION } from '../../version.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 /** What --mark sends: short, plain, and the same every run (the model's saved rubric marks it). */
 export const SAMPLE_ANSWER = [

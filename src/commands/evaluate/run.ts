@@ -13,7 +13,10 @@ import { resolveFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { readStdinText } from '../../cli/stdin.js';
 import { watchWithProgress } from '../../cli/watch.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   if (!options.assignment) throw new UsageError('--assignment <id> is required', { suggestion: 'Create one with `kct assign`; a model id is not an assignment id.' });

@@ -1,4 +1,3 @@
-// kct ingest: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
 import { command as ingestQuestions } from './questions/command.js';
 import { command as ingestRubrics } from './rubrics/command.js';

@@ -1,4 +1,3 @@
-// kct keys: a group of subcommands; its summary and examples, and the list of its subcommands.
 import { defineGroup } from '../../cli/define-command.js';
 import { command as keysCreate } from './create/command.js';
 import { command as keysList } from './list/command.js';

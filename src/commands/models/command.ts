@@ -1,5 +1,4 @@
-// kct models: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
 import { output } from '../../cli/options.js';
 import { command as modelsShow } from './show/command.js';
 import { command as modelsCreate } from './create/command.js';
@@ -8,10 +7,10 @@ import { command as modelsNew } from './new/command.js';
 export const command = defineCommand({
   name: 'models',
   summary: 'list the marking models this key can use; build new ones (show, create, new)',
-  options: [
-    { flags: '--ready', description: 'only models that are ready to mark with' },
-    output(),
-  ],
+  options: {
+    '--ready': 'only models that are ready to mark with',
+    ...output(),
+  },
   examples: [
     'kct models',
     'kct models --ready --output csv',
@@ -23,4 +22,3 @@ export const command = defineCommand({
   subcommands: [modelsShow, modelsCreate, modelsNew],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -1,7 +1,10 @@
 import type { Model } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
 import { printRows, resolveFormat, type Column } from '../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 const COLUMNS: Column<Model>[] = [
   { header: 'ID', value: (m) => m.model_id },

@@ -20,7 +20,10 @@ import { resolveFormat, type OutputFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { openRunReport, reportWritten } from '../../cli/report/writer.js';
 import { createProgressReporter, startSpinner, watchTimings, withResumeHint, type ProgressReporter } from '../../cli/watch.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 /** From this many plain-text answers, `--via auto` sends them in batches of 100 (README "A whole district"). */
 export const BATCH_FROM = 500;

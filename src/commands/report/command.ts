@@ -1,16 +1,15 @@
-// kct report: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'report',
   summary: 'make a class report, one self-contained HTML file, from a saved run (charts, sortable marks, feedback, failures)',
-  args: [
-    { syntax: '<source>', description: 'a saved run: the ndjson of `kct one-pass` or `kct batch --output ndjson`, or - for stdin' },
-  ],
-  options: [
-    { flags: '-o, --output <file>', description: 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal' },
-    { flags: '--title <text>', description: 'the report\'s title', defaultValue: 'Class report' },
-  ],
+  args: {
+    '<source>': 'a saved run: the ndjson of `kct one-pass` or `kct batch --output ndjson`, or - for stdin',
+  },
+  options: {
+    '-o, --output <file>': 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal',
+    '--title <text>': { description: 'the report\'s title', defaultValue: 'Class report' },
+  },
   examples: [
     'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson -o class.html',
     'kct batch answers.jsonl --model 12 --output ndjson | kct report - -o class.html',
@@ -18,4 +17,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

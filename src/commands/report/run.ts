@@ -6,7 +6,10 @@ import type { Context } from '../../cli/context.js';
 import { out } from '../../cli/io.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
 import { ReportWriter, reportWritten, type ReportInfo } from '../../cli/report/writer.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const target = options.output ?? '-';

@@ -4,7 +4,10 @@ import { batchItemsOf } from '../../client/client.js';
 import type { Context } from '../../cli/context.js';
 import { OutcomeWriter, outcomeFromResult, printOneResult } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const format = resolveFormat(options, (await context.settings()).output);

@@ -1,19 +1,18 @@
-// kct rewrite: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
 import { output } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'rewrite',
   summary: 'rewrite a finished evaluation\'s feedback in another style',
-  args: [
-    { syntax: '<source>', description: 'task id, a result file saved with `kct result <id> --json` (any name), or - to read it from stdin' },
-  ],
-  options: [
-    { flags: '--style <style>', description: 'new style', choices: ['bullet_points', 'paragraph', 'short_sentences'] },
-    { flags: '--item <criterion>', description: 'rewrite only this criterion' },
-    { flags: '--instruction <text>', description: 'free-text instruction, e.g. "address the student as you"' },
-    output(),
-  ],
+  args: {
+    '<source>': 'task id, a result file saved with `kct result <id> --json` (any name), or - to read it from stdin',
+  },
+  options: {
+    '--style <style>': { description: 'new style', choices: ['bullet_points', 'paragraph', 'short_sentences'] },
+    '--item <criterion>': 'rewrite only this criterion',
+    '--instruction <text>': 'free-text instruction, e.g. "address the student as you"',
+    ...output(),
+  },
   examples: [
     'kct rewrite tsk_0123abcd --style paragraph',
     'kct rewrite result.json --style short_sentences --item "Evidence & reasoning"',
@@ -22,4 +21,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -9,7 +9,10 @@ import type { Context } from '../../cli/context.js';
 import { out } from '../../cli/io.js';
 import { printRows, resolveFormat } from '../../cli/render/rows.js';
 import { readStdinText } from '../../cli/stdin.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   if (!options.style) throw new UsageError('--style is required: bullet_points, paragraph or short_sentences');

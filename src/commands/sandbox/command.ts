@@ -1,32 +1,32 @@
-// kct sandbox: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
+import { hostOption } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'sandbox',
   summary: 'run a local, durable implementation of the whole API (offline, for trying kct and for tests)',
-  options: [
-    { flags: '--host <host>', description: 'address to listen on', defaultValue: '127.0.0.1' },
-    { flags: '--port <port>', description: 'port (0 picks a free one)', defaultValue: '4010' },
-    { flags: '--data <dir>', description: 'data folder (SQLite database and files); default: $XDG_DATA_HOME/kct/sandbox' },
-    { flags: '--latency <ms>', description: 'milliseconds per processing stage', defaultValue: '300' },
-    { flags: '--workers <n>', description: 'tasks processed at once', defaultValue: '4' },
-    { flags: '--allow-private-callbacks', description: 'allow callbacks to loopback/private addresses and plain http (for local receivers)' },
-    { flags: '--time-scale <n>', description: 'divide the callback retry schedule by n (tests)', defaultValue: '1' },
-    { flags: '--training-delay <ms>', description: 'milliseconds a model made with POST /models stays "training" before it is ready', defaultValue: '0' },
-    { flags: '--grader <engine>', description: 'who marks: "sandbox" (deterministic, the default) or "openai" (your OpenAI-compatible server)', defaultValue: 'sandbox' },
-    { flags: '--grader-url <url>', description: 'with --grader openai: base URL of the API, e.g. http://127.0.0.1:11434/v1 (key, if any, from KCT_GRADER_API_KEY)' },
-    { flags: '--grader-model <name>', description: 'with --grader openai: model name on that server' },
-    { flags: '--grader-timeout <ms>', description: 'with --grader openai: time limit per model request', defaultValue: '120000' },
-    { flags: '--grader-concurrency <n>', description: 'with --grader openai: model requests at once', defaultValue: '2' },
-    { flags: '--public-url <url>', description: 'origin of the upload URLs it hands out (default: the listen address), e.g. https://sandbox.school.example' },
-    { flags: '--threads <n>', description: 'worker threads for reading files and marking (default: the number of cores)' },
-    { flags: '--job-timeout <duration>', description: 'longest one stage of a task (or a preview) may compute', defaultValue: '180s' },
-    { flags: '--request-timeout <duration>', description: 'a whole request (headers and body) must arrive within this', defaultValue: '60s' },
-    { flags: '--headers-timeout <duration>', description: 'the headers of a request must arrive within this', defaultValue: '10s' },
-    { flags: '--idle-timeout <duration>', description: 'a connection silent this long while awaited is closed', defaultValue: '10s' },
-    { flags: '--max-connections <n>', description: 'connections one client address may hold open (more get 503)', defaultValue: '64' },
-    { flags: '--log', description: 'print one line per request, and internal errors, on stderr (keys redacted)' },
-  ],
+  options: {
+    ...hostOption,
+    '--port <port>': { description: 'port (0 picks a free one)', defaultValue: '4010' },
+    '--data <dir>': 'data folder (SQLite database and files); default: $XDG_DATA_HOME/kct/sandbox',
+    '--latency <ms>': { description: 'milliseconds per processing stage', defaultValue: '300' },
+    '--workers <n>': { description: 'tasks processed at once', defaultValue: '4' },
+    '--allow-private-callbacks': 'allow callbacks to loopback/private addresses and plain http (for local receivers)',
+    '--time-scale <n>': { description: 'divide the callback retry schedule by n (tests)', defaultValue: '1' },
+    '--training-delay <ms>': { description: 'milliseconds a model made with POST /models stays "training" before it is ready', defaultValue: '0' },
+    '--grader <engine>': { description: 'who marks: "sandbox" (deterministic, the default) or "openai" (your OpenAI-compatible server)', defaultValue: 'sandbox' },
+    '--grader-url <url>': 'with --grader openai: base URL of the API, e.g. http://127.0.0.1:11434/v1 (key, if any, from KCT_GRADER_API_KEY)',
+    '--grader-model <name>': 'with --grader openai: model name on that server',
+    '--grader-timeout <ms>': { description: 'with --grader openai: time limit per model request', defaultValue: '120000' },
+    '--grader-concurrency <n>': { description: 'with --grader openai: model requests at once', defaultValue: '2' },
+    '--public-url <url>': 'origin of the upload URLs it hands out (default: the listen address), e.g. https://sandbox.school.example',
+    '--threads <n>': 'worker threads for reading files and marking (default: the number of cores)',
+    '--job-timeout <duration>': { description: 'longest one stage of a task (or a preview) may compute', defaultValue: '180s' },
+    '--request-timeout <duration>': { description: 'a whole request (headers and body) must arrive within this', defaultValue: '60s' },
+    '--headers-timeout <duration>': { description: 'the headers of a request must arrive within this', defaultValue: '10s' },
+    '--idle-timeout <duration>': { description: 'a connection silent this long while awaited is closed', defaultValue: '10s' },
+    '--max-connections <n>': { description: 'connections one client address may hold open (more get 503)', defaultValue: '64' },
+    '--log': 'print one line per request, and internal errors, on stderr (keys redacted)',
+  },
   examples: [
     'kct sandbox',
     'kct sandbox --port 0 --json --data /tmp/kct-sbx --latency 0',
@@ -37,4 +37,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -10,7 +10,10 @@ import { parseDuration } from '../../cli/duration.js';
 import { parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
 import { UsageError } from '../../api/errors.js';
 import type { GraderOptions } from '../../sandbox/engines/llm/types.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
   return env.KCT_SANDBOX_DATA || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'kct', 'sandbox');

@@ -4,7 +4,10 @@ import { inspectFile } from '../../client/files.js';
 import { UPLOAD_MIME_TYPES } from '../../api/limits.js';
 import type { Context } from '../../cli/context.js';
 import { printRows, resolveFormat, type Column } from '../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 const COLUMNS: Column<UploadedFile>[] = [
   { header: 'Name', value: (f) => f.name },

@@ -1,5 +1,4 @@
-// kct version: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'version',
@@ -10,4 +9,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

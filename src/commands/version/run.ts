@@ -2,7 +2,10 @@
 import type { Context } from '../../cli/context.js';
 import { out } from '../../cli/io.js';
 import { VERSION } from '../../version.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export interface VersionReport {
   version: string;

@@ -7,7 +7,10 @@ import type { Context } from '../../../cli/context.js';
 import { out } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { formatNumber } from '../../../cli/render/style.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 interface ServerCheck extends KeyOwner {
   accepted: boolean;

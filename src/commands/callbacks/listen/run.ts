@@ -10,7 +10,10 @@ import type { Context } from '../../../cli/context.js';
 import { err, out } from '../../../cli/io.js';
 import { parsePort, parsePositiveInteger } from '../../../cli/parse.js';
 import { webhookSecret } from '../../../cli/webhook-secret.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 /** A batch record of 100 items with their feedback is well under this. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;

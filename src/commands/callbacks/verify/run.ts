@@ -8,7 +8,10 @@ import { out } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { readStdinText } from '../../../cli/stdin.js';
 import { webhookSecret } from '../../../cli/webhook-secret.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const secret = await webhookSecret(options.secretFile, context.env);

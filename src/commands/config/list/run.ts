@@ -3,7 +3,10 @@ import { CONFIG_KEYS, settingFor } from '../../../cli/config-keys.js';
 import { out } from '../../../cli/io.js';
 import { maskKey } from '../../../client/redact.js';
 import { formatFor, printRows } from '../../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings();

@@ -2,8 +2,12 @@ import { configPath } from '../../../cli/config-store.js';
 import type { Context } from '../../../cli/context.js';
 import { out } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
 
-export async function run(options: { json?: boolean }, context: Context): Promise<void> {
+type Options = OptionsOf<typeof command>;
+
+export async function run(options: Options, context: Context): Promise<void> {
   const path = configPath(context.env);
   await printRecord(context.io, await formatFor(options, context), { path }, () => out(context.io, path));
 }

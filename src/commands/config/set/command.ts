@@ -1,13 +1,12 @@
-// kct config set: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { defineCommand } from '../../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'set',
   summary: 'change one setting of the profile',
-  args: [
-    { syntax: '<key>', description: 'base_url, model, output, product_url or account' },
-    { syntax: '<value>', description: 'new value' },
-  ],
+  args: {
+    '<key>': 'base_url, model, output, product_url or account',
+    '<value>': 'new value',
+  },
   examples: [
     'kct config set base_url http://127.0.0.1:4010/v1',
     'kct config set output json',
@@ -15,4 +14,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

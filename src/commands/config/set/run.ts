@@ -1,7 +1,10 @@
 import type { Context } from '../../../cli/context.js';
 import { checkConfigKey, checkConfigValue } from '../../../cli/config-keys.js';
 import { out } from '../../../cli/io.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const key = checkConfigKey(options.key);

@@ -1,16 +1,14 @@
-// kct config unset: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { defineCommand } from '../../../cli/define-command.js';
 
 export const command = defineCommand({
   name: 'unset',
   summary: 'remove one setting from the profile (the environment, if set, then applies)',
-  args: [
-    { syntax: '<key>', description: 'base_url, model, output, product_url or account' },
-  ],
+  args: {
+    '<key>': 'base_url, model, output, product_url or account',
+  },
   examples: [
     'kct config unset model',
     'kct --profile school config unset output',
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

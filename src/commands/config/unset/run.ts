@@ -6,7 +6,10 @@ import { checkConfigKey } from '../../../cli/config-keys.js';
 import { UsageError } from '../../../api/errors.js';
 import { out } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   if (options.key === 'api_key') throw new UsageError('the API key is removed with `kct auth logout`');

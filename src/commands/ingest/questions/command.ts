@@ -1,20 +1,19 @@
-// kct ingest questions: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { defineCommand } from '../../../cli/define-command.js';
 import { assetOption, previewFileOptions } from '../../../cli/options.js';
 
 export const command = defineCommand({
   name: 'questions',
   summary: 'parse question files or URLs (POST /questions-ingest-preview) into questions.yaml',
-  args: [
-    { syntax: '[files...]', description: 'question paper: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)' },
-  ],
-  options: [
-    assetOption,
-    { flags: '--spec <text>', description: 'parse only the named question (specification), e.g. "question 2"' },
-    { flags: '--name <name>', description: 'model name to put in the preview (assignment_name); default: the paper\'s title' },
-    { flags: '--desc <text>', description: 'description to put in the preview (assignment_desc); default: the paper\'s instructions' },
+  args: {
+    '[files...]': 'question paper: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)',
+  },
+  options: {
+    ...assetOption,
+    '--spec <text>': 'parse only the named question (specification), e.g. "question 2"',
+    '--name <name>': 'model name to put in the preview (assignment_name); default: the paper\'s title',
+    '--desc <text>': 'description to put in the preview (assignment_desc); default: the paper\'s instructions',
     ...previewFileOptions('questions.yaml'),
-  ],
+  },
   examples: [
     'kct ingest questions paper.pdf',
     'kct ingest questions page1.jpg page2.jpg -o questions.yaml',
@@ -24,4 +23,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -1,16 +1,15 @@
-// kct keys create: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { defineCommand } from '../../../cli/define-command.js';
 import { signInOptions } from '../../../cli/options.js';
 
 export const command = defineCommand({
   name: 'create',
   summary: 'create a key and print it once (or store it straight into a profile with --save-as; only its masked form is printed)',
-  options: [
-    { flags: '--scope <scope>', description: 'user: the account\'s own models; organization: its organization\'s (organization admins only)', choices: ['user', 'organization'], required: true },
-    { flags: '--name <name>', description: 'a name to tell the key apart in `kct keys list`' },
-    { flags: '--save-as <profile>', description: 'store the key in this profile, with the base URL, instead of printing it (never replaces a stored key)' },
+  options: {
+    '--scope <scope>': { description: 'user: the account\'s own models; organization: its organization\'s (organization admins only)', choices: ['user', 'organization'], required: true },
+    '--name <name>': 'a name to tell the key apart in `kct keys list`',
+    '--save-as <profile>': 'store the key in this profile, with the base URL, instead of printing it (never replaces a stored key)',
     ...signInOptions,
-  ],
+  },
   examples: [
     'kct keys create --scope user --name laptop --account user',
     'KEY=$(printf %s "$PASSWORD" | kct keys create --scope user --account user --password-stdin)',
@@ -19,4 +18,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -9,7 +9,10 @@ import { withSession } from '../../../cli/product-session.js';
 import { describeKey, keyRow } from '../../../cli/render/keys.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import type { ProductClient } from '../../../client/product.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const format = await formatFor({ json: options.json }, context);

@@ -1,14 +1,13 @@
-// kct keys list: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { defineCommand } from '../../../cli/define-command.js';
 import { output, signInOptions } from '../../../cli/options.js';
 
 export const command = defineCommand({
   name: 'list',
   summary: 'list the account\'s keys, masked (kct_****abcd), with scope, creation date and state (active or revoked)',
-  options: [
+  options: {
     ...signInOptions,
-    output(),
-  ],
+    ...output(),
+  },
   examples: [
     'kct keys list --account user',
     'KCT_ACCOUNT=org_admin kct keys list --output csv',
@@ -16,4 +15,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

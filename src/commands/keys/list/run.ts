@@ -4,7 +4,10 @@ import type { Context } from '../../../cli/context.js';
 import { withSession } from '../../../cli/product-session.js';
 import { KEY_COLUMNS, keyRow } from '../../../cli/render/keys.js';
 import { printRows, resolveFormat } from '../../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   await withSession(context, options, async ({ client, account, settings }) => {

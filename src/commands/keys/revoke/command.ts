@@ -1,17 +1,16 @@
-// kct keys revoke: its flags, arguments and examples, from which its options are typed and checked; run.ts, loaded only when it runs, does the work.
-import { defineCommand, type OptionsOf } from '../../../cli/define-command.js';
+import { defineCommand } from '../../../cli/define-command.js';
 import { signInOptions } from '../../../cli/options.js';
 
 export const command = defineCommand({
   name: 'revoke',
   summary: 'revoke one of the account\'s keys: every request with it is refused from then on (asks first on a terminal)',
-  args: [
-    { syntax: '<key>', description: 'the key\'s id or its masked form (kct_****abcd), from `kct keys list`' },
-  ],
-  options: [
-    { flags: '-y, --yes', description: 'revoke without asking (needed off a terminal)' },
+  args: {
+    '<key>': 'the key\'s id or its masked form (kct_****abcd), from `kct keys list`',
+  },
+  options: {
+    '-y, --yes': 'revoke without asking (needed off a terminal)',
     ...signInOptions,
-  ],
+  },
   examples: [
     'kct keys revoke 7 --account user',
     'kct keys revoke "kct_****3f9a" --account user',
@@ -19,4 +18,3 @@ export const command = defineCommand({
   ],
   load: () => import('./run.js'),
 });
-export type Options = OptionsOf<typeof command>;

@@ -5,7 +5,10 @@ import { err, out, safeText } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { confirmCreate, describeModel, waitForModel } from '../../../cli/model-building.js';
 import { buildModelRequest } from '../../../cli/preview-file.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const plan = await buildModelRequest({

@@ -17,7 +17,10 @@ import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printMo
 import { parsePositiveNumber } from '../../../cli/parse.js';
 import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../../../cli/preview-file.js';
 import { paint } from '../../../cli/render/style.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 const quote = (s: string) => (/^[\w./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 

@@ -5,7 +5,10 @@ import { out } from '../../../cli/io.js';
 import { printModel } from '../../../cli/model-building.js';
 import { parseModelId } from '../../../cli/parse.js';
 import { printRows, resolveFormat } from '../../../cli/render/rows.js';
-import type { Options } from './command.js';
+import type { OptionsOf } from '../../../cli/define-command.js';
+import type { command } from './command.js';
+
+type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const id = parseModelId(options.id);
