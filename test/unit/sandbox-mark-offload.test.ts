@@ -9,7 +9,7 @@ import { prepareTask } from '../../src/sandbox/engines/work/prepare.js';
 import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
 import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import { Store } from '../../src/sandbox/store/store.js';
-import { ThreadPool } from '../../src/sandbox/threads/pool.js';
+import { ThreadPool, type Job } from '../../src/sandbox/threads/pool.js';
 import { ESSAY, makeDataDir } from './sandbox-helpers.js';
 
 let dir: string;
@@ -24,7 +24,8 @@ beforeEach(async () => {
   seedIfEmpty(store, dir);
   const taskDir = join(dir, 'task');
   const prepared = await prepareTask({ files: [], paperContent: ESSAY, taskDir });
-  input = { kind: 'one-pass', modelId: 12, inputJson: JSON.stringify({ model_id: 12, paper_content: ESSAY }), model: store.model(12)!, preparedJson: prepared.preparedJson, taskDir };
+  if (!prepared.ok) throw new Error(prepared.comment);
+  input = { kind: 'one_pass', modelId: 12, inputJson: JSON.stringify({ model_id: 12, paper_content: ESSAY }), model: store.model(12)!, preparedJson: prepared.preparedJson, taskDir };
   pool = new ThreadPool({ size: 1, maxQueued: 8, budgetMs: 20_000, maxMemoryMb: 256 });
 });
 afterEach(async () => {
@@ -33,7 +34,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const markJobs = (run: ReturnType<typeof vi.spyOn>) => run.mock.calls.filter(([job]) => (job as { fn: string }).fn === 'markTask').length;
+const markJobs = (run: { mock: { calls: [Job, ...unknown[]][] } }) => run.mock.calls.filter(([job]) => job.fn === 'markTask').length;
 
 test('one small mark at a time runs inline', async () => {
   const engines = new Engines(pool);
