@@ -6,6 +6,10 @@ import { Agent, request } from 'undici';
 import type { FormData } from 'undici';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
+import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
+import type { DriverName } from '../../src/sandbox/store/sqlite/driver.js';
+import { Store } from '../../src/sandbox/store/store.js';
 
 export interface Reply {
   status: number;
@@ -31,6 +35,30 @@ export const dispatcher = new Agent();
 
 export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'kct-sbx-'));
+}
+
+/** A seeded database on a fresh data dir, without HTTP (the store, queue and transition tests). */
+export interface SeededStore {
+  dir: string;
+  db: Db;
+  store: Store;
+  /** The seeded account `user`. */
+  userId: number;
+}
+
+export async function openSeededStore(driver?: DriverName): Promise<SeededStore> {
+  const dir = await makeDataDir();
+  const db = openDatabase(dir, { driver });
+  const store = new Store(db);
+  seedIfEmpty(store, dir);
+  const userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+  return { dir, db, store, userId };
+}
+
+/** Closes the database a test ended with (it may have reopened it) and deletes its data dir. */
+export async function closeSeededStore(db: Db, dir: string): Promise<void> {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
 }
 
 export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: string): Promise<TestSandbox> {

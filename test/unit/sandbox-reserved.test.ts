@@ -1,7 +1,6 @@
 // users.reserved (db.ts, 7th migration): the credits unfinished tasks hold, kept by triggers in
 // the statement that changes a task. After any sequence of acceptances, refusals, state changes,
 // charges, cancels and batches it equals the sum over the queue, on every driver this runtime loads.
-import { rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { accept } from '../../src/sandbox/tasks/accept.js';
@@ -9,12 +8,11 @@ import type { NewTask } from '../../src/sandbox/tasks/accept.js';
 import type { Db } from '../../src/sandbox/store/db.js';
 import { openDatabase } from '../../src/sandbox/store/db.js';
 import { availableDrivers, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import { Store } from '../../src/sandbox/store/store.js';
 import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../src/sandbox/tasks/transitions.js';
 import { cancelBatch, settleBatch } from '../../src/sandbox/tasks/batch-parents.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { makeDataDir } from './sandbox-helpers.js';
+import { closeSeededStore, openSeededStore } from './sandbox-helpers.js';
 
 const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
 const STAGES = [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']] as const;
@@ -27,16 +25,9 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
   let n = 0;
 
   beforeEach(async () => {
-    dir = await makeDataDir();
-    db = openDatabase(dir, { driver });
-    store = new Store(db);
-    seedIfEmpty(store, dir);
-    userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+    ({ dir, db, store, userId } = await openSeededStore(driver));
   });
-  afterEach(async () => {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => closeSeededStore(db, dir));
 
   /** What users.reserved must equal: the costs of the unfinished reserving tasks, summed. */
   function counted(user = userId): number {

@@ -1,18 +1,15 @@
 // The state-change, charging and idempotency functions, on a real database without HTTP.
-import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { accept } from '../../src/sandbox/tasks/accept.js';
 import type { NewTask } from '../../src/sandbox/tasks/accept.js';
 import type { Db } from '../../src/sandbox/store/db.js';
-import { openDatabase } from '../../src/sandbox/store/db.js';
 import { HttpError } from '../../src/sandbox/http/envelope.js';
 import { canonicalJson } from '../../src/api/canonical.js';
 import { fingerprint } from '../../src/sandbox/tasks/idempotency-keys.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import { Store } from '../../src/sandbox/store/store.js';
 import { advance, cancel, completeAndCharge, fail } from '../../src/sandbox/tasks/transitions.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { makeDataDir } from './sandbox-helpers.js';
+import { closeSeededStore, openSeededStore } from './sandbox-helpers.js';
 
 let dir: string;
 let db: Db;
@@ -21,16 +18,9 @@ let userId: number;
 let n = 0;
 
 beforeEach(async () => {
-  dir = await makeDataDir();
-  db = openDatabase(dir);
-  store = new Store(db);
-  seedIfEmpty(store, dir);
-  userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+  ({ dir, db, store, userId } = await openSeededStore());
 });
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => closeSeededStore(db, dir));
 
 function newTask(cost: number): NewTask {
   n += 1;

@@ -12,7 +12,7 @@ describe.each(SEED_MODELS.map((m) => [m.model_id, m] as const))('seed model %i',
   });
 
   it('gives every criterion four levels at its maximum, 70 %, 40 % and 0', () => {
-    for (const { max_score, levels } of model.rubrics) {
+    for (const { max_score, levels = [] } of model.rubrics) {
       expect(levels.map((l) => l.score)).toEqual([max_score, Math.round(max_score * 0.7), Math.round(max_score * 0.4), 0]);
       for (const level of levels) expect(level.descriptor.length).toBeGreaterThan(0);
     }
