@@ -165,27 +165,25 @@ export function parseJson<T = unknown>(text: string): T {
   }
 }
 
-/** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` after a short delay. */
+/** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` once it asks for an API key. */
 export function inTerminal(args: string[], env: Record<string, string | undefined>, input?: string): Promise<{ code: number | null; output: string }> {
+  return answering(args, env, input === undefined ? [] : [['API key', input]], 100);
+}
+
+/** kct under a pseudo-terminal (util-linux `script`), `columns` wide, typing each answer once its prompt appears. */
+export function answering(args: string[], env: Record<string, string | undefined>, answers: [prompt: string, text: string][], columns = 120): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const command = [process.execPath, BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${command}`, '/dev/null'], {
-      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: '100' } as NodeJS.ProcessEnv,
+    const child = spawn('script', ['-qefc', `stty cols ${columns} rows 40; ${command}`, '/dev/null'], {
+      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: String(columns) } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
+    const pending = [...answers];
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
+      if (pending.length > 0 && output.includes(pending[0][0])) child.stdin.write(pending.shift()![1]);
     });
-    if (input !== undefined) {
-      let sent = false;
-      child.stdout.on('data', () => {
-        if (!sent && output.includes('API key')) {
-          sent = true;
-          child.stdin.write(input);
-        }
-      });
-    }
     child.on('close', (code) => resolve({ code, output }));
   });
 }

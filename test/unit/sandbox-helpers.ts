@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { FormData } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
@@ -35,6 +36,26 @@ export const dispatcher = new Agent();
 
 export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'kct-sbx-'));
+}
+
+/**
+ * One sandbox for the whole test file: started before its first test, stopped (its data dir
+ * deleted) after its last. Use it inside tests and hooks: it does not exist before beforeAll.
+ */
+export function sandboxForFile(options: Partial<SandboxOptions> = {}): TestSandbox {
+  let started: TestSandbox | undefined;
+  beforeAll(async () => {
+    started = await launch(options);
+  });
+  afterAll(async () => {
+    await started?.dispose();
+  });
+  return new Proxy({} as TestSandbox, {
+    get(_, name) {
+      if (!started) throw new Error('the file\'s sandbox starts in beforeAll: use it inside a test or a hook');
+      return Reflect.get(started, name);
+    },
+  });
 }
 
 /** A seeded database on a fresh data dir, without HTTP (the store, queue and transition tests). */
