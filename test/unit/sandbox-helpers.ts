@@ -2,8 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
-import type { FormData } from 'undici';
+import { Agent, FormData, request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -33,6 +32,16 @@ export interface TestSandbox extends RunningSandbox {
  * (nodejs/undici#5520; README "Supported Node.js versions").
  */
 export const dispatcher = new Agent();
+
+/** A multipart form of text fields `[name, value]` and text/plain files `[name, content, filename]`, in order. */
+export function textForm(...parts: ([name: string, value: string] | [name: string, content: string, filename: string])[]): FormData {
+  const form = new FormData();
+  for (const [name, value, filename] of parts) {
+    if (filename === undefined) form.append(name, value);
+    else form.append(name, new Blob([value], { type: 'text/plain' }), filename);
+  }
+  return form;
+}
 
 export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'kct-sbx-'));
