@@ -3,13 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, FormData, request } from 'undici';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
 import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import type { DriverName } from '../../src/sandbox/store/sqlite/driver.js';
 import { Store } from '../../src/sandbox/store/store.js';
+import type { NewTask } from '../../src/sandbox/tasks/accept.js';
+import { advance } from '../../src/sandbox/tasks/transitions.js';
 
 export interface Reply {
   status: number;
@@ -83,6 +85,23 @@ export async function openSeededStore(driver?: DriverName): Promise<SeededStore>
   seedIfEmpty(store, dir);
   const userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
   return { dir, db, store, userId };
+}
+
+/** A result a worker could store, for the tests that complete tasks without marking them. */
+export const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
+/** The moves of a task from QUEUED to PROGRESS, in order. */
+export const STAGES = [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']] as const;
+
+let tasksMade = 0;
+/** A one-pass task of the user `ownerUserId` on model 12, costing `cost`, with a fresh id. */
+export function onePassTask(ownerUserId: number, cost: number, extra: Partial<NewTask> = {}): NewTask {
+  tasksMade += 1;
+  return { task_id: `tsk_t${tasksMade}`, kind: 'one_pass', owner_user_id: ownerUserId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { n: tasksMade }, files: [], ...extra };
+}
+
+/** Moves a queued task to PROGRESS; each move is a compare-and-swap that must succeed. */
+export function toProgress(store: Store, taskId: string): void {
+  for (const [from, to] of STAGES) expect(advance(store, taskId, from, to)).toBe(true);
 }
 
 /** Closes the database a test ended with (it may have reopened it) and deletes its data dir. */

@@ -12,17 +12,13 @@ import { Store } from '../../src/sandbox/store/store.js';
 import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../src/sandbox/tasks/transitions.js';
 import { cancelBatch, settleBatch } from '../../src/sandbox/tasks/batch-parents.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { closeSeededStore, openSeededStore } from './sandbox-helpers.js';
-
-const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
-const STAGES = [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']] as const;
+import { closeSeededStore, onePassTask, openSeededStore, RESULT, STAGES, toProgress } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) => {
   let dir: string;
   let db: Db;
   let store: Store;
   let userId: number;
-  let n = 0;
 
   beforeEach(async () => {
     ({ dir, db, store, userId } = await openSeededStore(driver));
@@ -36,15 +32,9 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
   }
   const reserved = () => store.balance(userId).reserved;
 
-  function task(cost: number, extra: Partial<NewTask> = {}): NewTask {
-    n += 1;
-    return { task_id: `tsk_res${n}`, kind: 'one_pass', owner_user_id: userId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { n }, files: [], ...extra };
-  }
+  const task = (cost: number, extra: Partial<NewTask> = {}) => onePassTask(userId, cost, extra);
   function submit(t: NewTask, children?: NewTask[]) {
     return accept(store, { endpoint: 'test', fingerprint: t.task_id, task: t, ...(children ? { children } : {}), respond: taskRecord });
-  }
-  function toProgress(taskId: string) {
-    for (const [from, to] of STAGES) expect(advance(store, taskId, from, to)).toBe(true);
   }
 
   test('acceptance reserves, every way out of the queue releases, in the same statement', () => {
@@ -55,7 +45,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     submit(b);
     submit(c);
     expect(reserved()).toBe(15);
-    toProgress(a.task_id);
+    toProgress(store, a.task_id);
     expect(reserved()).toBe(15); // moving between unfinished stages holds the reservation
     expect(completeAndCharge(store, a.task_id, RESULT)).toBe('charged');
     expect(store.balance(userId)).toEqual({ credits: 995, reserved: 10 });
@@ -76,7 +66,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     expect(reserved()).toBe(600);
     const t = task(10);
     submit(t);
-    toProgress(t.task_id);
+    toProgress(store, t.task_id);
     db.prepare('UPDATE users SET credits = 5 WHERE id = ?').run(userId);
     expect(completeAndCharge(store, t.task_id, RESULT)).toBe('insufficient_credits');
     expect(store.task(t.task_id)!.status).toBe('PROGRESS'); // rolled back: still unfinished, still reserved
@@ -89,7 +79,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     const items = [4, 6, 8].map((cost, i) => task(cost, { kind: 'batch_item', parent_task_id: parent.task_id, item_index: i }));
     submit(parent, items);
     expect(reserved()).toBe(18);
-    toProgress(items[0]!.task_id);
+    toProgress(store, items[0]!.task_id);
     expect(completeAndCharge(store, items[0]!.task_id, RESULT)).toBe('charged');
     expect(reserved()).toBe(14);
     expect(settleBatch(store, parent.task_id)).toBe(false);
@@ -151,7 +141,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     submit(task(11));
     const done = task(4);
     submit(done);
-    toProgress(done.task_id);
+    toProgress(store, done.task_id);
     completeAndCharge(store, done.task_id, RESULT);
     submit(task(0, { kind: 'batch' }), [task(2, { kind: 'batch_item', item_index: 0 })]);
     // back to the schema of the 6th migration, as an older sandbox left it

@@ -8,9 +8,7 @@ import { Store } from '../../src/sandbox/store/store.js';
 import { advance, completeAndCharge } from '../../src/sandbox/tasks/transitions.js';
 import { WriteGroup } from '../../src/sandbox/tasks/write-group.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { closeSeededStore, openSeededStore } from './sandbox-helpers.js';
-
-const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
+import { closeSeededStore, onePassTask, openSeededStore, RESULT } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
   let dir: string;
@@ -26,7 +24,7 @@ describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
   afterEach(() => closeSeededStore(db, dir));
 
   function queued(id: string, cost = 5): string {
-    accept(store, { endpoint: 'test', fingerprint: id, task: { task_id: id, kind: 'one_pass', owner_user_id: userId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: {}, files: [] }, respond: taskRecord });
+    accept(store, { endpoint: 'test', fingerprint: id, task: onePassTask(userId, cost, { task_id: id }), respond: taskRecord });
     return id;
   }
   const status = (id: string) => store.task(id)!.status;
