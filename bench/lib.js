@@ -5,6 +5,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { prng } from './prng.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin', 'kct.js');
@@ -153,17 +154,7 @@ export function log(text = '') {
   process.stdout.write(`${text}\n`);
 }
 
-/** A small deterministic generator (mulberry32), so inputs are the same on every run. */
-export function prng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const WORDS = ('school uniforms students should wear clothes identity cost families equality bullying '
   + 'discipline freedom expression learning teachers parents board policy research evidence argue '

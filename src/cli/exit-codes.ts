@@ -20,20 +20,23 @@ export const EXIT = {
   TERMINATED: 143,
 } as const;
 
-export const EXIT_CODE_TABLE: readonly [number, string][] = [
-  [EXIT.OK, 'success'],
-  [EXIT.UNEXPECTED, 'anything unexpected (a bug, an unknown server answer)'],
-  [EXIT.USAGE, 'bad usage or input: flags, arguments, local files, or HTTP 400/413/422'],
-  [EXIT.TASK_UNSUCCESSFUL, 'the task ended FAILURE or CANCEL (for several answers: at least one did)'],
-  [EXIT.AUTH, 'authentication or permission: no usable key or sign-in, HTTP 401 or 403'],
-  [EXIT.CREDITS, 'insufficient credits (HTTP 402)'],
-  [EXIT.NOT_FOUND, 'not found (HTTP 404): model, assignment, task or key'],
-  [EXIT.CONFLICT, 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused'],
-  [EXIT.TIMEOUT, 'still not final when --timeout ran out (the task keeps running; its id is printed)'],
-  [EXIT.UNREACHABLE, 'service unreachable, or HTTP 5xx/429 after retries'],
-  [EXIT.INTERRUPTED, 'interrupted (Ctrl-C, SIGINT); running tasks are left running'],
-  [EXIT.TERMINATED, 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running'],
-];
+/** What each code means, as the README and `kct help exit-codes` say it; the type asks for every code. */
+const MEANINGS: Record<keyof typeof EXIT, string> = {
+  OK: 'success',
+  UNEXPECTED: 'anything unexpected (a bug, an unknown server answer)',
+  USAGE: 'bad usage or input: flags, arguments, local files, or HTTP 400/413/422',
+  TASK_UNSUCCESSFUL: 'the task ended FAILURE or CANCEL (for several answers: at least one did)',
+  AUTH: 'authentication or permission: no usable key or sign-in, HTTP 401 or 403',
+  CREDITS: 'insufficient credits (HTTP 402)',
+  NOT_FOUND: 'not found (HTTP 404): model, assignment, task or key',
+  CONFLICT: 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused',
+  TIMEOUT: 'still not final when --timeout ran out (the task keeps running; its id is printed)',
+  UNREACHABLE: 'service unreachable, or HTTP 5xx/429 after retries',
+  INTERRUPTED: 'interrupted (Ctrl-C, SIGINT); running tasks are left running',
+  TERMINATED: 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running',
+};
+
+export const EXIT_CODE_TABLE: readonly [number, string][] = Object.entries(EXIT).map(([name, code]) => [code, MEANINGS[name as keyof typeof EXIT]]);
 
 /** 128 + the signal's number, as shells report a process a signal stopped. */
 export function exitCodeForSignal(signal: NodeJS.Signals): number {

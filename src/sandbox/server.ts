@@ -70,11 +70,8 @@ export interface SandboxOptions {
   grader?: GraderOptions;
 }
 
-export interface RunningSandbox {
-  /** e.g. http://127.0.0.1:4010/v1 */
-  baseUrl: string;
-  /** The product base of the key routes (spec 5.4), the origin: e.g. http://127.0.0.1:4010 */
-  productUrl: string;
+/** What every started sandbox hands back: its accounts' secrets, and how to stop it. */
+export interface SandboxSecrets {
   keys: SandboxKeys;
   passwords: SandboxPasswords;
   /** Seeded keys revoked through the key routes: they stay revoked. */
@@ -84,15 +81,17 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+export interface RunningSandbox extends SandboxSecrets {
+  /** e.g. http://127.0.0.1:4010/v1 */
+  baseUrl: string;
+  /** The product base of the key routes (spec 5.4), the origin: e.g. http://127.0.0.1:4010 */
+  productUrl: string;
+}
+
 /** A sandbox whose app is built and whose workers run, without a listening socket (for `inject`). */
-export interface SandboxInstance {
+export interface SandboxInstance extends SandboxSecrets {
   app: FastifyInstance;
   context: SandboxContext;
-  keys: SandboxKeys;
-  passwords: SandboxPasswords;
-  revokedKeys: (keyof SandboxKeys)[];
-  webhookSecret: string;
-  close(): Promise<void>;
 }
 
 export const DEFAULT_PORT = 4010;

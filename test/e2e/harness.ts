@@ -40,8 +40,21 @@ export function tempDir(prefix = 'kct-e2e-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** `executable`: the single-file kct to run the sandbox in, instead of bin/kct.js under this Node. */
-export async function startSandbox(options: { dataDir?: string; latencyMs?: number; port?: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string>; executable?: string } = {}): Promise<Sandbox> {
+export interface SandboxStartOptions {
+  dataDir?: string;
+  latencyMs?: number;
+  port?: number;
+  args?: string[];
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+  /** The single-file kct to run the sandbox in, instead of bin/kct.js under this Node. */
+  executable?: string;
+  /** Takes what the sandbox prints after its first line (stderr, later stdout lines), instead of stderr() keeping it. */
+  onOutput?: (text: string) => void;
+}
+
+/** `kct sandbox --json` on a free loopback port (by default), started once its first line (the keys) is read. */
+export async function startSandbox(options: SandboxStartOptions = {}): Promise<Sandbox> {
   const dataDir = options.dataDir ?? tempDir('kct-sbx-');
   const [command, prefix] = options.executable ? [options.executable, []] : [process.execPath, [...(options.nodeArgs ?? []), BIN]];
   const child = spawn(command, [
@@ -49,11 +62,10 @@ export async function startSandbox(options: { dataDir?: string; latencyMs?: numb
     '--latency', String(options.latencyMs ?? 0), ...(options.args ?? []),
   ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
+  const keep = options.onOutput ?? ((text: string) => void (stderr += text));
+  child.stderr!.setEncoding('utf8').on('data', keep);
+  const lines = createInterface({ input: child.stdout! });
   const line = await new Promise<string>((resolveLine, reject) => {
-    const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => reject(new Error(`sandbox did not start in time: ${stderr}`)), 60_000);
     lines.once('line', (first) => {
       clearTimeout(timer);
@@ -64,6 +76,7 @@ export async function startSandbox(options: { dataDir?: string; latencyMs?: numb
       reject(new Error(`sandbox exited with ${code}: ${stderr}`));
     });
   });
+  if (options.onOutput) lines.on('line', options.onOutput);
   const info = JSON.parse(line) as { base_url: string; product_url: string; keys: SandboxKeys; passwords: SandboxKeys; webhook_secret: string };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
@@ -165,27 +178,25 @@ export function parseJson<T = unknown>(text: string): T {
   }
 }
 
-/** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` after a short delay. */
+/** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` once it asks for an API key. */
 export function inTerminal(args: string[], env: Record<string, string | undefined>, input?: string): Promise<{ code: number | null; output: string }> {
+  return answering(args, env, input === undefined ? [] : [['API key', input]], 100);
+}
+
+/** kct under a pseudo-terminal (util-linux `script`), `columns` wide, typing each answer once its prompt appears. */
+export function answering(args: string[], env: Record<string, string | undefined>, answers: [prompt: string, text: string][], columns = 120): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const command = [process.execPath, BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${command}`, '/dev/null'], {
-      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: '100' } as NodeJS.ProcessEnv,
+    const child = spawn('script', ['-qefc', `stty cols ${columns} rows 40; ${command}`, '/dev/null'], {
+      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: String(columns) } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
+    const pending = [...answers];
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
+      if (pending.length > 0 && output.includes(pending[0][0])) child.stdin.write(pending.shift()![1]);
     });
-    if (input !== undefined) {
-      let sent = false;
-      child.stdout.on('data', () => {
-        if (!sent && output.includes('API key')) {
-          sent = true;
-          child.stdin.write(input);
-        }
-      });
-    }
     child.on('close', (code) => resolve({ code, output }));
   });
 }
@@ -224,7 +235,7 @@ export async function creditsOf(run: ReturnType<typeof asUser>): Promise<number>
  * One sandbox for a test file, started before its tests and stopped after them; the returned
  * object's `sandbox` and `kct` (the `user` key) are set once it is up.
  */
-export function useSandbox(options: Parameters<typeof startSandbox>[0] = {}): { sandbox: Sandbox; kct: ReturnType<typeof asUser> } {
+export function useSandbox(options: SandboxStartOptions = {}): { sandbox: Sandbox; kct: ReturnType<typeof asUser> } {
   const shared = {} as { sandbox: Sandbox; kct: ReturnType<typeof asUser> };
   beforeAll(async () => {
     shared.sandbox = await startSandbox(options);

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, kctEnv, parseJson, removeDir, runKct, tempDir, useSandbox, type RunResult, type SandboxKeys } from './harness.js';
+import { answering, BIN, kctEnv, parseJson, removeDir, runKct, tempDir, useSandbox, type RunResult, type SandboxKeys } from './harness.js';
 
 const shared = useSandbox();
 
@@ -282,21 +282,3 @@ afterAll(() => {
   }
   expect(shared.sandbox.stderr()).not.toMatch(/kct_sbx_[0-9a-f]{8}|sess_sbx_[0-9a-f]{8}/);
 });
-
-/** kct under a pseudo-terminal (util-linux `script`), typing each answer once its prompt appears. */
-function answering(args: string[], env: Record<string, string | undefined>, answers: [string, string][]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const command = [process.execPath, BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qefc', `stty cols 120 rows 40; ${command}`, '/dev/null'], {
-      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: '120' } as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const pending = [...answers];
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (pending.length > 0 && output.includes(pending[0][0])) child.stdin.write(pending.shift()![1]);
-    });
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}

@@ -1,24 +1,21 @@
 // Shared by the reliability suite (test/reliability, docs/security.md): a real `kct sandbox`
 // process, an HTTP client that keeps a transcript of everything the sandbox answered, a reader
 // of its database, a seeded random source, and the secrets scan of every output.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { ROOT, startSandbox as startKctSandbox, type Sandbox, type SandboxKeys } from '../e2e/harness.js';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'bin', 'kct.js');
+export { ROOT };
 
 /** `npm run test:reliability` runs everything at full size with its bounds; `npm test` a smaller pass without timed bounds. */
 export const FULL = process.env.KCT_RELIABILITY === 'full';
 /** One seed for every generator of a run (KCT_SEED to replay one): printed by each file. */
 export const SEED = Number(process.env.KCT_SEED ?? 12_012);
-
-export interface SandboxKeys { user: string; broke: string; org_admin: string; org_member: string; former_admin: string }
 
 /** Everything the sandbox said, in one place, for the secrets scan. */
 export class Transcript {
@@ -31,17 +28,10 @@ export class Transcript {
   }
 }
 
-export interface SandboxProcess {
-  baseUrl: string;
+export interface SandboxProcess extends Sandbox {
   origin: string;
   port: number;
-  keys: SandboxKeys;
-  /** The accounts' passwords (the key routes' sign-in). */
-  passwords: SandboxKeys;
-  dataDir: string;
   child: ChildProcess;
-  stop(): Promise<void>;
-  kill(): Promise<void>;
 }
 
 export function tempDir(prefix = 'kct-rel-'): string {
@@ -49,35 +39,14 @@ export function tempDir(prefix = 'kct-rel-'): string {
 }
 
 /**
- * `kct sandbox --json` on a free loopback port. Its first line (the keys, shown by design) is
- * read and kept out of the transcript; everything else it prints goes in.
+ * `kct sandbox --json --log` on a free loopback port (the end-to-end harness's start). Its first
+ * line (the keys, shown by design) is kept out of the transcript; everything else it prints goes in.
  */
 export async function startSandbox(transcript: Transcript, options: { dataDir?: string; args?: string[] } = {}): Promise<SandboxProcess> {
   const dataDir = options.dataDir ?? tempDir('kct-rel-sbx-');
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--log', '--port', '0', '--data', dataDir, '--latency', '0', ...(options.args ?? [])],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => transcript.record(chunk));
-  const lines = createInterface({ input: child.stdout! });
-  const first = await new Promise<string>((resolveLine, reject) => {
-    const timer = setTimeout(() => reject(new Error('the sandbox did not start within 60 s')), 60_000);
-    lines.once('line', (line) => {
-      clearTimeout(timer);
-      resolveLine(line);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the sandbox exited with ${code}`));
-    });
-  });
-  lines.on('line', (line) => transcript.record(line));
-  const info = JSON.parse(first) as { base_url: string; keys: SandboxKeys; passwords: SandboxKeys };
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = new URL(info.base_url);
-  const end = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-  };
-  return { baseUrl: info.base_url, origin: url.origin, port: Number(url.port), keys: info.keys, passwords: info.passwords, dataDir, child, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  const sandbox = await startKctSandbox({ dataDir, args: ['--log', ...(options.args ?? [])], onOutput: (text) => transcript.record(text) });
+  const url = new URL(sandbox.baseUrl);
+  return { ...sandbox, origin: url.origin, port: Number(url.port), child: sandbox.process };
 }
 
 export interface Answer {
@@ -193,16 +162,7 @@ export async function openReadOnly(path: string): Promise<ReadOnlyDb> {
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng as random } from '../../bench/prng.js';
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { closeExtractors } from '../../src/sandbox/engines/extract/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(root, 'test', 'fixtures');
@@ -15,6 +18,27 @@ export function ensureFixtures(): void {
   if (NEEDED.some((name) => !existsSync(join(GENERATED, name)))) {
     execFileSync(process.execPath, [join(root, 'scripts', 'make-fixtures.js')], { stdio: 'inherit' });
   }
+}
+
+/**
+ * An extractor test file's set-up: the fixtures and a scratch folder before its tests; after them
+ * the folder deleted and the extractors' workers stopped. Returns a writer of scratch files.
+ */
+export function extractorFiles(prefix: string): (name: string, data: string | Buffer) => string {
+  let tmp = '';
+  beforeAll(() => {
+    ensureFixtures();
+    tmp = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    rmSync(tmp, { recursive: true, force: true });
+    await closeExtractors();
+  });
+  return (name, data) => {
+    const path = join(tmp, name);
+    writeFileSync(path, data);
+    return path;
+  };
 }
 
 /** Lower-case words of 3+ letters, for comparing OCR output with the source without its noise. */

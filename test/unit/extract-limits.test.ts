@@ -1,30 +1,14 @@
 // Size and time limits of the extractors: a DOCX zip bomb is refused before it is unpacked in
 // memory, a PDF with too many pages (or scanned pages, or OCR time) is refused with the limit named.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
-import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/engines/extract/index.js';
+import { ExtractionError, extractText } from '../../src/sandbox/engines/extract/index.js';
 import { extractPdf, PDF_LIMITS } from '../../src/sandbox/engines/extract/pdf.js';
-import { ensureFixtures, GENERATED } from './extract-helpers.js';
+import { extractorFiles, GENERATED } from './extract-helpers.js';
 import { docx, documentXml } from './zip-writer.js';
 
-let tmp: string;
-const scratch = (name: string, data: Buffer) => {
-  const path = join(tmp, name);
-  writeFileSync(path, data);
-  return path;
-};
-
-beforeAll(() => {
-  ensureFixtures();
-  tmp = mkdtempSync(join(tmpdir(), 'kct-limits-'));
-});
-afterAll(async () => {
-  rmSync(tmp, { recursive: true, force: true });
-  await closeExtractors();
-});
+const scratch = extractorFiles('kct-limits-');
 
 const MB = 1024 * 1024;
 

@@ -1,31 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
-import { closeExtractors, ExtractionError, extractText } from '../../src/sandbox/engines/extract/index.js';
+import { ExtractionError, extractText } from '../../src/sandbox/engines/extract/index.js';
 import { PageOcr } from '../../src/sandbox/engines/extract/pdf.js';
 import { decodeText } from '../../src/sandbox/engines/extract/txt.js';
-import { ensureFixtures, FIXTURES, GENERATED, recall } from './extract-helpers.js';
+import { extractorFiles, FIXTURES, GENERATED, recall } from './extract-helpers.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8').trim();
 const gen = (name: string) => join(GENERATED, name);
-let tmp: string;
-const scratch = (name: string, data: string | Buffer) => {
-  const path = join(tmp, name);
-  writeFileSync(path, data);
-  return path;
-};
+const scratch = extractorFiles('kct-extract-');
 const paragraphs = (text: string) => text.split(/\n\s*\n/).filter((p) => p.trim()).length;
-
-beforeAll(() => {
-  ensureFixtures();
-  tmp = mkdtempSync(join(tmpdir(), 'kct-extract-'));
-});
-afterAll(async () => {
-  rmSync(tmp, { recursive: true, force: true });
-  await closeExtractors();
-});
 
 describe('plain text', () => {
   it('reads the UTF-8 essay as it is', async () => {

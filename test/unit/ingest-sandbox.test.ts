@@ -9,22 +9,13 @@ import { join, resolve } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { download } from '../../src/sandbox/ingest/assets.js';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
 
 const EXAMPLES = resolve(import.meta.dirname, '..', '..', 'examples');
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-let sb: TestSandbox;
-let slow: TestSandbox;
-beforeAll(async () => {
-  sb = await launch();
-  slow = await launch({ trainingDelayMs: 400 });
-});
-afterAll(async () => {
-  await sb?.dispose();
-  await slow?.dispose();
-});
+const sb = sandboxForFile();
+const slow = sandboxForFile({ trainingDelayMs: 400 });
 
 async function form(fields: Record<string, string>, files: [field: string, path: string, name: string, type?: string][] = []) {
   const fd = new FormData();

@@ -7,12 +7,12 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { FormData, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { OPERATIONS } from '../../src/api/operations.js';
 import { PRODUCT_OPERATIONS } from '../../src/api/product.js';
 import { VERSION } from '../../src/version.js';
-import { dispatcher, ESSAY, launch, type Reply, type TestSandbox } from './sandbox-helpers.js';
+import { dispatcher, ESSAY, type Reply, sandboxForFile } from './sandbox-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const committed = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8')) as Record<string, any>;
@@ -45,7 +45,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the sandbox against the document', () => {
-  let sandbox: TestSandbox;
+  const sandbox = sandboxForFile();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv); // a CommonJS module: its default export is the plugin
   const BASE = 'https://kct.test/openapi';
@@ -62,13 +62,6 @@ describe('the sandbox against the document', () => {
     const validate = ajv.compile(schema);
     expect(validate(reply.body), `${method} ${path} ${reply.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(reply.body).slice(0, 400)}`).toBe(true);
   };
-
-  beforeAll(async () => {
-    sandbox = await launch();
-  });
-  afterAll(async () => {
-    await sandbox?.dispose();
-  });
 
   it('serves the document at /v1/openapi.json without a key, naming itself as the server', async () => {
     const reply = await sandbox.call('GET', '/openapi.json', { key: null });

@@ -1,15 +1,8 @@
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { describe, expect, test } from 'vitest';
+import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch({ latencyMs: 10 });
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile({ latencyMs: 10 });
 
 const assignment = (model_id: number, extra: Record<string, unknown> = {}) => ({
   model_id, assignment_name: 'Uniforms 9B', assignment_desc: 'Persuasive essay, set 9B', deadline_time: '2026-12-01T17:00:00Z', expected_number: 28, ...extra,

@@ -1,19 +1,12 @@
 import { join } from 'node:path';
 import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/http/auth.js';
 import { hashKey } from '../../src/sandbox/accounts/api-keys.js';
 import type { KeyRow, Store } from '../../src/sandbox/store/store.js';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch();
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile();
 
 describe('authentication (spec 5)', () => {
   test('missing key: 401 in the error envelope, with a request id header', async () => {

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { describe, expect, test } from 'vitest';
+import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch({ workers: 4 });
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile({ workers: 4 });
 
 const items = (n: number, extra: (i: number) => Record<string, unknown> = () => ({})) =>
   Array.from({ length: n }, (_, i) => ({ model_id: 12, paper_content: `${ESSAY} #${i}`, student_id: `s${i}`, ...extra(i) }));

@@ -10,18 +10,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
+const sb = sandboxForFile({ requestTimeoutMs: 3_000, headersTimeoutMs: 1_500, idleTimeoutMs: 1_000, maxConnectionsPerClient: 12 });
 let port: number;
-beforeAll(async () => {
-  sb = await launch({ requestTimeoutMs: 3_000, headersTimeoutMs: 1_500, idleTimeoutMs: 1_000, maxConnectionsPerClient: 12 });
+beforeAll(() => {
   port = Number(new URL(sb.baseUrl).port);
-});
-afterAll(async () => {
-  await sb.dispose();
 });
 
 interface Exchange {

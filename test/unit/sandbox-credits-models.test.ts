@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { launch } from './sandbox-helpers.js';
+import { describe, expect, test } from 'vitest';
+import { sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch();
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile();
 
 describe('GET /credits', () => {
   test.each([

@@ -1,15 +1,8 @@
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { describe, expect, test } from 'vitest';
+import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch({ latencyMs: 30, workers: 2 });
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile({ latencyMs: 30, workers: 2 });
 
 const submit = async (json: Record<string, unknown>, key = sb.keys.user) => {
   const res = await sb.call('POST', '/evaluations/one-pass', { json, key });

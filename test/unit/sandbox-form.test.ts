@@ -5,14 +5,15 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { FormData, request } from 'undici';
+import { request } from 'undici';
+import type { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { httpError, installErrorHandling } from '../../src/sandbox/http/envelope.js';
 import { FileArea } from '../../src/sandbox/store/file-area.js';
 import { MULTIPART_LIMITS } from '../../src/sandbox/http/multipart.js';
 import { readForm } from '../../src/sandbox/http/body.js';
-import { dispatcher, makeDataDir } from './sandbox-helpers.js';
+import { dispatcher, makeDataDir, textForm } from './sandbox-helpers.js';
 
 const Schema = z.strictObject({ model_id: z.number().int(), paper_content: z.string().optional() });
 
@@ -47,15 +48,9 @@ async function send(fd: FormData) {
   return { status: res.statusCode, body: (await res.body.json()) as any };
 }
 
-const text = (s: string) => new Blob([s], { type: 'text/plain' });
-
 describe('readForm', () => {
   test('coerces and validates the text fields, stores the files and keeps their directory', async () => {
-    const fd = new FormData();
-    fd.append('model_id', '12');
-    fd.append('answer_file', text('An answer.'), 'a.txt');
-    fd.append('rubric_file', text('A rubric.'), 'r.txt');
-    const res = await send(fd);
+    const res = await send(textForm(['model_id', '12'], ['answer_file', 'An answer.', 'a.txt'], ['rubric_file', 'A rubric.', 'r.txt']));
     expect(res.status).toBe(200);
     expect(res.body.fields).toEqual({ model_id: 12 });
     expect(res.body.files).toEqual([{ role: 'answer', name: 'a.txt', size: 10 }, { role: 'rubric', name: 'r.txt', size: 9 }]);
@@ -63,33 +58,29 @@ describe('readForm', () => {
     await files.remove(res.body.dir);
   });
 
-  test('with no files, no directory is left', async () => {
-    const fd = new FormData();
-    fd.append('model_id', '12');
-    fd.append('paper_content', 'An answer.');
-    const res = await send(fd);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ fields: { model_id: 12, paper_content: 'An answer.' }, files: [], dir: null });
-    expect(await readdir(files.incoming)).toEqual([]);
-  });
-
-  test('fields the schema refuses: 400 naming the multipart form, and the stored files are deleted', async () => {
-    const fd = new FormData();
-    fd.append('model_id', 'twelve');
-    fd.append('answer_file', text('An answer.'), 'a.txt');
-    const res = await send(fd);
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/multipart form/);
-    expect(await readdir(files.incoming)).toEqual([]);
-  });
-
-  test('the caller\'s check refuses: its error, and the stored files are deleted', async () => {
-    const fd = new FormData();
-    fd.append('model_id', '12');
-    fd.append('rubric_file', text('A rubric.'), 'r.txt');
-    const res = await send(fd);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('answer_missing');
+  test.each([
+    {
+      name: 'with no files, no directory is left',
+      form: textForm(['model_id', '12'], ['paper_content', 'An answer.']),
+      status: 200,
+      body: { fields: { model_id: 12, paper_content: 'An answer.' }, files: [], dir: null },
+    },
+    {
+      name: 'fields the schema refuses: 400 naming the multipart form, and the stored files are deleted',
+      form: textForm(['model_id', 'twelve'], ['answer_file', 'An answer.', 'a.txt']),
+      status: 400,
+      body: { error: { message: expect.stringMatching(/multipart form/) } },
+    },
+    {
+      name: 'the caller\'s check refuses: its error, and the stored files are deleted',
+      form: textForm(['model_id', '12'], ['rubric_file', 'A rubric.', 'r.txt']),
+      status: 400,
+      body: { error: { code: 'answer_missing' } },
+    },
+  ])('$name', async ({ form, status, body }) => {
+    const res = await send(form);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject(body);
     expect(await readdir(files.incoming)).toEqual([]);
   });
 });

@@ -2,10 +2,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
-import type { FormData } from 'undici';
+import { Agent, FormData, request } from 'undici';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
+import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
+import type { DriverName } from '../../src/sandbox/store/sqlite/driver.js';
+import { Store } from '../../src/sandbox/store/store.js';
+import type { NewTask } from '../../src/sandbox/tasks/accept.js';
+import { advance } from '../../src/sandbox/tasks/transitions.js';
 
 export interface Reply {
   status: number;
@@ -29,8 +35,79 @@ export interface TestSandbox extends RunningSandbox {
  */
 export const dispatcher = new Agent();
 
+/** A multipart form of text fields `[name, value]` and text/plain files `[name, content, filename]`, in order. */
+export function textForm(...parts: ([name: string, value: string] | [name: string, content: string, filename: string])[]): FormData {
+  const form = new FormData();
+  for (const [name, value, filename] of parts) {
+    if (filename === undefined) form.append(name, value);
+    else form.append(name, new Blob([value], { type: 'text/plain' }), filename);
+  }
+  return form;
+}
+
 export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'kct-sbx-'));
+}
+
+/**
+ * One sandbox for the whole test file: started before its first test, stopped (its data dir
+ * deleted) after its last. Use it inside tests and hooks: it does not exist before beforeAll.
+ */
+export function sandboxForFile(options: Partial<SandboxOptions> = {}): TestSandbox {
+  let started: TestSandbox | undefined;
+  beforeAll(async () => {
+    started = await launch(options);
+  });
+  afterAll(async () => {
+    await started?.dispose();
+  });
+  return new Proxy({} as TestSandbox, {
+    get(_, name) {
+      if (!started) throw new Error('the file\'s sandbox starts in beforeAll: use it inside a test or a hook');
+      return Reflect.get(started, name);
+    },
+  });
+}
+
+/** A seeded database on a fresh data dir, without HTTP (the store, queue and transition tests). */
+export interface SeededStore {
+  dir: string;
+  db: Db;
+  store: Store;
+  /** The seeded account `user`. */
+  userId: number;
+}
+
+export async function openSeededStore(driver?: DriverName): Promise<SeededStore> {
+  const dir = await makeDataDir();
+  const db = openDatabase(dir, { driver });
+  const store = new Store(db);
+  seedIfEmpty(store, dir);
+  const userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+  return { dir, db, store, userId };
+}
+
+/** A result a worker could store, for the tests that complete tasks without marking them. */
+export const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
+/** The moves of a task from QUEUED to PROGRESS, in order. */
+export const STAGES = [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']] as const;
+
+let tasksMade = 0;
+/** A one-pass task of the user `ownerUserId` on model 12, costing `cost`, with a fresh id. */
+export function onePassTask(ownerUserId: number, cost: number, extra: Partial<NewTask> = {}): NewTask {
+  tasksMade += 1;
+  return { task_id: `tsk_t${tasksMade}`, kind: 'one_pass', owner_user_id: ownerUserId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { n: tasksMade }, files: [], ...extra };
+}
+
+/** Moves a queued task to PROGRESS; each move is a compare-and-swap that must succeed. */
+export function toProgress(store: Store, taskId: string): void {
+  for (const [from, to] of STAGES) expect(advance(store, taskId, from, to)).toBe(true);
+}
+
+/** Closes the database a test ended with (it may have reopened it) and deletes its data dir. */
+export async function closeSeededStore(db: Db, dir: string): Promise<void> {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
 }
 
 export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: string): Promise<TestSandbox> {

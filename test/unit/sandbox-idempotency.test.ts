@@ -4,18 +4,15 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
+import { ESSAY, makeDataDir, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
+// Latency keeps tasks unfinished, so reservations are visible in GET /credits.
+const sb = sandboxForFile({ latencyMs: 200, workers: 1 });
 let work: string;
 beforeAll(async () => {
-  // Latency keeps tasks unfinished, so reservations are visible in GET /credits.
-  sb = await launch({ latencyMs: 200, workers: 1 });
   work = await makeDataDir();
 });
 afterAll(async () => {
-  await sb.dispose();
   await rm(work, { recursive: true, force: true });
 });
 

@@ -4,20 +4,17 @@ import { readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
+import { ESSAY, makeDataDir, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
+const sb = sandboxForFile();
 let work: string;
 let essayPath: string;
 beforeAll(async () => {
-  sb = await launch();
   work = await makeDataDir();
   essayPath = join(work, 'essay.txt');
   await writeFile(essayPath, ESSAY);
 });
 afterAll(async () => {
-  await sb.dispose();
   await rm(work, { recursive: true, force: true });
 });
 

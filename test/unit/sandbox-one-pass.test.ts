@@ -1,16 +1,9 @@
 import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { describe, expect, test } from 'vitest';
+import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch();
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile();
 
 const submit = (json: unknown, key?: string, headers?: Record<string, string>) =>
   sb.call('POST', '/evaluations/one-pass', { json, ...(key ? { key } : {}), ...(headers ? { headers } : {}) });

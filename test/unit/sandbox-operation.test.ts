@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { FormData, request } from 'undici';
+import { request } from 'undici';
+import type { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { SandboxContext } from '../../src/sandbox/context.js';
@@ -15,7 +16,7 @@ import { httpError, installErrorHandling } from '../../src/sandbox/http/envelope
 import { MULTIPART_LIMITS } from '../../src/sandbox/http/multipart.js';
 import { defineOperation } from '../../src/sandbox/http/operation.js';
 import { FileArea } from '../../src/sandbox/store/file-area.js';
-import { dispatcher, makeDataDir } from './sandbox-helpers.js';
+import { dispatcher, makeDataDir, textForm } from './sandbox-helpers.js';
 
 const PRINCIPAL: Principal = { userId: 7, userName: 'tester', scope: 'user', orgId: null };
 const Fields = z.strictObject({ model_id: z.number().int(), note: z.string().optional() });
@@ -89,8 +90,6 @@ async function call(method: 'GET' | 'POST', path: string, init: { json?: unknown
   return { status: res.statusCode, headers: res.headers, body: (await res.body.json()) as any };
 }
 
-const text = (s: string) => new Blob([s], { type: 'text/plain' });
-
 describe('defineOperation', () => {
   test('an operation without a body gets its path parameters and the principal; its answer goes out in the envelope', async () => {
     const res = await call('GET', '/v1/evaluations/tsk_abc/status');
@@ -119,8 +118,7 @@ describe('defineOperation', () => {
   });
 
   test('a form sent to a JSON-only operation, and JSON sent to a files-only one, get the declared 400', async () => {
-    const form = new FormData();
-    form.append('model_id', '3');
+    const form = textForm(['model_id', '3']);
     const jsonOnly = await call('POST', '/v1/models', { form });
     expect(jsonOnly.body.error).toMatchObject({ status: 400, code: 'unsupported_content_type', message: 'JSON only, please.' });
     const formOnly = await call('POST', '/v1/uploads/file', { json: {} });
@@ -128,19 +126,14 @@ describe('defineOperation', () => {
   });
 
   test('a form\'s files reach the handler in their folder, which is deleted before the answer, whether the handler succeeds or throws', async () => {
-    const form = new FormData();
-    form.append('model_id', '5');
-    form.append('answer_file', text('An answer.'), 'a.txt');
+    const form = textForm(['model_id', '5'], ['answer_file', 'An answer.', 'a.txt']);
     const ok = await call('POST', '/v1/evaluations/one-pass', { form });
     expect(ok.status).toBe(202);
     expect(ok.body.data).toEqual({ files: 1 });
     expect(seen).toEqual({ names: ['a.txt'], dirExisted: true });
     expect(await readdir(files.incoming)).toEqual([]);
 
-    const failing = new FormData();
-    failing.append('model_id', '5');
-    failing.append('note', 'fail');
-    failing.append('answer_file', text('An answer.'), 'b.txt');
+    const failing = textForm(['model_id', '5'], ['note', 'fail'], ['answer_file', 'An answer.', 'b.txt']);
     const refused = await call('POST', '/v1/evaluations/one-pass', { form: failing });
     expect(refused.body.error).toMatchObject({ status: 409, code: 'handler_refused' });
     expect(seen?.names).toEqual(['b.txt']);
@@ -156,9 +149,7 @@ describe('defineOperation', () => {
   });
 
   test('a files-only operation with `fields: null` gets its text fields as sent', async () => {
-    const form = new FormData();
-    form.append('extra', 'kept as sent');
-    form.append('file', text('x'), 'x.txt');
+    const form = textForm(['extra', 'kept as sent'], ['file', 'x', 'x.txt']);
     const res = await call('POST', '/v1/uploads/file', { form });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ fields: { extra: 'kept as sent' } });

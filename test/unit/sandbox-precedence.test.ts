@@ -1,20 +1,13 @@
 // Spec 4.8 rules 1, 2 and the precedence rule 4 leaves open (docs/sandbox.md), end to end and
 // on the pure planning function.
 import { FormData } from 'undici';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { planGrading } from '../../src/sandbox/engines/grade-plan.js';
 import type { ModelRow } from '../../src/sandbox/store/store.js';
 import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch } from './sandbox-helpers.js';
+import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch();
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile();
 
 async function mark(body: Record<string, unknown> | FormData) {
   const res = body instanceof FormData

@@ -4,17 +4,10 @@
 // Node 24 lost that race every time for a small body; Node 20 and 22 often for a 256 KiB one.
 import { Readable } from 'node:stream';
 import { Agent, FormData, request } from 'undici';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { dispatcher, launch } from './sandbox-helpers.js';
+import { expect, test } from 'vitest';
+import { dispatcher, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await launch();
-});
-afterAll(async () => {
-  await sb.dispose();
-});
+const sb = sandboxForFile();
 
 function upload(bytes: number): FormData {
   const form = new FormData();

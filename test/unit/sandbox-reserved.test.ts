@@ -1,7 +1,6 @@
 // users.reserved (db.ts, 7th migration): the credits unfinished tasks hold, kept by triggers in
 // the statement that changes a task. After any sequence of acceptances, refusals, state changes,
 // charges, cancels and batches it equals the sum over the queue, on every driver this runtime loads.
-import { rm } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { accept } from '../../src/sandbox/tasks/accept.js';
@@ -9,34 +8,22 @@ import type { NewTask } from '../../src/sandbox/tasks/accept.js';
 import type { Db } from '../../src/sandbox/store/db.js';
 import { openDatabase } from '../../src/sandbox/store/db.js';
 import { availableDrivers, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import { Store } from '../../src/sandbox/store/store.js';
 import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../src/sandbox/tasks/transitions.js';
 import { cancelBatch, settleBatch } from '../../src/sandbox/tasks/batch-parents.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { makeDataDir } from './sandbox-helpers.js';
-
-const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
-const STAGES = [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']] as const;
+import { closeSeededStore, onePassTask, openSeededStore, RESULT, STAGES, toProgress } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) => {
   let dir: string;
   let db: Db;
   let store: Store;
   let userId: number;
-  let n = 0;
 
   beforeEach(async () => {
-    dir = await makeDataDir();
-    db = openDatabase(dir, { driver });
-    store = new Store(db);
-    seedIfEmpty(store, dir);
-    userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+    ({ dir, db, store, userId } = await openSeededStore(driver));
   });
-  afterEach(async () => {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => closeSeededStore(db, dir));
 
   /** What users.reserved must equal: the costs of the unfinished reserving tasks, summed. */
   function counted(user = userId): number {
@@ -45,15 +32,9 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
   }
   const reserved = () => store.balance(userId).reserved;
 
-  function task(cost: number, extra: Partial<NewTask> = {}): NewTask {
-    n += 1;
-    return { task_id: `tsk_res${n}`, kind: 'one_pass', owner_user_id: userId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { n }, files: [], ...extra };
-  }
+  const task = (cost: number, extra: Partial<NewTask> = {}) => onePassTask(userId, cost, extra);
   function submit(t: NewTask, children?: NewTask[]) {
     return accept(store, { endpoint: 'test', fingerprint: t.task_id, task: t, ...(children ? { children } : {}), respond: taskRecord });
-  }
-  function toProgress(taskId: string) {
-    for (const [from, to] of STAGES) expect(advance(store, taskId, from, to)).toBe(true);
   }
 
   test('acceptance reserves, every way out of the queue releases, in the same statement', () => {
@@ -64,7 +45,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     submit(b);
     submit(c);
     expect(reserved()).toBe(15);
-    toProgress(a.task_id);
+    toProgress(store, a.task_id);
     expect(reserved()).toBe(15); // moving between unfinished stages holds the reservation
     expect(completeAndCharge(store, a.task_id, RESULT)).toBe('charged');
     expect(store.balance(userId)).toEqual({ credits: 995, reserved: 10 });
@@ -85,7 +66,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     expect(reserved()).toBe(600);
     const t = task(10);
     submit(t);
-    toProgress(t.task_id);
+    toProgress(store, t.task_id);
     db.prepare('UPDATE users SET credits = 5 WHERE id = ?').run(userId);
     expect(completeAndCharge(store, t.task_id, RESULT)).toBe('insufficient_credits');
     expect(store.task(t.task_id)!.status).toBe('PROGRESS'); // rolled back: still unfinished, still reserved
@@ -98,7 +79,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     const items = [4, 6, 8].map((cost, i) => task(cost, { kind: 'batch_item', parent_task_id: parent.task_id, item_index: i }));
     submit(parent, items);
     expect(reserved()).toBe(18);
-    toProgress(items[0]!.task_id);
+    toProgress(store, items[0]!.task_id);
     expect(completeAndCharge(store, items[0]!.task_id, RESULT)).toBe('charged');
     expect(reserved()).toBe(14);
     expect(settleBatch(store, parent.task_id)).toBe(false);
@@ -160,7 +141,7 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     submit(task(11));
     const done = task(4);
     submit(done);
-    toProgress(done.task_id);
+    toProgress(store, done.task_id);
     completeAndCharge(store, done.task_id, RESULT);
     submit(task(0, { kind: 'batch' }), [task(2, { kind: 'batch_item', item_index: 0 })]);
     // back to the schema of the 6th migration, as an older sandbox left it

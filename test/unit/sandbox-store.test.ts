@@ -1,60 +1,39 @@
 // The state-change, charging and idempotency functions, on a real database without HTTP.
-import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { accept } from '../../src/sandbox/tasks/accept.js';
-import type { NewTask } from '../../src/sandbox/tasks/accept.js';
 import type { Db } from '../../src/sandbox/store/db.js';
-import { openDatabase } from '../../src/sandbox/store/db.js';
 import { HttpError } from '../../src/sandbox/http/envelope.js';
 import { canonicalJson } from '../../src/api/canonical.js';
 import { fingerprint } from '../../src/sandbox/tasks/idempotency-keys.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import { Store } from '../../src/sandbox/store/store.js';
 import { advance, cancel, completeAndCharge, fail } from '../../src/sandbox/tasks/transitions.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { makeDataDir } from './sandbox-helpers.js';
+import { closeSeededStore, onePassTask, openSeededStore, RESULT, toProgress } from './sandbox-helpers.js';
 
 let dir: string;
 let db: Db;
 let store: Store;
 let userId: number;
-let n = 0;
 
 beforeEach(async () => {
-  dir = await makeDataDir();
-  db = openDatabase(dir);
-  store = new Store(db);
-  seedIfEmpty(store, dir);
-  userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+  ({ dir, db, store, userId } = await openSeededStore());
 });
-afterEach(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => closeSeededStore(db, dir));
 
-function newTask(cost: number): NewTask {
-  n += 1;
-  return { task_id: `tsk_test${n}`, kind: 'one_pass', owner_user_id: userId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { model_id: 12, paper_content: 'x' }, files: [] };
-}
+const newTask = (cost: number) => onePassTask(userId, cost);
 
 function submitted(cost: number, key?: string, print = 'fp') {
   return accept(store, { endpoint: 'POST /v1/evaluations/one-pass', idempotencyKey: key, fingerprint: print, task: newTask(cost), respond: taskRecord });
 }
 
-function toProgress(taskId: string) {
-  for (const [from, to] of [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']]) {
-    expect(advance(store, taskId, from, to)).toBe(true);
-  }
-}
 
-const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
 const credits = () => store.balance(userId).credits;
 
 describe('charging', () => {
   test('completeAndCharge charges once; a second attempt is a lost race', () => {
     const out = submitted(7);
     if (out.kind !== 'created') throw new Error('expected a new task');
-    toProgress(out.task.task_id);
+    toProgress(store, out.task.task_id);
     expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('charged');
     expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('lost_race');
     expect(credits()).toBe(993);
@@ -64,7 +43,7 @@ describe('charging', () => {
   test('a cancelled task can never become SUCCESS nor be charged', () => {
     const out = submitted(5);
     if (out.kind !== 'created') throw new Error('expected a new task');
-    toProgress(out.task.task_id);
+    toProgress(store, out.task.task_id);
     expect(cancel(store, out.task.task_id, userId).kind).toBe('cancelled');
     expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('lost_race');
     expect(advance(store, out.task.task_id, 'PROGRESS', 'PROGRESS', { cur_step: 3 })).toBe(false);
@@ -78,7 +57,7 @@ describe('charging', () => {
   test('the balance never goes negative: a completion the owner cannot pay fails without charging', () => {
     const out = submitted(10);
     if (out.kind !== 'created') throw new Error('expected a new task');
-    toProgress(out.task.task_id);
+    toProgress(store, out.task.task_id);
     db.prepare('UPDATE users SET credits = 3 WHERE id = ?').run(userId);
     expect(completeAndCharge(store, out.task.task_id, RESULT)).toBe('insufficient_credits');
     expect(credits()).toBe(3);
@@ -131,7 +110,7 @@ describe('status reads', () => {
     if (out.kind !== 'created') throw new Error('expected a new task');
     const id = out.task.task_id;
     expect(store.taskStatus(id)).toEqual(statusPart(id));
-    toProgress(id);
+    toProgress(store, id);
     expect(advance(store, id, 'PROGRESS', 'PROGRESS', { cur_step: 2, total_step: 4, cur_step_name: 'Matching', progress: 25 })).toBe(true);
     expect(store.taskStatus(id)).toEqual(statusPart(id));
     expect(store.taskStatus(id)).toMatchObject({ status: 'PROGRESS', cur_step: 2, total_step: 4, cur_step_name: 'Matching', progress: 25 });
@@ -146,7 +125,7 @@ describe('status reads', () => {
     const second = submitted(1);
     if (first.kind !== 'created' || second.kind !== 'created') throw new Error('expected new tasks');
     expect(store.runnableTaskIds(5)).toEqual([first.task.task_id, second.task.task_id]);
-    toProgress(first.task.task_id);
+    toProgress(store, first.task.task_id);
     expect(advance(store, first.task.task_id, 'PROGRESS', 'PROGRESS', { cur_step: 2 })).toBe(true);
     expect(advance(store, first.task.task_id, 'QUEUED', 'QUEUED', { cur_step: 3 })).toBe(false);
     expect(store.task(first.task.task_id)).toMatchObject({ status: 'PROGRESS', cur_step: 2 });

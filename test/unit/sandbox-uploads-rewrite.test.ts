@@ -3,17 +3,14 @@ import { openAsBlob } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
+import { ESSAY, makeDataDir, sandboxForFile } from './sandbox-helpers.js';
 
-let sb: TestSandbox;
+const sb = sandboxForFile();
 let work: string;
 beforeAll(async () => {
-  sb = await launch();
   work = await makeDataDir();
 });
 afterAll(async () => {
-  await sb.dispose();
   await rm(work, { recursive: true, force: true });
 });
 

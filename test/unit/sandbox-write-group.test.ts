@@ -1,19 +1,14 @@
 // The queue's group commit (src/sandbox/tasks/write-group.ts): changes asked for in one turn
 // share one transaction, each answered on its own; a change that throws undoes only itself.
-import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { accept } from '../../src/sandbox/tasks/accept.js';
 import type { Db } from '../../src/sandbox/store/db.js';
-import { openDatabase } from '../../src/sandbox/store/db.js';
 import { availableDrivers, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
 import { Store } from '../../src/sandbox/store/store.js';
 import { advance, completeAndCharge } from '../../src/sandbox/tasks/transitions.js';
 import { WriteGroup } from '../../src/sandbox/tasks/write-group.js';
 import { taskRecord } from '../../src/sandbox/http/responses.js';
-import { makeDataDir } from './sandbox-helpers.js';
-
-const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
+import { closeSeededStore, onePassTask, openSeededStore, RESULT } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
   let dir: string;
@@ -23,20 +18,13 @@ describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
   let group: WriteGroup;
 
   beforeEach(async () => {
-    dir = await makeDataDir();
-    db = openDatabase(dir, { driver });
-    store = new Store(db);
-    seedIfEmpty(store, dir);
-    userId = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
+    ({ dir, db, store, userId } = await openSeededStore(driver));
     group = new WriteGroup(store);
   });
-  afterEach(async () => {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => closeSeededStore(db, dir));
 
   function queued(id: string, cost = 5): string {
-    accept(store, { endpoint: 'test', fingerprint: id, task: { task_id: id, kind: 'one_pass', owner_user_id: userId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: {}, files: [] }, respond: taskRecord });
+    accept(store, { endpoint: 'test', fingerprint: id, task: onePassTask(userId, cost, { task_id: id }), respond: taskRecord });
     return id;
   }
   const status = (id: string) => store.task(id)!.status;

@@ -122,51 +122,43 @@ function expectCheapAndPrompt(service: SimulatedService, ids: string[], finished
   expectSpacing(service);
 }
 
-describe('TaskScheduler against a simulated FIFO service', () => {
-  it('a backlog of 1,000 tasks on 4 workers (2 s each): at most 2 polls a task on average, the last one noticed within 15 s', async () => {
-    const clock = fakeClock();
-    const service = new SimulatedService(clock, 4, () => 2000);
-    const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
-    for (const id of ids) service.arrive(id);
-    const { finished } = await watchAll(service, clock, ids);
-    expectCheapAndPrompt(service, ids, finished);
-  });
+/** A fake clock and a simulated service with `count` tasks t0, t1… queued in order, behind `ahead`. */
+function queuedService(workers: number, runMs: (id: string) => number, count: number, ahead: string[] = []) {
+  const clock = fakeClock();
+  const service = new SimulatedService(clock, workers, runMs);
+  const ids = Array.from({ length: count }, (_, i) => `t${i}`);
+  for (const id of [...ahead, ...ids]) service.arrive(id);
+  return { clock, service, ids };
+}
 
-  it('a slow service (40 workers, 60 s a task, 2,000 tasks) is polled about once a task, not every 15 s', async () => {
-    const clock = fakeClock();
-    const service = new SimulatedService(clock, 40, () => 60_000);
-    const ids = Array.from({ length: 2000 }, (_, i) => `t${i}`);
-    for (const id of ids) service.arrive(id);
-    const { finished } = await watchAll(service, clock, ids);
+describe('TaskScheduler against a simulated FIFO service', () => {
+  it.each([
+    { name: 'a backlog of 1,000 tasks on 4 workers (2 s each): at most 2 polls a task on average, the last one noticed within 15 s', workers: 4, runMs: 2000, count: 1000 },
     // every unfinished task on the spec's schedule would be ~3,000 s / 15 s each: 100 polls a task
+    { name: 'a slow service (40 workers, 60 s a task, 2,000 tasks) is polled about once a task, not every 15 s', workers: 40, runMs: 60_000, count: 2000 },
+  ])('$name', async ({ workers, runMs, count }) => {
+    const { clock, service, ids } = queuedService(workers, () => runMs, count);
+    const { finished } = await watchAll(service, clock, ids);
     expectCheapAndPrompt(service, ids, finished);
   });
 
   it('run times that vary (exponential, mean 2 s, seeded) and finish out of order: still about once a task, the last one within 15 s', async () => {
-    const clock = fakeClock();
     let seed = 7;
     const random = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
     const times = new Map<string, number>();
-    const service = new SimulatedService(clock, 4, (id) => times.get(id)!);
-    const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
-    for (const id of ids) {
-      times.set(id, -Math.log(1 - random()) * 2000);
-      service.arrive(id);
-    }
+    const { clock, service, ids } = queuedService(4, (id) => times.get(id)!, 1000);
+    for (const id of ids) times.set(id, -Math.log(1 - random()) * 2000);
     const { finished } = await watchAll(service, clock, ids);
     expectCheapAndPrompt(service, ids, finished);
   });
 
   it('a queue that speeds up after its drain was measured slow: kct catches up, not at the old pace', async () => {
-    const clock = fakeClock();
     // the first 40 tasks take 1 s each on one worker (the drain measured: 1 a second), then the
     // other 1,960 take 5 ms: the service is done long before the measured pace would say
-    const service = new SimulatedService(clock, 1, (id) => (Number(id.slice(1)) < 40 ? 1000 : 5));
-    const ids = Array.from({ length: 2000 }, (_, i) => `t${i}`);
-    for (const id of ids) service.arrive(id);
+    const { clock, service, ids } = queuedService(1, (id) => (Number(id.slice(1)) < 40 ? 1000 : 5), 2000);
     const { finished } = await watchAll(service, clock, ids);
     expect(finished).toHaveLength(2000);
     expect(Math.max(...finished.map((f) => f.at)) - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
@@ -175,12 +167,8 @@ describe('TaskScheduler against a simulated FIFO service', () => {
   });
 
   it('tasks behind a queued head are not polled until the head moves; the head is, on the spec\'s schedule', async () => {
-    const clock = fakeClock();
     // one worker, busy with someone else's task for 100 s
-    const service = new SimulatedService(clock, 1, (id) => (id === 'other' ? 100_000 : 1000));
-    service.arrive('other');
-    const ids = Array.from({ length: 20 }, (_, i) => `t${i}`);
-    for (const id of ids) service.arrive(id);
+    const { clock, service, ids } = queuedService(1, (id) => (id === 'other' ? 100_000 : 1000), 20, ['other']);
     const { finished } = await watchAll(service, clock, ids);
     expect(finished).toHaveLength(20);
     // while the head stood still (0 to 100 s), only the first task was looked at
@@ -192,11 +180,7 @@ describe('TaskScheduler against a simulated FIFO service', () => {
   });
 
   it('at the deadline, tasks still far back in the queue time out without a last look', async () => {
-    const clock = fakeClock();
-    const service = new SimulatedService(clock, 1, (id) => (id === 'other' ? 3_600_000 : 1000));
-    service.arrive('other');
-    const ids = Array.from({ length: 50 }, (_, i) => `t${i}`);
-    for (const id of ids) service.arrive(id);
+    const { clock, service, ids } = queuedService(1, (id) => (id === 'other' ? 3_600_000 : 1000), 50, ['other']);
     const { timedOut } = await watchAll(service, clock, ids, { timeoutMs: 60_000 });
     expect(timedOut).toHaveLength(50);
     // the head of kct's tasks was watched; the 49 behind it were never polled, not even at the deadline

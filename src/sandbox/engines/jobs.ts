@@ -24,13 +24,14 @@ export type { TextFlags };
 /** Characters of text below which a job runs on the calling thread (~2 ms of work, measured). */
 export const INLINE_CHARS = 16_000;
 
+/** Each job is the function of its name, exported by this module (relative to dist/sandbox/). */
 export const JOBS = {
-  extractText: { module: 'engines/extract/index.js', fn: 'extractText' },
-  prepareTask: { module: 'engines/work/prepare.js', fn: 'prepareTask' },
-  textFlags: { module: 'engines/work/prepare.js', fn: 'textFlags' },
-  markTask: { module: 'engines/work/mark.js', fn: 'markTask' },
-  planMark: { module: 'engines/work/mark.js', fn: 'planMark' },
-  parsePreview: { module: 'ingest/preview-parse.js', fn: 'parsePreview' },
+  extractText: 'engines/extract/index.js',
+  prepareTask: 'engines/work/prepare.js',
+  textFlags: 'engines/work/prepare.js',
+  markTask: 'engines/work/mark.js',
+  planMark: 'engines/work/mark.js',
+  parsePreview: 'ingest/preview-parse.js',
 } as const;
 
 type JobName = keyof typeof JOBS;
@@ -93,7 +94,7 @@ export class Engines {
 
   /** Runs a job on a thread; what a job threw comes back as the same kind of error where it matters. */
   private async run<T>(name: JobName, args: unknown[], options: RunOptions): Promise<T> {
-    const job: Job = { ...JOBS[name], args };
+    const job: Job = { module: JOBS[name], fn: name, args };
     try {
       return await this.pool.run<T>(job, options);
     } catch (err) {

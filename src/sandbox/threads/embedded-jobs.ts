@@ -5,7 +5,7 @@
 import type { JOBS } from '../engines/jobs.js';
 import type { LoadModule } from './serve.js';
 
-type JobModule = (typeof JOBS)[keyof typeof JOBS]['module'];
+type JobModule = (typeof JOBS)[keyof typeof JOBS];
 
 export const EMBEDDED_JOBS = {
   'engines/extract/index.js': () => import('../engines/extract/index.js'),

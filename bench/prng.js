@@ -1,0 +1,13 @@
+// One seeded generator for the benchmarks and the reliability suite, so inputs are the same on every run.
+
+/** A small deterministic generator (mulberry32): numbers in [0, 1), the same for the same seed. */
+export function prng(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
