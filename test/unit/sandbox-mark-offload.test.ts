@@ -1,37 +1,28 @@
 // Small marks run inline, one per turn (engines/jobs.ts); when marks are already waiting their
 // turn and a worker thread is free, the next one goes to the thread, so a backlog uses both cores.
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { Engines } from '../../src/sandbox/engines/jobs.js';
 import type { MarkInput } from '../../src/sandbox/engines/work/mark.js';
 import { prepareTask } from '../../src/sandbox/engines/work/prepare.js';
-import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
-import { Store } from '../../src/sandbox/store/store.js';
 import { ThreadPool, type Job } from '../../src/sandbox/threads/pool.js';
-import { ESSAY, makeDataDir } from './sandbox-helpers.js';
+import { ESSAY, closeSeededStore, openSeededStore, type SeededStore } from './sandbox-helpers.js';
 
-let dir: string;
-let db: Db;
+let seeded: SeededStore;
 let pool: ThreadPool;
 let input: MarkInput;
 
 beforeEach(async () => {
-  dir = await makeDataDir();
-  db = openDatabase(dir);
-  const store = new Store(db);
-  seedIfEmpty(store, dir);
-  const taskDir = join(dir, 'task');
+  seeded = await openSeededStore();
+  const taskDir = join(seeded.dir, 'task');
   const prepared = await prepareTask({ files: [], paperContent: ESSAY, taskDir });
   if (!prepared.ok) throw new Error(prepared.comment);
-  input = { kind: 'one_pass', modelId: 12, inputJson: JSON.stringify({ model_id: 12, paper_content: ESSAY }), model: store.model(12)!, preparedJson: prepared.preparedJson, taskDir };
+  input = { kind: 'one_pass', modelId: 12, inputJson: JSON.stringify({ model_id: 12, paper_content: ESSAY }), model: seeded.store.model(12)!, preparedJson: prepared.preparedJson, taskDir };
   pool = new ThreadPool({ size: 1, maxQueued: 8, budgetMs: 20_000, maxMemoryMb: 256 });
 });
 afterEach(async () => {
   await pool.close();
-  db.close();
-  await rm(dir, { recursive: true, force: true });
+  await closeSeededStore(seeded.db, seeded.dir);
 });
 
 const markJobs = (run: { mock: { calls: [Job, ...unknown[]][] } }) => run.mock.calls.filter(([job]) => job.fn === 'markTask').length;
