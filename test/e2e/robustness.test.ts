@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asUser, BIN, fakeApi, FIXTURES, inTerminal, kctEnv, parseJson, runKct, sendJson, tempDir, creditsOf, useSandbox } from './harness.js';
+import { asUser, BIN, fakeApi, FIXTURES, inTerminal, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 
@@ -11,7 +11,8 @@ const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 
 const shared = useSandbox();
 
-const credits = (run = shared.kct) => creditsOf(run);
+/** Credits less those reserved: unchanged while earlier tests' tasks are charged (the 600 answers left queued). */
+const available = async () => parseJson<{ available: number }>((await shared.kct(['credits', '--json'])).stdout).available;
 
 describe('machine limits', () => {
   it('a class of 600 files works with only 256 file descriptors', async () => {
@@ -121,11 +122,11 @@ describe('local input that cannot be used', () => {
   });
 
   it('an unwritable --resume journal stops the run before anything is sent', async () => {
-    const before = await credits();
+    const before = await available();
     const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} journal`, '--resume', '/nonexistent-dir/marks.journal']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('cannot write the journal');
-    expect(await credits()).toBe(before);
+    expect(await available()).toBe(before);
   });
 
   it('missing local files named by flags are usage errors (exit 2), not bugs', async () => {
