@@ -161,6 +161,30 @@ describe('Journal', () => {
     journal.close();
   });
 
+  it('finished lines are indexed without their rows, whatever the answer is called; a damaged row is fetched again', () => {
+    const path = join(dir(), 'rows.journal');
+    const odd = 'class/,"row":{"x":1}.txt';
+    const journal = new Journal(path);
+    journal.submitted(odd, 'k1', 'tsk_1', 'QUEUED');
+    journal.finished(odd, 'tsk_1', 'SUCCESS', { file: odd, feedback: 'said ,"row":{ twice ,"row":{' });
+    journal.submitted('b.txt', 'k2', 'tsk_2', 'QUEUED');
+    journal.finished('b.txt', 'tsk_2', 'SUCCESS', { file: 'b.txt', score: 3 });
+    journal.submitted('c.txt', 'k3', 'tsk_3', 'QUEUED');
+    journal.close();
+    // b.txt's row damaged in place (same length, so the index still points at it)
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace('"score":3}', '"score":3!'));
+    const again = new Journal(path);
+    const done = again.plan(odd, 'k1');
+    expect(done).toMatchObject({ kind: 'done', taskId: 'tsk_1', status: 'SUCCESS' });
+    expect(again.row((done as { slot: number }).slot)).toEqual({ file: odd, feedback: 'said ,"row":{ twice ,"row":{' });
+    const damaged = again.plan('b.txt', 'k2');
+    expect(damaged).toMatchObject({ kind: 'done', taskId: 'tsk_2', status: 'SUCCESS' });
+    expect(again.row((damaged as { slot: number }).slot)).toBeUndefined();
+    expect(again.plan('c.txt', 'k3')).toEqual({ kind: 'attach', taskId: 'tsk_3' });
+    again.close();
+  });
+
   it('a torn last line (a killed run) is dropped, so new lines never run into it; damage in the middle is an error', () => {
     const path = join(dir(), 'torn.journal');
     writeFileSync(path, `${JSON.stringify({ answer: 'a1.txt', key: 'k1', task_id: 't1', status: 'QUEUED' })}\n{"answer":"a2.txt","ke`);

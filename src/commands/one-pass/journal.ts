@@ -19,6 +19,18 @@ export type ResumePlan =
 
 const PIECE = 1024 * 1024;
 const NEWLINE = 0x0a;
+/** How `finished` writes the row: last, after fields that hold no object, so the first match is it. */
+const ROW_FIELD = Buffer.from(',"row":{');
+
+/** The fields of a line before its row, or undefined when they are not an entry (then the whole line is parsed). */
+function headOf(buffer: Buffer, start: number, rowAt: number): Record<string, unknown> | undefined {
+  try {
+    const head = JSON.parse(`${buffer.toString('utf8', start, rowAt)}}`) as unknown;
+    return typeof head === 'object' && head !== null && typeof (head as { answer?: unknown }).answer === 'string' ? head as Record<string, unknown> : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Two 32-bit FNV-1a hashes of a string, as one 53-bit number: equal strings, equal numbers; others almost never. */
 export function hash53(text: string): number {
@@ -96,8 +108,11 @@ export class Journal {
     if (!length) return undefined;
     const buffer = Buffer.allocUnsafe(length);
     readSync(this.readFd(), buffer, 0, length, this.rowAt[slot]);
-    const entry = JSON.parse(buffer.toString('utf8')) as { row?: Record<string, unknown> };
-    return entry.row;
+    try {
+      return (JSON.parse(buffer.toString('utf8')) as { row?: Record<string, unknown> }).row;
+    } catch {
+      return undefined; // a damaged row: its result is fetched again, as for a journal without rows
+    }
   }
 
   /** How many answers the journal follows in each unfinished batch (what a resumed run waits for). */
@@ -208,8 +223,12 @@ export class Journal {
   private take(buffer: Buffer, start: number, end: number, fileOffset: number): boolean {
     if (end - start === 0 || (end - start === 1 && buffer[start] === 0x0d)) return true;
     let entry: { answer?: unknown; key?: unknown; task_id?: unknown; batch_id?: unknown; item?: unknown; status?: unknown; row?: unknown };
+    // a finished answer's row (the line's last field, most of its bytes) is not parsed here: it is read back when printed
+    const found = buffer.subarray(start, end).indexOf(ROW_FIELD);
+    const hasRow = found >= 0;
+    const rowAt = start + found;
     try {
-      entry = JSON.parse(buffer.toString('utf8', start, end));
+      entry = hasRow ? headOf(buffer, start, rowAt) ?? JSON.parse(buffer.toString('utf8', start, end)) : JSON.parse(buffer.toString('utf8', start, end));
     } catch {
       return false;
     }
@@ -238,7 +257,7 @@ export class Journal {
     }
     if (typeof entry.status === 'string') this.statusCode[slot] = this.code(entry.status);
     this.rowAt[slot] = fileOffset;
-    this.rowLength[slot] = entry.row !== undefined ? end - start : 0;
+    this.rowLength[slot] = hasRow || entry.row !== undefined ? end - start : 0;
     return true;
   }
 
