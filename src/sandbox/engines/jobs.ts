@@ -59,14 +59,9 @@ export class Engines {
     return small ? Promise.resolve(textFlags(preparedJson, taskDir)) : this.run('textFlags', [preparedJson, taskDir], { signal });
   }
 
-  /**
-   * The last step of a task: rubric chosen (text parsed), answer marked, result checked. A small
-   * mark runs inline, unless marks are already waiting their turn and a thread is free: a backlog
-   * is then marked on both cores (docs/benchmarks.md, "Scale").
-   */
+  /** The last step of a task: rubric chosen (text parsed), answer marked, result checked. */
   markTask(input: MarkInput, signal?: AbortSignal): Promise<MarkOutput> {
-    const inline = isSmallMark(input) && (this.inline.waiting === 0 || !this.pool.hasFreeThread);
-    return inline ? this.inline.run(() => markTask(input)) : this.run('markTask', [input], { signal });
+    return isSmallMark(input) ? this.inline.run(() => markTask(input)) : this.run('markTask', [input], { signal });
   }
 
   /**

@@ -8,11 +8,6 @@ export class OnePerTurn {
   private readonly queue: (() => void)[] = [];
   private scheduled = false;
 
-  /** Functions queued and not yet run. */
-  get waiting(): number {
-    return this.queue.length;
-  }
-
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push(() => {

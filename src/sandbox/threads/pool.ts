@@ -142,11 +142,6 @@ export class ThreadPool {
     return { threads: this.threads.size, running, waiting: this.queue.length };
   }
 
-  /** Whether a job run now would start at once: nothing waits and a thread is idle or may be started. */
-  get hasFreeThread(): boolean {
-    return !this.closed && this.queue.length === 0 && (this.idle.length > 0 || this.threads.size < this.options.size);
-  }
-
   /** Refuses new jobs, rejects waiting and running ones with PoolClosedError, ends every thread. */
   async close(): Promise<void> {
     this.closed = true;
