@@ -49,8 +49,12 @@ export class Engines {
 
   /** The UPLOADING stage of a task: its files read, its text put together. */
   prepareTask(input: PrepareInput, signal?: AbortSignal): Promise<PrepareOutput> {
-    const small = input.files.length === 0 && (input.paperContent?.length ?? 0) <= INLINE_CHARS;
-    return small ? prepareTask(input) : this.run('prepareTask', [input], { signal });
+    return this.preparesInline(input) ? prepareTask(input) : this.run('prepareTask', [input], { signal });
+  }
+
+  /** Whether a task's text is put together here at once (pasted text, no files): no thread, no wait. */
+  preparesInline(input: PrepareInput): boolean {
+    return input.files.length === 0 && (input.paperContent?.length ?? 0) <= INLINE_CHARS;
   }
 
   /** The magic-input flags of a prepared text (a spilled one is read from its file on a thread). */

@@ -299,9 +299,13 @@ export class Store {
 
   /** Unfinished runnable tasks, oldest first: queued ones and those a stopped process left mid-way. */
   runnableTaskIds(limit: number): string[] {
-    const rows = this.prepared(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind IN (${RUNNABLE_SQL})
-      ORDER BY seq LIMIT ?`).all(limit) as { task_id: string }[];
-    return rows.map((r) => r.task_id);
+    return this.runnableTasks(0, limit).map((r) => r[1]);
+  }
+
+  /** The same past `afterSeq`, as [seq, task id] (the pool reads ahead a few dozen at a time). */
+  runnableTasks(afterSeq: number, limit: number): [number, string][] {
+    return this.prepared(`SELECT seq, task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind IN (${RUNNABLE_SQL})
+      AND seq > ? ORDER BY seq LIMIT ?`).raw(true).all(afterSeq, limit) as [number, string][];
   }
 }
 

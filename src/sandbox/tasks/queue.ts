@@ -2,6 +2,9 @@
 // queue, so a restart simply finds the unfinished tasks again.
 import type { Store } from '../store/store.js';
 
+/** How many runnable tasks one query reads ahead. */
+const READ_AHEAD = 64;
+
 export type TaskRunner = (taskId: string, signal: AbortSignal) => Promise<void>;
 
 export class WorkerPool {
@@ -11,6 +14,10 @@ export class WorkerPool {
   /** Tasks whose runner threw even after trying to fail them: never picked again this run. */
   private readonly stuck = new Set<string>();
   private closed = false;
+  /** Runnable tasks read ahead, oldest first, how many of them are taken, and the seq of the last. */
+  private ahead: string[] = [];
+  private aheadAt = 0;
+  private cursor = 0;
 
   constructor(
     private readonly store: Store,
@@ -22,13 +29,46 @@ export class WorkerPool {
   /** Fills free worker slots; call after anything that may have made a task runnable. */
   kick(): void {
     if (this.closed) return;
-    if (this.running.size >= this.workers) return;
-    const candidates = this.store.runnableTaskIds(this.workers + this.running.size + this.stuck.size);
-    for (const taskId of candidates) {
-      if (this.running.size >= this.workers) break;
-      if (this.running.has(taskId) || this.stuck.has(taskId)) continue;
+    while (this.running.size < this.workers) {
+      const taskId = this.next();
+      if (taskId === undefined) return;
       this.running.set(taskId, this.start(taskId));
     }
+  }
+
+  /**
+   * The oldest runnable task not running, from a list read READ_AHEAD at a time past the last
+   * one read: one query per few dozen tasks, not per task (a new task always comes after it).
+   * When none is left past it, read once from the start: a stopped process may have left tasks
+   * mid-way. A task read ahead and cancelled meanwhile is found final by its runner.
+   */
+  private next(): string | undefined {
+    let taskId = this.take();
+    if (taskId !== undefined) return taskId;
+    const past = this.cursor;
+    this.readAhead(past);
+    taskId = this.take();
+    if (taskId === undefined && past !== 0) {
+      this.readAhead(0);
+      taskId = this.take();
+    }
+    return taskId;
+  }
+
+  private take(): string | undefined {
+    while (this.aheadAt < this.ahead.length) {
+      const taskId = this.ahead[this.aheadAt++]!;
+      if (!this.running.has(taskId) && !this.stuck.has(taskId)) return taskId;
+    }
+    return undefined;
+  }
+
+  private readAhead(afterSeq: number): void {
+    // from the start, the running and stuck tasks come first: read past them
+    const rows = this.store.runnableTasks(afterSeq, READ_AHEAD + (afterSeq === 0 ? this.running.size + this.stuck.size : 0));
+    this.ahead = rows.map((r) => r[1]);
+    this.aheadAt = 0;
+    this.cursor = rows.length > 0 ? rows[rows.length - 1]![0] : 0;
   }
 
   private async start(taskId: string): Promise<void> {

@@ -57,31 +57,40 @@ export interface SuccessResult {
 export type CompleteOutcome = 'charged' | 'lost_race' | 'insufficient_credits';
 
 /**
- * PROGRESS → SUCCESS and the charge, in one transaction: either both happen or neither. The
- * `credits_charged = 0` guard and the status swap make a second attempt a no-op, and the
- * balance guard (backed by a CHECK constraint) keeps a balance from going negative.
+ * `from` (PROGRESS, or QUEUED for a task done at once) → SUCCESS and the charge, in one
+ * transaction: either both happen or neither. The `credits_charged = 0` guard and the status
+ * swap make a second attempt a no-op, and the balance guard (backed by a CHECK constraint) keeps
+ * a balance from going negative. `patch` sets the columns the skipped stages would have.
  */
-export function completeAndCharge(store: Store, taskId: string, result: SuccessResult): CompleteOutcome {
+export function completeAndCharge(store: Store, taskId: string, result: SuccessResult, from = 'PROGRESS', patch: TaskPatch = {}): CompleteOutcome {
   try {
-    return store.transaction('completeAndCharge', completeAndChargeNow).immediate(store, taskId, JSON.stringify(result));
+    return store.transaction('completeAndCharge', completeAndChargeNow).immediate(store, taskId, JSON.stringify(result), from, patch);
   } catch (err) {
     if (err instanceof InsufficientAtCompletion) return 'insufficient_credits';
     throw err;
   }
 }
 
-function completeAndChargeNow(store: Store, taskId: string, resultJson: string): CompleteOutcome {
-  const now = nowIso();
-  const task = store.prepared(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = ?,
-      retryable = 0, message = NULL, updated_at = ?, finished_at = ?
-    WHERE task_id = ? AND status = 'PROGRESS' AND credits_charged = 0
-    RETURNING owner_user_id, credit_cost`).get(resultJson, now, now, taskId) as
-    Pick<TaskRow, 'owner_user_id' | 'credit_cost'> | undefined;
+function completeAndChargeNow(store: Store, taskId: string, resultJson: string, from: string, patch: TaskPatch): CompleteOutcome {
+  const { sets, keys } = patchSql(patch);
+  const params: Record<string, unknown> = { resultJson, now: nowIso(), taskId, from };
+  for (const k of keys) params[k] = patch[k] ?? null;
+  const task = store.prepared(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = @resultJson,
+      retryable = 0, message = NULL, updated_at = @now, finished_at = @now${sets}
+    WHERE task_id = @taskId AND status = @from AND credits_charged = 0
+    RETURNING seq, owner_user_id, credit_cost`).get(params) as Pick<TaskRow, 'seq' | 'owner_user_id' | 'credit_cost'> | undefined;
   if (!task) return 'lost_race';
   const charged = store.prepared('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
     .run(task.credit_cost, task.owner_user_id, task.credit_cost);
   if (charged.changes !== 1) throw new InsufficientAtCompletion();
+  store.queueLeft(task.seq, from);
   return 'charged';
+}
+
+/** `, col = @col` for each patched column, in a fixed order (one prepared statement per shape). */
+function patchSql(patch: TaskPatch): { sets: string; keys: (keyof TaskPatch)[] } {
+  const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((k) => PATCHABLE.has(k)).sort();
+  return { sets: keys.map((k) => `, ${k} = @${k}`).join(''), keys };
 }
 
 class InsufficientAtCompletion extends Error {}
@@ -94,13 +103,15 @@ export function completePrepaid(store: Store, taskId: string, result: SuccessRes
     .run(JSON.stringify(result), now, now, taskId).changes === 1;
 }
 
-/** Any unfinished status (`from`) → FAILURE, with the spec's error entry in the result. */
-export function fail(store: Store, taskId: string, from: string, reason: string, retryable: boolean): boolean {
-  const now = nowIso();
-  const result = JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] });
-  const row = store.prepared(`UPDATE tasks SET status = 'FAILURE', message = ?, result_json = ?, retryable = ?,
-      updated_at = ?, finished_at = ? WHERE task_id = ? AND status = ? RETURNING seq`)
-    .get(reason, result, retryable ? 1 : 0, now, now, taskId, from) as { seq: number } | undefined;
+/** Any unfinished status (`from`) → FAILURE, with the spec's error entry in the result (and `patch`, as completeAndCharge). */
+export function fail(store: Store, taskId: string, from: string, reason: string, retryable: boolean, patch: TaskPatch = {}): boolean {
+  const { sets, keys } = patchSql(patch);
+  const params: Record<string, unknown> = { reason, now: nowIso(), taskId, from, retryable: retryable ? 1 : 0,
+    result: JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] }) };
+  for (const k of keys) params[k] = patch[k] ?? null;
+  const row = store.prepared(`UPDATE tasks SET status = 'FAILURE', message = @reason, result_json = @result, retryable = @retryable,
+      updated_at = @now, finished_at = @now${sets} WHERE task_id = @taskId AND status = @from RETURNING seq`)
+    .get(params) as { seq: number } | undefined;
   if (row) store.queueLeft(row.seq, from);
   return row !== undefined;
 }

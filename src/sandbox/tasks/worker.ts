@@ -4,11 +4,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinalStatus } from '../../api/status.js';
 import type { Engines, TextFlags } from '../engines/jobs.js';
+import type { PrepareInput } from '../engines/work/prepare.js';
 import type { FileArea } from '../store/file-area.js';
 import type { GradingEngine } from '../engines/llm/types.js';
 import { isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './faults.js';
 import type { Store, TaskRow } from '../store/store.js';
-import { advance, completeAndCharge, completePrepaid, fail } from './transitions.js';
+import { advance, completeAndCharge, completePrepaid, fail, type TaskPatch } from './transitions.js';
 import { jobFailureReason } from '../engines/work/refusals.js';
 
 export interface WorkerDeps {
@@ -49,6 +50,10 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
         case 'QUEUED':
         case 'PENDING': {
           const from = task.status;
+          if (deps.latencyMs === 0 && from === 'QUEUED' && task.kind !== 'legacy') {
+            next = await atOnce(deps, task, parsed, signal);
+            break;
+          }
           next = moved(task, await write(deps, () => advance(deps.store, taskId, from, 'UPLOADING')), { status: 'UPLOADING' });
           break;
         }
@@ -156,25 +161,63 @@ async function slowExtra(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
 /** UPLOADING: read every file's text (spec 4.8 rule 3: parsing happens in the queue). */
 async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
   await pause(deps.latencyMs + await slowExtra(deps, task, parsed, signal), signal);
+  const preparedJson = await prepare(deps, task, 'UPLOADING', prepareInput(deps, task, parsed), parsed, signal);
+  if (preparedJson === undefined) return undefined;
+  return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson })),
+    { status: 'SUBMITTED', prepared_json: preparedJson });
+}
+
+/** What the UPLOADING stage reads: the task's files and pasted text. */
+function prepareInput(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask): PrepareInput {
   const files = deps.store.taskFiles(task.task_id).map((f) => ({ role: f.role, name: f.name, mime: f.mime, path: deps.files.absolute(f.path) }));
   const paper = (parsed.input(task) as { paper_content?: string }).paper_content;
+  return { files, taskDir: deps.files.taskDir(task.task_id), ...(paper !== undefined ? { paperContent: paper } : {}) };
+}
+
+/** The task's text put together; undefined when it cannot be (the task failed, from `from`). */
+async function prepare(deps: WorkerDeps, task: TaskRow, from: string, input: PrepareInput, parsed: ParsedTask, signal: AbortSignal): Promise<string | undefined> {
   let prepared;
   try {
-    prepared = await deps.engines.prepareTask({ files, taskDir: deps.files.taskDir(task.task_id), ...(paper !== undefined ? { paperContent: paper } : {}) }, signal);
+    prepared = await deps.engines.prepareTask(input, signal);
   } catch (err) {
     const reason = jobFailureReason(err, 'reading the files');
     if (reason === undefined) throw err;
-    await write(deps, () => fail(deps.store, task.task_id, 'UPLOADING', reason, false));
+    await write(deps, () => fail(deps.store, task.task_id, from, reason, false));
     return undefined;
   }
   if (!prepared.ok) {
-    await write(deps, () => fail(deps.store, task.task_id, 'UPLOADING', prepared.comment, false));
+    const comment = prepared.comment;
+    await write(deps, () => fail(deps.store, task.task_id, from, comment, false));
     return undefined;
   }
   parsed.remember(prepared.preparedJson, prepared.flags);
-  const preparedJson = prepared.preparedJson;
-  return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson })),
-    { status: 'SUBMITTED', prepared_json: prepared.preparedJson });
+  return prepared.preparedJson;
+}
+
+/**
+ * With no latency, a queued task of pasted text marked by the grader runs its stages in memory
+ * and goes QUEUED → SUCCESS (or FAILURE) in one compare-and-swap: the stages would last
+ * microseconds, seen by no poll, and each write costs more than its stage (docs/sandbox.md
+ * "Task lifecycle"). Work that takes time (files to read, a language model, KCT-SANDBOX-SLOW)
+ * goes through the stages, so a poll sees where it is.
+ */
+async function atOnce(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
+  await pause(0, signal);
+  const input = prepareInput(deps, task, parsed);
+  if (deps.grader !== undefined || !deps.engines.preparesInline(input)) {
+    return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'QUEUED', 'UPLOADING')), { status: 'UPLOADING' });
+  }
+  const preparedJson = await prepare(deps, task, 'QUEUED', input, parsed, signal);
+  if (preparedJson === undefined) return undefined;
+  const flags = await parsed.flags(deps, { ...task, prepared_json: preparedJson }, signal);
+  if (flags.slow) {
+    const taskId = task.task_id;
+    const swapped = await write(deps, () => advance(deps.store, taskId, 'QUEUED', 'UPLOADING') && advance(deps.store, taskId, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson }));
+    return moved(task, swapped, { status: 'SUBMITTED', prepared_json: preparedJson });
+  }
+  const last = PROGRESS_STEPS.length;
+  const patch = { prepared_json: preparedJson, cur_step: last, total_step: last, cur_step_name: PROGRESS_STEPS[last - 1]!, progress: Math.round(((last - 1) / last) * 100) };
+  return finish(deps, { ...task, ...patch }, 'QUEUED', flags.fail, signal);
 }
 
 /** One PROGRESS step; the last one marks, validates and completes with the charge. */
@@ -183,49 +226,50 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
   const step = task.cur_step ?? 1;
   await pause(deps.latencyMs + Math.round(await slowExtra(deps, task, parsed, signal) / total), signal);
   // >=: a run with no latency starts PROGRESS at the last step (see SUBMITTED above)
-  if (step >= SCORING_STEP && (await parsed.flags(deps, task, signal)).fail) {
-    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', `Marking failed on purpose: the answer contains the sandbox magic input ${MAGIC_FAIL}.`, false));
-    return undefined;
-  }
-  if (step < total) {
+  const failing = step >= SCORING_STEP && (await parsed.flags(deps, task, signal)).fail;
+  if (step < total && !failing) {
     const patch = { cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100) };
     return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch)), patch);
   }
-  await finish(deps, task, signal);
-  return undefined;
+  return finish(deps, task, 'PROGRESS', failing, signal);
 }
 
-async function finish(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<void> {
+/**
+ * Marks the task and completes it from `from` with the charge, or fails it (`failing`: the
+ * magic input asked to). Returns the final row when it wrote it, undefined when it is to be read again.
+ */
+async function finish(deps: WorkerDeps, task: TaskRow, from: string, failing: boolean, signal: AbortSignal): Promise<TaskRow | undefined> {
+  const taskId = task.task_id;
+  // the columns a task completed from the queue gets in the same swap (atOnce)
+  const patch: TaskPatch = from === 'PROGRESS' ? {} : { prepared_json: task.prepared_json, cur_step: task.cur_step, total_step: task.total_step, cur_step_name: task.cur_step_name, progress: task.progress };
+  const failed = async (reason: string, retryable: boolean) => {
+    await write(deps, () => fail(deps.store, taskId, from, reason, retryable, patch));
+    return undefined;
+  };
+  if (failing) return failed(`Marking failed on purpose: the answer contains the sandbox magic input ${MAGIC_FAIL}.`, false);
   const model = deps.store.model(task.model_id);
-  if (!model) {
-    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', `Model ${task.model_id} no longer exists.`, false));
-    return;
-  }
+  if (!model) return failed(`Model ${task.model_id} no longer exists.`, false);
   let marked;
   try {
-    const input = { kind: task.kind, modelId: task.model_id, inputJson: task.input_json, model, preparedJson: task.prepared_json, taskDir: deps.files.taskDir(task.task_id) };
+    const input = { kind: task.kind, modelId: task.model_id, inputJson: task.input_json, model, preparedJson: task.prepared_json, taskDir: deps.files.taskDir(taskId) };
     marked = deps.grader ? await deps.engines.markWith(deps.grader, input, signal) : await deps.engines.markTask(input, signal);
   } catch (err) {
     const reason = jobFailureReason(err, 'marking the answer');
     if (reason === undefined) throw err;
-    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', reason, false));
-    return;
+    return failed(reason, false);
   }
-  if (!marked.ok) {
-    const { reason, retryable } = marked;
-    await write(deps, () => fail(deps.store, task.task_id, 'PROGRESS', reason, retryable));
-    return;
-  }
-  if (task.kind === 'legacy') {
-    const { result } = marked;
-    await write(deps, () => completePrepaid(deps.store, task.task_id, result));
-    return;
-  }
+  if (!marked.ok) return failed(marked.reason, marked.retryable);
   const { result } = marked;
+  if (task.kind === 'legacy') {
+    return moved(task, await write(deps, () => completePrepaid(deps.store, taskId, result)), { status: 'SUCCESS' });
+  }
   // the charge and, if it cannot be paid, the failure: one change, so one group
-  await write(deps, () => {
-    if (completeAndCharge(deps.store, task.task_id, result) === 'insufficient_credits') {
-      fail(deps.store, task.task_id, 'PROGRESS', 'The key owner no longer has enough credits to pay for this result; nothing was charged.', true);
+  const outcome = await write(deps, () => {
+    const charged = completeAndCharge(deps.store, taskId, result, from, patch);
+    if (charged === 'insufficient_credits') {
+      fail(deps.store, taskId, from, 'The key owner no longer has enough credits to pay for this result; nothing was charged.', true, patch);
     }
+    return charged;
   });
+  return moved(task, outcome === 'charged', { status: 'SUCCESS' });
 }
