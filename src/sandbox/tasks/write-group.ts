@@ -15,7 +15,8 @@ export class WriteGroup {
   private pending: Job[] = [];
   private scheduled = false;
 
-  constructor(private readonly store: Store) {}
+  /** `committed`: told after each group's commit (a checkpoint is asked for). */
+  constructor(private readonly store: Store, private readonly committed?: () => void) {}
 
   /** Runs `change` in the next group transaction; resolves with what it returned once committed. */
   run<T>(change: () => T): Promise<T> {
@@ -40,6 +41,7 @@ export class WriteGroup {
       for (const job of jobs) job.reject(err);
       return;
     }
+    this.committed?.();
     jobs.forEach((job, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) job.resolve(outcome.value);
