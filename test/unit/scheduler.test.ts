@@ -1,7 +1,8 @@
 // The polling scheduler against a simulated service (a FIFO queue with W workers, each task
 // running R ms), on a virtual clock: what it polls, how often, and how late it notices the last
 // task. Deterministic: no real time passes, so these are counts of a simulation, not timings.
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
 import type { StatusSnapshot } from '../../src/api/schemas.js';
 import { TaskScheduler, type StatusFetcher } from '../../src/client/scheduler.js';
 import { pollSchedule } from '../../src/client/poll.js';
@@ -233,5 +234,61 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expect(finished).toHaveLength(300);
     expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(2);
     expectSpacing(service);
+  });
+});
+
+describe("the run's signal", () => {
+  it('is listened to once per run, not once per poll or pause: nothing is left on it after 500 tasks, and no AbortSignal.any() is made', async () => {
+    const any = vi.spyOn(AbortSignal, 'any');
+    try {
+      const controller = new AbortController();
+      const before = getEventListeners(controller.signal, 'abort').length;
+      const { clock, service, ids } = queuedService(4, () => 2000, 500);
+      const settled = await new Promise<number>((resolve, reject) => {
+        let left = ids.length;
+        const scheduler = new TaskScheduler(service.fetcher, { timeoutMs: 3600_000, schedule: pollSchedule(), now: clock.now, sleep: clock.sleep, signal: controller.signal }, {
+          onFinal: () => --left === 0 && resolve(ids.length),
+          onError: (_tag, error) => reject(error),
+          onTimeout: (_tag, id) => reject(new Error(`${id} timed out`)),
+        });
+        ids.forEach((id, index) => scheduler.add(id, index, { firstPollIn: 3000 }));
+      });
+      expect(settled).toBe(500);
+      expect(service.totalPolls(ids)).toBeGreaterThanOrEqual(500);
+      expect(any).not.toHaveBeenCalled();
+      // the loop ends on the turn after the last task's handler
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(before);
+    } finally {
+      any.mockRestore();
+    }
+  });
+
+  it('aborting it aborts the polls in flight: every task is told it was interrupted, and no listener is left', async () => {
+    const controller = new AbortController();
+    const given: AbortSignal[] = [];
+    const hanging: StatusFetcher = (_id, signal) => new Promise((_resolve, reject) => {
+      given.push(signal!);
+      signal!.addEventListener('abort', () => reject(signal!.reason), { once: true });
+    });
+    const errors: unknown[] = [];
+    const done = new Promise<void>((resolve) => {
+      const scheduler = new TaskScheduler(hanging, { timeoutMs: 3600_000, schedule: pollSchedule(), signal: controller.signal }, {
+        onFinal: () => undefined,
+        onError: (_tag, error) => {
+          errors.push(error);
+          if (errors.length === 3) resolve();
+        },
+        onTimeout: () => undefined,
+      });
+      for (const [index, id] of ['a', 'b', 'c'].entries()) scheduler.add(id, index, { firstPollIn: 0 });
+    });
+    while (given.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('Ctrl-C'));
+    await done;
+    expect(given.every((signal) => signal.aborted)).toBe(true);
+    expect(errors.map((e) => (e as Error).name)).toEqual(['InterruptedError', 'InterruptedError', 'InterruptedError']);
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
