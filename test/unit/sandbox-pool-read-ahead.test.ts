@@ -181,4 +181,34 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     }
     expect(runs).toEqual([stuck, other, ...lows]);
   });
+  // KNOWN BUG in src/sandbox/tasks/queue.ts, kept as test.fails so the suite stays green: the read
+  // from the start lists the running tasks too; take() skips one only while it still runs, so a task
+  // that ends before take() reaches it is handed to the runner a second time (runs: a, b, low, a).
+  // runTask then finds it final and calls onFinal again. Fix (e.g. skip ids already run since the
+  // read), then make this a plain test.
+  test.fails('a task read from the start while it ran is not given to the runner again once it ended', async () => {
+    const [low, a, b] = queued(3);
+    expect(cancel(store, low!, userId).kind).toBe('cancelled');
+    const runs: string[] = [];
+    let releaseA: (() => void) | undefined;
+    const p = new WorkerPool(store, 2, async (id) => {
+      runs.push(id);
+      if (id === a && releaseA === undefined) await new Promise<void>((resolve) => { releaseA = resolve; });
+      else await turn();
+      const status = store.task(id)!.status;
+      // a task given again after it ended would find itself final: record it, change nothing
+      if (!['SUCCESS', 'FAILURE', 'CANCEL'].includes(status)) fail(store, id, status, 'done', false);
+    });
+    pool = p;
+    p.kick();
+    await turnsUntil(() => runs.length >= 2 && p.busy === 1, () => `a running, b done (runs: ${runs.join(', ')})`);
+    // a stopped process's task below the cursor: the next kick reads from the start, a (running) among them
+    db.prepare(`UPDATE tasks SET status = 'UPLOADING', finished_at = NULL WHERE task_id = ?`).run(low);
+    p.kick();
+    await turnsUntil(() => runs.length >= 3, () => `low run (runs: ${runs.join(', ')})`);
+    releaseA!();
+    await turnsUntil(() => p.busy === 0, () => 'the pool idle');
+    for (let i = 0; i < 20; i++) await turn();
+    expect(runs).toEqual([a, b, low]);
+  });
 });
