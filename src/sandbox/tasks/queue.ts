@@ -66,7 +66,8 @@ export class WorkerPool {
   private readAhead(afterSeq: number): void {
     // from the start, the running and stuck tasks come first: read past them
     const rows = this.store.runnableTasks(afterSeq, READ_AHEAD + (afterSeq === 0 ? this.running.size + this.stuck.size : 0));
-    this.ahead = rows.map((r) => r[1]);
+    // a task running now is final once it ends: never handed out again from this list
+    this.ahead = rows.filter((r) => !this.running.has(r[1]) && !this.stuck.has(r[1])).map((r) => r[1]);
     this.aheadAt = 0;
     this.cursor = rows.length > 0 ? rows[rows.length - 1]![0] : 0;
   }
