@@ -90,15 +90,27 @@ export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraA
   const dir = dataDir ?? tempDir('kct-bench-sbx-');
   // BENCH_SANDBOX_PROFILE=DIR: each sandbox writes a CPU profile there (node --cpu-prof)
   const profile = process.env.BENCH_SANDBOX_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SANDBOX_PROFILE] : [];
+  // BENCH_SANDBOX_NODE_ARGS="--trace-gc": more Node flags for each sandbox (what they print on stdout before its first line is skipped)
+  profile.push(...(process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const child = spawn(process.execPath, [...profile, BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers), ...extraArgs], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
   });
   let stderr = '';
+  /** What the sandbox printed besides its first line (e.g. --trace-gc), kept when BENCH_SANDBOX_NODE_ARGS is set. */
+  const sandboxOut = [];
   child.stderr.on('data', (chunk) => { stderr += chunk; });
   const exited = new Promise((done) => child.once('exit', done));
   const line = await new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`sandbox did not start: ${stderr}`)), 60_000);
-    createInterface({ input: child.stdout }).once('line', (first) => { clearTimeout(timer); done(first); });
+    const lines = createInterface({ input: child.stdout });
+    const onLine = (line) => {
+      if (!line.startsWith('{')) return;
+      lines.off('line', onLine);
+      clearTimeout(timer);
+      done(line);
+    };
+    lines.on('line', onLine);
+    if (process.env.BENCH_SANDBOX_NODE_ARGS) lines.on('line', (line) => { if (!line.startsWith('{')) sandboxOut.push(line); });
     exited.then((code) => { clearTimeout(timer); fail(new Error(`sandbox exited with ${code}: ${stderr}`)); });
   });
   const info = JSON.parse(line);
@@ -108,6 +120,7 @@ export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraA
     dataDir: dir,
     pid: child.pid,
     stderr: () => stderr,
+    stdout: () => sandboxOut,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

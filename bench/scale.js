@@ -288,6 +288,8 @@ export async function queueDrain(count) {
     let cursor = 0;
     await Promise.all([poller(tail), poller(() => Math.floor(ids.length / 2)), poller(() => (cursor = (cursor + 7919) % ids.length)), poller(() => (cursor = (cursor + 104729) % ids.length)), watch]);
     await sandbox.stop();
+    // BENCH_SANDBOX_OUT=FILE: what the drained sandbox printed (with BENCH_SANDBOX_NODE_ARGS="--trace-gc", its collections)
+    if (process.env.BENCH_SANDBOX_OUT) writeFileSync(process.env.BENCH_SANDBOX_OUT, sandbox.stdout().join('\n'));
     const loop = /event loop delay while running: p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms/.exec(sandbox.stderr());
     const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
     const row = view.prepare("SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'").get();

@@ -1,5 +1,4 @@
 // What every route of the sandbox can reach.
-import type { Checkpointer } from './store/checkpointer.js';
 import type { CallbackSender } from './tasks/callbacks.js';
 import type { Engines } from './engines/jobs.js';
 import type { FileArea } from './store/file-area.js';
@@ -44,8 +43,6 @@ export interface SandboxContext {
   trainer: Trainer;
   /** After a task became final outside a worker (a cancel): settles its batch, if any. */
   taskFinished(task: { parent_task_id: string | null }): void;
-  /** Asked for a checkpoint after commits (store/checkpointer.ts). */
-  checkpoints: Checkpointer;
   /** The language-model engine, when `grader` was configured (also rewrites feedback). */
   grader?: GradingEngine;
 }

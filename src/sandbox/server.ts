@@ -1,7 +1,7 @@
 // Entry point of the sandbox: `kct sandbox` and every end-to-end test start it through here.
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../api/operations.js';
@@ -24,7 +24,6 @@ import { Store } from './store/store.js';
 import { ThreadPool } from './threads/pool.js';
 import { runTask } from './tasks/worker.js';
 import { WriteGroup } from './tasks/write-group.js';
-import { Checkpointer } from './store/checkpointer.js';
 import { openSqlite } from './store/sqlite/driver.js';
 
 export type { SandboxKeys };
@@ -168,13 +167,10 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const threads = new ThreadPool({ size: settings.threads, maxQueued: MAX_WAITING_JOBS, budgetMs: settings.jobTimeoutMs, maxMemoryMb: settings.jobMemoryMb });
     opened.push(() => threads.close());
     const engines = new Engines(threads);
-    // closed before the threads (opened closes in reverse)
-    const checkpoints = new Checkpointer(db, () => engines.checkpoint(join(dataDir, 'sandbox.db'), db.driver), settings.log);
-    opened.push(() => checkpoints.close());
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };
-    const writes = new WriteGroup(store, checkpoints.touch);
+    const writes = new WriteGroup(store);
     const write = <T>(change: () => T) => writes.run(change);
     const pool = new WorkerPool(store, settings.workers,
       (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, write, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
@@ -183,7 +179,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const trainer = new Trainer(store, settings.log);
     trainer.resume();
     opened.push(() => trainer.close());
-    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, trainer, taskFinished, checkpoints, ...(grader ? { grader } : {}) };
+    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, trainer, taskFinished, ...(grader ? { grader } : {}) };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
+import { CHECKPOINT_PAGES, openDatabase } from '../../src/sandbox/store/db.js';
 import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../src/sandbox/store/sqlite/node-sqlite.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -253,5 +254,21 @@ describe.runIf(nodeSqlite() !== undefined)('node:sqlite without setReturnArrays 
     expect(() => db.transaction(() => insert.run('outer'))()).toThrow(/UNIQUE/);
     expect(db.inTransaction).toBe(false);
     expect((db.prepare('SELECT name FROM t').all() as { name: string }[]).map((r) => r.name)).toEqual(['outer']);
+  });
+});
+
+describe.each(availableDrivers())('the sandbox database on %s', (driver: DriverName) => {
+  test('is opened in WAL mode, synchronous NORMAL, checkpointing every 250 pages (small checkpoints hold the request thread briefly)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kct-sandbox-db-'));
+    const db = openDatabase(dir, { driver });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(CHECKPOINT_PAGES);
+      expect(CHECKPOINT_PAGES).toBe(250);
+    } finally {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,8 +15,6 @@ import type { PrepareInput, PrepareOutput, TextFlags } from './work/prepare.js';
 import { isSpilled, prepareTask, textFlags } from './work/prepare.js';
 import { senderReason } from './work/reasons.js';
 import { OnePerTurn } from './one-per-turn.js';
-import type { CheckpointOutcome } from '../store/checkpoint.js';
-import type { DriverName } from '../store/sqlite/driver.js';
 
 export { ExtractionError };
 export { creditCost } from './grader.js';
@@ -34,7 +32,6 @@ export const JOBS = {
   markTask: 'engines/work/mark.js',
   planMark: 'engines/work/mark.js',
   parsePreview: 'ingest/preview-parse.js',
-  checkpoint: 'store/checkpoint.js',
 } as const;
 
 type JobName = keyof typeof JOBS;
@@ -92,11 +89,6 @@ export class Engines {
   parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): Promise<PreviewOutcome> {
     const chars = read.reduce((n, r) => n + r.text.length, 0);
     return chars <= INLINE_CHARS ? Promise.resolve().then(() => parsePreview(kind, fields, read)) : this.run('parsePreview', [kind, fields, read], { bounded: true });
-  }
-
-  /** Copies the database's write-ahead log into its file, from a thread (store/checkpointer.ts). */
-  checkpoint(path: string, driver: DriverName): Promise<CheckpointOutcome> {
-    return this.run('checkpoint', [path, driver], {});
   }
 
   /** Runs a job on a thread; what a job threw comes back as the same kind of error where it matters. */

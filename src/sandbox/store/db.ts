@@ -236,6 +236,9 @@ const MIGRATIONS: string[] = [
 
 export const FIRST_RUNTIME_ID = 1001;
 
+/** Pages of write-ahead log after which a commit copies it into the database file. */
+export const CHECKPOINT_PAGES = 250;
+
 export function openDatabase(dataDir: string, options: { driver?: DriverName } = {}): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = openSqlite(join(dataDir, 'sandbox.db'), options);
@@ -244,6 +247,9 @@ export function openDatabase(dataDir: string, options: { driver?: DriverName } =
     // risks the last commits on a power cut, which a local sandbox can accept.
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // checkpoint every 250 pages (1 MB of log), not SQLite's 1,000: each one holds the committing
+    // request thread, and a small one briefly (docs/sandbox.md, "Checkpoints")
+    db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db);

@@ -52,7 +52,6 @@ export async function submitTask(ctx: SandboxContext, submission: TaskSubmission
       if (taskDir) await ctx.files.remove(taskDir);
       return { data: outcome.body, headers: { 'idempotent-replayed': 'true' } };
     }
-    ctx.checkpoints.touch();
     ctx.pool.kick();
     return { data: outcome.body };
   } catch (err) {

@@ -15,8 +15,7 @@ export class WriteGroup {
   private pending: Job[] = [];
   private scheduled = false;
 
-  /** `committed`: told after each group's commit (a checkpoint is asked for). */
-  constructor(private readonly store: Store, private readonly committed?: () => void) {}
+  constructor(private readonly store: Store) {}
 
   /** Runs `change` in the next group transaction; resolves with what it returned once committed. */
   run<T>(change: () => T): Promise<T> {
@@ -41,7 +40,6 @@ export class WriteGroup {
       for (const job of jobs) job.reject(err);
       return;
     }
-    this.committed?.();
     jobs.forEach((job, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) job.resolve(outcome.value);

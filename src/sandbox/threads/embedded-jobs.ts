@@ -12,7 +12,6 @@ export const EMBEDDED_JOBS = {
   'engines/work/prepare.js': () => import('../engines/work/prepare.js'),
   'engines/work/mark.js': () => import('../engines/work/mark.js'),
   'ingest/preview-parse.js': () => import('../ingest/preview-parse.js'),
-  'store/checkpoint.js': () => import('../store/checkpoint.js'),
 } satisfies Record<JobModule, () => Promise<object>>;
 
 /** The registry's module for a job; any other name is a job this executable cannot run. */
