@@ -61,6 +61,13 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     });
   }
 
+  // A command left waiting on something nothing will settle would let Node exit 0 as if it had
+  // finished, with nothing printed: a CI job must never read that as success (the real process only).
+  const stalled = () => {
+    err(io, 'kct: internal error: the command stopped before it finished, with nothing left to wait for (a bug: please report it). Run it again; with --resume nothing is sent twice.');
+    options.exit?.(EXIT.UNEXPECTED);
+  };
+  if (options.exit) process.once('beforeExit', stalled);
   try {
     await program.parseAsync(helpArgv(program, args), { from: 'user' });
     return signals.received ? exitCodeForSignal(signals.received) : EXIT.OK;
@@ -82,6 +89,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     reportError(io, error, exitCode, Boolean(context?.globals.json ?? json), context?.globals.debug ?? false);
     return exitCode;
   } finally {
+    process.off('beforeExit', stalled);
     removeSignals();
     await context?.dispose();
   }

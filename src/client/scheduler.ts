@@ -109,6 +109,7 @@ export class TaskScheduler {
   private state = new Uint8Array(0);
   private flags = new Uint8Array(0);
   private totalWeight = 0;
+  private liveWeight = 0;
   private readonly seen = new Map<number, Seen>();
   private readonly model: QueueModel;
   private lastFinal?: { seq: number; cum: number; at: number };
@@ -162,6 +163,11 @@ export class TaskScheduler {
     return this.live;
   }
 
+  /** What the tasks still watched weigh together (a batch weighs its items). */
+  get watchedWeight(): number {
+    return this.liveWeight;
+  }
+
   /**
    * Watches a task until it is final or its deadline passes. `firstPollIn` delays the first
    * look (a task accepted a moment ago is still queued); `weight` is how many queue positions it
@@ -178,6 +184,7 @@ export class TaskScheduler {
     const now = this.now();
     const weight = Math.max(1, options.weight ?? 1);
     this.totalWeight += weight;
+    this.liveWeight += weight;
     this.ids[slot] = taskId;
     this.tags[slot] = tag;
     this.deadline[slot] = now + this.options.timeoutMs;
@@ -559,6 +566,7 @@ export class TaskScheduler {
     this.ids[slot] = undefined;
     this.seen.delete(slot + this.base);
     this.live -= 1;
+    this.liveWeight -= this.weight[slot]!;
     while (this.head < this.tail && this.state[this.head - this.base] === State.Done) this.head += 1;
     tell(tag, taskId);
   }

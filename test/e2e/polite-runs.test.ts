@@ -159,4 +159,40 @@ describe('a polite run', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/300 answers and no --resume: .*replays every submission.*add --resume/);
   });
+
+  it('a waiting run keeps at most KCT_MAX_PENDING answers sent and unfinished: sending waits for rows', async () => {
+    const { sandbox, proxy } = await sandboxBehindProxy({ latencyMs: 40 });
+    const dir = textClass(12, 'p');
+    cleanup.push(() => removeDir(dir));
+    const configDir = tempDir();
+    cleanup.push(() => removeDir(configDir));
+    const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user, KCT_MAX_PENDING: '3' });
+    const run = await runKct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '8', '--max-rps', '100', '--output', 'ndjson'], { env, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(rows(run.stdout).filter((row) => row.status === 'SUCCESS')).toHaveLength(12);
+    // in the order they reached the service: a submission is sent only after the result of the
+    // answer before the cap was read, so submissions never run more than 3 ahead of result reads
+    let submits = 0;
+    let results = 0;
+    let most = 0;
+    for (const request of proxy.requests) {
+      if (request.kind === 'submit') most = Math.max(most, ++submits - results);
+      if (request.kind === 'result') results += 1;
+    }
+    expect(submits).toBe(12);
+    expect(most).toBe(3); // without the cap, --jobs 8 sends 8 at once
+  });
+
+  it('a KCT_MAX_PENDING that is not a positive whole number exits 2 naming it, before anything is sent', async () => {
+    const { sandbox, proxy } = await sandboxBehindProxy();
+    const dir = textClass(2, 'q');
+    cleanup.push(() => removeDir(dir));
+    const configDir = tempDir();
+    cleanup.push(() => removeDir(configDir));
+    const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user, KCT_MAX_PENDING: 'lots' });
+    const run = await runKct(['one-pass', dir, '--model', '12', '--output', 'ndjson'], { env, timeoutMs: 60_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/KCT_MAX_PENDING must be a positive whole number, not "lots"/);
+    expect(proxy.requests.filter((r) => r.kind === 'submit')).toHaveLength(0);
+  });
 });

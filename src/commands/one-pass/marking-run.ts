@@ -36,6 +36,12 @@ const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
 const FULL_GC_FROM = 1000;
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
+/**
+ * Answers sent and not yet printed, at most, in a waiting run: past this, sending waits for rows.
+ * The run's memory then holds this many tasks' state whatever the class size, and the service
+ * this many of its tasks; a service slower than kct sets the pace either way.
+ */
+export const MAX_PENDING = 10_000;
 /** How many task ids an error message names (the rows name them all). */
 const NAMED = 20;
 
@@ -58,6 +64,8 @@ export interface RunSettings {
   firstPollIn: number;
   /** Send plain-text answers in batches of 100. */
   viaBatch: boolean;
+  /** A waiting run's answers sent and not yet printed, at most (default MAX_PENDING; KCT_MAX_PENDING). */
+  maxPending?: number;
   /** Rows go to the writer, unless the run is of one named answer (printed as a record by the caller). */
   writer?: OutcomeWriter;
   /** Told about every row (the class report). */
@@ -114,6 +122,8 @@ export class MarkingRun {
   private sentInBatches = 0;
   private interrupted?: unknown;
   private emitted = 0;
+  /** What resumes sending when rows were waited for. */
+  private rowEmitted?: () => void;
   private expected: number;
   private allEmitted?: () => void;
   private readonly retries = new Map<number, number>();
@@ -170,6 +180,8 @@ export class MarkingRun {
       if (this.interrupted !== undefined || context.signal.aborted) break;
       await this.settings.writer?.drained();
       while (inFlight >= jobs) await slotFreed();
+      while (this.settings.wait && this.pending() >= (this.settings.maxPending ?? MAX_PENDING) && this.interrupted === undefined && !context.signal.aborted) await this.aRow();
+      if (this.interrupted !== undefined || context.signal.aborted) break;
       inFlight += 1;
       void this.send(answer).finally(() => {
         inFlight -= 1;
@@ -185,6 +197,29 @@ export class MarkingRun {
     }
     if (this.interrupted !== undefined || context.signal.aborted) throw this.interruption();
     return { accepted: this.accepted, firstTaskId: this.firstTaskId, last: this.last, sentInBatches: this.sentInBatches };
+  }
+
+  /**
+   * Answers whose task is accepted and still watched (a batch counts its items). Not counted:
+   * the few being sent (--jobs) or read back, and a batch still filling, which waits for more
+   * answers: counting it would stop the sending that fills it.
+   */
+  private pending(): number {
+    return this.scheduler.watchedWeight;
+  }
+
+  /** Until the next row is printed, or the run is interrupted. */
+  private aRow(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const { signal } = this.settings.context;
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        this.rowEmitted = undefined;
+        resolve();
+      };
+      this.rowEmitted = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   /** What was accepted so far (for the Ctrl-C message). */
@@ -508,6 +543,7 @@ export class MarkingRun {
       if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
     }
     this.emitted += 1;
+    this.rowEmitted?.();
     if (this.emitted >= this.expected) this.allEmitted?.();
   }
 
