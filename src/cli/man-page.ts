@@ -13,7 +13,7 @@ const ENVIRONMENT: readonly [string, string][] = [
   ['KCT_OUTPUT', 'the default output format: table, json, ndjson or csv'],
   ['KCT_POLL_INTERVAL', 'the first polling interval, e.g. 500ms'],
   ['KCT_MAX_RETRIES', 'retries of a failed request (0 turns them off)'],
-  ['KCT_MAX_PENDING', 'a waiting one-pass run\'s answers sent and not yet finished, at most (default 10000)'],
+  ['KCT_MAX_PENDING', 'a waiting one-pass run\'s tasks unfinished at once, at most (default 10000)'],
   ['KCT_CONFIG_DIR', 'the folder of config.json (default $XDG_CONFIG_HOME/kct)'],
   ['KCT_WEBHOOK_SECRET', 'the secret batch callbacks are signed with (kct callbacks verify and listen)'],
   ['KCT_PAGER, PAGER', 'the pager for long output on a terminal (default less -FRX; "" or cat: none)'],

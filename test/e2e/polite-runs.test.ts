@@ -160,27 +160,29 @@ describe('a polite run', () => {
     expect(run.stderr).toMatch(/300 answers and no --resume: .*replays every submission.*add --resume/);
   });
 
-  it('a waiting run keeps at most KCT_MAX_PENDING answers sent and unfinished: sending waits for rows', async () => {
+  it('a waiting run keeps at most KCT_MAX_PENDING tasks unfinished at once: sending waits for tasks to end', async () => {
     const { sandbox, proxy } = await sandboxBehindProxy({ latencyMs: 40 });
     const dir = textClass(12, 'p');
     cleanup.push(() => removeDir(dir));
     const configDir = tempDir();
     cleanup.push(() => removeDir(configDir));
     const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user, KCT_MAX_PENDING: '3' });
-    const run = await runKct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '8', '--max-rps', '100', '--output', 'ndjson'], { env, timeoutMs: 120_000 });
+    // --jobs 1: one submission at a time, so the cap alone decides how many tasks are unfinished
+    const run = await runKct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '1', '--max-rps', '100', '--output', 'ndjson'], { env, timeoutMs: 120_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(rows(run.stdout).filter((row) => row.status === 'SUCCESS')).toHaveLength(12);
-    // in the order they reached the service: a submission is sent only after the result of the
-    // answer before the cap was read, so submissions never run more than 3 ahead of result reads
-    let submits = 0;
-    let results = 0;
-    let most = 0;
+    // as the service saw it: a submission adds an unfinished task; a status answer that says it
+    // is final (on its way back to kct) removes one. Without the cap all 12 are sent at once.
+    const events: [number, number][] = [];
     for (const request of proxy.requests) {
-      if (request.kind === 'submit') most = Math.max(most, ++submits - results);
-      if (request.kind === 'result') results += 1;
+      if (request.kind === 'submit') events.push([request.at, 1]);
+      if (request.kind === 'status' && ['SUCCESS', 'FAILURE', 'CANCEL'].includes(request.snapshot?.status ?? '')) events.push([request.answeredAt!, -1]);
     }
-    expect(submits).toBe(12);
-    expect(most).toBe(3); // without the cap, --jobs 8 sends 8 at once
+    let unfinished = 0;
+    let most = 0;
+    for (const [, change] of events.sort((x, y) => x[0] - y[0])) most = Math.max(most, (unfinished += change));
+    expect(events.filter(([, change]) => change > 0)).toHaveLength(12);
+    expect(most).toBe(3);
   });
 
   it('a KCT_MAX_PENDING that is not a positive whole number exits 2 naming it, before anything is sent', async () => {

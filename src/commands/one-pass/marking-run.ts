@@ -37,9 +37,10 @@ const FULL_GC_FROM = 1000;
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
 /**
- * Answers sent and not yet printed, at most, in a waiting run: past this, sending waits for rows.
- * The run's memory then holds this many tasks' state whatever the class size, and the service
- * this many of its tasks; a service slower than kct sets the pace either way.
+ * Tasks unfinished at once, at most, in a waiting run (a batch counts its answers): past this,
+ * sending waits for tasks to end. The run's memory then holds this many tasks' state whatever
+ * the class size, and the service this many of its tasks; a service slower than kct sets the
+ * pace either way.
  */
 export const MAX_PENDING = 10_000;
 /** How many task ids an error message names (the rows name them all). */
@@ -64,7 +65,7 @@ export interface RunSettings {
   firstPollIn: number;
   /** Send plain-text answers in batches of 100. */
   viaBatch: boolean;
-  /** A waiting run's answers sent and not yet printed, at most (default MAX_PENDING; KCT_MAX_PENDING). */
+  /** A waiting run's tasks unfinished at once, at most (default MAX_PENDING; KCT_MAX_PENDING). */
   maxPending?: number;
   /** Rows go to the writer, unless the run is of one named answer (printed as a record by the caller). */
   writer?: OutcomeWriter;

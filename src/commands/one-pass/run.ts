@@ -108,7 +108,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     schedule: pollSchedule(timings.startMs),
     firstPollIn: timings.startMs ?? pollSchedule().startMs,
     viaBatch,
-    ...(context.env.KCT_MAX_PENDING?.trim() ? { maxPending: parsePositiveInteger(context.env.KCT_MAX_PENDING.trim(), 'KCT_MAX_PENDING', 'It bounds a waiting run\'s answers sent and not yet finished (default 10000); use a whole number, or unset it.') } : {}),
+    ...(context.env.KCT_MAX_PENDING?.trim() ? { maxPending: parsePositiveInteger(context.env.KCT_MAX_PENDING.trim(), 'KCT_MAX_PENDING', 'It bounds a waiting run\'s tasks unfinished at once (default 10000); use a whole number, or unset it.') } : {}),
     writer,
     onRow: (outcome) => {
       report?.add(outcome);
