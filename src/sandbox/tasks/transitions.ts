@@ -23,10 +23,10 @@ function advanceStatement(patch: TaskPatch, statusChanges: boolean): { sql: stri
   const shape = `${statusChanges ? 'to' : 'same'}:${Object.keys(patch).join(',')}`;
   let entry = advanceSql.get(shape);
   if (entry === undefined) {
-    const keys = (Object.keys(patch) as (keyof TaskPatch)[]).filter((k) => PATCHABLE.has(k)).sort();
+    const { sets: patched, keys } = patchSql(patch);
     // A progress step keeps the status: not naming it in SET spares SQLite rewriting the
     // entries of every index that holds the status, for a value that stays the same.
-    const sets = [...(statusChanges ? ['status = @to'] : []), 'updated_at = @now', ...keys.map((k) => `${k} = @${k}`)].join(', ');
+    const sets = `${statusChanges ? 'status = @to, ' : ''}updated_at = @now${patched}`;
     // a status change returns the seq, for the queue's index (queue-places.ts)
     entry = { sql: `UPDATE tasks SET ${sets} WHERE task_id = @taskId AND status = @from${statusChanges ? ' RETURNING seq' : ''}`, keys };
     advanceSql.set(shape, entry);
@@ -40,7 +40,7 @@ export function advance(store: Store, taskId: string, from: string, to: string, 
   const { sql, keys } = advanceStatement(patch, statusChanges);
   const params: Record<string, unknown> = { from, taskId, now: nowIso() };
   if (statusChanges) params.to = to;
-  for (const k of keys) params[k] = patch[k] ?? null;
+  withPatch(params, keys, patch);
   if (!statusChanges) return store.prepared(sql).run(params).changes === 1;
   const row = store.prepared(sql).get(params) as { seq: number } | undefined;
   if (row) store.queueLeft(row.seq, from);
@@ -73,8 +73,7 @@ export function completeAndCharge(store: Store, taskId: string, result: SuccessR
 
 function completeAndChargeNow(store: Store, taskId: string, resultJson: string, from: string, patch: TaskPatch): CompleteOutcome {
   const { sets, keys } = patchSql(patch);
-  const params: Record<string, unknown> = { resultJson, now: nowIso(), taskId, from };
-  for (const k of keys) params[k] = patch[k] ?? null;
+  const params = withPatch({ resultJson, now: nowIso(), taskId, from }, keys, patch);
   const task = store.prepared(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = @resultJson,
       retryable = 0, message = NULL, updated_at = @now, finished_at = @now${sets}
     WHERE task_id = @taskId AND status = @from AND credits_charged = 0
@@ -93,6 +92,12 @@ function patchSql(patch: TaskPatch): { sets: string; keys: (keyof TaskPatch)[] }
   return { sets: keys.map((k) => `, ${k} = @${k}`).join(''), keys };
 }
 
+/** The patched columns' values added to a statement's parameters (null for one left undefined). */
+function withPatch(params: Record<string, unknown>, keys: (keyof TaskPatch)[], patch: TaskPatch): Record<string, unknown> {
+  for (const k of keys) params[k] = patch[k] ?? null;
+  return params;
+}
+
 class InsufficientAtCompletion extends Error {}
 
 /** PROGRESS → SUCCESS for a task paid when it was accepted (the legacy path): no charge here. */
@@ -108,7 +113,7 @@ export function fail(store: Store, taskId: string, from: string, reason: string,
   const { sets, keys } = patchSql(patch);
   const params: Record<string, unknown> = { reason, now: nowIso(), taskId, from, retryable: retryable ? 1 : 0,
     result: JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] }) };
-  for (const k of keys) params[k] = patch[k] ?? null;
+  withPatch(params, keys, patch);
   const row = store.prepared(`UPDATE tasks SET status = 'FAILURE', message = @reason, result_json = @result, retryable = @retryable,
       updated_at = @now, finished_at = @now${sets} WHERE task_id = @taskId AND status = @from RETURNING seq`)
     .get(params) as { seq: number } | undefined;
