@@ -80,7 +80,7 @@ export class AnswerList {
   dropLastAnswerAsSkipped(reason: string): void {
     const answer = this.count - 1;
     const first = this.answerFile[answer];
-    this.skipped.push({ index: -1, label: this.label(answer), identity: this.identity(answer), studentId: this.studentIdFor(first), reason, position: this.answerPosition[answer] });
+    this.skipped.push({ index: -1, label: this.label(answer), identity: this.identity(answer), studentId: this.studentIdFor(first), status: 'SKIPPED', reason, position: this.answerPosition[answer] });
     this.dropped.push({ first, length: this.answerLength[answer], skipped: this.skipped.length - 1 });
     this.answerFile.pop();
     this.answerLength.pop();

@@ -28,15 +28,22 @@ export interface Answer {
   studentId?: string;
 }
 
-/** A file that cannot be sent, left out under --skip-unsupported: a SKIPPED row in every format. */
+/**
+ * Something found that is not sent but may be a student's work, so it is a row in every format:
+ * a file that cannot be sent (SKIPPED, under --skip-unsupported), a subfolder not entered
+ * (NOT_ENTERED, without --recursive) or a student folder with nothing to send (EMPTY).
+ */
 export interface SkippedAnswer {
   /** Its row in the output (see Answer.index). */
   index: number;
   label: string;
   identity: string;
   studentId?: string;
+  status: UnsentStatus;
   reason: string;
 }
+
+export type UnsentStatus = 'SKIPPED' | 'NOT_ENTERED' | 'EMPTY';
 
 export type StudentIdSource = 'name' | 'folder' | 'none';
 
@@ -61,7 +68,21 @@ export interface AnswerSources {
 }
 
 /** What happened to each thing found: the table the unit test checks. */
-export type Action = 'send' | 'skip' | 'ignore' | 'exclude' | 'duplicate' | 'not-entered';
+export type Action = 'send' | 'skip' | 'ignore' | 'exclude' | 'duplicate' | 'not-entered' | 'empty' | 'loop';
+
+/** Things found and left out without a row of their own: counted in the notes, the summary and the report. */
+export interface LeftOutCounts {
+  /** Hidden, system and Markdown files and folders. */
+  ignored: number;
+  /** Paths matching --exclude. */
+  excluded: number;
+  /** Files reached twice (a link, a folder and one of its files): marked once. */
+  duplicates: number;
+  /** Folders reached twice through a link: walked once. */
+  loops: number;
+  /** Empty folders inside a student folder that has answers (an empty student folder is an EMPTY row). */
+  emptyFolders: number;
+}
 
 export interface Entry {
   /** The path as kct reached it. */
@@ -85,7 +106,10 @@ export interface Collection {
   answers(): Generator<Answer>;
   /** The answer printed in row `index` (to resubmit or report it later). */
   answerAt(index: number): Answer | undefined;
+  /** Rows of things not sent (SKIPPED, NOT_ENTERED, EMPTY), in the order found. */
   skipped: SkippedAnswer[];
+  /** What was left out without a row, by kind. */
+  leftOut: LeftOutCounts;
   /** One record for a single named answer; a list for a folder, a glob, --files-from or several inputs (README "Output shapes"). */
   shape: 'record' | 'list';
   /** Lines for stderr about what was left out or merged (never silent). */
@@ -97,7 +121,10 @@ export interface Collection {
 /** What the walk yields: a file to check, or something left out with its reason. */
 interface Found {
   path: string;
-  kind: 'file' | 'ignore' | 'exclude' | 'not-entered';
+  /** `folder`: a subfolder is entered (its contents follow); `empty` says it holds nothing at all. */
+  kind: 'file' | 'ignore' | 'exclude' | 'not-entered' | 'folder' | 'loop';
+  /** For a folder entered: it holds nothing at all. */
+  empty?: boolean;
   reason?: string;
   /** Relative to its folder argument (posix separators), or the argument as given. */
   identity: string;
@@ -209,9 +236,14 @@ export function* walkInputs(inputs: string[], options: WalkOptions & { roots: st
 
 function* walkFolder(folder: string, rel: string, root: number, options: WalkOptions, visited: Set<string>): Generator<Found> {
   const here = join(folder, rel);
+  const group = (name: string) => (rel === '' ? name : rel.split('/')[0]);
   try {
     const real = realpathSync(here);
-    if (visited.has(real)) return; // a link back into a folder already walked
+    if (visited.has(real)) {
+      // a link back into a folder already walked (or a folder named twice): said, never silent
+      yield { path: `${here}${sep}`, kind: 'loop', reason: `the same folder as ${real}, already walked: not walked again`, identity: rel === '' ? posix(normalize(folder)) : rel, root, group: rel === '' ? undefined : group(rel) };
+      return;
+    }
     visited.add(real);
   } catch {
     // unreadable: readdir below says why
@@ -236,8 +268,9 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
   } catch (error) {
     throw new UsageError(`cannot read the folder ${here} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Check its permissions.' });
   }
+  // a subfolder entered is itself an outcome: a student folder with nothing to send is a row
+  if (rel !== '') yield { path: `${here}${sep}`, kind: 'folder', identity: rel, root, group: group(rel), empty: names.length === 0 };
   const order = Array.from(names.keys()).sort((a, b) => byNaturalOrder(names[a], names[b]));
-  const group = (name: string) => (rel === '' ? name : rel.split('/')[0]);
   const subfolders: string[] = [];
   for (const index of order) {
     const name = names[index];
@@ -315,34 +348,88 @@ async function excluder(patterns: string[]): Promise<WalkOptions['exclude']> {
 }
 
 /** Names left out, by kind: a count and the first few names (what the notes show). */
-type LeftOut = Record<'ignore' | 'exclude' | 'not-entered', { count: number; first: string[] }>;
+type LeftOut = Record<'ignore' | 'exclude' | 'not-entered' | 'loop' | 'empty', { count: number; first: string[] }>;
+
+/** A first-level folder of a folder argument being walked: a student folder, a row when nothing in it is sent. */
+interface OpenFolder {
+  key: string;
+  item: Found;
+  position: number;
+  /** Something in it is an answer or a SKIPPED row. */
+  hasRow: boolean;
+  /** What was found in it and left out, for the EMPTY row's reason. */
+  ignored: number;
+  excluded: number;
+}
 
 /**
  * Checks every file found, removes duplicates, groups pages, gives each answer its identity and
- * student id, and numbers the rows; keeps names and sizes only (AnswerList).
+ * student id, and numbers the rows; keeps names and sizes only (AnswerList). Every path found
+ * lands in exactly one outcome: an answer, a row not sent (SKIPPED, NOT_ENTERED, EMPTY), or a
+ * count of what is left out without a row (ignored, excluded, duplicates, loops, empty folders).
  */
 function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: string[], sources: AnswerSources, explain: boolean): Omit<Collection, 'shape'> {
   const list = new AnswerList(roots, textAnswers, sources);
   const refused: FileProblem[] = [];
-  const left: LeftOut = { ignore: { count: 0, first: [] }, exclude: { count: 0, first: [] }, 'not-entered': { count: 0, first: [] } };
+  const tally = () => ({ count: 0, first: [] as string[] });
+  const left: LeftOut = { ignore: tally(), exclude: tally(), 'not-entered': tally(), loop: tally(), empty: tally() };
+  let duplicates = 0;
   const notes: string[] = [];
   /** Files seen, by device and inode, to the file (or skipped file, as -1 - its number) first seen there. */
   const seen = new Map<number, Map<number, number>>();
   const skippedPaths: string[] = [];
   const skippedFiles: { item: Found; problem: FileProblem; position: number }[] = [];
+  const unsentFolders: { row: Omit<SkippedAnswer, 'index'>; position: number }[] = [];
   const explained: Explained[] = [];
   let position = 0;
   let sendable = 0;
   let group: { key: string; answer: number } | undefined;
+  let folder: OpenFolder | undefined;
+  const keyOf = (item: Found) => `${item.root}\u0000${item.group}`;
+  const inFolder = (item: Found) => folder !== undefined && !item.glob && item.root !== undefined && keyOf(item) === folder.key;
+  const closeFolder = () => {
+    if (folder && !folder.hasRow) {
+      const { item } = folder;
+      unsentFolders.push({ row: { label: item.path, identity: item.identity, studentId: folderStudentId(item, sources), status: 'EMPTY', reason: emptyReason(folder) }, position: folder.position });
+      if (explain) explained.push({ item, folderRow: 'EMPTY' });
+    }
+    folder = undefined;
+  };
+  const note = (kind: keyof LeftOut, name: string) => {
+    left[kind].count += 1;
+    if (left[kind].first.length < 5) left[kind].first.push(name);
+  };
 
   for (const item of found) {
     position += 1;
     // the walk is one synchronous loop: its spent stats and paths would otherwise pile up in the old generation
     if (position % GC_EVERY === 0) collectNow();
+    if (item.kind === 'folder') {
+      const studentFolder = !item.glob && item.root !== undefined && !item.identity.includes('/');
+      if (studentFolder) {
+        closeFolder();
+        folder = { key: keyOf(item), item, position, hasRow: false, ignored: 0, excluded: 0 };
+      } else if (item.empty) {
+        note('empty', `${item.identity}/`);
+        if (explain) explained.push({ item, leftOut: 'empty' });
+      }
+      continue;
+    }
+    if (item.kind === 'loop') {
+      note('loop', item.path);
+      if (explain) explained.push({ item, leftOut: 'loop' });
+      continue;
+    }
+    if (item.kind === 'not-entered') {
+      note('not-entered', `${item.identity}/`);
+      if (inFolder(item)) folder!.hasRow = true;
+      unsentFolders.push({ row: { label: `${item.path}${sep}`, identity: item.identity, studentId: folderStudentId(item, sources), status: 'NOT_ENTERED', reason: `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.identity}" to leave it out)` }, position });
+      if (explain) explained.push({ item, folderRow: 'NOT_ENTERED' });
+      continue;
+    }
     if (item.kind !== 'file') {
-      const tally = left[item.kind];
-      tally.count += 1;
-      if (tally.first.length < 5) tally.first.push(item.kind === 'not-entered' ? `${item.identity}/` : item.identity);
+      note(item.kind, item.identity);
+      if (inFolder(item)) folder![item.kind === 'ignore' ? 'ignored' : 'excluded'] += 1;
       if (explain) explained.push({ item });
       continue;
     }
@@ -360,12 +447,14 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
       const earlier = byInode.get(info.ino);
       if (earlier !== undefined) {
         const earlierPath = earlier >= 0 ? list.filePath(earlier) : skippedPaths[-1 - earlier];
+        duplicates += 1;
         notes.push(`${item.path} is the same file as ${earlierPath}: it is marked once`);
         if (explain) explained.push({ item, duplicateOf: earlierPath });
         continue;
       }
       byInode.set(info.ino, list.files);
     }
+    if (inFolder(item)) folder!.hasRow = true;
     const checked = foundProblem(item, info) ?? checkLocalFile(item.path, sources.accepted, info);
     if (isFileProblem(checked)) {
       if (checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) checked.suggestion = sources.elsewhere;
@@ -392,7 +481,7 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
       continue;
     }
     if (sources.groupBy === 'folder' && item.root !== undefined && item.group !== undefined && !item.glob) {
-      const key = `${item.root}\u0000${item.group}`;
+      const key = keyOf(item);
       if (group?.key === key) {
         list.extendAnswer();
         continue;
@@ -405,20 +494,35 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     group = undefined;
     list.openAnswer(file, 'file', position);
   }
+  closeFolder();
   if (position >= GC_EVERY) collectNow(); // what the walk left, before sending starts to allocate
-  if (refused.length > 0) throw refusal(refused, sendable + textAnswers.length + skippedFiles.length > 0);
+  const leftOutNotes = (): string[] => {
+    const lines: string[] = [];
+    if (left.ignore.count > 0) lines.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);
+    if (left.exclude.count > 0) lines.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
+    if (left['not-entered'].count > 0) lines.push(`not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`);
+    if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);
+    if (left.empty.count > 0) lines.push(`empty: ${listOf(left.empty, 'folder')} inside student folders`);
+    return lines;
+  };
+  if (refused.length > 0) throw refusal(refused, sendable + textAnswers.length + skippedFiles.length > 0, leftOutNotes());
   closeGroup(list, sources.pages && list.count > 0 ? { answer: 0 } : group, sources);
   for (const { item, problem, position: at } of skippedFiles) {
-    list.addSkipped({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), reason: `${problem.message}. ${cliWords(problem.suggestion)}` }, at);
+    list.addSkipped({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), status: 'SKIPPED', reason: `${problem.message}. ${cliWords(problem.suggestion)}` }, at);
   }
+  for (const { row, position: at } of unsentFolders) list.addSkipped(row, at);
 
   if (sources.studentId !== undefined) {
     if (list.count + textAnswers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name) or the student folders (--student-id-from folder)');
     list.setStudentId(sources.studentId);
   }
   if (list.count + textAnswers.length === 0) {
-    if (list.skipped.length > 0) {
-      throw new UsageError(`nothing to mark: all ${list.skipped.length} answer file${list.skipped.length === 1 ? '' : 's'} were skipped:\n  ${list.skipped.map((s) => s.reason).join('\n  ')}`);
+    const rows = list.skipped.filter((row) => row.status !== 'NOT_ENTERED');
+    if (rows.length > 0) {
+      const lines = [...list.skipped].sort((a, b) => a.position - b.position).map((row) => `${row.label}: ${row.status} (${row.reason})`);
+      throw new UsageError(`nothing to mark: no answer can be sent:\n  ${lines.join('\n  ')}`, {
+        suggestion: left['not-entered'].count > 0 ? 'Pass --recursive to mark the answers in subfolders.' : 'Check the folder: add the answers, or name the files to send.',
+      });
     }
     throw noAnswers(roots, left);
   }
@@ -426,10 +530,11 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
   if (roots.length + list.directFiles + textAnswers.length > 1) list.qualifyCollidingIdentities();
   list.numberRows();
 
-  if (left.ignore.count > 0) notes.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);
-  if (left.exclude.count > 0) notes.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
-  if (left['not-entered'].count > 0) notes.push(`not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out)`);
-  if (list.skipped.length > 0) notes.push(`skipping ${listOf({ count: list.skipped.length, first: list.skipped.slice(0, 5).map((s) => s.label) }, 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`);
+  notes.push(...leftOutNotes());
+  const skippedFileRows = list.skipped.filter((row) => row.status === 'SKIPPED');
+  if (skippedFileRows.length > 0) notes.push(`skipping ${listOf({ count: skippedFileRows.length, first: skippedFileRows.slice(0, 5).map((s) => s.label) }, 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`);
+  const empties = list.skipped.filter((row) => row.status === 'EMPTY');
+  if (empties.length > 0) notes.push(`nothing to send in ${listOf({ count: empties.length, first: empties.slice(0, 5).map((s) => s.label) }, 'folder')}; listed as EMPTY`);
   notes.push(...sharedStudentIds(list.studentIdCounts(), sources));
 
   const entries = explain ? explainEntries(explained, list, textAnswers) : [];
@@ -440,9 +545,26 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     answers: () => list.answers(),
     answerAt: (index) => list.answerAt(index),
     skipped: list.skipped,
+    leftOut: { ignored: left.ignore.count, excluded: left.exclude.count, duplicates, loops: left.loop.count, emptyFolders: left.empty.count },
     notes,
     entries,
   };
+}
+
+/** The student id of a folder row: the folder's, when ids come from folders; none otherwise. */
+function folderStudentId(item: Found, sources: AnswerSources): string | undefined {
+  if (sources.studentIdFrom === 'none' || (sources.studentIdFrom !== 'folder' && sources.groupBy !== 'folder')) return undefined;
+  const name = item.identity.split('/')[0];
+  return name.replace(LMS_FOLDER_SUFFIX, '') || undefined;
+}
+
+/** Why a student folder has no row of its own: nothing in it, or only what is never sent. */
+function emptyReason(folder: OpenFolder): string {
+  if (folder.ignored + folder.excluded === 0) return 'empty folder: nothing submitted';
+  const parts: string[] = [];
+  if (folder.ignored) parts.push(`${folder.ignored} hidden, system or Markdown file${folder.ignored === 1 ? '' : 's'} (never sent from a folder)`);
+  if (folder.excluded) parts.push(`${folder.excluded} path${folder.excluded === 1 ? '' : 's'} excluded by --exclude`);
+  return `nothing to mark in this folder: ${parts.join(', ')}`;
 }
 
 /** A file found in a folder that is gone by the time it is read: a file that cannot be sent, not a mistyped path. */
@@ -471,13 +593,21 @@ interface Explained {
   file?: number;
   skipKind?: FileProblem['kind'];
   duplicateOf?: string;
+  /** A folder that is a row of its own. */
+  folderRow?: 'EMPTY' | 'NOT_ENTERED';
+  /** Left out without a row. */
+  leftOut?: 'empty' | 'loop';
 }
 
 /** The table of what became of every path (the unit test's view), built from what the check recorded. */
 function explainEntries(explained: Explained[], list: AnswerList, textAnswers: Answer[]): Entry[] {
   const entries: Entry[] = textAnswers.map((answer) => ({ path: answer.label, action: 'send', answer: answer.label, identity: answer.identity }));
-  for (const { item, file, skipKind, duplicateOf } of explained) {
-    if (item.kind !== 'file') entries.push({ path: item.path, action: item.kind, reason: item.reason });
+  for (const { item, file, skipKind, duplicateOf, folderRow, leftOut } of explained) {
+    if (folderRow !== undefined) {
+      const row = list.skipped.find((s) => s.status === folderRow && s.identity === item.identity && (s.label === item.path || s.label === `${item.path}${sep}`))!;
+      entries.push({ path: item.path, action: folderRow === 'EMPTY' ? 'empty' : 'not-entered', answer: row.label, identity: row.identity, studentId: row.studentId, reason: row.reason });
+    } else if (leftOut !== undefined) entries.push({ path: item.path, action: leftOut, reason: leftOut === 'empty' ? 'empty folder' : item.reason });
+    else if (item.kind !== 'file') entries.push({ path: item.path, action: item.kind as Action, reason: item.reason });
     else if (duplicateOf !== undefined) entries.push({ path: item.path, action: 'duplicate', reason: `the same file as ${duplicateOf}` });
     else if (file !== undefined) entries.push({ path: item.path, ...list.entryOfFile(file) });
     else if (skipKind !== undefined) {
@@ -510,7 +640,7 @@ function listOf(names: { count: number; first: string[] }, noun: string): string
 }
 
 /** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
-function refusal(problems: FileProblem[], others: boolean): UsageError {
+function refusal(problems: FileProblem[], others: boolean, leftOut: string[]): UsageError {
   const missing = problems.some((p) => p.kind === 'missing');
   const topic: Partial<Record<FileProblem['kind'], string>> = { empty: 'empty files', 'too-big': 'files over the size limit', unreadable: 'unreadable files', special: 'special files' };
   const hints = [...new Set(problems.map((p) => {
@@ -524,7 +654,9 @@ function refusal(problems: FileProblem[], others: boolean): UsageError {
   const message = problems.length === 1
     ? problems[0].message
     : `${problems.length} answer files cannot be sent:\n  ${problems.map((p) => p.message).join('\n  ')}`;
-  return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}`, { suggestion: hints.join('\n  ') });
+  // what else was found and left out is said too: a first run that stops must not hide the subfolders it did not enter
+  const also = leftOut.length > 0 ? `\nAlso found: ${leftOut.join('\n  ')}` : '';
+  return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}${also}`, { suggestion: hints.join('\n  ') });
 }
 
 function noAnswers(roots: string[], left: LeftOut): UsageError {

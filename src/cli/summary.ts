@@ -1,5 +1,6 @@
 // The class summary a teacher wants: how many were marked, mean/median/range of totals, a small
 // histogram, and each criterion's mean against its maximum with the weakest one called out.
+import type { LeftOutCounts } from './answers.js';
 import { ClassTally, type ScoredOutcome } from './tally.js';
 
 export type { ScoredOutcome };
@@ -19,6 +20,10 @@ export interface Summary {
   cancelled: number;
   /** Files that could not be sent, left out under --skip-unsupported. */
   skipped: number;
+  /** Student folders with nothing to send. */
+  empty: number;
+  /** Subfolders not entered (without --recursive). */
+  notEntered: number;
   other: number;
   mean?: number;
   median?: number;
@@ -36,14 +41,35 @@ export function summarize(outcomes: readonly ScoredOutcome[], bins = 5): Summary
   return tally.summary(bins);
 }
 
-export function renderSummary(summary: Summary, options: { unicode: boolean }): string[] {
+/** The rows that were answers sent (or meant to be): what "N of M marked" counts. */
+export function answersOf(summary: Summary): number {
+  return summary.total - summary.skipped - summary.empty - summary.notEntered;
+}
+
+/** What was found and not sent, in words: rows not sent, then what was left out without a row. */
+export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[] {
+  const parts: string[] = [];
+  const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  if (summary.skipped) parts.push(`${count(summary.skipped, 'file')} skipped (cannot be sent)`);
+  if (summary.empty) parts.push(`${count(summary.empty, 'folder')} with nothing to send (EMPTY)`);
+  if (summary.notEntered) parts.push(`${count(summary.notEntered, 'subfolder')} not entered (pass --recursive)`);
+  if (leftOut?.ignored) parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);
+  if (leftOut?.excluded) parts.push(`${count(leftOut.excluded, 'path')} excluded by --exclude`);
+  if (leftOut?.duplicates) parts.push(`${count(leftOut.duplicates, 'file')} reached twice (marked once)`);
+  if (leftOut?.loops) parts.push(`${count(leftOut.loops, 'folder')} reached again through a link`);
+  if (leftOut?.emptyFolders) parts.push(`${count(leftOut.emptyFolders, 'empty folder')} inside student folders`);
+  return parts;
+}
+
+export function renderSummary(summary: Summary, options: { unicode: boolean; leftOut?: LeftOutCounts }): string[] {
   const lines: string[] = [];
-  const parts = [`${summary.marked} of ${summary.total} marked`];
+  const parts = [`${summary.marked} of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'} marked`];
   if (summary.failed) parts.push(`${summary.failed} failed`);
   if (summary.cancelled) parts.push(`${summary.cancelled} cancelled`);
-  if (summary.skipped) parts.push(`${summary.skipped} skipped (cannot be sent)`);
   if (summary.other) parts.push(`${summary.other} not finished or not sent`);
   lines.push(`Summary: ${parts.join(', ')}`);
+  const notSent = notSentParts(summary, options.leftOut);
+  if (notSent.length > 0) lines.push(`Not sent: ${notSent.join(', ')}`);
   if (summary.mean === undefined) return lines;
   const outOf = summary.maxScore === undefined ? '' : ` / ${summary.maxScore}`;
   lines.push(`Totals: mean ${summary.mean}${outOf}, median ${summary.median}, range ${summary.min}–${summary.max}`);

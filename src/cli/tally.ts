@@ -23,6 +23,8 @@ export class ClassTally {
   private failed = 0;
   private cancelled = 0;
   private skipped = 0;
+  private empty = 0;
+  private notEntered = 0;
   private marked = 0;
   private sum = 0;
   private min = Infinity;
@@ -38,6 +40,8 @@ export class ClassTally {
     if (outcome.status === 'FAILURE') this.failed += 1;
     if (outcome.status === 'CANCEL') this.cancelled += 1;
     if (outcome.status === 'SKIPPED') this.skipped += 1;
+    if (outcome.status === 'EMPTY') this.empty += 1;
+    if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
     if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
     const score = outcome.score;
     this.marked += 1;
@@ -70,7 +74,9 @@ export class ClassTally {
       failed: this.failed,
       cancelled: this.cancelled,
       skipped: this.skipped,
-      other: this.total - this.marked - this.failed - this.cancelled - this.skipped,
+      empty: this.empty,
+      notEntered: this.notEntered,
+      other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
       histogram: [],
       criteria: [],
     };

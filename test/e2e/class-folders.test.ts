@@ -66,7 +66,8 @@ describe('a class folder with files that cannot be sent', () => {
     // every file is sent or named on stderr with its reason
     expect(csv.stderr).toContain('ignored: 2 files (.DS_Store, README.md)');
     expect(csv.stderr).toContain('not entered: 1 subfolder (late/); pass --recursive');
-    expect(csv.stderr).toContain('Summary: 10 of 13 marked, 3 skipped (cannot be sent)');
+    expect(csv.stderr).toContain('Summary: 10 of 10 answers marked');
+    expect(csv.stderr).toContain('Not sent: 3 files skipped (cannot be sent)');
     expect(csv.stderr).toMatch(/answer\.odt: SKIPPED — unsupported file type .*Export it to DOCX or PDF/);
     expect(before - (await creditsOf(shared.kct))).toBe(10);
 
@@ -79,13 +80,16 @@ describe('a class folder with files that cannot be sent', () => {
     const json = await shared.kct(['one-pass', dir, '--model', '12', '--json', '--skip-unsupported']);
     expect(json.code).toBe(0);
     const array = parseJson<Row[]>(json.stdout);
-    expect(array).toHaveLength(13);
+    expect(array).toHaveLength(14);
     expect(array.filter((r) => r.status === 'SKIPPED')).toHaveLength(3);
+    // the subfolder not entered is a row too, with the flag that would enter it
+    expect(array.filter((r) => r.status === 'NOT_ENTERED').map((r) => [r.file, r.message])).toEqual([[`${join(dir, 'late')}/`, 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)']]);
 
     const table = await shared.kct(['one-pass', dir, '--model', '12', '--skip-unsupported']);
     expect(table.code).toBe(0);
     expect(table.stdout.match(/SKIPPED/g)).toHaveLength(3);
-    expect(table.stdout).toContain('Summary: 10 of 13 marked, 3 skipped (cannot be sent)');
+    expect(table.stdout).toContain('Summary: 10 of 10 answers marked');
+    expect(table.stdout).toContain('Not sent: 3 files skipped (cannot be sent), 1 subfolder not entered (pass --recursive), 2 hidden, system or Markdown files ignored');
     // the same answers again: nothing charged twice
     expect(before - (await creditsOf(shared.kct))).toBe(10);
   }, 180_000);

@@ -48,7 +48,7 @@ describe('a class folder through one-pass', () => {
     expect(rows.every((row) => row.status === 'SUCCESS' && typeof row.score === 'number')).toBe(true);
     expect(rows.map((row) => row.student_id).sort()).toContain('student-25');
     // the summary goes to stderr with a machine format
-    expect(run.stderr).toContain('Summary: 30 of 30 marked');
+    expect(run.stderr).toContain('Summary: 30 of 30 answers marked');
     expect(run.stderr).toMatch(/Totals: mean [\d.]+ \/ 20/);
   }, 180_000);
 
@@ -77,7 +77,7 @@ describe('a class folder through one-pass', () => {
     const table = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '8'], { timeoutMs: 120_000 });
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('Student');
-    expect(table.stdout).toContain('Summary: 30 of 30 marked');
+    expect(table.stdout).toContain('Summary: 30 of 30 answers marked');
     expect(table.stdout).toMatch(/Criteria \(mean \/ max\):/);
     expect(table.stdout).toContain('<- weakest');
     expect(table.stdout).toMatch(/\| #+ \d+/);
@@ -102,7 +102,7 @@ describe('a class folder through one-pass', () => {
     const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
     // rows come as answers finish, so compare by file
     expect(Object.fromEntries(records.map((r) => [r.student_id, r.status]))).toEqual({ ann: 'SUCCESS', ben: 'FAILURE', cat: 'SUCCESS' });
-    expect(run.stderr).toContain('Summary: 2 of 3 marked, 1 failed');
+    expect(run.stderr).toContain('Summary: 2 of 3 answers marked, 1 failed');
     expect(run.stderr).toMatch(/ben\.txt: FAILURE/);
   });
 

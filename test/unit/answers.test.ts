@@ -1,6 +1,6 @@
 // The answer-collection rules, as a table: an input tree and the flags in; for every path found,
 // (answer, identity, student_id, action, reason) out, plus the shape and the notes for stderr.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -84,7 +84,7 @@ describe('collecting answers', () => {
       inputs: ['answers'],
       expected: [
         dsStore, lockFile, a1, a2,
-        ['answers/late', 'not-entered', undefined, undefined, undefined, 'subfolder (pass --recursive)'],
+        ['answers/late', 'not-entered', 'answers/late', 'late', undefined, 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)'],
         readme, thumbs,
       ],
       shape: 'list',
@@ -278,10 +278,35 @@ describe('collecting answers', () => {
     expect(error.suggestion).toContain('--recursive');
   });
 
-  it('a link back to a folder already walked is not followed twice', async () => {
+  it('a link back to a folder already walked is not followed twice, and said so', async () => {
     const root = makeTree({ 'answers/a1.txt': TEXT });
     symlinkSync(join(root, 'answers'), join(root, 'answers', 'loop'));
-    const { collection } = await rows(root, ['answers'], { recursive: true });
+    const { collection, table } = await rows(root, ['answers'], { recursive: true });
     expect([...collection.answers()].map((a) => a.identity)).toEqual(['a1.txt']);
+    expect(table).toContainEqual(['answers/loop', 'loop', undefined, undefined, undefined, `the same folder as ${realpathSync(join(root, 'answers'))}, already walked: not walked again`]);
+    expect(collection.leftOut.loops).toBe(1);
+    expect(collection.notes.join('\n')).toMatch(/walked once: 1 folder .*answers\/loop/);
+  });
+
+  it('a Moodle student who submitted nothing is a row: EMPTY, with the reason and her id', async () => {
+    const root = makeTree({
+      'export/Ann Lee_1111_assignsubmission_file_/essay.txt': TEXT,
+      'export/Bo Chen_3333_assignsubmission_file_/.DS_Store': 'x',
+    });
+    mkdirSync(join(root, 'export', 'Eve Kim_2222_assignsubmission_file_'));
+    const { collection } = await rows(root, ['export'], { recursive: true, studentIdFrom: 'folder', groupBy: 'folder' });
+    expect(collection.count).toBe(1);
+    expect(collection.skipped.map(({ label, studentId, status, reason }) => [label, studentId, status, reason])).toEqual([
+      ['export/Bo Chen_3333_assignsubmission_file_/', 'Bo Chen_3333', 'EMPTY', 'nothing to mark in this folder: 1 hidden, system or Markdown file (never sent from a folder)'],
+      ['export/Eve Kim_2222_assignsubmission_file_/', 'Eve Kim_2222', 'EMPTY', 'empty folder: nothing submitted'],
+    ]);
+    expect(collection.rows).toBe(3);
+    expect(collection.notes.join('\n')).toContain('nothing to send in 2 folders');
+  });
+
+  it('a class of empty student folders stops with each one named, nothing sent', async () => {
+    const root = makeTree({});
+    mkdirSync(join(root, 'export', 'Eve Kim_2222_assignsubmission_file_'), { recursive: true });
+    await expect(rows(root, ['export'], { recursive: true })).rejects.toThrow(/nothing to mark[\s\S]*Eve Kim_2222_assignsubmission_file_.*EMPTY \(empty folder: nothing submitted\)/);
   });
 });

@@ -85,7 +85,7 @@ describe('OutcomeWriter', () => {
     expect(lines[0]).toBe('Files in class/');
     const files = lines.filter((line) => /│ s\d+\.txt/.test(line)).map((line) => /s(\d+)\.txt/.exec(line)![1]);
     expect(files.map(Number)).toEqual(Array.from({ length: 250 }, (_, i) => i));
-    expect(io.text()).toContain('Summary: 125 of 250 marked, 125 failed');
+    expect(io.text()).toContain('Summary: 125 of 250 answers marked, 125 failed');
     expect(io.errors()).toContain('Not marked (125):');
     expect(io.errors()).toContain('class/s1.txt: FAILURE');
     expect(io.errors()).toContain('... and 25 more');

@@ -7,6 +7,7 @@
 // the summary goes to stderr.
 import { once } from 'node:events';
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
+import type { LeftOutCounts } from '../answers.js';
 import { statusOf } from '../../api/status.js';
 import { err, out, outRaw, safeText, type IO } from '../io.js';
 import { RowSpool } from '../row-spool.js';
@@ -54,7 +55,12 @@ export interface WriterOptions {
   rows?: number;
   /** False for --no-wait: nothing is marked yet, so no summary, and CSV has no criterion columns. */
   waited?: boolean;
+  /** What the run found and left out without a row, for the summary's "Not sent" line. */
+  leftOut?: LeftOutCounts;
 }
+
+/** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
+export const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
 
 /** How many answers not marked are listed by name at the end (all are in the rows). */
 const LISTED_PROBLEMS = 100;
@@ -64,7 +70,10 @@ const CSV_PENDING_IN_MEMORY = 500;
 export class OutcomeWriter {
   private readonly tally = new ClassTally();
   private readonly waited: boolean;
+  private readonly leftOut?: LeftOutCounts;
   private added = 0;
+  /** Rows of things found and not sent (SKIPPED, EMPTY, NOT_ENTERED). */
+  private unsent = 0;
   private accepted = 0;
   /** The first answers not marked, by row (a few, never all). */
   private problems: { index: number; line: string }[] = [];
@@ -82,6 +91,7 @@ export class OutcomeWriter {
 
   constructor(private readonly io: IO, private readonly format: OutputFormat, options: WriterOptions = {}) {
     this.waited = options.waited !== false;
+    this.leftOut = options.leftOut;
     if (format === 'json' || format === 'table') this.spool = new RowSpool(options.rows ?? 0);
   }
 
@@ -105,6 +115,7 @@ export class OutcomeWriter {
   /** One answer's row; `index` is its row in the order found (default: the order rows are added). */
   add(outcome: AnswerOutcome, index: number = this.added): void {
     this.added += 1;
+    if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
     if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation });
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
@@ -146,11 +157,11 @@ export class OutcomeWriter {
     const andMore = more > 0 ? [`  ... and ${more} more (every one is in the rows, with its status and message)`] : [];
     if (!this.waited) {
       // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
-      (this.format === 'table' ? out : err)(this.io, `Submitted: ${this.accepted} of ${this.added} accepted; follow them with kct status <task_id> --watch`);
+      (this.format === 'table' ? out : err)(this.io, `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; follow them with kct status <task_id> --watch`);
       for (const problem of [...problems.map((p) => p.line), ...andMore]) err(this.io, problem);
       return;
     }
-    const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY });
+    const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY, leftOut: this.leftOut });
     for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
     if (this.problemCount > 0) {
       err(this.io, `Not marked (${this.problemCount}):`);

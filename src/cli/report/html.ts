@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import { stripControls } from '../sanitize.js';
-import type { Summary } from '../summary.js';
+import type { LeftOutCounts } from '../answers.js';
+import { answersOf, notSentParts, type Summary } from '../summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 
@@ -25,6 +26,8 @@ export interface PageInfo {
   source?: string;
   generated: Date;
   version: string;
+  /** What the run found and left out without a row (a report made from a saved run does not know). */
+  leftOut?: LeftOutCounts;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -65,7 +68,7 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
   const title = escapeHtml(info.title);
   const subtitle = [
     info.source ? escapeHtml(info.source) : undefined,
-    `${summary.total} ${summary.total === 1 ? 'answer' : 'answers'}`,
+    `${answersOf(summary)} ${answersOf(summary) === 1 ? 'answer' : 'answers'}`,
     `made ${escapeHtml(info.generated.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }))} by kct ${escapeHtml(info.version)}`,
   ].filter(Boolean).join(' · ');
   return `<!doctype html>
@@ -82,7 +85,7 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
 <main>
 <header><h1>${title}</h1><p>${subtitle}</p></header>
 ${cards(summary)}
-<div class="charts">
+${notSentNote(summary, info.leftOut)}<div class="charts">
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>
 <section class="panel"><h2>Criteria</h2><p class="note">Mean score against the maximum; the weakest criterion is marked.</p>${criteriaChart(summary)}</section>
 </div>
@@ -144,11 +147,17 @@ function feedback(row: ReportRow, marked: boolean): string {
   }).join('');
 }
 
+/** Everything found and not sent, in one line: the rows are listed under "Not marked", the rest only counted. */
+function notSentNote(summary: Summary, leftOut?: LeftOutCounts): string {
+  const parts = notSentParts(summary, leftOut);
+  return parts.length === 0 ? '' : `<p class="note" id="not-sent">Not sent: ${escapeHtml(parts.join(', '))}.</p>\n`;
+}
+
 function cards(summary: Summary): string {
   const card = (key: string, value: string, extra = '', valueClass = '') => `<div class="card${extra}"><span class="k">${key}</span><span class="v${valueClass}">${value}</span></div>`;
   const notMarked = summary.total - summary.marked;
   const outOf = summary.maxScore === undefined ? '' : ` <small>/ ${formatScore(summary.maxScore)}</small>`;
-  const list = [card('Marked', `${summary.marked} <small>of ${summary.total}</small>`)];
+  const list = [card('Marked', `${summary.marked} <small>of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'}</small>`)];
   if (summary.mean !== undefined) {
     list.push(card('Mean', `${formatScore(summary.mean)}${outOf}`));
     list.push(card('Median', `${formatScore(summary.median as number)}${outOf}`));

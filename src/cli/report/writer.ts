@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { UsageError } from '../../api/errors.js';
+import type { LeftOutCounts } from '../answers.js';
 import { VERSION } from '../../version.js';
 import { ClassTally } from '../tally.js';
 import { bandCount } from './charts.js';
@@ -19,6 +20,8 @@ export interface ReportOptions {
   stdout?: Writable;
   title?: string;
   source?: string;
+  /** What the run found and left out without a row, for the "Not sent" line. */
+  leftOut?: LeftOutCounts;
 }
 
 export interface ReportInfo {
@@ -87,7 +90,7 @@ export class ReportWriter {
     const summary = this.tally.summary();
     const bands = bandCount(summary.maxScore);
     const figures = this.tally.summary(bands);
-    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION };
+    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION, leftOut: this.options.leftOut };
     this.pendingRows = flush(this.rowsFd, this.pendingRows);
     this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
     try {
@@ -164,11 +167,11 @@ async function copy(fd: number, sink: Sink): Promise<void> {
 }
 
 /** The report of a marking run (`kct one-pass --report`), opened before anything is sent. */
-export function openRunReport(target: string, run: { wait?: boolean; sources?: string[] }): ReportWriter {
+export function openRunReport(target: string, run: { wait?: boolean; sources?: string[]; leftOut?: LeftOutCounts }): ReportWriter {
   if (run.wait === false) throw new UsageError('--report needs the marks, and --no-wait does not wait for them', { suggestion: 'Leave out --no-wait, or make the report later from a saved run with `kct report`.' });
   if (target === '-' || target === '') throw new UsageError('--report needs a file name (stdout holds the results)', { suggestion: 'For example: --report class.html' });
   const sources = run.sources ?? [];
-  return ReportWriter.open({ target, source: sources.length === 0 ? undefined : sources.length <= 3 ? sources.join(', ') : `${sources.slice(0, 3).join(', ')} and ${sources.length - 3} more` });
+  return ReportWriter.open({ target, leftOut: run.leftOut, source: sources.length === 0 ? undefined : sources.length <= 3 ? sources.join(', ') : `${sources.slice(0, 3).join(', ')} and ${sources.length - 3} more` });
 }
 
 /** The line that says where the report went. */

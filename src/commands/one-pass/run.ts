@@ -74,17 +74,17 @@ export async function run(options: Options, context: Context): Promise<void> {
 
   const client = await clientReady;
   await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
-  const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers });
+  const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut });
   const journal = options.resume ? new Journal(options.resume) : undefined;
   if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
     err(context.io, `kct: ${collection.count.toLocaleString('en')} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`);
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (README "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  const writer = single ? undefined : new OutcomeWriter(context.io, format, { rows: collection.rows, waited: options.wait !== false });
+  const writer = single ? undefined : new OutcomeWriter(context.io, format, { rows: collection.rows, waited: options.wait !== false, leftOut: collection.leftOut });
   await writer?.init();
   for (const skip of collection.skipped) {
-    const outcome: AnswerOutcome = { file: skip.label, student_id: skip.studentId, status: 'SKIPPED', message: skip.reason };
+    const outcome: AnswerOutcome = { file: skip.label, student_id: skip.studentId, status: skip.status, message: skip.reason };
     writer?.add(outcome, skip.index);
     report?.add(outcome);
   }

@@ -1,0 +1,231 @@
+// The promise "no student silently lost", as properties over generated class folders (fast-check,
+// seeded, shrinking): every path of a generated tree lands in exactly one outcome, every student
+// folder is a row or holds one, the counts add up, a refusal names what else it found, and an
+// answer's identity never depends on the other files. KCT_PROPERTY_RUNS raises the number of runs.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/api/errors.js';
+import { collectAnswers, type AnswerSources, type Collection, type Entry } from '../../src/cli/answers.js';
+import type { IO } from '../../src/cli/io.js';
+import { propertyRuns } from './property-runs.js';
+
+const io: IO = {
+  stdin: new PassThrough(),
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  stdinIsTTY: false,
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  color: false,
+  columns: 100,
+  noPrompt: true,
+};
+
+/** A generated tree: a folder's entries by name. */
+type Node =
+  | { kind: 'file'; content: 'text' | 'empty' | 'unsupported' | 'markdown' | 'pdf' }
+  | { kind: 'folder'; children: Record<string, Node> }
+  | { kind: 'link'; to: 'root' | 'parent' | 'sibling-file' | 'nowhere' };
+
+/** Names students and platforms give: spaces, accents (both forms), quotes, &, Moodle's folder suffix. */
+const STEMS = ['a1', 'pupil-2', 'pupil-10', 'Ana', 'Él', 'E\u0301l', 'essay with spaces & "quotes"', "O'Brien", 'Eve Kim_2222_assignsubmission_file_', 'late', 'drafts', 'notes'];
+const SPECIAL = ['.DS_Store', '.hidden', 'Thumbs.db', '~$essay.docx', '__MACOSX', 'README.md'];
+
+const fileNode = fc.constantFrom<Node>(
+  { kind: 'file', content: 'text' },
+  { kind: 'file', content: 'text' },
+  { kind: 'file', content: 'pdf' },
+  { kind: 'file', content: 'empty' },
+  { kind: 'file', content: 'unsupported' },
+  { kind: 'file', content: 'markdown' },
+);
+const linkNode = fc.constantFrom<Node>({ kind: 'link', to: 'root' }, { kind: 'link', to: 'parent' }, { kind: 'link', to: 'sibling-file' }, { kind: 'link', to: 'nowhere' });
+const name = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...STEMS) }, { weight: 1, arbitrary: fc.constantFrom(...SPECIAL) });
+
+const tree: fc.Arbitrary<Record<string, Node>> = fc.letrec<{ folder: Record<string, Node>; node: Node }>((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, { weight: 5, arbitrary: fileNode }, { weight: 2, arbitrary: fc.record({ kind: fc.constant('folder' as const), children: tie('folder') }) }, { weight: 1, arbitrary: linkNode }),
+  folder: fc.dictionary(name, tie('node'), { maxKeys: 5 }),
+})).folder;
+
+interface Flags {
+  recursive: boolean;
+  groupBy?: 'folder';
+  studentIdFrom: 'name' | 'folder' | 'none';
+  exclude: string[];
+  skipUnsupported: boolean;
+}
+const flags: fc.Arbitrary<Flags> = fc.record({
+  recursive: fc.boolean(),
+  groupBy: fc.constantFrom(undefined, 'folder' as const),
+  studentIdFrom: fc.constantFrom('name' as const, 'folder' as const, 'none' as const),
+  exclude: fc.subarray(['drafts', '*.odt', 'notes/**']),
+  skipUnsupported: fc.boolean(),
+});
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const EXTENSION: Record<string, string> = { text: '.txt', empty: '.txt', unsupported: '.odt', markdown: '.md', pdf: '.pdf' };
+
+/** Writes the tree under a new folder; returns the folder and every path in it (folders end with the separator). */
+function write(root: Record<string, Node>): { dir: string; paths: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'kct-prop-'));
+  made.push(dir);
+  const top = join(dir, 'class');
+  const paths: string[] = [];
+  let n = 0;
+  const put = (folder: string, children: Record<string, Node>) => {
+    mkdirSync(folder, { recursive: true });
+    const files = Object.keys(children).filter((key) => children[key].kind === 'file');
+    for (const [key, node] of Object.entries(children)) {
+      if (node.kind === 'folder') {
+        const path = join(folder, key);
+        paths.push(`${path}${sep}`);
+        put(path, node.children);
+      } else if (node.kind === 'file') {
+        const path = join(folder, SPECIAL.includes(key) ? key : `${key}${EXTENSION[node.content]}`);
+        if (paths.includes(path)) continue;
+        const body = node.content === 'empty' ? '' : node.content === 'pdf' ? `%PDF-1.4\n% answer ${n++}\n` : `An answer about uniforms, number ${n++}.`;
+        writeFileSync(path, body);
+        paths.push(path);
+      } else {
+        const path = join(folder, `${key}.link`);
+        const target = node.to === 'root' ? top : node.to === 'parent' ? folder : node.to === 'nowhere' ? join(folder, 'missing.txt') : files.length > 0 ? join(folder, `${files[0]}${EXTENSION[(children[files[0]] as { content: string }).content]}`) : join(folder, 'missing.txt');
+        symlinkSync(target, path);
+        paths.push(node.to === 'root' || node.to === 'parent' ? `${path}${sep}` : path);
+      }
+    }
+  };
+  put(top, root);
+  return { dir, paths };
+}
+
+async function collect(top: string, options: Flags): Promise<Collection | UsageError> {
+  const sources: AnswerSources = { inputs: [top], ...options, exclude: options.exclude };
+  try {
+    return await collectAnswers(sources, io, { explain: true });
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+}
+
+/** The entries that account for a path: its own, or a folder above it that was not walked. */
+function coveringEntries(path: string, entries: Entry[]): Entry[] {
+  const own = entries.filter((entry) => entry.path === path || `${entry.path}${sep}` === path);
+  const above = entries.filter((entry) => {
+    if (!['not-entered', 'exclude', 'ignore', 'loop'].includes(entry.action)) return false;
+    const folder = entry.path.endsWith(sep) ? entry.path : `${entry.path}${sep}`;
+    return path !== folder && path.startsWith(folder);
+  });
+  return [...own, ...above];
+}
+
+const runs = propertyRuns(60);
+
+describe('collecting a class folder accounts for every path (properties)', () => {
+  it('every path lands in exactly one outcome, and every student folder is a row or holds one', async () => {
+    await fc.assert(fc.asyncProperty(tree, flags, async (root, options) => {
+      const { dir, paths } = write(root);
+      const top = join(dir, 'class');
+      const result = await collect(top, options);
+      if (result instanceof UsageError) return; // checked by the refusal property below
+      const entries = result.entries;
+      // no path has two outcomes
+      const seen = new Set<string>();
+      for (const entry of entries) {
+        const key = entry.path.endsWith(sep) ? entry.path : entry.path;
+        expect(seen.has(key), `${entry.path} has two outcomes`).toBe(false);
+        seen.add(key);
+      }
+      for (const path of paths) {
+        // an entered folder is accounted for by what is in it, unless it is a row or empty
+        const isFolder = path.endsWith(sep);
+        const covering = coveringEntries(path, entries);
+        if (isFolder && covering.length === 0) {
+          const inside = entries.some((entry) => entry.path.startsWith(path));
+          expect(inside, `${path} has no outcome and nothing in it has one`).toBe(true);
+          continue;
+        }
+        expect(covering.length, `${path}: ${covering.length} outcomes (${covering.map((e) => e.action).join(', ')})`).toBeGreaterThanOrEqual(1);
+        // only nested: a path under a folder left out is not also walked
+        const own = covering.filter((entry) => entry.path === path || `${entry.path}${sep}` === path);
+        expect(own.length).toBeLessThanOrEqual(1);
+        if (own.length === 1) expect(covering.length - own.length, `${path} is also under a folder left out`).toBe(0);
+      }
+      // every first-level folder walked is a student: a row (EMPTY, NOT_ENTERED) or the answers in it
+      if (options.recursive || options.groupBy === 'folder') {
+        for (const path of paths.filter((p) => p.endsWith(sep) && !p.slice(top.length + 1, -1).includes(sep) && !p.endsWith(`.link${sep}`))) {
+          const rows = entries.filter((entry) => entry.path.startsWith(path) && ['send', 'skip', 'empty', 'not-entered'].includes(entry.action) && (entry.answer !== undefined || entry.action === 'skip'));
+          const leftOut = coveringEntries(path, entries).some((entry) => ['exclude', 'ignore'].includes(entry.action));
+          if (!leftOut) expect(rows.length, `the student folder ${path} is in no row`).toBeGreaterThanOrEqual(1);
+        }
+      }
+      // the counts add up
+      const answers = new Set(entries.filter((entry) => entry.action === 'send').map((entry) => entry.answer));
+      expect(answers.size).toBe(result.count);
+      expect(result.rows).toBe(result.count + result.skipped.length);
+      const count = (action: string) => entries.filter((entry) => entry.action === action && entry.answer === undefined).length;
+      expect(result.leftOut.ignored).toBe(count('ignore'));
+      expect(result.leftOut.excluded).toBe(count('exclude'));
+      expect(result.leftOut.duplicates).toBe(count('duplicate'));
+      expect(result.leftOut.loops).toBe(count('loop'));
+      expect(result.leftOut.emptyFolders).toBe(count('empty'));
+      const rowsOf = (status: string) => result.skipped.filter((row) => row.status === status).length;
+      expect(rowsOf('EMPTY')).toBe(entries.filter((entry) => entry.action === 'empty' && entry.answer !== undefined).length);
+      expect(rowsOf('NOT_ENTERED')).toBe(entries.filter((entry) => entry.action === 'not-entered').length);
+      // rows are numbered 0..rows-1, each once
+      const indexes = [...[...result.answers()].map((answer) => answer.index), ...result.skipped.map((row) => row.index)].sort((a, b) => a - b);
+      expect(indexes).toEqual(Array.from({ length: result.rows }, (_, i) => i));
+    }), { numRuns: runs, seed: 2126, verbose: 1 });
+  });
+
+  it('a run that stops on files it cannot send names them, and what else it found', async () => {
+    await fc.assert(fc.asyncProperty(tree, flags, async (root, options) => {
+      const { dir } = write(root);
+      const top = join(dir, 'class');
+      const result = await collect(top, { ...options, skipUnsupported: false });
+      if (!(result instanceof UsageError)) return;
+      const withSkip = await collect(top, { ...options, skipUnsupported: true });
+      const notEntered = withSkip instanceof UsageError ? 0 : withSkip.skipped.filter((row) => row.status === 'NOT_ENTERED').length;
+      const text = `${result.message}\n${result.suggestion ?? ''}`;
+      if (notEntered > 0) expect(text).toMatch(/not entered|--recursive/);
+      if (!(withSkip instanceof UsageError)) {
+        // each file it skips under --skip-unsupported is the reason it stopped: named, with the way past it
+        for (const row of withSkip.skipped.filter((r) => r.status === 'SKIPPED').slice(0, 5)) expect(text).toContain(row.label);
+        expect(text).toContain('--skip-unsupported');
+      }
+    }), { numRuns: runs, seed: 2127 });
+  });
+
+  it('an answer keeps its identity and student id whatever other files are added, removed or renamed', async () => {
+    const change = fc.record({ add: fc.constantFrom(...STEMS), removeFirst: fc.boolean(), rename: fc.boolean() });
+    await fc.assert(fc.asyncProperty(tree, flags, change, async (root, options, what) => {
+      const before = await collect(join(write(root).dir, 'class'), { ...options, skipUnsupported: true });
+      const changed = structuredClone(root);
+      const keys = Object.keys(changed).filter((key) => changed[key].kind === 'file');
+      if (what.removeFirst && keys.length > 0) delete changed[keys[0]];
+      if (what.rename && keys.length > 1) {
+        changed[`${keys[1]}-renamed`] = changed[keys[1]];
+        delete changed[keys[1]];
+      }
+      changed[`${what.add}-new`] = { kind: 'file', content: 'text' };
+      const after = await collect(join(write(changed).dir, 'class'), { ...options, skipUnsupported: true });
+      if (before instanceof UsageError || after instanceof UsageError) return;
+      const relative = (label: string) => label.slice(label.indexOf(`${sep}class${sep}`));
+      const byLabel = new Map([...after.answers()].map((answer) => [relative(answer.label), answer]));
+      for (const answer of before.answers()) {
+        const again = byLabel.get(relative(answer.label));
+        if (!again) continue; // removed or renamed itself
+        expect(again.identity).toBe(answer.identity);
+        expect(again.studentId).toBe(answer.studentId);
+      }
+    }), { numRuns: runs, seed: 2128 });
+  });
+});
