@@ -2,7 +2,7 @@
 export {
   KctClient, assertSendableKey,
   type KctClientOptions, type CallOptions, type OnePassInput, type SubmitOptions, type OnePassOptions, type BatchOptions, type PreparedOnePass,
-  type IngestPreviewInput, type IngestPreviewResult, type CancelResult, type WaitOptions,
+  type IngestPreviewInput, type IngestPreviewResult, type CancelResult, type WaitOptions, type AcceptedTask,
 } from './client/client.js';
 export { HttpClient, DEFAULT_TIMEOUTS, type HttpOptions, type HttpResponse, type RequestSpec, type Timeouts } from './client/http.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './client/retry.js';

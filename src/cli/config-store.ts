@@ -14,6 +14,17 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(base, 'kct');
 }
 
+/**
+ * Where kct keeps what it learns as it runs (the ledger of what was sent): KCT_STATE_DIR, else
+ * beside a KCT_CONFIG_DIR (tests and portable set-ups keep all of kct's files in one place), else
+ * $XDG_STATE_HOME/kct, as gh keeps its state apart from its config.
+ */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  if (env.KCT_STATE_DIR) return env.KCT_STATE_DIR;
+  if (env.KCT_CONFIG_DIR) return join(env.KCT_CONFIG_DIR, 'state');
+  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'kct');
+}
+
 export const CONFIG_FILE_NAME = 'config';
 
 export function configPath(env: NodeJS.ProcessEnv): string {

@@ -27,6 +27,8 @@ export interface MainOptions {
   exit?: (code: number) => void;
   /** The HTTP dispatcher of every client the command makes: API, doctor probe, key routes (tests pass undici's MockAgent). */
   dispatcher?: Dispatcher;
+  /** Aborting it is a Ctrl-C (SIGINT): how in-process tests interrupt a run. */
+  signal?: AbortSignal;
 }
 
 export async function main(args: string[], options: MainOptions = {}): Promise<number> {
@@ -40,6 +42,12 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   let context: Context | undefined;
   const signals = { received: undefined as NodeJS.Signals | undefined };
   const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io, signals, exit);
+  const interrupt = () => {
+    signals.received ??= 'SIGINT';
+    controller.abort(new Error('received SIGINT'));
+  };
+  if (options.signal?.aborted) interrupt();
+  else options.signal?.addEventListener('abort', interrupt, { once: true });
 
   const program = buildProgram(VERSION, (globals: GlobalOptions) => {
     context ??= createContext(io, env, globals, controller.signal, { dispatcher: options.dispatcher });
@@ -90,6 +98,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     return exitCode;
   } finally {
     process.off('beforeExit', stalled);
+    options.signal?.removeEventListener('abort', interrupt);
     removeSignals();
     await context?.dispose();
   }

@@ -36,6 +36,14 @@ export interface OnePassInput {
   questionFiles?: LocalFile[];
 }
 
+/**
+ * An accepted submission as the server answered it. `replayed` is kct's, not the server's field: true
+ * when the server marked the answer as the replay of an earlier submission with the same
+ * Idempotency-Key (`Idempotent-Replayed: true`, as Stripe does). The rest of the record is then
+ * the acceptance stored back then, not the task's state now: read that with `status` or `result`.
+ */
+export type AcceptedTask = Task & { replayed?: boolean };
+
 export interface SubmitOptions extends CallOptions {
   /** The Idempotency-Key as it is (the same as `idempotency: { key }`). */
   idempotencyKey?: string;
@@ -60,7 +68,7 @@ export interface PreparedOnePass {
   input: OnePassInput;
   /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
   idempotencyKey?: string;
-  send(options?: CallOptions): Promise<Task>;
+  send(options?: CallOptions): Promise<AcceptedTask>;
 }
 
 /** The input of a question or rubric preview (4.4, 4.5): asset URLs in `fields`, or local files. */
@@ -149,11 +157,11 @@ export class KctClient {
   }
 
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
-  async onePass(input: OnePassInput, options: OnePassOptions = {}): Promise<Task> {
+  async onePass(input: OnePassInput, options: OnePassOptions = {}): Promise<AcceptedTask> {
     return (await this.prepareOnePass(input, options)).send({ signal: options.signal });
   }
 
-  private async sendOnePass(input: OnePassInput, idempotencyKey: string | undefined, signal?: AbortSignal): Promise<Task> {
+  private async sendOnePass(input: OnePassInput, idempotencyKey: string | undefined, signal?: AbortSignal): Promise<AcceptedTask> {
     const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
     const parts: FilePart[] = filePartsOf(input);
     if (fields.paper_content === undefined && !input.answerFiles?.length) {
@@ -167,7 +175,7 @@ export class KctClient {
       idempotencyKey,
       signal,
     });
-    return parseLoose(Task, response.data);
+    return accepted(response);
   }
 
   async status(taskId: string, options: CallOptions = {}): Promise<StatusSnapshot> {
@@ -261,7 +269,7 @@ export class KctClient {
    * POST /evaluations/batch (4.9): 1 to 100 items of one-pass fields. Its Idempotency-Key follows
    * the rule of one-pass: derived from the request, or a base key joined to its items' identities.
    */
-  async batch(request: BatchRequest, options: BatchOptions = {}): Promise<Task> {
+  async batch(request: BatchRequest, options: BatchOptions = {}): Promise<AcceptedTask> {
     const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
     const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'batch', fields: request as unknown as Record<string, unknown> });
     const body = validateRequest(BatchRequest, request, 'batch request');
@@ -272,7 +280,7 @@ export class KctClient {
       idempotencyKey,
       signal: options.signal,
     });
-    return parseLoose(Task, response.data);
+    return accepted(response);
   }
 
   /** POST /uploads/file (4.14): exactly one file. */
@@ -356,6 +364,14 @@ function filePartsOf(input: OnePassInput): KeyedFile[] {
     ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
     ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
   ];
+}
+
+/** An acceptance, marked `replayed` when the server says it is an earlier submission's. */
+function accepted(response: HttpResponse): AcceptedTask {
+  const task: AcceptedTask = parseLoose(Task, response.data);
+  const header = response.headers['idempotent-replayed'];
+  if ((Array.isArray(header) ? header[0] : header)?.trim().toLowerCase() === 'true') task.replayed = true;
+  return task;
 }
 
 /** Strict on the way out: what kct sends must match the contract. */

@@ -59,7 +59,7 @@ describe('a class folder through one-pass', () => {
     const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(30);
     const header = run.stdout.split('\n')[0];
-    expect(header).toBe('file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions,max_score,message');
+    expect(header).toBe('file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions,max_score,message,duplicate_of');
     expect(run.stdout.match(/^file,/gm)).toHaveLength(1);
     for (const record of records) {
       const parts = ['Thesis & position', 'Evidence & reasoning', 'Organisation', 'Language & conventions'].map((c) => Number(record[c]));

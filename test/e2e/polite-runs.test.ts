@@ -120,7 +120,10 @@ describe('a polite run', () => {
     expect(new Set(viaBatch.filter((r) => r.kind === 'status').map((r) => r.taskId))).toEqual(new Set([batchId]));
     const onePass = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--output', 'ndjson']);
     expect(onePass.code, onePass.stderr).toBe(0);
-    const comparable = (list: Row[]) => list.map(({ task_id: _id, ...row }) => row).sort((a, b) => a.file.localeCompare(b.file));
+    // the answers went in a batch: the one-pass run follows that batch (this machine's ledger), it sends nothing again
+    expect(proxy.requests.slice(viaBatch.length).filter((r) => r.kind === 'submit' || r.kind === 'batch')).toEqual([]);
+    expect(rows(onePass.stdout).every((row) => (row as Row & { replayed?: boolean }).replayed === true)).toBe(true);
+    const comparable = (list: Row[]) => list.map(({ task_id: _id, replayed: _r, ...row }: Row & { replayed?: boolean }) => row).sort((a, b) => a.file.localeCompare(b.file));
     expect(comparable(rows(batched.stdout))).toEqual(comparable(rows(onePass.stdout)));
     expect(rows(batched.stdout).every((row) => row.status === 'SUCCESS' && typeof row.score === 'number')).toBe(true);
   });

@@ -30,6 +30,10 @@ export interface AnswerOutcome {
   evaluation?: EvaluationEntry[] | null;
   /** Why it failed or was not sent. */
   message?: string;
+  /** The first answer of the run with the very same content (every byte), when this one has it too. */
+  duplicate_of?: string;
+  /** The task is an earlier submission's (the service replayed it, or this machine sent it before): no new charge. */
+  replayed?: boolean;
   result?: EvaluationResult;
   /** The error behind an ERROR / NOT_SENT outcome (not printed as such). */
   error?: unknown;
@@ -74,6 +78,9 @@ export class OutcomeWriter {
   private added = 0;
   /** Rows of things found and not sent (SKIPPED, EMPTY, NOT_ENTERED). */
   private unsent = 0;
+  /** Answers identical to an earlier one: the first few pairs, and how many. */
+  private duplicates: string[] = [];
+  private duplicateCount = 0;
   private accepted = 0;
   /** The first answers not marked, by row (a few, never all). */
   private problems: { index: number; line: string }[] = [];
@@ -116,6 +123,10 @@ export class OutcomeWriter {
   add(outcome: AnswerOutcome, index: number = this.added): void {
     this.added += 1;
     if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
+    if (outcome.duplicate_of) {
+      this.duplicateCount += 1;
+      if (this.duplicates.length < LISTED_PROBLEMS) this.duplicates.push(`  ${safeText(this.io, outcome.file, 'stderr')} = ${safeText(this.io, outcome.duplicate_of, 'stderr')}`);
+    }
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
     if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation });
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
@@ -159,6 +170,7 @@ export class OutcomeWriter {
       // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
       (this.format === 'table' ? out : err)(this.io, `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; follow them with kct status <task_id> --watch`);
       for (const problem of [...problems.map((p) => p.line), ...andMore]) err(this.io, problem);
+      this.printDuplicates();
       return;
     }
     const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY, leftOut: this.leftOut });
@@ -167,6 +179,15 @@ export class OutcomeWriter {
       err(this.io, `Not marked (${this.problemCount}):`);
       for (const line of [...problems.map((p) => p.line), ...andMore]) err(this.io, line);
     }
+    this.printDuplicates();
+  }
+
+  /** Answers with the very same bytes as an earlier one: copied work, or a file handed in twice. */
+  private printDuplicates(): void {
+    if (this.duplicateCount === 0) return;
+    err(this.io, `Identical answers (${this.duplicateCount}; every byte the same, each marked on its own, duplicate_of in the rows):`);
+    for (const line of this.duplicates) err(this.io, line);
+    if (this.duplicateCount > this.duplicates.length) err(this.io, `  ... and ${this.duplicateCount - this.duplicates.length} more`);
   }
 
   /** Removes the temporary files (also when the run is interrupted). */
@@ -228,7 +249,7 @@ export class OutcomeWriter {
 
   private addCsv(outcome: AnswerOutcome): void {
     const scores = (outcome.evaluation ?? []).filter((e) => e.type !== 'error').map((e): [string, unknown] => [e.item as string, e.score]);
-    const row: CsvRow = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, max_score: outcome.max_score, message: outcome.message ?? '', scores };
+    const row: CsvRow = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, max_score: outcome.max_score, message: outcome.message ?? '', duplicate_of: outcome.duplicate_of ?? '', scores };
     if (this.csvHeader) {
       this.writeCsvRows([row]);
       return;
@@ -250,8 +271,8 @@ export class OutcomeWriter {
 
   private writeCsvHeader(criteria: string[]): void {
     this.csvHeader = criteria;
-    // max_score and message go last, after the criteria, so the columns scripts already read stay where they were
-    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria, 'max_score', 'message']]));
+    // max_score, message and duplicate_of go last, after the criteria, so the columns scripts already read stay where they were
+    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria, 'max_score', 'message', 'duplicate_of']]));
   }
 
   private flushCsv(final: boolean): void {
@@ -273,14 +294,14 @@ export class OutcomeWriter {
     const criteria = this.csvHeader!;
     const lines = rows.map((o) => {
       const byItem = new Map(o.scores);
-      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item))), cell(o.max_score), o.message ?? ''];
+      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item))), cell(o.max_score), o.message ?? '', o.duplicate_of ?? ''];
     });
     outRaw(this.io, this.stringify!(lines));
   }
 }
 
 /** One CSV row, kept until the header (the first marked answer's criteria) is known. */
-interface CsvRow { file: string; student_id: string; task_id: string; status: string; score: unknown; max_score?: unknown; message?: string; scores: [string, unknown][] }
+interface CsvRow { file: string; student_id: string; task_id: string; status: string; score: unknown; max_score?: unknown; message?: string; duplicate_of?: string; scores: [string, unknown][] }
 
 /** The folder segments every path so far shares (never a file name), or undefined when none can be. */
 function commonFolder(shared: string[] | undefined, path: string, flat: boolean): string[] | undefined {
@@ -317,6 +338,8 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     max_score: outcome.max_score ?? null,
     credits_charged: typeof outcome.credits_charged === 'number' ? outcome.credits_charged : typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
     ...(outcome.message ? { message: outcome.message } : {}),
+    ...(outcome.duplicate_of ? { duplicate_of: outcome.duplicate_of } : {}),
+    ...(outcome.replayed ? { replayed: true } : {}),
     evaluation: outcome.evaluation ?? null,
   };
 }

@@ -17,6 +17,8 @@ export interface ReportRow {
   score?: number | null;
   max_score?: number | null;
   message?: string | null;
+  /** The first answer of the run with the very same bytes. */
+  duplicate_of?: string | null;
   evaluation?: EvaluationEntry[] | null;
 }
 
@@ -28,6 +30,8 @@ export interface PageInfo {
   version: string;
   /** What the run found and left out without a row (a report made from a saved run does not know). */
   leftOut?: LeftOutCounts;
+  /** Answers identical to an earlier one: the first pairs [file, first file], and how many. */
+  identical?: { pairs: [string, string][]; count: number };
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -85,7 +89,7 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
 <main>
 <header><h1>${title}</h1><p>${subtitle}</p></header>
 ${cards(summary)}
-${notSentNote(summary, info.leftOut)}<div class="charts">
+${notSentNote(summary, info.leftOut)}${identicalPanel(info.identical)}<div class="charts">
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>
 <section class="panel"><h2>Criteria</h2><p class="note">Mean score against the maximum; the weakest criterion is marked.</p>${criteriaChart(summary)}</section>
 </div>
@@ -145,6 +149,14 @@ function feedback(row: ReportRow, marked: boolean): string {
     const text = entry.feedback ?? entry.comment ?? '';
     return `<div class="crit"><h3><span>${escapeHtml(entry.item ?? 'Feedback')}</span><span>${score}</span></h3>${text ? `<p>${escapeHtml(text)}</p>` : ''}</div>`;
   }).join('');
+}
+
+/** Answers with the very same bytes as an earlier one: copied work, or a file handed in twice. */
+function identicalPanel(identical?: { pairs: [string, string][]; count: number }): string {
+  if (!identical || identical.count === 0) return '';
+  const items = identical.pairs.map(([file, first]) => `<li><strong>${escapeHtml(file)}</strong> <span class="why">is identical to ${escapeHtml(first)}</span></li>`).join('\n');
+  const more = identical.count > identical.pairs.length ? `\n<li>… and ${identical.count - identical.pairs.length} more</li>` : '';
+  return `<section class="panel failures" id="identical"><h2>Identical answers (${identical.count})</h2><p class="note">Every byte the same as an earlier answer; each was marked on its own.</p><ul>\n${items}${more}</ul></section>\n`;
 }
 
 /** Everything found and not sent, in one line: the rows are listed under "Not marked", the rest only counted. */

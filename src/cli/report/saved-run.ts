@@ -16,6 +16,7 @@ const Row = z.looseObject({
   score: z.number().nullable().optional(),
   max_score: z.number().nullable().optional(),
   message: z.string().nullable().optional(),
+  duplicate_of: z.string().nullable().optional(),
   evaluation: z.array(EvaluationEntry).nullable().optional(),
 });
 

@@ -37,6 +37,7 @@ export class ReportWriter {
   private readonly rowsFd: number;
   private readonly failuresFd: number;
   private failures = 0;
+  private readonly identical = { pairs: [] as [string, string][], count: 0 };
   private closed = false;
   // rows are written in pieces of about 64 KiB: one write per row would cost a buffer per row
   private pendingRows = '';
@@ -75,6 +76,10 @@ export class ReportWriter {
   }
 
   add(row: ReportRow): void {
+    if (row.duplicate_of) {
+      this.identical.count += 1;
+      if (this.identical.pairs.length < 100) this.identical.pairs.push([row.file ?? row.student_id ?? '', row.duplicate_of]);
+    }
     this.tally.add({ status: row.status, score: row.score, maxScore: row.max_score, evaluation: row.evaluation });
     this.pendingRows += studentRow(row);
     if (this.pendingRows.length >= PIECE) this.pendingRows = flush(this.rowsFd, this.pendingRows);
@@ -90,7 +95,7 @@ export class ReportWriter {
     const summary = this.tally.summary();
     const bands = bandCount(summary.maxScore);
     const figures = this.tally.summary(bands);
-    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION, leftOut: this.options.leftOut };
+    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION, leftOut: this.options.leftOut, identical: this.identical };
     this.pendingRows = flush(this.rowsFd, this.pendingRows);
     this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
     try {

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { ApiError, AuthenticationError, ConflictError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../../api/schemas.js';
-import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
-import type { KctClient, OnePassInput } from '../../client/client.js';
+import { isFinalStatus, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import type { AcceptedTask, KctClient, OnePassInput } from '../../client/client.js';
 import type { LocalFile } from '../../client/files.js';
 import type { FileHasher, KeyRule, OnePassIdempotency } from '../../client/idempotency.js';
 import { limiter } from '../../client/limit.js';
@@ -20,11 +20,12 @@ import { itemOutcomes } from '../../cli/batch-items.js';
 import type { Context } from '../../cli/context.js';
 import { err } from '../../cli/io.js';
 import { withResumeHint } from '../../cli/watch.js';
-import type { Journal } from './journal.js';
+import { hash53, type Journal } from './journal.js';
+import type { Ledger } from './ledger.js';
 import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
 import { setMaxListeners } from 'node:events';
+import { createHash } from 'node:crypto';
 
-/** What to run again after the server stopped answering. */
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
 
@@ -57,6 +58,8 @@ export interface RunSettings {
   keyRule: KeyRule;
   hasher: FileHasher;
   journal?: Journal;
+  /** What this machine sent to the server before, by route (ledger.ts): no answer is charged twice. */
+  ledger?: Ledger;
   jobs: number;
   wait: boolean;
   timeoutMs: number;
@@ -73,12 +76,14 @@ export interface RunSettings {
   onRow?: (outcome: AnswerOutcome) => void;
   onSnapshot?: (snapshot: StatusSnapshot, changed: boolean) => void;
   onTransientError?: (taskId: string, error: Error) => void;
-  /** Told when a task is accepted (for the single-answer "accepted" line). */
-  onAccepted?: (task: Task) => void;
+  /** Told when a task is accepted (for the single-answer "accepted" line); `replayed`: it is an earlier submission's. */
+  onAccepted?: (task: Task, replayed: boolean) => void;
 }
 
 export interface RunOutcome {
   accepted: number;
+  /** Answers whose task the service replayed, or that this machine had sent before: no new charge. */
+  replayed: number;
   firstTaskId?: string;
   /** The only row, for a run of one answer. */
   last?: AnswerOutcome;
@@ -94,6 +99,8 @@ export function stopsTheRun(error: unknown): boolean {
   return error instanceof ConflictError && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
 }
 
+type RowExtras = Partial<Pick<AnswerOutcome, 'duplicate_of' | 'replayed'>>;
+
 /** An answer left unsent because an earlier error stopped the run. */
 class NotSent extends Error {}
 
@@ -102,8 +109,11 @@ interface Chunk {
   rows: number[];
   fields: OnePassFields[];
   keys: string[];
+  fingerprints: string[];
   textBytes: number;
   taskId?: string;
+  /** Followed because the ledger knows its answers: found only once every answer is read, and sent again if it is gone. */
+  fromLedger?: boolean;
   /** Resumed: how many answers the journal puts in it, and whether its result is waiting for them to be found. */
   expected?: number;
   finalWaiting?: boolean;
@@ -117,6 +127,18 @@ export class MarkingRun {
   private readonly unsuccessful: Record<string, string> = {};
   private unsuccessfulCount = 0;
   private accepted = 0;
+  private replayed = 0;
+  /** Rows tied to a task kct knows exists (accepted, replayed or followed), and those whose row is printed. */
+  private readonly tasked = new Set<number>();
+  private tasksFinished = 0;
+  /** The first row of each answer content (a 53-bit hash of it), to flag identical answers. */
+  private readonly firstWithContent = new Map<number, number>();
+  /** Rows followed from the ledger, by the key and content to forget if their task is gone. */
+  private readonly ledgerRows = new Map<number, { key: string; fingerprint: string }>();
+  private readonly extras = new Map<number, RowExtras>();
+  /** Batched answers of this run by key and content, and the later rows that are the same submission. */
+  private readonly batchedThisRun = new Map<number, number>();
+  private readonly mirrors = new Map<number, number[]>();
   private submitSignal?: AbortSignal;
   private firstTaskId?: string;
   private last?: AnswerOutcome;
@@ -197,7 +219,7 @@ export class MarkingRun {
       await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
     }
     if (this.interrupted !== undefined || context.signal.aborted) throw this.interruption();
-    return { accepted: this.accepted, firstTaskId: this.firstTaskId, last: this.last, sentInBatches: this.sentInBatches };
+    return { accepted: this.accepted, replayed: this.replayed, firstTaskId: this.firstTaskId, last: this.last, sentInBatches: this.sentInBatches };
   }
 
   /**
@@ -223,9 +245,13 @@ export class MarkingRun {
     });
   }
 
-  /** What was accepted so far (for the Ctrl-C message). */
-  progress(): { accepted: number; firstTaskId?: string } {
-    return { accepted: this.accepted, firstTaskId: this.firstTaskId };
+  /**
+   * What kct knows of the tasks so far (for the Ctrl-C message): how many it saw accepted or
+   * followed, how many of those it saw finish (their rows printed), and the rest, unfinished as far
+   * as it has seen.
+   */
+  progress(): { accepted: number; firstTaskId?: string; unfinished: number; finished: number } {
+    return { accepted: this.accepted, firstTaskId: this.firstTaskId, unfinished: this.tasked.size, finished: this.tasksFinished };
   }
 
   /** The exit status of a finished run (README "Exit codes"): an error that stopped the run, then refusals, time-outs, failures. */
@@ -243,21 +269,34 @@ export class MarkingRun {
     return this.interrupted instanceof InterruptedError ? this.interrupted : new InterruptedError('interrupted', { cause: this.interrupted });
   }
 
-  /** Reads, keys and sends one answer (or puts it in a batch), or finds it in the journal. */
-  private async send(answer: Answer): Promise<void> {
+  /**
+   * Reads, keys and sends one answer (or puts it in a batch), or finds it: in the journal, or in
+   * the ledger when an earlier run sent it in a batch (sending it again would be a new request).
+   */
+  private async send(answer: Answer, options: { ignoreLedger?: boolean; onePass?: boolean } = {}): Promise<void> {
     const { client, context, journal, hasher } = this.settings;
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     try {
-      // the client reads the answer's small files once, for the key and the request
-      const submission = await client.prepareOnePass(this.inputOf(answer, fields), { idempotency: this.idempotencyOf(answer), hasher });
+      // the client reads the answer's small files once, for the key and the request; each file is hashed once
+      const hashes = new Map<string, Promise<string>>();
+      const once: FileHasher = (file) => {
+        let hash = hashes.get(file.path);
+        if (!hash) hashes.set(file.path, (hash = hasher(file)));
+        return hash;
+      };
+      const submission = await client.prepareOnePass(this.inputOf(answer, fields), { idempotency: this.idempotencyOf(answer), hasher: once });
       const key = submission.idempotencyKey as string;
+      const fingerprint = await fingerprintOf(answer.text, submission.input.answerFiles ?? [], once);
+      this.markDuplicate(answer.index, fingerprint);
       const plan = journal?.plan(answer.label, key) ?? { kind: 'submit' as const, changed: false };
       if (plan.kind === 'done') {
         const row = journal!.row(plan.slot);
         if (row) this.emit(answer.index, outcomeFromRow(base, row));
-        else if (this.settings.wait) void this.finishTask(answer.index, plan.taskId);
-        else this.emit(answer.index, { ...base, task_id: plan.taskId, status: plan.status });
+        else if (this.settings.wait) {
+          this.tasked.add(answer.index);
+          void this.finishTask(answer.index, plan.taskId);
+        } else this.emit(answer.index, { ...base, task_id: plan.taskId, status: plan.status });
         return;
       }
       if (plan.kind === 'attach') {
@@ -269,32 +308,85 @@ export class MarkingRun {
         this.followResumedBatch(plan.batchId, plan.item, answer.index, base);
         return;
       }
+      const known = options.ignoreLedger ? undefined : this.settings.ledger?.lookup(key, fingerprint);
+      if (known?.route === 'batch') {
+        this.ledgerRows.set(answer.index, { key, fingerprint });
+        this.replayed += 1;
+        this.extra(answer.index).replayed = true;
+        this.followResumedBatch(known.batchId, known.item, answer.index, base, true);
+        return;
+      }
       if (this.fatal !== undefined) throw new NotSent();
       if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
-      const text = this.settings.viaBatch ? batchText(answer, submission.input.answerFiles ?? []) : undefined;
+      // an answer this machine already sent one-pass goes one-pass again: its own key replays it, free
+      const text = this.settings.viaBatch && known === undefined && !options.onePass ? batchText(answer, submission.input.answerFiles ?? []) : undefined;
       if (text !== undefined) {
-        await this.addToBatch(answer.index, { ...fields, paper_content: text }, key);
+        // the same submission twice in one run (same key and content): one batch item, two rows, as one-pass replays it
+        const same = hash53(`${key}\n${fingerprint}`);
+        const first = this.batchedThisRun.get(same);
+        if (first !== undefined) {
+          const rows = this.mirrors.get(first) ?? [];
+          this.mirrors.set(first, [...rows, answer.index]);
+          this.tasked.add(answer.index);
+          return;
+        }
+        this.batchedThisRun.set(same, answer.index);
+        await this.addToBatch(answer.index, { ...fields, paper_content: text }, key, fingerprint);
         return;
       }
       if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
-      let task: Task;
+      let task: AcceptedTask;
       try {
         task = await submission.send({ signal: this.submitting() });
       } catch (error) {
         throw this.keyConflict(error, answer, key);
       }
-      this.accept(task);
+      const replayed = task.replayed === true || known !== undefined;
+      this.accept(task, replayed);
+      if (replayed) this.extra(answer.index).replayed = true;
+      this.tasked.add(answer.index);
+      this.settings.ledger?.onePassAccepted(key, fingerprint);
       journal?.submitted(answer.label, key, task.task_id, task.status ?? 'QUEUED');
-      this.settings.onAccepted?.(task);
+      this.settings.onAccepted?.(task, replayed);
       if (!this.settings.wait) {
-        this.emit(answer.index, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
+        // a replay's acceptance is the stored one: its state now is read, never printed as current
+        if (replayed) this.emit(answer.index, await this.currentState(base, task.task_id));
+        else this.emit(answer.index, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
         return;
       }
-      this.follow(task.task_id, answer.index, this.settings.firstPollIn, base);
+      // a replay may be long finished: looked at at once
+      this.follow(task.task_id, answer.index, replayed ? 0 : this.settings.firstPollIn, base);
     } catch (error) {
       this.failed(answer.index, base, undefined, error);
     }
   }
+
+  /** An earlier task's state now, for --no-wait: its result record holds the status, and the score once marked. */
+  private async currentState(base: AnswerOutcome, taskId: string): Promise<AnswerOutcome> {
+    const record = await this.readResult(() => this.settings.client.result(taskId, { signal: this.settings.context.signal }));
+    const outcome = outcomeFromResult({ ...base, task_id: taskId }, record);
+    return { ...outcome, credits_charged: typeof record.credits_charged === 'number' ? record.credits_charged : outcome.credits_charged };
+  }
+
+  /** Flags an answer whose content (every byte) is the same as an earlier answer's of this run. */
+  private markDuplicate(row: number, fingerprint: string): void {
+    const content = hash53(fingerprint);
+    const first = this.firstWithContent.get(content);
+    if (first === undefined) {
+      this.firstWithContent.set(content, row);
+      return;
+    }
+    const label = this.settings.collection.answerAt(first)?.label;
+    if (label !== undefined && first !== row) this.extra(row).duplicate_of = label;
+  }
+
+  /** What a row says beyond its result (a replay, an identical answer), kept until it is printed. */
+  private extra(row: number): RowExtras {
+    let extras = this.extras.get(row);
+    if (!extras) this.extras.set(row, (extras = {}));
+    return extras;
+  }
+
 
   /** What one answer sends: its fields and files, with the rubric and question files every answer shares. */
   private inputOf(answer: Answer, fields: OnePassFields): OnePassInput {
@@ -330,8 +422,10 @@ export class MarkingRun {
   }
 
   private follow(taskId: string, row: number, firstPollIn: number, base: AnswerOutcome): void {
+    this.tasked.add(row);
     if (!this.settings.wait) {
-      this.emit(row, { ...base, task_id: taskId, status: 'QUEUED' });
+      // an earlier run's task: its state now, never a guess
+      this.currentState(base, taskId).then((outcome) => this.emit(row, outcome), (error: unknown) => this.failed(row, base, taskId, error));
       return;
     }
     this.scheduler.add(taskId, row, { firstPollIn });
@@ -352,8 +446,9 @@ export class MarkingRun {
     return (this.submitSignal = grace.signal);
   }
 
-  private accept(task: Task): void {
+  private accept(task: Task, replayed = false): void {
     this.accepted += 1;
+    if (replayed) this.replayed += 1;
     this.firstTaskId ??= task.task_id;
   }
 
@@ -375,6 +470,19 @@ export class MarkingRun {
     const label = this.settings.collection.answerAt(row)?.label;
     if (label !== undefined) this.settings.journal?.finished(label, taskId, outcome.status, ndjsonRow(outcome));
     this.emit(row, outcome);
+  }
+
+  /** Rows that are the same submission as `row` (mirrors.get): each gets its outcome, under its own name. */
+  private emitMirrors(row: number, outcome: AnswerOutcome): void {
+    const rows = this.mirrors.get(row);
+    if (!rows) return;
+    this.mirrors.delete(row);
+    for (const mirror of rows) {
+      const answer = this.settings.collection.answerAt(mirror);
+      const own: AnswerOutcome = { ...outcome, file: answer?.label ?? outcome.file, student_id: answer?.studentId, replayed: undefined, duplicate_of: undefined };
+      if (answer && outcome.task_id && isFinalStatus(outcome.status)) this.settings.journal?.finished(answer.label, outcome.task_id, outcome.status, ndjsonRow(own));
+      this.emit(mirror, own);
+    }
   }
 
   /**
@@ -401,7 +509,9 @@ export class MarkingRun {
     if (tag < 0) {
       const chunk = this.chunks.get(-1 - tag);
       this.chunks.delete(-1 - tag);
-      for (const row of chunk?.rows ?? []) if (row >= 0) this.failed(row, this.baseOf(row), taskId, error);
+      const rows = (chunk?.rows ?? []).filter((row) => row >= 0);
+      if (chunk?.fromLedger && this.sendAgain(rows, error)) return;
+      for (const row of rows) this.failed(row, this.baseOf(row), taskId, error);
       return;
     }
     this.failed(tag, this.baseOf(tag), taskId, error);
@@ -419,12 +529,13 @@ export class MarkingRun {
   }
 
   /** Puts a plain-text answer in the batch being filled; sends the batch when it is full. */
-  private async addToBatch(row: number, fields: OnePassFields, key: string): Promise<void> {
-    const chunk = (this.current ??= { rows: [], fields: [], keys: [], textBytes: 0 });
+  private async addToBatch(row: number, fields: OnePassFields, key: string, fingerprint: string): Promise<void> {
+    const chunk = (this.current ??= { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0 });
     const bytes = Buffer.byteLength(fields.paper_content ?? '');
     chunk.rows.push(row);
     chunk.fields.push(fields);
     chunk.keys.push(key);
+    chunk.fingerprints.push(fingerprint);
     chunk.textBytes += bytes;
     if (chunk.rows.length >= MAX_BATCH_ITEMS || chunk.textBytes >= BATCH_TEXT_BYTES) await this.sendChunk(this.takeChunk());
   }
@@ -440,7 +551,7 @@ export class MarkingRun {
     const { client, context, journal, keyRule, collection } = this.settings;
     const labels = chunk.rows.map((row) => collection.answerAt(row)?.label ?? `answer ${row + 1}`);
     const body = { evaluations: chunk.fields };
-    let task: Task;
+    let task: AcceptedTask;
     try {
       if (this.fatal !== undefined) throw new NotSent();
       // a base key is joined to the request's identity: its answers' identities, never its position
@@ -455,10 +566,17 @@ export class MarkingRun {
       chunk.fields = []; // the texts are sent: not kept while the batch is marked
     }
     this.accepted += chunk.rows.length;
+    if (task.replayed) this.replayed += chunk.rows.length;
     this.firstTaskId ??= task.task_id;
     this.sentInBatches += chunk.rows.length;
-    chunk.rows.forEach((_row, item) => journal?.submittedInBatch(labels[item], chunk.keys[item], task.task_id, item));
+    chunk.rows.forEach((row, item) => {
+      this.tasked.add(row);
+      if (task.replayed) this.extra(row).replayed = true;
+      this.settings.ledger?.batchAccepted(chunk.keys[item], chunk.fingerprints[item], task.task_id, item);
+      journal?.submittedInBatch(labels[item], chunk.keys[item], task.task_id, item);
+    });
     chunk.keys = [];
+    chunk.fingerprints = [];
     if (!this.settings.wait) {
       for (const row of chunk.rows) this.emit(row, { ...this.baseOf(row), task_id: task.task_id, status: task.status ?? 'QUEUED' });
       return;
@@ -469,20 +587,26 @@ export class MarkingRun {
     this.scheduler.add(task.task_id, -1 - id, { firstPollIn: this.settings.firstPollIn, weight: chunk.rows.length });
   }
 
-  /** A resumed answer sent in a batch by the last run: the batch is followed once for all its answers. */
-  private followResumedBatch(batchId: string, item: number, row: number, base: AnswerOutcome): void {
+  /**
+   * An answer an earlier run sent in a batch (found in the journal, or in the ledger): the batch is
+   * followed once for all its answers. One known from the ledger only is found once every answer
+   * is read (the ledger does not say how many of them this run holds).
+   */
+  private followResumedBatch(batchId: string, item: number, row: number, base: AnswerOutcome, fromLedger = false): void {
+    this.tasked.add(row);
     if (!this.settings.wait) {
-      this.emit(row, { ...base, task_id: batchId, status: 'QUEUED' });
+      void this.currentBatchItem(row, base, batchId, item);
       return;
     }
     let id = this.resumedBatches.get(batchId);
     if (id === undefined) {
       id = this.nextChunk++;
       this.resumedBatches.set(batchId, id);
-      const expected = this.batchMembers?.get(batchId) ?? 1;
-      this.chunks.set(id, { rows: [], fields: [], keys: [], textBytes: 0, taskId: batchId, expected });
-      err(this.settings.context.io, `kct: following the batch ${batchId} from the last run (${expected} answer${expected === 1 ? '' : 's'})`);
-      this.scheduler.add(batchId, -1 - id, { firstPollIn: 0, weight: expected });
+      const expected = fromLedger ? undefined : this.batchMembers?.get(batchId) ?? 1;
+      this.chunks.set(id, { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0, taskId: batchId, expected, fromLedger });
+      const whence = fromLedger ? 'an earlier run (this machine\'s ledger)' : 'the last run';
+      err(this.settings.context.io, `kct: following the batch ${batchId} from ${whence}${expected === undefined ? '' : ` (${expected} answer${expected === 1 ? '' : 's'})`}`);
+      this.scheduler.add(batchId, -1 - id, { firstPollIn: 0, weight: expected ?? 1 });
     }
     const chunk = this.chunks.get(id)!;
     while (chunk.rows.length <= item) chunk.rows.push(-1);
@@ -491,7 +615,45 @@ export class MarkingRun {
   }
 
   private membersFound(chunk: Chunk): boolean {
+    if (chunk.fromLedger) return this.pumpDone;
     return chunk.expected === undefined || this.pumpDone || chunk.rows.filter((row) => row >= 0).length >= chunk.expected;
+  }
+
+  /**
+   * The batch the ledger recorded for these answers is gone (another account's key, a sandbox
+   * started afresh): forgotten, and the answers sent again. True when that is what happened.
+   */
+  private sendAgain(rows: number[], error: unknown): boolean {
+    if (!(error instanceof NotFoundError)) return false;
+    for (const row of rows) {
+      const entry = this.ledgerRows.get(row);
+      const answer = this.settings.collection.answerAt(row);
+      if (!entry || !answer) {
+        this.failed(row, this.baseOf(row), undefined, error);
+        continue;
+      }
+      this.settings.ledger?.forget(entry.key, entry.fingerprint);
+      this.ledgerRows.delete(row);
+      this.tasked.delete(row);
+      this.replayed -= 1;
+      delete this.extra(row).replayed;
+      // one-pass: the batches of this run may all be sent already
+      void this.send(answer, { ignoreLedger: true, onePass: true });
+    }
+    return true;
+  }
+
+  /** --no-wait: the state now of an answer an earlier run sent in a batch (its item in the batch's record). */
+  private async currentBatchItem(row: number, base: AnswerOutcome, batchId: string, item: number): Promise<void> {
+    try {
+      const record = await this.readResult(() => this.settings.client.result(batchId, { signal: this.settings.context.signal }));
+      const sent = [];
+      sent[item] = { label: base.file, studentId: base.student_id };
+      const [outcome] = (await itemOutcomes(this.settings.client, record, sent, this.settings.context.signal)).slice(item);
+      this.emit(row, outcome ?? { ...base, task_id: batchId, status: statusOf(record) });
+    } catch (error) {
+      this.failed(row, base, batchId, error);
+    }
   }
 
   /** A batch is final: its record holds every item's result; each becomes its answer's row. */
@@ -514,7 +676,9 @@ export class MarkingRun {
       const record = await this.readResult(() => client.result(taskId, { signal: context.signal }));
       outcomes = await itemOutcomes(client, record, sent, context.signal);
     } catch (error) {
-      for (const row of chunk.rows) if (row >= 0) this.failed(row, this.baseOf(row), taskId, error);
+      const rows = chunk.rows.filter((row) => row >= 0);
+      if (chunk.fromLedger && this.sendAgain(rows, error)) return;
+      for (const row of rows) this.failed(row, this.baseOf(row), taskId, error);
       return;
     }
     await Promise.all(chunk.rows.map(async (row, item) => {
@@ -531,8 +695,14 @@ export class MarkingRun {
   }
 
   /** One row: printed, reported, counted for the exit status, then dropped. */
-  private emit(row: number, outcome: AnswerOutcome): void {
+  private emit(row: number, found: AnswerOutcome): void {
     const { writer } = this.settings;
+    const extras = this.extras.get(row);
+    const outcome = extras ? { ...found, ...extras } : found;
+    this.extras.delete(row);
+    this.ledgerRows.delete(row);
+    if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;
+    if (this.mirrors.size > 0) queueMicrotask(() => this.emitMirrors(row, outcome));
     if (writer) writer.add(outcome, row);
     else this.last = outcome;
     this.settings.onRow?.(outcome);
@@ -619,4 +789,15 @@ function isLocalFileError(error: unknown): boolean {
 
 export function dropUndefined<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * What an answer is, byte for byte, whatever it is called or how it is sent: the SHA-256 of its
+ * text, or of its files' contents in order. Two answers with the same one are identical.
+ */
+export async function fingerprintOf(text: string | undefined, files: readonly LocalFile[], hash: FileHasher): Promise<string> {
+  const digest = createHash('sha256');
+  if (text !== undefined) digest.update(`text\n${text}`);
+  else for (const file of files) digest.update(`file\n${await hash(file)}\n`);
+  return digest.digest('hex');
 }

@@ -4,6 +4,7 @@
 // key derived from what is sent, so running the same command again is never charged twice.
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { OnePassFields, Task } from '../../api/schemas.js';
+import { isFinalStatus } from '../../api/status.js';
 import { parseMaxRps } from '../../client/budget.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
 import { cachedHasher, checkBaseKey, type KeyRule } from '../../client/idempotency.js';
@@ -13,6 +14,8 @@ import { warnOnRubricTotal } from '../../cli/rubric-total.js';
 import type { Context } from '../../cli/context.js';
 import { err, out } from '../../cli/io.js';
 import { Journal } from './journal.js';
+import { Ledger } from './ledger.js';
+import { stateDir } from '../../cli/config-store.js';
 import { AGAIN, MarkingRun, dropUndefined } from './marking-run.js';
 import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
 import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../../cli/render/outcomes.js';
@@ -25,7 +28,7 @@ import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
-/** From this many plain-text answers, `--via auto` sends them in batches of 100 (README "A whole district"). */
+/** From this many plain-text answers, `--via auto` sends them in batches of 100 when the run has --resume (KCT_BATCH_FROM). */
 export const BATCH_FROM = 500;
 /** From this many answers, a run without --resume is told what a journal would save. */
 export const SUGGEST_RESUME_FROM = 300;
@@ -58,7 +61,6 @@ export async function run(options: Options, context: Context): Promise<void> {
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
   for (const note of collection.notes) err(context.io, `kct: ${note}`);
-  const viaBatch = chooseBatch(options.via, collection.textCount, collection.count, rubricFiles.length + questionFiles.length, context);
 
   const common: OnePassFields = dropUndefined({
     model_id: modelId,
@@ -73,6 +75,17 @@ export async function run(options: Options, context: Context): Promise<void> {
   });
 
   const client = await clientReady;
+  // what this machine sent to this server before, by route: no answer charged twice whatever route a run takes
+  const { ledger, problem: ledgerProblem } = Ledger.open(stateDir(context.env), client.baseUrl);
+  if (ledgerProblem) err(context.io, `kct: ${ledgerProblem}: answers sent in batches before cannot be recognised, so nothing is batched (--via one-pass)`);
+  const viaBatch = chooseBatch(options.via, {
+    textAnswers: collection.textCount,
+    answers: collection.count,
+    files: rubricFiles.length + questionFiles.length,
+    journal: options.resume !== undefined,
+    ledger: ledger !== undefined,
+    batchFrom: context.env.KCT_BATCH_FROM?.trim() ? parsePositiveInteger(context.env.KCT_BATCH_FROM.trim(), 'KCT_BATCH_FROM', `It is the number of plain-text answers from which --via auto sends them in batches with --resume (default ${BATCH_FROM}); use a whole number, or unset it.`) : BATCH_FROM,
+  }, context);
   await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
   const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut });
   const journal = options.resume ? new Journal(options.resume) : undefined;
@@ -102,6 +115,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     keyRule,
     hasher: cachedHasher(),
     journal,
+    ledger,
     jobs,
     wait: options.wait !== false,
     timeoutMs: timings.timeoutMs,
@@ -118,8 +132,10 @@ export async function run(options: Options, context: Context): Promise<void> {
     },
     onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
     onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
-    onAccepted: (task) => {
-      if (single && options.wait !== false) context.note(`kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
+    onAccepted: (task, replayed) => {
+      if (!single || options.wait === false) return;
+      if (replayed) context.note(`kct: already submitted: following ${task.task_id} (the same answer sent before; no new charge)`);
+      else context.note(`kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
     },
   });
   let outcome;
@@ -130,11 +146,13 @@ export async function run(options: Options, context: Context): Promise<void> {
     report?.discard();
     writer?.discard();
     journal?.close();
+    ledger?.close();
     if (error instanceof InterruptedError || context.signal.aborted) throw interrupted(marking, single, options.resume !== undefined);
     throw marking.progress().accepted > 0 ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
   journal?.close();
+  ledger?.close();
   if (single) await printSingle(context, outcome.last!, format, options.wait === false);
   else await writer!.finish();
   if (outcome.sentInBatches > 0 && !single) err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
@@ -142,36 +160,48 @@ export async function run(options: Options, context: Context): Promise<void> {
   marking.throwExitStatus();
 }
 
-/** The Ctrl-C message: what keeps running, and how to pick up again. */
+/** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
 function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
-  const { accepted, firstTaskId } = marking.progress();
-  if (single && accepted === 1 && firstTaskId) {
+  const { unfinished, finished, firstTaskId } = marking.progress();
+  if (single && unfinished === 1 && firstTaskId) {
     return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
       suggestion: `Resume with: kct status ${firstTaskId} --watch (running the same command again also finds it, with no second charge)`,
     });
   }
-  return new InterruptedError(`interrupted; ${accepted} accepted task${accepted === 1 ? '' : 's'} keep running`, {
-    suggestion: `Run the same command again${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
+  const done = finished > 0 ? ` (${plural(finished, 'task')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
+  const head = unfinished === 0
+    ? `interrupted; no task kct knows of is left unfinished${done}`
+    : `interrupted; ${plural(unfinished, 'task')} not yet seen finished may still be running on the service${done}`;
+  return new InterruptedError(head, {
+    suggestion: `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
   });
 }
 
 /**
- * Whether plain-text answers go in batches: --via batch, or --via auto from BATCH_FROM of them.
- * A batch is JSON: rubric and question files cannot go with it.
+ * Whether plain-text answers go in batches: --via batch, or --via auto from `batchFrom` of them
+ * when the run has a --resume journal. A batch's key covers the whole request, so only a record
+ * of what each batch held (the journal, this machine's ledger) keeps a re-run from charging its
+ * answers again: auto never batches without the journal a user carries. A batch is JSON: rubric
+ * and question files cannot go with it.
  */
-function chooseBatch(via: 'auto' | 'one-pass' | 'batch', textAnswers: number, answers: number, files: number, context: Context): boolean {
+function chooseBatch(via: 'auto' | 'one-pass' | 'batch', run: { textAnswers: number; answers: number; files: number; journal: boolean; ledger: boolean; batchFrom: number }, context: Context): boolean {
   if (via === 'one-pass') return false;
   if (via === 'batch') {
-    if (files > 0) {
+    if (run.files > 0) {
       throw new UsageError('--via batch sends answers as JSON, which cannot carry --rubric-file or --question-file', {
         suggestion: 'Give the rubric and question as text (--rubric-text, --question-text), or send one answer per request with --via one-pass.',
       });
     }
-    if (textAnswers < answers) err(context.io, `kct: --via batch: ${answers - textAnswers} of ${answers} answers are not plain text; they are sent one per request`);
+    if (!run.ledger && !run.journal) {
+      throw new UsageError('--via batch needs a record of what each batch held, and this machine\'s ledger cannot be used', {
+        suggestion: 'Add --resume <journal> (keep the file for later runs), set KCT_STATE_DIR to a folder kct can write to, or use --via one-pass.',
+      });
+    }
+    if (run.textAnswers < run.answers) err(context.io, `kct: --via batch: ${run.answers - run.textAnswers} of ${run.answers} answers are not plain text; they are sent one per request`);
     return true;
   }
-  if (files > 0 || textAnswers < BATCH_FROM) return false;
-  err(context.io, `kct: sending ${textAnswers.toLocaleString('en')} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${BATCH_FROM}; --via one-pass for one request per answer)`);
+  if (run.files > 0 || run.textAnswers < run.batchFrom || !run.journal || !run.ledger) return false;
+  err(context.io, `kct: sending ${run.textAnswers.toLocaleString('en')} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${run.batchFrom} with --resume; --via one-pass for one request per answer)`);
   return true;
 }
 
@@ -210,6 +240,18 @@ async function classProgress(context: Context, counts: { done: number; failed: n
 
 async function printSingle(context: Context, outcome: AnswerOutcome, format: OutputFormat, noWait: boolean): Promise<void> {
   const result = outcome.result;
+  if (noWait && outcome.replayed) {
+    // a replay: the state read now, never the acceptance stored when it was first sent
+    if (format !== 'table') out(context.io, JSON.stringify({ ...(result ?? outcome), replayed: true }, null, format === 'json' ? 2 : 0));
+    else {
+      out(context.io, `Already submitted: ${outcome.task_id} (the same answer was sent before; no new charge)`);
+      const score = typeof outcome.score === 'number' ? `, score ${outcome.score}${typeof outcome.max_score === 'number' ? ` / ${outcome.max_score}` : ''}` : '';
+      const charged = typeof outcome.credits_charged === 'number' ? `, ${plural(outcome.credits_charged, 'credit')} charged` : '';
+      out(context.io, `Status now: ${outcome.status}${score}${charged}`);
+      out(context.io, isFinalStatus(outcome.status) ? `See it with: kct result ${outcome.task_id}` : `Follow it with: kct status ${outcome.task_id} --watch`);
+    }
+    return;
+  }
   if (noWait) {
     if (format !== 'table') out(context.io, JSON.stringify(result ?? outcome, null, format === 'json' ? 2 : 0));
     else {
