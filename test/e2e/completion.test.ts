@@ -42,14 +42,25 @@ afterAll(() => {
 
 /** What bash's programmable completion offers for the words typed so far ("" is the word being typed). */
 function bash(words: string[]): string[] {
+  return bashCompletion(words).replies;
+}
+
+/** Whether the script leaves the word to bash's own file completion (compopt -o default, observed through a stand-in). */
+function bashFiles(words: string[]): boolean {
+  return bashCompletion(words).files;
+}
+
+function bashCompletion(words: string[]): { replies: string[]; files: boolean } {
   const script = `source '${scripts.bash}'
+compopt() { printf '<compopt %s>\\n' "$*"; }
 COMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')})
 COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
 _kct
 printf '%s\\n' "\${COMPREPLY[@]}"`;
   const result = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { env: env as NodeJS.ProcessEnv, cwd: dir, encoding: 'utf8' });
   expect(result.stderr).toBe('');
-  return result.stdout.split('\n').filter(Boolean);
+  const lines = result.stdout.split('\n').filter(Boolean);
+  return { replies: lines.filter((line) => !line.startsWith('<compopt')), files: lines.includes('<compopt -o bashdefault -o default>') };
 }
 
 describe('kct completion bash', () => {
@@ -78,11 +89,23 @@ describe('kct completion bash', () => {
     expect(bash(['kct', 'config', 'set', 'model', ''])).toEqual([]);
   });
 
-  it('leaves files to readline (tested in real shells below), and offers nothing after a flag that takes free text', () => {
-    mkdirSync(join(dir, 'answers'), { recursive: true });
-    writeFileSync(join(dir, 'answers', 'essay-1.txt'), 'x');
+  it('leaves files to bash (tested in real shells below), also in a word bash split at = or :, and offers nothing for free text', () => {
     expect(bash(['kct', 'one-pass', 'answers/ess'])).toEqual([]);
+    expect(bashFiles(['kct', 'one-pass', 'answers/ess'])).toBe(true);
+    expect(bashFiles(['kct', 'one-pass', '--rubric-file', '=', 'answers/e'])).toBe(true);
+    expect(bashFiles(['kct', 'report', ''])).toBe(true);
+    // "kct report essay 10:30.txt": bash splits the argument in three words, still one argument
+    expect(bashFiles(['kct', 'report', 'essay\\ 10', ':', '30'])).toBe(true);
+    expect(bashFiles(['kct', 'report', 'essay\\ 10', ':'])).toBe(true);
+    expect(bashFiles(['kct', 'report', 'a', '=', 'b'])).toBe(true);
+    expect(bashFiles(['kct', 'report', 'a', '=', 'b', ''])).toBe(false);
+    expect(bashFiles(['kct', 'report', 'essay.txt', ''])).toBe(false);
+    expect(bashFiles(['kct', 'one-pass', '--rubric-file', 'rubric', ':', 'v2'])).toBe(true);
+    expect(bashFiles(['kct', 'one-pass', '--question-text', 'Part', ':', 'Intro'])).toBe(false);
+    expect(bash(['kct', 'config', 'set', 'base_url', 'http', ':', '//x'])).toEqual([]);
+    expect(bashFiles(['kct', 'one-pass', '--question-text', ''])).toBe(false);
     expect(bash(['kct', 'one-pass', '--question-text', ''])).toEqual([]);
+    expect(bashFiles(['kct', 'config', 'set', 'model', ''])).toBe(false);
   });
 
   it('completes model ids from the API, cached for 60 seconds in a private file', () => {

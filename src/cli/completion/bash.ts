@@ -20,7 +20,7 @@ _kct_offer() {
 }
 
 _kct() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" word kind cmdpath="" npos=0 i=1 glued=0
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" word kind cmdpath="" npos=0 i=1 glued=0 last=""
   local _kct_bin="\${COMP_WORDS[0]}"
   local -a _kct_globals=()
   # no file completion unless _kct_offer asks for it (bash 3, without compopt, always falls back)
@@ -28,6 +28,7 @@ _kct() {
   while [ "$i" -lt "$COMP_CWORD" ]; do
     word="\${COMP_WORDS[i]}"
     # bash splits an unquoted a=b or a:b into "a", "=", "b": the part after continues the argument
+    # ($last: the flag whose value, or the position of the argument, read last)
     if [ "$word" = "=" ] || [ "$word" = ":" ]; then glued=1; i=$((i + 1)); continue; fi
     if [ "$glued" -eq 1 ]; then glued=0; i=$((i + 1)); continue; fi
     case "$word" in
@@ -38,11 +39,14 @@ _kct() {
           i=$((i + 1))
           [ "\${COMP_WORDS[i]}" = "=" ] && [ $((i + 1)) -lt "$COMP_CWORD" ] && i=$((i + 1))
           case "$word" in --profile|-p|--base-url) _kct_globals+=("$word" "\${COMP_WORDS[i]}") ;; esac
+          last="$word"
         fi ;;
       *)
         if [ "$npos" -eq 0 ] && [[ " $(_kct_subcommands "$cmdpath") " == *" $word "* ]]; then
           cmdpath="\${cmdpath:+$cmdpath }$word"
+          last=""
         else
+          last="$npos"
           npos=$((npos + 1))
         fi ;;
     esac
@@ -56,10 +60,12 @@ _kct() {
     kind="$(_kct_value "$cmdpath" "$prev")"
     if [ -n "$kind" ]; then _kct_offer "$kind" "$cur"; return 0; fi
   fi
-  # the word at the cursor continues an argument already counted (a=b, a:b)
+  # the word at the cursor continues the argument read last (a=b, a:b)
   if [ "$glued" -eq 1 ] || [ "$cur" = ":" ] || [ "\${COMP_WORDS[COMP_CWORD]}" = "=" ]; then
-    [ "$npos" -gt 0 ] && npos=$((npos - 1))
-    _kct_offer "$(_kct_arg "$cmdpath" "$npos")" "$cur"
+    case "$last" in
+      -*) _kct_offer "$(_kct_value "$cmdpath" "$last")" "$cur" ;;
+      ?*) _kct_offer "$(_kct_arg "$cmdpath" "$last")" "$cur" ;;
+    esac
     return 0
   fi
   if [[ "$cur" == -* ]]; then
