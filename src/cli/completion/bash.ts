@@ -6,35 +6,47 @@ import { caseLines, header } from './render.js';
 export function bashScript(table: CommandEntry[], version: string): string {
   return `${header('bash', version, 'source <(kct completion bash)   # or save it in ~/.local/share/bash-completion/completions/kct')}
 ${lookups(table)}
+# Files are left to bash's own completion, as for a command with no completion of its own
+# (complete -o bashdefault -o default): it quotes names with spaces, quotes, & or accents,
+# appends / to folders, and expands ~, $VAR and glob patterns as it does everywhere.
 _kct_offer() {
   local kind="$1" cur="$2"
   case "$kind" in
     choices\\ *) COMPREPLY=($(compgen -W "\${kind#choices }" -- "$cur")) ;;
-    files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    files) compopt -o bashdefault -o default 2>/dev/null; COMPREPLY=() ;;
     models) COMPREPLY=($(compgen -W "$("\${_kct_bin}" __complete model-ids "\${_kct_globals[@]}" 2>/dev/null | cut -f1)" -- "$cur")) ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _kct() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" word kind cmdpath="" npos=0 i=1
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" word kind cmdpath="" npos=0 i=1 glued=0 last=""
   local _kct_bin="\${COMP_WORDS[0]}"
   local -a _kct_globals=()
+  # no file completion unless _kct_offer asks for it (bash 3, without compopt, always falls back)
+  compopt +o bashdefault +o default 2>/dev/null
   while [ "$i" -lt "$COMP_CWORD" ]; do
     word="\${COMP_WORDS[i]}"
+    # bash splits an unquoted a=b or a:b into "a", "=", "b": the part after continues the argument
+    # ($last: the flag whose value, or the position of the argument, read last)
+    if [ "$word" = "=" ] || [ "$word" = ":" ]; then glued=1; i=$((i + 1)); continue; fi
+    if [ "$glued" -eq 1 ]; then glued=0; i=$((i + 1)); continue; fi
     case "$word" in
-      -*=*|=) ;;
+      -*=*) ;;
       -*)
         kind="$(_kct_value "$cmdpath" "$word")"
         if [ -n "$kind" ] && [ $((i + 1)) -lt "$COMP_CWORD" ]; then
           i=$((i + 1))
           [ "\${COMP_WORDS[i]}" = "=" ] && [ $((i + 1)) -lt "$COMP_CWORD" ] && i=$((i + 1))
           case "$word" in --profile|-p|--base-url) _kct_globals+=("$word" "\${COMP_WORDS[i]}") ;; esac
+          last="$word"
         fi ;;
       *)
         if [ "$npos" -eq 0 ] && [[ " $(_kct_subcommands "$cmdpath") " == *" $word "* ]]; then
           cmdpath="\${cmdpath:+$cmdpath }$word"
+          last=""
         else
+          last="$npos"
           npos=$((npos + 1))
         fi ;;
     esac
@@ -47,6 +59,14 @@ _kct() {
   if [[ "$prev" == -* ]]; then
     kind="$(_kct_value "$cmdpath" "$prev")"
     if [ -n "$kind" ]; then _kct_offer "$kind" "$cur"; return 0; fi
+  fi
+  # the word at the cursor continues the argument read last (a=b, a:b)
+  if [ "$glued" -eq 1 ] || [ "$cur" = ":" ] || [ "\${COMP_WORDS[COMP_CWORD]}" = "=" ]; then
+    case "$last" in
+      -*) _kct_offer "$(_kct_value "$cmdpath" "$last")" "$cur" ;;
+      ?*) _kct_offer "$(_kct_arg "$cmdpath" "$last")" "$cur" ;;
+    esac
+    return 0
   fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_kct_flags "$cmdpath")" -- "$cur"))
@@ -61,7 +81,7 @@ _kct() {
   _kct_offer "$(_kct_arg "$cmdpath" "$npos")" "$cur"
 }
 
-complete -F _kct kct
+complete -o bashdefault -o default -F _kct kct
 `;
 }
 

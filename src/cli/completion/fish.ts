@@ -41,25 +41,18 @@ ${switchLines(table.flatMap((e) => argCases(e)))}
     end
 end
 
-function __kct_offer --argument-names kind cur bin
-    set -l globals $argv[4..-1]
-    switch "$kind"
-        case 'choices *'
-            string split ' ' -- (string replace 'choices ' '' -- $kind)
-        case files
-            __fish_complete_path "$cur"
-        case models
-            $bin __complete model-ids $globals 2>/dev/null
-    end
-end
-
-function __kct_complete
+# What the token at the cursor is, in globals: __kct_kind (flags, subcommands, choices ...,
+# models, files, text or nothing), __kct_cmdpath, __kct_flag (set for --flag=value), __kct_bin
+# and __kct_globals (--profile, --base-url typed so far).
+function __kct_what
     set -l tokens (commandline -opc)
     set -l cur (commandline -ct)
-    set -l bin $tokens[1]
-    set -l cmdpath ''
+    set -g __kct_bin $tokens[1]
+    set -g __kct_cmdpath ''
+    set -g __kct_flag ''
+    set -g __kct_kind ''
+    set -g __kct_globals
     set -l npos 0
-    set -l globals
     set -l n (count $tokens)
     set -l i 2
     while test $i -le $n
@@ -67,16 +60,16 @@ function __kct_complete
         switch $word
             case '-*=*'
             case '-*'
-                set -l kind (__kct_value "$cmdpath" $word)
+                set -l kind (__kct_value "$__kct_cmdpath" $word)
                 if test -n "$kind"; and test $i -lt $n
                     set i (math $i + 1)
                     if contains -- $word --profile -p --base-url
-                        set -a globals $word $tokens[$i]
+                        set -a __kct_globals $word $tokens[$i]
                     end
                 end
             case '*'
-                if test $npos -eq 0; and contains -- $word (string split ' ' -- (__kct_subcommands "$cmdpath"))
-                    set cmdpath (string trim -- "$cmdpath $word")
+                if test $npos -eq 0; and contains -- $word (string split ' ' -- (__kct_subcommands "$__kct_cmdpath"))
+                    set __kct_cmdpath (string trim -- "$__kct_cmdpath $word")
                 else
                     set npos (math $npos + 1)
                 end
@@ -85,34 +78,63 @@ function __kct_complete
     end
     if string match -q -- '--*=*' "$cur"
         set -l flag (string split -m 1 '=' -- $cur)[1]
-        set -l kind (__kct_value "$cmdpath" $flag)
+        set -l kind (__kct_value "$__kct_cmdpath" $flag)
         if test -n "$kind"
-            for value in (__kct_offer "$kind" (string split -m 1 '=' -- $cur)[2] $bin $globals)
-                echo "$flag=$value"
-            end
+            set __kct_flag $flag
+            set __kct_kind $kind
             return
         end
     end
     if test $n -gt 1; and string match -q -- '-*' "$tokens[$n]"
-        set -l kind (__kct_value "$cmdpath" $tokens[$n])
+        set -l kind (__kct_value "$__kct_cmdpath" $tokens[$n])
         if test -n "$kind"
-            __kct_offer "$kind" "$cur" $bin $globals
+            set __kct_kind $kind
             return
         end
     end
     if string match -q -- '-*' "$cur"
-        string split ' ' -- (__kct_flags "$cmdpath")
+        set __kct_kind flags
         return
     end
-    set -l subcommands (__kct_subcommands "$cmdpath")
+    set -l subcommands (__kct_subcommands "$__kct_cmdpath")
     if test -n "$subcommands"; and test $npos -eq 0
-        string split ' ' -- $subcommands
+        set __kct_kind subcommands
         return
     end
-    __kct_offer (__kct_arg "$cmdpath" $npos) "$cur" $bin $globals
+    set __kct_kind (__kct_arg "$__kct_cmdpath" $npos)
+end
+
+# Files are left to fish's own file completion: the complete line below does not apply there.
+function __kct_wants_files
+    __kct_what
+    test "$__kct_kind" = files
+end
+
+function __kct_complete
+    __kct_what
+    set -l values
+    switch "$__kct_kind"
+        case flags
+            string split ' ' -- (__kct_flags "$__kct_cmdpath")
+            return
+        case subcommands
+            string split ' ' -- (__kct_subcommands "$__kct_cmdpath")
+            return
+        case 'choices *'
+            set values (string split ' ' -- (string replace 'choices ' '' -- $__kct_kind))
+        case models
+            set values ($__kct_bin __complete model-ids $__kct_globals 2>/dev/null)
+    end
+    if test -n "$__kct_flag"
+        for value in $values
+            echo "$__kct_flag=$value"
+        end
+    else if set -q values[1]
+        printf '%s\\n' $values
+    end
 end
 
 complete -c kct -e
-complete -c kct -f -a '(__kct_complete)'
+complete -c kct -n 'not __kct_wants_files' -f -a '(__kct_complete)'
 `;
 }

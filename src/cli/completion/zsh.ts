@@ -50,7 +50,7 @@ _kct() {
   (( CURRENT > 2 )) && prev="\${words[CURRENT-1]}"
   if [[ "$cur" == --*=* ]]; then
     kind="$(_kct_value "$cmdpath" "\${cur%%=*}")"
-    if [[ -n "$kind" ]]; then compset -P '*='; _kct_offer "$kind"; return; fi
+    if [[ -n "$kind" ]]; then compset -P 1 '*='; _kct_offer "$kind"; return; fi
   fi
   if [[ "$prev" == -* ]]; then
     kind="$(_kct_value "$cmdpath" "$prev")"
