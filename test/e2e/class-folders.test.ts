@@ -60,8 +60,9 @@ describe('a class folder with files that cannot be sent', () => {
     const csv = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'csv', '--skip-unsupported'], { timeoutMs: 120_000 });
     expect(csv.code).toBe(0);
     const records = parse(csv.stdout, { columns: true }) as Record<string, string>[];
-    expect(records).toHaveLength(13);
+    expect(records).toHaveLength(14);
     expect(records.filter((r) => r.status === 'SUCCESS')).toHaveLength(10);
+    expect(records.filter((r) => r.status === 'NOT_ENTERED')).toHaveLength(1);
     expect(records.filter((r) => r.status === 'SKIPPED').map((r) => r.file).sort()).toEqual(skipped);
     // every file is sent or named on stderr with its reason
     expect(csv.stderr).toContain('ignored: 2 files (.DS_Store, README.md)');

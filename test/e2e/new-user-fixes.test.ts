@@ -50,7 +50,7 @@ describe('a quoted glob follows the folder rules', () => {
     const run = await shared.kct(['one-pass', `${dir}/*`, '--model', '12', '--output', 'csv'], { timeoutMs: 120_000, cwd: tempDir('kct-new-user-cwd-') });
     expect(run.code).toBe(0);
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
-    expect(rows.map((row) => row.file)).toEqual([`${dir}/pupil-1.txt`, `${dir}/pupil-2.txt`]);
+    expect(rows.map((row) => [row.file, row.status])).toEqual([[`${dir}/late/`, 'NOT_ENTERED'], [`${dir}/pupil-1.txt`, 'SUCCESS'], [`${dir}/pupil-2.txt`, 'SUCCESS']]);
     expect(run.stderr).toContain(`ignored: 2 files (${dir}/.hidden.txt, ${dir}/README.md)`);
     expect(run.stderr).toContain(`not entered: 1 subfolder (${dir}/late/)`);
     expect(run.stderr).toContain(`[1/2] ${dir}/pupil-1.txt SUCCESS`);

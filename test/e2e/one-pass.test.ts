@@ -92,7 +92,8 @@ describe('kct one-pass', () => {
   }, 120_000);
 
   it('--no-wait prints the accepted task; status and result read it back', async () => {
-    const run = await shared.kct(['one-pass', '--model', '12', '--text', essay, '--no-wait', '--json']);
+    // a new answer: the same text sent by an earlier test would be a replay, reported with its state now
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay}\n(sent with --no-wait)`, '--no-wait', '--json']);
     expect(run.code).toBe(0);
     const task = parseJson<{ task_id: string; status: string; stage: string; credits_charged: number; credit_cost: number; billing_mode: string; scope: string }>(run.stdout);
     expect(task.status).toBe('QUEUED');

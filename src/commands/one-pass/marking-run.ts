@@ -610,6 +610,12 @@ export class MarkingRun {
     }
     const chunk = this.chunks.get(id)!;
     while (chunk.rows.length <= item) chunk.rows.push(-1);
+    const earlier = chunk.rows[item];
+    if (earlier >= 0 && earlier !== row) {
+      // a second answer that is the same submission (same key and content): it gets that item's row
+      this.mirrors.set(earlier, [...(this.mirrors.get(earlier) ?? []), row]);
+      return;
+    }
     chunk.rows[item] = row;
     if (chunk.finalWaiting && this.membersFound(chunk)) void this.finishChunk(id, batchId);
   }
