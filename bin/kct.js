@@ -14,10 +14,6 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
 } else if ((last === '--help' || last === '-h') && args.slice(0, -1).every((arg) => /^[a-z][a-z-]*$/.test(arg)) && cachedHelp(args.slice(0, -1))) {
   // printed by cachedHelp
 } else {
-  // V8 flags that keep peak memory down: docs/benchmarks.md#v8-flags-of-the-cli
-  const { setFlagsFromString } = require('node:v8');
-  setFlagsFromString('--liftoff-only');
-  setFlagsFromString('--semi-space-growth-factor=1');
   import('../dist/cli/main.js').then(
     // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
     async ({ main }) => { process.exitCode = await main(args, { exit: (code) => process.exit(code) }); },

@@ -1,14 +1,11 @@
 // Run by the Node binary that goes into the executable (scripts/build-exe.js): compiles a bundle
-// as scripts/exe/main.cjs does, under the same V8 flags, and writes V8's code cache for it.
+// as scripts/exe/main.cjs does (V8's default flags, as at run time), and writes V8's code cache for it.
 // Usage: <node> code-cache.cjs <bundle.cjs> <name> <out.cache>
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
-const v8 = require('node:v8');
 const vm = require('node:vm');
 
 const [bundle, name, output] = process.argv.slice(2);
-v8.setFlagsFromString('--liftoff-only');
-v8.setFlagsFromString('--semi-space-growth-factor=1');
 const source = readFileSync(bundle, 'utf8');
 const filename = `kct-${name}.cjs`;
 const data = new vm.Script(source, { filename }).createCachedData();

@@ -9,10 +9,6 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${sea.getAsset('version', 'utf8')}\n`);
 } else {
-  // the same V8 settings as bin/kct.js (docs/benchmarks.md); the code cache was made under them
-  const v8 = require('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
   // the CLI bundle loads the sandbox bundle through this when `kct sandbox` runs, and the
   // sandbox's pool starts each worker thread with this function's source (threads/embedded.ts)
   globalThis[Symbol.for('kct.loadBundle')] = loadBundle;

@@ -9,7 +9,6 @@ import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
-import { collectNow } from '../client/gc-pacer.js';
 import { AnswerList } from './answer-list.js';
 import { cliWords } from './hints.js';
 import type { IO } from './io.js';
@@ -149,8 +148,6 @@ const LMS_FOLDER_SUFFIX = /_assignsubmission_[a-z]+_?$/i;
 
 // One collator for the whole sort: localeCompare with options builds one per comparison.
 const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
-/** Things found between two full collections while a folder is listed (~10 ms each). */
-const GC_EVERY = 10_000;
 const FILE = 0;
 const FOLDER = 1;
 const LINK = 2;
@@ -402,8 +399,6 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
 
   for (const item of found) {
     position += 1;
-    // the walk is one synchronous loop: its spent stats and paths would otherwise pile up in the old generation
-    if (position % GC_EVERY === 0) collectNow();
     if (item.kind === 'folder') {
       const studentFolder = !item.glob && item.root !== undefined && !item.identity.includes('/');
       if (studentFolder) {
@@ -495,7 +490,6 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     list.openAnswer(file, 'file', position);
   }
   closeFolder();
-  if (position >= GC_EVERY) collectNow(); // what the walk left, before sending starts to allocate
   const leftOutNotes = (): string[] => {
     const lines: string[] = [];
     if (left.ignore.count > 0) lines.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);

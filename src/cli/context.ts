@@ -81,7 +81,6 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
         env,
         dispatcher: context.dispatcher,
         retry: retryFromEnv(env),
-        paceUploads: true,
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
           if (globals.debug) return; // the trace says it

@@ -4,6 +4,12 @@
 // already sent is lost and a wrong key looks like a network failure. This connector holds such
 // a write error back until the read side has had its say: a response that arrived wins (undici
 // completes it), and only when none does is the held error raised.
+//
+// The upstream behaviour worked around: a net.Socket destroys itself on a failed write and stops
+// reading (nodejs/help#2034 describes it; RFC 9110 15.5.14 lets a server close after a 413), and
+// neither Node nor undici has an option to keep reading after the write side broke. This is the
+// one place kct reaches into a socket (its _write/_writev); test/unit/public-apis-only.test.ts
+// keeps it the only one. Drop it when undici reads early responses itself.
 import type { Socket } from 'node:net';
 import type { buildConnector as BuildConnector } from 'undici';
 import { buildConnector } from './undici.js';

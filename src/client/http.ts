@@ -4,7 +4,6 @@
 import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { exchange } from './exchange.js';
 import type { RequestBudget } from './budget.js';
-import { formFileBytes, paceCollections } from './gc-pacer.js';
 import type { Dispatcher, FormData } from './undici.js';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.js';
@@ -28,8 +27,6 @@ export interface HttpOptions {
   /** Told about each retry, e.g. to show "retrying in 2 s" to a person. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
   dispatcher?: Dispatcher;
-  /** Collect V8's young generation while a body with large files streams, so memory stays flat (gc-pacer.ts). */
-  paceUploads?: boolean;
   /** One request budget shared by every request of this client (budget.ts): rate, priority, 429/503 pauses. */
   budget?: RequestBudget;
   env?: NodeJS.ProcessEnv;
@@ -176,19 +173,13 @@ export class HttpClient {
       if (typeof body === 'string') this.traceBody('>', body);
       else if (body) this.trace('> [multipart body]');
 
-      const stopPacing = this.options.paceUploads && body !== undefined && typeof body !== 'string' ? paceCollections(formFileBytes(body)) : undefined;
-      let response;
-      try {
-        response = await exchange(this.dispatcher, {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: method as UndiciDispatcher.HttpMethod,
-          headers,
-          body,
-        }, MAX_RESPONSE_BYTES, spec.signal);
-      } finally {
-        stopPacing?.();
-      }
+      const response = await exchange(this.dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: method as UndiciDispatcher.HttpMethod,
+        headers,
+        body,
+      }, MAX_RESPONSE_BYTES, spec.signal);
       const text = response.text;
       const responseHeaders = response.headers;
       this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);

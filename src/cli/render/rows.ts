@@ -100,10 +100,10 @@ function columnWidths(columns: number, head: string[], body: string[][], wrap: b
   return natural.map((width, i) => (wrap[i] ? Math.min(width, share) : width));
 }
 
-/** cli-table3's own measure of a cell's width (colours ignored, wide characters counted double). */
+/** A cell's width on the terminal (colours ignored, wide characters counted double). */
 export async function displayWidth(): Promise<(text: string) => number> {
-  const { strlen } = await import('cli-table3/src/utils.js');
-  return strlen;
+  const { default: stringWidth } = await import('string-width');
+  return stringWidth;
 }
 
 /** Rows per piece when a table is printed piece by piece. */

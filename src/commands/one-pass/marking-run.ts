@@ -33,8 +33,6 @@ export const AGAIN = 'the same command (it finds the accepted tasks by their ide
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
 const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
-/** From this many answers, the heap is collected in full once a second (gc-pacer.ts). */
-const FULL_GC_FROM = 1000;
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
 /**
@@ -184,13 +182,7 @@ export class MarkingRun {
       this.allEmitted = resolve;
     });
     if (this.expected === 0) this.allEmitted?.();
-    // a big run's request garbage would otherwise grow the heap for minutes between collections
-    const stopPacing = this.expected >= FULL_GC_FROM ? (await import('../../client/gc-pacer.js')).paceFullCollections() : undefined;
-    try {
-      return await this.runAll(done);
-    } finally {
-      stopPacing?.();
-    }
+    return this.runAll(done);
   }
 
   private async runAll(done: Promise<void>): Promise<RunOutcome> {

@@ -2,7 +2,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../../cli/context.js';
 import { notInExecutable } from '../../cli/executable.js';
 import { out } from '../../cli/io.js';
@@ -36,9 +35,6 @@ export async function run(options: Options, context: Context): Promise<void> {
     maxConnectionsPerClient: parsePositiveInteger(options.maxConnections, '--max-connections'),
     ...(options.publicUrl !== undefined ? { publicUrl: parsePublicUrl(options.publicUrl) } : {}),
   };
-  // bin/kct.js keeps V8's young generation small for client commands; a server under load
-  // wants V8's default growth (fewer collections, less promoted by them).
-  setFlagsFromString('--semi-space-growth-factor=2');
   checkDataDir(dataDir, options.data !== undefined);
   // Whatever this process creates is its user's alone (the sandbox also creates its files so).
   process.umask(0o077);
