@@ -4,7 +4,7 @@
 // The folder walk is a generator that holds one folder's names at a time; the check keeps, per
 // answer file, only its name relative to its folder and its size (answer-list.ts), and a run
 // then builds each answer when it needs it: a class of 100,000 files holds 100,000 names.
-import { existsSync, opendirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { existsSync, opendirSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
@@ -154,7 +154,8 @@ const LINK = 2;
 
 const posix = (path: string) => path.split(sep).join('/');
 
-type GlobSync = (pattern: string, options: { cwd: string; onlyFiles: boolean; dot: boolean; expandDirectories: boolean; ignore: string[] }) => string[];
+/** Matches of a glob pattern under a folder: files, and folders (ending with "/") the pattern itself matches. */
+type GlobSync = (pattern: string, cwd: string) => string[];
 
 interface WalkOptions {
   recursive: boolean;
@@ -193,8 +194,8 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     if (answer.text!.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
   }
 
-  // tinyglobby loads only for a pattern the shell did not expand (Windows shells, quotes)
-  const globSync = named.some((input) => GLOB_MAGIC.test(input) && !existsSync(input)) ? (await import('tinyglobby')).globSync : undefined;
+  // picomatch loads only for a pattern the shell did not expand (Windows shells, quotes)
+  const globSync = named.some((input) => GLOB_MAGIC.test(input) && !existsSync(input)) ? globber((await import('picomatch')).default) : undefined;
   const roots: string[] = [];
   const collection = planAnswers(walkInputs(named, { recursive, exclude, roots, globSync }), textAnswers, roots, sources, options.explain === true);
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
@@ -313,7 +314,7 @@ function* walkGlob(pattern: string, root: number, options: WalkOptions & { globS
   const cut = Math.max(pattern.lastIndexOf('/', magic), sep === '\\' ? pattern.lastIndexOf('\\', magic) : -1);
   const prefix = pattern.slice(0, cut + 1);
   // dot: hidden matches are found to be named as ignored; the insides of hidden folders are not walked
-  const matches = options.globSync(pattern.slice(cut + 1), { cwd: prefix === '' ? '.' : prefix, onlyFiles: false, dot: true, expandDirectories: false, ignore: ['**/.*/**'] });
+  const matches = options.globSync(pattern.slice(cut + 1), prefix === '' ? '.' : prefix);
   // a folder the pattern itself goes into (e.g. "**") is walked by the pattern, not by the folder rule
   const walked = new Set(matches.map((match) => match.replace(/\/?[^/]*\/?$/, '')));
   for (const match of matches.sort(byNaturalOrder)) {
@@ -330,6 +331,50 @@ function* walkGlob(pattern: string, root: number, options: WalkOptions & { globS
       yield { path, identity: posix(path), root, glob: true, ...rule };
     }
   }
+}
+
+/**
+ * A glob over a folder with picomatch: walks it (into subfolders only as deep as the pattern can
+ * reach, never inside hidden folders or through a link twice) and keeps what the pattern matches.
+ * Hidden names match (they are then named as ignored); a link to nothing is not found.
+ */
+function globber(picomatch: typeof import('picomatch')): GlobSync {
+  return (pattern, cwd) => {
+    const isMatch = picomatch(pattern, { dot: true });
+    const depth = pattern.includes('**') ? Infinity : pattern.split('/').length;
+    const matches: string[] = [];
+    const walked = new Set<string>();
+    const visit = (rel: string, level: number) => {
+      const folder = join(cwd, rel);
+      let names: { name: string; folder: boolean }[];
+      try {
+        const real = realpathSync(folder);
+        if (walked.has(real)) return;
+        walked.add(real);
+        names = readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+          if (!entry.isSymbolicLink()) return [{ name: entry.name, folder: entry.isDirectory() }];
+          try {
+            return [{ name: entry.name, folder: statSync(join(folder, entry.name)).isDirectory() }];
+          } catch {
+            return [];
+          }
+        });
+      } catch {
+        return;
+      }
+      for (const { name, folder: isFolder } of names) {
+        const path = rel === '' ? name : `${rel}/${name}`;
+        if (!isFolder) {
+          if (isMatch(path)) matches.push(path);
+          continue;
+        }
+        if (isMatch(path) || isMatch(`${path}/`)) matches.push(`${path}/`);
+        if (!name.startsWith('.') && level + 1 < depth) visit(path, level + 1);
+      }
+    };
+    visit('', 0);
+    return matches;
+  };
 }
 
 /** The --exclude test, built once; picomatch loads only when there are patterns. */

@@ -1,14 +1,19 @@
 // Whether a URL points at this machine: kct lets a batch callback be plain http only when both
-// the API (a local sandbox) and the receiver are on loopback (README, "Callbacks").
-import ipaddr from 'ipaddr.js';
+// the API (a local sandbox) and the receiver are on loopback (docs/callbacks.md). The ranges are
+// Node's own (net.BlockList): 127.0.0.0/8, ::1, and IPv4 loopback written as IPv4-mapped IPv6.
+import { BlockList, isIP } from 'node:net';
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (!ipaddr.isValid(host)) return false;
-  let address = ipaddr.parse(host);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  return address.range() === 'loopback';
+  const family = isIP(host);
+  if (family === 0) return false;
+  return LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** A plain-http callback to this machine, for a sandbox that also runs here. */

@@ -3,7 +3,7 @@
 // progress lines while a new model trains (the waiting itself is client.waitForModel).
 import { access } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { InterruptedError, UsageError } from '../api/errors.js';
+import { UsageError } from '../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../api/limits.js';
 import { mimeFromName } from '../api/mime.js';
 import type { Asset, CreateModelRequest, CumMethod, Model } from '../api/schemas.js';
@@ -12,6 +12,7 @@ import { checkFileCount, inspectFile } from '../client/files.js';
 import { pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
 import { out, safeText, whyNoPrompt, type IO } from './io.js';
+import { prompts } from './prompt.js';
 import type { PreviewKind } from '../api/preview.js';
 import { formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic } from './preview-file.js';
 import { renderTable } from './render/rows.js';
@@ -198,13 +199,7 @@ export async function confirmCreate(context: Context, yes: boolean | undefined, 
       suggestion: 'Check the summary above and run the same command with --yes.',
     });
   }
-  const { confirm } = await import('@inquirer/prompts');
-  try {
-    return await confirm({ message: question, default: true }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal });
-  } catch (error) {
-    if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was created');
-    throw error;
-  }
+  return (await prompts(context, 'cancelled; nothing was created')).confirm(question, true);
 }
 
 // ---------- waiting for training ----------

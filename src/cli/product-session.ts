@@ -3,13 +3,14 @@
 // (--account, KCT_ACCOUNT, the profile's account) and its password (--password-stdin, else
 // KCT_PASSWORD, else asked on a terminal without echo: never an argument, never stored). Each
 // command signs in, does its work and signs out again.
-import { CredentialsError, InterruptedError, UsageError } from '../api/errors.js';
+import { CredentialsError, UsageError } from '../api/errors.js';
 import { productBaseOf, type Session } from '../api/product.js';
 import type { ProductClient } from '../client/product.js';
 import { missingProfileError, type Context } from './context.js';
 import { err, whyNoPrompt } from './io.js';
 import type { ResolvedSettings } from './settings.js';
 import { readStdinText } from './stdin.js';
+import { prompts } from './prompt.js';
 
 export interface SignInFlags {
   account?: string;
@@ -100,14 +101,7 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
       suggestion: `Pipe it in with --password-stdin, e.g. printf %s "$PASSWORD" | kct keys list --password-stdin, or set KCT_PASSWORD (${NEVER_AN_ARGUMENT}).`,
     });
   }
-  const { password } = await import('@inquirer/prompts');
-  let entered: string;
-  try {
-    entered = await password({ message: `Password of ${account} at ${productUrl}:`, mask: true }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal });
-  } catch (error) {
-    if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was changed');
-    throw error;
-  }
+  const entered = await (await prompts(context, 'cancelled; nothing was changed')).secret(`Password of ${account} at ${productUrl}:`);
   if (entered === '') throw new UsageError('no password was entered', { suggestion: 'Type the password of the account at the prompt (kct sandbox prints those of its accounts).' });
   return entered;
 }

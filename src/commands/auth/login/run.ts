@@ -8,6 +8,7 @@ import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { readStdinText } from '../../../cli/stdin.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
+import { prompts } from '../../../cli/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -49,6 +50,5 @@ async function promptForKey(context: Context): Promise<string> {
       suggestion: 'Pipe the key in with --with-key, e.g. printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
     });
   }
-  const { password } = await import('@inquirer/prompts');
-  return (await password({ message: 'API key (kct_...):', mask: true }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal })).trim();
+  return (await (await prompts(context, 'cancelled; no key was stored')).secret('API key (kct_...):')).trim();
 }

@@ -10,6 +10,7 @@ import type { Context } from '../../../cli/context.js';
 import { err, out } from '../../../cli/io.js';
 import { parsePort, parsePositiveInteger } from '../../../cli/parse.js';
 import { webhookSecret } from '../../../cli/webhook-secret.js';
+import { verifyWebhook, webhookKey } from '../../../cli/webhook-signature.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
 
@@ -21,20 +22,15 @@ const FORWARD_TIMEOUT_MS = 10_000;
 /** Deliveries are at least once: repeats of the last ids are marked as such. */
 const REMEMBERED_IDS = 1000;
 
-interface Verifier {
-  verify(body: string, headers: Record<string, string>): unknown;
-}
-
 export async function run(options: Options, context: Context): Promise<void> {
   const port = parsePort(options.port);
   const host = options.host;
   const limit = options.count === undefined ? undefined : parsePositiveInteger(options.count, '--count');
   const forwardTo = options.forwardTo === undefined ? undefined : parseForward(options.forwardTo);
   const secret = await webhookSecret(options.secretFile, context.env);
-  const { Webhook } = await import('standardwebhooks');
-  let webhook: Verifier;
+  let key: Buffer;
   try {
-    webhook = new Webhook(secret);
+    key = webhookKey(secret);
   } catch (error) {
     throw new UsageError(`the webhook secret is not usable: ${(error as Error).message}`, { suggestion: 'Use the whsec_... secret the service (or `kct sandbox`) printed.' });
   }
@@ -69,7 +65,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     };
     let event: unknown;
     try {
-      event = webhook.verify(body, headers);
+      event = verifyWebhook(key, body, headers);
     } catch (error) {
       err(context.io, `kct: refused a delivery to ${request.url ?? '/'}: ${(error as Error).message} (answered 400)`);
       response.writeHead(400).end();

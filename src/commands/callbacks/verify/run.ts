@@ -8,6 +8,7 @@ import { out } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { readStdinText } from '../../../cli/stdin.js';
 import { webhookSecret } from '../../../cli/webhook-secret.js';
+import { verifyWebhook, webhookKey } from '../../../cli/webhook-signature.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
 
@@ -19,12 +20,10 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (!value) throw new UsageError(`${flag} is required (the webhook-${flag.slice(2)} header)`);
   }
   const body = options.body && options.body !== '-' ? await readFile(options.body, 'utf8') : await readStdinText(context.io);
-  const { Webhook } = await import('standardwebhooks');
   const headers = { 'webhook-id': options.id!, 'webhook-timestamp': options.timestamp!, 'webhook-signature': options.signature! };
   let payload: unknown;
   try {
-    const webhook = new Webhook(secret); // it takes the whsec_ prefix as is
-    payload = webhook.verify(body, headers);
+    payload = verifyWebhook(webhookKey(secret), body, headers);
   } catch (error) {
     throw new CredentialsError(`the callback signature does not verify: ${(error as Error).message}`, {
       suggestion: 'Check the secret, and that the body is passed byte for byte as received; stale timestamps (over 5 minutes) are refused.',

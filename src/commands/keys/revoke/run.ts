@@ -1,7 +1,7 @@
 // kct keys revoke: revoke one of the signed-in account's keys (POST {product_base}/public_api/keys/revoke),
 // named by its id or its masked form from `kct keys list`; asked on a terminal, --yes elsewhere.
 // Revoking a key that is already revoked changes nothing and exits 0.
-import { InterruptedError, NoSuchItemError, UsageError } from '../../../api/errors.js';
+import { NoSuchItemError, UsageError } from '../../../api/errors.js';
 import type { KeyRecord } from '../../../api/product.js';
 import type { Context } from '../../../cli/context.js';
 import { err, out, whyNoPrompt } from '../../../cli/io.js';
@@ -11,6 +11,7 @@ import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { maskKey } from '../../../client/redact.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
+import { prompts } from '../../../cli/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -68,13 +69,7 @@ function findKey(keys: KeyRecord[], wanted: KeyArgument, account: string): KeyRe
 
 async function confirmRevoke(context: Context, record: KeyRecord, inUseFrom: string | undefined): Promise<boolean> {
   if (inUseFrom) err(context.io, `note: this is the key kct uses now (from ${inUseFrom}); commands with it will fail once it is revoked.`);
-  const { confirm } = await import('@inquirer/prompts');
-  try {
-    return await confirm({ message: `Revoke ${describeKey(record)}, created ${shortDate(record.created_at)}? Requests with it are refused at once.`, default: false }, { input: context.io.stdin, output: context.io.stderr, signal: context.signal });
-  } catch (error) {
-    if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was revoked');
-    throw error;
-  }
+  return (await prompts(context, 'cancelled; nothing was revoked')).confirm(`Revoke ${describeKey(record)}, created ${shortDate(record.created_at)}? Requests with it are refused at once.`, false);
 }
 
 function capitalised(text: string): string {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InterruptedError, UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
 import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
 import { inspectFile } from '../../../client/files.js';
@@ -19,6 +19,7 @@ import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, t
 import { paint } from '../../../cli/render/style.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
+import { prompts, type Prompts } from '../../../cli/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -52,25 +53,15 @@ export async function run(options: Options, context: Context): Promise<void> {
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
   const totalFlag = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
 
-  const prompts = await import('@inquirer/prompts');
-  const ask = { input: context.io.stdin, output: context.io.stderr, signal: context.signal };
-  const guard = async <T>(prompt: Promise<T>): Promise<T> => {
-    try {
-      return await prompt;
-    } catch (error) {
-      const name = (error as Error).name;
-      if (name === 'ExitPromptError' || name === 'AbortPromptError') throw new InterruptedError('cancelled; nothing was created');
-      throw error;
-    }
-  };
+  const ask = await prompts(context, 'cancelled; nothing was created');
   const c = paint(context.io);
   const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
 
-  const totalScore = totalFlag ?? await guard(prompts.number({ message: 'Total score of the rubric:', required: true, min: 0.01, step: 'any' }, ask)) as number;
-  const cumMethod: CumMethodType = options.cumMethod ?? await guard(prompts.select({
-    message: 'How do criterion scores make the total?',
-    choices: [{ name: 'sum: criterion scores are added', value: 'sum' as const }, { name: 'average: the average of the criteria, scaled to the total', value: 'average' as const }],
-  }, ask));
+  const totalScore = totalFlag ?? await ask.number('Total score of the rubric:', 0.01);
+  const cumMethod: CumMethodType = options.cumMethod ?? await ask.select('How do criterion scores make the total?', [
+    { label: 'sum: criterion scores are added', value: 'sum' as const },
+    { label: 'average: the average of the criteria, scaled to the total', value: 'average' as const },
+  ]);
 
   const dir = options.dir ?? await mkdtemp(join(tmpdir(), 'kct-model-'));
   await mkdir(dir, { recursive: true });
@@ -88,11 +79,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   // A name and description are needed; the paper may not give them.
   let patched = false;
   if (!questions.content.assignment_name) {
-    questions.content.assignment_name = await guard(prompts.input({ message: 'Name of the model (assignment_name):', required: true }, ask));
+    questions.content.assignment_name = await ask.text('Name of the model (assignment_name):');
     patched = true;
   }
   if (!questions.content.assignment_desc) {
-    questions.content.assignment_desc = await guard(prompts.input({ message: 'Description (assignment_desc):', required: true }, ask));
+    questions.content.assignment_desc = await ask.text('Description (assignment_desc):');
     patched = true;
   }
   if (patched) await writeFileAtomic(questionsPath, renderPreviewFile(questionsPath, questions.content, previewHeader('questions', questionsPath, questions.preview)));
@@ -108,13 +99,13 @@ export async function run(options: Options, context: Context): Promise<void> {
   step('3/5 Check and edit the previews');
   let plan: ModelPlan | undefined;
   while (!plan) {
-    await editFiles(context, [questionsPath, rubricsPath], guard, prompts.confirm, ask);
+    await editFiles(context, [questionsPath, rubricsPath], ask);
     try {
       plan = await buildModelRequest({ questions: questionsPath, rubrics: rubricsPath, subject: options.subject });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       err(context.io, c.red(`${error.message}`));
-      const again = await guard(prompts.confirm({ message: 'Edit the files again?', default: true }, ask));
+      const again = await ask.confirm('Edit the files again?', true);
       if (!again) throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, { suggestion: stepByStep({ ...options, totalScore: String(totalScore), cumMethod }) });
     }
   }
@@ -137,20 +128,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   context.note(`(The previews are kept in ${dir}.)`);
 }
 
-type Confirm = typeof import('@inquirer/prompts').confirm;
-
 /** Opens the files in $VISUAL or $EDITOR and waits; without one, prints where they are and waits for Enter. */
-async function editFiles(
-  context: Context,
-  paths: string[],
-  guard: <T>(p: Promise<T>) => Promise<T>,
-  confirm: Confirm,
-  ask: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; signal: AbortSignal },
-): Promise<void> {
+async function editFiles(context: Context, paths: string[], ask: Prompts): Promise<void> {
   const editor = context.env.VISUAL || context.env.EDITOR;
   if (!editor) {
     err(context.io, `Open and edit these files (set $EDITOR to have kct open them):\n${paths.map((p) => `  ${p}`).join('\n')}`);
-    await guard(confirm({ message: 'Done editing? Check the files now', default: true }, ask));
+    await ask.confirm('Done editing? Check the files now', true);
     return;
   }
   err(context.io, `Opening ${paths.join(' and ')} in ${editor} ...`);
