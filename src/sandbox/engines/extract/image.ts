@@ -22,5 +22,6 @@ export async function extractImage(filePath: string): Promise<Extracted> {
   }
   const text = await ocrImage(data);
   // OCR gives the page's lines: the body joins the wrapped ones into paragraphs.
-  return { text, body: tidy(structurePlainText(text).body), method: 'image/ocr' };
+  const { body, excluded } = structurePlainText(text);
+  return { text, body: tidy(body), excluded, method: 'image/ocr' };
 }

@@ -1,6 +1,7 @@
 // Paragraphs of a PDF from where its text sits on the page: pdf.js gives positioned runs of text,
 // and a PDF has no paragraph marks, so line gaps, first-line indents, type size and how full a
-// line is decide (see structure.ts `assemble`). Page numbers and repeated headers are left out.
+// line is decide (see structure.ts `assemble`). Page numbers and repeated headers are left out,
+// and returned to be named.
 import { assemble, classify, furniture, type Block, type LayoutLine } from './structure.js';
 
 /** The parts of a pdf.js text item this reads. */
@@ -79,11 +80,13 @@ export interface PdfPageLines {
  * Blocks of a run of text-layer pages. Body metrics (type size, font, line pitch, right margin)
  * come from the whole run, so a page with little on it is read like the others.
  */
-export function pdfBlocks(pages: PdfPageLines[]): Block[] {
+export function pdfBlocks(pages: PdfPageLines[]): { blocks: Block[]; furniture: string[] } {
   const drop = furniture(pages.map((p) => p.lines));
   const kept = pages.map((page, p) => page.lines.filter((_, i) => !drop[p].has(i)));
+  // Left out, but named: each occurrence, in page order.
+  const left = pages.flatMap((page, p) => page.lines.filter((_, i) => drop[p].has(i)).map((l) => l.text));
   const all = kept.flat();
-  if (all.length === 0) return [];
+  if (all.length === 0) return { blocks: [], furniture: left };
 
   const sizes = new Map<number, number>();
   const fonts = new Map<string, number>();
@@ -132,5 +135,5 @@ export function pdfBlocks(pages: PdfPageLines[]): Block[] {
     });
   }
   const blocks = assemble({ lines: layout, rightEdge, indent: bodySize * 0.9 });
-  return classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised } })));
+  return { blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised } }))), furniture: left };
 }

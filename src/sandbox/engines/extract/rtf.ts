@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ExtractionError, reason } from './errors.js';
 import { RtfParagraphs } from './rtf-paragraphs.js';
-import { render } from './structure.js';
+import { render, type Rendered } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -20,18 +20,21 @@ interface Token { type: number; word?: string; param?: number; data?: Buffer }
  * the RTF spec asks of readers that do not know it.
  */
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict',
-  'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf', 'fldinst',
+  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict', 'fldinst',
   'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'bkmkstart',
   'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
 ]);
 
+/** Headers and footers: page furniture, read apart from the body and named as left out. */
+const FURNITURE = new Set(['header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf']);
+
 /** Control words that end a paragraph; `\line` and a raw line break only start a new line in it. */
-const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', '\n', '\r']);
+const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', 'nestrow', '\n', '\r']);
+const LINE_BREAKS = new Set(['line', 'softline', 'column']);
 
 const SYMBOLS: Record<string, string> = {
-  tab: '\t', cell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
+  tab: '\t', cell: '\t', nestcell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
   lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
   emspace: ' ', enspace: ' ', qmspace: ' ', '~': '\u00a0', _: '-', '-': '',
   '\\': '\\', '{': '{', '}': '}',
@@ -50,6 +53,8 @@ function codepage(name: string | undefined): string | undefined {
 
 interface Group {
   skip: boolean;
+  /** Inside a header or footer. */
+  furniture: boolean;
   fontTable: boolean;
   styleSheet: boolean;
   uc: number;
@@ -61,12 +66,15 @@ interface Group {
 
 /** A walk over the tokens that keeps only body text, decoding 8-bit runs with the right code page. */
 class Walker {
-  private group: Group = { skip: false, fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
+  private group: Group = { skip: false, furniture: false, fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
   private readonly stack: Group[] = [];
   private readonly paragraphs = new RtfParagraphs();
-  // Paragraph formatting lasts until \pard: a style number (\sN) and an outline level.
+  private readonly furniture = new RtfParagraphs();
+  // Paragraph formatting lasts until \pard: a style number (\sN), an outline level, in a table, in a list.
   private paragraphStyle = 0;
   private outlineLevel: number | undefined;
+  private inTable = false;
+  private inList = false;
   /** Style numbers the stylesheet names as headings or titles, or gives an outline level. */
   private readonly headingStyles = new Set<number>();
   private styleBeingDefined: { number: number; name: string; outline: boolean } | undefined;
@@ -91,6 +99,8 @@ class Walker {
     }
     if (t.type === GROUP_END) {
       this.flush();
+      // A header's last paragraph may have no \par of its own.
+      if (this.group.furniture && !this.stack[this.stack.length - 1]?.furniture) this.furniture.end(false);
       this.toSkip = 0;
       this.group = this.stack.pop() ?? this.group;
       this.atGroupStart = false;
@@ -114,6 +124,7 @@ class Walker {
       if (word === 'fonttbl') this.group.fontTable = true;
       if (word === 'stylesheet') this.group.styleSheet = true;
       if (this.starred || SKIPPED.has(word)) this.group.skip = true;
+      if (FURNITURE.has(word)) this.group.furniture = true;
     }
     if (this.group.fontTable) return this.fontTableControl(word, param);
     if (this.group.styleSheet) return this.styleSheetControl(word, param);
@@ -155,6 +166,16 @@ class Walker {
       case 'pard':
         this.paragraphStyle = 0;
         this.outlineLevel = undefined;
+        this.inTable = false;
+        this.inList = false;
+        return;
+      case 'intbl':
+        this.inTable = true;
+        return;
+      case 'ls':
+      case 'pntext':
+      case 'listtext':
+        this.inList = true;
         return;
       case 's':
         this.paragraphStyle = param ?? 0;
@@ -162,10 +183,7 @@ class Walker {
       case 'outlinelevel':
         this.outlineLevel = param;
         return;
-      case 'line':
-        this.flush();
-        this.paragraphs.lineBreak();
-        return;
+
       case 'ansicpg':
         this.docEncoding = codepage(`cp${param}`) ?? this.docEncoding;
         return;
@@ -179,9 +197,15 @@ class Walker {
         this.docEncoding = 'cp850';
         return;
     }
+    if (LINE_BREAKS.has(word)) {
+      this.flush();
+      this.sink().lineBreak();
+      return;
+    }
     if (PARAGRAPH_ENDS.has(word)) {
       this.flush();
-      this.paragraphs.end(this.outlineLevel !== undefined || this.headingStyles.has(this.paragraphStyle));
+      const kind = this.inTable ? 'table' : this.inList ? 'list' : undefined;
+      this.sink().end(this.outlineLevel !== undefined || this.headingStyles.has(this.paragraphStyle), kind);
       return;
     }
     const symbol = SYMBOLS[word];
@@ -231,20 +255,26 @@ class Walker {
     for (const b of data) this.bytes.push(b);
   }
 
+  /** Where the current group's text goes: the body, or the headers and footers. */
+  private sink(): RtfParagraphs {
+    return this.group.furniture ? this.furniture : this.paragraphs;
+  }
+
   private flush(): void {
     if (this.bytes.length === 0) return;
-    this.paragraphs.add(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding), this.group);
+    this.sink().add(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding), this.group);
     this.bytes = [];
   }
 
   private emit(s: string): void {
     this.flush();
-    this.paragraphs.add(s, this.group);
+    this.sink().add(s, this.group);
   }
 
-  result(): { text: string; body: string } {
+  result(): Rendered {
     this.flush();
-    return render(this.paragraphs.blocks());
+    const furniture = this.furniture.blocks().flatMap((b) => b.lines.map((l) => l.replace(/\s+/g, ' ')));
+    return render(this.paragraphs.blocks(), furniture);
   }
 }
 
@@ -272,6 +302,6 @@ export async function extractRtf(filePath: string): Promise<Extracted> {
   } catch (err) {
     throw new ExtractionError(`The RTF document could not be read (${reason(err)}).`, { cause: err });
   }
-  const { text, body } = walker.result();
-  return { text: tidy(text), body: tidy(body), method: 'rtf' };
+  const { text, body, excluded } = walker.result();
+  return { text: tidy(text), body: tidy(body), excluded, method: 'rtf' };
 }

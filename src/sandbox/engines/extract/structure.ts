@@ -1,9 +1,15 @@
 // A document's structure as the grader needs it: paragraphs (not lines), headings told apart from
-// body text, page furniture left out. Every format reduces to blocks; PDF, plain text and OCR
+// body text, tables and lists kept whole. Every format reduces to blocks; PDF, plain text and OCR
 // output first go through `assemble`, which decides for each line end whether the line was
-// wrapped or ended on purpose. Pure functions, no I/O.
+// wrapped or ended on purpose. What of the blocks is marked is decided in marked.ts. Pure
+// functions, no I/O.
+import { render, type Rendered } from './marked.js';
 
-export type BlockKind = 'paragraph' | 'heading';
+/**
+ * `heading` reads as one (and may be the document's title); `title` is styled as the document's
+ * title; `table` (one line per row) and `list` (one line per item) are never taken for a title.
+ */
+export type BlockKind = 'paragraph' | 'heading' | 'title' | 'table' | 'list';
 
 export interface Block {
   /** Lines the writer ended on purpose (a letter's address, a list); wrapped lines are joined. */
@@ -17,6 +23,8 @@ export interface BlockHints {
   headingStyle?: boolean;
   /** Set apart by formatting: larger type, bold throughout, another font. */
   emphasised?: boolean;
+  /** What the document says the block is, whatever its words: a title style, a table, a list. */
+  kind?: 'title' | 'table' | 'list';
 }
 
 /** A line of a laid-out document, in the units of its format (points for PDF, characters for text). */
@@ -126,29 +134,6 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   return words.length <= 6 && !/[?!:]$/.test(text);
 }
 
-// Lines a form or a cover sheet puts above an essay, not part of the answer.
-const FRONT_MATTER = /^(?:name|student(?: name| id| number)?|candidate(?: name| number)?|class|form|tutor group|set|teacher|date|subject|word count)\s*[:\-–]\s*\S/i;
-
-/**
- * The document as text (every block, headings included: question and rubric files need them) and
- * as the body that is marked (headings and a cover sheet's name/class/date lines left out). The body
- * is never emptied by this: a document of headings only is marked as it is.
- */
-export function render(blocks: Block[]): { text: string; body: string } {
-  const join = (bs: Block[]) => bs.map((b) => b.lines.join('\n')).filter((t) => t.trim() !== '').join('\n\n');
-  let leading = true;
-  const bodyBlocks = blocks.filter((b) => {
-    if (b.kind === 'heading') return false;
-    // Cover-sheet lines are left out only before the essay starts.
-    if (leading && b.lines.every((l) => FRONT_MATTER.test(l.trim()) && l.split(/\s+/).length <= 8)) return false;
-    leading = false;
-    return true;
-  });
-  const text = join(blocks);
-  const body = join(bodyBlocks);
-  return { text, body: body === '' ? text : body };
-}
-
 /**
  * Classifies assembled blocks, with the format's hints. A heading heads something: short blocks
  * after the last paragraph (a letter's "Yours faithfully, / Sam") are body text.
@@ -157,7 +142,7 @@ export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[
   const blocks = raw
     .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
     .filter((b) => b.lines.length > 0)
-    .map((b): Block => ({ lines: b.lines, kind: isHeading(b.lines, b.hints) ? 'heading' : 'paragraph' }));
+    .map((b): Block => ({ lines: b.lines, kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph') }));
   for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
   return blocks;
 }
@@ -199,8 +184,8 @@ export function plainTextBlocks(text: string): Block[] {
   return classify(assembled.map((b) => ({ lines: b.lines })));
 }
 
-/** Text and body of plain text: see `render`. */
-export function structurePlainText(text: string): { text: string; body: string } {
+/** Text, body and what was left out of plain text: see `render`. */
+export function structurePlainText(text: string): Rendered {
   return render(plainTextBlocks(text));
 }
 
