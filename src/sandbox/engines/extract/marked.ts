@@ -5,7 +5,8 @@ import type { Block } from './structure.js';
 /**
  * The only kinds of text an answer file's body leaves out:
  * - `title`: the document's title: a paragraph in Word's Title or Subtitle style, or the first
- *   block when it reads as a heading (short, not a sentence, set apart) and the essay follows it;
+ *   block when it is one line that reads as a heading (short, not a sentence, set apart) and the
+ *   essay follows it;
  * - `cover_sheet`: a form's lines above the essay (`Name:`, `Class:`, `Date:`, `Candidate number:`...);
  * - `page_furniture`: what each page repeats: a Word or RTF header or footer, a PDF's page numbers
  *   and lines repeated at the top or bottom of most pages.
@@ -64,7 +65,8 @@ export function render(blocks: Block[], furniture: readonly string[] = []): Rend
         left.push({ kind: 'cover_sheet', text });
         continue;
       }
-      if (b.kind === 'heading' && !titled) {
+      // A title is one line: a block of lines the writer ended is content (an address, a list).
+      if (b.kind === 'heading' && !titled && b.lines.length === 1) {
         titled = true;
         left.push({ kind: 'title', text });
         continue;

@@ -26,8 +26,16 @@ const SKIPPED = new Set([
   'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
 ]);
 
-/** Headers and footers: page furniture, read apart from the body and named as left out. */
-const FURNITURE = new Set(['header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf']);
+/**
+ * Destinations read apart from the body: headers and footers are page furniture (named as left
+ * out); footnotes and endnotes are the writer's words, marked after the body as Word's are.
+ */
+const APART: Record<string, Destination> = Object.fromEntries([
+  ...['header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf'].map((w) => [w, 'furniture']),
+  ['footnote', 'notes'],
+]);
+
+type Destination = 'body' | 'furniture' | 'notes';
 
 /** Control words that end a paragraph; `\line` and a raw line break only start a new line in it. */
 const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', 'nestrow', '\n', '\r']);
@@ -53,8 +61,8 @@ function codepage(name: string | undefined): string | undefined {
 
 interface Group {
   skip: boolean;
-  /** Inside a header or footer. */
-  furniture: boolean;
+  /** Where its text goes. */
+  destination: Destination;
   fontTable: boolean;
   styleSheet: boolean;
   uc: number;
@@ -66,10 +74,9 @@ interface Group {
 
 /** A walk over the tokens that keeps only body text, decoding 8-bit runs with the right code page. */
 class Walker {
-  private group: Group = { skip: false, furniture: false, fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
+  private group: Group = { skip: false, destination: 'body', fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
   private readonly stack: Group[] = [];
-  private readonly paragraphs = new RtfParagraphs();
-  private readonly furniture = new RtfParagraphs();
+  private readonly sinks: Record<Destination, RtfParagraphs> = { body: new RtfParagraphs(), furniture: new RtfParagraphs(), notes: new RtfParagraphs() };
   // Paragraph formatting lasts until \pard: a style number (\sN), an outline level, in a table, in a list.
   private paragraphStyle = 0;
   private outlineLevel: number | undefined;
@@ -99,8 +106,8 @@ class Walker {
     }
     if (t.type === GROUP_END) {
       this.flush();
-      // A header's last paragraph may have no \par of its own.
-      if (this.group.furniture && !this.stack[this.stack.length - 1]?.furniture) this.furniture.end(false);
+      // A header's or a note's last paragraph may have no \par of its own.
+      if (this.group.destination !== (this.stack[this.stack.length - 1]?.destination ?? 'body')) this.sink().end(false);
       this.toSkip = 0;
       this.group = this.stack.pop() ?? this.group;
       this.atGroupStart = false;
@@ -124,7 +131,8 @@ class Walker {
       if (word === 'fonttbl') this.group.fontTable = true;
       if (word === 'stylesheet') this.group.styleSheet = true;
       if (this.starred || SKIPPED.has(word)) this.group.skip = true;
-      if (FURNITURE.has(word)) this.group.furniture = true;
+      const apart = APART[word];
+      if (apart !== undefined) this.group.destination = apart;
     }
     if (this.group.fontTable) return this.fontTableControl(word, param);
     if (this.group.styleSheet) return this.styleSheetControl(word, param);
@@ -255,9 +263,9 @@ class Walker {
     for (const b of data) this.bytes.push(b);
   }
 
-  /** Where the current group's text goes: the body, or the headers and footers. */
+  /** Where the current group's text goes: the body, the headers and footers, or the notes. */
   private sink(): RtfParagraphs {
-    return this.group.furniture ? this.furniture : this.paragraphs;
+    return this.sinks[this.group.destination];
   }
 
   private flush(): void {
@@ -273,8 +281,8 @@ class Walker {
 
   result(): Rendered {
     this.flush();
-    const furniture = this.furniture.blocks().flatMap((b) => b.lines.map((l) => l.replace(/\s+/g, ' ')));
-    return render(this.paragraphs.blocks(), furniture);
+    const furniture = this.sinks.furniture.blocks().flatMap((b) => b.lines.map((l) => l.replace(/\s+/g, ' ')));
+    return render([...this.sinks.body.blocks(), ...this.sinks.notes.blocks()], furniture);
   }
 }
 

@@ -121,6 +121,8 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   if (/^#{1,6}\s/.test(text)) return true;
   if (hints.headingStyle) return words.length <= HEADING_STYLE_WORDS;
   if (lines.length > 2 || words.length > HEADING_WORDS) return false;
+  // A table's row ("Pros | Cons", or cells set apart by tabs) is content, however short.
+  if (/\t|\s\|\s/.test(text)) return false;
   // A sentence or a clause ("Dear members of the board,") is body text, however it is set.
   if (/[.,;]["”’)]*$/.test(text) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(text)) return false;
   if (hints.emphasised) return true;
