@@ -21,6 +21,8 @@ interface Token { type: number; word?: string; param?: number; data?: Buffer }
  */
 const SKIPPED = new Set([
   'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict', 'fldinst',
+  // A shape's properties, and the copy of its text for readers that cannot draw it (read in \shptxt).
+  'sp', 'shprslt',
   'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'bkmkstart',
   'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
@@ -130,7 +132,8 @@ class Walker {
       this.atGroupStart = false;
       if (word === 'fonttbl') this.group.fontTable = true;
       if (word === 'stylesheet') this.group.styleSheet = true;
-      if (this.starred || SKIPPED.has(word)) this.group.skip = true;
+      // A shape (a text box) is a starred destination whose \shptxt is the writer's text.
+      if ((this.starred && word !== 'shpinst') || SKIPPED.has(word)) this.group.skip = true;
       const apart = APART[word];
       if (apart !== undefined) this.group.destination = apart;
     }
