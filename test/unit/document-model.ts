@@ -57,13 +57,16 @@ const element: fc.Arbitrary<Element> = fc.oneof(
 
 const coverLine = fc.tuple(fc.constantFrom('Name', 'Class', 'Date', 'Candidate number', 'Teacher'), words(1, 3)).map(([label, ws]) => `${label}: ${ws.join(' ')}`);
 
-export const documentModel: fc.Arbitrary<DocModel> = fc.record({
-  title: fc.option(words(1, 5).map((ws) => ws.map(capital).join(' ')), { nil: undefined }),
-  cover: fc.array(coverLine, { maxLength: 3 }),
-  header: fc.option(words(1, 5).map((ws) => ws.join(' ')), { nil: undefined }),
-  footer: fc.option(words(1, 3).map((ws) => capital(ws.join(' '))), { nil: undefined }),
-  elements: fc.array(element, { minLength: 1, maxLength: 10 }),
-});
+/** Documents of one to `maxElements` elements after the title and cover sheet. */
+export function documentModels(maxElements = 10): fc.Arbitrary<DocModel> {
+  return fc.record({
+    title: fc.option(words(1, 5).map((ws) => ws.map(capital).join(' ')), { nil: undefined }),
+    cover: fc.array(coverLine, { maxLength: 3 }),
+    header: fc.option(words(1, 5).map((ws) => ws.join(' ')), { nil: undefined }),
+    footer: fc.option(words(1, 3).map((ws) => capital(ws.join(' '))), { nil: undefined }),
+    elements: fc.array(element, { minLength: 1, maxLength: maxElements }),
+  });
+}
 
 /** Every text of an element, in order (a footnote's after its paragraph). */
 export function elementTexts(e: Element): string[] {
@@ -82,19 +85,26 @@ export function modelText(m: DocModel): string {
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/** An element's lines as a reader meets them (a list's, after their markers, never open a title). */
+function lines(e: Element): string[] {
+  if (e.kind === 'table') return e.rows.map((r) => r.join(' | '));
+  return e.kind === 'list' ? ['•'] : [e.text];
+}
+
 /**
- * What may be named as left out of a document made from `m`: its title, or the text of its first
- * element unless that is a table or a list (the title rule is a guess: a short first line may be
- * one, and a text box is a paragraph to mammoth); its
+ * What may be named as left out of a document made from `m`: its title; or the opening of the
+ * document, as far as a reader's first block goes (the title rule is a guess: a short first line
+ * may be one; to mammoth a text box is a paragraph; in a PDF or a text file a one-column table is
+ * lines, and short lines with nothing to measure them against may be read as one wrapped line); its
  * cover lines; its header and footer, and the page numbers a format prints (`pageNumber`).
  */
 export function allowedExclusions(m: DocModel, pageNumber?: RegExp): Record<Exclusion['kind'], (text: string) => boolean> {
-  const first = m.elements[0];
-  const titles = [m.title, first && first.kind !== 'table' && first.kind !== 'list' ? first.text : undefined].filter((t) => t !== undefined).map(squash);
+  const opening = squash(m.elements.flatMap(lines).join(' '));
+  const opens = (text: string) => opening.startsWith(text) && (opening.length === text.length || opening[text.length] === ' ');
   const cover = new Set(m.cover.map(squash));
   const furniture = [m.header, m.footer].filter((t) => t !== undefined).map(squash);
   return {
-    title: (text) => titles.includes(text),
+    title: (text) => (m.title !== undefined && squash(m.title) === text) || opens(text),
     // A cover sheet's lines may come as one block.
     cover_sheet: (text) => text.split(/(?=(?:Name|Class|Date|Candidate number|Teacher): )/).every((l) => cover.has(squash(l))),
     page_furniture: (text) => furniture.includes(text) || (pageNumber?.test(text) ?? false),

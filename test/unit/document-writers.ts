@@ -55,22 +55,22 @@ interface PdfKitDoc {
 const PDFKIT = 'pdfkit';
 
 /**
- * Pages of A5 with a bold title, paragraphs that wrap, bold headings, tables as cells set side by
+ * Pages of A6 (small, so that a document runs over several) with a bold title, paragraphs that wrap, bold headings, tables as cells set side by
  * side in columns (a cell may wrap), lists with bullets or numbers, a boxed text, footnotes at the
  * end, and on every page the header at the top and "Page n of m" at the bottom when the model has one.
  */
 export async function writePdf(m: DocModel): Promise<Buffer> {
   const { default: PDFDocument } = (await import(PDFKIT)) as { default: new (options: object) => PdfKitDoc };
-  const doc = new PDFDocument({ size: 'A5', margins: { top: 50, bottom: 50, left: 40, right: 40 }, bufferPages: true, info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) } });
+  const doc = new PDFDocument({ size: 'A6', margins: { top: 40, bottom: 40, left: 30, right: 30 }, bufferPages: true, info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const left = 40;
-  const width = doc.page.width - 80;
-  const bottom = () => doc.page.height - 50;
+  const left = 30;
+  const width = doc.page.width - 60;
+  const bottom = () => doc.page.height - 40;
   const body = (size = 10) => doc.font('Helvetica').fontSize(size);
   const notes: string[] = [];
   if (m.title !== undefined) doc.font('Helvetica-Bold').fontSize(16).text(m.title).moveDown(0.5);
@@ -105,8 +105,11 @@ export async function writePdf(m: DocModel): Promise<Buffer> {
       const top = doc.y;
       doc.text(e.text, left + 20, top + 6, { width: width - 40 });
       doc.rect(left + 10, top, width - 20, doc.y - top + 6).stroke();
+      // Space below the box, as a word processor leaves: pressed against the next line, a box's
+      // one full line and a short line after it read as one wrapped paragraph (the reader sees
+      // text, not the box's rectangle).
       doc.x = left;
-      doc.y += 12;
+      doc.y += 18;
     } else {
       notes.push(e.note);
       body().text(`${e.text}`).moveDown(0.5);
@@ -118,8 +121,8 @@ export async function writePdf(m: DocModel): Promise<Buffer> {
     doc.switchToPage(i);
     doc.page.margins.bottom = 0;
     body(8);
-    if (m.header !== undefined) doc.text(m.header, left, 20, { lineBreak: false });
-    if (m.footer !== undefined) doc.text(`Page ${i + 1} of ${range.count}`, left, doc.page.height - 30, { lineBreak: false });
+    if (m.header !== undefined) doc.text(m.header, left, 15, { lineBreak: false });
+    if (m.footer !== undefined) doc.text(`Page ${i + 1} of ${range.count}`, left, doc.page.height - 25, { lineBreak: false });
   }
   doc.end();
   return done;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
 import { closeExtractors, extractText } from '../../src/sandbox/engines/extract/index.js';
 import { render } from '../../src/sandbox/engines/extract/marked.js';
-import { furniture, isHeading, plainTextBlocks, structurePlainText } from '../../src/sandbox/engines/extract/structure.js';
+import { furniture } from '../../src/sandbox/engines/extract/page-furniture.js';
+import { isHeading, plainTextBlocks, structurePlainText } from '../../src/sandbox/engines/extract/structure.js';
 import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 
 const gen = (name: string) => join(GENERATED, name);
@@ -203,5 +204,15 @@ describe('page furniture', () => {
 
   it('is not a line that appears once, or a body line in the middle of a page', () => {
     expect([...furniture([page(['A heading', 'Body.', 'Body again.', 'Signed'])])[0]]).toEqual([]);
+  });
+
+  it('is a bare number only when it counts the pages: a year or a table cell that ends a page is not one', () => {
+    // A one-page essay whose last line is a year, and a table's last cell "12" on each of two pages.
+    expect([...furniture([page(['Body.', 'More body.', 'Written in', '2019'])])[0]]).toEqual([]);
+    expect(furniture([page(['Uniforms cost.', 'A table:', 'Fees', '12']), page(['Trips cost too.', 'Another:', 'Trips', '12'])]).map((s) => [...s])).toEqual([[], []]);
+    // Numbers that go up with the pages, from any first number, are page numbers; "1" alone on one page is too.
+    expect(furniture([page(['Uniforms cost.', 'More of it.', 'Still more.', '7']), page(['Trips cost too.', 'Another line.', 'And one more.', '8'])])
+      .map((s) => [...s])).toEqual([[3], [3]]);
+    expect([...furniture([page(['Body.', 'More.', 'Again.', '1'])])[0]]).toEqual([3]);
   });
 });

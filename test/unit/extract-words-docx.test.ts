@@ -9,7 +9,7 @@ import { MIME } from '../../src/api/limits.js';
 import { extractText } from '../../src/sandbox/engines/extract/index.js';
 import { readAnswer } from '../../src/sandbox/engines/grading/document.js';
 import { words } from '../../src/sandbox/engines/grading/text.js';
-import { allowedExclusions, documentModel, modelText } from './document-model.js';
+import { allowedExclusions, documentModels, modelText } from './document-model.js';
 import { writeDocx } from './document-writers.js';
 import { extractorFiles } from './extract-helpers.js';
 import { invented, propertyRuns, unexpectedExclusions, unmarked } from './word-audit.js';
@@ -20,7 +20,7 @@ const settings = propertyRuns(40);
 describe(`DOCX: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_SEED, KCT_PROPERTY_RUNS)`, () => {
   it('tables, lists, footnotes, text boxes and headings are marked; only a title, cover sheet, header or footer is left out, and named; the grader counts every marked word', async () => {
     let n = 0;
-    await fc.assert(fc.asyncProperty(documentModel, async (m) => {
+    await fc.assert(fc.asyncProperty(documentModels(10), async (m) => {
       const path = scratch(`doc-${n++}.docx`, await writeDocx(m));
       const { value: raw } = await mammoth.extractRawText({ path });
       const { body, excluded } = await extractText(path, MIME.docx);

@@ -14,8 +14,11 @@ export function propertyRuns(fallback: number): { seed: number; numRuns: number 
 
 /**
  * Words for the comparison: Unicode NFC, lower case, runs of letters, marks and digits. Anything
- * else (punctuation, "|", "•", a hyphen) separates words, so "well-known", "well-" + "known" at a
- * line end and "well known" are the same two words, and "don't" is "don" and "t" on both sides.
+ * else (punctuation, "|", "•", a hyphen) separates words, so "well-known", "well-" at a line end
+ * with "known" on the next line (however a reader orders the lines), and "well known" are the
+ * same two words, and "don't" is "don" and "t" on both sides. A reader that drops the hyphen of
+ * a word split over two lines ("wellknown") would not compare: pdftotext is read word by word
+ * (extract-words-pdf.test.ts), which keeps it.
  */
 export function tokens(text: string): string[] {
   return text.normalize('NFC').toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];

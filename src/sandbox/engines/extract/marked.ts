@@ -1,6 +1,6 @@
 // What of a document is marked: every word of it, except what is left out on purpose, and each
 // thing left out is named (docs/sandbox.md, "Reading answer files"). Nothing else is dropped.
-import type { Block } from './structure.js';
+import { LIST_START, type Block } from './structure.js';
 
 /**
  * The only kinds of text an answer file's body leaves out:
@@ -65,8 +65,8 @@ export function render(blocks: Block[], furniture: readonly string[] = []): Rend
         left.push({ kind: 'cover_sheet', text });
         continue;
       }
-      // A title is one line: a block of lines the writer ended is content (an address, a list).
-      if (b.kind === 'heading' && !titled && b.lines.length === 1) {
+      // A title is one line, not a list item: lines the writer ended are content (an address, a list).
+      if (b.kind === 'heading' && !titled && b.lines.length === 1 && !LIST_START.test(b.lines[0])) {
         titled = true;
         left.push({ kind: 'title', text });
         continue;

@@ -56,7 +56,7 @@ export interface Layout {
 }
 
 const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
-const LIST_START = /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
+export const LIST_START = /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
 
 const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
 
@@ -117,7 +117,8 @@ const HEADING_WORDS = 15;
 export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   const text = lines.join(' ').trim();
   const words = text.split(/\s+/).filter(Boolean);
-  if (words.length === 0) return false;
+  // Numbers alone are data (a table's cell, a mark), not a heading.
+  if (words.length === 0 || !/\p{L}/u.test(text)) return false;
   if (/^#{1,6}\s/.test(text)) return true;
   if (hints.headingStyle) return words.length <= HEADING_STYLE_WORDS;
   if (lines.length > 2 || words.length > HEADING_WORDS) return false;
@@ -189,39 +190,4 @@ export function plainTextBlocks(text: string): Block[] {
 /** Text, body and what was left out of plain text: see `render`. */
 export function structurePlainText(text: string): Rendered {
   return render(plainTextBlocks(text));
-}
-
-// ---------- page furniture ----------
-
-const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*\d{1,4}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$|^page\s+[ivxlc]+$/i;
-
-/** A line's text with its numbers made alike, so "Page 2 of 5" on every page reads as one line. */
-const shape = (s: string) => s.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
-
-/**
- * The lines of each page that are page furniture: a page number alone, or a header or footer line
- * (one of the two top-most or bottom-most lines of a page, wherever the file put it in its order)
- * repeated on at least half the pages (two at least). `y` grows upwards, as in a PDF. Returns, per
- * page, the indexes to leave out.
- */
-export function furniture(pages: { text: string; y: number }[][]): Set<number>[] {
-  const edge = (lines: { y: number }[]) => {
-    const byHeight = lines.map((l, i) => ({ y: l.y, i })).sort((a, b) => b.y - a.y).map((l) => l.i);
-    return new Set([...byHeight.slice(0, 2), ...byHeight.slice(-2)]);
-  };
-  const counts = new Map<string, number>();
-  for (const lines of pages) {
-    const seen = new Set<string>();
-    for (const i of edge(lines)) seen.add(shape(lines[i].text));
-    for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  const repeated = (s: string) => pages.length >= 2 && (counts.get(s) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
-  return pages.map((lines) => {
-    const out = new Set<number>();
-    for (const i of edge(lines)) {
-      const text = lines[i].text.trim();
-      if (PAGE_NUMBER.test(text) || (repeated(shape(text)) && text.split(/\s+/).length <= 12)) out.add(i);
-    }
-    return out;
-  });
 }
