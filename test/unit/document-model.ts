@@ -92,19 +92,25 @@ function lines(e: Element): string[] {
 }
 
 /**
- * What may be named as left out of a document made from `m`: its title; or the opening of the
- * document, as far as a reader's first block goes (the title rule is a guess: a short first line
- * may be one; to mammoth a text box is a paragraph; in a PDF or a text file a one-column table is
- * lines, and short lines with nothing to measure them against may be read as one wrapped line); its
- * cover lines; its header and footer, and the page numbers a format prints (`pageNumber`).
+ * What may be named as left out of a document made from `m`: as its title, the opening of the
+ * document (its title, or else its first lines) as far as a reader's first block goes (the rule is
+ * a guess: a short first line may be a title; to mammoth a text box is a paragraph; in a PDF or a
+ * text file a one-column table is lines, and short lines with nothing to measure them against may
+ * be read as one wrapped line); its cover lines; its header and footer, and the page numbers a
+ * format prints (`pageNumber`).
  */
 export function allowedExclusions(m: DocModel, pageNumber?: RegExp): Record<Exclusion['kind'], (text: string) => boolean> {
-  const opening = squash(m.elements.flatMap(lines).join(' '));
-  const opens = (text: string) => opening.startsWith(text) && (opening.length === text.length || opening[text.length] === ' ');
+  // The title comes before or after a cover sheet.
+  const openings = [[m.title ?? '', ...m.elements.flatMap(lines)], [...m.cover, m.title ?? '', ...m.elements.flatMap(lines)]].map((ls) => squash(ls.join(' ')));
+  // A text file marks a note "[1]" where Word has a reference.
+  const opens = (title: string) => {
+    const text = title.replace(/\s*\[\d+\]/g, '');
+    return openings.some((o) => o.startsWith(text) && (o.length === text.length || o[text.length] === ' '));
+  };
   const cover = new Set(m.cover.map(squash));
   const furniture = [m.header, m.footer].filter((t) => t !== undefined).map(squash);
   return {
-    title: (text) => (m.title !== undefined && squash(m.title) === text) || opens(text),
+    title: opens,
     // A cover sheet's lines may come as one block.
     cover_sheet: (text) => text.split(/(?=(?:Name|Class|Date|Candidate number|Teacher): )/).every((l) => cover.has(squash(l))),
     page_furniture: (text) => furniture.includes(text) || (pageNumber?.test(text) ?? false),

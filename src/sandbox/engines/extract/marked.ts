@@ -5,8 +5,8 @@ import { LIST_START, type Block } from './structure.js';
 /**
  * The only kinds of text an answer file's body leaves out:
  * - `title`: the document's title: a paragraph in Word's Title or Subtitle style, or the first
- *   block when it is one line that reads as a heading (short, not a sentence, set apart) and the
- *   essay follows it;
+ *   block when it is one line on the page that reads as a heading (short, not a sentence, set
+ *   apart) and the essay follows it;
  * - `cover_sheet`: a form's lines above the essay (`Name:`, `Class:`, `Date:`, `Candidate number:`...);
  * - `page_furniture`: what each page repeats: a Word or RTF header or footer, a PDF's page numbers
  *   and lines repeated at the top or bottom of most pages.
@@ -65,8 +65,9 @@ export function render(blocks: Block[], furniture: readonly string[] = []): Rend
         left.push({ kind: 'cover_sheet', text });
         continue;
       }
-      // A title is one line, not a list item: lines the writer ended are content (an address, a list).
-      if (b.kind === 'heading' && !titled && b.lines.length === 1 && !LIST_START.test(b.lines[0])) {
+      // A title is one line on the page, not a list item: lines the writer ended are content (an
+      // address, a list), and lines read as wrapped may be a title and the essay's first line.
+      if (b.kind === 'heading' && !titled && b.lines.length === 1 && !b.wrapped && !LIST_START.test(b.lines[0])) {
         titled = true;
         left.push({ kind: 'title', text });
         continue;

@@ -154,5 +154,5 @@ export function pdfBlocks(pages: PdfPageLines[]): { blocks: Block[]; furniture: 
     });
   }
   const blocks = assemble({ lines: layout, rightEdge, indent: bodySize * 0.9 });
-  return { blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised } }))), furniture: left };
+  return { blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised, wrapped: b.wrapped } }))), furniture: left };
 }

@@ -15,6 +15,8 @@ export interface Block {
   /** Lines the writer ended on purpose (a letter's address, a list); wrapped lines are joined. */
   lines: string[];
   kind: BlockKind;
+  /** Some of its lines were joined from lines the page wrapped: more than one line on the page. */
+  wrapped?: boolean;
 }
 
 /** What a format knows about a block beyond its words. */
@@ -25,6 +27,8 @@ export interface BlockHints {
   emphasised?: boolean;
   /** What the document says the block is, whatever its words: a title style, a table, a list. */
   kind?: 'title' | 'table' | 'list';
+  /** Joined from lines the page wrapped. */
+  wrapped?: boolean;
 }
 
 /** A line of a laid-out document, in the units of its format (points for PDF, characters for text). */
@@ -65,7 +69,7 @@ const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
  * fitted in the room left on the line; otherwise the writer ended the line (a paragraph ends when
  * it ends a sentence). A gap, a first-line indent or a list marker always starts a new block.
  */
-export interface Assembled { lines: string[]; emphasised: boolean }
+export interface Assembled { lines: string[]; emphasised: boolean; wrapped: boolean }
 
 export function assemble(layout: Layout): Assembled[] {
   const blocks: Assembled[] = [];
@@ -73,7 +77,7 @@ export function assemble(layout: Layout): Assembled[] {
   let prev: LayoutLine | undefined;
   const marked = (line: LayoutLine) => line.larger === true || line.otherFont === true;
   const start = (line: LayoutLine) => {
-    current = { lines: [line.text.trim()], emphasised: marked(line) };
+    current = { lines: [line.text.trim()], emphasised: marked(line), wrapped: false };
     blocks.push(current);
   };
   for (const line of layout.lines) {
@@ -102,6 +106,7 @@ export function assemble(layout: Layout): Assembled[] {
       current.emphasised &&= marked(line);
     } else {
       current.emphasised &&= marked(line);
+      current.wrapped = true;
       // A hyphen at a wrap is kept ("well-known"); the words are joined without a space.
       current.lines[current.lines.length - 1] = /[\p{L}]-$/u.test(prevEnd) ? `${prevText}${text}` : `${prevText} ${text}`;
     }
@@ -124,8 +129,10 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   if (lines.length > 2 || words.length > HEADING_WORDS) return false;
   // A table's row ("Pros | Cons", or cells set apart by tabs) is content, however short.
   if (/\t|\s\|\s/.test(text)) return false;
-  // A sentence or a clause ("Dear members of the board,") is body text, however it is set.
-  if (/[.,;]["”’)]*$/.test(text) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(text)) return false;
+  // A sentence or a clause ("Dear members of the board,") is body text, however it is set; a
+  // note's mark after it ("… uniforms. [1]") does not make it a heading.
+  const ending = text.replace(/\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|[¹²³⁰-⁹]+)$/u, '');
+  if (/[.,;]["”’)]*$/.test(ending) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(ending)) return false;
   if (hints.emphasised) return true;
   // four letters at the start are enough: `{4,}` over a 19 MB "word" overflows the regexp stack
   const long = words.filter((w) => /^\p{L}{4}/u.test(w));
@@ -145,7 +152,11 @@ export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[
   const blocks = raw
     .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
     .filter((b) => b.lines.length > 0)
-    .map((b): Block => ({ lines: b.lines, kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph') }));
+    .map((b): Block => ({
+      lines: b.lines,
+      kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph'),
+      ...(b.hints?.wrapped ? { wrapped: true } : {}),
+    }));
   for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
   return blocks;
 }
@@ -157,7 +168,8 @@ function wrapWidth(lines: string[]): number | undefined {
   const lengths = lines.map((l) => l.trimEnd().length).filter((n) => n > 0);
   if (lengths.length < 4) return undefined;
   const max = Math.max(...lengths);
-  if (max > 160) return undefined;
+  // Nobody wraps text at fewer than 24 characters: a few short lines are typed, not wrapped.
+  if (max > 160 || max < 24) return undefined;
   // Most lines of wrapped text end within a word's length of the widest.
   const near = lengths.filter((n) => n >= max * 0.7).length;
   return near / lengths.length >= 0.5 ? max : undefined;
@@ -169,7 +181,8 @@ function wrapWidth(lines: string[]): number | undefined {
  * paragraph) every line end is the writer's, and ends a paragraph after a full stop.
  */
 export function plainTextBlocks(text: string): Block[] {
-  const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n');
+  // A tab that indents counts as four spaces; one inside a line sets a table's cells apart, and stays.
+  const lines = text.replace(/\r\n?/g, '\n').replace(/^\t+/gm, (tabs) => '    '.repeat(tabs.length)).split('\n');
   const width = wrapWidth(lines);
   const layout: LayoutLine[] = [];
   let blank = false;
@@ -184,7 +197,7 @@ export function plainTextBlocks(text: string): Block[] {
   }
   // OCR'd and proportional text: a full line can hold a few characters fewer than the longest.
   const assembled = assemble({ lines: layout, rightEdge: width, indent: 1, slack: width === undefined ? 0 : Math.round(width * 0.15) });
-  return classify(assembled.map((b) => ({ lines: b.lines })));
+  return classify(assembled.map((b) => ({ lines: b.lines, hints: { wrapped: b.wrapped } })));
 }
 
 /** Text, body and what was left out of plain text: see `render`. */
