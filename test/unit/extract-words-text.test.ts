@@ -1,7 +1,7 @@
 // Every word of an RTF or a plain-text document is marked, or named as left out (issue 21), over
 // generated documents (document-model.ts). The independent reader of a text file is the file
 // itself; of RTF, the words the generator wrote into it (the model's, and the numbers of numbered
-// lists), which no RTF library reads correctly (docs/verified-libraries). Pasted text goes through
+// lists), which no RTF package reads correctly (shared/verified-libraries.md). Pasted text goes through
 // the same preparation as a task's (prepareTask), and the grader counts every word it marks.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // Blocks of a Word document from mammoth's HTML, which keeps what its raw text loses: which
-// paragraphs are headings or the title (Word's styles), which runs are bold, and tables and lists
-// as wholes. A table is one block, a row per line with its cells joined by " | "; a list is one
-// block, an item per line; footnotes and endnotes are paragraphs at the end, without their marks.
+// paragraphs are headings or the title (Word's styles), which runs are bold, and tables and lists.
+// A table is one block, a row per line with its cells joined by " | "; a list item is a block, as
+// in a PDF or a text file; footnotes and endnotes are paragraphs at the end, without their marks.
 import { classify, type Block, type BlockHints } from './structure.js';
 
 const PARAGRAPH_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'caption']);
@@ -23,7 +23,7 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 type Raw = { lines: string[]; hints: BlockHints };
 
-/** Walks the HTML's tags in order; a table (with any table or list inside it) or a list is gathered whole. */
+/** Walks the HTML's tags in order; a table, with any table or list inside it, is gathered whole. */
 class Reader {
   readonly raw: Raw[] = [];
   // The paragraph being read.
@@ -113,7 +113,7 @@ class Reader {
     }
     if (this.lists === 0 || --this.lists > 0) return;
     if (this.notes) this.flush();
-    else this.push(this.items, { kind: 'list' });
+    else for (const item of this.items) this.push([item], { kind: 'list' });
     this.items = [];
     this.notes = false;
   }

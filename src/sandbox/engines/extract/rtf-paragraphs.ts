@@ -1,6 +1,6 @@
 // Paragraphs of an RTF document as its reader walks it: each `\par` ends one, and the type it was
 // set in (bold throughout, larger than the body, a heading style or outline level) says whether it
-// is a heading. The rows of a table (`\intbl`), and the items of a list, are one block.
+// is a heading. The rows of a table (`\intbl`) are one block; a list's item is a block of its own.
 import { classify, type Block } from './structure.js';
 
 type Kind = 'table' | 'list';
@@ -37,8 +37,8 @@ export class RtfParagraphs {
     this.current = RtfParagraphs.empty();
     if (p.chars === 0) return;
     const last = this.done[this.done.length - 1];
-    if (kind !== undefined && last?.kind === kind) {
-      // The next row of the table, or item of the list.
+    if (kind === 'table' && last?.kind === kind) {
+      // The next row of the table.
       last.lines.push(...p.lines);
       last.chars += p.chars;
       last.boldChars += p.boldChars;
