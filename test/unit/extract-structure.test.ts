@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
 import { closeExtractors, extractText } from '../../src/sandbox/engines/extract/index.js';
-import { render } from '../../src/sandbox/engines/extract/marked.js';
+import { render, structurePlainText } from '../../src/sandbox/engines/extract/marked.js';
 import { furniture } from '../../src/sandbox/engines/extract/page-furniture.js';
-import { isHeading, plainTextBlocks, structurePlainText } from '../../src/sandbox/engines/extract/structure.js';
+import { isHeading, plainTextBlocks } from '../../src/sandbox/engines/extract/structure.js';
 import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 
 const gen = (name: string) => join(GENERATED, name);

@@ -40,7 +40,7 @@ class Reader {
   private rows: string[] = [];
   private row: string[] = [];
   private cell = '';
-  // The outermost list: one line per item. The notes mammoth appends are a list of paragraphs.
+  // The outermost list's items, nested lists' included. The notes mammoth appends are a list of paragraphs.
   private lists = 0;
   private items: string[] = [];
   private notes = false;
@@ -50,7 +50,7 @@ class Reader {
     if (this.tables > 0) {
       this.cell += t;
     } else if (this.lists > 0 && !this.notes) {
-      this.items[this.items.length - 1] += t;
+      this.toItem(t);
     } else {
       this.lines[this.lines.length - 1] += t;
       const n = t.replace(/\s/g, '').length;
@@ -127,7 +127,12 @@ class Reader {
 
   /** A paragraph or a line break inside a list item: the item goes on, after a space. */
   private inList(tag: string): void {
-    if (tag === 'br' || PARAGRAPH_TAGS.has(tag)) this.items[this.items.length - 1] += ' ';
+    if (tag === 'br' || PARAGRAPH_TAGS.has(tag)) this.toItem(' ');
+  }
+
+  private toItem(t: string): void {
+    if (this.items.length === 0) this.items.push('');
+    this.items[this.items.length - 1] += t;
   }
 
   private push(lines: string[], hints: BlockHints): void {

@@ -1,6 +1,6 @@
 // What of a document is marked: every word of it, except what is left out on purpose, and each
 // thing left out is named (docs/sandbox.md, "Reading answer files"). Nothing else is dropped.
-import { LIST_START, type Block } from './structure.js';
+import { LIST_START, plainTextBlocks, type Block } from './structure.js';
 
 /**
  * The only kinds of text an answer file's body leaves out:
@@ -80,4 +80,9 @@ export function render(blocks: Block[], furniture: readonly string[] = []): Rend
   const body = join(kept);
   const pages = named('page_furniture', furniture);
   return body === '' ? { text, body: text, excluded: pages } : { text, body, excluded: [...left, ...pages] };
+}
+
+/** Text, body and what was left out of plain text (a text file, OCR's output, pasted text). */
+export function structurePlainText(text: string): Rendered {
+  return render(plainTextBlocks(text));
 }

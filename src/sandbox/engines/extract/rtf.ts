@@ -194,7 +194,6 @@ class Walker {
       case 'outlinelevel':
         this.outlineLevel = param;
         return;
-
       case 'ansicpg':
         this.docEncoding = codepage(`cp${param}`) ?? this.docEncoding;
         return;

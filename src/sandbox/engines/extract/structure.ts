@@ -3,11 +3,10 @@
 // output first go through `assemble`, which decides for each line end whether the line was
 // wrapped or ended on purpose. What of the blocks is marked is decided in marked.ts. Pure
 // functions, no I/O.
-import { render, type Rendered } from './marked.js';
 
 /**
  * `heading` reads as one (and may be the document's title); `title` is styled as the document's
- * title; `table` (one line per row) and `list` (one line per item) are never taken for a title.
+ * title; a `table` (one line per row) and a `list` item are never taken for a title.
  */
 export type BlockKind = 'paragraph' | 'heading' | 'title' | 'table' | 'list';
 
@@ -198,9 +197,4 @@ export function plainTextBlocks(text: string): Block[] {
   // OCR'd and proportional text: a full line can hold a few characters fewer than the longest.
   const assembled = assemble({ lines: layout, rightEdge: width, indent: 1, slack: width === undefined ? 0 : Math.round(width * 0.15) });
   return classify(assembled.map((b) => ({ lines: b.lines, hints: { wrapped: b.wrapped } })));
-}
-
-/** Text, body and what was left out of plain text: see `render`. */
-export function structurePlainText(text: string): Rendered {
-  return render(plainTextBlocks(text));
 }

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { readFile } from 'node:fs/promises';
 import { ExtractionError } from './errors.js';
-import { structurePlainText } from './structure.js';
+import { structurePlainText } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 

@@ -4,8 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExtractionError, extractText } from '../extract/index.js';
-import type { Exclusion } from '../extract/marked.js';
-import { structurePlainText } from '../extract/structure.js';
+import { structurePlainText, type Exclusion } from '../extract/marked.js';
 import { tidy } from '../extract/tidy.js';
 import { forcesFailure, isSlow } from '../../tasks/faults.js';
 import type { PreparedText } from '../grade-plan.js';
