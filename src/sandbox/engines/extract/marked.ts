@@ -12,7 +12,7 @@ import { LIST_START, plainTextBlocks, type Block } from './structure.js';
  *   and lines repeated at the top or bottom of most pages.
  */
 export const EXCLUSION_KINDS = ['title', 'cover_sheet', 'page_furniture'] as const;
-export type ExclusionKind = (typeof EXCLUSION_KINDS)[number];
+type ExclusionKind = (typeof EXCLUSION_KINDS)[number];
 
 export interface Exclusion {
   kind: ExclusionKind;
@@ -35,7 +35,7 @@ const FRONT_MATTER = /^(?:name|student(?: name| id| number)?|candidate(?: name| 
 const isCoverSheet = (lines: string[]) => lines.every((l) => FRONT_MATTER.test(l.trim()) && l.split(/\s+/).length <= 8);
 
 /** One entry per distinct text of a kind, counting repeats (a header on each of 200 pages is one entry). */
-export function named(kind: ExclusionKind, texts: readonly string[]): Exclusion[] {
+function named(kind: ExclusionKind, texts: readonly string[]): Exclusion[] {
   const counts = new Map<string, number>();
   for (const t of texts.map((s) => s.trim()).filter(Boolean)) counts.set(t, (counts.get(t) ?? 0) + 1);
   return [...counts].map(([text, n]) => (n > 1 ? { kind, text, count: n } : { kind, text }));
