@@ -14,6 +14,7 @@ const out = join(src, 'generated');
 const require = createRequire(join(root, 'package.json'));
 
 const ESSAY = join(src, 'essay.txt');
+const MIDDLING = join(src, 'essay-middling.txt');
 const GRADED = join(src, 'graded');
 const SELF = fileURLToPath(import.meta.url);
 const graded = (set, name) => join(GRADED, set, `${name}.txt`);
@@ -32,6 +33,8 @@ const TARGETS = [
   { name: 'graded-strong.pdf', from: [graded('persuasive', 'strong-1')], make: () => makeLetterPdf(graded('persuasive', 'strong-1')) },
   { name: 'graded-ragged.pdf', from: [graded('mice-and-men', 'strong-1')], make: () => makeRaggedPdf(graded('mice-and-men', 'strong-1')) },
   { name: 'graded-middling.docx', from: [graded('persuasive', 'middling-1')], make: () => makeGradedDocx(graded('persuasive', 'middling-1')) },
+  // A student's Word essay with a pros/cons table: 212 words, every one of them marked (issue 21).
+  { name: 'essay-middling.docx', from: [MIDDLING], make: makeMiddlingDocx },
   { name: 'graded-paragraphs.rtf', from: [graded('persuasive', 'middling-3')], make: () => makeGradedRtf(graded('persuasive', 'middling-3')) },
 ];
 
@@ -192,6 +195,19 @@ async function makeGradedDocx(path) {
     }],
   });
   return d.Packer.toBuffer(doc);
+}
+
+/** Paragraphs, and a table for each block of "| a | b |" lines, its first row the header. */
+async function makeMiddlingDocx() {
+  const blocks = (await readFile(MIDDLING, 'utf8')).replace(/\r\n?/g, '\n').trim().split(/\n\s*\n/);
+  const d = await import('docx');
+  const cell = (text) => new d.TableCell({ children: [new d.Paragraph(text)] });
+  const children = blocks.map((b) => {
+    if (!b.startsWith('|')) return new d.Paragraph(b.replace(/\s*\n\s*/g, ' '));
+    const rows = b.split('\n').map((line) => line.replace(/^\|\s*|\s*\|$/g, '').split(/\s*\|\s*/));
+    return new d.Table({ rows: rows.map((cells, i) => new d.TableRow({ tableHeader: i === 0, children: cells.map(cell) })) });
+  });
+  return d.Packer.toBuffer(new d.Document({ creator: 'kct fixtures', sections: [{ children }] }));
 }
 
 /**

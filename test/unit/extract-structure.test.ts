@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../src/api/limits.js';
 import { closeExtractors, extractText } from '../../src/sandbox/engines/extract/index.js';
-import { furniture, isHeading, plainTextBlocks, render, structurePlainText } from '../../src/sandbox/engines/extract/structure.js';
+import { render, structurePlainText } from '../../src/sandbox/engines/extract/marked.js';
+import { furniture } from '../../src/sandbox/engines/extract/page-furniture.js';
+import { isHeading, plainTextBlocks } from '../../src/sandbox/engines/extract/structure.js';
 import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 
 const gen = (name: string) => join(GENERATED, name);
@@ -39,11 +41,18 @@ afterAll(async () => {
 
 describe('PDF paragraphs come from the layout, not from line breaks', () => {
   it('reads a two-page letter with first-line indents, no paragraph spacing, a running header and page numbers', async () => {
-    const { text, body, method } = await extractText(gen('graded-strong.pdf'), MIME.pdf);
+    const { text, body, excluded, method } = await extractText(gen('graded-strong.pdf'), MIME.pdf);
     expect(method).toBe('pdf/text');
     // The title is kept in the text (question and rubric files need headings) but not marked.
     expect(text.startsWith('Keep Our Uniform\n\n')).toBe(true);
     expect(body).toBe(paragraphsOf(source('persuasive', 'strong-1')).join('\n\n'));
+    // What is not marked is named, the header once with the number of pages it was on.
+    expect(excluded).toEqual([
+      { kind: 'title', text: 'Keep Our Uniform' },
+      { kind: 'page_furniture', text: 'Priya Sharma - Year 9 English - Persuasive writing', count: 2 },
+      { kind: 'page_furniture', text: 'Page 1 of 2' },
+      { kind: 'page_furniture', text: 'Page 2 of 2' },
+    ]);
     for (const furnitureLine of [/Page \d of 2/, /Year 9 English - Persuasive writing/]) {
       expect(text).not.toMatch(furnitureLine);
       expect(body).not.toMatch(furnitureLine);
@@ -70,19 +79,25 @@ describe('PDF paragraphs come from the layout, not from line breaks', () => {
 });
 
 describe('DOCX', () => {
-  it('keeps Word paragraphs and line breaks, leaves out Title and Heading styles, headers, footers and footnote marks', async () => {
-    const { text, body } = await extractText(gen('graded-middling.docx'), MIME.docx);
+  it('keeps Word paragraphs, line breaks, headings and footnotes; leaves out and names the Title style, headers and footers', async () => {
+    const { text, body, excluded } = await extractText(gen('graded-middling.docx'), MIME.docx);
     const paragraphs = paragraphsOf(source('persuasive', 'middling-1'));
     expect(text.split('\n\n').slice(0, 2)).toEqual(['School Uniforms', 'My view']);
-    // mammoth puts footnotes after the body; they are the writer's words, so they stay.
-    expect(blocksOf(body)).toEqual([...paragraphs, "My cousin's school in Leeds."]);
+    // mammoth puts footnotes after the body; they are the writer's words, so they stay. So is a heading.
+    expect(blocksOf(body)).toEqual(['My view', ...paragraphs, "My cousin's school in Leeds."]);
     expect(text).not.toMatch(/Year 9 English|Page \d|\[1\]|↑/);
+    expect(excluded).toEqual([
+      { kind: 'title', text: 'School Uniforms' },
+      { kind: 'page_furniture', text: 'Year 9 English: persuasive writing' },
+      { kind: 'page_furniture', text: 'Page' },
+    ]);
   });
 });
 
 describe('RTF', () => {
-  it('ends a paragraph at each \\par, not only at empty ones, and leaves out the bold title, heading style and footer', async () => {
-    const { text, body } = await extractText(gen('graded-paragraphs.rtf'), MIME.rtf);
+  it('ends a paragraph at each \\par, not only at empty ones, and leaves out and names the title (a heading style) and footer', async () => {
+    const { text, body, excluded } = await extractText(gen('graded-paragraphs.rtf'), MIME.rtf);
+    expect(excluded).toEqual([{ kind: 'title', text: 'Essay' }, { kind: 'page_furniture', text: 'Page 1' }]);
     const paragraphs = blocksOf(source('persuasive', 'middling-3'));
     expect(blocksOf(body)).toEqual(paragraphs);
     expect(paragraphs).toHaveLength(6);
@@ -189,5 +204,15 @@ describe('page furniture', () => {
 
   it('is not a line that appears once, or a body line in the middle of a page', () => {
     expect([...furniture([page(['A heading', 'Body.', 'Body again.', 'Signed'])])[0]]).toEqual([]);
+  });
+
+  it('is a bare number only when it counts the pages: a year or a table cell that ends a page is not one', () => {
+    // A one-page essay whose last line is a year, and a table's last cell "12" on each of two pages.
+    expect([...furniture([page(['Body.', 'More body.', 'Written in', '2019'])])[0]]).toEqual([]);
+    expect(furniture([page(['Uniforms cost.', 'A table:', 'Fees', '12']), page(['Trips cost too.', 'Another:', 'Trips', '12'])]).map((s) => [...s])).toEqual([[], []]);
+    // Numbers that go up with the pages, from any first number, are page numbers; "1" alone on one page is too.
+    expect(furniture([page(['Uniforms cost.', 'More of it.', 'Still more.', '7']), page(['Trips cost too.', 'Another line.', 'And one more.', '8'])])
+      .map((s) => [...s])).toEqual([[3], [3]]);
+    expect([...furniture([page(['Body.', 'More.', 'Again.', '1'])])[0]]).toEqual([3]);
   });
 });

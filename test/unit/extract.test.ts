@@ -58,7 +58,7 @@ describe('PDF', () => {
 
   it('gives an empty string for a page with nothing on it, without OCR', async () => {
     // method pdf/text (not pdf/ocr) shows that no page went to OCR
-    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', body: '', method: 'pdf/text' });
+    expect(await extractText(gen('blank.pdf'), MIME.pdf)).toEqual({ text: '', body: '', excluded: [], method: 'pdf/text' });
   });
 
   it('throws a human message for a corrupt file', async () => {

@@ -4,11 +4,15 @@ import type { OnePassFields, Rubric } from '../../api/schemas.js';
 import type { GradeInput, GradeRubric } from './grader.js';
 import { rubricsFromText } from './grader.js';
 import type { ModelRow } from '../store/store.js';
+import type { Exclusion } from './extract/marked.js';
 import { modelRubrics } from '../store/store.js';
 
 /** Text read from the task's files in the UPLOADING stage. */
 export interface PreparedText {
+  /** What is marked: pasted text and the answer files' bodies, less what `notMarked` names. */
   answerText: string;
+  /** What was left out of the answer on purpose (a title, page furniture...); absent when prepared by an older sandbox. */
+  notMarked?: Exclusion[];
   rubricFileText?: string;
   questionFileText?: string;
 }

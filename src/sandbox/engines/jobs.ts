@@ -4,6 +4,7 @@
 // a module and function and takes plain data, so the request thread only sends and receives.
 // Jobs with little text run inline: a thread hop costs more than the work (docs/sandbox.md).
 import { ExtractionError } from './extract/errors.js';
+import type { Extracted } from './extract/tidy.js';
 import type { Fields, PreviewKind, PreviewOutcome, ReadSource } from '../ingest/preview-parse.js';
 import { parsePreview } from '../ingest/preview-parse.js';
 import type { Job, RunOptions, ThreadPool } from '../threads/pool.js';
@@ -43,7 +44,7 @@ export class Engines {
   constructor(private readonly pool: ThreadPool) {}
 
   /** Text of a stored file; an ExtractionError (its message fit for the sender) when unreadable. */
-  async extractText(path: string, mime: string, options: RunOptions = {}): Promise<{ text: string; body: string; method: string }> {
+  async extractText(path: string, mime: string, options: RunOptions = {}): Promise<Extracted> {
     return this.run('extractText', [path, mime], options);
   }
 
@@ -78,7 +79,7 @@ export class Engines {
     const planned: PlanOutput = small ? planMark(input) : await this.run('planMark', [input], { signal });
     if (!planned.ok) return planned;
     try {
-      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput);
+      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput, planned.notMarked);
     } catch (err) {
       if (!(err instanceof GraderFailure)) throw err;
       return { ok: false, reason: `${err.message} No credits were charged.`, retryable: err.retryable };

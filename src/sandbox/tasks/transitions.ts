@@ -52,6 +52,8 @@ export interface SuccessResult {
   max_score: number;
   evaluation: { item: string; score: number; max_score: number; feedback: string }[];
   rubrics: { item: string; max_score: number; description?: string }[];
+  /** What of the answer was left out of the marking on purpose, each named (extract/marked.ts). */
+  not_marked?: { kind: string; text: string; count?: number }[];
 }
 
 export type CompleteOutcome = 'charged' | 'lost_race' | 'insufficient_credits';

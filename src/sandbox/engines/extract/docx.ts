@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { ExtractionError, reason } from './errors.js';
 import { DOCX_STYLE_MAP, docxBlocks } from './docx-html.js';
-import { render } from './structure.js';
+import { docxFurniture } from './docx-furniture.js';
+import { render } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 import { checkUnpackedSize, ZipLimitError } from './zip.js';
@@ -22,6 +23,7 @@ export async function extractDocx(filePath: string): Promise<Extracted> {
   const data = await readFile(filePath);
   const { default: mammoth } = await import('mammoth');
   let value: string;
+  let furniture: string[];
   try {
     await checkUnpackedSize(data, DOCX_LIMITS);
     // HTML rather than raw text: it tells headings from paragraphs. Pictures become empty
@@ -30,12 +32,13 @@ export async function extractDocx(filePath: string): Promise<Extracted> {
       styleMap: DOCX_STYLE_MAP,
       convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
     }));
+    furniture = docxFurniture(data, DOCX_LIMITS.entries);
   } catch (err) {
     if (err instanceof ZipLimitError) {
       throw new ExtractionError(`The Word (.docx) document is too large once unpacked: ${err.message}. Send the essay as a smaller document, or as PDF or text.`, { cause: err });
     }
     throw new ExtractionError(`The file is not a readable Word (.docx) document (${reason(err)}).`, { cause: err });
   }
-  const { text, body } = render(docxBlocks(value));
-  return { text: tidy(text), body: tidy(body), method: 'docx/mammoth' };
+  const { text, body, excluded } = render(docxBlocks(value), furniture);
+  return { text: tidy(text), body: tidy(body), excluded, method: 'docx/mammoth' };
 }

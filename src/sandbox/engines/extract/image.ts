@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ExtractionError } from './errors.js';
 import { ocrImage } from './ocr.js';
-import { structurePlainText } from './structure.js';
+import { structurePlainText } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -22,5 +22,6 @@ export async function extractImage(filePath: string): Promise<Extracted> {
   }
   const text = await ocrImage(data);
   // OCR gives the page's lines: the body joins the wrapped ones into paragraphs.
-  return { text, body: tidy(structurePlainText(text).body), method: 'image/ocr' };
+  const { body, excluded } = structurePlainText(text);
+  return { text, body: tidy(body), excluded, method: 'image/ocr' };
 }

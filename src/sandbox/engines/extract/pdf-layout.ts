@@ -1,7 +1,9 @@
 // Paragraphs of a PDF from where its text sits on the page: pdf.js gives positioned runs of text,
 // and a PDF has no paragraph marks, so line gaps, first-line indents, type size and how full a
-// line is decide (see structure.ts `assemble`). Page numbers and repeated headers are left out.
-import { assemble, classify, furniture, type Block, type LayoutLine } from './structure.js';
+// line is decide (see structure.ts `assemble`). Page numbers and repeated headers are left out,
+// and returned to be named.
+import { furniture } from './page-furniture.js';
+import { assemble, classify, type Block, type LayoutLine } from './structure.js';
 
 /** The parts of a pdf.js text item this reads. */
 export interface PdfTextItem {
@@ -23,10 +25,13 @@ export interface PdfLine {
   font: string;
 }
 
+/** A gap on a line wider than this many times the type size sets two columns apart, not two words. */
+const COLUMN_GAP = 2;
+
 /** Lines of one page from its text items, in reading order as the file gives them. */
 export function pageLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
-  let line: { parts: string[]; left: number; right: number; y: number; sizes: Map<number, number>; fonts: Map<string, number> } | undefined;
+  let line: { parts: string[]; left: number; right: number; y: number; type: number; sizes: Map<number, number>; fonts: Map<string, number> } | undefined;
   const flush = () => {
     if (!line) return;
     const text = line.parts.join('').replace(/\s+/g, ' ').trim();
@@ -41,10 +46,20 @@ export function pageLines(items: PdfTextItem[]): PdfLine[] {
       if (item.hasEOL) flush();
       continue;
     }
+    // pdf.js fills the room between runs of one line with a blank item as wide as the room.
+    if (line && item.str.trim() === '' && Math.abs(line.y - y) <= 0.5 * line.type) {
+      line.parts.push(item.width > COLUMN_GAP * line.type ? ' | ' : item.str);
+      line.right = Math.max(line.right, x + (item.width || 0));
+      if (item.hasEOL) flush();
+      continue;
+    }
     // A new line when the baseline moves by more than half a line (sub- and superscripts stay).
     if (line && Math.abs(line.y - y) > 0.5 * Math.max(height, 1)) flush();
     if (!line) {
-      line = { parts: [], left: x, right: x, y, sizes: new Map(), fonts: new Map() };
+      line = { parts: [], left: x, right: x, y, type: Math.max(height, 1), sizes: new Map(), fonts: new Map() };
+    } else if (x - line.right > COLUMN_GAP * height) {
+      // Cells of a table, or columns, side by side: kept apart as a table's row is ("a | b").
+      line.parts.push(' | ');
     } else if (x - line.right > 0.2 * height && !/\s$/.test(line.parts[line.parts.length - 1] ?? '') && !/^\s/.test(item.str)) {
       // Runs set apart by space on the page, with no space character between them.
       line.parts.push(' ');
@@ -52,6 +67,7 @@ export function pageLines(items: PdfTextItem[]): PdfLine[] {
     line.parts.push(item.str);
     line.left = Math.min(line.left, x);
     line.right = Math.max(line.right, x + (item.width || 0));
+    line.type = Math.max(height, 1);
     const chars = item.str.trim().length;
     const size = Math.round(height * 2) / 2;
     line.sizes.set(size, (line.sizes.get(size) ?? 0) + chars);
@@ -79,11 +95,13 @@ export interface PdfPageLines {
  * Blocks of a run of text-layer pages. Body metrics (type size, font, line pitch, right margin)
  * come from the whole run, so a page with little on it is read like the others.
  */
-export function pdfBlocks(pages: PdfPageLines[]): Block[] {
+export function pdfBlocks(pages: PdfPageLines[]): { blocks: Block[]; furniture: string[] } {
   const drop = furniture(pages.map((p) => p.lines));
   const kept = pages.map((page, p) => page.lines.filter((_, i) => !drop[p].has(i)));
+  // Left out, but named: each occurrence, in page order.
+  const left = pages.flatMap((page, p) => page.lines.filter((_, i) => drop[p].has(i)).map((l) => l.text));
   const all = kept.flat();
-  if (all.length === 0) return [];
+  if (all.length === 0) return { blocks: [], furniture: left };
 
   const sizes = new Map<number, number>();
   const fonts = new Map<string, number>();
@@ -105,7 +123,9 @@ export function pdfBlocks(pages: PdfPageLines[]): Block[] {
       }
     }
   }
-  const pitch = pitches.size > 0 ? dominant(pitches) : bodySize * 1.2;
+  // One pair of lines is no measure of the spacing (two boxes one above the other): seen twice at least.
+  const usual = pitches.size > 0 ? dominant(pitches) : undefined;
+  const pitch = usual !== undefined && (pitches.get(usual) ?? 0) >= 2 ? usual : bodySize * 1.2;
   const bodyLines = all.filter(isBody);
   const reached = Math.max(...(bodyLines.length > 0 ? bodyLines : all).map((l) => l.right));
   // Where full lines end: as far as the text reaches, unless it never comes near a right margin as
@@ -118,8 +138,10 @@ export function pdfBlocks(pages: PdfPageLines[]): Block[] {
     lines.forEach((l, i) => {
       const before = lines[i - 1];
       const d = before ? before.y - l.y : 0;
-      // Across a page break the text may run on; a jump upwards on a page is a new column.
-      const gapBefore = before !== undefined && (d < 0 || d > Math.max(pitch * 1.4, Math.max(l.size, before.size) * 1.5));
+      // Across a page break the text may run on; a jump upwards on a page is a new column. Lines
+      // further apart than double spacing allows are never one paragraph's, whatever the pitch.
+      const size = Math.max(l.size, before?.size ?? 0);
+      const gapBefore = before !== undefined && (d < 0 || d > Math.min(Math.max(pitch * 1.4, size * 1.5), size * 2.6));
       layout.push({
         text: l.text,
         left: l.left,
@@ -132,5 +154,5 @@ export function pdfBlocks(pages: PdfPageLines[]): Block[] {
     });
   }
   const blocks = assemble({ lines: layout, rightEdge, indent: bodySize * 0.9 });
-  return classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised } })));
+  return { blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised, wrapped: b.wrapped } }))), furniture: left };
 }

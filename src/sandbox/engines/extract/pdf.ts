@@ -5,7 +5,8 @@ import type { OcrClock } from './ocr.js';
 import { ocrImage } from './ocr.js';
 import { pageLines, pdfBlocks, type PdfPageLines, type PdfTextItem } from './pdf-layout.js';
 import { encodePng } from './png.js';
-import { plainTextBlocks, render, type Block } from './structure.js';
+import { render } from './marked.js';
+import { plainTextBlocks, type Block } from './structure.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -152,16 +153,22 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
     await pdf.destroy();
   }
   const method = scanned.length === 0 ? 'pdf/text' : textPages === 0 ? 'pdf/ocr' : 'pdf/text+ocr';
-  const { text, body } = render(documentBlocks(pages));
-  return { text: tidy(text), body: tidy(body), method };
+  const { blocks, furniture } = documentBlocks(pages);
+  const { text, body, excluded } = render(blocks, furniture);
+  return { text: tidy(text), body: tidy(body), excluded, method };
 }
 
 /** Runs of text-layer pages are laid out together (a paragraph may run on over a page break); OCR pages as plain text. */
-function documentBlocks(pages: (PdfPageLines | string)[]): Block[] {
+function documentBlocks(pages: (PdfPageLines | string)[]): { blocks: Block[]; furniture: string[] } {
   const blocks: Block[] = [];
+  const furniture: string[] = [];
   let run: PdfPageLines[] = [];
   const flush = () => {
-    if (run.length > 0) blocks.push(...pdfBlocks(run));
+    if (run.length > 0) {
+      const laid = pdfBlocks(run);
+      blocks.push(...laid.blocks);
+      furniture.push(...laid.furniture);
+    }
     run = [];
   };
   for (const page of pages) {
@@ -173,5 +180,5 @@ function documentBlocks(pages: (PdfPageLines | string)[]): Block[] {
     }
   }
   flush();
-  return blocks;
+  return { blocks, furniture };
 }

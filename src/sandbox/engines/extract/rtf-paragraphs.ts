@@ -1,9 +1,11 @@
 // Paragraphs of an RTF document as its reader walks it: each `\par` ends one, and the type it was
 // set in (bold throughout, larger than the body, a heading style or outline level) says whether it
-// is a heading.
+// is a heading. The rows of a table (`\intbl`) are one block; a list's item is a block of its own.
 import { classify, type Block } from './structure.js';
 
-interface Paragraph { lines: string[]; chars: number; boldChars: number; sizes: Map<number, number>; headingStyle: boolean }
+type Kind = 'table' | 'list';
+
+interface Paragraph { lines: string[]; chars: number; boldChars: number; sizes: Map<number, number>; headingStyle: boolean; kind?: Kind }
 
 export class RtfParagraphs {
   private readonly done: Paragraph[] = [];
@@ -30,11 +32,22 @@ export class RtfParagraphs {
   }
 
   /** `\par` (and section, page and row ends): the paragraph is complete. */
-  end(headingStyle: boolean): void {
+  end(headingStyle: boolean, kind?: Kind): void {
     const p = this.current;
-    p.headingStyle = headingStyle;
-    if (p.chars > 0) this.done.push(p);
     this.current = RtfParagraphs.empty();
+    if (p.chars === 0) return;
+    const last = this.done[this.done.length - 1];
+    if (kind === 'table' && last?.kind === kind) {
+      // The next row of the table.
+      last.lines.push(...p.lines);
+      last.chars += p.chars;
+      last.boldChars += p.boldChars;
+      for (const [size, n] of p.sizes) last.sizes.set(size, (last.sizes.get(size) ?? 0) + n);
+      return;
+    }
+    p.headingStyle = headingStyle;
+    if (kind !== undefined) p.kind = kind;
+    this.done.push(p);
   }
 
   blocks(): Block[] {
@@ -47,7 +60,7 @@ export class RtfParagraphs {
     return classify(this.done.map((p) => {
       const smallest = Math.min(...p.sizes.keys());
       const emphasised = p.boldChars / p.chars > 0.9 || smallest > body * 1.12;
-      return { lines: p.lines, hints: { headingStyle: p.headingStyle, emphasised } };
+      return { lines: p.lines, hints: { headingStyle: p.headingStyle, emphasised, ...(p.kind ? { kind: p.kind } : {}) } };
     }));
   }
 }

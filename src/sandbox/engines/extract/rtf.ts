@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ExtractionError, reason } from './errors.js';
 import { RtfParagraphs } from './rtf-paragraphs.js';
-import { render } from './structure.js';
+import { render, type Rendered } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -20,18 +20,31 @@ interface Token { type: number; word?: string; param?: number; data?: Buffer }
  * the RTF spec asks of readers that do not know it.
  */
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict',
-  'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf', 'fldinst',
+  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict', 'fldinst',
+  // A shape's properties, and the copy of its text for readers that cannot draw it (read in \shptxt).
+  'sp', 'shprslt',
   'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl',
   'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'bkmkstart',
   'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
 ]);
 
+/**
+ * Destinations read apart from the body: headers and footers are page furniture (named as left
+ * out); footnotes and endnotes are the writer's words, marked after the body as Word's are.
+ */
+const APART: Record<string, Destination> = Object.fromEntries([
+  ...['header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf'].map((w) => [w, 'furniture']),
+  ['footnote', 'notes'],
+]);
+
+type Destination = 'body' | 'furniture' | 'notes';
+
 /** Control words that end a paragraph; `\line` and a raw line break only start a new line in it. */
-const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', '\n', '\r']);
+const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', 'nestrow', '\n', '\r']);
+const LINE_BREAKS = new Set(['line', 'softline', 'column']);
 
 const SYMBOLS: Record<string, string> = {
-  tab: '\t', cell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
+  tab: '\t', cell: '\t', nestcell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
   lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
   emspace: ' ', enspace: ' ', qmspace: ' ', '~': '\u00a0', _: '-', '-': '',
   '\\': '\\', '{': '{', '}': '}',
@@ -50,6 +63,8 @@ function codepage(name: string | undefined): string | undefined {
 
 interface Group {
   skip: boolean;
+  /** Where its text goes. */
+  destination: Destination;
   fontTable: boolean;
   styleSheet: boolean;
   uc: number;
@@ -61,12 +76,14 @@ interface Group {
 
 /** A walk over the tokens that keeps only body text, decoding 8-bit runs with the right code page. */
 class Walker {
-  private group: Group = { skip: false, fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
+  private group: Group = { skip: false, destination: 'body', fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
   private readonly stack: Group[] = [];
-  private readonly paragraphs = new RtfParagraphs();
-  // Paragraph formatting lasts until \pard: a style number (\sN) and an outline level.
+  private readonly sinks: Record<Destination, RtfParagraphs> = { body: new RtfParagraphs(), furniture: new RtfParagraphs(), notes: new RtfParagraphs() };
+  // Paragraph formatting lasts until \pard: a style number (\sN), an outline level, in a table, in a list.
   private paragraphStyle = 0;
   private outlineLevel: number | undefined;
+  private inTable = false;
+  private inList = false;
   /** Style numbers the stylesheet names as headings or titles, or gives an outline level. */
   private readonly headingStyles = new Set<number>();
   private styleBeingDefined: { number: number; name: string; outline: boolean } | undefined;
@@ -91,6 +108,8 @@ class Walker {
     }
     if (t.type === GROUP_END) {
       this.flush();
+      // A header's or a note's last paragraph may have no \par of its own.
+      if (this.group.destination !== (this.stack[this.stack.length - 1]?.destination ?? 'body')) this.sink().end(false);
       this.toSkip = 0;
       this.group = this.stack.pop() ?? this.group;
       this.atGroupStart = false;
@@ -113,7 +132,10 @@ class Walker {
       this.atGroupStart = false;
       if (word === 'fonttbl') this.group.fontTable = true;
       if (word === 'stylesheet') this.group.styleSheet = true;
-      if (this.starred || SKIPPED.has(word)) this.group.skip = true;
+      // A shape (a text box) is a starred destination whose \shptxt is the writer's text.
+      if ((this.starred && word !== 'shpinst') || SKIPPED.has(word)) this.group.skip = true;
+      const apart = APART[word];
+      if (apart !== undefined) this.group.destination = apart;
     }
     if (this.group.fontTable) return this.fontTableControl(word, param);
     if (this.group.styleSheet) return this.styleSheetControl(word, param);
@@ -155,16 +177,22 @@ class Walker {
       case 'pard':
         this.paragraphStyle = 0;
         this.outlineLevel = undefined;
+        this.inTable = false;
+        this.inList = false;
+        return;
+      case 'intbl':
+        this.inTable = true;
+        return;
+      case 'ls':
+      case 'pntext':
+      case 'listtext':
+        this.inList = true;
         return;
       case 's':
         this.paragraphStyle = param ?? 0;
         return;
       case 'outlinelevel':
         this.outlineLevel = param;
-        return;
-      case 'line':
-        this.flush();
-        this.paragraphs.lineBreak();
         return;
       case 'ansicpg':
         this.docEncoding = codepage(`cp${param}`) ?? this.docEncoding;
@@ -179,9 +207,15 @@ class Walker {
         this.docEncoding = 'cp850';
         return;
     }
+    if (LINE_BREAKS.has(word)) {
+      this.flush();
+      this.sink().lineBreak();
+      return;
+    }
     if (PARAGRAPH_ENDS.has(word)) {
       this.flush();
-      this.paragraphs.end(this.outlineLevel !== undefined || this.headingStyles.has(this.paragraphStyle));
+      const kind = this.inTable ? 'table' : this.inList ? 'list' : undefined;
+      this.sink().end(this.outlineLevel !== undefined || this.headingStyles.has(this.paragraphStyle), kind);
       return;
     }
     const symbol = SYMBOLS[word];
@@ -231,20 +265,26 @@ class Walker {
     for (const b of data) this.bytes.push(b);
   }
 
+  /** Where the current group's text goes: the body, the headers and footers, or the notes. */
+  private sink(): RtfParagraphs {
+    return this.sinks[this.group.destination];
+  }
+
   private flush(): void {
     if (this.bytes.length === 0) return;
-    this.paragraphs.add(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding), this.group);
+    this.sink().add(iconv.decode(Buffer.from(this.bytes), this.bytesEncoding), this.group);
     this.bytes = [];
   }
 
   private emit(s: string): void {
     this.flush();
-    this.paragraphs.add(s, this.group);
+    this.sink().add(s, this.group);
   }
 
-  result(): { text: string; body: string } {
+  result(): Rendered {
     this.flush();
-    return render(this.paragraphs.blocks());
+    const furniture = this.sinks.furniture.blocks().flatMap((b) => b.lines.map((l) => l.replace(/\s+/g, ' ')));
+    return render([...this.sinks.body.blocks(), ...this.sinks.notes.blocks()], furniture);
   }
 }
 
@@ -272,6 +312,6 @@ export async function extractRtf(filePath: string): Promise<Extracted> {
   } catch (err) {
     throw new ExtractionError(`The RTF document could not be read (${reason(err)}).`, { cause: err });
   }
-  const { text, body } = walker.result();
-  return { text: tidy(text), body: tidy(body), method: 'rtf' };
+  const { text, body, excluded } = walker.result();
+  return { text: tidy(text), body: tidy(body), excluded, method: 'rtf' };
 }

@@ -1,14 +1,21 @@
 // A document's structure as the grader needs it: paragraphs (not lines), headings told apart from
-// body text, page furniture left out. Every format reduces to blocks; PDF, plain text and OCR
+// body text, tables and lists kept whole. Every format reduces to blocks; PDF, plain text and OCR
 // output first go through `assemble`, which decides for each line end whether the line was
-// wrapped or ended on purpose. Pure functions, no I/O.
+// wrapped or ended on purpose. What of the blocks is marked is decided in marked.ts. Pure
+// functions, no I/O.
 
-export type BlockKind = 'paragraph' | 'heading';
+/**
+ * `heading` reads as one (and may be the document's title); `title` is styled as the document's
+ * title; a `table` (one line per row) and a `list` item are never taken for a title.
+ */
+export type BlockKind = 'paragraph' | 'heading' | 'title' | 'table' | 'list';
 
 export interface Block {
   /** Lines the writer ended on purpose (a letter's address, a list); wrapped lines are joined. */
   lines: string[];
   kind: BlockKind;
+  /** Some of its lines were joined from lines the page wrapped: more than one line on the page. */
+  wrapped?: boolean;
 }
 
 /** What a format knows about a block beyond its words. */
@@ -17,6 +24,10 @@ export interface BlockHints {
   headingStyle?: boolean;
   /** Set apart by formatting: larger type, bold throughout, another font. */
   emphasised?: boolean;
+  /** What the document says the block is, whatever its words: a title style, a table, a list. */
+  kind?: 'title' | 'table' | 'list';
+  /** Joined from lines the page wrapped. */
+  wrapped?: boolean;
 }
 
 /** A line of a laid-out document, in the units of its format (points for PDF, characters for text). */
@@ -48,7 +59,7 @@ export interface Layout {
 }
 
 const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
-const LIST_START = /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
+export const LIST_START = /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
 
 const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
 
@@ -57,7 +68,7 @@ const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
  * fitted in the room left on the line; otherwise the writer ended the line (a paragraph ends when
  * it ends a sentence). A gap, a first-line indent or a list marker always starts a new block.
  */
-export interface Assembled { lines: string[]; emphasised: boolean }
+export interface Assembled { lines: string[]; emphasised: boolean; wrapped: boolean }
 
 export function assemble(layout: Layout): Assembled[] {
   const blocks: Assembled[] = [];
@@ -65,7 +76,7 @@ export function assemble(layout: Layout): Assembled[] {
   let prev: LayoutLine | undefined;
   const marked = (line: LayoutLine) => line.larger === true || line.otherFont === true;
   const start = (line: LayoutLine) => {
-    current = { lines: [line.text.trim()], emphasised: marked(line) };
+    current = { lines: [line.text.trim()], emphasised: marked(line), wrapped: false };
     blocks.push(current);
   };
   for (const line of layout.lines) {
@@ -94,6 +105,7 @@ export function assemble(layout: Layout): Assembled[] {
       current.emphasised &&= marked(line);
     } else {
       current.emphasised &&= marked(line);
+      current.wrapped = true;
       // A hyphen at a wrap is kept ("well-known"); the words are joined without a space.
       current.lines[current.lines.length - 1] = /[\p{L}]-$/u.test(prevEnd) ? `${prevText}${text}` : `${prevText} ${text}`;
     }
@@ -109,12 +121,17 @@ const HEADING_WORDS = 15;
 export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   const text = lines.join(' ').trim();
   const words = text.split(/\s+/).filter(Boolean);
-  if (words.length === 0) return false;
+  // Numbers alone are data (a table's cell, a mark), not a heading.
+  if (words.length === 0 || !/\p{L}/u.test(text)) return false;
   if (/^#{1,6}\s/.test(text)) return true;
   if (hints.headingStyle) return words.length <= HEADING_STYLE_WORDS;
   if (lines.length > 2 || words.length > HEADING_WORDS) return false;
-  // A sentence or a clause ("Dear members of the board,") is body text, however it is set.
-  if (/[.,;]["”’)]*$/.test(text) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(text)) return false;
+  // A table's row ("Pros | Cons", or cells set apart by tabs) is content, however short.
+  if (/\t|\s\|\s/.test(text)) return false;
+  // A sentence or a clause ("Dear members of the board,") is body text, however it is set; a
+  // note's mark after it ("… uniforms. [1]") does not make it a heading.
+  const ending = text.replace(/\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|[¹²³⁰-⁹]+)$/u, '');
+  if (/[.,;]["”’)]*$/.test(ending) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(ending)) return false;
   if (hints.emphasised) return true;
   // four letters at the start are enough: `{4,}` over a 19 MB "word" overflows the regexp stack
   const long = words.filter((w) => /^\p{L}{4}/u.test(w));
@@ -126,29 +143,6 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   return words.length <= 6 && !/[?!:]$/.test(text);
 }
 
-// Lines a form or a cover sheet puts above an essay, not part of the answer.
-const FRONT_MATTER = /^(?:name|student(?: name| id| number)?|candidate(?: name| number)?|class|form|tutor group|set|teacher|date|subject|word count)\s*[:\-–]\s*\S/i;
-
-/**
- * The document as text (every block, headings included: question and rubric files need them) and
- * as the body that is marked (headings and a cover sheet's name/class/date lines left out). The body
- * is never emptied by this: a document of headings only is marked as it is.
- */
-export function render(blocks: Block[]): { text: string; body: string } {
-  const join = (bs: Block[]) => bs.map((b) => b.lines.join('\n')).filter((t) => t.trim() !== '').join('\n\n');
-  let leading = true;
-  const bodyBlocks = blocks.filter((b) => {
-    if (b.kind === 'heading') return false;
-    // Cover-sheet lines are left out only before the essay starts.
-    if (leading && b.lines.every((l) => FRONT_MATTER.test(l.trim()) && l.split(/\s+/).length <= 8)) return false;
-    leading = false;
-    return true;
-  });
-  const text = join(blocks);
-  const body = join(bodyBlocks);
-  return { text, body: body === '' ? text : body };
-}
-
 /**
  * Classifies assembled blocks, with the format's hints. A heading heads something: short blocks
  * after the last paragraph (a letter's "Yours faithfully, / Sam") are body text.
@@ -157,7 +151,11 @@ export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[
   const blocks = raw
     .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
     .filter((b) => b.lines.length > 0)
-    .map((b): Block => ({ lines: b.lines, kind: isHeading(b.lines, b.hints) ? 'heading' : 'paragraph' }));
+    .map((b): Block => ({
+      lines: b.lines,
+      kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph'),
+      ...(b.hints?.wrapped ? { wrapped: true } : {}),
+    }));
   for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
   return blocks;
 }
@@ -169,7 +167,8 @@ function wrapWidth(lines: string[]): number | undefined {
   const lengths = lines.map((l) => l.trimEnd().length).filter((n) => n > 0);
   if (lengths.length < 4) return undefined;
   const max = Math.max(...lengths);
-  if (max > 160) return undefined;
+  // Nobody wraps text at fewer than 24 characters: a few short lines are typed, not wrapped.
+  if (max > 160 || max < 24) return undefined;
   // Most lines of wrapped text end within a word's length of the widest.
   const near = lengths.filter((n) => n >= max * 0.7).length;
   return near / lengths.length >= 0.5 ? max : undefined;
@@ -181,7 +180,8 @@ function wrapWidth(lines: string[]): number | undefined {
  * paragraph) every line end is the writer's, and ends a paragraph after a full stop.
  */
 export function plainTextBlocks(text: string): Block[] {
-  const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').split('\n');
+  // A tab that indents counts as four spaces; one inside a line sets a table's cells apart, and stays.
+  const lines = text.replace(/\r\n?/g, '\n').replace(/^\t+/gm, (tabs) => '    '.repeat(tabs.length)).split('\n');
   const width = wrapWidth(lines);
   const layout: LayoutLine[] = [];
   let blank = false;
@@ -196,45 +196,5 @@ export function plainTextBlocks(text: string): Block[] {
   }
   // OCR'd and proportional text: a full line can hold a few characters fewer than the longest.
   const assembled = assemble({ lines: layout, rightEdge: width, indent: 1, slack: width === undefined ? 0 : Math.round(width * 0.15) });
-  return classify(assembled.map((b) => ({ lines: b.lines })));
-}
-
-/** Text and body of plain text: see `render`. */
-export function structurePlainText(text: string): { text: string; body: string } {
-  return render(plainTextBlocks(text));
-}
-
-// ---------- page furniture ----------
-
-const PAGE_NUMBER = /^(?:page\s*)?[-–—(]?\s*\d{1,4}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,4})?$|^page\s+[ivxlc]+$/i;
-
-/** A line's text with its numbers made alike, so "Page 2 of 5" on every page reads as one line. */
-const shape = (s: string) => s.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
-
-/**
- * The lines of each page that are page furniture: a page number alone, or a header or footer line
- * (one of the two top-most or bottom-most lines of a page, wherever the file put it in its order)
- * repeated on at least half the pages (two at least). `y` grows upwards, as in a PDF. Returns, per
- * page, the indexes to leave out.
- */
-export function furniture(pages: { text: string; y: number }[][]): Set<number>[] {
-  const edge = (lines: { y: number }[]) => {
-    const byHeight = lines.map((l, i) => ({ y: l.y, i })).sort((a, b) => b.y - a.y).map((l) => l.i);
-    return new Set([...byHeight.slice(0, 2), ...byHeight.slice(-2)]);
-  };
-  const counts = new Map<string, number>();
-  for (const lines of pages) {
-    const seen = new Set<string>();
-    for (const i of edge(lines)) seen.add(shape(lines[i].text));
-    for (const s of seen) counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  const repeated = (s: string) => pages.length >= 2 && (counts.get(s) ?? 0) >= Math.max(2, Math.ceil(pages.length / 2));
-  return pages.map((lines) => {
-    const out = new Set<number>();
-    for (const i of edge(lines)) {
-      const text = lines[i].text.trim();
-      if (PAGE_NUMBER.test(text) || (repeated(shape(text)) && text.split(/\s+/).length <= 12)) out.add(i);
-    }
-    return out;
-  });
+  return classify(assembled.map((b) => ({ lines: b.lines, hints: { wrapped: b.wrapped } })));
 }

@@ -1,3 +1,5 @@
+import type { Exclusion } from './marked.js';
+
 /**
  * One shape of text for every format, so grading sees the same paragraphs whatever the file was:
  * LF line ends, no trailing blanks, at most one empty line between paragraphs, no NULs.
@@ -13,11 +15,12 @@ export function tidy(text: string): string {
 
 /**
  * What a file's text is read as. `text` keeps every block, headings included (question and rubric
- * files need them); `body` is what an answer is marked on: paragraphs, without headings, page
- * furniture or a cover sheet's name and date lines.
+ * files need them); `body` is what an answer is marked on: every word of the file except what
+ * `excluded` names (a title, a cover sheet's lines, page furniture; see marked.ts).
  */
 export interface Extracted {
   text: string;
   body: string;
+  excluded: Exclusion[];
   method: string;
 }

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { readFile } from 'node:fs/promises';
 import { ExtractionError } from './errors.js';
-import { structurePlainText } from './structure.js';
+import { structurePlainText } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -41,5 +41,6 @@ export async function extractTxt(filePath: string): Promise<Extracted> {
   const { text, encoding } = decodeText(buf);
   // The text as typed (question and rubric files are read line by line); the body as paragraphs.
   const tidied = tidy(text);
-  return { text: tidied, body: tidy(structurePlainText(tidied).body), method: `text/${encoding}` };
+  const { body, excluded } = structurePlainText(tidied);
+  return { text: tidied, body: tidy(body), excluded, method: `text/${encoding}` };
 }

@@ -2,7 +2,7 @@
 // central directory gives every entry's declared size; each entry is then inflated as a stream
 // that is counted and thrown away, so an archive that lies about its sizes is caught too, in
 // constant memory, before mammoth (through jszip) inflates the parts it reads into memory.
-import { createInflateRaw } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 
 export interface ZipEntry {
   name: string;
@@ -191,4 +191,17 @@ export async function checkUnpackedSize(buf: Buffer, limits: UnpackedLimits): Pr
     actual += real;
     if (actual > limits.totalBytes) throw totalOver(actual, false);
   }
+}
+
+/**
+ * The parts whose names `wanted` accepts, inflated. Call it after `checkUnpackedSize`, which
+ * bounds what they inflate to; parts stored with another method than store/deflate are skipped.
+ */
+export function readParts(buf: Buffer, wanted: (name: string) => boolean, maxEntries: number): { name: string; data: Buffer }[] {
+  return zipEntries(buf, maxEntries)
+    .filter((e) => wanted(e.name) && (e.method === STORED || e.method === DEFLATED))
+    .map((e) => {
+      const data = compressedData(buf, e);
+      return { name: e.name, data: e.method === STORED ? data : inflateRawSync(data) };
+    });
 }

@@ -1,6 +1,6 @@
 // An answer as the grader reads it: paragraphs and sentences, with any sentence that only copies
 // the question set aside (a restated question earns nothing, and is not held against the rest).
-import { structurePlainText } from '../extract/structure.js';
+import { plainTextBlocks } from '../extract/structure.js';
 import { words } from './text.js';
 
 export interface Sentence {
@@ -13,6 +13,7 @@ export interface Sentence {
 export interface Doc {
   paragraphs: string[];
   sentences: Sentence[];
+  /** Every word of the answer (headings and a letter's frame included) but those that copy the question. */
   wordCount: number;
   /** Words of the answer that copy the question, left out of everything above. */
   copiedWords: number;
@@ -74,9 +75,15 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
   const sentences: Sentence[] = [];
   let copiedWords = 0;
   let copiedExample: string | undefined;
-  for (const block of structurePlainText(text).body.split(/\n\s*\n/)) {
-    // A letter's greeting and sign-off frame the answer; they are not its opening or conclusion.
-    if (LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12) continue;
+  // The text is what is marked (extraction already left out what it names): nothing is dropped here.
+  let otherWords = 0;
+  for (const { lines, kind } of plainTextBlocks(text)) {
+    const block = lines.join('\n');
+    // Headings, and a letter's greeting and sign-off, count as words but are not sentences: not its opening or conclusion.
+    if (kind === 'heading' || (LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12)) {
+      otherWords += words(block).length;
+      continue;
+    }
     const kept: string[] = [];
     for (const s of sentencesOf(block)) {
       const tokens = words(s);
@@ -91,7 +98,7 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
     }
     if (kept.length > 0) paragraphs.push(kept.join(' '));
   }
-  const scanned = sentences.reduce((n, s) => n + s.words.length, 0);
+  const scanned = sentences.reduce((n, s) => n + s.words.length, 0) + otherWords;
   // Past the scan limit the count is estimated from the share of the text that was read.
   const wordCount = answer.length > SCAN_LIMIT ? Math.round(scanned * (answer.length / SCAN_LIMIT)) : scanned;
   return { paragraphs, sentences, wordCount, copiedWords, ...(copiedExample ? { copiedExample } : {}) };

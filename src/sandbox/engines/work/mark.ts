@@ -4,6 +4,7 @@
 import { LegacyEvaluationFields, MAX_MODEL_CRITERIA, OnePassFields } from '../../../api/schemas.js';
 import { grade } from '../grader.js';
 import type { GradeInput, GradeOutput } from '../grader.js';
+import type { Exclusion } from '../extract/marked.js';
 import type { PreparedText, RubricSource } from '../grade-plan.js';
 import { planGrading, rubricsUsed } from '../grade-plan.js';
 import type { ModelRow, TaskKind } from '../../store/store.js';
@@ -36,12 +37,12 @@ const RUBRIC_WORDS: Record<RubricSource, string> = {
 };
 
 export type PlanOutput =
-  | { ok: true; gradeInput: GradeInput }
+  | { ok: true; gradeInput: GradeInput; notMarked: Exclusion[] }
   | { ok: false; reason: string; retryable: boolean };
 
 export function markTask(input: MarkInput): MarkOutput {
   const planned = planMark(input);
-  return planned.ok ? checkMarked(grade(planned.gradeInput), planned.gradeInput) : planned;
+  return planned.ok ? checkMarked(grade(planned.gradeInput), planned.gradeInput, planned.notMarked) : planned;
 }
 
 /** What the grader is given: the rubric and question chosen (rubric text parsed), the criteria counted. */
@@ -53,11 +54,11 @@ export function planMark(input: MarkInput): PlanOutput {
   if (criteria > MAX_CRITERIA) {
     return { ok: false, retryable: false, reason: `${RUBRIC_WORDS[rubricSource]} has ${criteria.toLocaleString('en-US')} criteria; at most ${MAX_CRITERIA} can be marked. Send a rubric with fewer criteria (one line per criterion, e.g. "Evidence (6 marks)").` };
   }
-  return { ok: true, gradeInput };
+  return { ok: true, gradeInput, notMarked: prepared.notMarked ?? [] };
 }
 
 /** A grader's output checked before anything is charged, as the stored result. */
-export function checkMarked(output: GradeOutput, gradeInput: GradeInput): MarkOutput {
+export function checkMarked(output: GradeOutput, gradeInput: GradeInput, notMarked: Exclusion[] = []): MarkOutput {
   const problem = invalidResult(output, gradeInput.rubrics.length);
   if (problem) {
     return { ok: false, retryable: true, reason: `The marking result did not pass validation (${problem}); no credits were charged. Submit again.` };
@@ -69,6 +70,7 @@ export function checkMarked(output: GradeOutput, gradeInput: GradeInput): MarkOu
       max_score: gradeInput.totalScore,
       evaluation: output.evaluation.map((e) => ({ item: e.item, score: e.score, max_score: e.max_score, feedback: e.feedback })),
       rubrics: rubricsUsed(gradeInput.rubrics),
+      not_marked: notMarked,
     },
   };
 }

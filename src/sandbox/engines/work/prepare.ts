@@ -4,6 +4,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExtractionError, extractText } from '../extract/index.js';
+import { structurePlainText, type Exclusion } from '../extract/marked.js';
+import { tidy } from '../extract/tidy.js';
 import { forcesFailure, isSlow } from '../../tasks/faults.js';
 import type { PreparedText } from '../grade-plan.js';
 import type { FileRole } from '../../store/store.js';
@@ -57,13 +59,15 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
   const texts: Record<FileRole, string[]> = { answer: [], rubric: [], question: [] };
+  const notMarked: Exclusion[] = [];
   let chars = 0;
   for (const file of input.files) {
     let text: string;
     try {
       const extracted = await extractText(file.path, file.mime);
-      // An answer is marked on its body (paragraphs, no headings or page furniture).
+      // An answer is marked on its body: every word but what `excluded` names.
       text = file.role === 'answer' ? extracted.body : extracted.text;
+      if (file.role === 'answer') notMarked.push(...extracted.excluded);
     } catch (err) {
       // Only an ExtractionError is the file's fault (its message is written for the sender);
       // anything else (a stored file gone, a library crash) is the sandbox's: retryable, and
@@ -78,18 +82,22 @@ export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
     }
     texts[file.role].push(text);
   }
-  const answerText = [input.paperContent, ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
+  // Pasted text is read as a text file is: its title and cover-sheet lines are left out, and named.
+  const pasted = input.paperContent === undefined ? undefined : structurePlainText(tidy(input.paperContent));
+  if (pasted) notMarked.unshift(...pasted.excluded);
+  const answerText = [pasted && tidy(pasted.body), ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
   if (answerText.trim() === '') {
     const names = input.files.filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
     return { ok: false, comment: `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.` };
   }
   const prepared: PreparedText = {
     answerText,
+    notMarked,
     ...(texts.rubric.length ? { rubricFileText: texts.rubric.join('\n\n') } : {}),
     ...(texts.question.length ? { questionFileText: texts.question.join('\n\n') } : {}),
   };
   const json = JSON.stringify(prepared);
-  return { ok: true, preparedJson: json.length > SPILL_CHARS ? spill(json, input.taskDir) : json, flags: flagsOf(answerText) };
+  return { ok: true, preparedJson: json.length > SPILL_CHARS ? spill(json, input.taskDir) : json, flags: preparedFlags(prepared) };
 }
 
 /** Writes the prepared text beside the task's files (0600, in one rename); returns the row's reference to it. */
@@ -115,7 +123,12 @@ export function readPrepared(preparedJson: string, taskDir: string): PreparedTex
 
 /** The flags of a task prepared by an earlier run of the sandbox (after a restart). */
 export function textFlags(preparedJson: string, taskDir: string): TextFlags {
-  return flagsOf(readPrepared(preparedJson, taskDir).answerText);
+  return preparedFlags(readPrepared(preparedJson, taskDir));
+}
+
+/** A magic input works wherever the writer put it, in a title left out of the marking too. */
+function preparedFlags(prepared: PreparedText): TextFlags {
+  return flagsOf([prepared.answerText, ...(prepared.notMarked ?? []).map((e) => e.text)].join('\n'));
 }
 
 export function flagsOf(answerText: string): TextFlags {
