@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { isPlainObject } from '../client/envelope.js';
 import type { ProfileData, StoredConfig } from './settings.js';
+import { fromEnv } from './environment.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.KCT_CONFIG_DIR) return env.KCT_CONFIG_DIR;
+  const configured = fromEnv(env, 'KCT_CONFIG_DIR');
+  if (configured) return configured;
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(base, 'kct');
 }
@@ -20,8 +22,10 @@ export function configDir(env: NodeJS.ProcessEnv): string {
  * $XDG_STATE_HOME/kct, as gh keeps its state apart from its config.
  */
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  if (env.KCT_STATE_DIR) return env.KCT_STATE_DIR;
-  if (env.KCT_CONFIG_DIR) return join(env.KCT_CONFIG_DIR, 'state');
+  const state = fromEnv(env, 'KCT_STATE_DIR');
+  if (state) return state;
+  const config = fromEnv(env, 'KCT_CONFIG_DIR');
+  if (config) return join(config, 'state');
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'kct');
 }
 

@@ -6,7 +6,7 @@ import type { Dispatcher } from '../client/undici.js';
 import type { ConfigStore } from './config-store.js';
 import { err, type IO } from './io.js';
 import { resolveSettings, type ResolvedSettings, type SettingFlags } from './settings.js';
-import { parseDuration } from './duration.js';
+import { fromEnv } from './environment.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -72,8 +72,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
       }
-      const [{ KctClient }, { RequestBudget, DEFAULT_MAX_RPS, parseMaxRps }] = await Promise.all([import('../client/client.js'), import('../client/budget.js')]);
-      const maxRps = overrides.maxRps ?? (env.KCT_MAX_RPS ? parseMaxRps(env.KCT_MAX_RPS, 'KCT_MAX_RPS') : DEFAULT_MAX_RPS);
+      const [{ KctClient }, { RequestBudget, DEFAULT_MAX_RPS }] = await Promise.all([import('../client/client.js'), import('../client/budget.js')]);
+      const maxRps = overrides.maxRps ?? fromEnv(env, 'KCT_MAX_RPS') ?? DEFAULT_MAX_RPS;
       const client = new KctClient({
         baseUrl,
         apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
@@ -113,15 +113,8 @@ export function missingProfileError(settings: ResolvedSettings): UsageError {
 }
 
 function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {
-  const out: { maxRetries?: number; baseDelayMs?: number } = {};
-  const maxRetries = env.KCT_MAX_RETRIES?.trim();
-  if (maxRetries) {
-    // Ignoring a typo here would silently retry 3 times where the user asked for none.
-    if (!/^\d+$/.test(maxRetries)) {
-      throw new UsageError(`KCT_MAX_RETRIES: "${env.KCT_MAX_RETRIES}" is not a number of retries`, { suggestion: 'Use a whole number, 0 or more (0 turns retries off), or unset KCT_MAX_RETRIES to use the default.' });
-    }
-    out.maxRetries = Number(maxRetries);
-  }
-  if (env.KCT_RETRY_BASE_DELAY) out.baseDelayMs = parseDuration(env.KCT_RETRY_BASE_DELAY, 'KCT_RETRY_BASE_DELAY');
-  return out;
+  // a typo is an error, never ignored: it would silently retry 3 times where the user asked for none
+  const maxRetries = fromEnv(env, 'KCT_MAX_RETRIES');
+  const baseDelayMs = fromEnv(env, 'KCT_RETRY_BASE_DELAY');
+  return { ...(maxRetries === undefined ? {} : { maxRetries }), ...(baseDelayMs === undefined ? {} : { baseDelayMs }) };
 }

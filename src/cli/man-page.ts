@@ -2,24 +2,13 @@
 // kct-<command>-<subcommand>.1, as gh does. scripts/build-man.js writes them at build time.
 import type { TreeCommand, TreeOption } from './command-tree.js';
 import { flatten } from './command-tree.js';
+import { OTHER_VARIABLES, VARIABLES } from './environment.js';
 import { EXIT_CODE_TABLE } from './exit-codes.js';
 
-/** The environment variables kct reads, for kct(1). */
+/** The environment variables kct reads, for kct(1): cli/environment.ts declares them. */
 const ENVIRONMENT: readonly [string, string][] = [
-  ['KCT_API_KEY', 'the API key (never pass it as an argument); takes precedence over the stored one'],
-  ['KCT_BASE_URL', 'the API root, e.g. https://host/v1'],
-  ['KCT_PROFILE', 'the config profile to use'],
-  ['KCT_MODEL', 'the default model id'],
-  ['KCT_OUTPUT', 'the default output format: table, json, ndjson or csv'],
-  ['KCT_POLL_INTERVAL', 'the first polling interval, e.g. 500ms'],
-  ['KCT_MAX_RETRIES', 'retries of a failed request (0 turns them off)'],
-  ['KCT_MAX_PENDING', 'a waiting one-pass run\'s tasks unfinished at once, at most (default 10000)'],
-  ['KCT_CONFIG_DIR', 'the folder of config.json (default $XDG_CONFIG_HOME/kct)'],
-  ['KCT_WEBHOOK_SECRET', 'the secret batch callbacks are signed with (kct callbacks verify and listen)'],
-  ['KCT_PAGER, PAGER', 'the pager for long output on a terminal (default less -FRX; "" or cat: none)'],
-  ['NO_COLOR', 'no colour'],
-  ['CI', 'never prompt'],
-  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings'],
+  ...Object.entries(VARIABLES).map(([name, variable]): [string, string] => [name, 'for' in variable ? `${variable.help} (${variable.for})` : variable.help]),
+  ...OTHER_VARIABLES,
 ];
 
 /** "kct-models-show" for ["models", "show"]. */

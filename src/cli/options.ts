@@ -2,19 +2,19 @@
 // output format, watching a task, the request budget, signing in to the product (`kct keys`), and kct's
 // global flags. Each command's options schema is derived from its flags when it runs (cli/define-command.ts), so zod is not loaded here.
 import type { OptionSpecs, Zod } from './define-command.js';
-import { parsePositiveNumber } from './parse.js';
+import { parseMaxRps, parsePositiveNumber } from './parse.js';
 
 export const output = () => ({ '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] } }) as const satisfies OptionSpecs;
 
-// durations are checked where they are used (cli/watching.ts), naming the flag or KCT_POLL_INTERVAL
+// durations are checked where they are used (cli/watch.ts), naming the flag or KCT_POLL_INTERVAL
 export const watchOptions = {
   '--timeout <duration>': { description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)', defaultValue: '30m' },
   '--poll-interval <duration>': 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)',
 } as const satisfies OptionSpecs;
 
-/** The run's request budget (src/client/budget.ts), checked there with its env KCT_MAX_RPS. */
+/** The run's request budget (src/client/budget.ts); KCT_MAX_RPS is read by cli/environment.ts. */
 export const maxRps = () =>
-  ({ '--max-rps <n>': 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)' }) as const satisfies OptionSpecs;
+  ({ '--max-rps <n>': { description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)', check: (z: Zod) => z.string().transform(parseMaxRps) } }) as const satisfies OptionSpecs;
 
 // How `kct keys` signs in to the product (cli/product-session.ts): never a password argument.
 export const signInOptions = {

@@ -5,6 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Context } from './context.js';
 import { err } from './io.js';
+import { rawEnv } from './environment.js';
 
 /** Commands whose output is a finished document a person may scroll (never ones that prompt or spin). */
 export const PAGED_COMMANDS: ReadonlySet<string> = new Set(['models', 'models show', 'result', 'rewrite', 'api']);
@@ -18,8 +19,9 @@ export interface PagerChoice {
 
 /** The pager to use, or undefined for none ("" or "cat" turn it off, as in gh). */
 export function choosePager(env: NodeJS.ProcessEnv): PagerChoice | undefined {
-  const choice: PagerChoice = env.KCT_PAGER !== undefined
-    ? { command: env.KCT_PAGER, source: 'KCT_PAGER' }
+  const configured = rawEnv(env, 'KCT_PAGER');
+  const choice: PagerChoice = configured !== undefined
+    ? { command: configured, source: 'KCT_PAGER' }
     : env.PAGER !== undefined ? { command: env.PAGER, source: 'PAGER' } : { command: DEFAULT_PAGER, source: 'default' };
   const trimmed = choice.command.trim();
   return trimmed === '' || trimmed === 'cat' ? undefined : { ...choice, command: trimmed };

@@ -24,6 +24,15 @@ export function parsePositiveNumber(value: string, what: string): number {
   return number;
 }
 
+/** --max-rps: a whole number of requests a second, at least 1 (KCT_MAX_RPS is read by cli/environment.ts). */
+export function parseMaxRps(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
+    throw new UsageError(`--max-rps must be a whole number of requests a second, at least 1 (not "${value}")`, { suggestion: 'For example --max-rps 10; the default is 20.' });
+  }
+  return Number(trimmed);
+}
+
 /** A TCP port to listen on; 0 takes any free one. */
 export function parsePort(value: string, what = '--port'): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${what} must be 0 to 65535, not "${value}"`);

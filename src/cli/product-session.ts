@@ -11,6 +11,7 @@ import { err, whyNoPrompt } from './io.js';
 import type { ResolvedSettings } from './settings.js';
 import { readStdinText } from './stdin.js';
 import { prompts } from './prompt.js';
+import { fromEnv } from './environment.js';
 
 export interface SignInFlags {
   account?: string;
@@ -95,7 +96,8 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
     }
     return text;
   }
-  if (context.env.KCT_PASSWORD) return context.env.KCT_PASSWORD;
+  const fromVariable = fromEnv(context.env, 'KCT_PASSWORD');
+  if (fromVariable) return fromVariable;
   if (context.io.noPrompt) {
     throw new CredentialsError(`cannot ask for the password of ${account}: ${whyNoPrompt(context.io)}`, {
       suggestion: `Pipe it in with --password-stdin, e.g. printf %s "$PASSWORD" | kct keys list --password-stdin, or set KCT_PASSWORD (${NEVER_AN_ARGUMENT}).`,

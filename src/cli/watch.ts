@@ -10,17 +10,19 @@ import { parseDuration } from './duration.js';
 import { err, type IO } from './io.js';
 import { describeSnapshot } from './render/snapshot.js';
 import { stripControls } from './sanitize.js';
+import { fromEnv } from './environment.js';
 
 export interface WatchFlags {
-  timeout?: unknown;
+  timeout: unknown;
   pollInterval?: unknown;
 }
 
+/** --timeout (its default is declared with the flag, cli/options.ts) and the first interval: --poll-interval, else KCT_POLL_INTERVAL. */
 export function watchTimings(flags: WatchFlags, env: NodeJS.ProcessEnv): { timeoutMs: number; startMs?: number } {
-  const timeoutMs = parseDuration(String(flags.timeout ?? '30m'), '--timeout');
+  const timeoutMs = parseDuration(String(flags.timeout), '--timeout');
   // Name where a bad value came from: blaming --poll-interval when it was never passed misleads.
-  const [interval, source] = flags.pollInterval !== undefined ? [flags.pollInterval, '--poll-interval'] : [env.KCT_POLL_INTERVAL, 'KCT_POLL_INTERVAL'];
-  return { timeoutMs, startMs: interval === undefined || interval === '' ? undefined : parseDuration(String(interval), source) };
+  const startMs = flags.pollInterval !== undefined && flags.pollInterval !== '' ? parseDuration(String(flags.pollInterval), '--poll-interval') : fromEnv(env, 'KCT_POLL_INTERVAL');
+  return { timeoutMs, startMs };
 }
 
 export async function watchWithProgress(context: Context, client: KctClient, taskIds: string[], flags: WatchFlags): Promise<Map<string, StatusSnapshot>> {

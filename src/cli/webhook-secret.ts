@@ -2,9 +2,10 @@
 // from an argument (it would show in the process list).
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { fromEnv } from './environment.js';
 
 export async function webhookSecret(secretFile: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
-  let secret = env.KCT_WEBHOOK_SECRET;
+  let secret = fromEnv(env, 'KCT_WEBHOOK_SECRET');
   if (secretFile !== undefined) {
     try {
       secret = (await readFile(secretFile, 'utf8')).trim();

@@ -4,7 +4,7 @@
 // pauses every request for its Retry-After and halves the rate, which then grows back by one
 // request per second every two seconds without another refusal (additive increase,
 // multiplicative decrease, as TCP does). The choices are in README "Polite by construction".
-import { InterruptedError, UsageError } from '../api/errors.js';
+import { InterruptedError } from '../api/errors.js';
 
 export const DEFAULT_MAX_RPS = 20;
 /** Without a Retry-After, a 429 or 503 pauses the run this long. */
@@ -161,13 +161,3 @@ export class RequestBudget {
   }
 }
 
-/** --max-rps or KCT_MAX_RPS: a whole number of requests per second, at least 1. */
-export function parseMaxRps(value: string, source: string): number {
-  const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
-    throw new UsageError(`${source} must be a whole number of requests per second, at least 1 (not "${value}")`, {
-      suggestion: `For example ${source === 'KCT_MAX_RPS' ? 'KCT_MAX_RPS=10' : `${source} 10`}; the default is ${DEFAULT_MAX_RPS}.`,
-    });
-  }
-  return Number(trimmed);
-}

@@ -1,8 +1,8 @@
 // The run's request budget on a virtual clock: the rate in any one-second window, reads before
 // writes, and a 429's pause and halving shared by every request.
 import { describe, expect, it } from 'vitest';
-import { InterruptedError, UsageError } from '../../src/api/errors.js';
-import { RequestBudget, parseMaxRps, type BudgetClock } from '../../src/client/budget.js';
+import { InterruptedError } from '../../src/api/errors.js';
+import { RequestBudget, type BudgetClock } from '../../src/client/budget.js';
 
 /** Timers that fire only when the test advances the clock. */
 function virtualClock() {
@@ -122,11 +122,5 @@ describe('RequestBudget', () => {
     await v.advance(1100);
     expect(log).toHaveLength(1);
     expect(log[0].at).toBeGreaterThanOrEqual(1000);
-  });
-
-  it('parses --max-rps and KCT_MAX_RPS, refusing what is not a whole number of at least 1', () => {
-    expect(parseMaxRps('10', '--max-rps')).toBe(10);
-    expect(parseMaxRps(' 3 ', 'KCT_MAX_RPS')).toBe(3);
-    for (const bad of ['0', '-1', '2.5', 'fast', '']) expect(() => parseMaxRps(bad, '--max-rps')).toThrow(UsageError);
   });
 });

@@ -6,7 +6,6 @@ import type { Task } from '../../api/schemas.js';
 import { isUnsuccessfulFinal } from '../../api/status.js';
 import { isLocalCallback } from '../../cli/loopback.js';
 import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
-import { parseMaxRps } from '../../client/budget.js';
 import { pollSchedule } from '../../client/poll.js';
 import type { Context } from '../../cli/context.js';
 import { err, out } from '../../cli/io.js';
@@ -61,7 +60,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const timings = watchTimings(options, context.env);
   const items = await readManifest(options.manifest, modelId, { io: context.io, note: (line) => err(context.io, `kct: ${line}`), recursive: options.recursive, exclude: options.exclude });
   const groups = chunk(items, MAX_BATCH_ITEMS);
-  const client = await context.client({}, { maxRps: options.maxRps === undefined ? undefined : parseMaxRps(options.maxRps, '--max-rps') });
+  const client = await context.client({}, { maxRps: options.maxRps });
 
   const accepted: { task: Task; items: ManifestItem[]; first: number }[] = [];
   // A refused request (say 402 on the third) must not lose the batches already accepted: they

@@ -17,6 +17,7 @@ import type { ResolvedSettings } from '../../cli/settings.js';
 import { VERSION } from '../../version.js';
 import type { OptionsOf } from '../../cli/define-command.js';
 import type { command } from './command.js';
+import { fromEnv } from '../../cli/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -33,7 +34,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   // flag mistakes are usage errors before any check runs
   const markModel = options.mark === undefined ? undefined : parseModelId(options.mark);
   const timeoutMs = parseDuration(options.timeout, '--timeout');
-  const startMs = context.env.KCT_POLL_INTERVAL ? parseDuration(context.env.KCT_POLL_INTERVAL, 'KCT_POLL_INTERVAL') : undefined;
+  const startMs = fromEnv(context.env, 'KCT_POLL_INTERVAL');
 
   const results: CheckResult[] = [];
   const report = await printDoctorReport(context, Boolean(options.json));

@@ -5,7 +5,6 @@
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { OnePassFields, Task } from '../../api/schemas.js';
 import { isFinalStatus } from '../../api/status.js';
-import { parseMaxRps } from '../../client/budget.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
 import { cachedHasher, checkBaseKey, type KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -25,6 +24,7 @@ import { openRunReport, reportWritten } from '../../cli/report/writer.js';
 import { createProgressReporter, startSpinner, watchTimings, withResumeHint, type ProgressReporter } from '../../cli/watch.js';
 import type { OptionsOf } from '../../cli/define-command.js';
 import type { command } from './command.js';
+import { fromEnv } from '../../cli/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -41,7 +41,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const format = resolveFormat(options, settings.output);
   const jobs = parsePositiveInteger(options.jobs, '--jobs');
   const timings = watchTimings(options, context.env);
-  const maxRps = options.maxRps === undefined ? undefined : parseMaxRps(options.maxRps, '--max-rps');
+  const maxRps = options.maxRps;
   // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
   const clientReady = context.client({}, { maxRps });
   clientReady.catch(() => {}); // its error, if any, is raised where it is awaited
@@ -84,7 +84,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     files: rubricFiles.length + questionFiles.length,
     journal: options.resume !== undefined,
     ledger: ledger !== undefined,
-    batchFrom: context.env.KCT_BATCH_FROM?.trim() ? parsePositiveInteger(context.env.KCT_BATCH_FROM.trim(), 'KCT_BATCH_FROM', `It is the number of plain-text answers from which --via auto sends them in batches with --resume (default ${BATCH_FROM}); use a whole number, or unset it.`) : BATCH_FROM,
+    batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM') ?? BATCH_FROM,
   }, context);
   await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
   const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut });
@@ -122,7 +122,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     schedule: pollSchedule(timings.startMs),
     firstPollIn: timings.startMs ?? pollSchedule().startMs,
     viaBatch,
-    ...(context.env.KCT_MAX_PENDING?.trim() ? { maxPending: parsePositiveInteger(context.env.KCT_MAX_PENDING.trim(), 'KCT_MAX_PENDING', 'It bounds a waiting run\'s tasks unfinished at once (default 10000); use a whole number, or unset it.') } : {}),
+    maxPending: fromEnv(context.env, 'KCT_MAX_PENDING'),
     writer,
     onRow: (outcome) => {
       report?.add(outcome);

@@ -11,11 +11,12 @@ import { UsageError } from '../../api/errors.js';
 import type { GraderOptions } from '../../sandbox/engines/llm/types.js';
 import type { OptionsOf } from '../../cli/define-command.js';
 import type { command } from './command.js';
+import { fromEnv } from '../../cli/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  return env.KCT_SANDBOX_DATA || join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'kct', 'sandbox');
+  return fromEnv(env, 'KCT_SANDBOX_DATA') ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'kct', 'sandbox');
 }
 
 export async function run(options: Options, context: Context): Promise<void> {
@@ -204,7 +205,7 @@ function graderOptions(options: Options, env: NodeJS.ProcessEnv): GraderOptions 
   if (url.username || url.password) {
     throw new UsageError('--grader-url must not carry credentials', { suggestion: 'Put the key in the KCT_GRADER_API_KEY environment variable instead.' });
   }
-  const key = env.KCT_GRADER_API_KEY?.trim();
+  const key = fromEnv(env, 'KCT_GRADER_API_KEY')?.trim();
   return {
     kind: 'openai',
     url: url.href.replace(/\/+$/, ''),

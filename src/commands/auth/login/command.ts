@@ -9,7 +9,7 @@ export const command = defineCommand({
   examples: [
     'kct auth login',
     'kct auth login --profile school --base-url https://api.example/v1',
-    'printf %s "$KCT_KEY" | kct auth login --with-key',
+    'printf %s "$API_KEY" | kct auth login --with-key',
   ],
   load: () => import('./run.js'),
 });

@@ -9,6 +9,7 @@ import { readStdinText } from '../../../cli/stdin.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
 import { prompts } from '../../../cli/prompt.js';
+import { fromEnv } from '../../../cli/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -41,7 +42,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   await printRecord(context.io, await formatFor(options, context), report, () => {
     out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
   });
-  if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
+  if (fromEnv(context.env, 'KCT_API_KEY')) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
 }
 
 async function promptForKey(context: Context): Promise<string> {

@@ -6,6 +6,7 @@ import { out } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
 import type { command } from './command.js';
+import { fromEnv } from '../../../cli/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -22,5 +23,5 @@ export async function run(options: Options, context: Context): Promise<void> {
   await printRecord(context.io, format, { profile: settings.profile, removed: had }, () => {
     out(context.io, had ? `Removed the key of profile "${settings.profile}".` : `Profile "${settings.profile}" had no stored key.`);
   });
-  if (context.env.KCT_API_KEY) context.note('note: KCT_API_KEY is still set in the environment.');
+  if (fromEnv(context.env, 'KCT_API_KEY')) context.note('note: KCT_API_KEY is still set in the environment.');
 }
