@@ -1,7 +1,7 @@
 // An answer as the grader reads it: paragraphs and sentences, with any sentence that only copies
 // the question set aside (a restated question earns nothing, and is not held against the rest).
 import { structurePlainText } from '../extract/structure.js';
-import { words } from './text.js';
+import { normaliseAnswer, words } from './text.js';
 
 export interface Sentence {
   text: string;
@@ -68,7 +68,7 @@ function questionTriples(questionText: string): ReadonlySet<string> {
 }
 
 export function readAnswer(answer: string, questionText: string | undefined): Doc {
-  const text = answer.length > SCAN_LIMIT ? answer.slice(0, SCAN_LIMIT) : answer;
+  const text = normaliseAnswer(answer.length > SCAN_LIMIT ? answer.slice(0, SCAN_LIMIT) : answer);
   const question = questionTriples(questionText ?? '');
   const paragraphs: string[] = [];
   const sentences: Sentence[] = [];
