@@ -121,7 +121,7 @@ export function assess(input: AssessInput): Verdict[] {
   const task = readTask({
     ...(input.questionText !== undefined ? { questionText: input.questionText } : {}),
     ...(input.assignmentDesc !== undefined ? { assignmentDesc: input.assignmentDesc } : {}),
-    rubricTexts: input.rubrics.flatMap((r) => [r.item, r.description ?? '', ...(r.levels ?? []).map((l) => l.descriptor)]),
+    rubricTexts: input.rubrics.map((r) => [r.item, r.description ?? '', ...(r.levels ?? []).map((l) => l.descriptor)].join('\n')),
   });
   const doc = readAnswer(input.answerText, input.questionText);
   const original = doc.wordCount + doc.copiedWords;

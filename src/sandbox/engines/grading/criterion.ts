@@ -187,7 +187,7 @@ export function relevanceOf(task: Task, stems: ReadonlyMap<string, number>): num
   const all = share(task.topic);
   if (all === undefined) return 1;
   const core = share(task.topic.filter((t) => t.weight >= CORE)) ?? all;
-  return clamp((0.6 * core + 0.4 * all) / 0.6, 0, 1);
+  return clamp((0.8 * core + 0.2 * all) / 0.6, 0, 1);
 }
 
 /** The key terms the answer never uses, weightiest first, as the question words them. */
@@ -219,7 +219,7 @@ export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, re
   const signals: WeightedSignal[] = [...weights.entries()].map(([id, w]) => ({ ...signal(id, ctx), weight: w / total }));
   const raw = signals.reduce((n, s) => n + s.value * s.weight, 0);
 
-  const topicFactor = clamp((relevance - 0.2) / 0.35, 0, 1);
+  const topicFactor = clamp((relevance - 0.25) / 0.3, 0, 1);
   const lengthFactor = Math.min(1, Math.sqrt(answer.f.words / Math.max(1, task.length.low * 0.5)));
   return {
     fraction: clamp(raw * topicFactor * lengthFactor * CEILING, 0, CEILING),

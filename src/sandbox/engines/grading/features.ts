@@ -96,7 +96,9 @@ const CONNECTIVES = ['first', 'firstly', 'second', 'secondly', 'third', 'thirdly
   'moreover', 'in addition', 'on the other hand', 'therefore', 'in conclusion', 'to conclude', 'overall', 'although',
   'consequently', 'as a result', 'similarly', 'by contrast', 'in contrast', 'nevertheless', 'meanwhile', 'later',
   'afterwards', 'the next day', 'that night', 'then', 'structurally', 'by the end', 'from the opening', 'at first',
-  'to begin with', 'another', 'also', 'additionally', 'likewise', 'despite', 'while', 'whereas'];
+  'to begin with', 'another', 'also', 'additionally', 'likewise', 'despite', 'while', 'whereas', 'my first', 'my second',
+  'my third', 'my final', 'my last', 'the first', 'the second', 'the third', 'for these reasons', 'for this reason', 'above all',
+  'what is more', 'besides', 'in short', 'still', 'even so', 'on top of that', 'for example', 'for instance', 'as well as this'];
 const CONNECTIVE_START = new RegExp(`^(?:${CONNECTIVES.map((c) => c.replace(/ /g, '\\s+')).join('|')})\\b`, 'i');
 
 const MISSPELT = /\b(?:alot|becuase|beacuse|becasue|definately|definatly|thier|recieve|recieved|wich|untill|seperate|seperately|arguement|arguements|beleive|belive|goverment|enviroment|tommorow|tomorow|realy|wierd|truely|begining|noone|alright|alowed|countrys|anoying|comfy|diffrent|diffrence|opinon|opinons|becomeing|bullyed|bulling|comfterble|comfortible|neccessary|necesary|occured|occassion|wether|whith|beutiful|peice|freind|freinds|famly|familys|intrested|intresting|probaly|probly|finaly|basicly|acheive|acheived|begginning|happend|happyness|knowlege|libary|lonley|lonliness|relevent|similiar|sucess|sucessful|suprise|suprised|tounge|truley|unfourtunately|usefull|woudl|writting|there own|to hot|to cold|to much|to many|does'nt|should of|could of|would of|we was|they was|are own|me and my \w+ (?:went|was|were))\b/gi;

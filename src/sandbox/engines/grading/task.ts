@@ -58,6 +58,7 @@ function lengthAsked(question: string): Task['length'] {
 const cache = new Map<string, Task>();
 const CACHE_SIZE = 64;
 
+/** `rubricTexts`: each criterion's text (name, description and level descriptors). */
 export function readTask(input: { questionText?: string; assignmentDesc?: string; rubricTexts: string[] }): Task {
   const key = JSON.stringify([input.questionText, input.assignmentDesc, input.rubricTexts]);
   const known = cache.get(key);
@@ -75,20 +76,23 @@ function synonymsOf(termStem: string): string[][] {
     synonymsByStem = new Map();
     for (const group of SYNONYMS) {
       const stems = group.map((w) => words(w).map(stem));
-      for (const s of stems) if (s.length === 1) synonymsByStem.set(s[0], stems.filter((x) => !(x.length === 1 && x[0] === s[0])));
+      // Each other word once: "volunteered" and "volunteering" are one stem, counted once.
+      const distinct = [...new Map(stems.map((x) => [x.join(' '), x])).values()];
+      for (const s of stems) if (s.length === 1) synonymsByStem.set(s[0], distinct.filter((x) => !(x.length === 1 && x[0] === s[0])));
     }
   }
   return synonymsByStem.get(termStem) ?? [];
 }
 
 /**
- * How much a term says about the topic: a term of the question that the rubric uses too is the
- * topic itself ("homework", "ban"); one of the question alone counts less; one only in the rubric
- * or the description (a school's name, "Spring Term") little. Names in the question count more.
+ * How much a term says about the topic: a term of the question that the rubric's criteria use too
+ * is the topic itself ("homework", "source"), the more so the more criteria use it; one of the
+ * question alone counts less; one only in the rubric or the description (a school's name, "Spring
+ * Term") little. Names in the question count more.
  */
-function topicWeight(inQuestion: boolean, inRubric: boolean, inDesc: boolean, named: boolean): number {
-  if (inQuestion) return (inRubric ? 3 : 2) + (inDesc ? 0.5 : 0) + (named ? 1 : 0);
-  if (inRubric && inDesc) return 1.5;
+function topicWeight(inQuestion: boolean, criteria: number, inDesc: boolean, named: boolean): number {
+  if (inQuestion) return 2 + Math.min(criteria, 2) + (inDesc ? 0.5 : 0) + (named ? 1 : 0);
+  if (criteria > 0 && inDesc) return 1.5;
   return 0.5;
 }
 
@@ -96,12 +100,13 @@ function readTaskNow(input: { questionText?: string; assignmentDesc?: string; ru
   const question = input.questionText ?? '';
   const desc = input.assignmentDesc ?? '';
   const rubric = input.rubricTexts.join('\n');
+  const byCriterion = input.rubricTexts.map((t) => new Set(words(t).map(stem)));
   const all = `${question}\n${desc}`;
   const genre = GENRES.find(([, re]) => re.test(all))?.[0] ?? 'general';
   genericStems ??= new Set([...GENERIC].map(stem));
   const instructionStems = new Set([...INSTRUCTION].map(stem));
   const named = names(question);
-  const [inQuestion, inDesc, inRubric] = [question, desc, rubric].map((s) => new Set(words(s).map(stem)));
+  const [inQuestion, inDesc] = [question, desc].map((s) => new Set(words(s).map(stem)));
   // Key terms come from the question and the rubric; the description adds weight, not terms, when
   // there is a question (a model's description is often the paper's rubric: "Time allowed: 60 minutes").
   const sources = question.trim() !== '' ? [question, rubric] : [desc, rubric];
@@ -109,7 +114,7 @@ function readTaskNow(input: { questionText?: string; assignmentDesc?: string; ru
     .filter((t) => !/^\d/.test(t.word) && !instructionStems.has(t.stem) && !INSTRUCTION.has(t.word))
     .map((t) => {
       const weight = genericStems!.has(t.stem) ? 0.25
-        : topicWeight(inQuestion.has(t.stem) || (question.trim() === '' && inDesc.has(t.stem)), inRubric.has(t.stem), inDesc.has(t.stem), named.has(t.stem));
+        : topicWeight(inQuestion.has(t.stem) || (question.trim() === '' && inDesc.has(t.stem)), byCriterion.filter((c) => c.has(t.stem)).length, inDesc.has(t.stem), named.has(t.stem));
       return { ...t, weight, also: synonymsOf(t.stem) };
     });
   return { genre, length: lengthAsked(question), topic, questionStems: new Set(words(all).map(stem)) };
