@@ -12,7 +12,7 @@ import { err, out, outRaw, safeText, type IO } from '../io.js';
 import { RowSpool } from '../row-spool.js';
 import { renderSummary } from '../summary.js';
 import { ClassTally } from '../tally.js';
-import { printResult } from './result.js';
+import { markedBy, printResult } from './result.js';
 import { cell, CSV_OPTIONS, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
 
@@ -63,6 +63,8 @@ const CSV_PENDING_IN_MEMORY = 500;
 
 export class OutcomeWriter {
   private readonly tally = new ClassTally();
+  /** Who marked the results, as their records say (the sandbox names its grader). */
+  private readonly gradedBy = new Set<string>();
   private readonly waited: boolean;
   private added = 0;
   private accepted = 0;
@@ -107,6 +109,7 @@ export class OutcomeWriter {
     this.added += 1;
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
     if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation });
+    if (typeof outcome.result?.graded_by === 'string') this.gradedBy.add(outcome.result.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
     if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
     if (this.format === 'ndjson') out(this.io, JSON.stringify(ndjsonRow(outcome)));
@@ -152,6 +155,8 @@ export class OutcomeWriter {
     }
     const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY });
     for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
+    const by = markedBy([...this.gradedBy]);
+    if (by && this.format === 'table') out(this.io, safeText(this.io, by));
     if (this.problemCount > 0) {
       err(this.io, `Not marked (${this.problemCount}):`);
       for (const line of [...problems.map((p) => p.line), ...andMore]) err(this.io, line);
@@ -307,6 +312,8 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     credits_charged: typeof outcome.credits_charged === 'number' ? outcome.credits_charged : typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
     ...(outcome.message ? { message: outcome.message } : {}),
     evaluation: outcome.evaluation ?? null,
+    // Only when the service names who marked it (the sandbox does): README "Output shapes".
+    ...(typeof outcome.result?.graded_by === 'string' ? { graded_by: outcome.result.graded_by } : {}),
   };
 }
 

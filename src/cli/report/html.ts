@@ -17,6 +17,15 @@ export interface ReportRow {
   max_score?: number | null;
   message?: string | null;
   evaluation?: EvaluationEntry[] | null;
+  /** Who marked it, when the result says (the sandbox names its grader): a saved row's field, or the record's. */
+  graded_by?: string | null;
+  result?: { graded_by?: unknown } | null;
+}
+
+/** Who marked a row, if its row or record says. */
+export function gradedByOf(row: ReportRow): string | undefined {
+  const by = row.graded_by ?? row.result?.graded_by;
+  return typeof by === 'string' && by.trim() !== '' ? by : undefined;
 }
 
 export interface PageInfo {
@@ -25,6 +34,8 @@ export interface PageInfo {
   source?: string;
   generated: Date;
   version: string;
+  /** "Marked by …", when the results name who marked them: a sandbox's marks are not the service's. */
+  markedBy?: string;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -80,7 +91,7 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
 </head>
 <body>
 <main>
-<header><h1>${title}</h1><p>${subtitle}</p></header>
+<header><h1>${title}</h1><p>${subtitle}</p>${info.markedBy ? `<p class="marked-by">${escapeHtml(info.markedBy)}</p>` : ''}</header>
 ${cards(summary)}
 <div class="charts">
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>

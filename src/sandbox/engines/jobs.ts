@@ -78,7 +78,7 @@ export class Engines {
     const planned: PlanOutput = small ? planMark(input) : await this.run('planMark', [input], { signal });
     if (!planned.ok) return planned;
     try {
-      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput);
+      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput, engine.gradedBy);
     } catch (err) {
       if (!(err instanceof GraderFailure)) throw err;
       return { ok: false, reason: `${err.message} No credits were charged.`, retryable: err.retryable };

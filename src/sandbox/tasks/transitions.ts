@@ -52,6 +52,8 @@ export interface SuccessResult {
   max_score: number;
   evaluation: { item: string; score: number; max_score: number; feedback: string }[];
   rubrics: { item: string; max_score: number; description?: string }[];
+  /** Who marked it (docs/sandbox.md): the sandbox's offline grader or its language model. Absent in results stored before it existed. */
+  graded_by?: string;
 }
 
 export type CompleteOutcome = 'charged' | 'lost_race' | 'insufficient_credits';

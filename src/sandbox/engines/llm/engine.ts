@@ -13,6 +13,7 @@ import { GraderFailure, type GraderOptions, type GradingEngine, type RewriteRequ
 
 export class OpenAiGrader implements GradingEngine {
   readonly label: string;
+  readonly gradedBy: string;
   private readonly client: ChatClient;
   private readonly slots: Slots;
   /** Whether the server takes `response_format: json_schema`; learnt from its first refusal. */
@@ -22,6 +23,8 @@ export class OpenAiGrader implements GradingEngine {
     this.client = new ChatClient(options);
     this.slots = new Slots(Math.max(1, options.concurrency ?? 2));
     this.label = `openai-compatible model "${options.model}" at ${this.client.where}`;
+    // The model's name, not the server's address: a result is the task owner's, the server the sandbox's.
+    this.gradedBy = `the language model "${options.model}", through the sandbox`;
   }
 
   async grade(input: GradeInput, signal: AbortSignal): Promise<GradeOutput> {

@@ -2,7 +2,7 @@
 // check the result before anything is charged (spec 4.8 rule 7). A job of the worker-thread
 // pool (engines/jobs.ts): rubric text is parsed and the answer marked here, off the request thread.
 import { LegacyEvaluationFields, MAX_MODEL_CRITERIA, OnePassFields } from '../../../api/schemas.js';
-import { grade } from '../grader.js';
+import { grade, GRADED_BY } from '../grader.js';
 import type { GradeInput, GradeOutput } from '../grader.js';
 import type { PreparedText, RubricSource } from '../grade-plan.js';
 import { planGrading, rubricsUsed } from '../grade-plan.js';
@@ -41,7 +41,7 @@ export type PlanOutput =
 
 export function markTask(input: MarkInput): MarkOutput {
   const planned = planMark(input);
-  return planned.ok ? checkMarked(grade(planned.gradeInput), planned.gradeInput) : planned;
+  return planned.ok ? checkMarked(grade(planned.gradeInput), planned.gradeInput, GRADED_BY) : planned;
 }
 
 /** What the grader is given: the rubric and question chosen (rubric text parsed), the criteria counted. */
@@ -56,8 +56,8 @@ export function planMark(input: MarkInput): PlanOutput {
   return { ok: true, gradeInput };
 }
 
-/** A grader's output checked before anything is charged, as the stored result. */
-export function checkMarked(output: GradeOutput, gradeInput: GradeInput): MarkOutput {
+/** A grader's output checked before anything is charged, as the stored result, naming who marked it. */
+export function checkMarked(output: GradeOutput, gradeInput: GradeInput, gradedBy: string): MarkOutput {
   const problem = invalidResult(output, gradeInput.rubrics.length);
   if (problem) {
     return { ok: false, retryable: true, reason: `The marking result did not pass validation (${problem}); no credits were charged. Submit again.` };
@@ -69,6 +69,7 @@ export function checkMarked(output: GradeOutput, gradeInput: GradeInput): MarkOu
       max_score: gradeInput.totalScore,
       evaluation: output.evaluation.map((e) => ({ item: e.item, score: e.score, max_score: e.max_score, feedback: e.feedback })),
       rubrics: rubricsUsed(gradeInput.rubrics),
+      graded_by: gradedBy,
     },
   };
 }
