@@ -309,8 +309,7 @@ export const EvaluationResult = StatusSnapshot.extend({
   evaluation: z.array(EvaluationEntry).nullable().optional(),
   rubrics: z.array(z.looseObject({ item: z.string().optional() })).nullable().optional(),
   // Beyond the spec: the sandbox names who marked a result; the service does not send it, and a value that is not text is ignored.
-  graded_by: z.string().optional().catch(undefined)
-    .describe('Who marked the result, when the server says: the sandbox sends "the sandbox\'s offline grader" or its language model. Absent from the service.'),
+  graded_by: z.string().optional().catch(undefined),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
