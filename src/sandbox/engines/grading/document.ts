@@ -26,6 +26,8 @@ const SCAN_LIMIT = 100_000;
 
 const LETTER_FRAME = /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b)/is;
 
+const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
+
 const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e)|\b[A-Z])\.$/;
 
 /** Sentences of a paragraph: at . ! ? (and a closing quote) before a capital, and at line ends. */
@@ -74,9 +76,15 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
   const sentences: Sentence[] = [];
   let copiedWords = 0;
   let copiedExample: string | undefined;
+  let signedOff = false;
   for (const block of structurePlainText(text).body.split(/\n\s*\n/)) {
     // A letter's greeting and sign-off frame the answer; they are not its opening or conclusion.
-    if (LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12) continue;
+    if (LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12) {
+      signedOff ||= SIGN_OFF.test(block.trim());
+      continue;
+    }
+    // After the sign-off, the writer's name, form or school ("Jordan Ellis / Year 10") is frame too.
+    if (signedOff && block.split(/\s+/).length <= 8 && !/[.!?]["”’]?\s*$/.test(block.trim())) continue;
     const kept: string[] = [];
     for (const s of sentencesOf(block)) {
       const tokens = words(s);
