@@ -4,7 +4,7 @@
 // for it (issue 25); feedback whose level and lines agree; and a result that says who marked it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
+import { FIXTURES, GENERATED, parseJson, ROOT, tempDir, useSandbox, type RunResult } from './harness.js';
 
 interface Result { status: string; score: number; graded_by?: string; evaluation: { item: string; score: number; feedback: string }[] }
 
@@ -46,7 +46,7 @@ describe('the cases of issue 25, through the built kct', () => {
 
   it('the README\'s model, built from the example PDF and DOCX, marks the letter written for it as on the topic', async () => {
     const dir = tempDir();
-    const ok = (run: { code: number; stderr: string }) => expect(run.code, run.stderr).toBe(0);
+    const ok = (run: RunResult) => expect(run.code, run.stderr).toBe(0);
     ok(await shared.kct(['ingest', 'questions', join(EXAMPLES, 'question-paper.pdf'), '-o', join(dir, 'questions.yaml')]));
     ok(await shared.kct(['ingest', 'rubrics', join(EXAMPLES, 'rubric.docx'), '--total-score', '30', '--cum-method', 'sum', '-o', join(dir, 'rubrics.yaml')]));
     const created = await shared.kct(['models', 'create', '--questions', join(dir, 'questions.yaml'), '--rubrics', join(dir, 'rubrics.yaml'), '--wait', '--yes', '--json'], { timeoutMs: 60_000 });

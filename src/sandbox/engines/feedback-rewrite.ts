@@ -159,9 +159,11 @@ const LABELS: { re: RegExp; kind: 'shows' | 'lacks' | 'next' | 'example' | 'scor
 const COMMON_START = new Set('a an the some few many more most several enough each every no clear good strong weak little limited accurate precise varied specific relevant well'.split(' '));
 const lowerStart = (x: string) => x.replace(/^([A-Z])([a-z]+)\b/, (w, first: string, rest: string) => (COMMON_START.has(w.toLowerCase()) ? first.toLowerCase() + rest : w));
 
-/** "a; b; c" as "a, b and c". */
+/** "a; b; c" as "a, b and c"; items that hold commas or "and" themselves keep their semicolons ("a, x; b; and c"). */
 function joinItems(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  if (items.length <= 1) return items.join('');
+  const compound = items.some((x) => /,|\band\b/.test(protect(x).text));
+  return compound ? `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}` : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** A quotation with what it proves in brackets ("“…” (shows a)"), as a clause: "“…”, which shows a". */
