@@ -25,7 +25,7 @@ interface Read { clauses: Clause[]; shows: string[]; lacks: string[]; proof?: { 
 function readBullet(feedback: string): Read {
   const lines = feedback.split('\n').map((l) => l.replace(/^- /, ''));
   const out: Read = { clauses: [], shows: [], lacks: [] };
-  const level = /: (?:reaches|is nearest to) level [\d.]+ \(“(.+)”\)\.$/.exec(lines[0]);
+  const level = /: reaches level [\d.]+ \(“(.+)”\)\.$/.exec(lines[0]);
   if (level) out.clauses.push(...readClaims(level[1]));
   for (const line of lines.slice(1)) {
     if (line.startsWith('Shows: ')) out.shows = line.slice(7).replace(/\.$/, '').split('; ');

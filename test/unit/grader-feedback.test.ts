@@ -40,9 +40,9 @@ describe('feedback on the labelled answers', () => {
             expect(fb).toContain(v.advice.slice(1));
             continue;
           }
-          if (v.fit === 'held') {
-            // Held down as off the topic: the level is named without a descriptor that is not about this answer.
-            expect(fb, `${c.name} ${v.item}`).toContain(`held at level ${v.level.score}`);
+          if (v.fit !== 'fits') {
+            // Held down as off the topic, or no level fits: the level is named without a descriptor that is untrue of this answer.
+            expect(fb, `${c.name} ${v.item}`).toMatch(new RegExp(`(?:held at|closest to) level ${v.level.score}\\b`));
             expect(fb).not.toContain(flat(v.level.descriptor).replace(/[.;]+$/, '').slice(0, 60));
           } else {
             expect(fb, `${c.name} ${v.item}`).toContain(`level ${v.level.score} (“`);

@@ -25,7 +25,7 @@ export interface Verdict {
   level: Level;
   /** The next level up; undefined at the top. */
   next: Level | undefined;
-  /** Whether the level's descriptor fits the evidence, is the nearest when none does, or was held (off the topic). */
+  /** Whether the level's descriptor fits the evidence, or not (the closest when none fits; held there when off the topic): only a fitting one is quoted. */
   fit: Fit;
   /** What the answer shows, strongest first: each true of the answer and in agreement with the level. */
   strengths: Finding[];
@@ -156,8 +156,8 @@ export function assess(input: AssessInput): Verdict[] {
       };
     }
     const caveat = caveatOf(answer.doc, result, task, answer.stems, facts.get('story') === true, original);
-    // A level held against the evidence is named without its descriptor, so it claims nothing.
-    const said: Clause[] = [...(fit === 'held' ? [] : levelClaims(level)), ...(caveat ? readClaims(caveat) : [])];
+    // A level whose descriptor does not fit is named without it, so it claims nothing.
+    const said: Clause[] = [...(fit === 'fits' ? levelClaims(level) : []), ...(caveat ? readClaims(caveat) : [])];
     const met = result.signals.filter((s) => s.value >= MET).sort((a, b) => b.weight * b.value - a.weight * a.value);
     const unmet = result.signals.filter((s) => s.value < MET).sort((a, b) => b.weight * (1 - b.value) - a.weight * (1 - a.value));
     const strengths = keepAgreeing(met, (s) => s.found, 'states', said, facts, MAX_STRENGTHS);

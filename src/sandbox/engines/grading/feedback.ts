@@ -23,10 +23,15 @@ function levelName(l: Level, max: number): string {
   return `level ${fmt(l.score)} (“${shorten(l.descriptor, 160).replace(/[.;]+$/, '')}”)`;
 }
 
-/** How the score relates to its level: reached; the nearest when no descriptor fits; held there by the topic gate (descriptor not quoted: it is not about this answer). */
+/**
+ * How the score relates to its level: it reaches a level whose descriptor fits the answer. A
+ * descriptor that does not fit is not quoted, since it would say something untrue of the answer:
+ * the level is the closest when none fits, or where the topic gate held the score.
+ */
 function reachedLevel(v: Verdict, verb: 'reaches' | 'reaching'): string {
-  if (v.fit === 'held') return `${verb === 'reaches' ? 'is' : 'being'} held at level ${fmt(v.level.score)} as off the topic`;
-  if (v.fit === 'nearest') return `${verb === 'reaches' ? 'is' : 'being'} nearest to ${levelName(v.level, v.max)}`;
+  const is = verb === 'reaches' ? 'is' : 'being';
+  if (v.fit === 'held') return `${is} held at level ${fmt(v.level.score)} as off the topic`;
+  if (v.fit === 'nearest') return `${is} closest to level ${fmt(v.level.score)}, though no level’s descriptor fits this answer exactly`;
   return `${verb} ${levelName(v.level, v.max)}`;
 }
 
