@@ -7,7 +7,7 @@
 import { disagreements, readClaims, type Clause, type Facts } from './claims.js';
 import { answerStems, CEILING, missingTopic, relevanceFor, scoreCriterion, type CriterionInput, type CriterionResult, type WeightedSignal } from './criterion.js';
 import { readAnswer, type Doc } from './document.js';
-import { factsOf, ON_TOPIC } from './facts.js';
+import { factsOf } from './facts.js';
 import { measure, type Features } from './features.js';
 import { judgeLevel, levelClaims, type Fit, type Level } from './levels.js';
 import { MET } from './signals.js';
@@ -177,4 +177,3 @@ export function assess(input: AssessInput): Verdict[] {
   });
 }
 
-export { ON_TOPIC };

@@ -143,11 +143,6 @@ export function closeFacts(measured: Iterable<[FeatureId, boolean]>): Facts {
   return out;
 }
 
-/** Clauses of one claim, taken as facts: what a text says for certain. */
-export function certain(clauses: Clause[]): Facts {
-  return closeFacts(clauses.filter((c) => c.length === 1 || c.every((x) => x.feature === c[0].feature && x.holds === c[0].holds)).map((c) => [c[0].feature, c[0].holds]));
-}
-
 /** Whether a clause is contradicted: every claim in it goes against what is known. */
 export function contradicted(clause: Clause, facts: Facts): boolean {
   return clause.every((c) => facts.has(c.feature) && facts.get(c.feature) !== c.holds);
@@ -156,7 +151,7 @@ export function contradicted(clause: Clause, facts: Facts): boolean {
 /**
  * Where claims disagree among themselves: a feature both asserted and denied (with implication:
  * "rebutted" asserts that an opposing view is there, "no real counter-argument" denies it), or a
- * clause of several claims all of which the certain claims deny. Empty when they agree.
+ * clause of several claims all of which the single claims deny. Empty when they agree.
  */
 export function disagreements(clauses: Clause[]): string[] {
   const yes = new Set<FeatureId>();

@@ -97,6 +97,10 @@ export interface CriterionResult {
   lengthFactor: number;
 }
 
+/** The topic gate: closed below this much of the topic (or of a story), fully open from ON_TOPIC, where an answer is on the task. */
+export const OFF_TOPIC = 0.25;
+export const ON_TOPIC = 0.55;
+
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
 export const CEILING = 0.9;
 
@@ -219,7 +223,7 @@ export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, re
   const signals: WeightedSignal[] = [...weights.entries()].map(([id, w]) => ({ ...signal(id, ctx), weight: w / total }));
   const raw = signals.reduce((n, s) => n + s.value * s.weight, 0);
 
-  const topicFactor = clamp((relevance - 0.25) / 0.3, 0, 1);
+  const topicFactor = clamp((relevance - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0, 1);
   const lengthFactor = Math.min(1, Math.sqrt(answer.f.words / Math.max(1, task.length.low * 0.5)));
   return {
     fraction: clamp(raw * topicFactor * lengthFactor * CEILING, 0, CEILING),

@@ -2,13 +2,11 @@
 // every criterion's level, score and Shows/Lacks lines are checked against. Each fact comes from
 // the same readings as the signal that scores it, so a line can only claim what was measured.
 import { closeFacts, type Facts, type FeatureId } from './claims.js';
+import { ON_TOPIC } from './criterion.js';
 import {
   errorRate, frameReading, judgementReading, lateChanges, MET, positionReading, punctuatedShare, signal, storyValue, supportUnits,
   type SignalContext, type SignalId,
 } from './signals.js';
-
-/** Above this share of the topic's terms (or this much of a story) an answer is on the task: the topic gate is open. */
-export const ON_TOPIC = 0.55;
 
 /** At most this many slips per 100 words is "virtually error-free". */
 const ERROR_FREE_RATE = 0.25;
