@@ -4,7 +4,7 @@
 // level the evidence fits, the score is kept inside that level's band, and only lines that agree
 // with the facts and with the level are kept (claims.ts). Feedback in every style is written from
 // this, so the styles differ in form, never in verdict.
-import { disagreements, readClaims, type Clause, type Facts } from './claims.js';
+import { contradicted, disagreements, readClaims, type Clause, type Facts } from './claims.js';
 import { answerStems, CEILING, missingTopic, relevanceFor, scoreCriterion, type CriterionInput, type CriterionResult, type WeightedSignal } from './criterion.js';
 import { readAnswer, type Doc } from './document.js';
 import { factsOf } from './facts.js';
@@ -109,7 +109,7 @@ function keepAgreeing(signals: WeightedSignal[], text: (s: WeightedSignal) => st
   for (const s of signals) {
     if (kept.length >= most) break;
     const claims = readClaims(text(s), polarity);
-    if (claims.some((c) => c.every((x) => facts.has(x.feature) && facts.get(x.feature) !== x.holds))) continue;
+    if (claims.some((c) => contradicted(c, facts))) continue;
     if (disagreements([...said, ...claims]).length > 0) continue;
     said.push(...claims);
     kept.push(s);
@@ -138,8 +138,8 @@ export function assess(input: AssessInput): Verdict[] {
     let measured = result ? roundHalf(result.fraction * max) : 0;
     if (prior && Number.isFinite(prior.score)) measured = roundHalf((measured + clamp(prior.score, 0, max)) / 2);
     measured = clamp(measured, 0, max);
-    // The level the evidence fits, and the score within its band.
-    // An answer held down as off the topic stays where the gate put it: its merits are not the question's.
+    // The level the evidence fits, and the score within its band; an answer held down as off the
+    // topic stays where the gate put it (its merits are not the question's).
     const { level, next, score, fit } = judgeLevel(c.levels, max, measured, facts, {
       ceiling: Math.max(measured, Math.floor(max * CEILING * 2) / 2),
       hold: result !== undefined && result.topicFactor < 1,
