@@ -312,8 +312,6 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     credits_charged: typeof outcome.credits_charged === 'number' ? outcome.credits_charged : typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
     ...(outcome.message ? { message: outcome.message } : {}),
     evaluation: outcome.evaluation ?? null,
-    // Only when the service names who marked it (the sandbox does): README "Output shapes".
-    ...(typeof outcome.result?.graded_by === 'string' ? { graded_by: outcome.result.graded_by } : {}),
   };
 }
 

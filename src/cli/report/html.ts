@@ -17,14 +17,13 @@ export interface ReportRow {
   max_score?: number | null;
   message?: string | null;
   evaluation?: EvaluationEntry[] | null;
-  /** Who marked it, when the result says (the sandbox names its grader): a saved row's field, or the record's. */
-  graded_by?: string | null;
+  /** The result record of an answer marked in this run, when there is one: it may say who marked it (the sandbox does). */
   result?: { graded_by?: unknown } | null;
 }
 
-/** Who marked a row, if its row or record says. */
+/** Who marked a row, if its record says. */
 export function gradedByOf(row: ReportRow): string | undefined {
-  const by = row.graded_by ?? row.result?.graded_by;
+  const by = row.result?.graded_by;
   return typeof by === 'string' && by.trim() !== '' ? by : undefined;
 }
 

@@ -17,7 +17,6 @@ const Row = z.looseObject({
   max_score: z.number().nullable().optional(),
   message: z.string().nullable().optional(),
   evaluation: z.array(EvaluationEntry).nullable().optional(),
-  graded_by: z.string().nullable().optional().catch(undefined),
 });
 
 const FORMAT_HINT = 'Save a run with `kct one-pass <folder> --output ndjson > marks.ndjson` (or `kct batch ... --output ndjson`), then run `kct report marks.ndjson -o class.html`.';

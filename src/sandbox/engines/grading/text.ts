@@ -24,8 +24,9 @@ export function normaliseAnswer(text: string): string {
   return text
     .replace(/(^|[\s"“‘(])\|(?=(?:['’](?:m|ve|ll|d))?\s+\p{Ll}|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
     .replace(/(^|[\s"“‘(])l(?=\s+(?:think|believe|am|was|have|had|would|will|feel|agree|disagree|do|did|can|could|should|must|know|want|hope|moved|went|saw|said|remember)\b|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
-    .replace(/(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
-    .replace(/(\p{L}+)- (\p{Ll}+)/gu, rejoin);
+    // From the start of a word only: a run of letters is scanned once, not once per letter.
+    .replace(/(?<!\p{L})(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
+    .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin);
 }
 
 /** Lower-case word tokens, apostrophes kept inside words ("students'" → "students"). */
