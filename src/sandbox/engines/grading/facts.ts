@@ -46,7 +46,8 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['variety', met('variety')],
     ['quotations_any', f.quotations.count > 0],
     ['quotations', met('quotations')],
-    ['analysis_any', f.analysis.count + f.terminology.count > 0],
+    // An inference drawn ("suggests", "conveys"), not a subject term named.
+    ['analysis_any', f.analysis.count > 0],
     ['analysis', met('analysis')],
     ['context_any', f.outside.count > 0],
     ['context', met('context')],
