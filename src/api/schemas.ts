@@ -308,6 +308,8 @@ export const EvaluationResult = StatusSnapshot.extend({
   max_score: z.number().nullable().optional(),
   evaluation: z.array(EvaluationEntry).nullable().optional(),
   rubrics: z.array(z.looseObject({ item: z.string().optional() })).nullable().optional(),
+  // Beyond the spec: the sandbox names who marked a result; the service does not send it, and a value that is not text is ignored.
+  graded_by: z.string().optional().catch(undefined),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 

@@ -38,8 +38,10 @@ describe('kct doctor', () => {
       ['config', 'ok'], ['key', 'ok'], ['base_url', 'ok'], ['access', 'ok'], ['models', 'ok'], ['mark', 'ok'],
     ]);
     const mark = report.checks.at(-1)!;
-    expect(mark.detail).toMatch(/^SUCCESS, score [\d.]+ of 20 /);
+    // A plausible score, stated as proof that marking works, not as a judgement.
+    expect(mark.detail).toMatch(/^SUCCESS in [\d.]+ s: the service marked the built-in sample \([\d.]+ of 20, which shows only that marking works\)/);
     expect(typeof mark.score).toBe('number');
+    expect(mark.score).toBeGreaterThanOrEqual(8);
     expect(mark.task_id).toMatch(/^tsk_/);
     const result = parseJson<{ status: string; student_id: string }>((await shared.kct(['result', String(mark.task_id), '--json'])).stdout);
     expect(result).toMatchObject({ status: 'SUCCESS', student_id: 'kct-doctor' });

@@ -1,11 +1,12 @@
 // What a new user sees when they mark real documents in the sandbox: labelled answers as PDF, DOCX,
 // RTF and TXT files, sent with the built kct, ranked as a teacher would, with the paragraphs the
-// documents really have.
+// documents really have; the README's own model built from examples/ marking the letter written
+// for it (issue 25); feedback whose level and lines agree; and a result that says who marked it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, parseJson, useSandbox } from './harness.js';
+import { FIXTURES, GENERATED, parseJson, ROOT, tempDir, useSandbox, type RunResult } from './harness.js';
 
-interface Result { status: string; score: number; evaluation: { item: string; score: number; feedback: string }[] }
+interface Result { status: string; score: number; graded_by?: string; evaluation: { item: string; score: number; feedback: string }[] }
 
 const shared = useSandbox();
 const persuasive = (name: string) => join(FIXTURES, 'graded', 'persuasive', name);
@@ -38,4 +39,34 @@ describe('marking documents as a teacher would', () => {
     expect(copied.score).toBe(0);
     expect(copied.evaluation[0].feedback).toMatch(/copies the question/);
   });
+});
+
+describe('the cases of issue 25, through the built kct', () => {
+  const EXAMPLES = join(ROOT, 'examples');
+
+  it('the README\'s model, built from the example PDF and DOCX, marks the letter written for it as on the topic', async () => {
+    const dir = tempDir();
+    const ok = (run: RunResult) => expect(run.code, run.stderr).toBe(0);
+    ok(await shared.kct(['ingest', 'questions', join(EXAMPLES, 'question-paper.pdf'), '-o', join(dir, 'questions.yaml')]));
+    ok(await shared.kct(['ingest', 'rubrics', join(EXAMPLES, 'rubric.docx'), '--total-score', '30', '--cum-method', 'sum', '-o', join(dir, 'rubrics.yaml')]));
+    const created = await shared.kct(['models', 'create', '--questions', join(dir, 'questions.yaml'), '--rubrics', join(dir, 'rubrics.yaml'), '--wait', '--yes', '--json'], { timeoutMs: 60_000 });
+    ok(created);
+    const model = parseJson<{ model_id: number }>(created.stdout).model_id;
+    const run = await shared.kct(['one-pass', join(EXAMPLES, 'homework-letter.txt'), '--model', String(model), '--json'], { timeoutMs: 90_000 });
+    ok(run);
+    const letter = parseJson<Result>(run.stdout);
+    expect(letter.score).toBeGreaterThanOrEqual(18);
+    for (const e of letter.evaluation) {
+      expect(e.feedback).not.toMatch(/key terms|off the topic/);
+      expect(e.feedback).not.toContain('Lacks: a reply to the opposing view');
+    }
+  }, 180_000);
+
+  it('a weak essay that states its position in its first sentence is never "no identifiable position"; the table says who marked it', async () => {
+    const weak = await mark(join(FIXTURES, 'real', 'weak-uniforms.txt'), 'Bullet');
+    expect(weak.graded_by).toBe("the sandbox's offline grader");
+    expect(weak.evaluation.find((e) => e.item === 'Thesis & position')!.feedback).not.toMatch(/No identifiable position/);
+    const table = await shared.kct(['one-pass', join(FIXTURES, 'real', 'weak-uniforms.txt'), '--model', '12'], { timeoutMs: 90_000 });
+    expect(table.stdout).toContain("Marked by the sandbox's offline grader");
+  }, 120_000);
 });

@@ -14,7 +14,7 @@ interface PackInfo { filename: string; size: number; unpackedSize: number; files
 /** Everything the tarball may hold; anything else (tests, sources, fixtures, bench, the executable) fails. */
 const ALLOWED = [
   'package.json', 'README.md', 'bin/kct.js', 'bin/package.json',
-  'dist/**/*.js', 'dist/help-cache.json', 'dist/sandbox/store/seed-assignments.json', 'dist/man/*.1',
+  'dist/**/*.js', 'dist/help-cache.json', 'dist/sandbox/store/seed-assignments.json', 'dist/sandbox/engines/grading/feature-vocabulary.json', 'dist/man/*.1',
   // declarations of the library's surface only: the CLI and the sandbox are not imported from 'kct'
   'dist/index.d.ts', 'dist/version.d.ts', 'dist/api/*.d.ts', 'dist/client/*.d.ts',
   'docs/*.md', 'docs/openapi.json',

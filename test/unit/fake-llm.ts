@@ -11,6 +11,9 @@
 //   no-schema       HTTP 400 to any request with response_format; valid from the prompt otherwise
 //   echo-key        HTTP 401 whose message repeats the Authorization header
 //   slow            valid, after 50 ms (to see how many requests overlap)
+//   generous        wants to give more than every maximum, but decodes under the schema: each score is the
+//                   schema's maximum for its criterion when the schema gives one (else the mark it wanted)
+//   labelled        rewrites as labelled bullets ("- Shows: …", "- Lacks: …"), whatever style is asked
 // Rewrites (schema "rewrite", or a prompt asking to rewrite) get "Rewritten: <comment>".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +51,15 @@ function marking(body: any, change: (entries: { item: string; score: number; fee
   return JSON.stringify({ criteria: entries, total: 999 });
 }
 
+/** The maximum the request's JSON schema allows a criterion's score, as constrained decoding would enforce it. */
+function schemaMaximum(body: any, item: string): number | undefined {
+  const items = body.response_format?.json_schema?.schema?.properties?.criteria?.items;
+  const entries: any[] = items?.anyOf ?? (items ? [items] : []);
+  const entry = entries.find((e) => Array.isArray(e.properties?.item?.enum) && e.properties.item.enum.length === 1 && e.properties.item.enum[0] === item)
+    ?? entries.find((e) => e.properties?.item?.enum?.includes(item));
+  return entry?.properties?.score?.maximum;
+}
+
 function rewriting(body: any): string {
   return JSON.stringify({ sections: sectionsOf(body).map((s) => ({ item: s.item, comment: `Rewritten: ${s.comment}` })) });
 }
@@ -76,6 +88,10 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         case 'malformed-once': return answer(mine % 2 === 1 ? 'not json at all' : (isRewrite ? rewriting(body) : marking(body)));
         case 'missing': return answer(isRewrite ? JSON.stringify({ sections: [] }) : marking(body, (e) => e.pop()));
         case 'over-max': return answer(marking(body, (e) => { e[0].score = rubricOf(body)[0].max + 1; }));
+        case 'generous': return answer(marking(body, (e) => { for (const x of e) x.score = schemaMaximum(body, x.item) ?? x.score * 2 + 1; }));
+        case 'labelled': return answer(isRewrite
+          ? JSON.stringify({ sections: sectionsOf(body).map((x) => ({ item: x.item, comment: `- Shows: ${x.comment.replace(/\.$/, '')}; clear links\n- Lacks: a conclusion` })) })
+          : marking(body));
         case 'error-500': return send(res, 500, { error: { message: 'model crashed', type: 'server_error' } });
         case 'hang': hanging.add(res); return;
         case 'no-schema':

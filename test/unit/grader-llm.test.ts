@@ -45,7 +45,8 @@ describe('a good reply', () => {
     const sent = requestsFor('good').at(-1)!.body;
     expect(sent).toMatchObject({ model: 'good', temperature: 0, seed: 7, stream: false });
     expect(sent.response_format.type).toBe('json_schema');
-    expect(sent.response_format.json_schema.schema.properties.criteria.items.properties.item.enum).toEqual(model12.rubrics.map((r) => r.item));
+    const entries = sent.response_format.json_schema.schema.properties.criteria.items.anyOf;
+    expect(entries.map((e: any) => e.properties.item.enum)).toEqual(model12.rubrics.map((r) => [r.item]));
     const text = sent.messages.map((m: { content: string }) => m.content).join('\n');
     expect(text).toContain(model12.question_text);
     expect(text).toContain('- "Evidence & reasoning" (maximum 6)');
@@ -169,6 +170,26 @@ describe('concurrency', () => {
   });
 });
 
+describe('each criterion\'s maximum', () => {
+  it('is in the schema, each criterion its own: a server that decodes under it is never asked again for a score over a maximum', async () => {
+    const out = await engine('generous').grade(input, never);
+    // One request: every score the server produced was within its criterion's maximum, so no repair was asked for.
+    expect(requestsFor('generous')).toHaveLength(1);
+    expect(out.evaluation.map((e) => [e.item, e.score])).toEqual(model12.rubrics.map((r) => [r.item, r.max_score]));
+    const entries = requestsFor('generous')[0].body.response_format.json_schema.schema.properties.criteria.items.anyOf;
+    expect(entries.map((e: any) => [e.properties.item.enum[0], e.properties.score.minimum, e.properties.score.maximum])).toEqual(model12.rubrics.map((r) => [r.item, 0, r.max_score]));
+  });
+
+  it('is in the prompt for a server without structured output', async () => {
+    await engine('no-schema').grade(input, never);
+    const prompt = requestsFor('no-schema').at(-1)!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    for (const r of model12.rubrics) {
+      expect(prompt).toContain(`"${r.item}" 0 to ${r.max_score}`);
+      expect(prompt).toContain(`"enum":["${r.item}"]},"score":{"type":"number","minimum":0,"maximum":${r.max_score}}`);
+    }
+  });
+});
+
 describe('feedback rewrite', () => {
   const sections = [
     { item: 'Organisation', comment: 'Clear paragraphs.', score: 4, max_score: 5 },
@@ -183,7 +204,15 @@ describe('feedback rewrite', () => {
     ]);
     const one = await engine('good').rewrite({ style: 'bullet_points', target_item: 'evidence', sections }, never);
     expect(one.sections[0]).toMatchObject({ comment: 'Clear paragraphs.', rewritten: false });
-    expect(one.sections[1]).toMatchObject({ comment: '- Rewritten: Needs figures.', rewritten: true, score: 2 });
+    expect(one.sections[1]).toMatchObject({ comment: '- Rewritten: Needs figures', rewritten: true, score: 2 });
+  });
+
+  it('gives each style its form, as the sandbox\'s own rewrite does: prose without the labels a model added', async () => {
+    const prose = await engine('labelled').rewrite({ style: 'paragraph', target_item: 'organisation', sections }, never);
+    expect(prose.sections.map((s) => s.rewritten)).toEqual([true, false]);
+    expect(prose.sections[0].comment).toBe('The answer shows clear paragraphs and clear links. It lacks a conclusion.');
+    const bullets = await engine('labelled').rewrite({ style: 'bullet_points', sections }, never);
+    expect(bullets.sections[0].comment).toBe('- Shows: Clear paragraphs\n- Shows: clear links\n- Lacks: a conclusion');
   });
 
   it('fails clearly when the reply leaves a section out', async () => {

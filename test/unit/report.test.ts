@@ -118,6 +118,21 @@ describe('HTML of the report', () => {
   });
 });
 
+describe('who marked the answers', () => {
+  it('is said under the title when the results name it (the sandbox does), and not otherwise', async () => {
+    const dir = tempDir();
+    const sandbox = ReportWriter.open({ target: join(dir, 'sandbox.html') });
+    sandbox.add({ ...marked(10), result: { graded_by: "the sandbox's offline grader" } });
+    sandbox.add(marked(12));
+    await sandbox.finish();
+    expect(readFileSync(join(dir, 'sandbox.html'), 'utf8')).toContain('<p class="marked-by">Marked by the sandbox&#39;s offline grader</p>');
+    const service = ReportWriter.open({ target: join(dir, 'service.html') });
+    service.add(marked(10));
+    await service.finish();
+    expect(readFileSync(join(dir, 'service.html'), 'utf8')).not.toContain('<p class="marked-by">');
+  });
+});
+
 describe('reading a saved run', () => {
   const read = async (text: string) => {
     const rows: ReportRow[] = [];

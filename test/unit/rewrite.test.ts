@@ -102,3 +102,60 @@ describe('rewrite of the sandbox grader’s own feedback', () => {
     expect(out).toContain('Next step');
   });
 });
+
+describe('each style is what it says, on the sandbox grader’s own feedback', () => {
+  const graded = async () => {
+    const { grade } = await import('../../src/sandbox/engines/grader.js');
+    const { SEED_MODELS } = await import('../../src/sandbox/store/seed-models.js');
+    const { readFileSync } = await import('node:fs');
+    const model = SEED_MODELS.find((m) => m.model_id === 12)!;
+    const answerText = readFileSync(new URL('../../examples/sample-essay.txt', import.meta.url), 'utf8');
+    return grade({ answerText, questionText: model.question_text, rubrics: model.rubrics, cumMethod: 'sum', totalScore: 20, style: 'Bullet' })
+      .evaluation.map((e) => ({ item: e.item, comment: e.feedback, score: e.score, max_score: e.max_score }));
+  };
+  const LABELS = /(?:^|\s)(?:Shows|Lacks|From the answer|Next step):/;
+  /** Sentences, with quotations counted as one word: a quoted descriptor is the rubric's, not the rewrite's. */
+  const plainWords = (s: string) => words(s.replace(/“[^”]*”/g, 'Q').replace(/\([^()]*\)/g, ''));
+
+  it('paragraph: prose, its sentences without the labels or the list markers', async () => {
+    for (const s of rewrite({ style: 'paragraph', sections: await graded() }).sections) {
+      expect(s.comment).not.toContain('\n');
+      expect(s.comment).not.toMatch(LABELS);
+      expect(s.comment).not.toMatch(/(?:^|\s)- /);
+      expect(s.comment).toMatch(/\bThe answer shows [^.]+\./);
+    }
+  });
+
+  it('short_sentences: short sentences, without the labels', async () => {
+    for (const s of rewrite({ style: 'short_sentences', sections: await graded() }).sections) {
+      expect(s.comment).not.toMatch(LABELS);
+      const list = s.comment.replace(/“[^”]*”/g, '“Q.”').split(/(?<=[.!?]["”)]?)\s+(?=["“(]?[A-Z0-9])/);
+      for (const sentence of list) expect(plainWords(sentence), sentence).toBeLessThanOrEqual(15);
+    }
+  });
+
+  it('bullet_points: a "- " line for each finding', async () => {
+    for (const s of rewrite({ style: 'bullet_points', sections: await graded() }).sections) {
+      const lines = s.comment.split('\n');
+      expect(lines.every((l) => l.startsWith('- '))).toBe(true);
+      expect(lines.filter((l) => l.startsWith('- Shows: ')).every((l) => !l.includes('; '))).toBe(true);
+    }
+  });
+
+  it('target_item: only that criterion is rewritten, and the response says which', async () => {
+    const out = rewrite({ style: 'paragraph', target_item: 'ORGANISATION', sections: await graded() }).sections;
+    expect(out.filter((s) => s.rewritten).map((s) => s.item)).toEqual(['Organisation']);
+    for (const s of out.filter((x) => !x.rewritten)) expect(s.comment).toMatch(/^- /);
+  });
+});
+
+describe('kct rewrite --item', () => {
+  it('prints only the criterion rewritten: by the service\'s flag, else by name', async () => {
+    const { shownSections } = await import('../../src/commands/rewrite/run.js');
+    const sections = [{ item: 'Thesis', comment: 'a', rewritten: false }, { item: 'Organisation', comment: 'b', rewritten: true }];
+    expect(shownSections(sections, 'organisation').map((s) => s.item)).toEqual(['Organisation']);
+    expect(shownSections(sections, undefined)).toHaveLength(2);
+    const unflagged = [{ item: 'Thesis', comment: 'a' }, { item: 'Organisation', comment: 'b' }];
+    expect(shownSections(unflagged, 'ORGANISATION').map((s) => s.item)).toEqual(['Organisation']);
+  });
+});

@@ -216,6 +216,15 @@ describe('printResult', () => {
     expect(text).not.toContain(ESC);
   });
 
+  it('says who marked it when the result names it (the sandbox does), and nothing when it does not (the service)', async () => {
+    const sandbox = makeIO();
+    await printResult(sandbox.io, { ...success, graded_by: "the sandbox's offline grader" });
+    expect(sandbox.output().split('\n')[2]).toBe("Marked by the sandbox's offline grader");
+    const service = makeIO();
+    await printResult(service.io, success);
+    expect(service.output()).not.toContain('Marked by');
+  });
+
   it('uses max_score of the result, and no maximum when a criterion lacks one', async () => {
     const withMax = makeIO();
     await printResult(withMax.io, { ...success, max_score: 20 });

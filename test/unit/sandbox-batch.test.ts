@@ -26,11 +26,12 @@ describe('POST /evaluations/batch', () => {
     expect(record.items.map((i: any) => i.index)).toEqual([0, 1, 2, 3, 4]);
     expect(record.items.map((i: any) => i.student_id)).toEqual(['s0', 's1', 's2', 's3', 's4']);
     for (const item of record.items) {
-      expect(item).toMatchObject({ status: 'SUCCESS', batch_id: batch.task_id, max_score: 20 });
+      expect(item).toMatchObject({ status: 'SUCCESS', batch_id: batch.task_id, max_score: 20, graded_by: "the sandbox's offline grader" });
       expect(item.evaluation).toHaveLength(4);
     }
     const alone = (await sb.call('GET', `/evaluations/${record.items[2].task_id}`)).body.data;
-    expect(alone).toMatchObject({ task_id: record.items[2].task_id, status: 'SUCCESS', batch_id: batch.task_id, index: 2, student_id: 's2' });
+    // The result names who marked it: a sandbox score is not the service's.
+    expect(alone).toMatchObject({ task_id: record.items[2].task_id, status: 'SUCCESS', batch_id: batch.task_id, index: 2, student_id: 's2', graded_by: "the sandbox's offline grader" });
     expect((await credits()).credits).toBe(before.credits - batch.credit_cost);
   });
 

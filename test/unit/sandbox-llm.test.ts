@@ -33,6 +33,8 @@ describe('marking through the engine', () => {
     expect(result.score).toBe(10);
     expect(result.evaluation[0]).toMatchObject({ item: 'Thesis & position', score: 2.5, max_score: 5 });
     expect(result.evaluation[0].feedback).toMatch(/^Reaches the middle level for Thesis & position/);
+    // Who marked it: the model by name, never the server's address.
+    expect(result.graded_by).toBe('the language model "good", through the sandbox');
     expect(await credits(sb)).toBe(before - result.credits_charged);
     expect(result.credits_charged).toBe(result.credit_cost);
   });

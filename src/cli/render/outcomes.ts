@@ -13,7 +13,7 @@ import { err, out, outRaw, safeText, type IO } from '../io.js';
 import { RowSpool } from '../row-spool.js';
 import { renderSummary } from '../summary.js';
 import { ClassTally } from '../tally.js';
-import { printResult } from './result.js';
+import { markedBy, printResult } from './result.js';
 import { cell, CSV_OPTIONS, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
 
@@ -34,6 +34,8 @@ export interface AnswerOutcome {
   duplicate_of?: string;
   /** The task is an earlier submission's (the service replayed it, or this machine sent it before): no new charge. */
   replayed?: boolean;
+  /** Who marked it, when the result says (the sandbox does: its offline grader, or a language model). */
+  graded_by?: string;
   result?: EvaluationResult;
   /** The error behind an ERROR / NOT_SENT outcome (not printed as such). */
   error?: unknown;
@@ -50,6 +52,7 @@ export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult)
     max_score: result.max_score,
     evaluation: result.evaluation,
     message: errorEntry?.comment ?? undefined,
+    ...(typeof result.graded_by === 'string' && result.graded_by.trim() !== '' ? { graded_by: result.graded_by } : {}),
     result,
   };
 }
@@ -73,6 +76,8 @@ const CSV_PENDING_IN_MEMORY = 500;
 
 export class OutcomeWriter {
   private readonly tally = new ClassTally();
+  /** Who marked the results, as their records say (the sandbox names its grader). */
+  private readonly gradedBy = new Set<string>();
   private readonly waited: boolean;
   private readonly leftOut?: LeftOutCounts;
   private added = 0;
@@ -129,6 +134,7 @@ export class OutcomeWriter {
     }
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
     if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation });
+    if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
     if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
     if (this.format === 'ndjson') out(this.io, JSON.stringify(ndjsonRow(outcome)));
@@ -175,6 +181,8 @@ export class OutcomeWriter {
     }
     const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY, leftOut: this.leftOut });
     for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
+    const by = markedBy([...this.gradedBy]);
+    if (by && this.format === 'table') out(this.io, safeText(this.io, by));
     if (this.problemCount > 0) {
       err(this.io, `Not marked (${this.problemCount}):`);
       for (const line of [...problems.map((p) => p.line), ...andMore]) err(this.io, line);
@@ -340,6 +348,7 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     ...(outcome.message ? { message: outcome.message } : {}),
     ...(outcome.duplicate_of ? { duplicate_of: outcome.duplicate_of } : {}),
     ...(outcome.replayed ? { replayed: true } : {}),
+    ...(outcome.graded_by ? { graded_by: outcome.graded_by } : {}),
     evaluation: outcome.evaluation ?? null,
   };
 }

@@ -17,6 +17,15 @@ export function failureReason(result: EvaluationResult): string | undefined {
   return entry?.comment ?? entry?.feedback ?? (typeof result.message === 'string' ? result.message : undefined) ?? undefined;
 }
 
+/**
+ * "Marked by the sandbox's offline grader": the line said under a result that names who marked it
+ * (the sandbox does; the service does not), so a sandbox score is not taken for the service's.
+ */
+export function markedBy(values: unknown[]): string | undefined {
+  const named = [...new Set(values.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()))];
+  return named.length === 0 ? undefined : `Marked by ${named.join('; ')}`;
+}
+
 export async function printResult(io: IO, result: EvaluationResult): Promise<void> {
   const c = paint(io);
   const status = safeText(io, statusOf(result));
@@ -28,6 +37,8 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   const items = batchItemsOf(result);
   if (items) {
     await printBatchItems(io, items);
+    const by = markedBy(items.map((item) => item.graded_by));
+    if (by) out(io, safeText(io, by));
     if (isUnsuccessfulFinal(status) && typeof result.message === 'string') out(io, `${c.red('Reason:')} ${safeText(io, result.message)}`);
     return;
   }
@@ -43,6 +54,8 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   const entries = (result.evaluation ?? []).filter((entry) => entry.type !== 'error');
   const max = result.max_score ?? sumMax(entries);
   out(io, c.bold(`Total: ${formatNumber(result.score)}${max !== undefined ? ` / ${formatNumber(max)}` : ''}`));
+  const by = markedBy([result.graded_by]);
+  if (by) out(io, c.dim(safeText(io, by)));
   if (entries.length === 0) return;
   const body = entries.map((entry) => [
     safeText(io, entry.item ?? ''),

@@ -12,6 +12,7 @@ body { margin: 0; background: var(--bg); color: var(--ink); font: 15px/1.5 syste
 main { max-width: 1080px; margin: 0 auto; padding: 28px 20px 48px; }
 header h1 { margin: 0; font-size: 28px; letter-spacing: -0.01em; }
 header p { margin: 4px 0 0; color: var(--muted); }
+header p.marked-by { color: var(--warn); font-weight: 600; }
 h2 { margin: 0 0 4px; font-size: 17px; }
 .note { margin: 0 0 12px; color: var(--muted); font-size: 13px; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px; margin: 22px 0; }

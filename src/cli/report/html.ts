@@ -20,6 +20,15 @@ export interface ReportRow {
   /** The first answer of the run with the very same bytes. */
   duplicate_of?: string | null;
   evaluation?: EvaluationEntry[] | null;
+  /** Who marked it, when the result says (a row of a saved run, or the result record of this run). */
+  graded_by?: string | null;
+  result?: { graded_by?: unknown } | null;
+}
+
+/** Who marked a row, if its record says. */
+export function gradedByOf(row: ReportRow): string | undefined {
+  const by = row.graded_by ?? row.result?.graded_by;
+  return typeof by === 'string' && by.trim() !== '' ? by : undefined;
 }
 
 export interface PageInfo {
@@ -32,6 +41,8 @@ export interface PageInfo {
   leftOut?: LeftOutCounts;
   /** Answers identical to an earlier one: the first pairs [file, first file], and how many. */
   identical?: { pairs: [string, string][]; count: number };
+  /** "Marked by …", when the results name who marked them: a sandbox's marks are not the service's. */
+  markedBy?: string;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -87,7 +98,7 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
 </head>
 <body>
 <main>
-<header><h1>${title}</h1><p>${subtitle}</p></header>
+<header><h1>${title}</h1><p>${subtitle}</p>${info.markedBy ? `<p class="marked-by">${escapeHtml(info.markedBy)}</p>` : ''}</header>
 ${cards(summary)}
 ${notSentNote(summary, info.leftOut)}${identicalPanel(info.identical)}<div class="charts">
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>

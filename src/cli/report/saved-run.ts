@@ -17,6 +17,7 @@ const Row = z.looseObject({
   max_score: z.number().nullable().optional(),
   message: z.string().nullable().optional(),
   duplicate_of: z.string().nullable().optional(),
+  graded_by: z.string().nullable().optional(),
   evaluation: z.array(EvaluationEntry).nullable().optional(),
 });
 

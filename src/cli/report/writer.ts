@@ -12,7 +12,8 @@ import type { LeftOutCounts } from '../answers.js';
 import { VERSION } from '../../version.js';
 import { ClassTally } from '../tally.js';
 import { bandCount } from './charts.js';
-import { failureItem, isMarked, pageEnd, pageStart, studentRow, tableStart, type ReportRow } from './html.js';
+import { markedBy } from '../render/result.js';
+import { failureItem, gradedByOf, isMarked, pageEnd, pageStart, studentRow, tableStart, type ReportRow } from './html.js';
 
 export interface ReportOptions {
   /** the HTML file to write, or '-' for `stdout` */
@@ -38,6 +39,7 @@ export class ReportWriter {
   private readonly failuresFd: number;
   private failures = 0;
   private readonly identical = { pairs: [] as [string, string][], count: 0 };
+  private readonly gradedBy = new Set<string>();
   private closed = false;
   // rows are written in pieces of about 64 KiB: one write per row would cost a buffer per row
   private pendingRows = '';
@@ -81,6 +83,8 @@ export class ReportWriter {
       if (this.identical.pairs.length < 100) this.identical.pairs.push([row.file ?? row.student_id ?? '', row.duplicate_of]);
     }
     this.tally.add({ status: row.status, score: row.score, maxScore: row.max_score, evaluation: row.evaluation });
+    const by = gradedByOf(row);
+    if (by) this.gradedBy.add(by);
     this.pendingRows += studentRow(row);
     if (this.pendingRows.length >= PIECE) this.pendingRows = flush(this.rowsFd, this.pendingRows);
     if (!isMarked(row)) {
@@ -95,7 +99,7 @@ export class ReportWriter {
     const summary = this.tally.summary();
     const bands = bandCount(summary.maxScore);
     const figures = this.tally.summary(bands);
-    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION, leftOut: this.options.leftOut, identical: this.identical };
+    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION, leftOut: this.options.leftOut, identical: this.identical, markedBy: markedBy([...this.gradedBy]) };
     this.pendingRows = flush(this.rowsFd, this.pendingRows);
     this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
     try {

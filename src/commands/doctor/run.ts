@@ -18,17 +18,9 @@ import { VERSION } from '../../version.js';
 import type { OptionsOf } from '../../cli/define-command.js';
 import type { command } from './command.js';
 import { fromEnv } from '../../cli/environment.js';
+import { SAMPLE_ANSWER, SAMPLE_QUESTION } from './sample.js';
 
 type Options = OptionsOf<typeof command>;
-
-/** What --mark sends: short, plain, and the same every run (the model's saved rubric marks it). */
-export const SAMPLE_ANSWER = [
-  'Reading every day helps students in school and beyond. First, it builds vocabulary: a student',
-  'who reads meets new words in context and learns how to use them. Second, reading improves',
-  'concentration, because following a long argument or story takes focus. Finally, reading widens',
-  'what we know about other people and places, which makes us better at discussing ideas. For',
-  'these reasons, schools should give students time to read something they choose every day.',
-].join(' ');
 
 export async function run(options: Options, context: Context): Promise<void> {
   // flag mistakes are usage errors before any check runs
@@ -157,7 +149,8 @@ async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promi
 async function markSample(client: KctClient, modelId: number, timeoutMs: number, startMs: number | undefined, context: Context): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
   const started = performance.now();
   // a new key each run: doctor checks marking now, not a result from an earlier run
-  const task = await client.onePass({ fields: { model_id: modelId, paper_content: SAMPLE_ANSWER, student_id: 'kct-doctor' } }, { idempotencyKey: `kct-doctor-${randomUUID()}`, signal: context.signal });
+  // The question goes with the sample, so the model's rubric marks it on its own topic.
+  const task = await client.onePass({ fields: { model_id: modelId, paper_content: SAMPLE_ANSWER, question_text: SAMPLE_QUESTION, student_id: 'kct-doctor' } }, { idempotencyKey: `kct-doctor-${randomUUID()}`, signal: context.signal });
   await client.watch([task.task_id], { timeoutMs, schedule: pollSchedule(startMs), signal: context.signal });
   const result = await client.result(task.task_id, { signal: context.signal });
   const status = statusOf(result);
@@ -171,9 +164,10 @@ async function markSample(client: KctClient, modelId: number, timeoutMs: number,
   }
   const outOf = typeof result.max_score === 'number' ? ` of ${formatNumber(result.max_score)}` : '';
   const charged = typeof result.credits_charged === 'number' ? `, ${formatNumber(result.credits_charged)} credit${result.credits_charged === 1 ? '' : 's'} charged` : '';
+  // The score is stated as proof that marking works: a built-in sample's mark judges nothing.
   return {
     status: 'ok',
-    detail: `SUCCESS, score ${formatNumber(result.score)}${outOf} in ${seconds.toFixed(1)} s (task ${task.task_id}${charged})`,
+    detail: `SUCCESS in ${seconds.toFixed(1)} s: the service marked the built-in sample (${formatNumber(result.score)}${outOf}, which shows only that marking works) (task ${task.task_id}${charged})`,
     data: { task_id: task.task_id, score: result.score, max_score: result.max_score ?? null },
   };
 }

@@ -773,6 +773,7 @@ function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>): Answ
     credits_charged: number(row.credits_charged),
     evaluation: Array.isArray(row.evaluation) ? (row.evaluation as AnswerOutcome['evaluation']) : null,
     message: text(row.message),
+    ...(text(row.graded_by) ? { graded_by: text(row.graded_by) } : {}),
   };
 }
 

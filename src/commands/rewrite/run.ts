@@ -38,11 +38,22 @@ export async function run(options: Options, context: Context): Promise<void> {
     out(context.io, JSON.stringify(rewritten, null, 2));
     return;
   }
-  const rows = (rewritten.sections ?? []).map((section) => ({ item: section.item ?? '', comment: section.comment ?? '' }));
+  const rows = shownSections(rewritten.sections ?? [], item).map((section) => ({ item: section.item ?? '', comment: section.comment ?? '' }));
   await printRows(context.io, format, rows, [
     { header: 'Criterion', value: (row) => row.item },
     { header: 'Feedback', value: (row) => row.comment, wrap: true },
   ]);
+}
+
+/**
+ * The sections to print: with --item, only the one rewritten (by the service's `rewritten` flag,
+ * else by name, for a service that does not send it); the others came back unchanged.
+ */
+export function shownSections<T extends { item?: string; rewritten?: unknown }>(sections: T[], item: string | undefined): T[] {
+  if (item === undefined) return sections;
+  const flagged = sections.filter((section) => section.rewritten === true);
+  if (flagged.length > 0) return flagged;
+  return sections.filter((section) => (section.item ?? '').toLowerCase() === item.toLowerCase());
 }
 
 /** A saved result: - (stdin), any file that exists, or a name ending in .json (a missing one is reported as a file). */

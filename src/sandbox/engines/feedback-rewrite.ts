@@ -1,5 +1,7 @@
 // POST /feedback-rewrite (spec 4.13) in the sandbox: a deterministic rewrite that really changes the
-// form of the feedback and never adds content it cannot stand behind.
+// form of the feedback and never adds content it cannot stand behind. Each style is what it says:
+// `paragraph` is prose (labelled lines such as "Shows: a; b" become sentences, "The answer shows a
+// and b."), `short_sentences` short sentences, `bullet_points` one "- " line per point.
 //
 // Instructions it understands (case-insensitive words anywhere in `instruction`; others are ignored):
 //  - "encouraging", "positive", "supportive", "kind", "friendly", "motivating": opens with an
@@ -94,7 +96,8 @@ function splitClauses(text: string): string[] {
 /** Sentences of about 12 words at most; a long aside in parentheses becomes sentences of its own. */
 function shortSentences(unit: string): string[] {
   const asides: string[] = [];
-  const main = unit.replace(/\s*\(([^()]*)\)/g, (m, inner: string) => (wordCount(inner) > 4 ? (asides.push(inner), '') : m));
+  // A quotation in brackets (a level descriptor) stays where it is: it belongs to its sentence.
+  const main = unit.replace(/\s*\(([^()]*)\)/g, (m, inner: string) => (wordCount(inner) > 4 && !/^“[^”]*”$/.test(inner.trim()) ? (asides.push(inner), '') : m));
   return [main, ...asides].flatMap((part) => {
     const { text, restore } = protect(stripEnd(part.trim()));
     return splitClauses(text).map((c) => endSentence(capital(restore(c.trim()))));
@@ -110,7 +113,13 @@ function clauses(unit: string): string[] {
     .filter(Boolean);
 }
 
-function secondPerson(s: string): string {
+function secondPerson(unit: string): string {
+  // Quotations are the student's own words: "the student council" stays as it is.
+  const { text, restore } = protect(unit);
+  return restore(addressed(text));
+}
+
+function addressed(s: string): string {
   return s
     .replace(/\bthe (?:student|writer|candidate)['’]s\b/gi, (m) => (m[0] === 'T' ? 'Your' : 'your'))
     .replace(/\bthe (?:student|writer|candidate)\b/gi, (m) => (m[0] === 'T' ? 'You' : 'you'))
@@ -120,6 +129,7 @@ function secondPerson(s: string): string {
 
 function soften(s: string): string {
   return s
+    .replace(/\bIt also lacks\b/g, 'It could also add')
     .replace(/\bIt lacks\b/g, 'It could still add')
     .replace(/\blacks\b/g, 'could still add')
     .replace(/\b(?:does not|doesn['’]t)\b/g, 'could also')
@@ -136,13 +146,76 @@ function opening(score: number, max: number): string {
 const GAP = /\b(?:lacks?|missing|does not|doesn['’]t|could still|not yet)\b/i;
 const ADVICE = /\b(?:improve|next step|to gain|try|should|could|consider|add|develop)\b/i;
 
+/** Lines that carry a label ("Shows: a; b"), and how each reads as prose. */
+const LABELS: { re: RegExp; kind: 'shows' | 'lacks' | 'next' | 'example' | 'score' }[] = [
+  { re: /^(?:shows|strengths?|what works(?: well)?)$/i, kind: 'shows' },
+  { re: /^(?:lacks|missing|weakness(?:es)?|gaps?|still to add|to work on)$/i, kind: 'lacks' },
+  { re: /^(?:next steps?|to improve|advice)$/i, kind: 'next' },
+  { re: /^(?:from the answer|example|evidence from the answer|quotation)$/i, kind: 'example' },
+  { re: /^score$/i, kind: 'score' },
+];
+
+/** Words that start a finding in lower case inside a sentence ("Clear paragraphs" → "shows clear paragraphs"); a name keeps its capital. */
+const COMMON_START = new Set('a an the some few many more most several enough each every no clear good strong weak little limited accurate precise varied specific relevant well'.split(' '));
+const lowerStart = (x: string) => x.replace(/^([A-Z])([a-z]+)\b/, (w, first: string, rest: string) => (COMMON_START.has(w.toLowerCase()) ? first.toLowerCase() + rest : w));
+
+/** "a; b; c" as "a, b and c"; items that hold commas or "and" themselves keep their semicolons ("a, x; b; and c"). */
+function joinItems(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  const compound = items.some((x) => /,|\band\b/.test(protect(x).text));
+  return compound ? `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}` : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** A quotation with what it proves in brackets ("“…” (shows a)"), as a clause: "“…”, which shows a". */
+function proofClause(content: string): string {
+  return content
+    .replace(/\s*\(shows ([^()]+(?:\([^()]*\)[^()]*)*)\)$/, ', which shows $1')
+    .replace(/\s*\(lacks ([^()]+(?:\([^()]*\)[^()]*)*)\)$/, ', which shows what it lacks: $1');
+}
+
+/**
+ * A unit in the words of a style: a labelled line becomes sentences for prose (`paragraph`,
+ * `short_sentences`: one finding a sentence), or one labelled point per finding for bullets.
+ * Units without a label are left as they are.
+ */
+function unlabel(unit: string, style: RewriteStyle): string[] {
+  const { text, restore } = protect(unit);
+  const m = /^([A-Za-z][A-Za-z ]{1,30}?):\s+(.+)$/.exec(text);
+  const label = m ? LABELS.find((l) => l.re.test(m[1].trim())) : undefined;
+  if (!m || !label) return [unit];
+  const items = m[2].split(/;\s+/).map((x) => stripEnd(restore(x.trim()))).filter(Boolean);
+  if (style === 'bullet_points') return items.map((x) => `${capital(m[1].trim())}: ${x}`);
+  if (label.kind === 'shows' || label.kind === 'lacks') {
+    // In a sentence, a finding's detail goes in brackets: "development (only 385 words…)".
+    for (let i = 0; i < items.length; i++) {
+      const { text: t, restore: r } = protect(lowerStart(items[i]));
+      items[i] = r(t.replace(/^([^:]+):\s+(.+)$/, (_m, head: string, detail: string) => (/\(/.test(detail) ? `${head}, ${detail}` : `${head} (${detail})`)));
+    }
+  }
+  const each = style === 'short_sentences';
+  // Short sentences: one thing a sentence ("an opening … and a conclusion …" is two).
+  if (each) items.splice(0, items.length, ...items.flatMap((x) => (wordCount(x) > 8 ? x.split(/\s+and\s+(?=(?:a|an)\s)/) : [x])));
+  switch (label.kind) {
+    case 'shows':
+      return each ? items.map((x, i) => `${i === 0 ? 'The answer shows' : 'It also shows'} ${x}.`) : [`The answer shows ${joinItems(items)}.`];
+    case 'lacks':
+      return each ? items.map((x, i) => `${i === 0 ? 'It lacks' : 'It also lacks'} ${x}.`) : [`It lacks ${joinItems(items)}.`];
+    case 'next':
+      return [`Next, ${items.join('; ')}.`];
+    case 'example':
+      return [`For instance, the answer says ${proofClause(items.join('; '))}.`];
+    case 'score':
+      return [`The score is ${items.join('; ')}.`];
+  }
+}
+
 function rewriteOne(s: RewriteSectionIn, style: RewriteStyle, wishes: Wishes): string {
-  let parts = units(s.comment);
+  let parts = units(s.comment).flatMap((u) => unlabel(u, style));
   if (parts.length === 0) return '';
   if (wishes.concise) {
     const gap = parts.slice(1).find((p) => GAP.test(p));
     const rest = parts.slice(1).filter((p) => p !== gap);
-    const advice = rest.find((p) => /^(?:to improve|next step)/i.test(p)) ?? rest.find((p) => ADVICE.test(p));
+    const advice = rest.find((p) => /^(?:to improve|next step|next,)/i.test(p)) ?? rest.find((p) => ADVICE.test(p));
     parts = [parts[0], gap, advice].filter((p): p is string => p !== undefined).map((p) => p.replace(/\s*\([^)]*\)/g, ''));
   }
   if (wishes.secondPerson) parts = parts.map(secondPerson);
@@ -158,6 +231,14 @@ function rewriteOne(s: RewriteSectionIn, style: RewriteStyle, wishes: Wishes): s
     case 'paragraph':
       return parts.map((p) => endSentence(capital(p))).join(' ');
   }
+}
+
+/**
+ * Feedback put in the form of a style and nothing else (no instruction): what the language-model
+ * engine's reply goes through, so both paths give the same form for the same style.
+ */
+export function conform(comment: string, style: RewriteStyle): string {
+  return rewriteOne({ item: '', comment, score: 0, max_score: 0 }, style, { encouraging: false, concise: false, secondPerson: false, score: false });
 }
 
 /**

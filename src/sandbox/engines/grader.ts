@@ -20,6 +20,9 @@ export interface GradeInput {
   style: 'Bullet' | 'Short' | 'Long';
   currentFeedbacks?: { item: string; comment: string; score: number }[];
 }
+/** What a result marked by this grader says marked it (`graded_by`): never to be taken for the service. */
+export const GRADED_BY = "the sandbox's offline grader";
+
 export interface GradeOutput { score: number; evaluation: { item: string; score: number; max_score: number; feedback: string }[] }
 
 const finite = (n: number, fallback: number) => (Number.isFinite(n) ? n : fallback);

@@ -79,7 +79,7 @@ export class Engines {
     const planned: PlanOutput = small ? planMark(input) : await this.run('planMark', [input], { signal });
     if (!planned.ok) return planned;
     try {
-      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput, planned.notMarked);
+      return checkMarked(await engine.grade(planned.gradeInput, signal), planned.gradeInput, engine.gradedBy, planned.notMarked);
     } catch (err) {
       if (!(err instanceof GraderFailure)) throw err;
       return { ok: false, reason: `${err.message} No credits were charged.`, retryable: err.retryable };

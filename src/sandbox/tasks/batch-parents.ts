@@ -82,7 +82,7 @@ export function itemView(item: TaskRow) {
   const out: Record<string, unknown> = { index: item.item_index, ...taskRecord(item) };
   if (item.status === 'SUCCESS' || item.status === 'FAILURE') {
     const result = JSON.parse(item.result_json ?? '{}') as Record<string, unknown>;
-    for (const key of ['score', 'max_score', 'evaluation']) if (key in result) out[key] = result[key];
+    for (const key of ['score', 'max_score', 'evaluation', 'graded_by']) if (key in result) out[key] = result[key];
   }
   if (item.message) out.message = item.message;
   return out;

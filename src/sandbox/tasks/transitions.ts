@@ -54,6 +54,8 @@ export interface SuccessResult {
   rubrics: { item: string; max_score: number; description?: string }[];
   /** What of the answer was left out of the marking on purpose, each named (extract/marked.ts). */
   not_marked?: { kind: string; text: string; count?: number }[];
+  /** Who marked it (docs/sandbox.md): the sandbox's offline grader or its language model. Absent in results stored before it existed. */
+  graded_by?: string;
 }
 
 export type CompleteOutcome = 'charged' | 'lost_race' | 'insufficient_credits';

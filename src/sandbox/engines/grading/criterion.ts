@@ -5,7 +5,7 @@
 import type { Doc } from './document.js';
 import type { Features } from './features.js';
 import { MET, signal, type Coverage, type Signal, type SignalId } from './signals.js';
-import type { Task } from './task.js';
+import type { Task, TopicTerm } from './task.js';
 import { clamp, contentTerms, stem, type Term } from './text.js';
 
 /** What a criterion is about, read from its name (and its description when the name says nothing). */
@@ -97,6 +97,10 @@ export interface CriterionResult {
   lengthFactor: number;
 }
 
+/** The topic gate: closed below this much of the topic (or of a story), fully open from ON_TOPIC, where an answer is on the task. */
+export const OFF_TOPIC = 0.25;
+export const ON_TOPIC = 0.55;
+
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
 export const CEILING = 0.9;
 
@@ -138,7 +142,7 @@ function listedItemsNow(description: string): { text: string; terms: Term[] }[] 
     .filter((p) => p.terms.length > 0);
 }
 
-function coverage(c: CriterionInput, doc: Doc, answerStems: ReadonlySet<string>): Coverage | undefined {
+function coverage(c: CriterionInput, doc: Doc, answerStems: ReadonlyMap<string, number>): Coverage | undefined {
   const phrases = listedItems(c.description ?? '');
   if (phrases.length < 2) return undefined;
   const hit = (t: Term) => answerStems.has(t.stem);
@@ -154,18 +158,45 @@ function coverage(c: CriterionInput, doc: Doc, answerStems: ReadonlySet<string>)
   };
 }
 
-export interface Answer { doc: Doc; f: Features; stems: ReadonlySet<string> }
+/** An answer as a criterion reads it; `stems` counts how often each stem is used. */
+export interface Answer { doc: Doc; f: Features; stems: ReadonlyMap<string, number> }
 
-export function answerStems(doc: Doc): Set<string> {
-  return new Set(doc.sentences.flatMap((s) => s.words.map(stem)));
+export function answerStems(doc: Doc): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of doc.sentences) for (const w of s.words) counts.set(stem(w), (counts.get(stem(w)) ?? 0) + 1);
+  return counts;
 }
 
-/** Weighted share of the topic's terms found in the answer, saturating at 60%. */
-export function relevanceOf(task: Task, stems: ReadonlySet<string>): number {
-  const total = task.topic.reduce((n, t) => n + t.weight, 0);
-  if (total === 0) return 1;
-  const found = task.topic.filter((t) => stems.has(t.stem)).reduce((n, t) => n + t.weight, 0);
-  return clamp(found / total / 0.6, 0, 1);
+/** How often the answer uses a key term: any form of it, or one of its obvious synonyms. */
+function uses(stems: ReadonlyMap<string, number>, t: TopicTerm): number {
+  return (stems.get(t.stem) ?? 0) + t.also.reduce((n, words) => n + Math.min(...words.map((w) => stems.get(w) ?? 0)), 0);
+}
+
+/** A term the question and the rubric share is the topic itself ("homework"): an answer on it keeps coming back to it. */
+const CORE = 3;
+
+/**
+ * How far the answer is on the topic, in [0, 1]: the weighted share of the topic's terms it uses,
+ * saturating at 60%, with the core terms (those the question and the rubric share) counting for
+ * more. A core term counts in full when it recurs (once per 150 words, up to three times): a
+ * uniforms essay that mentions homework once is not about homework.
+ */
+export function relevanceOf(task: Task, stems: ReadonlyMap<string, number>): number {
+  const words = [...stems.values()].reduce((a, b) => a + b, 0);
+  const recurs = clamp(words / 150, 1, 3);
+  const share = (terms: TopicTerm[]) => {
+    const total = terms.reduce((n, t) => n + t.weight, 0);
+    return total === 0 ? undefined : terms.reduce((n, t) => n + t.weight * Math.min(1, uses(stems, t) / (t.weight >= CORE ? recurs : 1)), 0) / total;
+  };
+  const all = share(task.topic);
+  if (all === undefined) return 1;
+  const core = share(task.topic.filter((t) => t.weight >= CORE)) ?? all;
+  return clamp((0.8 * core + 0.2 * all) / 0.6, 0, 1);
+}
+
+/** The key terms the answer never uses, weightiest first, as the question words them. */
+export function missingTopic(task: Task, stems: ReadonlyMap<string, number>): string[] {
+  return task.topic.filter((t) => t.weight >= 2 && uses(stems, t) === 0).sort((a, b) => b.weight - a.weight).map((t) => t.word);
 }
 
 /**
@@ -192,7 +223,7 @@ export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, re
   const signals: WeightedSignal[] = [...weights.entries()].map(([id, w]) => ({ ...signal(id, ctx), weight: w / total }));
   const raw = signals.reduce((n, s) => n + s.value * s.weight, 0);
 
-  const topicFactor = clamp((relevance - 0.2) / 0.35, 0, 1);
+  const topicFactor = clamp((relevance - OFF_TOPIC) / (ON_TOPIC - OFF_TOPIC), 0, 1);
   const lengthFactor = Math.min(1, Math.sqrt(answer.f.words / Math.max(1, task.length.low * 0.5)));
   return {
     fraction: clamp(raw * topicFactor * lengthFactor * CEILING, 0, CEILING),

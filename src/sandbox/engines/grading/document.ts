@@ -1,7 +1,7 @@
 // An answer as the grader reads it: paragraphs and sentences, with any sentence that only copies
 // the question set aside (a restated question earns nothing, and is not held against the rest).
 import { plainTextBlocks } from '../extract/structure.js';
-import { words } from './text.js';
+import { normaliseAnswer, words } from './text.js';
 
 export interface Sentence {
   text: string;
@@ -26,6 +26,8 @@ export interface Doc {
 const SCAN_LIMIT = 100_000;
 
 const LETTER_FRAME = /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b)/is;
+
+const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
 
 const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e)|\b[A-Z])\.$/;
 
@@ -69,7 +71,7 @@ function questionTriples(questionText: string): ReadonlySet<string> {
 }
 
 export function readAnswer(answer: string, questionText: string | undefined): Doc {
-  const text = answer.length > SCAN_LIMIT ? answer.slice(0, SCAN_LIMIT) : answer;
+  const text = normaliseAnswer(answer.length > SCAN_LIMIT ? answer.slice(0, SCAN_LIMIT) : answer);
   const question = questionTriples(questionText ?? '');
   const paragraphs: string[] = [];
   const sentences: Sentence[] = [];
@@ -77,10 +79,14 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
   let copiedExample: string | undefined;
   // The text is what is marked (extraction already left out what it names): nothing is dropped here.
   let otherWords = 0;
+  let signedOff = false;
   for (const { lines, kind } of plainTextBlocks(text)) {
     const block = lines.join('\n');
-    // Headings, and a letter's greeting and sign-off, count as words but are not sentences: not its opening or conclusion.
-    if (kind === 'heading' || (LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12)) {
+    const frame = LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12;
+    if (frame) signedOff ||= SIGN_OFF.test(block.trim());
+    // Headings, a letter's greeting and sign-off, and after it the writer's name or form ("Jordan
+    // Ellis / Year 10"), count as words but are not sentences: not its opening or conclusion.
+    if (kind === 'heading' || frame || (signedOff && block.split(/\s+/).length <= 8 && !/[.!?]["”’]?\s*$/.test(block.trim()))) {
       otherWords += words(block).length;
       continue;
     }

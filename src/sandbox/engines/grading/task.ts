@@ -1,15 +1,19 @@
 // What the task asks for, read from the question, the description and the rubric: the kind of
 // writing, the length asked for, and the terms an answer on the topic cannot avoid.
 import { contentTerms, stem, words, type Term } from './text.js';
+import { INSTRUCTION, SYNONYMS } from './vocabulary.js';
 
 export type Genre = 'narrative' | 'argument' | 'literature' | 'source' | 'general';
+
+/** A key term and the other words that say the same (each as the stems of its words: "dress code"). */
+export interface TopicTerm extends Term { also: string[][] }
 
 export interface Task {
   genre: Genre;
   /** Words asked for; a default range when the question names none (`stated` false). */
   length: { low: number; high: number; stated: boolean };
-  /** Terms of the topic, weighted by how many of the task's texts use them and whether they are names. */
-  topic: Term[];
+  /** Terms of the topic, weighted by where they appear (question and rubric most) and whether they are names. */
+  topic: TopicTerm[];
   /** Stems of the question's words, to tell outside knowledge from words taken from the question. */
   questionStems: ReadonlySet<string>;
 }
@@ -54,6 +58,7 @@ function lengthAsked(question: string): Task['length'] {
 const cache = new Map<string, Task>();
 const CACHE_SIZE = 64;
 
+/** `rubricTexts`: each criterion's text (name, description and level descriptors). */
 export function readTask(input: { questionText?: string; assignmentDesc?: string; rubricTexts: string[] }): Task {
   const key = JSON.stringify([input.questionText, input.assignmentDesc, input.rubricTexts]);
   const known = cache.get(key);
@@ -64,21 +69,53 @@ export function readTask(input: { questionText?: string; assignmentDesc?: string
   return task;
 }
 
+/** Stems of each word of a synonym group, by the stem of each single-word member. */
+let synonymsByStem: Map<string, string[][]> | undefined;
+function synonymsOf(termStem: string): string[][] {
+  if (!synonymsByStem) {
+    synonymsByStem = new Map();
+    for (const group of SYNONYMS) {
+      const stems = group.map((w) => words(w).map(stem));
+      // Each other word once: "volunteered" and "volunteering" are one stem, counted once.
+      const distinct = [...new Map(stems.map((x) => [x.join(' '), x])).values()];
+      for (const s of stems) if (s.length === 1) synonymsByStem.set(s[0], distinct.filter((x) => !(x.length === 1 && x[0] === s[0])));
+    }
+  }
+  return synonymsByStem.get(termStem) ?? [];
+}
+
+/**
+ * How much a term says about the topic: a term of the question that the rubric's criteria use too
+ * is the topic itself ("homework", "source"), the more so the more criteria use it; one of the
+ * question alone counts less; one only in the rubric or the description (a school's name, "Spring
+ * Term") little. Names in the question count more.
+ */
+function topicWeight(inQuestion: boolean, criteria: number, inDesc: boolean, named: boolean): number {
+  if (inQuestion) return 2 + Math.min(criteria, 2) + (inDesc ? 0.5 : 0) + (named ? 1 : 0);
+  if (criteria > 0 && inDesc) return 1.5;
+  return 0.5;
+}
+
 function readTaskNow(input: { questionText?: string; assignmentDesc?: string; rubricTexts: string[] }): Task {
   const question = input.questionText ?? '';
   const desc = input.assignmentDesc ?? '';
+  const rubric = input.rubricTexts.join('\n');
+  const byCriterion = input.rubricTexts.map((t) => new Set(words(t).map(stem)));
   const all = `${question}\n${desc}`;
   const genre = GENRES.find(([, re]) => re.test(all))?.[0] ?? 'general';
   genericStems ??= new Set([...GENERIC].map(stem));
-  const named = new Set([...names(question), ...names(desc)]);
-  const sources = [question, desc, input.rubricTexts.join('\n')];
-  const inSource = sources.map((s) => new Set(words(s).map(stem)));
-  const topic = contentTerms([{ text: question, weight: 1 }, { text: desc, weight: 1 }])
-    .filter((t) => !/^\d/.test(t.word))
+  const instructionStems = new Set([...INSTRUCTION].map(stem));
+  const named = names(question);
+  const [inQuestion, inDesc] = [question, desc].map((s) => new Set(words(s).map(stem)));
+  // Key terms come from the question and the rubric; the description adds weight, not terms, when
+  // there is a question (a model's description is often the paper's rubric: "Time allowed: 60 minutes").
+  const sources = question.trim() !== '' ? [question, rubric] : [desc, rubric];
+  const topic = contentTerms(sources.map((text) => ({ text, weight: 1 })))
+    .filter((t) => !/^\d/.test(t.word) && !instructionStems.has(t.stem) && !INSTRUCTION.has(t.word))
     .map((t) => {
-      const used = inSource.filter((s) => s.has(t.stem)).length;
-      const weight = genericStems!.has(t.stem) ? 0.25 : used + (named.has(t.stem) ? 1 : 0);
-      return { ...t, weight };
+      const weight = genericStems!.has(t.stem) ? 0.25
+        : topicWeight(inQuestion.has(t.stem) || (question.trim() === '' && inDesc.has(t.stem)), byCriterion.filter((c) => c.has(t.stem)).length, inDesc.has(t.stem), named.has(t.stem));
+      return { ...t, weight, also: synonymsOf(t.stem) };
     });
   return { genre, length: lengthAsked(question), topic, questionStems: new Set(words(all).map(stem)) };
 }

@@ -4,6 +4,31 @@ import { FILLER, STOP } from './vocabulary.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
+/** First halves that stay hyphenated when a line break splits them ("well-\nknown"): the rest are one word ("af-\nford"). */
+const COMPOUND_FIRST = new Set(`well self ex non anti half part full long short high low so one two three four five first second
+third all free old new far cross mid post pre co re semi multi under over out up down off on in ill life long-term world
+year time face hand left right part-time`.split(/\s+/));
+
+function rejoin(_m: string, first: string, second: string): string {
+  // "pre- and post-war" keeps its hyphen and its space.
+  if (/^(?:and|or|to|nor)$/i.test(second)) return `${first}- ${second}`;
+  return COMPOUND_FIRST.has(first.toLowerCase()) ? `${first}-${second}` : `${first}${second}`;
+}
+
+/**
+ * The answer as its writer wrote it, without the artefacts of scanning: a vertical bar or a lone
+ * "l" read for the pronoun "I" ("Yes, | think"), and words a line break split with a hyphen
+ * ("af-\nford", "every- one" once the lines are joined). Marking and quoting both read this.
+ */
+export function normaliseAnswer(text: string): string {
+  return text
+    .replace(/(^|[\s"“‘(])\|(?=(?:['’](?:m|ve|ll|d))?\s+\p{Ll}|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
+    .replace(/(^|[\s"“‘(])l(?=\s+(?:think|believe|am|was|have|had|would|will|feel|agree|disagree|do|did|can|could|should|must|know|want|hope|moved|went|saw|said|remember)\b|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
+    // From the start of a word only: a run of letters is scanned once, not once per letter.
+    .replace(/(?<!\p{L})(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
+    .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin);
+}
+
 /** Lower-case word tokens, apostrophes kept inside words ("students'" → "students"). */
 export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];

@@ -43,4 +43,38 @@ partly perceptive persuasive piece pieces place places plain predictable purpose
 repeats repetitive retell retells return returns several shape shaped sharpened short side sides simple slips specific
 steps story stories strongest study studying subject substantiated sustain sustained take technique techniques
 terminology thin thoughtful three throughout two uneven unexplained vague virtually vivid voice woven word words write
-writes written year meaning prove proves view views`.split(/\s+/));
+writes written year meaning prove proves view views
+held left suited named issue reaches draws says test confirm challenge ignored nature origin built around build`.split(/\s+/));
+
+/**
+ * Words a question paper uses to set the task, not to name its topic: instructions ("read the
+ * statement below", "identify"), the form and audience asked for ("a letter to your head
+ * teacher"), kinds of evidence ("statistics or expert views") and exam furniture ("time allowed:
+ * 60 minutes", "Spring Term"). An answer on the topic need not use any of them.
+ */
+export const INSTRUCTION = new Set(`read reading below above following statement statements identify identifies find finds
+convincing convince write writes letter letters head headteacher format body plan planning begin beginning allowed
+minutes minute hours total section sections instructions instruction full term spring autumn summer-term statistics
+statistic expert experts between include refer debate persuade persuasive agree disagree whether explain describe
+discuss paper end questions marks mark time addressed`.split(/\s+/));
+
+/**
+ * The obvious synonyms a student uses for a question's key terms: "mandatory" for "compulsory",
+ * "abolish" for "ban", "mobile" for "phone". Word forms are matched by stem; these are the
+ * different words. A group of words ("dress code") is found when all its words are.
+ */
+export const SYNONYMS: string[][] = [
+  ['compulsory', 'mandatory', 'obligatory', 'required', 'require', 'requirement', 'enforced', 'forced'],
+  ['ban', 'banned', 'banning', 'prohibit', 'prohibited', 'forbid', 'forbidden', 'abolish', 'abolished', 'scrap', 'outlaw'],
+  ['homework', 'worksheets', 'worksheet', 'coursework'],
+  ['uniform', 'uniforms', 'blazer', 'blazers', 'dress code'],
+  ['phone', 'phones', 'mobile', 'mobiles', 'smartphone', 'smartphones', 'cellphone'],
+  ['child', 'children', 'kids', 'kid', 'teenager', 'teenagers', 'youngsters', 'adolescents', 'young people'],
+  ['parent', 'parents', 'family', 'families', 'mum', 'dad', 'carers', 'guardians'],
+  ['lonely', 'loneliness', 'alone', 'isolated', 'isolation', 'solitary', 'solitude'],
+  ['useful', 'usefulness', 'valuable', 'reliable', 'reliability'],
+  ['volunteer', 'volunteered', 'volunteering', 'enlist', 'enlisted', 'recruit', 'recruited', 'recruitment'],
+  ['poster', 'posters', 'advert', 'advertisement', 'propaganda'],
+  ['sixteen', '16', '16s'],
+  ['clothes', 'clothing', 'outfit', 'outfits', 'fashion'],
+];

@@ -4,7 +4,7 @@
 // always recomputed here by cum_method, never taken from the model.
 import { EvaluationEntry } from '../../../api/schemas.js';
 import { markedRubrics, totalScore, type GradeInput, type GradeOutput } from '../grader.js';
-import type { RewriteSectionOut } from '../feedback-rewrite.js';
+import { conform, type RewriteSectionOut } from '../feedback-rewrite.js';
 import { ChatClient, SchemaUnsupported, type ChatRequest } from './client.js';
 import { markingMessages, markingSchema, rewriteMessages, rewriteSchema, type ChatMessage, type JsonSchema } from './prompt.js';
 import { asBullets, checkMarking, checkRewrite, jsonIn, ReplyProblem } from './reply.js';
@@ -13,6 +13,7 @@ import { GraderFailure, type GraderOptions, type GradingEngine, type RewriteRequ
 
 export class OpenAiGrader implements GradingEngine {
   readonly label: string;
+  readonly gradedBy: string;
   private readonly client: ChatClient;
   private readonly slots: Slots;
   /** Whether the server takes `response_format: json_schema`; learnt from its first refusal. */
@@ -22,11 +23,13 @@ export class OpenAiGrader implements GradingEngine {
     this.client = new ChatClient(options);
     this.slots = new Slots(Math.max(1, options.concurrency ?? 2));
     this.label = `openai-compatible model "${options.model}" at ${this.client.where}`;
+    // The model's name, not the server's address: a result is the task owner's, the server the sandbox's.
+    this.gradedBy = `the language model "${options.model}", through the sandbox`;
   }
 
   async grade(input: GradeInput, signal: AbortSignal): Promise<GradeOutput> {
     const rubric = markedRubrics(input);
-    const schema = markingSchema(rubric.map((r) => r.item));
+    const schema = markingSchema(rubric);
     const request = (structured: boolean): ChatRequest => ({
       messages: markingMessages({ ...input, rubrics: rubric }, structured ? undefined : schema),
       schema: structured ? schema : undefined,
@@ -54,7 +57,8 @@ export class OpenAiGrader implements GradingEngine {
         const section = { item: s.item, comment: s.comment, score: s.score, max_score: s.max_score };
         const comment = comments.get(s.item);
         if (comment === undefined) return { ...section, rewritten: false };
-        return { ...section, comment: req.style === 'bullet_points' ? asBullets(comment) : comment, rewritten: true };
+        // The same form as the sandbox's own rewrite: prose without labels, short sentences, or bullets.
+        return { ...section, comment: conform(comment, req.style), rewritten: true };
       }),
     };
   }

@@ -44,6 +44,8 @@ export interface RewriteRequest {
 export interface GradingEngine {
   /** Short description for logs and start-up output, e.g. "openai llama3.1:8b at http://…/v1". */
   readonly label: string;
+  /** What a result it marked says marked it (`graded_by`), e.g. the language model "llama3.1:8b", through the sandbox. */
+  readonly gradedBy: string;
   grade(input: GradeInput, signal: AbortSignal): Promise<GradeOutput>;
   rewrite(request: RewriteRequest, signal: AbortSignal): Promise<{ sections: RewriteSectionOut[] }>;
   close(): Promise<void>;

@@ -2,7 +2,7 @@
 // check the result before anything is charged (spec 4.8 rule 7). A job of the worker-thread
 // pool (engines/jobs.ts): rubric text is parsed and the answer marked here, off the request thread.
 import { LegacyEvaluationFields, MAX_MODEL_CRITERIA, OnePassFields } from '../../../api/schemas.js';
-import { grade } from '../grader.js';
+import { grade, GRADED_BY } from '../grader.js';
 import type { GradeInput, GradeOutput } from '../grader.js';
 import type { Exclusion } from '../extract/marked.js';
 import type { PreparedText, RubricSource } from '../grade-plan.js';
@@ -42,7 +42,7 @@ export type PlanOutput =
 
 export function markTask(input: MarkInput): MarkOutput {
   const planned = planMark(input);
-  return planned.ok ? checkMarked(grade(planned.gradeInput), planned.gradeInput, planned.notMarked) : planned;
+  return planned.ok ? checkMarked(grade(planned.gradeInput), planned.gradeInput, GRADED_BY, planned.notMarked) : planned;
 }
 
 /** What the grader is given: the rubric and question chosen (rubric text parsed), the criteria counted. */
@@ -57,8 +57,8 @@ export function planMark(input: MarkInput): PlanOutput {
   return { ok: true, gradeInput, notMarked: prepared.notMarked ?? [] };
 }
 
-/** A grader's output checked before anything is charged, as the stored result. */
-export function checkMarked(output: GradeOutput, gradeInput: GradeInput, notMarked: Exclusion[] = []): MarkOutput {
+/** A grader's output checked before anything is charged, as the stored result, naming who marked it and what was left out. */
+export function checkMarked(output: GradeOutput, gradeInput: GradeInput, gradedBy: string, notMarked: Exclusion[] = []): MarkOutput {
   const problem = invalidResult(output, gradeInput.rubrics.length);
   if (problem) {
     return { ok: false, retryable: true, reason: `The marking result did not pass validation (${problem}); no credits were charged. Submit again.` };
@@ -71,6 +71,7 @@ export function checkMarked(output: GradeOutput, gradeInput: GradeInput, notMark
       evaluation: output.evaluation.map((e) => ({ item: e.item, score: e.score, max_score: e.max_score, feedback: e.feedback })),
       rubrics: rubricsUsed(gradeInput.rubrics),
       not_marked: notMarked,
+      graded_by: gradedBy,
     },
   };
 }

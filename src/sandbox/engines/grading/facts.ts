@@ -1,0 +1,67 @@
+// What the grader found in an answer, as the features of feature-vocabulary.json: the evidence
+// every criterion's level, score and Shows/Lacks lines are checked against. Each fact comes from
+// the same readings as the signal that scores it, so a line can only claim what was measured.
+import { closeFacts, type Facts, type FeatureId } from './claims.js';
+import { ON_TOPIC } from './criterion.js';
+import {
+  errorRate, frameReading, judgementReading, lateChanges, MET, positionReading, punctuatedShare, signal, storyValue, supportUnits,
+  type SignalContext, type SignalId,
+} from './signals.js';
+
+/** At most this many slips per 100 words is "virtually error-free". */
+const ERROR_FREE_RATE = 0.25;
+
+export function factsOf(ctx: SignalContext, relevance: number): Facts {
+  const { f } = ctx;
+  const met = (id: SignalId) => signal(id, ctx).value >= MET;
+  const position = positionReading(ctx);
+  const frame = frameReading(ctx);
+  const judgement = judgementReading(ctx);
+  const over = ctx.task.length.stated && f.words > ctx.task.length.high * 1.5;
+  const measured: [FeatureId, boolean][] = [
+    ['on_topic', relevance >= ON_TOPIC],
+    ['story', storyValue(f) >= MET],
+    ['developed', met('development') || over],
+    ['length_controlled', !over],
+    ['position', f.position.count > 0],
+    ['position_early', position.early.length > 0],
+    ['position_precise', position.precise],
+    ['position_held', position.held],
+    ['counter', f.counter.count > 0],
+    ['counter_answered', f.rebuttals.count > 0],
+    ['counter_developed', met('counter')],
+    ['evidence', supportUnits(f) > 0],
+    ['evidence_sufficient', met('evidence')],
+    ['explained', met('explanation')],
+    ['paragraphs', f.paragraphs >= 2],
+    ['structure', met('paragraphs')],
+    ['transitions', met('connectives')],
+    ['introduction', frame.opens],
+    ['conclusion', frame.closes],
+    ['progression', met('progression')],
+    ['accurate', met('accuracy')],
+    ['error_free', f.words >= 20 && errorRate(f) <= ERROR_FREE_RATE],
+    ['formal', met('register')],
+    ['vocabulary', met('vocabulary')],
+    ['variety', met('variety')],
+    ['quotations_any', f.quotations.count > 0],
+    ['quotations', met('quotations')],
+    // An inference drawn ("suggests", "conveys"), not a subject term named.
+    ['analysis_any', f.analysis.count > 0],
+    ['analysis', met('analysis')],
+    ['context_any', f.outside.count > 0],
+    ['context', met('context')],
+    ['provenance', f.provenance.count > 0],
+    ['provenance_used', met('provenance')],
+    ['judgement', f.judgement.count > 0],
+    ['judgement_reached', judgement.final.length > 0],
+    ['judgement_qualified', judgement.qualified],
+    ['judgement_supported', judgement.substantiated],
+    ['dialogue', f.dialogue.count > 0],
+    ['dialogue_punctuated', f.dialogue.count > 0 && punctuatedShare(f) >= 0.5],
+    ['description', met('description')],
+    ['turning', f.change.count > 0],
+    ['turning_shown', lateChanges(ctx).length > 0 && met('turning')],
+  ];
+  return closeFacts(measured);
+}
