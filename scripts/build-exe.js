@@ -63,12 +63,11 @@ const selfContained = (options) => ({
       : undefined));
     // version.js reads ../package.json at run time; the executable has none beside it
     build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'js' }));
-    // undici.js (undici's parts) and the better-sqlite3 driver load modules through
-    // createRequire(import.meta.url), which esbuild cannot follow; with the plain `require` it bundles them
+    // the better-sqlite3 driver loads modules through createRequire(import.meta.url), which esbuild
+    // cannot follow; with the plain `require` it bundles them
     const line = 'const require = createRequire(import.meta.url);';
     build.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (/[\\/]client[\\/]undici\.js$/.test(args.path) && !source.includes(line)) fail(`${relative(root, args.path)} no longer has "${line}": update scripts/build-exe.js`);
       if (!source.includes(line)) return undefined;
       return { contents: source.replace(line, ''), loader: 'js' };
     });

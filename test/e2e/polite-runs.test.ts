@@ -197,7 +197,7 @@ describe('a polite run', () => {
     const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user, KCT_MAX_PENDING: 'lots' });
     const run = await runKct(['one-pass', dir, '--model', '12', '--output', 'ndjson'], { env, timeoutMs: 60_000 });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/KCT_MAX_PENDING must be a positive whole number, not "lots"/);
+    expect(run.stderr).toMatch(/KCT_MAX_PENDING must be a whole number, 1 or more, not "lots"/);
     expect(proxy.requests.filter((r) => r.kind === 'submit')).toHaveLength(0);
   });
 });

@@ -152,8 +152,8 @@ describe('settings from the environment', () => {
     for (const value of ['abc', '-1', '1.5']) {
       const run = await shared.kct(['credits'], { env: { KCT_MAX_RETRIES: value } });
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`KCT_MAX_RETRIES: "${value}" is not a number of retries`);
-      expect(run.stderr).toContain('hint: Use a whole number, 0 or more');
+      expect(run.stderr).toContain(`KCT_MAX_RETRIES must be a whole number, 0 or more, not "${value}"`);
+      expect(run.stderr).toContain('hint: It sets retries of a failed request (0 turns them off; default 3). Fix the value, or unset KCT_MAX_RETRIES.');
     }
     expect((await shared.kct(['credits'], { env: { KCT_MAX_RETRIES: '0' } })).code).toBe(0);
   });

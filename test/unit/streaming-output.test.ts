@@ -102,7 +102,7 @@ describe('OutcomeWriter', () => {
     const lines = io.text().trim().split('\n');
     expect(lines[0]).toBe('file,student_id,task_id,status,score,Thesis,max_score,message,duplicate_of');
     expect(lines).toHaveLength(1002);
-    expect(lines[1001]).toBe('class/s1000.txt,s1000,tsk_1000,SUCCESS,0,0,20,');
+    expect(lines[1001]).toBe('class/s1000.txt,s1000,tsk_1000,SUCCESS,0,0,20,,');
   });
 });
 

@@ -22,8 +22,9 @@ function rejoin(_m: string, first: string, second: string): string {
  */
 export function normaliseAnswer(text: string): string {
   return text
-    .replace(/(^|[\s"“‘(])\|(?=(?:['’](?:m|ve|ll|d))?\s+\p{Ll}|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
-    .replace(/(^|[\s"“‘(])l(?=\s+(?:think|believe|am|was|have|had|would|will|feel|agree|disagree|do|did|can|could|should|must|know|want|hope|moved|went|saw|said|remember)\b|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
+    // a bar or a lone "l" before a verb the pronoun takes ("| think", "l was", "|'m"): never a
+    // table's cells, which extraction joins with " | "
+    .replace(/(^|[\s"“‘(])[|l](?=\s+(?:think|believe|am|was|have|had|would|will|feel|agree|disagree|do|did|can|could|should|must|know|want|hope|moved|went|saw|said|remember|really|also|never|always)\b|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
     // From the start of a word only: a run of letters is scanned once, not once per letter.
     .replace(/(?<!\p{L})(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
     .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin);
