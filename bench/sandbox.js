@@ -131,7 +131,7 @@ async function queueRun() {
 
 export async function run() {
   // The driver the sandbox child picks (KCT_SQLITE_DRIVER, else the runtime's: docs/sandbox.md).
-  const { chooseDriver } = await import('../dist/sandbox/store/sqlite/driver.js');
+  const { chooseDriver } = await import('../packages/sandbox/dist/store/sqlite/driver.js');
   driverLabel = `${chooseDriver()}, Node ${process.version}`;
   log(`sqlite driver: ${driverLabel}`);
   const rate = await requestRate();

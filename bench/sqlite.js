@@ -12,12 +12,12 @@ const ROUNDS = QUICK ? 1 : 5;
 const READS = QUICK ? 20_000 : 100_000;
 const CYCLES = QUICK ? 1_000 : 2_000;
 
-const { availableDrivers } = await import('../dist/sandbox/store/sqlite/driver.js');
-const { openDatabase } = await import('../dist/sandbox/store/db.js');
-const { seedIfEmpty } = await import('../dist/sandbox/store/seed.js');
-const { Store } = await import('../dist/sandbox/store/store.js');
-const { accept } = await import('../dist/sandbox/tasks/accept.js');
-const { advance, completeAndCharge } = await import('../dist/sandbox/tasks/transitions.js');
+const { availableDrivers } = await import('../packages/sandbox/dist/store/sqlite/driver.js');
+const { openDatabase } = await import('../packages/sandbox/dist/store/db.js');
+const { seedIfEmpty } = await import('../packages/sandbox/dist/store/seed.js');
+const { Store } = await import('../packages/sandbox/dist/store/store.js');
+const { accept } = await import('../packages/sandbox/dist/tasks/accept.js');
+const { advance, completeAndCharge } = await import('../packages/sandbox/dist/tasks/transitions.js');
 
 const RESULT = { score: 7, max_score: 10, evaluation: [{ item: 'Thesis', score: 7, max_score: 10, feedback: 'Clear.' }], rubrics: [{ item: 'Thesis', max_score: 10 }] };
 

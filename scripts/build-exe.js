@@ -19,7 +19,7 @@ const { values } = parseArgs({ options: { node: { type: 'string' }, out: { type:
 const nodeBinary = resolve(values.node ?? process.env.KCT_SEA_NODE ?? process.execPath);
 const output = resolve(values.out ?? join(root, 'dist', 'kct-linux-x64'));
 const work = join(root, 'dist', 'exe');
-const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const { version } = JSON.parse(readFileSync(join(root, 'packages', 'kct', 'package.json'), 'utf8'));
 
 // Modules that cannot live inside the executable: native addons (a .node file must be on disk)
 // and the OCR engine (its worker and language data are files). Only the sandbox uses them; in
@@ -34,7 +34,7 @@ function fail(message) {
 
 if (process.platform !== 'linux' || process.arch !== 'x64') fail(`builds a Linux x64 executable; this is ${process.platform}-${process.arch}`);
 try {
-  statSync(join(root, 'dist', 'cli', 'main.js'));
+  statSync(join(root, 'packages', 'kct', 'dist', 'cli', 'main.js'));
 } catch {
   fail('dist/ is not built: run `npm run build` first (npm run build:exe does)');
 }
@@ -52,13 +52,8 @@ const selfContained = (options) => ({
       contents: `throw Object.assign(new Error(${JSON.stringify(`${args.path} is not in the single-file executable`)}), { code: 'KCT_NOT_IN_EXE', module: ${JSON.stringify(args.path)} });`,
       loader: 'js',
     }));
-    // the CLI bundle leaves the sandbox to its own bundle, compiled only by `kct sandbox`
-    if (options.sandboxApart) {
-      build.onResolve({ filter: /[\\/]sandbox[\\/]server\.js$/ }, () => ({ path: 'sandbox', namespace: 'sandbox-apart' }));
-      build.onLoad({ filter: /.*/, namespace: 'sandbox-apart' }, () => ({ contents: `module.exports = globalThis[Symbol.for('kct.loadBundle')]('sandbox');`, loader: 'js' }));
-    }
     // the pool's threads load dist/ files (threads/compiled.js); here they run the thread bundle
-    build.onResolve({ filter: /^\.\/compiled\.js$/ }, (args) => (/[\\/]dist[\\/]sandbox[\\/]threads$/.test(args.resolveDir)
+    build.onResolve({ filter: /^\.\/compiled\.js$/ }, (args) => (/[\\/]sandbox[\\/]dist[\\/]threads$/.test(args.resolveDir)
       ? { path: join(args.resolveDir, 'embedded.js') }
       : undefined));
     // version.js reads ../package.json at run time; the executable has none beside it
@@ -91,7 +86,7 @@ async function bundle(entry, outfile, options = {}) {
     logLevel: 'error',
   });
   // ocr.js finds the OCR language data through import.meta.url: never reached in the executable
-  const warnings = result.warnings.filter((warning) => !warning.location?.file.includes('sandbox/engines/extract/ocr'));
+  const warnings = result.warnings.filter((warning) => !/sandbox[\\/](dist[\\/])?engines[\\/]extract[\\/]ocr/.test(warning.location?.file ?? ''));
   if (warnings.length > 0) fail(`esbuild warnings:\n${warnings.map((w) => `  ${w.location?.file}: ${w.text}`).join('\n')}`);
   return outfile;
 }
@@ -106,8 +101,8 @@ function withTargetNode(args, what) {
 }
 
 mkdirSync(work, { recursive: true });
-const cli = await bundle(join(here, 'cli.js'), join(work, 'cli.cjs'), { sandboxApart: true });
-const sandbox = await bundle(join(root, 'dist', 'sandbox', 'server.js'), join(work, 'sandbox.cjs'));
+const cli = await bundle(join(here, 'cli.js'), join(work, 'cli.cjs'));
+const sandbox = await bundle(join(root, 'packages', 'sandbox', 'dist', 'server.js'), join(work, 'sandbox.cjs'));
 const thread = await bundle(join(here, 'thread.js'), join(work, 'thread.cjs'));
 /** V8's code cache of a bundle, made by the Node inside (a pool thread starts about twice as fast with it: docs/benchmarks.md). */
 const codeCache = (file, name) => {

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'dist', 'cli', 'program.js'));
-const { VERSION } = await import(join(root, 'dist', 'version.js'));
+const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'program.js'));
+const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
 
 export const HELP_WIDTH = 80;
 const program = buildProgram(VERSION, () => {
@@ -22,4 +22,4 @@ const visit = (command, path) => {
   for (const sub of command.commands) if (!sub._hidden) visit(sub, [...path, sub.name()]);
 };
 visit(program, []);
-writeFileSync(join(root, 'dist', 'help-cache.json'), JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }));
+writeFileSync(join(root, 'packages', 'kct', 'dist', 'help-cache.json'), JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }));

@@ -7,22 +7,22 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'dist', 'cli', 'program.js'));
-const { commandTree } = await import(join(root, 'dist', 'cli', 'command-tree.js'));
-const { renderManPages } = await import(join(root, 'dist', 'cli', 'man-page.js'));
-const { VERSION } = await import(join(root, 'dist', 'version.js'));
+const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'program.js'));
+const { commandTree } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'command-tree.js'));
+const { renderManPages } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'man-page.js'));
+const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
 
 const program = buildProgram(VERSION, () => {
   throw new Error('no command runs while rendering man pages');
 });
 const pages = renderManPages(commandTree(program), VERSION);
-const folder = join(root, 'dist', 'man');
+const folder = join(root, 'packages', 'kct', 'dist', 'man');
 rmSync(folder, { recursive: true, force: true });
 mkdirSync(folder, { recursive: true });
 for (const [name, text] of pages) writeFileSync(join(folder, name), text);
 
 const listed = readdirSync(folder).sort().map((name) => `./dist/man/${name}`);
-const packagePath = join(root, 'package.json');
+const packagePath = join(root, 'packages', 'kct', 'package.json');
 const pkg = JSON.parse(readFileSync(packagePath, 'utf8'));
 if (process.argv.includes('--update-package-json')) {
   pkg.man = listed;

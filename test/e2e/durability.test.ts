@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseDriver, openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { asUser, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
 
 const essay = 'School uniforms reduce pressure on families. For example, a study found costs fell because clothing competition ended. However, uniforms limit expression, so schools should allow choice within a dress code.';

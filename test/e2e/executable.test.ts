@@ -9,14 +9,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THREAD_NICENESS } from '../../src/sandbox/threads/serve.js';
+import { THREAD_NICENESS } from '../../packages/sandbox/src/threads/serve.js';
 import { FIXTURES, GENERATED, parseJson, removeDir, ROOT, runKct, startSandbox, tempDir, useSandbox, type RunOptions, type Sandbox } from './harness.js';
 
 const shared = useSandbox();
 const dir = tempDir('kct-exe-');
 const exe = join(dir, 'kct-linux-x64');
 const embeddedNode = process.env.KCT_SEA_NODE ?? process.execPath;
-const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { version: string };
 
 /** A Node binary's version, and whether it has node:sqlite unflagged (22.13+, 23.4+). */
 function runtime(node: string): { version: string; major: number; sqlite: boolean } {
@@ -135,7 +135,7 @@ describe.skipIf(!withoutSqlite)('kct sandbox inside an executable built from Nod
     const { error } = parseJson<{ error: { message: string; suggestion: string; exit_code: number } }>(run.stderr);
     expect(error.message).toMatch(/^kct sandbox in this single-file executable needs Node\.js 22\.13 or later inside it: it was built from Node\.js v20\./);
     expect(error.suggestion).toContain('Build the executable from Node.js 24');
-    expect(error.suggestion).toContain('install kct with npm (npm install -g kct)');
+    expect(error.suggestion).toContain('install kct and its sandbox with npm (npm install -g kct kct-sandbox)');
     expect(error.exit_code).toBe(2);
     expect(readdirSync(data)).toEqual([]); // the folder it was given, with no database made in it
   });

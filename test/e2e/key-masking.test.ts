@@ -8,7 +8,7 @@ const SECRET = 'kct_live_9f8e7d6c5b4a3210SECRET';
 
 /** Every command path of the built CLI, walked from its command tree. */
 async function commandPaths(): Promise<string[][]> {
-  const { buildProgram } = (await import(`${ROOT}/dist/cli/program.js`)) as { buildProgram: (version: string, onContext: () => never) => Command };
+  const { buildProgram } = (await import(`${ROOT}/packages/kct/dist/cli/program.js`)) as { buildProgram: (version: string, onContext: () => never) => Command };
   const program = buildProgram('0.0.0', () => {
     throw new Error('no command runs here');
   });

@@ -1,91 +1,141 @@
-// The package as a consumer gets it: `npm pack`, the tarball installed into a fresh project, an
-// example importing from 'kct' type-checked with the repository's tsc and run against a sandbox.
-// The tarball's file list is held to an allowed list (docs/benchmarks.md "Package" has its size).
-import { spawn } from 'node:child_process';
+// The packages as users get them: `npm pack` of both workspaces, each tarball held to an allowed
+// list, then installed globally into a private prefix, offline from the local tarballs (npm's
+// cache holds the dependencies after `npm ci`): kct alone (kct --version, kct doctor against a
+// sandbox, kct sandbox saying how to get the sandbox), kct with kct-sandbox (kct sandbox and
+// kct-sandbox start), and the library imported from the installed package, loading no CLI or
+// sandbox code, in a consumer project that type-checks docs/library.md's examples against it.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, removeDir, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { installGlobally, packWorkspaces, run } from '../../bench/packed.js';
+import { ROOT, kctEnv, removeDir, startSandbox, tempDir, type Sandbox } from './harness.js';
 
 interface PackEntry { path: string; size: number }
-interface PackInfo { filename: string; size: number; unpackedSize: number; files: PackEntry[] }
+interface PackInfo { name: string; filename: string; files: PackEntry[] }
 
-/** Everything the tarball may hold; anything else (tests, sources, fixtures, bench, the executable) fails. */
-const ALLOWED = [
-  'package.json', 'README.md', 'bin/kct.js', 'bin/package.json',
-  'dist/**/*.js', 'dist/help-cache.json', 'dist/sandbox/store/seed-assignments.json', 'dist/sandbox/engines/grading/feature-vocabulary.json', 'dist/man/*.1',
-  // declarations of the library's surface only: the CLI and the sandbox are not imported from 'kct'
-  'dist/index.d.ts', 'dist/version.d.ts', 'dist/api/*.d.ts', 'dist/client/*.d.ts',
-  'docs/*.md', 'docs/openapi.json',
-  'examples/*.{txt,md,pdf,docx}', 'examples/library/*.ts',
-];
-const REQUIRED = ['package.json', 'README.md', 'bin/kct.js', 'dist/index.js', 'dist/index.d.ts', 'dist/client/client.d.ts', 'dist/api/errors.d.ts', 'docs/library.md', 'examples/library/mark-one.ts'];
+/** Everything a tarball may hold; anything else (tests, sources, fixtures, bench, the executable) fails. */
+const ALLOWED: Record<string, string[]> = {
+  kct: [
+    'package.json', 'README.md', 'bin/kct.js', 'bin/flags.cjs', 'bin/package.json',
+    'dist/**/*.js', 'dist/help-cache.json', 'dist/man/*.1',
+    // declarations of the library's surface only: the CLI is not imported from 'kct'
+    'dist/index.d.ts', 'dist/version.d.ts', 'dist/api/*.d.ts', 'dist/client/*.d.ts',
+  ],
+  'kct-sandbox': ['package.json', 'README.md', 'bin/kct-sandbox.js', 'dist/**/*.{js,d.ts}', 'dist/store/seed-assignments.json', 'dist/engines/grading/feature-vocabulary.json'],
+};
+const REQUIRED: Record<string, string[]> = {
+  kct: ['package.json', 'README.md', 'bin/kct.js', 'dist/index.js', 'dist/index.d.ts', 'dist/client/client.d.ts', 'dist/api/errors.d.ts', 'dist/cli/main.js'],
+  'kct-sandbox': ['package.json', 'bin/kct-sandbox.js', 'dist/server.js', 'dist/threads/thread-main.js'],
+};
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+let work: string;
+let tarballs: Record<string, string>;
+let sandbox: Sandbox;
 
-async function pack(args: string[]): Promise<PackInfo> {
-  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', ...args], ROOT);
-  expect(packed.code, packed.stderr).toBe(0);
-  return (JSON.parse(packed.stdout) as PackInfo[])[0];
-}
+beforeAll(async () => {
+  work = tempDir('kct-packed-');
+  tarballs = await packWorkspaces(work);
+  sandbox = await startSandbox();
+}, 240_000);
 
-describe('the packed tarball', () => {
-  it('holds only allowed files, all the required ones, and the declarations the library imports', async () => {
-    const info = await pack(['--dry-run']);
+afterAll(async () => {
+  await sandbox?.stop();
+  removeDir(work);
+});
+
+describe('the packed tarballs', () => {
+  it.each(['kct', 'kct-sandbox'])('%s holds only allowed files, all the required ones', async (name) => {
+    const listed = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', name]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const [info] = JSON.parse(listed.stdout) as PackInfo[];
     const paths = info.files.map((file) => file.path);
-    const allowed = picomatch(ALLOWED, { dot: true });
+    const allowed = picomatch(ALLOWED[name], { dot: true });
     expect(paths.filter((path) => !allowed(path))).toEqual([]);
-    for (const path of REQUIRED) expect(paths, path).toContain(path);
-    for (const path of paths) expect(path).not.toMatch(/^(test|src|bench|scripts|\.ci)\/|fixtures|^dist\/exe|kct-linux-x64|\.tgz$/);
-    // every man page package.json names ships
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[] };
-    for (const page of manifest.man) expect(paths).toContain(page.replace(/^\.\//, ''));
-    // a declaration that imports one left out would break a consumer's type check
-    for (const path of paths.filter((p) => p.endsWith('.d.ts'))) {
-      const text = readFileSync(join(ROOT, path), 'utf8');
-      for (const [, target] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
-        expect(paths, `${path} imports ${target}`).toContain(join(path, '..', `${target}.d.ts`));
+    for (const path of REQUIRED[name].filter((p) => p !== 'README.md' || name !== 'kct')) expect(paths, path).toContain(path);
+    if (name === 'kct') {
+      // every man page package.json names ships; no sandbox code
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { man: string[] };
+      for (const page of manifest.man) expect(paths).toContain(page.replace(/^\.\//, ''));
+      expect(paths.filter((path) => /sandbox[/\\](server|store|engines)/.test(path))).toEqual([]);
+      // a declaration that imports one left out would break a consumer's type check
+      for (const path of paths.filter((p) => p.endsWith('.d.ts'))) {
+        const text = readFileSync(join(ROOT, 'packages', 'kct', path), 'utf8');
+        for (const [, target] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) expect(paths, `${path} imports ${target}`).toContain(join(path, '..', `${target}.d.ts`));
       }
     }
   });
 });
 
-describe('a consumer project', () => {
-  let sandbox: Sandbox;
-  let dir: string;
+describe('kct installed alone', () => {
+  let installed: Awaited<ReturnType<typeof installGlobally>>;
+  let env: Record<string, string | undefined>;
 
   beforeAll(async () => {
-    dir = tempDir('kct-consumer-');
-    sandbox = await startSandbox();
+    installed = await installGlobally(tempDir('kct-prefix-'), [tarballs.kct]);
+    env = { ...kctEnv(tempDir()), PATH: `${installed.bin}:${process.env.PATH}` };
+  }, 240_000);
+
+  it('is light: no native addon, no install script, at most 60 packages and 25 MB', () => {
+    expect(installed.nativeAddons).toEqual([]);
+    expect(installed.installScripts).toEqual([]);
+    expect(installed.packages).toBeLessThanOrEqual(60);
+    expect(installed.megabytes).toBeLessThanOrEqual(25);
   });
 
-  afterAll(async () => {
-    await sandbox?.stop();
-    removeDir(dir);
+  it('answers kct --version and a kct doctor against a sandbox', async () => {
+    const version = await run('kct', ['--version'], { env: env as NodeJS.ProcessEnv });
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')).version);
+    const doctor = await run('kct', ['doctor', '--json'], { env: { ...env, KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user } as NodeJS.ProcessEnv });
+    expect(doctor.code, doctor.stderr).toBe(0);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true });
   });
 
-  it('installs the tarball, type-checks an example importing from kct, and marks an essay with it', async () => {
-    const info = await pack(['--pack-destination', dir]);
-    const project = join(dir, 'project');
+  it('kct sandbox without the sandbox package says in one line how to get it, and exits 2', async () => {
+    const missing = await run('kct', ['sandbox', '--port', '0'], { env: env as NodeJS.ProcessEnv });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toEqual(['error: kct sandbox needs the sandbox package, which is not installed: npm install -g kct-sandbox (or run it once with npx kct-sandbox)']);
+  });
+
+  it('the library, imported from the installed package, loads no CLI and no sandbox code', async () => {
+    const folder = join(installed.modules, '..');
+    // every module the import loads, through a module hook (module.register, Node 20.6+)
+    writeFileSync(join(folder, 'hooks.mjs'), [
+      'let port;',
+      'export async function initialize(data) { port = data.port; }',
+      'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
+    ].join('\n'));
+    writeFileSync(join(folder, 'probe.mjs'), [
+      "import { register } from 'node:module';",
+      "import { MessageChannel } from 'node:worker_threads';",
+      'const { port1, port2 } = new MessageChannel();',
+      'const seen = [];',
+      "port1.on('message', (url) => seen.push(url));",
+      "register('./hooks.mjs', import.meta.url, { data: { port: port2 }, transferList: [port2] });",
+      `const kct = await import(${JSON.stringify(join(installed.modules, 'kct', 'dist', 'index.js'))});`,
+      'await new Promise((resolve) => setTimeout(resolve, 200));',
+      'port1.close();',
+      "process.stdout.write(JSON.stringify({ client: typeof kct.KctClient, errors: typeof kct.ApiError, seen: seen.filter((url) => url.startsWith('file:')) }));",
+    ].join('\n'));
+    const ran = await run(process.execPath, [join(folder, 'probe.mjs')], { env: env as NodeJS.ProcessEnv });
+    expect(ran.code, ran.stderr).toBe(0);
+    const { client, errors, seen } = JSON.parse(ran.stdout) as { client: string; errors: string; seen: string[] };
+    expect([client, errors]).toEqual(['function', 'function']);
+    expect(seen.some((url) => url.includes('/kct/dist/client/'))).toBe(true);
+    expect(seen.filter((url) => /\/kct\/dist\/(cli|commands)\//.test(url))).toEqual([]);
+    expect(seen.filter((url) => /kct-sandbox|fastify|tesseract|better-sqlite3/.test(url))).toEqual([]);
+  });
+
+  it('a consumer project type-checks the library examples against it and marks an essay', async () => {
+    const project = join(work, 'project');
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    // the dependencies are in npm's cache after `npm ci`; a cache without their metadata asks the registry
-    const flags = ['install', '--ignore-scripts', '--omit=optional', '--no-audit', '--no-fund', join(dir, info.filename)];
-    let installed = await run('npm', [...flags, '--offline'], project);
-    if (installed.code !== 0 && /ENOTCACHED/.test(installed.stderr)) installed = await run('npm', [...flags, '--prefer-offline'], project);
-    expect(installed.code, installed.stderr).toBe(0);
-
+    const flags = ['install', '--ignore-scripts', '--omit=optional', '--no-audit', '--no-fund', tarballs.kct];
+    let added = await run('npm', [...flags, '--offline'], { cwd: project });
+    if (added.code !== 0 && /ENOTCACHED/.test(added.stderr)) added = await run('npm', [...flags, '--prefer-offline'], { cwd: project });
+    expect(added.code, added.stderr).toBe(0);
     copyFileSync(join(ROOT, 'examples', 'library', 'mark-one.ts'), join(project, 'src', 'mark-one.ts'));
     copyFileSync(join(ROOT, 'examples', 'sample-essay.txt'), join(project, 'sample-essay.txt'));
     // every ts block of docs/library.md is type-checked with it (each is a module of its own)
@@ -95,28 +145,54 @@ describe('a consumer project', () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], strict: true, noEmitOnError: true,
-        // the consumer's own @types/node (borrowed from the repository); checking every library's
-        // declarations takes 30 s on a busy machine, and kct's are tsc's own output, whose imports the test above checks
-        types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], skipLibCheck: true,
-        rootDir: 'src', outDir: 'library',
+        types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], skipLibCheck: true, rootDir: 'src', outDir: 'library',
       },
       include: ['src'],
     }));
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], project);
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
-
-    const example = await run(process.execPath, [join('library', 'mark-one.js'), sandbox.baseUrl, sandbox.keys.user, sandbox.keys.broke], project);
+    const example = await run(process.execPath, [join('library', 'mark-one.js'), sandbox.baseUrl, sandbox.keys.user, sandbox.keys.broke], { cwd: project });
     expect(example.code, example.stderr).toBe(0);
     const lines = example.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ step: 'credits', credits: expect.any(Number), models: expect.any(Number) });
-    expect(lines[1]).toMatchObject({ step: 'marked', status: 'SUCCESS', score: expect.any(Number), max_score: expect.any(Number) });
-    expect(lines[1].criteria).toBeGreaterThan(0);
-    expect(lines.slice(2)).toEqual([
-      { step: 'caught', error: 'NotFoundError', status: 404, code: expect.any(String) },
-      { step: 'caught', error: 'AuthenticationError', status: 401, is_api_error: true },
-      { step: 'caught', error: 'InsufficientCreditsError', status: 402 },
-    ]);
-    // the key is never printed, not even in an error
+    expect(lines[1]).toMatchObject({ step: 'marked', status: 'SUCCESS', score: expect.any(Number) });
     expect(example.stdout + example.stderr).not.toContain(sandbox.keys.user);
   }, 180_000);
+});
+
+describe('kct installed with kct-sandbox', () => {
+  let modules: string;
+  /** node:sqlite is built in from Node 22.13; on Node 20 the sandbox needs better-sqlite3, a native build a global install skips unless allowed. */
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  const builtInSqlite = major > 22 || (major === 22 && minor >= 13);
+
+  beforeAll(async () => {
+    modules = (await installGlobally(tempDir('kct-prefix-'), [tarballs.kct, tarballs['kct-sandbox']])).modules;
+  }, 240_000);
+
+  /** Runs a bin of the installed packages with this Node (not the shebang's): its first line, or its exit. */
+  async function start(script: string, args: string[]): Promise<{ line?: string; code?: number | null; stderr: string }> {
+    const child: ChildProcess = spawn(process.execPath, [join(modules, script), ...args, '--port', '0', '--json', '--data', tempDir('kct-packed-sbx-')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      return await new Promise((resolve) => {
+        createInterface({ input: child.stdout! }).once('line', (line: string) => resolve({ line, stderr }));
+        child.once('exit', (code) => resolve({ code, stderr }));
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }
+
+  it.each([['kct/bin/kct.js', ['sandbox']], ['kct-sandbox/bin/kct-sandbox.js', []]] as const)('%s %j starts the installed sandbox (on Node 20: says it needs SQLite, exit 2)', async (script, args) => {
+    const started = await start(script, [...args]);
+    if (!builtInSqlite) {
+      expect(started.code).toBe(2);
+      expect(started.line ?? started.stderr).toContain('the sandbox needs SQLite');
+      return;
+    }
+    const first = JSON.parse(started.line!) as { base_url: string; keys: Record<string, string> };
+    expect(first.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(first.keys.user).toMatch(/^kct_/);
+  });
 });

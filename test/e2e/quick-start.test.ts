@@ -31,7 +31,7 @@ describe('the quick start', () => {
     const kctEnvWithPath = { ...kctEnv(tempDir()), PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user } as NodeJS.ProcessEnv;
     const version = sh('kct', ['--version'], kctEnvWithPath);
     expect(version.status, version.stderr).toBe(0);
-    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')).version);
     const credits = sh('kct', ['credits'], kctEnvWithPath);
     expect(credits.status, credits.stderr).toBe(0);
     expect(credits.stdout).toMatch(/credits/);

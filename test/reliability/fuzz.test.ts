@@ -7,8 +7,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { OPERATIONS } from '../../src/api/operations.js';
-import { PRODUCT_OPERATIONS } from '../../src/api/product.js';
+import { OPERATIONS } from '../../packages/kct/src/api/operations.js';
+import { PRODUCT_OPERATIONS } from '../../packages/kct/src/api/product.js';
 import type { SandboxProcess } from './lib.js';
 import { Client, ESSAY, FULL, INTERNALS, SEED, removeDir, secretsFound, startSandbox, Transcript } from './lib.js';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
-import { collectAnswers, type AnswerSources } from '../../src/cli/answers.js';
-import type { IO } from '../../src/cli/io.js';
+import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { collectAnswers, type AnswerSources } from '../../packages/kct/src/cli/answers.js';
+import type { IO } from '../../packages/kct/src/cli/io.js';
 
 const io: IO = {
   stdin: new PassThrough(),

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiError, AuthenticationError, BadRequestError, ConflictError, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
   RateLimitError, ServerError,
-} from '../../src/api/errors.js';
-import * as library from '../../src/index.js';
+} from '../../packages/kct/src/api/errors.js';
+import * as library from '../../packages/kct/src/index.js';
 
 describe('ApiError.from: one class per kind of HTTP error', () => {
   it.each<[number, typeof ApiError]>([

@@ -3,10 +3,10 @@
 // bad value is a usage error naming the flag.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { UsageError } from '../../src/api/errors.js';
-import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../src/cli/define-command.js';
-import { GLOBAL_OPTIONS, positiveNumber } from '../../src/cli/options.js';
-import { COMMANDS } from '../../src/cli/program.js';
+import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../packages/kct/src/cli/define-command.js';
+import { GLOBAL_OPTIONS, positiveNumber } from '../../packages/kct/src/cli/options.js';
+import { COMMANDS } from '../../packages/kct/src/cli/program.js';
 
 function flatten(declarations: CommandDeclaration[], parents: string[] = []): [string, CommandDeclaration][] {
   return declarations.flatMap((declaration) => {

@@ -3,7 +3,7 @@
 // a title, a cover sheet, a header and a footer, in words with accents (all in Latin-1, which
 // PDF's standard fonts can write).
 import fc from 'fast-check';
-import type { Exclusion } from '../../src/sandbox/engines/extract/marked.js';
+import type { Exclusion } from '../../packages/sandbox/src/engines/extract/marked.js';
 
 export type Element =
   | { kind: 'paragraph'; text: string }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { closeExtractors } from '../../src/sandbox/engines/extract/index.js';
+import { closeExtractors } from '../../packages/sandbox/src/engines/extract/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(root, 'test', 'fixtures');

@@ -6,10 +6,10 @@
 // (KCT_PROPERTY_SEED changes the seed); a failure prints its seed and the shrunk case.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts, type GradeInput, type GradeRubric } from '../../src/sandbox/engines/grader.js';
-import { disagreements, FEATURE_IDS, implied, readClaims, type Clause } from '../../src/sandbox/engines/grading/claims.js';
-import VOCABULARY from '../../src/sandbox/engines/grading/feature-vocabulary.json' with { type: 'json' };
-import { bands } from '../../src/sandbox/engines/grading/levels.js';
+import { grade, verdicts, type GradeInput, type GradeRubric } from '../../packages/sandbox/src/engines/grader.js';
+import { disagreements, FEATURE_IDS, implied, readClaims, type Clause } from '../../packages/sandbox/src/engines/grading/claims.js';
+import VOCABULARY from '../../packages/sandbox/src/engines/grading/feature-vocabulary.json' with { type: 'json' };
+import { bands } from '../../packages/sandbox/src/engines/grading/levels.js';
 import { examplesModel, labelledAnswers, realAnswers, SEEDED, type Marking } from './grader-helpers.js';
 
 const SEED = Number(process.env.KCT_PROPERTY_SEED ?? 25025);

@@ -2,8 +2,8 @@
 // reached and the next one up, quoting the answer, advising in the rubric's terms, and saying the
 // same thing in every style. Checked on every labelled answer against its model's rubric.
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts, type GradeInput } from '../../src/sandbox/engines/grader.js';
-import { normaliseAnswer } from '../../src/sandbox/engines/grading/text.js';
+import { grade, verdicts, type GradeInput } from '../../packages/sandbox/src/engines/grader.js';
+import { normaliseAnswer } from '../../packages/sandbox/src/engines/grading/text.js';
 import { labelledAnswers } from './grader-helpers.js';
 
 const STYLES = ['Bullet', 'Short', 'Long'] as const;

@@ -3,10 +3,10 @@
 // cases, the answers in examples/), as GradeInput parts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GradeInput, GradeRubric } from '../../src/sandbox/engines/grader.js';
-import { parsePreview, type QuestionsPreview, type RubricsPreview } from '../../src/sandbox/ingest/preview-parse.js';
-import { renderQuestions } from '../../src/sandbox/ingest/questions.js';
-import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
+import type { GradeInput, GradeRubric } from '../../packages/sandbox/src/engines/grader.js';
+import { parsePreview, type QuestionsPreview, type RubricsPreview } from '../../packages/sandbox/src/ingest/preview-parse.js';
+import { renderQuestions } from '../../packages/sandbox/src/ingest/questions.js';
+import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { FIXTURES } from './extract-helpers.js';
 
 export const EXAMPLES = join(FIXTURES, '..', '..', 'examples');

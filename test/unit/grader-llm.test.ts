@@ -1,11 +1,11 @@
 // The language-model grading engine against a fake OpenAI-compatible server (test/unit/fake-llm.ts):
 // what it sends, how it checks and repairs replies, and how each failure is reported.
 import { describe, expect, it } from 'vitest';
-import type { GradeInput } from '../../src/sandbox/engines/grader.js';
-import { OpenAiGrader } from '../../src/sandbox/engines/llm/engine.js';
-import { Slots } from '../../src/sandbox/engines/llm/slots.js';
-import { GraderFailure, type GraderOptions } from '../../src/sandbox/engines/llm/types.js';
-import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
+import type { GradeInput } from '../../packages/sandbox/src/engines/grader.js';
+import { OpenAiGrader } from '../../packages/sandbox/src/engines/llm/engine.js';
+import { Slots } from '../../packages/sandbox/src/engines/llm/slots.js';
+import { GraderFailure, type GraderOptions } from '../../packages/sandbox/src/engines/llm/types.js';
+import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { fakeLlmForFile } from './fake-llm.js';
 import { ESSAY } from './sandbox-helpers.js';
 

@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { grade } from '../../src/sandbox/engines/grader.js';
-import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
+import { grade } from '../../packages/sandbox/src/engines/grader.js';
+import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { FIXTURES } from './extract-helpers.js';
 
 const LEVELS = ['bottom', 'weak', 'middling', 'strong'] as const;

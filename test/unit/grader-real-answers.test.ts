@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts, type GradeInput } from '../../src/sandbox/engines/grader.js';
-import { readClaims } from '../../src/sandbox/engines/grading/claims.js';
+import { grade, verdicts, type GradeInput } from '../../packages/sandbox/src/engines/grader.js';
+import { readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
 import { EXAMPLE_ANSWERS, EXAMPLES, examplesModel, REAL, SEEDED, seededModel, type Marking } from './grader-helpers.js';
 
 const letter = readFileSync(join(EXAMPLES, 'homework-letter.txt'), 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rubricsFromText } from '../../src/sandbox/engines/grader.js';
+import { rubricsFromText } from '../../packages/sandbox/src/engines/grader.js';
 
 describe('rubricsFromText', () => {
   it('reads a headed list with maxima in several notations, skipping title and total', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { creditCost, grade, verdicts, type GradeInput, type GradeRubric } from '../../src/sandbox/engines/grader.js';
-import { stem } from '../../src/sandbox/engines/grading/text.js';
+import { creditCost, grade, verdicts, type GradeInput, type GradeRubric } from '../../packages/sandbox/src/engines/grader.js';
+import { stem } from '../../packages/sandbox/src/engines/grading/text.js';
 import { FIXTURES } from './extract-helpers.js';
 
 const strong = readFileSync(join(FIXTURES, '..', '..', 'examples', 'sample-essay.txt'), 'utf8');

@@ -4,11 +4,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
-import { CreateModelRequest } from '../../src/api/schemas.js';
+import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { CreateModelRequest } from '../../packages/kct/src/api/schemas.js';
 import {
   buildModelRequest, previewHeader, questionsFileContent, readQuestionsFile, readRubricsFile, renderPreviewFile, rubricsFileContent,
-} from '../../src/cli/preview-file.js';
+} from '../../packages/kct/src/cli/preview-file.js';
 
 let dir: string;
 beforeAll(async () => {

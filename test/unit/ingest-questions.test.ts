@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applySpecification, mergePapers, namedQuestion, questionsFromText, renderQuestions, splitPaper, takeMarks } from '../../src/sandbox/ingest/questions.js';
+import { applySpecification, mergePapers, namedQuestion, questionsFromText, renderQuestions, splitPaper, takeMarks } from '../../packages/sandbox/src/ingest/questions.js';
 
 const EXAMPLE = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'question-paper.txt'), 'utf8');
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { download } from '../../src/sandbox/ingest/assets.js';
+import { download } from '../../packages/sandbox/src/ingest/assets.js';
 import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
 
 const EXAMPLES = resolve(import.meta.dirname, '..', '..', 'examples');

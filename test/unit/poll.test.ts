@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../src/api/errors.js';
-import type { StatusSnapshot } from '../../src/api/schemas.js';
-import { TaskPoller, isTransient, nextInterval, pollSchedule, watchTasks, type StatusFetcher } from '../../src/client/poll.js';
+import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
+import type { StatusSnapshot } from '../../packages/kct/src/api/schemas.js';
+import { TaskPoller, isTransient, nextInterval, pollSchedule, watchTasks, type StatusFetcher } from '../../packages/kct/src/client/poll.js';
 
 /** A virtual clock: sleeping advances it at once. */
 function fakeClock() {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { assertPublicUrl, BlockedAddressError, guardedAgent, isPublicAddress } from '../../src/sandbox/net/public-address.js';
+import { assertPublicUrl, BlockedAddressError, guardedAgent, isPublicAddress } from '../../packages/sandbox/src/net/public-address.js';
 
 describe('isPublicAddress', () => {
   it.each([

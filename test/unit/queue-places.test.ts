@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { QueuePlaces } from '../../src/sandbox/store/queue-places.js';
+import { QueuePlaces } from '../../packages/sandbox/src/store/queue-places.js';
 
 /** The count the index replaces: waiting seqs up to `seq`, and all of them. */
 function counted(waiting: Set<number>, seq: number) {

@@ -1,13 +1,13 @@
 // Bugs found by review, each pinned by a test.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
-import { isUnsuccessfulFinal, statusOf } from '../../src/api/status.js';
-import { parseDuration } from '../../src/cli/duration.js';
-import type { IO } from '../../src/cli/io.js';
-import { colorAllowed } from '../../src/cli/io.js';
-import { printResult } from '../../src/cli/render/result.js';
-import { parseRetryAfter } from '../../src/client/retry.js';
+import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { isUnsuccessfulFinal, statusOf } from '../../packages/kct/src/api/status.js';
+import { parseDuration } from '../../packages/kct/src/cli/duration.js';
+import type { IO } from '../../packages/kct/src/cli/io.js';
+import { colorAllowed } from '../../packages/kct/src/cli/io.js';
+import { printResult } from '../../packages/kct/src/cli/render/result.js';
+import { parseRetryAfter } from '../../packages/kct/src/client/retry.js';
 
 function ttyIO(): { io: IO; text: () => string } {
   const stdout = new PassThrough();
@@ -58,7 +58,7 @@ describe('regressions', () => {
 
 describe('strict requests', () => {
   it('a one-pass rubric with a misspelt field is refused before sending', async () => {
-    const { OnePassFields } = await import('../../src/api/schemas.js');
+    const { OnePassFields } = await import('../../packages/kct/src/api/schemas.js');
     expect(OnePassFields.safeParse({ model_id: 1, paper_content: 'x', rubrics: [{ item: 'A', maxscore: 5 }] }).success).toBe(false);
     expect(OnePassFields.safeParse({ model_id: 1, paper_content: 'x', rubrics: [{ item: 'A', max_score: 5, levels: [{ score: 5, descriptor: 'all' }] }] }).success).toBe(true);
   });

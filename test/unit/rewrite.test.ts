@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rewrite, type RewriteSectionIn } from '../../src/sandbox/engines/feedback-rewrite.js';
+import { rewrite, type RewriteSectionIn } from '../../packages/sandbox/src/engines/feedback-rewrite.js';
 
 const paragraph: RewriteSectionIn = {
   item: 'Evidence', score: 4, max_score: 10,
@@ -90,8 +90,8 @@ describe('rewrite', () => {
 
 describe('rewrite of the sandbox grader’s own feedback', () => {
   it('softens its "Lacks:" line when asked to encourage, keeping the quotation and the next step', async () => {
-    const { grade } = await import('../../src/sandbox/engines/grader.js');
-    const { SEED_MODELS } = await import('../../src/sandbox/store/seed-models.js');
+    const { grade } = await import('../../packages/sandbox/src/engines/grader.js');
+    const { SEED_MODELS } = await import('../../packages/sandbox/src/store/seed-models.js');
     const model = SEED_MODELS.find((m) => m.model_id === 12)!;
     const answer = 'I think uniforms are good because they are cheap. Some people say they are boring but I disagree. So we should keep them.';
     const e = grade({ answerText: answer, questionText: model.question_text, rubrics: model.rubrics, cumMethod: 'sum', totalScore: 20, style: 'Bullet' }).evaluation[1];
@@ -105,8 +105,8 @@ describe('rewrite of the sandbox grader’s own feedback', () => {
 
 describe('each style is what it says, on the sandbox grader’s own feedback', () => {
   const graded = async () => {
-    const { grade } = await import('../../src/sandbox/engines/grader.js');
-    const { SEED_MODELS } = await import('../../src/sandbox/store/seed-models.js');
+    const { grade } = await import('../../packages/sandbox/src/engines/grader.js');
+    const { SEED_MODELS } = await import('../../packages/sandbox/src/store/seed-models.js');
     const { readFileSync } = await import('node:fs');
     const model = SEED_MODELS.find((m) => m.model_id === 12)!;
     const answerText = readFileSync(new URL('../../examples/sample-essay.txt', import.meta.url), 'utf8');
@@ -151,7 +151,7 @@ describe('each style is what it says, on the sandbox grader’s own feedback', (
 
 describe('kct rewrite --item', () => {
   it('prints only the criterion rewritten: by the service\'s flag, else by name', async () => {
-    const { shownSections } = await import('../../src/commands/rewrite/run.js');
+    const { shownSections } = await import('../../packages/kct/src/commands/rewrite/run.js');
     const sections = [{ item: 'Thesis', comment: 'a', rewritten: false }, { item: 'Organisation', comment: 'b', rewritten: true }];
     expect(shownSections(sections, 'organisation').map((s) => s.item)).toEqual(['Organisation']);
     expect(shownSections(sections, undefined)).toHaveLength(2);

@@ -4,13 +4,13 @@
 // every status change the sandbox commits, so "one swap" is read back, not guessed from polls.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createSandbox } from '../../src/sandbox/server.js';
-import type { Db } from '../../src/sandbox/store/db.js';
-import { availableDrivers, openSqlite, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import type { Store } from '../../src/sandbox/store/store.js';
-import { accept } from '../../src/sandbox/tasks/accept.js';
-import { cancel, completeAndCharge, fail, type TaskPatch } from '../../src/sandbox/tasks/transitions.js';
-import { taskRecord } from '../../src/sandbox/http/responses.js';
+import { createSandbox } from '../../packages/sandbox/src/server.js';
+import type { Db } from '../../packages/sandbox/src/store/db.js';
+import { availableDrivers, openSqlite, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import type { Store } from '../../packages/sandbox/src/store/store.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import { cancel, completeAndCharge, fail, type TaskPatch } from '../../packages/sandbox/src/tasks/transitions.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { closeSeededStore, ESSAY, launch, makeDataDir, onePassTask, openSeededStore, RESULT, textForm } from './sandbox-helpers.js';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { KeyCache, KEY_TTL_MS } from '../../src/sandbox/http/auth.js';
-import { hashKey } from '../../src/sandbox/accounts/api-keys.js';
-import type { KeyRow, Store } from '../../src/sandbox/store/store.js';
+import { KeyCache, KEY_TTL_MS } from '../../packages/sandbox/src/http/auth.js';
+import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
+import type { KeyRow, Store } from '../../packages/sandbox/src/store/store.js';
 import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
 const sb = sandboxForFile();

@@ -1,4 +1,4 @@
-import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import { RETRY_SCHEDULE_MS } from '../../src/sandbox/tasks/callbacks.js';
-import { createSandbox } from '../../src/sandbox/server.js';
+import { RETRY_SCHEDULE_MS } from '../../packages/sandbox/src/tasks/callbacks.js';
+import { createSandbox } from '../../packages/sandbox/src/server.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
 

@@ -1,14 +1,14 @@
 // The data dir at rest: private modes from creation, keys only as hashes (keys.json 0600 beside
 // the database keeps the seeded ones), and a data dir of an older sandbox (clear keys, 0644
 // files in a 0755 folder) migrated at start.
-import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { hashKey } from '../../src/sandbox/accounts/api-keys.js';
-import { createSandbox } from '../../src/sandbox/server.js';
+import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
+import { createSandbox } from '../../packages/sandbox/src/server.js';
 import { launch, makeDataDir } from './sandbox-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];

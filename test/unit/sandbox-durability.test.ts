@@ -1,4 +1,4 @@
-import { chooseDriver, openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
@@ -41,11 +41,11 @@ describe(`durability across restarts (SQLite driver: ${chooseDriver()})`, () => 
       // A child process needs JavaScript: compile the sandbox (no type check; tsc --noEmit covers that).
       build = await mkdtemp(join(root, 'node_modules', '.cache-kct-sbx-'));
       await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '--outDir', build, '--rootDir', join(root, 'src'), '--module', 'nodenext', '--moduleResolution', 'nodenext',
+        '--outDir', build, '--rootDir', join(root, 'packages', 'sandbox', 'src'), '--module', 'nodenext', '--moduleResolution', 'nodenext',
         '--target', 'es2023', '--skipLibCheck', '--types', 'node', '--noCheck', '--declaration', 'false',
-        join(root, 'src', 'sandbox', 'server.ts')], { cwd: root });
+        join(root, 'packages', 'sandbox', 'src', 'server.ts')], { cwd: root });
       await writeFile(join(build, 'child.mjs'), `
-        import { startSandbox } from './sandbox/server.js';
+        import { startSandbox } from './server.js';
         const sb = await startSandbox({ port: 0, dataDir: process.argv[2], latencyMs: 15, workers: 2 });
         console.log(JSON.stringify({ baseUrl: sb.baseUrl, keys: sb.keys }));
       `);

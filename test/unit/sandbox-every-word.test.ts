@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import mammoth from 'mammoth';
 import { FormData } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MIME } from '../../src/api/limits.js';
-import { extractText } from '../../src/sandbox/engines/extract/index.js';
-import { readAnswer } from '../../src/sandbox/engines/grading/document.js';
+import { MIME } from '../../packages/kct/src/api/limits.js';
+import { extractText } from '../../packages/sandbox/src/engines/extract/index.js';
+import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
 import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 import { sandboxForFile } from './sandbox-helpers.js';
 

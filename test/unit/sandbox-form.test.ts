@@ -9,10 +9,10 @@ import { request } from 'undici';
 import type { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { httpError, installErrorHandling } from '../../src/sandbox/http/envelope.js';
-import { FileArea } from '../../src/sandbox/store/file-area.js';
-import { MULTIPART_LIMITS } from '../../src/sandbox/http/multipart.js';
-import { readForm } from '../../src/sandbox/http/body.js';
+import { httpError, installErrorHandling } from '../../packages/sandbox/src/http/envelope.js';
+import { FileArea } from '../../packages/sandbox/src/store/file-area.js';
+import { MULTIPART_LIMITS } from '../../packages/sandbox/src/http/multipart.js';
+import { readForm } from '../../packages/sandbox/src/http/body.js';
 import { dispatcher, makeDataDir, textForm } from './sandbox-helpers.js';
 
 const Schema = z.strictObject({ model_id: z.number().int(), paper_content: z.string().optional() });

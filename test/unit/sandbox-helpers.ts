@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, FormData, request } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { openDatabase, type Db } from '../../src/sandbox/store/db.js';
-import { seedIfEmpty } from '../../src/sandbox/store/seed.js';
-import type { DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { Store } from '../../src/sandbox/store/store.js';
-import type { NewTask } from '../../src/sandbox/tasks/accept.js';
-import { advance } from '../../src/sandbox/tasks/transitions.js';
+import type { RunningSandbox, SandboxOptions } from '../../packages/sandbox/src/server.js';
+import { startSandbox } from '../../packages/sandbox/src/server.js';
+import { openDatabase, type Db } from '../../packages/sandbox/src/store/db.js';
+import { seedIfEmpty } from '../../packages/sandbox/src/store/seed.js';
+import type { DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { Store } from '../../packages/sandbox/src/store/store.js';
+import type { NewTask } from '../../packages/sandbox/src/tasks/accept.js';
+import { advance } from '../../packages/sandbox/src/tasks/transitions.js';
 
 export interface Reply {
   status: number;

@@ -1,4 +1,4 @@
-import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { openAsBlob } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ESSAY, sandboxForFile } from './sandbox-helpers.js';

@@ -1,7 +1,7 @@
 // Inline marks run one per turn of the event loop (src/sandbox/engines/one-per-turn.ts), so
 // whatever else is due (a request read, a timer) gets its turn between two of them.
 import { expect, test } from 'vitest';
-import { OnePerTurn } from '../../src/sandbox/engines/one-per-turn.js';
+import { OnePerTurn } from '../../packages/sandbox/src/engines/one-per-turn.js';
 
 test('three queued functions run in three turns, with other work of each turn in between', async () => {
   const order: string[] = [];

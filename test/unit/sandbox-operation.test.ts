@@ -10,12 +10,12 @@ import { request } from 'undici';
 import type { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { SandboxContext } from '../../src/sandbox/context.js';
-import type { Principal } from '../../src/sandbox/http/auth.js';
-import { httpError, installErrorHandling } from '../../src/sandbox/http/envelope.js';
-import { MULTIPART_LIMITS } from '../../src/sandbox/http/multipart.js';
-import { defineOperation } from '../../src/sandbox/http/operation.js';
-import { FileArea } from '../../src/sandbox/store/file-area.js';
+import type { SandboxContext } from '../../packages/sandbox/src/context.js';
+import type { Principal } from '../../packages/sandbox/src/http/auth.js';
+import { httpError, installErrorHandling } from '../../packages/sandbox/src/http/envelope.js';
+import { MULTIPART_LIMITS } from '../../packages/sandbox/src/http/multipart.js';
+import { defineOperation } from '../../packages/sandbox/src/http/operation.js';
+import { FileArea } from '../../packages/sandbox/src/store/file-area.js';
 import { dispatcher, makeDataDir, textForm } from './sandbox-helpers.js';
 
 const PRINCIPAL: Principal = { userId: 7, userName: 'tester', scope: 'user', orgId: null };

@@ -2,13 +2,13 @@
 // past a cursor, and once from the start when nothing is past it. A real Store on each driver; the
 // runner is a fake that records the order it is given tasks and finishes each by failing it.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { Db } from '../../src/sandbox/store/db.js';
-import { availableDrivers, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import type { Store } from '../../src/sandbox/store/store.js';
-import { accept } from '../../src/sandbox/tasks/accept.js';
-import { WorkerPool } from '../../src/sandbox/tasks/queue.js';
-import { cancel, fail } from '../../src/sandbox/tasks/transitions.js';
-import { taskRecord } from '../../src/sandbox/http/responses.js';
+import type { Db } from '../../packages/sandbox/src/store/db.js';
+import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import type { Store } from '../../packages/sandbox/src/store/store.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import { WorkerPool } from '../../packages/sandbox/src/tasks/queue.js';
+import { cancel, fail } from '../../packages/sandbox/src/tasks/transitions.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore } from './sandbox-helpers.js';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));

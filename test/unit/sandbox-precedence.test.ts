@@ -2,9 +2,9 @@
 // on the pure planning function.
 import { FormData } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { planGrading } from '../../src/sandbox/engines/grade-plan.js';
-import type { ModelRow } from '../../src/sandbox/store/store.js';
-import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
+import { planGrading } from '../../packages/sandbox/src/engines/grade-plan.js';
+import type { ModelRow } from '../../packages/sandbox/src/store/store.js';
+import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
 
 const sb = sandboxForFile();

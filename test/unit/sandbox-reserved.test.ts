@@ -3,15 +3,15 @@
 // charges, cancels and batches it equals the sum over the queue, on every driver this runtime loads.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../src/sandbox/tasks/accept.js';
-import type { NewTask } from '../../src/sandbox/tasks/accept.js';
-import type { Db } from '../../src/sandbox/store/db.js';
-import { openDatabase } from '../../src/sandbox/store/db.js';
-import { availableDrivers, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { Store } from '../../src/sandbox/store/store.js';
-import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../src/sandbox/tasks/transitions.js';
-import { cancelBatch, settleBatch } from '../../src/sandbox/tasks/batch-parents.js';
-import { taskRecord } from '../../src/sandbox/http/responses.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import type { NewTask } from '../../packages/sandbox/src/tasks/accept.js';
+import type { Db } from '../../packages/sandbox/src/store/db.js';
+import { openDatabase } from '../../packages/sandbox/src/store/db.js';
+import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { Store } from '../../packages/sandbox/src/store/store.js';
+import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../packages/sandbox/src/tasks/transitions.js';
+import { cancelBatch, settleBatch } from '../../packages/sandbox/src/tasks/batch-parents.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, STAGES, toProgress } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) => {

@@ -1,13 +1,13 @@
 // The state-change, charging and idempotency functions, on a real database without HTTP.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../src/sandbox/tasks/accept.js';
-import type { Db } from '../../src/sandbox/store/db.js';
-import { HttpError } from '../../src/sandbox/http/envelope.js';
-import { canonicalJson } from '../../src/api/canonical.js';
-import { fingerprint } from '../../src/sandbox/tasks/idempotency-keys.js';
-import { Store } from '../../src/sandbox/store/store.js';
-import { advance, cancel, completeAndCharge, fail } from '../../src/sandbox/tasks/transitions.js';
-import { taskRecord } from '../../src/sandbox/http/responses.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import type { Db } from '../../packages/sandbox/src/store/db.js';
+import { HttpError } from '../../packages/sandbox/src/http/envelope.js';
+import { canonicalJson } from '../../packages/kct/src/api/canonical.js';
+import { fingerprint } from '../../packages/sandbox/src/tasks/idempotency-keys.js';
+import { Store } from '../../packages/sandbox/src/store/store.js';
+import { advance, cancel, completeAndCharge, fail } from '../../packages/sandbox/src/tasks/transitions.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, toProgress } from './sandbox-helpers.js';
 
 let dir: string;

@@ -1,11 +1,11 @@
 // The worker's failure paths: an internal error settles a batch like any other end, and only an
 // ExtractionError is the sender's fault.
-import { openSqlite } from '../../src/sandbox/store/sqlite/driver.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createSandbox } from '../../src/sandbox/server.js';
-import { INTERNAL_ERROR_COMMENT } from '../../src/sandbox/tasks/worker.js';
+import { createSandbox } from '../../packages/sandbox/src/server.js';
+import { INTERNAL_ERROR_COMMENT } from '../../packages/sandbox/src/tasks/worker.js';
 import type { TestSandbox } from './sandbox-helpers.js';
 import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
 
@@ -160,7 +160,7 @@ describe('a file that cannot be read', () => {
   test('a stored DOCX that is gone is not blamed on the sender (no ExtractionError carrying its path)', async () => {
     const dir = await makeDataDir();
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const { extractText, ExtractionError } = await import('../../src/sandbox/engines/extract/index.js');
+    const { extractText, ExtractionError } = await import('../../packages/sandbox/src/engines/extract/index.js');
     const err = await extractText(join(dir, 'gone.docx'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(ExtractionError);

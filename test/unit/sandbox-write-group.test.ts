@@ -1,13 +1,13 @@
 // The queue's group commit (src/sandbox/tasks/write-group.ts): changes asked for in one turn
 // share one transaction, each answered on its own; a change that throws undoes only itself.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../src/sandbox/tasks/accept.js';
-import type { Db } from '../../src/sandbox/store/db.js';
-import { availableDrivers, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { Store } from '../../src/sandbox/store/store.js';
-import { advance, completeAndCharge } from '../../src/sandbox/tasks/transitions.js';
-import { WriteGroup } from '../../src/sandbox/tasks/write-group.js';
-import { taskRecord } from '../../src/sandbox/http/responses.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import type { Db } from '../../packages/sandbox/src/store/db.js';
+import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { Store } from '../../packages/sandbox/src/store/store.js';
+import { advance, completeAndCharge } from '../../packages/sandbox/src/tasks/transitions.js';
+import { WriteGroup } from '../../packages/sandbox/src/tasks/write-group.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {

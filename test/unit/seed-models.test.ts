@@ -1,6 +1,6 @@
 // The seeded models read from seed-assignments.json: the types the JSON cannot state hold at run time.
 import { describe, expect, it } from 'vitest';
-import { SEED_MODELS } from '../../src/sandbox/store/seed-models.js';
+import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 
 describe.each(SEED_MODELS.map((m) => [m.model_id, m] as const))('seed model %i', (_, model) => {
   it('has a known status and method, and a total its criteria make', () => {

@@ -1,6 +1,6 @@
 // What a failure may tell the sender (src/sandbox/engines/work/reasons.ts): never a library's internal words.
 import { describe, expect, test } from 'vitest';
-import { GENERIC_UNREADABLE, senderReason } from '../../src/sandbox/engines/work/reasons.js';
+import { GENERIC_UNREADABLE, senderReason } from '../../packages/sandbox/src/engines/work/reasons.js';
 
 describe('senderReason', () => {
   test('a message written for the sender is kept as it is', () => {

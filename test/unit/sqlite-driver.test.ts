@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../src/sandbox/store/sqlite/driver.js';
-import { CHECKPOINT_PAGES, openDatabase } from '../../src/sandbox/store/db.js';
-import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../src/sandbox/store/sqlite/node-sqlite.js';
+import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { CHECKPOINT_PAGES, openDatabase } from '../../packages/sandbox/src/store/db.js';
+import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../packages/sandbox/src/store/sqlite/node-sqlite.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 const hasNodeSqlite = major > 22 || (major === 22 && minor >= 13);

@@ -4,7 +4,7 @@
 // (classifyAddress of the host the URL parser produced, which is what the connector checks).
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { assertPublicUrl, BlockedAddressError, classifyAddress, guardedAgent } from '../../src/sandbox/net/public-address.js';
+import { assertPublicUrl, BlockedAddressError, classifyAddress, guardedAgent } from '../../packages/sandbox/src/net/public-address.js';
 
 type Verdict = 'public' | 'blocked';
 

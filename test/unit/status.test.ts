@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEGACY_STATUS, STAGE_OF, TASK_STATUSES, isFinalSnapshot, isFinalStatus, isUnsuccessfulFinal } from '../../src/api/status.js';
+import { LEGACY_STATUS, STAGE_OF, TASK_STATUSES, isFinalSnapshot, isFinalStatus, isUnsuccessfulFinal } from '../../packages/kct/src/api/status.js';
 
 describe('task statuses (spec 3)', () => {
   it('lists the seven statuses in the stated order', () => {

@@ -4,8 +4,8 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { JobCrashedError, JobFailedError, JobTimeoutError, PoolBusyError, PoolClosedError, ThreadPool } from '../../src/sandbox/threads/pool.js';
-import type { PoolOptions } from '../../src/sandbox/threads/pool.js';
+import { JobCrashedError, JobFailedError, JobTimeoutError, PoolBusyError, PoolClosedError, ThreadPool } from '../../packages/sandbox/src/threads/pool.js';
+import type { PoolOptions } from '../../packages/sandbox/src/threads/pool.js';
 
 const MODULE = pathToFileURL(join(import.meta.dirname, '..', 'fixtures', 'jobs', 'pool-jobs.mjs')).href;
 const job = (fn: string, ...args: unknown[]) => ({ module: MODULE, fn, args });

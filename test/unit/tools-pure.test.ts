@@ -1,12 +1,12 @@
 // The pure parts of kct's tools: kct api's argument handling, the pager choice, who a key
 // belongs to, loopback callbacks, and man page escaping.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
-import { describeOwner, keyOwner } from '../../src/cli/account.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../src/cli/api-request.js';
-import { isLocalCallback, isLoopbackHost } from '../../src/cli/loopback.js';
-import { escape } from '../../src/cli/man-page.js';
-import { choosePager } from '../../src/cli/pager.js';
+import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { describeOwner, keyOwner } from '../../packages/kct/src/cli/account.js';
+import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/api-request.js';
+import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/loopback.js';
+import { escape } from '../../packages/kct/src/cli/man-page.js';
+import { choosePager } from '../../packages/kct/src/cli/pager.js';
 
 describe('kct api arguments', () => {
   it('one argument is a path: GET, or POST when there is a body', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(import.meta.dirname, '..', '..');
-const { v8FlagsFor } = require(join(ROOT, 'bin', 'flags.cjs')) as { v8FlagsFor: (args: string[]) => string[] };
+const { v8FlagsFor } = require(join(ROOT, 'packages', 'kct', 'bin', 'flags.cjs')) as { v8FlagsFor: (args: string[]) => string[] };
 
 describe('the V8 flag of the client', () => {
   it.each([
@@ -24,6 +24,6 @@ describe('the V8 flag of the client', () => {
 
   it('the single-file executable carries the same rule', () => {
     const rule = (text: string) => text.slice(text.indexOf('/** Global flags that take a value'), text.indexOf('function v8FlagsFor')).trim();
-    expect(rule(readFileSync(join(ROOT, 'scripts', 'exe', 'main.cjs'), 'utf8'))).toBe(rule(readFileSync(join(ROOT, 'bin', 'flags.cjs'), 'utf8')));
+    expect(rule(readFileSync(join(ROOT, 'scripts', 'exe', 'main.cjs'), 'utf8'))).toBe(rule(readFileSync(join(ROOT, 'packages', 'kct', 'bin', 'flags.cjs'), 'utf8')));
   });
 });

@@ -1,6 +1,6 @@
 // The audit behind the "every word is marked" properties (issue 21): the words an independent
 // reader finds in a document, against the words marked plus those the result names as left out.
-import { EXCLUSION_KINDS, type Exclusion } from '../../src/sandbox/engines/extract/marked.js';
+import { EXCLUSION_KINDS, type Exclusion } from '../../packages/sandbox/src/engines/extract/marked.js';
 
 /**
  * How runs are sized and replayed: KCT_SEED replays a run (the seed is printed in each describe's

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KctError, UsageError } from '../../../src/api/errors.js';
-import { checkLocalFile, inspectFile, isFileProblem } from '../../../src/client/files.js';
-import { checkBaseKey } from '../../../src/client/idempotency.js';
-import { ProductClient } from '../../../src/client/product.js';
-import { cliHint, cliWords } from '../../../src/cli/hints.js';
+import { KctError, UsageError } from '../../../packages/kct/src/api/errors.js';
+import { checkLocalFile, inspectFile, isFileProblem } from '../../../packages/kct/src/client/files.js';
+import { checkBaseKey } from '../../../packages/kct/src/client/idempotency.js';
+import { ProductClient } from '../../../packages/kct/src/client/product.js';
+import { cliHint, cliWords } from '../../../packages/kct/src/cli/hints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-words-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ async function refusal(promise: Promise<unknown>): Promise<KctError> {
 
 describe('the library speaks neutrally, the CLI in its own words', () => {
   it('no string under src/client names a kct command or flag', () => {
-    const root = join(import.meta.dirname, '../../../src/client');
+    const root = join(import.meta.dirname, '../../../packages/kct/src/client');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
     const found = files.flatMap((name) => readFileSync(join(root, name), 'utf8').split('\n')
       .map((line, index) => ({ where: `${name}:${index + 1}`, line }))

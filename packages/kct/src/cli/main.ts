@@ -1,0 +1,190 @@
+// The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
+// main returns that code: only bin/kct.js and scripts/exe/main.cjs end the process, through
+// process.exitCode, or through the `exit` they pass for what cannot wait (see MainOptions).
+import { setMaxListeners } from 'node:events';
+import type { Command } from 'commander';
+import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
+import { VERSION } from '../version.js';
+import { createContext, type Context, type GlobalOptions } from './context.js';
+import { EXIT, exitCodeFor, exitCodeForSignal } from './exit-codes.js';
+import { err, processIO, safeText, type IO, type Streams } from './io.js';
+import { cliHint } from './hints.js';
+import { buildProgram } from './program.js';
+import { redact } from '../client/redact.js';
+import type { Dispatcher } from '../client/undici.js';
+import type { SandboxPackage } from '../api/sandbox.js';
+
+export interface MainOptions {
+  /** The streams to read and write (default: the process's); colour and prompting are decided from them. */
+  io?: Streams;
+  env?: NodeJS.ProcessEnv;
+  /** Install SIGINT/SIGTERM handlers (the real process does; tests may not). */
+  handleSignals?: boolean;
+  /**
+   * Ends the process at once, for the two cases that cannot wait for the command to return: a
+   * second Ctrl-C, and stdout closed by its reader (`kct models | head`). The bins pass
+   * process.exit; without it main never exits, and only aborts the running command.
+   */
+  exit?: (code: number) => void;
+  /** The HTTP dispatcher of every client the command makes: API, doctor probe, key routes (tests pass undici's MockAgent). */
+  dispatcher?: Dispatcher;
+  /** Aborting it is a Ctrl-C (SIGINT): how in-process tests interrupt a run. */
+  signal?: AbortSignal;
+  /** The sandbox package for `kct sandbox`: the kct-sandbox launcher hands in its own (else it is imported by name). */
+  sandbox?: () => Promise<SandboxPackage>;
+}
+
+export async function main(args: string[], options: MainOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const io = processIO({ env, noColor: args.includes('--no-color') }, options.io);
+  const controller = new AbortController();
+  // every request in flight listens to it: a class run with --jobs 16 is not a leak
+  setMaxListeners(0, controller.signal);
+  const exit = options.exit ?? ((code: number) => controller.abort(new Error(`exit ${code}`)));
+  if (!options.io) quietOnClosedPipe(exit);
+  let context: Context | undefined;
+  const signals = { received: undefined as NodeJS.Signals | undefined };
+  const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io, signals, exit);
+  const interrupt = () => {
+    signals.received ??= 'SIGINT';
+    controller.abort(new Error('received SIGINT'));
+  };
+  if (options.signal?.aborted) interrupt();
+  else options.signal?.addEventListener('abort', interrupt, { once: true });
+
+  const program = buildProgram(VERSION, (globals: GlobalOptions) => {
+    context ??= createContext(io, env, globals, controller.signal, { dispatcher: options.dispatcher, sandbox: options.sandbox });
+    return context;
+  });
+  // commander's parse errors are printed here with the others, so --json gets its one object
+  const json = args.includes('--json');
+  // Subcommands added with addCommand() do not inherit these: set them on every command.
+  const commands = [program];
+  for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
+  for (const command of commands) {
+    command.exitOverride();
+    command.showHelpAfterError(json ? false : '(run with --help for usage)');
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error
+      writeErr: (text) => err(io, text),
+      ...(json ? { outputError: () => {} } : {}),
+    });
+  }
+
+  // A command left waiting on something nothing will settle would let Node exit 0 as if it had
+  // finished, with nothing printed: a CI job must never read that as success (the real process only).
+  const stalled = () => {
+    err(io, 'kct: internal error: the command stopped before it finished, with nothing left to wait for (a bug: please report it). Run it again; with --resume nothing is sent twice.');
+    options.exit?.(EXIT.UNEXPECTED);
+  };
+  if (options.exit) process.once('beforeExit', stalled);
+  try {
+    await program.parseAsync(helpArgv(program, args), { from: 'user' });
+    return signals.received ? exitCodeForSignal(signals.received) : EXIT.OK;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.OK;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      // without --json commander has already printed it, as `error: ...` and the hint
+      if (json) {
+        // commander's "(Did you mean models?)" is a suggestion, not part of the message
+        const [, message, similar] = /^(?:error: )?([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?$/.exec((error as Error).message) ?? [];
+        const suggestion = `${similar ? `Did you mean ${similar}? ` : ''}Run with --help for usage.`;
+        reportError(io, new UsageError(message ?? String(error), { suggestion }), EXIT.USAGE, true, false);
+      }
+      return EXIT.USAGE;
+    }
+    // stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM, as a shell reports them
+    const exitCode = signals.received && exitCodeFor(error) === EXIT.INTERRUPTED ? exitCodeForSignal(signals.received) : exitCodeFor(error);
+    reportError(io, error, exitCode, Boolean(context?.globals.json ?? json), context?.globals.debug ?? false);
+    return exitCode;
+  } finally {
+    process.off('beforeExit', stalled);
+    options.signal?.removeEventListener('abort', interrupt);
+    removeSignals();
+    await context?.dispose();
+  }
+}
+
+/** Global flags that take a value: skipped with it when looking for the command name. */
+const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
+
+/**
+ * `kct help exit-codes` is a topic; `kct help <name>` of no command is parsed as `kct <name>`, so
+ * it fails as that does (unknown command, a suggestion, exit 2) instead of printing all the help.
+ * Global flags may come first (`kct --json help exit-codes`): they are kept where they are.
+ */
+function helpArgv(program: Command, args: string[]): string[] {
+  let at = 0;
+  while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
+  if (args[at] !== 'help') return args;
+  const before = args.slice(0, at);
+  const rest = args.slice(at + 1);
+  if (rest[0] === 'exit-codes') return [...before, 'help-exit-codes', ...rest.slice(1)];
+  const name = rest[0];
+  if (name === undefined || name.startsWith('-')) return args;
+  const known = program.commands.some((command) => command.name() === name || command.aliases().includes(name));
+  return known ? args : [...before, ...rest];
+}
+
+function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {
+  const message = redact(error instanceof Error ? error.message : String(error));
+  const suggestion = cliHint(error) ?? (error instanceof KctError ? error.suggestion : undefined);
+  const status = error instanceof ApiError ? error.status : undefined;
+  const requestId = error instanceof ApiError ? error.requestId : undefined;
+  if (json) {
+    const payload = {
+      error: {
+        code: error instanceof KctError ? error.code : 'unexpected',
+        message,
+        exit_code: exitCode,
+        ...(status === undefined ? {} : { status }),
+        ...(requestId === undefined ? {} : { request_id: requestId }),
+        ...(suggestion === undefined ? {} : { suggestion }),
+        ...(error instanceof WatchTimeoutError ? { task_ids: error.taskIds } : {}),
+      },
+    };
+    err(io, JSON.stringify(payload));
+    return;
+  }
+  const where = status === undefined ? '' : ` (HTTP ${status}${requestId ? `, request ${requestId}` : ''})`;
+  err(io, `error: ${safeText(io, message, 'stderr')}${where}`);
+  if (error instanceof ConnectionError && error.maybeDelivered) {
+    err(io, 'note: the connection broke after the request was sent; it may have reached the server.');
+  }
+  if (suggestion) err(io, `hint: ${suggestion}`);
+  if (debug && error instanceof Error && !(error instanceof KctError) && error.stack) err(io, redact(error.stack));
+  if (exitCode === EXIT.UNEXPECTED && !(error instanceof KctError)) {
+    err(io, 'This looks like a bug in kct; run again with --debug and report the output (it never contains your key).');
+  }
+}
+
+/** `kct models | head` closes stdout early: stop quietly instead of crashing on EPIPE. */
+function quietOnClosedPipe(exit: (code: number) => void): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') return exit(EXIT.OK);
+      throw error;
+    });
+  }
+}
+
+function installSignals(controller: AbortController, io: IO, signals: { received?: NodeJS.Signals }, exit: (code: number) => void): () => void {
+  let count = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    count += 1;
+    signals.received ??= signal;
+    if (count > 1) {
+      err(io, 'kct: interrupted again, exiting now');
+      return exit(exitCodeForSignal(signal));
+    }
+    controller.abort(new Error(`received ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -1,0 +1,217 @@
+// kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
+import { mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Context } from '../../cli/context.js';
+import { notInExecutable } from '../../cli/executable.js';
+import { out } from '../../cli/io.js';
+import { parseDuration } from '../../cli/duration.js';
+import { parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { UsageError } from '../../api/errors.js';
+import type { GraderOptions } from '../../api/sandbox.js';
+import type { OptionsOf } from '../../cli/define-command.js';
+import type { command } from './command.js';
+import { fromEnv } from '../../cli/environment.js';
+
+type Options = OptionsOf<typeof command>;
+
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  return fromEnv(env, 'KCT_SANDBOX_DATA') ?? join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'kct', 'sandbox');
+}
+
+export async function run(options: Options, context: Context): Promise<void> {
+  const port = parsePort(options.port);
+  const latencyMs = parseNonNegative(options.latency, '--latency');
+  const workers = parsePositiveInteger(options.workers, '--workers');
+  const timeScale = parsePositiveNumber(options.timeScale, '--time-scale');
+  const trainingDelayMs = parseNonNegative(options.trainingDelay, '--training-delay');
+  const dataDir = options.data ?? defaultDataDir(context.env);
+  const grader = graderOptions(options, context.env);
+  const limits = {
+    ...(options.threads !== undefined ? { threads: parsePositiveInteger(options.threads, '--threads') } : {}),
+    jobTimeoutMs: parseDuration(options.jobTimeout, '--job-timeout'),
+    requestTimeoutMs: parseDuration(options.requestTimeout, '--request-timeout'),
+    headersTimeoutMs: parseDuration(options.headersTimeout, '--headers-timeout'),
+    idleTimeoutMs: parseDuration(options.idleTimeout, '--idle-timeout'),
+    maxConnectionsPerClient: parsePositiveInteger(options.maxConnections, '--max-connections'),
+    ...(options.publicUrl !== undefined ? { publicUrl: parsePublicUrl(options.publicUrl) } : {}),
+  };
+  checkDataDir(dataDir, options.data !== undefined);
+  // Whatever this process creates is its user's alone (the sandbox also creates its files so).
+  process.umask(0o077);
+  // made 0700 by the umask above
+  createDataDir(dataDir, options.data !== undefined);
+  const host = options.host;
+  const { startSandbox } = await context.sandbox().catch(notInExecutable('kct sandbox'));
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      host,
+      port,
+      dataDir,
+      latencyMs,
+      workers,
+      allowPrivateCallbacks: Boolean(options.allowPrivateCallbacks),
+      timeScale,
+      trainingDelayMs,
+      ...(grader ? { grader } : {}),
+      ...limits,
+      // Keys never appear in it (redacted by the sandbox); stderr keeps stdout for the --json line.
+      ...(options.log ? { log: (line: string) => context.io.stderr.write(`${line}\n`) } : {}),
+    });
+  } catch (error) {
+    throw startError(error, host, port, dataDir);
+  }
+  // SIGTERM or Ctrl-C while it was starting: stop now, announcing nothing
+  if (context.signal.aborted) {
+    await sandbox.close();
+    return;
+  }
+  // Where marking happens, never the grader's key: only whether one was given.
+  const marking = grader ? { engine: 'openai', url: grader.url, model: grader.model, api_key_set: grader.apiKey !== undefined } : { engine: 'sandbox' };
+  if (options.json) {
+    out(context.io, JSON.stringify({
+      base_url: sandbox.baseUrl, keys: sandbox.keys, revoked_keys: sandbox.revokedKeys, product_url: sandbox.productUrl, passwords: sandbox.passwords,
+      webhook_secret: sandbox.webhookSecret, data_dir: dataDir, grader: marking,
+    }));
+  } else {
+    out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
+    out(context.io, 'Keys (sandbox only, never valid on the real service):');
+    const revoked = new Set<string>(sandbox.revokedKeys);
+    for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}${revoked.has(name) ? '  (revoked)' : ''}`);
+    out(context.io, `Accounts, to manage keys with kct keys (product base ${sandbox.productUrl}):`);
+    for (const [name, password] of Object.entries(sandbox.passwords)) out(context.io, `  ${name.padEnd(13)} password ${password}`);
+    out(context.io, `Batch callbacks are signed with: ${sandbox.webhookSecret}`);
+    out(context.io, grader
+      ? `Marking with the model "${grader.model}" at ${grader.url} (key from KCT_GRADER_API_KEY: ${grader.apiKey ? 'set' : 'none'}); the deterministic grader is not used.`
+      : 'Marking with the deterministic sandbox grader (--grader openai marks through your own language-model server).');
+    out(context.io, `Try: KCT_BASE_URL=${sandbox.baseUrl} KCT_API_KEY=${sandbox.keys.user} kct models`);
+    out(context.io, 'Stop with Ctrl-C.');
+  }
+  await new Promise<void>((resolve) => {
+    if (context.signal.aborted) resolve();
+    else context.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  if (!options.json) context.note('kct sandbox stopped.');
+}
+
+/** A --data that cannot be the sandbox's folder, told before anything is opened. */
+function checkDataDir(dataDir: string, given: boolean): void {
+  let info;
+  try {
+    info = statSync(dataDir);
+  } catch {
+    return; // created at start; a failure there is reported by startError
+  }
+  if (!info.isDirectory()) {
+    throw new UsageError(`${given ? '--data ' : 'the sandbox data folder '}${dataDir} is a file, not a folder`, {
+      suggestion: 'Give --data a folder (it is created if missing).',
+    });
+  }
+}
+
+/**
+ * Creates the data folder one level at a time. Node's recursive mkdir never returns for a path it
+ * cannot create under some file systems (/proc/nope spins at 100% CPU), and a synchronous loop
+ * would also keep SIGTERM from being handled: a folder that cannot be made is a usage error now.
+ */
+function createDataDir(dataDir: string, given: boolean): void {
+  const missing: string[] = [];
+  for (let dir = resolve(dataDir); ; dir = dirname(dir)) {
+    try {
+      statSync(dir);
+      break;
+    } catch {
+      missing.unshift(dir);
+      if (dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      throw new UsageError(`cannot use ${dataDir} as the sandbox data folder: it cannot be created (${dir === resolve(dataDir) ? '' : `making ${dir}: `}${code ?? String(error)})`, {
+        suggestion: given ? 'Give --data a folder you can write to (it is created if missing).' : 'Set --data to a folder you can write to.',
+      });
+    }
+  }
+}
+
+/** The errors a person can fix (port taken, folder not writable), as usage errors; anything else as it is. */
+function startError(error: unknown, host: string, port: number, dataDir: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  // no usable SQLite driver (KCT_SQLITE_DRIVER, or better-sqlite3 missing on Node 20)
+  if (code === 'ERR_KCT_SQLITE_UNAVAILABLE') return new UsageError((error as Error).message, { suggestion: (error as { suggestion?: string }).suggestion });
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { suggestion: 'Stop what uses it, or pick another with --port (--port 0 takes any free port).' });
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1, or an address of this machine.' });
+  if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen') return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
+  if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR') {
+    return new UsageError(`cannot use ${dataDir} as the sandbox data folder (${code})`, { suggestion: 'Pick a folder you can write to with --data.' });
+  }
+  return error;
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0 to 65535, not "${value}"`);
+  return Number(value);
+}
+
+/** An http(s) origin: what upload URLs start with. */
+function parsePublicUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new UsageError(`--public-url must be an http(s) origin such as https://sandbox.school.example, not "${value}"`, { suggestion: 'Give the scheme, host and port clients use to reach this sandbox, without a path.' });
+  }
+  return url.origin;
+}
+
+function parseNonNegative(value: string, what: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${what} must be a whole number of milliseconds, not "${value}"`);
+  return Number(value);
+}
+
+/**
+ * The language-model engine asked for with --grader openai, checked before anything starts. The
+ * key comes only from KCT_GRADER_API_KEY (never a flag: flags end up in shell history and process lists).
+ */
+function graderOptions(options: Options, env: NodeJS.ProcessEnv): GraderOptions | undefined {
+  const engine = options.grader;
+  if (engine !== 'sandbox' && engine !== 'openai') {
+    throw new UsageError(`--grader must be "sandbox" or "openai", not "${engine}"`, { suggestion: 'Leave it out for the deterministic grader, or use --grader openai --grader-url URL --grader-model NAME.' });
+  }
+  if (engine === 'sandbox') {
+    const stray = ([['--grader-url', options.graderUrl], ['--grader-model', options.graderModel]] as const).find(([, v]) => v !== undefined);
+    if (stray) throw new UsageError(`${stray[0]} only applies with --grader openai`, { suggestion: 'Add --grader openai to mark through a language-model server.' });
+    return undefined;
+  }
+  const example = 'For example: kct sandbox --grader openai --grader-url http://127.0.0.1:11434/v1 --grader-model llama3.1:8b';
+  if (!options.graderUrl) throw new UsageError('--grader openai needs --grader-url, the base URL of an OpenAI-compatible API', { suggestion: example });
+  if (!options.graderModel) throw new UsageError('--grader openai needs --grader-model, the name of a model the server has', { suggestion: example });
+  let url: URL;
+  try {
+    url = new URL(options.graderUrl);
+  } catch {
+    throw new UsageError(`--grader-url "${options.graderUrl}" is not a URL`, { suggestion: example });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--grader-url must be an http or https URL, not ${url.protocol}`, { suggestion: example });
+  if (url.username || url.password) {
+    throw new UsageError('--grader-url must not carry credentials', { suggestion: 'Put the key in the KCT_GRADER_API_KEY environment variable instead.' });
+  }
+  const key = fromEnv(env, 'KCT_GRADER_API_KEY')?.trim();
+  return {
+    kind: 'openai',
+    url: url.href.replace(/\/+$/, ''),
+    model: options.graderModel,
+    ...(key ? { apiKey: key } : {}),
+    timeoutMs: parsePositiveInteger(options.graderTimeout, '--grader-timeout'),
+    concurrency: parsePositiveInteger(options.graderConcurrency, '--grader-concurrency'),
+  };
+}
