@@ -1,5 +1,6 @@
 // Platform files written the way the platforms write them, by code that shares nothing with
 // src/platforms: Moodle's worksheet as PHP's fputcsv quotes it, Canvas's export as Ruby's CSV does.
+import { parse as parseCsv } from 'csv-parse/sync';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,3 +92,28 @@ export function writeZip(dir: string, name: string, parts: ZipPart[]): string {
 }
 
 export const text = (s: string): Buffer => Buffer.from(s, 'utf8');
+
+/** Each cell's raw text (quotes kept) in one record's text: a character-by-character reading, for comparing bytes. */
+export function rawCells(record: string, delimiter = ','): string[] {
+  const cells: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const char of record) {
+    if (char === '"') quoted = !quoted;
+    if (char === delimiter && !quoted) {
+      cells.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  cells.push(current);
+  return cells;
+}
+
+/** Each record's text without its line ending, split where csv-parse says records end (so no module code is involved). */
+export function recordTexts(bytes: Buffer, delimiter = ','): string[] {
+  const body = bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb ? 3 : 0);
+  const parsed = parseCsv(body, { delimiter, info: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as unknown as { info: { bytes: number } }[];
+  return parsed.map((r, i) => body.subarray(i === 0 ? 0 : parsed[i - 1].info.bytes, r.info.bytes).toString('utf8').replace(/(\r\n|\n|\r)$/, ''));
+}
