@@ -17,7 +17,8 @@ export interface CanvasImportResult {
 /** The column `header` of every student row Canvas would read from `bytes`; throws when Canvas would refuse the file. */
 export function readAsCanvasImports(bytes: Uint8Array, header: string): CanvasImportResult {
   const text = Buffer.from(bytes).toString('utf8');
-  const separator = identifyDelimiter(text.split('\n').slice(0, 3));
+  // csv.readline up to three times: a line keeps its "\n", and there is no empty line after the last
+  const separator = identifyDelimiter((text.match(/[^\n]*\n|[^\n]+$/g) ?? []).slice(0, 3));
   const rows = (parse(text, { delimiter: separator, relax_column_count: true, skip_empty_lines: false }) as string[][])
     .filter((row) => !/^[;, ]+$/.test(row.join(separator)) && !(row.length === 1 && row[0] === ''))
     .map((row) => row.map(decimalCommaToPeriod));

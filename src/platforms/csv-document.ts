@@ -68,17 +68,22 @@ export function readCsvDocument(bytes: Uint8Array, options: ReadCsvOptions): Csv
     });
   }
   const delimiter = options.delimiter === 'auto' ? identifyDelimiter(body) : options.delimiter;
-  const records = splitRecords(body, delimiter, options.what);
+  const what = options.delimiter === 'auto' ? `${options.what} (separated by "${delimiter}", as its importer would read it)` : options.what;
+  const records = splitRecords(body, delimiter, what);
   const eol = (records[0]?.terminator || '\n') as CsvDocument['eol'];
   return { bom, body, delimiter, eol, records };
 }
 
-/** Canvas's rule (gradebook_importer.rb identify_delimiter): ';' when it gives more, consistent fields in the first 3 lines. */
+/**
+ * Canvas's rule (gradebook_importer.rb, semicolon_delimited? and identify_delimiter): each of the
+ * first three lines parsed alone; ';' when it gives more fields than ',', the same on every line.
+ */
 function identifyDelimiter(body: Buffer): Delimiter {
+  const lines = body.toString('utf8').match(/[^\n]*\n|[^\n]+$/g)?.slice(0, 3) ?? [];
   const count = (d: Delimiter): number => {
     try {
-      const records = splitRecords(body, d, 'the file').slice(0, 3).map((r) => r.cells.length);
-      return new Set(records).size === 1 ? records[0] : 0;
+      const fields = lines.map((line) => (parse(line, { delimiter: d, relax_column_count: true }) as string[][])[0]?.length ?? 0);
+      return new Set(fields).size === 1 ? fields[0] : 0;
     } catch {
       return 0;
     }
