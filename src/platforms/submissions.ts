@@ -83,23 +83,25 @@ const SYSTEM_FILE = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/i;
 
 /**
  * Groups `paths` into students. How the platform is decided: system files (`__MACOSX/`,
- * `.DS_Store`, `Thumbs.db`, `desktop.ini`) and folders are set aside; of the remaining files, if
- * Moodle's names match strictly more than half, it is a Moodle download, else if Canvas's do, a
- * Canvas one, else it is neither (platform null) and every path is unmatched. Paths that do not
- * follow the chosen platform's names are kept in `unmatched` with the reason: nothing is dropped.
+ * `.DS_Store`, `Thumbs.db`, `desktop.ini`) and folders other than Moodle student folders are set
+ * aside; of the rest (`counts.considered`), if Moodle's names match strictly more than half, it is
+ * a Moodle download, else if Canvas's do, a Canvas one, else it is neither (platform null) and
+ * every path is unmatched. Paths that do not follow the chosen platform's names are kept in
+ * `unmatched` with the reason: nothing is dropped.
  */
 export function recogniseDownload(paths: readonly string[]): RecognisedDownload {
-  const files = paths.filter((p) => !p.endsWith('/') && !SYSTEM_FILE.test(p));
+  const considered = paths.filter((p) => !SYSTEM_FILE.test(p) && (!p.endsWith('/') || isMoodleStudentFolder(p)));
   const counts = {
-    moodle: files.filter((p) => parseMoodle(p) !== undefined).length,
-    canvas: files.filter((p) => parseCanvas(p) !== undefined).length,
-    considered: files.length,
+    moodle: considered.filter((p) => parseMoodle(p) !== undefined).length,
+    canvas: considered.filter((p) => parseCanvas(p) !== undefined).length,
+    considered: considered.length,
   };
-  const platform: Platform | null = counts.moodle * 2 > files.length ? 'moodle' : counts.canvas * 2 > files.length ? 'canvas' : null;
+  const platform: Platform | null = counts.moodle * 2 > counts.considered ? 'moodle' : counts.canvas * 2 > counts.considered ? 'canvas' : null;
   const students = new Map<string, StudentSubmission>();
   const unmatched: UnmatchedEntry[] = [];
   for (const path of paths) {
-    const parsed = platform === 'moodle' ? parseMoodle(path) : platform === 'canvas' ? parseCanvas(path) : undefined;
+    const parse = SYSTEM_FILE.test(path) ? undefined : platform === 'moodle' ? parseMoodle : platform === 'canvas' ? parseCanvas : undefined;
+    const parsed = parse?.(path);
     if (!parsed) {
       unmatched.push({ path, reason: unmatchedReason(path, platform) });
       continue;
@@ -122,6 +124,11 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
     if (parsed.file) student.files.push({ path, ...parsed.file });
   }
   return { platform, students: [...students.values()], unmatched, counts };
+}
+
+/** A folder named as a Moodle student's submission folder (it counts as that student even when empty). */
+function isMoodleStudentFolder(path: string): boolean {
+  return MOODLE_FOLDER.test(path.slice(0, -1).split('/').pop() ?? '');
 }
 
 function parseMoodle(path: string): Parsed | undefined {
