@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { feedbackAsHtml } from '../../../src/platforms/feedback-html.js';
 import { ROUNDINGS, type Rounding, scaleGrade } from '../../../src/platforms/grade-scale.js';
 import { PROPERTY_SETTINGS } from './fixtures.js';
 
@@ -43,12 +42,5 @@ describe('scaleGrade', () => {
       ),
       PROPERTY_SETTINGS,
     );
-  });
-});
-
-describe('feedbackAsHtml', () => {
-  test('escapes, makes paragraphs of blank-line blocks and <br> of single line breaks', () => {
-    expect(feedbackAsHtml('Good <thesis> & "sources".\r\n\r\nNext time:\n  cite pages')).toBe('<p>Good &lt;thesis&gt; &amp; &quot;sources&quot;.</p><p>Next time:<br>cite pages</p>');
-    expect(feedbackAsHtml('  \n\n ')).toBe('');
   });
 });
