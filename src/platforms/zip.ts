@@ -114,7 +114,7 @@ async function inspect(zip: ZipFile, zipPath: string, limits: ZipLimits): Promis
   let total = 0;
   try {
     for await (const entry of zip.eachEntry()) {
-      const path = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+      const path = entryName(entry);
       const unsafe = unsafeName(path);
       if (unsafe) throw refusal(zipPath, path, `has ${unsafe}, which could write outside the folder it is extracted to`);
       if (entry.isEncrypted() || (entry.generalPurposeBitFlag & 0x40) !== 0) throw refusal(zipPath, path, 'is encrypted');
@@ -149,6 +149,25 @@ async function inspect(zip: ZipFile, zipPath: string, limits: ZipLimits): Promis
     throw new UsageError(`${zipPath} is damaged or not a plain zip: ${message}.`, { suggestion: WHAT_TO_DO, cause: error });
   }
   return checked;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The entry's name. Canvas's rubyzip writes UTF-8 names without the UTF-8 flag, which the zip
+ * format says to read as CP437 ("józef" would become "j├│zef"); a name that is valid UTF-8 is read
+ * as UTF-8, as 7-Zip and Info-ZIP do. Strict mode keeps backslashes for unsafeName to see.
+ */
+function entryName(entry: Entry): string {
+  const flagged = (entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((field) => field.id === 0x7075);
+  if (!flagged && entry.fileNameRaw.some((byte) => byte >= 0x80)) {
+    try {
+      return UTF8.decode(entry.fileNameRaw);
+    } catch {
+      // not UTF-8: CP437, as the flag says
+    }
+  }
+  return getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
 }
 
 /** Why `path` is unsafe to extract, or undefined. */

@@ -13,6 +13,8 @@ export interface ZipPart {
   flags?: number;
   /** A Unix mode (e.g. 0o120777 for a symbolic link), written as made on Unix. */
   unixMode?: number;
+  /** The name's bytes as written, instead of `name` in UTF-8 (a CP437 name). */
+  rawName?: Buffer;
 }
 
 /** A plain zip (deflate, no data descriptors): enough for the limit checks and for jszip. */
@@ -21,7 +23,7 @@ export function zip(parts: ZipPart[]): Buffer {
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const p of parts) {
-    const name = Buffer.from(p.name);
+    const name = p.rawName ?? Buffer.from(p.name);
     const data = p.stored ? p.content : deflateRawSync(p.content);
     const size = p.declare ?? p.content.length;
     const crc = crc32(p.content);

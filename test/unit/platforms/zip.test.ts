@@ -55,6 +55,14 @@ describe('extractZip', () => {
     expect(readdirSync(extractTo)).toEqual([]);
   });
 
+  test('a UTF-8 name without the UTF-8 flag (rubyzip, Canvas) is read as UTF-8; other bytes as CP437', async () => {
+    const zipPath = writeZip(scratch.dir, 'canvas.zip', [
+      { name: 'józefżak_301_9001_esej.docx', content: text('x') },
+      { name: 'éte.txt', rawName: Buffer.from([0x82, 0x74, 0x65, 0x2e, 0x74, 0x78, 0x74]), content: text('y') }, // é in CP437
+    ]);
+    expect((await listZipEntries(zipPath)).map((e) => e.path)).toEqual(['józefżak_301_9001_esej.docx', 'éte.txt']);
+  });
+
   test('listZipEntries reads names and declared sizes without extracting anything', async () => {
     const zipPath = writeZip(scratch.dir, 'submissions.zip', MOODLE);
     const entries = await listZipEntries(zipPath);
