@@ -154,9 +154,9 @@ async function inspect(zip: ZipFile, zipPath: string, limits: ZipLimits): Promis
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The entry's name. Canvas's rubyzip writes UTF-8 names without the UTF-8 flag, which the zip
- * format says to read as CP437 ("józef" would become "j├│zef"); a name that is valid UTF-8 is read
- * as UTF-8, as 7-Zip and Info-ZIP do. Strict mode keeps backslashes for unsafeName to see.
+ * The entry's name. rubyzip (Canvas's zips) sets the UTF-8 flag only when Zip.unicode_names is on;
+ * without it the format says CP437 ("józef" would read "j├│zef"), so a name that is valid UTF-8 is
+ * read as UTF-8, as 7-Zip and Info-ZIP do. Strict mode keeps backslashes for unsafeName to see.
  */
 function entryName(entry: Entry): string {
   const flagged = (entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((field) => field.id === 0x7075);
