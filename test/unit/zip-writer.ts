@@ -9,6 +9,12 @@ export interface ZipPart {
   /** The uncompressed size written in the headers (default: the real one). */
   declare?: number;
   stored?: boolean;
+  /** General purpose bit flags (bit 0: encrypted, bit 6: strong encryption, bit 11: UTF-8 name). */
+  flags?: number;
+  /** A Unix mode (e.g. 0o120777 for a symbolic link), written as made on Unix. */
+  unixMode?: number;
+  /** The name's bytes as written, instead of `name` in UTF-8 (a CP437 name). */
+  rawName?: Buffer;
 }
 
 /** A plain zip (deflate, no data descriptors): enough for the limit checks and for jszip. */
@@ -17,13 +23,16 @@ export function zip(parts: ZipPart[]): Buffer {
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const p of parts) {
-    const name = Buffer.from(p.name);
+    const name = p.rawName ?? Buffer.from(p.name);
     const data = p.stored ? p.content : deflateRawSync(p.content);
     const size = p.declare ?? p.content.length;
     const crc = crc32(p.content);
     const method = p.stored ? 0 : 8;
-    const local = header(30, [[32, 0, 0x04034b50], [16, 4, 20], [16, 8, method], [32, 14, crc], [32, 18, data.length], [32, 22, size], [16, 26, name.length]]);
-    const central = header(46, [[32, 0, 0x02014b50], [16, 4, 20], [16, 6, 20], [16, 10, method], [32, 16, crc], [32, 20, data.length], [32, 24, size], [16, 28, name.length], [32, 42, offset]]);
+    const flags = p.flags ?? 0;
+    const madeBy = p.unixMode === undefined ? 20 : (3 << 8) | 20;
+    const external = p.unixMode === undefined ? 0 : p.unixMode * 0x10000;
+    const local = header(30, [[32, 0, 0x04034b50], [16, 4, 20], [16, 6, flags], [16, 8, method], [32, 14, crc], [32, 18, data.length], [32, 22, size], [16, 26, name.length]]);
+    const central = header(46, [[32, 0, 0x02014b50], [16, 4, madeBy], [16, 6, 20], [16, 8, flags], [16, 10, method], [32, 16, crc], [32, 20, data.length], [32, 24, size], [16, 28, name.length], [32, 38, external], [32, 42, offset]]);
     locals.push(local, name, data);
     centrals.push(central, name);
     offset += local.length + name.length + data.length;

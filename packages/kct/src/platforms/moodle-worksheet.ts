@@ -1,0 +1,238 @@
+// Moodle's offline grading worksheet ("Download grading worksheet", assignfeedback_offline):
+// read it exactly, and fill the Grade (and Feedback comments) cells of the marked participants,
+// leaving every other byte as Moodle wrote it.
+//
+// Facts from Moodle's code (moodle/moodle):
+// - mod/assign/gradingtable.php writes the worksheet: `Identifier` is get_string('hiddenuser')
+//   ("Participant ") plus the participant's unique id for this assignment; `Grade` and `Maximum
+//   Grade` are format_float(..., decimals); `Grade can be changed` is Yes/No; `Last modified
+//   (grade)` is userdate() or "-"; the feedback columns are named after the plugin's editor field
+//   (`Feedback comments`); a scale assignment has a `Scale` column instead of `Maximum Grade`.
+// - mod/assign/feedback/offline/importgradeslib.php finds `Identifier`, `Grade` and `Last
+//   modified (grade)` by exact name and refuses the file without them; keys each row by what
+//   follows "Participant ".
+// - mod/assign/feedback/offline/locallib.php (process_import_grades) skips a grade that is empty,
+//   negative or above the maximum, a row whose grade is locked, and a row whose grade was changed
+//   in Moodle more than 60 s after the row's `Last modified (grade)` (unless the teacher ticks
+//   "Allow updating records that have been modified more recently in Moodle than in the spreadsheet").
+import { UsageError } from '../api/errors.js';
+import {
+  type CellEdits,
+  type CsvDocument,
+  isBlankRecord,
+  quoteLikePhp,
+  readCsvDocument,
+  readDecimal,
+  writeCsvDocument,
+} from './csv-document.js';
+import { feedbackAsHtml } from './feedback-html.js';
+import { type FillEntry, type FillReport, type FillResult, summarise } from './fill-report.js';
+import { DEFAULT_ROUNDING, type Mark, type Rounding, scaleGrade } from './grade-scale.js';
+
+/** The worksheet's column headers (English, as Moodle writes them). */
+export interface MoodleColumnNames {
+  identifier: string;
+  fullName: string;
+  status: string;
+  grade: string;
+  maxGrade: string;
+  canChange: string;
+  lastModified: string;
+  feedback: string;
+  scale: string;
+}
+
+export const MOODLE_COLUMN_NAMES: Readonly<MoodleColumnNames> = {
+  identifier: 'Identifier',
+  fullName: 'Full name',
+  status: 'Status',
+  grade: 'Grade',
+  maxGrade: 'Maximum Grade',
+  canChange: 'Grade can be changed',
+  lastModified: 'Last modified (grade)',
+  feedback: 'Feedback comments',
+  scale: 'Scale',
+};
+
+/** Column indexes; the three Moodle's importer needs are always there. */
+export type MoodleColumns = { identifier: number; grade: number; lastModified: number } & Partial<
+  Record<Exclude<keyof MoodleColumnNames, 'identifier' | 'grade' | 'lastModified'>, number>
+>;
+
+export interface MoodleWorksheetRow {
+  /** Index of the row's record in `doc.records`. */
+  record: number;
+  line: number;
+  identifier: string;
+  /** The unique id after "Participant "; undefined when the identifier has no number. */
+  participantId?: string;
+  fullName?: string;
+  grade: string;
+  maxGrade?: string;
+  canChange?: string;
+  lastModified: string;
+  feedback?: string;
+}
+
+export interface MoodleWorksheet {
+  doc: CsvDocument;
+  header: string[];
+  columns: MoodleColumns;
+  rows: MoodleWorksheetRow[];
+}
+
+export interface ReadMoodleOptions {
+  /** Other header names, for a worksheet downloaded in another language. */
+  columnNames?: Partial<MoodleColumnNames>;
+}
+
+const WHAT = 'The Moodle grading worksheet';
+const DOWNLOAD_AGAIN = 'Download it again in Moodle: the assignment, "View all submissions", then "Download grading worksheet".';
+
+/** Reads a worksheet; refuses (UsageError) one Moodle's importer would refuse. */
+export function readMoodleWorksheet(bytes: Uint8Array, options: ReadMoodleOptions = {}): MoodleWorksheet {
+  const names = { ...MOODLE_COLUMN_NAMES, ...options.columnNames };
+  const doc = readCsvDocument(bytes, { delimiter: ',', what: WHAT });
+  const headerRecord = doc.records[0];
+  if (!headerRecord || isBlankRecord(headerRecord)) throw new UsageError(`${WHAT} is empty.`, { suggestion: DOWNLOAD_AGAIN });
+  const header = headerRecord.cells.map((c) => c.value);
+  // the importer loops over every column, so the last of two equal headers wins
+  const find = (key: keyof MoodleColumnNames): number | undefined => {
+    const index = header.lastIndexOf(names[key]);
+    return index < 0 ? undefined : index;
+  };
+  const missing = (['identifier', 'grade', 'lastModified'] as const).filter((key) => find(key) === undefined);
+  if (missing.length > 0) {
+    const semicolons = header.length === 1 && header[0].includes(';') ? ' It looks separated by semicolons, perhaps by a spreadsheet.' : '';
+    throw new UsageError(
+      `${WHAT} has no ${missing.map((key) => `"${names[key]}"`).join(', ')} column, and Moodle's importer refuses a file without it.${semicolons}`,
+      { suggestion: DOWNLOAD_AGAIN },
+    );
+  }
+  const columns: MoodleColumns = { identifier: find('identifier')!, grade: find('grade')!, lastModified: find('lastModified')! };
+  for (const key of ['fullName', 'status', 'maxGrade', 'canChange', 'feedback', 'scale'] as const) {
+    const index = find(key);
+    if (index !== undefined) columns[key] = index;
+  }
+  const rows: MoodleWorksheetRow[] = [];
+  for (const [index, record] of doc.records.entries()) {
+    if (index === 0 || isBlankRecord(record)) continue;
+    const cell = (column: number | undefined) => (column === undefined ? undefined : (record.cells[column]?.value ?? ''));
+    const identifier = cell(columns.identifier)!;
+    rows.push({
+      record: index,
+      line: record.line,
+      identifier,
+      participantId: /(\d+)\s*$/.exec(identifier)?.[1],
+      fullName: cell(columns.fullName),
+      grade: cell(columns.grade)!,
+      maxGrade: cell(columns.maxGrade),
+      canChange: cell(columns.canChange),
+      lastModified: cell(columns.lastModified)!,
+      feedback: cell(columns.feedback),
+    });
+  }
+  return { doc, header, columns, rows };
+}
+
+export interface MoodleFillOptions extends ReadMoodleOptions {
+  rounding?: Rounding;
+  /** The assignment's maximum grade: needed when the worksheet has no "Maximum Grade" column; overrides it otherwise. */
+  maxGrade?: number;
+  /** Feedback as HTML (default: Moodle stores feedback comments as HTML), as given, or not written. */
+  feedback?: 'html' | 'text' | 'none';
+}
+
+/**
+ * Fills the worksheet for `marks` (keyed by participant id, the number after "Participant "):
+ * the Grade cell scaled to the row's Maximum Grade, and Feedback comments when that column
+ * exists. Rows not marked, and marked rows the importer would skip, are left byte for byte.
+ */
+export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string, Mark>, options: MoodleFillOptions = {}): FillResult {
+  const sheet = readMoodleWorksheet(bytes, options);
+  const { columns, doc } = sheet;
+  const rounding = options.rounding ?? DEFAULT_ROUNDING;
+  if (columns.maxGrade === undefined && columns.scale !== undefined) {
+    throw new UsageError(`${WHAT} is for an assignment graded with a scale; kct fills point grades only.`, {
+      suggestion: 'Grade this assignment in points in Moodle, or enter the scale items by hand.',
+    });
+  }
+  if (columns.maxGrade === undefined && options.maxGrade === undefined) {
+    throw new UsageError(`${WHAT} has no "Maximum Grade" column, so kct cannot scale the grades.`, {
+      suggestion: "Give the assignment's maximum grade (the wiring's --max-grade), or download the worksheet again.",
+    });
+  }
+  const feedbackMode = options.feedback ?? 'html';
+  const idCount = new Map<string, number>();
+  for (const row of sheet.rows) if (row.participantId) idCount.set(row.participantId, (idCount.get(row.participantId) ?? 0) + 1);
+
+  const edits = new Map<number, Map<number, string>>();
+  const entries: FillEntry[] = [];
+  for (const row of sheet.rows) {
+    if (!row.participantId) continue;
+    const base = {
+      participantId: row.participantId,
+      ...(row.fullName !== undefined ? { displayName: row.fullName } : {}),
+      ...(row.grade.trim() !== '' ? { previousGrade: row.grade } : {}),
+      lastModified: row.lastModified,
+      line: row.line,
+    };
+    const mark = marks.get(row.participantId);
+    if (!mark) {
+      entries.push({ ...base, status: 'not-marked', warnings: [] });
+      continue;
+    }
+    const maximum = options.maxGrade ?? readDecimal(row.maxGrade ?? '');
+    if (maximum === undefined || !(maximum > 0)) {
+      entries.push({ ...base, status: 'refused', reason: 'no-maximum', detail: `the row's Maximum Grade "${row.maxGrade}" is not a positive number`, warnings: [] });
+      continue;
+    }
+    const scaled = scaleGrade(mark, maximum, rounding);
+    if (!scaled.ok) {
+      entries.push({ ...base, status: 'refused', reason: scaled.reason, detail: scaled.detail, warnings: [] });
+      continue;
+    }
+    if (row.canChange !== undefined && row.canChange.trim().toLowerCase() === 'no') {
+      entries.push({
+        ...base, status: 'refused', grade: scaled.text, reason: 'grade-locked',
+        detail: 'the worksheet says the grade cannot be changed (locked or already released), so Moodle would skip it', warnings: [],
+      });
+      continue;
+    }
+    const rowEdits = new Map<number, string>([[columns.grade, quoteLikePhp(scaled.text, ',')]]);
+    const warnings: FillEntry['warnings'] = [];
+    if (base.previousGrade !== undefined) warnings.push('overwrites-grade');
+    if ((idCount.get(row.participantId) ?? 0) > 1) warnings.push('duplicate-row');
+    if (mark.feedback !== undefined && feedbackMode !== 'none') {
+      if (columns.feedback === undefined) warnings.push('feedback-not-written');
+      else rowEdits.set(columns.feedback, quoteLikePhp(feedbackMode === 'html' ? feedbackAsHtml(mark.feedback) : mark.feedback, ','));
+    }
+    edits.set(row.record, rowEdits);
+    entries.push({ ...base, status: 'filled', grade: scaled.text, warnings });
+  }
+  const present = new Set(sheet.rows.map((row) => row.participantId));
+  for (const participantId of marks.keys()) {
+    if (!present.has(participantId)) entries.push({ participantId, status: 'not-in-file', warnings: [] });
+  }
+
+  const notes: string[] = [];
+  const overwrites = entries.filter((e) => e.status === 'filled' && e.warnings.includes('overwrites-grade')).length;
+  if (overwrites > 0) {
+    notes.push(
+      `${overwrites} filled row(s) already held a grade. Moodle skips a row whose grade was changed in Moodle more than a minute after its "Last modified (grade)"; ` +
+        'kct cannot see Moodle, so download a fresh worksheet if grades may have changed since, or tick "Allow updating records that have been modified more recently in Moodle than in the spreadsheet" when importing.',
+    );
+  }
+  if (columns.feedback === 0) notes.push('The feedback column is the first column, which Moodle\'s importer ignores (it tests the column index with empty()); the feedback will not be imported.');
+  const unreadable = sheet.rows.filter((row) => !row.participantId);
+  if (unreadable.length > 0) notes.push(`${unreadable.length} row(s) have no participant number in "${options.columnNames?.identifier ?? MOODLE_COLUMN_NAMES.identifier}" (lines ${unreadable.map((r) => r.line).join(', ')}); Moodle ignores them and so does kct.`);
+
+  const report: FillReport = summarise({
+    platform: 'moodle',
+    target: { column: sheet.header[columns.grade], maximum: options.maxGrade ?? readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '') ?? 0 },
+    rounding,
+    entries,
+    notes,
+  });
+  return { bytes: writeCsvDocument(doc, edits as CellEdits), report };
+}
