@@ -55,21 +55,26 @@ export async function startPager(context: Context): Promise<() => Promise<void>>
 }
 
 async function spawnPager(choice: PagerChoice, env: NodeJS.ProcessEnv): Promise<ChildProcess | undefined> {
-  const [{ parse }, { spawn }] = await Promise.all([import('shell-quote'), import('node:child_process')]);
-  const words = parse(choice.command, (name) => env[name] ?? '');
-  const plain = words.every((word): word is string => typeof word === 'string');
-  // Shell syntax (a pipe, a redirection) was written on purpose: run it through the shell.
-  const argv = plain ? words : ['/bin/sh', '-c', choice.command];
-  if (argv.length === 0 || !onPath(argv[0], env)) return undefined;
+  const { spawn } = await import('node:child_process');
+  // The shell reads the command (options, quotes, $VARIABLES, a pipe), as git runs its pager. A
+  // pager that is not there would take the output with it: its program is looked for first.
+  const program = programOf(choice.command);
+  if (program !== undefined && !onPath(program, env)) return undefined;
   const pagerEnv = { ...env };
   // gh's defaults for less and lv when the person has not chosen options for them
   if (pagerEnv.LESS === undefined) pagerEnv.LESS = 'FRX';
   if (pagerEnv.LV === undefined) pagerEnv.LV = '-c';
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv });
+    const child = spawn(choice.command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: pagerEnv });
     child.once('error', () => resolve(undefined));
     child.once('spawn', () => resolve(child));
   });
+}
+
+/** The program a pager command runs: its first word, unquoted; undefined when the shell must expand it. */
+export function programOf(command: string): string | undefined {
+  const match = /^\s*(?:"([^"$`\\]*)"|'([^']*)'|([^\s"'$`\\|;&<>()]+))(?=\s|$)/.exec(command);
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
 function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
