@@ -5,7 +5,7 @@ import { QUICK, fixed, loadLine, log, machineLine, table } from './lib.js';
 const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall'];
 // run only when named: the single-file executable (builds one), the class report, the
 // district-sized runs of scale.js (about an hour; BENCH_QUICK=1: a few minutes) and the install
-const OPTIONAL = ['executable', 'report', 'scale', 'install'];
+const OPTIONAL = ['executable', 'report', 'scale', 'install', 'ocr'];
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) {
