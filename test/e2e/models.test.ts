@@ -274,8 +274,8 @@ describe('kct models new (guided)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('is interactive');
     expect(run.stderr).toContain('CI is set (CI=1), and kct never prompts in CI'); // the harness sets CI=1: not "no terminal"
-    expect(run.stderr).toContain(`1. kct ingest questions ${PAPER_PDF} -o questions.yaml`);
-    expect(run.stderr).toContain(`2. kct ingest rubrics ${RUBRIC_DOCX} --total-score 30 --cum-method sum -o rubrics.yaml`);
+    expect(run.stderr).toContain(`1. kct ingest questions ${PAPER_PDF} --out questions.yaml`);
+    expect(run.stderr).toContain(`2. kct ingest rubrics ${RUBRIC_DOCX} --total-score 30 --cum-method sum --out rubrics.yaml`);
     expect(run.stderr).toContain('4. kct models create --questions questions.yaml --rubrics rubrics.yaml');
   });
 

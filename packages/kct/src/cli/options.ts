@@ -3,6 +3,7 @@
 // global flags. Each command's options schema is derived from its flags when it runs (cli/define-command.ts), so zod is not loaded here.
 import type { OptionSpecs, Zod } from './define-command.js';
 import { parseMaxRps, parsePositiveNumber } from './parse.js';
+import { outputAsFile } from './parse.js';
 
 export const output = () => ({ '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] } }) as const satisfies OptionSpecs;
 
@@ -44,6 +45,15 @@ export const assetOption = {
   '--asset <url>': { description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
 } as const satisfies OptionSpecs;
 export const previewFileOptions = <const File extends string>(defaultFile: File) => ({
-  '-o, --output <file>': { description: 'preview file to write: .yaml, .yml or .json', defaultValue: defaultFile },
-  '--force': 'replace the output file if it exists',
+  '--out <file>': { description: 'preview file to write: .yaml, .yml or .json', defaultValue: defaultFile },
+  ...deprecatedOutputFile(),
+  '--force': 'replace the preview file if it exists',
+}) as const satisfies OptionSpecs;
+
+/**
+ * -o/--output named the file these commands write before it meant a format everywhere: still
+ * taken, hidden, as the file, with a note (`kct report`, `kct ingest`); a format name is refused.
+ */
+export const deprecatedOutputFile = () => ({
+  '-o, --output <file>': { description: 'deprecated: the file to write (use --out)', hidden: true, check: (z: Zod) => z.string().transform(outputAsFile) },
 }) as const satisfies OptionSpecs;

@@ -33,6 +33,14 @@ export function parseMaxRps(value: string): number {
   return Number(trimmed);
 }
 
+/** The value of the deprecated -o/--output FILE of `kct report` and `kct ingest`: a file, never a format. */
+export function outputAsFile(value: string): string {
+  if (['table', 'json', 'ndjson', 'csv'].includes(value)) {
+    throw new UsageError(`-o/--output names an output format elsewhere in kct; this command writes a file: give it with --out`, { suggestion: `For example --out class.html; for a JSON summary on stdout, add --json.` });
+  }
+  return value;
+}
+
 /** A TCP port to listen on; 0 takes any free one. */
 export function parsePort(value: string, what = '--port'): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${what} must be 0 to 65535, not "${value}"`);

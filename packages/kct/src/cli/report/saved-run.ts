@@ -21,7 +21,7 @@ const Row = z.looseObject({
   evaluation: z.array(EvaluationEntry).nullable().optional(),
 });
 
-const FORMAT_HINT = 'Save a run with `kct one-pass <folder> --output ndjson > marks.ndjson` (or `kct batch ... --output ndjson`), then run `kct report marks.ndjson -o class.html`.';
+const FORMAT_HINT = 'Save a run with `kct one-pass <folder> --output ndjson > marks.ndjson` (or `kct batch ... --output ndjson`), then run `kct report marks.ndjson --out class.html`.';
 
 /** Each answer of a saved run, in order; throws a UsageError naming the line that is not one. */
 export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerator<ReportRow> {

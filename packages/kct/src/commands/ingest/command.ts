@@ -6,8 +6,8 @@ export const command = defineGroup({
   name: 'ingest',
   summary: 'parse a question paper or a rubric into a preview file to check and edit before `kct models create`',
   examples: [
-    'kct ingest questions paper.pdf -o questions.yaml',
-    'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum -o rubrics.yaml',
+    'kct ingest questions paper.pdf --out questions.yaml',
+    'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum --out rubrics.yaml',
   ],
   subcommands: [ingestQuestions, ingestRubrics],
 });

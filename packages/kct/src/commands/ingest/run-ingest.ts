@@ -14,13 +14,16 @@ export interface IngestOptions {
   desc?: string;
   totalScore?: number;
   cumMethod?: 'sum' | 'average';
-  output: string;
+  out: string;
+  /** The deprecated -o/--output FILE (the file, when given). */
+  output?: string;
   force?: boolean;
   json?: boolean;
 }
 
 export async function runIngest(kind: PreviewKind, options: IngestOptions, context: Context): Promise<void> {
-  const output = options.output;
+  if (options.output !== undefined) context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
+  const output = options.output ?? options.out;
   const client = await context.client();
   const outcome = await ingestToFile(client, {
     kind,
@@ -34,7 +37,7 @@ export async function runIngest(kind: PreviewKind, options: IngestOptions, conte
     totalScore: options.totalScore,
     cumMethod: options.cumMethod,
   }, context.signal);
-  // -o names the preview file here, not a format: only --json and the configured output choose it
+  // the preview file is --out; the printed format is --json or the configured output
   await printRecord(context.io, await formatFor({ json: options.json }, context), outcome.preview, () => printIngestSummary(context.io, kind, outcome.content));
   for (const warning of outcome.warnings) context.note(`warning: ${warning}`);
   const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/define-command.js';
+import { deprecatedOutputFile } from '../../cli/options.js';
 
 export const command = defineCommand({
   name: 'report',
@@ -7,13 +8,14 @@ export const command = defineCommand({
     '<source>': 'a saved run: the ndjson of `kct one-pass` or `kct batch --output ndjson`, or - for stdin',
   },
   options: {
-    '-o, --output <file>': 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal',
+    '--out <file>': 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal',
+    ...deprecatedOutputFile(),
     '--title <text>': { description: 'the report\'s title', defaultValue: 'Class report' },
   },
   examples: [
-    'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson -o class.html',
-    'kct batch answers.jsonl --model 12 --output ndjson | kct report - -o class.html',
-    'kct report marks.ndjson -o 9B-uniform-essay.html --title "9B: uniform essay"',
+    'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson --out class.html',
+    'kct batch answers.jsonl --model 12 --output ndjson | kct report - --out class.html',
+    'kct report marks.ndjson --out 9B-uniform-essay.html --title "9B: uniform essay"',
   ],
   load: () => import('./run.js'),
 });

@@ -12,15 +12,16 @@ import type { command } from './command.js';
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const target = options.output ?? '-';
+  if (options.output !== undefined) context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
+  const target = options.out ?? options.output ?? '-';
   if (target === '-' && context.io.stdoutIsTTY) {
-    throw new UsageError('the report is an HTML file: say where to write it', { suggestion: `Add -o class.html (or pipe stdout into a file).` });
+    throw new UsageError('the report is an HTML file: say where to write it', { suggestion: `Add --out class.html (or pipe stdout into a file).` });
   }
   if (options.source === '-' && context.io.stdinIsTTY) {
-    throw new UsageError('- reads a saved run from stdin, but stdin is a terminal', { suggestion: 'Pipe a run into it: kct one-pass answers/ --output ndjson | kct report - -o class.html' });
+    throw new UsageError('- reads a saved run from stdin, but stdin is a terminal', { suggestion: 'Pipe a run into it: kct one-pass answers/ --output ndjson | kct report - --out class.html' });
   }
   if (target !== '-' && options.source !== '-' && resolve(target) === resolve(options.source)) {
-    throw new UsageError('the report would replace the saved run it is made from', { suggestion: 'Name another file for -o, e.g. class.html.' });
+    throw new UsageError('the report would replace the saved run it is made from', { suggestion: 'Name another file for --out, e.g. class.html.' });
   }
   const report = ReportWriter.open({ target, stdout: context.io.stdout, title: options.title, source: options.source === '-' ? 'stdin' : basename(options.source) });
   let info: ReportInfo;

@@ -16,8 +16,8 @@ export const command = defineCommand({
   },
   examples: [
     'kct ingest questions paper.pdf',
-    'kct ingest questions page1.jpg page2.jpg -o questions.yaml',
-    'kct ingest questions --asset "$(kct upload paper.pdf --json | jq -r ".[0].url")" -o questions.json',
+    'kct ingest questions page1.jpg page2.jpg --out questions.yaml',
+    'kct ingest questions --asset "$(kct upload paper.pdf --json | jq -r ".[0].url")" --out questions.json',
     'kct ingest questions paper.docx --asset https://school.example/extract.pdf --spec "question 2" --name "Homework letter"',
     'kct ingest questions paper.pdf --json > preview.json',
   ],

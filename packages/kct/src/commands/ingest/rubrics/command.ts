@@ -16,7 +16,7 @@ export const command = defineCommand({
   },
   examples: [
     'kct ingest rubrics rubric.docx --total-score 30 --cum-method sum',
-    'kct ingest rubrics rubric.pdf --total-score 10 --cum-method average -o rubrics.json',
+    'kct ingest rubrics rubric.pdf --total-score 10 --cum-method average --out rubrics.json',
     'kct ingest rubrics --asset https://school.example/rubric.pdf --total-score 30 --cum-method sum --force',
   ],
   load: () => import('./run.js'),

@@ -33,8 +33,8 @@ export function stepByStep(options: Options): string {
   const method = options.cumMethod ?? 'sum';
   return [
     'Run the steps one by one instead:',
-    `  1. kct ingest questions ${questions}${options.spec ? ` --spec ${quote(options.spec)}` : ''} -o questions.yaml`,
-    `  2. kct ingest rubrics ${rubric} --total-score ${total} --cum-method ${method} -o rubrics.yaml`,
+    `  1. kct ingest questions ${questions}${options.spec ? ` --spec ${quote(options.spec)}` : ''} --out questions.yaml`,
+    `  2. kct ingest rubrics ${rubric} --total-score ${total} --cum-method ${method} --out rubrics.yaml`,
     '  3. check and edit questions.yaml and rubrics.yaml',
     `  4. kct models create --questions questions.yaml --rubrics rubrics.yaml --name ${quote(options.name ?? '<name>')} --desc ${quote(options.desc ?? '<description>')} --wait --yes`,
   ].join('\n');
