@@ -9,6 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditsOf, FIXTURES, removeDir, tempDir, useSandbox } from './harness.js';
 
 const CHROMIUM = process.env.KCT_CHROMIUM ?? '/usr/bin/chromium';
+/** Without a browser the browser tests are not run (said on one line); CI sets KCT_REQUIRE_BROWSER=1, and then a missing browser fails. */
+const HAS_BROWSER = existsSync(CHROMIUM);
+if (!HAS_BROWSER) {
+  if (process.env.KCT_REQUIRE_BROWSER === '1') throw new Error(`no browser at ${CHROMIUM}, and KCT_REQUIRE_BROWSER=1: install Debian's chromium (apt-get install -y chromium), or set KCT_CHROMIUM`);
+  console.log(`kct: the class report's browser tests were not run: no browser at ${CHROMIUM} (apt-get install -y chromium, or set KCT_CHROMIUM=<path>; .ci/run installs it and requires them)`);
+}
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 // A file name is a student id by default: this one tries to run script in the report.
 const HOSTILE = `<img src=x onerror="window.pwned=1"> Zoë & "co"`;
@@ -29,13 +35,13 @@ function makeClass(): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set KCT_CHROMIUM`);
+  classDir = makeClass();
+  out = tempDir('kct-report-out-');
+  if (!HAS_BROWSER) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  classDir = makeClass();
-  out = tempDir('kct-report-out-');
 });
 
 afterAll(async () => {
@@ -67,7 +73,7 @@ const totals = (page: Page) => page.$$eval('#students tbody tr td:nth-child(2)',
 const names = (page: Page) => page.$$eval('#students tbody tr td:nth-child(1)', (cells) => cells.map((cell) => cell.textContent));
 const withoutHeader = (html: string) => html.replace(/<header>.*<\/header>/, '');
 
-describe('the class report in a browser', () => {
+describe.skipIf(!HAS_BROWSER)('the class report in a browser', () => {
   it('one-pass --report and kct report (file and stdin) make the same page: no console error, no request, sortable, one bar per band', async () => {
     const report = join(out, 'class.html');
     const run = await shared.kct(['one-pass', classDir, '--model', '12', '--jobs', '6', '--output', 'ndjson', '--report', report], { timeoutMs: 120_000 });
@@ -156,7 +162,11 @@ describe('the class report in a browser', () => {
 });
 
 describe('kct report refuses what it cannot read, and leaves nothing behind', () => {
+  /** A saved run of one answer (the browser tests save a whole class there when they run). */
   const saved = () => readFileSync(join(out, 'marks.ndjson'), 'utf8');
+  beforeAll(() => {
+    if (!existsSync(join(out, 'marks.ndjson'))) writeFileSync(join(out, 'marks.ndjson'), `${JSON.stringify({ file: 'a.txt', student_id: 'a', task_id: 'tsk_1', status: 'SUCCESS', score: 12, max_score: 20, evaluation: [] })}\n`);
+  });
 
   it('a JSON array, CSV, a bad line, a missing file, a folder: exit 2 naming the problem, no file written', async () => {
     const cases: [string, string, RegExp][] = [
