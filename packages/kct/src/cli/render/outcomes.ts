@@ -16,6 +16,7 @@ import { ClassTally } from '../tally.js';
 import { markedBy, printResult } from './result.js';
 import { cell, CSV_OPTIONS, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
+import { fitColumns, keepEnd, keepStart } from './fit.js';
 
 export interface AnswerOutcome {
   file: string;
@@ -238,21 +239,25 @@ export class OutcomeWriter {
   }
 
   private async printTable(): Promise<void> {
-    // The part of a path that names the student is never cut or wrapped: the folder all files
-    // share is said once above the table, and the rest is shown whole (the table may then be wider
-    // than the terminal; piped, there is no width to keep to).
+    // The folder all files share is said once above the table. On a terminal the table fits its
+    // width: the task ids go first (every other format has them), then the wider of path and
+    // student is cut (a path from the left, keeping the end that names the file); piped, every cell is whole.
     const shared = this.table.folder?.join('') ?? '';
     const folder = shared === '' || shared === '/' || shared === './' ? '' : shared;
+    const strlen = this.strlen!;
+    const head = ['File', 'Student', 'Task', 'Status', 'Score'];
+    const natural = this.table.widths.map((width, i) => Math.max(width - (i === 0 ? strlen(folder) : 0), head[i].length));
+    const fit = this.io.stdoutIsTTY ? fitColumns(natural, this.io.columns, { dropFirst: [2], shrink: [0, 1], least: 12 }) : { shown: [0, 1, 2, 3, 4], widths: natural, dropped: [] };
     const rows = (function* (spool: RowSpool, io: IO) {
       for (const line of spool.all()) {
-        const [file, student, task, status, score] = JSON.parse(line) as string[];
-        yield [file.slice(folder.length), student, task, statusColor(io, status), score];
+        const cells = JSON.parse(line) as string[];
+        cells[0] = cells[0].slice(folder.length);
+        yield fit.shown.map((i, at) => (i === 0 ? keepEnd(cells[0], fit.widths[at], strlen) : i === 1 ? keepStart(cells[1], fit.widths[at], strlen) : i === 3 ? statusColor(io, cells[3]) : cells[i]));
       }
     })(this.spool!, this.io);
     if (folder) out(this.io, `Files in ${safeText(this.io, folder)}`);
-    const widths = [...this.table.widths];
-    widths[0] -= this.strlen!(folder);
-    await renderTableInChunks(this.io, ['File', 'Student', 'Task', 'Status', 'Score'], widths, rows, (text) => outRaw(this.io, text));
+    await renderTableInChunks(this.io, fit.shown.map((i) => head[i]), fit.widths, rows, (text) => outRaw(this.io, text));
+    if (fit.dropped.includes(2)) out(this.io, '(task ids left out to fit the terminal: --output csv or ndjson has them)');
   }
 
   private addCsv(outcome: AnswerOutcome): void {
