@@ -2,8 +2,7 @@
 // output format, watching a task, the request budget, signing in to the product (`kct keys`), and kct's
 // global flags. Each command's options schema is derived from its flags when it runs (cli/define-command.ts), so zod is not loaded here.
 import type { OptionSpecs, Zod } from './define-command.js';
-import { parseMaxRps, parsePositiveNumber } from './parse.js';
-import { outputAsFile } from './parse.js';
+import { outputAsFile, parseMaxRps, parsePositiveNumber } from './parse.js';
 
 export const output = () => ({ '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] } }) as const satisfies OptionSpecs;
 

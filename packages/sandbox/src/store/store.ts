@@ -37,7 +37,7 @@ export interface ModelRow {
   ready_at?: number | null;
 }
 
-/** What decides whether a key may mark with a model (access.ts). */
+/** What decides whether a key may mark with a model (accounts/model-access.ts). */
 export type ModelAccessRow = Pick<ModelRow, 'model_id' | 'owner_user_id' | 'org_id' | 'post_status'>;
 
 export interface TaskRow {

@@ -327,19 +327,6 @@ function commonFolder(shared: string[] | undefined, path: string, flat: boolean)
   return same === 0 ? undefined : shared.slice(0, same);
 }
 
-/** The folder every path shares (with its separator), and each path without it; none for one path or none shared. */
-export function relativeToCommonFolder(paths: string[]): { folder?: string; names: string[] } {
-  const split = paths.map((path) => path.split(/(?<=[/\\])/)); // keep each separator on its segment
-  if (paths.length === 0 || split.some((parts) => parts.length < 2)) return { names: paths };
-  let shared = 0;
-  const shortest = Math.min(...split.map((parts) => parts.length - 1)); // never the file name itself
-  while (shared < shortest && split.every((parts) => parts[shared] === split[0][shared])) shared += 1;
-  if (shared === 0) return { names: paths };
-  const folder = split[0].slice(0, shared).join('');
-  if (folder === '/' || folder === './') return { names: paths };
-  return { folder, names: split.map((parts) => parts.slice(shared).join('')) };
-}
-
 /** The row of an answer in every machine format (README "Output shapes"). */
 export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {

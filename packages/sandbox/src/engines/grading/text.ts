@@ -74,10 +74,6 @@ export function stem(word: string): string {
   return w;
 }
 
-export function isStopWord(word: string): boolean {
-  return STOP.has(word);
-}
-
 let fillerStems: Set<string> | undefined;
 
 /** A word that can say what an answer is about: not a stop-word, not marking language, not a number. */
