@@ -12,24 +12,12 @@
 import { ApiError, ConnectionError, InterruptedError, RateLimitError, ServerError, ServerStoppedAnsweringError, formatDuration } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
+import { firstLook, finishEstimate, nextInterval, nextLook, pollPolicy, requestBound, sentinelDue, watchdogAt, type PollPolicy, type PollSchedule, type Reference, type Seen } from './poll-policy.js';
 import { QueueModel } from './queue-model.js';
 import { parseRetryAfter } from './retry.js';
 import { abortableSleep } from './sleep.js';
 
-/** The last look at a task at its deadline, and the shortest time any status request is given. */
-const LAST_LOOK_MS = 5_000;
-const MIN_REQUEST_MS = 1_000;
-
-export interface PollSchedule {
-  startMs: number;
-  maxMs: number;
-  factor: number;
-}
-
-/** The interval after `interval`, growing by the factor up to the maximum. */
-export function nextInterval(interval: number, schedule: PollSchedule): number {
-  return Math.min(schedule.maxMs, Math.round(interval * schedule.factor));
-}
+export { nextInterval, type PollSchedule } from './poll-policy.js';
 
 export type StatusFetcher = (taskId: string, signal?: AbortSignal) => Promise<{ snapshot: StatusSnapshot; retryAfterMs?: number }>;
 
@@ -70,25 +58,6 @@ const INFLIGHT = 1;
 /** Its deadline has passed: one last look if it may be final, then a time-out. */
 const EXPIRED = 2;
 const NEEDS_LOOK = 4;
-/** How stale the drain estimate may get before the newest task is looked at to measure it. */
-const RATE_FRESH_MS = 60_000;
-/** The longest the newest queued task goes unlooked at (a few requests an hour keep the estimate honest). */
-const ANCHOR_MAX_MS = 120_000;
-/** First looks in a row that found the task already final: the service is ahead of the estimate, re-measure it. */
-const AHEAD_AFTER = 8;
-
-/** What kct saw of a task it has polled; kept only while the task is unfinished. */
-interface Seen {
-  seenAt: number;
-  /** Queue position when last seen queued, and when. */
-  pos?: number;
-  queuedAt?: number;
-  /** Estimated moment it left the queue, and when it was first and last seen running. */
-  startAt?: number;
-  firstRunningAt?: number;
-  lastRunningAt?: number;
-  signature?: string;
-}
 
 export class TaskScheduler {
   private base = 0;
@@ -145,12 +114,14 @@ export class TaskScheduler {
   /** Set once the server stopped answering: every task watched then or later is told so. */
   private gone?: ConnectionError;
   private readonly schedule: PollSchedule;
+  private readonly policy: PollPolicy;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly concurrency: number;
 
   constructor(private readonly fetchStatus: StatusFetcher, private readonly options: SchedulerOptions, private readonly handlers: SchedulerHandlers) {
     this.schedule = options.schedule;
+    this.policy = pollPolicy(options.schedule);
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? abortableSleep;
     this.concurrency = options.concurrency ?? 8;
@@ -276,9 +247,9 @@ export class TaskScheduler {
     if (due.length === 0 && this.inflight === 0 && this.live > 0) {
       const oldest = this.oldestWaiting();
       // never sooner than a Retry-After asked for that task
-      const watchdogAt = oldest < 0 ? Infinity : Math.max(this.lastLookAt + this.schedule.maxMs, this.notBefore[oldest - this.base]);
-      if (oldest >= 0 && watchdogAt <= now) due.push(oldest);
-      else if (oldest >= 0) wakeAt = Math.min(wakeAt, watchdogAt);
+      const lookAt = oldest < 0 ? Infinity : watchdogAt(this.lastLookAt, this.notBefore[oldest - this.base], this.policy);
+      if (oldest >= 0 && lookAt <= now) due.push(oldest);
+      else if (oldest >= 0) wakeAt = Math.min(wakeAt, lookAt);
     }
     if (this.expireCursor < this.tail) wakeAt = Math.min(wakeAt, this.deadline[Math.max(this.expireCursor, this.head) - this.base]);
     due.sort((a, b) => a - b);
@@ -314,8 +285,8 @@ export class TaskScheduler {
     const state = this.state[slot];
     if (state === State.Running) return true;
     const seen = this.seen.get(slot + this.base);
-    if (state === State.Queued && seen) return this.finishEstimate(slot, seen) <= at + this.schedule.maxMs;
-    return this.predict(slot) <= at + this.schedule.maxMs;
+    if (state === State.Queued && seen) return this.finishEstimate(slot, seen) <= at + this.policy.lastLookReachMs;
+    return this.predict(slot) <= at + this.policy.lastLookReachMs;
   }
 
   /** The oldest task not finished and not being asked about, or -1. */
@@ -336,7 +307,7 @@ export class TaskScheduler {
     this.flags[slot] = (this.flags[slot] | INFLIGHT) & ~NEEDS_LOOK;
     this.inflight += 1;
     if (probe) this.probing += 1;
-    const boundMs = lastLook ? LAST_LOOK_MS : Math.ceil(Math.max(MIN_REQUEST_MS, Math.min(this.deadline[slot] - startedAt, 2 ** 31 - 1)));
+    const boundMs = requestBound(lastLook, this.deadline[slot] - startedAt, this.policy);
     const poll = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -452,30 +423,24 @@ export class TaskScheduler {
     this.interval[slot] = nextInterval(interval, this.schedule);
   }
 
-  /** When a polled, unfinished task is next due. */
+  /** What the policy needs to know of a polled task. */
+  private observed(slot: number, seen: Seen): { queued: boolean; seen: Seen; weight: number; notBefore: number } {
+    return { queued: this.state[slot] === State.Queued, seen, weight: this.weight[slot], notBefore: this.notBefore[slot] };
+  }
+
+  /** First looks keep finding their tasks final: the service is ahead of the estimate. */
+  private get ahead(): boolean {
+    return this.firstLookFinals >= this.policy.aheadAfter;
+  }
+
+  /** When a polled, unfinished task is next due (poll-policy.ts nextLook). */
   private dueObserved(slot: number, seen: Seen, isAnchor: boolean): number {
-    const notBefore = this.notBefore[slot];
-    if (this.state[slot] === State.Queued) {
-      const finish = this.finishEstimate(slot, seen);
-      // the queue has not been seen to move: look on the spec's schedule to learn how fast it does
-      if (!Number.isFinite(finish)) return notBefore;
-      // the newest queued task is looked at again to measure the drain: every 15 s until it is
-      // measured, then halfway to its turn but at least every 2 minutes, so the estimate stays fresh
-      // first looks keep finding their tasks final: the queue drains faster than estimated, measure it now
-      if (isAnchor && this.firstLookFinals >= AHEAD_AFTER) return notBefore;
-      const halfway = this.model.measuredAt === undefined ? 0 : Math.min(ANCHOR_MAX_MS, (finish - seen.seenAt) / 2);
-      const cap = isAnchor ? seen.seenAt + Math.max(this.schedule.maxMs, halfway) : Infinity;
-      return Math.max(notBefore, Math.min(finish, cap));
-    }
-    return Math.max(notBefore, Math.min(this.finishEstimate(slot, seen), seen.seenAt + this.schedule.maxMs));
+    return nextLook(this.observed(slot, seen), this.model, this.policy, { isAnchor, ahead: this.ahead });
   }
 
   /** When a polled task is expected to be final. */
   private finishEstimate(slot: number, seen: Seen): number {
-    if (this.state[slot] === State.Queued && seen.pos !== undefined) {
-      return (seen.queuedAt ?? seen.seenAt) + this.model.drainMs(seen.pos + this.weight[slot] - 1) + this.model.runMs;
-    }
-    return Math.max(seen.seenAt, (seen.startAt ?? seen.firstRunningAt ?? seen.seenAt) + this.model.runMs);
+    return finishEstimate(this.observed(slot, seen), this.model);
   }
 
   /** When a task never polled may be first looked at: not before it is added plus its first delay, nor before it could be final. */
@@ -483,13 +448,13 @@ export class TaskScheduler {
     return Math.max(this.notBefore[slot], this.predict(slot));
   }
 
-  /**
-   * The earliest a task never polled could be final, from the nearest older task kct has seen:
-   * behind a queued one, after the queue has drained to it and it has run; behind a running or
-   * finished one, spaced by the drain rate. Behind a queued task whose queue was never seen
-   * moving, not at all (Infinity) until it moves.
-   */
+  /** The earliest a task never polled could be final (poll-policy.ts firstLook), from the nearest older task kct knows of. */
   private predict(slot: number): number {
+    return firstLook(this.reference(slot), this.model, { ahead: this.ahead, sweepWidth: this.sweepWidth });
+  }
+
+  /** The nearest older task kct has seen; else the newest seen queued; else the last seen final. */
+  private reference(slot: number): Reference {
     const seq = slot + this.base;
     let reference = -1;
     for (const candidate of this.seen.keys()) if (candidate < seq && candidate > reference) reference = candidate;
@@ -497,39 +462,23 @@ export class TaskScheduler {
       const refSlot = reference - this.base;
       const seen = this.seen.get(reference)!;
       const between = this.cum[slot] - this.cum[refSlot];
-      if (this.state[refSlot] === State.Queued && seen.pos !== undefined) {
-        if (this.model.rate === undefined) return Infinity;
-        return (seen.queuedAt ?? seen.seenAt) + this.model.drainMs(seen.pos + this.weight[refSlot] - 1 + between) + this.model.runMs;
-      }
-      const finish = this.finishEstimate(refSlot, seen);
-      return this.model.rate === undefined ? finish : finish + this.model.drainMs(between);
+      if (this.state[refSlot] === State.Queued && seen.pos !== undefined) return { kind: 'queued', at: seen.queuedAt ?? seen.seenAt, pos: seen.pos, weight: this.weight[refSlot], between };
+      return { kind: 'seen', finish: this.finishEstimate(refSlot, seen), between };
     }
     const queued = this.lastQueued;
-    if (queued && queued.seq < seq) {
-      if (this.model.rate === undefined) return Infinity;
-      return queued.at + this.model.drainMs(queued.pos + queued.weight - 1 + this.cum[slot] - queued.cum) + this.model.runMs;
-    }
+    if (queued && queued.seq < seq) return { kind: 'queued', at: queued.at, pos: queued.pos, weight: queued.weight, between: this.cum[slot] - queued.cum };
     const last = this.lastFinal;
-    if (last && last.seq < seq && this.model.rate !== undefined) {
-      const between = this.cum[slot] - last.cum;
-      // first looks keep finding tasks final: the service is ahead of the estimate, so the next
-      // few are looked at now (half the sweep: a wrong guess costs a few polls, not a run's pace)
-      if (this.firstLookFinals >= AHEAD_AFTER && between <= this.sweepWidth / 2) return last.at;
-      return last.at + this.model.drainMs(between);
-    }
-    return -Infinity;
+    if (last && last.seq < seq) return { kind: 'final', at: last.at, between: this.cum[slot] - last.cum };
+    return { kind: 'none' };
   }
 
   /**
    * Once the queue has been seen to move but its pace is only bounded (or last measured long
    * ago), the newest task is looked at: far back in the queue, two looks at it measure the drain
-   * exactly. At most one such look every 15 s, and none while a queued task is being followed.
+   * exactly (poll-policy.ts sentinelDue).
    */
   private sentinel(now: number, room: boolean, walked: number): number {
-    if (!room || !(this.model.rate !== undefined && this.model.rate > 0) || this.anchor() >= 0) return -1;
-    const ahead = this.firstLookFinals >= AHEAD_AFTER;
-    if (!ahead && this.model.measuredAt !== undefined && now - this.model.measuredAt < RATE_FRESH_MS) return -1;
-    if (now < this.lastSentinelAt + this.schedule.maxMs) return -1;
+    if (!room || !sentinelDue(this.model, this.policy, { now, lastSentinelAt: this.lastSentinelAt, hasAnchor: this.anchor() >= 0, ahead: this.ahead })) return -1;
     for (let slot = this.tail - this.base - 1; slot > walked; slot--) {
       if (this.state[slot] !== State.Unobserved || this.flags[slot] & INFLIGHT) continue;
       this.lastSentinelAt = now;
