@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ApiError, AuthenticationError, BadRequestError, ConflictError, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
-  RateLimitError, ServerError,
+  RateLimitError, refusalOf, ServerError,
 } from '../../packages/kct/src/api/errors.js';
 import * as library from '../../packages/kct/src/index.js';
 
@@ -58,5 +58,26 @@ describe('ApiError.from: one class per kind of HTTP error', () => {
     for (const name of ['ApiError', 'BadRequestError', 'AuthenticationError', 'PermissionError', 'InsufficientCreditsError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'ServerError', 'KctClient', 'TaskPoller']) {
       expect(library, name).toHaveProperty(name);
     }
+  });
+});
+
+describe('refusalOf: a 404 or 409 told apart once, by status and code before any text', () => {
+  const from = (status: number, code: string | undefined, message: string) => ApiError.from(status, { error: { code, message } }, { errorCode: code, message });
+
+  it('reads the error code first', () => {
+    expect(refusalOf(from(409, 'model_not_ready', 'Conflict'))).toBe('model_not_ready');
+    expect(refusalOf(from(409, 'idempotency_key_reused', 'model not ready'))).toBe('idempotency_key_reused');
+    expect(refusalOf(from(404, 'task_not_found', 'x'))).toBe('task_not_found');
+  });
+
+  it('reads the message only when the server sent no code', () => {
+    expect(refusalOf(from(409, undefined, 'The model is not ready yet'))).toBe('model_not_ready');
+    expect(refusalOf(from(409, 'some_new_code', 'The model is not ready yet'))).toBeUndefined();
+    expect(refusalOf(from(404, undefined, 'no such task'))).toBe('task_not_found');
+  });
+
+  it('a status that does not match the code is not that refusal', () => {
+    expect(refusalOf(from(404, 'model_not_ready', 'x'))).toBeUndefined();
+    expect(refusalOf(new Error('model not ready'))).toBeUndefined();
   });
 });

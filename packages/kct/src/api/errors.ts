@@ -107,6 +107,31 @@ export class RateLimitError extends ApiError {}
 /** 5xx: the service failed; the request may be tried again later. */
 export class ServerError extends ApiError {}
 
+/**
+ * What a 404 or 409 means, the one place kct tells them apart: by status and error code (spec 5),
+ * the message read only when the server sent no code (a server without error codes).
+ */
+export type Refusal = 'model_not_ready' | 'idempotency_key_reused' | 'task_not_cancellable' | 'task_not_found' | 'model_not_found' | 'assignment_not_found' | 'model_forbidden';
+
+const BY_TEXT: [Refusal, typeof ApiError, RegExp][] = [
+  ['model_not_ready', ConflictError, /not ready/i],
+  ['idempotency_key_reused', ConflictError, /idempotency/i],
+  ['task_not_cancellable', ConflictError, /cancel/i],
+  ['task_not_found', NotFoundError, /\btask\b/i],
+  ['model_not_found', NotFoundError, /model .*does not exist|no model/i],
+  ['assignment_not_found', NotFoundError, /assignment .*does not exist|no assignment/i],
+  ['model_forbidden', PermissionError, /model/i],
+];
+
+/** The refusal an error is, or undefined. */
+export function refusalOf(error: unknown): Refusal | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const known = BY_TEXT.find(([code, kind]) => error instanceof kind && error.errorCode === code);
+  if (known) return known[0];
+  if (error.errorCode !== undefined) return undefined;
+  return BY_TEXT.find(([, kind, text]) => error instanceof kind && text.test(error.message))?.[0];
+}
+
 function errorClassFor(status: number): typeof ApiError {
   if (status === 400 || status === 413 || status === 422) return BadRequestError;
   if (status === 401) return AuthenticationError;

@@ -2,8 +2,8 @@
 // suggestions (and the server's message names API routes); the words that name kct commands live
 // here, in one table, applied where errors are reported.
 import {
-  ApiError, AuthenticationError, CONNECTION_ADVICE, ConflictError, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
-  RateLimitError, ServerError, WATCH_TIMEOUT_ADVICE, WatchTimeoutError,
+  ApiError, AuthenticationError, CONNECTION_ADVICE, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
+  RateLimitError, refusalOf, ServerError, WATCH_TIMEOUT_ADVICE, WatchTimeoutError,
 } from '../api/errors.js';
 
 interface Hint {
@@ -22,19 +22,19 @@ const HINTS: Hint[] = [
     hint: (id) => `${id} is an assignment id: send answers to it with \`kct evaluate --assignment ${id} <file>\`; the model ids this key can use are listed by \`kct models\`.`,
   },
   {
-    when: (e, t) => e instanceof NotFoundError && (e.errorCode === 'assignment_not_found' || /assignment .*does not exist|no assignment/i.test(t)),
+    when: (e) => refusalOf(e) === 'assignment_not_found',
     hint: () => 'Create an assignment with `kct assign --model <id> ...` and pass the assignment id it prints to `kct evaluate --assignment`.',
   },
   {
-    when: (e, t) => e instanceof NotFoundError && (e.errorCode === 'model_not_found' || /model .*does not exist|no model/i.test(t)),
+    when: (e) => refusalOf(e) === 'model_not_found',
     hint: () => 'List the models this key can use with `kct models` (`kct models --ready` for those ready to mark with).',
   },
   {
-    when: (e, t) => e instanceof PermissionError && (e.errorCode === 'model_forbidden' || /model/i.test(t)),
+    when: (e) => refusalOf(e) === 'model_forbidden',
     hint: () => 'Choose a model from `kct models`: a key sees only its owner\'s models, or its organization\'s.',
   },
   {
-    when: (e, t) => e instanceof ConflictError && (e.errorCode === 'model_not_ready' || /not ready/i.test(t)),
+    when: (e) => refusalOf(e) === 'model_not_ready',
     hint: (id) => `Wait until it is ready (\`kct models show ${id}\` shows its status), or choose another with \`kct models --ready\`.`,
   },
 ];
@@ -88,8 +88,8 @@ function classHint(error: ApiError): string | undefined {
   if (error instanceof AuthenticationError) return 'Check the key kct uses: `kct auth status` says where it comes from (--profile, KCT_API_KEY or the stored profile); store a working one with `kct auth login`.';
   if (error instanceof PermissionError) return 'The key works but may not do this: `kct auth status` shows its scope and account.';
   if (error instanceof InsufficientCreditsError) return '`kct credits` shows the balance; a task is charged only when it succeeds.';
-  if (error instanceof NotFoundError && (error.errorCode === 'task_not_found' || /\btask\b/i.test(error.message))) return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
-  if (error instanceof ConflictError && (error.errorCode === 'task_not_cancellable' || /cancel/i.test(error.message))) return 'The task has already ended: `kct result <task_id>` shows how.';
+  if (refusalOf(error) === 'task_not_found') return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
+  if (refusalOf(error) === 'task_not_cancellable') return 'The task has already ended: `kct result <task_id>` shows how.';
   if (error instanceof RateLimitError || error instanceof ServerError) return 'The service is busy or failing: try again in a minute (running the same command again is never charged twice).';
   return undefined;
 }

@@ -4,22 +4,21 @@
 // few numbers per task, and each answer's row is printed (and journaled) as soon as its result
 // is read, then dropped. Plain-text answers may go through POST /evaluations/batch, 100 to a
 // request (--via batch), one status poll per batch. Kept for the end: counts and a few names.
-import { readFileSync } from 'node:fs';
-import { ApiError, AuthenticationError, ConflictError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
-import { MAX_BATCH_ITEMS } from '../../api/limits.js';
+import { ApiError, AuthenticationError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, refusalOf } from '../../api/errors.js';
 import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../../api/schemas.js';
-import { isFinalStatus, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { isFinalStatus, statusOf } from '../../api/status.js';
 import type { AcceptedTask, KctClient, OnePassInput } from '../../client/client.js';
 import type { LocalFile } from '../../client/files.js';
 import type { FileHasher, KeyRule, OnePassIdempotency } from '../../client/idempotency.js';
-import { limiter } from '../../client/limit.js';
+import { limiter, slots } from '../../client/limit.js';
 import { schedulerOptions } from '../../client/poll.js';
 import { TaskScheduler, type PollSchedule } from '../../client/scheduler.js';
 import type { Answer, Collection } from '../../cli/answers.js';
 import { itemOutcomes } from '../../cli/batch-items.js';
 import type { Context } from '../../cli/context.js';
 import { err } from '../../cli/io.js';
-import { withResumeHint } from '../../cli/watch.js';
+import { batchText, ChunkFiller, emptyChunk, type Chunk } from './batch-chunks.js';
+import { ExitTally } from './exit-tally.js';
 import { hash53, type Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
@@ -31,8 +30,6 @@ const SUBMIT_GRACE_MS = 10_000;
 
 export const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
 
-/** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
-const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
 /**
@@ -42,8 +39,6 @@ const RESULT_READS = 8;
  * pace either way.
  */
 export const MAX_PENDING = 10_000;
-/** How many task ids an error message names (the rows name them all). */
-const NAMED = 20;
 
 export interface RunSettings {
   context: Context;
@@ -93,37 +88,19 @@ export function stopsTheRun(error: unknown): boolean {
   // unreachable after the retries: sending or watching the other answers would only wait too
   if (error instanceof ConnectionError) return true;
   if (error instanceof AuthenticationError || error instanceof InsufficientCreditsError || error instanceof PermissionError || error instanceof NotFoundError) return true;
-  // a server without error codes is read by its message
-  return error instanceof ConflictError && (error.errorCode === 'model_not_ready' || /not ready/i.test(error.message));
+  return refusalOf(error) === 'model_not_ready';
 }
 
 type RowExtras = Partial<Pick<AnswerOutcome, 'duplicate_of' | 'replayed'>>;
 
+/** What a task the polling loop watches is to this run: one answer's, or a batch's. */
+type Watched = { kind: 'answer'; row: number } | { kind: 'batch'; chunk: number };
+
 /** An answer left unsent because an earlier error stopped the run. */
 class NotSent extends Error {}
 
-/** One batch request in the making or on its way: its answers' rows, by their place in it. */
-interface Chunk {
-  rows: number[];
-  fields: OnePassFields[];
-  keys: string[];
-  fingerprints: string[];
-  textBytes: number;
-  taskId?: string;
-  /** Followed because the ledger knows its answers: found only once every answer is read, and sent again if it is gone. */
-  fromLedger?: boolean;
-  /** Resumed: how many answers the journal puts in it, and whether its result is waiting for them to be found. */
-  expected?: number;
-  finalWaiting?: boolean;
-}
-
 export class MarkingRun {
-  private fatal: unknown;
-  private firstError: unknown;
-  private readonly late: string[] = [];
-  private lateCount = 0;
-  private readonly unsuccessful: Record<string, string> = {};
-  private unsuccessfulCount = 0;
+  private readonly tally = new ExitTally();
   private accepted = 0;
   private replayed = 0;
   /** Rows tied to a task kct knows exists (accepted, replayed or followed), and those whose row is printed. */
@@ -151,11 +128,14 @@ export class MarkingRun {
   private readonly chunks = new Map<number, Chunk>();
   private readonly resumedBatches = new Map<string, number>();
   private nextChunk = 0;
-  private current?: Chunk;
+  private readonly filling = new ChunkFiller();
   private batchMembers?: Map<string, number>;
   private pumpDone = false;
   private readonly readResult = limiter(RESULT_READS);
   private readonly scheduler: TaskScheduler;
+  /** The watched tasks by the tag the loop knows them by. */
+  private readonly watched = new Map<number, Watched>();
+  private nextTag = 0;
   private readonly settings: RunSettings;
 
   constructor(settings: RunSettings) {
@@ -169,10 +149,27 @@ export class MarkingRun {
       onUpdate: settings.onSnapshot,
       onTransientError: settings.onTransientError,
     }), {
-      onFinal: (tag, _snapshot, taskId) => (tag >= 0 ? void this.finishTask(tag, taskId) : void this.finishChunk(-1 - tag, taskId)),
-      onError: (tag, error, taskId) => this.watchFailed(tag, error, taskId),
-      onTimeout: (tag, taskId) => this.timedOut(tag, taskId),
+      onFinal: (tag, _snapshot, taskId) => {
+        const what = this.unwatch(tag);
+        void (what.kind === 'answer' ? this.finishTask(what.row, taskId) : this.finishChunk(what.chunk, taskId));
+      },
+      onError: (tag, error, taskId) => this.watchFailed(this.unwatch(tag), error, taskId),
+      onTimeout: (tag, taskId) => this.timedOut(this.unwatch(tag), taskId),
     });
+  }
+
+  /** Follows a task in the run's one polling loop. */
+  private watch(taskId: string, what: Watched, options: { firstPollIn: number; weight?: number }): void {
+    const tag = this.nextTag++;
+    this.watched.set(tag, what);
+    this.scheduler.add(taskId, tag, options);
+  }
+
+  /** The loop is done with a task (it calls exactly one handler, once): what it was. */
+  private unwatch(tag: number): Watched {
+    const what = this.watched.get(tag)!;
+    this.watched.delete(tag);
+    return what;
   }
 
   /** Sends and follows every answer; resolves when every row is printed. */
@@ -188,23 +185,21 @@ export class MarkingRun {
   private async runAll(done: Promise<void>): Promise<RunOutcome> {
     const { collection, context, jobs } = this.settings;
     // at most --jobs answers being read, hashed and sent at once; the next is built only then
-    let inFlight = 0;
-    let freed: (() => void) | undefined;
-    const slotFreed = () => new Promise<void>((resolve) => (freed = resolve));
+    const sending = slots(jobs);
     for (const answer of collection.answers()) {
       if (this.interrupted !== undefined || context.signal.aborted) break;
       await this.settings.writer?.drained();
-      while (inFlight >= jobs) await slotFreed();
+      const release = await sending.take();
       while (this.settings.wait && this.pending() >= (this.settings.maxPending ?? MAX_PENDING) && this.interrupted === undefined && !context.signal.aborted) await this.aRow();
-      if (this.interrupted !== undefined || context.signal.aborted) break;
-      inFlight += 1;
-      void this.send(answer).finally(() => {
-        inFlight -= 1;
-        freed?.();
-      });
+      if (this.interrupted !== undefined || context.signal.aborted) {
+        release();
+        break;
+      }
+      void this.send(answer).finally(release);
     }
-    while (inFlight > 0) await slotFreed();
-    if (this.interrupted === undefined && !context.signal.aborted && this.current && this.current.rows.length > 0) await this.sendChunk(this.takeChunk());
+    await sending.idle();
+    const last = this.filling.take();
+    if (this.interrupted === undefined && !context.signal.aborted && last) await this.sendChunk(last);
     this.pumpDone = true;
     for (const [id, chunk] of this.chunks) if (chunk.finalWaiting) void this.finishChunk(id, chunk.taskId as string);
     if (this.interrupted === undefined && !context.signal.aborted) {
@@ -248,13 +243,7 @@ export class MarkingRun {
 
   /** The exit status of a finished run (README "Exit codes"): an error that stopped the run, then refusals, time-outs, failures. */
   throwExitStatus(): void {
-    if (this.fatal !== undefined) throw this.accepted > 0 ? withResumeHint(this.fatal, AGAIN) : this.fatal;
-    if (this.firstError !== undefined) throw this.firstError;
-    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, this.settings.timeoutMs, this.lateCount - this.late.length);
-    if (this.unsuccessfulCount > 0) {
-      const total = this.emitted;
-      throw new TaskUnsuccessfulError(this.unsuccessful, total > 1 ? `${this.unsuccessfulCount} of ${total} answers ended FAILURE or CANCEL` : undefined);
-    }
+    this.tally.throwExitStatus({ accepted: this.accepted, timeoutMs: this.settings.timeoutMs, again: AGAIN });
   }
 
   private interruption(): InterruptedError {
@@ -308,7 +297,7 @@ export class MarkingRun {
         this.followResumedBatch(known.batchId, known.item, answer.index, base, true);
         return;
       }
-      if (this.fatal !== undefined) throw new NotSent();
+      if (this.tally.fatal !== undefined) throw new NotSent();
       if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
       // an answer this machine already sent one-pass goes one-pass again: its own key replays it, free
       const text = this.settings.viaBatch && known === undefined && !options.onePass ? batchText(answer, submission.input.answerFiles ?? []) : undefined;
@@ -398,18 +387,18 @@ export class MarkingRun {
       return;
     }
     if (error instanceof NotSent) {
-      this.emit(row, { ...base, message: `not sent: the run stopped after ${(this.fatal as Error).message}` });
+      this.emit(row, { ...base, message: `not sent: the run stopped after ${(this.tally.fatal as Error).message}` });
       return;
     }
     // a bug: exit 1, after what was already printed
     if (!(error instanceof KctError) && !isLocalFileError(error)) {
-      this.firstError ??= error;
+      this.tally.firstError ??= error;
       this.emit(row, { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message ?? String(error) });
       return;
     }
-    if (stopsTheRun(error) && this.fatal === undefined) this.fatal = error;
+    if (stopsTheRun(error) && this.tally.fatal === undefined) this.tally.fatal = error;
     const outcome: AnswerOutcome = { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message, error };
-    if (this.fatal !== error) this.firstError ??= error;
+    if (this.tally.fatal !== error) this.tally.firstError ??= error;
     this.emit(row, outcome);
   }
 
@@ -420,7 +409,7 @@ export class MarkingRun {
       this.currentState(base, taskId).then((outcome) => this.emit(row, outcome), (error: unknown) => this.failed(row, base, taskId, error));
       return;
     }
-    this.scheduler.add(taskId, row, { firstPollIn });
+    this.watch(taskId, { kind: 'answer', row }, { firstPollIn });
   }
 
   /**
@@ -493,25 +482,25 @@ export class MarkingRun {
     this.retries.set(row, attempt);
     this.accept(again);
     this.settings.journal?.submitted(answer.label, key, again.task_id, again.status ?? 'QUEUED');
-    this.scheduler.add(again.task_id, row, { firstPollIn: this.settings.firstPollIn });
+    this.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
     return true;
   }
 
-  private watchFailed(tag: number, error: unknown, taskId: string): void {
-    if (tag < 0) {
-      const chunk = this.chunks.get(-1 - tag);
-      this.chunks.delete(-1 - tag);
+  private watchFailed(what: Watched, error: unknown, taskId: string): void {
+    if (what.kind === 'batch') {
+      const chunk = this.chunks.get(what.chunk);
+      this.chunks.delete(what.chunk);
       const rows = (chunk?.rows ?? []).filter((row) => row >= 0);
       if (chunk?.fromLedger && this.sendAgain(rows, error)) return;
       for (const row of rows) this.failed(row, this.baseOf(row), taskId, error);
       return;
     }
-    this.failed(tag, this.baseOf(tag), taskId, error);
+    this.failed(what.row, this.baseOf(what.row), taskId, error);
   }
 
-  private timedOut(tag: number, taskId: string): void {
-    const rows = tag < 0 ? (this.chunks.get(-1 - tag)?.rows ?? []).filter((row) => row >= 0) : [tag];
-    if (tag < 0) this.chunks.delete(-1 - tag);
+  private timedOut(what: Watched, taskId: string): void {
+    const rows = what.kind === 'batch' ? (this.chunks.get(what.chunk)?.rows ?? []).filter((row) => row >= 0) : [what.row];
+    if (what.kind === 'batch') this.chunks.delete(what.chunk);
     for (const row of rows) this.emit(row, { ...this.baseOf(row), task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' });
   }
 
@@ -522,20 +511,8 @@ export class MarkingRun {
 
   /** Puts a plain-text answer in the batch being filled; sends the batch when it is full. */
   private async addToBatch(row: number, fields: OnePassFields, key: string, fingerprint: string): Promise<void> {
-    const chunk = (this.current ??= { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0 });
-    const bytes = Buffer.byteLength(fields.paper_content ?? '');
-    chunk.rows.push(row);
-    chunk.fields.push(fields);
-    chunk.keys.push(key);
-    chunk.fingerprints.push(fingerprint);
-    chunk.textBytes += bytes;
-    if (chunk.rows.length >= MAX_BATCH_ITEMS || chunk.textBytes >= BATCH_TEXT_BYTES) await this.sendChunk(this.takeChunk());
-  }
-
-  private takeChunk(): Chunk {
-    const chunk = this.current!;
-    this.current = undefined;
-    return chunk;
+    const full = this.filling.add(row, fields, key, fingerprint);
+    if (full) await this.sendChunk(full);
   }
 
   /** POST /evaluations/batch of up to 100 answers; the batch is followed as one task. */
@@ -545,7 +522,7 @@ export class MarkingRun {
     const body = { evaluations: chunk.fields };
     let task: AcceptedTask;
     try {
-      if (this.fatal !== undefined) throw new NotSent();
+      if (this.tally.fatal !== undefined) throw new NotSent();
       // a base key is joined to the request's identity: its answers' identities, never its position
       const identities = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
       if (context.signal.aborted) throw new InterruptedError('interrupted before this batch was sent');
@@ -576,7 +553,7 @@ export class MarkingRun {
     const id = this.nextChunk++;
     chunk.taskId = task.task_id;
     this.chunks.set(id, chunk);
-    this.scheduler.add(task.task_id, -1 - id, { firstPollIn: this.settings.firstPollIn, weight: chunk.rows.length });
+    this.watch(task.task_id, { kind: 'batch', chunk: id }, { firstPollIn: this.settings.firstPollIn, weight: chunk.rows.length });
   }
 
   /**
@@ -595,10 +572,10 @@ export class MarkingRun {
       id = this.nextChunk++;
       this.resumedBatches.set(batchId, id);
       const expected = fromLedger ? undefined : this.batchMembers?.get(batchId) ?? 1;
-      this.chunks.set(id, { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0, taskId: batchId, expected, fromLedger });
+      this.chunks.set(id, { ...emptyChunk(), taskId: batchId, expected, fromLedger });
       const whence = fromLedger ? 'an earlier run (this machine\'s ledger)' : 'the last run';
       err(this.settings.context.io, `kct: following the batch ${batchId} from ${whence}${expected === undefined ? '' : ` (${expected} answer${expected === 1 ? '' : 's'})`}`);
-      this.scheduler.add(batchId, -1 - id, { firstPollIn: 0, weight: expected ?? 1 });
+      this.watch(batchId, { kind: 'batch', chunk: id }, { firstPollIn: 0, weight: expected ?? 1 });
     }
     const chunk = this.chunks.get(id)!;
     while (chunk.rows.length <= item) chunk.rows.push(-1);
@@ -704,13 +681,7 @@ export class MarkingRun {
     if (writer) writer.add(outcome, row);
     else this.last = outcome;
     this.settings.onRow?.(outcome);
-    if (outcome.status === 'TIMEOUT') {
-      this.lateCount += 1;
-      if (this.late.length < NAMED) this.late.push(outcome.task_id ?? outcome.file);
-    } else if (isUnsuccessfulFinal(outcome.status)) {
-      this.unsuccessfulCount += 1;
-      if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
-    }
+    this.tally.count(outcome);
     this.emitted += 1;
     this.rowEmitted?.();
     if (this.emitted >= this.expected) this.allEmitted?.();
@@ -723,7 +694,7 @@ export class MarkingRun {
    */
   private keyConflict(error: unknown, answer: Answer, key: string): unknown {
     const rule = this.settings.keyRule;
-    if (!(error instanceof ApiError) || !isKeyReused(error) || rule.kind !== 'base') return error;
+    if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
     return ApiError.from(error.status, error.body, {
       message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
       method: error.method,
@@ -735,30 +706,6 @@ export class MarkingRun {
       suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
     });
   }
-}
-
-/**
- * The text of an answer that can go in a batch (JSON): stdin, --text, or one plain-text file that
- * is UTF-8 (a BOM dropped) and not blank; undefined for anything else, which is sent one-pass.
- */
-export function batchText(answer: Answer, files: LocalFile[]): string | undefined {
-  if (answer.text !== undefined) return answer.text;
-  if (files.length !== 1 || files[0].type !== 'text/plain') return undefined;
-  const file = files[0];
-  let bytes: Uint8Array;
-  try {
-    bytes = file.data ?? readFileSync(file.path);
-  } catch {
-    return undefined; // unreadable now: one-pass reports it for this answer alone
-  }
-  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return undefined; // another encoding: the service reads the file itself
-  }
-  return text.trim() === '' ? undefined : text;
 }
 
 function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>): AnswerOutcome {
@@ -775,10 +722,6 @@ function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>): Answ
     message: text(row.message),
     ...(text(row.graded_by) ? { graded_by: text(row.graded_by) } : {}),
   };
-}
-
-function isKeyReused(error: ApiError): boolean {
-  return error instanceof ConflictError && (error.errorCode === 'idempotency_key_reused' || /idempotency/i.test(error.message));
 }
 
 /** A file that vanished or changed permissions after the checks: that answer fails, not the run. */

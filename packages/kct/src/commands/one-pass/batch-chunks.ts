@@ -1,0 +1,77 @@
+// The batches of a marking run (--via batch): which answers can go in one (plain UTF-8 text), and
+// the batch being filled, sent when it holds 100 answers (spec 8) or about 8 MiB of text.
+import { readFileSync } from 'node:fs';
+import { MAX_BATCH_ITEMS } from '../../api/limits.js';
+import type { OnePassFields } from '../../api/schemas.js';
+import type { LocalFile } from '../../client/files.js';
+import type { Answer } from '../../cli/answers.js';
+
+/** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
+const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
+
+/** One batch request in the making or on its way: its answers' rows, by their place in it. */
+export interface Chunk {
+  rows: number[];
+  fields: OnePassFields[];
+  keys: string[];
+  fingerprints: string[];
+  textBytes: number;
+  taskId?: string;
+  /** Followed because the ledger knows its answers: found only once every answer is read, and sent again if it is gone. */
+  fromLedger?: boolean;
+  /** Resumed: how many answers the journal puts in it, and whether its result is waiting for them to be found. */
+  expected?: number;
+  finalWaiting?: boolean;
+}
+
+
+export function emptyChunk(): Chunk {
+  return { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0 };
+}
+
+/** The batch being filled. */
+export class ChunkFiller {
+  private current?: Chunk;
+
+  /** Adds an answer; returns the batch when it is full (to be sent), else undefined. */
+  add(row: number, fields: OnePassFields, key: string, fingerprint: string): Chunk | undefined {
+    const chunk = (this.current ??= emptyChunk());
+    chunk.rows.push(row);
+    chunk.fields.push(fields);
+    chunk.keys.push(key);
+    chunk.fingerprints.push(fingerprint);
+    chunk.textBytes += Buffer.byteLength(fields.paper_content ?? '');
+    return chunk.rows.length >= MAX_BATCH_ITEMS || chunk.textBytes >= BATCH_TEXT_BYTES ? this.take() : undefined;
+  }
+
+  /** The batch being filled, if it holds any answer, and a new one begun. */
+  take(): Chunk | undefined {
+    const chunk = this.current;
+    this.current = undefined;
+    return chunk && chunk.rows.length > 0 ? chunk : undefined;
+  }
+}
+
+/**
+ * The text of an answer that can go in a batch (JSON): stdin, --text, or one plain-text file that
+ * is UTF-8 (a BOM dropped) and not blank; undefined for anything else, which is sent one-pass.
+ */
+export function batchText(answer: Answer, files: LocalFile[]): string | undefined {
+  if (answer.text !== undefined) return answer.text;
+  if (files.length !== 1 || files[0].type !== 'text/plain') return undefined;
+  const file = files[0];
+  let bytes: Uint8Array;
+  try {
+    bytes = file.data ?? readFileSync(file.path);
+  } catch {
+    return undefined; // unreadable now: one-pass reports it for this answer alone
+  }
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return undefined; // another encoding: the service reads the file itself
+  }
+  return text.trim() === '' ? undefined : text;
+}

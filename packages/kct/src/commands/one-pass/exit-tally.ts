@@ -1,0 +1,44 @@
+// What a marking run's exit status is made of (docs: exit codes): the error that stopped the run,
+// the first other error, and counts of time-outs and unsuccessful answers with a few of their
+// names; not the rows themselves, which are printed and dropped.
+import { TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
+import { isUnsuccessfulFinal } from '../../api/status.js';
+import type { AnswerOutcome } from '../../cli/render/outcomes.js';
+import { withResumeHint } from '../../cli/watch.js';
+
+/** How many task ids an error message names (the rows name them all). */
+const NAMED = 20;
+
+export class ExitTally {
+  /** An error that would hit every remaining answer the same way: nothing more is sent. */
+  fatal: unknown;
+  /** The first error of one answer. */
+  firstError: unknown;
+  private readonly late: string[] = [];
+  private lateCount = 0;
+  private readonly unsuccessful: Record<string, string> = {};
+  private unsuccessfulCount = 0;
+  private rows = 0;
+
+  /** Counts a printed row. */
+  count(outcome: AnswerOutcome): void {
+    this.rows += 1;
+    if (outcome.status === 'TIMEOUT') {
+      this.lateCount += 1;
+      if (this.late.length < NAMED) this.late.push(outcome.task_id ?? outcome.file);
+    } else if (isUnsuccessfulFinal(outcome.status)) {
+      this.unsuccessfulCount += 1;
+      if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+    }
+  }
+
+  /** Throws the run's exit status, in this order: what stopped the run, an answer's error, time-outs, failures. */
+  throwExitStatus(options: { accepted: number; timeoutMs: number; again: string }): void {
+    if (this.fatal !== undefined) throw options.accepted > 0 ? withResumeHint(this.fatal, options.again) : this.fatal;
+    if (this.firstError !== undefined) throw this.firstError;
+    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateCount - this.late.length);
+    if (this.unsuccessfulCount > 0) {
+      throw new TaskUnsuccessfulError(this.unsuccessful, this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL` : undefined);
+    }
+  }
+}
