@@ -335,7 +335,7 @@ export function relativeToCommonFolder(paths: string[]): { folder?: string; name
   return { folder, names: split.map((parts) => parts.slice(shared).join('')) };
 }
 
-/** The row of an answer in every machine format (README "Output shapes"). */
+/** The row of an answer in every machine format (docs/guides/marking-a-class.md, "Output shapes"). */
 export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {
     file: outcome.file === '' ? null : outcome.file, // a task read back by id (kct result) has no file
