@@ -9,7 +9,7 @@ import { fromEnv, VARIABLES } from '../../packages/kct/src/cli/environment.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Variables of the development tools (tests, benchmarks, CI, the executable's build), documented in docs/testing.md. */
-const DEVELOPMENT = new Set(['KCT_GRADER_FIGURES', 'KCT_PROPERTY_RUNS', 'KCT_PROPERTY_SEED', 'KCT_PROPERTY_SHRINK', 'KCT_CHROMIUM', 'KCT_SEA_NODE', 'KCT_CI_RUNTIMES', 'KCT_SQLITE_DRIVER', 'KCT_SQLITE_UNAVAILABLE', 'KCT_NOT_IN_EXE', 'KCT_SEED']);
+const DEVELOPMENT = new Set(['KCT_REQUIRE_BROWSER', 'KCT_GRADER_FIGURES', 'KCT_PROPERTY_RUNS', 'KCT_PROPERTY_SEED', 'KCT_PROPERTY_SHRINK', 'KCT_CHROMIUM', 'KCT_SEA_NODE', 'KCT_CI_RUNTIMES', 'KCT_SQLITE_DRIVER', 'KCT_SQLITE_UNAVAILABLE', 'KCT_NOT_IN_EXE', 'KCT_SEED']);
 
 function files(dir: string, pattern: RegExp): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => pattern.test(name)).map((name) => join(dir, name));
