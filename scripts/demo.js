@@ -65,6 +65,6 @@ function died({ code: exitCode, signal }, when) {
   console.error(`\ndemo: the sandbox stopped unexpectedly (${how}) ${when}.`);
   if (lastLines.length > 0) console.error(`demo: its last lines on stderr:\n${lastLines.map((line) => `  ${line}`).join('\n')}`);
   else console.error('demo: it wrote nothing on stderr.');
-  console.error(`demo: Node.js ${process.version}; see README "Supported Node.js versions".`);
+  console.error(`demo: Node.js ${process.version}; see docs/guides/install.md, "Supported Node.js versions".`);
   return 1;
 }

@@ -1,4 +1,4 @@
-// kct callbacks listen and local batch callbacks: the README's recipes run as written (its
+// kct callbacks listen and local batch callbacks: the recipes of docs/guides/batch-and-callbacks.md run as written (its
 // `kct callbacks listen` lines, and its Node receiver), then the receiver's rules one by one
 // with deliveries signed here by the standardwebhooks package.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, GENERATED, ROOT, kctEnv, parseJson, runKct, startSandbox, tempDir, useSandbox, type Sandbox } from './harness.js';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(join(ROOT, 'docs', 'guides', 'batch-and-callbacks.md'), 'utf8');
 /** A sandbox started without --allow-private-callbacks. */
 const strict = useSandbox();
 const started: ChildProcess[] = [];
@@ -66,9 +66,9 @@ function background(command: string, args: string[], env: Record<string, string 
   };
 }
 
-/** The ```sh block under "#### Trying callbacks locally", as lines without comments. */
+/** The ```sh block under "## Trying callbacks locally", as lines without comments. */
 function recipeLines(): string[] {
-  const section = readme.slice(readme.indexOf('#### Trying callbacks locally'));
+  const section = readme.slice(readme.indexOf('## Trying callbacks locally'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1];
   return block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
 }
@@ -120,7 +120,7 @@ describe('the README recipes for local callbacks', () => {
 
   it('the Node receiver from the README gets the callback of kct batch', async () => {
     local ??= await startSandbox({ args: ['--allow-private-callbacks', '--time-scale', '1000'] });
-    const code = /### Callbacks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)![1];
+    const code = /## Callbacks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)![1];
     expect(code).toContain('.listen(8080)');
     // under the project, so that its import of standardwebhooks resolves
     mkdirSync(GENERATED, { recursive: true });

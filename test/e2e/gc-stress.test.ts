@@ -54,7 +54,7 @@ it('forced collections between requests and every 50 ms (--expose-gc, a preload)
 
 // Forced collections run inside JavaScript and clean up before any other could; V8's own stress
 // mode also collects, compacting, at allocation points outside it. With better-sqlite3 12 on Node
-// 24.21 the sandbox aborts before it is even ready (measured; docs/sandbox.md).
+// 24.21 the sandbox aborts before it is even ready (measured; docs/design/sandbox-notes.md, "SQLite driver").
 it('a compacting collection at every allocation point (--stress-compaction): start, mark 3 answers, stop', async () => {
   sandbox = await startSandbox({ latencyMs: 0, nodeArgs: ['--stress-compaction'] });
   await markClass(sandbox, 3);

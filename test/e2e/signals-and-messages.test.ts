@@ -141,8 +141,8 @@ describe('--rubric-file and --total-score', () => {
     const wrong = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (rubric 20)`, '--rubric-file', rubric, '--cum-method', 'sum', '--total-score', '20', '--no-wait']);
     expect(wrong.code).toBe(0);
     expect(wrong.stderr).toContain('warning: --total-score 20: the criterion maxima add up to 30, 10 more than total_score 20');
-    // the README's one-pass example, run as written (with a real answer file for essay.pdf)
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    // the one-pass example of docs/guides/marking-one-answer.md, run as written (with a real answer file for essay.pdf)
+    const readme = readFileSync(join(ROOT, 'docs', 'guides', 'marking-one-answer.md'), 'utf8');
     const example = /```sh\n(kct one-pass essay\.pdf --model 12 \\\n[\s\S]*?)\n```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     const args = example!.replace(/\\\n\s*/g, ' ').match(/"[^"]*"|\S+/g)!.slice(1).map((arg) => arg.replace(/^"|"$/g, ''))

@@ -80,7 +80,7 @@ describe('the labelled answers', () => {
 const figures: { modelId: number; total: number; answers: Labels['answers']; scores: number[]; rho: number }[] = [];
 
 // `KCT_GRADER_FIGURES=1 npx vitest run test/unit/grader-ranking.test.ts` prints the table of
-// docs/sandbox.md ("How well it ranks").
+// docs/design/sandbox-notes.md ("How well it ranks").
 afterAll(() => {
   if (!process.env.KCT_GRADER_FIGURES) return;
   const header = `| answer (expected level) | ${figures.map((f) => `${f.modelId} (/${f.total})`).join(' | ')} |`;

@@ -109,7 +109,7 @@ export interface Collection {
   skipped: SkippedAnswer[];
   /** What was left out without a row, by kind. */
   leftOut: LeftOutCounts;
-  /** One record for a single named answer; a list for a folder, a glob, --files-from or several inputs (README "Output shapes"). */
+  /** One record for a single named answer; a list for a folder, a glob, --files-from or several inputs (docs/guides/marking-a-class.md, "Output shapes"). */
   shape: 'record' | 'list';
   /** Lines for stderr about what was left out or merged (never silent). */
   notes: string[];

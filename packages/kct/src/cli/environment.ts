@@ -1,6 +1,6 @@
 // Every KCT_* variable kct reads, declared once with what it means, and the one reader of them.
 // A value is checked where it is read here, and a bad one is a usage error (exit 2) that names
-// the variable and what to do. kct(1), docs/configuration.md and `kct help environment` list this
+// the variable and what to do. kct(1), docs/guides/configuration-and-keys.md and `kct help environment` list this
 // table; test/unit/environment.test.ts keeps the docs and the code in step. The client library
 // reads no variable: the CLI passes it plain options.
 import { UsageError } from '../api/errors.js';

@@ -1,4 +1,4 @@
-// The one place where errors become exit codes. Every command shares this table; the README and
+// The one place where errors become exit codes. Every command shares this table; docs/commands/kct.md#exit-codes and
 // `kct help exit-codes` print it.
 import {
   ApiError, AuthenticationError, BadRequestError, ConflictError, ConnectionError, CredentialsError, InsufficientCreditsError, InterruptedError,
@@ -20,7 +20,7 @@ export const EXIT = {
   TERMINATED: 143,
 } as const;
 
-/** What each code means, as the README and `kct help exit-codes` say it; the type asks for every code. */
+/** What each code means, as docs/commands/kct.md#exit-codes and `kct help exit-codes` say it; the type asks for every code. */
 const MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success',
   UNEXPECTED: 'anything unexpected (a bug, an unknown server answer)',

@@ -1,5 +1,5 @@
 // Whether a URL points at this machine: kct lets a batch callback be plain http only when both
-// the API (a local sandbox) and the receiver are on loopback (docs/callbacks.md). The ranges are
+// the API (a local sandbox) and the receiver are on loopback (docs/guides/batch-and-callbacks.md). The ranges are
 // Node's own (net.BlockList): 127.0.0.0/8, ::1, and IPv4 loopback written as IPv4-mapped IPv6.
 import { BlockList, isIP } from 'node:net';
 

@@ -1,4 +1,4 @@
-// How `kct keys` reaches the product's key routes (README, "Keys"): the product URL (--product-url,
+// How `kct keys` reaches the product's key routes (docs/guides/configuration-and-keys.md, "Making keys: kct keys"): the product URL (--product-url,
 // KCT_PRODUCT_URL, the profile's product_url, else the base URL without its /v1), the account
 // (--account, KCT_ACCOUNT, the profile's account) and its password (--password-stdin, else
 // KCT_PASSWORD, else asked on a terminal without echo: never an argument, never stored). Each

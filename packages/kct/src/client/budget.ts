@@ -3,7 +3,8 @@
 // start times, so bursts never exceed it either), reads go before writes, and a 429 or 503
 // pauses every request for its Retry-After and halves the rate, which then grows back by one
 // request per second every two seconds without another refusal (additive increase,
-// multiplicative decrease, as TCP does). The choices are in README "Polite by construction".
+// multiplicative decrease, as TCP does). The choices are in
+// docs/guides/large-runs-and-reruns.md, "Polite by construction".
 import { InterruptedError } from '../api/errors.js';
 
 export const DEFAULT_MAX_RPS = 20;

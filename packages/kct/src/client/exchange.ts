@@ -28,7 +28,7 @@ interface Sending {
 }
 
 // undici says when a request's body is fully written only on its diagnostics channels (documented
-// in undici's docs/api/DiagnosticsChannel.md). A request is created synchronously inside
+// at https://github.com/nodejs/undici/blob/main/docs/docs/api/DiagnosticsChannel.md). A request is created synchronously inside
 // dispatch(), so the request created while `creating` is set is ours.
 let creating: Sending | undefined;
 const ours = new WeakMap<object, Sending>();

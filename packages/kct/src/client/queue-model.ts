@@ -2,7 +2,7 @@
 // when it is likely to be final rather than on a fixed beat: how fast the queue drains (positions
 // per second, from the `position` of a queued task seen twice, or from how soon a queued task
 // left the queue) and how long a task runs once out of the queue. Every estimate is corrected by
-// what the next poll finds; none is trusted blindly (README "A whole district in one run", Polite by construction).
+// what the next poll finds; none is trusted blindly (docs/guides/large-runs-and-reruns.md, "Polite by construction").
 
 /** Smoothing of new samples (exponentially weighted). */
 const ALPHA = 0.3;

@@ -1,4 +1,4 @@
-// The data dir is private to the user who runs the sandbox (docs/sandbox.md, "Data dir"): the
+// The data dir is private to the user who runs the sandbox (docs/sandbox.md, "Data dir and durability"): the
 // folder 0700, the database, keys.json and passwords.json 0600, created so rather than tightened after. SQLite
 // gives its -wal and -shm files the mode of the database file, so creating sandbox.db 0600
 // (empty: SQLite makes it a database) before it is opened makes all three private. A data dir

@@ -204,7 +204,7 @@ const MIGRATIONS: string[] = [
   // Issue 13: the credits unfinished tasks hold, per user, kept by triggers in the very statement
   // (so the very transaction) that inserts a task or moves it in or out of an unfinished status:
   // the credit check of every submission reads one row instead of summing the queue (55 ms at
-  // 100,000 queued). Lists: ACTIVE_STATUSES and RESERVING_KINDS of store.ts (docs/sandbox.md,
+  // 100,000 queued). Lists: ACTIVE_STATUSES and RESERVING_KINDS of store.ts (docs/design/sandbox-notes.md,
   // "Reserved credits").
   `
   ALTER TABLE users ADD COLUMN reserved INTEGER NOT NULL DEFAULT 0;
@@ -248,7 +248,7 @@ export function openDatabase(dataDir: string, options: { driver?: DriverName } =
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     // checkpoint every 250 pages (1 MB of log), not SQLite's 1,000: each one holds the committing
-    // request thread, and a small one briefly (docs/sandbox.md, "Checkpoints")
+    // request thread, and a small one briefly (docs/design/sandbox-notes.md, "Group commit and checkpoints")
     db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');

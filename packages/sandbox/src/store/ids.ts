@@ -1,5 +1,5 @@
 // Random ids (`req_`, `tsk_`, `msg_` + 24 hex, docs/sandbox.md rule 25) drawn from a block of
-// CSPRNG bytes, not one randomBytes call each (why: docs/benchmarks.md, "Measured choices in the code").
+// CSPRNG bytes, not one randomBytes call each (why: docs/benchmarks.md, "Measured choices that still stand").
 import { randomBytes } from 'node:crypto';
 
 const ID_BYTES = 12;

@@ -1,7 +1,7 @@
 // Where each waiting task stands in the one global queue, in O(log n): a Fenwick tree (binary
 // indexed tree) over task seqs, counting the waiting runnable tasks. GET /status used to count
 // them in SQL, a scan of the whole queue per poll (100,000 rows at district scale). The database
-// stays the truth: Store rebuilds this from it at start, and docs/sandbox.md "Queue positions"
+// stays the truth: Store rebuilds this from it at start, and docs/design/sandbox-notes.md, "Queue positions",
 // says how exact it is.
 
 /** Slots to start with; the tree doubles (and moves its base up to the oldest waiting task) as seqs grow. */

@@ -159,7 +159,7 @@ export class Store {
     return statement;
   }
 
-  /** A transaction function built once per name (docs/benchmarks.md, "Measured choices in the code"); `fn` takes what varies as arguments, never from a closure. */
+  /** A transaction function built once per name (docs/benchmarks.md, "Measured choices that still stand"); `fn` takes what varies as arguments, never from a closure. */
   transaction<F extends (...args: never[]) => unknown>(name: string, fn: F): Transaction<F> {
     let transaction = this.transactions.get(name);
     if (!transaction) {
@@ -237,7 +237,7 @@ export class Store {
     return this.prepared('SELECT * FROM tasks WHERE task_id = ?').get(taskId) as TaskRow | undefined;
   }
 
-  /** Only the columns a status snapshot needs, read as an array (docs/benchmarks.md, "Measured choices in the code"). */
+  /** Only the columns a status snapshot needs, read as an array (docs/benchmarks.md, "Measured choices that still stand"). */
   taskStatus(taskId: string): TaskStatusRow | undefined {
     const row = this.prepared(`SELECT seq, kind, owner_user_id, status, message, cur_step, total_step, cur_step_name, progress
       FROM tasks WHERE task_id = ?`).raw(true).get(taskId) as

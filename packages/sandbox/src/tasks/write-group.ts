@@ -1,7 +1,7 @@
 // Group commit for the queue's workers: the state changes they ask for within one turn of the
 // event loop are committed by ONE transaction at the next turn. Each change is still the same
 // compare-and-swap, in a savepoint of its own (so atomic on its own) and answered on its own;
-// what they share is the BEGIN/COMMIT (docs/sandbox.md "Group commit"). A worker goes on only
+// what they share is the BEGIN/COMMIT (docs/design/sandbox-notes.md, "Group commit and checkpoints"). A worker goes on only
 // once its change is committed.
 import type { Store } from '../store/store.js';
 

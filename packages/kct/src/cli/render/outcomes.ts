@@ -327,7 +327,7 @@ function commonFolder(shared: string[] | undefined, path: string, flat: boolean)
   return same === 0 ? undefined : shared.slice(0, same);
 }
 
-/** The row of an answer in every machine format (README "Output shapes"). */
+/** The row of an answer in every machine format (docs/guides/marking-a-class.md, "Output shapes"). */
 export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {
     file: outcome.file === '' ? null : outcome.file, // a task read back by id (kct result) has no file

@@ -4,7 +4,7 @@
 // a batch made of other answers is a new request. So each accepted submission is recorded here,
 // by a 53-bit hash of its key and content (no names, no text): later runs follow an answer sent in
 // a batch instead of sending it again, and never put an answer already sent one-pass in a batch.
-// One append-only file per server under the state folder (docs/reruns.md, "The ledger").
+// One append-only file per server under the state folder (docs/guides/large-runs-and-reruns.md#how-charged-once-is-kept).
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -241,7 +241,7 @@ export class MarkingRun {
     return { accepted: this.accepted, firstTaskId: this.firstTaskId, unfinished: this.tasked.size, finished: this.tasksFinished };
   }
 
-  /** The exit status of a finished run (README "Exit codes"): an error that stopped the run, then refusals, time-outs, failures. */
+  /** The exit status of a finished run (docs/commands/kct.md#exit-codes): an error that stopped the run, then refusals, time-outs, failures. */
   throwExitStatus(): void {
     this.tally.throwExitStatus({ accepted: this.accepted, timeoutMs: this.settings.timeoutMs, again: AGAIN });
   }

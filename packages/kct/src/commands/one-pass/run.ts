@@ -92,7 +92,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
     err(context.io, `kct: ${collection.count.toLocaleString('en')} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`);
   }
-  // one named answer prints its record; a folder, a glob, a list or several inputs print rows (README "Output shapes")
+  // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
   const writer = single ? undefined : new OutcomeWriter(context.io, format, { rows: collection.rows, waited: options.wait !== false, leftOut: collection.leftOut });
   await writer?.init();

@@ -25,7 +25,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   } else {
     await printOneResult(context.io, format, result);
   }
-  // Exit 3 (the README's table), after the result is printed in whichever format. A batch ends
+  // Exit 3 (docs/commands/kct.md#exit-codes), after the result is printed in whichever format. A batch ends
   // SUCCESS when one item did; like `kct batch`, any item that did not succeed counts.
   const failedItems = (items ?? []).filter((item) => isUnsuccessfulFinal(statusOf(item)));
   if (failedItems.length > 0) {

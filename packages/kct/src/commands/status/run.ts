@@ -17,7 +17,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     ? (await watchWithProgress(context, client, [options.taskId], options)).get(options.taskId)!
     : await client.status(options.taskId, { signal: context.signal });
   await printRecord(context.io, format, snapshot, () => out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`));
-  // a snapshot read once says the same as a watch that ended on it (exit 3, the README's table)
+  // a snapshot read once says the same as a watch that ended on it (exit 3, docs/commands/kct.md#exit-codes)
   if (isUnsuccessfulFinal(statusOf(snapshot))) {
     throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
   }

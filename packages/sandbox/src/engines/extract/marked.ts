@@ -1,5 +1,5 @@
 // What of a document is marked: every word of it, except what is left out on purpose, and each
-// thing left out is named (docs/sandbox.md, "Reading answer files"). Nothing else is dropped.
+// thing left out is named (docs/design/sandbox-notes.md, "Reading the answer"). Nothing else is dropped.
 import { LIST_START, plainTextBlocks, type Block } from './structure.js';
 
 /**

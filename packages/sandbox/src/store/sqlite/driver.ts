@@ -1,7 +1,7 @@
 // Which SQLite driver the store uses: Node's built-in node:sqlite wherever it exists (Node
 // 22.13 and later), better-sqlite3 12 only where it does not (Node 20). better-sqlite3 12
 // aborts the process on Node 24.19+ when a statement is garbage-collected; 13 fixes that but
-// crashes on Node 20; node:sqlite needs no native module at all (docs/sandbox.md).
+// crashes on Node 20; node:sqlite needs no native module at all (docs/design/sandbox-notes.md, "SQLite driver").
 import { loadBetterSqlite3, openBetterSqlite3 } from './better-sqlite3.js';
 import { nodeSqlite, openNodeSqlite } from './node-sqlite.js';
 import type { Database, DriverName, OpenOptions } from './types.js';

@@ -1,5 +1,5 @@
 // The SQLite API the sandbox's store is written against: the subset both drivers share, in
-// better-sqlite3's shape (driver.ts picks the driver; docs/sandbox.md says which and why).
+// better-sqlite3's shape (driver.ts picks the driver; docs/design/sandbox-notes.md, "SQLite driver", says which and why).
 
 export type DriverName = 'node:sqlite' | 'better-sqlite3';
 
