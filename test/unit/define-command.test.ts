@@ -5,7 +5,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../packages/kct/src/cli/define-command.js';
-import { GLOBAL_OPTIONS, positiveNumber } from '../../packages/kct/src/cli/options.js';
+import { GLOBAL_OPTIONS } from '../../packages/kct/src/cli/options.js';
+import { checked, parsePositiveNumber } from '../../packages/kct/src/cli/parse.js';
 import { COMMANDS } from '../../packages/kct/src/cli/program.js';
 
 function flatten(declarations: CommandDeclaration[], parents: string[] = []): [string, CommandDeclaration][] {
@@ -34,7 +35,7 @@ describe('command declarations', () => {
     const sample: Record<string, unknown> = {};
     for (const [flags, option] of optionEntries(declaration.options)) {
       const name = attributeName(flags);
-      const value = option.choices?.[0] ?? '1';
+      const value = option.choices?.[0] ?? (/<date>/.test(flags) ? '2026-12-01' : '1');
       if (option.defaultValue !== undefined) sample[name] = option.defaultValue;
       else if (/--no-/.test(flags)) sample[name] = true;
       else if (option.required) sample[name] = /\.\.\.[>\]]/.test(flags) || option.repeatable ? [value] : value;
@@ -51,7 +52,7 @@ describe('parseOptions', () => {
     args: { '<task-id>': 'task', '[files...]': 'files' },
     options: {
       '-j, --jobs <n>': { description: 'jobs', defaultValue: '4', check: (zod: Zod) => zod.string().regex(/^\d+$/) },
-      '--total-score <n>': { description: 'total', check: positiveNumber('--total-score') },
+      '--total-score <n>': { description: 'total', check: checked(parsePositiveNumber, '--total-score') },
       '--style <style>': { description: 'style', choices: ['Bullet', 'Short'] },
       '--asset <url>': { description: 'asset', repeatable: true },
       '--no-wait': 'do not wait',

@@ -10,7 +10,7 @@ import { GLOBAL_OPTIONS } from './options.js';
  * One flag, keyed by its commander syntax in a declaration's `options` (`'-m, --model <id>'`): its
  * description alone, or its description with more. Its kind follows from what is declared: no value
  * (`--raw`, `--no-wait`) is a boolean, `choices` a choice of those literals, `repeatable` or `<x...>`
- * a list of strings, else a string; `check` replaces the value's schema (e.g. positiveNumber). It may
+ * a list of strings, else a string; `check` replaces the value's schema (`checked(parsePositiveNumber, '--total-score')`, cli/parse.ts). It may
  * be left out unless it is `required`, has a `defaultValue` or is a `--no-` flag (commander then always sends it).
  */
 export type OptionSpec = string | OptionDetail;

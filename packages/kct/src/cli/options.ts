@@ -1,8 +1,8 @@
 // Flags that several commands share, declared once each and spread into a command's `options`: the
 // output format, watching a task, the request budget, signing in to the product (`kct keys`), and kct's
 // global flags. Each command's options schema is derived from its flags when it runs (cli/define-command.ts), so zod is not loaded here.
-import type { OptionSpecs, Zod } from './define-command.js';
-import { outputAsFile, parseMaxRps, parsePositiveNumber } from './parse.js';
+import type { OptionSpecs } from './define-command.js';
+import { checked, outputAsFile, parseMaxRps } from './parse.js';
 
 export const output = () => ({ '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] } }) as const satisfies OptionSpecs;
 
@@ -14,7 +14,7 @@ export const watchOptions = {
 
 /** The run's request budget (src/client/budget.ts); KCT_MAX_RPS is read by cli/environment.ts. */
 export const maxRps = () =>
-  ({ '--max-rps <n>': { description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)', check: (z: Zod) => z.string().transform(parseMaxRps) } }) as const satisfies OptionSpecs;
+  ({ '--max-rps <n>': { description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)', check: checked(parseMaxRps, '--max-rps') } }) as const satisfies OptionSpecs;
 
 // How `kct keys` signs in to the product (cli/product-session.ts): never a password argument.
 export const signInOptions = {
@@ -36,8 +36,6 @@ export const GLOBAL_OPTIONS = {
   '--no-pager': 'never page long output (pager: KCT_PAGER, PAGER, else less -FRX)',
 } as const satisfies OptionSpecs;
 
-/** A flag holding a positive number, checked with the same message as before the schema had it. */
-export const positiveNumber = (flag: string) => (z: Zod) => z.string().transform((value) => parsePositiveNumber(value, flag));
 
 // Both ingest commands (kct ingest questions|rubrics): where the files come from, the preview they write.
 export const assetOption = {
@@ -54,5 +52,5 @@ export const previewFileOptions = <const File extends string>(defaultFile: File)
  * taken, hidden, as the file, with a note (`kct report`, `kct ingest`); a format name is refused.
  */
 export const deprecatedOutputFile = () => ({
-  '-o, --output <file>': { description: 'deprecated: the file to write (use --out)', hidden: true, check: (z: Zod) => z.string().transform(outputAsFile) },
+  '-o, --output <file>': { description: 'deprecated: the file to write (use --out)', hidden: true, check: checked(outputAsFile, '--output') },
 }) as const satisfies OptionSpecs;

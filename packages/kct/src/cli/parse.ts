@@ -1,5 +1,19 @@
-// Checks of flag values that several commands share.
+// Checks of flag values that several commands share, and `checked`, which makes any of them a
+// flag's `check:` (docs/architecture.md, "Adding a command"): one way to check an option.
+import type { z } from 'zod';
 import { UsageError } from '../api/errors.js';
+import type { Zod } from './define-command.js';
+
+/** A flag's `check:` from a parser: the value is parsed as the command's options are, the error naming the flag. */
+export function checked<T>(parse: (value: string, flag: string) => T, flag: string): (zod: Zod) => z.ZodType<T> {
+  return (zod) => zod.string().transform((value) => parse(value, flag)) as unknown as z.ZodType<T>;
+}
+
+/** A whole number of milliseconds, 0 or more. */
+export function parseMilliseconds(value: string, what: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${what} must be a whole number of milliseconds, not "${value}"`);
+  return Number(value);
+}
 
 /** A model id; `source` (from settings: "--model", "environment (KCT_MODEL)", a profile) is named when it is wrong. */
 export function parseModelId(value: string | undefined, source?: string): number {

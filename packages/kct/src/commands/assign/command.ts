@@ -1,4 +1,6 @@
 import { defineCommand } from '../../cli/define-command.js';
+import { checked, parsePositiveInteger } from '../../cli/parse.js';
+import { toIsoDateTime } from './dates.js';
 
 export const command = defineCommand({
   name: 'assign',
@@ -7,10 +9,10 @@ export const command = defineCommand({
     '-m, --model <id>': 'ready model id (default: config `model`, env KCT_MODEL)',
     '--name <name>': { description: 'assignment name', required: true },
     '--desc <text>': { description: 'assignment description', required: true },
-    '--deadline <date>': { description: 'deadline: 2026-12-01 (end of that day), 2026-12-01T17:00, or full ISO 8601', required: true },
-    '--expected <n>': { description: 'expected number of answers', required: true },
+    '--deadline <date>': { description: 'deadline: 2026-12-01 (end of that day), 2026-12-01T17:00, or full ISO 8601', required: true, check: checked((value, flag) => toIsoDateTime(value, flag, true), '--deadline') },
+    '--expected <n>': { description: 'expected number of answers', required: true, check: checked(parsePositiveInteger, '--expected') },
     '--subject <subject>': 'subject (project_subject)',
-    '--start <date>': 'start date, same forms as --deadline',
+    '--start <date>': { description: 'start date, same forms as --deadline', check: checked(toIsoDateTime, '--start') },
     '--file-type <type>': { description: 'expected answer type (default pdf)', choices: ['word', 'pdf', 'image', 'text'] },
   },
   examples: [

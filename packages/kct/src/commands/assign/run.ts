@@ -2,10 +2,10 @@
 import { UsageError } from '../../api/errors.js';
 import type { AssignmentRequest } from '../../api/schemas.js';
 import type { Context } from '../../cli/context.js';
-import { localAndUtc, toIsoDateTime } from './dates.js';
+import { localAndUtc } from './dates.js';
 import { out } from '../../cli/io.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
-import { parseModelId, parsePositiveInteger } from '../../cli/parse.js';
+import { parseModelId } from '../../cli/parse.js';
 import type { OptionsOf } from '../../cli/define-command.js';
 import type { command } from './command.js';
 
@@ -13,15 +13,14 @@ type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
-  const deadline = toIsoDateTime(options.deadline, '--deadline', true);
-  const start = options.start === undefined ? undefined : toIsoDateTime(options.start, '--start');
+  const { deadline, start } = options;
   if (start !== undefined && start >= deadline) throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`);
   const request: AssignmentRequest = {
     model_id: parseModelId(settings.model.value, settings.model.source),
     assignment_name: options.name,
     assignment_desc: options.desc,
     deadline_time: deadline,
-    expected_number: parsePositiveInteger(options.expected, '--expected'),
+    expected_number: options.expected,
     ...(options.subject ? { project_subject: options.subject } : {}),
     ...(start ? { start_time: start } : {}),
     ...(options.fileType ? { file_type: options.fileType } : {}),

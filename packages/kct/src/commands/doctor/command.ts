@@ -1,11 +1,13 @@
 import { defineCommand } from '../../cli/define-command.js';
+import { parseDuration } from '../../cli/duration.js';
+import { checked, parseModelId } from '../../cli/parse.js';
 
 export const command = defineCommand({
   name: 'doctor',
   summary: 'check, in order, the configuration, the key, the base URL, the key\'s access and its models (a CI smoke check)',
   options: {
-    '--mark <model>': 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)',
-    '--timeout <duration>': { description: 'time limit for --mark to finish', defaultValue: '5m' },
+    '--mark <model>': { description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)', check: checked((value) => parseModelId(value), '--mark') },
+    '--timeout <duration>': { description: 'time limit for --mark to finish', defaultValue: '5m', check: checked(parseDuration, '--timeout') },
   },
   examples: [
     'kct doctor',

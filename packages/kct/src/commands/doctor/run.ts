@@ -10,8 +10,6 @@ import { maskKey } from '../../client/redact.js';
 import { describeOwner, keyOwner } from '../../cli/account.js';
 import type { Context } from '../../cli/context.js';
 import { printDoctorReport, type CheckResult } from '../../cli/doctor-report.js';
-import { parseDuration } from '../../cli/duration.js';
-import { parseModelId } from '../../cli/parse.js';
 import { formatNumber } from '../../cli/render/style.js';
 import type { ResolvedSettings } from '../../cli/settings.js';
 import { VERSION } from '../../version.js';
@@ -23,9 +21,8 @@ import { SAMPLE_ANSWER, SAMPLE_QUESTION } from './sample.js';
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  // flag mistakes are usage errors before any check runs
-  const markModel = options.mark === undefined ? undefined : parseModelId(options.mark);
-  const timeoutMs = parseDuration(options.timeout, '--timeout');
+  // flag mistakes are usage errors (their declared checks) before any check runs
+  const { mark: markModel, timeout: timeoutMs } = options;
   const startMs = fromEnv(context.env, 'KCT_POLL_INTERVAL');
 
   const results: CheckResult[] = [];

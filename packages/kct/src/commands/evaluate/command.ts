@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/define-command.js';
 import { output, watchOptions } from '../../cli/options.js';
+import { checked, parsePositiveInteger } from '../../cli/parse.js';
 
 export const command = defineCommand({
   name: 'evaluate',
@@ -8,7 +9,7 @@ export const command = defineCommand({
     '[files...]': 'the answer: up to 10 files (pages of one answer), or - for text on stdin',
   },
   options: {
-    '-a, --assignment <id>': { description: 'assignment id from `kct assign` (not a model id)', required: true },
+    '-a, --assignment <id>': { description: 'assignment id from `kct assign` (not a model id)', required: true, check: checked(parsePositiveInteger, '--assignment') },
     '--text <answer>': 'the answer as text',
     '--feedback-json <file>': 'JSON array of {item, comment, score} sent as current_feedbacks',
     '--style <style>': { description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },

@@ -7,7 +7,6 @@ import { checkFileCount, inspectFile } from '../../client/files.js';
 import type { Context } from '../../cli/context.js';
 import { readFeedbackFile } from './feedback-file.js';
 import { out } from '../../cli/io.js';
-import { parsePositiveInteger } from '../../cli/parse.js';
 import { printOneResult } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
@@ -19,8 +18,7 @@ import type { command } from './command.js';
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  if (!options.assignment) throw new UsageError('--assignment <id> is required', { suggestion: 'Create one with `kct assign`; a model id is not an assignment id.' });
-  const assignmentId = parsePositiveInteger(options.assignment, '--assignment');
+  const assignmentId = options.assignment;
   const inputs = options.files ?? [];
   let text = options.text;
   if (inputs.includes('-')) {

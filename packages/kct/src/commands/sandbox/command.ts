@@ -1,30 +1,33 @@
 import { defineCommand } from '../../cli/define-command.js';
+import { parseDuration } from '../../cli/duration.js';
 import { hostOption } from '../../cli/options.js';
+import { checked, parseMilliseconds, parsePort, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { parsePublicUrl } from './checks.js';
 
 export const command = defineCommand({
   name: 'sandbox',
   summary: 'run a local, durable implementation of the whole API (offline, for trying kct and for tests)',
   options: {
     ...hostOption,
-    '--port <port>': { description: 'port (0 picks a free one)', defaultValue: '4010' },
+    '--port <port>': { description: 'port (0 picks a free one)', defaultValue: '4010', check: checked(parsePort, '--port') },
     '--data <dir>': 'data folder (SQLite database and files); default: $XDG_DATA_HOME/kct/sandbox',
-    '--latency <ms>': { description: 'milliseconds per processing stage', defaultValue: '300' },
-    '--workers <n>': { description: 'tasks processed at once', defaultValue: '4' },
+    '--latency <ms>': { description: 'milliseconds per processing stage', defaultValue: '300', check: checked(parseMilliseconds, '--latency') },
+    '--workers <n>': { description: 'tasks processed at once', defaultValue: '4', check: checked(parsePositiveInteger, '--workers') },
     '--allow-private-callbacks': 'allow callbacks to loopback/private addresses and plain http (for local receivers)',
-    '--time-scale <n>': { description: 'divide the callback retry schedule by n (tests)', defaultValue: '1' },
-    '--training-delay <ms>': { description: 'milliseconds a model made with POST /models stays "training" before it is ready', defaultValue: '0' },
+    '--time-scale <n>': { description: 'divide the callback retry schedule by n (tests)', defaultValue: '1', check: checked(parsePositiveNumber, '--time-scale') },
+    '--training-delay <ms>': { description: 'milliseconds a model made with POST /models stays "training" before it is ready', defaultValue: '0', check: checked(parseMilliseconds, '--training-delay') },
     '--grader <engine>': { description: 'who marks: "sandbox" (deterministic, the default) or "openai" (your OpenAI-compatible server)', defaultValue: 'sandbox' },
     '--grader-url <url>': 'with --grader openai: base URL of the API, e.g. http://127.0.0.1:11434/v1 (key, if any, from KCT_GRADER_API_KEY)',
     '--grader-model <name>': 'with --grader openai: model name on that server',
-    '--grader-timeout <ms>': { description: 'with --grader openai: time limit per model request', defaultValue: '120000' },
-    '--grader-concurrency <n>': { description: 'with --grader openai: model requests at once', defaultValue: '2' },
-    '--public-url <url>': 'origin of the upload URLs it hands out (default: the listen address), e.g. https://sandbox.school.example',
-    '--threads <n>': 'worker threads for reading files and marking (default: the number of cores)',
-    '--job-timeout <duration>': { description: 'longest one stage of a task (or a preview) may compute', defaultValue: '180s' },
-    '--request-timeout <duration>': { description: 'a whole request (headers and body) must arrive within this', defaultValue: '60s' },
-    '--headers-timeout <duration>': { description: 'the headers of a request must arrive within this', defaultValue: '10s' },
-    '--idle-timeout <duration>': { description: 'a connection silent this long while awaited is closed', defaultValue: '10s' },
-    '--max-connections <n>': { description: 'connections one client address may hold open (more get 503)', defaultValue: '64' },
+    '--grader-timeout <ms>': { description: 'with --grader openai: time limit per model request', defaultValue: '120000', check: checked(parsePositiveInteger, '--grader-timeout') },
+    '--grader-concurrency <n>': { description: 'with --grader openai: model requests at once', defaultValue: '2', check: checked(parsePositiveInteger, '--grader-concurrency') },
+    '--public-url <url>': { description: 'origin of the upload URLs it hands out (default: the listen address), e.g. https://sandbox.school.example', check: checked(parsePublicUrl, '--public-url') },
+    '--threads <n>': { description: 'worker threads for reading files and marking (default: the number of cores)', check: checked(parsePositiveInteger, '--threads') },
+    '--job-timeout <duration>': { description: 'longest one stage of a task (or a preview) may compute', defaultValue: '180s', check: checked(parseDuration, '--job-timeout') },
+    '--request-timeout <duration>': { description: 'a whole request (headers and body) must arrive within this', defaultValue: '60s', check: checked(parseDuration, '--request-timeout') },
+    '--headers-timeout <duration>': { description: 'the headers of a request must arrive within this', defaultValue: '10s', check: checked(parseDuration, '--headers-timeout') },
+    '--idle-timeout <duration>': { description: 'a connection silent this long while awaited is closed', defaultValue: '10s', check: checked(parseDuration, '--idle-timeout') },
+    '--max-connections <n>': { description: 'connections one client address may hold open (more get 503)', defaultValue: '64', check: checked(parsePositiveInteger, '--max-connections') },
     '--log': 'print one line per request, and internal errors, on stderr (keys redacted)',
   },
   examples: [

@@ -5,8 +5,6 @@ import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../cli/context.js';
 import { notInExecutable } from '../../cli/executable.js';
 import { out } from '../../cli/io.js';
-import { parseDuration } from '../../cli/duration.js';
-import { parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
 import { UsageError } from '../../api/errors.js';
 import type { GraderOptions } from '../../api/sandbox.js';
 import type { OptionsOf } from '../../cli/define-command.js';
@@ -20,21 +18,17 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 }
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const port = parsePort(options.port);
-  const latencyMs = parseNonNegative(options.latency, '--latency');
-  const workers = parsePositiveInteger(options.workers, '--workers');
-  const timeScale = parsePositiveNumber(options.timeScale, '--time-scale');
-  const trainingDelayMs = parseNonNegative(options.trainingDelay, '--training-delay');
+  const { port, latency: latencyMs, workers, timeScale, trainingDelay: trainingDelayMs } = options;
   const dataDir = options.data ?? defaultDataDir(context.env);
   const grader = graderOptions(options, context.env);
   const limits = {
-    ...(options.threads !== undefined ? { threads: parsePositiveInteger(options.threads, '--threads') } : {}),
-    jobTimeoutMs: parseDuration(options.jobTimeout, '--job-timeout'),
-    requestTimeoutMs: parseDuration(options.requestTimeout, '--request-timeout'),
-    headersTimeoutMs: parseDuration(options.headersTimeout, '--headers-timeout'),
-    idleTimeoutMs: parseDuration(options.idleTimeout, '--idle-timeout'),
-    maxConnectionsPerClient: parsePositiveInteger(options.maxConnections, '--max-connections'),
-    ...(options.publicUrl !== undefined ? { publicUrl: parsePublicUrl(options.publicUrl) } : {}),
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    jobTimeoutMs: options.jobTimeout,
+    requestTimeoutMs: options.requestTimeout,
+    headersTimeoutMs: options.headersTimeout,
+    idleTimeoutMs: options.idleTimeout,
+    maxConnectionsPerClient: options.maxConnections,
+    ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
   };
   checkDataDir(dataDir, options.data !== undefined);
   // Whatever this process creates is its user's alone (the sandbox also creates its files so).
@@ -154,30 +148,6 @@ function startError(error: unknown, host: string, port: number, dataDir: string)
   return error;
 }
 
-function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0 to 65535, not "${value}"`);
-  return Number(value);
-}
-
-/** An http(s) origin: what upload URLs start with. */
-function parsePublicUrl(value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-    throw new UsageError(`--public-url must be an http(s) origin such as https://sandbox.school.example, not "${value}"`, { suggestion: 'Give the scheme, host and port clients use to reach this sandbox, without a path.' });
-  }
-  return url.origin;
-}
-
-function parseNonNegative(value: string, what: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${what} must be a whole number of milliseconds, not "${value}"`);
-  return Number(value);
-}
-
 /**
  * The language-model engine asked for with --grader openai, checked before anything starts. The
  * key comes only from KCT_GRADER_API_KEY (never a flag: flags end up in shell history and process lists).
@@ -211,7 +181,7 @@ function graderOptions(options: Options, env: NodeJS.ProcessEnv): GraderOptions 
     url: url.href.replace(/\/+$/, ''),
     model: options.graderModel,
     ...(key ? { apiKey: key } : {}),
-    timeoutMs: parsePositiveInteger(options.graderTimeout, '--grader-timeout'),
-    concurrency: parsePositiveInteger(options.graderConcurrency, '--grader-concurrency'),
+    timeoutMs: options.graderTimeout,
+    concurrency: options.graderConcurrency,
   };
 }

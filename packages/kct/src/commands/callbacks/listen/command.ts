@@ -1,15 +1,17 @@
 import { defineCommand } from '../../../cli/define-command.js';
 import { hostOption } from '../../../cli/options.js';
+import { checked, parsePort, parsePositiveInteger } from '../../../cli/parse.js';
+import { parseForward } from './checks.js';
 
 export const command = defineCommand({
   name: 'listen',
   summary: 'receive batch callbacks on a local port, verify each signature, print the events (or forward them)',
   options: {
-    '--port <port>': { description: 'port to listen on (0 picks a free one)', defaultValue: '8080' },
+    '--port <port>': { description: 'port to listen on (0 picks a free one)', defaultValue: '8080', check: checked(parsePort, '--port') },
     ...hostOption,
-    '--forward-to <url>': 'also POST each verified callback, body and webhook headers unchanged, to this URL',
+    '--forward-to <url>': { description: 'also POST each verified callback, body and webhook headers unchanged, to this URL', check: checked(parseForward, '--forward-to') },
     '--secret-file <file>': 'file holding the secret (default: KCT_WEBHOOK_SECRET)',
-    '--count <n>': 'stop after this many verified events',
+    '--count <n>': { description: 'stop after this many verified events', check: checked(parsePositiveInteger, '--count') },
   },
   examples: [
     'KCT_WEBHOOK_SECRET=whsec_... kct callbacks listen --port 8080',

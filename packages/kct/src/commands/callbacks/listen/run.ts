@@ -8,7 +8,6 @@ import { UsageError } from '../../../api/errors.js';
 import { isPlainObject } from '../../../client/envelope.js';
 import type { Context } from '../../../cli/context.js';
 import { err, out } from '../../../cli/io.js';
-import { parsePort, parsePositiveInteger } from '../../../cli/parse.js';
 import { webhookSecret } from '../../../cli/webhook-secret.js';
 import { verifyWebhook, webhookKey } from '../../../cli/webhook-signature.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
@@ -23,10 +22,7 @@ const FORWARD_TIMEOUT_MS = 10_000;
 const REMEMBERED_IDS = 1000;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const port = parsePort(options.port);
-  const host = options.host;
-  const limit = options.count === undefined ? undefined : parsePositiveInteger(options.count, '--count');
-  const forwardTo = options.forwardTo === undefined ? undefined : parseForward(options.forwardTo);
+  const { port, host, count: limit, forwardTo } = options;
   const secret = await webhookSecret(options.secretFile, context.env);
   let key: Buffer;
   try {
@@ -164,17 +160,6 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
 function header(request: IncomingMessage, name: string): string {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
-function parseForward(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--forward-to is not a URL: ${value}`, { suggestion: 'For example --forward-to http://127.0.0.1:3000/hooks/kct' });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to must be an http or https URL, not ${url.protocol}`);
-  return url;
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): unknown {

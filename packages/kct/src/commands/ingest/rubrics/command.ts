@@ -1,5 +1,6 @@
 import { defineCommand } from '../../../cli/define-command.js';
-import { assetOption, positiveNumber, previewFileOptions } from '../../../cli/options.js';
+import { assetOption, previewFileOptions } from '../../../cli/options.js';
+import { checked, parsePositiveNumber } from '../../../cli/parse.js';
 
 export const command = defineCommand({
   name: 'rubrics',
@@ -8,7 +9,7 @@ export const command = defineCommand({
     '[files...]': 'rubric: PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF (up to 10, 20 MB each)',
   },
   options: {
-    '--total-score <n>': { description: 'total score of the rubric', required: true, check: positiveNumber('--total-score') },
+    '--total-score <n>': { description: 'total score of the rubric', required: true, check: checked(parsePositiveNumber, '--total-score') },
     '--cum-method <method>': { description: 'how criterion scores make the total', choices: ['sum', 'average'], required: true },
     ...assetOption,
     '--spec <text>': 'use only the rubric section of the named question, e.g. "question 2"',

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../../cli/define-command.js';
-import { positiveNumber, watchOptions } from '../../../cli/options.js';
+import { watchOptions } from '../../../cli/options.js';
+import { checked, parsePositiveNumber } from '../../../cli/parse.js';
 
 export const command = defineCommand({
   name: 'create',
@@ -10,7 +11,7 @@ export const command = defineCommand({
     '--name <name>': 'model name (assignment_name); default: the questions file\'s assignment_name',
     '--desc <text>': 'description (assignment_desc); default: the questions file\'s assignment_desc',
     '--subject <subject>': 'subject (project_subject)',
-    '--total-score <n>': { description: 'total score; default: the rubrics file\'s total_score', check: positiveNumber('--total-score') },
+    '--total-score <n>': { description: 'total score; default: the rubrics file\'s total_score', check: checked(parsePositiveNumber, '--total-score') },
     '--cum-method <method>': { description: 'how criterion scores make the total; default: the rubrics file\'s cum_method', choices: ['sum', 'average'] },
     '--wait': 'poll until the model is ready (same backoff and --timeout as task watching)',
     '-y, --yes': 'create without asking (needed off a terminal)',

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../../cli/define-command.js';
 import { watchOptions } from '../../../cli/options.js';
+import { checked, parsePositiveNumber } from '../../../cli/parse.js';
 
 export const command = defineCommand({
   name: 'new',
@@ -9,7 +10,7 @@ export const command = defineCommand({
   },
   options: {
     '--rubric <files...>': { description: 'the rubric file(s)', required: true },
-    '--total-score <n>': 'total score of the rubric (asked when missing)',
+    '--total-score <n>': { description: 'total score of the rubric (asked when missing)', check: checked(parsePositiveNumber, '--total-score') },
     '--cum-method <method>': { description: 'how criterion scores make the total (asked when missing)', choices: ['sum', 'average'] },
     '--name <name>': 'model name (default: the paper\'s title)',
     '--desc <text>': 'description (default: the paper\'s instructions)',

@@ -14,7 +14,6 @@ import type { Context } from '../../../cli/context.js';
 import { err, whyNoPrompt } from '../../../cli/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../../../cli/model-building.js';
-import { parsePositiveNumber } from '../../../cli/parse.js';
 import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../../../cli/preview-file.js';
 import { paint } from '../../../cli/render/style.js';
 import type { OptionsOf } from '../../../cli/define-command.js';
@@ -51,7 +50,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (options.questionFiles.length === 0) throw new UsageError('give the question paper: kct models new <question files...> --rubric <rubric files...>');
   // every file is checked before anything is sent or asked
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
-  const totalFlag = options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score');
+  const totalFlag = options.totalScore;
 
   const ask = await prompts(context, 'cancelled; nothing was created');
   const c = paint(context.io);
@@ -106,7 +105,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       if (!(error instanceof UsageError)) throw error;
       err(context.io, c.red(`${error.message}`));
       const again = await ask.confirm('Edit the files again?', true);
-      if (!again) throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, { suggestion: stepByStep({ ...options, totalScore: String(totalScore), cumMethod }) });
+      if (!again) throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, { suggestion: stepByStep({ ...options, totalScore, cumMethod }) });
     }
   }
   for (const warning of plan.warnings) context.note(`warning: ${warning}`);
