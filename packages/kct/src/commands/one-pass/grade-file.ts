@@ -8,7 +8,7 @@ import { UsageError } from '../../api/errors.js';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import { fillCanvasGradebook } from '../../platforms/canvas-gradebook.js';
 import { compareWithDownload, type DownloadStudent, type FillEntry, type FillReport, type FillResult } from '../../platforms/fill-report.js';
-import type { Mark, Rounding } from '../../platforms/grade-scale.js';
+import { scaleGrade, type Mark, type Rounding } from '../../platforms/grade-scale.js';
 import { fillMoodleWorksheet } from '../../platforms/moodle-worksheet.js';
 import type { AnswerOutcome } from '../../cli/render/outcomes.js';
 
@@ -83,7 +83,15 @@ export class GradeFile {
     const result = this.platform === 'moodle'
       ? fillMoodleWorksheet(this.bytes, marks, { rounding: flags.rounding, maxGrade: flags.maxGrade, feedback: flags.feedback })
       : fillCanvasGradebook(this.bytes, marks, { assignment: flags.assignment!, rounding: flags.rounding, pointsPossible: flags.maxGrade });
-    return students === undefined ? result : { ...result, report: compareWithDownload(result.report, students) };
+    if (students === undefined) return result;
+    const report = compareWithDownload(result.report, students);
+    // a student marked with no row: the grade the teacher would enter by hand
+    const entries = report.entries.map((entry) => {
+      const mark = entry.status === 'not-in-file' ? marks.get(entry.participantId) : undefined;
+      const grade = mark && report.target.maximum > 0 ? scaleGrade(mark, report.target.maximum, report.rounding) : undefined;
+      return grade?.ok ? { ...entry, grade: grade.text } : entry;
+    });
+    return { ...result, report: { ...report, entries } };
   }
 
   /**
@@ -217,7 +225,13 @@ const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
 
 /** The report in words, for people: what was filled, what the platform would skip and why, and what to check. */
 export function reportLines(file: GradeFile, report: FillReport, output: string | null): string[] {
-  const who = (entry: FillEntry) => `${entry.displayName ? `${entry.displayName} ` : ''}(${file.platform === 'moodle' ? 'Participant ' : 'ID '}${entry.participantId}${entry.line !== undefined ? `, line ${entry.line}` : ''})`;
+  const who = (entry: FillEntry) => {
+    const id = `${file.platform === 'moodle' ? 'Participant ' : 'ID '}${entry.participantId}`;
+    const where = entry.line !== undefined ? `line ${entry.line}` : undefined;
+    // under blind marking the name is the id
+    if (!entry.displayName || entry.displayName === id) return `${id}${where ? ` (${where})` : ''}`;
+    return `${entry.displayName} (${[id, where].filter(Boolean).join(', ')})`;
+  };
   const lines = [`Import (${PLATFORM[report.platform]} ${file.path}, column "${report.target.column}", out of ${report.target.maximum}, rounding ${report.rounding}):`];
   const { filled, refused } = report.counts;
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file');
@@ -229,7 +243,7 @@ export function reportLines(file: GradeFile, report: FillReport, output: string 
     for (const entry of entries) lines.push(`    ${who(entry)}: ${why(entry)}`);
   };
   list('Refused, left as they were (the platform would skip or misread them)', report.entries.filter((entry) => entry.status === 'refused'), (entry) => `${entry.reason}: ${entry.detail ?? ''}${entry.grade ? ` (the grade would be ${entry.grade})` : ''}`);
-  list('In the download, with no row in the file (nowhere to import their grade)', noRow, (entry) => (entry.download?.status === 'SUCCESS' && entry.grade === undefined ? 'marked' : `${entry.download?.status ?? 'marked'}${entry.download?.reason ? `: ${entry.download.reason}` : ''}`));
+  list('In the download, with no row in the file (nowhere to import their grade)', noRow, (entry) => (entry.grade !== undefined ? `marked: ${entry.grade} out of ${report.target.maximum}, to enter by hand` : `${entry.download?.status ?? 'marked'}${entry.download?.reason ? `: ${entry.download.reason}` : ''}`));
   list('Rows not marked: no submission in the download', unmarked.filter((entry) => entry.download === undefined), () => 'not in the download');
   list('Rows not marked: in the download', unmarked.filter((entry) => entry.download !== undefined), (entry) => `${entry.download!.status}${entry.download!.reason ? `: ${entry.download!.reason}` : ''}`);
   const warned = report.entries.filter((entry) => entry.status === 'filled' && entry.warnings.some((w) => w !== 'feedback-not-written'));
