@@ -149,17 +149,62 @@ describe('a Moodle download and its grading worksheet', () => {
     expect((parse(words.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.student_name).sort()).toEqual(['Ada Lovelace', 'Bo Chen', 'Eve Kim', 'Sean Jack OBrien, Jr']);
   }, 120_000);
 
-  it('a zip entry that escapes its folder is refused before anything is sent', async () => {
+  it('folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade above the worksheet\'s is refused per row, not written', async () => {
+    const dir = tempDir('kct-moodle-flat-');
+    const download = join(dir, 'submissions.zip');
+    writeFileSync(download, zip([
+      { name: 'Ada Lovelace_101_assignsubmission_file_essay.txt', content: answer('flat ada') },
+      { name: 'Ada Lovelace_101_assignsubmission_file_notes_v2.txt', content: answer('flat ada notes') },
+      { name: 'Bo Chen_102_assignsubmission_onlinetext_onlinetext.html', content: Buffer.from(`<html><body><p>${essay.replaceAll('\n\n', '</p><p>')}</p><p>(flat bo)</p></body></html>`) },
+    ]));
+    const sheet = moodleWorksheet(rows.slice(0, 2), { bom: true, eol: '\n' });
+    const worksheet = join(dir, 'worksheet.csv');
+    writeFileSync(worksheet, sheet.bytes);
+
+    const tooHigh = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet, '--max-grade', '200', '--json']);
+    expect(tooHigh.code, tooHigh.stderr).toBe(0);
+    const { rows: marked, import: refused } = parseJson<{ rows: Row[]; import: ImportReport }>(tooHigh.stdout);
+    expect(marked.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([['101', 'Ada Lovelace', 'SUCCESS'], ['102', 'Bo Chen', 'SUCCESS']]);
+    expect(refused.counts).toMatchObject({ filled: 0, refused: 2 });
+    expect(refused.entries.map((entry) => (entry as ImportEntry & { reason?: string }).reason)).toEqual(['out-of-range', 'out-of-range']);
+    expect(refused.notes.join(' ')).toContain("the worksheet's Maximum Grade is 100");
+    expect(existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
+
+    const run = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet, '--in-place', '--rounding', 'half', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`wrote ${worksheet}: 2 grades filled`);
+    const imports = readAsMoodleImports(readFileSync(worksheet), { maxGrade: 100 });
+    for (const row of ndjson(run.stdout)) {
+      const grade = imports.imports.get(row.student_id!)?.grade as number;
+      expect(grade * 2).toBe(Math.round(((row.score as number) * 100 * 2) / (row.max_score as number)));
+      expect(grade).toBeLessThanOrEqual(100);
+    }
+    expect(recordTexts(readFileSync(worksheet))[0]).toBe(recordTexts(sheet.bytes)[0]);
+  }, 120_000);
+
+  // each dangerous zip is refused before any request: no task, no credit spent, no grade file written, nothing extracted left behind
+  const dangerous: [string, () => ZipPart[], RegExp][] = [
+    ['an entry that escapes its folder', () => [...parts('m3'), { name: 'Ada Lovelace_101_assignsubmission_file_/../../evil.txt', content: Buffer.from('x') }], /the entry ".*evil\.txt" has a "\.\." in its path.*kct refuses the zip/],
+    ['a zip bomb by ratio', () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/big.txt', content: Buffer.alloc(8 * 1024 * 1024) }], /"Eve Kim_104_assignsubmission_file_\/big\.txt" would inflate \d+ bytes to 8388608 \(more than 100 to 1\): a zip bomb; kct refuses the zip/],
+    ['an entry larger than it declares', () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/small.txt', content: Buffer.alloc(200_000, 0x61), declare: 1000 }], /"Eve Kim_104_assignsubmission_file_\/small\.txt" holds more than the 1000 bytes it declares: a zip bomb/],
+    ['an encrypted entry', () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/secret.txt', content: answer('secret'), flags: 1 }], /"Eve Kim_104_assignsubmission_file_\/secret\.txt" is encrypted; kct refuses the zip/],
+    ['too many entries', () => [...parts('m3'), ...Array.from({ length: 10_000 }, (_, i) => ({ name: `Eve Kim_104_assignsubmission_file_/f${i}.txt`, content: Buffer.from('x'), stored: true }))], /holds 10004 entries; kct reads at most 10000/],
+  ];
+  it.each(dangerous)('%s: refused before anything is sent (no task, credits unchanged, no grade file)', async (_what, build, message) => {
     const dir = tempDir('kct-moodle-evil-');
     const download = join(dir, 'submissions.zip');
-    writeFileSync(download, zip([...parts('m3'), { name: 'Ada Lovelace_101_assignsubmission_file_/../../evil.txt', content: Buffer.from('x') }]));
+    writeFileSync(download, zip(build()));
+    const worksheet = join(dir, 'worksheet.csv');
+    writeFileSync(worksheet, moodleWorksheet(rows).bytes);
     const before = await creditsOf(shared.kct);
-    const run = await shared.kct(['one-pass', download, '--model', '12']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/the entry ".*evil\.txt" has a "\.\." in its path.*kct refuses the zip/);
+    const run = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
     expect(before - (await creditsOf(shared.kct))).toBe(0);
+    expect(existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
     expect(existsSync(join(dir, '..', 'evil.txt'))).toBe(false);
-  });
+  }, 60_000);
 });
 
 describe('a Canvas download and its gradebook export', () => {
