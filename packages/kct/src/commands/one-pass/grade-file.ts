@@ -251,7 +251,7 @@ export function reportLines(file: GradeFile, report: FillReport, output: string 
   for (const note of report.notes) lines.push(`  Note: ${note}`);
   lines.push(report.studentsMatch
     ? '  Students match: every student of the download has a row, and every row a submission.'
-    : '  Students do not match (listed above): kct writes the file and exits with code 10.');
+    : `  Students do not match (listed above): kct ${output === null ? 'exits' : 'writes the file and exits'} with code 10.`);
   if (output === null) lines.push('  Nothing was filled, so no file was written.');
   return lines;
 }

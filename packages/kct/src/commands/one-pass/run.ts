@@ -223,7 +223,7 @@ function mismatch(gradeFile: GradeFile, report: FillReport, input: string | unde
     ...(noSubmission > 0 ? [`${plural(noSubmission, 'row')} of ${gradeFile.path} ${noSubmission === 1 ? 'is a student' : 'are students'} with no submission in the download`] : []),
   ];
   return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
-    suggestion: 'The grades filled can be imported as they are; the report above names each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).',
+    suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} report above names each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
   });
 }
 
