@@ -5,7 +5,8 @@
 // gradebook holding a random subset of the class and strangers. Every student of the download is
 // one row of the csv output, and either has exactly one row in the filled file (with a grade
 // Moodle's or Canvas's importer takes exactly when the student was marked) or is listed once in
-// the fill report as having no row; the exit code is 10 exactly when the two sides differ.
+// the fill report as having no row; the exit code is 10 exactly when the two sides differ (and 2,
+// before anything is sent, when no student of the download has a row).
 //
 // Few runs by default (each is two kct runs); KCT_PROPERTY_RUNS and KCT_PROPERTY_SEED as in
 // test/unit/property-runs.ts. Answers come from a small pool, so most of them replay for free.
@@ -114,6 +115,14 @@ describe('every student of a generated download is accounted for (property, buil
         const fileFlags = d.platform === 'moodle' ? ['--moodle-worksheet', filePath] : ['--canvas-gradebook', filePath, '--assignment', 'Essay 1'];
         const mismatch = d.students.some((s) => !s.inFile) || d.strangers.length > 0;
 
+        if (!d.students.some((s) => s.inFile)) {
+          // no student of the download has a row: another assignment's file, refused before anything is sent
+          const refused = await shared.kct(['one-pass', zipPath, '--model', '12', ...fileFlags, '--grades-out', join(dir, 'a.csv'), '--output', 'csv']);
+          expect(refused.code, refused.stderr).toBe(2);
+          expect(refused.stderr).toContain(`none of the ${d.students.length} students of ${zipPath} has a row in ${filePath}`);
+          expect(existsSync(join(dir, 'a.csv'))).toBe(false);
+          return;
+        }
         const csv = await shared.kct(['one-pass', zipPath, '--model', '12', ...fileFlags, '--grades-out', join(dir, 'a.csv'), '--output', 'csv']);
         expect(csv.code, csv.stderr).toBe(mismatch ? 10 : 0);
         const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];

@@ -207,6 +207,28 @@ describe('a Moodle download and its grading worksheet', () => {
   }, 60_000);
 });
 
+describe('a grade file that cannot be this download\'s', () => {
+  it('another platform\'s file, or a file where no student of the download has a row, is refused before anything is sent', async () => {
+    const dir = tempDir('kct-wrong-file-');
+    const download = join(dir, 'submissions.zip');
+    writeFileSync(download, zip([{ name: 'Ada Lovelace_101_assignsubmission_file_/essay.txt', content: answer('wrong ada') }, { name: 'Bo Chen_102_assignsubmission_file_/essay.txt', content: answer('wrong bo') }]));
+    const gradebook = join(dir, 'export.csv');
+    writeFileSync(gradebook, writeCsv({ rows: [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)'], ['    Points Possible', '', '', '', '', '10.00'], ['Doe, Jane', '101', '', '', 'Y9', '']] }).bytes);
+    const otherWorksheet = join(dir, 'worksheet.csv');
+    writeFileSync(otherWorksheet, moodleWorksheet([{ id: 901, name: 'Ada Lovelace' }, { id: 902, name: 'Bo Chen' }]).bytes);
+    const before = await creditsOf(shared.kct);
+
+    const canvas = await shared.kct(['one-pass', download, '--model', '12', '--canvas-gradebook', gradebook, '--assignment', 'Essay 1']);
+    expect(canvas.code).toBe(2);
+    expect(canvas.stderr).toContain(`${download} is a Moodle download, and --canvas-gradebook fills Canvas's file: nothing was sent`);
+    const other = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', otherWorksheet]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`none of the 2 students of ${download} has a row in ${otherWorksheet}`);
+    expect(before - (await creditsOf(shared.kct))).toBe(0);
+    expect(existsSync(join(dir, 'export.kct.csv')) || existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
+  }, 60_000);
+});
+
 describe('a Canvas download and its gradebook export', () => {
   it('groups files by user id (late_ read), marks a text entry, lists a URL as SKIPPED, fills the assignment\'s column to its Points Possible', async () => {
     const dir = tempDir('kct-canvas-');

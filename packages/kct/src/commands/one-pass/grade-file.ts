@@ -77,6 +77,31 @@ export class GradeFile {
     return file;
   }
 
+  /**
+   * Before anything is sent: the file is for the download's platform, and at least one student of
+   * the download has a row in it (else it is another assignment's or course's file, and the run
+   * would be charged for grades that have nowhere to go).
+   */
+  checkAgainst(download: { input: string; platform: 'moodle' | 'canvas'; students: readonly { participantId: string }[] }): void {
+    const flag = this.platform === 'moodle' ? '--moodle-worksheet' : '--canvas-gradebook';
+    const names = { moodle: 'Moodle', canvas: 'Canvas' } as const;
+    if (download.platform !== this.platform) {
+      throw new UsageError(`${download.input} is a ${names[download.platform]} download, and ${flag} fills ${names[this.platform]}'s file: nothing was sent`, {
+        suggestion: download.platform === 'moodle' ? 'Give Moodle\'s grading worksheet with --moodle-worksheet.' : 'Give Canvas\'s gradebook export with --canvas-gradebook and --assignment.',
+      });
+    }
+    if (download.students.length === 0) return;
+    const report = this.fill(new Map(), download.students.map((student) => ({ participantId: student.participantId, status: 'unmarked' })));
+    if (report.report.counts['not-in-file'] === download.students.length) {
+      const id = this.platform === 'moodle' ? 'participant numbers ("Participant N" in Identifier)' : 'user ids (the ID column)';
+      throw new UsageError(`none of the ${download.students.length} students of ${download.input} has a row in ${this.path} (matched by ${id}): nothing was sent`, {
+        suggestion: this.platform === 'moodle'
+          ? 'Download the grading worksheet of the same assignment as the submissions (its "View all submissions" page), or leave out --moodle-worksheet to mark without filling it.'
+          : 'Export the gradebook of the same course as the submissions, or leave out --canvas-gradebook to mark without filling it.',
+      });
+    }
+  }
+
   /** The file filled for `marks` (keyed by participant id), its report set against the download's students. */
   fill(marks: ReadonlyMap<string, Mark>, students?: readonly DownloadStudent[]): FillResult {
     const { flags } = this;

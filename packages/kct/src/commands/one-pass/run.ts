@@ -55,6 +55,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
   const download = found ? await openDownload(found) : undefined;
   try {
+    if (gradeFile && download) gradeFile.checkAgainst({ input: download.input, platform: download.platform, students: download.recognised.students });
     await markAnswers(options, context, { keyRule, modelId, format, jobs, timings, gradeFile, download });
   } finally {
     await download?.cleanup();
