@@ -7,7 +7,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { collectAnswers, type AnswerSources } from '../../packages/kct/src/cli/answers.js';
+import { downloadInput, openDownload } from '../../packages/kct/src/cli/download.js';
 import type { IO } from '../../packages/kct/src/cli/io.js';
+import { zip } from './zip-writer.js';
 
 const io: IO = {
   stdin: new PassThrough(),
@@ -308,5 +310,111 @@ describe('collecting answers', () => {
     const root = makeTree({});
     mkdirSync(join(root, 'export', 'Eve Kim_2222_assignsubmission_file_'), { recursive: true });
     await expect(rows(root, ['export'], { recursive: true })).rejects.toThrow(/nothing to mark[\s\S]*Eve Kim_2222_assignsubmission_file_.*EMPTY \(empty folder: nothing submitted\)/);
+  });
+});
+
+/** Collects a learning platform's download (a folder, or a zip written by the test) as one-pass does. */
+async function fromDownload(input: string, options: Omit<AnswerSources, 'inputs' | 'download'> = {}) {
+  const found = downloadInput([input], { groupBy: 'student' });
+  if (!found) throw new Error(`${input} is not read as a download`);
+  const download = await openDownload(found);
+  try {
+    const collection = await collectAnswers({ studentIdFrom: 'name', ...options, inputs: [input], download }, io, { explain: true });
+    return { collection, root: download.root, answers: [...collection.answers()] };
+  } finally {
+    await download.cleanup();
+  }
+}
+
+describe('a Moodle or Canvas download: one answer per student, every student a row', () => {
+  const MOODLE = {
+    'dl/Ada Lovelace_101_assignsubmission_file_/Essay final.docx': 'PK docx',
+    'dl/Ada Lovelace_101_assignsubmission_onlinetext_/onlinetext.html': '<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body><p>My <b>online</b> part &amp; more.</p></body></html>',
+    'dl/Bo Chen_102_assignsubmission_onlinetext_/onlinetext.html': '<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body><p>Uniforms should not be compulsory.</p><p>Second paragraph.</p></body></html>',
+    'dl/O\'Brien, Seán_103_assignsubmission_file_/essay, "final".txt': TEXT,
+    'dl/Cy Blank_105_assignsubmission_onlinetext_/onlinetext.html': '<!DOCTYPE html><html><head></head><body><p> </p></body></html>',
+    'dl/__MACOSX/._x': 'x',
+    'dl/Grades.csv': 'Identifier,Grade',
+  };
+
+  it('Moodle, folders on: files and online text together, online text alone as text, an empty folder and a blank text EMPTY, all with id and name', async () => {
+    const root = makeTree(MOODLE);
+    mkdirSync(join(root, 'dl', 'Eve Kim_104_assignsubmission_file_'));
+    const { collection, answers } = await fromDownload(join(root, 'dl'));
+    const dl = join(root, 'dl');
+    expect(answers.map((a) => [a.index, a.label, a.identity, a.studentId, a.studentName, a.files.map((f) => f.name), a.text])).toEqual([
+      [0, `${dl}/Ada Lovelace (101)`, 'moodle:101', '101', 'Ada Lovelace', ['Essay final.docx', 'onlinetext.txt'], undefined],
+      [1, `${dl}/Bo Chen (102)`, 'moodle:102', '102', 'Bo Chen', [], 'Uniforms should not be compulsory.\n\nSecond paragraph.'],
+      [4, `${dl}/O'Brien, Seán (103)`, 'moodle:103', '103', "O'Brien, Seán", ['essay, "final".txt'], undefined],
+    ]);
+    // the online text beside files is a page of plain text, held in memory
+    expect(Buffer.from(answers[0].files[1].data!).toString()).toBe('My online part & more.');
+    expect(collection.skipped.map((s) => [s.index, s.label, s.studentId, s.studentName, s.status, s.reason])).toEqual([
+      [2, `${dl}/Cy Blank (105)`, '105', 'Cy Blank', 'EMPTY', 'empty submission: the online text is empty'],
+      [3, `${dl}/Eve Kim (104)`, '104', 'Eve Kim', 'EMPTY', 'empty submission: nothing submitted'],
+    ]);
+    expect(collection).toMatchObject({ count: 3, rows: 5, textCount: 1, shape: 'list' });
+    expect(collection.studentNameAt?.(3)).toBe('Eve Kim');
+    expect(collection.download).toEqual({ platform: 'moodle', input: dl, students: ['Ada Lovelace', 'Bo Chen', 'Cy Blank', 'Eve Kim', "O'Brien, Seán"].map((name, i) => ({ participantId: ['101', '102', '105', '104', '103'][i], name })) });
+    // the worksheet saved beside it and macOS's metadata are no student's: counted, and said
+    expect(collection.leftOut.ignored).toBe(2);
+    expect(collection.notes.join('\n')).toMatch(/a Moodle download of 5 students: 3 answers to mark, 2 with nothing submitted \(EMPTY\)/);
+    expect(collection.notes.join('\n')).toContain(`not a student's submission, not sent: ${dl}/Grades.csv`);
+    const entry = (path: string) => collection.entries.find((e) => e.path === `${dl}/${path}`);
+    expect(entry('Eve Kim_104_assignsubmission_file_/')).toMatchObject({ action: 'empty', answer: `${dl}/Eve Kim (104)`, studentId: '104' });
+    expect(entry('Cy Blank_105_assignsubmission_onlinetext_/onlinetext.html')).toMatchObject({ action: 'empty' });
+    expect(entry('Grades.csv')).toMatchObject({ action: 'ignore' });
+  });
+
+  it('blind marking: "Participant N" names every student; the same download re-read keeps every identity', async () => {
+    const root = makeTree({ 'dl/Participant_9002_assignsubmission_file_/b.txt': TEXT, 'dl/Participant_9001_assignsubmission_file_/a.txt': TEXT });
+    const first = await fromDownload(join(root, 'dl'));
+    expect(first.answers.map((a) => [a.label.split('/').pop(), a.studentId, a.studentName, a.identity])).toEqual([
+      ['Participant 9001', '9001', 'Participant 9001', 'moodle:9001'],
+      ['Participant 9002', '9002', 'Participant 9002', 'moodle:9002'],
+    ]);
+  });
+
+  it('a file that cannot be sent stops the run, named as in the download; --skip-unsupported makes it a SKIPPED row of its student', async () => {
+    const root = makeTree({ ...MOODLE, 'dl/Bo Chen_102_assignsubmission_file_/draft.odt': 'x' });
+    const dl = join(root, 'dl');
+    await expect(fromDownload(dl)).rejects.toThrow(new RegExp(`Bo Chen \\(102\\): unsupported file type for ${dl}/Bo Chen_102_assignsubmission_file_/draft.odt[\\s\\S]*Nothing was sent`));
+    const { collection, answers } = await fromDownload(dl, { skipUnsupported: true });
+    expect(answers.find((a) => a.studentId === '102')?.text).toContain('Uniforms');
+    expect(collection.skipped.find((s) => s.status === 'SKIPPED')).toMatchObject({ label: `${dl}/Bo Chen_102_assignsubmission_file_/draft.odt`, studentId: '102', studentName: 'Bo Chen' });
+  });
+
+  it('Canvas, zipped: files grouped by user id, LATE read, a text entry as text, a URL submission SKIPPED with its reason', async () => {
+    const root = makeTree({});
+    const zipPath = join(root, 'submissions.zip');
+    writeFileSync(zipPath, zip([
+      { name: 'doejane_301_9001_Essay final.docx', content: Buffer.from('PK docx') },
+      { name: 'doejane_301_9002_refs.txt', content: Buffer.from(TEXT) },
+      { name: 'ngbo_LATE_302_9003_essay.txt', content: Buffer.from(`${TEXT} late`) },
+      { name: 'okafor_304_text.html', content: Buffer.from('<html><body><p>Typed in Canvas.</p></body></html>') },
+      { name: 'li_305_link.html', content: Buffer.from('<html><body><a href="https://example.org">x</a></body></html>') },
+    ]));
+    const { collection, answers } = await fromDownload(zipPath);
+    expect(answers.map((a) => [a.label, a.studentId, a.files.map((f) => f.name), a.text])).toEqual([
+      [`${zipPath}/doejane (301)`, '301', ['Essay final.docx', 'refs.txt'], undefined],
+      [`${zipPath}/ngbo (302)`, '302', ['essay.txt'], undefined],
+      [`${zipPath}/okafor (304)`, '304', [], 'Typed in Canvas.'],
+    ]);
+    expect(collection.skipped.map((s) => [s.label, s.studentId, s.status])).toEqual([[`${zipPath}/li_305_link.html`, '305', 'SKIPPED']]);
+    expect(collection.skipped[0].reason).toMatch(/^a URL submission/);
+    expect(collection.notes.join('\n')).toContain('late (as Canvas names them): 1 student (ngbo)');
+  });
+
+  it('a zip is always a download; a folder only when asked; a download is named alone and takes no folder flags', async () => {
+    const root = makeTree({ 'plain/a1.txt': TEXT, 'dl/Ada_101_assignsubmission_file_/a.txt': TEXT });
+    writeFileSync(join(root, 'x.zip'), zip([{ name: 'a1.txt', content: Buffer.from(TEXT) }]));
+    expect(downloadInput([join(root, 'dl')], {})).toBeUndefined();
+    expect(downloadInput([join(root, 'dl')], { gradeFileFlag: '--moodle-worksheet' })).toEqual({ input: join(root, 'dl'), kind: 'folder' });
+    expect(() => downloadInput([join(root, 'x.zip'), join(root, 'plain')], {})).toThrow(/marked as a whole: name it alone/);
+    expect(() => downloadInput([join(root, 'plain', 'a1.txt')], { groupBy: 'student' })).toThrow(/--group-by student reads one Moodle or Canvas download/);
+    await expect(openDownload({ input: join(root, 'x.zip'), kind: 'zip' })).rejects.toThrow(/is not a Moodle or Canvas download/);
+    await expect(fromDownload(join(root, 'dl'), { exclude: ['*.txt'] })).rejects.toThrow(/--exclude does not apply to a Moodle or Canvas download/);
+    await expect(fromDownload(join(root, 'dl'), { studentIdFrom: 'folder' })).rejects.toThrow(/--student-id-from folder does not apply/);
+    await expect(collectAnswers({ inputs: [join(root, 'dl')], groupBy: 'student' }, io)).rejects.toThrow(/--group-by student reads a Moodle or Canvas download/);
   });
 });

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
+import { StudentsMismatchError } from '../../packages/kct/src/platforms/fill-report.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../packages/kct/src/cli/exit-codes.js';
 
 const api = (status: number) => ApiError.from(status, undefined, { method: 'GET', url: 'http://localhost/v1/x' });
@@ -14,6 +15,7 @@ describe('exitCodeFor: kct errors', () => {
     ['TaskUnsuccessfulError', new TaskUnsuccessfulError({ t1: 'FAILURE' }), 3],
     ['WatchTimeoutError', new WatchTimeoutError(['t1'], 60_000), 8],
     ['InterruptedError', new InterruptedError(), 130],
+    ['StudentsMismatchError', new StudentsMismatchError('2 students have no row'), 10],
     ['ConnectionError (not delivered)', new ConnectionError('refused', false), 9],
     ['ConnectionError (maybe delivered)', new ConnectionError('reset', true), 9],
     ['another KctError', new KctError('redirect_refused', 'moved'), 1],
@@ -66,7 +68,7 @@ describe('exitCodeFor: HTTP errors', () => {
 
 describe('EXIT and its table', () => {
   it('has the documented values', () => {
-    expect(EXIT).toEqual({ OK: 0, UNEXPECTED: 1, USAGE: 2, TASK_UNSUCCESSFUL: 3, AUTH: 4, CREDITS: 5, NOT_FOUND: 6, CONFLICT: 7, TIMEOUT: 8, UNREACHABLE: 9, INTERRUPTED: 130, TERMINATED: 143 });
+    expect(EXIT).toEqual({ OK: 0, UNEXPECTED: 1, USAGE: 2, TASK_UNSUCCESSFUL: 3, AUTH: 4, CREDITS: 5, NOT_FOUND: 6, CONFLICT: 7, TIMEOUT: 8, UNREACHABLE: 9, STUDENTS_MISMATCH: 10, INTERRUPTED: 130, TERMINATED: 143 });
   });
 
   it('describes every code once', () => {

@@ -127,6 +127,15 @@ describe('fillMoodleWorksheet', () => {
     expect(result.bytes.equals(bytes)).toBe(true);
   });
 
+  test('a --max-grade above the worksheet\'s Maximum Grade: the grade Moodle would skip is refused, one within it is written, and the note says so', () => {
+    const { bytes } = moodleWorksheet(CLASS);
+    const result = fillMoodleWorksheet(bytes, marks([[101, { score: 15, maxScore: 20 }], [105, { score: 5, maxScore: 20 }]]), { maxGrade: 200 });
+    expect(result.report.entries.find((e) => e.participantId === '101')).toMatchObject({ status: 'refused', reason: 'out-of-range', grade: '150.00' });
+    expect(result.report.entries.find((e) => e.participantId === '105')).toMatchObject({ status: 'filled', grade: '50.00' });
+    expect(readAsMoodleImports(result.bytes, { maxGrade: 100 }).imports.has('101')).toBe(false);
+    expect(result.report.notes.join(' ')).toContain("scaled to 200 (--max-grade), but the worksheet's Maximum Grade is 100");
+  });
+
   test('says when it overwrites a grade the worksheet already held, and why that matters to Moodle', () => {
     const result = fillMoodleWorksheet(moodleWorksheet(CLASS).bytes, marks([[103, { score: 18, maxScore: 20 }]]));
     expect(result.report.entries.find((e) => e.participantId === '103')).toMatchObject({

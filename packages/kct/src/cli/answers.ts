@@ -10,6 +10,7 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
 import { AnswerList } from './answer-list.js';
+import { collectDownload, type Download, type DownloadStudentInfo } from './download.js';
 import { cliWords } from './hints.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
@@ -25,6 +26,8 @@ export interface Answer {
   files: LocalFile[];
   text?: string;
   studentId?: string;
+  /** The student's name, when a learning platform's download gives one (the student id is then the platform's participant id). */
+  studentName?: string;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface SkippedAnswer {
   label: string;
   identity: string;
   studentId?: string;
+  /** The student's name, when a learning platform's download gives one. */
+  studentName?: string;
   status: UnsentStatus;
   reason: string;
 }
@@ -54,8 +59,13 @@ export interface AnswerSources {
   studentIdFrom?: StudentIdSource;
   /** All files are the pages of one answer. */
   pages?: boolean;
-  /** Each first-level folder of a folder argument is one answer (its files are the pages); implies recursive. */
-  groupBy?: 'folder';
+  /**
+   * folder: each first-level folder of a folder argument is one answer (its files are the pages);
+   * implies recursive. student: each student of a learning platform's download (`download`).
+   */
+  groupBy?: 'folder' | 'student';
+  /** A Moodle or Canvas download, opened (cli/download.ts): its students are the answers, and it is the only input. */
+  download?: Download;
   recursive?: boolean;
   exclude?: string[];
   /** Leave out files that cannot be sent (type, empty, size, unreadable) instead of stopping the run. */
@@ -115,6 +125,10 @@ export interface Collection {
   notes: string[];
   /** Every path found and what became of it; only when asked for (`explain`), as it holds one entry per file. */
   entries: Entry[];
+  /** The student's name of row `index`, when the answers come from a learning platform's download. */
+  studentNameAt?(index: number): string | undefined;
+  /** The learning platform's download the answers come from: its platform and every student in it. */
+  download?: { platform: 'moodle' | 'canvas'; input: string; students: DownloadStudentInfo[] };
 }
 
 /** What the walk yields: a file to check, or something left out with its reason. */
@@ -164,6 +178,12 @@ interface WalkOptions {
 }
 
 export async function collectAnswers(sources: AnswerSources, io: IO, options: { explain?: boolean } = {}): Promise<Collection> {
+  if (sources.download) return { ...collectDownload(sources.download, sources, options.explain === true), shape: 'list' };
+  if (sources.groupBy === 'student') {
+    throw new UsageError('--group-by student reads a Moodle or Canvas download: name its zip, or the folder it unzips to', {
+      suggestion: 'For a folder of student folders, use --group-by folder.',
+    });
+  }
   const exclude = await excluder(sources.exclude ?? []);
   const recursive = Boolean(sources.recursive || sources.groupBy === 'folder');
   const textAnswers: Answer[] = [];

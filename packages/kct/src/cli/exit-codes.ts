@@ -4,6 +4,7 @@ import {
   ApiError, AuthenticationError, BadRequestError, ConflictError, ConnectionError, CredentialsError, InsufficientCreditsError, InterruptedError,
   KctError, NoSuchItemError, NotFoundError, PermissionError, RateLimitError, ServerError, TaskUnsuccessfulError, UsageError, WatchTimeoutError,
 } from '../api/errors.js';
+import { StudentsMismatchError } from '../platforms/fill-report.js';
 
 export const EXIT = {
   OK: 0,
@@ -16,6 +17,7 @@ export const EXIT = {
   CONFLICT: 7,
   TIMEOUT: 8,
   UNREACHABLE: 9,
+  STUDENTS_MISMATCH: 10,
   INTERRUPTED: 130,
   TERMINATED: 143,
 } as const;
@@ -32,6 +34,7 @@ const MEANINGS: Record<keyof typeof EXIT, string> = {
   CONFLICT: 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused',
   TIMEOUT: 'still not final when --timeout ran out (the task keeps running; its id is printed)',
   UNREACHABLE: 'service unreachable, or HTTP 5xx/429 after retries',
+  STUDENTS_MISMATCH: 'a grade file was filled (written when any grade was), but its students and the download\'s differ (some have no row, or some rows no submission): read the report (one-pass --moodle-worksheet, --canvas-gradebook)',
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT); running tasks are left running',
   TERMINATED: 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running',
 };
@@ -50,6 +53,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof TaskUnsuccessfulError) return EXIT.TASK_UNSUCCESSFUL;
   if (error instanceof WatchTimeoutError) return EXIT.TIMEOUT;
   if (error instanceof InterruptedError) return EXIT.INTERRUPTED;
+  if (error instanceof StudentsMismatchError) return EXIT.STUDENTS_MISMATCH;
   if (error instanceof ConnectionError) return EXIT.UNREACHABLE;
   if (error instanceof ApiError) return exitCodeForApiError(error);
   if (error instanceof KctError) return EXIT.UNEXPECTED;

@@ -1,5 +1,6 @@
 // What a fill did and what the platform would skip, per student: the same shape for Moodle and
 // Canvas so the CLI prints one table and `--json` gives scripts one schema.
+import { KctError, type KctErrorOptions } from '../api/errors.js';
 import type { Rounding } from './grade-scale.js';
 
 /**
@@ -52,6 +53,14 @@ export interface FillEntry {
   warnings: FillWarning[];
   /** The 1-based line of the row in the file. */
   line?: number;
+  /** What became of the student in the download that was marked (compareWithDownload); absent when the student is not in it. */
+  download?: DownloadOutcome;
+}
+
+/** A student's outcome in the download: the row's status (SUCCESS, EMPTY, SKIPPED, FAILURE, ...) and why, when not marked. */
+export interface DownloadOutcome {
+  status: string;
+  reason?: string;
 }
 
 export interface FillReport {
@@ -61,7 +70,11 @@ export interface FillReport {
   rounding: Rounding;
   entries: FillEntry[];
   counts: Record<FillStatus, number>;
-  /** Every marked student has a row and every row was marked (the exit-code question). */
+  /**
+   * The students on both sides are the same: every marked student has a row and every row was
+   * marked; after compareWithDownload, every student of the download has a row and every row is a
+   * student of the download (marked or not).
+   */
   studentsMatch: boolean;
   /** File-wide facts a teacher should read before importing. */
   notes: string[];
@@ -78,4 +91,58 @@ export function summarise(base: Omit<FillReport, 'counts' | 'studentsMatch'>): F
   const counts: Record<FillStatus, number> = { filled: 0, refused: 0, 'not-in-file': 0, 'not-marked': 0 };
   for (const entry of base.entries) counts[entry.status] += 1;
   return { ...base, counts, studentsMatch: counts['not-in-file'] === 0 && counts['not-marked'] === 0 };
+}
+
+/** A student of the download that was marked, and what became of them. */
+export interface DownloadStudent {
+  participantId: string;
+  displayName?: string;
+  status: string;
+  reason?: string;
+}
+
+/**
+ * The report set against the whole download, not only the marks: a row not marked whose student
+ * is in the download (an empty or failed submission) is told apart from a row of a student with
+ * no submission at all, and a student of the download with no row in the file is listed even when
+ * not marked. Students match when every student of the download has a row and every row is a
+ * student of the download.
+ */
+export function compareWithDownload(report: FillReport, students: readonly DownloadStudent[]): FillReport {
+  const byId = new Map(students.map((student) => [student.participantId, student]));
+  const outcome = (student: DownloadStudent): DownloadOutcome => ({ status: student.status, ...(student.reason ? { reason: student.reason } : {}) });
+  const entries: FillEntry[] = report.entries.map((entry) => {
+    const student = byId.get(entry.participantId);
+    if (!student) return entry;
+    const displayName = entry.displayName ?? student.displayName;
+    return { ...entry, ...(displayName !== undefined ? { displayName } : {}), download: outcome(student) };
+  });
+  const listed = new Set(entries.map((entry) => entry.participantId));
+  for (const student of students) {
+    if (listed.has(student.participantId)) continue;
+    entries.push({ participantId: student.participantId, ...(student.displayName !== undefined ? { displayName: student.displayName } : {}), status: 'not-in-file', warnings: [], download: outcome(student) });
+  }
+  const notes = [...report.notes];
+  const noSubmission = entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined);
+  const noRow = entries.filter((entry) => entry.status === 'not-in-file');
+  const names = (list: FillEntry[]) => `${list.slice(0, 5).map((entry) => entry.displayName ?? entry.participantId).join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`;
+  if (noRow.length > 0) {
+    notes.push(`${noRow.length} student(s) of the download have no row in the file (${names(noRow)}), so the platform has nowhere to put their grade. ` +
+      'Download the file again (a student who joined after it was downloaded has no row in it), or enter these grades by hand.');
+  }
+  if (noSubmission.length > 0) {
+    notes.push(`${noSubmission.length} row(s) of the file are students with no submission in the download (${names(noSubmission)}); their rows are left as they were.`);
+  }
+  const base = summarise({ ...report, entries, notes });
+  return { ...base, studentsMatch: noRow.length === 0 && noSubmission.length === 0 };
+}
+
+/**
+ * A grade file was filled, but the students on its two sides differ: some of the download have no
+ * row in it, or some of its rows have no submission in the download.
+ */
+export class StudentsMismatchError extends KctError {
+  constructor(message: string, options: KctErrorOptions = {}) {
+    super('students_mismatch', message, options);
+  }
 }

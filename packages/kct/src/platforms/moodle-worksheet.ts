@@ -192,6 +192,15 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
       entries.push({ ...base, status: 'refused', reason: scaled.reason, detail: scaled.detail, warnings: [] });
       continue;
     }
+    // --max-grade may differ from the row's: Moodle's importer skips a grade above the assignment's maximum, which the row shows
+    const rowMaximum = readDecimal(row.maxGrade ?? '');
+    if (rowMaximum !== undefined && scaled.value > rowMaximum) {
+      entries.push({
+        ...base, status: 'refused', grade: scaled.text, reason: 'out-of-range',
+        detail: `above the row's Maximum Grade ${row.maxGrade}, so Moodle would skip it (scaled to ${maximum}: check --max-grade)`, warnings: [],
+      });
+      continue;
+    }
     if (row.canChange !== undefined && row.canChange.trim().toLowerCase() === 'no') {
       entries.push({
         ...base, status: 'refused', grade: scaled.text, reason: 'grade-locked',
@@ -222,6 +231,10 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
       `${overwrites} filled row(s) already held a grade. Moodle skips a row whose grade was changed in Moodle more than a minute after its "Last modified (grade)"; ` +
         'kct cannot see Moodle, so download a fresh worksheet if grades may have changed since, or tick "Allow updating records that have been modified more recently in Moodle than in the spreadsheet" when importing.',
     );
+  }
+  const fileMaximum = readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '');
+  if (options.maxGrade !== undefined && fileMaximum !== undefined && fileMaximum !== options.maxGrade) {
+    notes.push(`Grades were scaled to ${options.maxGrade} (--max-grade), but the worksheet's Maximum Grade is ${fileMaximum}; Moodle reads the grade as out of ${fileMaximum}.`);
   }
   if (columns.feedback === 0) notes.push('The feedback column is the first column, which Moodle\'s importer ignores (it tests the column index with empty()); the feedback will not be imported.');
   const unreadable = sheet.rows.filter((row) => !row.participantId);

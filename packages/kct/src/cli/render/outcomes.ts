@@ -21,6 +21,8 @@ import { fitColumns, keepEnd, keepStart } from './fit.js';
 export interface AnswerOutcome {
   file: string;
   student_id?: string;
+  /** The student's name, when a learning platform's download gives one (student_id is then the platform's participant id). */
+  student_name?: string;
   task_id?: string;
   /** Task status, or ERROR when it was never accepted / could not be followed. */
   status: string;
@@ -65,6 +67,10 @@ export interface WriterOptions {
   waited?: boolean;
   /** What the run found and left out without a row, for the summary's "Not sent" line. */
   leftOut?: LeftOutCounts;
+  /** The rows name their students (a learning platform's download): CSV gets a last column, student_name. */
+  studentNames?: boolean;
+  /** --json is one object, the rows under "rows" and what finish() is given beside them, instead of the array of rows. */
+  envelope?: boolean;
 }
 
 /** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
@@ -81,6 +87,8 @@ export class OutcomeWriter {
   private readonly gradedBy = new Set<string>();
   private readonly waited: boolean;
   private readonly leftOut?: LeftOutCounts;
+  private readonly studentNames: boolean;
+  private readonly envelope: boolean;
   private added = 0;
   /** Rows of things found and not sent (SKIPPED, EMPTY, NOT_ENTERED). */
   private unsent = 0;
@@ -105,6 +113,8 @@ export class OutcomeWriter {
   constructor(private readonly io: IO, private readonly format: OutputFormat, options: WriterOptions = {}) {
     this.waited = options.waited !== false;
     this.leftOut = options.leftOut;
+    this.studentNames = options.studentNames === true;
+    this.envelope = options.envelope === true && format === 'json';
     if (format === 'json' || format === 'table') this.spool = new RowSpool(options.rows ?? 0);
   }
 
@@ -161,11 +171,19 @@ export class OutcomeWriter {
     if (this.format === 'csv') this.flushCsv(true);
   }
 
-  /** Prints what comes at the end: the rest of the array, the table, the summary and what was not marked. */
-  async finish(): Promise<void> {
+  /**
+   * Prints what comes at the end: the rest of the array, the table, the summary and what was not
+   * marked. `beside`: with `envelope`, what --json's object holds beside the rows (the import report).
+   */
+  async finish(beside?: Record<string, unknown>): Promise<void> {
     try {
       if (this.format === 'csv') this.flushCsv(true);
-      if (this.format === 'json') outRaw(this.io, this.jsonRows === 0 ? '[]\n' : '\n]\n');
+      if (this.format === 'json' && !this.envelope) outRaw(this.io, this.jsonRows === 0 ? '[]\n' : '\n]\n');
+      if (this.envelope) {
+        // as JSON.stringify({ rows, ...beside }, null, 2) would print it, the rows already out
+        const more = Object.entries(beside ?? {}).map(([key, value]) => `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`).join('');
+        outRaw(this.io, `${this.jsonRows === 0 ? '{\n  "rows": []' : '\n  ]'}${more}\n}\n`);
+      }
       if (this.format === 'table') await this.printTable();
     } finally {
       this.discard();
@@ -218,7 +236,8 @@ export class OutcomeWriter {
 
   /** Rows of the one array, as JSON.stringify(rows, null, 2) would print them, one at a time. */
   private writeJsonRow(row: string): void {
-    outRaw(this.io, `${this.jsonRows === 0 ? '[\n' : ',\n'}  ${row.replaceAll('\n', '\n  ')}`);
+    if (this.envelope) outRaw(this.io, `${this.jsonRows === 0 ? '{\n  "rows": [\n' : ',\n'}    ${row.replaceAll('\n', '\n    ')}`);
+    else outRaw(this.io, `${this.jsonRows === 0 ? '[\n' : ',\n'}  ${row.replaceAll('\n', '\n  ')}`);
     this.jsonRows += 1;
   }
 
@@ -262,7 +281,7 @@ export class OutcomeWriter {
 
   private addCsv(outcome: AnswerOutcome): void {
     const scores = (outcome.evaluation ?? []).filter((e) => e.type !== 'error').map((e): [string, unknown] => [e.item as string, e.score]);
-    const row: CsvRow = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, max_score: outcome.max_score, message: outcome.message ?? '', duplicate_of: outcome.duplicate_of ?? '', scores };
+    const row: CsvRow = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, max_score: outcome.max_score, message: outcome.message ?? '', duplicate_of: outcome.duplicate_of ?? '', student_name: outcome.student_name ?? '', scores };
     if (this.csvHeader) {
       this.writeCsvRows([row]);
       return;
@@ -285,7 +304,8 @@ export class OutcomeWriter {
   private writeCsvHeader(criteria: string[]): void {
     this.csvHeader = criteria;
     // max_score, message and duplicate_of go last, after the criteria, so the columns scripts already read stay where they were
-    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria, 'max_score', 'message', 'duplicate_of']]));
+    // student_name, for a learning platform's download only, after them all
+    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria, 'max_score', 'message', 'duplicate_of', ...(this.studentNames ? ['student_name'] : [])]]));
   }
 
   private flushCsv(final: boolean): void {
@@ -307,14 +327,14 @@ export class OutcomeWriter {
     const criteria = this.csvHeader!;
     const lines = rows.map((o) => {
       const byItem = new Map(o.scores);
-      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item))), cell(o.max_score), o.message ?? '', o.duplicate_of ?? ''];
+      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item))), cell(o.max_score), o.message ?? '', o.duplicate_of ?? '', ...(this.studentNames ? [o.student_name ?? ''] : [])];
     });
     outRaw(this.io, this.stringify!(lines));
   }
 }
 
 /** One CSV row, kept until the header (the first marked answer's criteria) is known. */
-interface CsvRow { file: string; student_id: string; task_id: string; status: string; score: unknown; max_score?: unknown; message?: string; duplicate_of?: string; scores: [string, unknown][] }
+interface CsvRow { file: string; student_id: string; task_id: string; status: string; score: unknown; max_score?: unknown; message?: string; duplicate_of?: string; student_name?: string; scores: [string, unknown][] }
 
 /** The folder segments every path so far shares (never a file name), or undefined when none can be. */
 function commonFolder(shared: string[] | undefined, path: string, flat: boolean): string[] | undefined {
@@ -332,6 +352,7 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {
     file: outcome.file === '' ? null : outcome.file, // a task read back by id (kct result) has no file
     student_id: outcome.student_id ?? null,
+    ...(outcome.student_name ? { student_name: outcome.student_name } : {}),
     task_id: outcome.task_id ?? null,
     status: outcome.status,
     score: outcome.score ?? null,

@@ -12,6 +12,8 @@ import { criteriaChart, distributionChart } from './charts.js';
 export interface ReportRow {
   file?: string;
   student_id?: string | null;
+  /** The student's name, when a learning platform's download gives one. */
+  student_name?: string | null;
   task_id?: string | null;
   status: string;
   score?: number | null;
@@ -63,6 +65,7 @@ export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(S
 
 /** Who the row is about: the student id, else the file's name. */
 export function studentOf(row: ReportRow): string {
+  if (row.student_name) return row.student_name;
   if (row.student_id) return row.student_id;
   const file = row.file ?? row.task_id ?? '';
   return file.split(/[\\/]/).pop() || file;

@@ -11,6 +11,7 @@ import type { ReportRow } from './html.js';
 const Row = z.looseObject({
   file: z.string().optional(),
   student_id: z.string().nullable().optional(),
+  student_name: z.string().nullable().optional(),
   task_id: z.string().nullable().optional(),
   status: z.string().min(1),
   score: z.number().nullable().optional(),

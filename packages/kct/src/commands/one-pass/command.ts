@@ -1,11 +1,13 @@
 import { defineCommand } from '../../cli/define-command.js';
-import { maxRps, output, watchOptions } from '../../cli/options.js';
+import { maxRps, output, positiveNumber, watchOptions } from '../../cli/options.js';
+import { ROUNDINGS } from '../../platforms/grade-scale.js';
+import { gradeFileFlag, outputFileFlag } from './grade-flags.js';
 
 export const command = defineCommand({
   name: 'one-pass',
   summary: 'mark answers: each file (or folder of files) becomes a task, watched until marked',
   args: {
-    '[answers...]': 'answer files (PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF), folders of them, or - for text on stdin',
+    '[answers...]': 'answer files (PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF), folders of them, - for text on stdin, or a Moodle or Canvas download (its zip)',
   },
   options: {
     '-m, --model <id>': 'marking model id from `kct models` (default: config `model`, env KCT_MODEL)',
@@ -14,7 +16,7 @@ export const command = defineCommand({
     '--student-id-from <source>': { description: 'student_id of each answer: its file name without extension, its student folder (the first folder level, with --recursive), or none', choices: ['name', 'folder', 'none'], defaultValue: 'name' },
     '-r, --recursive': 'also mark the answers in subfolders of a folder',
     '--exclude <glob>': { description: 'leave out paths matching this glob, relative to the folder (repeatable): "drafts/**", "*.docx"', repeatable: true },
-    '--group-by <unit>': { description: 'folder: the files of each student folder are the pages of one answer (implies --recursive)', choices: ['folder'] },
+    '--group-by <unit>': { description: 'folder: the files of each student folder are the pages of one answer (implies --recursive); student: each student of a Moodle or Canvas download, unzipped (a zip is always read so), is one answer of their files and online text', choices: ['folder', 'student'] },
     '--skip-unsupported': 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping',
     '--pages': 'the files are the pages of ONE answer: one request, up to 10 files',
     '-j, --jobs <n>': { description: 'submissions in flight at once', defaultValue: '4' },
@@ -35,6 +37,14 @@ export const command = defineCommand({
     '--idempotency-key <key>': 'your base key: each answer is sent as <key>-<its path relative to its folder, or its --student-id> (default: derived from model, fields and file contents)',
     '--no-wait': 'print the accepted task and exit without waiting',
     '--report <file>': 'also write a class report, one self-contained HTML file (see `kct report`)',
+    '--moodle-worksheet <csv>': { description: 'fill a copy of Moodle\'s grading worksheet (the CSV of "Download grading worksheet") with the grades and feedback, for "Upload grading worksheet"; the answers are the assignment\'s download', check: gradeFileFlag('--moodle-worksheet', 'Moodle') },
+    '--canvas-gradebook <csv>': { description: 'fill a copy of Canvas\'s gradebook export (Grades, Export, "Export Entire Gradebook") in the column of --assignment, for Grades, Import', check: gradeFileFlag('--canvas-gradebook', 'Canvas') },
+    '--assignment <name-or-id>': 'the gradebook\'s assignment column to fill: its id (the number in brackets) or its exact name (with --canvas-gradebook)',
+    '--rounding <how>': { description: 'how grades scaled to the file\'s maximum are rounded (default two-decimals, as Moodle shows them)', choices: ROUNDINGS },
+    '--max-grade <n>': { description: 'the assignment\'s maximum grade or points possible, when the file gives none (or to override it)', check: positiveNumber('--max-grade') },
+    '--feedback <form>': { description: 'feedback written to the worksheet\'s "Feedback comments": html (default: Moodle stores it as HTML), text, or none', choices: ['html', 'text', 'none'] },
+    '--grades-out <file>': { description: 'the filled copy to write (default: <name>.kct.csv beside the file; kct never replaces a file)', check: outputFileFlag('--grades-out') },
+    '--in-place': 'replace the downloaded worksheet or gradebook with the filled copy, instead of writing a new file',
     ...watchOptions,
     ...output(),
   },
@@ -49,6 +59,9 @@ export const command = defineCommand({
     'find answers -name "*.pdf" | kct one-pass --files-from - --model 12 --output ndjson',
     'kct one-pass answers/ --model 12 --jobs 8 --resume marks.journal   # safe to re-run after a crash',
     'kct one-pass moodle-export/ --recursive --student-id-from folder --group-by folder --model 12 --output csv',
+    'kct one-pass submissions.zip --model 12 --moodle-worksheet Grades.csv   # writes Grades.kct.csv for "Upload grading worksheet"',
+    'kct one-pass submissions.zip --model 12 --moodle-worksheet Grades.csv --rounding integer --feedback text --json',
+    'kct one-pass submissions/ --group-by student --model 12 --canvas-gradebook export.csv --assignment "Essay 1" --grades-out import.csv',
     'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',
     'kct one-pass answers/ --model 12 --idempotency-key class9   # keys class9-a1.txt, class9-a2.txt, ...',
     'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',

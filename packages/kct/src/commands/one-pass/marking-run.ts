@@ -673,7 +673,10 @@ export class MarkingRun {
   private emit(row: number, found: AnswerOutcome): void {
     const { writer } = this.settings;
     const extras = this.extras.get(row);
-    const outcome = extras ? { ...found, ...extras } : found;
+    // a learning platform's download names its students: the row says the name with the id
+    const studentName = this.settings.collection.studentNameAt?.(row);
+    const named = studentName === undefined ? found : { ...found, student_name: studentName };
+    const outcome = extras ? { ...named, ...extras } : named;
     this.extras.delete(row);
     this.ledgerRows.delete(row);
     if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;

@@ -9,9 +9,12 @@ import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.
 import { cachedHasher, checkBaseKey, type KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
 import { collectAnswers } from '../../cli/answers.js';
+import { downloadHint, downloadInput, openDownload, type Download } from '../../cli/download.js';
+import { StudentsMismatchError, type FillReport } from '../../platforms/fill-report.js';
+import { GradeFile, importHint, MarkBook, reportLines } from './grade-file.js';
 import { warnOnRubricTotal } from '../../cli/rubric-total.js';
 import type { Context } from '../../cli/context.js';
-import { err, out } from '../../cli/io.js';
+import { err, out, safeText } from '../../cli/io.js';
 import { Journal } from './journal.js';
 import { Ledger } from './ledger.js';
 import { stateDir } from '../../cli/config-store.js';
@@ -41,6 +44,35 @@ export async function run(options: Options, context: Context): Promise<void> {
   const format = resolveFormat(options, settings.output);
   const jobs = parsePositiveInteger(options.jobs, '--jobs');
   const timings = watchTimings(options, context.env);
+  // the grade file is read and checked, and the file kct will write chosen, before anything is sent
+  const gradeFile = GradeFile.open(options, { wait: options.wait !== false });
+  const inputs = options.answers ?? [];
+  const found = downloadInput(inputs, { groupBy: options.groupBy, gradeFileFlag: options.moodleWorksheet !== undefined ? '--moodle-worksheet' : options.canvasGradebook !== undefined ? '--canvas-gradebook' : undefined });
+  if (!found && !options.recursive && options.groupBy === undefined) {
+    const hint = downloadHint(inputs);
+    if (hint) err(context.io, `kct: ${hint}`);
+  }
+  // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
+  const download = found ? await openDownload(found) : undefined;
+  try {
+    if (gradeFile && download) gradeFile.checkAgainst({ input: download.input, platform: download.platform, students: download.recognised.students });
+    await markAnswers(options, context, { keyRule, modelId, format, jobs, timings, gradeFile, download });
+  } finally {
+    await download?.cleanup();
+  }
+}
+
+interface Prepared {
+  keyRule: KeyRule;
+  modelId: number;
+  format: OutputFormat;
+  jobs: number;
+  timings: ReturnType<typeof watchTimings>;
+  gradeFile?: GradeFile;
+  download?: Download;
+}
+
+async function markAnswers(options: Options, context: Context, { keyRule, modelId, format, jobs, timings, gradeFile, download }: Prepared): Promise<void> {
   const maxRps = options.maxRps;
   // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
   const clientReady = context.client({}, { maxRps });
@@ -57,6 +89,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     exclude: options.exclude,
     skipUnsupported: options.skipUnsupported,
     pages: options.pages,
+    download,
   }, context.io);
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
@@ -94,12 +127,21 @@ export async function run(options: Options, context: Context): Promise<void> {
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  const writer = single ? undefined : new OutcomeWriter(context.io, format, { rows: collection.rows, waited: options.wait !== false, leftOut: collection.leftOut });
+  const writer = single ? undefined : new OutcomeWriter(context.io, format, {
+    rows: collection.rows,
+    waited: options.wait !== false,
+    leftOut: collection.leftOut,
+    studentNames: collection.download !== undefined,
+    // with a grade file, --json is one object: the rows, and the import report
+    envelope: gradeFile !== undefined,
+  });
   await writer?.init();
+  const markBook = gradeFile ? new MarkBook() : undefined;
   for (const skip of collection.skipped) {
-    const outcome: AnswerOutcome = { file: skip.label, student_id: skip.studentId, status: skip.status, message: skip.reason };
+    const outcome: AnswerOutcome = { file: skip.label, student_id: skip.studentId, ...(skip.studentName !== undefined ? { student_name: skip.studentName } : {}), status: skip.status, message: skip.reason };
     writer?.add(outcome, skip.index);
     report?.add(outcome);
+    markBook?.add(outcome);
   }
   const counts = { done: 0, failed: 0, total: collection.count };
   let progress: ProgressReporter | undefined;
@@ -126,6 +168,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     writer,
     onRow: (outcome) => {
       report?.add(outcome);
+      markBook?.add(outcome);
       counts.done += 1;
       if (outcome.status !== 'SUCCESS') counts.failed += 1;
       (progress as ClassProgress | undefined)?.finished?.(outcome, counts);
@@ -153,11 +196,36 @@ export async function run(options: Options, context: Context): Promise<void> {
   progress?.stop();
   journal?.close();
   ledger?.close();
+  // the grade file filled from the marks, and set against every student of the download
+  const filled = gradeFile && markBook ? gradeFile.fill(markBook.marks, markBook.students(collection.download?.students ?? [])) : undefined;
+  const output = filled && filled.report.counts.filled > 0 ? gradeFile!.target : null;
   if (single) await printSingle(context, outcome.last!, format, options.wait === false);
-  else await writer!.finish();
+  else await writer!.finish(filled ? { import: { file: gradeFile!.path, output, ...filled.report } } : undefined);
   if (outcome.sentInBatches > 0 && !single) err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
   if (report) context.note(reportWritten(await report.finish()));
+  if (gradeFile && filled) {
+    // what the platform would import and skip, said before the file is written
+    for (const line of reportLines(gradeFile, filled.report, output)) (format === 'table' ? out : err)(context.io, safeText(context.io, line, format === 'table' ? 'stdout' : 'stderr'));
+    if (output !== null) {
+      gradeFile.write(filled.bytes);
+      context.note(`kct: wrote ${output}: ${plural(filled.report.counts.filled, 'grade')} filled; ${importHint(gradeFile.platform)}`);
+    }
+  }
   marking.throwExitStatus();
+  if (filled && !filled.report.studentsMatch) throw mismatch(gradeFile!, filled.report, collection.download?.input);
+}
+
+/** Exit 10: the file is written, but students are on one side only; the report above names them. */
+function mismatch(gradeFile: GradeFile, report: FillReport, input: string | undefined): StudentsMismatchError {
+  const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
+  const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
+  const parts = [
+    ...(noRow > 0 ? [`${plural(noRow, 'student')} of ${input ?? 'the download'} ${noRow === 1 ? 'has' : 'have'} no row in ${gradeFile.path}`] : []),
+    ...(noSubmission > 0 ? [`${plural(noSubmission, 'row')} of ${gradeFile.path} ${noSubmission === 1 ? 'is a student' : 'are students'} with no submission in the download`] : []),
+  ];
+  return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
+    suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} report above names each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
+  });
 }
 
 /** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
