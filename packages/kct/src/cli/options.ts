@@ -2,14 +2,16 @@
 // output format, watching a task, the request budget, signing in to the product (`kct keys`), and kct's
 // global flags. Each command's options schema is derived from its flags when it runs (cli/define-command.ts), so zod is not loaded here.
 import type { OptionSpecs } from './define-command.js';
+import { parseDuration } from './duration.js';
 import { checked, outputAsFile, parseMaxRps } from './parse.js';
 
 export const output = () => ({ '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] } }) as const satisfies OptionSpecs;
 
 // durations are checked where they are used (cli/watch.ts), naming the flag or KCT_POLL_INTERVAL
 export const watchOptions = {
-  '--timeout <duration>': { description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)', defaultValue: '30m' },
-  '--poll-interval <duration>': 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)',
+  '--timeout <duration>': { description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)', defaultValue: '30m', check: checked(parseDuration, '--timeout') },
+  // an empty value is none: KCT_POLL_INTERVAL, else the spec's 3 s
+  '--poll-interval <duration>': { description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)', check: checked((value, flag) => (value === '' ? undefined : parseDuration(value, flag)), '--poll-interval') },
 } as const satisfies OptionSpecs;
 
 /** The run's request budget (src/client/budget.ts); KCT_MAX_RPS is read by cli/environment.ts. */

@@ -6,23 +6,20 @@ import type { StatusSnapshot } from '../api/schemas.js';
 import type { KctClient } from '../client/client.js';
 import { pollSchedule } from '../client/poll.js';
 import type { Context } from './context.js';
-import { parseDuration } from './duration.js';
 import { err, type IO } from './io.js';
 import { describeSnapshot } from './render/snapshot.js';
 import { stripControls } from './sanitize.js';
 import { fromEnv } from './environment.js';
 
+/** --timeout and --poll-interval, checked where they are declared (cli/options.ts watchOptions), in milliseconds. */
 export interface WatchFlags {
-  timeout: unknown;
-  pollInterval?: unknown;
+  timeout: number;
+  pollInterval?: number;
 }
 
-/** --timeout (its default is declared with the flag, cli/options.ts) and the first interval: --poll-interval, else KCT_POLL_INTERVAL. */
+/** --timeout and the first interval: --poll-interval, else KCT_POLL_INTERVAL (each error names where the bad value came from). */
 export function watchTimings(flags: WatchFlags, env: NodeJS.ProcessEnv): { timeoutMs: number; startMs?: number } {
-  const timeoutMs = parseDuration(String(flags.timeout), '--timeout');
-  // Name where a bad value came from: blaming --poll-interval when it was never passed misleads.
-  const startMs = flags.pollInterval !== undefined && flags.pollInterval !== '' ? parseDuration(String(flags.pollInterval), '--poll-interval') : fromEnv(env, 'KCT_POLL_INTERVAL');
-  return { timeoutMs, startMs };
+  return { timeoutMs: flags.timeout, startMs: flags.pollInterval ?? fromEnv(env, 'KCT_POLL_INTERVAL') };
 }
 
 export async function watchWithProgress(context: Context, client: KctClient, taskIds: string[], flags: WatchFlags): Promise<Map<string, StatusSnapshot>> {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/define-command.js';
-import { maxRps, output, positiveNumber, watchOptions } from '../../cli/options.js';
+import { maxRps, output, watchOptions } from '../../cli/options.js';
+import { checked, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
 import { ROUNDINGS } from '../../platforms/grade-scale.js';
 import { gradeFileFlag, outputFileFlag } from './grade-flags.js';
 
@@ -19,7 +20,7 @@ export const command = defineCommand({
     '--group-by <unit>': { description: 'folder: the files of each student folder are the pages of one answer (implies --recursive); student: each student of a Moodle or Canvas download, unzipped (a zip is always read so), is one answer of their files and online text', choices: ['folder', 'student'] },
     '--skip-unsupported': 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping',
     '--pages': 'the files are the pages of ONE answer: one request, up to 10 files',
-    '-j, --jobs <n>': { description: 'submissions in flight at once', defaultValue: '4' },
+    '-j, --jobs <n>': { description: 'submissions in flight at once', defaultValue: '4', check: checked(parsePositiveInteger, '--jobs') },
     '--resume <journal>': 'record each answer\'s task and row in this file; a re-run sends nothing for finished answers and follows running ones',
     '--via <route>': { description: 'how plain-text answers are sent: one request each (one-pass), 100 to a request (batch), or batch from 500 of them (auto)', choices: ['auto', 'one-pass', 'batch'], defaultValue: 'auto' },
     ...maxRps(),
@@ -30,7 +31,7 @@ export const command = defineCommand({
     '--name <name>': 'assignment name (assignment_name)',
     '--desc <text>': 'assignment description (assignment_desc)',
     '--cum-method <method>': { description: 'how criterion scores add up', choices: ['sum', 'average'] },
-    '--total-score <n>': 'hint of the rubric total (with --rubric-file or --rubric-text, a warning when the criteria add up to another total)',
+    '--total-score <n>': { description: 'hint of the rubric total (with --rubric-file or --rubric-text, a warning when the criteria add up to another total)', check: checked(parsePositiveNumber, '--total-score') },
     '--spec <text>': 'parsing instruction (specification), e.g. "question 2 only"',
     '--style <style>': { description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },
     '--student-id <id>': 'your anonymous student id, passed through',
@@ -41,7 +42,7 @@ export const command = defineCommand({
     '--canvas-gradebook <csv>': { description: 'fill a copy of Canvas\'s gradebook export (Grades, Export, "Export Entire Gradebook") in the column of --assignment, for Grades, Import', check: gradeFileFlag('--canvas-gradebook', 'Canvas') },
     '--assignment <name-or-id>': 'the gradebook\'s assignment column to fill: its id (the number in brackets) or its exact name (with --canvas-gradebook)',
     '--rounding <how>': { description: 'how grades scaled to the file\'s maximum are rounded (default two-decimals, as Moodle shows them)', choices: ROUNDINGS },
-    '--max-grade <n>': { description: 'the assignment\'s maximum grade or points possible, when the file gives none (or to override it)', check: positiveNumber('--max-grade') },
+    '--max-grade <n>': { description: 'the assignment\'s maximum grade or points possible, when the file gives none (or to override it)', check: checked(parsePositiveNumber, '--max-grade') },
     '--feedback <form>': { description: 'feedback written to the worksheet\'s "Feedback comments": html (default: Moodle stores it as HTML), text, or none', choices: ['html', 'text', 'none'] },
     '--grades-out <file>': { description: 'the filled copy to write (default: <name>.kct.csv beside the file; kct never replaces a file)', check: outputFileFlag('--grades-out') },
     '--in-place': 'replace the downloaded worksheet or gradebook with the filled copy, instead of writing a new file',

@@ -19,7 +19,7 @@ import { Journal } from './journal.js';
 import { Ledger } from './ledger.js';
 import { stateDir } from '../../cli/config-store.js';
 import { AGAIN, MarkingRun, dropUndefined } from './marking-run.js';
-import { parseModelId, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { parseModelId } from '../../cli/parse.js';
 import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../../cli/render/outcomes.js';
 import { resolveFormat, type OutputFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
@@ -42,7 +42,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
-  const jobs = parsePositiveInteger(options.jobs, '--jobs');
+  const { jobs } = options;
   const timings = watchTimings(options, context.env);
   // the grade file is read and checked, and the file kct will write chosen, before anything is sent
   const gradeFile = GradeFile.open(options, { wait: options.wait !== false });
@@ -102,7 +102,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
     assignment_name: options.name,
     assignment_desc: options.desc,
     cum_method: options.cumMethod,
-    total_score: options.totalScore === undefined ? undefined : parsePositiveNumber(options.totalScore, '--total-score'),
+    total_score: options.totalScore,
     specification: options.spec,
     style: options.style,
   });
