@@ -24,6 +24,10 @@ export interface Summary {
   empty: number;
   /** Subfolders not entered (without --recursive). */
   notEntered: number;
+  /** Credits charged for the answers this run sent (replays not counted), when the service said. */
+  creditsCharged?: number;
+  /** Answers the service (or this machine's ledger) knew from before: not charged again. */
+  replayed: number;
   other: number;
   mean?: number;
   median?: number;
@@ -61,6 +65,15 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
   return parts;
 }
 
+/** What the run cost: credits charged for what it sent, and the answers sent before, not charged again. */
+export function creditsLine(summary: Summary): string | undefined {
+  if (summary.creditsCharged === undefined && summary.replayed === 0) return undefined;
+  const parts = [];
+  if (summary.creditsCharged !== undefined) parts.push(`${summary.creditsCharged} charged by this run`);
+  if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} sent before, not charged again`);
+  return `Credits: ${parts.join('; ')}`;
+}
+
 export function renderSummary(summary: Summary, options: { unicode: boolean; leftOut?: LeftOutCounts }): string[] {
   const lines: string[] = [];
   const parts = [`${summary.marked} of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'} marked`];
@@ -70,6 +83,8 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
   lines.push(`Summary: ${parts.join(', ')}`);
   const notSent = notSentParts(summary, options.leftOut);
   if (notSent.length > 0) lines.push(`Not sent: ${notSent.join(', ')}`);
+  const credits = creditsLine(summary);
+  if (credits) lines.push(credits);
   if (summary.mean === undefined) return lines;
   const outOf = summary.maxScore === undefined ? '' : ` / ${summary.maxScore}`;
   lines.push(`Totals: mean ${summary.mean}${outOf}, median ${summary.median}, range ${summary.min}–${summary.max}`);

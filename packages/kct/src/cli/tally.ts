@@ -9,6 +9,9 @@ export interface ScoredOutcome {
   score?: number | null;
   maxScore?: number | null;
   evaluation?: EvaluationEntry[] | null;
+  /** Credits the service charged for this answer; a replay's are those of the run that sent it. */
+  creditsCharged?: number | null;
+  replayed?: boolean;
 }
 
 // A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
@@ -26,6 +29,8 @@ export class ClassTally {
   private empty = 0;
   private notEntered = 0;
   private marked = 0;
+  private credits?: number;
+  private replayed = 0;
   private sum = 0;
   private min = Infinity;
   private max = -Infinity;
@@ -42,6 +47,8 @@ export class ClassTally {
     if (outcome.status === 'SKIPPED') this.skipped += 1;
     if (outcome.status === 'EMPTY') this.empty += 1;
     if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
+    if (outcome.replayed) this.replayed += 1;
+    else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
     if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
     const score = outcome.score;
     this.marked += 1;
@@ -76,6 +83,8 @@ export class ClassTally {
       skipped: this.skipped,
       empty: this.empty,
       notEntered: this.notEntered,
+      ...(this.credits !== undefined ? { creditsCharged: this.credits } : {}),
+      replayed: this.replayed,
       other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
       histogram: [],
       criteria: [],

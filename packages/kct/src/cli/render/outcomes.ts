@@ -144,7 +144,7 @@ export class OutcomeWriter {
       if (this.duplicates.length < LISTED_PROBLEMS) this.duplicates.push(`  ${safeText(this.io, outcome.file, 'stderr')} = ${safeText(this.io, outcome.duplicate_of, 'stderr')}`);
     }
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
-    if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation });
+    if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation, creditsCharged: creditsOf(outcome), replayed: outcome.replayed });
     if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
     if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
@@ -347,6 +347,12 @@ function commonFolder(shared: string[] | undefined, path: string, flat: boolean)
   return same === 0 ? undefined : shared.slice(0, same);
 }
 
+/** The credits charged for an answer: its row's, else its result record's, else unknown (null). */
+function creditsOf(outcome: AnswerOutcome): number | null {
+  if (typeof outcome.credits_charged === 'number') return outcome.credits_charged;
+  return typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null;
+}
+
 /** The row of an answer in every machine format (docs/guides/marking-a-class.md, "Output shapes"). */
 export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
   return {
@@ -357,7 +363,7 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     status: outcome.status,
     score: outcome.score ?? null,
     max_score: outcome.max_score ?? null,
-    credits_charged: typeof outcome.credits_charged === 'number' ? outcome.credits_charged : typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null,
+    credits_charged: creditsOf(outcome),
     ...(outcome.message ? { message: outcome.message } : {}),
     ...(outcome.duplicate_of ? { duplicate_of: outcome.duplicate_of } : {}),
     ...(outcome.replayed ? { replayed: true } : {}),

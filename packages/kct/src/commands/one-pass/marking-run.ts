@@ -69,8 +69,8 @@ export interface RunSettings {
   onRow?: (outcome: AnswerOutcome) => void;
   onSnapshot?: (snapshot: StatusSnapshot, changed: boolean) => void;
   onTransientError?: (taskId: string, error: Error) => void;
-  /** Told when a task is accepted (for the single-answer "accepted" line); `replayed`: it is an earlier submission's. */
-  onAccepted?: (task: Task, replayed: boolean) => void;
+  /** Told when a task is accepted (the "accepted" line, the cost); `replayed`: it is an earlier submission's; `answers`: how many it holds (a batch's items). */
+  onAccepted?: (task: Task, replayed: boolean, answers: number) => void;
 }
 
 export interface RunOutcome {
@@ -328,7 +328,7 @@ export class MarkingRun {
       this.tasked.add(answer.index);
       this.settings.ledger?.onePassAccepted(key, fingerprint);
       journal?.submitted(answer.label, key, task.task_id, task.status ?? 'QUEUED');
-      this.settings.onAccepted?.(task, replayed);
+      this.settings.onAccepted?.(task, replayed, 1);
       if (!this.settings.wait) {
         // a replay's acceptance is the stored one: its state now is read, never printed as current
         if (replayed) this.emit(answer.index, await this.currentState(base, task.task_id));
@@ -538,6 +538,7 @@ export class MarkingRun {
     if (task.replayed) this.replayed += chunk.rows.length;
     this.firstTaskId ??= task.task_id;
     this.sentInBatches += chunk.rows.length;
+    this.settings.onAccepted?.(task, task.replayed === true, chunk.rows.length);
     chunk.rows.forEach((row, item) => {
       this.tasked.add(row);
       if (task.replayed) this.extra(row).replayed = true;

@@ -147,6 +147,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   let progress: ProgressReporter | undefined;
   if (options.wait !== false) progress = single ? await createProgressReporter(context.io) : await classProgress(context, counts);
 
+  let quoted = false;
   const marking = new MarkingRun({
     context,
     client,
@@ -175,8 +176,16 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
     },
     onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
     onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
-    onAccepted: (task, replayed) => {
-      if (!single || options.wait === false) return;
+    onAccepted: (task, replayed, answers) => {
+      if (!single) {
+        // the service quotes a price with the first task it accepts: said once, for the whole run
+        if (!quoted && !replayed && typeof task.credit_cost === 'number') {
+          quoted = true;
+          context.note(costQuote(task.credit_cost / answers, collection.count));
+        }
+        return;
+      }
+      if (options.wait === false) return;
       if (replayed) context.note(`kct: already submitted: following ${task.task_id} (the same answer sent before; no new charge)`);
       else context.note(`kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
     },
@@ -213,6 +222,13 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   }
   marking.throwExitStatus();
   if (filled && !filled.report.studentsMatch) throw mismatch(gradeFile!, filled.report, collection.download?.input);
+}
+
+/** The cost of a class run, from the price quoted for its first answer. */
+export function costQuote(perAnswer: number, answers: number): string {
+  const each = Number.isInteger(perAnswer) ? perAnswer : Math.round(perAnswer * 100) / 100;
+  const about = Math.ceil(perAnswer * answers);
+  return `kct: cost: ${plural(each, 'credit')} an answer as quoted by the service, about ${plural(about, 'credit')} for the ${plural(answers, 'answer')} of this run (charged only for answers marked; answers sent before are not charged again)`;
 }
 
 /** Exit 10: the file is written, but students are on one side only; the report above names them. */
