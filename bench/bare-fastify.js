@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 
 const body = JSON.parse(process.env.BENCH_BODY ?? '{"data":{"task_id":"tsk_bench","status":"SUCCESS"}}');
 const app = Fastify({ logger: false });
-app.get('/v1/evaluations/:taskId/status', async (request, reply) => {
+app.get('/v1/evaluations/:taskId/status', async (_request, reply) => {
   reply.header('x-request-id', 'req_bench');
   return body;
 });

@@ -55,7 +55,7 @@ export function timeProcess(command, args, { env = process.env, cwd = ROOT, time
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', ...(fds ?? ['pipe', 'pipe'])] });
     let stdout = '';
     let stderr = '';
-    if (fds) fds.forEach((fd) => closeSync(fd));
+    if (fds) for (const fd of fds) closeSync(fd);
     else {
       child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk; });
       child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });

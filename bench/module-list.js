@@ -12,7 +12,7 @@ if (out) {
   const require = Module.prototype.require;
   Module.prototype.require = function recordBuiltin(id) {
     if (isBuiltin(id)) builtins.add(id.startsWith('node:') ? id : `node:${id}`);
-    return require.apply(this, arguments);
+    return require.call(this, id);
   };
   process.on('exit', () => {
     const cjs = [...Object.keys(createRequire(import.meta.url).cache), ...builtins].map((path) => `cjs ${path}`);

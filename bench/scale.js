@@ -276,7 +276,7 @@ export async function queueDrain(count) {
     const watch = (async () => {
       for (;;) {
         const res = await fetch(`${sandbox.baseUrl}/evaluations/${ids[ids.length - 1]}/status`, { headers: { 'x-api-key': sandbox.keys.user } });
-        const status = ((await res.json()).data ?? {}).status;
+        const status = (await res.json()).data?.status;
         if (status === 'SUCCESS' || status === 'FAILURE') break;
         await new Promise((wait) => setTimeout(wait, 200));
       }
@@ -349,7 +349,7 @@ export async function run() {
       ...(m.resumed ? [[m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, '']] : []),
     ])));
     if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task (main thread)', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), `${fixed(d.cpuMsPerTask, 2)} (${fixed(d.mainMsPerTask, 2)})`, d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
-    if (measured.some((m) => m.waiting)) log('requests by kind (waiting one-pass): ' + measured.filter((m) => m.waiting).map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; '));
+    if (measured.some((m) => m.waiting)) log(`requests by kind (waiting one-pass): ${measured.filter((m) => m.waiting).map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; ')}`);
     if (queued) log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
     for (const m of measured) {
       const rssTarget = m.count >= 100_000 ? 120 : m.count >= 20_000 ? 100 : undefined;

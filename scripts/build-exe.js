@@ -43,7 +43,7 @@ const [major, minor] = nodeVersion.slice(1).split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) fail(`${nodeBinary} is Node.js ${nodeVersion}; kct needs 20.19 or newer`);
 
 /** esbuild plugin: what only works beside package.json and node_modules, made to work in one file. */
-const selfContained = (options) => ({
+const selfContained = (_options) => ({
   name: 'kct-self-contained',
   setup(build) {
     const names = new RegExp(`^(${NOT_EMBEDDED.map((name) => name.replace(/[./]/g, '\\$&')).join('|')})(/.*)?$`);

@@ -230,7 +230,7 @@ async function makeGradedRtf(path) {
 
 async function makeLatin1() {
   const iconv = require('iconv-lite');
-  return iconv.encode((await essay()).text.replace(/\n/g, '\r\n') + '\r\n', 'windows-1252');
+  return iconv.encode(`${(await essay()).text.replace(/\n/g, '\r\n')}\r\n`, 'windows-1252');
 }
 
 /** A TrueType font: one shipped in an npm package if there is one, else a common system font. */
@@ -282,7 +282,7 @@ async function makeEssayPng() {
   ctx.fillStyle = '#111111';
   ctx.font = `${size}px FixtureSans`;
   ctx.textBaseline = 'top';
-  lines.forEach((line, i) => ctx.fillText(line, margin, margin + i * lineHeight));
+  for (const [i, line] of lines.entries()) ctx.fillText(line, margin, margin + i * lineHeight);
   return canvas.encode('png');
 }
 

@@ -33,7 +33,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   globalThis[Symbol.for('kct.loadBundle')] = loadBundle;
   loadBundle('cli').main(args, { exit: (code) => process.exit(code), sandbox: async () => loadBundle('sandbox') }).then(
     (code) => { process.exitCode = code; },
-    (error) => { process.stderr.write(`kct: could not start: ${error && error.message}\n`); process.exitCode = 1; },
+    (error) => { process.stderr.write(`kct: could not start: ${error?.message}\n`); process.exitCode = 1; },
   );
 }
 

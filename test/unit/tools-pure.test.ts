@@ -5,7 +5,7 @@ import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { describeOwner, keyOwner } from '../../packages/kct/src/cli/account.js';
 import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/api-request.js';
 import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/loopback.js';
-import { escape } from '../../packages/kct/src/cli/man-page.js';
+import { roffEscape as escape } from '../../packages/kct/src/cli/man-page.js';
 import { choosePager } from '../../packages/kct/src/cli/pager.js';
 
 describe('kct api arguments', () => {

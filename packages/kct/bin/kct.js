@@ -20,7 +20,7 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
   import('../dist/cli/main.js').then(
     // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
     async ({ main }) => { process.exitCode = await main(args, { exit: (code) => process.exit(code) }); },
-    (error) => { process.stderr.write(`kct: could not start: ${String(error && error.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`); process.exitCode = 1; },
+    (error) => { process.stderr.write(`kct: could not start: ${String(error?.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`); process.exitCode = 1; },
   );
 }
 

@@ -3,7 +3,7 @@
 // here, in one table, applied where errors are reported.
 import {
   ApiError, AuthenticationError, CONNECTION_ADVICE, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
-  RateLimitError, refusalOf, ServerError, WATCH_TIMEOUT_ADVICE, WatchTimeoutError,
+  RateLimitError, refusalOf, ServerError, WATCH_TIMEOUT_ADVICE, type WatchTimeoutError,
 } from '../api/errors.js';
 
 interface Hint {

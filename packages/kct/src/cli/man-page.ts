@@ -32,26 +32,26 @@ function renderPage(command: TreeCommand, root: TreeCommand, version: string): s
   const title = pageTitle(command.path);
   const name = ['kct', ...command.path].join(' ');
   const lines: string[] = [
-    `.TH "${title.toUpperCase()}" "1" "" "kct ${escape(version)}" "kct manual"`,
+    `.TH "${title.toUpperCase()}" "1" "" "kct ${roffEscape(version)}" "kct manual"`,
     '.SH NAME',
-    `${dashes(title)} \\- ${escape(command.summary)}`,
+    `${dashes(title)} \\- ${roffEscape(command.summary)}`,
     '.SH SYNOPSIS',
     `.B ${dashes(name)}`,
     synopsisTail(command),
   ];
   if (isRoot) {
-    lines.push('.SH DESCRIPTION', escape(command.summary), '.PP',
+    lines.push('.SH DESCRIPTION', roffEscape(command.summary), '.PP',
       'Results go to standard output; progress, warnings and errors to standard error. Every command takes the global options below and', '.BR \\-\\-help .');
   } else {
-    lines.push('.SH DESCRIPTION', escape(sentence(command.summary)));
+    lines.push('.SH DESCRIPTION', roffEscape(sentence(command.summary)));
   }
   if (command.args.length > 0) {
     lines.push('.SH ARGUMENTS');
-    for (const arg of command.args) lines.push('.TP', `.I ${dashes(arg.name)}${arg.variadic ? ' ...' : ''}`, escape(arg.description || (arg.required ? 'required' : 'optional')));
+    for (const arg of command.args) lines.push('.TP', `.I ${dashes(arg.name)}${arg.variadic ? ' ...' : ''}`, roffEscape(arg.description || (arg.required ? 'required' : 'optional')));
   }
   if (command.subcommands.length > 0) {
     lines.push('.SH COMMANDS');
-    for (const sub of command.subcommands) lines.push('.TP', `.BR ${dashes(pageTitle(sub.path))} (1)`, escape(sentence(sub.summary)));
+    for (const sub of command.subcommands) lines.push('.TP', `.BR ${dashes(pageTitle(sub.path))} (1)`, roffEscape(sentence(sub.summary)));
   }
   const own = isRoot ? [] : command.options;
   if (own.length > 0) {
@@ -66,12 +66,12 @@ function renderPage(command: TreeCommand, root: TreeCommand, version: string): s
   }
   if (isRoot) {
     lines.push('.SH ENVIRONMENT');
-    for (const [variable, meaning] of ENVIRONMENT) lines.push('.TP', `.B ${escape(variable)}`, escape(meaning));
+    for (const [variable, meaning] of ENVIRONMENT) lines.push('.TP', `.B ${roffEscape(variable)}`, roffEscape(meaning));
     lines.push('.SH FILES', '.TP', '.I $XDG_CONFIG_HOME/kct/config.json', 'profiles: API key, base URL, default model and output (mode 0600).');
   }
   lines.push('.SH EXIT STATUS');
   if (isRoot) {
-    for (const [code, meaning] of EXIT_CODE_TABLE) lines.push('.TP', `.B ${code}`, escape(meaning));
+    for (const [code, meaning] of EXIT_CODE_TABLE) lines.push('.TP', `.B ${code}`, roffEscape(meaning));
   } else {
     lines.push('The same for every command: 0 on success, 2 for bad usage or input, 4 for authentication, 9 when the service is unreachable; the whole table is in', '.BR kct (1).');
   }
@@ -100,7 +100,7 @@ function optionLines(option: TreeOption): string[] {
   if (option.defaultValue !== undefined && option.defaultValue !== false) extras.push(`default: ${String(option.defaultValue)}`);
   if (option.required) extras.push('required');
   const description = `${option.description}${extras.length > 0 ? ` (${extras.join('; ')})` : ''}`;
-  return ['.TP', `.B ${dashes(option.flags)}`, escape(sentence(description))];
+  return ['.TP', `.B ${dashes(option.flags)}`, roffEscape(sentence(description))];
 }
 
 /** "mark answers" becomes "Mark answers." */
@@ -113,12 +113,12 @@ function sentence(text: string): string {
 }
 
 /** Text made safe for roff: backslashes, a leading dot or quote, and non-ASCII characters. */
-export function escape(text: string): string {
+export function roffEscape(text: string): string {
   const escaped = text.replace(/\\/g, '\\e').replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
   return escaped.split('\n').map((line) => (/^[.']/.test(line) ? `\\&${line}` : line)).join('\n');
 }
 
 /** Like escape, and hyphens as \- so flags and commands copy and paste as typed. */
 function dashes(text: string): string {
-  return escape(text).replace(/-/g, '\\-');
+  return roffEscape(text).replace(/-/g, '\\-');
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { CredentialsError, UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import {
-  Assignment, AssignmentRequest, BatchRequest, CreateModelRequest, Credits, EvaluationResult, FeedbackRewriteRequest, IngestPreviewFields,
+  Assignment, AssignmentRequest, BatchRequest, CreateModelRequest, type Credits, EvaluationResult, FeedbackRewriteRequest, IngestPreviewFields,
   LegacyEvaluationFields, Model, OnePassFields, RewriteResult, StatusSnapshot, Task, UploadedFile,
   type OnePassFields as OnePassFieldsType,
 } from '../api/schemas.js';

@@ -47,7 +47,7 @@ export interface SchedulerHandlers {
   onTimeout(tag: number, taskId: string): void;
 }
 
-const enum State {
+enum State {
   Done = 0,
   Unobserved = 1,
   Queued = 2,

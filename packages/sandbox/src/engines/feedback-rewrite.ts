@@ -97,7 +97,11 @@ function splitClauses(text: string): string[] {
 function shortSentences(unit: string): string[] {
   const asides: string[] = [];
   // A quotation in brackets (a level descriptor) stays where it is: it belongs to its sentence.
-  const main = unit.replace(/\s*\(([^()]*)\)/g, (m, inner: string) => (wordCount(inner) > 4 && !/^“[^”]*”$/.test(inner.trim()) ? (asides.push(inner), '') : m));
+  const main = unit.replace(/\s*\(([^()]*)\)/g, (m, inner: string) => {
+    if (wordCount(inner) <= 4 || /^“[^”]*”$/.test(inner.trim())) return m;
+    asides.push(inner);
+    return '';
+  });
   return [main, ...asides].flatMap((part) => {
     const { text, restore } = protect(stripEnd(part.trim()));
     return splitClauses(text).map((c) => endSentence(capital(restore(c.trim()))));

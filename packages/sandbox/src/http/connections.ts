@@ -117,7 +117,7 @@ export function refusedConnection(req: IncomingMessage): boolean {
  */
 function onIdle(socket: TrackedSocket): void {
   const current = socket[TRACKED];
-  if (current && current.req.complete && !current.res.writableFinished) return;
+  if (current?.req.complete && !current.res.writableFinished) return;
   if (current && !current.req.complete && !current.res.headersSent) {
     sendRaw(current.res, 408, 'request_timeout', 'The request body stopped arriving: nothing was received for too long, so the connection is closed. Send the whole body without pauses.');
     return;

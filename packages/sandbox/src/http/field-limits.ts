@@ -75,7 +75,7 @@ export function checkFieldLimits(body: unknown, skip: ReadonlySet<string> = SKIP
         if (!skip.has(name) && value.length > limit) {
           throw httpError(400, `${path} holds ${fmt(value.length)} items; at most ${fmt(limit)} are accepted.`, 'too_many_items', [{ path, message: `at most ${limit} items` }]);
         }
-        value.forEach((item, i) => stack.push({ value: item, path: `${path}[${i}]`, name, depth: depth + 1 }));
+        for (const [i, item] of value.entries()) stack.push({ value: item, path: `${path}[${i}]`, name, depth: depth + 1 });
       } else {
         for (const [key, item] of Object.entries(value)) {
           if (typeof key === 'string' && key.length > DEFAULT_TEXT_LIMIT) throw tooLong(`${path}(a field name)`, key.length, DEFAULT_TEXT_LIMIT);

@@ -1,6 +1,6 @@
 // Headers that hold one value: sent twice, Node would join most of them ("a, b") or keep the
 // first, and the request would be read differently from what the client meant. 400 instead.
-import { HttpError, httpError } from './envelope.js';
+import { type HttpError, httpError } from './envelope.js';
 
 export const SINGLE_VALUED = ['content-type', 'content-length', 'host', 'authorization', 'x-api-key', 'x-token-key', 'idempotency-key'] as const;
 const SINGLE = new Set<string>(SINGLE_VALUED);

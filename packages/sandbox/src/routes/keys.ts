@@ -3,7 +3,7 @@
 // with `Authorization: Bearer <session_token>` (docs/sandbox.md, "Key routes").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CreateKeyRequest, PRODUCT_OPERATIONS, RevokeKeyRequest, SignInRequest } from 'kct/api/product.js';
-import { checkPassword, Sessions, type Account } from '../accounts/accounts.js';
+import { checkPassword, type Sessions, type Account } from '../accounts/accounts.js';
 import type { KeyCache } from '../http/auth.js';
 import type { SandboxContext } from '../context.js';
 import { httpError, sendData } from '../http/envelope.js';

@@ -2,7 +2,7 @@
 // the insert, in ONE synchronous immediate transaction. Concurrent identical requests therefore
 // serialise here and exactly one creates a task; the idempotency table's primary key backs it.
 import { nowIso } from '../store/db.js';
-import { HttpError, httpError } from '../http/envelope.js';
+import { type HttpError, httpError } from '../http/envelope.js';
 import type { KeyScope, Store, TaskFileRow, TaskKind, TaskRow } from '../store/store.js';
 
 /** A file of a task being accepted: its row before it has a task id and a place. */
@@ -112,6 +112,6 @@ function insertTask(store: Store, task: NewTask): TaskRow {
     JSON.stringify(task.input), now, now, task.item_index ?? null, task.callback_url ?? null) as TaskRow;
   const insertFile = store.prepared(`INSERT INTO task_files (task_id, ord, role, field, name, mime, size, sha256, path)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  task.files.forEach((f, ord) => insertFile.run(task.task_id, ord, f.role, f.field, f.name, f.mime, f.size, f.sha256, f.path));
+  for (const [ord, f] of task.files.entries()) insertFile.run(task.task_id, ord, f.role, f.field, f.name, f.mime, f.size, f.sha256, f.path);
   return row;
 }

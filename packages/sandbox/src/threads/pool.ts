@@ -209,7 +209,10 @@ export class ThreadPool {
     const pending = thread.running;
     if (thread.retired || !pending || pending.id !== answer.id) return;
     // the budget is the job's own time: a thread started under load is not held against it
-    if ('started' in answer) return this.budget(thread, pending, pending.budgetMs);
+    if ('started' in answer) {
+      this.budget(thread, pending, pending.budgetMs);
+      return;
+    }
     if (answer.ok) this.settle(pending, undefined, answer.value);
     else this.settle(pending, new JobFailedError(answer.error));
     this.release(thread);

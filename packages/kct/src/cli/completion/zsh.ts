@@ -4,9 +4,12 @@ import { lookups } from './bash.js';
 import type { CommandEntry } from './table.js';
 import { header } from './render.js';
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: ${fpath[1]} is zsh's, printed as it is
+const INSTALL = 'kct completion zsh > "${fpath[1]}/_kct" (then start a new shell), or: source <(kct completion zsh)';
+
 export function zshScript(table: CommandEntry[], version: string): string {
   return `#compdef kct
-${header('zsh', version, 'kct completion zsh > "${fpath[1]}/_kct" (then start a new shell), or: source <(kct completion zsh)')}
+${header('zsh', version, INSTALL)}
 ${lookups(table)}
 
 _kct_offer() {

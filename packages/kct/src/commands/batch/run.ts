@@ -135,7 +135,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     progress.stop();
   }
   // rows of batches still running at the deadline are not printed
-  for (const { task, items: group, first } of accepted) if (late.includes(task.task_id)) group.forEach((_, i) => writer.skip(first + i));
+  for (const { task, items: group, first } of accepted) if (late.includes(task.task_id)) for (let i = 0; i < group.length; i++) writer.skip(first + i);
   await writer.finish();
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);

@@ -8,6 +8,7 @@ export const command = defineCommand({
   },
   examples: [
     'source <(kct completion bash)                              # this shell only; add it to ~/.bashrc to keep it',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${fpath[1]} is zsh's, printed as it is
     'kct completion zsh > "${fpath[1]}/_kct"                    # then start a new zsh',
     'kct completion fish > ~/.config/fish/completions/kct.fish',
   ],

@@ -135,7 +135,7 @@ export class GradeFile {
     } catch {
       now = undefined;
     }
-    if (!now || !now.equals(this.bytes)) {
+    if (!now?.equals(this.bytes)) {
       throw new UsageError(`${this.path} changed while kct was marking, so it was not replaced`, {
         suggestion: 'Run the same command again: the answers already marked are replayed, nothing is charged twice.',
       });

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
-import { EvaluationResult, type RewriteSection } from '../../api/schemas.js';
+import type { EvaluationResult, RewriteSection } from '../../api/schemas.js';
 import { readResult } from '../../client/client.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
 import type { Context } from '../../cli/context.js';

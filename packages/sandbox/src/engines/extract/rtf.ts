@@ -137,8 +137,14 @@ class Walker {
       const apart = APART[word];
       if (apart !== undefined) this.group.destination = apart;
     }
-    if (this.group.fontTable) return this.fontTableControl(word, param);
-    if (this.group.styleSheet) return this.styleSheetControl(word, param);
+    if (this.group.fontTable) {
+      this.fontTableControl(word, param);
+      return;
+    }
+    if (this.group.styleSheet) {
+      this.styleSheetControl(word, param);
+      return;
+    }
     if (this.group.skip) return;
 
     if (word === 'u' && param !== undefined) {
@@ -245,7 +251,10 @@ class Walker {
   }
 
   private text(data: Buffer): void {
-    if (this.group.styleSheet) return this.styleSheetText(data);
+    if (this.group.styleSheet) {
+      this.styleSheetText(data);
+      return;
+    }
     if (this.group.skip) return;
     let start = 0;
     if (this.toSkip > 0) {

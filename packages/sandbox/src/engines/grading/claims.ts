@@ -21,7 +21,7 @@ export const FEATURE_IDS: readonly FeatureId[] = FEATURES.map((f) => f.id);
 const SEPARATOR = String.raw`[\s,\-–—]+`;
 const tokens = (phrase: string) => phrase.toLowerCase().replace(/[’‘]/g, "'").split(/[\s,\-–—]+/).filter(Boolean);
 const keyOf = (phrase: string) => tokens(phrase).join(' ');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every phrase, by its words, with what it claims; several features may share a phrase ("a few slips"). */
 const MEANINGS = new Map<string, Meaning[]>();
@@ -40,8 +40,8 @@ for (const f of FEATURES) {
 }
 
 // One pattern of every phrase, longest first, tried at each word's start: the longest phrase there wins.
-const PHRASE = new RegExp(`(?:${[...MEANINGS.keys()].sort((a, b) => b.length - a.length).map((k) => k.split(' ').map(escape).join(SEPARATOR)).join('|')})(?![\\p{L}\\p{N}])`, 'uy');
-const SUBJECTS = new Map(FEATURES.filter((f) => f.near).map((f) => [f.id, new RegExp(`(?<![\\p{L}])(?:${f.near!.subject.map((s) => tokens(s).map(escape).join(SEPARATOR)).join('|')})`, 'u')]));
+const PHRASE = new RegExp(`(?:${[...MEANINGS.keys()].sort((a, b) => b.length - a.length).map((k) => k.split(' ').map(escapeRegExp).join(SEPARATOR)).join('|')})(?![\\p{L}\\p{N}])`, 'uy');
+const SUBJECTS = new Map(FEATURES.filter((f) => f.near).map((f) => [f.id, new RegExp(`(?<![\\p{L}])(?:${f.near!.subject.map((s) => tokens(s).map(escapeRegExp).join(SEPARATOR)).join('|')})`, 'u')]));
 
 interface Found { start: number; end: number; meanings: Meaning[] }
 
@@ -96,7 +96,10 @@ function readNow(text: string, polarity: Polarity): Clause[] {
       or = false;
     };
     found.forEach((f, i) => {
-      if (f.claims.length === 0) return close();
+      if (f.claims.length === 0) {
+        close();
+        return;
+      }
       const join = i > 0 && found[i - 1].claims.length > 0 ? linked(fragment.slice(found[i - 1].end, f.start)) : { link: false, or: false };
       if (!join.link) close();
       or ||= join.or;
@@ -120,7 +123,13 @@ const IMPLIES = new Map(FEATURES.map((f) => [f.id, f.implies ?? []]));
 function reach(from: FeatureId, next: (f: FeatureId) => FeatureId[]): FeatureId[] {
   const seen = new Set([from]);
   const todo = [from];
-  while (todo.length > 0) for (const g of next(todo.pop()!)) if (!seen.has(g)) (seen.add(g), todo.push(g));
+  while (todo.length > 0) {
+    for (const g of next(todo.pop()!)) {
+      if (seen.has(g)) continue;
+      seen.add(g);
+      todo.push(g);
+    }
+  }
   return [...seen];
 }
 const IMPLIED_BY = new Map<FeatureId, FeatureId[]>();

@@ -35,7 +35,7 @@ const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|a
 export function sentencesOf(paragraph: string): string[] {
   const out: string[] = [];
   for (const line of paragraph.split('\n')) {
-    const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'(\[]?[\p{Lu}\p{N}])/u);
+    const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'([]?[\p{Lu}\p{N}])/u);
     let pending = '';
     for (const part of parts) {
       pending = pending ? `${pending} ${part}` : part;

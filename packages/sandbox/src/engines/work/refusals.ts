@@ -1,6 +1,6 @@
 // What a job that could not finish means to the sender: the pool's refusals (busy, over its
 // time budget, over its memory) in words that name the limit.
-import { HttpError, httpError } from '../../http/envelope.js';
+import { type HttpError, httpError } from '../../http/envelope.js';
 import { JobCrashedError, JobTimeoutError, PoolBusyError } from '../../threads/pool.js';
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
