@@ -9,7 +9,7 @@ import type { Trainer } from './tasks/model-training.js';
 import type { WorkerPool } from './tasks/queue.js';
 import type { Store } from './store/store.js';
 
-export interface SandboxSettings {
+interface SandboxSettings {
   latencyMs: number;
   workers: number;
   allowPrivateCallbacks: boolean;

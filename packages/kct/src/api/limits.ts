@@ -24,11 +24,13 @@ export const MIME = {
 export const ANSWER_MIME_TYPES: readonly string[] = [
   MIME.pdf, MIME.png, MIME.jpeg, MIME.webp, MIME.gif, MIME.docx, MIME.rtf, MIME.rtfText, MIME.txt,
 ];
+/** @alias Uploads (4.14) take the same files as answers. */
 export const UPLOAD_MIME_TYPES = ANSWER_MIME_TYPES;
 
 /**
  * Preview endpoints (4.4, 4.5) list only PDF and images. The sandbox also takes DOCX, RTF and
  * TXT there (the one-pass rules accept them for questions and rubrics); see docs/sandbox.md.
+ * @alias
  */
 export const PREVIEW_MIME_TYPES = ANSWER_MIME_TYPES;
 

@@ -47,9 +47,9 @@ export interface SkippedAnswer {
   reason: string;
 }
 
-export type UnsentStatus = 'SKIPPED' | 'NOT_ENTERED' | 'EMPTY';
+type UnsentStatus = 'SKIPPED' | 'NOT_ENTERED' | 'EMPTY';
 
-export type StudentIdSource = 'name' | 'folder' | 'none';
+type StudentIdSource = 'name' | 'folder' | 'none';
 
 export interface AnswerSources {
   inputs: string[];
@@ -228,7 +228,7 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
  * order), entering subfolders only when recursive; an argument that does not exist but holds
  * glob characters is expanded. Folders are read one at a time, so a huge class holds only names.
  */
-export function* walkInputs(inputs: string[], options: WalkOptions & { roots: string[]; globSync?: GlobSync }): Generator<Found> {
+function* walkInputs(inputs: string[], options: WalkOptions & { roots: string[]; globSync?: GlobSync }): Generator<Found> {
   const visited = new Set<string>();
   for (const input of inputs) {
     let info: Stats | undefined;

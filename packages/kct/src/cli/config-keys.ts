@@ -1,7 +1,7 @@
 // The settings `kct config` may read and write, with their checks. The API key is not one of
 // them: it goes through `kct auth login`, which verifies it first.
 import { UsageError } from '../api/errors.js';
-import type { ProfileData, ResolvedSettings } from './settings.js';
+import type { ResolvedSettings } from './settings.js';
 import { parsePositiveInteger } from './parse.js';
 
 export const CONFIG_KEYS = ['base_url', 'model', 'output', 'product_url', 'account'] as const;
@@ -48,4 +48,4 @@ export function settingFor(settings: ResolvedSettings, key: ConfigKey): { value?
   return settings[map[key]] as { value?: string; source?: string };
 }
 
-export type { ProfileData };
+;

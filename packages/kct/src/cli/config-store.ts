@@ -9,7 +9,7 @@ import { isPlainObject } from '../client/envelope.js';
 import type { ProfileData, StoredConfig } from './settings.js';
 import { fromEnv } from './environment.js';
 
-export function configDir(env: NodeJS.ProcessEnv): string {
+function configDir(env: NodeJS.ProcessEnv): string {
   const configured = fromEnv(env, 'KCT_CONFIG_DIR');
   if (configured) return configured;
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
@@ -29,7 +29,7 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'kct');
 }
 
-export const CONFIG_FILE_NAME = 'config';
+const CONFIG_FILE_NAME = 'config';
 
 export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), `${CONFIG_FILE_NAME}.json`);

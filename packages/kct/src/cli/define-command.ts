@@ -13,7 +13,7 @@ import { GLOBAL_OPTIONS } from './options.js';
  * a list of strings, else a string; `check` replaces the value's schema (`checked(parsePositiveNumber, '--total-score')`, cli/parse.ts). It may
  * be left out unless it is `required`, has a `defaultValue` or is a `--no-` flag (commander then always sends it).
  */
-export type OptionSpec = string | OptionDetail;
+type OptionSpec = string | OptionDetail;
 
 export interface OptionDetail {
   readonly description: string;

@@ -7,7 +7,7 @@ import { renderTable } from './render/rows.js';
 import { paint } from './render/style.js';
 import { startSpinner } from './watch.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 export interface CheckResult {
   /** Stable id for scripts: config, key, base_url, access, models, mark. */

@@ -35,7 +35,7 @@ export interface DownloadStudentInfo {
   name?: string;
 }
 
-export const PLATFORM_NAMES: Record<Platform, string> = { moodle: 'Moodle', canvas: 'Canvas' };
+const PLATFORM_NAMES: Record<Platform, string> = { moodle: 'Moodle', canvas: 'Canvas' };
 
 const isFile = (path: string) => {
   try {

@@ -56,7 +56,7 @@ export function processIO({ env, noColor }: IOSettings, streams: Streams = proce
 }
 
 /** Why kct may not ask a question here, or undefined when it may. */
-export function promptBlocker(env: NodeJS.ProcessEnv, stdinIsTTY: boolean, stderrIsTTY: boolean): string | undefined {
+function promptBlocker(env: NodeJS.ProcessEnv, stdinIsTTY: boolean, stderrIsTTY: boolean): string | undefined {
   if (isCI(env)) return `CI is set (CI=${env.CI}), and kct never prompts in CI`;
   if (!stdinIsTTY) return 'standard input is not a terminal';
   if (!stderrIsTTY) return 'standard error is not a terminal';
@@ -75,7 +75,7 @@ export function colorAllowed(env: NodeJS.ProcessEnv, noColor: boolean | undefine
   return tty && env.TERM !== 'dumb';
 }
 
-export function isCI(env: NodeJS.ProcessEnv): boolean {
+function isCI(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
 

@@ -12,11 +12,11 @@ const ENVIRONMENT: readonly [string, string][] = [
 ];
 
 /** "kct-models-show" for ["models", "show"]. */
-export function pageTitle(path: readonly string[]): string {
+function pageTitle(path: readonly string[]): string {
   return ['kct', ...path].join('-');
 }
 
-export function manPageName(path: readonly string[]): string {
+function manPageName(path: readonly string[]): string {
   return `${pageTitle(path)}.1`;
 }
 

@@ -40,7 +40,7 @@ export interface IngestOutcome {
 }
 
 /** An `--asset` value as an asset object: a http(s) URL, with name and type from its path when known. */
-export function assetFromUrl(raw: string): Asset {
+function assetFromUrl(raw: string): Asset {
   let url: URL;
   try {
     url = new URL(raw);
@@ -61,7 +61,7 @@ export function assetFromUrl(raw: string): Asset {
 }
 
 /** Everything that can be checked before a byte is sent: the output file, local files, the count. */
-export async function checkIngestInput(input: IngestInput): Promise<{ files: Awaited<ReturnType<typeof inspectFile>>[]; assets: Asset[] }> {
+async function checkIngestInput(input: IngestInput): Promise<{ files: Awaited<ReturnType<typeof inspectFile>>[]; assets: Asset[] }> {
   if (input.files.length === 0 && input.assets.length === 0) {
     throw new UsageError(`nothing to parse: give the ${input.kind === 'questions' ? 'question paper' : 'rubric'} as files, or --asset URLs`, {
       suggestion: `e.g. kct ingest ${input.kind} ${input.kind === 'questions' ? 'paper.pdf' : 'rubric.docx --total-score 30 --cum-method sum'}`,
@@ -132,7 +132,7 @@ const clip = (text: string, max = 120) => {
 interface QuestionLike { number?: unknown; text?: unknown; marks?: unknown; sub_questions?: unknown }
 interface CriterionLike { item?: unknown; max_score?: unknown; description?: unknown; levels?: unknown }
 
-export async function questionsTable(io: IO, questions: readonly QuestionLike[]): Promise<string> {
+async function questionsTable(io: IO, questions: readonly QuestionLike[]): Promise<string> {
   const rows: string[][] = [];
   for (const q of questions) {
     rows.push([safeText(io, String(q.number ?? '')), safeText(io, clip(String(q.text ?? ''))), formatNumber(q.marks)]);
@@ -143,7 +143,7 @@ export async function questionsTable(io: IO, questions: readonly QuestionLike[])
   return renderTable(io, ['No.', 'Question', 'Marks'], rows, [false, true, false], { compact: true });
 }
 
-export async function criteriaTable(io: IO, criteria: readonly CriterionLike[]): Promise<string> {
+async function criteriaTable(io: IO, criteria: readonly CriterionLike[]): Promise<string> {
   const rows = criteria.map((r) => [
     safeText(io, String(r.item ?? '')),
     formatNumber(r.max_score),
@@ -228,7 +228,7 @@ const MODEL_FIELDS: [string, string][] = [
 ];
 
 /** A model's criteria with their maxima, from whichever field the server used; undefined when it sent none. */
-export function modelCriteria(model: Record<string, unknown>): { item: string; max_score?: number }[] | undefined {
+function modelCriteria(model: Record<string, unknown>): { item: string; max_score?: number }[] | undefined {
   for (const key of ['criteria', 'rubrics']) {
     const list = model[key];
     if (!Array.isArray(list)) continue;

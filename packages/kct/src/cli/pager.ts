@@ -10,7 +10,7 @@ import { rawEnv } from './environment.js';
 /** Commands whose output is a finished document a person may scroll (never ones that prompt or spin). */
 export const PAGED_COMMANDS: ReadonlySet<string> = new Set(['models', 'models show', 'result', 'rewrite', 'api']);
 
-export const DEFAULT_PAGER = 'less -FRX';
+const DEFAULT_PAGER = 'less -FRX';
 
 export interface PagerChoice {
   command: string;

@@ -11,7 +11,7 @@ import { fieldPath } from '../api/field-path.js';
 import type { PreviewKind } from '../api/preview.js';
 import {
   criteriaTotalProblem, CumMethod, ModelCriterion, modelConsistencyIssues, Question,
-  type CreateModelRequest, type ModelCriterion as ModelCriterionType, type Question as QuestionType,
+  type CreateModelRequest,
 } from '../api/schemas.js';
 
 export const QuestionsFile = z.strictObject({
@@ -31,7 +31,7 @@ export const RubricsFile = z.strictObject({
 });
 export type RubricsFile = z.infer<typeof RubricsFile>;
 
-export interface Problem {
+interface Problem {
   file: string;
   line?: number;
   col?: number;
@@ -39,7 +39,7 @@ export interface Problem {
   message: string;
 }
 
-export function formatProblem(p: Problem): string {
+function formatProblem(p: Problem): string {
   const where = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.col ?? 1}`;
   return `${where}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
 }
@@ -52,7 +52,7 @@ export function formatOf(path: string): 'yaml' | 'json' {
 }
 
 /** A parsed preview file, with what is needed to point at a line. */
-export class LoadedFile {
+class LoadedFile {
   constructor(readonly path: string, readonly doc: Document.Parsed, readonly lines: LineCounter) {}
 
   get name(): string {
@@ -93,7 +93,7 @@ export class LoadedFile {
 }
 
 /** Reads and parses a preview file; throws a UsageError naming every syntax error's line. */
-export async function loadFile(path: string): Promise<{ file: LoadedFile; value: unknown }> {
+async function loadFile(path: string): Promise<{ file: LoadedFile; value: unknown }> {
   const format = formatOf(path);
   let text: string;
   try {
@@ -259,7 +259,7 @@ export async function buildModelRequest(inputs: ModelInputs): Promise<ModelPlan>
   return { request, warnings };
 }
 
-export function problemsError(problems: Problem[]): UsageError {
+function problemsError(problems: Problem[]): UsageError {
   const files = [...new Set(problems.map((p) => p.file))];
   // file by file, in line order, so a person can fix them from the top
   problems = [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
@@ -365,4 +365,4 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   }
 }
 
-export type { QuestionType, ModelCriterionType };
+;

@@ -63,7 +63,7 @@ export async function withSession<T>(context: Context, flags: SignInFlags, work:
 }
 
 /** The product URL as set, or the base URL without its /v1; a usage error when there is neither. */
-export function resolveProductUrl(settings: ResolvedSettings): string {
+function resolveProductUrl(settings: ResolvedSettings): string {
   const given = settings.productUrl.value;
   if (given !== undefined) {
     let url: URL | undefined;

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import { InterruptedError } from '../api/errors.js';
 import type { Context } from './context.js';
 
-export interface Choice<T> {
+interface Choice<T> {
   value: T;
   label: string;
 }

@@ -27,7 +27,7 @@ export interface SettingFlags {
   productUrl?: string;
 }
 
-export interface Setting<T> {
+interface Setting<T> {
   value?: T;
   source?: string;
 }

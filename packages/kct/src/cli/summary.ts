@@ -66,7 +66,7 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
 }
 
 /** What the run cost: credits charged for what it sent, and the answers sent before, not charged again. */
-export function creditsLine(summary: Summary): string | undefined {
+function creditsLine(summary: Summary): string | undefined {
   if (summary.creditsCharged === undefined && summary.replayed === 0) return undefined;
   const parts = [];
   if (summary.creditsCharged !== undefined) parts.push(`${summary.creditsCharged} charged by this run`);

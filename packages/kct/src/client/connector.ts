@@ -18,7 +18,7 @@ import { buildConnector } from './undici.js';
 const RESET = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED']);
 
 /** How long a held write error waits for the read side before it ends the connection. */
-export const HOLD_MS = 5_000;
+const HOLD_MS = 5_000;
 
 export function holdingConnector(options: BuildConnector.BuildOptions): BuildConnector.connector {
   const connect = buildConnector(options);
@@ -33,7 +33,7 @@ export function holdingConnector(options: BuildConnector.BuildOptions): BuildCon
 }
 
 /** Makes a reset on write wait for the response instead of destroying the socket at once. */
-export function holdWriteErrors(socket: Socket): void {
+function holdWriteErrors(socket: Socket): void {
   let held: NodeJS.ErrnoException | undefined;
   const settle = () => {
     if (!socket.destroyed) socket.destroy(held);

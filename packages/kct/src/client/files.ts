@@ -99,7 +99,7 @@ export function inspectFileSync(path: string, accepted: readonly string[] = ANSW
 const SUPPORTED = 'answers can be PDF, DOCX, RTF, TXT or images (PNG, JPEG, WebP, GIF)';
 
 /** What to do with a file of a type the service does not take, by its extension. */
-export function exportHint(path: string): string {
+function exportHint(path: string): string {
   const extension = extname(path).toLowerCase();
   switch (extension) {
     case '.gdoc':

@@ -32,7 +32,7 @@ export interface CanvasAssignmentColumn {
   id: string;
 }
 
-export interface CanvasStudentRow {
+interface CanvasStudentRow {
   record: number;
   line: number;
   /** Canvas user id (the ID column). */

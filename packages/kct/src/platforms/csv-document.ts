@@ -11,7 +11,7 @@ import { UsageError } from '../api/errors.js';
 export type Delimiter = ',' | ';';
 
 /** One cell: its span in the record's text (quotes included) and its value. */
-export interface CsvCell {
+interface CsvCell {
   start: number;
   end: number;
   value: string;

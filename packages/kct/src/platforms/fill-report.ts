@@ -10,9 +10,9 @@ import type { Rounding } from './grade-scale.js';
  * - not-in-file: marked, but the file has no row for this student.
  * - not-marked: a row of the file that no mark is for; left untouched.
  */
-export type FillStatus = 'filled' | 'refused' | 'not-in-file' | 'not-marked';
+type FillStatus = 'filled' | 'refused' | 'not-in-file' | 'not-marked';
 
-export type RefusalReason =
+type RefusalReason =
   /** The score is outside the rubric's range, so the grade would be outside the column's. */
   | 'out-of-range'
   /** The mark itself is unusable (not a number, a maximum of 0). */
@@ -28,7 +28,7 @@ export type RefusalReason =
   /** Canvas: anonymous grading with scores hidden from instructors; the importer skips them. */
   | 'hidden-anonymous';
 
-export type FillWarning =
+type FillWarning =
   /** The row already held a grade, which the fill replaced. The platform skips the row if that grade was changed there after the file was downloaded. */
   | 'overwrites-grade'
   /** Several rows carry this student's id; all were filled. */
@@ -58,7 +58,7 @@ export interface FillEntry {
 }
 
 /** A student's outcome in the download: the row's status (SUCCESS, EMPTY, SKIPPED, FAILURE, ...) and why, when not marked. */
-export interface DownloadOutcome {
+interface DownloadOutcome {
   status: string;
   reason?: string;
 }

@@ -12,14 +12,14 @@
 import { parse } from 'csv-parse/sync';
 import { MOODLE_COLUMN_NAMES, type MoodleColumnNames } from './moodle-worksheet.js';
 
-export interface MoodleImport {
+interface MoodleImport {
   participantId: string;
   grade: number;
   /** Text of the feedback column, when the worksheet has one the importer reads. */
   feedback?: string;
 }
 
-export type MoodleSkipReason = 'no-participant' | 'empty' | 'negative' | 'above-maximum' | 'locked';
+type MoodleSkipReason = 'no-participant' | 'empty' | 'negative' | 'above-maximum' | 'locked';
 
 export interface MoodleImportResult {
   /** Every grade the importer would set, by participant id (a later row overrides an earlier one). */

@@ -55,11 +55,11 @@ export const MOODLE_COLUMN_NAMES: Readonly<MoodleColumnNames> = {
 };
 
 /** Column indexes; the three Moodle's importer needs are always there. */
-export type MoodleColumns = { identifier: number; grade: number; lastModified: number } & Partial<
+type MoodleColumns = { identifier: number; grade: number; lastModified: number } & Partial<
   Record<Exclude<keyof MoodleColumnNames, 'identifier' | 'grade' | 'lastModified'>, number>
 >;
 
-export interface MoodleWorksheetRow {
+interface MoodleWorksheetRow {
   /** Index of the row's record in `doc.records`. */
   record: number;
   line: number;

@@ -21,9 +21,9 @@
 export type Platform = 'moodle' | 'canvas';
 
 /** file: a file the student handed in; onlinetext: text typed into the platform (HTML); link: a URL submission (a redirect page). */
-export type SubmissionFileKind = 'file' | 'onlinetext' | 'link';
+type SubmissionFileKind = 'file' | 'onlinetext' | 'link';
 
-export interface SubmissionFile {
+interface SubmissionFile {
   /** The entry's path, as given. */
   path: string;
   /** The name the student gave the file (with its folders inside the submission, for Moodle). */
@@ -51,7 +51,7 @@ export interface StudentSubmission {
   entries: string[];
 }
 
-export interface UnmatchedEntry {
+interface UnmatchedEntry {
   path: string;
   reason: string;
 }

@@ -24,7 +24,7 @@ export interface ZipLimits {
 }
 
 /** A class of 300 with a few files each fits well inside these; a zip bomb does not. */
-export const ZIP_LIMITS: Readonly<ZipLimits> = {
+const ZIP_LIMITS: Readonly<ZipLimits> = {
   maxEntries: 10_000,
   maxTotalBytes: 1024 ** 3,
   maxRatio: 100,

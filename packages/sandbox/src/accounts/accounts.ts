@@ -7,9 +7,9 @@ import { hashSecret, keepSecrets } from '../store/secrets-file.js';
 import type { Store } from '../store/store.js';
 
 export const PASSWORDS_FILE = 'passwords.json';
-export const SESSION_PREFIX = 'sess_sbx_';
+const SESSION_PREFIX = 'sess_sbx_';
 /** A session ends an hour after sign-in (or at sign-out, or when the sandbox stops). */
-export const SESSION_TTL_MS = 60 * 60 * 1000;
+const SESSION_TTL_MS = 60 * 60 * 1000;
 const MAX_SESSIONS = 1000;
 
 export interface Account {
@@ -17,7 +17,7 @@ export interface Account {
   name: string;
 }
 
-export function newPassword(): string {
+function newPassword(): string {
   return randomBytes(16).toString('hex');
 }
 

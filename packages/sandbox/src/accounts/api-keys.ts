@@ -8,10 +8,10 @@ import { nowIso } from '../store/db.js';
 import { hashSecret, keepSecrets, readSecretsFile, writeSecretsFile } from '../store/secrets-file.js';
 import type { KeyScope, Store } from '../store/store.js';
 
-export const KEY_PREFIX = 'kct_sbx_';
-export const KEYS_FILE = 'keys.json';
+const KEY_PREFIX = 'kct_sbx_';
+const KEYS_FILE = 'keys.json';
 
-export function newApiKey(): string {
+function newApiKey(): string {
   return `${KEY_PREFIX}${randomBytes(16).toString('hex')}`;
 }
 

@@ -20,7 +20,7 @@ const SHORT_SENTENCE_WORDS = 12;
 
 interface Wishes { encouraging: boolean; concise: boolean; secondPerson: boolean; score: boolean }
 
-export function readInstruction(instruction: string | undefined): Wishes {
+function readInstruction(instruction: string | undefined): Wishes {
   const t = (instruction ?? '').toLowerCase();
   return {
     encouraging: /\b(?:encourag\w*|positive\w*|supportive|kind(?:er|ly)?|friendly|motivat\w*|warm\w*)\b/.test(t),
@@ -47,7 +47,7 @@ function protect(s: string): { text: string; restore: (x: string) => string } {
 }
 
 /** Sentences and bullet points of a comment, without bullet markers. */
-export function units(comment: string): string[] {
+function units(comment: string): string[] {
   const out: string[] = [];
   for (const raw of comment.split(/\r?\n/)) {
     const line = raw.replace(/^\s*(?:[-*•·]|\d{1,2}[.)])\s+/, '').trim();

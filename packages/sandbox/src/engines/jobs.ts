@@ -19,11 +19,11 @@ import { OnePerTurn } from './one-per-turn.js';
 
 export { ExtractionError };
 export { creditCost } from './grader.js';
-export type { GradeRubric, GradeInput, GradeOutput } from './grader.js';
+export type { GradeRubric,   } from './grader.js';
 export type { TextFlags };
 
 /** Characters of text below which a job runs on the calling thread (~2 ms of work, measured). */
-export const INLINE_CHARS = 16_000;
+const INLINE_CHARS = 16_000;
 
 /** Each job is the function of its name, exported by this module (relative to dist/sandbox/). */
 export const JOBS = {

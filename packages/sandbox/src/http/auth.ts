@@ -71,7 +71,7 @@ export class KeyCache {
 export const KEY_TTL_MS = 1000;
 const KEY_CACHE_MAX = 1024;
 
-export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): Principal {
+function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): Principal {
   const key = header(request, 'x-api-key')?.trim();
   if (!key) {
     if (header(request, 'x-token-key') !== undefined) {

@@ -19,11 +19,11 @@ export interface ConnectionLimits {
 }
 
 /** A refused request's body is read and thrown away up to this size, so the connection stays usable. */
-export const DRAIN_LIMIT = 1024 * 1024;
+const DRAIN_LIMIT = 1024 * 1024;
 /** After a refusal on a connection that must close: how long what the client still sends is read before the socket is closed. */
-export const LINGER_MS = 2_000;
+const LINGER_MS = 2_000;
 /** ... and how much of it, at most: reading more would only spend the request thread's time. */
-export const LINGER_BYTES = 256 * 1024;
+const LINGER_BYTES = 256 * 1024;
 
 const TRACKED = Symbol('kct.request');
 const OVER_CAP = Symbol('kct.overCap');
@@ -186,7 +186,7 @@ export function connectionAfterRefusal(req: IncomingMessage): 'close' | undefine
  * unread, makes the kernel send a reset that can destroy the answer before the client reads it.
  * Node closes a `Connection: close` socket through `destroySoon()`, which this replaces.
  */
-export function lingerOnClose(socket: Socket): void {
+function lingerOnClose(socket: Socket): void {
   const tracked = socket as TrackedSocket & { destroySoon?: () => void };
   if (tracked[LINGERING]) return;
   tracked[LINGERING] = true;

@@ -28,7 +28,7 @@ export class HttpError extends Error {
   }
 }
 
-export function codeFor(status: number): string {
+function codeFor(status: number): string {
   return (ERROR_CODES as Record<number, string>)[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request');
 }
 
@@ -53,7 +53,7 @@ export function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
 
 // ---------- zod ----------
 
-export function issueDetails(error: ZodError): IssueDetail[] {
+function issueDetails(error: ZodError): IssueDetail[] {
   return error.issues.map((issue) => ({ path: issuePath(issue), message: issueMessage(issue) }));
 }
 
@@ -128,7 +128,7 @@ export function fileTooLarge(name?: string): HttpError {
   return httpError(413, `${which} larger than the ${MB(MAX_FILE_BYTES)} limit per file. Send a smaller or compressed file.`, 'file_too_large');
 }
 
-export function tooManyFiles(): HttpError {
+function tooManyFiles(): HttpError {
   return httpError(400, `Too many files: at most ${MAX_FILES_PER_REQUEST} files may be sent in one request.`, 'too_many_files');
 }
 

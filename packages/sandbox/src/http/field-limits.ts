@@ -30,7 +30,7 @@ export const TEXT_LIMITS: Readonly<Record<string, number>> = {
 export const DEFAULT_TEXT_LIMIT = 10_000;
 
 /** Items a list may hold, by field name; `evaluations` is the batch route's own (1 to 100). */
-export const LIST_LIMITS: Readonly<Record<string, number>> = {
+const LIST_LIMITS: Readonly<Record<string, number>> = {
   rubrics: MAX_MODEL_CRITERIA,
   current_feedbacks: MAX_MODEL_CRITERIA,
   sections: MAX_MODEL_CRITERIA,
@@ -38,14 +38,14 @@ export const LIST_LIMITS: Readonly<Record<string, number>> = {
   questions: MAX_MODEL_QUESTIONS,
   assets: MAX_FILES_PER_REQUEST,
 };
-export const DEFAULT_LIST_LIMIT = 1_000;
+const DEFAULT_LIST_LIMIT = 1_000;
 
 /** Fields holding marks: a number from 0 to MAX_MARKS. */
-export const MARK_FIELDS: ReadonlySet<string> = new Set(['score', 'max_score', 'total_score', 'marks']);
-export const MAX_MARKS = 10_000;
+const MARK_FIELDS: ReadonlySet<string> = new Set(['score', 'max_score', 'total_score', 'marks']);
+const MAX_MARKS = 10_000;
 
 /** Objects and lists nested deeper than this are refused (a request never needs more than 5). */
-export const MAX_DEPTH = 16;
+const MAX_DEPTH = 16;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

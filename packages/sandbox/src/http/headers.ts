@@ -2,7 +2,7 @@
 // first, and the request would be read differently from what the client meant. 400 instead.
 import { type HttpError, httpError } from './envelope.js';
 
-export const SINGLE_VALUED = ['content-type', 'content-length', 'host', 'authorization', 'x-api-key', 'x-token-key', 'idempotency-key'] as const;
+const SINGLE_VALUED = ['content-type', 'content-length', 'host', 'authorization', 'x-api-key', 'x-token-key', 'idempotency-key'] as const;
 const SINGLE = new Set<string>(SINGLE_VALUED);
 const DISPLAY: Record<string, string> = {
   'content-type': 'Content-Type', 'content-length': 'Content-Length', host: 'Host', authorization: 'Authorization',

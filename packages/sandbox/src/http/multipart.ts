@@ -58,7 +58,7 @@ export const MULTIPART_LIMITS = {
  * bodyLimit does not apply to multipart parts, and busboy's limits are per field, so without this
  * a request could hold fields × fieldSize of text in memory.
  */
-export const MAX_TEXT_BYTES = REQUEST_BODY_LIMIT;
+const MAX_TEXT_BYTES = REQUEST_BODY_LIMIT;
 
 /**
  * Streams every part. A refusal found mid-body is remembered and the rest of the body is still

@@ -14,7 +14,7 @@ import { httpError, sendData, validationError } from './envelope.js';
 import type { FilePolicy, ReceivedFile } from './multipart.js';
 import { idempotencyKeyOf } from '../tasks/idempotency-keys.js';
 
-export interface FileRule<F> {
+interface FileRule<F> {
   policy: FilePolicy;
   /** The form's text-field schema when it differs from the JSON body's; `null`: the fields as sent, unchecked. */
   fields?: z.ZodType<F> | null;

@@ -19,7 +19,7 @@ import { assertPublicUrl, BlockedAddressError, guardedAgent } from '../net/publi
 import { PUBLIC_FILES_PREFIX } from '../http/public-url.js';
 import type { Store } from '../store/store.js';
 
-export const ASSET_TIMEOUT_MS = 20_000;
+const ASSET_TIMEOUT_MS = 20_000;
 
 export interface SourceFile {
   /** Where it came from: a multipart file, one of our uploads, or a public URL. */
@@ -51,7 +51,7 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
  * The token and name of one of this sandbox's upload URLs (on its public origin, or on loopback
  * at its port), or undefined for any other URL.
  */
-export function ownUploadOf(url: URL, request: Pick<FastifyRequest, 'socket'>, publicOrigin: string): { token: string; name: string } | undefined {
+function ownUploadOf(url: URL, request: Pick<FastifyRequest, 'socket'>, publicOrigin: string): { token: string; name: string } | undefined {
   const match = OWN_FILE.exec(url.pathname);
   if (!match || url.search !== '') return undefined;
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));

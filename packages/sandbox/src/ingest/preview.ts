@@ -15,7 +15,7 @@ import type { ReceivedFile } from '../http/multipart.js';
 import { fetchAssets, type SourceFile } from './assets.js';
 import type { Fields, PreviewKind, QuestionsPreview, ReadSource, RubricsPreview } from './preview-parse.js';
 
-export type { PreviewKind, QuestionsPreview, RubricsPreview, SourceFileView } from './preview-parse.js';
+export type { PreviewKind, QuestionsPreview, RubricsPreview,  } from './preview-parse.js';
 
 export const PREVIEW_FILE_FIELDS = ['file', 'files'] as const;
 

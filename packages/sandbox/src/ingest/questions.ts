@@ -6,7 +6,7 @@
 // marks "[10 marks]", "(5 marks)", "[5]", "(5 pts)", "10 marks" at the end of a line, "[Total: 25]";
 // "Section A" headings, page furniture ("Page 2 of 3", "Turn over", "END OF QUESTIONS") skipped.
 
-export interface ParsedSubQuestion {
+interface ParsedSubQuestion {
   number: string;
   text: string;
   marks?: number;
@@ -271,7 +271,7 @@ export function splitPaper(text: string): SplitPaper {
 }
 
 /** The checks that need the whole paper: numbering found, marks found, totals that add up. */
-export function reviewPaper(paper: SplitPaper): SplitPaper {
+function reviewPaper(paper: SplitPaper): SplitPaper {
   const warnings = [...paper.warnings];
   const { questions } = paper;
   if (questions.length === 0) {

@@ -33,7 +33,7 @@ const sixToFour = (a: ipaddr.IPv6) => ipaddr.IPv4.parse(`${a.parts[1] >> 8}.${a.
  * IPv6 ranges decided here, most specific first; the first that matches decides. Everything
  * else must be global unicast (2000::/3) and outside ipaddr.js's special ranges.
  */
-export const RANGES: readonly Rule[] = [
+const RANGES: readonly Rule[] = [
   { cidr: '::/128', range: 'unspecified', verdict: 'blocked' },
   { cidr: '::1/128', range: 'loopback', verdict: 'blocked' },
   { cidr: '::ffff:0:0/96', range: 'IPv4-mapped IPv6', verdict: 'embedded', ipv4: lastTwo }, // RFC 4291

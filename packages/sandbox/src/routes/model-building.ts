@@ -69,7 +69,7 @@ export const createModel = defineOperation('createModel', {
 });
 
 /** The response of POST /models: the model as GET /models lists it (2.1), with its subject if one was given. */
-export function createdModelView(row: ModelRow) {
+function createdModelView(row: ModelRow) {
   return {
     ...modelItem(row),
     ...(row.project_subject ? { project_subject: row.project_subject } : {}),

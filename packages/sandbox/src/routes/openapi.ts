@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from 'kct/api/operations.js';
 
-export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 export function openApiRoutes(app: FastifyInstance): void {
   let document: Promise<Record<string, unknown>> | undefined;

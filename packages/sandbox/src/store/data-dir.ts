@@ -6,7 +6,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const DB_FILE = 'sandbox.db';
+const DB_FILE = 'sandbox.db';
 const PRIVATE_FILES = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, 'keys.json', 'passwords.json'];
 
 export function prepareDataDir(dataDir: string): void {

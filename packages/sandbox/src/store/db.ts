@@ -234,7 +234,7 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
-export const FIRST_RUNTIME_ID = 1001;
+const FIRST_RUNTIME_ID = 1001;
 
 /** Pages of write-ahead log after which a commit copies it into the database file. */
 export const CHECKPOINT_PAGES = 250;

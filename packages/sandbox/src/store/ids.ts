@@ -10,7 +10,7 @@ let block = '';
 let next = IDS_PER_BLOCK;
 
 /** 24 fresh random hex characters (96 bits). */
-export function randomHex24(): string {
+function randomHex24(): string {
   if (next === IDS_PER_BLOCK) {
     block = randomBytes(ID_BYTES * IDS_PER_BLOCK).toString('hex');
     next = 0;

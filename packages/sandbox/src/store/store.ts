@@ -129,10 +129,9 @@ export const WAITING_STATUSES = ['PENDING', 'QUEUED'] as const;
  * triggers that keep users.reserved.
  */
 export const ACTIVE_STATUSES = ['PENDING', 'QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'] as const;
-/** Kinds whose unfinished tasks hold a credit reservation (charge-after-success, spec 4.8); the triggers of users.reserved (db.ts) repeat both lists. */
-export const RESERVING_KINDS: readonly TaskKind[] = ['one_pass', 'batch_item'];
+// Kinds whose unfinished tasks hold a credit reservation (one_pass, batch_item; spec 4.8) are listed in the triggers of users.reserved (db.ts).
 /** Kinds the worker loop runs (a batch parent only follows its items). */
-export const RUNNABLE_KINDS: readonly TaskKind[] = ['one_pass', 'batch_item', 'legacy'];
+const RUNNABLE_KINDS: readonly TaskKind[] = ['one_pass', 'batch_item', 'legacy'];
 
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 export const ACTIVE_SQL = inList(ACTIVE_STATUSES);

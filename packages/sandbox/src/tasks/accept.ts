@@ -87,7 +87,7 @@ function keyReused(taskId: string): HttpError {
 }
 
 /** Refuses (402) unless the cost fits in the balance minus what unfinished tasks have reserved. */
-export function reserveCredits(store: Store, userId: number, cost: number): void {
+function reserveCredits(store: Store, userId: number, cost: number): void {
   const { credits, reserved } = store.balance(userId);
   const available = credits - reserved;
   if (cost > available) {

@@ -16,7 +16,7 @@ export interface BatchCounts {
   unfinished: number;
 }
 
-export function countItems(items: readonly Pick<TaskRow, 'status'>[]): BatchCounts {
+function countItems(items: readonly Pick<TaskRow, 'status'>[]): BatchCounts {
   const counts: BatchCounts = { succeeded: 0, failed: 0, cancelled: 0, unfinished: 0 };
   for (const item of items) {
     if (item.status === 'SUCCESS') counts.succeeded++;
@@ -32,7 +32,7 @@ export function countItems(items: readonly Pick<TaskRow, 'status'>[]): BatchCoun
  * least one item succeeded (each item carries its own status), FAILURE when none did, CANCEL
  * when the batch was cancelled or every item was.
  */
-export function batchStatus(parent: Pick<TaskRow, 'status'>, items: readonly Pick<TaskRow, 'status'>[]): string {
+function batchStatus(parent: Pick<TaskRow, 'status'>, items: readonly Pick<TaskRow, 'status'>[]): string {
   if (isFinalStatus(parent.status)) return parent.status;
   const counts = countItems(items);
   if (counts.unfinished > 0) return items.every((i) => WAITING.has(i.status)) ? 'QUEUED' : 'PROGRESS';
@@ -78,7 +78,7 @@ function progressFields(store: Store, status: string, items: readonly Pick<TaskR
 }
 
 /** What an item looks like inside its batch's record: enough to act on without reading it alone. */
-export function itemView(item: TaskRow) {
+function itemView(item: TaskRow) {
   const out: Record<string, unknown> = { index: item.item_index, ...taskRecord(item) };
   if (item.status === 'SUCCESS' || item.status === 'FAILURE') {
     const result = JSON.parse(item.result_json ?? '{}') as Record<string, unknown>;

@@ -3,7 +3,7 @@
 import { HttpError } from '../http/envelope.js';
 
 export const MAGIC_FAIL = 'KCT-SANDBOX-FAIL';
-export const MAGIC_SLOW = 'KCT-SANDBOX-SLOW';
+const MAGIC_SLOW = 'KCT-SANDBOX-SLOW';
 export const SLOW_EXTRA_MS = 1500;
 
 const FAULTS: Record<string, { status: 429 | 503; once: boolean }> = {

@@ -4,7 +4,7 @@
 import type { Store } from '../store/store.js';
 
 export const TRAINING_STATUS = 'training';
-export const READY_STATUS = 'ready';
+const READY_STATUS = 'ready';
 
 export class Trainer {
   private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();

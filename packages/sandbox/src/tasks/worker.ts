@@ -30,7 +30,7 @@ export interface WorkerDeps {
 const alone = <T>(change: () => T): Promise<T> => Promise.resolve(change());
 const write = <T>(deps: WorkerDeps, change: () => T): Promise<T> => (deps.write ?? alone)(change);
 
-export const PROGRESS_STEPS = ['Reading the answer', 'Matching the rubric criteria', 'Scoring each criterion', 'Writing feedback'];
+const PROGRESS_STEPS = ['Reading the answer', 'Matching the rubric criteria', 'Scoring each criterion', 'Writing feedback'];
 const SCORING_STEP = 3;
 
 /**

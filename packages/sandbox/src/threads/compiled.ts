@@ -14,7 +14,7 @@ const fromSources = here.endsWith('.ts');
 const root = resolve(dirname(here), '..', '..');
 
 /** The folder of the compiled sandbox: the package's dist/ (or wherever this file was built to). */
-export const COMPILED_SANDBOX = fromSources ? join(root, 'dist') : resolve(dirname(here), '..');
+const COMPILED_SANDBOX = fromSources ? join(root, 'dist') : resolve(dirname(here), '..');
 
 let checked = false;
 

@@ -38,7 +38,7 @@ export type LoadModule = (module: string) => Promise<Record<string, unknown>>;
  */
 export const THREAD_NICENESS = 10;
 
-export function serializeError(err: unknown): SerializedError {
+function serializeError(err: unknown): SerializedError {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
   const out: SerializedError = { name: err.name, message: err.message };
   if (err.stack) out.stack = err.stack;

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const MODEL_CACHE_TTL_MS = 60_000;
+const MODEL_CACHE_TTL_MS = 60_000;
 
 export interface CachedModel {
   id: string;
@@ -14,7 +14,7 @@ export interface CachedModel {
   status: string;
 }
 
-export function cacheFolder(env: NodeJS.ProcessEnv): string {
+function cacheFolder(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'kct');
 }
 

@@ -8,7 +8,7 @@ import { METHODS } from '../api-request.js';
  * What to offer for a value: `files`, `models` (ids from `kct __complete model-ids`), `text`
  * (a value is expected, nothing to suggest) or `choices a b c`.
  */
-export type ValueKind = string;
+type ValueKind = string;
 
 export interface CommandEntry {
   /** Words after kct, space-separated; "" for kct itself. */

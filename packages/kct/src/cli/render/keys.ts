@@ -10,7 +10,7 @@ export function shortDate(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-export function keyState(record: KeyRecord): string {
+function keyState(record: KeyRecord): string {
   return record.revoked_at ? `revoked ${shortDate(record.revoked_at)}` : 'active';
 }
 

@@ -74,7 +74,7 @@ export interface WriterOptions {
 }
 
 /** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
-export const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
+const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
 
 /** How many answers not marked are listed by name at the end (all are in the rows). */
 const LISTED_PROBLEMS = 100;

@@ -7,12 +7,12 @@ import { renderTable } from './rows.js';
 import { formatNumber, paint, plural, statusColor } from './style.js';
 import { batchItemsOf } from '../../client/client.js';
 
-export function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
+function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
   return (result.evaluation ?? []).find((entry) => entry.type === 'error');
 }
 
 /** The reason a task failed, from its error entry, else its message. */
-export function failureReason(result: EvaluationResult): string | undefined {
+function failureReason(result: EvaluationResult): string | undefined {
   const entry = errorEntry(result);
   return entry?.comment ?? entry?.feedback ?? (typeof result.message === 'string' ? result.message : undefined) ?? undefined;
 }

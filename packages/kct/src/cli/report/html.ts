@@ -64,7 +64,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
 export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
 /** Who the row is about: the student id, else the file's name. */
-export function studentOf(row: ReportRow): string {
+function studentOf(row: ReportRow): string {
   if (row.student_name) return row.student_name;
   if (row.student_id) return row.student_id;
   const file = row.file ?? row.task_id ?? '';
@@ -72,7 +72,7 @@ export function studentOf(row: ReportRow): string {
 }
 
 /** Why a row was not marked: the server's comment, else kct's message. */
-export function reasonOf(row: ReportRow): string {
+function reasonOf(row: ReportRow): string {
   const errorEntry = (row.evaluation ?? []).find((entry) => entry.type === 'error');
   return errorEntry?.comment || row.message || (row.status === 'SUCCESS' ? 'marked without a score' : `ended ${row.status}`);
 }

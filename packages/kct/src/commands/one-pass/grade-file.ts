@@ -23,9 +23,6 @@ export interface GradeFileFlags {
   inPlace?: boolean;
 }
 
-/** What the JSON output carries under "import": the report, the file read and the file written (null when none was). */
-export type ImportReport = { file: string; output: string | null } & FillReport;
-
 /** The flags that only mean something with a grade file, by their names. */
 const WITH_A_FILE: [keyof GradeFileFlags, string][] = [
   ['assignment', '--assignment'], ['rounding', '--rounding'], ['maxGrade', '--max-grade'], ['feedback', '--feedback'], ['gradesOut', '--grades-out'], ['inPlace', '--in-place'],
@@ -229,7 +226,7 @@ function sumMax(entries: EvaluationEntry[]): number | undefined {
 }
 
 /** The feedback a student reads on the platform: each criterion, its score, and what the marker said. */
-export function feedbackText(entries: EvaluationEntry[]): string {
+function feedbackText(entries: EvaluationEntry[]): string {
   const score = (entry: EvaluationEntry) => (typeof entry.score === 'number' ? ` ${entry.score}${typeof entry.max_score === 'number' ? ` / ${entry.max_score}` : ''}` : '');
   return entries
     .map((entry) => {

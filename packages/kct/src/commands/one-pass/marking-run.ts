@@ -38,7 +38,7 @@ const RESULT_READS = 8;
  * the class size, and the service this many of its tasks; a service slower than kct sets the
  * pace either way.
  */
-export const MAX_PENDING = 10_000;
+const MAX_PENDING = 10_000;
 
 export interface RunSettings {
   context: Context;
@@ -84,7 +84,7 @@ export interface RunOutcome {
 }
 
 /** Errors that would hit every remaining answer the same way: stop submitting. */
-export function stopsTheRun(error: unknown): boolean {
+function stopsTheRun(error: unknown): boolean {
   // unreachable after the retries: sending or watching the other answers would only wait too
   if (error instanceof ConnectionError) return true;
   if (error instanceof AuthenticationError || error instanceof InsufficientCreditsError || error instanceof PermissionError || error instanceof NotFoundError) return true;
@@ -741,7 +741,7 @@ export function dropUndefined<T extends Record<string, unknown>>(value: T): T {
  * What an answer is, byte for byte, whatever it is called or how it is sent: the SHA-256 of its
  * text, or of its files' contents in order. Two answers with the same one are identical.
  */
-export async function fingerprintOf(text: string | undefined, files: readonly LocalFile[], hash: FileHasher): Promise<string> {
+async function fingerprintOf(text: string | undefined, files: readonly LocalFile[], hash: FileHasher): Promise<string> {
   const digest = createHash('sha256');
   if (text !== undefined) digest.update(`text\n${text}`);
   else for (const file of files) digest.update(`file\n${await hash(file)}\n`);

@@ -11,7 +11,7 @@ import { checkUnpackedSize, ZipLimitError } from './zip.js';
  * A .docx is a zip that mammoth unpacks in memory, so a small upload can be a zip bomb: its
  * sizes are checked first (declared and real). An essay's document.xml is well under 1 MB.
  */
-export const DOCX_LIMITS = {
+const DOCX_LIMITS = {
   entries: 10_000,
   totalBytes: 200 * 1024 * 1024,
   partBytes: { name: 'word/document.xml', bytes: 100 * 1024 * 1024 },

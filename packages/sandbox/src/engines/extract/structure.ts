@@ -8,7 +8,7 @@
  * `heading` reads as one (and may be the document's title); `title` is styled as the document's
  * title; a `table` (one line per row) and a `list` item are never taken for a title.
  */
-export type BlockKind = 'paragraph' | 'heading' | 'title' | 'table' | 'list';
+type BlockKind = 'paragraph' | 'heading' | 'title' | 'table' | 'list';
 
 export interface Block {
   /** Lines the writer ended on purpose (a letter's address, a list); wrapped lines are joined. */

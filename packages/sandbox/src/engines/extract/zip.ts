@@ -4,7 +4,7 @@
 // constant memory, before mammoth (through jszip) inflates the parts it reads into memory.
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;
@@ -13,7 +13,7 @@ export interface ZipEntry {
 }
 
 /** Why a zip cannot be read as one; the caller words it for the sender. */
-export class ZipFormatError extends Error {}
+class ZipFormatError extends Error {}
 
 export class ZipLimitError extends Error {}
 
@@ -66,7 +66,7 @@ function directory(buf: Buffer): { offset: number; entries: number } {
  * The entries of a zip held in memory, as its central directory declares them. Refuses more
  * than `maxEntries` entries before reading them.
  */
-export function zipEntries(buf: Buffer, maxEntries: number): ZipEntry[] {
+function zipEntries(buf: Buffer, maxEntries: number): ZipEntry[] {
   const { offset, entries: count } = directory(buf);
   if (count > maxEntries) throw new ZipLimitError(`it holds ${count} parts, over the limit of ${maxEntries}`);
   const entries: ZipEntry[] = [];

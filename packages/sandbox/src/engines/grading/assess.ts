@@ -16,7 +16,7 @@ import { clamp, roundHalf } from './text.js';
 
 export type { Level } from './levels.js';
 
-export interface Finding { id: string; text: string }
+interface Finding { id: string; text: string }
 
 export interface Verdict {
   item: string;
@@ -58,7 +58,7 @@ const MAX_GAPS = 3;
 const MAX_QUOTE_WORDS = 18;
 
 /** A sentence cut to a quotable length, at a word boundary. */
-export function shortQuote(sentence: string): string {
+function shortQuote(sentence: string): string {
   const words = sentence.replace(/\s+/g, ' ').trim().split(' ');
   if (words.length <= MAX_QUOTE_WORDS) return words.join(' ');
   return `${words.slice(0, MAX_QUOTE_WORDS).join(' ').replace(/[,;:]$/, '')}…`;

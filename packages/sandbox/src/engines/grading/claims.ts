@@ -6,7 +6,7 @@ import VOCABULARY from './feature-vocabulary.json' with { type: 'json' };
 
 export type FeatureId = string;
 /** "The answer has `feature`" (holds) or "it does not". */
-export interface Claim { feature: FeatureId; holds: boolean }
+interface Claim { feature: FeatureId; holds: boolean }
 /** Claims of which at least one holds: "vague, late, or only implied" is one clause of three. Most clauses have one claim. */
 export type Clause = Claim[];
 /** A level descriptor, a Shows line or a caveat states; a Lacks line names what is missing. */
@@ -138,7 +138,7 @@ for (const [f, gs] of IMPLIES) for (const g of gs) IMPLIED_BY.set(g, [...(IMPLIE
 /** Having `feature` means having these (itself included). */
 export const implied = (feature: FeatureId) => reach(feature, (f) => IMPLIES.get(f) ?? []);
 /** Lacking `feature` means lacking these (itself included). */
-export const implying = (feature: FeatureId) => reach(feature, (f) => IMPLIED_BY.get(f) ?? []);
+const implying = (feature: FeatureId) => reach(feature, (f) => IMPLIED_BY.get(f) ?? []);
 
 /** What is known of an answer's features: true, false, or absent when the grader does not measure it. */
 export type Facts = ReadonlyMap<FeatureId, boolean>;

@@ -4,12 +4,12 @@
 // for an answer that is off the topic or too short to meet anything.
 import type { Doc } from './document.js';
 import type { Features } from './features.js';
-import { MET, signal, type Coverage, type Signal, type SignalId } from './signals.js';
+import { signal, type Coverage, type Signal, type SignalId } from './signals.js';
 import type { Task, TopicTerm } from './task.js';
 import { clamp, contentTerms, stem, type Term } from './text.js';
 
 /** What a criterion is about, read from its name (and its description when the name says nothing). */
-export type Focus =
+type Focus =
   | 'judgement' | 'provenance' | 'context' | 'analysis' | 'evidence' | 'position' | 'organisation'
   | 'conventions' | 'style' | 'ideas';
 
@@ -27,7 +27,7 @@ const FOCUS_WORDS: [Focus, RegExp][] = [
 ];
 
 /** Focuses the criterion's name names; its description decides when the name names none. */
-export function focusesOf(item: string, description = ''): Focus[] {
+function focusesOf(item: string, description = ''): Focus[] {
   // "Analysis of language & method" is about analysis, not the answer's own language.
   const name = item.replace(/\blanguage\s*(?:&|and)\s*method/i, 'method');
   const found = FOCUS_WORDS.filter(([, re]) => re.test(name)).map(([f]) => f);
@@ -98,7 +98,7 @@ export interface CriterionResult {
 }
 
 /** The topic gate: closed below this much of the topic (or of a story), fully open from ON_TOPIC, where an answer is on the task. */
-export const OFF_TOPIC = 0.25;
+const OFF_TOPIC = 0.25;
 export const ON_TOPIC = 0.55;
 
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
@@ -112,7 +112,7 @@ export const CEILING = 0.9;
  */
 const listed = new Map<string, { text: string; terms: Term[] }[]>();
 
-export function listedItems(description: string): { text: string; terms: Term[] }[] {
+function listedItems(description: string): { text: string; terms: Term[] }[] {
   let items = listed.get(description);
   if (!items) {
     items = listedItemsNow(description);
@@ -181,7 +181,7 @@ const CORE = 3;
  * more. A core term counts in full when it recurs (once per 150 words, up to three times): a
  * uniforms essay that mentions homework once is not about homework.
  */
-export function relevanceOf(task: Task, stems: ReadonlyMap<string, number>): number {
+function relevanceOf(task: Task, stems: ReadonlyMap<string, number>): number {
   const words = [...stems.values()].reduce((a, b) => a + b, 0);
   const recurs = clamp(words / 150, 1, 3);
   const share = (terms: TopicTerm[]) => {
@@ -235,4 +235,4 @@ export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, re
   };
 }
 
-export { MET };
+;

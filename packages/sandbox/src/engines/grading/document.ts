@@ -3,7 +3,7 @@
 import { plainTextBlocks } from '../extract/structure.js';
 import { normaliseAnswer, words } from './text.js';
 
-export interface Sentence {
+interface Sentence {
   text: string;
   /** Index of its paragraph in `Doc.paragraphs`. */
   paragraph: number;
@@ -32,7 +32,7 @@ const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes
 const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e)|\b[A-Z])\.$/;
 
 /** Sentences of a paragraph: at . ! ? (and a closing quote) before a capital, and at line ends. */
-export function sentencesOf(paragraph: string): string[] {
+function sentencesOf(paragraph: string): string[] {
   const out: string[] = [];
   for (const line of paragraph.split('\n')) {
     const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'([]?[\p{Lu}\p{N}])/u);

@@ -49,14 +49,14 @@ export function bands(levels: Level[] | undefined, max: number): Band[] {
 }
 
 /** The band a score falls in (the lowest for a score below every band). */
-export function bandAt(all: Band[], score: number): number {
+function bandAt(all: Band[], score: number): number {
   const i = all.findIndex((b) => score >= b.low && score <= b.high);
   if (i >= 0) return i;
   return score > all[0].high ? 0 : all.length - 1;
 }
 
 /** The next level up from a band: the nearest band above with a higher score. */
-export function nextUp(all: Band[], index: number): Level | undefined {
+function nextUp(all: Band[], index: number): Level | undefined {
   return all.slice(0, index).reverse().find((b) => b.level.score > all[index].level.score)?.level;
 }
 

@@ -3,7 +3,7 @@
 import { contentTerms, stem, words, type Term } from './text.js';
 import { INSTRUCTION, SYNONYMS } from './vocabulary.js';
 
-export type Genre = 'narrative' | 'argument' | 'literature' | 'source' | 'general';
+type Genre = 'narrative' | 'argument' | 'literature' | 'source' | 'general';
 
 /** A key term and the other words that say the same (each as the stems of its words: "dress code"). */
 export interface TopicTerm extends Term { also: string[][] }

@@ -8,9 +8,9 @@ import { ReplyProblem } from './reply.js';
 import { GraderFailure, type GraderOptions } from './types.js';
 
 /** Fixed, so the same task asks the same question the same way (servers that honour it repeat themselves). */
-export const SEED = 7;
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const SEED = 7;
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 
 /** The server rejected `response_format: json_schema`: the engine asks again with the schema in the prompt. */

@@ -7,7 +7,7 @@ import type { RewriteRequest } from './types.js';
 export interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
 
 /** Longer answers are cut here: far beyond any essay, and within a local model's context. */
-export const MAX_ANSWER_CHARS = 60_000;
+const MAX_ANSWER_CHARS = 60_000;
 
 const STYLES: Record<GradeInput['style'], string> = {
   Bullet: 'Bullet: 2 to 4 lines, each starting with "- "',
@@ -64,7 +64,7 @@ function rubricText(input: GradeInput): string {
 }
 
 /** How to reply, said in the prompt for servers that cannot be given a schema. */
-export function jsonOnly(schema: JsonSchema): string {
+function jsonOnly(schema: JsonSchema): string {
   return `Reply with one JSON object and nothing else (no prose, no code fences). It must match this JSON schema:\n${JSON.stringify(schema.schema)}`;
 }
 

@@ -6,15 +6,15 @@ import { loadBetterSqlite3, openBetterSqlite3 } from './better-sqlite3.js';
 import { nodeSqlite, openNodeSqlite } from './node-sqlite.js';
 import type { Database, DriverName, OpenOptions } from './types.js';
 
-export type { Database, DriverName, OpenOptions, RunResult, Statement, Transaction } from './types.js';
+export type { Database, DriverName, OpenOptions,  Statement, Transaction } from './types.js';
 
-export const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
+const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
 
 /** Set to one of DRIVERS to force a driver (tests and benchmarks compare them on one runtime). */
 export const DRIVER_ENV = 'KCT_SQLITE_DRIVER';
 
 /** No SQLite driver can be used as asked or installed: `suggestion` says what to change. */
-export class SqliteUnavailableError extends Error {
+class SqliteUnavailableError extends Error {
   readonly code = 'ERR_KCT_SQLITE_UNAVAILABLE';
   constructor(message: string, readonly suggestion: string, options?: { cause?: unknown }) {
     super(message, options);
