@@ -36,7 +36,7 @@ afterAll(async () => {
 async function sandboxBehindProxy(options: Parameters<typeof startSandbox>[0] = {}): Promise<{ sandbox: Sandbox; proxy: CountingProxy; kct: (args: string[]) => ReturnType<typeof runKct> }> {
   const sandbox = await startSandbox(options);
   const proxy = await startCountingProxy(sandbox.baseUrl);
-  cleanup.push(() => sandbox.stop(), () => proxy.close());
+  cleanup.push(async () => void (await sandbox.stop()), () => proxy.close());
   const configDir = tempDir();
   cleanup.push(() => removeDir(configDir));
   const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user });

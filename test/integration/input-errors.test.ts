@@ -24,6 +24,9 @@ describe('answers', () => {
     expect(await creditsOf(shared.kct)).toBe(before - 1);
     const named = await shared.kct(['one-pass', join(dir, 'README.md'), '--model', '12', '--no-wait', '--json']);
     expect(named.code).toBe(0);
+    // let it finish here, so its charge does not land inside a later test's before/after
+    const { task_id } = parseJson<{ task_id: string }>(named.stdout);
+    expect((await shared.kct(['status', task_id, '--watch', '--json'])).code).toBe(0);
   });
 
   it('- given twice is refused as such, not blamed on --files-from', async () => {

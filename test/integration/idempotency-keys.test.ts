@@ -55,6 +55,10 @@ describe('--idempotency-key on a folder', () => {
     const run = await shared.kct(['one-pass', join(dir, 'essay.txt'), '--model', '12', '--student-id', 's-042', '--idempotency-key', 'uniform-essay', '--no-wait', '--debug']);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('> idempotency-key: uniform-essay-s-042');
+    // let it finish here, so its charge does not land inside a later test's before/after
+    const taskId = /kct (?:status|result) (\S+)/.exec(run.stdout)?.[1];
+    expect(taskId, run.stdout).toBeDefined();
+    expect((await shared.kct(['status', taskId!, '--watch', '--json'])).code).toBe(0);
   });
 });
 
