@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { inTerminal, kctEnv, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
+import { kctEnv, parseJson, ROOT, runKct, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox({ latencyMs: 20 });
 const work = tempDir('kct-results-');
@@ -87,10 +87,12 @@ describe('kct upload', () => {
 
   it('prints the URL whole on a terminal narrower than the table', async () => {
     const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }), CI: undefined };
-    const run = await inTerminal(['upload', join(EXAMPLES, 'question-paper.docx')], env);
+    // a terminal 100 columns wide (the table would need more), as the test IO fakes it
+    const run = await runKct(['upload', join(EXAMPLES, 'question-paper.docx')], { env, tty: true, columns: 100 });
     expect(run.code).toBe(0);
-    expect(run.output).not.toContain('…');
-    const url = /http:\/\/[^\s│]+\/question-paper\.docx/.exec(run.output)?.[0];
+    expect(run.stdout).not.toContain('…');
+    expect(run.stdout).toContain('│');
+    const url = /http:\/\/[^\s│]+\/question-paper\.docx/.exec(run.stdout)?.[0];
     expect(url).toBeTruthy();
     expect(await fetchable(url!)).toBe(200);
   });

@@ -1,14 +1,13 @@
-// Model building end to end: the built `kct` against `kct sandbox`, on the bundled examples.
+// Model building end to end: kct's main() against `kct sandbox`, on the bundled examples.
 // Step by step (files, uploaded-URL assets, mixed), a person's edit of the preview carried into
 // the model, validation errors, --wait to ready, a one-pass with the new model, the guided flow
-// (refused off a terminal, run under a pseudo-terminal), 409 for a model still training, and
-// asset URLs the SSRF guard refuses.
-import { spawn } from 'node:child_process';
+// refused off a terminal, 409 for a model still training, and asset URLs the SSRF guard refuses.
+// In-process; the guided flow under a pseudo-terminal is test/e2e/models-guided.test.ts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { asUser, kctEnv, BIN, parseJson, removeDir, ROOT, startSandbox, tempDir, type RunResult, type Sandbox } from './harness.js';
+import { asUser, parseJson, removeDir, ROOT, startSandbox, tempDir, type RunResult, type Sandbox } from './harness.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PAPER_PDF = join(EXAMPLES, 'question-paper.pdf');
@@ -279,34 +278,4 @@ describe('kct models new (guided)', () => {
     expect(run.stderr).toContain('4. kct models create --questions questions.yaml --rubrics rubrics.yaml');
   });
 
-  it('runs the whole flow under a pseudo-terminal, with $EDITOR editing the rubric', async () => {
-    const editor = path('editor.mjs');
-    writeFileSync(editor, `import { readFileSync, writeFileSync } from 'node:fs';
-for (const p of process.argv.slice(2)) {
-  if (p.endsWith('rubrics.yaml')) writeFileSync(p, readFileSync(p, 'utf8').replace('item: Organisation', 'item: Structure of the letter'));
-}
-`);
-    const dir = path('guided');
-    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}`, TERM: 'dumb' }), CI: undefined };
-    const command = [process.execPath, BIN, 'models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '--dir', dir, '--yes']
-      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn('script', ['-qec', command, '/dev/null'], { env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
-      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`guided flow timed out:\n${output}`)); }, 60_000);
-      child.on('error', reject);
-      child.on('close', (code) => { clearTimeout(timer); resolve({ code, output }); });
-      child.stdin.end();
-    });
-    expect(result.code, result.output).toBe(0);
-    for (const stepName of ['1/5 Reading the question paper', '2/5 Reading the rubric', '3/5 Check and edit', '4/5 Create the model', '5/5 Training']) expect(result.output).toContain(stepName);
-    const id = /Model (\d+) is ready/.exec(result.output)?.[1];
-    expect(id, result.output).toBeDefined();
-    expect(parseYaml(readFileSync(join(dir, 'rubrics.yaml'), 'utf8')).rubrics[3].item).toBe('Structure of the letter');
-    const mark = await kct(['one-pass', ESSAY, '--model', id!, '--json']);
-    expectOk(mark);
-    expect(parseJson<Result>(mark.stdout).evaluation.map((e) => e.item)).toContain('Structure of the letter');
-  });
 });
