@@ -1,4 +1,4 @@
-// What a new user found from a fresh clone (the "problems a new user found" list): every row of a
+// A class run accounts for every file, as a new user found from a fresh clone: every row of a
 // run reaches the report, a quoted glob follows a folder's rules, a dangling link is a row, Ctrl-C
 // counts what was accepted, and CSV keeps the reason of rows not marked.
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
@@ -134,16 +134,17 @@ describe('Ctrl-C while submissions are under way', () => {
     const before = await creditsOf(shared.kct);
     try {
       const env = kctEnv(tempDir(), { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: shared.sandbox.keys.user });
+      const ctrlC = new AbortController();
       const run = runKct(['one-pass', dir, '--model', '12', '--jobs', '2', '--resume', journal, '--output', 'ndjson'], {
         env,
         timeoutMs: 60_000,
-        onSpawn: (child) => {
-          // the sandbox accepted both submissions; kct has not seen the 202s when Ctrl-C lands
-          void proxy.accepted(2).then(() => {
-            child.kill('SIGINT');
-            setTimeout(() => proxy.release(), 500);
-          });
-        },
+        // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-messages.test.ts
+        signal: ctrlC.signal,
+      });
+      // the sandbox accepted both submissions; kct has not seen the 202s when Ctrl-C lands
+      void proxy.accepted(2).then(() => {
+        ctrlC.abort();
+        setTimeout(() => proxy.release(), 500);
       });
       const result = await run;
       expect(result.code).toBe(130);

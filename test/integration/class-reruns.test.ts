@@ -1,5 +1,5 @@
-// The cases users reported on re-running a class folder, each run as a user would, with the built
-// kct against a real sandbox: one answer added to a batched folder is the only one charged; an
+// The cases users reported on re-running a class folder, each run as a user would, with kct's
+// main() in-process against a real sandbox: one answer added to a batched folder is the only one charged; an
 // empty student folder and a subfolder not entered are rows in every output; a replay says it is
 // one; identical answers are flagged; Ctrl-C says only what kct saw. The properties behind them
 // are in rerun-properties.test.ts and collection-accounts-for-every-path.test.ts.
@@ -129,14 +129,16 @@ describe('re-running a class folder', () => {
 
   it('Ctrl-C says only what kct saw: tasks not seen finished, and how to collect them', async () => {
     const dir = textClass(12, 'interrupt');
+    // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-messages.test.ts
+    const ctrlC = new AbortController();
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '1', '--output', 'ndjson'], {
       env: { KCT_POLL_INTERVAL: '5s' },
-      onSpawn: (child) => {
-        child.stderr?.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('[1/12]')) child.kill('SIGINT');
-        });
+      signal: ctrlC.signal,
+      onStderr: (_, all) => {
+        if (all.includes('[1/12]')) ctrlC.abort();
       },
     });
+    expect(ctrlC.signal.aborted).toBe(true);
     expect(run.code).toBe(130);
     const [, unfinished, finished] = /interrupted; (\d+) tasks? not yet seen finished may still be running on the service \((\d+) tasks? seen finished/.exec(run.stderr) ?? [];
     expect(Number(finished)).toBe(ndjson(run.stdout).length);

@@ -1,9 +1,10 @@
-// A whole class at once: folders, pipelines, partial failure, and re-running after a crash.
+// A whole class at once, in-process: folders, pipelines, partial failure, and --resume. A run
+// killed halfway (SIGKILL) and run again is test/e2e/killed-run.test.ts.
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf, useSandbox } from './harness.js';
+import { FIXTURES, GENERATED, parseJson, tempDir, creditsOf, useSandbox } from './harness.js';
 
 interface Row {
   file: string;
@@ -144,52 +145,6 @@ describe('a class folder through one-pass', () => {
 });
 
 describe('safe to run again', () => {
-  it('a run killed halfway (SIGKILL) and run again: no task twice, each answer charged once', async () => {
-    const slow = await startSandbox({ latencyMs: 40 });
-    const run = asUser(slow);
-    try {
-      const dir = makeClass();
-      const before = await credits(run);
-      const firstIds = new Map<string, string>();
-      let killed = false;
-      const first = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], {
-        timeoutMs: 120_000,
-        onSpawn(child) {
-          let seen = '';
-          child.stdout!.on('data', (chunk: Buffer) => {
-            seen += chunk.toString();
-            const lines = seen.split('\n').filter(Boolean);
-            if (!killed && lines.length >= 5) {
-              killed = true;
-              child.kill('SIGKILL');
-            }
-          });
-        },
-      });
-      expect(first.signal).toBe('SIGKILL');
-      for (const line of first.stdout.split('\n').filter((l) => l.startsWith('{'))) {
-        try {
-          const row = JSON.parse(line) as Row;
-          firstIds.set(row.file, row.task_id!);
-        } catch {
-          // the line being written at the kill may be torn
-        }
-      }
-      expect(firstIds.size).toBeGreaterThanOrEqual(5);
-
-      const second = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], { timeoutMs: 120_000 });
-      expect(second.code).toBe(0);
-      const rows = second.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
-      expect(rows).toHaveLength(30);
-      for (const [file, id] of firstIds) expect(rows.find((row) => row.file === file)?.task_id).toBe(id);
-      const charged = rows.reduce((sum, row) => sum + (row.credits_charged ?? 0), 0);
-      expect(before - (await credits(run))).toBe(charged);
-      expect(new Set(rows.map((row) => row.task_id)).size).toBe(30);
-    } finally {
-      await slow.stop();
-    }
-  }, 240_000);
-
   it('--resume skips finished answers and uploads nothing again; a changed file is a new submission', async () => {
     const dir = tempDir('kct-resume-');
     for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name}`);
