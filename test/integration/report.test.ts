@@ -1,4 +1,4 @@
-// The class report in a real browser (Debian's chromium, driven by playwright-core): made by
+// The class report in a real browser (Debian's chromium, driven by playwright-core): made in-process by
 // `kct one-pass --report` and by `kct report` from the saved ndjson, it loads with no console
 // error and no network request, sorts on a click, draws one bar per score band, shows each
 // student's feedback a click away and lists failures with their reason. Untrusted names stay text.

@@ -1,9 +1,9 @@
-// kct doctor against a real sandbox (and a stand-in server for answers the sandbox never gives):
+// kct doctor, in-process, against a real sandbox (and a stand-in server for answers the sandbox never gives):
 // checks in order, one line each, --json, --mark, and the exit code of the first failing check.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asUser, fakeApi, inTerminal, kctEnv, parseJson, runKct, tempDir, useSandbox } from './harness.js';
+import { asUser, fakeApi, kctEnv, parseJson, runKct, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
@@ -127,7 +127,8 @@ describe('kct doctor', () => {
 
   it('prints a table on a terminal', async () => {
     const env = kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user });
-    const { code, output } = await inTerminal(['doctor'], env);
+    const run = await runKct(['doctor'], { env, tty: true, columns: 100 });
+    const { code, output } = { code: run.code, output: run.stdout + run.stderr };
     expect(code).toBe(0);
     expect(output).toContain('┌');
     expect(output).toMatch(/Check\s+│\s+Result\s+│\s+Detail/);

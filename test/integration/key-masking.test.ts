@@ -1,14 +1,15 @@
 // The key is never printed (issue 11, item 5): every command's unknown-option error, the argument
 // parser's own message included, masks a value shaped like a key, with and without --json.
+// In-process: main() over the test IO, one run per command path and form.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { ROOT, kctEnv, runKct, tempDir } from './harness.js';
+import { kctEnv, runKct, tempDir } from './harness.js';
 
 const SECRET = 'kct_live_9f8e7d6c5b4a3210SECRET';
 
-/** Every command path of the built CLI, walked from its command tree. */
+/** Every command path of the CLI, walked from its command tree. */
 async function commandPaths(): Promise<string[][]> {
-  const { buildProgram } = (await import(`${ROOT}/packages/kct/dist/cli/program.js`)) as { buildProgram: (version: string, onContext: () => never) => Command };
+  const { buildProgram } = (await import('../../packages/kct/src/cli/program.js')) as unknown as { buildProgram: (version: string, onContext: () => never) => Command };
   const program = buildProgram('0.0.0', () => {
     throw new Error('no command runs here');
   });
