@@ -5,13 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../e2e/harness.js';
-import { kctEnv, parseJson, runKct, tempDir, type RunOptions } from './harness.js';
-
-/** kct in-process against a sandbox process, as its `user`. */
-function asUser(running: Sandbox) {
-  const env = kctEnv(tempDir(), { KCT_BASE_URL: running.baseUrl, KCT_API_KEY: running.keys.user });
-  return (args: string[], options: Omit<RunOptions, 'env'> = {}) => runKct(args, { ...options, env });
-}
+import { asUser, parseJson, tempDir, type RunOptions } from './harness.js';
 
 const essay = 'School uniforms reduce pressure on families. For example, costs fell. However, uniforms limit expression, so schools should allow choice.';
 

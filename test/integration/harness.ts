@@ -173,8 +173,8 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
   };
 }
 
-/** Runs kct against a sandbox as a given seeded user. */
-export function asUser(sandbox: Sandbox, who: keyof SandboxKeys = 'user', configDir: string = tempDir()) {
+/** Runs kct against a sandbox as a given seeded user (an in-process one, or a process from test/e2e/harness.ts). */
+export function asUser(sandbox: Pick<Sandbox, 'baseUrl' | 'keys'>, who: keyof SandboxKeys = 'user', configDir: string = tempDir()) {
   const env = kctEnv(configDir, { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys[who] });
   return (args: string[], options: Omit<RunOptions, 'env'> & { env?: Record<string, string | undefined> } = {}) =>
     runKct(args, { ...options, env: { ...env, ...options.env } });

@@ -1,11 +1,13 @@
-// `kct sandbox --grader openai` end to end: the built kct starts a sandbox that marks through a fake
-// OpenAI-compatible server on loopback (test/unit/fake-llm.ts); the key travels only to that server.
+// `kct sandbox --grader openai` end to end: the built kct starts a sandbox process that marks
+// through a fake OpenAI-compatible server on loopback (test/unit/fake-llm.ts); the key travels only
+// to that server. The kct commands run against it, and the refused settings, run in-process.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeLlmForFile } from '../unit/fake-llm.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { asUser, BIN, FIXTURES, parseJson, removeDir, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { BIN, removeDir, startSandbox, type Sandbox } from '../e2e/harness.js';
+import { asUser, FIXTURES, parseJson, runKct, tempDir } from './harness.js';
 
 const KEY = 'sk-e2e-grader-key-0123456789';
 const llm = fakeLlmForFile();

@@ -1,7 +1,10 @@
+// A sandbox killed (SIGKILL) with a task in flight: its database stays whole, and after a restart
+// the task finishes, charged exactly once. The sandbox is a real process; kct runs in-process.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
-import { asUser, parseJson, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { startSandbox, type Sandbox } from '../e2e/harness.js';
+import { asUser, parseJson, tempDir } from './harness.js';
 
 const essay = 'School uniforms reduce pressure on families. For example, a study found costs fell because clothing competition ended. However, uniforms limit expression, so schools should allow choice within a dress code.';
 
