@@ -3,7 +3,7 @@
 // to that server. The kct commands run against it, and the refused settings, run in-process.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeLlmForFile } from '../unit/fake-llm.js';
+import { fakeLlmForFile } from './fake-llm.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { BIN, removeDir, startSandbox, type Sandbox } from '../e2e/harness.js';

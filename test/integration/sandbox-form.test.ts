@@ -13,7 +13,7 @@ import { httpError, installErrorHandling } from '../../packages/sandbox/src/http
 import { FileArea } from '../../packages/sandbox/src/store/file-area.js';
 import { MULTIPART_LIMITS } from '../../packages/sandbox/src/http/multipart.js';
 import { readForm } from '../../packages/sandbox/src/http/body.js';
-import { dispatcher, makeDataDir, textForm } from './sandbox-helpers.js';
+import { dispatcher, makeDataDir, textForm } from '../unit/sandbox-helpers.js';
 
 const Schema = z.strictObject({ model_id: z.number().int(), paper_content: z.string().optional() });
 

@@ -12,7 +12,7 @@ import { openApiDocument } from '../../packages/kct/src/api/openapi.js';
 import { OPERATIONS } from '../../packages/kct/src/api/operations.js';
 import { PRODUCT_OPERATIONS } from '../../packages/kct/src/api/product.js';
 import { VERSION } from '../../packages/kct/src/version.js';
-import { dispatcher, ESSAY, type Reply, sandboxForFile } from './sandbox-helpers.js';
+import { dispatcher, ESSAY, type Reply, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const committed = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8')) as Record<string, any>;

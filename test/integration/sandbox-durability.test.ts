@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
+import { ESSAY, launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 

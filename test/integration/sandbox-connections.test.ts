@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { FormData } from 'undici';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, launch, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile({ requestTimeoutMs: 3_000, headersTimeoutMs: 1_500, idleTimeoutMs: 1_000, maxConnectionsPerClient: 12 });
 let port: number;

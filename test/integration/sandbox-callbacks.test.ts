@@ -8,8 +8,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, test } from 'vitest';
 import { RETRY_SCHEDULE_MS } from '../../packages/sandbox/src/tasks/callbacks.js';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
+import type { TestSandbox } from '../unit/sandbox-helpers.js';
+import { ESSAY, launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 interface Received {
   path: string;

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
 import { INTERNAL_ERROR_COMMENT } from '../../packages/sandbox/src/tasks/worker.js';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { ESSAY, launch, makeDataDir } from './sandbox-helpers.js';
+import type { TestSandbox } from '../unit/sandbox-helpers.js';
+import { ESSAY, launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

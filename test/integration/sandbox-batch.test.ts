@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, launch, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile({ workers: 4 });
 

@@ -9,7 +9,7 @@ import { FormData } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
-import { launch, makeDataDir } from './sandbox-helpers.js';
+import { launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

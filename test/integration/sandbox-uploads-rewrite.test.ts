@@ -3,7 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ESSAY, makeDataDir, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, makeDataDir, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 let work: string;

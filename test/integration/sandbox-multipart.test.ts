@@ -4,7 +4,7 @@ import { readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ESSAY, makeDataDir, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, makeDataDir, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 let work: string;

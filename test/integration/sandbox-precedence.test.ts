@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { planGrading } from '../../packages/sandbox/src/engines/grade-plan.js';
 import type { ModelRow } from '../../packages/sandbox/src/store/store.js';
 import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
-import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 

@@ -3,7 +3,7 @@
 // task with a reason and the right `retryable`, and POST /feedback-rewrite uses the engine too.
 import { describe, expect, test } from 'vitest';
 import { fakeLlmForFile } from './fake-llm.js';
-import { ESSAY, launch, type TestSandbox } from './sandbox-helpers.js';
+import { ESSAY, launch, type TestSandbox } from '../unit/sandbox-helpers.js';
 
 const llm = fakeLlmForFile();
 

@@ -11,8 +11,8 @@ import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import { cancel, completeAndCharge, fail, type TaskPatch } from '../../packages/sandbox/src/tasks/transitions.js';
 import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
-import type { TestSandbox } from './sandbox-helpers.js';
-import { closeSeededStore, ESSAY, launch, makeDataDir, onePassTask, openSeededStore, RESULT, textForm } from './sandbox-helpers.js';
+import type { TestSandbox } from '../unit/sandbox-helpers.js';
+import { closeSeededStore, ESSAY, launch, makeDataDir, onePassTask, openSeededStore, RESULT, textForm } from '../unit/sandbox-helpers.js';
 
 /** The columns atOnce sets in its swap (worker.ts: the last of PROGRESS_STEPS, 3/4 done). */
 const PATCH: TaskPatch = { prepared_json: '{"text":"x"}', cur_step: 4, total_step: 4, cur_step_name: 'Writing feedback', progress: 75 };

@@ -1,6 +1,6 @@
 import { FormData } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile({ latencyMs: 10 });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { KeyCache, KEY_TTL_MS } from '../../packages/sandbox/src/http/auth.js';
 import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
 import type { KeyRow, Store } from '../../packages/sandbox/src/store/store.js';
-import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { download } from '../../packages/sandbox/src/ingest/assets.js';
-import { ESSAY, launch, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, launch, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const EXAMPLES = resolve(import.meta.dirname, '..', '..', 'examples');
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

@@ -10,7 +10,7 @@ import { PASSWORDS_FILE, Sessions } from '../../packages/sandbox/src/accounts/ac
 import { hashSecret } from '../../packages/sandbox/src/store/secrets-file.js';
 import { createSandbox, type SandboxInstance } from '../../packages/sandbox/src/server.js';
 import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
-import { makeDataDir } from './sandbox-helpers.js';
+import { makeDataDir } from '../unit/sandbox-helpers.js';
 
 interface Reply {
   status: number;

@@ -4,7 +4,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ESSAY, makeDataDir, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, makeDataDir, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 // Latency keeps tasks unfinished, so reservations are visible in GET /credits.
 const sb = sandboxForFile({ latencyMs: 200, workers: 1 });

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { Agent, FormData, request } from 'undici';
 import { expect, test } from 'vitest';
-import { dispatcher, sandboxForFile } from './sandbox-helpers.js';
+import { dispatcher, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 

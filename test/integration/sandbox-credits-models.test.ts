@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sandboxForFile } from './sandbox-helpers.js';
+import { sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 

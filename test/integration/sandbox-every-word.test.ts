@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MIME } from '../../packages/kct/src/api/limits.js';
 import { extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
-import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
-import { sandboxForFile } from './sandbox-helpers.js';
+import { ensureFixtures, FIXTURES, GENERATED } from '../unit/extract-helpers.js';
+import { sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 beforeAll(() => ensureFixtures());

@@ -16,7 +16,7 @@ import { httpError, installErrorHandling } from '../../packages/sandbox/src/http
 import { MULTIPART_LIMITS } from '../../packages/sandbox/src/http/multipart.js';
 import { defineOperation } from '../../packages/sandbox/src/http/operation.js';
 import { FileArea } from '../../packages/sandbox/src/store/file-area.js';
-import { dispatcher, makeDataDir, textForm } from './sandbox-helpers.js';
+import { dispatcher, makeDataDir, textForm } from '../unit/sandbox-helpers.js';
 
 const PRINCIPAL: Principal = { userId: 7, userName: 'tester', scope: 'user', orgId: null };
 const Fields = z.strictObject({ model_id: z.number().int(), note: z.string().optional() });

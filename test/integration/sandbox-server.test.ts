@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox, startSandbox } from '../../packages/sandbox/src/server.js';
-import { launch, makeDataDir } from './sandbox-helpers.js';
+import { launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { Slots } from '../../packages/sandbox/src/engines/llm/slots.js';
 import { GraderFailure, type GraderOptions } from '../../packages/sandbox/src/engines/llm/types.js';
 import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { fakeLlmForFile } from './fake-llm.js';
-import { ESSAY } from './sandbox-helpers.js';
+import { ESSAY } from '../unit/sandbox-helpers.js';
 
 const llm = fakeLlmForFile();
 

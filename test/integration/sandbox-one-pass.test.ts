@@ -1,7 +1,7 @@
 import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ESSAY, sandboxForFile } from './sandbox-helpers.js';
+import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
 
