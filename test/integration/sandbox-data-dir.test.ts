@@ -6,7 +6,8 @@ import { chmodSync, existsSync, readFileSync, readdirSync, statSync } from 'node
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { KEY_TTL_MS } from '../../packages/sandbox/src/http/auth.js';
 import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
 import { launch, makeDataDir } from '../unit/sandbox-helpers.js';
@@ -77,11 +78,15 @@ describe('a new data dir', () => {
     const dir = await dataDir();
     const sb = await launch({}, dir);
     cleanups.push(() => sb.close());
+    // the key is in the key cache when it is revoked behind the sandbox's back
+    expect((await sb.call('GET', '/credits', { key: sb.keys.broke })).status).toBe(200);
     const db = openSqlite(join(dir, 'sandbox.db'));
     db.prepare(`UPDATE api_keys SET revoked_at = '2026-03-01T10:00:00.000Z' WHERE label = 'broke'`).run();
     db.close();
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the key cache keeps a row for a second
-    const res = await sb.call('GET', '/credits', { key: sb.keys.broke });
+    // the key cache keeps a row for a second (KEY_TTL_MS): its clock moves on, nothing waits
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + KEY_TTL_MS + 100);
+    const res = await sb.call('GET', '/credits', { key: sb.keys.broke }).finally(() => vi.useRealTimers());
     expect(res.status).toBe(401);
     expect(res.body.error).toMatchObject({ code: 'revoked_api_key', message: 'The API key in X-API-Key was revoked on 2026-03-01: use another key, or create a new one.' });
     expect((await sb.call('GET', '/credits')).status).toBe(200);
