@@ -7,7 +7,8 @@
 //   - every input is accounted for in csv, ndjson, json and the report alike;
 //   - the exit code agrees with the rows;
 //   - a replay is never reported as a new task.
-// KCT_PROPERTY_RUNS raises the number of sequences (docs/testing.md).
+// KCT_PROPERTY_RUNS raises the number of sequences (docs/testing.md). Nothing here starts a
+// process, so it lives in test/integration.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
