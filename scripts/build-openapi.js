@@ -1,5 +1,5 @@
 // Writes docs/openapi.json from the zod contract (src/api/openapi.ts, built into dist/).
-// Run `npm run openapi` after changing src/api; test/unit/openapi.test.ts fails until you do.
+// Run `npm run openapi` after changing src/api; test/integration/openapi.test.ts fails until you do.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

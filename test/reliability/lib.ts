@@ -191,6 +191,15 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
 
+/** Waits until `condition` holds, checking every 10 ms; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`still waiting after ${timeoutMs} ms for ${what}`);
+    await sleep(10);
+  }
+}
+
 /**
  * One sandbox and one client for a test file: started before its tests, stopped after them, then
  * nothing either wrote (the transcript, the data dir) may hold a key. Read `sb` and `client` in tests.

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { ESSAY, FULL, openReadOnly, random, sandboxForFile, SEED, sleep, Transcript } from './lib.js';
+import { ESSAY, FULL, openReadOnly, random, sandboxForFile, SEED, sleep, Transcript, until } from './lib.js';
 
 const transcript = new Transcript();
 const env = sandboxForFile(transcript, { args: ['--latency', '20', '--workers', '4', '--max-connections', '400'] });
@@ -100,7 +100,11 @@ describe(`races (seed ${SEED})`, () => {
     const before = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data.credits;
     const evaluations = Array.from({ length: 20 }, (_, i) => ({ model_id: 12, student_id: `batch-${i}`, paper_content: ESSAY }));
     const batch = (await env.client.call(`${env.sb.baseUrl}/evaluations/batch`, { key: env.sb.keys.user, json: { evaluations } })).body.data;
-    await sleep(300);
+    // cancelled once its items are under way (one no longer queued), not after a guessed pause
+    await until('an item of the batch under way', async () => {
+      const record = (await env.client.call(`${env.sb.baseUrl}/evaluations/${batch.task_id}`, { key: env.sb.keys.user })).body.data;
+      return ((record.items ?? []) as { status: string }[]).some((item) => item.status !== 'QUEUED');
+    });
     const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${batch.task_id}/cancel`, { key: env.sb.keys.user, method: 'POST' });
     expect([200, 409]).toContain(cancel.status);
     const record = await final(env.sb.keys.user, batch.task_id);

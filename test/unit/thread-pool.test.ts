@@ -3,7 +3,7 @@
 // module, so nothing here depends on what the sandbox's own jobs do.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { JobCrashedError, JobFailedError, JobTimeoutError, PoolBusyError, PoolClosedError, ThreadPool } from '../../packages/sandbox/src/threads/pool.js';
 import type { PoolOptions } from '../../packages/sandbox/src/threads/pool.js';
 
@@ -101,7 +101,8 @@ describe('ThreadPool', () => {
     const p = pool({ size: 1 });
     const running = p.run(job('forever')).catch((e: unknown) => e);
     const waiting = p.run(job('echo', 1)).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // one job on the thread, one in the queue: then close
+    await vi.waitFor(() => expect(p.stats).toMatchObject({ running: 1, waiting: 1 }));
     await p.close();
     expect(await running).toBeInstanceOf(PoolClosedError);
     expect(await waiting).toBeInstanceOf(PoolClosedError);

@@ -84,7 +84,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (markModel !== undefined) {
     await check('mark', `mark (model ${markModel})`, modelsOk, async () => markSample(client!, markModel, timeoutMs, startMs, context));
   }
-  report.finish(results);
+  await report.finish(results);
   const failed = results.find((result) => result.status === 'fail');
   if (failed) throw failed.error instanceof Error ? failed.error : new KctError('doctor', `the ${failed.label} check failed`);
 }

@@ -1,0 +1,82 @@
+// A class run killed halfway (SIGKILL, as a crash or an OOM kill would) and run again: no task
+// twice, each answer charged once. Only a real process can be killed so; the rest of a class run
+// is test/integration/class-one-pass.test.ts.
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf } from './harness.js';
+
+interface Row {
+  file: string;
+  student_id: string | null;
+  task_id: string | null;
+  status: string;
+  score: number | null;
+  credits_charged: number | null;
+  evaluation: { item: string; score: number }[] | null;
+}
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+
+/** 30 answers: 20 TXT (varied), 5 PDF, 5 DOCX, all with different names. */
+function makeClass(): string {
+  const dir = tempDir('kct-class-');
+  const sentences = essay.split(/(?<=\.)\s+/);
+  for (let i = 1; i <= 20; i++) {
+    writeFileSync(join(dir, `student-${String(i).padStart(2, '0')}.txt`), sentences.slice(0, 3 + i).join(' '));
+  }
+  for (let i = 21; i <= 25; i++) copyFileSync(join(GENERATED, 'essay.pdf'), join(dir, `student-${i}.pdf`));
+  for (let i = 26; i <= 30; i++) copyFileSync(join(GENERATED, 'essay.docx'), join(dir, `student-${i}.docx`));
+  // left out and counted on stderr: a file of a type that cannot be sent would stop the run (new-rules.test.ts)
+  writeFileSync(join(dir, 'notes.md'), 'teacher notes: Markdown in a folder is never sent');
+  return dir;
+}
+
+describe('safe to run again', () => {
+  it('a run killed halfway (SIGKILL) and run again: no task twice, each answer charged once', async () => {
+    const slow = await startSandbox({ latencyMs: 40 });
+    const run = asUser(slow);
+    try {
+      const dir = makeClass();
+      const before = await creditsOf(run);
+      const firstIds = new Map<string, string>();
+      let killed = false;
+      const first = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], {
+        timeoutMs: 120_000,
+        onSpawn(child) {
+          let seen = '';
+          child.stdout!.on('data', (chunk: Buffer) => {
+            seen += chunk.toString();
+            const lines = seen.split('\n').filter(Boolean);
+            if (!killed && lines.length >= 5) {
+              killed = true;
+              child.kill('SIGKILL');
+            }
+          });
+        },
+      });
+      expect(first.signal).toBe('SIGKILL');
+      for (const line of first.stdout.split('\n').filter((l) => l.startsWith('{'))) {
+        try {
+          const row = JSON.parse(line) as Row;
+          firstIds.set(row.file, row.task_id!);
+        } catch {
+          // the line being written at the kill may be torn
+        }
+      }
+      expect(firstIds.size).toBeGreaterThanOrEqual(5);
+
+      const second = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], { timeoutMs: 120_000 });
+      expect(second.code).toBe(0);
+      const rows = second.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+      expect(rows).toHaveLength(30);
+      for (const [file, id] of firstIds) expect(rows.find((row) => row.file === file)?.task_id).toBe(id);
+      const charged = rows.reduce((sum, row) => sum + (row.credits_charged ?? 0), 0);
+      expect(before - (await creditsOf(run))).toBe(charged);
+      expect(new Set(rows.map((row) => row.task_id)).size).toBe(30);
+    } finally {
+      await slow.stop();
+    }
+  }, 240_000);
+
+});

@@ -1,0 +1,148 @@
+// The cases users reported on re-running a class folder, each run as a user would, with kct's
+// main() in-process against a real sandbox: one answer added to a batched folder is the only one charged; an
+// empty student folder and a subfolder not entered are rows in every output; a replay says it is
+// one; identical answers are flagged; Ctrl-C says only what kct saw. The properties behind them
+// are in rerun-properties.test.ts and collection-accounts-for-every-path.test.ts.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+
+interface Row { file: string; student_id: string | null; task_id: string | null; status: string; message?: string; replayed?: boolean; duplicate_of?: string; credits_charged: number | null }
+
+const ndjson = (text: string) => text.split('\n').filter(Boolean).map((line) => parseJson<Row>(line));
+
+function textClass(count: number, tag: string): string {
+  const dir = join(tempDir('kct-reruns-'), 'class');
+  mkdirSync(dir);
+  const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+  for (let i = 1; i <= count; i++) writeFileSync(join(dir, `pupil-${i}.txt`), `${essay}\n(${tag} ${i})`);
+  return dir;
+}
+
+describe('re-running a class folder', () => {
+  it('one answer added to a batched folder: only it is charged, whatever the route of the next run', async () => {
+    const dir = textClass(6, 'batched');
+    const journal = join(dir, '..', 'marks.journal');
+    const before = await creditsOf(shared.kct);
+    // --via auto batches with --resume from KCT_BATCH_FROM plain-text answers (500 by default)
+    const first = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson'], { env: { KCT_BATCH_FROM: '5' } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('in batches of up to 100');
+    expect(before - (await creditsOf(shared.kct))).toBe(6);
+
+    writeFileSync(join(dir, 'pupil-7.txt'), `${readFileSync(join(FIXTURES, 'essay.txt'), 'utf8')}\n(batched 7)`);
+    // without the journal, and another route: the batch's answers are followed, not sent again
+    const again = await shared.kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--output', 'ndjson']);
+    expect(again.code, again.stderr).toBe(0);
+    const rows = ndjson(again.stdout);
+    expect(rows).toHaveLength(7);
+    expect(rows.filter((row) => row.replayed).map((row) => row.file).sort()).toEqual([1, 2, 3, 4, 5, 6].map((i) => join(dir, `pupil-${i}.txt`)));
+    expect(before - (await creditsOf(shared.kct))).toBe(7);
+
+    // and in a batch again: still nothing charged twice
+    writeFileSync(join(dir, 'pupil-8.txt'), `${readFileSync(join(FIXTURES, 'essay.txt'), 'utf8')}\n(batched 8)`);
+    const third = await shared.kct(['one-pass', dir, '--model', '12', '--via', 'batch', '--output', 'csv']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(parse(third.stdout, { columns: true })).toHaveLength(8);
+    expect(before - (await creditsOf(shared.kct))).toBe(8);
+  });
+
+  it('--via auto without --resume sends one request per answer, however many', async () => {
+    const dir = textClass(3, 'auto');
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'], { env: { KCT_BATCH_FROM: '2' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('batches');
+  });
+
+  it('a Moodle export: an empty student folder is a row with its reason in csv, ndjson, json and the report', async () => {
+    const dir = join(tempDir('kct-moodle-'), 'export');
+    const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+    for (const [name, tag] of [['Ann Lee_1111', 'a'], ['Bo Chen_3333', 'b']]) {
+      mkdirSync(join(dir, `${name}_assignsubmission_file_`), { recursive: true });
+      writeFileSync(join(dir, `${name}_assignsubmission_file_`, 'essay.txt'), `${essay}\n(${tag})`);
+    }
+    mkdirSync(join(dir, 'Eve Kim_2222_assignsubmission_file_'));
+    const flags = ['--model', '12', '--recursive', '--student-id-from', 'folder', '--group-by', 'folder'];
+    const report = join(dir, '..', 'class.html');
+    const csv = await shared.kct(['one-pass', dir, ...flags, '--output', 'csv', '--report', report]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const eve = (parse(csv.stdout, { columns: true }) as Record<string, string>[]).find((row) => row.student_id === 'Eve Kim_2222');
+    expect(eve).toMatchObject({ status: 'EMPTY', message: 'empty folder: nothing submitted' });
+    expect(csv.stderr).toContain('Summary: 2 of 2 answers marked');
+    expect(csv.stderr).toContain('Not sent: 1 folder with nothing to send (EMPTY)');
+    expect(csv.stderr).toMatch(/Eve Kim_2222_assignsubmission_file_\/: EMPTY — empty folder: nothing submitted/);
+    const html = readFileSync(report, 'utf8');
+    expect(html).toContain('Eve Kim_2222');
+    expect(html).toContain('empty folder: nothing submitted');
+    expect(html).toContain('2 <small>of 2 answers</small>');
+
+    const json = await shared.kct(['one-pass', dir, ...flags, '--json']);
+    expect(parseJson<Row[]>(json.stdout).map((row) => [row.student_id, row.status])).toEqual([['Ann Lee_1111', 'SUCCESS'], ['Bo Chen_3333', 'SUCCESS'], ['Eve Kim_2222', 'EMPTY']]);
+  });
+
+  it('without --recursive, student subfolders are NOT_ENTERED rows; a run that stops on a file names them too', async () => {
+    const dir = textClass(2, 'flat');
+    mkdirSync(join(dir, 'late'));
+    writeFileSync(join(dir, 'late', 'pupil-9.txt'), 'A late answer about uniforms.');
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ndjson(run.stdout).find((row) => row.status === 'NOT_ENTERED')).toMatchObject({ file: `${join(dir, 'late')}/`, message: 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)' });
+
+    writeFileSync(join(dir, 'notes.odt'), 'PK not an answer');
+    const refused = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('notes.odt');
+    expect(refused.stderr).toContain('--skip-unsupported');
+    expect(refused.stderr).toContain('not entered: 1 subfolder (late/); pass --recursive');
+  });
+
+  it('a replay says it is one: --no-wait on a finished answer prints its state now, never a new queued task', async () => {
+    const dir = textClass(1, 'replay');
+    const file = join(dir, 'pupil-1.txt');
+    const done = await shared.kct(['one-pass', file, '--model', '12', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    const before = await creditsOf(shared.kct);
+    const table = await shared.kct(['one-pass', file, '--model', '12', '--no-wait']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^Already submitted: tsk_\S+ \(the same answer was sent before; no new charge\)\nStatus now: SUCCESS, score [\d.]+ \/ \d+, 1 credit charged\n/);
+    const json = await shared.kct(['one-pass', file, '--model', '12', '--no-wait', '--json']);
+    expect(parseJson<Record<string, unknown>>(json.stdout)).toMatchObject({ status: 'SUCCESS', replayed: true, credits_charged: 1 });
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('identical answers are each marked and flagged: duplicate_of in the rows, after the summary, and in the report', async () => {
+    const dir = textClass(2, 'copies');
+    copyFileSync(join(dir, 'pupil-1.txt'), join(dir, 'Zoe Copy of pupil-1.txt'));
+    const report = join(dir, '..', 'copies.html');
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--report', report]);
+    expect(run.code, run.stderr).toBe(0);
+    const zoe = ndjson(run.stdout).find((row) => row.file.endsWith('Zoe Copy of pupil-1.txt'));
+    expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt') });
+    expect(run.stderr).toContain(`Identical answers (1; every byte the same, each marked on its own, duplicate_of in the rows):\n  ${join(dir, 'Zoe Copy of pupil-1.txt')} = ${join(dir, 'pupil-1.txt')}`);
+    expect(readFileSync(report, 'utf8')).toContain('Identical answers (1)');
+  });
+
+  it('Ctrl-C says only what kct saw: tasks not seen finished, and how to collect them', async () => {
+    const dir = textClass(12, 'interrupt');
+    // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-messages.test.ts
+    const ctrlC = new AbortController();
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '1', '--output', 'ndjson'], {
+      env: { KCT_POLL_INTERVAL: '5s' },
+      signal: ctrlC.signal,
+      onStderr: (_, all) => {
+        if (all.includes('[1/12]')) ctrlC.abort();
+      },
+    });
+    expect(ctrlC.signal.aborted).toBe(true);
+    expect(run.code).toBe(130);
+    const [, unfinished, finished] = /interrupted; (\d+) tasks? not yet seen finished may still be running on the service \((\d+) tasks? seen finished/.exec(run.stderr) ?? [];
+    expect(Number(finished)).toBe(ndjson(run.stdout).length);
+    expect(Number(unfinished) + Number(finished)).toBeLessThanOrEqual(12);
+    expect(run.stderr).toContain('Run the same command again to collect them');
+  });
+});

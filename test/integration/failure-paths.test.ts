@@ -1,0 +1,155 @@
+// Failure paths found in review, in-process: hostile or hanging servers, local files that cannot
+// be used, and partial progress that must not be lost. The machine's own limits (a process with
+// 256 file descriptors) are test/e2e/file-descriptors.test.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { asUser, fakeApi, FIXTURES, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
+import { readFileSync } from 'node:fs';
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+
+const shared = useSandbox();
+
+/** Credits less those reserved: unchanged while earlier tests' tasks are charged (the 600 answers left queued). */
+const available = async () => parseJson<{ available: number }>((await shared.kct(['credits', '--json'])).stdout).available;
+
+describe('servers that misbehave', () => {
+  it('control sequences in server text never reach the terminal', async () => {
+    const api = await fakeApi((_req, res) => {
+      sendJson(res, 200, { data: { task_id: 'tsk_x', status: 'PROGRESS', stage: 'processing', cur_step_name: 'grading\u001b]0;owned\u0007', message: 'clear\u001b[2J\u001b[Hscreen', progress: 40 } });
+    });
+    try {
+      const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }), CI: undefined };
+      const term = await runKct(['status', 'tsk_x'], { env, tty: true, columns: 100 });
+      const run = { code: term.code, output: term.stdout + term.stderr };
+      expect(run.code).toBe(0);
+      expect(run.output).toContain('grading');
+      expect(run.output).toContain('clearscreen');
+      expect(run.output).not.toContain('\u001b]0;');
+      expect(run.output).not.toContain('\u001b[2J');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a status request that never answers does not outlast --timeout (exit 8)', async () => {
+    const api = await fakeApi(() => {
+      // never answer
+    });
+    try {
+      const run = await runKct(['status', 'tsk_hang', '--watch', '--timeout', '1s'], { env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }), timeoutMs: 30_000 });
+      expect(run.code).toBe(8);
+      expect(run.stderr).toContain('still not final after 1 s');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a failure the service calls retryable is submitted again under a follow-up key', async () => {
+    const keys: string[] = [];
+    const api = await fakeApi((req, res) => {
+      const url = req.url ?? '';
+      if (req.method === 'POST' && url.endsWith('/evaluations/one-pass')) {
+        const key = String(req.headers['idempotency-key']);
+        keys.push(key);
+        return sendJson(res, 202, { task_id: key.endsWith('-retry1') ? 'tsk_second' : 'tsk_first', status: 'QUEUED' });
+      }
+      const first = url.includes('tsk_first');
+      if (url.endsWith('/status')) return sendJson(res, 200, { task_id: first ? 'tsk_first' : 'tsk_second', status: first ? 'FAILURE' : 'SUCCESS' });
+      return sendJson(res, 200, first
+        ? { task_id: 'tsk_first', status: 'FAILURE', retryable: true, evaluation: [{ type: 'error', comment: 'grader crashed' }] }
+        : { task_id: 'tsk_second', status: 'SUCCESS', score: 7, evaluation: [{ item: 'Ideas', score: 7, max_score: 10, feedback: 'ok' }] });
+    });
+    try {
+      const run = await runKct(['one-pass', '--model', '12', '--text', essay, '--json'], { env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
+      expect(run.code).toBe(0);
+      expect(parseJson<{ task_id: string }>(run.stdout).task_id).toBe('tsk_second');
+      expect(run.stderr).toContain('submitting it again');
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(`${keys[0]}-retry1`);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('uploads already stored are printed when a later upload fails', async () => {
+    let count = 0;
+    const api = await fakeApi((_, res) => {
+      count += 1;
+      if (count === 1) return sendJson(res, 201, { data: { name: 'essay.txt', mime_type: 'text/plain', size: 10, path: '/files/a/essay.txt', url: 'https://files.example/a/essay.txt' } });
+      return sendJson(res, 500, { error: { message: 'disk full' } });
+    });
+    try {
+      const run = await runKct(['upload', join(FIXTURES, 'essay.txt'), join(FIXTURES, 'short.txt'), '--output', 'ndjson'], { env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
+      expect(run.code).toBe(9);
+      expect(run.stdout).toContain('https://files.example/a/essay.txt');
+      expect(run.stderr).toContain('disk full');
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('local input that cannot be used', () => {
+  it('an invalid base URL is a usage error at once, not a network retry', async () => {
+    const run = await runKct(['credits', '--base-url', 'foo'], { env: kctEnv(tempDir(), { KCT_API_KEY: 'kct_test_key_123456' }) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not an http(s) URL');
+    expect(run.stderr).not.toContain('retrying');
+    const login = await runKct(['auth', 'login', '--with-key', '--base-url', 'foo'], { env: kctEnv(tempDir()), input: 'kct_test_key_123456\n' });
+    expect(login.code).toBe(2);
+  });
+
+  it('an unwritable --resume journal stops the run before anything is sent', async () => {
+    const before = await available();
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} journal`, '--resume', '/nonexistent-dir/marks.journal']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot write the journal');
+    expect(await available()).toBe(before);
+  });
+
+  it('missing local files named by flags are usage errors (exit 2), not bugs', async () => {
+    const run = await shared.kct(['callbacks', 'verify', '--id', 'msg_1', '--timestamp', '1', '--signature', 'v1,x', '--secret-file', '/nonexistent/secret']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toContain('bug');
+  });
+
+  it('a configured output format that is not one is refused with where it came from', async () => {
+    const run = await shared.kct(['models'], { env: { KCT_OUTPUT: 'yaml' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('KCT_OUTPUT');
+  });
+});
+
+describe('partial progress is kept', () => {
+  it('cancelling a legacy task says its charge stays', async () => {
+    const assignment = parseJson<{ assignment_id: number }>((await shared.kct(['assign', '--model', '12', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-31', '--expected', '1', '--json'])).stdout);
+    const task = parseJson<{ task_id: string }>((await shared.kct(['evaluate', '--assignment', String(assignment.assignment_id), '--text', `${essay} KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout);
+    const cancel = await shared.kct(['cancel', task.task_id]);
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toContain('charged at acceptance stay charged');
+  });
+
+  it('when a later batch request is refused (402), the accepted ones are still followed and printed', async () => {
+    const member = asUser(shared.sandbox, 'org_member');
+    const dir = tempDir('kct-batch-402-');
+    // 2 credits each (over 2,000 characters): the first 100 items reserve all 200 credits
+    const long = `${essay} ${essay} ${essay}`.slice(0, 2500);
+    const lines = Array.from({ length: 150 }, (_, i) => JSON.stringify({ student_id: `m${i}`, paper_content: `${long} ${i}` }));
+    writeFileSync(join(dir, 'm.jsonl'), `${lines.join('\n')}\n`);
+    const run = await member(['batch', join(dir, 'm.jsonl'), '--model', '31', '--output', 'ndjson'], { timeoutMs: 120_000 });
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('batch 2/2 was refused');
+    expect(run.stdout.trim().split('\n')).toHaveLength(100);
+  }, 150_000);
+
+  it('a timed-out class run names the time limit', async () => {
+    const dir = tempDir('kct-late-');
+    writeFileSync(join(dir, 'a.txt'), `${essay} late a KCT-SANDBOX-SLOW`);
+    writeFileSync(join(dir, 'b.txt'), `${essay} late b KCT-SANDBOX-SLOW`);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--timeout', '300ms', '--output', 'ndjson']);
+    expect(run.code).toBe(8);
+    expect(run.stderr).toContain('after 300 ms');
+  });
+});

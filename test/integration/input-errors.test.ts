@@ -1,0 +1,138 @@
+// Mistakes a new user makes with local input, settings and the sandbox's own start-up: each gets
+// a message naming what was wrong and what to do, the documented exit code, and no charge.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, creditsOf, kctEnv, parseJson, runKct, tempDir, useSandbox } from './harness.js';
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+const shared = useSandbox();
+
+describe('answers', () => {
+  it('a folder leaves out Markdown (a README or notes), so it is never marked and charged; a named .md is sent', async () => {
+    const dir = tempDir('kct-md-');
+    writeFileSync(join(dir, 'ann.txt'), `${essay} (ann, markdown test)`);
+    writeFileSync(join(dir, 'README.md'), '# Marking notes\nDo not mark this file.');
+    const before = await creditsOf(shared.kct);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((line) => parseJson<{ file: string }>(line));
+    expect(rows.map((row) => row.file)).toEqual([join(dir, 'ann.txt')]);
+    expect(await creditsOf(shared.kct)).toBe(before - 1);
+    const named = await shared.kct(['one-pass', join(dir, 'README.md'), '--model', '12', '--no-wait', '--json']);
+    expect(named.code).toBe(0);
+    // let it finish here, so its charge does not land inside a later test's before/after
+    const { task_id } = parseJson<{ task_id: string }>(named.stdout);
+    expect((await shared.kct(['status', task_id, '--watch', '--json'])).code).toBe(0);
+  });
+
+  it('- given twice is refused as such, not blamed on --files-from', async () => {
+    const run = await shared.kct(['one-pass', '-', '-', '--model', '12'], { input: 'An answer.' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('- is given more than once');
+    expect(run.stderr).not.toContain('--files-from');
+  });
+
+  it('a missing answer file points to - for text on stdin; a missing upload does not', async () => {
+    const answer = await shared.kct(['one-pass', 'no-such-answer.txt', '--model', '12']);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toContain('file not found: no-such-answer.txt');
+    expect(answer.stderr).toContain('pass - instead of a file');
+    const upload = await shared.kct(['upload', '-']);
+    expect(upload.code).toBe(2);
+    expect(upload.stderr).toContain('file not found: -');
+    expect(upload.stderr).not.toContain('standard input');
+  });
+
+  it('a file just over 20 MiB says by how much, in bytes', async () => {
+    const path = join(tempDir(), 'big.txt');
+    writeFileSync(path, Buffer.alloc(21_000_000, 'a'));
+    const run = await shared.kct(['one-pass', path, '--model', '12']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('is 21,000,000 bytes (20.03 MiB); the limit is 20,971,520 bytes (20 MiB) per file');
+  });
+
+  it('--resume given a folder is a usage error before anything is sent', async () => {
+    const dir = tempDir();
+    const answer = join(dir, 'bob.txt');
+    writeFileSync(answer, `${essay} (bob, resume folder)`);
+    const before = await creditsOf(shared.kct);
+    const run = await shared.kct(['one-pass', answer, '--model', '12', '--resume', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`the journal ${dir} is a folder`);
+    expect(run.stderr).toContain('--resume marks.journal');
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('csv escapes a cell that would run as a spreadsheet formula', async () => {
+    const dir = tempDir('kct-formula-');
+    writeFileSync(join(dir, '=HYPERLINK.txt'), `${essay} (formula test)`);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'csv']);
+    expect(run.code).toBe(0);
+    const [header, row] = parse(run.stdout) as string[][];
+    expect(row[header.indexOf('student_id')]).toBe("'=HYPERLINK");
+    expect(Number(row[header.indexOf('score')])).toBeGreaterThan(0);
+  });
+
+  it('rewrite --item matches a criterion ignoring case, as the service does', async () => {
+    const done = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', `${essay} rewrite case`, '--json'])).stdout);
+    const run = await shared.kct(['rewrite', done.task_id, '--style', 'bullet_points', '--item', 'organisation', '--json']);
+    expect(run.code).toBe(0);
+    const sections = parseJson<{ target_item?: string; sections: { item: string; comment: string }[] }>(run.stdout).sections;
+    expect(sections.find((s) => s.item === 'Organisation')?.comment).toMatch(/^- /m);
+  });
+});
+
+describe('settings', () => {
+  it('a hand-edited config with a number where a string belongs is reported by path and key (exit 2)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: 5, api_key: 7 } } }));
+    const run = await runKct(['credits'], { env: kctEnv(dir) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`the config file ${join(dir, 'config.json')} has profiles.default.base_url set to 5, not a string`);
+    expect(run.stderr).not.toContain('looks like a bug');
+  });
+
+  it('config get api_key says the key is never printed and where to look instead', async () => {
+    const run = await shared.kct(['config', 'get', 'api_key']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('the API key is never printed');
+    expect(run.stderr).toContain('kct auth status');
+  });
+});
+
+describe('kct sandbox start-up', () => {
+  it('a port already in use is a usage error naming the port (exit 2)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const run = await runKct(['sandbox', '--port', String(port), '--data', tempDir()], { env: kctEnv(tempDir()) });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(run.stderr).toContain('--port 0');
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
+  it('--data naming a file is a usage error saying so', async () => {
+    const file = join(tempDir(), 'not-a-folder.txt');
+    writeFileSync(file, 'x');
+    const run = await runKct(['sandbox', '--port', '0', '--data', file], { env: kctEnv(tempDir()) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--data ${file} is a file, not a folder`);
+  });
+
+  it('--data inside a file is a usage error naming the folder', async () => {
+    const file = join(tempDir(), 'plain.txt');
+    writeFileSync(file, 'x');
+    const run = await runKct(['sandbox', '--port', '0', '--data', join(file, 'sub')], { env: kctEnv(tempDir()) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`cannot use ${join(file, 'sub')} as the sandbox data folder`);
+  });
+});
+
