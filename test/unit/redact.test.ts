@@ -9,7 +9,7 @@ describe('maskKey', () => {
   });
 
   it('never reveals more than the prefix and last four of any key', () => {
-    for (const key of [KEY, 'kct_abcdefghijklmnop', 'kct_1234567890123', 'kct_' + 'x'.repeat(200) + 'TAIL']) {
+    for (const key of [KEY, 'kct_abcdefghijklmnop', 'kct_1234567890123', `kct_${'x'.repeat(200)}TAIL`]) {
       const masked = maskKey(key);
       const visible = masked.replace('****', '');
       expect(visible.length).toBeLessThanOrEqual(8);

@@ -5,7 +5,7 @@ import type { Db } from '../../packages/sandbox/src/store/db.js';
 import { HttpError } from '../../packages/sandbox/src/http/envelope.js';
 import { canonicalJson } from '../../packages/kct/src/api/canonical.js';
 import { fingerprint } from '../../packages/sandbox/src/tasks/idempotency-keys.js';
-import { Store } from '../../packages/sandbox/src/store/store.js';
+import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { advance, cancel, completeAndCharge, fail } from '../../packages/sandbox/src/tasks/transitions.js';
 import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, toProgress } from './sandbox-helpers.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
 import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
-import { Store } from '../../packages/sandbox/src/store/store.js';
+import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { advance, completeAndCharge } from '../../packages/sandbox/src/tasks/transitions.js';
 import { WriteGroup } from '../../packages/sandbox/src/tasks/write-group.js';
 import { taskRecord } from '../../packages/sandbox/src/http/responses.js';

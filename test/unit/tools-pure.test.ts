@@ -5,7 +5,7 @@ import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { describeOwner, keyOwner } from '../../packages/kct/src/cli/account.js';
 import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/api-request.js';
 import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/loopback.js';
-import { roffEscape as escape } from '../../packages/kct/src/cli/man-page.js';
+import { roffEscape } from '../../packages/kct/src/cli/man-page.js';
 import { choosePager } from '../../packages/kct/src/cli/pager.js';
 
 describe('kct api arguments', () => {
@@ -88,8 +88,8 @@ describe('loopback callbacks', () => {
 
 describe('man page text', () => {
   it('escapes backslashes, leading dots and quotes, and non-ASCII characters', () => {
-    expect(escape('a\\b')).toBe('a\\eb');
-    expect(escape('.hidden\n\'quoted')).toBe('\\&.hidden\n\\&\'quoted');
-    expect(escape('café – ok')).toBe('caf\\[u00E9] \\[u2013] ok');
+    expect(roffEscape('a\\b')).toBe('a\\eb');
+    expect(roffEscape('.hidden\n\'quoted')).toBe('\\&.hidden\n\\&\'quoted');
+    expect(roffEscape('café – ok')).toBe('caf\\[u00E9] \\[u2013] ok');
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KctError, UsageError } from '../../../packages/kct/src/api/errors.js';
+import { KctError, type UsageError } from '../../../packages/kct/src/api/errors.js';
 import { checkLocalFile, inspectFile, isFileProblem } from '../../../packages/kct/src/client/files.js';
 import { checkBaseKey } from '../../../packages/kct/src/client/idempotency.js';
 import { ProductClient } from '../../../packages/kct/src/client/product.js';
