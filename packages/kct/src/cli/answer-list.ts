@@ -6,7 +6,7 @@ import { basename, join, normalize, sep } from 'node:path';
 import { mimeFromName } from '../api/mime.js';
 import type { LocalFile } from '../client/files.js';
 import type { Action, Answer, AnswerSources, SkippedAnswer } from './answers.js';
-import { studentIdOf } from './answers.js';
+import { studentIdOf } from './student-id.js';
 
 type Kind = 'file' | 'group' | 'pages';
 const KINDS: Kind[] = ['file', 'group', 'pages'];

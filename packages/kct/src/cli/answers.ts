@@ -10,10 +10,13 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../client/files.js';
 import { AnswerList } from './answer-list.js';
+import { LMS_FOLDER_SUFFIX, studentIdOf } from './student-id.js';
 import { collectDownload, type Download, type DownloadStudentInfo } from './download.js';
 import { cliWords } from './hints.js';
 import type { IO } from './io.js';
 import { readStdinText } from './stdin.js';
+
+export { studentIdOf } from './student-id.js';
 
 export interface Answer {
   /** Its row in the output: answers and skipped files numbered in the order they were found. */
@@ -158,7 +161,6 @@ const SYSTEM_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r
 const SYSTEM_FOLDERS = new Set(['__macosx']);
 const GLOB_MAGIC = /[*?[\]{}]/;
 /** Moodle names a student's folder "Full Name_1234_assignsubmission_file_": the student id is "Full Name_1234". */
-const LMS_FOLDER_SUFFIX = /_assignsubmission_[a-z]+_?$/i;
 
 // One collator for the whole sort: localeCompare with options builds one per comparison.
 const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
@@ -675,15 +677,6 @@ function explainEntries(explained: Explained[], list: AnswerList, textAnswers: A
     }
   }
   return entries;
-}
-
-/** The student id of a file: its name, or its student folder (Moodle's suffix trimmed), or none. */
-export function studentIdOf(item: Pick<Found, 'path' | 'group'> | undefined, sources: Pick<AnswerSources, 'studentIdFrom' | 'groupBy'>): string | undefined {
-  if (!item || sources.studentIdFrom === 'none') return undefined;
-  const folder = item.group === undefined ? undefined : item.group.replace(LMS_FOLDER_SUFFIX, '');
-  if ((sources.studentIdFrom === 'folder' || sources.groupBy === 'folder') && folder) return folder;
-  const name = basename(item.path);
-  return basename(name, extname(name));
 }
 
 function sharedStudentIds(byId: Map<string, number>, sources: AnswerSources): string[] {

@@ -1,5 +1,6 @@
 // What every command receives: IO, environment, global flags, and lazily built services (config,
 // client). Nothing here is created until a command asks for it, so `kct --help` stays cheap.
+import type { TreeCommand } from './command-tree.js';
 import { UsageError } from '../api/errors.js';
 import type { KctClient } from '../client/client.js';
 import type { Dispatcher } from '../client/undici.js';
@@ -29,6 +30,8 @@ export interface Context {
   dispatcher?: Dispatcher;
   /** Loads the sandbox package for `kct sandbox` (the kct-sandbox launcher hands its own in). */
   sandbox(): Promise<SandboxPackage>;
+  /** kct's own command tree (`kct completion`), built by main: a command does not import the program it is part of. */
+  commands(): Promise<TreeCommand>;
   /** The config file for writing (conf); reading goes through settings(), which loads no conf. */
   config(): Promise<ConfigStore>;
   settings(flags?: SettingFlags): Promise<ResolvedSettings>;
@@ -47,6 +50,7 @@ export interface Context {
 export interface Services {
   dispatcher?: Dispatcher;
   sandbox?: () => Promise<SandboxPackage>;
+  commands?: () => Promise<TreeCommand>;
 }
 
 export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, signal: AbortSignal, services: Services = {}): Context {
@@ -59,6 +63,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
     signal,
     dispatcher: services.dispatcher,
     sandbox: services.sandbox ?? loadSandboxPackage,
+    commands: services.commands ?? (() => Promise.reject(new Error('no command tree was handed to this context'))),
     config() {
       store ??= import('./config-store.js').then((m) => m.openConfigStore(env));
       return store;

@@ -1,6 +1,7 @@
 // The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
 // main returns that code: only bin/kct.js and scripts/exe/main.cjs end the process, through
 // process.exitCode, or through the `exit` they pass for what cannot wait (see MainOptions).
+import type { TreeCommand } from './command-tree.js';
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
 import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
@@ -53,7 +54,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   else options.signal?.addEventListener('abort', interrupt, { once: true });
 
   const program = buildProgram(VERSION, (globals: GlobalOptions) => {
-    context ??= createContext(io, env, globals, controller.signal, { dispatcher: options.dispatcher, sandbox: options.sandbox });
+    context ??= createContext(io, env, globals, controller.signal, { dispatcher: options.dispatcher, sandbox: options.sandbox, commands: ownCommands });
     return context;
   });
   // commander's parse errors are printed here with the others, so --json gets its one object
@@ -187,4 +188,12 @@ function installSignals(controller: AbortController, io: IO, signals: { received
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   };
+}
+
+/** kct's command tree, from a program of its own: the running one is parsing the command that asks. */
+async function ownCommands(): Promise<TreeCommand> {
+  const { commandTree } = await import('./command-tree.js');
+  return commandTree(buildProgram(VERSION, () => {
+    throw new Error('no command runs while the command tree is read');
+  }));
 }

@@ -2,7 +2,7 @@
 // each criterion's mean against its maximum, the weakest in another colour. Presentation
 // attributes and classes only (no style attributes), so the page's strict CSP allows them.
 import type { CriterionSummary, Summary } from '../summary.js';
-import { escapeHtml, formatScore } from './html.js';
+import { escapeHtml, formatScore } from './text.js';
 
 // the width the charts are drawn at; the page scales them to their panel (about this wide)
 const WIDTH = 480;

@@ -2,11 +2,11 @@
 // names, criteria, feedback, reasons) goes through escapeHtml: it is untrusted text.
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
-import { stripControls } from '../sanitize.js';
 import type { LeftOutCounts } from '../answers.js';
 import { answersOf, notSentParts, type Summary } from '../summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
+import { escapeHtml, formatScore } from './text.js';
 
 /** One answer's line of a saved run: the ndjson row of `kct one-pass` / `kct batch`, or an outcome in flight. */
 export interface ReportRow {
@@ -47,17 +47,8 @@ export interface PageInfo {
   markedBy?: string;
 }
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text made safe for HTML content and quoted attributes (control characters dropped: HTML has no place for them). */
-export function escapeHtml(text: string): string {
-  return stripControls(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-
-export function formatScore(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
-}
-
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /** No network at all, and no script or style but the report's own (by hash). */

@@ -1,8 +1,6 @@
 // kct completion bash|zsh|fish: a completion script printed from the command tree.
 import { UsageError } from '../../api/errors.js';
 import { VERSION } from '../../version.js';
-import { buildProgram } from '../../cli/program.js';
-import { commandTree } from '../../cli/command-tree.js';
 import { completionTable, SHELLS, type Shell } from '../../cli/completion/table.js';
 import type { Context } from '../../cli/context.js';
 import { outRaw } from '../../cli/io.js';
@@ -16,11 +14,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (!SHELLS.includes(shell)) {
     throw new UsageError(`no completion for the shell "${options.shell}"`, { suggestion: `Choose one of ${SHELLS.join(', ')}, e.g. source <(kct completion bash).` });
   }
-  // a program of its own: the running one is parsing this very command
-  const program = buildProgram(VERSION, () => {
-    throw new Error('no command runs while completion is generated');
-  });
-  const table = completionTable(commandTree(program));
+  const table = completionTable(await context.commands());
   const render = shell === 'bash' ? (await import('../../cli/completion/bash.js')).bashScript
     : shell === 'zsh' ? (await import('../../cli/completion/zsh.js')).zshScript
       : (await import('../../cli/completion/fish.js')).fishScript;
