@@ -23,7 +23,7 @@ const { version } = JSON.parse(readFileSync(join(root, 'packages', 'kct', 'packa
 
 // Modules that cannot live inside the executable: native addons (a .node file must be on disk)
 // and the OCR engine (its worker and language data are files). Only the sandbox uses them; in
-// the executable each is a module that throws KCT_NOT_IN_EXE when loaded (src/cli/executable.ts
+// the executable each is a module that throws KCT_NOT_IN_EXE when loaded (src/cli/packaging/executable.ts
 // turns that into a clear message).
 const NOT_EMBEDDED = ['better-sqlite3', '@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng'];
 

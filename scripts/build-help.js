@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'program.js'));
+const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js'));
 const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
 
 export const HELP_WIDTH = 80;

@@ -1,5 +1,5 @@
 // Build step: renders a man page for kct and for every command from the command tree into
-// dist/man/ (src/cli/man-page.ts). package.json's `man` must list exactly these pages:
+// dist/man/ (src/cli/packaging/man-page.ts). package.json's `man` must list exactly these pages:
 // `node scripts/build-man.js --update-package-json` rewrites that list after commands change,
 // and test/e2e/man-version.test.ts fails while they differ.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'program.js'));
-const { commandTree } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'command-tree.js'));
-const { renderManPages } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'man-page.js'));
+const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js'));
+const { commandTree } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'command-tree.js'));
+const { renderManPages } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'packaging', 'man-page.js'));
 const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
 
 const program = buildProgram(VERSION, () => {

@@ -6,9 +6,9 @@ import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { collectAnswers, type AnswerSources } from '../../packages/kct/src/cli/answers.js';
-import { downloadInput, openDownload } from '../../packages/kct/src/cli/download.js';
-import type { IO } from '../../packages/kct/src/cli/io.js';
+import { collectAnswers, type AnswerSources } from '../../packages/kct/src/cli/answers/answers.js';
+import { downloadInput, openDownload } from '../../packages/kct/src/cli/answers/download.js';
+import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { zip } from './zip-writer.js';
 
 const io: IO = {

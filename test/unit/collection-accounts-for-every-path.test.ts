@@ -9,8 +9,8 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { collectAnswers, type AnswerSources, type Collection, type Entry } from '../../packages/kct/src/cli/answers.js';
-import type { IO } from '../../packages/kct/src/cli/io.js';
+import { collectAnswers, type AnswerSources, type Collection, type Entry } from '../../packages/kct/src/cli/answers/answers.js';
+import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
 const io: IO = {

@@ -1,6 +1,6 @@
 // The command reference of the manual (docs/commands/) and the environment table of
 // docs/guides/configuration-and-keys.md are rendered from the built command tree and
-// cli/environment.ts by scripts/build-docs.js; the committed files must be exactly what it renders.
+// cli/core/environment.ts by scripts/build-docs.js; the committed files must be exactly what it renders.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const FIX = 'the manual is out of step with the code: run `npm run build` (or `n
 
 describe('the command reference', () => {
   it('is built from the command tree (npm run build has run)', () => {
-    expect(existsSync(join(ROOT, 'packages', 'kct', 'dist', 'cli', 'program.js')), 'run `npm run build` first').toBe(true);
+    expect(existsSync(join(ROOT, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js')), 'run `npm run build` first').toBe(true);
   });
 
   it('every generated file is committed as rendered, and no page is left of a command that is gone', async () => {
@@ -34,7 +34,7 @@ describe('the command reference', () => {
   });
 
   it('the environment table lists exactly the variables kct declares', async () => {
-    const { VARIABLES } = await import('../../packages/kct/src/cli/environment.js');
+    const { VARIABLES } = await import('../../packages/kct/src/cli/core/environment.js');
     const guide = readFileSync(join(ROOT, 'docs', 'guides', 'configuration-and-keys.md'), 'utf8');
     const table = guide.slice(guide.indexOf('<!-- environment variables'), guide.indexOf('Conventions kct follows'));
     const listed = [...table.matchAll(/^\| `(KCT_[A-Z0-9_]+)` \|/gm)].map((match) => match[1]);

@@ -4,10 +4,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../packages/kct/src/cli/define-command.js';
-import { GLOBAL_OPTIONS } from '../../packages/kct/src/cli/options.js';
-import { checked, parsePositiveNumber } from '../../packages/kct/src/cli/parse.js';
-import { COMMANDS } from '../../packages/kct/src/cli/program.js';
+import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../packages/kct/src/cli/core/define-command.js';
+import { GLOBAL_OPTIONS } from '../../packages/kct/src/cli/core/options.js';
+import { checked, parsePositiveNumber } from '../../packages/kct/src/cli/core/parse.js';
+import { COMMANDS } from '../../packages/kct/src/cli/core/program.js';
 
 function flatten(declarations: CommandDeclaration[], parents: string[] = []): [string, CommandDeclaration][] {
   return declarations.flatMap((declaration) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError, formatDuration } from '../../packages/kct/src/api/errors.js';
-import { parseDuration } from '../../packages/kct/src/cli/duration.js';
+import { parseDuration } from '../../packages/kct/src/cli/core/duration.js';
 
 describe('parseDuration', () => {
   it.each([

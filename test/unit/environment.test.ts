@@ -1,11 +1,11 @@
 // One reader for kct's environment variables: every KCT_* variable kct reads is declared in
-// src/cli/environment.ts and read only there, a bad value names the variable, and the manual
+// src/cli/core/environment.ts and read only there, a bad value names the variable, and the manual
 // lists exactly the declared ones.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { fromEnv, VARIABLES } from '../../packages/kct/src/cli/environment.js';
+import { fromEnv, VARIABLES } from '../../packages/kct/src/cli/core/environment.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Variables of the development tools (tests, benchmarks, CI, the executable's build), documented in docs/testing.md. */
@@ -16,7 +16,7 @@ function files(dir: string, pattern: RegExp): string[] {
 }
 
 describe('environment variables', () => {
-  it('are read through cli/environment.ts only (the sandbox reads its own driver switch)', () => {
+  it('are read through cli/core/environment.ts only (the sandbox reads its own driver switch)', () => {
     const readers = [...files(join(ROOT, 'packages', 'kct', 'src'), /\.ts$/), ...files(join(ROOT, 'packages', 'sandbox', 'src'), /\.ts$/)].flatMap((file) => {
       const rel = relative(ROOT, file);
       if (rel === join('packages', 'kct', 'src', 'cli', 'environment.ts')) return [];

@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
 import { StudentsMismatchError } from '../../packages/kct/src/platforms/fill-report.js';
-import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../packages/kct/src/cli/exit-codes.js';
+import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../packages/kct/src/cli/core/exit-codes.js';
 
 const api = (status: number) => ApiError.from(status, undefined, { method: 'GET', url: 'http://localhost/v1/x' });
 // an ApiError built without the factory (a caller's own) still maps by its status

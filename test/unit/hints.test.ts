@@ -1,8 +1,8 @@
-// kct's own hints for API errors (src/cli/hints.ts): kct commands, not API routes.
+// kct's own hints for API errors (src/cli/core/hints.ts): kct commands, not API routes.
 import { describe, expect, it } from 'vitest';
 import { ApiError, CONNECTION_ADVICE, ConnectionError, CredentialsError, KctError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
 import { assertSendableKey } from '../../packages/kct/src/client/client.js';
-import { cliHint } from '../../packages/kct/src/cli/hints.js';
+import { cliHint } from '../../packages/kct/src/cli/core/hints.js';
 
 const api = (status: number, message: string, errorCode?: string) => ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
 

@@ -8,7 +8,7 @@ import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { CreateModelRequest } from '../../packages/kct/src/api/schemas.js';
 import {
   buildModelRequest, previewHeader, questionsFileContent, readQuestionsFile, readRubricsFile, renderPreviewFile, rubricsFileContent,
-} from '../../packages/kct/src/cli/preview-file.js';
+} from '../../packages/kct/src/cli/models/preview-file.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -3,9 +3,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../../packages/kct/src/api/status.js';
-import { parseDuration } from '../../packages/kct/src/cli/duration.js';
-import type { IO } from '../../packages/kct/src/cli/io.js';
-import { colorAllowed } from '../../packages/kct/src/cli/io.js';
+import { parseDuration } from '../../packages/kct/src/cli/core/duration.js';
+import type { IO } from '../../packages/kct/src/cli/core/io.js';
+import { colorAllowed } from '../../packages/kct/src/cli/core/io.js';
 import { printResult } from '../../packages/kct/src/cli/render/result.js';
 import { parseRetryAfter } from '../../packages/kct/src/client/retry.js';
 

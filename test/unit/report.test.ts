@@ -11,8 +11,8 @@ import { CONTENT_SECURITY_POLICY, failureItem, studentRow, type ReportRow } from
 import { escapeHtml } from '../../packages/kct/src/cli/report/text.js';
 import { readSavedRun } from '../../packages/kct/src/cli/report/saved-run.js';
 import { ReportWriter } from '../../packages/kct/src/cli/report/writer.js';
-import { summarize } from '../../packages/kct/src/cli/summary.js';
-import { ClassTally } from '../../packages/kct/src/cli/tally.js';
+import { summarize } from '../../packages/kct/src/cli/render/summary.js';
+import { ClassTally } from '../../packages/kct/src/cli/render/tally.js';
 import { createHash } from 'node:crypto';
 
 const criterion = (item: string, score: number, max: number) => ({ item, score, max_score: max, feedback: `${item} feedback` });

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationResult } from '../../packages/kct/src/api/schemas.js';
-import type { IO } from '../../packages/kct/src/cli/io.js';
+import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { printResult } from '../../packages/kct/src/cli/render/result.js';
 import { cell, printRows, resolveFormat, type Column } from '../../packages/kct/src/cli/render/rows.js';
 

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import type { IO } from '../../packages/kct/src/cli/io.js';
+import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { Journal } from '../../packages/kct/src/commands/one-pass/journal.js';
 import { OutcomeWriter, type AnswerOutcome } from '../../packages/kct/src/cli/render/outcomes.js';
 import { displayWidth, renderTable, renderTableInChunks } from '../../packages/kct/src/cli/render/rows.js';
-import { RowSpool } from '../../packages/kct/src/cli/row-spool.js';
-import { ClassTally } from '../../packages/kct/src/cli/tally.js';
+import { RowSpool } from '../../packages/kct/src/cli/render/row-spool.js';
+import { ClassTally } from '../../packages/kct/src/cli/render/tally.js';
 
 function bufferIO(color = false): IO & { text: () => string; errors: () => string } {
   const stdout = new PassThrough();

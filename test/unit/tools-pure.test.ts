@@ -2,11 +2,11 @@
 // belongs to, loopback callbacks, and man page escaping.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { describeOwner, keyOwner } from '../../packages/kct/src/cli/account.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/api-request.js';
-import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/loopback.js';
-import { roffEscape } from '../../packages/kct/src/cli/man-page.js';
-import { choosePager } from '../../packages/kct/src/cli/pager.js';
+import { describeOwner, keyOwner } from '../../packages/kct/src/cli/core/account.js';
+import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/core/api-request.js';
+import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/core/loopback.js';
+import { roffEscape } from '../../packages/kct/src/cli/packaging/man-page.js';
+import { choosePager } from '../../packages/kct/src/cli/core/pager.js';
 
 describe('kct api arguments', () => {
   it('one argument is a path: GET, or POST when there is a body', () => {

@@ -1,4 +1,4 @@
-// Progress while watching (src/cli/watch.ts), in-process: a spinner on a terminal, one plain
+// Progress while watching (src/cli/core/watch.ts), in-process: a spinner on a terminal, one plain
 // line per change when stderr is piped; stdout holds only the result either way.
 import { describe, expect, it } from 'vitest';
 import { mockApi, runKct } from './run-kct.js';

@@ -1,5 +1,5 @@
 // A library user never typed `kct`: the client's errors carry neutral suggestions, and the CLI's
-// hint table (src/cli/hints.ts) puts kct's own words (flags, commands) in their place.
+// hint table (src/cli/core/hints.ts) puts kct's own words (flags, commands) in their place.
 import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { KctError, type UsageError } from '../../../packages/kct/src/api/errors.
 import { checkLocalFile, inspectFile, isFileProblem } from '../../../packages/kct/src/client/files.js';
 import { checkBaseKey } from '../../../packages/kct/src/client/idempotency.js';
 import { ProductClient } from '../../../packages/kct/src/client/product.js';
-import { cliHint, cliWords } from '../../../packages/kct/src/cli/hints.js';
+import { cliHint, cliWords } from '../../../packages/kct/src/cli/core/hints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-words-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../.
 import { MODEL_TRAINING_ADVICE, ModelWaitInterruptedError, ModelWaitTimeoutError } from '../../../packages/kct/src/client/model-wait.js';
 import { pollSchedule } from '../../../packages/kct/src/client/poll.js';
 import { ORIGIN, useMockClient } from './mock-client.js';
-import { cliHint } from '../../../packages/kct/src/cli/hints.js';
+import { cliHint } from '../../../packages/kct/src/cli/core/hints.js';
 
 /** Looks every few milliseconds: the tests wait for states, never for time. */
 const FAST = pollSchedule(5);

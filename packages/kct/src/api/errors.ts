@@ -1,5 +1,5 @@
 // Typed errors of the library. They carry what a caller needs to act (status, the server's
-// message, request id, a suggestion); only src/cli/exit-codes.ts turns them into exit codes.
+// message, request id, a suggestion); only src/cli/core/exit-codes.ts turns them into exit codes.
 
 export interface KctErrorOptions {
   suggestion?: string;
@@ -154,7 +154,7 @@ function bodyMessage(body: unknown): string | undefined {
   return candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
 }
 
-/** The neutral advice on a connection that failed (src/cli/hints.ts words it for kct). */
+/** The neutral advice on a connection that failed (src/cli/core/hints.ts words it for kct). */
 export const CONNECTION_ADVICE = 'Check the base URL and your network or proxy settings, then try again.';
 
 /** The server could not be reached, or the connection broke before a full answer arrived. */
@@ -184,7 +184,7 @@ export class ServerStoppedAnsweringError extends ConnectionError {
   }
 }
 
-/** The neutral advice of a watch that timed out (src/cli/hints.ts words it for kct). */
+/** The neutral advice of a watch that timed out (src/cli/core/hints.ts words it for kct). */
 export const WATCH_TIMEOUT_ADVICE = 'The task keeps running: check its status again later.';
 
 /** Watching stopped at the overall --timeout; the tasks are still running. */

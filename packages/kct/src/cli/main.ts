@@ -1,16 +1,16 @@
 // The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
 // main returns that code: only bin/kct.js and scripts/exe/main.cjs end the process, through
 // process.exitCode, or through the `exit` they pass for what cannot wait (see MainOptions).
-import type { TreeCommand } from './command-tree.js';
+import type { TreeCommand } from './core/command-tree.js';
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
 import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import { VERSION } from '../version.js';
-import { createContext, type Context, type GlobalOptions } from './context.js';
-import { EXIT, exitCodeFor, exitCodeForSignal } from './exit-codes.js';
-import { err, processIO, safeText, type IO, type Streams } from './io.js';
-import { cliHint } from './hints.js';
-import { buildProgram } from './program.js';
+import { createContext, type Context, type GlobalOptions } from './core/context.js';
+import { EXIT, exitCodeFor, exitCodeForSignal } from './core/exit-codes.js';
+import { err, processIO, safeText, type IO, type Streams } from './core/io.js';
+import { cliHint } from './core/hints.js';
+import { buildProgram } from './core/program.js';
 import { redact } from '../client/redact.js';
 import type { Dispatcher } from '../client/undici.js';
 import type { SandboxPackage } from '../api/sandbox.js';
@@ -192,7 +192,7 @@ function installSignals(controller: AbortController, io: IO, signals: { received
 
 /** kct's command tree, from a program of its own: the running one is parsing the command that asks. */
 async function ownCommands(): Promise<TreeCommand> {
-  const { commandTree } = await import('./command-tree.js');
+  const { commandTree } = await import('./core/command-tree.js');
   return commandTree(buildProgram(VERSION, () => {
     throw new Error('no command runs while the command tree is read');
   }));

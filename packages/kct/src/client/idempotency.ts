@@ -62,7 +62,7 @@ export async function deriveIdempotencyKey(endpoint: string, fields: Record<stri
  */
 export type KeyRule = { kind: 'derived' } | { kind: 'base'; base: string };
 
-/** How the library says a key is derived when none is given (src/cli/hints.ts words it for kct). */
+/** How the library says a key is derived when none is given (src/cli/core/hints.ts words it for kct). */
 const DERIVED_ADVICE = 'to have one derived from each answer\'s content';
 
 /** The longest base key: room is left for the identity (the service takes up to 255 characters). */

@@ -5,7 +5,7 @@ import { InterruptedError, NotFoundError, TaskUnsuccessfulError, WatchTimeoutErr
 import type { Model } from '../api/schemas.js';
 import { TaskPoller, type PollSchedule } from './poll.js';
 
-/** The neutral advice of a model wait that stopped (src/cli/hints.ts words it for kct). */
+/** The neutral advice of a model wait that stopped (src/cli/core/hints.ts words it for kct). */
 export const MODEL_TRAINING_ADVICE = 'The model keeps training on the server: check it again later.';
 
 export interface ModelWaitOptions {

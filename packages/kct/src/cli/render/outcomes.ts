@@ -7,12 +7,12 @@
 // the summary goes to stderr.
 import { once } from 'node:events';
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
-import type { LeftOutCounts } from '../answers.js';
+import type { LeftOutCounts } from '../answers/answers.js';
 import { statusOf } from '../../api/status.js';
-import { err, out, outRaw, safeText, type IO } from '../io.js';
-import { RowSpool } from '../row-spool.js';
-import { renderSummary } from '../summary.js';
-import { ClassTally } from '../tally.js';
+import { err, out, outRaw, safeText, type IO } from '../core/io.js';
+import { RowSpool } from './row-spool.js';
+import { renderSummary } from './summary.js';
+import { ClassTally } from './tally.js';
 import { markedBy, printResult } from './result.js';
 import { cell, CSV_OPTIONS, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
 import { formatNumber, statusColor } from './style.js';

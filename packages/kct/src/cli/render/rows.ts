@@ -1,9 +1,9 @@
 // Printing rows in the formats users pick with --output: a table for people, JSON, NDJSON and
 // CSV for pipelines.
 import { UsageError } from '../../api/errors.js';
-import type { Context } from '../context.js';
-import type { IO } from '../io.js';
-import { out, outRaw, safeText } from '../io.js';
+import type { Context } from '../core/context.js';
+import type { IO } from '../core/io.js';
+import { out, outRaw, safeText } from '../core/io.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
 

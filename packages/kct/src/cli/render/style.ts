@@ -1,5 +1,5 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { IO } from '../io.js';
+import type { IO } from '../core/io.js';
 
 const cache = new WeakMap<IO, ChalkInstance>();
 

@@ -1,7 +1,7 @@
 // The report's two charts as plain SVG: the distribution of totals (one bar per score band) and
 // each criterion's mean against its maximum, the weakest in another colour. Presentation
 // attributes and classes only (no style attributes), so the page's strict CSP allows them.
-import type { CriterionSummary, Summary } from '../summary.js';
+import type { CriterionSummary, Summary } from '../render/summary.js';
 import { escapeHtml, formatScore } from './text.js';
 
 // the width the charts are drawn at; the page scales them to their panel (about this wide)

@@ -2,8 +2,8 @@
 // names, criteria, feedback, reasons) goes through escapeHtml: it is untrusted text.
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
-import type { LeftOutCounts } from '../answers.js';
-import { answersOf, notSentParts, type Summary } from '../summary.js';
+import type { LeftOutCounts } from '../answers/answers.js';
+import { answersOf, notSentParts, type Summary } from '../render/summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 import { escapeHtml, formatScore } from './text.js';

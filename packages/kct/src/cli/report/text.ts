@@ -1,6 +1,6 @@
 // Text in the class report: escaped for HTML, and scores as people write them. Shared by the page
 // (html.ts) and its charts (charts.ts).
-import { stripControls } from '../sanitize.js';
+import { stripControls } from '../core/sanitize.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

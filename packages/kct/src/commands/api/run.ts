@@ -10,11 +10,11 @@ import { mimeFromName } from '../../api/mime.js';
 import type { LocalFile } from '../../client/files.js';
 import type { HttpResponse, RequestSpec } from '../../client/http.js';
 import { buildForm } from '../../client/multipart.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../cli/api-request.js';
-import type { Context } from '../../cli/context.js';
-import { out, outRaw, type IO } from '../../cli/io.js';
-import { readStdinText } from '../../cli/stdin.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../cli/core/api-request.js';
+import type { Context } from '../../cli/core/context.js';
+import { out, outRaw, type IO } from '../../cli/core/io.js';
+import { readStdinText } from '../../cli/core/stdin.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

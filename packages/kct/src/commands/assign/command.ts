@@ -1,5 +1,5 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { checked, parsePositiveInteger } from '../../cli/parse.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { checked, parsePositiveInteger } from '../../cli/core/parse.js';
 import { toIsoDateTime } from './dates.js';
 
 export const command = defineCommand({

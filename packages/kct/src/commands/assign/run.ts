@@ -1,12 +1,12 @@
 // kct assign: create a student assignment from a ready model (POST /assignments).
 import { UsageError } from '../../api/errors.js';
 import type { AssignmentRequest } from '../../api/schemas.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../cli/core/context.js';
 import { localAndUtc } from './dates.js';
-import { out } from '../../cli/io.js';
+import { out } from '../../cli/core/io.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
-import { parseModelId } from '../../cli/parse.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import { parseModelId } from '../../cli/core/parse.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

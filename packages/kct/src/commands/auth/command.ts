@@ -1,4 +1,4 @@
-import { defineGroup } from '../../cli/define-command.js';
+import { defineGroup } from '../../cli/core/define-command.js';
 import { command as authLogin } from './login/command.js';
 import { command as authStatus } from './status/command.js';
 import { command as authLogout } from './logout/command.js';

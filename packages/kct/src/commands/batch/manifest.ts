@@ -5,8 +5,8 @@ import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
 import { OnePassFields } from '../../api/schemas.js';
-import { collectAnswers } from '../../cli/answers.js';
-import type { IO } from '../../cli/io.js';
+import { collectAnswers } from '../../cli/answers/answers.js';
+import type { IO } from '../../cli/core/io.js';
 
 export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */
@@ -18,7 +18,7 @@ const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
 const NUMBER_FIELDS = new Set(['model_id', 'total_score']);
 const JSON_FIELDS = new Set(['rubrics', 'current_feedbacks']);
 
-/** How a folder manifest is read: the answer-collection rules of one-pass (src/cli/answers.ts), for text answers. */
+/** How a folder manifest is read: the answer-collection rules of one-pass (src/cli/answers/answers.ts), for text answers. */
 export interface FolderOptions {
   io: IO;
   /** Told what was left out (ignored, excluded, subfolders not entered): never silent. */

@@ -4,20 +4,20 @@ import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { Task } from '../../api/schemas.js';
 import { isUnsuccessfulFinal } from '../../api/status.js';
-import { isLocalCallback } from '../../cli/loopback.js';
+import { isLocalCallback } from '../../cli/core/loopback.js';
 import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
-import type { Context } from '../../cli/context.js';
-import { err, out } from '../../cli/io.js';
+import type { Context } from '../../cli/core/context.js';
+import { err, out } from '../../cli/core/io.js';
 import { readManifest, type ManifestItem } from './manifest.js';
-import { parseModelId } from '../../cli/parse.js';
-import { itemOutcomes } from '../../cli/batch-items.js';
+import { parseModelId } from '../../cli/core/parse.js';
+import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import { OutcomeWriter, type AnswerOutcome } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
-import { startSpinner, watchTimings } from '../../cli/watch.js';
+import { startSpinner, watchTimings } from '../../cli/core/watch.js';
 import type { StatusSnapshot } from '../../api/schemas.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,4 +1,4 @@
-import { defineGroup } from '../../cli/define-command.js';
+import { defineGroup } from '../../cli/core/define-command.js';
 import { command as callbacksVerify } from './verify/command.js';
 import { command as callbacksListen } from './listen/command.js';
 

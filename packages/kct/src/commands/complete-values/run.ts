@@ -1,9 +1,9 @@
 // kct __complete model-ids: what the completion scripts call for model ids, one per line as
 // "<id>\t<name> (<status>)", ready models first. Silent on any failure: Tab must never print errors.
-import type { Context } from '../../cli/context.js';
-import { outRaw } from '../../cli/io.js';
+import type { Context } from '../../cli/core/context.js';
+import { outRaw } from '../../cli/core/io.js';
 import { modelCacheFile, readModelCache, writeModelCache, type CachedModel } from '../../cli/completion/model-cache.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

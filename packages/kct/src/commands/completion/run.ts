@@ -2,9 +2,9 @@
 import { UsageError } from '../../api/errors.js';
 import { VERSION } from '../../version.js';
 import { completionTable, SHELLS, type Shell } from '../../cli/completion/table.js';
-import type { Context } from '../../cli/context.js';
-import { outRaw } from '../../cli/io.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { Context } from '../../cli/core/context.js';
+import { outRaw } from '../../cli/core/io.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

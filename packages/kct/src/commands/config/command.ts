@@ -1,4 +1,4 @@
-import { defineGroup } from '../../cli/define-command.js';
+import { defineGroup } from '../../cli/core/define-command.js';
 import { command as configGet } from './get/command.js';
 import { command as configSet } from './set/command.js';
 import { command as configUnset } from './unset/command.js';

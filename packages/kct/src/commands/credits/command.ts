@@ -1,4 +1,4 @@
-import { defineCommand } from '../../cli/define-command.js';
+import { defineCommand } from '../../cli/core/define-command.js';
 
 export const command = defineCommand({
   name: 'credits',

@@ -1,11 +1,11 @@
 // kct credits: the balance. A person gets the number (and a balance of an unknown shape is an
 // unknown answer, exit 1: most likely a wrong base URL); a script asking for JSON gets the record
 // as received, since the spec leaves its fields open, with a warning when no count is recognised.
-import type { Context } from '../../cli/context.js';
-import { out } from '../../cli/io.js';
+import type { Context } from '../../cli/core/context.js';
+import { out } from '../../cli/core/io.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
 import { formatNumber } from '../../cli/render/style.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,6 +1,6 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { parseDuration } from '../../cli/duration.js';
-import { checked, parseModelId } from '../../cli/parse.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { parseDuration } from '../../cli/core/duration.js';
+import { checked, parseModelId } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
   name: 'doctor',

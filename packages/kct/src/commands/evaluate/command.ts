@@ -1,6 +1,6 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { output, watchOptions } from '../../cli/options.js';
-import { checked, parsePositiveInteger } from '../../cli/parse.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { output, watchOptions } from '../../cli/core/options.js';
+import { checked, parsePositiveInteger } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
   name: 'evaluate',

@@ -4,15 +4,15 @@ import { ConnectionError, TaskUnsuccessfulError, UsageError } from '../../api/er
 import type { LegacyEvaluationFields } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { checkFileCount, inspectFile } from '../../client/files.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../cli/core/context.js';
 import { readFeedbackFile } from './feedback-file.js';
-import { out } from '../../cli/io.js';
+import { out } from '../../cli/core/io.js';
 import { printOneResult } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
-import { readStdinText } from '../../cli/stdin.js';
-import { watchWithProgress } from '../../cli/watch.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import { readStdinText } from '../../cli/core/stdin.js';
+import { watchWithProgress } from '../../cli/core/watch.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

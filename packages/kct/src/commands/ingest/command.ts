@@ -1,4 +1,4 @@
-import { defineGroup } from '../../cli/define-command.js';
+import { defineGroup } from '../../cli/core/define-command.js';
 import { command as ingestQuestions } from './questions/command.js';
 import { command as ingestRubrics } from './rubrics/command.js';
 

@@ -1,8 +1,8 @@
 // What `kct ingest questions` and `kct ingest rubrics` share: POST the files to the preview route,
 // write the editable preview file, print its summary and the next step.
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../cli/core/context.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
-import { ingestToFile, printIngestSummary } from '../../cli/model-building.js';
+import { ingestToFile, printIngestSummary } from '../../cli/models/model-building.js';
 import type { PreviewKind } from '../../api/preview.js';
 
 /** The options of either subcommand; each declares (in its command.ts) the ones it takes. */

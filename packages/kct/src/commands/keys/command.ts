@@ -1,4 +1,4 @@
-import { defineGroup } from '../../cli/define-command.js';
+import { defineGroup } from '../../cli/core/define-command.js';
 import { command as keysCreate } from './create/command.js';
 import { command as keysList } from './list/command.js';
 import { command as keysRevoke } from './revoke/command.js';

@@ -1,5 +1,5 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { output } from '../../cli/options.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { output } from '../../cli/core/options.js';
 import { command as modelsShow } from './show/command.js';
 import { command as modelsCreate } from './create/command.js';
 import { command as modelsNew } from './new/command.js';

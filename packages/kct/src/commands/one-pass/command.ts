@@ -1,6 +1,6 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { maxRps, output, watchOptions } from '../../cli/options.js';
-import { checked, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { maxRps, output, watchOptions } from '../../cli/core/options.js';
+import { checked, parsePositiveInteger, parsePositiveNumber } from '../../cli/core/parse.js';
 import { ROUNDINGS } from '../../platforms/grade-scale.js';
 import { gradeFileFlag, outputFileFlag } from './grade-flags.js';
 

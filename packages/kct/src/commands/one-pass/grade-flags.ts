@@ -1,7 +1,7 @@
 // The checks of one-pass's grade-file flags, run where the flags are declared (command.ts): small,
 // and loaded with the declaration, so they import nothing heavy.
 import { UsageError } from '../../api/errors.js';
-import { checked } from '../../cli/parse.js';
+import { checked } from '../../cli/core/parse.js';
 
 /** A grade file to fill: a path, and not a spreadsheet's own format (the platforms import CSV only). */
 export const gradeFileFlag = (flag: string, platform: string) =>

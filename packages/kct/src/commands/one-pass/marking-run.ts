@@ -13,10 +13,10 @@ import type { FileHasher, KeyRule, OnePassIdempotency } from '../../client/idemp
 import { limiter, slots } from '../../client/limit.js';
 import { schedulerOptions } from '../../client/poll.js';
 import { TaskScheduler, type PollSchedule } from '../../client/scheduler.js';
-import type { Answer, Collection } from '../../cli/answers.js';
-import { itemOutcomes } from '../../cli/batch-items.js';
-import type { Context } from '../../cli/context.js';
-import { err } from '../../cli/io.js';
+import type { Answer, Collection } from '../../cli/answers/answers.js';
+import { itemOutcomes } from '../../cli/answers/batch-items.js';
+import type { Context } from '../../cli/core/context.js';
+import { err } from '../../cli/core/io.js';
 import { batchText, ChunkFiller, emptyChunk, type Chunk } from './batch-chunks.js';
 import { ExitTally } from './exit-tally.js';
 import { hash53, type Journal } from './journal.js';

@@ -2,11 +2,11 @@
 // `kct one-pass` or `kct batch`). Nothing is sent anywhere; no key is needed.
 import { basename, resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../../api/errors.js';
-import type { Context } from '../../cli/context.js';
-import { out } from '../../cli/io.js';
+import type { Context } from '../../cli/core/context.js';
+import { out } from '../../cli/core/io.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
 import { ReportWriter, reportWritten, type ReportInfo } from '../../cli/report/writer.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

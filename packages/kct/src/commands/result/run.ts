@@ -1,10 +1,10 @@
 import { TaskUnsuccessfulError } from '../../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { batchItemsOf } from '../../client/client.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../cli/core/context.js';
 import { OutcomeWriter, outcomeFromResult, printOneResult } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -5,11 +5,11 @@ import { UsageError } from '../../api/errors.js';
 import type { EvaluationResult, RewriteSection } from '../../api/schemas.js';
 import { readResult } from '../../client/client.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
-import type { Context } from '../../cli/context.js';
-import { out } from '../../cli/io.js';
+import type { Context } from '../../cli/core/context.js';
+import { out } from '../../cli/core/io.js';
 import { printRows, resolveFormat } from '../../cli/render/rows.js';
-import { readStdinText } from '../../cli/stdin.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import { readStdinText } from '../../cli/core/stdin.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,7 +1,7 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { parseDuration } from '../../cli/duration.js';
-import { hostOption } from '../../cli/options.js';
-import { checked, parseMilliseconds, parsePort, parsePositiveInteger, parsePositiveNumber } from '../../cli/parse.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { parseDuration } from '../../cli/core/duration.js';
+import { hostOption } from '../../cli/core/options.js';
+import { checked, parseMilliseconds, parsePort, parsePositiveInteger, parsePositiveNumber } from '../../cli/core/parse.js';
 import { parsePublicUrl } from './checks.js';
 
 export const command = defineCommand({

@@ -2,14 +2,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Context } from '../../cli/context.js';
-import { notInExecutable } from '../../cli/executable.js';
-import { out } from '../../cli/io.js';
+import type { Context } from '../../cli/core/context.js';
+import { notInExecutable } from '../../cli/packaging/executable.js';
+import { out } from '../../cli/core/io.js';
 import { UsageError } from '../../api/errors.js';
 import type { GraderOptions } from '../../api/sandbox.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { fromEnv } from '../../cli/environment.js';
+import { fromEnv } from '../../cli/core/environment.js';
 
 type Options = OptionsOf<typeof command>;
 

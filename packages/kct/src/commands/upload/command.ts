@@ -1,5 +1,5 @@
-import { defineCommand } from '../../cli/define-command.js';
-import { output } from '../../cli/options.js';
+import { defineCommand } from '../../cli/core/define-command.js';
+import { output } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'upload',

@@ -2,9 +2,9 @@
 import type { UploadedFile } from '../../api/schemas.js';
 import { inspectFile } from '../../client/files.js';
 import { UPLOAD_MIME_TYPES } from '../../api/limits.js';
-import type { Context } from '../../cli/context.js';
+import type { Context } from '../../cli/core/context.js';
 import { printRows, resolveFormat, type Column } from '../../cli/render/rows.js';
-import type { OptionsOf } from '../../cli/define-command.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -2,14 +2,14 @@
 import { CredentialsError, UsageError } from '../../../api/errors.js';
 import { assertSendableKey } from '../../../client/client.js';
 import { maskKey } from '../../../client/redact.js';
-import type { Context } from '../../../cli/context.js';
-import { out, whyNoPrompt } from '../../../cli/io.js';
+import type { Context } from '../../../cli/core/context.js';
+import { out, whyNoPrompt } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import { readStdinText } from '../../../cli/stdin.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import { readStdinText } from '../../../cli/core/stdin.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { prompts } from '../../../cli/prompt.js';
-import { fromEnv } from '../../../cli/environment.js';
+import { prompts } from '../../../cli/core/prompt.js';
+import { fromEnv } from '../../../cli/core/environment.js';
 
 type Options = OptionsOf<typeof command>;
 

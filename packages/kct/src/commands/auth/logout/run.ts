@@ -1,12 +1,12 @@
 // kct auth logout: remove the stored key of the profile. A profile that does not exist is a
 // typo (exit 2, naming the ones that do); nothing is written then, or when there was no key.
-import type { Context } from '../../../cli/context.js';
-import { missingProfileError } from '../../../cli/context.js';
-import { out } from '../../../cli/io.js';
+import type { Context } from '../../../cli/core/context.js';
+import { missingProfileError } from '../../../cli/core/context.js';
+import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { fromEnv } from '../../../cli/environment.js';
+import { fromEnv } from '../../../cli/core/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -17,7 +17,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (settings.profileSource !== 'default' || settings.knownProfiles.length > 0) throw missingProfileError(settings);
   }
   const format = await formatFor(options, context);
-  const { readStoredConfig } = await import('../../../cli/config-store.js');
+  const { readStoredConfig } = await import('../../../cli/core/config-store.js');
   const had = Boolean(readStoredConfig(context.env).profiles?.[settings.profile]?.api_key);
   if (had) (await context.config()).setProfileValue(settings.profile, 'api_key', undefined);
   await printRecord(context.io, format, { profile: settings.profile, removed: had }, () => {

@@ -2,12 +2,12 @@
 // does, whether the server accepts it (GET /credits), and its scope and account when the server says.
 import { ApiError, AuthenticationError, ConnectionError, CredentialsError, PermissionError, UsageError } from '../../../api/errors.js';
 import { maskKey } from '../../../client/redact.js';
-import { describeOwner, keyOwner, type KeyOwner } from '../../../cli/account.js';
-import type { Context } from '../../../cli/context.js';
-import { out } from '../../../cli/io.js';
+import { describeOwner, keyOwner, type KeyOwner } from '../../../cli/core/account.js';
+import type { Context } from '../../../cli/core/context.js';
+import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { formatNumber } from '../../../cli/render/style.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,6 +1,6 @@
-import { defineCommand } from '../../../cli/define-command.js';
-import { hostOption } from '../../../cli/options.js';
-import { checked, parsePort, parsePositiveInteger } from '../../../cli/parse.js';
+import { defineCommand } from '../../../cli/core/define-command.js';
+import { hostOption } from '../../../cli/core/options.js';
+import { checked, parsePort, parsePositiveInteger } from '../../../cli/core/parse.js';
 import { parseForward } from './checks.js';
 
 export const command = defineCommand({

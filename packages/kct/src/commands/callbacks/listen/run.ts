@@ -6,11 +6,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../../api/errors.js';
 import { isPlainObject } from '../../../client/envelope.js';
-import type { Context } from '../../../cli/context.js';
-import { err, out } from '../../../cli/io.js';
-import { webhookSecret } from '../../../cli/webhook-secret.js';
-import { verifyWebhook, webhookKey } from '../../../cli/webhook-signature.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { Context } from '../../../cli/core/context.js';
+import { err, out } from '../../../cli/core/io.js';
+import { webhookSecret } from '../webhook-secret.js';
+import { verifyWebhook, webhookKey } from '../webhook-signature.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -3,13 +3,13 @@
 // file, never from an argument.
 import { readFile } from 'node:fs/promises';
 import { CredentialsError, UsageError } from '../../../api/errors.js';
-import type { Context } from '../../../cli/context.js';
-import { out } from '../../../cli/io.js';
+import type { Context } from '../../../cli/core/context.js';
+import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import { readStdinText } from '../../../cli/stdin.js';
-import { webhookSecret } from '../../../cli/webhook-secret.js';
-import { verifyWebhook, webhookKey } from '../../../cli/webhook-signature.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import { readStdinText } from '../../../cli/core/stdin.js';
+import { webhookSecret } from '../webhook-secret.js';
+import { verifyWebhook, webhookKey } from '../webhook-signature.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,9 +1,9 @@
-import type { Context } from '../../../cli/context.js';
-import { CONFIG_KEYS, settingFor } from '../../../cli/config-keys.js';
-import { out } from '../../../cli/io.js';
+import type { Context } from '../../../cli/core/context.js';
+import { CONFIG_KEYS, settingFor } from '../../../cli/core/config-keys.js';
+import { out } from '../../../cli/core/io.js';
 import { maskKey } from '../../../client/redact.js';
 import { formatFor, printRows } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,7 +1,7 @@
-import type { Context } from '../../../cli/context.js';
-import { checkConfigKey, checkConfigValue } from '../../../cli/config-keys.js';
-import { out } from '../../../cli/io.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { Context } from '../../../cli/core/context.js';
+import { checkConfigKey, checkConfigValue } from '../../../cli/core/config-keys.js';
+import { out } from '../../../cli/core/io.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,12 +1,12 @@
 // kct config unset KEY: remove one setting from the profile, so the next source (environment,
 // then nothing) applies. Writes nothing when the profile or the setting does not exist.
-import type { Context } from '../../../cli/context.js';
-import { missingProfileError } from '../../../cli/context.js';
-import { checkConfigKey } from '../../../cli/config-keys.js';
+import type { Context } from '../../../cli/core/context.js';
+import { missingProfileError } from '../../../cli/core/context.js';
+import { checkConfigKey } from '../../../cli/core/config-keys.js';
 import { UsageError } from '../../../api/errors.js';
-import { out } from '../../../cli/io.js';
+import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -17,7 +17,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings();
   if (!settings.profileExists) throw missingProfileError(settings);
   const format = await formatFor(options, context);
-  const { readStoredConfig } = await import('../../../cli/config-store.js');
+  const { readStoredConfig } = await import('../../../cli/core/config-store.js');
   const had = readStoredConfig(context.env).profiles?.[settings.profile]?.[key];
   if (had !== undefined) (await context.config()).setProfileValue(settings.profile, key, undefined);
   await printRecord(context.io, format, { profile: settings.profile, key, removed: had !== undefined }, () => {

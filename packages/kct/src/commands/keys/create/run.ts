@@ -3,13 +3,13 @@
 // printed then). Nothing is created when --save-as names a profile that already holds a key.
 import { KctError, UsageError } from '../../../api/errors.js';
 import type { CreatedKey } from '../../../api/product.js';
-import type { Context } from '../../../cli/context.js';
-import { out } from '../../../cli/io.js';
-import { withSession } from '../../../cli/product-session.js';
+import type { Context } from '../../../cli/core/context.js';
+import { out } from '../../../cli/core/io.js';
+import { withSession } from '../product-session.js';
 import { describeKey, keyRow } from '../../../cli/render/keys.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import type { ProductClient } from '../../../client/product.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -3,15 +3,15 @@
 // Revoking a key that is already revoked changes nothing and exits 0.
 import { NoSuchItemError, UsageError } from '../../../api/errors.js';
 import type { KeyRecord } from '../../../api/product.js';
-import type { Context } from '../../../cli/context.js';
-import { err, out, whyNoPrompt } from '../../../cli/io.js';
-import { withSession } from '../../../cli/product-session.js';
+import type { Context } from '../../../cli/core/context.js';
+import { err, out, whyNoPrompt } from '../../../cli/core/io.js';
+import { withSession } from '../product-session.js';
 import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { maskKey } from '../../../client/redact.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { prompts } from '../../../cli/prompt.js';
+import { prompts } from '../../../cli/core/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 

@@ -1,11 +1,11 @@
 // kct models create: validate the two preview files (line and field for every problem), show what
 // will be created, confirm, POST /models, and with --wait poll until the model is ready.
-import type { Context } from '../../../cli/context.js';
-import { err, out, safeText } from '../../../cli/io.js';
+import type { Context } from '../../../cli/core/context.js';
+import { err, out, safeText } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import { confirmCreate, describeModel, waitForModel } from '../../../cli/model-building.js';
-import { buildModelRequest } from '../../../cli/preview-file.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import { confirmCreate, describeModel, waitForModel } from '../../../cli/models/model-building.js';
+import { buildModelRequest } from '../../../cli/models/preview-file.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,6 +1,6 @@
-import { defineCommand } from '../../../cli/define-command.js';
-import { watchOptions } from '../../../cli/options.js';
-import { checked, parsePositiveNumber } from '../../../cli/parse.js';
+import { defineCommand } from '../../../cli/core/define-command.js';
+import { watchOptions } from '../../../cli/core/options.js';
+import { checked, parsePositiveNumber } from '../../../cli/core/parse.js';
 
 export const command = defineCommand({
   name: 'new',

@@ -10,15 +10,15 @@ import { UsageError } from '../../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
 import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
 import { inspectFile } from '../../../client/files.js';
-import type { Context } from '../../../cli/context.js';
-import { err, whyNoPrompt } from '../../../cli/io.js';
+import type { Context } from '../../../cli/core/context.js';
+import { err, whyNoPrompt } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../../../cli/model-building.js';
-import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../../../cli/preview-file.js';
+import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../../../cli/models/model-building.js';
+import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../../../cli/models/preview-file.js';
 import { paint } from '../../../cli/render/style.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { prompts, type Prompts } from '../../../cli/prompt.js';
+import { prompts, type Prompts } from '../../../cli/core/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 

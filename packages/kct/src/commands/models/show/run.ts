@@ -1,11 +1,11 @@
 // kct models show <id>: one model from GET /models, every field the server sent.
 import { NotFoundError } from '../../../api/errors.js';
-import type { Context } from '../../../cli/context.js';
-import { out } from '../../../cli/io.js';
-import { printModel } from '../../../cli/model-building.js';
-import { parseModelId } from '../../../cli/parse.js';
+import type { Context } from '../../../cli/core/context.js';
+import { out } from '../../../cli/core/io.js';
+import { printModel } from '../../../cli/models/model-building.js';
+import { parseModelId } from '../../../cli/core/parse.js';
 import { printRows, resolveFormat } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/define-command.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,0 +1,51 @@
+// The settings `kct config` may read and write, with their checks. The API key is not one of
+// them: it goes through `kct auth login`, which verifies it first.
+import { UsageError } from '../../api/errors.js';
+import type { ResolvedSettings } from './settings.js';
+import { parsePositiveInteger } from './parse.js';
+
+export const CONFIG_KEYS = ['base_url', 'model', 'output', 'product_url', 'account'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+export function checkConfigKey(key: string, use: 'read' | 'write' = 'write'): ConfigKey {
+  if (key === 'api_key') {
+    throw use === 'read'
+      ? new UsageError('the API key is never printed', { suggestion: 'Run `kct auth status` to see it masked, and where it comes from.' })
+      : new UsageError('the API key is set with `kct auth login`, which checks it first');
+  }
+  if (key === 'password') {
+    throw new UsageError('a password is never stored', { suggestion: '`kct keys` asks for it on a terminal, or reads it from --password-stdin or KCT_PASSWORD.' });
+  }
+  if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+    throw new UsageError(`unknown setting "${key}"`, { suggestion: `Settings: ${CONFIG_KEYS.join(', ')}.` });
+  }
+  return key as ConfigKey;
+}
+
+export function checkConfigValue(key: ConfigKey, value: string): string {
+  if (key === 'base_url' || key === 'product_url') {
+    const example = key === 'base_url' ? 'https://host/v1' : 'https://host';
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new UsageError(`${key} must be a URL such as ${example}, not "${value}"`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${key} must use http or https`);
+    return value.replace(/\/+$/, '');
+  }
+  if (key === 'account') {
+    if (value.trim() === '') throw new UsageError('account must be the name of an account of the product, e.g. org_admin');
+    return value.trim();
+  }
+  if (key === 'model') return String(parsePositiveInteger(value, 'model'));
+  if (!['table', 'json', 'ndjson', 'csv'].includes(value)) throw new UsageError('output must be one of table, json, ndjson, csv');
+  return value;
+}
+
+export function settingFor(settings: ResolvedSettings, key: ConfigKey): { value?: string; source?: string } {
+  const map: Record<ConfigKey, keyof ResolvedSettings> = { base_url: 'baseUrl', model: 'model', output: 'output', product_url: 'productUrl', account: 'account' };
+  return settings[map[key]] as { value?: string; source?: string };
+}
+
+;

@@ -1,0 +1,62 @@
+// Checks of flag values that several commands share, and `checked`, which makes any of them a
+// flag's `check:` (docs/architecture.md, "Adding a command"): one way to check an option.
+import type { z } from 'zod';
+import { UsageError } from '../../api/errors.js';
+import type { Zod } from './define-command.js';
+
+/** A flag's `check:` from a parser: the value is parsed as the command's options are, the error naming the flag. */
+export function checked<T>(parse: (value: string, flag: string) => T, flag: string): (zod: Zod) => z.ZodType<T> {
+  return (zod) => zod.string().transform((value) => parse(value, flag)) as unknown as z.ZodType<T>;
+}
+
+/** A whole number of milliseconds, 0 or more. */
+export function parseMilliseconds(value: string, what: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${what} must be a whole number of milliseconds, not "${value}"`);
+  return Number(value);
+}
+
+/** A model id; `source` (from settings: "--model", "environment (KCT_MODEL)", a profile) is named when it is wrong. */
+export function parseModelId(value: string | undefined, source?: string): number {
+  if (value === undefined || value === '') {
+    throw new UsageError('no model given', { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL, or `kct config set model <id>`.' });
+  }
+  const where = source === undefined || source === '--model' ? 'model id' : `model id from ${source.replace(/^environment \((\w+)\)$/, '$1').replace(/^profile (".*")$/, 'the config (profile $1)')}`;
+  const fix = source?.includes('KCT_MODEL') ? ' Fix or unset KCT_MODEL.' : source?.startsWith('profile') ? ' Fix it with `kct config set model <id>`.' : '';
+  return parsePositiveInteger(value, where, `Model ids are whole numbers from \`kct models\`.${fix}`);
+}
+
+export function parsePositiveInteger(value: string, what: string, hint?: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) {
+    throw new UsageError(`${what} must be a positive whole number, not "${value}"`, hint ? { suggestion: hint } : {});
+  }
+  return Number(value);
+}
+
+export function parsePositiveNumber(value: string, what: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new UsageError(`${what} must be a positive number, not "${value}"`);
+  return number;
+}
+
+/** --max-rps: a whole number of requests a second, at least 1 (KCT_MAX_RPS is read by cli/core/environment.ts). */
+export function parseMaxRps(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
+    throw new UsageError(`--max-rps must be a whole number of requests a second, at least 1 (not "${value}")`, { suggestion: 'For example --max-rps 10; the default is 20.' });
+  }
+  return Number(trimmed);
+}
+
+/** The value of the deprecated -o/--output FILE of `kct report` and `kct ingest`: a file, never a format. */
+export function outputAsFile(value: string): string {
+  if (['table', 'json', 'ndjson', 'csv'].includes(value)) {
+    throw new UsageError(`-o/--output names an output format elsewhere in kct; this command writes a file: give it with --out`, { suggestion: `For example --out class.html; for a JSON summary on stdout, add --json.` });
+  }
+  return value;
+}
+
+/** A TCP port to listen on; 0 takes any free one. */
+export function parsePort(value: string, what = '--port'): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${what} must be 0 to 65535, not "${value}"`);
+  return Number(value);
+}

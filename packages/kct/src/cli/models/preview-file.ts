@@ -1,0 +1,368 @@
+// The preview files of model building: what `kct ingest` writes and a person edits, and what
+// `kct models create` reads back. YAML (.yaml, .yml) or JSON (.json), chosen by extension. Every
+// problem found on reading names the file, line, column and field, so a person can fix it.
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { z } from 'zod';
+import { UsageError } from '../../api/errors.js';
+import { fieldPath } from '../../api/field-path.js';
+import type { PreviewKind } from '../../api/preview.js';
+import {
+  criteriaTotalProblem, CumMethod, ModelCriterion, modelConsistencyIssues, Question,
+  type CreateModelRequest,
+} from '../../api/schemas.js';
+
+export const QuestionsFile = z.strictObject({
+  kind: z.literal('questions', { message: 'must be "questions" (is this a rubrics file?)' }).optional(),
+  assignment_name: z.string().trim().min(1, 'must not be empty').nullable().optional(),
+  assignment_desc: z.string().trim().min(1, 'must not be empty').nullable().optional(),
+  project_subject: z.string().trim().min(1, 'must not be empty').nullable().optional(),
+  questions: z.array(Question).min(1, 'must hold at least one question'),
+});
+export type QuestionsFile = z.infer<typeof QuestionsFile>;
+
+export const RubricsFile = z.strictObject({
+  kind: z.literal('rubrics', { message: 'must be "rubrics" (is this a questions file?)' }).optional(),
+  total_score: z.number().positive().optional(),
+  cum_method: CumMethod.optional(),
+  rubrics: z.array(ModelCriterion).min(1, 'must hold at least one criterion'),
+});
+export type RubricsFile = z.infer<typeof RubricsFile>;
+
+interface Problem {
+  file: string;
+  line?: number;
+  col?: number;
+  field: string;
+  message: string;
+}
+
+function formatProblem(p: Problem): string {
+  const where = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.col ?? 1}`;
+  return `${where}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+
+export function formatOf(path: string): 'yaml' | 'json' {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  if (ext === '.json') return 'json';
+  throw new UsageError(`${path}: a preview file must end in .yaml, .yml or .json`, { suggestion: 'Name it e.g. questions.yaml or rubrics.json.' });
+}
+
+/** A parsed preview file, with what is needed to point at a line. */
+class LoadedFile {
+  constructor(readonly path: string, readonly doc: Document.Parsed, readonly lines: LineCounter) {}
+
+  get name(): string {
+    return this.path;
+  }
+
+  /**
+   * The line and column of the value at `path`, or, when it is missing, of the nearest thing that
+   * is there (the object it should be in). `key` points at the key instead of the value.
+   */
+  position(path: readonly PropertyKey[], key = false): { line: number; col: number } | undefined {
+    let node: unknown = this.doc.contents;
+    let keyNode: unknown;
+    for (const segment of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isPair(item) && (isScalar(item.key) ? item.key.value : item.key) === segment);
+        if (!pair || pair.value === null) {
+          if (pair) node = pair.key;
+          break;
+        }
+        keyNode = pair.key;
+        node = pair.value;
+      } else if (isSeq(node) && typeof segment === 'number' && node.items[segment] !== undefined) {
+        keyNode = undefined;
+        node = node.items[segment];
+      } else {
+        break;
+      }
+    }
+    const target = (key && keyNode ? keyNode : node) as Node | undefined;
+    const offset = target?.range?.[0];
+    return offset === undefined ? undefined : this.lines.linePos(offset);
+  }
+
+  problem(path: readonly PropertyKey[], message: string, key = false): Problem {
+    return { file: this.path, ...this.position(path, key), field: fieldPath(path), message };
+  }
+}
+
+/** Reads and parses a preview file; throws a UsageError naming every syntax error's line. */
+async function loadFile(path: string): Promise<{ file: LoadedFile; value: unknown }> {
+  const format = formatOf(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `file not found: ${path}` : `cannot read ${path} (${code ?? String(error)})`, {
+      suggestion: 'Create it with `kct ingest questions ...` or `kct ingest rubrics ...`.',
+    });
+  }
+  const lines = new LineCounter();
+  if (format === 'json') {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      // Node's message gives a position only sometimes; the YAML parser (JSON is YAML) finds the line.
+      const at = /position (\d+)/.exec((error as Error).message);
+      const yamlError = parseDocument(text, { lineCounter: lines }).errors[0];
+      const where = at ? positionIn(text, Number(at[1])) : yamlError?.pos ? lines.linePos(yamlError.pos[0]) : undefined;
+      throw new UsageError(`${path}${where ? `:${where.line}:${where.col}` : ''}: not valid JSON: ${(error as Error).message.split('\n')[0]}`, {
+        suggestion: 'Fix the JSON syntax, or use a .yaml file, which is easier to edit by hand.',
+      });
+    }
+  }
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const problems = doc.errors.map((e) => {
+    const pos = e.linePos?.[0] ?? (e.pos ? lines.linePos(e.pos[0]) : undefined);
+    return formatProblem({ file: path, ...(pos ? { line: pos.line, col: pos.col } : {}), field: '', message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') });
+  });
+  if (problems.length > 0) {
+    throw new UsageError(`${path} is not valid ${format === 'json' ? 'JSON' : 'YAML'}:\n  ${problems.join('\n  ')}`, {
+      suggestion: 'Fix the syntax at the line shown (in YAML, indentation matters; quote text that starts with a special character).',
+    });
+  }
+  return { file: new LoadedFile(path, doc, lines), value: doc.toJS({ maxAliasCount: 100 }) };
+}
+
+function positionIn(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, col: offset - before.lastIndexOf('\n') };
+}
+
+/** Question numbers typed as numbers (`number: 2`) are text in the contract: "2". */
+function normalizeQuestions(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { questions?: unknown }).questions)) return value;
+  const fix = (q: unknown): unknown => {
+    if (typeof q !== 'object' || q === null) return q;
+    const out = { ...(q as Record<string, unknown>) };
+    if (typeof out.number === 'number') out.number = String(out.number);
+    if (Array.isArray(out.sub_questions)) out.sub_questions = out.sub_questions.map(fix);
+    return out;
+  };
+  return { ...(value as Record<string, unknown>), questions: (value as { questions: unknown[] }).questions.map(fix) };
+}
+
+function zodProblems(file: LoadedFile, error: z.ZodError): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push(file.problem([...issue.path, key], `unknown field "${key}"${hintFor(key)}`, true));
+      continue;
+    }
+    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+    problems.push(file.problem(issue.path, missing ? 'is missing' : issue.message.replace(/^Invalid (?:input|option): /, '')));
+  }
+  return problems;
+}
+
+const FIELD_HINTS: Record<string, string> = {
+  marks_total: 'marks', max: 'max_score', maximum: 'max_score', score: 'max_score', name: 'item', criterion: 'item',
+  criteria: 'rubrics', question: 'text', subquestions: 'sub_questions', parts: 'sub_questions', desc: 'assignment_desc',
+  title: 'assignment_name', total: 'total_score', method: 'cum_method', descriptor: 'description',
+};
+
+function hintFor(key: string): string {
+  const suggestion = FIELD_HINTS[key.toLowerCase()];
+  return suggestion ? ` (did you mean "${suggestion}"?)` : '';
+}
+
+export interface ReadResult<T> {
+  file: LoadedFile;
+  data?: T;
+  problems: Problem[];
+}
+
+export async function readQuestionsFile(path: string): Promise<ReadResult<QuestionsFile>> {
+  const { file, value } = await loadFile(path);
+  const parsed = QuestionsFile.safeParse(normalizeQuestions(value ?? {}));
+  if (!parsed.success) return { file, problems: zodProblems(file, parsed.error) };
+  return { file, data: parsed.data, problems: [] };
+}
+
+export async function readRubricsFile(path: string): Promise<ReadResult<RubricsFile>> {
+  const { file, value } = await loadFile(path);
+  const parsed = RubricsFile.safeParse(value ?? {});
+  if (!parsed.success) return { file, problems: zodProblems(file, parsed.error) };
+  return { file, data: parsed.data, problems: [] };
+}
+
+export interface ModelInputs {
+  questions: string;
+  rubrics: string;
+  name?: string;
+  desc?: string;
+  subject?: string;
+  totalScore?: number;
+  cumMethod?: CumMethod;
+}
+
+export interface ModelPlan {
+  request: CreateModelRequest;
+  warnings: string[];
+}
+
+/**
+ * Reads both files and the flags into the POST /models body. Throws one UsageError listing every
+ * problem with its file, line and field; flags win over the files' values.
+ */
+export async function buildModelRequest(inputs: ModelInputs): Promise<ModelPlan> {
+  const [q, r] = await Promise.all([readQuestionsFile(inputs.questions), readRubricsFile(inputs.rubrics)]);
+  const problems: Problem[] = [...q.problems, ...r.problems];
+  const warnings: string[] = [];
+  const flagProblem = (flag: string, message: string) => problems.push({ file: flag, field: '', message });
+
+  const name = inputs.name ?? q.data?.assignment_name ?? undefined;
+  const desc = inputs.desc ?? q.data?.assignment_desc ?? undefined;
+  const subject = inputs.subject ?? q.data?.project_subject ?? undefined;
+  if (q.data && !name) problems.push(q.file.problem(['assignment_name'], 'is missing: add it to the file, or pass --name'));
+  if (q.data && !desc) problems.push(q.file.problem(['assignment_desc'], 'is missing: add it to the file, or pass --desc'));
+
+  const total = inputs.totalScore ?? r.data?.total_score;
+  const method = inputs.cumMethod ?? r.data?.cum_method;
+  if (r.data && total === undefined) problems.push(r.file.problem(['total_score'], 'is missing: add total_score to the file, or pass --total-score'));
+  if (r.data && method === undefined) problems.push(r.file.problem(['cum_method'], 'is missing: add cum_method (sum or average) to the file, or pass --cum-method'));
+
+  if (q.data && r.data && total !== undefined && method !== undefined) {
+    const sumProblem = criteriaTotalProblem(r.data.rubrics.map((c) => c.max_score), total, method);
+    if (sumProblem) {
+      if (inputs.totalScore !== undefined) flagProblem(`--total-score ${inputs.totalScore}`, `${sumProblem} (criteria in ${r.file.path})`);
+      else if (r.data.total_score !== undefined) problems.push(r.file.problem(['total_score'], sumProblem));
+    }
+    const others = modelConsistencyIssues({ questions: q.data.questions, rubrics: r.data.rubrics, total_score: total, cum_method: method })
+      .filter((issue) => issue.path[0] !== 'total_score');
+    for (const issue of others) problems.push((issue.path[0] === 'questions' ? q.file : r.file).problem(issue.path, issue.message));
+    const marks = q.data.questions.map((item) => item.marks);
+    if (method === 'sum' && marks.every((m) => m !== undefined)) {
+      const sum = Math.round(marks.reduce((n: number, m) => n + (m ?? 0), 0) * 1e6) / 1e6;
+      if (sum !== total) warnings.push(`the questions in ${q.file.path} are worth ${sum} marks in all, but total_score is ${total}; the score is marked out of ${total}.`);
+    }
+  }
+
+  if (problems.length > 0 || !q.data || !r.data) throw problemsError(problems);
+  const request = {
+    assignment_name: name!,
+    assignment_desc: desc!,
+    ...(subject ? { project_subject: subject } : {}),
+    questions: q.data.questions,
+    rubrics: r.data.rubrics,
+    total_score: total!,
+    cum_method: method!,
+  } satisfies CreateModelRequest;
+  return { request, warnings };
+}
+
+function problemsError(problems: Problem[]): UsageError {
+  const files = [...new Set(problems.map((p) => p.file))];
+  // file by file, in line order, so a person can fix them from the top
+  problems = [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+  const head = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  return new UsageError(`${head} in ${files.join(' and ')}:\n  ${problems.map(formatProblem).join('\n  ')}`, {
+    suggestion: 'Fix the lines shown and run the command again (docs/model-building.md describes the file format).',
+  });
+}
+
+// ---------- writing ----------
+
+export interface QuestionsPreviewLike {
+  assignment_name?: unknown;
+  assignment_desc?: unknown;
+  questions?: unknown;
+  warnings?: unknown;
+  source_files?: unknown;
+}
+
+export interface RubricsPreviewLike {
+  rubrics?: unknown;
+  total_score?: unknown;
+  cum_method?: unknown;
+  warnings?: unknown;
+  source_files?: unknown;
+}
+
+/** The editable part of a questions preview, in the file's field order. */
+export function questionsFileContent(preview: QuestionsPreviewLike): Record<string, unknown> {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  return {
+    kind: 'questions',
+    assignment_name: text(preview.assignment_name) ?? null,
+    assignment_desc: text(preview.assignment_desc) ?? null,
+    questions: Array.isArray(preview.questions) ? preview.questions.map(cleanQuestion) : [],
+  };
+}
+
+function cleanQuestion(q: unknown): unknown {
+  if (typeof q !== 'object' || q === null) return q;
+  const { number, text, marks, sub_questions: subs } = q as Record<string, unknown>;
+  return {
+    number: typeof number === 'number' ? String(number) : number,
+    text: text ?? '',
+    ...(marks !== undefined && marks !== null ? { marks } : {}),
+    ...(Array.isArray(subs) && subs.length > 0 ? { sub_questions: subs.map(cleanQuestion) } : {}),
+  };
+}
+
+export function rubricsFileContent(preview: RubricsPreviewLike, overrides: { totalScore?: number; cumMethod?: string } = {}): Record<string, unknown> {
+  const rubrics = Array.isArray(preview.rubrics) ? preview.rubrics : [];
+  return {
+    kind: 'rubrics',
+    total_score: overrides.totalScore ?? preview.total_score ?? null,
+    cum_method: overrides.cumMethod ?? preview.cum_method ?? null,
+    rubrics: rubrics.map((r: Record<string, unknown>) => ({
+      item: r.item,
+      max_score: r.max_score,
+      ...(typeof r.description === 'string' && r.description !== '' ? { description: r.description } : {}),
+      ...(Array.isArray(r.levels) && r.levels.length > 0 ? { levels: r.levels.map((l: Record<string, unknown>) => ({ score: l.score, descriptor: l.descriptor })) } : {}),
+    })),
+  };
+}
+
+function sourceNames(preview: { source_files?: unknown }): string[] {
+  if (!Array.isArray(preview.source_files)) return [];
+  return preview.source_files.map((s: Record<string, unknown>) => `${String(s.name ?? s.url ?? '?')}${s.method ? ` (${String(s.method)})` : ''}`);
+}
+
+export function previewHeader(kind: PreviewKind, path: string, preview: { source_files?: unknown; warnings?: unknown }): string {
+  const other = kind === 'questions' ? 'rubrics.yaml' : 'questions.yaml';
+  const args = kind === 'questions' ? `--questions ${basename(path)} --rubrics ${other}` : `--questions ${other} --rubrics ${basename(path)}`;
+  const lines = [
+    ` kct ${kind} preview, parsed from: ${sourceNames(preview).join(', ') || 'unknown'}`,
+    ' Check it against the document and edit freely (docs/model-building.md has the format), then:',
+    `   kct models create ${args}`,
+  ];
+  const warnings = Array.isArray(preview.warnings) ? preview.warnings.filter((w): w is string => typeof w === 'string') : [];
+  if (warnings.length > 0) {
+    lines.push(' Warnings from parsing:');
+    for (const w of warnings) lines.push(`   - ${w}`);
+  }
+  return lines.join('\n');
+}
+
+/** The file's text: YAML with a comment header, or plain JSON. */
+export function renderPreviewFile(path: string, content: Record<string, unknown>, header?: string): string {
+  if (formatOf(path) === 'json') return `${JSON.stringify(content, null, 2)}\n`;
+  const doc = new Document(content);
+  if (header) doc.commentBefore = header;
+  return doc.toString({ lineWidth: 0, indentSeq: true });
+}
+
+/** Writes a file in one step (a temporary file renamed over it), so an editor never sees half of it. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new UsageError(`cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Check that the folder exists and is writable.' });
+  }
+}
+
+;

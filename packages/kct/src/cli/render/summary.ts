@@ -1,0 +1,109 @@
+// The class summary a teacher wants: how many were marked, mean/median/range of totals, a small
+// histogram, and each criterion's mean against its maximum with the weakest one called out.
+import type { LeftOutCounts } from '../answers/answers.js';
+import { ClassTally, type ScoredOutcome } from './tally.js';
+
+export type { ScoredOutcome };
+
+export interface CriterionSummary {
+  item: string;
+  mean: number;
+  max?: number;
+  /** mean / max, when the maximum is known */
+  ratio?: number;
+}
+
+export interface Summary {
+  total: number;
+  marked: number;
+  failed: number;
+  cancelled: number;
+  /** Files that could not be sent, left out under --skip-unsupported. */
+  skipped: number;
+  /** Student folders with nothing to send. */
+  empty: number;
+  /** Subfolders not entered (without --recursive). */
+  notEntered: number;
+  /** Credits charged for the answers this run sent (replays not counted), when the service said. */
+  creditsCharged?: number;
+  /** Answers the service (or this machine's ledger) knew from before: not charged again. */
+  replayed: number;
+  other: number;
+  mean?: number;
+  median?: number;
+  min?: number;
+  max?: number;
+  maxScore?: number;
+  histogram: { from: number; to: number; count: number }[];
+  criteria: CriterionSummary[];
+  weakest?: string;
+}
+
+export function summarize(outcomes: readonly ScoredOutcome[], bins = 5): Summary {
+  const tally = new ClassTally();
+  for (const outcome of outcomes) tally.add(outcome);
+  return tally.summary(bins);
+}
+
+/** The rows that were answers sent (or meant to be): what "N of M marked" counts. */
+export function answersOf(summary: Summary): number {
+  return summary.total - summary.skipped - summary.empty - summary.notEntered;
+}
+
+/** What was found and not sent, in words: rows not sent, then what was left out without a row. */
+export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[] {
+  const parts: string[] = [];
+  const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  if (summary.skipped) parts.push(`${count(summary.skipped, 'file')} skipped (cannot be sent)`);
+  if (summary.empty) parts.push(`${count(summary.empty, 'folder')} with nothing to send (EMPTY)`);
+  if (summary.notEntered) parts.push(`${count(summary.notEntered, 'subfolder')} not entered (pass --recursive)`);
+  if (leftOut?.ignored) parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);
+  if (leftOut?.excluded) parts.push(`${count(leftOut.excluded, 'path')} excluded by --exclude`);
+  if (leftOut?.duplicates) parts.push(`${count(leftOut.duplicates, 'file')} reached twice (marked once)`);
+  if (leftOut?.loops) parts.push(`${count(leftOut.loops, 'folder')} reached again through a link`);
+  if (leftOut?.emptyFolders) parts.push(`${count(leftOut.emptyFolders, 'empty folder')} inside student folders`);
+  return parts;
+}
+
+/** What the run cost: credits charged for what it sent, and the answers sent before, not charged again. */
+function creditsLine(summary: Summary): string | undefined {
+  if (summary.creditsCharged === undefined && summary.replayed === 0) return undefined;
+  const parts = [];
+  if (summary.creditsCharged !== undefined) parts.push(`${summary.creditsCharged} charged by this run`);
+  if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} sent before, not charged again`);
+  return `Credits: ${parts.join('; ')}`;
+}
+
+export function renderSummary(summary: Summary, options: { unicode: boolean; leftOut?: LeftOutCounts }): string[] {
+  const lines: string[] = [];
+  const parts = [`${summary.marked} of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'} marked`];
+  if (summary.failed) parts.push(`${summary.failed} failed`);
+  if (summary.cancelled) parts.push(`${summary.cancelled} cancelled`);
+  if (summary.other) parts.push(`${summary.other} not finished or not sent`);
+  lines.push(`Summary: ${parts.join(', ')}`);
+  const notSent = notSentParts(summary, options.leftOut);
+  if (notSent.length > 0) lines.push(`Not sent: ${notSent.join(', ')}`);
+  const credits = creditsLine(summary);
+  if (credits) lines.push(credits);
+  if (summary.mean === undefined) return lines;
+  const outOf = summary.maxScore === undefined ? '' : ` / ${summary.maxScore}`;
+  lines.push(`Totals: mean ${summary.mean}${outOf}, median ${summary.median}, range ${summary.min}–${summary.max}`);
+  const peak = Math.max(...summary.histogram.map((bin) => bin.count));
+  const bar = options.unicode ? '█' : '#';
+  const label = (bin: { from: number; to: number }) => `${bin.from}–${bin.to}`;
+  const labelWidth = Math.max(...summary.histogram.map((bin) => label(bin).length));
+  for (const bin of summary.histogram) {
+    const length = peak === 0 ? 0 : Math.round((bin.count / peak) * 30);
+    lines.push(`  ${label(bin).padStart(labelWidth)} | ${bar.repeat(length)}${bin.count ? ` ${bin.count}` : ''}`);
+  }
+  if (summary.criteria.length > 0) {
+    lines.push('Criteria (mean / max):');
+    const width = Math.max(...summary.criteria.map((c) => c.item.length));
+    for (const criterion of summary.criteria) {
+      const pct = criterion.ratio === undefined ? '' : `  ${Math.round(criterion.ratio * 100)}%`;
+      const flag = criterion.item === summary.weakest ? '  <- weakest' : '';
+      lines.push(`  ${criterion.item.padEnd(width)}  ${criterion.mean}${criterion.max === undefined ? '' : ` / ${criterion.max}`}${pct}${flag}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,147 @@
+// A class's figures kept as answers arrive, in memory that does not grow with their number:
+// counts, a count per distinct total (for the median and the histogram) and a sum per
+// criterion. The terminal summary and the HTML report both read their figures from it.
+import type { EvaluationEntry } from '../../api/schemas.js';
+import type { Summary } from './summary.js';
+
+export interface ScoredOutcome {
+  status: string;
+  score?: number | null;
+  maxScore?: number | null;
+  evaluation?: EvaluationEntry[] | null;
+  /** Credits the service charged for this answer; a replay's are those of the run that sent it. */
+  creditsCharged?: number | null;
+  replayed?: boolean;
+}
+
+// A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
+const MAX_CRITERIA = 100;
+// Marks come in steps (halves, at most thousandths), so a class has few distinct totals; past
+// this many, totals are counted to a coarser step (tenfold each time): the memory stays bounded
+// and the median exact to that step.
+const MAX_DISTINCT_TOTALS = 4096;
+
+export class ClassTally {
+  private total = 0;
+  private failed = 0;
+  private cancelled = 0;
+  private skipped = 0;
+  private empty = 0;
+  private notEntered = 0;
+  private marked = 0;
+  private credits?: number;
+  private replayed = 0;
+  private sum = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private maxScore?: number;
+  /** how many answers got each total, keyed by the total to `step` (scores are marks, not measurements) */
+  private totals = new Map<number, number>();
+  private step = 0.001;
+  private readonly criteria = new Map<string, { sum: number; n: number; max?: number }>();
+
+  add(outcome: ScoredOutcome): void {
+    this.total += 1;
+    if (outcome.status === 'FAILURE') this.failed += 1;
+    if (outcome.status === 'CANCEL') this.cancelled += 1;
+    if (outcome.status === 'SKIPPED') this.skipped += 1;
+    if (outcome.status === 'EMPTY') this.empty += 1;
+    if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
+    if (outcome.replayed) this.replayed += 1;
+    else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
+    if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
+    const score = outcome.score;
+    this.marked += 1;
+    this.sum += score;
+    this.min = Math.min(this.min, score);
+    this.max = Math.max(this.max, score);
+    if (typeof outcome.maxScore === 'number') this.maxScore = Math.max(this.maxScore ?? -Infinity, outcome.maxScore);
+    const key = this.keyOf(score);
+    this.totals.set(key, (this.totals.get(key) ?? 0) + 1);
+    if (this.totals.size > MAX_DISTINCT_TOTALS) this.coarsen();
+    for (const entry of outcome.evaluation ?? []) {
+      if (entry.type === 'error' || !entry.item || typeof entry.score !== 'number') continue;
+      let slot = this.criteria.get(entry.item);
+      if (!slot) {
+        if (this.criteria.size >= MAX_CRITERIA) continue;
+        slot = { sum: 0, n: 0 };
+        this.criteria.set(entry.item, slot);
+      }
+      slot.sum += entry.score;
+      slot.n += 1;
+      if (typeof entry.max_score === 'number') slot.max = entry.max_score;
+    }
+  }
+
+  /** The figures so far, with totals counted in `bins` equal bands from 0 to the maximum score. */
+  summary(bins = 5): Summary {
+    const summary: Summary = {
+      total: this.total,
+      marked: this.marked,
+      failed: this.failed,
+      cancelled: this.cancelled,
+      skipped: this.skipped,
+      empty: this.empty,
+      notEntered: this.notEntered,
+      ...(this.credits !== undefined ? { creditsCharged: this.credits } : {}),
+      replayed: this.replayed,
+      other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
+      histogram: [],
+      criteria: [],
+    };
+    if (this.marked === 0) return summary;
+    summary.mean = round(this.sum / this.marked);
+    summary.median = round(this.median());
+    summary.min = this.min;
+    summary.max = this.max;
+    summary.maxScore = this.maxScore;
+    const upper = this.maxScore ?? this.max;
+    const width = upper > 0 ? upper / bins : 1;
+    summary.histogram = Array.from({ length: bins }, (_, i) => ({ from: round(i * width), to: round((i + 1) * width), count: 0 }));
+    for (const [score, count] of this.totals) {
+      const index = Math.min(bins - 1, Math.max(0, Math.floor(score / width)));
+      summary.histogram[index].count += count;
+    }
+    summary.criteria = [...this.criteria].map(([item, slot]) => {
+      const mean = round(slot.sum / slot.n);
+      return { item, mean, max: slot.max, ratio: slot.max ? mean / slot.max : undefined };
+    });
+    const rated = summary.criteria.filter((c) => c.ratio !== undefined);
+    if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
+    return summary;
+  }
+
+  private keyOf(score: number): number {
+    return Number((Math.round(score / this.step) * this.step).toFixed(Math.max(0, -Math.floor(Math.log10(this.step)))));
+  }
+
+  private coarsen(): void {
+    while (this.totals.size > MAX_DISTINCT_TOTALS) {
+      this.step *= 10;
+      const coarser = new Map<number, number>();
+      for (const [score, count] of this.totals) {
+        const key = this.keyOf(score);
+        coarser.set(key, (coarser.get(key) ?? 0) + count);
+      }
+      this.totals = coarser;
+    }
+  }
+
+  private median(): number {
+    const sorted = [...this.totals].sort(([a], [b]) => a - b);
+    const at = (rank: number): number => {
+      let seen = 0;
+      for (const [score, count] of sorted) {
+        seen += count;
+        if (seen > rank) return score;
+      }
+      return sorted[sorted.length - 1][0];
+    };
+    const mid = Math.floor(this.marked / 2);
+    return this.marked % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
