@@ -16,7 +16,6 @@ import { cliWords } from '../core/hints.js';
 import type { IO } from '../core/io.js';
 import { readStdinText } from '../core/stdin.js';
 
-
 export interface Answer {
   /** Its row in the output: answers and skipped files numbered in the order they were found. */
   index: number;
