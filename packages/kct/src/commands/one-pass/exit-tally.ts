@@ -33,8 +33,8 @@ export class ExitTally {
   }
 
   /** Throws the run's exit status, in this order: what stopped the run, an answer's error, time-outs, failures. */
-  throwExitStatus(options: { accepted: number; timeoutMs: number; again: string }): void {
-    if (this.fatal !== undefined) throw options.accepted > 0 ? withResumeHint(this.fatal, options.again) : this.fatal;
+  throwExitStatus(options: { anySent: boolean; timeoutMs: number; again: string }): void {
+    if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, options.again) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateCount - this.late.length);
     if (this.unsuccessfulCount > 0) {

@@ -102,6 +102,8 @@ class NotSent extends Error {}
 export class MarkingRun {
   private readonly tally = new ExitTally();
   private accepted = 0;
+  /** Submissions whose connection broke after the body was sent: the service may have accepted them. */
+  private maybeAccepted = 0;
   private replayed = 0;
   /** Rows tied to a task kct knows exists (accepted, replayed or followed), and those whose row is printed. */
   private readonly tasked = new Set<number>();
@@ -237,13 +239,18 @@ export class MarkingRun {
    * followed, how many of those it saw finish (their rows printed), and the rest, unfinished as far
    * as it has seen.
    */
+  /** Whether the service accepted, or may have accepted, any answer of this run: then running the same command again is the way on. */
+  anySent(): boolean {
+    return this.accepted > 0 || this.maybeAccepted > 0;
+  }
+
   progress(): { accepted: number; firstTaskId?: string; unfinished: number; finished: number } {
     return { accepted: this.accepted, firstTaskId: this.firstTaskId, unfinished: this.tasked.size, finished: this.tasksFinished };
   }
 
   /** The exit status of a finished run (docs/commands/kct.md#exit-codes): an error that stopped the run, then refusals, time-outs, failures. */
   throwExitStatus(): void {
-    this.tally.throwExitStatus({ accepted: this.accepted, timeoutMs: this.settings.timeoutMs, again: AGAIN });
+    this.tally.throwExitStatus({ anySent: this.anySent(), timeoutMs: this.settings.timeoutMs, again: AGAIN });
   }
 
   private interruption(): InterruptedError {
@@ -390,6 +397,7 @@ export class MarkingRun {
       this.emit(row, { ...base, message: `not sent: the run stopped after ${(this.tally.fatal as Error).message}` });
       return;
     }
+    if (error instanceof ConnectionError && error.maybeDelivered && taskId === undefined) this.maybeAccepted += 1;
     // a bug: exit 1, after what was already printed
     if (!(error instanceof KctError) && !isLocalFileError(error)) {
       this.tally.firstError ??= error;

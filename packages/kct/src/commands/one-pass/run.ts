@@ -200,7 +200,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
     journal?.close();
     ledger?.close();
     if (error instanceof InterruptedError || context.signal.aborted) throw interrupted(marking, single, options.resume !== undefined);
-    throw marking.progress().accepted > 0 ? withResumeHint(error, AGAIN) : error;
+    throw marking.anySent() ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
   journal?.close();
