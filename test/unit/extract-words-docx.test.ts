@@ -17,7 +17,7 @@ import { invented, propertyRuns, unexpectedExclusions, unmarked } from './word-a
 const scratch = extractorFiles('kct-words-docx-');
 const settings = propertyRuns(40);
 
-describe(`DOCX: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_SEED, KCT_PROPERTY_RUNS)`, () => {
+describe(`DOCX: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
   it('tables, lists, footnotes, text boxes and headings are marked; only a title, cover sheet, header or footer is left out, and named; the grader counts every marked word', async () => {
     let n = 0;
     await fc.assert(fc.asyncProperty(documentModels(10), async (m) => {

@@ -26,7 +26,7 @@ function pdftotextWords(path: string): string {
 /** What writePdf prints at the foot of each page. */
 const PAGE_NUMBER = /^Page \d+ of \d+$/;
 
-describe(`PDF: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_SEED, KCT_PROPERTY_RUNS)`, () => {
+describe(`PDF: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
   it.skipIf(!PDFTOTEXT)(`paragraphs, short lines, columns of cells, lists and boxes are marked; only a title, cover sheet or running header and page number is left out, and named${PDFTOTEXT ? '' : ' (SKIPPED: pdftotext is not installed)'}`, async () => {
     let n = 0;
     await fc.assert(fc.asyncProperty(documentModels(30), async (m) => {

@@ -21,7 +21,7 @@ import { invented, propertyRuns, unexpectedExclusions, unmarked } from './word-a
 const scratch = extractorFiles('kct-words-text-');
 const settings = propertyRuns(150);
 
-describe(`RTF: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_SEED, KCT_PROPERTY_RUNS)`, () => {
+describe(`RTF: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
   it('tables, lists, footnotes, text boxes and headings are marked, accents as \\uN or \\\'XX; only a title, cover sheet, header or footer is left out, and named', async () => {
     let n = 0;
     await fc.assert(fc.asyncProperty(documentModels(), fc.boolean(), async (m, codePage) => {
@@ -41,7 +41,7 @@ const layouts: fc.Arbitrary<TextLayout> = fc.record({
   cells: fc.constantFrom(' | ' as const, '\t' as const),
 });
 
-describe(`TXT and pasted text: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_SEED, KCT_PROPERTY_RUNS)`, () => {
+describe(`TXT and pasted text: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
   it('wrapped or not, with or without blank lines: only a title or cover sheet is left out, and named; the grader counts every marked word', async () => {
     const taskDir = mkdtempSync(join(tmpdir(), 'kct-words-task-'));
     onTestFinished(() => rmSync(taskDir, { recursive: true, force: true }));

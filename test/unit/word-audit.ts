@@ -1,15 +1,15 @@
 // The audit behind the "every word is marked" properties (issue 21): the words an independent
 // reader finds in a document, against the words marked plus those the result names as left out.
 import { EXCLUSION_KINDS, type Exclusion } from '../../packages/sandbox/src/engines/extract/marked.js';
+import { propertyRuns as runsOf, propertySeed } from './property-runs.js';
 
 /**
- * How runs are sized and replayed: KCT_SEED replays a run (the seed is printed in each describe's
- * name and in a failure, with the shrunk case); KCT_PROPERTY_RUNS sets the number of documents
- * per property, for a longer hunt than the `npm test` default.
+ * How runs are sized and replayed, as every property of the suite (property-runs.ts):
+ * KCT_PROPERTY_SEED replays a run (the seed is printed in each describe's name and in a failure,
+ * with the shrunk case); KCT_PROPERTY_RUNS sets the number of documents per property.
  */
 export function propertyRuns(fallback: number): { seed: number; numRuns: number } {
-  const runs = Number(process.env.KCT_PROPERTY_RUNS);
-  return { seed: Number(process.env.KCT_SEED ?? 21_004), numRuns: Number.isInteger(runs) && runs > 0 ? runs : fallback };
+  return { seed: propertySeed(21_004), numRuns: runsOf(fallback) };
 }
 
 /**

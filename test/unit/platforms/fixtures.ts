@@ -4,13 +4,11 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { propertyRuns, propertySeed } from '../property-runs.js';
 import { type ZipPart, zip } from '../zip-writer.js';
 
-/** Seeded, shrinking property runs: KCT_SEED replays a run, KCT_PROPERTY_RUNS raises the count. */
-export const PROPERTY_SETTINGS = {
-  seed: Number(process.env.KCT_SEED ?? 26_026),
-  numRuns: Number(process.env.KCT_PROPERTY_RUNS ?? 100),
-};
+/** Seeded, shrinking property runs (property-runs.ts): KCT_PROPERTY_SEED replays a run, KCT_PROPERTY_RUNS raises the count. */
+export const PROPERTY_SETTINGS = { seed: propertySeed(26_026), numRuns: propertyRuns(100) };
 
 /** PHP fputcsv: quoted when the value holds a comma, quote, backslash, space, tab or line break. */
 export const phpCell = (value: string): string => (/[ \t\r\n",\\]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
