@@ -290,6 +290,21 @@ describe('HttpClient: retries', () => {
 });
 
 describe('HttpClient: connection errors', () => {
+  it('a retried request that may have reached the server stays "maybe delivered" though later attempts are refused', async () => {
+    // the first attempt is read whole, then its connection is cut; the server is gone before the retries
+    const server = createServer((req, res) => req.resume().on('end', () => res.socket?.destroy()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const { client } = makeClient(`http://127.0.0.1:${port}/v1`, {
+      retry: { maxRetries: 2 },
+      sleep: () => new Promise<void>((resolve) => server.close(() => resolve())).catch(() => undefined),
+    });
+    const error = (await caught(client.send({ method: 'POST', path: '/evaluations/one-pass', json: {}, idempotencyKey: 'k-1' }))) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toContain('connection refused');
+    expect(error.maybeDelivered).toBe(true);
+  });
+
   it('turns a refused connection into ConnectionError that was not delivered', async () => {
     const port = await refusedPort();
     const { client, delays } = makeClient(`http://127.0.0.1:${port}/v1`);

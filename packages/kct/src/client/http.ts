@@ -104,6 +104,8 @@ export class HttpClient {
 
   async send<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
     const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);
+    /** Whether an attempt so far may have reached the server: the last one refused does not undo it. */
+    let maybeDelivered = false;
     for (let attempt = 0; ; attempt++) {
       let outcome: Attempt;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
@@ -116,7 +118,8 @@ export class HttpClient {
         // Only the network is retried; anything else (a local file gone, a bug) surfaces as it is.
         const code = errorCode(error);
         if (!isNetworkError(code)) throw error;
-        const connection = toConnectionError(error, spec, this.baseUrl);
+        const connection = toConnectionError(error, spec, this.baseUrl, maybeDelivered);
+        maybeDelivered = connection.maybeDelivered;
         const transient = TRANSIENT_NETWORK.has(code as string) || (code as string).startsWith('UND_ERR_');
         if (!retryAllowed || !transient || attempt >= this.retryPolicy.maxRetries) throw connection;
         const delay = retryDelay(attempt, undefined, this.retryPolicy, this.options.random);

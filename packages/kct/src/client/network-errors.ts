@@ -17,11 +17,11 @@ export function isNetworkError(code: string | undefined): boolean {
 
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export function toConnectionError(error: unknown, spec: { method: string; path: string }, baseUrl: string): ConnectionError {
+export function toConnectionError(error: unknown, spec: { method: string; path: string }, baseUrl: string, earlierMaybeDelivered = false): ConnectionError {
   const code = errorCode(error);
   // the connection broke before the whole request was written: the server never saw its end, so
-  // it cannot have accepted it (exchange.ts)
-  const delivered = !NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object);
+  // it cannot have accepted it (exchange.ts); but an earlier attempt of the same request may have
+  const delivered = earlierMaybeDelivered || (!NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object));
   const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
   const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
