@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, QUICK, ROOT, fixed, interleave, kctEnv, log, median, removeDir, table, tempDir, timeOk } from './lib.js';
+import { BIN, fixed, interleave, kctEnv, log, median, QUICK, ROOT, removeDir, table, tempDir, timeOk } from './lib.js';
 
 const ROUNDS = QUICK ? 6 : 20;
 const WARMUP = QUICK ? 1 : 3;
@@ -17,15 +17,25 @@ export async function run() {
   const env = kctEnv(dir);
   try {
     const t0 = Date.now();
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-exe.js'), '--node', node, '--out', exe], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-exe.js'), '--node', node, '--out', exe], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const buildSeconds = (Date.now() - t0) / 1000;
     const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    log(table(['file', 'MB'], [
-      [`dist/kct-linux-x64 (Node.js ${nodeVersion} inside)`, fixed(statSync(exe).size / MB, 1)],
-      [`the Node.js binary alone (${node})`, fixed(statSync(node).size / MB, 1)],
-      ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'packages', 'kct', 'dist', 'exe', 'cli.cjs')).size / MB, 1)],
-      ['the sandbox bundle (dist/exe/sandbox.cjs)', fixed(statSync(join(ROOT, 'packages', 'kct', 'dist', 'exe', 'sandbox.cjs')).size / MB, 1)],
-    ]));
+    log(
+      table(
+        ['file', 'MB'],
+        [
+          [`dist/kct-linux-x64 (Node.js ${nodeVersion} inside)`, fixed(statSync(exe).size / MB, 1)],
+          [`the Node.js binary alone (${node})`, fixed(statSync(node).size / MB, 1)],
+          ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'packages', 'kct', 'dist', 'exe', 'cli.cjs')).size / MB, 1)],
+          [
+            'the sandbox bundle (dist/exe/sandbox.cjs)',
+            fixed(statSync(join(ROOT, 'packages', 'kct', 'dist', 'exe', 'sandbox.cjs')).size / MB, 1),
+          ],
+        ],
+      ),
+    );
     log(`built in ${fixed(buildSeconds, 1)} s`);
     log();
 
@@ -44,9 +54,12 @@ export async function run() {
     const times = await interleave(ROUNDS, names, async (name) => (await once(name)).ms);
     const floor = median(times['node -e 0']);
     log(`${ROUNDS} runs each after ${WARMUP} warm-up rounds, interleaved; wall time from spawn to exit`);
-    log(table(['command', 'median ms', 'min ms', 'ratio to node -e 0'], names.map((name) => [
-      name, fixed(median(times[name]), 1), fixed(Math.min(...times[name]), 1), fixed(median(times[name]) / floor),
-    ])));
+    log(
+      table(
+        ['command', 'median ms', 'min ms', 'ratio to node -e 0'],
+        names.map((name) => [name, fixed(median(times[name]), 1), fixed(Math.min(...times[name]), 1), fixed(median(times[name]) / floor)]),
+      ),
+    );
     log();
     const rss = (command, args) => {
       const file = join(dir, 'rss');
@@ -55,7 +68,15 @@ export async function run() {
     };
     const npmRss = median(Array.from({ length: 5 }, () => rss(process.execPath, [BIN, 'version'])));
     const exeRss = median(Array.from({ length: 5 }, () => rss(exe, ['version'])));
-    log(table(['peak RSS of `kct version`', 'MB'], [['npm kct', fixed(npmRss, 1)], ['exe', fixed(exeRss, 1)]]));
+    log(
+      table(
+        ['peak RSS of `kct version`', 'MB'],
+        [
+          ['npm kct', fixed(npmRss, 1)],
+          ['exe', fixed(exeRss, 1)],
+        ],
+      ),
+    );
     return ['--version', 'version', 'one-pass --help'].map((command) => ({
       benchmark: `executable: kct ${command}`,
       kct: `${fixed(median(times[`exe ${command}`]), 1)} ms`,

@@ -35,9 +35,14 @@ const model = option('--model', '12');
 const baseUrl = process.env.KCT_BASE_URL.replace(/\/+$/, '');
 const apiKey = process.env.KCT_API_KEY;
 
-const files = args.flatMap((input) => (statSync(input).isDirectory()
-  ? readdirSync(input).filter((name) => name.endsWith('.txt')).sort().map((name) => join(input, name))
-  : [input]));
+const files = args.flatMap((input) =>
+  statSync(input).isDirectory()
+    ? readdirSync(input)
+        .filter((name) => name.endsWith('.txt'))
+        .sort()
+        .map((name) => join(input, name))
+    : [input],
+);
 const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
 
 async function sha256(path) {
@@ -51,7 +56,12 @@ async function submit(paths) {
   form.append('model_id', model);
   form.append('student_id', basename(paths[0], extname(paths[0])));
   for (const path of paths) form.append('answer_files', await openAsBlob(path, { type: 'text/plain' }), basename(path));
-  const key = hash ? `floor-${createHash('sha256').update((await Promise.all(paths.map(sha256))).join()).digest('hex').slice(0, 40)}` : randomUUID();
+  const key = hash
+    ? `floor-${createHash('sha256')
+        .update((await Promise.all(paths.map(sha256))).join())
+        .digest('hex')
+        .slice(0, 40)}`
+    : randomUUID();
   const response = await request(`${baseUrl}/evaluations/one-pass`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'idempotency-key': key, accept: 'application/json' },
@@ -66,7 +76,9 @@ async function submit(paths) {
 
 const batches = pages ? [files] : files.map((path) => [path]);
 let next = 0;
-await Promise.all(Array.from({ length: Math.min(jobs, batches.length) }, async () => {
-  while (next < batches.length) await submit(batches[next++]);
-}));
+await Promise.all(
+  Array.from({ length: Math.min(jobs, batches.length) }, async () => {
+    while (next < batches.length) await submit(batches[next++]);
+  }),
+);
 await dispatcher.close();

@@ -21,7 +21,13 @@ export function median(values) {
 
 export function machine() {
   const list = cpus();
-  return { cpu: list[0]?.model.trim() ?? 'unknown', cores: list.length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` };
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
 }
 
 export function machineLine() {
@@ -31,7 +37,9 @@ export function machineLine() {
 
 /** The 1, 5 and 15 minute load averages: other work on the machine shows here and skews absolute figures. */
 export function loadLine() {
-  return loadavg().map((value) => value.toFixed(2)).join(' ');
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 }
 
 export function tempDir(prefix = 'kct-bench-') {
@@ -57,8 +65,12 @@ export function timeProcess(command, args, { env = process.env, cwd = ROOT, time
     let stderr = '';
     if (fds) for (const fd of fds) closeSync(fd);
     else {
-      child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk; });
-      child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk) => {
+        stderr += chunk;
+      });
     }
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', fail);
@@ -92,13 +104,35 @@ export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraA
   const profile = process.env.BENCH_SANDBOX_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SANDBOX_PROFILE] : [];
   // BENCH_SANDBOX_NODE_ARGS="--trace-gc": more Node flags for each sandbox (what they print on stdout before its first line is skipped)
   profile.push(...(process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  const child = spawn(process.execPath, [...profile, BIN, 'sandbox', '--json', '--port', '0', '--data', dir, '--latency', String(latencyMs), '--workers', String(workers), ...extraArgs], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...profile,
+      BIN,
+      'sandbox',
+      '--json',
+      '--port',
+      '0',
+      '--data',
+      dir,
+      '--latency',
+      String(latencyMs),
+      '--workers',
+      String(workers),
+      ...extraArgs,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
   let stderr = '';
   /** What the sandbox printed besides its first line (e.g. --trace-gc), kept when BENCH_SANDBOX_NODE_ARGS is set. */
   const sandboxOut = [];
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const exited = new Promise((done) => child.once('exit', done));
   const line = await new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`sandbox did not start: ${stderr}`)), 60_000);
@@ -110,8 +144,14 @@ export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraA
       done(line);
     };
     lines.on('line', onLine);
-    if (process.env.BENCH_SANDBOX_NODE_ARGS) lines.on('line', (line) => { if (!line.startsWith('{')) sandboxOut.push(line); });
-    exited.then((code) => { clearTimeout(timer); fail(new Error(`sandbox exited with ${code}: ${stderr}`)); });
+    if (process.env.BENCH_SANDBOX_NODE_ARGS)
+      lines.on('line', (line) => {
+        if (!line.startsWith('{')) sandboxOut.push(line);
+      });
+    exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`sandbox exited with ${code}: ${stderr}`));
+    });
   });
   const info = JSON.parse(line);
   return {
@@ -155,7 +195,11 @@ export async function interleave(rounds, contenders, fn) {
 export function table(headers, rows) {
   const cells = [headers, ...rows].map((row) => row.map((cell) => String(cell)));
   const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
-  const line = (row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -169,9 +213,11 @@ export function log(text = '') {
 
 export { prng };
 
-const WORDS = ('school uniforms students should wear clothes identity cost families equality bullying '
-  + 'discipline freedom expression learning teachers parents board policy research evidence argue '
-  + 'however therefore because although furthermore comfort weather focus pride community rules').split(' ');
+const WORDS = (
+  'school uniforms students should wear clothes identity cost families equality bullying ' +
+  'discipline freedom expression learning teachers parents board policy research evidence argue ' +
+  'however therefore because although furthermore comfort weather focus pride community rules'
+).split(' ');
 
 /** Essay-like text of about `length` characters, different for every seed. */
 export function essay(seed, length) {

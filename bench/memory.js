@@ -5,7 +5,7 @@
 // sending the same single request with undici. A fresh sandbox per run; interleaved; medians.
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH, BIN, QUICK, fixed, interleave, kctEnv, log, median, removeDir, startSandbox, table, tempDir, timeOk } from './lib.js';
+import { BENCH, BIN, fixed, interleave, kctEnv, log, median, QUICK, removeDir, startSandbox, table, tempDir, timeOk } from './lib.js';
 
 const FILES = 10;
 const FILE_BYTES = 20 * 1024 * 1024; // exactly the limit (20 MiB); the limit refuses only larger files
@@ -14,13 +14,16 @@ const TARGET_MB = 100;
 const MB = 1024 * 1024;
 
 function writeBigAnswers(dir) {
-  const paragraph = Buffer.from('Uniforms reduce visible differences in family income, but they also limit how students express who they are. ');
+  const paragraph = Buffer.from(
+    'Uniforms reduce visible differences in family income, but they also limit how students express who they are. ',
+  );
   const paths = [];
   for (let i = 1; i <= FILES; i++) {
     const body = Buffer.alloc(FILE_BYTES);
     const head = Buffer.from(`Answer page ${i}. `);
     head.copy(body, 0);
-    for (let at = head.length; at < FILE_BYTES; at += paragraph.length) paragraph.copy(body, at, 0, Math.min(paragraph.length, FILE_BYTES - at));
+    for (let at = head.length; at < FILE_BYTES; at += paragraph.length)
+      paragraph.copy(body, at, 0, Math.min(paragraph.length, FILE_BYTES - at));
     const path = join(dir, `page${String(i).padStart(2, '0')}.txt`);
     writeFileSync(path, body);
     paths.push(path);
@@ -36,10 +39,16 @@ async function peakRss(label, args, env, expectTask) {
     // Started through a shell that waits for it, never straight from this process: a child forked
     // from a big process starts with that process's pages counted in its peak RSS (Linux keeps the
     // high-water mark across fork and exec), so `node -e 0` spawned from here would read as our size.
-    const run = await timeOk(label, '/bin/sh', ['-c', '"$0" "$@"; exit $?', process.execPath, ...flags, '--import', join(BENCH, 'maxrss.js'), ...rest], { env: { ...env, BENCH_MAXRSS_FILE: file }, toFiles: true });
+    const run = await timeOk(
+      label,
+      '/bin/sh',
+      ['-c', '"$0" "$@"; exit $?', process.execPath, ...flags, '--import', join(BENCH, 'maxrss.js'), ...rest],
+      { env: { ...env, BENCH_MAXRSS_FILE: file }, toFiles: true },
+    );
     if (expectTask && !/tsk_/.test(run.stdout)) throw new Error(`${label}: no task id in the output: ${run.stdout}`);
     // kct prints the accepted task: 1 credit per started 2 MiB of each file, so 100 means every byte arrived
-    if (expectTask && label.startsWith('kct one-pass --pages') && JSON.parse(run.stdout).credit_cost !== FILES * 10) throw new Error(`${label}: the sandbox did not quote ${FILES * 10} credits: ${run.stdout}`);
+    if (expectTask && label.startsWith('kct one-pass --pages') && JSON.parse(run.stdout).credit_cost !== FILES * 10)
+      throw new Error(`${label}: the sandbox did not quote ${FILES * 10} credits: ${run.stdout}`);
     return { rssMB: Number(readFileSync(file, 'utf8').trim().split('\n').pop()) / 1024, seconds: run.ms / 1000 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -63,7 +72,17 @@ export async function run() {
       'floor-submit.js --pages (undici)': [join(BENCH, 'floor-submit.js'), ...paths, '--pages'],
       // for information: the same command with nothing to upload (one short text answer), so the
       // share of loading the CLI and the share of streaming 200 MiB show apart
-      'kct one-pass --text (nothing to upload)': [BIN, 'one-pass', '--text', 'A short answer about school uniforms.', '--model', '12', '--no-wait', '--output', 'json'],
+      'kct one-pass --text (nothing to upload)': [
+        BIN,
+        'one-pass',
+        '--text',
+        'A short answer about school uniforms.',
+        '--model',
+        '12',
+        '--no-wait',
+        '--output',
+        'json',
+      ],
     };
     const names = Object.keys(contenders);
     const results = await interleave(ROUNDS, names, async (name) => {
@@ -76,10 +95,20 @@ export async function run() {
       }
     });
     const rss = Object.fromEntries(names.map((name) => [name, median(results[name].map((r) => r.rssMB))]));
-    log(`${FILES} files of ${FILE_BYTES} bytes = ${fixed(sent / MB, 0)} MiB in one request; peak RSS (maxRSS), ${ROUNDS} runs each, interleaved, a fresh sandbox per run`);
-    log(table(['process', 'median peak RSS MB', 'runs (MB)', 'median s'], names.map((name) => [
-      name, fixed(rss[name], 1), results[name].map((r) => fixed(r.rssMB, 0)).join(' '), fixed(median(results[name].map((r) => r.seconds))),
-    ])));
+    log(
+      `${FILES} files of ${FILE_BYTES} bytes = ${fixed(sent / MB, 0)} MiB in one request; peak RSS (maxRSS), ${ROUNDS} runs each, interleaved, a fresh sandbox per run`,
+    );
+    log(
+      table(
+        ['process', 'median peak RSS MB', 'runs (MB)', 'median s'],
+        names.map((name) => [
+          name,
+          fixed(rss[name], 1),
+          results[name].map((r) => fixed(r.rssMB, 0)).join(' '),
+          fixed(median(results[name].map((r) => r.seconds))),
+        ]),
+      ),
+    );
     const kct = rss[names[0]];
     const floor = rss['node -e 0'];
     return [

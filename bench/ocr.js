@@ -3,10 +3,13 @@
 // --liftoff-only (the flag kct set for every process before issue 22; WebAssembly OCR then never
 // reaches V8's optimising compiler). Interleaved rounds, a fresh sandbox each; medians.
 import { join } from 'node:path';
-import { BIN, QUICK, ROOT, fixed, interleave, kctEnv, log, median, startSandbox, table, tempDir, timeOk } from './lib.js';
+import { BIN, fixed, interleave, kctEnv, log, median, QUICK, ROOT, startSandbox, table, tempDir, timeOk } from './lib.js';
 
 const ROUNDS = QUICK ? 1 : 3;
-const FILES = [['scanned PDF', join(ROOT, 'test', 'fixtures', 'generated', 'scanned.pdf')], ['photo (PNG)', join(ROOT, 'test', 'fixtures', 'generated', 'essay.png')]];
+const FILES = [
+  ['scanned PDF', join(ROOT, 'test', 'fixtures', 'generated', 'scanned.pdf')],
+  ['photo (PNG)', join(ROOT, 'test', 'fixtures', 'generated', 'essay.png')],
+];
 
 export async function run() {
   const contenders = { 'V8 defaults': '', '--liftoff-only': '--liftoff-only' };
@@ -20,7 +23,12 @@ export async function run() {
       const env = kctEnv(tempDir('kct-bench-ocr-cfg-'), sandbox, { KCT_POLL_INTERVAL: '100ms' });
       for (const [label, file] of FILES) {
         // a fresh answer each time (its student id), so no replay is timed
-        const run = await timeOk(`${name} ${label}`, process.execPath, [BIN, 'one-pass', file, '--model', '12', '--student-id', `ocr-${name}-${Date.now()}`, '--json'], { env, toFiles: true });
+        const run = await timeOk(
+          `${name} ${label}`,
+          process.execPath,
+          [BIN, 'one-pass', file, '--model', '12', '--student-id', `ocr-${name}-${Date.now()}`, '--json'],
+          { env, toFiles: true },
+        );
         (times[`${name}|${label}`] ??= []).push(run.ms / 1000);
       }
     } finally {
@@ -33,7 +41,15 @@ export async function run() {
     const liftoff = median(times[`--liftoff-only|${label}`]);
     return [label, fixed(plain, 2), fixed(liftoff, 2), fixed(liftoff / plain)];
   });
-  log(`each file marked once per round by a fresh sandbox (one worker), ${ROUNDS} interleaved rounds; seconds from submission to the result, medians`);
+  log(
+    `each file marked once per round by a fresh sandbox (one worker), ${ROUNDS} interleaved rounds; seconds from submission to the result, medians`,
+  );
   log(table(['answer', 'V8 defaults s', '--liftoff-only s', 'slower by'], rows));
-  return FILES.map(([label], i) => ({ benchmark: `ocr: ${label}, marked`, kct: `${rows[i][1]} s`, floor: `${rows[i][2]} s (--liftoff-only)`, ratio: rows[i][3], target: '(information)' }));
+  return FILES.map(([label], i) => ({
+    benchmark: `ocr: ${label}, marked`,
+    kct: `${rows[i][1]} s`,
+    floor: `${rows[i][2]} s (--liftoff-only)`,
+    ratio: rows[i][3],
+    target: '(information)',
+  }));
 }

@@ -1,5 +1,10 @@
 // Types of bench/packed.js, for the tests that import it.
-export interface RunResult { code: number | null; stdout: string; stderr: string; ms: number }
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
 export function run(command: string, args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<RunResult>;
 export function packWorkspaces(dir: string): Promise<Record<string, string>>;
 export interface Installed {

@@ -10,7 +10,11 @@ import { ROOT } from './lib.js';
 export function run(command, args, { cwd = ROOT, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(command, args, { cwd, env: { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -30,7 +34,18 @@ export async function packWorkspaces(dir) {
 
 /** `npm install --global` of tarballs into `prefix`, offline; what it took and what it left. */
 export async function installGlobally(prefix, tarballs) {
-  const installed = await run('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--loglevel', 'warn', ...tarballs]);
+  const installed = await run('npm', [
+    'install',
+    '--global',
+    '--prefix',
+    prefix,
+    '--offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel',
+    'warn',
+    ...tarballs,
+  ]);
   if (installed.code !== 0) throw new Error(`npm install of ${tarballs.join(', ')} failed: ${installed.stderr}`);
   const modules = join(prefix, 'lib', 'node_modules');
   const packages = packageDirs(modules);

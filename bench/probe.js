@@ -8,7 +8,9 @@ import { Agent, request } from 'undici';
 const [baseUrl, key, interval = '5'] = process.argv.slice(2);
 const dispatcher = new Agent({ connections: 1 });
 let done = false;
-process.stdin.on('end', () => { done = true; });
+process.stdin.on('end', () => {
+  done = true;
+});
 process.stdin.resume();
 const ms = [];
 const statuses = [];

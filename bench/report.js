@@ -2,13 +2,18 @@
 // and the page's size. The report is written as rows arrive, so memory should not follow the
 // number of answers. Not in the default run.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, QUICK, essay, fixed, kctEnv, log, median, prng, removeDir, table, tempDir } from './lib.js';
+import { BIN, essay, fixed, kctEnv, log, median, prng, QUICK, removeDir, table, tempDir } from './lib.js';
 
 const SIZES = QUICK ? [1_000, 10_000] : [1_000, 100_000];
-const CRITERIA = [['Thesis & position', 5], ['Evidence & reasoning', 6], ['Organisation', 5], ['Language & conventions', 4]];
+const CRITERIA = [
+  ['Thesis & position', 5],
+  ['Evidence & reasoning', 6],
+  ['Organisation', 5],
+  ['Language & conventions', 4],
+];
 
 /** A saved run as `kct one-pass --output ndjson` writes it: every 50th answer failed. */
 async function savedRun(path, count) {
@@ -20,7 +25,16 @@ async function savedRun(path, count) {
       ? [{ item: 'error', type: 'error', comment: 'The file could not be read.' }]
       : CRITERIA.map(([item, max]) => ({ item, score: Math.round(random() * max * 2) / 2, max_score: max, feedback: essay(i, 200) }));
     const score = failed ? null : evaluation.reduce((sum, entry) => sum + entry.score, 0);
-    const row = { file: `answers/student-${i}.txt`, student_id: `student-${i}`, task_id: `tsk_${i}`, status: failed ? 'FAILURE' : 'SUCCESS', score, max_score: failed ? null : 20, credits_charged: failed ? 0 : 1, evaluation };
+    const row = {
+      file: `answers/student-${i}.txt`,
+      student_id: `student-${i}`,
+      task_id: `tsk_${i}`,
+      status: failed ? 'FAILURE' : 'SUCCESS',
+      score,
+      max_score: failed ? null : 20,
+      credits_charged: failed ? 0 : 1,
+      evaluation,
+    };
     if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
   }
   out.end();
@@ -38,11 +52,20 @@ export async function run() {
       const output = join(dir, `class-${count}.html`);
       const runs = Array.from({ length: 3 }, () => {
         const file = join(dir, 'time');
-        execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', file, process.execPath, BIN, 'report', input, '-o', output], { env, stdio: 'ignore' });
+        execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', file, process.execPath, BIN, 'report', input, '-o', output], {
+          env,
+          stdio: 'ignore',
+        });
         const [seconds, kb] = readFileSync(file, 'utf8').trim().split('\n').pop().split(' ').map(Number);
         return { seconds, mb: kb / 1024 };
       });
-      rows.push([count.toLocaleString('en'), fixed(statSync(input).size / 1024 / 1024, 1), fixed(statSync(output).size / 1024 / 1024, 1), fixed(median(runs.map((r) => r.seconds)), 2), fixed(median(runs.map((r) => r.mb)), 1)]);
+      rows.push([
+        count.toLocaleString('en'),
+        fixed(statSync(input).size / 1024 / 1024, 1),
+        fixed(statSync(output).size / 1024 / 1024, 1),
+        fixed(median(runs.map((r) => r.seconds)), 2),
+        fixed(median(runs.map((r) => r.mb)), 1),
+      ]);
     }
     log(table(['answers', 'ndjson MB', 'report MB', 'median s', 'median peak RSS MB'], rows));
     // RSS drifts with the allocator and V8's page reservations; the heap itself is what must stay
@@ -50,19 +73,25 @@ export async function run() {
     const largest = SIZES[SIZES.length - 1];
     let capped = 'completed';
     try {
-      execFileSync(process.execPath, ['--max-old-space-size=16', BIN, 'report', join(dir, `marks-${largest}.ndjson`), '-o', join(dir, 'capped.html')], { env, stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        ['--max-old-space-size=16', BIN, 'report', join(dir, `marks-${largest}.ndjson`), '-o', join(dir, 'capped.html')],
+        { env, stdio: 'ignore' },
+      );
     } catch {
       capped = 'FAILED';
     }
     log(`${largest.toLocaleString('en')} answers with --max-old-space-size=16: ${capped}`);
     const [small, large] = rows;
-    return [{
-      benchmark: `report: peak RSS, ${large[0]} answers`,
-      kct: `${large[4]} MB`,
-      floor: `${small[4]} MB (${small[0]} answers)`,
-      ratio: `${fixed(Number(large[4]) / Number(small[4]))}x`,
-      target: '(information)',
-    }];
+    return [
+      {
+        benchmark: `report: peak RSS, ${large[0]} answers`,
+        kct: `${large[4]} MB`,
+        floor: `${small[4]} MB (${small[0]} answers)`,
+        ratio: `${fixed(Number(large[4]) / Number(small[4]))}x`,
+        target: '(information)',
+      },
+    ];
   } finally {
     removeDir(dir);
   }

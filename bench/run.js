@@ -1,6 +1,6 @@
 // npm run bench: every benchmark, or only those named (`node bench/run.js startup sandbox`).
 // Benchmarks report; they never fail: the exit code is 0 unless a benchmark could not run at all.
-import { QUICK, fixed, loadLine, log, machineLine, table } from './lib.js';
+import { fixed, loadLine, log, machineLine, QUICK, table } from './lib.js';
 
 const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall'];
 // run only when named: the single-file executable (builds one), the class report, the
@@ -39,6 +39,11 @@ for (const name of chosen) {
 log();
 log('== summary ==');
 log(`machine: ${machineLine()}`);
-log(table(['benchmark', 'kct', 'floor', 'ratio', 'target', 'met?'], results.map((r) => [r.benchmark, r.kct, r.floor, r.ratio, r.target, r.met === undefined ? '-' : r.met ? 'yes' : 'NO'])));
+log(
+  table(
+    ['benchmark', 'kct', 'floor', 'ratio', 'target', 'met?'],
+    results.map((r) => [r.benchmark, r.kct, r.floor, r.ratio, r.target, r.met === undefined ? '-' : r.met ? 'yes' : 'NO']),
+  ),
+);
 log(`total ${fixed((Date.now() - started) / 1000, 1)} s`);
 process.exitCode = broken > 0 ? 1 : 0;

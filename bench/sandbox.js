@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
-import { BENCH, QUICK, essay, fixed, interleave, log, median, startSandbox, table } from './lib.js';
+import { BENCH, essay, fixed, interleave, log, median, QUICK, startSandbox, table } from './lib.js';
 
 const SECONDS = QUICK ? 1 : 4;
 const ROUNDS = QUICK ? 1 : 3;
@@ -21,7 +21,10 @@ const WORKERS = 4;
 let driverLabel = '';
 
 async function startBare(body) {
-  const child = spawn(process.execPath, [join(BENCH, 'bare-fastify.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_BODY: JSON.stringify(body) } });
+  const child = spawn(process.execPath, [join(BENCH, 'bare-fastify.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_BODY: JSON.stringify(body) },
+  });
   const exited = new Promise((done) => child.once('exit', done));
   const line = await new Promise((done) => createInterface({ input: child.stdout }).once('line', done));
   return {
@@ -37,7 +40,11 @@ async function call(dispatcher, method, url, key, json, idempotencyKey) {
   const response = await request(url, {
     method,
     dispatcher,
-    headers: { 'x-api-key': key, ...(json ? { 'content-type': 'application/json' } : {}), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+    headers: {
+      'x-api-key': key,
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     body: json ? JSON.stringify(json) : undefined,
   });
   const body = await response.body.json();
@@ -60,7 +67,16 @@ async function requestRate() {
   const dispatcher = new Agent();
   let bare;
   try {
-    const task = (await call(dispatcher, 'POST', `${sandbox.baseUrl}/evaluations/one-pass`, sandbox.keys.user, { model_id: 12, student_id: 's-1', paper_content: essay(1, 1500) }, 'bench-rate-1')).data;
+    const task = (
+      await call(
+        dispatcher,
+        'POST',
+        `${sandbox.baseUrl}/evaluations/one-pass`,
+        sandbox.keys.user,
+        { model_id: 12, student_id: 's-1', paper_content: essay(1, 1500) },
+        'bench-rate-1',
+      )
+    ).data;
     // a finished task: its status answer is the longest (progress fields, result summary)
     for (let i = 0; i < 200; i++) {
       const status = (await call(dispatcher, 'GET', `${sandbox.baseUrl}/evaluations/${task.task_id}/status`, sandbox.keys.user)).data;
@@ -77,11 +93,21 @@ async function requestRate() {
     for (const name of names) await cannon(targets[name].url, targets[name].headers).catch(() => {}); // warm-up (JIT), not counted
     const results = await interleave(ROUNDS, names, (name) => cannon(targets[name].url, targets[name].headers));
     const rps = Object.fromEntries(names.map((name) => [name, median(results[name].map((r) => r.requests.average))]));
-    log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} runs each, interleaved; status body ${JSON.stringify(sample).length} bytes`);
-    log(table(['server', 'median req/s', 'runs (req/s)', 'p50 latency ms', 'p99 latency ms'], names.map((name) => [
-      name, fixed(rps[name], 0), results[name].map((r) => fixed(r.requests.average, 0)).join(' '),
-      fixed(median(results[name].map((r) => r.latency.p50)), 1), fixed(median(results[name].map((r) => r.latency.p99)), 1),
-    ])));
+    log(
+      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} runs each, interleaved; status body ${JSON.stringify(sample).length} bytes`,
+    );
+    log(
+      table(
+        ['server', 'median req/s', 'runs (req/s)', 'p50 latency ms', 'p99 latency ms'],
+        names.map((name) => [
+          name,
+          fixed(rps[name], 0),
+          results[name].map((r) => fixed(r.requests.average, 0)).join(' '),
+          fixed(median(results[name].map((r) => r.latency.p50)), 1),
+          fixed(median(results[name].map((r) => r.latency.p99)), 1),
+        ]),
+      ),
+    );
     const ratio = rps[names[0]] / rps[names[1]];
     return {
       benchmark: `sandbox: GET /evaluations/{id}/status (${driverLabel})`,
@@ -107,12 +133,21 @@ async function queueRun() {
     const texts = Array.from({ length: TASKS }, (_, i) => essay(i + 1, 300));
     const started = process.hrtime.bigint();
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < TASKS) {
-        const i = next++;
-        await call(dispatcher, 'POST', `${sandbox.baseUrl}/evaluations/one-pass`, key, { model_id: 12, student_id: `s-${i}`, paper_content: texts[i] }, `bench-queue-${i}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < TASKS) {
+          const i = next++;
+          await call(
+            dispatcher,
+            'POST',
+            `${sandbox.baseUrl}/evaluations/one-pass`,
+            key,
+            { model_id: 12, student_id: `s-${i}`, paper_content: texts[i] },
+            `bench-queue-${i}`,
+          );
+        }
+      }),
+    );
     const submitted = Number(process.hrtime.bigint() - started) / 1e9;
     for (;;) {
       const credits = (await call(dispatcher, 'GET', `${sandbox.baseUrl}/credits`, key)).data;
@@ -139,14 +174,24 @@ export async function run() {
   const runs = [];
   for (let round = 0; round < TASK_ROUNDS; round++) runs.push(await queueRun());
   const total = median(runs.map((r) => r.total));
-  log(`queue: ${TASKS} JSON one-pass tasks (300 characters), submitted 16 at a time, sandbox --latency 0 --workers ${WORKERS}, a fresh sandbox per run; timed from the first submission until GET /credits shows nothing reserved (every task final and charged)`);
-  log(table(['run', 'all submitted s', 'all final s', 'tasks/s'], runs.map((r, i) => [i + 1, fixed(r.submitted), fixed(r.total), fixed(TASKS / r.total, 0)])));
-  return [rate, {
-    benchmark: `sandbox: ${TASKS} tasks through the queue (${driverLabel})`,
-    kct: `${fixed(TASKS / total, 0)} tasks/s (${fixed(total)} s)`,
-    floor: '-',
-    ratio: '-',
-    target: '>= 200 tasks/s',
-    met: TASKS / total >= 200,
-  }];
+  log(
+    `queue: ${TASKS} JSON one-pass tasks (300 characters), submitted 16 at a time, sandbox --latency 0 --workers ${WORKERS}, a fresh sandbox per run; timed from the first submission until GET /credits shows nothing reserved (every task final and charged)`,
+  );
+  log(
+    table(
+      ['run', 'all submitted s', 'all final s', 'tasks/s'],
+      runs.map((r, i) => [i + 1, fixed(r.submitted), fixed(r.total), fixed(TASKS / r.total, 0)]),
+    ),
+  );
+  return [
+    rate,
+    {
+      benchmark: `sandbox: ${TASKS} tasks through the queue (${driverLabel})`,
+      kct: `${fixed(TASKS / total, 0)} tasks/s (${fixed(total)} s)`,
+      floor: '-',
+      ratio: '-',
+      target: '>= 200 tasks/s',
+      met: TASKS / total >= 200,
+    },
+  ];
 }

@@ -10,26 +10,31 @@
 //   - the waiting one-pass run again with its --resume journal: requests sent (target 0), time.
 // Plus, at 1,000 answers, a sandbox that keeps a queue (--latency 100, 4 workers) with kct's
 // default budget (20 requests a second). Figures, method and load: docs/benchmarks.md.
-import Database from 'better-sqlite3';
+
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, createServer, Agent as HttpAgent } from 'node:http';
+import { createServer, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { BENCH, BIN, QUICK, essay, fixed, kctEnv, loadLine, log, removeDir, startSandbox, table, tempDir, timeProcess } from './lib.js';
+import Database from 'better-sqlite3';
+import { BENCH, BIN, essay, fixed, kctEnv, loadLine, log, QUICK, removeDir, startSandbox, table, tempDir, timeProcess } from './lib.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
 /** BENCH_SCALE_PARTS=queue (or kct, service, comma-separated): only those parts; default all three. */
 const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'kct,queue,service').split(',').map((p) => p.trim()));
-for (const part of PARTS) if (!['kct', 'queue', 'service'].includes(part)) throw new Error(`BENCH_SCALE_PARTS: unknown part "${part}"; choose from kct, queue, service`);
+for (const part of PARTS)
+  if (!['kct', 'queue', 'service'].includes(part))
+    throw new Error(`BENCH_SCALE_PARTS: unknown part "${part}"; choose from kct, queue, service`);
 /** High enough that the sandbox, not kct's budget, sets the pace of the scale runs. */
 const BENCH_RPS = 2000;
 /** BENCH_SCALE_RUNS=waiting (or no-wait, batch, comma-separated): only those runs of the kct part; the 100,000 runs take hours together. */
 const RUNS = new Set((process.env.BENCH_SCALE_RUNS ?? 'no-wait,waiting,batch').split(',').map((r) => r.trim()));
-for (const run of RUNS) if (!['no-wait', 'waiting', 'batch'].includes(run)) throw new Error(`BENCH_SCALE_RUNS: unknown run "${run}"; choose from no-wait, waiting, batch`);
+for (const run of RUNS)
+  if (!['no-wait', 'waiting', 'batch'].includes(run))
+    throw new Error(`BENCH_SCALE_RUNS: unknown run "${run}"; choose from no-wait, waiting, batch`);
 
 /** The answers: short essays of 300 to 700 characters, the same on every run. */
 export function writeClass(count) {
   const dir = tempDir('kct-bench-scale-');
-  for (let i = 1; i <= count; i++) writeFileSync(join(dir, `s${String(i).padStart(6, '0')}.txt`), essay(i, 300 + (i * 37) % 400));
+  for (let i = 1; i <= count; i++) writeFileSync(join(dir, `s${String(i).padStart(6, '0')}.txt`), essay(i, 300 + ((i * 37) % 400)));
   return dir;
 }
 
@@ -48,7 +53,11 @@ export async function richSandbox(options = {}) {
     tasks() {
       const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
       try {
-        const row = view.prepare("SELECT COUNT(*) AS n, MIN(created_at) AS first, MAX(finished_at) AS last, SUM(status = 'SUCCESS') AS ok FROM tasks WHERE kind != 'batch'").get();
+        const row = view
+          .prepare(
+            "SELECT COUNT(*) AS n, MIN(created_at) AS first, MAX(finished_at) AS last, SUM(status = 'SUCCESS') AS ok FROM tasks WHERE kind != 'batch'",
+          )
+          .get();
         return { count: row.n, succeeded: row.ok ?? 0, first: Date.parse(row.first), last: Date.parse(row.last) };
       } finally {
         view.close();
@@ -69,14 +78,25 @@ export async function countingProxy(targetBaseUrl) {
   const perSecond = new Map();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    const kind = /\/status$/.test(path) ? 'status' : req.method === 'POST' && path.endsWith('/one-pass') ? 'submit' : req.method === 'POST' && path.endsWith('/batch') ? 'batch' : req.method === 'GET' && /\/evaluations\/[^/]+$/.test(path) ? 'result' : 'other';
+    const kind = /\/status$/.test(path)
+      ? 'status'
+      : req.method === 'POST' && path.endsWith('/one-pass')
+        ? 'submit'
+        : req.method === 'POST' && path.endsWith('/batch')
+          ? 'batch'
+          : req.method === 'GET' && /\/evaluations\/[^/]+$/.test(path)
+            ? 'result'
+            : 'other';
     counts[kind] += 1;
     const second = Math.floor(Date.now() / 1000);
     perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path, headers: req.headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();
@@ -107,12 +127,24 @@ export async function kct(args, env) {
   const rssFile = join(dir, 'maxrss');
   try {
     const started = Date.now();
-    const run = await timeProcess('/bin/sh', ['-c', '"$0" "$@"; exit $?', process.execPath, '--import', join(BENCH, 'maxrss.js'), BIN, ...args], {
-      env: { ...env, BENCH_MAXRSS_FILE: rssFile }, toFiles: true, timeoutMs: 4 * 3600_000,
-    });
+    const run = await timeProcess(
+      '/bin/sh',
+      ['-c', '"$0" "$@"; exit $?', process.execPath, '--import', join(BENCH, 'maxrss.js'), BIN, ...args],
+      {
+        env: { ...env, BENCH_MAXRSS_FILE: rssFile },
+        toFiles: true,
+        timeoutMs: 4 * 3600_000,
+      },
+    );
     const lines = run.stdout.split('\n').filter(Boolean);
     // ended: when the process exited (timeProcess reads its output files only after)
-    return { ...run, started, ended: started + run.ms, lines, rssMB: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 };
+    return {
+      ...run,
+      started,
+      ended: started + run.ms,
+      lines,
+      rssMB: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -149,11 +181,34 @@ async function measureSize(count, configDir) {
       const proxy = await countingProxy(sandbox.baseUrl);
       try {
         const env = kctEnv(configDir, { baseUrl: proxy.baseUrl, keys: sandbox.keys });
-        const run = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--via', 'one-pass', '--jobs', '16', '--max-rps', String(BENCH_RPS), '--output', 'ndjson'], env);
+        const run = await kct(
+          [
+            'one-pass',
+            dir,
+            '--model',
+            '12',
+            '--no-wait',
+            '--via',
+            'one-pass',
+            '--jobs',
+            '16',
+            '--max-rps',
+            String(BENCH_RPS),
+            '--output',
+            'ndjson',
+          ],
+          env,
+        );
         check('--no-wait', run, count, 'QUEUED');
         const requests = proxy.take();
         const tasks = await drained(sandbox, count);
-        result.noWait = { rssMB: run.rssMB, seconds: run.ms / 1000, requests, floorSeconds: (tasks.last - run.started) / 1000, queueRate: count / ((tasks.last - tasks.first) / 1000) };
+        result.noWait = {
+          rssMB: run.rssMB,
+          seconds: run.ms / 1000,
+          requests,
+          floorSeconds: (tasks.last - run.started) / 1000,
+          queueRate: count / ((tasks.last - tasks.first) / 1000),
+        };
         log(`  --no-wait at ${count}: ${JSON.stringify(result.noWait)}`);
       } finally {
         await proxy.close();
@@ -167,15 +222,58 @@ async function measureSize(count, configDir) {
       const proxy = await countingProxy(sandbox.baseUrl);
       try {
         const env = kctEnv(configDir, { baseUrl: proxy.baseUrl, keys: sandbox.keys });
-        const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--max-rps', String(BENCH_RPS), '--timeout', '6h', '--resume', journal, '--output', 'ndjson'], env);
+        const run = await kct(
+          [
+            'one-pass',
+            dir,
+            '--model',
+            '12',
+            '--via',
+            'one-pass',
+            '--jobs',
+            '16',
+            '--max-rps',
+            String(BENCH_RPS),
+            '--timeout',
+            '6h',
+            '--resume',
+            journal,
+            '--output',
+            'ndjson',
+          ],
+          env,
+        );
         check('waiting', run, count, 'SUCCESS');
         const tasks = sandbox.tasks();
         result.waiting = { rssMB: run.rssMB, seconds: run.ms / 1000, requests: proxy.take(), lateSeconds: (run.ended - tasks.last) / 1000 };
         log(`  waiting at ${count}: ${JSON.stringify(result.waiting)}`);
         // the same command again: everything is in the journal
-        const again = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--max-rps', String(BENCH_RPS), '--resume', journal, '--output', 'ndjson'], env);
+        const again = await kct(
+          [
+            'one-pass',
+            dir,
+            '--model',
+            '12',
+            '--via',
+            'one-pass',
+            '--jobs',
+            '16',
+            '--max-rps',
+            String(BENCH_RPS),
+            '--resume',
+            journal,
+            '--output',
+            'ndjson',
+          ],
+          env,
+        );
         check('resumed', again, count, 'SUCCESS');
-        result.resumed = { rssMB: again.rssMB, seconds: again.ms / 1000, requests: proxy.take(), journalMB: statSync(journal).size / 2 ** 20 };
+        result.resumed = {
+          rssMB: again.rssMB,
+          seconds: again.ms / 1000,
+          requests: proxy.take(),
+          journalMB: statSync(journal).size / 2 ** 20,
+        };
         log(`  --resume at ${count}: ${JSON.stringify(result.resumed)}`);
       } finally {
         await proxy.close();
@@ -188,7 +286,25 @@ async function measureSize(count, configDir) {
       const proxy = await countingProxy(sandbox.baseUrl);
       try {
         const env = kctEnv(configDir, { baseUrl: proxy.baseUrl, keys: sandbox.keys });
-        const run = await kct(['one-pass', dir, '--model', '12', '--via', 'batch', '--jobs', '16', '--max-rps', String(BENCH_RPS), '--timeout', '6h', '--output', 'ndjson'], env);
+        const run = await kct(
+          [
+            'one-pass',
+            dir,
+            '--model',
+            '12',
+            '--via',
+            'batch',
+            '--jobs',
+            '16',
+            '--max-rps',
+            String(BENCH_RPS),
+            '--timeout',
+            '6h',
+            '--output',
+            'ndjson',
+          ],
+          env,
+        );
         check('--via batch', run, count, 'SUCCESS');
         const tasks = sandbox.tasks();
         result.batch = { rssMB: run.rssMB, seconds: run.ms / 1000, requests: proxy.take(), lateSeconds: (run.ended - tasks.last) / 1000 };
@@ -213,10 +329,20 @@ async function queuedService(configDir) {
   const proxy = await countingProxy(sandbox.baseUrl);
   try {
     const env = kctEnv(configDir, { baseUrl: proxy.baseUrl, keys: sandbox.keys });
-    const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '4', '--timeout', '2h', '--output', 'ndjson'], env);
+    const run = await kct(
+      ['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '4', '--timeout', '2h', '--output', 'ndjson'],
+      env,
+    );
     check('queued service', run, count, 'SUCCESS');
     const tasks = sandbox.tasks();
-    return { count, rssMB: run.rssMB, seconds: run.ms / 1000, requests: proxy.take(), lateSeconds: (run.ended - tasks.last) / 1000, serviceSeconds: (tasks.last - tasks.first) / 1000 };
+    return {
+      count,
+      rssMB: run.rssMB,
+      seconds: run.ms / 1000,
+      requests: proxy.take(),
+      lateSeconds: (run.ended - tasks.last) / 1000,
+      serviceSeconds: (tasks.last - tasks.first) / 1000,
+    };
   } finally {
     await proxy.close();
     await sandbox.stop();
@@ -235,7 +361,11 @@ export async function queueDrain(count) {
   try {
     {
       const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir });
-      const res = await fetch(`${sandbox.baseUrl}/evaluations/one-pass`, { method: 'POST', headers: { 'x-api-key': sandbox.keys.user, 'content-type': 'application/json' }, body: JSON.stringify({ model_id: 12, paper_content: essay(1, 500) }) });
+      const res = await fetch(`${sandbox.baseUrl}/evaluations/one-pass`, {
+        method: 'POST',
+        headers: { 'x-api-key': sandbox.keys.user, 'content-type': 'application/json' },
+        body: JSON.stringify({ model_id: 12, paper_content: essay(1, 500) }),
+      });
       if (res.status !== 202) throw new Error(`queue bench: submission answered ${res.status}`);
       await res.arrayBuffer();
       await sandbox.stop();
@@ -249,7 +379,10 @@ export async function queueDrain(count) {
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
         SELECT printf('tsk_%024x', 1000000 + i), kind, owner_user_id, scope, model_id, 's' || i, 'QUEUED', credit_cost, 0, 1, input_json, ?, ?
         FROM n, (SELECT * FROM tasks WHERE kind = 'one_pass' LIMIT 1)`).run(count, now, now);
-      return db.prepare("SELECT task_id FROM tasks WHERE status = 'QUEUED' ORDER BY seq").all().map((r) => r.task_id);
+      return db
+        .prepare("SELECT task_id FROM tasks WHERE status = 'QUEUED' ORDER BY seq")
+        .all()
+        .map((r) => r.task_id);
     })();
     db.close();
     // --log: the sandbox says at close how long its event loop was ever held (its own measure)
@@ -275,7 +408,9 @@ export async function queueDrain(count) {
     let mainDrain = NaN;
     const watch = (async () => {
       for (;;) {
-        const res = await fetch(`${sandbox.baseUrl}/evaluations/${ids[ids.length - 1]}/status`, { headers: { 'x-api-key': sandbox.keys.user } });
+        const res = await fetch(`${sandbox.baseUrl}/evaluations/${ids[ids.length - 1]}/status`, {
+          headers: { 'x-api-key': sandbox.keys.user },
+        });
         const status = (await res.json()).data?.status;
         if (status === 'SUCCESS' || status === 'FAILURE') break;
         await new Promise((wait) => setTimeout(wait, 200));
@@ -286,18 +421,41 @@ export async function queueDrain(count) {
       done = true;
     })();
     let cursor = 0;
-    await Promise.all([poller(tail), poller(() => Math.floor(ids.length / 2)), poller(() => (cursor = (cursor + 7919) % ids.length)), poller(() => (cursor = (cursor + 104729) % ids.length)), watch]);
+    await Promise.all([
+      poller(tail),
+      poller(() => Math.floor(ids.length / 2)),
+      poller(() => (cursor = (cursor + 7919) % ids.length)),
+      poller(() => (cursor = (cursor + 104729) % ids.length)),
+      watch,
+    ]);
     await sandbox.stop();
     // BENCH_SANDBOX_OUT=FILE: what the drained sandbox printed (with BENCH_SANDBOX_NODE_ARGS="--trace-gc", its collections)
     if (process.env.BENCH_SANDBOX_OUT) writeFileSync(process.env.BENCH_SANDBOX_OUT, sandbox.stdout().join('\n'));
     const loop = /event loop delay while running: p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms/.exec(sandbox.stderr());
     const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
-    const row = view.prepare("SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'").get();
+    const row = view
+      .prepare(
+        "SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'",
+      )
+      .get();
     view.close();
     latencies.sort((a, b) => a - b);
     const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
     const serviceSeconds = (Date.parse(row.last) - started) / 1000;
-    return { count, succeeded: row.ok, seconds: (drainedAt - started) / 1000, rate: count / serviceSeconds, cpuMsPerTask: (cpuDrain * 1000) / count, mainMsPerTask: (mainDrain * 1000) / count, loopP99: loop ? Number(loop[2]) : NaN, loopMax: loop ? Number(loop[3]) : NaN, polls: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] };
+    return {
+      count,
+      succeeded: row.ok,
+      seconds: (drainedAt - started) / 1000,
+      rate: count / serviceSeconds,
+      cpuMsPerTask: (cpuDrain * 1000) / count,
+      mainMsPerTask: (mainDrain * 1000) / count,
+      loopP99: loop ? Number(loop[2]) : NaN,
+      loopMax: loop ? Number(loop[3]) : NaN,
+      polls: latencies.length,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: latencies[latencies.length - 1],
+    };
   } finally {
     removeDir(dataDir);
   }
@@ -310,7 +468,9 @@ export async function queueDrain(count) {
 function cpuSeconds(pid, thread = false) {
   try {
     // thread: the main thread only (its task id is the pid), the one that answers requests
-    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
   } catch {
     return NaN;
@@ -342,25 +502,159 @@ export async function run() {
     log(`sizes: ${SIZES.join(', ')}; sandbox --latency 0 --workers 4 behind a counting proxy; kct --jobs 16 --max-rps ${BENCH_RPS}`);
     const floorOf = (m) => m.noWait?.floorSeconds;
     const vsFloor = (m, seconds) => (floorOf(m) ? `${fixed(seconds / floorOf(m))}x` : 'no floor measured');
-    if (measured.length > 0) log(table(['answers', 'run', 'peak RSS MB', 'seconds', 'requests/answer', 'peak req/s', 'vs floor', 'noticed last task after'], measured.flatMap((m) => [
-      ...(m.noWait ? [[m.count, '--no-wait', fixed(m.noWait.rssMB, 1), fixed(m.noWait.seconds, 1), perAnswer(m.noWait.requests, m.count), m.noWait.requests.peak, `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s`, '']] : []),
-      ...(m.waiting ? [[m.count, 'waiting', fixed(m.waiting.rssMB, 1), fixed(m.waiting.seconds, 1), perAnswer(m.waiting.requests, m.count), m.waiting.requests.peak, vsFloor(m, m.waiting.seconds), `${fixed(m.waiting.lateSeconds, 1)} s`]] : []),
-      ...(m.batch ? [[m.count, '--via batch', fixed(m.batch.rssMB, 1), fixed(m.batch.seconds, 1), fixed(m.batch.requests.total / m.count, 3), m.batch.requests.peak, vsFloor(m, m.batch.seconds), `${fixed(m.batch.lateSeconds, 1)} s`]] : []),
-      ...(m.resumed ? [[m.count, '--resume (all done)', fixed(m.resumed.rssMB, 1), fixed(m.resumed.seconds, 1), perAnswer(m.resumed.requests, m.count), m.resumed.requests.peak, `journal ${fixed(m.resumed.journalMB, 1)} MB`, '']] : []),
-    ])));
-    if (drains.length > 0) log(table(['tasks queued', 'succeeded', 'drained in s', 'tasks/s', 'sandbox CPU ms/task (main thread)', 'status polls', 'status p50 ms', 'p99 ms', 'max ms', 'sandbox loop delay p99 / max ms'], drains.map((d) => [d.count, d.succeeded, fixed(d.seconds, 1), fixed(d.rate, 0), `${fixed(d.cpuMsPerTask, 2)} (${fixed(d.mainMsPerTask, 2)})`, d.polls, fixed(d.p50, 1), fixed(d.p99, 1), fixed(d.max, 1), `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`])));
-    if (measured.some((m) => m.waiting)) log(`requests by kind (waiting one-pass): ${measured.filter((m) => m.waiting).map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`).join('; ')}`);
-    if (queued) log(`queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`);
+    if (measured.length > 0)
+      log(
+        table(
+          ['answers', 'run', 'peak RSS MB', 'seconds', 'requests/answer', 'peak req/s', 'vs floor', 'noticed last task after'],
+          measured.flatMap((m) => [
+            ...(m.noWait
+              ? [
+                  [
+                    m.count,
+                    '--no-wait',
+                    fixed(m.noWait.rssMB, 1),
+                    fixed(m.noWait.seconds, 1),
+                    perAnswer(m.noWait.requests, m.count),
+                    m.noWait.requests.peak,
+                    `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s`,
+                    '',
+                  ],
+                ]
+              : []),
+            ...(m.waiting
+              ? [
+                  [
+                    m.count,
+                    'waiting',
+                    fixed(m.waiting.rssMB, 1),
+                    fixed(m.waiting.seconds, 1),
+                    perAnswer(m.waiting.requests, m.count),
+                    m.waiting.requests.peak,
+                    vsFloor(m, m.waiting.seconds),
+                    `${fixed(m.waiting.lateSeconds, 1)} s`,
+                  ],
+                ]
+              : []),
+            ...(m.batch
+              ? [
+                  [
+                    m.count,
+                    '--via batch',
+                    fixed(m.batch.rssMB, 1),
+                    fixed(m.batch.seconds, 1),
+                    fixed(m.batch.requests.total / m.count, 3),
+                    m.batch.requests.peak,
+                    vsFloor(m, m.batch.seconds),
+                    `${fixed(m.batch.lateSeconds, 1)} s`,
+                  ],
+                ]
+              : []),
+            ...(m.resumed
+              ? [
+                  [
+                    m.count,
+                    '--resume (all done)',
+                    fixed(m.resumed.rssMB, 1),
+                    fixed(m.resumed.seconds, 1),
+                    perAnswer(m.resumed.requests, m.count),
+                    m.resumed.requests.peak,
+                    `journal ${fixed(m.resumed.journalMB, 1)} MB`,
+                    '',
+                  ],
+                ]
+              : []),
+          ]),
+        ),
+      );
+    if (drains.length > 0)
+      log(
+        table(
+          [
+            'tasks queued',
+            'succeeded',
+            'drained in s',
+            'tasks/s',
+            'sandbox CPU ms/task (main thread)',
+            'status polls',
+            'status p50 ms',
+            'p99 ms',
+            'max ms',
+            'sandbox loop delay p99 / max ms',
+          ],
+          drains.map((d) => [
+            d.count,
+            d.succeeded,
+            fixed(d.seconds, 1),
+            fixed(d.rate, 0),
+            `${fixed(d.cpuMsPerTask, 2)} (${fixed(d.mainMsPerTask, 2)})`,
+            d.polls,
+            fixed(d.p50, 1),
+            fixed(d.p99, 1),
+            fixed(d.max, 1),
+            `${fixed(d.loopP99, 1)} / ${fixed(d.loopMax, 1)}`,
+          ]),
+        ),
+      );
+    if (measured.some((m) => m.waiting))
+      log(
+        `requests by kind (waiting one-pass): ${measured
+          .filter((m) => m.waiting)
+          .map((m) => `${m.count}: ${JSON.stringify(m.waiting.requests)}`)
+          .join('; ')}`,
+      );
+    if (queued)
+      log(
+        `queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`,
+      );
     for (const m of measured) {
       const rssTarget = m.count >= 100_000 ? 120 : m.count >= 20_000 ? 100 : undefined;
-      if (m.noWait) results.push({ benchmark: `scale: ${m.count} answers --no-wait`, kct: `${fixed(m.noWait.rssMB, 1)} MB peak RSS`, floor: '-', ratio: '-', target: rssTarget ? `<= ${rssTarget} MB` : '(information)', met: rssTarget ? m.noWait.rssMB <= rssTarget : undefined });
-      if (m.waiting) results.push({ benchmark: `scale: ${m.count} answers waiting`, kct: `${fixed(m.waiting.rssMB, 1)} MB, ${perAnswer(m.waiting.requests, m.count)} req/answer`, floor: floorOf(m) ? `${fixed(floorOf(m), 1)} s drain` : '-', ratio: floorOf(m) ? `${fixed(m.waiting.seconds / floorOf(m))}x` : '-', target: `<= 4 req/answer${m.count >= 100_000 ? ', <= 120 MB' : ''}, last task <= 15 s`, met: m.waiting.requests.total / m.count <= 4 && m.waiting.lateSeconds <= 15 && (m.count < 100_000 || m.waiting.rssMB <= 120) });
-      if (m.resumed) results.push({ benchmark: `scale: ${m.count} answers --resume`, kct: `${m.resumed.requests.total} requests, ${fixed(m.resumed.seconds, 1)} s`, floor: '-', ratio: '-', target: '0 requests', met: m.resumed.requests.total === 0 });
+      if (m.noWait)
+        results.push({
+          benchmark: `scale: ${m.count} answers --no-wait`,
+          kct: `${fixed(m.noWait.rssMB, 1)} MB peak RSS`,
+          floor: '-',
+          ratio: '-',
+          target: rssTarget ? `<= ${rssTarget} MB` : '(information)',
+          met: rssTarget ? m.noWait.rssMB <= rssTarget : undefined,
+        });
+      if (m.waiting)
+        results.push({
+          benchmark: `scale: ${m.count} answers waiting`,
+          kct: `${fixed(m.waiting.rssMB, 1)} MB, ${perAnswer(m.waiting.requests, m.count)} req/answer`,
+          floor: floorOf(m) ? `${fixed(floorOf(m), 1)} s drain` : '-',
+          ratio: floorOf(m) ? `${fixed(m.waiting.seconds / floorOf(m))}x` : '-',
+          target: `<= 4 req/answer${m.count >= 100_000 ? ', <= 120 MB' : ''}, last task <= 15 s`,
+          met: m.waiting.requests.total / m.count <= 4 && m.waiting.lateSeconds <= 15 && (m.count < 100_000 || m.waiting.rssMB <= 120),
+        });
+      if (m.resumed)
+        results.push({
+          benchmark: `scale: ${m.count} answers --resume`,
+          kct: `${m.resumed.requests.total} requests, ${fixed(m.resumed.seconds, 1)} s`,
+          floor: '-',
+          ratio: '-',
+          target: '0 requests',
+          met: m.resumed.requests.total === 0,
+        });
     }
     for (const d of drains) {
-      results.push({ benchmark: `scale: sandbox queue of ${d.count}`, kct: `${fixed(d.rate, 0)} tasks/s, status p99 ${fixed(d.p99, 1)} ms`, floor: '-', ratio: '-', target: '>= 1,000 tasks/s, p99 < 20 ms', met: d.rate >= 1000 && d.p99 < 20 && d.succeeded === d.count });
+      results.push({
+        benchmark: `scale: sandbox queue of ${d.count}`,
+        kct: `${fixed(d.rate, 0)} tasks/s, status p99 ${fixed(d.p99, 1)} ms`,
+        floor: '-',
+        ratio: '-',
+        target: '>= 1,000 tasks/s, p99 < 20 ms',
+        met: d.rate >= 1000 && d.p99 < 20 && d.succeeded === d.count,
+      });
     }
-    if (queued) results.push({ benchmark: 'scale: 1,000 answers, queued service', kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`, floor: `${fixed(queued.serviceSeconds, 1)} s busy`, ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`, target: '<= 4 req/answer, <= 20 req/s', met: queued.requests.total / queued.count <= 4 && queued.requests.peak <= 20 });
+    if (queued)
+      results.push({
+        benchmark: 'scale: 1,000 answers, queued service',
+        kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`,
+        floor: `${fixed(queued.serviceSeconds, 1)} s busy`,
+        ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`,
+        target: '<= 4 req/answer, <= 20 req/s',
+        met: queued.requests.total / queued.count <= 4 && queued.requests.peak <= 20,
+      });
     return results;
   } finally {
     removeDir(configDir);

@@ -6,7 +6,7 @@
 // compare-and-swap updates), then completeAndCharge (IMMEDIATE transaction).
 // Both drivers on one runtime: Node 22 with a better-sqlite3 built for it outside the project,
 // loaded by bench/better-sqlite3-from.cjs (docs/benchmarks.md says how).
-import { QUICK, fixed, interleave, log, median, removeDir, table, tempDir } from './lib.js';
+import { fixed, interleave, log, median, QUICK, removeDir, table, tempDir } from './lib.js';
 
 const ROUNDS = QUICK ? 1 : 5;
 const READS = QUICK ? 20_000 : 100_000;
@@ -19,7 +19,12 @@ const { Store } = await import('../packages/sandbox/dist/store/store.js');
 const { accept } = await import('../packages/sandbox/dist/tasks/accept.js');
 const { advance, completeAndCharge } = await import('../packages/sandbox/dist/tasks/transitions.js');
 
-const RESULT = { score: 7, max_score: 10, evaluation: [{ item: 'Thesis', score: 7, max_score: 10, feedback: 'Clear.' }], rubrics: [{ item: 'Thesis', max_score: 10 }] };
+const RESULT = {
+  score: 7,
+  max_score: 10,
+  evaluation: [{ item: 'Thesis', score: 7, max_score: 10, feedback: 'Clear.' }],
+  rubrics: [{ item: 'Thesis', max_score: 10 }],
+};
 
 function open(driver) {
   const dir = tempDir('kct-bench-sqlite-');
@@ -39,7 +44,17 @@ function cycle(bed) {
     endpoint: 'POST /evaluations/one-pass',
     idempotencyKey: `bench-${bed.next}`,
     fingerprint: 'bench',
-    task: { task_id: taskId, kind: 'one_pass', owner_user_id: bed.userId, scope: 'user', model_id: 12, student_id: null, credit_cost: 1, input: { model_id: 12, paper_content: 'x' }, files: [] },
+    task: {
+      task_id: taskId,
+      kind: 'one_pass',
+      owner_user_id: bed.userId,
+      scope: 'user',
+      model_id: 12,
+      student_id: null,
+      credit_cost: 1,
+      input: { model_id: 12, paper_content: 'x' },
+      files: [],
+    },
     respond: (task) => ({ task_id: task.task_id }),
   });
   advance(bed.store, taskId, 'QUEUED', 'SUBMITTED', { cur_step: 1, total_step: 4, cur_step_name: 'Reading', progress: 0 });
@@ -60,19 +75,34 @@ export async function run() {
   const beds = Object.fromEntries(drivers.map((driver) => [driver, open(driver)]));
   try {
     const finished = Object.fromEntries(drivers.map((driver) => [driver, cycle(beds[driver])]));
-    for (const driver of drivers) perSecond(READS / 10, () => { for (let i = 0; i < READS / 10; i++) beds[driver].store.taskStatus(finished[driver]); }); // warm-up
-    const reads = await interleave(ROUNDS, drivers, (driver) => perSecond(READS, () => {
-      const { store } = beds[driver];
-      const id = finished[driver];
-      for (let i = 0; i < READS; i++) if (store.taskStatus(id) === undefined) throw new Error('no status');
-    }));
-    const cycles = await interleave(ROUNDS, drivers, (driver) => perSecond(CYCLES, () => {
-      for (let i = 0; i < CYCLES; i++) cycle(beds[driver]);
-    }));
-    log(table(['driver', 'status reads/s (median)', 'runs', 'task cycles/s (median)', 'runs'], drivers.map((driver) => [
-      driver, fixed(median(reads[driver]), 0), reads[driver].map((v) => fixed(v, 0)).join(' '),
-      fixed(median(cycles[driver]), 0), cycles[driver].map((v) => fixed(v, 0)).join(' '),
-    ])));
+    for (const driver of drivers)
+      perSecond(READS / 10, () => {
+        for (let i = 0; i < READS / 10; i++) beds[driver].store.taskStatus(finished[driver]);
+      }); // warm-up
+    const reads = await interleave(ROUNDS, drivers, (driver) =>
+      perSecond(READS, () => {
+        const { store } = beds[driver];
+        const id = finished[driver];
+        for (let i = 0; i < READS; i++) if (store.taskStatus(id) === undefined) throw new Error('no status');
+      }),
+    );
+    const cycles = await interleave(ROUNDS, drivers, (driver) =>
+      perSecond(CYCLES, () => {
+        for (let i = 0; i < CYCLES; i++) cycle(beds[driver]);
+      }),
+    );
+    log(
+      table(
+        ['driver', 'status reads/s (median)', 'runs', 'task cycles/s (median)', 'runs'],
+        drivers.map((driver) => [
+          driver,
+          fixed(median(reads[driver]), 0),
+          reads[driver].map((v) => fixed(v, 0)).join(' '),
+          fixed(median(cycles[driver]), 0),
+          cycles[driver].map((v) => fixed(v, 0)).join(' '),
+        ]),
+      ),
+    );
     const [first, second] = drivers;
     const row = (what, values, unit) => ({
       benchmark: `sqlite: ${what} (${first}${second ? ` vs ${second}` : ''}, Node ${process.version})`,

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
 import { Agent, FormData, request } from 'undici';
-import { BENCH, QUICK, fixed, log, median, startSandbox, table } from './lib.js';
+import { BENCH, fixed, log, median, QUICK, startSandbox, table } from './lib.js';
 
-const RUBRIC = Buffer.from('Criterion x (5 marks): text\n'.repeat(Math.ceil((QUICK ? 2 : 10) * 1024 * 1024 / 28)));
+const RUBRIC = Buffer.from('Criterion x (5 marks): text\n'.repeat(Math.ceil(((QUICK ? 2 : 10) * 1024 * 1024) / 28)));
 const TASKS = 4;
 const ROUNDS = QUICK ? 1 : 3;
 
@@ -21,9 +21,13 @@ function percentile(values, p) {
 
 /** Latencies of GET /credits (bench/probe.js, its own process) until `until` settles. */
 async function probe(sandbox, until) {
-  const child = spawn(process.execPath, [join(BENCH, 'probe.js'), sandbox.baseUrl, sandbox.keys.org_admin, '5'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(BENCH, 'probe.js'), sandbox.baseUrl, sandbox.keys.org_admin, '5'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => { out += chunk; });
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    out += chunk;
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await until.catch(() => undefined);
   child.stdin.end();
@@ -36,7 +40,10 @@ async function probe(sandbox, until) {
 async function finalAll(sandbox, dispatcher, taskIds) {
   for (const taskId of taskIds) {
     for (;;) {
-      const res = await request(`${sandbox.baseUrl}/evaluations/${taskId}/status`, { headers: { 'x-api-key': sandbox.keys.user }, dispatcher });
+      const res = await request(`${sandbox.baseUrl}/evaluations/${taskId}/status`, {
+        headers: { 'x-api-key': sandbox.keys.user },
+        dispatcher,
+      });
       const status = (await res.body.json()).data.status;
       if (['SUCCESS', 'FAILURE', 'CANCEL'].includes(status)) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -47,41 +54,63 @@ async function finalAll(sandbox, dispatcher, taskIds) {
 const SCENARIOS = {
   idle: async () => new Promise((resolve) => setTimeout(resolve, 3000)),
   'rubric files': async (sandbox, dispatcher) => {
-    const ids = await Promise.all(Array.from({ length: TASKS }, async () => {
-      const form = new FormData();
-      form.append('model_id', '12');
-      form.append('paper_content', 'An essay about school uniforms.');
-      form.append('rubric_file', new Blob([RUBRIC], { type: 'text/plain' }), 'rubric.txt');
-      const res = await request(`${sandbox.baseUrl}/evaluations/one-pass`, { method: 'POST', headers: { 'x-api-key': sandbox.keys.user }, body: form, dispatcher });
-      return (await res.body.json()).data.task_id;
-    }));
+    const ids = await Promise.all(
+      Array.from({ length: TASKS }, async () => {
+        const form = new FormData();
+        form.append('model_id', '12');
+        form.append('paper_content', 'An essay about school uniforms.');
+        form.append('rubric_file', new Blob([RUBRIC], { type: 'text/plain' }), 'rubric.txt');
+        const res = await request(`${sandbox.baseUrl}/evaluations/one-pass`, {
+          method: 'POST',
+          headers: { 'x-api-key': sandbox.keys.user },
+          body: form,
+          dispatcher,
+        });
+        return (await res.body.json()).data.task_id;
+      }),
+    );
     await finalAll(sandbox, dispatcher, ids);
   },
   // Refused in a fraction of a second: sent 10 times over, so the probe sees enough answers.
   'rubric_text JSON': async (sandbox, dispatcher) => {
     const body = JSON.stringify({ model_id: 12, paper_content: 'An essay.', rubric_text: RUBRIC.toString() });
     for (let round = 0; round < 10; round++) {
-      await Promise.all(Array.from({ length: TASKS }, async () => {
-        const res = await request(`${sandbox.baseUrl}/evaluations/one-pass`, { method: 'POST', headers: { 'x-api-key': sandbox.keys.user, 'content-type': 'application/json' }, body, dispatcher });
-        await res.body.text();
-      }));
+      await Promise.all(
+        Array.from({ length: TASKS }, async () => {
+          const res = await request(`${sandbox.baseUrl}/evaluations/one-pass`, {
+            method: 'POST',
+            headers: { 'x-api-key': sandbox.keys.user, 'content-type': 'application/json' },
+            body,
+            dispatcher,
+          });
+          await res.body.text();
+        }),
+      );
     }
   },
   '100 slow clients': async (sandbox) => {
     const port = Number(new URL(sandbox.baseUrl).port);
-    await Promise.all(Array.from({ length: 100 }, (_, i) => new Promise((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(`POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${sandbox.keys.user}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
-        if (i % 2) {
-          const timer = setInterval(() => (socket.writable ? socket.write(' ') : clearInterval(timer)), 1000);
-          socket.once('close', () => clearInterval(timer));
-        }
-      });
-      // Read what the sandbox answers (its 408), or the socket stays paused and never sees the close.
-      socket.resume();
-      socket.on('error', () => undefined);
-      socket.once('close', resolve);
-    })));
+    await Promise.all(
+      Array.from(
+        { length: 100 },
+        (_, i) =>
+          new Promise((resolve) => {
+            const socket = net.connect(port, '127.0.0.1', () => {
+              socket.write(
+                `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${sandbox.keys.user}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+              );
+              if (i % 2) {
+                const timer = setInterval(() => (socket.writable ? socket.write(' ') : clearInterval(timer)), 1000);
+                socket.once('close', () => clearInterval(timer));
+              }
+            });
+            // Read what the sandbox answers (its 408), or the socket stays paused and never sees the close.
+            socket.resume();
+            socket.on('error', () => undefined);
+            socket.once('close', resolve);
+          }),
+      ),
+    );
   },
 };
 
@@ -93,7 +122,9 @@ export async function run() {
     const loops = [];
     for (let round = 0; round < ROUNDS; round++) {
       process.stderr.write(`stall: ${name}, run ${round + 1}\n`);
-      const sandbox = await startSandbox({ extraArgs: ['--request-timeout', '4s', '--idle-timeout', '2s', '--max-connections', '300', '--log'] });
+      const sandbox = await startSandbox({
+        extraArgs: ['--request-timeout', '4s', '--idle-timeout', '2s', '--max-connections', '300', '--log'],
+      });
       const dispatcher = new Agent();
       try {
         const work = scenario(sandbox, dispatcher);
@@ -110,19 +141,31 @@ export async function run() {
     const p50 = median(runs.map((ms) => percentile(ms, 50)));
     const p99 = median(runs.map((ms) => percentile(ms, 99)));
     p99s[name] = p99;
-    rows.push([name, runs.map((ms) => ms.length).join(' '), fixed(p50, 1), fixed(p99, 1), runs.map((ms) => fixed(percentile(ms, 99), 1)).join(' '), fixed(median(runs.map((ms) => Math.max(...ms))), 1),
-      fixed(median(loops.map((l) => l.p99)), 1), fixed(median(loops.map((l) => l.max)), 1)]);
+    rows.push([
+      name,
+      runs.map((ms) => ms.length).join(' '),
+      fixed(p50, 1),
+      fixed(p99, 1),
+      runs.map((ms) => fixed(percentile(ms, 99), 1)).join(' '),
+      fixed(median(runs.map((ms) => Math.max(...ms))), 1),
+      fixed(median(loops.map((l) => l.p99)), 1),
+      fixed(median(loops.map((l) => l.max)), 1),
+    ]);
   }
-  log(`GET /v1/credits of another account, one keep-alive connection, every 5 ms, during each scenario (a fresh sandbox per run, ${ROUNDS} runs, medians)`);
-  log('event loop: the sandbox\'s own measure of its request thread (monitorEventLoopDelay from the end of start-up to its close)');
+  log(
+    `GET /v1/credits of another account, one keep-alive connection, every 5 ms, during each scenario (a fresh sandbox per run, ${ROUNDS} runs, medians)`,
+  );
+  log("event loop: the sandbox's own measure of its request thread (monitorEventLoopDelay from the end of start-up to its close)");
   log(table(['scenario', 'requests', 'p50 ms', 'p99 ms', 'p99 of each run', 'max ms', 'event loop p99 ms', 'event loop max ms'], rows));
   const worst = Math.max(p99s['rubric files'], p99s['rubric_text JSON'], p99s['100 slow clients']);
-  return [{
-    benchmark: 'sandbox: GET /credits p99 while others stall it',
-    kct: `${fixed(worst, 1)} ms (worst scenario)`,
-    floor: `${fixed(p99s.idle, 1)} ms idle`,
-    ratio: '-',
-    target: '< 50 ms',
-    met: worst < 50,
-  }];
+  return [
+    {
+      benchmark: 'sandbox: GET /credits p99 while others stall it',
+      kct: `${fixed(worst, 1)} ms (worst scenario)`,
+      floor: `${fixed(p99s.idle, 1)} ms idle`,
+      ratio: '-',
+      target: '< 50 ms',
+      met: worst < 50,
+    },
+  ];
 }

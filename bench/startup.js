@@ -4,7 +4,7 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, QUICK, ROOT, fixed, interleave, kctEnv, log, median, removeDir, table, tempDir, timeOk } from './lib.js';
+import { BIN, fixed, interleave, kctEnv, log, median, QUICK, ROOT, removeDir, table, tempDir, timeOk } from './lib.js';
 
 const ROUNDS = QUICK ? 6 : 30;
 const WARMUP = QUICK ? 1 : 3;
@@ -24,35 +24,51 @@ export async function run() {
   try {
     // warm-up rounds (page cache, first spawns): not counted
     await interleave(WARMUP, names, (name) => timeOk(name, process.execPath, commands[name], { env, toFiles: true }));
-    const times = await interleave(ROUNDS, names, async (name) => (await timeOk(name, process.execPath, commands[name], { env, toFiles: true })).ms);
+    const times = await interleave(
+      ROUNDS,
+      names,
+      async (name) => (await timeOk(name, process.execPath, commands[name], { env, toFiles: true })).ms,
+    );
     const floor = median(times['node -e 0']);
     const targets = { 'kct --version': 1.25, 'kct --help': 1.5 };
     log(`${ROUNDS} runs each after ${WARMUP} warm-up rounds, interleaved; wall time from spawn to exit`);
-    log(table(['command', 'median ms', 'min ms', 'max ms', 'ratio to node -e 0', 'target'], names.map((name) => [
-      name, fixed(median(times[name]), 1), fixed(Math.min(...times[name]), 1), fixed(Math.max(...times[name]), 1),
-      name === 'node -e 0' ? '1.00' : fixed(median(times[name]) / floor), targets[name] ? `<= ${targets[name]}x` : '',
-    ])));
+    log(
+      table(
+        ['command', 'median ms', 'min ms', 'max ms', 'ratio to node -e 0', 'target'],
+        names.map((name) => [
+          name,
+          fixed(median(times[name]), 1),
+          fixed(Math.min(...times[name]), 1),
+          fixed(Math.max(...times[name]), 1),
+          name === 'node -e 0' ? '1.00' : fixed(median(times[name]) / floor),
+          targets[name] ? `<= ${targets[name]}x` : '',
+        ]),
+      ),
+    );
     log();
     log(await moduleReport(env));
     const esm = median(times['node bench/empty.mjs']);
     const info = {
-      benchmark: '  an empty ES module (Node\'s ESM loader alone)',
+      benchmark: "  an empty ES module (Node's ESM loader alone)",
       kct: `${fixed(esm, 1)} ms`,
       floor: `${fixed(floor, 1)} ms (node -e 0)`,
       ratio: `${fixed(esm / floor)}x`,
       target: '(information)',
     };
-    return [...['kct --version', 'kct --help'].map((name) => {
-      const ratio = median(times[name]) / floor;
-      return {
-        benchmark: `start-up: ${name}`,
-        kct: `${fixed(median(times[name]), 1)} ms`,
-        floor: `${fixed(floor, 1)} ms (node -e 0)`,
-        ratio: `${fixed(ratio)}x`,
-        target: `<= ${targets[name]}x`,
-        met: ratio <= targets[name],
-      };
-    }), info];
+    return [
+      ...['kct --version', 'kct --help'].map((name) => {
+        const ratio = median(times[name]) / floor;
+        return {
+          benchmark: `start-up: ${name}`,
+          kct: `${fixed(median(times[name]), 1)} ms`,
+          floor: `${fixed(floor, 1)} ms (node -e 0)`,
+          ratio: `${fixed(ratio)}x`,
+          target: `<= ${targets[name]}x`,
+          met: ratio <= targets[name],
+        };
+      }),
+      info,
+    ];
   } finally {
     removeDir(configDir);
   }
@@ -62,7 +78,8 @@ export async function run() {
 async function moduleReport(env) {
   const version = await listModules(['--version'], env);
   const { builtins, groups } = await listModules(['--help'], env);
-  const rows = [...groups].sort((a, b) => b[1].bytes - a[1].bytes)
+  const rows = [...groups]
+    .sort((a, b) => b[1].bytes - a[1].bytes)
     .map(([group, entry]) => [group, entry.files, fixed(entry.bytes / 1024, 1), group === 'kct dist/' ? entry.names.sort().join(' ') : '']);
   const files = [...groups.values()].reduce((n, e) => n + e.files, 0);
   const bytes = [...groups.values()].reduce((n, e) => n + e.bytes, 0);
@@ -77,7 +94,9 @@ export async function listModules(args, env) {
   const dir = tempDir('kct-bench-mods-');
   const file = join(dir, 'modules.txt');
   try {
-    await timeOk('module listing', process.execPath, ['--import', join(ROOT, 'bench', 'module-list.js'), BIN, ...args], { env: { ...env, BENCH_MODULES_FILE: file } });
+    await timeOk('module listing', process.execPath, ['--import', join(ROOT, 'bench', 'module-list.js'), BIN, ...args], {
+      env: { ...env, BENCH_MODULES_FILE: file },
+    });
     const paths = new Set();
     const builtins = new Set();
     for (const line of readFileSync(file, 'utf8').split('\n')) {

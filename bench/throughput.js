@@ -8,7 +8,23 @@
 // when each process sends its first request. Then the full run with waiting, in answers per second.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH, BIN, QUICK, essay, fixed, interleave, kctEnv, log, median, prng, removeDir, startSandbox, table, tempDir, timeOk } from './lib.js';
+import {
+  BENCH,
+  BIN,
+  essay,
+  fixed,
+  interleave,
+  kctEnv,
+  log,
+  median,
+  prng,
+  QUICK,
+  removeDir,
+  startSandbox,
+  table,
+  tempDir,
+  timeOk,
+} from './lib.js';
 
 const ANSWERS = QUICK ? 200 : 1000;
 const ROUNDS = QUICK ? 1 : 5;
@@ -37,7 +53,22 @@ export async function run() {
   const configDir = tempDir('kct-bench-cfg-');
   writeAnswers(answers, ANSWERS);
   const contenders = {
-    'kct one-pass --no-wait': [BIN, 'one-pass', answers, '--model', '12', '--no-wait', '--via', 'one-pass', '--max-rps', '100000', '--jobs', String(JOBS), '--output', 'ndjson'],
+    'kct one-pass --no-wait': [
+      BIN,
+      'one-pass',
+      answers,
+      '--model',
+      '12',
+      '--no-wait',
+      '--via',
+      'one-pass',
+      '--max-rps',
+      '100000',
+      '--jobs',
+      String(JOBS),
+      '--output',
+      'ndjson',
+    ],
     'floor (random key)': [join(BENCH, 'floor-submit.js'), answers, '--jobs', String(JOBS)],
     'floor (SHA-256 key)': [join(BENCH, 'floor-submit.js'), answers, '--jobs', String(JOBS), '--hash'],
   };
@@ -64,21 +95,52 @@ export async function run() {
     const floor = median(seconds['floor (SHA-256 key)']);
     const floorRandom = median(seconds['floor (random key)']);
     log(`${ANSWERS} answers, --jobs ${JOBS}, sandbox --latency 0 --workers 4, a fresh sandbox per run; ${ROUNDS} runs each, interleaved`);
-    log(table(['contender', 'median s', 'runs (s)', 'answers/s', 'first request at (ms)', 'kct ratio'], names.map((name) => [
-      name, fixed(median(seconds[name])), seconds[name].map((s) => fixed(s)).join(' '), fixed(ANSWERS / median(seconds[name]), 0), fixed(firstMs[name], 0),
-      name.startsWith('kct') ? '' : `${fixed(median(seconds[names[0]]) / median(seconds[name]))}x`,
-    ])));
+    log(
+      table(
+        ['contender', 'median s', 'runs (s)', 'answers/s', 'first request at (ms)', 'kct ratio'],
+        names.map((name) => [
+          name,
+          fixed(median(seconds[name])),
+          seconds[name].map((s) => fixed(s)).join(' '),
+          fixed(ANSWERS / median(seconds[name]), 0),
+          fixed(firstMs[name], 0),
+          name.startsWith('kct') ? '' : `${fixed(median(seconds[names[0]]) / median(seconds[name]))}x`,
+        ]),
+      ),
+    );
 
     // The full run, waiting for every result (no floor: reported in answers per second).
     const waited = [];
     for (let round = 0; round < WAIT_ROUNDS; round++) {
       const sandbox = await startSandbox({ workers: 4, latencyMs: 0 });
       try {
-        const result = await timeOk('kct one-pass (waiting)', process.execPath, [BIN, 'one-pass', answers, '--model', '12', '--via', 'one-pass', '--max-rps', '100000', '--jobs', String(JOBS), '--output', 'ndjson'], {
-          env: kctEnv(configDir, sandbox, { KCT_POLL_INTERVAL: '200ms' }),
-          toFiles: true,
-        });
-        const lines = result.stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+        const result = await timeOk(
+          'kct one-pass (waiting)',
+          process.execPath,
+          [
+            BIN,
+            'one-pass',
+            answers,
+            '--model',
+            '12',
+            '--via',
+            'one-pass',
+            '--max-rps',
+            '100000',
+            '--jobs',
+            String(JOBS),
+            '--output',
+            'ndjson',
+          ],
+          {
+            env: kctEnv(configDir, sandbox, { KCT_POLL_INTERVAL: '200ms' }),
+            toFiles: true,
+          },
+        );
+        const lines = result.stdout
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => JSON.parse(line));
         const marked = lines.filter((line) => line.status === 'SUCCESS').length;
         if (marked !== ANSWERS) throw new Error(`waiting run: ${marked} of ${ANSWERS} marked`);
         waited.push(result.ms / 1000);
@@ -88,7 +150,9 @@ export async function run() {
     }
     const waitedMedian = median(waited);
     log();
-    log(`Full run with waiting (--jobs ${JOBS}, KCT_POLL_INTERVAL=200ms, sandbox --workers 4): ${waited.map((s) => fixed(s)).join(' ')} s; median ${fixed(waitedMedian)} s = ${fixed(ANSWERS / waitedMedian, 0)} answers/s`);
+    log(
+      `Full run with waiting (--jobs ${JOBS}, KCT_POLL_INTERVAL=200ms, sandbox --workers 4): ${waited.map((s) => fixed(s)).join(' ')} s; median ${fixed(waitedMedian)} s = ${fixed(ANSWERS / waitedMedian, 0)} answers/s`,
+    );
 
     const kct = median(seconds[names[0]]);
     // Judged against the faster floor: kct reads a small file once for its key and its body, which

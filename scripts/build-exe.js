@@ -32,7 +32,8 @@ function fail(message) {
   process.exit(1);
 }
 
-if (process.platform !== 'linux' || process.arch !== 'x64') fail(`builds a Linux x64 executable; this is ${process.platform}-${process.arch}`);
+if (process.platform !== 'linux' || process.arch !== 'x64')
+  fail(`builds a Linux x64 executable; this is ${process.platform}-${process.arch}`);
 try {
   statSync(join(root, 'packages', 'kct', 'dist', 'cli', 'main.js'));
 } catch {
@@ -53,11 +54,14 @@ const selfContained = (_options) => ({
       loader: 'js',
     }));
     // the pool's threads load dist/ files (threads/compiled.js); here they run the thread bundle
-    build.onResolve({ filter: /^\.\/compiled\.js$/ }, (args) => (/[\\/]sandbox[\\/]dist[\\/]threads$/.test(args.resolveDir)
-      ? { path: join(args.resolveDir, 'embedded.js') }
-      : undefined));
+    build.onResolve({ filter: /^\.\/compiled\.js$/ }, (args) =>
+      /[\\/]sandbox[\\/]dist[\\/]threads$/.test(args.resolveDir) ? { path: join(args.resolveDir, 'embedded.js') } : undefined,
+    );
     // version.js reads ../package.json at run time; the executable has none beside it
-    build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'js' }));
+    build.onLoad({ filter: /[\\/]dist[\\/]version\.js$/ }, () => ({
+      contents: `export const VERSION = ${JSON.stringify(version)};`,
+      loader: 'js',
+    }));
     // the better-sqlite3 driver loads modules through createRequire(import.meta.url), which esbuild
     // cannot follow; with the plain `require` it bundles them
     const line = 'const require = createRequire(import.meta.url);';
@@ -86,7 +90,9 @@ async function bundle(entry, outfile, options = {}) {
     logLevel: 'error',
   });
   // ocr.js finds the OCR language data through import.meta.url: never reached in the executable
-  const warnings = result.warnings.filter((warning) => !/sandbox[\\/](dist[\\/])?engines[\\/]extract[\\/]ocr/.test(warning.location?.file ?? ''));
+  const warnings = result.warnings.filter(
+    (warning) => !/sandbox[\\/](dist[\\/])?engines[\\/]extract[\\/]ocr/.test(warning.location?.file ?? ''),
+  );
   if (warnings.length > 0) fail(`esbuild warnings:\n${warnings.map((w) => `  ${w.location?.file}: ${w.text}`).join('\n')}`);
   return outfile;
 }
@@ -117,13 +123,23 @@ writeFileSync(versionFile, version);
 
 const blob = join(work, 'kct.blob');
 const seaConfig = join(work, 'sea-config.json');
-writeFileSync(seaConfig, JSON.stringify({
-  main: join(here, 'main.cjs'),
-  output: blob,
-  disableExperimentalSEAWarning: true,
-  useCodeCache: true,
-  assets: { 'cli.cjs': cli, 'cli.cache': cliCache, 'sandbox.cjs': sandbox, 'thread.cjs': thread, 'thread.cache': threadCache, version: versionFile },
-}));
+writeFileSync(
+  seaConfig,
+  JSON.stringify({
+    main: join(here, 'main.cjs'),
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: true,
+    assets: {
+      'cli.cjs': cli,
+      'cli.cache': cliCache,
+      'sandbox.cjs': sandbox,
+      'thread.cjs': thread,
+      'thread.cache': threadCache,
+      version: versionFile,
+    },
+  }),
+);
 withTargetNode(['--experimental-sea-config', seaConfig], 'the blob');
 
 const partial = `${output}.partial`;
@@ -142,4 +158,6 @@ renameSync(partial, output);
 rmSync(blob);
 
 const mb = (file) => `${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`;
-process.stderr.write(`build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(output)}; Node.js ${nodeVersion} from ${nodeBinary}; CLI ${mb(cli)}, sandbox ${mb(sandbox)}, thread ${mb(thread)})\n`);
+process.stderr.write(
+  `build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(output)}; Node.js ${nodeVersion} from ${nodeBinary}; CLI ${mb(cli)}, sandbox ${mb(sandbox)}, thread ${mb(thread)})\n`,
+);

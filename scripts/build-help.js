@@ -16,10 +16,18 @@ const program = buildProgram(VERSION, () => {
 const cache = {};
 const visit = (command, path) => {
   let text = '';
-  command.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s), getOutHelpWidth: () => HELP_WIDTH, getErrHelpWidth: () => HELP_WIDTH });
+  command.configureOutput({
+    writeOut: (s) => (text += s),
+    writeErr: (s) => (text += s),
+    getOutHelpWidth: () => HELP_WIDTH,
+    getErrHelpWidth: () => HELP_WIDTH,
+  });
   command.outputHelp();
   cache[path.join(' ')] = text;
   for (const sub of command.commands) if (!sub._hidden) visit(sub, [...path, sub.name()]);
 };
 visit(program, []);
-writeFileSync(join(root, 'packages', 'kct', 'dist', 'help-cache.json'), JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }));
+writeFileSync(
+  join(root, 'packages', 'kct', 'dist', 'help-cache.json'),
+  JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }),
+);

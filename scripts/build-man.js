@@ -21,12 +21,16 @@ rmSync(folder, { recursive: true, force: true });
 mkdirSync(folder, { recursive: true });
 for (const [name, text] of pages) writeFileSync(join(folder, name), text);
 
-const listed = readdirSync(folder).sort().map((name) => `./dist/man/${name}`);
+const listed = readdirSync(folder)
+  .sort()
+  .map((name) => `./dist/man/${name}`);
 const packagePath = join(root, 'packages', 'kct', 'package.json');
 const pkg = JSON.parse(readFileSync(packagePath, 'utf8'));
 if (process.argv.includes('--update-package-json')) {
   pkg.man = listed;
   writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
 } else if (JSON.stringify(pkg.man) !== JSON.stringify(listed)) {
-  process.stderr.write('build-man: package.json "man" does not list the generated pages; run node scripts/build-man.js --update-package-json\n');
+  process.stderr.write(
+    'build-man: package.json "man" does not list the generated pages; run node scripts/build-man.js --update-package-json\n',
+  );
 }

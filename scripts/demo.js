@@ -44,7 +44,13 @@ async function demo() {
   console.error(`Sandbox running at ${baseUrl}. Marking examples/sample-essay.txt with model 12 ...\n`);
 
   const essay = join(root, 'examples', 'sample-essay.txt');
-  const env = { ...process.env, KCT_BASE_URL: baseUrl, KCT_API_KEY: keys.user, KCT_CONFIG_DIR: join(work, 'config'), KCT_POLL_INTERVAL: '200ms' };
+  const env = {
+    ...process.env,
+    KCT_BASE_URL: baseUrl,
+    KCT_API_KEY: keys.user,
+    KCT_CONFIG_DIR: join(work, 'config'),
+    KCT_POLL_INTERVAL: '200ms',
+  };
   const kct = spawn(process.execPath, [bin, 'one-pass', essay, '--model', '12', '--student-id', 'demo-student'], { stdio: 'inherit', env });
   const kctExit = new Promise((resolve) => kct.once('exit', (exitCode) => resolve(exitCode ?? 1)));
   const outcome = await Promise.race([kctExit.then((exitCode) => ({ exitCode })), sandboxExit.then((stopped) => ({ stopped }))]);

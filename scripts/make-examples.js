@@ -31,7 +31,11 @@ function isHeading(line, index, name) {
 
 async function makePdf(name) {
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', margin: 64, info: { CreationDate: FIXED_DATE, ModDate: FIXED_DATE, Title: name, Producer: 'kct make-examples', Creator: 'kct make-examples' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 64,
+    info: { CreationDate: FIXED_DATE, ModDate: FIXED_DATE, Title: name, Producer: 'kct make-examples', Creator: 'kct make-examples' },
+  });
   const chunks = [];
   doc.on('data', (c) => chunks.push(c));
   const done = new Promise((resolve, reject) => {
@@ -76,7 +80,10 @@ async function main() {
   const stale = [];
   for (const name of SOURCES) {
     const source = join(dir, `${name}.txt`);
-    for (const [ext, make] of [['pdf', makePdf], ['docx', makeDocx]]) {
+    for (const [ext, make] of [
+      ['pdf', makePdf],
+      ['docx', makeDocx],
+    ]) {
       const target = join(dir, `${name}.${ext}`);
       if (check) {
         if (mtime(target) < mtime(source)) stale.push(`${name}.${ext}`);

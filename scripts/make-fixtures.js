@@ -32,10 +32,18 @@ const TARGETS = [
   // Answers of the labelled set laid out as a student's word processor would save them.
   { name: 'graded-strong.pdf', from: [graded('persuasive', 'strong-1')], make: () => makeLetterPdf(graded('persuasive', 'strong-1')) },
   { name: 'graded-ragged.pdf', from: [graded('mice-and-men', 'strong-1')], make: () => makeRaggedPdf(graded('mice-and-men', 'strong-1')) },
-  { name: 'graded-middling.docx', from: [graded('persuasive', 'middling-1')], make: () => makeGradedDocx(graded('persuasive', 'middling-1')) },
+  {
+    name: 'graded-middling.docx',
+    from: [graded('persuasive', 'middling-1')],
+    make: () => makeGradedDocx(graded('persuasive', 'middling-1')),
+  },
   // A student's Word essay with a pros/cons table: 212 words, every one of them marked (issue 21).
   { name: 'essay-middling.docx', from: [MIDDLING], make: makeMiddlingDocx },
-  { name: 'graded-paragraphs.rtf', from: [graded('persuasive', 'middling-3')], make: () => makeGradedRtf(graded('persuasive', 'middling-3')) },
+  {
+    name: 'graded-paragraphs.rtf',
+    from: [graded('persuasive', 'middling-3')],
+    make: () => makeGradedRtf(graded('persuasive', 'middling-3')),
+  },
 ];
 
 function mtime(path) {
@@ -84,12 +92,14 @@ async function makeEssayDocx() {
   const doc = new Document({
     creator: 'kct fixtures',
     title,
-    sections: [{
-      children: [
-        new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(title)] }),
-        ...paragraphs.map((p) => new Paragraph({ children: [new TextRun(p)] })),
-      ],
-    }],
+    sections: [
+      {
+        children: [
+          new Paragraph({ heading: HeadingLevel.HEADING_1, children: [new TextRun(title)] }),
+          ...paragraphs.map((p) => new Paragraph({ children: [new TextRun(p)] })),
+        ],
+      },
+    ],
   });
   return Packer.toBuffer(doc);
 }
@@ -110,19 +120,24 @@ function rtfEscape(s) {
 async function makeEssayRtf() {
   const { title, paragraphs } = await essay();
   // Header groups a naive reader would print as text: font and colour tables, generator, info.
-  const head = '{\\rtf1\\ansi\\ansicpg1252\\deff0'
-    + '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}{\\f1\\fswiss\\fcharset0 Arial;}}'
-    + '{\\colortbl;\\red0\\green0\\blue0;\\red192\\green0\\blue0;}'
-    + '{\\*\\generator kct make-fixtures;}'
-    + '{\\info{\\title School uniforms}{\\author A. Student}}'
-    + '\\viewkind4\\uc1\\pard\\f0\\fs24\n';
+  const head =
+    '{\\rtf1\\ansi\\ansicpg1252\\deff0' +
+    '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}{\\f1\\fswiss\\fcharset0 Arial;}}' +
+    '{\\colortbl;\\red0\\green0\\blue0;\\red192\\green0\\blue0;}' +
+    '{\\*\\generator kct make-fixtures;}' +
+    '{\\info{\\title School uniforms}{\\author A. Student}}' +
+    '\\viewkind4\\uc1\\pard\\f0\\fs24\n';
   const body = [`{\\f1\\b\\fs32 ${rtfEscape(title)}\\par}`, ...paragraphs.map((p) => `${rtfEscape(p)}\\par`)].join('\n\\par\n');
   return Buffer.from(`${head}${body}\n}\n`, 'latin1');
 }
 
 /** A labelled answer: its first block is a title when it is one short line without a full stop. */
 async function answer(path) {
-  const blocks = (await readFile(path, 'utf8')).replace(/\r\n?/g, '\n').trim().split(/\n\s*\n/).map((b) => b.trim());
+  const blocks = (await readFile(path, 'utf8'))
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n\s*\n/)
+    .map((b) => b.trim());
   const titled = !blocks[0].includes('\n') && blocks[0].split(' ').length <= 10 && !/[.,]$/.test(blocks[0]);
   return { title: titled ? blocks[0] : undefined, paragraphs: titled ? blocks.slice(1) : blocks };
 }
@@ -135,7 +150,12 @@ async function answer(path) {
 async function makeLetterPdf(path) {
   const { paragraphs } = await answer(path);
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A5', margins: { top: 60, bottom: 60, left: 50, right: 50 }, bufferPages: true, info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) } });
+  const doc = new PDFDocument({
+    size: 'A5',
+    margins: { top: 60, bottom: 60, left: 50, right: 50 },
+    bufferPages: true,
+    info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) },
+  });
   const chunks = [];
   doc.on('data', (c) => chunks.push(c));
   const done = new Promise((resolve, reject) => {
@@ -157,7 +177,11 @@ async function makeLetterPdf(path) {
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(8);
     doc.text('Priya Sharma - Year 9 English - Persuasive writing', 50, 30, { lineBreak: false });
-    doc.text(`Page ${i + 1} of ${range.count}`, 50, doc.page.height - 40, { align: 'center', width: doc.page.width - 100, lineBreak: false });
+    doc.text(`Page ${i + 1} of ${range.count}`, 50, doc.page.height - 40, {
+      align: 'center',
+      width: doc.page.width - 100,
+      lineBreak: false,
+    });
   }
   doc.end();
   await done;
@@ -178,28 +202,40 @@ async function makeGradedDocx(path) {
   const { title, paragraphs } = await answer(path);
   const d = await import('docx');
   const lines = (text) => text.split('\n').map((line, i) => new d.TextRun({ text: line, break: i > 0 ? 1 : 0 }));
-  const body = paragraphs.map((p, i) => new d.Paragraph({
-    children: i === 2 ? [...lines(p), new d.FootnoteReferenceRun(1)] : lines(p),
-  }));
+  const body = paragraphs.map(
+    (p, i) =>
+      new d.Paragraph({
+        children: i === 2 ? [...lines(p), new d.FootnoteReferenceRun(1)] : lines(p),
+      }),
+  );
   const doc = new d.Document({
     creator: 'kct fixtures',
-    footnotes: { 1: { children: [new d.Paragraph('My cousin\'s school in Leeds.')] } },
-    sections: [{
-      headers: { default: new d.Header({ children: [new d.Paragraph('Year 9 English: persuasive writing')] }) },
-      footers: { default: new d.Footer({ children: [new d.Paragraph({ children: [new d.TextRun('Page '), new d.TextRun({ children: [d.PageNumber.CURRENT] })] })] }) },
-      children: [
-        new d.Paragraph({ style: 'Title', children: [new d.TextRun(title ?? 'Essay')] }),
-        new d.Paragraph({ heading: d.HeadingLevel.HEADING_2, children: [new d.TextRun('My view')] }),
-        ...body,
-      ],
-    }],
+    footnotes: { 1: { children: [new d.Paragraph("My cousin's school in Leeds.")] } },
+    sections: [
+      {
+        headers: { default: new d.Header({ children: [new d.Paragraph('Year 9 English: persuasive writing')] }) },
+        footers: {
+          default: new d.Footer({
+            children: [new d.Paragraph({ children: [new d.TextRun('Page '), new d.TextRun({ children: [d.PageNumber.CURRENT] })] })],
+          }),
+        },
+        children: [
+          new d.Paragraph({ style: 'Title', children: [new d.TextRun(title ?? 'Essay')] }),
+          new d.Paragraph({ heading: d.HeadingLevel.HEADING_2, children: [new d.TextRun('My view')] }),
+          ...body,
+        ],
+      },
+    ],
   });
   return d.Packer.toBuffer(doc);
 }
 
 /** Paragraphs, and a table for each block of "| a | b |" lines, its first row the header. */
 async function makeMiddlingDocx() {
-  const blocks = (await readFile(MIDDLING, 'utf8')).replace(/\r\n?/g, '\n').trim().split(/\n\s*\n/);
+  const blocks = (await readFile(MIDDLING, 'utf8'))
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n\s*\n/);
   const d = await import('docx');
   const cell = (text) => new d.TableCell({ children: [new d.Paragraph(text)] });
   const children = blocks.map((b) => {
@@ -216,11 +252,12 @@ async function makeMiddlingDocx() {
  */
 async function makeGradedRtf(path) {
   const { title, paragraphs } = await answer(path);
-  const head = '{\\rtf1\\ansi\\ansicpg1252\\deff0'
-    + '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}}'
-    + '{\\stylesheet{\\s0 Normal;}{\\s1\\b\\fs28 heading 1;}}'
-    + '{\\footer\\pard\\qc Page {\\field{\\*\\fldinst PAGE}{\\fldrslt 1}}\\par}'
-    + '\\uc1\\pard\\sa200\\f0\\fs24\n';
+  const head =
+    '{\\rtf1\\ansi\\ansicpg1252\\deff0' +
+    '{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}}' +
+    '{\\stylesheet{\\s0 Normal;}{\\s1\\b\\fs28 heading 1;}}' +
+    '{\\footer\\pard\\qc Page {\\field{\\*\\fldinst PAGE}{\\fldrslt 1}}\\par}' +
+    '\\uc1\\pard\\sa200\\f0\\fs24\n';
   const body = [
     `{\\pard\\s1\\b\\fs32 ${rtfEscape(title ?? 'Essay')}\\par}`,
     ...paragraphs.map((p) => `\\pard\\sa200 ${rtfEscape(p)}\\par`),
@@ -238,7 +275,9 @@ function findFont() {
   const candidates = [];
   try {
     candidates.push(join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf'));
-  } catch { /* pdfjs-dist is not installed */ }
+  } catch {
+    /* pdfjs-dist is not installed */
+  }
   candidates.push(
     '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
     '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
@@ -301,7 +340,9 @@ async function makeCorruptPdf() {
   const bytes = Buffer.alloc(4096);
   let x = 0x2545f491;
   for (let i = 0; i < bytes.length; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     bytes[i] = x & 0xff;
   }
   return Buffer.concat([Buffer.from('%PDF-1.7\n%garbage follows\n'), bytes]);
@@ -320,9 +361,11 @@ async function main() {
     made++;
   }
   const ms = Date.now() - started;
-  console.log(made === 0
-    ? `fixtures: ${TARGETS.length} up to date in test/fixtures/generated (${ms} ms)`
-    : `fixtures: built ${made} of ${TARGETS.length} in test/fixtures/generated (${ms} ms)`);
+  console.log(
+    made === 0
+      ? `fixtures: ${TARGETS.length} up to date in test/fixtures/generated (${ms} ms)`
+      : `fixtures: built ${made} of ${TARGETS.length} in test/fixtures/generated (${ms} ms)`,
+  );
 }
 
 main().catch((err) => {

@@ -31,10 +31,17 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // the CLI bundle loads the sandbox bundle through this when `kct sandbox` runs, and the
   // sandbox's pool starts each worker thread with this function's source (threads/embedded.ts)
   globalThis[Symbol.for('kct.loadBundle')] = loadBundle;
-  loadBundle('cli').main(args, { exit: (code) => process.exit(code), sandbox: async () => loadBundle('sandbox') }).then(
-    (code) => { process.exitCode = code; },
-    (error) => { process.stderr.write(`kct: could not start: ${error?.message}\n`); process.exitCode = 1; },
-  );
+  loadBundle('cli')
+    .main(args, { exit: (code) => process.exit(code), sandbox: async () => loadBundle('sandbox') })
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error) => {
+        process.stderr.write(`kct: could not start: ${error?.message}\n`);
+        process.exitCode = 1;
+      },
+    );
 }
 
 /**

@@ -1,15 +1,15 @@
 // kct callbacks listen and local batch callbacks: the recipes of docs/guides/batch-and-callbacks.md run as written (its
 // `kct callbacks listen` lines, and its Node receiver), then the receiver's rules one by one
 // with deliveries signed here by the standardwebhooks package.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, GENERATED, ROOT, kctEnv, parseJson, runKct, startSandbox, tempDir, useSandbox, type Sandbox } from './harness.js';
+import { BIN, GENERATED, kctEnv, parseJson, ROOT, runKct, type Sandbox, startSandbox, tempDir, useSandbox } from './harness.js';
 
 const readme = readFileSync(join(ROOT, 'docs', 'guides', 'batch-and-callbacks.md'), 'utf8');
 /** A sandbox started without --allow-private-callbacks. */
@@ -70,13 +70,20 @@ function background(command: string, args: string[], env: Record<string, string 
 function recipeLines(): string[] {
   const section = readme.slice(readme.indexOf('## Trying callbacks locally'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1];
-  return block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  return block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 function answersFile(dir: string): string {
   const file = join(dir, 'answers.jsonl');
-  writeFileSync(file, ['School uniforms save time in the morning.', 'Uniforms hide the differences between rich and poor students.']
-    .map((text, i) => JSON.stringify({ student_id: `s-${i + 1}`, paper_content: text })).join('\n'));
+  writeFileSync(
+    file,
+    ['School uniforms save time in the morning.', 'Uniforms hide the differences between rich and poor students.']
+      .map((text, i) => JSON.stringify({ student_id: `s-${i + 1}`, paper_content: text }))
+      .join('\n'),
+  );
   return file;
 }
 
@@ -89,13 +96,20 @@ describe('the README recipes for local callbacks', () => {
     const [sandboxLine, exportLine, listenLine, batchLine] = lines;
     // 1. the sandbox, on a free port instead of 4010
     expect(sandboxLine).toMatch(/^kct sandbox .*--allow-private-callbacks/);
-    const sandboxArgs = sandboxLine.replace(/^kct sandbox /, '').replace(/--port \d+/, '').split(/\s+/).filter(Boolean);
+    const sandboxArgs = sandboxLine
+      .replace(/^kct sandbox /, '')
+      .replace(/--port \d+/, '')
+      .split(/\s+/)
+      .filter(Boolean);
     local = await startSandbox({ args: sandboxArgs });
     const port = new URL(local.baseUrl).port;
     // 2. the settings, with the placeholders filled in
-    const exported = Object.fromEntries([...exportLine.matchAll(/(\w+)=(\S+)/g)].map(([, name, value]) => (
-      [name, value.replace('4010', port).replace('<user-key>', local!.keys.user).replace('<webhook-secret>', local!.webhookSecret)]
-    )));
+    const exported = Object.fromEntries(
+      [...exportLine.matchAll(/(\w+)=(\S+)/g)].map(([, name, value]) => [
+        name,
+        value.replace('4010', port).replace('<user-key>', local!.keys.user).replace('<webhook-secret>', local!.webhookSecret),
+      ]),
+    );
     expect(exportLine).toMatch(/^export /);
     expect(Object.keys(exported)).toEqual(['KCT_BASE_URL', 'KCT_API_KEY', 'KCT_WEBHOOK_SECRET']);
     const dir = tempDir('kct-recipe-');
@@ -125,7 +139,10 @@ describe('the README recipes for local callbacks', () => {
     // under the project, so that its import of standardwebhooks resolves
     mkdirSync(GENERATED, { recursive: true });
     const file = join(GENERATED, 'readme-receiver.mjs');
-    writeFileSync(file, `${code.replace('.listen(8080)', '.listen(0, "127.0.0.1", function () { console.error(`receiver on http://127.0.0.1:${this.address().port}/`); })')}`);
+    writeFileSync(
+      file,
+      `${code.replace('.listen(8080)', '.listen(0, "127.0.0.1", function () { console.error(`receiver on http://127.0.0.1:${this.address().port}/`); })')}`,
+    );
     const env = kctEnv(tempDir(), { KCT_BASE_URL: local.baseUrl, KCT_API_KEY: local.keys.user, KCT_WEBHOOK_SECRET: local.webhookSecret });
     const receiver = background(process.execPath, [file], env, ROOT);
     const url = await receiver.url;
@@ -143,10 +160,24 @@ describe('kct callbacks listen', () => {
   const deliver = async (url: string, body: string, id = `msg_${Math.random().toString(16).slice(2)}`, sign = true): Promise<number> => {
     const timestamp = new Date();
     const signature = sign ? signer.sign(id, timestamp, body) : 'v1,Zm9yZ2Vk';
-    const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature } });
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+    });
     return response.status;
   };
-  const event = (taskId: string) => JSON.stringify({ type: 'batch.finished', timestamp: new Date().toISOString(), data: { task_id: taskId, status: 'SUCCESS', count: 3, succeeded: 2, failed: 1 } });
+  const event = (taskId: string) =>
+    JSON.stringify({
+      type: 'batch.finished',
+      timestamp: new Date().toISOString(),
+      data: { task_id: taskId, status: 'SUCCESS', count: 3, succeeded: 2, failed: 1 },
+    });
 
   it('verifies each delivery: 204 and one JSON line per event; forged ones 400 and not counted; repeats marked', async () => {
     const env = kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret });
@@ -157,8 +188,13 @@ describe('kct callbacks listen', () => {
     expect(await deliver(url, event('tsk_a'), 'msg_same')).toBe(204);
     expect(await deliver(url, event('tsk_a'), 'msg_same')).toBe(204);
     expect(await listener.exited).toBe(0);
-    const printed = listener.lines.map((line) => parseJson<{ webhook_id: string; duplicate: boolean; event: { data: { task_id: string } } }>(line));
-    expect(printed.map((p) => [p.webhook_id, p.duplicate, p.event.data.task_id])).toEqual([['msg_same', false, 'tsk_a'], ['msg_same', true, 'tsk_a']]);
+    const printed = listener.lines.map((line) =>
+      parseJson<{ webhook_id: string; duplicate: boolean; event: { data: { task_id: string } } }>(line),
+    );
+    expect(printed.map((p) => [p.webhook_id, p.duplicate, p.event.data.task_id])).toEqual([
+      ['msg_same', false, 'tsk_a'],
+      ['msg_same', true, 'tsk_a'],
+    ]);
   });
 
   it('--forward-to passes the delivery on unchanged and answers with its status', async () => {
@@ -176,7 +212,12 @@ describe('kct callbacks listen', () => {
     try {
       const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/hooks/kct`;
       const env = kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret });
-      const listener = background(process.execPath, [BIN, 'callbacks', 'listen', '--port', '0', '--forward-to', targetUrl, '--count', '2'], env, ROOT);
+      const listener = background(
+        process.execPath,
+        [BIN, 'callbacks', 'listen', '--port', '0', '--forward-to', targetUrl, '--count', '2'],
+        env,
+        ROOT,
+      );
       const url = await listener.url;
       const body = event('tsk_forwarded');
       expect(await deliver(url, body, 'msg_fw1')).toBe(200);
@@ -188,7 +229,9 @@ describe('kct callbacks listen', () => {
       expect(received[0].headers['webhook-id']).toBe('msg_fw1');
       // the forwarded delivery still verifies with the same secret
       expect(() => signer.verify(received[0].body, received[0].headers as Record<string, string>)).not.toThrow();
-      expect(listener.lines[0]).toMatch(/msg_fw1\s+batch\.finished\s+tsk_forwarded\s+SUCCESS\s+3 items \(2 succeeded, 1 failed\)\s+-> HTTP 200/);
+      expect(listener.lines[0]).toMatch(
+        /msg_fw1\s+batch\.finished\s+tsk_forwarded\s+SUCCESS\s+3 items \(2 succeeded, 1 failed\)\s+-> HTTP 200/,
+      );
     } finally {
       target.close();
     }

@@ -3,11 +3,11 @@
 // upload are checked. Only `npm install --global kct` is stood in for (the package cannot be
 // fetched from the registry here): a stand-in `npm` on PATH links the kct being tested.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BIN, ROOT, kctEnv, tempDir, useSandbox } from './harness.js';
+import { BIN, kctEnv, ROOT, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
@@ -24,23 +24,41 @@ function recipe(file: string): Record<string, unknown> {
 function workspace(): { dir: string; path: string } {
   const dir = tempDir('kct-ci-');
   mkdirSync(join(dir, 'answers'));
-  writeFileSync(join(dir, 'answers', 's-001.txt'), 'School uniforms save families money and time. They also reduce pressure to follow fashion, so students can focus on learning.');
-  writeFileSync(join(dir, 'answers', 's-002.txt'), 'Uniforms limit how students express themselves. Schools should teach respect for difference instead of making everyone look the same.');
+  writeFileSync(
+    join(dir, 'answers', 's-001.txt'),
+    'School uniforms save families money and time. They also reduce pressure to follow fashion, so students can focus on learning.',
+  );
+  writeFileSync(
+    join(dir, 'answers', 's-002.txt'),
+    'Uniforms limit how students express themselves. Schools should teach respect for difference instead of making everyone look the same.',
+  );
   const bin = join(dir, '.bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'npm'), `#!/bin/sh
+  writeFileSync(
+    join(bin, 'npm'),
+    `#!/bin/sh
 # stand-in for the registry: "npm install --global kct" links the kct under test
 if [ "$1" = install ] && [ "$2" = --global ] && [ "$3" = kct ]; then
   ln -sf "${BIN}" "${bin}/kct" && echo "added 1 package (test stand-in)" && exit 0
 fi
 echo "npm stand-in: unexpected arguments: $*" >&2; exit 1
-`);
+`,
+  );
   chmodSync(join(bin, 'npm'), 0o755);
   return { dir, path: `${bin}:${process.env.PATH}` };
 }
 
-function bash(script: string, cwd: string, env: Record<string, string | undefined>): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 120_000 });
+function bash(
+  script: string,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd,
+    env: env as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -57,11 +75,18 @@ function expectMarks(dir: string): void {
 
 describe('docs/ci.md recipes', () => {
   it('GitHub Actions: every run step passes and the artifact holds the marks', () => {
-    const workflow = recipe('.github/workflows/marking.yml') as { jobs: Record<string, { env: Record<string, string>; steps: Record<string, unknown>[] }> };
+    const workflow = recipe('.github/workflows/marking.yml') as {
+      jobs: Record<string, { env: Record<string, string>; steps: Record<string, unknown>[] }>;
+    };
     const job = Object.values(workflow.jobs)[0];
     const settings = ciSettings();
     // ${{ secrets.X }} and ${{ vars.X }} as GitHub fills them in
-    const jobEnv = Object.fromEntries(Object.entries(job.env).map(([name, value]) => [name, value.replace(/\$\{\{\s*(?:secrets|vars)\.(\w+)\s*\}\}/g, (_, key: string) => settings[key] ?? '')]));
+    const jobEnv = Object.fromEntries(
+      Object.entries(job.env).map(([name, value]) => [
+        name,
+        value.replace(/\$\{\{\s*(?:secrets|vars)\.(\w+)\s*\}\}/g, (_, key: string) => settings[key] ?? ''),
+      ]),
+    );
     expect(jobEnv.KCT_API_KEY).toBe(shared.sandbox.keys.user);
     const { dir, path } = workspace();
     const env = { ...kctEnv(tempDir()), ...jobEnv, PATH: path, GITHUB_ACTIONS: 'true' };
@@ -81,7 +106,10 @@ describe('docs/ci.md recipes', () => {
   });
 
   it('GitLab CI: before_script and script pass and the artifact holds the marks', () => {
-    const pipeline = recipe('.gitlab-ci.yml') as Record<string, { before_script: string[]; script: string[]; variables?: Record<string, string>; artifacts: { paths: string[] } }>;
+    const pipeline = recipe('.gitlab-ci.yml') as Record<
+      string,
+      { before_script: string[]; script: string[]; variables?: Record<string, string>; artifacts: { paths: string[] } }
+    >;
     const job = pipeline.mark;
     const { dir, path } = workspace();
     // CI/CD variables from the project settings, then the job's own

@@ -12,7 +12,8 @@ function longNamedClass(): string {
   const dir = tempDir('kct-wide-');
   const late = join(dir, 'late-submissions-second-attempt');
   mkdirSync(late);
-  for (let i = 1; i <= 3; i++) copyFileSync(join(ROOT, 'examples', 'sample-essay.txt'), join(late, `Aleksandra Konstantinopoulou-Wilkinson_1234567${i}.txt`));
+  for (let i = 1; i <= 3; i++)
+    copyFileSync(join(ROOT, 'examples', 'sample-essay.txt'), join(late, `Aleksandra Konstantinopoulou-Wilkinson_1234567${i}.txt`));
   copyFileSync(join(ROOT, 'examples', 'sample-essay.txt'), join(dir, 'a.txt'));
   return dir;
 }

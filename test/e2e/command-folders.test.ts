@@ -4,14 +4,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, kctEnv, removeDir, runKct, tempDir } from './harness.js';
+import { kctEnv, ROOT, removeDir, runKct, tempDir } from './harness.js';
 
 const dir = tempDir();
 afterAll(() => removeDir(dir));
 
 async function modulesOf(name: string, args: string[]): Promise<{ code: number | null; stdout: string; modules: string[]; all: string[] }> {
   const file = join(dir, `${name}.txt`);
-  const result = await runKct(args, { env: kctEnv(dir, { KCT_NO_HELP_CACHE: '1', BENCH_MODULES_FILE: file, NODE_OPTIONS: `--import=${join(ROOT, 'bench', 'module-list.js')}` }) });
+  const result = await runKct(args, {
+    env: kctEnv(dir, {
+      KCT_NO_HELP_CACHE: '1',
+      BENCH_MODULES_FILE: file,
+      NODE_OPTIONS: `--import=${join(ROOT, 'bench', 'module-list.js')}`,
+    }),
+  });
   const all = readFileSync(file, 'utf8').split('\n');
   const modules = all.filter((line) => line.includes('/dist/commands/'));
   return { ...result, all, modules: modules.map((line) => line.replace(/^.*\/dist\/commands\//, '')) };
@@ -28,7 +34,9 @@ describe('command folders', () => {
     expect(all.filter((line) => line.includes('/node_modules/zod/'))).toEqual([]);
     expect(code).toBe(0);
     expect(stdout).toContain('one-pass');
-    expect(modules).toEqual(expect.arrayContaining(['credits/command.js', 'models/show/command.js', 'ingest/command.js', 'sandbox/command.js']));
+    expect(modules).toEqual(
+      expect.arrayContaining(['credits/command.js', 'models/show/command.js', 'ingest/command.js', 'sandbox/command.js']),
+    );
     expect(modules.filter((module) => !declarationOnly(module))).toEqual([]);
   });
 
@@ -53,7 +61,10 @@ describe('command folders', () => {
   });
 
   it('a bad value checked by the options schema is exit 2, named, before anything is sent or written', async () => {
-    const result = await runKct(['ingest', 'rubrics', 'rubric.txt', '--total-score', 'lots', '--cum-method', 'sum', '-o', join(dir, 'r.yaml')], { env: kctEnv(dir, { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: 'kct_test_key_not_sent' }) });
+    const result = await runKct(
+      ['ingest', 'rubrics', 'rubric.txt', '--total-score', 'lots', '--cum-method', 'sum', '-o', join(dir, 'r.yaml')],
+      { env: kctEnv(dir, { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: 'kct_test_key_not_sent' }) },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--total-score must be a positive number, not "lots"');
     expect(result.stderr).not.toContain('kct_test_key_not_sent');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, kctEnv, removeDir, runKct, tempDir, useSandbox } from './harness.js';
-import { PLAIN, PLAIN_OPTION, ShellSession, unavailable, type ShellName } from './shell-session.js';
+import { PLAIN, PLAIN_OPTION, type ShellName, ShellSession, unavailable } from './shell-session.js';
 
 const shared = useSandbox();
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -124,14 +124,19 @@ describe('kct completion bash', () => {
     expect(bash(['kct', 'models', 'show', ''])).toEqual(['999']);
     expect(bash(['kct', 'doctor', '--mark', '9'])).toEqual(['999']);
     // a stale one is fetched again
-    writeFileSync(join(cacheDir, file), JSON.stringify({ fetched_at: cached.fetched_at - 61_000, models: [{ id: '999', name: 'old', status: 'ready' }] }));
+    writeFileSync(
+      join(cacheDir, file),
+      JSON.stringify({ fetched_at: cached.fetched_at - 61_000, models: [{ id: '999', name: 'old', status: 'ready' }] }),
+    );
     expect(bash(['kct', 'one-pass', '-m', '1'])).toEqual(['12', '13', '14']);
   });
 
   it('passes --profile and --base-url on to the model lookup; prints nothing when the API cannot answer', async () => {
     const ids = bash(['kct', '--base-url', 'http://127.0.0.1:9/v1', 'one-pass', '--model', '']);
     expect(ids).toEqual([]);
-    const direct = await runKct(['__complete', 'model-ids'], { env: { ...env, KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_MAX_RETRIES: '0' } });
+    const direct = await runKct(['__complete', 'model-ids'], {
+      env: { ...env, KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_MAX_RETRIES: '0' },
+    });
     expect(direct.code).toBe(0);
     expect(direct.stdout + direct.stderr).toBe('');
   });
@@ -174,9 +179,16 @@ _kct`;
 
 describe.skipIf(!has('fish'))('kct completion fish', () => {
   function fish(line: string): string[] {
-    const result = spawnSync('fish', ['--no-config', '-c', `source '${scripts.fish}'; complete -C '${line}'`], { env: env as NodeJS.ProcessEnv, cwd: dir, encoding: 'utf8' });
+    const result = spawnSync('fish', ['--no-config', '-c', `source '${scripts.fish}'; complete -C '${line}'`], {
+      env: env as NodeJS.ProcessEnv,
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(result.stderr).toBe('');
-    return result.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
+    return result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((entry) => entry.split('\t')[0]);
   }
 
   it('completes commands, flags, values and model ids', () => {
@@ -210,7 +222,8 @@ describe.each(SHELL_NAMES)('file names completed by Tab in a real %s', (shell) =
     if (why) return;
     work = join(dir, `work-${shell}`);
     mkdirSync(join(work, 'class', 'Group A'), { recursive: true });
-    for (const name of ['essay with spaces & "quotes".txt', 'Ana María.txt', 'Él Martínez.txt']) writeFileSync(join(work, 'class', name), 'x');
+    for (const name of ['essay with spaces & "quotes".txt', 'Ana María.txt', 'Él Martínez.txt'])
+      writeFileSync(join(work, 'class', name), 'x');
     session = await ShellSession.start(shell, { dir: join(dir, `session-${shell}`), cwd: work, script: scripts[shell], env });
   });
   afterAll(async () => {
@@ -225,8 +238,14 @@ describe.each(SHELL_NAMES)('file names completed by Tab in a real %s', (shell) =
     ];
     for (const [typed, completed, file] of cases) {
       expect(await session.complete(`${PLAIN} ${typed}`)).toBe(`${PLAIN} ${completed} `);
-      expect(await session.completeAndRun(`kct one-pass ${typed}`)).toEqual({ line: `kct one-pass ${completed} `, args: ['one-pass', file] });
-      expect(await session.completeAndRun(`kct one-pass --rubric-file=${typed}`)).toEqual({ line: `kct one-pass --rubric-file=${completed} `, args: ['one-pass', `--rubric-file=${file}`] });
+      expect(await session.completeAndRun(`kct one-pass ${typed}`)).toEqual({
+        line: `kct one-pass ${completed} `,
+        args: ['one-pass', file],
+      });
+      expect(await session.completeAndRun(`kct one-pass --rubric-file=${typed}`)).toEqual({
+        line: `kct one-pass --rubric-file=${completed} `,
+        args: ['one-pass', `--rubric-file=${file}`],
+      });
     }
     expect(await session.complete('kct report class/Gr')).toBe('kct report class/Group\\ A/');
     expect(await session.complete('kct one-pass "class/ess')).toBe('kct one-pass "class/essay with spaces & \\"quotes\\".txt" ');
@@ -241,26 +260,37 @@ describe.each(SHELL_NAMES)('file names completed by Tab in a real %s', (shell) =
     expect(await session.complete('kct config set model class/Ana')).toBe('kct config set model class/Ana');
   });
 
-  it.skipIf(why)(`property: for generated folders and prefixes, Tab completes as the shell's own file completion and the line gives the file name (seed ${SEED}, ${RUNS} runs; KCT_PROPERTY_RUNS, KCT_PROPERTY_SEED)`, async () => {
-    let run = 0;
-    await fc.assert(fc.asyncProperty(treeAndPrefix, async (sample) => {
-      const root = `r${run++}`;
-      const folder = join(work, root, ...sample.folder);
-      mkdirSync(folder, { recursive: true });
-      for (const entry of sample.entries) {
-        if (entry.dir) mkdirSync(join(folder, entry.name));
-        else writeFileSync(join(folder, entry.name), 'x');
-      }
-      try {
-        await checkSample(session, shell, root, sample);
-      } catch (error) {
-        // a shell left waiting (an open quote, a stuck prompt) would fail every later run: start afresh
-        await session.close();
-        session = await ShellSession.start(shell, { dir: join(dir, `session-${shell}-${run}`), cwd: work, script: scripts[shell], env });
-        throw error;
-      }
-    }), { seed: SEED, numRuns: RUNS });
-  });
+  it.skipIf(why)(
+    `property: for generated folders and prefixes, Tab completes as the shell's own file completion and the line gives the file name (seed ${SEED}, ${RUNS} runs; KCT_PROPERTY_RUNS, KCT_PROPERTY_SEED)`,
+    async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(treeAndPrefix, async (sample) => {
+          const root = `r${run++}`;
+          const folder = join(work, root, ...sample.folder);
+          mkdirSync(folder, { recursive: true });
+          for (const entry of sample.entries) {
+            if (entry.dir) mkdirSync(join(folder, entry.name));
+            else writeFileSync(join(folder, entry.name), 'x');
+          }
+          try {
+            await checkSample(session, shell, root, sample);
+          } catch (error) {
+            // a shell left waiting (an open quote, a stuck prompt) would fail every later run: start afresh
+            await session.close();
+            session = await ShellSession.start(shell, {
+              dir: join(dir, `session-${shell}-${run}`),
+              cwd: work,
+              script: scripts[shell],
+              env,
+            });
+            throw error;
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    },
+  );
 });
 
 type QuoteStyle = 'backslash' | 'minimal' | 'single' | 'double';
@@ -276,16 +306,61 @@ interface Sample {
 // Newlines and tabs are left out of the names: a Tab cannot be typed into a name, and a newline
 // in a file name ends the command line in every shell unless quoted by hand.
 const PIECES = [
-  'essay', ' ', 'Ana', 'María', 'Mari\u0301a', 'Él', 'E\u0301l', 'é', 'e\u0301', 'ñ', 'n\u0303', "'", '"', '&', '$', '*', '(', ')',
-  ';', '#', '\\', '-', '~', '.', '=', ':', '!', '?', '[', ']', '{', '}', '|', '<', '>', '`', ',', '@', '%', '^', '+', '1',
+  'essay',
+  ' ',
+  'Ana',
+  'María',
+  'Mari\u0301a',
+  'Él',
+  'E\u0301l',
+  'é',
+  'e\u0301',
+  'ñ',
+  'n\u0303',
+  "'",
+  '"',
+  '&',
+  '$',
+  '*',
+  '(',
+  ')',
+  ';',
+  '#',
+  '\\',
+  '-',
+  '~',
+  '.',
+  '=',
+  ':',
+  '!',
+  '?',
+  '[',
+  ']',
+  '{',
+  '}',
+  '|',
+  '<',
+  '>',
+  '`',
+  ',',
+  '@',
+  '%',
+  '^',
+  '+',
+  '1',
 ];
-const fileName = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 })
+const fileName = fc
+  .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 })
   .map((pieces) => pieces.join(''))
   .filter((name) => name !== '.' && name !== '..');
 const FORMS = ['kct one-pass ', 'kct report ', 'kct one-pass --rubric-file ', 'kct one-pass --rubric-file='];
 const treeAndPrefix: fc.Arbitrary<Sample> = fc.record({
   folder: fc.array(fileName, { minLength: 1, maxLength: 2 }),
-  entries: fc.uniqueArray(fc.record({ name: fileName, dir: fc.boolean() }), { minLength: 1, maxLength: 4, selector: (entry) => entry.name }),
+  entries: fc.uniqueArray(fc.record({ name: fileName, dir: fc.boolean() }), {
+    minLength: 1,
+    maxLength: 4,
+    selector: (entry) => entry.name,
+  }),
   target: fc.nat({ max: 3 }),
   cut: fc.nat({ max: 30 }),
   style: fc.constantFrom<QuoteStyle>('backslash', 'minimal', 'single', 'double'),
@@ -323,14 +398,14 @@ async function checkSample(session: ShellSession, shell: ShellName, root: string
   const quirk =
     // fish completes a word with "=" or ":" from its start and also from after the separator (as
     // for --flag=value and PATH-like lists), and expands * and ? as wildcards even within quotes
-    (shell === 'fish' && /[=:*?]/.test(path))
+    (shell === 'fish' && /[=:*?]/.test(path)) ||
     // bash splits a word at an unquoted = : or @ and completes the part after it; within quotes,
     // it takes * ? [ for a glob pattern to expand
-    || (shell === 'bash' && typing.style === 'minimal' && /[=:@]/.test(path))
-    || (shell === 'bash' && (typing.style === 'single' || typing.style === 'double') && /[*?[]/.test(path))
+    (shell === 'bash' && typing.style === 'minimal' && /[=:@]/.test(path)) ||
+    (shell === 'bash' && (typing.style === 'single' || typing.style === 'double') && /[*?[]/.test(path)) ||
     // zsh finds nothing under a folder whose name has a backslash or ":=", and turns a typed \\
     // into \\\\\\*; within single quotes, it leaves the quote open after a name with a ' in it
-    || (shell === 'zsh' && (/\\|:=/.test(path) || (typing.style === 'single' && entry.name.includes("'"))));
+    (shell === 'zsh' && (/\\|:=/.test(path) || (typing.style === 'single' && entry.name.includes("'"))));
   // after a folder, zsh and fish leave the quote open (bash closes it before the /)
   if (unique && !quirk && (!entry.dir || typing.style === 'backslash' || typing.style === 'minimal')) {
     const words = sample.form.split(' ').slice(1);

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir, type RunResult } from './harness.js';
+import { ROOT, type RunResult, tempDir } from './harness.js';
 
 function runDemo(env: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve, reject) => {

@@ -10,7 +10,19 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THREAD_NICENESS } from '../../packages/sandbox/src/threads/serve.js';
-import { FIXTURES, GENERATED, parseJson, removeDir, ROOT, runKct, startSandbox, tempDir, useSandbox, type RunOptions, type Sandbox } from './harness.js';
+import {
+  FIXTURES,
+  GENERATED,
+  parseJson,
+  ROOT,
+  type RunOptions,
+  removeDir,
+  runKct,
+  type Sandbox,
+  startSandbox,
+  tempDir,
+  useSandbox,
+} from './harness.js';
 
 const shared = useSandbox();
 const dir = tempDir('kct-exe-');
@@ -31,12 +43,21 @@ const withoutSqlite = !embedded.sqlite ? exe : !testing.sqlite ? join(dir, 'kct-
 
 /** Runs an executable with nothing from this environment: an empty PATH, a private HOME and config. */
 function runExe(args: string[], env: Record<string, string> = {}, options: Omit<RunOptions, 'env' | 'executable'> = {}, executable = exe) {
-  return runKct(args, { ...options, cwd: dir, executable, env: { PATH: '', HOME: dir, KCT_CONFIG_DIR: dir, NO_COLOR: '1', CI: '1', KCT_POLL_INTERVAL: '50ms', ...env } });
+  return runKct(args, {
+    ...options,
+    cwd: dir,
+    executable,
+    env: { PATH: '', HOME: dir, KCT_CONFIG_DIR: dir, NO_COLOR: '1', CI: '1', KCT_POLL_INTERVAL: '50ms', ...env },
+  });
 }
 
 const asUser = (sandbox: Sandbox = shared.sandbox) => ({ KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user });
 
-const build = (node: string, out: string) => promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'build-exe.js'), '--out', out, '--node', node], { cwd: ROOT, timeout: 300_000 });
+const build = (node: string, out: string) =>
+  promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'build-exe.js'), '--out', out, '--node', node], {
+    cwd: ROOT,
+    timeout: 300_000,
+  });
 
 beforeAll(async () => {
   // one after the other: postject needs ~1 GB while it rewrites a binary
@@ -72,9 +93,16 @@ describe('the single-file executable, with an empty PATH', () => {
 
   it('one-pass of a text and a PDF answer against the sandbox, and the class report', async () => {
     const report = join(dir, 'class.html');
-    const run = await runExe(['one-pass', join(FIXTURES, 'essay.txt'), join(GENERATED, 'essay.pdf'), '--model', '12', '--output', 'ndjson', '--report', report], asUser(), { timeoutMs: 120_000 });
+    const run = await runExe(
+      ['one-pass', join(FIXTURES, 'essay.txt'), join(GENERATED, 'essay.pdf'), '--model', '12', '--output', 'ndjson', '--report', report],
+      asUser(),
+      { timeoutMs: 120_000 },
+    );
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split('\n').map((line) => parseJson<{ status: string; score: number; max_score: number }>(line));
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ status: string; score: number; max_score: number }>(line));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.status).toBe('SUCCESS');
@@ -95,10 +123,18 @@ describe.skipIf(!embedded.sqlite)('kct sandbox inside an executable built from N
   });
 
   it('marks TXT, DOCX and PDF answers on its worker threads, through the executable itself; an image ends FAILURE with the reason', async () => {
-    const answers = [join(FIXTURES, 'essay.txt'), join(GENERATED, 'essay.docx'), join(GENERATED, 'essay.pdf'), join(GENERATED, 'essay.png')];
+    const answers = [
+      join(FIXTURES, 'essay.txt'),
+      join(GENERATED, 'essay.docx'),
+      join(GENERATED, 'essay.pdf'),
+      join(GENERATED, 'essay.png'),
+    ];
     const run = await runExe(['one-pass', ...answers, '--model', '12', '--output', 'ndjson'], asUser(sandbox), { timeoutMs: 120_000 });
     expect(run.code).toBe(3); // an answer ended FAILURE (README: exit codes)
-    const rows = run.stdout.trim().split('\n').map((line) => parseJson<{ file: string; status: string; score: number | null; max_score: number | null; message?: string }>(line));
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ file: string; status: string; score: number | null; max_score: number | null; message?: string }>(line));
     const byFile = new Map(rows.map((row) => [row.file, row]));
     expect([...byFile.keys()].sort()).toEqual([...answers].sort());
     for (const answer of answers.slice(0, 3)) {
@@ -107,14 +143,20 @@ describe.skipIf(!embedded.sqlite)('kct sandbox inside an executable built from N
     }
     // tesseract.js and its data are not in the executable: the reason says so and what to send
     expect(byFile.get(answers[3])).toMatchObject({ status: 'FAILURE', score: null });
-    expect(byFile.get(answers[3])!.message).toBe('Could not read answer file "essay.png": The single-file executable of kct has no OCR engine, so text in images and scanned pages cannot be read: send the answer as a PDF with text, DOCX, RTF or TXT, or run kct sandbox from the npm package, which reads them.');
+    expect(byFile.get(answers[3])!.message).toBe(
+      'Could not read answer file "essay.png": The single-file executable of kct has no OCR engine, so text in images and scanned pages cannot be read: send the answer as a PDF with text, DOCX, RTF or TXT, or run kct sandbox from the npm package, which reads them.',
+    );
 
     // A file answer is always read on a pool thread: those threads are in the sandbox's process
     // now, idle, each at the pool's lower priority (and named kct-job where Node names threads).
     const pid = sandbox.process.pid!;
     const threads = readdirSync(`/proc/${pid}/task`).map((tid) => ({
       name: readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim(),
-      nice: Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]),
+      nice: Number(
+        readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ')[16],
+      ),
     }));
     const pool = threads.filter((thread) => thread.nice === THREAD_NICENESS);
     expect(pool.length).toBeGreaterThanOrEqual(1);
@@ -133,7 +175,9 @@ describe.skipIf(!withoutSqlite)('kct sandbox inside an executable built from Nod
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     const { error } = parseJson<{ error: { message: string; suggestion: string; exit_code: number } }>(run.stderr);
-    expect(error.message).toMatch(/^kct sandbox in this single-file executable needs Node\.js 22\.13 or later inside it: it was built from Node\.js v20\./);
+    expect(error.message).toMatch(
+      /^kct sandbox in this single-file executable needs Node\.js 22\.13 or later inside it: it was built from Node\.js v20\./,
+    );
     expect(error.suggestion).toContain('Build the executable from Node.js 24');
     expect(error.suggestion).toContain('install kct and its sandbox with npm (npm install -g kct kct-sandbox)');
     expect(error.exit_code).toBe(2);

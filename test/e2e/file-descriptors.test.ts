@@ -15,9 +15,13 @@ describe('machine limits', () => {
     for (let i = 0; i < 600; i++) writeFileSync(join(dir, `a${i}.txt`), `Answer ${i}: uniforms help because they cost less.`);
     const env = kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user });
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-c', `ulimit -n 256 && exec "${process.execPath}" "${BIN}" one-pass "${dir}" --model 12 --no-wait --jobs 16 --output ndjson`], {
-        env: env as NodeJS.ProcessEnv,
-      });
+      const child = spawn(
+        'bash',
+        ['-c', `ulimit -n 256 && exec "${process.execPath}" "${BIN}" one-pass "${dir}" --model 12 --no-wait --jobs 16 --output ndjson`],
+        {
+          env: env as NodeJS.ProcessEnv,
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -29,4 +33,3 @@ describe('machine limits', () => {
     expect(result.stdout.trim().split('\n')).toHaveLength(600);
   }, 180_000);
 });
-

@@ -1,9 +1,9 @@
 // End-to-end harness: the built `kct` binary as a child process, against a sandbox started with
 // `kct sandbox --port 0 --json` on loopback, with a private config dir per test file.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -57,10 +57,22 @@ export interface SandboxStartOptions {
 export async function startSandbox(options: SandboxStartOptions = {}): Promise<Sandbox> {
   const dataDir = options.dataDir ?? tempDir('kct-sbx-');
   const [command, prefix] = options.executable ? [options.executable, []] : [process.execPath, [...(options.nodeArgs ?? []), BIN]];
-  const child = spawn(command, [
-    ...prefix, 'sandbox', '--json', '--port', String(options.port ?? 0), '--data', dataDir,
-    '--latency', String(options.latencyMs ?? 0), ...(options.args ?? []),
-  ], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
+  const child = spawn(
+    command,
+    [
+      ...prefix,
+      'sandbox',
+      '--json',
+      '--port',
+      String(options.port ?? 0),
+      '--data',
+      dataDir,
+      '--latency',
+      String(options.latencyMs ?? 0),
+      ...(options.args ?? []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } },
+  );
   let stderr = '';
   const keep = options.onOutput ?? ((text: string) => void (stderr += text));
   child.stderr!.setEncoding('utf8').on('data', keep);
@@ -77,7 +89,13 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
     });
   });
   if (options.onOutput) lines.on('line', options.onOutput);
-  const info = JSON.parse(line) as { base_url: string; product_url: string; keys: SandboxKeys; passwords: SandboxKeys; webhook_secret: string };
+  const info = JSON.parse(line) as {
+    base_url: string;
+    product_url: string;
+    keys: SandboxKeys;
+    passwords: SandboxKeys;
+    webhook_secret: string;
+  };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
     baseUrl: info.base_url,
@@ -133,7 +151,9 @@ export function kctEnv(configDir: string, extra: Record<string, string | undefin
 
 export function runKct(args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolveRun, reject) => {
-    const env = Object.fromEntries(Object.entries(options.env ?? kctEnv(tempDir())).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+    const env = Object.fromEntries(
+      Object.entries(options.env ?? kctEnv(tempDir())).filter(([, v]) => v !== undefined),
+    ) as NodeJS.ProcessEnv;
     const [command, argv] = options.executable ? [options.executable, args] : [process.execPath, [BIN, ...args]];
     const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -179,16 +199,29 @@ export function parseJson<T = unknown>(text: string): T {
 }
 
 /** Runs kct under a pseudo-terminal (util-linux `script`), typing `input` once it asks for an API key. */
-export function inTerminal(args: string[], env: Record<string, string | undefined>, input?: string): Promise<{ code: number | null; output: string }> {
+export function inTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  input?: string,
+): Promise<{ code: number | null; output: string }> {
   return answering(args, env, input === undefined ? [] : [['API key', input]], 100);
 }
 
 /** kct under a pseudo-terminal (util-linux `script`), `columns` wide, typing each answer once its prompt appears. */
-export function answering(args: string[], env: Record<string, string | undefined>, answers: [prompt: string, text: string][], columns = 120): Promise<{ code: number | null; output: string }> {
+export function answering(
+  args: string[],
+  env: Record<string, string | undefined>,
+  answers: [prompt: string, text: string][],
+  columns = 120,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const command = [process.execPath, BIN, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qefc', `stty cols ${columns} rows 40; ${command}`, '/dev/null'], {
-      env: { ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)), TERM: 'xterm', COLUMNS: String(columns) } as NodeJS.ProcessEnv,
+      env: {
+        ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
+        TERM: 'xterm',
+        COLUMNS: String(columns),
+      } as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
@@ -201,9 +234,10 @@ export function answering(args: string[], env: Record<string, string | undefined
   });
 }
 
-
 /** A throwaway HTTP server standing in for the API, for answers the sandbox never gives. */
-export async function fakeApi(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+export async function fakeApi(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
@@ -214,10 +248,11 @@ export async function fakeApi(handler: (req: IncomingMessage, res: ServerRespons
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () => new Promise<void>((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runKct } from './harness.js';
 
-const cache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as { help: Record<string, string> };
+const cache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+  help: Record<string, string>;
+};
 const paths = Object.keys(cache.help).filter((path) => path !== '');
 
 describe('the bin serves the cached help', () => {
@@ -14,11 +16,13 @@ describe('the bin serves the cached help', () => {
     expect(paths.length).toBeGreaterThan(25);
     // a few at a time: each run is a small CommonJS start, with no ES module loaded
     for (let i = 0; i < paths.length; i += 4) {
-      await Promise.all(paths.slice(i, i + 4).map(async (path) => {
-        const cached = await runKct([...path.split(' '), '--help'], { env: { PATH: process.env.PATH } });
-        expect(cached.code, path).toBe(0);
-        expect(cached.stdout, path).toBe(cache.help[path]);
-      }));
+      await Promise.all(
+        paths.slice(i, i + 4).map(async (path) => {
+          const cached = await runKct([...path.split(' '), '--help'], { env: { PATH: process.env.PATH } });
+          expect(cached.code, path).toBe(0);
+          expect(cached.stdout, path).toBe(cache.help[path]);
+        }),
+      );
     }
   });
 });

@@ -11,11 +11,17 @@ describe('kct keys on a terminal', () => {
     const { sandbox } = shared;
     const password = sandbox.passwords.user;
     const signIn = { env: kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl }), input: password };
-    const made = await runKct(['keys', 'create', '--scope', 'user', '--name', 'asked', '--json', '--account', 'user', '--password-stdin'], signIn);
+    const made = await runKct(
+      ['keys', 'create', '--scope', 'user', '--name', 'asked', '--json', '--account', 'user', '--password-stdin'],
+      signIn,
+    );
     expect(made.code, made.stderr).toBe(0);
     const { key, id } = parseJson<{ key: string; id: number }>(made.stdout);
     const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl }), CI: undefined };
-    const run = await answering(['keys', 'revoke', String(id), '--account', 'user'], env, [['Password of user', `${password}\r`], ['Revoke key', 'y\r']]);
+    const run = await answering(['keys', 'revoke', String(id), '--account', 'user'], env, [
+      ['Password of user', `${password}\r`],
+      ['Revoke key', 'y\r'],
+    ]);
     expect(run.code, run.output).toBe(0);
     expect(run.output).not.toContain(password);
     expect(run.output).not.toContain(key);

@@ -2,8 +2,8 @@
 // twice, each answer charged once. Only a real process can be killed so; the rest of a class run
 // is test/integration/class-one-pass.test.ts.
 import { describe, expect, it } from 'vitest';
-import { asUser, parseJson, startSandbox, creditsOf } from './harness.js';
 import { makeClass, type Row } from './class-fixture.js';
+import { asUser, creditsOf, parseJson, startSandbox } from './harness.js';
 
 describe('safe to run again', () => {
   it('a run killed halfway (SIGKILL) and run again: no task twice, each answer charged once', async () => {
@@ -41,7 +41,10 @@ describe('safe to run again', () => {
 
       const second = await run(['one-pass', dir, '--model', '12', '--jobs', '4', '--output', 'ndjson'], { timeoutMs: 120_000 });
       expect(second.code).toBe(0);
-      const rows = second.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+      const rows = second.stdout
+        .trim()
+        .split('\n')
+        .map((line) => parseJson<Row>(line));
       expect(rows).toHaveLength(30);
       for (const [file, id] of firstIds) expect(rows.find((row) => row.file === file)?.task_id).toBe(id);
       const charged = rows.reduce((sum, row) => sum + (row.credits_charged ?? 0), 0);
@@ -51,5 +54,4 @@ describe('safe to run again', () => {
       await slow.stop();
     }
   }, 240_000);
-
 });

@@ -26,47 +26,89 @@ const shared = useSandbox();
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 /** One of a few answers: the same text is marked once and replayed after. */
 const answer = (pick: number) => Buffer.from(`${essay}\n(answer ${pick})`);
-const onlineText = (pick: number) => Buffer.from(`<!DOCTYPE html><html><body>${`${essay}\n\n(online ${pick})`.split('\n\n').map((p) => `<p>${p}</p>`).join('')}</body></html>`);
+const onlineText = (pick: number) =>
+  Buffer.from(
+    `<!DOCTYPE html><html><body>${`${essay}\n\n(online ${pick})`
+      .split('\n\n')
+      .map((p) => `<p>${p}</p>`)
+      .join('')}</body></html>`,
+  );
 
 type Kind = 'files' | 'text' | 'files+text' | 'blank-text' | 'empty';
-interface Student { id: number; name: string; kind: Kind; files: { name: string; pick: number }[]; late: boolean; inFile: boolean }
-interface Download { platform: 'moodle' | 'canvas'; folders: boolean; students: Student[]; strangers: number[]; utf8Flag: boolean }
+interface Student {
+  id: number;
+  name: string;
+  kind: Kind;
+  files: { name: string; pick: number }[];
+  late: boolean;
+  inFile: boolean;
+}
+interface Download {
+  platform: 'moodle' | 'canvas';
+  folders: boolean;
+  students: Student[];
+  strangers: number[];
+  utf8Flag: boolean;
+}
 
 // Moodle turns '_' in names into spaces, so its names hold none; Canvas keeps word characters (and
 // '_'), never "_<digits>_"; letters without l, t, n, o keep "late" and "anon" out of Canvas names
-const moodleName = fc.string({ unit: fc.constantFrom('A', 'z', 'é', 'Ü', 'ß', 'ø', '李', '😀', ' ', "'", ',', '"', '-', '.'), minLength: 1, maxLength: 12 })
+const moodleName = fc
+  .string({ unit: fc.constantFrom('A', 'z', 'é', 'Ü', 'ß', 'ø', '李', '😀', ' ', "'", ',', '"', '-', '.'), minLength: 1, maxLength: 12 })
   .filter((name) => name.trim() !== '' && !name.startsWith('.'));
-const canvasName = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'z', 'é', 'ü', 'ß', 'ø', 'k'), minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }).map((parts) => parts.join('_'));
-const fileName = fc.tuple(fc.string({ unit: fc.constantFrom('a', 'B', '_', '1', ' ', '-', 'é'), minLength: 1, maxLength: 10 }), fc.constantFrom('', '_v2', '_final'))
-  .map(([stem, suffix]) => `${stem}${suffix}.txt`).filter((name) => !name.startsWith(' ') && !name.startsWith('_'));
+const canvasName = fc
+  .array(fc.string({ unit: fc.constantFrom('a', 'b', 'z', 'é', 'ü', 'ß', 'ø', 'k'), minLength: 1, maxLength: 5 }), {
+    minLength: 1,
+    maxLength: 3,
+  })
+  .map((parts) => parts.join('_'));
+const fileName = fc
+  .tuple(
+    fc.string({ unit: fc.constantFrom('a', 'B', '_', '1', ' ', '-', 'é'), minLength: 1, maxLength: 10 }),
+    fc.constantFrom('', '_v2', '_final'),
+  )
+  .map(([stem, suffix]) => `${stem}${suffix}.txt`)
+  .filter((name) => !name.startsWith(' ') && !name.startsWith('_'));
 
-const download: fc.Arbitrary<Download> = fc.record({
-  platform: fc.constantFrom<'moodle' | 'canvas'>('moodle', 'canvas'),
-  folders: fc.boolean(),
-  utf8Flag: fc.boolean(),
-  ids: fc.uniqueArray(fc.integer({ min: 1, max: 99_999 }), { minLength: 1, maxLength: 8 }),
-  strangerCount: fc.nat(2),
-  students: fc.array(fc.record({
-    moodle: moodleName,
-    canvas: canvasName,
-    kind: fc.constantFrom<Kind>('files', 'files', 'text', 'files+text', 'blank-text', 'empty'),
-    files: fc.uniqueArray(fc.record({ name: fileName, pick: fc.nat(2) }), { selector: (f) => f.name, minLength: 1, maxLength: 3 }),
-    late: fc.boolean(),
-    inFile: fc.boolean(),
-  }), { minLength: 8, maxLength: 8 }),
-}).map(({ platform, folders, utf8Flag, ids, strangerCount, students }) => {
-  const count = Math.max(1, ids.length - strangerCount);
-  const class_ = ids.slice(0, count).map((id, i): Student => {
-    const s = students[i];
-    // Canvas has no empty submission in its zip, nor Moodle with folders off; the first student hands in files, so there is something to mark
-    let kind: Kind = i === 0 ? 'files' : s.kind;
-    if (platform === 'canvas' && kind === 'empty') kind = 'files';
-    if (platform === 'canvas' && kind === 'files+text') kind = 'text';
-    if (platform === 'moodle' && !folders && kind === 'empty') kind = 'blank-text';
-    return { id, name: platform === 'moodle' ? s.moodle : s.canvas, kind, files: s.files, late: platform === 'canvas' && s.late, inFile: s.inFile };
+const download: fc.Arbitrary<Download> = fc
+  .record({
+    platform: fc.constantFrom<'moodle' | 'canvas'>('moodle', 'canvas'),
+    folders: fc.boolean(),
+    utf8Flag: fc.boolean(),
+    ids: fc.uniqueArray(fc.integer({ min: 1, max: 99_999 }), { minLength: 1, maxLength: 8 }),
+    strangerCount: fc.nat(2),
+    students: fc.array(
+      fc.record({
+        moodle: moodleName,
+        canvas: canvasName,
+        kind: fc.constantFrom<Kind>('files', 'files', 'text', 'files+text', 'blank-text', 'empty'),
+        files: fc.uniqueArray(fc.record({ name: fileName, pick: fc.nat(2) }), { selector: (f) => f.name, minLength: 1, maxLength: 3 }),
+        late: fc.boolean(),
+        inFile: fc.boolean(),
+      }),
+      { minLength: 8, maxLength: 8 },
+    ),
+  })
+  .map(({ platform, folders, utf8Flag, ids, strangerCount, students }) => {
+    const count = Math.max(1, ids.length - strangerCount);
+    const class_ = ids.slice(0, count).map((id, i): Student => {
+      const s = students[i];
+      // Canvas has no empty submission in its zip, nor Moodle with folders off; the first student hands in files, so there is something to mark
+      let kind: Kind = i === 0 ? 'files' : s.kind;
+      if (platform === 'canvas' && kind === 'empty') kind = 'files';
+      if (platform === 'canvas' && kind === 'files+text') kind = 'text';
+      if (platform === 'moodle' && !folders && kind === 'empty') kind = 'blank-text';
+      return {
+        id,
+        name: platform === 'moodle' ? s.moodle : s.canvas,
+        kind,
+        files: s.files,
+        late: platform === 'canvas' && s.late,
+        inFile: s.inFile,
+      };
+    });
+    return { platform, folders, utf8Flag, students: class_, strangers: ids.slice(count) };
   });
-  return { platform, folders, utf8Flag, students: class_, strangers: ids.slice(count) };
-});
 
 function zipOf({ platform, folders, students, utf8Flag }: Download): Buffer {
   const parts: ZipPart[] = [];
@@ -78,8 +120,15 @@ function zipOf({ platform, folders, students, utf8Flag }: Download): Buffer {
     if (platform === 'moodle') {
       const prefix = `${s.name}_${s.id}_assignsubmission_`;
       if (s.kind === 'empty') parts.push({ name: `${prefix}file_/`, content: Buffer.alloc(0), stored: true, flags });
-      if (hasFiles) for (const f of s.files) parts.push({ name: folders ? `${prefix}file_/${f.name}` : `${prefix}file_${f.name}`, content: answer(f.pick), flags });
-      if (hasText) parts.push({ name: folders ? `${prefix}onlinetext_/onlinetext.html` : `${prefix}onlinetext_onlinetext.html`, content: text, flags });
+      if (hasFiles)
+        for (const f of s.files)
+          parts.push({ name: folders ? `${prefix}file_/${f.name}` : `${prefix}file_${f.name}`, content: answer(f.pick), flags });
+      if (hasText)
+        parts.push({
+          name: folders ? `${prefix}onlinetext_/onlinetext.html` : `${prefix}onlinetext_onlinetext.html`,
+          content: text,
+          flags,
+        });
     } else {
       const prefix = `${s.name}_${s.late ? 'late_' : ''}${s.id}_`;
       if (hasFiles) s.files.forEach((f, i) => parts.push({ name: `${prefix}${7000 + i}_${f.name}`, content: answer(f.pick), flags }));
@@ -90,7 +139,10 @@ function zipOf({ platform, folders, students, utf8Flag }: Download): Buffer {
 }
 
 function gradeFile({ platform, students, strangers }: Download): Buffer {
-  const rows = [...students.filter((s) => s.inFile).map((s) => ({ id: s.id, name: platform === 'moodle' ? s.name : `${s.name}, X` })), ...strangers.map((id) => ({ id, name: `Stranger ${id}` }))];
+  const rows = [
+    ...students.filter((s) => s.inFile).map((s) => ({ id: s.id, name: platform === 'moodle' ? s.name : `${s.name}, X` })),
+    ...strangers.map((id) => ({ id, name: `Stranger ${id}` })),
+  ];
   if (platform === 'moodle') return moodleWorksheet(rows, { eol: '\r\n' }).bytes;
   return writeCsv({
     rows: [
@@ -101,10 +153,13 @@ function gradeFile({ platform, students, strangers }: Download): Buffer {
   }).bytes;
 }
 
-interface Entry { participantId: string; status: string }
+interface Entry {
+  participantId: string;
+  status: string;
+}
 
 describe('every student of a generated download is accounted for (property, built kct against the sandbox)', () => {
-  it('once in the csv output, and once in the filled file or once among the report\'s students with no row', async () => {
+  it("once in the csv output, and once in the filled file or once among the report's students with no row", async () => {
     await fc.assert(
       fc.asyncProperty(download, async (d) => {
         const dir = tempDir('kct-lms-prop-');
@@ -112,18 +167,39 @@ describe('every student of a generated download is accounted for (property, buil
         const filePath = join(dir, 'grades.csv');
         writeFileSync(zipPath, zipOf(d));
         writeFileSync(filePath, gradeFile(d));
-        const fileFlags = d.platform === 'moodle' ? ['--moodle-worksheet', filePath] : ['--canvas-gradebook', filePath, '--assignment', 'Essay 1'];
+        const fileFlags =
+          d.platform === 'moodle' ? ['--moodle-worksheet', filePath] : ['--canvas-gradebook', filePath, '--assignment', 'Essay 1'];
         const mismatch = d.students.some((s) => !s.inFile) || d.strangers.length > 0;
 
         if (!d.students.some((s) => s.inFile)) {
           // no student of the download has a row: another assignment's file, refused before anything is sent
-          const refused = await shared.kct(['one-pass', zipPath, '--model', '12', ...fileFlags, '--grades-out', join(dir, 'a.csv'), '--output', 'csv']);
+          const refused = await shared.kct([
+            'one-pass',
+            zipPath,
+            '--model',
+            '12',
+            ...fileFlags,
+            '--grades-out',
+            join(dir, 'a.csv'),
+            '--output',
+            'csv',
+          ]);
           expect(refused.code, refused.stderr).toBe(2);
           expect(refused.stderr).toContain(`none of the ${d.students.length} students of ${zipPath} has a row in ${filePath}`);
           expect(existsSync(join(dir, 'a.csv'))).toBe(false);
           return;
         }
-        const csv = await shared.kct(['one-pass', zipPath, '--model', '12', ...fileFlags, '--grades-out', join(dir, 'a.csv'), '--output', 'csv']);
+        const csv = await shared.kct([
+          'one-pass',
+          zipPath,
+          '--model',
+          '12',
+          ...fileFlags,
+          '--grades-out',
+          join(dir, 'a.csv'),
+          '--output',
+          'csv',
+        ]);
         expect(csv.code, csv.stderr).toBe(mismatch ? 10 : 0);
         const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
         const ids = rows.map((r) => r.student_id).sort();
@@ -145,17 +221,22 @@ describe('every student of a generated download is accounted for (property, buil
         expect([existsSync(filledPath), existsSync(join(dir, 'b.csv'))]).toEqual([written, written]);
         const filled = written ? readFileSync(filledPath) : gradeFile(d);
         if (written) expect(readFileSync(join(dir, 'b.csv')).equals(filled)).toBe(true);
-        const imported = d.platform === 'moodle'
-          ? new Set(readAsMoodleImports(filled, { maxGrade: 100 }).imports.keys())
-          : new Set([...readAsCanvasImports(filled, 'Essay 1 (1234)').grades].filter(([, grade]) => grade !== '').map(([id]) => id));
-        const fileIds = parse(filled.subarray(filled[0] === 0xef ? 3 : 0), { relax_column_count: true }).slice(d.platform === 'moodle' ? 1 : 2)
+        const imported =
+          d.platform === 'moodle'
+            ? new Set(readAsMoodleImports(filled, { maxGrade: 100 }).imports.keys())
+            : new Set([...readAsCanvasImports(filled, 'Essay 1 (1234)').grades].filter(([, grade]) => grade !== '').map(([id]) => id));
+        const fileIds = parse(filled.subarray(filled[0] === 0xef ? 3 : 0), { relax_column_count: true })
+          .slice(d.platform === 'moodle' ? 1 : 2)
           .map((r: string[]) => (d.platform === 'moodle' ? r[0].replace('Participant ', '') : r[1]));
         for (const s of d.students) {
           const id = String(s.id);
           const entries = report.entries.filter((e) => e.participantId === id);
           expect(entries, id).toHaveLength(1);
           if (s.inFile) {
-            expect(fileIds.filter((f: string) => f === id), id).toHaveLength(1);
+            expect(
+              fileIds.filter((f: string) => f === id),
+              id,
+            ).toHaveLength(1);
             expect(entries[0].status).toBe(marked.includes(s) ? 'filled' : 'not-marked');
             expect(imported.has(id), id).toBe(marked.includes(s));
           } else {

@@ -21,18 +21,52 @@ const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const answer = (tag: string) => Buffer.from(`${essay}\n(${tag})`);
 const folder = (name: string): ZipPart => ({ name, content: Buffer.alloc(0), stored: true });
 
-interface Row { file: string; student_id: string | null; student_name?: string; status: string; score: number | null; max_score: number | null; message?: string; replayed?: boolean }
-interface ImportEntry { participantId: string; displayName?: string; status: string; grade?: string; download?: { status: string; reason?: string } }
-interface ImportReport { file: string; output: string | null; studentsMatch: boolean; counts: Record<string, number>; entries: ImportEntry[]; notes: string[] }
+interface Row {
+  file: string;
+  student_id: string | null;
+  student_name?: string;
+  status: string;
+  score: number | null;
+  max_score: number | null;
+  message?: string;
+  replayed?: boolean;
+}
+interface ImportEntry {
+  participantId: string;
+  displayName?: string;
+  status: string;
+  grade?: string;
+  download?: { status: string; reason?: string };
+}
+interface ImportReport {
+  file: string;
+  output: string | null;
+  studentsMatch: boolean;
+  counts: Record<string, number>;
+  entries: ImportEntry[];
+  notes: string[];
+}
 
-const ndjson = (text: string) => text.split('\n').filter(Boolean).map((line) => parseJson<Row>(line));
+const ndjson = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => parseJson<Row>(line));
 /** The grade a row's mark becomes on the file's scale, two decimals, half up, as the fill promises. */
 const scaled = (row: Row, maximum: number) => Math.round(((row.score as number) * maximum * 100) / (row.max_score as number)) / 100;
 
 describe('a Moodle download and its grading worksheet', () => {
   const parts = (tag: string): ZipPart[] => [
     { name: 'Ada Lovelace_101_assignsubmission_file_/essay.txt', content: answer(`${tag} ada`) },
-    { name: 'Bo Chen_102_assignsubmission_onlinetext_/onlinetext.html', content: Buffer.from(`<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body>${essay.split('\n\n').map((p) => `<p>${p}</p>`).join('')}<p>(${tag} bo)</p></body></html>`) },
+    {
+      name: 'Bo Chen_102_assignsubmission_onlinetext_/onlinetext.html',
+      content: Buffer.from(
+        `<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body>${essay
+          .split('\n\n')
+          .map((p) => `<p>${p}</p>`)
+          .join('')}<p>(${tag} bo)</p></body></html>`,
+      ),
+    },
     { name: 'Sean Jack OBrien, Jr_103_assignsubmission_file_/essay, "final".txt', content: answer(`${tag} sean`) },
     folder('Eve Kim_104_assignsubmission_file_/'),
   ];
@@ -43,7 +77,7 @@ describe('a Moodle download and its grading worksheet', () => {
     { id: 104, name: 'Eve Kim', grade: '40.00' },
   ];
 
-  it('marks every student, fills Grade and Feedback comments (BOM, CRLF) as Moodle\'s importer reads them, leaves every other byte; a re-zipped download charges nothing', async () => {
+  it("marks every student, fills Grade and Feedback comments (BOM, CRLF) as Moodle's importer reads them, leaves every other byte; a re-zipped download charges nothing", async () => {
     const dir = tempDir('kct-moodle-');
     const download = join(dir, 'Essay 1-12345.zip');
     writeFileSync(download, zip(parts('m1')));
@@ -57,12 +91,17 @@ describe('a Moodle download and its grading worksheet', () => {
     const marked = ndjson(run.stdout);
     // every student of the zip is a row, with the participant id and the name
     expect(marked.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([
-      ['101', 'Ada Lovelace', 'SUCCESS'], ['102', 'Bo Chen', 'SUCCESS'], ['103', 'Sean Jack OBrien, Jr', 'SUCCESS'], ['104', 'Eve Kim', 'EMPTY'],
+      ['101', 'Ada Lovelace', 'SUCCESS'],
+      ['102', 'Bo Chen', 'SUCCESS'],
+      ['103', 'Sean Jack OBrien, Jr', 'SUCCESS'],
+      ['104', 'Eve Kim', 'EMPTY'],
     ]);
     expect(marked.find((r) => r.student_id === '104')?.message).toBe('empty submission: nothing submitted');
     expect(before - (await creditsOf(shared.kct))).toBe(3);
     expect(run.stderr).toContain('a Moodle download of 4 students: 3 answers to mark, 1 with nothing submitted (EMPTY)');
-    expect(run.stderr).toMatch(/Import \(Moodle grading worksheet .*column "Grade", out of 100, rounding two-decimals\):\n {2}3 filled, 0 refused, 0 with no row in the file, 1 row not marked/);
+    expect(run.stderr).toMatch(
+      /Import \(Moodle grading worksheet .*column "Grade", out of 100, rounding two-decimals\):\n {2}3 filled, 0 refused, 0 with no row in the file, 1 row not marked/,
+    );
     expect(run.stderr).toMatch(/Eve Kim \(Participant 104, line 5\): EMPTY: empty submission: nothing submitted/);
     expect(run.stderr).toContain('Students match');
 
@@ -91,21 +130,46 @@ describe('a Moodle download and its grading worksheet', () => {
     const editable = new Set([MOODLE_HEADER.indexOf('Grade'), MOODLE_HEADER.indexOf('Feedback comments')]);
     for (const line of [1, 2, 3]) {
       const [b, a] = [rawCells(was[line]), rawCells(now[line])];
-      b.forEach((cell, column) => editable.has(column) || expect(a[column], `line ${line + 1}, column ${MOODLE_HEADER[column]}`).toBe(cell));
+      b.forEach(
+        (cell, column) => editable.has(column) || expect(a[column], `line ${line + 1}, column ${MOODLE_HEADER[column]}`).toBe(cell),
+      );
     }
     expect(filled.toString('utf8').split('\r\n')).toHaveLength(sheet.bytes.toString('utf8').split('\r\n').length);
 
     // the same class downloaded again and zipped again (another order, a wrapper folder): nothing charged, and kct never replaces its earlier file
     const again = join(dir, 'again.zip');
-    writeFileSync(again, zip([folder('Essay 1/'), ...parts('m1').reverse().map((part) => ({ ...part, name: `Essay 1/${part.name}` }))]));
+    writeFileSync(
+      again,
+      zip([
+        folder('Essay 1/'),
+        ...parts('m1')
+          .reverse()
+          .map((part) => ({ ...part, name: `Essay 1/${part.name}` })),
+      ]),
+    );
     const refused = await shared.kct(['one-pass', again, '--model', '12', '--moodle-worksheet', worksheet]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${filledPath} exists (from an earlier run?)`);
-    const rerun = await shared.kct(['one-pass', again, '--model', '12', '--moodle-worksheet', worksheet, '--grades-out', join(dir, 'again.csv'), '--json']);
+    const rerun = await shared.kct([
+      'one-pass',
+      again,
+      '--model',
+      '12',
+      '--moodle-worksheet',
+      worksheet,
+      '--grades-out',
+      join(dir, 'again.csv'),
+      '--json',
+    ]);
     expect(rerun.code, rerun.stderr).toBe(0);
     const output = parseJson<{ rows: Row[]; import: ImportReport }>(rerun.stdout);
     expect(output.rows.filter((r) => r.status === 'SUCCESS').every((r) => r.replayed)).toBe(true);
-    expect(output.import).toMatchObject({ file: worksheet, output: join(dir, 'again.csv'), studentsMatch: true, counts: { filled: 3, refused: 0, 'not-in-file': 0, 'not-marked': 1 } });
+    expect(output.import).toMatchObject({
+      file: worksheet,
+      output: join(dir, 'again.csv'),
+      studentsMatch: true,
+      counts: { filled: 3, refused: 0, 'not-in-file': 0, 'not-marked': 1 },
+    });
     expect(readFileSync(join(dir, 'again.csv')).equals(filled)).toBe(true);
     expect(before - (await creditsOf(shared.kct))).toBe(3);
   }, 120_000);
@@ -121,7 +185,17 @@ describe('a Moodle download and its grading worksheet', () => {
     const worksheet = join(dir, 'worksheet.csv');
     writeFileSync(worksheet, sheet.bytes);
 
-    const run = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet, '--rounding', 'integer', '--json']);
+    const run = await shared.kct([
+      'one-pass',
+      download,
+      '--model',
+      '12',
+      '--moodle-worksheet',
+      worksheet,
+      '--rounding',
+      'integer',
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(10);
     const { import: report } = parseJson<{ rows: Row[]; import: ImportReport }>(run.stdout);
     expect(report.studentsMatch).toBe(false);
@@ -141,36 +215,87 @@ describe('a Moodle download and its grading worksheet', () => {
     const [was, now] = [recordTexts(sheet.bytes), recordTexts(filled)];
     for (const line of [0, 3, 4, 5]) expect(now[line]).toBe(was[line]);
     // and the words for people, without --json
-    const words = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet, '--grades-out', join(dir, 'two.csv'), '--output', 'csv']);
+    const words = await shared.kct([
+      'one-pass',
+      download,
+      '--model',
+      '12',
+      '--moodle-worksheet',
+      worksheet,
+      '--grades-out',
+      join(dir, 'two.csv'),
+      '--output',
+      'csv',
+    ]);
     expect(words.code).toBe(10);
-    expect(words.stderr).toMatch(/In the download, with no row in the file[^\n]*\n {4}Sean Jack OBrien, Jr \(Participant 103\): marked: \d+\.\d\d out of 100, to enter by hand/);
-    expect(words.stderr).toMatch(/Rows not marked: no submission in the download \(2\):\n {4}Participant 106 \(line 5\): not in the download/);
+    expect(words.stderr).toMatch(
+      /In the download, with no row in the file[^\n]*\n {4}Sean Jack OBrien, Jr \(Participant 103\): marked: \d+\.\d\d out of 100, to enter by hand/,
+    );
+    expect(words.stderr).toMatch(
+      /Rows not marked: no submission in the download \(2\):\n {4}Participant 106 \(line 5\): not in the download/,
+    );
     expect(words.stderr).toContain('error: students do not match: 1 student of');
-    expect((parse(words.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.student_name).sort()).toEqual(['Ada Lovelace', 'Bo Chen', 'Eve Kim', 'Sean Jack OBrien, Jr']);
+    expect((parse(words.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.student_name).sort()).toEqual([
+      'Ada Lovelace',
+      'Bo Chen',
+      'Eve Kim',
+      'Sean Jack OBrien, Jr',
+    ]);
   }, 120_000);
 
-  it('folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade above the worksheet\'s is refused per row, not written', async () => {
+  it("folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade above the worksheet's is refused per row, not written", async () => {
     const dir = tempDir('kct-moodle-flat-');
     const download = join(dir, 'submissions.zip');
-    writeFileSync(download, zip([
-      { name: 'Ada Lovelace_101_assignsubmission_file_essay.txt', content: answer('flat ada') },
-      { name: 'Ada Lovelace_101_assignsubmission_file_notes_v2.txt', content: answer('flat ada notes') },
-      { name: 'Bo Chen_102_assignsubmission_onlinetext_onlinetext.html', content: Buffer.from(`<html><body><p>${essay.replaceAll('\n\n', '</p><p>')}</p><p>(flat bo)</p></body></html>`) },
-    ]));
+    writeFileSync(
+      download,
+      zip([
+        { name: 'Ada Lovelace_101_assignsubmission_file_essay.txt', content: answer('flat ada') },
+        { name: 'Ada Lovelace_101_assignsubmission_file_notes_v2.txt', content: answer('flat ada notes') },
+        {
+          name: 'Bo Chen_102_assignsubmission_onlinetext_onlinetext.html',
+          content: Buffer.from(`<html><body><p>${essay.replaceAll('\n\n', '</p><p>')}</p><p>(flat bo)</p></body></html>`),
+        },
+      ]),
+    );
     const sheet = moodleWorksheet(rows.slice(0, 2), { bom: true, eol: '\n' });
     const worksheet = join(dir, 'worksheet.csv');
     writeFileSync(worksheet, sheet.bytes);
 
-    const tooHigh = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet, '--max-grade', '200', '--json']);
+    const tooHigh = await shared.kct([
+      'one-pass',
+      download,
+      '--model',
+      '12',
+      '--moodle-worksheet',
+      worksheet,
+      '--max-grade',
+      '200',
+      '--json',
+    ]);
     expect(tooHigh.code, tooHigh.stderr).toBe(0);
     const { rows: marked, import: refused } = parseJson<{ rows: Row[]; import: ImportReport }>(tooHigh.stdout);
-    expect(marked.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([['101', 'Ada Lovelace', 'SUCCESS'], ['102', 'Bo Chen', 'SUCCESS']]);
+    expect(marked.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([
+      ['101', 'Ada Lovelace', 'SUCCESS'],
+      ['102', 'Bo Chen', 'SUCCESS'],
+    ]);
     expect(refused.counts).toMatchObject({ filled: 0, refused: 2 });
     expect(refused.entries.map((entry) => (entry as ImportEntry & { reason?: string }).reason)).toEqual(['out-of-range', 'out-of-range']);
     expect(refused.notes.join(' ')).toContain("the worksheet's Maximum Grade is 100");
     expect(existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
 
-    const run = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet, '--in-place', '--rounding', 'half', '--output', 'ndjson']);
+    const run = await shared.kct([
+      'one-pass',
+      download,
+      '--model',
+      '12',
+      '--moodle-worksheet',
+      worksheet,
+      '--in-place',
+      '--rounding',
+      'half',
+      '--output',
+      'ndjson',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`wrote ${worksheet}: 2 grades filled`);
     const imports = readAsMoodleImports(readFileSync(worksheet), { maxGrade: 100 });
@@ -184,38 +309,90 @@ describe('a Moodle download and its grading worksheet', () => {
 
   // each dangerous zip is refused before any request: no task, no credit spent, no grade file written, nothing extracted left behind
   const dangerous: [string, () => ZipPart[], RegExp][] = [
-    ['an entry that escapes its folder', () => [...parts('m3'), { name: 'Ada Lovelace_101_assignsubmission_file_/../../evil.txt', content: Buffer.from('x') }], /the entry ".*evil\.txt" has a "\.\." in its path.*kct refuses the zip/],
-    ['a zip bomb by ratio', () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/big.txt', content: Buffer.alloc(8 * 1024 * 1024) }], /"Eve Kim_104_assignsubmission_file_\/big\.txt" would inflate \d+ bytes to 8388608 \(more than 100 to 1\): a zip bomb; kct refuses the zip/],
-    ['an entry larger than it declares', () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/small.txt', content: Buffer.alloc(200_000, 0x61), declare: 1000 }], /"Eve Kim_104_assignsubmission_file_\/small\.txt" holds more than the 1000 bytes it declares: a zip bomb/],
-    ['an encrypted entry', () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/secret.txt', content: answer('secret'), flags: 1 }], /"Eve Kim_104_assignsubmission_file_\/secret\.txt" is encrypted; kct refuses the zip/],
-    ['too many entries', () => [...parts('m3'), ...Array.from({ length: 10_000 }, (_, i) => ({ name: `Eve Kim_104_assignsubmission_file_/f${i}.txt`, content: Buffer.from('x'), stored: true }))], /holds 10004 entries; kct reads at most 10000/],
+    [
+      'an entry that escapes its folder',
+      () => [...parts('m3'), { name: 'Ada Lovelace_101_assignsubmission_file_/../../evil.txt', content: Buffer.from('x') }],
+      /the entry ".*evil\.txt" has a "\.\." in its path.*kct refuses the zip/,
+    ],
+    [
+      'a zip bomb by ratio',
+      () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/big.txt', content: Buffer.alloc(8 * 1024 * 1024) }],
+      /"Eve Kim_104_assignsubmission_file_\/big\.txt" would inflate \d+ bytes to 8388608 \(more than 100 to 1\): a zip bomb; kct refuses the zip/,
+    ],
+    [
+      'an entry larger than it declares',
+      () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/small.txt', content: Buffer.alloc(200_000, 0x61), declare: 1000 }],
+      /"Eve Kim_104_assignsubmission_file_\/small\.txt" holds more than the 1000 bytes it declares: a zip bomb/,
+    ],
+    [
+      'an encrypted entry',
+      () => [...parts('m3'), { name: 'Eve Kim_104_assignsubmission_file_/secret.txt', content: answer('secret'), flags: 1 }],
+      /"Eve Kim_104_assignsubmission_file_\/secret\.txt" is encrypted; kct refuses the zip/,
+    ],
+    [
+      'too many entries',
+      () => [
+        ...parts('m3'),
+        ...Array.from({ length: 10_000 }, (_, i) => ({
+          name: `Eve Kim_104_assignsubmission_file_/f${i}.txt`,
+          content: Buffer.from('x'),
+          stored: true,
+        })),
+      ],
+      /holds 10004 entries; kct reads at most 10000/,
+    ],
   ];
-  it.each(dangerous)('%s: refused before anything is sent (no task, credits unchanged, no grade file)', async (_what, build, message) => {
-    const dir = tempDir('kct-moodle-evil-');
-    const download = join(dir, 'submissions.zip');
-    writeFileSync(download, zip(build()));
-    const worksheet = join(dir, 'worksheet.csv');
-    writeFileSync(worksheet, moodleWorksheet(rows).bytes);
-    const before = await creditsOf(shared.kct);
-    const run = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet]);
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(message);
-    expect(run.stdout).toBe('');
-    expect(before - (await creditsOf(shared.kct))).toBe(0);
-    expect(existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
-    expect(existsSync(join(dir, '..', 'evil.txt'))).toBe(false);
-  }, 60_000);
+  it.each(dangerous)(
+    '%s: refused before anything is sent (no task, credits unchanged, no grade file)',
+    async (_what, build, message) => {
+      const dir = tempDir('kct-moodle-evil-');
+      const download = join(dir, 'submissions.zip');
+      writeFileSync(download, zip(build()));
+      const worksheet = join(dir, 'worksheet.csv');
+      writeFileSync(worksheet, moodleWorksheet(rows).bytes);
+      const before = await creditsOf(shared.kct);
+      const run = await shared.kct(['one-pass', download, '--model', '12', '--moodle-worksheet', worksheet]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stdout).toBe('');
+      expect(before - (await creditsOf(shared.kct))).toBe(0);
+      expect(existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
+      expect(existsSync(join(dir, '..', 'evil.txt'))).toBe(false);
+    },
+    60_000,
+  );
 });
 
-describe('a grade file that cannot be this download\'s', () => {
-  it('another platform\'s file, or a file where no student of the download has a row, is refused before anything is sent', async () => {
+describe("a grade file that cannot be this download's", () => {
+  it("another platform's file, or a file where no student of the download has a row, is refused before anything is sent", async () => {
     const dir = tempDir('kct-wrong-file-');
     const download = join(dir, 'submissions.zip');
-    writeFileSync(download, zip([{ name: 'Ada Lovelace_101_assignsubmission_file_/essay.txt', content: answer('wrong ada') }, { name: 'Bo Chen_102_assignsubmission_file_/essay.txt', content: answer('wrong bo') }]));
+    writeFileSync(
+      download,
+      zip([
+        { name: 'Ada Lovelace_101_assignsubmission_file_/essay.txt', content: answer('wrong ada') },
+        { name: 'Bo Chen_102_assignsubmission_file_/essay.txt', content: answer('wrong bo') },
+      ]),
+    );
     const gradebook = join(dir, 'export.csv');
-    writeFileSync(gradebook, writeCsv({ rows: [['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)'], ['    Points Possible', '', '', '', '', '10.00'], ['Doe, Jane', '101', '', '', 'Y9', '']] }).bytes);
+    writeFileSync(
+      gradebook,
+      writeCsv({
+        rows: [
+          ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)'],
+          ['    Points Possible', '', '', '', '', '10.00'],
+          ['Doe, Jane', '101', '', '', 'Y9', ''],
+        ],
+      }).bytes,
+    );
     const otherWorksheet = join(dir, 'worksheet.csv');
-    writeFileSync(otherWorksheet, moodleWorksheet([{ id: 901, name: 'Ada Lovelace' }, { id: 902, name: 'Bo Chen' }]).bytes);
+    writeFileSync(
+      otherWorksheet,
+      moodleWorksheet([
+        { id: 901, name: 'Ada Lovelace' },
+        { id: 902, name: 'Bo Chen' },
+      ]).bytes,
+    );
     const before = await creditsOf(shared.kct);
 
     const canvas = await shared.kct(['one-pass', download, '--model', '12', '--canvas-gradebook', gradebook, '--assignment', 'Essay 1']);
@@ -230,16 +407,34 @@ describe('a grade file that cannot be this download\'s', () => {
 });
 
 describe('a Canvas download and its gradebook export', () => {
-  it('groups files by user id (late_ read), marks a text entry, lists a URL as SKIPPED, fills the assignment\'s column to its Points Possible', async () => {
+  it("groups files by user id (late_ read), marks a text entry, lists a URL as SKIPPED, fills the assignment's column to its Points Possible", async () => {
     const dir = tempDir('kct-canvas-');
     const download = join(dir, 'submissions.zip');
-    writeFileSync(download, zip([
-      { name: 'doejane_301_9001_essay.txt', content: answer('c1 jane') },
-      { name: 'ngbo_late_302_9003_essay.txt', content: answer('c1 bo late') },
-      { name: 'okafor_304_text.html', content: Buffer.from(`<html><head><title>Essay 1</title></head><body><p>${essay.replaceAll('\n\n', '</p><p>')}</p><p>(c1 okafor)</p></body></html>`) },
-      { name: 'li_305_link.html', content: Buffer.from('<html><body><a href="https://example.org/essay">essay</a></body></html>') },
-    ]));
-    const header = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Quiz 1 (88)', 'Essay 1 (1234)', 'Current Score', 'Final Score'];
+    writeFileSync(
+      download,
+      zip([
+        { name: 'doejane_301_9001_essay.txt', content: answer('c1 jane') },
+        { name: 'ngbo_late_302_9003_essay.txt', content: answer('c1 bo late') },
+        {
+          name: 'okafor_304_text.html',
+          content: Buffer.from(
+            `<html><head><title>Essay 1</title></head><body><p>${essay.replaceAll('\n\n', '</p><p>')}</p><p>(c1 okafor)</p></body></html>`,
+          ),
+        },
+        { name: 'li_305_link.html', content: Buffer.from('<html><body><a href="https://example.org/essay">essay</a></body></html>') },
+      ]),
+    );
+    const header = [
+      'Student',
+      'ID',
+      'SIS User ID',
+      'SIS Login ID',
+      'Section',
+      'Quiz 1 (88)',
+      'Essay 1 (1234)',
+      'Current Score',
+      'Final Score',
+    ];
     const book = writeCsv({
       rows: [
         header,
@@ -255,11 +450,27 @@ describe('a Canvas download and its gradebook export', () => {
     writeFileSync(gradebook, book);
     const before = await creditsOf(shared.kct);
 
-    const run = await shared.kct(['one-pass', download, '--model', '12', '--canvas-gradebook', gradebook, '--assignment', 'Essay 1', '--output', 'csv']);
+    const run = await shared.kct([
+      'one-pass',
+      download,
+      '--model',
+      '12',
+      '--canvas-gradebook',
+      gradebook,
+      '--assignment',
+      'Essay 1',
+      '--output',
+      'csv',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]).at(-1)).toBe('student_name');
-    expect(rows.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([['301', 'doejane', 'SUCCESS'], ['302', 'ngbo', 'SUCCESS'], ['304', 'okafor', 'SUCCESS'], ['305', 'li', 'SKIPPED']]);
+    expect(rows.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([
+      ['301', 'doejane', 'SUCCESS'],
+      ['302', 'ngbo', 'SUCCESS'],
+      ['304', 'okafor', 'SUCCESS'],
+      ['305', 'li', 'SKIPPED'],
+    ]);
     expect(before - (await creditsOf(shared.kct))).toBe(3);
     expect(run.stderr).toContain('late (as Canvas names them): 1 student (ngbo)');
     expect(run.stderr).toMatch(/Rows not marked: in the download \(1\):\n {4}Li, Wen \(ID 305, line 6\): SKIPPED: a URL submission/);
@@ -269,7 +480,9 @@ describe('a Canvas download and its gradebook export', () => {
     const imported = readAsCanvasImports(filled, 'Essay 1 (1234)');
     expect(imported.pointsPossible).toBe('10.00');
     for (const row of rows.filter((r) => r.status === 'SUCCESS')) {
-      expect(Number(imported.grades.get(row.student_id))).toBe(scaled({ score: Number(row.score), max_score: Number(row.max_score) } as Row, 10));
+      expect(Number(imported.grades.get(row.student_id))).toBe(
+        scaled({ score: Number(row.score), max_score: Number(row.max_score) } as Row, 10),
+      );
     }
     expect(imported.grades.get('305')).toBe('7.00');
     const [was, now] = [recordTexts(book), recordTexts(filled)];

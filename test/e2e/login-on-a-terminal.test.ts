@@ -19,5 +19,4 @@ describe('on a terminal', () => {
     const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: { api_key: string } } };
     expect(stored.profiles.default.api_key).toBe(shared.sandbox.keys.user);
   });
-
 });

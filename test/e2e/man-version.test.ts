@@ -4,11 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, parseJson, runKct } from './harness.js';
+import { parseJson, ROOT, runKct } from './harness.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { version: string; man: string[] };
 const manDir = join(ROOT, 'packages', 'kct', 'dist', 'man');
-const helpCache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as { help: Record<string, string> };
+const helpCache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+  help: Record<string, string>;
+};
 
 describe('kct version', () => {
   it('prints the version with Node.js and the platform; --json for scripts', async () => {
@@ -25,7 +27,9 @@ describe('man pages', () => {
   const pages = readdirSync(manDir).sort();
 
   it('one page per command of the help, and package.json lists exactly them', () => {
-    const expected = Object.keys(helpCache.help).map((path) => `${['kct', ...path.split(' ').filter(Boolean)].join('-')}.1`).sort();
+    const expected = Object.keys(helpCache.help)
+      .map((path) => `${['kct', ...path.split(' ').filter(Boolean)].join('-')}.1`)
+      .sort();
     expect(pages).toEqual(expected);
     expect(pkg.man, 'run: node scripts/build-man.js --update-package-json').toEqual(pages.map((name) => `./dist/man/${name}`));
   });
@@ -34,7 +38,8 @@ describe('man pages', () => {
     for (const page of pages) {
       const text = readFileSync(join(manDir, page), 'utf8');
       expect(text, page).toMatch(/^\.TH "KCT[A-Z-]*" "1" "" "kct [\d.]+" "kct manual"\n/);
-      for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'EXIT STATUS']) expect(text, `${page}: ${section}`).toContain(`.SH ${section}\n`);
+      for (const section of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'EXIT STATUS'])
+        expect(text, `${page}: ${section}`).toContain(`.SH ${section}\n`);
     }
     const groff = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', ...pages.map((page) => join(manDir, page))], { encoding: 'utf8' });
     if (groff.error) return; // no groff on this machine: the structure above is what can be checked
@@ -43,8 +48,15 @@ describe('man pages', () => {
   });
 
   it('kct-one-pass(1) lists the flags with their choices and the examples', () => {
-    const rendered = spawnSync('man', ['-l', join(manDir, 'kct-one-pass.1')], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '100', MAN_KEEP_FORMATTING: '', PAGER: 'cat' } });
-    const text = rendered.error ? readFileSync(join(manDir, 'kct-one-pass.1'), 'utf8').replace(/\\-/g, '-').replace(/\\f[BIR]/g, '') : rendered.stdout.replace(/.\x08/g, '');
+    const rendered = spawnSync('man', ['-l', join(manDir, 'kct-one-pass.1')], {
+      encoding: 'utf8',
+      env: { ...process.env, MANWIDTH: '100', MAN_KEEP_FORMATTING: '', PAGER: 'cat' },
+    });
+    const text = rendered.error
+      ? readFileSync(join(manDir, 'kct-one-pass.1'), 'utf8')
+          .replace(/\\-/g, '-')
+          .replace(/\\f[BIR]/g, '')
+      : rendered.stdout.replace(/.\x08/g, '');
     expect(text).toMatch(/kct-one-pass +- mark answers/);
     expect(text).toMatch(/--output <format>\s+Output format \(one of: table, json, ndjson, csv\)/);
     expect(text).toMatch(/--style <style>\s+Feedback style \(one of: Bullet, Short, Long\)/);

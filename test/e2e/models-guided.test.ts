@@ -20,27 +20,74 @@ describe('kct models new (guided)', () => {
     const { sandbox } = shared;
     const work = tempDir('kct-models-');
     const editor = join(work, 'editor.mjs');
-    writeFileSync(editor, `import { readFileSync, writeFileSync } from 'node:fs';
+    writeFileSync(
+      editor,
+      `import { readFileSync, writeFileSync } from 'node:fs';
 for (const p of process.argv.slice(2)) {
   if (p.endsWith('rubrics.yaml')) writeFileSync(p, readFileSync(p, 'utf8').replace('item: Organisation', 'item: Structure of the letter'));
 }
-`);
+`,
+    );
     const dir = join(work, 'guided');
-    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}`, TERM: 'dumb' }), CI: undefined };
-    const command = [process.execPath, BIN, 'models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '--dir', dir, '--yes']
-      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const env = {
+      ...kctEnv(tempDir(), {
+        KCT_BASE_URL: sandbox.baseUrl,
+        KCT_API_KEY: sandbox.keys.user,
+        EDITOR: `${process.execPath} ${editor}`,
+        TERM: 'dumb',
+      }),
+      CI: undefined,
+    };
+    const command = [
+      process.execPath,
+      BIN,
+      'models',
+      'new',
+      PAPER_PDF,
+      '--rubric',
+      RUBRIC_PDF,
+      '--total-score',
+      '30',
+      '--cum-method',
+      'sum',
+      '--dir',
+      dir,
+      '--yes',
+    ]
+      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+      .join(' ');
     const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn('script', ['-qec', command, '/dev/null'], { env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let output = '';
-      child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
-      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`guided flow timed out:\n${output}`)); }, 60_000);
+      child.stdout.on('data', (c: Buffer) => {
+        output += c.toString();
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        output += c.toString();
+      });
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`guided flow timed out:\n${output}`));
+      }, 60_000);
       child.on('error', reject);
-      child.on('close', (code) => { clearTimeout(timer); resolve({ code, output }); });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      });
       child.stdin.end();
     });
     expect(result.code, result.output).toBe(0);
-    for (const stepName of ['1/5 Reading the question paper', '2/5 Reading the rubric', '3/5 Check and edit', '4/5 Create the model', '5/5 Training']) expect(result.output).toContain(stepName);
+    for (const stepName of [
+      '1/5 Reading the question paper',
+      '2/5 Reading the rubric',
+      '3/5 Check and edit',
+      '4/5 Create the model',
+      '5/5 Training',
+    ])
+      expect(result.output).toContain(stepName);
     const id = /Model (\d+) is ready/.exec(result.output)?.[1];
     expect(id, result.output).toBeDefined();
     expect(parseYaml(readFileSync(join(dir, 'rubrics.yaml'), 'utf8')).rubrics[3].item).toBe('Structure of the letter');

@@ -4,30 +4,62 @@
 // sandbox, kct sandbox saying how to get the sandbox), kct with kct-sandbox (kct sandbox and
 // kct-sandbox start), and the library imported from the installed package, loading no CLI or
 // sandbox code, in a consumer project that type-checks docs/library.md's examples against it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGlobally, packWorkspaces, run } from '../../bench/packed.js';
-import { ROOT, kctEnv, removeDir, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { kctEnv, ROOT, removeDir, type Sandbox, startSandbox, tempDir } from './harness.js';
 
-interface PackEntry { path: string; size: number }
-interface PackInfo { name: string; filename: string; files: PackEntry[] }
+interface PackEntry {
+  path: string;
+  size: number;
+}
+interface PackInfo {
+  name: string;
+  filename: string;
+  files: PackEntry[];
+}
 
 /** Everything a tarball may hold; anything else (tests, sources, fixtures, bench, the executable) fails. */
 const ALLOWED: Record<string, string[]> = {
   kct: [
-    'package.json', 'README.md', 'bin/kct.js', 'bin/flags.cjs', 'bin/package.json',
-    'dist/**/*.js', 'dist/help-cache.json', 'dist/man/*.1',
+    'package.json',
+    'README.md',
+    'bin/kct.js',
+    'bin/flags.cjs',
+    'bin/package.json',
+    'dist/**/*.js',
+    'dist/help-cache.json',
+    'dist/man/*.1',
     // declarations of the library's surface only: the CLI is not imported from 'kct'
-    'dist/index.d.ts', 'dist/version.d.ts', 'dist/api/*.d.ts', 'dist/client/*.d.ts',
+    'dist/index.d.ts',
+    'dist/version.d.ts',
+    'dist/api/*.d.ts',
+    'dist/client/*.d.ts',
   ],
-  'kct-sandbox': ['package.json', 'README.md', 'bin/kct-sandbox.js', 'dist/**/*.{js,d.ts}', 'dist/store/seed-assignments.json', 'dist/engines/grading/feature-vocabulary.json'],
+  'kct-sandbox': [
+    'package.json',
+    'README.md',
+    'bin/kct-sandbox.js',
+    'dist/**/*.{js,d.ts}',
+    'dist/store/seed-assignments.json',
+    'dist/engines/grading/feature-vocabulary.json',
+  ],
 };
 const REQUIRED: Record<string, string[]> = {
-  kct: ['package.json', 'README.md', 'bin/kct.js', 'dist/index.js', 'dist/index.d.ts', 'dist/client/client.d.ts', 'dist/api/errors.d.ts', 'dist/cli/main.js'],
+  kct: [
+    'package.json',
+    'README.md',
+    'bin/kct.js',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/client/client.d.ts',
+    'dist/api/errors.d.ts',
+    'dist/cli/main.js',
+  ],
   'kct-sandbox': ['package.json', 'bin/kct-sandbox.js', 'dist/server.js', 'dist/threads/thread-main.js'],
 };
 
@@ -63,7 +95,8 @@ describe('the packed tarballs', () => {
       // a declaration that imports one left out would break a consumer's type check
       for (const path of paths.filter((p) => p.endsWith('.d.ts'))) {
         const text = readFileSync(join(ROOT, 'packages', 'kct', path), 'utf8');
-        for (const [, target] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) expect(paths, `${path} imports ${target}`).toContain(join(path, '..', `${target}.d.ts`));
+        for (const [, target] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g))
+          expect(paths, `${path} imports ${target}`).toContain(join(path, '..', `${target}.d.ts`));
       }
     }
   });
@@ -88,7 +121,9 @@ describe('kct installed alone', () => {
   it('answers kct --version and a kct doctor against a sandbox', async () => {
     const version = await run('kct', ['--version'], { env: env as NodeJS.ProcessEnv });
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')).version);
-    const doctor = await run('kct', ['doctor', '--json'], { env: { ...env, KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user } as NodeJS.ProcessEnv });
+    const doctor = await run('kct', ['doctor', '--json'], {
+      env: { ...env, KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user } as NodeJS.ProcessEnv,
+    });
     expect(doctor.code, doctor.stderr).toBe(0);
     expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true });
   });
@@ -96,29 +131,37 @@ describe('kct installed alone', () => {
   it('kct sandbox without the sandbox package says in one line how to get it, and exits 2', async () => {
     const missing = await run('kct', ['sandbox', '--port', '0'], { env: env as NodeJS.ProcessEnv });
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim().split('\n')).toEqual(['error: kct sandbox needs the sandbox package, which is not installed: npm install -g kct-sandbox (or run it once with npx kct-sandbox)']);
+    expect(missing.stderr.trim().split('\n')).toEqual([
+      'error: kct sandbox needs the sandbox package, which is not installed: npm install -g kct-sandbox (or run it once with npx kct-sandbox)',
+    ]);
   });
 
   it('the library, imported from the installed package, loads no CLI and no sandbox code', async () => {
     const folder = join(installed.modules, '..');
     // every module the import loads, through a module hook (module.register, Node 20.6+)
-    writeFileSync(join(folder, 'hooks.mjs'), [
-      'let port;',
-      'export async function initialize(data) { port = data.port; }',
-      'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
-    ].join('\n'));
-    writeFileSync(join(folder, 'probe.mjs'), [
-      "import { register } from 'node:module';",
-      "import { MessageChannel } from 'node:worker_threads';",
-      'const { port1, port2 } = new MessageChannel();',
-      'const seen = [];',
-      "port1.on('message', (url) => seen.push(url));",
-      "register('./hooks.mjs', import.meta.url, { data: { port: port2 }, transferList: [port2] });",
-      `const kct = await import(${JSON.stringify(join(installed.modules, 'kct', 'dist', 'index.js'))});`,
-      'await new Promise((resolve) => setTimeout(resolve, 200));',
-      'port1.close();',
-      "process.stdout.write(JSON.stringify({ client: typeof kct.KctClient, errors: typeof kct.ApiError, seen: seen.filter((url) => url.startsWith('file:')) }));",
-    ].join('\n'));
+    writeFileSync(
+      join(folder, 'hooks.mjs'),
+      [
+        'let port;',
+        'export async function initialize(data) { port = data.port; }',
+        'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(folder, 'probe.mjs'),
+      [
+        "import { register } from 'node:module';",
+        "import { MessageChannel } from 'node:worker_threads';",
+        'const { port1, port2 } = new MessageChannel();',
+        'const seen = [];',
+        "port1.on('message', (url) => seen.push(url));",
+        "register('./hooks.mjs', import.meta.url, { data: { port: port2 }, transferList: [port2] });",
+        `const kct = await import(${JSON.stringify(join(installed.modules, 'kct', 'dist', 'index.js'))});`,
+        'await new Promise((resolve) => setTimeout(resolve, 200));',
+        'port1.close();',
+        "process.stdout.write(JSON.stringify({ client: typeof kct.KctClient, errors: typeof kct.ApiError, seen: seen.filter((url) => url.startsWith('file:')) }));",
+      ].join('\n'),
+    );
     const ran = await run(process.execPath, [join(folder, 'probe.mjs')], { env: env as NodeJS.ProcessEnv });
     expect(ran.code, ran.stderr).toBe(0);
     const { client, errors, seen } = JSON.parse(ran.stdout) as { client: string; errors: string; seen: string[] };
@@ -142,18 +185,37 @@ describe('kct installed alone', () => {
     const blocks = [...readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
     expect(blocks.length).toBeGreaterThan(8);
     blocks.forEach((block, index) => writeFileSync(join(project, 'src', `doc-${index + 1}.ts`), `${block}\nexport {};\n`));
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], strict: true, noEmitOnError: true,
-        types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], skipLibCheck: true, rootDir: 'src', outDir: 'library',
-      },
-      include: ['src'],
-    }));
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023'],
+          strict: true,
+          noEmitOnError: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          skipLibCheck: true,
+          rootDir: 'src',
+          outDir: 'library',
+        },
+        include: ['src'],
+      }),
+    );
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+    });
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
-    const example = await run(process.execPath, [join('library', 'mark-one.js'), sandbox.baseUrl, sandbox.keys.user, sandbox.keys.broke], { cwd: project });
+    const example = await run(process.execPath, [join('library', 'mark-one.js'), sandbox.baseUrl, sandbox.keys.user, sandbox.keys.broke], {
+      cwd: project,
+    });
     expect(example.code, example.stderr).toBe(0);
-    const lines = example.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = example.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[1]).toMatchObject({ step: 'marked', status: 'SUCCESS', score: expect.any(Number) });
     expect(example.stdout + example.stderr).not.toContain(sandbox.keys.user);
   }, 180_000);
@@ -171,7 +233,11 @@ describe('kct installed with kct-sandbox', () => {
 
   /** Runs a bin of the installed packages with this Node (not the shebang's): its first line, or its exit. */
   async function start(script: string, args: string[]): Promise<{ line?: string; code?: number | null; stderr: string }> {
-    const child: ChildProcess = spawn(process.execPath, [join(modules, script), ...args, '--port', '0', '--json', '--data', tempDir('kct-packed-sbx-')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [join(modules, script), ...args, '--port', '0', '--json', '--data', tempDir('kct-packed-sbx-')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {
@@ -184,7 +250,10 @@ describe('kct installed with kct-sandbox', () => {
     }
   }
 
-  it.each([['kct/bin/kct.js', ['sandbox']], ['kct-sandbox/bin/kct-sandbox.js', []]] as const)('%s %j starts the installed sandbox (on Node 20: says it needs SQLite, exit 2)', async (script, args) => {
+  it.each([
+    ['kct/bin/kct.js', ['sandbox']],
+    ['kct-sandbox/bin/kct-sandbox.js', []],
+  ] as const)('%s %j starts the installed sandbox (on Node 20: says it needs SQLite, exit 2)', async (script, args) => {
     const started = await start(script, [...args]);
     if (!builtInSqlite) {
       expect(started.code).toBe(2);

@@ -2,7 +2,7 @@
 // hosts. A real process: undici's proxy agent reads the process's own environment. The rest of
 // kct on the wire is test/integration/network.test.ts.
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { asUser, useSandbox } from './harness.js';
 
@@ -39,4 +39,3 @@ describe('proxies', () => {
     }
   });
 });
-

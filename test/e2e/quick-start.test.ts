@@ -19,7 +19,7 @@
 // of 4010, which another test may hold), the key typed at the prompt of `kct auth login` on a
 // pseudo-terminal, `kct config set model 12`, `kct one-pass examples/sample-essay.txt`.
 // `npm test` is not run: it is what runs this file.
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,7 +29,12 @@ import { ROOT, removeDir, tempDir } from './harness.js';
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const quickStart = /## Quick start\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
 /** Each ```sh block of the Quick start, as its command lines without comments. */
-const blocks = [...quickStart.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1].split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean));
+const blocks = [...quickStart.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
+  match[1]
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean),
+);
 const [newcomer = [], tryIt = []] = blocks;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 const version = (JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { version: string }).version;
@@ -45,7 +50,14 @@ let sandboxInfo: { base_url: string; keys: { user: string } } | undefined;
 
 /** npm's environment: offline, quiet, and a private global prefix. */
 function npmEnv(globalPrefix: string): NodeJS.ProcessEnv {
-  return { ...process.env, npm_config_prefix: globalPrefix, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  return {
+    ...process.env,
+    npm_config_prefix: globalPrefix,
+    npm_config_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
 }
 
 /** Everything a failed command said, for the assertion's message. */
@@ -61,12 +73,24 @@ function npmLine(line: string, env = npmEnv(prefix)) {
   const args = line.replace(/^npm /, '').split(/\s+/);
   const run = spawnSync('npm', args, { cwd: clone, env, encoding: 'utf8', timeout: NPM_TIMEOUT });
   if (run.status === 0 || !/ENOTCACHED/.test(run.stderr ?? '')) return run;
-  return spawnSync('npm', args, { cwd: clone, env: { ...env, npm_config_offline: 'false', npm_config_prefer_offline: 'true' }, encoding: 'utf8', timeout: NPM_TIMEOUT });
+  return spawnSync('npm', args, {
+    cwd: clone,
+    env: { ...env, npm_config_offline: 'false', npm_config_prefer_offline: 'true' },
+    encoding: 'utf8',
+    timeout: NPM_TIMEOUT,
+  });
 }
 
 /** A shell's environment after `npm link`: the prefix's bin first on PATH, a private home. */
 function shellEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, HOME: home, KCT_CONFIG_DIR: join(home, '.config', 'kct'), NO_COLOR: '1', KCT_POLL_INTERVAL: '50ms', ...extra };
+  return {
+    PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
+    HOME: home,
+    KCT_CONFIG_DIR: join(home, '.config', 'kct'),
+    NO_COLOR: '1',
+    KCT_POLL_INTERVAL: '50ms',
+    ...extra,
+  };
 }
 
 function kct(args: string[], env: NodeJS.ProcessEnv) {
@@ -74,9 +98,18 @@ function kct(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 /** A command under a pseudo-terminal (util-linux `script`), typing `answer` once `prompt` appears. */
-function inTerminal(command: string, env: NodeJS.ProcessEnv, prompt: string, answer: string): Promise<{ code: number | null; output: string }> {
+function inTerminal(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  prompt: string,
+  answer: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${command}`, '/dev/null'], { cwd: clone, env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qefc', `stty cols 100 rows 40; ${command}`, '/dev/null'], {
+      cwd: clone,
+      env: { ...env, TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     let typed = false;
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -94,20 +127,24 @@ function inTerminal(command: string, env: NodeJS.ProcessEnv, prompt: string, ans
   });
 }
 
-beforeAll(async () => {
-  clone = join(tempDir('kct-clone-'), 'kct');
-  prefix = tempDir('kct-prefix-');
-  home = tempDir('kct-home-');
-  const cloned = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8', timeout: NPM_TIMEOUT });
-  expect(cloned.status, said(cloned, 'git clone')).toBe(0);
-  const laid = npmLine('npm ci --ignore-scripts');
-  expect(laid.status, said(laid, 'npm ci --offline --ignore-scripts')).toBe(0);
-  const compiled = join(ROOT, 'node_modules', 'better-sqlite3', 'build');
-  if (existsSync(compiled) && existsSync(join(clone, 'node_modules', 'better-sqlite3'))) cpSync(compiled, join(clone, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
-  // the README's first line, as written
-  const installed = npmLine(newcomer[0] ?? 'npm install');
-  expect(installed.status, said(installed, newcomer[0] ?? 'npm install')).toBe(0);
-}, 3 * NPM_TIMEOUT + 60_000);
+beforeAll(
+  async () => {
+    clone = join(tempDir('kct-clone-'), 'kct');
+    prefix = tempDir('kct-prefix-');
+    home = tempDir('kct-home-');
+    const cloned = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8', timeout: NPM_TIMEOUT });
+    expect(cloned.status, said(cloned, 'git clone')).toBe(0);
+    const laid = npmLine('npm ci --ignore-scripts');
+    expect(laid.status, said(laid, 'npm ci --offline --ignore-scripts')).toBe(0);
+    const compiled = join(ROOT, 'node_modules', 'better-sqlite3', 'build');
+    if (existsSync(compiled) && existsSync(join(clone, 'node_modules', 'better-sqlite3')))
+      cpSync(compiled, join(clone, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
+    // the README's first line, as written
+    const installed = npmLine(newcomer[0] ?? 'npm install');
+    expect(installed.status, said(installed, newcomer[0] ?? 'npm install')).toBe(0);
+  },
+  3 * NPM_TIMEOUT + 60_000,
+);
 
 afterAll(async () => {
   if (sandbox && sandbox.exitCode === null && sandbox.signalCode === null) {
@@ -123,7 +160,11 @@ afterAll(async () => {
 async function startClonedSandbox(): Promise<{ base_url: string; keys: { user: string } }> {
   if (sandboxInfo) return sandboxInfo;
   expect(tryIt[0]).toBe('kct sandbox');
-  const child = spawn('kct', ['sandbox', '--port', '0', '--json', '--latency', '0'], { cwd: clone, env: shellEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('kct', ['sandbox', '--port', '0', '--json', '--latency', '0'], {
+    cwd: clone,
+    env: shellEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   sandbox = child;
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => void (stderr += text));
@@ -143,8 +184,14 @@ async function startClonedSandbox(): Promise<{ base_url: string; keys: { user: s
 }
 
 describe('the quick start, on a clean clone', () => {
-  it('is the newcomer\'s path in order, and npm install builds both packages', () => {
-    expect(newcomer.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['npm install', 'npm run demo', 'npm test', 'npm link -w', 'kct --version']);
+  it("is the newcomer's path in order, and npm install builds both packages", () => {
+    expect(newcomer.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'npm install',
+      'npm run demo',
+      'npm test',
+      'npm link -w',
+      'kct --version',
+    ]);
     expect(pkg.scripts.prepare).toMatch(/npm run build/);
     expect(pkg.scripts.demo).toBe('npm run build --silent && node scripts/demo.js');
     expect(quickStart).toContain('npx kct');
@@ -154,7 +201,12 @@ describe('the quick start, on a clean clone', () => {
   });
 
   it('npm run demo marks the sample essay on a sandbox and stops it', () => {
-    const demo = spawnSync(process.execPath, [join(clone, 'scripts', 'demo.js')], { cwd: clone, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: NPM_TIMEOUT });
+    const demo = spawnSync(process.execPath, [join(clone, 'scripts', 'demo.js')], {
+      cwd: clone,
+      env: { ...process.env, NO_COLOR: '1' },
+      encoding: 'utf8',
+      timeout: NPM_TIMEOUT,
+    });
     expect(demo.status, said(demo, 'node scripts/demo.js')).toBe(0);
     expect(demo.stderr).toContain('Marking examples/sample-essay.txt with model 12');
     expect(demo.stdout).toMatch(/Total/i);
@@ -174,7 +226,12 @@ describe('the quick start, on a clean clone', () => {
   });
 
   it('without npm link: npx kct inside the clone, or npm install -g ./packages/kct', () => {
-    const run = spawnSync('npx', ['--no-install', 'kct', '--help'], { cwd: clone, env: npmEnv(prefix), encoding: 'utf8', timeout: NPM_TIMEOUT });
+    const run = spawnSync('npx', ['--no-install', 'kct', '--help'], {
+      cwd: clone,
+      env: npmEnv(prefix),
+      encoding: 'utf8',
+      timeout: NPM_TIMEOUT,
+    });
     expect(run.status, said(run, 'npx kct --help')).toBe(0);
     expect(run.stdout).toContain('Usage: kct');
     const elsewhere = tempDir('kct-prefix-');
@@ -186,7 +243,12 @@ describe('the quick start, on a clean clone', () => {
   });
 
   it('then kct on the sandbox: log in with the key at the prompt, set the model, mark the sample', async () => {
-    expect(tryIt.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['kct sandbox', 'kct auth login', 'kct config set', 'kct one-pass examples/sample-essay.txt']);
+    expect(tryIt.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'kct sandbox',
+      'kct auth login',
+      'kct config set',
+      'kct one-pass examples/sample-essay.txt',
+    ]);
     if (!existsSync(join(prefix, 'bin', 'kct'))) expect(npmLine('npm link -w kct').status).toBe(0);
     const { base_url: baseUrl, keys } = await startClonedSandbox();
     const env = shellEnv();

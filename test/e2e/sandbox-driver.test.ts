@@ -17,9 +17,13 @@ describe('kct sandbox and its SQLite driver', () => {
   });
 
   it.runIf(!hasNodeSqlite)('KCT_SQLITE_DRIVER=node:sqlite on Node 20 names the Node.js that has it (exit 2)', async () => {
-    const run = await runKct(['sandbox', '--port', '0', '--data', tempDir()], { env: kctEnv(tempDir(), { KCT_SQLITE_DRIVER: 'node:sqlite' }) });
+    const run = await runKct(['sandbox', '--port', '0', '--data', tempDir()], {
+      env: kctEnv(tempDir(), { KCT_SQLITE_DRIVER: 'node:sqlite' }),
+    });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`error: node:sqlite is not available in Node.js ${process.version}: it comes with Node.js 22.13 and later`);
+    expect(run.stderr).toContain(
+      `error: node:sqlite is not available in Node.js ${process.version}: it comes with Node.js 22.13 and later`,
+    );
   });
 
   it(`the default driver (${hasNodeSqlite ? 'node:sqlite' : 'better-sqlite3'} here) starts with nothing on stderr, not even a warning`, async () => {

@@ -4,7 +4,7 @@
 // parsed), Ctrl-X Ctrl-E runs it (the shell's eval: a line left incomplete, with a quote still
 // open, is reported instead of waiting for more) and Ctrl-X Ctrl-K empties it. `kct` is a shell
 // function here that writes the arguments it receives, one per line.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -104,7 +104,11 @@ export class ShellSession {
   private output = '';
   private exited = false;
 
-  private constructor(readonly shell: ShellName, private readonly dir: string, private readonly child: ChildProcess) {
+  private constructor(
+    readonly shell: ShellName,
+    private readonly dir: string,
+    private readonly child: ChildProcess,
+  ) {
     child.stdout!.on('data', (chunk: Buffer) => {
       this.output = (this.output + chunk.toString('utf8')).slice(-20_000);
     });
@@ -117,15 +121,17 @@ export class ShellSession {
    * Starts `shell` interactively in `cwd` with the completion script `script` loaded, and waits
    * until its line editor answers.
    */
-  static async start(shell: ShellName, options: { dir: string; cwd: string; script: string; env: Record<string, string | undefined> }): Promise<ShellSession> {
+  static async start(
+    shell: ShellName,
+    options: { dir: string; cwd: string; script: string; env: Record<string, string | undefined> },
+  ): Promise<ShellSession> {
     const { dir, cwd, script } = options;
     mkdirSync(join(dir, 'home'), { recursive: true });
     const rc = join(dir, shell === 'zsh' ? '.zshrc' : `rc.${shell}`);
     writeFileSync(rc, rcFile(shell, dir, script));
     writeFileSync(join(dir, 'inputrc'), '');
-    const command = shell === 'bash' ? `bash --noprofile --rcfile '${rc}' -i`
-      : shell === 'zsh' ? 'zsh -d -i'
-        : `fish --no-config -i -C 'source ${rc}'`;
+    const command =
+      shell === 'bash' ? `bash --noprofile --rcfile '${rc}' -i` : shell === 'zsh' ? 'zsh -d -i' : `fish --no-config -i -C 'source ${rc}'`;
     const env = {
       ...Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined)),
       HOME: join(dir, 'home'),
@@ -139,7 +145,11 @@ export class ShellSession {
       LC_ALL: 'C.UTF-8',
       TERM: 'xterm',
     };
-    const child = spawn('script', ['-qfec', `stty cols 200 rows 50; exec ${command}`, '/dev/null'], { cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', `stty cols 200 rows 50; exec ${command}`, '/dev/null'], {
+      cwd,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const session = new ShellSession(shell, dir, child);
     await session.until(() => session.output.includes('kct-test'), 'the first prompt');
     // the line editor is reading keys once an empty line can be written out
@@ -197,7 +207,8 @@ export class ShellSession {
     const started = Date.now();
     while (!ready()) {
       if (this.exited) throw new Error(`${this.shell} exited while waiting for ${what}; the screen:\n${this.screen()}`);
-      if (Date.now() - started > STEP_LIMIT_MS) throw new Error(`${this.shell}: no answer for ${what} after ${STEP_LIMIT_MS / 1000} s (hang guard); the screen:\n${this.screen()}`);
+      if (Date.now() - started > STEP_LIMIT_MS)
+        throw new Error(`${this.shell}: no answer for ${what} after ${STEP_LIMIT_MS / 1000} s (hang guard); the screen:\n${this.screen()}`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }

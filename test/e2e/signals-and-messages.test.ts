@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, ROOT, inTerminal, kctEnv, parseJson, runKct, tempDir, useSandbox, type RunResult } from './harness.js';
+import { FIXTURES, GENERATED, inTerminal, kctEnv, parseJson, ROOT, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
@@ -59,11 +59,18 @@ describe('kct batch', () => {
   it('cancelling a batch says items are charged as each succeeds, not at acceptance', async () => {
     const dir = tempDir('kct-batch-cancel-');
     // one fast item, then slow ones enough to keep the batch running on a loaded machine
-    writeFileSync(join(dir, 'items.jsonl'), [
-      JSON.stringify({ paper_content: `${essay} fast ${dir}`, student_id: 'fast' }),
-      ...Array.from({ length: 16 }, (_, i) => JSON.stringify({ paper_content: `${essay} slow ${i} ${dir} KCT-SANDBOX-SLOW`, student_id: `slow${i}` })),
-    ].join('\n'));
-    const batch = parseJson<{ task_id: string }[]>((await shared.kct(['batch', join(dir, 'items.jsonl'), '--model', '12', '--no-wait', '--json'])).stdout)[0];
+    writeFileSync(
+      join(dir, 'items.jsonl'),
+      [
+        JSON.stringify({ paper_content: `${essay} fast ${dir}`, student_id: 'fast' }),
+        ...Array.from({ length: 16 }, (_, i) =>
+          JSON.stringify({ paper_content: `${essay} slow ${i} ${dir} KCT-SANDBOX-SLOW`, student_id: `slow${i}` }),
+        ),
+      ].join('\n'),
+    );
+    const batch = parseJson<{ task_id: string }[]>(
+      (await shared.kct(['batch', join(dir, 'items.jsonl'), '--model', '12', '--no-wait', '--json'])).stdout,
+    )[0];
     // wait until an item is marked (and charged), the slow ones still running or queued
     for (let i = 0; i < 200; i++) {
       const record = parseJson<{ items: { status: string }[] }>((await shared.kct(['result', batch.task_id, '--json'])).stdout);
@@ -75,7 +82,9 @@ describe('kct batch', () => {
     const charged = parseJson<{ credits_charged: number }>((await shared.kct(['result', batch.task_id, '--json'])).stdout).credits_charged;
     expect(charged).toBeGreaterThan(0);
     expect(charged).toBeLessThan(17);
-    expect(cancel.stdout).toContain(`${charged} credit${charged === 1 ? '' : 's'} for the items marked before the cancel stay charged, the others are never charged`);
+    expect(cancel.stdout).toContain(
+      `${charged} credit${charged === 1 ? '' : 's'} for the items marked before the cancel stay charged, the others are never charged`,
+    );
     expect(cancel.stdout).not.toContain('at acceptance');
   });
 });
@@ -98,11 +107,23 @@ describe('signals and terminals', () => {
   });
 
   it('with --json, retry notices on stderr are JSON lines', async () => {
-    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (json retry)`, '--student-id', 'kct-429-once', '--idempotency-key', `json-retry-${Date.now()}`, '--json']);
+    const run = await shared.kct([
+      'one-pass',
+      '--model',
+      '12',
+      '--text',
+      `${essay} (json retry)`,
+      '--student-id',
+      'kct-429-once',
+      '--idempotency-key',
+      `json-retry-${Date.now()}`,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const retries = run.stderr.split('\n').filter((line) => /retry/i.test(line));
     expect(retries.length).toBeGreaterThan(0);
-    for (const line of retries) expect(parseJson<{ notice: { code: string; attempt: number } }>(line).notice).toMatchObject({ code: 'retry', attempt: 1 });
+    for (const line of retries)
+      expect(parseJson<{ notice: { code: string; attempt: number } }>(line).notice).toMatchObject({ code: 'retry', attempt: 1 });
   });
 });
 
@@ -136,17 +157,36 @@ describe('messages that were wrong', () => {
 });
 
 describe('--rubric-file and --total-score', () => {
-  it('warns when the rubric\'s criteria add up to more than --total-score, and the README\'s example is consistent', async () => {
+  it("warns when the rubric's criteria add up to more than --total-score, and the README's example is consistent", async () => {
     const rubric = join(ROOT, 'examples', 'rubric.txt');
-    const wrong = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (rubric 20)`, '--rubric-file', rubric, '--cum-method', 'sum', '--total-score', '20', '--no-wait']);
+    const wrong = await shared.kct([
+      'one-pass',
+      '--model',
+      '12',
+      '--text',
+      `${essay} (rubric 20)`,
+      '--rubric-file',
+      rubric,
+      '--cum-method',
+      'sum',
+      '--total-score',
+      '20',
+      '--no-wait',
+    ]);
     expect(wrong.code).toBe(0);
     expect(wrong.stderr).toContain('warning: --total-score 20: the criterion maxima add up to 30, 10 more than total_score 20');
     // the one-pass example of docs/guides/marking-one-answer.md, run as written (with a real answer file for essay.pdf)
     const readme = readFileSync(join(ROOT, 'docs', 'guides', 'marking-one-answer.md'), 'utf8');
     const example = /```sh\n(kct one-pass essay\.pdf --model 12 \\\n[\s\S]*?)\n```/.exec(readme)?.[1];
     expect(example).toBeDefined();
-    const args = example!.replace(/\\\n\s*/g, ' ').match(/"[^"]*"|\S+/g)!.slice(1).map((arg) => arg.replace(/^"|"$/g, ''))
-      .map((arg) => (arg === 'essay.pdf' ? join(GENERATED, 'essay.pdf') : arg === 'rubric.docx' ? join(ROOT, 'examples', 'rubric.docx') : arg))
+    const args = example!
+      .replace(/\\\n\s*/g, ' ')
+      .match(/"[^"]*"|\S+/g)!
+      .slice(1)
+      .map((arg) => arg.replace(/^"|"$/g, ''))
+      .map((arg) =>
+        arg === 'essay.pdf' ? join(GENERATED, 'essay.pdf') : arg === 'rubric.docx' ? join(ROOT, 'examples', 'rubric.docx') : arg,
+      )
       .map((arg) => (arg.startsWith('essay-') ? `${arg}-${Date.now()}` : arg));
     const run = await shared.kct([...args, '--no-wait']);
     expect(run.code, run.stderr).toBe(0);

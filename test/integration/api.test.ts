@@ -12,7 +12,9 @@ describe('kct api', () => {
     const run = await shared.kct(['api', '/credits']);
     expect(run.code).toBe(0);
     expect(parseJson<{ credits: number; scope: string }>(run.stdout)).toMatchObject({ credits: expect.any(Number), scope: 'user' });
-    const raw = parseJson<{ data: { credits: number }; request_id: string }>((await shared.kct(['api', 'GET', '/v1/credits', '--raw'])).stdout);
+    const raw = parseJson<{ data: { credits: number }; request_id: string }>(
+      (await shared.kct(['api', 'GET', '/v1/credits', '--raw'])).stdout,
+    );
     expect(raw.request_id).toMatch(/^req_/);
     expect(typeof raw.data.credits).toBe('number');
     const bare = parseJson<{ model_id: number }[]>((await shared.kct(['api', 'models'])).stdout);
@@ -27,7 +29,18 @@ describe('kct api', () => {
   });
 
   it('-F typed and -f string fields make a JSON body (POST by default); -H Idempotency-Key makes it safe to repeat', async () => {
-    const args = ['api', '/evaluations/one-pass', '-F', 'model_id=12', '-f', 'paper_content=Uniforms help students focus on learning.', '-f', 'student_id=007', '-H', 'Idempotency-Key:api-test-1'];
+    const args = [
+      'api',
+      '/evaluations/one-pass',
+      '-F',
+      'model_id=12',
+      '-f',
+      'paper_content=Uniforms help students focus on learning.',
+      '-f',
+      'student_id=007',
+      '-H',
+      'Idempotency-Key:api-test-1',
+    ];
     const first = await shared.kct(args);
     expect(first.code).toBe(0);
     const task = parseJson<{ task_id: string; status: string; student_id: string }>(first.stdout);
@@ -40,7 +53,17 @@ describe('kct api', () => {
     const dir = tempDir();
     const essay = join(dir, 'essay.txt');
     writeFileSync(essay, 'Reading every day builds vocabulary and focus.');
-    const run = await shared.kct(['api', 'POST', '/evaluations/one-pass', '-F', 'model_id=12', '-F', `answer_files=@${essay}`, '-f', 'style=Short']);
+    const run = await shared.kct([
+      'api',
+      'POST',
+      '/evaluations/one-pass',
+      '-F',
+      'model_id=12',
+      '-F',
+      `answer_files=@${essay}`,
+      '-f',
+      'style=Short',
+    ]);
     expect(run.code).toBe(0);
     const task = parseJson<{ task_id: string }>(run.stdout);
     const result = parseJson<{ status: string }>((await shared.kct(['status', task.task_id, '--watch', '--json'])).stdout);
@@ -50,11 +73,22 @@ describe('kct api', () => {
   it('--input FILE and --input - send a JSON body', async () => {
     const dir = tempDir();
     const body = join(dir, 'batch.json');
-    writeFileSync(body, JSON.stringify({ evaluations: [{ model_id: 12, paper_content: 'One answer.' }, { model_id: 12, paper_content: 'Another answer.' }] }));
+    writeFileSync(
+      body,
+      JSON.stringify({
+        evaluations: [
+          { model_id: 12, paper_content: 'One answer.' },
+          { model_id: 12, paper_content: 'Another answer.' },
+        ],
+      }),
+    );
     const fromFile = parseJson<{ count: number }>((await shared.kct(['api', 'POST', '/evaluations/batch', '--input', body])).stdout);
     expect(fromFile.count).toBe(2);
     const fromStdin = await shared.kct(['api', 'POST', '/feedback-rewrite', '--input', '-'], {
-      input: JSON.stringify({ style: 'paragraph', sections: [{ item: 'Organisation', comment: 'Clear paragraphs. Good links.', score: 4, max_score: 5 }] }),
+      input: JSON.stringify({
+        style: 'paragraph',
+        sections: [{ item: 'Organisation', comment: 'Clear paragraphs. Good links.', score: 4, max_score: 5 }],
+      }),
     });
     expect(fromStdin.code).toBe(0);
     expect(parseJson<{ sections: unknown[] }>(fromStdin.stdout).sections).toHaveLength(1);
@@ -97,14 +131,27 @@ describe('kct api', () => {
   it('prints what a route the spec leaves open sends, as it came (text included)', async () => {
     const api = await fakeApi((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
-      if (url.pathname === '/v1/new-route' && url.searchParams.get('page') === '2' && url.searchParams.getAll('tag').join() === 'a,b') sendJson(res, 200, { data: { items: [1, 2] }, request_id: 'req_1' });
+      if (url.pathname === '/v1/new-route' && url.searchParams.get('page') === '2' && url.searchParams.getAll('tag').join() === 'a,b')
+        sendJson(res, 200, { data: { items: [1, 2] }, request_id: 'req_1' });
       else {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('plain words');
       }
     });
     try {
-      const run = await shared.kct(['api', 'GET', '/new-route', '-F', 'page=2', '-f', 'tag[]=a', '-f', 'tag[]=b', '--base-url', api.baseUrl]);
+      const run = await shared.kct([
+        'api',
+        'GET',
+        '/new-route',
+        '-F',
+        'page=2',
+        '-f',
+        'tag[]=a',
+        '-f',
+        'tag[]=b',
+        '--base-url',
+        api.baseUrl,
+      ]);
       expect(parseJson(run.stdout)).toEqual({ items: [1, 2] });
       expect((await shared.kct(['api', '/other', '--base-url', api.baseUrl])).stdout).toBe('plain words\n');
     } finally {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kctEnv, parseJson, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { kctEnv, parseJson, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -51,7 +51,10 @@ describe('kct auth and config', () => {
 
   it('refuses a key that does not begin with kct_ before sending anything', async () => {
     const env = kctEnv(tempDir());
-    const result = await runKct(['auth', 'login', '--with-key', '--base-url', sandbox.baseUrl], { env, input: 'sk-proj-abcdef1234567890\n' });
+    const result = await runKct(['auth', 'login', '--with-key', '--base-url', sandbox.baseUrl], {
+      env,
+      input: 'sk-proj-abcdef1234567890\n',
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('does not begin with kct_');
     expect(result.stderr).not.toContain('sk-proj-abcdef1234567890');
@@ -60,7 +63,10 @@ describe('kct auth and config', () => {
   it('rejects an invalid key with 401 and stores nothing', async () => {
     const dir = tempDir();
     const env = kctEnv(dir);
-    const result = await runKct(['auth', 'login', '--with-key', '--base-url', sandbox.baseUrl], { env, input: 'kct_not_a_real_key_000000\n' });
+    const result = await runKct(['auth', 'login', '--with-key', '--base-url', sandbox.baseUrl], {
+      env,
+      input: 'kct_not_a_real_key_000000\n',
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('HTTP 401');
     expect(result.stderr).not.toContain('kct_not_a_real_key_000000');
@@ -81,7 +87,9 @@ describe('kct auth and config', () => {
     expect((await runKct(['config', 'set', 'model', '12'], { env })).code).toBe(0);
     expect((await runKct(['config', 'get', 'model'], { env })).stdout.trim()).toBe('12');
     expect((await runKct(['config', 'get', 'model'], { env: { ...env, KCT_MODEL: '13' } })).stdout.trim()).toBe('13');
-    const list = parseJson<Record<string, { value: string | null; source: string | null }>>((await runKct(['config', 'list', '--json'], { env: { ...env, KCT_MODEL: '13' } })).stdout);
+    const list = parseJson<Record<string, { value: string | null; source: string | null }>>(
+      (await runKct(['config', 'list', '--json'], { env: { ...env, KCT_MODEL: '13' } })).stdout,
+    );
     expect(list.model).toEqual({ value: '13', source: 'environment (KCT_MODEL)' });
     expect((await runKct(['config', 'path'], { env })).stdout.trim()).toBe(join(dir, 'config.json'));
     const bad = await runKct(['config', 'set', 'model', 'twelve'], { env });

@@ -8,7 +8,15 @@ const shared = useSandbox();
 interface StatusJson {
   key: string;
   key_source: string;
-  server: { accepted: boolean; credits?: number; scope?: string; account?: string; organization?: string; status?: number; error?: string } | null;
+  server: {
+    accepted: boolean;
+    credits?: number;
+    scope?: string;
+    account?: string;
+    organization?: string;
+    status?: number;
+    error?: string;
+  } | null;
 }
 
 describe('kct auth status', () => {
@@ -24,7 +32,11 @@ describe('kct auth status', () => {
   it('an organization key names the organization', async () => {
     const admin = asUser(shared.sandbox, 'org_admin');
     const report = parseJson<StatusJson>((await admin(['auth', 'status', '--json'])).stdout);
-    expect(report.server).toMatchObject({ accepted: true, scope: 'organization', organization: expect.stringMatching(/^Northfield Academy \(id \d+\)$/) });
+    expect(report.server).toMatchObject({
+      accepted: true,
+      scope: 'organization',
+      organization: expect.stringMatching(/^Northfield Academy \(id \d+\)$/),
+    });
   });
 
   it('a refused key: exit 4, "key refused", never the key itself', async () => {

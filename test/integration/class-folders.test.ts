@@ -6,7 +6,14 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { creditsOf, FIXTURES, GENERATED, parseJson, tempDir, useSandbox } from './harness.js';
 
-interface Row { file: string; student_id: string | null; task_id: string | null; status: string; score: number | null; message?: string }
+interface Row {
+  file: string;
+  student_id: string | null;
+  task_id: string | null;
+  status: string;
+  score: number | null;
+  message?: string;
+}
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
@@ -63,7 +70,12 @@ describe('a class folder with files that cannot be sent', () => {
     expect(records).toHaveLength(14);
     expect(records.filter((r) => r.status === 'SUCCESS')).toHaveLength(10);
     expect(records.filter((r) => r.status === 'NOT_ENTERED')).toHaveLength(1);
-    expect(records.filter((r) => r.status === 'SKIPPED').map((r) => r.file).sort()).toEqual(skipped);
+    expect(
+      records
+        .filter((r) => r.status === 'SKIPPED')
+        .map((r) => r.file)
+        .sort(),
+    ).toEqual(skipped);
     // every file is sent or named on stderr with its reason
     expect(csv.stderr).toContain('ignored: 2 files (.DS_Store, README.md)');
     expect(csv.stderr).toContain('not entered: 1 subfolder (late/); pass --recursive');
@@ -75,7 +87,12 @@ describe('a class folder with files that cannot be sent', () => {
     const ndjson = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--skip-unsupported']);
     expect(ndjson.code).toBe(0);
     const rows = lines(ndjson.stdout).map((line) => parseJson<Row>(line));
-    expect(rows.filter((r) => r.status === 'SKIPPED').map((r) => r.file).sort()).toEqual(skipped);
+    expect(
+      rows
+        .filter((r) => r.status === 'SKIPPED')
+        .map((r) => r.file)
+        .sort(),
+    ).toEqual(skipped);
     expect(rows.find((r) => r.file.endsWith('answer.odt'))?.message).toContain('unsupported file type');
 
     const json = await shared.kct(['one-pass', dir, '--model', '12', '--json', '--skip-unsupported']);
@@ -84,20 +101,38 @@ describe('a class folder with files that cannot be sent', () => {
     expect(array).toHaveLength(14);
     expect(array.filter((r) => r.status === 'SKIPPED')).toHaveLength(3);
     // the subfolder not entered is a row too, with the flag that would enter it
-    expect(array.filter((r) => r.status === 'NOT_ENTERED').map((r) => [r.file, r.message])).toEqual([[`${join(dir, 'late')}/`, 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)']]);
+    expect(array.filter((r) => r.status === 'NOT_ENTERED').map((r) => [r.file, r.message])).toEqual([
+      [`${join(dir, 'late')}/`, 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)'],
+    ]);
 
     const table = await shared.kct(['one-pass', dir, '--model', '12', '--skip-unsupported']);
     expect(table.code).toBe(0);
     expect(table.stdout.match(/SKIPPED/g)).toHaveLength(3);
     expect(table.stdout).toContain('Summary: 10 of 10 answers marked');
-    expect(table.stdout).toContain('Not sent: 3 files skipped (cannot be sent), 1 subfolder not entered (pass --recursive), 2 hidden, system or Markdown files ignored');
+    expect(table.stdout).toContain(
+      'Not sent: 3 files skipped (cannot be sent), 1 subfolder not entered (pass --recursive), 2 hidden, system or Markdown files ignored',
+    );
     // the same answers again: nothing charged twice
     expect(before - (await creditsOf(shared.kct))).toBe(10);
   }, 180_000);
 
   it('--recursive marks the subfolder too; --exclude leaves paths out and says so', async () => {
     const dir = realClass();
-    const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--recursive', '--exclude', '*.odt', '--exclude', 'answer.exe', '--exclude', 'blank.txt']);
+    const run = await shared.kct([
+      'one-pass',
+      dir,
+      '--model',
+      '12',
+      '--output',
+      'ndjson',
+      '--recursive',
+      '--exclude',
+      '*.odt',
+      '--exclude',
+      'answer.exe',
+      '--exclude',
+      'blank.txt',
+    ]);
     expect(run.code).toBe(0);
     const rows = lines(run.stdout).map((line) => parseJson<Row>(line));
     expect(rows).toHaveLength(11);
@@ -120,7 +155,7 @@ describe('a learning platform export (a folder per student)', () => {
     return dir;
   }
 
-  it('--recursive --student-id-from folder: the student id is the student folder (Moodle\'s suffix trimmed)', async () => {
+  it("--recursive --student-id-from folder: the student id is the student folder (Moodle's suffix trimmed)", async () => {
     const dir = moodleExport();
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--student-id-from', 'folder', '--output', 'ndjson']);
     expect(run.code).toBe(0);
@@ -129,13 +164,16 @@ describe('a learning platform export (a folder per student)', () => {
     expect(run.stderr).toContain('several answers share a student id ("Omar Ali_1240" 2 times); add --group-by folder');
   }, 120_000);
 
-  it('--group-by folder: a student\'s files are the pages of one answer (one task each)', async () => {
+  it("--group-by folder: a student's files are the pages of one answer (one task each)", async () => {
     const dir = moodleExport();
     const before = await creditsOf(shared.kct);
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--group-by', 'folder', '--student-id-from', 'folder', '--json']);
     expect(run.code).toBe(0);
     const rows = parseJson<Row[]>(run.stdout);
-    expect(rows.map((r) => [r.student_id, r.status])).toEqual([['Jane Doe_1234', 'SUCCESS'], ['Omar Ali_1240', 'SUCCESS']]);
+    expect(rows.map((r) => [r.student_id, r.status])).toEqual([
+      ['Jane Doe_1234', 'SUCCESS'],
+      ['Omar Ali_1240', 'SUCCESS'],
+    ]);
     expect(rows[1].file).toBe(join(dir, 'Omar Ali_1240_assignsubmission_file_/'));
     expect(before - (await creditsOf(shared.kct))).toBe(2);
   }, 120_000);

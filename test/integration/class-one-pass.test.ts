@@ -4,8 +4,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { parseJson, tempDir, creditsOf, useSandbox } from './harness.js';
 import { essay, makeClass, type Row } from '../e2e/class-fixture.js';
+import { creditsOf, parseJson, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
@@ -18,7 +18,10 @@ describe('a class folder through one-pass', () => {
     expect(run.stderr).not.toContain('error:');
     expect(run.stderr).not.toMatch(/Warning|\(node:\d+\)/);
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<Row>(line));
     expect(rows).toHaveLength(30);
     expect(new Set(rows.map((row) => row.task_id)).size).toBe(30);
     expect(rows.every((row) => row.status === 'SUCCESS' && typeof row.score === 'number')).toBe(true);
@@ -35,7 +38,9 @@ describe('a class folder through one-pass', () => {
     const records = parse(run.stdout, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(30);
     const header = run.stdout.split('\n')[0];
-    expect(header).toBe('file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions,max_score,message,duplicate_of');
+    expect(header).toBe(
+      'file,student_id,task_id,status,score,Thesis & position,Evidence & reasoning,Organisation,Language & conventions,max_score,message,duplicate_of',
+    );
     expect(run.stdout.match(/^file,/gm)).toHaveLength(1);
     for (const record of records) {
       const parts = ['Thesis & position', 'Evidence & reasoning', 'Organisation', 'Language & conventions'].map((c) => Number(record[c]));
@@ -64,7 +69,10 @@ describe('a class folder through one-pass', () => {
     const list = ['student-01.txt', 'student-22.pdf', 'student-27.docx'].map((name) => join(dir, name)).join('\n');
     const run = await shared.kct(['one-pass', '--files-from', '-', '--model', '12', '--output', 'ndjson'], { input: `${list}\n` });
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<Row>(line));
     expect(rows.map((row) => row.student_id).sort()).toEqual(['student-01', 'student-22', 'student-27']);
   }, 120_000);
 
@@ -136,7 +144,14 @@ describe('safe to run again', () => {
     expect(changed.code).toBe(0);
     expect(changed.stderr).toContain('b.txt changed since the last run: submitting it as a new answer');
     expect(changed.stderr.match(/> POST .*one-pass/g)).toHaveLength(1);
-    const ids = (text: string) => Object.fromEntries(text.trim().split('\n').map((l) => parseJson<Row>(l)).map((r) => [r.file, r.task_id]));
+    const ids = (text: string) =>
+      Object.fromEntries(
+        text
+          .trim()
+          .split('\n')
+          .map((l) => parseJson<Row>(l))
+          .map((r) => [r.file, r.task_id]),
+      );
     const before = ids(first.stdout);
     const after = ids(changed.stdout);
     expect(after[join(dir, 'a.txt')]).toBe(before[join(dir, 'a.txt')]);

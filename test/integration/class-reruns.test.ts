@@ -11,9 +11,22 @@ import { creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.j
 
 const shared = useSandbox();
 
-interface Row { file: string; student_id: string | null; task_id: string | null; status: string; message?: string; replayed?: boolean; duplicate_of?: string; credits_charged: number | null }
+interface Row {
+  file: string;
+  student_id: string | null;
+  task_id: string | null;
+  status: string;
+  message?: string;
+  replayed?: boolean;
+  duplicate_of?: string;
+  credits_charged: number | null;
+}
 
-const ndjson = (text: string) => text.split('\n').filter(Boolean).map((line) => parseJson<Row>(line));
+const ndjson = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => parseJson<Row>(line));
 
 function textClass(count: number, tag: string): string {
   const dir = join(tempDir('kct-reruns-'), 'class');
@@ -29,7 +42,9 @@ describe('re-running a class folder', () => {
     const journal = join(dir, '..', 'marks.journal');
     const before = await creditsOf(shared.kct);
     // --via auto batches with --resume from KCT_BATCH_FROM plain-text answers (500 by default)
-    const first = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson'], { env: { KCT_BATCH_FROM: '5' } });
+    const first = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson'], {
+      env: { KCT_BATCH_FROM: '5' },
+    });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('in batches of up to 100');
     expect(before - (await creditsOf(shared.kct))).toBe(6);
@@ -40,7 +55,12 @@ describe('re-running a class folder', () => {
     expect(again.code, again.stderr).toBe(0);
     const rows = ndjson(again.stdout);
     expect(rows).toHaveLength(7);
-    expect(rows.filter((row) => row.replayed).map((row) => row.file).sort()).toEqual([1, 2, 3, 4, 5, 6].map((i) => join(dir, `pupil-${i}.txt`)));
+    expect(
+      rows
+        .filter((row) => row.replayed)
+        .map((row) => row.file)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5, 6].map((i) => join(dir, `pupil-${i}.txt`)));
     expect(before - (await creditsOf(shared.kct))).toBe(7);
 
     // and in a batch again: still nothing charged twice
@@ -61,7 +81,10 @@ describe('re-running a class folder', () => {
   it('a Moodle export: an empty student folder is a row with its reason in csv, ndjson, json and the report', async () => {
     const dir = join(tempDir('kct-moodle-'), 'export');
     const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
-    for (const [name, tag] of [['Ann Lee_1111', 'a'], ['Bo Chen_3333', 'b']]) {
+    for (const [name, tag] of [
+      ['Ann Lee_1111', 'a'],
+      ['Bo Chen_3333', 'b'],
+    ]) {
       mkdirSync(join(dir, `${name}_assignsubmission_file_`), { recursive: true });
       writeFileSync(join(dir, `${name}_assignsubmission_file_`, 'essay.txt'), `${essay}\n(${tag})`);
     }
@@ -81,7 +104,11 @@ describe('re-running a class folder', () => {
     expect(html).toContain('2 <small>of 2 answers</small>');
 
     const json = await shared.kct(['one-pass', dir, ...flags, '--json']);
-    expect(parseJson<Row[]>(json.stdout).map((row) => [row.student_id, row.status])).toEqual([['Ann Lee_1111', 'SUCCESS'], ['Bo Chen_3333', 'SUCCESS'], ['Eve Kim_2222', 'EMPTY']]);
+    expect(parseJson<Row[]>(json.stdout).map((row) => [row.student_id, row.status])).toEqual([
+      ['Ann Lee_1111', 'SUCCESS'],
+      ['Bo Chen_3333', 'SUCCESS'],
+      ['Eve Kim_2222', 'EMPTY'],
+    ]);
   });
 
   it('without --recursive, student subfolders are NOT_ENTERED rows; a run that stops on a file names them too', async () => {
@@ -90,7 +117,10 @@ describe('re-running a class folder', () => {
     writeFileSync(join(dir, 'late', 'pupil-9.txt'), 'A late answer about uniforms.');
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
     expect(run.code, run.stderr).toBe(0);
-    expect(ndjson(run.stdout).find((row) => row.status === 'NOT_ENTERED')).toMatchObject({ file: `${join(dir, 'late')}/`, message: 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)' });
+    expect(ndjson(run.stdout).find((row) => row.status === 'NOT_ENTERED')).toMatchObject({
+      file: `${join(dir, 'late')}/`,
+      message: 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)',
+    });
 
     writeFileSync(join(dir, 'notes.odt'), 'PK not an answer');
     const refused = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
@@ -109,7 +139,9 @@ describe('re-running a class folder', () => {
     const before = await creditsOf(shared.kct);
     const table = await shared.kct(['one-pass', file, '--model', '12', '--no-wait']);
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^Already submitted: tsk_\S+ \(the same answer was sent before; no new charge\)\nStatus now: SUCCESS, score [\d.]+ \/ \d+, 1 credit charged\n/);
+    expect(table.stdout).toMatch(
+      /^Already submitted: tsk_\S+ \(the same answer was sent before; no new charge\)\nStatus now: SUCCESS, score [\d.]+ \/ \d+, 1 credit charged\n/,
+    );
     const json = await shared.kct(['one-pass', file, '--model', '12', '--no-wait', '--json']);
     expect(parseJson<Record<string, unknown>>(json.stdout)).toMatchObject({ status: 'SUCCESS', replayed: true, credits_charged: 1 });
     expect(await creditsOf(shared.kct)).toBe(before);
@@ -123,7 +155,9 @@ describe('re-running a class folder', () => {
     expect(run.code, run.stderr).toBe(0);
     const zoe = ndjson(run.stdout).find((row) => row.file.endsWith('Zoe Copy of pupil-1.txt'));
     expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt') });
-    expect(run.stderr).toContain(`Identical answers (1; every byte the same, each marked on its own, duplicate_of in the rows):\n  ${join(dir, 'Zoe Copy of pupil-1.txt')} = ${join(dir, 'pupil-1.txt')}`);
+    expect(run.stderr).toContain(
+      `Identical answers (1; every byte the same, each marked on its own, duplicate_of in the rows):\n  ${join(dir, 'Zoe Copy of pupil-1.txt')} = ${join(dir, 'pupil-1.txt')}`,
+    );
     expect(readFileSync(report, 'utf8')).toContain('Identical answers (1)');
   });
 
@@ -140,7 +174,9 @@ describe('re-running a class folder', () => {
     });
     expect(ctrlC.signal.aborted).toBe(true);
     expect(run.code).toBe(130);
-    const [, unfinished, finished] = /interrupted; (\d+) tasks? not yet seen finished may still be running on the service \((\d+) tasks? seen finished/.exec(run.stderr) ?? [];
+    const [, unfinished, finished] =
+      /interrupted; (\d+) tasks? not yet seen finished may still be running on the service \((\d+) tasks? seen finished/.exec(run.stderr) ??
+      [];
     expect(Number(finished)).toBe(ndjson(run.stdout).length);
     expect(Number(unfinished) + Number(finished)).toBeLessThanOrEqual(12);
     expect(run.stderr).toContain('Run the same command again to collect them');

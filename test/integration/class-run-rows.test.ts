@@ -27,7 +27,9 @@ describe('--report holds every row of the run', () => {
     writeFileSync(join(dir, 'pupil-5.odt'), 'PK odt');
     const out = tempDir('kct-new-user-out-');
     const report = join(out, 'class.html');
-    const run = await shared.kct(['one-pass', dir, '--model', '12', '--skip-unsupported', '--output', 'ndjson', '--report', report], { timeoutMs: 120_000 });
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--skip-unsupported', '--output', 'ndjson', '--report', report], {
+      timeoutMs: 120_000,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('6 answers, 3 marked, 3 not marked');
     const html = readFileSync(report, 'utf8');
@@ -47,10 +49,17 @@ describe('a quoted glob follows the folder rules', () => {
     writeFileSync(join(dir, '.hidden.txt'), essay);
     mkdirSync(join(dir, 'late'));
     writeFileSync(join(dir, 'late', 'pupil-3.txt'), `${essay}\n(late ${dir})`);
-    const run = await shared.kct(['one-pass', `${dir}/*`, '--model', '12', '--output', 'csv'], { timeoutMs: 120_000, cwd: tempDir('kct-new-user-cwd-') });
+    const run = await shared.kct(['one-pass', `${dir}/*`, '--model', '12', '--output', 'csv'], {
+      timeoutMs: 120_000,
+      cwd: tempDir('kct-new-user-cwd-'),
+    });
     expect(run.code).toBe(0);
     const rows = parse(run.stdout, { columns: true }) as Record<string, string>[];
-    expect(rows.map((row) => [row.file, row.status])).toEqual([[`${dir}/late/`, 'NOT_ENTERED'], [`${dir}/pupil-1.txt`, 'SUCCESS'], [`${dir}/pupil-2.txt`, 'SUCCESS']]);
+    expect(rows.map((row) => [row.file, row.status])).toEqual([
+      [`${dir}/late/`, 'NOT_ENTERED'],
+      [`${dir}/pupil-1.txt`, 'SUCCESS'],
+      [`${dir}/pupil-2.txt`, 'SUCCESS'],
+    ]);
     expect(run.stderr).toContain(`ignored: 2 files (${dir}/.hidden.txt, ${dir}/README.md)`);
     expect(run.stderr).toContain(`not entered: 1 subfolder (${dir}/late/)`);
     expect(run.stderr).toContain(`[1/2] ${dir}/pupil-1.txt SUCCESS`);
@@ -63,10 +72,15 @@ describe('a quoted glob follows the folder rules', () => {
     writeFileSync(join(dir, 'late', 'pupil-3.txt'), `${essay}\n(late ${dir})`);
     const recursive = await shared.kct(['one-pass', `${dir}/*`, '--recursive', '--model', '12', '--output', 'csv'], { timeoutMs: 120_000 });
     expect(recursive.code).toBe(0);
-    expect((parse(recursive.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.file)).toEqual([`${dir}/late/pupil-3.txt`, `${dir}/pupil-1.txt`].sort());
+    expect((parse(recursive.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.file)).toEqual(
+      [`${dir}/late/pupil-3.txt`, `${dir}/pupil-1.txt`].sort(),
+    );
     const deep = await shared.kct(['one-pass', `${dir}/**/*.txt`, '--model', '12', '--output', 'csv'], { timeoutMs: 120_000 });
     expect(deep.code).toBe(0);
-    expect((parse(deep.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.file).sort()).toEqual([`${dir}/late/pupil-3.txt`, `${dir}/pupil-1.txt`]);
+    expect((parse(deep.stdout, { columns: true }) as Record<string, string>[]).map((row) => row.file).sort()).toEqual([
+      `${dir}/late/pupil-3.txt`,
+      `${dir}/pupil-1.txt`,
+    ]);
     expect(deep.stderr).not.toContain('same file');
   });
 });
@@ -77,7 +91,10 @@ describe('a dangling link inside a folder', () => {
     symlinkSync(join(dir, 'gone.txt'), join(dir, 'broken.txt'));
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--skip-unsupported', '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
     const broken = rows.find((row) => row.file === join(dir, 'broken.txt'));
     expect(broken?.status).toBe('SKIPPED');
     expect(broken?.message).toContain('a link to a file that does not exist');
@@ -101,28 +118,36 @@ async function holdingProxy(target: string) {
   let arrived: () => void = () => {};
   const upstream = new URL(target);
   const server = createServer((req, res) => {
-    const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const reply = () => res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
-        if (req.method !== 'POST') return reply();
-        held.push(reply);
-        arrived();
-      });
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const reply = () => res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+          if (req.method !== 'POST') return reply();
+          held.push(reply);
+          arrived();
+        });
+      },
+    );
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     /** Resolves once `count` submissions were accepted by the sandbox (their answers held here). */
-    accepted: (count: number) => new Promise<void>((resolve) => {
-      arrived = () => held.length >= count && resolve();
-      arrived();
-    }),
+    accepted: (count: number) =>
+      new Promise<void>((resolve) => {
+        arrived = () => held.length >= count && resolve();
+        arrived();
+      }),
     release: () => held.splice(0).forEach((reply) => reply()),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -150,7 +175,11 @@ describe('Ctrl-C while submissions are under way', () => {
       expect(result.code).toBe(130);
       // only what kct saw: two tasks accepted, neither seen finished
       expect(result.stderr).toContain('interrupted; 2 tasks not yet seen finished may still be running on the service');
-      const lines = readFileSync(journal, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = readFileSync(journal, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines.filter((line) => typeof line.task_id === 'string')).toHaveLength(2);
     } finally {
       proxy.release();
@@ -181,7 +210,10 @@ describe('CSV cells', () => {
   });
 
   it('a lone "-" (stdin) is no formula, while a cell that starts one is still guarded; kct result leaves file empty', async () => {
-    const stdin = await shared.kct(['one-pass', '-', '--model', '12', '--student-id', '=1+1', '--output', 'csv'], { input: essay, timeoutMs: 120_000 });
+    const stdin = await shared.kct(['one-pass', '-', '--model', '12', '--student-id', '=1+1', '--output', 'csv'], {
+      input: essay,
+      timeoutMs: 120_000,
+    });
     expect(stdin.code).toBe(0);
     const [row] = parse(stdin.stdout, { columns: true }) as Record<string, string>[];
     expect(row.file).toBe('-');

@@ -21,7 +21,12 @@ async function clientFor(handler: (url: string, res: ServerResponse) => void): P
   const server = createServer((req, res) => handler(req.url ?? '', res));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client = new KctClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: KEY, env: {}, retry: { maxRetries: 0 } });
+  const client = new KctClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    apiKey: KEY,
+    env: {},
+    retry: { maxRetries: 0 },
+  });
   clients.push(client);
   return client;
 }

@@ -1,7 +1,7 @@
 // A small HTTP proxy in front of a real sandbox, for tests about how kct uses the service: it
 // records every request (method, path, when it arrived, the status answered, the task id in the
 // path) and may answer some itself (a 429 with Retry-After) instead of forwarding them.
-import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Seen {
@@ -58,10 +58,11 @@ export async function startCountingProxy(targetBaseUrl: string): Promise<Countin
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   proxy.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${target.pathname.replace(/\/$/, '')}`;
-  proxy.close = () => new Promise<void>((done) => {
-    server.closeAllConnections();
-    server.close(() => done());
-  });
+  proxy.close = () =>
+    new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
   return proxy;
 }
 

@@ -4,10 +4,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../e2e/harness.js';
-import { asUser, parseJson, tempDir, type RunOptions } from './harness.js';
+import { type Sandbox, startSandbox } from '../e2e/harness.js';
+import { asUser, parseJson, type RunOptions, tempDir } from './harness.js';
 
-const essay = 'School uniforms reduce pressure on families. For example, costs fell. However, uniforms limit expression, so schools should allow choice.';
+const essay =
+  'School uniforms reduce pressure on families. For example, costs fell. However, uniforms limit expression, so schools should allow choice.';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -46,7 +47,9 @@ describe('a sandbox that dies while kct watches', () => {
     const kct = asUser(sandbox);
     const run = await kct(['one-pass', '--model', '12', '--text', essay, '--json', '--timeout', '30m'], killSandboxWhen(/accepted tsk_/));
     expect(run.code).toBe(9);
-    const error = parseJson<{ error: { code: string; message: string; exit_code: number; suggestion: string } }>(run.stderr.trim().split('\n').pop()!).error;
+    const error = parseJson<{ error: { code: string; message: string; exit_code: number; suggestion: string } }>(
+      run.stderr.trim().split('\n').pop()!,
+    ).error;
     expect(error).toMatchObject({ code: 'connection', exit_code: 9 });
     expect(error.message).toMatch(/^the server stopped answering while task tsk_\w+ was being watched/);
     expect(error.suggestion).toContain('resume with: the same command');
@@ -69,7 +72,11 @@ describe('a sandbox that dies while kct marks a class', () => {
     await running.kill();
     const run = await marking;
     expect(run.code).toBe(9);
-    const rows = run.stdout.trim().split('\n').filter(Boolean).map((line) => parseJson<{ file: string; status: string; message?: string }>(line));
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => parseJson<{ file: string; status: string; message?: string }>(line));
     expect(rows).toHaveLength(12);
     expect(rows.some((row) => row.status === 'SUCCESS')).toBe(false);
     expect(rows.every((row) => ['ERROR', 'NOT_SENT'].includes(row.status))).toBe(true);

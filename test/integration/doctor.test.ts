@@ -13,14 +13,24 @@ interface DoctorJson {
   checks: { name: string; label: string; status: string; detail: string; ms?: number; [key: string]: unknown }[];
 }
 
-const lines = (stdout: string) => stdout.trim().split('\n').map((line) => line.split(/\s{2,}/).slice(0, 2));
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(/\s{2,}/).slice(0, 2));
 
 describe('kct doctor', () => {
   it('passes every check in order, one plain line each when piped', async () => {
     const run = await shared.kct(['doctor']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(lines(run.stdout)).toEqual([['ok', 'configuration'], ['ok', 'API key'], ['ok', 'base URL'], ['ok', 'key accepted'], ['ok', 'models']]);
+    expect(lines(run.stdout)).toEqual([
+      ['ok', 'configuration'],
+      ['ok', 'API key'],
+      ['ok', 'base URL'],
+      ['ok', 'key accepted'],
+      ['ok', 'models'],
+    ]);
     expect(run.stdout).toContain('key from environment (KCT_API_KEY)');
     expect(run.stdout).toMatch(/answers like the API in \d+ ms \(HTTP 401 without a key\)/);
     expect(run.stdout).toContain('scope user, account user (id 1)');
@@ -35,11 +45,18 @@ describe('kct doctor', () => {
     expect(report.ok).toBe(true);
     expect(report.exit_code).toBe(0);
     expect(report.checks.map((check) => [check.name, check.status])).toEqual([
-      ['config', 'ok'], ['key', 'ok'], ['base_url', 'ok'], ['access', 'ok'], ['models', 'ok'], ['mark', 'ok'],
+      ['config', 'ok'],
+      ['key', 'ok'],
+      ['base_url', 'ok'],
+      ['access', 'ok'],
+      ['models', 'ok'],
+      ['mark', 'ok'],
     ]);
     const mark = report.checks.at(-1)!;
     // A plausible score, stated as proof that marking works, not as a judgement.
-    expect(mark.detail).toMatch(/^SUCCESS in [\d.]+ s: the service marked the built-in sample \([\d.]+ of 20, which shows only that marking works\)/);
+    expect(mark.detail).toMatch(
+      /^SUCCESS in [\d.]+ s: the service marked the built-in sample \([\d.]+ of 20, which shows only that marking works\)/,
+    );
     expect(typeof mark.score).toBe('number');
     expect(mark.score).toBeGreaterThanOrEqual(8);
     expect(mark.task_id).toMatch(/^tsk_/);
@@ -59,7 +76,13 @@ describe('kct doctor', () => {
   it('no key: the key check fails (exit 4) and the base URL is still probed', async () => {
     const run = await runKct(['doctor'], { env: kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl }) });
     expect(run.code).toBe(4);
-    expect(lines(run.stdout)).toEqual([['ok', 'configuration'], ['fail', 'API key'], ['ok', 'base URL'], ['skip', 'key accepted'], ['skip', 'models']]);
+    expect(lines(run.stdout)).toEqual([
+      ['ok', 'configuration'],
+      ['fail', 'API key'],
+      ['ok', 'base URL'],
+      ['skip', 'key accepted'],
+      ['skip', 'models'],
+    ]);
     expect(run.stderr).toContain('no API key');
   });
 
@@ -68,13 +91,19 @@ describe('kct doctor', () => {
     expect(run.code).toBe(2);
     expect(lines(run.stdout)[0]).toEqual(['fail', 'configuration']);
     expect(run.stdout).toContain('the profile "nosuch" (from --profile) does not exist');
-    expect(lines(run.stdout).slice(1).every(([status]) => status === 'skip')).toBe(true);
+    expect(
+      lines(run.stdout)
+        .slice(1)
+        .every(([status]) => status === 'skip'),
+    ).toBe(true);
   });
 
   it('a config file that is not JSON fails the configuration check (exit 2), naming it', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles": ');
-    const run = await runKct(['doctor'], { env: kctEnv(dir, { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }) });
+    const run = await runKct(['doctor'], {
+      env: kctEnv(dir, { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }),
+    });
     expect(run.code).toBe(2);
     expect(run.stdout).toMatch(/fail\s+configuration\s+the config file .*config\.json is not valid JSON/);
   });

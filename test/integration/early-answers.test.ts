@@ -4,11 +4,11 @@
 // that answers at the headers and resets the connection (a stand-in for any server, outside the
 // project), then 30 times against the real sandbox.
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, kctEnv, runKct, tempDir, useSandbox, type RunResult } from './harness.js';
+import { asUser, kctEnv, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
 
 const BIG = 5 * 1024 * 1024;
 
@@ -30,7 +30,10 @@ async function refusingServer(status: number, message: string): Promise<{ baseUr
       if (!head.includes('\r\n\r\n')) return;
       head = null as unknown as string;
       const body = JSON.stringify({ error: { code: `http_${status}`, message } });
-      socket.write(`HTTP/1.1 ${status} Refused\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nx-request-id: req_early\r\n\r\n${body}`, () => socket.destroy());
+      socket.write(
+        `HTTP/1.1 ${status} Refused\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nx-request-id: req_early\r\n\r\n${body}`,
+        () => socket.destroy(),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,7 +56,11 @@ describe('a server that answers before reading the upload, then resets the conne
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   });
 
-  for (const [status, code, message] of [[401, 4, 'The API key is not valid.'], [403, 4, 'No access to this model.'], [413, 2, 'The file is larger than 20 MB.']] as const) {
+  for (const [status, code, message] of [
+    [401, 4, 'The API key is not valid.'],
+    [403, 4, 'No access to this model.'],
+    [413, 2, 'The file is larger than 20 MB.'],
+  ] as const) {
     it(`${status}: exit ${code} for one-pass, evaluate and upload, every time`, async () => {
       const { baseUrl, server } = await refusingServer(status, message);
       servers.push(server);
@@ -81,7 +88,13 @@ describe('the real sandbox and a wrong key', () => {
     const runs: RunResult[] = [];
     // three at a time: the machine is shared; the outcome must not depend on timing anyway
     for (let i = 0; i < 30; i += 3) {
-      runs.push(...(await Promise.all([0, 1, 2].map(() => wrong(['one-pass', pdf, '--model', '12'], { env: { KCT_API_KEY: 'kct_sbx_00000000000000000000000000000000' } })))));
+      runs.push(
+        ...(await Promise.all(
+          [0, 1, 2].map(() =>
+            wrong(['one-pass', pdf, '--model', '12'], { env: { KCT_API_KEY: 'kct_sbx_00000000000000000000000000000000' } }),
+          ),
+        )),
+      );
     }
     expect(runs.map((run) => run.code)).toEqual(Array(30).fill(4));
     for (const run of runs) expectTheAnswer(run, 4, 401);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, kctEnv, parseJson, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { asUser, kctEnv, parseJson, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
 
 // The exit-code table, in-process; a reader closing kct's stdout early is test/e2e/closed-pipe.test.ts.
 
@@ -32,19 +32,25 @@ describe('exit codes, against the sandbox', () => {
 
   it('2 for an HTTP 400 or 413 from the server, with its message and request id', async () => {
     for (const status of [400, 413]) {
-      await withServer(status, { error: { code: 'invalid_request', message: `server says ${status}`, status }, request_id: 'req_abc' }, async (baseUrl) => {
-        const run = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
-        expect(run.code).toBe(2);
-        expect(run.stderr).toContain(`server says ${status}`);
-        expect(run.stderr).toContain('req_abc');
-      });
+      await withServer(
+        status,
+        { error: { code: 'invalid_request', message: `server says ${status}`, status }, request_id: 'req_abc' },
+        async (baseUrl) => {
+          const run = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
+          expect(run.code).toBe(2);
+          expect(run.stderr).toContain(`server says ${status}`);
+          expect(run.stderr).toContain('req_abc');
+        },
+      );
     }
   });
 
   it('3 when the task ends FAILURE or CANCEL', async () => {
     const kct = asUser(sandbox);
     expect((await kct(['one-pass', '--model', '12', '--text', 'KCT-SANDBOX-FAIL'])).code).toBe(3);
-    const accepted = parseJson<{ task_id: string }>((await kct(['one-pass', '--model', '12', '--text', `${answer} KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout);
+    const accepted = parseJson<{ task_id: string }>(
+      (await kct(['one-pass', '--model', '12', '--text', `${answer} KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout,
+    );
     const cancel = await kct(['cancel', accepted.task_id, '--json']);
     expect(cancel.code).toBe(0);
     expect(parseJson<{ status: string }>(cancel.stdout).status).toBe('CANCEL');
@@ -60,7 +66,9 @@ describe('exit codes, against the sandbox', () => {
   });
 
   it('4 for 401 (bad key) and 403 (former admin organization key)', async () => {
-    const bad = await runKct(['credits'], { env: kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: 'kct_wrong_key_1234567890' }) });
+    const bad = await runKct(['credits'], {
+      env: kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: 'kct_wrong_key_1234567890' }),
+    });
     expect(bad.code).toBe(4);
     expect(bad.stderr).toContain('HTTP 401');
     const former = await asUser(sandbox, 'former_admin')(['models']);
@@ -107,18 +115,33 @@ describe('exit codes, against the sandbox', () => {
     const down = await runKct(['credits'], { env });
     expect(down.code).toBe(9);
     expect(down.stderr).toContain('cannot reach');
-    const limited = await asUser(sandbox)(['one-pass', '--model', '12', '--text', answer, '--student-id', 'kct-429', '--idempotency-key', `k-${Date.now()}`]);
+    const limited = await asUser(sandbox)([
+      'one-pass',
+      '--model',
+      '12',
+      '--text',
+      answer,
+      '--student-id',
+      'kct-429',
+      '--idempotency-key',
+      `k-${Date.now()}`,
+    ]);
     expect(limited.code).toBe(9);
     expect(limited.stderr).toContain('HTTP 429');
   });
 
   it('9 for a server that answers 500 (500 is not a retried status: one request)', async () => {
     let hits = 0;
-    await withServer(500, { message: 'boom' }, async (baseUrl) => {
-      const run = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
-      expect(run.code).toBe(9);
-      expect(run.stderr).toContain('boom');
-    }, () => hits++);
+    await withServer(
+      500,
+      { message: 'boom' },
+      async (baseUrl) => {
+        const run = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
+        expect(run.code).toBe(9);
+        expect(run.stderr).toContain('boom');
+      },
+      () => hits++,
+    );
     expect(hits).toBe(1);
   });
 

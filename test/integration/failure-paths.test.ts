@@ -1,11 +1,10 @@
 // Failure paths found in review, in-process: hostile or hanging servers, local files that cannot
 // be used, and partial progress that must not be lost. The machine's own limits (a process with
 // 256 file descriptors) are test/e2e/file-descriptors.test.ts.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asUser, fakeApi, FIXTURES, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
-import { readFileSync } from 'node:fs';
+import { asUser, FIXTURES, fakeApi, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 
@@ -17,7 +16,16 @@ const available = async () => parseJson<{ available: number }>((await shared.kct
 describe('servers that misbehave', () => {
   it('control sequences in server text never reach the terminal', async () => {
     const api = await fakeApi((_req, res) => {
-      sendJson(res, 200, { data: { task_id: 'tsk_x', status: 'PROGRESS', stage: 'processing', cur_step_name: 'grading\u001b]0;owned\u0007', message: 'clear\u001b[2J\u001b[Hscreen', progress: 40 } });
+      sendJson(res, 200, {
+        data: {
+          task_id: 'tsk_x',
+          status: 'PROGRESS',
+          stage: 'processing',
+          cur_step_name: 'grading\u001b]0;owned\u0007',
+          message: 'clear\u001b[2J\u001b[Hscreen',
+          progress: 40,
+        },
+      });
     });
     try {
       const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }), CI: undefined };
@@ -38,7 +46,10 @@ describe('servers that misbehave', () => {
       // never answer
     });
     try {
-      const run = await runKct(['status', 'tsk_hang', '--watch', '--timeout', '1s'], { env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }), timeoutMs: 30_000 });
+      const run = await runKct(['status', 'tsk_hang', '--watch', '--timeout', '1s'], {
+        env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }),
+        timeoutMs: 30_000,
+      });
       expect(run.code).toBe(8);
       expect(run.stderr).toContain('still not final after 1 s');
     } finally {
@@ -56,13 +67,25 @@ describe('servers that misbehave', () => {
         return sendJson(res, 202, { task_id: key.endsWith('-retry1') ? 'tsk_second' : 'tsk_first', status: 'QUEUED' });
       }
       const first = url.includes('tsk_first');
-      if (url.endsWith('/status')) return sendJson(res, 200, { task_id: first ? 'tsk_first' : 'tsk_second', status: first ? 'FAILURE' : 'SUCCESS' });
-      return sendJson(res, 200, first
-        ? { task_id: 'tsk_first', status: 'FAILURE', retryable: true, evaluation: [{ type: 'error', comment: 'grader crashed' }] }
-        : { task_id: 'tsk_second', status: 'SUCCESS', score: 7, evaluation: [{ item: 'Ideas', score: 7, max_score: 10, feedback: 'ok' }] });
+      if (url.endsWith('/status'))
+        return sendJson(res, 200, { task_id: first ? 'tsk_first' : 'tsk_second', status: first ? 'FAILURE' : 'SUCCESS' });
+      return sendJson(
+        res,
+        200,
+        first
+          ? { task_id: 'tsk_first', status: 'FAILURE', retryable: true, evaluation: [{ type: 'error', comment: 'grader crashed' }] }
+          : {
+              task_id: 'tsk_second',
+              status: 'SUCCESS',
+              score: 7,
+              evaluation: [{ item: 'Ideas', score: 7, max_score: 10, feedback: 'ok' }],
+            },
+      );
     });
     try {
-      const run = await runKct(['one-pass', '--model', '12', '--text', essay, '--json'], { env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
+      const run = await runKct(['one-pass', '--model', '12', '--text', essay, '--json'], {
+        env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }),
+      });
       expect(run.code).toBe(0);
       expect(parseJson<{ task_id: string }>(run.stdout).task_id).toBe('tsk_second');
       expect(run.stderr).toContain('submitting it again');
@@ -77,11 +100,22 @@ describe('servers that misbehave', () => {
     let count = 0;
     const api = await fakeApi((_, res) => {
       count += 1;
-      if (count === 1) return sendJson(res, 201, { data: { name: 'essay.txt', mime_type: 'text/plain', size: 10, path: '/files/a/essay.txt', url: 'https://files.example/a/essay.txt' } });
+      if (count === 1)
+        return sendJson(res, 201, {
+          data: {
+            name: 'essay.txt',
+            mime_type: 'text/plain',
+            size: 10,
+            path: '/files/a/essay.txt',
+            url: 'https://files.example/a/essay.txt',
+          },
+        });
       return sendJson(res, 500, { error: { message: 'disk full' } });
     });
     try {
-      const run = await runKct(['upload', join(FIXTURES, 'essay.txt'), join(FIXTURES, 'short.txt'), '--output', 'ndjson'], { env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }) });
+      const run = await runKct(['upload', join(FIXTURES, 'essay.txt'), join(FIXTURES, 'short.txt'), '--output', 'ndjson'], {
+        env: kctEnv(tempDir(), { KCT_BASE_URL: api.baseUrl, KCT_API_KEY: 'kct_test_key_123456' }),
+      });
       expect(run.code).toBe(9);
       expect(run.stdout).toContain('https://files.example/a/essay.txt');
       expect(run.stderr).toContain('disk full');
@@ -97,7 +131,10 @@ describe('local input that cannot be used', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('not an http(s) URL');
     expect(run.stderr).not.toContain('retrying');
-    const login = await runKct(['auth', 'login', '--with-key', '--base-url', 'foo'], { env: kctEnv(tempDir()), input: 'kct_test_key_123456\n' });
+    const login = await runKct(['auth', 'login', '--with-key', '--base-url', 'foo'], {
+      env: kctEnv(tempDir()),
+      input: 'kct_test_key_123456\n',
+    });
     expect(login.code).toBe(2);
   });
 
@@ -110,7 +147,18 @@ describe('local input that cannot be used', () => {
   });
 
   it('missing local files named by flags are usage errors (exit 2), not bugs', async () => {
-    const run = await shared.kct(['callbacks', 'verify', '--id', 'msg_1', '--timestamp', '1', '--signature', 'v1,x', '--secret-file', '/nonexistent/secret']);
+    const run = await shared.kct([
+      'callbacks',
+      'verify',
+      '--id',
+      'msg_1',
+      '--timestamp',
+      '1',
+      '--signature',
+      'v1,x',
+      '--secret-file',
+      '/nonexistent/secret',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).not.toContain('bug');
   });
@@ -124,8 +172,23 @@ describe('local input that cannot be used', () => {
 
 describe('partial progress is kept', () => {
   it('cancelling a legacy task says its charge stays', async () => {
-    const assignment = parseJson<{ assignment_id: number }>((await shared.kct(['assign', '--model', '12', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-31', '--expected', '1', '--json'])).stdout);
-    const task = parseJson<{ task_id: string }>((await shared.kct(['evaluate', '--assignment', String(assignment.assignment_id), '--text', `${essay} KCT-SANDBOX-SLOW`, '--no-wait', '--json'])).stdout);
+    const assignment = parseJson<{ assignment_id: number }>(
+      (await shared.kct(['assign', '--model', '12', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-31', '--expected', '1', '--json']))
+        .stdout,
+    );
+    const task = parseJson<{ task_id: string }>(
+      (
+        await shared.kct([
+          'evaluate',
+          '--assignment',
+          String(assignment.assignment_id),
+          '--text',
+          `${essay} KCT-SANDBOX-SLOW`,
+          '--no-wait',
+          '--json',
+        ])
+      ).stdout,
+    );
     const cancel = await shared.kct(['cancel', task.task_id]);
     expect(cancel.code).toBe(0);
     expect(cancel.stdout).toContain('charged at acceptance stay charged');

@@ -46,7 +46,11 @@ function sectionsOf(body: any): { item: string; comment: string }[] {
 }
 
 function marking(body: any, change: (entries: { item: string; score: number; feedback: string }[]) => void = () => {}): string {
-  const entries = rubricOf(body).map((r) => ({ item: r.item, score: r.max / 2, feedback: `Reaches the middle level for ${r.item}: "a short quotation". To improve, explain each point.` }));
+  const entries = rubricOf(body).map((r) => ({
+    item: r.item,
+    score: r.max / 2,
+    feedback: `Reaches the middle level for ${r.item}: "a short quotation". To improve, explain each point.`,
+  }));
   change(entries);
   return JSON.stringify({ criteria: entries, total: 999 });
 }
@@ -55,8 +59,10 @@ function marking(body: any, change: (entries: { item: string; score: number; fee
 function schemaMaximum(body: any, item: string): number | undefined {
   const items = body.response_format?.json_schema?.schema?.properties?.criteria?.items;
   const entries: any[] = items?.anyOf ?? (items ? [items] : []);
-  const entry = entries.find((e) => Array.isArray(e.properties?.item?.enum) && e.properties.item.enum.length === 1 && e.properties.item.enum[0] === item)
-    ?? entries.find((e) => e.properties?.item?.enum?.includes(item));
+  const entry =
+    entries.find(
+      (e) => Array.isArray(e.properties?.item?.enum) && e.properties.item.enum.length === 1 && e.properties.item.enum[0] === item,
+    ) ?? entries.find((e) => e.properties?.item?.enum?.includes(item));
   return entry?.properties?.score?.maximum;
 }
 
@@ -64,7 +70,11 @@ function rewriting(body: any): string {
   return JSON.stringify({ sections: sectionsOf(body).map((s) => ({ item: s.item, comment: `Rewritten: ${s.comment}` })) });
 }
 
-const completion = (content: string) => ({ id: 'chatcmpl-fake', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+const completion = (content: string) => ({
+  id: 'chatcmpl-fake',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+});
 
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: SeenRequest[] = [];
@@ -73,31 +83,64 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const state = { peak: 0 };
   const server: Server = createServer((req, res) => {
     let raw = '';
-    req.on('data', (c: Buffer) => { raw += c.toString(); });
+    req.on('data', (c: Buffer) => {
+      raw += c.toString();
+    });
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+        return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
       const body = JSON.parse(raw);
       requests.push({ model: body.model, body, headers: req.headers });
       const isRewrite = body.response_format?.json_schema?.name === 'rewrite' || /rewrite a teacher/i.test(body.messages[0].content);
       const answer = (content: string) => send(res, 200, completion(content));
       const mine = requests.filter((r) => r.model === body.model).length;
       switch (body.model) {
-        case 'good': return answer(isRewrite ? rewriting(body) : marking(body));
-        case 'fenced': return answer(`Here is the marking:\n\`\`\`json\n${marking(body)}\n\`\`\``);
-        case 'malformed': return answer('I think this essay deserves {a good mark');
-        case 'malformed-once': return answer(mine % 2 === 1 ? 'not json at all' : (isRewrite ? rewriting(body) : marking(body)));
-        case 'missing': return answer(isRewrite ? JSON.stringify({ sections: [] }) : marking(body, (e) => e.pop()));
-        case 'over-max': return answer(marking(body, (e) => { e[0].score = rubricOf(body)[0].max + 1; }));
-        case 'generous': return answer(marking(body, (e) => { for (const x of e) x.score = schemaMaximum(body, x.item) ?? x.score * 2 + 1; }));
-        case 'labelled': return answer(isRewrite
-          ? JSON.stringify({ sections: sectionsOf(body).map((x) => ({ item: x.item, comment: `- Shows: ${x.comment.replace(/\.$/, '')}; clear links\n- Lacks: a conclusion` })) })
-          : marking(body));
-        case 'error-500': return send(res, 500, { error: { message: 'model crashed', type: 'server_error' } });
-        case 'hang': hanging.add(res); return;
-        case 'no-schema':
-          if (body.response_format) return send(res, 400, { error: { message: "response_format type 'json_schema' is not supported", type: 'invalid_request_error' } });
+        case 'good':
           return answer(isRewrite ? rewriting(body) : marking(body));
-        case 'echo-key': return send(res, 401, { error: { message: `Invalid credentials: ${req.headers.authorization}` } });
+        case 'fenced':
+          return answer(`Here is the marking:\n\`\`\`json\n${marking(body)}\n\`\`\``);
+        case 'malformed':
+          return answer('I think this essay deserves {a good mark');
+        case 'malformed-once':
+          return answer(mine % 2 === 1 ? 'not json at all' : isRewrite ? rewriting(body) : marking(body));
+        case 'missing':
+          return answer(isRewrite ? JSON.stringify({ sections: [] }) : marking(body, (e) => e.pop()));
+        case 'over-max':
+          return answer(
+            marking(body, (e) => {
+              e[0].score = rubricOf(body)[0].max + 1;
+            }),
+          );
+        case 'generous':
+          return answer(
+            marking(body, (e) => {
+              for (const x of e) x.score = schemaMaximum(body, x.item) ?? x.score * 2 + 1;
+            }),
+          );
+        case 'labelled':
+          return answer(
+            isRewrite
+              ? JSON.stringify({
+                  sections: sectionsOf(body).map((x) => ({
+                    item: x.item,
+                    comment: `- Shows: ${x.comment.replace(/\.$/, '')}; clear links\n- Lacks: a conclusion`,
+                  })),
+                })
+              : marking(body),
+          );
+        case 'error-500':
+          return send(res, 500, { error: { message: 'model crashed', type: 'server_error' } });
+        case 'hang':
+          hanging.add(res);
+          return;
+        case 'no-schema':
+          if (body.response_format)
+            return send(res, 400, {
+              error: { message: "response_format type 'json_schema' is not supported", type: 'invalid_request_error' },
+            });
+          return answer(isRewrite ? rewriting(body) : marking(body));
+        case 'echo-key':
+          return send(res, 401, { error: { message: `Invalid credentials: ${req.headers.authorization}` } });
         case 'slow':
           inFlight++;
           state.peak = Math.max(state.peak, inFlight);
@@ -106,7 +149,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
             answer(isRewrite ? rewriting(body) : marking(body));
           }, 50);
           return;
-        default: return send(res, 404, { error: { message: `model "${body.model}" not found` } });
+        default:
+          return send(res, 404, { error: { message: `model "${body.model}" not found` } });
       }
     });
   });
@@ -115,7 +159,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    get peak() { return state.peak; },
+    get peak() {
+      return state.peak;
+    },
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -133,7 +179,10 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * The fake server for a test file: started before its tests; after them, whatever the tests
  * handed to `closeLater` is closed first (newest first), then the server.
  */
-export function fakeLlmForFile(): { readonly fake: FakeLlm; closeLater<T extends object>(thing: T, close: (thing: T) => Promise<unknown>): T } {
+export function fakeLlmForFile(): {
+  readonly fake: FakeLlm;
+  closeLater<T extends object>(thing: T, close: (thing: T) => Promise<unknown>): T;
+} {
   let fake: FakeLlm | undefined;
   const closers: (() => Promise<unknown>)[] = [];
   beforeAll(async () => {

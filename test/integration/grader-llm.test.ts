@@ -6,15 +6,20 @@ import { OpenAiGrader } from '../../packages/sandbox/src/engines/llm/engine.js';
 import { Slots } from '../../packages/sandbox/src/engines/llm/slots.js';
 import { GraderFailure, type GraderOptions } from '../../packages/sandbox/src/engines/llm/types.js';
 import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
-import { fakeLlmForFile } from './fake-llm.js';
 import { ESSAY } from '../unit/sandbox-helpers.js';
+import { fakeLlmForFile } from './fake-llm.js';
 
 const llm = fakeLlmForFile();
 
 const model12 = SEED_MODELS.find((m) => m.model_id === 12)!;
 const input: GradeInput = {
-  answerText: ESSAY, questionText: model12.question_text, assignmentDesc: model12.assignment_desc, rubrics: model12.rubrics,
-  cumMethod: 'sum', totalScore: 20, style: 'Bullet',
+  answerText: ESSAY,
+  questionText: model12.question_text,
+  assignmentDesc: model12.assignment_desc,
+  rubrics: model12.rubrics,
+  cumMethod: 'sum',
+  totalScore: 20,
+  style: 'Bullet',
 };
 
 function engine(model: string, extra: Partial<GraderOptions> = {}): OpenAiGrader {
@@ -25,7 +30,10 @@ function engine(model: string, extra: Partial<GraderOptions> = {}): OpenAiGrader
 const requestsFor = (model: string) => llm.fake.requests.filter((r) => r.model === model);
 const never = new AbortController().signal;
 async function failure(p: Promise<unknown>): Promise<GraderFailure> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(GraderFailure);
   return err as GraderFailure;
 }
@@ -33,7 +41,9 @@ async function failure(p: Promise<unknown>): Promise<GraderFailure> {
 describe('a good reply', () => {
   it('is used as it is, with totals recomputed locally by cum_method, never the model’s', async () => {
     const out = await engine('good').grade(input, never);
-    expect(out.evaluation.map((e) => [e.item, e.score, e.max_score])).toEqual(model12.rubrics.map((r) => [r.item, r.max_score / 2, r.max_score]));
+    expect(out.evaluation.map((e) => [e.item, e.score, e.max_score])).toEqual(
+      model12.rubrics.map((r) => [r.item, r.max_score / 2, r.max_score]),
+    );
     expect(out.score).toBe(10);
     const average = await engine('good').grade({ ...input, cumMethod: 'average', totalScore: 10 }, never);
     expect(average.score).toBe(5);
@@ -158,7 +168,13 @@ describe('concurrency', () => {
   it('lets a waiter whose task was cancelled leave the queue at once', async () => {
     const slots = new Slots(1);
     let release!: () => void;
-    const holding = slots.run(() => new Promise<void>((r) => { release = r; }), never);
+    const holding = slots.run(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+      never,
+    );
     const cancelled = new AbortController();
     const waiting = slots.run(async () => 'ran', cancelled.signal);
     cancelled.abort(new Error('cancelled'));
@@ -170,19 +186,24 @@ describe('concurrency', () => {
   });
 });
 
-describe('each criterion\'s maximum', () => {
+describe("each criterion's maximum", () => {
   it('is in the schema, each criterion its own: a server that decodes under it is never asked again for a score over a maximum', async () => {
     const out = await engine('generous').grade(input, never);
     // One request: every score the server produced was within its criterion's maximum, so no repair was asked for.
     expect(requestsFor('generous')).toHaveLength(1);
     expect(out.evaluation.map((e) => [e.item, e.score])).toEqual(model12.rubrics.map((r) => [r.item, r.max_score]));
     const entries = requestsFor('generous')[0].body.response_format.json_schema.schema.properties.criteria.items.anyOf;
-    expect(entries.map((e: any) => [e.properties.item.enum[0], e.properties.score.minimum, e.properties.score.maximum])).toEqual(model12.rubrics.map((r) => [r.item, 0, r.max_score]));
+    expect(entries.map((e: any) => [e.properties.item.enum[0], e.properties.score.minimum, e.properties.score.maximum])).toEqual(
+      model12.rubrics.map((r) => [r.item, 0, r.max_score]),
+    );
   });
 
   it('is in the prompt for a server without structured output', async () => {
     await engine('no-schema').grade(input, never);
-    const prompt = requestsFor('no-schema').at(-1)!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    const prompt = requestsFor('no-schema')
+      .at(-1)!
+      .body.messages.map((m: { content: string }) => m.content)
+      .join('\n');
     for (const r of model12.rubrics) {
       expect(prompt).toContain(`"${r.item}" 0 to ${r.max_score}`);
       expect(prompt).toContain(`"enum":["${r.item}"]},"score":{"type":"number","minimum":0,"maximum":${r.max_score}}`);
@@ -207,7 +228,7 @@ describe('feedback rewrite', () => {
     expect(one.sections[1]).toMatchObject({ comment: '- Rewritten: Needs figures', rewritten: true, score: 2 });
   });
 
-  it('gives each style its form, as the sandbox\'s own rewrite does: prose without the labels a model added', async () => {
+  it("gives each style its form, as the sandbox's own rewrite does: prose without the labels a model added", async () => {
     const prose = await engine('labelled').rewrite({ style: 'paragraph', target_item: 'organisation', sections }, never);
     expect(prose.sections.map((s) => s.rewritten)).toEqual([true, false]);
     expect(prose.sections[0].comment).toBe('The answer shows clear paragraphs and clear links. It lacks a conclusion.');

@@ -8,10 +8,22 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { main } from '../../packages/kct/src/cli/main.js';
+import { kctEnv, type SandboxKeys, tempDir } from '../e2e/harness.js';
 import { CaptureStream } from '../unit/cli/test-io.js';
-import { kctEnv, tempDir, type SandboxKeys } from '../e2e/harness.js';
 
-export { creditsOf, fakeApi, FIXTURES, GENERATED, kctEnv, parseJson, removeDir, ROOT, sendJson, tempDir, type SandboxKeys } from '../e2e/harness.js';
+export {
+  creditsOf,
+  FIXTURES,
+  fakeApi,
+  GENERATED,
+  kctEnv,
+  parseJson,
+  ROOT,
+  removeDir,
+  type SandboxKeys,
+  sendJson,
+  tempDir,
+} from '../e2e/harness.js';
 
 /** The sandbox package from its sources, as the unit tests load it (its worker threads run the built code). */
 const sandboxPackage = () => import('../../packages/sandbox/src/server.js');
@@ -45,7 +57,11 @@ export interface RunOptions {
 
 /** A CaptureStream that also tells a listener what it is given. */
 class WatchedStream extends CaptureStream {
-  constructor(tty: boolean, columns: number | undefined, private readonly listener?: (chunk: string, all: string) => void) {
+  constructor(
+    tty: boolean,
+    columns: number | undefined,
+    private readonly listener?: (chunk: string, all: string) => void,
+  ) {
     super(tty, columns);
   }
 
@@ -78,7 +94,13 @@ export async function runKct(args: string[], options: RunOptions = {}): Promise<
   // `kct sandbox` sets the process's umask (077) for what it creates: the test process keeps its own
   const umask = process.umask();
   try {
-    const code = await main(args, { io: { stdin, stdout, stderr }, env, handleSignals: false, signal: controller.signal, sandbox: sandboxPackage });
+    const code = await main(args, {
+      io: { stdin, stdout, stderr },
+      env,
+      handleSignals: false,
+      signal: controller.signal,
+      sandbox: sandboxPackage,
+    });
     if (timedOut) throw new Error(`kct ${args.join(' ')} timed out\nstdout: ${stdout.text()}\nstderr: ${stderr.text()}`);
     return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
@@ -150,14 +172,27 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
   // `kct sandbox` sets the process's umask to 077 for what it creates; here the process is the
   // test's, whose own files keep the usual modes (a test of a 0600 file must be able to fail)
   const umask = process.umask();
-  const exited = main(['sandbox', '--json', '--port', '0', '--data', dataDir, '--latency', String(options.latencyMs ?? 0), ...(options.args ?? [])], {
-    io: { stdin: Readable.from([]), stdout, stderr }, env, handleSignals: false, signal: controller.signal, sandbox: sandboxPackage,
-  });
+  const exited = main(
+    ['sandbox', '--json', '--port', '0', '--data', dataDir, '--latency', String(options.latencyMs ?? 0), ...(options.args ?? [])],
+    {
+      io: { stdin: Readable.from([]), stdout, stderr },
+      env,
+      handleSignals: false,
+      signal: controller.signal,
+      sandbox: sandboxPackage,
+    },
+  );
   const line = await Promise.race([
     firstLine,
     exited.then((code) => Promise.reject(new Error(`kct sandbox exited with ${code} before it started: ${stderr.text()}`))),
   ]).finally(() => process.umask(umask));
-  const info = JSON.parse(line) as { base_url: string; product_url: string; keys: SandboxKeys; passwords: SandboxKeys; webhook_secret: string };
+  const info = JSON.parse(line) as {
+    base_url: string;
+    product_url: string;
+    keys: SandboxKeys;
+    passwords: SandboxKeys;
+    webhook_secret: string;
+  };
   return {
     baseUrl: info.base_url,
     productUrl: info.product_url,

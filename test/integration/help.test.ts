@@ -6,12 +6,43 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runKct } from './harness.js';
 
-const cache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as { help: Record<string, string> };
+const cache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+  help: Record<string, string>;
+};
 const paths = Object.keys(cache.help);
 
 describe('--help', () => {
   it('covers every command, from the top level down', () => {
-    for (const command of ['', 'one-pass', 'batch', 'assign', 'evaluate', 'status', 'result', 'cancel', 'upload', 'rewrite', 'ingest questions', 'ingest rubrics', 'models', 'models create', 'auth login', 'config set', 'sandbox', 'callbacks verify', 'credits', 'doctor', 'api', 'completion', 'version', 'callbacks listen', 'auth status', 'keys create', 'keys list', 'keys revoke']) {
+    for (const command of [
+      '',
+      'one-pass',
+      'batch',
+      'assign',
+      'evaluate',
+      'status',
+      'result',
+      'cancel',
+      'upload',
+      'rewrite',
+      'ingest questions',
+      'ingest rubrics',
+      'models',
+      'models create',
+      'auth login',
+      'config set',
+      'sandbox',
+      'callbacks verify',
+      'credits',
+      'doctor',
+      'api',
+      'completion',
+      'version',
+      'callbacks listen',
+      'auth status',
+      'keys create',
+      'keys list',
+      'keys revoke',
+    ]) {
       expect(paths, command).toContain(command);
     }
   });

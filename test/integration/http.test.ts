@@ -46,7 +46,12 @@ async function startServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const entry: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const entry: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(entry);
       handler(entry, res, seen.length - 1);
     });
@@ -126,7 +131,12 @@ describe('HttpClient: requests', () => {
   it('sends a JSON body and the Idempotency-Key of a POST', async () => {
     const server = await startServer((_req, res) => json(res, 202, { task_id: 't1', status: 'QUEUED' }));
     const { client } = makeClient(server.base);
-    const response = await client.send({ method: 'POST', path: '/evaluations/one-pass', json: { model_id: 3, paper_content: 'essay' }, idempotencyKey: 'idem-1' });
+    const response = await client.send({
+      method: 'POST',
+      path: '/evaluations/one-pass',
+      json: { model_id: 3, paper_content: 'essay' },
+      idempotencyKey: 'idem-1',
+    });
     expect(response.status).toBe(202);
     const [req] = server.seen;
     expect(req.method).toBe('POST');
@@ -174,7 +184,12 @@ describe('HttpClient: responses', () => {
 
   it('turns an HTTP error into a typed ApiError', async () => {
     const server = await startServer((_req, res) =>
-      json(res, 409, { error: { code: 'idempotency_conflict', message: 'Idempotency-Key reused with different text' } }, { 'x-request-id': 'req-409' }),
+      json(
+        res,
+        409,
+        { error: { code: 'idempotency_conflict', message: 'Idempotency-Key reused with different text' } },
+        { 'x-request-id': 'req-409' },
+      ),
     );
     const { client } = makeClient(server.base);
     const error = await caught(client.send({ method: 'POST', path: '/evaluations/one-pass', json: {}, idempotencyKey: 'k' }));
@@ -229,7 +244,12 @@ describe('HttpClient: retries', () => {
   it('repeats a POST with the same Idempotency-Key and body on every attempt', async () => {
     const server = await startServer((_req, res, n) => (n < 2 ? json(res, 503, {}) : json(res, 202, { task_id: 't9', status: 'QUEUED' })));
     const { client } = makeClient(server.base);
-    const response = await client.send({ method: 'POST', path: '/evaluations/one-pass', json: { model_id: 1, paper_content: 'x' }, idempotencyKey: 'idem-same' });
+    const response = await client.send({
+      method: 'POST',
+      path: '/evaluations/one-pass',
+      json: { model_id: 1, paper_content: 'x' },
+      idempotencyKey: 'idem-same',
+    });
     expect(response.data).toMatchObject({ task_id: 't9' });
     expect(server.seen).toHaveLength(3);
     expect(server.seen.map((req) => req.headers['idempotency-key'])).toEqual(['idem-same', 'idem-same', 'idem-same']);
@@ -261,7 +281,9 @@ describe('HttpClient: retries', () => {
   });
 
   it('honours Retry-After in seconds', async () => {
-    const server = await startServer((_req, res, n) => (n === 0 ? json(res, 429, {}, { 'retry-after': '7' }) : json(res, 200, { ok: true })));
+    const server = await startServer((_req, res, n) =>
+      n === 0 ? json(res, 429, {}, { 'retry-after': '7' }) : json(res, 200, { ok: true }),
+    );
     const { client, delays } = makeClient(server.base);
     await client.send({ method: 'GET', path: '/models' });
     expect(delays).toEqual([7000]);
@@ -299,7 +321,9 @@ describe('HttpClient: connection errors', () => {
       retry: { maxRetries: 2 },
       sleep: () => new Promise<void>((resolve) => server.close(() => resolve())).catch(() => undefined),
     });
-    const error = (await caught(client.send({ method: 'POST', path: '/evaluations/one-pass', json: {}, idempotencyKey: 'k-1' }))) as ConnectionError;
+    const error = (await caught(
+      client.send({ method: 'POST', path: '/evaluations/one-pass', json: {}, idempotencyKey: 'k-1' }),
+    )) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toContain('connection refused');
     expect(error.maybeDelivered).toBe(true);
@@ -393,11 +417,18 @@ describe('HttpClient: debug trace', () => {
     ['a key of another shape', 'plain-secret-value-98765'],
   ])('never shows %s, even when the server echoes it', async (_what, apiKey) => {
     const server = await startServer((req, res) =>
-      json(res, 401, { message: `invalid key ${String(req.headers['x-api-key'])}`, echo: req.headers['x-api-key'] }, { 'x-echo-key': String(req.headers['x-api-key']), 'x-request-id': 'req-d' }),
+      json(
+        res,
+        401,
+        { message: `invalid key ${String(req.headers['x-api-key'])}`, echo: req.headers['x-api-key'] },
+        { 'x-echo-key': String(req.headers['x-api-key']), 'x-request-id': 'req-d' },
+      ),
     );
     const lines: string[] = [];
     const { client } = makeClient(server.base, { apiKey, debug: (line) => lines.push(line) });
-    const error = (await caught(client.send({ method: 'POST', path: '/evaluations/one-pass', json: { note: apiKey }, idempotencyKey: 'k' }))) as ApiError;
+    const error = (await caught(
+      client.send({ method: 'POST', path: '/evaluations/one-pass', json: { note: apiKey }, idempotencyKey: 'k' }),
+    )) as ApiError;
     expect(server.seen[0].headers['x-api-key']).toBe(apiKey);
     expect(lines.length).toBeGreaterThan(3);
     expect(lines.some((line) => line.startsWith('> POST '))).toBe(true);

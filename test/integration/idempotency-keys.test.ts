@@ -5,11 +5,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
 
-interface Row { file: string; task_id: string; status: string; credits_charged: number | null }
+interface Row {
+  file: string;
+  task_id: string;
+  status: string;
+  credits_charged: number | null;
+}
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
-const rowsOf = (stdout: string) => stdout.trim().split('\n').map((line) => parseJson<Row>(line));
+const rowsOf = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => parseJson<Row>(line));
 
 describe('--idempotency-key on a folder', () => {
   it('adding a file and running again charges each answer exactly once', async () => {
@@ -52,7 +61,18 @@ describe('--idempotency-key on a folder', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('<key>-<its path relative to its folder, or its --student-id>');
     const dir = tempDir('kct-keys-one-');
     writeFileSync(join(dir, 'essay.txt'), `${essay}\nonly one`);
-    const run = await shared.kct(['one-pass', join(dir, 'essay.txt'), '--model', '12', '--student-id', 's-042', '--idempotency-key', 'uniform-essay', '--no-wait', '--debug']);
+    const run = await shared.kct([
+      'one-pass',
+      join(dir, 'essay.txt'),
+      '--model',
+      '12',
+      '--student-id',
+      's-042',
+      '--idempotency-key',
+      'uniform-essay',
+      '--no-wait',
+      '--debug',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('> idempotency-key: uniform-essay-s-042');
     // let it finish here, so its charge does not land inside a later test's before/after
@@ -63,7 +83,13 @@ describe('--idempotency-key on a folder', () => {
 });
 
 describe('keys that would turn idempotency off', () => {
-  for (const [name, key] of [['empty', ''], ['white space', '   '], ['with a space', 'class 9'], ['not ASCII', 'clé-9'], ['a control character', 'k\u0007']] as const) {
+  for (const [name, key] of [
+    ['empty', ''],
+    ['white space', '   '],
+    ['with a space', 'class 9'],
+    ['not ASCII', 'clé-9'],
+    ['a control character', 'k\u0007'],
+  ] as const) {
     it(`one-pass and batch refuse a key that is ${name}: exit 2, nothing sent`, async () => {
       const before = await creditsOf(shared.kct);
       const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (${name})`, '--idempotency-key', key, '--debug']);
@@ -81,7 +107,7 @@ describe('keys that would turn idempotency off', () => {
 });
 
 describe('--idempotency-key on a batch', () => {
-  it('is joined to the identity of the request\'s items: the same manifest again is the same batch, charged once', async () => {
+  it("is joined to the identity of the request's items: the same manifest again is the same batch, charged once", async () => {
     const dir = tempDir('kct-batch-keys-');
     writeFileSync(join(dir, 'a.txt'), `${essay}\nbatch a`);
     writeFileSync(join(dir, 'b.txt'), `${essay}\nbatch b`);
@@ -92,7 +118,15 @@ describe('--idempotency-key on a batch', () => {
     expect(first.stderr).toMatch(new RegExp(`> idempotency-key: ${key}-batch-[0-9a-f]{32}`));
     const again = await shared.kct(['batch', dir, '--model', '12', '--idempotency-key', key, '--output', 'ndjson']);
     expect(again.code).toBe(0);
-    expect(rowsOf(again.stdout).map((r) => r.task_id).sort()).toEqual(rowsOf(first.stdout).map((r) => r.task_id).sort());
+    expect(
+      rowsOf(again.stdout)
+        .map((r) => r.task_id)
+        .sort(),
+    ).toEqual(
+      rowsOf(first.stdout)
+        .map((r) => r.task_id)
+        .sort(),
+    );
     expect(before - (await creditsOf(shared.kct))).toBe(2);
   });
 });

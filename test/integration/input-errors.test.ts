@@ -1,12 +1,12 @@
 // Mistakes a new user makes with local input, settings and the sandbox's own start-up: each gets
 // a message naming what was wrong and what to do, the documented exit code, and no charge.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, creditsOf, kctEnv, parseJson, runKct, tempDir, useSandbox } from './harness.js';
+import { creditsOf, FIXTURES, kctEnv, parseJson, runKct, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
@@ -19,7 +19,10 @@ describe('answers', () => {
     const before = await creditsOf(shared.kct);
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split('\n').map((line) => parseJson<{ file: string }>(line));
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ file: string }>(line));
     expect(rows.map((row) => row.file)).toEqual([join(dir, 'ann.txt')]);
     expect(await creditsOf(shared.kct)).toBe(before - 1);
     const named = await shared.kct(['one-pass', join(dir, 'README.md'), '--model', '12', '--no-wait', '--json']);
@@ -78,7 +81,9 @@ describe('answers', () => {
   });
 
   it('rewrite --item matches a criterion ignoring case, as the service does', async () => {
-    const done = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', `${essay} rewrite case`, '--json'])).stdout);
+    const done = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', '--model', '12', '--text', `${essay} rewrite case`, '--json'])).stdout,
+    );
     const run = await shared.kct(['rewrite', done.task_id, '--style', 'bullet_points', '--item', 'organisation', '--json']);
     expect(run.code).toBe(0);
     const sections = parseJson<{ target_item?: string; sections: { item: string; comment: string }[] }>(run.stdout).sections;
@@ -135,4 +140,3 @@ describe('kct sandbox start-up', () => {
     expect(run.stderr).toContain(`cannot use ${join(file, 'sub')} as the sandbox data folder`);
   });
 });
-

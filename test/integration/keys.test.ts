@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kctEnv, parseJson, removeDir, runKct, tempDir, useSandbox, type RunResult, type SandboxKeys } from './harness.js';
+import { kctEnv, parseJson, type RunResult, removeDir, runKct, type SandboxKeys, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
@@ -18,17 +18,27 @@ const madeKeys: string[] = [];
 type Account = keyof SandboxKeys;
 
 /** kct against the sandbox, signed in as `account` with its password piped to --password-stdin. */
-async function kct(args: string[], options: { account?: Account; password?: string; env?: Record<string, string | undefined>; configDir?: string } = {}): Promise<RunResult> {
+async function kct(
+  args: string[],
+  options: { account?: Account; password?: string; env?: Record<string, string | undefined>; configDir?: string } = {},
+): Promise<RunResult> {
   const { sandbox } = shared;
   const account = options.account ?? 'user';
   const env = { ...kctEnv(options.configDir ?? tempDir(), { KCT_BASE_URL: sandbox.baseUrl }), ...options.env };
   const signIn = args[0] === 'keys' ? ['--account', account, '--password-stdin'] : [];
-  const result = await runKct([...args, ...signIn], { env, ...(signIn.length > 0 ? { input: options.password ?? sandbox.passwords[account] } : {}) });
+  const result = await runKct([...args, ...signIn], {
+    env,
+    ...(signIn.length > 0 ? { input: options.password ?? sandbox.passwords[account] } : {}),
+  });
   outputs.push({ args, text: result.stdout + result.stderr });
   return result;
 }
 
-async function create(account: Account, scope: 'user' | 'organization', extra: string[] = []): Promise<{ key: string; id: number; run: RunResult }> {
+async function create(
+  account: Account,
+  scope: 'user' | 'organization',
+  extra: string[] = [],
+): Promise<{ key: string; id: number; run: RunResult }> {
   const run = await kct(['keys', 'create', '--scope', scope, '--json', ...extra], { account });
   expect(run.code, run.stderr).toBe(0);
   const record = parseJson<{ key: string; id: number }>(run.stdout);
@@ -61,9 +71,14 @@ describe('kct keys create', () => {
     expect(parseJson<{ account: { name: string } }>(credits.stdout).account.name).toBe('user');
   });
 
-  it('an organization key for an admin sees the organization\'s models', async () => {
+  it("an organization key for an admin sees the organization's models", async () => {
     const { key, run } = await create('org_admin', 'organization', ['--name', 'ci']);
-    expect(parseJson(run.stdout)).toMatchObject({ scope: 'organization', organization: { name: 'Northfield Academy' }, name: 'ci', masked_key: `kct_****${key.slice(-4)}` });
+    expect(parseJson(run.stdout)).toMatchObject({
+      scope: 'organization',
+      organization: { name: 'Northfield Academy' },
+      name: 'ci',
+      masked_key: `kct_****${key.slice(-4)}`,
+    });
     const models = await withKey(key, ['models', '--json']);
     expect(parseJson<{ model_id: number }[]>(models.stdout).map((m) => m.model_id)).toEqual([21]);
   });
@@ -73,12 +88,17 @@ describe('kct keys create', () => {
     const run = await kct(['keys', 'create', '--scope', 'organization'], { account: 'org_member' });
     expect(run.code).toBe(4);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('Only an organization admin may create an organization key: the account org_member is a member, not an admin, of Northfield Academy');
+    expect(run.stderr).toContain(
+      'Only an organization admin may create an organization key: the account org_member is a member, not an admin, of Northfield Academy',
+    );
     expect(run.stderr).toContain('HTTP 403');
     expect(parseJson<unknown[]>((await kct(['keys', 'list', '--json'], { account: 'org_member' })).stdout)).toHaveLength(before);
     const user = await kct(['keys', 'create', '--scope', 'organization', '--json'], { account: 'user' });
     expect(user.code).toBe(4);
-    expect(parseJson<{ error: { status: number; message: string } }>(user.stderr).error).toMatchObject({ status: 403, message: expect.stringContaining('belongs to no organization') });
+    expect(parseJson<{ error: { status: number; message: string } }>(user.stderr).error).toMatchObject({
+      status: 403,
+      message: expect.stringContaining('belongs to no organization'),
+    });
   });
 
   it('a bad --scope is exit 2 before anything is sent', async () => {
@@ -128,12 +148,14 @@ describe('kct keys revoke', () => {
     const again = await kct(['keys', 'revoke', `kct_****${key.slice(-4)}`, '--yes', '--json']);
     expect(again.code).toBe(0);
     expect(parseJson(again.stdout)).toMatchObject({ id, already_revoked: true });
-    const listed = parseJson<{ id: number; revoked_at: string | null }[]>((await kct(['keys', 'list', '--json'])).stdout).find((k) => k.id === id);
+    const listed = parseJson<{ id: number; revoked_at: string | null }[]>((await kct(['keys', 'list', '--json'])).stdout).find(
+      (k) => k.id === id,
+    );
     expect(listed?.revoked_at).toMatch(/^\d{4}-/);
     expect((await kct(['keys', 'list'])).stdout).toMatch(new RegExp(`revoked +│ kct_\\*{4}${key.slice(-4)} .*│ revoked \\d{4}-`));
   });
 
-  it('a key that is not the account\'s is exit 6; a whole key as the argument is exit 2, masked in the message', async () => {
+  it("a key that is not the account's is exit 6; a whole key as the argument is exit 2, masked in the message", async () => {
     expect((await kct(['keys', 'revoke', '999999', '--yes'])).code).toBe(6);
     const others = await kct(['keys', 'revoke', 'kct_****0000', '--yes'], { account: 'broke' });
     expect(others.code).toBe(6);
@@ -149,15 +171,23 @@ describe('kct keys revoke', () => {
 describe('kct keys create --save-as', () => {
   it('stores the key in a profile, prints only its masked form, and the profile works at once', async () => {
     const configDir = tempDir();
-    const run = await kct(['keys', 'create', '--scope', 'organization', '--save-as', 'school', '--name', 'saved'], { account: 'org_admin', configDir });
+    const run = await kct(['keys', 'create', '--scope', 'organization', '--save-as', 'school', '--name', 'saved'], {
+      account: 'org_admin',
+      configDir,
+    });
     expect(run.code, run.stderr).toBe(0);
-    const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { current_profile: string; profiles: Record<string, { api_key: string; base_url: string }> };
+    const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as {
+      current_profile: string;
+      profiles: Record<string, { api_key: string; base_url: string }>;
+    };
     const key = config.profiles.school.api_key;
     madeKeys.push(key);
     expect(key).toMatch(/^kct_sbx_/);
     expect(config.profiles.school.base_url).toBe(shared.sandbox.baseUrl);
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
-    expect(run.stdout).toBe(`Saved key ${(/key (\d+)/.exec(run.stdout) ?? [])[1]} "saved" (kct_****${key.slice(-4)}, organization scope, Northfield Academy) to profile "school" (${shared.sandbox.baseUrl}).\n`);
+    expect(run.stdout).toBe(
+      `Saved key ${(/key (\d+)/.exec(run.stdout) ?? [])[1]} "saved" (kct_****${key.slice(-4)}, organization scope, Northfield Academy) to profile "school" (${shared.sandbox.baseUrl}).\n`,
+    );
     const credits = await runKct(['--profile', 'school', 'credits', '--json'], { env: kctEnv(configDir) });
     expect(credits.code, credits.stderr).toBe(0);
     expect(parseJson(credits.stdout)).toMatchObject({ scope: 'organization', account: { name: 'org_admin' } });
@@ -191,7 +221,9 @@ describe('signing in', () => {
     expect(noPassword.stderr).toContain('--password-stdin');
     const empty = await runKct(['keys', 'list', '--account', 'user', '--password-stdin'], { env, input: '' });
     expect(empty.code).toBe(2);
-    const fromEnv = await runKct(['keys', 'list', '--json'], { env: { ...env, KCT_ACCOUNT: 'user', KCT_PASSWORD: shared.sandbox.passwords.user } });
+    const fromEnv = await runKct(['keys', 'list', '--json'], {
+      env: { ...env, KCT_ACCOUNT: 'user', KCT_PASSWORD: shared.sandbox.passwords.user },
+    });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     outputs.push({ args: ['keys', 'list'], text: fromEnv.stdout + fromEnv.stderr });
   });
@@ -223,7 +255,7 @@ describe('signing in', () => {
 });
 
 describe('kct sandbox', () => {
-  it('prints each account\'s password and the product base at start, and marks a revoked seeded key', async () => {
+  it("prints each account's password and the product base at start, and marks a revoked seeded key", async () => {
     const dataDir = tempDir('kct-sbx-');
     const first = await startHuman(dataDir);
     expect(first.text).toMatch(/Accounts, to manage keys with kct keys \(product base http:\/\/127\.0\.0\.1:\d+\):/);
@@ -259,7 +291,13 @@ async function startHuman(dataDir: string): Promise<{ text: string; stop: () => 
   });
   const early = await Promise.race([ready.then(() => undefined), exited]);
   if (early) throw new Error(`kct sandbox exited with ${early.code}: ${early.stdout}${early.stderr}`);
-  return { text, stop: async () => { controller.abort(); await exited; } };
+  return {
+    text,
+    stop: async () => {
+      controller.abort();
+      await exited;
+    },
+  };
 }
 
 afterAll(() => {
@@ -268,7 +306,8 @@ afterAll(() => {
   expect(madeKeys.length).toBeGreaterThanOrEqual(7); // and one more in test/e2e/keys-on-a-terminal.test.ts
   for (const { args, text, showsKey } of outputs) {
     for (const key of madeKeys) if (key !== showsKey) expect(text.includes(key), `kct ${args.join(' ')} printed a key`).toBe(false);
-    for (const password of passwords) expect(text.includes(password), `kct ${args.join(' ')} printed a password or a seeded key`).toBe(false);
+    for (const password of passwords)
+      expect(text.includes(password), `kct ${args.join(' ')} printed a password or a seeded key`).toBe(false);
   }
   expect(shared.sandbox.stderr()).not.toMatch(/kct_sbx_[0-9a-f]{8}|sess_sbx_[0-9a-f]{8}/);
 });

@@ -1,12 +1,13 @@
 // `kct sandbox --grader openai` end to end: the built kct starts a sandbox process that marks
 // through a fake OpenAI-compatible server on loopback (test/unit/fake-llm.ts); the key travels only
 // to that server. The kct commands run against it, and the refused settings, run in-process.
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { fakeLlmForFile } from './fake-llm.js';
+
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BIN, removeDir, startSandbox, type Sandbox } from '../e2e/harness.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, removeDir, type Sandbox, startSandbox } from '../e2e/harness.js';
+import { fakeLlmForFile } from './fake-llm.js';
 import { asUser, FIXTURES, parseJson, runKct, tempDir } from './harness.js';
 
 const KEY = 'sk-e2e-grader-key-0123456789';
@@ -19,8 +20,12 @@ async function sandboxWith(model: string, extra: string[] = []): Promise<{ sb: S
   delete process.env.KCT_GRADER_API_KEY;
   llm.closeLater(sb, (s) => s.stop());
   let printed = '';
-  sb.process.stdout!.on('data', (c: Buffer) => { printed += c.toString(); });
-  sb.process.stderr!.on('data', (c: Buffer) => { printed += c.toString(); });
+  sb.process.stdout!.on('data', (c: Buffer) => {
+    printed += c.toString();
+  });
+  sb.process.stderr!.on('data', (c: Buffer) => {
+    printed += c.toString();
+  });
   return { sb, output: () => printed };
 }
 
@@ -32,7 +37,10 @@ describe('kct sandbox --grader openai', () => {
       [['--grader', 'openai', '--grader-model', 'm'], /--grader openai needs --grader-url/],
       [['--grader', 'openai', '--grader-url', llm.fake.url], /--grader openai needs --grader-model/],
       [['--grader', 'openai', '--grader-url', 'ftp://x/v1', '--grader-model', 'm'], /must be an http or https URL/],
-      [['--grader', 'openai', '--grader-url', 'http://user:secret@127.0.0.1/v1', '--grader-model', 'm'], /must not carry credentials.*KCT_GRADER_API_KEY/s],
+      [
+        ['--grader', 'openai', '--grader-url', 'http://user:secret@127.0.0.1/v1', '--grader-model', 'm'],
+        /must not carry credentials.*KCT_GRADER_API_KEY/s,
+      ],
       [['--grader', 'gpt'], /--grader must be "sandbox" or "openai"/],
       [['--grader-url', llm.fake.url], /--grader-url only applies with --grader openai/],
       [['--grader', 'openai', '--grader-url', llm.fake.url, '--grader-model', 'm', '--grader-timeout', 'soon'], /--grader-timeout/],
@@ -47,8 +55,27 @@ describe('kct sandbox --grader openai', () => {
 
   it('says at start where marking happens, and whether a key was given, never the key', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--latency', '0', '--data', dataDir, '--grader', 'openai', '--grader-url', llm.fake.url, '--grader-model', 'good'],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', KCT_GRADER_API_KEY: KEY } });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'sandbox',
+        '--json',
+        '--port',
+        '0',
+        '--latency',
+        '0',
+        '--data',
+        dataDir,
+        '--grader',
+        'openai',
+        '--grader-url',
+        llm.fake.url,
+        '--grader-model',
+        'good',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', KCT_GRADER_API_KEY: KEY } },
+    );
     const exited = new Promise((done) => child.once('exit', done));
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
     child.kill('SIGTERM');
@@ -77,7 +104,8 @@ describe('kct sandbox --grader openai', () => {
     await sb.stop();
     expect(output()).not.toContain(KEY);
     const { readdirSync, readFileSync, statSync } = await import('node:fs');
-    const everything = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? everything(join(dir, n)) : [join(dir, n)]));
+    const everything = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? everything(join(dir, n)) : [join(dir, n)]));
     for (const file of everything(sb.dataDir)) expect(readFileSync(file).includes(KEY), file).toBe(false);
   });
 

@@ -4,9 +4,14 @@
 // for it (issue 25); feedback whose level and lines agree; and a result that says who marked it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, parseJson, ROOT, tempDir, useSandbox, type RunResult } from './harness.js';
+import { FIXTURES, GENERATED, parseJson, ROOT, type RunResult, tempDir, useSandbox } from './harness.js';
 
-interface Result { status: string; score: number; graded_by?: string; evaluation: { item: string; score: number; feedback: string }[] }
+interface Result {
+  status: string;
+  score: number;
+  graded_by?: string;
+  evaluation: { item: string; score: number; feedback: string }[];
+}
 
 const shared = useSandbox();
 const persuasive = (name: string) => join(FIXTURES, 'graded', 'persuasive', name);
@@ -44,15 +49,32 @@ describe('marking documents as a teacher would', () => {
 describe('the cases of issue 25, through the built kct', () => {
   const EXAMPLES = join(ROOT, 'examples');
 
-  it('the README\'s model, built from the example PDF and DOCX, marks the letter written for it as on the topic', async () => {
+  it("the README's model, built from the example PDF and DOCX, marks the letter written for it as on the topic", async () => {
     const dir = tempDir();
     const ok = (run: RunResult) => expect(run.code, run.stderr).toBe(0);
     ok(await shared.kct(['ingest', 'questions', join(EXAMPLES, 'question-paper.pdf'), '-o', join(dir, 'questions.yaml')]));
-    ok(await shared.kct(['ingest', 'rubrics', join(EXAMPLES, 'rubric.docx'), '--total-score', '30', '--cum-method', 'sum', '-o', join(dir, 'rubrics.yaml')]));
-    const created = await shared.kct(['models', 'create', '--questions', join(dir, 'questions.yaml'), '--rubrics', join(dir, 'rubrics.yaml'), '--wait', '--yes', '--json'], { timeoutMs: 60_000 });
+    ok(
+      await shared.kct([
+        'ingest',
+        'rubrics',
+        join(EXAMPLES, 'rubric.docx'),
+        '--total-score',
+        '30',
+        '--cum-method',
+        'sum',
+        '-o',
+        join(dir, 'rubrics.yaml'),
+      ]),
+    );
+    const created = await shared.kct(
+      ['models', 'create', '--questions', join(dir, 'questions.yaml'), '--rubrics', join(dir, 'rubrics.yaml'), '--wait', '--yes', '--json'],
+      { timeoutMs: 60_000 },
+    );
     ok(created);
     const model = parseJson<{ model_id: number }>(created.stdout).model_id;
-    const run = await shared.kct(['one-pass', join(EXAMPLES, 'homework-letter.txt'), '--model', String(model), '--json'], { timeoutMs: 90_000 });
+    const run = await shared.kct(['one-pass', join(EXAMPLES, 'homework-letter.txt'), '--model', String(model), '--json'], {
+      timeoutMs: 90_000,
+    });
     ok(run);
     const letter = parseJson<Result>(run.stdout);
     expect(letter.score).toBeGreaterThanOrEqual(18);

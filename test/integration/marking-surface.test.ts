@@ -1,13 +1,14 @@
 // The whole marking surface from the CLI: assignments and the legacy path, batch with
 // callbacks, uploads, feedback rewrite, organization scope, old integrations.
+
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { parse } from 'csv-parse/sync';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, FIXTURES, GENERATED, parseJson, startSandbox, tempDir, creditsOf, type Sandbox } from './harness.js';
+import { asUser, creditsOf, FIXTURES, GENERATED, parseJson, type Sandbox, startSandbox, tempDir } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 
@@ -27,7 +28,24 @@ const credits = (run = kct) => creditsOf(run);
 
 describe('assignments and the legacy task path', () => {
   it('assign turns friendly dates into ISO 8601 and creates an active assignment', async () => {
-    const run = await kct(['assign', '--model', '12', '--name', 'Uniform essay', '--desc', 'Year 9 persuasive essay', '--deadline', '2026-12-01', '--start', '2026-11-20T08:30', '--expected', '28', '--file-type', 'word', '--json']);
+    const run = await kct([
+      'assign',
+      '--model',
+      '12',
+      '--name',
+      'Uniform essay',
+      '--desc',
+      'Year 9 persuasive essay',
+      '--deadline',
+      '2026-12-01',
+      '--start',
+      '2026-11-20T08:30',
+      '--expected',
+      '28',
+      '--file-type',
+      'word',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const assignment = parseJson<{ assignment_id: number; model_id: number; status: string }>(run.stdout);
     expect(assignment.status).toBe('active');
@@ -36,11 +54,25 @@ describe('assignments and the legacy task path', () => {
     const bad = await kct(['assign', '--model', '12', '--name', 'x', '--desc', 'y', '--deadline', '2026-13-45', '--expected', '3']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not a date');
-    const reversed = await kct(['assign', '--model', '12', '--name', 'x', '--desc', 'y', '--deadline', '2026-12-01', '--start', '2026-12-05', '--expected', '3']);
+    const reversed = await kct([
+      'assign',
+      '--model',
+      '12',
+      '--name',
+      'x',
+      '--desc',
+      'y',
+      '--deadline',
+      '2026-12-01',
+      '--start',
+      '2026-12-05',
+      '--expected',
+      '3',
+    ]);
     expect(reversed.code).toBe(2);
   });
 
-  it('assign: 404 missing model, 409 model not ready, 403 another account\'s model', async () => {
+  it("assign: 404 missing model, 409 model not ready, 403 another account's model", async () => {
     const args = ['--name', 'n', '--desc', 'd', '--deadline', '2026-12-01', '--expected', '2'];
     expect((await kct(['assign', '--model', '999', ...args])).code).toBe(6);
     expect((await kct(['assign', '--model', '14', ...args])).code).toBe(7);
@@ -50,7 +82,24 @@ describe('assignments and the legacy task path', () => {
   });
 
   it('evaluate: PENDING, charged at acceptance, then marked; text and file', async () => {
-    const assignment = parseJson<{ assignment_id: number }>((await kct(['assign', '--model', '12', '--name', 'Legacy', '--desc', 'Legacy path', '--deadline', '2026-12-24', '--expected', '5', '--json'])).stdout);
+    const assignment = parseJson<{ assignment_id: number }>(
+      (
+        await kct([
+          'assign',
+          '--model',
+          '12',
+          '--name',
+          'Legacy',
+          '--desc',
+          'Legacy path',
+          '--deadline',
+          '2026-12-24',
+          '--expected',
+          '5',
+          '--json',
+        ])
+      ).stdout,
+    );
     const before = await credits();
     const accepted = await kct(['evaluate', '--assignment', String(assignment.assignment_id), '--text', essay, '--no-wait', '--json']);
     expect(accepted.code).toBe(0);
@@ -64,7 +113,18 @@ describe('assignments and the legacy task path', () => {
 
     const feedback = join(tempDir(), 'feedback.json');
     writeFileSync(feedback, JSON.stringify([{ item: 'Thesis & position', comment: 'Clear position in the first line', score: 4 }]));
-    const file = await kct(['evaluate', '--assignment', String(assignment.assignment_id), join(GENERATED, 'essay.docx'), '--feedback-json', feedback, '--style', 'Long', '--student-id', 's-9']);
+    const file = await kct([
+      'evaluate',
+      '--assignment',
+      String(assignment.assignment_id),
+      join(GENERATED, 'essay.docx'),
+      '--feedback-json',
+      feedback,
+      '--style',
+      'Long',
+      '--student-id',
+      's-9',
+    ]);
     expect(file.code).toBe(0);
     expect(file.stdout).toMatch(/Total: [\d.]+ \/ 20/);
     expect(file.stderr).toContain('charged');
@@ -93,7 +153,20 @@ describe('assignments and the legacy task path', () => {
 
   it('evaluate with a short balance is 402 before acceptance', async () => {
     const broke = asUser(sandbox, 'broke');
-    const assignment = await broke(['assign', '--model', '15', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-01', '--expected', '1', '--json']);
+    const assignment = await broke([
+      'assign',
+      '--model',
+      '15',
+      '--name',
+      'n',
+      '--desc',
+      'd',
+      '--deadline',
+      '2026-12-01',
+      '--expected',
+      '1',
+      '--json',
+    ]);
     expect(assignment.code).toBe(0);
     const id = parseJson<{ assignment_id: number }>(assignment.stdout).assignment_id;
     const run = await broke(['evaluate', '--assignment', String(id), '--text', essay]);
@@ -105,7 +178,9 @@ describe('batch', () => {
   it('250 text answers are split into 3 requests and every item is reported (csv)', async () => {
     const dir = tempDir('kct-batch-');
     const sentences = essay.split(/(?<=\.)\s+/);
-    const lines = Array.from({ length: 250 }, (_, i) => JSON.stringify({ student_id: `s${i + 1}`, paper_content: `${sentences.slice(0, 2 + (i % 9)).join(' ')} (${i})` }));
+    const lines = Array.from({ length: 250 }, (_, i) =>
+      JSON.stringify({ student_id: `s${i + 1}`, paper_content: `${sentences.slice(0, 2 + (i % 9)).join(' ')} (${i})` }),
+    );
     const manifest = join(dir, 'class.jsonl');
     writeFileSync(manifest, `${lines.join('\n')}\n`);
     const run = await kct(['batch', manifest, '--model', '12', '--output', 'csv'], { timeoutMs: 180_000 });
@@ -128,8 +203,14 @@ describe('batch', () => {
     writeFileSync(csv, `file,student_id,style\na.txt,ann,Short\nb.txt,ben,Long\n`);
     const fromCsv = await kct(['batch', csv, '--model', '12', '--output', 'ndjson']);
     expect(fromCsv.code).toBe(3);
-    const rows = fromCsv.stdout.trim().split('\n').map((l) => parseJson<{ student_id: string; status: string }>(l));
-    expect(rows.map((r) => [r.student_id, r.status]).sort()).toEqual([['ann', 'SUCCESS'], ['ben', 'FAILURE']]);
+    const rows = fromCsv.stdout
+      .trim()
+      .split('\n')
+      .map((l) => parseJson<{ student_id: string; status: string }>(l));
+    expect(rows.map((r) => [r.student_id, r.status]).sort()).toEqual([
+      ['ann', 'SUCCESS'],
+      ['ben', 'FAILURE'],
+    ]);
     // the folder also holds the CSV manifest: named, never silently dropped, and left out on request
     const stopped = await kct(['batch', dir, '--model', '12', '--json']);
     expect(stopped.code).toBe(2);
@@ -190,12 +271,40 @@ describe('batch', () => {
       const last = received[1];
       const bodyFile = join(dir, 'body.json');
       writeFileSync(bodyFile, last.body);
-      const verify = await kct(['callbacks', 'verify', '--id', String(last.headers['webhook-id']), '--timestamp', String(last.headers['webhook-timestamp']), '--signature', String(last.headers['webhook-signature']), '--body', bodyFile], { env: { KCT_WEBHOOK_SECRET: secret } });
+      const verify = await kct(
+        [
+          'callbacks',
+          'verify',
+          '--id',
+          String(last.headers['webhook-id']),
+          '--timestamp',
+          String(last.headers['webhook-timestamp']),
+          '--signature',
+          String(last.headers['webhook-signature']),
+          '--body',
+          bodyFile,
+        ],
+        { env: { KCT_WEBHOOK_SECRET: secret } },
+      );
       expect(verify.stderr).toBe('');
       expect(verify.code).toBe(0);
       expect(verify.stdout).toContain('valid');
       writeFileSync(bodyFile, last.body.replace('cb1', 'cb2'));
-      const tampered = await kct(['callbacks', 'verify', '--id', String(last.headers['webhook-id']), '--timestamp', String(last.headers['webhook-timestamp']), '--signature', String(last.headers['webhook-signature']), '--body', bodyFile], { env: { KCT_WEBHOOK_SECRET: secret } });
+      const tampered = await kct(
+        [
+          'callbacks',
+          'verify',
+          '--id',
+          String(last.headers['webhook-id']),
+          '--timestamp',
+          String(last.headers['webhook-timestamp']),
+          '--signature',
+          String(last.headers['webhook-signature']),
+          '--body',
+          bodyFile,
+        ],
+        { env: { KCT_WEBHOOK_SECRET: secret } },
+      );
       expect(tampered.code).toBe(4);
       expect(JSON.parse(last.body).data.task_id).toBe(data.task_id);
     } finally {
@@ -256,9 +365,13 @@ describe('uploads and feedback rewrite', () => {
 });
 
 describe('organization scope and old integrations', () => {
-  it('an organization key sees the organization\'s models; a member\'s user key only its own; a former admin gets 403', async () => {
-    const admin = parseJson<{ model_id: number }[]>((await asUser(sandbox, 'org_admin')(['models', '--json'])).stdout).map((m) => m.model_id);
-    const member = parseJson<{ model_id: number }[]>((await asUser(sandbox, 'org_member')(['models', '--json'])).stdout).map((m) => m.model_id);
+  it("an organization key sees the organization's models; a member's user key only its own; a former admin gets 403", async () => {
+    const admin = parseJson<{ model_id: number }[]>((await asUser(sandbox, 'org_admin')(['models', '--json'])).stdout).map(
+      (m) => m.model_id,
+    );
+    const member = parseJson<{ model_id: number }[]>((await asUser(sandbox, 'org_member')(['models', '--json'])).stdout).map(
+      (m) => m.model_id,
+    );
     expect(admin).toContain(21);
     expect(admin).not.toContain(12);
     expect(member).toEqual([31]);
@@ -266,7 +379,7 @@ describe('organization scope and old integrations', () => {
     expect(former.code).toBe(4);
   });
 
-  it('credits for an organization-scope task come from the key owner\'s account', async () => {
+  it("credits for an organization-scope task come from the key owner's account", async () => {
     const admin = asUser(sandbox, 'org_admin');
     const before = await credits(admin);
     const run = await admin(['one-pass', '--model', '21', '--text', `${essay} organization`, '--json']);
@@ -282,7 +395,10 @@ describe('organization scope and old integrations', () => {
     const legacyHeader = await request(`${sandbox.baseUrl}/credits`, { headers: { 'x-token-key': sandbox.keys.user } });
     expect(legacyHeader.statusCode).toBe(401);
     expect(JSON.stringify(await legacyHeader.body.json())).toContain('X-API-Key');
-    const legacyRoute = await request(`${origin}/api/open/evaluation/start`, { method: 'POST', headers: { 'x-api-key': sandbox.keys.user } });
+    const legacyRoute = await request(`${origin}/api/open/evaluation/start`, {
+      method: 'POST',
+      headers: { 'x-api-key': sandbox.keys.user },
+    });
     expect(legacyRoute.statusCode).toBe(404);
     expect(JSON.stringify(await legacyRoute.body.json())).toContain('/evaluations');
   });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { asUser, parseJson, removeDir, ROOT, startSandbox, tempDir, type RunResult, type Sandbox } from './harness.js';
+import { asUser, parseJson, ROOT, type RunResult, removeDir, type Sandbox, startSandbox, tempDir } from './harness.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PAPER_PDF = join(EXAMPLES, 'question-paper.pdf');
@@ -15,11 +15,28 @@ const PAPER_DOCX = join(EXAMPLES, 'question-paper.docx');
 const RUBRIC_PDF = join(EXAMPLES, 'rubric.pdf');
 const RUBRIC_DOCX = join(EXAMPLES, 'rubric.docx');
 const ESSAY = join(EXAMPLES, 'sample-essay.txt');
-const EXAMPLE_CRITERIA = ['Understanding of the issue', 'Position and argument', 'Evidence and counter-argument', 'Organisation', 'Language and conventions'];
+const EXAMPLE_CRITERIA = [
+  'Understanding of the issue',
+  'Position and argument',
+  'Evidence and counter-argument',
+  'Organisation',
+  'Language and conventions',
+];
 const TRAINING_MS = 1500;
 
-interface ModelRecord { model_id: number; assignment_name: string; post_status: string; total_score: number; cum_method: string; criteria_count: number }
-interface Result { status: string; score: number; evaluation: { item: string; score: number; max_score: number; feedback: string }[] }
+interface ModelRecord {
+  model_id: number;
+  assignment_name: string;
+  post_status: string;
+  total_score: number;
+  cum_method: string;
+  criteria_count: number;
+}
+interface Result {
+  status: string;
+  score: number;
+  evaluation: { item: string; score: number; max_score: number; feedback: string }[];
+}
 
 let sandbox: Sandbox;
 let slow: Sandbox;
@@ -67,7 +84,10 @@ describe('step by step on the bundled examples', () => {
     const file = parseYaml(text);
     expect(file.kind).toBe('questions');
     expect(file.assignment_name).toBe('Year 10 English: Persuasive Writing Assessment');
-    expect(file.questions.map((q: { number: string; marks: number }) => [q.number, q.marks])).toEqual([['1', 5], ['2', 25]]);
+    expect(file.questions.map((q: { number: string; marks: number }) => [q.number, q.marks])).toEqual([
+      ['1', 5],
+      ['2', 25],
+    ]);
     expect(file.questions[0].sub_questions.map((s: { number: string }) => s.number)).toEqual(['a', 'b']);
   });
 
@@ -75,12 +95,19 @@ describe('step by step on the bundled examples', () => {
     const out = path('rubrics.yaml');
     const run = await kct(['ingest', 'rubrics', RUBRIC_DOCX, '--total-score', '30', '--cum-method', 'sum', '-o', out, '--json']);
     expectOk(run);
-    const preview = parseJson<{ rubrics: { item: string; max_score: number; levels: unknown[] }[]; total_score: number; criteria_total: number }>(run.stdout);
+    const preview = parseJson<{
+      rubrics: { item: string; max_score: number; levels: unknown[] }[];
+      total_score: number;
+      criteria_total: number;
+    }>(run.stdout);
     expect(preview.rubrics.map((r) => r.item)).toEqual(EXAMPLE_CRITERIA);
     expect(preview).toMatchObject({ total_score: 30, criteria_total: 30 });
     const file = parseYaml(readFileSync(out, 'utf8'));
     expect(file).toMatchObject({ kind: 'rubrics', total_score: 30, cum_method: 'sum' });
-    expect(file.rubrics[1].levels[0]).toEqual({ score: 8, descriptor: 'A precise position in the opening, developed and sharpened to the end.' });
+    expect(file.rubrics[1].levels[0]).toEqual({
+      score: 8,
+      descriptor: 'A precise position in the opening, developed and sharpened to the end.',
+    });
   });
 
   it('writes JSON previews for .json, and never overwrites a preview unless --force', async () => {
@@ -93,23 +120,51 @@ describe('step by step on the bundled examples', () => {
     expectOk(await kct(['ingest', 'rubrics', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '-o', out, '--force']));
   });
 
-  it('carries a person\'s edits of both previews into the model; --wait until ready; one-pass scores each new criterion', async () => {
+  it("carries a person's edits of both previews into the model; --wait until ready; one-pass scores each new criterion", async () => {
     const { questions, rubrics } = await ingestExamples('edited');
     // The teacher renames a criterion, moves two marks between criteria, adds a level, and renames the model.
     const edited = readFileSync(rubrics, 'utf8')
       .replace('- item: Organisation\n    max_score: 5', '- item: Structure and paragraphing\n    max_score: 6')
       .replace('- item: Language and conventions\n    max_score: 5', '- item: Language and conventions\n    max_score: 4')
       .replace('- score: 5\n        descriptor: Confident persuasive', '- score: 4\n        descriptor: Confident persuasive')
-      .replace('        descriptor: Informal in places; frequent errors that sometimes obscure meaning.', '        descriptor: Informal in places; frequent errors that sometimes obscure meaning.\n      - score: 0\n        descriptor: Not attempted.');
+      .replace(
+        '        descriptor: Informal in places; frequent errors that sometimes obscure meaning.',
+        '        descriptor: Informal in places; frequent errors that sometimes obscure meaning.\n      - score: 0\n        descriptor: Not attempted.',
+      );
     expect(edited).not.toBe(readFileSync(rubrics, 'utf8'));
     writeFileSync(rubrics, edited);
-    writeFileSync(questions, readFileSync(questions, 'utf8').replace('assignment_name: "Year 10 English: Persuasive Writing Assessment"', 'assignment_name: Homework ban letter (edited)'));
+    writeFileSync(
+      questions,
+      readFileSync(questions, 'utf8').replace(
+        'assignment_name: "Year 10 English: Persuasive Writing Assessment"',
+        'assignment_name: Homework ban letter (edited)',
+      ),
+    );
 
     const started = Date.now();
-    const create = await kct(['models', 'create', '--questions', questions, '--rubrics', rubrics, '--desc', 'Year 10 persuasive letter on banning homework', '--wait', '--yes', '--json']);
+    const create = await kct([
+      'models',
+      'create',
+      '--questions',
+      questions,
+      '--rubrics',
+      rubrics,
+      '--desc',
+      'Year 10 persuasive letter on banning homework',
+      '--wait',
+      '--yes',
+      '--json',
+    ]);
     expectOk(create);
     const model = parseJson<ModelRecord>(create.stdout);
-    expect(model).toMatchObject({ assignment_name: 'Homework ban letter (edited)', post_status: 'ready', total_score: 30, cum_method: 'sum', criteria_count: 5, creation_method: 'custom' });
+    expect(model).toMatchObject({
+      assignment_name: 'Homework ban letter (edited)',
+      post_status: 'ready',
+      total_score: 30,
+      cum_method: 'sum',
+      criteria_count: 5,
+      creation_method: 'custom',
+    });
     // it really was training first, and --wait waited for it
     expect(create.stderr).toMatch(new RegExp(`Created model ${model.model_id} \\(training\\)`));
     expect(create.stderr).toMatch(new RegExp(`model ${model.model_id} training[\\s\\S]*model ${model.model_id} ready`));
@@ -117,7 +172,11 @@ describe('step by step on the bundled examples', () => {
 
     const show = await kct(['models', 'show', String(model.model_id), '--json']);
     expectOk(show);
-    expect(parseJson<ModelRecord>(show.stdout)).toMatchObject({ model_id: model.model_id, post_status: 'ready', assignment_desc: 'Year 10 persuasive letter on banning homework' });
+    expect(parseJson<ModelRecord>(show.stdout)).toMatchObject({
+      model_id: model.model_id,
+      post_status: 'ready',
+      assignment_desc: 'Year 10 persuasive letter on banning homework',
+    });
     const table = await kct(['models', 'show', String(model.model_id)]);
     expect(table.stdout).toMatch(/Name +│ Homework ban letter \(edited\)/);
     const ready = await kct(['models', '--ready', '--json']);
@@ -128,7 +187,11 @@ describe('step by step on the bundled examples', () => {
     const result = parseJson<Result>(mark.stdout);
     expect(result.status).toBe('SUCCESS');
     expect(result.evaluation.map((e) => [e.item, e.max_score])).toEqual([
-      ['Understanding of the issue', 5], ['Position and argument', 8], ['Evidence and counter-argument', 7], ['Structure and paragraphing', 6], ['Language and conventions', 4],
+      ['Understanding of the issue', 5],
+      ['Position and argument', 8],
+      ['Evidence and counter-argument', 7],
+      ['Structure and paragraphing', 6],
+      ['Language and conventions', 4],
     ]);
     for (const entry of result.evaluation) {
       expect(entry.score).toBeGreaterThanOrEqual(0);
@@ -146,10 +209,33 @@ describe('step by step on the bundled examples', () => {
     const qPreview = parseJson<{ questions: { number: string }[]; source_files: { origin: string; url: string }[] }>(q.stdout);
     expect(qPreview.questions.map((x) => x.number)).toEqual(['1', '2']);
     expect(qPreview.source_files).toEqual([expect.objectContaining({ origin: 'upload', url: paperUrl })]);
-    const r = await kct(['ingest', 'rubrics', '--asset', rubricUrl, '--total-score', '30', '--cum-method', 'sum', '-o', path('asset-rubrics.yaml')]);
+    const r = await kct([
+      'ingest',
+      'rubrics',
+      '--asset',
+      rubricUrl,
+      '--total-score',
+      '30',
+      '--cum-method',
+      'sum',
+      '-o',
+      path('asset-rubrics.yaml'),
+    ]);
     expectOk(r);
-    expect(parseYaml(readFileSync(path('asset-rubrics.yaml'), 'utf8')).rubrics.map((c: { item: string }) => c.item)).toEqual(EXAMPLE_CRITERIA);
-    const create = await kct(['models', 'create', '--questions', path('asset-questions.yaml'), '--rubrics', path('asset-rubrics.yaml'), '--wait', '--yes', '--json']);
+    expect(parseYaml(readFileSync(path('asset-rubrics.yaml'), 'utf8')).rubrics.map((c: { item: string }) => c.item)).toEqual(
+      EXAMPLE_CRITERIA,
+    );
+    const create = await kct([
+      'models',
+      'create',
+      '--questions',
+      path('asset-questions.yaml'),
+      '--rubrics',
+      path('asset-rubrics.yaml'),
+      '--wait',
+      '--yes',
+      '--json',
+    ]);
     expectOk(create);
     expect(parseJson<ModelRecord>(create.stdout).post_status).toBe('ready');
   });
@@ -164,9 +250,17 @@ describe('step by step on the bundled examples', () => {
     const [page2Url] = parseJson<{ url: string }[]>(upload.stdout).map((f) => f.url);
     const run = await kct(['ingest', 'questions', path('page1.txt'), '--asset', page2Url, '-o', path('mixed.yaml'), '--json']);
     expectOk(run);
-    const preview = parseJson<{ questions: { number: string; marks: number }[]; source_files: { name: string; origin: string }[] }>(run.stdout);
-    expect(preview.source_files.map((s) => [s.name, s.origin])).toEqual([['page1.txt', 'file'], ['page2.txt', 'upload']]);
-    expect(preview.questions.map((q) => [q.number, q.marks])).toEqual([['1', 5], ['2', 25]]);
+    const preview = parseJson<{ questions: { number: string; marks: number }[]; source_files: { name: string; origin: string }[] }>(
+      run.stdout,
+    );
+    expect(preview.source_files.map((s) => [s.name, s.origin])).toEqual([
+      ['page1.txt', 'file'],
+      ['page2.txt', 'upload'],
+    ]);
+    expect(preview.questions.map((q) => [q.number, q.marks])).toEqual([
+      ['1', 5],
+      ['2', 25],
+    ]);
   });
 
   it('restricts the preview to one question with --spec', async () => {
@@ -202,9 +296,26 @@ describe('validation before anything is sent', () => {
     writeFileSync(rubrics, readFileSync(rubrics, 'utf8').replace('max_score: 7', 'max_score: 9'));
     const over = await kct(['models', 'create', '--questions', questions, '--rubrics', rubrics, '--yes']);
     expect(over.code).toBe(2);
-    expect(over.stderr).toMatch(new RegExp(`${rubrics.replace(/[.]/g, '\\.')}:\\d+:14: total_score: the criterion maxima add up to 32, 2 more than total_score 30 \\(cum_method sum\\): lower the max_score values by 2`));
+    expect(over.stderr).toMatch(
+      new RegExp(
+        `${rubrics.replace(/[.]/g, '\\.')}:\\d+:14: total_score: the criterion maxima add up to 32, 2 more than total_score 30 \\(cum_method sum\\): lower the max_score values by 2`,
+      ),
+    );
     // average has no such rule
-    const average = await kct(['models', 'create', '--questions', questions, '--rubrics', rubrics, '--cum-method', 'average', '--total-score', '10', '--yes', '--json']);
+    const average = await kct([
+      'models',
+      'create',
+      '--questions',
+      questions,
+      '--rubrics',
+      rubrics,
+      '--cum-method',
+      'average',
+      '--total-score',
+      '10',
+      '--yes',
+      '--json',
+    ]);
     expectOk(average);
   });
 
@@ -225,7 +336,17 @@ describe('validation before anything is sent', () => {
     const many = await kct(['ingest', 'questions', ...eleven, '-o', path('many.yaml')]);
     expect(many.code).toBe(2);
     expect(many.stderr).toContain('11 files in one request; the limit is 10');
-    const missing = await kct(['ingest', 'rubrics', path('nope.pdf'), '--total-score', '10', '--cum-method', 'sum', '-o', path('nope.yaml')]);
+    const missing = await kct([
+      'ingest',
+      'rubrics',
+      path('nope.pdf'),
+      '--total-score',
+      '10',
+      '--cum-method',
+      'sum',
+      '-o',
+      path('nope.yaml'),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('file not found');
     const noMethod = await kct(['ingest', 'rubrics', RUBRIC_PDF, '--total-score', '10', '-o', path('nm.yaml')]);
@@ -258,7 +379,19 @@ describe('training', () => {
     const mark = await kctS(['one-pass', ESSAY, '--model', String(model.model_id)]);
     expect(mark.code).toBe(7);
     expect(mark.stderr).toMatch(/not ready.*\(HTTP 409/);
-    const assign = await kctS(['assign', '--model', String(model.model_id), '--name', 'A', '--desc', 'B', '--deadline', '2030-01-01', '--expected', '3']);
+    const assign = await kctS([
+      'assign',
+      '--model',
+      String(model.model_id),
+      '--name',
+      'A',
+      '--desc',
+      'B',
+      '--deadline',
+      '2030-01-01',
+      '--expected',
+      '3',
+    ]);
     expect(assign.code).toBe(7);
     const wait = await kctS(['models', 'create', '--questions', q, '--rubrics', r, '--yes', '--wait', '--timeout', '300ms']);
     expect(wait.code).toBe(8);
@@ -277,5 +410,4 @@ describe('kct models new (guided)', () => {
     expect(run.stderr).toContain(`2. kct ingest rubrics ${RUBRIC_DOCX} --total-score 30 --cum-method sum --out rubrics.yaml`);
     expect(run.stderr).toContain('4. kct models create --questions questions.yaml --rubrics rubrics.yaml');
   });
-
 });

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asUser, kctEnv, parseJson, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { asUser, kctEnv, parseJson, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -35,7 +35,9 @@ describe('--debug', () => {
     await new Promise<void>((done) => echo.listen(0, '127.0.0.1', done));
     const key = 'kct_secret_value_0123456789';
     try {
-      const run = await runKct(['models', '--debug'], { env: kctEnv(tempDir(), { KCT_BASE_URL: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`, KCT_API_KEY: key }) });
+      const run = await runKct(['models', '--debug'], {
+        env: kctEnv(tempDir(), { KCT_BASE_URL: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`, KCT_API_KEY: key }),
+      });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('bad key [redacted]');
       expect(run.stderr + run.stdout).not.toContain(key);
@@ -47,9 +49,16 @@ describe('--debug', () => {
 
 describe('on a terminal', () => {
   it('shows a spinner with the stage while watching, and colours the table', async () => {
-    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user }), NO_COLOR: undefined, CI: undefined };
+    const env = {
+      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user }),
+      NO_COLOR: undefined,
+      CI: undefined,
+    };
     // slow on purpose (magic input): the spinner must have a stage to show before the end
-    const term = await runKct(['one-pass', '--model', '12', '--text', 'A short answer about school uniforms, because they cost less. KCT-SANDBOX-SLOW'], { env, tty: true, columns: 100 });
+    const term = await runKct(
+      ['one-pass', '--model', '12', '--text', 'A short answer about school uniforms, because they cost less. KCT-SANDBOX-SLOW'],
+      { env, tty: true, columns: 100 },
+    );
     const run = { code: term.code, output: term.stdout + term.stderr };
     expect(run.code).toBe(0);
     expect(run.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/); // ora's dots

@@ -55,8 +55,12 @@ describe('kct one-pass', () => {
   }
 
   it('gives the same result for the same text (deterministic grader), and the same command twice is the same task', async () => {
-    const a = parseJson<Result>((await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-a-${Date.now()}`])).stdout);
-    const b = parseJson<Result>((await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`])).stdout);
+    const a = parseJson<Result>(
+      (await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-a-${Date.now()}`])).stdout,
+    );
+    const b = parseJson<Result>(
+      (await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`])).stdout,
+    );
     expect(a.task_id).not.toBe(b.task_id);
     expect(a.score).toBe(b.score);
     expect(a.evaluation).toEqual(b.evaluation);
@@ -95,7 +99,15 @@ describe('kct one-pass', () => {
     // a new answer: the same text sent by an earlier test would be a replay, reported with its state now
     const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay}\n(sent with --no-wait)`, '--no-wait', '--json']);
     expect(run.code).toBe(0);
-    const task = parseJson<{ task_id: string; status: string; stage: string; credits_charged: number; credit_cost: number; billing_mode: string; scope: string }>(run.stdout);
+    const task = parseJson<{
+      task_id: string;
+      status: string;
+      stage: string;
+      credits_charged: number;
+      credit_cost: number;
+      billing_mode: string;
+      scope: string;
+    }>(run.stdout);
     expect(task.status).toBe('QUEUED');
     expect(task.stage).toBe('queued');
     expect(task.credits_charged).toBe(0);
@@ -112,8 +124,12 @@ describe('kct one-pass', () => {
 
   it('idempotency: the same key and request return the same task; a changed answer is 409 (exit 7)', async () => {
     const key = `e2e-${Date.now()}`;
-    const first = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout);
-    const again = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout);
+    const first = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+    );
+    const again = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+    );
     expect(again.task_id).toBe(first.task_id);
     const changed = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (edited)`, '--idempotency-key', key, '--no-wait']);
     expect(changed.code).toBe(7);
@@ -125,8 +141,12 @@ describe('kct one-pass', () => {
     const file = join(dir, 'answer.txt');
     writeFileSync(file, essay);
     const key = `e2e-file-${Date.now()}`;
-    const first = parseJson<{ task_id: string }>((await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout);
-    const again = parseJson<{ task_id: string }>((await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout);
+    const first = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+    );
+    const again = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+    );
     expect(again.task_id).toBe(first.task_id);
     writeFileSync(file, `${essay}\nP.S. one more line.`);
     const changed = await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait']);
@@ -134,7 +154,18 @@ describe('kct one-pass', () => {
   });
 
   it('retries a 429 on submission with the same Idempotency-Key and succeeds', async () => {
-    const run = await shared.kct(['one-pass', '--model', '12', '--text', essay, '--student-id', 'kct-429-once', '--idempotency-key', `retry-${Date.now()}`, '--json']);
+    const run = await shared.kct([
+      'one-pass',
+      '--model',
+      '12',
+      '--text',
+      essay,
+      '--student-id',
+      'kct-429-once',
+      '--idempotency-key',
+      `retry-${Date.now()}`,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('HTTP 429; retrying');
     expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');

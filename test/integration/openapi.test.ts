@@ -60,7 +60,10 @@ describe('the sandbox against the document', () => {
       ? { $ref: `${BASE}#/components/responses/${response.$ref.split('/').pop()}/content/application~1json/schema` }
       : JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components/', `"${BASE}#/components/`));
     const validate = ajv.compile(schema);
-    expect(validate(reply.body), `${method} ${path} ${reply.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(reply.body).slice(0, 400)}`).toBe(true);
+    expect(
+      validate(reply.body),
+      `${method} ${path} ${reply.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(reply.body).slice(0, 400)}`,
+    ).toBe(true);
   };
 
   it('serves the document at /v1/openapi.json without a key, naming itself as the server', async () => {
@@ -78,7 +81,10 @@ describe('the sandbox against the document', () => {
     check('GET', '/models', await sandbox.call('GET', '/models'));
     check('GET', '/credits', await sandbox.call('GET', '/credits', { key: 'kct_not_valid_0000000000' }));
 
-    const accepted = await sandbox.call('POST', '/evaluations/one-pass', { json: { model_id: 12, paper_content: ESSAY, student_id: 's-1' }, headers: { 'idempotency-key': 'openapi-1' } });
+    const accepted = await sandbox.call('POST', '/evaluations/one-pass', {
+      json: { model_id: 12, paper_content: ESSAY, student_id: 's-1' },
+      headers: { 'idempotency-key': 'openapi-1' },
+    });
     check('POST', '/evaluations/one-pass', accepted);
     const taskId = accepted.body.data.task_id as string;
     await sandbox.waitFor(taskId, sandbox.keys.user);
@@ -87,13 +93,26 @@ describe('the sandbox against the document', () => {
     check('POST', '/evaluations/{taskId}/cancel', await sandbox.call('POST', `/evaluations/${taskId}/cancel`));
     check('GET', '/evaluations/{taskId}', await sandbox.call('GET', '/evaluations/tsk_missing'));
 
-    const batch = await sandbox.call('POST', '/evaluations/batch', { json: { evaluations: [{ model_id: 12, paper_content: ESSAY }, { model_id: 13, paper_content: ESSAY }] } });
+    const batch = await sandbox.call('POST', '/evaluations/batch', {
+      json: {
+        evaluations: [
+          { model_id: 12, paper_content: ESSAY },
+          { model_id: 13, paper_content: ESSAY },
+        ],
+      },
+    });
     check('POST', '/evaluations/batch', batch);
     await sandbox.waitFor(batch.body.data.task_id, sandbox.keys.user);
     check('GET', '/evaluations/{taskId}', await sandbox.call('GET', `/evaluations/${batch.body.data.task_id}`));
-    check('POST', '/evaluations/one-pass', await sandbox.call('POST', '/evaluations/one-pass', { json: { model_id: 12, paper_content: ESSAY }, key: sandbox.keys.broke }));
+    check(
+      'POST',
+      '/evaluations/one-pass',
+      await sandbox.call('POST', '/evaluations/one-pass', { json: { model_id: 12, paper_content: ESSAY }, key: sandbox.keys.broke }),
+    );
 
-    const assignment = await sandbox.call('POST', '/assignments', { json: { model_id: 12, assignment_name: 'Essay', assignment_desc: 'Draft', deadline_time: '2030-01-01T00:00:00Z', expected_number: 3 } });
+    const assignment = await sandbox.call('POST', '/assignments', {
+      json: { model_id: 12, assignment_name: 'Essay', assignment_desc: 'Draft', deadline_time: '2030-01-01T00:00:00Z', expected_number: 3 },
+    });
     check('POST', '/assignments', assignment);
     const form = new FormData();
     form.append('assignment_id', String(assignment.body.data.assignment_id));
@@ -106,10 +125,27 @@ describe('the sandbox against the document', () => {
     const preview = new FormData();
     preview.append('files', new Blob(['Question 1. Should schools require uniforms? (10 marks)'], { type: 'text/plain' }), 'paper.txt');
     check('POST', '/questions-ingest-preview', await sandbox.call('POST', '/questions-ingest-preview', { form: preview }));
-    check('POST', '/feedback-rewrite', await sandbox.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Organisation', comment: 'Clear. Linked.', score: 4, max_score: 5 }] } }));
-    check('POST', '/models', await sandbox.call('POST', '/models', {
-      json: { assignment_name: 'Letter', assignment_desc: 'A persuasive letter', questions: [{ number: '1', text: 'Write a letter.' }], rubrics: [{ item: 'Content', max_score: 10 }], total_score: 10, cum_method: 'sum' },
-    }));
+    check(
+      'POST',
+      '/feedback-rewrite',
+      await sandbox.call('POST', '/feedback-rewrite', {
+        json: { style: 'paragraph', sections: [{ item: 'Organisation', comment: 'Clear. Linked.', score: 4, max_score: 5 }] },
+      }),
+    );
+    check(
+      'POST',
+      '/models',
+      await sandbox.call('POST', '/models', {
+        json: {
+          assignment_name: 'Letter',
+          assignment_desc: 'A persuasive letter',
+          questions: [{ number: '1', text: 'Write a letter.' }],
+          rubrics: [{ item: 'Content', max_score: 10 }],
+          total_score: 10,
+          cum_method: 'sum',
+        },
+      }),
+    );
     check('POST', '/models', await sandbox.call('POST', '/models', { json: { assignment_name: 'x' } }));
   });
 
@@ -122,15 +158,23 @@ describe('the sandbox against the document', () => {
     }
     const product = async (method: string, path: string, json?: unknown, token?: string): Promise<Reply> => {
       const res = await request(sandbox.productUrl + path, {
-        method: method as 'GET', dispatcher,
-        headers: { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        method: method as 'GET',
+        dispatcher,
+        headers: {
+          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         ...(json === undefined ? {} : { body: JSON.stringify(json) }),
       });
       return { status: res.statusCode, headers: res.headers, body: await res.body.json() };
     };
     const signIn = await product('POST', '/public_api/auth/sign-in', { account: 'org_admin', password: sandbox.passwords.org_admin });
     check('POST', '/public_api/auth/sign-in', signIn);
-    check('POST', '/public_api/auth/sign-in', await product('POST', '/public_api/auth/sign-in', { account: 'org_admin', password: 'wrong' }));
+    check(
+      'POST',
+      '/public_api/auth/sign-in',
+      await product('POST', '/public_api/auth/sign-in', { account: 'org_admin', password: 'wrong' }),
+    );
     const token = signIn.body.data.session_token as string;
     const created = await product('POST', '/public_api/keys/create', { scope: 'organization', name: 'openapi' }, token);
     check('POST', '/public_api/keys/create', created);
@@ -139,7 +183,11 @@ describe('the sandbox against the document', () => {
     check('POST', '/public_api/keys/revoke', await product('POST', '/public_api/keys/revoke', { id: created.body.data.id }, token));
     check('POST', '/public_api/keys/revoke', await product('POST', '/public_api/keys/revoke', { id: 424242 }, token));
     const member = await product('POST', '/public_api/auth/sign-in', { account: 'org_member', password: sandbox.passwords.org_member });
-    check('POST', '/public_api/keys/create', await product('POST', '/public_api/keys/create', { scope: 'organization' }, member.body.data.session_token));
+    check(
+      'POST',
+      '/public_api/keys/create',
+      await product('POST', '/public_api/keys/create', { scope: 'organization' }, member.body.data.session_token),
+    );
     check('POST', '/public_api/auth/sign-out', await product('POST', '/public_api/auth/sign-out', {}, token));
     check('GET', '/public_api/keys/list', await product('GET', '/public_api/keys/list', undefined, token));
   });

@@ -5,7 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asUser, fakeApi, FIXTURES, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
+import { asUser, FIXTURES, fakeApi, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
@@ -21,7 +21,9 @@ describe('kct config set output json', () => {
     const { kct } = withConfig();
     expect((await kct(['config', 'set', 'output', 'json'])).code).toBe(0);
     const done = parseJson<{ task_id: string }>((await kct(['one-pass', '--model', '12', '--text', `${essay} (configured json)`])).stdout);
-    const queued = parseJson<{ task_id: string }>((await kct(['one-pass', '--model', '12', '--text', `${essay} KCT-SANDBOX-SLOW (to cancel)`, '--no-wait'])).stdout);
+    const queued = parseJson<{ task_id: string }>(
+      (await kct(['one-pass', '--model', '12', '--text', `${essay} KCT-SANDBOX-SLOW (to cancel)`, '--no-wait'])).stdout,
+    );
     const upload = join(tempDir(), 'rubric.txt');
     writeFileSync(upload, 'Organisation (5 marks)');
     const cancel = await kct(['cancel', queued.task_id]);
@@ -71,7 +73,10 @@ describe('kct config set output json', () => {
 describe('profiles', () => {
   it('kct auth logout --profile nope is exit 2 naming the profiles that exist, and writes nothing', async () => {
     const dir = tempDir('kct-logout-');
-    const login = await runKct(['auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl, '--profile', 'school'], { env: kctEnv(dir), input: shared.sandbox.keys.user });
+    const login = await runKct(['auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl, '--profile', 'school'], {
+      env: kctEnv(dir),
+      input: shared.sandbox.keys.user,
+    });
     expect(login.code).toBe(0);
     const file = join(dir, 'config.json');
     const before = readFileSync(file, 'utf8');
@@ -94,11 +99,26 @@ describe('global flags', () => {
     const env = kctEnv(tempDir(), { KCT_API_KEY: shared.sandbox.keys.user });
     const base = shared.sandbox.baseUrl;
     const forms = [
-      [['--base-url', base, 'credits'], ['credits', '--base-url', base]],
-      [['--base-url', base, '--json', 'credits'], ['credits', '--base-url', base, '--json']],
-      [['--base-url', base, '--debug', 'credits'], ['credits', '--debug', '--base-url', base]],
-      [['--base-url', base, '--no-color', 'credits'], ['credits', '--no-color', '--base-url', base]],
-      [['--base-url', base, '-p', 'default', 'credits'], ['credits', '-p', 'default', '--base-url', base]],
+      [
+        ['--base-url', base, 'credits'],
+        ['credits', '--base-url', base],
+      ],
+      [
+        ['--base-url', base, '--json', 'credits'],
+        ['credits', '--base-url', base, '--json'],
+      ],
+      [
+        ['--base-url', base, '--debug', 'credits'],
+        ['credits', '--debug', '--base-url', base],
+      ],
+      [
+        ['--base-url', base, '--no-color', 'credits'],
+        ['credits', '--no-color', '--base-url', base],
+      ],
+      [
+        ['--base-url', base, '-p', 'default', 'credits'],
+        ['credits', '-p', 'default', '--base-url', base],
+      ],
     ];
     for (const [before, after] of forms) {
       const a = await runKct(before, { env });
@@ -127,7 +147,10 @@ describe('kct rewrite', () => {
 
 describe('what a teacher reads', () => {
   it('kct assign prints the deadline in local time and in UTC', async () => {
-    const run = await shared.kct(['assign', '--model', '12', '--name', 'Essay', '--desc', 'Draft', '--deadline', '2030-12-01', '--expected', '28'], { env: { TZ: 'America/New_York' } });
+    const run = await shared.kct(
+      ['assign', '--model', '12', '--name', 'Essay', '--desc', 'Draft', '--deadline', '2030-12-01', '--expected', '28'],
+      { env: { TZ: 'America/New_York' } },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Deadline: Sun, 1 Dec 2030, 23:59 America/New_York (2030-12-02T04:59:59Z UTC)');
   });
@@ -135,7 +158,12 @@ describe('what a teacher reads', () => {
   it('kct models show lists the criteria with their maximums', async () => {
     const run = await shared.kct(['models', 'show', '12']);
     expect(run.code).toBe(0);
-    for (const [item, max] of [['Thesis & position', 5], ['Evidence & reasoning', 6], ['Organisation', 5], ['Language & conventions', 4]] as const) {
+    for (const [item, max] of [
+      ['Thesis & position', 5],
+      ['Evidence & reasoning', 6],
+      ['Organisation', 5],
+      ['Language & conventions', 4],
+    ] as const) {
       expect(run.stdout).toMatch(new RegExp(`${item.replace('&', '&')}\\s*│\\s*${max}\\s`));
     }
     expect(run.stdout).toMatch(/Sum of maxima\s*│\s*20/);
@@ -154,7 +182,10 @@ describe('a balance of a shape kct does not know', () => {
       const table = await runKct(['credits'], { env });
       expect(table.code).toBe(1);
       expect(table.stderr).toContain('did not answer like the Public Evaluation API');
-      const login = await runKct(['auth', 'login', '--with-key', '--base-url', api.baseUrl], { env: kctEnv(tempDir()), input: 'kct_sbx_x' });
+      const login = await runKct(['auth', 'login', '--with-key', '--base-url', api.baseUrl], {
+        env: kctEnv(tempDir()),
+        input: 'kct_sbx_x',
+      });
       expect(login.code).toBe(1);
     } finally {
       await api.close();

@@ -6,10 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCountingProxy, mostInWindow, type CountingProxy } from './counting-proxy.js';
-import { kctEnv, parseJson, removeDir, runKct, startSandbox, tempDir, type Sandbox } from './harness.js';
+import { type CountingProxy, mostInWindow, startCountingProxy } from './counting-proxy.js';
+import { kctEnv, parseJson, removeDir, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
 
-const WORDS = 'uniforms students identity cost families equality bullying discipline freedom expression learning teachers evidence however therefore'.split(' ');
+const WORDS =
+  'uniforms students identity cost families equality bullying discipline freedom expression learning teachers evidence however therefore'.split(
+    ' ',
+  );
 
 /** `count` distinct short essays, a1.txt ... in a new folder. */
 function textClass(count: number, prefix = 'a'): string {
@@ -17,15 +20,31 @@ function textClass(count: number, prefix = 'a'): string {
   mkdirSync(dir, { recursive: true });
   for (let i = 1; i <= count; i++) {
     const words = Array.from({ length: 40 + (i % 7) * 9 }, (_, w) => WORDS[(i * 7 + w * 3) % WORDS.length]);
-    writeFileSync(join(dir, `${prefix}${i}.txt`), `Answer ${i}. School uniforms: ${words.join(' ')}. Therefore uniforms matter because evidence shows it.\n`);
+    writeFileSync(
+      join(dir, `${prefix}${i}.txt`),
+      `Answer ${i}. School uniforms: ${words.join(' ')}. Therefore uniforms matter because evidence shows it.\n`,
+    );
   }
   return dir;
 }
 
-type Row = { file: string; student_id: string | null; task_id: string | null; status: string; score: number | null; max_score: number | null; credits_charged: number | null; evaluation: unknown };
+type Row = {
+  file: string;
+  student_id: string | null;
+  task_id: string | null;
+  status: string;
+  score: number | null;
+  max_score: number | null;
+  credits_charged: number | null;
+  evaluation: unknown;
+};
 
 function rows(stdout: string): Row[] {
-  return stdout.trim().split('\n').filter(Boolean).map((line) => parseJson<Row>(line));
+  return stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => parseJson<Row>(line));
 }
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -33,10 +52,15 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-async function sandboxBehindProxy(options: Parameters<typeof startSandbox>[0] = {}): Promise<{ sandbox: Sandbox; proxy: CountingProxy; kct: (args: string[]) => ReturnType<typeof runKct> }> {
+async function sandboxBehindProxy(
+  options: Parameters<typeof startSandbox>[0] = {},
+): Promise<{ sandbox: Sandbox; proxy: CountingProxy; kct: (args: string[]) => ReturnType<typeof runKct> }> {
   const sandbox = await startSandbox(options);
   const proxy = await startCountingProxy(sandbox.baseUrl);
-  cleanup.push(async () => void (await sandbox.stop()), () => proxy.close());
+  cleanup.push(
+    async () => void (await sandbox.stop()),
+    () => proxy.close(),
+  );
   const configDir = tempDir();
   cleanup.push(() => removeDir(configDir));
   const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user });
@@ -69,7 +93,11 @@ describe('a polite run', () => {
     proxy.intercept = (request) => {
       if (request.kind !== 'status' || refusedAt !== undefined) return undefined;
       refusedAt = request.at;
-      return { status: 429, headers: { 'retry-after': '2' }, body: { error: { code: 'rate_limited', message: 'Too many requests; retry after 2 seconds.' } } };
+      return {
+        status: 429,
+        headers: { 'retry-after': '2' },
+        body: { error: { code: 'rate_limited', message: 'Too many requests; retry after 2 seconds.' } },
+      };
     };
     const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '2', '--max-rps', '4', '--output', 'ndjson']);
     expect(run.code, run.stderr).toBe(0);
@@ -123,7 +151,8 @@ describe('a polite run', () => {
     // the answers went in a batch: the one-pass run follows that batch (this machine's ledger), it sends nothing again
     expect(proxy.requests.slice(viaBatch.length).filter((r) => r.kind === 'submit' || r.kind === 'batch')).toEqual([]);
     expect(rows(onePass.stdout).every((row) => (row as Row & { replayed?: boolean }).replayed === true)).toBe(true);
-    const comparable = (list: Row[]) => list.map(({ task_id: _id, replayed: _r, ...row }: Row & { replayed?: boolean }) => row).sort((a, b) => a.file.localeCompare(b.file));
+    const comparable = (list: Row[]) =>
+      list.map(({ task_id: _id, replayed: _r, ...row }: Row & { replayed?: boolean }) => row).sort((a, b) => a.file.localeCompare(b.file));
     expect(comparable(rows(batched.stdout))).toEqual(comparable(rows(onePass.stdout)));
     expect(rows(batched.stdout).every((row) => row.status === 'SUCCESS' && typeof row.score === 'number')).toBe(true);
   });
@@ -132,7 +161,10 @@ describe('a polite run', () => {
     const { proxy, kct } = await sandboxBehindProxy();
     const dir = textClass(8);
     const journalDir = tempDir();
-    cleanup.push(() => removeDir(dir), () => removeDir(journalDir));
+    cleanup.push(
+      () => removeDir(dir),
+      () => removeDir(journalDir),
+    );
     const journal = join(journalDir, 'marks.journal');
     const first = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--resume', journal, '--output', 'ndjson']);
     expect(first.code, first.stderr).toBe(0);
@@ -158,7 +190,21 @@ describe('a polite run', () => {
     const { kct } = await sandboxBehindProxy();
     const dir = textClass(300, 's');
     cleanup.push(() => removeDir(dir));
-    const run = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--via', 'one-pass', '--max-rps', '200', '--jobs', '16', '--output', 'ndjson']);
+    const run = await kct([
+      'one-pass',
+      dir,
+      '--model',
+      '12',
+      '--no-wait',
+      '--via',
+      'one-pass',
+      '--max-rps',
+      '200',
+      '--jobs',
+      '16',
+      '--output',
+      'ndjson',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/300 answers and no --resume: .*replays every submission.*add --resume/);
   });
@@ -171,7 +217,10 @@ describe('a polite run', () => {
     cleanup.push(() => removeDir(configDir));
     const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user, KCT_MAX_PENDING: '3' });
     // --jobs 1: one submission at a time, so the cap alone decides how many tasks are unfinished
-    const run = await runKct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '1', '--max-rps', '100', '--output', 'ndjson'], { env, timeoutMs: 120_000 });
+    const run = await runKct(
+      ['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '1', '--max-rps', '100', '--output', 'ndjson'],
+      { env, timeoutMs: 120_000 },
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(rows(run.stdout).filter((row) => row.status === 'SUCCESS')).toHaveLength(12);
     // as the service saw it: a submission adds an unfinished task; a status answer that says it
@@ -179,7 +228,8 @@ describe('a polite run', () => {
     const events: [number, number][] = [];
     for (const request of proxy.requests) {
       if (request.kind === 'submit') events.push([request.at, 1]);
-      if (request.kind === 'status' && ['SUCCESS', 'FAILURE', 'CANCEL'].includes(request.snapshot?.status ?? '')) events.push([request.answeredAt!, -1]);
+      if (request.kind === 'status' && ['SUCCESS', 'FAILURE', 'CANCEL'].includes(request.snapshot?.status ?? ''))
+        events.push([request.answeredAt!, -1]);
     }
     let unfinished = 0;
     let most = 0;

@@ -6,10 +6,26 @@ import { assertPublicUrl, BlockedAddressError, guardedAgent, isPublicAddress } f
 
 describe('isPublicAddress', () => {
   it.each([
-    ['127.0.0.1', false], ['10.1.2.3', false], ['172.16.0.1', false], ['192.168.1.1', false], ['169.254.169.254', false],
-    ['100.64.0.1', false], ['0.0.0.0', false], ['255.255.255.255', false], ['224.0.0.1', false],
-    ['::1', false], ['fe80::1', false], ['fc00::1', false], ['::ffff:127.0.0.1', false], ['::ffff:10.0.0.1', false], ['::', false],
-    ['8.8.8.8', true], ['1.1.1.1', true], ['2606:4700:4700::1111', true], ['::ffff:8.8.8.8', true], ['not an ip', false],
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['172.16.0.1', false],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['255.255.255.255', false],
+    ['224.0.0.1', false],
+    ['::1', false],
+    ['fe80::1', false],
+    ['fc00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:10.0.0.1', false],
+    ['::', false],
+    ['8.8.8.8', true],
+    ['1.1.1.1', true],
+    ['2606:4700:4700::1111', true],
+    ['::ffff:8.8.8.8', true],
+    ['not an ip', false],
   ])('%s → %s', (ip, expected) => {
     expect(isPublicAddress(ip)).toBe(expected);
   });
@@ -17,7 +33,18 @@ describe('isPublicAddress', () => {
 
 describe('assertPublicUrl', () => {
   it('refuses loopback, private and mapped literals, plain http, and credentials', async () => {
-    for (const url of ['https://127.0.0.1/hook', 'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://10.0.0.8/x', 'https://169.254.169.254/latest', 'https://localhost/x', 'http://8.8.8.8/x', 'https://u:p@8.8.8.8/x', 'ftp://8.8.8.8/x', 'nonsense']) {
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://[::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://10.0.0.8/x',
+      'https://169.254.169.254/latest',
+      'https://localhost/x',
+      'http://8.8.8.8/x',
+      'https://u:p@8.8.8.8/x',
+      'ftp://8.8.8.8/x',
+      'nonsense',
+    ]) {
       await expect(assertPublicUrl(url, { allowPrivate: false }), url).rejects.toBeInstanceOf(BlockedAddressError);
     }
   });

@@ -4,7 +4,7 @@
 // student's feedback a click away and lists failures with their reason. Untrusted names stay text.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditsOf, FIXTURES, removeDir, tempDir, useSandbox } from './harness.js';
 
@@ -12,8 +12,13 @@ const CHROMIUM = process.env.KCT_CHROMIUM ?? '/usr/bin/chromium';
 /** Without a browser the browser tests are not run (said on one line); CI sets KCT_REQUIRE_BROWSER=1, and then a missing browser fails. */
 const HAS_BROWSER = existsSync(CHROMIUM);
 if (!HAS_BROWSER) {
-  if (process.env.KCT_REQUIRE_BROWSER === '1') throw new Error(`no browser at ${CHROMIUM}, and KCT_REQUIRE_BROWSER=1: install Debian's chromium (apt-get install -y chromium), or set KCT_CHROMIUM`);
-  console.log(`kct: the class report's browser tests were not run: no browser at ${CHROMIUM} (apt-get install -y chromium, or set KCT_CHROMIUM=<path>; .ci/run installs it and requires them)`);
+  if (process.env.KCT_REQUIRE_BROWSER === '1')
+    throw new Error(
+      `no browser at ${CHROMIUM}, and KCT_REQUIRE_BROWSER=1: install Debian's chromium (apt-get install -y chromium), or set KCT_CHROMIUM`,
+    );
+  console.log(
+    `kct: the class report's browser tests were not run: no browser at ${CHROMIUM} (apt-get install -y chromium, or set KCT_CHROMIUM=<path>; .ci/run installs it and requires them)`,
+  );
 }
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 // A file name is a student id by default: this one tries to run script in the report.
@@ -28,7 +33,8 @@ let out: string;
 function makeClass(): string {
   const dir = tempDir('kct-report-class-');
   const sentences = essay.split(/(?<=\.)\s+/);
-  for (let i = 1; i <= 10; i++) writeFileSync(join(dir, `student-${String(i).padStart(2, '0')}.txt`), sentences.slice(0, 1 + i * 2).join(' '));
+  for (let i = 1; i <= 10; i++)
+    writeFileSync(join(dir, `student-${String(i).padStart(2, '0')}.txt`), sentences.slice(0, 1 + i * 2).join(' '));
   writeFileSync(join(dir, 'ben.txt'), `${essay}\nKCT-SANDBOX-FAIL`);
   writeFileSync(join(dir, `${HOSTILE}.txt`), essay);
   return dir;
@@ -40,7 +46,15 @@ beforeAll(async () => {
   if (!HAS_BROWSER) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 
@@ -69,14 +83,17 @@ async function open(file: string): Promise<Loaded> {
   return { page, consoleErrors, requests };
 }
 
-const totals = (page: Page) => page.$$eval('#students tbody tr td:nth-child(2)', (cells) => cells.map((cell) => cell.getAttribute('data-v')));
+const totals = (page: Page) =>
+  page.$$eval('#students tbody tr td:nth-child(2)', (cells) => cells.map((cell) => cell.getAttribute('data-v')));
 const names = (page: Page) => page.$$eval('#students tbody tr td:nth-child(1)', (cells) => cells.map((cell) => cell.textContent));
 const withoutHeader = (html: string) => html.replace(/<header>.*<\/header>/, '');
 
 describe.skipIf(!HAS_BROWSER)('the class report in a browser', () => {
   it('one-pass --report and kct report (file and stdin) make the same page: no console error, no request, sortable, one bar per band', async () => {
     const report = join(out, 'class.html');
-    const run = await shared.kct(['one-pass', classDir, '--model', '12', '--jobs', '6', '--output', 'ndjson', '--report', report], { timeoutMs: 120_000 });
+    const run = await shared.kct(['one-pass', classDir, '--model', '12', '--jobs', '6', '--output', 'ndjson', '--report', report], {
+      timeoutMs: 120_000,
+    });
     expect(run.code).toBe(3); // ben.txt ends FAILURE
     expect(run.stderr).toContain(`kct: wrote the class report ${report}: 12 answers, 11 marked, 1 not marked`);
     expect(run.stdout.trim().split('\n')).toHaveLength(12); // stdout still holds the results
@@ -100,7 +117,9 @@ describe.skipIf(!HAS_BROWSER)('the class report in a browser', () => {
       expect(requests).toEqual([`file://${report}`]);
 
       // one bar per score band (out of 20: ten bands of 2), and the bars count every marked answer
-      const bars = await page.$$eval('#distribution rect.bar', (rects) => rects.map((rect) => rect.querySelector('title')?.textContent ?? ''));
+      const bars = await page.$$eval('#distribution rect.bar', (rects) =>
+        rects.map((rect) => rect.querySelector('title')?.textContent ?? ''),
+      );
       const bands = await page.$$eval('#distribution text.band', (labels) => labels.map((label) => label.textContent));
       expect(bands).toEqual(['0–2', '2–4', '4–6', '6–8', '8–10', '10–12', '12–14', '14–16', '16–18', '18–20']);
       expect(bars).toHaveLength(bands.length);
@@ -155,7 +174,9 @@ describe.skipIf(!HAS_BROWSER)('the class report in a browser', () => {
 
   it('the page holds its own style and script, allowed by hash, and nothing from elsewhere', () => {
     const html = readFileSync(join(out, 'class.html'), 'utf8');
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/,
+    );
     expect(html).not.toMatch(/<[^>]*\son[a-z]+=/i); // no inline event handlers in any tag
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
   });
@@ -165,7 +186,11 @@ describe('kct report refuses what it cannot read, and leaves nothing behind', ()
   /** A saved run of one answer (the browser tests save a whole class there when they run). */
   const saved = () => readFileSync(join(out, 'marks.ndjson'), 'utf8');
   beforeAll(() => {
-    if (!existsSync(join(out, 'marks.ndjson'))) writeFileSync(join(out, 'marks.ndjson'), `${JSON.stringify({ file: 'a.txt', student_id: 'a', task_id: 'tsk_1', status: 'SUCCESS', score: 12, max_score: 20, evaluation: [] })}\n`);
+    if (!existsSync(join(out, 'marks.ndjson')))
+      writeFileSync(
+        join(out, 'marks.ndjson'),
+        `${JSON.stringify({ file: 'a.txt', student_id: 'a', task_id: 'tsk_1', status: 'SUCCESS', score: 12, max_score: 20, evaluation: [] })}\n`,
+      );
   });
 
   it('a JSON array, CSV, a bad line, a missing file, a folder: exit 2 naming the problem, no file written', async () => {

@@ -64,10 +64,17 @@ type Change =
 
 const NAMES = ['a1', 'Ana Pérez', 'Él', 'essay with spaces & "quotes"', 'pupil-2', 'pupil-10', 'Zoe Copy of strong', 'b3', 'c4', 'd5'];
 const FOLDERS = ['Eve Kim_2222_assignsubmission_file_', 'late', 'Bo Chen_3333_assignsubmission_file_'];
-const TEXTS = Array.from({ length: 8 }, (_, i) => `Uniforms should not be compulsory, answer ${i}: they cost families money and stop pupils from expressing themselves. ${'Evidence and argument follow. '.repeat(i + 1)}`);
+const TEXTS = Array.from(
+  { length: 8 },
+  (_, i) =>
+    `Uniforms should not be compulsory, answer ${i}: they cost families money and stop pupils from expressing themselves. ${'Evidence and argument follow. '.repeat(i + 1)}`,
+);
 
 const change: fc.Arbitrary<Change> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), name: fc.nat(NAMES.length - 1), text: fc.nat(TEXTS.length - 1) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('add' as const), name: fc.nat(NAMES.length - 1), text: fc.nat(TEXTS.length - 1) }),
+  },
   fc.record({ kind: fc.constant('remove' as const), at: fc.nat(20) }),
   fc.record({ kind: fc.constant('rename' as const), at: fc.nat(20), to: fc.nat(NAMES.length - 1) }),
   fc.record({ kind: fc.constant('edit' as const), at: fc.nat(20), text: fc.nat(TEXTS.length - 1) }),
@@ -76,16 +83,18 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant('empty-folder' as const), name: fc.nat(FOLDERS.length - 1) }),
 );
 
-const flagsArb: fc.Arbitrary<Flags> = fc.record({
-  via: fc.constantFrom('one-pass' as const, 'batch' as const, 'auto' as const),
-  jobs: fc.integer({ min: 1, max: 4 }),
-  resume: fc.boolean(),
-  recursive: fc.boolean(),
-  format: fc.constantFrom('csv' as const, 'ndjson' as const, 'json' as const),
-  interruptAfter: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 4, nil: undefined }),
-  noWait: fc.boolean(),
-  report: fc.boolean(),
-}).map((flags) => (flags.noWait ? { ...flags, interruptAfter: undefined, report: false } : flags));
+const flagsArb: fc.Arbitrary<Flags> = fc
+  .record({
+    via: fc.constantFrom('one-pass' as const, 'batch' as const, 'auto' as const),
+    jobs: fc.integer({ min: 1, max: 4 }),
+    resume: fc.boolean(),
+    recursive: fc.boolean(),
+    format: fc.constantFrom('csv' as const, 'ndjson' as const, 'json' as const),
+    interruptAfter: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 4, nil: undefined }),
+    noWait: fc.boolean(),
+    report: fc.boolean(),
+  })
+  .map((flags) => (flags.noWait ? { ...flags, interruptAfter: undefined, report: false } : flags));
 
 /** The folder as the model sees it: path (relative, "/"-separated) -> text; student folders made. */
 interface Model {
@@ -115,7 +124,10 @@ function apply(model: Model, dir: string, step: Change): void {
     const name = pick(step.at);
     if (!name) return;
     // into a student folder under the same name: the same file name and content, another path
-    const to = step.kind === 'copy-into' ? `${FOLDERS[step.folder]}/${basename(name)}` : join(dirname(name), `${NAMES[step.to]}.txt`).replace(/^\.\//, '');
+    const to =
+      step.kind === 'copy-into'
+        ? `${FOLDERS[step.folder]}/${basename(name)}`
+        : join(dirname(name), `${NAMES[step.to]}.txt`).replace(/^\.\//, '');
     if (model.files.has(to)) return;
     model.files.set(to, model.files.get(name)!);
     if (step.kind === 'copy-into') {
@@ -147,10 +159,21 @@ function expected(model: Model, recursive: boolean): { answers: [string, string]
   return { answers, folderRows };
 }
 
-interface Row { file: string; status: string; task_id?: string | null; credits_charged?: number | null; replayed?: boolean; message?: string }
+interface Row {
+  file: string;
+  status: string;
+  task_id?: string | null;
+  credits_charged?: number | null;
+  replayed?: boolean;
+  message?: string;
+}
 
 /** Runs kct in-process against the sandbox; aborting after `interruptAfter` rows is a Ctrl-C. */
-async function kct(args: string[], env: NodeJS.ProcessEnv, interruptAfter?: number): Promise<{ code: number; stdout: string; stderr: string }> {
+async function kct(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  interruptAfter?: number,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { io, stdout, stderr } = testIO();
   const controller = new AbortController();
   if (interruptAfter !== undefined) {
@@ -166,7 +189,10 @@ async function kct(args: string[], env: NodeJS.ProcessEnv, interruptAfter?: numb
   // a run that never ends is a failure with its own output, not a test that times out saying nothing
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`kct ${args.join(' ')} did not end in 60 s\n--- stderr\n${stderr.text()}\n--- stdout\n${stdout.text()}`)), 60_000);
+    timer = setTimeout(
+      () => reject(new Error(`kct ${args.join(' ')} did not end in 60 s\n--- stderr\n${stderr.text()}\n--- stdout\n${stdout.text()}`)),
+      60_000,
+    );
   });
   try {
     const code = await Promise.race([main(args, { io, env, handleSignals: false, signal: controller.signal }), hang]);
@@ -184,7 +210,11 @@ async function credits(): Promise<number> {
 /** The rows of one output, whatever the format. */
 function rowsOf(format: Format, stdout: string): Row[] {
   if (format === 'json') return stdout.trim() === '' ? [] : (JSON.parse(stdout) as Row[]);
-  if (format === 'ndjson') return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Row);
+  if (format === 'ndjson')
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Row);
   return parse(stdout, { columns: true, skip_empty_lines: true }) as Row[];
 }
 
@@ -201,87 +231,116 @@ async function settle(): Promise<void> {
 const runs = propertyRuns(20);
 
 describe('re-running a changing class folder (properties, against a real sandbox)', () => {
-  it('charges each distinct answer once, accounts for every input, and tells the truth in its exit code', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(change, flagsArb), { minLength: 2, maxLength: 4 }), fc.array(change, { minLength: 2, maxLength: 5 }), async (steps, start) => {
-      await settle(); // what an earlier case left running is charged before this one counts
-      await enoughCredits();
-      caseNumber += 1;
-      const home = mkdtempSync(join(tmpdir(), 'kct-rerun-'));
-      made.push(home);
-      const dir = join(home, 'class');
-      mkdirSync(dir);
-      const journal = join(home, 'marks.journal');
-      const env: NodeJS.ProcessEnv = {
-        KCT_BASE_URL: sandbox.baseUrl,
-        KCT_API_KEY: sandbox.keys.user,
-        KCT_CONFIG_DIR: join(home, 'config'),
-        KCT_PAGER: '',
-        KCT_RETRY_BASE_DELAY: '1ms',
-        KCT_POLL_INTERVAL: '50ms',
-        KCT_BATCH_FROM: '3',
-        NO_COLOR: '1',
-      };
-      const model: Model = { files: new Map(), folders: new Set() };
-      for (const step of start) apply(model, dir, step);
-      model.files.set('seed.txt', textOf(0));
-      writeFileSync(join(dir, 'seed.txt'), textOf(0));
-      const startCredits = await credits();
-      /** Distinct (file name, content) answers sent by any run so far: each may be charged once. */
-      const sent = new Set<string>();
-      /** Those of runs that finished: each must have been charged. */
-      const marked = new Set<string>();
-      for (const [step, flags] of steps) {
-        apply(model, dir, step);
-        const args = ['one-pass', dir, '--model', '12', '--via', flags.via, '--jobs', String(flags.jobs), '--output', flags.format];
-        if (flags.resume) args.push('--resume', journal);
-        if (flags.recursive) args.push('--recursive');
-        if (flags.noWait) args.push('--no-wait');
-        const report = join(home, 'class.html');
-        rmSync(report, { force: true });
-        if (flags.report) args.push('--report', report);
-        const { answers: included, folderRows } = expected(model, flags.recursive);
-        // an answer is its file name and content: the same name and bytes in two folders is one submission
-        const answers = included.map(([name, text]) => `${basename(name)}\n${text}`);
-        for (const answer of answers) sent.add(answer);
-        const run = await kct(args, env, flags.interruptAfter);
-        const context = `${args.join(' ')}\n--- stderr\n${run.stderr}\n--- stdout\n${run.stdout}`;
-        if (run.code === 130) {
-          expect(run.stderr, context).toMatch(/interrupted; (no task kct knows of is left unfinished|\d+ tasks? not yet seen finished may still be running)/);
-          await settle();
-          continue;
-        }
-        if (included.length === 0) {
-          // nothing to send: a usage error that says why (and names empty student folders), nothing charged
-          expect(run.code, context).toBe(2);
-          expect(run.stderr, context).toMatch(/no answer files|nothing to mark/);
-          continue;
-        }
-        expect(run.code, context).toBe(0);
-        // every input accounted for: each file a row, each empty folder a row (EMPTY, or NOT_ENTERED without --recursive)
-        const rows = rowsOf(flags.format, run.stdout);
-        const byFile = new Map(rows.map((row) => [row.file, row]));
-        expect(rows.length, context).toBe(included.length + folderRows.size);
-        for (const [name, text] of included) {
-          const row = byFile.get(join(dir, name));
-          // a replay is never reported as a new task: an answer marked before shows its state now
-          if (flags.noWait && !marked.has(`${basename(name)}\n${text}`)) expect(row?.status, `${name}\n${context}`).toMatch(/^(QUEUED|UPLOADING|SUBMITTED|PROGRESS|SUCCESS)$/);
-          else expect(row?.status, `${name}\n${context}`).toBe('SUCCESS');
-        }
-        if (flags.noWait) await settle();
-        for (const answer of answers) marked.add(answer);
-        if (flags.report) {
-          const html = readFileSync(report, 'utf8');
-          expect(html.match(/<td role="cell" class="who">/g)?.length, context).toBe(rows.length);
-          expect(html, context).toContain(`${included.length} <small>of ${included.length} answer${included.length === 1 ? '' : 's'}</small>`);
-        }
-        for (const [folder, status] of folderRows) expect(byFile.get(`${join(dir, folder)}/`)?.status, `${folder}/\n${context}`).toBe(status);
-        // the exit code agrees with the rows: 0, and every answer marked
-        expect(rows.every((row) => ['SUCCESS', 'EMPTY', 'NOT_ENTERED', ...(flags.noWait ? ['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'] : [])].includes(row.status)), context).toBe(true);
-        // charged once: at least every answer of the finished runs, never more than every answer ever sent
-        const charged = startCredits - (await credits());
-        expect(charged, `charged ${charged}; ${marked.size} answers marked, ${sent.size} ever sent\n${context}`).toBeGreaterThanOrEqual(marked.size);
-        expect(charged, `charged ${charged}; ${marked.size} answers marked, ${sent.size} ever sent\n${context}`).toBeLessThanOrEqual(sent.size);
-      }
-    }), { numRuns: runs, seed: propertySeed(2121), endOnFailure: process.env.KCT_PROPERTY_SHRINK === "0" });
-  }, Math.max(180_000, runs * 4000));
+  it(
+    'charges each distinct answer once, accounts for every input, and tells the truth in its exit code',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(change, flagsArb), { minLength: 2, maxLength: 4 }),
+          fc.array(change, { minLength: 2, maxLength: 5 }),
+          async (steps, start) => {
+            await settle(); // what an earlier case left running is charged before this one counts
+            await enoughCredits();
+            caseNumber += 1;
+            const home = mkdtempSync(join(tmpdir(), 'kct-rerun-'));
+            made.push(home);
+            const dir = join(home, 'class');
+            mkdirSync(dir);
+            const journal = join(home, 'marks.journal');
+            const env: NodeJS.ProcessEnv = {
+              KCT_BASE_URL: sandbox.baseUrl,
+              KCT_API_KEY: sandbox.keys.user,
+              KCT_CONFIG_DIR: join(home, 'config'),
+              KCT_PAGER: '',
+              KCT_RETRY_BASE_DELAY: '1ms',
+              KCT_POLL_INTERVAL: '50ms',
+              KCT_BATCH_FROM: '3',
+              NO_COLOR: '1',
+            };
+            const model: Model = { files: new Map(), folders: new Set() };
+            for (const step of start) apply(model, dir, step);
+            model.files.set('seed.txt', textOf(0));
+            writeFileSync(join(dir, 'seed.txt'), textOf(0));
+            const startCredits = await credits();
+            /** Distinct (file name, content) answers sent by any run so far: each may be charged once. */
+            const sent = new Set<string>();
+            /** Those of runs that finished: each must have been charged. */
+            const marked = new Set<string>();
+            for (const [step, flags] of steps) {
+              apply(model, dir, step);
+              const args = ['one-pass', dir, '--model', '12', '--via', flags.via, '--jobs', String(flags.jobs), '--output', flags.format];
+              if (flags.resume) args.push('--resume', journal);
+              if (flags.recursive) args.push('--recursive');
+              if (flags.noWait) args.push('--no-wait');
+              const report = join(home, 'class.html');
+              rmSync(report, { force: true });
+              if (flags.report) args.push('--report', report);
+              const { answers: included, folderRows } = expected(model, flags.recursive);
+              // an answer is its file name and content: the same name and bytes in two folders is one submission
+              const answers = included.map(([name, text]) => `${basename(name)}\n${text}`);
+              for (const answer of answers) sent.add(answer);
+              const run = await kct(args, env, flags.interruptAfter);
+              const context = `${args.join(' ')}\n--- stderr\n${run.stderr}\n--- stdout\n${run.stdout}`;
+              if (run.code === 130) {
+                expect(run.stderr, context).toMatch(
+                  /interrupted; (no task kct knows of is left unfinished|\d+ tasks? not yet seen finished may still be running)/,
+                );
+                await settle();
+                continue;
+              }
+              if (included.length === 0) {
+                // nothing to send: a usage error that says why (and names empty student folders), nothing charged
+                expect(run.code, context).toBe(2);
+                expect(run.stderr, context).toMatch(/no answer files|nothing to mark/);
+                continue;
+              }
+              expect(run.code, context).toBe(0);
+              // every input accounted for: each file a row, each empty folder a row (EMPTY, or NOT_ENTERED without --recursive)
+              const rows = rowsOf(flags.format, run.stdout);
+              const byFile = new Map(rows.map((row) => [row.file, row]));
+              expect(rows.length, context).toBe(included.length + folderRows.size);
+              for (const [name, text] of included) {
+                const row = byFile.get(join(dir, name));
+                // a replay is never reported as a new task: an answer marked before shows its state now
+                if (flags.noWait && !marked.has(`${basename(name)}\n${text}`))
+                  expect(row?.status, `${name}\n${context}`).toMatch(/^(QUEUED|UPLOADING|SUBMITTED|PROGRESS|SUCCESS)$/);
+                else expect(row?.status, `${name}\n${context}`).toBe('SUCCESS');
+              }
+              if (flags.noWait) await settle();
+              for (const answer of answers) marked.add(answer);
+              if (flags.report) {
+                const html = readFileSync(report, 'utf8');
+                expect(html.match(/<td role="cell" class="who">/g)?.length, context).toBe(rows.length);
+                expect(html, context).toContain(
+                  `${included.length} <small>of ${included.length} answer${included.length === 1 ? '' : 's'}</small>`,
+                );
+              }
+              for (const [folder, status] of folderRows)
+                expect(byFile.get(`${join(dir, folder)}/`)?.status, `${folder}/\n${context}`).toBe(status);
+              // the exit code agrees with the rows: 0, and every answer marked
+              expect(
+                rows.every((row) =>
+                  ['SUCCESS', 'EMPTY', 'NOT_ENTERED', ...(flags.noWait ? ['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'] : [])].includes(
+                    row.status,
+                  ),
+                ),
+                context,
+              ).toBe(true);
+              // charged once: at least every answer of the finished runs, never more than every answer ever sent
+              const charged = startCredits - (await credits());
+              expect(
+                charged,
+                `charged ${charged}; ${marked.size} answers marked, ${sent.size} ever sent\n${context}`,
+              ).toBeGreaterThanOrEqual(marked.size);
+              expect(charged, `charged ${charged}; ${marked.size} answers marked, ${sent.size} ever sent\n${context}`).toBeLessThanOrEqual(
+                sent.size,
+              );
+            }
+          },
+        ),
+        { numRuns: runs, seed: propertySeed(2121), endOnFailure: process.env.KCT_PROPERTY_SHRINK === '0' },
+      );
+    },
+    Math.max(180_000, runs * 4000),
+  );
 });

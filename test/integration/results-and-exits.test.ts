@@ -61,7 +61,10 @@ describe('kct result <batch id>', () => {
     const csv = await shared.kct(['result', id, '--output', 'csv']);
     expect(csv.code).toBe(3);
     const records = parse(csv.stdout, { columns: true }) as Record<string, string>[];
-    expect(records.map((r) => [r.student_id, r.status])).toEqual([['cy', 'SUCCESS'], ['di', 'FAILURE']]);
+    expect(records.map((r) => [r.student_id, r.status])).toEqual([
+      ['cy', 'SUCCESS'],
+      ['di', 'FAILURE'],
+    ]);
 
     const json = await shared.kct(['result', id, '--json']);
     expect(json.code).toBe(3);
@@ -75,7 +78,9 @@ describe('kct upload', () => {
   const fetchable = async (url: string) => (await fetch(url)).status;
 
   it('prints each URL whole when piped, whatever COLUMNS says', async () => {
-    const run = await shared.kct(['upload', join(EXAMPLES, 'rubric.pdf'), join(EXAMPLES, 'question-paper.docx')], { env: { COLUMNS: '250' } });
+    const run = await shared.kct(['upload', join(EXAMPLES, 'rubric.pdf'), join(EXAMPLES, 'question-paper.docx')], {
+      env: { COLUMNS: '250' },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain('…');
     const urls = run.stdout.match(/http:\/\/\S+/g) ?? [];
@@ -100,7 +105,9 @@ describe('kct upload', () => {
 
 describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () => {
   it('FAILURE: 3 in every format, after printing; SUCCESS and unfinished: 0', async () => {
-    const failed = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', 'KCT-SANDBOX-FAIL (exit)', '--no-wait', '--json'])).stdout);
+    const failed = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', '--model', '12', '--text', 'KCT-SANDBOX-FAIL (exit)', '--no-wait', '--json'])).stdout,
+    );
     expect((await shared.kct(['status', failed.task_id, '--watch'])).code).toBe(3);
 
     const table = await shared.kct(['result', failed.task_id]);
@@ -125,7 +132,9 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
     expect(statusJson.code).toBe(3);
     expect(parseJson<{ status: string }>(statusJson.stdout).status).toBe('FAILURE');
 
-    const ok = parseJson<{ task_id: string }>((await shared.kct(['one-pass', '--model', '12', '--text', `${answer} (exit ok)`, '--json'])).stdout);
+    const ok = parseJson<{ task_id: string }>(
+      (await shared.kct(['one-pass', '--model', '12', '--text', `${answer} (exit ok)`, '--json'])).stdout,
+    );
     expect((await shared.kct(['result', ok.task_id])).code).toBe(0);
     expect((await shared.kct(['status', ok.task_id])).code).toBe(0);
   });
@@ -135,7 +144,9 @@ describe('result and status of a task that stays running, then is cancelled', ()
   // each stage takes 20 s here, so the task is still running whatever the machine's load
   const stays = useSandbox({ latencyMs: 20_000 });
   it('CANCEL: 3 from result and status; a task still running: 0', async () => {
-    const slow = parseJson<{ task_id: string }>((await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel)`, '--no-wait', '--json'])).stdout);
+    const slow = parseJson<{ task_id: string }>(
+      (await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel)`, '--no-wait', '--json'])).stdout,
+    );
     const [running, unfinished] = await Promise.all([stays.kct(['status', slow.task_id]), stays.kct(['result', slow.task_id])]);
     expect(running.code).toBe(0);
     expect(unfinished.code).toBe(0);
@@ -149,7 +160,7 @@ describe('result and status of a task that stays running, then is cancelled', ()
   });
 });
 
-describe('--json and commander\'s own parse errors', () => {
+describe("--json and commander's own parse errors", () => {
   it.each([
     [['one-pass', '--bogus', '--json'], "unknown option '--bogus'"],
     [['status', '--json'], "missing required argument 'taskId'"],
@@ -166,7 +177,10 @@ describe('--json and commander\'s own parse errors', () => {
 
   it('commander\'s "did you mean" becomes the suggestion; without --json the text form is unchanged', async () => {
     const json = await shared.kct(['one-pass', '--jsn', '--json']);
-    expect(parseJson<{ error: { message: string; suggestion: string } }>(json.stderr).error).toMatchObject({ message: "unknown option '--jsn'", suggestion: expect.stringContaining('Did you mean --json?') });
+    expect(parseJson<{ error: { message: string; suggestion: string } }>(json.stderr).error).toMatchObject({
+      message: "unknown option '--jsn'",
+      suggestion: expect.stringContaining('Did you mean --json?'),
+    });
     const text = await shared.kct(['one-pass', '--bogus']);
     expect(text.code).toBe(2);
     expect(text.stderr).toBe("error: unknown option '--bogus'\n(run with --help for usage)\n");
@@ -174,7 +188,7 @@ describe('--json and commander\'s own parse errors', () => {
 });
 
 describe('kct help <name>', () => {
-  it('an unknown name is an unknown command (exit 2), with commander\'s suggestion', async () => {
+  it("an unknown name is an unknown command (exit 2), with commander's suggestion", async () => {
     const run = await shared.kct(['help', 'nonsense']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
@@ -202,11 +216,14 @@ describe('kct help <name>', () => {
 });
 
 describe('kct models create --yes', () => {
-  it('prints the new model\'s id first on stdout; progress stays on stderr', async () => {
+  it("prints the new model's id first on stdout; progress stays on stderr", async () => {
     const questions = join(work, 'questions.yaml');
     const rubrics = join(work, 'rubrics.yaml');
     expect((await shared.kct(['ingest', 'questions', join(EXAMPLES, 'question-paper.pdf'), '-o', questions])).code).toBe(0);
-    expect((await shared.kct(['ingest', 'rubrics', join(EXAMPLES, 'rubric.pdf'), '--total-score', '30', '--cum-method', 'sum', '-o', rubrics])).code).toBe(0);
+    expect(
+      (await shared.kct(['ingest', 'rubrics', join(EXAMPLES, 'rubric.pdf'), '--total-score', '30', '--cum-method', 'sum', '-o', rubrics]))
+        .code,
+    ).toBe(0);
     const run = await shared.kct(['models', 'create', '--questions', questions, '--rubrics', rubrics, '--yes']);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');

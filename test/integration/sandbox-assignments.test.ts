@@ -5,7 +5,12 @@ import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 const sb = sandboxForFile({ latencyMs: 10 });
 
 const assignment = (model_id: number, extra: Record<string, unknown> = {}) => ({
-  model_id, assignment_name: 'Uniforms 9B', assignment_desc: 'Persuasive essay, set 9B', deadline_time: '2026-12-01T17:00:00Z', expected_number: 28, ...extra,
+  model_id,
+  assignment_name: 'Uniforms 9B',
+  assignment_desc: 'Persuasive essay, set 9B',
+  deadline_time: '2026-12-01T17:00:00Z',
+  expected_number: 28,
+  ...extra,
 });
 const credits = async (key = sb.keys.user) => (await sb.call('GET', '/credits', { key })).body.data;
 
@@ -47,7 +52,16 @@ describe('POST /evaluations (legacy path)', () => {
     const res = await sb.call('POST', '/evaluations', { json: { assignment_id, paper_content: ESSAY, student_id: 'legacy-1' } });
     expect(res.status).toBe(200);
     const task = res.body.data;
-    expect(task).toMatchObject({ status: 'PENDING', stage: 'pending', assignment_id, model_id: 12, billing_mode: 'owner_user', scope: 'user', student_id: 'legacy-1', retryable: false });
+    expect(task).toMatchObject({
+      status: 'PENDING',
+      stage: 'pending',
+      assignment_id,
+      model_id: 12,
+      billing_mode: 'owner_user',
+      scope: 'user',
+      student_id: 'legacy-1',
+      retryable: false,
+    });
     expect(task.credits_charged).toBe(task.credit_cost);
     expect((await credits()).credits).toBe(before.credits - task.credit_cost);
 
@@ -97,8 +111,14 @@ describe('POST /evaluations (legacy path)', () => {
       expect(mine.body.error.message).toBe(none.body.error.message.replace(String(unknown), String(assignment_id)));
     }
     // Nor does a model route tell that an assignment id exists in another account.
-    const asModel = await sb.call('POST', '/evaluations/one-pass', { key: sb.keys.org_member, json: { model_id: assignment_id, paper_content: ESSAY } });
-    const noModel = await sb.call('POST', '/evaluations/one-pass', { key: sb.keys.org_member, json: { model_id: unknown, paper_content: ESSAY } });
+    const asModel = await sb.call('POST', '/evaluations/one-pass', {
+      key: sb.keys.org_member,
+      json: { model_id: assignment_id, paper_content: ESSAY },
+    });
+    const noModel = await sb.call('POST', '/evaluations/one-pass', {
+      key: sb.keys.org_member,
+      json: { model_id: unknown, paper_content: ESSAY },
+    });
     expect(asModel.body.error.message).toBe(noModel.body.error.message.replace(String(unknown), String(assignment_id)));
     // Its owner still gets the hint.
     const own = await sb.call('POST', '/evaluations/one-pass', { json: { model_id: assignment_id, paper_content: ESSAY } });

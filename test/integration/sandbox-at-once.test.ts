@@ -4,13 +4,13 @@
 // every status change the sandbox commits, so "one swap" is read back, not guessed from polls.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
-import { availableDrivers, openSqlite, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { availableDrivers, type DriverName, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import { cancel, completeAndCharge, fail, type TaskPatch } from '../../packages/sandbox/src/tasks/transitions.js';
-import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { TestSandbox } from '../unit/sandbox-helpers.js';
 import { closeSeededStore, ESSAY, launch, makeDataDir, onePassTask, openSeededStore, RESULT, textForm } from '../unit/sandbox-helpers.js';
 
@@ -33,7 +33,12 @@ describe.each(availableDrivers())('the at-once transitions on %s', (driver: Driv
     if (out.kind !== 'created') throw new Error('not created');
     return out.task;
   }
-  const row = (id: string) => db.prepare('SELECT status, credits_charged, retryable, message, prepared_json, cur_step, total_step, cur_step_name, progress FROM tasks WHERE task_id = ?').get(id) as Record<string, unknown>;
+  const row = (id: string) =>
+    db
+      .prepare(
+        'SELECT status, credits_charged, retryable, message, prepared_json, cur_step, total_step, cur_step_name, progress FROM tasks WHERE task_id = ?',
+      )
+      .get(id) as Record<string, unknown>;
 
   test('completeAndCharge from QUEUED: SUCCESS with the patch, charged once, and the queue no longer counts it', () => {
     const a = queued(5);
@@ -73,7 +78,9 @@ describe.each(availableDrivers())('the at-once transitions on %s', (driver: Driv
     expect(store.queuePlace(c.seq)).toEqual({ position: 1, length: 1 });
     expect(store.balance(userId)).toEqual({ credits: 1000, reserved: 1 });
     // result_json carries the spec's error entry
-    const result = JSON.parse((db.prepare('SELECT result_json FROM tasks WHERE task_id = ?').get(a.task_id) as { result_json: string }).result_json);
+    const result = JSON.parse(
+      (db.prepare('SELECT result_json FROM tasks WHERE task_id = ?').get(a.task_id) as { result_json: string }).result_json,
+    );
     expect(result).toEqual({ evaluation: [{ type: 'error', item: 'error', comment: 'on purpose' }] });
   });
 
@@ -125,18 +132,28 @@ function read<T>(dir: string, sql: string, ...args: unknown[]): T {
     db.close();
   }
 }
-const moves = (dir: string, taskId: string): string => read<{ m: string | null }>(dir,
-  `SELECT group_concat(old || '>' || new, ' ') AS m FROM (SELECT old, new FROM status_log WHERE task_id = ? ORDER BY n)`, taskId).m ?? '';
-const taskRow = (dir: string, taskId: string) => read<Record<string, unknown>>(dir,
-  'SELECT status, credit_cost, credits_charged, retryable, message, prepared_json, cur_step, total_step, cur_step_name, progress FROM tasks WHERE task_id = ?', taskId);
-const userRow = (dir: string) => read<{ id: number; credits: number; reserved: number }>(dir, `SELECT id, credits, reserved FROM users WHERE name = 'user'`);
+const moves = (dir: string, taskId: string): string =>
+  read<{ m: string | null }>(
+    dir,
+    `SELECT group_concat(old || '>' || new, ' ') AS m FROM (SELECT old, new FROM status_log WHERE task_id = ? ORDER BY n)`,
+    taskId,
+  ).m ?? '';
+const taskRow = (dir: string, taskId: string) =>
+  read<Record<string, unknown>>(
+    dir,
+    'SELECT status, credit_cost, credits_charged, retryable, message, prepared_json, cur_step, total_step, cur_step_name, progress FROM tasks WHERE task_id = ?',
+    taskId,
+  );
+const userRow = (dir: string) =>
+  read<{ id: number; credits: number; reserved: number }>(dir, `SELECT id, credits, reserved FROM users WHERE name = 'user'`);
 
 /** Tasks written straight into a stopped sandbox's database, queued, as accepted before a restart. */
 function insertQueued(dir: string, tasks: { id: string; cost: number; paper: string }[], credits: number): void {
   const db = openSqlite(join(dir, 'sandbox.db'));
   try {
     const owner = (db.prepare(`SELECT id FROM users WHERE name = 'user'`).get() as { id: number }).id;
-    const insert = db.prepare(`INSERT INTO tasks (task_id, kind, owner_user_id, scope, model_id, status, credit_cost, input_json, created_at, updated_at)
+    const insert =
+      db.prepare(`INSERT INTO tasks (task_id, kind, owner_user_id, scope, model_id, status, credit_cost, input_json, created_at, updated_at)
       VALUES (?, 'one_pass', ?, 'user', 12, 'QUEUED', ?, ?, 'now', 'now')`);
     for (const t of tasks) insert.run(t.id, owner, t.cost, JSON.stringify({ model_id: 12, paper_content: t.paper }));
     db.prepare('UPDATE users SET credits = ? WHERE id = ?').run(credits, owner);
@@ -146,7 +163,7 @@ function insertQueued(dir: string, tasks: { id: string; cost: number; paper: str
 }
 
 describe('a sandbox with --latency 0', () => {
-  test('pasted text: QUEUED -> SUCCESS in one swap, the skipped stages\' columns stored, charged exactly once', async () => {
+  test("pasted text: QUEUED -> SUCCESS in one swap, the skipped stages' columns stored, charged exactly once", async () => {
     const dir = await loggedDir();
     const sb = await started(dir);
     const before = userRow(dir);
@@ -158,7 +175,16 @@ describe('a sandbox with --latency 0', () => {
     expect((await sb.waitFor(id, sb.keys.user)).status).toBe('SUCCESS');
     expect(moves(dir, id)).toBe('QUEUED>SUCCESS');
     const row = taskRow(dir, id);
-    expect(row).toMatchObject({ status: 'SUCCESS', credits_charged: cost, retryable: 0, message: null, cur_step: 4, total_step: 4, cur_step_name: 'Writing feedback', progress: 75 });
+    expect(row).toMatchObject({
+      status: 'SUCCESS',
+      credits_charged: cost,
+      retryable: 0,
+      message: null,
+      cur_step: 4,
+      total_step: 4,
+      cur_step_name: 'Writing feedback',
+      progress: 75,
+    });
     expect(typeof row.prepared_json).toBe('string');
     expect(row.prepared_json as string).toContain('School uniforms');
     expect(userRow(dir)).toEqual({ id: before.id, credits: before.credits - cost, reserved: 0 });
@@ -188,7 +214,14 @@ describe('a sandbox with --latency 0', () => {
   test('credits too low at completion: QUEUED -> FAILURE, retryable, uncharged; the one that can pay is charged', async () => {
     const dir = await loggedDir();
     // queued before the restart; the balance has dropped to 6 since: the first (5) is paid, the second (5) cannot be
-    insertQueued(dir, [{ id: 'tsk_low_a', cost: 5, paper: ESSAY }, { id: 'tsk_low_b', cost: 5, paper: `${ESSAY} again` }], 6);
+    insertQueued(
+      dir,
+      [
+        { id: 'tsk_low_a', cost: 5, paper: ESSAY },
+        { id: 'tsk_low_b', cost: 5, paper: `${ESSAY} again` },
+      ],
+      6,
+    );
     const sb = await started(dir, { workers: 1 });
     expect((await sb.waitFor('tsk_low_b', sb.keys.user)).status).toBe('FAILURE');
     expect((await sb.waitFor('tsk_low_a', sb.keys.user)).status).toBe('SUCCESS');
@@ -202,12 +235,18 @@ describe('a sandbox with --latency 0', () => {
   test('a text file, or the magic slow input, still goes through the stages a poll can see', async () => {
     const dir = await loggedDir();
     const sb = await started(dir);
-    const withFile = await sb.call('POST', '/evaluations/one-pass', { form: textForm(['model_id', '12'], ['answer_file', ESSAY, 'essay.txt']) });
+    const withFile = await sb.call('POST', '/evaluations/one-pass', {
+      form: textForm(['model_id', '12'], ['answer_file', ESSAY, 'essay.txt']),
+    });
     expect(withFile.status).toBe(202);
     const slow = await sb.call('POST', '/evaluations/one-pass', { json: { model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW` } });
     expect(slow.status).toBe(202);
     // the slow one lasts SLOW_EXTRA_MS in its stages: a poll finds it past QUEUED and unfinished
-    const seen = await sb.waitFor(slow.body.data.task_id, sb.keys.user, (s) => !['QUEUED', 'SUCCESS', 'FAILURE', 'CANCEL'].includes(s.status));
+    const seen = await sb.waitFor(
+      slow.body.data.task_id,
+      sb.keys.user,
+      (s) => !['QUEUED', 'SUCCESS', 'FAILURE', 'CANCEL'].includes(s.status),
+    );
     expect(['UPLOADING', 'SUBMITTED', 'PROGRESS']).toContain(seen.status);
     for (const id of [withFile.body.data.task_id, slow.body.data.task_id] as string[]) {
       expect((await sb.waitFor(id, sb.keys.user)).status).toBe('SUCCESS');

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { KeyCache, KEY_TTL_MS } from '../../packages/sandbox/src/http/auth.js';
 import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
+import { KEY_TTL_MS, KeyCache } from '../../packages/sandbox/src/http/auth.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import type { KeyRow, Store } from '../../packages/sandbox/src/store/store.js';
 import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 
@@ -60,7 +60,10 @@ describe('authentication (spec 5)', () => {
       // Another connection, as an operator with the sqlite3 shell would do it.
       const db = openSqlite(join(sb.dataDir, 'sandbox.db'));
       try {
-        db.prepare('UPDATE memberships SET role = ? WHERE user_id = (SELECT user_id FROM api_keys WHERE key_hash = ?)').run(role, hashKey(key));
+        db.prepare('UPDATE memberships SET role = ? WHERE user_id = (SELECT user_id FROM api_keys WHERE key_hash = ?)').run(
+          role,
+          hashKey(key),
+        );
       } finally {
         db.close();
       }

@@ -15,14 +15,29 @@ describe('POST /evaluations/batch', () => {
     const res = await post({ evaluations: items(5) });
     expect(res.status).toBe(202);
     const batch = res.body.data;
-    expect(batch).toMatchObject({ status: 'QUEUED', stage: 'queued', count: 5, credits_charged: 0, retryable: true, billing_mode: 'owner_user', scope: 'user' });
+    expect(batch).toMatchObject({
+      status: 'QUEUED',
+      stage: 'queued',
+      count: 5,
+      credits_charged: 0,
+      retryable: true,
+      billing_mode: 'owner_user',
+      scope: 'user',
+    });
     expect(batch.task_id).toMatch(/^tsk_/);
     expect(Number.isInteger(batch.credit_cost) && batch.credit_cost >= 5).toBe(true);
 
     const final = await sb.waitFor(batch.task_id, sb.keys.user);
     expect(final).toMatchObject({ status: 'SUCCESS', stage: 'completed', message: '5 of 5 items succeeded.' });
     const record = (await sb.call('GET', `/evaluations/${batch.task_id}`)).body.data;
-    expect(record).toMatchObject({ status: 'SUCCESS', count: 5, succeeded: 5, failed: 0, cancelled: 0, credits_charged: batch.credit_cost });
+    expect(record).toMatchObject({
+      status: 'SUCCESS',
+      count: 5,
+      succeeded: 5,
+      failed: 0,
+      cancelled: 0,
+      credits_charged: batch.credit_cost,
+    });
     expect(record.items.map((i: any) => i.index)).toEqual([0, 1, 2, 3, 4]);
     expect(record.items.map((i: any) => i.student_id)).toEqual(['s0', 's1', 's2', 's3', 's4']);
     for (const item of record.items) {
@@ -31,7 +46,14 @@ describe('POST /evaluations/batch', () => {
     }
     const alone = (await sb.call('GET', `/evaluations/${record.items[2].task_id}`)).body.data;
     // The result names who marked it: a sandbox score is not the service's.
-    expect(alone).toMatchObject({ task_id: record.items[2].task_id, status: 'SUCCESS', batch_id: batch.task_id, index: 2, student_id: 's2', graded_by: "the sandbox's offline grader" });
+    expect(alone).toMatchObject({
+      task_id: record.items[2].task_id,
+      status: 'SUCCESS',
+      batch_id: batch.task_id,
+      index: 2,
+      student_id: 's2',
+      graded_by: "the sandbox's offline grader",
+    });
     expect((await credits()).credits).toBe(before.credits - batch.credit_cost);
   });
 

@@ -1,13 +1,13 @@
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import { RETRY_SCHEDULE_MS } from '../../packages/sandbox/src/tasks/callbacks.js';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { RETRY_SCHEDULE_MS } from '../../packages/sandbox/src/tasks/callbacks.js';
 import type { TestSandbox } from '../unit/sandbox-helpers.js';
 import { ESSAY, launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
@@ -58,13 +58,22 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-const batch = (callback_url: string) => ({ evaluations: [{ model_id: 12, paper_content: ESSAY, student_id: 'cb-1' }, { model_id: 12, paper_content: `${ESSAY} 2` }], callback_url });
+const batch = (callback_url: string) => ({
+  evaluations: [
+    { model_id: 12, paper_content: ESSAY, student_id: 'cb-1' },
+    { model_id: 12, paper_content: `${ESSAY} 2` },
+  ],
+  callback_url,
+});
 
 describe('batch callbacks', () => {
   test('signed Standard Webhooks POST when the batch is final, retried after a 500 with the same id', async () => {
     const rx = await receiver([500]);
     const sb = await launch({ allowPrivateCallbacks: true, timeScale: 1000 });
-    cleanups.push(() => sb.dispose(), async () => void rx.server.close());
+    cleanups.push(
+      () => sb.dispose(),
+      async () => void rx.server.close(),
+    );
     const res = await sb.call('POST', '/evaluations/batch', { json: batch(rx.url) });
     expect(res.status).toBe(202);
     await until(() => rx.calls.length >= 2);
@@ -82,11 +91,13 @@ describe('batch callbacks', () => {
     expect(payload.data).toMatchObject({ task_id: res.body.data.task_id, status: 'SUCCESS', count: 2, succeeded: 2 });
     expect(payload.data.items).toHaveLength(2);
     // A tampered body does not verify.
-    expect(() => new Webhook(sb.webhookSecret).verify(second.body.replace('SUCCESS', 'FAILURE'), {
-      'webhook-id': String(second.headers['webhook-id']),
-      'webhook-timestamp': String(second.headers['webhook-timestamp']),
-      'webhook-signature': String(second.headers['webhook-signature']),
-    })).toThrow();
+    expect(() =>
+      new Webhook(sb.webhookSecret).verify(second.body.replace('SUCCESS', 'FAILURE'), {
+        'webhook-id': String(second.headers['webhook-id']),
+        'webhook-timestamp': String(second.headers['webhook-timestamp']),
+        'webhook-signature': String(second.headers['webhook-signature']),
+      }),
+    ).toThrow();
     // The batch record reports the delivery.
     const record = await recordWhen(sb, res.body.data.task_id, (r) => r.callback.status === 'delivered');
     expect(record.callback).toMatchObject({ status: 'delivered', attempts: 2, webhook_id: first.headers['webhook-id'] });
@@ -96,7 +107,10 @@ describe('batch callbacks', () => {
   test('a redirect is not followed: it counts as a failed attempt', async () => {
     const rx = await receiver([302]);
     const sb = await launch({ allowPrivateCallbacks: true, timeScale: 1000 });
-    cleanups.push(() => sb.dispose(), async () => void rx.server.close());
+    cleanups.push(
+      () => sb.dispose(),
+      async () => void rx.server.close(),
+    );
     await sb.call('POST', '/evaluations/batch', { json: batch(rx.url) });
     await until(() => rx.calls.length >= 2);
     expect(rx.calls.map((c) => c.path)).toEqual(['/hook', '/hook']);
@@ -116,10 +130,17 @@ describe('batch callbacks', () => {
   test('after the last scheduled attempt the callback is marked failed', async () => {
     const rx = await receiver(Array(20).fill(500));
     const sb = await launch({ allowPrivateCallbacks: true, timeScale: 1e9 });
-    cleanups.push(() => sb.dispose(), async () => void rx.server.close());
+    cleanups.push(
+      () => sb.dispose(),
+      async () => void rx.server.close(),
+    );
     const res = await sb.call('POST', '/evaluations/batch', { json: batch(rx.url) });
     const record = await recordWhen(sb, res.body.data.task_id, (r) => r.callback.status === 'failed');
-    expect(record.callback).toMatchObject({ status: 'failed', attempts: RETRY_SCHEDULE_MS.length, last_error: 'the receiver answered HTTP 500' });
+    expect(record.callback).toMatchObject({
+      status: 'failed',
+      attempts: RETRY_SCHEDULE_MS.length,
+      last_error: 'the receiver answered HTTP 500',
+    });
     expect(rx.calls).toHaveLength(RETRY_SCHEDULE_MS.length);
     expect(new Set(rx.calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
   });

@@ -3,13 +3,13 @@
 // headers sent twice, "Expect: 100-continue", and the origin of upload URLs. Short timeouts are
 // configured so these run in seconds; how fast the server reacts is measured by the
 // reliability suite, not here.
-import { readdir } from 'node:fs/promises';
+
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { request } from 'undici';
-import { FormData } from 'undici';
+import { FormData, request } from 'undici';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ESSAY, launch, sandboxForFile } from '../unit/sandbox-helpers.js';
 
@@ -45,7 +45,8 @@ function exchange(head: string | undefined, drip?: string): Promise<Exchange> {
       const start = text.indexOf('{');
       let body: unknown;
       try {
-        body = start >= 0 ? JSON.parse(text.slice(start, text.indexOf('\n', start) >= 0 ? text.indexOf('\n', start) : undefined)) : undefined;
+        body =
+          start >= 0 ? JSON.parse(text.slice(start, text.indexOf('\n', start) >= 0 ? text.indexOf('\n', start) : undefined)) : undefined;
       } catch {
         body = undefined;
       }
@@ -58,9 +59,11 @@ const jsonHead = (key: string, length: number, extra = '') =>
   `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
 function multipartHead(key: string): string {
-  return `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 100000\r\n\r\n`
-    + '--BB\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n12\r\n'
-    + '--BB\r\nContent-Disposition: form-data; name="answer_file"; filename="essay.txt"\r\nContent-Type: text/plain\r\n\r\nThe first words of an essay';
+  return (
+    `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 100000\r\n\r\n` +
+    '--BB\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n12\r\n' +
+    '--BB\r\nContent-Disposition: form-data; name="answer_file"; filename="essay.txt"\r\nContent-Type: text/plain\r\n\r\nThe first words of an essay'
+  );
 }
 
 /** Files of the data dir this process holds open. */
@@ -130,7 +133,7 @@ describe('refusals reach the client', () => {
       });
       expect(res.statusCode).toBe(401);
       expect(res.headers.connection).toBe('close');
-      expect((await res.body.json() as any).error.code).toBe('invalid_api_key');
+      expect(((await res.body.json()) as any).error.code).toBe('invalid_api_key');
     }
   });
 
@@ -162,7 +165,7 @@ describe('refusals reach the client', () => {
       body: Readable.from(body()),
     });
     expect(res.statusCode).toBe(413);
-    expect((await res.body.json() as any).error.code).toBe('body_too_large');
+    expect(((await res.body.json()) as any).error.code).toBe('body_too_large');
   });
 
   test('Expect: 100-continue is answered only for an accepted key: a refused upload is never sent', async () => {
@@ -171,7 +174,9 @@ describe('refusals reach the client', () => {
     expect(refused.text).toMatch(/^HTTP\/1\.1 401 /);
     const payload = JSON.stringify({ model_id: 12, paper_content: ESSAY });
     const accepted = await new Promise<string>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(jsonHead(sb.keys.user, Buffer.byteLength(payload), 'Expect: 100-continue\r\nConnection: close\r\n')));
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(jsonHead(sb.keys.user, Buffer.byteLength(payload), 'Expect: 100-continue\r\nConnection: close\r\n')),
+      );
       let text = '';
       socket.on('data', (chunk: Buffer) => {
         text += chunk.toString();
@@ -187,10 +192,12 @@ describe('connections per client address', () => {
   test('beyond the cap a connection is answered 503 too_many_connections; closing some frees room', async () => {
     const held: net.Socket[] = [];
     for (let i = 0; i < 12; i++) {
-      held.push(await new Promise<net.Socket>((resolve) => {
-        const s = net.connect(port, '127.0.0.1', () => resolve(s));
-        s.on('error', () => undefined);
-      }));
+      held.push(
+        await new Promise<net.Socket>((resolve) => {
+          const s = net.connect(port, '127.0.0.1', () => resolve(s));
+          s.on('error', () => undefined);
+        }),
+      );
     }
     try {
       const over = await exchange(`GET /v1/credits HTTP/1.1\r\nHost: x\r\nX-API-Key: ${sb.keys.user}\r\n\r\n`);
@@ -212,7 +219,9 @@ describe('headers sent twice', () => {
     ['Content-Type', 'Content-Type: text/plain\r\n'],
   ])('%s twice: 400 duplicate_header naming it, before anything is stored', async (name, extra) => {
     const payload = JSON.stringify({ model_id: 12, paper_content: ESSAY });
-    const res = await exchange(`${jsonHead(sb.keys.user, Buffer.byteLength(payload), extra).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}${payload}`);
+    const res = await exchange(
+      `${jsonHead(sb.keys.user, Buffer.byteLength(payload), extra).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')}${payload}`,
+    );
     expect(res.text).toMatch(/^HTTP\/1\.1 400 /);
     expect(res.body.error.code).toBe('duplicate_header');
     expect(res.body.error.message).toBe(`The ${name} header was sent 2 times; it holds one value, so send it once.`);

@@ -13,7 +13,15 @@ describe('GET /credits', () => {
     const res = await sb.call('GET', '/credits', { key: sb.keys[who] });
     expect(res.status).toBe(200);
     const organization = scope === 'organization' ? { organization: { id: expect.any(Number), name: 'Northfield Academy' } } : {};
-    expect(res.body.data).toEqual({ credits, reserved: 0, available: credits, billing_mode: 'owner_user', scope, account: { id: expect.any(Number), name: who }, ...organization });
+    expect(res.body.data).toEqual({
+      credits,
+      reserved: 0,
+      available: credits,
+      billing_mode: 'owner_user',
+      scope,
+      account: { id: expect.any(Number), name: who },
+      ...organization,
+    });
   });
 });
 
@@ -24,7 +32,7 @@ describe('GET /models', () => {
     return (res.body.data as { model_id: number }[]).map((m) => m.model_id);
   };
 
-  test('a user key sees only its owner\'s models; an organization key only the organization\'s', async () => {
+  test("a user key sees only its owner's models; an organization key only the organization's", async () => {
     expect(await idsFor(sb.keys.user)).toEqual([12, 13, 14]);
     expect(await idsFor(sb.keys.broke)).toEqual([15]);
     expect(await idsFor(sb.keys.org_admin)).toEqual([21]);

@@ -1,15 +1,16 @@
 // The data dir at rest: private modes from creation, keys only as hashes (keys.json 0600 beside
 // the database keeps the seeded ones), and a data dir of an older sandbox (clear keys, 0644
 // files in a 0755 folder) migrated at start.
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { KEY_TTL_MS } from '../../packages/sandbox/src/http/auth.js';
 import { hashKey } from '../../packages/sandbox/src/accounts/api-keys.js';
+import { KEY_TTL_MS } from '../../packages/sandbox/src/http/auth.js';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -32,10 +33,12 @@ function filesUnder(dir: string): string[] {
 
 /** Files of the data dir whose bytes hold any of the keys in clear (keys.json aside). */
 function filesHolding(dir: string, keys: string[]): string[] {
-  return filesUnder(dir).filter((f) => !f.endsWith('keys.json')).filter((f) => {
-    const bytes = readFileSync(f);
-    return keys.some((k) => bytes.includes(k));
-  });
+  return filesUnder(dir)
+    .filter((f) => !f.endsWith('keys.json'))
+    .filter((f) => {
+      const bytes = readFileSync(f);
+      return keys.some((k) => bytes.includes(k));
+    });
 }
 
 describe('a new data dir', () => {
@@ -47,9 +50,11 @@ describe('a new data dir', () => {
     fd.append('file', new Blob(['An essay.']), 'essay.txt');
     expect((await sb.call('POST', '/uploads/file', { form: fd })).status).toBe(201);
     expect(mode(dir)).toBe(0o700);
-    for (const name of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'keys.json']) expect([name, mode(join(dir, name))]).toEqual([name, 0o600]);
+    for (const name of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'keys.json'])
+      expect([name, mode(join(dir, name))]).toEqual([name, 0o600]);
     for (const file of filesUnder(join(dir, 'files'))) expect([file, mode(file)]).toEqual([file, 0o600]);
-    for (const sub of ['files', 'files/tasks', 'files/uploads', 'files/incoming']) expect([sub, mode(join(dir, sub))]).toEqual([sub, 0o700]);
+    for (const sub of ['files', 'files/tasks', 'files/uploads', 'files/incoming'])
+      expect([sub, mode(join(dir, sub))]).toEqual([sub, 0o700]);
   });
 
   test('holds no key in clear: the database has hashes, keys.json the seeded keys', async () => {
@@ -62,9 +67,22 @@ describe('a new data dir', () => {
     expect(JSON.parse(readFileSync(join(dir, 'keys.json'), 'utf8'))).toEqual(sb.keys);
     const db = openSqlite(join(dir, 'sandbox.db'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT label, key_hash, prefix, last4, revoked_at FROM api_keys ORDER BY id').all() as { label: keyof typeof sb.keys; key_hash: string; prefix: string; last4: string; revoked_at: null }[];
+      const rows = db.prepare('SELECT label, key_hash, prefix, last4, revoked_at FROM api_keys ORDER BY id').all() as {
+        label: keyof typeof sb.keys;
+        key_hash: string;
+        prefix: string;
+        last4: string;
+        revoked_at: null;
+      }[];
       expect(rows).toHaveLength(5);
-      for (const r of rows) expect(r).toEqual({ label: r.label, key_hash: hashKey(sb.keys[r.label]), prefix: 'kct_sbx_', last4: sb.keys[r.label].slice(-4), revoked_at: null });
+      for (const r of rows)
+        expect(r).toEqual({
+          label: r.label,
+          key_hash: hashKey(sb.keys[r.label]),
+          prefix: 'kct_sbx_',
+          last4: sb.keys[r.label].slice(-4),
+          revoked_at: null,
+        });
     } finally {
       db.close();
     }
@@ -88,7 +106,10 @@ describe('a new data dir', () => {
     vi.setSystemTime(Date.now() + KEY_TTL_MS + 100);
     const res = await sb.call('GET', '/credits', { key: sb.keys.broke }).finally(() => vi.useRealTimers());
     expect(res.status).toBe(401);
-    expect(res.body.error).toMatchObject({ code: 'revoked_api_key', message: 'The API key in X-API-Key was revoked on 2026-03-01: use another key, or create a new one.' });
+    expect(res.body.error).toMatchObject({
+      code: 'revoked_api_key',
+      message: 'The API key in X-API-Key was revoked on 2026-03-01: use another key, or create a new one.',
+    });
     expect((await sb.call('GET', '/credits')).status).toBe(200);
   });
 
@@ -103,7 +124,9 @@ describe('a new data dir', () => {
     expect(sb.keys.user).not.toBe(first.keys.user);
     expect((await sb.call('GET', '/credits', { key: first.keys.user })).status).toBe(401);
     expect((await sb.call('GET', '/credits', { key: sb.keys.user })).status).toBe(200);
-    expect(lines.some((l) => l.startsWith('keys.json did not hold the seeded keys user, broke, org_admin, org_member, former_admin'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('keys.json did not hold the seeded keys user, broke, org_admin, org_member, former_admin'))).toBe(
+      true,
+    );
     expect(mode(join(dir, 'keys.json'))).toBe(0o600);
   });
 });
@@ -113,7 +136,13 @@ describe('a data dir of an older sandbox', () => {
     const dir = await dataDir();
     await (await createSandbox({ dataDir: dir })).close();
     // Turn it back into what the previous version left: clear keys at schema version 4, wide modes.
-    const old = { user: `kct_sbx_${'1'.repeat(32)}`, broke: `kct_sbx_${'2'.repeat(32)}`, org_admin: `kct_sbx_${'3'.repeat(32)}`, org_member: `kct_sbx_${'4'.repeat(32)}`, former_admin: `kct_sbx_${'5'.repeat(32)}` };
+    const old = {
+      user: `kct_sbx_${'1'.repeat(32)}`,
+      broke: `kct_sbx_${'2'.repeat(32)}`,
+      org_admin: `kct_sbx_${'3'.repeat(32)}`,
+      org_member: `kct_sbx_${'4'.repeat(32)}`,
+      former_admin: `kct_sbx_${'5'.repeat(32)}`,
+    };
     const extra = `kct_sbx_${'6'.repeat(32)}`;
     const db = openSqlite(join(dir, 'sandbox.db'));
     db.exec(`CREATE TABLE old_keys AS SELECT user_id, scope, org_id, label, created_at FROM api_keys;
@@ -121,7 +150,13 @@ describe('a data dir of an older sandbox', () => {
       CREATE TABLE api_keys (key TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id),
         scope TEXT NOT NULL CHECK (scope IN ('user', 'organization')), org_id INTEGER REFERENCES organizations(id),
         label TEXT UNIQUE, created_at TEXT NOT NULL, CHECK ((scope = 'organization') = (org_id IS NOT NULL)));`);
-    const rows = db.prepare('SELECT * FROM old_keys').all() as { user_id: number; scope: string; org_id: number | null; label: keyof typeof old; created_at: string }[];
+    const rows = db.prepare('SELECT * FROM old_keys').all() as {
+      user_id: number;
+      scope: string;
+      org_id: number | null;
+      label: keyof typeof old;
+      created_at: string;
+    }[];
     const insert = db.prepare('INSERT INTO api_keys (key, user_id, scope, org_id, label, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     for (const r of rows) insert.run(old[r.label], r.user_id, r.scope, r.org_id, r.label, r.created_at);
     insert.run(extra, rows[0].user_id, 'user', null, null, rows[0].created_at);

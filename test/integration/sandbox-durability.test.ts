@@ -1,13 +1,12 @@
-import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { ESSAY, launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -40,15 +39,38 @@ describe(`durability across restarts (SQLite driver: ${chooseDriver()})`, () => 
     beforeAll(async () => {
       // A child process needs JavaScript: compile the sandbox (no type check; tsc --noEmit covers that).
       build = await mkdtemp(join(root, 'node_modules', '.cache-kct-sbx-'));
-      await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-        '--outDir', build, '--rootDir', join(root, 'packages', 'sandbox', 'src'), '--module', 'nodenext', '--moduleResolution', 'nodenext',
-        '--target', 'es2023', '--skipLibCheck', '--types', 'node', '--noCheck', '--declaration', 'false',
-        join(root, 'packages', 'sandbox', 'src', 'server.ts')], { cwd: root });
-      await writeFile(join(build, 'child.mjs'), `
+      await promisify(execFile)(
+        process.execPath,
+        [
+          join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--outDir',
+          build,
+          '--rootDir',
+          join(root, 'packages', 'sandbox', 'src'),
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2023',
+          '--skipLibCheck',
+          '--types',
+          'node',
+          '--noCheck',
+          '--declaration',
+          'false',
+          join(root, 'packages', 'sandbox', 'src', 'server.ts'),
+        ],
+        { cwd: root },
+      );
+      await writeFile(
+        join(build, 'child.mjs'),
+        `
         import { startSandbox } from './server.js';
         const sb = await startSandbox({ port: 0, dataDir: process.argv[2], latencyMs: 15, workers: 2 });
         console.log(JSON.stringify({ baseUrl: sb.baseUrl, keys: sb.keys }));
-      `);
+      `,
+      );
     }, 60_000);
     afterAll(async () => {
       if (build) await rm(build, { recursive: true, force: true });
@@ -69,11 +91,14 @@ describe(`durability across restarts (SQLite driver: ${chooseDriver()})`, () => 
       try {
         expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
         // users.reserved is written by triggers inside each committed change: a kill cannot leave it apart from the queue
-        const drift = db.prepare(`SELECT u.name, u.reserved, (SELECT COALESCE(SUM(credit_cost), 0) FROM tasks t WHERE t.owner_user_id = u.id
+        const drift = db
+          .prepare(`SELECT u.name, u.reserved, (SELECT COALESCE(SUM(credit_cost), 0) FROM tasks t WHERE t.owner_user_id = u.id
           AND kind IN ('one_pass', 'batch_item') AND status IN ('PENDING', 'QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS')) AS counted
-          FROM users u WHERE u.reserved <> counted`).all();
+          FROM users u WHERE u.reserved <> counted`)
+          .all();
         expect(drift).toEqual([]);
-        return (db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE status NOT IN ('SUCCESS', 'FAILURE', 'CANCEL')`).get() as { n: number }).n;
+        return (db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE status NOT IN ('SUCCESS', 'FAILURE', 'CANCEL')`).get() as { n: number })
+          .n;
       } finally {
         db.close();
       }

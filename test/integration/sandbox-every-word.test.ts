@@ -16,8 +16,15 @@ const sb = sandboxForFile();
 beforeAll(() => ensureFixtures());
 const MIDDLING = join(GENERATED, 'essay-middling.docx');
 /** The table's cells, from the source the fixture is made from ("| a | b |" lines). */
-const cells = readFileSync(join(FIXTURES, 'essay-middling.txt'), 'utf8').split('\n')
-  .filter((l) => l.startsWith('|')).flatMap((l) => l.split('|').map((c) => c.trim()).filter(Boolean));
+const cells = readFileSync(join(FIXTURES, 'essay-middling.txt'), 'utf8')
+  .split('\n')
+  .filter((l) => l.startsWith('|'))
+  .flatMap((l) =>
+    l
+      .split('|')
+      .map((c) => c.trim())
+      .filter(Boolean),
+  );
 
 /** Marks a DOCX on model 12 (400 to 600 words asked) and returns its result record. */
 async function mark(path: string): Promise<any> {

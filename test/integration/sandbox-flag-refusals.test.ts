@@ -16,5 +16,4 @@ describe('kct sandbox perimeter flags', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(words);
   });
-
 });

@@ -41,14 +41,25 @@ describe('task flow', () => {
     expect(new Set(progress.map((s) => s.cur_step)).size).toBeGreaterThan(1);
 
     const result = (await sb.call('GET', `/evaluations/${task.task_id}`)).body.data;
-    expect(result).toMatchObject({ status: 'SUCCESS', stage: 'completed', credits_charged: task.credit_cost, credit_cost: task.credit_cost, max_score: 20 });
+    expect(result).toMatchObject({
+      status: 'SUCCESS',
+      stage: 'completed',
+      credits_charged: task.credit_cost,
+      credit_cost: task.credit_cost,
+      max_score: 20,
+    });
     expect(result.evaluation).toHaveLength(4);
     for (const e of result.evaluation) {
       expect(e.score).toBeGreaterThanOrEqual(0);
       expect(e.score).toBeLessThanOrEqual(e.max_score);
       expect(typeof e.feedback).toBe('string');
     }
-    expect(result.rubrics.map((r: any) => r.item)).toEqual(['Thesis & position', 'Evidence & reasoning', 'Organisation', 'Language & conventions']);
+    expect(result.rubrics.map((r: any) => r.item)).toEqual([
+      'Thesis & position',
+      'Evidence & reasoning',
+      'Organisation',
+      'Language & conventions',
+    ]);
     expect(result.rubrics[0].description).toBeTruthy();
 
     const after = await credits();
@@ -69,7 +80,10 @@ describe('task flow', () => {
   });
 
   test('QUEUED snapshot carries position and length as integers', async () => {
-    const blockers = await Promise.all([submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW` }), submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 2` })]);
+    const blockers = await Promise.all([
+      submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW` }),
+      submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 2` }),
+    ]);
     const queued = await submit({ model_id: 12, paper_content: `${ESSAY} waiting` });
     const snap = (await sb.call('GET', `/evaluations/${queued.task_id}/status`)).body.data;
     expect(snap).toMatchObject({ task_id: queued.task_id, status: 'QUEUED', stage: 'queued', position: 1, length: 1 });
@@ -79,7 +93,10 @@ describe('task flow', () => {
   });
 
   test('a cancelled task leaves the queue: the tasks behind it move up, the length shrinks', async () => {
-    const blockers = await Promise.all([submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 3` }), submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 4` })]);
+    const blockers = await Promise.all([
+      submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 3` }),
+      submit({ model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW 4` }),
+    ]);
     const waiting = [];
     for (const n of [1, 2, 3]) waiting.push(await submit({ model_id: 12, paper_content: `${ESSAY} waiting ${n}` }));
     const place = async (taskId: string) => {
@@ -153,7 +170,11 @@ describe('cancel and ownership', () => {
   });
 
   test('unknown task: 404 on status, result and cancel', async () => {
-    for (const [method, path] of [['GET', '/status'], ['GET', ''], ['POST', '/cancel']]) {
+    for (const [method, path] of [
+      ['GET', '/status'],
+      ['GET', ''],
+      ['POST', '/cancel'],
+    ]) {
       const res = await sb.call(method, `/evaluations/tsk_ffffffffffffffffffffffff${path}`);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('task_not_found');

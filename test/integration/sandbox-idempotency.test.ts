@@ -1,9 +1,9 @@
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { openAsBlob } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { ESSAY, makeDataDir, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 // Latency keeps tasks unfinished, so reservations are visible in GET /credits.
@@ -55,7 +55,9 @@ describe('Idempotency-Key (spec 4.8 rule 6)', () => {
   test('keys are scoped to the key owner: another owner may use the same key', async () => {
     const mine = await submit({ model_id: 12, paper_content: ESSAY }, 'shared-key');
     const theirs = await sb.call('POST', '/evaluations/one-pass', {
-      key: sb.keys.org_member, json: { model_id: 31, paper_content: ESSAY }, headers: { 'idempotency-key': 'shared-key' },
+      key: sb.keys.org_member,
+      json: { model_id: 31, paper_content: ESSAY },
+      headers: { 'idempotency-key': 'shared-key' },
     });
     expect(mine.status).toBe(202);
     expect(theirs.status).toBe(202);
@@ -66,8 +68,11 @@ describe('Idempotency-Key (spec 4.8 rule 6)', () => {
     const before = await sb.call('GET', '/credits', { key: sb.keys.org_admin });
     const count = taskCount();
     const body = { model_id: 21, paper_content: ESSAY, student_id: 'race' };
-    const replies = await Promise.all(Array.from({ length: 10 }, () =>
-      sb.call('POST', '/evaluations/one-pass', { key: sb.keys.org_admin, json: body, headers: { 'idempotency-key': 'race-key' } })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        sb.call('POST', '/evaluations/one-pass', { key: sb.keys.org_admin, json: body, headers: { 'idempotency-key': 'race-key' } }),
+      ),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(10).fill(202));
     const ids = new Set(replies.map((r) => r.body.data.task_id));
     expect(ids.size).toBe(1);

@@ -1,14 +1,14 @@
 // The product's key routes (spec 5.4) of the sandbox: sign in with an account's password, then
 // create, list and revoke that account's keys; organization keys for admins only; a revoked key
 // refused from its very next request; no key or password in clear anywhere but where it belongs.
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_ACTIVE_KEYS } from '../../packages/kct/src/api/product.js';
 import { PASSWORDS_FILE, Sessions } from '../../packages/sandbox/src/accounts/accounts.js';
-import { hashSecret } from '../../packages/sandbox/src/store/secrets-file.js';
 import { createSandbox, type SandboxInstance } from '../../packages/sandbox/src/server.js';
+import { hashSecret } from '../../packages/sandbox/src/store/secrets-file.js';
 import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { makeDataDir } from '../unit/sandbox-helpers.js';
 
@@ -23,10 +23,19 @@ let sb: SandboxInstance;
 let dir: string;
 const lines: string[] = [];
 
-async function call(method: string, url: string, init: { json?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+async function call(
+  method: string,
+  url: string,
+  init: { json?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const res = await sb.app.inject({ method: method as 'GET', url, headers, ...(init.json === undefined ? {} : { payload: init.json as object }) });
+  const res = await sb.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(init.json === undefined ? {} : { payload: init.json as object }),
+  });
   return { status: res.statusCode, body: res.json(), text: res.body, headers: res.headers };
 }
 
@@ -58,7 +67,9 @@ async function recorded(reply: Promise<Reply>): Promise<Reply> {
 
 describe('signing in', () => {
   test('the right password opens a session naming the account and its organizations', async () => {
-    const res = await recorded(call('POST', '/public_api/auth/sign-in', { json: { account: 'org_admin', password: sb.passwords.org_admin } }));
+    const res = await recorded(
+      call('POST', '/public_api/auth/sign-in', { json: { account: 'org_admin', password: sb.passwords.org_admin } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       token_type: 'Bearer',
@@ -74,7 +85,10 @@ describe('signing in', () => {
     const unknown = await recorded(call('POST', '/public_api/auth/sign-in', { json: { account: 'nobody', password: sb.passwords.user } }));
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
-      expect(res.body.error).toMatchObject({ code: 'invalid_credentials', message: expect.stringContaining('The account name or password is wrong') });
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_credentials',
+        message: expect.stringContaining('The account name or password is wrong'),
+      });
     }
     expect(wrong.body.error.message).toBe(unknown.body.error.message);
     // another account's password does not open this one
@@ -85,7 +99,9 @@ describe('signing in', () => {
     const missing = await recorded(call('POST', '/public_api/auth/sign-in', { json: { account: 'user' } }));
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('password');
-    const extra = await recorded(call('POST', '/public_api/auth/sign-in', { json: { account: 'user', password: sb.passwords.user, remember: true } }));
+    const extra = await recorded(
+      call('POST', '/public_api/auth/sign-in', { json: { account: 'user', password: sb.passwords.user, remember: true } }),
+    );
     expect(extra.status).toBe(400);
     expect(extra.body.error.message).toContain('"remember"');
     expect(extra.text).not.toContain(sb.passwords.user);
@@ -129,7 +145,13 @@ describe('creating keys', () => {
     const key = res.body.data.key as string;
     created.push(key);
     expect(key).toMatch(/^kct_sbx_[0-9a-f]{32}$/);
-    expect(res.body.data).toMatchObject({ name: 'laptop', scope: 'user', organization: null, masked_key: `kct_****${key.slice(-4)}`, revoked_at: null });
+    expect(res.body.data).toMatchObject({
+      name: 'laptop',
+      scope: 'user',
+      organization: null,
+      masked_key: `kct_****${key.slice(-4)}`,
+      revoked_at: null,
+    });
     const credits = await sb.app.inject({ method: 'GET', url: '/v1/credits', headers: { 'x-api-key': key } });
     expect(credits.statusCode).toBe(200);
     expect(credits.json().data).toMatchObject({ scope: 'user', account: { name: 'user' } });
@@ -137,14 +159,24 @@ describe('creating keys', () => {
     expect(list.status).toBe(200);
     expect(list.text).not.toContain(key);
     const mine = list.body.data.keys.find((k: { id: number }) => k.id === res.body.data.id);
-    expect(mine).toEqual({ id: res.body.data.id, name: 'laptop', scope: 'user', organization: null, masked_key: `kct_****${key.slice(-4)}`, created_at: res.body.data.created_at, revoked_at: null });
+    expect(mine).toEqual({
+      id: res.body.data.id,
+      name: 'laptop',
+      scope: 'user',
+      organization: null,
+      masked_key: `kct_****${key.slice(-4)}`,
+      created_at: res.body.data.created_at,
+      revoked_at: null,
+    });
     // the seeded key is listed too, named after its account
     expect(list.body.data.keys[0]).toMatchObject({ name: 'user', masked_key: `kct_****${sb.keys.user.slice(-4)}` });
     // the log says what happened, masked
-    expect(lines.some((line) => line.includes(`key ${res.body.data.id} (kct_****${key.slice(-4)}, user scope) created for user`))).toBe(true);
+    expect(lines.some((line) => line.includes(`key ${res.body.data.id} (kct_****${key.slice(-4)}, user scope) created for user`))).toBe(
+      true,
+    );
   });
 
-  test('an organization key for an admin: it sees the organization\'s models', async () => {
+  test("an organization key for an admin: it sees the organization's models", async () => {
     const token = await signIn('org_admin');
     const res = await call('POST', '/public_api/keys/create', { token, json: { scope: 'organization', name: 'ci' } });
     expect(res.status).toBe(201);
@@ -170,14 +202,22 @@ describe('creating keys', () => {
       expect(keys.filter((k) => k.scope === 'organization').length, account).toBe(account === 'former_admin' ? 1 : 0);
     }
     const admin = await signIn('org_admin');
-    const elsewhere = await recorded(call('POST', '/public_api/keys/create', { token: admin, json: { scope: 'organization', organization_id: 99 } }));
+    const elsewhere = await recorded(
+      call('POST', '/public_api/keys/create', { token: admin, json: { scope: 'organization', organization_id: 99 } }),
+    );
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body.error.message).toContain('not a member of organization 99');
   });
 
   test('bad requests are 400 naming the field: scope, an unknown field, a name with a line break', async () => {
     const token = await signIn('user');
-    for (const json of [{}, { scope: 'team' }, { scope: 'user', expires: '2030-01-01' }, { scope: 'user', name: 'a\nb' }, { scope: 'user', name: 'x'.repeat(101) }]) {
+    for (const json of [
+      {},
+      { scope: 'team' },
+      { scope: 'user', expires: '2030-01-01' },
+      { scope: 'user', name: 'a\nb' },
+      { scope: 'user', name: 'x'.repeat(101) },
+    ]) {
       const res = await recorded(call('POST', '/public_api/keys/create', { token, json }));
       expect(res.status, JSON.stringify(json)).toBe(400);
     }
@@ -195,7 +235,10 @@ describe('creating keys', () => {
     }
     const refused = await recorded(call('POST', '/public_api/keys/create', { token, json: { scope: 'user' } }));
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({ code: 'too_many_keys', message: expect.stringContaining(`already has ${MAX_ACTIVE_KEYS} keys`) });
+    expect(refused.body.error).toMatchObject({
+      code: 'too_many_keys',
+      message: expect.stringContaining(`already has ${MAX_ACTIVE_KEYS} keys`),
+    });
     expect((await call('POST', '/public_api/keys/revoke', { token, json: { id: ids[0] } })).status).toBe(200);
     const room = await call('POST', '/public_api/keys/create', { token, json: { scope: 'user' } });
     expect(room.status).toBe(201);
@@ -219,7 +262,9 @@ describe('revoking keys', () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.code).toBe('revoked_api_key');
     // listed as revoked, still masked
-    const listed = (await call('GET', '/public_api/keys/list', { token })).body.data.keys.find((k: { id: number }) => k.id === made.body.data.id);
+    const listed = (await call('GET', '/public_api/keys/list', { token })).body.data.keys.find(
+      (k: { id: number }) => k.id === made.body.data.id,
+    );
     expect(listed.revoked_at).toBe(revoked.body.data.revoked_at);
   });
 
@@ -234,7 +279,7 @@ describe('revoking keys', () => {
     expect(lines.filter((line) => line.includes(`key ${made.body.data.id} (`) && line.includes('revoked')).length).toBe(1);
   });
 
-  test('another account\'s key is 404 exactly as a key that does not exist, and stays usable', async () => {
+  test("another account's key is 404 exactly as a key that does not exist, and stays usable", async () => {
     const token = await signIn('org_member');
     const others = await recorded(call('POST', '/public_api/keys/revoke', { token, json: { id: 1 } }));
     const missing = await recorded(call('POST', '/public_api/keys/revoke', { token, json: { id: 999999 } }));
@@ -255,7 +300,8 @@ describe('secrets at rest and in output', () => {
     for (const text of [...seen, ...lines]) {
       for (const secret of [...created, ...passwords]) expect(text.includes(secret), text).toBe(false);
     }
-    const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)]));
+    const files = (d: string): string[] =>
+      readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : [join(d, e.name)]));
     for (const file of files(dir).filter((f) => !f.endsWith('keys.json') && !f.endsWith(PASSWORDS_FILE))) {
       const bytes = readFileSync(file);
       for (const secret of [...created, ...passwords]) expect(bytes.includes(secret), `${file} holds a secret`).toBe(false);
@@ -287,9 +333,17 @@ describe('passwords across restarts', () => {
       try {
         expect(third.passwords.user).not.toBe(passwords.user);
         expect(log.join('\n')).toContain('passwords.json did not hold the passwords of user, broke, org_admin, org_member, former_admin');
-        const old = await third.app.inject({ method: 'POST', url: '/public_api/auth/sign-in', payload: { account: 'user', password: passwords.user } });
+        const old = await third.app.inject({
+          method: 'POST',
+          url: '/public_api/auth/sign-in',
+          payload: { account: 'user', password: passwords.user },
+        });
         expect(old.statusCode).toBe(401);
-        const fresh = await third.app.inject({ method: 'POST', url: '/public_api/auth/sign-in', payload: { account: 'user', password: third.passwords.user } });
+        const fresh = await third.app.inject({
+          method: 'POST',
+          url: '/public_api/auth/sign-in',
+          payload: { account: 'user', password: third.passwords.user },
+        });
         expect(fresh.statusCode).toBe(200);
         expect(existsSync(join(data, PASSWORDS_FILE))).toBe(true);
       } finally {

@@ -3,10 +3,11 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
-import { startSandbox, type Sandbox } from '../e2e/harness.js';
+import { type Sandbox, startSandbox } from '../e2e/harness.js';
 import { asUser, parseJson, tempDir } from './harness.js';
 
-const essay = 'School uniforms reduce pressure on families. For example, a study found costs fell because clothing competition ended. However, uniforms limit expression, so schools should allow choice within a dress code.';
+const essay =
+  'School uniforms reduce pressure on families. For example, a study found costs fell because clothing competition ended. However, uniforms limit expression, so schools should allow choice within a dress code.';
 
 let sandbox: Sandbox | undefined;
 afterAll(async () => {
@@ -19,7 +20,9 @@ describe(`sandbox durability (SQLite driver: ${chooseDriver()})`, () => {
     sandbox = await startSandbox({ dataDir, latencyMs: 150 });
     let kct = asUser(sandbox);
     const before = parseJson<{ credits: number }>((await kct(['credits', '--json'])).stdout).credits;
-    const task = parseJson<{ task_id: string; credit_cost: number }>((await kct(['one-pass', '--model', '12', '--text', essay, '--no-wait', '--json'])).stdout);
+    const task = parseJson<{ task_id: string; credit_cost: number }>(
+      (await kct(['one-pass', '--model', '12', '--text', essay, '--no-wait', '--json'])).stdout,
+    );
     // let it get into processing, then crash the server
     for (let i = 0; i < 100; i++) {
       const status = parseJson<{ status: string }>((await kct(['status', task.task_id, '--json'])).stdout).status;

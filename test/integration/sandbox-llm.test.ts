@@ -2,8 +2,8 @@
 // SUCCESS, nothing on FAILURE or CANCEL, compare-and-swap against a cancel), each failure ends the
 // task with a reason and the right `retryable`, and POST /feedback-rewrite uses the engine too.
 import { describe, expect, test } from 'vitest';
-import { fakeLlmForFile } from './fake-llm.js';
 import { ESSAY, launch, type TestSandbox } from '../unit/sandbox-helpers.js';
+import { fakeLlmForFile } from './fake-llm.js';
 
 const llm = fakeLlmForFile();
 
@@ -70,7 +70,11 @@ describe('marking through the engine', () => {
     const id = await submit(sb);
     await sb.waitFor(id, sb.keys.user, (s) => s.status === 'PROGRESS' && s.cur_step === 4);
     // The model is asked at the last step; wait until it really has the request.
-    while (!llm.fake.requests.some((r) => r.model === 'hang' && String(r.body.messages[1].content).includes('School uniforms should be compulsory'))) {
+    while (
+      !llm.fake.requests.some(
+        (r) => r.model === 'hang' && String(r.body.messages[1].content).includes('School uniforms should be compulsory'),
+      )
+    ) {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect((await sb.call('POST', `/evaluations/${id}/cancel`)).status).toBe(200);
@@ -86,7 +90,9 @@ describe('marking through the engine', () => {
     const record = JSON.stringify((await sb.call('GET', `/evaluations/${id}`)).body);
     expect(record).toContain('Check the key in KCT_GRADER_API_KEY');
     expect(record).not.toContain('sk-sandbox-key');
-    expect(llm.fake.requests.filter((r) => r.model === 'echo-key').every((r) => r.headers.authorization === 'Bearer sk-sandbox-key')).toBe(true);
+    expect(llm.fake.requests.filter((r) => r.model === 'echo-key').every((r) => r.headers.authorization === 'Bearer sk-sandbox-key')).toBe(
+      true,
+    );
   });
 });
 
@@ -97,7 +103,12 @@ describe('POST /feedback-rewrite through the engine', () => {
     const sb = await sandboxFor('good');
     const res = await sb.call('POST', '/feedback-rewrite', { json: body });
     expect(res.status).toBe(200);
-    expect(res.body.data.sections[0]).toMatchObject({ item: 'Organisation', comment: 'Rewritten: Clear paragraphs.', score: 4, rewritten: true });
+    expect(res.body.data.sections[0]).toMatchObject({
+      item: 'Organisation',
+      comment: 'Rewritten: Clear paragraphs.',
+      score: 4,
+      rewritten: true,
+    });
   });
 
   test('a server down or failing is 503 with Retry-After; an unusable reply is 502', async () => {

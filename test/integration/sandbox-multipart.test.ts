@@ -1,9 +1,9 @@
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { openAsBlob } from 'node:fs';
 import { readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { ESSAY, makeDataDir, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
@@ -34,7 +34,9 @@ async function incomingLeft(): Promise<string[]> {
 
 describe('POST /evaluations/one-pass (multipart)', () => {
   test('an answer file: 202, stored under the data dir, marked to SUCCESS', async () => {
-    const res = await post(await form({ model_id: '12', total_score: '20', student_id: 'mp-1' }, [['answer_file', essayPath, 'essay.txt', 'text/plain']]));
+    const res = await post(
+      await form({ model_id: '12', total_score: '20', student_id: 'mp-1' }, [['answer_file', essayPath, 'essay.txt', 'text/plain']]),
+    );
     expect(res.status).toBe(202);
     const task = res.body.data;
     expect(task).toMatchObject({ status: 'QUEUED', model_id: 12, student_id: 'mp-1', credits_charged: 0 });
@@ -53,12 +55,17 @@ describe('POST /evaluations/one-pass (multipart)', () => {
   });
 
   test('rubrics and current_feedbacks as JSON-array strings are accepted', async () => {
-    const res = await post(await form({
-      model_id: '12',
-      paper_content: ESSAY,
-      rubrics: JSON.stringify([{ item: 'Argument', max_score: 10 }, { item: 'Style', max_score: 10 }]),
-      current_feedbacks: JSON.stringify([{ item: 'Argument', comment: 'Good', score: 7 }]),
-    }));
+    const res = await post(
+      await form({
+        model_id: '12',
+        paper_content: ESSAY,
+        rubrics: JSON.stringify([
+          { item: 'Argument', max_score: 10 },
+          { item: 'Style', max_score: 10 },
+        ]),
+        current_feedbacks: JSON.stringify([{ item: 'Argument', comment: 'Good', score: 7 }]),
+      }),
+    );
     expect(res.status).toBe(202);
     const final = await sb.waitFor(res.body.data.task_id, sb.keys.user);
     expect(final.status).toBe('SUCCESS');
@@ -102,7 +109,10 @@ describe('POST /evaluations/one-pass (multipart)', () => {
   });
 
   test('400 for more than 10 files, and nothing is kept', async () => {
-    const files = Array.from({ length: 11 }, (_, i) => ['answer_files', essayPath, `e${i}.txt`, 'text/plain'] as [string, string, string, string]);
+    const files = Array.from(
+      { length: 11 },
+      (_, i) => ['answer_files', essayPath, `e${i}.txt`, 'text/plain'] as [string, string, string, string],
+    );
     const res = await post(await form({ model_id: '12' }, files));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('too_many_files');

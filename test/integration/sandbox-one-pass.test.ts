@@ -1,6 +1,6 @@
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { ESSAY, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const sb = sandboxForFile();
@@ -13,10 +13,30 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     const res = await submit({ model_id: 12, paper_content: ESSAY, student_id: 'anon-7', style: 'Short' });
     expect(res.status).toBe(202);
     const task = res.body.data;
-    expect(Object.keys(task).sort()).toEqual(['billing_mode', 'credit_cost', 'credits_charged', 'model_id', 'retryable',
-      'scope', 'stage', 'status', 'student_id', 'task_id'].sort());
-    expect(task).toMatchObject({ status: 'QUEUED', stage: 'queued', model_id: 12, student_id: 'anon-7', billing_mode: 'owner_user',
-      scope: 'user', credits_charged: 0, retryable: true });
+    expect(Object.keys(task).sort()).toEqual(
+      [
+        'billing_mode',
+        'credit_cost',
+        'credits_charged',
+        'model_id',
+        'retryable',
+        'scope',
+        'stage',
+        'status',
+        'student_id',
+        'task_id',
+      ].sort(),
+    );
+    expect(task).toMatchObject({
+      status: 'QUEUED',
+      stage: 'queued',
+      model_id: 12,
+      student_id: 'anon-7',
+      billing_mode: 'owner_user',
+      scope: 'user',
+      credits_charged: 0,
+      retryable: true,
+    });
     expect(task.task_id).toMatch(/^tsk_[0-9a-f]{24}$/);
     expect(Number.isInteger(task.credit_cost) && task.credit_cost >= 1).toBe(true);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
@@ -44,7 +64,10 @@ describe('POST /evaluations/one-pass (JSON)', () => {
   });
 
   test('400 for malformed JSON, an array body and a missing body', async () => {
-    const bad = await sb.call('POST', '/evaluations/one-pass', { rawBody: '{"model_id": 12,', headers: { 'content-type': 'application/json' } });
+    const bad = await sb.call('POST', '/evaluations/one-pass', {
+      rawBody: '{"model_id": 12,',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_json');
     const arr = await submit([1, 2]);
@@ -55,7 +78,10 @@ describe('POST /evaluations/one-pass (JSON)', () => {
   });
 
   test('400 for an unsupported content type', async () => {
-    const res = await sb.call('POST', '/evaluations/one-pass', { rawBody: 'model_id=12', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await sb.call('POST', '/evaluations/one-pass', {
+      rawBody: 'model_id=12',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('unsupported_content_type');
   });
@@ -114,7 +140,9 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     const long = await submit({ model_id: 12, paper_content: 'x'.repeat(500_001) });
     expect(long.status).toBe(400);
     expect(long.body.error.code).toBe('field_too_long');
-    expect(long.body.error.message).toBe('paper_content is 500,001 characters long; the limit is 500,000 characters. Send a long answer as a file (up to 20 MB).');
+    expect(long.body.error.message).toBe(
+      'paper_content is 500,001 characters long; the limit is 500,000 characters. Send a long answer as a file (up to 20 MB).',
+    );
     const tooBig = await submit({ model_id: 12, rubric_text: 'Criterion x (5 marks): text\n'.repeat(400_000), paper_content: 'x' });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error.code).toBe('body_too_large');

@@ -3,11 +3,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import { request } from 'undici';
+import type { FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import type { FormData } from 'undici';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { SandboxContext } from '../../packages/sandbox/src/context.js';
@@ -47,32 +47,44 @@ beforeAll(async () => {
     headers: { 'x-seen': 'yes' },
   })).register(app, ctx);
   // JSON only, idempotent, with a check after validation.
-  defineOperation('createModel', {
-    idempotent: true,
-    body: Fields,
-    check: (fields) => {
-      if (fields.note === 'refuse') throw httpError(400, 'refused by check', 'checked');
+  defineOperation(
+    'createModel',
+    {
+      idempotent: true,
+      body: Fields,
+      check: (fields) => {
+        if (fields.note === 'refuse') throw httpError(400, 'refused by check', 'checked');
+      },
+      jsonOnly: 'JSON only, please.',
+      status: 201,
     },
-    jsonOnly: 'JSON only, please.',
-    status: 201,
-  }, (_ctx, _principal, { fields, idempotencyKey }) => ({ data: { fields, idempotencyKey: idempotencyKey ?? null } })).register(app, ctx);
+    (_ctx, _principal, { fields, idempotencyKey }) => ({ data: { fields, idempotencyKey: idempotencyKey ?? null } }),
+  ).register(app, ctx);
   await app.register(async (forms) => {
     forms.removeContentTypeParser('multipart/form-data');
     await forms.register(multipart, { limits: MULTIPART_LIMITS });
     // JSON or a form with files; the handler fails when asked to.
-    defineOperation('onePass', {
-      body: Fields,
-      files: { policy: { fileFields: { answer_file: 'answer' }, acceptedMimes: ['text/plain'] } },
-      status: 202,
-    }, (_ctx, _principal, { fields, files: received, dir: folder }) => {
-      seen = { names: received.map((f) => f.name), dirExisted: folder !== undefined && existsSync(folder) };
-      if (fields.note === 'fail') throw httpError(409, 'the handler refused', 'handler_refused');
-      return { data: { files: received.length } };
-    }).register(forms, ctx);
+    defineOperation(
+      'onePass',
+      {
+        body: Fields,
+        files: { policy: { fileFields: { answer_file: 'answer' }, acceptedMimes: ['text/plain'] } },
+        status: 202,
+      },
+      (_ctx, _principal, { fields, files: received, dir: folder }) => {
+        seen = { names: received.map((f) => f.name), dirExisted: folder !== undefined && existsSync(folder) };
+        if (fields.note === 'fail') throw httpError(409, 'the handler refused', 'handler_refused');
+        return { data: { files: received.length } };
+      },
+    ).register(forms, ctx);
     // Files only.
-    defineOperation('uploadFile', {
-      files: { policy: { fileFields: { file: 'answer' }, acceptedMimes: ['text/plain'] }, fields: null, formOnly: 'Send a form.' },
-    }, (_ctx, _principal, { fields }) => ({ data: { fields } })).register(forms, ctx);
+    defineOperation(
+      'uploadFile',
+      {
+        files: { policy: { fileFields: { file: 'answer' }, acceptedMimes: ['text/plain'] }, fields: null, formOnly: 'Send a form.' },
+      },
+      (_ctx, _principal, { fields }) => ({ data: { fields } }),
+    ).register(forms, ctx);
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -82,7 +94,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call(method: 'GET' | 'POST', path: string, init: { json?: unknown; form?: FormData; headers?: Record<string, string> } = {}) {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  init: { json?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   const body = init.json !== undefined ? JSON.stringify(init.json) : init.form;
@@ -125,7 +141,7 @@ describe('defineOperation', () => {
     expect(formOnly.body.error).toMatchObject({ status: 400, code: 'unsupported_content_type', message: 'Send a form.' });
   });
 
-  test('a form\'s files reach the handler in their folder, which is deleted before the answer, whether the handler succeeds or throws', async () => {
+  test("a form's files reach the handler in their folder, which is deleted before the answer, whether the handler succeeds or throws", async () => {
     const form = textForm(['model_id', '5'], ['answer_file', 'An answer.', 'a.txt']);
     const ok = await call('POST', '/v1/evaluations/one-pass', { form });
     expect(ok.status).toBe(202);

@@ -19,9 +19,17 @@ function upload(bytes: number): FormData {
 test('an upload with a wrong or no key gets 401 every time, and the connection stays usable', async () => {
   const single = new Agent({ connections: 1 });
   try {
-    for (const [key, bytes] of [['kct_sbx_wrong', 256 * 1024], [undefined, 10], ['kct_sbx_wrong', 10], [undefined, 700 * 1024]] as const) {
+    for (const [key, bytes] of [
+      ['kct_sbx_wrong', 256 * 1024],
+      [undefined, 10],
+      ['kct_sbx_wrong', 10],
+      [undefined, 700 * 1024],
+    ] as const) {
       const res = await request(`${sb.baseUrl}/evaluations/one-pass`, {
-        method: 'POST', dispatcher: single, body: upload(bytes), headers: key ? { 'x-api-key': key } : {},
+        method: 'POST',
+        dispatcher: single,
+        body: upload(bytes),
+        headers: key ? { 'x-api-key': key } : {},
       });
       expect(res.statusCode).toBe(401);
       expect(res.headers.connection).not.toBe('close');
@@ -38,11 +46,15 @@ test('an upload with a wrong or no key gets 401 every time, and the connection s
 
 test('a large body refused unread is not read through: the connection is closed', async () => {
   const res = await request(`${sb.baseUrl}/evaluations/one-pass`, {
-    method: 'POST', dispatcher, headers: { 'x-api-key': 'kct_sbx_wrong', 'content-type': 'text/plain', 'content-length': String(4 * 1024 * 1024) },
-    body: Readable.from((async function* () {
-      yield Buffer.alloc(1024, 'a');
-      await new Promise(() => {}); // the rest never comes: the answer must not wait for it
-    })()),
+    method: 'POST',
+    dispatcher,
+    headers: { 'x-api-key': 'kct_sbx_wrong', 'content-type': 'text/plain', 'content-length': String(4 * 1024 * 1024) },
+    body: Readable.from(
+      (async function* () {
+        yield Buffer.alloc(1024, 'a');
+        await new Promise(() => {}); // the rest never comes: the answer must not wait for it
+      })(),
+    ),
   }).catch((error: Error) => error);
   // Either the 401 arrived before the close, or the close cut the unsent body: never a drained, kept connection.
   if (res instanceof Error) expect(res.message).toMatch(/other side closed|socket|EPIPE|ECONNRESET|aborted/i);

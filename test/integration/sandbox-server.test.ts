@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox, startSandbox } from '../../packages/sandbox/src/server.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { launch, makeDataDir } from '../unit/sandbox-helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
-import { rm, truncate, writeFile } from 'node:fs/promises';
 import { openAsBlob } from 'node:fs';
+import { rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -91,7 +91,12 @@ describe('POST /uploads/file', () => {
 
 describe('POST /feedback-rewrite', () => {
   const sections = [
-    { item: 'Thesis', comment: 'Clear position stated early. It lacks a counter-argument. To improve, answer the strongest objection.', score: 4, max_score: 5 },
+    {
+      item: 'Thesis',
+      comment: 'Clear position stated early. It lacks a counter-argument. To improve, answer the strongest objection.',
+      score: 4,
+      max_score: 5,
+    },
     { item: 'Evidence', comment: 'Uses a survey and an example. Could explain how the survey supports the claim.', score: 4, max_score: 6 },
   ];
 
@@ -107,7 +112,9 @@ describe('POST /feedback-rewrite', () => {
   });
 
   test('target_item rewrites only that criterion', async () => {
-    const res = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', target_item: 'evidence', instruction: 'speak to the student', sections } });
+    const res = await sb.call('POST', '/feedback-rewrite', {
+      json: { style: 'paragraph', target_item: 'evidence', instruction: 'speak to the student', sections },
+    });
     expect(res.status).toBe(200);
     const [thesis, evidence] = res.body.data.sections;
     expect(thesis).toMatchObject({ rewritten: false, comment: sections[0].comment });
@@ -116,13 +123,22 @@ describe('POST /feedback-rewrite', () => {
 
   test('400: unknown style, empty sections, a target_item no section has', async () => {
     expect((await sb.call('POST', '/feedback-rewrite', { json: { style: 'haiku', sections } })).status).toBe(400);
-    const huge = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: 9007199254740992, max_score: 5 }] } });
+    const huge = await sb.call('POST', '/feedback-rewrite', {
+      json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: 9007199254740992, max_score: 5 }] },
+    });
     expect(huge.status).toBe(400);
-    expect(huge.body.error).toMatchObject({ code: 'number_out_of_range', message: 'sections[0].score is 9007199254740992; marks must be from 0 to 10,000.' });
-    const over = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: 6, max_score: 5 }] } });
+    expect(huge.body.error).toMatchObject({
+      code: 'number_out_of_range',
+      message: 'sections[0].score is 9007199254740992; marks must be from 0 to 10,000.',
+    });
+    const over = await sb.call('POST', '/feedback-rewrite', {
+      json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: 6, max_score: 5 }] },
+    });
     expect(over.status).toBe(400);
-    expect(over.body.error.message).toBe('sections[0].score is 6, more than its max_score 5: a score is out of its section\'s maximum.');
-    const negative = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: -1, max_score: 5 }] } });
+    expect(over.body.error.message).toBe("sections[0].score is 6, more than its max_score 5: a score is out of its section's maximum.");
+    const negative = await sb.call('POST', '/feedback-rewrite', {
+      json: { style: 'paragraph', sections: [{ item: 'Thesis', comment: 'Clear.', score: -1, max_score: 5 }] },
+    });
     expect(negative.body.error.code).toBe('number_out_of_range');
     expect((await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', sections: [] } })).status).toBe(400);
     const target = await sb.call('POST', '/feedback-rewrite', { json: { style: 'paragraph', target_item: 'Grammar', sections } });

@@ -1,10 +1,11 @@
 // The worker's failure paths: an internal error settles a batch like any other end, and only an
 // ExtractionError is the sender's fault.
-import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
+
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createSandbox } from '../../packages/sandbox/src/server.js';
+import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { INTERNAL_ERROR_COMMENT } from '../../packages/sandbox/src/tasks/worker.js';
 import type { TestSandbox } from '../unit/sandbox-helpers.js';
 import { ESSAY, launch, makeDataDir } from '../unit/sandbox-helpers.js';
@@ -43,8 +44,13 @@ function insertTasks(dir: string, rows: Row[]): void {
       VALUES (@task_id, @kind, @parent_task_id, @item_index, @owner, 'user', 12, @status, 1, @input_json, @result_json, @callback_url, 'now', 'now')`);
     for (const r of rows) {
       insert.run({
-        parent_task_id: null, item_index: null, callback_url: null, result_json: null,
-        input_json: JSON.stringify({ model_id: 12, paper_content: ESSAY }), ...r, owner,
+        parent_task_id: null,
+        item_index: null,
+        callback_url: null,
+        result_json: null,
+        input_json: JSON.stringify({ model_id: 12, paper_content: ESSAY }),
+        ...r,
+        owner,
       });
     }
   } finally {
@@ -73,7 +79,14 @@ describe('internal error of a batch item', () => {
     insertTasks(dir, [
       { task_id: 'tsk_batch_ie', kind: 'batch', status: 'QUEUED', callback_url: 'https://127.0.0.1/hook' },
       // input_json that no stage can parse: the worker throws, i.e. takes its internal-error path.
-      { task_id: 'tsk_item_ie', kind: 'batch_item', parent_task_id: 'tsk_batch_ie', item_index: 0, status: 'QUEUED', input_json: 'not json' },
+      {
+        task_id: 'tsk_item_ie',
+        kind: 'batch_item',
+        parent_task_id: 'tsk_batch_ie',
+        item_index: 0,
+        status: 'QUEUED',
+        input_json: 'not json',
+      },
     ]);
     const sb = await started(dir, { timeScale: 1e9 });
     const item = await sb.waitFor('tsk_item_ie', sb.keys.user);
@@ -104,7 +117,14 @@ describe('cancelling a batch whose items are all final', () => {
     insertTasks(dir, [
       { task_id: 'tsk_batch_done', kind: 'batch', status: 'PROGRESS', callback_url: 'https://127.0.0.1/hook' },
       { task_id: 'tsk_done_0', kind: 'batch_item', parent_task_id: 'tsk_batch_done', item_index: 0, status: 'SUCCESS', result_json: ok },
-      { task_id: 'tsk_done_1', kind: 'batch_item', parent_task_id: 'tsk_batch_done', item_index: 1, status: 'FAILURE', result_json: failed },
+      {
+        task_id: 'tsk_done_1',
+        kind: 'batch_item',
+        parent_task_id: 'tsk_batch_done',
+        item_index: 1,
+        status: 'FAILURE',
+        result_json: failed,
+      },
     ]);
     expect((await sb.call('GET', '/evaluations/tsk_batch_done/status')).body.data.status).toBe('SUCCESS');
 
@@ -121,7 +141,7 @@ describe('cancelling a batch whose items are all final', () => {
 });
 
 describe('a file that cannot be read', () => {
-  test('an ExtractionError is the sender\'s: FAILURE, not retryable, the reason in the comment', async () => {
+  test("an ExtractionError is the sender's: FAILURE, not retryable, the reason in the comment", async () => {
     const dir = await seededDir();
     const sb = await started(dir);
     const form = new (await import('undici')).FormData();
@@ -135,7 +155,7 @@ describe('a file that cannot be read', () => {
     expect(record.evaluation[0].comment).toMatch(/Could not read answer file "essay.pdf": The PDF file could not be read/);
   });
 
-  test('any other error is the sandbox\'s: retryable, and the comment never names a server path', async () => {
+  test("any other error is the sandbox's: retryable, and the comment never names a server path", async () => {
     const dir = await seededDir();
     insertTasks(dir, [{ task_id: 'tsk_lost_file', kind: 'one_pass', status: 'QUEUED', input_json: JSON.stringify({ model_id: 12 }) }]);
     const db = openSqlite(join(dir, 'sandbox.db'));
@@ -161,7 +181,9 @@ describe('a file that cannot be read', () => {
     const dir = await makeDataDir();
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const { extractText, ExtractionError } = await import('../../packages/sandbox/src/engines/extract/index.js');
-    const err = await extractText(join(dir, 'gone.docx'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document').catch((e: unknown) => e);
+    const err = await extractText(join(dir, 'gone.docx'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document').catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(ExtractionError);
   });

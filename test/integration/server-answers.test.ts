@@ -1,7 +1,8 @@
 // Answers that do not come from the API (a plain web server, a wrong base URL) and settings
 // from the environment that are wrong: each gets a clear error, the right exit code, and a hint.
-import type { ServerResponse } from 'node:http';
+
 import { existsSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, kctEnv, parseJson, runKct, sendJson, tempDir, useSandbox } from './harness.js';
@@ -28,93 +29,125 @@ const shared = useSandbox();
 
 describe('a server that is not the API', () => {
   it('auth login refuses a web server that answers 200 with an HTML page, and stores nothing', async () => {
-    await against((_req, res) => sendHtml(res, 200), async (baseUrl) => {
-      const dir = tempDir();
-      const run = await runKct(['auth', 'login', '--with-key', '--base-url', baseUrl], { env: kctEnv(dir), input: KEY });
-      expect(run.code).toBe(1);
-      expect(run.stdout).not.toContain('Logged in');
-      expect(run.stderr).toContain(`error: the server at ${baseUrl} did not answer like the Public Evaluation API: GET /credits returned an HTML page`);
-      expect(run.stderr).toMatch(/^hint: .*\/v1/m);
-      expect(run.stderr).not.toContain('<html');
-      expect(run.stderr + run.stdout).not.toContain(KEY);
-      expect(existsSync(join(dir, 'config.json'))).toBe(false);
-    });
+    await against(
+      (_req, res) => sendHtml(res, 200),
+      async (baseUrl) => {
+        const dir = tempDir();
+        const run = await runKct(['auth', 'login', '--with-key', '--base-url', baseUrl], { env: kctEnv(dir), input: KEY });
+        expect(run.code).toBe(1);
+        expect(run.stdout).not.toContain('Logged in');
+        expect(run.stderr).toContain(
+          `error: the server at ${baseUrl} did not answer like the Public Evaluation API: GET /credits returned an HTML page`,
+        );
+        expect(run.stderr).toMatch(/^hint: .*\/v1/m);
+        expect(run.stderr).not.toContain('<html');
+        expect(run.stderr + run.stdout).not.toContain(KEY);
+        expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      },
+    );
   });
 
   it('credits and models are unknown answers (exit 1), not "{}" or "No models"', async () => {
-    await against((_req, res) => sendHtml(res, 200), async (baseUrl) => {
-      const env = kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY });
-      const credits = await runKct(['credits'], { env });
-      expect(credits.code).toBe(1);
-      expect(credits.stdout).toBe('');
-      expect(credits.stderr).toContain(`the server at ${baseUrl} did not answer like the Public Evaluation API`);
-      expect(credits.stderr).not.toContain('This looks like a bug');
-      const models = await runKct(['models'], { env });
-      expect(models.code).toBe(1);
-      expect(models.stderr).not.toContain('No models');
-      expect(models.stderr).toContain('GET /models returned an HTML page');
-      const json = await runKct(['credits', '--json'], { env });
-      expect(json.code).toBe(1);
-      expect(parseJson<{ error: { code: string; exit_code: number; suggestion: string } }>(json.stderr).error).toMatchObject({ code: 'unknown_answer', exit_code: 1 });
-    });
+    await against(
+      (_req, res) => sendHtml(res, 200),
+      async (baseUrl) => {
+        const env = kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY });
+        const credits = await runKct(['credits'], { env });
+        expect(credits.code).toBe(1);
+        expect(credits.stdout).toBe('');
+        expect(credits.stderr).toContain(`the server at ${baseUrl} did not answer like the Public Evaluation API`);
+        expect(credits.stderr).not.toContain('This looks like a bug');
+        const models = await runKct(['models'], { env });
+        expect(models.code).toBe(1);
+        expect(models.stderr).not.toContain('No models');
+        expect(models.stderr).toContain('GET /models returned an HTML page');
+        const json = await runKct(['credits', '--json'], { env });
+        expect(json.code).toBe(1);
+        expect(parseJson<{ error: { code: string; exit_code: number; suggestion: string } }>(json.stderr).error).toMatchObject({
+          code: 'unknown_answer',
+          exit_code: 1,
+        });
+      },
+    );
   });
 
   it('JSON with no credit number, or no list of models, is an unknown answer; login stores nothing', async () => {
-    await against((req, res) => sendJson(res, 200, req.url?.endsWith('/models') ? { hello: 'world' } : { status: 'ok', service: 'something else' }), async (baseUrl) => {
-      const dir = tempDir();
-      const login = await runKct(['auth', 'login', '--with-key', '--base-url', baseUrl], { env: kctEnv(dir), input: KEY });
-      expect(login.code).toBe(1);
-      expect(login.stderr).toContain('GET /credits returned no number of credits');
-      expect(existsSync(join(dir, 'config.json'))).toBe(false);
-      const models = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY }) });
-      expect(models.code).toBe(1);
-      expect(models.stderr).toContain('GET /models returned no list of models');
-    });
+    await against(
+      (req, res) => sendJson(res, 200, req.url?.endsWith('/models') ? { hello: 'world' } : { status: 'ok', service: 'something else' }),
+      async (baseUrl) => {
+        const dir = tempDir();
+        const login = await runKct(['auth', 'login', '--with-key', '--base-url', baseUrl], { env: kctEnv(dir), input: KEY });
+        expect(login.code).toBe(1);
+        expect(login.stderr).toContain('GET /credits returned no number of credits');
+        expect(existsSync(join(dir, 'config.json'))).toBe(false);
+        const models = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY }) });
+        expect(models.code).toBe(1);
+        expect(models.stderr).toContain('GET /models returned no list of models');
+      },
+    );
   });
 
   it('still accepts the variants a real API may send: envelopes, numbers as strings, nested balances, null lists', async () => {
-    const answers: Record<string, unknown>[] = [{ data: { balance: '42' } }, { credits: { available: 7, reserved: 1 } }, { remaining_credits: 0 }];
+    const answers: Record<string, unknown>[] = [
+      { data: { balance: '42' } },
+      { credits: { available: 7, reserved: 1 } },
+      { remaining_credits: 0 },
+    ];
     for (const answer of answers) {
-      await against((req, res) => sendJson(res, 200, req.url?.endsWith('/models') ? { code: 0, msg: 'ok', data: null } : answer), async (baseUrl) => {
-        const dir = tempDir();
-        const login = await runKct(['auth', 'login', '--with-key', '--base-url', baseUrl, '--json'], { env: kctEnv(dir), input: KEY });
-        expect(login.code).toBe(0);
-        expect(parseJson<{ credits: number }>(login.stdout).credits).toBe([42, 7, 0][answers.indexOf(answer)]);
-        expect(parseJson<{ profiles: Record<string, { api_key: string }> }>(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.api_key).toBe(KEY);
-        const models = await runKct(['models'], { env: kctEnv(dir) });
-        expect(models.code).toBe(0);
-        expect(models.stderr).toContain('No models for this key.');
-      });
+      await against(
+        (req, res) => sendJson(res, 200, req.url?.endsWith('/models') ? { code: 0, msg: 'ok', data: null } : answer),
+        async (baseUrl) => {
+          const dir = tempDir();
+          const login = await runKct(['auth', 'login', '--with-key', '--base-url', baseUrl, '--json'], { env: kctEnv(dir), input: KEY });
+          expect(login.code).toBe(0);
+          expect(parseJson<{ credits: number }>(login.stdout).credits).toBe([42, 7, 0][answers.indexOf(answer)]);
+          expect(
+            parseJson<{ profiles: Record<string, { api_key: string }> }>(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default
+              .api_key,
+          ).toBe(KEY);
+          const models = await runKct(['models'], { env: kctEnv(dir) });
+          expect(models.code).toBe(0);
+          expect(models.stderr).toContain('No models for this key.');
+        },
+      );
     }
   });
 });
 
 describe('HTTP errors that are not JSON', () => {
   it('an HTML 404 page is named in one short line, never printed', async () => {
-    await against((_req, res) => sendHtml(res, 404), async (baseUrl) => {
-      const run = await runKct(['credits'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY }) });
-      expect(run.code).toBe(6);
-      expect(run.stderr).toContain("error: HTTP 404 Not Found from GET /credits (the server answered with an HTML page, not the API's JSON)");
-      expect(run.stderr).not.toContain('<');
-      expect(run.stderr).not.toContain('filler');
-      expect(run.stderr).toMatch(/^hint: The base URL may be wrong\..*\/v1/m);
-      expect(run.stderr.trim().split('\n')).toHaveLength(2);
-    });
+    await against(
+      (_req, res) => sendHtml(res, 404),
+      async (baseUrl) => {
+        const run = await runKct(['credits'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY }) });
+        expect(run.code).toBe(6);
+        expect(run.stderr).toContain(
+          "error: HTTP 404 Not Found from GET /credits (the server answered with an HTML page, not the API's JSON)",
+        );
+        expect(run.stderr).not.toContain('<');
+        expect(run.stderr).not.toContain('filler');
+        expect(run.stderr).toMatch(/^hint: The base URL may be wrong\..*\/v1/m);
+        expect(run.stderr.trim().split('\n')).toHaveLength(2);
+      },
+    );
   });
 
   it('a long plain-text error shows only a one-line excerpt', async () => {
     const text = `upstream exploded: ${'x'.repeat(400)}\nsecond line\nthird line\n`;
-    await against((_req, res) => {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(text);
-    }, async (baseUrl) => {
-      const run = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY }) });
-      expect(run.code).toBe(9);
-      expect(run.stderr).toContain('HTTP 500 Internal Server Error from GET /models (the server answered with plain text');
-      expect(run.stderr).toContain('upstream exploded');
-      expect(run.stderr).not.toContain('x'.repeat(200));
-      expect(run.stderr).not.toContain('second line');
-    });
+    await against(
+      (_req, res) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(text);
+      },
+      async (baseUrl) => {
+        const run = await runKct(['models'], { env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: KEY }) });
+        expect(run.code).toBe(9);
+        expect(run.stderr).toContain('HTTP 500 Internal Server Error from GET /models (the server answered with plain text');
+        expect(run.stderr).toContain('upstream exploded');
+        expect(run.stderr).not.toContain('x'.repeat(200));
+        expect(run.stderr).not.toContain('second line');
+      },
+    );
   });
 });
 
@@ -153,7 +186,9 @@ describe('settings from the environment', () => {
       const run = await shared.kct(['credits'], { env: { KCT_MAX_RETRIES: value } });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`KCT_MAX_RETRIES must be a whole number, 0 or more, not "${value}"`);
-      expect(run.stderr).toContain('hint: It sets retries of a failed request (0 turns them off; default 3). Fix the value, or unset KCT_MAX_RETRIES.');
+      expect(run.stderr).toContain(
+        'hint: It sets retries of a failed request (0 turns them off; default 3). Fix the value, or unset KCT_MAX_RETRIES.',
+      );
     }
     expect((await shared.kct(['credits'], { env: { KCT_MAX_RETRIES: '0' } })).code).toBe(0);
   });

@@ -9,7 +9,9 @@ describe('at acceptance, through the batch route', () => {
     const sb = await launch();
     try {
       for (const url of ['https://[::127.0.0.1]/cb', 'https://[::ffff:0:7f00:1]/cb', 'https://[2002:7f00:1::]/cb', 'https://0x7f.1/cb']) {
-        const res = await sb.call('POST', '/evaluations/batch', { json: { evaluations: [{ model_id: 12, paper_content: ESSAY }], callback_url: url } });
+        const res = await sb.call('POST', '/evaluations/batch', {
+          json: { evaluations: [{ model_id: 12, paper_content: ESSAY }], callback_url: url },
+        });
         expect(res.status, url).toBe(400);
         expect(res.body.error.code, url).toBe('invalid_callback_url');
       }

@@ -6,7 +6,21 @@ import { join } from 'node:path';
 import { FormData } from 'undici';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { SandboxProcess } from './lib.js';
-import { Client, ESSAY, FULL, INTERNALS, SEED, openReadOnly, random, removeDir, secretsFound, sleep, startSandbox, tempDir, Transcript } from './lib.js';
+import {
+  Client,
+  ESSAY,
+  FULL,
+  INTERNALS,
+  openReadOnly,
+  random,
+  removeDir,
+  SEED,
+  secretsFound,
+  sleep,
+  startSandbox,
+  Transcript,
+  tempDir,
+} from './lib.js';
 
 const ANSWERS = FULL ? 300 : 60;
 const KILLS = FULL ? 10 : 3;
@@ -53,12 +67,17 @@ describe(`chaos: ${ANSWERS} answers, ${KILLS} kill -9 and restarts (seed ${SEED}
         try {
           let res;
           if (kind === 'json' || kind === 'json-fail') {
-            res = await client.call(url, { key: keys.user, json: { model_id: 12, student_id: `s-${i}`, paper_content: text }, headers: { 'idempotency-key': key } });
+            res = await client.call(url, {
+              key: keys.user,
+              json: { model_id: 12, student_id: `s-${i}`, paper_content: text },
+              headers: { 'idempotency-key': key },
+            });
           } else {
             const form = new FormData();
             form.append('model_id', '12');
             form.append('student_id', `s-${i}`);
-            if (kind === 'corrupt-pdf') form.append('answer_file', new Blob([`%PDF-1.7\n1 0 obj broken ${i}`], { type: 'application/pdf' }), `answer-${i}.pdf`);
+            if (kind === 'corrupt-pdf')
+              form.append('answer_file', new Blob([`%PDF-1.7\n1 0 obj broken ${i}`], { type: 'application/pdf' }), `answer-${i}.pdf`);
             else form.append('answer_file', new Blob([text], { type: 'text/plain' }), `answer-${i}.txt`);
             res = await client.call(url, { key: keys.user, form, headers: { 'idempotency-key': key } });
           }
@@ -82,9 +101,11 @@ describe(`chaos: ${ANSWERS} answers, ${KILLS} kill -9 and restarts (seed ${SEED}
     }
 
     let next = 0;
-    const submitters = Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < ANSWERS) await submit(next++);
-    }));
+    const submitters = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < ANSWERS) await submit(next++);
+      }),
+    );
     const killer = (async () => {
       for (let k = 0; k < KILLS; k++) {
         await sleep(150 + rand() * 500);
@@ -124,8 +145,15 @@ describe(`chaos: ${ANSWERS} answers, ${KILLS} kill -9 and restarts (seed ${SEED}
     try {
       expect(db.get<{ integrity_check: string }>('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
       expect(db.all('PRAGMA foreign_key_check')).toEqual([]);
-      const tasks = db.all<{ task_id: string; status: string; credits_charged: number; credit_cost: number; student_id: string; message: string | null; owner_user_id: number }>(
-        `SELECT task_id, status, credits_charged, credit_cost, student_id, message, owner_user_id FROM tasks WHERE kind = 'one_pass'`);
+      const tasks = db.all<{
+        task_id: string;
+        status: string;
+        credits_charged: number;
+        credit_cost: number;
+        student_id: string;
+        message: string | null;
+        owner_user_id: number;
+      }>(`SELECT task_id, status, credits_charged, credit_cost, student_id, message, owner_user_id FROM tasks WHERE kind = 'one_pass'`);
       // One task per answer: no retry made a second one.
       expect(tasks.length).toBe(ANSWERS);
       const byId = new Map(tasks.map((t) => [t.task_id, t]));
@@ -156,6 +184,8 @@ describe(`chaos: ${ANSWERS} answers, ${KILLS} kill -9 and restarts (seed ${SEED}
       db.close();
     }
     expect(secretsFound(keys, transcript, dataDir)).toEqual([]);
-    console.log(`[reliability] chaos: ${ANSWERS} answers, ${KILLS} kills, ${counts.retries} requests cut by a kill and retried, ${counts.replays} answered as replays (accepted before the kill), 0 violations`);
+    console.log(
+      `[reliability] chaos: ${ANSWERS} answers, ${KILLS} kills, ${counts.retries} requests cut by a kill and retried, ${counts.replays} answered as replays (accepted before the kill), 0 violations`,
+    );
   });
 });

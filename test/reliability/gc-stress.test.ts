@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { FIXTURES, ROOT, asUser, creditsOf, parseJson, startSandbox, tempDir, type Sandbox } from '../e2e/harness.js';
+import { asUser, creditsOf, FIXTURES, parseJson, ROOT, type Sandbox, startSandbox, tempDir } from '../e2e/harness.js';
 import { FULL } from './lib.js';
 
 const CLASS = FULL ? 200 : 40;
@@ -36,7 +36,10 @@ async function markClass(running: Sandbox, size: number): Promise<void> {
   const run = await kct(['one-pass', classOf(size), '--model', '12', '--jobs', '8', '--output', 'ndjson'], { timeoutMs: 240_000 });
   expect(run.stderr).not.toContain('error:');
   expect(run.code).toBe(0);
-  const rows = run.stdout.trim().split('\n').map((line) => parseJson<{ status: string; task_id: string; credits_charged: number }>(line));
+  const rows = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => parseJson<{ status: string; task_id: string; credits_charged: number }>(line));
   expect(rows).toHaveLength(size);
   expect(rows.filter((row) => row.status !== 'SUCCESS')).toEqual([]);
   expect(new Set(rows.map((row) => row.task_id)).size).toBe(size);

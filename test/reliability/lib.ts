@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { Agent, type Dispatcher, type FormData, request } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { ROOT, startSandbox as startKctSandbox, type Sandbox, type SandboxKeys } from '../e2e/harness.js';
+import { ROOT, type Sandbox, type SandboxKeys, startSandbox as startKctSandbox } from '../e2e/harness.js';
 
 export { ROOT };
 
@@ -59,11 +59,25 @@ export interface Answer {
 /** One HTTP client for a file: keep-alive, a deadline on every answer, every answer recorded. */
 export class Client {
   readonly agent: Agent;
-  constructor(readonly transcript: Transcript, readonly timeoutMs: number, connections?: number) {
+  constructor(
+    readonly transcript: Transcript,
+    readonly timeoutMs: number,
+    connections?: number,
+  ) {
     this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...(connections ? { connections } : {}) });
   }
 
-  async call(url: string, init: { method?: string; key?: string | null; json?: unknown; form?: FormData; body?: string | Buffer; headers?: Record<string, string> | string[] } = {}): Promise<Answer> {
+  async call(
+    url: string,
+    init: {
+      method?: string;
+      key?: string | null;
+      json?: unknown;
+      form?: FormData;
+      body?: string | Buffer;
+      headers?: Record<string, string> | string[];
+    } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (init.key) headers['x-api-key'] = init.key;
     let body: Dispatcher.DispatchOptions['body'];
@@ -72,8 +86,16 @@ export class Client {
       body = JSON.stringify(init.json);
     } else if (init.form) body = init.form as unknown as Dispatcher.DispatchOptions['body'];
     else if (init.body !== undefined) body = init.body;
-    const all = Array.isArray(init.headers) ? [...Object.entries(headers).flat(), ...init.headers] : { ...headers, ...(init.headers ?? {}) };
-    const res = await request(url, { method: (init.method ?? (body === undefined ? 'GET' : 'POST')) as 'GET', headers: all, body, dispatcher: this.agent, signal: AbortSignal.timeout(this.timeoutMs) });
+    const all = Array.isArray(init.headers)
+      ? [...Object.entries(headers).flat(), ...init.headers]
+      : { ...headers, ...(init.headers ?? {}) };
+    const res = await request(url, {
+      method: (init.method ?? (body === undefined ? 'GET' : 'POST')) as 'GET',
+      headers: all,
+      body,
+      dispatcher: this.agent,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
     const text = await res.body.text();
     this.transcript.record(`${res.statusCode} ${JSON.stringify(res.headers)} ${text}`);
     let parsed: unknown;
@@ -114,12 +136,16 @@ export function secretsFound(keys: SandboxKeys, transcript: Transcript, dataDir?
   const found: string[] = [];
   for (const [name, password] of Object.entries(passwords ?? {})) {
     if (transcript.text.includes(password)) found.push(`the transcript holds the ${name} password`);
-    if (dataDir && existsSync(dataDir)) for (const file of dataDirFiles(dataDir)) if (readFileSync(file).includes(password)) found.push(`${file} holds the ${name} password in clear`);
+    if (dataDir && existsSync(dataDir))
+      for (const file of dataDirFiles(dataDir))
+        if (readFileSync(file).includes(password)) found.push(`${file} holds the ${name} password in clear`);
   }
   const values = Object.values(keys);
   const text = transcript.text;
-  for (const key of values) if (text.includes(key)) found.push(`the transcript holds the ${Object.entries(keys).find(([, v]) => v === key)![0]} key`);
-  for (const match of text.match(KEY_PATTERN) ?? []) if (!values.includes(match)) found.push(`the transcript holds a key-shaped value ${match.slice(0, 12)}…`);
+  for (const key of values)
+    if (text.includes(key)) found.push(`the transcript holds the ${Object.entries(keys).find(([, v]) => v === key)![0]} key`);
+  for (const match of text.match(KEY_PATTERN) ?? [])
+    if (!values.includes(match)) found.push(`the transcript holds a key-shaped value ${match.slice(0, 12)}…`);
   if (dataDir && existsSync(dataDir)) {
     for (const file of dataDirFiles(dataDir)) {
       const bytes = readFileSync(file);
@@ -138,7 +164,14 @@ export interface ReadOnlyDb {
 
 export async function openReadOnly(path: string): Promise<ReadOnlyDb> {
   const require = createRequire(import.meta.url);
-  let sqlite: { DatabaseSync: new (p: string, o: object) => { prepare(s: string): { all(...a: unknown[]): unknown[]; get(...a: unknown[]): unknown }; close(): void } } | undefined;
+  let sqlite:
+    | {
+        DatabaseSync: new (
+          p: string,
+          o: object,
+        ) => { prepare(s: string): { all(...a: unknown[]): unknown[]; get(...a: unknown[]): unknown }; close(): void };
+      }
+    | undefined;
   try {
     sqlite = require('node:sqlite');
   } catch {
@@ -183,9 +216,11 @@ export function removeDir(dir: string): void {
 }
 
 /** Words that only ever come from inside a program: none may reach a client. */
-export const INTERNALS = /\n\s+at |\bat [\w.<>]+ \(|node_modules|\/src\/sandbox|\/dist\/|maximum call stack|cannot read propert|is not a function|\bERR_[A-Z_]{3,}/i;
+export const INTERNALS =
+  /\n\s+at |\bat [\w.<>]+ \(|node_modules|\/src\/sandbox|\/dist\/|maximum call stack|cannot read propert|is not a function|\bERR_[A-Z_]{3,}/i;
 
-export const ESSAY = 'School uniforms should be compulsory at our school because they reduce pressure on families, build a sense of belonging and keep the focus on learning. First, a 2019 survey of 300 parents found that most spent less on clothes once uniforms were introduced. However, some argue that uniforms limit self-expression; students can still express themselves through their ideas. In conclusion, the school board should require uniforms.';
+export const ESSAY =
+  'School uniforms should be compulsory at our school because they reduce pressure on families, build a sense of belonging and keep the focus on learning. First, a 2019 survey of 300 parents found that most spent less on clothes once uniforms were introduced. However, some argue that uniforms limit self-expression; students can still express themselves through their ideas. In conclusion, the school board should require uniforms.';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
@@ -204,7 +239,11 @@ export async function until(what: string, condition: () => boolean | Promise<boo
  * One sandbox and one client for a test file: started before its tests, stopped after them, then
  * nothing either wrote (the transcript, the data dir) may hold a key. Read `sb` and `client` in tests.
  */
-export function sandboxForFile(transcript: Transcript, options: { args?: string[]; before?: () => void } = {}, clientTimeoutMs = 60_000): { sb: SandboxProcess; client: Client } {
+export function sandboxForFile(
+  transcript: Transcript,
+  options: { args?: string[]; before?: () => void } = {},
+  clientTimeoutMs = 60_000,
+): { sb: SandboxProcess; client: Client } {
   const env = {} as { sb: SandboxProcess; client: Client };
   beforeAll(async () => {
     options.before?.();

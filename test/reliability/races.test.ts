@@ -4,13 +4,17 @@
 import { join } from 'node:path';
 import { FormData } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { ESSAY, FULL, openReadOnly, random, sandboxForFile, SEED, sleep, Transcript, until } from './lib.js';
+import { ESSAY, FULL, openReadOnly, random, SEED, sandboxForFile, sleep, Transcript, until } from './lib.js';
 
 const transcript = new Transcript();
 const env = sandboxForFile(transcript, { args: ['--latency', '20', '--workers', '4', '--max-connections', '400'] });
 
 const onePass = (key: string, json: unknown, idempotencyKey?: string) =>
-  env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key, json, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
+  env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, {
+    key,
+    json,
+    ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
+  });
 
 async function final(key: string, taskId: string): Promise<any> {
   for (;;) {
@@ -38,19 +42,29 @@ describe(`races (seed ${SEED})`, () => {
   });
 
   test('50 different bodies with one Idempotency-Key: one 202, 49 × 409 idempotency_key_reused', async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => onePass(env.sb.keys.user, { model_id: 12, student_id: `storm-diff-${i}`, paper_content: ESSAY }, 'storm-2')));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        onePass(env.sb.keys.user, { model_id: 12, student_id: `storm-diff-${i}`, paper_content: ESSAY }, 'storm-2'),
+      ),
+    );
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 1, 409: 49 });
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('idempotency_key_reused');
   });
 
   test('20 identical multipart uploads with one key: one task, and the replays leave no file behind', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => {
-      const form = new FormData();
-      form.append('model_id', '12');
-      form.append('student_id', 'storm-files');
-      form.append('answer_file', new Blob([ESSAY], { type: 'text/plain' }), 'essay.txt');
-      return env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form, headers: { 'idempotency-key': 'storm-3' } });
-    }));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => {
+        const form = new FormData();
+        form.append('model_id', '12');
+        form.append('student_id', 'storm-files');
+        form.append('answer_file', new Blob([ESSAY], { type: 'text/plain' }), 'essay.txt');
+        return env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, {
+          key: env.sb.keys.user,
+          form,
+          headers: { 'idempotency-key': 'storm-3' },
+        });
+      }),
+    );
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 20 });
     const taskId = answers[0].body.data.task_id;
     const { readdirSync } = await import('node:fs');
@@ -61,10 +75,20 @@ describe(`races (seed ${SEED})`, () => {
 
   test('a balance run dry by concurrent submissions: exactly the balance is accepted and charged, never more', async () => {
     const tries = FULL ? 300 : 220;
-    const answers = await Promise.all(Array.from({ length: tries }, (_, i) => onePass(env.sb.keys.org_member, { model_id: 31, student_id: `dry-${i}`, paper_content: 'A short answer about a turning point in my life.' }, `dry-${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: tries }, (_, i) =>
+        onePass(
+          env.sb.keys.org_member,
+          { model_id: 31, student_id: `dry-${i}`, paper_content: 'A short answer about a turning point in my life.' },
+          `dry-${i}`,
+        ),
+      ),
+    );
     expect(tally(answers.map((a) => a.status))).toEqual({ 202: 200, 402: tries - 200 });
     for (const a of answers.filter((x) => x.status === 402)) expect(a.body.error.code).toBe('insufficient_credits');
-    const results = await Promise.all(answers.filter((a) => a.status === 202).map((a) => final(env.sb.keys.org_member, a.body.data.task_id)));
+    const results = await Promise.all(
+      answers.filter((a) => a.status === 202).map((a) => final(env.sb.keys.org_member, a.body.data.task_id)),
+    );
     expect(tally(results.map((r) => r.status))).toEqual({ SUCCESS: 200 });
     const credits = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.org_member })).body.data;
     expect(credits).toMatchObject({ credits: 0, reserved: 0, available: 0 });
@@ -75,13 +99,19 @@ describe(`races (seed ${SEED})`, () => {
     const rand = random(SEED + 1);
     const count = FULL ? 100 : 30;
     const before = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data.credits;
-    const outcomes = await Promise.all(Array.from({ length: count }, async (_, i) => {
-      const task = (await onePass(env.sb.keys.user, { model_id: 12, student_id: `race-${i}`, paper_content: ESSAY }, `race-${SEED}-${i}`)).body.data;
-      await sleep(rand() * (FULL ? 3_000 : 1_000));
-      const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${task.task_id}/cancel`, { key: env.sb.keys.user, method: 'POST' });
-      const end = await final(env.sb.keys.user, task.task_id);
-      return { cancel: cancel.status, status: end.status, charged: end.credits_charged, cost: end.credit_cost };
-    }));
+    const outcomes = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const task = (await onePass(env.sb.keys.user, { model_id: 12, student_id: `race-${i}`, paper_content: ESSAY }, `race-${SEED}-${i}`))
+          .body.data;
+        await sleep(rand() * (FULL ? 3_000 : 1_000));
+        const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${task.task_id}/cancel`, {
+          key: env.sb.keys.user,
+          method: 'POST',
+        });
+        const end = await final(env.sb.keys.user, task.task_id);
+        return { cancel: cancel.status, status: end.status, charged: end.credits_charged, cost: end.credit_cost };
+      }),
+    );
     for (const o of outcomes) {
       if (o.cancel === 200) expect(o).toMatchObject({ status: 'CANCEL', charged: 0 });
       else {
@@ -93,19 +123,25 @@ describe(`races (seed ${SEED})`, () => {
     const after = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data;
     expect(after.reserved).toBe(0);
     expect(before - after.credits).toBe(outcomes.reduce((n, o) => n + o.charged, 0));
-    console.log(`[reliability] cancel against finish: ${count} tasks, ${tally(outcomes.map((o) => o.status)).CANCEL ?? 0} cancelled in time, ${tally(outcomes.map((o) => o.status)).SUCCESS ?? 0} finished first`);
+    console.log(
+      `[reliability] cancel against finish: ${count} tasks, ${tally(outcomes.map((o) => o.status)).CANCEL ?? 0} cancelled in time, ${tally(outcomes.map((o) => o.status)).SUCCESS ?? 0} finished first`,
+    );
   });
 
   test('a batch cancelled while its items run: finished items keep their charge, the rest are cancelled uncharged', async () => {
     const before = (await env.client.call(`${env.sb.baseUrl}/credits`, { key: env.sb.keys.user })).body.data.credits;
     const evaluations = Array.from({ length: 20 }, (_, i) => ({ model_id: 12, student_id: `batch-${i}`, paper_content: ESSAY }));
-    const batch = (await env.client.call(`${env.sb.baseUrl}/evaluations/batch`, { key: env.sb.keys.user, json: { evaluations } })).body.data;
+    const batch = (await env.client.call(`${env.sb.baseUrl}/evaluations/batch`, { key: env.sb.keys.user, json: { evaluations } })).body
+      .data;
     // cancelled once its items are under way (one no longer queued), not after a guessed pause
     await until('an item of the batch under way', async () => {
       const record = (await env.client.call(`${env.sb.baseUrl}/evaluations/${batch.task_id}`, { key: env.sb.keys.user })).body.data;
       return ((record.items ?? []) as { status: string }[]).some((item) => item.status !== 'QUEUED');
     });
-    const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${batch.task_id}/cancel`, { key: env.sb.keys.user, method: 'POST' });
+    const cancel = await env.client.call(`${env.sb.baseUrl}/evaluations/${batch.task_id}/cancel`, {
+      key: env.sb.keys.user,
+      method: 'POST',
+    });
     expect([200, 409]).toContain(cancel.status);
     const record = await final(env.sb.keys.user, batch.task_id);
     const items = record.items as { status: string; credits_charged: number; credit_cost: number }[];

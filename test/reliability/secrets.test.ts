@@ -36,11 +36,18 @@ describe('secrets', () => {
       client.call(`${sb.baseUrl}/credits`, { key: `${user} ` }),
       client.call(`${sb.baseUrl}/models`, { key: user, headers: { authorization: `Bearer ${user}` } }),
       client.call(`${sb.baseUrl}/evaluations/one-pass`, { key: user, json: { model_id: 12, paper_content: ESSAY, api_key: user } }),
-      client.call(`${sb.baseUrl}/evaluations/one-pass`, { key: user, json: { model_id: 12, paper_content: ESSAY }, headers: { 'idempotency-key': 'secrets-1' } }),
+      client.call(`${sb.baseUrl}/evaluations/one-pass`, {
+        key: user,
+        json: { model_id: 12, paper_content: ESSAY },
+        headers: { 'idempotency-key': 'secrets-1' },
+      }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 401, 404, 404, 404, 401, 401, 400, 403, 200, 200, 400, 202]);
     // every request's line in the sandbox's log, the last one included, before the scan
-    await until(`the log lines of ${answers.length} requests`, () => (transcript.text.match(/^(GET|POST) \S+ \d{3} \d+ms /gm) ?? []).length >= answers.length);
+    await until(
+      `the log lines of ${answers.length} requests`,
+      () => (transcript.text.match(/^(GET|POST) \S+ \d{3} \d+ms /gm) ?? []).length >= answers.length,
+    );
     expect(secretsFound(sb.keys, transcript, sb.dataDir)).toEqual([]);
     // The log was on: it holds the requests, with the keys of their URLs redacted.
     expect(transcript.text).toContain('GET /v1/credits?api_key=kct_[redacted] 200');

@@ -27,11 +27,29 @@ let baselineP99 = 0;
 function p99Bound(): { ms: number; why: string } {
   const load = loadavg()[0];
   if (load <= availableParallelism()) return { ms: P99_BOUND_MS, why: `load average ${load.toFixed(1)}` };
-  return { ms: baselineP99 + P99_BOUND_MS, why: `busy machine (load average ${load.toFixed(1)} on ${availableParallelism()} cores): idle p99 ${baselineP99.toFixed(1)} ms + ${P99_BOUND_MS} ms` };
+  return {
+    ms: baselineP99 + P99_BOUND_MS,
+    why: `busy machine (load average ${load.toFixed(1)} on ${availableParallelism()} cores): idle p99 ${baselineP99.toFixed(1)} ms + ${P99_BOUND_MS} ms`,
+  };
 }
 
 const transcript = new Transcript();
-const env = sandboxForFile(transcript, { args: ['--request-timeout', `${REQUEST_TIMEOUT_S}s`, '--idle-timeout', `${IDLE_TIMEOUT_S}s`, '--headers-timeout', `${IDLE_TIMEOUT_S}s`, '--max-connections', '300'] }, 30_000);
+const env = sandboxForFile(
+  transcript,
+  {
+    args: [
+      '--request-timeout',
+      `${REQUEST_TIMEOUT_S}s`,
+      '--idle-timeout',
+      `${IDLE_TIMEOUT_S}s`,
+      '--headers-timeout',
+      `${IDLE_TIMEOUT_S}s`,
+      '--max-connections',
+      '300',
+    ],
+  },
+  30_000,
+);
 
 /**
  * GET /credits of another account, one after another, until `until` settles: each answer's
@@ -39,7 +57,9 @@ const env = sandboxForFile(transcript, { args: ['--request-timeout', `${REQUEST_
  * delay the probe.
  */
 async function probe(until: Promise<unknown>): Promise<{ ms: number[]; statuses: number[] }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'probe.js'), env.sb.baseUrl, env.sb.keys.org_admin, '10'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'probe.js'), env.sb.baseUrl, env.sb.keys.org_admin, '10'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     out += chunk;
@@ -60,9 +80,10 @@ function slowClient(kind: Slow, key: string): Promise<{ kind: Slow; ms: number; 
   return new Promise((resolve) => {
     const started = performance.now();
     const json = `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
-    const multipart = `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 100000\r\n\r\n`
-      + '--BB\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n12\r\n--BB\r\nContent-Disposition: form-data; name="answer_file"; filename="essay.txt"\r\nContent-Type: text/plain\r\n\r\n'
-      + ESSAY;
+    const multipart =
+      `POST /v1/evaluations/one-pass HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 100000\r\n\r\n` +
+      '--BB\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n12\r\n--BB\r\nContent-Disposition: form-data; name="answer_file"; filename="essay.txt"\r\nContent-Type: text/plain\r\n\r\n' +
+      ESSAY;
     const socket = net.connect(env.sb.port, '127.0.0.1', () => {
       socket.write(kind.startsWith('json') || kind === 'headers-only' ? json : multipart);
       if (kind.endsWith('drip')) {
@@ -84,7 +105,11 @@ describe('baseline', () => {
     const probes = await probe(sleep(3_000));
     expect(probes.statuses.every((s) => s === 200)).toBe(true);
     baselineP99 = percentile(probes.ms, 99);
-    console.log(`[reliability] idle: GET /credits p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${baselineP99.toFixed(1)} ms over ${probes.ms.length} requests; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `[reliability] idle: GET /credits p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${baselineP99.toFixed(1)} ms over ${probes.ms.length} requests; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   });
 });
 
@@ -100,7 +125,9 @@ describe('slow clients', () => {
     await expect.poll(() => readdirSync(join(env.sb.dataDir, 'files', 'incoming')), { timeout: 10_000 }).toEqual([]);
     await expect.poll(() => openFds(env.sb.child.pid!), { timeout: 10_000 }).toBeLessThanOrEqual(fdsBefore + 2);
     const longest = (kind: Slow) => Math.max(...results.filter((r) => r.kind === kind).map((r) => r.ms));
-    console.log(`[reliability] slow clients: ${SLOW} held open; closed after at most ${kinds.map((k) => `${k} ${Math.round(longest(k))} ms`).join(', ')}; GET /credits meanwhile p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${percentile(probes.ms, 99).toFixed(1)} ms over ${probes.ms.length} requests; fds back to ${openFds(env.sb.child.pid!)} (${fdsBefore} before)`);
+    console.log(
+      `[reliability] slow clients: ${SLOW} held open; closed after at most ${kinds.map((k) => `${k} ${Math.round(longest(k))} ms`).join(', ')}; GET /credits meanwhile p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${percentile(probes.ms, 99).toFixed(1)} ms over ${probes.ms.length} requests; fds back to ${openFds(env.sb.child.pid!)} (${fdsBefore} before)`,
+    );
     if (FULL) {
       expect(longest('headers-only')).toBeLessThan(IDLE_TIMEOUT_S * 1000 + SLACK_MS);
       expect(longest('multipart-stall')).toBeLessThan(IDLE_TIMEOUT_S * 1000 + SLACK_MS);
@@ -114,20 +141,30 @@ describe('slow clients', () => {
 
 describe('CPU stalls', () => {
   const MEGABYTES = FULL ? 10 : 2;
-  const CRITERIA = Math.ceil(MEGABYTES * 1024 * 1024 / 28);
+  const CRITERIA = Math.ceil((MEGABYTES * 1024 * 1024) / 28);
   test(`while 4 tasks parse a ${MEGABYTES} MB rubric each in worker threads, another account is answered quickly`, async () => {
     const rubric = Buffer.from('Criterion x (5 marks): text\n'.repeat(CRITERIA));
     const submitter = new Client(transcript, 60_000);
-    const taskIds = await Promise.all([1, 2, 3, 4].map(async () => {
-      const form = new FormData();
-      form.append('model_id', '12');
-      form.append('paper_content', ESSAY);
-      form.append('rubric_file', new Blob([rubric], { type: 'text/plain' }), 'rubric.txt');
-      return (await submitter.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form })).body.data.task_id as string;
-    }));
+    const taskIds = await Promise.all(
+      [1, 2, 3, 4].map(async () => {
+        const form = new FormData();
+        form.append('model_id', '12');
+        form.append('paper_content', ESSAY);
+        form.append('rubric_file', new Blob([rubric], { type: 'text/plain' }), 'rubric.txt');
+        return (await submitter.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, form })).body.data
+          .task_id as string;
+      }),
+    );
     // The request of the issue, a 10 MB rubric_text in JSON: refused before it is parsed.
-    const issueRubric = 'Criterion x (5 marks): text\n'.repeat(Math.ceil(10 * 1024 * 1024 / 28));
-    const refused = Promise.all([1, 2, 3, 4].map(() => submitter.call(`${env.sb.baseUrl}/evaluations/one-pass`, { key: env.sb.keys.user, json: { model_id: 12, paper_content: ESSAY, rubric_text: issueRubric } })));
+    const issueRubric = 'Criterion x (5 marks): text\n'.repeat(Math.ceil((10 * 1024 * 1024) / 28));
+    const refused = Promise.all(
+      [1, 2, 3, 4].map(() =>
+        submitter.call(`${env.sb.baseUrl}/evaluations/one-pass`, {
+          key: env.sb.keys.user,
+          json: { model_id: 12, paper_content: ESSAY, rubric_text: issueRubric },
+        }),
+      ),
+    );
     const finals = (async () => {
       const out: any[] = [];
       for (const taskId of taskIds) {
@@ -153,7 +190,9 @@ describe('CPU stalls', () => {
     }
     expect(probes.statuses.every((s) => s === 200)).toBe(true);
     const bound = p99Bound();
-    console.log(`[reliability] CPU stall: 4 tasks with a ${MEGABYTES} MB rubric file (${CRITERIA.toLocaleString('en-US')} criteria) and 4 JSON requests with a 10 MB rubric_text; GET /credits of another account meanwhile p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${percentile(probes.ms, 99).toFixed(1)} ms, max ${Math.max(...probes.ms).toFixed(1)} ms over ${probes.ms.length} requests; bound ${bound.ms.toFixed(1)} ms (${bound.why})`);
+    console.log(
+      `[reliability] CPU stall: 4 tasks with a ${MEGABYTES} MB rubric file (${CRITERIA.toLocaleString('en-US')} criteria) and 4 JSON requests with a 10 MB rubric_text; GET /credits of another account meanwhile p50 ${percentile(probes.ms, 50).toFixed(1)} ms, p99 ${percentile(probes.ms, 99).toFixed(1)} ms, max ${Math.max(...probes.ms).toFixed(1)} ms over ${probes.ms.length} requests; bound ${bound.ms.toFixed(1)} ms (${bound.why})`,
+    );
     if (FULL) expect(percentile(probes.ms, 99), bound.why).toBeLessThan(bound.ms);
   });
 });

@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { collectAnswers, type AnswerSources } from '../../packages/kct/src/cli/answers/answers.js';
+import { type AnswerSources, collectAnswers } from '../../packages/kct/src/cli/answers/answers.js';
 import { downloadInput, openDownload } from '../../packages/kct/src/cli/answers/download.js';
 import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { zip } from './zip-writer.js';
@@ -79,28 +79,47 @@ const [dsStore, lockFile, a1, a2, readme, thumbs]: Row[] = [
 ];
 
 describe('collecting answers', () => {
-  const cases: { name: string; tree: Record<string, string>; inputs: string[]; options?: Omit<AnswerSources, 'inputs'>; expected: Row[]; shape?: 'record' | 'list'; notes?: RegExp[] }[] = [
+  const cases: {
+    name: string;
+    tree: Record<string, string>;
+    inputs: string[];
+    options?: Omit<AnswerSources, 'inputs'>;
+    expected: Row[];
+    shape?: 'record' | 'list';
+    notes?: RegExp[];
+  }[] = [
     {
       name: 'a folder: its answer files; hidden, system and Markdown files ignored; a subfolder not entered, and said so',
       tree: CLASS,
       inputs: ['answers'],
       expected: [
-        dsStore, lockFile, a1, a2,
-        ['answers/late', 'not-entered', 'answers/late', 'late', undefined, 'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)'],
-        readme, thumbs,
+        dsStore,
+        lockFile,
+        a1,
+        a2,
+        [
+          'answers/late',
+          'not-entered',
+          'answers/late',
+          'late',
+          undefined,
+          'subfolder not entered: pass --recursive to mark the answers in it (or --exclude "late" to leave it out)',
+        ],
+        readme,
+        thumbs,
       ],
       shape: 'list',
-      notes: [/^ignored: 4 files \(\.DS_Store, ~\$a2\.docx, README\.md, Thumbs\.db\)/, /^not entered: 1 subfolder \(late\/\); pass --recursive/],
+      notes: [
+        /^ignored: 4 files \(\.DS_Store, ~\$a2\.docx, README\.md, Thumbs\.db\)/,
+        /^not entered: 1 subfolder \(late\/\); pass --recursive/,
+      ],
     },
     {
       name: '--recursive: subfolders too, identities relative to the folder',
       tree: CLASS,
       inputs: ['answers'],
       options: { recursive: true },
-      expected: [
-        dsStore, lockFile, a1, a2, readme, thumbs,
-        ['answers/late/a3.txt', 'send', 'answers/late/a3.txt', 'late/a3.txt', 'a3'],
-      ],
+      expected: [dsStore, lockFile, a1, a2, readme, thumbs, ['answers/late/a3.txt', 'send', 'answers/late/a3.txt', 'late/a3.txt', 'a3']],
     },
     {
       name: '--exclude: a folder by name and a pattern at any depth',
@@ -108,10 +127,14 @@ describe('collecting answers', () => {
       inputs: ['answers'],
       options: { recursive: true, exclude: ['late', '*.docx'] },
       expected: [
-        dsStore, lockFile, a1, a2,
+        dsStore,
+        lockFile,
+        a1,
+        a2,
         ['answers/b.docx', 'exclude', undefined, undefined, undefined, 'matched --exclude'],
         ['answers/late', 'exclude', undefined, undefined, undefined, 'matched --exclude'],
-        readme, thumbs,
+        readme,
+        thumbs,
       ],
       notes: [/^excluded by --exclude: 2 paths \(b\.docx, late\)/],
     },
@@ -138,14 +161,32 @@ describe('collecting answers', () => {
       inputs: ['export'],
       options: { recursive: true, studentIdFrom: 'folder' },
       expected: [
-        ['export/Jane Doe_1234_assignsubmission_file_/essay.pdf', 'send', 'export/Jane Doe_1234_assignsubmission_file_/essay.pdf', 'Jane Doe_1234_assignsubmission_file_/essay.pdf', 'Jane Doe_1234'],
-        ['export/Omar Ali_1240_assignsubmission_file_/my essay.docx', 'send', 'export/Omar Ali_1240_assignsubmission_file_/my essay.docx', 'Omar Ali_1240_assignsubmission_file_/my essay.docx', 'Omar Ali_1240'],
-        ['export/Omar Ali_1240_assignsubmission_file_/notes/plan.txt', 'send', 'export/Omar Ali_1240_assignsubmission_file_/notes/plan.txt', 'Omar Ali_1240_assignsubmission_file_/notes/plan.txt', 'Omar Ali_1240'],
+        [
+          'export/Jane Doe_1234_assignsubmission_file_/essay.pdf',
+          'send',
+          'export/Jane Doe_1234_assignsubmission_file_/essay.pdf',
+          'Jane Doe_1234_assignsubmission_file_/essay.pdf',
+          'Jane Doe_1234',
+        ],
+        [
+          'export/Omar Ali_1240_assignsubmission_file_/my essay.docx',
+          'send',
+          'export/Omar Ali_1240_assignsubmission_file_/my essay.docx',
+          'Omar Ali_1240_assignsubmission_file_/my essay.docx',
+          'Omar Ali_1240',
+        ],
+        [
+          'export/Omar Ali_1240_assignsubmission_file_/notes/plan.txt',
+          'send',
+          'export/Omar Ali_1240_assignsubmission_file_/notes/plan.txt',
+          'Omar Ali_1240_assignsubmission_file_/notes/plan.txt',
+          'Omar Ali_1240',
+        ],
       ],
       notes: [/several answers share a student id \("Omar Ali_1240" 2 times\); add --group-by folder/],
     },
     {
-      name: '--group-by folder: a student folder\'s files are the pages of one answer (in name order); loose files stay answers',
+      name: "--group-by folder: a student folder's files are the pages of one answer (in name order); loose files stay answers",
       tree: {
         'export/Jane Doe_1234_assignsubmission_file_/page 10.png': 'png',
         'export/Jane Doe_1234_assignsubmission_file_/page 2.png': 'png',
@@ -156,9 +197,27 @@ describe('collecting answers', () => {
       options: { groupBy: 'folder', studentIdFrom: 'folder' },
       expected: [
         ['export/loose.txt', 'send', 'export/loose.txt', 'loose.txt', 'loose'],
-        ['export/Jane Doe_1234_assignsubmission_file_/page 2.png', 'send', 'export/Jane Doe_1234_assignsubmission_file_', 'Jane Doe_1234_assignsubmission_file_', 'Jane Doe_1234'],
-        ['export/Jane Doe_1234_assignsubmission_file_/page 10.png', 'send', 'export/Jane Doe_1234_assignsubmission_file_', 'Jane Doe_1234_assignsubmission_file_', 'Jane Doe_1234'],
-        ['export/Omar Ali_1240_assignsubmission_file_/essay.pdf', 'send', 'export/Omar Ali_1240_assignsubmission_file_', 'Omar Ali_1240_assignsubmission_file_', 'Omar Ali_1240'],
+        [
+          'export/Jane Doe_1234_assignsubmission_file_/page 2.png',
+          'send',
+          'export/Jane Doe_1234_assignsubmission_file_',
+          'Jane Doe_1234_assignsubmission_file_',
+          'Jane Doe_1234',
+        ],
+        [
+          'export/Jane Doe_1234_assignsubmission_file_/page 10.png',
+          'send',
+          'export/Jane Doe_1234_assignsubmission_file_',
+          'Jane Doe_1234_assignsubmission_file_',
+          'Jane Doe_1234',
+        ],
+        [
+          'export/Omar Ali_1240_assignsubmission_file_/essay.pdf',
+          'send',
+          'export/Omar Ali_1240_assignsubmission_file_',
+          'Omar Ali_1240_assignsubmission_file_',
+          'Omar Ali_1240',
+        ],
       ],
     },
     {
@@ -183,7 +242,7 @@ describe('collecting answers', () => {
       ],
     },
     {
-      name: 'a glob the shell did not expand: its matches, like a folder\'s files',
+      name: "a glob the shell did not expand: its matches, like a folder's files",
       tree: { 'answers/a1.txt': TEXT, 'answers/a2.txt': `${TEXT} 2`, 'answers/b.pdf': '%PDF', 'answers/c.md': '# x' },
       inputs: ['answers/a*.txt'],
       expected: [
@@ -285,7 +344,14 @@ describe('collecting answers', () => {
     symlinkSync(join(root, 'answers'), join(root, 'answers', 'loop'));
     const { collection, table } = await rows(root, ['answers'], { recursive: true });
     expect([...collection.answers()].map((a) => a.identity)).toEqual(['a1.txt']);
-    expect(table).toContainEqual(['answers/loop', 'loop', undefined, undefined, undefined, `the same folder as ${realpathSync(join(root, 'answers'))}, already walked: not walked again`]);
+    expect(table).toContainEqual([
+      'answers/loop',
+      'loop',
+      undefined,
+      undefined,
+      undefined,
+      `the same folder as ${realpathSync(join(root, 'answers'))}, already walked: not walked again`,
+    ]);
     expect(collection.leftOut.loops).toBe(1);
     expect(collection.notes.join('\n')).toMatch(/walked once: 1 folder .*answers\/loop/);
   });
@@ -299,7 +365,12 @@ describe('collecting answers', () => {
     const { collection } = await rows(root, ['export'], { recursive: true, studentIdFrom: 'folder', groupBy: 'folder' });
     expect(collection.count).toBe(1);
     expect(collection.skipped.map(({ label, studentId, status, reason }) => [label, studentId, status, reason])).toEqual([
-      ['export/Bo Chen_3333_assignsubmission_file_/', 'Bo Chen_3333', 'EMPTY', 'nothing to mark in this folder: 1 hidden, system or Markdown file (never sent from a folder)'],
+      [
+        'export/Bo Chen_3333_assignsubmission_file_/',
+        'Bo Chen_3333',
+        'EMPTY',
+        'nothing to mark in this folder: 1 hidden, system or Markdown file (never sent from a folder)',
+      ],
       ['export/Eve Kim_2222_assignsubmission_file_/', 'Eve Kim_2222', 'EMPTY', 'empty folder: nothing submitted'],
     ]);
     expect(collection.rows).toBe(3);
@@ -309,7 +380,9 @@ describe('collecting answers', () => {
   it('a class of empty student folders stops with each one named, nothing sent', async () => {
     const root = makeTree({});
     mkdirSync(join(root, 'export', 'Eve Kim_2222_assignsubmission_file_'), { recursive: true });
-    await expect(rows(root, ['export'], { recursive: true })).rejects.toThrow(/nothing to mark[\s\S]*Eve Kim_2222_assignsubmission_file_.*EMPTY \(empty folder: nothing submitted\)/);
+    await expect(rows(root, ['export'], { recursive: true })).rejects.toThrow(
+      /nothing to mark[\s\S]*Eve Kim_2222_assignsubmission_file_.*EMPTY \(empty folder: nothing submitted\)/,
+    );
   });
 });
 
@@ -329,8 +402,10 @@ async function fromDownload(input: string, options: Omit<AnswerSources, 'inputs'
 describe('a Moodle or Canvas download: one answer per student, every student a row', () => {
   const MOODLE = {
     'dl/Ada Lovelace_101_assignsubmission_file_/Essay final.docx': 'PK docx',
-    'dl/Ada Lovelace_101_assignsubmission_onlinetext_/onlinetext.html': '<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body><p>My <b>online</b> part &amp; more.</p></body></html>',
-    'dl/Bo Chen_102_assignsubmission_onlinetext_/onlinetext.html': '<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body><p>Uniforms should not be compulsory.</p><p>Second paragraph.</p></body></html>',
+    'dl/Ada Lovelace_101_assignsubmission_onlinetext_/onlinetext.html':
+      '<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body><p>My <b>online</b> part &amp; more.</p></body></html>',
+    'dl/Bo Chen_102_assignsubmission_onlinetext_/onlinetext.html':
+      '<!DOCTYPE html><html><head><meta charset="UTF-8"></head><body><p>Uniforms should not be compulsory.</p><p>Second paragraph.</p></body></html>',
     'dl/O\'Brien, Seán_103_assignsubmission_file_/essay, "final".txt': TEXT,
     'dl/Cy Blank_105_assignsubmission_onlinetext_/onlinetext.html': '<!DOCTYPE html><html><head></head><body><p> </p></body></html>',
     'dl/__MACOSX/._x': 'x',
@@ -355,19 +430,33 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     ]);
     expect(collection).toMatchObject({ count: 3, rows: 5, textCount: 1, shape: 'list' });
     expect(collection.studentNameAt?.(3)).toBe('Eve Kim');
-    expect(collection.download).toEqual({ platform: 'moodle', input: dl, students: ['Ada Lovelace', 'Bo Chen', 'Cy Blank', 'Eve Kim', "O'Brien, Seán"].map((name, i) => ({ participantId: ['101', '102', '105', '104', '103'][i], name })) });
+    expect(collection.download).toEqual({
+      platform: 'moodle',
+      input: dl,
+      students: ['Ada Lovelace', 'Bo Chen', 'Cy Blank', 'Eve Kim', "O'Brien, Seán"].map((name, i) => ({
+        participantId: ['101', '102', '105', '104', '103'][i],
+        name,
+      })),
+    });
     // the worksheet saved beside it and macOS's metadata are no student's: counted, and said
     expect(collection.leftOut.ignored).toBe(2);
     expect(collection.notes.join('\n')).toMatch(/a Moodle download of 5 students: 3 answers to mark, 2 with nothing submitted \(EMPTY\)/);
     expect(collection.notes.join('\n')).toContain(`not a student's submission, not sent: ${dl}/Grades.csv`);
     const entry = (path: string) => collection.entries.find((e) => e.path === `${dl}/${path}`);
-    expect(entry('Eve Kim_104_assignsubmission_file_/')).toMatchObject({ action: 'empty', answer: `${dl}/Eve Kim (104)`, studentId: '104' });
+    expect(entry('Eve Kim_104_assignsubmission_file_/')).toMatchObject({
+      action: 'empty',
+      answer: `${dl}/Eve Kim (104)`,
+      studentId: '104',
+    });
     expect(entry('Cy Blank_105_assignsubmission_onlinetext_/onlinetext.html')).toMatchObject({ action: 'empty' });
     expect(entry('Grades.csv')).toMatchObject({ action: 'ignore' });
   });
 
   it('blind marking: "Participant N" names every student; the same download re-read keeps every identity', async () => {
-    const root = makeTree({ 'dl/Participant_9002_assignsubmission_file_/b.txt': TEXT, 'dl/Participant_9001_assignsubmission_file_/a.txt': TEXT });
+    const root = makeTree({
+      'dl/Participant_9002_assignsubmission_file_/b.txt': TEXT,
+      'dl/Participant_9001_assignsubmission_file_/a.txt': TEXT,
+    });
     const first = await fromDownload(join(root, 'dl'));
     expect(first.answers.map((a) => [a.label.split('/').pop(), a.studentId, a.studentName, a.identity])).toEqual([
       ['Participant 9001', '9001', 'Participant 9001', 'moodle:9001'],
@@ -378,22 +467,33 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
   it('a file that cannot be sent stops the run, named as in the download; --skip-unsupported makes it a SKIPPED row of its student', async () => {
     const root = makeTree({ ...MOODLE, 'dl/Bo Chen_102_assignsubmission_file_/draft.odt': 'x' });
     const dl = join(root, 'dl');
-    await expect(fromDownload(dl)).rejects.toThrow(new RegExp(`Bo Chen \\(102\\): unsupported file type for ${dl}/Bo Chen_102_assignsubmission_file_/draft.odt[\\s\\S]*Nothing was sent`));
+    await expect(fromDownload(dl)).rejects.toThrow(
+      new RegExp(
+        `Bo Chen \\(102\\): unsupported file type for ${dl}/Bo Chen_102_assignsubmission_file_/draft.odt[\\s\\S]*Nothing was sent`,
+      ),
+    );
     const { collection, answers } = await fromDownload(dl, { skipUnsupported: true });
     expect(answers.find((a) => a.studentId === '102')?.text).toContain('Uniforms');
-    expect(collection.skipped.find((s) => s.status === 'SKIPPED')).toMatchObject({ label: `${dl}/Bo Chen_102_assignsubmission_file_/draft.odt`, studentId: '102', studentName: 'Bo Chen' });
+    expect(collection.skipped.find((s) => s.status === 'SKIPPED')).toMatchObject({
+      label: `${dl}/Bo Chen_102_assignsubmission_file_/draft.odt`,
+      studentId: '102',
+      studentName: 'Bo Chen',
+    });
   });
 
   it('Canvas, zipped: files grouped by user id, LATE read, a text entry as text, a URL submission SKIPPED with its reason', async () => {
     const root = makeTree({});
     const zipPath = join(root, 'submissions.zip');
-    writeFileSync(zipPath, zip([
-      { name: 'doejane_301_9001_Essay final.docx', content: Buffer.from('PK docx') },
-      { name: 'doejane_301_9002_refs.txt', content: Buffer.from(TEXT) },
-      { name: 'ngbo_LATE_302_9003_essay.txt', content: Buffer.from(`${TEXT} late`) },
-      { name: 'okafor_304_text.html', content: Buffer.from('<html><body><p>Typed in Canvas.</p></body></html>') },
-      { name: 'li_305_link.html', content: Buffer.from('<html><body><a href="https://example.org">x</a></body></html>') },
-    ]));
+    writeFileSync(
+      zipPath,
+      zip([
+        { name: 'doejane_301_9001_Essay final.docx', content: Buffer.from('PK docx') },
+        { name: 'doejane_301_9002_refs.txt', content: Buffer.from(TEXT) },
+        { name: 'ngbo_LATE_302_9003_essay.txt', content: Buffer.from(`${TEXT} late`) },
+        { name: 'okafor_304_text.html', content: Buffer.from('<html><body><p>Typed in Canvas.</p></body></html>') },
+        { name: 'li_305_link.html', content: Buffer.from('<html><body><a href="https://example.org">x</a></body></html>') },
+      ]),
+    );
     const { collection, answers } = await fromDownload(zipPath);
     expect(answers.map((a) => [a.label, a.studentId, a.files.map((f) => f.name), a.text])).toEqual([
       [`${zipPath}/doejane (301)`, '301', ['Essay final.docx', 'refs.txt'], undefined],
@@ -411,10 +511,16 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     expect(downloadInput([join(root, 'dl')], {})).toBeUndefined();
     expect(downloadInput([join(root, 'dl')], { gradeFileFlag: '--moodle-worksheet' })).toEqual({ input: join(root, 'dl'), kind: 'folder' });
     expect(() => downloadInput([join(root, 'x.zip'), join(root, 'plain')], {})).toThrow(/marked as a whole: name it alone/);
-    expect(() => downloadInput([join(root, 'plain', 'a1.txt')], { groupBy: 'student' })).toThrow(/--group-by student reads one Moodle or Canvas download/);
+    expect(() => downloadInput([join(root, 'plain', 'a1.txt')], { groupBy: 'student' })).toThrow(
+      /--group-by student reads one Moodle or Canvas download/,
+    );
     await expect(openDownload({ input: join(root, 'x.zip'), kind: 'zip' })).rejects.toThrow(/is not a Moodle or Canvas download/);
-    await expect(fromDownload(join(root, 'dl'), { exclude: ['*.txt'] })).rejects.toThrow(/--exclude does not apply to a Moodle or Canvas download/);
+    await expect(fromDownload(join(root, 'dl'), { exclude: ['*.txt'] })).rejects.toThrow(
+      /--exclude does not apply to a Moodle or Canvas download/,
+    );
     await expect(fromDownload(join(root, 'dl'), { studentIdFrom: 'folder' })).rejects.toThrow(/--student-id-from folder does not apply/);
-    await expect(collectAnswers({ inputs: [join(root, 'dl')], groupBy: 'student' }, io)).rejects.toThrow(/--group-by student reads a Moodle or Canvas download/);
+    await expect(collectAnswers({ inputs: [join(root, 'dl')], groupBy: 'student' }, io)).rejects.toThrow(
+      /--group-by student reads a Moodle or Canvas download/,
+    );
   });
 });

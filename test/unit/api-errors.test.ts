@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ApiError, AuthenticationError, BadRequestError, ConflictError, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
-  RateLimitError, refusalOf, ServerError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InsufficientCreditsError,
+  KctError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  refusalOf,
+  ServerError,
 } from '../../packages/kct/src/api/errors.js';
 import * as library from '../../packages/kct/src/index.js';
 
@@ -19,7 +28,11 @@ describe('ApiError.from: one class per kind of HTTP error', () => {
     [500, ServerError],
     [503, ServerError],
   ])('HTTP %i → %o', (status, Kind) => {
-    const error = ApiError.from(status, { error: { code: 'x_code', message: 'the server said so' } }, { method: 'POST', url: 'http://h/v1/x', errorCode: 'x_code' });
+    const error = ApiError.from(
+      status,
+      { error: { code: 'x_code', message: 'the server said so' } },
+      { method: 'POST', url: 'http://h/v1/x', errorCode: 'x_code' },
+    );
     expect(error).toBeInstanceOf(Kind);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(KctError);
@@ -55,14 +68,27 @@ describe('ApiError.from: one class per kind of HTTP error', () => {
   });
 
   it('is exported from the library entry', () => {
-    for (const name of ['ApiError', 'BadRequestError', 'AuthenticationError', 'PermissionError', 'InsufficientCreditsError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'ServerError', 'KctClient', 'TaskPoller']) {
+    for (const name of [
+      'ApiError',
+      'BadRequestError',
+      'AuthenticationError',
+      'PermissionError',
+      'InsufficientCreditsError',
+      'NotFoundError',
+      'ConflictError',
+      'RateLimitError',
+      'ServerError',
+      'KctClient',
+      'TaskPoller',
+    ]) {
       expect(library, name).toHaveProperty(name);
     }
   });
 });
 
 describe('refusalOf: a 404 or 409 told apart once, by status and code before any text', () => {
-  const from = (status: number, code: string | undefined, message: string) => ApiError.from(status, { error: { code, message } }, { errorCode: code, message });
+  const from = (status: number, code: string | undefined, message: string) =>
+    ApiError.from(status, { error: { code, message } }, { errorCode: code, message });
 
   it('reads the error code first', () => {
     expect(refusalOf(from(409, 'model_not_ready', 'Conflict'))).toBe('model_not_ready');

@@ -2,7 +2,7 @@
 // writes, and a 429's pause and halving shared by every request.
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../packages/kct/src/api/errors.js';
-import { RequestBudget, type BudgetClock } from '../../packages/kct/src/client/budget.js';
+import { type BudgetClock, RequestBudget } from '../../packages/kct/src/client/budget.js';
 
 /** Timers that fire only when the test advances the clock. */
 function virtualClock() {
@@ -62,7 +62,12 @@ describe('RequestBudget', () => {
     expect(log).toHaveLength(5); // the first five at once
     await v.advance(5000);
     expect(log).toHaveLength(23);
-    expect(maxInWindow(log.map((entry) => entry.at), 1000)).toBe(5);
+    expect(
+      maxInWindow(
+        log.map((entry) => entry.at),
+        1000,
+      ),
+    ).toBe(5);
   });
 
   it('lets reads (status, results) go before writes (submissions) waiting at the same time', async () => {

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { collectAnswers, type AnswerSources, type Collection, type Entry } from '../../packages/kct/src/cli/answers/answers.js';
+import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../packages/kct/src/cli/answers/answers.js';
 import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
@@ -32,7 +32,20 @@ type Node =
   | { kind: 'link'; to: 'root' | 'parent' | 'sibling-file' | 'nowhere' };
 
 /** Names students and platforms give: spaces, accents (both forms), quotes, &, Moodle's folder suffix. */
-const STEMS = ['a1', 'pupil-2', 'pupil-10', 'Ana', 'Él', 'E\u0301l', 'essay with spaces & "quotes"', "O'Brien", 'Eve Kim_2222_assignsubmission_file_', 'late', 'drafts', 'notes'];
+const STEMS = [
+  'a1',
+  'pupil-2',
+  'pupil-10',
+  'Ana',
+  'Él',
+  'E\u0301l',
+  'essay with spaces & "quotes"',
+  "O'Brien",
+  'Eve Kim_2222_assignsubmission_file_',
+  'late',
+  'drafts',
+  'notes',
+];
 const SPECIAL = ['.DS_Store', '.hidden', 'Thumbs.db', '~$essay.docx', '__MACOSX', 'README.md'];
 
 const fileNode = fc.constantFrom<Node>(
@@ -43,11 +56,21 @@ const fileNode = fc.constantFrom<Node>(
   { kind: 'file', content: 'unsupported' },
   { kind: 'file', content: 'markdown' },
 );
-const linkNode = fc.constantFrom<Node>({ kind: 'link', to: 'root' }, { kind: 'link', to: 'parent' }, { kind: 'link', to: 'sibling-file' }, { kind: 'link', to: 'nowhere' });
+const linkNode = fc.constantFrom<Node>(
+  { kind: 'link', to: 'root' },
+  { kind: 'link', to: 'parent' },
+  { kind: 'link', to: 'sibling-file' },
+  { kind: 'link', to: 'nowhere' },
+);
 const name = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...STEMS) }, { weight: 1, arbitrary: fc.constantFrom(...SPECIAL) });
 
 const tree: fc.Arbitrary<Record<string, Node>> = fc.letrec<{ folder: Record<string, Node>; node: Node }>((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, { weight: 5, arbitrary: fileNode }, { weight: 2, arbitrary: fc.record({ kind: fc.constant('folder' as const), children: tie('folder') }) }, { weight: 1, arbitrary: linkNode }),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    { weight: 5, arbitrary: fileNode },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('folder' as const), children: tie('folder') }) },
+    { weight: 1, arbitrary: linkNode },
+  ),
   folder: fc.dictionary(name, tie('node'), { maxKeys: 5 }),
 })).folder;
 
@@ -91,12 +114,26 @@ function write(root: Record<string, Node>): { dir: string; paths: string[] } {
       } else if (node.kind === 'file') {
         const path = join(folder, SPECIAL.includes(key) ? key : `${key}${EXTENSION[node.content]}`);
         if (paths.includes(path)) continue;
-        const body = node.content === 'empty' ? '' : node.content === 'pdf' ? `%PDF-1.4\n% answer ${n++}\n` : `An answer about uniforms, number ${n++}.`;
+        const body =
+          node.content === 'empty'
+            ? ''
+            : node.content === 'pdf'
+              ? `%PDF-1.4\n% answer ${n++}\n`
+              : `An answer about uniforms, number ${n++}.`;
         writeFileSync(path, body);
         paths.push(path);
       } else {
         const path = join(folder, `${key}.link`);
-        const target = node.to === 'root' ? top : node.to === 'parent' ? folder : node.to === 'nowhere' ? join(folder, 'missing.txt') : files.length > 0 ? join(folder, `${files[0]}${EXTENSION[(children[files[0]] as { content: string }).content]}`) : join(folder, 'missing.txt');
+        const target =
+          node.to === 'root'
+            ? top
+            : node.to === 'parent'
+              ? folder
+              : node.to === 'nowhere'
+                ? join(folder, 'missing.txt')
+                : files.length > 0
+                  ? join(folder, `${files[0]}${EXTENSION[(children[files[0]] as { content: string }).content]}`)
+                  : join(folder, 'missing.txt');
         symlinkSync(target, path);
         paths.push(node.to === 'root' || node.to === 'parent' ? `${path}${sep}` : path);
       }
@@ -131,101 +168,122 @@ const runs = propertyRuns(60);
 
 describe('collecting a class folder accounts for every path (properties)', () => {
   it('every path lands in exactly one outcome, and every student folder is a row or holds one', async () => {
-    await fc.assert(fc.asyncProperty(tree, flags, async (root, options) => {
-      const { dir, paths } = write(root);
-      const top = join(dir, 'class');
-      const result = await collect(top, options);
-      if (result instanceof UsageError) return; // checked by the refusal property below
-      const entries = result.entries;
-      // no path has two outcomes
-      const seen = new Set<string>();
-      for (const entry of entries) {
-        const key = entry.path.endsWith(sep) ? entry.path : entry.path;
-        expect(seen.has(key), `${entry.path} has two outcomes`).toBe(false);
-        seen.add(key);
-      }
-      for (const path of paths) {
-        // an entered folder is accounted for by what is in it, unless it is a row or empty
-        const isFolder = path.endsWith(sep);
-        const covering = coveringEntries(path, entries);
-        if (isFolder && covering.length === 0) {
-          const inside = entries.some((entry) => entry.path.startsWith(path));
-          expect(inside, `${path} has no outcome and nothing in it has one`).toBe(true);
-          continue;
+    await fc.assert(
+      fc.asyncProperty(tree, flags, async (root, options) => {
+        const { dir, paths } = write(root);
+        const top = join(dir, 'class');
+        const result = await collect(top, options);
+        if (result instanceof UsageError) return; // checked by the refusal property below
+        const entries = result.entries;
+        // no path has two outcomes
+        const seen = new Set<string>();
+        for (const entry of entries) {
+          const key = entry.path.endsWith(sep) ? entry.path : entry.path;
+          expect(seen.has(key), `${entry.path} has two outcomes`).toBe(false);
+          seen.add(key);
         }
-        expect(covering.length, `${path}: ${covering.length} outcomes (${covering.map((e) => e.action).join(', ')})`).toBeGreaterThanOrEqual(1);
-        // only nested: a path under a folder left out is not also walked
-        const own = covering.filter((entry) => entry.path === path || `${entry.path}${sep}` === path);
-        expect(own.length).toBeLessThanOrEqual(1);
-        if (own.length === 1) expect(covering.length - own.length, `${path} is also under a folder left out`).toBe(0);
-      }
-      // every first-level folder walked is a student: a row (EMPTY, NOT_ENTERED) or the answers in it
-      if (options.recursive || options.groupBy === 'folder') {
-        for (const path of paths.filter((p) => p.endsWith(sep) && !p.slice(top.length + 1, -1).includes(sep) && !p.endsWith(`.link${sep}`))) {
-          const rows = entries.filter((entry) => entry.path.startsWith(path) && ['send', 'skip', 'empty', 'not-entered'].includes(entry.action) && (entry.answer !== undefined || entry.action === 'skip'));
-          const leftOut = coveringEntries(path, entries).some((entry) => ['exclude', 'ignore'].includes(entry.action));
-          if (!leftOut) expect(rows.length, `the student folder ${path} is in no row`).toBeGreaterThanOrEqual(1);
+        for (const path of paths) {
+          // an entered folder is accounted for by what is in it, unless it is a row or empty
+          const isFolder = path.endsWith(sep);
+          const covering = coveringEntries(path, entries);
+          if (isFolder && covering.length === 0) {
+            const inside = entries.some((entry) => entry.path.startsWith(path));
+            expect(inside, `${path} has no outcome and nothing in it has one`).toBe(true);
+            continue;
+          }
+          expect(
+            covering.length,
+            `${path}: ${covering.length} outcomes (${covering.map((e) => e.action).join(', ')})`,
+          ).toBeGreaterThanOrEqual(1);
+          // only nested: a path under a folder left out is not also walked
+          const own = covering.filter((entry) => entry.path === path || `${entry.path}${sep}` === path);
+          expect(own.length).toBeLessThanOrEqual(1);
+          if (own.length === 1) expect(covering.length - own.length, `${path} is also under a folder left out`).toBe(0);
         }
-      }
-      // the counts add up
-      const answers = new Set(entries.filter((entry) => entry.action === 'send').map((entry) => entry.answer));
-      expect(answers.size).toBe(result.count);
-      expect(result.rows).toBe(result.count + result.skipped.length);
-      const count = (action: string) => entries.filter((entry) => entry.action === action && entry.answer === undefined).length;
-      expect(result.leftOut.ignored).toBe(count('ignore'));
-      expect(result.leftOut.excluded).toBe(count('exclude'));
-      expect(result.leftOut.duplicates).toBe(count('duplicate'));
-      expect(result.leftOut.loops).toBe(count('loop'));
-      expect(result.leftOut.emptyFolders).toBe(count('empty'));
-      const rowsOf = (status: string) => result.skipped.filter((row) => row.status === status).length;
-      expect(rowsOf('EMPTY')).toBe(entries.filter((entry) => entry.action === 'empty' && entry.answer !== undefined).length);
-      expect(rowsOf('NOT_ENTERED')).toBe(entries.filter((entry) => entry.action === 'not-entered').length);
-      // rows are numbered 0..rows-1, each once
-      const indexes = [...[...result.answers()].map((answer) => answer.index), ...result.skipped.map((row) => row.index)].sort((a, b) => a - b);
-      expect(indexes).toEqual(Array.from({ length: result.rows }, (_, i) => i));
-    }), { numRuns: runs, seed: propertySeed(2126), verbose: 1 });
+        // every first-level folder walked is a student: a row (EMPTY, NOT_ENTERED) or the answers in it
+        if (options.recursive || options.groupBy === 'folder') {
+          for (const path of paths.filter(
+            (p) => p.endsWith(sep) && !p.slice(top.length + 1, -1).includes(sep) && !p.endsWith(`.link${sep}`),
+          )) {
+            const rows = entries.filter(
+              (entry) =>
+                entry.path.startsWith(path) &&
+                ['send', 'skip', 'empty', 'not-entered'].includes(entry.action) &&
+                (entry.answer !== undefined || entry.action === 'skip'),
+            );
+            const leftOut = coveringEntries(path, entries).some((entry) => ['exclude', 'ignore'].includes(entry.action));
+            if (!leftOut) expect(rows.length, `the student folder ${path} is in no row`).toBeGreaterThanOrEqual(1);
+          }
+        }
+        // the counts add up
+        const answers = new Set(entries.filter((entry) => entry.action === 'send').map((entry) => entry.answer));
+        expect(answers.size).toBe(result.count);
+        expect(result.rows).toBe(result.count + result.skipped.length);
+        const count = (action: string) => entries.filter((entry) => entry.action === action && entry.answer === undefined).length;
+        expect(result.leftOut.ignored).toBe(count('ignore'));
+        expect(result.leftOut.excluded).toBe(count('exclude'));
+        expect(result.leftOut.duplicates).toBe(count('duplicate'));
+        expect(result.leftOut.loops).toBe(count('loop'));
+        expect(result.leftOut.emptyFolders).toBe(count('empty'));
+        const rowsOf = (status: string) => result.skipped.filter((row) => row.status === status).length;
+        expect(rowsOf('EMPTY')).toBe(entries.filter((entry) => entry.action === 'empty' && entry.answer !== undefined).length);
+        expect(rowsOf('NOT_ENTERED')).toBe(entries.filter((entry) => entry.action === 'not-entered').length);
+        // rows are numbered 0..rows-1, each once
+        const indexes = [...[...result.answers()].map((answer) => answer.index), ...result.skipped.map((row) => row.index)].sort(
+          (a, b) => a - b,
+        );
+        expect(indexes).toEqual(Array.from({ length: result.rows }, (_, i) => i));
+      }),
+      { numRuns: runs, seed: propertySeed(2126), verbose: 1 },
+    );
   });
 
   it('a run that stops on files it cannot send names them, and what else it found', async () => {
-    await fc.assert(fc.asyncProperty(tree, flags, async (root, options) => {
-      const { dir } = write(root);
-      const top = join(dir, 'class');
-      const result = await collect(top, { ...options, skipUnsupported: false });
-      if (!(result instanceof UsageError)) return;
-      const withSkip = await collect(top, { ...options, skipUnsupported: true });
-      const notEntered = withSkip instanceof UsageError ? 0 : withSkip.skipped.filter((row) => row.status === 'NOT_ENTERED').length;
-      const text = `${result.message}\n${result.suggestion ?? ''}`;
-      if (notEntered > 0) expect(text).toMatch(/not entered|--recursive/);
-      if (!(withSkip instanceof UsageError)) {
-        // each file it skips under --skip-unsupported is the reason it stopped: named, with the way past it
-        for (const row of withSkip.skipped.filter((r) => r.status === 'SKIPPED').slice(0, 5)) expect(text).toContain(row.label);
-        expect(text).toContain('--skip-unsupported');
-      }
-    }), { numRuns: runs, seed: propertySeed(2127) });
+    await fc.assert(
+      fc.asyncProperty(tree, flags, async (root, options) => {
+        const { dir } = write(root);
+        const top = join(dir, 'class');
+        const result = await collect(top, { ...options, skipUnsupported: false });
+        if (!(result instanceof UsageError)) return;
+        const withSkip = await collect(top, { ...options, skipUnsupported: true });
+        const notEntered = withSkip instanceof UsageError ? 0 : withSkip.skipped.filter((row) => row.status === 'NOT_ENTERED').length;
+        const text = `${result.message}\n${result.suggestion ?? ''}`;
+        if (notEntered > 0) expect(text).toMatch(/not entered|--recursive/);
+        if (!(withSkip instanceof UsageError)) {
+          // each file it skips under --skip-unsupported is the reason it stopped: named, with the way past it
+          for (const row of withSkip.skipped.filter((r) => r.status === 'SKIPPED').slice(0, 5)) expect(text).toContain(row.label);
+          expect(text).toContain('--skip-unsupported');
+        }
+      }),
+      { numRuns: runs, seed: propertySeed(2127) },
+    );
   });
 
   it('an answer keeps its identity and student id whatever other files are added, removed or renamed', async () => {
     const change = fc.record({ add: fc.constantFrom(...STEMS), removeFirst: fc.boolean(), rename: fc.boolean() });
-    await fc.assert(fc.asyncProperty(tree, flags, change, async (root, options, what) => {
-      const before = await collect(join(write(root).dir, 'class'), { ...options, skipUnsupported: true });
-      const changed = structuredClone(root);
-      const keys = Object.keys(changed).filter((key) => changed[key].kind === 'file');
-      if (what.removeFirst && keys.length > 0) delete changed[keys[0]];
-      if (what.rename && keys.length > 1) {
-        changed[`${keys[1]}-renamed`] = changed[keys[1]];
-        delete changed[keys[1]];
-      }
-      changed[`${what.add}-new`] = { kind: 'file', content: 'text' };
-      const after = await collect(join(write(changed).dir, 'class'), { ...options, skipUnsupported: true });
-      if (before instanceof UsageError || after instanceof UsageError) return;
-      const relative = (label: string) => label.slice(label.indexOf(`${sep}class${sep}`));
-      const byLabel = new Map([...after.answers()].map((answer) => [relative(answer.label), answer]));
-      for (const answer of before.answers()) {
-        const again = byLabel.get(relative(answer.label));
-        if (!again) continue; // removed or renamed itself
-        expect(again.identity).toBe(answer.identity);
-        expect(again.studentId).toBe(answer.studentId);
-      }
-    }), { numRuns: runs, seed: propertySeed(2128) });
+    await fc.assert(
+      fc.asyncProperty(tree, flags, change, async (root, options, what) => {
+        const before = await collect(join(write(root).dir, 'class'), { ...options, skipUnsupported: true });
+        const changed = structuredClone(root);
+        const keys = Object.keys(changed).filter((key) => changed[key].kind === 'file');
+        if (what.removeFirst && keys.length > 0) delete changed[keys[0]];
+        if (what.rename && keys.length > 1) {
+          changed[`${keys[1]}-renamed`] = changed[keys[1]];
+          delete changed[keys[1]];
+        }
+        changed[`${what.add}-new`] = { kind: 'file', content: 'text' };
+        const after = await collect(join(write(changed).dir, 'class'), { ...options, skipUnsupported: true });
+        if (before instanceof UsageError || after instanceof UsageError) return;
+        const relative = (label: string) => label.slice(label.indexOf(`${sep}class${sep}`));
+        const byLabel = new Map([...after.answers()].map((answer) => [relative(answer.label), answer]));
+        for (const answer of before.answers()) {
+          const again = byLabel.get(relative(answer.label));
+          if (!again) continue; // removed or renamed itself
+          expect(again.identity).toBe(answer.identity);
+          expect(again.studentId).toBe(answer.studentId);
+        }
+      }),
+      { numRuns: runs, seed: propertySeed(2128) },
+    );
   });
 });

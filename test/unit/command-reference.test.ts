@@ -21,14 +21,20 @@ describe('the command reference', () => {
       const file = join(ROOT, path);
       if (!existsSync(file) || readFileSync(file, 'utf8') !== content) stale.push(path);
     }
-    const pages = readdirSync(join(ROOT, COMMANDS_DIR)).filter((name) => name.endsWith('.md')).map((name) => `${COMMANDS_DIR}/${name}`);
+    const pages = readdirSync(join(ROOT, COMMANDS_DIR))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `${COMMANDS_DIR}/${name}`);
     const orphans = pages.filter((path) => !expected.has(path));
     expect({ stale, orphans }, FIX).toEqual({ stale: [], orphans: [] });
   });
 
   it('has one page per command of the help, named as the man pages are', async () => {
-    const help = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as { help: Record<string, string> };
-    const fromHelp = Object.keys(help.help).map((path) => `${COMMANDS_DIR}/${['kct', ...path.split(' ').filter(Boolean)].join('-')}.md`).sort();
+    const help = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+      help: Record<string, string>;
+    };
+    const fromHelp = Object.keys(help.help)
+      .map((path) => `${COMMANDS_DIR}/${['kct', ...path.split(' ').filter(Boolean)].join('-')}.md`)
+      .sort();
     const pages = [...(await expectedDocs()).keys()].filter((path) => /\/kct(-[^/]*)?\.md$/.test(path)).sort();
     expect(pages).toEqual(fromHelp);
   });

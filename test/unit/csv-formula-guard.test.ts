@@ -13,5 +13,7 @@ describe('guardFormula', () => {
     ['-\n=1', "'-\n=1"],
   ])('prefixes %j', (value, guarded) => expect(guardFormula(value)).toBe(guarded));
 
-  it.each(['-', '=', '+', '@', '', 'pupil-1.txt', 'a=b', '/tmp/-x'])('leaves %j as it is', (value) => expect(guardFormula(value)).toBe(value));
+  it.each(['-', '=', '+', '@', '', 'pupil-1.txt', 'a=b', '/tmp/-x'])('leaves %j as it is', (value) =>
+    expect(guardFormula(value)).toBe(value),
+  );
 });

@@ -4,7 +4,16 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { attributeName, defineCommand, optionEntries, optionsSchema, parseOptions, type CommandDeclaration, type OptionsOf, type Zod } from '../../packages/kct/src/cli/core/define-command.js';
+import {
+  attributeName,
+  type CommandDeclaration,
+  defineCommand,
+  type OptionsOf,
+  optionEntries,
+  optionsSchema,
+  parseOptions,
+  type Zod,
+} from '../../packages/kct/src/cli/core/define-command.js';
 import { GLOBAL_OPTIONS } from '../../packages/kct/src/cli/core/options.js';
 import { checked, parsePositiveNumber } from '../../packages/kct/src/cli/core/parse.js';
 import { COMMANDS } from '../../packages/kct/src/cli/core/program.js';
@@ -20,16 +29,31 @@ const runnable = flatten(COMMANDS).filter(([, declaration]) => declaration.load)
 
 describe('command declarations', () => {
   it('declare every command of the tree, each runnable one with a loader', () => {
-    expect(runnable.map(([path]) => path)).toEqual(expect.arrayContaining(['credits', 'models', 'models show', 'ingest questions', 'keys revoke', 'config path', 'sandbox', 'one-pass', 'batch']));
+    expect(runnable.map(([path]) => path)).toEqual(
+      expect.arrayContaining([
+        'credits',
+        'models',
+        'models show',
+        'ingest questions',
+        'keys revoke',
+        'config path',
+        'sandbox',
+        'one-pass',
+        'batch',
+      ]),
+    );
     for (const [, declaration] of runnable) expect(declaration.load).toBeTypeOf('function');
   });
 
-  it.each(runnable)('%s: its derived schema names every flag and argument, and the global flags (nothing commander sends is dropped)', (_, declaration) => {
-    const shape = optionsSchema(declaration, z).shape;
-    const syntaxes = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(declaration.options ?? {}), ...Object.keys(declaration.args ?? {})];
-    for (const name of syntaxes.map(attributeName)) expect(shape, name).toHaveProperty(name);
-    expect(Object.keys(shape)).toHaveLength(new Set(Object.keys(shape)).size);
-  });
+  it.each(runnable)(
+    '%s: its derived schema names every flag and argument, and the global flags (nothing commander sends is dropped)',
+    (_, declaration) => {
+      const shape = optionsSchema(declaration, z).shape;
+      const syntaxes = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(declaration.options ?? {}), ...Object.keys(declaration.args ?? {})];
+      for (const name of syntaxes.map(attributeName)) expect(shape, name).toHaveProperty(name);
+      expect(Object.keys(shape)).toHaveLength(new Set(Object.keys(shape)).size);
+    },
+  );
 
   it.each(runnable)('%s: accepts what commander sends for a valid command line', (_, declaration) => {
     const sample: Record<string, unknown> = {};
@@ -40,7 +64,8 @@ describe('command declarations', () => {
       else if (/--no-/.test(flags)) sample[name] = true;
       else if (option.required) sample[name] = /\.\.\.[>\]]/.test(flags) || option.repeatable ? [value] : value;
     }
-    for (const syntax of Object.keys(declaration.args ?? {})) if (syntax.startsWith('<')) sample[attributeName(syntax)] = syntax.includes('...') ? ['a'] : 'a';
+    for (const syntax of Object.keys(declaration.args ?? {}))
+      if (syntax.startsWith('<')) sample[attributeName(syntax)] = syntax.includes('...') ? ['a'] : 'a';
     expect(() => parseOptions(declaration, { ...sample, json: true, color: true, pager: true }, z)).not.toThrow();
   });
 });
@@ -63,10 +88,26 @@ describe('parseOptions', () => {
   });
 
   it('returns the options typed as the flags say (numbers parsed, unknown keys dropped, absent optional ones left out)', () => {
-    expect(parseOptions(declaration, { taskId: 't1', jobs: '8', totalScore: '30', wait: false, color: true, pager: true, stray: 1 }, z))
-      .toEqual({ taskId: 't1', jobs: '8', totalScore: 30, wait: false, color: true, pager: true });
-    expect(parseOptions(declaration, { taskId: 't1', files: ['a', 'b'], jobs: '1', style: 'Short', asset: ['u1', 'u2'], ready: true, wait: true, color: true, pager: true }, z))
-      .toMatchObject({ files: ['a', 'b'], style: 'Short', asset: ['u1', 'u2'], ready: true });
+    expect(
+      parseOptions(declaration, { taskId: 't1', jobs: '8', totalScore: '30', wait: false, color: true, pager: true, stray: 1 }, z),
+    ).toEqual({ taskId: 't1', jobs: '8', totalScore: 30, wait: false, color: true, pager: true });
+    expect(
+      parseOptions(
+        declaration,
+        {
+          taskId: 't1',
+          files: ['a', 'b'],
+          jobs: '1',
+          style: 'Short',
+          asset: ['u1', 'u2'],
+          ready: true,
+          wait: true,
+          color: true,
+          pager: true,
+        },
+        z,
+      ),
+    ).toMatchObject({ files: ['a', 'b'], style: 'Short', asset: ['u1', 'u2'], ready: true });
   });
 
   it('derives each kind: a choice, a list, a boolean, a required argument, and a flag commander always sends', () => {
@@ -80,14 +121,27 @@ describe('parseOptions', () => {
 
   it('names the flag of a bad value, as a usage error (exit 2)', () => {
     expect(() => parseOptions(declaration, { taskId: 't1', jobs: 'many', wait: true, color: true, pager: true }, z)).toThrow(UsageError);
-    expect(() => parseOptions(declaration, { taskId: 't1', jobs: 'many', wait: true, color: true, pager: true }, z)).toThrow(/^invalid value for --jobs: /);
+    expect(() => parseOptions(declaration, { taskId: 't1', jobs: 'many', wait: true, color: true, pager: true }, z)).toThrow(
+      /^invalid value for --jobs: /,
+    );
   });
 
-  it('types run\'s options from the flags as declared (checked by npm run typecheck)', () => {
+  it("types run's options from the flags as declared (checked by npm run typecheck)", () => {
     expectTypeOf<OptionsOf<typeof declaration>>().toEqualTypeOf<{
-      profile?: string; baseUrl?: string; json?: boolean; debug?: boolean; color: boolean; pager: boolean;
-      jobs: string; totalScore?: number; style?: 'Bullet' | 'Short'; asset?: string[]; wait: boolean; ready?: boolean;
-      taskId: string; files?: string[];
+      profile?: string;
+      baseUrl?: string;
+      json?: boolean;
+      debug?: boolean;
+      color: boolean;
+      pager: boolean;
+      jobs: string;
+      totalScore?: number;
+      style?: 'Bullet' | 'Short';
+      asset?: string[];
+      wait: boolean;
+      ready?: boolean;
+      taskId: string;
+      files?: string[];
     }>();
     const typed = {} as OptionsOf<typeof declaration>;
     // @ts-expect-error -- a flag the declaration does not have is a compile error in run
@@ -95,7 +149,9 @@ describe('parseOptions', () => {
   });
 
   it('keeps the message of a check that names its flag itself', () => {
-    expect(() => parseOptions(declaration, { taskId: 't1', jobs: '1', totalScore: 'abc', wait: true, color: true, pager: true }, z)).toThrow('--total-score must be a positive number, not "abc"');
+    expect(() =>
+      parseOptions(declaration, { taskId: 't1', jobs: '1', totalScore: 'abc', wait: true, color: true, pager: true }, z),
+    ).toThrow('--total-score must be a positive number, not "abc"');
   });
 });
 

@@ -22,7 +22,10 @@ function walk(dir: string, keep: (path: string) => boolean): string[] {
 
 const MARKDOWN = [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs'), (path) => path.endsWith('.md'))];
 const CODE = [
-  ...['kct', 'sandbox'].flatMap((name) => [...walk(join(ROOT, 'packages', name, 'src'), () => true), ...walk(join(ROOT, 'packages', name, 'bin'), () => true)]),
+  ...['kct', 'sandbox'].flatMap((name) => [
+    ...walk(join(ROOT, 'packages', name, 'src'), () => true),
+    ...walk(join(ROOT, 'packages', name, 'bin'), () => true),
+  ]),
   ...walk(join(ROOT, 'scripts'), (path) => /\.(c?js|mjs|ts)$/.test(path)),
   ...walk(join(ROOT, 'bench'), (path) => /\.(c?js|mjs|ts)$/.test(path)),
 ];
@@ -131,7 +134,8 @@ describe('pointers into the docs from the code and the manual', () => {
         }
         const { anchor, heading } = headingAfter(text.slice(match.index + page.length, match.index + page.length + 200));
         const wanted = anchor ?? (heading === undefined ? undefined : slug(heading));
-        if (wanted !== undefined && !anchors(join(ROOT, page)).has(wanted)) broken.push(`${where}: ${page} has no heading "${heading ?? `#${anchor}`}"`);
+        if (wanted !== undefined && !anchors(join(ROOT, page)).has(wanted))
+          broken.push(`${where}: ${page} has no heading "${heading ?? `#${anchor}`}"`);
       }
     }
     expect(broken).toEqual([]);
@@ -145,7 +149,9 @@ describe('pointers into the docs from the code and the manual', () => {
         const rest = text.slice(match.index + match[0].length, match.index + match[0].length + 200);
         const { heading } = headingAfter(rest);
         if (heading !== undefined || /^\s*table\b/.test(rest)) {
-          broken.push(`${relative(ROOT, file)}:${text.slice(0, match.index).split('\n').length}: README ${heading === undefined ? '(its table)' : `"${heading}"`}`);
+          broken.push(
+            `${relative(ROOT, file)}:${text.slice(0, match.index).split('\n').length}: README ${heading === undefined ? '(its table)' : `"${heading}"`}`,
+          );
         }
       }
     }

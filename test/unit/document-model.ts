@@ -23,10 +23,56 @@ export interface DocModel {
 }
 
 const VOCABULARY = [
-  'school', 'uniform', 'uniforms', 'students', 'families', 'money', 'cost', 'bullying', 'equal', 'blazers', 'summer',
-  'fashion', 'time', 'morning', 'rules', 'the', 'a', 'and', 'of', 'to', 'is', 'because', 'however', 'pros', 'cons',
-  'café', 'naïve', 'élève', 'façade', 'über', 'señor', 'résumé', 'Zoë', 'Ångström', 'déjà', 'crème', 'brûlée',
-  'piñata', 'jalapeño', 'Æsop', 'garçon', 'Müller', 'São', 'don\'t', 'student\'s', 'well-known', '12', '2019', '3', '450',
+  'school',
+  'uniform',
+  'uniforms',
+  'students',
+  'families',
+  'money',
+  'cost',
+  'bullying',
+  'equal',
+  'blazers',
+  'summer',
+  'fashion',
+  'time',
+  'morning',
+  'rules',
+  'the',
+  'a',
+  'and',
+  'of',
+  'to',
+  'is',
+  'because',
+  'however',
+  'pros',
+  'cons',
+  'café',
+  'naïve',
+  'élève',
+  'façade',
+  'über',
+  'señor',
+  'résumé',
+  'Zoë',
+  'Ångström',
+  'déjà',
+  'crème',
+  'brûlée',
+  'piñata',
+  'jalapeño',
+  'Æsop',
+  'garçon',
+  'Müller',
+  'São',
+  "don't",
+  "student's",
+  'well-known',
+  '12',
+  '2019',
+  '3',
+  '450',
 ];
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -34,10 +80,16 @@ const word = fc.constantFrom(...VOCABULARY);
 const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max });
 
 /** A few words in lower case, Title Case or capitals: what a heading, a label or a cell looks like. */
-const shortLine = (max: number) => fc.tuple(words(1, max), fc.constantFrom('lower', 'title', 'upper')).map(([ws, casing]) =>
-  (casing === 'upper' ? ws.join(' ').toUpperCase() : casing === 'title' ? ws.map(capital).join(' ') : ws.join(' ')));
+const shortLine = (max: number) =>
+  fc
+    .tuple(words(1, max), fc.constantFrom('lower', 'title', 'upper'))
+    .map(([ws, casing]) =>
+      casing === 'upper' ? ws.join(' ').toUpperCase() : casing === 'title' ? ws.map(capital).join(' ') : ws.join(' '),
+    );
 
-const sentence = fc.tuple(words(2, 12), fc.constantFrom('.', '.', '.', '!', '?', ',', '')).map(([ws, end]) => `${capital(ws.join(' '))}${end}`);
+const sentence = fc
+  .tuple(words(2, 12), fc.constantFrom('.', '.', '.', '!', '?', ',', ''))
+  .map(([ws, end]) => `${capital(ws.join(' '))}${end}`);
 const paragraphText = fc.array(sentence, { minLength: 1, maxLength: 4 }).map((ss) => ss.join(' '));
 const cell = fc.oneof(fc.constantFrom('Pros', 'Cons', 'Yes', 'No', ''), word, fc.nat(9999).map(String), shortLine(3));
 
@@ -46,24 +98,41 @@ const element: fc.Arbitrary<Element> = fc.oneof(
   { weight: 2, arbitrary: shortLine(6).map((text) => ({ kind: 'heading' as const, text })) },
   {
     weight: 3,
-    arbitrary: fc.integer({ min: 1, max: 4 })
+    arbitrary: fc
+      .integer({ min: 1, max: 4 })
       .chain((cols) => fc.array(fc.array(cell, { minLength: cols, maxLength: cols }), { minLength: 1, maxLength: 5 }))
       .map((rows) => ({ kind: 'table' as const, rows })),
   },
-  { weight: 2, arbitrary: fc.record({ ordered: fc.boolean(), items: fc.array(fc.oneof(shortLine(5), sentence), { minLength: 1, maxLength: 5 }) }).map((l) => ({ kind: 'list' as const, ...l })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ ordered: fc.boolean(), items: fc.array(fc.oneof(shortLine(5), sentence), { minLength: 1, maxLength: 5 }) })
+      .map((l) => ({ kind: 'list' as const, ...l })),
+  },
   { weight: 1, arbitrary: fc.record({ text: paragraphText, note: sentence }).map((f) => ({ kind: 'footnoted' as const, ...f })) },
   { weight: 1, arbitrary: shortLine(8).map((text) => ({ kind: 'textbox' as const, text })) },
 );
 
-const coverLine = fc.tuple(fc.constantFrom('Name', 'Class', 'Date', 'Candidate number', 'Teacher'), words(1, 3)).map(([label, ws]) => `${label}: ${ws.join(' ')}`);
+const coverLine = fc
+  .tuple(fc.constantFrom('Name', 'Class', 'Date', 'Candidate number', 'Teacher'), words(1, 3))
+  .map(([label, ws]) => `${label}: ${ws.join(' ')}`);
 
 /** Documents of one to `maxElements` elements after the title and cover sheet. */
 export function documentModels(maxElements = 10): fc.Arbitrary<DocModel> {
   return fc.record({
-    title: fc.option(words(1, 5).map((ws) => ws.map(capital).join(' ')), { nil: undefined }),
+    title: fc.option(
+      words(1, 5).map((ws) => ws.map(capital).join(' ')),
+      { nil: undefined },
+    ),
     cover: fc.array(coverLine, { maxLength: 3 }),
-    header: fc.option(words(1, 5).map((ws) => ws.join(' ')), { nil: undefined }),
-    footer: fc.option(words(1, 3).map((ws) => capital(ws.join(' '))), { nil: undefined }),
+    header: fc.option(
+      words(1, 5).map((ws) => ws.join(' ')),
+      { nil: undefined },
+    ),
+    footer: fc.option(
+      words(1, 3).map((ws) => capital(ws.join(' '))),
+      { nil: undefined },
+    ),
     elements: fc.array(element, { minLength: 1, maxLength: maxElements }),
   });
 }
@@ -71,10 +140,14 @@ export function documentModels(maxElements = 10): fc.Arbitrary<DocModel> {
 /** Every text of an element, in order (a footnote's after its paragraph). */
 export function elementTexts(e: Element): string[] {
   switch (e.kind) {
-    case 'table': return e.rows.flat();
-    case 'list': return e.items;
-    case 'footnoted': return [e.text, e.note];
-    default: return [e.text];
+    case 'table':
+      return e.rows.flat();
+    case 'list':
+      return e.items;
+    case 'footnoted':
+      return [e.text, e.note];
+    default:
+      return [e.text];
   }
 }
 
@@ -101,7 +174,10 @@ function lines(e: Element): string[] {
  */
 export function allowedExclusions(m: DocModel, pageNumber?: RegExp): Record<Exclusion['kind'], (text: string) => boolean> {
   // The title comes before or after a cover sheet.
-  const openings = [[m.title ?? '', ...m.elements.flatMap(lines)], [...m.cover, m.title ?? '', ...m.elements.flatMap(lines)]].map((ls) => squash(ls.join(' ')));
+  const openings = [
+    [m.title ?? '', ...m.elements.flatMap(lines)],
+    [...m.cover, m.title ?? '', ...m.elements.flatMap(lines)],
+  ].map((ls) => squash(ls.join(' ')));
   // A text file marks a note "[1]" where Word has a reference.
   const opens = (title: string) => {
     const text = title.replace(/\s*\[\d+\]/g, '');

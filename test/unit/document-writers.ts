@@ -1,7 +1,7 @@
 // A document model (document-model.ts) written as a student's word processor would save it:
 // DOCX with the `docx` package, PDF with `pdfkit`, RTF and plain text by hand.
 import * as d from 'docx';
-import { modelText, type DocModel } from './document-model.js';
+import { type DocModel, modelText } from './document-model.js';
 
 export async function writeDocx(m: DocModel): Promise<Buffer> {
   const para = (text: string) => new d.Paragraph({ children: [new d.TextRun(text)] });
@@ -12,8 +12,16 @@ export async function writeDocx(m: DocModel): Promise<Buffer> {
   for (const e of m.elements) {
     if (e.kind === 'paragraph') children.push(para(e.text));
     else if (e.kind === 'heading') children.push(new d.Paragraph({ heading: d.HeadingLevel.HEADING_2, children: [new d.TextRun(e.text)] }));
-    else if (e.kind === 'table') children.push(new d.Table({ rows: e.rows.map((r) => new d.TableRow({ children: r.map((c) => new d.TableCell({ children: [para(c)] })) })) }));
-    else if (e.kind === 'list') children.push(...e.items.map((text) => new d.Paragraph(e.ordered ? { text, numbering: { reference: 'numbers', level: 0 } } : { text, bullet: { level: 0 } })));
+    else if (e.kind === 'table')
+      children.push(
+        new d.Table({ rows: e.rows.map((r) => new d.TableRow({ children: r.map((c) => new d.TableCell({ children: [para(c)] })) })) }),
+      );
+    else if (e.kind === 'list')
+      children.push(
+        ...e.items.map(
+          (text) => new d.Paragraph(e.ordered ? { text, numbering: { reference: 'numbers', level: 0 } } : { text, bullet: { level: 0 } }),
+        ),
+      );
     else if (e.kind === 'textbox') children.push(new d.Textbox({ children: [para(e.text)], style: { width: '200pt', height: 'auto' } }));
     else {
       const id = Object.keys(footnotes).length + 1;
@@ -24,13 +32,29 @@ export async function writeDocx(m: DocModel): Promise<Buffer> {
   const doc = new d.Document({
     creator: 'kct property tests',
     footnotes,
-    numbering: { config: [{ reference: 'numbers', levels: [{ level: 0, format: d.LevelFormat.DECIMAL, text: '%1.', alignment: d.AlignmentType.START }] }] },
-    sections: [{
-      ...(m.header !== undefined ? { headers: { default: new d.Header({ children: [para(m.header)] }) } } : {}),
-      // The page number is a field with no text written: Word computes it when it shows the page.
-      ...(m.footer !== undefined ? { footers: { default: new d.Footer({ children: [new d.Paragraph({ children: [new d.TextRun(`${m.footer} `), new d.TextRun({ children: [d.PageNumber.CURRENT] })] })] }) } } : {}),
-      children,
-    }],
+    numbering: {
+      config: [
+        { reference: 'numbers', levels: [{ level: 0, format: d.LevelFormat.DECIMAL, text: '%1.', alignment: d.AlignmentType.START }] },
+      ],
+    },
+    sections: [
+      {
+        ...(m.header !== undefined ? { headers: { default: new d.Header({ children: [para(m.header)] }) } } : {}),
+        // The page number is a field with no text written: Word computes it when it shows the page.
+        ...(m.footer !== undefined
+          ? {
+              footers: {
+                default: new d.Footer({
+                  children: [
+                    new d.Paragraph({ children: [new d.TextRun(`${m.footer} `), new d.TextRun({ children: [d.PageNumber.CURRENT] })] }),
+                  ],
+                }),
+              },
+            }
+          : {}),
+        children,
+      },
+    ],
   });
   return d.Packer.toBuffer(doc);
 }
@@ -61,7 +85,12 @@ const PDFKIT = 'pdfkit';
  */
 export async function writePdf(m: DocModel): Promise<Buffer> {
   const { default: PDFDocument } = (await import(PDFKIT)) as { default: new (options: object) => PdfKitDoc };
-  const doc = new PDFDocument({ size: 'A6', margins: { top: 40, bottom: 40, left: 30, right: 30 }, bufferPages: true, info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) } });
+  const doc = new PDFDocument({
+    size: 'A6',
+    margins: { top: 40, bottom: 40, left: 30, right: 30 },
+    bufferPages: true,
+    info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -151,8 +180,11 @@ function rtfEscape(s: string, codePage: boolean): string {
 export function writeRtf(m: DocModel, codePage: boolean): { rtf: string; words: string } {
   const esc = (s: string) => rtfEscape(s, codePage);
   const numbers: string[] = [];
-  const out = ['{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}}',
-    '{\\stylesheet{\\s0 Normal;}{\\s1\\b\\fs28 heading 2;}{\\s2\\fs40 Title;}}', '\\uc1\\pard\\f0\\fs24'];
+  const out = [
+    '{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\froman\\fcharset0 Times New Roman;}}',
+    '{\\stylesheet{\\s0 Normal;}{\\s1\\b\\fs28 heading 2;}{\\s2\\fs40 Title;}}',
+    '\\uc1\\pard\\f0\\fs24',
+  ];
   if (m.header !== undefined) out.push(`{\\header\\pard\\plain ${esc(m.header)}\\par}`);
   if (m.footer !== undefined) out.push(`{\\footer\\pard\\plain ${esc(m.footer)} {\\field{\\*\\fldinst PAGE}{\\fldrslt }}\\par}`);
   if (m.title !== undefined) out.push(`{\\pard\\s2\\fs40 ${esc(m.title)}\\par}`);
@@ -161,7 +193,10 @@ export function writeRtf(m: DocModel, codePage: boolean): { rtf: string; words: 
     if (e.kind === 'paragraph') out.push(`\\pard\\plain ${esc(e.text)}\\par`);
     else if (e.kind === 'heading') out.push(`{\\pard\\s1\\b\\fs28 ${esc(e.text)}\\par}`);
     else if (e.kind === 'table') {
-      for (const row of e.rows) out.push(`\\trowd${row.map((_, i) => `\\cellx${(i + 1) * 2000}`).join('')}\\pard\\intbl ${row.map((c) => `${esc(c)}\\cell`).join(' ')}\\row`);
+      for (const row of e.rows)
+        out.push(
+          `\\trowd${row.map((_, i) => `\\cellx${(i + 1) * 2000}`).join('')}\\pard\\intbl ${row.map((c) => `${esc(c)}\\cell`).join(' ')}\\row`,
+        );
       out.push('\\pard');
     } else if (e.kind === 'list') {
       e.items.forEach((item, i) => {
@@ -170,8 +205,10 @@ export function writeRtf(m: DocModel, codePage: boolean): { rtf: string; words: 
       });
       out.push('\\pard');
     } else if (e.kind === 'textbox') {
-      out.push(`{\\shp{\\*\\shpinst\\shpleft0\\shptop0\\shpright3000\\shpbottom600{\\sp{\\sn shapeType}{\\sv 202}}{\\shptxt \\pard\\plain ${esc(e.text)}\\par}}`
-        + `{\\shprslt{\\pard\\plain ${esc(e.text)}\\par}}}`);
+      out.push(
+        `{\\shp{\\*\\shpinst\\shpleft0\\shptop0\\shpright3000\\shpbottom600{\\sp{\\sn shapeType}{\\sv 202}}{\\shptxt \\pard\\plain ${esc(e.text)}\\par}}` +
+          `{\\shprslt{\\pard\\plain ${esc(e.text)}\\par}}}`,
+      );
     } else {
       out.push(`\\pard\\plain ${esc(e.text)}{\\super\\chftn}{\\footnote\\pard\\plain{\\super\\chftn} ${esc(e.note)}}\\par`);
     }
@@ -218,5 +255,8 @@ export function writeTxt(m: DocModel, layout: TextLayout): string {
     } else blocks.push(paragraph(e.text));
   }
   if (notes.length > 0) blocks.push(notes);
-  return blocks.map((b) => b.join('\n')).join(layout.blankLines ? '\n\n' : '\n').replace(/\n/g, layout.crlf ? '\r\n' : '\n');
+  return blocks
+    .map((b) => b.join('\n'))
+    .join(layout.blankLines ? '\n\n' : '\n')
+    .replace(/\n/g, layout.crlf ? '\r\n' : '\n');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError, formatDuration } from '../../packages/kct/src/api/errors.js';
+import { formatDuration, UsageError } from '../../packages/kct/src/api/errors.js';
 import { parseDuration } from '../../packages/kct/src/cli/core/duration.js';
 
 describe('parseDuration', () => {

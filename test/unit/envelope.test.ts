@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bodyRequestId, isPlainObject, listFrom, serverErrorCode, serverMessage, unwrapEnvelope } from '../../packages/kct/src/client/envelope.js';
+import {
+  bodyRequestId,
+  isPlainObject,
+  listFrom,
+  serverErrorCode,
+  serverMessage,
+  unwrapEnvelope,
+} from '../../packages/kct/src/client/envelope.js';
 
 describe('unwrapEnvelope', () => {
   it('returns a body without `data` as it is', () => {
@@ -8,7 +15,11 @@ describe('unwrapEnvelope', () => {
   });
 
   it('returns the inner object of {data: {...}}', () => {
-    expect(unwrapEnvelope({ data: { task_id: 't1', status: 'SUCCESS', score: 8 } })).toEqual({ task_id: 't1', status: 'SUCCESS', score: 8 });
+    expect(unwrapEnvelope({ data: { task_id: 't1', status: 'SUCCESS', score: 8 } })).toEqual({
+      task_id: 't1',
+      status: 'SUCCESS',
+      score: 8,
+    });
   });
 
   it('keeps top-level resource fields that data lacks, but the inner value wins on a clash', () => {
@@ -17,7 +28,20 @@ describe('unwrapEnvelope', () => {
   });
 
   it('drops envelope keys (code, msg, message, success, request_id, ...) when merging', () => {
-    const body = { code: 0, msg: 'ok', message: 'done', success: true, ok: true, meta: { page: 1 }, timestamp: 1, request_id: 'r', requestId: 'r', error: null, errors: [], data: { task_id: 't1' } };
+    const body = {
+      code: 0,
+      msg: 'ok',
+      message: 'done',
+      success: true,
+      ok: true,
+      meta: { page: 1 },
+      timestamp: 1,
+      request_id: 'r',
+      requestId: 'r',
+      error: null,
+      errors: [],
+      data: { task_id: 't1' },
+    };
     expect(unwrapEnvelope(body)).toEqual({ task_id: 't1' });
   });
 
@@ -28,7 +52,11 @@ describe('unwrapEnvelope', () => {
   });
 
   it('merges an upper-case task status from the top level', () => {
-    expect(unwrapEnvelope({ status: 'SUCCESS', data: { task_id: 't1', score: 7 } })).toEqual({ task_id: 't1', score: 7, status: 'SUCCESS' });
+    expect(unwrapEnvelope({ status: 'SUCCESS', data: { task_id: 't1', score: 7 } })).toEqual({
+      task_id: 't1',
+      score: 7,
+      status: 'SUCCESS',
+    });
     expect(unwrapEnvelope({ status: 'SOME_NEW_STATE', data: { task_id: 't1' } })).toEqual({ task_id: 't1', status: 'SOME_NEW_STATE' });
   });
 
@@ -130,7 +158,9 @@ describe('serverMessage', () => {
   });
 
   it('prefers the error object over a generic top-level message', () => {
-    expect(serverMessage({ message: 'Bad Request', error: { message: 'rubrics is not a JSON array' } })).toBe('rubrics is not a JSON array');
+    expect(serverMessage({ message: 'Bad Request', error: { message: 'rubrics is not a JSON array' } })).toBe(
+      'rubrics is not a JSON array',
+    );
   });
 
   it('trims the text it returns', () => {

@@ -9,24 +9,49 @@ import { fromEnv, VARIABLES } from '../../packages/kct/src/cli/core/environment.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Variables of the development tools (tests, benchmarks, CI, the executable's build), documented in docs/testing.md. */
-const DEVELOPMENT = new Set(['KCT_REQUIRE_BROWSER', 'KCT_GRADER_FIGURES', 'KCT_PROPERTY_RUNS', 'KCT_PROPERTY_SEED', 'KCT_PROPERTY_SHRINK', 'KCT_CHROMIUM', 'KCT_SEA_NODE', 'KCT_CI_RUNTIMES', 'KCT_SQLITE_DRIVER', 'KCT_SQLITE_UNAVAILABLE', 'KCT_NOT_IN_EXE', 'KCT_SEED']);
+const DEVELOPMENT = new Set([
+  'KCT_REQUIRE_BROWSER',
+  'KCT_GRADER_FIGURES',
+  'KCT_PROPERTY_RUNS',
+  'KCT_PROPERTY_SEED',
+  'KCT_PROPERTY_SHRINK',
+  'KCT_CHROMIUM',
+  'KCT_SEA_NODE',
+  'KCT_CI_RUNTIMES',
+  'KCT_SQLITE_DRIVER',
+  'KCT_SQLITE_UNAVAILABLE',
+  'KCT_NOT_IN_EXE',
+  'KCT_SEED',
+]);
 
 function files(dir: string, pattern: RegExp): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => pattern.test(name)).map((name) => join(dir, name));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => pattern.test(name))
+    .map((name) => join(dir, name));
 }
 
 describe('environment variables', () => {
   it('are read through cli/core/environment.ts only (the sandbox reads its own driver switch)', () => {
-    const readers = [...files(join(ROOT, 'packages', 'kct', 'src'), /\.ts$/), ...files(join(ROOT, 'packages', 'sandbox', 'src'), /\.ts$/)].flatMap((file) => {
+    const readers = [
+      ...files(join(ROOT, 'packages', 'kct', 'src'), /\.ts$/),
+      ...files(join(ROOT, 'packages', 'sandbox', 'src'), /\.ts$/),
+    ].flatMap((file) => {
       const rel = relative(ROOT, file);
       if (rel === join('packages', 'kct', 'src', 'cli', 'environment.ts')) return [];
-      return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (/\benv(?:\.KCT_|\[['"]KCT_)|process\.env\.KCT_/.test(line) ? [`${rel}:${i + 1}: ${line.trim()}`] : []));
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\benv(?:\.KCT_|\[['"]KCT_)|process\.env\.KCT_/.test(line) ? [`${rel}:${i + 1}: ${line.trim()}`] : []));
     });
     expect(readers).toEqual([]);
   });
 
-  it('every KCT_ variable the code or the docs name is declared (or is a development tool\'s)', () => {
-    const sources = [...files(join(ROOT, 'packages'), /src\/.*\.ts$/), ...files(join(ROOT, 'docs'), /\.md$/), join(ROOT, 'README.md'), join(ROOT, 'packages', 'kct', 'bin', 'kct.js')];
+  it("every KCT_ variable the code or the docs name is declared (or is a development tool's)", () => {
+    const sources = [
+      ...files(join(ROOT, 'packages'), /src\/.*\.ts$/),
+      ...files(join(ROOT, 'docs'), /\.md$/),
+      join(ROOT, 'README.md'),
+      join(ROOT, 'packages', 'kct', 'bin', 'kct.js'),
+    ];
     const named = new Set(sources.flatMap((file) => readFileSync(file, 'utf8').match(/\bKCT_[A-Z][A-Z0-9_]*[A-Z0-9]\b/g) ?? []));
     const undeclared = [...named].filter((name) => !(name in VARIABLES) && !DEVELOPMENT.has(name)).sort();
     expect(undeclared).toEqual([]);
@@ -37,7 +62,13 @@ describe('environment variables', () => {
     expect(fromEnv({ KCT_MAX_RETRIES: '0' }, 'KCT_MAX_RETRIES')).toBe(0);
     expect(fromEnv({ KCT_POLL_INTERVAL: '500ms' }, 'KCT_POLL_INTERVAL')).toBe(500);
     expect(fromEnv({ KCT_MAX_PENDING: '' }, 'KCT_MAX_PENDING')).toBeUndefined();
-    for (const [name, value] of [['KCT_MAX_RPS', '0'], ['KCT_MAX_RPS', '2.5'], ['KCT_MAX_RETRIES', '-1'], ['KCT_BATCH_FROM', 'lots'], ['KCT_POLL_INTERVAL', 'soon']] as const) {
+    for (const [name, value] of [
+      ['KCT_MAX_RPS', '0'],
+      ['KCT_MAX_RPS', '2.5'],
+      ['KCT_MAX_RETRIES', '-1'],
+      ['KCT_BATCH_FROM', 'lots'],
+      ['KCT_POLL_INTERVAL', 'soon'],
+    ] as const) {
       expect(() => fromEnv({ [name]: value }, name)).toThrow(UsageError);
       expect(() => fromEnv({ [name]: value }, name)).toThrow(new RegExp(name));
     }

@@ -1,8 +1,17 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError, CredentialsError, InterruptedError, KctError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
-import { StudentsMismatchError } from '../../packages/kct/src/platforms/fill-report.js';
+import {
+  ApiError,
+  ConnectionError,
+  CredentialsError,
+  InterruptedError,
+  KctError,
+  TaskUnsuccessfulError,
+  UsageError,
+  WatchTimeoutError,
+} from '../../packages/kct/src/api/errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../packages/kct/src/cli/core/exit-codes.js';
+import { StudentsMismatchError } from '../../packages/kct/src/platforms/fill-report.js';
 
 const api = (status: number) => ApiError.from(status, undefined, { method: 'GET', url: 'http://localhost/v1/x' });
 // an ApiError built without the factory (a caller's own) still maps by its status
@@ -68,7 +77,21 @@ describe('exitCodeFor: HTTP errors', () => {
 
 describe('EXIT and its table', () => {
   it('has the documented values', () => {
-    expect(EXIT).toEqual({ OK: 0, UNEXPECTED: 1, USAGE: 2, TASK_UNSUCCESSFUL: 3, AUTH: 4, CREDITS: 5, NOT_FOUND: 6, CONFLICT: 7, TIMEOUT: 8, UNREACHABLE: 9, STUDENTS_MISMATCH: 10, INTERRUPTED: 130, TERMINATED: 143 });
+    expect(EXIT).toEqual({
+      OK: 0,
+      UNEXPECTED: 1,
+      USAGE: 2,
+      TASK_UNSUCCESSFUL: 3,
+      AUTH: 4,
+      CREDITS: 5,
+      NOT_FOUND: 6,
+      CONFLICT: 7,
+      TIMEOUT: 8,
+      UNREACHABLE: 9,
+      STUDENTS_MISMATCH: 10,
+      INTERRUPTED: 130,
+      TERMINATED: 143,
+    });
   });
 
   it('describes every code once', () => {

@@ -10,8 +10,21 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(root, 'test', 'fixtures');
 export const GENERATED = join(FIXTURES, 'generated');
 
-const NEEDED = ['essay.pdf', 'essay.docx', 'essay.rtf', 'essay-latin1.txt', 'essay.png', 'scanned.pdf', 'blank.pdf', 'corrupt.pdf',
-  'graded-strong.pdf', 'graded-ragged.pdf', 'graded-middling.docx', 'graded-paragraphs.rtf', 'essay-middling.docx'];
+const NEEDED = [
+  'essay.pdf',
+  'essay.docx',
+  'essay.rtf',
+  'essay-latin1.txt',
+  'essay.png',
+  'scanned.pdf',
+  'blank.pdf',
+  'corrupt.pdf',
+  'graded-strong.pdf',
+  'graded-ragged.pdf',
+  'graded-middling.docx',
+  'graded-paragraphs.rtf',
+  'essay-middling.docx',
+];
 
 /** `npm test` builds the fixtures first; a lone `vitest run` builds them here. */
 export function ensureFixtures(): void {

@@ -6,14 +6,17 @@ import { MIME } from '../../packages/kct/src/api/limits.js';
 import { ExtractionError, extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { extractPdf, PDF_LIMITS } from '../../packages/sandbox/src/engines/extract/pdf.js';
 import { extractorFiles, GENERATED } from './extract-helpers.js';
-import { docx, documentXml } from './zip-writer.js';
+import { documentXml, docx } from './zip-writer.js';
 
 const scratch = extractorFiles('kct-limits-');
 
 const MB = 1024 * 1024;
 
 async function refusal(path: string, mime: string): Promise<ExtractionError> {
-  const err = await extractText(path, mime).then(() => undefined, (e: unknown) => e);
+  const err = await extractText(path, mime).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ExtractionError);
   return err as ExtractionError;
 }
@@ -32,7 +35,13 @@ describe('DOCX unpacked size', () => {
 
   it('refuses parts that unpack past 200 MB in all', async () => {
     const filler = Buffer.alloc(70 * MB, 0x20);
-    const path = scratch('big-total.docx', docx(documentXml('x'), [1, 2, 3].map((n) => ({ name: `word/media/pad${n}.xml`, content: filler }))));
+    const path = scratch(
+      'big-total.docx',
+      docx(
+        documentXml('x'),
+        [1, 2, 3].map((n) => ({ name: `word/media/pad${n}.xml`, content: filler })),
+      ),
+    );
     const err = await refusal(path, MIME.docx);
     expect(err.message).toMatch(/its parts unpack to 211 MB in all, over the limit of 200 MB/);
   });
@@ -97,13 +106,20 @@ describe('PDF limits', () => {
     // Pages that paint something but have no text layer: what OCR would be asked to read.
     const path = scratch('scans.pdf', await pdf(31, (doc) => doc.rect(100, 100, 300, 200).fill('#000')));
     const err = await refusal(path, MIME.pdf);
-    expect(err.message).toMatch(/The PDF has 31 scanned pages \(pages without a text layer\), over the sandbox's limit of 30 pages read by OCR per file/);
+    expect(err.message).toMatch(
+      /The PDF has 31 scanned pages \(pages without a text layer\), over the sandbox's limit of 30 pages read by OCR per file/,
+    );
   });
 
   it('stops OCR once a file has used up its OCR time, naming the limit', async () => {
     expect(PDF_LIMITS).toEqual({ pages: 200, ocrPages: 30, ocrMs: 120_000 });
-    const err = await extractPdf(join(GENERATED, 'scanned.pdf'), { ...PDF_LIMITS, ocrMs: 1 }).then(() => undefined, (e: unknown) => e);
+    const err = await extractPdf(join(GENERATED, 'scanned.pdf'), { ...PDF_LIMITS, ocrMs: 1 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ExtractionError);
-    expect((err as Error).message).toMatch(/OCR took longer than the sandbox's limit of 0\.001 s per file \(stopped after page 1, 1 of 1 scanned pages\)/);
+    expect((err as Error).message).toMatch(
+      /OCR took longer than the sandbox's limit of 0\.001 s per file \(stopped after page 1, 1 of 1 scanned pages\)/,
+    );
   }, 60_000);
 });

@@ -13,7 +13,11 @@ import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 
 const gen = (name: string) => join(GENERATED, name);
 const source = (set: string, name: string) => readFileSync(join(FIXTURES, 'graded', set, `${name}.txt`), 'utf8').trim();
-const blocksOf = (text: string) => text.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+const blocksOf = (text: string) =>
+  text
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
 /** The paragraphs of a labelled answer, its title (a first short line without a full stop) left out. */
 function paragraphsOf(text: string): string[] {
   const blocks = blocksOf(text);
@@ -21,17 +25,19 @@ function paragraphsOf(text: string): string[] {
 }
 /** Wraps each paragraph at `width` characters, as an e-mail client or a typewriter would. */
 function hardWrap(paragraphs: string[], width: number, between = '\n\n'): string {
-  return paragraphs.map((p) => {
-    const lines: string[] = [];
-    let line = '';
-    for (const word of p.split(/\s+/)) {
-      if (line && line.length + 1 + word.length > width) {
-        lines.push(line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    return [...lines, line].join('\n');
-  }).join(between);
+  return paragraphs
+    .map((p) => {
+      const lines: string[] = [];
+      let line = '';
+      for (const word of p.split(/\s+/)) {
+        if (line && line.length + 1 + word.length > width) {
+          lines.push(line);
+          line = word;
+        } else line = line ? `${line} ${word}` : word;
+      }
+      return [...lines, line].join('\n');
+    })
+    .join(between);
 }
 
 beforeAll(() => ensureFixtures());
@@ -97,7 +103,10 @@ describe('DOCX', () => {
 describe('RTF', () => {
   it('ends a paragraph at each \\par, not only at empty ones, and leaves out and names the title (a heading style) and footer', async () => {
     const { text, body, excluded } = await extractText(gen('graded-paragraphs.rtf'), MIME.rtf);
-    expect(excluded).toEqual([{ kind: 'title', text: 'Essay' }, { kind: 'page_furniture', text: 'Page 1' }]);
+    expect(excluded).toEqual([
+      { kind: 'title', text: 'Essay' },
+      { kind: 'page_furniture', text: 'Page 1' },
+    ]);
     const paragraphs = blocksOf(source('persuasive', 'middling-3'));
     expect(blocksOf(body)).toEqual(paragraphs);
     expect(paragraphs).toHaveLength(6);
@@ -145,8 +154,9 @@ describe('plain text', () => {
     expect(blocksOf(structurePlainText(hardWrap(indented, 70, '\n')).body).map((b) => b.replace(/\s+/g, ' '))).toEqual(paragraphs);
   });
 
-  it('leaves out a title and a cover sheet, keeps a letter\'s lines', () => {
-    const typed = 'Name: Jamie Smith\nClass: 9B\nDate: 3 March\n\nShould Schools Require Uniforms?\n\nDear Board,\nI am writing about uniforms. They cost too much.\n\nYours faithfully,\nJamie';
+  it("leaves out a title and a cover sheet, keeps a letter's lines", () => {
+    const typed =
+      'Name: Jamie Smith\nClass: 9B\nDate: 3 March\n\nShould Schools Require Uniforms?\n\nDear Board,\nI am writing about uniforms. They cost too much.\n\nYours faithfully,\nJamie';
     const { text, body } = structurePlainText(typed);
     expect(body).toBe('Dear Board,\nI am writing about uniforms. They cost too much.\n\nYours faithfully,\nJamie');
     expect(text).toContain('Should Schools Require Uniforms?');
@@ -174,7 +184,11 @@ describe('headings', () => {
     expect(isHeading(['Dear Members of the School Board,'])).toBe(false);
     expect(isHeading(['I think uniforms are good.'])).toBe(false);
     expect(isHeading(['Why does this matter so much to the students who have to wear them every day?'])).toBe(false);
-    expect(isHeading(['First, uniforms reduce bullying and peer pressure among the students of every year group at our school'], { emphasised: true })).toBe(false);
+    expect(
+      isHeading(['First, uniforms reduce bullying and peer pressure among the students of every year group at our school'], {
+        emphasised: true,
+      }),
+    ).toBe(false);
   });
 
   it('only head something: short blocks after the last paragraph stay in the body', () => {
@@ -192,14 +206,25 @@ describe('page furniture', () => {
       page(['Jamie Smith, 9B', 'More of the essay.', 'And more.', '- 2 -']),
       page(['Jamie Smith, 9B', 'The end of the essay.', '3']),
     ];
-    expect(furniture(pages).map((s) => [...s].sort())).toEqual([[0, 3], [0, 3], [0, 2]]);
+    expect(furniture(pages).map((s) => [...s].sort())).toEqual([
+      [0, 3],
+      [0, 3],
+      [0, 2],
+    ]);
   });
 
   it('is found by position, wherever the file put the line in its order', () => {
     const body = ['Uniforms cost money.', 'They also save time.', 'Some disagree.', 'That is fair.', 'But not enough.', 'So keep them.'];
     // The header and its draft mark are drawn after the body, as some word processors do.
-    const pages = [0, 1].map((n) => [...page(body.slice(n * 3, n * 3 + 3)), { text: 'Draft - not for circulation', y: 830 }, { text: `Essay part ${n + 1}`, y: 820 }]);
-    expect(furniture(pages).map((s) => [...s].sort())).toEqual([[3, 4], [3, 4]]);
+    const pages = [0, 1].map((n) => [
+      ...page(body.slice(n * 3, n * 3 + 3)),
+      { text: 'Draft - not for circulation', y: 830 },
+      { text: `Essay part ${n + 1}`, y: 820 },
+    ]);
+    expect(furniture(pages).map((s) => [...s].sort())).toEqual([
+      [3, 4],
+      [3, 4],
+    ]);
   });
 
   it('is not a line that appears once, or a body line in the middle of a page', () => {
@@ -209,10 +234,18 @@ describe('page furniture', () => {
   it('is a bare number only when it counts the pages: a year or a table cell that ends a page is not one', () => {
     // A one-page essay whose last line is a year, and a table's last cell "12" on each of two pages.
     expect([...furniture([page(['Body.', 'More body.', 'Written in', '2019'])])[0]]).toEqual([]);
-    expect(furniture([page(['Uniforms cost.', 'A table:', 'Fees', '12']), page(['Trips cost too.', 'Another:', 'Trips', '12'])]).map((s) => [...s])).toEqual([[], []]);
+    expect(
+      furniture([page(['Uniforms cost.', 'A table:', 'Fees', '12']), page(['Trips cost too.', 'Another:', 'Trips', '12'])]).map((s) => [
+        ...s,
+      ]),
+    ).toEqual([[], []]);
     // Numbers that go up with the pages, from any first number, are page numbers; "1" alone on one page is too.
-    expect(furniture([page(['Uniforms cost.', 'More of it.', 'Still more.', '7']), page(['Trips cost too.', 'Another line.', 'And one more.', '8'])])
-      .map((s) => [...s])).toEqual([[3], [3]]);
+    expect(
+      furniture([
+        page(['Uniforms cost.', 'More of it.', 'Still more.', '7']),
+        page(['Trips cost too.', 'Another line.', 'And one more.', '8']),
+      ]).map((s) => [...s]),
+    ).toEqual([[3], [3]]);
     expect([...furniture([page(['Body.', 'More.', 'Again.', '1'])])[0]]).toEqual([3]);
   });
 });

@@ -20,15 +20,18 @@ const settings = propertyRuns(40);
 describe(`DOCX: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
   it('tables, lists, footnotes, text boxes and headings are marked; only a title, cover sheet, header or footer is left out, and named; the grader counts every marked word', async () => {
     let n = 0;
-    await fc.assert(fc.asyncProperty(documentModels(10), async (m) => {
-      const path = scratch(`doc-${n++}.docx`, await writeDocx(m));
-      const { value: raw } = await mammoth.extractRawText({ path });
-      const { body, excluded } = await extractText(path, MIME.docx);
-      expect(unmarked(raw, body, excluded), "words of mammoth's raw text").toEqual([]);
-      expect(unmarked(modelText(m), body, excluded), 'words the generator wrote').toEqual([]);
-      expect(invented(modelText(m), body, excluded), 'words read twice or made up').toEqual([]);
-      expect(unexpectedExclusions(excluded, allowedExclusions(m)), 'left out').toEqual([]);
-      expect(readAnswer(body, undefined).wordCount, 'the grader\'s word count').toBe(words(body).length);
-    }), settings);
+    await fc.assert(
+      fc.asyncProperty(documentModels(10), async (m) => {
+        const path = scratch(`doc-${n++}.docx`, await writeDocx(m));
+        const { value: raw } = await mammoth.extractRawText({ path });
+        const { body, excluded } = await extractText(path, MIME.docx);
+        expect(unmarked(raw, body, excluded), "words of mammoth's raw text").toEqual([]);
+        expect(unmarked(modelText(m), body, excluded), 'words the generator wrote').toEqual([]);
+        expect(invented(modelText(m), body, excluded), 'words read twice or made up').toEqual([]);
+        expect(unexpectedExclusions(excluded, allowedExclusions(m)), 'left out').toEqual([]);
+        expect(readAnswer(body, undefined).wordCount, "the grader's word count").toBe(words(body).length);
+      }),
+      settings,
+    );
   });
 });

@@ -20,22 +20,34 @@ if (!PDFTOTEXT) console.warn('SKIPPED: the PDF words property did not run: pdfto
 /** The words pdftotext finds, as drawn: the text of its word boxes (rows of level 5). */
 function pdftotextWords(path: string): string {
   const tsv = execFileSync('pdftotext', ['-tsv', '-enc', 'UTF-8', path, '-'], { encoding: 'utf8' });
-  return tsv.split('\n').slice(1).map((row) => row.split('\t')).filter((cols) => cols[0] === '5').map((cols) => cols[11]).join('\n');
+  return tsv
+    .split('\n')
+    .slice(1)
+    .map((row) => row.split('\t'))
+    .filter((cols) => cols[0] === '5')
+    .map((cols) => cols[11])
+    .join('\n');
 }
 
 /** What writePdf prints at the foot of each page. */
 const PAGE_NUMBER = /^Page \d+ of \d+$/;
 
 describe(`PDF: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
-  it.skipIf(!PDFTOTEXT)(`paragraphs, short lines, columns of cells, lists and boxes are marked; only a title, cover sheet or running header and page number is left out, and named${PDFTOTEXT ? '' : ' (SKIPPED: pdftotext is not installed)'}`, async () => {
-    let n = 0;
-    await fc.assert(fc.asyncProperty(documentModels(30), async (m) => {
-      const path = scratch(`doc-${n++}.pdf`, await writePdf(m));
-      const reference = pdftotextWords(path);
-      const { body, excluded } = await extractText(path, MIME.pdf);
-      expect(unmarked(reference, body, excluded), "words of pdftotext's text").toEqual([]);
-      expect(invented(reference, body, excluded), 'words read twice or made up').toEqual([]);
-      expect(unexpectedExclusions(excluded, allowedExclusions(m, PAGE_NUMBER)), 'left out').toEqual([]);
-    }), settings);
-  });
+  it.skipIf(!PDFTOTEXT)(
+    `paragraphs, short lines, columns of cells, lists and boxes are marked; only a title, cover sheet or running header and page number is left out, and named${PDFTOTEXT ? '' : ' (SKIPPED: pdftotext is not installed)'}`,
+    async () => {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(documentModels(30), async (m) => {
+          const path = scratch(`doc-${n++}.pdf`, await writePdf(m));
+          const reference = pdftotextWords(path);
+          const { body, excluded } = await extractText(path, MIME.pdf);
+          expect(unmarked(reference, body, excluded), "words of pdftotext's text").toEqual([]);
+          expect(invented(reference, body, excluded), 'words read twice or made up').toEqual([]);
+          expect(unexpectedExclusions(excluded, allowedExclusions(m, PAGE_NUMBER)), 'left out').toEqual([]);
+        }),
+        settings,
+      );
+    },
+  );
 });

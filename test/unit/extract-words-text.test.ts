@@ -14,7 +14,7 @@ import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.
 import { words } from '../../packages/sandbox/src/engines/grading/text.js';
 import { prepareTask, readPrepared } from '../../packages/sandbox/src/engines/work/prepare.js';
 import { allowedExclusions, documentModels } from './document-model.js';
-import { writeRtf, writeTxt, type TextLayout } from './document-writers.js';
+import { type TextLayout, writeRtf, writeTxt } from './document-writers.js';
 import { extractorFiles } from './extract-helpers.js';
 import { invented, propertyRuns, unexpectedExclusions, unmarked } from './word-audit.js';
 
@@ -22,15 +22,18 @@ const scratch = extractorFiles('kct-words-text-');
 const settings = propertyRuns(150);
 
 describe(`RTF: every word is marked or named (seed ${settings.seed}, ${settings.numRuns} documents; KCT_PROPERTY_SEED, KCT_PROPERTY_RUNS)`, () => {
-  it('tables, lists, footnotes, text boxes and headings are marked, accents as \\uN or \\\'XX; only a title, cover sheet, header or footer is left out, and named', async () => {
+  it("tables, lists, footnotes, text boxes and headings are marked, accents as \\uN or \\'XX; only a title, cover sheet, header or footer is left out, and named", async () => {
     let n = 0;
-    await fc.assert(fc.asyncProperty(documentModels(), fc.boolean(), async (m, codePage) => {
-      const { rtf, words: written } = writeRtf(m, codePage);
-      const { body, excluded } = await extractText(scratch(`doc-${n++}.rtf`, rtf), MIME.rtf);
-      expect(unmarked(written, body, excluded), 'words the generator wrote').toEqual([]);
-      expect(invented(written, body, excluded), 'words read twice or made up').toEqual([]);
-      expect(unexpectedExclusions(excluded, allowedExclusions(m)), 'left out').toEqual([]);
-    }), settings);
+    await fc.assert(
+      fc.asyncProperty(documentModels(), fc.boolean(), async (m, codePage) => {
+        const { rtf, words: written } = writeRtf(m, codePage);
+        const { body, excluded } = await extractText(scratch(`doc-${n++}.rtf`, rtf), MIME.rtf);
+        expect(unmarked(written, body, excluded), 'words the generator wrote').toEqual([]);
+        expect(invented(written, body, excluded), 'words read twice or made up').toEqual([]);
+        expect(unexpectedExclusions(excluded, allowedExclusions(m)), 'left out').toEqual([]);
+      }),
+      settings,
+    );
   });
 });
 
@@ -46,19 +49,22 @@ describe(`TXT and pasted text: every word is marked or named (seed ${settings.se
     const taskDir = mkdtempSync(join(tmpdir(), 'kct-words-task-'));
     onTestFinished(() => rmSync(taskDir, { recursive: true, force: true }));
     let n = 0;
-    await fc.assert(fc.asyncProperty(documentModels(), layouts, async (m, layout) => {
-      const text = writeTxt(m, layout);
-      const file = await extractText(scratch(`doc-${n++}.txt`, text), MIME.txt);
-      expect(unmarked(text, file.body, file.excluded), 'words of the file').toEqual([]);
-      expect(invented(text, file.body, file.excluded), 'words read twice or made up').toEqual([]);
-      expect(unexpectedExclusions(file.excluded, allowedExclusions(m)), 'left out').toEqual([]);
-      // The same text pasted as paper_content, as the task's UPLOADING stage prepares it.
-      const prepared = await prepareTask({ files: [], paperContent: text, taskDir });
-      if (!prepared.ok) throw new Error(`not prepared: ${prepared.comment}`);
-      const { answerText, notMarked = [] } = readPrepared(prepared.preparedJson, taskDir);
-      expect(unmarked(text, answerText, notMarked), 'words pasted').toEqual([]);
-      expect(invented(text, answerText, notMarked), 'words read twice or made up').toEqual([]);
-      expect(readAnswer(answerText, undefined).wordCount, "the grader's word count").toBe(words(answerText).length);
-    }), settings);
+    await fc.assert(
+      fc.asyncProperty(documentModels(), layouts, async (m, layout) => {
+        const text = writeTxt(m, layout);
+        const file = await extractText(scratch(`doc-${n++}.txt`, text), MIME.txt);
+        expect(unmarked(text, file.body, file.excluded), 'words of the file').toEqual([]);
+        expect(invented(text, file.body, file.excluded), 'words read twice or made up').toEqual([]);
+        expect(unexpectedExclusions(file.excluded, allowedExclusions(m)), 'left out').toEqual([]);
+        // The same text pasted as paper_content, as the task's UPLOADING stage prepares it.
+        const prepared = await prepareTask({ files: [], paperContent: text, taskDir });
+        if (!prepared.ok) throw new Error(`not prepared: ${prepared.comment}`);
+        const { answerText, notMarked = [] } = readPrepared(prepared.preparedJson, taskDir);
+        expect(unmarked(text, answerText, notMarked), 'words pasted').toEqual([]);
+        expect(invented(text, answerText, notMarked), 'words read twice or made up').toEqual([]);
+        expect(readAnswer(answerText, undefined).wordCount, "the grader's word count").toBe(words(answerText).length);
+      }),
+      settings,
+    );
   });
 });

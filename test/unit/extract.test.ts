@@ -92,10 +92,11 @@ describe('RTF', () => {
     expect(text).not.toMatch(/Times New Roman|make-fixtures|A\. Student|\?ve|caf\?/);
   });
 
-  it('handles \\ucN, \\\'XX code-page bytes, symbols and skipped destinations', async () => {
-    const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f1\fcharset204 Arial Cyr;}}`
-      + String.raw`{\*\unknowndest hidden}{\header page head}\pard\f0 caf\'e9 {\uc2\u8364xx} euro {\uc0\u8211}`
-      + String.raw`\ldblquote q\rdblquote\tab x\par {\f1 \'cf\'f0\'e8\'e2\'e5\'f2}\line \\ \{ \} na\u239?ve}`;
+  it("handles \\ucN, \\'XX code-page bytes, symbols and skipped destinations", async () => {
+    const rtf =
+      String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}{\f1\fcharset204 Arial Cyr;}}` +
+      String.raw`{\*\unknowndest hidden}{\header page head}\pard\f0 caf\'e9 {\uc2\u8364xx} euro {\uc0\u8211}` +
+      String.raw`\ldblquote q\rdblquote\tab x\par {\f1 \'cf\'f0\'e8\'e2\'e5\'f2}\line \\ \{ \} na\u239?ve}`;
     const { text } = await extractText(scratch('mixed.rtf', rtf), MIME.rtfText);
     expect(text).toBe('café € euro –“q”\tx\n\nПривет\n\\ { } naïve');
   });

@@ -60,9 +60,13 @@ describe('file hashes and derived keys', () => {
 
   it('change when the content changes', async () => {
     writeFileSync(join(dir, 'edit.txt'), 'first draft');
-    const before = await deriveIdempotencyKey('one-pass', {}, [{ field: 'answer_files', file: withContent(inspectFileSync(join(dir, 'edit.txt'))) }]);
+    const before = await deriveIdempotencyKey('one-pass', {}, [
+      { field: 'answer_files', file: withContent(inspectFileSync(join(dir, 'edit.txt'))) },
+    ]);
     writeFileSync(join(dir, 'edit.txt'), 'second draft');
-    const after = await deriveIdempotencyKey('one-pass', {}, [{ field: 'answer_files', file: withContent(inspectFileSync(join(dir, 'edit.txt'))) }]);
+    const after = await deriveIdempotencyKey('one-pass', {}, [
+      { field: 'answer_files', file: withContent(inspectFileSync(join(dir, 'edit.txt'))) },
+    ]);
     expect(after).not.toBe(before);
   });
 });

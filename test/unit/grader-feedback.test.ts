@@ -2,14 +2,18 @@
 // reached and the next one up, quoting the answer, advising in the rubric's terms, and saying the
 // same thing in every style. Checked on every labelled answer against its model's rubric.
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts, type GradeInput } from '../../packages/sandbox/src/engines/grader.js';
+import { type GradeInput, grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
 import { normaliseAnswer } from '../../packages/sandbox/src/engines/grading/text.js';
 import { labelledAnswers } from './grader-helpers.js';
 
 const STYLES = ['Bullet', 'Short', 'Long'] as const;
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-const cases = labelledAnswers().map((a) => ({ name: a.name, kind: a.kind, input: { ...a.model, answerText: a.text, style: 'Bullet' } as GradeInput }));
+const cases = labelledAnswers().map((a) => ({
+  name: a.name,
+  kind: a.kind,
+  input: { ...a.model, answerText: a.text, style: 'Bullet' } as GradeInput,
+}));
 
 describe('feedback on the labelled answers', () => {
   it('never says a thing is both shown and lacking', () => {
@@ -43,12 +47,25 @@ describe('feedback on the labelled answers', () => {
           if (v.fit !== 'fits') {
             // Held down as off the topic, or no level fits: the level is named without a descriptor that is untrue of this answer.
             expect(fb, `${c.name} ${v.item}`).toMatch(new RegExp(`(?:held at|closest to) level ${v.level.score}\\b`));
-            expect(fb).not.toContain(flat(v.level.descriptor).replace(/[.;]+$/, '').slice(0, 60));
+            expect(fb).not.toContain(
+              flat(v.level.descriptor)
+                .replace(/[.;]+$/, '')
+                .slice(0, 60),
+            );
           } else {
             expect(fb, `${c.name} ${v.item}`).toContain(`level ${v.level.score} (“`);
-            expect(fb).toContain(flat(v.level.descriptor).replace(/[.;]+$/, '').slice(0, 60));
+            expect(fb).toContain(
+              flat(v.level.descriptor)
+                .replace(/[.;]+$/, '')
+                .slice(0, 60),
+            );
           }
-          if (v.next) expect(fb).toContain(flat(v.next.descriptor).replace(/[.;]+$/, '').slice(0, 60));
+          if (v.next)
+            expect(fb).toContain(
+              flat(v.next.descriptor)
+                .replace(/[.;]+$/, '')
+                .slice(0, 60),
+            );
           if (v.quote) expect(fb).toContain(`“${v.quote.text}”`);
           expect(fb).toContain(v.advice);
         }
@@ -87,11 +104,12 @@ describe('feedback on the labelled answers', () => {
 
   it('says why an off-topic or copied answer is held down, on every criterion', () => {
     for (const c of cases.filter((x) => x.kind === 'off-topic' || x.kind === 'copied question')) {
-      for (const v of verdicts(c.input)) expect(v.caveat, c.name).toMatch(c.kind === 'off-topic' ? /off the (?:topic|task)/ : /copies the question/);
+      for (const v of verdicts(c.input))
+        expect(v.caveat, c.name).toMatch(c.kind === 'off-topic' ? /off the (?:topic|task)/ : /copies the question/);
     }
   });
 
-  it('reads a letter\'s greeting and sign-off as its frame, not as its opening and conclusion', () => {
+  it("reads a letter's greeting and sign-off as its frame, not as its opening and conclusion", () => {
     const letter = cases.find((c) => c.name === 'persuasive/strong-1.txt')!;
     const thesis = verdicts(letter.input).find((v) => v.item === 'Thesis & position')!;
     expect(thesis.strengths.map((s) => s.id)).toContain('position');

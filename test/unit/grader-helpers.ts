@@ -19,15 +19,29 @@ export type Marking = Omit<GradeInput, 'answerText' | 'style'> & { name: string 
 export function seededModel(modelId: number): Marking {
   const m = SEED_MODELS.find((x) => x.model_id === modelId)!;
   return {
-    name: `model ${modelId}`, questionText: m.question_text, assignmentDesc: m.assignment_desc, rubrics: m.rubrics,
-    cumMethod: m.cum_method, totalScore: m.total_score,
+    name: `model ${modelId}`,
+    questionText: m.question_text,
+    assignmentDesc: m.assignment_desc,
+    rubrics: m.rubrics,
+    cumMethod: m.cum_method,
+    totalScore: m.total_score,
   };
 }
 
 /** The seeded models that can mark (ready), one per rubric (15 is a copy of 12). */
-export const SEEDED: Marking[] = SEED_MODELS.filter((m) => m.post_status === 'ready' && m.model_id !== 15).map((m) => seededModel(m.model_id));
+export const SEEDED: Marking[] = SEED_MODELS.filter((m) => m.post_status === 'ready' && m.model_id !== 15).map((m) =>
+  seededModel(m.model_id),
+);
 
-const read = (name: string) => ({ name, mime: 'text/plain', size: 0, origin: 'file' as const, path: join(EXAMPLES, name), text: readFileSync(join(EXAMPLES, name), 'utf8'), method: 'text/plain' });
+const read = (name: string) => ({
+  name,
+  mime: 'text/plain',
+  size: 0,
+  origin: 'file' as const,
+  path: join(EXAMPLES, name),
+  text: readFileSync(join(EXAMPLES, name), 'utf8'),
+  method: 'text/plain',
+});
 
 /**
  * The model the README builds from examples/ (`kct models new examples/question-paper.pdf
@@ -41,26 +55,46 @@ export function examplesModel(): Marking {
   const q = questions.preview as QuestionsPreview;
   const r = rubrics.preview as RubricsPreview;
   return {
-    name: 'the examples model', questionText: renderQuestions(q.questions), assignmentDesc: q.assignment_desc ?? '',
-    rubrics: r.rubrics as GradeRubric[], cumMethod: 'sum', totalScore: 30,
+    name: 'the examples model',
+    questionText: renderQuestions(q.questions),
+    assignmentDesc: q.assignment_desc ?? '',
+    rubrics: r.rubrics as GradeRubric[],
+    cumMethod: 'sum',
+    totalScore: 30,
   };
 }
 
-export interface Answer { name: string; text: string }
+export interface Answer {
+  name: string;
+  text: string;
+}
 
 /** The labelled answers of test/fixtures/graded, each with its folder's model. */
 export function labelledAnswers(): (Answer & { kind: string; level: string; model: Marking })[] {
-  return readdirSync(GRADED, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => {
-    const labels = JSON.parse(readFileSync(join(GRADED, d.name, 'labels.json'), 'utf8')) as { models: number[]; answers: { file: string; kind: string; level: string }[] };
-    const model = seededModel(labels.models[0]);
-    return labels.answers.map((a) => ({ name: `${d.name}/${a.file}`, text: readFileSync(join(GRADED, d.name, a.file), 'utf8'), kind: a.kind, level: a.level, model }));
-  });
+  return readdirSync(GRADED, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => {
+      const labels = JSON.parse(readFileSync(join(GRADED, d.name, 'labels.json'), 'utf8')) as {
+        models: number[];
+        answers: { file: string; kind: string; level: string }[];
+      };
+      const model = seededModel(labels.models[0]);
+      return labels.answers.map((a) => ({
+        name: `${d.name}/${a.file}`,
+        text: readFileSync(join(GRADED, d.name, a.file), 'utf8'),
+        kind: a.kind,
+        level: a.level,
+        model,
+      }));
+    });
 }
 
 /** The real-document cases (test/fixtures/real) and the answers in examples/. */
 export function realAnswers(): Answer[] {
-  const fromDir = (dir: string, label: string) => readdirSync(dir).filter((f) => f.endsWith('.txt') && !/question-paper|rubric/.test(f))
-    .map((f) => ({ name: `${label}/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
+  const fromDir = (dir: string, label: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.txt') && !/question-paper|rubric/.test(f))
+      .map((f) => ({ name: `${label}/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
   return [...fromDir(REAL, 'real'), ...fromDir(EXAMPLES, 'examples')];
 }
 

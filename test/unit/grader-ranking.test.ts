@@ -8,20 +8,26 @@ import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { FIXTURES } from './extract-helpers.js';
 
 const LEVELS = ['bottom', 'weak', 'middling', 'strong'] as const;
-type LevelName = typeof LEVELS[number];
-interface Labels { title: string; models: number[]; answers: { file: string; level: LevelName; kind: string }[] }
+type LevelName = (typeof LEVELS)[number];
+interface Labels {
+  title: string;
+  models: number[];
+  answers: { file: string; level: LevelName; kind: string }[];
+}
 
 const GRADED = join(FIXTURES, 'graded');
-const sets = readdirSync(GRADED, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => {
-  const labels = JSON.parse(readFileSync(join(GRADED, d.name, 'labels.json'), 'utf8')) as Labels;
-  return { name: d.name, ...labels, texts: labels.answers.map((a) => readFileSync(join(GRADED, d.name, a.file), 'utf8')) };
-});
+const sets = readdirSync(GRADED, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => {
+    const labels = JSON.parse(readFileSync(join(GRADED, d.name, 'labels.json'), 'utf8')) as Labels;
+    return { name: d.name, ...labels, texts: labels.answers.map((a) => readFileSync(join(GRADED, d.name, a.file), 'utf8')) };
+  });
 
 /** Ranks from 1, ties sharing the mean of the ranks they span. */
 function ranks(xs: number[]): number[] {
   const order = xs.map((x, i) => ({ x, i })).sort((a, b) => a.x - b.x);
   const out = new Array<number>(xs.length);
-  for (let start = 0; start < order.length;) {
+  for (let start = 0; start < order.length; ) {
     let end = start;
     while (end + 1 < order.length && order[end + 1].x === order[start].x) end++;
     for (let k = start; k <= end; k++) out[order[k].i] = (start + end) / 2 + 1;
@@ -51,8 +57,13 @@ function spearman(a: number[], b: number[]): number {
 function mark(modelId: number, answerText: string) {
   const model = SEED_MODELS.find((m) => m.model_id === modelId)!;
   return grade({
-    answerText, questionText: model.question_text, assignmentDesc: model.assignment_desc, rubrics: model.rubrics,
-    cumMethod: model.cum_method, totalScore: model.total_score, style: 'Bullet',
+    answerText,
+    questionText: model.question_text,
+    assignmentDesc: model.assignment_desc,
+    rubrics: model.rubrics,
+    cumMethod: model.cum_method,
+    totalScore: model.total_score,
+    style: 'Bullet',
   });
 }
 
@@ -66,7 +77,9 @@ describe('spearman', () => {
 
 describe('the labelled answers', () => {
   it('cover every ready seeded model with at least 10 answers of every kind', () => {
-    const ready = SEED_MODELS.filter((m) => m.post_status === 'ready').map((m) => m.model_id).sort();
+    const ready = SEED_MODELS.filter((m) => m.post_status === 'ready')
+      .map((m) => m.model_id)
+      .sort();
     expect(sets.flatMap((s) => s.models).sort()).toEqual(ready);
     for (const set of sets) {
       expect(set.answers.length).toBeGreaterThanOrEqual(10);
@@ -84,7 +97,9 @@ const figures: { modelId: number; total: number; answers: Labels['answers']; sco
 afterAll(() => {
   if (!process.env.KCT_GRADER_FIGURES) return;
   const header = `| answer (expected level) | ${figures.map((f) => `${f.modelId} (/${f.total})`).join(' | ')} |`;
-  const rows = figures[0].answers.map((a, i) => `| ${a.file.replace('.txt', '')} (${a.level}) | ${figures.map((f) => f.scores[i]).join(' | ')} |`);
+  const rows = figures[0].answers.map(
+    (a, i) => `| ${a.file.replace('.txt', '')} (${a.level}) | ${figures.map((f) => f.scores[i]).join(' | ')} |`,
+  );
   const rho = `| **Spearman ρ** | ${figures.map((f) => `**${f.rho.toFixed(2)}**`).join(' | ')} |`;
   console.log([header, `|---|${figures.map(() => '---').join('|')}|`, ...rows, rho].join('\n'));
 });

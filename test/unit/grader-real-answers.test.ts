@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts, type GradeInput } from '../../packages/sandbox/src/engines/grader.js';
+import { type GradeInput, grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
 import { readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
-import { EXAMPLE_ANSWERS, EXAMPLES, examplesModel, REAL, SEEDED, seededModel, type Marking } from './grader-helpers.js';
+import { EXAMPLE_ANSWERS, EXAMPLES, examplesModel, type Marking, REAL, SEEDED, seededModel } from './grader-helpers.js';
 
 const letter = readFileSync(join(EXAMPLES, 'homework-letter.txt'), 'utf8');
 const weak = readFileSync(join(REAL, 'weak-uniforms.txt'), 'utf8');
@@ -14,7 +14,8 @@ const scanned = readFileSync(join(REAL, 'ocr-uniforms.txt'), 'utf8');
 const mark = (m: Marking, answerText: string, style: GradeInput['style'] = 'Bullet'): GradeInput => ({ ...m, answerText, style });
 const offTopic = (m: Marking, text: string) => verdicts(mark(m, text)).some((v) => /off the (?:topic|task)/.test(v.caveat ?? ''));
 /** Whether a level's descriptor says there is no position at all. */
-const deniesPosition = (descriptor: string) => readClaims(descriptor).some((c) => c.length === 1 && c[0].feature === 'position' && !c[0].holds);
+const deniesPosition = (descriptor: string) =>
+  readClaims(descriptor).some((c) => c.length === 1 && c[0].feature === 'position' && !c[0].holds);
 
 describe('the homework letter, against the model the README builds from examples/', () => {
   const model = examplesModel();
@@ -28,7 +29,11 @@ describe('the homework letter, against the model the README builds from examples
 
   it('recognises its reply to the opposing view', () => {
     const vs = verdicts(mark(model, letter));
-    for (const v of vs) expect(v.gaps.map((g) => g.text), v.item).not.toContain('a reply to the opposing view');
+    for (const v of vs)
+      expect(
+        v.gaps.map((g) => g.text),
+        v.item,
+      ).not.toContain('a reply to the opposing view');
     expect(vs.flatMap((v) => v.strengths.map((s) => s.id))).toContain('counter');
   });
 });
@@ -53,7 +58,11 @@ describe('an answer that states its position in its first sentence', () => {
       for (const v of verdicts(mark(m, text))) {
         // A level is quoted only when it fits; whatever is named, it never says there is no position.
         if (v.fit === 'fits') expect(deniesPosition(v.level.descriptor), `${m.name} “${v.item}”: ${v.level.descriptor}`).toBe(false);
-        expect(grade(mark(m, text)).evaluation.map((e) => e.feedback).join('\n')).not.toMatch(/No identifiable position/i);
+        expect(
+          grade(mark(m, text))
+            .evaluation.map((e) => e.feedback)
+            .join('\n'),
+        ).not.toMatch(/No identifiable position/i);
       }
     }
     const thesis = verdicts(mark(seededModel(12), text)).find((v) => v.item === 'Thesis & position')!;
@@ -67,7 +76,8 @@ describe('quotations that prove what they are cited for', () => {
       for (const v of verdicts(mark(m, weak))) {
         if (!v.quote || v.quote.problem) continue;
         const proves = v.strengths.find((s) => s.text === v.quote!.finding)!.id;
-        if (['vocabulary', 'accuracy', 'register', 'variety'].includes(proves)) expect(v.quote.text, `${m.name} “${v.item}”`).not.toMatch(/alot|diffrent|comfterble|bullyed|doesnt/i);
+        if (['vocabulary', 'accuracy', 'register', 'variety'].includes(proves))
+          expect(v.quote.text, `${m.name} “${v.item}”`).not.toMatch(/alot|diffrent|comfterble|bullyed|doesnt/i);
       }
     }
     const language = verdicts(mark(seededModel(12), weak)).find((v) => v.item === 'Language & conventions')!;

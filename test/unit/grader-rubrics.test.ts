@@ -23,14 +23,17 @@ Total: 20`;
 5-6: Strong, relevant evidence for every point.
 3–4 marks: Some evidence, not always explained.
 1-2: Little or no evidence.`;
-    expect(rubricsFromText(text)).toEqual([{
-      item: 'Evidence', max_score: 6,
-      levels: [
-        { score: 6, descriptor: 'Strong, relevant evidence for every point.' },
-        { score: 4, descriptor: 'Some evidence, not always explained.' },
-        { score: 2, descriptor: 'Little or no evidence.' },
-      ],
-    }]);
+    expect(rubricsFromText(text)).toEqual([
+      {
+        item: 'Evidence',
+        max_score: 6,
+        levels: [
+          { score: 6, descriptor: 'Strong, relevant evidence for every point.' },
+          { score: 4, descriptor: 'Some evidence, not always explained.' },
+          { score: 2, descriptor: 'Little or no evidence.' },
+        ],
+      },
+    ]);
   });
 
   it('takes the maximum from the levels when a heading has none', () => {
@@ -46,7 +49,9 @@ Argument
 Excellent (4): convincing argument.
 Weak (1): no clear argument.`;
     expect(rubricsFromText(text).map((r) => [r.item, r.max_score, r.levels?.length])).toEqual([
-      ['Content', 5, 2], ['Language', 6, 2], ['Argument', 4, 2],
+      ['Content', 5, 2],
+      ['Language', 6, 2],
+      ['Argument', 4, 2],
     ]);
   });
 
@@ -64,16 +69,19 @@ Weak (1): no clear argument.`;
 
   it('reads tables without a header and tab-separated rows', () => {
     expect(rubricsFromText('| Organisation | 5 |\n| Use of evidence | 6 |')).toEqual([
-      { item: 'Organisation', max_score: 5 }, { item: 'Use of evidence', max_score: 6 },
+      { item: 'Organisation', max_score: 5 },
+      { item: 'Use of evidence', max_score: 6 },
     ]);
     expect(rubricsFromText('Criterion\tMax\nThesis\t5\nEvidence\t10')).toEqual([
-      { item: 'Thesis', max_score: 5 }, { item: 'Evidence', max_score: 10 },
+      { item: 'Thesis', max_score: 5 },
+      { item: 'Evidence', max_score: 10 },
     ]);
   });
 
   it('reads bold markdown bullets and "out of" maxima', () => {
     expect(rubricsFromText('- **Thesis** (4 pts) — clear claim\n- **Counterargument** (out of 3)')).toEqual([
-      { item: 'Thesis', max_score: 4, description: 'clear claim' }, { item: 'Counterargument', max_score: 3 },
+      { item: 'Thesis', max_score: 4, description: 'clear claim' },
+      { item: 'Counterargument', max_score: 3 },
     ]);
   });
 
@@ -95,7 +103,8 @@ to the position.
 5: Formal register`;
     expect(rubricsFromText(text)).toEqual([
       {
-        item: 'Organisation', max_score: 5,
+        item: 'Organisation',
+        max_score: 5,
         description: 'Letter format, an opening, body paragraphs with one main idea each, and a conclusion; transitions guide the reader.',
         levels: [
           { score: 5, descriptor: 'Logical paragraphs, purposeful transitions and a conclusion that returns to the position.' },

@@ -1,25 +1,35 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { creditCost, grade, verdicts, type GradeInput, type GradeRubric } from '../../packages/sandbox/src/engines/grader.js';
+import { creditCost, type GradeInput, type GradeRubric, grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
 import { stem } from '../../packages/sandbox/src/engines/grading/text.js';
 import { FIXTURES } from './extract-helpers.js';
 
 const strong = readFileSync(join(FIXTURES, '..', '..', 'examples', 'sample-essay.txt'), 'utf8');
 const fixtureEssay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const weak = readFileSync(join(FIXTURES, 'short.txt'), 'utf8');
-const middling = 'I think schools should have uniforms. Uniforms are good because everyone looks the same and nobody gets '
-  + 'bullied for clothes. They also save money for parents. Some people do not like them but I think they are good. '
-  + 'So schools should have uniforms.';
-const offTopic = 'My summer holiday was great. We went to the beach and swam in the sea every day, and in the evening we '
-  + 'ate ice cream in the harbour. My brother caught a crab and my sister built a huge sandcastle. It rained only once, '
-  + 'so we visited a museum about ships and learned how sailors lived long ago.';
+const middling =
+  'I think schools should have uniforms. Uniforms are good because everyone looks the same and nobody gets ' +
+  'bullied for clothes. They also save money for parents. Some people do not like them but I think they are good. ' +
+  'So schools should have uniforms.';
+const offTopic =
+  'My summer holiday was great. We went to the beach and swam in the sea every day, and in the evening we ' +
+  'ate ice cream in the harbour. My brother caught a crab and my sister built a huge sandcastle. It rained only once, ' +
+  'so we visited a museum about ships and learned how sailors lived long ago.';
 
 const question = 'Should schools require students to wear uniforms? Argue your position with reasons and evidence.';
 const rubrics: GradeRubric[] = [
   { item: 'Thesis and position', max_score: 5, description: 'States a clear position on whether schools should require uniforms.' },
-  { item: 'Evidence and reasoning', max_score: 10, description: 'Supports each reason about uniforms, cost and bullying with examples, facts or quotations.' },
-  { item: 'Organisation', max_score: 5, description: 'Logical paragraphs with an introduction, body and conclusion, linked by transitions.' },
+  {
+    item: 'Evidence and reasoning',
+    max_score: 10,
+    description: 'Supports each reason about uniforms, cost and bullying with examples, facts or quotations.',
+  },
+  {
+    item: 'Organisation',
+    max_score: 5,
+    description: 'Logical paragraphs with an introduction, body and conclusion, linked by transitions.',
+  },
   { item: 'Language and style', max_score: 5, description: 'Precise vocabulary, varied sentences and correct grammar.' },
 ];
 const base: GradeInput = { answerText: strong, questionText: question, rubrics, cumMethod: 'sum', totalScore: 25, style: 'Bullet' };
@@ -35,7 +45,12 @@ describe('grade', () => {
   });
 
   it('keeps every score within [0, max] in steps of 0.5, and the total within [0, totalScore]', () => {
-    const odd: GradeRubric[] = [...rubrics, { item: 'Tiny', max_score: 1 }, { item: 'Huge', max_score: 100 }, { item: 'Nothing', max_score: 0 }];
+    const odd: GradeRubric[] = [
+      ...rubrics,
+      { item: 'Tiny', max_score: 1 },
+      { item: 'Huge', max_score: 100 },
+      { item: 'Nothing', max_score: 0 },
+    ];
     for (const answerText of [strong, fixtureEssay, middling, weak, offTopic, 'x', strong.repeat(30)]) {
       for (const cumMethod of ['sum', 'average'] as const) {
         const out = grade({ ...base, answerText, rubrics: odd, cumMethod, totalScore: 40 });
@@ -98,7 +113,11 @@ describe('grade', () => {
   });
 
   it('names what the criterion lists as phrases, and advises in those terms, never with a bare keyword', () => {
-    const listing: GradeRubric = { item: 'Costs and fairness', max_score: 6, description: 'Discusses the effects of uniforms (the cost to families, bullying, comfort in hot weather).' };
+    const listing: GradeRubric = {
+      item: 'Costs and fairness',
+      max_score: 6,
+      description: 'Discusses the effects of uniforms (the cost to families, bullying, comfort in hot weather).',
+    };
     const [v] = verdicts({ ...base, answerText: middling, rubrics: [listing], totalScore: 6 });
     const coverage = v.result!.signals.find((s) => s.id === 'coverage')!;
     expect(coverage.found).toContain('bullying');
@@ -140,8 +159,13 @@ describe('grade', () => {
 
   it('names the level descriptor reached and the next one up', () => {
     const leveled: GradeRubric = {
-      item: 'Evidence', max_score: 6,
-      levels: [{ score: 6, descriptor: 'Strong, relevant evidence' }, { score: 4, descriptor: 'Some evidence' }, { score: 2, descriptor: 'Little evidence' }],
+      item: 'Evidence',
+      max_score: 6,
+      levels: [
+        { score: 6, descriptor: 'Strong, relevant evidence' },
+        { score: 4, descriptor: 'Some evidence' },
+        { score: 2, descriptor: 'Little evidence' },
+      ],
     };
     for (const style of ['Bullet', 'Short', 'Long'] as const) {
       const e = grade({ ...base, rubrics: [leveled], totalScore: 6, style }).evaluation[0];
@@ -159,11 +183,14 @@ describe('grade', () => {
 
   it('takes an earlier comment into account and says so', () => {
     const without = grade(base).evaluation[2];
-    const withPrior = grade({ ...base, currentFeedbacks: [{ item: 'ORGANISATION', comment: 'The conclusion is rushed.', score: 1 }] }).evaluation[2];
+    const withPrior = grade({ ...base, currentFeedbacks: [{ item: 'ORGANISATION', comment: 'The conclusion is rushed.', score: 1 }] })
+      .evaluation[2];
     expect(withPrior.feedback).toContain('The conclusion is rushed.');
     expect(withPrior.feedback).toMatch(/taken into account/);
     expect(withPrior.score).toBeLessThan(without.score);
-    expect(grade(base).evaluation[0]).toEqual(grade({ ...base, currentFeedbacks: [{ item: 'Organisation', comment: 'x', score: 1 }] }).evaluation[0]);
+    expect(grade(base).evaluation[0]).toEqual(
+      grade({ ...base, currentFeedbacks: [{ item: 'Organisation', comment: 'x', score: 1 }] }).evaluation[0],
+    );
   });
 
   it('marks an empty rubric as one Overall criterion worth totalScore', () => {

@@ -1,14 +1,29 @@
 // kct's own hints for API errors (src/cli/core/hints.ts): kct commands, not API routes.
 import { describe, expect, it } from 'vitest';
-import { ApiError, CONNECTION_ADVICE, ConnectionError, CredentialsError, KctError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
-import { assertSendableKey } from '../../packages/kct/src/client/client.js';
+import {
+  ApiError,
+  CONNECTION_ADVICE,
+  ConnectionError,
+  CredentialsError,
+  KctError,
+  ServerStoppedAnsweringError,
+  WatchTimeoutError,
+} from '../../packages/kct/src/api/errors.js';
 import { cliHint } from '../../packages/kct/src/cli/core/hints.js';
+import { assertSendableKey } from '../../packages/kct/src/client/client.js';
 
-const api = (status: number, message: string, errorCode?: string) => ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
+const api = (status: number, message: string, errorCode?: string) =>
+  ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
 
 describe('cliHint', () => {
   it('a model id used as an assignment id names kct assign and kct one-pass', () => {
-    const hint = cliHint(api(404, 'There is no assignment 12, but there is a model 12: 12 is a model_id. POST /evaluations needs an assignment_id from POST /assignments.', 'assignment_not_found'));
+    const hint = cliHint(
+      api(
+        404,
+        'There is no assignment 12, but there is a model 12: 12 is a model_id. POST /evaluations needs an assignment_id from POST /assignments.',
+        'assignment_not_found',
+      ),
+    );
     expect(hint).toContain('12 is a model id');
     expect(hint).toContain('kct assign --model 12');
     expect(hint).toContain('kct one-pass <file> --model 12');
@@ -35,8 +50,13 @@ describe('cliHint', () => {
     expect(cliHint(api(503, 'Busy.'))).toContain('never charged twice');
   });
 
-  it('leaves an error with its own suggestion, and errors that are not kct\'s, alone', () => {
-    const own = ApiError.from(401, undefined, { message: 'nope', method: 'GET', url: 'http://x/v1/credits' }, { suggestion: 'Use the other key.' });
+  it("leaves an error with its own suggestion, and errors that are not kct's, alone", () => {
+    const own = ApiError.from(
+      401,
+      undefined,
+      { message: 'nope', method: 'GET', url: 'http://x/v1/credits' },
+      { suggestion: 'Use the other key.' },
+    );
     expect(cliHint(own)).toBeUndefined();
     expect(cliHint(api(400, 'Bad field.'))).toBeUndefined();
     expect(cliHint(new Error('x'))).toBeUndefined();
@@ -65,23 +85,32 @@ describe('library suggestions are neutral; the CLI words come from cliHint', () 
   });
 
   it('a refused connection names kct config; a server that stopped answering keeps its own advice', () => {
-    const refused = new ConnectionError('cannot reach http://127.0.0.1:9/v1 (connection refused)', false, { suggestion: CONNECTION_ADVICE });
+    const refused = new ConnectionError('cannot reach http://127.0.0.1:9/v1 (connection refused)', false, {
+      suggestion: CONNECTION_ADVICE,
+    });
     expect(cliHint(refused)).toContain('kct config get base_url');
     expect(cliHint(new ServerStoppedAnsweringError(['t_1'], refused))).toBeUndefined();
   });
 
   it('base-URL advice names the flag, the variable and kct config', () => {
-    const error = ApiError.from(404, undefined, { message: 'HTTP 404' }, { suggestion: 'Check that http://h/v1 is the root of the API (the baseUrl option).' });
+    const error = ApiError.from(
+      404,
+      undefined,
+      { message: 'HTTP 404' },
+      { suggestion: 'Check that http://h/v1 is the root of the API (the baseUrl option).' },
+    );
     expect(cliHint(error)).toBe('Check that http://h/v1 is the root of the API (--base-url, KCT_BASE_URL, or `kct config set base_url`).');
   });
 
   it('a refused redirect: kct says how to store the new base URL', () => {
-    const error = new KctError('redirect_refused', 'moved', { suggestion: 'If the API moved, use its new base URL: https://new.example/v1' });
+    const error = new KctError('redirect_refused', 'moved', {
+      suggestion: 'If the API moved, use its new base URL: https://new.example/v1',
+    });
     expect(cliHint(error)).toBe('If the API moved, set the new base URL: kct config set base_url https://new.example/v1');
   });
 });
 
-describe('a command\'s own suggestion wins over the CLI table', () => {
+describe("a command's own suggestion wins over the CLI table", () => {
   it('a watch timeout whose command set its advice keeps it', () => {
     const error = new WatchTimeoutError(['m_7'], 300);
     Object.defineProperty(error, 'suggestion', { value: 'It keeps training. Check it with `kct models show 7`.' });

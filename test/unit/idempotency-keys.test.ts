@@ -51,10 +51,15 @@ describe('submissionKey', () => {
     expect(derived).toMatch(/^kct-[0-9a-f]{40}$/);
     expect(await submissionKey({ kind: 'derived' }, { endpoint: 'one-pass', fields, identity: 'b.txt' })).toBe(derived);
     expect(await submissionKey({ kind: 'base', base: 'k' }, { endpoint: 'one-pass', fields, identity: 'a.txt' })).toBe('k-a.txt');
-    expect(await submissionKey({ kind: 'base', base: 'k' }, { endpoint: 'one-pass', fields: { ...fields, paper_content: 'changed' }, identity: 'a.txt' })).toBe('k-a.txt');
+    expect(
+      await submissionKey(
+        { kind: 'base', base: 'k' },
+        { endpoint: 'one-pass', fields: { ...fields, paper_content: 'changed' }, identity: 'a.txt' },
+      ),
+    ).toBe('k-a.txt');
   });
 
-  it('a batch\'s identity is its items\' identities, in order', () => {
+  it("a batch's identity is its items' identities, in order", () => {
     expect(batchIdentity(['a.txt', 'b.txt'])).toBe(batchIdentity(['a.txt', 'b.txt']));
     expect(batchIdentity(['a.txt', 'b.txt'])).not.toBe(batchIdentity(['b.txt', 'a.txt']));
     expect(batchIdentity(['a.txt'])).toMatch(/^batch-[0-9a-f]{32}$/);

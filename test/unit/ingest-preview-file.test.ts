@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { CreateModelRequest } from '../../packages/kct/src/api/schemas.js';
 import {
-  buildModelRequest, previewHeader, questionsFileContent, readQuestionsFile, readRubricsFile, renderPreviewFile, rubricsFileContent,
+  buildModelRequest,
+  previewHeader,
+  questionsFileContent,
+  readQuestionsFile,
+  readRubricsFile,
+  renderPreviewFile,
+  rubricsFileContent,
 } from '../../packages/kct/src/cli/models/preview-file.js';
 
 let dir: string;
@@ -85,18 +91,34 @@ describe('reading preview files', () => {
 
   it('flags win over the files', async () => {
     const plan = await buildModelRequest({
-      questions: await write('q2.yaml', QUESTIONS), rubrics: await write('r2.yaml', RUBRICS),
-      name: 'Other', desc: 'Other desc', subject: 'English', totalScore: 10, cumMethod: 'average',
+      questions: await write('q2.yaml', QUESTIONS),
+      rubrics: await write('r2.yaml', RUBRICS),
+      name: 'Other',
+      desc: 'Other desc',
+      subject: 'English',
+      totalScore: 10,
+      cumMethod: 'average',
     });
-    expect(plan.request).toMatchObject({ assignment_name: 'Other', assignment_desc: 'Other desc', project_subject: 'English', total_score: 10, cum_method: 'average' });
+    expect(plan.request).toMatchObject({
+      assignment_name: 'Other',
+      assignment_desc: 'Other desc',
+      project_subject: 'English',
+      total_score: 10,
+      cum_method: 'average',
+    });
     expect(plan.warnings).toEqual([]);
   });
 
   it('points at the line, column and field of each schema problem, in line order', async () => {
-    const bad = RUBRICS.replace('max_score: 15', 'max_score: fifteen').replace('  - item: Language\n', '  - item: Language\n    weight: 2\n').replace('cum_method: sum', 'cum_method: median');
-    const message = await problemsOf(readRubricsFile(await write('bad.yaml', bad)).then((r) => {
-      if (r.problems.length) throw new UsageError(r.problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.field}: ${p.message}`).join('\n'));
-    }));
+    const bad = RUBRICS.replace('max_score: 15', 'max_score: fifteen')
+      .replace('  - item: Language\n', '  - item: Language\n    weight: 2\n')
+      .replace('cum_method: sum', 'cum_method: median');
+    const message = await problemsOf(
+      readRubricsFile(await write('bad.yaml', bad)).then((r) => {
+        if (r.problems.length)
+          throw new UsageError(r.problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.field}: ${p.message}`).join('\n'));
+      }),
+    );
     expect(message).toContain('bad.yaml:3:13: cum_method: expected one of "sum"|"average"');
     expect(message).toContain('bad.yaml:8:16: rubrics[1].max_score: expected number, received string');
     expect(message).toContain('bad.yaml:16:5: rubrics[2].weight: unknown field "weight"');
@@ -109,16 +131,27 @@ describe('reading preview files', () => {
   });
 
   it('explains a total that the maxima do not reach, which way and by how much, at the total_score line', async () => {
-    const message = await problemsOf(buildModelRequest({ questions: await write('q3.yaml', QUESTIONS), rubrics: await write('r3.yaml', RUBRICS.replace('total_score: 30', 'total_score: 32')) }));
-    expect(message).toMatch(/r3\.yaml:2:14: total_score: the criterion maxima add up to 30, 2 less than total_score 32 \(cum_method sum\): raise the max_score values by 2 in all, or set total_score to 30/);
-    const over = await problemsOf(buildModelRequest({ questions: await write('q4.yaml', QUESTIONS), rubrics: await write('r4.yaml', RUBRICS), totalScore: 25 }));
+    const message = await problemsOf(
+      buildModelRequest({
+        questions: await write('q3.yaml', QUESTIONS),
+        rubrics: await write('r3.yaml', RUBRICS.replace('total_score: 30', 'total_score: 32')),
+      }),
+    );
+    expect(message).toMatch(
+      /r3\.yaml:2:14: total_score: the criterion maxima add up to 30, 2 less than total_score 32 \(cum_method sum\): raise the max_score values by 2 in all, or set total_score to 30/,
+    );
+    const over = await problemsOf(
+      buildModelRequest({ questions: await write('q4.yaml', QUESTIONS), rubrics: await write('r4.yaml', RUBRICS), totalScore: 25 }),
+    );
     expect(over).toMatch(/--total-score 25: the criterion maxima add up to 30, 5 more than total_score 25/);
   });
 
   it('reports cross-field problems: duplicate criteria and numbers, levels above the maximum, missing name', async () => {
     const rubrics = RUBRICS.replace('item: Language', 'item: argument').replace('- score: 15\n', '- score: 16\n');
     const questions = QUESTIONS.replace('number: "2"', 'number: "1"').replace('assignment_name: Homework letter\n', '');
-    const message = await problemsOf(buildModelRequest({ questions: await write('q5.yaml', questions), rubrics: await write('r5.yaml', rubrics) }));
+    const message = await problemsOf(
+      buildModelRequest({ questions: await write('q5.yaml', questions), rubrics: await write('r5.yaml', rubrics) }),
+    );
     expect(message).toMatch(/^4 problems in .*q5\.yaml and .*r5\.yaml:/);
     expect(message).toMatch(/q5\.yaml:1:1: assignment_name: is missing: add it to the file, or pass --name/);
     expect(message).toMatch(/q5\.yaml:\d+:\d+: questions\[1\]\.number: "1" is also the number of question 1/);
@@ -142,7 +175,8 @@ describe('reading preview files', () => {
 
 describe('writing preview files', () => {
   const preview = {
-    assignment_name: 'Paper', assignment_desc: null,
+    assignment_name: 'Paper',
+    assignment_desc: null,
     questions: [{ number: '1', text: 'Line one\nLine two', marks: 4, sub_questions: [{ number: 'a', text: 'Part', marks: 4 }] }],
     source_files: [{ name: 'paper.pdf', method: 'pdf/text' }],
     warnings: ['No marks were found for question 2.'],
@@ -161,9 +195,12 @@ describe('writing preview files', () => {
     expect(back.data?.questions).toEqual(preview.questions);
   });
 
-  it('writes JSON for .json, and a rubrics file takes the flags\' total and method', async () => {
+  it("writes JSON for .json, and a rubrics file takes the flags' total and method", async () => {
     const path = join(dir, 'out.json');
-    const content = rubricsFileContent({ rubrics: [{ item: 'A', max_score: 2, levels: [] }], total_score: 2, cum_method: 'sum' }, { totalScore: 4, cumMethod: 'average' });
+    const content = rubricsFileContent(
+      { rubrics: [{ item: 'A', max_score: 2, levels: [] }], total_score: 2, cum_method: 'sum' },
+      { totalScore: 4, cumMethod: 'average' },
+    );
     const text = renderPreviewFile(path, content);
     expect(JSON.parse(text)).toEqual({ kind: 'rubrics', total_score: 4, cum_method: 'average', rubrics: [{ item: 'A', max_score: 2 }] });
     await writeFile(path, text);

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applySpecification, mergePapers, namedQuestion, questionsFromText, renderQuestions, splitPaper, takeMarks } from '../../packages/sandbox/src/ingest/questions.js';
+import {
+  applySpecification,
+  mergePapers,
+  namedQuestion,
+  questionsFromText,
+  renderQuestions,
+  splitPaper,
+  takeMarks,
+} from '../../packages/sandbox/src/ingest/questions.js';
 
 const EXAMPLE = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'question-paper.txt'), 'utf8');
 
@@ -12,7 +20,14 @@ describe('questionsFromText', () => {
     expect(paper.stated_total).toBe(30);
     expect(paper.warnings).toEqual([]);
     expect(paper.questions.map((q) => [q.number, q.marks, q.sub_questions?.map((s) => [s.number, s.marks])])).toEqual([
-      ['1', 5, [['a', 2], ['b', 3]]],
+      [
+        '1',
+        5,
+        [
+          ['a', 2],
+          ['b', 3],
+        ],
+      ],
       ['2', 25, undefined],
     ]);
     const [one, two] = paper.questions;
@@ -156,8 +171,12 @@ describe('specification', () => {
 
 describe('renderQuestions', () => {
   it('writes one line per question and part, with marks', () => {
-    expect(renderQuestions([{ number: '1', text: 'Read.', marks: 5, sub_questions: [{ number: 'a', text: 'Name two.', marks: 2 }] }, { number: '2', text: 'Write.', marks: 1 }]))
-      .toBe('1. Read.\n(a) Name two. [2 marks]\n2. Write. [1 mark]');
+    expect(
+      renderQuestions([
+        { number: '1', text: 'Read.', marks: 5, sub_questions: [{ number: 'a', text: 'Name two.', marks: 2 }] },
+        { number: '2', text: 'Write.', marks: 1 },
+      ]),
+    ).toBe('1. Read.\n(a) Name two. [2 marks]\n2. Write. [1 mark]');
   });
 });
 
@@ -185,13 +204,22 @@ describe('mergePapers (several files, in the order sent)', () => {
 
   it('renumbers a second paper whose numbering starts again', () => {
     const merged = mergePapers([split('a.txt', '1. First. [1 mark]'), split('b.txt', '1. Other. [2 marks]\n2. More. [3 marks]')]);
-    expect(merged.questions.map((q) => [q.number, q.text])).toEqual([['1', 'First.'], ['2', 'Other.'], ['3', 'More.']]);
+    expect(merged.questions.map((q) => [q.number, q.text])).toEqual([
+      ['1', 'First.'],
+      ['2', 'Other.'],
+      ['3', 'More.'],
+    ]);
     expect(merged.warnings[0]).toMatch(/"b.txt" numbers its questions from 1 again; they were renumbered 2-3/);
   });
 
   it('adds a file without numbering (an extract, a continuation) to the last question', () => {
-    const merged = mergePapers([split('paper.txt', '1. Read the extract and comment on its tone. [10 marks]'), split('extract.txt', 'The sea was angry that night.')]);
-    expect(merged.questions).toEqual([{ number: '1', text: 'Read the extract and comment on its tone.\nThe sea was angry that night.', marks: 10 }]);
+    const merged = mergePapers([
+      split('paper.txt', '1. Read the extract and comment on its tone. [10 marks]'),
+      split('extract.txt', 'The sea was angry that night.'),
+    ]);
+    expect(merged.questions).toEqual([
+      { number: '1', text: 'Read the extract and comment on its tone.\nThe sea was angry that night.', marks: 10 },
+    ]);
     expect(merged.warnings).toEqual([]);
   });
 });

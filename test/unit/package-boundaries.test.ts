@@ -8,19 +8,21 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Every import specifier of every source file under a folder, as "file: specifier". */
 function imports(dir: string): { file: string; specifier: string; target?: string }[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')).flatMap((name) => {
-    const file = join(dir, name);
-    const text = readFileSync(file, 'utf8');
-    return [...text.matchAll(/(?:from\s+|import\(\s*)['"]([^'"]+)['"]/g)].map(([, specifier]) => ({
-      file: relative(ROOT, file),
-      specifier,
-      ...(specifier.startsWith('.') ? { target: relative(ROOT, resolve(dirname(file), specifier)) } : {}),
-    }));
-  });
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))
+    .flatMap((name) => {
+      const file = join(dir, name);
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(/(?:from\s+|import\(\s*)['"]([^'"]+)['"]/g)].map(([, specifier]) => ({
+        file: relative(ROOT, file),
+        specifier,
+        ...(specifier.startsWith('.') ? { target: relative(ROOT, resolve(dirname(file), specifier)) } : {}),
+      }));
+    });
 }
 
 describe('package boundaries', () => {
-  it('the sandbox imports only kct\'s contract from kct, and nothing of kct by path', () => {
+  it("the sandbox imports only kct's contract from kct, and nothing of kct by path", () => {
     const sandbox = [...imports(join(ROOT, 'packages', 'sandbox', 'src')), ...imports(join(ROOT, 'packages', 'sandbox', 'bin'))];
     const wrong = sandbox.filter(({ file, specifier, target }) => {
       if (target !== undefined) return !target.startsWith(join('packages', 'sandbox'));
@@ -32,6 +34,11 @@ describe('package boundaries', () => {
 
   it('kct never imports the sandbox, by path or by name', () => {
     const kct = [...imports(join(ROOT, 'packages', 'kct', 'src')), ...imports(join(ROOT, 'packages', 'kct', 'bin'))];
-    expect(kct.filter(({ specifier, target }) => specifier === 'kct-sandbox' || specifier.startsWith('kct-sandbox/') || (target?.startsWith(join('packages', 'sandbox')) ?? false))).toEqual([]);
+    expect(
+      kct.filter(
+        ({ specifier, target }) =>
+          specifier === 'kct-sandbox' || specifier.startsWith('kct-sandbox/') || (target?.startsWith(join('packages', 'sandbox')) ?? false),
+      ),
+    ).toEqual([]);
   });
 });

@@ -3,7 +3,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POLL_MAX_MS } from '../../packages/kct/src/api/limits.js';
 import { pollSchedule } from '../../packages/kct/src/client/poll.js';
-import { finishEstimate, firstLook, nextLook, pollPolicy, requestBound, sentinelDue, watchdogAt } from '../../packages/kct/src/client/poll-policy.js';
+import {
+  finishEstimate,
+  firstLook,
+  nextLook,
+  pollPolicy,
+  requestBound,
+  sentinelDue,
+  watchdogAt,
+} from '../../packages/kct/src/client/poll-policy.js';
 import { QueueModel } from '../../packages/kct/src/client/queue-model.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
@@ -48,12 +56,21 @@ describe('nextLook', () => {
 
   it('property: never before notBefore; a running task never later than notBefore or a slowest poll after it was seen', () => {
     fc.assert(
-      fc.property(fc.boolean(), fc.nat(1e6), fc.nat(1e5), fc.nat(500), fc.option(fc.double({ min: 1e-6, max: 1, noNaN: true }), { nil: undefined }), fc.nat(1e6), fc.boolean(), (queued, seenAt, wait, pos, rate, runMs, isAnchor) => {
-        const task = { queued, seen: { seenAt, pos: queued ? pos : undefined, queuedAt: seenAt }, weight: 1, notBefore: seenAt + wait };
-        const at = nextLook(task, model(rate, runMs, rate === undefined ? undefined : seenAt), policy, { isAnchor, ahead: false });
-        expect(at).toBeGreaterThanOrEqual(task.notBefore);
-        if (!queued) expect(at).toBeLessThanOrEqual(Math.max(task.notBefore, seenAt + policy.runningEveryMs));
-      }),
+      fc.property(
+        fc.boolean(),
+        fc.nat(1e6),
+        fc.nat(1e5),
+        fc.nat(500),
+        fc.option(fc.double({ min: 1e-6, max: 1, noNaN: true }), { nil: undefined }),
+        fc.nat(1e6),
+        fc.boolean(),
+        (queued, seenAt, wait, pos, rate, runMs, isAnchor) => {
+          const task = { queued, seen: { seenAt, pos: queued ? pos : undefined, queuedAt: seenAt }, weight: 1, notBefore: seenAt + wait };
+          const at = nextLook(task, model(rate, runMs, rate === undefined ? undefined : seenAt), policy, { isAnchor, ahead: false });
+          expect(at).toBeGreaterThanOrEqual(task.notBefore);
+          if (!queued) expect(at).toBeLessThanOrEqual(Math.max(task.notBefore, seenAt + policy.runningEveryMs));
+        },
+      ),
       { numRuns: propertyRuns(300), seed: propertySeed(23) },
     );
   });
@@ -61,11 +78,15 @@ describe('nextLook', () => {
 
 describe('firstLook', () => {
   it('behind a queued task whose queue was never seen moving: not until it moves', () => {
-    expect(firstLook({ kind: 'queued', at: 0, pos: 5, weight: 1, between: 3 }, model(undefined), { ahead: false, sweepWidth: 1 })).toBe(Infinity);
+    expect(firstLook({ kind: 'queued', at: 0, pos: 5, weight: 1, between: 3 }, model(undefined), { ahead: false, sweepWidth: 1 })).toBe(
+      Infinity,
+    );
   });
 
   it('behind a queued task: after the queue drained to it and it ran', () => {
-    expect(firstLook({ kind: 'queued', at: 0, pos: 5, weight: 1, between: 3 }, model(0.001, 2_000), { ahead: false, sweepWidth: 1 })).toBe(10_000);
+    expect(firstLook({ kind: 'queued', at: 0, pos: 5, weight: 1, between: 3 }, model(0.001, 2_000), { ahead: false, sweepWidth: 1 })).toBe(
+      10_000,
+    );
   });
 
   it('behind a task seen final: spaced by the drain rate, or now while the service is ahead', () => {

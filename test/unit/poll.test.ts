@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../packages/kct/src/api/errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  InterruptedError,
+  ServerStoppedAnsweringError,
+  WatchTimeoutError,
+} from '../../packages/kct/src/api/errors.js';
 import type { StatusSnapshot } from '../../packages/kct/src/api/schemas.js';
-import { TaskPoller, isTransient, nextInterval, pollSchedule, watchTasks, type StatusFetcher } from '../../packages/kct/src/client/poll.js';
+import { isTransient, nextInterval, pollSchedule, type StatusFetcher, TaskPoller, watchTasks } from '../../packages/kct/src/client/poll.js';
 
 /** A virtual clock: sleeping advances it at once. */
 function fakeClock() {
@@ -159,7 +165,12 @@ describe('watchTasks: what is final', () => {
     const clock = fakeClock();
     const { fetcher } = scripted(clock, (id, _time, count) => (count < 3 ? running(id) : success(id)));
     const updates: [string | undefined, boolean][] = [];
-    await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep, onUpdate: (s, changed) => updates.push([s.status, changed]) });
+    await watchTasks(fetcher, ['t1'], {
+      timeoutMs: 600_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      onUpdate: (s, changed) => updates.push([s.status, changed]),
+    });
     expect(updates).toEqual([
       ['PROGRESS', true],
       ['PROGRESS', false],
@@ -196,14 +207,18 @@ describe('watchTasks: deadline', () => {
   it('keeps an unknown status like WEIRD running until the deadline', async () => {
     const clock = fakeClock();
     const { fetcher } = scripted(clock, (id) => ({ task_id: id, status: 'WEIRD' }));
-    await expect(watchTasks(fetcher, ['w'], { timeoutMs: 5_000, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(WatchTimeoutError);
+    await expect(watchTasks(fetcher, ['w'], { timeoutMs: 5_000, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(
+      WatchTimeoutError,
+    );
   });
 });
 
 describe('watchTasks: server hints and errors', () => {
   it('waits as long as retryAfterMs asks before the next poll', async () => {
     const clock = fakeClock();
-    const { fetcher, polls } = scripted(clock, (id, _time, count) => (count === 1 ? { snapshot: running(id), retryAfterMs: 20_000 } : count < 3 ? running(id) : success(id)));
+    const { fetcher, polls } = scripted(clock, (id, _time, count) =>
+      count === 1 ? { snapshot: running(id), retryAfterMs: 20_000 } : count < 3 ? running(id) : success(id),
+    );
     await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep });
     expect(polls.get('t1')).toEqual([0, 20_000, 24_500]);
   });
@@ -219,7 +234,12 @@ describe('watchTasks: server hints and errors', () => {
       if (time === 3000) throw busy;
       return { snapshot: success(id) };
     };
-    const done = await watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep, onTransientError: (id, error) => failures.push([id, error]) });
+    const done = await watchTasks(fetcher, ['t1'], {
+      timeoutMs: 600_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      onTransientError: (id, error) => failures.push([id, error]),
+    });
     expect(failures).toEqual([
       ['t1', limited],
       ['t1', busy],
@@ -256,7 +276,14 @@ describe('watchTasks: server hints and errors', () => {
     const fetcher: StatusFetcher = async () => {
       throw notFound;
     };
-    await expect(watchTasks(fetcher, ['gone'], { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep, onTransientError: (_id, e) => transient.push(e) })).rejects.toBe(notFound);
+    await expect(
+      watchTasks(fetcher, ['gone'], {
+        timeoutMs: 60_000,
+        now: clock.now,
+        sleep: clock.sleep,
+        onTransientError: (_id, e) => transient.push(e),
+      }),
+    ).rejects.toBe(notFound);
     expect(transient).toEqual([]);
   });
 });
@@ -266,7 +293,10 @@ describe('watchTasks: a server that stopped answering', () => {
   // retry budget is what a blip may last; after it, watching stops instead of polling until --timeout.
   it('stops at the first connection error, naming every task watched, long before the deadline', async () => {
     const clock = fakeClock();
-    const refused = new ConnectionError('cannot reach http://127.0.0.1:4010/v1 (connection refused) during GET /evaluations/a/status', false);
+    const refused = new ConnectionError(
+      'cannot reach http://127.0.0.1:4010/v1 (connection refused) during GET /evaluations/a/status',
+      false,
+    );
     const polls: string[] = [];
     const fetcher: StatusFetcher = async (id) => {
       polls.push(`${id}@${clock.now()}`);
@@ -274,12 +304,22 @@ describe('watchTasks: a server that stopped answering', () => {
       return { snapshot: running(id) };
     };
     const transient: unknown[] = [];
-    const error = await watchTasks(fetcher, ['a', 'b'], { timeoutMs: 1_800_000, now: clock.now, sleep: clock.sleep, concurrency: 1, onTransientError: (_id, e) => transient.push(e) })
-      .then(() => undefined, (e: unknown) => e);
+    const error = await watchTasks(fetcher, ['a', 'b'], {
+      timeoutMs: 1_800_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      concurrency: 1,
+      onTransientError: (_id, e) => transient.push(e),
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ServerStoppedAnsweringError);
     expect(error).toBeInstanceOf(ConnectionError); // exit code 9
     expect((error as ServerStoppedAnsweringError).taskIds).toEqual(['a', 'b']);
-    expect((error as Error).message).toBe('the server stopped answering while 2 tasks (a, b) were being watched: cannot reach http://127.0.0.1:4010/v1 (connection refused) during GET /evaluations/a/status');
+    expect((error as Error).message).toBe(
+      'the server stopped answering while 2 tasks (a, b) were being watched: cannot reach http://127.0.0.1:4010/v1 (connection refused) during GET /evaluations/a/status',
+    );
     expect((error as Error).cause).toBe(refused);
     // one refused poll, then nothing more: b (first looked at when a may be done) is not polled into the refusal too
     expect(polls).toEqual(['a@0', 'a@3000']);
@@ -296,7 +336,10 @@ describe('watchTasks: a server that stopped answering', () => {
     };
     const poller = new TaskPoller(fetcher, { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep });
     await expect(poller.watch('first')).rejects.toBeInstanceOf(ServerStoppedAnsweringError);
-    const late = await poller.watch('later').then(() => undefined, (e: unknown) => e);
+    const late = await poller.watch('later').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(late).toBeInstanceOf(ServerStoppedAnsweringError);
     expect((late as ServerStoppedAnsweringError).taskIds).toEqual(['later']);
     expect(polls).toEqual(['first']);
@@ -310,7 +353,10 @@ describe('watchTasks: a server that stopped answering', () => {
       if (n < 4) throw apiError(503);
       return { snapshot: success(id) };
     };
-    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep })).resolves.toHaveProperty('size', 1);
+    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 600_000, now: clock.now, sleep: clock.sleep })).resolves.toHaveProperty(
+      'size',
+      1,
+    );
     expect(n).toBe(4);
   });
 });
@@ -319,7 +365,9 @@ describe('watchTasks: interruption', () => {
   it('throws InterruptedError for an aborted signal without polling', async () => {
     const clock = fakeClock();
     const { fetcher, polls } = scripted(clock, (id) => success(id));
-    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: AbortSignal.abort(), now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: AbortSignal.abort(), now: clock.now, sleep: clock.sleep }),
+    ).rejects.toBeInstanceOf(InterruptedError);
     expect(polls.size).toBe(0);
   });
 
@@ -328,7 +376,9 @@ describe('watchTasks: interruption', () => {
     const controller = new AbortController();
     const { fetcher, polls } = scripted(clock, (id) => running(id));
     const onUpdate = () => controller.abort();
-    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, onUpdate, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, onUpdate, now: clock.now, sleep: clock.sleep }),
+    ).rejects.toBeInstanceOf(InterruptedError);
     expect(polls.get('t1')).toHaveLength(1);
   });
 
@@ -340,7 +390,9 @@ describe('watchTasks: interruption', () => {
       controller.abort();
       throw new Error('aborted');
     };
-    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, now: clock.now, sleep })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, now: clock.now, sleep }),
+    ).rejects.toBeInstanceOf(InterruptedError);
   });
 
   it('turns a fetch failing because of the abort into InterruptedError, even for a non-transient error', async () => {
@@ -350,7 +402,9 @@ describe('watchTasks: interruption', () => {
       controller.abort();
       throw apiError(404);
     };
-    await expect(watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, now: clock.now, sleep: clock.sleep })).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      watchTasks(fetcher, ['t1'], { timeoutMs: 60_000, signal: controller.signal, now: clock.now, sleep: clock.sleep }),
+    ).rejects.toBeInstanceOf(InterruptedError);
   });
 });
 

@@ -6,7 +6,9 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SOURCES = ['packages/kct/src', 'packages/kct/bin', 'packages/sandbox/src', 'packages/sandbox/bin', 'scripts'].flatMap((dir) => files(join(ROOT, dir)));
+const SOURCES = ['packages/kct/src', 'packages/kct/bin', 'packages/sandbox/src', 'packages/sandbox/bin', 'scripts'].flatMap((dir) =>
+  files(join(ROOT, dir)),
+);
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -21,19 +23,25 @@ function offending(pattern: RegExp, except: (file: string) => boolean = () => fa
   return SOURCES.flatMap((file) => {
     const rel = relative(ROOT, file);
     if (except(rel)) return [];
-    return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (pattern.test(line) && !/^\s*(\/\/|\*)/.test(line) ? [`${rel}:${i + 1}: ${line.trim()}`] : []));
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (pattern.test(line) && !/^\s*(\/\/|\*)/.test(line) ? [`${rel}:${i + 1}: ${line.trim()}`] : []));
   });
 }
 
 describe('public APIs only', () => {
-  it('imports no dependency\'s private files (lib/ or src/ of a package)', () => {
+  it("imports no dependency's private files (lib/ or src/ of a package)", () => {
     // a bare specifier with a path into lib/ or src/: '@scope/pkg/lib/x' or 'pkg/src/x'
     expect(offending(/(?:from\s+|import\(\s*|require\(\s*)['"](?!\.|node:)(?:@[^/'"]+\/)?[^/'"]+\/(?:lib|src)\//)).toEqual([]);
   });
 
   it('forces no garbage collection, and sets V8 flags only where the client starts (never in the sandbox)', () => {
     expect(offending(/--expose-gc|runInNewContext\(\s*['"]gc|global\.gc\(|globalThis\.gc\(/)).toEqual([]);
-    const starters = [join('packages', 'kct', 'bin', 'kct.js'), join('scripts', 'exe', 'main.cjs'), join('scripts', 'exe', 'code-cache.cjs')];
+    const starters = [
+      join('packages', 'kct', 'bin', 'kct.js'),
+      join('scripts', 'exe', 'main.cjs'),
+      join('scripts', 'exe', 'code-cache.cjs'),
+    ];
     expect(offending(/setFlagsFromString/, (file) => starters.includes(file))).toEqual([]);
   });
 

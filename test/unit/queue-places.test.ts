@@ -27,7 +27,7 @@ describe('QueuePlaces (the queue positions of GET /status)', () => {
 
   test('agrees with counting over the queue through 20,000 random joins and departures, seqs growing past many resizes', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const places = new QueuePlaces();
     const waiting = new Set<number>();
     let next = 1;

@@ -84,7 +84,10 @@ describe('redactHeaders', () => {
   });
 
   it('redacts secrets inside other headers, joins arrays and drops undefined', () => {
-    const out = redactHeaders({ 'x-echo': `got ${KEY}`, 'x-other': 'my-private-token', vary: ['accept', 'origin'], 'x-none': undefined, 'content-length': 12 }, ['my-private-token']);
+    const out = redactHeaders(
+      { 'x-echo': `got ${KEY}`, 'x-other': 'my-private-token', vary: ['accept', 'origin'], 'x-none': undefined, 'content-length': 12 },
+      ['my-private-token'],
+    );
     expect(out).toEqual({ 'x-echo': 'got [redacted]', 'x-other': '[redacted]', vary: 'accept, origin', 'content-length': '12' });
   });
 });

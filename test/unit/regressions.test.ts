@@ -16,8 +16,15 @@ function ttyIO(): { io: IO; text: () => string } {
     text += chunk.toString();
   });
   const io: IO = {
-    stdin: new PassThrough(), stdout, stderr: new PassThrough(),
-    stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, color: false, columns: 100, noPrompt: true,
+    stdin: new PassThrough(),
+    stdout,
+    stderr: new PassThrough(),
+    stdinIsTTY: false,
+    stdoutIsTTY: true,
+    stderrIsTTY: false,
+    color: false,
+    columns: 100,
+    noPrompt: true,
   };
   return { io, text: () => text };
 }
@@ -60,6 +67,12 @@ describe('strict requests', () => {
   it('a one-pass rubric with a misspelt field is refused before sending', async () => {
     const { OnePassFields } = await import('../../packages/kct/src/api/schemas.js');
     expect(OnePassFields.safeParse({ model_id: 1, paper_content: 'x', rubrics: [{ item: 'A', maxscore: 5 }] }).success).toBe(false);
-    expect(OnePassFields.safeParse({ model_id: 1, paper_content: 'x', rubrics: [{ item: 'A', max_score: 5, levels: [{ score: 5, descriptor: 'all' }] }] }).success).toBe(true);
+    expect(
+      OnePassFields.safeParse({
+        model_id: 1,
+        paper_content: 'x',
+        rubrics: [{ item: 'A', max_score: 5, levels: [{ score: 5, descriptor: 'all' }] }],
+      }).success,
+    ).toBe(true);
   });
 });

@@ -1,19 +1,20 @@
 // The class report's pure parts: the streaming tally behind every summary, escaping, bands, the
 // rows' HTML, reading a saved run, and the writer's file handling (never half a page).
+
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { bandCount } from '../../packages/kct/src/cli/report/charts.js';
-import { CONTENT_SECURITY_POLICY, failureItem, studentRow, type ReportRow } from '../../packages/kct/src/cli/report/html.js';
-import { escapeHtml } from '../../packages/kct/src/cli/report/text.js';
-import { readSavedRun } from '../../packages/kct/src/cli/report/saved-run.js';
-import { ReportWriter } from '../../packages/kct/src/cli/report/writer.js';
 import { summarize } from '../../packages/kct/src/cli/render/summary.js';
 import { ClassTally } from '../../packages/kct/src/cli/render/tally.js';
-import { createHash } from 'node:crypto';
+import { bandCount } from '../../packages/kct/src/cli/report/charts.js';
+import { CONTENT_SECURITY_POLICY, failureItem, type ReportRow, studentRow } from '../../packages/kct/src/cli/report/html.js';
+import { readSavedRun } from '../../packages/kct/src/cli/report/saved-run.js';
+import { escapeHtml } from '../../packages/kct/src/cli/report/text.js';
+import { ReportWriter } from '../../packages/kct/src/cli/report/writer.js';
 
 const criterion = (item: string, score: number, max: number) => ({ item, score, max_score: max, feedback: `${item} feedback` });
 const marked = (score: number, file = `s${score}.txt`): ReportRow => ({
@@ -35,11 +36,27 @@ function tempDir(): string {
 describe('the streaming tally', () => {
   it('gives the figures of the summary: counts, mean, median, range, bands, criteria and the weakest', () => {
     const outcomes = [4, 7, 7, 12.5, 20].map((score) => ({ status: 'SUCCESS', score, maxScore: 20, evaluation: marked(score).evaluation }));
-    outcomes.push({ status: 'FAILURE', score: null, maxScore: null, evaluation: [{ type: 'error', item: 'error', comment: 'no' }] } as never);
+    outcomes.push({
+      status: 'FAILURE',
+      score: null,
+      maxScore: null,
+      evaluation: [{ type: 'error', item: 'error', comment: 'no' }],
+    } as never);
     outcomes.push({ status: 'CANCEL' } as never);
     outcomes.push({ status: 'NOT_SENT' } as never);
     const summary = summarize(outcomes);
-    expect(summary).toMatchObject({ total: 8, marked: 5, failed: 1, cancelled: 1, other: 1, mean: 10.1, median: 7, min: 4, max: 20, maxScore: 20 });
+    expect(summary).toMatchObject({
+      total: 8,
+      marked: 5,
+      failed: 1,
+      cancelled: 1,
+      other: 1,
+      mean: 10.1,
+      median: 7,
+      min: 4,
+      max: 20,
+      maxScore: 20,
+    });
     expect(summary.histogram).toEqual([
       { from: 0, to: 4, count: 0 },
       { from: 4, to: 8, count: 3 },
@@ -78,7 +95,11 @@ describe('HTML of the report', () => {
 
   it('a row with hostile text holds it only as text', () => {
     const hostile = '<script>alert(1)</script>';
-    const row = studentRow({ ...marked(12), student_id: hostile, evaluation: [{ item: hostile, score: 1, max_score: 2, feedback: `${hostile}\nline two` }] });
+    const row = studentRow({
+      ...marked(12),
+      student_id: hostile,
+      evaluation: [{ item: hostile, score: 1, max_score: 2, feedback: `${hostile}\nline two` }],
+    });
     expect(row).not.toContain('<script>');
     expect(row).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(row).toContain('data-v="12"');
@@ -89,7 +110,11 @@ describe('HTML of the report', () => {
   });
 
   it('an unmarked row has an empty sort value (sorted last) and its reason behind the click', () => {
-    const row = studentRow({ file: 'ben.txt', status: 'FAILURE', evaluation: [{ type: 'error', item: 'error', comment: 'The file could not be read.' }] });
+    const row = studentRow({
+      file: 'ben.txt',
+      status: 'FAILURE',
+      evaluation: [{ type: 'error', item: 'error', comment: 'The file could not be read.' }],
+    });
     expect(row).toContain('data-v=""');
     expect(row).toContain('<summary>Reason</summary>');
     expect(row).toContain('The file could not be read.');
@@ -105,14 +130,17 @@ describe('HTML of the report', () => {
     expect(bandCount(undefined)).toBe(10);
   });
 
-  it('the policy allows exactly the page\'s own style and script, by hash', async () => {
+  it("the policy allows exactly the page's own style and script, by hash", async () => {
     const dir = tempDir();
     const target = join(dir, 'r.html');
     const writer = ReportWriter.open({ target });
     writer.add(marked(10));
     await writer.finish();
     const html = readFileSync(target, 'utf8');
-    const hash = (tag: string) => `'sha256-${createHash('sha256').update(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)![1]).digest('base64')}'`;
+    const hash = (tag: string) =>
+      `'sha256-${createHash('sha256')
+        .update(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)![1])
+        .digest('base64')}'`;
     expect(CONTENT_SECURITY_POLICY).toContain(`style-src ${hash('style')}`);
     expect(CONTENT_SECURITY_POLICY).toContain(`script-src ${hash('script')}`);
     expect(CONTENT_SECURITY_POLICY.startsWith("default-src 'none';")).toBe(true);
@@ -126,7 +154,9 @@ describe('who marked the answers', () => {
     sandbox.add({ ...marked(10), result: { graded_by: "the sandbox's offline grader" } });
     sandbox.add(marked(12));
     await sandbox.finish();
-    expect(readFileSync(join(dir, 'sandbox.html'), 'utf8')).toContain('<p class="marked-by">Marked by the sandbox&#39;s offline grader</p>');
+    expect(readFileSync(join(dir, 'sandbox.html'), 'utf8')).toContain(
+      '<p class="marked-by">Marked by the sandbox&#39;s offline grader</p>',
+    );
     const service = ReportWriter.open({ target: join(dir, 'service.html') });
     service.add(marked(10));
     await service.finish();
@@ -142,13 +172,17 @@ describe('reading a saved run', () => {
   };
 
   it('reads one answer a line, skipping blank lines and keeping unknown fields', async () => {
-    const rows = await read(`${JSON.stringify(marked(3))}\n\n${JSON.stringify({ file: 'x.txt', status: 'ERROR', message: 'HTTP 402', extra: 1 })}\r\n`);
+    const rows = await read(
+      `${JSON.stringify(marked(3))}\n\n${JSON.stringify({ file: 'x.txt', status: 'ERROR', message: 'HTTP 402', extra: 1 })}\r\n`,
+    );
     expect(rows.map((row) => row.status)).toEqual(['SUCCESS', 'ERROR']);
     expect(rows[1].message).toBe('HTTP 402');
   });
 
   it('names the line that is not an answer', async () => {
-    await expect(read(`${JSON.stringify(marked(3))}\n{"file":"a","score":"7","status":"SUCCESS"}\n`)).rejects.toThrow(/stdin line 2 is not an answer of a run: score/);
+    await expect(read(`${JSON.stringify(marked(3))}\n{"file":"a","score":"7","status":"SUCCESS"}\n`)).rejects.toThrow(
+      /stdin line 2 is not an answer of a run: score/,
+    );
     await expect(read('{"status": 1}')).rejects.toThrow(UsageError);
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from '../../packages/kct/src/client/retry.js';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isRetrySafe,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  type RetryPolicy,
+  retryDelay,
+} from '../../packages/kct/src/client/retry.js';
 
 const policy: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const low = () => 0;

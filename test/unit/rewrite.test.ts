@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { rewrite, type RewriteSectionIn } from '../../packages/sandbox/src/engines/feedback-rewrite.js';
+import { type RewriteSectionIn, rewrite } from '../../packages/sandbox/src/engines/feedback-rewrite.js';
 
 const paragraph: RewriteSectionIn = {
-  item: 'Evidence', score: 4, max_score: 10,
-  comment: 'The answer gives two examples about school uniforms, but it does not explain how they support the argument and it never uses figures or quotations to back up the claims. The student should add a statistic; the conclusion also needs a clearer link to the evidence. To improve, explain each example.',
+  item: 'Evidence',
+  score: 4,
+  max_score: 10,
+  comment:
+    'The answer gives two examples about school uniforms, but it does not explain how they support the argument and it never uses figures or quotations to back up the claims. The student should add a statistic; the conclusion also needs a clearer link to the evidence. To improve, explain each example.',
 };
 const bullets: RewriteSectionIn = {
-  item: 'Organisation', score: 4.5, max_score: 5,
+  item: 'Organisation',
+  score: 4.5,
+  max_score: 5,
   comment: '- Clear introduction and conclusion\n- Five paragraphs with one idea each\n- Linking words such as “however” and “therefore”',
 };
 const sections = [paragraph, bullets];
@@ -27,7 +32,9 @@ describe('rewrite', () => {
     const out = rewrite({ style: 'paragraph', sections }).sections[1].comment;
     expect(out).not.toContain('\n');
     expect(out).not.toMatch(/^- /);
-    expect(out).toBe('Clear introduction and conclusion. Five paragraphs with one idea each. Linking words such as “however” and “therefore”.');
+    expect(out).toBe(
+      'Clear introduction and conclusion. Five paragraphs with one idea each. Linking words such as “however” and “therefore”.',
+    );
   });
 
   it('short_sentences: no sentence much over 12 words, nothing lost', () => {
@@ -49,7 +56,10 @@ describe('rewrite', () => {
   it('rewrites every section when no target is given, keeping item and scores', () => {
     const out = rewrite({ style: 'bullet_points', sections }).sections;
     expect(out.map((s) => s.rewritten)).toEqual([true, true]);
-    expect(out.map((s) => [s.item, s.score, s.max_score])).toEqual([['Evidence', 4, 10], ['Organisation', 4.5, 5]]);
+    expect(out.map((s) => [s.item, s.score, s.max_score])).toEqual([
+      ['Evidence', 4, 10],
+      ['Organisation', 4.5, 5],
+    ]);
   });
 
   it('"encouraging" opens to fit the score and softens what is missing', () => {
@@ -76,7 +86,11 @@ describe('rewrite', () => {
   it('"include the score" opens with the score unless it is already stated', () => {
     const out = rewrite({ style: 'paragraph', instruction: 'include the score', sections }).sections;
     expect(out[0].comment.startsWith('Score: 4/10. ')).toBe(true);
-    const stated = rewrite({ style: 'paragraph', instruction: 'include the score', sections: [{ ...bullets, comment: 'Scores 4.5/5. Good.' }] });
+    const stated = rewrite({
+      style: 'paragraph',
+      instruction: 'include the score',
+      sections: [{ ...bullets, comment: 'Scores 4.5/5. Good.' }],
+    });
     expect(stated.sections[0].comment).toBe('Scores 4.5/5. Good.');
   });
 
@@ -93,10 +107,22 @@ describe('rewrite of the sandbox grader’s own feedback', () => {
     const { grade } = await import('../../packages/sandbox/src/engines/grader.js');
     const { SEED_MODELS } = await import('../../packages/sandbox/src/store/seed-models.js');
     const model = SEED_MODELS.find((m) => m.model_id === 12)!;
-    const answer = 'I think uniforms are good because they are cheap. Some people say they are boring but I disagree. So we should keep them.';
-    const e = grade({ answerText: answer, questionText: model.question_text, rubrics: model.rubrics, cumMethod: 'sum', totalScore: 20, style: 'Bullet' }).evaluation[1];
+    const answer =
+      'I think uniforms are good because they are cheap. Some people say they are boring but I disagree. So we should keep them.';
+    const e = grade({
+      answerText: answer,
+      questionText: model.question_text,
+      rubrics: model.rubrics,
+      cumMethod: 'sum',
+      totalScore: 20,
+      style: 'Bullet',
+    }).evaluation[1];
     expect(e.feedback).toMatch(/^- Lacks: /m);
-    const out = rewrite({ style: 'bullet_points', instruction: 'be encouraging', sections: [{ item: e.item, comment: e.feedback, score: e.score, max_score: e.max_score }] }).sections[0].comment;
+    const out = rewrite({
+      style: 'bullet_points',
+      instruction: 'be encouraging',
+      sections: [{ item: e.item, comment: e.feedback, score: e.score, max_score: e.max_score }],
+    }).sections[0].comment;
     expect(out).not.toMatch(/^- Lacks:/m);
     expect(out).toMatch(/^- Still to add: /m);
     expect(out).toContain('Next step');
@@ -110,8 +136,14 @@ describe('each style is what it says, on the sandbox grader’s own feedback', (
     const { readFileSync } = await import('node:fs');
     const model = SEED_MODELS.find((m) => m.model_id === 12)!;
     const answerText = readFileSync(new URL('../../examples/sample-essay.txt', import.meta.url), 'utf8');
-    return grade({ answerText, questionText: model.question_text, rubrics: model.rubrics, cumMethod: 'sum', totalScore: 20, style: 'Bullet' })
-      .evaluation.map((e) => ({ item: e.item, comment: e.feedback, score: e.score, max_score: e.max_score }));
+    return grade({
+      answerText,
+      questionText: model.question_text,
+      rubrics: model.rubrics,
+      cumMethod: 'sum',
+      totalScore: 20,
+      style: 'Bullet',
+    }).evaluation.map((e) => ({ item: e.item, comment: e.feedback, score: e.score, max_score: e.max_score }));
   };
   const LABELS = /(?:^|\s)(?:Shows|Lacks|From the answer|Next step):/;
   /** Sentences, with quotations counted as one word: a quoted descriptor is the rubric's, not the rewrite's. */
@@ -150,12 +182,18 @@ describe('each style is what it says, on the sandbox grader’s own feedback', (
 });
 
 describe('kct rewrite --item', () => {
-  it('prints only the criterion rewritten: by the service\'s flag, else by name', async () => {
+  it("prints only the criterion rewritten: by the service's flag, else by name", async () => {
     const { shownSections } = await import('../../packages/kct/src/commands/rewrite/run.js');
-    const sections = [{ item: 'Thesis', comment: 'a', rewritten: false }, { item: 'Organisation', comment: 'b', rewritten: true }];
+    const sections = [
+      { item: 'Thesis', comment: 'a', rewritten: false },
+      { item: 'Organisation', comment: 'b', rewritten: true },
+    ];
     expect(shownSections(sections, 'organisation').map((s) => s.item)).toEqual(['Organisation']);
     expect(shownSections(sections, undefined)).toHaveLength(2);
-    const unflagged = [{ item: 'Thesis', comment: 'a' }, { item: 'Organisation', comment: 'b' }];
+    const unflagged = [
+      { item: 'Thesis', comment: 'a' },
+      { item: 'Organisation', comment: 'b' },
+    ];
     expect(shownSections(unflagged, 'ORGANISATION').map((s) => s.item)).toEqual(['Organisation']);
   });
 });

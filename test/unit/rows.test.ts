@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluationResult } from '../../packages/kct/src/api/schemas.js';
 import type { IO } from '../../packages/kct/src/cli/core/io.js';
 import { printResult } from '../../packages/kct/src/cli/render/result.js';
-import { cell, printRows, resolveFormat, type Column } from '../../packages/kct/src/cli/render/rows.js';
+import { type Column, cell, printRows, resolveFormat } from '../../packages/kct/src/cli/render/rows.js';
 
 const ESC = '\u001b';
 const SGR = /\u001b\[[0-9;]*m/g;

@@ -6,7 +6,7 @@ import { Agent, FormData, request } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox, SandboxOptions } from '../../packages/sandbox/src/server.js';
 import { startSandbox } from '../../packages/sandbox/src/server.js';
-import { openDatabase, type Db } from '../../packages/sandbox/src/store/db.js';
+import { type Db, openDatabase } from '../../packages/sandbox/src/store/db.js';
 import { seedIfEmpty } from '../../packages/sandbox/src/store/seed.js';
 import type { DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { Store } from '../../packages/sandbox/src/store/store.js';
@@ -21,7 +21,11 @@ export interface Reply {
 
 export interface TestSandbox extends RunningSandbox {
   dataDir: string;
-  call(method: string, path: string, init?: { key?: string | null; json?: unknown; form?: FormData; headers?: Record<string, string>; rawBody?: string }): Promise<Reply>;
+  call(
+    method: string,
+    path: string,
+    init?: { key?: string | null; json?: unknown; form?: FormData; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<Reply>;
   /** Polls the status snapshot every 20 ms until `done` holds (default: a final status). */
   waitFor(taskId: string, key: string, done?: (snapshot: any) => boolean, timeoutMs?: number): Promise<any>;
   /** Stops the server and deletes the data dir. */
@@ -63,7 +67,7 @@ export function sandboxForFile(options: Partial<SandboxOptions> = {}): TestSandb
   });
   return new Proxy({} as TestSandbox, {
     get(_, name) {
-      if (!started) throw new Error('the file\'s sandbox starts in beforeAll: use it inside a test or a hook');
+      if (!started) throw new Error("the file's sandbox starts in beforeAll: use it inside a test or a hook");
       return Reflect.get(started, name);
     },
   });
@@ -90,13 +94,28 @@ export async function openSeededStore(driver?: DriverName): Promise<SeededStore>
 /** A result a worker could store, for the tests that complete tasks without marking them. */
 export const RESULT = { score: 1, max_score: 2, evaluation: [], rubrics: [] };
 /** The moves of a task from QUEUED to PROGRESS, in order. */
-export const STAGES = [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']] as const;
+export const STAGES = [
+  ['QUEUED', 'UPLOADING'],
+  ['UPLOADING', 'SUBMITTED'],
+  ['SUBMITTED', 'PROGRESS'],
+] as const;
 
 let tasksMade = 0;
 /** A one-pass task of the user `ownerUserId` on model 12, costing `cost`, with a fresh id. */
 export function onePassTask(ownerUserId: number, cost: number, extra: Partial<NewTask> = {}): NewTask {
   tasksMade += 1;
-  return { task_id: `tsk_t${tasksMade}`, kind: 'one_pass', owner_user_id: ownerUserId, scope: 'user', model_id: 12, student_id: null, credit_cost: cost, input: { n: tasksMade }, files: [], ...extra };
+  return {
+    task_id: `tsk_t${tasksMade}`,
+    kind: 'one_pass',
+    owner_user_id: ownerUserId,
+    scope: 'user',
+    model_id: 12,
+    student_id: null,
+    credit_cost: cost,
+    input: { n: tasksMade },
+    files: [],
+    ...extra,
+  };
 }
 
 /** Moves a queued task to PROGRESS; each move is a compare-and-swap that must succeed. */

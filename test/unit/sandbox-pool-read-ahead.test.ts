@@ -2,13 +2,13 @@
 // past a cursor, and once from the start when nothing is past it. A real Store on each driver; the
 // runner is a fake that records the order it is given tasks and finishes each by failing it.
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
 import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import { WorkerPool } from '../../packages/sandbox/src/tasks/queue.js';
 import { cancel, fail } from '../../packages/sandbox/src/tasks/transitions.js';
-import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore } from './sandbox-helpers.js';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -61,7 +61,10 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     pool = p;
     /** Resolves once the runner has been given `n` tasks and they have ended, and the pool is idle. */
     const until = async (n: number) => {
-      await turnsUntil(() => runs.length >= n && p.busy === 0, () => `${n} tasks run (${runs.length} were)`);
+      await turnsUntil(
+        () => runs.length >= n && p.busy === 0,
+        () => `${n} tasks run (${runs.length} were)`,
+      );
       for (let i = 0; i < 5; i++) await turn(); // let any further kick() run
     };
     return { pool: p, runs, until };
@@ -90,14 +93,22 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     expect(runs).toEqual(bySeq(ids));
     expect(new Set(runs).size).toBe(150);
     // read 64 at a time, each read past the last task of the one before
-    expect(reads.mock.calls.slice(0, 3)).toEqual([[0, 64], [seqOf(ids[63]!), 64], [seqOf(ids[127]!), 64]]);
+    expect(reads.mock.calls.slice(0, 3)).toEqual([
+      [0, 64],
+      [seqOf(ids[63]!), 64],
+      [seqOf(ids[127]!), 64],
+    ]);
     expect(store.runnableTasks(0, 10)).toEqual([]);
   });
 
   test('tasks submitted while the pool runs are picked up, after the older ones', async () => {
     const first = queued(70);
     let later: string[] = [];
-    const { pool: p, runs, until } = recordingPool(2, (_id, seen) => {
+    const {
+      pool: p,
+      runs,
+      until,
+    } = recordingPool(2, (_id, seen) => {
       // mid-way through the first read-ahead, more arrive (the server kicks after each acceptance)
       if (seen.length === 10) {
         later = queued(80);
@@ -116,7 +127,11 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     // not runnable when the pool first reads (final), then back mid-way, as a stopped process leaves one
     expect(cancel(store, left!, userId).kind).toBe('cancelled');
     const rest = queued(100);
-    const { pool: p, runs, until } = recordingPool(3, (_id, seen) => {
+    const {
+      pool: p,
+      runs,
+      until,
+    } = recordingPool(3, (_id, seen) => {
       if (seen.length === 5) db.prepare(`UPDATE tasks SET status = 'UPLOADING', finished_at = NULL WHERE task_id = ?`).run(left);
     });
     p.kick();
@@ -132,15 +147,23 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     const stuck = ids[3]!;
     const runs: string[] = [];
     const lines: string[] = [];
-    const p = new WorkerPool(store, 2, async (id) => {
-      runs.push(id);
-      await turn();
-      if (id === stuck) throw new Error('cannot even fail it');
-      fail(store, id, 'QUEUED', 'done', false);
-    }, (line) => lines.push(line));
+    const p = new WorkerPool(
+      store,
+      2,
+      async (id) => {
+        runs.push(id);
+        await turn();
+        if (id === stuck) throw new Error('cannot even fail it');
+        fail(store, id, 'QUEUED', 'done', false);
+      },
+      (line) => lines.push(line),
+    );
     pool = p;
     p.kick();
-    await turnsUntil(() => runs.length >= 70 && p.busy === 0, () => `70 tasks run (${runs.length} were)`);
+    await turnsUntil(
+      () => runs.length >= 70 && p.busy === 0,
+      () => `70 tasks run (${runs.length} were)`,
+    );
     for (let i = 0; i < 5; i++) await turn();
     // kicked again (as every submission does): still not picked
     p.kick();
@@ -158,16 +181,24 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     const [stuck, other] = queued(2);
     for (const id of lows) expect(cancel(store, id, userId).kind).toBe('cancelled');
     const runs: string[] = [];
-    const p = new WorkerPool(store, 1, async (id) => {
-      runs.push(id);
-      await turn();
-      if (id === stuck) throw new Error('stuck');
-      const status = store.task(id)!.status;
-      expect(fail(store, id, status, 'done', false)).toBe(true);
-    }, () => {});
+    const p = new WorkerPool(
+      store,
+      1,
+      async (id) => {
+        runs.push(id);
+        await turn();
+        if (id === stuck) throw new Error('stuck');
+        const status = store.task(id)!.status;
+        expect(fail(store, id, status, 'done', false)).toBe(true);
+      },
+      () => {},
+    );
     pool = p;
     p.kick();
-    await turnsUntil(() => runs.length >= 2 && p.busy === 0, () => `2 tasks run (${runs.length} were)`);
+    await turnsUntil(
+      () => runs.length >= 2 && p.busy === 0,
+      () => `2 tasks run (${runs.length} were)`,
+    );
     for (let i = 0; i < 5; i++) await turn();
     expect(runs).toEqual([stuck, other]);
     for (const [i, low] of lows.entries()) {
@@ -176,7 +207,10 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
       // a task a stopped process left mid-way, below the cursor: the next single kick must find it
       db.prepare(`UPDATE tasks SET status = 'UPLOADING', finished_at = NULL WHERE task_id = ?`).run(low);
       p.kick();
-      await turnsUntil(() => runs.length >= 3 + i && p.busy === 0, () => `${low} run (runs: ${runs.join(', ')})`);
+      await turnsUntil(
+        () => runs.length >= 3 + i && p.busy === 0,
+        () => `${low} run (runs: ${runs.join(', ')})`,
+      );
       expect(store.task(low)!.status).toBe('FAILURE');
     }
     expect(runs).toEqual([stuck, other, ...lows]);
@@ -190,7 +224,10 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     let releaseA: (() => void) | undefined;
     const p = new WorkerPool(store, 2, async (id) => {
       runs.push(id);
-      if (id === a && releaseA === undefined) await new Promise<void>((resolve) => { releaseA = resolve; });
+      if (id === a && releaseA === undefined)
+        await new Promise<void>((resolve) => {
+          releaseA = resolve;
+        });
       else await turn();
       const status = store.task(id)!.status;
       // a task given again after it ended would find itself final: record it, change nothing
@@ -198,13 +235,22 @@ describe.each(availableDrivers())('WorkerPool read-ahead on %s', (driver: Driver
     });
     pool = p;
     p.kick();
-    await turnsUntil(() => runs.length >= 2 && p.busy === 1, () => `a running, b done (runs: ${runs.join(', ')})`);
+    await turnsUntil(
+      () => runs.length >= 2 && p.busy === 1,
+      () => `a running, b done (runs: ${runs.join(', ')})`,
+    );
     // a stopped process's task below the cursor: the next kick reads from the start, a (running) among them
     db.prepare(`UPDATE tasks SET status = 'UPLOADING', finished_at = NULL WHERE task_id = ?`).run(low);
     p.kick();
-    await turnsUntil(() => runs.length >= 3, () => `low run (runs: ${runs.join(', ')})`);
+    await turnsUntil(
+      () => runs.length >= 3,
+      () => `low run (runs: ${runs.join(', ')})`,
+    );
     releaseA!();
-    await turnsUntil(() => p.busy === 0, () => 'the pool idle');
+    await turnsUntil(
+      () => p.busy === 0,
+      () => 'the pool idle',
+    );
     for (let i = 0; i < 20; i++) await turn();
     expect(runs).toEqual([a, b, low]);
   });

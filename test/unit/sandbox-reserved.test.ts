@@ -3,15 +3,15 @@
 // charges, cancels and batches it equals the sum over the queue, on every driver this runtime loads.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../packages/sandbox/src/tasks/accept.js';
-import type { NewTask } from '../../packages/sandbox/src/tasks/accept.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
 import { openDatabase } from '../../packages/sandbox/src/store/db.js';
 import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { Store } from '../../packages/sandbox/src/store/store.js';
-import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../packages/sandbox/src/tasks/transitions.js';
+import type { NewTask } from '../../packages/sandbox/src/tasks/accept.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import { cancelBatch, settleBatch } from '../../packages/sandbox/src/tasks/batch-parents.js';
-import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
+import { advance, cancel, completeAndCharge, completePrepaid, fail } from '../../packages/sandbox/src/tasks/transitions.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, STAGES, toProgress } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) => {
@@ -27,8 +27,12 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
 
   /** What users.reserved must equal: the costs of the unfinished reserving tasks, summed. */
   function counted(user = userId): number {
-    return (db.prepare(`SELECT COALESCE(SUM(credit_cost), 0) AS r FROM tasks WHERE owner_user_id = ?
-      AND kind IN ('one_pass', 'batch_item') AND status IN ('PENDING', 'QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS')`).get(user) as { r: number }).r;
+    return (
+      db
+        .prepare(`SELECT COALESCE(SUM(credit_cost), 0) AS r FROM tasks WHERE owner_user_id = ?
+      AND kind IN ('one_pass', 'batch_item') AND status IN ('PENDING', 'QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS')`)
+        .get(user) as { r: number }
+    ).r;
   }
   const reserved = () => store.balance(userId).reserved;
 
@@ -62,7 +66,9 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
 
   test('a refused submission (402) and a completion that cannot pay leave the figure as it was', () => {
     submit(task(600));
-    expect(() => submit(task(600))).toThrow(/Insufficient credits: this submission costs 600 credits and 400 are available \(balance 1000, of which 600 reserved/);
+    expect(() => submit(task(600))).toThrow(
+      /Insufficient credits: this submission costs 600 credits and 400 are available \(balance 1000, of which 600 reserved/,
+    );
     expect(reserved()).toBe(600);
     const t = task(10);
     submit(t);
@@ -92,7 +98,12 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
     const t = task(9, { kind: 'legacy', status: 'PENDING', chargeAtAcceptance: true });
     submit(t);
     expect(store.balance(userId)).toEqual({ credits: 991, reserved: 0 });
-    for (const [from, to] of [['PENDING', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']]) advance(store, t.task_id, from!, to!);
+    for (const [from, to] of [
+      ['PENDING', 'UPLOADING'],
+      ['UPLOADING', 'SUBMITTED'],
+      ['SUBMITTED', 'PROGRESS'],
+    ])
+      advance(store, t.task_id, from!, to!);
     expect(completePrepaid(store, t.task_id, RESULT)).toBe(true);
     expect(store.balance(userId)).toEqual({ credits: 991, reserved: 0 });
   });
@@ -102,39 +113,46 @@ describe.each(availableDrivers())('users.reserved on %s', (driver: DriverName) =
       fc.record({ kind: fc.constant('submit' as const), cost: fc.integer({ min: 0, max: 40 }), batch: fc.integer({ min: 0, max: 3 }) }),
       fc.record({ kind: fc.constantFrom('step' as const, 'complete' as const, 'fail' as const, 'cancel' as const), pick: fc.nat() }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
-      db.prepare('UPDATE users SET credits = 1000 WHERE id = ?').run(userId);
-      const mine: string[] = [];
-      for (const o of ops) {
-        if (o.kind === 'submit') {
-          try {
-            if (o.batch === 0) {
-              const t = task(o.cost);
-              submit(t);
-              mine.push(t.task_id);
-            } else {
-              const parent = task(0, { kind: 'batch' });
-              const items = Array.from({ length: o.batch }, (_, i) => task(o.cost + i, { kind: 'batch_item', parent_task_id: parent.task_id, item_index: i }));
-              submit(parent, items);
-              mine.push(...items.map((i) => i.task_id));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+        db.prepare('UPDATE users SET credits = 1000 WHERE id = ?').run(userId);
+        const mine: string[] = [];
+        for (const o of ops) {
+          if (o.kind === 'submit') {
+            try {
+              if (o.batch === 0) {
+                const t = task(o.cost);
+                submit(t);
+                mine.push(t.task_id);
+              } else {
+                const parent = task(0, { kind: 'batch' });
+                const items = Array.from({ length: o.batch }, (_, i) =>
+                  task(o.cost + i, { kind: 'batch_item', parent_task_id: parent.task_id, item_index: i }),
+                );
+                submit(parent, items);
+                mine.push(...items.map((i) => i.task_id));
+              }
+            } catch {
+              /* 402: refused, nothing made */
             }
-          } catch { /* 402: refused, nothing made */ }
-          continue;
+            continue;
+          }
+          if (mine.length === 0) continue;
+          const id = mine[o.pick % mine.length]!;
+          const status = store.task(id)!.status;
+          if (o.kind === 'step') {
+            const next = STAGES.find(([from]) => from === status);
+            if (next) advance(store, id, next[0], next[1]);
+          } else if (o.kind === 'complete') completeAndCharge(store, id, RESULT);
+          else if (o.kind === 'fail') fail(store, id, status, 'failed on purpose', false);
+          else cancel(store, id, userId);
+          expect(reserved()).toBe(counted());
         }
-        if (mine.length === 0) continue;
-        const id = mine[o.pick % mine.length]!;
-        const status = store.task(id)!.status;
-        if (o.kind === 'step') {
-          const next = STAGES.find(([from]) => from === status);
-          if (next) advance(store, id, next[0], next[1]);
-        } else if (o.kind === 'complete') completeAndCharge(store, id, RESULT);
-        else if (o.kind === 'fail') fail(store, id, status, 'failed on purpose', false);
-        else cancel(store, id, userId);
         expect(reserved()).toBe(counted());
-      }
-      expect(reserved()).toBe(counted());
-      expect(store.balance(userId).credits).toBeGreaterThanOrEqual(0);
-    }), { numRuns: 40 });
+        expect(store.balance(userId).credits).toBeGreaterThanOrEqual(0);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   test('a data dir from before the column gets it computed from its unfinished tasks when opened', async () => {

@@ -1,13 +1,13 @@
 // The state-change, charging and idempotency functions, on a real database without HTTP.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../packages/sandbox/src/tasks/accept.js';
-import type { Db } from '../../packages/sandbox/src/store/db.js';
-import { HttpError } from '../../packages/sandbox/src/http/envelope.js';
 import { canonicalJson } from '../../packages/kct/src/api/canonical.js';
-import { fingerprint } from '../../packages/sandbox/src/tasks/idempotency-keys.js';
-import type { Store } from '../../packages/sandbox/src/store/store.js';
-import { advance, cancel, completeAndCharge, fail } from '../../packages/sandbox/src/tasks/transitions.js';
+import { HttpError } from '../../packages/sandbox/src/http/envelope.js';
 import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
+import type { Db } from '../../packages/sandbox/src/store/db.js';
+import type { Store } from '../../packages/sandbox/src/store/store.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import { fingerprint } from '../../packages/sandbox/src/tasks/idempotency-keys.js';
+import { advance, cancel, completeAndCharge, fail } from '../../packages/sandbox/src/tasks/transitions.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, toProgress } from './sandbox-helpers.js';
 
 let dir: string;
@@ -23,9 +23,14 @@ afterEach(() => closeSeededStore(db, dir));
 const newTask = (cost: number) => onePassTask(userId, cost);
 
 function submitted(cost: number, key?: string, print = 'fp') {
-  return accept(store, { endpoint: 'POST /v1/evaluations/one-pass', idempotencyKey: key, fingerprint: print, task: newTask(cost), respond: taskRecord });
+  return accept(store, {
+    endpoint: 'POST /v1/evaluations/one-pass',
+    idempotencyKey: key,
+    fingerprint: print,
+    task: newTask(cost),
+    respond: taskRecord,
+  });
 }
-
 
 const credits = () => store.balance(userId).credits;
 
@@ -89,17 +94,36 @@ describe('acceptance', () => {
   });
 
   test('a failing check rolls everything back', () => {
-    expect(() => accept(store, {
-      endpoint: 'e', idempotencyKey: 'k2', fingerprint: 'f', task: newTask(1), respond: taskRecord,
-      check: () => { throw new HttpError(409, 'model_not_ready', 'no'); },
-    })).toThrow(HttpError);
+    expect(() =>
+      accept(store, {
+        endpoint: 'e',
+        idempotencyKey: 'k2',
+        fingerprint: 'f',
+        task: newTask(1),
+        respond: taskRecord,
+        check: () => {
+          throw new HttpError(409, 'model_not_ready', 'no');
+        },
+      }),
+    ).toThrow(HttpError);
     expect((db.prepare('SELECT COUNT(*) AS c FROM idempotency').get() as { c: number }).c).toBe(0);
     expect((db.prepare('SELECT COUNT(*) AS c FROM tasks').get() as { c: number }).c).toBe(0);
   });
 });
 
 describe('status reads', () => {
-  const STATUS_COLUMNS = ['seq', 'task_id', 'kind', 'owner_user_id', 'status', 'message', 'cur_step', 'total_step', 'cur_step_name', 'progress'] as const;
+  const STATUS_COLUMNS = [
+    'seq',
+    'task_id',
+    'kind',
+    'owner_user_id',
+    'status',
+    'message',
+    'cur_step',
+    'total_step',
+    'cur_step_name',
+    'progress',
+  ] as const;
   const statusPart = (taskId: string) => {
     const row = store.task(taskId)!;
     return Object.fromEntries(STATUS_COLUMNS.map((c) => [c, row[c]]));

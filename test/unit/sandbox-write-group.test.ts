@@ -1,13 +1,13 @@
 // The queue's group commit (src/sandbox/tasks/write-group.ts): changes asked for in one turn
 // share one transaction, each answered on its own; a change that throws undoes only itself.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { accept } from '../../packages/sandbox/src/tasks/accept.js';
+import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
 import { availableDrivers, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import type { Store } from '../../packages/sandbox/src/store/store.js';
+import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import { advance, completeAndCharge } from '../../packages/sandbox/src/tasks/transitions.js';
 import { WriteGroup } from '../../packages/sandbox/src/tasks/write-group.js';
-import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT } from './sandbox-helpers.js';
 
 describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
@@ -33,10 +33,19 @@ describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
     const [a, b, c] = [queued('tsk_wg_a'), queued('tsk_wg_b'), queued('tsk_wg_c')];
     const transactions: boolean[] = [];
     const changes = [
-      group.run(() => { transactions.push(db.inTransaction); return advance(store, a, 'QUEUED', 'UPLOADING'); }),
-      group.run(() => { transactions.push(db.inTransaction); return advance(store, b, 'QUEUED', 'UPLOADING'); }),
+      group.run(() => {
+        transactions.push(db.inTransaction);
+        return advance(store, a, 'QUEUED', 'UPLOADING');
+      }),
+      group.run(() => {
+        transactions.push(db.inTransaction);
+        return advance(store, b, 'QUEUED', 'UPLOADING');
+      }),
       // a lost race: c is not UPLOADING, so nothing changes and the caller learns it
-      group.run(() => { transactions.push(db.inTransaction); return advance(store, c, 'UPLOADING', 'SUBMITTED'); }),
+      group.run(() => {
+        transactions.push(db.inTransaction);
+        return advance(store, c, 'UPLOADING', 'SUBMITTED');
+      }),
     ];
     // nothing is written before the group's turn
     expect([status(a), status(b)]).toEqual(['QUEUED', 'QUEUED']);
@@ -48,7 +57,13 @@ describe.each(availableDrivers())('WriteGroup on %s', (driver: DriverName) => {
 
   test('a change that throws is undone alone; the others of its group are committed', async () => {
     const [a, b] = [queued('tsk_wg_d', 3), queued('tsk_wg_e', 4)];
-    for (const id of [a, b]) for (const [from, to] of [['QUEUED', 'UPLOADING'], ['UPLOADING', 'SUBMITTED'], ['SUBMITTED', 'PROGRESS']]) advance(store, id, from!, to!);
+    for (const id of [a, b])
+      for (const [from, to] of [
+        ['QUEUED', 'UPLOADING'],
+        ['UPLOADING', 'SUBMITTED'],
+        ['SUBMITTED', 'PROGRESS'],
+      ])
+        advance(store, id, from!, to!);
     const results = await Promise.allSettled([
       group.run(() => completeAndCharge(store, a, RESULT)),
       group.run(() => {

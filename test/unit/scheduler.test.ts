@@ -4,8 +4,8 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { StatusSnapshot } from '../../packages/kct/src/api/schemas.js';
-import { TaskScheduler, type StatusFetcher } from '../../packages/kct/src/client/scheduler.js';
 import { pollSchedule } from '../../packages/kct/src/client/poll.js';
+import { type StatusFetcher, TaskScheduler } from '../../packages/kct/src/client/scheduler.js';
 
 function fakeClock() {
   let time = 0;
@@ -31,7 +31,11 @@ class SimulatedService {
   private starts?: Map<string, { start: number; end: number }>;
   readonly polls = new Map<string, number[]>();
 
-  constructor(private readonly clock: { now: () => number }, private readonly workers: number, private readonly runMs: (id: string) => number) {}
+  constructor(
+    private readonly clock: { now: () => number },
+    private readonly workers: number,
+    private readonly runMs: (id: string) => number,
+  ) {}
 
   arrive(id: string, at = this.clock.now()): void {
     this.arrivals.set(id, at);
@@ -80,7 +84,12 @@ interface Finished {
   snapshot: StatusSnapshot;
 }
 
-function watchAll(service: SimulatedService, clock: ReturnType<typeof fakeClock>, ids: string[], options: { timeoutMs?: number; firstPollIn?: number; weight?: number } = {}) {
+function watchAll(
+  service: SimulatedService,
+  clock: ReturnType<typeof fakeClock>,
+  ids: string[],
+  options: { timeoutMs?: number; firstPollIn?: number; weight?: number } = {},
+) {
   const finished: Finished[] = [];
   const timedOut: string[] = [];
   return new Promise<{ finished: Finished[]; timedOut: string[] }>((resolve, reject) => {
@@ -88,22 +97,26 @@ function watchAll(service: SimulatedService, clock: ReturnType<typeof fakeClock>
     const settle = () => {
       if (--left === 0) resolve({ finished, timedOut });
     };
-    const scheduler = new TaskScheduler(service.fetcher, {
-      timeoutMs: options.timeoutMs ?? 24 * 3600_000,
-      schedule: pollSchedule(),
-      now: clock.now,
-      sleep: clock.sleep,
-    }, {
-      onFinal: (_tag, snapshot, id) => {
-        finished.push({ id, at: clock.now(), snapshot });
-        settle();
+    const scheduler = new TaskScheduler(
+      service.fetcher,
+      {
+        timeoutMs: options.timeoutMs ?? 24 * 3600_000,
+        schedule: pollSchedule(),
+        now: clock.now,
+        sleep: clock.sleep,
       },
-      onError: (_tag, error) => reject(error),
-      onTimeout: (_tag, id) => {
-        timedOut.push(id);
-        settle();
+      {
+        onFinal: (_tag, snapshot, id) => {
+          finished.push({ id, at: clock.now(), snapshot });
+          settle();
+        },
+        onError: (_tag, error) => reject(error),
+        onTimeout: (_tag, id) => {
+          timedOut.push(id);
+          settle();
+        },
       },
-    });
+    );
     ids.forEach((id, index) => scheduler.add(id, index, { firstPollIn: options.firstPollIn ?? 3000, weight: options.weight }));
   });
 }
@@ -134,9 +147,19 @@ function queuedService(workers: number, runMs: (id: string) => number, count: nu
 
 describe('TaskScheduler against a simulated FIFO service', () => {
   it.each([
-    { name: 'a backlog of 1,000 tasks on 4 workers (2 s each): at most 2 polls a task on average, the last one noticed within 15 s', workers: 4, runMs: 2000, count: 1000 },
+    {
+      name: 'a backlog of 1,000 tasks on 4 workers (2 s each): at most 2 polls a task on average, the last one noticed within 15 s',
+      workers: 4,
+      runMs: 2000,
+      count: 1000,
+    },
     // every unfinished task on the spec's schedule would be ~3,000 s / 15 s each: 100 polls a task
-    { name: 'a slow service (40 workers, 60 s a task, 2,000 tasks) is polled about once a task, not every 15 s', workers: 40, runMs: 60_000, count: 2000 },
+    {
+      name: 'a slow service (40 workers, 60 s a task, 2,000 tasks) is polled about once a task, not every 15 s',
+      workers: 40,
+      runMs: 60_000,
+      count: 2000,
+    },
   ])('$name', async ({ workers, runMs, count }) => {
     const { clock, service, ids } = queuedService(workers, () => runMs, count);
     const { finished } = await watchAll(service, clock, ids);
@@ -167,7 +190,7 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expectSpacing(service);
   });
 
-  it('tasks behind a queued head are not polled until the head moves; the head is, on the spec\'s schedule', async () => {
+  it("tasks behind a queued head are not polled until the head moves; the head is, on the spec's schedule", async () => {
     // one worker, busy with someone else's task for 100 s
     const { clock, service, ids } = queuedService(1, (id) => (id === 'other' ? 100_000 : 1000), 20, ['other']);
     const { finished } = await watchAll(service, clock, ids);
@@ -186,7 +209,7 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expect(timedOut).toHaveLength(50);
     // the head of kct's tasks was watched; the 49 behind it were never polled, not even at the deadline
     expect(service.polls.get('t0')!.length).toBeGreaterThan(0);
-    expect([...service.polls].filter(([id]) => id !== "t0")).toEqual([]);
+    expect([...service.polls].filter(([id]) => id !== 't0')).toEqual([]);
   });
 
   it('a batch weighs its items: queue distances count items, not tasks', async () => {
@@ -207,14 +230,18 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     const ids: string[] = [];
     const finished: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      const scheduler = new TaskScheduler(service.fetcher, { timeoutMs: 3600_000, schedule: pollSchedule(), now: clock.now, sleep: clock.sleep }, {
-        onFinal: (_tag, _snapshot, id) => {
-          finished.push(id);
-          if (finished.length === 300) resolve();
+      const scheduler = new TaskScheduler(
+        service.fetcher,
+        { timeoutMs: 3600_000, schedule: pollSchedule(), now: clock.now, sleep: clock.sleep },
+        {
+          onFinal: (_tag, _snapshot, id) => {
+            finished.push(id);
+            if (finished.length === 300) resolve();
+          },
+          onError: (_tag, error) => reject(error),
+          onTimeout: (_tag, id) => reject(new Error(`timed out: ${id}`)),
         },
-        onError: (_tag, error) => reject(error),
-        onTimeout: (_tag, id) => reject(new Error(`timed out: ${id}`)),
-      });
+      );
       // 300 submissions at 20 a second
       let next = 0;
       const submit = () => {
@@ -224,10 +251,11 @@ describe('TaskScheduler against a simulated FIFO service', () => {
           service.arrive(id);
           scheduler.add(id, next, { firstPollIn: 3000 });
         }
-        if (next < 300) setImmediate(() => {
-          clock.advance(1000);
-          submit();
-        });
+        if (next < 300)
+          setImmediate(() => {
+            clock.advance(1000);
+            submit();
+          });
       };
       submit();
     });
@@ -246,11 +274,15 @@ describe("the run's signal", () => {
       const { clock, service, ids } = queuedService(4, () => 2000, 500);
       const settled = await new Promise<number>((resolve, reject) => {
         let left = ids.length;
-        const scheduler = new TaskScheduler(service.fetcher, { timeoutMs: 3600_000, schedule: pollSchedule(), now: clock.now, sleep: clock.sleep, signal: controller.signal }, {
-          onFinal: () => --left === 0 && resolve(ids.length),
-          onError: (_tag, error) => reject(error),
-          onTimeout: (_tag, id) => reject(new Error(`${id} timed out`)),
-        });
+        const scheduler = new TaskScheduler(
+          service.fetcher,
+          { timeoutMs: 3600_000, schedule: pollSchedule(), now: clock.now, sleep: clock.sleep, signal: controller.signal },
+          {
+            onFinal: () => --left === 0 && resolve(ids.length),
+            onError: (_tag, error) => reject(error),
+            onTimeout: (_tag, id) => reject(new Error(`${id} timed out`)),
+          },
+        );
         ids.forEach((id, index) => scheduler.add(id, index, { firstPollIn: 3000 }));
       });
       expect(settled).toBe(500);
@@ -267,20 +299,25 @@ describe("the run's signal", () => {
   it('aborting it aborts the polls in flight: every task is told it was interrupted, and no listener is left', async () => {
     const controller = new AbortController();
     const given: AbortSignal[] = [];
-    const hanging: StatusFetcher = (_id, signal) => new Promise((_resolve, reject) => {
-      given.push(signal!);
-      signal!.addEventListener('abort', () => reject(signal!.reason), { once: true });
-    });
+    const hanging: StatusFetcher = (_id, signal) =>
+      new Promise((_resolve, reject) => {
+        given.push(signal!);
+        signal!.addEventListener('abort', () => reject(signal!.reason), { once: true });
+      });
     const errors: unknown[] = [];
     const done = new Promise<void>((resolve) => {
-      const scheduler = new TaskScheduler(hanging, { timeoutMs: 3600_000, schedule: pollSchedule(), signal: controller.signal }, {
-        onFinal: () => undefined,
-        onError: (_tag, error) => {
-          errors.push(error);
-          if (errors.length === 3) resolve();
+      const scheduler = new TaskScheduler(
+        hanging,
+        { timeoutMs: 3600_000, schedule: pollSchedule(), signal: controller.signal },
+        {
+          onFinal: () => undefined,
+          onError: (_tag, error) => {
+            errors.push(error);
+            if (errors.length === 3) resolve();
+          },
+          onTimeout: () => undefined,
         },
-        onTimeout: () => undefined,
-      });
+      );
       for (const [index, id] of ['a', 'b', 'c'].entries()) scheduler.add(id, index, { firstPollIn: 0 });
     });
     while (given.length === 0) await new Promise((resolve) => setImmediate(resolve));

@@ -93,7 +93,11 @@ describe('resolveSettings: precedence of values', () => {
   });
 
   it('ignores empty strings in flags and environment', () => {
-    const settings = resolveSettings({ baseUrl: '', model: '', output: '' }, { KCT_API_KEY: '', KCT_BASE_URL: '', KCT_MODEL: '', KCT_OUTPUT: '' }, stored);
+    const settings = resolveSettings(
+      { baseUrl: '', model: '', output: '' },
+      { KCT_API_KEY: '', KCT_BASE_URL: '', KCT_MODEL: '', KCT_OUTPUT: '' },
+      stored,
+    );
     expect(settings.apiKey.source).toBe('profile "work"');
     expect(settings.baseUrl).toEqual({ value: 'https://work.example/v1', source: 'profile "work"' });
     expect(settings.model.value).toBe('22');

@@ -4,9 +4,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DRIVER_ENV, availableDrivers, chooseDriver, openSqlite, type Database, type DriverName } from '../../packages/sandbox/src/store/sqlite/driver.js';
 import { CHECKPOINT_PAGES, openDatabase } from '../../packages/sandbox/src/store/db.js';
-import { NodeDatabase, isSqliteExperimentalWarning, nodeSqlite, withoutSqliteWarning } from '../../packages/sandbox/src/store/sqlite/node-sqlite.js';
+import {
+  availableDrivers,
+  chooseDriver,
+  type Database,
+  DRIVER_ENV,
+  type DriverName,
+  openSqlite,
+} from '../../packages/sandbox/src/store/sqlite/driver.js';
+import {
+  isSqliteExperimentalWarning,
+  NodeDatabase,
+  nodeSqlite,
+  withoutSqliteWarning,
+} from '../../packages/sandbox/src/store/sqlite/node-sqlite.js';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 const hasNodeSqlite = major > 22 || (major === 22 && minor >= 13);
@@ -22,11 +34,13 @@ describe('choosing a driver', () => {
     expect(chooseDriver({ [DRIVER_ENV]: 'better-sqlite3' })).toBe('better-sqlite3');
     expect(chooseDriver({ [DRIVER_ENV]: 'node:sqlite' })).toBe('node:sqlite');
     expect(chooseDriver({ [DRIVER_ENV]: ' ' })).toBe(chooseDriver({}));
-    expect(() => chooseDriver({ [DRIVER_ENV]: 'sqlite3' })).toThrow(expect.objectContaining({
-      message: 'KCT_SQLITE_DRIVER="sqlite3" is not a SQLite driver kct knows',
-      suggestion: 'Use node:sqlite or better-sqlite3, or unset KCT_SQLITE_DRIVER to let kct choose.',
-      code: 'ERR_KCT_SQLITE_UNAVAILABLE',
-    }));
+    expect(() => chooseDriver({ [DRIVER_ENV]: 'sqlite3' })).toThrow(
+      expect.objectContaining({
+        message: 'KCT_SQLITE_DRIVER="sqlite3" is not a SQLite driver kct knows',
+        suggestion: 'Use node:sqlite or better-sqlite3, or unset KCT_SQLITE_DRIVER to let kct choose.',
+        code: 'ERR_KCT_SQLITE_UNAVAILABLE',
+      }),
+    );
   });
 
   test.runIf(!hasNodeSqlite)('forcing node:sqlite where it does not exist says which Node.js has it', () => {
@@ -168,7 +182,13 @@ describe.each(availableDrivers())('driver %s', (driver: DriverName) => {
       expect(db.inTransaction).toBe(true);
     });
     outer.immediate();
-    expect((db.prepare('SELECT name FROM t ORDER BY id').all() as { name: string }[]).map((r) => r.name)).toEqual(['a', 'b', 'c', 'd', 'outer']);
+    expect((db.prepare('SELECT name FROM t ORDER BY id').all() as { name: string }[]).map((r) => r.name)).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'outer',
+    ]);
   });
 
   test('immediate takes the write lock at BEGIN: a second connection cannot write meanwhile', () => {
@@ -220,7 +240,8 @@ describe.runIf(nodeSqlite() !== undefined)('node:sqlite without setReturnArrays 
     // isTransaction is an own, fixed property of each database: hidden behind a proxy instead
     const real = new sqlite.DatabaseSync(':memory:') as Record<string | symbol, unknown>;
     const older = new Proxy(real, {
-      get: (target, key) => (key === 'isTransaction' ? undefined : typeof target[key] === 'function' ? (target[key] as Function).bind(target) : target[key]),
+      get: (target, key) =>
+        key === 'isTransaction' ? undefined : typeof target[key] === 'function' ? (target[key] as Function).bind(target) : target[key],
     });
     db = new NodeDatabase(older as never);
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');

@@ -129,10 +129,13 @@ describe('SSRF verdicts on URL spellings', () => {
   });
 
   test.each(SPELLINGS)('%s → %s (%s)', async (url, verdict) => {
-    const accepted = await assertPublicUrl(url, { allowPrivate: false }).then(() => 'public' as const, (err: unknown) => {
-      expect(err).toBeInstanceOf(BlockedAddressError);
-      return 'blocked' as const;
-    });
+    const accepted = await assertPublicUrl(url, { allowPrivate: false }).then(
+      () => 'public' as const,
+      (err: unknown) => {
+        expect(err).toBeInstanceOf(BlockedAddressError);
+        return 'blocked' as const;
+      },
+    );
     expect(accepted).toBe(verdict);
     // What the connector checks: the host as the URL parser gives it.
     let host: string | undefined;
@@ -143,13 +146,16 @@ describe('SSRF verdicts on URL spellings', () => {
     }
     const literal = host !== undefined && /^[\d.]+$|^\[/.test(host);
     if (literal && verdict === 'public') expect(classifyAddress(host!).public).toBe(true);
-    if (literal && verdict === 'blocked' && url.startsWith('https://') && !url.includes('@')) expect(classifyAddress(host!).public).toBe(false);
+    if (literal && verdict === 'blocked' && url.startsWith('https://') && !url.includes('@'))
+      expect(classifyAddress(host!).public).toBe(false);
   });
 
   test('the connector refuses every blocked literal before opening a socket', async () => {
     const agent = guardedAgent({ allowPrivate: false }, 2_000);
     try {
-      const literals = SPELLINGS.filter(([url, verdict]) => verdict === 'blocked' && /^https:\/\/(\[|[\d.]+[/:])/.test(url) && !url.includes('@') && !url.includes('%25'));
+      const literals = SPELLINGS.filter(
+        ([url, verdict]) => verdict === 'blocked' && /^https:\/\/(\[|[\d.]+[/:])/.test(url) && !url.includes('@') && !url.includes('%25'),
+      );
       expect(literals.length).toBeGreaterThan(50);
       for (const [url] of literals) {
         const err = await request(url.replace('https:', 'http:'), { dispatcher: agent }).catch((e: unknown) => e);
@@ -161,8 +167,12 @@ describe('SSRF verdicts on URL spellings', () => {
   });
 
   test('a refusal says what the address is', async () => {
-    await expect(assertPublicUrl('https://[::127.0.0.1]/cb', { allowPrivate: false })).rejects.toThrow('::7f00:1 is not a public address (IPv4-compatible IPv6 (deprecated))');
+    await expect(assertPublicUrl('https://[::127.0.0.1]/cb', { allowPrivate: false })).rejects.toThrow(
+      '::7f00:1 is not a public address (IPv4-compatible IPv6 (deprecated))',
+    );
     await expect(assertPublicUrl('https://[64:ff9b::a00:1]/cb', { allowPrivate: false })).rejects.toThrow('(NAT64 of private IPv4)');
-    await expect(assertPublicUrl('https://localhost/cb', { allowPrivate: false })).rejects.toThrow('localhost resolves to 127.0.0.1, which is not a public address (loopback)');
+    await expect(assertPublicUrl('https://localhost/cb', { allowPrivate: false })).rejects.toThrow(
+      'localhost resolves to 127.0.0.1, which is not a public address (loopback)',
+    );
   });
 });

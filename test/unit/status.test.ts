@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LEGACY_STATUS, STAGE_OF, TASK_STATUSES, isFinalSnapshot, isFinalStatus, isUnsuccessfulFinal } from '../../packages/kct/src/api/status.js';
+import {
+  isFinalSnapshot,
+  isFinalStatus,
+  isUnsuccessfulFinal,
+  LEGACY_STATUS,
+  STAGE_OF,
+  TASK_STATUSES,
+} from '../../packages/kct/src/api/status.js';
 
 describe('task statuses (spec 3)', () => {
   it('lists the seven statuses in the stated order', () => {
@@ -9,7 +16,9 @@ describe('task statuses (spec 3)', () => {
   it('pairs each status with its lower-case stage', () => {
     // as the spec's status table writes them, one pair per status
     const pairs = Object.entries(STAGE_OF).map(([status, stage]) => `${status} ${stage}`);
-    expect(pairs.join(', ')).toBe('QUEUED queued, UPLOADING uploading, SUBMITTED submitted, PROGRESS processing, SUCCESS completed, FAILURE failed, CANCEL cancelled');
+    expect(pairs.join(', ')).toBe(
+      'QUEUED queued, UPLOADING uploading, SUBMITTED submitted, PROGRESS processing, SUCCESS completed, FAILURE failed, CANCEL cancelled',
+    );
   });
 
   it('names PENDING as the legacy starting status', () => {
@@ -22,9 +31,12 @@ describe('isFinalStatus', () => {
     expect(isFinalStatus(status)).toBe(true);
   });
 
-  it.each(['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS', 'PENDING', 'WEIRD', 'CANCELLED', 'completed', ''])('%j is not final', (status) => {
-    expect(isFinalStatus(status)).toBe(false);
-  });
+  it.each(['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS', 'PENDING', 'WEIRD', 'CANCELLED', 'completed', ''])(
+    '%j is not final',
+    (status) => {
+      expect(isFinalStatus(status)).toBe(false);
+    },
+  );
 
   it('is false for non-strings', () => {
     expect(isFinalStatus(undefined)).toBe(false);
@@ -72,6 +84,7 @@ describe('isUnsuccessfulFinal', () => {
   });
 
   it('is false for success, running and unknown statuses', () => {
-    for (const status of ['SUCCESS', 'PROGRESS', 'QUEUED', 'PENDING', '', undefined, null, 1]) expect(isUnsuccessfulFinal(status)).toBe(false);
+    for (const status of ['SUCCESS', 'PROGRESS', 'QUEUED', 'PENDING', '', undefined, null, 1])
+      expect(isUnsuccessfulFinal(status)).toBe(false);
   });
 });

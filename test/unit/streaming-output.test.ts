@@ -8,11 +8,11 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../packages/kct/src/api/errors.js';
 import type { IO } from '../../packages/kct/src/cli/core/io.js';
-import { Journal } from '../../packages/kct/src/commands/one-pass/journal.js';
-import { OutcomeWriter, type AnswerOutcome } from '../../packages/kct/src/cli/render/outcomes.js';
-import { displayWidth, renderTable, renderTableInChunks } from '../../packages/kct/src/cli/render/rows.js';
+import { type AnswerOutcome, OutcomeWriter } from '../../packages/kct/src/cli/render/outcomes.js';
 import { RowSpool } from '../../packages/kct/src/cli/render/row-spool.js';
+import { displayWidth, renderTable, renderTableInChunks } from '../../packages/kct/src/cli/render/rows.js';
 import { ClassTally } from '../../packages/kct/src/cli/render/tally.js';
+import { Journal } from '../../packages/kct/src/commands/one-pass/journal.js';
 
 function bufferIO(color = false): IO & { text: () => string; errors: () => string } {
   const stdout = new PassThrough();
@@ -22,7 +22,15 @@ function bufferIO(color = false): IO & { text: () => string; errors: () => strin
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (errText += chunk.toString()));
   return {
-    stdin: new PassThrough(), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, color, columns: 80, noPrompt: true,
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    color,
+    columns: 80,
+    noPrompt: true,
     text: () => out,
     errors: () => errText,
   };
@@ -52,7 +60,13 @@ describe('a table printed in pieces', () => {
       const io = bufferIO(color);
       const strlen = await displayWidth();
       const head = ['File', 'Student', 'Task', 'Status', 'Score'];
-      const body = Array.from({ length: 1234 }, (_, i) => [`s${i}.txt`, i % 7 === 0 ? 'Zoë 学生' : `s${i}`, `tsk_${i.toString(16).padStart(24, '0')}`, i % 5 ? 'SUCCESS' : 'FAILURE', i % 3 ? `${i % 20} / 20` : '']);
+      const body = Array.from({ length: 1234 }, (_, i) => [
+        `s${i}.txt`,
+        i % 7 === 0 ? 'Zoë 学生' : `s${i}`,
+        `tsk_${i.toString(16).padStart(24, '0')}`,
+        i % 5 ? 'SUCCESS' : 'FAILURE',
+        i % 3 ? `${i % 20} / 20` : '',
+      ]);
       const whole = await renderTable(io, head, body, [], { compact: true });
       const widths = head.map((_, column) => Math.max(...body.map((row) => strlen(row[column]))));
       let pieces = '';
@@ -63,7 +77,15 @@ describe('a table printed in pieces', () => {
 });
 
 describe('OutcomeWriter', () => {
-  const outcome = (i: number, status = 'SUCCESS'): AnswerOutcome => ({ file: `class/s${i}.txt`, student_id: `s${i}`, task_id: `tsk_${i}`, status, score: status === 'SUCCESS' ? i % 20 : null, max_score: 20, evaluation: status === 'SUCCESS' ? [{ item: 'Thesis', score: i % 5, max_score: 5 }] : null });
+  const outcome = (i: number, status = 'SUCCESS'): AnswerOutcome => ({
+    file: `class/s${i}.txt`,
+    student_id: `s${i}`,
+    task_id: `tsk_${i}`,
+    status,
+    score: status === 'SUCCESS' ? i % 20 : null,
+    max_score: 20,
+    evaluation: status === 'SUCCESS' ? [{ item: 'Thesis', score: i % 5, max_score: 5 }] : null,
+  });
 
   it('--json: one array in the order found, as JSON.stringify would print it, though rows finish in another order', async () => {
     const io = bufferIO();
@@ -71,7 +93,16 @@ describe('OutcomeWriter', () => {
     await writer.init();
     for (const i of [3, 0, 4, 1, 2]) writer.add(outcome(i), i);
     await writer.finish();
-    const expected = [0, 1, 2, 3, 4].map((i) => ({ file: `class/s${i}.txt`, student_id: `s${i}`, task_id: `tsk_${i}`, status: 'SUCCESS', score: i % 20, max_score: 20, credits_charged: null, evaluation: [{ item: 'Thesis', score: i % 5, max_score: 5 }] }));
+    const expected = [0, 1, 2, 3, 4].map((i) => ({
+      file: `class/s${i}.txt`,
+      student_id: `s${i}`,
+      task_id: `tsk_${i}`,
+      status: 'SUCCESS',
+      score: i % 20,
+      max_score: 20,
+      credits_charged: null,
+      evaluation: [{ item: 'Thesis', score: i % 5, max_score: 5 }],
+    }));
     expect(io.text()).toBe(`${JSON.stringify(expected, null, 2)}\n`);
   });
 
@@ -124,7 +155,7 @@ describe('ClassTally', () => {
 describe('Journal', () => {
   const dir = () => mkdtempSync(join(tmpdir(), 'kct-journal-'));
 
-  it('reads back each answer\'s last state: finished with its row, running, or sent in a batch', () => {
+  it("reads back each answer's last state: finished with its row, running, or sent in a batch", () => {
     const path = join(dir(), 'marks.journal');
     const journal = new Journal(path);
     journal.submitted('a1.txt', 'kct-1', 'tsk_1', 'QUEUED');
@@ -191,7 +222,12 @@ describe('Journal', () => {
     const journal = new Journal(path);
     journal.submitted('a2.txt', 'k2', 't2', 'QUEUED');
     journal.close();
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line).answer)).toEqual(['a1.txt', 'a2.txt']);
+    expect(
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).answer),
+    ).toEqual(['a1.txt', 'a2.txt']);
     appendFileSync(path, 'not json\n{"answer":"a3.txt","key":"k3","task_id":"t3","status":"QUEUED"}\n');
     expect(() => new Journal(path)).toThrow(UsageError);
   });

@@ -1,11 +1,19 @@
 // The worker-thread pool (src/sandbox/threads/pool.ts): jobs run off the calling thread, each
 // within its time and memory budget; a bounded queue; aborts; close. Jobs come from a fixture
 // module, so nothing here depends on what the sandbox's own jobs do.
-import { pathToFileURL } from 'node:url';
+
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { JobCrashedError, JobFailedError, JobTimeoutError, PoolBusyError, PoolClosedError, ThreadPool } from '../../packages/sandbox/src/threads/pool.js';
 import type { PoolOptions } from '../../packages/sandbox/src/threads/pool.js';
+import {
+  JobCrashedError,
+  JobFailedError,
+  JobTimeoutError,
+  PoolBusyError,
+  PoolClosedError,
+  ThreadPool,
+} from '../../packages/sandbox/src/threads/pool.js';
 
 const MODULE = pathToFileURL(join(import.meta.dirname, '..', 'fixtures', 'jobs', 'pool-jobs.mjs')).href;
 const job = (fn: string, ...args: unknown[]) => ({ module: MODULE, fn, args });
@@ -45,7 +53,11 @@ describe('ThreadPool', () => {
     const err = await p.run(job('fails', 'deep inside')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JobFailedError);
     const failed = err as JobFailedError;
-    expect(failed.remote).toMatchObject({ name: 'Error', message: 'wrapped: deep inside', cause: { name: 'RangeError', message: 'deep inside' } });
+    expect(failed.remote).toMatchObject({
+      name: 'Error',
+      message: 'wrapped: deep inside',
+      cause: { name: 'RangeError', message: 'deep inside' },
+    });
     expect(failed.stack).toContain('pool-jobs.mjs');
     expect(failed.stack).toContain('(in a worker thread)');
     await expect(p.run(job('nothing'))).rejects.toThrow(/has no function nothing/);
@@ -112,10 +124,12 @@ describe('ThreadPool', () => {
 
   test('up to `size` threads work at once', async () => {
     const p = pool({ size: 2 });
-    const ids = await Promise.all([p.run<number>(job('later', 1, 200)), p.run<number>(job('later', 2, 200))].map(async (r, i) => {
-      await r;
-      return i;
-    }));
+    const ids = await Promise.all(
+      [p.run<number>(job('later', 1, 200)), p.run<number>(job('later', 2, 200))].map(async (r, i) => {
+        await r;
+        return i;
+      }),
+    );
     expect(ids).toEqual([0, 1]);
     expect(p.stats.threads).toBe(2);
   });

@@ -5,8 +5,8 @@ import { UsageError } from '../../packages/kct/src/api/errors.js';
 import { describeOwner, keyOwner } from '../../packages/kct/src/cli/core/account.js';
 import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/core/api-request.js';
 import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/core/loopback.js';
-import { roffEscape } from '../../packages/kct/src/cli/packaging/man-page.js';
 import { choosePager } from '../../packages/kct/src/cli/core/pager.js';
+import { roffEscape } from '../../packages/kct/src/cli/packaging/man-page.js';
 
 describe('kct api arguments', () => {
   it('one argument is a path: GET, or POST when there is a body', () => {
@@ -28,7 +28,12 @@ describe('kct api arguments', () => {
   });
 
   it('-f is a string, -F a JSON literal or a file; key[] appends', () => {
-    expect(parseFields(['a=12', 'b=', 'c=x=y', 't[]=1', 't[]=two'], ['n=12', 'f=1.5e3', 'yes=true', 'no=false', 'nil=null', 's=twelve', 'file=@essay.pdf', 'neg=-3'])).toEqual({
+    expect(
+      parseFields(
+        ['a=12', 'b=', 'c=x=y', 't[]=1', 't[]=two'],
+        ['n=12', 'f=1.5e3', 'yes=true', 'no=false', 'nil=null', 's=twelve', 'file=@essay.pdf', 'neg=-3'],
+      ),
+    ).toEqual({
       values: { a: '12', b: '', c: 'x=y', t: ['1', 'two'], n: 12, f: 1500, yes: true, no: false, nil: null, s: 'twelve', neg: -3 },
       files: [{ field: 'file', path: 'essay.pdf' }],
     });
@@ -37,7 +42,7 @@ describe('kct api arguments', () => {
     expect(() => parseFields([], ['f=@'])).toThrow(/name the file/);
   });
 
-  it('headers: name:value, lower-cased; the key and content type are kct\'s', () => {
+  it("headers: name:value, lower-cased; the key and content type are kct's", () => {
     expect(parseHeaders(['Idempotency-Key: k1', 'X-Trace:a:b'])).toEqual({ 'idempotency-key': 'k1', 'x-trace': 'a:b' });
     expect(() => parseHeaders(['X-API-Key:kct_abc'])).toThrow(/sets this header itself/);
     expect(() => parseHeaders(['Content-Type: text/plain'])).toThrow(UsageError);
@@ -64,7 +69,11 @@ describe('pager choice', () => {
 describe('key owner from GET /credits', () => {
   it('reads scope, account and organization in whatever shape they come', () => {
     expect(keyOwner({ scope: 'user', account: { id: 1, name: 'ana' } })).toEqual({ scope: 'user', account: 'ana (id 1)' });
-    expect(keyOwner({ scope: 'organization', user: 'bo@example.org', organization: { name: 'Northfield' } })).toEqual({ scope: 'organization', account: 'bo@example.org', organization: 'Northfield' });
+    expect(keyOwner({ scope: 'organization', user: 'bo@example.org', organization: { name: 'Northfield' } })).toEqual({
+      scope: 'organization',
+      account: 'bo@example.org',
+      organization: 'Northfield',
+    });
     expect(keyOwner({ credits: 5 })).toEqual({});
     expect(describeOwner({})).toBe('the server does not say which account');
     expect(describeOwner({ scope: 'user', account: 'ana' })).toBe('scope user, account ana');
@@ -73,7 +82,8 @@ describe('key owner from GET /credits', () => {
 
 describe('loopback callbacks', () => {
   it('names this machine only for loopback hosts', () => {
-    for (const host of ['localhost', '127.0.0.1', '127.9.9.9', '[::1]', '::ffff:127.0.0.1', 'app.localhost']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['localhost', '127.0.0.1', '127.9.9.9', '[::1]', '::ffff:127.0.0.1', 'app.localhost'])
+      expect(isLoopbackHost(host), host).toBe(true);
     for (const host of ['10.0.0.1', 'example.org', '192.168.1.2', '::']) expect(isLoopbackHost(host), host).toBe(false);
   });
 
@@ -89,7 +99,7 @@ describe('loopback callbacks', () => {
 describe('man page text', () => {
   it('escapes backslashes, leading dots and quotes, and non-ASCII characters', () => {
     expect(roffEscape('a\\b')).toBe('a\\eb');
-    expect(roffEscape('.hidden\n\'quoted')).toBe('\\&.hidden\n\\&\'quoted');
+    expect(roffEscape(".hidden\n'quoted")).toBe("\\&.hidden\n\\&'quoted");
     expect(roffEscape('café – ok')).toBe('caf\\[u00E9] \\[u2013] ok');
   });
 });

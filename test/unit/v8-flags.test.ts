@@ -23,7 +23,10 @@ describe('the V8 flag of the client', () => {
   });
 
   it('the single-file executable carries the same rule', () => {
-    const rule = (text: string) => text.slice(text.indexOf('/** Global flags that take a value'), text.indexOf('function v8FlagsFor')).trim();
-    expect(rule(readFileSync(join(ROOT, 'scripts', 'exe', 'main.cjs'), 'utf8'))).toBe(rule(readFileSync(join(ROOT, 'packages', 'kct', 'bin', 'flags.cjs'), 'utf8')));
+    const rule = (text: string) =>
+      text.slice(text.indexOf('/** Global flags that take a value'), text.indexOf('function v8FlagsFor')).trim();
+    expect(rule(readFileSync(join(ROOT, 'scripts', 'exe', 'main.cjs'), 'utf8'))).toBe(
+      rule(readFileSync(join(ROOT, 'packages', 'kct', 'bin', 'flags.cjs'), 'utf8')),
+    );
   });
 });

@@ -1,7 +1,7 @@
 // The audit behind the "every word is marked" properties (issue 21): the words an independent
 // reader finds in a document, against the words marked plus those the result names as left out.
 import { EXCLUSION_KINDS, type Exclusion } from '../../packages/sandbox/src/engines/extract/marked.js';
-import { propertyRuns as runsOf, propertySeed } from './property-runs.js';
+import { propertySeed, propertyRuns as runsOf } from './property-runs.js';
 
 /**
  * How runs are sized and replayed, as every property of the suite (property-runs.ts):
@@ -21,7 +21,12 @@ export function propertyRuns(fallback: number): { seed: number; numRuns: number 
  * (extract-words-pdf.test.ts), which keeps it.
  */
 export function tokens(text: string): string[] {
-  return text.normalize('NFC').toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
+  );
 }
 
 type Bag = Map<string, number>;

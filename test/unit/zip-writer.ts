@@ -31,32 +31,66 @@ export function zip(parts: ZipPart[]): Buffer {
     const flags = p.flags ?? 0;
     const madeBy = p.unixMode === undefined ? 20 : (3 << 8) | 20;
     const external = p.unixMode === undefined ? 0 : p.unixMode * 0x10000;
-    const local = header(30, [[32, 0, 0x04034b50], [16, 4, 20], [16, 6, flags], [16, 8, method], [32, 14, crc], [32, 18, data.length], [32, 22, size], [16, 26, name.length]]);
-    const central = header(46, [[32, 0, 0x02014b50], [16, 4, madeBy], [16, 6, 20], [16, 8, flags], [16, 10, method], [32, 16, crc], [32, 20, data.length], [32, 24, size], [16, 28, name.length], [32, 38, external], [32, 42, offset]]);
+    const local = header(30, [
+      [32, 0, 0x04034b50],
+      [16, 4, 20],
+      [16, 6, flags],
+      [16, 8, method],
+      [32, 14, crc],
+      [32, 18, data.length],
+      [32, 22, size],
+      [16, 26, name.length],
+    ]);
+    const central = header(46, [
+      [32, 0, 0x02014b50],
+      [16, 4, madeBy],
+      [16, 6, 20],
+      [16, 8, flags],
+      [16, 10, method],
+      [32, 16, crc],
+      [32, 20, data.length],
+      [32, 24, size],
+      [16, 28, name.length],
+      [32, 38, external],
+      [32, 42, offset],
+    ]);
     locals.push(local, name, data);
     centrals.push(central, name);
     offset += local.length + name.length + data.length;
   }
   const cd = Buffer.concat(centrals);
-  const end = header(22, [[32, 0, 0x06054b50], [16, 8, parts.length], [16, 10, parts.length], [32, 12, cd.length], [32, 16, offset]]);
+  const end = header(22, [
+    [32, 0, 0x06054b50],
+    [16, 8, parts.length],
+    [16, 10, parts.length],
+    [32, 12, cd.length],
+    [32, 16, offset],
+  ]);
   return Buffer.concat([...locals, cd, end]);
 }
 
-const CONTENT_TYPES = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`);
-const RELS = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`);
+const CONTENT_TYPES = Buffer.from(
+  `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+);
+const RELS = Buffer.from(
+  `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+);
 /** word/document.xml with one paragraph of `text`, padded with `padding` bytes of whitespace. */
-export const documentXml = (text: string, padding = 0) => Buffer.concat([
-  Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`),
-  Buffer.alloc(padding, 0x20),
-  Buffer.from('</w:body></w:document>'),
-]);
-export const docx = (document: Buffer, extra: ZipPart[] = [], declare?: number) => zip([
-  { name: '[Content_Types].xml', content: CONTENT_TYPES },
-  { name: '_rels/.rels', content: RELS },
-  { name: 'word/document.xml', content: document, ...(declare !== undefined ? { declare } : {}) },
-  ...extra,
-]);
-
+export const documentXml = (text: string, padding = 0) =>
+  Buffer.concat([
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`,
+    ),
+    Buffer.alloc(padding, 0x20),
+    Buffer.from('</w:body></w:document>'),
+  ]);
+export const docx = (document: Buffer, extra: ZipPart[] = [], declare?: number) =>
+  zip([
+    { name: '[Content_Types].xml', content: CONTENT_TYPES },
+    { name: '_rels/.rels', content: RELS },
+    { name: 'word/document.xml', content: document, ...(declare !== undefined ? { declare } : {}) },
+    ...extra,
+  ]);
 
 /** A zip header of `size` bytes with each field (16 or 32 bits, little-endian) at its offset. */
 function header(size: number, fields: [bits: 16 | 32, offset: number, value: number][]): Buffer {

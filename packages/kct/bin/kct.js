@@ -11,7 +11,11 @@ const args = process.argv.slice(2);
 const last = args[args.length - 1];
 if (args.length === 1 && (last === '--version' || last === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
-} else if ((last === '--help' || last === '-h') && args.slice(0, -1).every((arg) => /^[a-z][a-z-]*$/.test(arg)) && cachedHelp(args.slice(0, -1))) {
+} else if (
+  (last === '--help' || last === '-h') &&
+  args.slice(0, -1).every((arg) => /^[a-z][a-z-]*$/.test(arg)) &&
+  cachedHelp(args.slice(0, -1))
+) {
   // printed by cachedHelp
 } else {
   // one V8 flag for client commands, never for the sandbox (a server, and OCR wants V8's optimising
@@ -19,8 +23,13 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
   for (const flag of require('./flags.cjs').v8FlagsFor(args)) require('node:v8').setFlagsFromString(flag);
   import('../dist/cli/main.js').then(
     // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
-    async ({ main }) => { process.exitCode = await main(args, { exit: (code) => process.exit(code) }); },
-    (error) => { process.stderr.write(`kct: could not start: ${String(error?.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`); process.exitCode = 1; },
+    async ({ main }) => {
+      process.exitCode = await main(args, { exit: (code) => process.exit(code) });
+    },
+    (error) => {
+      process.stderr.write(`kct: could not start: ${String(error?.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`);
+      process.exitCode = 1;
+    },
   );
 }
 

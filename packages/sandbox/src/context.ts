@@ -1,13 +1,14 @@
 // What every route of the sandbox can reach.
-import type { CallbackSender } from './tasks/callbacks.js';
+
 import type { Engines } from './engines/jobs.js';
-import type { FileArea } from './store/file-area.js';
 import type { GradingEngine } from './engines/llm/types.js';
 import type { ConnectionLimits } from './http/connections.js';
+import type { FileArea } from './store/file-area.js';
+import type { Store } from './store/store.js';
+import type { CallbackSender } from './tasks/callbacks.js';
 import type { FaultInjector } from './tasks/faults.js';
 import type { Trainer } from './tasks/model-training.js';
 import type { WorkerPool } from './tasks/queue.js';
-import type { Store } from './store/store.js';
 
 interface SandboxSettings {
   latencyMs: number;

@@ -1,31 +1,32 @@
 // Entry point of the sandbox: `kct sandbox` and every end-to-end test start it through here.
-import { availableParallelism } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { resolve } from 'node:path';
+
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from 'kct/api/operations.js';
 import type { SandboxStartOptions, StartedSandbox } from 'kct/api/sandbox.js';
-import { buildApp } from './http/app.js';
-import { settleBatch } from './tasks/batch-parents.js';
-import { CallbackSender } from './tasks/callbacks.js';
+import { accountPasswords } from './accounts/accounts.js';
 import type { SandboxContext } from './context.js';
+import { Engines } from './engines/jobs.js';
+import type { GradingEngine } from './engines/llm/types.js';
+import { buildApp } from './http/app.js';
 import { prepareDataDir } from './store/data-dir.js';
 import { openDatabase } from './store/db.js';
-import { Engines } from './engines/jobs.js';
 import { FileArea } from './store/file-area.js';
-import type { GradingEngine } from './engines/llm/types.js';
+import type { SandboxKeys } from './store/seed.js';
+import { seedIfEmpty, webhookSecret } from './store/seed.js';
+import { openSqlite } from './store/sqlite/driver.js';
+import { Store } from './store/store.js';
+import { settleBatch } from './tasks/batch-parents.js';
+import { CallbackSender } from './tasks/callbacks.js';
 import { FaultInjector } from './tasks/faults.js';
 import { Trainer } from './tasks/model-training.js';
 import { WorkerPool } from './tasks/queue.js';
-import { accountPasswords } from './accounts/accounts.js';
-import type { SandboxKeys } from './store/seed.js';
-import { seedIfEmpty, webhookSecret } from './store/seed.js';
-import { Store } from './store/store.js';
-import { ThreadPool } from './threads/pool.js';
 import { runTask } from './tasks/worker.js';
 import { WriteGroup } from './tasks/write-group.js';
-import { openSqlite } from './store/sqlite/driver.js';
+import { ThreadPool } from './threads/pool.js';
 
 export type { SandboxKeys };
 
@@ -79,9 +80,14 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     connections: {
       requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       // The headers are part of the request: their time limit is never longer than the request's.
-      headersTimeoutMs: Math.min(positive('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS), options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+      headersTimeoutMs: Math.min(
+        positive('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS),
+        options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      ),
       idleTimeoutMs: positive('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
-      maxConnectionsPerClient: Math.floor(positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT)),
+      maxConnectionsPerClient: Math.floor(
+        positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
+      ),
     },
     ...(options.publicUrl !== undefined ? { publicUrl: publicOrigin(options.publicUrl) } : {}),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
@@ -110,11 +116,20 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     const store = new Store(db);
     const keys = seedIfEmpty(store, dataDir, settings.log);
     const passwords = accountPasswords(store, dataDir, settings.log) as SandboxPasswords;
-    const revokedKeys = (store.prepared('SELECT label FROM api_keys WHERE label IS NOT NULL AND revoked_at IS NOT NULL ORDER BY id').all() as { label: keyof SandboxKeys }[]).map((r) => r.label);
+    const revokedKeys = (
+      store.prepared('SELECT label FROM api_keys WHERE label IS NOT NULL AND revoked_at IS NOT NULL ORDER BY id').all() as {
+        label: keyof SandboxKeys;
+      }[]
+    ).map((r) => r.label);
     const files = new FileArea(dataDir);
     await files.sweep(store);
     const secret = webhookSecret(db);
-    const callbacks = new CallbackSender(store, { secret, timeScale: settings.timeScale, allowPrivate: settings.allowPrivateCallbacks, ...(settings.log ? { log: settings.log } : {}) });
+    const callbacks = new CallbackSender(store, {
+      secret,
+      timeScale: settings.timeScale,
+      allowPrivate: settings.allowPrivateCallbacks,
+      ...(settings.log ? { log: settings.log } : {}),
+    });
     opened.push(() => callbacks.close());
     // Loaded only when configured: the deterministic grader needs none of it.
     let grader: GradingEngine | undefined;
@@ -125,7 +140,12 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       opened.push(() => engine.close());
     }
     // Closed after the task pool (below) has stopped: its tasks' jobs end with it.
-    const threads = new ThreadPool({ size: settings.threads, maxQueued: MAX_WAITING_JOBS, budgetMs: settings.jobTimeoutMs, maxMemoryMb: settings.jobMemoryMb });
+    const threads = new ThreadPool({
+      size: settings.threads,
+      maxQueued: MAX_WAITING_JOBS,
+      budgetMs: settings.jobTimeoutMs,
+      maxMemoryMb: settings.jobMemoryMb,
+    });
     opened.push(() => threads.close());
     const engines = new Engines(threads);
     const taskFinished = (task: { parent_task_id: string | null }) => {
@@ -133,14 +153,42 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     };
     const writes = new WriteGroup(store);
     const write = <T>(change: () => T) => writes.run(change);
-    const pool = new WorkerPool(store, settings.workers,
-      (taskId, signal) => runTask({ store, files, engines, latencyMs: settings.latencyMs, onFinal: taskFinished, write, ...(settings.log ? { log: settings.log } : {}), ...(grader ? { grader } : {}) }, taskId, signal),
-      settings.log);
+    const pool = new WorkerPool(
+      store,
+      settings.workers,
+      (taskId, signal) =>
+        runTask(
+          {
+            store,
+            files,
+            engines,
+            latencyMs: settings.latencyMs,
+            onFinal: taskFinished,
+            write,
+            ...(settings.log ? { log: settings.log } : {}),
+            ...(grader ? { grader } : {}),
+          },
+          taskId,
+          signal,
+        ),
+      settings.log,
+    );
     opened.push(() => pool.close());
     const trainer = new Trainer(store, settings.log);
     trainer.resume();
     opened.push(() => trainer.close());
-    const context: SandboxContext = { store, files, pool, engines, faults: new FaultInjector(), callbacks, settings, trainer, taskFinished, ...(grader ? { grader } : {}) };
+    const context: SandboxContext = {
+      store,
+      files,
+      pool,
+      engines,
+      faults: new FaultInjector(),
+      callbacks,
+      settings,
+      trainer,
+      taskFinished,
+      ...(grader ? { grader } : {}),
+    };
     const app = buildApp(context);
     opened.push(() => app.close());
     await app.ready();
@@ -177,7 +225,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const address = sandbox.app.server.address() as AddressInfo;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const productUrl = `http://${hostForUrl}:${address.port}`;
-  return { baseUrl: `${productUrl}${API_PREFIX}`, productUrl, keys: sandbox.keys, passwords: sandbox.passwords, revokedKeys: sandbox.revokedKeys, webhookSecret: sandbox.webhookSecret, close: sandbox.close };
+  return {
+    baseUrl: `${productUrl}${API_PREFIX}`,
+    productUrl,
+    keys: sandbox.keys,
+    passwords: sandbox.passwords,
+    revokedKeys: sandbox.revokedKeys,
+    webhookSecret: sandbox.webhookSecret,
+    close: sandbox.close,
+  };
 }
 
 /** Why the sandbox could not listen, in words that say what to do; `code` is kept. */
@@ -205,7 +261,8 @@ function watchEventLoop(log: (line: string) => void): () => void {
 
 /** The log never shows a key or a session token, even one a client put in a URL or a header it logged. */
 function redacting(log: (line: string) => void): (line: string) => void {
-  return (line) => log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]').replace(/sess_sbx_[A-Za-z0-9]{6,}/g, 'sess_sbx_[redacted]'));
+  return (line) =>
+    log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]').replace(/sess_sbx_[A-Za-z0-9]{6,}/g, 'sess_sbx_[redacted]'));
 }
 
 /** The origin of a --public-url: http(s), no path, query or credentials. */
@@ -216,8 +273,17 @@ function publicOrigin(raw: string): string {
   } catch {
     throw new RangeError(`publicUrl must be a URL such as https://sandbox.example.org, not "${raw}"`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new RangeError(`publicUrl must be an http(s) origin without path, query or credentials (e.g. https://sandbox.example.org), not "${raw}"`);
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  ) {
+    throw new RangeError(
+      `publicUrl must be an http(s) origin without path, query or credentials (e.g. https://sandbox.example.org), not "${raw}"`,
+    );
   }
   return url.origin;
 }

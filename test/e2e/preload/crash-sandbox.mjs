@@ -5,6 +5,8 @@ import { subscribe } from 'node:diagnostics_channel';
 if (process.argv[2] === 'sandbox') {
   subscribe('http.server.request.start', ({ request }) => {
     if (!request.url.endsWith('/status')) return;
-    process.stderr.write('Assertion failed: simulated crash (test/e2e/preload/crash-sandbox.mjs)\n', () => process.kill(process.pid, 'SIGKILL'));
+    process.stderr.write('Assertion failed: simulated crash (test/e2e/preload/crash-sandbox.mjs)\n', () =>
+      process.kill(process.pid, 'SIGKILL'),
+    );
   });
 }

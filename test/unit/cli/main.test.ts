@@ -1,8 +1,8 @@
 // main() in-process: every HTTP error answer becomes the README's exit code, with the error on
 // stderr, nothing on stdout and never the key; flag errors are exit 2; main itself never exits.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, KEY, ORIGIN, mockApi, runKct } from './run-kct.js';
 import { main } from '../../../packages/kct/src/cli/main.js';
+import { BASE_URL, KEY, mockApi, ORIGIN, runKct } from './run-kct.js';
 import { testIO } from './test-io.js';
 
 const errorBody = (status: number, code: string, message: string) => ({ error: { code, message, status }, request_id: 'req_test1' });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll } from 'vitest';
 import { main } from '../../../packages/kct/src/cli/main.js';
-import { testIO, type TestIOOptions } from './test-io.js';
+import { type TestIOOptions, testIO } from './test-io.js';
 
 export const ORIGIN = 'https://api.kct.test';
 export const BASE_URL = `${ORIGIN}/v1`;

@@ -5,7 +5,8 @@ import { mockApi, runKct } from './run-kct.js';
 
 function threeSnapshots() {
   const api = mockApi();
-  const reply = (status: string, extra: object = {}) => api.reply('GET', '/evaluations/tsk_1/status', 200, { data: { task_id: 'tsk_1', status, ...extra } });
+  const reply = (status: string, extra: object = {}) =>
+    api.reply('GET', '/evaluations/tsk_1/status', 200, { data: { task_id: 'tsk_1', status, ...extra } });
   reply('QUEUED', { position: 1, length: 1 });
   reply('PROGRESS', { progress: 50 });
   reply('SUCCESS');

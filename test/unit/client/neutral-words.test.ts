@@ -1,24 +1,28 @@
 // A library user never typed `kct`: the client's errors carry neutral suggestions, and the CLI's
 // hint table (src/cli/core/hints.ts) puts kct's own words (flags, commands) in their place.
-import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KctError, type UsageError } from '../../../packages/kct/src/api/errors.js';
+import { cliHint, cliWords } from '../../../packages/kct/src/cli/core/hints.js';
 import { checkLocalFile, inspectFile, isFileProblem } from '../../../packages/kct/src/client/files.js';
 import { checkBaseKey } from '../../../packages/kct/src/client/idempotency.js';
 import { ProductClient } from '../../../packages/kct/src/client/product.js';
-import { cliHint, cliWords } from '../../../packages/kct/src/cli/core/hints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-words-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** kct's words: a command, a flag in a message, or one of kct's environment variables. */
-const CLI_WORDS = /`kct |\bkct (config|models|auth|status|one-pass|batch|credits|result|keys|ingest|assign|evaluate|upload)\b|["'`( ]--[a-z]|\bKCT_[A-Z]/;
+const CLI_WORDS =
+  /`kct |\bkct (config|models|auth|status|one-pass|batch|credits|result|keys|ingest|assign|evaluate|upload)\b|["'`( ]--[a-z]|\bKCT_[A-Z]/;
 
 async function refusal(promise: Promise<unknown>): Promise<KctError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(KctError);
   return error as KctError;
 }
@@ -27,19 +31,30 @@ describe('the library speaks neutrally, the CLI in its own words', () => {
   it('no string under src/client names a kct command or flag', () => {
     const root = join(import.meta.dirname, '../../../packages/kct/src/client');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
-    const found = files.flatMap((name) => readFileSync(join(root, name), 'utf8').split('\n')
-      .map((line, index) => ({ where: `${name}:${index + 1}`, line }))
-      .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line) && CLI_WORDS.test(line)));
+    const found = files.flatMap((name) =>
+      readFileSync(join(root, name), 'utf8')
+        .split('\n')
+        .map((line, index) => ({ where: `${name}:${index + 1}`, line }))
+        .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line) && CLI_WORDS.test(line)),
+    );
     expect(found).toEqual([]);
   });
 
   it('an empty base key: the client says "leave it out", kct says kct derives one', () => {
-    const error = (() => { try { checkBaseKey('', '--idempotency-key'); } catch (e) { return e as UsageError; } })()!;
-    expect(error.suggestion).toContain('to have one derived from each answer\'s content');
-    expect(cliHint(error)).toBe('Give a key such as class9-essay, or leave out --idempotency-key to have kct derive one from each answer\'s content. In a script, check that the variable you pass is set.');
+    const error = (() => {
+      try {
+        checkBaseKey('', '--idempotency-key');
+      } catch (e) {
+        return e as UsageError;
+      }
+    })()!;
+    expect(error.suggestion).toContain("to have one derived from each answer's content");
+    expect(cliHint(error)).toBe(
+      "Give a key such as class9-essay, or leave out --idempotency-key to have kct derive one from each answer's content. In a script, check that the variable you pass is set.",
+    );
   });
 
-  it('a file over the limit and data files in a folder: --pages and --exclude in kct\'s words only', async () => {
+  it("a file over the limit and data files in a folder: --pages and --exclude in kct's words only", async () => {
     const big = join(dir, 'scan.pdf');
     writeFileSync(big, '');
     truncateSync(big, 21 * 1024 * 1024);
@@ -59,7 +74,10 @@ describe('the library speaks neutrally, the CLI in its own words', () => {
   it('a wrong product URL: the productUrl option, or --product-url and kct config', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get('https://product.kct.test').intercept({ method: 'POST', path: /public_api/ }).reply(404, 'Not Found', { headers: { 'content-type': 'text/plain' } });
+    agent
+      .get('https://product.kct.test')
+      .intercept({ method: 'POST', path: /public_api/ })
+      .reply(404, 'Not Found', { headers: { 'content-type': 'text/plain' } });
     const product = new ProductClient({ productUrl: 'https://product.kct.test', dispatcher: agent, retry: { maxRetries: 0 } });
     try {
       const error = await refusal(product.signIn('user', 'secret-password'));

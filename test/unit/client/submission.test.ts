@@ -7,14 +7,19 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../packages/kct/src/api/errors.js';
 import { inspectFileSync } from '../../../packages/kct/src/client/files.js';
-import { ORIGIN, useMockClient } from './mock-client.js';
 import { batchIdentity, cachedHasher, deriveIdempotencyKey, keyForIdentity } from '../../../packages/kct/src/client/idempotency.js';
+import { ORIGIN, useMockClient } from './mock-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-submission-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FIELDS = { model_id: 12, paper_content: 'My essay ...', student_id: 's-001' };
-const BATCH = { evaluations: [{ model_id: 12, paper_content: 'First essay ...' }, { model_id: 12, paper_content: 'Second essay ...' }] };
+const BATCH = {
+  evaluations: [
+    { model_id: 12, paper_content: 'First essay ...' },
+    { model_id: 12, paper_content: 'Second essay ...' },
+  ],
+};
 
 function answerFile(name: string, content: string) {
   const path = join(dir, name);
@@ -26,35 +31,57 @@ describe('the Idempotency-Key of a submission', () => {
   const mock = useMockClient();
 
   it('derived: the same as every earlier kct made, byte for byte (text answer and batch)', async () => {
-    expect((await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey).toBe('kct-af8824efa1469aa762e81d9b1839cd6b86732fa4');
+    expect((await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey).toBe(
+      'kct-af8824efa1469aa762e81d9b1839cd6b86732fa4',
+    );
     expect(await deriveIdempotencyKey('batch', BATCH)).toBe('kct-f63d985dea71247e79c332674fbc81af8295b46a');
   });
 
   it('derived: the same input gives the same key, and one byte changed in a file gives another', async () => {
     const fields = { model_id: 12, student_id: 's-002' };
-    const first = await mock.client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] }, { idempotency: 'derive' });
-    const again = await mock.client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] }, { idempotency: 'derive', hasher: cachedHasher() });
-    const changed = await mock.client.prepareOnePass({ fields, answerFiles: [answerFile('a1.txt', 'An essay about uniformz.\n')] }, { idempotency: 'derive' });
+    const first = await mock.client.prepareOnePass(
+      { fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] },
+      { idempotency: 'derive' },
+    );
+    const again = await mock.client.prepareOnePass(
+      { fields, answerFiles: [answerFile('a1.txt', 'An essay about uniforms.\n')] },
+      { idempotency: 'derive', hasher: cachedHasher() },
+    );
+    const changed = await mock.client.prepareOnePass(
+      { fields, answerFiles: [answerFile('a1.txt', 'An essay about uniformz.\n')] },
+      { idempotency: 'derive' },
+    );
     expect(first.idempotencyKey).toMatch(/^kct-[0-9a-f]{40}$/);
     expect(again.idempotencyKey).toBe(first.idempotencyKey);
     expect(changed.idempotencyKey).not.toBe(first.idempotencyKey);
     // read once: the bytes travel with the prepared submission, and hashing them gives the key a streamed hash gives
     expect(Buffer.from(changed.input.answerFiles![0].data!).toString()).toBe('An essay about uniformz.\n');
-    const streamed = await deriveIdempotencyKey('one-pass', fields, [{ field: 'answer_files', file: inspectFileSync(join(dir, 'a1.txt')) }]);
+    const streamed = await deriveIdempotencyKey('one-pass', fields, [
+      { field: 'answer_files', file: inspectFileSync(join(dir, 'a1.txt')) },
+    ]);
     expect(changed.idempotencyKey).toBe(streamed);
   });
 
   it('derived: a rubric file is part of the key, under its own field', async () => {
     const answer = answerFile('a2.txt', 'Second essay.\n');
     const rubric = answerFile('rubric.txt', 'Argument (10 marks)\n');
-    const withRubric = await mock.client.prepareOnePass({ fields: { model_id: 12 }, answerFiles: [answer], rubricFiles: [rubric] }, { idempotency: 'derive' });
-    const asQuestion = await mock.client.prepareOnePass({ fields: { model_id: 12 }, answerFiles: [answer], questionFiles: [rubric] }, { idempotency: 'derive' });
+    const withRubric = await mock.client.prepareOnePass(
+      { fields: { model_id: 12 }, answerFiles: [answer], rubricFiles: [rubric] },
+      { idempotency: 'derive' },
+    );
+    const asQuestion = await mock.client.prepareOnePass(
+      { fields: { model_id: 12 }, answerFiles: [answer], questionFiles: [rubric] },
+      { idempotency: 'derive' },
+    );
     expect(withRubric.idempotencyKey).not.toBe(asQuestion.idempotencyKey);
   });
 
   it('a base key is joined to the identity (the --idempotency-key rule), whatever the content', async () => {
     const one = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
-    const edited = await mock.client.prepareOnePass({ fields: { ...FIELDS, paper_content: 'changed' } }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
+    const edited = await mock.client.prepareOnePass(
+      { fields: { ...FIELDS, paper_content: 'changed' } },
+      { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } },
+    );
     expect(one.idempotencyKey).toBe('class9-late/Jane%20Doe.txt');
     expect(edited.idempotencyKey).toBe(one.idempotencyKey);
     expect(keyForIdentity('class9', batchIdentity(['a1.txt', 'late/a3.txt']))).toBe('class9-batch-415239d27b133230c95ffa40f9b62089');
@@ -72,7 +99,10 @@ describe('the Idempotency-Key of a submission', () => {
   it('a bad key is refused before anything is sent, in neutral words', async () => {
     const refused = mock.client.onePass({ fields: FIELDS }, { idempotency: { base: ' ', identity: 'a.txt' } });
     await expect(refused).rejects.toThrow(UsageError);
-    await expect(refused).rejects.toMatchObject({ message: expect.stringContaining('the idempotency key is empty'), suggestion: expect.not.stringMatching(/kct|--/) });
+    await expect(refused).rejects.toMatchObject({
+      message: expect.stringContaining('the idempotency key is empty'),
+      suggestion: expect.not.stringMatching(/kct|--/),
+    });
     await expect(mock.client.batch(BATCH, { idempotency: { key: 'has space' } })).rejects.toThrow(/only visible ASCII/);
   });
 
@@ -81,10 +111,20 @@ describe('the Idempotency-Key of a submission', () => {
     const derived = (await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey!;
     const task = { data: { task_id: 'tsk_1', status: 'QUEUED' }, request_id: 'req_1' };
     const json = { headers: { 'content-type': 'application/json' } };
-    pool.intercept({ method: 'POST', path: '/v1/evaluations/one-pass', headers: { 'idempotency-key': derived } }).reply(202, JSON.stringify(task), json);
-    pool.intercept({ method: 'POST', path: '/v1/evaluations/batch', headers: { 'idempotency-key': 'class9-batch-415239d27b133230c95ffa40f9b62089' } }).reply(202, JSON.stringify(task), json);
+    pool
+      .intercept({ method: 'POST', path: '/v1/evaluations/one-pass', headers: { 'idempotency-key': derived } })
+      .reply(202, JSON.stringify(task), json);
+    pool
+      .intercept({
+        method: 'POST',
+        path: '/v1/evaluations/batch',
+        headers: { 'idempotency-key': 'class9-batch-415239d27b133230c95ffa40f9b62089' },
+      })
+      .reply(202, JSON.stringify(task), json);
     expect((await mock.client.onePass({ fields: FIELDS }, { idempotency: 'derive' })).task_id).toBe('tsk_1');
-    expect((await mock.client.batch(BATCH, { idempotency: { base: 'class9', identities: ['a1.txt', 'late/a3.txt'] } })).task_id).toBe('tsk_1');
+    expect((await mock.client.batch(BATCH, { idempotency: { base: 'class9', identities: ['a1.txt', 'late/a3.txt'] } })).task_id).toBe(
+      'tsk_1',
+    );
     mock.agent.assertNoPendingInterceptors();
   });
 });

@@ -2,10 +2,10 @@
 // its training fails, at the deadline, or when the caller aborts. GET /models is undici's MockAgent.
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../../../packages/kct/src/api/errors.js';
+import { cliHint } from '../../../packages/kct/src/cli/core/hints.js';
 import { MODEL_TRAINING_ADVICE, ModelWaitInterruptedError, ModelWaitTimeoutError } from '../../../packages/kct/src/client/model-wait.js';
 import { pollSchedule } from '../../../packages/kct/src/client/poll.js';
 import { ORIGIN, useMockClient } from './mock-client.js';
-import { cliHint } from '../../../packages/kct/src/cli/core/hints.js';
 
 /** Looks every few milliseconds: the tests wait for states, never for time. */
 const FAST = pollSchedule(5);
@@ -17,13 +17,19 @@ describe('client.waitForModel', () => {
     const pool = mock.agent.get(ORIGIN);
     for (const status of statuses) {
       const models = status === undefined ? [] : [{ model_id: 7, assignment_name: 'Uniforms', post_status: status }];
-      pool.intercept({ method: 'GET', path: '/v1/models' }).reply(200, JSON.stringify({ data: models, request_id: 'req_1' }), { headers: { 'content-type': 'application/json' } });
+      pool
+        .intercept({ method: 'GET', path: '/v1/models' })
+        .reply(200, JSON.stringify({ data: models, request_id: 'req_1' }), { headers: { 'content-type': 'application/json' } });
     }
   };
 
   /** Every look finds the model training. */
   const training = () => {
-    mock.agent.get(ORIGIN).intercept({ method: 'GET', path: '/v1/models' }).reply(200, JSON.stringify({ data: [{ model_id: 7, post_status: 'training' }] }), { headers: { 'content-type': 'application/json' } }).persist();
+    mock.agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: '/v1/models' })
+      .reply(200, JSON.stringify({ data: [{ model_id: 7, post_status: 'training' }] }), { headers: { 'content-type': 'application/json' } })
+      .persist();
   };
 
   it('resolves with the model once it is ready, telling each change of status', async () => {
@@ -67,6 +73,9 @@ describe('client.waitForModel', () => {
 
   it('a model that disappears after being listed is a NotFoundError', async () => {
     listing('training', undefined);
-    await expect(mock.client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST })).rejects.toMatchObject({ status: 404, message: 'model 7 is no longer listed by GET /models' });
+    await expect(mock.client.waitForModel(7, { timeoutMs: 60_000, schedule: FAST })).rejects.toMatchObject({
+      status: 404,
+      message: 'model 7 is no longer listed by GET /models',
+    });
   });
 });

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, ORIGIN, mockApi, runKct, tempConfigDir } from '../cli/run-kct.js';
+import { BASE_URL, mockApi, ORIGIN, runKct, tempConfigDir } from '../cli/run-kct.js';
 
 const NEW_KEY = 'kct_live_newkey0123456789PRIVATEtail';
 
@@ -16,7 +16,8 @@ function freshConfig(): { env: NodeJS.ProcessEnv; file: string } {
 describe('kct auth login', () => {
   it('--with-key reads the key from stdin, checks it with that key, stores it, and shows it masked', async () => {
     const api = mockApi();
-    api.agent.get(ORIGIN)
+    api.agent
+      .get(ORIGIN)
       .intercept({ method: 'GET', path: '/v1/credits', headers: { 'x-api-key': NEW_KEY } })
       .reply(200, JSON.stringify({ credits: 40 }), { headers: { 'content-type': 'application/json' } });
     const { env, file } = freshConfig();

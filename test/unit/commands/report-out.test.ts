@@ -8,7 +8,10 @@ import { runKct } from '../cli/run-kct.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-report-out-'));
 const run = join(dir, 'run.ndjson');
-writeFileSync(run, `${JSON.stringify({ file: 'a.txt', student_id: 'a', task_id: 'tsk_1', status: 'SUCCESS', score: 12, max_score: 20, evaluation: [] })}\n`);
+writeFileSync(
+  run,
+  `${JSON.stringify({ file: 'a.txt', student_id: 'a', task_id: 'tsk_1', status: 'SUCCESS', score: 12, max_score: 20, evaluation: [] })}\n`,
+);
 
 describe('kct report writes its file with --out', () => {
   it('--out FILE writes the page, with no note', async () => {

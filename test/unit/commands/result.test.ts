@@ -35,7 +35,12 @@ describe('kct result', () => {
 
   it('--output csv: a header and one row, a score column per criterion, quoted where CSV needs it, no file for a task read by id', async () => {
     const run = await runKct(['result', 'tsk_1', '--output', 'csv'], { api: withResult() });
-    expect(run).toEqual({ code: 0, stdout: 'file,student_id,task_id,status,score,Argument,"Evidence, cited",max_score,message,duplicate_of\n,s-17,tsk_1,SUCCESS,7,4,3,10,,\n', stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        'file,student_id,task_id,status,score,Argument,"Evidence, cited",max_score,message,duplicate_of\n,s-17,tsk_1,SUCCESS,7,4,3,10,,\n',
+      stderr: '',
+    });
   });
 
   it('--output ndjson: one JSON object per line; --output json and --json: the record', async () => {

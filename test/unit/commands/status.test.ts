@@ -7,7 +7,16 @@ const SNAPSHOTS = [
   { status: 'QUEUED', stage: 'queued', position: 2, length: 5, line: 'QUEUED · position 2 of 5', exit: 0 },
   { status: 'UPLOADING', stage: 'uploading', line: 'UPLOADING', exit: 0 },
   { status: 'SUBMITTED', stage: 'submitted', line: 'SUBMITTED', exit: 0 },
-  { status: 'PROGRESS', stage: 'grading', cur_step: 2, total_step: 4, cur_step_name: 'marking', progress: 50, line: 'PROGRESS (grading) · step 2/4 marking · 50%', exit: 0 },
+  {
+    status: 'PROGRESS',
+    stage: 'grading',
+    cur_step: 2,
+    total_step: 4,
+    cur_step_name: 'marking',
+    progress: 50,
+    line: 'PROGRESS (grading) · step 2/4 marking · 50%',
+    exit: 0,
+  },
   { status: 'SUCCESS', stage: 'success', line: 'SUCCESS', exit: 0 },
   { status: 'FAILURE', stage: 'failure', message: 'the answer file is empty', line: 'FAILURE · the answer file is empty', exit: 3 },
   { status: 'CANCEL', stage: 'cancel', line: 'CANCEL', exit: 3 },
@@ -18,7 +27,13 @@ describe('kct status', () => {
   for (const { line, exit, ...snapshot } of SNAPSHOTS) {
     it(`${snapshot.status}: "${line}", exit ${exit}`, async () => {
       const api = mockApi();
-      api.reply('GET', '/evaluations/tsk_1/status', 200, { data: { task_id: 'tsk_1', ...snapshot }, request_id: 'req_test1' }, { times: 2 });
+      api.reply(
+        'GET',
+        '/evaluations/tsk_1/status',
+        200,
+        { data: { task_id: 'tsk_1', ...snapshot }, request_id: 'req_test1' },
+        { times: 2 },
+      );
       const run = await runKct(['status', 'tsk_1'], { api });
       expect(run.code).toBe(exit);
       expect(run.stdout).toBe(`tsk_1  ${line}\n`);

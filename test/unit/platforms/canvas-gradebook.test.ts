@@ -7,7 +7,17 @@ import type { Mark } from '../../../packages/kct/src/platforms/grade-scale.js';
 import { recogniseDownload } from '../../../packages/kct/src/platforms/submissions.js';
 import { minimalCell, PROPERTY_SETTINGS, rawCells, recordTexts, writeCsv } from './fixtures.js';
 
-const HEADER = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (5501)', 'Quiz, part 2 (5502)', 'Current Score', 'Final Score'];
+const HEADER = [
+  'Student',
+  'ID',
+  'SIS User ID',
+  'SIS Login ID',
+  'Section',
+  'Essay 1 (5501)',
+  'Quiz, part 2 (5502)',
+  'Current Score',
+  'Final Score',
+];
 const POINTS = ['    Points Possible', '', '', '', '', '20.00', '5.00', '(read only)', '(read only)'];
 const STUDENTS = [
   ['Doe, Jane', '301', 'S301', 'jdoe', 'Section A', '', '4.00', '20.00', '20.00'],
@@ -27,9 +37,18 @@ describe('readCanvasGradebook', () => {
   test('finds the ID column, the assignments by "<name> (<id>)", the Points Possible row and the students', () => {
     const book = readCanvasGradebook(exportOf().bytes);
     expect(book.idColumn).toBe(1);
-    expect(book.assignments.map((a) => [a.index, a.name, a.id])).toEqual([[5, 'Essay 1', '5501'], [6, 'Quiz, part 2', '5502']]);
+    expect(book.assignments.map((a) => [a.index, a.name, a.id])).toEqual([
+      [5, 'Essay 1', '5501'],
+      [6, 'Quiz, part 2', '5502'],
+    ]);
     expect(book.pointsPossibleRecord).toBe(1);
-    expect(book.students.map((s) => [s.id, s.name])).toEqual([['301', 'Doe, Jane'], ['302', 'Ng, "Bo"'], ['303', 'Zed, Al'], ['304', 'Ex, Cused'], ['305', 'Student, Test']]);
+    expect(book.students.map((s) => [s.id, s.name])).toEqual([
+      ['301', 'Doe, Jane'],
+      ['302', 'Ng, "Bo"'],
+      ['303', 'Zed, Al'],
+      ['304', 'Ex, Cused'],
+      ['305', 'Student, Test'],
+    ]);
   });
 
   test('finds an assignment by id, by whole header or by exact name, and says what there is when it cannot', () => {
@@ -37,18 +56,31 @@ describe('readCanvasGradebook', () => {
     expect(findCanvasAssignment(book, '5502').index).toBe(6);
     expect(findCanvasAssignment(book, 'Quiz, part 2 (5502)').index).toBe(6);
     expect(findCanvasAssignment(book, 'Essay 1').index).toBe(5);
-    expect(() => findCanvasAssignment(book, 'Essay 2')).toThrow(/no assignment "Essay 2". Its assignments: "Essay 1 \(5501\)", "Quiz, part 2 \(5502\)"/);
+    expect(() => findCanvasAssignment(book, 'Essay 2')).toThrow(
+      /no assignment "Essay 2". Its assignments: "Essay 1 \(5501\)", "Quiz, part 2 \(5502\)"/,
+    );
     const twice = readCanvasGradebook(exportOf({ header: HEADER.map((h) => (h === 'Quiz, part 2 (5502)' ? 'Essay 1 (5503)' : h)) }).bytes);
     expect(() => findCanvasAssignment(twice, 'Essay 1')).toThrow(/2 assignments named "Essay 1"/);
   });
 
   test('refuses a file without the Student and ID columns', () => {
-    expect(() => readCanvasGradebook(writeCsv({ rows: [['Name', 'Score'], ['A', '1']] }).bytes)).toThrow(UsageError);
+    expect(() =>
+      readCanvasGradebook(
+        writeCsv({
+          rows: [
+            ['Name', 'Score'],
+            ['A', '1'],
+          ],
+        }).bytes,
+      ),
+    ).toThrow(UsageError);
   });
 
   test('reads the LastName, FirstName variant, a semicolon export with a BOM, and a Manual Posting row', () => {
     const split = ['LastName', 'FirstName', 'ID', 'SIS Login ID', 'Section', 'Essay 1 (5501)'];
-    const book = readCanvasGradebook(writeCsv({ rows: [split, ['    Points Possible', '', '', '', '', '10'], ['Doe', 'Jane', '301', 'jdoe', 'A', '']] }).bytes);
+    const book = readCanvasGradebook(
+      writeCsv({ rows: [split, ['    Points Possible', '', '', '', '', '10'], ['Doe', 'Jane', '301', 'jdoe', 'A', '']] }).bytes,
+    );
     expect(book.idColumn).toBe(2);
     expect(book.students).toMatchObject([{ id: '301', name: 'Jane Doe' }]);
     const semi = readCanvasGradebook(exportOf({ delimiter: ';', bom: true, manual: 'Manual Posting' }).bytes);
@@ -59,16 +91,28 @@ describe('readCanvasGradebook', () => {
 });
 
 describe('fillCanvasGradebook', () => {
-  test('a late Canvas submission, marked, lands in its student\'s row scaled to Points Possible; nothing else changes', () => {
+  test("a late Canvas submission, marked, lands in its student's row scaled to Points Possible; nothing else changes", () => {
     const zip = recogniseDownload(['doejane_LATE_301_9001_essay.docx', 'ngbo_302_9002_Essay final.pdf', 'zedal_303_text.html']);
     expect(zip.platform).toBe('canvas');
-    expect(zip.students.map((s) => [s.participantId, s.late])).toEqual([['301', true], ['302', false], ['303', false]]);
+    expect(zip.students.map((s) => [s.participantId, s.late])).toEqual([
+      ['301', true],
+      ['302', false],
+      ['303', false],
+    ]);
     const scores: Record<string, number> = { '301': 17, '302': 9.5, '303': 20 };
     const { bytes } = exportOf({ eol: '\r\n' });
-    const result = fillCanvasGradebook(bytes, new Map(zip.students.map((s) => [s.participantId, { score: scores[s.participantId], maxScore: 20 }])), { assignment: 'Essay 1' });
+    const result = fillCanvasGradebook(
+      bytes,
+      new Map(zip.students.map((s) => [s.participantId, { score: scores[s.participantId], maxScore: 20 }])),
+      { assignment: 'Essay 1' },
+    );
     expect(result.report.target).toEqual({ column: 'Essay 1 (5501)', maximum: 20 });
     expect(result.report.entries.map((e) => [e.participantId, e.status, e.grade ?? e.reason])).toEqual([
-      ['301', 'filled', '17.00'], ['302', 'filled', '9.50'], ['303', 'refused', '20.00'], ['304', 'not-marked', undefined], ['305', 'not-marked', undefined],
+      ['301', 'filled', '17.00'],
+      ['302', 'filled', '9.50'],
+      ['303', 'refused', '20.00'],
+      ['304', 'not-marked', undefined],
+      ['305', 'not-marked', undefined],
     ]);
     expect(result.report.entries[2]).toMatchObject({ reason: 'not-assigned' });
     expect(result.report.entries[1].warnings).toEqual(['overwrites-grade']);
@@ -82,16 +126,31 @@ describe('fillCanvasGradebook', () => {
   });
 
   test('scales a different maximum: 15 of 20 on a 5-point column is 3.75, rounded as asked', () => {
-    const fill = (rounding: 'half' | 'one-decimal') => fillCanvasGradebook(exportOf().bytes, marks([['305', { score: 15, maxScore: 20 }]]), { assignment: '5502', rounding });
+    const fill = (rounding: 'half' | 'one-decimal') =>
+      fillCanvasGradebook(exportOf().bytes, marks([['305', { score: 15, maxScore: 20 }]]), { assignment: '5502', rounding });
     expect(readAsCanvasImports(fill('one-decimal').bytes, 'Quiz, part 2 (5502)').grades.get('305')).toBe('3.8');
     expect(readAsCanvasImports(fill('half').bytes, 'Quiz, part 2 (5502)').grades.get('305')).toBe('4.0');
   });
 
   test('leaves an excusal in place, refuses a score out of range, and reports students on one side only', () => {
     const { bytes } = exportOf();
-    const result = fillCanvasGradebook(bytes, marks([['304', { score: 10, maxScore: 20 }], ['301', { score: 30, maxScore: 20 }], ['999', { score: 1, maxScore: 2 }]]), { assignment: '5501' });
-    expect(result.report.entries.filter((e) => e.status === 'refused' || e.status === 'not-in-file').map((e) => [e.participantId, e.reason ?? e.status])).toEqual([
-      ['301', 'out-of-range'], ['304', 'excused'], ['999', 'not-in-file'],
+    const result = fillCanvasGradebook(
+      bytes,
+      marks([
+        ['304', { score: 10, maxScore: 20 }],
+        ['301', { score: 30, maxScore: 20 }],
+        ['999', { score: 1, maxScore: 2 }],
+      ]),
+      { assignment: '5501' },
+    );
+    expect(
+      result.report.entries
+        .filter((e) => e.status === 'refused' || e.status === 'not-in-file')
+        .map((e) => [e.participantId, e.reason ?? e.status]),
+    ).toEqual([
+      ['301', 'out-of-range'],
+      ['304', 'excused'],
+      ['999', 'not-in-file'],
     ]);
     expect(result.report.studentsMatch).toBe(false);
     expect(result.bytes.equals(bytes)).toBe(true);
@@ -107,7 +166,14 @@ describe('fillCanvasGradebook', () => {
   });
 
   test('refuses, as Canvas would misread it, a semicolon export with a line break in its first lines', () => {
-    const bytes = writeCsv({ rows: [['Student', 'ID', 'Section', 'Notes', 'Essay (7)'], ['    Points Possible', '', '', '', '10'], ['Doe', '1', 'S', 'two\nlines', '']], delimiter: ';' }).bytes;
+    const bytes = writeCsv({
+      rows: [
+        ['Student', 'ID', 'Section', 'Notes', 'Essay (7)'],
+        ['    Points Possible', '', '', '', '10'],
+        ['Doe', '1', 'S', 'two\nlines', ''],
+      ],
+      delimiter: ';',
+    }).bytes;
     expect(() => fillCanvasGradebook(bytes, marks([['1', { score: 1, maxScore: 2 }]]), { assignment: '7' })).toThrow(/not valid CSV/);
     expect(() => readAsCanvasImports(bytes, 'Essay (7)')).toThrow();
   });
@@ -116,8 +182,15 @@ describe('fillCanvasGradebook', () => {
     const readOnly = writeCsv({ rows: [HEADER, POINTS.map((p, i) => (i === 5 ? '(read only)' : p)), ...STUDENTS] }).bytes;
     expect(() => fillCanvasGradebook(readOnly, marks([['301', { score: 1, maxScore: 2 }]]), { assignment: '5501' })).toThrow(/read only/);
     const noPoints = writeCsv({ rows: [HEADER, ...STUDENTS] }).bytes;
-    expect(() => fillCanvasGradebook(noPoints, marks([['301', { score: 1, maxScore: 2 }]]), { assignment: '5501' })).toThrow(/no points possible/);
-    expect(readAsCanvasImports(fillCanvasGradebook(noPoints, marks([['301', { score: 1, maxScore: 2 }]]), { assignment: '5501', pointsPossible: 50 }).bytes, 'Essay 1 (5501)').grades.get('301')).toBe('25.00');
+    expect(() => fillCanvasGradebook(noPoints, marks([['301', { score: 1, maxScore: 2 }]]), { assignment: '5501' })).toThrow(
+      /no points possible/,
+    );
+    expect(
+      readAsCanvasImports(
+        fillCanvasGradebook(noPoints, marks([['301', { score: 1, maxScore: 2 }]]), { assignment: '5501', pointsPossible: 50 }).bytes,
+        'Essay 1 (5501)',
+      ).grades.get('301'),
+    ).toBe('25.00');
     const hidden = exportOf({ manual: 'Manual Posting (scores hidden from instructors)' }).bytes;
     const result = fillCanvasGradebook(hidden, marks([['301', { score: 1, maxScore: 2 }]]), { assignment: '5501' });
     expect(result.report.entries[0]).toMatchObject({ status: 'refused', reason: 'hidden-anonymous' });
@@ -131,11 +204,21 @@ describe('property', () => {
     const name = fc.string({ unit: fc.constantFrom('a', 'é', ',', ';', '"', ' ', '=', '1'), maxLength: 10 });
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 9999 }), name, grade: fc.constantFrom('', '3.50', 'N/A', 'EX', '10.00') }), { selector: (s) => s.id, maxLength: 10 }),
-        fc.constantFrom<',' | ';'>(',', ';'), fc.boolean(), fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'), fc.func(fc.boolean()), fc.func(fc.integer({ min: 0, max: 20 })),
+        fc.uniqueArray(
+          fc.record({ id: fc.integer({ min: 1, max: 9999 }), name, grade: fc.constantFrom('', '3.50', 'N/A', 'EX', '10.00') }),
+          { selector: (s) => s.id, maxLength: 10 },
+        ),
+        fc.constantFrom<',' | ';'>(',', ';'),
+        fc.boolean(),
+        fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'),
+        fc.func(fc.boolean()),
+        fc.func(fc.integer({ min: 0, max: 20 })),
         (students, delimiter, bom, eol, isMarked, scoreOf) => {
-          const rows = [['Student', 'ID', 'SIS Login ID', 'Section', 'Notes', 'Essay (7)', 'Other (8)'], ['    Points Possible', '', '', '', '', '10.00', '5.00'],
-            ...students.map((s) => [s.name || 'x', String(s.id), `l${s.id}`, 'S', s.name, s.grade, s.grade])];
+          const rows = [
+            ['Student', 'ID', 'SIS Login ID', 'Section', 'Notes', 'Essay (7)', 'Other (8)'],
+            ['    Points Possible', '', '', '', '', '10.00', '5.00'],
+            ...students.map((s) => [s.name || 'x', String(s.id), `l${s.id}`, 'S', s.name, s.grade, s.grade]),
+          ];
           const bytes = writeCsv({ rows, delimiter, bom, eol, quote: (v) => minimalCell(v, delimiter) }).bytes;
           const marked = new Map(students.filter((s) => isMarked(s.id)).map((s) => [String(s.id), { score: scoreOf(s.id), maxScore: 20 }]));
           const result = fillCanvasGradebook(bytes, marked, { assignment: '7' });

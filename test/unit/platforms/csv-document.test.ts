@@ -1,9 +1,15 @@
-import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import { quoteLikePhp, quoteLikeRuby, readCsvDocument, readDecimal, writeCsvDocument } from '../../../packages/kct/src/platforms/csv-document.js';
-import { minimalCell, phpCell, PROPERTY_SETTINGS, writeCsv } from './fixtures.js';
+import {
+  quoteLikePhp,
+  quoteLikeRuby,
+  readCsvDocument,
+  readDecimal,
+  writeCsvDocument,
+} from '../../../packages/kct/src/platforms/csv-document.js';
+import { minimalCell, PROPERTY_SETTINGS, phpCell, writeCsv } from './fixtures.js';
 
 describe('readCsvDocument', () => {
   test('finds each record, its line ending and each cell, with quoted line breaks and a last line without ending', () => {
@@ -63,7 +69,13 @@ describe('cell quoting as each platform writes it', () => {
 
   test('readDecimal reads what people and platforms write, and nothing else', () => {
     expect([readDecimal('100.00'), readDecimal(' 7,5 '), readDecimal('20'), readDecimal('.5')]).toEqual([100, 7.5, 20, 0.5]);
-    expect([readDecimal(''), readDecimal('-'), readDecimal('N/A'), readDecimal('1.2.3'), readDecimal('(read only)')]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([readDecimal(''), readDecimal('-'), readDecimal('N/A'), readDecimal('1.2.3'), readDecimal('(read only)')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -73,13 +85,19 @@ const cellValue = fc.oneof(
 );
 
 describe('properties', () => {
-  test('any CSV a platform could write reads back to csv-parse\'s values and writes back byte for byte', () => {
+  test("any CSV a platform could write reads back to csv-parse's values and writes back byte for byte", () => {
     fc.assert(
       fc.property(
         fc.array(fc.array(cellValue, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
-        fc.boolean(), fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'), fc.constantFrom<',' | ';'>(',', ';'), fc.boolean(), fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'),
+        fc.constantFrom<',' | ';'>(',', ';'),
+        fc.boolean(),
+        fc.boolean(),
         (rows, bom, eol, delimiter, php, finalEol) => {
-          const quote = php ? (v: string) => (v.includes(';') ? `"${v.replaceAll('"', '""')}"` : phpCell(v)) : (v: string) => minimalCell(v, delimiter);
+          const quote = php
+            ? (v: string) => (v.includes(';') ? `"${v.replaceAll('"', '""')}"` : phpCell(v))
+            : (v: string) => minimalCell(v, delimiter);
           // a lone empty cell is an empty line, which a platform never writes as a record
           const safeRows = rows.map((r) => (r.length === 1 && r[0] === '' ? ['x'] : r));
           const { bytes } = writeCsv({ rows: safeRows, bom, eol, delimiter, quote, finalEol });

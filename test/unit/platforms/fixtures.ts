@@ -1,9 +1,10 @@
 // Platform files written the way the platforms write them, by code that shares nothing with
 // src/platforms: Moodle's worksheet as PHP's fputcsv quotes it, Canvas's export as Ruby's CSV does.
-import { parse as parseCsv } from 'csv-parse/sync';
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 import { type ZipPart, zip } from '../zip-writer.js';
 
@@ -31,15 +32,26 @@ export function writeCsv(spec: CsvSpec): { bytes: Buffer; records: string[] } {
   const eol = spec.eol ?? '\n';
   const delimiter = spec.delimiter ?? ',';
   const quote = spec.quote ?? ((v: string) => minimalCell(v, delimiter));
-  const records = spec.rows.map((row, i) => row.map(quote).join(delimiter) + (i < spec.rows.length - 1 || spec.finalEol !== false ? eol : ''));
+  const records = spec.rows.map(
+    (row, i) => row.map(quote).join(delimiter) + (i < spec.rows.length - 1 || spec.finalEol !== false ? eol : ''),
+  );
   const body = Buffer.from(records.join(''), 'utf8');
   return { bytes: spec.bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body, records };
 }
 
 /** The columns of a worksheet downloaded with online text and feedback comments on (gradingtable.php order). */
 export const MOODLE_HEADER = [
-  'Identifier', 'Full name', 'Email address', 'Status', 'Grade', 'Maximum Grade', 'Grade can be changed',
-  'Last modified (submission)', 'Online text', 'Last modified (grade)', 'Feedback comments',
+  'Identifier',
+  'Full name',
+  'Email address',
+  'Status',
+  'Grade',
+  'Maximum Grade',
+  'Grade can be changed',
+  'Last modified (submission)',
+  'Online text',
+  'Last modified (grade)',
+  'Feedback comments',
 ];
 
 export interface MoodleRow {
@@ -73,7 +85,12 @@ export function moodleRow(header: string[], row: MoodleRow): string[] {
 /** A worksheet as Moodle downloads it: PHP quoting, "\n", with a BOM (Spout's CSV writer adds one). */
 export function moodleWorksheet(rows: MoodleRow[], options: { header?: string[]; bom?: boolean; eol?: '\r\n' | '\n' } = {}) {
   const header = options.header ?? MOODLE_HEADER;
-  return writeCsv({ rows: [header, ...rows.map((r) => moodleRow(header, r))], bom: options.bom ?? true, eol: options.eol ?? '\n', quote: phpCell });
+  return writeCsv({
+    rows: [header, ...rows.map((r) => moodleRow(header, r))],
+    bom: options.bom ?? true,
+    eol: options.eol ?? '\n',
+    quote: phpCell,
+  });
 }
 
 /** A folder the test owns, removed by the returned function. */
@@ -112,6 +129,13 @@ export function rawCells(record: string, delimiter = ','): string[] {
 /** Each record's text without its line ending, split where csv-parse says records end (so no module code is involved). */
 export function recordTexts(bytes: Buffer, delimiter = ','): string[] {
   const body = bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb ? 3 : 0);
-  const parsed = parseCsv(body, { delimiter, info: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as unknown as { info: { bytes: number } }[];
-  return parsed.map((r, i) => body.subarray(i === 0 ? 0 : parsed[i - 1].info.bytes, r.info.bytes).toString('utf8').replace(/(\r\n|\n|\r)$/, ''));
+  const parsed = parseCsv(body, { delimiter, info: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as unknown as {
+    info: { bytes: number };
+  }[];
+  return parsed.map((r, i) =>
+    body
+      .subarray(i === 0 ? 0 : parsed[i - 1].info.bytes, r.info.bytes)
+      .toString('utf8')
+      .replace(/(\r\n|\n|\r)$/, ''),
+  );
 }

@@ -7,7 +7,9 @@ import { recogniseDownload } from '../../../packages/kct/src/platforms/submissio
 import { scratchDir } from './fixtures.js';
 
 let scratch: { dir: string; remove: () => void };
-beforeEach(() => { scratch = scratchDir('folder'); });
+beforeEach(() => {
+  scratch = scratchDir('folder');
+});
 afterEach(() => scratch.remove());
 
 test('an unzipped Moodle download lists as its zip would: folders with "/", hidden files, an empty student folder', async () => {
@@ -27,7 +29,8 @@ test('an unzipped Moodle download lists as its zip would: folders with "/", hidd
     'Empty Student_103_assignsubmission_file_/',
   ]);
   expect(recogniseDownload(paths).students.map((s) => [s.participantId, s.files.map((f) => f.originalName)])).toEqual([
-    ['101', ['drafts/v1.docx', 'essay.docx']], ['103', []],
+    ['101', ['drafts/v1.docx', 'essay.docx']],
+    ['103', []],
   ]);
 });
 

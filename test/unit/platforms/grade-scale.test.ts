@@ -28,7 +28,10 @@ describe('scaleGrade', () => {
   test('property: a score in range gives a grade within 0..maximum, within one rounding step of the exact value', () => {
     fc.assert(
       fc.property(
-        fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 200 }), fc.constantFrom(1, 5, 7.5, 10, 20, 100, 250), fc.constantFrom(...ROUNDINGS),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.constantFrom(1, 5, 7.5, 10, 20, 100, 250),
+        fc.constantFrom(...ROUNDINGS),
         (fraction, maxScore, maximum, rounding) => {
           const score = fraction * maxScore;
           const grade = scaleGrade({ score, maxScore }, maximum, rounding);

@@ -18,7 +18,9 @@ const records = (bytes: Buffer) => parse(bytes.subarray(bytes[0] === 0xef ? 3 : 
 /** Each record's exact bytes, found by csv-parse's byte count (independent of the module's own splitting). */
 const rawRecords = (bytes: Buffer): Buffer[] => {
   const body = bytes.subarray(bytes[0] === 0xef ? 3 : 0);
-  const info = parse(body, { info: true, relax_column_count: true, record_delimiter: ['\r\n', '\n'] }) as unknown as { info: { bytes: number } }[];
+  const info = parse(body, { info: true, relax_column_count: true, record_delimiter: ['\r\n', '\n'] }) as unknown as {
+    info: { bytes: number };
+  }[];
   return info.map((r, i) => body.subarray(i === 0 ? 0 : info[i - 1].info.bytes, r.info.bytes));
 };
 const GRADE = MOODLE_HEADER.indexOf('Grade');
@@ -35,7 +37,12 @@ describe('readMoodleWorksheet', () => {
       ['104', 'Alan Turing', '', 'No'],
       ['105', 'Katherine Johnson', '', 'Yes'],
     ]);
-    expect(sheet.columns).toMatchObject({ identifier: 0, grade: GRADE, feedback: FEEDBACK, lastModified: MOODLE_HEADER.indexOf('Last modified (grade)') });
+    expect(sheet.columns).toMatchObject({
+      identifier: 0,
+      grade: GRADE,
+      feedback: FEEDBACK,
+      lastModified: MOODLE_HEADER.indexOf('Last modified (grade)'),
+    });
   });
 
   test.each(['Identifier', 'Grade', 'Last modified (grade)'])('refuses a worksheet without "%s", as Moodle\'s importer does', (column) => {
@@ -53,7 +60,15 @@ describe('readMoodleWorksheet', () => {
   test('reads a worksheet downloaded in another language when told its column names', () => {
     const header = ['Kennung', 'Vollständiger Name', 'Bewertung', 'Bestwertung', 'Zuletzt geändert (Bewertung)'];
     const bytes = writeCsv({ rows: [header, ['Teilnehmer/in 7', 'Eva', '', '10,00', '-']] }).bytes;
-    const sheet = readMoodleWorksheet(bytes, { columnNames: { identifier: 'Kennung', fullName: 'Vollständiger Name', grade: 'Bewertung', maxGrade: 'Bestwertung', lastModified: 'Zuletzt geändert (Bewertung)' } });
+    const sheet = readMoodleWorksheet(bytes, {
+      columnNames: {
+        identifier: 'Kennung',
+        fullName: 'Vollständiger Name',
+        grade: 'Bewertung',
+        maxGrade: 'Bestwertung',
+        lastModified: 'Zuletzt geändert (Bewertung)',
+      },
+    });
     expect(sheet.rows[0]).toMatchObject({ participantId: '7', fullName: 'Eva', maxGrade: '10,00' });
   });
 });
@@ -61,7 +76,13 @@ describe('readMoodleWorksheet', () => {
 describe('fillMoodleWorksheet', () => {
   test('fills Grade scaled from a rubric of 20 to a maximum of 100, and Feedback comments as HTML; nothing else changes', () => {
     const { bytes } = moodleWorksheet(CLASS);
-    const result = fillMoodleWorksheet(bytes, marks([[101, { score: 17, maxScore: 20, feedback: 'Clear thesis.\n\nCite "sources" & dates.' }], [102, { score: 13.5, maxScore: 20 }]]));
+    const result = fillMoodleWorksheet(
+      bytes,
+      marks([
+        [101, { score: 17, maxScore: 20, feedback: 'Clear thesis.\n\nCite "sources" & dates.' }],
+        [102, { score: 13.5, maxScore: 20 }],
+      ]),
+    );
     const before = records(bytes);
     const after = records(result.bytes);
     expect(after[1][GRADE]).toBe('85.00');
@@ -69,15 +90,22 @@ describe('fillMoodleWorksheet', () => {
     expect(after[2][GRADE]).toBe('67.50');
     expect(after[2][FEEDBACK]).toBe('');
     // every other cell of every row is as it was
-    const blank = (rows: string[][]) => rows.map((row, i) => row.map((cell, c) => (i > 0 && i < 3 && (c === GRADE || c === FEEDBACK) ? '' : cell)));
+    const blank = (rows: string[][]) =>
+      rows.map((row, i) => row.map((cell, c) => (i > 0 && i < 3 && (c === GRADE || c === FEEDBACK) ? '' : cell)));
     expect(blank(after)).toEqual(blank(before));
     // and every untouched record is byte for byte the same, BOM included
     expect(result.bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const [b, a] = [rawRecords(bytes), rawRecords(result.bytes)];
     for (const i of [0, 3, 4, 5]) expect(a[i].equals(b[i])).toBe(true);
-    expect(a[1].toString()).toBe('"Participant 101","Ada Lovelace",student101@example.org,"Submitted for grading",85.00,100.00,Yes,"Monday, 3 March 2025, 10:15 AM",,-,"<p>Clear thesis.</p><p>Cite &quot;sources&quot; &amp; dates.</p>"\n');
+    expect(a[1].toString()).toBe(
+      '"Participant 101","Ada Lovelace",student101@example.org,"Submitted for grading",85.00,100.00,Yes,"Monday, 3 March 2025, 10:15 AM",,-,"<p>Clear thesis.</p><p>Cite &quot;sources&quot; &amp; dates.</p>"\n',
+    );
     expect(result.report.entries.map((e) => [e.participantId, e.status, e.grade])).toEqual([
-      ['101', 'filled', '85.00'], ['102', 'filled', '67.50'], ['103', 'not-marked', undefined], ['104', 'not-marked', undefined], ['105', 'not-marked', undefined],
+      ['101', 'filled', '85.00'],
+      ['102', 'filled', '67.50'],
+      ['103', 'not-marked', undefined],
+      ['104', 'not-marked', undefined],
+      ['105', 'not-marked', undefined],
     ]);
   });
 
@@ -88,7 +116,9 @@ describe('fillMoodleWorksheet', () => {
     const text = out.toString('utf8');
     expect(text.match(/\r\n/g)?.length).toBe(CLASS.length + 1);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
-    expect(text).toContain('"Participant 105","Katherine Johnson",student105@example.org,"Submitted for grading",100.00,100.00,Yes,"Monday, 3 March 2025, 10:15 AM",,-,"<p>Line one<br>line two</p>"\r\n');
+    expect(text).toContain(
+      '"Participant 105","Katherine Johnson",student105@example.org,"Submitted for grading",100.00,100.00,Yes,"Monday, 3 March 2025, 10:15 AM",,-,"<p>Line one<br>line two</p>"\r\n',
+    );
   });
 
   test('without a Feedback comments column, fills the grade and warns that the feedback was not written', () => {
@@ -101,17 +131,31 @@ describe('fillMoodleWorksheet', () => {
   });
 
   test('a blind-marking worksheet, where the full name is "Participant N", is keyed by the same number', () => {
-    const blind = [{ id: 9001, name: 'Participant 9001' }, { id: 9002, name: 'Participant 9002' }];
+    const blind = [
+      { id: 9001, name: 'Participant 9001' },
+      { id: 9002, name: 'Participant 9002' },
+    ];
     const result = fillMoodleWorksheet(moodleWorksheet(blind).bytes, marks([[9002, { score: 15, maxScore: 20 }]]));
     expect(records(result.bytes).map((r) => [r[0], r[1], r[GRADE]])).toEqual([
-      ['Identifier', 'Full name', 'Grade'], ['Participant 9001', 'Participant 9001', ''], ['Participant 9002', 'Participant 9002', '75.00'],
+      ['Identifier', 'Full name', 'Grade'],
+      ['Participant 9001', 'Participant 9001', ''],
+      ['Participant 9002', 'Participant 9002', '75.00'],
     ]);
   });
 
   test('a student in only one of the two files is reported on each side, and the students do not match', () => {
-    const result = fillMoodleWorksheet(moodleWorksheet(CLASS).bytes, marks([[101, { score: 1, maxScore: 2 }], [999, { score: 2, maxScore: 2 }]]));
+    const result = fillMoodleWorksheet(
+      moodleWorksheet(CLASS).bytes,
+      marks([
+        [101, { score: 1, maxScore: 2 }],
+        [999, { score: 2, maxScore: 2 }],
+      ]),
+    );
     expect(result.report.entries.find((e) => e.participantId === '999')).toMatchObject({ status: 'not-in-file' });
-    expect(result.report.entries.find((e) => e.participantId === '105')).toMatchObject({ status: 'not-marked', displayName: 'Katherine Johnson' });
+    expect(result.report.entries.find((e) => e.participantId === '105')).toMatchObject({
+      status: 'not-marked',
+      displayName: 'Katherine Johnson',
+    });
     expect(result.report.counts).toEqual({ filled: 1, refused: 0, 'not-in-file': 1, 'not-marked': 4 });
     expect(result.report.studentsMatch).toBe(false);
     const all = fillMoodleWorksheet(moodleWorksheet(CLASS.slice(0, 1)).bytes, marks([[101, { score: 1, maxScore: 2 }]]));
@@ -120,17 +164,37 @@ describe('fillMoodleWorksheet', () => {
 
   test('refuses, and leaves untouched, what Moodle would skip: a locked grade and a score out of range', () => {
     const { bytes } = moodleWorksheet(CLASS);
-    const result = fillMoodleWorksheet(bytes, marks([[104, { score: 10, maxScore: 20 }], [105, { score: 21, maxScore: 20 }], [101, { score: -1, maxScore: 20 }]]));
+    const result = fillMoodleWorksheet(
+      bytes,
+      marks([
+        [104, { score: 10, maxScore: 20 }],
+        [105, { score: 21, maxScore: 20 }],
+        [101, { score: -1, maxScore: 20 }],
+      ]),
+    );
     expect(result.report.entries.filter((e) => e.status === 'refused').map((e) => [e.participantId, e.reason])).toEqual([
-      ['101', 'out-of-range'], ['104', 'grade-locked'], ['105', 'out-of-range'],
+      ['101', 'out-of-range'],
+      ['104', 'grade-locked'],
+      ['105', 'out-of-range'],
     ]);
     expect(result.bytes.equals(bytes)).toBe(true);
   });
 
-  test('a --max-grade above the worksheet\'s Maximum Grade: the grade Moodle would skip is refused, one within it is written, and the note says so', () => {
+  test("a --max-grade above the worksheet's Maximum Grade: the grade Moodle would skip is refused, one within it is written, and the note says so", () => {
     const { bytes } = moodleWorksheet(CLASS);
-    const result = fillMoodleWorksheet(bytes, marks([[101, { score: 15, maxScore: 20 }], [105, { score: 5, maxScore: 20 }]]), { maxGrade: 200 });
-    expect(result.report.entries.find((e) => e.participantId === '101')).toMatchObject({ status: 'refused', reason: 'out-of-range', grade: '150.00' });
+    const result = fillMoodleWorksheet(
+      bytes,
+      marks([
+        [101, { score: 15, maxScore: 20 }],
+        [105, { score: 5, maxScore: 20 }],
+      ]),
+      { maxGrade: 200 },
+    );
+    expect(result.report.entries.find((e) => e.participantId === '101')).toMatchObject({
+      status: 'refused',
+      reason: 'out-of-range',
+      grade: '150.00',
+    });
     expect(result.report.entries.find((e) => e.participantId === '105')).toMatchObject({ status: 'filled', grade: '50.00' });
     expect(readAsMoodleImports(result.bytes, { maxGrade: 100 }).imports.has('101')).toBe(false);
     expect(result.report.notes.join(' ')).toContain("scaled to 200 (--max-grade), but the worksheet's Maximum Grade is 100");
@@ -139,13 +203,20 @@ describe('fillMoodleWorksheet', () => {
   test('says when it overwrites a grade the worksheet already held, and why that matters to Moodle', () => {
     const result = fillMoodleWorksheet(moodleWorksheet(CLASS).bytes, marks([[103, { score: 18, maxScore: 20 }]]));
     expect(result.report.entries.find((e) => e.participantId === '103')).toMatchObject({
-      status: 'filled', grade: '90.00', previousGrade: '80.00', lastModified: 'Tuesday, 4 March 2025, 9:00 AM', warnings: ['overwrites-grade'],
+      status: 'filled',
+      grade: '90.00',
+      previousGrade: '80.00',
+      lastModified: 'Tuesday, 4 March 2025, 9:00 AM',
+      warnings: ['overwrites-grade'],
     });
     expect(result.report.notes.join(' ')).toMatch(/more than a minute after its "Last modified \(grade\)"/);
   });
 
   test.each([
-    ['integer', '67'], ['half', '66.5'], ['one-decimal', '66.5'], ['two-decimals', '66.50'],
+    ['integer', '67'],
+    ['half', '66.5'],
+    ['one-decimal', '66.5'],
+    ['two-decimals', '66.50'],
   ] as const)('rounds 13.3 of 20 on 100 as %s: %s', (rounding, grade) => {
     const result = fillMoodleWorksheet(moodleWorksheet(CLASS).bytes, marks([[101, { score: 13.3, maxScore: 20 }]]), { rounding });
     expect(records(result.bytes)[1][GRADE]).toBe(grade);
@@ -161,7 +232,9 @@ describe('fillMoodleWorksheet', () => {
     const header = MOODLE_HEADER.filter((c) => c !== 'Maximum Grade');
     const { bytes } = moodleWorksheet(CLASS, { header });
     expect(() => fillMoodleWorksheet(bytes, marks([[101, { score: 1, maxScore: 2 }]]))).toThrow(/no "Maximum Grade" column/);
-    expect(records(fillMoodleWorksheet(bytes, marks([[101, { score: 1, maxScore: 2 }]]), { maxGrade: 10 }).bytes)[1][header.indexOf('Grade')]).toBe('5.00');
+    expect(
+      records(fillMoodleWorksheet(bytes, marks([[101, { score: 1, maxScore: 2 }]]), { maxGrade: 10 }).bytes)[1][header.indexOf('Grade')],
+    ).toBe('5.00');
     const scale = moodleWorksheet(CLASS, { header: header.map((c) => (c === 'Grade can be changed' ? 'Scale' : c)) }).bytes;
     expect(() => fillMoodleWorksheet(scale, marks([[101, { score: 1, maxScore: 2 }]]))).toThrow(/scale/);
   });
@@ -176,11 +249,18 @@ describe('fillMoodleWorksheet', () => {
   });
 });
 
-describe('readAsMoodleImports, the importer\'s rules, on a filled worksheet', () => {
-  test('imports every marked participant\'s grade and feedback, and nothing else changes', () => {
+describe("readAsMoodleImports, the importer's rules, on a filled worksheet", () => {
+  test("imports every marked participant's grade and feedback, and nothing else changes", () => {
     const { bytes } = moodleWorksheet(CLASS, { eol: '\r\n' });
     const locked = new Set(['104']);
-    const result = fillMoodleWorksheet(bytes, marks([[101, { score: 17, maxScore: 20, feedback: 'Well argued' }], [102, { score: 20, maxScore: 20 }], [104, { score: 5, maxScore: 20 }]]));
+    const result = fillMoodleWorksheet(
+      bytes,
+      marks([
+        [101, { score: 17, maxScore: 20, feedback: 'Well argued' }],
+        [102, { score: 20, maxScore: 20 }],
+        [104, { score: 5, maxScore: 20 }],
+      ]),
+    );
     const before = readAsMoodleImports(bytes, { maxGrade: 100, locked });
     const after = readAsMoodleImports(result.bytes, { maxGrade: 100, locked });
     expect(before.imports.size).toBe(1); // Grace Hopper's 80.00 was already there
@@ -189,15 +269,30 @@ describe('readAsMoodleImports, the importer\'s rules, on a filled worksheet', ()
       { participantId: '102', grade: 100, feedback: '' },
       { participantId: '103', grade: 80, feedback: '' },
     ]);
-    expect(after.skipped).toEqual([{ participantId: '104', reason: 'empty' }, { participantId: '105', reason: 'empty' }]);
+    expect(after.skipped).toEqual([
+      { participantId: '104', reason: 'empty' },
+      { participantId: '105', reason: 'empty' },
+    ]);
   });
 
   test('skips what Moodle skips: empty, negative, above the maximum, locked; refuses a file without its columns', () => {
-    const rows = [MOODLE_HEADER, ...[['1', ''], ['2', '-3'], ['3', '101'], ['4', '12,5'], ['5', '9']].map(([id, grade]) => MOODLE_HEADER.map((c) => (c === 'Identifier' ? `Participant ${id}` : c === 'Grade' ? grade : '')))];
+    const rows = [
+      MOODLE_HEADER,
+      ...[
+        ['1', ''],
+        ['2', '-3'],
+        ['3', '101'],
+        ['4', '12,5'],
+        ['5', '9'],
+      ].map(([id, grade]) => MOODLE_HEADER.map((c) => (c === 'Identifier' ? `Participant ${id}` : c === 'Grade' ? grade : ''))),
+    ];
     const bytes = writeCsv({ rows, quote: phpCell }).bytes;
     const result = readAsMoodleImports(bytes, { maxGrade: 100, locked: new Set(['5']) });
     expect(result.skipped).toEqual([
-      { participantId: '1', reason: 'empty' }, { participantId: '2', reason: 'negative' }, { participantId: '3', reason: 'above-maximum' }, { participantId: '5', reason: 'locked' },
+      { participantId: '1', reason: 'empty' },
+      { participantId: '2', reason: 'negative' },
+      { participantId: '3', reason: 'above-maximum' },
+      { participantId: '5', reason: 'locked' },
     ]);
     // PHP's (float) of "12,5" is 12 under an English Moodle: why kct writes '.'
     expect(result.imports.get('4')?.grade).toBe(12);

@@ -7,25 +7,36 @@ const summary = (paths: string[]) => {
   const result = recogniseDownload(paths);
   return {
     platform: result.platform,
-    students: result.students.map((s) => ({ id: s.participantId, name: s.displayName, files: s.files.map((f) => `${f.kind}:${f.originalName}`), ...(s.late !== undefined ? { late: s.late } : {}) })),
+    students: result.students.map((s) => ({
+      id: s.participantId,
+      name: s.displayName,
+      files: s.files.map((f) => `${f.kind}:${f.originalName}`),
+      ...(s.late !== undefined ? { late: s.late } : {}),
+    })),
     unmatched: result.unmatched.map((u) => u.path),
   };
 };
 
 describe('Moodle downloads', () => {
   test('folders on: one folder per student and plugin; nested files, online text and its images; an empty folder is a student with no files', () => {
-    expect(summary([
-      'Ada Lovelace_101_assignsubmission_file_/Essay final.docx',
-      'Ada Lovelace_101_assignsubmission_file_/drafts/v1.docx',
-      'Ada Lovelace_101_assignsubmission_onlinetext_/onlinetext.html',
-      'Ada Lovelace_101_assignsubmission_onlinetext_/figure 1.png',
-      "O'Brien, Seán Jack_102_assignsubmission_onlinetext_/onlinetext.html",
-      'Empty Student_103_assignsubmission_file_/',
-      '__MACOSX/Ada Lovelace_101_assignsubmission_file_/._Essay final.docx',
-    ])).toEqual({
+    expect(
+      summary([
+        'Ada Lovelace_101_assignsubmission_file_/Essay final.docx',
+        'Ada Lovelace_101_assignsubmission_file_/drafts/v1.docx',
+        'Ada Lovelace_101_assignsubmission_onlinetext_/onlinetext.html',
+        'Ada Lovelace_101_assignsubmission_onlinetext_/figure 1.png',
+        "O'Brien, Seán Jack_102_assignsubmission_onlinetext_/onlinetext.html",
+        'Empty Student_103_assignsubmission_file_/',
+        '__MACOSX/Ada Lovelace_101_assignsubmission_file_/._Essay final.docx',
+      ]),
+    ).toEqual({
       platform: 'moodle',
       students: [
-        { id: '101', name: 'Ada Lovelace', files: ['file:Essay final.docx', 'file:drafts/v1.docx', 'onlinetext:onlinetext.html', 'file:figure 1.png'] },
+        {
+          id: '101',
+          name: 'Ada Lovelace',
+          files: ['file:Essay final.docx', 'file:drafts/v1.docx', 'onlinetext:onlinetext.html', 'file:figure 1.png'],
+        },
         { id: '102', name: "O'Brien, Seán Jack", files: ['onlinetext:onlinetext.html'] },
         { id: '103', name: 'Empty Student', files: [] },
       ],
@@ -34,11 +45,13 @@ describe('Moodle downloads', () => {
   });
 
   test('folders off: flat files with the prefix, online text as <prefix>_assignsubmission_onlinetext_onlinetext.html', () => {
-    expect(summary([
-      'Ada Lovelace_101_assignsubmission_file_Essay_v2_3_assignsubmission_file_x.docx',
-      'Ada Lovelace_101_assignsubmission_onlinetext_onlinetext.html',
-      'Grace Hopper_7_assignsubmission_file_notes.txt',
-    ]).students).toEqual([
+    expect(
+      summary([
+        'Ada Lovelace_101_assignsubmission_file_Essay_v2_3_assignsubmission_file_x.docx',
+        'Ada Lovelace_101_assignsubmission_onlinetext_onlinetext.html',
+        'Grace Hopper_7_assignsubmission_file_notes.txt',
+      ]).students,
+    ).toEqual([
       { id: '101', name: 'Ada Lovelace', files: ['file:Essay_v2_3_assignsubmission_file_x.docx', 'onlinetext:onlinetext.html'] },
       { id: '7', name: 'Grace Hopper', files: ['file:notes.txt'] },
     ]);
@@ -46,7 +59,9 @@ describe('Moodle downloads', () => {
 
   test('blind marking names every folder "Participant"; the id tells students apart; a wrapper folder is allowed', () => {
     const result = recogniseDownload([
-      'submissions/', 'submissions/Participant_9001_assignsubmission_file_/essay.pdf', 'submissions/Participant_9002_assignsubmission_file_/essay.pdf',
+      'submissions/',
+      'submissions/Participant_9001_assignsubmission_file_/essay.pdf',
+      'submissions/Participant_9002_assignsubmission_file_/essay.pdf',
     ]);
     expect(result.students.map((s) => [s.participantId, s.displayName, s.files[0].path])).toEqual([
       ['9001', 'Participant', 'submissions/Participant_9001_assignsubmission_file_/essay.pdf'],
@@ -69,7 +84,15 @@ describe('Canvas downloads', () => {
       'notes.txt',
     ]);
     expect(result.platform).toBe('canvas');
-    expect(result.students.map((s) => [s.participantId, s.displayName, s.late, s.anonymous ?? false, s.files.map((f) => `${f.kind}:${f.originalName}:${f.attachmentId ?? ''}`)])).toEqual([
+    expect(
+      result.students.map((s) => [
+        s.participantId,
+        s.displayName,
+        s.late,
+        s.anonymous ?? false,
+        s.files.map((f) => `${f.kind}:${f.originalName}:${f.attachmentId ?? ''}`),
+      ]),
+    ).toEqual([
       ['301', 'doejane', false, false, ['file:Essay final_v2.docx:9001', 'file:appendix.pdf:9002']],
       ['302', 'ngbo', true, false, ['file:essay.docx:9003']],
       ['303', 'smith', true, false, ['file:essay.docx:9004']],
@@ -90,7 +113,12 @@ describe('deciding the platform', () => {
   });
 
   test('a stray file of the other platform is kept, with the reason', () => {
-    const result = recogniseDownload(['A_1_assignsubmission_file_/x.pdf', 'B_2_assignsubmission_file_/y.pdf', 'doejane_301_9001_x.docx', '.DS_Store']);
+    const result = recogniseDownload([
+      'A_1_assignsubmission_file_/x.pdf',
+      'B_2_assignsubmission_file_/y.pdf',
+      'doejane_301_9001_x.docx',
+      '.DS_Store',
+    ]);
     expect(result.platform).toBe('moodle');
     expect(result.unmatched).toEqual([
       { path: 'doejane_301_9001_x.docx', reason: 'named as in a Canvas download, but this is a Moodle one' },
@@ -110,10 +138,15 @@ const fileName = fc.string({ unit: fc.constantFrom('a', '_', '1', ' ', '.', 'é'
 describe('properties', () => {
   test('(d) every entry lands in exactly one student or in the unmatched list', () => {
     const anyPath = fc.oneof(
-      fc.tuple(moodleName, fc.nat(999), fc.constantFrom('file', 'onlinetext'), fileName, fc.boolean()).map(([n, id, plugin, f, folder]) =>
-        folder ? `${n}_${id}_assignsubmission_${plugin}_/${f}` : `${n}_${id}_assignsubmission_${plugin}_${f}`),
+      fc
+        .tuple(moodleName, fc.nat(999), fc.constantFrom('file', 'onlinetext'), fileName, fc.boolean())
+        .map(([n, id, plugin, f, folder]) =>
+          folder ? `${n}_${id}_assignsubmission_${plugin}_/${f}` : `${n}_${id}_assignsubmission_${plugin}_${f}`,
+        ),
       fc.tuple(moodleName, fc.nat(999)).map(([n, id]) => `${n}_${id}_assignsubmission_file_/`),
-      fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.boolean(), fc.nat(999), fc.nat(9999), fileName).map(([n, late, id, att, f]) => `${n}_${late ? 'LATE_' : ''}${id}_${att}_${f}`),
+      fc
+        .tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.boolean(), fc.nat(999), fc.nat(9999), fileName)
+        .map(([n, late, id, att, f]) => `${n}_${late ? 'LATE_' : ''}${id}_${att}_${f}`),
       fc.constantFrom('__MACOSX/x', '.DS_Store', 'folder/', 'readme.txt'),
       fc.string({ unit: fc.constantFrom('a', '_', '/', '1', '.', ' '), maxLength: 20 }),
     );
@@ -128,15 +161,25 @@ describe('properties', () => {
     );
   });
 
-  test('a generated Moodle download gives back each student\'s id, name and files', () => {
+  test("a generated Moodle download gives back each student's id, name and files", () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 99_999 }), name: moodleName, files: fc.uniqueArray(fileName, { maxLength: 3 }), folders: fc.boolean() }), { selector: (s) => s.id, minLength: 1, maxLength: 8 }),
+        fc.uniqueArray(
+          fc.record({
+            id: fc.integer({ min: 1, max: 99_999 }),
+            name: moodleName,
+            files: fc.uniqueArray(fileName, { maxLength: 3 }),
+            folders: fc.boolean(),
+          }),
+          { selector: (s) => s.id, minLength: 1, maxLength: 8 },
+        ),
         (students) => {
           const paths = students.flatMap((s) => {
             const name = s.name.replaceAll('_', ' ');
             if (s.files.length === 0) return [`${name}_${s.id}_assignsubmission_file_/`];
-            return s.files.map((f) => (s.folders ? `${name}_${s.id}_assignsubmission_file_/${f}` : `${name}_${s.id}_assignsubmission_file_${f}`));
+            return s.files.map((f) =>
+              s.folders ? `${name}_${s.id}_assignsubmission_file_/${f}` : `${name}_${s.id}_assignsubmission_file_${f}`,
+            );
           });
           const result = recogniseDownload(paths);
           expect(result.platform).toBe('moodle');

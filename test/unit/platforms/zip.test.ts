@@ -48,7 +48,11 @@ describe('extractZip', () => {
       expect(readdirSync(extracted.root)).not.toContain('__MACOSX');
       // the entry list is what recogniseDownload reads: every student accounted for, the empty one too
       const download = recogniseDownload(extracted.entries.map((e) => e.path));
-      expect(download.students.map((s) => [s.participantId, s.files.length])).toEqual([['101', 2], ['103', 0], ['104', 1]]);
+      expect(download.students.map((s) => [s.participantId, s.files.length])).toEqual([
+        ['101', 2],
+        ['103', 0],
+        ['104', 1],
+      ]);
     } finally {
       await extracted.cleanup();
     }
@@ -93,7 +97,10 @@ describe('refusals, before anything is extracted', () => {
   });
 
   test('an encrypted entry (general purpose bit 0), and strong encryption (bit 6)', async () => {
-    await refused([{ name: 'B_2_assignsubmission_file_/secret.docx', content: text('x'), flags: 0x1 }], /"B_2_assignsubmission_file_\/secret.docx" is encrypted/);
+    await refused(
+      [{ name: 'B_2_assignsubmission_file_/secret.docx', content: text('x'), flags: 0x1 }],
+      /"B_2_assignsubmission_file_\/secret.docx" is encrypted/,
+    );
     await refused([{ name: 'B_2_assignsubmission_file_/secret.docx', content: text('x'), flags: 0x41 }], /encrypt/);
   });
 
@@ -102,17 +109,31 @@ describe('refusals, before anything is extracted', () => {
   });
 
   test('a compression ratio over 100 to 1 for an entry over 1 MiB (a zip bomb)', async () => {
-    await refused([{ name: 'B_2_assignsubmission_file_/zeros.txt', content: Buffer.alloc(5 * 1024 * 1024) }], /would inflate \d+ bytes to 5242880 \(more than 100 to 1\): a zip bomb/);
+    await refused(
+      [{ name: 'B_2_assignsubmission_file_/zeros.txt', content: Buffer.alloc(5 * 1024 * 1024) }],
+      /would inflate \d+ bytes to 5242880 \(more than 100 to 1\): a zip bomb/,
+    );
   });
 
   test('more declared bytes than the limit, and more entries than the limit', async () => {
-    await refused([{ name: 'B_2_assignsubmission_file_/big.txt', content: text('small'), declare: 2000, stored: false }], /declares more than 1000 bytes once unzipped \(reached at "B_2_assignsubmission_file_\/big.txt"\)/, { maxTotalBytes: 1000 });
-    await refused([1, 2, 3].map((i) => ({ name: `B_${i}_assignsubmission_file_/f.txt`, content: text('x') })), /holds 4 entries; kct reads at most 3/, { maxEntries: 3 });
+    await refused(
+      [{ name: 'B_2_assignsubmission_file_/big.txt', content: text('small'), declare: 2000, stored: false }],
+      /declares more than 1000 bytes once unzipped \(reached at "B_2_assignsubmission_file_\/big.txt"\)/,
+      { maxTotalBytes: 1000 },
+    );
+    await refused(
+      [1, 2, 3].map((i) => ({ name: `B_${i}_assignsubmission_file_/f.txt`, content: text('x') })),
+      /holds 4 entries; kct reads at most 3/,
+      { maxEntries: 3 },
+    );
   });
 
   test('the same path twice, or a file where a folder is', async () => {
     await refused([{ name: 'A_1_assignsubmission_file_/ok.txt', content: text('again') }], /appears twice/);
-    await refused([{ name: 'A_1_assignsubmission_file_/ok.txt/inner.txt', content: text('x') }], /is inside "A_1_assignsubmission_file_\/ok.txt", which is a file/);
+    await refused(
+      [{ name: 'A_1_assignsubmission_file_/ok.txt/inner.txt', content: text('x') }],
+      /is inside "A_1_assignsubmission_file_\/ok.txt", which is a file/,
+    );
   });
 
   test('a file that is not a zip', async () => {
@@ -137,7 +158,9 @@ describe('while extracting', () => {
   });
 
   test('an entry with less data than declared is refused as damaged', async () => {
-    const zipPath = writeZip(scratch.dir, 'short.zip', [{ name: 'A_1_assignsubmission_file_/short.txt', content: text('only this'), declare: 500 }]);
+    const zipPath = writeZip(scratch.dir, 'short.zip', [
+      { name: 'A_1_assignsubmission_file_/short.txt', content: text('only this'), declare: 500 },
+    ]);
     const error = await extract(zipPath).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/short.txt" could not be extracted \(not enough bytes/);

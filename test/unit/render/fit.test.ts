@@ -8,7 +8,11 @@ const length = (text: string) => [...text].length;
 
 describe('fitColumns', () => {
   it('keeps every column when they fit', () => {
-    expect(fitColumns([10, 8, 24, 7, 5], 200, { dropFirst: [2], shrink: [0, 1], least: 12 })).toEqual({ shown: [0, 1, 2, 3, 4], widths: [10, 8, 24, 7, 5], dropped: [] });
+    expect(fitColumns([10, 8, 24, 7, 5], 200, { dropFirst: [2], shrink: [0, 1], least: 12 })).toEqual({
+      shown: [0, 1, 2, 3, 4],
+      widths: [10, 8, 24, 7, 5],
+      dropped: [],
+    });
   });
 
   it('drops the task column first, then cuts the file column to fit 80 columns', () => {
@@ -28,12 +32,19 @@ describe('fitColumns', () => {
 
   it('property: the table fits the terminal unless the file column is at its least; no column grows', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 120 }), { minLength: 5, maxLength: 5 }), fc.integer({ min: 20, max: 300 }), (widths, columns) => {
-        const fit = fitColumns(widths, columns, { dropFirst: [2], shrink: [0, 1], least: 12 });
-        fit.shown.forEach((i, at) => expect(fit.widths[at]).toBeLessThanOrEqual(widths[i]));
-        expect(tableWidth(fit.widths) <= columns || fit.shown.slice(0, 2).every((i, at) => i > 1 || fit.widths[at] === Math.min(12, widths[i]))).toBe(true);
-        if (tableWidth(widths) <= columns) expect(fit.dropped).toEqual([]);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 120 }), { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 20, max: 300 }),
+        (widths, columns) => {
+          const fit = fitColumns(widths, columns, { dropFirst: [2], shrink: [0, 1], least: 12 });
+          fit.shown.forEach((i, at) => expect(fit.widths[at]).toBeLessThanOrEqual(widths[i]));
+          expect(
+            tableWidth(fit.widths) <= columns ||
+              fit.shown.slice(0, 2).every((i, at) => i > 1 || fit.widths[at] === Math.min(12, widths[i])),
+          ).toBe(true);
+          if (tableWidth(widths) <= columns) expect(fit.dropped).toEqual([]);
+        },
+      ),
       { numRuns: propertyRuns(300), seed: propertySeed(80) },
     );
   });

@@ -82,7 +82,11 @@ export class ApiError extends KctError {
   /** The error of the class that fits the status, with the server's body (and message, when given). */
   static from(status: number, body?: unknown, context: ApiErrorContext = {}, options: KctErrorOptions = {}): ApiError {
     const details: ApiErrorDetails = {
-      method: '', url: '', ...context, status, body,
+      method: '',
+      url: '',
+      ...context,
+      status,
+      body,
       message: context.message ?? bodyMessage(body) ?? `HTTP ${status}`,
     };
     const Kind = errorClassFor(status);
@@ -111,7 +115,14 @@ export class ServerError extends ApiError {}
  * What a 404 or 409 means, the one place kct tells them apart: by status and error code (spec 5),
  * the message read only when the server sent no code (a server without error codes).
  */
-export type Refusal = 'model_not_ready' | 'idempotency_key_reused' | 'task_not_cancellable' | 'task_not_found' | 'model_not_found' | 'assignment_not_found' | 'model_forbidden';
+export type Refusal =
+  | 'model_not_ready'
+  | 'idempotency_key_reused'
+  | 'task_not_cancellable'
+  | 'task_not_found'
+  | 'model_not_found'
+  | 'assignment_not_found'
+  | 'model_forbidden';
 
 const BY_TEXT: [Refusal, typeof ApiError, RegExp][] = [
   ['model_not_ready', ConflictError, /not ready/i],
@@ -175,11 +186,18 @@ export class ConnectionError extends KctError {
 export class ServerStoppedAnsweringError extends ConnectionError {
   readonly taskIds: string[];
   constructor(taskIds: string[], cause: ConnectionError, options: { suggestion?: string } = {}) {
-    const watched = taskIds.length === 1 ? `task ${taskIds[0]}` : `${taskIds.length} tasks (${taskIds.slice(0, 3).join(', ')}${taskIds.length > 3 ? ', …' : ''})`;
-    super(`the server stopped answering while ${watched} ${taskIds.length === 1 ? 'was' : 'were'} being watched: ${cause.message}`, cause.maybeDelivered, {
-      cause,
-      suggestion: options.suggestion ?? 'The tasks keep their state on the server: watch them again once it answers.',
-    });
+    const watched =
+      taskIds.length === 1
+        ? `task ${taskIds[0]}`
+        : `${taskIds.length} tasks (${taskIds.slice(0, 3).join(', ')}${taskIds.length > 3 ? ', …' : ''})`;
+    super(
+      `the server stopped answering while ${watched} ${taskIds.length === 1 ? 'was' : 'were'} being watched: ${cause.message}`,
+      cause.maybeDelivered,
+      {
+        cause,
+        suggestion: options.suggestion ?? 'The tasks keep their state on the server: watch them again once it answers.',
+      },
+    );
     this.taskIds = taskIds;
   }
 }
@@ -192,9 +210,13 @@ export class WatchTimeoutError extends KctError {
   readonly taskIds: string[];
   /** `more`: tasks also still running but not named (a big run names the first few). */
   constructor(taskIds: string[], timeoutMs: number, more = 0) {
-    super('watch_timeout', `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, {
-      suggestion: WATCH_TIMEOUT_ADVICE,
-    });
+    super(
+      'watch_timeout',
+      `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+      {
+        suggestion: WATCH_TIMEOUT_ADVICE,
+      },
+    );
     this.taskIds = taskIds;
   }
 }
@@ -204,7 +226,10 @@ export class TaskUnsuccessfulError extends KctError {
   readonly statuses: Record<string, string>;
   constructor(statuses: Record<string, string>, message?: string) {
     const ids = Object.keys(statuses);
-    super('task_unsuccessful', message ?? `${ids.length === 1 ? `task ${ids[0]}` : `${ids.length} tasks`} ended ${[...new Set(Object.values(statuses))].join('/')}`);
+    super(
+      'task_unsuccessful',
+      message ?? `${ids.length === 1 ? `task ${ids[0]}` : `${ids.length} tasks`} ended ${[...new Set(Object.values(statuses))].join('/')}`,
+    );
     this.statuses = statuses;
   }
 }

@@ -22,7 +22,15 @@ export const MIME = {
 
 /** Answer, question and rubric files of evaluations (4.7, 4.8 rule 3) and uploads (4.14). */
 export const ANSWER_MIME_TYPES: readonly string[] = [
-  MIME.pdf, MIME.png, MIME.jpeg, MIME.webp, MIME.gif, MIME.docx, MIME.rtf, MIME.rtfText, MIME.txt,
+  MIME.pdf,
+  MIME.png,
+  MIME.jpeg,
+  MIME.webp,
+  MIME.gif,
+  MIME.docx,
+  MIME.rtf,
+  MIME.rtfText,
+  MIME.txt,
 ];
 /** @alias Uploads (4.14) take the same files as answers. */
 export const UPLOAD_MIME_TYPES = ANSWER_MIME_TYPES;

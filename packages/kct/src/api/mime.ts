@@ -1,5 +1,5 @@
-import mimeTypes from 'mime-types';
 import { basename } from 'node:path';
+import mimeTypes from 'mime-types';
 
 const GENERIC = new Set(['', 'application/octet-stream']);
 

@@ -2,31 +2,47 @@
 // table (operations.ts). The sandbox serves it at /v1/openapi.json; docs/openapi.json is the
 // committed copy (scripts/build-openapi.js writes it; a test fails when it drifts).
 import { z } from 'zod';
-import { ANSWER_FILE_FIELDS, API_PREFIX, JSON_ARRAY_FIELDS, OPERATIONS, QUESTION_FILE_FIELDS, RUBRIC_FILE_FIELDS, type OperationName } from './operations.js';
-import * as S from './schemas.js';
-import * as P from './product.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from './limits.js';
+import {
+  ANSWER_FILE_FIELDS,
+  API_PREFIX,
+  JSON_ARRAY_FIELDS,
+  OPERATIONS,
+  type OperationName,
+  QUESTION_FILE_FIELDS,
+  RUBRIC_FILE_FIELDS,
+} from './operations.js';
+import * as P from './product.js';
+import * as S from './schemas.js';
 
 /** Every named schema, under components.schemas; nested ones become $refs. */
 const COMPONENTS: [string, z.ZodType, string][] = [
   ['Asset', S.Asset, 'A public file by URL (spec 2.6).'],
   ['CurrentFeedback', S.CurrentFeedback, 'Existing rubric-level feedback used as a reference (spec 2.6).'],
   ['RewriteSection', S.RewriteSection, 'Feedback to rewrite (spec 2.6).'],
-  ['Rubric', S.Rubric, 'A rubric criterion; the spec shows only `item`, the rest is the sandbox\'s shape.'],
-  ['OnePassFields', S.OnePassFields, 'The one-pass fields of spec 4.8. As JSON, paper_content is required; with answer files, send multipart.'],
+  ['Rubric', S.Rubric, "A rubric criterion; the spec shows only `item`, the rest is the sandbox's shape."],
+  [
+    'OnePassFields',
+    S.OnePassFields,
+    'The one-pass fields of spec 4.8. As JSON, paper_content is required; with answer files, send multipart.',
+  ],
   ['BatchRequest', S.BatchRequest, 'Spec 4.9: 1 to 100 one-pass items, and an optional callback URL.'],
   ['LegacyEvaluationFields', S.LegacyEvaluationFields, 'Spec 4.7: an answer to an existing assignment.'],
   ['AssignmentRequest', S.AssignmentRequest, 'Spec 4.6.'],
-  ['FeedbackRewriteRequest', S.FeedbackRewriteRequest, 'Spec 4.13 (which fields are required is the sandbox\'s choice).'],
+  ['FeedbackRewriteRequest', S.FeedbackRewriteRequest, "Spec 4.13 (which fields are required is the sandbox's choice)."],
   ['QuestionsPreviewFields', S.QuestionsPreviewFields, 'Spec 4.4: JSON input of the questions preview.'],
   ['IngestPreviewFields', S.IngestPreviewFields, 'Spec 4.5: JSON input of the rubrics preview.'],
   ['SubQuestion', S.SubQuestion, 'A part of a question.'],
-  ['Question', S.Question, 'A confirmed question (the field list is kct\'s, docs/model-building.md).'],
+  ['Question', S.Question, "A confirmed question (the field list is kct's, docs/model-building.md)."],
   ['RubricLevel', S.RubricLevel, 'A level descriptor of a criterion.'],
   ['ModelCriterion', S.ModelCriterion, 'A criterion of a model; its maximum is required.'],
-  ['CreateModelRequest', S.CreateModelRequest, 'Spec 4.3 (the field list is kct\'s, docs/model-building.md). For cum_method sum, the criterion maxima must add up to total_score.'],
+  [
+    'CreateModelRequest',
+    S.CreateModelRequest,
+    "Spec 4.3 (the field list is kct's, docs/model-building.md). For cum_method sum, the criterion maxima must add up to total_score.",
+  ],
   ['Owner', S.Owner, 'An account or organization a key belongs to.'],
-  ['Credits', S.Credits, 'Spec 4.1 leaves the fields open; these are the sandbox\'s.'],
+  ['Credits', S.Credits, "Spec 4.1 leaves the fields open; these are the sandbox's."],
   ['Model', S.Model, 'A marking model (spec 2.1).'],
   ['Assignment', S.Assignment, 'A student assignment (spec 2.2).'],
   ['Task', S.Task, 'An evaluation task as accepted (spec 2.3).'],
@@ -34,16 +50,20 @@ const COMPONENTS: [string, z.ZodType, string][] = [
   ['EvaluationEntry', S.EvaluationEntry, 'One criterion of a result, or a failure entry (type "error", message in comment).'],
   ['EvaluationResult', S.EvaluationResult, 'The result record (spec 2.5); unfinished tasks show queue and progress fields.'],
   ['UploadedFile', S.UploadedFile, 'An uploaded file (spec 2.6); url is reusable in assets.'],
-  ['RewriteResult', S.RewriteResult, 'The rewritten sections (the shape is the sandbox\'s).'],
-  ['ErrorBody', S.ErrorBody, 'Every error answer (spec 7 leaves the shape open; this is the sandbox\'s).'],
+  ['RewriteResult', S.RewriteResult, "The rewritten sections (the shape is the sandbox's)."],
+  ['ErrorBody', S.ErrorBody, "Every error answer (spec 7 leaves the shape open; this is the sandbox's)."],
   // the product's key routes (spec 5.4 shows no bodies: these are the sandbox's)
   ['SignInRequest', P.SignInRequest, 'An account of the product and its password.'],
   ['Session', P.Session, 'A signed-in session: send its token as Authorization: Bearer <session_token> to the key routes.'],
-  ['CreateKeyRequest', P.CreateKeyRequest, 'Organization scope only for an organization admin; organization_id only for an admin of several.'],
-  ['RevokeKeyRequest', P.RevokeKeyRequest, 'The id of one of the account\'s keys, from the list.'],
+  [
+    'CreateKeyRequest',
+    P.CreateKeyRequest,
+    'Organization scope only for an organization admin; organization_id only for an admin of several.',
+  ],
+  ['RevokeKeyRequest', P.RevokeKeyRequest, "The id of one of the account's keys, from the list."],
   ['KeyRecord', P.KeyRecord, 'A key as listings show it: masked, never the key.'],
   ['CreatedKey', P.CreatedKey, 'A new key: the only answer that ever holds the key itself.'],
-  ['KeyList', P.KeyList, 'The signed-in account\'s keys, revoked ones included.'],
+  ['KeyList', P.KeyList, "The signed-in account's keys, revoked ones included."],
   ['RevokedKey', P.RevokedKey, 'The revoked key; revoking it again answers the same, with already_revoked true.'],
 ];
 
@@ -71,37 +91,102 @@ const parts = (names: readonly string[]): FilePart[] => names.map((name) => ({ n
 const ANSWER_FILES = parts(ANSWER_FILE_FIELDS);
 
 const DOCS: Record<OperationName, OperationDoc> = {
-  getCredits: { summary: 'Credits left on the key owner\'s account', tag: 'account', status: 200, response: 'Credits', errors: [401] },
+  getCredits: { summary: "Credits left on the key owner's account", tag: 'account', status: 200, response: 'Credits', errors: [401] },
   listModels: { summary: 'Marking models the key can use', tag: 'models', status: 200, response: ['Model'], errors: [401, 403] },
-  createModel: { summary: 'Create (train) a marking model from confirmed previews', tag: 'models', status: 201, response: 'Model', json: 'CreateModelRequest', errors: [400, 401] },
+  createModel: {
+    summary: 'Create (train) a marking model from confirmed previews',
+    tag: 'models',
+    status: 201,
+    response: 'Model',
+    json: 'CreateModelRequest',
+    errors: [400, 401],
+  },
   questionsPreview: {
-    summary: 'Parse question material into an editable preview', tag: 'models', status: 200, json: 'QuestionsPreviewFields',
-    multipart: { fields: 'QuestionsPreviewFields', files: parts(['file', 'files']) }, errors: [400, 401, 413],
+    summary: 'Parse question material into an editable preview',
+    tag: 'models',
+    status: 200,
+    json: 'QuestionsPreviewFields',
+    multipart: { fields: 'QuestionsPreviewFields', files: parts(['file', 'files']) },
+    errors: [400, 401, 413],
   },
   rubricsPreview: {
-    summary: 'Parse rubric material into an editable preview', tag: 'models', status: 200, json: 'IngestPreviewFields',
-    multipart: { fields: 'IngestPreviewFields', files: parts(['file', 'files']) }, errors: [400, 401, 413],
+    summary: 'Parse rubric material into an editable preview',
+    tag: 'models',
+    status: 200,
+    json: 'IngestPreviewFields',
+    multipart: { fields: 'IngestPreviewFields', files: parts(['file', 'files']) },
+    errors: [400, 401, 413],
   },
-  createAssignment: { summary: 'Create a student assignment from a ready model', tag: 'assignments', status: 201, response: 'Assignment', json: 'AssignmentRequest', errors: [400, 401, 403, 404, 409] },
+  createAssignment: {
+    summary: 'Create a student assignment from a ready model',
+    tag: 'assignments',
+    status: 201,
+    response: 'Assignment',
+    json: 'AssignmentRequest',
+    errors: [400, 401, 403, 404, 409],
+  },
   createEvaluation: {
-    summary: 'Submit one answer to an assignment (legacy path: charged at acceptance, starts PENDING)', tag: 'evaluations', status: 200, response: 'Task',
-    json: 'LegacyEvaluationFields', multipart: { fields: 'LegacyEvaluationFields', files: ANSWER_FILES }, errors: [400, 401, 402, 403, 404, 413],
+    summary: 'Submit one answer to an assignment (legacy path: charged at acceptance, starts PENDING)',
+    tag: 'evaluations',
+    status: 200,
+    response: 'Task',
+    json: 'LegacyEvaluationFields',
+    multipart: { fields: 'LegacyEvaluationFields', files: ANSWER_FILES },
+    errors: [400, 401, 402, 403, 404, 413],
     description: 'As JSON, paper_content is required; the answer may instead be up to 10 files (multipart).',
   },
   onePass: {
-    summary: 'Mark one answer without an assignment', tag: 'evaluations', status: 202, response: 'Task', json: 'OnePassFields',
+    summary: 'Mark one answer without an assignment',
+    tag: 'evaluations',
+    status: 202,
+    response: 'Task',
+    json: 'OnePassFields',
     multipart: { fields: 'OnePassFields', files: [...ANSWER_FILES, ...parts(RUBRIC_FILE_FIELDS), ...parts(QUESTION_FILE_FIELDS)] },
-    idempotent: true, errors: [400, 401, 402, 403, 404, 409, 413],
-    description: '202 means accepted, not finished: poll the status. As JSON, paper_content is required; the answer may instead be up to 10 files (multipart).',
+    idempotent: true,
+    errors: [400, 401, 402, 403, 404, 409, 413],
+    description:
+      '202 means accepted, not finished: poll the status. As JSON, paper_content is required; the answer may instead be up to 10 files (multipart).',
   },
-  batch: { summary: 'Mark 1 to 100 text answers in one task', tag: 'evaluations', status: 202, response: 'Task', json: 'BatchRequest', idempotent: true, errors: [400, 401, 402, 403, 404, 409, 413] },
-  getStatus: { summary: 'Status snapshot of a task', tag: 'evaluations', status: 200, response: 'StatusSnapshot', errors: [401, 404], description: 'Poll every 3 s at first, backing off to at most 15 s, within an overall time limit.' },
-  getResult: { summary: 'Result record of a task (for a batch, its items)', tag: 'evaluations', status: 200, response: 'EvaluationResult', errors: [401, 404] },
+  batch: {
+    summary: 'Mark 1 to 100 text answers in one task',
+    tag: 'evaluations',
+    status: 202,
+    response: 'Task',
+    json: 'BatchRequest',
+    idempotent: true,
+    errors: [400, 401, 402, 403, 404, 409, 413],
+  },
+  getStatus: {
+    summary: 'Status snapshot of a task',
+    tag: 'evaluations',
+    status: 200,
+    response: 'StatusSnapshot',
+    errors: [401, 404],
+    description: 'Poll every 3 s at first, backing off to at most 15 s, within an overall time limit.',
+  },
+  getResult: {
+    summary: 'Result record of a task (for a batch, its items)',
+    tag: 'evaluations',
+    status: 200,
+    response: 'EvaluationResult',
+    errors: [401, 404],
+  },
   cancel: { summary: 'Cancel a queued or running task', tag: 'evaluations', status: 200, errors: [401, 404, 409] },
-  feedbackRewrite: { summary: 'Rewrite feedback in another style', tag: 'feedback', status: 200, response: 'RewriteResult', json: 'FeedbackRewriteRequest', errors: [400, 401] },
+  feedbackRewrite: {
+    summary: 'Rewrite feedback in another style',
+    tag: 'feedback',
+    status: 200,
+    response: 'RewriteResult',
+    json: 'FeedbackRewriteRequest',
+    errors: [400, 401],
+  },
   uploadFile: {
-    summary: 'Upload one file and get a reusable public URL', tag: 'files', status: 201, response: 'UploadedFile',
-    multipart: { files: [{ name: 'file', many: false }], required: ['file'] }, errors: [400, 401, 413],
+    summary: 'Upload one file and get a reusable public URL',
+    tag: 'files',
+    status: 201,
+    response: 'UploadedFile',
+    multipart: { files: [{ name: 'file', many: false }], required: ['file'] },
+    errors: [400, 401, 413],
   },
 };
 
@@ -116,12 +201,33 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 /** The product's key routes: at the product base, not under /v1, behind a signed-in session. */
-const PRODUCT_DOCS: Record<P.ProductOperationName, { summary: string; status: number; response?: string; json?: string; errors: string[] }> = {
-  signIn: { summary: 'Sign in with an account and password for a session', status: 200, response: 'Session', json: 'SignInRequest', errors: ['Error400', 'KeysError401'] },
+const PRODUCT_DOCS: Record<
+  P.ProductOperationName,
+  { summary: string; status: number; response?: string; json?: string; errors: string[] }
+> = {
+  signIn: {
+    summary: 'Sign in with an account and password for a session',
+    status: 200,
+    response: 'Session',
+    json: 'SignInRequest',
+    errors: ['Error400', 'KeysError401'],
+  },
   signOut: { summary: 'End the session', status: 200, errors: ['KeysError401'] },
-  createKey: { summary: 'Create a key; the answer is the only one that holds it', status: 201, response: 'CreatedKey', json: 'CreateKeyRequest', errors: ['Error400', 'KeysError401', 'KeysError403', 'KeysError409'] },
-  listKeys: { summary: 'The signed-in account\'s keys, masked', status: 200, response: 'KeyList', errors: ['KeysError401'] },
-  revokeKey: { summary: 'Revoke a key (again: the same answer, already_revoked true)', status: 200, response: 'RevokedKey', json: 'RevokeKeyRequest', errors: ['Error400', 'KeysError401', 'KeysError404'] },
+  createKey: {
+    summary: 'Create a key; the answer is the only one that holds it',
+    status: 201,
+    response: 'CreatedKey',
+    json: 'CreateKeyRequest',
+    errors: ['Error400', 'KeysError401', 'KeysError403', 'KeysError409'],
+  },
+  listKeys: { summary: "The signed-in account's keys, masked", status: 200, response: 'KeyList', errors: ['KeysError401'] },
+  revokeKey: {
+    summary: 'Revoke a key (again: the same answer, already_revoked true)',
+    status: 200,
+    response: 'RevokedKey',
+    json: 'RevokeKeyRequest',
+    errors: ['Error400', 'KeysError401', 'KeysError404'],
+  },
 };
 
 const KEYS_ERROR_TEXT: Record<string, string> = {
@@ -150,25 +256,49 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
       summary: 'Marks student writing with reusable marking models.',
       description: `Generated by kct ${options.version} from its zod contract (src/api). Where the specification says "not shown", the shapes are those of the kct sandbox (docs/sandbox.md). Success answers are {"data": ..., "request_id": ...}; a client may also find the fields at the top level.`,
     },
-    servers: [options.serverUrl
-      ? { url: options.serverUrl }
-      : { url: '{base_url}', description: 'the root of the v1 API', variables: { base_url: { default: `http://127.0.0.1:4010${API_PREFIX}`, description: 'e.g. the local kct sandbox' } } }],
+    servers: [
+      options.serverUrl
+        ? { url: options.serverUrl }
+        : {
+            url: '{base_url}',
+            description: 'the root of the v1 API',
+            variables: { base_url: { default: `http://127.0.0.1:4010${API_PREFIX}`, description: 'e.g. the local kct sandbox' } },
+          },
+    ],
     security: [{ ApiKey: [] }],
     tags: [
       ...['account', 'models', 'assignments', 'evaluations', 'feedback', 'files'].map((name) => ({ name })),
-      { name: 'keys', description: 'The product\'s key routes (spec 5.4): at the product base (the base URL without /v1), not under /v1; signed in with an account and password, not with a key.' },
+      {
+        name: 'keys',
+        description:
+          "The product's key routes (spec 5.4): at the product base (the base URL without /v1), not under /v1; signed in with an account and password, not with a key.",
+      },
     ],
     paths: { ...paths(components), ...productPaths() },
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A public API key of the service; it begins with kct_.' },
-        SessionToken: { type: 'http', scheme: 'bearer', description: 'The session_token of POST /public_api/auth/sign-in (the key routes only).' },
+        SessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The session_token of POST /public_api/auth/sign-in (the key routes only).',
+        },
       },
       schemas: components,
-      responses: Object.fromEntries([...Object.entries(ERROR_TEXT).map(([status, text]) => [`Error${status}`, text] as const), ...Object.entries(KEYS_ERROR_TEXT)]
-        .map(([name, text]) => [name, { description: text, content: { 'application/json': { schema: ref('ErrorBody') } } }])),
+      responses: Object.fromEntries(
+        [...Object.entries(ERROR_TEXT).map(([status, text]) => [`Error${status}`, text] as const), ...Object.entries(KEYS_ERROR_TEXT)].map(
+          ([name, text]) => [name, { description: text, content: { 'application/json': { schema: ref('ErrorBody') } } }],
+        ),
+      ),
       parameters: {
-        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1 }, description: 'Unique per logical submission: the same key with the same request returns the same task; with a changed request, 409.' },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1 },
+          description:
+            'Unique per logical submission: the same key with the same request returns the same task; with a changed request, 409.',
+        },
         TaskId: { name: 'taskId', in: 'path', required: true, schema: { type: 'string' }, description: 'Public task id (tsk_...)' },
       },
     },
@@ -180,7 +310,11 @@ type JsonSchema = Record<string, unknown>;
 function schemas(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string; description: string }>();
   for (const [id, schema, description] of COMPONENTS) registry.add(schema, { id, description });
-  const generated = z.toJSONSchema(registry, { metadata: registry, uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }).schemas;
+  const generated = z.toJSONSchema(registry, {
+    metadata: registry,
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }).schemas;
   const out: Record<string, JsonSchema> = {};
   for (const [id] of COMPONENTS) {
     // each component stands inside the document: no $schema or $id of its own
@@ -201,9 +335,20 @@ function paths(components: Record<string, JsonSchema>): Record<string, Record<st
 }
 
 function productPaths(): Record<string, Record<string, unknown>> {
-  const servers = [{ url: '{product_base}', description: 'the product base', variables: { product_base: { default: 'http://127.0.0.1:4010', description: 'the API base URL without /v1, e.g. the local kct sandbox' } } }];
+  const servers = [
+    {
+      url: '{product_base}',
+      description: 'the product base',
+      variables: {
+        product_base: { default: 'http://127.0.0.1:4010', description: 'the API base URL without /v1, e.g. the local kct sandbox' },
+      },
+    },
+  ];
   const out: Record<string, Record<string, unknown>> = {};
-  for (const [name, op] of Object.entries(P.PRODUCT_OPERATIONS) as [P.ProductOperationName, (typeof P.PRODUCT_OPERATIONS)[P.ProductOperationName]][]) {
+  for (const [name, op] of Object.entries(P.PRODUCT_OPERATIONS) as [
+    P.ProductOperationName,
+    (typeof P.PRODUCT_OPERATIONS)[P.ProductOperationName],
+  ][]) {
     const doc = PRODUCT_DOCS[name];
     const data = doc.response === undefined ? { type: 'object', additionalProperties: {} } : ref(doc.response);
     out[op.path] = {
@@ -215,7 +360,12 @@ function productPaths(): Record<string, Record<string, unknown>> {
         security: name === 'signIn' ? [] : [{ SessionToken: [] }],
         ...(doc.json ? { requestBody: { required: true, content: { 'application/json': { schema: ref(doc.json) } } } } : {}),
         responses: {
-          [String(doc.status)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { data, request_id: { type: 'string' } }, required: ['data'] } } } },
+          [String(doc.status)]: {
+            description: 'Success',
+            content: {
+              'application/json': { schema: { type: 'object', properties: { data, request_id: { type: 'string' } }, required: ['data'] } },
+            },
+          },
           ...Object.fromEntries(doc.errors.map((error) => [error.replace(/\D/g, ''), { $ref: `#/components/responses/${error}` }])),
         },
       },
@@ -224,12 +374,25 @@ function productPaths(): Record<string, Record<string, unknown>> {
   return out;
 }
 
-function operation(name: OperationName, doc: OperationDoc, hasTaskId: boolean, components: Record<string, JsonSchema>): Record<string, unknown> {
-  const parameters = [...(hasTaskId ? [{ $ref: '#/components/parameters/TaskId' }] : []), ...(doc.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])];
+function operation(
+  name: OperationName,
+  doc: OperationDoc,
+  hasTaskId: boolean,
+  components: Record<string, JsonSchema>,
+): Record<string, unknown> {
+  const parameters = [
+    ...(hasTaskId ? [{ $ref: '#/components/parameters/TaskId' }] : []),
+    ...(doc.idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
   const content: Record<string, unknown> = {};
   if (doc.json) content['application/json'] = { schema: ref(doc.json) };
   if (doc.multipart) content['multipart/form-data'] = multipart(doc.multipart, components);
-  const data = doc.response === undefined ? { type: 'object', additionalProperties: {} } : Array.isArray(doc.response) ? { type: 'array', items: ref(doc.response[0]) } : ref(doc.response);
+  const data =
+    doc.response === undefined
+      ? { type: 'object', additionalProperties: {} }
+      : Array.isArray(doc.response)
+        ? { type: 'array', items: ref(doc.response[0]) }
+        : ref(doc.response);
   return {
     operationId: name,
     summary: doc.summary,
@@ -240,7 +403,9 @@ function operation(name: OperationName, doc: OperationDoc, hasTaskId: boolean, c
     responses: {
       [String(doc.status)]: {
         description: doc.status === 202 ? 'Accepted: the task is queued, not finished' : 'Success',
-        content: { 'application/json': { schema: { type: 'object', properties: { data, request_id: { type: 'string' } }, required: ['data'] } } },
+        content: {
+          'application/json': { schema: { type: 'object', properties: { data, request_id: { type: 'string' } }, required: ['data'] } },
+        },
       },
       ...Object.fromEntries(doc.errors.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
@@ -256,7 +421,9 @@ function multipart(spec: NonNullable<OperationDoc['multipart']>, components: Rec
   const properties: JsonSchema = { ...(fields?.properties as JsonSchema | undefined) };
   for (const part of spec.files) properties[part.name] = part.many ? { type: 'array', items: FILE, maxItems: MAX_FILES_PER_REQUEST } : FILE;
   const required = [...((fields?.required as string[] | undefined) ?? []), ...(spec.required ?? [])];
-  const encoding = Object.fromEntries(JSON_ARRAY_FIELDS.filter((field) => field in properties).map((field) => [field, { contentType: 'application/json' }]));
+  const encoding = Object.fromEntries(
+    JSON_ARRAY_FIELDS.filter((field) => field in properties).map((field) => [field, { contentType: 'application/json' }]),
+  );
   return {
     schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
     ...(Object.keys(encoding).length > 0 ? { encoding } : {}),

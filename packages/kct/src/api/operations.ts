@@ -33,8 +33,14 @@ export function operationPath(name: OperationName, params: Record<string, string
 
 /** Multipart field names the server accepts for answer files (4.7, 4.8). */
 export const ANSWER_FILE_FIELDS = [
-  'answer_file', 'answer_files', 'paper_file', 'paper_files',
-  'response_file', 'response_files', 'file', 'files',
+  'answer_file',
+  'answer_files',
+  'paper_file',
+  'paper_files',
+  'response_file',
+  'response_files',
+  'file',
+  'files',
 ] as const;
 export const RUBRIC_FILE_FIELDS = ['rubric_file', 'rubric_files'] as const;
 export const QUESTION_FILE_FIELDS = ['question_file', 'question_files'] as const;

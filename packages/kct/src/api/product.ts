@@ -30,7 +30,13 @@ export type SignInRequest = z.infer<typeof SignInRequest>;
 
 export const CreateKeyRequest = z.strictObject({
   scope: Scope,
-  name: z.string().trim().min(1).max(KEY_NAME_MAX).regex(/^[^\p{Cc}]*$/u, 'must not hold control characters').optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(KEY_NAME_MAX)
+    .regex(/^[^\p{Cc}]*$/u, 'must not hold control characters')
+    .optional(),
   /** Which organization an organization key is for; needed only by an admin of several. */
   organization_id: z.number().int().positive().optional(),
 });

@@ -142,16 +142,18 @@ export const SubQuestion = z.strictObject({
 });
 export type SubQuestion = z.infer<typeof SubQuestion>;
 
-export const Question = z.strictObject({
-  number: QuestionNumber,
-  /** May be empty when the question is only its parts. */
-  text: z.string().trim(),
-  marks: z.number().positive().optional(),
-  sub_questions: z.array(SubQuestion).min(1, 'must list at least one part, or be left out').optional(),
-}).refine((q) => q.text !== '' || (q.sub_questions?.length ?? 0) > 0, {
-  message: 'is empty: write the question, or list its sub_questions',
-  path: ['text'],
-});
+export const Question = z
+  .strictObject({
+    number: QuestionNumber,
+    /** May be empty when the question is only its parts. */
+    text: z.string().trim(),
+    marks: z.number().positive().optional(),
+    sub_questions: z.array(SubQuestion).min(1, 'must list at least one part, or be left out').optional(),
+  })
+  .refine((q) => q.text !== '' || (q.sub_questions?.length ?? 0) > 0, {
+    message: 'is empty: write the question, or list its sub_questions',
+    path: ['text'],
+  });
 export type Question = z.infer<typeof Question>;
 
 export const RubricLevel = z.strictObject({
@@ -187,40 +189,63 @@ export function criteriaTotalProblem(maxima: readonly number[], totalScore: numb
 }
 
 /** Checks across fields shared by the sandbox (POST /models) and `kct models create`. */
-export function modelConsistencyIssues(value: { questions: readonly Question[]; rubrics: readonly ModelCriterion[]; total_score: number; cum_method: CumMethod }): { path: (string | number)[]; message: string }[] {
+export function modelConsistencyIssues(value: {
+  questions: readonly Question[];
+  rubrics: readonly ModelCriterion[];
+  total_score: number;
+  cum_method: CumMethod;
+}): { path: (string | number)[]; message: string }[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
-  const total = criteriaTotalProblem(value.rubrics.map((r) => r.max_score), value.total_score, value.cum_method);
+  const total = criteriaTotalProblem(
+    value.rubrics.map((r) => r.max_score),
+    value.total_score,
+    value.cum_method,
+  );
   if (total) issues.push({ path: ['total_score'], message: total });
   const items = new Map<string, number>();
   value.rubrics.forEach((r, i) => {
     const key = r.item.trim().toLowerCase();
     const first = items.get(key);
-    if (first !== undefined) issues.push({ path: ['rubrics', i, 'item'], message: `"${r.item}" is also the name of criterion ${first + 1}: criterion names must be unique` });
+    if (first !== undefined)
+      issues.push({
+        path: ['rubrics', i, 'item'],
+        message: `"${r.item}" is also the name of criterion ${first + 1}: criterion names must be unique`,
+      });
     else items.set(key, i);
     r.levels?.forEach((level, j) => {
-      if (level.score > r.max_score) issues.push({ path: ['rubrics', i, 'levels', j, 'score'], message: `${level.score} is above the criterion's max_score ${r.max_score}` });
+      if (level.score > r.max_score)
+        issues.push({
+          path: ['rubrics', i, 'levels', j, 'score'],
+          message: `${level.score} is above the criterion's max_score ${r.max_score}`,
+        });
     });
   });
   const numbers = new Map<string, number>();
   value.questions.forEach((q, i) => {
     const first = numbers.get(q.number);
-    if (first !== undefined) issues.push({ path: ['questions', i, 'number'], message: `"${q.number}" is also the number of question ${first + 1}: question numbers must be unique` });
+    if (first !== undefined)
+      issues.push({
+        path: ['questions', i, 'number'],
+        message: `"${q.number}" is also the number of question ${first + 1}: question numbers must be unique`,
+      });
     else numbers.set(q.number, i);
   });
   return issues;
 }
 
-export const CreateModelRequest = z.strictObject({
-  assignment_name: z.string().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters'),
-  assignment_desc: z.string().trim().min(1, 'must not be empty').max(5000, 'is longer than 5000 characters'),
-  project_subject: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-  questions: z.array(Question).min(1, 'must hold at least one question').max(MAX_MODEL_QUESTIONS),
-  rubrics: z.array(ModelCriterion).min(1, 'must hold at least one criterion').max(MAX_MODEL_CRITERIA),
-  total_score: z.number().positive(),
-  cum_method: CumMethod,
-}).superRefine((value, ctx) => {
-  for (const issue of modelConsistencyIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-});
+export const CreateModelRequest = z
+  .strictObject({
+    assignment_name: z.string().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters'),
+    assignment_desc: z.string().trim().min(1, 'must not be empty').max(5000, 'is longer than 5000 characters'),
+    project_subject: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+    questions: z.array(Question).min(1, 'must hold at least one question').max(MAX_MODEL_QUESTIONS),
+    rubrics: z.array(ModelCriterion).min(1, 'must hold at least one criterion').max(MAX_MODEL_CRITERIA),
+    total_score: z.number().positive(),
+    cum_method: CumMethod,
+  })
+  .superRefine((value, ctx) => {
+    for (const issue of modelConsistencyIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
 export type CreateModelRequest = z.infer<typeof CreateModelRequest>;
 
 // ---------- responses (loose) ----------
@@ -307,7 +332,10 @@ export const EvaluationResult = StatusSnapshot.extend({
   score: z.number().nullable().optional(),
   max_score: z.number().nullable().optional(),
   evaluation: z.array(EvaluationEntry).nullable().optional(),
-  rubrics: z.array(z.looseObject({ item: z.string().optional() })).nullable().optional(),
+  rubrics: z
+    .array(z.looseObject({ item: z.string().optional() }))
+    .nullable()
+    .optional(),
   // Beyond the spec: the sandbox names who marked a result; the service does not send it, and a value that is not text is ignored.
   graded_by: z.string().optional().catch(undefined),
 });

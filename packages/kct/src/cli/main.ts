@@ -1,19 +1,20 @@
 // The CLI entry: parse, run one command, turn whatever it threw into a message and an exit code.
 // main returns that code: only bin/kct.js and scripts/exe/main.cjs end the process, through
 // process.exitCode, or through the `exit` they pass for what cannot wait (see MainOptions).
-import type { TreeCommand } from './core/command-tree.js';
+
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
 import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
-import { VERSION } from '../version.js';
-import { createContext, type Context, type GlobalOptions } from './core/context.js';
-import { EXIT, exitCodeFor, exitCodeForSignal } from './core/exit-codes.js';
-import { err, processIO, safeText, type IO, type Streams } from './core/io.js';
-import { cliHint } from './core/hints.js';
-import { buildProgram } from './core/program.js';
+import type { SandboxPackage } from '../api/sandbox.js';
 import { redact } from '../client/redact.js';
 import type { Dispatcher } from '../client/undici.js';
-import type { SandboxPackage } from '../api/sandbox.js';
+import { VERSION } from '../version.js';
+import type { TreeCommand } from './core/command-tree.js';
+import { type Context, createContext, type GlobalOptions } from './core/context.js';
+import { EXIT, exitCodeFor, exitCodeForSignal } from './core/exit-codes.js';
+import { cliHint } from './core/hints.js';
+import { err, type IO, processIO, type Streams, safeText } from './core/io.js';
+import { buildProgram } from './core/program.js';
 
 export interface MainOptions {
   /** The streams to read and write (default: the process's); colour and prompting are decided from them. */
@@ -54,7 +55,11 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   else options.signal?.addEventListener('abort', interrupt, { once: true });
 
   const program = buildProgram(VERSION, (globals: GlobalOptions) => {
-    context ??= createContext(io, env, globals, controller.signal, { dispatcher: options.dispatcher, sandbox: options.sandbox, commands: ownCommands });
+    context ??= createContext(io, env, globals, controller.signal, {
+      dispatcher: options.dispatcher,
+      sandbox: options.sandbox,
+      commands: ownCommands,
+    });
     return context;
   });
   // commander's parse errors are printed here with the others, so --json gets its one object
@@ -76,7 +81,10 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   // A command left waiting on something nothing will settle would let Node exit 0 as if it had
   // finished, with nothing printed: a CI job must never read that as success (the real process only).
   const stalled = () => {
-    err(io, 'kct: internal error: the command stopped before it finished, with nothing left to wait for (a bug: please report it). Run it again; with --resume nothing is sent twice.');
+    err(
+      io,
+      'kct: internal error: the command stopped before it finished, with nothing left to wait for (a bug: please report it). Run it again; with --resume nothing is sent twice.',
+    );
     options.exit?.(EXIT.UNEXPECTED);
   };
   if (options.exit) process.once('beforeExit', stalled);
@@ -171,7 +179,12 @@ function quietOnClosedPipe(exit: (code: number) => void): void {
   }
 }
 
-function installSignals(controller: AbortController, io: IO, signals: { received?: NodeJS.Signals }, exit: (code: number) => void): () => void {
+function installSignals(
+  controller: AbortController,
+  io: IO,
+  signals: { received?: NodeJS.Signals },
+  exit: (code: number) => void,
+): () => void {
   let count = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     count += 1;
@@ -193,7 +206,9 @@ function installSignals(controller: AbortController, io: IO, signals: { received
 /** kct's command tree, from a program of its own: the running one is parsing the command that asks. */
 async function ownCommands(): Promise<TreeCommand> {
   const { commandTree } = await import('./core/command-tree.js');
-  return commandTree(buildProgram(VERSION, () => {
-    throw new Error('no command runs while the command tree is read');
-  }));
+  return commandTree(
+    buildProgram(VERSION, () => {
+      throw new Error('no command runs while the command tree is read');
+    }),
+  );
 }

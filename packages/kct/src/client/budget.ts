@@ -54,7 +54,8 @@ export class RequestBudget {
   penalties = 0;
 
   constructor(maxPerSecond: number = DEFAULT_MAX_RPS, clock: BudgetClock = realClock) {
-    if (!(maxPerSecond >= 1) || !Number.isFinite(maxPerSecond)) throw new RangeError(`maxPerSecond must be at least 1, not ${maxPerSecond}`);
+    if (!(maxPerSecond >= 1) || !Number.isFinite(maxPerSecond))
+      throw new RangeError(`maxPerSecond must be at least 1, not ${maxPerSecond}`);
     this.maxPerSecond = Math.floor(maxPerSecond);
     this.starts = new Float64Array(this.maxPerSecond);
     this.reducedTo = this.maxPerSecond;
@@ -161,4 +162,3 @@ export class RequestBudget {
     }, Math.ceil(wait) + 1);
   }
 }
-

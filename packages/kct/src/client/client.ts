@@ -5,20 +5,33 @@ import type { z } from 'zod';
 import { CredentialsError, UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import {
-  Assignment, AssignmentRequest, BatchRequest, CreateModelRequest, type Credits, EvaluationResult, FeedbackRewriteRequest, IngestPreviewFields,
-  LegacyEvaluationFields, Model, OnePassFields, RewriteResult, StatusSnapshot, Task, UploadedFile,
+  Assignment,
+  AssignmentRequest,
+  BatchRequest,
+  CreateModelRequest,
+  type Credits,
+  EvaluationResult,
+  FeedbackRewriteRequest,
+  IngestPreviewFields,
+  LegacyEvaluationFields,
+  Model,
+  OnePassFields,
   type OnePassFields as OnePassFieldsType,
+  RewriteResult,
+  StatusSnapshot,
+  Task,
+  UploadedFile,
 } from '../api/schemas.js';
-import { findList, isPlainObject } from './envelope.js';
-import { checkFileCount, withContent } from './files.js';
-import { idempotencyKeyFor, type BatchIdempotency, type FileHasher, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
-import type { LocalFile } from './files.js';
-import { HttpClient, unknownAnswer, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
-import { buildForm, type FilePart } from './multipart.js';
-import { waitForModel, type ModelWaitOptions } from './model-wait.js';
-import { TaskPoller, watchTasks, type WatchOptions } from './poll.js';
-import { parseRetryAfter } from './retry.js';
 import { VERSION } from '../version.js';
+import { findList, isPlainObject } from './envelope.js';
+import type { LocalFile } from './files.js';
+import { checkFileCount, withContent } from './files.js';
+import { HttpClient, type HttpOptions, type HttpResponse, type RequestSpec, unknownAnswer } from './http.js';
+import { type BatchIdempotency, type FileHasher, idempotencyKeyFor, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
+import { type ModelWaitOptions, waitForModel } from './model-wait.js';
+import { buildForm, type FilePart } from './multipart.js';
+import { TaskPoller, type WatchOptions, watchTasks } from './poll.js';
+import { parseRetryAfter } from './retry.js';
 
 export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKey'> {
   apiKey: string;
@@ -99,7 +112,8 @@ export function assertSendableKey(key: string | undefined): asserts key is strin
       { suggestion: 'Create a key in the product under public_api/keys and use that one.' },
     );
   }
-  if (/\s/.test(key)) throw new CredentialsError('the API key contains white space', { suggestion: 'Copy the key again without spaces or line breaks.' });
+  if (/\s/.test(key))
+    throw new CredentialsError('the API key contains white space', { suggestion: 'Copy the key again without spaces or line breaks.' });
 }
 
 export class KctClient {
@@ -152,7 +166,11 @@ export class KctClient {
   async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
     const read: OnePassInput = { ...input, ...(input.answerFiles ? { answerFiles: input.answerFiles.map(withContent) } : {}) };
     const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
-    const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'one-pass', fields: read.fields, files: filePartsOf(read) }, options.hasher);
+    const idempotencyKey = await idempotencyKeyFor(
+      choice,
+      { endpoint: 'one-pass', fields: read.fields, files: filePartsOf(read) },
+      options.hasher,
+    );
     return { input: read, idempotencyKey, send: (call = {}) => this.sendOnePass(read, idempotencyKey, call.signal) };
   }
 
@@ -252,7 +270,8 @@ export class KctClient {
   async evaluate(input: { fields: LegacyEvaluationFields; answerFiles?: LocalFile[] }, options: CallOptions = {}): Promise<Task> {
     const fields = validateRequest(LegacyEvaluationFields, input.fields, 'evaluation request');
     const files = input.answerFiles ?? [];
-    if (fields.paper_content === undefined && files.length === 0) throw new UsageError('an answer is required: paper_content text or at least one answer file');
+    if (fields.paper_content === undefined && files.length === 0)
+      throw new UsageError('an answer is required: paper_content text or at least one answer file');
     checkFileCount(files.length, 'answer');
     const parts = files.map((file) => ({ field: 'answer_files', file }));
     const response = await this.send({
@@ -395,7 +414,8 @@ export function readResult(value: unknown): EvaluationResult {
 export function batchItemsOf(record: EvaluationResult): EvaluationResult[] | undefined {
   for (const key of ['items', 'results', 'tasks', 'evaluations']) {
     const value = record[key];
-    if (Array.isArray(value)) return value.filter(isPlainObject).map((item) => readResult({ ...item, task_id: String(item.task_id ?? '') }));
+    if (Array.isArray(value))
+      return value.filter(isPlainObject).map((item) => readResult({ ...item, task_id: String(item.task_id ?? '') }));
   }
   return typeof record.count === 'number' ? [] : undefined;
 }

@@ -22,14 +22,15 @@ const HOLD_MS = 5_000;
 
 export function holdingConnector(options: BuildConnector.BuildOptions): BuildConnector.connector {
   const connect = buildConnector(options);
-  return (connectOptions, callback) => connect(connectOptions, (error, socket) => {
-    if (error || !socket) {
-      callback(error ?? new Error('no socket'), null);
-      return;
-    }
-    holdWriteErrors(socket as Socket);
-    callback(null, socket);
-  });
+  return (connectOptions, callback) =>
+    connect(connectOptions, (error, socket) => {
+      if (error || !socket) {
+        callback(error ?? new Error('no socket'), null);
+        return;
+      }
+      holdWriteErrors(socket as Socket);
+      callback(null, socket);
+    });
 }
 
 /** Makes a reset on write wait for the response instead of destroying the socket at once. */

@@ -1,7 +1,18 @@
 // Liberal reading of server bodies (spec 1: fields may sit at the top level or inside `data`).
 
 const ENVELOPE_KEYS = new Set([
-  'data', 'code', 'msg', 'message', 'success', 'ok', 'error', 'errors', 'meta', 'timestamp', 'request_id', 'requestId',
+  'data',
+  'code',
+  'msg',
+  'message',
+  'success',
+  'ok',
+  'error',
+  'errors',
+  'meta',
+  'timestamp',
+  'request_id',
+  'requestId',
 ]);
 const TASK_STATUS_LIKE = /^[A-Z][A-Z_]*$/;
 

@@ -42,7 +42,12 @@ channel('undici:request:bodySent').subscribe((message) => {
   if (sending) sending.bodySent = true;
 });
 
-export function exchange(dispatcher: Dispatcher, options: UndiciDispatcher.DispatchOptions, limit: number, signal?: AbortSignal): Promise<Exchanged> {
+export function exchange(
+  dispatcher: Dispatcher,
+  options: UndiciDispatcher.DispatchOptions,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     let statusCode = 0;
     let headers: Record<string, string | string[] | undefined> = {};
@@ -77,7 +82,12 @@ export function exchange(dispatcher: Dispatcher, options: UndiciDispatcher.Dispa
       onResponseData(_controller, chunk) {
         size += chunk.length;
         if (size > limit) {
-          controller?.abort(new KctError('response_too_large', `the answer from ${options.origin}${options.path} is larger than ${limit / 1024 / 1024} MB; refusing to read it`));
+          controller?.abort(
+            new KctError(
+              'response_too_large',
+              `the answer from ${options.origin}${options.path} is larger than ${limit / 1024 / 1024} MB; refusing to read it`,
+            ),
+          );
           return;
         }
         chunks.push(Buffer.from(chunk));

@@ -1,5 +1,5 @@
 // Local answer files: checked before anything is sent, then streamed from disk.
-import { accessSync, constants, openAsBlob, readFileSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, openAsBlob, readFileSync, type Stats, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
@@ -57,19 +57,36 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'ENOENT'
         ? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: 'Check the path.' }
-        : { kind: 'unreadable', path, message: `cannot read ${path} (${code ?? String(error)})`, suggestion: 'Check the path and its permissions.' };
+        : {
+            kind: 'unreadable',
+            path,
+            message: `cannot read ${path} (${code ?? String(error)})`,
+            suggestion: 'Check the path and its permissions.',
+          };
     }
   }
-  if (info.isDirectory()) return { kind: 'folder', path, message: `${path} is a folder, not a file`, suggestion: 'Name the files inside it.' };
+  if (info.isDirectory())
+    return { kind: 'folder', path, message: `${path} is a folder, not a file`, suggestion: 'Name the files inside it.' };
   if (!info.isFile()) return { kind: 'special', path, message: `${path} is not a regular file`, suggestion: 'Send regular files only.' };
   try {
     accessSync(path, constants.R_OK);
   } catch (error) {
-    return { kind: 'unreadable', path, message: `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, suggestion: 'Check the file permissions.' };
+    return {
+      kind: 'unreadable',
+      path,
+      message: `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      suggestion: 'Check the file permissions.',
+    };
   }
   const type = mimeFromName(path);
   if (!isAccepted(type, accepted)) {
-    return { kind: 'unsupported', path, type, message: `unsupported file type for ${path}${type ? ` (${type})` : ''}`, suggestion: exportHint(path) };
+    return {
+      kind: 'unsupported',
+      path,
+      type,
+      message: `unsupported file type for ${path}${type ? ` (${type})` : ''}`,
+      suggestion: exportHint(path),
+    };
   }
   if (info.size > MAX_FILE_BYTES) {
     return {
@@ -80,7 +97,12 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
     };
   }
   if (info.size === 0) {
-    return { kind: 'empty', path, message: `${path} is empty (0 bytes)`, suggestion: 'An empty file is usually a failed upload or copy: get the answer again, or leave the file out.' };
+    return {
+      kind: 'empty',
+      path,
+      message: `${path} is empty (0 bytes)`,
+      suggestion: 'An empty file is usually a failed upload or copy: get the answer again, or leave the file out.',
+    };
   }
   return { path, name: basename(path), type, size: info.size };
 }

@@ -1,19 +1,28 @@
 // The HTTP layer's request loop: the API key header, the request budget, retries, redirects,
 // envelope unwrapping, typed errors and a redacted debug trace. Where requests go out is
 // transport.ts; reading a wrong answer, response-errors.ts; failures below HTTP, network-errors.ts.
-import type { Dispatcher as UndiciDispatcher } from 'undici';
-import { exchange } from './exchange.js';
-import type { RequestBudget } from './budget.js';
-import type { Dispatcher, FormData } from './undici.js';
+
 import { STATUS_CODES } from 'node:http';
+import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.js';
-import { errorCode, isNetworkError, toConnectionError, TRANSIENT_NETWORK } from './network-errors.js';
-import { describeNonJson, errorSuggestion, headerValue, nonJsonErrorMessage, notTheApisJson, parseBody, unknownAnswer } from './response-errors.js';
+import type { RequestBudget } from './budget.js';
+import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
+import { exchange } from './exchange.js';
+import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
+import { redact, redactFields, redactHeaders } from './redact.js';
+import {
+  describeNonJson,
+  errorSuggestion,
+  headerValue,
+  nonJsonErrorMessage,
+  notTheApisJson,
+  parseBody,
+  unknownAnswer,
+} from './response-errors.js';
+import { DEFAULT_RETRY, isRetrySafe, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy, retryDelay } from './retry.js';
 import { abortableSleep } from './sleep.js';
 import { DEFAULT_TIMEOUTS, MAX_REDIRECTS, MAX_RESPONSE_BYTES, newDispatcher, type Timeouts } from './transport.js';
-import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
-import { redact, redactFields, redactHeaders } from './redact.js';
-import { DEFAULT_RETRY, RETRYABLE_STATUSES, isRetrySafe, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
+import type { Dispatcher, FormData } from './undici.js';
 
 export interface HttpOptions {
   /** Root of the v1 API, e.g. https://host/v1 */
@@ -176,17 +185,25 @@ export class HttpClient {
       if (typeof body === 'string') this.traceBody('>', body);
       else if (body) this.trace('> [multipart body]');
 
-      const response = await exchange(this.dispatcher, {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: method as UndiciDispatcher.HttpMethod,
-        headers,
-        body,
-      }, MAX_RESPONSE_BYTES, spec.signal);
+      const response = await exchange(
+        this.dispatcher,
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: method as UndiciDispatcher.HttpMethod,
+          headers,
+          body,
+        },
+        MAX_RESPONSE_BYTES,
+        spec.signal,
+      );
       const text = response.text;
       const responseHeaders = response.headers;
       this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
-      if (response.truncated) this.trace(`< the connection broke before the whole answer arrived (${errorCode(response.truncated) ?? String(response.truncated)}); the status stands`);
+      if (response.truncated)
+        this.trace(
+          `< the connection broke before the whole answer arrived (${errorCode(response.truncated) ?? String(response.truncated)}); the status stands`,
+        );
       this.traceHeaders('<', responseHeaders);
       this.traceBody('<', text);
 
@@ -194,9 +211,13 @@ export class HttpClient {
         const target = new URL(String(responseHeaders.location), url);
         // The key goes only to the origin the user configured; never follow it elsewhere.
         if (target.origin !== origin) {
-          throw new KctError('redirect_refused', `the server redirected ${method} ${url.href} to another host (${target.origin}); kct does not send the API key there`, {
-            suggestion: `If the API moved, use its new base URL: ${target.origin}${target.pathname.replace(/\/[^/]*$/, '')}`,
-          });
+          throw new KctError(
+            'redirect_refused',
+            `the server redirected ${method} ${url.href} to another host (${target.origin}); kct does not send the API key there`,
+            {
+              suggestion: `If the API moved, use its new base URL: ${target.origin}${target.pathname.replace(/\/[^/]*$/, '')}`,
+            },
+          );
         }
         if (hop >= MAX_REDIRECTS) throw new KctError('too_many_redirects', `too many redirects from ${spec.path}`);
         if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method !== 'GET')) {
@@ -222,15 +243,22 @@ export class HttpClient {
       };
       if (response.statusCode < 400) return { status: response.statusCode, response: result };
       const statusLine = `HTTP ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''}`.trim();
-      const message = notJson ? nonJsonErrorMessage(text, notJson, `${statusLine} from ${spec.method} ${spec.path}`) : serverMessage(parsed) ?? statusLine;
-      const error = ApiError.from(response.statusCode, parsed, {
-        message: redact(message, [this.options.apiKey]),
-        method: spec.method,
-        url: url.href,
-        requestId,
-        errorCode: serverErrorCode(parsed),
-        headers: responseHeaders,
-      }, { suggestion: errorSuggestion(response.statusCode, spec.path, this.baseUrl, notJson !== undefined) });
+      const message = notJson
+        ? nonJsonErrorMessage(text, notJson, `${statusLine} from ${spec.method} ${spec.path}`)
+        : (serverMessage(parsed) ?? statusLine);
+      const error = ApiError.from(
+        response.statusCode,
+        parsed,
+        {
+          message: redact(message, [this.options.apiKey]),
+          method: spec.method,
+          url: url.href,
+          requestId,
+          errorCode: serverErrorCode(parsed),
+          headers: responseHeaders,
+        },
+        { suggestion: errorSuggestion(response.statusCode, spec.path, this.baseUrl, notJson !== undefined) },
+      );
       return { status: response.statusCode, response: result, error };
     }
   }
@@ -253,9 +281,6 @@ export class HttpClient {
   }
 }
 
-type Attempt =
-  | { status: number; response: HttpResponse; error?: undefined }
-  | { status: number; response: HttpResponse; error: ApiError };
+type Attempt = { status: number; response: HttpResponse; error?: undefined } | { status: number; response: HttpResponse; error: ApiError };
 
-export { DEFAULT_TIMEOUTS, type Timeouts };
-export { unknownAnswer };
+export { DEFAULT_TIMEOUTS, type Timeouts, unknownAnswer };

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
 import { UsageError } from '../api/errors.js';
-import { ONE_READ_BYTES, type LocalFile } from './files.js';
+import { type LocalFile, ONE_READ_BYTES } from './files.js';
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -33,7 +33,8 @@ export interface KeyedFile {
 /** The SHA-256 of a file's content: of its bytes when it fit in one read, else streamed from disk. */
 export type FileHasher = (file: LocalFile) => Promise<string>;
 
-export const hashFile: FileHasher = async (file) => (file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path));
+export const hashFile: FileHasher = async (file) =>
+  file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path);
 
 /** A hasher that reads each file on disk once, however many submissions share it (rubric files). */
 export function cachedHasher(): FileHasher {
@@ -50,8 +51,15 @@ export function cachedHasher(): FileHasher {
 }
 
 /** A stable key for a submission to `endpoint`: "kct-" + 40 hex characters of a SHA-256. */
-export async function deriveIdempotencyKey(endpoint: string, fields: Record<string, unknown>, files: readonly KeyedFile[] = [], hash: FileHasher = hashFile): Promise<string> {
-  const described = await Promise.all(files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file) })));
+export async function deriveIdempotencyKey(
+  endpoint: string,
+  fields: Record<string, unknown>,
+  files: readonly KeyedFile[] = [],
+  hash: FileHasher = hashFile,
+): Promise<string> {
+  const described = await Promise.all(
+    files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file) })),
+  );
   const canonical = canonicalJson({ v: 1, endpoint, fields, files: described });
   return `kct-${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
 }
@@ -63,7 +71,7 @@ export async function deriveIdempotencyKey(endpoint: string, fields: Record<stri
 export type KeyRule = { kind: 'derived' } | { kind: 'base'; base: string };
 
 /** How the library says a key is derived when none is given (src/cli/core/hints.ts words it for kct). */
-const DERIVED_ADVICE = 'to have one derived from each answer\'s content';
+const DERIVED_ADVICE = "to have one derived from each answer's content";
 
 /** The longest base key: room is left for the identity (the service takes up to 255 characters). */
 const MAX_BASE_KEY = 200;
@@ -83,9 +91,12 @@ export function checkBaseKey(base: string, what = 'the idempotency key'): string
   if (bad >= 0) {
     const char = base[bad];
     const shown = char === ' ' ? 'a space' : /\s/.test(char) ? 'white space' : `"${char}"`;
-    throw new UsageError(`${what} may hold only visible ASCII characters (letters, digits, punctuation; no spaces): it has ${shown} at position ${bad + 1}`, {
-      suggestion: 'Use letters, digits and - _ . : / only, e.g. class9-essay.',
-    });
+    throw new UsageError(
+      `${what} may hold only visible ASCII characters (letters, digits, punctuation; no spaces): it has ${shown} at position ${bad + 1}`,
+      {
+        suggestion: 'Use letters, digits and - _ . : / only, e.g. class9-essay.',
+      },
+    );
   }
   if (base.length > MAX_BASE_KEY) throw new UsageError(`${what} is ${base.length} characters long; the limit is ${MAX_BASE_KEY}`);
   return base;
@@ -97,7 +108,9 @@ export function checkBaseKey(base: string, what = 'the idempotency key'): string
  * and two identities never share one. An identity too long for a key is replaced by its SHA-256.
  */
 export function keyForIdentity(base: string, identity: string): string {
-  const key = `${checkBaseKey(base)}-${encodeURIComponent(identity).replace(/%2F/g, '/').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  const key = `${checkBaseKey(base)}-${encodeURIComponent(identity)
+    .replace(/%2F/g, '/')
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
   if (key.length <= MAX_KEY) return key;
   return `${base}-sha256-${createHash('sha256').update(identity).digest('hex').slice(0, 32)}`;
 }
@@ -126,7 +139,11 @@ export interface KeyedSubmission {
  * The key of one submission: the one rule one-pass and batch share (so re-runs find the tasks
  * earlier runs created). Undefined when no idempotency was asked for.
  */
-export async function idempotencyKeyFor(choice: OnePassIdempotency | BatchIdempotency | undefined, submission: KeyedSubmission, hash: FileHasher = hashFile): Promise<string | undefined> {
+export async function idempotencyKeyFor(
+  choice: OnePassIdempotency | BatchIdempotency | undefined,
+  submission: KeyedSubmission,
+  hash: FileHasher = hashFile,
+): Promise<string | undefined> {
   if (choice === undefined) return undefined;
   if (choice === 'derive') return deriveIdempotencyKey(submission.endpoint, submission.fields, submission.files ?? [], hash);
   if ('key' in choice) return checkBaseKey(choice.key, 'the Idempotency-Key');
@@ -134,6 +151,14 @@ export async function idempotencyKeyFor(choice: OnePassIdempotency | BatchIdempo
 }
 
 /** The key of one submission under a rule (KeyRule, with the submission's identity). */
-export async function submissionKey(rule: KeyRule, submission: KeyedSubmission & { identity: string }, hash: FileHasher = hashFile): Promise<string> {
-  return (await idempotencyKeyFor(rule.kind === 'base' ? { base: rule.base, identity: submission.identity } : 'derive', submission, hash)) as string;
+export async function submissionKey(
+  rule: KeyRule,
+  submission: KeyedSubmission & { identity: string },
+  hash: FileHasher = hashFile,
+): Promise<string> {
+  return (await idempotencyKeyFor(
+    rule.kind === 'base' ? { base: rule.base, identity: submission.identity } : 'derive',
+    submission,
+    hash,
+  )) as string;
 }

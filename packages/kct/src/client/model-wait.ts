@@ -1,9 +1,9 @@
 // Waiting for a new model to be ready to mark with: GET /models polled through the task polling
 // loop (spec 4.10's schedule, an overall deadline, an abort signal), the model's post_status read
 // as a task's status: ready is SUCCESS, a failed state FAILURE.
-import { InterruptedError, NotFoundError, TaskUnsuccessfulError, WatchTimeoutError, formatDuration } from '../api/errors.js';
+import { formatDuration, InterruptedError, NotFoundError, TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import type { Model } from '../api/schemas.js';
-import { TaskPoller, type PollSchedule } from './poll.js';
+import { type PollSchedule, TaskPoller } from './poll.js';
 
 /** The neutral advice of a model wait that stopped (src/cli/core/hints.ts words it for kct). */
 export const MODEL_TRAINING_ADVICE = 'The model keeps training on the server: check it again later.';
@@ -55,29 +55,48 @@ export async function waitForModel(listModels: ModelLister, modelId: string | nu
   const id = String(modelId);
   let last: Model | undefined;
   let lastStatus: string | undefined;
-  const poller = new TaskPoller(async (_, signal) => {
-    const model = (await listModels(signal)).find((m) => String(m.model_id) === id);
-    if (!model) {
-      if (last !== undefined) throw new NotFoundError({ status: 404, message: `model ${id} is no longer listed by GET /models`, method: 'GET', url: '/models' });
-      return { snapshot: { task_id: id, status: 'NOT_LISTED', message: NOT_LISTED } };
-    }
-    last = model;
-    const status = String(model.post_status ?? 'unknown');
-    return { snapshot: { task_id: id, status: status === 'ready' ? 'SUCCESS' : NOT_READY_FINAL.test(status) ? 'FAILURE' : status, message: status } };
-  }, {
-    timeoutMs: options.timeoutMs,
-    schedule: options.schedule,
-    signal: options.signal,
-    onUpdate: (snapshot, changed) => {
-      if (!changed) return;
-      lastStatus = String(snapshot.message);
-      options.onProgress?.(lastStatus, last);
+  const poller = new TaskPoller(
+    async (_, signal) => {
+      const model = (await listModels(signal)).find((m) => String(m.model_id) === id);
+      if (!model) {
+        if (last !== undefined)
+          throw new NotFoundError({
+            status: 404,
+            message: `model ${id} is no longer listed by GET /models`,
+            method: 'GET',
+            url: '/models',
+          });
+        return { snapshot: { task_id: id, status: 'NOT_LISTED', message: NOT_LISTED } };
+      }
+      last = model;
+      const status = String(model.post_status ?? 'unknown');
+      return {
+        snapshot: {
+          task_id: id,
+          status: status === 'ready' ? 'SUCCESS' : NOT_READY_FINAL.test(status) ? 'FAILURE' : status,
+          message: status,
+        },
+      };
     },
-    onTransientError: (_, error) => options.onTransientError?.(error),
-  });
+    {
+      timeoutMs: options.timeoutMs,
+      schedule: options.schedule,
+      signal: options.signal,
+      onUpdate: (snapshot, changed) => {
+        if (!changed) return;
+        lastStatus = String(snapshot.message);
+        options.onProgress?.(lastStatus, last);
+      },
+      onTransientError: (_, error) => options.onTransientError?.(error),
+    },
+  );
   try {
     const final = await poller.watch(id);
-    if (final.status !== 'SUCCESS') throw new TaskUnsuccessfulError({ [`model ${id}`]: String(final.message) }, `model ${id} ended ${String(final.message)}; it cannot be used for marking`);
+    if (final.status !== 'SUCCESS')
+      throw new TaskUnsuccessfulError(
+        { [`model ${id}`]: String(final.message) },
+        `model ${id} ended ${String(final.message)}; it cannot be used for marking`,
+      );
     return last as Model;
   } catch (error) {
     if (error instanceof InterruptedError) throw new ModelWaitInterruptedError(id, error);

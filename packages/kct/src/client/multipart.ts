@@ -1,5 +1,5 @@
-import { FormData } from './undici.js';
 import { fileBlob, type LocalFile } from './files.js';
+import { FormData } from './undici.js';
 
 export interface FilePart {
   field: string;

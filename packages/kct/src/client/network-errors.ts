@@ -4,7 +4,17 @@ import { CONNECTION_ADVICE, ConnectionError } from '../api/errors.js';
 import { cutShort } from './exchange.js';
 
 /** Connection-level failures worth another attempt. */
-export const TRANSIENT_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND']);
+export const TRANSIENT_NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+]);
 /** TLS and proxy failures: reported as connection problems, not retried (they will not heal). */
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_PROXY)/;
 
@@ -14,10 +24,14 @@ export function isNetworkError(code: string | undefined): boolean {
   return TRANSIENT_NETWORK.has(code) || code.startsWith('UND_ERR_') || TLS_CODE.test(code);
 }
 
-
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export function toConnectionError(error: unknown, spec: { method: string; path: string }, baseUrl: string, earlierMaybeDelivered = false): ConnectionError {
+export function toConnectionError(
+  error: unknown,
+  spec: { method: string; path: string },
+  baseUrl: string,
+  earlierMaybeDelivered = false,
+): ConnectionError {
   const code = errorCode(error);
   // the connection broke before the whole request was written: the server never saw its end, so
   // it cannot have accepted it (exchange.ts); but an earlier attempt of the same request may have
@@ -39,4 +53,3 @@ export function errorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
-

@@ -82,7 +82,8 @@ export interface Observed {
 /** When a polled task is expected to be final. */
 export function finishEstimate(task: Omit<Observed, 'notBefore'>, model: QueueModel): number {
   const { seen } = task;
-  if (task.queued && seen.pos !== undefined) return (seen.queuedAt ?? seen.seenAt) + model.drainMs(seen.pos + task.weight - 1) + model.runMs;
+  if (task.queued && seen.pos !== undefined)
+    return (seen.queuedAt ?? seen.seenAt) + model.drainMs(seen.pos + task.weight - 1) + model.runMs;
   return Math.max(seen.seenAt, (seen.startAt ?? seen.firstRunningAt ?? seen.seenAt) + model.runMs);
 }
 
@@ -141,7 +142,11 @@ export function firstLook(reference: Reference, model: QueueModel, ahead: { ahea
  * move, no queued task is followed already, the estimate is stale (or the service is ahead of
  * it), and the last such look was long enough ago.
  */
-export function sentinelDue(model: QueueModel, policy: PollPolicy, context: { now: number; lastSentinelAt: number; hasAnchor: boolean; ahead: boolean }): boolean {
+export function sentinelDue(
+  model: QueueModel,
+  policy: PollPolicy,
+  context: { now: number; lastSentinelAt: number; hasAnchor: boolean; ahead: boolean },
+): boolean {
   if (!(model.rate !== undefined && model.rate > 0) || context.hasAnchor) return false;
   if (!context.ahead && model.measuredAt !== undefined && context.now - model.measuredAt < policy.rateFreshMs) return false;
   return context.now >= context.lastSentinelAt + policy.sentinelSpacingMs;

@@ -5,7 +5,7 @@
 import { WatchTimeoutError } from '../api/errors.js';
 import { POLL_MAX_MS, POLL_START_MS } from '../api/limits.js';
 import type { StatusSnapshot } from '../api/schemas.js';
-import { TaskScheduler, isTransient, nextInterval, type PollSchedule, type SchedulerOptions, type StatusFetcher } from './scheduler.js';
+import { isTransient, nextInterval, type PollSchedule, type SchedulerOptions, type StatusFetcher, TaskScheduler } from './scheduler.js';
 
 export { isTransient, nextInterval, type PollSchedule, type StatusFetcher };
 
@@ -64,7 +64,11 @@ export class TaskPoller {
  * Polls until every task is final. Resolves with the final snapshots; throws WatchTimeoutError
  * (naming every task still running) at the deadline, InterruptedError when the signal aborts.
  */
-export async function watchTasks(fetchStatus: StatusFetcher, taskIds: readonly string[], options: WatchOptions): Promise<Map<string, StatusSnapshot>> {
+export async function watchTasks(
+  fetchStatus: StatusFetcher,
+  taskIds: readonly string[],
+  options: WatchOptions,
+): Promise<Map<string, StatusSnapshot>> {
   const poller = new TaskPoller(fetchStatus, options);
   const ids = [...new Set(taskIds)];
   const outcomes = await Promise.allSettled(ids.map((id) => poller.watch(id)));

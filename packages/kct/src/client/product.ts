@@ -8,11 +8,19 @@
 import type { z } from 'zod';
 import { ApiError, KctError } from '../api/errors.js';
 import {
-  CreatedKey, CreateKeyRequest, KeyList, PRODUCT_OPERATIONS, RevokedKey, RevokeKeyRequest, Session, SignInRequest,
-  type KeyRecord, type ProductOperationName,
+  CreatedKey,
+  CreateKeyRequest,
+  KeyList,
+  type KeyRecord,
+  PRODUCT_OPERATIONS,
+  type ProductOperationName,
+  RevokedKey,
+  RevokeKeyRequest,
+  Session,
+  SignInRequest,
 } from '../api/product.js';
 import { VERSION } from '../version.js';
-import { validateRequest, type CallOptions } from './client.js';
+import { type CallOptions, validateRequest } from './client.js';
 import { HttpClient, type HttpOptions } from './http.js';
 
 export interface ProductClientOptions extends Omit<HttpOptions, 'baseUrl' | 'userAgent' | 'apiKey'> {
@@ -82,7 +90,9 @@ export class ProductClient {
   private async call(name: ProductOperationName, spec: { json?: unknown; signal?: AbortSignal }, needsSession = true): Promise<unknown> {
     const op = PRODUCT_OPERATIONS[name];
     if (needsSession && this.session === undefined) {
-      throw new KctError('not_signed_in', `sign in before ${op.method} ${op.path}`, { suggestion: 'Call signIn(account, password) first.' });
+      throw new KctError('not_signed_in', `sign in before ${op.method} ${op.path}`, {
+        suggestion: 'Call signIn(account, password) first.',
+      });
     }
     try {
       const response = await this.http.send({
@@ -104,21 +114,41 @@ export class ProductClient {
     const parsed = schema.safeParse(data);
     if (parsed.success) return parsed.data;
     const op = PRODUCT_OPERATIONS[name];
-    throw new KctError('unknown_answer', `the server at ${this.productUrl} did not answer like the product's key routes: ${op.method} ${op.path} returned ${missing}`, {
-      suggestion: productUrlAdvice(this.productUrl),
-    });
+    throw new KctError(
+      'unknown_answer',
+      `the server at ${this.productUrl} did not answer like the product's key routes: ${op.method} ${op.path} returned ${missing}`,
+      {
+        suggestion: productUrlAdvice(this.productUrl),
+      },
+    );
   }
 
   /** A route that is missing, or a page that is not JSON, means the product URL is wrong: say so. */
   private explained(error: unknown, name: ProductOperationName): unknown {
     const op = PRODUCT_OPERATIONS[name];
     if (error instanceof ApiError && error.status === 404 && (error.errorCode === undefined || error.errorCode === 'route_not_found')) {
-      return new ApiError({ status: 404, message: error.message, method: error.method, url: error.url, requestId: error.requestId, errorCode: error.errorCode, body: error.body, headers: error.headers }, {
-        suggestion: `There is no ${op.method} ${op.path} at ${this.productUrl}. ${productUrlAdvice(this.productUrl)}`,
-      });
+      return new ApiError(
+        {
+          status: 404,
+          message: error.message,
+          method: error.method,
+          url: error.url,
+          requestId: error.requestId,
+          errorCode: error.errorCode,
+          body: error.body,
+          headers: error.headers,
+        },
+        {
+          suggestion: `There is no ${op.method} ${op.path} at ${this.productUrl}. ${productUrlAdvice(this.productUrl)}`,
+        },
+      );
     }
     if (error instanceof KctError && error.code === 'unknown_answer') {
-      return new KctError('unknown_answer', `the server at ${this.productUrl} did not answer like the product's key routes (${op.method} ${op.path})`, { suggestion: productUrlAdvice(this.productUrl), cause: error });
+      return new KctError(
+        'unknown_answer',
+        `the server at ${this.productUrl} did not answer like the product's key routes (${op.method} ${op.path})`,
+        { suggestion: productUrlAdvice(this.productUrl), cause: error },
+      );
     }
     return error;
   }

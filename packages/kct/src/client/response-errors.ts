@@ -6,9 +6,18 @@ import { OPERATIONS } from '../api/operations.js';
 /** How much of a body that is not JSON may appear in a message: a hint, never a page. */
 const EXCERPT_CHARS = 120;
 /** Routes with no id in their path: a 404 there means the route itself is missing. */
-const FIXED_PATHS: ReadonlySet<string> = new Set(Object.values(OPERATIONS).map((op) => op.path).filter((path) => !path.includes(':')));
+const FIXED_PATHS: ReadonlySet<string> = new Set(
+  Object.values(OPERATIONS)
+    .map((op) => op.path)
+    .filter((path) => !path.includes(':')),
+);
 /** Fixed routes whose body names a model or assignment: the API answers 404 when that does not exist (spec 7). */
-const NAMES_IDS: ReadonlySet<string> = new Set([OPERATIONS.onePass.path, OPERATIONS.batch.path, OPERATIONS.createAssignment.path, OPERATIONS.createEvaluation.path]);
+const NAMES_IDS: ReadonlySet<string> = new Set([
+  OPERATIONS.onePass.path,
+  OPERATIONS.batch.path,
+  OPERATIONS.createAssignment.path,
+  OPERATIONS.createEvaluation.path,
+]);
 
 /** The body, parsed when it is JSON; `json` is false for a non-empty body that is not. */
 export function parseBody(text: string, contentType: string | string[] | undefined): { value: unknown; json: boolean } {
@@ -36,7 +45,10 @@ export function notTheApisJson(kind: string): string {
 
 /** The first line of a body, short and without control characters. */
 function excerpt(text: string): string {
-  const line = (text.split(/\r?\n/).find((candidate) => candidate.trim() !== '') ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = (text.split(/\r?\n/).find((candidate) => candidate.trim() !== '') ?? '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
 }
 
@@ -64,16 +76,18 @@ function baseUrlAdvice(baseUrl: string): string {
   const where = '(the baseUrl option)';
   const url = new URL(baseUrl);
   if (url.pathname === '/' || url.pathname === '') return `API routes live under /v1: try ${url.origin}/v1 ${where}.`;
-  if (!url.pathname.endsWith('/v1')) return `The base URL ${baseUrl} does not end in /v1; it should be the root of the API, e.g. ${url.origin}/v1 ${where}.`;
+  if (!url.pathname.endsWith('/v1'))
+    return `The base URL ${baseUrl} does not end in /v1; it should be the root of the API, e.g. ${url.origin}/v1 ${where}.`;
   return `Check that ${baseUrl} is the root of the Public Evaluation API, the URL that ends in /v1 ${where}.`;
 }
 
 /** An answer that does not come from the API: a 2xx that is not JSON, or JSON of the wrong shape. */
 export function unknownAnswer(baseUrl: string, what: string): KctError {
-  return new KctError('unknown_answer', `the server at ${baseUrl} did not answer like the Public Evaluation API: ${what}`, { suggestion: baseUrlAdvice(baseUrl) });
+  return new KctError('unknown_answer', `the server at ${baseUrl} did not answer like the Public Evaluation API: ${what}`, {
+    suggestion: baseUrlAdvice(baseUrl),
+  });
 }
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
-

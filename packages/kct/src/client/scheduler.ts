@@ -9,10 +9,31 @@
 // - the spec's schedule is the most often any one task is polled, never an obligation.
 // Every request also waits its turn in the run's RequestBudget (http.ts), so many tasks due at
 // once are spread out, and a 429 slows all of them.
-import { ApiError, ConnectionError, InterruptedError, RateLimitError, ServerError, ServerStoppedAnsweringError, formatDuration } from '../api/errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  formatDuration,
+  InterruptedError,
+  RateLimitError,
+  ServerError,
+  ServerStoppedAnsweringError,
+} from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
-import { firstLook, finishEstimate, nextInterval, nextLook, pollPolicy, requestBound, sentinelDue, watchdogAt, type PollPolicy, type PollSchedule, type Reference, type Seen } from './poll-policy.js';
+import {
+  finishEstimate,
+  firstLook,
+  nextInterval,
+  nextLook,
+  type PollPolicy,
+  type PollSchedule,
+  pollPolicy,
+  type Reference,
+  requestBound,
+  type Seen,
+  sentinelDue,
+  watchdogAt,
+} from './poll-policy.js';
 import { QueueModel } from './queue-model.js';
 import { parseRetryAfter } from './retry.js';
 import { abortableSleep } from './sleep.js';
@@ -119,7 +140,11 @@ export class TaskScheduler {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly concurrency: number;
 
-  constructor(private readonly fetchStatus: StatusFetcher, private readonly options: SchedulerOptions, private readonly handlers: SchedulerHandlers) {
+  constructor(
+    private readonly fetchStatus: StatusFetcher,
+    private readonly options: SchedulerOptions,
+    private readonly handlers: SchedulerHandlers,
+  ) {
     this.schedule = options.schedule;
     this.policy = pollPolicy(options.schedule);
     this.now = options.now ?? Date.now;
@@ -371,11 +396,20 @@ export class TaskScheduler {
     const now = this.now();
     const was = this.state[slot];
     let seen = this.seen.get(seq);
-    const signature = JSON.stringify([snapshot.status, snapshot.stage, snapshot.position, snapshot.length, snapshot.cur_step, snapshot.progress, snapshot.message]);
+    const signature = JSON.stringify([
+      snapshot.status,
+      snapshot.stage,
+      snapshot.position,
+      snapshot.length,
+      snapshot.cur_step,
+      snapshot.progress,
+      snapshot.message,
+    ]);
     const changed = signature !== seen?.signature;
     this.options.onUpdate?.(snapshot, changed);
     if (isFinalSnapshot(snapshot)) {
-      if (seen && was === State.Queued && seen.pos !== undefined) this.model.leftQueue({ pos: seen.pos + this.weight[slot] - 1, at: seen.queuedAt ?? seen.seenAt }, now);
+      if (seen && was === State.Queued && seen.pos !== undefined)
+        this.model.leftQueue({ pos: seen.pos + this.weight[slot] - 1, at: seen.queuedAt ?? seen.seenAt }, now);
       if (seen && was === State.Running) this.model.ran(seen.startAt ?? seen.firstRunningAt ?? now, seen.lastRunningAt ?? now, now);
       if (was === State.Unobserved) {
         this.sweepWidth = Math.min(this.concurrency, this.sweepWidth * 2);
@@ -395,11 +429,13 @@ export class TaskScheduler {
     seen.signature = signature;
     const position = queuePosition(snapshot);
     if (position !== undefined) {
-      if (was === State.Queued && seen.pos !== undefined) this.model.queuedAgain({ pos: seen.pos, at: seen.queuedAt ?? seen.seenAt }, position, now);
+      if (was === State.Queued && seen.pos !== undefined)
+        this.model.queuedAgain({ pos: seen.pos, at: seen.queuedAt ?? seen.seenAt }, position, now);
       seen.pos = position;
       seen.queuedAt = now;
       this.state[slot] = State.Queued;
-      if (this.lastQueued === undefined || seq >= this.lastQueued.seq) this.lastQueued = { seq, cum: this.cum[slot], weight: this.weight[slot], pos: position, at: now };
+      if (this.lastQueued === undefined || seq >= this.lastQueued.seq)
+        this.lastQueued = { seq, cum: this.cum[slot], weight: this.weight[slot], pos: position, at: now };
     } else {
       if (was === State.Queued && seen.pos !== undefined) {
         const queuedAt = seen.queuedAt ?? seen.seenAt;
@@ -462,11 +498,13 @@ export class TaskScheduler {
       const refSlot = reference - this.base;
       const seen = this.seen.get(reference)!;
       const between = this.cum[slot] - this.cum[refSlot];
-      if (this.state[refSlot] === State.Queued && seen.pos !== undefined) return { kind: 'queued', at: seen.queuedAt ?? seen.seenAt, pos: seen.pos, weight: this.weight[refSlot], between };
+      if (this.state[refSlot] === State.Queued && seen.pos !== undefined)
+        return { kind: 'queued', at: seen.queuedAt ?? seen.seenAt, pos: seen.pos, weight: this.weight[refSlot], between };
       return { kind: 'seen', finish: this.finishEstimate(refSlot, seen), between };
     }
     const queued = this.lastQueued;
-    if (queued && queued.seq < seq) return { kind: 'queued', at: queued.at, pos: queued.pos, weight: queued.weight, between: this.cum[slot] - queued.cum };
+    if (queued && queued.seq < seq)
+      return { kind: 'queued', at: queued.at, pos: queued.pos, weight: queued.weight, between: this.cum[slot] - queued.cum };
     const last = this.lastFinal;
     if (last && last.seq < seq) return { kind: 'final', at: last.at, between: this.cum[slot] - last.cum };
     return { kind: 'none' };
@@ -478,7 +516,11 @@ export class TaskScheduler {
    * exactly (poll-policy.ts sentinelDue).
    */
   private sentinel(now: number, room: boolean, walked: number): number {
-    if (!room || !sentinelDue(this.model, this.policy, { now, lastSentinelAt: this.lastSentinelAt, hasAnchor: this.anchor() >= 0, ahead: this.ahead })) return -1;
+    if (
+      !room ||
+      !sentinelDue(this.model, this.policy, { now, lastSentinelAt: this.lastSentinelAt, hasAnchor: this.anchor() >= 0, ahead: this.ahead })
+    )
+      return -1;
     for (let slot = this.tail - this.base - 1; slot > walked; slot--) {
       if (this.state[slot] !== State.Unobserved || this.flags[slot] & INFLIGHT) continue;
       this.lastSentinelAt = now;
@@ -524,7 +566,8 @@ export class TaskScheduler {
   private stopWatching(error: ConnectionError): void {
     this.gone ??= error;
     const ids: string[] = [];
-    for (let seq = this.head; seq < this.tail; seq++) if (this.state[seq - this.base] !== State.Done) ids.push(this.ids[seq - this.base] as string);
+    for (let seq = this.head; seq < this.tail; seq++)
+      if (this.state[seq - this.base] !== State.Done) ids.push(this.ids[seq - this.base] as string);
     this.failAll(new ServerStoppedAnsweringError(ids, error));
   }
 

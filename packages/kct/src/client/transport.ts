@@ -1,7 +1,7 @@
 // Where requests go out: one keep-alive undici dispatcher (through a proxy when the environment
 // names one), its timeouts, and the limits of one exchange (redirects, answer size).
 import { holdingConnector } from './connector.js';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici.js';
 
 export interface Timeouts {
   connectMs: number;

@@ -54,7 +54,8 @@ export interface CanvasGradebook {
 const WHAT = 'The Canvas gradebook export';
 const EXPORT_AGAIN = 'Export it again in Canvas: Grades, then Export, then "Export Entire Gradebook".';
 /** Header cells that are never assignments (GRADEBOOK_IMPORTER_RESERVED_NAMES and NON_ASSIGNMENT_COLUMN_HEADERS). */
-const NOT_ASSIGNMENTS = /^(Student|LastName|FirstName|ID|SIS User ID|SIS Login ID|Section|Integration ID|Root Account)$|Current Score|Current Points|Current Grade|Final Score|Final Points|Final Grade|Override Score|Override Grade|Override Status/;
+const NOT_ASSIGNMENTS =
+  /^(Student|LastName|FirstName|ID|SIS User ID|SIS Login ID|Section|Integration ID|Root Account)$|Current Score|Current Points|Current Grade|Final Score|Final Points|Final Grade|Override Score|Override Grade|Override Status/;
 const MANUAL_POSTING_CELL = /^\s*(Muted|Manual Posting.*)?\s*$/i;
 
 /** Reads an export; refuses (UsageError) one Canvas's importer would refuse. */
@@ -64,7 +65,9 @@ export function readCanvasGradebook(bytes: Uint8Array): CanvasGradebook {
   const header = headerRecord && !isBlankRecord(headerRecord) ? headerRecord.cells.map((c) => c.value) : [];
   const firstLast = header.length > 4 && header[0].includes('LastName') && header[1].includes('FirstName') && header[2].includes('ID');
   if (!firstLast && !(header.length > 3 && header[0].includes('Student') && header[1].includes('ID'))) {
-    throw new UsageError(`${WHAT} does not start with the Student and ID columns Canvas's importer requires.`, { suggestion: EXPORT_AGAIN });
+    throw new UsageError(`${WHAT} does not start with the Student and ID columns Canvas's importer requires.`, {
+      suggestion: EXPORT_AGAIN,
+    });
   }
   const idColumn = firstLast ? 2 : 1;
   const assignments: CanvasAssignmentColumn[] = [];
@@ -101,9 +104,12 @@ export function findCanvasAssignment(gradebook: CanvasGradebook, nameOrId: strin
     });
   }
   if (matches.length > 1) {
-    throw new UsageError(`${WHAT} has ${matches.length} assignments named "${wanted}": ${matches.map((a) => `"${a.header}"`).join(', ')}.`, {
-      suggestion: 'Give the assignment by its id, the number in brackets.',
-    });
+    throw new UsageError(
+      `${WHAT} has ${matches.length} assignments named "${wanted}": ${matches.map((a) => `"${a.header}"`).join(', ')}.`,
+      {
+        suggestion: 'Give the assignment by its id, the number in brackets.',
+      },
+    );
   }
   return matches[0];
 }
@@ -133,9 +139,12 @@ export function fillCanvasGradebook(bytes: Uint8Array, marks: ReadonlyMap<string
   }
   const maximum = options.pointsPossible ?? readDecimal(pointsCell);
   if (maximum === undefined || !(maximum > 0)) {
-    throw new UsageError(`${WHAT} gives no points possible for "${column.header}" (found "${pointsCell}"), so kct cannot scale the grades.`, {
-      suggestion: "Give the assignment's points possible (the wiring's --max-grade), or export the gradebook again.",
-    });
+    throw new UsageError(
+      `${WHAT} gives no points possible for "${column.header}" (found "${pointsCell}"), so kct cannot scale the grades.`,
+      {
+        suggestion: "Give the assignment's points possible (the wiring's --max-grade), or export the gradebook again.",
+      },
+    );
   }
   const posting = cellOf(gradebook.manualPostingRecord);
   const hidden = /scores hidden/i.test(posting);
@@ -146,7 +155,12 @@ export function fillCanvasGradebook(bytes: Uint8Array, marks: ReadonlyMap<string
   const entries: FillEntry[] = [];
   for (const row of gradebook.students) {
     const current = cellOf(row.record).trim();
-    const base = { participantId: row.id, displayName: row.name, ...(current !== '' && current !== '-' ? { previousGrade: current } : {}), line: row.line };
+    const base = {
+      participantId: row.id,
+      displayName: row.name,
+      ...(current !== '' && current !== '-' ? { previousGrade: current } : {}),
+      line: row.line,
+    };
     const mark = marks.get(row.id);
     if (!mark) {
       entries.push({ ...base, status: 'not-marked', warnings: [] });
@@ -157,11 +171,16 @@ export function fillCanvasGradebook(bytes: Uint8Array, marks: ReadonlyMap<string
       entries.push({ ...base, status: 'refused', reason: scaled.reason, detail: scaled.detail, warnings: [] });
       continue;
     }
-    const refusal =
-      hidden ? { reason: 'hidden-anonymous' as const, detail: 'the assignment is graded anonymously and its scores are hidden from instructors, so Canvas would skip it' }
-      : current === 'N/A' ? { reason: 'not-assigned' as const, detail: 'the cell says N/A: the assignment is not assigned to this student' }
-      : /^EX$/i.test(current) ? { reason: 'excused' as const, detail: 'the student is excused from this assignment; kct leaves the excusal in place' }
-      : undefined;
+    const refusal = hidden
+      ? {
+          reason: 'hidden-anonymous' as const,
+          detail: 'the assignment is graded anonymously and its scores are hidden from instructors, so Canvas would skip it',
+        }
+      : current === 'N/A'
+        ? { reason: 'not-assigned' as const, detail: 'the cell says N/A: the assignment is not assigned to this student' }
+        : /^EX$/i.test(current)
+          ? { reason: 'excused' as const, detail: 'the student is excused from this assignment; kct leaves the excusal in place' }
+          : undefined;
     if (refusal) {
       entries.push({ ...base, status: 'refused', grade: scaled.text, ...refusal, warnings: [] });
       continue;
@@ -178,8 +197,10 @@ export function fillCanvasGradebook(bytes: Uint8Array, marks: ReadonlyMap<string
     if (!present.has(participantId)) entries.push({ participantId, status: 'not-in-file', warnings: [] });
   }
   const notes: string[] = [];
-  if (/manual posting/i.test(posting) && !hidden) notes.push(`"${column.header}" is posted manually: after the import, post the grades in Canvas for students to see them.`);
-  if (entries.some((e) => e.warnings.includes('feedback-not-written'))) notes.push('A Canvas gradebook import carries scores only; feedback was not written.');
+  if (/manual posting/i.test(posting) && !hidden)
+    notes.push(`"${column.header}" is posted manually: after the import, post the grades in Canvas for students to see them.`);
+  if (entries.some((e) => e.warnings.includes('feedback-not-written')))
+    notes.push('A Canvas gradebook import carries scores only; feedback was not written.');
   if (entries.some((e) => e.status === 'not-in-file' && e.participantId.startsWith('anon_'))) {
     notes.push('Anonymous submissions ("anon_…") cannot be matched to gradebook rows; grade them in SpeedGrader.');
   }

@@ -79,7 +79,11 @@ export function readCsvDocument(bytes: Uint8Array, options: ReadCsvOptions): Csv
  * first three lines parsed alone; ';' when it gives more fields than ',', the same on every line.
  */
 function identifyDelimiter(body: Buffer): Delimiter {
-  const lines = body.toString('utf8').match(/[^\n]*\n|[^\n]+$/g)?.slice(0, 3) ?? [];
+  const lines =
+    body
+      .toString('utf8')
+      .match(/[^\n]*\n|[^\n]+$/g)
+      ?.slice(0, 3) ?? [];
   const count = (d: Delimiter): number => {
     try {
       const fields = lines.map((line) => (parse(line, { delimiter: d, relax_column_count: true }) as string[][])[0]?.length ?? 0);

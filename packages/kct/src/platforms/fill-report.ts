@@ -110,7 +110,10 @@ export interface DownloadStudent {
  */
 export function compareWithDownload(report: FillReport, students: readonly DownloadStudent[]): FillReport {
   const byId = new Map(students.map((student) => [student.participantId, student]));
-  const outcome = (student: DownloadStudent): DownloadOutcome => ({ status: student.status, ...(student.reason ? { reason: student.reason } : {}) });
+  const outcome = (student: DownloadStudent): DownloadOutcome => ({
+    status: student.status,
+    ...(student.reason ? { reason: student.reason } : {}),
+  });
   const entries: FillEntry[] = report.entries.map((entry) => {
     const student = byId.get(entry.participantId);
     if (!student) return entry;
@@ -120,18 +123,32 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
   const listed = new Set(entries.map((entry) => entry.participantId));
   for (const student of students) {
     if (listed.has(student.participantId)) continue;
-    entries.push({ participantId: student.participantId, ...(student.displayName !== undefined ? { displayName: student.displayName } : {}), status: 'not-in-file', warnings: [], download: outcome(student) });
+    entries.push({
+      participantId: student.participantId,
+      ...(student.displayName !== undefined ? { displayName: student.displayName } : {}),
+      status: 'not-in-file',
+      warnings: [],
+      download: outcome(student),
+    });
   }
   const notes = [...report.notes];
   const noSubmission = entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined);
   const noRow = entries.filter((entry) => entry.status === 'not-in-file');
-  const names = (list: FillEntry[]) => `${list.slice(0, 5).map((entry) => entry.displayName ?? entry.participantId).join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`;
+  const names = (list: FillEntry[]) =>
+    `${list
+      .slice(0, 5)
+      .map((entry) => entry.displayName ?? entry.participantId)
+      .join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`;
   if (noRow.length > 0) {
-    notes.push(`${noRow.length} student(s) of the download have no row in the file (${names(noRow)}), so the platform has nowhere to put their grade. ` +
-      'Download the file again (a student who joined after it was downloaded has no row in it), or enter these grades by hand.');
+    notes.push(
+      `${noRow.length} student(s) of the download have no row in the file (${names(noRow)}), so the platform has nowhere to put their grade. ` +
+        'Download the file again (a student who joined after it was downloaded has no row in it), or enter these grades by hand.',
+    );
   }
   if (noSubmission.length > 0) {
-    notes.push(`${noSubmission.length} row(s) of the file are students with no submission in the download (${names(noSubmission)}); their rows are left as they were.`);
+    notes.push(
+      `${noSubmission.length} row(s) of the file are students with no submission in the download (${names(noSubmission)}); their rows are left as they were.`,
+    );
   }
   const base = summarise({ ...report, entries, notes });
   return { ...base, studentsMatch: noRow.length === 0 && noSubmission.length === 0 };

@@ -17,9 +17,12 @@ export async function listDownloadFolder(root: string): Promise<string[]> {
       } else if (entry.isFile()) {
         paths.push(path);
       } else {
-        throw new UsageError(`${join(root, path)} is ${entry.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; kct reads only plain files and folders in a download folder.`, {
-          suggestion: 'Remove it from the folder, or give kct the zip as the platform downloaded it.',
-        });
+        throw new UsageError(
+          `${join(root, path)} is ${entry.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; kct reads only plain files and folders in a download folder.`,
+          {
+            suggestion: 'Remove it from the folder, or give kct the zip as the platform downloaded it.',
+          },
+        );
       }
     }
   };

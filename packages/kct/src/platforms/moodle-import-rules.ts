@@ -69,11 +69,15 @@ export function readAsMoodleImports(bytes: Uint8Array, options: MoodleImportOpti
     }
     const grade = unformatFloat(record[gradeIndex], options.decimalSeparator ?? '.');
     const reason: MoodleSkipReason | undefined =
-      grade === null ? 'empty'
-      : grade < 0 ? 'negative'
-      : options.locked?.has(id) ? 'locked'
-      : options.maxGrade !== undefined && grade > options.maxGrade ? 'above-maximum'
-      : undefined;
+      grade === null
+        ? 'empty'
+        : grade < 0
+          ? 'negative'
+          : options.locked?.has(id)
+            ? 'locked'
+            : options.maxGrade !== undefined && grade > options.maxGrade
+              ? 'above-maximum'
+              : undefined;
     if (reason) {
       result.skipped.push({ participantId: id, reason });
       continue;

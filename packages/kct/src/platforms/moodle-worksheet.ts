@@ -184,7 +184,13 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     }
     const maximum = options.maxGrade ?? readDecimal(row.maxGrade ?? '');
     if (maximum === undefined || !(maximum > 0)) {
-      entries.push({ ...base, status: 'refused', reason: 'no-maximum', detail: `the row's Maximum Grade "${row.maxGrade}" is not a positive number`, warnings: [] });
+      entries.push({
+        ...base,
+        status: 'refused',
+        reason: 'no-maximum',
+        detail: `the row's Maximum Grade "${row.maxGrade}" is not a positive number`,
+        warnings: [],
+      });
       continue;
     }
     const scaled = scaleGrade(mark, maximum, rounding);
@@ -196,15 +202,23 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     const rowMaximum = readDecimal(row.maxGrade ?? '');
     if (rowMaximum !== undefined && scaled.value > rowMaximum) {
       entries.push({
-        ...base, status: 'refused', grade: scaled.text, reason: 'out-of-range',
-        detail: `above the row's Maximum Grade ${row.maxGrade}, so Moodle would skip it (scaled to ${maximum}: check --max-grade)`, warnings: [],
+        ...base,
+        status: 'refused',
+        grade: scaled.text,
+        reason: 'out-of-range',
+        detail: `above the row's Maximum Grade ${row.maxGrade}, so Moodle would skip it (scaled to ${maximum}: check --max-grade)`,
+        warnings: [],
       });
       continue;
     }
     if (row.canChange !== undefined && row.canChange.trim().toLowerCase() === 'no') {
       entries.push({
-        ...base, status: 'refused', grade: scaled.text, reason: 'grade-locked',
-        detail: 'the worksheet says the grade cannot be changed (locked or already released), so Moodle would skip it', warnings: [],
+        ...base,
+        status: 'refused',
+        grade: scaled.text,
+        reason: 'grade-locked',
+        detail: 'the worksheet says the grade cannot be changed (locked or already released), so Moodle would skip it',
+        warnings: [],
       });
       continue;
     }
@@ -234,15 +248,26 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
   }
   const fileMaximum = readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '');
   if (options.maxGrade !== undefined && fileMaximum !== undefined && fileMaximum !== options.maxGrade) {
-    notes.push(`Grades were scaled to ${options.maxGrade} (--max-grade), but the worksheet's Maximum Grade is ${fileMaximum}; Moodle reads the grade as out of ${fileMaximum}.`);
+    notes.push(
+      `Grades were scaled to ${options.maxGrade} (--max-grade), but the worksheet's Maximum Grade is ${fileMaximum}; Moodle reads the grade as out of ${fileMaximum}.`,
+    );
   }
-  if (columns.feedback === 0) notes.push('The feedback column is the first column, which Moodle\'s importer ignores (it tests the column index with empty()); the feedback will not be imported.');
+  if (columns.feedback === 0)
+    notes.push(
+      "The feedback column is the first column, which Moodle's importer ignores (it tests the column index with empty()); the feedback will not be imported.",
+    );
   const unreadable = sheet.rows.filter((row) => !row.participantId);
-  if (unreadable.length > 0) notes.push(`${unreadable.length} row(s) have no participant number in "${options.columnNames?.identifier ?? MOODLE_COLUMN_NAMES.identifier}" (lines ${unreadable.map((r) => r.line).join(', ')}); Moodle ignores them and so does kct.`);
+  if (unreadable.length > 0)
+    notes.push(
+      `${unreadable.length} row(s) have no participant number in "${options.columnNames?.identifier ?? MOODLE_COLUMN_NAMES.identifier}" (lines ${unreadable.map((r) => r.line).join(', ')}); Moodle ignores them and so does kct.`,
+    );
 
   const report: FillReport = summarise({
     platform: 'moodle',
-    target: { column: sheet.header[columns.grade], maximum: options.maxGrade ?? readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '') ?? 0 },
+    target: {
+      column: sheet.header[columns.grade],
+      maximum: options.maxGrade ?? readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '') ?? 0,
+    },
     rounding,
     entries,
     notes,

@@ -96,11 +96,18 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
     canvas: considered.filter((p) => parseCanvas(p) !== undefined).length,
     considered: considered.length,
   };
-  const platform: Platform | null = counts.moodle * 2 > counts.considered ? 'moodle' : counts.canvas * 2 > counts.considered ? 'canvas' : null;
+  const platform: Platform | null =
+    counts.moodle * 2 > counts.considered ? 'moodle' : counts.canvas * 2 > counts.considered ? 'canvas' : null;
   const students = new Map<string, StudentSubmission>();
   const unmatched: UnmatchedEntry[] = [];
   for (const path of paths) {
-    const parse = SYSTEM_FILE.test(path) ? undefined : platform === 'moodle' ? parseMoodle : platform === 'canvas' ? parseCanvas : undefined;
+    const parse = SYSTEM_FILE.test(path)
+      ? undefined
+      : platform === 'moodle'
+        ? parseMoodle
+        : platform === 'canvas'
+          ? parseCanvas
+          : undefined;
     const parsed = parse?.(path);
     if (!parsed) {
       unmatched.push({ path, reason: unmatchedReason(path, platform) });
@@ -165,7 +172,13 @@ function parseCanvas(path: string): Parsed | undefined {
   const anon = CANVAS_ANON.exec(name);
   if (anon) {
     const [, late, participantId, attachmentId, originalName, page] = anon;
-    return { participantId, displayName: participantId, late: late !== undefined, anonymous: true, file: canvasFile(attachmentId, originalName, page) };
+    return {
+      participantId,
+      displayName: participantId,
+      late: late !== undefined,
+      anonymous: true,
+      file: canvasFile(attachmentId, originalName, page),
+    };
   }
   const named = CANVAS_NAMED.exec(name);
   if (named) {
@@ -175,16 +188,21 @@ function parseCanvas(path: string): Parsed | undefined {
   return undefined;
 }
 
-function canvasFile(attachmentId: string | undefined, originalName: string | undefined, page: string | undefined): Omit<SubmissionFile, 'path'> {
+function canvasFile(
+  attachmentId: string | undefined,
+  originalName: string | undefined,
+  page: string | undefined,
+): Omit<SubmissionFile, 'path'> {
   if (page) return { originalName: `${page.toLowerCase()}.html`, kind: page.toLowerCase() === 'text' ? 'onlinetext' : 'link' };
   return { originalName: originalName!, kind: 'file', attachmentId: attachmentId! };
 }
 
 function unmatchedReason(path: string, platform: Platform | null): string {
   if (SYSTEM_FILE.test(path)) return 'a system file (macOS or Windows folder metadata), not a submission';
-  if (path.endsWith('/')) return 'a folder that is not a student\'s submission folder';
+  if (path.endsWith('/')) return "a folder that is not a student's submission folder";
   if (platform === null) return 'not named as in a Moodle or Canvas download';
   const other = platform === 'moodle' ? parseCanvas(path) : parseMoodle(path);
-  if (other) return `named as in a ${platform === 'moodle' ? 'Canvas' : 'Moodle'} download, but this is a ${platform === 'moodle' ? 'Moodle' : 'Canvas'} one`;
+  if (other)
+    return `named as in a ${platform === 'moodle' ? 'Canvas' : 'Moodle'} download, but this is a ${platform === 'moodle' ? 'Moodle' : 'Canvas'} one`;
   return `not named as in a ${platform === 'moodle' ? 'Moodle' : 'Canvas'} download`;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Entry, type ZipFile, getFileNameLowLevel, openPromise } from 'yauzl';
+import { type Entry, getFileNameLowLevel, openPromise, type ZipFile } from 'yauzl';
 import { UsageError } from '../api/errors.js';
 
 export interface ZipLimits {
@@ -50,7 +50,8 @@ export interface ExtractedZip {
   cleanup(): Promise<void>;
 }
 
-const WHAT_TO_DO = 'Download the submissions again from the platform and give kct that zip as it came; if it came that way, unzip it yourself and give kct the folder.';
+const WHAT_TO_DO =
+  'Download the submissions again from the platform and give kct that zip as it came; if it came that way, unzip it yourself and give kct the folder.';
 
 /** The zip's entries, all checked against `limits`; nothing is inflated. */
 export async function listZipEntries(zipPath: string, limits: Partial<ZipLimits> = {}): Promise<ZipEntryInfo[]> {
@@ -86,7 +87,11 @@ export async function extractZip(zipPath: string, options: { limits?: Partial<Zi
       await extractEntry(zip, entry, info, target, zipPath);
     }
     const extractedRoot = root;
-    return { root: extractedRoot, entries: entries.map(({ info }) => info), cleanup: () => rm(extractedRoot, { recursive: true, force: true }) };
+    return {
+      root: extractedRoot,
+      entries: entries.map(({ info }) => info),
+      cleanup: () => rm(extractedRoot, { recursive: true, force: true }),
+    };
   } catch (error) {
     if (root) await rm(root, { recursive: true, force: true });
     throw error;
@@ -97,7 +102,13 @@ export async function extractZip(zipPath: string, options: { limits?: Partial<Zi
 
 async function openZip(zipPath: string): Promise<ZipFile> {
   try {
-    return await openPromise(zipPath, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true, strictFileNames: true });
+    return await openPromise(zipPath, {
+      lazyEntries: true,
+      autoClose: false,
+      decodeStrings: false,
+      validateEntrySizes: true,
+      strictFileNames: true,
+    });
   } catch (error) {
     throw new UsageError(`${zipPath} could not be read as a zip: ${(error as Error).message}.`, { suggestion: WHAT_TO_DO, cause: error });
   }
@@ -125,14 +136,22 @@ async function inspect(zip: ZipFile, zipPath: string, limits: ZipLimits): Promis
       }
       const size = entry.uncompressedSize;
       if (!directory && size > limits.ratioFloorBytes && (entry.compressedSize === 0 || size / entry.compressedSize > limits.maxRatio)) {
-        throw refusal(zipPath, path, `would inflate ${entry.compressedSize} bytes to ${size} (more than ${limits.maxRatio} to 1): a zip bomb`);
+        throw refusal(
+          zipPath,
+          path,
+          `would inflate ${entry.compressedSize} bytes to ${size} (more than ${limits.maxRatio} to 1): a zip bomb`,
+        );
       }
       total += size;
       if (total > limits.maxTotalBytes) {
-        throw new UsageError(`${zipPath} declares more than ${limits.maxTotalBytes} bytes once unzipped (reached at "${path}"); kct refuses it.`, { suggestion: WHAT_TO_DO });
+        throw new UsageError(
+          `${zipPath} declares more than ${limits.maxTotalBytes} bytes once unzipped (reached at "${path}"); kct refuses it.`,
+          { suggestion: WHAT_TO_DO },
+        );
       }
       const key = directory ? path.slice(0, -1) : path;
-      if (files.has(key) || (!directory && folders.has(key))) throw refusal(zipPath, path, 'appears twice, or both as a file and as a folder');
+      if (files.has(key) || (!directory && folders.has(key)))
+        throw refusal(zipPath, path, 'appears twice, or both as a file and as a folder');
       (directory ? folders : files).add(key);
       for (let at = key.indexOf('/'); at >= 0; at = key.indexOf('/', at + 1)) {
         const parent = key.slice(0, at);
@@ -145,7 +164,8 @@ async function inspect(zip: ZipFile, zipPath: string, limits: ZipLimits): Promis
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const message = (error as Error).message;
-    if (/encryption/i.test(message)) throw new UsageError(`${zipPath} holds an encrypted entry (${message}); kct refuses it.`, { suggestion: WHAT_TO_DO, cause: error });
+    if (/encryption/i.test(message))
+      throw new UsageError(`${zipPath} holds an encrypted entry (${message}); kct refuses it.`, { suggestion: WHAT_TO_DO, cause: error });
     throw new UsageError(`${zipPath} is damaged or not a plain zip: ${message}.`, { suggestion: WHAT_TO_DO, cause: error });
   }
   return checked;
@@ -194,7 +214,8 @@ async function extractEntry(zip: ZipFile, entry: Entry, info: ZipEntryInfo, targ
   const guard = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       written += chunk.length;
-      if (written > info.size) done(refusal(zipPath, info.path, `holds more than the ${info.size} bytes it declares: a zip bomb or a damaged zip`));
+      if (written > info.size)
+        done(refusal(zipPath, info.path, `holds more than the ${info.size} bytes it declares: a zip bomb or a damaged zip`));
       else done(null, chunk);
     },
   });
@@ -204,7 +225,8 @@ async function extractEntry(zip: ZipFile, entry: Entry, info: ZipEntryInfo, targ
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const message = (error as Error).message;
-    if (/too many bytes/.test(message)) throw refusal(zipPath, info.path, `holds more than the ${info.size} bytes it declares: a zip bomb or a damaged zip`);
+    if (/too many bytes/.test(message))
+      throw refusal(zipPath, info.path, `holds more than the ${info.size} bytes it declares: a zip bomb or a damaged zip`);
     throw refusal(zipPath, info.path, `could not be extracted (${message})`);
   }
 }

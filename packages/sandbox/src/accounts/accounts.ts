@@ -27,14 +27,26 @@ function newPassword(): string {
  * issued anew (the old one stops working) and `log` says so.
  */
 export function accountPasswords(store: Store, dataDir: string, log?: (line: string) => void): Record<string, string> {
-  const rows = store.prepared('SELECT name, password_hash FROM users ORDER BY id').all() as { name: string; password_hash: string | null }[];
+  const rows = store.prepared('SELECT name, password_hash FROM users ORDER BY id').all() as {
+    name: string;
+    password_hash: string | null;
+  }[];
   const hashes = new Map(rows.map((r) => [r.name, r.password_hash]));
-  const { secrets, reissued } = keepSecrets(dataDir, PASSWORDS_FILE, rows.map((r) => r.name), (name) => hashes.get(name) ?? null, (name) => {
-    const password = newPassword();
-    store.prepared('UPDATE users SET password_hash = ? WHERE name = ?').run(hashSecret(password), name);
-    return password;
-  });
-  if (reissued.length > 0) log?.(`${PASSWORDS_FILE} did not hold the passwords of ${reissued.join(', ')}: new passwords were issued (the old ones no longer work).`);
+  const { secrets, reissued } = keepSecrets(
+    dataDir,
+    PASSWORDS_FILE,
+    rows.map((r) => r.name),
+    (name) => hashes.get(name) ?? null,
+    (name) => {
+      const password = newPassword();
+      store.prepared('UPDATE users SET password_hash = ? WHERE name = ?').run(hashSecret(password), name);
+      return password;
+    },
+  );
+  if (reissued.length > 0)
+    log?.(
+      `${PASSWORDS_FILE} did not hold the passwords of ${reissued.join(', ')}: new passwords were issued (the old ones no longer work).`,
+    );
   return secrets;
 }
 
@@ -43,7 +55,9 @@ const NO_ACCOUNT_HASH = hashSecret('no such account');
 
 /** The account these credentials sign in to, or undefined (never saying which of the two was wrong). */
 export function checkPassword(store: Store, account: string, password: string): Account | undefined {
-  const row = store.prepared('SELECT id, name, password_hash FROM users WHERE name = ?').get(account) as { id: number; name: string; password_hash: string | null } | undefined;
+  const row = store.prepared('SELECT id, name, password_hash FROM users WHERE name = ?').get(account) as
+    | { id: number; name: string; password_hash: string | null }
+    | undefined;
   const expected = Buffer.from(row?.password_hash ?? NO_ACCOUNT_HASH, 'hex');
   const matches = timingSafeEqual(Buffer.from(hashSecret(password), 'hex'), expected);
   return matches && row?.password_hash ? { id: row.id, name: row.name } : undefined;
@@ -53,7 +67,10 @@ export function checkPassword(store: Store, account: string, password: string): 
 export class Sessions {
   private readonly byHash = new Map<string, { account: Account; expiresAt: number }>();
 
-  constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly maxSessions = MAX_SESSIONS) {}
+  constructor(
+    private readonly ttlMs = SESSION_TTL_MS,
+    private readonly maxSessions = MAX_SESSIONS,
+  ) {}
 
   open(account: Account): { token: string; expiresAt: number } {
     const now = Date.now();

@@ -36,8 +36,10 @@ export interface NewKey {
 
 /** Stores a new key (its hash) and returns the key itself, the only time it exists in clear, and its id. */
 export function insertKey(store: Store, owner: NewKey, key = newApiKey()): { key: string; id: number } {
-  const result = store.prepared(`INSERT INTO api_keys (key_hash, prefix, last4, user_id, scope, org_id, label, name, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(hashKey(key), KEY_PREFIX, key.slice(-4), owner.userId, owner.scope, owner.orgId, owner.label, owner.name ?? null, nowIso());
+  const result = store
+    .prepared(`INSERT INTO api_keys (key_hash, prefix, last4, user_id, scope, org_id, label, name, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(hashKey(key), KEY_PREFIX, key.slice(-4), owner.userId, owner.scope, owner.orgId, owner.label, owner.name ?? null, nowIso());
   return { key, id: Number(result.lastInsertRowid) };
 }
 
@@ -49,18 +51,35 @@ export function insertKey(store: Store, owner: NewKey, key = newApiKey()): { key
 export function migrateClearKeys(store: Store, dataDir: string): void {
   const clearTable = store.prepared(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'api_keys_clear'`).get();
   if (clearTable === undefined) return;
-  const rows = store.prepared('SELECT key, user_id, scope, org_id, label, created_at FROM api_keys_clear').all() as
-    { key: string; user_id: number; scope: KeyScope; org_id: number | null; label: string | null; created_at: string }[];
+  const rows = store.prepared('SELECT key, user_id, scope, org_id, label, created_at FROM api_keys_clear').all() as {
+    key: string;
+    user_id: number;
+    scope: KeyScope;
+    org_id: number | null;
+    label: string | null;
+    created_at: string;
+  }[];
   const seeded = Object.fromEntries(rows.filter((r) => r.label !== null).map((r) => [r.label!, r.key]));
   if (Object.keys(seeded).length > 0) writeKeysFile(dataDir, { ...readSecretsFile(dataDir, KEYS_FILE), ...seeded });
   store.db.exec('PRAGMA secure_delete = ON');
-  store.transaction('migrateClearKeys', (s: Store, clear: typeof rows) => {
-    for (const r of clear) {
-      s.prepared(`INSERT OR IGNORE INTO api_keys (key_hash, prefix, last4, user_id, scope, org_id, label, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(hashKey(r.key), KEY_PREFIX, r.key.slice(-4), r.user_id, r.scope, r.org_id, r.label, r.created_at);
-    }
-    s.db.exec('DROP TABLE api_keys_clear');
-  }).immediate(store, rows);
+  store
+    .transaction('migrateClearKeys', (s: Store, clear: typeof rows) => {
+      for (const r of clear) {
+        s.prepared(`INSERT OR IGNORE INTO api_keys (key_hash, prefix, last4, user_id, scope, org_id, label, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+          hashKey(r.key),
+          KEY_PREFIX,
+          r.key.slice(-4),
+          r.user_id,
+          r.scope,
+          r.org_id,
+          r.label,
+          r.created_at,
+        );
+      }
+      s.db.exec('DROP TABLE api_keys_clear');
+    })
+    .immediate(store, rows);
   store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
 }
 
@@ -72,15 +91,25 @@ export function migrateClearKeys(store: Store, dataDir: string): void {
  */
 export function seededKeys(store: Store, dataDir: string, labels: readonly string[]): { keys: Record<string, string>; reissued: string[] } {
   const rowOf = (label: string) => {
-    const row = store.prepared('SELECT id, key_hash FROM api_keys WHERE label = ?').get(label) as { id: number; key_hash: string } | undefined;
+    const row = store.prepared('SELECT id, key_hash FROM api_keys WHERE label = ?').get(label) as
+      | { id: number; key_hash: string }
+      | undefined;
     if (!row) throw new Error(`the sandbox database has no seeded key "${label}"; start with a new data dir`);
     return row;
   };
-  const { secrets, reissued } = keepSecrets(dataDir, KEYS_FILE, labels, (label) => rowOf(label).key_hash, (label) => {
-    const key = newApiKey();
-    store.prepared('UPDATE api_keys SET key_hash = ?, last4 = ?, created_at = ?, revoked_at = NULL WHERE id = ?').run(hashKey(key), key.slice(-4), nowIso(), rowOf(label).id);
-    return key;
-  });
+  const { secrets, reissued } = keepSecrets(
+    dataDir,
+    KEYS_FILE,
+    labels,
+    (label) => rowOf(label).key_hash,
+    (label) => {
+      const key = newApiKey();
+      store
+        .prepared('UPDATE api_keys SET key_hash = ?, last4 = ?, created_at = ?, revoked_at = NULL WHERE id = ?')
+        .run(hashKey(key), key.slice(-4), nowIso(), rowOf(label).id);
+      return key;
+    },
+  );
   return { keys: secrets, reissued };
 }
 

@@ -18,16 +18,28 @@ export function usableModel(store: Store, principal: Principal, modelId: number,
   if (!model) {
     // The hint only for an assignment of this key's own: another account's ids are not told.
     if (store.assignmentOwner(modelId) === principal.userId) {
-      throw httpError(404, `There is no model ${modelId}, but there is an assignment ${modelId}: ${modelId} is an assignment_id. ${endpoint} needs a model_id from GET /models (assignment ids go to POST /evaluations).`, 'model_not_found');
+      throw httpError(
+        404,
+        `There is no model ${modelId}, but there is an assignment ${modelId}: ${modelId} is an assignment_id. ${endpoint} needs a model_id from GET /models (assignment ids go to POST /evaluations).`,
+        'model_not_found',
+      );
     }
     throw httpError(404, `Model ${modelId} does not exist. List the models your key can use with GET /models.`, 'model_not_found');
   }
   if (!canSee(principal, model)) {
     const scope = principal.scope === 'organization' ? "your organization's models" : 'its own models';
-    throw httpError(403, `This key has no access to model ${modelId}: a ${principal.scope}-scope key can use only ${scope}. Choose a model from GET /models.`, 'model_forbidden');
+    throw httpError(
+      403,
+      `This key has no access to model ${modelId}: a ${principal.scope}-scope key can use only ${scope}. Choose a model from GET /models.`,
+      'model_forbidden',
+    );
   }
   if (model.post_status !== 'ready') {
-    throw httpError(409, `Model ${modelId} is not ready (post_status "${model.post_status}"); only ready models can mark answers. Wait until it is ready, or choose another model from GET /models.`, 'model_not_ready');
+    throw httpError(
+      409,
+      `Model ${modelId} is not ready (post_status "${model.post_status}"); only ready models can mark answers. Wait until it is ready, or choose another model from GET /models.`,
+      'model_not_ready',
+    );
   }
   return model;
 }

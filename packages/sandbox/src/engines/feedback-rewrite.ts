@@ -12,13 +12,25 @@
 //  - "include / show / start with ... score" (or "mark"): opens with the score, e.g. "Score: 4/5.",
 //    unless the feedback already states it.
 
-export interface RewriteSectionIn { item: string; comment: string; score: number; max_score: number }
-export interface RewriteSectionOut extends RewriteSectionIn { rewritten: boolean }
+export interface RewriteSectionIn {
+  item: string;
+  comment: string;
+  score: number;
+  max_score: number;
+}
+export interface RewriteSectionOut extends RewriteSectionIn {
+  rewritten: boolean;
+}
 export type RewriteStyle = 'bullet_points' | 'paragraph' | 'short_sentences';
 
 const SHORT_SENTENCE_WORDS = 12;
 
-interface Wishes { encouraging: boolean; concise: boolean; secondPerson: boolean; score: boolean }
+interface Wishes {
+  encouraging: boolean;
+  concise: boolean;
+  secondPerson: boolean;
+  score: boolean;
+}
 
 function readInstruction(instruction: string | undefined): Wishes {
   const t = (instruction ?? '').toLowerCase();
@@ -127,8 +139,15 @@ function addressed(s: string): string {
   return s
     .replace(/\bthe (?:student|writer|candidate)['’]s\b/gi, (m) => (m[0] === 'T' ? 'Your' : 'your'))
     .replace(/\bthe (?:student|writer|candidate)\b/gi, (m) => (m[0] === 'T' ? 'You' : 'you'))
-    .replace(/\b(the|this) (answer|essay|response|work|writing)\b/gi, (_m, det: string, noun: string) => `${det[0] === det[0].toUpperCase() ? 'Your' : 'your'} ${noun}`)
-    .replace(/\bYou (has|is|does|lacks|uses|mentions)\b/g, (_m, v: string) => `You ${({ has: 'have', is: 'are', does: 'do', lacks: 'lack', uses: 'use', mentions: 'mention' } as Record<string, string>)[v]}`);
+    .replace(
+      /\b(the|this) (answer|essay|response|work|writing)\b/gi,
+      (_m, det: string, noun: string) => `${det[0] === det[0].toUpperCase() ? 'Your' : 'your'} ${noun}`,
+    )
+    .replace(
+      /\bYou (has|is|does|lacks|uses|mentions)\b/g,
+      (_m, v: string) =>
+        `You ${({ has: 'have', is: 'are', does: 'do', lacks: 'lack', uses: 'use', mentions: 'mention' } as Record<string, string>)[v]}`,
+    );
 }
 
 function soften(s: string): string {
@@ -160,14 +179,21 @@ const LABELS: { re: RegExp; kind: 'shows' | 'lacks' | 'next' | 'example' | 'scor
 ];
 
 /** Words that start a finding in lower case inside a sentence ("Clear paragraphs" → "shows clear paragraphs"); a name keeps its capital. */
-const COMMON_START = new Set('a an the some few many more most several enough each every no clear good strong weak little limited accurate precise varied specific relevant well'.split(' '));
-const lowerStart = (x: string) => x.replace(/^([A-Z])([a-z]+)\b/, (w, first: string, rest: string) => (COMMON_START.has(w.toLowerCase()) ? first.toLowerCase() + rest : w));
+const COMMON_START = new Set(
+  'a an the some few many more most several enough each every no clear good strong weak little limited accurate precise varied specific relevant well'.split(
+    ' ',
+  ),
+);
+const lowerStart = (x: string) =>
+  x.replace(/^([A-Z])([a-z]+)\b/, (w, first: string, rest: string) => (COMMON_START.has(w.toLowerCase()) ? first.toLowerCase() + rest : w));
 
 /** "a; b; c" as "a, b and c"; items that hold commas or "and" themselves keep their semicolons ("a, x; b; and c"). */
 function joinItems(items: string[]): string {
   if (items.length <= 1) return items.join('');
   const compound = items.some((x) => /,|\band\b/.test(protect(x).text));
-  return compound ? `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}` : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return compound
+    ? `${items.slice(0, -1).join('; ')}; and ${items[items.length - 1]}`
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** A quotation with what it proves in brackets ("“…” (shows a)"), as a clause: "“…”, which shows a". */
@@ -187,13 +213,20 @@ function unlabel(unit: string, style: RewriteStyle): string[] {
   const m = /^([A-Za-z][A-Za-z ]{1,30}?):\s+(.+)$/.exec(text);
   const label = m ? LABELS.find((l) => l.re.test(m[1].trim())) : undefined;
   if (!m || !label) return [unit];
-  const items = m[2].split(/;\s+/).map((x) => stripEnd(restore(x.trim()))).filter(Boolean);
+  const items = m[2]
+    .split(/;\s+/)
+    .map((x) => stripEnd(restore(x.trim())))
+    .filter(Boolean);
   if (style === 'bullet_points') return items.map((x) => `${capital(m[1].trim())}: ${x}`);
   if (label.kind === 'shows' || label.kind === 'lacks') {
     // In a sentence, a finding's detail goes in brackets: "development (only 385 words…)".
     for (let i = 0; i < items.length; i++) {
       const { text: t, restore: r } = protect(lowerStart(items[i]));
-      items[i] = r(t.replace(/^([^:]+):\s+(.+)$/, (_m, head: string, detail: string) => (/\(/.test(detail) ? `${head}, ${detail}` : `${head} (${detail})`)));
+      items[i] = r(
+        t.replace(/^([^:]+):\s+(.+)$/, (_m, head: string, detail: string) =>
+          /\(/.test(detail) ? `${head}, ${detail}` : `${head} (${detail})`,
+        ),
+      );
     }
   }
   const each = style === 'short_sentences';
@@ -201,7 +234,9 @@ function unlabel(unit: string, style: RewriteStyle): string[] {
   if (each) items.splice(0, items.length, ...items.flatMap((x) => (wordCount(x) > 8 ? x.split(/\s+and\s+(?=(?:a|an)\s)/) : [x])));
   switch (label.kind) {
     case 'shows':
-      return each ? items.map((x, i) => `${i === 0 ? 'The answer shows' : 'It also shows'} ${x}.`) : [`The answer shows ${joinItems(items)}.`];
+      return each
+        ? items.map((x, i) => `${i === 0 ? 'The answer shows' : 'It also shows'} ${x}.`)
+        : [`The answer shows ${joinItems(items)}.`];
     case 'lacks':
       return each ? items.map((x, i) => `${i === 0 ? 'It lacks' : 'It also lacks'} ${x}.`) : [`It lacks ${joinItems(items)}.`];
     case 'next':
@@ -229,7 +264,10 @@ function rewriteOne(s: RewriteSectionIn, style: RewriteStyle, wishes: Wishes): s
 
   switch (style) {
     case 'bullet_points':
-      return parts.flatMap(clauses).map((c) => `- ${c}`).join('\n');
+      return parts
+        .flatMap(clauses)
+        .map((c) => `- ${c}`)
+        .join('\n');
     case 'short_sentences':
       return parts.flatMap(shortSentences).join(' ');
     case 'paragraph':
@@ -242,7 +280,12 @@ function rewriteOne(s: RewriteSectionIn, style: RewriteStyle, wishes: Wishes): s
  * engine's reply goes through, so both paths give the same form for the same style.
  */
 export function conform(comment: string, style: RewriteStyle): string {
-  return rewriteOne({ item: '', comment, score: 0, max_score: 0 }, style, { encouraging: false, concise: false, secondPerson: false, score: false });
+  return rewriteOne({ item: '', comment, score: 0, max_score: 0 }, style, {
+    encouraging: false,
+    concise: false,
+    secondPerson: false,
+    score: false,
+  });
 }
 
 /**
@@ -250,7 +293,9 @@ export function conform(comment: string, style: RewriteStyle): string {
  * criterion (matched ignoring case) is rewritten; the others come back unchanged with
  * `rewritten: false`.
  */
-export function rewrite(input: { style: RewriteStyle; instruction?: string; target_item?: string; sections: RewriteSectionIn[] }): { sections: RewriteSectionOut[] } {
+export function rewrite(input: { style: RewriteStyle; instruction?: string; target_item?: string; sections: RewriteSectionIn[] }): {
+  sections: RewriteSectionOut[];
+} {
   const wishes = readInstruction(input.instruction);
   const target = input.target_item?.trim().toLowerCase();
   return {

@@ -1,11 +1,11 @@
 // Which rubric, question and settings a one-pass task is marked with (spec 4.8 rules 1, 2 and
 // the precedence rule 4 leaves open; docs/sandbox.md states it).
 import type { OnePassFields, Rubric } from 'kct/api/schemas.js';
+import type { ModelRow } from '../store/store.js';
+import { modelRubrics } from '../store/store.js';
+import type { Exclusion } from './extract/marked.js';
 import type { GradeInput, GradeRubric } from './grader.js';
 import { rubricsFromText } from './grader.js';
-import type { ModelRow } from '../store/store.js';
-import type { Exclusion } from './extract/marked.js';
-import { modelRubrics } from '../store/store.js';
 
 /** Text read from the task's files in the UPLOADING stage. */
 export interface PreparedText {
@@ -32,8 +32,8 @@ const join = (...parts: (string | undefined)[]) => {
 export function planGrading(fields: OnePassFields, model: ModelRow, prepared: PreparedText): GradePlan {
   const cumMethod = fields.cum_method ?? model.cum_method;
   const { rubrics, source } = chooseRubrics(fields, model, prepared, cumMethod);
-  const totalScore = fields.total_score
-    ?? (source === 'model' && cumMethod === model.cum_method ? model.total_score : derivedTotal(rubrics, cumMethod));
+  const totalScore =
+    fields.total_score ?? (source === 'model' && cumMethod === model.cum_method ? model.total_score : derivedTotal(rubrics, cumMethod));
   return {
     rubricSource: source,
     input: {
@@ -51,7 +51,10 @@ export function planGrading(fields: OnePassFields, model: ModelRow, prepared: Pr
 /** Structured `rubrics` win; else rubric files and rubric_text, parsed together; else the model's. */
 function chooseRubrics(fields: OnePassFields, model: ModelRow, prepared: PreparedText, cumMethod: 'sum' | 'average') {
   if (fields.rubrics && fields.rubrics.length > 0) {
-    return { rubrics: completeRubrics(fields.rubrics, fields.total_score ?? model.total_score, cumMethod), source: 'request_rubrics' as const };
+    return {
+      rubrics: completeRubrics(fields.rubrics, fields.total_score ?? model.total_score, cumMethod),
+      source: 'request_rubrics' as const,
+    };
   }
   const text = join(prepared.rubricFileText, fields.rubric_text);
   if (text !== undefined) {
@@ -78,7 +81,11 @@ function derivedTotal(rubrics: GradeRubric[], cumMethod: 'sum' | 'average'): num
 }
 
 /** Any question source or assignment_desc replaces the model's saved question and description. */
-function chooseQuestion(fields: OnePassFields, model: ModelRow, prepared: PreparedText): Pick<GradeInput, 'questionText' | 'assignmentDesc'> {
+function chooseQuestion(
+  fields: OnePassFields,
+  model: ModelRow,
+  prepared: PreparedText,
+): Pick<GradeInput, 'questionText' | 'assignmentDesc'> {
   const questionText = join(fields.question_text, prepared.questionFileText);
   if (questionText !== undefined || fields.assignment_desc !== undefined) {
     return {

@@ -9,7 +9,12 @@ import { clamp, roundHalf } from './grading/text.js';
 
 export { rubricsFromText } from './grading/rubric-text.js';
 
-export interface GradeRubric { item: string; max_score: number; description?: string; levels?: { score: number; descriptor: string }[] }
+export interface GradeRubric {
+  item: string;
+  max_score: number;
+  description?: string;
+  levels?: { score: number; descriptor: string }[];
+}
 export interface GradeInput {
   answerText: string;
   questionText?: string;
@@ -23,7 +28,10 @@ export interface GradeInput {
 /** What a result marked by this grader says marked it (`graded_by`): never to be taken for the service. */
 export const GRADED_BY = "the sandbox's offline grader";
 
-export interface GradeOutput { score: number; evaluation: { item: string; score: number; max_score: number; feedback: string }[] }
+export interface GradeOutput {
+  score: number;
+  evaluation: { item: string; score: number; max_score: number; feedback: string }[];
+}
 
 const finite = (n: number, fallback: number) => (Number.isFinite(n) ? n : fallback);
 

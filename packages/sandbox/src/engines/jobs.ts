@@ -3,24 +3,25 @@
 // grade and rubricsFromText inside the jobs that mark a task and parse a preview. A job names
 // a module and function and takes plain data, so the request thread only sends and receives.
 // Jobs with little text run inline: a thread hop costs more than the work (docs/sandbox.md).
-import { ExtractionError } from './extract/errors.js';
-import type { Extracted } from './extract/tidy.js';
+
 import type { Fields, PreviewKind, PreviewOutcome, ReadSource } from '../ingest/preview-parse.js';
 import { parsePreview } from '../ingest/preview-parse.js';
 import type { Job, RunOptions, ThreadPool } from '../threads/pool.js';
 import { JobFailedError } from '../threads/pool.js';
+import { ExtractionError } from './extract/errors.js';
+import type { Extracted } from './extract/tidy.js';
 import { GraderFailure, type GradingEngine } from './llm/types.js';
+import { OnePerTurn } from './one-per-turn.js';
 import type { MarkInput, MarkOutput, PlanOutput } from './work/mark.js';
 import { checkMarked, markTask, planMark } from './work/mark.js';
 import type { PrepareInput, PrepareOutput, TextFlags } from './work/prepare.js';
 import { isSpilled, prepareTask, textFlags } from './work/prepare.js';
 import { senderReason } from './work/reasons.js';
-import { OnePerTurn } from './one-per-turn.js';
 
-export { ExtractionError };
+export type { GradeRubric } from './grader.js';
 export { creditCost } from './grader.js';
-export type { GradeRubric,   } from './grader.js';
 export type { TextFlags };
+export { ExtractionError };
 
 /** Characters of text below which a job runs on the calling thread (~2 ms of work, measured). */
 const INLINE_CHARS = 16_000;
@@ -89,7 +90,9 @@ export class Engines {
   /** The questions or rubric of a preview, parsed from its sources' text. Refused (busy) when the pool's queue is full. */
   parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): Promise<PreviewOutcome> {
     const chars = read.reduce((n, r) => n + r.text.length, 0);
-    return chars <= INLINE_CHARS ? Promise.resolve().then(() => parsePreview(kind, fields, read)) : this.run('parsePreview', [kind, fields, read], { bounded: true });
+    return chars <= INLINE_CHARS
+      ? Promise.resolve().then(() => parsePreview(kind, fields, read))
+      : this.run('parsePreview', [kind, fields, read], { bounded: true });
   }
 
   /** Runs a job on a thread; what a job threw comes back as the same kind of error where it matters. */
@@ -111,4 +114,3 @@ function isSmallMark(input: MarkInput): boolean {
   const chars = input.inputJson.length + (input.preparedJson?.length ?? 0) + input.model.rubrics_json.length;
   return chars <= INLINE_CHARS && !(input.preparedJson !== null && isSpilled(input.preparedJson));
 }
-

@@ -1,19 +1,13 @@
 // The fastify application: one pipeline for every request (request id, authentication, route,
 // validation, handler) and one envelope for every answer.
-import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
+
 import multipart from '@fastify/multipart';
-import { API_PREFIX, OPERATIONS } from 'kct/api/operations.js';
+import type { FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import type { OperationName } from 'kct/api/operations.js';
+import { API_PREFIX, OPERATIONS } from 'kct/api/operations.js';
 import { Sessions } from '../accounts/accounts.js';
-import { authHook, KeyCache } from './auth.js';
 import type { SandboxContext } from '../context.js';
-import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
-import { checkFieldLimits } from './field-limits.js';
-import { connectionAfterRefusal, refusedConnection, sandboxServer } from './connections.js';
-import { duplicatedHeader } from './headers.js';
-import { newRequestId } from '../store/ids.js';
-import { MULTIPART_LIMITS } from './multipart.js';
 import { createAssignment } from '../routes/assignments.js';
 import { batch } from '../routes/batch.js';
 import { getCredits } from '../routes/credits.js';
@@ -27,13 +21,31 @@ import { openApiRoutes } from '../routes/openapi.js';
 import { feedbackRewrite } from '../routes/rewrite.js';
 import { cancelTask, getResult, getStatus } from '../routes/tasks.js';
 import { publicFileRoutes, uploadFile } from '../routes/uploads.js';
+import { newRequestId } from '../store/ids.js';
+import { authHook, KeyCache } from './auth.js';
+import { connectionAfterRefusal, refusedConnection, sandboxServer } from './connections.js';
+import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
+import { checkFieldLimits } from './field-limits.js';
+import { duplicatedHeader } from './headers.js';
+import { MULTIPART_LIMITS } from './multipart.js';
 import type { Operation } from './operation.js';
 
 /** The operations served so far; any other operation of the route table answers 501. */
 const SERVED: readonly Operation[] = [
-  getCredits, listModels, onePass, getStatus, getResult, cancelTask,
-  createAssignment, createEvaluation, batch, uploadFile, feedbackRewrite,
-  questionsPreview, rubricsPreview, createModel,
+  getCredits,
+  listModels,
+  onePass,
+  getStatus,
+  getResult,
+  cancelTask,
+  createAssignment,
+  createEvaluation,
+  batch,
+  uploadFile,
+  feedbackRewrite,
+  questionsPreview,
+  rubricsPreview,
+  createModel,
 ];
 
 export function buildApp(ctx: SandboxContext): FastifyInstance {
@@ -49,9 +61,14 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     return503OnClosing: false,
     // A URL the router refuses before any route or hook: the same envelope as everything else.
     frameworkErrors: (err, request, reply) => {
-      const refusal = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? httpError(404, 'There is nothing at this URL: a part of its path is longer than any id of the API (100 characters).', 'route_not_found')
-        : httpError(400, 'The URL is not valid: a part of its path is not correctly percent-encoded.', 'invalid_url');
+      const refusal =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? httpError(
+              404,
+              'There is nothing at this URL: a part of its path is longer than any id of the API (100 characters).',
+              'route_not_found',
+            )
+          : httpError(400, 'The URL is not valid: a part of its path is not correctly percent-encoded.', 'invalid_url');
       reply.header('x-request-id', request.id);
       const connection = connectionAfterRefusal(request.raw);
       if (connection) reply.header('connection', connection);
@@ -68,7 +85,11 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   // Before anything else: a connection over its address's cap, and headers sent twice.
   app.addHook('onRequest', (request, _reply, done) => {
     if (refusedConnection(request.raw)) {
-      const busy = httpError(503, `Too many connections from ${request.ip}: at most ${ctx.settings.connections.maxConnectionsPerClient} at once. Close idle connections, or retry in a moment.`, 'too_many_connections');
+      const busy = httpError(
+        503,
+        `Too many connections from ${request.ip}: at most ${ctx.settings.connections.maxConnectionsPerClient} at once. Close idle connections, or retry in a moment.`,
+        'too_many_connections',
+      );
       busy.headers['retry-after'] = '1';
       done(busy);
       return;
@@ -116,7 +137,11 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
         method: op.method,
         url: API_PREFIX + op.path,
         handler: async () => {
-          throw httpError(501, `${op.method} ${API_PREFIX}${op.path} is part of API v1 but this sandbox does not implement it yet.`, 'not_implemented');
+          throw httpError(
+            501,
+            `${op.method} ${API_PREFIX}${op.path} is part of API v1 but this sandbox does not implement it yet.`,
+            'not_implemented',
+          );
         },
       });
     }

@@ -1,9 +1,9 @@
 // Authentication and key scope (spec 5), run before a body is read so a stranger cannot make
 // the sandbox store an upload.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { httpError } from './envelope.js';
 import { hashKey } from '../accounts/api-keys.js';
 import type { KeyRow, KeyScope, Store } from '../store/store.js';
+import { httpError } from './envelope.js';
 
 export interface Principal {
   userId: number;
@@ -75,22 +75,38 @@ function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): P
   const key = header(request, 'x-api-key')?.trim();
   if (!key) {
     if (header(request, 'x-token-key') !== undefined) {
-      throw httpError(401, 'X-TOKEN-KEY is the header of the retired integration; send your key in the X-API-Key header instead.', 'legacy_auth_header');
+      throw httpError(
+        401,
+        'X-TOKEN-KEY is the header of the retired integration; send your key in the X-API-Key header instead.',
+        'legacy_auth_header',
+      );
     }
     throw httpError(401, 'Missing X-API-Key header: send your API key (it begins with kct_) in X-API-Key.', 'unauthenticated');
   }
   if (!key.startsWith('kct_')) {
-    throw httpError(401, 'The X-API-Key value is not an API key of this service: keys begin with kct_. Never send a model provider\'s key.', 'invalid_api_key');
+    throw httpError(
+      401,
+      "The X-API-Key value is not an API key of this service: keys begin with kct_. Never send a model provider's key.",
+      'invalid_api_key',
+    );
   }
   const keyHash = hashKey(key);
   const row = keys ? keys.find(keyHash) : store.findKey(keyHash);
   if (!row) throw httpError(401, 'The API key in X-API-Key is not valid: check for typos, or create a new key.', 'invalid_api_key');
   if (row.revoked_at !== null) {
-    throw httpError(401, `The API key in X-API-Key was revoked on ${row.revoked_at.slice(0, 10)}: use another key, or create a new one.`, 'revoked_api_key');
+    throw httpError(
+      401,
+      `The API key in X-API-Key was revoked on ${row.revoked_at.slice(0, 10)}: use another key, or create a new one.`,
+      'revoked_api_key',
+    );
   }
   // Never cached: a demoted admin's organization key is refused from the next request on.
   if (row.scope === 'organization' && row.org_id !== null && store.membershipRole(row.user_id, row.org_id) !== 'admin') {
-    throw httpError(403, `Organization scope is no longer permitted: the key's owner is no longer an admin of ${store.organizationName(row.org_id)}. Use a user-scope key, or ask an admin for access.`, 'organization_scope_revoked');
+    throw httpError(
+      403,
+      `Organization scope is no longer permitted: the key's owner is no longer an admin of ${store.organizationName(row.org_id)}. Use a user-scope key, or ask an admin for access.`,
+      'organization_scope_revoked',
+    );
   }
   return { userId: row.user_id, userName: row.user_name, scope: row.scope, orgId: row.org_id };
 }

@@ -2,10 +2,10 @@
 // multipart forms (text fields validated by the same zod schema as JSON, files stored).
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { coerceMultipartFields } from './form-fields.js';
 import type { SandboxContext } from '../context.js';
 import { httpError, validationError } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
+import { coerceMultipartFields } from './form-fields.js';
 import type { FilePolicy, ReceivedFile } from './multipart.js';
 import { receiveMultipart } from './multipart.js';
 
@@ -51,7 +51,7 @@ export async function readForm<S extends z.ZodType>(
 ): Promise<FormSubmission<z.output<S>>> {
   const received = await receiveMultipart(request, ctx.files.incoming, policy);
   try {
-    const fields = schema === null ? received.fields as z.output<S> : validFields(schema, received.fields);
+    const fields = schema === null ? (received.fields as z.output<S>) : validFields(schema, received.fields);
     check?.(fields, received.files);
     if (received.files.length === 0) {
       await ctx.files.remove(received.dir);

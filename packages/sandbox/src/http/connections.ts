@@ -2,8 +2,9 @@
 // (docs/sandbox.md, "Connections and timeouts"): every request must arrive within its time, a
 // connection that goes quiet is closed, one client address holds a bounded number of
 // connections, and a refused request ends with its status, not a reset.
-import { createServer } from 'node:http';
+
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { newRequestId } from '../store/ids.js';
 
@@ -44,13 +45,16 @@ interface TrackedSocket extends Socket {
 /** The fastify `serverFactory`: an HTTP/1.1 server with the sandbox's limits. */
 export function sandboxServer(limits: ConnectionLimits) {
   return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
-    const server = createServer({
-      requestTimeout: limits.requestTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      // How often Node checks the two above: the limits then hold within a second.
-      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs, limits.requestTimeoutMs),
-      keepAliveTimeout: limits.idleTimeoutMs,
-    }, handler);
+    const server = createServer(
+      {
+        requestTimeout: limits.requestTimeoutMs,
+        headersTimeout: limits.headersTimeoutMs,
+        // How often Node checks the two above: the limits then hold within a second.
+        connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs, limits.requestTimeoutMs),
+        keepAliveTimeout: limits.idleTimeoutMs,
+      },
+      handler,
+    );
     server.timeout = limits.idleTimeoutMs;
     trackRequests(server);
     capConnections(server, limits.maxConnectionsPerClient);
@@ -72,9 +76,10 @@ function trackRequests(server: Server): void {
       socket[LAST_REQUEST] = req;
       // Answered before its body was read (a refusal): Node reads the rest and throws it away.
       if (req.complete) socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
-      else req.once('end', () => {
-        socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
-      });
+      else
+        req.once('end', () => {
+          socket[READ_AT_LAST_ANSWER] = socket.bytesRead;
+        });
     });
   });
 }
@@ -119,7 +124,12 @@ function onIdle(socket: TrackedSocket): void {
   const current = socket[TRACKED];
   if (current?.req.complete && !current.res.writableFinished) return;
   if (current && !current.req.complete && !current.res.headersSent) {
-    sendRaw(current.res, 408, 'request_timeout', 'The request body stopped arriving: nothing was received for too long, so the connection is closed. Send the whole body without pauses.');
+    sendRaw(
+      current.res,
+      408,
+      'request_timeout',
+      'The request body stopped arriving: nothing was received for too long, so the connection is closed. Send the whole body without pauses.',
+    );
     return;
   }
   if (!current && socket[LAST_REQUEST] && !socket[LAST_REQUEST].complete) {
@@ -128,7 +138,12 @@ function onIdle(socket: TrackedSocket): void {
     return;
   }
   if (!current && socket.bytesRead > (socket[READ_AT_LAST_ANSWER] ?? 0)) {
-    answerAndClose(socket, 408, 'request_timeout', 'The request headers stopped arriving: nothing was received for too long, so the connection is closed.');
+    answerAndClose(
+      socket,
+      408,
+      'request_timeout',
+      'The request headers stopped arriving: nothing was received for too long, so the connection is closed.',
+    );
     return;
   }
   socket.destroy();
@@ -137,11 +152,16 @@ function onIdle(socket: TrackedSocket): void {
 /** Node's own refusals (headers too slow or too large, malformed HTTP), in the sandbox's envelope. */
 function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? [408, 'request_timeout', 'The request did not arrive in time, so the connection is closed. Send the headers and the whole body without pauses.']
-    : err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large', 'The request headers are larger than the 16 KB limit.']
-      : [400, 'bad_http', 'The request is not valid HTTP/1.1.'];
+  const [status, code, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [
+          408,
+          'request_timeout',
+          'The request did not arrive in time, so the connection is closed. Send the headers and the whole body without pauses.',
+        ]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'The request headers are larger than the 16 KB limit.']
+        : [400, 'bad_http', 'The request is not valid HTTP/1.1.'];
   answerAndClose(socket, status, code, message);
 }
 
@@ -149,7 +169,9 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 function answerAndClose(socket: Socket, status: number, code: string, message: string): void {
   if (socket.writable) {
     const body = envelope(status, code, message);
-    socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   lingerThenClose(socket);
 }
@@ -162,7 +184,11 @@ function envelope(status: number, code: string, message: string): string {
 
 function sendRaw(res: ServerResponse, status: number, code: string, message: string): void {
   const body = envelope(status, code, message);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
 }
 
@@ -176,7 +202,8 @@ function sendRaw(res: ServerResponse, status: number, code: string, message: str
 export function connectionAfterRefusal(req: IncomingMessage): 'close' | undefined {
   if (req.complete) return undefined;
   const declared = Number(req.headers['content-length']);
-  if (Number.isSafeInteger(declared) && declared >= 0 && declared <= DRAIN_LIMIT && req.headers['transfer-encoding'] === undefined) return undefined;
+  if (Number.isSafeInteger(declared) && declared >= 0 && declared <= DRAIN_LIMIT && req.headers['transfer-encoding'] === undefined)
+    return undefined;
   return 'close';
 }
 

@@ -2,13 +2,13 @@
 // `{data, request_id}`, every failure `{error: {code, message, status, details?}, request_id}`,
 // whatever raised it (a route, zod, fastify's body parser, the multipart plugin).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ZodError } from 'zod';
-import type { core } from 'zod';
-import { ERROR_CODES } from 'kct/api/schemas.js';
 import { fieldPath } from 'kct/api/field-path.js';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from 'kct/api/limits.js';
 import { API_PREFIX, OPERATIONS } from 'kct/api/operations.js';
 import { PRODUCT_OPERATIONS } from 'kct/api/product.js';
+import { ERROR_CODES } from 'kct/api/schemas.js';
+import type { core } from 'zod';
+import { ZodError } from 'zod';
 import { connectionAfterRefusal } from './connections.js';
 
 export interface IssueDetail {
@@ -74,7 +74,12 @@ export function validationError(error: ZodError, what = 'request body'): HttpErr
   const first = details[0];
   const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''}, see details)` : '';
   const where = first.path === '(body)' ? '' : `${first.path}: `;
-  return httpError(400, `The ${what} is invalid: ${where}${first.message}${more}. Fix it and send the request again.`, 'invalid_request', details);
+  return httpError(
+    400,
+    `The ${what} is invalid: ${where}${first.message}${more}. Fix it and send the request again.`,
+    'invalid_request',
+    details,
+  );
 }
 
 // ---------- errors raised outside the routes ----------
@@ -92,11 +97,23 @@ export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpE
   switch (code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return httpError(400, `The body is not valid JSON (${err.message}). Send a JSON object with Content-Type: application/json.`, 'invalid_json');
+      return httpError(
+        400,
+        `The body is not valid JSON (${err.message}). Send a JSON object with Content-Type: application/json.`,
+        'invalid_json',
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return httpError(413, `The request body is larger than the ${MB(bodyLimit)} limit of this endpoint. ${bodyLimit > REQUEST_BODY_LIMIT ? 'Send fewer items per request.' : 'Send long answers as files (multipart).'}`, 'body_too_large');
+      return httpError(
+        413,
+        `The request body is larger than the ${MB(bodyLimit)} limit of this endpoint. ${bodyLimit > REQUEST_BODY_LIMIT ? 'Send fewer items per request.' : 'Send long answers as files (multipart).'}`,
+        'body_too_large',
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return httpError(400, 'Unsupported Content-Type: send application/json, or multipart/form-data for requests that carry files.', 'unsupported_content_type');
+      return httpError(
+        400,
+        'Unsupported Content-Type: send application/json, or multipart/form-data for requests that carry files.',
+        'unsupported_content_type',
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return httpError(400, 'The Content-Length header does not match the body that was sent.', 'invalid_request');
     case 'FST_REQ_FILE_TOO_LARGE':
@@ -125,7 +142,11 @@ export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpE
 
 export function fileTooLarge(name?: string): HttpError {
   const which = name ? `"${name}" is` : 'A file is';
-  return httpError(413, `${which} larger than the ${MB(MAX_FILE_BYTES)} limit per file. Send a smaller or compressed file.`, 'file_too_large');
+  return httpError(
+    413,
+    `${which} larger than the ${MB(MAX_FILE_BYTES)} limit per file. Send a smaller or compressed file.`,
+    'file_too_large',
+  );
 }
 
 function tooManyFiles(): HttpError {
@@ -154,8 +175,14 @@ function notFoundRoute(method: string, url: string): HttpError {
     err.headers.allow = allowed.join(', ');
     return err;
   }
-  const hint = path.startsWith('/v1/') || path === '/v1' ? 'See the route table of the API specification.'
-    : path.startsWith('/public_api/') ? `The key routes are ${Object.values(PRODUCT_OPERATIONS).map((op) => `${op.method} ${op.path}`).join(', ')}.` : 'API routes live under /v1.';
+  const hint =
+    path.startsWith('/v1/') || path === '/v1'
+      ? 'See the route table of the API specification.'
+      : path.startsWith('/public_api/')
+        ? `The key routes are ${Object.values(PRODUCT_OPERATIONS)
+            .map((op) => `${op.method} ${op.path}`)
+            .join(', ')}.`
+        : 'API routes live under /v1.';
   return httpError(404, `There is no route ${method} ${path}. ${hint}`, 'route_not_found');
 }
 

@@ -68,17 +68,25 @@ export function checkFieldLimits(body: unknown, skip: ReadonlySet<string> = SKIP
       checkNumber(path, name, value);
     } else if (value !== null && typeof value === 'object') {
       if (depth >= MAX_DEPTH) {
-        throw httpError(400, `The body nests objects and lists deeper than ${MAX_DEPTH} levels (at ${path || 'the top'}); no field of the API needs that.`, 'too_deep', [{ path: path || '(body)', message: `nested deeper than ${MAX_DEPTH} levels` }]);
+        throw httpError(
+          400,
+          `The body nests objects and lists deeper than ${MAX_DEPTH} levels (at ${path || 'the top'}); no field of the API needs that.`,
+          'too_deep',
+          [{ path: path || '(body)', message: `nested deeper than ${MAX_DEPTH} levels` }],
+        );
       }
       if (Array.isArray(value)) {
         const limit = LIST_LIMITS[name] ?? DEFAULT_LIST_LIMIT;
         if (!skip.has(name) && value.length > limit) {
-          throw httpError(400, `${path} holds ${fmt(value.length)} items; at most ${fmt(limit)} are accepted.`, 'too_many_items', [{ path, message: `at most ${limit} items` }]);
+          throw httpError(400, `${path} holds ${fmt(value.length)} items; at most ${fmt(limit)} are accepted.`, 'too_many_items', [
+            { path, message: `at most ${limit} items` },
+          ]);
         }
         for (const [i, item] of value.entries()) stack.push({ value: item, path: `${path}[${i}]`, name, depth: depth + 1 });
       } else {
         for (const [key, item] of Object.entries(value)) {
-          if (typeof key === 'string' && key.length > DEFAULT_TEXT_LIMIT) throw tooLong(`${path}(a field name)`, key.length, DEFAULT_TEXT_LIMIT);
+          if (typeof key === 'string' && key.length > DEFAULT_TEXT_LIMIT)
+            throw tooLong(`${path}(a field name)`, key.length, DEFAULT_TEXT_LIMIT);
           stack.push({ value: item, path: path ? `${path}.${key}` : key, name: key, depth: depth + 1 });
         }
       }
@@ -91,20 +99,28 @@ const SKIPPED: ReadonlySet<string> = new Set(['evaluations']);
 function checkNumber(path: string, name: string, value: number): void {
   if (MARK_FIELDS.has(name)) {
     if (value < 0 || value > MAX_MARKS) {
-      throw httpError(400, `${path} is ${value}; marks must be from 0 to ${fmt(MAX_MARKS)}.`, 'number_out_of_range', [{ path, message: `must be from 0 to ${MAX_MARKS}` }]);
+      throw httpError(400, `${path} is ${value}; marks must be from 0 to ${fmt(MAX_MARKS)}.`, 'number_out_of_range', [
+        { path, message: `must be from 0 to ${MAX_MARKS}` },
+      ]);
     }
     return;
   }
   if (!Number.isSafeInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-    throw httpError(400, `${path} is ${value}, larger than any value the API takes (at most ${fmt(Number.MAX_SAFE_INTEGER)}).`, 'number_out_of_range', [{ path, message: 'out of range' }]);
+    throw httpError(
+      400,
+      `${path} is ${value}, larger than any value the API takes (at most ${fmt(Number.MAX_SAFE_INTEGER)}).`,
+      'number_out_of_range',
+      [{ path, message: 'out of range' }],
+    );
   }
 }
 
 /** A text field over its limit; for a multipart field cut short by the parser, `length` is undefined. */
 export function tooLong(path: string, length: number | undefined, limit: number) {
   const hint = path === 'paper_content' ? ' Send a long answer as a file (up to 20 MB).' : '';
-  const message = length === undefined
-    ? `${path} is longer than its limit of ${fmt(limit)} characters.${hint}`
-    : `${path} is ${fmt(length)} characters long; the limit is ${fmt(limit)} characters.${hint}`;
+  const message =
+    length === undefined
+      ? `${path} is longer than its limit of ${fmt(limit)} characters.${hint}`
+      : `${path} is ${fmt(length)} characters long; the limit is ${fmt(limit)} characters.${hint}`;
   return httpError(400, message, 'field_too_long', [{ path, message: `at most ${limit} characters` }]);
 }

@@ -29,7 +29,11 @@ function jsonArray(name: string, value: unknown): unknown[] {
     }
   }
   if (!Array.isArray(parsed)) {
-    throw httpError(400, `Multipart field "${name}" must be a string holding a JSON array (for example [{"item": "Thesis", "comment": "...", "score": 4}]).`, 'invalid_json_array');
+    throw httpError(
+      400,
+      `Multipart field "${name}" must be a string holding a JSON array (for example [{"item": "Thesis", "comment": "...", "score": 4}]).`,
+      'invalid_json_array',
+    );
   }
   return parsed;
 }

@@ -5,8 +5,13 @@ import { type HttpError, httpError } from './envelope.js';
 const SINGLE_VALUED = ['content-type', 'content-length', 'host', 'authorization', 'x-api-key', 'x-token-key', 'idempotency-key'] as const;
 const SINGLE = new Set<string>(SINGLE_VALUED);
 const DISPLAY: Record<string, string> = {
-  'content-type': 'Content-Type', 'content-length': 'Content-Length', host: 'Host', authorization: 'Authorization',
-  'x-api-key': 'X-API-Key', 'x-token-key': 'X-TOKEN-KEY', 'idempotency-key': 'Idempotency-Key',
+  'content-type': 'Content-Type',
+  'content-length': 'Content-Length',
+  host: 'Host',
+  authorization: 'Authorization',
+  'x-api-key': 'X-API-Key',
+  'x-token-key': 'X-TOKEN-KEY',
+  'idempotency-key': 'Idempotency-Key',
 };
 
 /** A 400 naming the first single-valued header sent more than once, from Node's raw [name, value, ...] list. */
@@ -18,7 +23,12 @@ export function duplicatedHeader(rawHeaders: readonly string[]): HttpError | und
     seen ??= new Set();
     if (seen.has(name)) {
       const count = rawHeaders.filter((h, j) => j % 2 === 0 && h.toLowerCase() === name).length;
-      return httpError(400, `The ${DISPLAY[name]} header was sent ${count} times; it holds one value, so send it once.`, 'duplicate_header', [{ path: DISPLAY[name], message: `sent ${count} times` }]);
+      return httpError(
+        400,
+        `The ${DISPLAY[name]} header was sent ${count} times; it holds one value, so send it once.`,
+        'duplicate_header',
+        [{ path: DISPLAY[name], message: `sent ${count} times` }],
+      );
     }
     seen.add(name);
   }

@@ -6,13 +6,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyRequest } from 'fastify';
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from 'kct/api/limits.js';
 import { effectiveMime, mimeFromName } from 'kct/api/mime.js';
+import type { FileRole } from '../store/store.js';
 import { fileTooLarge, HttpError, httpError, REQUEST_BODY_LIMIT, toHttpError } from './envelope.js';
 import { DEFAULT_TEXT_LIMIT, LONGEST_TEXT, TEXT_LIMITS, tooLong } from './field-limits.js';
-import type { FileRole } from '../store/store.js';
 
 export interface ReceivedFile {
   field: string;
@@ -175,19 +175,31 @@ function textSize(value: unknown): number {
 
 function textTooLarge(): HttpError {
   const mb = MAX_TEXT_BYTES / 1024 / 1024;
-  return httpError(413, `The text fields of this multipart request add up to more than the ${mb} MB limit (the same as a JSON body's). Send long text as a file instead.`, 'body_too_large');
+  return httpError(
+    413,
+    `The text fields of this multipart request add up to more than the ${mb} MB limit (the same as a JSON body's). Send long text as a file instead.`,
+    'body_too_large',
+  );
 }
 
 function fileProblem(part: MultipartFile, policy: FilePolicy): HttpError | undefined {
   const name = part.filename || part.fieldname;
   if (!(part.fieldname in policy.fileFields)) {
     const allowed = Object.keys(policy.fileFields).join(', ');
-    return httpError(400, `File field "${part.fieldname}" (file "${name}") is not accepted here; send files in one of: ${allowed}.`, 'unknown_file_field');
+    return httpError(
+      400,
+      `File field "${part.fieldname}" (file "${name}") is not accepted here; send files in one of: ${allowed}.`,
+      'unknown_file_field',
+    );
   }
   const mime = fileMime(part.mimetype, name);
   if (mime === undefined || !policy.acceptedMimes.includes(mime)) {
     const stated = mime ? `type ${mime}` : 'an unknown type';
-    return httpError(400, `File "${name}" has ${stated}, which is not accepted. Accepted types: ${policy.acceptedMimes.join(', ')} (state the type, or use a matching file extension).`, 'unsupported_file_type');
+    return httpError(
+      400,
+      `File "${name}" has ${stated}, which is not accepted. Accepted types: ${policy.acceptedMimes.join(', ')} (state the type, or use a matching file extension).`,
+      'unsupported_file_type',
+    );
   }
   return undefined;
 }
@@ -227,5 +239,13 @@ async function storeFile(part: MultipartFile, policy: FilePolicy, dir: string, o
     await rm(path, { force: true });
     return httpError(400, `File "${name}" is empty.`, 'empty_file');
   }
-  return { field: part.fieldname, role: policy.fileFields[part.fieldname], name, mime: fileMime(part.mimetype, name)!, size, sha256: hash.digest('hex'), path };
+  return {
+    field: part.fieldname,
+    role: policy.fileFields[part.fieldname],
+    name,
+    mime: fileMime(part.mimetype, name)!,
+    size,
+    sha256: hash.digest('hex'),
+    path,
+  };
 }

@@ -3,16 +3,16 @@
 // files wait under files.incoming), the handler runs, and its answer goes out in the envelope.
 // Received files the handler did not move into place are deleted, whatever happened.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { API_PREFIX, OPERATIONS } from 'kct/api/operations.js';
 import type { OperationName } from 'kct/api/operations.js';
+import { API_PREFIX, OPERATIONS } from 'kct/api/operations.js';
+import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
+import { idempotencyKeyOf } from '../tasks/idempotency-keys.js';
 import type { Principal } from './auth.js';
 import { principalOf } from './auth.js';
 import { jsonObjectBody, readForm } from './body.js';
 import { httpError, sendData, validationError } from './envelope.js';
 import type { FilePolicy, ReceivedFile } from './multipart.js';
-import { idempotencyKeyOf } from '../tasks/idempotency-keys.js';
 
 interface FileRule<F> {
   policy: FilePolicy;
@@ -87,24 +87,39 @@ export function defineOperation<T = undefined>(name: OperationName, rules: Opera
         handler: readsBody
           ? async (request, reply) => answerWithBody(ctx, rules, handler, request, reply)
           : (request, reply) => {
-            const input = { fields: undefined as T, files: [], params: request.params as Record<string, string>, request, hangUp: () => hangUp(reply) };
-            const answer = handler(ctx, principalOf(request), input);
-            if (answer instanceof Promise) return answer.then((a) => send(reply, a, rules.status));
-            send(reply, answer, rules.status);
-          },
+              const input = {
+                fields: undefined as T,
+                files: [],
+                params: request.params as Record<string, string>,
+                request,
+                hangUp: () => hangUp(reply),
+              };
+              const answer = handler(ctx, principalOf(request), input);
+              if (answer instanceof Promise) return answer.then((a) => send(reply, a, rules.status));
+              send(reply, answer, rules.status);
+            },
       });
     },
   };
 }
 
-async function answerWithBody<T>(ctx: SandboxContext, rules: OperationRules<T>, handler: Handler<T>, request: FastifyRequest, reply: FastifyReply) {
+async function answerWithBody<T>(
+  ctx: SandboxContext,
+  rules: OperationRules<T>,
+  handler: Handler<T>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const principal = principalOf(request);
   const idempotencyKey = rules.idempotent ? idempotencyKeyOf(request) : undefined;
   const body = await readBody(ctx, rules, request);
   let answer: Answer;
   try {
     const input: OperationInput<T> = {
-      ...body, params: request.params as Record<string, string>, request, hangUp: () => hangUp(reply),
+      ...body,
+      params: request.params as Record<string, string>,
+      request,
+      hangUp: () => hangUp(reply),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     };
     answer = await handler(ctx, principal, input);
@@ -130,11 +145,20 @@ function send(reply: FastifyReply, answer: Answer, status = 200): FastifyReply {
 
 const MULTIPART = /^\s*multipart\/form-data/i;
 
-async function readBody<T>(ctx: SandboxContext, rules: OperationRules<T>, request: FastifyRequest): Promise<{ fields: T; files: ReceivedFile[]; dir?: string }> {
+async function readBody<T>(
+  ctx: SandboxContext,
+  rules: OperationRules<T>,
+  request: FastifyRequest,
+): Promise<{ fields: T; files: ReceivedFile[]; dir?: string }> {
   const { files } = rules;
   // Outside the forms' scope the multipart plugin is not there to ask.
   if (files ? request.isMultipart() : MULTIPART.test(request.headers['content-type'] ?? '')) {
-    if (!files) throw httpError(400, rules.jsonOnly ?? 'The request body is missing: send a JSON object with Content-Type: application/json.', rules.jsonOnly ? 'unsupported_content_type' : 'invalid_request');
+    if (!files)
+      throw httpError(
+        400,
+        rules.jsonOnly ?? 'The request body is missing: send a JSON object with Content-Type: application/json.',
+        rules.jsonOnly ? 'unsupported_content_type' : 'invalid_request',
+      );
     const schema = files.fields === undefined ? rules.body : files.fields;
     return readForm(request, ctx, schema ?? null, files.policy, rules.check) as Promise<{ fields: T; files: ReceivedFile[]; dir?: string }>;
   }

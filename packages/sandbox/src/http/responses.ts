@@ -1,6 +1,7 @@
 // Response shapes: what a stored row looks like to a client (spec 2.1, 2.3, 2.4, 2.5).
-import { STAGE_OF } from 'kct/api/status.js';
+
 import type { KnownTaskStatus } from 'kct/api/status.js';
+import { STAGE_OF } from 'kct/api/status.js';
 import type { ModelRow, Store, TaskRow, TaskStatusRow } from '../store/store.js';
 import { modelRubrics } from '../store/store.js';
 

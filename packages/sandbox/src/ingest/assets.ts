@@ -9,14 +9,14 @@ import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { request as undiciRequest } from 'undici';
 import { MAX_FILE_BYTES } from 'kct/api/limits.js';
 import { mimeFromName } from 'kct/api/mime.js';
 import type { Asset } from 'kct/api/schemas.js';
+import { request as undiciRequest } from 'undici';
 import { HttpError, httpError } from '../http/envelope.js';
 import { fileMime } from '../http/multipart.js';
-import { assertPublicUrl, BlockedAddressError, guardedAgent } from '../net/public-address.js';
 import { PUBLIC_FILES_PREFIX } from '../http/public-url.js';
+import { assertPublicUrl, BlockedAddressError, guardedAgent } from '../net/public-address.js';
 import type { Store } from '../store/store.js';
 
 const ASSET_TIMEOUT_MS = 20_000;
@@ -91,7 +91,13 @@ function assetMime(asset: Asset, name: string, served: string | undefined): stri
 }
 
 /** Resolves and, for public URLs, downloads every asset into `dir` (which the caller removes). */
-export async function fetchAssets(assets: readonly Asset[], request: Pick<FastifyRequest, 'socket'>, ctx: AssetContext, dir: string, accepted: readonly string[]): Promise<SourceFile[]> {
+export async function fetchAssets(
+  assets: readonly Asset[],
+  request: Pick<FastifyRequest, 'socket'>,
+  ctx: AssetContext,
+  dir: string,
+  accepted: readonly string[],
+): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
   for (const [index, asset] of assets.entries()) {
     const url = new URL(asset.url);
@@ -99,7 +105,11 @@ export async function fetchAssets(assets: readonly Asset[], request: Pick<Fastif
     if (own) {
       const upload = ctx.store.upload(own.token);
       if (!upload || upload.name !== own.name) {
-        throw assetError(index, `${asset.url} is an upload URL of this sandbox, but no uploaded file is there. Upload the file again with POST /uploads/file and use the url it returns.`, 'asset_not_found');
+        throw assetError(
+          index,
+          `${asset.url} is an upload URL of this sandbox, but no uploaded file is there. Upload the file again with POST /uploads/file and use the url it returns.`,
+          'asset_not_found',
+        );
       }
       const name = asset.name ?? upload.name;
       const mime = asset.mime_type ? fileMime(asset.mime_type, name) : upload.mime;
@@ -119,12 +129,21 @@ export async function fetchAssets(assets: readonly Asset[], request: Pick<Fastif
 
 function checkType(index: number, name: string, mime: string | undefined, accepted: readonly string[]): void {
   if (mime === undefined || !accepted.includes(mime)) {
-    throw assetError(index, `"${name}" has ${mime ? `type ${mime}` : 'an unknown type'}, which is not accepted. Accepted types: ${accepted.join(', ')} (state mime_type in the asset, or use a URL whose name ends in a matching extension).`, 'unsupported_file_type');
+    throw assetError(
+      index,
+      `"${name}" has ${mime ? `type ${mime}` : 'an unknown type'}, which is not accepted. Accepted types: ${accepted.join(', ')} (state mime_type in the asset, or use a URL whose name ends in a matching extension).`,
+      'unsupported_file_type',
+    );
   }
 }
 
 /** Downloads a public https URL to `path`. Every refusal is an HttpError naming the asset. */
-export async function download(index: number, url: URL, path: string, ctx: Pick<AssetContext, 'allowPrivate' | 'timeoutMs' | 'maxBytes'>): Promise<{ size: number; contentType?: string }> {
+export async function download(
+  index: number,
+  url: URL,
+  path: string,
+  ctx: Pick<AssetContext, 'allowPrivate' | 'timeoutMs' | 'maxBytes'>,
+): Promise<{ size: number; contentType?: string }> {
   const allowPrivate = ctx.allowPrivate ?? false;
   const timeoutMs = ctx.timeoutMs ?? ASSET_TIMEOUT_MS;
   const maxBytes = ctx.maxBytes ?? MAX_FILE_BYTES;
@@ -132,16 +151,26 @@ export async function download(index: number, url: URL, path: string, ctx: Pick<
   try {
     await assertPublicUrl(url.href, { allowPrivate });
   } catch (err) {
-    if (err instanceof BlockedAddressError) throw assetError(index, `${url.href} is not allowed: ${err.message}. ${blockedHint}`, 'asset_url_blocked');
+    if (err instanceof BlockedAddressError)
+      throw assetError(index, `${url.href} is not allowed: ${err.message}. ${blockedHint}`, 'asset_url_blocked');
     throw err;
   }
   const agent = guardedAgent({ allowPrivate }, timeoutMs);
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await undiciRequest(url, { method: 'GET', dispatcher: agent, signal, headers: { 'user-agent': 'kct-sandbox (assets)', accept: '*/*' } });
+    const response = await undiciRequest(url, {
+      method: 'GET',
+      dispatcher: agent,
+      signal,
+      headers: { 'user-agent': 'kct-sandbox (assets)', accept: '*/*' },
+    });
     if (response.statusCode >= 300 && response.statusCode < 400) {
       await response.body.dump();
-      throw assetError(index, `${url.href} answered with a redirect (HTTP ${response.statusCode}${response.headers.location ? ` to ${String(response.headers.location)}` : ''}); redirects are not followed. Give the final URL of the file.`, 'asset_fetch_failed');
+      throw assetError(
+        index,
+        `${url.href} answered with a redirect (HTTP ${response.statusCode}${response.headers.location ? ` to ${String(response.headers.location)}` : ''}); redirects are not followed. Give the final URL of the file.`,
+        'asset_fetch_failed',
+      );
     }
     if (response.statusCode !== 200) {
       await response.body.dump();
@@ -150,7 +179,12 @@ export async function download(index: number, url: URL, path: string, ctx: Pick<
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
       response.body.destroy();
-      throw assetError(index, `${url.href} is ${Math.ceil(declared / 1024 / 1024)} MB; the limit is ${Math.round(maxBytes / 1024 / 1024)} MB per file.`, 'file_too_large', 413);
+      throw assetError(
+        index,
+        `${url.href} is ${Math.ceil(declared / 1024 / 1024)} MB; the limit is ${Math.round(maxBytes / 1024 / 1024)} MB per file.`,
+        'file_too_large',
+        413,
+      );
     }
     let size = 0;
     const cap = new Transform({
@@ -164,7 +198,13 @@ export async function download(index: number, url: URL, path: string, ctx: Pick<
       await pipeline(response.body, cap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
     } catch (err) {
       await rm(path, { force: true });
-      if (err instanceof SizeExceeded) throw assetError(index, `${url.href} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file.`, 'file_too_large', 413);
+      if (err instanceof SizeExceeded)
+        throw assetError(
+          index,
+          `${url.href} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit per file.`,
+          'file_too_large',
+          413,
+        );
       throw err;
     }
     if (size === 0) throw assetError(index, `${url.href} is empty.`, 'empty_file');

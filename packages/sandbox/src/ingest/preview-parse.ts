@@ -2,10 +2,16 @@
 // to the editable questions or rubric. A job of the worker-thread pool (engines/jobs.ts): a rubric of
 // many pages is parsed off the request thread. Input and output are plain data.
 import type { PreviewKind } from 'kct/api/preview.js';
-import { criteriaTotalProblem, MAX_MODEL_CRITERIA, MAX_MODEL_QUESTIONS, type CumMethod, type IngestPreviewFields } from 'kct/api/schemas.js';
+import {
+  type CumMethod,
+  criteriaTotalProblem,
+  type IngestPreviewFields,
+  MAX_MODEL_CRITERIA,
+  MAX_MODEL_QUESTIONS,
+} from 'kct/api/schemas.js';
 import { rubricsFromText } from '../engines/grader.js';
 import type { SourceFile } from './assets.js';
-import { applySpecification, mergePapers, namedQuestion, splitPaper, type ParsedQuestion } from './questions.js';
+import { applySpecification, mergePapers, namedQuestion, type ParsedQuestion, splitPaper } from './questions.js';
 
 export type { PreviewKind };
 
@@ -61,11 +67,15 @@ export type PreviewOutcome =
 /** The preview of one kind from the sources' text. */
 export function parsePreview(kind: PreviewKind, fields: Fields, read: ReadSource[]): PreviewOutcome {
   const preview = kind === 'questions' ? questionsPreview(fields, read) : rubricsPreview(fields, read);
-  const [found, limit, what] = 'questions' in preview
-    ? [preview.questions.length, MAX_MODEL_QUESTIONS, 'questions']
-    : [preview.rubrics.length, MAX_MODEL_CRITERIA, 'criteria'];
+  const [found, limit, what] =
+    'questions' in preview
+      ? [preview.questions.length, MAX_MODEL_QUESTIONS, 'questions']
+      : [preview.rubrics.length, MAX_MODEL_CRITERIA, 'criteria'];
   if (found > limit) {
-    return { ok: false, message: `The files hold ${found.toLocaleString('en-US')} ${what}; a model holds at most ${limit}. Send the part of the material for one assignment.` };
+    return {
+      ok: false,
+      message: `The files hold ${found.toLocaleString('en-US')} ${what}; a model holds at most ${limit}. Send the part of the material for one assignment.`,
+    };
   }
   return { ok: true, preview };
 }
@@ -76,13 +86,23 @@ function sourceViews(read: ReadSource[]): { views: SourceFileView[]; warnings: s
     if (s.text.trim() === '') warnings.push(`No text was found in "${s.name}".`);
     else if (s.method.includes('ocr')) warnings.push(`"${s.name}" was read by OCR (${s.method}); check the text of the preview carefully.`);
     return {
-      name: s.name, mime_type: s.mime, size: s.size, origin: s.origin, ...(s.url ? { url: s.url } : {}), method: s.method, characters: s.text.length,
+      name: s.name,
+      mime_type: s.mime,
+      size: s.size,
+      origin: s.origin,
+      ...(s.url ? { url: s.url } : {}),
+      method: s.method,
+      characters: s.text.length,
     };
   });
   return { views, warnings };
 }
 
-const joinTexts = (read: ReadSource[]) => read.map((s) => s.text.trim()).filter(Boolean).join('\n\n');
+const joinTexts = (read: ReadSource[]) =>
+  read
+    .map((s) => s.text.trim())
+    .filter(Boolean)
+    .join('\n\n');
 
 function questionsPreview(fields: Fields, read: ReadSource[]): QuestionsPreview {
   const { views, warnings } = sourceViews(read);
@@ -107,7 +127,9 @@ export function rubricSection(text: string, specification: string): { text: stri
   if (!named) return { text, applied: false };
   const lines = text.split('\n');
   const heading = /^(?:question|q)\s*\.?\s*(\d{1,3})\b/i;
-  const start = lines.findIndex((l) => heading.exec(l.trim())?.[1] !== undefined && Number(heading.exec(l.trim())![1]) === Number(named.question));
+  const start = lines.findIndex(
+    (l) => heading.exec(l.trim())?.[1] !== undefined && Number(heading.exec(l.trim())![1]) === Number(named.question),
+  );
   if (start < 0) return { text, applied: false };
   let end = lines.length;
   for (let i = start + 1; i < lines.length; i++) {
@@ -125,19 +147,29 @@ function rubricsPreview(fields: Fields, read: ReadSource[]): RubricsPreview {
   if (fields.specification) {
     const section = rubricSection(text, fields.specification);
     if (section.applied) text = section.text;
-    else warnings.push(`The specification "${fields.specification}" was not applied: the rubric has no section headed with the question it names ("Question 2", "Q2").`);
+    else
+      warnings.push(
+        `The specification "${fields.specification}" was not applied: the rubric has no section headed with the question it names ("Question 2", "Q2").`,
+      );
   }
   const rubrics = rubricsFromText(text);
   const cumMethod = fields.cum_method ?? 'sum';
   const criteriaTotal = round(rubrics.reduce((n, r) => n + r.max_score, 0));
   const totalScore = fields.total_score ?? (cumMethod === 'sum' ? criteriaTotal : round(criteriaTotal / Math.max(1, rubrics.length)));
   if (rubrics.length === 0) {
-    warnings.push('No criteria were found. A rubric needs a maximum for each criterion, e.g. "Evidence (6 marks)", "Evidence - 6", or a table with a Max column.');
+    warnings.push(
+      'No criteria were found. A rubric needs a maximum for each criterion, e.g. "Evidence (6 marks)", "Evidence - 6", or a table with a Max column.',
+    );
   } else {
-    const problem = criteriaTotalProblem(rubrics.map((r) => r.max_score), totalScore, cumMethod);
+    const problem = criteriaTotalProblem(
+      rubrics.map((r) => r.max_score),
+      totalScore,
+      cumMethod,
+    );
     if (problem) warnings.push(`${problem[0].toUpperCase()}${problem.slice(1)}.`);
   }
-  if (fields.total_score === undefined && rubrics.length > 0) warnings.push(`No total_score was sent; ${totalScore} was derived from the criteria (cum_method ${cumMethod}).`);
+  if (fields.total_score === undefined && rubrics.length > 0)
+    warnings.push(`No total_score was sent; ${totalScore} was derived from the criteria (cum_method ${cumMethod}).`);
   return {
     assignment_name: fields.assignment_name ?? null,
     assignment_desc: fields.assignment_desc ?? null,

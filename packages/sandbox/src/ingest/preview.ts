@@ -15,7 +15,7 @@ import type { ReceivedFile } from '../http/multipart.js';
 import { fetchAssets, type SourceFile } from './assets.js';
 import type { Fields, PreviewKind, QuestionsPreview, ReadSource, RubricsPreview } from './preview-parse.js';
 
-export type { PreviewKind, QuestionsPreview, RubricsPreview,  } from './preview-parse.js';
+export type { PreviewKind, QuestionsPreview, RubricsPreview } from './preview-parse.js';
 
 export const PREVIEW_FILE_FIELDS = ['file', 'files'] as const;
 
@@ -29,26 +29,52 @@ export interface PreviewRequest {
 }
 
 /** Fetches and extracts; removes every temporary file it made before it returns. */
-export async function runPreview(kind: PreviewKind, request: PreviewRequest, ctx: SandboxContext): Promise<QuestionsPreview | RubricsPreview> {
+export async function runPreview(
+  kind: PreviewKind,
+  request: PreviewRequest,
+  ctx: SandboxContext,
+): Promise<QuestionsPreview | RubricsPreview> {
   const { fields } = request;
   const scratch = join(ctx.files.incoming, `preview-${randomBytes(12).toString('hex')}`);
   try {
-    const sources: SourceFile[] = request.files.map((file) => ({ origin: 'file', name: file.name, mime: file.mime, size: file.size, path: file.path }));
+    const sources: SourceFile[] = request.files.map((file) => ({
+      origin: 'file',
+      name: file.name,
+      mime: file.mime,
+      size: file.size,
+      path: file.path,
+    }));
     const assets = fields.assets ?? [];
     if (sources.length + assets.length === 0) {
-      throw httpError(400, `Nothing to parse: send files in the multipart field "files" (or "file"), or public URLs in "assets".`, 'invalid_request');
+      throw httpError(
+        400,
+        `Nothing to parse: send files in the multipart field "files" (or "file"), or public URLs in "assets".`,
+        'invalid_request',
+      );
     }
     if (sources.length + assets.length > MAX_FILES_PER_REQUEST) {
-      throw httpError(400, `Too many files: ${sources.length} file(s) and ${assets.length} asset(s) make ${sources.length + assets.length}; at most ${MAX_FILES_PER_REQUEST} may be sent in one request.`, 'too_many_files');
+      throw httpError(
+        400,
+        `Too many files: ${sources.length} file(s) and ${assets.length} asset(s) make ${sources.length + assets.length}; at most ${MAX_FILES_PER_REQUEST} may be sent in one request.`,
+        'too_many_files',
+      );
     }
     if (assets.length > 0) {
       await mkdir(scratch, { recursive: true, mode: 0o700 });
-      sources.push(...await fetchAssets(assets, request.connection, { store: ctx.store, publicOrigin: request.publicOrigin, absolute: (p) => ctx.files.absolute(p) }, scratch, PREVIEW_MIME_TYPES));
+      sources.push(
+        ...(await fetchAssets(
+          assets,
+          request.connection,
+          { store: ctx.store, publicOrigin: request.publicOrigin, absolute: (p) => ctx.files.absolute(p) },
+          scratch,
+          PREVIEW_MIME_TYPES,
+        )),
+      );
     }
     const read: ReadSource[] = [];
     for (const source of sources) {
       try {
-        read.push({ ...source, ...await ctx.engines.extractText(source.path, source.mime, { bounded: true }) });
+        read.push({ ...source, ...(await ctx.engines.extractText(source.path, source.mime, { bounded: true })) });
       } catch (err) {
         if (err instanceof ExtractionError) throw httpError(400, `"${source.name}" could not be read: ${err.message}`, 'unreadable_file');
         throw jobRefusal(err, `reading "${source.name}"`) ?? err;
@@ -66,4 +92,3 @@ export async function runPreview(kind: PreviewKind, request: PreviewRequest, ctx
     await rm(scratch, { recursive: true, force: true });
   }
 }
-

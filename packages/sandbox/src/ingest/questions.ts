@@ -71,9 +71,13 @@ const NOISE = [
   /^end\s+of\s+(?:the\s+)?(?:questions?|paper|exam(?:ination)?|test|section)\.?$/i,
   /^(?:blank\s+page|this page is intentionally (?:left )?blank)\.?$/i,
 ];
-const TOTAL_LINE = new RegExp(String.raw`^\[?\s*(?:total|maximum)(?:\s+(?:marks?|for\s+(?:this\s+)?(?:question|paper|section)(?:\s+\d+)?))?\s*[:=]?\s*${NUM}\s*${MARK_UNIT}?\s*\]?\.?$`, 'i');
+const TOTAL_LINE = new RegExp(
+  String.raw`^\[?\s*(?:total|maximum)(?:\s+(?:marks?|for\s+(?:this\s+)?(?:question|paper|section)(?:\s+\d+)?))?\s*[:=]?\s*${NUM}\s*${MARK_UNIT}?\s*\]?\.?$`,
+  'i',
+);
 const PREAMBLE_TOTAL = new RegExp(String.raw`\btotal(?:\s+marks?)?\s*[:=]?\s*${NUM}\s*${MARK_UNIT}`, 'i');
-const NOT_A_TITLE = /^(?:instructions?|information|time allowed|name|candidate|date|class|answer\s+(?:all|every|each|any)|total\b|you (?:should|must|may)|do not)/i;
+const NOT_A_TITLE =
+  /^(?:instructions?|information|time allowed|name|candidate|date|class|answer\s+(?:all|every|each|any)|total\b|you (?:should|must|may)|do not)/i;
 
 function toNumber(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -87,7 +91,8 @@ export function takeMarks(line: string): { text: string; marks?: number } {
     const m = re.exec(line);
     if (m) {
       const marks = toNumber(m[1]);
-      if (marks !== undefined && marks > 0) return { text: (line.slice(0, m.index) + line.slice(m.index + m[0].length)).replace(/\s{2,}/g, ' ').trim(), marks };
+      if (marks !== undefined && marks > 0)
+        return { text: (line.slice(0, m.index) + line.slice(m.index + m[0].length)).replace(/\s{2,}/g, ' ').trim(), marks };
     }
   }
   const trailing = MARKS_TRAILING.exec(line);
@@ -107,7 +112,15 @@ function nextLetter(subs: SubDraft[]): string {
 }
 
 function render(paragraphs: string[][]): string {
-  return paragraphs.map((p) => p.join(' ').replace(/\s{2,}/g, ' ').trim()).filter(Boolean).join('\n');
+  return paragraphs
+    .map((p) =>
+      p
+        .join(' ')
+        .replace(/\s{2,}/g, ' ')
+        .trim(),
+    )
+    .filter(Boolean)
+    .join('\n');
 }
 
 function append(paragraphs: string[][], text: string, newParagraph: boolean): void {
@@ -177,7 +190,10 @@ export function splitPaper(text: string): SplitPaper {
     else if (rest !== '') addText(rest);
   };
 
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim());
   for (const line of lines) {
     if (line === '') {
       paragraphBreak = true;
@@ -209,7 +225,9 @@ export function splitPaper(text: string): SplitPaper {
       if (expected === undefined || n >= expected) {
         strongStyle = true;
         if (expected !== undefined && n > expected) {
-          warnings.push(`Question ${n} follows question ${expected - 1}: ${n - expected > 1 ? `questions ${expected}-${n - 1} may be` : `question ${expected} may be`} missing from the text.`);
+          warnings.push(
+            `Question ${n} follows question ${expected - 1}: ${n - expected > 1 ? `questions ${expected}-${n - 1} may be` : `question ${expected} may be`} missing from the text.`,
+          );
         }
         startQuestion(String(n), strong[2]);
         continue;
@@ -222,7 +240,8 @@ export function splitPaper(text: string): SplitPaper {
     // item unless the line carries marks or opens with a part "(a)".
     if (numbered && !strongStyle) {
       const n = Number(numbered[1]);
-      const continuesList = innerList !== undefined && n === innerList + 1 && takeMarks(line).marks === undefined && !LETTER_PART.test(numbered[2]);
+      const continuesList =
+        innerList !== undefined && n === innerList + 1 && takeMarks(line).marks === undefined && !LETTER_PART.test(numbered[2]);
       if ((expected === undefined || n === expected) && !continuesList) {
         innerList = undefined;
         startQuestion(String(n), numbered[2]);
@@ -249,8 +268,12 @@ export function splitPaper(text: string): SplitPaper {
   }
 
   const preambleLines = preamble.map((p) => p.join(' ').trim()).filter(Boolean);
-  const title = preambleLines.find((l) => /\p{L}/u.test(l) && l.split(' ').length <= 14 && l.length <= 120 && !NOT_A_TITLE.test(l) && !SECTION.test(l));
-  const rest = preambleLines.filter((l) => l !== title && !SECTION.test(l) && !/^(?:instructions?|information)(?: (?:for|to) (?:candidates|students))?:?$/i.test(l)).join('\n');
+  const title = preambleLines.find(
+    (l) => /\p{L}/u.test(l) && l.split(' ').length <= 14 && l.length <= 120 && !NOT_A_TITLE.test(l) && !SECTION.test(l),
+  );
+  const rest = preambleLines
+    .filter((l) => l !== title && !SECTION.test(l) && !/^(?:instructions?|information)(?: (?:for|to) (?:candidates|students))?:?$/i.test(l))
+    .join('\n');
   if (statedTotal === undefined) {
     const inPreamble = PREAMBLE_TOTAL.exec(preambleLines.join('\n'));
     if (inPreamble) statedTotal = toNumber(inPreamble[1]);
@@ -278,10 +301,13 @@ function reviewPaper(paper: SplitPaper): SplitPaper {
     warnings.push('No text was found, so no questions.');
     return { ...paper, warnings };
   }
-  if (!paper.numbered) warnings.push('No question numbering was found ("1.", "Q1", "Question 1"); the whole text was taken as one question.');
+  if (!paper.numbered)
+    warnings.push('No question numbering was found ("1.", "Q1", "Question 1"); the whole text was taken as one question.');
   const unmarked = questions.filter((q) => q.marks === undefined).map((q) => q.number);
   if (unmarked.length > 0) {
-    warnings.push(`No marks were found for question${unmarked.length > 1 ? 's' : ''} ${unmarked.join(', ')}; add them in the preview if the paper gives them.`);
+    warnings.push(
+      `No marks were found for question${unmarked.length > 1 ? 's' : ''} ${unmarked.join(', ')}; add them in the preview if the paper gives them.`,
+    );
   }
   const sum = Math.round(questions.reduce((n, q) => n + (q.marks ?? 0), 0) * 1e6) / 1e6;
   if (paper.stated_total !== undefined && unmarked.length === 0 && sum !== paper.stated_total) {
@@ -290,7 +316,12 @@ function reviewPaper(paper: SplitPaper): SplitPaper {
   return { ...paper, warnings };
 }
 
-const normalized = (q: ParsedQuestion) => JSON.stringify([q.text.replace(/\s+/g, ' ').toLowerCase(), q.marks, (q.sub_questions ?? []).map((s) => [s.number, s.text.replace(/\s+/g, ' ').toLowerCase(), s.marks])]);
+const normalized = (q: ParsedQuestion) =>
+  JSON.stringify([
+    q.text.replace(/\s+/g, ' ').toLowerCase(),
+    q.marks,
+    (q.sub_questions ?? []).map((s) => [s.number, s.text.replace(/\s+/g, ' ').toLowerCase(), s.marks]),
+  ]);
 
 /**
  * Adds text to the end of a question (its last part, if it has parts): on the same line when the
@@ -309,7 +340,9 @@ function continueQuestion(question: ParsedQuestion, text: string): ParsedQuestio
   if (subs && subs.length > 0) {
     const updated = { ...question, sub_questions: [...subs.slice(0, -1), extend(subs[subs.length - 1])] };
     const all = updated.sub_questions.map((s) => s.marks);
-    return all.every((m) => m !== undefined) && question.marks === undefined ? { ...updated, marks: all.reduce((n: number, m) => n + (m ?? 0), 0) } : updated;
+    return all.every((m) => m !== undefined) && question.marks === undefined
+      ? { ...updated, marks: all.reduce((n: number, m) => n + (m ?? 0), 0) }
+      : updated;
   }
   return extend(question);
 }
@@ -324,7 +357,8 @@ function continueQuestion(question: ParsedQuestion, text: string): ParsedQuestio
  */
 export function mergePapers(parts: readonly { name: string; paper: SplitPaper }[]): SplitPaper {
   const nonEmpty = parts.filter((p) => p.paper.questions.length > 0);
-  if (nonEmpty.length === 0) return reviewPaper({ questions: [], warnings: parts.flatMap((p) => p.paper.warnings), numbered: false, lead: '' });
+  if (nonEmpty.length === 0)
+    return reviewPaper({ questions: [], warnings: parts.flatMap((p) => p.paper.warnings), numbered: false, lead: '' });
   const [first, ...rest] = nonEmpty;
   let merged: SplitPaper = { ...first.paper, warnings: [...first.paper.warnings] };
   for (const { name, paper } of rest) {
@@ -338,18 +372,25 @@ export function mergePapers(parts: readonly { name: string; paper: SplitPaper }[
     const firstNumber = Number(paper.questions[0].number);
     if (firstNumber > lastNumber) {
       if (paper.lead) merged.questions = [...merged.questions.slice(0, -1), continueQuestion(last, paper.lead)];
-      if (firstNumber > lastNumber + 1) merged.warnings.push(`"${name}" starts at question ${firstNumber} after question ${lastNumber}: question${firstNumber - lastNumber > 2 ? 's' : ''} in between may be missing.`);
+      if (firstNumber > lastNumber + 1)
+        merged.warnings.push(
+          `"${name}" starts at question ${firstNumber} after question ${lastNumber}: question${firstNumber - lastNumber > 2 ? 's' : ''} in between may be missing.`,
+        );
       merged.questions = [...merged.questions, ...paper.questions];
       continue;
     }
     const seen = new Map(merged.questions.map((q) => [q.number, normalized(q)]));
     if (paper.questions.every((q) => seen.get(q.number) === normalized(q))) {
-      merged.warnings.push(`"${name}" repeats questions ${paper.questions.map((q) => q.number).join(', ')} already read from another file; its copy was left out.`);
+      merged.warnings.push(
+        `"${name}" repeats questions ${paper.questions.map((q) => q.number).join(', ')} already read from another file; its copy was left out.`,
+      );
       continue;
     }
     const offset = lastNumber - firstNumber + 1;
     const renumbered = paper.questions.map((q) => ({ ...q, number: String(Number(q.number) + offset) }));
-    merged.warnings.push(`"${name}" numbers its questions from ${firstNumber} again; they were renumbered ${renumbered[0].number}-${renumbered[renumbered.length - 1].number}.`);
+    merged.warnings.push(
+      `"${name}" numbers its questions from ${firstNumber} again; they were renumbered ${renumbered[0].number}-${renumbered[renumbered.length - 1].number}.`,
+    );
     merged.questions = [...merged.questions, ...renumbered];
   }
   merged = { ...merged, stated_total: merged.stated_total ?? nonEmpty.find((p) => p.paper.stated_total !== undefined)?.paper.stated_total };
@@ -362,7 +403,11 @@ function label(question: Draft, sub?: SubDraft): string {
 }
 
 function finish(draft: Draft, warnings: string[]): ParsedQuestion {
-  const subs = draft.subs.map((s) => ({ number: s.number, text: render(s.paragraphs), ...(s.marks !== undefined ? { marks: s.marks } : {}) }));
+  const subs = draft.subs.map((s) => ({
+    number: s.number,
+    text: render(s.paragraphs),
+    ...(s.marks !== undefined ? { marks: s.marks } : {}),
+  }));
   for (const s of subs) if (s.text === '') warnings.push(`Question ${draft.number}(${s.number}) has no text.`);
   const out: ParsedQuestion = { number: draft.number, text: render(draft.paragraphs) };
   const subMarks = subs.every((s) => s.marks !== undefined) && subs.length > 0 ? subs.reduce((n, s) => n + (s.marks ?? 0), 0) : undefined;
@@ -374,7 +419,10 @@ function finish(draft: Draft, warnings: string[]): ParsedQuestion {
   } else if (subMarks !== undefined) {
     out.marks = subMarks;
   }
-  if (subs.length > 0) out.sub_questions = subs.filter((s) => s.text !== '' || s.marks !== undefined).map((s) => (s.text === '' ? { ...s, text: `(part ${s.number})` } : s));
+  if (subs.length > 0)
+    out.sub_questions = subs
+      .filter((s) => s.text !== '' || s.marks !== undefined)
+      .map((s) => (s.text === '' ? { ...s, text: `(part ${s.number})` } : s));
   if (out.text === '' && subs.length === 0) warnings.push(`Question ${draft.number} has no text.`);
   return out;
 }
@@ -391,9 +439,10 @@ export function namedQuestion(specification: string): Selection | undefined {
   const words: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
   const spec = specification.toLowerCase().trim();
   const PART = String.raw`(?:\s*\(([a-z])\)|\s*([a-z])\)|([a-z])(?![a-z]))?`;
-  const m = new RegExp(String.raw`(?:question|q)\s*\.?\s*(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\b${PART}`).exec(spec)
-    ?? new RegExp(String.raw`(?:question|q)\s*\.?\s*(\d{1,3})${PART}`).exec(spec)
-    ?? new RegExp(String.raw`^(?:only\s+)?(\d{1,3})${PART}(?:\s+only)?$`).exec(spec);
+  const m =
+    new RegExp(String.raw`(?:question|q)\s*\.?\s*(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\b${PART}`).exec(spec) ??
+    new RegExp(String.raw`(?:question|q)\s*\.?\s*(\d{1,3})${PART}`).exec(spec) ??
+    new RegExp(String.raw`^(?:only\s+)?(\d{1,3})${PART}(?:\s+only)?$`).exec(spec);
   if (!m) return undefined;
   const number = /^\d+$/.test(m[1]) ? String(Number(m[1])) : String(words[m[1]]);
   const part = m[2] ?? m[3] ?? m[4];
@@ -412,30 +461,60 @@ export function applySpecification(paper: ParsedPaper, specification: string | u
   if (named) {
     const question = paper.questions.find((q) => q.number === named.question);
     if (!question) {
-      return { ...paper, questions: [], warnings: [...paper.warnings, `The specification names question ${named.question}, which is not in the paper (found: ${available}).`] };
+      return {
+        ...paper,
+        questions: [],
+        warnings: [
+          ...paper.warnings,
+          `The specification names question ${named.question}, which is not in the paper (found: ${available}).`,
+        ],
+      };
     }
     if (named.part) {
       const part = question.sub_questions?.find((s) => s.number === named.part);
       if (!part) {
-        return { ...paper, questions: [question], warnings: [...paper.warnings, `The specification names part (${named.part}) of question ${named.question}, which has no such part; the whole question was kept.`] };
+        return {
+          ...paper,
+          questions: [question],
+          warnings: [
+            ...paper.warnings,
+            `The specification names part (${named.part}) of question ${named.question}, which has no such part; the whole question was kept.`,
+          ],
+        };
       }
       return { ...paper, questions: [{ ...question, sub_questions: [part], ...(part.marks !== undefined ? { marks: part.marks } : {}) }] };
     }
     return { ...paper, questions: [question] };
   }
-  const terms = specification.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 3);
+  const terms = specification
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 3);
   const matches = paper.questions.filter((q) => {
     const all = [q.text, ...(q.sub_questions ?? []).map((s) => s.text)].join(' ').toLowerCase();
     return terms.length > 0 && terms.every((t) => all.includes(t));
   });
   if (matches.length === 0) {
-    return { ...paper, warnings: [...paper.warnings, `The specification "${specification}" names no question number and matches no question's text; every question was kept.`] };
+    return {
+      ...paper,
+      warnings: [
+        ...paper.warnings,
+        `The specification "${specification}" names no question number and matches no question's text; every question was kept.`,
+      ],
+    };
   }
   return { ...paper, questions: matches };
 }
 
 /** Plain text of questions, as the grader reads a model's question (one line per question or part). */
-export function renderQuestions(questions: readonly { number: string; text: string; marks?: number; sub_questions?: readonly { number: string; text: string; marks?: number }[] }[]): string {
+export function renderQuestions(
+  questions: readonly {
+    number: string;
+    text: string;
+    marks?: number;
+    sub_questions?: readonly { number: string; text: string; marks?: number }[];
+  }[],
+): string {
   const marks = (m: number | undefined) => (m === undefined ? '' : ` [${m} mark${m === 1 ? '' : 's'}]`);
   const lines: string[] = [];
   for (const q of questions) {

@@ -153,22 +153,30 @@ export function guardedAgent(policy: OutboundPolicy, timeoutMs: number): Agent {
         return;
       }
       const host = options.hostname.replace(/^\[|\]$/g, '');
-      publicAddresses(options.hostname).then((addresses) => {
-        // Connect to the checked address; TLS still verifies the original host name.
-        connect({ ...options, hostname: addresses[0], servername: options.servername ?? (isIP(host) ? undefined : host) } as typeof options, (err, socket) => {
-          if (err || !socket) {
-            callback(err ?? new Error('no socket'), null);
-            return;
-          }
-          const reached = socket.remoteAddress;
-          if (reached === undefined || !isPublicAddress(reached)) {
-            socket.destroy();
-            callback(new BlockedAddressError(`the connection reached ${reached ?? 'an unknown address'}, which is not a public address`), null);
-            return;
-          }
-          callback(null, socket);
-        });
-      }).catch((error: Error) => callback(error, null));
+      publicAddresses(options.hostname)
+        .then((addresses) => {
+          // Connect to the checked address; TLS still verifies the original host name.
+          connect(
+            { ...options, hostname: addresses[0], servername: options.servername ?? (isIP(host) ? undefined : host) } as typeof options,
+            (err, socket) => {
+              if (err || !socket) {
+                callback(err ?? new Error('no socket'), null);
+                return;
+              }
+              const reached = socket.remoteAddress;
+              if (reached === undefined || !isPublicAddress(reached)) {
+                socket.destroy();
+                callback(
+                  new BlockedAddressError(`the connection reached ${reached ?? 'an unknown address'}, which is not a public address`),
+                  null,
+                );
+                return;
+              }
+              callback(null, socket);
+            },
+          );
+        })
+        .catch((error: Error) => callback(error, null));
     },
   });
 }

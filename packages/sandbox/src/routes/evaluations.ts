@@ -15,41 +15,52 @@ import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createEvaluation.path}`;
 
-export const createEvaluation = defineOperation('createEvaluation', {
-  body: LegacyEvaluationFields,
-  files: { policy: { fileFields: Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const])), acceptedMimes: ANSWER_MIME_TYPES } },
-  check: (fields, files) => {
-    if (fields.paper_content === undefined && files.length === 0) {
-      throw httpError(400, `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')} (multipart).`, 'answer_missing');
-    }
+export const createEvaluation = defineOperation(
+  'createEvaluation',
+  {
+    body: LegacyEvaluationFields,
+    files: {
+      policy: { fileFields: Object.fromEntries(ANSWER_FILE_FIELDS.map((f) => [f, 'answer' as const])), acceptedMimes: ANSWER_MIME_TYPES },
+    },
+    check: (fields, files) => {
+      if (fields.paper_content === undefined && files.length === 0) {
+        throw httpError(
+          400,
+          `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')} (multipart).`,
+          'answer_missing',
+        );
+      }
+    },
   },
-}, (ctx, principal, { fields, files, dir }) => submitTask(ctx, {
-  endpoint: ENDPOINT,
-  principal,
-  // No idempotency on this path (spec 4.7): the fingerprint only names the submission to the fault injector.
-  fingerprint: fingerprint(fields, files),
-  studentIds: [fields.student_id],
-  received: { files, dir },
-  build: (taskId, stored) => {
-    // Assignments are never changed once created, so this check needs no transaction.
-    const assignment = usableAssignment(ctx, principal, fields.assignment_id);
-    return {
-      task: {
-        task_id: taskId,
-        kind: 'legacy',
-        status: 'PENDING',
-        chargeAtAcceptance: true,
-        ...answerTask(principal, fields, files),
-        model_id: assignment.model_id,
-        assignment_id: fields.assignment_id,
-        input: fields,
-        files: stored,
+  (ctx, principal, { fields, files, dir }) =>
+    submitTask(ctx, {
+      endpoint: ENDPOINT,
+      principal,
+      // No idempotency on this path (spec 4.7): the fingerprint only names the submission to the fault injector.
+      fingerprint: fingerprint(fields, files),
+      studentIds: [fields.student_id],
+      received: { files, dir },
+      build: (taskId, stored) => {
+        // Assignments are never changed once created, so this check needs no transaction.
+        const assignment = usableAssignment(ctx, principal, fields.assignment_id);
+        return {
+          task: {
+            task_id: taskId,
+            kind: 'legacy',
+            status: 'PENDING',
+            chargeAtAcceptance: true,
+            ...answerTask(principal, fields, files),
+            model_id: assignment.model_id,
+            assignment_id: fields.assignment_id,
+            input: fields,
+            files: stored,
+          },
+        };
       },
-    };
-  },
-  check: (task) => void usableModel(ctx.store, principal, task.model_id, ENDPOINT),
-  respond: taskRecord,
-}));
+      check: (task) => void usableModel(ctx.store, principal, task.model_id, ENDPOINT),
+      respond: taskRecord,
+    }),
+);
 
 /**
  * The assignment a legacy submission names. Another account's assignment is answered exactly
@@ -60,12 +71,22 @@ export const createEvaluation = defineOperation('createEvaluation', {
 function usableAssignment(ctx: SandboxContext, principal: Principal, assignmentId: number): AssignmentRow {
   const assignment = ctx.store.assignment(assignmentId);
   const model = assignment ? ctx.store.modelAccess(assignment.model_id) : undefined;
-  const visible = assignment !== undefined
-    && (assignment.owner_user_id === principal.userId || (model !== undefined && principal.scope === 'organization' && canSee(principal, model)));
+  const visible =
+    assignment !== undefined &&
+    (assignment.owner_user_id === principal.userId ||
+      (model !== undefined && principal.scope === 'organization' && canSee(principal, model)));
   if (visible) return assignment;
   const sameIdModel = ctx.store.modelAccess(assignmentId);
   if (sameIdModel && canSee(principal, sameIdModel)) {
-    throw httpError(404, `There is no assignment ${assignmentId}, but there is a model ${assignmentId}: ${assignmentId} is a model_id. POST /evaluations needs an assignment_id from POST /assignments; to mark with a model directly, use POST /evaluations/one-pass.`, 'assignment_not_found');
+    throw httpError(
+      404,
+      `There is no assignment ${assignmentId}, but there is a model ${assignmentId}: ${assignmentId} is a model_id. POST /evaluations needs an assignment_id from POST /assignments; to mark with a model directly, use POST /evaluations/one-pass.`,
+      'assignment_not_found',
+    );
   }
-  throw httpError(404, `Assignment ${assignmentId} does not exist. Create one with POST /assignments and use the assignment_id it returns.`, 'assignment_not_found');
+  throw httpError(
+    404,
+    `Assignment ${assignmentId} does not exist. Create one with POST /assignments and use the assignment_id it returns.`,
+    'assignment_not_found',
+  );
 }

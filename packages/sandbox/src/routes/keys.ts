@@ -3,12 +3,12 @@
 // with `Authorization: Bearer <session_token>` (docs/sandbox.md, "Key routes").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CreateKeyRequest, PRODUCT_OPERATIONS, RevokeKeyRequest, SignInRequest } from 'kct/api/product.js';
-import { checkPassword, type Sessions, type Account } from '../accounts/accounts.js';
-import type { KeyCache } from '../http/auth.js';
-import type { SandboxContext } from '../context.js';
-import { httpError, sendData } from '../http/envelope.js';
+import { type Account, checkPassword, type Sessions } from '../accounts/accounts.js';
 import { createKey, listKeys, revokeKey } from '../accounts/key-records.js';
+import type { SandboxContext } from '../context.js';
+import type { KeyCache } from '../http/auth.js';
 import { validJsonBody } from '../http/body.js';
+import { httpError, sendData } from '../http/envelope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,11 +31,17 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
       const body = validJsonBody(request, SignInRequest);
       const account = checkPassword(store, body.account, body.password);
       if (!account) {
-        throw httpError(401, 'The account name or password is wrong. `kct sandbox` prints every account\'s password when it starts (passwords in --json).', 'invalid_credentials');
+        throw httpError(
+          401,
+          "The account name or password is wrong. `kct sandbox` prints every account's password when it starts (passwords in --json).",
+          'invalid_credentials',
+        );
       }
       const session = sessions.open(account);
-      const organizations = store.prepared(`SELECT o.id, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
-        WHERE m.user_id = ? ORDER BY o.id`).all(account.id) as { id: number; name: string; role: string }[];
+      const organizations = store
+        .prepared(`SELECT o.id, o.name, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
+        WHERE m.user_id = ? ORDER BY o.id`)
+        .all(account.id) as { id: number; name: string; role: string }[];
       return sendData(reply, {
         session_token: session.token,
         token_type: 'Bearer',
@@ -90,7 +96,8 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
         const body = validJsonBody(request, RevokeKeyRequest);
         const revocation = revokeKey(store, request.account!, body.id);
         auth.keys.forget(revocation.keyHash);
-        if (!revocation.alreadyRevoked) log?.(`key ${revocation.record.id} (${revocation.record.masked_key}) revoked by ${request.account!.name}`);
+        if (!revocation.alreadyRevoked)
+          log?.(`key ${revocation.record.id} (${revocation.record.masked_key}) revoked by ${request.account!.name}`);
         return sendData(reply, { ...revocation.record, already_revoked: revocation.alreadyRevoked });
       },
     });
@@ -99,7 +106,7 @@ export function productRoutes(app: FastifyInstance, ctx: SandboxContext, auth: {
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const value = request.headers.authorization;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(Array.isArray(value) ? value[0] : value ?? '');
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(Array.isArray(value) ? value[0] : (value ?? ''));
   return match?.[1];
 }
 
@@ -107,14 +114,25 @@ function bearerToken(request: FastifyRequest): string | undefined {
 function sessionAccount(request: FastifyRequest, sessions: Sessions): Account {
   const token = bearerToken(request);
   if (token === undefined) {
-    const why = request.headers['x-api-key'] !== undefined
-      ? 'The key routes take a signed-in session, not an API key'
-      : request.headers.authorization !== undefined ? 'The Authorization header is not "Bearer <session_token>"' : 'Sign in first';
-    throw httpError(401, `${why}: ${SIGN_IN} with {"account", "password"}, then send Authorization: Bearer <session_token>.`, 'unauthenticated');
+    const why =
+      request.headers['x-api-key'] !== undefined
+        ? 'The key routes take a signed-in session, not an API key'
+        : request.headers.authorization !== undefined
+          ? 'The Authorization header is not "Bearer <session_token>"'
+          : 'Sign in first';
+    throw httpError(
+      401,
+      `${why}: ${SIGN_IN} with {"account", "password"}, then send Authorization: Bearer <session_token>.`,
+      'unauthenticated',
+    );
   }
   const account = sessions.find(token);
   if (!account) {
-    throw httpError(401, `The session is not valid or has ended (a session lasts an hour, and ends at sign-out or when the sandbox stops): sign in again with ${SIGN_IN}.`, 'invalid_session');
+    throw httpError(
+      401,
+      `The session is not valid or has ended (a session lasts an hour, and ends at sign-out or when the sandbox stops): sign in again with ${SIGN_IN}.`,
+      'invalid_session',
+    );
   }
   return account;
 }

@@ -17,9 +17,14 @@ function replacementFor(url: string): string {
 export function legacyRoutes(app: FastifyInstance): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
-    return sendError(reply, httpError(404,
-      `${path} belongs to the retired /api/open/evaluation integration. Use ${replacementFor(request.url)} of API v1, with your key in the X-API-Key header.`,
-      'legacy_route'));
+    return sendError(
+      reply,
+      httpError(
+        404,
+        `${path} belongs to the retired /api/open/evaluation integration. Use ${replacementFor(request.url)} of API v1, with your key in the X-API-Key header.`,
+        'legacy_route',
+      ),
+    );
   };
   for (const prefix of ['', API_PREFIX]) {
     app.all(`${prefix}/api/open/evaluation`, handler);

@@ -18,33 +18,46 @@ const EVALUATION_FILE_FIELDS: Readonly<Record<string, FileRole>> = Object.fromEn
   ...QUESTION_FILE_FIELDS.map((f) => [f, 'question'] as const),
 ]);
 
-export const onePass = defineOperation('onePass', {
-  idempotent: true,
-  body: OnePassJsonRequest,
-  files: { policy: { fileFields: EVALUATION_FILE_FIELDS, acceptedMimes: ANSWER_MIME_TYPES }, fields: OnePassFields },
-  check: (fields, files) => {
-    if (fields.paper_content === undefined && !files.some((f) => f.role === 'answer')) {
-      throw httpError(400, `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')}.`, 'answer_missing');
-    }
-  },
-  status: 202,
-}, (ctx, principal, { fields, files, dir, idempotencyKey }) => submitTask(ctx, {
-  endpoint: ENDPOINT,
-  principal,
-  idempotencyKey,
-  fingerprint: fingerprint(fields, files),
-  studentIds: [fields.student_id],
-  received: { files, dir },
-  build: (taskId, stored) => ({
-    task: {
-      task_id: taskId,
-      kind: 'one_pass',
-      ...answerTask(principal, fields, files.filter((f) => f.role === 'answer')),
-      model_id: fields.model_id,
-      input: fields,
-      files: stored,
+export const onePass = defineOperation(
+  'onePass',
+  {
+    idempotent: true,
+    body: OnePassJsonRequest,
+    files: { policy: { fileFields: EVALUATION_FILE_FIELDS, acceptedMimes: ANSWER_MIME_TYPES }, fields: OnePassFields },
+    check: (fields, files) => {
+      if (fields.paper_content === undefined && !files.some((f) => f.role === 'answer')) {
+        throw httpError(
+          400,
+          `The answer is missing: send paper_content, or a file in one of ${ANSWER_FILE_FIELDS.join(', ')}.`,
+          'answer_missing',
+        );
+      }
     },
-  }),
-  check: () => void usableModel(ctx.store, principal, fields.model_id, ENDPOINT),
-  respond: taskRecord,
-}));
+    status: 202,
+  },
+  (ctx, principal, { fields, files, dir, idempotencyKey }) =>
+    submitTask(ctx, {
+      endpoint: ENDPOINT,
+      principal,
+      idempotencyKey,
+      fingerprint: fingerprint(fields, files),
+      studentIds: [fields.student_id],
+      received: { files, dir },
+      build: (taskId, stored) => ({
+        task: {
+          task_id: taskId,
+          kind: 'one_pass',
+          ...answerTask(
+            principal,
+            fields,
+            files.filter((f) => f.role === 'answer'),
+          ),
+          model_id: fields.model_id,
+          input: fields,
+          files: stored,
+        },
+      }),
+      check: () => void usableModel(ctx.store, principal, fields.model_id, ENDPOINT),
+      respond: taskRecord,
+    }),
+);

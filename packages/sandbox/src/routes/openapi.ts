@@ -9,7 +9,9 @@ export function openApiRoutes(app: FastifyInstance): void {
   let document: Promise<Record<string, unknown>> | undefined;
   app.get(OPENAPI_PATH, async (request, reply) => {
     // version.js reads package.json: loaded here too, so a sandbox embedded without it still starts
-    document ??= Promise.all([import('kct/api/openapi.js'), import('../version.js')]).then(([{ openApiDocument }, { VERSION }]) => openApiDocument({ version: VERSION }));
+    document ??= Promise.all([import('kct/api/openapi.js'), import('../version.js')]).then(([{ openApiDocument }, { VERSION }]) =>
+      openApiDocument({ version: VERSION }),
+    );
     const servers = [{ url: `${request.protocol}://${request.host}${API_PREFIX}`, description: 'this kct sandbox' }];
     return reply.type('application/json; charset=utf-8').send({ ...(await document), servers });
   });

@@ -11,11 +11,19 @@ import { batchRecord, batchSnapshot, cancelBatch } from '../tasks/batch-parents.
 import { cancel } from '../tasks/transitions.js';
 
 function taskNotFound(taskId: string) {
-  return httpError(404, `Task ${taskId} does not exist for this key's owner. Use the task_id returned when the answer was submitted (it begins with tsk_).`, 'task_not_found');
+  return httpError(
+    404,
+    `Task ${taskId} does not exist for this key's owner. Use the task_id returned when the answer was submitted (it begins with tsk_).`,
+    'task_not_found',
+  );
 }
 
 function notCancellable(taskId: string, status: string) {
-  return httpError(409, `Task ${taskId} cannot be cancelled: it is already ${status}. Only ${ACTIVE_STATUSES.join(', ')} tasks can be cancelled.`, 'task_not_cancellable');
+  return httpError(
+    409,
+    `Task ${taskId} cannot be cancelled: it is already ${status}. Only ${ACTIVE_STATUSES.join(', ')} tasks can be cancelled.`,
+    'task_not_cancellable',
+  );
 }
 
 function ownTask(ctx: SandboxContext, principal: Principal, taskId: string): TaskRow {

@@ -2,7 +2,7 @@
 // Every statement goes through the driver adapter (sqlite/driver.ts): node:sqlite or better-sqlite3.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite, type Database as Db, type DriverName } from './sqlite/driver.js';
+import { type Database as Db, type DriverName, openSqlite } from './sqlite/driver.js';
 
 export type { Db };
 

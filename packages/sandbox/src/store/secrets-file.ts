@@ -49,7 +49,13 @@ export interface KeptSecrets {
  * stores its hash), and the file is written again. A name with no hash yet (`null`) is issued
  * for the first time, which is not a loss.
  */
-export function keepSecrets(dataDir: string, file: string, names: readonly string[], hashOf: (name: string) => string | null, issue: (name: string) => string): KeptSecrets {
+export function keepSecrets(
+  dataDir: string,
+  file: string,
+  names: readonly string[],
+  hashOf: (name: string) => string | null,
+  issue: (name: string) => string,
+): KeptSecrets {
   const known = readSecretsFile(dataDir, file);
   const secrets: Record<string, string> = {};
   const reissued: string[] = [];

@@ -1,11 +1,11 @@
 // Fills a new data dir with the documented accounts, keys and models (docs/sandbox.md).
 import { randomBytes } from 'node:crypto';
+import type { SandboxKeys } from 'kct/api/sandbox.js';
+import { insertKey, migrateClearKeys, seededKeys, writeKeysFile } from '../accounts/api-keys.js';
 import type { Db } from './db.js';
 import { nowIso } from './db.js';
-import { insertKey, migrateClearKeys, seededKeys, writeKeysFile } from '../accounts/api-keys.js';
 import { SEED_MODELS, SEED_ORGANIZATION } from './seed-models.js';
 import type { Store } from './store.js';
-import type { SandboxKeys } from 'kct/api/sandbox.js';
 
 export type { SandboxKeys };
 
@@ -38,8 +38,13 @@ export function seedIfEmpty(store: Store, dataDir: string, log?: (line: string) 
     const keys = store.transaction('seed', seed).immediate(store);
     writeKeysFile(dataDir, keys);
   }
-  const { keys, reissued } = seededKeys(store, dataDir, USERS.map((u) => u.name));
-  if (reissued.length > 0) log?.(`keys.json did not hold the seeded keys ${reissued.join(', ')}: new keys were issued for them (the old ones no longer work).`);
+  const { keys, reissued } = seededKeys(
+    store,
+    dataDir,
+    USERS.map((u) => u.name),
+  );
+  if (reissued.length > 0)
+    log?.(`keys.json did not hold the seeded keys ${reissued.join(', ')}: new keys were issued for them (the old ones no longer work).`);
   return keys as unknown as SandboxKeys;
 }
 
@@ -58,8 +63,19 @@ function seed(store: Store): Record<string, string> {
     question_text, post_status, creation_method, total_score, cum_method, rubrics_json, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'custom', ?, ?, ?, ?)`);
   for (const m of SEED_MODELS) {
-    insertModel.run(m.model_id, m.owner ? userIds.get(m.owner) : null, m.org ? orgId : null, m.assignment_name,
-      m.assignment_desc, m.question_text, m.post_status, m.total_score, m.cum_method, JSON.stringify(m.rubrics), now);
+    insertModel.run(
+      m.model_id,
+      m.owner ? userIds.get(m.owner) : null,
+      m.org ? orgId : null,
+      m.assignment_name,
+      m.assignment_desc,
+      m.question_text,
+      m.post_status,
+      m.total_score,
+      m.cum_method,
+      JSON.stringify(m.rubrics),
+      now,
+    );
   }
   return keys;
 }
@@ -69,7 +85,6 @@ function seed(store: Store): Record<string, string> {
  * dir, created on first use and kept, so receivers configured once keep verifying.
  */
 export function webhookSecret(db: Db): string {
-  db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('webhook_secret', ?)`)
-    .run(`whsec_${randomBytes(24).toString('base64')}`);
+  db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('webhook_secret', ?)`).run(`whsec_${randomBytes(24).toString('base64')}`);
   return (db.prepare(`SELECT value FROM meta WHERE key = 'webhook_secret'`).get() as { value: string }).value;
 }

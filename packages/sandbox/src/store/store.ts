@@ -1,9 +1,10 @@
 // Reads of the sandbox database, typed. State changes live in transitions.ts and acceptance
 // (idempotency + reservation + insert) in accept.ts, so each can be tested on its own.
-import type { Db } from './db.js';
-import type { Statement, Transaction } from './sqlite/driver.js';
+
 import type { GradeRubric } from '../engines/jobs.js';
+import type { Db } from './db.js';
 import { QueuePlaces } from './queue-places.js';
+import type { Statement, Transaction } from './sqlite/driver.js';
 
 export type KeyScope = 'user' | 'organization';
 
@@ -70,8 +71,10 @@ export interface TaskRow {
 }
 
 /** What a status snapshot (spec 2.4) reads of a task: no input, prepared text or result. */
-export type TaskStatusRow = Pick<TaskRow, 'seq' | 'task_id' | 'kind' | 'owner_user_id' | 'status' | 'message'
-  | 'cur_step' | 'total_step' | 'cur_step_name' | 'progress'>;
+export type TaskStatusRow = Pick<
+  TaskRow,
+  'seq' | 'task_id' | 'kind' | 'owner_user_id' | 'status' | 'message' | 'cur_step' | 'total_step' | 'cur_step_name' | 'progress'
+>;
 
 /** What a batch's status snapshot reads of each item. */
 export type ItemStateRow = Pick<TaskRow, 'seq' | 'status' | 'credits_charged'>;
@@ -175,7 +178,9 @@ export class Store {
   }
 
   membershipRole(userId: number, orgId: number): string | undefined {
-    const row = this.prepared('SELECT role FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as { role: string } | undefined;
+    const row = this.prepared('SELECT role FROM memberships WHERE user_id = ? AND org_id = ?').get(userId, orgId) as
+      | { role: string }
+      | undefined;
     return row?.role;
   }
 
@@ -191,8 +196,8 @@ export class Store {
 
   visibleModels(key: Pick<KeyRow, 'user_id' | 'scope' | 'org_id'>): ModelRow[] {
     return key.scope === 'organization'
-      ? this.prepared('SELECT * FROM models WHERE org_id = ? ORDER BY model_id').all(key.org_id) as ModelRow[]
-      : this.prepared('SELECT * FROM models WHERE owner_user_id = ? ORDER BY model_id').all(key.user_id) as ModelRow[];
+      ? (this.prepared('SELECT * FROM models WHERE org_id = ? ORDER BY model_id').all(key.org_id) as ModelRow[])
+      : (this.prepared('SELECT * FROM models WHERE owner_user_id = ? ORDER BY model_id').all(key.user_id) as ModelRow[]);
   }
 
   model(modelId: number): ModelRow | undefined {
@@ -200,12 +205,16 @@ export class Store {
   }
 
   modelAccess(modelId: number): ModelAccessRow | undefined {
-    return this.prepared('SELECT model_id, owner_user_id, org_id, post_status FROM models WHERE model_id = ?').get(modelId) as ModelAccessRow | undefined;
+    return this.prepared('SELECT model_id, owner_user_id, org_id, post_status FROM models WHERE model_id = ?').get(modelId) as
+      | ModelAccessRow
+      | undefined;
   }
 
   /** The user who created an assignment, or undefined when there is none with this id. */
   assignmentOwner(assignmentId: number): number | undefined {
-    const row = this.prepared('SELECT owner_user_id FROM assignments WHERE assignment_id = ?').get(assignmentId) as { owner_user_id: number } | undefined;
+    const row = this.prepared('SELECT owner_user_id FROM assignments WHERE assignment_id = ?').get(assignmentId) as
+      | { owner_user_id: number }
+      | undefined;
     return row?.owner_user_id;
   }
 
@@ -224,8 +233,11 @@ export class Store {
 
   /** Batches not yet settled: after a crash, their items may all be final already. */
   unsettledBatchIds(): string[] {
-    return (this.prepared(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind = 'batch'`).all() as { task_id: string }[])
-      .map((r) => r.task_id);
+    return (
+      this.prepared(`SELECT task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind = 'batch'`).all() as {
+        task_id: string;
+      }[]
+    ).map((r) => r.task_id);
   }
 
   upload(token: string): UploadRow | undefined {
@@ -239,19 +251,31 @@ export class Store {
   /** Only the columns a status snapshot needs, read as an array (docs/benchmarks.md, "Measured choices that still stand"). */
   taskStatus(taskId: string): TaskStatusRow | undefined {
     const row = this.prepared(`SELECT seq, kind, owner_user_id, status, message, cur_step, total_step, cur_step_name, progress
-      FROM tasks WHERE task_id = ?`).raw(true).get(taskId) as
-      [number, TaskKind, number, string, string | null, number | null, number | null, string | null, number | null] | undefined;
+      FROM tasks WHERE task_id = ?`)
+      .raw(true)
+      .get(taskId) as
+      | [number, TaskKind, number, string, string | null, number | null, number | null, string | null, number | null]
+      | undefined;
     if (row === undefined) return undefined;
     return {
-      seq: row[0], task_id: taskId, kind: row[1], owner_user_id: row[2], status: row[3], message: row[4],
-      cur_step: row[5], total_step: row[6], cur_step_name: row[7], progress: row[8],
+      seq: row[0],
+      task_id: taskId,
+      kind: row[1],
+      owner_user_id: row[2],
+      status: row[3],
+      message: row[4],
+      cur_step: row[5],
+      total_step: row[6],
+      cur_step_name: row[7],
+      progress: row[8],
     };
   }
 
   /** The items of a batch as its status snapshot needs them, in order. */
   batchItemStates(parentTaskId: string): ItemStateRow[] {
-    return this.prepared('SELECT seq, status, credits_charged FROM tasks WHERE parent_task_id = ? ORDER BY item_index')
-      .all(parentTaskId) as ItemStateRow[];
+    return this.prepared('SELECT seq, status, credits_charged FROM tasks WHERE parent_task_id = ? ORDER BY item_index').all(
+      parentTaskId,
+    ) as ItemStateRow[];
   }
 
   taskFiles(taskId: string): TaskFileRow[] {
@@ -290,7 +314,9 @@ export class Store {
   private queuePlaces(): QueuePlaces {
     if (this.places === undefined) {
       const rows = this.prepared(`SELECT seq FROM tasks INDEXED BY tasks_active
-        WHERE status IN (${ACTIVE_SQL}) AND status IN (${WAITING_SQL}) AND kind IN (${RUNNABLE_SQL}) ORDER BY seq`).raw(true).all() as [number][];
+        WHERE status IN (${ACTIVE_SQL}) AND status IN (${WAITING_SQL}) AND kind IN (${RUNNABLE_SQL}) ORDER BY seq`)
+        .raw(true)
+        .all() as [number][];
       this.places = new QueuePlaces(rows.map((r) => r[0]));
     }
     return this.places;
@@ -304,7 +330,9 @@ export class Store {
   /** The same past `afterSeq`, as [seq, task id] (the pool reads ahead a few dozen at a time). */
   runnableTasks(afterSeq: number, limit: number): [number, string][] {
     return this.prepared(`SELECT seq, task_id FROM tasks INDEXED BY tasks_active WHERE status IN (${ACTIVE_SQL}) AND kind IN (${RUNNABLE_SQL})
-      AND seq > ? ORDER BY seq LIMIT ?`).raw(true).all(afterSeq, limit) as [number, string][];
+      AND seq > ? ORDER BY seq LIMIT ?`)
+      .raw(true)
+      .all(afterSeq, limit) as [number, string][];
   }
 }
 

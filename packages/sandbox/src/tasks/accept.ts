@@ -1,8 +1,9 @@
 // Accepting a submission: idempotency lookup, the caller's checks, the credit reservation and
 // the insert, in ONE synchronous immediate transaction. Concurrent identical requests therefore
 // serialise here and exactly one creates a task; the idempotency table's primary key backs it.
-import { nowIso } from '../store/db.js';
+
 import { type HttpError, httpError } from '../http/envelope.js';
+import { nowIso } from '../store/db.js';
 import type { KeyScope, Store, TaskFileRow, TaskKind, TaskRow } from '../store/store.js';
 
 /** A file of a task being accepted: its row before it has a task id and a place. */
@@ -41,9 +42,7 @@ export interface Submission {
   respond: (task: TaskRow) => unknown;
 }
 
-export type AcceptOutcome =
-  | { kind: 'created'; task: TaskRow; body: unknown }
-  | { kind: 'replayed'; taskId: string; body: unknown };
+export type AcceptOutcome = { kind: 'created'; task: TaskRow; body: unknown } | { kind: 'replayed'; taskId: string; body: unknown };
 
 export function accept(store: Store, submission: Submission): AcceptOutcome {
   const inserted: TaskRow[] = [];
@@ -56,10 +55,12 @@ export function accept(store: Store, submission: Submission): AcceptOutcome {
 function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): AcceptOutcome {
   const { task } = submission;
   if (submission.idempotencyKey !== undefined) {
-    const previous = store.prepared(`SELECT fingerprint, task_id, response_json FROM idempotency
+    const previous = store
+      .prepared(`SELECT fingerprint, task_id, response_json FROM idempotency
       WHERE owner_user_id = ? AND endpoint = ? AND key = ?`)
       .get(task.owner_user_id, submission.endpoint, submission.idempotencyKey) as
-      { fingerprint: string; task_id: string; response_json: string } | undefined;
+      | { fingerprint: string; task_id: string; response_json: string }
+      | undefined;
     if (previous) {
       if (previous.fingerprint !== submission.fingerprint) throw keyReused(previous.task_id);
       return { kind: 'replayed', taskId: previous.task_id, body: JSON.parse(previous.response_json) };
@@ -75,15 +76,28 @@ function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): A
   for (const child of children) inserted.push(insertTask(store, child));
   const body = submission.respond(row);
   if (submission.idempotencyKey !== undefined) {
-    store.prepared(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`).run(task.owner_user_id, submission.endpoint, submission.idempotencyKey,
-      submission.fingerprint, task.task_id, JSON.stringify(body), nowIso());
+    store
+      .prepared(`INSERT INTO idempotency (owner_user_id, endpoint, key, fingerprint, task_id, response_json, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(
+        task.owner_user_id,
+        submission.endpoint,
+        submission.idempotencyKey,
+        submission.fingerprint,
+        task.task_id,
+        JSON.stringify(body),
+        nowIso(),
+      );
   }
   return { kind: 'created', task: row, body };
 }
 
 function keyReused(taskId: string): HttpError {
-  return httpError(409, `This Idempotency-Key was already used for task ${taskId} with a different request: the text or files changed. Send a changed request with a new Idempotency-Key, or resend the original request unchanged.`, 'idempotency_key_reused');
+  return httpError(
+    409,
+    `This Idempotency-Key was already used for task ${taskId} with a different request: the text or files changed. Send a changed request with a new Idempotency-Key, or resend the original request unchanged.`,
+    'idempotency_key_reused',
+  );
 }
 
 /** Refuses (402) unless the cost fits in the balance minus what unfinished tasks have reserved. */
@@ -92,7 +106,11 @@ function reserveCredits(store: Store, userId: number, cost: number): void {
   const available = credits - reserved;
   if (cost > available) {
     const held = reserved > 0 ? ` (balance ${credits}, of which ${reserved} reserved by unfinished tasks)` : '';
-    throw httpError(402, `Insufficient credits: this submission costs ${cost} credit${cost === 1 ? '' : 's'} and ${Math.max(0, available)} ${available === 1 ? 'is' : 'are'} available${held}. Add credits to the key owner's account, or wait for running tasks to finish.`, 'insufficient_credits');
+    throw httpError(
+      402,
+      `Insufficient credits: this submission costs ${cost} credit${cost === 1 ? '' : 's'} and ${Math.max(0, available)} ${available === 1 ? 'is' : 'are'} available${held}. Add credits to the key owner's account, or wait for running tasks to finish.`,
+      'insufficient_credits',
+    );
   }
 }
 
@@ -104,12 +122,29 @@ function chargeNow(store: Store, userId: number, cost: number): void {
 function insertTask(store: Store, task: NewTask): TaskRow {
   const now = nowIso();
   const prepaid = task.chargeAtAcceptance === true;
-  const row = store.prepared(`INSERT INTO tasks (task_id, kind, parent_task_id, owner_user_id, scope, model_id, assignment_id,
+  const row = store
+    .prepared(`INSERT INTO tasks (task_id, kind, parent_task_id, owner_user_id, scope, model_id, assignment_id,
       student_id, status, credit_cost, credits_charged, retryable, input_json, created_at, updated_at, item_index, callback_url)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`).get(task.task_id, task.kind,
-    task.parent_task_id ?? null, task.owner_user_id, task.scope, task.model_id, task.assignment_id ?? null,
-    task.student_id, task.status ?? 'QUEUED', task.credit_cost, prepaid ? task.credit_cost : 0, prepaid ? 0 : 1,
-    JSON.stringify(task.input), now, now, task.item_index ?? null, task.callback_url ?? null) as TaskRow;
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+    .get(
+      task.task_id,
+      task.kind,
+      task.parent_task_id ?? null,
+      task.owner_user_id,
+      task.scope,
+      task.model_id,
+      task.assignment_id ?? null,
+      task.student_id,
+      task.status ?? 'QUEUED',
+      task.credit_cost,
+      prepaid ? task.credit_cost : 0,
+      prepaid ? 0 : 1,
+      JSON.stringify(task.input),
+      now,
+      now,
+      task.item_index ?? null,
+      task.callback_url ?? null,
+    ) as TaskRow;
   const insertFile = store.prepared(`INSERT INTO task_files (task_id, ord, role, field, name, mime, size, sha256, path)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const [ord, f] of task.files.entries()) insertFile.run(task.task_id, ord, f.role, f.field, f.name, f.mime, f.size, f.sha256, f.path);

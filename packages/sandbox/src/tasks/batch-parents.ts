@@ -1,11 +1,11 @@
 // Batches (spec 4.9): a parent task whose items are ordinary queued tasks. The parent's status
 // follows its items while they run and is settled, once, when the last item is final.
 import { isFinalStatus } from 'kct/api/status.js';
+import { stageOf, taskRecord } from '../http/responses.js';
 import { nowIso } from '../store/db.js';
 import { newWebhookId } from '../store/ids.js';
 import type { ItemStateRow, Store, TaskRow } from '../store/store.js';
 import { ACTIVE_SQL, WAITING_STATUSES } from '../store/store.js';
-import { stageOf, taskRecord } from '../http/responses.js';
 
 const WAITING = new Set<string>(WAITING_STATUSES);
 
@@ -110,8 +110,11 @@ export function batchRecord(store: Store, parent: TaskRow) {
 }
 
 function callbackView(store: Store, parent: TaskRow) {
-  const row = store.prepared('SELECT webhook_id, status, attempts, last_error, delivered_at FROM callbacks WHERE task_id = ?')
-    .get(parent.task_id) as { webhook_id: string; status: string; attempts: number; last_error: string | null; delivered_at: string | null } | undefined;
+  const row = store
+    .prepared('SELECT webhook_id, status, attempts, last_error, delivered_at FROM callbacks WHERE task_id = ?')
+    .get(parent.task_id) as
+    | { webhook_id: string; status: string; attempts: number; last_error: string | null; delivered_at: string | null }
+    | undefined;
   if (!row) return { url: parent.callback_url, status: 'waiting_for_batch' };
   return {
     url: parent.callback_url,
@@ -152,34 +155,47 @@ export type BatchCancelOutcome =
  * final task's.
  */
 export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
-  return store.db.transaction((): BatchCancelOutcome => {
-    const current = store.task(parent.task_id)!;
-    if (isFinalStatus(current.status)) return { kind: 'final', status: current.status };
-    const before = store.batchItems(parent.task_id);
-    const settled = countItems(before);
-    if (settled.unfinished === 0) {
-      const status = finalStatusOf(settled);
-      finalize(store, current, status, countsMessage(settled, before.length));
-      return { kind: 'final', status };
-    }
-    const now = nowIso();
-    const cancelled = store.prepared(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
+  return store.db
+    .transaction((): BatchCancelOutcome => {
+      const current = store.task(parent.task_id)!;
+      if (isFinalStatus(current.status)) return { kind: 'final', status: current.status };
+      const before = store.batchItems(parent.task_id);
+      const settled = countItems(before);
+      if (settled.unfinished === 0) {
+        const status = finalStatusOf(settled);
+        finalize(store, current, status, countsMessage(settled, before.length));
+        return { kind: 'final', status };
+      }
+      const now = nowIso();
+      const cancelled = store
+        .prepared(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
         message = 'Cancelled with its batch; no credits were charged.', updated_at = ?, finished_at = ?
-      WHERE parent_task_id = ? AND status IN (${ACTIVE_SQL}) RETURNING task_id, seq`).all(now, now, parent.task_id) as { task_id: string; seq: number }[];
-    for (const item of cancelled) store.queueLeft(item.seq);
-    const counts = countItems(store.batchItems(parent.task_id));
-    finalize(store, current, 'CANCEL', `Cancelled at the caller's request. ${countsMessage(counts, counts.succeeded + counts.failed + counts.cancelled)}`);
-    return { kind: 'cancelled', record: batchRecord(store, store.task(parent.task_id)!), itemIds: cancelled.map((r) => r.task_id) };
-  }).immediate();
+      WHERE parent_task_id = ? AND status IN (${ACTIVE_SQL}) RETURNING task_id, seq`)
+        .all(now, now, parent.task_id) as { task_id: string; seq: number }[];
+      for (const item of cancelled) store.queueLeft(item.seq);
+      const counts = countItems(store.batchItems(parent.task_id));
+      finalize(
+        store,
+        current,
+        'CANCEL',
+        `Cancelled at the caller's request. ${countsMessage(counts, counts.succeeded + counts.failed + counts.cancelled)}`,
+      );
+      return { kind: 'cancelled', record: batchRecord(store, store.task(parent.task_id)!), itemIds: cancelled.map((r) => r.task_id) };
+    })
+    .immediate();
 }
 
 function finalize(store: Store, parent: TaskRow, status: string, message: string): void {
   const now = nowIso();
-  store.prepared(`UPDATE tasks SET status = ?, message = ?, retryable = 0, updated_at = ?, finished_at = ?
-    WHERE task_id = ? AND status IN (${ACTIVE_SQL})`).run(status, message, now, now, parent.task_id);
+  store
+    .prepared(`UPDATE tasks SET status = ?, message = ?, retryable = 0, updated_at = ?, finished_at = ?
+    WHERE task_id = ? AND status IN (${ACTIVE_SQL})`)
+    .run(status, message, now, now, parent.task_id);
   if (!parent.callback_url) return;
   const data = batchRecord(store, store.task(parent.task_id)!);
   const payload = JSON.stringify({ type: 'batch.finished', timestamp: now, data });
-  store.prepared(`INSERT OR IGNORE INTO callbacks (webhook_id, task_id, url, payload, next_attempt_at, created_at)
-    VALUES (?, ?, ?, ?, ?, ?)`).run(newWebhookId(), parent.task_id, parent.callback_url, payload, Date.now(), now);
+  store
+    .prepared(`INSERT OR IGNORE INTO callbacks (webhook_id, task_id, url, payload, next_attempt_at, created_at)
+    VALUES (?, ?, ?, ?, ?, ?)`)
+    .run(newWebhookId(), parent.task_id, parent.callback_url, payload, Date.now(), now);
 }

@@ -1,11 +1,12 @@
 // Delivery of batch callbacks: signed the Standard Webhooks way, retried on a schedule, never to
 // a private address, never following a redirect. Pending deliveries live in the database, so a
 // restart resumes them (at least once, with the same webhook-id for a receiver to deduplicate).
-import { request } from 'undici';
-import type { Agent } from 'undici';
+
 import { Webhook } from 'standardwebhooks';
-import { nowIso } from '../store/db.js';
+import type { Agent } from 'undici';
+import { request } from 'undici';
 import { guardedAgent } from '../net/public-address.js';
+import { nowIso } from '../store/db.js';
 import type { Store } from '../store/store.js';
 
 /** Delay before each attempt: at once, then seconds, minutes, hours (divided by timeScale). */
@@ -38,7 +39,10 @@ export class CallbackSender {
   private readonly controller = new AbortController();
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(private readonly store: Store, private readonly options: CallbackSenderOptions) {
+  constructor(
+    private readonly store: Store,
+    private readonly options: CallbackSenderOptions,
+  ) {
     this.webhook = new Webhook(options.secret);
     this.agent = guardedAgent({ allowPrivate: options.allowPrivate }, ATTEMPT_TIMEOUT_MS);
   }
@@ -54,9 +58,15 @@ export class CallbackSender {
     this.timer = undefined;
     if (this.closed) return;
     const free = MAX_PARALLEL - this.inFlight.size;
-    const due = free > 0 ? (this.store.prepared(`SELECT webhook_id, url, payload, attempts FROM callbacks
+    const due =
+      free > 0
+        ? (
+            this.store
+              .prepared(`SELECT webhook_id, url, payload, attempts FROM callbacks
       WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`)
-      .all(Date.now(), free + this.inFlight.size) as CallbackRow[]).filter((r) => !this.inFlight.has(r.webhook_id)) : [];
+              .all(Date.now(), free + this.inFlight.size) as CallbackRow[]
+          ).filter((r) => !this.inFlight.has(r.webhook_id))
+        : [];
     for (const row of due.slice(0, free)) {
       this.inFlight.add(row.webhook_id);
       const attempt = this.attempt(row).finally(() => {
@@ -71,7 +81,9 @@ export class CallbackSender {
 
   private scheduleNext(): void {
     if (this.closed || this.timer) return;
-    const next = this.store.prepared(`SELECT MIN(next_attempt_at) AS at FROM callbacks WHERE status = 'pending'`).get() as { at: number | null };
+    const next = this.store.prepared(`SELECT MIN(next_attempt_at) AS at FROM callbacks WHERE status = 'pending'`).get() as {
+      at: number | null;
+    };
     const wait = next.at === null ? IDLE_CHECK_MS : Math.min(IDLE_CHECK_MS, Math.max(0, next.at - Date.now()));
     this.timer = setTimeout(() => this.run(), wait);
     this.timer.unref();
@@ -116,16 +128,20 @@ export class CallbackSender {
 
   private record(row: CallbackRow, attemptNo: number, error: string | undefined): void {
     if (error === undefined) {
-      this.store.prepared(`UPDATE callbacks SET status = 'delivered', attempts = ?, last_error = NULL, delivered_at = ? WHERE webhook_id = ?`)
+      this.store
+        .prepared(`UPDATE callbacks SET status = 'delivered', attempts = ?, last_error = NULL, delivered_at = ? WHERE webhook_id = ?`)
         .run(attemptNo, nowIso(), row.webhook_id);
       return;
     }
     const delay = RETRY_SCHEDULE_MS[attemptNo];
     this.options.log?.(`callback ${row.webhook_id} attempt ${attemptNo} failed: ${error}`);
     if (delay === undefined) {
-      this.store.prepared(`UPDATE callbacks SET status = 'failed', attempts = ?, last_error = ? WHERE webhook_id = ?`).run(attemptNo, error, row.webhook_id);
+      this.store
+        .prepared(`UPDATE callbacks SET status = 'failed', attempts = ?, last_error = ? WHERE webhook_id = ?`)
+        .run(attemptNo, error, row.webhook_id);
     } else {
-      this.store.prepared(`UPDATE callbacks SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE webhook_id = ?`)
+      this.store
+        .prepared(`UPDATE callbacks SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE webhook_id = ?`)
         .run(attemptNo, error, Date.now() + Math.round(delay / this.options.timeScale), row.webhook_id);
     }
   }

@@ -40,7 +40,19 @@ export class FaultInjector {
       this.refused.add(token);
     }
     throw fault.status === 429
-      ? new HttpError(429, 'rate_limited', `Too many requests (forced by the sandbox magic student_id "${studentId}"). Retry after 1 second with the same Idempotency-Key.`, undefined, { 'retry-after': '1' })
-      : new HttpError(503, 'unavailable', `The service is temporarily unavailable (forced by the sandbox magic student_id "${studentId}"). Retry after 1 second with the same Idempotency-Key.`, undefined, { 'retry-after': '1' });
+      ? new HttpError(
+          429,
+          'rate_limited',
+          `Too many requests (forced by the sandbox magic student_id "${studentId}"). Retry after 1 second with the same Idempotency-Key.`,
+          undefined,
+          { 'retry-after': '1' },
+        )
+      : new HttpError(
+          503,
+          'unavailable',
+          `The service is temporarily unavailable (forced by the sandbox magic student_id "${studentId}"). Retry after 1 second with the same Idempotency-Key.`,
+          undefined,
+          { 'retry-after': '1' },
+        );
   }
 }

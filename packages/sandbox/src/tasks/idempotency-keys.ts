@@ -1,8 +1,9 @@
 // Idempotency-Key handling (spec 4.8 rule 6): the key's syntax, and the fingerprint that tells
 // "the same request again" from "the same key on a changed request".
-import { canonicalJson } from 'kct/api/canonical.js';
+
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { canonicalJson } from 'kct/api/canonical.js';
 import { httpError } from '../http/envelope.js';
 
 /** 1 to 255 printable ASCII characters, as most payment APIs accept. */
@@ -13,7 +14,11 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   if (raw === undefined) return undefined;
   if (Array.isArray(raw)) throw httpError(400, 'Send the Idempotency-Key header once.', 'invalid_idempotency_key');
   if (!KEY_PATTERN.test(raw) || raw.trim() === '') {
-    throw httpError(400, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters (a UUID is a good choice).', 'invalid_idempotency_key');
+    throw httpError(
+      400,
+      'The Idempotency-Key header must be 1 to 255 printable ASCII characters (a UUID is a good choice).',
+      'invalid_idempotency_key',
+    );
   }
   return raw;
 }
@@ -34,4 +39,3 @@ export function fingerprint(fields: unknown, files: readonly FingerprintFile[]):
   const canonical = canonicalJson({ fields, files: files.map((f) => [f.field, f.name, f.mime, f.sha256]) });
   return createHash('sha256').update(canonical).digest('hex');
 }
-

@@ -10,11 +10,15 @@ export class Trainer {
   private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();
   private closed = false;
 
-  constructor(private readonly store: Store, private readonly log?: (line: string) => void) {}
+  constructor(
+    private readonly store: Store,
+    private readonly log?: (line: string) => void,
+  ) {}
 
   /** At start-up: models whose time has come are ready now, the others get their timer back. */
   resume(now = Date.now()): void {
-    const rows = this.store.prepared(`SELECT model_id, ready_at FROM models WHERE post_status = '${TRAINING_STATUS}' AND ready_at IS NOT NULL`)
+    const rows = this.store
+      .prepared(`SELECT model_id, ready_at FROM models WHERE post_status = '${TRAINING_STATUS}' AND ready_at IS NOT NULL`)
       .all() as { model_id: number; ready_at: number }[];
     for (const row of rows) this.schedule(row.model_id, row.ready_at, now);
   }
@@ -36,7 +40,10 @@ export class Trainer {
   promote(modelId: number): boolean {
     if (this.closed) return false;
     try {
-      const changed = this.store.prepared(`UPDATE models SET post_status = '${READY_STATUS}' WHERE model_id = ? AND post_status = '${TRAINING_STATUS}' AND ready_at IS NOT NULL`)
+      const changed = this.store
+        .prepared(
+          `UPDATE models SET post_status = '${READY_STATUS}' WHERE model_id = ? AND post_status = '${TRAINING_STATUS}' AND ready_at IS NOT NULL`,
+        )
         .run(modelId).changes;
       return changed > 0;
     } catch (err) {

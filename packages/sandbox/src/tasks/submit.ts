@@ -61,7 +61,11 @@ export async function submitTask(ctx: SandboxContext, submission: TaskSubmission
 }
 
 /** Who owns a task that marks one answer, and what it costs: its text and answer files, priced. */
-export function answerTask(principal: Principal, answer: { student_id?: string | undefined; paper_content?: string | undefined }, answerFiles: readonly ReceivedFile[]) {
+export function answerTask(
+  principal: Principal,
+  answer: { student_id?: string | undefined; paper_content?: string | undefined },
+  answerFiles: readonly ReceivedFile[],
+) {
   return {
     owner_user_id: principal.userId,
     scope: principal.scope,
@@ -76,7 +80,12 @@ export function answerTask(principal: Principal, answer: { student_id?: string |
 /** The task_files rows of received files, as they will sit in the task's folder. */
 function storedFiles(ctx: SandboxContext, files: ReceivedFile[], taskId: string): NewTaskFile[] {
   return files.map((f, ord) => ({
-    role: f.role, field: f.field, name: f.name, mime: f.mime, size: f.size, sha256: f.sha256,
+    role: f.role,
+    field: f.field,
+    name: f.name,
+    mime: f.mime,
+    size: f.size,
+    sha256: f.sha256,
     path: ctx.files.relative(join(ctx.files.taskDir(taskId), String(ord))),
   }));
 }

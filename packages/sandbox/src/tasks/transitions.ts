@@ -66,7 +66,13 @@ export type CompleteOutcome = 'charged' | 'lost_race' | 'insufficient_credits';
  * swap make a second attempt a no-op, and the balance guard (backed by a CHECK constraint) keeps
  * a balance from going negative. `patch` sets the columns the skipped stages would have.
  */
-export function completeAndCharge(store: Store, taskId: string, result: SuccessResult, from = 'PROGRESS', patch: TaskPatch = {}): CompleteOutcome {
+export function completeAndCharge(
+  store: Store,
+  taskId: string,
+  result: SuccessResult,
+  from = 'PROGRESS',
+  patch: TaskPatch = {},
+): CompleteOutcome {
   try {
     return store.transaction('completeAndCharge', completeAndChargeNow).immediate(store, taskId, JSON.stringify(result), from, patch);
   } catch (err) {
@@ -78,12 +84,15 @@ export function completeAndCharge(store: Store, taskId: string, result: SuccessR
 function completeAndChargeNow(store: Store, taskId: string, resultJson: string, from: string, patch: TaskPatch): CompleteOutcome {
   const { sets, keys } = patchSql(patch);
   const params = withPatch({ resultJson, now: nowIso(), taskId, from }, keys, patch);
-  const task = store.prepared(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = @resultJson,
+  const task = store
+    .prepared(`UPDATE tasks SET status = 'SUCCESS', credits_charged = credit_cost, result_json = @resultJson,
       retryable = 0, message = NULL, updated_at = @now, finished_at = @now${sets}
     WHERE task_id = @taskId AND status = @from AND credits_charged = 0
-    RETURNING seq, owner_user_id, credit_cost`).get(params) as Pick<TaskRow, 'seq' | 'owner_user_id' | 'credit_cost'> | undefined;
+    RETURNING seq, owner_user_id, credit_cost`)
+    .get(params) as Pick<TaskRow, 'seq' | 'owner_user_id' | 'credit_cost'> | undefined;
   if (!task) return 'lost_race';
-  const charged = store.prepared('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
+  const charged = store
+    .prepared('UPDATE users SET credits = credits - ? WHERE id = ? AND credits >= ?')
     .run(task.credit_cost, task.owner_user_id, task.credit_cost);
   if (charged.changes !== 1) throw new InsufficientAtCompletion();
   store.queueLeft(task.seq, from);
@@ -107,28 +116,35 @@ class InsufficientAtCompletion extends Error {}
 /** PROGRESS → SUCCESS for a task paid when it was accepted (the legacy path): no charge here. */
 export function completePrepaid(store: Store, taskId: string, result: SuccessResult): boolean {
   const now = nowIso();
-  return store.prepared(`UPDATE tasks SET status = 'SUCCESS', result_json = ?, retryable = 0, message = NULL, updated_at = ?,
+  return (
+    store
+      .prepared(`UPDATE tasks SET status = 'SUCCESS', result_json = ?, retryable = 0, message = NULL, updated_at = ?,
       finished_at = ? WHERE task_id = ? AND status = 'PROGRESS' AND credits_charged = credit_cost`)
-    .run(JSON.stringify(result), now, now, taskId).changes === 1;
+      .run(JSON.stringify(result), now, now, taskId).changes === 1
+  );
 }
 
 /** Any unfinished status (`from`) → FAILURE, with the spec's error entry in the result (and `patch`, as completeAndCharge). */
 export function fail(store: Store, taskId: string, from: string, reason: string, retryable: boolean, patch: TaskPatch = {}): boolean {
   const { sets, keys } = patchSql(patch);
-  const params: Record<string, unknown> = { reason, now: nowIso(), taskId, from, retryable: retryable ? 1 : 0,
-    result: JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] }) };
+  const params: Record<string, unknown> = {
+    reason,
+    now: nowIso(),
+    taskId,
+    from,
+    retryable: retryable ? 1 : 0,
+    result: JSON.stringify({ evaluation: [{ type: 'error', item: 'error', comment: reason }] }),
+  };
   withPatch(params, keys, patch);
-  const row = store.prepared(`UPDATE tasks SET status = 'FAILURE', message = @reason, result_json = @result, retryable = @retryable,
+  const row = store
+    .prepared(`UPDATE tasks SET status = 'FAILURE', message = @reason, result_json = @result, retryable = @retryable,
       updated_at = @now, finished_at = @now${sets} WHERE task_id = @taskId AND status = @from RETURNING seq`)
     .get(params) as { seq: number } | undefined;
   if (row) store.queueLeft(row.seq, from);
   return row !== undefined;
 }
 
-export type CancelOutcome =
-  | { kind: 'cancelled'; task: TaskRow }
-  | { kind: 'not_found' }
-  | { kind: 'final'; status: string };
+export type CancelOutcome = { kind: 'cancelled'; task: TaskRow } | { kind: 'not_found' } | { kind: 'final'; status: string };
 
 /**
  * Cancels the owner's task if it is still unfinished, whatever stage a worker has it in. A
@@ -136,7 +152,8 @@ export type CancelOutcome =
  */
 export function cancel(store: Store, taskId: string, ownerUserId: number): CancelOutcome {
   const now = nowIso();
-  const task = store.prepared(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
+  const task = store
+    .prepared(`UPDATE tasks SET status = 'CANCEL', retryable = 0,
       message = CASE WHEN credits_charged > 0
         THEN 'Cancelled at the caller''s request; the legacy path charged at acceptance and does not refund.'
         ELSE 'Cancelled at the caller''s request; no credits were charged.' END,

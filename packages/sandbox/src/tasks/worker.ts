@@ -4,13 +4,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinalStatus } from 'kct/api/status.js';
 import type { Engines, TextFlags } from '../engines/jobs.js';
-import type { PrepareInput } from '../engines/work/prepare.js';
-import type { FileArea } from '../store/file-area.js';
 import type { GradingEngine } from '../engines/llm/types.js';
-import { isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './faults.js';
-import type { Store, TaskRow } from '../store/store.js';
-import { advance, completeAndCharge, completePrepaid, fail, type TaskPatch } from './transitions.js';
+import type { PrepareInput } from '../engines/work/prepare.js';
 import { jobFailureReason } from '../engines/work/refusals.js';
+import type { FileArea } from '../store/file-area.js';
+import type { Store, TaskRow } from '../store/store.js';
+import { isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './faults.js';
+import { advance, completeAndCharge, completePrepaid, fail, type TaskPatch } from './transitions.js';
 
 export interface WorkerDeps {
   store: Store;
@@ -61,13 +61,21 @@ export async function runTask(deps: WorkerDeps, taskId: string, signal: AbortSig
           next = await uploading(deps, task, parsed, signal);
           break;
         case 'SUBMITTED': {
-          const extra = deps.latencyMs + await slowExtra(deps, task, parsed, signal);
+          const extra = deps.latencyMs + (await slowExtra(deps, task, parsed, signal));
           await pause(extra, signal);
           // With no latency the steps would last microseconds, unseen by any poll: go straight to
           // the last one and spare three writes per task (docs/sandbox.md "Task lifecycle").
           const first = extra === 0 ? PROGRESS_STEPS.length : 1;
-          const patch = { cur_step: first, total_step: PROGRESS_STEPS.length, cur_step_name: PROGRESS_STEPS[first - 1], progress: Math.round(((first - 1) / PROGRESS_STEPS.length) * 100) };
-          next = moved(task, await write(deps, () => advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch)), { status: 'PROGRESS', ...patch });
+          const patch = {
+            cur_step: first,
+            total_step: PROGRESS_STEPS.length,
+            cur_step_name: PROGRESS_STEPS[first - 1],
+            progress: Math.round(((first - 1) / PROGRESS_STEPS.length) * 100),
+          };
+          next = moved(task, await write(deps, () => advance(deps.store, taskId, 'SUBMITTED', 'PROGRESS', patch)), {
+            status: 'PROGRESS',
+            ...patch,
+          });
           break;
         }
         case 'PROGRESS':
@@ -160,22 +168,34 @@ async function slowExtra(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
 
 /** UPLOADING: read every file's text (spec 4.8 rule 3: parsing happens in the queue). */
 async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
-  await pause(deps.latencyMs + await slowExtra(deps, task, parsed, signal), signal);
+  await pause(deps.latencyMs + (await slowExtra(deps, task, parsed, signal)), signal);
   const preparedJson = await prepare(deps, task, 'UPLOADING', prepareInput(deps, task, parsed), parsed, signal);
   if (preparedJson === undefined) return undefined;
-  return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson })),
-    { status: 'SUBMITTED', prepared_json: preparedJson });
+  return moved(
+    task,
+    await write(deps, () => advance(deps.store, task.task_id, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson })),
+    { status: 'SUBMITTED', prepared_json: preparedJson },
+  );
 }
 
 /** What the UPLOADING stage reads: the task's files and pasted text. */
 function prepareInput(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask): PrepareInput {
-  const files = deps.store.taskFiles(task.task_id).map((f) => ({ role: f.role, name: f.name, mime: f.mime, path: deps.files.absolute(f.path) }));
+  const files = deps.store
+    .taskFiles(task.task_id)
+    .map((f) => ({ role: f.role, name: f.name, mime: f.mime, path: deps.files.absolute(f.path) }));
   const paper = (parsed.input(task) as { paper_content?: string }).paper_content;
   return { files, taskDir: deps.files.taskDir(task.task_id), ...(paper !== undefined ? { paperContent: paper } : {}) };
 }
 
 /** The task's text put together; undefined when it cannot be (the task failed, from `from`). */
-async function prepare(deps: WorkerDeps, task: TaskRow, from: string, input: PrepareInput, parsed: ParsedTask, signal: AbortSignal): Promise<string | undefined> {
+async function prepare(
+  deps: WorkerDeps,
+  task: TaskRow,
+  from: string,
+  input: PrepareInput,
+  parsed: ParsedTask,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   let prepared;
   try {
     prepared = await deps.engines.prepareTask(input, signal);
@@ -212,11 +232,22 @@ async function atOnce(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signa
   const flags = await parsed.flags(deps, { ...task, prepared_json: preparedJson }, signal);
   if (flags.slow) {
     const taskId = task.task_id;
-    const swapped = await write(deps, () => advance(deps.store, taskId, 'QUEUED', 'UPLOADING') && advance(deps.store, taskId, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson }));
+    const swapped = await write(
+      deps,
+      () =>
+        advance(deps.store, taskId, 'QUEUED', 'UPLOADING') &&
+        advance(deps.store, taskId, 'UPLOADING', 'SUBMITTED', { prepared_json: preparedJson }),
+    );
     return moved(task, swapped, { status: 'SUBMITTED', prepared_json: preparedJson });
   }
   const last = PROGRESS_STEPS.length;
-  const patch = { prepared_json: preparedJson, cur_step: last, total_step: last, cur_step_name: PROGRESS_STEPS[last - 1]!, progress: Math.round(((last - 1) / last) * 100) };
+  const patch = {
+    prepared_json: preparedJson,
+    cur_step: last,
+    total_step: last,
+    cur_step_name: PROGRESS_STEPS[last - 1]!,
+    progress: Math.round(((last - 1) / last) * 100),
+  };
   return finish(deps, { ...task, ...patch }, 'QUEUED', flags.fail, signal);
 }
 
@@ -224,11 +255,15 @@ async function atOnce(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signa
 async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
   const total = task.total_step ?? PROGRESS_STEPS.length;
   const step = task.cur_step ?? 1;
-  await pause(deps.latencyMs + Math.round(await slowExtra(deps, task, parsed, signal) / total), signal);
+  await pause(deps.latencyMs + Math.round((await slowExtra(deps, task, parsed, signal)) / total), signal);
   // >=: a run with no latency starts PROGRESS at the last step (see SUBMITTED above)
   const failing = step >= SCORING_STEP && (await parsed.flags(deps, task, signal)).fail;
   if (step < total && !failing) {
-    const patch = { cur_step: step + 1, cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`, progress: Math.round((step / total) * 100) };
+    const patch = {
+      cur_step: step + 1,
+      cur_step_name: PROGRESS_STEPS[step] ?? `Step ${step + 1}`,
+      progress: Math.round((step / total) * 100),
+    };
     return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch)), patch);
   }
   return finish(deps, task, 'PROGRESS', failing, signal);
@@ -241,7 +276,16 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
 async function finish(deps: WorkerDeps, task: TaskRow, from: string, failing: boolean, signal: AbortSignal): Promise<TaskRow | undefined> {
   const taskId = task.task_id;
   // the columns a task completed from the queue gets in the same swap (atOnce)
-  const patch: TaskPatch = from === 'PROGRESS' ? {} : { prepared_json: task.prepared_json, cur_step: task.cur_step, total_step: task.total_step, cur_step_name: task.cur_step_name, progress: task.progress };
+  const patch: TaskPatch =
+    from === 'PROGRESS'
+      ? {}
+      : {
+          prepared_json: task.prepared_json,
+          cur_step: task.cur_step,
+          total_step: task.total_step,
+          cur_step_name: task.cur_step_name,
+          progress: task.progress,
+        };
   const failed = async (reason: string, retryable: boolean) => {
     await write(deps, () => fail(deps.store, taskId, from, reason, retryable, patch));
     return undefined;
@@ -251,7 +295,14 @@ async function finish(deps: WorkerDeps, task: TaskRow, from: string, failing: bo
   if (!model) return failed(`Model ${task.model_id} no longer exists.`, false);
   let marked;
   try {
-    const input = { kind: task.kind, modelId: task.model_id, inputJson: task.input_json, model, preparedJson: task.prepared_json, taskDir: deps.files.taskDir(taskId) };
+    const input = {
+      kind: task.kind,
+      modelId: task.model_id,
+      inputJson: task.input_json,
+      model,
+      preparedJson: task.prepared_json,
+      taskDir: deps.files.taskDir(taskId),
+    };
     marked = deps.grader ? await deps.engines.markWith(deps.grader, input, signal) : await deps.engines.markTask(input, signal);
   } catch (err) {
     const reason = jobFailureReason(err, 'marking the answer');
@@ -267,7 +318,14 @@ async function finish(deps: WorkerDeps, task: TaskRow, from: string, failing: bo
   const outcome = await write(deps, () => {
     const charged = completeAndCharge(deps.store, taskId, result, from, patch);
     if (charged === 'insufficient_credits') {
-      fail(deps.store, taskId, from, 'The key owner no longer has enough credits to pay for this result; nothing was charged.', true, patch);
+      fail(
+        deps.store,
+        taskId,
+        from,
+        'The key owner no longer has enough credits to pay for this result; nothing was charged.',
+        true,
+        patch,
+      );
     }
     return charged;
   });

@@ -36,14 +36,21 @@ export function compiledModule(relativePath: string): string {
 export function assertCompiledIsCurrent(): void {
   if (!fromSources || checked) return;
   if (!existsSync(join(COMPILED_SANDBOX, 'threads', 'thread-main.js'))) {
-    throw new Error('the sandbox package has no build: run `npm run build` first (the sandbox\'s worker threads run the compiled engines from packages/sandbox/dist/).');
+    throw new Error(
+      "the sandbox package has no build: run `npm run build` first (the sandbox's worker threads run the compiled engines from packages/sandbox/dist/).",
+    );
   }
   const kct = join(root, '..', 'kct');
-  for (const [src, dist] of [[join(root, 'src'), join(root, 'dist')], [join(kct, 'src', 'api'), join(kct, 'dist', 'api')]]) {
+  for (const [src, dist] of [
+    [join(root, 'src'), join(root, 'dist')],
+    [join(kct, 'src', 'api'), join(kct, 'dist', 'api')],
+  ]) {
     for (const file of sourceFiles(src)) {
       const built = join(dist, relative(src, file)).replace(/\.ts$/, '.js');
       if (!existsSync(built) || statSync(built).mtimeMs < statSync(file).mtimeMs) {
-        throw new Error(`${relative(join(root, '..', '..'), built)} is older than its source: run \`npm run build\` (the sandbox's worker threads run compiled code).`);
+        throw new Error(
+          `${relative(join(root, '..', '..'), built)} is older than its source: run \`npm run build\` (the sandbox's worker threads run compiled code).`,
+        );
       }
     }
   }

@@ -16,6 +16,7 @@ export const EMBEDDED_JOBS = {
 
 /** The registry's module for a job; any other name is a job this executable cannot run. */
 export const loadEmbedded: LoadModule = async (module) => {
-  if (!Object.hasOwn(EMBEDDED_JOBS, module)) throw new Error(`${module} is not a job module of the single-file executable (src/sandbox/threads/embedded-jobs.ts)`);
+  if (!Object.hasOwn(EMBEDDED_JOBS, module))
+    throw new Error(`${module} is not a job module of the single-file executable (src/sandbox/threads/embedded-jobs.ts)`);
   return (await EMBEDDED_JOBS[module as JobModule]()) as Record<string, unknown>;
 };

@@ -16,7 +16,7 @@ export const assertCompiledIsCurrent: typeof Compiled.assertCompiledIsCurrent = 
 
 export const newThread: typeof Compiled.newThread = (options) => {
   const loadBundle = (globalThis as Record<symbol, LoadBundle | undefined>)[Symbol.for('kct.loadBundle')];
-  if (typeof loadBundle !== 'function') throw new Error('the single-file executable\'s bundle loader is missing (scripts/exe/main.cjs)');
+  if (typeof loadBundle !== 'function') throw new Error("the single-file executable's bundle loader is missing (scripts/exe/main.cjs)");
   // A worker thread cannot be given a function: it gets the loader's source, which needs only
   // the `require` an evaluated worker script has (node:sea's assets are the process's).
   return new Worker(`(${String(loadBundle)})('thread');`, { ...options, eval: true });

@@ -5,8 +5,8 @@
 // in one FIFO queue; each job may run for `budgetMs` on its thread, after which the thread is
 // ended (a loop cannot be interrupted otherwise) and a new one takes its place.
 import type { Worker } from 'node:worker_threads';
-import type { JobAnswer, JobMessage, JobStarted, SerializedError } from './serve.js';
 import { assertCompiledIsCurrent, compiledModule, newThread } from './compiled.js';
+import type { JobAnswer, JobMessage, JobStarted, SerializedError } from './serve.js';
 
 export interface Job {
   /** A module path relative to the compiled sandbox folder ("grader.js"), or a file: URL. */
@@ -56,7 +56,10 @@ export class JobTimeoutError extends Error {
 
 /** The job's thread died under it: out of memory (`code` ERR_WORKER_OUT_OF_MEMORY) or a crash. */
 export class JobCrashedError extends Error {
-  constructor(message: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
     super(message);
     this.name = 'JobCrashedError';
   }
@@ -173,9 +176,14 @@ export class ThreadPool {
     const thread: Thread = { worker, retired: false };
     this.threads.add(thread);
     worker.on('message', (answer: JobAnswer | JobStarted) => this.answered(thread, answer));
-    worker.on('error', (err: Error & { code?: string }) => this.died(thread, err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-      ? new JobCrashedError('the job needed more memory than a worker thread may use', err.code)
-      : new JobCrashedError(`the worker thread failed: ${err.message}`, err.code)));
+    worker.on('error', (err: Error & { code?: string }) =>
+      this.died(
+        thread,
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new JobCrashedError('the job needed more memory than a worker thread may use', err.code)
+          : new JobCrashedError(`the worker thread failed: ${err.message}`, err.code),
+      ),
+    );
     worker.on('exit', (code) => this.died(thread, new JobCrashedError(`the worker thread exited with code ${code}`)));
     return thread;
   }

@@ -38,7 +38,11 @@ export class AnswerList {
   /** Student folders refused as one answer (more than 10 files) under --skip-unsupported, for the entry table. */
   private readonly dropped: { first: number; length: number; skipped: number }[] = [];
 
-  constructor(private readonly roots: string[], private readonly textAnswers: Answer[], private readonly sources: AnswerSources) {
+  constructor(
+    private readonly roots: string[],
+    private readonly textAnswers: Answer[],
+    private readonly sources: AnswerSources,
+  ) {
     this.textCount = textAnswers.length;
   }
 
@@ -80,7 +84,15 @@ export class AnswerList {
   dropLastAnswerAsSkipped(reason: string): void {
     const answer = this.count - 1;
     const first = this.answerFile[answer];
-    this.skipped.push({ index: -1, label: this.label(answer), identity: this.identity(answer), studentId: this.studentIdFor(first), status: 'SKIPPED', reason, position: this.answerPosition[answer] });
+    this.skipped.push({
+      index: -1,
+      label: this.label(answer),
+      identity: this.identity(answer),
+      studentId: this.studentIdFor(first),
+      status: 'SKIPPED',
+      reason,
+      position: this.answerPosition[answer],
+    });
     this.dropped.push({ first, length: this.answerLength[answer], skipped: this.skipped.length - 1 });
     this.answerFile.pop();
     this.answerLength.pop();

@@ -4,17 +4,17 @@
 // The folder walk is a generator that holds one folder's names at a time; the check keeps, per
 // answer file, only its name relative to its folder and its size (answer-list.ts), and a run
 // then builds each answer when it needs it: a class of 100,000 files holds 100,000 names.
-import { existsSync, opendirSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { existsSync, opendirSync, readdirSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, extname, join, normalize, sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../../api/limits.js';
-import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../../client/files.js';
-import { AnswerList } from './answer-list.js';
-import { LMS_FOLDER_SUFFIX, studentIdOf } from './student-id.js';
-import { collectDownload, type Download, type DownloadStudentInfo } from './download.js';
+import { checkLocalFile, type FileProblem, isFileProblem, type LocalFile } from '../../client/files.js';
 import { cliWords } from '../core/hints.js';
 import type { IO } from '../core/io.js';
 import { readStdinText } from '../core/stdin.js';
+import { AnswerList } from './answer-list.js';
+import { collectDownload, type Download, type DownloadStudentInfo } from './download.js';
+import { LMS_FOLDER_SUFFIX, studentIdOf } from './student-id.js';
 
 export interface Answer {
   /** Its row in the output: answers and skipped files numbered in the order they were found. */
@@ -194,7 +194,12 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     fromList = true;
     const listing = sources.filesFrom === '-' ? await readStdinText(io) : readListing(sources.filesFrom);
     stdinUsed = sources.filesFrom === '-';
-    named.push(...listing.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')));
+    named.push(
+      ...listing
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#')),
+    );
   }
   for (const input of sources.inputs) {
     if (input !== '-') {
@@ -202,22 +207,36 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
       continue;
     }
     if (stdinUsed) {
-      throw new UsageError(sources.filesFrom === '-' ? 'standard input is already used by --files-from -' : '- is given more than once: standard input holds one answer', {
-        suggestion: 'Read one answer from standard input, or save the others to files.',
-      });
+      throw new UsageError(
+        sources.filesFrom === '-'
+          ? 'standard input is already used by --files-from -'
+          : '- is given more than once: standard input holds one answer',
+        {
+          suggestion: 'Read one answer from standard input, or save the others to files.',
+        },
+      );
     }
     stdinUsed = true;
     textAnswers.push({ index: textAnswers.length, label: '-', identity: 'stdin', files: [], text: await readStdinText(io) });
   }
-  if (sources.text !== undefined) textAnswers.push({ index: textAnswers.length, label: '--text', identity: 'text', files: [], text: sources.text });
+  if (sources.text !== undefined)
+    textAnswers.push({ index: textAnswers.length, label: '--text', identity: 'text', files: [], text: sources.text });
   for (const answer of textAnswers) {
     if (answer.text!.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
   }
 
   // picomatch loads only for a pattern the shell did not expand (Windows shells, quotes)
-  const globSync = named.some((input) => GLOB_MAGIC.test(input) && !existsSync(input)) ? globber((await import('picomatch')).default) : undefined;
+  const globSync = named.some((input) => GLOB_MAGIC.test(input) && !existsSync(input))
+    ? globber((await import('picomatch')).default)
+    : undefined;
   const roots: string[] = [];
-  const collection = planAnswers(walkInputs(named, { recursive, exclude, roots, globSync }), textAnswers, roots, sources, options.explain === true);
+  const collection = planAnswers(
+    walkInputs(named, { recursive, exclude, roots, globSync }),
+    textAnswers,
+    roots,
+    sources,
+    options.explain === true,
+  );
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
   const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;
   return { ...collection, shape: single || pagesOfOne ? 'record' : 'list' };
@@ -248,7 +267,9 @@ function* walkInputs(inputs: string[], options: WalkOptions & { roots: string[];
       continue;
     }
     const identity = posix(normalize(input));
-    yield options.exclude(identity, false) ? { path: input, kind: 'exclude', reason: 'matched --exclude', identity } : { path: input, kind: 'file', identity, info };
+    yield options.exclude(identity, false)
+      ? { path: input, kind: 'exclude', reason: 'matched --exclude', identity }
+      : { path: input, kind: 'file', identity, info };
   }
 }
 
@@ -259,7 +280,14 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
     const real = realpathSync(here);
     if (visited.has(real)) {
       // a link back into a folder already walked (or a folder named twice): said, never silent
-      yield { path: `${here}${sep}`, kind: 'loop', reason: `the same folder as ${real}, already walked: not walked again`, identity: rel === '' ? posix(normalize(folder)) : rel, root, group: rel === '' ? undefined : group(rel) };
+      yield {
+        path: `${here}${sep}`,
+        kind: 'loop',
+        reason: `the same folder as ${real}, already walked: not walked again`,
+        identity: rel === '' ? posix(normalize(folder)) : rel,
+        root,
+        group: rel === '' ? undefined : group(rel),
+      };
       return;
     }
     visited.add(real);
@@ -284,7 +312,9 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
     }
     kinds = Uint8Array.from(kindList);
   } catch (error) {
-    throw new UsageError(`cannot read the folder ${here} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Check its permissions.' });
+    throw new UsageError(`cannot read the folder ${here} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
+      suggestion: 'Check its permissions.',
+    });
   }
   // a subfolder entered is itself an outcome: a student folder with nothing to send is a row
   if (rel !== '') yield { path: `${here}${sep}`, kind: 'folder', identity: rel, root, group: group(rel), empty: names.length === 0 };
@@ -344,9 +374,12 @@ function* walkGlob(pattern: string, root: number, options: WalkOptions & { globS
     const path = prefix + rel;
     const names = rel.split('/');
     const inHidden = names.slice(0, -1).some((name) => name.startsWith('.'));
-    const rule = inHidden ? { kind: 'ignore' as const, reason: 'in a hidden folder' } : folderRule(names[names.length - 1], isFolder, rel, options);
+    const rule = inHidden
+      ? { kind: 'ignore' as const, reason: 'in a hidden folder' }
+      : folderRule(names[names.length - 1], isFolder, rel, options);
     if (rule === 'enter') {
-      for (const found of walkFolder(prefix === '' ? '.' : prefix, rel, root, options, visited)) yield { ...found, identity: posix(found.path), glob: true };
+      for (const found of walkFolder(prefix === '' ? '.' : prefix, rel, root, options, visited))
+        yield { ...found, identity: posix(found.path), glob: true };
     } else {
       yield { path, identity: posix(path), root, glob: true, ...rule };
     }
@@ -430,7 +463,13 @@ interface OpenFolder {
  * lands in exactly one outcome: an answer, a row not sent (SKIPPED, NOT_ENTERED, EMPTY), or a
  * count of what is left out without a row (ignored, excluded, duplicates, loops, empty folders).
  */
-function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: string[], sources: AnswerSources, explain: boolean): Omit<Collection, 'shape'> {
+function planAnswers(
+  found: Iterable<Found>,
+  textAnswers: Answer[],
+  roots: string[],
+  sources: AnswerSources,
+  explain: boolean,
+): Omit<Collection, 'shape'> {
   const list = new AnswerList(roots, textAnswers, sources);
   const refused: FileProblem[] = [];
   const tally = () => ({ count: 0, first: [] as string[] });
@@ -452,7 +491,16 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
   const closeFolder = () => {
     if (folder && !folder.hasRow) {
       const { item } = folder;
-      unsentFolders.push({ row: { label: item.path, identity: item.identity, studentId: folderStudentId(item, sources), status: 'EMPTY', reason: emptyReason(folder) }, position: folder.position });
+      unsentFolders.push({
+        row: {
+          label: item.path,
+          identity: item.identity,
+          studentId: folderStudentId(item, sources),
+          status: 'EMPTY',
+          reason: emptyReason(folder),
+        },
+        position: folder.position,
+      });
       if (explain) explained.push({ item, folderRow: 'EMPTY' });
     }
     folder = undefined;
@@ -483,7 +531,16 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     if (item.kind === 'not-entered') {
       note('not-entered', `${item.identity}/`);
       if (inFolder(item)) folder!.hasRow = true;
-      unsentFolders.push({ row: { label: `${item.path}${sep}`, identity: item.identity, studentId: folderStudentId(item, sources), status: 'NOT_ENTERED', reason: `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.identity}" to leave it out)` }, position });
+      unsentFolders.push({
+        row: {
+          label: `${item.path}${sep}`,
+          identity: item.identity,
+          studentId: folderStudentId(item, sources),
+          status: 'NOT_ENTERED',
+          reason: `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.identity}" to leave it out)`,
+        },
+        position,
+      });
       if (explain) explained.push({ item, folderRow: 'NOT_ENTERED' });
       continue;
     }
@@ -517,7 +574,8 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     if (inFolder(item)) folder!.hasRow = true;
     const checked = foundProblem(item, info) ?? checkLocalFile(item.path, sources.accepted, info);
     if (isFileProblem(checked)) {
-      if (checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? '')) checked.suggestion = sources.elsewhere;
+      if (checked.kind === 'unsupported' && sources.elsewhere && ANSWER_MIME_TYPES.includes(checked.type ?? ''))
+        checked.suggestion = sources.elsewhere;
       if (info) seen.get(info.dev)!.set(info.ino, -1 - skippedPaths.length);
       skippedPaths.push(item.path);
       // a missing path is a typo, never an "unsupported" file to skip
@@ -557,9 +615,15 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
   closeFolder();
   const leftOutNotes = (): string[] => {
     const lines: string[] = [];
-    if (left.ignore.count > 0) lines.push(`ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`);
+    if (left.ignore.count > 0)
+      lines.push(
+        `ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`,
+      );
     if (left.exclude.count > 0) lines.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
-    if (left['not-entered'].count > 0) lines.push(`not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`);
+    if (left['not-entered'].count > 0)
+      lines.push(
+        `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`,
+      );
     if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);
     if (left.empty.count > 0) lines.push(`empty: ${listOf(left.empty, 'folder')} inside student folders`);
     return lines;
@@ -567,12 +631,24 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
   if (refused.length > 0) throw refusal(refused, sendable + textAnswers.length + skippedFiles.length > 0, leftOutNotes());
   closeGroup(list, sources.pages && list.count > 0 ? { answer: 0 } : group, sources);
   for (const { item, problem, position: at } of skippedFiles) {
-    list.addSkipped({ label: item.path, identity: item.identity, studentId: studentIdOf(item, sources), status: 'SKIPPED', reason: `${problem.message}. ${cliWords(problem.suggestion)}` }, at);
+    list.addSkipped(
+      {
+        label: item.path,
+        identity: item.identity,
+        studentId: studentIdOf(item, sources),
+        status: 'SKIPPED',
+        reason: `${problem.message}. ${cliWords(problem.suggestion)}`,
+      },
+      at,
+    );
   }
   for (const { row, position: at } of unsentFolders) list.addSkipped(row, at);
 
   if (sources.studentId !== undefined) {
-    if (list.count + textAnswers.length > 1) throw new UsageError('--student-id names one answer; with several, ids come from the file names (--student-id-from name) or the student folders (--student-id-from folder)');
+    if (list.count + textAnswers.length > 1)
+      throw new UsageError(
+        '--student-id names one answer; with several, ids come from the file names (--student-id-from name) or the student folders (--student-id-from folder)',
+      );
     list.setStudentId(sources.studentId);
   }
   if (list.count + textAnswers.length === 0) {
@@ -580,7 +656,10 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     if (rows.length > 0) {
       const lines = [...list.skipped].sort((a, b) => a.position - b.position).map((row) => `${row.label}: ${row.status} (${row.reason})`);
       throw new UsageError(`nothing to mark: no answer can be sent:\n  ${lines.join('\n  ')}`, {
-        suggestion: left['not-entered'].count > 0 ? 'Pass --recursive to mark the answers in subfolders.' : 'Check the folder: add the answers, or name the files to send.',
+        suggestion:
+          left['not-entered'].count > 0
+            ? 'Pass --recursive to mark the answers in subfolders.'
+            : 'Check the folder: add the answers, or name the files to send.',
       });
     }
     throw noAnswers(roots, left);
@@ -591,9 +670,15 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
 
   notes.push(...leftOutNotes());
   const skippedFileRows = list.skipped.filter((row) => row.status === 'SKIPPED');
-  if (skippedFileRows.length > 0) notes.push(`skipping ${listOf({ count: skippedFileRows.length, first: skippedFileRows.slice(0, 5).map((s) => s.label) }, 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`);
+  if (skippedFileRows.length > 0)
+    notes.push(
+      `skipping ${listOf({ count: skippedFileRows.length, first: skippedFileRows.slice(0, 5).map((s) => s.label) }, 'file')} that cannot be sent (--skip-unsupported); they are listed as SKIPPED`,
+    );
   const empties = list.skipped.filter((row) => row.status === 'EMPTY');
-  if (empties.length > 0) notes.push(`nothing to send in ${listOf({ count: empties.length, first: empties.slice(0, 5).map((s) => s.label) }, 'folder')}; listed as EMPTY`);
+  if (empties.length > 0)
+    notes.push(
+      `nothing to send in ${listOf({ count: empties.length, first: empties.slice(0, 5).map((s) => s.label) }, 'folder')}; listed as EMPTY`,
+    );
   notes.push(...sharedStudentIds(list.studentIdCounts(), sources));
 
   const entries = explain ? explainEntries(explained, list, textAnswers) : [];
@@ -604,7 +689,13 @@ function planAnswers(found: Iterable<Found>, textAnswers: Answer[], roots: strin
     answers: () => list.answers(),
     answerAt: (index) => list.answerAt(index),
     skipped: list.skipped,
-    leftOut: { ignored: left.ignore.count, excluded: left.exclude.count, duplicates, loops: left.loop.count, emptyFolders: left.empty.count },
+    leftOut: {
+      ignored: left.ignore.count,
+      excluded: left.exclude.count,
+      duplicates,
+      loops: left.loop.count,
+      emptyFolders: left.empty.count,
+    },
     notes,
     entries,
   };
@@ -621,7 +712,8 @@ function folderStudentId(item: Found, sources: AnswerSources): string | undefine
 function emptyReason(folder: OpenFolder): string {
   if (folder.ignored + folder.excluded === 0) return 'empty folder: nothing submitted';
   const parts: string[] = [];
-  if (folder.ignored) parts.push(`${folder.ignored} hidden, system or Markdown file${folder.ignored === 1 ? '' : 's'} (never sent from a folder)`);
+  if (folder.ignored)
+    parts.push(`${folder.ignored} hidden, system or Markdown file${folder.ignored === 1 ? '' : 's'} (never sent from a folder)`);
   if (folder.excluded) parts.push(`${folder.excluded} path${folder.excluded === 1 ? '' : 's'} excluded by --exclude`);
   return `nothing to mark in this folder: ${parts.join(', ')}`;
 }
@@ -630,7 +722,12 @@ function emptyReason(folder: OpenFolder): string {
 function foundProblem(item: Found, info: Stats | undefined): FileProblem | undefined {
   if (info || item.root === undefined) return undefined;
   const what = item.dangling ? 'a link to a file that does not exist' : 'no longer there (removed while the folder was read)';
-  return { kind: 'unreadable', path: item.path, message: `${item.path}: ${what}`, suggestion: item.dangling ? 'Remove the link, or restore the file it points to.' : 'Run again once the folder has settled.' };
+  return {
+    kind: 'unreadable',
+    path: item.path,
+    message: `${item.path}: ${what}`,
+    suggestion: item.dangling ? 'Remove the link, or restore the file it points to.' : 'Run again once the folder has settled.',
+  };
 }
 
 /** An answer of a student folder's files is complete: more than 10 is refused, or skipped with --skip-unsupported. */
@@ -641,7 +738,9 @@ function closeGroup(list: AnswerList, group: { answer: number } | undefined, sou
   const label = list.labelOf(group.answer);
   const message = `${files} files in one answer (${label}); the limit is ${MAX_FILES_PER_REQUEST} files per answer`;
   if (!sources.skipUnsupported) {
-    throw new UsageError(message, { suggestion: 'The files of one answer go in one request: merge the pages into one PDF, or send fewer.' });
+    throw new UsageError(message, {
+      suggestion: 'The files of one answer go in one request: merge the pages into one PDF, or send fewer.',
+    });
   }
   list.dropLastAnswerAsSkipped(message);
 }
@@ -660,18 +759,40 @@ interface Explained {
 
 /** The table of what became of every path (the unit test's view), built from what the check recorded. */
 function explainEntries(explained: Explained[], list: AnswerList, textAnswers: Answer[]): Entry[] {
-  const entries: Entry[] = textAnswers.map((answer) => ({ path: answer.label, action: 'send', answer: answer.label, identity: answer.identity }));
+  const entries: Entry[] = textAnswers.map((answer) => ({
+    path: answer.label,
+    action: 'send',
+    answer: answer.label,
+    identity: answer.identity,
+  }));
   for (const { item, file, skipKind, duplicateOf, folderRow, leftOut } of explained) {
     if (folderRow !== undefined) {
-      const row = list.skipped.find((s) => s.status === folderRow && s.identity === item.identity && (s.label === item.path || s.label === `${item.path}${sep}`))!;
-      entries.push({ path: item.path, action: folderRow === 'EMPTY' ? 'empty' : 'not-entered', answer: row.label, identity: row.identity, studentId: row.studentId, reason: row.reason });
-    } else if (leftOut !== undefined) entries.push({ path: item.path, action: leftOut, reason: leftOut === 'empty' ? 'empty folder' : item.reason });
+      const row = list.skipped.find(
+        (s) => s.status === folderRow && s.identity === item.identity && (s.label === item.path || s.label === `${item.path}${sep}`),
+      )!;
+      entries.push({
+        path: item.path,
+        action: folderRow === 'EMPTY' ? 'empty' : 'not-entered',
+        answer: row.label,
+        identity: row.identity,
+        studentId: row.studentId,
+        reason: row.reason,
+      });
+    } else if (leftOut !== undefined)
+      entries.push({ path: item.path, action: leftOut, reason: leftOut === 'empty' ? 'empty folder' : item.reason });
     else if (item.kind !== 'file') entries.push({ path: item.path, action: item.kind as Action, reason: item.reason });
     else if (duplicateOf !== undefined) entries.push({ path: item.path, action: 'duplicate', reason: `the same file as ${duplicateOf}` });
     else if (file !== undefined) entries.push({ path: item.path, ...list.entryOfFile(file) });
     else if (skipKind !== undefined) {
       const row = list.skippedOfPath(item.path)!;
-      entries.push({ path: item.path, action: 'skip', answer: row.label, identity: row.identity, studentId: row.studentId, reason: skipKind });
+      entries.push({
+        path: item.path,
+        action: 'skip',
+        answer: row.label,
+        identity: row.identity,
+        studentId: row.studentId,
+        reason: skipKind,
+      });
     }
   }
   return entries;
@@ -680,8 +801,16 @@ function explainEntries(explained: Explained[], list: AnswerList, textAnswers: A
 function sharedStudentIds(byId: Map<string, number>, sources: AnswerSources): string[] {
   const shared = [...byId].filter(([, count]) => count > 1);
   if (shared.length === 0) return [];
-  const hint = sources.studentIdFrom === 'folder' ? 'add --group-by folder to send each student\'s files as one answer' : 'with a folder per student, use --student-id-from folder';
-  return [`note: several answers share a student id (${shared.slice(0, 3).map(([id, n]) => `"${id}" ${n} times`).join(', ')}${shared.length > 3 ? ', ...' : ''}); ${hint}`];
+  const hint =
+    sources.studentIdFrom === 'folder'
+      ? "add --group-by folder to send each student's files as one answer"
+      : 'with a folder per student, use --student-id-from folder';
+  return [
+    `note: several answers share a student id (${shared
+      .slice(0, 3)
+      .map(([id, n]) => `"${id}" ${n} times`)
+      .join(', ')}${shared.length > 3 ? ', ...' : ''}); ${hint}`,
+  ];
 }
 
 function listOf(names: { count: number; first: string[] }, noun: string): string {
@@ -692,35 +821,53 @@ function listOf(names: { count: number; first: string[] }, noun: string): string
 /** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
 function refusal(problems: FileProblem[], others: boolean, leftOut: string[]): UsageError {
   const missing = problems.some((p) => p.kind === 'missing');
-  const topic: Partial<Record<FileProblem['kind'], string>> = { empty: 'empty files', 'too-big': 'files over the size limit', unreadable: 'unreadable files', special: 'special files' };
-  const hints = [...new Set(problems.map((p) => {
-    if (problems.length === 1) return p.suggestion;
-    const about = p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : topic[p.kind];
-    return about ? `${about}: ${p.suggestion}` : p.suggestion;
-  }))];
+  const topic: Partial<Record<FileProblem['kind'], string>> = {
+    empty: 'empty files',
+    'too-big': 'files over the size limit',
+    unreadable: 'unreadable files',
+    special: 'special files',
+  };
+  const hints = [
+    ...new Set(
+      problems.map((p) => {
+        if (problems.length === 1) return p.suggestion;
+        const about = p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : topic[p.kind];
+        return about ? `${about}: ${p.suggestion}` : p.suggestion;
+      }),
+    ),
+  ];
   if (missing) hints.push('To send the answer text from standard input, pass - instead of a file.');
   const canSkip = others && problems.some((p) => p.kind !== 'missing');
   if (canSkip) hints.push('Or pass --skip-unsupported to mark the others and list these as SKIPPED.');
-  const message = problems.length === 1
-    ? problems[0].message
-    : `${problems.length} answer files cannot be sent:\n  ${problems.map((p) => p.message).join('\n  ')}`;
+  const message =
+    problems.length === 1
+      ? problems[0].message
+      : `${problems.length} answer files cannot be sent:\n  ${problems.map((p) => p.message).join('\n  ')}`;
   // what else was found and left out is said too: a first run that stops must not hide the subfolders it did not enter
   const also = leftOut.length > 0 ? `\nAlso found: ${leftOut.join('\n  ')}` : '';
-  return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}${also}`, { suggestion: hints.join('\n  ') });
+  return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}${also}`, {
+    suggestion: hints.join('\n  '),
+  });
 }
 
 function noAnswers(roots: string[], left: LeftOut): UsageError {
   if (roots.length === 0) {
-    return new UsageError('no answers given', { suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.' });
+    return new UsageError('no answers given', {
+      suggestion: 'Pass answer files or folders, - for text on stdin, --text "<answer>", or --files-from <list>.',
+    });
   }
   const folder = roots.length > 1 || existsSync(roots[0]);
   const where = roots.length === 1 ? `${folder ? 'the folder' : 'the pattern'} ${roots[0]}` : `the folders ${roots.join(', ')}`;
   const subfolders = left['not-entered'].count;
-  return new UsageError(`${where} ${roots.length > 1 ? 'hold' : folder ? 'holds' : 'matches'} no answer files (PDF, DOCX, RTF, TXT or images)`, {
-    suggestion: subfolders > 0
-      ? `It holds ${subfolders} subfolder${subfolders === 1 ? '' : 's'}: pass --recursive (a learning platform's export puts each student in a folder; add --student-id-from folder).`
-      : 'Check the folder; Markdown, hidden and excluded files are never sent from a folder.',
-  });
+  return new UsageError(
+    `${where} ${roots.length > 1 ? 'hold' : folder ? 'holds' : 'matches'} no answer files (PDF, DOCX, RTF, TXT or images)`,
+    {
+      suggestion:
+        subfolders > 0
+          ? `It holds ${subfolders} subfolder${subfolders === 1 ? '' : 's'}: pass --recursive (a learning platform's export puts each student in a folder; add --student-id-from folder).`
+          : 'Check the folder; Markdown, hidden and excluded files are never sent from a folder.',
+    },
+  );
 }
 
 function readListing(path: string): string {

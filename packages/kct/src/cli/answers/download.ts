@@ -8,12 +8,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILES_PER_REQUEST } from '../../api/limits.js';
-import { checkLocalFile, isFileProblem, type FileProblem, type LocalFile } from '../../client/files.js';
+import { checkLocalFile, type FileProblem, isFileProblem, type LocalFile } from '../../client/files.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
 import { onlineTextAsPlain } from '../../platforms/online-text.js';
-import { recogniseDownload, type Platform, type RecognisedDownload, type StudentSubmission } from '../../platforms/submissions.js';
-import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer } from './answers.js';
+import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
 import { cliWords } from '../core/hints.js';
+import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer } from './answers.js';
 
 /** An opened download: its entries on disk, and the students its names give. */
 export interface Download {
@@ -57,22 +57,32 @@ const isFolder = (path: string) => {
  * a folder only when asked (--group-by student, or a grade file to fill), since a class folder
  * with Moodle-named subfolders has its own rules (--recursive, --group-by folder).
  */
-export function downloadInput(inputs: readonly string[], options: { groupBy?: string; gradeFileFlag?: string }): { input: string; kind: 'zip' | 'folder' } | undefined {
+export function downloadInput(
+  inputs: readonly string[],
+  options: { groupBy?: string; gradeFileFlag?: string },
+): { input: string; kind: 'zip' | 'folder' } | undefined {
   const zips = inputs.filter((input) => /\.zip$/i.test(input) && isFile(input));
   if (zips.length > 0) {
     if (inputs.length > 1) {
-      throw new UsageError(`${zips[0]} is a download, marked as a whole: name it alone (${inputs.length} answers or downloads were named)`, {
-        suggestion: 'Mark each download, and any other answers, in a run of its own.',
-      });
+      throw new UsageError(
+        `${zips[0]} is a download, marked as a whole: name it alone (${inputs.length} answers or downloads were named)`,
+        {
+          suggestion: 'Mark each download, and any other answers, in a run of its own.',
+        },
+      );
     }
     return { input: zips[0], kind: 'zip' };
   }
   const flag = options.groupBy === 'student' ? '--group-by student' : options.gradeFileFlag;
   if (flag === undefined) return undefined;
   if (inputs.length !== 1 || !isFolder(inputs[0])) {
-    throw new UsageError(`${flag} reads one Moodle or Canvas download: its zip, or the folder it unzips to (${inputs.length === 0 ? 'none was named' : inputs.length > 1 ? `${inputs.length} were named` : `${inputs[0]} is neither`})`, {
-      suggestion: 'Download the submissions from the platform ("Download all submissions") and name the zip: kct one-pass submissions.zip --model <id>.',
-    });
+    throw new UsageError(
+      `${flag} reads one Moodle or Canvas download: its zip, or the folder it unzips to (${inputs.length === 0 ? 'none was named' : inputs.length > 1 ? `${inputs.length} were named` : `${inputs[0]} is neither`})`,
+      {
+        suggestion:
+          'Download the submissions from the platform ("Download all submissions") and name the zip: kct one-pass submissions.zip --model <id>.',
+      },
+    );
   }
   return { input: inputs[0], kind: 'folder' };
 }
@@ -90,7 +100,12 @@ export async function openDownload(found: { input: string; kind: 'zip' | 'folder
       await zip.cleanup();
     };
     try {
-      return recognised(found, zip.root, zip.entries.map((entry) => entry.path), cleanup);
+      return recognised(
+        found,
+        zip.root,
+        zip.entries.map((entry) => entry.path),
+        cleanup,
+      );
     } catch (error) {
       await cleanup();
       throw error;
@@ -99,16 +114,22 @@ export async function openDownload(found: { input: string; kind: 'zip' | 'folder
   return recognised(found, found.input, await listDownloadFolder(found.input), async () => {});
 }
 
-function recognised(found: { input: string; kind: 'zip' | 'folder' }, root: string, paths: string[], cleanup: () => Promise<void>): Download {
+function recognised(
+  found: { input: string; kind: 'zip' | 'folder' },
+  root: string,
+  paths: string[],
+  cleanup: () => Promise<void>,
+): Download {
   const download = recogniseDownload(paths);
   if (download.platform === null) {
     const { moodle, canvas, considered } = download.counts;
     throw new UsageError(
       `${found.input} is not a Moodle or Canvas download: of its ${considered} files and student folders, ${moodle} are named as Moodle names them ("<name>_<id>_assignsubmission_<plugin>_") and ${canvas} as Canvas does ("<name>_<user id>_<file id>_<file>")`,
       {
-        suggestion: found.kind === 'zip'
-          ? 'Give the zip exactly as the platform made it ("Download all submissions"). To mark a zip of other answers, unzip it and name the folder.'
-          : 'To mark the folder\'s files as answers, leave out --group-by student and the grade file (see --recursive and --group-by folder).',
+        suggestion:
+          found.kind === 'zip'
+            ? 'Give the zip exactly as the platform made it ("Download all submissions"). To mark a zip of other answers, unzip it and name the folder.'
+            : "To mark the folder's files as answers, leave out --group-by student and the grade file (see --recursive and --group-by folder).",
       },
     );
   }
@@ -123,7 +144,9 @@ export function downloadHint(inputs: readonly string[]): string | undefined {
   if (inputs.length !== 1 || !isFolder(inputs[0])) return undefined;
   let names: string[];
   try {
-    names = readdirSync(inputs[0], { withFileTypes: true }).slice(0, 5000).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+    names = readdirSync(inputs[0], { withFileTypes: true })
+      .slice(0, 5000)
+      .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
   } catch {
     return undefined;
   }
@@ -135,9 +158,12 @@ export function downloadHint(inputs: readonly string[]): string | undefined {
 /** Flags that shape how a folder is read, and make no sense for a download (its names say who is who). */
 function checkSources(sources: AnswerSources): void {
   const refuse = (flag: string) => {
-    throw new UsageError(`${flag} does not apply to a Moodle or Canvas download: each student's files and online text are one answer, and the student id is the platform's participant id`, {
-      suggestion: 'Leave it out; to mark other answers, mark them in a run of their own.',
-    });
+    throw new UsageError(
+      `${flag} does not apply to a Moodle or Canvas download: each student's files and online text are one answer, and the student id is the platform's participant id`,
+      {
+        suggestion: 'Leave it out; to mark other answers, mark them in a run of their own.',
+      },
+    );
   };
   if (sources.text !== undefined) refuse('--text');
   if (sources.filesFrom !== undefined) refuse('--files-from');
@@ -171,7 +197,9 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
   const { platform, root } = download;
   const shown = download.input.replace(/[/\\]+$/, '') || download.input;
   const at = (path: string) => `${shown}/${path}`;
-  const students = [...download.recognised.students].sort((a, b) => byName(a.displayName, b.displayName) || byName(a.participantId, b.participantId));
+  const students = [...download.recognised.students].sort(
+    (a, b) => byName(a.displayName, b.displayName) || byName(a.participantId, b.participantId),
+  );
   const answers: Answer[] = [];
   const skipped: SkippedAnswer[] = [];
   const names = new Map<number, string>();
@@ -197,7 +225,14 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     for (const file of student.files) {
       const base = file.originalName.split('/').pop() ?? file.originalName;
       if (file.kind === 'link') {
-        rows.push({ label: at(file.path), identity: `${identity}/${file.path}`, studentId: id, studentName: name, status: 'SKIPPED', reason: 'a URL submission (a link, not a file or text): open it on the platform and mark it by hand' });
+        rows.push({
+          label: at(file.path),
+          identity: `${identity}/${file.path}`,
+          studentId: id,
+          studentName: name,
+          status: 'SKIPPED',
+          reason: 'a URL submission (a link, not a file or text): open it on the platform and mark it by hand',
+        });
         fileRows.set(file.path, { action: 'skip', answer: at(file.path), reason: 'link' });
         continue;
       }
@@ -206,7 +241,15 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
         try {
           html = readFileSync(join(root, file.path), 'utf8');
         } catch (error) {
-          refused.push({ student: label, problem: { kind: 'unreadable', path: at(file.path), message: `cannot read ${at(file.path)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, suggestion: 'Download the submissions again.' } });
+          refused.push({
+            student: label,
+            problem: {
+              kind: 'unreadable',
+              path: at(file.path),
+              message: `cannot read ${at(file.path)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+              suggestion: 'Download the submissions again.',
+            },
+          });
           continue;
         }
         const text = onlineTextAsPlain(html);
@@ -227,7 +270,14 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
         // named as in the download, never by the private folder it was extracted to
         const problem = { ...checked, path: at(file.path), message: checked.message.replaceAll(disk, at(file.path)) };
         if (sources.skipUnsupported && problem.kind !== 'missing') {
-          rows.push({ label: at(file.path), identity: `${identity}/${file.path}`, studentId: id, studentName: name, status: 'SKIPPED', reason: `${problem.message}. ${cliWords(problem.suggestion)}` });
+          rows.push({
+            label: at(file.path),
+            identity: `${identity}/${file.path}`,
+            studentId: id,
+            studentName: name,
+            status: 'SKIPPED',
+            reason: `${problem.message}. ${cliWords(problem.suggestion)}`,
+          });
           fileRows.set(file.path, { action: 'skip', answer: at(file.path), reason: problem.kind });
         } else {
           refused.push({ student: label, problem });
@@ -240,25 +290,31 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     }
 
     const text = texts.map((part) => part.text).join('\n\n');
-    const files = texts.length > 0 && pages.length > 0
-      ? [...pages, textPage(at(texts[0].path), text)]
-      : pages;
+    const files = texts.length > 0 && pages.length > 0 ? [...pages, textPage(at(texts[0].path), text)] : pages;
     let outcome: { action: 'send' | 'empty' | 'skip'; answer: string } | undefined;
     const first = row;
     if (files.length === 0 && texts.length === 0) {
       if (rows.length === 0) {
-        const reason = student.files.length === 0 ? 'empty submission: nothing submitted'
-          : blankText ? 'empty submission: the online text is empty'
-          : `nothing to mark: only ${hidden === 1 ? 'a hidden file' : `${hidden} hidden files`}`;
+        const reason =
+          student.files.length === 0
+            ? 'empty submission: nothing submitted'
+            : blankText
+              ? 'empty submission: the online text is empty'
+              : `nothing to mark: only ${hidden === 1 ? 'a hidden file' : `${hidden} hidden files`}`;
         rows.unshift({ label, identity, studentId: id, studentName: name, status: 'EMPTY', reason });
         outcome = { action: 'empty', answer: label };
       }
     } else if (files.length > MAX_FILES_PER_REQUEST) {
       const message = `${files.length} files in one answer (${label}); the limit is ${MAX_FILES_PER_REQUEST} files per answer`;
-      if (!sources.skipUnsupported) throw new UsageError(message, { suggestion: 'The files of one answer go in one request: ask the student to merge them into one PDF, or pass --skip-unsupported to list this student as SKIPPED.' });
+      if (!sources.skipUnsupported)
+        throw new UsageError(message, {
+          suggestion:
+            'The files of one answer go in one request: ask the student to merge them into one PDF, or pass --skip-unsupported to list this student as SKIPPED.',
+        });
       rows.unshift({ label, identity, studentId: id, studentName: name, status: 'SKIPPED', reason: message });
       outcome = { action: 'skip', answer: label };
-      for (const [path, entry] of fileRows) if (entry.action === 'send') fileRows.set(path, { action: 'skip', answer: label, reason: 'too many files in one answer' });
+      for (const [path, entry] of fileRows)
+        if (entry.action === 'send') fileRows.set(path, { action: 'skip', answer: label, reason: 'too many files in one answer' });
     } else {
       const answer: Answer = { index: row, label, identity, files, studentId: id, ...(name !== undefined ? { studentName: name } : {}) };
       if (files.length === 0) {
@@ -280,9 +336,19 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
       for (const path of student.entries) {
         // a file meant for the answer follows the student's row when there is no answer (a blank online text)
         const meant = fileRows.get(path);
-        const own = meant?.action === 'send' && studentRow.action !== 'send' ? { action: studentRow.action, answer: studentRow.answer } : meant;
-        if (own) entries.push({ path: at(path), action: own.action, answer: own.answer, identity: own.answer === undefined ? undefined : identity, studentId: own.answer === undefined ? undefined : id, reason: own.reason });
-        else if (path.endsWith('/')) entries.push({ path: at(path), action: studentRow.action, answer: studentRow.answer, identity, studentId: id });
+        const own =
+          meant?.action === 'send' && studentRow.action !== 'send' ? { action: studentRow.action, answer: studentRow.answer } : meant;
+        if (own)
+          entries.push({
+            path: at(path),
+            action: own.action,
+            answer: own.answer,
+            identity: own.answer === undefined ? undefined : identity,
+            studentId: own.answer === undefined ? undefined : id,
+            reason: own.reason,
+          });
+        else if (path.endsWith('/'))
+          entries.push({ path: at(path), action: studentRow.action, answer: studentRow.answer, identity, studentId: id });
         else entries.push({ path: at(path), action: 'ignore', reason: 'left out' });
       }
     }
@@ -309,9 +375,20 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
 
   const empties = skipped.filter((s) => s.status === 'EMPTY');
   const late = students.filter((student) => student.late);
-  notes.push(`${shown}: a ${PLATFORM_NAMES[platform]} download of ${students.length} student${students.length === 1 ? '' : 's'}: ${answers.length} answer${answers.length === 1 ? '' : 's'} to mark${empties.length > 0 ? `, ${empties.length} with nothing submitted (EMPTY)` : ''}${skipped.length > empties.length ? `, ${skipped.length - empties.length} SKIPPED` : ''}`);
-  if (late.length > 0) notes.push(`late (as ${PLATFORM_NAMES[platform]} names them): ${late.length} student${late.length === 1 ? '' : 's'} (${late.slice(0, 5).map((s) => nameOf(s) ?? s.participantId).join(', ')}${late.length > 5 ? ', ...' : ''})`);
-  if (strays.length > 0) notes.push(`not a student's submission, not sent: ${strays.slice(0, 5).join(', ')}${strays.length > 5 ? `, and ${strays.length - 5} more` : ''}`);
+  notes.push(
+    `${shown}: a ${PLATFORM_NAMES[platform]} download of ${students.length} student${students.length === 1 ? '' : 's'}: ${answers.length} answer${answers.length === 1 ? '' : 's'} to mark${empties.length > 0 ? `, ${empties.length} with nothing submitted (EMPTY)` : ''}${skipped.length > empties.length ? `, ${skipped.length - empties.length} SKIPPED` : ''}`,
+  );
+  if (late.length > 0)
+    notes.push(
+      `late (as ${PLATFORM_NAMES[platform]} names them): ${late.length} student${late.length === 1 ? '' : 's'} (${late
+        .slice(0, 5)
+        .map((s) => nameOf(s) ?? s.participantId)
+        .join(', ')}${late.length > 5 ? ', ...' : ''})`,
+    );
+  if (strays.length > 0)
+    notes.push(
+      `not a student's submission, not sent: ${strays.slice(0, 5).join(', ')}${strays.length > 5 ? `, and ${strays.length - 5} more` : ''}`,
+    );
 
   const byRow = new Map(answers.map((answer) => [answer.index, answer]));
   return {
@@ -327,7 +404,14 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     notes,
     entries,
     studentNameAt: (index) => names.get(index),
-    download: { platform, input: download.input, students: students.map((student) => ({ participantId: student.participantId, ...(nameOf(student) !== undefined ? { name: nameOf(student) } : {}) })) },
+    download: {
+      platform,
+      input: download.input,
+      students: students.map((student) => ({
+        participantId: student.participantId,
+        ...(nameOf(student) !== undefined ? { name: nameOf(student) } : {}),
+      })),
+    },
   };
 }
 
@@ -341,8 +425,12 @@ function textPage(path: string, text: string): LocalFile {
 function refusal(problems: { student: string; problem: FileProblem }[], others: boolean): UsageError {
   const lines = problems.map(({ student, problem }) => `${student}: ${problem.message}`);
   const hints = [...new Set(problems.map(({ problem }) => cliWords(problem.suggestion)))];
-  if (others && problems.some(({ problem }) => problem.kind !== 'missing')) hints.push('Or pass --skip-unsupported to mark the others and list these as SKIPPED, to mark by hand.');
-  return new UsageError(`${problems.length === 1 ? 'a file of the download cannot be sent' : `${problems.length} files of the download cannot be sent`}:\n  ${lines.join('\n  ')}\nNothing was sent.`, {
-    suggestion: hints.join('\n  '),
-  });
+  if (others && problems.some(({ problem }) => problem.kind !== 'missing'))
+    hints.push('Or pass --skip-unsupported to mark the others and list these as SKIPPED, to mark by hand.');
+  return new UsageError(
+    `${problems.length === 1 ? 'a file of the download cannot be sent' : `${problems.length} files of the download cannot be sent`}:\n  ${lines.join('\n  ')}\nNothing was sent.`,
+    {
+      suggestion: hints.join('\n  '),
+    },
+  );
 }

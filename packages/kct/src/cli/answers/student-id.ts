@@ -7,7 +7,10 @@ import type { AnswerSources } from './answers.js';
 export const LMS_FOLDER_SUFFIX = /_assignsubmission_[a-z]+_?$/i;
 
 /** The student id of a file: its name, or its student folder (Moodle's suffix trimmed), or none. */
-export function studentIdOf(item: { path: string; group?: string } | undefined, sources: Pick<AnswerSources, 'studentIdFrom' | 'groupBy'>): string | undefined {
+export function studentIdOf(
+  item: { path: string; group?: string } | undefined,
+  sources: Pick<AnswerSources, 'studentIdFrom' | 'groupBy'>,
+): string | undefined {
   if (!item || sources.studentIdFrom === 'none') return undefined;
   const folder = item.group === undefined ? undefined : item.group.replace(LMS_FOLDER_SUFFIX, '');
   if ((sources.studentIdFrom === 'folder' || sources.groupBy === 'folder') && folder) return folder;

@@ -1,7 +1,8 @@
 // The bash completion script: lookup functions generated from the table, and one function that
 // walks the words before the cursor to find the command, then offers what may come next.
-import type { CommandEntry } from './table.js';
+
 import { caseLines, header } from './render.js';
+import type { CommandEntry } from './table.js';
 
 export function bashScript(table: CommandEntry[], version: string): string {
   return `${header('bash', version, 'source <(kct completion bash)   # or save it in ~/.local/share/bash-completion/completions/kct')}

@@ -1,16 +1,19 @@
 // The fish completion script: lookups as `switch` statements and one function, called by
 // `complete`, that walks the tokens before the cursor and prints the candidates.
 import { argCases } from './bash.js';
-import type { CommandEntry } from './table.js';
 import { header } from './render.js';
+import type { CommandEntry } from './table.js';
 
 const WORD = /^[A-Za-z0-9_.:/|@ -]*$/;
 
 function switchLines(cases: [patterns: string[], value: string, prefix?: boolean][]): string {
-  return cases.map(([patterns, value, prefix]) => {
-    for (const text of [...patterns, value]) if (!WORD.test(text)) throw new Error(`completion: unexpected characters in ${JSON.stringify(text)}`);
-    return `        case ${patterns.map((pattern) => `'${pattern}${prefix ? '*' : ''}'`).join(' ')}\n            echo '${value}'`;
-  }).join('\n');
+  return cases
+    .map(([patterns, value, prefix]) => {
+      for (const text of [...patterns, value])
+        if (!WORD.test(text)) throw new Error(`completion: unexpected characters in ${JSON.stringify(text)}`);
+      return `        case ${patterns.map((pattern) => `'${pattern}${prefix ? '*' : ''}'`).join(' ')}\n            echo '${value}'`;
+    })
+    .join('\n');
 }
 
 export function fishScript(table: CommandEntry[], version: string): string {

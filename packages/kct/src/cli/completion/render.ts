@@ -11,8 +11,11 @@ const WORD = /^[A-Za-z0-9_.:/|@ -]*$/;
 
 /** `"a"|"b") echo "value" ;;`; a third element true makes the last pattern a prefix ("path|"*). */
 export function caseLines(cases: [patterns: string[], value: string, prefix?: boolean][]): string {
-  return cases.map(([patterns, value, prefix]) => {
-    for (const text of [...patterns, value]) if (!WORD.test(text)) throw new Error(`completion: unexpected characters in ${JSON.stringify(text)}`);
-    return `    ${patterns.map((pattern) => `"${pattern}"`).join('|')}${prefix ? '*' : ''}) echo "${value}" ;;`;
-  }).join('\n');
+  return cases
+    .map(([patterns, value, prefix]) => {
+      for (const text of [...patterns, value])
+        if (!WORD.test(text)) throw new Error(`completion: unexpected characters in ${JSON.stringify(text)}`);
+      return `    ${patterns.map((pattern) => `"${pattern}"`).join('|')}${prefix ? '*' : ''}) echo "${value}" ;;`;
+    })
+    .join('\n');
 }

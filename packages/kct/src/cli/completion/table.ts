@@ -1,8 +1,9 @@
 // What completion offers at each place of a kct command line, read from the command tree: the
 // subcommands of each command, its flags, and what a flag's value or an argument may be.
+
+import { METHODS } from '../core/api-request.js';
 import type { TreeArgument, TreeCommand, TreeOption } from '../core/command-tree.js';
 import { CONFIG_KEYS } from '../core/config-keys.js';
-import { METHODS } from '../core/api-request.js';
 
 /**
  * What to offer for a value: `files`, `models` (ids from `kct __complete model-ids`), `text`

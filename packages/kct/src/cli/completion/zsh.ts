@@ -1,8 +1,8 @@
 // The zsh completion script: the same lookups as bash (zsh reads the same `case`), walked with
 // zsh's `words` and CURRENT, offered through compadd, _files and _describe.
 import { lookups } from './bash.js';
-import type { CommandEntry } from './table.js';
 import { header } from './render.js';
+import type { CommandEntry } from './table.js';
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: ${fpath[1]} is zsh's, printed as it is
 const INSTALL = 'kct completion zsh > "${fpath[1]}/_kct" (then start a new shell), or: source <(kct completion zsh)';

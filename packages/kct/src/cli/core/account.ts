@@ -12,7 +12,9 @@ function named(value: unknown): string | undefined {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   if (typeof value === 'number') return String(value);
   if (!isPlainObject(value)) return undefined;
-  const name = [value.name, value.login, value.email, value.username].find((candidate) => typeof candidate === 'string' && candidate.trim() !== '') as string | undefined;
+  const name = [value.name, value.login, value.email, value.username].find(
+    (candidate) => typeof candidate === 'string' && candidate.trim() !== '',
+  ) as string | undefined;
   const id = value.id ?? value.user_id ?? value.org_id;
   if (name && (typeof id === 'number' || typeof id === 'string')) return `${name} (id ${id})`;
   return name ?? (typeof id === 'number' || typeof id === 'string' ? `id ${id}` : undefined);

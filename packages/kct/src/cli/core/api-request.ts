@@ -22,7 +22,9 @@ export function methodAndPath(first: string, second: string | undefined, hasBody
   if (second === undefined) return { method: hasBody ? 'POST' : 'GET', path: first };
   const method = first.toUpperCase() as HttpMethod;
   if (!METHODS.includes(method)) {
-    throw new UsageError(`"${first}" is not an HTTP method kct api sends`, { suggestion: `Use one of ${METHODS.join(', ')}, e.g. kct api GET /credits.` });
+    throw new UsageError(`"${first}" is not an HTTP method kct api sends`, {
+      suggestion: `Use one of ${METHODS.join(', ')}, e.g. kct api GET /credits.`,
+    });
   }
   return { method, path: second };
 }
@@ -34,8 +36,11 @@ export function methodAndPath(first: string, second: string | undefined, hasBody
 export function routePath(path: string, baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-    if (path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)) return routePath(path.slice(base.length) || '/', baseUrl);
-    throw new UsageError(`${path} is not under the base URL ${base}: kct api sends the key only there`, { suggestion: 'Give the route relative to the base URL, e.g. /credits, or change the base URL with --base-url.' });
+    if (path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`))
+      return routePath(path.slice(base.length) || '/', baseUrl);
+    throw new UsageError(`${path} is not under the base URL ${base}: kct api sends the key only there`, {
+      suggestion: 'Give the route relative to the base URL, e.g. /credits, or change the base URL with --base-url.',
+    });
   }
   const withSlash = path.startsWith('/') ? path : `/${path}`;
   const basePath = new URL(base).pathname.replace(/\/+$/, '');
@@ -51,7 +56,8 @@ export function parseFields(raw: readonly string[] = [], typed: readonly string[
   const files: ParsedFields['files'] = [];
   const add = (flag: string, entry: string, isTyped: boolean) => {
     const at = entry.indexOf('=');
-    if (at <= 0) throw new UsageError(`${flag} ${JSON.stringify(entry)}: expected key=value`, { suggestion: `For example ${flag} model_id=12.` });
+    if (at <= 0)
+      throw new UsageError(`${flag} ${JSON.stringify(entry)}: expected key=value`, { suggestion: `For example ${flag} model_id=12.` });
     const name = entry.slice(0, at);
     const text = entry.slice(at + 1);
     const array = name.endsWith('[]');
@@ -89,10 +95,14 @@ export function parseHeaders(entries: readonly string[] = []): Record<string, st
   for (const entry of entries) {
     const at = entry.indexOf(':');
     const name = at > 0 ? entry.slice(0, at).trim().toLowerCase() : '';
-    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new UsageError(`-H ${JSON.stringify(entry)}: expected name:value`, { suggestion: 'For example -H Idempotency-Key:essay-1.' });
+    if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(name))
+      throw new UsageError(`-H ${JSON.stringify(entry)}: expected name:value`, { suggestion: 'For example -H Idempotency-Key:essay-1.' });
     if (RESERVED_HEADERS.has(name)) {
       throw new UsageError(`-H ${name}: kct sets this header itself`, {
-        suggestion: name === 'x-api-key' || name === 'authorization' ? 'The key comes from KCT_API_KEY or `kct auth login`, never from an argument.' : 'Leave it out.',
+        suggestion:
+          name === 'x-api-key' || name === 'authorization'
+            ? 'The key comes from KCT_API_KEY or `kct auth login`, never from an argument.'
+            : 'Leave it out.',
       });
     }
     headers[name] = entry.slice(at + 1).trim();
@@ -104,7 +114,8 @@ export function parseHeaders(entries: readonly string[] = []): Record<string, st
 export function withQuery(path: string, values: Record<string, FieldValue>): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(values)) {
-    for (const item of Array.isArray(value) ? value : [value]) query.append(key, item === null ? '' : typeof item === 'object' ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      query.append(key, item === null ? '' : typeof item === 'object' ? JSON.stringify(item) : String(item));
   }
   const text = query.toString();
   if (text === '') return path;

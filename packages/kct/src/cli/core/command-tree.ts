@@ -50,7 +50,12 @@ function visit(command: Command, path: string[]): TreeCommand {
     path,
     summary: command.description(),
     aliases: command.aliases(),
-    args: command.registeredArguments.map((arg) => ({ name: arg.name(), required: arg.required, variadic: arg.variadic, description: arg.description })),
+    args: command.registeredArguments.map((arg) => ({
+      name: arg.name(),
+      required: arg.required,
+      variadic: arg.variadic,
+      description: arg.description,
+    })),
     options: command.options.filter((option) => !option.hidden).map(toOption),
     examples: examples.get(command) ?? [],
     subcommands: command.commands

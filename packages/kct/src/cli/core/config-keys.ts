@@ -1,8 +1,8 @@
 // The settings `kct config` may read and write, with their checks. The API key is not one of
 // them: it goes through `kct auth login`, which verifies it first.
 import { UsageError } from '../../api/errors.js';
-import type { ResolvedSettings } from './settings.js';
 import { parsePositiveInteger } from './parse.js';
+import type { ResolvedSettings } from './settings.js';
 
 export const CONFIG_KEYS = ['base_url', 'model', 'output', 'product_url', 'account'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -14,7 +14,9 @@ export function checkConfigKey(key: string, use: 'read' | 'write' = 'write'): Co
       : new UsageError('the API key is set with `kct auth login`, which checks it first');
   }
   if (key === 'password') {
-    throw new UsageError('a password is never stored', { suggestion: '`kct keys` asks for it on a terminal, or reads it from --password-stdin or KCT_PASSWORD.' });
+    throw new UsageError('a password is never stored', {
+      suggestion: '`kct keys` asks for it on a terminal, or reads it from --password-stdin or KCT_PASSWORD.',
+    });
   }
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
     throw new UsageError(`unknown setting "${key}"`, { suggestion: `Settings: ${CONFIG_KEYS.join(', ')}.` });
@@ -44,8 +46,12 @@ export function checkConfigValue(key: ConfigKey, value: string): string {
 }
 
 export function settingFor(settings: ResolvedSettings, key: ConfigKey): { value?: string; source?: string } {
-  const map: Record<ConfigKey, keyof ResolvedSettings> = { base_url: 'baseUrl', model: 'model', output: 'output', product_url: 'productUrl', account: 'account' };
+  const map: Record<ConfigKey, keyof ResolvedSettings> = {
+    base_url: 'baseUrl',
+    model: 'model',
+    output: 'output',
+    product_url: 'productUrl',
+    account: 'account',
+  };
   return settings[map[key]] as { value?: string; source?: string };
 }
-
-;

@@ -6,8 +6,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { isPlainObject } from '../../client/envelope.js';
-import type { ProfileData, StoredConfig } from './settings.js';
 import { fromEnv } from './environment.js';
+import type { ProfileData, StoredConfig } from './settings.js';
 
 function configDir(env: NodeJS.ProcessEnv): string {
   const configured = fromEnv(env, 'KCT_CONFIG_DIR');
@@ -51,7 +51,9 @@ export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
-    throw new UsageError(`cannot read the config file ${path} (${code ?? String(error)})`, { suggestion: 'Check its permissions, or point KCT_CONFIG_DIR at another folder.' });
+    throw new UsageError(`cannot read the config file ${path} (${code ?? String(error)})`, {
+      suggestion: 'Check its permissions, or point KCT_CONFIG_DIR at another folder.',
+    });
   }
   let parsed: unknown;
   try {
@@ -62,7 +64,9 @@ export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
     });
   }
   if (!isPlainObject(parsed)) {
-    throw new UsageError(`the config file ${path} does not hold a JSON object`, { suggestion: 'Delete it and run `kct auth login` again.' });
+    throw new UsageError(`the config file ${path} does not hold a JSON object`, {
+      suggestion: 'Delete it and run `kct auth login` again.',
+    });
   }
   const wrong = misplacedValue(parsed);
   if (wrong !== undefined) {

@@ -1,14 +1,15 @@
 // What every command receives: IO, environment, global flags, and lazily built services (config,
 // client). Nothing here is created until a command asks for it, so `kct --help` stays cheap.
-import type { TreeCommand } from './command-tree.js';
+
 import { UsageError } from '../../api/errors.js';
+import { SANDBOX_PACKAGE, type SandboxPackage } from '../../api/sandbox.js';
 import type { KctClient } from '../../client/client.js';
 import type { Dispatcher } from '../../client/undici.js';
+import type { TreeCommand } from './command-tree.js';
 import type { ConfigStore } from './config-store.js';
-import { err, type IO } from './io.js';
-import { resolveSettings, type ResolvedSettings, type SettingFlags } from './settings.js';
 import { fromEnv } from './environment.js';
-import { SANDBOX_PACKAGE, type SandboxPackage } from '../../api/sandbox.js';
+import { err, type IO } from './io.js';
+import { type ResolvedSettings, resolveSettings, type SettingFlags } from './settings.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -53,7 +54,13 @@ export interface Services {
   commands?: () => Promise<TreeCommand>;
 }
 
-export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOptions, signal: AbortSignal, services: Services = {}): Context {
+export function createContext(
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  globals: GlobalOptions,
+  signal: AbortSignal,
+  services: Services = {},
+): Context {
   let store: Promise<ConfigStore> | undefined;
   const clients: KctClient[] = [];
   const context: Context = {
@@ -82,7 +89,10 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
       }
-      const [{ KctClient }, { RequestBudget, DEFAULT_MAX_RPS }] = await Promise.all([import('../../client/client.js'), import('../../client/budget.js')]);
+      const [{ KctClient }, { RequestBudget, DEFAULT_MAX_RPS }] = await Promise.all([
+        import('../../client/client.js'),
+        import('../../client/budget.js'),
+      ]);
       const maxRps = overrides.maxRps ?? fromEnv(env, 'KCT_MAX_RPS') ?? DEFAULT_MAX_RPS;
       const client = new KctClient({
         baseUrl,
@@ -95,7 +105,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, globals: GlobalOpt
         onRetry: ({ attempt, delayMs, reason }) => {
           if (globals.debug) return; // the trace says it
           // with --json everything kct writes to stderr is JSON, so a script can read it line by line
-          if (globals.json) err(io, JSON.stringify({ notice: { code: 'retry', message: `${reason}; retrying`, attempt, delay_ms: delayMs } }));
+          if (globals.json)
+            err(io, JSON.stringify({ notice: { code: 'retry', message: `${reason}; retrying`, attempt, delay_ms: delayMs } }));
           else err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
         },
       });
@@ -117,9 +128,12 @@ export function missingProfileError(settings: ResolvedSettings): UsageError {
   const source = settings.profileSource === 'config file' ? 'current_profile in the config file' : settings.profileSource;
   const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
   const create = `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\``;
-  return new UsageError(`the profile "${settings.profile}" (from ${source}) does not exist; ${known ? `the profiles that exist are ${known}` : 'there are no profiles yet'}`, {
-    suggestion: known ? `${create}, or choose one that exists with --profile or KCT_PROFILE.` : `${create}.`,
-  });
+  return new UsageError(
+    `the profile "${settings.profile}" (from ${source}) does not exist; ${known ? `the profiles that exist are ${known}` : 'there are no profiles yet'}`,
+    {
+      suggestion: known ? `${create}, or choose one that exists with --profile or KCT_PROFILE.` : `${create}.`,
+    },
+  );
 }
 
 function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {
@@ -139,6 +153,8 @@ async function loadSandboxPackage(): Promise<SandboxPackage> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(SANDBOX_PACKAGE)) throw error;
-    throw new UsageError(`kct sandbox needs the sandbox package, which is not installed: npm install -g ${SANDBOX_PACKAGE} (or run it once with npx ${SANDBOX_PACKAGE})`);
+    throw new UsageError(
+      `kct sandbox needs the sandbox package, which is not installed: npm install -g ${SANDBOX_PACKAGE} (or run it once with npx ${SANDBOX_PACKAGE})`,
+    );
   }
 }

@@ -90,32 +90,43 @@ export function defineGroup(spec: CommandMeta & { subcommands: CommandDeclaratio
 // The attribute names and value types commander hands over, computed from the flags as written.
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 type FirstWord<S extends string> = S extends `${infer Word} ${string}` ? Word : S;
-type OptionName<F extends string> = F extends `${string}--no-${infer Rest}` ? Camel<FirstWord<Rest>>
-  : F extends `${string}--${infer Rest}` ? Camel<FirstWord<Rest>> : never;
+type OptionName<F extends string> = F extends `${string}--no-${infer Rest}`
+  ? Camel<FirstWord<Rest>>
+  : F extends `${string}--${infer Rest}`
+    ? Camel<FirstWord<Rest>>
+    : never;
 type Unlisted<S extends string> = S extends `${infer Name}...` ? Name : S;
 type ArgName<S extends string> = S extends `<${infer Name}>` | `[${infer Name}]` ? Camel<Unlisted<Name>> : never;
 
-type OptionValue<F extends string, S> = S extends { check: (zod: Zod) => infer T extends z.ZodType } ? z.output<T>
-  : S extends { choices: readonly (infer C)[] } ? C
-  : S extends { repeatable: true } ? string[]
-  : F extends `${string}...${string}` ? string[]
-  : F extends `${string}<${string}` | `${string}[${string}` ? string : boolean;
-type AlwaysSent<F extends string, S> = S extends { required: true } | { defaultValue: string | boolean } ? true
-  : F extends `${string}--no-${string}` ? true : false;
+type OptionValue<F extends string, S> = S extends { check: (zod: Zod) => infer T extends z.ZodType }
+  ? z.output<T>
+  : S extends { choices: readonly (infer C)[] }
+    ? C
+    : S extends { repeatable: true }
+      ? string[]
+      : F extends `${string}...${string}`
+        ? string[]
+        : F extends `${string}<${string}` | `${string}[${string}`
+          ? string
+          : boolean;
+type AlwaysSent<F extends string, S> = S extends { required: true } | { defaultValue: string | boolean }
+  ? true
+  : F extends `${string}--no-${string}`
+    ? true
+    : false;
 type ArgValue<S extends string> = S extends `${string}...${string}` ? string[] : string;
 
-type OptionValues<O> =
-  & { [F in keyof O & string as AlwaysSent<F, O[F]> extends true ? OptionName<F> : never]: OptionValue<F, O[F]> }
-  & { [F in keyof O & string as AlwaysSent<F, O[F]> extends true ? never : OptionName<F>]?: OptionValue<F, O[F]> };
-type ArgValues<A> =
-  & { [S in keyof A & string as S extends `<${string}` ? ArgName<S> : never]: ArgValue<S> }
-  & { [S in keyof A & string as S extends `<${string}` ? never : ArgName<S>]?: ArgValue<S> };
+type OptionValues<O> = { [F in keyof O & string as AlwaysSent<F, O[F]> extends true ? OptionName<F> : never]: OptionValue<F, O[F]> } & {
+  [F in keyof O & string as AlwaysSent<F, O[F]> extends true ? never : OptionName<F>]?: OptionValue<F, O[F]>;
+};
+type ArgValues<A> = { [S in keyof A & string as S extends `<${string}` ? ArgName<S> : never]: ArgValue<S> } & {
+  [S in keyof A & string as S extends `<${string}` ? never : ArgName<S>]?: ArgValue<S>;
+};
 type Flatten<T> = { [K in keyof T]: T[K] };
 
 /** The options a command's run receives: kct's global flags, the command's flags and its arguments by name. */
-export type OptionsOf<D> = D extends TypedDeclaration<infer O, infer A>
-  ? Flatten<OptionValues<typeof GLOBAL_OPTIONS> & OptionValues<O> & ArgValues<A>>
-  : never;
+export type OptionsOf<D> =
+  D extends TypedDeclaration<infer O, infer A> ? Flatten<OptionValues<typeof GLOBAL_OPTIONS> & OptionValues<O> & ArgValues<A>> : never;
 
 /** The name an option or argument arrives under from commander: --poll-interval is pollInterval, --no-wait is wait. */
 export function attributeName(flagsOrSyntax: string): string {
@@ -124,10 +135,15 @@ export function attributeName(flagsOrSyntax: string): string {
 }
 
 function optionSchema(flags: string, option: OptionDetail, zod: Zod): z.ZodType {
-  const value = option.check ? option.check(zod)
-    : option.choices ? zod.enum(option.choices as [string, ...string[]])
-    : option.repeatable || flags.includes('...') ? zod.array(zod.string())
-    : /[<[]/.test(flags) ? zod.string() : zod.boolean();
+  const value = option.check
+    ? option.check(zod)
+    : option.choices
+      ? zod.enum(option.choices as [string, ...string[]])
+      : option.repeatable || flags.includes('...')
+        ? zod.array(zod.string())
+        : /[<[]/.test(flags)
+          ? zod.string()
+          : zod.boolean();
   const alwaysSent = option.required || option.defaultValue !== undefined || flags.includes('--no-');
   return alwaysSent ? value : value.optional();
 }
@@ -158,6 +174,6 @@ export function parseOptions(declaration: CommandDeclaration, raw: Record<string
   const key = String(issue.path[0] ?? '');
   const flags = Object.keys({ ...GLOBAL_OPTIONS, ...declaration.options }).find((syntax) => attributeName(syntax) === key);
   const arg = Object.keys(declaration.args ?? {}).find((syntax) => attributeName(syntax) === key);
-  const name = flags ? flags.replace(/^-\w, /, '').replace(/ .*$/, '') : arg ?? key;
+  const name = flags ? flags.replace(/^-\w, /, '').replace(/ .*$/, '') : (arg ?? key);
   throw new UsageError(`invalid value for ${name}: ${issue.message}`, { suggestion: 'Run with --help for usage.' });
 }

@@ -23,21 +23,28 @@ export const VARIABLES = {
   KCT_MODEL: { kind: 'text', help: 'the default model id' },
   KCT_OUTPUT: { kind: 'text', help: 'the default output format: table, json, ndjson or csv' },
   KCT_CONFIG_DIR: { kind: 'path', help: 'the folder of config.json (default $XDG_CONFIG_HOME/kct)' },
-  KCT_STATE_DIR: { kind: 'path', help: 'the folder of the ledger of what was sent (default state/ beside KCT_CONFIG_DIR, else $XDG_STATE_HOME/kct)' },
+  KCT_STATE_DIR: {
+    kind: 'path',
+    help: 'the folder of the ledger of what was sent (default state/ beside KCT_CONFIG_DIR, else $XDG_STATE_HOME/kct)',
+  },
   KCT_POLL_INTERVAL: { kind: 'duration', help: 'the first polling interval, e.g. 500ms (default 3s)' },
   KCT_MAX_RPS: { kind: 'count', help: 'requests a second a run may start, at most (default 20)' },
   KCT_MAX_RETRIES: { kind: 'count0', help: 'retries of a failed request (0 turns them off; default 3)' },
   KCT_RETRY_BASE_DELAY: { kind: 'duration', help: 'the first pause before a retry, doubled each time (default 500ms)' },
-  KCT_MAX_PENDING: { kind: 'count', help: 'a waiting run\'s tasks unfinished at once, at most (default 10000)', for: 'one-pass' },
-  KCT_BATCH_FROM: { kind: 'count', help: 'plain-text answers from which --via auto sends batches with --resume (default 500)', for: 'one-pass' },
+  KCT_MAX_PENDING: { kind: 'count', help: "a waiting run's tasks unfinished at once, at most (default 10000)", for: 'one-pass' },
+  KCT_BATCH_FROM: {
+    kind: 'count',
+    help: 'plain-text answers from which --via auto sends batches with --resume (default 500)',
+    for: 'one-pass',
+  },
   KCT_PAGER: { kind: 'text', help: 'the pager for long output on a terminal (else PAGER, else less -FRX; "" or cat: none)' },
   KCT_ACCOUNT: { kind: 'text', help: 'the product account kct keys signs in with', for: 'keys' },
   KCT_PRODUCT_URL: { kind: 'text', help: 'the product base of the key routes, when it is not the base URL without /v1', for: 'keys' },
   KCT_PASSWORD: { kind: 'secret', help: 'the password of that account, for CI secrets (never an argument)', for: 'keys' },
   KCT_WEBHOOK_SECRET: { kind: 'secret', help: 'the secret batch callbacks are signed with', for: 'callbacks verify, callbacks listen' },
-  KCT_SANDBOX_DATA: { kind: 'path', help: 'the sandbox\'s data folder (default $XDG_DATA_HOME/kct/sandbox)', for: 'sandbox' },
+  KCT_SANDBOX_DATA: { kind: 'path', help: "the sandbox's data folder (default $XDG_DATA_HOME/kct/sandbox)", for: 'sandbox' },
   KCT_GRADER_API_KEY: { kind: 'secret', help: 'the key of the OpenAI-compatible server of --grader-url, sent only there', for: 'sandbox' },
-  KCT_NO_HELP_CACHE: { kind: 'text', help: 'any value: --help is rendered from the command tree instead of the build\'s cache' },
+  KCT_NO_HELP_CACHE: { kind: 'text', help: "any value: --help is rendered from the command tree instead of the build's cache" },
 } as const satisfies Record<string, Variable>;
 
 export type VariableName = keyof typeof VARIABLES;
@@ -48,7 +55,7 @@ export const OTHER_VARIABLES: readonly [string, string][] = [
   ['NO_COLOR', 'no colour'],
   ['CI', 'never prompt'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings'],
-  ['XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME', 'where the config, the state and the sandbox\'s data go by default'],
+  ['XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME', "where the config, the state and the sandbox's data go by default"],
 ];
 
 type Value<K extends Kind> = K extends 'duration' | 'count' | 'count0' ? number : string;
@@ -63,7 +70,9 @@ export function fromEnv<N extends VariableName>(env: NodeJS.ProcessEnv, name: N)
   if (kind === 'count' || kind === 'count0') {
     const least = kind === 'count' ? 1 : 0;
     if (!/^\d+$/.test(value) || Number(value) < least) {
-      throw new UsageError(`${name} must be a whole number, ${least} or more, not "${raw}"`, { suggestion: `It sets ${VARIABLES[name].help}. Fix the value, or unset ${name}.` });
+      throw new UsageError(`${name} must be a whole number, ${least} or more, not "${raw}"`, {
+        suggestion: `It sets ${VARIABLES[name].help}. Fix the value, or unset ${name}.`,
+      });
     }
     return Number(value) as never;
   }

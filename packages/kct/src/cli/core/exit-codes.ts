@@ -1,8 +1,23 @@
 // The one place where errors become exit codes. Every command shares this table; docs/commands/kct.md#exit-codes and
 // `kct help exit-codes` print it.
 import {
-  ApiError, AuthenticationError, BadRequestError, ConflictError, ConnectionError, CredentialsError, InsufficientCreditsError, InterruptedError,
-  KctError, NoSuchItemError, NotFoundError, PermissionError, RateLimitError, ServerError, TaskUnsuccessfulError, UsageError, WatchTimeoutError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  CredentialsError,
+  InsufficientCreditsError,
+  InterruptedError,
+  KctError,
+  NoSuchItemError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  TaskUnsuccessfulError,
+  UsageError,
+  WatchTimeoutError,
 } from '../../api/errors.js';
 import { StudentsMismatchError } from '../../platforms/fill-report.js';
 
@@ -34,12 +49,16 @@ const MEANINGS: Record<keyof typeof EXIT, string> = {
   CONFLICT: 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused',
   TIMEOUT: 'still not final when --timeout ran out (the task keeps running; its id is printed)',
   UNREACHABLE: 'service unreachable, or HTTP 5xx/429 after retries',
-  STUDENTS_MISMATCH: 'a grade file was filled (written when any grade was), but its students and the download\'s differ (some have no row, or some rows no submission): read the report (one-pass --moodle-worksheet, --canvas-gradebook)',
+  STUDENTS_MISMATCH:
+    "a grade file was filled (written when any grade was), but its students and the download's differ (some have no row, or some rows no submission): read the report (one-pass --moodle-worksheet, --canvas-gradebook)",
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT); running tasks are left running',
   TERMINATED: 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running',
 };
 
-export const EXIT_CODE_TABLE: readonly [number, string][] = Object.entries(EXIT).map(([name, code]) => [code, MEANINGS[name as keyof typeof EXIT]]);
+export const EXIT_CODE_TABLE: readonly [number, string][] = Object.entries(EXIT).map(([name, code]) => [
+  code,
+  MEANINGS[name as keyof typeof EXIT],
+]);
 
 /** 128 + the signal's number, as shells report a process a signal stopped. */
 export function exitCodeForSignal(signal: NodeJS.Signals): number {

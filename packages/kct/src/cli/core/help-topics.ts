@@ -1,5 +1,5 @@
-import { EXIT_CODE_TABLE } from './exit-codes.js';
 import type { Context } from './context.js';
+import { EXIT_CODE_TABLE } from './exit-codes.js';
 import { out } from './io.js';
 
 export function printExitCodes(context: Context): void {

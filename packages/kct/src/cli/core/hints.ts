@@ -2,8 +2,18 @@
 // suggestions (and the server's message names API routes); the words that name kct commands live
 // here, in one table, applied where errors are reported.
 import {
-  ApiError, AuthenticationError, CONNECTION_ADVICE, InsufficientCreditsError, KctError, NotFoundError, PermissionError,
-  RateLimitError, refusalOf, ServerError, WATCH_TIMEOUT_ADVICE, type WatchTimeoutError,
+  ApiError,
+  AuthenticationError,
+  CONNECTION_ADVICE,
+  InsufficientCreditsError,
+  KctError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  refusalOf,
+  ServerError,
+  WATCH_TIMEOUT_ADVICE,
+  type WatchTimeoutError,
 } from '../../api/errors.js';
 
 interface Hint {
@@ -15,15 +25,18 @@ const HINTS: Hint[] = [
   {
     // a model id where an assignment id belongs: the most common mix-up (spec 1)
     when: (e, t) => e instanceof NotFoundError && /assignment/i.test(t) && /is a model_?id|there is a model/i.test(t),
-    hint: (id) => `${id} is a model id. kct evaluate needs an assignment id: create one with \`kct assign --model ${id} --name ... --desc ... --deadline ... --expected ...\`, or mark with the model directly: \`kct one-pass <file> --model ${id}\`.`,
+    hint: (id) =>
+      `${id} is a model id. kct evaluate needs an assignment id: create one with \`kct assign --model ${id} --name ... --desc ... --deadline ... --expected ...\`, or mark with the model directly: \`kct one-pass <file> --model ${id}\`.`,
   },
   {
     when: (e, t) => e instanceof NotFoundError && /model/i.test(t) && /is an assignment_?id|there is an assignment/i.test(t),
-    hint: (id) => `${id} is an assignment id: send answers to it with \`kct evaluate --assignment ${id} <file>\`; the model ids this key can use are listed by \`kct models\`.`,
+    hint: (id) =>
+      `${id} is an assignment id: send answers to it with \`kct evaluate --assignment ${id} <file>\`; the model ids this key can use are listed by \`kct models\`.`,
   },
   {
     when: (e) => refusalOf(e) === 'assignment_not_found',
-    hint: () => 'Create an assignment with `kct assign --model <id> ...` and pass the assignment id it prints to `kct evaluate --assignment`.',
+    hint: () =>
+      'Create an assignment with `kct assign --model <id> ...` and pass the assignment id it prints to `kct evaluate --assignment`.',
   },
   {
     when: (e) => refusalOf(e) === 'model_not_found',
@@ -31,7 +44,7 @@ const HINTS: Hint[] = [
   },
   {
     when: (e) => refusalOf(e) === 'model_forbidden',
-    hint: () => 'Choose a model from `kct models`: a key sees only its owner\'s models, or its organization\'s.',
+    hint: () => "Choose a model from `kct models`: a key sees only its owner's models, or its organization's.",
   },
   {
     when: (e) => refusalOf(e) === 'model_not_ready',
@@ -46,7 +59,7 @@ const HINTS: Hint[] = [
 const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
-  ['to have one derived from each answer\'s content', 'to have kct derive one from each answer\'s content'],
+  ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
   ['pages sent as one answer.', 'pages sent as one answer (--pages).'],
   [/or leave it out \(every file ending (\.\w+)\)\./g, 'or leave it out with --exclude "*$1".'],
 ];
@@ -60,18 +73,24 @@ const modelOf = (e: KctError) => (e.suggestion === MODEL_TRAINING_ADVICE ? (e as
  * suggestion. Only the library's neutral advice is replaced: a command that set its own keeps it.
  */
 const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
-  credentials: (e) => (e.message === 'no API key' ? 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.' : undefined),
+  credentials: (e) =>
+    e.message === 'no API key' ? 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.' : undefined,
   watch_timeout: (e) => {
     const model = modelOf(e);
     if (model !== undefined) return `It keeps training. Check it with \`kct models show ${model}\`, or wait again with a longer --timeout.`;
-    return e.suggestion === WATCH_TIMEOUT_ADVICE ? `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.` : undefined;
+    return e.suggestion === WATCH_TIMEOUT_ADVICE
+      ? `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.`
+      : undefined;
   },
   interrupted: (e) => {
     const model = modelOf(e);
     return model === undefined ? undefined : `The model keeps training on the server. Check it with: kct models show ${model}`;
   },
   redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
-  connection: (e) => (e.suggestion === CONNECTION_ADVICE ? 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.' : undefined),
+  connection: (e) =>
+    e.suggestion === CONNECTION_ADVICE
+      ? 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.'
+      : undefined,
 };
 
 /** kct's hint for an error, or undefined to keep the error's own suggestion. */
@@ -85,12 +104,15 @@ export function cliHint(error: unknown): string | undefined {
 
 /** What to do after an HTTP error that neither a command nor the library advised on: by its class. */
 function classHint(error: ApiError): string | undefined {
-  if (error instanceof AuthenticationError) return 'Check the key kct uses: `kct auth status` says where it comes from (--profile, KCT_API_KEY or the stored profile); store a working one with `kct auth login`.';
+  if (error instanceof AuthenticationError)
+    return 'Check the key kct uses: `kct auth status` says where it comes from (--profile, KCT_API_KEY or the stored profile); store a working one with `kct auth login`.';
   if (error instanceof PermissionError) return 'The key works but may not do this: `kct auth status` shows its scope and account.';
   if (error instanceof InsufficientCreditsError) return '`kct credits` shows the balance; a task is charged only when it succeeds.';
-  if (refusalOf(error) === 'task_not_found') return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
+  if (refusalOf(error) === 'task_not_found')
+    return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
   if (refusalOf(error) === 'task_not_cancellable') return 'The task has already ended: `kct result <task_id>` shows how.';
-  if (error instanceof RateLimitError || error instanceof ServerError) return 'The service is busy or failing: try again in a minute (running the same command again is never charged twice).';
+  if (error instanceof RateLimitError || error instanceof ServerError)
+    return 'The service is busy or failing: try again in a minute (running the same command again is never charged twice).';
   return undefined;
 }
 

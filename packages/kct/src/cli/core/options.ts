@@ -5,28 +5,46 @@ import type { OptionSpecs } from './define-command.js';
 import { parseDuration } from './duration.js';
 import { checked, outputAsFile, parseMaxRps } from './parse.js';
 
-export const output = () => ({ '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] } }) as const satisfies OptionSpecs;
+export const output = () =>
+  ({
+    '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] },
+  }) as const satisfies OptionSpecs;
 
 // durations are checked where they are used (cli/core/watch.ts), naming the flag or KCT_POLL_INTERVAL
 export const watchOptions = {
-  '--timeout <duration>': { description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)', defaultValue: '30m', check: checked(parseDuration, '--timeout') },
+  '--timeout <duration>': {
+    description: 'how long each task is watched once accepted (e.g. 90s, 30m, 12h)',
+    defaultValue: '30m',
+    check: checked(parseDuration, '--timeout'),
+  },
   // an empty value is none: KCT_POLL_INTERVAL, else the spec's 3 s
-  '--poll-interval <duration>': { description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)', check: checked((value, flag) => (value === '' ? undefined : parseDuration(value, flag)), '--poll-interval') },
+  '--poll-interval <duration>': {
+    description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)',
+    check: checked((value, flag) => (value === '' ? undefined : parseDuration(value, flag)), '--poll-interval'),
+  },
 } as const satisfies OptionSpecs;
 
 /** The run's request budget (src/client/budget.ts); KCT_MAX_RPS is read by cli/core/environment.ts. */
 export const maxRps = () =>
-  ({ '--max-rps <n>': { description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)', check: checked(parseMaxRps, '--max-rps') } }) as const satisfies OptionSpecs;
+  ({
+    '--max-rps <n>': {
+      description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)',
+      check: checked(parseMaxRps, '--max-rps'),
+    },
+  }) as const satisfies OptionSpecs;
 
 // How `kct keys` signs in to the product (commands/keys/product-session.ts): never a password argument.
 export const signInOptions = {
   '--account <name>': 'the account to sign in as (env KCT_ACCOUNT, config `account`)',
   '--password-stdin': 'read the password from standard input (else KCT_PASSWORD, else asked on a terminal)',
-  '--product-url <url>': 'the product base of the key routes (env KCT_PRODUCT_URL, config `product_url`; default: the base URL without /v1)',
+  '--product-url <url>':
+    'the product base of the key routes (env KCT_PRODUCT_URL, config `product_url`; default: the base URL without /v1)',
 } as const satisfies OptionSpecs;
 
 // The servers kct starts (kct sandbox, kct callbacks listen) answer on loopback unless told otherwise.
-export const hostOption = { '--host <host>': { description: 'address to listen on', defaultValue: '127.0.0.1' } } as const satisfies OptionSpecs;
+export const hostOption = {
+  '--host <host>': { description: 'address to listen on', defaultValue: '127.0.0.1' },
+} as const satisfies OptionSpecs;
 
 /** kct's global flags (program.ts), which every command's options carry. */
 export const GLOBAL_OPTIONS = {
@@ -38,21 +56,26 @@ export const GLOBAL_OPTIONS = {
   '--no-pager': 'never page long output (pager: KCT_PAGER, PAGER, else less -FRX)',
 } as const satisfies OptionSpecs;
 
-
 // Both ingest commands (kct ingest questions|rubrics): where the files come from, the preview they write.
 export const assetOption = {
   '--asset <url>': { description: 'a public https URL of a file, or a URL from `kct upload` (repeat for several)', repeatable: true },
 } as const satisfies OptionSpecs;
-export const previewFileOptions = <const File extends string>(defaultFile: File) => ({
-  '--out <file>': { description: 'preview file to write: .yaml, .yml or .json', defaultValue: defaultFile },
-  ...deprecatedOutputFile(),
-  '--force': 'replace the preview file if it exists',
-}) as const satisfies OptionSpecs;
+export const previewFileOptions = <const File extends string>(defaultFile: File) =>
+  ({
+    '--out <file>': { description: 'preview file to write: .yaml, .yml or .json', defaultValue: defaultFile },
+    ...deprecatedOutputFile(),
+    '--force': 'replace the preview file if it exists',
+  }) as const satisfies OptionSpecs;
 
 /**
  * -o/--output named the file these commands write before it meant a format everywhere: still
  * taken, hidden, as the file, with a note (`kct report`, `kct ingest`); a format name is refused.
  */
-export const deprecatedOutputFile = () => ({
-  '-o, --output <file>': { description: 'deprecated: the file to write (use --out)', hidden: true, check: checked(outputAsFile, '--output') },
-}) as const satisfies OptionSpecs;
+export const deprecatedOutputFile = () =>
+  ({
+    '-o, --output <file>': {
+      description: 'deprecated: the file to write (use --out)',
+      hidden: true,
+      check: checked(outputAsFile, '--output'),
+    },
+  }) as const satisfies OptionSpecs;

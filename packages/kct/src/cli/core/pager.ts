@@ -4,8 +4,8 @@ import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Context } from './context.js';
-import { err } from './io.js';
 import { rawEnv } from './environment.js';
+import { err } from './io.js';
 
 /** Commands whose output is a finished document a person may scroll (never ones that prompt or spin). */
 export const PAGED_COMMANDS: ReadonlySet<string> = new Set(['models', 'models show', 'result', 'rewrite', 'api']);
@@ -20,9 +20,12 @@ export interface PagerChoice {
 /** The pager to use, or undefined for none ("" or "cat" turn it off, as in gh). */
 export function choosePager(env: NodeJS.ProcessEnv): PagerChoice | undefined {
   const configured = rawEnv(env, 'KCT_PAGER');
-  const choice: PagerChoice = configured !== undefined
-    ? { command: configured, source: 'KCT_PAGER' }
-    : env.PAGER !== undefined ? { command: env.PAGER, source: 'PAGER' } : { command: DEFAULT_PAGER, source: 'default' };
+  const choice: PagerChoice =
+    configured !== undefined
+      ? { command: configured, source: 'KCT_PAGER' }
+      : env.PAGER !== undefined
+        ? { command: env.PAGER, source: 'PAGER' }
+        : { command: DEFAULT_PAGER, source: 'default' };
   const trimmed = choice.command.trim();
   return trimmed === '' || trimmed === 'cat' ? undefined : { ...choice, command: trimmed };
 }
@@ -39,7 +42,8 @@ export async function startPager(context: Context): Promise<() => Promise<void>>
   const child = await spawnPager(choice, env);
   if (!child) {
     // the default pager missing is normal (a minimal container); a configured one missing is a typo
-    if (choice.source !== 'default') err(io, `kct: the pager "${choice.command}" (from ${choice.source}) could not be started; printing directly`);
+    if (choice.source !== 'default')
+      err(io, `kct: the pager "${choice.command}" (from ${choice.source}) could not be started; printing directly`);
     return async () => {};
   }
   const original = io.stdout;
@@ -78,7 +82,12 @@ export function programOf(command: string): string | undefined {
 }
 
 function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
-  const candidates = program.includes('/') ? [program] : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const candidates = program.includes('/')
+    ? [program]
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
   return candidates.some((candidate) => {
     try {
       accessSync(candidate, constants.X_OK);

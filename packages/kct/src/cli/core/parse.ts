@@ -18,10 +18,19 @@ export function parseMilliseconds(value: string, what: string): number {
 /** A model id; `source` (from settings: "--model", "environment (KCT_MODEL)", a profile) is named when it is wrong. */
 export function parseModelId(value: string | undefined, source?: string): number {
   if (value === undefined || value === '') {
-    throw new UsageError('no model given', { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL, or `kct config set model <id>`.' });
+    throw new UsageError('no model given', {
+      suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL, or `kct config set model <id>`.',
+    });
   }
-  const where = source === undefined || source === '--model' ? 'model id' : `model id from ${source.replace(/^environment \((\w+)\)$/, '$1').replace(/^profile (".*")$/, 'the config (profile $1)')}`;
-  const fix = source?.includes('KCT_MODEL') ? ' Fix or unset KCT_MODEL.' : source?.startsWith('profile') ? ' Fix it with `kct config set model <id>`.' : '';
+  const where =
+    source === undefined || source === '--model'
+      ? 'model id'
+      : `model id from ${source.replace(/^environment \((\w+)\)$/, '$1').replace(/^profile (".*")$/, 'the config (profile $1)')}`;
+  const fix = source?.includes('KCT_MODEL')
+    ? ' Fix or unset KCT_MODEL.'
+    : source?.startsWith('profile')
+      ? ' Fix it with `kct config set model <id>`.'
+      : '';
   return parsePositiveInteger(value, where, `Model ids are whole numbers from \`kct models\`.${fix}`);
 }
 
@@ -34,7 +43,8 @@ export function parsePositiveInteger(value: string, what: string, hint?: string)
 
 export function parsePositiveNumber(value: string, what: string): number {
   const number = Number(value);
-  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) throw new UsageError(`${what} must be a positive number, not "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0)
+    throw new UsageError(`${what} must be a positive number, not "${value}"`);
   return number;
 }
 
@@ -42,7 +52,9 @@ export function parsePositiveNumber(value: string, what: string): number {
 export function parseMaxRps(value: string): number {
   const trimmed = value.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
-    throw new UsageError(`--max-rps must be a whole number of requests a second, at least 1 (not "${value}")`, { suggestion: 'For example --max-rps 10; the default is 20.' });
+    throw new UsageError(`--max-rps must be a whole number of requests a second, at least 1 (not "${value}")`, {
+      suggestion: 'For example --max-rps 10; the default is 20.',
+    });
   }
   return Number(trimmed);
 }
@@ -50,7 +62,9 @@ export function parseMaxRps(value: string): number {
 /** The value of the deprecated -o/--output FILE of `kct report` and `kct ingest`: a file, never a format. */
 export function outputAsFile(value: string): string {
   if (['table', 'json', 'ndjson', 'csv'].includes(value)) {
-    throw new UsageError(`-o/--output names an output format elsewhere in kct; this command writes a file: give it with --out`, { suggestion: `For example --out class.html; for a JSON summary on stdout, add --json.` });
+    throw new UsageError(`-o/--output names an output format elsewhere in kct; this command writes a file: give it with --out`, {
+      suggestion: `For example --out class.html; for a JSON summary on stdout, add --json.`,
+    });
   }
   return value;
 }

@@ -1,39 +1,60 @@
 // The command tree: registers each command's declaration (src/commands/<name>/command.ts) and
 // loads its run.ts only when it runs, so `kct --help` and `kct --version` import no command's code.
 import { Command, Option } from 'commander';
-import type { Context, GlobalOptions } from './context.js';
-import { attributeName, optionEntries, parseOptions, type CommandDeclaration } from './define-command.js';
-import { PAGED_COMMANDS, startPager } from './pager.js';
-import { setExamples } from './command-tree.js';
-import { GLOBAL_OPTIONS } from './options.js';
-import { command as credits } from '../../commands/credits/command.js';
-import { command as models } from '../../commands/models/command.js';
-import { command as ingest } from '../../commands/ingest/command.js';
-import { command as onePass } from '../../commands/one-pass/command.js';
-import { command as status } from '../../commands/status/command.js';
-import { command as result } from '../../commands/result/command.js';
-import { command as cancel } from '../../commands/cancel/command.js';
-import { command as assign } from '../../commands/assign/command.js';
-import { command as evaluate } from '../../commands/evaluate/command.js';
-import { command as batch } from '../../commands/batch/command.js';
-import { command as upload } from '../../commands/upload/command.js';
-import { command as rewrite } from '../../commands/rewrite/command.js';
-import { command as report } from '../../commands/report/command.js';
-import { command as callbacks } from '../../commands/callbacks/command.js';
-import { command as auth } from '../../commands/auth/command.js';
-import { command as keys } from '../../commands/keys/command.js';
-import { command as config } from '../../commands/config/command.js';
-import { command as sandbox } from '../../commands/sandbox/command.js';
-import { command as doctor } from '../../commands/doctor/command.js';
 import { command as api } from '../../commands/api/command.js';
-import { command as completion } from '../../commands/completion/command.js';
+import { command as assign } from '../../commands/assign/command.js';
+import { command as auth } from '../../commands/auth/command.js';
+import { command as batch } from '../../commands/batch/command.js';
+import { command as callbacks } from '../../commands/callbacks/command.js';
+import { command as cancel } from '../../commands/cancel/command.js';
 import { command as completeValues } from '../../commands/complete-values/command.js';
+import { command as completion } from '../../commands/completion/command.js';
+import { command as config } from '../../commands/config/command.js';
+import { command as credits } from '../../commands/credits/command.js';
+import { command as doctor } from '../../commands/doctor/command.js';
+import { command as evaluate } from '../../commands/evaluate/command.js';
+import { command as ingest } from '../../commands/ingest/command.js';
+import { command as keys } from '../../commands/keys/command.js';
+import { command as models } from '../../commands/models/command.js';
+import { command as onePass } from '../../commands/one-pass/command.js';
+import { command as report } from '../../commands/report/command.js';
+import { command as result } from '../../commands/result/command.js';
+import { command as rewrite } from '../../commands/rewrite/command.js';
+import { command as sandbox } from '../../commands/sandbox/command.js';
+import { command as status } from '../../commands/status/command.js';
+import { command as upload } from '../../commands/upload/command.js';
 import { command as version } from '../../commands/version/command.js';
+import { setExamples } from './command-tree.js';
+import type { Context, GlobalOptions } from './context.js';
+import { attributeName, type CommandDeclaration, optionEntries, parseOptions } from './define-command.js';
+import { GLOBAL_OPTIONS } from './options.js';
+import { PAGED_COMMANDS, startPager } from './pager.js';
 
 // In the order of `kct --help`: the API's commands, then the tools around it (exported for tests).
 export const COMMANDS: CommandDeclaration[] = [
-  credits, models, ingest, onePass, status, result, cancel, assign, evaluate, batch, upload, rewrite, report, callbacks, auth, keys, config, sandbox,
-  doctor, api, completion, completeValues, version,
+  credits,
+  models,
+  ingest,
+  onePass,
+  status,
+  result,
+  cancel,
+  assign,
+  evaluate,
+  batch,
+  upload,
+  rewrite,
+  report,
+  callbacks,
+  auth,
+  keys,
+  config,
+  sandbox,
+  doctor,
+  api,
+  completion,
+  completeValues,
+  version,
 ];
 
 const TOP_EXAMPLES = [
@@ -49,22 +70,21 @@ export function buildProgram(version: string, onContext: (globals: GlobalOptions
     .description('Mark student writing with the Public Evaluation API v1.')
     .version(version, '-V, --version', 'print the version');
   for (const [flags, description] of Object.entries(GLOBAL_OPTIONS)) program.option(flags, description);
-  program
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', `
+  program.showHelpAfterError('(run with --help for usage)').addHelpText(
+    'after',
+    `
 Examples:
 ${TOP_EXAMPLES.map((line) => `  $ ${line}`).join('\n')}
 
-Exit codes: run \`kct help exit-codes\`.`);
+Exit codes: run \`kct help exit-codes\`.`,
+  );
 
   setExamples(program, TOP_EXAMPLES);
   for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext), { hidden: spec.hidden });
-  program
-    .command('help-exit-codes', { hidden: true })
-    .action(async () => {
-      const { printExitCodes } = await import('./help-topics.js');
-      printExitCodes(onContext(program.opts<GlobalOptions>()));
-    });
+  program.command('help-exit-codes', { hidden: true }).action(async () => {
+    const { printExitCodes } = await import('./help-topics.js');
+    printExitCodes(onContext(program.opts<GlobalOptions>()));
+  });
   return program;
 }
 

@@ -57,29 +57,49 @@ export async function prompts(context: Pick<Context, 'io' | 'signal'>, cancelled
 
   return {
     secret: (message) => secretLine(input, output, `${message} `, context.signal, stop),
-    confirm: (message, initial) => line(`${message} ${initial ? '(Y/n)' : '(y/N)'} `, (answer) => {
-      if (answer === '') return initial;
-      if (/^y(es)?$/i.test(answer)) return true;
-      return /^no?$/i.test(answer) ? false : undefined;
-    }, 'Answer y or n.'),
+    confirm: (message, initial) =>
+      line(
+        `${message} ${initial ? '(Y/n)' : '(y/N)'} `,
+        (answer) => {
+          if (answer === '') return initial;
+          if (/^y(es)?$/i.test(answer)) return true;
+          return /^no?$/i.test(answer) ? false : undefined;
+        },
+        'Answer y or n.',
+      ),
     text: (message) => line(`${message} `, (answer) => (answer === '' ? undefined : answer), 'This cannot be empty.'),
-    number: (message, min) => line(`${message} `, (answer) => {
-      const number = Number(answer);
-      return answer !== '' && Number.isFinite(number) && number >= min ? number : undefined;
-    }, `Give a number of at least ${min}.`),
+    number: (message, min) =>
+      line(
+        `${message} `,
+        (answer) => {
+          const number = Number(answer);
+          return answer !== '' && Number.isFinite(number) && number >= min ? number : undefined;
+        },
+        `Give a number of at least ${min}.`,
+      ),
     select: (message, choices) => {
       output.write(`${message}\n${choices.map((choice, index) => `  ${index + 1}. ${choice.label}`).join('\n')}\n`);
-      return line(`Choose 1 to ${choices.length} (Enter: 1): `, (answer) => {
-        if (answer === '') return choices[0].value;
-        const index = Number(answer);
-        return Number.isInteger(index) && index >= 1 && index <= choices.length ? choices[index - 1].value : undefined;
-      }, `Type a number from 1 to ${choices.length}.`);
+      return line(
+        `Choose 1 to ${choices.length} (Enter: 1): `,
+        (answer) => {
+          if (answer === '') return choices[0].value;
+          const index = Number(answer);
+          return Number.isInteger(index) && index >= 1 && index <= choices.length ? choices[index - 1].value : undefined;
+        },
+        `Type a number from 1 to ${choices.length}.`,
+      );
     },
   };
 }
 
 /** A line typed with the terminal in raw mode, shown as * (readline has no masked input). */
-function secretLine(input: Input, output: NodeJS.WritableStream, question: string, signal: AbortSignal, stop: () => InterruptedError): Promise<string> {
+function secretLine(
+  input: Input,
+  output: NodeJS.WritableStream,
+  question: string,
+  signal: AbortSignal,
+  stop: () => InterruptedError,
+): Promise<string> {
   // raw before the question shows: a key typed at once must not be echoed by the terminal
   emitKeypressEvents(input);
   const wasRaw = (input as { isRaw?: boolean }).isRaw === true;

@@ -16,5 +16,8 @@ export function stripControls(text: string): string {
 /** Like stripControls, but keeps colour sequences (SGR): for whole lines that kct itself styled. */
 export function terminalSafe(text: string): string {
   // split() with a capturing group keeps the SGR sequences at the odd indexes
-  return text.split(SGR).map((part, index) => (index % 2 === 1 ? part : stripControls(part))).join('');
+  return text
+    .split(SGR)
+    .map((part, index) => (index % 2 === 1 ? part : stripControls(part)))
+    .join('');
 }

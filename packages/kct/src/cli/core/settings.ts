@@ -69,12 +69,35 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv, sto
     profileExists: stored.profiles?.[profile!] !== undefined,
     knownProfiles: Object.keys(stored.profiles ?? {}),
     // No flag for the key on purpose: a command-line argument shows in the process list.
-    apiKey: setting([[fromEnv(env, 'KCT_API_KEY'), 'environment (KCT_API_KEY)'], [data.api_key, fromProfile]]),
-    baseUrl: setting([[flags.baseUrl, '--base-url'], [fromEnv(env, 'KCT_BASE_URL'), 'environment (KCT_BASE_URL)'], [data.base_url, fromProfile]]),
-    model: setting([[flags.model, '--model'], [fromEnv(env, 'KCT_MODEL'), 'environment (KCT_MODEL)'], [data.model, fromProfile]]),
-    output: setting([[flags.output, '--output'], [fromEnv(env, 'KCT_OUTPUT'), 'environment (KCT_OUTPUT)'], [data.output, fromProfile]]),
-    account: setting([[flags.account, '--account'], [fromEnv(env, 'KCT_ACCOUNT'), 'environment (KCT_ACCOUNT)'], [data.account, fromProfile]]),
-    productUrl: setting([[flags.productUrl, '--product-url'], [fromEnv(env, 'KCT_PRODUCT_URL'), 'environment (KCT_PRODUCT_URL)'], [data.product_url, fromProfile]]),
+    apiKey: setting([
+      [fromEnv(env, 'KCT_API_KEY'), 'environment (KCT_API_KEY)'],
+      [data.api_key, fromProfile],
+    ]),
+    baseUrl: setting([
+      [flags.baseUrl, '--base-url'],
+      [fromEnv(env, 'KCT_BASE_URL'), 'environment (KCT_BASE_URL)'],
+      [data.base_url, fromProfile],
+    ]),
+    model: setting([
+      [flags.model, '--model'],
+      [fromEnv(env, 'KCT_MODEL'), 'environment (KCT_MODEL)'],
+      [data.model, fromProfile],
+    ]),
+    output: setting([
+      [flags.output, '--output'],
+      [fromEnv(env, 'KCT_OUTPUT'), 'environment (KCT_OUTPUT)'],
+      [data.output, fromProfile],
+    ]),
+    account: setting([
+      [flags.account, '--account'],
+      [fromEnv(env, 'KCT_ACCOUNT'), 'environment (KCT_ACCOUNT)'],
+      [data.account, fromProfile],
+    ]),
+    productUrl: setting([
+      [flags.productUrl, '--product-url'],
+      [fromEnv(env, 'KCT_PRODUCT_URL'), 'environment (KCT_PRODUCT_URL)'],
+      [data.product_url, fromProfile],
+    ]),
   };
 }
 

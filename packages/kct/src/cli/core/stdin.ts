@@ -13,5 +13,7 @@ export async function readStdinText(io: IO, what = 'the answer'): Promise<string
     if (size > MAX_FILE_BYTES) throw new UsageError(`standard input is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }

@@ -5,11 +5,11 @@ import { ConnectionError, InterruptedError, ServerStoppedAnsweringError } from '
 import type { StatusSnapshot } from '../../api/schemas.js';
 import type { KctClient } from '../../client/client.js';
 import { pollSchedule } from '../../client/poll.js';
-import type { Context } from './context.js';
-import { err, type IO } from './io.js';
 import { describeSnapshot } from '../render/snapshot.js';
-import { stripControls } from './sanitize.js';
+import type { Context } from './context.js';
 import { fromEnv } from './environment.js';
+import { err, type IO } from './io.js';
+import { stripControls } from './sanitize.js';
 
 /** --timeout and --poll-interval, checked where they are declared (cli/core/options.ts watchOptions), in milliseconds. */
 export interface WatchFlags {
@@ -22,7 +22,12 @@ export function watchTimings(flags: WatchFlags, env: NodeJS.ProcessEnv): { timeo
   return { timeoutMs: flags.timeout, startMs: flags.pollInterval ?? fromEnv(env, 'KCT_POLL_INTERVAL') };
 }
 
-export async function watchWithProgress(context: Context, client: KctClient, taskIds: string[], flags: WatchFlags): Promise<Map<string, StatusSnapshot>> {
+export async function watchWithProgress(
+  context: Context,
+  client: KctClient,
+  taskIds: string[],
+  flags: WatchFlags,
+): Promise<Map<string, StatusSnapshot>> {
   const { timeoutMs, startMs } = watchTimings(flags, context.env);
   const reporter = await createProgressReporter(context.io);
   try {
@@ -86,7 +91,10 @@ export async function startSpinner(io: IO, initial: string): Promise<Spinner | u
   };
 }
 
-export async function createProgressReporter(io: IO, label: (snapshot: StatusSnapshot) => string = (s) => s.task_id ?? ''): Promise<ProgressReporter> {
+export async function createProgressReporter(
+  io: IO,
+  label: (snapshot: StatusSnapshot) => string = (s) => s.task_id ?? '',
+): Promise<ProgressReporter> {
   const spinner = await startSpinner(io, 'waiting for the first status');
   const line = (snapshot: StatusSnapshot) => `${label(snapshot)} ${describeSnapshot(snapshot)}`;
   if (!spinner) {

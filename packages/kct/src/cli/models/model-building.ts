@@ -6,18 +6,18 @@ import { basename, dirname } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../api/limits.js';
 import { mimeFromName } from '../../api/mime.js';
+import type { PreviewKind } from '../../api/preview.js';
 import type { Asset, CreateModelRequest, CumMethod, Model } from '../../api/schemas.js';
 import type { KctClient } from '../../client/client.js';
 import { checkFileCount, inspectFile } from '../../client/files.js';
 import { pollSchedule } from '../../client/poll.js';
 import type { Context } from '../core/context.js';
-import { out, safeText, whyNoPrompt, type IO } from '../core/io.js';
+import { type IO, out, safeText, whyNoPrompt } from '../core/io.js';
 import { prompts } from '../core/prompt.js';
-import type { PreviewKind } from '../../api/preview.js';
-import { formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic } from './preview-file.js';
+import { type WatchFlags, watchTimings } from '../core/watch.js';
 import { renderTable } from '../render/rows.js';
 import { formatNumber, paint } from '../render/style.js';
-import { watchTimings, type WatchFlags } from '../core/watch.js';
+import { formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic } from './preview-file.js';
 
 export interface IngestInput {
   kind: PreviewKind;
@@ -48,7 +48,9 @@ function assetFromUrl(raw: string): Asset {
     throw new UsageError(`--asset ${raw} is not a URL`, { suggestion: 'Give a public https URL, or a URL printed by `kct upload`.' });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`--asset ${raw}: only https URLs (and this service's upload URLs) can be fetched`, { suggestion: 'Upload local files with `kct upload`, or pass them as file arguments.' });
+    throw new UsageError(`--asset ${raw}: only https URLs (and this service's upload URLs) can be fetched`, {
+      suggestion: 'Upload local files with `kct upload`, or pass them as file arguments.',
+    });
   }
   let name = '';
   try {
@@ -63,9 +65,12 @@ function assetFromUrl(raw: string): Asset {
 /** Everything that can be checked before a byte is sent: the output file, local files, the count. */
 async function checkIngestInput(input: IngestInput): Promise<{ files: Awaited<ReturnType<typeof inspectFile>>[]; assets: Asset[] }> {
   if (input.files.length === 0 && input.assets.length === 0) {
-    throw new UsageError(`nothing to parse: give the ${input.kind === 'questions' ? 'question paper' : 'rubric'} as files, or --asset URLs`, {
-      suggestion: `e.g. kct ingest ${input.kind} ${input.kind === 'questions' ? 'paper.pdf' : 'rubric.docx --total-score 30 --cum-method sum'}`,
-    });
+    throw new UsageError(
+      `nothing to parse: give the ${input.kind === 'questions' ? 'question paper' : 'rubric'} as files, or --asset URLs`,
+      {
+        suggestion: `e.g. kct ingest ${input.kind} ${input.kind === 'questions' ? 'paper.pdf' : 'rubric.docx --total-score 30 --cum-method sum'}`,
+      },
+    );
   }
   formatOf(input.output);
   if (!input.force && (await exists(input.output))) {
@@ -102,16 +107,18 @@ export async function ingestToFile(client: KctClient, input: IngestInput, signal
   };
   const preview = await client.ingestPreview(input.kind, { fields, files }, { signal });
   const warnings = Array.isArray(preview.warnings) ? preview.warnings.filter((w): w is string => typeof w === 'string') : [];
-  const content = input.kind === 'questions'
-    ? questionsFileContent(preview)
-    : rubricsFileContent(preview, { totalScore: input.totalScore, cumMethod: input.cumMethod });
+  const content =
+    input.kind === 'questions'
+      ? questionsFileContent(preview)
+      : rubricsFileContent(preview, { totalScore: input.totalScore, cumMethod: input.cumMethod });
   const found = (content[input.kind] as unknown[]).length;
   if (found === 0) {
     const what = input.kind === 'questions' ? 'questions' : 'rubric criteria with a maximum score';
     throw new UsageError(`no ${what} were found${warnings.length > 0 ? `: ${warnings.join(' ')}` : ''}`, {
-      suggestion: input.kind === 'questions'
-        ? 'Check that the file is the question paper and its text can be read (number the questions "1.", "Q1" or "Question 1"); scans are read by OCR and need a clear image.'
-        : 'A rubric needs a maximum for each criterion, e.g. "Evidence (6 marks)", or a table with a Max column.',
+      suggestion:
+        input.kind === 'questions'
+          ? 'Check that the file is the question paper and its text can be read (number the questions "1.", "Q1" or "Question 1"); scans are read by OCR and need a clear image.'
+          : 'A rubric needs a maximum for each criterion, e.g. "Evidence (6 marks)", or a table with a Max column.',
     });
   }
   await writeFileAtomic(input.output, renderPreviewFile(input.output, content, previewHeader(input.kind, input.output, preview)));
@@ -129,15 +136,29 @@ const clip = (text: string, max = 120) => {
   return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 };
 
-interface QuestionLike { number?: unknown; text?: unknown; marks?: unknown; sub_questions?: unknown }
-interface CriterionLike { item?: unknown; max_score?: unknown; description?: unknown; levels?: unknown }
+interface QuestionLike {
+  number?: unknown;
+  text?: unknown;
+  marks?: unknown;
+  sub_questions?: unknown;
+}
+interface CriterionLike {
+  item?: unknown;
+  max_score?: unknown;
+  description?: unknown;
+  levels?: unknown;
+}
 
 async function questionsTable(io: IO, questions: readonly QuestionLike[]): Promise<string> {
   const rows: string[][] = [];
   for (const q of questions) {
     rows.push([safeText(io, String(q.number ?? '')), safeText(io, clip(String(q.text ?? ''))), formatNumber(q.marks)]);
     for (const s of (Array.isArray(q.sub_questions) ? q.sub_questions : []) as QuestionLike[]) {
-      rows.push([safeText(io, `${String(q.number ?? '')}(${String(s.number ?? '')})`), safeText(io, `  ${clip(String(s.text ?? ''), 118)}`), formatNumber(s.marks)]);
+      rows.push([
+        safeText(io, `${String(q.number ?? '')}(${String(s.number ?? '')})`),
+        safeText(io, `  ${clip(String(s.text ?? ''), 118)}`),
+        formatNumber(s.marks),
+      ]);
     }
   }
   return renderTable(io, ['No.', 'Question', 'Marks'], rows, [false, true, false], { compact: true });
@@ -164,12 +185,18 @@ export async function printIngestSummary(io: IO, kind: PreviewKind, content: Rec
     const questions = content.questions as QuestionLike[];
     out(io, await questionsTable(io, questions));
     const total = sumOf(questions.map((q) => q.marks));
-    out(io, `${questions.length} question${questions.length === 1 ? '' : 's'}${total === undefined ? '' : `, ${formatNumber(total)} marks`}`);
+    out(
+      io,
+      `${questions.length} question${questions.length === 1 ? '' : 's'}${total === undefined ? '' : `, ${formatNumber(total)} marks`}`,
+    );
   } else {
     const criteria = content.rubrics as CriterionLike[];
     out(io, await criteriaTable(io, criteria));
     const total = sumOf(criteria.map((r) => r.max_score));
-    out(io, `${criteria.length} criteri${criteria.length === 1 ? 'on' : 'a'}${total === undefined ? '' : ` worth ${formatNumber(total)}`}; total_score ${formatNumber(content.total_score)} (${String(content.cum_method)})`);
+    out(
+      io,
+      `${criteria.length} criteri${criteria.length === 1 ? 'on' : 'a'}${total === undefined ? '' : ` worth ${formatNumber(total)}`}; total_score ${formatNumber(content.total_score)} (${String(content.cum_method)})`,
+    );
   }
 }
 
@@ -222,8 +249,14 @@ export async function waitForModel(context: Context, client: KctClient, modelId:
 // ---------- one model ----------
 
 const MODEL_FIELDS: [string, string][] = [
-  ['model_id', 'ID'], ['assignment_name', 'Name'], ['assignment_desc', 'Description'], ['post_status', 'Status'],
-  ['creation_method', 'Creation method'], ['total_score', 'Total score'], ['cum_method', 'Method'], ['criteria_count', 'Criteria'],
+  ['model_id', 'ID'],
+  ['assignment_name', 'Name'],
+  ['assignment_desc', 'Description'],
+  ['post_status', 'Status'],
+  ['creation_method', 'Creation method'],
+  ['total_score', 'Total score'],
+  ['cum_method', 'Method'],
+  ['criteria_count', 'Criteria'],
   ['project_subject', 'Subject'],
 ];
 
@@ -233,7 +266,10 @@ function modelCriteria(model: Record<string, unknown>): { item: string; max_scor
     const list = model[key];
     if (!Array.isArray(list)) continue;
     return list
-      .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && typeof (entry as { item?: unknown }).item === 'string')
+      .filter(
+        (entry): entry is Record<string, unknown> =>
+          typeof entry === 'object' && entry !== null && typeof (entry as { item?: unknown }).item === 'string',
+      )
       .map((entry) => ({ item: entry.item as string, ...(typeof entry.max_score === 'number' ? { max_score: entry.max_score } : {}) }));
   }
   return undefined;
@@ -244,7 +280,9 @@ export async function printModel(io: IO, model: Record<string, unknown>): Promis
   const criteria = modelCriteria(model);
   const known = new Set([...MODEL_FIELDS.map(([key]) => key), ...(criteria ? ['criteria', 'rubrics'] : [])]);
   const rows: string[][] = [];
-  for (const [key, label] of MODEL_FIELDS) if (model[key] !== undefined && model[key] !== null) rows.push([label, safeText(io, typeof model[key] === 'number' ? formatNumber(model[key]) : String(model[key]))]);
+  for (const [key, label] of MODEL_FIELDS)
+    if (model[key] !== undefined && model[key] !== null)
+      rows.push([label, safeText(io, typeof model[key] === 'number' ? formatNumber(model[key]) : String(model[key]))]);
   for (const [key, value] of Object.entries(model)) {
     if (known.has(key) || value === undefined || value === null) continue;
     rows.push([key, safeText(io, typeof value === 'object' ? JSON.stringify(value) : String(value))]);
@@ -253,6 +291,7 @@ export async function printModel(io: IO, model: Record<string, unknown>): Promis
   if (criteria === undefined) return;
   const body = criteria.map((c) => [safeText(io, c.item), c.max_score === undefined ? '' : formatNumber(c.max_score)]);
   const sum = criteria.every((c) => c.max_score !== undefined) ? criteria.reduce((n, c) => n + (c.max_score as number), 0) : undefined;
-  if (sum !== undefined && criteria.length > 0) body.push([model.cum_method === 'average' ? 'Sum of maxima (averaged)' : 'Sum of maxima', formatNumber(sum)]);
+  if (sum !== undefined && criteria.length > 0)
+    body.push([model.cum_method === 'average' ? 'Sum of maxima (averaged)' : 'Sum of maxima', formatNumber(sum)]);
   out(io, await renderTable(io, ['Criterion', 'Max'], body, [true, false], { compact: true }));
 }

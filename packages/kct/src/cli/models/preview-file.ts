@@ -4,14 +4,18 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../../api/errors.js';
 import { fieldPath } from '../../api/field-path.js';
 import type { PreviewKind } from '../../api/preview.js';
 import {
-  criteriaTotalProblem, CumMethod, ModelCriterion, modelConsistencyIssues, Question,
   type CreateModelRequest,
+  CumMethod,
+  criteriaTotalProblem,
+  ModelCriterion,
+  modelConsistencyIssues,
+  Question,
 } from '../../api/schemas.js';
 
 export const QuestionsFile = z.strictObject({
@@ -48,12 +52,18 @@ export function formatOf(path: string): 'yaml' | 'json' {
   const ext = extname(path).toLowerCase();
   if (ext === '.yaml' || ext === '.yml') return 'yaml';
   if (ext === '.json') return 'json';
-  throw new UsageError(`${path}: a preview file must end in .yaml, .yml or .json`, { suggestion: 'Name it e.g. questions.yaml or rubrics.json.' });
+  throw new UsageError(`${path}: a preview file must end in .yaml, .yml or .json`, {
+    suggestion: 'Name it e.g. questions.yaml or rubrics.json.',
+  });
 }
 
 /** A parsed preview file, with what is needed to point at a line. */
 class LoadedFile {
-  constructor(readonly path: string, readonly doc: Document.Parsed, readonly lines: LineCounter) {}
+  constructor(
+    readonly path: string,
+    readonly doc: Document.Parsed,
+    readonly lines: LineCounter,
+  ) {}
 
   get name(): string {
     return this.path;
@@ -113,15 +123,23 @@ async function loadFile(path: string): Promise<{ file: LoadedFile; value: unknow
       const at = /position (\d+)/.exec((error as Error).message);
       const yamlError = parseDocument(text, { lineCounter: lines }).errors[0];
       const where = at ? positionIn(text, Number(at[1])) : yamlError?.pos ? lines.linePos(yamlError.pos[0]) : undefined;
-      throw new UsageError(`${path}${where ? `:${where.line}:${where.col}` : ''}: not valid JSON: ${(error as Error).message.split('\n')[0]}`, {
-        suggestion: 'Fix the JSON syntax, or use a .yaml file, which is easier to edit by hand.',
-      });
+      throw new UsageError(
+        `${path}${where ? `:${where.line}:${where.col}` : ''}: not valid JSON: ${(error as Error).message.split('\n')[0]}`,
+        {
+          suggestion: 'Fix the JSON syntax, or use a .yaml file, which is easier to edit by hand.',
+        },
+      );
     }
   }
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const problems = doc.errors.map((e) => {
     const pos = e.linePos?.[0] ?? (e.pos ? lines.linePos(e.pos[0]) : undefined);
-    return formatProblem({ file: path, ...(pos ? { line: pos.line, col: pos.col } : {}), field: '', message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') });
+    return formatProblem({
+      file: path,
+      ...(pos ? { line: pos.line, col: pos.col } : {}),
+      field: '',
+      message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''),
+    });
   });
   if (problems.length > 0) {
     throw new UsageError(`${path} is not valid ${format === 'json' ? 'JSON' : 'YAML'}:\n  ${problems.join('\n  ')}`, {
@@ -164,9 +182,21 @@ function zodProblems(file: LoadedFile, error: z.ZodError): Problem[] {
 }
 
 const FIELD_HINTS: Record<string, string> = {
-  marks_total: 'marks', max: 'max_score', maximum: 'max_score', score: 'max_score', name: 'item', criterion: 'item',
-  criteria: 'rubrics', question: 'text', subquestions: 'sub_questions', parts: 'sub_questions', desc: 'assignment_desc',
-  title: 'assignment_name', total: 'total_score', method: 'cum_method', descriptor: 'description',
+  marks_total: 'marks',
+  max: 'max_score',
+  maximum: 'max_score',
+  score: 'max_score',
+  name: 'item',
+  criterion: 'item',
+  criteria: 'rubrics',
+  question: 'text',
+  subquestions: 'sub_questions',
+  parts: 'sub_questions',
+  desc: 'assignment_desc',
+  title: 'assignment_name',
+  total: 'total_score',
+  method: 'cum_method',
+  descriptor: 'description',
 };
 
 function hintFor(key: string): string {
@@ -227,22 +257,35 @@ export async function buildModelRequest(inputs: ModelInputs): Promise<ModelPlan>
 
   const total = inputs.totalScore ?? r.data?.total_score;
   const method = inputs.cumMethod ?? r.data?.cum_method;
-  if (r.data && total === undefined) problems.push(r.file.problem(['total_score'], 'is missing: add total_score to the file, or pass --total-score'));
-  if (r.data && method === undefined) problems.push(r.file.problem(['cum_method'], 'is missing: add cum_method (sum or average) to the file, or pass --cum-method'));
+  if (r.data && total === undefined)
+    problems.push(r.file.problem(['total_score'], 'is missing: add total_score to the file, or pass --total-score'));
+  if (r.data && method === undefined)
+    problems.push(r.file.problem(['cum_method'], 'is missing: add cum_method (sum or average) to the file, or pass --cum-method'));
 
   if (q.data && r.data && total !== undefined && method !== undefined) {
-    const sumProblem = criteriaTotalProblem(r.data.rubrics.map((c) => c.max_score), total, method);
+    const sumProblem = criteriaTotalProblem(
+      r.data.rubrics.map((c) => c.max_score),
+      total,
+      method,
+    );
     if (sumProblem) {
       if (inputs.totalScore !== undefined) flagProblem(`--total-score ${inputs.totalScore}`, `${sumProblem} (criteria in ${r.file.path})`);
       else if (r.data.total_score !== undefined) problems.push(r.file.problem(['total_score'], sumProblem));
     }
-    const others = modelConsistencyIssues({ questions: q.data.questions, rubrics: r.data.rubrics, total_score: total, cum_method: method })
-      .filter((issue) => issue.path[0] !== 'total_score');
+    const others = modelConsistencyIssues({
+      questions: q.data.questions,
+      rubrics: r.data.rubrics,
+      total_score: total,
+      cum_method: method,
+    }).filter((issue) => issue.path[0] !== 'total_score');
     for (const issue of others) problems.push((issue.path[0] === 'questions' ? q.file : r.file).problem(issue.path, issue.message));
     const marks = q.data.questions.map((item) => item.marks);
     if (method === 'sum' && marks.every((m) => m !== undefined)) {
       const sum = Math.round(marks.reduce((n: number, m) => n + (m ?? 0), 0) * 1e6) / 1e6;
-      if (sum !== total) warnings.push(`the questions in ${q.file.path} are worth ${sum} marks in all, but total_score is ${total}; the score is marked out of ${total}.`);
+      if (sum !== total)
+        warnings.push(
+          `the questions in ${q.file.path} are worth ${sum} marks in all, but total_score is ${total}; the score is marked out of ${total}.`,
+        );
     }
   }
 
@@ -262,7 +305,9 @@ export async function buildModelRequest(inputs: ModelInputs): Promise<ModelPlan>
 function problemsError(problems: Problem[]): UsageError {
   const files = [...new Set(problems.map((p) => p.file))];
   // file by file, in line order, so a person can fix them from the top
-  problems = [...problems].sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+  problems = [...problems].sort(
+    (a, b) => files.indexOf(a.file) - files.indexOf(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0),
+  );
   const head = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
   return new UsageError(`${head} in ${files.join(' and ')}:\n  ${problems.map(formatProblem).join('\n  ')}`, {
     suggestion: 'Fix the lines shown and run the command again (docs/model-building.md describes the file format).',
@@ -309,7 +354,10 @@ function cleanQuestion(q: unknown): unknown {
   };
 }
 
-export function rubricsFileContent(preview: RubricsPreviewLike, overrides: { totalScore?: number; cumMethod?: string } = {}): Record<string, unknown> {
+export function rubricsFileContent(
+  preview: RubricsPreviewLike,
+  overrides: { totalScore?: number; cumMethod?: string } = {},
+): Record<string, unknown> {
   const rubrics = Array.isArray(preview.rubrics) ? preview.rubrics : [];
   return {
     kind: 'rubrics',
@@ -319,19 +367,24 @@ export function rubricsFileContent(preview: RubricsPreviewLike, overrides: { tot
       item: r.item,
       max_score: r.max_score,
       ...(typeof r.description === 'string' && r.description !== '' ? { description: r.description } : {}),
-      ...(Array.isArray(r.levels) && r.levels.length > 0 ? { levels: r.levels.map((l: Record<string, unknown>) => ({ score: l.score, descriptor: l.descriptor })) } : {}),
+      ...(Array.isArray(r.levels) && r.levels.length > 0
+        ? { levels: r.levels.map((l: Record<string, unknown>) => ({ score: l.score, descriptor: l.descriptor })) }
+        : {}),
     })),
   };
 }
 
 function sourceNames(preview: { source_files?: unknown }): string[] {
   if (!Array.isArray(preview.source_files)) return [];
-  return preview.source_files.map((s: Record<string, unknown>) => `${String(s.name ?? s.url ?? '?')}${s.method ? ` (${String(s.method)})` : ''}`);
+  return preview.source_files.map(
+    (s: Record<string, unknown>) => `${String(s.name ?? s.url ?? '?')}${s.method ? ` (${String(s.method)})` : ''}`,
+  );
 }
 
 export function previewHeader(kind: PreviewKind, path: string, preview: { source_files?: unknown; warnings?: unknown }): string {
   const other = kind === 'questions' ? 'rubrics.yaml' : 'questions.yaml';
-  const args = kind === 'questions' ? `--questions ${basename(path)} --rubrics ${other}` : `--questions ${other} --rubrics ${basename(path)}`;
+  const args =
+    kind === 'questions' ? `--questions ${basename(path)} --rubrics ${other}` : `--questions ${other} --rubrics ${basename(path)}`;
   const lines = [
     ` kct ${kind} preview, parsed from: ${sourceNames(preview).join(', ') || 'unknown'}`,
     ' Check it against the document and edit freely (docs/model-building.md has the format), then:',
@@ -361,8 +414,8 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
-    throw new UsageError(`cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Check that the folder exists and is writable.' });
+    throw new UsageError(`cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
+      suggestion: 'Check that the folder exists and is writable.',
+    });
   }
 }
-
-;

@@ -7,8 +7,11 @@ export function notInExecutable(command: string): (error: unknown) => never {
   return (error) => {
     const missing = error as { code?: unknown; module?: unknown };
     if (missing?.code !== 'KCT_NOT_IN_EXE') throw error;
-    throw new UsageError(`${command} needs the npm package of kct: the single-file executable cannot hold ${String(missing.module)} (a native module)`, {
-      suggestion: `Install kct and its sandbox with npm on Node.js 20.19 or newer (npm install -g kct kct-sandbox), then run ${command}. Every other command works in this executable.`,
-    });
+    throw new UsageError(
+      `${command} needs the npm package of kct: the single-file executable cannot hold ${String(missing.module)} (a native module)`,
+      {
+        suggestion: `Install kct and its sandbox with npm on Node.js 20.19 or newer (npm install -g kct kct-sandbox), then run ${command}. Every other command works in this executable.`,
+      },
+    );
   };
 }

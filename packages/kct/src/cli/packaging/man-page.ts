@@ -7,7 +7,10 @@ import { EXIT_CODE_TABLE } from '../core/exit-codes.js';
 
 /** The environment variables kct reads, for kct(1): cli/core/environment.ts declares them. */
 const ENVIRONMENT: readonly [string, string][] = [
-  ...Object.entries(VARIABLES).map(([name, variable]): [string, string] => [name, 'for' in variable ? `${variable.help} (${variable.for})` : variable.help]),
+  ...Object.entries(VARIABLES).map(([name, variable]): [string, string] => [
+    name,
+    'for' in variable ? `${variable.help} (${variable.for})` : variable.help,
+  ]),
   ...OTHER_VARIABLES,
 ];
 
@@ -40,14 +43,24 @@ function renderPage(command: TreeCommand, root: TreeCommand, version: string): s
     synopsisTail(command),
   ];
   if (isRoot) {
-    lines.push('.SH DESCRIPTION', roffEscape(command.summary), '.PP',
-      'Results go to standard output; progress, warnings and errors to standard error. Every command takes the global options below and', '.BR \\-\\-help .');
+    lines.push(
+      '.SH DESCRIPTION',
+      roffEscape(command.summary),
+      '.PP',
+      'Results go to standard output; progress, warnings and errors to standard error. Every command takes the global options below and',
+      '.BR \\-\\-help .',
+    );
   } else {
     lines.push('.SH DESCRIPTION', roffEscape(sentence(command.summary)));
   }
   if (command.args.length > 0) {
     lines.push('.SH ARGUMENTS');
-    for (const arg of command.args) lines.push('.TP', `.I ${dashes(arg.name)}${arg.variadic ? ' ...' : ''}`, roffEscape(arg.description || (arg.required ? 'required' : 'optional')));
+    for (const arg of command.args)
+      lines.push(
+        '.TP',
+        `.I ${dashes(arg.name)}${arg.variadic ? ' ...' : ''}`,
+        roffEscape(arg.description || (arg.required ? 'required' : 'optional')),
+      );
   }
   if (command.subcommands.length > 0) {
     lines.push('.SH COMMANDS');
@@ -67,13 +80,21 @@ function renderPage(command: TreeCommand, root: TreeCommand, version: string): s
   if (isRoot) {
     lines.push('.SH ENVIRONMENT');
     for (const [variable, meaning] of ENVIRONMENT) lines.push('.TP', `.B ${roffEscape(variable)}`, roffEscape(meaning));
-    lines.push('.SH FILES', '.TP', '.I $XDG_CONFIG_HOME/kct/config.json', 'profiles: API key, base URL, default model and output (mode 0600).');
+    lines.push(
+      '.SH FILES',
+      '.TP',
+      '.I $XDG_CONFIG_HOME/kct/config.json',
+      'profiles: API key, base URL, default model and output (mode 0600).',
+    );
   }
   lines.push('.SH EXIT STATUS');
   if (isRoot) {
     for (const [code, meaning] of EXIT_CODE_TABLE) lines.push('.TP', `.B ${code}`, roffEscape(meaning));
   } else {
-    lines.push('The same for every command: 0 on success, 2 for bad usage or input, 4 for authentication, 9 when the service is unreachable; the whole table is in', '.BR kct (1).');
+    lines.push(
+      'The same for every command: 0 on success, 2 for bad usage or input, 4 for authentication, 9 when the service is unreachable; the whole table is in',
+      '.BR kct (1).',
+    );
   }
   if (command.examples.length > 0) {
     lines.push('.SH EXAMPLES', '.nf', '.RS 4', ...command.examples.map((example) => `$ ${dashes(example)}`), '.RE', '.fi');
@@ -114,8 +135,13 @@ function sentence(text: string): string {
 
 /** Text made safe for roff: backslashes, a leading dot or quote, and non-ASCII characters. */
 export function roffEscape(text: string): string {
-  const escaped = text.replace(/\\/g, '\\e').replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
-  return escaped.split('\n').map((line) => (/^[.']/.test(line) ? `\\&${line}` : line)).join('\n');
+  const escaped = text
+    .replace(/\\/g, '\\e')
+    .replace(/[^\x00-\x7f]/gu, (char) => `\\[u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  return escaped
+    .split('\n')
+    .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
+    .join('\n');
 }
 
 /** Like escape, and hyphens as \- so flags and commands copy and paste as typed. */

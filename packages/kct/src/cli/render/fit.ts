@@ -21,7 +21,11 @@ export interface Fitted {
  * in order, until they do; then cut the widest of `shrink`, one column at a time, so no cut
  * column is much narrower than another (never below `least`, never above its own width).
  */
-export function fitColumns(widths: readonly number[], columns: number, options: { dropFirst: readonly number[]; shrink: readonly number[]; least: number }): Fitted {
+export function fitColumns(
+  widths: readonly number[],
+  columns: number,
+  options: { dropFirst: readonly number[]; shrink: readonly number[]; least: number },
+): Fitted {
   const shown = widths.map((_, index) => index);
   const dropped: number[] = [];
   const width = () => tableWidth(shown.map((index) => widths[index]));

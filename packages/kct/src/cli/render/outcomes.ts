@@ -7,16 +7,16 @@
 // the summary goes to stderr.
 import { once } from 'node:events';
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
-import type { LeftOutCounts } from '../answers/answers.js';
 import { statusOf } from '../../api/status.js';
-import { err, out, outRaw, safeText, type IO } from '../core/io.js';
+import type { LeftOutCounts } from '../answers/answers.js';
+import { err, type IO, out, outRaw, safeText } from '../core/io.js';
+import { fitColumns, keepEnd, keepStart } from './fit.js';
+import { markedBy, printResult } from './result.js';
 import { RowSpool } from './row-spool.js';
+import { CSV_OPTIONS, cell, displayWidth, type OutputFormat, renderTableInChunks } from './rows.js';
+import { formatNumber, statusColor } from './style.js';
 import { renderSummary } from './summary.js';
 import { ClassTally } from './tally.js';
-import { markedBy, printResult } from './result.js';
-import { cell, CSV_OPTIONS, displayWidth, renderTableInChunks, type OutputFormat } from './rows.js';
-import { formatNumber, statusColor } from './style.js';
-import { fitColumns, keepEnd, keepStart } from './fit.js';
 
 export interface AnswerOutcome {
   file: string;
@@ -110,7 +110,11 @@ export class OutcomeWriter {
   private strlen?: (text: string) => number;
   private readonly table = { widths: [0, 0, 0, 0, 0], folder: undefined as string[] | undefined, flat: false };
 
-  constructor(private readonly io: IO, private readonly format: OutputFormat, options: WriterOptions = {}) {
+  constructor(
+    private readonly io: IO,
+    private readonly format: OutputFormat,
+    options: WriterOptions = {},
+  ) {
     this.waited = options.waited !== false;
     this.leftOut = options.leftOut;
     this.studentNames = options.studentNames === true;
@@ -141,10 +145,19 @@ export class OutcomeWriter {
     if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
     if (outcome.duplicate_of) {
       this.duplicateCount += 1;
-      if (this.duplicates.length < LISTED_PROBLEMS) this.duplicates.push(`  ${safeText(this.io, outcome.file, 'stderr')} = ${safeText(this.io, outcome.duplicate_of, 'stderr')}`);
+      if (this.duplicates.length < LISTED_PROBLEMS)
+        this.duplicates.push(`  ${safeText(this.io, outcome.file, 'stderr')} = ${safeText(this.io, outcome.duplicate_of, 'stderr')}`);
     }
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
-    if (this.waited) this.tally.add({ status: outcome.status, score: outcome.score, maxScore: outcome.max_score, evaluation: outcome.evaluation, creditsCharged: creditsOf(outcome), replayed: outcome.replayed });
+    if (this.waited)
+      this.tally.add({
+        status: outcome.status,
+        score: outcome.score,
+        maxScore: outcome.max_score,
+        evaluation: outcome.evaluation,
+        creditsCharged: creditsOf(outcome),
+        replayed: outcome.replayed,
+      });
     if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
     if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
@@ -181,7 +194,9 @@ export class OutcomeWriter {
       if (this.format === 'json' && !this.envelope) outRaw(this.io, this.jsonRows === 0 ? '[]\n' : '\n]\n');
       if (this.envelope) {
         // as JSON.stringify({ rows, ...beside }, null, 2) would print it, the rows already out
-        const more = Object.entries(beside ?? {}).map(([key, value]) => `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`).join('');
+        const more = Object.entries(beside ?? {})
+          .map(([key, value]) => `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replaceAll('\n', '\n  ')}`)
+          .join('');
         outRaw(this.io, `${this.jsonRows === 0 ? '{\n  "rows": []' : '\n  ]'}${more}\n}\n`);
       }
       if (this.format === 'table') await this.printTable();
@@ -193,12 +208,18 @@ export class OutcomeWriter {
     const andMore = more > 0 ? [`  ... and ${more} more (every one is in the rows, with its status and message)`] : [];
     if (!this.waited) {
       // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
-      (this.format === 'table' ? out : err)(this.io, `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; follow them with kct status <task_id> --watch`);
+      (this.format === 'table' ? out : err)(
+        this.io,
+        `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; follow them with kct status <task_id> --watch`,
+      );
       for (const problem of [...problems.map((p) => p.line), ...andMore]) err(this.io, problem);
       this.printDuplicates();
       return;
     }
-    const summary = renderSummary(this.tally.summary(), { unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY, leftOut: this.leftOut });
+    const summary = renderSummary(this.tally.summary(), {
+      unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
+      leftOut: this.leftOut,
+    });
     for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
     const by = markedBy([...this.gradedBy]);
     if (by && this.format === 'table') out(this.io, safeText(this.io, by));
@@ -227,7 +248,8 @@ export class OutcomeWriter {
     this.problemCount += 1;
     this.problems.push({ index, line: `  ${o.file}: ${o.status}${o.message ? ` — ${safeText(this.io, o.message, 'stderr')}` : ''}` });
     // keep the first hundred by row, whatever order they come in
-    if (this.problems.length >= 2 * LISTED_PROBLEMS) this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
+    if (this.problems.length >= 2 * LISTED_PROBLEMS)
+      this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
   }
 
   private addJson(index: number, outcome: AnswerOutcome): void {
@@ -247,7 +269,9 @@ export class OutcomeWriter {
       safeText(this.io, o.student_id ?? ''),
       o.task_id ?? '',
       o.status,
-      o.score === undefined || o.score === null ? '' : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
+      o.score === undefined || o.score === null
+        ? ''
+        : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
     ];
     this.spool!.put(index, JSON.stringify(cells));
     cells.forEach((text, i) => {
@@ -266,22 +290,49 @@ export class OutcomeWriter {
     const strlen = this.strlen!;
     const head = ['File', 'Student', 'Task', 'Status', 'Score'];
     const natural = this.table.widths.map((width, i) => Math.max(width - (i === 0 ? strlen(folder) : 0), head[i].length));
-    const fit = this.io.stdoutIsTTY ? fitColumns(natural, this.io.columns, { dropFirst: [2], shrink: [0, 1], least: 12 }) : { shown: [0, 1, 2, 3, 4], widths: natural, dropped: [] };
+    const fit = this.io.stdoutIsTTY
+      ? fitColumns(natural, this.io.columns, { dropFirst: [2], shrink: [0, 1], least: 12 })
+      : { shown: [0, 1, 2, 3, 4], widths: natural, dropped: [] };
     const rows = (function* (spool: RowSpool, io: IO) {
       for (const line of spool.all()) {
         const cells = JSON.parse(line) as string[];
         cells[0] = cells[0].slice(folder.length);
-        yield fit.shown.map((i, at) => (i === 0 ? keepEnd(cells[0], fit.widths[at], strlen) : i === 1 ? keepStart(cells[1], fit.widths[at], strlen) : i === 3 ? statusColor(io, cells[3]) : cells[i]));
+        yield fit.shown.map((i, at) =>
+          i === 0
+            ? keepEnd(cells[0], fit.widths[at], strlen)
+            : i === 1
+              ? keepStart(cells[1], fit.widths[at], strlen)
+              : i === 3
+                ? statusColor(io, cells[3])
+                : cells[i],
+        );
       }
     })(this.spool!, this.io);
     if (folder) out(this.io, `Files in ${safeText(this.io, folder)}`);
-    await renderTableInChunks(this.io, fit.shown.map((i) => head[i]), fit.widths, rows, (text) => outRaw(this.io, text));
+    await renderTableInChunks(
+      this.io,
+      fit.shown.map((i) => head[i]),
+      fit.widths,
+      rows,
+      (text) => outRaw(this.io, text),
+    );
     if (fit.dropped.includes(2)) out(this.io, '(task ids left out to fit the terminal: --output csv or ndjson has them)');
   }
 
   private addCsv(outcome: AnswerOutcome): void {
     const scores = (outcome.evaluation ?? []).filter((e) => e.type !== 'error').map((e): [string, unknown] => [e.item as string, e.score]);
-    const row: CsvRow = { file: outcome.file, student_id: outcome.student_id ?? '', task_id: outcome.task_id ?? '', status: outcome.status, score: outcome.score, max_score: outcome.max_score, message: outcome.message ?? '', duplicate_of: outcome.duplicate_of ?? '', student_name: outcome.student_name ?? '', scores };
+    const row: CsvRow = {
+      file: outcome.file,
+      student_id: outcome.student_id ?? '',
+      task_id: outcome.task_id ?? '',
+      status: outcome.status,
+      score: outcome.score,
+      max_score: outcome.max_score,
+      message: outcome.message ?? '',
+      duplicate_of: outcome.duplicate_of ?? '',
+      student_name: outcome.student_name ?? '',
+      scores,
+    };
     if (this.csvHeader) {
       this.writeCsvRows([row]);
       return;
@@ -305,7 +356,23 @@ export class OutcomeWriter {
     this.csvHeader = criteria;
     // max_score, message and duplicate_of go last, after the criteria, so the columns scripts already read stay where they were
     // student_name, for a learning platform's download only, after them all
-    outRaw(this.io, this.stringify!([['file', 'student_id', 'task_id', 'status', 'score', ...criteria, 'max_score', 'message', 'duplicate_of', ...(this.studentNames ? ['student_name'] : [])]]));
+    outRaw(
+      this.io,
+      this.stringify!([
+        [
+          'file',
+          'student_id',
+          'task_id',
+          'status',
+          'score',
+          ...criteria,
+          'max_score',
+          'message',
+          'duplicate_of',
+          ...(this.studentNames ? ['student_name'] : []),
+        ],
+      ]),
+    );
   }
 
   private flushCsv(final: boolean): void {
@@ -327,14 +394,36 @@ export class OutcomeWriter {
     const criteria = this.csvHeader!;
     const lines = rows.map((o) => {
       const byItem = new Map(o.scores);
-      return [o.file, o.student_id, o.task_id, o.status, cell(o.score), ...criteria.map((item) => cell(byItem.get(item))), cell(o.max_score), o.message ?? '', o.duplicate_of ?? '', ...(this.studentNames ? [o.student_name ?? ''] : [])];
+      return [
+        o.file,
+        o.student_id,
+        o.task_id,
+        o.status,
+        cell(o.score),
+        ...criteria.map((item) => cell(byItem.get(item))),
+        cell(o.max_score),
+        o.message ?? '',
+        o.duplicate_of ?? '',
+        ...(this.studentNames ? [o.student_name ?? ''] : []),
+      ];
     });
     outRaw(this.io, this.stringify!(lines));
   }
 }
 
 /** One CSV row, kept until the header (the first marked answer's criteria) is known. */
-interface CsvRow { file: string; student_id: string; task_id: string; status: string; score: unknown; max_score?: unknown; message?: string; duplicate_of?: string; student_name?: string; scores: [string, unknown][] }
+interface CsvRow {
+  file: string;
+  student_id: string;
+  task_id: string;
+  status: string;
+  score: unknown;
+  max_score?: unknown;
+  message?: string;
+  duplicate_of?: string;
+  student_name?: string;
+  scores: [string, unknown][];
+}
 
 /** The folder segments every path so far shares (never a file name), or undefined when none can be. */
 function commonFolder(shared: string[] | undefined, path: string, flat: boolean): string[] | undefined {

@@ -2,10 +2,10 @@
 // A batch's record has no scores of its own: it is read as its items, one row each.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { batchItemsOf } from '../../client/client.js';
 import { type IO, out, safeText } from '../core/io.js';
 import { renderTable } from './rows.js';
 import { formatNumber, paint, plural, statusColor } from './style.js';
-import { batchItemsOf } from '../../client/client.js';
 
 function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
   return (result.evaluation ?? []).find((entry) => entry.type === 'error');
@@ -77,7 +77,9 @@ async function printBatchItems(io: IO, items: Record<string, unknown>[]): Promis
       safeText(io, String(item.task_id ?? '')),
       safeText(io, String(item.student_id ?? item.label ?? item.file ?? '')),
       statusColor(io, safeText(io, statusOf(item))),
-      typeof item.score === 'number' ? `${formatNumber(item.score)}${typeof item.max_score === 'number' ? ` / ${formatNumber(item.max_score)}` : ''}` : '',
+      typeof item.score === 'number'
+        ? `${formatNumber(item.score)}${typeof item.max_score === 'number' ? ` / ${formatNumber(item.max_score)}` : ''}`
+        : '',
     ]);
     out(io, await renderTable(io, ['#', 'Task', 'Student', 'Status', 'Score'], body, [], { compact: true }));
   }
@@ -89,6 +91,8 @@ async function printBatchItems(io: IO, items: Record<string, unknown>[]): Promis
     else if (isFinalSnapshot(item)) counts.succeeded += 1;
     else counts.unfinished += 1;
   }
-  const parts = Object.entries(counts).filter(([, n]) => n > 0).map(([word, n]) => `${n} ${word}`);
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([word, n]) => `${n} ${word}`);
   out(io, `${plural(items.length, 'item')}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`);
 }

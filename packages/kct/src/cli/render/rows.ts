@@ -20,7 +20,10 @@ const FORMATS: readonly string[] = ['table', 'json', 'ndjson', 'csv'];
  * --json, else --output, else the configured format (KCT_OUTPUT or `kct config set output`),
  * else a table. A configured value that is not a format is an error, not a silent table.
  */
-export function resolveFormat(options: { output?: unknown; json?: unknown }, configured?: { value?: string; source?: string }): OutputFormat {
+export function resolveFormat(
+  options: { output?: unknown; json?: unknown },
+  configured?: { value?: string; source?: string },
+): OutputFormat {
   if (options.json) return 'json';
   if (typeof options.output === 'string') return options.output as OutputFormat; // commander checked the choice
   const value = configured?.value;
@@ -50,10 +53,19 @@ export async function printRecord(io: IO, format: OutputFormat, record: object, 
   if (format === 'ndjson') return out(io, JSON.stringify(record));
   const fields = Object.entries(record);
   const { stringify } = await import('csv-stringify/sync');
-  outRaw(io, stringify([fields.map(([key]) => key), fields.map(([, value]) => (typeof value === 'number' ? value : cell(value)))], CSV_OPTIONS));
+  outRaw(
+    io,
+    stringify([fields.map(([key]) => key), fields.map(([, value]) => (typeof value === 'number' ? value : cell(value)))], CSV_OPTIONS),
+  );
 }
 
-export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], columns: Column<Row>[], raw: (row: Row) => unknown = (row) => row): Promise<void> {
+export async function printRows<Row>(
+  io: IO,
+  format: OutputFormat,
+  rows: Row[],
+  columns: Column<Row>[],
+  raw: (row: Row) => unknown = (row) => row,
+): Promise<void> {
   if (format === 'json') {
     out(io, JSON.stringify(rows.map(raw), null, 2));
     return;
@@ -70,13 +82,28 @@ export async function printRows<Row>(io: IO, format: OutputFormat, rows: Row[], 
     outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => csvCell(c.value(row))))], CSV_OPTIONS));
     return;
   }
-  out(io, await renderTable(io, columns.map((c) => c.header), rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))), columns.map((c) => Boolean(c.wrap)), { compact: true }));
+  out(
+    io,
+    await renderTable(
+      io,
+      columns.map((c) => c.header),
+      rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))),
+      columns.map((c) => Boolean(c.wrap)),
+      { compact: true },
+    ),
+  );
 }
 
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 /** `compact` drops the lines between rows: right for one-line rows, wrong for wrapped feedback. */
-export async function renderTable(io: IO, head: string[], body: string[][], wrap: boolean[] = [], options: { compact?: boolean } = {}): Promise<string> {
+export async function renderTable(
+  io: IO,
+  head: string[],
+  body: string[][],
+  wrap: boolean[] = [],
+  options: { compact?: boolean } = {},
+): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const widths = columnWidths(io.columns, head, body, wrap);
   const table = new Table({
@@ -115,7 +142,13 @@ const CHUNK_ROWS = 500;
  * renderTable() of all the rows: each piece is a table of those widths, with the borders between
  * pieces left out.
  */
-export async function renderTableInChunks(io: IO, head: string[], widths: number[], rows: Iterable<string[]>, write: (text: string) => void): Promise<void> {
+export async function renderTableInChunks(
+  io: IO,
+  head: string[],
+  widths: number[],
+  rows: Iterable<string[]>,
+  write: (text: string) => void,
+): Promise<void> {
   const { default: Table } = await import('cli-table3');
   const colWidths = head.map((h, i) => Math.max(h.length, widths[i] ?? 0) + 2);
   const style = { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] };

@@ -7,7 +7,9 @@ export function describeSnapshot(snapshot: StatusSnapshot): string {
   const stage = snapshot.stage ?? '';
   parts.push(stage && stage.toLowerCase() !== status.toLowerCase() ? `${status} (${stage})`.trim() : status || stage || 'unknown');
   if (typeof snapshot.position === 'number') {
-    parts.push(typeof snapshot.length === 'number' ? `position ${snapshot.position} of ${snapshot.length}` : `position ${snapshot.position}`);
+    parts.push(
+      typeof snapshot.length === 'number' ? `position ${snapshot.position} of ${snapshot.length}` : `position ${snapshot.position}`,
+    );
   }
   if (typeof snapshot.cur_step === 'number' && typeof snapshot.total_step === 'number') {
     parts.push(`step ${snapshot.cur_step}/${snapshot.total_step}${snapshot.cur_step_name ? ` ${snapshot.cur_step_name}` : ''}`);

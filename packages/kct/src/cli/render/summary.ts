@@ -57,7 +57,8 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
   if (summary.skipped) parts.push(`${count(summary.skipped, 'file')} skipped (cannot be sent)`);
   if (summary.empty) parts.push(`${count(summary.empty, 'folder')} with nothing to send (EMPTY)`);
   if (summary.notEntered) parts.push(`${count(summary.notEntered, 'subfolder')} not entered (pass --recursive)`);
-  if (leftOut?.ignored) parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);
+  if (leftOut?.ignored)
+    parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);
   if (leftOut?.excluded) parts.push(`${count(leftOut.excluded, 'path')} excluded by --exclude`);
   if (leftOut?.duplicates) parts.push(`${count(leftOut.duplicates, 'file')} reached twice (marked once)`);
   if (leftOut?.loops) parts.push(`${count(leftOut.loops, 'folder')} reached again through a link`);
@@ -102,7 +103,9 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
     for (const criterion of summary.criteria) {
       const pct = criterion.ratio === undefined ? '' : `  ${Math.round(criterion.ratio * 100)}%`;
       const flag = criterion.item === summary.weakest ? '  <- weakest' : '';
-      lines.push(`  ${criterion.item.padEnd(width)}  ${criterion.mean}${criterion.max === undefined ? '' : ` / ${criterion.max}`}${pct}${flag}`);
+      lines.push(
+        `  ${criterion.item.padEnd(width)}  ${criterion.mean}${criterion.max === undefined ? '' : ` / ${criterion.max}`}${pct}${flag}`,
+      );
     }
   }
   return lines;

@@ -37,15 +37,22 @@ export function distributionChart(summary: Summary): string {
     const x = left + index * slot + slot * 0.14;
     const barHeight = (band.count / ceiling) * plotHeight;
     const label = `${formatScore(band.from)}–${formatScore(band.to)}`;
-    parts.push(`<rect class="bar" x="${num(x)}" y="${num(y(band.count))}" width="${num(slot * 0.72)}" height="${num(barHeight)}" rx="3"><title>${label}: ${band.count} ${band.count === 1 ? 'answer' : 'answers'}</title></rect>`);
-    if (band.count > 0) parts.push(`<text class="count" x="${num(x + slot * 0.36)}" y="${num(y(band.count) - 6)}" text-anchor="middle">${band.count}</text>`);
-    parts.push(`<text class="band" x="${num(left + index * slot + slot / 2)}" y="${height - bottom + 18}" text-anchor="middle">${label}</text>`);
+    parts.push(
+      `<rect class="bar" x="${num(x)}" y="${num(y(band.count))}" width="${num(slot * 0.72)}" height="${num(barHeight)}" rx="3"><title>${label}: ${band.count} ${band.count === 1 ? 'answer' : 'answers'}</title></rect>`,
+    );
+    if (band.count > 0)
+      parts.push(`<text class="count" x="${num(x + slot * 0.36)}" y="${num(y(band.count) - 6)}" text-anchor="middle">${band.count}</text>`);
+    parts.push(
+      `<text class="band" x="${num(left + index * slot + slot / 2)}" y="${height - bottom + 18}" text-anchor="middle">${label}</text>`,
+    );
   });
   const upper = bands[bands.length - 1].to;
   if (summary.mean !== undefined && upper > 0) {
     const x = left + (summary.mean / upper) * plotWidth;
     parts.push(`<line class="mean-line" x1="${num(x)}" x2="${num(x)}" y1="${top - 8}" y2="${top + plotHeight}"/>`);
-    parts.push(`<text class="mean-label" x="${num(x)}" y="${top - 12}" text-anchor="${x > WIDTH - 90 ? 'end' : x < 90 ? 'start' : 'middle'}">mean ${formatScore(summary.mean)}</text>`);
+    parts.push(
+      `<text class="mean-label" x="${num(x)}" y="${top - 12}" text-anchor="${x > WIDTH - 90 ? 'end' : x < 90 ? 'start' : 'middle'}">mean ${formatScore(summary.mean)}</text>`,
+    );
   }
   const outOf = summary.maxScore === undefined ? 'total score' : `total score (out of ${formatScore(summary.maxScore)})`;
   parts.push(`<text x="${left + plotWidth / 2}" y="${height - 8}" text-anchor="middle">${outOf}</text>`);

@@ -47,7 +47,6 @@ export interface PageInfo {
   markedBy?: string;
 }
 
-
 /** Text made safe for HTML content and quoted attributes (control characters dropped: HTML has no place for them). */
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -79,7 +78,9 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
     info.source ? escapeHtml(info.source) : undefined,
     `${answersOf(summary)} ${answersOf(summary) === 1 ? 'answer' : 'answers'}`,
     `made ${escapeHtml(info.generated.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }))} by kct ${escapeHtml(info.version)}`,
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -127,16 +128,21 @@ export function studentRow(row: ReportRow): string {
   const marked = isMarked(row);
   const score = marked ? (row.score as number) : undefined;
   const max = typeof row.max_score === 'number' && row.max_score > 0 ? row.max_score : undefined;
-  const total = score === undefined ? '—' : `<span class="total">${formatScore(score)}${max === undefined ? '' : ` / ${formatScore(max)}`}</span>${max === undefined ? '' : `<meter min="0" max="${max}" value="${Math.min(score, max)}"></meter>`}`;
+  const total =
+    score === undefined
+      ? '—'
+      : `<span class="total">${formatScore(score)}${max === undefined ? '' : ` / ${formatScore(max)}`}</span>${max === undefined ? '' : `<meter min="0" max="${max}" value="${Math.min(score, max)}"></meter>`}`;
   const percent = score !== undefined && max !== undefined ? Math.round((score / max) * 1000) / 10 : undefined;
   const status = escapeHtml(row.status);
   const statusClass = `s-${row.status.toLowerCase().replace(/[^a-z_]/g, '')}`;
   // explicit roles: the rows are laid out as a grid, which may hide the table from screen readers
-  return `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}</td>`
-    + `<td role="cell" class="num" data-v="${score ?? ''}">${total}</td>`
-    + `<td role="cell" class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>`
-    + `<td role="cell"><span class="status ${statusClass}">${status}</span></td>`
-    + `<td role="cell" class="fb"><details><summary>${marked ? 'Feedback' : 'Reason'}</summary>${feedback(row, marked)}</details></td></tr>\n`;
+  return (
+    `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}</td>` +
+    `<td role="cell" class="num" data-v="${score ?? ''}">${total}</td>` +
+    `<td role="cell" class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>` +
+    `<td role="cell"><span class="status ${statusClass}">${status}</span></td>` +
+    `<td role="cell" class="fb"><details><summary>${marked ? 'Feedback' : 'Reason'}</summary>${feedback(row, marked)}</details></td></tr>\n`
+  );
 }
 
 export function failureItem(row: ReportRow): string {
@@ -149,17 +155,27 @@ function feedback(row: ReportRow, marked: boolean): string {
   if (!marked) return `${file}<p class="why">${escapeHtml(reasonOf(row))}</p>`;
   const criteria = (row.evaluation ?? []).filter((entry) => entry.type !== 'error');
   if (criteria.length === 0) return `${file}<p class="why">No feedback was given.</p>`;
-  return file + criteria.map((entry) => {
-    const score = typeof entry.score === 'number' ? `${formatScore(entry.score)}${typeof entry.max_score === 'number' ? ` / ${formatScore(entry.max_score)}` : ''}` : '';
-    const text = entry.feedback ?? entry.comment ?? '';
-    return `<div class="crit"><h3><span>${escapeHtml(entry.item ?? 'Feedback')}</span><span>${score}</span></h3>${text ? `<p>${escapeHtml(text)}</p>` : ''}</div>`;
-  }).join('');
+  return (
+    file +
+    criteria
+      .map((entry) => {
+        const score =
+          typeof entry.score === 'number'
+            ? `${formatScore(entry.score)}${typeof entry.max_score === 'number' ? ` / ${formatScore(entry.max_score)}` : ''}`
+            : '';
+        const text = entry.feedback ?? entry.comment ?? '';
+        return `<div class="crit"><h3><span>${escapeHtml(entry.item ?? 'Feedback')}</span><span>${score}</span></h3>${text ? `<p>${escapeHtml(text)}</p>` : ''}</div>`;
+      })
+      .join('')
+  );
 }
 
 /** Answers with the very same bytes as an earlier one: copied work, or a file handed in twice. */
 function identicalPanel(identical?: { pairs: [string, string][]; count: number }): string {
   if (!identical || identical.count === 0) return '';
-  const items = identical.pairs.map(([file, first]) => `<li><strong>${escapeHtml(file)}</strong> <span class="why">is identical to ${escapeHtml(first)}</span></li>`).join('\n');
+  const items = identical.pairs
+    .map(([file, first]) => `<li><strong>${escapeHtml(file)}</strong> <span class="why">is identical to ${escapeHtml(first)}</span></li>`)
+    .join('\n');
   const more = identical.count > identical.pairs.length ? `\n<li>… and ${identical.count - identical.pairs.length} more</li>` : '';
   return `<section class="panel failures" id="identical"><h2>Identical answers (${identical.count})</h2><p class="note">Every byte the same as an earlier answer; each was marked on its own.</p><ul>\n${items}${more}</ul></section>\n`;
 }
@@ -171,7 +187,8 @@ function notSentNote(summary: Summary, leftOut?: LeftOutCounts): string {
 }
 
 function cards(summary: Summary): string {
-  const card = (key: string, value: string, extra = '', valueClass = '') => `<div class="card${extra}"><span class="k">${key}</span><span class="v${valueClass}">${value}</span></div>`;
+  const card = (key: string, value: string, extra = '', valueClass = '') =>
+    `<div class="card${extra}"><span class="k">${key}</span><span class="v${valueClass}">${value}</span></div>`;
   const notMarked = summary.total - summary.marked;
   const outOf = summary.maxScore === undefined ? '' : ` <small>/ ${formatScore(summary.maxScore)}</small>`;
   const list = [card('Marked', `${summary.marked} <small>of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'}</small>`)];

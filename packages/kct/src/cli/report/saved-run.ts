@@ -22,7 +22,8 @@ const Row = z.looseObject({
   evaluation: z.array(EvaluationEntry).nullable().optional(),
 });
 
-const FORMAT_HINT = 'Save a run with `kct one-pass <folder> --output ndjson > marks.ndjson` (or `kct batch ... --output ndjson`), then run `kct report marks.ndjson --out class.html`.';
+const FORMAT_HINT =
+  'Save a run with `kct one-pass <folder> --output ndjson > marks.ndjson` (or `kct batch ... --output ndjson`), then run `kct report marks.ndjson --out class.html`.';
 
 /** Each answer of a saved run, in order; throws a UsageError naming the line that is not one. */
 export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerator<ReportRow> {
@@ -37,7 +38,9 @@ export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerat
     const text = line.trim();
     if (text === '') continue;
     if (rows === 0 && text.startsWith('[')) {
-      throw new UsageError(`${name} holds one JSON array (the output of --json); kct report reads one answer per line`, { suggestion: FORMAT_HINT });
+      throw new UsageError(`${name} holds one JSON array (the output of --json); kct report reads one answer per line`, {
+        suggestion: FORMAT_HINT,
+      });
     }
     if (rows === 0 && /^"?file"?,/.test(text)) {
       throw new UsageError(`${name} is CSV, which has no feedback; kct report reads the ndjson of a run`, { suggestion: FORMAT_HINT });
@@ -51,7 +54,9 @@ export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerat
     const parsed = Row.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new UsageError(`${name} line ${number} is not an answer of a run: ${issue.path.join('.') || 'the line'}: ${issue.message}`, { suggestion: FORMAT_HINT });
+      throw new UsageError(`${name} line ${number} is not an answer of a run: ${issue.path.join('.') || 'the line'}: ${issue.message}`, {
+        suggestion: FORMAT_HINT,
+      });
     }
     rows += 1;
     yield parsed.data as ReportRow;
@@ -66,6 +71,9 @@ function checkReadable(path: string): void {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`, { suggestion: FORMAT_HINT });
+    throw new UsageError(
+      `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`,
+      { suggestion: FORMAT_HINT },
+    );
   }
 }

@@ -2,18 +2,19 @@
 // student's row and each failure go to temporary files straight away, only the figures are kept
 // (ClassTally). finish() writes the page (head, charts, failures, rows) to a file beside the
 // target and renames it into place, so the target is never half-made; discard() leaves nothing.
+
+import { once } from 'node:events';
 import { closeSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { once } from 'node:events';
 import { UsageError } from '../../api/errors.js';
-import type { LeftOutCounts } from '../answers/answers.js';
 import { VERSION } from '../../version.js';
+import type { LeftOutCounts } from '../answers/answers.js';
+import { markedBy } from '../render/result.js';
 import { ClassTally } from '../render/tally.js';
 import { bandCount } from './charts.js';
-import { markedBy } from '../render/result.js';
-import { failureItem, gradedByOf, isMarked, pageEnd, pageStart, studentRow, tableStart, type ReportRow } from './html.js';
+import { failureItem, gradedByOf, isMarked, pageEnd, pageStart, type ReportRow, studentRow, tableStart } from './html.js';
 
 export interface ReportOptions {
   /** the HTML file to write, or '-' for `stdout` */
@@ -47,7 +48,10 @@ export class ReportWriter {
   // a second Ctrl-C exits at once (main.ts): the temporary files go too
   private readonly onExit = () => this.discard();
 
-  private constructor(private readonly options: ReportOptions, private readonly partial?: string) {
+  private constructor(
+    private readonly options: ReportOptions,
+    private readonly partial?: string,
+  ) {
     // student feedback: a private folder (mkdtemp makes it 0700)
     this.dir = mkdtempSync(join(tmpdir(), 'kct-report-'));
     this.rowsFd = openSync(join(this.dir, 'rows.html'), 'w+', 0o600);
@@ -65,14 +69,18 @@ export class ReportWriter {
     } catch {
       // a new file
     }
-    if (isDir) throw new UsageError(`the report's file ${options.target} is a folder`, { suggestion: 'Name an HTML file, e.g. class.html.' });
+    if (isDir)
+      throw new UsageError(`the report's file ${options.target} is a folder`, { suggestion: 'Name an HTML file, e.g. class.html.' });
     const partial = join(dirname(target), `.${basename(target)}.kct-${process.pid}.partial`);
     try {
       closeSync(openSync(partial, 'wx', 0o644));
     } catch (error) {
-      throw new UsageError(`cannot write the report ${options.target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : (error as Error).message}`, {
-        suggestion: 'Choose a file in a folder that exists and that you can write to.',
-      });
+      throw new UsageError(
+        `cannot write the report ${options.target}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : (error as Error).message}`,
+        {
+          suggestion: 'Choose a file in a folder that exists and that you can write to.',
+        },
+      );
     }
     return new ReportWriter(options, partial);
   }
@@ -99,7 +107,15 @@ export class ReportWriter {
     const summary = this.tally.summary();
     const bands = bandCount(summary.maxScore);
     const figures = this.tally.summary(bands);
-    const info = { title: this.options.title ?? 'Class report', source: this.options.source, generated: new Date(), version: VERSION, leftOut: this.options.leftOut, identical: this.identical, markedBy: markedBy([...this.gradedBy]) };
+    const info = {
+      title: this.options.title ?? 'Class report',
+      source: this.options.source,
+      generated: new Date(),
+      version: VERSION,
+      leftOut: this.options.leftOut,
+      identical: this.identical,
+      markedBy: markedBy([...this.gradedBy]),
+    };
     this.pendingRows = flush(this.rowsFd, this.pendingRows);
     this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
     try {
@@ -177,10 +193,23 @@ async function copy(fd: number, sink: Sink): Promise<void> {
 
 /** The report of a marking run (`kct one-pass --report`), opened before anything is sent. */
 export function openRunReport(target: string, run: { wait?: boolean; sources?: string[]; leftOut?: LeftOutCounts }): ReportWriter {
-  if (run.wait === false) throw new UsageError('--report needs the marks, and --no-wait does not wait for them', { suggestion: 'Leave out --no-wait, or make the report later from a saved run with `kct report`.' });
-  if (target === '-' || target === '') throw new UsageError('--report needs a file name (stdout holds the results)', { suggestion: 'For example: --report class.html' });
+  if (run.wait === false)
+    throw new UsageError('--report needs the marks, and --no-wait does not wait for them', {
+      suggestion: 'Leave out --no-wait, or make the report later from a saved run with `kct report`.',
+    });
+  if (target === '-' || target === '')
+    throw new UsageError('--report needs a file name (stdout holds the results)', { suggestion: 'For example: --report class.html' });
   const sources = run.sources ?? [];
-  return ReportWriter.open({ target, leftOut: run.leftOut, source: sources.length === 0 ? undefined : sources.length <= 3 ? sources.join(', ') : `${sources.slice(0, 3).join(', ')} and ${sources.length - 3} more` });
+  return ReportWriter.open({
+    target,
+    leftOut: run.leftOut,
+    source:
+      sources.length === 0
+        ? undefined
+        : sources.length <= 3
+          ? sources.join(', ')
+          : `${sources.slice(0, 3).join(', ')} and ${sources.length - 3} more`,
+  });
 }
 
 /** The line that says where the report went. */

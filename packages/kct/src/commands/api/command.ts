@@ -9,7 +9,10 @@ export const command = defineCommand({
   },
   options: {
     '-f, --raw-field <key=value>': { description: 'a string field (repeat for several; key[]=v appends to an array)', repeatable: true },
-    '-F, --field <key=value>': { description: 'a typed field: true, false, null and numbers as JSON; @file attaches a file (multipart)', repeatable: true },
+    '-F, --field <key=value>': {
+      description: 'a typed field: true, false, null and numbers as JSON; @file attaches a file (multipart)',
+      repeatable: true,
+    },
     '--input <file>': 'the JSON body from a file, or - for stdin (fields then go in the query string)',
     '-H, --header <name:value>': { description: 'an extra request header, e.g. Idempotency-Key:k1 (repeat for several)', repeatable: true },
     '--raw': 'print the body as received, with its envelope',

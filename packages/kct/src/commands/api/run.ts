@@ -1,20 +1,21 @@
 // kct api: an authenticated request to any route, for what the spec leaves open and whatever the
 // service adds next (like gh api). Prints the answer without its envelope (--raw keeps it); an
 // HTTP error prints its body too and exits with the usual code for its status.
-import { readFile } from 'node:fs/promises';
+
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
+import { basename } from 'node:path';
 import { ApiError, UsageError } from '../../api/errors.js';
 import { mimeFromName } from '../../api/mime.js';
+import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../cli/core/api-request.js';
+import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
+import { type IO, out, outRaw } from '../../cli/core/io.js';
+import { readStdinText } from '../../cli/core/stdin.js';
 import type { LocalFile } from '../../client/files.js';
 import type { HttpResponse, RequestSpec } from '../../client/http.js';
 import { buildForm } from '../../client/multipart.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../cli/core/api-request.js';
-import type { Context } from '../../cli/core/context.js';
-import { out, outRaw, type IO } from '../../cli/core/io.js';
-import { readStdinText } from '../../cli/core/stdin.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -27,7 +28,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   const idempotencyKey = headers['idempotency-key'];
   delete headers['idempotency-key'];
   if (options.input !== undefined && fields.files.length > 0) {
-    throw new UsageError('--input and -F key=@file cannot be combined: a body is either JSON or multipart', { suggestion: 'Send files with -F and the other fields with -f/-F, or everything as JSON with --input.' });
+    throw new UsageError('--input and -F key=@file cannot be combined: a body is either JSON or multipart', {
+      suggestion: 'Send files with -F and the other fields with -f/-F, or everything as JSON with --input.',
+    });
   }
   const bodyless = method === 'GET' || method === 'HEAD';
   if (bodyless && (fields.files.length > 0 || options.input !== undefined)) {
@@ -71,7 +74,9 @@ function localFile(path: string): LocalFile {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `-F @${path}: file not found` : `-F @${path}: cannot read it (${code ?? String(error)})`, { suggestion: 'Check the path.' });
+    throw new UsageError(code === 'ENOENT' ? `-F @${path}: file not found` : `-F @${path}: cannot read it (${code ?? String(error)})`, {
+      suggestion: 'Check the path.',
+    });
   }
   return { path, name: basename(path), type: mimeFromName(path) ?? 'application/octet-stream', size };
 }
@@ -83,12 +88,16 @@ async function readJsonInput(source: string, io: IO): Promise<unknown> {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `--input ${source}: file not found` : `--input ${source}: cannot read it (${code ?? String(error)})`);
+    throw new UsageError(
+      code === 'ENOENT' ? `--input ${source}: file not found` : `--input ${source}: cannot read it (${code ?? String(error)})`,
+    );
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--input ${source === '-' ? '(standard input)' : source} is not valid JSON: ${(error as Error).message}`, { suggestion: 'kct api sends --input as a JSON body; check it with `jq . <file>`.' });
+    throw new UsageError(`--input ${source === '-' ? '(standard input)' : source} is not valid JSON: ${(error as Error).message}`, {
+      suggestion: 'kct api sends --input as a JSON body; check it with `jq . <file>`.',
+    });
   }
 }
 

@@ -9,7 +9,11 @@ export const command = defineCommand({
     '-m, --model <id>': 'ready model id (default: config `model`, env KCT_MODEL)',
     '--name <name>': { description: 'assignment name', required: true },
     '--desc <text>': { description: 'assignment description', required: true },
-    '--deadline <date>': { description: 'deadline: 2026-12-01 (end of that day), 2026-12-01T17:00, or full ISO 8601', required: true, check: checked((value, flag) => toIsoDateTime(value, flag, true), '--deadline') },
+    '--deadline <date>': {
+      description: 'deadline: 2026-12-01 (end of that day), 2026-12-01T17:00, or full ISO 8601',
+      required: true,
+      check: checked((value, flag) => toIsoDateTime(value, flag, true), '--deadline'),
+    },
     '--expected <n>': { description: 'expected number of answers', required: true, check: checked(parsePositiveInteger, '--expected') },
     '--subject <subject>': 'subject (project_subject)',
     '--start <date>': { description: 'start date, same forms as --deadline', check: checked(toIsoDateTime, '--start') },

@@ -31,7 +31,9 @@ export function toIsoDateTime(text: string, what: string, endOfDay = false): str
 }
 
 function invalid(text: string, what: string): UsageError {
-  return new UsageError(`${what}: "${text}" is not a date`, { suggestion: 'Use 2026-12-01, 2026-12-01T17:00, or a full ISO 8601 date-time such as 2026-12-01T17:00:00Z.' });
+  return new UsageError(`${what}: "${text}" is not a date`, {
+    suggestion: 'Use 2026-12-01, 2026-12-01T17:00, or a full ISO 8601 date-time such as 2026-12-01T17:00:00Z.',
+  });
 }
 
 /**
@@ -43,6 +45,15 @@ export function localAndUtc(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const local = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: zone }).format(date);
+  const local = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone: zone,
+  }).format(date);
   return `${local} ${zone} (${date.toISOString().replace(/\.000Z$/, 'Z')} UTC)`;
 }

@@ -2,12 +2,12 @@
 import { UsageError } from '../../api/errors.js';
 import type { AssignmentRequest } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
-import { localAndUtc } from './dates.js';
-import { out } from '../../cli/core/io.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
-import { parseModelId } from '../../cli/core/parse.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
+import { out } from '../../cli/core/io.js';
+import { parseModelId } from '../../cli/core/parse.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
 import type { command } from './command.js';
+import { localAndUtc } from './dates.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -30,7 +30,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   const client = await context.client();
   const assignment = await client.createAssignment(request, { signal: context.signal });
   await printRecord(context.io, format, assignment, () => {
-    out(context.io, `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}.`);
+    out(
+      context.io,
+      `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}.`,
+    );
     // the API takes UTC; a teacher thinks in local time: both, so neither surprises
     out(context.io, `Deadline: ${localAndUtc(deadline)}`);
     if (start) out(context.io, `Start:    ${localAndUtc(start)}`);

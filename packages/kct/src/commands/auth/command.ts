@@ -1,7 +1,7 @@
 import { defineGroup } from '../../cli/core/define-command.js';
 import { command as authLogin } from './login/command.js';
-import { command as authStatus } from './status/command.js';
 import { command as authLogout } from './logout/command.js';
+import { command as authStatus } from './status/command.js';
 
 export const command = defineGroup({
   name: 'auth',

@@ -11,8 +11,12 @@ export const command = defineCommand({
     '-m, --model <id>': 'model id for items that do not name one',
     '--callback-url <url>': 'public https URL the service calls when a batch is final',
     '-r, --recursive': 'a folder manifest: also its subfolders (as one-pass)',
-    '--exclude <glob>': { description: 'a folder manifest: leave out paths matching this glob (repeatable, as one-pass)', repeatable: true },
-    '--idempotency-key <key>': 'your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items\' files or student ids> (default: derived from each request)',
+    '--exclude <glob>': {
+      description: 'a folder manifest: leave out paths matching this glob (repeatable, as one-pass)',
+      repeatable: true,
+    },
+    '--idempotency-key <key>':
+      "your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items' files or student ids> (default: derived from each request)",
     '--no-wait': 'print the accepted batch tasks and exit',
     ...maxRps(),
     ...watchOptions,

@@ -32,7 +32,9 @@ export async function readManifest(path: string, modelId: number | undefined, fo
   try {
     info = await stat(path);
   } catch {
-    throw new UsageError(`manifest not found: ${path}`, { suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.' });
+    throw new UsageError(`manifest not found: ${path}`, {
+      suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.',
+    });
   }
   const raw = info.isDirectory() ? await folderItems(path, folder) : await fileItems(path);
   if (raw.length === 0) throw new UsageError(`the manifest ${path} has no items`);
@@ -50,15 +52,24 @@ export async function readManifest(path: string, modelId: number | undefined, fo
   }
   // one missing --model is one mistake, told once, not once per item
   if (withoutModel.length > 0) {
-    const which = withoutModel.length === raw.length ? `none of the ${raw.length} items names one` : `${withoutModel.length} of ${raw.length} items name none (${withoutModel.slice(0, 3).join(', ')}${withoutModel.length > 3 ? ', ...' : ''})`;
+    const which =
+      withoutModel.length === raw.length
+        ? `none of the ${raw.length} items names one`
+        : `${withoutModel.length} of ${raw.length} items name none (${withoutModel.slice(0, 3).join(', ')}${withoutModel.length > 3 ? ', ...' : ''})`;
     const message = `no model: ${which}`;
-    if (problems.length === 0) throw new UsageError(message, { suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL or `kct config set model <id>`, or give model_id in each item.' });
+    if (problems.length === 0)
+      throw new UsageError(message, {
+        suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL or `kct config set model <id>`, or give model_id in each item.',
+      });
     problems.unshift(`${message}; pass --model <id>`);
   }
   if (problems.length > 0) {
-    throw new UsageError(`${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`, {
-      suggestion: 'Fix the manifest; nothing was sent.',
-    });
+    throw new UsageError(
+      `${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`,
+      {
+        suggestion: 'Fix the manifest; nothing was sent.',
+      },
+    );
   }
   return items;
 }
@@ -98,7 +109,9 @@ class NoModel extends Error {}
 
 async function readTextAnswer(path: string): Promise<string> {
   if (!TEXT_EXTENSIONS.has(extname(path).toLowerCase())) {
-    throw new Error(`${path}: a batch is sent as JSON, so only text answers (.txt, .md) can be named; mark PDF, DOCX or images with kct one-pass`);
+    throw new Error(
+      `${path}: a batch is sent as JSON, so only text answers (.txt, .md) can be named; mark PDF, DOCX or images with kct one-pass`,
+    );
   }
   let info;
   try {
@@ -146,14 +159,19 @@ async function fileItems(path: string): Promise<RawItem[]> {
       try {
         record = JSON.parse(line);
       } catch {
-        throw new UsageError(`${basename(path)} line ${index + 1} is not JSON`, { suggestion: 'A JSONL manifest holds one JSON object per line.' });
+        throw new UsageError(`${basename(path)} line ${index + 1} is not JSON`, {
+          suggestion: 'A JSONL manifest holds one JSON object per line.',
+        });
       }
-      if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new UsageError(`${basename(path)} line ${index + 1} is not a JSON object`);
+      if (typeof record !== 'object' || record === null || Array.isArray(record))
+        throw new UsageError(`${basename(path)} line ${index + 1} is not a JSON object`);
       items.push({ where: `${basename(path)} line ${index + 1}`, record: record as Record<string, unknown> });
     });
     return items;
   }
-  throw new UsageError(`unknown manifest type: ${path}`, { suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.' });
+  throw new UsageError(`unknown manifest type: ${path}`, {
+    suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.',
+  });
 }
 
 /**
@@ -161,14 +179,21 @@ async function fileItems(path: string): Promise<RawItem[]> {
  * stderr; a file of another type stops the run (PDF, DOCX and images go through one-pass).
  */
 async function folderItems(path: string, options: FolderOptions): Promise<RawItem[]> {
-  const collection = await collectAnswers({
-    inputs: [path],
-    studentIdFrom: 'name',
-    recursive: options.recursive,
-    exclude: options.exclude,
-    accepted: [MIME.txt],
-    elsewhere: 'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
-  }, options.io);
+  const collection = await collectAnswers(
+    {
+      inputs: [path],
+      studentIdFrom: 'name',
+      recursive: options.recursive,
+      exclude: options.exclude,
+      accepted: [MIME.txt],
+      elsewhere:
+        'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
+    },
+    options.io,
+  );
   for (const line of collection.notes) options.note(line);
-  return [...collection.answers()].map((answer) => ({ where: answer.identity, record: { file: answer.identity, student_id: answer.studentId } }));
+  return [...collection.answers()].map((answer) => ({
+    where: answer.identity,
+    record: { file: answer.identity, student_id: answer.studentId },
+  }));
 }

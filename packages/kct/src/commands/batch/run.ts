@@ -2,23 +2,22 @@
 // 100 items, each with its own idempotency key, then wait and print one row per item.
 import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
-import type { Task } from '../../api/schemas.js';
+import type { StatusSnapshot, Task } from '../../api/schemas.js';
 import { isUnsuccessfulFinal } from '../../api/status.js';
-import { isLocalCallback } from '../../cli/core/loopback.js';
-import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
-import { pollSchedule } from '../../client/poll.js';
-import type { Context } from '../../cli/core/context.js';
-import { err, out } from '../../cli/core/io.js';
-import { readManifest, type ManifestItem } from './manifest.js';
-import { parseModelId } from '../../cli/core/parse.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
-import { OutcomeWriter, type AnswerOutcome } from '../../cli/render/outcomes.js';
+import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
+import { err, out } from '../../cli/core/io.js';
+import { isLocalCallback } from '../../cli/core/loopback.js';
+import { parseModelId } from '../../cli/core/parse.js';
+import { startSpinner, watchTimings } from '../../cli/core/watch.js';
+import { type AnswerOutcome, OutcomeWriter } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
-import { startSpinner, watchTimings } from '../../cli/core/watch.js';
-import type { StatusSnapshot } from '../../api/schemas.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
+import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
+import { pollSchedule } from '../../client/poll.js';
 import type { command } from './command.js';
+import { type ManifestItem, readManifest } from './manifest.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -32,7 +31,8 @@ export function checkCallbackUrl(value: string, baseUrl?: string): string {
   }
   if (url.protocol !== 'https:' && !isLocalCallback(url, baseUrl)) {
     throw new UsageError('--callback-url must be an https URL (spec 4.9: a public HTTPS URL)', {
-      suggestion: 'To try callbacks locally: a sandbox on 127.0.0.1 started with --allow-private-callbacks accepts http://127.0.0.1:<port>/ (see `kct callbacks listen`).',
+      suggestion:
+        'To try callbacks locally: a sandbox on 127.0.0.1 started with --allow-private-callbacks accepts http://127.0.0.1:<port>/ (see `kct callbacks listen`).',
     });
   }
   return url.href;
@@ -40,8 +40,16 @@ export function checkCallbackUrl(value: string, baseUrl?: string): string {
 
 /** A local sandbox refusing a loopback callback was started without --allow-private-callbacks: say so. */
 function withCallbackHint(error: unknown, callbackUrl: string | undefined): unknown {
-  if (!(error instanceof ApiError) || error.errorCode !== 'invalid_callback_url' || callbackUrl === undefined || new URL(callbackUrl).protocol !== 'http:') return error;
-  return ApiError.from(error.status, error.body, error, { suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.' });
+  if (
+    !(error instanceof ApiError) ||
+    error.errorCode !== 'invalid_callback_url' ||
+    callbackUrl === undefined ||
+    new URL(callbackUrl).protocol !== 'http:'
+  )
+    return error;
+  return ApiError.from(error.status, error.body, error, {
+    suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.',
+  });
 }
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -52,13 +60,21 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 export async function run(options: Options, context: Context): Promise<void> {
   // an empty key (an unset variable in a script) would send none: every run charged again
-  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
+  const keyRule: KeyRule =
+    options.idempotencyKey === undefined
+      ? { kind: 'derived' }
+      : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
   const settings = await context.settings({ model: options.model });
   const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value, settings.model.source);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
   const format = resolveFormat(options, settings.output);
   const timings = watchTimings(options, context.env);
-  const items = await readManifest(options.manifest, modelId, { io: context.io, note: (line) => err(context.io, `kct: ${line}`), recursive: options.recursive, exclude: options.exclude });
+  const items = await readManifest(options.manifest, modelId, {
+    io: context.io,
+    note: (line) => err(context.io, `kct: ${line}`),
+    recursive: options.recursive,
+    exclude: options.exclude,
+  });
   const groups = chunk(items, MAX_BATCH_ITEMS);
   const client = await context.client({}, { maxRps: options.maxRps });
 
@@ -69,29 +85,40 @@ export async function run(options: Options, context: Context): Promise<void> {
   for (const [index, group] of groups.entries()) {
     const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
     // a base key is joined to the request's identity: its items' files or student ids, never its position
-    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities: group.map((item) => item.label) } : 'derive' as const;
+    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities: group.map((item) => item.label) } : ('derive' as const);
     let task: Task;
     try {
       task = await client.batch(body, { idempotency, signal: context.signal });
     } catch (error) {
       if (accepted.length === 0 || !(error instanceof ApiError)) throw withCallbackHint(error, callbackUrl);
       refused = error;
-      err(context.io, `kct: batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`);
+      err(
+        context.io,
+        `kct: batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
+      );
       break;
     }
     accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
-    err(context.io, `kct: batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`);
+    err(
+      context.io,
+      `kct: batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`,
+    );
   }
 
   if (options.wait === false) {
     const rows = accepted.map(({ task }) => task);
-    if (format === 'table') for (const task of rows) out(context.io, `${task.task_id}  ${task.status ?? ''}  ${String(task.count ?? '')} items`);
+    if (format === 'table')
+      for (const task of rows) out(context.io, `${task.task_id}  ${task.status ?? ''}  ${String(task.count ?? '')} items`);
     else out(context.io, JSON.stringify(rows, null, format === 'json' ? 2 : 0));
     if (refused !== undefined) throw refused;
     return;
   }
 
-  const progress = await batchProgress(context, accepted.map(({ task }) => task.task_id), accepted.reduce((n, { items: group }) => n + group.length, 0));
+  const progress = await batchProgress(
+    context,
+    accepted.map(({ task }) => task.task_id),
+    accepted.reduce((n, { items: group }) => n + group.length, 0),
+  );
   const poller = client.poller({
     timeoutMs: timings.timeoutMs,
     schedule: pollSchedule(timings.startMs),
@@ -107,27 +134,34 @@ export async function run(options: Options, context: Context): Promise<void> {
   // rows of the batches refused or never sent are not printed: they must not hold back --json's order
   for (let row = accepted.reduce((n, { items: group }) => n + group.length, 0); row < items.length; row++) writer.skip(row);
   try {
-    await Promise.all(accepted.map(async ({ task, items: group, first }) => {
-      try {
-        await poller.watch(task.task_id, timings.startMs ?? 0, group.length);
-      } catch (error) {
-        if (error instanceof WatchTimeoutError) {
-          late.push(task.task_id);
-          return;
+    await Promise.all(
+      accepted.map(async ({ task, items: group, first }) => {
+        try {
+          await poller.watch(task.task_id, timings.startMs ?? 0, group.length);
+        } catch (error) {
+          if (error instanceof WatchTimeoutError) {
+            late.push(task.task_id);
+            return;
+          }
+          throw error;
         }
-        throw error;
-      }
-      const record = await client.result(task.task_id, { signal: context.signal });
-      const outcomes = (await itemOutcomes(client, record, group.map((item) => ({ label: item.label, studentId: item.fields.student_id })), context.signal)) as AnswerOutcome[];
-      outcomes.forEach((outcome, i) => {
-        writer.add(outcome, first + i);
-        if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
-          unsuccessfulCount += 1;
-          if (unsuccessfulCount <= 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
-        }
-      });
-      progress.finished(task.task_id, outcomes);
-    }));
+        const record = await client.result(task.task_id, { signal: context.signal });
+        const outcomes = (await itemOutcomes(
+          client,
+          record,
+          group.map((item) => ({ label: item.label, studentId: item.fields.student_id })),
+          context.signal,
+        )) as AnswerOutcome[];
+        outcomes.forEach((outcome, i) => {
+          writer.add(outcome, first + i);
+          if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
+            unsuccessfulCount += 1;
+            if (unsuccessfulCount <= 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+          }
+        });
+        progress.finished(task.task_id, outcomes);
+      }),
+    );
   } catch (error) {
     writer.discard();
     throw error;
@@ -135,7 +169,8 @@ export async function run(options: Options, context: Context): Promise<void> {
     progress.stop();
   }
   // rows of batches still running at the deadline are not printed
-  for (const { task, items: group, first } of accepted) if (late.includes(task.task_id)) for (let i = 0; i < group.length; i++) writer.skip(first + i);
+  for (const { task, items: group, first } of accepted)
+    if (late.includes(task.task_id)) for (let i = 0; i < group.length; i++) writer.skip(first + i);
   await writer.finish();
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
@@ -162,7 +197,10 @@ async function batchProgress(context: Context, taskIds: string[], total: number)
   const name = (id: string) => (taskIds.length === 1 ? `batch ${id}` : `batch ${taskIds.indexOf(id) + 1}/${taskIds.length} ${id}`);
   const line = () => {
     const running = [...latest].filter(([id]) => taskIds.includes(id)).map(([id, text]) => `${name(id)}: ${text}`);
-    return [`marking ${total} items: ${counts.marked} marked, ${counts.failed} not marked, ${total - counts.marked - counts.failed} queued or running`, ...running.slice(0, 1)].join(' · ');
+    return [
+      `marking ${total} items: ${counts.marked} marked, ${counts.failed} not marked, ${total - counts.marked - counts.failed} queued or running`,
+      ...running.slice(0, 1),
+    ].join(' · ');
   };
   const spinner = await startSpinner(context.io, line());
   return {

@@ -1,6 +1,6 @@
 import { defineGroup } from '../../cli/core/define-command.js';
-import { command as callbacksVerify } from './verify/command.js';
 import { command as callbacksListen } from './listen/command.js';
+import { command as callbacksVerify } from './verify/command.js';
 
 export const command = defineGroup({
   name: 'callbacks',

@@ -11,9 +11,14 @@ export async function webhookSecret(secretFile: string | undefined, env: NodeJS.
       secret = (await readFile(secretFile, 'utf8')).trim();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`--secret-file ${secretFile}: ${code === 'ENOENT' ? 'file not found' : `cannot read it (${code ?? String(error)})`}`);
+      throw new UsageError(
+        `--secret-file ${secretFile}: ${code === 'ENOENT' ? 'file not found' : `cannot read it (${code ?? String(error)})`}`,
+      );
     }
   }
-  if (!secret) throw new UsageError('no webhook secret', { suggestion: 'Set KCT_WEBHOOK_SECRET or pass --secret-file <file> (the sandbox prints its secret at start).' });
+  if (!secret)
+    throw new UsageError('no webhook secret', {
+      suggestion: 'Set KCT_WEBHOOK_SECRET or pass --secret-file <file> (the sandbox prints its secret at start).',
+    });
   return secret;
 }

@@ -31,7 +31,8 @@ export function verifyWebhook(key: Buffer, body: string, headers: Record<string,
   if (Number.isNaN(seconds)) throw new WebhookVerificationError(`webhook-timestamp is not a number of seconds: "${timestamp}"`);
   const age = Math.floor(now / 1000) - seconds;
   if (age > TOLERANCE_SECONDS) throw new WebhookVerificationError(`the timestamp is ${age} s old (more than ${TOLERANCE_SECONDS} s)`);
-  if (-age > TOLERANCE_SECONDS) throw new WebhookVerificationError(`the timestamp is ${-age} s in the future (more than ${TOLERANCE_SECONDS} s)`);
+  if (-age > TOLERANCE_SECONDS)
+    throw new WebhookVerificationError(`the timestamp is ${-age} s in the future (more than ${TOLERANCE_SECONDS} s)`);
   const expected = createHmac('sha256', key).update(`${id}.${seconds}.${body}`).digest();
   const matches = signatures.split(' ').some((entry) => {
     const [version, signature] = entry.split(',');

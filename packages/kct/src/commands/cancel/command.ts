@@ -6,8 +6,6 @@ export const command = defineCommand({
   args: {
     '<taskId>': 'task id',
   },
-  examples: [
-    'kct cancel tsk_0123abcd',
-  ],
+  examples: ['kct cancel tsk_0123abcd'],
   load: () => import('./run.js'),
 });

@@ -1,8 +1,8 @@
 import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -11,7 +11,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   const format = await formatFor(options, context);
   const client = await context.client();
   const task = await client.cancel(options.taskId, { signal: context.signal });
-  await printRecord(context.io, format, task, () => out(context.io, `Cancelled ${options.taskId}${task.status ? ` (status ${String(task.status)})` : ''}${billingNote(task)}.`));
+  await printRecord(context.io, format, task, () =>
+    out(context.io, `Cancelled ${options.taskId}${task.status ? ` (status ${String(task.status)})` : ''}${billingNote(task)}.`),
+  );
 }
 
 /**
@@ -23,7 +25,9 @@ function billingNote(task: Record<string, unknown>): string {
   const charged = typeof task.credits_charged === 'number' ? task.credits_charged : undefined;
   if (charged === undefined) return '';
   if (typeof task.count === 'number') {
-    return charged === 0 ? '; none of its items was charged' : `; ${plural(charged, 'credit')} for the items marked before the cancel stay charged, the others are never charged`;
+    return charged === 0
+      ? '; none of its items was charged'
+      : `; ${plural(charged, 'credit')} for the items marked before the cancel stay charged, the others are never charged`;
   }
   if (charged === 0) return '; no credits are charged for it';
   return `; ${plural(charged, 'credit')} charged at acceptance stay charged`;

@@ -7,8 +7,6 @@ export const command = defineCommand({
   args: {
     '<kind>': 'model-ids',
   },
-  examples: [
-    'kct __complete model-ids',
-  ],
+  examples: ['kct __complete model-ids'],
   load: () => import('./run.js'),
 });

@@ -1,9 +1,10 @@
 // kct __complete model-ids: what the completion scripts call for model ids, one per line as
 // "<id>\t<name> (<status>)", ready models first. Silent on any failure: Tab must never print errors.
+
+import { type CachedModel, modelCacheFile, readModelCache, writeModelCache } from '../../cli/completion/model-cache.js';
 import type { Context } from '../../cli/core/context.js';
-import { outRaw } from '../../cli/core/io.js';
-import { modelCacheFile, readModelCache, writeModelCache, type CachedModel } from '../../cli/completion/model-cache.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
+import { outRaw } from '../../cli/core/io.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -23,11 +24,13 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (!models) {
       const client = await context.client();
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(FETCH_LIMIT_MS)]);
-      models = (await client.models({ signal })).map((model): CachedModel => ({
-        id: String(model.model_id),
-        name: oneLine(model.assignment_name ?? ''),
-        status: oneLine(model.post_status ?? ''),
-      }));
+      models = (await client.models({ signal })).map(
+        (model): CachedModel => ({
+          id: String(model.model_id),
+          name: oneLine(model.assignment_name ?? ''),
+          status: oneLine(model.post_status ?? ''),
+        }),
+      );
       models.sort((a, b) => Number(b.status === 'ready') - Number(a.status === 'ready'));
       writeModelCache(file, models);
     }

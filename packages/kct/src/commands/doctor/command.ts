@@ -4,10 +4,17 @@ import { checked, parseModelId } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
   name: 'doctor',
-  summary: 'check, in order, the configuration, the key, the base URL, the key\'s access and its models (a CI smoke check)',
+  summary: "check, in order, the configuration, the key, the base URL, the key's access and its models (a CI smoke check)",
   options: {
-    '--mark <model>': { description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)', check: checked((value) => parseModelId(value), '--mark') },
-    '--timeout <duration>': { description: 'time limit for --mark to finish', defaultValue: '5m', check: checked(parseDuration, '--timeout') },
+    '--mark <model>': {
+      description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)',
+      check: checked((value) => parseModelId(value), '--mark'),
+    },
+    '--timeout <duration>': {
+      description: 'time limit for --mark to finish',
+      defaultValue: '5m',
+      check: checked(parseDuration, '--timeout'),
+    },
   },
   examples: [
     'kct doctor',

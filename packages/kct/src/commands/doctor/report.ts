@@ -3,9 +3,9 @@
 import type { Context } from '../../cli/core/context.js';
 import { exitCodeFor } from '../../cli/core/exit-codes.js';
 import { out } from '../../cli/core/io.js';
+import { startSpinner } from '../../cli/core/watch.js';
 import { renderTable } from '../../cli/render/rows.js';
 import { paint } from '../../cli/render/style.js';
-import { startSpinner } from '../../cli/core/watch.js';
 
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -33,11 +33,25 @@ export async function printDoctorReport(context: Context, json: boolean): Promis
       add() {},
       async finish(results) {
         const failed = results.find((result) => result.status === 'fail');
-        out(io, JSON.stringify({
-          ok: failed === undefined,
-          exit_code: failed ? exitCodeFor(failed.error) : 0,
-          checks: results.map(({ name, label, status, detail, ms, data }) => ({ name, label, status, detail, ...(ms === undefined ? {} : { ms }), ...data })),
-        }, null, 2));
+        out(
+          io,
+          JSON.stringify(
+            {
+              ok: failed === undefined,
+              exit_code: failed ? exitCodeFor(failed.error) : 0,
+              checks: results.map(({ name, label, status, detail, ms, data }) => ({
+                name,
+                label,
+                status,
+                detail,
+                ...(ms === undefined ? {} : { ms }),
+                ...data,
+              })),
+            },
+            null,
+            2,
+          ),
+        );
       },
     };
   }
@@ -60,7 +74,15 @@ export async function printDoctorReport(context: Context, json: boolean): Promis
     },
     async finish(results) {
       spinner?.stop();
-      out(io, await renderTable(io, ['Check', 'Result', 'Detail'], results.map((result) => [result.label, colour(result.status), result.detail]), [false, false, true]));
+      out(
+        io,
+        await renderTable(
+          io,
+          ['Check', 'Result', 'Detail'],
+          results.map((result) => [result.label, colour(result.status), result.detail]),
+          [false, false, true],
+        ),
+      );
     },
   };
 }

@@ -4,18 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { KctError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { describeOwner, keyOwner } from '../../cli/core/account.js';
+import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
+import { fromEnv } from '../../cli/core/environment.js';
+import type { ResolvedSettings } from '../../cli/core/settings.js';
+import { formatNumber } from '../../cli/render/style.js';
 import { assertSendableKey, type KctClient } from '../../client/client.js';
 import { pollSchedule } from '../../client/poll.js';
 import { maskKey } from '../../client/redact.js';
-import { describeOwner, keyOwner } from '../../cli/core/account.js';
-import type { Context } from '../../cli/core/context.js';
-import { printDoctorReport, type CheckResult } from './report.js';
-import { formatNumber } from '../../cli/render/style.js';
-import type { ResolvedSettings } from '../../cli/core/settings.js';
 import { VERSION } from '../../version.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { fromEnv } from '../../cli/core/environment.js';
+import { type CheckResult, printDoctorReport } from './report.js';
 import { SAMPLE_ANSWER, SAMPLE_QUESTION } from './sample.js';
 
 type Options = OptionsOf<typeof command>;
@@ -31,7 +31,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     results.push(result);
     report.add(result);
   };
-  const check = async (name: string, label: string, ready: boolean, body: () => Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>>): Promise<boolean> => {
+  const check = async (
+    name: string,
+    label: string,
+    ready: boolean,
+    body: () => Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>>,
+  ): Promise<boolean> => {
     if (!ready) {
       record({ name, label, status: 'skip', detail: 'skipped: an earlier check failed' });
       return false;
@@ -57,7 +62,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   const keyOk = await check('key', 'API key', configOk, async () => {
     const key = settings!.apiKey.value;
     assertSendableKey(key);
-    return { status: 'ok', detail: `${maskKey(key)} from ${settings!.apiKey.source}`, data: { key: maskKey(key), source: settings!.apiKey.source } };
+    return {
+      status: 'ok',
+      detail: `${maskKey(key)} from ${settings!.apiKey.source}`,
+      data: { key: maskKey(key), source: settings!.apiKey.source },
+    };
   });
   const baseOk = await check('base_url', 'base URL', configOk, async () => probeBaseUrl(settings!, context));
   let client: KctClient | undefined;
@@ -93,9 +102,12 @@ export async function run(options: Options, context: Context): Promise<void> {
 function checkProfile(settings: ResolvedSettings): void {
   if (settings.profileExists || settings.profileSource === 'default') return;
   const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
-  throw new UsageError(`the profile "${settings.profile}" (from ${settings.profileSource}) does not exist${known ? `; the profiles are ${known}` : ''}`, {
-    suggestion: `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\`, or choose one that exists.`,
-  });
+  throw new UsageError(
+    `the profile "${settings.profile}" (from ${settings.profileSource}) does not exist${known ? `; the profiles are ${known}` : ''}`,
+    {
+      suggestion: `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\`, or choose one that exists.`,
+    },
+  );
 }
 
 function sources(settings: ResolvedSettings): Record<string, string | null> {
@@ -109,8 +121,15 @@ function sources(settings: ResolvedSettings): Record<string, string | null> {
 }
 
 function describeSettings(settings: ResolvedSettings): string {
-  const from = (name: string, setting: { value?: string; source?: string }) => `${name} ${setting.source ? `from ${setting.source}` : 'unset'}`;
-  return [`profile "${settings.profile}" (${settings.profileSource})`, from('key', settings.apiKey), from('base URL', settings.baseUrl), from('model', settings.model), from('output', settings.output)].join('; ');
+  const from = (name: string, setting: { value?: string; source?: string }) =>
+    `${name} ${setting.source ? `from ${setting.source}` : 'unset'}`;
+  return [
+    `profile "${settings.profile}" (${settings.profileSource})`,
+    from('key', settings.apiKey),
+    from('base URL', settings.baseUrl),
+    from('model', settings.model),
+    from('output', settings.output),
+  ].join('; ');
 }
 
 /**
@@ -120,16 +139,28 @@ function describeSettings(settings: ResolvedSettings): string {
 async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
   const baseUrl = settings.baseUrl.value;
   if (!baseUrl) {
-    throw new UsageError('no API base URL is set', { suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.' });
+    throw new UsageError('no API base URL is set', {
+      suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
+    });
   }
-  const [{ HttpClient }, { AuthenticationError, PermissionError }] = await Promise.all([import('../../client/http.js'), import('../../api/errors.js')]);
-  const http = new HttpClient({ baseUrl, userAgent: `kct/${VERSION}`, env: context.env, dispatcher: context.dispatcher, retry: { maxRetries: 0 } });
+  const [{ HttpClient }, { AuthenticationError, PermissionError }] = await Promise.all([
+    import('../../client/http.js'),
+    import('../../api/errors.js'),
+  ]);
+  const http = new HttpClient({
+    baseUrl,
+    userAgent: `kct/${VERSION}`,
+    env: context.env,
+    dispatcher: context.dispatcher,
+    retry: { maxRetries: 0 },
+  });
   const started = performance.now();
   let status: number;
   try {
     status = (await http.send({ method: 'GET', path: '/credits', anonymous: true, expectJson: true, signal: context.signal })).status;
   } catch (error) {
-    const jsonRefusal = (error instanceof AuthenticationError || error instanceof PermissionError) && typeof error.body === 'object' && error.body !== null;
+    const jsonRefusal =
+      (error instanceof AuthenticationError || error instanceof PermissionError) && typeof error.body === 'object' && error.body !== null;
     if (!jsonRefusal) throw error;
     status = error.status;
   } finally {
@@ -143,24 +174,41 @@ async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promi
   };
 }
 
-async function markSample(client: KctClient, modelId: number, timeoutMs: number, startMs: number | undefined, context: Context): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
+async function markSample(
+  client: KctClient,
+  modelId: number,
+  timeoutMs: number,
+  startMs: number | undefined,
+  context: Context,
+): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
   const started = performance.now();
   // a new key each run: doctor checks marking now, not a result from an earlier run
   // The question goes with the sample, so the model's rubric marks it on its own topic.
-  const task = await client.onePass({ fields: { model_id: modelId, paper_content: SAMPLE_ANSWER, question_text: SAMPLE_QUESTION, student_id: 'kct-doctor' } }, { idempotencyKey: `kct-doctor-${randomUUID()}`, signal: context.signal });
+  const task = await client.onePass(
+    { fields: { model_id: modelId, paper_content: SAMPLE_ANSWER, question_text: SAMPLE_QUESTION, student_id: 'kct-doctor' } },
+    { idempotencyKey: `kct-doctor-${randomUUID()}`, signal: context.signal },
+  );
   await client.watch([task.task_id], { timeoutMs, schedule: pollSchedule(startMs), signal: context.signal });
   const result = await client.result(task.task_id, { signal: context.signal });
   const status = statusOf(result);
   const seconds = (performance.now() - started) / 1000;
   if (isUnsuccessfulFinal(status)) {
     const reason = result.evaluation?.find((entry) => entry.type === 'error')?.comment ?? result.message ?? undefined;
-    throw new TaskUnsuccessfulError({ [task.task_id]: status }, `the sample answer ended ${status} (task ${task.task_id})${reason ? `: ${reason}` : ''}`);
+    throw new TaskUnsuccessfulError(
+      { [task.task_id]: status },
+      `the sample answer ended ${status} (task ${task.task_id})${reason ? `: ${reason}` : ''}`,
+    );
   }
   if (status !== 'SUCCESS' || typeof result.score !== 'number') {
-    throw new KctError('unknown_answer', `the sample answer's task ${task.task_id} is ${status} but its result has no score`, { suggestion: `Look at it with \`kct result ${task.task_id} --json\`.` });
+    throw new KctError('unknown_answer', `the sample answer's task ${task.task_id} is ${status} but its result has no score`, {
+      suggestion: `Look at it with \`kct result ${task.task_id} --json\`.`,
+    });
   }
   const outOf = typeof result.max_score === 'number' ? ` of ${formatNumber(result.max_score)}` : '';
-  const charged = typeof result.credits_charged === 'number' ? `, ${formatNumber(result.credits_charged)} credit${result.credits_charged === 1 ? '' : 's'} charged` : '';
+  const charged =
+    typeof result.credits_charged === 'number'
+      ? `, ${formatNumber(result.credits_charged)} credit${result.credits_charged === 1 ? '' : 's'} charged`
+      : '';
   // The score is stated as proof that marking works: a built-in sample's mark judges nothing.
   return {
     status: 'ok',

@@ -2,7 +2,8 @@
 // The question travels with the answer, so the model's rubric marks the sample on its own topic
 // and the score is a plausible one, whichever model is named: it shows that marking works.
 
-export const SAMPLE_QUESTION = 'Should every school keep a library? Write a short argument of about 200 words: give your reasons, and answer the other side.';
+export const SAMPLE_QUESTION =
+  'Should every school keep a library? Write a short argument of about 200 words: give your reasons, and answer the other side.';
 
 export const SAMPLE_ANSWER = [
   'Every school should keep a library, because it gives every student books, quiet and help that many cannot find at home.',

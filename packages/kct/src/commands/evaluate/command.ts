@@ -9,7 +9,11 @@ export const command = defineCommand({
     '[files...]': 'the answer: up to 10 files (pages of one answer), or - for text on stdin',
   },
   options: {
-    '-a, --assignment <id>': { description: 'assignment id from `kct assign` (not a model id)', required: true, check: checked(parsePositiveInteger, '--assignment') },
+    '-a, --assignment <id>': {
+      description: 'assignment id from `kct assign` (not a model id)',
+      required: true,
+      check: checked(parsePositiveInteger, '--assignment'),
+    },
     '--text <answer>': 'the answer as text',
     '--feedback-json <file>': 'JSON array of {item, comment, score} sent as current_feedbacks',
     '--style <style>': { description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },

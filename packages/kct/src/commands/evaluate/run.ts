@@ -3,17 +3,17 @@
 import { ConnectionError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
 import type { LegacyEvaluationFields } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
-import { checkFileCount, inspectFile } from '../../client/files.js';
 import type { Context } from '../../cli/core/context.js';
-import { readFeedbackFile } from './feedback-file.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
+import { readStdinText } from '../../cli/core/stdin.js';
+import { watchWithProgress } from '../../cli/core/watch.js';
 import { printOneResult } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
-import { readStdinText } from '../../cli/core/stdin.js';
-import { watchWithProgress } from '../../cli/core/watch.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
+import { checkFileCount, inspectFile } from '../../client/files.js';
 import type { command } from './command.js';
+import { readFeedbackFile } from './feedback-file.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -27,7 +27,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   }
   const files = await Promise.all(inputs.filter((input) => input !== '-').map((path) => inspectFile(path)));
   checkFileCount(files.length, 'answer');
-  if (text === undefined && files.length === 0) throw new UsageError('no answer given', { suggestion: 'Pass answer files (the pages of one answer), - for text on stdin, or --text.' });
+  if (text === undefined && files.length === 0)
+    throw new UsageError('no answer given', { suggestion: 'Pass answer files (the pages of one answer), - for text on stdin, or --text.' });
   if (text !== undefined && text.trim() === '') throw new UsageError('the answer text is empty');
   const fields: LegacyEvaluationFields = {
     assignment_id: assignmentId,
@@ -43,10 +44,14 @@ export async function run(options: Options, context: Context): Promise<void> {
     task = await client.evaluate({ fields, answerFiles: files }, { signal: context.signal });
   } catch (error) {
     if (error instanceof ConnectionError && error.maybeDelivered) {
-      throw new ConnectionError(`${error.message}; the submission may have been accepted (and charged, since this path charges at acceptance)`, true, {
-        cause: error,
-        suggestion: 'Do not resubmit blindly: check `kct credits` for a charge first. kct never retries POST /evaluations by itself.',
-      });
+      throw new ConnectionError(
+        `${error.message}; the submission may have been accepted (and charged, since this path charges at acceptance)`,
+        true,
+        {
+          cause: error,
+          suggestion: 'Do not resubmit blindly: check `kct credits` for a charge first. kct never retries POST /evaluations by itself.',
+        },
+      );
     }
     throw error;
   }
@@ -59,7 +64,9 @@ export async function run(options: Options, context: Context): Promise<void> {
     }
     return;
   }
-  context.note(`kct: accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`);
+  context.note(
+    `kct: accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`,
+  );
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
   await printOneResult(context.io, format, result);

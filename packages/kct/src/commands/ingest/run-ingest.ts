@@ -1,9 +1,10 @@
 // What `kct ingest questions` and `kct ingest rubrics` share: POST the files to the preview route,
 // write the editable preview file, print its summary and the next step.
-import type { Context } from '../../cli/core/context.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
-import { ingestToFile, printIngestSummary } from '../../cli/models/model-building.js';
+
 import type { PreviewKind } from '../../api/preview.js';
+import type { Context } from '../../cli/core/context.js';
+import { ingestToFile, printIngestSummary } from '../../cli/models/model-building.js';
+import { formatFor, printRecord } from '../../cli/render/rows.js';
 
 /** The options of either subcommand; each declares (in its command.ts) the ones it takes. */
 export interface IngestOptions {
@@ -22,25 +23,34 @@ export interface IngestOptions {
 }
 
 export async function runIngest(kind: PreviewKind, options: IngestOptions, context: Context): Promise<void> {
-  if (options.output !== undefined) context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
+  if (options.output !== undefined)
+    context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
   const output = options.output ?? options.out;
   const client = await context.client();
-  const outcome = await ingestToFile(client, {
-    kind,
-    files: options.files ?? [],
-    assets: options.asset ?? [],
-    output,
-    force: options.force,
-    specification: options.spec,
-    name: options.name,
-    desc: options.desc,
-    totalScore: options.totalScore,
-    cumMethod: options.cumMethod,
-  }, context.signal);
+  const outcome = await ingestToFile(
+    client,
+    {
+      kind,
+      files: options.files ?? [],
+      assets: options.asset ?? [],
+      output,
+      force: options.force,
+      specification: options.spec,
+      name: options.name,
+      desc: options.desc,
+      totalScore: options.totalScore,
+      cumMethod: options.cumMethod,
+    },
+    context.signal,
+  );
   // the preview file is --out; the printed format is --json or the configured output
-  await printRecord(context.io, await formatFor({ json: options.json }, context), outcome.preview, () => printIngestSummary(context.io, kind, outcome.content));
+  await printRecord(context.io, await formatFor({ json: options.json }, context), outcome.preview, () =>
+    printIngestSummary(context.io, kind, outcome.content),
+  );
   for (const warning of outcome.warnings) context.note(`warning: ${warning}`);
   const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';
   const mine = kind === 'questions' ? `--questions ${output}` : `--rubrics ${output}`;
-  context.note(`Wrote ${output}. Check and edit it, then: kct models create ${kind === 'questions' ? `${mine} ${other}` : `${other} ${mine}`}`);
+  context.note(
+    `Wrote ${output}. Check and edit it, then: kct models create ${kind === 'questions' ? `${mine} ${other}` : `${other} ${mine}`}`,
+  );
 }

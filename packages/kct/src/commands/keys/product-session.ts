@@ -5,13 +5,13 @@
 // command signs in, does its work and signs out again.
 import { CredentialsError, UsageError } from '../../api/errors.js';
 import { productBaseOf, type Session } from '../../api/product.js';
-import type { ProductClient } from '../../client/product.js';
-import { missingProfileError, type Context } from '../../cli/core/context.js';
+import { type Context, missingProfileError } from '../../cli/core/context.js';
+import { fromEnv } from '../../cli/core/environment.js';
 import { err, whyNoPrompt } from '../../cli/core/io.js';
+import { prompts } from '../../cli/core/prompt.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
 import { readStdinText } from '../../cli/core/stdin.js';
-import { prompts } from '../../cli/core/prompt.js';
-import { fromEnv } from '../../cli/core/environment.js';
+import type { ProductClient } from '../../client/product.js';
 
 export interface SignInFlags {
   account?: string;
@@ -37,7 +37,8 @@ export async function withSession<T>(context: Context, flags: SignInFlags, work:
   const account = settings.account.value?.trim();
   if (!account) {
     throw new CredentialsError('no account to sign in with', {
-      suggestion: 'Name it with --account, KCT_ACCOUNT or `kct config set account <name>` (the sandbox\'s accounts are printed by `kct sandbox`).',
+      suggestion:
+        "Name it with --account, KCT_ACCOUNT or `kct config set account <name>` (the sandbox's accounts are printed by `kct sandbox`).",
     });
   }
   const password = await readPassword(context, flags, account, productUrl);
@@ -73,16 +74,22 @@ function resolveProductUrl(settings: ResolvedSettings): string {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new UsageError(`the product URL "${given}" (from ${settings.productUrl.source}) is not an http(s) URL`, { suggestion: 'Give the product base, e.g. --product-url https://host (the key routes are under /public_api).' });
+      throw new UsageError(`the product URL "${given}" (from ${settings.productUrl.source}) is not an http(s) URL`, {
+        suggestion: 'Give the product base, e.g. --product-url https://host (the key routes are under /public_api).',
+      });
     }
     return given.replace(/\/+$/, '');
   }
   const baseUrl = settings.baseUrl.value;
   const derived = baseUrl === undefined ? undefined : productBaseOf(baseUrl);
   if (derived === undefined) {
-    const why = baseUrl === undefined ? 'no product URL and no API base URL are set' : `no product URL is set, and the base URL ${baseUrl} does not end in /v1 to derive it from`;
+    const why =
+      baseUrl === undefined
+        ? 'no product URL and no API base URL are set'
+        : `no product URL is set, and the base URL ${baseUrl} does not end in /v1 to derive it from`;
     throw new UsageError(`${why}: kct keys needs the product base the key routes live under`, {
-      suggestion: 'Pass --product-url https://host, set KCT_PRODUCT_URL or `kct config set product_url`; or set the API base URL (ending in /v1) with --base-url or KCT_BASE_URL.',
+      suggestion:
+        'Pass --product-url https://host, set KCT_PRODUCT_URL or `kct config set product_url`; or set the API base URL (ending in /v1) with --base-url or KCT_BASE_URL.',
     });
   }
   return derived;
@@ -92,7 +99,9 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
   if (flags.passwordStdin) {
     const text = (await readStdinText(context.io, 'the password')).replace(/\r?\n$/, '');
     if (text.trim() === '') {
-      throw new UsageError('no password on standard input (it was empty)', { suggestion: `Pipe it in: printf %s "$PASSWORD" | kct keys list --password-stdin (${NEVER_AN_ARGUMENT}).` });
+      throw new UsageError('no password on standard input (it was empty)', {
+        suggestion: `Pipe it in: printf %s "$PASSWORD" | kct keys list --password-stdin (${NEVER_AN_ARGUMENT}).`,
+      });
     }
     return text;
   }
@@ -104,7 +113,10 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
     });
   }
   const entered = await (await prompts(context, 'cancelled; nothing was changed')).secret(`Password of ${account} at ${productUrl}:`);
-  if (entered === '') throw new UsageError('no password was entered', { suggestion: 'Type the password of the account at the prompt (kct sandbox prints those of its accounts).' });
+  if (entered === '')
+    throw new UsageError('no password was entered', {
+      suggestion: 'Type the password of the account at the prompt (kct sandbox prints those of its accounts).',
+    });
   return entered;
 }
 
@@ -113,5 +125,6 @@ async function warnIfPlainHttp(context: Context, productUrl: string): Promise<vo
   const url = new URL(productUrl);
   if (url.protocol !== 'http:') return;
   const { isLoopbackHost } = await import('../../cli/core/loopback.js');
-  if (!isLoopbackHost(url.hostname)) context.note(`warning: the password goes to ${url.host} over plain http, unencrypted; use https for anything but a local sandbox.`);
+  if (!isLoopbackHost(url.hostname))
+    context.note(`warning: the password goes to ${url.host} over plain http, unencrypted; use https for anything but a local sandbox.`);
 }

@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/core/define-command.js';
 import { output } from '../../cli/core/options.js';
-import { command as modelsShow } from './show/command.js';
 import { command as modelsCreate } from './create/command.js';
 import { command as modelsNew } from './new/command.js';
+import { command as modelsShow } from './show/command.js';
 
 export const command = defineCommand({
   name: 'models',

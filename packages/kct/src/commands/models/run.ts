@@ -1,7 +1,7 @@
 import type { Model } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
-import { printRows, resolveFormat, type Column } from '../../cli/render/rows.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
+import { type Column, printRows, resolveFormat } from '../../cli/render/rows.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { OnePassFields } from '../../api/schemas.js';
-import type { LocalFile } from '../../client/files.js';
 import type { Answer } from '../../cli/answers/answers.js';
+import type { LocalFile } from '../../client/files.js';
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
 const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
@@ -23,7 +23,6 @@ export interface Chunk {
   expected?: number;
   finalWaiting?: boolean;
 }
-
 
 export function emptyChunk(): Chunk {
   return { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0 };

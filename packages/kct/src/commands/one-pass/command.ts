@@ -8,43 +8,87 @@ export const command = defineCommand({
   name: 'one-pass',
   summary: 'mark answers: each file (or folder of files) becomes a task, watched until marked',
   args: {
-    '[answers...]': 'answer files (PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF), folders of them, - for text on stdin, or a Moodle or Canvas download (its zip)',
+    '[answers...]':
+      'answer files (PDF, DOCX, RTF, TXT, PNG/JPEG/WebP/GIF), folders of them, - for text on stdin, or a Moodle or Canvas download (its zip)',
   },
   options: {
     '-m, --model <id>': 'marking model id from `kct models` (default: config `model`, env KCT_MODEL)',
     '--text <answer>': 'the answer as text instead of a file',
     '--files-from <list>': 'read answer paths from a file, one per line (- for stdin)',
-    '--student-id-from <source>': { description: 'student_id of each answer: its file name without extension, its student folder (the first folder level, with --recursive), or none', choices: ['name', 'folder', 'none'], defaultValue: 'name' },
+    '--student-id-from <source>': {
+      description:
+        'student_id of each answer: its file name without extension, its student folder (the first folder level, with --recursive), or none',
+      choices: ['name', 'folder', 'none'],
+      defaultValue: 'name',
+    },
     '-r, --recursive': 'also mark the answers in subfolders of a folder',
-    '--exclude <glob>': { description: 'leave out paths matching this glob, relative to the folder (repeatable): "drafts/**", "*.docx"', repeatable: true },
-    '--group-by <unit>': { description: 'folder: the files of each student folder are the pages of one answer (implies --recursive); student: each student of a Moodle or Canvas download, unzipped (a zip is always read so), is one answer of their files and online text', choices: ['folder', 'student'] },
+    '--exclude <glob>': {
+      description: 'leave out paths matching this glob, relative to the folder (repeatable): "drafts/**", "*.docx"',
+      repeatable: true,
+    },
+    '--group-by <unit>': {
+      description:
+        'folder: the files of each student folder are the pages of one answer (implies --recursive); student: each student of a Moodle or Canvas download, unzipped (a zip is always read so), is one answer of their files and online text',
+      choices: ['folder', 'student'],
+    },
     '--skip-unsupported': 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping',
     '--pages': 'the files are the pages of ONE answer: one request, up to 10 files',
     '-j, --jobs <n>': { description: 'submissions in flight at once', defaultValue: '4', check: checked(parsePositiveInteger, '--jobs') },
-    '--resume <journal>': 'record each answer\'s task and row in this file; a re-run sends nothing for finished answers and follows running ones',
-    '--via <route>': { description: 'how plain-text answers are sent: one request each (one-pass), 100 to a request (batch), or batch from 500 of them (auto)', choices: ['auto', 'one-pass', 'batch'], defaultValue: 'auto' },
+    '--resume <journal>':
+      "record each answer's task and row in this file; a re-run sends nothing for finished answers and follows running ones",
+    '--via <route>': {
+      description:
+        'how plain-text answers are sent: one request each (one-pass), 100 to a request (batch), or batch from 500 of them (auto)',
+      choices: ['auto', 'one-pass', 'batch'],
+      defaultValue: 'auto',
+    },
     ...maxRps(),
-    '--rubric-file <path...>': 'rubric file(s) instead of the model\'s saved rubric',
+    '--rubric-file <path...>': "rubric file(s) instead of the model's saved rubric",
     '--rubric-text <text>': 'rubric as text',
     '--question-file <path...>': 'question file(s)',
     '--question-text <text>': 'question as text',
     '--name <name>': 'assignment name (assignment_name)',
     '--desc <text>': 'assignment description (assignment_desc)',
     '--cum-method <method>': { description: 'how criterion scores add up', choices: ['sum', 'average'] },
-    '--total-score <n>': { description: 'hint of the rubric total (with --rubric-file or --rubric-text, a warning when the criteria add up to another total)', check: checked(parsePositiveNumber, '--total-score') },
+    '--total-score <n>': {
+      description: 'hint of the rubric total (with --rubric-file or --rubric-text, a warning when the criteria add up to another total)',
+      check: checked(parsePositiveNumber, '--total-score'),
+    },
     '--spec <text>': 'parsing instruction (specification), e.g. "question 2 only"',
     '--style <style>': { description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },
     '--student-id <id>': 'your anonymous student id, passed through',
-    '--idempotency-key <key>': 'your base key: each answer is sent as <key>-<its path relative to its folder, or its --student-id> (default: derived from model, fields and file contents)',
+    '--idempotency-key <key>':
+      'your base key: each answer is sent as <key>-<its path relative to its folder, or its --student-id> (default: derived from model, fields and file contents)',
     '--no-wait': 'print the accepted task and exit without waiting',
     '--report <file>': 'also write a class report, one self-contained HTML file (see `kct report`)',
-    '--moodle-worksheet <csv>': { description: 'fill a copy of Moodle\'s grading worksheet (the CSV of "Download grading worksheet") with the grades and feedback, for "Upload grading worksheet"; the answers are the assignment\'s download', check: gradeFileFlag('--moodle-worksheet', 'Moodle') },
-    '--canvas-gradebook <csv>': { description: 'fill a copy of Canvas\'s gradebook export (Grades, Export, "Export Entire Gradebook") in the column of --assignment, for Grades, Import', check: gradeFileFlag('--canvas-gradebook', 'Canvas') },
-    '--assignment <name-or-id>': 'the gradebook\'s assignment column to fill: its id (the number in brackets) or its exact name (with --canvas-gradebook)',
-    '--rounding <how>': { description: 'how grades scaled to the file\'s maximum are rounded (default two-decimals, as Moodle shows them)', choices: ROUNDINGS },
-    '--max-grade <n>': { description: 'the assignment\'s maximum grade or points possible, when the file gives none (or to override it)', check: checked(parsePositiveNumber, '--max-grade') },
-    '--feedback <form>': { description: 'feedback written to the worksheet\'s "Feedback comments": html (default: Moodle stores it as HTML), text, or none', choices: ['html', 'text', 'none'] },
-    '--grades-out <file>': { description: 'the filled copy to write (default: <name>.kct.csv beside the file; kct never replaces a file)', check: outputFileFlag('--grades-out') },
+    '--moodle-worksheet <csv>': {
+      description:
+        'fill a copy of Moodle\'s grading worksheet (the CSV of "Download grading worksheet") with the grades and feedback, for "Upload grading worksheet"; the answers are the assignment\'s download',
+      check: gradeFileFlag('--moodle-worksheet', 'Moodle'),
+    },
+    '--canvas-gradebook <csv>': {
+      description:
+        'fill a copy of Canvas\'s gradebook export (Grades, Export, "Export Entire Gradebook") in the column of --assignment, for Grades, Import',
+      check: gradeFileFlag('--canvas-gradebook', 'Canvas'),
+    },
+    '--assignment <name-or-id>':
+      "the gradebook's assignment column to fill: its id (the number in brackets) or its exact name (with --canvas-gradebook)",
+    '--rounding <how>': {
+      description: "how grades scaled to the file's maximum are rounded (default two-decimals, as Moodle shows them)",
+      choices: ROUNDINGS,
+    },
+    '--max-grade <n>': {
+      description: "the assignment's maximum grade or points possible, when the file gives none (or to override it)",
+      check: checked(parsePositiveNumber, '--max-grade'),
+    },
+    '--feedback <form>': {
+      description: 'feedback written to the worksheet\'s "Feedback comments": html (default: Moodle stores it as HTML), text, or none',
+      choices: ['html', 'text', 'none'],
+    },
+    '--grades-out <file>': {
+      description: 'the filled copy to write (default: <name>.kct.csv beside the file; kct never replaces a file)',
+      check: outputFileFlag('--grades-out'),
+    },
     '--in-place': 'replace the downloaded worksheet or gradebook with the filled copy, instead of writing a new file',
     ...watchOptions,
     ...output(),

@@ -3,8 +3,8 @@
 // names; not the rows themselves, which are printed and dropped.
 import { TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
 import { isUnsuccessfulFinal } from '../../api/status.js';
-import type { AnswerOutcome } from '../../cli/render/outcomes.js';
 import { withResumeHint } from '../../cli/core/watch.js';
+import type { AnswerOutcome } from '../../cli/render/outcomes.js';
 
 /** How many task ids an error message names (the rows name them all). */
 const NAMED = 20;
@@ -38,7 +38,10 @@ export class ExitTally {
     if (this.firstError !== undefined) throw this.firstError;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateCount - this.late.length);
     if (this.unsuccessfulCount > 0) {
-      throw new TaskUnsuccessfulError(this.unsuccessful, this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL` : undefined);
+      throw new TaskUnsuccessfulError(
+        this.unsuccessful,
+        this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL` : undefined,
+      );
     }
   }
 }

@@ -26,7 +26,9 @@ const ROW_FIELD = Buffer.from(',"row":{');
 function headOf(buffer: Buffer, start: number, rowAt: number): Record<string, unknown> | undefined {
   try {
     const head = JSON.parse(`${buffer.toString('utf8', start, rowAt)}}`) as unknown;
-    return typeof head === 'object' && head !== null && typeof (head as { answer?: unknown }).answer === 'string' ? head as Record<string, unknown> : undefined;
+    return typeof head === 'object' && head !== null && typeof (head as { answer?: unknown }).answer === 'string'
+      ? (head as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -80,7 +82,9 @@ export class Journal {
       // find out now, before any task exists, that the journal cannot be written
       this.fd = openSync(path, 'a', 0o600);
     } catch (error) {
-      throw new UsageError(`cannot write the journal ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { suggestion: 'Choose a --resume path in a folder you can write to.' });
+      throw new UsageError(`cannot write the journal ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
+        suggestion: 'Choose a --resume path in a folder you can write to.',
+      });
     }
   }
 
@@ -120,7 +124,8 @@ export class Journal {
     const members = new Map<string, number>();
     for (let slot = 0; slot < this.keyHash.length; slot++) {
       const batchId = this.batchIds[slot];
-      if (batchId !== undefined && !isFinalStatus(this.statuses[this.statusCode[slot]])) members.set(batchId, (members.get(batchId) ?? 0) + 1);
+      if (batchId !== undefined && !isFinalStatus(this.statuses[this.statusCode[slot]]))
+        members.set(batchId, (members.get(batchId) ?? 0) + 1);
     }
     return members;
   }
@@ -181,9 +186,12 @@ export class Journal {
           read = readSync(fd, buffer, held, buffer.length - held, null);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          throw new UsageError(code === 'EISDIR' ? `the journal ${this.path} is a folder` : `cannot read the journal ${this.path} (${code ?? String(error)})`, {
-            suggestion: 'Give --resume a file path, e.g. --resume marks.journal (it is created if missing).',
-          });
+          throw new UsageError(
+            code === 'EISDIR' ? `the journal ${this.path} is a folder` : `cannot read the journal ${this.path} (${code ?? String(error)})`,
+            {
+              suggestion: 'Give --resume a file path, e.g. --resume marks.journal (it is created if missing).',
+            },
+          );
         }
         const end = held + read;
         let start = 0;
@@ -228,7 +236,9 @@ export class Journal {
     const hasRow = found >= 0;
     const rowAt = start + found;
     try {
-      entry = hasRow ? headOf(buffer, start, rowAt) ?? JSON.parse(buffer.toString('utf8', start, end)) : JSON.parse(buffer.toString('utf8', start, end));
+      entry = hasRow
+        ? (headOf(buffer, start, rowAt) ?? JSON.parse(buffer.toString('utf8', start, end)))
+        : JSON.parse(buffer.toString('utf8', start, end));
     } catch {
       return false;
     }

@@ -119,7 +119,8 @@ export class Ledger {
     }
     if (typeof entry.h !== 'number') return;
     if (entry.r === 'o') this.known.set(entry.h, ONE_PASS);
-    else if (entry.r === 'b' && typeof entry.b === 'string' && typeof entry.i === 'number') this.known.set(entry.h, this.batchNumber(entry.b) * ITEMS + entry.i);
+    else if (entry.r === 'b' && typeof entry.b === 'string' && typeof entry.i === 'number')
+      this.known.set(entry.h, this.batchNumber(entry.b) * ITEMS + entry.i);
     else if (entry.r === 'x') this.known.delete(entry.h);
   }
 }

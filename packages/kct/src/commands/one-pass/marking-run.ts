@@ -4,26 +4,37 @@
 // few numbers per task, and each answer's row is printed (and journaled) as soon as its result
 // is read, then dropped. Plain-text answers may go through POST /evaluations/batch, 100 to a
 // request (--via batch), one status poll per batch. Kept for the end: counts and a few names.
-import { ApiError, AuthenticationError, ConnectionError, InsufficientCreditsError, InterruptedError, KctError, NotFoundError, PermissionError, refusalOf } from '../../api/errors.js';
+
+import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import {
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  InsufficientCreditsError,
+  InterruptedError,
+  KctError,
+  NotFoundError,
+  PermissionError,
+  refusalOf,
+} from '../../api/errors.js';
 import type { EvaluationResult, OnePassFields, StatusSnapshot, Task } from '../../api/schemas.js';
 import { isFinalStatus, statusOf } from '../../api/status.js';
+import type { Answer, Collection } from '../../cli/answers/answers.js';
+import { itemOutcomes } from '../../cli/answers/batch-items.js';
+import type { Context } from '../../cli/core/context.js';
+import { err } from '../../cli/core/io.js';
+import { type AnswerOutcome, ndjsonRow, type OutcomeWriter, outcomeFromResult } from '../../cli/render/outcomes.js';
 import type { AcceptedTask, KctClient, OnePassInput } from '../../client/client.js';
 import type { LocalFile } from '../../client/files.js';
 import type { FileHasher, KeyRule, OnePassIdempotency } from '../../client/idempotency.js';
 import { limiter, slots } from '../../client/limit.js';
 import { schedulerOptions } from '../../client/poll.js';
-import { TaskScheduler, type PollSchedule } from '../../client/scheduler.js';
-import type { Answer, Collection } from '../../cli/answers/answers.js';
-import { itemOutcomes } from '../../cli/answers/batch-items.js';
-import type { Context } from '../../cli/core/context.js';
-import { err } from '../../cli/core/io.js';
-import { batchText, ChunkFiller, emptyChunk, type Chunk } from './batch-chunks.js';
+import { type PollSchedule, TaskScheduler } from '../../client/scheduler.js';
+import { batchText, type Chunk, ChunkFiller, emptyChunk } from './batch-chunks.js';
 import { ExitTally } from './exit-tally.js';
 import { hash53, type Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
-import { ndjsonRow, outcomeFromResult, type AnswerOutcome, type OutcomeWriter } from '../../cli/render/outcomes.js';
-import { setMaxListeners } from 'node:events';
-import { createHash } from 'node:crypto';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
@@ -87,7 +98,13 @@ export interface RunOutcome {
 function stopsTheRun(error: unknown): boolean {
   // unreachable after the retries: sending or watching the other answers would only wait too
   if (error instanceof ConnectionError) return true;
-  if (error instanceof AuthenticationError || error instanceof InsufficientCreditsError || error instanceof PermissionError || error instanceof NotFoundError) return true;
+  if (
+    error instanceof AuthenticationError ||
+    error instanceof InsufficientCreditsError ||
+    error instanceof PermissionError ||
+    error instanceof NotFoundError
+  )
+    return true;
   return refusalOf(error) === 'model_not_ready';
 }
 
@@ -144,20 +161,24 @@ export class MarkingRun {
     this.settings = settings;
     this.expected = settings.collection.count;
     const { client, context } = settings;
-    this.scheduler = new TaskScheduler((id, signal) => client.statusWithHints(id, { signal }), schedulerOptions({
-      timeoutMs: settings.timeoutMs,
-      schedule: settings.schedule,
-      signal: context.signal,
-      onUpdate: settings.onSnapshot,
-      onTransientError: settings.onTransientError,
-    }), {
-      onFinal: (tag, _snapshot, taskId) => {
-        const what = this.unwatch(tag);
-        void (what.kind === 'answer' ? this.finishTask(what.row, taskId) : this.finishChunk(what.chunk, taskId));
+    this.scheduler = new TaskScheduler(
+      (id, signal) => client.statusWithHints(id, { signal }),
+      schedulerOptions({
+        timeoutMs: settings.timeoutMs,
+        schedule: settings.schedule,
+        signal: context.signal,
+        onUpdate: settings.onSnapshot,
+        onTransientError: settings.onTransientError,
+      }),
+      {
+        onFinal: (tag, _snapshot, taskId) => {
+          const what = this.unwatch(tag);
+          void (what.kind === 'answer' ? this.finishTask(what.row, taskId) : this.finishChunk(what.chunk, taskId));
+        },
+        onError: (tag, error, taskId) => this.watchFailed(this.unwatch(tag), error, taskId),
+        onTimeout: (tag, taskId) => this.timedOut(this.unwatch(tag), taskId),
       },
-      onError: (tag, error, taskId) => this.watchFailed(this.unwatch(tag), error, taskId),
-      onTimeout: (tag, taskId) => this.timedOut(this.unwatch(tag), taskId),
-    });
+    );
   }
 
   /** Follows a task in the run's one polling loop. */
@@ -192,7 +213,13 @@ export class MarkingRun {
       if (this.interrupted !== undefined || context.signal.aborted) break;
       await this.settings.writer?.drained();
       const release = await sending.take();
-      while (this.settings.wait && this.pending() >= (this.settings.maxPending ?? MAX_PENDING) && this.interrupted === undefined && !context.signal.aborted) await this.aRow();
+      while (
+        this.settings.wait &&
+        this.pending() >= (this.settings.maxPending ?? MAX_PENDING) &&
+        this.interrupted === undefined &&
+        !context.signal.aborted
+      )
+        await this.aRow();
       if (this.interrupted !== undefined || context.signal.aborted) {
         release();
         break;
@@ -208,7 +235,13 @@ export class MarkingRun {
       await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
     }
     if (this.interrupted !== undefined || context.signal.aborted) throw this.interruption();
-    return { accepted: this.accepted, replayed: this.replayed, firstTaskId: this.firstTaskId, last: this.last, sentInBatches: this.sentInBatches };
+    return {
+      accepted: this.accepted,
+      replayed: this.replayed,
+      firstTaskId: this.firstTaskId,
+      last: this.last,
+      sentInBatches: this.sentInBatches,
+    };
   }
 
   /**
@@ -254,7 +287,9 @@ export class MarkingRun {
   }
 
   private interruption(): InterruptedError {
-    return this.interrupted instanceof InterruptedError ? this.interrupted : new InterruptedError('interrupted', { cause: this.interrupted });
+    return this.interrupted instanceof InterruptedError
+      ? this.interrupted
+      : new InterruptedError('interrupted', { cause: this.interrupted });
   }
 
   /**
@@ -273,7 +308,10 @@ export class MarkingRun {
         if (!hash) hashes.set(file.path, (hash = hasher(file)));
         return hash;
       };
-      const submission = await client.prepareOnePass(this.inputOf(answer, fields), { idempotency: this.idempotencyOf(answer), hasher: once });
+      const submission = await client.prepareOnePass(this.inputOf(answer, fields), {
+        idempotency: this.idempotencyOf(answer),
+        hasher: once,
+      });
       const key = submission.idempotencyKey as string;
       const fingerprint = await fingerprintOf(answer.text, submission.input.answerFiles ?? [], once);
       this.markDuplicate(answer.index, fingerprint);
@@ -307,7 +345,10 @@ export class MarkingRun {
       if (this.tally.fatal !== undefined) throw new NotSent();
       if (plan.changed) err(context.io, `kct: ${answer.label} changed since the last run: submitting it as a new answer`);
       // an answer this machine already sent one-pass goes one-pass again: its own key replays it, free
-      const text = this.settings.viaBatch && known === undefined && !options.onePass ? batchText(answer, submission.input.answerFiles ?? []) : undefined;
+      const text =
+        this.settings.viaBatch && known === undefined && !options.onePass
+          ? batchText(answer, submission.input.answerFiles ?? [])
+          : undefined;
       if (text !== undefined) {
         // the same submission twice in one run (same key and content): one batch item, two rows, as one-pass replays it
         const same = hash53(`${key}\n${fingerprint}`);
@@ -375,7 +416,6 @@ export class MarkingRun {
     return extras;
   }
 
-
   /** What one answer sends: its fields and files, with the rubric and question files every answer shares. */
   private inputOf(answer: Answer, fields: OnePassFields): OnePassInput {
     return { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
@@ -401,11 +441,22 @@ export class MarkingRun {
     // a bug: exit 1, after what was already printed
     if (!(error instanceof KctError) && !isLocalFileError(error)) {
       this.tally.firstError ??= error;
-      this.emit(row, { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message ?? String(error) });
+      this.emit(row, {
+        ...base,
+        task_id: taskId,
+        status: taskId ? 'ERROR' : 'NOT_SENT',
+        message: (error as Error).message ?? String(error),
+      });
       return;
     }
     if (stopsTheRun(error) && this.tally.fatal === undefined) this.tally.fatal = error;
-    const outcome: AnswerOutcome = { ...base, task_id: taskId, status: taskId ? 'ERROR' : 'NOT_SENT', message: (error as Error).message, error };
+    const outcome: AnswerOutcome = {
+      ...base,
+      task_id: taskId,
+      status: taskId ? 'ERROR' : 'NOT_SENT',
+      message: (error as Error).message,
+      error,
+    };
     if (this.tally.fatal !== error) this.tally.firstError ??= error;
     this.emit(row, outcome);
   }
@@ -414,7 +465,10 @@ export class MarkingRun {
     this.tasked.add(row);
     if (!this.settings.wait) {
       // an earlier run's task: its state now, never a guess
-      this.currentState(base, taskId).then((outcome) => this.emit(row, outcome), (error: unknown) => this.failed(row, base, taskId, error));
+      this.currentState(base, taskId).then(
+        (outcome) => this.emit(row, outcome),
+        (error: unknown) => this.failed(row, base, taskId, error),
+      );
       return;
     }
     this.watch(taskId, { kind: 'answer', row }, { firstPollIn });
@@ -468,8 +522,15 @@ export class MarkingRun {
     this.mirrors.delete(row);
     for (const mirror of rows) {
       const answer = this.settings.collection.answerAt(mirror);
-      const own: AnswerOutcome = { ...outcome, file: answer?.label ?? outcome.file, student_id: answer?.studentId, replayed: undefined, duplicate_of: undefined };
-      if (answer && outcome.task_id && isFinalStatus(outcome.status)) this.settings.journal?.finished(answer.label, outcome.task_id, outcome.status, ndjsonRow(own));
+      const own: AnswerOutcome = {
+        ...outcome,
+        file: answer?.label ?? outcome.file,
+        student_id: answer?.studentId,
+        replayed: undefined,
+        duplicate_of: undefined,
+      };
+      if (answer && outcome.task_id && isFinalStatus(outcome.status))
+        this.settings.journal?.finished(answer.label, outcome.task_id, outcome.status, ndjsonRow(own));
       this.emit(mirror, own);
     }
   }
@@ -480,7 +541,8 @@ export class MarkingRun {
    */
   private async retried(row: number, answer: Answer, result: EvaluationResult): Promise<boolean> {
     const attempt = (this.retries.get(row) ?? 0) + 1;
-    if (this.settings.keyRule.kind !== 'derived' || attempt > 2 || statusOf(result) !== 'FAILURE' || result.retryable !== true) return false;
+    if (this.settings.keyRule.kind !== 'derived' || attempt > 2 || statusOf(result) !== 'FAILURE' || result.retryable !== true)
+      return false;
     const { client, context, hasher } = this.settings;
     err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
@@ -509,7 +571,8 @@ export class MarkingRun {
   private timedOut(what: Watched, taskId: string): void {
     const rows = what.kind === 'batch' ? (this.chunks.get(what.chunk)?.rows ?? []).filter((row) => row >= 0) : [what.row];
     if (what.kind === 'batch') this.chunks.delete(what.chunk);
-    for (const row of rows) this.emit(row, { ...this.baseOf(row), task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' });
+    for (const row of rows)
+      this.emit(row, { ...this.baseOf(row), task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' });
   }
 
   private baseOf(row: number): AnswerOutcome {
@@ -534,7 +597,7 @@ export class MarkingRun {
       // a base key is joined to the request's identity: its answers' identities, never its position
       const identities = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
       if (context.signal.aborted) throw new InterruptedError('interrupted before this batch was sent');
-      const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities } : 'derive' as const;
+      const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities } : ('derive' as const);
       task = await client.batch(body, { idempotency, signal: this.submitting() });
     } catch (error) {
       for (const row of chunk.rows) this.failed(row, this.baseOf(row), undefined, error);
@@ -580,10 +643,13 @@ export class MarkingRun {
     if (id === undefined) {
       id = this.nextChunk++;
       this.resumedBatches.set(batchId, id);
-      const expected = fromLedger ? undefined : this.batchMembers?.get(batchId) ?? 1;
+      const expected = fromLedger ? undefined : (this.batchMembers?.get(batchId) ?? 1);
       this.chunks.set(id, { ...emptyChunk(), taskId: batchId, expected, fromLedger });
-      const whence = fromLedger ? 'an earlier run (this machine\'s ledger)' : 'the last run';
-      err(this.settings.context.io, `kct: following the batch ${batchId} from ${whence}${expected === undefined ? '' : ` (${expected} answer${expected === 1 ? '' : 's'})`}`);
+      const whence = fromLedger ? "an earlier run (this machine's ledger)" : 'the last run';
+      err(
+        this.settings.context.io,
+        `kct: following the batch ${batchId} from ${whence}${expected === undefined ? '' : ` (${expected} answer${expected === 1 ? '' : 's'})`}`,
+      );
       this.watch(batchId, { kind: 'batch', chunk: id }, { firstPollIn: 0, weight: expected ?? 1 });
     }
     const chunk = this.chunks.get(id)!;
@@ -665,17 +731,19 @@ export class MarkingRun {
       for (const row of rows) this.failed(row, this.baseOf(row), taskId, error);
       return;
     }
-    await Promise.all(chunk.rows.map(async (row, item) => {
-      const outcome = outcomes[item];
-      if (row < 0 || !outcome) return;
-      const answer = collection.answerAt(row);
-      try {
-        if (answer && outcome.result && (await this.retried(row, answer, outcome.result))) return;
-        this.finished(row, outcome, outcome.task_id ?? taskId);
-      } catch (error) {
-        this.failed(row, outcome, outcome.task_id, error);
-      }
-    }));
+    await Promise.all(
+      chunk.rows.map(async (row, item) => {
+        const outcome = outcomes[item];
+        if (row < 0 || !outcome) return;
+        const answer = collection.answerAt(row);
+        try {
+          if (answer && outcome.result && (await this.retried(row, answer, outcome.result))) return;
+          this.finished(row, outcome, outcome.task_id ?? taskId);
+        } catch (error) {
+          this.failed(row, outcome, outcome.task_id, error);
+        }
+      }),
+    );
   }
 
   /** One row: printed, reported, counted for the exit status, then dropped. */
@@ -707,16 +775,21 @@ export class MarkingRun {
   private keyConflict(error: unknown, answer: Answer, key: string): unknown {
     const rule = this.settings.keyRule;
     if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
-    return ApiError.from(error.status, error.body, {
-      message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
-      method: error.method,
-      url: error.url,
-      requestId: error.requestId,
-      errorCode: error.errorCode,
-      headers: error.headers,
-    }, {
-      suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
-    });
+    return ApiError.from(
+      error.status,
+      error.body,
+      {
+        message: `${answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
+        method: error.method,
+        url: error.url,
+        requestId: error.requestId,
+        errorCode: error.errorCode,
+        headers: error.headers,
+      },
+      {
+        suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+      },
+    );
   }
 }
 

@@ -5,29 +5,29 @@
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { OnePassFields, Task } from '../../api/schemas.js';
 import { isFinalStatus } from '../../api/status.js';
+import { collectAnswers } from '../../cli/answers/answers.js';
+import { type Download, downloadHint, downloadInput, openDownload } from '../../cli/answers/download.js';
+import { stateDir } from '../../cli/core/config-store.js';
+import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
+import { fromEnv } from '../../cli/core/environment.js';
+import { err, out, safeText } from '../../cli/core/io.js';
+import { parseModelId } from '../../cli/core/parse.js';
+import { createProgressReporter, type ProgressReporter, startSpinner, watchTimings, withResumeHint } from '../../cli/core/watch.js';
+import { type AnswerOutcome, OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
+import { type OutputFormat, resolveFormat } from '../../cli/render/rows.js';
+import { plural } from '../../cli/render/style.js';
+import { openRunReport, reportWritten } from '../../cli/report/writer.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
 import { cachedHasher, checkBaseKey, type KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
-import { collectAnswers } from '../../cli/answers/answers.js';
-import { downloadHint, downloadInput, openDownload, type Download } from '../../cli/answers/download.js';
-import { StudentsMismatchError, type FillReport } from '../../platforms/fill-report.js';
+import { type FillReport, StudentsMismatchError } from '../../platforms/fill-report.js';
+import type { command } from './command.js';
 import { GradeFile, importHint, MarkBook, reportLines } from './grade-file.js';
-import { warnOnRubricTotal } from './rubric-total.js';
-import type { Context } from '../../cli/core/context.js';
-import { err, out, safeText } from '../../cli/core/io.js';
 import { Journal } from './journal.js';
 import { Ledger } from './ledger.js';
-import { stateDir } from '../../cli/core/config-store.js';
-import { AGAIN, MarkingRun, dropUndefined } from './marking-run.js';
-import { parseModelId } from '../../cli/core/parse.js';
-import { OutcomeWriter, printOneResult, type AnswerOutcome } from '../../cli/render/outcomes.js';
-import { resolveFormat, type OutputFormat } from '../../cli/render/rows.js';
-import { plural } from '../../cli/render/style.js';
-import { openRunReport, reportWritten } from '../../cli/report/writer.js';
-import { createProgressReporter, startSpinner, watchTimings, withResumeHint, type ProgressReporter } from '../../cli/core/watch.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
-import type { command } from './command.js';
-import { fromEnv } from '../../cli/core/environment.js';
+import { AGAIN, dropUndefined, MarkingRun } from './marking-run.js';
+import { warnOnRubricTotal } from './rubric-total.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -38,7 +38,10 @@ export const SUGGEST_RESUME_FROM = 300;
 
 export async function run(options: Options, context: Context): Promise<void> {
   // an empty key (an unset variable in a script) would send none: every run charged again
-  const keyRule: KeyRule = options.idempotencyKey === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
+  const keyRule: KeyRule =
+    options.idempotencyKey === undefined
+      ? { kind: 'derived' }
+      : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
@@ -47,7 +50,15 @@ export async function run(options: Options, context: Context): Promise<void> {
   // the grade file is read and checked, and the file kct will write chosen, before anything is sent
   const gradeFile = GradeFile.open(options, { wait: options.wait !== false });
   const inputs = options.answers ?? [];
-  const found = downloadInput(inputs, { groupBy: options.groupBy, gradeFileFlag: options.moodleWorksheet !== undefined ? '--moodle-worksheet' : options.canvasGradebook !== undefined ? '--canvas-gradebook' : undefined });
+  const found = downloadInput(inputs, {
+    groupBy: options.groupBy,
+    gradeFileFlag:
+      options.moodleWorksheet !== undefined
+        ? '--moodle-worksheet'
+        : options.canvasGradebook !== undefined
+          ? '--canvas-gradebook'
+          : undefined,
+  });
   if (!found && !options.recursive && options.groupBy === undefined) {
     const hint = downloadHint(inputs);
     if (hint) err(context.io, `kct: ${hint}`);
@@ -55,7 +66,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
   const download = found ? await openDownload(found) : undefined;
   try {
-    if (gradeFile && download) gradeFile.checkAgainst({ input: download.input, platform: download.platform, students: download.recognised.students });
+    if (gradeFile && download)
+      gradeFile.checkAgainst({ input: download.input, platform: download.platform, students: download.recognised.students });
     await markAnswers(options, context, { keyRule, modelId, format, jobs, timings, gradeFile, download });
   } finally {
     await download?.cleanup();
@@ -72,25 +84,32 @@ interface Prepared {
   download?: Download;
 }
 
-async function markAnswers(options: Options, context: Context, { keyRule, modelId, format, jobs, timings, gradeFile, download }: Prepared): Promise<void> {
+async function markAnswers(
+  options: Options,
+  context: Context,
+  { keyRule, modelId, format, jobs, timings, gradeFile, download }: Prepared,
+): Promise<void> {
   const maxRps = options.maxRps;
   // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
   const clientReady = context.client({}, { maxRps });
   clientReady.catch(() => {}); // its error, if any, is raised where it is awaited
   const [rubricFiles, questionFiles] = await Promise.all([inspectAll(options.rubricFile), inspectAll(options.questionFile)]);
-  const collection = await collectAnswers({
-    inputs: options.answers ?? [],
-    text: options.text,
-    filesFrom: options.filesFrom,
-    studentId: options.studentId,
-    studentIdFrom: options.studentIdFrom,
-    groupBy: options.groupBy,
-    recursive: options.recursive,
-    exclude: options.exclude,
-    skipUnsupported: options.skipUnsupported,
-    pages: options.pages,
-    download,
-  }, context.io);
+  const collection = await collectAnswers(
+    {
+      inputs: options.answers ?? [],
+      text: options.text,
+      filesFrom: options.filesFrom,
+      studentId: options.studentId,
+      studentIdFrom: options.studentIdFrom,
+      groupBy: options.groupBy,
+      recursive: options.recursive,
+      exclude: options.exclude,
+      skipUnsupported: options.skipUnsupported,
+      pages: options.pages,
+      download,
+    },
+    context.io,
+  );
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
   for (const note of collection.notes) err(context.io, `kct: ${note}`);
@@ -110,35 +129,60 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   const client = await clientReady;
   // what this machine sent to this server before, by route: no answer charged twice whatever route a run takes
   const { ledger, problem: ledgerProblem } = Ledger.open(stateDir(context.env), client.baseUrl);
-  if (ledgerProblem) err(context.io, `kct: ${ledgerProblem}: answers sent in batches before cannot be recognised, so nothing is batched (--via one-pass)`);
-  const viaBatch = chooseBatch(options.via, {
-    textAnswers: collection.textCount,
-    answers: collection.count,
-    files: rubricFiles.length + questionFiles.length,
-    journal: options.resume !== undefined,
-    ledger: ledger !== undefined,
-    batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM') ?? BATCH_FROM,
-  }, context);
-  await warnOnRubricTotal(context, client, { rubricFiles, rubricText: options.rubricText, totalScore: common.total_score, cumMethod: options.cumMethod, modelId });
-  const report = options.report === undefined ? undefined : openRunReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut });
+  if (ledgerProblem)
+    err(context.io, `kct: ${ledgerProblem}: answers sent in batches before cannot be recognised, so nothing is batched (--via one-pass)`);
+  const viaBatch = chooseBatch(
+    options.via,
+    {
+      textAnswers: collection.textCount,
+      answers: collection.count,
+      files: rubricFiles.length + questionFiles.length,
+      journal: options.resume !== undefined,
+      ledger: ledger !== undefined,
+      batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM') ?? BATCH_FROM,
+    },
+    context,
+  );
+  await warnOnRubricTotal(context, client, {
+    rubricFiles,
+    rubricText: options.rubricText,
+    totalScore: common.total_score,
+    cumMethod: options.cumMethod,
+    modelId,
+  });
+  const report =
+    options.report === undefined
+      ? undefined
+      : openRunReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut });
   const journal = options.resume ? new Journal(options.resume) : undefined;
   if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
-    err(context.io, `kct: ${collection.count.toLocaleString('en')} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`);
+    err(
+      context.io,
+      `kct: ${collection.count.toLocaleString('en')} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
+    );
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  const writer = single ? undefined : new OutcomeWriter(context.io, format, {
-    rows: collection.rows,
-    waited: options.wait !== false,
-    leftOut: collection.leftOut,
-    studentNames: collection.download !== undefined,
-    // with a grade file, --json is one object: the rows, and the import report
-    envelope: gradeFile !== undefined,
-  });
+  const writer = single
+    ? undefined
+    : new OutcomeWriter(context.io, format, {
+        rows: collection.rows,
+        waited: options.wait !== false,
+        leftOut: collection.leftOut,
+        studentNames: collection.download !== undefined,
+        // with a grade file, --json is one object: the rows, and the import report
+        envelope: gradeFile !== undefined,
+      });
   await writer?.init();
   const markBook = gradeFile ? new MarkBook() : undefined;
   for (const skip of collection.skipped) {
-    const outcome: AnswerOutcome = { file: skip.label, student_id: skip.studentId, ...(skip.studentName !== undefined ? { student_name: skip.studentName } : {}), status: skip.status, message: skip.reason };
+    const outcome: AnswerOutcome = {
+      file: skip.label,
+      student_id: skip.studentId,
+      ...(skip.studentName !== undefined ? { student_name: skip.studentName } : {}),
+      status: skip.status,
+      message: skip.reason,
+    };
     writer?.add(outcome, skip.index);
     report?.add(outcome);
     markBook?.add(outcome);
@@ -187,7 +231,10 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
       }
       if (options.wait === false) return;
       if (replayed) context.note(`kct: already submitted: following ${task.task_id} (the same answer sent before; no new charge)`);
-      else context.note(`kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`);
+      else
+        context.note(
+          `kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`,
+        );
     },
   });
   let outcome;
@@ -210,11 +257,13 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   const output = filled && filled.report.counts.filled > 0 ? gradeFile!.target : null;
   if (single) await printSingle(context, outcome.last!, format, options.wait === false);
   else await writer!.finish(filled ? { import: { file: gradeFile!.path, output, ...filled.report } } : undefined);
-  if (outcome.sentInBatches > 0 && !single) err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
+  if (outcome.sentInBatches > 0 && !single)
+    err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
   if (report) context.note(reportWritten(await report.finish()));
   if (gradeFile && filled) {
     // what the platform would import and skip, said before the file is written
-    for (const line of reportLines(gradeFile, filled.report, output)) (format === 'table' ? out : err)(context.io, safeText(context.io, line, format === 'table' ? 'stdout' : 'stderr'));
+    for (const line of reportLines(gradeFile, filled.report, output))
+      (format === 'table' ? out : err)(context.io, safeText(context.io, line, format === 'table' ? 'stdout' : 'stderr'));
     if (output !== null) {
       gradeFile.write(filled.bytes);
       context.note(`kct: wrote ${output}: ${plural(filled.report.counts.filled, 'grade')} filled; ${importHint(gradeFile.platform)}`);
@@ -236,8 +285,14 @@ function mismatch(gradeFile: GradeFile, report: FillReport, input: string | unde
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
   const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
   const parts = [
-    ...(noRow > 0 ? [`${plural(noRow, 'student')} of ${input ?? 'the download'} ${noRow === 1 ? 'has' : 'have'} no row in ${gradeFile.path}`] : []),
-    ...(noSubmission > 0 ? [`${plural(noSubmission, 'row')} of ${gradeFile.path} ${noSubmission === 1 ? 'is a student' : 'are students'} with no submission in the download`] : []),
+    ...(noRow > 0
+      ? [`${plural(noRow, 'student')} of ${input ?? 'the download'} ${noRow === 1 ? 'has' : 'have'} no row in ${gradeFile.path}`]
+      : []),
+    ...(noSubmission > 0
+      ? [
+          `${plural(noSubmission, 'row')} of ${gradeFile.path} ${noSubmission === 1 ? 'is a student' : 'are students'} with no submission in the download`,
+        ]
+      : []),
   ];
   return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
     suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} report above names each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
@@ -253,9 +308,10 @@ function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): In
     });
   }
   const done = finished > 0 ? ` (${plural(finished, 'task')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
-  const head = unfinished === 0
-    ? `interrupted; no task kct knows of is left unfinished${done}`
-    : `interrupted; ${plural(unfinished, 'task')} not yet seen finished may still be running on the service${done}`;
+  const head =
+    unfinished === 0
+      ? `interrupted; no task kct knows of is left unfinished${done}`
+      : `interrupted; ${plural(unfinished, 'task')} not yet seen finished may still be running on the service${done}`;
   return new InterruptedError(head, {
     suggestion: `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
   });
@@ -268,24 +324,37 @@ function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): In
  * answers again: auto never batches without the journal a user carries. A batch is JSON: rubric
  * and question files cannot go with it.
  */
-function chooseBatch(via: 'auto' | 'one-pass' | 'batch', run: { textAnswers: number; answers: number; files: number; journal: boolean; ledger: boolean; batchFrom: number }, context: Context): boolean {
+function chooseBatch(
+  via: 'auto' | 'one-pass' | 'batch',
+  run: { textAnswers: number; answers: number; files: number; journal: boolean; ledger: boolean; batchFrom: number },
+  context: Context,
+): boolean {
   if (via === 'one-pass') return false;
   if (via === 'batch') {
     if (run.files > 0) {
       throw new UsageError('--via batch sends answers as JSON, which cannot carry --rubric-file or --question-file', {
-        suggestion: 'Give the rubric and question as text (--rubric-text, --question-text), or send one answer per request with --via one-pass.',
+        suggestion:
+          'Give the rubric and question as text (--rubric-text, --question-text), or send one answer per request with --via one-pass.',
       });
     }
     if (!run.ledger && !run.journal) {
-      throw new UsageError('--via batch needs a record of what each batch held, and this machine\'s ledger cannot be used', {
-        suggestion: 'Add --resume <journal> (keep the file for later runs), set KCT_STATE_DIR to a folder kct can write to, or use --via one-pass.',
+      throw new UsageError("--via batch needs a record of what each batch held, and this machine's ledger cannot be used", {
+        suggestion:
+          'Add --resume <journal> (keep the file for later runs), set KCT_STATE_DIR to a folder kct can write to, or use --via one-pass.',
       });
     }
-    if (run.textAnswers < run.answers) err(context.io, `kct: --via batch: ${run.answers - run.textAnswers} of ${run.answers} answers are not plain text; they are sent one per request`);
+    if (run.textAnswers < run.answers)
+      err(
+        context.io,
+        `kct: --via batch: ${run.answers - run.textAnswers} of ${run.answers} answers are not plain text; they are sent one per request`,
+      );
     return true;
   }
   if (run.files > 0 || run.textAnswers < run.batchFrom || !run.journal || !run.ledger) return false;
-  err(context.io, `kct: sending ${run.textAnswers.toLocaleString('en')} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${run.batchFrom} with --resume; --via one-pass for one request per answer)`);
+  err(
+    context.io,
+    `kct: sending ${run.textAnswers.toLocaleString('en')} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${run.batchFrom} with --resume; --via one-pass for one request per answer)`,
+  );
   return true;
 }
 
@@ -296,10 +365,13 @@ function maxPages(collection: { answers(): Iterable<{ files: LocalFile[] }> }): 
   return most;
 }
 
-type ClassProgress = ProgressReporter & { finished?: (outcome: AnswerOutcome, counts: { done: number; failed: number; total: number }) => void };
+type ClassProgress = ProgressReporter & {
+  finished?: (outcome: AnswerOutcome, counts: { done: number; failed: number; total: number }) => void;
+};
 
 async function classProgress(context: Context, counts: { done: number; failed: number; total: number }): Promise<ClassProgress> {
-  const line = () => `marking ${counts.total} answers: ${counts.done - counts.failed} marked, ${counts.failed} not marked, ${counts.total - counts.done} queued or running`;
+  const line = () =>
+    `marking ${counts.total} answers: ${counts.done - counts.failed} marked, ${counts.failed} not marked, ${counts.total - counts.done} queued or running`;
   const spinner = await startSpinner(context.io, line());
   if (!spinner) {
     return {
@@ -309,7 +381,10 @@ async function classProgress(context: Context, counts: { done: number; failed: n
       },
       stop() {},
       finished(outcome, now) {
-        const score = typeof outcome.score === 'number' ? ` ${outcome.score}${typeof outcome.max_score === 'number' ? `/${outcome.max_score}` : ''}` : '';
+        const score =
+          typeof outcome.score === 'number'
+            ? ` ${outcome.score}${typeof outcome.max_score === 'number' ? `/${outcome.max_score}` : ''}`
+            : '';
         err(context.io, `kct: [${now.done}/${now.total}] ${outcome.file} ${outcome.status}${score}`);
       },
     };
@@ -329,10 +404,18 @@ async function printSingle(context: Context, outcome: AnswerOutcome, format: Out
     if (format !== 'table') out(context.io, JSON.stringify({ ...(result ?? outcome), replayed: true }, null, format === 'json' ? 2 : 0));
     else {
       out(context.io, `Already submitted: ${outcome.task_id} (the same answer was sent before; no new charge)`);
-      const score = typeof outcome.score === 'number' ? `, score ${outcome.score}${typeof outcome.max_score === 'number' ? ` / ${outcome.max_score}` : ''}` : '';
+      const score =
+        typeof outcome.score === 'number'
+          ? `, score ${outcome.score}${typeof outcome.max_score === 'number' ? ` / ${outcome.max_score}` : ''}`
+          : '';
       const charged = typeof outcome.credits_charged === 'number' ? `, ${plural(outcome.credits_charged, 'credit')} charged` : '';
       out(context.io, `Status now: ${outcome.status}${score}${charged}`);
-      out(context.io, isFinalStatus(outcome.status) ? `See it with: kct result ${outcome.task_id}` : `Follow it with: kct status ${outcome.task_id} --watch`);
+      out(
+        context.io,
+        isFinalStatus(outcome.status)
+          ? `See it with: kct result ${outcome.task_id}`
+          : `Follow it with: kct status ${outcome.task_id} --watch`,
+      );
     }
     return;
   }
@@ -352,4 +435,3 @@ async function printSingle(context: Context, outcome: AnswerOutcome, format: Out
 async function inspectAll(paths: string[] | undefined): Promise<LocalFile[]> {
   return Promise.all((paths ?? []).map((path) => inspectFile(path)));
 }
-

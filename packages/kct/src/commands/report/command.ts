@@ -10,7 +10,7 @@ export const command = defineCommand({
   options: {
     '--out <file>': 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal',
     ...deprecatedOutputFile(),
-    '--title <text>': { description: 'the report\'s title', defaultValue: 'Class report' },
+    '--title <text>': { description: "the report's title", defaultValue: 'Class report' },
   },
   examples: [
     'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson --out class.html',

@@ -3,27 +3,39 @@
 import { basename, resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
-import { ReportWriter, reportWritten, type ReportInfo } from '../../cli/report/writer.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
+import { type ReportInfo, ReportWriter, reportWritten } from '../../cli/report/writer.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  if (options.output !== undefined) context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
+  if (options.output !== undefined)
+    context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
   const target = options.out ?? options.output ?? '-';
   if (target === '-' && context.io.stdoutIsTTY) {
-    throw new UsageError('the report is an HTML file: say where to write it', { suggestion: `Add --out class.html (or pipe stdout into a file).` });
+    throw new UsageError('the report is an HTML file: say where to write it', {
+      suggestion: `Add --out class.html (or pipe stdout into a file).`,
+    });
   }
   if (options.source === '-' && context.io.stdinIsTTY) {
-    throw new UsageError('- reads a saved run from stdin, but stdin is a terminal', { suggestion: 'Pipe a run into it: kct one-pass answers/ --output ndjson | kct report - --out class.html' });
+    throw new UsageError('- reads a saved run from stdin, but stdin is a terminal', {
+      suggestion: 'Pipe a run into it: kct one-pass answers/ --output ndjson | kct report - --out class.html',
+    });
   }
   if (target !== '-' && options.source !== '-' && resolve(target) === resolve(options.source)) {
-    throw new UsageError('the report would replace the saved run it is made from', { suggestion: 'Name another file for --out, e.g. class.html.' });
+    throw new UsageError('the report would replace the saved run it is made from', {
+      suggestion: 'Name another file for --out, e.g. class.html.',
+    });
   }
-  const report = ReportWriter.open({ target, stdout: context.io.stdout, title: options.title, source: options.source === '-' ? 'stdin' : basename(options.source) });
+  const report = ReportWriter.open({
+    target,
+    stdout: context.io.stdout,
+    title: options.title,
+    source: options.source === '-' ? 'stdin' : basename(options.source),
+  });
   let info: ReportInfo;
   try {
     for await (const row of readSavedRun(options.source, context.io.stdin)) {
@@ -38,4 +50,3 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (options.json) out(context.io, JSON.stringify(info));
   context.note(reportWritten(info));
 }
-

@@ -3,7 +3,7 @@ import { output } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'result',
-  summary: 'print a task\'s result record (scores and feedback), or a batch\'s items; exit 3 if any ended FAILURE or CANCEL',
+  summary: "print a task's result record (scores and feedback), or a batch's items; exit 3 if any ended FAILURE or CANCEL",
   args: {
     '<taskId>': 'task id, or the id of a batch (one row per item)',
   },

@@ -1,10 +1,10 @@
 import { TaskUnsuccessfulError } from '../../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
-import { batchItemsOf } from '../../client/client.js';
 import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import { OutcomeWriter, outcomeFromResult, printOneResult } from '../../cli/render/outcomes.js';
 import { resolveFormat } from '../../cli/render/rows.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
+import { batchItemsOf } from '../../client/client.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -19,7 +19,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     const writer = new OutcomeWriter(context.io, format);
     await writer.init();
     for (const item of items) {
-      writer.add(outcomeFromResult({ file: '', student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' }, item));
+      writer.add(
+        outcomeFromResult(
+          { file: '', student_id: typeof item.student_id === 'string' ? item.student_id : undefined, status: 'UNKNOWN' },
+          item,
+        ),
+      );
     }
     writer.flush();
   } else {

@@ -3,7 +3,7 @@ import { output } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'rewrite',
-  summary: 'rewrite a finished evaluation\'s feedback in another style',
+  summary: "rewrite a finished evaluation's feedback in another style",
   args: {
     '<source>': 'task id, a result file saved with `kct result <id> --json` (any name), or - to read it from stdin',
   },

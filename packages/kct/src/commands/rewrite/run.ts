@@ -3,13 +3,13 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
 import type { EvaluationResult, RewriteSection } from '../../api/schemas.js';
+import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
+import { out } from '../../cli/core/io.js';
+import { readStdinText } from '../../cli/core/stdin.js';
+import { printRows, resolveFormat } from '../../cli/render/rows.js';
 import { readResult } from '../../client/client.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
-import type { Context } from '../../cli/core/context.js';
-import { out } from '../../cli/core/io.js';
-import { printRows, resolveFormat } from '../../cli/render/rows.js';
-import { readStdinText } from '../../cli/core/stdin.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -23,22 +23,31 @@ export async function run(options: Options, context: Context): Promise<void> {
   const sections = sectionsFrom(result);
   // matched as the service matches target_item (docs/sandbox.md): ignoring case; sent as the
   // evaluation names it
-  const item = options.item === undefined ? undefined : sections.find((section) => section.item.toLowerCase() === options.item!.toLowerCase())?.item;
+  const item =
+    options.item === undefined ? undefined : sections.find((section) => section.item.toLowerCase() === options.item!.toLowerCase())?.item;
   if (options.item !== undefined && item === undefined) {
-    throw new UsageError(`no criterion "${options.item}" in this evaluation`, { suggestion: `Criteria: ${sections.map((s) => s.item).join(', ')}.` });
+    throw new UsageError(`no criterion "${options.item}" in this evaluation`, {
+      suggestion: `Criteria: ${sections.map((s) => s.item).join(', ')}.`,
+    });
   }
-  const rewritten = await client.rewrite({
-    style: options.style,
-    sections,
-    ...(item ? { target_item: item } : {}),
-    ...(options.instruction ? { instruction: options.instruction } : {}),
-  }, { signal: context.signal });
+  const rewritten = await client.rewrite(
+    {
+      style: options.style,
+      sections,
+      ...(item ? { target_item: item } : {}),
+      ...(options.instruction ? { instruction: options.instruction } : {}),
+    },
+    { signal: context.signal },
+  );
   const format = resolveFormat(options, (await context.settings()).output);
   if (format === 'json') {
     out(context.io, JSON.stringify(rewritten, null, 2));
     return;
   }
-  const rows = shownSections(rewritten.sections ?? [], item).map((section) => ({ item: section.item ?? '', comment: section.comment ?? '' }));
+  const rows = shownSections(rewritten.sections ?? [], item).map((section) => ({
+    item: section.item ?? '',
+    comment: section.comment ?? '',
+  }));
   await printRows(context.io, format, rows, [
     { header: 'Criterion', value: (row) => row.item },
     { header: 'Feedback', value: (row) => row.comment, wrap: true },
@@ -73,7 +82,9 @@ async function readResultFile(path: string, context: Context): Promise<Evaluatio
     const text = path === '-' ? await readStdinText(context.io, 'the result') : await readFile(path, 'utf8');
     parsed = unwrapEnvelope(JSON.parse(text));
   } catch (error) {
-    throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, { suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).' });
+    throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, {
+      suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).',
+    });
   }
   return readResult(parsed);
 }

@@ -9,8 +9,18 @@ export function parsePublicUrl(value: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-    throw new UsageError(`--public-url must be an http(s) origin such as https://sandbox.school.example, not "${value}"`, { suggestion: 'Give the scheme, host and port clients use to reach this sandbox, without a path.' });
+  if (
+    !url ||
+    !['http:', 'https:'].includes(url.protocol) ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    url.pathname !== '/'
+  ) {
+    throw new UsageError(`--public-url must be an http(s) origin such as https://sandbox.school.example, not "${value}"`, {
+      suggestion: 'Give the scheme, host and port clients use to reach this sandbox, without a path.',
+    });
   }
   return url.origin;
 }

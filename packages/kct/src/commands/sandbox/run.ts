@@ -2,14 +2,14 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Context } from '../../cli/core/context.js';
-import { notInExecutable } from '../../cli/packaging/executable.js';
-import { out } from '../../cli/core/io.js';
 import { UsageError } from '../../api/errors.js';
 import type { GraderOptions } from '../../api/sandbox.js';
+import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import type { command } from './command.js';
 import { fromEnv } from '../../cli/core/environment.js';
+import { out } from '../../cli/core/io.js';
+import { notInExecutable } from '../../cli/packaging/executable.js';
+import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -62,23 +62,38 @@ export async function run(options: Options, context: Context): Promise<void> {
     return;
   }
   // Where marking happens, never the grader's key: only whether one was given.
-  const marking = grader ? { engine: 'openai', url: grader.url, model: grader.model, api_key_set: grader.apiKey !== undefined } : { engine: 'sandbox' };
+  const marking = grader
+    ? { engine: 'openai', url: grader.url, model: grader.model, api_key_set: grader.apiKey !== undefined }
+    : { engine: 'sandbox' };
   if (options.json) {
-    out(context.io, JSON.stringify({
-      base_url: sandbox.baseUrl, keys: sandbox.keys, revoked_keys: sandbox.revokedKeys, product_url: sandbox.productUrl, passwords: sandbox.passwords,
-      webhook_secret: sandbox.webhookSecret, data_dir: dataDir, grader: marking,
-    }));
+    out(
+      context.io,
+      JSON.stringify({
+        base_url: sandbox.baseUrl,
+        keys: sandbox.keys,
+        revoked_keys: sandbox.revokedKeys,
+        product_url: sandbox.productUrl,
+        passwords: sandbox.passwords,
+        webhook_secret: sandbox.webhookSecret,
+        data_dir: dataDir,
+        grader: marking,
+      }),
+    );
   } else {
     out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
     out(context.io, 'Keys (sandbox only, never valid on the real service):');
     const revoked = new Set<string>(sandbox.revokedKeys);
-    for (const [name, key] of Object.entries(sandbox.keys)) out(context.io, `  ${name.padEnd(13)} ${key}${revoked.has(name) ? '  (revoked)' : ''}`);
+    for (const [name, key] of Object.entries(sandbox.keys))
+      out(context.io, `  ${name.padEnd(13)} ${key}${revoked.has(name) ? '  (revoked)' : ''}`);
     out(context.io, `Accounts, to manage keys with kct keys (product base ${sandbox.productUrl}):`);
     for (const [name, password] of Object.entries(sandbox.passwords)) out(context.io, `  ${name.padEnd(13)} password ${password}`);
     out(context.io, `Batch callbacks are signed with: ${sandbox.webhookSecret}`);
-    out(context.io, grader
-      ? `Marking with the model "${grader.model}" at ${grader.url} (key from KCT_GRADER_API_KEY: ${grader.apiKey ? 'set' : 'none'}); the deterministic grader is not used.`
-      : 'Marking with the deterministic sandbox grader (--grader openai marks through your own language-model server).');
+    out(
+      context.io,
+      grader
+        ? `Marking with the model "${grader.model}" at ${grader.url} (key from KCT_GRADER_API_KEY: ${grader.apiKey ? 'set' : 'none'}); the deterministic grader is not used.`
+        : 'Marking with the deterministic sandbox grader (--grader openai marks through your own language-model server).',
+    );
     out(context.io, `Try: KCT_BASE_URL=${sandbox.baseUrl} KCT_API_KEY=${sandbox.keys.user} kct models`);
     out(context.io, 'Stop with Ctrl-C.');
   }
@@ -127,9 +142,14 @@ function createDataDir(dataDir: string, given: boolean): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;
-      throw new UsageError(`cannot use ${dataDir} as the sandbox data folder: it cannot be created (${dir === resolve(dataDir) ? '' : `making ${dir}: `}${code ?? String(error)})`, {
-        suggestion: given ? 'Give --data a folder you can write to (it is created if missing).' : 'Set --data to a folder you can write to.',
-      });
+      throw new UsageError(
+        `cannot use ${dataDir} as the sandbox data folder: it cannot be created (${dir === resolve(dataDir) ? '' : `making ${dir}: `}${code ?? String(error)})`,
+        {
+          suggestion: given
+            ? 'Give --data a folder you can write to (it is created if missing).'
+            : 'Set --data to a folder you can write to.',
+        },
+      );
     }
   }
 }
@@ -138,12 +158,22 @@ function createDataDir(dataDir: string, given: boolean): void {
 function startError(error: unknown, host: string, port: number, dataDir: string): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   // no usable SQLite driver (KCT_SQLITE_DRIVER, or better-sqlite3 missing on Node 20)
-  if (code === 'ERR_KCT_SQLITE_UNAVAILABLE') return new UsageError((error as Error).message, { suggestion: (error as { suggestion?: string }).suggestion });
-  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { suggestion: 'Stop what uses it, or pick another with --port (--port 0 takes any free port).' });
-  if (code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1, or an address of this machine.' });
-  if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen') return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
+  if (code === 'ERR_KCT_SQLITE_UNAVAILABLE')
+    return new UsageError((error as Error).message, { suggestion: (error as { suggestion?: string }).suggestion });
+  if (code === 'EADDRINUSE')
+    return new UsageError(`port ${port} on ${host} is already in use`, {
+      suggestion: 'Stop what uses it, or pick another with --port (--port 0 takes any free port).',
+    });
+  if (code === 'EADDRNOTAVAIL')
+    return new UsageError(`cannot listen on ${host}: no such address on this machine`, {
+      suggestion: 'Use --host 127.0.0.1, or an address of this machine.',
+    });
+  if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen')
+    return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
   if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR') {
-    return new UsageError(`cannot use ${dataDir} as the sandbox data folder (${code})`, { suggestion: 'Pick a folder you can write to with --data.' });
+    return new UsageError(`cannot use ${dataDir} as the sandbox data folder (${code})`, {
+      suggestion: 'Pick a folder you can write to with --data.',
+    });
   }
   return error;
 }
@@ -155,25 +185,40 @@ function startError(error: unknown, host: string, port: number, dataDir: string)
 function graderOptions(options: Options, env: NodeJS.ProcessEnv): GraderOptions | undefined {
   const engine = options.grader;
   if (engine !== 'sandbox' && engine !== 'openai') {
-    throw new UsageError(`--grader must be "sandbox" or "openai", not "${engine}"`, { suggestion: 'Leave it out for the deterministic grader, or use --grader openai --grader-url URL --grader-model NAME.' });
+    throw new UsageError(`--grader must be "sandbox" or "openai", not "${engine}"`, {
+      suggestion: 'Leave it out for the deterministic grader, or use --grader openai --grader-url URL --grader-model NAME.',
+    });
   }
   if (engine === 'sandbox') {
-    const stray = ([['--grader-url', options.graderUrl], ['--grader-model', options.graderModel]] as const).find(([, v]) => v !== undefined);
-    if (stray) throw new UsageError(`${stray[0]} only applies with --grader openai`, { suggestion: 'Add --grader openai to mark through a language-model server.' });
+    const stray = (
+      [
+        ['--grader-url', options.graderUrl],
+        ['--grader-model', options.graderModel],
+      ] as const
+    ).find(([, v]) => v !== undefined);
+    if (stray)
+      throw new UsageError(`${stray[0]} only applies with --grader openai`, {
+        suggestion: 'Add --grader openai to mark through a language-model server.',
+      });
     return undefined;
   }
   const example = 'For example: kct sandbox --grader openai --grader-url http://127.0.0.1:11434/v1 --grader-model llama3.1:8b';
-  if (!options.graderUrl) throw new UsageError('--grader openai needs --grader-url, the base URL of an OpenAI-compatible API', { suggestion: example });
-  if (!options.graderModel) throw new UsageError('--grader openai needs --grader-model, the name of a model the server has', { suggestion: example });
+  if (!options.graderUrl)
+    throw new UsageError('--grader openai needs --grader-url, the base URL of an OpenAI-compatible API', { suggestion: example });
+  if (!options.graderModel)
+    throw new UsageError('--grader openai needs --grader-model, the name of a model the server has', { suggestion: example });
   let url: URL;
   try {
     url = new URL(options.graderUrl);
   } catch {
     throw new UsageError(`--grader-url "${options.graderUrl}" is not a URL`, { suggestion: example });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--grader-url must be an http or https URL, not ${url.protocol}`, { suggestion: example });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--grader-url must be an http or https URL, not ${url.protocol}`, { suggestion: example });
   if (url.username || url.password) {
-    throw new UsageError('--grader-url must not carry credentials', { suggestion: 'Put the key in the KCT_GRADER_API_KEY environment variable instead.' });
+    throw new UsageError('--grader-url must not carry credentials', {
+      suggestion: 'Put the key in the KCT_GRADER_API_KEY environment variable instead.',
+    });
   }
   const key = fromEnv(env, 'KCT_GRADER_API_KEY')?.trim();
   return {

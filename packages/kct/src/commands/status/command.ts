@@ -3,7 +3,7 @@ import { watchOptions } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'status',
-  summary: 'show a task\'s status snapshot (exit 3 if it ended FAILURE or CANCEL); --watch polls until it is final',
+  summary: "show a task's status snapshot (exit 3 if it ended FAILURE or CANCEL); --watch polls until it is final",
   args: {
     '<taskId>': 'task id',
   },
@@ -11,10 +11,6 @@ export const command = defineCommand({
     '-w, --watch': 'poll until the task is final (exit 8 if --timeout runs out first)',
     ...watchOptions,
   },
-  examples: [
-    'kct status tsk_0123abcd',
-    'kct status tsk_0123abcd --watch',
-    'kct status tsk_0123abcd --watch --timeout 5m --json',
-  ],
+  examples: ['kct status tsk_0123abcd', 'kct status tsk_0123abcd --watch', 'kct status tsk_0123abcd --watch --timeout 5m --json'],
   load: () => import('./run.js'),
 });

@@ -1,11 +1,11 @@
 import { TaskUnsuccessfulError } from '../../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
+import { watchWithProgress } from '../../cli/core/watch.js';
 import { formatFor, printRecord } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
-import { watchWithProgress } from '../../cli/core/watch.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -10,9 +10,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: [
-    'kct upload questions.pdf rubric.docx',
-    'kct upload scan.png --json | jq -r ".[0].url"',
-  ],
+  examples: ['kct upload questions.pdf rubric.docx', 'kct upload scan.png --json | jq -r ".[0].url"'],
   load: () => import('./run.js'),
 });

@@ -1,10 +1,11 @@
 // kct upload: one POST /uploads/file per file; prints each hosted file's record.
-import type { UploadedFile } from '../../api/schemas.js';
-import { inspectFile } from '../../client/files.js';
+
 import { UPLOAD_MIME_TYPES } from '../../api/limits.js';
+import type { UploadedFile } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
-import { printRows, resolveFormat, type Column } from '../../cli/render/rows.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
+import { type Column, printRows, resolveFormat } from '../../cli/render/rows.js';
+import { inspectFile } from '../../client/files.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -1,8 +1,8 @@
 // kct version: kct's version with the Node.js and platform it runs on, for bug reports.
 import type { Context } from '../../cli/core/context.js';
+import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { VERSION } from '../../version.js';
-import type { OptionsOf } from '../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

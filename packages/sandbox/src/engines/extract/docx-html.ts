@@ -2,7 +2,7 @@
 // paragraphs are headings or the title (Word's styles), which runs are bold, and tables and lists.
 // A table is one block, a row per line with its cells joined by " | "; a list item is a block, as
 // in a PDF or a text file; footnotes and endnotes are paragraphs at the end, without their marks.
-import { classify, type Block, type BlockHints } from './structure.js';
+import { type Block, type BlockHints, classify } from './structure.js';
 
 const PARAGRAPH_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'caption']);
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };

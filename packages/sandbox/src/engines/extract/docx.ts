@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { ExtractionError, reason } from './errors.js';
-import { DOCX_STYLE_MAP, docxBlocks } from './docx-html.js';
 import { docxFurniture } from './docx-furniture.js';
+import { DOCX_STYLE_MAP, docxBlocks } from './docx-html.js';
+import { ExtractionError, reason } from './errors.js';
 import { render } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
@@ -28,14 +28,20 @@ export async function extractDocx(filePath: string): Promise<Extracted> {
     await checkUnpackedSize(data, DOCX_LIMITS);
     // HTML rather than raw text: it tells headings from paragraphs. Pictures become empty
     // elements instead of base64 data nobody reads.
-    ({ value } = await mammoth.convertToHtml({ buffer: data }, {
-      styleMap: DOCX_STYLE_MAP,
-      convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
-    }));
+    ({ value } = await mammoth.convertToHtml(
+      { buffer: data },
+      {
+        styleMap: DOCX_STYLE_MAP,
+        convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+      },
+    ));
     furniture = docxFurniture(data, DOCX_LIMITS.entries);
   } catch (err) {
     if (err instanceof ZipLimitError) {
-      throw new ExtractionError(`The Word (.docx) document is too large once unpacked: ${err.message}. Send the essay as a smaller document, or as PDF or text.`, { cause: err });
+      throw new ExtractionError(
+        `The Word (.docx) document is too large once unpacked: ${err.message}. Send the essay as a smaller document, or as PDF or text.`,
+        { cause: err },
+      );
     }
     throw new ExtractionError(`The file is not a readable Word (.docx) document (${reason(err)}).`, { cause: err });
   }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ExtractionError } from './errors.js';
-import { ocrImage } from './ocr.js';
 import { structurePlainText } from './marked.js';
+import { ocrImage } from './ocr.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 

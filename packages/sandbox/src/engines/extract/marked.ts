@@ -1,6 +1,6 @@
 // What of a document is marked: every word of it, except what is left out on purpose, and each
 // thing left out is named (docs/design/sandbox-notes.md, "Reading the answer"). Nothing else is dropped.
-import { LIST_START, plainTextBlocks, type Block } from './structure.js';
+import { type Block, LIST_START, plainTextBlocks } from './structure.js';
 
 /**
  * The only kinds of text an answer file's body leaves out:
@@ -30,7 +30,8 @@ export interface Rendered {
 }
 
 // Lines a form or a cover sheet puts above an essay, not part of the answer.
-const FRONT_MATTER = /^(?:name|student(?: name| id| number)?|candidate(?: name| number)?|class|form|tutor group|set|teacher|date|subject|word count)\s*[:\-–]\s*\S/i;
+const FRONT_MATTER =
+  /^(?:name|student(?: name| id| number)?|candidate(?: name| number)?|class|form|tutor group|set|teacher|date|subject|word count)\s*[:\-–]\s*\S/i;
 
 const isCoverSheet = (lines: string[]) => lines.every((l) => FRONT_MATTER.test(l.trim()) && l.split(/\s+/).length <= 8);
 
@@ -47,7 +48,11 @@ function named(kind: ExclusionKind, texts: readonly string[]): Exclusion[] {
  * off its pages, named here. A document with nothing but what would be left out is marked whole.
  */
 export function render(blocks: Block[], furniture: readonly string[] = []): Rendered {
-  const join = (bs: Block[]) => bs.map((b) => b.lines.join('\n')).filter((t) => t.trim() !== '').join('\n\n');
+  const join = (bs: Block[]) =>
+    bs
+      .map((b) => b.lines.join('\n'))
+      .filter((t) => t.trim() !== '')
+      .join('\n\n');
   const left: Exclusion[] = [];
   const kept: Block[] = [];
   let leading = true;

@@ -33,9 +33,12 @@ function worker(): Promise<Worker> {
     workerPromise = undefined;
     // kct's single-file executable leaves tesseract.js out (scripts/build-exe.js): say what works instead
     const notEmbedded = (err as { code?: unknown } | null)?.code === 'KCT_NOT_IN_EXE';
-    throw new ExtractionError(notEmbedded
-      ? 'The single-file executable of kct has no OCR engine, so text in images and scanned pages cannot be read: send the answer as a PDF with text, DOCX, RTF or TXT, or run kct sandbox from the npm package, which reads them.'
-      : `The OCR engine could not start (${reason(err)}).`, { cause: err });
+    throw new ExtractionError(
+      notEmbedded
+        ? 'The single-file executable of kct has no OCR engine, so text in images and scanned pages cannot be read: send the answer as a PDF with text, DOCX, RTF or TXT, or run kct sandbox from the npm package, which reads them.'
+        : `The OCR engine could not start (${reason(err)}).`,
+      { cause: err },
+    );
   });
   return workerPromise;
 }

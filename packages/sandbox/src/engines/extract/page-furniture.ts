@@ -12,7 +12,10 @@ const shape = (s: string) => s.trim().toLowerCase().replace(/\d+/g, '#').replace
 
 /** Indexes of the two top-most and two bottom-most lines; `y` grows upwards, as in a PDF. */
 function edges(lines: { y: number }[]): Set<number> {
-  const byHeight = lines.map((l, i) => ({ y: l.y, i })).sort((a, b) => b.y - a.y).map((l) => l.i);
+  const byHeight = lines
+    .map((l, i) => ({ y: l.y, i }))
+    .sort((a, b) => b.y - a.y)
+    .map((l) => l.i);
   return new Set([...byHeight.slice(0, 2), ...byHeight.slice(-2)]);
 }
 
@@ -46,7 +49,8 @@ export function furniture(pages: { text: string; y: number }[][]): Set<number>[]
     const offset = Number(m[1]) - p;
     return pages.length === 1 ? offset === 1 : (offsets.get(offset) ?? 0) >= most;
   };
-  const repeated = (text: string) => pages.length >= 2 && /\p{L}/u.test(text) && (shapes.get(shape(text)) ?? 0) >= most && text.split(/\s+/).length <= 12;
+  const repeated = (text: string) =>
+    pages.length >= 2 && /\p{L}/u.test(text) && (shapes.get(shape(text)) ?? 0) >= most && text.split(/\s+/).length <= 12;
   return pages.map((lines, p) => {
     const out = new Set<number>();
     for (const i of edge[p]) {

@@ -3,7 +3,7 @@
 // line is decide (see structure.ts `assemble`). Page numbers and repeated headers are left out,
 // and returned to be named.
 import { furniture } from './page-furniture.js';
-import { assemble, classify, type Block, type LayoutLine } from './structure.js';
+import { assemble, type Block, classify, type LayoutLine } from './structure.js';
 
 /** The parts of a pdf.js text item this reads. */
 export interface PdfTextItem {
@@ -31,11 +31,14 @@ const COLUMN_GAP = 2;
 /** Lines of one page from its text items, in reading order as the file gives them. */
 export function pageLines(items: PdfTextItem[]): PdfLine[] {
   const lines: PdfLine[] = [];
-  let line: { parts: string[]; left: number; right: number; y: number; type: number; sizes: Map<number, number>; fonts: Map<string, number> } | undefined;
+  let line:
+    | { parts: string[]; left: number; right: number; y: number; type: number; sizes: Map<number, number>; fonts: Map<string, number> }
+    | undefined;
   const flush = () => {
     if (!line) return;
     const text = line.parts.join('').replace(/\s+/g, ' ').trim();
-    if (text !== '') lines.push({ text, left: line.left, right: line.right, y: line.y, size: dominant(line.sizes), font: dominant(line.fonts) });
+    if (text !== '')
+      lines.push({ text, left: line.left, right: line.right, y: line.y, size: dominant(line.sizes), font: dominant(line.fonts) });
     line = undefined;
   };
   for (const item of items) {
@@ -154,5 +157,8 @@ export function pdfBlocks(pages: PdfPageLines[]): { blocks: Block[]; furniture: 
     });
   }
   const blocks = assemble({ lines: layout, rightEdge, indent: bodySize * 0.9 });
-  return { blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised, wrapped: b.wrapped } }))), furniture: left };
+  return {
+    blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised, wrapped: b.wrapped } }))),
+    furniture: left,
+  };
 }

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type * as Unpdf from 'unpdf';
 import { ExtractionError, reason } from './errors.js';
+import { render } from './marked.js';
 import type { OcrClock } from './ocr.js';
 import { ocrImage } from './ocr.js';
-import { pageLines, pdfBlocks, type PdfPageLines, type PdfTextItem } from './pdf-layout.js';
+import { type PdfPageLines, type PdfTextItem, pageLines, pdfBlocks } from './pdf-layout.js';
 import { encodePng } from './png.js';
-import { render } from './marked.js';
-import { plainTextBlocks, type Block } from './structure.js';
+import { type Block, plainTextBlocks } from './structure.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -34,9 +34,16 @@ export const PDF_LIMITS: Readonly<PdfLimits> = { pages: 200, ocrPages: 30, ocrMs
 async function paintsSomething(page: PdfPage): Promise<boolean> {
   const { OPS } = await (await import('unpdf')).getResolvedPDFJS();
   const painting = new Set<number>([
-    OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject,
-    OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObjectRepeat, OPS.paintImageMaskXObjectGroup,
-    OPS.paintInlineImageXObjectGroup, OPS.paintSolidColorImageMask, OPS.constructPath, OPS.shadingFill,
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObjectRepeat,
+    OPS.paintImageMaskXObjectGroup,
+    OPS.paintInlineImageXObjectGroup,
+    OPS.paintSolidColorImageMask,
+    OPS.constructPath,
+    OPS.shadingFill,
   ]);
   const { fnArray } = await page.getOperatorList();
   return fnArray.some((op) => painting.has(op));
@@ -47,7 +54,10 @@ let canvasLoads: Promise<boolean> | undefined;
 
 /** The native canvas ships per platform; one missing for this one is not an error. */
 function canRender(): Promise<boolean> {
-  canvasLoads ??= loadCanvas().then(() => true, () => false);
+  canvasLoads ??= loadCanvas().then(
+    () => true,
+    () => false,
+  );
   return canvasLoads;
 }
 
@@ -75,8 +85,11 @@ export class PageOcr {
     const unpdf = await import('unpdf');
     if (this.render && (await canRender())) {
       const started = performance.now();
-      this.renderDoc ??= unpdf.createIsomorphicCanvasFactory(loadCanvas).then((CanvasFactory) =>
-        unpdf.getDocumentProxy(new Uint8Array(this.data), { verbosity: 0, isEvalSupported: false, CanvasFactory }));
+      this.renderDoc ??= unpdf
+        .createIsomorphicCanvasFactory(loadCanvas)
+        .then((CanvasFactory) =>
+          unpdf.getDocumentProxy(new Uint8Array(this.data), { verbosity: 0, isEvalSupported: false, CanvasFactory }),
+        );
       const doc = await this.renderDoc;
       const page = await doc.getPage(pageNumber);
       const { width, height } = page.getViewport({ scale: 1 });
@@ -122,7 +135,9 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
   let textPages = 0;
   try {
     if (pdf.numPages > limits.pages) {
-      throw new ExtractionError(`The PDF has ${pdf.numPages} pages, over the sandbox's limit of ${limits.pages} pages per file; send only the pages of the answer.`);
+      throw new ExtractionError(
+        `The PDF has ${pdf.numPages} pages, over the sandbox's limit of ${limits.pages} pages per file; send only the pages of the answer.`,
+      );
     }
     // The text layer first, for every page: a file with too many scanned pages is refused before
     // any of them goes to OCR.
@@ -136,13 +151,17 @@ export async function extractPdf(filePath: string, limits: Readonly<PdfLimits> =
       page.cleanup();
     }
     if (scanned.length > limits.ocrPages) {
-      throw new ExtractionError(`The PDF has ${scanned.length} scanned pages (pages without a text layer), over the sandbox's limit of ${limits.ocrPages} pages read by OCR per file; send a PDF with a text layer, or fewer pages.`);
+      throw new ExtractionError(
+        `The PDF has ${scanned.length} scanned pages (pages without a text layer), over the sandbox's limit of ${limits.ocrPages} pages read by OCR per file; send a PDF with a text layer, or fewer pages.`,
+      );
     }
     const clock: OcrClock = { spentMs: 0 };
     for (const n of scanned) {
       pages[n - 1] = await ocr.read(n, clock);
       if (clock.spentMs > limits.ocrMs) {
-        throw new ExtractionError(`Reading the PDF's scanned pages by OCR took longer than the sandbox's limit of ${limits.ocrMs / 1000} s per file (stopped after page ${n}, ${scanned.indexOf(n) + 1} of ${scanned.length} scanned pages); send a PDF with a text layer, or fewer or clearer pages.`);
+        throw new ExtractionError(
+          `Reading the PDF's scanned pages by OCR took longer than the sandbox's limit of ${limits.ocrMs / 1000} s per file (stopped after page ${n}, ${scanned.indexOf(n) + 1} of ${scanned.length} scanned pages); send a PDF with a text layer, or fewer or clearer pages.`,
+        );
       }
     }
   } catch (err) {

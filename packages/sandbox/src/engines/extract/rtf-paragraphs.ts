@@ -1,11 +1,18 @@
 // Paragraphs of an RTF document as its reader walks it: each `\par` ends one, and the type it was
 // set in (bold throughout, larger than the body, a heading style or outline level) says whether it
 // is a heading. The rows of a table (`\intbl`) are one block; a list's item is a block of its own.
-import { classify, type Block } from './structure.js';
+import { type Block, classify } from './structure.js';
 
 type Kind = 'table' | 'list';
 
-interface Paragraph { lines: string[]; chars: number; boldChars: number; sizes: Map<number, number>; headingStyle: boolean; kind?: Kind }
+interface Paragraph {
+  lines: string[];
+  chars: number;
+  boldChars: number;
+  sizes: Map<number, number>;
+  headingStyle: boolean;
+  kind?: Kind;
+}
 
 export class RtfParagraphs {
   private readonly done: Paragraph[] = [];
@@ -57,10 +64,12 @@ export class RtfParagraphs {
     let body = 24;
     let most = -1;
     for (const [s, n] of sizes) if (n > most) [body, most] = [s, n];
-    return classify(this.done.map((p) => {
-      const smallest = Math.min(...p.sizes.keys());
-      const emphasised = p.boldChars / p.chars > 0.9 || smallest > body * 1.12;
-      return { lines: p.lines, hints: { headingStyle: p.headingStyle, emphasised, ...(p.kind ? { kind: p.kind } : {}) } };
-    }));
+    return classify(
+      this.done.map((p) => {
+        const smallest = Math.min(...p.sizes.keys());
+        const emphasised = p.boldChars / p.chars > 0.9 || smallest > body * 1.12;
+        return { lines: p.lines, hints: { headingStyle: p.headingStyle, emphasised, ...(p.kind ? { kind: p.kind } : {}) } };
+      }),
+    );
   }
 }

@@ -1,9 +1,9 @@
-import iconv from 'iconv-lite';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import iconv from 'iconv-lite';
 import { ExtractionError, reason } from './errors.js';
+import { type Rendered, render } from './marked.js';
 import { RtfParagraphs } from './rtf-paragraphs.js';
-import { render, type Rendered } from './marked.js';
 import type { Extracted } from './tidy.js';
 import { tidy } from './tidy.js';
 
@@ -13,19 +13,53 @@ const GROUP_END = 1;
 const CONTROL = 2;
 const TEXT = 3;
 
-interface Token { type: number; word?: string; param?: number; data?: Buffer }
+interface Token {
+  type: number;
+  word?: string;
+  param?: number;
+  data?: Buffer;
+}
 
 /**
  * Destinations whose content is not the document's text. Any `{\*\...}` group is skipped too, as
  * the RTF spec asks of readers that do not know it.
  */
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'objdata', 'shppict', 'nonshppict', 'fldinst',
+  'fonttbl',
+  'colortbl',
+  'info',
+  'pict',
+  'object',
+  'objdata',
+  'shppict',
+  'nonshppict',
+  'fldinst',
   // A shape's properties, and the copy of its text for readers that cannot draw it (read in \shptxt).
-  'sp', 'shprslt',
-  'listtable', 'listoverridetable', 'revtbl', 'rsidtbl', 'generator', 'xmlnstbl', 'filetbl',
-  'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'pgdsctbl', 'bkmkstart',
-  'bkmkend', 'xe', 'tc', 'txe', 'private', 'userprops', 'docvar', 'annotation', 'atnid', 'atnauthor',
+  'sp',
+  'shprslt',
+  'listtable',
+  'listoverridetable',
+  'revtbl',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'filetbl',
+  'themedata',
+  'colorschememapping',
+  'latentstyles',
+  'datastore',
+  'pgdsctbl',
+  'bkmkstart',
+  'bkmkend',
+  'xe',
+  'tc',
+  'txe',
+  'private',
+  'userprops',
+  'docvar',
+  'annotation',
+  'atnid',
+  'atnauthor',
 ]);
 
 /**
@@ -44,17 +78,44 @@ const PARAGRAPH_ENDS = new Set(['par', 'sect', 'page', 'row', 'nestrow', '\n', '
 const LINE_BREAKS = new Set(['line', 'softline', 'column']);
 
 const SYMBOLS: Record<string, string> = {
-  tab: '\t', cell: '\t', nestcell: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022',
-  lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
-  emspace: ' ', enspace: ' ', qmspace: ' ', '~': '\u00a0', _: '-', '-': '',
-  '\\': '\\', '{': '{', '}': '}',
+  tab: '\t',
+  cell: '\t',
+  nestcell: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  bullet: '\u2022',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201c',
+  rdblquote: '\u201d',
+  emspace: ' ',
+  enspace: ' ',
+  qmspace: ' ',
+  '~': '\u00a0',
+  _: '-',
+  '-': '',
+  '\\': '\\',
+  '{': '{',
+  '}': '}',
 };
 
 /** \fcharsetN → code page, for documents whose fonts carry the encoding (Cyrillic, Greek, CJK...). */
 const CHARSETS: Record<number, string> = {
-  0: 'cp1252', 77: 'macintosh', 128: 'cp932', 129: 'cp949', 134: 'cp936', 136: 'cp950',
-  161: 'cp1253', 162: 'cp1254', 163: 'cp1258', 177: 'cp1255', 178: 'cp1256', 186: 'cp1257',
-  204: 'cp1251', 222: 'cp874', 238: 'cp1250',
+  0: 'cp1252',
+  77: 'macintosh',
+  128: 'cp932',
+  129: 'cp949',
+  134: 'cp936',
+  136: 'cp950',
+  161: 'cp1253',
+  162: 'cp1254',
+  163: 'cp1258',
+  177: 'cp1255',
+  178: 'cp1256',
+  186: 'cp1257',
+  204: 'cp1251',
+  222: 'cp874',
+  238: 'cp1250',
 };
 
 function codepage(name: string | undefined): string | undefined {
@@ -76,9 +137,22 @@ interface Group {
 
 /** A walk over the tokens that keeps only body text, decoding 8-bit runs with the right code page. */
 class Walker {
-  private group: Group = { skip: false, destination: 'body', fontTable: false, styleSheet: false, uc: 1, font: undefined, bold: false, size: 24 };
+  private group: Group = {
+    skip: false,
+    destination: 'body',
+    fontTable: false,
+    styleSheet: false,
+    uc: 1,
+    font: undefined,
+    bold: false,
+    size: 24,
+  };
   private readonly stack: Group[] = [];
-  private readonly sinks: Record<Destination, RtfParagraphs> = { body: new RtfParagraphs(), furniture: new RtfParagraphs(), notes: new RtfParagraphs() };
+  private readonly sinks: Record<Destination, RtfParagraphs> = {
+    body: new RtfParagraphs(),
+    furniture: new RtfParagraphs(),
+    notes: new RtfParagraphs(),
+  };
   // Paragraph formatting lasts until \pard: a style number (\sN), an outline level, in a table, in a list.
   private paragraphStyle = 0;
   private outlineLevel: number | undefined;
@@ -301,7 +375,12 @@ async function startsLikeRtf(filePath: string): Promise<boolean> {
   const fh = await open(filePath, 'r');
   try {
     const { buffer, bytesRead } = await fh.read(Buffer.alloc(32), 0, 32, 0);
-    return /^\s*\{\\rtf/.test(buffer.subarray(0, bytesRead).toString('latin1').replace(/^\ufeff|^\xef\xbb\xbf/, ''));
+    return /^\s*\{\\rtf/.test(
+      buffer
+        .subarray(0, bytesRead)
+        .toString('latin1')
+        .replace(/^\ufeff|^\xef\xbb\xbf/, ''),
+    );
   } finally {
     await fh.close();
   }
@@ -314,7 +393,9 @@ export async function extractRtf(filePath: string): Promise<Extracted> {
   const { Tokenize } = await import('rtf-stream-parser');
   const tokens = new Tokenize();
   // Streamed in chunks so a 20 MB file with embedded pictures never becomes millions of tokens at once.
-  createReadStream(filePath).on('error', (err) => tokens.destroy(err)).pipe(tokens);
+  createReadStream(filePath)
+    .on('error', (err) => tokens.destroy(err))
+    .pipe(tokens);
   const walker = new Walker();
   try {
     for await (const token of tokens) walker.token(token as Token);

@@ -59,7 +59,8 @@ export interface Layout {
 }
 
 const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
-export const LIST_START = /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
+export const LIST_START =
+  /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
 
 const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
 
@@ -68,7 +69,11 @@ const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
  * fitted in the room left on the line; otherwise the writer ended the line (a paragraph ends when
  * it ends a sentence). A gap, a first-line indent or a list marker always starts a new block.
  */
-export interface Assembled { lines: string[]; emphasised: boolean; wrapped: boolean }
+export interface Assembled {
+  lines: string[];
+  emphasised: boolean;
+  wrapped: boolean;
+}
 
 export function assemble(layout: Layout): Assembled[] {
   const blocks: Assembled[] = [];
@@ -151,11 +156,13 @@ export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[
   const blocks = raw
     .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
     .filter((b) => b.lines.length > 0)
-    .map((b): Block => ({
-      lines: b.lines,
-      kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph'),
-      ...(b.hints?.wrapped ? { wrapped: true } : {}),
-    }));
+    .map(
+      (b): Block => ({
+        lines: b.lines,
+        kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph'),
+        ...(b.hints?.wrapped ? { wrapped: true } : {}),
+      }),
+    );
   for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
   return blocks;
 }
@@ -181,7 +188,10 @@ function wrapWidth(lines: string[]): number | undefined {
  */
 export function plainTextBlocks(text: string): Block[] {
   // A tab that indents counts as four spaces; one inside a line sets a table's cells apart, and stays.
-  const lines = text.replace(/\r\n?/g, '\n').replace(/^\t+/gm, (tabs) => '    '.repeat(tabs.length)).split('\n');
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\t+/gm, (tabs) => '    '.repeat(tabs.length))
+    .split('\n');
   const width = wrapWidth(lines);
   const layout: LayoutLine[] = [];
   let blank = false;

@@ -1,5 +1,5 @@
-import iconv from 'iconv-lite';
 import { readFile } from 'node:fs/promises';
+import iconv from 'iconv-lite';
 import { ExtractionError } from './errors.js';
 import { structurePlainText } from './marked.js';
 import type { Extracted } from './tidy.js';

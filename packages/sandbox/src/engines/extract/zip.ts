@@ -86,7 +86,7 @@ function zipEntries(buf: Buffer, maxEntries: number): ZipEntry[] {
     // ZIP64: a field at its maximum is in the 0x0001 extra field, in this order, when present.
     if (uncompressedSize === 0xffffffff || compressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
       const extra = buf.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength);
-      for (let e = 0; e + 4 <= extra.length;) {
+      for (let e = 0; e + 4 <= extra.length; ) {
         const id = extra.readUInt16LE(e);
         const size = extra.readUInt16LE(e + 2);
         if (id === 0x0001) {

@@ -4,19 +4,31 @@
 // level the evidence fits, the score is kept inside that level's band, and only lines that agree
 // with the facts and with the level are kept (claims.ts). Feedback in every style is written from
 // this, so the styles differ in form, never in verdict.
-import { contradicted, disagreements, readClaims, type Clause, type Facts } from './claims.js';
-import { answerStems, CEILING, missingTopic, relevanceFor, scoreCriterion, type CriterionInput, type CriterionResult, type WeightedSignal } from './criterion.js';
-import { readAnswer, type Doc } from './document.js';
+import { type Clause, contradicted, disagreements, type Facts, readClaims } from './claims.js';
+import {
+  answerStems,
+  CEILING,
+  type CriterionInput,
+  type CriterionResult,
+  missingTopic,
+  relevanceFor,
+  scoreCriterion,
+  type WeightedSignal,
+} from './criterion.js';
+import { type Doc, readAnswer } from './document.js';
 import { factsOf } from './facts.js';
-import { measure, type Features } from './features.js';
-import { judgeLevel, levelClaims, type Fit, type Level } from './levels.js';
+import { type Features, measure } from './features.js';
+import { type Fit, judgeLevel, type Level, levelClaims } from './levels.js';
 import { MET } from './signals.js';
 import { readTask, type Task } from './task.js';
 import { clamp, roundHalf } from './text.js';
 
 export type { Level } from './levels.js';
 
-interface Finding { id: string; text: string }
+interface Finding {
+  id: string;
+  text: string;
+}
 
 export interface Verdict {
   item: string;
@@ -61,7 +73,10 @@ const MAX_QUOTE_WORDS = 18;
 function shortQuote(sentence: string): string {
   const words = sentence.replace(/\s+/g, ' ').trim().split(' ');
   if (words.length <= MAX_QUOTE_WORDS) return words.join(' ');
-  return `${words.slice(0, MAX_QUOTE_WORDS).join(' ').replace(/[,;:]$/, '')}…`;
+  return `${words
+    .slice(0, MAX_QUOTE_WORDS)
+    .join(' ')
+    .replace(/[,;:]$/, '')}…`;
 }
 
 /**
@@ -77,12 +92,20 @@ function pickQuote(doc: Doc, f: Features, strengths: WeightedSignal[], gaps: Wei
     if (at.length > 0) return { text: shortQuote(doc.sentences[at[0]].text), finding: s.found, problem: false };
   }
   for (const s of gaps) {
-    if (s.quotesShow === 'problem' && s.quotes.length > 0) return { text: shortQuote(doc.sentences[s.quotes[0]].text), finding: s.lacking, problem: true };
+    if (s.quotesShow === 'problem' && s.quotes.length > 0)
+      return { text: shortQuote(doc.sentences[s.quotes[0]].text), finding: s.lacking, problem: true };
   }
   return undefined;
 }
 
-function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: ReadonlyMap<string, number>, storyTold: boolean, original: number): string | undefined {
+function caveatOf(
+  doc: Doc,
+  result: CriterionResult,
+  task: Task,
+  stems: ReadonlyMap<string, number>,
+  storyTold: boolean,
+  original: number,
+): string | undefined {
   if (doc.copiedWords > 0 && doc.copiedWords >= original * 0.5) {
     return `Most of the answer copies the question (“${shortQuote(doc.copiedExample ?? '')}”), which earns no credit.`;
   }
@@ -92,8 +115,13 @@ function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: Readonly
         ? 'The answer is only partly told as a story, which the task asks for, so it is marked as largely off the task.'
         : 'The answer is not told as a story, which the task asks for, so it is marked as largely off the task.';
     }
-    const missing = missingTopic(task, stems).slice(0, 3).map((t) => `“${t}”`);
-    const named = missing.length === 0 ? '' : ` (it never mentions ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing.at(-1)}`})`;
+    const missing = missingTopic(task, stems)
+      .slice(0, 3)
+      .map((t) => `“${t}”`);
+    const named =
+      missing.length === 0
+        ? ''
+        : ` (it never mentions ${missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing.at(-1)}`})`;
     return `The answer uses few of the question’s key terms${named}, so it is marked as largely off the topic.`;
   }
   if (result.lengthFactor < 0.8) return `At ${doc.wordCount} words the answer is too short to meet the criterion fully.`;
@@ -104,7 +132,14 @@ function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: Readonly
  * The lines of a criterion worth keeping: each true of the answer (no claim against the facts)
  * and in agreement with the level named, the caveat and the lines kept before it.
  */
-function keepAgreeing(signals: WeightedSignal[], text: (s: WeightedSignal) => string, polarity: 'states' | 'lacks', said: Clause[], facts: Facts, most: number): WeightedSignal[] {
+function keepAgreeing(
+  signals: WeightedSignal[],
+  text: (s: WeightedSignal) => string,
+  polarity: 'states' | 'lacks',
+  said: Clause[],
+  facts: Facts,
+  most: number,
+): WeightedSignal[] {
   const kept: WeightedSignal[] = [];
   for (const s of signals) {
     if (kept.length >= most) break;
@@ -148,11 +183,22 @@ export function assess(input: AssessInput): Verdict[] {
     if (!result || !answer) {
       const copied = doc.copiedWords > 0;
       return {
-        item: c.item, score, max, level, next, fit, strengths: [], gaps: [{ id: 'answer', text: copied ? 'an answer of its own: it only copies the question' : 'an answer' }],
-        quote: copied && doc.copiedExample ? { text: shortQuote(doc.copiedExample), finding: 'the question, copied', problem: true } : undefined,
-        advice: copied ? 'answer the question in your own words; copying it earns no credit' : 'submit the answer as text or as a readable file to have it marked',
+        item: c.item,
+        score,
+        max,
+        level,
+        next,
+        fit,
+        strengths: [],
+        gaps: [{ id: 'answer', text: copied ? 'an answer of its own: it only copies the question' : 'an answer' }],
+        quote:
+          copied && doc.copiedExample ? { text: shortQuote(doc.copiedExample), finding: 'the question, copied', problem: true } : undefined,
+        advice: copied
+          ? 'answer the question in your own words; copying it earns no credit'
+          : 'submit the answer as text or as a readable file to have it marked',
         caveat: copied ? 'The answer only copies the question, which earns no credit.' : undefined,
-        prior: priorNote, result: undefined,
+        prior: priorNote,
+        result: undefined,
       };
     }
     const caveat = caveatOf(answer.doc, result, task, answer.stems, facts.get('story') === true, original);
@@ -165,7 +211,12 @@ export function assess(input: AssessInput): Verdict[] {
     // The next step: the biggest gap; with none kept, the signal furthest from full.
     const step = gaps[0] ?? unmet[0] ?? [...result.signals].sort((a, b) => a.value - b.value)[0];
     return {
-      item: c.item, score, max, level, next, fit,
+      item: c.item,
+      score,
+      max,
+      level,
+      next,
+      fit,
       strengths: strengths.map((s) => ({ id: s.id, text: s.found })),
       gaps: gaps.map((s) => ({ id: s.id, text: s.lacking })),
       quote: pickQuote(answer.doc, answer.f, strengths, gaps),
@@ -176,4 +227,3 @@ export function assess(input: AssessInput): Verdict[] {
     };
   });
 }
-

@@ -6,20 +6,37 @@ import VOCABULARY from './feature-vocabulary.json' with { type: 'json' };
 
 export type FeatureId = string;
 /** "The answer has `feature`" (holds) or "it does not". */
-interface Claim { feature: FeatureId; holds: boolean }
+interface Claim {
+  feature: FeatureId;
+  holds: boolean;
+}
 /** Claims of which at least one holds: "vague, late, or only implied" is one clause of three. Most clauses have one claim. */
 export type Clause = Claim[];
 /** A level descriptor, a Shows line or a caveat states; a Lacks line names what is missing. */
 export type Polarity = 'states' | 'lacks';
 
-interface FeatureEntry { id: string; implies?: string[]; asserts: string[]; denies: string[]; near?: { subject: string[]; asserts: string[]; denies: string[] } }
-interface Meaning { claims: Claim[]; near?: string }
+interface FeatureEntry {
+  id: string;
+  implies?: string[];
+  asserts: string[];
+  denies: string[];
+  near?: { subject: string[]; asserts: string[]; denies: string[] };
+}
+interface Meaning {
+  claims: Claim[];
+  near?: string;
+}
 
 const FEATURES = VOCABULARY.features as FeatureEntry[];
 export const FEATURE_IDS: readonly FeatureId[] = FEATURES.map((f) => f.id);
 
 const SEPARATOR = String.raw`[\s,\-–—]+`;
-const tokens = (phrase: string) => phrase.toLowerCase().replace(/[’‘]/g, "'").split(/[\s,\-–—]+/).filter(Boolean);
+const tokens = (phrase: string) =>
+  phrase
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .split(/[\s,\-–—]+/)
+    .filter(Boolean);
 const keyOf = (phrase: string) => tokens(phrase).join(' ');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -40,10 +57,25 @@ for (const f of FEATURES) {
 }
 
 // One pattern of every phrase, longest first, tried at each word's start: the longest phrase there wins.
-const PHRASE = new RegExp(`(?:${[...MEANINGS.keys()].sort((a, b) => b.length - a.length).map((k) => k.split(' ').map(escapeRegExp).join(SEPARATOR)).join('|')})(?![\\p{L}\\p{N}])`, 'uy');
-const SUBJECTS = new Map(FEATURES.filter((f) => f.near).map((f) => [f.id, new RegExp(`(?<![\\p{L}])(?:${f.near!.subject.map((s) => tokens(s).map(escapeRegExp).join(SEPARATOR)).join('|')})`, 'u')]));
+const PHRASE = new RegExp(
+  `(?:${[...MEANINGS.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((k) => k.split(' ').map(escapeRegExp).join(SEPARATOR))
+    .join('|')})(?![\\p{L}\\p{N}])`,
+  'uy',
+);
+const SUBJECTS = new Map(
+  FEATURES.filter((f) => f.near).map((f) => [
+    f.id,
+    new RegExp(`(?<![\\p{L}])(?:${f.near!.subject.map((s) => tokens(s).map(escapeRegExp).join(SEPARATOR)).join('|')})`, 'u'),
+  ]),
+);
 
-interface Found { start: number; end: number; meanings: Meaning[] }
+interface Found {
+  start: number;
+  end: number;
+  meanings: Meaning[];
+}
 
 function phrasesIn(fragment: string): Found[] {
   const found: Found[] = [];
@@ -83,7 +115,10 @@ export function readClaims(text: string, polarity: Polarity = 'states'): Clause[
 }
 
 function readNow(text: string, polarity: Polarity): Clause[] {
-  const plain = text.toLowerCase().replace(/[’‘]/g, "'").replace(/\([^()]*\)/g, ' ');
+  const plain = text
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/\([^()]*\)/g, ' ');
   const out: Clause[] = [];
   for (const fragment of plain.split(/[.;:!?]+(?=\s|$)/)) {
     const found = phrasesIn(fragment).map((f) => ({ ...f, claims: claimsOf(f, fragment, polarity) }));
@@ -171,7 +206,8 @@ export function disagreements(clauses: Clause[]): string[] {
   }
   const out = [...yes].filter((f) => no.has(f)).map((f) => `${f} is both asserted and denied`);
   for (const c of clauses) {
-    if (c.length > 1 && c.every((x) => (x.holds ? no : yes).has(x.feature))) out.push(`none of ${c.map((x) => `${x.holds ? '' : 'no '}${x.feature}`).join(' / ')} can hold`);
+    if (c.length > 1 && c.every((x) => (x.holds ? no : yes).has(x.feature)))
+      out.push(`none of ${c.map((x) => `${x.holds ? '' : 'no '}${x.feature}`).join(' / ')} can hold`);
   }
   return out;
 }

@@ -4,14 +4,22 @@
 // for an answer that is off the topic or too short to meet anything.
 import type { Doc } from './document.js';
 import type { Features } from './features.js';
-import { signal, type Coverage, type Signal, type SignalId } from './signals.js';
+import { type Coverage, type Signal, type SignalId, signal } from './signals.js';
 import type { Task, TopicTerm } from './task.js';
 import { clamp, contentTerms, stem, type Term } from './text.js';
 
 /** What a criterion is about, read from its name (and its description when the name says nothing). */
 type Focus =
-  | 'judgement' | 'provenance' | 'context' | 'analysis' | 'evidence' | 'position' | 'organisation'
-  | 'conventions' | 'style' | 'ideas';
+  | 'judgement'
+  | 'provenance'
+  | 'context'
+  | 'analysis'
+  | 'evidence'
+  | 'position'
+  | 'organisation'
+  | 'conventions'
+  | 'style'
+  | 'ideas';
 
 const FOCUS_WORDS: [Focus, RegExp][] = [
   ['judgement', /\bjudge?ment|\bevaluat\w*|\bverdict\b/i],
@@ -43,35 +51,135 @@ function mix(focus: Focus, genre: Task['genre']): Mix {
   const story = genre === 'narrative';
   switch (focus) {
     case 'position':
-      if (genre === 'argument') return [['position', 0.35], ['counter', 0.2], ['explanation', 0.15], ['frame', 0.15], ['development', 0.15]];
-      return [['position', 0.2], ['analysis', 0.2], ['explanation', 0.2], ['development', 0.2], ['coverage', 0.2]];
+      if (genre === 'argument')
+        return [
+          ['position', 0.35],
+          ['counter', 0.2],
+          ['explanation', 0.15],
+          ['frame', 0.15],
+          ['development', 0.15],
+        ];
+      return [
+        ['position', 0.2],
+        ['analysis', 0.2],
+        ['explanation', 0.2],
+        ['development', 0.2],
+        ['coverage', 0.2],
+      ];
     case 'evidence':
-      if (genre === 'literature') return [['quotations', 0.35], ['explanation', 0.25], ['analysis', 0.15], ['development', 0.15], ['coverage', 0.1]];
+      if (genre === 'literature')
+        return [
+          ['quotations', 0.35],
+          ['explanation', 0.25],
+          ['analysis', 0.15],
+          ['development', 0.15],
+          ['coverage', 0.1],
+        ];
       // In a source question, evidence is inference: what the source suggests, explained.
-      if (genre === 'source') return [['analysis', 0.35], ['explanation', 0.3], ['evidence', 0.15], ['development', 0.2]];
-      return [['evidence', 0.35], ['explanation', 0.25], ['counter', 0.2], ['development', 0.1], ['progression', 0.1]];
+      if (genre === 'source')
+        return [
+          ['analysis', 0.35],
+          ['explanation', 0.3],
+          ['evidence', 0.15],
+          ['development', 0.2],
+        ];
+      return [
+        ['evidence', 0.35],
+        ['explanation', 0.25],
+        ['counter', 0.2],
+        ['development', 0.1],
+        ['progression', 0.1],
+      ];
     case 'organisation':
       // A story is shaped by its turning point and pacing, not by "however" and "in conclusion".
-      if (story) return [['paragraphs', 0.35], ['turning', 0.3], ['development', 0.2], ['variety', 0.15]];
-      return [['paragraphs', 0.3], ['connectives', 0.2], ['frame', 0.2], ['progression', 0.15], ['development', 0.15]];
+      if (story)
+        return [
+          ['paragraphs', 0.35],
+          ['turning', 0.3],
+          ['development', 0.2],
+          ['variety', 0.15],
+        ];
+      return [
+        ['paragraphs', 0.3],
+        ['connectives', 0.2],
+        ['frame', 0.2],
+        ['progression', 0.15],
+        ['development', 0.15],
+      ];
     case 'conventions':
-      if (story) return [['accuracy', 0.6], ['dialogue', 0.2], ['variety', 0.2]];
-      return [['accuracy', 0.7], ['register', 0.15], ['variety', 0.15]];
+      if (story)
+        return [
+          ['accuracy', 0.6],
+          ['dialogue', 0.2],
+          ['variety', 0.2],
+        ];
+      return [
+        ['accuracy', 0.7],
+        ['register', 0.15],
+        ['variety', 0.15],
+      ];
     case 'style':
-      if (story) return [['description', 0.3], ['dialogue', 0.25], ['variety', 0.25], ['vocabulary', 0.2]];
-      return [['register', 0.3], ['vocabulary', 0.3], ['variety', 0.2], ['accuracy', 0.2]];
+      if (story)
+        return [
+          ['description', 0.3],
+          ['dialogue', 0.25],
+          ['variety', 0.25],
+          ['vocabulary', 0.2],
+        ];
+      return [
+        ['register', 0.3],
+        ['vocabulary', 0.3],
+        ['variety', 0.2],
+        ['accuracy', 0.2],
+      ];
     case 'analysis':
-      return [['analysis', 0.35], ['quotations', 0.2], ['explanation', 0.2], ['coverage', 0.25]];
+      return [
+        ['analysis', 0.35],
+        ['quotations', 0.2],
+        ['explanation', 0.2],
+        ['coverage', 0.25],
+      ];
     case 'context':
-      return [['context', 0.4], ['coverage', 0.35], ['explanation', 0.25]];
+      return [
+        ['context', 0.4],
+        ['coverage', 0.35],
+        ['explanation', 0.25],
+      ];
     case 'provenance':
-      return [['provenance', 0.5], ['explanation', 0.2], ['coverage', 0.15], ['development', 0.15]];
+      return [
+        ['provenance', 0.5],
+        ['explanation', 0.2],
+        ['coverage', 0.15],
+        ['development', 0.15],
+      ];
     case 'judgement':
-      return [['judgement', 0.5], ['explanation', 0.2], ['frame', 0.15], ['development', 0.15]];
+      return [
+        ['judgement', 0.5],
+        ['explanation', 0.2],
+        ['frame', 0.15],
+        ['development', 0.15],
+      ];
     case 'ideas':
-      if (story) return [['story', 0.3], ['turning', 0.25], ['description', 0.15], ['development', 0.3]];
-      if (genre === 'source' || genre === 'literature') return [['analysis', 0.3], ['evidence', 0.3], ['explanation', 0.2], ['development', 0.2]];
-      return [['coverage', 0.3], ['evidence', 0.25], ['explanation', 0.25], ['development', 0.2]];
+      if (story)
+        return [
+          ['story', 0.3],
+          ['turning', 0.25],
+          ['description', 0.15],
+          ['development', 0.3],
+        ];
+      if (genre === 'source' || genre === 'literature')
+        return [
+          ['analysis', 0.3],
+          ['evidence', 0.3],
+          ['explanation', 0.2],
+          ['development', 0.2],
+        ];
+      return [
+        ['coverage', 0.3],
+        ['evidence', 0.25],
+        ['explanation', 0.25],
+        ['development', 0.2],
+      ];
   }
 }
 
@@ -82,7 +190,9 @@ export interface CriterionInput {
   levels?: { score: number; descriptor: string }[];
 }
 
-export interface WeightedSignal extends Signal { weight: number }
+export interface WeightedSignal extends Signal {
+  weight: number;
+}
 
 export interface CriterionResult {
   /** In [0, CEILING]. */
@@ -126,17 +236,27 @@ function listedItems(description: string): { text: string; terms: Term[] }[] {
 function listedItemsNow(description: string): { text: string; terms: Term[] }[] {
   const lists: string[][] = [];
   for (const m of description.matchAll(/\(([^()]+)\)/g)) {
-    const items = m[1].split(/,|\s(?:and|or)\s/).map((x) => x.trim()).filter(Boolean);
+    const items = m[1]
+      .split(/,|\s(?:and|or)\s/)
+      .map((x) => x.trim())
+      .filter(Boolean);
     if (items.length >= 2) lists.push(items);
   }
   for (const clause of description.replace(/\([^()]*\)/g, '').split(/[;:.]/)) {
-    const items = clause.split(/,|\s(?:and|or)\s/).map((x) => x.trim()).filter(Boolean);
+    const items = clause
+      .split(/,|\s(?:and|or)\s/)
+      .map((x) => x.trim())
+      .filter(Boolean);
     if (items.length < 3) continue;
     // The first item carries the clause's lead-in ("Links loneliness to the Great Depression").
-    items[0] = items[0].split(/\s(?:to|of|on|in|with|about|including|such as|like)\s/).pop()!.trim();
+    items[0] = items[0]
+      .split(/\s(?:to|of|on|in|with|about|including|such as|like)\s/)
+      .pop()!
+      .trim();
     lists.push(items);
   }
-  return lists.flat()
+  return lists
+    .flat()
     .filter((text) => text.split(/\s+/).length <= 4)
     .map((text) => ({ text: text.replace(/^(?:the|a|an)\s+/i, (a) => a), terms: contentTerms([{ text, weight: 1 }]) }))
     .filter((p) => p.terms.length > 0);
@@ -159,7 +279,11 @@ function coverage(c: CriterionInput, doc: Doc, answerStems: ReadonlyMap<string, 
 }
 
 /** An answer as a criterion reads it; `stems` counts how often each stem is used. */
-export interface Answer { doc: Doc; f: Features; stems: ReadonlyMap<string, number> }
+export interface Answer {
+  doc: Doc;
+  f: Features;
+  stems: ReadonlyMap<string, number>;
+}
 
 export function answerStems(doc: Doc): Map<string, number> {
   const counts = new Map<string, number>();
@@ -186,7 +310,9 @@ function relevanceOf(task: Task, stems: ReadonlyMap<string, number>): number {
   const recurs = clamp(words / 150, 1, 3);
   const share = (terms: TopicTerm[]) => {
     const total = terms.reduce((n, t) => n + t.weight, 0);
-    return total === 0 ? undefined : terms.reduce((n, t) => n + t.weight * Math.min(1, uses(stems, t) / (t.weight >= CORE ? recurs : 1)), 0) / total;
+    return total === 0
+      ? undefined
+      : terms.reduce((n, t) => n + t.weight * Math.min(1, uses(stems, t) / (t.weight >= CORE ? recurs : 1)), 0) / total;
   };
   const all = share(task.topic);
   if (all === undefined) return 1;
@@ -196,7 +322,10 @@ function relevanceOf(task: Task, stems: ReadonlyMap<string, number>): number {
 
 /** The key terms the answer never uses, weightiest first, as the question words them. */
 export function missingTopic(task: Task, stems: ReadonlyMap<string, number>): string[] {
-  return task.topic.filter((t) => t.weight >= 2 && uses(stems, t) === 0).sort((a, b) => b.weight - a.weight).map((t) => t.word);
+  return task.topic
+    .filter((t) => t.weight >= 2 && uses(stems, t) === 0)
+    .sort((a, b) => b.weight - a.weight)
+    .map((t) => t.word);
 }
 
 /**
@@ -234,5 +363,3 @@ export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, re
     lengthFactor,
   };
 }
-
-;

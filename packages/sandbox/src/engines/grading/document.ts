@@ -25,7 +25,8 @@ export interface Doc {
 // far beyond any essay and bounds the cost of grading a 1 MB paste.
 const SCAN_LIMIT = 100_000;
 
-const LETTER_FRAME = /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b)/is;
+const LETTER_FRAME =
+  /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b)/is;
 
 const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
 

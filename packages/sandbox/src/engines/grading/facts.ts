@@ -4,8 +4,18 @@
 import { closeFacts, type Facts, type FeatureId } from './claims.js';
 import { ON_TOPIC } from './criterion.js';
 import {
-  errorRate, frameReading, judgementReading, lateChanges, MET, positionReading, punctuatedShare, signal, storyValue, supportUnits,
-  type SignalContext, type SignalId,
+  errorRate,
+  frameReading,
+  judgementReading,
+  lateChanges,
+  MET,
+  positionReading,
+  punctuatedShare,
+  type SignalContext,
+  type SignalId,
+  signal,
+  storyValue,
+  supportUnits,
 } from './signals.js';
 
 /** At most this many slips per 100 words is "virtually error-free". */

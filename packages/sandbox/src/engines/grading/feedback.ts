@@ -42,8 +42,12 @@ function nextStep(v: Verdict): string {
 
 function emptyFeedback(v: Verdict, style: FeedbackStyle): string {
   const what = v.caveat ?? 'No answer text was given, so nothing could be credited.';
-  if (style === 'Bullet') return [`- ${fmt(v.score)}/${fmt(v.max)} for “${v.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(v.advice)}.`].join('\n');
-  if (style === 'Short') return `${fmt(v.score)}/${fmt(v.max)} for “${v.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(v.advice)}.`;
+  if (style === 'Bullet')
+    return [`- ${fmt(v.score)}/${fmt(v.max)} for “${v.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(v.advice)}.`].join(
+      '\n',
+    );
+  if (style === 'Short')
+    return `${fmt(v.score)}/${fmt(v.max)} for “${v.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(v.advice)}.`;
   return `“${v.item}” scores ${fmt(v.score)} of ${fmt(v.max)} (sandbox grader). ${what} ${capital(v.advice)}.`;
 }
 
@@ -55,7 +59,9 @@ function proof(v: Verdict): string {
 
 export function feedback(v: Verdict, style: FeedbackStyle): string {
   if (!v.result) return emptyFeedback(v, style);
-  const prior = v.prior ? `Earlier feedback (${fmt(v.prior.score)}/${fmt(v.max)}: “${shorten(v.prior.comment, 100)}”) was taken into account.` : '';
+  const prior = v.prior
+    ? `Earlier feedback (${fmt(v.prior.score)}/${fmt(v.max)}: “${shorten(v.prior.comment, 100)}”) was taken into account.`
+    : '';
   const quote = v.quote ? `“${v.quote.text}”` : '';
 
   if (style === 'Bullet') {
@@ -67,7 +73,9 @@ export function feedback(v: Verdict, style: FeedbackStyle): string {
       v.quote ? `- From the answer: ${proof(v)}.` : '',
       `- Next step, ${nextStep(v)}.`,
       prior ? `- ${prior}` : '',
-    ].filter(Boolean).join('\n');
+    ]
+      .filter(Boolean)
+      .join('\n');
   }
 
   if (style === 'Short') {
@@ -75,8 +83,11 @@ export function feedback(v: Verdict, style: FeedbackStyle): string {
     const strength = v.strengths[0];
     const gap = v.gaps[0];
     const by = (text: string | undefined) => (v.quote && text === v.quote.finding ? ` (${quote})` : '');
-    const said = [strength ? `it shows ${strength.text}${by(strength.text)}` : '', gap ? `it lacks ${gap.text}${by(gap.text)}` : ''].filter(Boolean).join(', but ');
-    const elsewhere = v.quote && v.quote.finding !== strength?.text && v.quote.finding !== gap?.text ? ` (from the answer: ${proof(v)})` : '';
+    const said = [strength ? `it shows ${strength.text}${by(strength.text)}` : '', gap ? `it lacks ${gap.text}${by(gap.text)}` : '']
+      .filter(Boolean)
+      .join(', but ');
+    const elsewhere =
+      v.quote && v.quote.finding !== strength?.text && v.quote.finding !== gap?.text ? ` (from the answer: ${proof(v)})` : '';
     return `${fmt(v.score)}/${fmt(v.max)} (sandbox grader), ${reachedLevel(v, 'reaching')}${said ? `: ${said}` : ''}${elsewhere}. Next, ${stop(nextStep(v))}${prior ? ` ${prior}` : ''}`;
   }
 
@@ -90,5 +101,7 @@ export function feedback(v: Verdict, style: FeedbackStyle): string {
     `The next step, ${stop(nextStep(v))}`,
     prior,
     '(Sandbox grader: it measures features of the writing against the rubric’s wording; it does not judge the reasoning itself, and it leaves the top tenth of each criterion to a teacher.)',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

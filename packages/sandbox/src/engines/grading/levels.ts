@@ -3,7 +3,7 @@
 // sandbox's own bands, for a criterion without descriptors, start at theirs (40%, 70%...). The
 // level named is the one the evidence fits (claims.ts), and the score is kept inside its band, so
 // the score, the level and the feedback say the same thing.
-import { contradicted, readClaims, type Clause, type Facts } from './claims.js';
+import { type Clause, contradicted, type Facts, readClaims } from './claims.js';
 import { roundHalf } from './text.js';
 
 export interface Level {
@@ -26,7 +26,11 @@ function genericLevels(max: number): Level[] {
 const ceilHalf = (x: number) => Math.ceil(x * 2 - 1e-9) / 2;
 const floorHalf = (x: number) => Math.floor(x * 2 + 1e-9) / 2;
 
-export interface Band { level: Level; low: number; high: number }
+export interface Band {
+  level: Level;
+  low: number;
+  high: number;
+}
 
 /** The levels, highest first, each with the scores (in steps of 0.5) that reach it. */
 export function bands(levels: Level[] | undefined, max: number): Band[] {
@@ -38,7 +42,11 @@ export function bands(levels: Level[] | undefined, max: number): Band[] {
     if (!own) {
       // The sandbox's bands start at their score.
       const above = at > 0 ? scores[at - 1] : undefined;
-      return { level, low: at === scores.length - 1 ? 0 : ceilHalf(level.score), high: above === undefined ? max : Math.max(ceilHalf(level.score), ceilHalf(above) - 0.5) };
+      return {
+        level,
+        low: at === scores.length - 1 ? 0 : ceilHalf(level.score),
+        high: above === undefined ? max : Math.max(ceilHalf(level.score), ceilHalf(above) - 0.5),
+      };
     }
     // A rubric's level ends at its score: "3-4" is stored as 4 and covers everything above 2.
     const below = at < scores.length - 1 ? scores[at + 1] : undefined;
@@ -57,7 +65,10 @@ function bandAt(all: Band[], score: number): number {
 
 /** The next level up from a band: the nearest band above with a higher score. */
 function nextUp(all: Band[], index: number): Level | undefined {
-  return all.slice(0, index).reverse().find((b) => b.level.score > all[index].level.score)?.level;
+  return all
+    .slice(0, index)
+    .reverse()
+    .find((b) => b.level.score > all[index].level.score)?.level;
 }
 
 /** What a level's descriptor claims about an answer (nothing for the sandbox's own bands). */
@@ -68,7 +79,12 @@ export function levelClaims(level: Level): Clause[] {
 /** How the level named relates to the evidence: it fits; none fits and it is the nearest; or the score was held there (off the topic). */
 export type Fit = 'fits' | 'nearest' | 'held';
 
-export interface Judged { level: Level; next: Level | undefined; score: number; fit: Fit }
+export interface Judged {
+  level: Level;
+  next: Level | undefined;
+  score: number;
+  fit: Fit;
+}
 
 /**
  * The level the evidence fits, nearest the measured score, and the score kept within its band.
@@ -78,7 +94,13 @@ export interface Judged { level: Level; next: Level | undefined; score: number; 
  * answer has). Bands above `ceiling` are not offered unless the score is already there. With
  * `hold`, the score's own level is kept whatever the evidence (an answer held down as off the topic).
  */
-export function judgeLevel(levels: Level[] | undefined, max: number, score: number, facts: Facts, options: { ceiling?: number; hold?: boolean } = {}): Judged {
+export function judgeLevel(
+  levels: Level[] | undefined,
+  max: number,
+  score: number,
+  facts: Facts,
+  options: { ceiling?: number; hold?: boolean } = {},
+): Judged {
   const ceiling = options.ceiling ?? max;
   const all = bands(levels, max);
   const at = bandAt(all, score);
@@ -90,10 +112,11 @@ export function judgeLevel(levels: Level[] | undefined, max: number, score: numb
   let best = at;
   for (let i = 0; i < all.length; i++) {
     if (!offered[i]) continue;
-    const better = misfit[i].length - misfit[best].length
-      || Math.abs(i - at) - Math.abs(best - at)
+    const better =
+      misfit[i].length - misfit[best].length ||
+      Math.abs(i - at) - Math.abs(best - at) ||
       // Equally near: the way the misfits point (a lower index is a higher level).
-      || (pull > 0 ? i - best : pull < 0 ? best - i : best - i);
+      (pull > 0 ? i - best : pull < 0 ? best - i : best - i);
     if (better < 0) best = i;
   }
   const band = all[best];

@@ -2,9 +2,19 @@
 // teachers write: "Thesis (5 marks)", "Evidence - 6", "Organisation: 5 points", "Style /4",
 // "| Organisation | 5 |" tables, and level lines "5: ..." / "3-4: ..." / "Level 2 (3-4 marks): ...".
 
-export interface ParsedRubric { item: string; max_score: number; description?: string; levels?: { score: number; descriptor: string }[] }
+export interface ParsedRubric {
+  item: string;
+  max_score: number;
+  description?: string;
+  levels?: { score: number; descriptor: string }[];
+}
 
-interface Draft { item: string; max?: number; description: string[]; levels: { score: number; descriptor: string }[] }
+interface Draft {
+  item: string;
+  max?: number;
+  description: string[];
+  levels: { score: number; descriptor: string }[];
+}
 
 const NUM = String.raw`(\d+(?:\.\d+)?)`;
 const UNIT = String.raw`(?:marks?|points?|pts?\.?)`;
@@ -12,7 +22,10 @@ const SEP = String.raw`[:\-–—]`;
 
 const BULLET = /^(?:[-*•·]|\d{1,2}[.)]|[a-z][.)]|#{1,6}|[ivx]{1,4}[.)])\s+/i;
 /** "Thesis (5 marks): desc", "Thesis [max 5]", "Thesis (out of 5) - desc" */
-const PAREN = new RegExp(String.raw`^(.+?)\s*[(\[]\s*(?:max(?:imum)?\.?\s*|out of\s*|/\s*)?${NUM}\s*${UNIT}?\s*(?:max(?:imum)?)?\s*[)\]]\s*(?:${SEP}\s*(.*))?$`, 'i');
+const PAREN = new RegExp(
+  String.raw`^(.+?)\s*[(\[]\s*(?:max(?:imum)?\.?\s*|out of\s*|/\s*)?${NUM}\s*${UNIT}?\s*(?:max(?:imum)?)?\s*[)\]]\s*(?:${SEP}\s*(.*))?$`,
+  'i',
+);
 /** "Evidence - 6", "Thesis: 5 marks", "Style — 4 points: desc" */
 const DASHED = new RegExp(String.raw`^(.+?)\s*${SEP}\s*${NUM}\s*${UNIT}?\s*(?:${SEP}\s*(.*))?$`, 'i');
 /** "Style /4", "Style: /4", "Style out of 4" */
@@ -22,10 +35,17 @@ const TRAILING = new RegExp(String.raw`^(.+?)\s+${NUM}\s*${UNIT}\s*(?:${SEP}\s*(
 /** "5: desc", "3-4: desc", "3–4 marks: desc", "(5) desc", "5 points - desc" */
 const LEVEL = new RegExp(String.raw`^\(?${NUM}(?:\s*[-–—]\s*${NUM})?\s*${UNIT}?\)?\s*(?::|\)|[-–—]\s)\s*(.+)$`, 'i');
 /** "Level 3 (5-6 marks): desc", "Band 2: desc" (its number is the band's, the range the score). */
-const BAND = new RegExp(String.raw`^(?:level|band|grade)\s*\d+\s*(?:[(\[]\s*${NUM}(?:\s*[-–—]\s*${NUM})?\s*${UNIT}?\s*[)\]])?\s*[:.\-–—]?\s*(.+)$`, 'i');
+const BAND = new RegExp(
+  String.raw`^(?:level|band|grade)\s*\d+\s*(?:[(\[]\s*${NUM}(?:\s*[-–—]\s*${NUM})?\s*${UNIT}?\s*[)\]])?\s*[:.\-–—]?\s*(.+)$`,
+  'i',
+);
 /** "Excellent (5): ..." is a level, not a criterion called Excellent. */
-const LEVEL_NAME = /^(?:excellent|outstanding|exemplary|very good|good|strong|secure|proficient|competent|satisfactory|adequate|fair|sound|developing|emerging|basic|beginning|limited|weak|poor|inadequate|needs improvement|not yet|novice|advanced|expert|accomplished)$/i;
-const MAX_LINE = new RegExp(String.raw`^(?:max(?:imum)?(?:\s*(?:score|marks?|points?))?|out of|total marks?|weight(?:ing)?|marks?|points?)\s*[:=]?\s*${NUM}\s*${UNIT}?$`, 'i');
+const LEVEL_NAME =
+  /^(?:excellent|outstanding|exemplary|very good|good|strong|secure|proficient|competent|satisfactory|adequate|fair|sound|developing|emerging|basic|beginning|limited|weak|poor|inadequate|needs improvement|not yet|novice|advanced|expert|accomplished)$/i;
+const MAX_LINE = new RegExp(
+  String.raw`^(?:max(?:imum)?(?:\s*(?:score|marks?|points?))?|out of|total marks?|weight(?:ing)?|marks?|points?)\s*[:=]?\s*${NUM}\s*${UNIT}?$`,
+  'i',
+);
 const TOTAL_LINE = /^(?:grand\s+|overall\s+)?total(?:\s+(?:marks?|points?|score))?\b.*\d/i;
 const NOT_CRITERIA = /^(?:total|overall total|grand total|sum|criteria|criterion|rubric|marking scheme|score|marks?|points?)$/i;
 
@@ -36,13 +56,22 @@ function toNumber(s: string | undefined): number | undefined {
 }
 
 function cleanName(s: string): string {
-  return s.replace(/[*_`]+/g, '').replace(/\s*[:\-–—]\s*$/, '').trim();
+  return s
+    .replace(/[*_`]+/g, '')
+    .replace(/\s*[:\-–—]\s*$/, '')
+    .trim();
 }
 
 function plausibleName(s: string): boolean {
   const words = s.split(/\s+/).filter(Boolean);
-  return /\p{L}/u.test(s) && words.length <= 10 && s.length <= 80 && !/[.!?]$/.test(s) && !NOT_CRITERIA.test(s)
-    && !/\b(?:rubric|marking scheme|mark scheme|total)\b/i.test(s);
+  return (
+    /\p{L}/u.test(s) &&
+    words.length <= 10 &&
+    s.length <= 80 &&
+    !/[.!?]$/.test(s) &&
+    !NOT_CRITERIA.test(s) &&
+    !/\b(?:rubric|marking scheme|mark scheme|total)\b/i.test(s)
+  );
 }
 
 function header(line: string): { item: string; max: number; description?: string } | undefined {
@@ -78,7 +107,12 @@ function levelLine(line: string): { score: number; descriptor: string } | undefi
 }
 
 function cells(line: string): string[] | undefined {
-  if (line.includes('|')) return line.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  if (line.includes('|'))
+    return line
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
   if (line.includes('\t')) return line.split('\t').map((c) => c.trim());
   return undefined;
 }
@@ -87,7 +121,11 @@ const NAME_COL = /^(?:criteri(?:on|a)|item|category|aspect|area|skill|component|
 const MAX_COL = /^(?:max(?:imum)?(?:\s*(?:score|marks?|points?))?|marks?|points?|score|weight(?:ing)?|out of|total)$/i;
 const DESC_COL = /^(?:description|descriptor|details?|what we look for|notes?|guidance)s?$/i;
 
-interface Columns { name: number; max: number; desc: number }
+interface Columns {
+  name: number;
+  max: number;
+  desc: number;
+}
 
 function tableRow(row: string[], columns: Columns | undefined): { item: string; max: number; description?: string } | undefined {
   const numeric = (c: string) => toNumber(c.replace(/\s*(?:marks?|points?|pts?)$/i, '').replace(/^\/\s*/, ''));
@@ -116,7 +154,10 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     drafts.push(current);
   };
 
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   let lastWasLevel = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -178,8 +219,11 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     }
     // A short heading without a maximum ("Organisation:", "## Evidence") may get one from its levels.
     const heading = cleanName(line.replace(BULLET, ''));
-    const headingLike = line.endsWith(':') || /^#{1,6}\s/.test(line) || /^\*\*.+\*\*:?$/.test(line)
-      || (i + 1 < lines.length && levelLine(lines[i + 1]) !== undefined && !/[.!?,;]$/.test(line));
+    const headingLike =
+      line.endsWith(':') ||
+      /^#{1,6}\s/.test(line) ||
+      /^\*\*.+\*\*:?$/.test(line) ||
+      (i + 1 < lines.length && levelLine(lines[i + 1]) !== undefined && !/[.!?,;]$/.test(line));
     if (headingLike && heading.split(/\s+/).length <= 6 && plausibleName(heading)) {
       start(heading, undefined);
       continue;

@@ -1,12 +1,14 @@
 // What the task asks for, read from the question, the description and the rubric: the kind of
 // writing, the length asked for, and the terms an answer on the topic cannot avoid.
-import { contentTerms, stem, words, type Term } from './text.js';
+import { contentTerms, stem, type Term, words } from './text.js';
 import { INSTRUCTION, SYNONYMS } from './vocabulary.js';
 
 type Genre = 'narrative' | 'argument' | 'literature' | 'source' | 'general';
 
 /** A key term and the other words that say the same (each as the stems of its words: "dress code"). */
-export interface TopicTerm extends Term { also: string[][] }
+export interface TopicTerm extends Term {
+  also: string[][];
+}
 
 export interface Task {
   genre: Genre;
@@ -21,7 +23,10 @@ export interface Task {
 const GENRES: [Genre, RegExp][] = [
   ['narrative', /\b(?:short story|stories|story|narrative|creative writing|fiction|diary entry)\b/i],
   ['source', /\b(?:source [a-z]\b|sources?\b.*\b(?:useful|reliab|historian)|provenance)/i],
-  ['literature', /\b(?:novel|novella|poem|poetry|play|playwright|the writer presents?|does [A-Z][a-z]+ present|how does [A-Z][a-z]+ (?:present|use|show)|character)/i],
+  [
+    'literature',
+    /\b(?:novel|novella|poem|poetry|play|playwright|the writer presents?|does [A-Z][a-z]+ present|how does [A-Z][a-z]+ (?:present|use|show)|character)/i,
+  ],
   ['argument', /\b(?:persuasive|persuade|argue|argument|for or against|agree or disagree|opinion|letter to|speech|debate)\b/i],
 ];
 
@@ -29,10 +34,12 @@ const GENRES: [Genre, RegExp][] = [
  * Words every school task uses: they say little about the topic. "Students", "school" and
  * "board" are in a question about uniforms and in an essay about phones alike.
  */
-const GENERIC = new Set(`school schools student students pupil pupils teacher teachers class classes year years
+const GENERIC = new Set(
+  `school schools student students pupil pupils teacher teachers class classes year years
 people person time times way ways thing things life world make made write wrote written writing essay
 essays word words question questions answer text reader readers refer closely study using explain own
-knowledge piece pieces board addressed least two three four clear short long better good help think`.split(/\s+/));
+knowledge piece pieces board addressed least two three four clear short long better good help think`.split(/\s+/),
+);
 let genericStems: Set<string> | undefined;
 
 /** Capitalised words that do not start a sentence: names of people, places, works. */
@@ -78,7 +85,12 @@ function synonymsOf(termStem: string): string[][] {
       const stems = group.map((w) => words(w).map(stem));
       // Each other word once: "volunteered" and "volunteering" are one stem, counted once.
       const distinct = [...new Map(stems.map((x) => [x.join(' '), x])).values()];
-      for (const s of stems) if (s.length === 1) synonymsByStem.set(s[0], distinct.filter((x) => !(x.length === 1 && x[0] === s[0])));
+      for (const s of stems)
+        if (s.length === 1)
+          synonymsByStem.set(
+            s[0],
+            distinct.filter((x) => !(x.length === 1 && x[0] === s[0])),
+          );
     }
   }
   return synonymsByStem.get(termStem) ?? [];
@@ -113,8 +125,14 @@ function readTaskNow(input: { questionText?: string; assignmentDesc?: string; ru
   const topic = contentTerms(sources.map((text) => ({ text, weight: 1 })))
     .filter((t) => !/^\d/.test(t.word) && !instructionStems.has(t.stem) && !INSTRUCTION.has(t.word))
     .map((t) => {
-      const weight = genericStems!.has(t.stem) ? 0.25
-        : topicWeight(inQuestion.has(t.stem) || (question.trim() === '' && inDesc.has(t.stem)), byCriterion.filter((c) => c.has(t.stem)).length, inDesc.has(t.stem), named.has(t.stem));
+      const weight = genericStems!.has(t.stem)
+        ? 0.25
+        : topicWeight(
+            inQuestion.has(t.stem) || (question.trim() === '' && inDesc.has(t.stem)),
+            byCriterion.filter((c) => c.has(t.stem)).length,
+            inDesc.has(t.stem),
+            named.has(t.stem),
+          );
       return { ...t, weight, also: synonymsOf(t.stem) };
     });
   return { genre, length: lengthAsked(question), topic, questionStems: new Set(words(all).map(stem)) };

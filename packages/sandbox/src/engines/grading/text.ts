@@ -5,9 +5,11 @@ import { FILLER, STOP } from './vocabulary.js';
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
 /** First halves that stay hyphenated when a line break splits them ("well-\nknown"): the rest are one word ("af-\nford"). */
-const COMPOUND_FIRST = new Set(`well self ex non anti half part full long short high low so one two three four five first second
+const COMPOUND_FIRST = new Set(
+  `well self ex non anti half part full long short high low so one two three four five first second
 third all free old new far cross mid post pre co re semi multi under over out up down off on in ill life long-term world
-year time face hand left right part-time`.split(/\s+/));
+year time face hand left right part-time`.split(/\s+/),
+);
 
 function rejoin(_m: string, first: string, second: string): string {
   // "pre- and post-war" keeps its hyphen and its space.
@@ -21,13 +23,18 @@ function rejoin(_m: string, first: string, second: string): string {
  * ("af-\nford", "every- one" once the lines are joined). Marking and quoting both read this.
  */
 export function normaliseAnswer(text: string): string {
-  return text
-    // a bar or a lone "l" before a verb the pronoun takes ("| think", "l was", "|'m"): never a
-    // table's cells, which extraction joins with " | "
-    .replace(/(^|[\s"“‘(])[|l](?=\s+(?:think|believe|am|was|have|had|would|will|feel|agree|disagree|do|did|can|could|should|must|know|want|hope|moved|went|saw|said|remember|really|also|never|always)\b|['’](?:m|ve|ll|d)\b)/gmu, '$1I')
-    // From the start of a word only: a run of letters is scanned once, not once per letter.
-    .replace(/(?<!\p{L})(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
-    .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin);
+  return (
+    text
+      // a bar or a lone "l" before a verb the pronoun takes ("| think", "l was", "|'m"): never a
+      // table's cells, which extraction joins with " | "
+      .replace(
+        /(^|[\s"“‘(])[|l](?=\s+(?:think|believe|am|was|have|had|would|will|feel|agree|disagree|do|did|can|could|should|must|know|want|hope|moved|went|saw|said|remember|really|also|never|always)\b|['’](?:m|ve|ll|d)\b)/gmu,
+        '$1I',
+      )
+      // From the start of a word only: a run of letters is scanned once, not once per letter.
+      .replace(/(?<!\p{L})(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
+      .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin)
+  );
 }
 
 /** Lower-case word tokens, apostrophes kept inside words ("students'" → "students"). */
@@ -38,11 +45,36 @@ export function words(text: string): string[] {
 // Suffixes tried longest first; `to` replaces the suffix. Enough to match "argues"/"argument",
 // "organisation"/"organise", "families"/"family", not a full Porter stemmer.
 const SUFFIXES: [string, string][] = [
-  ['ational', 'ate'], ['isations', 'ise'], ['isation', 'ise'], ['ations', ''], ['ation', ''], ['itions', ''],
-  ['ssions', 'ss'], ['ssion', 'ss'], ['ctions', 'ct'], ['ction', 'ct'],
-  ['ition', ''], ['fulness', 'ful'], ['iveness', 'ive'], ['nesses', ''], ['ness', ''], ['ments', ''], ['ment', ''],
-  ['ingly', ''], ['ings', ''], ['ing', ''], ['edly', ''], ['ies', 'y'], ['ied', 'y'], ['ed', ''], ['ly', ''],
-  ['sses', 'ss'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['s', ''],
+  ['ational', 'ate'],
+  ['isations', 'ise'],
+  ['isation', 'ise'],
+  ['ations', ''],
+  ['ation', ''],
+  ['itions', ''],
+  ['ssions', 'ss'],
+  ['ssion', 'ss'],
+  ['ctions', 'ct'],
+  ['ction', 'ct'],
+  ['ition', ''],
+  ['fulness', 'ful'],
+  ['iveness', 'ive'],
+  ['nesses', ''],
+  ['ness', ''],
+  ['ments', ''],
+  ['ment', ''],
+  ['ingly', ''],
+  ['ings', ''],
+  ['ing', ''],
+  ['edly', ''],
+  ['ies', 'y'],
+  ['ied', 'y'],
+  ['ed', ''],
+  ['ly', ''],
+  ['sses', 'ss'],
+  ['xes', 'x'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['s', ''],
 ];
 
 const stemCache = new Map<string, string>();
@@ -84,7 +116,11 @@ function isContentWord(word: string): boolean {
   return !fillerStems.has(stem(word));
 }
 
-export interface Term { stem: string; word: string; weight: number }
+export interface Term {
+  stem: string;
+  word: string;
+  weight: number;
+}
 
 /** Distinct content terms of some texts, heavier weights winning, in order of first appearance. */
 export function contentTerms(sources: { text: string | undefined; weight: number }[]): Term[] {

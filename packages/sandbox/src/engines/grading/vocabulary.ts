@@ -1,13 +1,15 @@
 // Word lists of the grader: kept apart so the logic stays readable.
 
-export const STOP = new Set(`a about above after again against all also am an and any are as at be because been before being
+export const STOP = new Set(
+  `a about above after again against all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each either etc even ever every few for from
 further had has have having he her here hers herself him himself his how however i if in into is it its itself just
 least less let like made make makes many may me more most much must my myself no nor not now of off on once one only
 or other others our ours ourselves out over own per quite rather really same shall she should so some such than that
 the their theirs them themselves then there these they this those through thus to too under until up upon us very
 was we well were what when where whether which while who whom whose why will with within without would yet you your
-yours yourself yourselves`.split(/\s+/));
+yours yourself yourselves`.split(/\s+/),
+);
 
 /**
  * Words that describe marking or the craft of writing rather than the topic. "States a clear
@@ -15,7 +17,8 @@ yours yourself yourselves`.split(/\s+/));
  * the answer; "position" and "evidence" are checked through signals (a stated view, examples,
  * figures), and telling a student that the answer "does not mention 'thesis'" would mislead.
  */
-export const FILLER = new Set(`able accurate accurately adequate adequately answer answers apply applies appropriate
+export const FILLER = new Set(
+  `able accurate accurately adequate adequately answer answers apply applies appropriate
 appropriately aspect aspects attempt attempts award awarded band basic candidate candidates clear clearly competent
 complete completely consistent consistently convincing convincingly criteria criterion demonstrate demonstrates
 demonstrated demonstrating detail detailed develop developed developing effective effectively element elements
@@ -44,7 +47,8 @@ repeats repetitive retell retells return returns several shape shaped sharpened 
 steps story stories strongest study studying subject substantiated sustain sustained take technique techniques
 terminology thin thoughtful three throughout two uneven unexplained vague virtually vivid voice woven word words write
 writes written year meaning prove proves view views
-held left suited named issue reaches draws says test confirm challenge ignored nature origin built around build`.split(/\s+/));
+held left suited named issue reaches draws says test confirm challenge ignored nature origin built around build`.split(/\s+/),
+);
 
 /**
  * Words a question paper uses to set the task, not to name its topic: instructions ("read the
@@ -52,11 +56,13 @@ held left suited named issue reaches draws says test confirm challenge ignored n
  * teacher"), kinds of evidence ("statistics or expert views") and exam furniture ("time allowed:
  * 60 minutes", "Spring Term"). An answer on the topic need not use any of them.
  */
-export const INSTRUCTION = new Set(`read reading below above following statement statements identify identifies find finds
+export const INSTRUCTION = new Set(
+  `read reading below above following statement statements identify identifies find finds
 convincing convince write writes letter letters head headteacher format body plan planning begin beginning allowed
 minutes minute hours total section sections instructions instruction full term spring autumn summer-term statistics
 statistic expert experts between include refer debate persuade persuasive agree disagree whether explain describe
-discuss paper end questions marks mark time addressed`.split(/\s+/));
+discuss paper end questions marks mark time addressed`.split(/\s+/),
+);
 
 /**
  * The obvious synonyms a student uses for a question's key terms: "mandatory" for "compulsory",

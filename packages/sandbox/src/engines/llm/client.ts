@@ -57,7 +57,9 @@ export class ChatClient {
       seed: SEED,
       max_tokens: req.maxTokens,
       stream: false,
-      ...(req.schema ? { response_format: { type: 'json_schema', json_schema: { name: req.schema.name, strict: true, schema: req.schema.schema } } } : {}),
+      ...(req.schema
+        ? { response_format: { type: 'json_schema', json_schema: { name: req.schema.name, strict: true, schema: req.schema.schema } } }
+        : {}),
     };
     let status: number;
     let text: string;
@@ -97,18 +99,34 @@ export class ChatClient {
     const e = err as { code?: string; name?: string; cause?: { code?: string } };
     const code = e.code ?? e.cause?.code ?? e.name ?? 'error';
     if (timedOut || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) {
-      return new GraderFailure(`The grading model at ${this.where} did not answer within ${this.timeoutMs / 1000} s. Submit again when it is less busy, or start the sandbox with a longer --grader-timeout.`, 'timeout', true);
+      return new GraderFailure(
+        `The grading model at ${this.where} did not answer within ${this.timeoutMs / 1000} s. Submit again when it is less busy, or start the sandbox with a longer --grader-timeout.`,
+        'timeout',
+        true,
+      );
     }
-    return new GraderFailure(`The grading model at ${this.where} could not be reached (${code}). Check that the server is running (for Ollama: ollama serve) and that --grader-url is right, then submit again.`, 'unreachable', true);
+    return new GraderFailure(
+      `The grading model at ${this.where} could not be reached (${code}). Check that the server is running (for Ollama: ollama serve) and that --grader-url is right, then submit again.`,
+      'unreachable',
+      true,
+    );
   }
 
   private statusFailure(status: number, detail: string): GraderFailure {
     const said = detail ? `: ${detail}` : '';
     if (status === 401 || status === 403) {
-      return new GraderFailure(`The grading model at ${this.where} refused the request (HTTP ${status}${said}). Check the key in KCT_GRADER_API_KEY.`, 'refused', true);
+      return new GraderFailure(
+        `The grading model at ${this.where} refused the request (HTTP ${status}${said}). Check the key in KCT_GRADER_API_KEY.`,
+        'refused',
+        true,
+      );
     }
     if (status === 404) {
-      return new GraderFailure(`The grading model at ${this.where} does not know the model "${this.options.model}" or the route /chat/completions (HTTP 404${said}). Check --grader-model and --grader-url (it ends in /v1 for Ollama).`, 'refused', true);
+      return new GraderFailure(
+        `The grading model at ${this.where} does not know the model "${this.options.model}" or the route /chat/completions (HTTP 404${said}). Check --grader-model and --grader-url (it ends in /v1 for Ollama).`,
+        'refused',
+        true,
+      );
     }
     if (status === 429 || status >= 500) {
       return new GraderFailure(`The grading model at ${this.where} answered HTTP ${status}${said}. Submit again.`, 'server', true);
@@ -140,7 +158,9 @@ function serverMessage(text: string): string {
   try {
     const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
     message = (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ?? parsed.message ?? text;
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   const line = message.replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
@@ -153,7 +173,8 @@ function contentOf(text: string): string {
     throw new ReplyProblem(['the server’s answer is not a chat completion (not JSON)']);
   }
   const choice = parsed.choices?.[0];
-  if (typeof choice?.message?.refusal === 'string' && choice.message.refusal) throw new ReplyProblem([`the model refused: ${choice.message.refusal.slice(0, 200)}`]);
+  if (typeof choice?.message?.refusal === 'string' && choice.message.refusal)
+    throw new ReplyProblem([`the model refused: ${choice.message.refusal.slice(0, 200)}`]);
   const content = choice?.message?.content;
   if (typeof content !== 'string' || content.trim() === '') throw new ReplyProblem(['the reply has no message content']);
   if (choice?.finish_reason === 'length') throw new ReplyProblem(['the reply was cut off at the token limit']);

@@ -3,10 +3,10 @@
 // schema in the prompt for a server without it; one repair attempt for an invalid reply; totals
 // always recomputed here by cum_method, never taken from the model.
 import { EvaluationEntry } from 'kct/api/schemas.js';
-import { markedRubrics, totalScore, type GradeInput, type GradeOutput } from '../grader.js';
 import { conform, type RewriteSectionOut } from '../feedback-rewrite.js';
-import { ChatClient, SchemaUnsupported, type ChatRequest } from './client.js';
-import { markingMessages, markingSchema, rewriteMessages, rewriteSchema, type ChatMessage, type JsonSchema } from './prompt.js';
+import { type GradeInput, type GradeOutput, markedRubrics, totalScore } from '../grader.js';
+import { ChatClient, type ChatRequest, SchemaUnsupported } from './client.js';
+import { type ChatMessage, type JsonSchema, markingMessages, markingSchema, rewriteMessages, rewriteSchema } from './prompt.js';
 import { asBullets, checkMarking, checkRewrite, jsonIn, ReplyProblem } from './reply.js';
 import { Slots } from './slots.js';
 import { GraderFailure, type GraderOptions, type GradingEngine, type RewriteRequest } from './types.js';
@@ -36,7 +36,10 @@ export class OpenAiGrader implements GradingEngine {
       maxTokens: Math.min(8192, 600 + 400 * rubric.length),
     });
     const marked = await this.ask(request, schema, (value) => checkMarking(value, rubric), signal);
-    const evaluation = marked.map((m) => ({ ...m, feedback: input.style === 'Bullet' ? asBullets(m.feedback) : m.feedback.replace(/\s*\n\s*/g, ' ') }));
+    const evaluation = marked.map((m) => ({
+      ...m,
+      feedback: input.style === 'Bullet' ? asBullets(m.feedback) : m.feedback.replace(/\s*\n\s*/g, ' '),
+    }));
     // The contract's own schema for result entries, as the last check before anything is stored.
     for (const e of evaluation) EvaluationEntry.parse(e);
     return { score: totalScore(evaluation, input.cumMethod, Number.isFinite(input.totalScore) ? input.totalScore : 0), evaluation };
@@ -51,7 +54,16 @@ export class OpenAiGrader implements GradingEngine {
       schema: structured ? schema : undefined,
       maxTokens: Math.min(8192, 400 + 400 * chosen.length),
     });
-    const comments = await this.ask(request, schema, (value) => checkRewrite(value, chosen.map((s) => s.item)), signal);
+    const comments = await this.ask(
+      request,
+      schema,
+      (value) =>
+        checkRewrite(
+          value,
+          chosen.map((s) => s.item),
+        ),
+      signal,
+    );
     return {
       sections: req.sections.map((s) => {
         const section = { item: s.item, comment: s.comment, score: s.score, max_score: s.max_score };
@@ -72,7 +84,12 @@ export class OpenAiGrader implements GradingEngine {
    * refuses structured output is asked again with the schema in the prompt, which does not use up
    * the repair attempt, and is not offered structured output again.
    */
-  private async ask<T>(request: (structured: boolean) => ChatRequest, schema: JsonSchema, check: (value: unknown) => T, signal: AbortSignal): Promise<T> {
+  private async ask<T>(
+    request: (structured: boolean) => ChatRequest,
+    schema: JsonSchema,
+    check: (value: unknown) => T,
+    signal: AbortSignal,
+  ): Promise<T> {
     return this.slots.run(async () => {
       let req = request(this.structured);
       let first: Attempt;
@@ -89,11 +106,18 @@ export class OpenAiGrader implements GradingEngine {
       const repair: ChatMessage[] = [
         ...req.messages,
         ...(first.content !== undefined ? [{ role: 'assistant' as const, content: first.content.slice(0, 20_000) }] : []),
-        { role: 'user', content: `That reply cannot be used: ${firstCheck.problems.join('; ')}. Reply again with the corrected JSON object only.\n${schemaReminder(schema)}` },
+        {
+          role: 'user',
+          content: `That reply cannot be used: ${firstCheck.problems.join('; ')}. Reply again with the corrected JSON object only.\n${schemaReminder(schema)}`,
+        },
       ];
       const secondCheck = checked(await this.attempt({ ...req, messages: repair }, signal), check);
       if ('value' in secondCheck) return secondCheck.value;
-      throw new GraderFailure(`The grading model’s reply could not be used, even after one request to correct it (${secondCheck.problems.slice(0, 3).join('; ')}). A larger or more instruction-following model usually fixes this, or use the sandbox’s own grader (kct sandbox without --grader).`, 'invalid', false);
+      throw new GraderFailure(
+        `The grading model’s reply could not be used, even after one request to correct it (${secondCheck.problems.slice(0, 3).join('; ')}). A larger or more instruction-following model usually fixes this, or use the sandbox’s own grader (kct sandbox without --grader).`,
+        'invalid',
+        false,
+      );
     }, signal);
   }
 
@@ -108,7 +132,10 @@ export class OpenAiGrader implements GradingEngine {
   }
 }
 
-interface Attempt { content?: string; problems?: string[] }
+interface Attempt {
+  content?: string;
+  problems?: string[];
+}
 
 function checked<T>(attempt: Attempt, check: (value: unknown) => T): { value: T } | { problems: string[] } {
   if (attempt.content === undefined) return { problems: attempt.problems ?? ['no reply'] };

@@ -15,7 +15,9 @@ export function jsonIn(content: string): unknown {
     if (start >= 0 && end > start) {
       try {
         return JSON.parse(trimmed.slice(start, end + 1));
-      } catch { /* reported below */ }
+      } catch {
+        /* reported below */
+      }
     }
     throw new ReplyProblem(['the reply is not valid JSON']);
   }
@@ -39,7 +41,11 @@ const key = (s: string) => s.trim().toLowerCase();
 const issues = (error: z.ZodError) => error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'the reply'}: ${i.message}`);
 
 /** Entries matched to the expected names (ignoring case and spaces), each exactly once. */
-function matchItems<T extends { item: string }>(entries: T[], expected: string[], noun: string): { byItem: Map<string, T>; problems: string[] } {
+function matchItems<T extends { item: string }>(
+  entries: T[],
+  expected: string[],
+  noun: string,
+): { byItem: Map<string, T>; problems: string[] } {
   const problems: string[] = [];
   const wanted = new Map(expected.map((e) => [key(e), e]));
   const byItem = new Map<string, T>();
@@ -53,7 +59,12 @@ function matchItems<T extends { item: string }>(entries: T[], expected: string[]
   return { byItem, problems };
 }
 
-export interface MarkedCriterion { item: string; score: number; max_score: number; feedback: string }
+export interface MarkedCriterion {
+  item: string;
+  score: number;
+  max_score: number;
+  feedback: string;
+}
 
 /**
  * A marking reply checked against the rubric. Scores are rounded to the sandbox's grain of 0.5;
@@ -62,7 +73,11 @@ export interface MarkedCriterion { item: string; score: number; max_score: numbe
 export function checkMarking(value: unknown, rubric: { item: string; max_score: number }[]): MarkedCriterion[] {
   const parsed = Marking.safeParse(value);
   if (!parsed.success) throw new ReplyProblem(issues(parsed.error));
-  const { byItem, problems } = matchItems(parsed.data.criteria, rubric.map((r) => r.item), 'criterion');
+  const { byItem, problems } = matchItems(
+    parsed.data.criteria,
+    rubric.map((r) => r.item),
+    'criterion',
+  );
   const out: MarkedCriterion[] = [];
   for (const r of rubric) {
     const entry = byItem.get(r.item);
@@ -88,5 +103,10 @@ export function checkRewrite(value: unknown, items: string[]): Map<string, strin
 
 /** Bullet feedback as the sandbox writes it: every line a "- " point, whatever marker the model used. */
 export function asBullets(text: string): string {
-  return text.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => `- ${l.replace(/^(?:[-*•·]|\d{1,2}[.)])\s*/, '')}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => `- ${l.replace(/^(?:[-*•·]|\d{1,2}[.)])\s*/, '')}`)
+    .join('\n');
 }

@@ -2,8 +2,8 @@
 // offers the worker and the feedback-rewrite route. The deterministic grader (grader.ts) stays
 // the default; this engine is used only when `kct sandbox --grader openai` configures it.
 import type { GraderOptions } from 'kct/api/sandbox.js';
-import type { GradeInput, GradeOutput } from '../grader.js';
 import type { RewriteSectionIn, RewriteSectionOut, RewriteStyle } from '../feedback-rewrite.js';
+import type { GradeInput, GradeOutput } from '../grader.js';
 
 export type { GraderOptions };
 
@@ -15,7 +15,11 @@ export type FailureKind = 'unreachable' | 'timeout' | 'server' | 'refused' | 'in
  * submitting again can help (a server down or slow: yes; a reply that stays invalid: no).
  */
 export class GraderFailure extends Error {
-  constructor(message: string, readonly kind: FailureKind, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'GraderFailure';
   }

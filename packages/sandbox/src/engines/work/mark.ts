@@ -2,13 +2,13 @@
 // check the result before anything is charged (spec 4.8 rule 7). A job of the worker-thread
 // pool (engines/jobs.ts): rubric text is parsed and the answer marked here, off the request thread.
 import { LegacyEvaluationFields, MAX_MODEL_CRITERIA, OnePassFields } from 'kct/api/schemas.js';
-import { grade, GRADED_BY } from '../grader.js';
-import type { GradeInput, GradeOutput } from '../grader.js';
+import type { ModelRow, TaskKind } from '../../store/store.js';
+import type { SuccessResult } from '../../tasks/transitions.js';
 import type { Exclusion } from '../extract/marked.js';
 import type { PreparedText, RubricSource } from '../grade-plan.js';
 import { planGrading, rubricsUsed } from '../grade-plan.js';
-import type { ModelRow, TaskKind } from '../../store/store.js';
-import type { SuccessResult } from '../../tasks/transitions.js';
+import type { GradeInput, GradeOutput } from '../grader.js';
+import { GRADED_BY, grade } from '../grader.js';
 import { readPrepared } from './prepare.js';
 
 /** Criteria a task may be marked against: as many as a model may hold (POST /models). */
@@ -26,9 +26,7 @@ export interface MarkInput {
   taskDir: string;
 }
 
-export type MarkOutput =
-  | { ok: true; result: SuccessResult }
-  | { ok: false; reason: string; retryable: boolean };
+export type MarkOutput = { ok: true; result: SuccessResult } | { ok: false; reason: string; retryable: boolean };
 
 const RUBRIC_WORDS: Record<RubricSource, string> = {
   request_rubrics: 'The rubrics sent',
@@ -36,9 +34,7 @@ const RUBRIC_WORDS: Record<RubricSource, string> = {
   model: "The model's rubric",
 };
 
-export type PlanOutput =
-  | { ok: true; gradeInput: GradeInput; notMarked: Exclusion[] }
-  | { ok: false; reason: string; retryable: boolean };
+export type PlanOutput = { ok: true; gradeInput: GradeInput; notMarked: Exclusion[] } | { ok: false; reason: string; retryable: boolean };
 
 export function markTask(input: MarkInput): MarkOutput {
   const planned = planMark(input);
@@ -52,7 +48,11 @@ export function planMark(input: MarkInput): PlanOutput {
   const { input: gradeInput, rubricSource } = planGrading(fields, input.model, prepared);
   const criteria = gradeInput.rubrics.length;
   if (criteria > MAX_CRITERIA) {
-    return { ok: false, retryable: false, reason: `${RUBRIC_WORDS[rubricSource]} has ${criteria.toLocaleString('en-US')} criteria; at most ${MAX_CRITERIA} can be marked. Send a rubric with fewer criteria (one line per criterion, e.g. "Evidence (6 marks)").` };
+    return {
+      ok: false,
+      retryable: false,
+      reason: `${RUBRIC_WORDS[rubricSource]} has ${criteria.toLocaleString('en-US')} criteria; at most ${MAX_CRITERIA} can be marked. Send a rubric with fewer criteria (one line per criterion, e.g. "Evidence (6 marks)").`,
+    };
   }
   return { ok: true, gradeInput, notMarked: prepared.notMarked ?? [] };
 }
@@ -61,7 +61,11 @@ export function planMark(input: MarkInput): PlanOutput {
 export function checkMarked(output: GradeOutput, gradeInput: GradeInput, gradedBy: string, notMarked: Exclusion[] = []): MarkOutput {
   const problem = invalidResult(output, gradeInput.rubrics.length);
   if (problem) {
-    return { ok: false, retryable: true, reason: `The marking result did not pass validation (${problem}); no credits were charged. Submit again.` };
+    return {
+      ok: false,
+      retryable: true,
+      reason: `The marking result did not pass validation (${problem}); no credits were charged. Submit again.`,
+    };
   }
   return {
     ok: true,
@@ -93,7 +97,8 @@ function invalidResult(output: GradeOutput, criteria: number): string | undefine
   if (!Number.isFinite(output.score)) return 'the total is not a number';
   if (output.evaluation.length !== criteria) return `${output.evaluation.length} criteria marked, ${criteria} expected`;
   for (const e of output.evaluation) {
-    if (!Number.isFinite(e.score) || e.score < 0 || e.score > e.max_score) return `criterion "${e.item}" scored ${e.score} of ${e.max_score}`;
+    if (!Number.isFinite(e.score) || e.score < 0 || e.score > e.max_score)
+      return `criterion "${e.item}" scored ${e.score} of ${e.max_score}`;
     if (typeof e.feedback !== 'string' || e.feedback.trim() === '') return `criterion "${e.item}" has no feedback`;
   }
   return undefined;

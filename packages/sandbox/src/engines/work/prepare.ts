@@ -3,12 +3,12 @@
 // input and output are plain data; run inline when there is no file and little text.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExtractionError, extractText } from '../extract/index.js';
-import { structurePlainText, type Exclusion } from '../extract/marked.js';
-import { tidy } from '../extract/tidy.js';
-import { forcesFailure, isSlow } from '../../tasks/faults.js';
-import type { PreparedText } from '../grade-plan.js';
 import type { FileRole } from '../../store/store.js';
+import { forcesFailure, isSlow } from '../../tasks/faults.js';
+import { ExtractionError, extractText } from '../extract/index.js';
+import { type Exclusion, structurePlainText } from '../extract/marked.js';
+import { tidy } from '../extract/tidy.js';
+import type { PreparedText } from '../grade-plan.js';
 import { senderReason } from './reasons.js';
 
 /** All the text read from one task's files, in characters (about one 20 MB text file). */
@@ -78,7 +78,10 @@ export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
     }
     chars += text.length;
     if (chars > MAX_FILE_TEXT_CHARS) {
-      return { ok: false, comment: `The files of this task hold more than ${fmt(MAX_FILE_TEXT_CHARS)} characters of text (the limit per task; "${file.name}" went over it). Send shorter files.` };
+      return {
+        ok: false,
+        comment: `The files of this task hold more than ${fmt(MAX_FILE_TEXT_CHARS)} characters of text (the limit per task; "${file.name}" went over it). Send shorter files.`,
+      };
     }
     texts[file.role].push(text);
   }
@@ -88,7 +91,10 @@ export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
   const answerText = [pasted && tidy(pasted.body), ...texts.answer].filter((t) => t !== undefined && t.trim() !== '').join('\n\n');
   if (answerText.trim() === '') {
     const names = input.files.filter((f) => f.role === 'answer').map((f) => `"${f.name}"`);
-    return { ok: false, comment: `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.` };
+    return {
+      ok: false,
+      comment: `The answer has no usable text: nothing could be read from ${names.join(', ') || 'the answer'}, even with OCR. Send a clearer scan or the text itself.`,
+    };
   }
   const prepared: PreparedText = {
     answerText,

@@ -7,7 +7,8 @@
 const ENGINE_ERRORS = new Set(['RangeError', 'TypeError', 'ReferenceError', 'SyntaxError', 'EvalError', 'InternalError', 'AggregateError']);
 
 /** Words that only ever come from inside a program. */
-const INTERNAL_WORDS = /maximum call stack|call stack size|cannot read propert|cannot set propert|is not a function|is not defined|is not iterable|undefined|null\b|out of memory|heap limit|allocation failed|invalid array length|invalid string length|\bERR_[A-Z_]+|\bE[A-Z]{3,}\b:|node_modules|\/(?:src|dist|home|tmp|usr|var)\/|\bat \S+ \(|\w+\.(?:js|ts|mjs|cjs):\d+/i;
+const INTERNAL_WORDS =
+  /maximum call stack|call stack size|cannot read propert|cannot set propert|is not a function|is not defined|is not iterable|undefined|null\b|out of memory|heap limit|allocation failed|invalid array length|invalid string length|\bERR_[A-Z_]+|\bE[A-Z]{3,}\b:|node_modules|\/(?:src|dist|home|tmp|usr|var)\/|\bat \S+ \(|\w+\.(?:js|ts|mjs|cjs):\d+/i;
 
 /** The library's own words that errors.ts `reason()` appends, as it words them. */
 function appendedReason(cause: { message: string }): string {
@@ -29,4 +30,5 @@ export function senderReason(message: string, cause?: { name: string; message: s
   return INTERNAL_WORDS.test(text) ? GENERIC_UNREADABLE : text;
 }
 
-export const GENERIC_UNREADABLE = 'The file could not be read: it may be damaged, or built in a way the sandbox cannot read. Save it again, or send it as PDF or plain text.';
+export const GENERIC_UNREADABLE =
+  'The file could not be read: it may be damaged, or built in a way the sandbox cannot read. Save it again, or send it as PDF or plain text.';

@@ -6,7 +6,7 @@ import { loadBetterSqlite3, openBetterSqlite3 } from './better-sqlite3.js';
 import { nodeSqlite, openNodeSqlite } from './node-sqlite.js';
 import type { Database, DriverName, OpenOptions } from './types.js';
 
-export type { Database, DriverName, OpenOptions,  Statement, Transaction } from './types.js';
+export type { Database, DriverName, OpenOptions, Statement, Transaction } from './types.js';
 
 const DRIVERS: readonly DriverName[] = ['node:sqlite', 'better-sqlite3'];
 
@@ -16,7 +16,11 @@ export const DRIVER_ENV = 'KCT_SQLITE_DRIVER';
 /** No SQLite driver can be used as asked or installed: `suggestion` says what to change. */
 class SqliteUnavailableError extends Error {
   readonly code = 'ERR_KCT_SQLITE_UNAVAILABLE';
-  constructor(message: string, readonly suggestion: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly suggestion: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -26,7 +30,10 @@ export function chooseDriver(env: NodeJS.ProcessEnv = process.env): DriverName {
   const forced = env[DRIVER_ENV]?.trim();
   if (forced) {
     if (!(DRIVERS as readonly string[]).includes(forced)) {
-      throw new SqliteUnavailableError(`${DRIVER_ENV}="${forced}" is not a SQLite driver kct knows`, `Use ${DRIVERS.join(' or ')}, or unset ${DRIVER_ENV} to let kct choose.`);
+      throw new SqliteUnavailableError(
+        `${DRIVER_ENV}="${forced}" is not a SQLite driver kct knows`,
+        `Use ${DRIVERS.join(' or ')}, or unset ${DRIVER_ENV} to let kct choose.`,
+      );
     }
     return forced as DriverName;
   }
@@ -49,7 +56,10 @@ export function openSqlite(path: string, options: OpenOptions & { driver?: Drive
   const driver = options.driver ?? chooseDriver();
   if (driver === 'node:sqlite') {
     if (!nodeSqlite()) {
-      throw new SqliteUnavailableError(`node:sqlite is not available in Node.js ${process.version}: it comes with Node.js 22.13 and later`, `Unset ${DRIVER_ENV} to use better-sqlite3, or use Node.js 22.13 or later.`);
+      throw new SqliteUnavailableError(
+        `node:sqlite is not available in Node.js ${process.version}: it comes with Node.js 22.13 and later`,
+        `Unset ${DRIVER_ENV} to use better-sqlite3, or use Node.js 22.13 or later.`,
+      );
     }
     return openNodeSqlite(path, options);
   }
@@ -73,14 +83,18 @@ function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
   const code = (cause as NodeJS.ErrnoException).code;
   // a single-file executable (scripts/build-exe.js) holds no native module
   if (code === 'KCT_NOT_IN_EXE') {
-    return new SqliteUnavailableError(`kct sandbox in this single-file executable needs Node.js 22.13 or later inside it: it was built from Node.js ${process.version}, which has no node:sqlite, and better-sqlite3 (a native module) cannot be embedded`,
-      'Build the executable from Node.js 24 (KCT_SEA_NODE=<node 24 binary> npm run build:exe), or install kct and its sandbox with npm (npm install -g kct kct-sandbox). Every other command works in this executable.', { cause });
+    return new SqliteUnavailableError(
+      `kct sandbox in this single-file executable needs Node.js 22.13 or later inside it: it was built from Node.js ${process.version}, which has no node:sqlite, and better-sqlite3 (a native module) cannot be embedded`,
+      'Build the executable from Node.js 24 (KCT_SEA_NODE=<node 24 binary> npm run build:exe), or install kct and its sandbox with npm (npm install -g kct kct-sandbox). Every other command works in this executable.',
+      { cause },
+    );
   }
-  const why = code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND'
-    ? 'better-sqlite3 is not installed (an optional dependency: its build may have failed)'
-    : /NODE_MODULE_VERSION/.test(cause.message)
-      ? 'better-sqlite3 was built for another Node.js version'
-      : `better-sqlite3 could not be loaded (${cause.message.split('\n')[0]})`;
+  const why =
+    code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND'
+      ? 'better-sqlite3 is not installed (an optional dependency: its build may have failed)'
+      : /NODE_MODULE_VERSION/.test(cause.message)
+        ? 'better-sqlite3 was built for another Node.js version'
+        : `better-sqlite3 could not be loaded (${cause.message.split('\n')[0]})`;
   const remedy = nodeSqlite()
     ? `Unset ${DRIVER_ENV} to use node:sqlite.`
     : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or build better-sqlite3 for this Node.js: npm install -g kct-sandbox --allow-scripts=better-sqlite3 (npm blocks install scripts by default), or `npm rebuild better-sqlite3` in a project.';

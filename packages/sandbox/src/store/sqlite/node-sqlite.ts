@@ -52,8 +52,10 @@ export function withoutSqliteWarning<T>(load: () => T): T {
 }
 
 export function isSqliteExperimentalWarning(warning: string | Error, typeOrOptions: unknown): boolean {
-  const type = typeof typeOrOptions === 'string' ? typeOrOptions
-    : (typeOrOptions as { type?: unknown } | undefined)?.type ?? (warning instanceof Error ? warning.name : undefined);
+  const type =
+    typeof typeOrOptions === 'string'
+      ? typeOrOptions
+      : ((typeOrOptions as { type?: unknown } | undefined)?.type ?? (warning instanceof Error ? warning.name : undefined));
   const message = typeof warning === 'string' ? warning : warning.message;
   return type === 'ExperimentalWarning' && /^SQLite is an experimental feature/.test(message);
 }
@@ -121,8 +123,15 @@ export class NodeDatabase implements Database {
   }
 
   transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F> {
-    const inMode = (mode: Mode) => (...args: Parameters<F>): ReturnType<F> => this.runInTransaction(mode, fn, args);
-    return Object.assign(inMode('DEFERRED'), { deferred: inMode('DEFERRED'), immediate: inMode('IMMEDIATE'), exclusive: inMode('EXCLUSIVE') });
+    const inMode =
+      (mode: Mode) =>
+      (...args: Parameters<F>): ReturnType<F> =>
+        this.runInTransaction(mode, fn, args);
+    return Object.assign(inMode('DEFERRED'), {
+      deferred: inMode('DEFERRED'),
+      immediate: inMode('IMMEDIATE'),
+      exclusive: inMode('EXCLUSIVE'),
+    });
   }
 
   close(): void {

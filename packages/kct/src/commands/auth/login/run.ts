@@ -1,15 +1,15 @@
 // kct auth login: check a key against GET /credits, then store it with the base URL.
 import { CredentialsError, UsageError } from '../../../api/errors.js';
+import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { fromEnv } from '../../../cli/core/environment.js';
+import { out, whyNoPrompt } from '../../../cli/core/io.js';
+import { prompts } from '../../../cli/core/prompt.js';
+import { readStdinText } from '../../../cli/core/stdin.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { assertSendableKey } from '../../../client/client.js';
 import { maskKey } from '../../../client/redact.js';
-import type { Context } from '../../../cli/core/context.js';
-import { out, whyNoPrompt } from '../../../cli/core/io.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import { readStdinText } from '../../../cli/core/stdin.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { prompts } from '../../../cli/core/prompt.js';
-import { fromEnv } from '../../../cli/core/environment.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -42,7 +42,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   await printRecord(context.io, await formatFor(options, context), report, () => {
     out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
   });
-  if (fromEnv(context.env, 'KCT_API_KEY')) context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
+  if (fromEnv(context.env, 'KCT_API_KEY'))
+    context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
 }
 
 async function promptForKey(context: Context): Promise<string> {

@@ -2,11 +2,11 @@
 // typo (exit 2, naming the ones that do); nothing is written then, or when there was no key.
 import type { Context } from '../../../cli/core/context.js';
 import { missingProfileError } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { fromEnv } from '../../../cli/core/environment.js';
 import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
-import { fromEnv } from '../../../cli/core/environment.js';
 
 type Options = OptionsOf<typeof command>;
 

@@ -1,13 +1,13 @@
 // kct auth status: which key is in use (masked) and where it comes from, then, as gh auth status
 // does, whether the server accepts it (GET /credits), and its scope and account when the server says.
 import { ApiError, AuthenticationError, ConnectionError, CredentialsError, PermissionError, UsageError } from '../../../api/errors.js';
-import { maskKey } from '../../../client/redact.js';
-import { describeOwner, keyOwner, type KeyOwner } from '../../../cli/core/account.js';
+import { describeOwner, type KeyOwner, keyOwner } from '../../../cli/core/account.js';
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { formatNumber } from '../../../cli/render/style.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { maskKey } from '../../../client/redact.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -51,7 +51,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   });
   if (!key) throw new CredentialsError('not logged in', { suggestion: 'Run `kct auth login`, or set KCT_API_KEY.' });
   if (!local.base_url) {
-    throw new UsageError('the key cannot be checked: no API base URL is set', { suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url.' });
+    throw new UsageError('the key cannot be checked: no API base URL is set', {
+      suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url.',
+    });
   }
   if (failure !== undefined) throw failure;
 }

@@ -9,6 +9,7 @@ export function parseForward(value: string): URL {
   } catch {
     throw new UsageError(`--forward-to is not a URL: ${value}`, { suggestion: 'For example --forward-to http://127.0.0.1:3000/hooks/kct' });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to must be an http or https URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--forward-to must be an http or https URL, not ${url.protocol}`);
   return url;
 }

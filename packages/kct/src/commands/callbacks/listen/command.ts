@@ -9,7 +9,10 @@ export const command = defineCommand({
   options: {
     '--port <port>': { description: 'port to listen on (0 picks a free one)', defaultValue: '8080', check: checked(parsePort, '--port') },
     ...hostOption,
-    '--forward-to <url>': { description: 'also POST each verified callback, body and webhook headers unchanged, to this URL', check: checked(parseForward, '--forward-to') },
+    '--forward-to <url>': {
+      description: 'also POST each verified callback, body and webhook headers unchanged, to this URL',
+      check: checked(parseForward, '--forward-to'),
+    },
     '--secret-file <file>': 'file holding the secret (default: KCT_WEBHOOK_SECRET)',
     '--count <n>': { description: 'stop after this many verified events', check: checked(parsePositiveInteger, '--count') },
   },

@@ -5,12 +5,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../../api/errors.js';
-import { isPlainObject } from '../../../client/envelope.js';
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { err, out } from '../../../cli/core/io.js';
+import { isPlainObject } from '../../../client/envelope.js';
 import { webhookSecret } from '../webhook-secret.js';
 import { verifyWebhook, webhookKey } from '../webhook-signature.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -28,7 +28,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   try {
     key = webhookKey(secret);
   } catch (error) {
-    throw new UsageError(`the webhook secret is not usable: ${(error as Error).message}`, { suggestion: 'Use the whsec_... secret the service (or `kct sandbox`) printed.' });
+    throw new UsageError(`the webhook secret is not usable: ${(error as Error).message}`, {
+      suggestion: 'Use the whsec_... secret the service (or `kct sandbox`) printed.',
+    });
   }
 
   const seen: string[] = [];
@@ -90,7 +92,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`;
-  err(context.io, `kct: listening for batch callbacks on ${url}${forwardTo ? `, forwarding them to ${forwardTo}` : ''}${limit ? `; stopping after ${limit}` : ''} (Ctrl-C to stop)`);
+  err(
+    context.io,
+    `kct: listening for batch callbacks on ${url}${forwardTo ? `, forwarding them to ${forwardTo}` : ''}${limit ? `; stopping after ${limit}` : ''} (Ctrl-C to stop)`,
+  );
   err(context.io, `kct: pass it to a batch with --callback-url ${url}`);
 
   const onAbort = () => finish();
@@ -103,20 +108,28 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (!options.json) context.note(`kct: stopped listening after ${received} event${received === 1 ? '' : 's'}`);
 }
 
-function print(context: Context, delivery: { id: string; timestamp: string; duplicate: boolean; forwarded?: { status: number; error?: string }; event: unknown }): void {
+function print(
+  context: Context,
+  delivery: { id: string; timestamp: string; duplicate: boolean; forwarded?: { status: number; error?: string }; event: unknown },
+): void {
   if (context.globals.json) {
-    out(context.io, JSON.stringify({
-      webhook_id: delivery.id,
-      webhook_timestamp: Number(delivery.timestamp),
-      duplicate: delivery.duplicate,
-      ...(delivery.forwarded ? { forwarded_status: delivery.forwarded.status } : {}),
-      event: delivery.event,
-    }));
+    out(
+      context.io,
+      JSON.stringify({
+        webhook_id: delivery.id,
+        webhook_timestamp: Number(delivery.timestamp),
+        duplicate: delivery.duplicate,
+        ...(delivery.forwarded ? { forwarded_status: delivery.forwarded.status } : {}),
+        event: delivery.event,
+      }),
+    );
     return;
   }
   const event = isPlainObject(delivery.event) ? delivery.event : {};
   const data = isPlainObject(event.data) ? event.data : {};
-  const counts = ['succeeded', 'failed', 'cancelled'].filter((key) => typeof data[key] === 'number' && (data[key] as number) > 0).map((key) => `${data[key] as number} ${key}`);
+  const counts = ['succeeded', 'failed', 'cancelled']
+    .filter((key) => typeof data[key] === 'number' && (data[key] as number) > 0)
+    .map((key) => `${data[key] as number} ${key}`);
   const parts = [
     String(event.type ?? 'event'),
     String(data.task_id ?? ''),
@@ -125,11 +138,19 @@ function print(context: Context, delivery: { id: string; timestamp: string; dupl
     delivery.duplicate ? '(repeat delivery)' : '',
     delivery.forwarded ? `-> ${delivery.forwarded.error ?? `HTTP ${delivery.forwarded.status}`}` : '',
   ];
-  out(context.io, `${new Date(Number(delivery.timestamp) * 1000 || Date.now()).toISOString()}  ${delivery.id}  ${parts.filter(Boolean).join('  ')}`);
+  out(
+    context.io,
+    `${new Date(Number(delivery.timestamp) * 1000 || Date.now()).toISOString()}  ${delivery.id}  ${parts.filter(Boolean).join('  ')}`,
+  );
 }
 
 /** Passes the delivery on as it came; the sender sees the forward's status (502 when it failed). */
-async function forward(url: URL, body: string, request: IncomingMessage, headers: Record<string, string>): Promise<{ status: number; error?: string }> {
+async function forward(
+  url: URL,
+  body: string,
+  request: IncomingMessage,
+  headers: Record<string, string>,
+): Promise<{ status: number; error?: string }> {
   try {
     const response = await fetch(url, {
       method: 'POST',
@@ -163,8 +184,13 @@ function header(request: IncomingMessage, name: string): string {
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): unknown {
-  if (error.code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is already in use`, { suggestion: 'Pick another with --port (--port 0 takes any free port).' });
-  if (error.code === 'EADDRNOTAVAIL') return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1.' });
-  if (error.code === 'EACCES') return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
+  if (error.code === 'EADDRINUSE')
+    return new UsageError(`port ${port} on ${host} is already in use`, {
+      suggestion: 'Pick another with --port (--port 0 takes any free port).',
+    });
+  if (error.code === 'EADDRNOTAVAIL')
+    return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1.' });
+  if (error.code === 'EACCES')
+    return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
   return error;
 }

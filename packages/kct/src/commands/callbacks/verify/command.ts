@@ -2,7 +2,7 @@ import { defineCommand } from '../../../cli/core/define-command.js';
 
 export const command = defineCommand({
   name: 'verify',
-  summary: 'check a callback\'s Standard Webhooks signature (secret from KCT_WEBHOOK_SECRET or --secret-file)',
+  summary: "check a callback's Standard Webhooks signature (secret from KCT_WEBHOOK_SECRET or --secret-file)",
   options: {
     '--id <id>': 'the webhook-id header',
     '--timestamp <seconds>': 'the webhook-timestamp header',
@@ -10,8 +10,6 @@ export const command = defineCommand({
     '--body <file>': 'the raw body (default: stdin)',
     '--secret-file <file>': 'file holding the secret',
   },
-  examples: [
-    'kct callbacks verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json',
-  ],
+  examples: ['kct callbacks verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json'],
   load: () => import('./run.js'),
 });

@@ -4,19 +4,23 @@
 import { readFile } from 'node:fs/promises';
 import { CredentialsError, UsageError } from '../../../api/errors.js';
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { readStdinText } from '../../../cli/core/stdin.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { webhookSecret } from '../webhook-secret.js';
 import { verifyWebhook, webhookKey } from '../webhook-signature.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const secret = await webhookSecret(options.secretFile, context.env);
-  for (const [flag, value] of [['--id', options.id], ['--timestamp', options.timestamp], ['--signature', options.signature]] as const) {
+  for (const [flag, value] of [
+    ['--id', options.id],
+    ['--timestamp', options.timestamp],
+    ['--signature', options.signature],
+  ] as const) {
     if (!value) throw new UsageError(`${flag} is required (the webhook-${flag.slice(2)} header)`);
   }
   const body = options.body && options.body !== '-' ? await readFile(options.body, 'utf8') : await readStdinText(context.io);
@@ -29,5 +33,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       suggestion: 'Check the secret, and that the body is passed byte for byte as received; stale timestamps (over 5 minutes) are refused.',
     });
   }
-  await printRecord(context.io, await formatFor(options, context), { valid: true, id: options.id, payload }, () => out(context.io, `valid: callback ${options.id} is signed with this secret`));
+  await printRecord(context.io, await formatFor(options, context), { valid: true, id: options.id, payload }, () =>
+    out(context.io, `valid: callback ${options.id} is signed with this secret`),
+  );
 }

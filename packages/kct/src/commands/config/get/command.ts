@@ -6,8 +6,6 @@ export const command = defineCommand({
   args: {
     '<key>': 'base_url, model, output, product_url or account',
   },
-  examples: [
-    'kct config get model',
-  ],
+  examples: ['kct config get model'],
   load: () => import('./run.js'),
 });

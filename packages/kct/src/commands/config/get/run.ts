@@ -1,8 +1,8 @@
-import type { Context } from '../../../cli/core/context.js';
 import { checkConfigKey, settingFor } from '../../../cli/core/config-keys.js';
+import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -10,7 +10,12 @@ type Options = OptionsOf<typeof command>;
 export async function run(options: Options, context: Context): Promise<void> {
   const key = checkConfigKey(options.key, 'read');
   const setting = settingFor(await context.settings(), key);
-  await printRecord(context.io, await formatFor(options, context), { key, value: setting.value ?? null, source: setting.source ?? null }, () => {
-    if (setting.value !== undefined) out(context.io, setting.value);
-  });
+  await printRecord(
+    context.io,
+    await formatFor(options, context),
+    { key, value: setting.value ?? null, source: setting.source ?? null },
+    () => {
+      if (setting.value !== undefined) out(context.io, setting.value);
+    },
+  );
 }

@@ -1,8 +1,8 @@
 import { configPath } from '../../../cli/core/config-store.js';
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

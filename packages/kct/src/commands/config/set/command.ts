@@ -7,10 +7,6 @@ export const command = defineCommand({
     '<key>': 'base_url, model, output, product_url or account',
     '<value>': 'new value',
   },
-  examples: [
-    'kct config set base_url http://127.0.0.1:4010/v1',
-    'kct config set output json',
-    'kct --profile school config set model 21',
-  ],
+  examples: ['kct config set base_url http://127.0.0.1:4010/v1', 'kct config set output json', 'kct --profile school config set model 21'],
   load: () => import('./run.js'),
 });

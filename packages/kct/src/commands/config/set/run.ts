@@ -1,7 +1,7 @@
-import type { Context } from '../../../cli/core/context.js';
 import { checkConfigKey, checkConfigValue } from '../../../cli/core/config-keys.js';
-import { out } from '../../../cli/core/io.js';
+import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { out } from '../../../cli/core/io.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

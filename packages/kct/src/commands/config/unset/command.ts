@@ -6,9 +6,6 @@ export const command = defineCommand({
   args: {
     '<key>': 'base_url, model, output, product_url or account',
   },
-  examples: [
-    'kct config unset model',
-    'kct --profile school config unset output',
-  ],
+  examples: ['kct config unset model', 'kct --profile school config unset output'],
   load: () => import('./run.js'),
 });

@@ -1,12 +1,13 @@
 // kct config unset KEY: remove one setting from the profile, so the next source (environment,
 // then nothing) applies. Writes nothing when the profile or the setting does not exist.
+
+import { UsageError } from '../../../api/errors.js';
+import { checkConfigKey } from '../../../cli/core/config-keys.js';
 import type { Context } from '../../../cli/core/context.js';
 import { missingProfileError } from '../../../cli/core/context.js';
-import { checkConfigKey } from '../../../cli/core/config-keys.js';
-import { UsageError } from '../../../api/errors.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -21,6 +22,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   const had = readStoredConfig(context.env).profiles?.[settings.profile]?.[key];
   if (had !== undefined) (await context.config()).setProfileValue(settings.profile, key, undefined);
   await printRecord(context.io, format, { profile: settings.profile, key, removed: had !== undefined }, () => {
-    out(context.io, had !== undefined ? `Removed ${key} from profile "${settings.profile}".` : `${key} was not set in profile "${settings.profile}"; nothing changed.`);
+    out(
+      context.io,
+      had !== undefined
+        ? `Removed ${key} from profile "${settings.profile}".`
+        : `${key} was not set in profile "${settings.profile}"; nothing changed.`,
+    );
   });
 }

@@ -10,8 +10,8 @@ export const command = defineCommand({
   options: {
     ...assetOption,
     '--spec <text>': 'parse only the named question (specification), e.g. "question 2"',
-    '--name <name>': 'model name to put in the preview (assignment_name); default: the paper\'s title',
-    '--desc <text>': 'description to put in the preview (assignment_desc); default: the paper\'s instructions',
+    '--name <name>': "model name to put in the preview (assignment_name); default: the paper's title",
+    '--desc <text>': "description to put in the preview (assignment_desc); default: the paper's instructions",
     ...previewFileOptions('questions.yaml'),
   },
   examples: [

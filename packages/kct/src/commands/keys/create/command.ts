@@ -5,7 +5,11 @@ export const command = defineCommand({
   name: 'create',
   summary: 'create a key and print it once (or store it straight into a profile with --save-as; only its masked form is printed)',
   options: {
-    '--scope <scope>': { description: 'user: the account\'s own models; organization: its organization\'s (organization admins only)', choices: ['user', 'organization'], required: true },
+    '--scope <scope>': {
+      description: "user: the account's own models; organization: its organization's (organization admins only)",
+      choices: ['user', 'organization'],
+      required: true,
+    },
     '--name <name>': 'a name to tell the key apart in `kct keys list`',
     '--save-as <profile>': 'store the key in this profile, with the base URL, instead of printing it (never replaces a stored key)',
     ...signInOptions,

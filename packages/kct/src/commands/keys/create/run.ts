@@ -4,12 +4,12 @@
 import { KctError, UsageError } from '../../../api/errors.js';
 import type { CreatedKey } from '../../../api/product.js';
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
-import { withSession } from '../product-session.js';
 import { describeKey, keyRow } from '../../../cli/render/keys.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import type { ProductClient } from '../../../client/product.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { withSession } from '../product-session.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -18,11 +18,16 @@ export async function run(options: Options, context: Context): Promise<void> {
   const format = await formatFor({ json: options.json }, context);
   const target = options.saveAs === undefined ? undefined : await checkProfileTarget(context, options.saveAs);
   await withSession(context, options, async ({ client, account }) => {
-    const created = await client.createKey({ scope: options.scope, ...(options.name === undefined ? {} : { name: options.name }) }, { signal: context.signal });
+    const created = await client.createKey(
+      { scope: options.scope, ...(options.name === undefined ? {} : { name: options.name }) },
+      { signal: context.signal },
+    );
     if (target === undefined) {
       // stdout holds the key alone, so `KEY=$(kct keys create --scope user)` works
       await printRecord(context.io, format, created, () => out(context.io, created.key));
-      context.note(`Created ${describeKey(created)} for ${account}. This is the only time the key is shown: store it now (or create one with --save-as PROFILE).`);
+      context.note(
+        `Created ${describeKey(created)} for ${account}. This is the only time the key is shown: store it now (or create one with --save-as PROFILE).`,
+      );
       return;
     }
     await saveToProfile(context, client, created, target);
@@ -41,12 +46,16 @@ interface ProfileTarget {
 /** Checked before signing in, so a refusal creates nothing: a profile's key is never replaced (it is kept nowhere else). */
 async function checkProfileTarget(context: Context, profile: string): Promise<ProfileTarget> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
-    throw new UsageError(`--save-as "${profile}" is not a profile name`, { suggestion: 'Use letters, digits, dots, dashes and underscores, e.g. --save-as ci.' });
+    throw new UsageError(`--save-as "${profile}" is not a profile name`, {
+      suggestion: 'Use letters, digits, dots, dashes and underscores, e.g. --save-as ci.',
+    });
   }
   const settings = await context.settings();
   const baseUrl = settings.baseUrl.value;
   if (baseUrl === undefined) {
-    throw new UsageError('--save-as stores the key with the API base URL, and none is set', { suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).' });
+    throw new UsageError('--save-as stores the key with the API base URL, and none is set', {
+      suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).',
+    });
   }
   const store = await context.config();
   if (store.read().profiles?.[profile]?.api_key) {
@@ -65,10 +74,17 @@ async function saveToProfile(context: Context, client: ProductClient, created: C
     store.setProfileValue(target.profile, 'base_url', target.baseUrl);
     if (!store.read().current_profile) store.setCurrentProfile(target.profile);
   } catch (error) {
-    const undone = await client.revokeKey(created.id, { signal: context.signal }).then(() => true, () => false);
-    throw new KctError('save_failed', `the new key could not be saved to profile "${target.profile}" (${(error as Error).message}); ${undone ? 'it was revoked again' : `revoking it failed too: revoke key ${created.id} with \`kct keys revoke ${created.id}\``}`, {
-      cause: error,
-      suggestion: 'Check that the config folder is writable (kct config path), then create the key again.',
-    });
+    const undone = await client.revokeKey(created.id, { signal: context.signal }).then(
+      () => true,
+      () => false,
+    );
+    throw new KctError(
+      'save_failed',
+      `the new key could not be saved to profile "${target.profile}" (${(error as Error).message}); ${undone ? 'it was revoked again' : `revoking it failed too: revoke key ${created.id} with \`kct keys revoke ${created.id}\``}`,
+      {
+        cause: error,
+        suggestion: 'Check that the config folder is writable (kct config path), then create the key again.',
+      },
+    );
   }
 }

@@ -3,7 +3,7 @@ import { output, signInOptions } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'list',
-  summary: 'list the account\'s keys, masked (kct_****abcd), with scope, creation date and state (active or revoked)',
+  summary: "list the account's keys, masked (kct_****abcd), with scope, creation date and state (active or revoked)",
   options: {
     ...signInOptions,
     ...output(),

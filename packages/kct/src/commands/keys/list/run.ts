@@ -1,10 +1,10 @@
 // kct keys list: the signed-in account's keys, masked, with scope, creation date and whether
 // each is revoked (GET {product_base}/public_api/keys/list).
 import type { Context } from '../../../cli/core/context.js';
-import { withSession } from '../product-session.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { KEY_COLUMNS, keyRow } from '../../../cli/render/keys.js';
 import { printRows, resolveFormat } from '../../../cli/render/rows.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { withSession } from '../product-session.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

@@ -3,9 +3,9 @@ import { signInOptions } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'revoke',
-  summary: 'revoke one of the account\'s keys: every request with it is refused from then on (asks first on a terminal)',
+  summary: "revoke one of the account's keys: every request with it is refused from then on (asks first on a terminal)",
   args: {
-    '<key>': 'the key\'s id or its masked form (kct_****abcd), from `kct keys list`',
+    '<key>': "the key's id or its masked form (kct_****abcd), from `kct keys list`",
   },
   options: {
     '-y, --yes': 'revoke without asking (needed off a terminal)',

@@ -4,14 +4,14 @@
 import { NoSuchItemError, UsageError } from '../../../api/errors.js';
 import type { KeyRecord } from '../../../api/product.js';
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { err, out, whyNoPrompt } from '../../../cli/core/io.js';
-import { withSession } from '../product-session.js';
+import { prompts } from '../../../cli/core/prompt.js';
 import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
 import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { maskKey } from '../../../client/redact.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { withSession } from '../product-session.js';
 import type { command } from './command.js';
-import { prompts } from '../../../cli/core/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -19,13 +19,17 @@ export async function run(options: Options, context: Context): Promise<void> {
   const wanted = parseKeyArgument(options.key);
   // before signing in: off a terminal nothing can be confirmed
   if (!options.yes && context.io.noPrompt) {
-    throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, { suggestion: `Run it again with --yes: kct keys revoke ${options.key} --yes` });
+    throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, {
+      suggestion: `Run it again with --yes: kct keys revoke ${options.key} --yes`,
+    });
   }
   const format = await formatFor({ json: options.json }, context);
   await withSession(context, options, async ({ client, account, settings }) => {
     const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
     if (record.revoked_at) {
-      await printRecord(context.io, format, { ...keyRow(record), already_revoked: true }, () => out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`));
+      await printRecord(context.io, format, { ...keyRow(record), already_revoked: true }, () =>
+        out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`),
+      );
       return;
     }
     const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
@@ -34,9 +38,14 @@ export async function run(options: Options, context: Context): Promise<void> {
       return;
     }
     const revoked = await client.revokeKey(record.id, { signal: context.signal });
-    await printRecord(context.io, format, revoked, () => out(context.io, revoked.already_revoked
-      ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
-      : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`));
+    await printRecord(context.io, format, revoked, () =>
+      out(
+        context.io,
+        revoked.already_revoked
+          ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
+          : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`,
+      ),
+    );
   });
 }
 
@@ -53,23 +62,32 @@ export function parseKeyArgument(text: string): KeyArgument {
       suggestion: 'Find both with `kct keys list` (a key on the command line ends up in the shell history: revoke this one).',
     });
   }
-  throw new UsageError(`"${value}" is neither a key id nor a masked key`, { suggestion: 'Give the id (e.g. 7) or the masked key (e.g. kct_****abcd) shown by `kct keys list`.' });
+  throw new UsageError(`"${value}" is neither a key id nor a masked key`, {
+    suggestion: 'Give the id (e.g. 7) or the masked key (e.g. kct_****abcd) shown by `kct keys list`.',
+  });
 }
 
 function findKey(keys: KeyRecord[], wanted: KeyArgument, account: string): KeyRecord {
   const matches = 'id' in wanted ? keys.filter((k) => k.id === wanted.id) : keys.filter((k) => k.masked_key.endsWith(wanted.last4));
   const named = 'id' in wanted ? `no key ${wanted.id}` : `no key ending in ${wanted.last4}`;
-  if (matches.length === 0) throw new NoSuchItemError(`the account ${account} has ${named}`, { suggestion: 'List its keys with `kct keys list`.' });
+  if (matches.length === 0)
+    throw new NoSuchItemError(`the account ${account} has ${named}`, { suggestion: 'List its keys with `kct keys list`.' });
   // two masked keys can share their last four characters: only an id is then unambiguous
   if (matches.length > 1) {
-    throw new UsageError(`${matches.length} keys of ${account} end in ${(wanted as { last4: string }).last4} (ids ${matches.map((k) => k.id).join(', ')})`, { suggestion: 'Name the key by its id (from `kct keys list`).' });
+    throw new UsageError(
+      `${matches.length} keys of ${account} end in ${(wanted as { last4: string }).last4} (ids ${matches.map((k) => k.id).join(', ')})`,
+      { suggestion: 'Name the key by its id (from `kct keys list`).' },
+    );
   }
   return matches[0];
 }
 
 async function confirmRevoke(context: Context, record: KeyRecord, inUseFrom: string | undefined): Promise<boolean> {
   if (inUseFrom) err(context.io, `note: this is the key kct uses now (from ${inUseFrom}); commands with it will fail once it is revoked.`);
-  return (await prompts(context, 'cancelled; nothing was revoked')).confirm(`Revoke ${describeKey(record)}, created ${shortDate(record.created_at)}? Requests with it are refused at once.`, false);
+  return (await prompts(context, 'cancelled; nothing was revoked')).confirm(
+    `Revoke ${describeKey(record)}, created ${shortDate(record.created_at)}? Requests with it are refused at once.`,
+    false,
+  );
 }
 
 function capitalised(text: string): string {

@@ -8,11 +8,17 @@ export const command = defineCommand({
   options: {
     '--questions <file>': { description: 'questions preview (.yaml or .json) from `kct ingest questions`', required: true },
     '--rubrics <file>': { description: 'rubrics preview (.yaml or .json) from `kct ingest rubrics`', required: true },
-    '--name <name>': 'model name (assignment_name); default: the questions file\'s assignment_name',
-    '--desc <text>': 'description (assignment_desc); default: the questions file\'s assignment_desc',
+    '--name <name>': "model name (assignment_name); default: the questions file's assignment_name",
+    '--desc <text>': "description (assignment_desc); default: the questions file's assignment_desc",
     '--subject <subject>': 'subject (project_subject)',
-    '--total-score <n>': { description: 'total score; default: the rubrics file\'s total_score', check: checked(parsePositiveNumber, '--total-score') },
-    '--cum-method <method>': { description: 'how criterion scores make the total; default: the rubrics file\'s cum_method', choices: ['sum', 'average'] },
+    '--total-score <n>': {
+      description: "total score; default: the rubrics file's total_score",
+      check: checked(parsePositiveNumber, '--total-score'),
+    },
+    '--cum-method <method>': {
+      description: "how criterion scores make the total; default: the rubrics file's cum_method",
+      choices: ['sum', 'average'],
+    },
     '--wait': 'poll until the model is ready (same backoff and --timeout as task watching)',
     '-y, --yes': 'create without asking (needed off a terminal)',
     ...watchOptions,

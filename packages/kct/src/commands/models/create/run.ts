@@ -1,11 +1,11 @@
 // kct models create: validate the two preview files (line and field for every problem), show what
 // will be created, confirm, POST /models, and with --wait poll until the model is ready.
 import type { Context } from '../../../cli/core/context.js';
+import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { err, out, safeText } from '../../../cli/core/io.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { confirmCreate, describeModel, waitForModel } from '../../../cli/models/model-building.js';
 import { buildModelRequest } from '../../../cli/models/preview-file.js';
-import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -33,7 +33,13 @@ export async function run(options: Options, context: Context): Promise<void> {
   context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
   const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
   // One line that starts with the id, so a script can take it: id=$(kct models create ... --yes | cut -d' ' -f1)
-  await printRecord(context.io, format, model, () => out(context.io, [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  ')));
+  await printRecord(context.io, format, model, () =>
+    out(
+      context.io,
+      [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  '),
+    ),
+  );
   if (model.post_status === 'ready') context.note(`Mark with it: kct one-pass <answer file> --model ${id}`);
-  else if (!options.wait) context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
+  else if (!options.wait)
+    context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
 }

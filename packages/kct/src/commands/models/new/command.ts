@@ -10,10 +10,13 @@ export const command = defineCommand({
   },
   options: {
     '--rubric <files...>': { description: 'the rubric file(s)', required: true },
-    '--total-score <n>': { description: 'total score of the rubric (asked when missing)', check: checked(parsePositiveNumber, '--total-score') },
+    '--total-score <n>': {
+      description: 'total score of the rubric (asked when missing)',
+      check: checked(parsePositiveNumber, '--total-score'),
+    },
     '--cum-method <method>': { description: 'how criterion scores make the total (asked when missing)', choices: ['sum', 'average'] },
-    '--name <name>': 'model name (default: the paper\'s title)',
-    '--desc <text>': 'description (default: the paper\'s instructions)',
+    '--name <name>': "model name (default: the paper's title)",
+    '--desc <text>': "description (default: the paper's instructions)",
     '--subject <subject>': 'subject (project_subject)',
     '--spec <text>': 'use only the named question, e.g. "question 2"',
     '--dir <folder>': 'where to keep the preview files (default: a new temporary folder)',

@@ -9,16 +9,23 @@ import { join } from 'node:path';
 import { UsageError } from '../../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
 import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
-import { inspectFile } from '../../../client/files.js';
 import type { Context } from '../../../cli/core/context.js';
-import { err, whyNoPrompt } from '../../../cli/core/io.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
-import { confirmCreate, describeModel, ingestToFile, printIngestSummary, printModel, waitForModel } from '../../../cli/models/model-building.js';
-import { buildModelRequest, previewHeader, renderPreviewFile, writeFileAtomic, type ModelPlan } from '../../../cli/models/preview-file.js';
-import { paint } from '../../../cli/render/style.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { err, whyNoPrompt } from '../../../cli/core/io.js';
+import { type Prompts, prompts } from '../../../cli/core/prompt.js';
+import {
+  confirmCreate,
+  describeModel,
+  ingestToFile,
+  printIngestSummary,
+  printModel,
+  waitForModel,
+} from '../../../cli/models/model-building.js';
+import { buildModelRequest, type ModelPlan, previewHeader, renderPreviewFile, writeFileAtomic } from '../../../cli/models/preview-file.js';
+import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { paint } from '../../../cli/render/style.js';
+import { inspectFile } from '../../../client/files.js';
 import type { command } from './command.js';
-import { prompts, type Prompts } from '../../../cli/core/prompt.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -41,13 +48,18 @@ export function stepByStep(options: Options): string {
 
 export async function run(options: Options, context: Context): Promise<void> {
   if (context.io.noPrompt) {
-    throw new UsageError(`kct models new is interactive (it opens an editor and asks before creating) and cannot run here: ${whyNoPrompt(context.io)}`, {
-      suggestion: stepByStep(options),
-    });
+    throw new UsageError(
+      `kct models new is interactive (it opens an editor and asks before creating) and cannot run here: ${whyNoPrompt(context.io)}`,
+      {
+        suggestion: stepByStep(options),
+      },
+    );
   }
   const rubricFiles = options.rubric ?? [];
-  if (rubricFiles.length === 0) throw new UsageError('give the rubric with --rubric <files...>', { suggestion: 'e.g. kct models new paper.pdf --rubric rubric.docx' });
-  if (options.questionFiles.length === 0) throw new UsageError('give the question paper: kct models new <question files...> --rubric <rubric files...>');
+  if (rubricFiles.length === 0)
+    throw new UsageError('give the rubric with --rubric <files...>', { suggestion: 'e.g. kct models new paper.pdf --rubric rubric.docx' });
+  if (options.questionFiles.length === 0)
+    throw new UsageError('give the question paper: kct models new <question files...> --rubric <rubric files...>');
   // every file is checked before anything is sent or asked
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
   const totalFlag = options.totalScore;
@@ -56,23 +68,35 @@ export async function run(options: Options, context: Context): Promise<void> {
   const c = paint(context.io);
   const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
 
-  const totalScore = totalFlag ?? await ask.number('Total score of the rubric:', 0.01);
-  const cumMethod: CumMethodType = options.cumMethod ?? await ask.select('How do criterion scores make the total?', [
-    { label: 'sum: criterion scores are added', value: 'sum' as const },
-    { label: 'average: the average of the criteria, scaled to the total', value: 'average' as const },
-  ]);
+  const totalScore = totalFlag ?? (await ask.number('Total score of the rubric:', 0.01));
+  const cumMethod: CumMethodType =
+    options.cumMethod ??
+    (await ask.select('How do criterion scores make the total?', [
+      { label: 'sum: criterion scores are added', value: 'sum' as const },
+      { label: 'average: the average of the criteria, scaled to the total', value: 'average' as const },
+    ]));
 
-  const dir = options.dir ?? await mkdtemp(join(tmpdir(), 'kct-model-'));
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'kct-model-')));
   await mkdir(dir, { recursive: true });
   const questionsPath = join(dir, 'questions.yaml');
   const rubricsPath = join(dir, 'rubrics.yaml');
   const client = await context.client();
 
   step(`1/5 Reading the question paper (${options.questionFiles.join(', ')})`);
-  const questions = await ingestToFile(client, {
-    kind: 'questions', files: options.questionFiles, assets: [], output: questionsPath, force: options.dir === undefined,
-    specification: options.spec, name: options.name, desc: options.desc,
-  }, context.signal);
+  const questions = await ingestToFile(
+    client,
+    {
+      kind: 'questions',
+      files: options.questionFiles,
+      assets: [],
+      output: questionsPath,
+      force: options.dir === undefined,
+      specification: options.spec,
+      name: options.name,
+      desc: options.desc,
+    },
+    context.signal,
+  );
   await printIngestSummary(context.io, 'questions', questions.content);
   for (const warning of questions.warnings) context.note(`warning: ${warning}`);
   // A name and description are needed; the paper may not give them.
@@ -85,13 +109,26 @@ export async function run(options: Options, context: Context): Promise<void> {
     questions.content.assignment_desc = await ask.text('Description (assignment_desc):');
     patched = true;
   }
-  if (patched) await writeFileAtomic(questionsPath, renderPreviewFile(questionsPath, questions.content, previewHeader('questions', questionsPath, questions.preview)));
+  if (patched)
+    await writeFileAtomic(
+      questionsPath,
+      renderPreviewFile(questionsPath, questions.content, previewHeader('questions', questionsPath, questions.preview)),
+    );
 
   step(`2/5 Reading the rubric (${rubricFiles.join(', ')})`);
-  const rubrics = await ingestToFile(client, {
-    kind: 'rubrics', files: rubricFiles, assets: [], output: rubricsPath, force: options.dir === undefined,
-    totalScore, cumMethod,
-  }, context.signal);
+  const rubrics = await ingestToFile(
+    client,
+    {
+      kind: 'rubrics',
+      files: rubricFiles,
+      assets: [],
+      output: rubricsPath,
+      force: options.dir === undefined,
+      totalScore,
+      cumMethod,
+    },
+    context.signal,
+  );
   await printIngestSummary(context.io, 'rubrics', rubrics.content);
   for (const warning of rubrics.warnings) context.note(`warning: ${warning}`);
 
@@ -105,7 +142,10 @@ export async function run(options: Options, context: Context): Promise<void> {
       if (!(error instanceof UsageError)) throw error;
       err(context.io, c.red(`${error.message}`));
       const again = await ask.confirm('Edit the files again?', true);
-      if (!again) throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, { suggestion: stepByStep({ ...options, totalScore, cumMethod }) });
+      if (!again)
+        throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, {
+          suggestion: stepByStep({ ...options, totalScore, cumMethod }),
+        });
     }
   }
   for (const warning of plan.warnings) context.note(`warning: ${warning}`);
@@ -113,7 +153,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   step('4/5 Create the model');
   err(context.io, await describeModel(context.io, plan.request));
   if (!(await confirmCreate(context, options.yes))) {
-    context.note(`Nothing was created. The previews are kept in ${dir}; create later with:\n  kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`);
+    context.note(
+      `Nothing was created. The previews are kept in ${dir}; create later with:\n  kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`,
+    );
     return;
   }
   const created = await client.createModel(plan.request, { signal: context.signal });
@@ -141,5 +183,6 @@ async function editFiles(context: Context, paths: string[], ask: Prompts): Promi
     child.once('error', reject);
     child.once('exit', (exitCode) => resolve(exitCode));
   });
-  if (code !== 0) throw new UsageError(`the editor (${editor}) exited with code ${code}; nothing was created (the previews are in ${paths.join(', ')})`);
+  if (code !== 0)
+    throw new UsageError(`the editor (${editor}) exited with code ${code}; nothing was created (the previews are in ${paths.join(', ')})`);
 }

@@ -6,9 +6,6 @@ export const command = defineCommand({
   args: {
     '<id>': 'model id from `kct models`',
   },
-  examples: [
-    'kct models show 12',
-    'kct models show 1001 --json',
-  ],
+  examples: ['kct models show 12', 'kct models show 1001 --json'],
   load: () => import('./run.js'),
 });
