@@ -1,13 +1,24 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// Four projects (docs/testing.md, "Tiers"). `npm test` runs the first three; `npm run test:slow`
+// runs the fourth, and CI runs both. `npx vitest run` alone runs all four.
+//
+// What is slow is slow by its nature (an npm install, 600 files under a descriptor limit, a
+// SIGKILL halfway, forced collections), not by a sleep; test/reliability runs there at a smaller
+// size than `npm run test:reliability`.
+const SLOW = [
+  'test/e2e/package.test.ts',
+  'test/e2e/quick-start.test.ts',
+  'test/e2e/file-descriptors.test.ts',
+  'test/e2e/killed-run.test.ts',
+  'test/reliability/**/*.test.ts',
+];
+
 export default defineConfig({
   // the sandbox imports kct's contract by package name; tests run it from the sources
   resolve: { alias: [{ find: /^kct\/api\//, replacement: fileURLToPath(new URL('./packages/kct/src/api/', import.meta.url)) }] },
   test: {
-    // test/reliability runs here at a smaller size and without its timed bounds; the whole of it
-    // is `npm run test:reliability` (vitest.reliability.config.ts, docs/security.md).
-    include: ['test/**/*.test.ts'],
     // hang guards, not speed checks: a loaded CI runner once took 61 s for one OCR answer
     testTimeout: 180_000,
     hookTimeout: 240_000,
@@ -15,5 +26,14 @@ export default defineConfig({
     // Two cores: end-to-end files each run a sandbox and several kct processes.
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      // In-process files share one module graph per worker (isolate: false): kct and the sandbox
+      // are loaded once a worker instead of once a file, which halves their time. A file must
+      // therefore leave the process as it found it (environment, working directory, timers).
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+    ],
   },
 });

@@ -81,6 +81,23 @@ describe('RequestBudget', () => {
     expect(log.map((entry) => entry.kind)).toEqual(['write', 'write', 'read', 'read', 'read', 'write', 'write', 'write']);
   });
 
+  it('a 429 without Retry-After pauses for the pause given (1 s by default; the CLI gives two retry base delays)', async () => {
+    for (const [pauseMs, expected] of [
+      [undefined, 1000],
+      [40, 40],
+    ] as const) {
+      const v = virtualClock();
+      const budget = new RequestBudget(10, v.clock, pauseMs);
+      const log: { kind: string; at: number }[] = [];
+      budget.penalize();
+      requests(budget, 1, 'read', v.now, log);
+      await v.advance(expected - 1);
+      expect(log).toHaveLength(0);
+      await v.advance(2);
+      expect(log).toHaveLength(1);
+    }
+  });
+
   it('a 429 with Retry-After pauses every request for that long, then the rate is halved and grows back', async () => {
     const v = virtualClock();
     const budget = new RequestBudget(10, v.clock);

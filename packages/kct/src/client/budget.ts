@@ -8,7 +8,7 @@
 import { InterruptedError } from '../api/errors.js';
 
 export const DEFAULT_MAX_RPS = 20;
-/** Without a Retry-After, a 429 or 503 pauses the run this long. */
+/** Without a Retry-After, a 429 or 503 pauses the run this long (twice the retry policy's base delay). */
 const DEFAULT_PAUSE_MS = 1_000;
 /** After a halving, one more request per second is allowed every this many ms. */
 const RECOVERY_STEP_MS = 2_000;
@@ -50,16 +50,19 @@ export class RequestBudget {
   private timer: unknown;
   private timerAt = Infinity;
   private readonly clock: BudgetClock;
+  private readonly pauseMs: number;
   /** How many times a 429 or 503 slowed the run, and the longest pause asked for (for --debug and tests). */
   penalties = 0;
 
-  constructor(maxPerSecond: number = DEFAULT_MAX_RPS, clock: BudgetClock = realClock) {
+  /** `pauseMs`: how long a 429 or 503 without a Retry-After pauses the run. */
+  constructor(maxPerSecond: number = DEFAULT_MAX_RPS, clock: BudgetClock = realClock, pauseMs: number = DEFAULT_PAUSE_MS) {
     if (!(maxPerSecond >= 1) || !Number.isFinite(maxPerSecond))
       throw new RangeError(`maxPerSecond must be at least 1, not ${maxPerSecond}`);
     this.maxPerSecond = Math.floor(maxPerSecond);
     this.starts = new Float64Array(this.maxPerSecond);
     this.reducedTo = this.maxPerSecond;
     this.clock = clock;
+    this.pauseMs = pauseMs;
   }
 
   /** The rate allowed now: the full rate, or a halved one growing back. */
@@ -99,7 +102,7 @@ export class RequestBudget {
    */
   penalize(retryAfterMs?: number): void {
     const now = this.clock.now();
-    const pause = retryAfterMs !== undefined && retryAfterMs >= 0 ? retryAfterMs : DEFAULT_PAUSE_MS;
+    const pause = retryAfterMs !== undefined && retryAfterMs >= 0 ? retryAfterMs : this.pauseMs;
     if (now >= this.pausedUntil) {
       this.reducedTo = Math.max(1, Math.floor(this.currentLimit(now) / 2));
       this.reducedAt = now + pause;

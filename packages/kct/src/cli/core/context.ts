@@ -94,13 +94,16 @@ export function createContext(
         import('../../client/budget.js'),
       ]);
       const maxRps = overrides.maxRps ?? fromEnv(env, 'KCT_MAX_RPS') ?? DEFAULT_MAX_RPS;
+      const retry = retryFromEnv(env);
+      // one knob for every wait after a refusal: the pause without a Retry-After is two base delays
+      const pauseMs = retry.baseDelayMs === undefined ? undefined : 2 * retry.baseDelayMs;
       const client = new KctClient({
         baseUrl,
         apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
-        budget: new RequestBudget(maxRps),
+        budget: new RequestBudget(maxRps, undefined, pauseMs),
         env,
         dispatcher: context.dispatcher,
-        retry: retryFromEnv(env),
+        retry,
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
           if (globals.debug) return; // the trace says it

@@ -1,4 +1,4 @@
-// From Moodle or Canvas and back, as a teacher runs it: the built kct against a real sandbox marks
+// From Moodle or Canvas and back, as a teacher runs it: kct (main() in-process) against a real sandbox marks
 // a generated Moodle download (zip, folders on: a file, online text, an empty submission, a comma
 // in a file name) and a Canvas one (late_, a text entry, a URL), fills the worksheet and the
 // gradebook the tests wrote in the platforms' formats, and the importers' rules (the oracles in
