@@ -4,14 +4,17 @@ import { defineConfig } from 'vitest/config';
 // Four projects (docs/testing.md, "Tiers"). `npm test` runs the first three; `npm run test:slow`
 // runs the fourth, and CI runs both. `npx vitest run` alone runs all four.
 //
-// What is slow is slow by its nature (an npm install, 600 files under a descriptor limit, a
-// SIGKILL halfway, forced collections), not by a sleep; test/reliability runs there at a smaller
-// size than `npm run test:reliability`.
+// What is slow is slow by its nature, not by a sleep: an npm install, a single-file executable
+// built, 600 files under a descriptor limit, a SIGKILL halfway, a run held to a few requests a
+// second, forced collections. test/reliability runs there at a smaller size than
+// `npm run test:reliability`.
 const SLOW = [
   'test/e2e/package.test.ts',
   'test/e2e/quick-start.test.ts',
+  'test/e2e/executable.test.ts',
   'test/e2e/file-descriptors.test.ts',
   'test/e2e/killed-run.test.ts',
+  'test/integration/polite-runs.test.ts',
   'test/reliability/**/*.test.ts',
 ];
 
@@ -31,7 +34,7 @@ export default defineConfig({
       // are loaded once a worker instead of once a file, which halves their time. A file must
       // therefore leave the process as it found it (environment, working directory, timers).
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: SLOW, isolate: false } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: SLOW } },
       { extends: true, test: { name: 'slow', include: SLOW } },
     ],

@@ -1,4 +1,4 @@
-// A property over generated platform downloads, run through the built kct against a real sandbox:
+// A property over generated platform downloads, run through kct (main() in-process) against a real sandbox:
 // Moodle (folders on or off) and Canvas zips with random student names (accents, emoji, quotes,
 // commas; Canvas names with underscores), several files per student (names with underscores),
 // online text (blank or not), empty student folders and late work, against a worksheet or

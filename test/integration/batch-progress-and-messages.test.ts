@@ -1,9 +1,10 @@
-// Issue 11, items 11, 12, 13, 14, 18: batch progress, signals and terminals, messages that were
-// wrong, the rubric total, and the sandbox's start-up.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Batch progress off a terminal, messages that were once wrong, the rubric total and an unusable
+// sandbox data folder: main() in-process against a real sandbox. The spinner in a real terminal
+// and the signals are test/e2e/signals-and-terminals.test.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, inTerminal, kctEnv, parseJson, ROOT, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
+import { FIXTURES, GENERATED, kctEnv, parseJson, ROOT, runKct, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 const shared = useSandbox();
@@ -14,21 +15,6 @@ function textFolder(names: string[], extra = ''): string {
   return dir;
 }
 
-/** Runs kct and sends `signal` once stderr says the task was accepted. */
-function interruptAfterAccept(args: string[], signal: NodeJS.Signals): Promise<RunResult> {
-  let sent = false;
-  return shared.kct(args, {
-    onSpawn(child) {
-      child.stderr!.on('data', (chunk: Buffer) => {
-        if (!sent && chunk.toString().includes('accepted')) {
-          sent = true;
-          child.kill(signal);
-        }
-      });
-    },
-  });
-}
-
 describe('kct batch', () => {
   it('shows progress while it waits: one line per change off a terminal', async () => {
     const dir = textFolder(['ann', 'ben'], 'KCT-SANDBOX-SLOW');
@@ -36,16 +22,6 @@ describe('kct batch', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/kct: batch tsk_\w+ (QUEUED|PROGRESS)/);
     expect(run.stderr).toMatch(/kct: batch tsk_\w+ finished: marking 2 items: 2 marked, 0 not marked, 0 queued or running/);
-  });
-
-  it('shows a spinner with marked, not marked and to come on a terminal', async () => {
-    const dir = textFolder(['cat', 'dan'], 'KCT-SANDBOX-SLOW');
-    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }), CI: undefined };
-    const run = await inTerminal(['batch', dir, '--model', '12'], env);
-    expect(run.code).toBe(0);
-    // eslint-disable-next-line no-control-regex
-    const plain = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-    expect(plain).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] marking 2 items: 0 marked, 0 not marked, 2 queued or running/);
   });
 
   it('a missing --model is reported once, not once per item', async () => {
@@ -89,23 +65,7 @@ describe('kct batch', () => {
   });
 });
 
-describe('signals and terminals', () => {
-  it('SIGTERM while watching exits 143; SIGINT 130', async () => {
-    const term = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigterm) KCT-SANDBOX-SLOW`], 'SIGTERM');
-    expect(term.code).toBe(143);
-    expect(term.stderr).toMatch(/kct status tsk_\w+ --watch/);
-    const int = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigint) KCT-SANDBOX-SLOW`], 'SIGINT');
-    expect(int.code).toBe(130);
-  });
-
-  it('CI=1 in a real terminal never claims there is no terminal', async () => {
-    const env = { ...kctEnv(tempDir()), CI: '1' };
-    const run = await inTerminal(['auth', 'login', '--base-url', shared.sandbox.baseUrl], env);
-    expect(run.code).toBe(4);
-    expect(run.output).toContain('CI is set (CI=1), and kct never prompts in CI');
-    expect(run.output).not.toContain('no terminal');
-  });
-
+describe('retry notices', () => {
   it('with --json, retry notices on stderr are JSON lines', async () => {
     const run = await shared.kct([
       'one-pass',
@@ -193,23 +153,10 @@ describe('--rubric-file and --total-score', () => {
     expect(run.stderr).not.toContain('warning');
   });
 });
-
 describe('kct sandbox start-up', () => {
   it('--data a folder it cannot create fails at once with exit 2', async () => {
     const run = await runKct(['sandbox', '--port', '0', '--data', '/proc/nope'], { env: kctEnv(tempDir()), timeoutMs: 20_000 });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('cannot use /proc/nope as the sandbox data folder: it cannot be created');
-  });
-
-  it('honours SIGTERM while starting', async () => {
-    const data = join(tempDir(), 'fresh');
-    mkdirSync(data);
-    const run = await runKct(['sandbox', '--port', '0', '--data', data, '--json'], {
-      env: kctEnv(tempDir()),
-      timeoutMs: 20_000,
-      // about when it opens its database (not an assertion: any moment must work)
-      onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 200),
-    });
-    expect(run.code === 143 || run.signal === 'SIGTERM').toBe(true);
   });
 });

@@ -1,0 +1,75 @@
+// What only a real process shows: the batch spinner in a pseudo-terminal, SIGTERM and SIGINT while
+// watching (exit 143 and 130), CI=1 in a real terminal, and the sandbox honouring SIGTERM while it
+// starts. The messages around them run in-process: test/integration/batch-progress-and-messages.test.ts.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inTerminal, kctEnv, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
+
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+const shared = useSandbox();
+
+function textFolder(names: string[], extra = ''): string {
+  const dir = tempDir('kct-batch-');
+  for (const name of names) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name} ${dir} ${extra}`);
+  return dir;
+}
+
+/** Runs kct and sends `signal` once stderr says the task was accepted. */
+function interruptAfterAccept(args: string[], signal: NodeJS.Signals): Promise<RunResult> {
+  let sent = false;
+  return shared.kct(args, {
+    onSpawn(child) {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        if (!sent && chunk.toString().includes('accepted')) {
+          sent = true;
+          child.kill(signal);
+        }
+      });
+    },
+  });
+}
+
+describe('kct batch on a terminal', () => {
+  it('shows a spinner with marked, not marked and to come on a terminal', async () => {
+    const dir = textFolder(['cat', 'dan'], 'KCT-SANDBOX-SLOW');
+    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }), CI: undefined };
+    const run = await inTerminal(['batch', dir, '--model', '12'], env);
+    expect(run.code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const plain = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(plain).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] marking 2 items: 0 marked, 0 not marked, 2 queued or running/);
+  });
+});
+
+describe('signals and terminals', () => {
+  it('SIGTERM while watching exits 143; SIGINT 130', async () => {
+    const term = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigterm) KCT-SANDBOX-SLOW`], 'SIGTERM');
+    expect(term.code).toBe(143);
+    expect(term.stderr).toMatch(/kct status tsk_\w+ --watch/);
+    const int = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigint) KCT-SANDBOX-SLOW`], 'SIGINT');
+    expect(int.code).toBe(130);
+  });
+
+  it('CI=1 in a real terminal never claims there is no terminal', async () => {
+    const env = { ...kctEnv(tempDir()), CI: '1' };
+    const run = await inTerminal(['auth', 'login', '--base-url', shared.sandbox.baseUrl], env);
+    expect(run.code).toBe(4);
+    expect(run.output).toContain('CI is set (CI=1), and kct never prompts in CI');
+    expect(run.output).not.toContain('no terminal');
+  });
+});
+
+describe('kct sandbox start-up', () => {
+  it('honours SIGTERM while starting', async () => {
+    const data = join(tempDir(), 'fresh');
+    mkdirSync(data);
+    const run = await runKct(['sandbox', '--port', '0', '--data', data, '--json'], {
+      env: kctEnv(tempDir()),
+      timeoutMs: 20_000,
+      // about when it opens its database (not an assertion: any moment must work)
+      onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 200),
+    });
+    expect(run.code === 143 || run.signal === 'SIGTERM').toBe(true);
+  });
+});
