@@ -163,7 +163,7 @@ describe('re-running a class folder', () => {
 
   it('Ctrl-C says only what kct saw: tasks not seen finished, and how to collect them', async () => {
     const dir = textClass(12, 'interrupt');
-    // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-messages.test.ts
+    // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-terminals.test.ts
     const ctrlC = new AbortController();
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '1', '--output', 'ndjson'], {
       env: { KCT_POLL_INTERVAL: '5s' },

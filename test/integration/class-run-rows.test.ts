@@ -164,7 +164,7 @@ describe('Ctrl-C while submissions are under way', () => {
       const run = runKct(['one-pass', dir, '--model', '12', '--jobs', '2', '--resume', journal, '--output', 'ndjson'], {
         env,
         timeoutMs: 60_000,
-        // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-messages.test.ts
+        // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-terminals.test.ts
         signal: ctrlC.signal,
       });
       // the sandbox accepted both submissions; kct has not seen the 202s when Ctrl-C lands

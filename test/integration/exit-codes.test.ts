@@ -146,7 +146,7 @@ describe('exit codes, against the sandbox', () => {
   });
 
   it('130 on Ctrl-C while watching, saying how to resume; the task keeps running', async () => {
-    // a Ctrl-C in-process (main's signal); the real SIGINT to the process is test/e2e/signals-and-messages.test.ts
+    // a Ctrl-C in-process (main's signal); the real SIGINT to the process is test/e2e/signals-and-terminals.test.ts
     const kct = asUser(sandbox);
     const ctrlC = new AbortController();
     const run = await kct(['one-pass', '--model', '12', '--text', `${answer} (interrupt) KCT-SANDBOX-SLOW`], {

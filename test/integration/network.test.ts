@@ -1,6 +1,6 @@
 // What kct does on the wire: debug traces without the key, and on a terminal (the test IO's) a
 // spinner and colour. In-process; proxies (undici reads them from the process's environment) are
-// test/e2e/proxies.test.ts, the hidden key prompt under a pseudo-terminal test/e2e/login-on-a-terminal.test.ts.
+// test/integration/proxies.test.ts, the hidden key prompt under a pseudo-terminal test/e2e/login-on-a-terminal.test.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Where requests go out: one keep-alive undici dispatcher (through a proxy when the environment
-// names one), its timeouts, and the limits of one exchange (redirects, answer size).
+// Where requests go out: one keep-alive undici dispatcher (through a proxy when the given
+// environment names one), its timeouts, and the limits of one exchange (redirects, answer size).
 import { holdingConnector } from './connector.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from './undici.js';
 
@@ -25,6 +25,19 @@ export function newDispatcher(timeouts: Timeouts, env: NodeJS.ProcessEnv): Dispa
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 10_000,
   };
-  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => env[name]);
-  return proxied ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+  const proxies = proxiesOf(env);
+  return proxies.httpProxy || proxies.httpsProxy ? new EnvHttpProxyAgent({ ...agentOptions, ...proxies }) : new Agent(agentOptions);
+}
+
+/**
+ * The proxy settings of `env`, given to undici explicitly: it would read the process's own
+ * environment otherwise, which is not the one a caller of main({ env }) passed. The lower-case
+ * spelling wins, as in undici and curl; '' means none.
+ */
+function proxiesOf(env: NodeJS.ProcessEnv): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
 }

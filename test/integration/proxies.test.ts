@@ -1,6 +1,7 @@
 // kct through an HTTP proxy: HTTP_PROXY and HTTPS_PROXY (CONNECT), and around it for NO_PROXY
-// hosts. A real process: undici's proxy agent reads the process's own environment. The rest of
-// kct on the wire is test/integration/network.test.ts.
+// hosts, taken from the environment main() is given, never from the test process's own (undici
+// would read that one unless told: client/transport.ts). The rest of kct on the wire is
+// test/integration/network.test.ts.
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,9 @@ const shared = useSandbox({ latencyMs: 60 });
 
 describe('proxies', () => {
   it('goes through HTTP_PROXY (CONNECT), and around it for NO_PROXY hosts', async () => {
+    // the settings are main()'s env only: with undici reading process.env, no tunnel would open
+    for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'])
+      expect(process.env[name]).toBeUndefined();
     let tunnels = 0;
     const proxy: Server = createServer((_, res) => res.writeHead(405).end());
     proxy.on('connect', (req, client: Socket, head: Buffer) => {
