@@ -27,7 +27,7 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Option values that name files or folders, by the value's name in the help ("<file>"). */
-const FILE_VALUE = /^(file|files|path|dir|folder|journal|list|manifest)$/;
+const FILE_VALUE = /^(file|files|path|dir|folder|journal|list|manifest|csv)$/;
 const MODEL_FLAGS = new Set(['--model', '--mark']);
 
 /** Positional arguments that are not files, by name (and command where the name is ambiguous). */

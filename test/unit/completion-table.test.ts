@@ -1,0 +1,40 @@
+// What completion offers for each flag's value, read from the command tree: a flag that names a
+// file completes file names, whatever its value is called in the help (<file>, <path>, <csv>...).
+import { describe, expect, it } from 'vitest';
+import { completionTable } from '../../packages/kct/src/cli/completion/table.js';
+import { commandTree } from '../../packages/kct/src/cli/core/command-tree.js';
+import { buildProgram } from '../../packages/kct/src/cli/core/program.js';
+
+const table = completionTable(
+  commandTree(
+    buildProgram('0.0.0', () => {
+      throw new Error('completion reads the tree only');
+    }),
+  ),
+);
+const kinds = (path: string) => new Map(table.find((entry) => entry.path === path)?.values);
+
+describe('completion of flag values', () => {
+  it("one-pass: every flag naming a file to read or write completes files, the learning platforms' included", () => {
+    const onePass = kinds('one-pass');
+    for (const flag of [
+      '--files-from',
+      '--resume',
+      '--rubric-file',
+      '--question-file',
+      '--report',
+      '--moodle-worksheet',
+      '--canvas-gradebook',
+      '--grades-out',
+    ]) {
+      expect(onePass.get(flag), flag).toBe('files');
+    }
+    expect(onePass.get('--model')).toBe('models');
+    expect(onePass.get('--text')).toBe('text');
+    expect(onePass.get('--rounding')).toBe('choices integer half one-decimal two-decimals');
+  });
+
+  it('report and ingest: --out completes files', () => {
+    for (const path of ['report', 'ingest questions', 'ingest rubrics']) expect(kinds(path).get('--out'), path).toBe('files');
+  });
+});
