@@ -42,6 +42,10 @@ describe('parseDuration', () => {
     expect(() => parseDuration('0s', '--timeout')).toThrow(UsageError);
     expect(() => parseDuration('0.0h', '--timeout')).toThrow(UsageError);
   });
+
+  it('a duration that rounds to zero is refused', () => {
+    expect(() => parseDuration('0.4ms', '--timeout')).toThrow(UsageError);
+  });
 });
 
 describe('formatDuration', () => {

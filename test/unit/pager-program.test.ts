@@ -1,7 +1,7 @@
 // The pager command runs through the shell; its program is looked for first, so a pager that is
 // not there never takes the output with it. Which word is the program:
 import { describe, expect, it } from 'vitest';
-import { programOf } from '../../packages/kct/src/cli/core/pager.js';
+import { choosePager, programOf } from '../../packages/kct/src/cli/core/pager.js';
 
 describe('the program of a pager command', () => {
   it.each([
@@ -14,5 +14,16 @@ describe('the program of a pager command', () => {
     ['bat --paging=always', 'bat'],
   ])('%j runs %j', (command, program) => {
     expect(programOf(command)).toBe(program);
+  });
+});
+
+// Which pager command is run, from the environment.
+describe('pager choice', () => {
+  it('KCT_PAGER, then PAGER, then less -FRX; "" and cat mean none', () => {
+    expect(choosePager({ KCT_PAGER: 'most', PAGER: 'more' })).toEqual({ command: 'most', source: 'KCT_PAGER' });
+    expect(choosePager({ PAGER: 'more -s' })).toEqual({ command: 'more -s', source: 'PAGER' });
+    expect(choosePager({})).toEqual({ command: 'less -FRX', source: 'default' });
+    expect(choosePager({ KCT_PAGER: '', PAGER: 'more' })).toBeUndefined();
+    expect(choosePager({ PAGER: 'cat' })).toBeUndefined();
   });
 });

@@ -90,6 +90,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('1e3', now)).toBeUndefined();
     expect(parseRetryAfter('Not a date, 99 Foo', now)).toBeUndefined();
   });
+
+  it('Retry-After garbage is ignored rather than read as a date in 2001', () => {
+    for (const value of ['-5', '-1', 'later 5', '1.5.2']) expect(parseRetryAfter(value)).toBeUndefined();
+    expect(parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', Date.parse('Sun, 06 Nov 1994 08:49:30 GMT'))).toBe(7000);
+  });
 });
 
 describe('isRetrySafe', () => {

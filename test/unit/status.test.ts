@@ -5,6 +5,7 @@ import {
   isUnsuccessfulFinal,
   LEGACY_STATUS,
   STAGE_OF,
+  statusOf,
   TASK_STATUSES,
 } from '../../packages/kct/src/api/status.js';
 
@@ -86,5 +87,11 @@ describe('isUnsuccessfulFinal', () => {
   it('is false for success, running and unknown statuses', () => {
     for (const status of ['SUCCESS', 'PROGRESS', 'QUEUED', 'PENDING', '', undefined, null, 1])
       expect(isUnsuccessfulFinal(status)).toBe(false);
+  });
+
+  it('a stage-only failed snapshot counts as unsuccessful', () => {
+    expect(isUnsuccessfulFinal(statusOf({ stage: 'failed' }))).toBe(true);
+    expect(isUnsuccessfulFinal(statusOf({ stage: 'cancelled' }))).toBe(true);
+    expect(statusOf({})).toBe('UNKNOWN');
   });
 });

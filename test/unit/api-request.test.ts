@@ -1,0 +1,53 @@
+// kct api's arguments: the method and path, paths under the base URL, -f/-F fields, headers and
+// query strings.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/core/api-request.js';
+
+describe('kct api arguments', () => {
+  it('one argument is a path: GET, or POST when there is a body', () => {
+    expect(methodAndPath('/credits', undefined, false)).toEqual({ method: 'GET', path: '/credits' });
+    expect(methodAndPath('/evaluations/batch', undefined, true)).toEqual({ method: 'POST', path: '/evaluations/batch' });
+    expect(methodAndPath('patch', '/x', false)).toEqual({ method: 'PATCH', path: '/x' });
+    expect(() => methodAndPath('FETCH', '/x', false)).toThrow(UsageError);
+  });
+
+  it('paths are relative to the base URL; a repeated /v1 is dropped; other hosts are refused', () => {
+    const base = 'http://127.0.0.1:4010/v1';
+    expect(routePath('credits', base)).toBe('/credits');
+    expect(routePath('/v1/credits', base)).toBe('/credits');
+    expect(routePath('/v1', base)).toBe('/');
+    expect(routePath('/v10/x', base)).toBe('/v10/x');
+    expect(routePath('http://127.0.0.1:4010/v1/models?x=1', base)).toBe('/models?x=1');
+    expect(() => routePath('http://127.0.0.1:4011/v1/models', base)).toThrow(/not under the base URL/);
+    expect(routePath('/credits', 'https://host')).toBe('/credits');
+  });
+
+  it('-f is a string, -F a JSON literal or a file; key[] appends', () => {
+    expect(
+      parseFields(
+        ['a=12', 'b=', 'c=x=y', 't[]=1', 't[]=two'],
+        ['n=12', 'f=1.5e3', 'yes=true', 'no=false', 'nil=null', 's=twelve', 'file=@essay.pdf', 'neg=-3'],
+      ),
+    ).toEqual({
+      values: { a: '12', b: '', c: 'x=y', t: ['1', 'two'], n: 12, f: 1500, yes: true, no: false, nil: null, s: 'twelve', neg: -3 },
+      files: [{ field: 'file', path: 'essay.pdf' }],
+    });
+    expect(() => parseFields(['novalue'])).toThrow(/expected key=value/);
+    expect(() => parseFields(['=x'])).toThrow(/expected key=value/);
+    expect(() => parseFields([], ['f=@'])).toThrow(/name the file/);
+  });
+
+  it("headers: name:value, lower-cased; the key and content type are kct's", () => {
+    expect(parseHeaders(['Idempotency-Key: k1', 'X-Trace:a:b'])).toEqual({ 'idempotency-key': 'k1', 'x-trace': 'a:b' });
+    expect(() => parseHeaders(['X-API-Key:kct_abc'])).toThrow(/sets this header itself/);
+    expect(() => parseHeaders(['Content-Type: text/plain'])).toThrow(UsageError);
+    expect(() => parseHeaders(['no colon'])).toThrow(/expected name:value/);
+  });
+
+  it('query strings repeat array keys and keep an existing query', () => {
+    expect(withQuery('/x', { a: 1, t: ['p', 'q'], n: null })).toBe('/x?a=1&t=p&t=q&n=');
+    expect(withQuery('/x?y=1', { a: 'b c' })).toBe('/x?y=1&a=b+c');
+    expect(withQuery('/x', {})).toBe('/x');
+  });
+});
