@@ -13,7 +13,7 @@ import { PRODUCT_OPERATIONS } from '../../packages/kct/src/api/product.js';
 import type { SandboxProcess } from './lib.js';
 import { Client, ESSAY, FULL, INTERNALS, removeDir, SEED, secretsFound, startSandbox, Transcript } from './lib.js';
 
-/** A hang: no answer within this (5 s at full size; generous in `npm test`, where other files share the cores). */
+/** A hang: no answer within this (5 s at full size; generous in the slow tier, where other files share the cores). */
 const HANG_MS = FULL ? 5_000 : 30_000;
 const RUNS = FULL ? 250 : 20;
 

@@ -57,7 +57,7 @@ interface Hostile {
   full?: boolean;
 }
 
-/** Sizes: at full size as described; smaller in `npm test`, still past every limit they probe. */
+/** Sizes: at full size as described; smaller in the slow tier, still past every limit they probe. */
 const BOMB_MB = FULL ? 300 : 120;
 const LINE_MB = FULL ? 19 : 4;
 const CRITERIA = FULL ? 357_000 : 60_000;
@@ -159,7 +159,7 @@ describe('hostile files end cleanly', () => {
       expect(result.evaluation[0].comment).toBe(result.message);
     }
     // The preview of the same file: 200, or 400 with a reason, never a 5xx or a library's words
-    // (in `npm test`, for the rubric file only: each preview reads the file once more).
+    // (in the slow tier, for the rubric file only: each preview reads the file once more).
     if (!FULL && !h.field) return;
     const preview = new FormData();
     preview.append('files', new Blob([bytes], { type: h.type }), h.filename);
