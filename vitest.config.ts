@@ -5,11 +5,12 @@ import { defineConfig } from 'vitest/config';
 // runs the fourth, and CI runs both. `npx vitest run` alone runs all four.
 //
 // What is slow is slow by its nature, not by a sleep: an npm install, a single-file executable
-// built, 600 files under a descriptor limit, a SIGKILL halfway, a run held to a few requests a
-// second, forced collections. test/reliability runs there at a smaller size than
-// `npm run test:reliability`.
+// built, interactive shells pressing Tab over generated file names, 600 files under a descriptor
+// limit, a SIGKILL halfway, a run held to a few requests a second, forced collections.
+// test/reliability runs there at a smaller size than `npm run test:reliability`.
 const SLOW = [
   'test/e2e/package.test.ts',
+  'test/e2e/completion.test.ts',
   'test/e2e/quick-start.test.ts',
   'test/e2e/executable.test.ts',
   'test/e2e/file-descriptors.test.ts',
@@ -29,6 +30,9 @@ export default defineConfig({
     // Two cores: end-to-end files each run a sandbox and several kct processes.
     maxWorkers: 2,
     reporters: ['default'],
+    // transformed modules kept on disk (node_modules/.experimental-vitest-cache): a second run,
+    // as CI's on Node 22 and 24 after Node 20's, transforms nothing again
+    experimental: { fsModuleCache: true },
     projects: [
       // In-process files share one module graph per worker (isolate: false): kct and the sandbox
       // are loaded once a worker instead of once a file, which halves their time. A file must
