@@ -166,7 +166,7 @@ describe('re-running a class folder', () => {
     // a Ctrl-C in-process (main's signal); the real SIGINT is test/e2e/signals-and-terminals.test.ts
     const ctrlC = new AbortController();
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '1', '--output', 'ndjson'], {
-      env: { KCT_POLL_INTERVAL: '5s' },
+      env: { KCT_POLL_INTERVAL: '1s' },
       signal: ctrlC.signal,
       onStderr: (_, all) => {
         if (all.includes('[1/12]')) ctrlC.abort();

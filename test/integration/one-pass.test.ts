@@ -43,7 +43,7 @@ describe('kct one-pass', () => {
     expect(result.credits_charged).toBeGreaterThan(0);
   });
 
-  for (const file of ['essay.txt', 'generated/essay.pdf', 'generated/essay.docx', 'generated/essay.rtf', 'generated/essay.png']) {
+  for (const file of ['essay.txt', 'generated/essay.pdf', 'generated/essay.docx', 'generated/essay.rtf', 'generated/essay-opening.png']) {
     it(`marks an answer file: ${file}`, async () => {
       const run = await shared.kct(['one-pass', join(FIXTURES, file), '--model', '12', '--json'], { timeoutMs: 180_000 });
       expect(run.stderr).not.toContain('error');

@@ -17,6 +17,8 @@ const NEEDED = [
   'essay-latin1.txt',
   'essay.png',
   'scanned.pdf',
+  'essay-opening.png',
+  'scanned-opening.pdf',
   'blank.pdf',
   'corrupt.pdf',
   'graded-strong.pdf',

@@ -113,7 +113,7 @@ describe('PDF limits', () => {
 
   it('stops OCR once a file has used up its OCR time, naming the limit', async () => {
     expect(PDF_LIMITS).toEqual({ pages: 200, ocrPages: 30, ocrMs: 120_000 });
-    const err = await extractPdf(join(GENERATED, 'scanned.pdf'), { ...PDF_LIMITS, ocrMs: 1 }).then(
+    const err = await extractPdf(join(GENERATED, 'scanned-opening.pdf'), { ...PDF_LIMITS, ocrMs: 1 }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -11,6 +11,11 @@ const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8').trim();
 const gen = (name: string) => join(GENERATED, name);
 const scratch = extractorFiles('kct-extract-');
 const paragraphs = (text: string) => text.split(/\n\s*\n/).filter((p) => p.trim()).length;
+/** What essay-opening.png and scanned-opening.pdf show: the title and the first two paragraphs (scripts/make-fixtures.js). */
+const opening = essay
+  .split(/\n\s*\n/)
+  .slice(0, 3)
+  .join('\n\n');
 
 describe('plain text', () => {
   it('reads the UTF-8 essay as it is', async () => {
@@ -107,29 +112,30 @@ describe('RTF', () => {
 });
 
 describe('OCR', () => {
+  // the essay's opening rather than its whole page: the same reading, in a third of the time
   it('reads the essay image back', async () => {
-    const { text, body, method } = await extractText(gen('essay.png'), MIME.png);
+    const { text, body, method } = await extractText(gen('essay-opening.png'), MIME.png);
     expect(method).toBe('image/ocr');
-    expect(recall(essay, text)).toBeGreaterThan(0.9);
+    expect(recall(opening, text)).toBeGreaterThan(0.9);
     expect(text).toMatch(/uniforms reduce bullying/i);
     // The page's lines are joined into its paragraphs; the title is not marked.
-    expect(paragraphs(body)).toBe(paragraphs(essay) - 1);
+    expect(paragraphs(body)).toBe(paragraphs(opening) - 1);
     expect(body).not.toMatch(/Should Schools Require Uniforms/);
   }, 60_000);
 
   it('reads a scanned PDF page that has no text layer', async () => {
-    const { text, method } = await extractText(gen('scanned.pdf'), MIME.pdf);
+    const { text, method } = await extractText(gen('scanned-opening.pdf'), MIME.pdf);
     expect(method).toBe('pdf/ocr');
-    expect(recall(essay, text)).toBeGreaterThan(0.9);
-    expect(text).toMatch(/school uniforms/i);
+    expect(recall(opening, text)).toBeGreaterThan(0.9);
+    expect(text).toMatch(/schools should require uniforms/i);
   }, 60_000);
 
   it('reads a scanned page from its embedded image when no canvas is used', async () => {
     const { getDocumentProxy } = await import('unpdf');
-    const data = new Uint8Array(readFileSync(gen('scanned.pdf')));
+    const data = new Uint8Array(readFileSync(gen('scanned-opening.pdf')));
     const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
     try {
-      expect(recall(essay, await new PageOcr(data, pdf, false).read(1))).toBeGreaterThan(0.9);
+      expect(recall(opening, await new PageOcr(data, pdf, false).read(1))).toBeGreaterThan(0.9);
     } finally {
       await pdf.destroy();
     }
