@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES, inTerminal, kctEnv, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
-const shared = useSandbox();
+// --time-scale 3: KCT-SANDBOX-SLOW's stages last 500 ms, which every poll still sees
+const shared = useSandbox({ args: ['--time-scale', '3'] });
 
 function textFolder(names: string[], extra = ''): string {
   const dir = tempDir('kct-batch-');

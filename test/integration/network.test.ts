@@ -8,7 +8,8 @@ import { asUser, kctEnv, parseJson, runKct, type Sandbox, startSandbox, tempDir 
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ latencyMs: 60 });
+  // --time-scale 3: KCT-SANDBOX-SLOW's stages last 500 ms, long enough for a spinner to show one
+  sandbox = await startSandbox({ latencyMs: 60, args: ['--time-scale', '3'] });
 });
 afterAll(async () => {
   await sandbox?.stop();

@@ -108,9 +108,9 @@ async function loggedDir(): Promise<string> {
   await sb.close();
   const db = openSqlite(join(dir, 'sandbox.db'));
   try {
-    db.exec(`CREATE TABLE status_log (n INTEGER PRIMARY KEY, task_id TEXT, old TEXT, new TEXT);
+    db.exec(`CREATE TABLE status_log (n INTEGER PRIMARY KEY, task_id TEXT, old TEXT, new TEXT, at REAL);
       CREATE TRIGGER status_logged AFTER UPDATE OF status ON tasks WHEN OLD.status <> NEW.status
-      BEGIN INSERT INTO status_log (task_id, old, new) VALUES (NEW.task_id, OLD.status, NEW.status); END;`);
+      BEGIN INSERT INTO status_log (task_id, old, new, at) VALUES (NEW.task_id, OLD.status, NEW.status, unixepoch('subsec')); END;`);
   } finally {
     db.close();
   }
@@ -234,7 +234,8 @@ describe('a sandbox with --latency 0', () => {
 
   test('a text file, or the magic slow input, still goes through the stages a poll can see', async () => {
     const dir = await loggedDir();
-    const sb = await started(dir);
+    // timeScale 3: the slow input's stages last 500 ms, which every poll still sees
+    const sb = await started(dir, { timeScale: 3 });
     const withFile = await sb.call('POST', '/evaluations/one-pass', {
       form: textForm(['model_id', '12'], ['answer_file', ESSAY, 'essay.txt']),
     });
@@ -254,12 +255,21 @@ describe('a sandbox with --latency 0', () => {
       expect(taskRow(dir, id)).toMatchObject({ cur_step: 4, total_step: 4 });
     }
     expect(userRow(dir).reserved).toBe(0);
+    // from its first move to its last, two stages slept 1500 ms each divided by the time scale:
+    // about 1 s, where unscaled they take at least 3 s
+    const { ms } = read<{ ms: number }>(
+      dir,
+      'SELECT (MAX(at) - MIN(at)) * 1000 AS ms FROM status_log WHERE task_id = ?',
+      slow.body.data.task_id,
+    );
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(3_000);
   });
 
   test('a task cancelled while queued stays CANCEL, uncharged', async () => {
     const dir = await loggedDir();
     // workers: 1 and a slow task first, so the second waits in the queue to be cancelled
-    const sb = await started(dir, { workers: 1 });
+    const sb = await started(dir, { workers: 1, timeScale: 3 });
     const before = userRow(dir);
     const blocker = await sb.call('POST', '/evaluations/one-pass', { json: { model_id: 12, paper_content: `${ESSAY} KCT-SANDBOX-SLOW` } });
     const victim = await sb.call('POST', '/evaluations/one-pass', { json: { model_id: 12, paper_content: ESSAY } });

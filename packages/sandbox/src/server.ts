@@ -21,7 +21,7 @@ import { openSqlite } from './store/sqlite/driver.js';
 import { Store } from './store/store.js';
 import { settleBatch } from './tasks/batch-parents.js';
 import { CallbackSender } from './tasks/callbacks.js';
-import { FaultInjector } from './tasks/faults.js';
+import { FaultInjector, SLOW_EXTRA_MS } from './tasks/faults.js';
 import { Trainer } from './tasks/model-training.js';
 import { WorkerPool } from './tasks/queue.js';
 import { runTask } from './tasks/worker.js';
@@ -163,6 +163,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
             files,
             engines,
             latencyMs: settings.latencyMs,
+            slowMs: Math.round(SLOW_EXTRA_MS / settings.timeScale),
             onFinal: taskFinished,
             write,
             ...(settings.log ? { log: settings.log } : {}),

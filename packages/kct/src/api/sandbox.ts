@@ -58,7 +58,7 @@ export interface SandboxStartOptions {
   publicUrl?: string;
   /** Allow callbacks to loopback/private addresses and plain http (tests). Default false. */
   allowPrivateCallbacks?: boolean;
-  /** Divides the callback retry schedule (tests). Default 1. */
+  /** Divides the sandbox's waits: the callback retry schedule and the extra time of KCT-SANDBOX-SLOW (tests). Default 1. */
   timeScale?: number;
   /** How long a model created with POST /models stays `training` before it is `ready` (ms). Default 0. */
   trainingDelayMs?: number;

@@ -9,7 +9,7 @@ import type { PrepareInput } from '../engines/work/prepare.js';
 import { jobFailureReason } from '../engines/work/refusals.js';
 import type { FileArea } from '../store/file-area.js';
 import type { Store, TaskRow } from '../store/store.js';
-import { isSlow, MAGIC_FAIL, SLOW_EXTRA_MS } from './faults.js';
+import { isSlow, MAGIC_FAIL } from './faults.js';
 import { advance, completeAndCharge, completePrepaid, fail, type TaskPatch } from './transitions.js';
 
 export interface WorkerDeps {
@@ -20,6 +20,8 @@ export interface WorkerDeps {
   /** A language-model engine (kct sandbox --grader openai) marks instead of the deterministic grader. */
   grader?: GradingEngine;
   latencyMs: number;
+  /** Time each stage of a KCT-SANDBOX-SLOW answer takes in addition (faults.ts SLOW_EXTRA_MS over the time scale). */
+  slowMs: number;
   log?: (line: string) => void;
   /** Called whenever the worker finds its task final (e.g. to settle the task's batch). */
   onFinal?: (task: TaskRow) => void;
@@ -163,7 +165,7 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function slowExtra(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<number> {
-  return (await parsed.flags(deps, task, signal)).slow ? SLOW_EXTRA_MS : 0;
+  return (await parsed.flags(deps, task, signal)).slow ? deps.slowMs : 0;
 }
 
 /** UPLOADING: read every file's text (spec 4.8 rule 3: parsing happens in the queue). */

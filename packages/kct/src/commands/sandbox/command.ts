@@ -19,7 +19,7 @@ export const command = defineCommand({
     '--workers <n>': { description: 'tasks processed at once', defaultValue: '4', check: checked(parsePositiveInteger, '--workers') },
     '--allow-private-callbacks': 'allow callbacks to loopback/private addresses and plain http (for local receivers)',
     '--time-scale <n>': {
-      description: 'divide the callback retry schedule by n (tests)',
+      description: 'divide the callback retry schedule and the extra time of KCT-SANDBOX-SLOW by n (tests)',
       defaultValue: '1',
       check: checked(parsePositiveNumber, '--time-scale'),
     },
