@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chooseDriver, openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
@@ -37,41 +38,19 @@ describe(`durability across restarts (SQLite driver: ${chooseDriver()})`, () => 
   describe('killed with SIGKILL at arbitrary moments', () => {
     let build: string;
     beforeAll(async () => {
-      // A child process needs JavaScript: compile the sandbox (no type check; tsc --noEmit covers that).
-      build = await mkdtemp(join(root, 'node_modules', '.cache-kct-sbx-'));
-      await promisify(execFile)(
-        process.execPath,
-        [
-          join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-          '--outDir',
-          build,
-          '--rootDir',
-          join(root, 'packages', 'sandbox', 'src'),
-          '--module',
-          'nodenext',
-          '--moduleResolution',
-          'nodenext',
-          '--target',
-          'es2023',
-          '--skipLibCheck',
-          '--types',
-          'node',
-          '--noCheck',
-          '--declaration',
-          'false',
-          join(root, 'packages', 'sandbox', 'src', 'server.ts'),
-        ],
-        { cwd: root },
-      );
+      // A child process needs JavaScript: the sandbox as built (its worker threads already require
+      // the build to be newer than the sources, packages/sandbox/src/threads/compiled.ts).
+      build = await mkdtemp(join(tmpdir(), 'kct-sbx-child-'));
+      const server = pathToFileURL(join(root, 'packages', 'sandbox', 'dist', 'server.js')).href;
       await writeFile(
         join(build, 'child.mjs'),
         `
-        import { startSandbox } from './server.js';
+        import { startSandbox } from ${JSON.stringify(server)};
         const sb = await startSandbox({ port: 0, dataDir: process.argv[2], latencyMs: 15, workers: 2 });
         console.log(JSON.stringify({ baseUrl: sb.baseUrl, keys: sb.keys }));
       `,
       );
-    }, 60_000);
+    });
     afterAll(async () => {
       if (build) await rm(build, { recursive: true, force: true });
     });
