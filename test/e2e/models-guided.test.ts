@@ -13,7 +13,7 @@ const PAPER_PDF = join(EXAMPLES, 'question-paper.pdf');
 const RUBRIC_PDF = join(EXAMPLES, 'rubric.pdf');
 const ESSAY = join(EXAMPLES, 'sample-essay.txt');
 
-const shared = useSandbox({ args: ['--training-delay', '1500'] });
+const shared = useSandbox({ args: ['--training-delay', '500'] });
 
 describe('kct models new (guided)', () => {
   it('runs the whole flow under a pseudo-terminal, with $EDITOR editing the rubric', async () => {

@@ -22,7 +22,7 @@ const EXAMPLE_CRITERIA = [
   'Organisation',
   'Language and conventions',
 ];
-const TRAINING_MS = 1500;
+const TRAINING_MS = 500;
 
 interface ModelRecord {
   model_id: number;
