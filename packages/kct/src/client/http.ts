@@ -8,7 +8,6 @@ import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.
 import type { RequestBudget } from './budget.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { exchange } from './exchange.js';
-import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
 import { redact, redactFields, redactHeaders } from './redact.js';
 import {
@@ -52,7 +51,7 @@ export interface RequestSpec {
   path: string;
   json?: unknown;
   /** Built anew for every attempt, so file streams are reopened on a retry. */
-  form?: () => FormData | EncodedForm | Promise<FormData | EncodedForm>;
+  form?: () => FormData | Promise<FormData>;
   idempotencyKey?: string;
   /** Extra headers (kct api -H); they cannot replace the key, the content type or the idempotency key. */
   headers?: Record<string, string>;
@@ -173,30 +172,18 @@ export class HttpClient {
       };
       if (this.options.apiKey && !spec.anonymous) headers['x-api-key'] = this.options.apiKey;
       if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
-      let body: string | FormData | Buffer[] | undefined;
-      let encoded: EncodedForm | undefined;
+      let body: string | FormData | undefined;
       if (sendBody && spec.json !== undefined) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(spec.json);
       } else if (sendBody && spec.form) {
-        const form = await spec.form();
-        if (isEncodedForm(form)) {
-          encoded = form;
-          // one chunk of a body undici iterates, as it iterates a FormData's: it waits for the socket to
-          // drain before the body counts as sent (exchange.ts, cutShort), whatever its size
-          body = [form.body];
-        } else body = form;
+        body = await spec.form();
       }
       const started = Date.now();
       this.trace(`> ${method} ${url.href}`);
       this.traceHeaders('>', headers);
       if (typeof body === 'string') this.traceBody('>', body);
       else if (body) this.trace('> [multipart body]');
-      // the headers undici writes itself for a FormData (after the trace, as for a FormData)
-      if (encoded) {
-        headers['content-type'] = encoded.contentType;
-        headers['content-length'] = String(encoded.body.length);
-      }
 
       const response = await exchange(
         this.dispatcher,
@@ -205,8 +192,7 @@ export class HttpClient {
           path: `${url.pathname}${url.search}`,
           method: method as UndiciDispatcher.HttpMethod,
           headers,
-          // undici takes an Iterable body (https://github.com/nodejs/undici/blob/main/docs/docs/api/Dispatcher.md, dispatch options); its types list fewer
-          body: body as UndiciDispatcher.DispatchOptions['body'],
+          body,
         },
         MAX_RESPONSE_BYTES,
         spec.signal,
@@ -293,10 +279,6 @@ export class HttpClient {
     const shown = text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} bytes)` : text;
     this.options.debug(`${direction} ${redact(redactFields(shown), [this.options.apiKey])}`);
   }
-}
-
-function isEncodedForm(form: FormData | EncodedForm): form is EncodedForm {
-  return Buffer.isBuffer((form as Partial<EncodedForm>).body) && typeof (form as Partial<EncodedForm>).contentType === 'string';
 }
 
 type Attempt = { status: number; response: HttpResponse; error?: undefined } | { status: number; response: HttpResponse; error: ApiError };
