@@ -143,9 +143,6 @@ export function kctEnv(configDir: string, extra: Record<string, string | undefin
     KCT_CONFIG_DIR: configDir,
     KCT_POLL_INTERVAL: '50ms',
     KCT_RETRY_BASE_DELAY: '20ms',
-    // the run's request budget (20 a second) is tested where it is the point (budget.test.ts,
-    // polite-runs.test.ts); elsewhere it would only make a class of answers wait on a loopback sandbox
-    KCT_MAX_RPS: '1000',
     NO_COLOR: '1',
     CI: '1',
     ...extra,
