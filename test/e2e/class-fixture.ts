@@ -1,5 +1,5 @@
 // The class both class-run suites mark (test/integration/class-one-pass.test.ts and the killed run
-// of test/e2e/killed-run.test.ts), and the shape of its rows.
+// of test/e2e/killed-run.test.ts), the shape of its rows, and a small folder of text answers.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, GENERATED, tempDir } from './harness.js';
@@ -27,5 +27,12 @@ export function makeClass(): string {
   for (let i = 26; i <= 30; i++) copyFileSync(join(GENERATED, 'essay.docx'), join(dir, `student-${i}.docx`));
   // left out and counted on stderr: a file of a type that cannot be sent would stop the run (new-rules.test.ts)
   writeFileSync(join(dir, 'notes.md'), 'teacher notes: Markdown in a folder is never sent');
+  return dir;
+}
+
+/** A folder with one text answer per name, each unique to the folder (so never a replay), with `extra` appended (a magic input). */
+export function textFolder(names: string[], extra = ''): string {
+  const dir = tempDir('kct-batch-');
+  for (const name of names) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name} ${dir} ${extra}`);
   return dir;
 }

@@ -1,20 +1,14 @@
 // What only a real process shows: the batch spinner in a pseudo-terminal, SIGTERM and SIGINT while
 // watching (exit 143 and 130), CI=1 in a real terminal, and the sandbox honouring SIGTERM while it
 // starts. The messages around them run in-process: test/integration/batch-progress-and-messages.test.ts.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, inTerminal, kctEnv, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
+import { essay, textFolder } from './class-fixture.js';
+import { inTerminal, kctEnv, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
 
-const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 // --time-scale 3: KCT-SANDBOX-SLOW's stages last 500 ms, which every poll still sees
 const shared = useSandbox({ args: ['--time-scale', '3'] });
-
-function textFolder(names: string[], extra = ''): string {
-  const dir = tempDir('kct-batch-');
-  for (const name of names) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name} ${dir} ${extra}`);
-  return dir;
-}
 
 /** Runs kct and sends `signal` once stderr says the task was accepted. */
 function interruptAfterAccept(args: string[], signal: NodeJS.Signals): Promise<RunResult> {

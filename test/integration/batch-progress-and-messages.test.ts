@@ -4,17 +4,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, GENERATED, kctEnv, parseJson, ROOT, runKct, tempDir, useSandbox } from './harness.js';
+import { essay, textFolder } from '../e2e/class-fixture.js';
+import { GENERATED, kctEnv, parseJson, ROOT, runKct, tempDir, useSandbox } from './harness.js';
 
-const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 // --time-scale 3: KCT-SANDBOX-SLOW's stages last 500 ms, which every poll still sees
 const shared = useSandbox({ args: ['--time-scale', '3'] });
-
-function textFolder(names: string[], extra = ''): string {
-  const dir = tempDir('kct-batch-');
-  for (const name of names) writeFileSync(join(dir, `${name}.txt`), `${essay}\n${name} ${dir} ${extra}`);
-  return dir;
-}
 
 describe('kct batch', () => {
   it('shows progress while it waits: one line per change off a terminal', async () => {
