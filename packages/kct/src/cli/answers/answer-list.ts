@@ -192,7 +192,6 @@ export class AnswerList {
     return this.skipped.find((row) => row.label === path);
   }
 
-  /** One answer as a run sends it; its first file's path is joined once, for the file, the label and the student id. */
   private build(answer: number): Answer {
     const first = this.answerFile[answer];
     const files: LocalFile[] = [];
@@ -200,20 +199,18 @@ export class AnswerList {
       const path = this.filePath(file);
       files.push({ path, name: basename(path), type: mimeFromName(path) as string, size: this.fileSize[file] });
     }
-    const firstPath = files[0].path;
     return {
       index: this.answerRow[answer] ?? -1,
-      label: this.label(answer, firstPath),
+      label: this.label(answer),
       identity: this.identity(answer),
       files,
-      studentId: this.studentIdOverride ?? this.studentIdFor(first, firstPath),
+      studentId: this.studentIdOverride ?? this.studentIdFor(first),
     };
   }
 
-  /** `firstPath`: the path of the answer's first file, when the caller has it already. */
-  private label(answer: number, firstPath?: string): string {
+  private label(answer: number): string {
     const first = this.answerFile[answer];
-    if (KINDS[this.answerKind[answer]] !== 'group') return firstPath ?? this.filePath(first);
+    if (KINDS[this.answerKind[answer]] !== 'group') return this.filePath(first);
     return `${join(this.roots[this.fileRoot[first]], this.groupOf(first) as string)}${sep}`;
   }
 
@@ -233,8 +230,8 @@ export class AnswerList {
     return slash < 0 ? undefined : identity.slice(0, slash);
   }
 
-  private studentIdFor(file: number, path: string = this.filePath(file)): string | undefined {
-    return studentIdOf({ path, group: this.groupOf(file) }, this.sources);
+  private studentIdFor(file: number): string | undefined {
+    return studentIdOf({ path: this.filePath(file), group: this.groupOf(file) }, this.sources);
   }
 
   private joinedPath(file: number): string {
