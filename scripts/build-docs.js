@@ -4,9 +4,10 @@
 // variables into docs/guides/configuration-and-keys.md, between its two marker lines, from
 // packages/kct/src/cli/core/environment.ts. Run by the kct package's build (`npm run build`);
 // test/unit/command-reference.test.ts fails while the committed files differ from what this renders.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { removeStale, writeIfChanged } from './write-if-changed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'packages', 'kct', 'dist');
@@ -264,16 +265,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const folder = join(root, COMMANDS_DIR);
   mkdirSync(folder, { recursive: true });
   // a page of a command that is gone goes too
-  for (const name of readdirSync(folder))
-    if (/^kct(-.*)?\.md$/.test(name) && !files.has(`${COMMANDS_DIR}/${name}`)) rmSync(join(folder, name));
-  for (const [path, content] of files) {
-    const target = join(root, path);
-    let current;
-    try {
-      current = readFileSync(target, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current !== content) writeFileSync(target, content);
-  }
+  removeStale(folder, (name) => !/^kct(-.*)?\.md$/.test(name) || files.has(`${COMMANDS_DIR}/${name}`));
+  for (const [path, content] of files) writeIfChanged(join(root, path), content);
 }

@@ -1,9 +1,9 @@
 // Build step: renders the --help text of every command once, at 80 columns, into
 // dist/help-cache.json. bin/kct.js prints it for `kct [command...] --help` without loading
 // commander or building the command tree (the slowest part of start-up).
-import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeIfChanged } from './write-if-changed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js'));
@@ -27,7 +27,7 @@ const visit = (command, path) => {
   for (const sub of command.commands) if (!sub._hidden) visit(sub, [...path, sub.name()]);
 };
 visit(program, []);
-writeFileSync(
+writeIfChanged(
   join(root, 'packages', 'kct', 'dist', 'help-cache.json'),
   JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }),
 );

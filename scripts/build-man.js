@@ -2,9 +2,10 @@
 // dist/man/ (src/cli/packaging/man-page.ts). package.json's `man` must list exactly these pages:
 // `node scripts/build-man.js --update-package-json` rewrites that list after commands change,
 // and test/e2e/man-version.test.ts fails while they differ.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeStale, writeIfChanged } from './write-if-changed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js'));
@@ -17,9 +18,9 @@ const program = buildProgram(VERSION, () => {
 });
 const pages = renderManPages(commandTree(program), VERSION);
 const folder = join(root, 'packages', 'kct', 'dist', 'man');
-rmSync(folder, { recursive: true, force: true });
 mkdirSync(folder, { recursive: true });
-for (const [name, text] of pages) writeFileSync(join(folder, name), text);
+removeStale(folder, (name) => pages.has(name));
+for (const [name, text] of pages) writeIfChanged(join(folder, name), text);
 
 const listed = readdirSync(folder)
   .sort()
