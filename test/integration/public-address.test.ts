@@ -65,11 +65,11 @@ describe('guardedAgent', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     try {
-      const blocked = guardedAgent({ allowPrivate: false }, 2000);
+      const blocked = await guardedAgent({ allowPrivate: false }, 2000);
       await expect(request(url, { dispatcher: blocked })).rejects.toThrow(/not a public address/);
       expect(hits).toBe(0);
       await blocked.close();
-      const allowed = guardedAgent({ allowPrivate: true }, 2000);
+      const allowed = await guardedAgent({ allowPrivate: true }, 2000);
       const response = await request(url, { dispatcher: allowed });
       expect(await response.body.text()).toBe('ok');
       expect(hits).toBe(1);

@@ -151,7 +151,7 @@ describe('SSRF verdicts on URL spellings', () => {
   });
 
   test('the connector refuses every blocked literal before opening a socket', async () => {
-    const agent = guardedAgent({ allowPrivate: false }, 2_000);
+    const agent = await guardedAgent({ allowPrivate: false }, 2_000);
     try {
       const literals = SPELLINGS.filter(
         ([url, verdict]) => verdict === 'blocked' && /^https:\/\/(\[|[\d.]+[/:])/.test(url) && !url.includes('@') && !url.includes('%25'),

@@ -12,7 +12,6 @@ import type { FastifyRequest } from 'fastify';
 import { MAX_FILE_BYTES } from 'kct/api/limits.js';
 import { mimeFromName } from 'kct/api/mime.js';
 import type { Asset } from 'kct/api/schemas.js';
-import { request as undiciRequest } from 'undici';
 import { HttpError, httpError } from '../http/envelope.js';
 import { fileMime } from '../http/multipart.js';
 import { PUBLIC_FILES_PREFIX } from '../http/public-url.js';
@@ -155,10 +154,10 @@ export async function download(
       throw assetError(index, `${url.href} is not allowed: ${err.message}. ${blockedHint}`, 'asset_url_blocked');
     throw err;
   }
-  const agent = guardedAgent({ allowPrivate }, timeoutMs);
+  const [agent, { request }] = await Promise.all([guardedAgent({ allowPrivate }, timeoutMs), import('undici')]);
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await undiciRequest(url, {
+    const response = await request(url, {
       method: 'GET',
       dispatcher: agent,
       signal,

@@ -9,7 +9,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector } from 'undici';
+import type { Agent } from 'undici';
 
 export class BlockedAddressError extends Error {
   constructor(message: string) {
@@ -142,7 +142,10 @@ async function resolveAll(host: string): Promise<string[]> {
  * reached is checked once more. No redirects are followed by callers using it (undici's
  * `request` does not follow them).
  */
-export function guardedAgent(policy: OutboundPolicy, timeoutMs: number): Agent {
+export async function guardedAgent(policy: OutboundPolicy, timeoutMs: number): Promise<Agent> {
+  // undici is loaded with the first outbound request: most sandboxes never make one, and it is a
+  // sixth of the sandbox's start-up (docs/benchmarks.md, "Sandbox start-up")
+  const { Agent, buildConnector } = await import('undici');
   const connect = buildConnector({ timeout: timeoutMs });
   return new Agent({
     headersTimeout: timeoutMs,

@@ -4,7 +4,6 @@
 
 import { Webhook } from 'standardwebhooks';
 import type { Agent } from 'undici';
-import { request } from 'undici';
 import { guardedAgent } from '../net/public-address.js';
 import { nowIso } from '../store/db.js';
 import type { Store } from '../store/store.js';
@@ -32,7 +31,8 @@ export interface CallbackSenderOptions {
 
 export class CallbackSender {
   private readonly webhook: Webhook;
-  private readonly agent: Agent;
+  /** Made with the first delivery (guardedAgent loads undici then). */
+  private agent: Promise<Agent> | undefined;
   private readonly inFlight = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -44,7 +44,6 @@ export class CallbackSender {
     private readonly options: CallbackSenderOptions,
   ) {
     this.webhook = new Webhook(options.secret);
-    this.agent = guardedAgent({ allowPrivate: options.allowPrivate }, ATTEMPT_TIMEOUT_MS);
   }
 
   /** Looks for due deliveries now (call after a batch settles). */
@@ -93,9 +92,11 @@ export class CallbackSender {
     const attemptNo = row.attempts + 1;
     let error: string | undefined;
     try {
+      this.agent ??= guardedAgent({ allowPrivate: this.options.allowPrivate }, ATTEMPT_TIMEOUT_MS);
+      const [dispatcher, { request }] = await Promise.all([this.agent, import('undici')]);
       const res = await request(row.url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'kct-sandbox-webhooks/1',
@@ -151,6 +152,9 @@ export class CallbackSender {
     if (this.timer) clearTimeout(this.timer);
     this.controller.abort();
     await Promise.allSettled([...this.pending]);
-    await this.agent.close();
+    await this.agent?.then(
+      (agent) => agent.close(),
+      () => undefined,
+    );
   }
 }
