@@ -2,7 +2,7 @@
 // aborts Node 24.19+ ("Assertion failed: (env) != nullptr" in Statement::~Statement) when a
 // statement is collected outside JavaScript; .ci/run runs this file under Node 20 (the slow tier)
 // and its compaction stress, which is what catches that abort, under Node 22 and 24 too.
-// As the rest of the reliability suite: a class of 200 with `npm run test:reliability`, of 40 in
+// As the rest of the reliability suite: a class of 200 with `npm run test:reliability`, of 20 in
 // the slow tier (the compaction stress is the same in both).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { asUser, creditsOf, FIXTURES, parseJson, ROOT, type Sandbox, startSandbox, tempDir } from '../e2e/harness.js';
 import { FULL } from './lib.js';
 
-const CLASS = FULL ? 200 : 40;
+const CLASS = FULL ? 200 : 20;
 
 const preload = pathToFileURL(join(ROOT, 'test', 'e2e', 'preload', 'gc-stress.mjs')).href;
 const sentences = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8').split(/(?<=\.)\s+/);
