@@ -12,9 +12,12 @@ it('kct sandbox starts and answers without loading undici', async () => {
     nodeArgs: ['--import', join(ROOT, 'bench', 'module-list.js')],
     env: { BENCH_MODULES_FILE: list },
   });
-  const credits = await fetch(`${sandbox.baseUrl}/credits`, { headers: { 'x-api-key': sandbox.keys.user } });
-  expect(credits.status).toBe(200);
-  await sandbox.stop();
+  try {
+    const credits = await fetch(`${sandbox.baseUrl}/credits`, { headers: { 'x-api-key': sandbox.keys.user } });
+    expect(credits.status).toBe(200);
+  } finally {
+    await sandbox.stop();
+  }
   const modules = readFileSync(list, 'utf8');
   // the list is real: the server's own framework is on it
   expect(modules).toMatch(/node_modules\/fastify\//);
