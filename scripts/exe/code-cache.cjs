@@ -6,8 +6,6 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const vm = require('node:vm');
 
 const [bundle, name, output] = process.argv.slice(2);
-// the CLI's cache is made under the flag the client runs with (bin/flags.cjs); the sandbox's under none
-if (name === 'cli') require('node:v8').setFlagsFromString('--optimize-for-size');
 const source = readFileSync(bundle, 'utf8');
 const filename = `kct-${name}.cjs`;
 const data = new vm.Script(source, { filename }).createCachedData();

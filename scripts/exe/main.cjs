@@ -5,29 +5,10 @@
 'use strict';
 const sea = require('node:sea');
 
-// bin/flags.cjs, kept in step by test/unit/v8-flags.test.ts
-/** Global flags that take a value: skipped with it when looking for the command. */
-const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
-
-/** The command word of an argument list: the first argument that is not a flag or a flag's value. */
-function commandOf(args) {
-  for (let at = 0; at < args.length; at++) {
-    if (GLOBAL_WITH_VALUE.has(args[at])) at += 1;
-    else if (!args[at].startsWith('-')) return args[at];
-  }
-  return undefined;
-}
-
-function v8FlagsFor(args) {
-  return commandOf(args) === 'sandbox' ? [] : ['--optimize-for-size'];
-}
-
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${sea.getAsset('version', 'utf8')}\n`);
 } else {
-  // the client's one V8 flag, as bin/kct.js sets it (the rule above is bin/flags.cjs's)
-  for (const flag of v8FlagsFor(args)) require('node:v8').setFlagsFromString(flag);
   // the CLI bundle loads the sandbox bundle through this when `kct sandbox` runs, and the
   // sandbox's pool starts each worker thread with this function's source (threads/embedded.ts)
   globalThis[Symbol.for('kct.loadBundle')] = loadBundle;

@@ -29,7 +29,6 @@ const ALLOWED: Record<string, string[]> = {
     'package.json',
     'README.md',
     'bin/kct.js',
-    'bin/flags.cjs',
     'bin/package.json',
     'dist/**/*.js',
     'dist/help-cache.json',

@@ -18,9 +18,6 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
 ) {
   // printed by cachedHelp
 } else {
-  // one V8 flag for client commands, never for the sandbox (a server, and OCR wants V8's optimising
-  // compiler): memory over speed halves a district run's peak (docs/benchmarks.md, "The one V8 flag")
-  for (const flag of require('./flags.cjs').v8FlagsFor(args)) require('node:v8').setFlagsFromString(flag);
   import('../dist/cli/main.js').then(
     // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
     async ({ main }) => {
