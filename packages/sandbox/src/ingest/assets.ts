@@ -193,9 +193,13 @@ export async function download(
         else done(null, chunk);
       },
     });
+    const file = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(response.body, cap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+      await pipeline(response.body, cap, file);
     } catch (err) {
+      // the pipeline can fail while the file is still being opened: remove it once it has closed,
+      // or the open would make it again after the removal
+      if (!file.closed) await new Promise<void>((closed) => file.once('close', () => closed()));
       await rm(path, { force: true });
       if (err instanceof SizeExceeded)
         throw assetError(
