@@ -1,6 +1,6 @@
 // What `kct sandbox` loads to start: no HTTP client. undici comes with the first outbound request
-// (a batch callback, an asset URL, an LLM engine); most sandboxes make none, and it was a sixth of
-// start-up (docs/benchmarks.md, "Sandbox start-up"). The list comes from bench/module-list.js.
+// (a batch callback, an asset URL, an LLM engine); most sandboxes make none, and it was a quarter of
+// start-up's CPU (docs/benchmarks.md, "Sandbox start-up"). The list comes from bench/module-list.js.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';

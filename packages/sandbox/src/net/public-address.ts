@@ -143,8 +143,8 @@ async function resolveAll(host: string): Promise<string[]> {
  * `request` does not follow them).
  */
 export async function guardedAgent(policy: OutboundPolicy, timeoutMs: number): Promise<Agent> {
-  // undici is loaded with the first outbound request: most sandboxes never make one, and it is a
-  // sixth of the sandbox's start-up (docs/benchmarks.md, "Sandbox start-up")
+  // undici is loaded with the first outbound request: most sandboxes never make one, and loading it
+  // at start was a quarter of the sandbox's start-up CPU (docs/benchmarks.md, "Sandbox start-up")
   const { Agent, buildConnector } = await import('undici');
   const connect = buildConnector({ timeout: timeoutMs });
   return new Agent({
