@@ -233,3 +233,19 @@ export function essay(seed, length) {
   }
   return sentences.join(' ').slice(0, length);
 }
+
+/**
+ * CPU seconds (user + system, every thread) a process has used, from /proc (Linux; NaN elsewhere):
+ * the sandbox's CPU per task drained reads the same on a loaded machine, where wall time does not.
+ */
+export function cpuSeconds(pid, thread = false) {
+  try {
+    // thread: the main thread only (its task id is the pid), the one that answers requests
+    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}

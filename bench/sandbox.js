@@ -7,12 +7,11 @@
 // process used by then, against the bare fastify server; interleaved, medians.
 // BENCH_SANDBOX_PARTS=start-up (or rate, queue, comma-separated): only those parts.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
-import { BENCH, essay, fixed, interleave, log, median, QUICK, startSandbox, table } from './lib.js';
+import { BENCH, cpuSeconds, essay, fixed, interleave, log, median, QUICK, startSandbox, table } from './lib.js';
 
 const SECONDS = QUICK ? 1 : 4;
 const ROUNDS = QUICK ? 1 : 3;
@@ -183,12 +182,6 @@ export async function run() {
   return rows;
 }
 
-/** CPU milliseconds a process has used so far (Linux: /proc/PID/stat, user + system). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Spawn to first line, and CPU by then: kct sandbox against the bare fastify server. */
 async function startUp() {
   const contenders = ['bare fastify', 'kct sandbox'];
@@ -196,7 +189,7 @@ async function startUp() {
     const began = performance.now();
     const server = name === 'kct sandbox' ? await startSandbox({ workers: WORKERS, latencyMs: 0 }) : await startBare({ data: {} });
     const ms = performance.now() - began;
-    const cpu = cpuMs(server.pid);
+    const cpu = cpuSeconds(server.pid) * 1000;
     await server.stop();
     return { ms, cpu };
   };

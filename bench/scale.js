@@ -15,7 +15,22 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { createServer, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BENCH, BIN, essay, fixed, kctEnv, loadLine, log, QUICK, removeDir, startSandbox, table, tempDir, timeProcess } from './lib.js';
+import {
+  BENCH,
+  BIN,
+  cpuSeconds,
+  essay,
+  fixed,
+  kctEnv,
+  loadLine,
+  log,
+  QUICK,
+  removeDir,
+  startSandbox,
+  table,
+  tempDir,
+  timeProcess,
+} from './lib.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
 /** BENCH_SCALE_PARTS=queue (or kct, service, comma-separated): only those parts; default all three. */
@@ -458,22 +473,6 @@ export async function queueDrain(count) {
     };
   } finally {
     removeDir(dataDir);
-  }
-}
-
-/**
- * CPU seconds (user + system, every thread) a process has used, from /proc (Linux; NaN elsewhere):
- * the sandbox's CPU per task drained reads the same on a loaded machine, where wall time does not.
- */
-function cpuSeconds(pid, thread = false) {
-  try {
-    // thread: the main thread only (its task id is the pid), the one that answers requests
-    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
-      .split(') ')[1]
-      .split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return NaN;
   }
 }
 
