@@ -133,4 +133,24 @@ describe('ThreadPool', () => {
     expect(ids).toEqual([0, 1]);
     expect(p.stats.threads).toBe(2);
   });
+
+  test("a job's console output reaches stderr, and twelve threads at once leave stderr's listeners as they were", async () => {
+    const p = pool({ size: 12, maxQueued: 16 });
+    const listeners = process.stderr.listenerCount('unpipe') + process.stderr.listenerCount('close');
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      // each thread stays busy long enough for all twelve to be started at once
+      await Promise.all(Array.from({ length: 12 }, () => p.run(job('later', 0, 300))));
+      expect(p.stats.threads).toBe(12);
+      expect(process.stderr.listenerCount('unpipe') + process.stderr.listenerCount('close')).toBe(listeners);
+      await p.run(job('speaks', 'a library says hello'));
+      await vi.waitFor(() => expect(written.join('')).toContain('a library says hello\n'));
+    } finally {
+      write.mockRestore();
+    }
+  });
 });

@@ -171,8 +171,13 @@ export class ThreadPool {
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxMemoryMb },
       // A library's console output goes to stderr: stdout may be a machine-read channel.
       stdout: true,
+      stderr: true,
     });
-    worker.stdout.pipe(process.stderr);
+    // Written, not piped (Node pipes a thread's output unless told not to): each pipe adds its
+    // listeners to process.stderr, and six threads at once printed Node's listener-leak warning.
+    const forward = (chunk: Buffer) => process.stderr.write(chunk);
+    worker.stdout.on('data', forward);
+    worker.stderr.on('data', forward);
     const thread: Thread = { worker, retired: false };
     this.threads.add(thread);
     worker.on('message', (answer: JobAnswer | JobStarted) => this.answered(thread, answer));
