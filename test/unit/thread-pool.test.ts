@@ -143,7 +143,7 @@ describe('ThreadPool', () => {
       return true;
     });
     try {
-      // each thread stays busy long enough for all twelve to be started at once
+      // twelve jobs queued at once take a thread each
       await Promise.all(Array.from({ length: 12 }, () => p.run(job('later', 0, 300))));
       expect(p.stats.threads).toBe(12);
       expect(process.stderr.listenerCount('unpipe') + process.stderr.listenerCount('close')).toBe(listeners);
