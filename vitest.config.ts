@@ -21,7 +21,7 @@ const SLOW = [
 
 export default defineConfig({
   // the sandbox imports kct's contract by package name; tests run it from the sources
-  resolve: { alias: [{ find: /^kct\/api\//, replacement: fileURLToPath(new URL('./packages/kct/src/api/', import.meta.url)) }] },
+  resolve: { alias: [{ find: /^kct\/api\//, replacement: fileURLToPath(new URL('./src/api/', import.meta.url)) }] },
   test: {
     // hang guards, not speed checks: a loaded CI runner once took 61 s for one OCR answer
     testTimeout: 180_000,

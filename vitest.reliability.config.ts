@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // (docs/security.md). One file at a time, so one file's load does not skew another's figures.
 export default defineConfig({
   // the sandbox imports kct's contract by package name; tests run it from the sources
-  resolve: { alias: [{ find: /^kct\/api\//, replacement: fileURLToPath(new URL('./packages/kct/src/api/', import.meta.url)) }] },
+  resolve: { alias: [{ find: /^kct\/api\//, replacement: fileURLToPath(new URL('./src/api/', import.meta.url)) }] },
   test: {
     include: ['test/reliability/**/*.test.ts'],
     env: { KCT_RELIABILITY: 'full' },

@@ -28,11 +28,8 @@ export async function run() {
         [
           [`dist/kct-linux-x64 (Node.js ${nodeVersion} inside)`, fixed(statSync(exe).size / MB, 1)],
           [`the Node.js binary alone (${node})`, fixed(statSync(node).size / MB, 1)],
-          ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'packages', 'kct', 'dist', 'exe', 'cli.cjs')).size / MB, 1)],
-          [
-            'the sandbox bundle (dist/exe/sandbox.cjs)',
-            fixed(statSync(join(ROOT, 'packages', 'kct', 'dist', 'exe', 'sandbox.cjs')).size / MB, 1),
-          ],
+          ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'cli.cjs')).size / MB, 1)],
+          ['the sandbox bundle (dist/exe/sandbox.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'sandbox.cjs')).size / MB, 1)],
         ],
       ),
     );

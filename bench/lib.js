@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { prng } from './prng.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const BIN = join(ROOT, 'packages', 'kct', 'bin', 'kct.js');
+export const BIN = join(ROOT, 'bin', 'kct.js');
 export const BENCH = import.meta.dirname;
 /** BENCH_QUICK=1: few repetitions and small inputs, a smoke pass of a minute or two. */
 export const QUICK = process.env.BENCH_QUICK === '1';

@@ -24,9 +24,9 @@ export function run(command, args, { cwd = ROOT, env = process.env } = {}) {
   });
 }
 
-/** Packs the kct and kct-sandbox workspaces into `dir`; returns the tarballs' paths by package name. */
+/** Packs kct (the root) and the kct-sandbox workspace into `dir`; returns the tarballs' paths by package name. */
 export async function packWorkspaces(dir) {
-  const packed = await run('npm', ['pack', '--json', '-w', 'kct', '-w', 'kct-sandbox', '--pack-destination', dir]);
+  const packed = await run('npm', ['pack', '--json', '--include-workspace-root', '-w', 'kct-sandbox', '--pack-destination', dir]);
   if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   const infos = JSON.parse(packed.stdout);
   return Object.fromEntries(infos.map((info) => [info.name, join(dir, info.filename)]));

@@ -19,7 +19,7 @@ const { values } = parseArgs({ options: { node: { type: 'string' }, out: { type:
 const nodeBinary = resolve(values.node ?? process.env.KCT_SEA_NODE ?? process.execPath);
 const output = resolve(values.out ?? join(root, 'dist', 'kct-linux-x64'));
 const work = join(root, 'dist', 'exe');
-const { version } = JSON.parse(readFileSync(join(root, 'packages', 'kct', 'package.json'), 'utf8'));
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 // Modules that cannot live inside the executable: native addons (a .node file must be on disk)
 // and the OCR engine (its worker and language data are files). Only the sandbox uses them; in
@@ -35,7 +35,7 @@ function fail(message) {
 if (process.platform !== 'linux' || process.arch !== 'x64')
   fail(`builds a Linux x64 executable; this is ${process.platform}-${process.arch}`);
 try {
-  statSync(join(root, 'packages', 'kct', 'dist', 'cli', 'main.js'));
+  statSync(join(root, 'dist', 'cli', 'main.js'));
 } catch {
   fail('dist/ is not built: run `npm run build` first (npm run build:exe does)');
 }

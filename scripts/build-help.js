@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { writeIfChanged } from './write-if-changed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js'));
-const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
+const { buildProgram } = await import(join(root, 'dist', 'cli', 'core', 'program.js'));
+const { VERSION } = await import(join(root, 'dist', 'version.js'));
 
 export const HELP_WIDTH = 80;
 const program = buildProgram(VERSION, () => {
@@ -27,7 +27,4 @@ const visit = (command, path) => {
   for (const sub of command.commands) if (!sub._hidden) visit(sub, [...path, sub.name()]);
 };
 visit(program, []);
-writeIfChanged(
-  join(root, 'packages', 'kct', 'dist', 'help-cache.json'),
-  JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }),
-);
+writeIfChanged(join(root, 'dist', 'help-cache.json'), JSON.stringify({ width: HELP_WIDTH, version: VERSION, help: cache }));

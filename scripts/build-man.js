@@ -8,16 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { removeStale, writeIfChanged } from './write-if-changed.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { buildProgram } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js'));
-const { commandTree } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'core', 'command-tree.js'));
-const { renderManPages } = await import(join(root, 'packages', 'kct', 'dist', 'cli', 'packaging', 'man-page.js'));
-const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
+const { buildProgram } = await import(join(root, 'dist', 'cli', 'core', 'program.js'));
+const { commandTree } = await import(join(root, 'dist', 'cli', 'core', 'command-tree.js'));
+const { renderManPages } = await import(join(root, 'dist', 'cli', 'packaging', 'man-page.js'));
+const { VERSION } = await import(join(root, 'dist', 'version.js'));
 
 const program = buildProgram(VERSION, () => {
   throw new Error('no command runs while rendering man pages');
 });
 const pages = renderManPages(commandTree(program), VERSION);
-const folder = join(root, 'packages', 'kct', 'dist', 'man');
+const folder = join(root, 'dist', 'man');
 mkdirSync(folder, { recursive: true });
 removeStale(folder, (name) => pages.has(name));
 for (const [name, text] of pages) writeIfChanged(join(folder, name), text);
@@ -25,7 +25,7 @@ for (const [name, text] of pages) writeIfChanged(join(folder, name), text);
 const listed = readdirSync(folder)
   .sort()
   .map((name) => `./dist/man/${name}`);
-const packagePath = join(root, 'packages', 'kct', 'package.json');
+const packagePath = join(root, 'package.json');
 const pkg = JSON.parse(readFileSync(packagePath, 'utf8'));
 if (process.argv.includes('--update-package-json')) {
   pkg.man = listed;

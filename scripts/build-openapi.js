@@ -5,6 +5,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { openApiDocument } = await import(join(root, 'packages', 'kct', 'dist', 'api', 'openapi.js'));
-const { VERSION } = await import(join(root, 'packages', 'kct', 'dist', 'version.js'));
+const { openApiDocument } = await import(join(root, 'dist', 'api', 'openapi.js'));
+const { VERSION } = await import(join(root, 'dist', 'version.js'));
 writeFileSync(join(root, 'docs', 'openapi.json'), `${JSON.stringify(openApiDocument({ version: VERSION }), null, 2)}\n`);

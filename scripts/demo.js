@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'packages', 'kct', 'bin', 'kct.js');
+const bin = join(root, 'bin', 'kct.js');
 const work = mkdtempSync(join(tmpdir(), 'kct-demo-'));
 /** How long kct may take to notice a dead sandbox itself (its retries) before the demo stops it. */
 const NOTICE_MS = 15_000;

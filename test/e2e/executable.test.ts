@@ -28,7 +28,7 @@ const shared = useSandbox();
 const dir = tempDir('kct-exe-');
 const exe = join(dir, 'kct-linux-x64');
 const embeddedNode = process.env.KCT_SEA_NODE ?? process.execPath;
-const { version } = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
 /** A Node binary's version, and whether it has node:sqlite unflagged (22.13+, 23.4+). */
 function runtime(node: string): { version: string; major: number; sqlite: boolean } {

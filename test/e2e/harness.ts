@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'packages', 'kct', 'bin', 'kct.js');
+export const BIN = join(ROOT, 'bin', 'kct.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 export const GENERATED = join(FIXTURES, 'generated');
 

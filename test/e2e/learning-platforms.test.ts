@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { readAsMoodleImports } from '../../packages/kct/src/platforms/moodle-import-rules.js';
+import { readAsMoodleImports } from '../../src/platforms/moodle-import-rules.js';
 import { moodleWorksheet } from '../unit/platforms/fixtures.js';
 import { zip } from '../unit/zip-writer.js';
 import { FIXTURES, tempDir, useSandbox } from './harness.js';

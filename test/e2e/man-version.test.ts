@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson, ROOT, runKct } from './harness.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { version: string; man: string[] };
-const manDir = join(ROOT, 'packages', 'kct', 'dist', 'man');
-const helpCache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; man: string[] };
+const manDir = join(ROOT, 'dist', 'man');
+const helpCache = JSON.parse(readFileSync(join(ROOT, 'dist', 'help-cache.json'), 'utf8')) as {
   help: Record<string, string>;
 };
 

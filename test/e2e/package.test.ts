@@ -79,7 +79,7 @@ afterAll(async () => {
 
 describe('the packed tarballs', () => {
   it.each(['kct', 'kct-sandbox'])('%s holds only allowed files, all the required ones', async (name) => {
-    const listed = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', name]);
+    const listed = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', ...(name === 'kct' ? [] : ['-w', name])]);
     expect(listed.code, listed.stderr).toBe(0);
     const [info] = JSON.parse(listed.stdout) as PackInfo[];
     const paths = info.files.map((file) => file.path);
@@ -88,12 +88,12 @@ describe('the packed tarballs', () => {
     for (const path of REQUIRED[name].filter((p) => p !== 'README.md' || name !== 'kct')) expect(paths, path).toContain(path);
     if (name === 'kct') {
       // every man page package.json names ships; no sandbox code
-      const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { man: string[] };
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[] };
       for (const page of manifest.man) expect(paths).toContain(page.replace(/^\.\//, ''));
       expect(paths.filter((path) => /sandbox[/\\](server|store|engines)/.test(path))).toEqual([]);
       // a declaration that imports one left out would break a consumer's type check
       for (const path of paths.filter((p) => p.endsWith('.d.ts'))) {
-        const text = readFileSync(join(ROOT, 'packages', 'kct', path), 'utf8');
+        const text = readFileSync(join(ROOT, path), 'utf8');
         for (const [, target] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g))
           expect(paths, `${path} imports ${target}`).toContain(join(path, '..', `${target}.d.ts`));
       }
@@ -119,7 +119,7 @@ describe('kct installed alone', () => {
 
   it('answers kct --version and a kct doctor against a sandbox', async () => {
     const version = await run('kct', ['--version'], { env: env as NodeJS.ProcessEnv });
-    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')).version);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
     const doctor = await run('kct', ['doctor', '--json'], {
       env: { ...env, KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user } as NodeJS.ProcessEnv,
     });

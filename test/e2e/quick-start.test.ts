@@ -12,9 +12,9 @@
 // full `npm install` of a clean clone, the native compile included, took 4.5 minutes there.
 //
 // Then, in the clone: the demo's script (after the build `npm install` has made; `npm run demo` is
-// `npm run build --silent && node scripts/demo.js`, checked below), `npm link -w kct` into a private
+// `npm run build --silent && node scripts/demo.js`, checked below), `npm link` into a private
 // prefix (the machine's global folder is untouched), `kct --version` and `kct credits` on that PATH;
-// the two ways it names without `npm link` (`npx kct` in the clone, `npm install -g ./packages/kct`);
+// the two ways it names without `npm link` (`npx kct` in the clone, `npm install -g .`);
 // and the second block, trying kct on the sandbox: `kct sandbox` (on a free port, with --json, instead
 // of 4010, which another test may hold), the key typed at the prompt of `kct auth login` on a
 // pseudo-terminal, `kct config set model 12`, `kct one-pass examples/sample-essay.txt`.
@@ -37,7 +37,7 @@ const blocks = [...quickStart.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
 );
 const [newcomer = [], tryIt = []] = blocks;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-const version = (JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'package.json'), 'utf8')) as { version: string }).version;
+const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Generous: npm on a loaded 2-core runner once took over 60 s for `npm link` (status null). */
 const NPM_TIMEOUT = 180_000;
@@ -66,7 +66,7 @@ function said(run: SpawnSyncReturns<string>, what: string): string {
 }
 
 /**
- * A README line (`npm install`, `npm link -w kct`) run as written, in the clone: from npm's cache, or,
+ * A README line (`npm install`, `npm link`) run as written, in the clone: from npm's cache, or,
  * when the cache lacks a package (ENOTCACHED), once more allowed to fetch what is missing.
  */
 function npmLine(line: string, env = npmEnv(prefix)) {
@@ -189,14 +189,14 @@ describe('the quick start, on a clean clone', () => {
       'npm install',
       'npm run demo',
       'npm test',
-      'npm link -w',
+      'npm link',
       'kct --version',
     ]);
     expect(pkg.scripts.prepare).toMatch(/npm run build/);
     expect(pkg.scripts.demo).toBe('npm run build --silent && node scripts/demo.js');
     expect(quickStart).toContain('npx kct');
-    expect(quickStart).toContain('npm install -g ./packages/kct');
-    expect(existsSync(join(clone, 'packages', 'kct', 'dist', 'cli', 'main.js'))).toBe(true);
+    expect(quickStart).toContain('npm install -g .');
+    expect(existsSync(join(clone, 'dist', 'cli', 'main.js'))).toBe(true);
     expect(existsSync(join(clone, 'packages', 'sandbox', 'dist', 'server.js'))).toBe(true);
   });
 
@@ -212,7 +212,7 @@ describe('the quick start, on a clean clone', () => {
     expect(demo.stdout).toMatch(/Total/i);
   });
 
-  it('npm link -w kct puts a working kct on the PATH', async () => {
+  it('npm link puts a working kct on the PATH', async () => {
     const line = newcomer.find((command) => command.startsWith('npm link'))!;
     const link = npmLine(line);
     expect(link.status, said(link, line)).toBe(0);
@@ -225,7 +225,7 @@ describe('the quick start, on a clean clone', () => {
     expect(credits.stdout).toMatch(/credits/);
   });
 
-  it('without npm link: npx kct inside the clone, or npm install -g ./packages/kct', () => {
+  it('without npm link: npx kct inside the clone, or npm install -g .', () => {
     const run = spawnSync('npx', ['--no-install', 'kct', '--help'], {
       cwd: clone,
       env: npmEnv(prefix),
@@ -235,8 +235,8 @@ describe('the quick start, on a clean clone', () => {
     expect(run.status, said(run, 'npx kct --help')).toBe(0);
     expect(run.stdout).toContain('Usage: kct');
     const elsewhere = tempDir('kct-prefix-');
-    const install = npmLine('npm install -g ./packages/kct', npmEnv(elsewhere));
-    expect(install.status, said(install, 'npm install -g ./packages/kct')).toBe(0);
+    const install = npmLine('npm install -g .', npmEnv(elsewhere));
+    expect(install.status, said(install, 'npm install -g .')).toBe(0);
     const printed = spawnSync(join(elsewhere, 'bin', 'kct'), ['--version'], { encoding: 'utf8', timeout: 60_000 });
     expect(printed.stdout.trim(), said(printed, 'kct --version')).toBe(version);
     removeDir(elsewhere);
@@ -249,7 +249,7 @@ describe('the quick start, on a clean clone', () => {
       'kct config set',
       'kct one-pass examples/sample-essay.txt',
     ]);
-    if (!existsSync(join(prefix, 'bin', 'kct'))) expect(npmLine('npm link -w kct').status).toBe(0);
+    if (!existsSync(join(prefix, 'bin', 'kct'))) expect(npmLine('npm link').status).toBe(0);
     const { base_url: baseUrl, keys } = await startClonedSandbox();
     const env = shellEnv();
     // the sandbox of the first line listens on a free port instead of 4010

@@ -1,9 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, KctError } from '../../packages/kct/src/api/errors.js';
-import { KctClient } from '../../packages/kct/src/client/client.js';
-import { findList, listFrom } from '../../packages/kct/src/client/envelope.js';
+import { ApiError, KctError } from '../../src/api/errors.js';
+import { KctClient } from '../../src/client/client.js';
+import { findList, listFrom } from '../../src/client/envelope.js';
 
 const KEY = 'kct_live_S3cr3tValue_0123456789abcdef';
 const servers: Server[] = [];

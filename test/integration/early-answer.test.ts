@@ -5,10 +5,10 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError } from '../../packages/kct/src/api/errors.js';
-import type { LocalFile } from '../../packages/kct/src/client/files.js';
-import { HttpClient } from '../../packages/kct/src/client/http.js';
-import { buildForm } from '../../packages/kct/src/client/multipart.js';
+import { ApiError, ConnectionError } from '../../src/api/errors.js';
+import type { LocalFile } from '../../src/client/files.js';
+import { HttpClient } from '../../src/client/http.js';
+import { buildForm } from '../../src/client/multipart.js';
 
 const servers: Server[] = [];
 const clients: HttpClient[] = [];

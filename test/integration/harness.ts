@@ -7,7 +7,7 @@
 // executable) stays in test/e2e (docs/testing.md).
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { main } from '../../packages/kct/src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { kctEnv, type SandboxKeys, tempDir } from '../e2e/harness.js';
 import { CaptureStream } from '../unit/cli/test-io.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runKct } from './harness.js';
 
-const cache = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+const cache = JSON.parse(readFileSync(join(ROOT, 'dist', 'help-cache.json'), 'utf8')) as {
   help: Record<string, string>;
 };
 const paths = Object.keys(cache.help);

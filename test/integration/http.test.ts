@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, ConnectionError, InterruptedError, KctError } from '../../packages/kct/src/api/errors.js';
-import { KctClient } from '../../packages/kct/src/client/client.js';
-import { HttpClient, type HttpOptions } from '../../packages/kct/src/client/http.js';
-import { VERSION } from '../../packages/kct/src/version.js';
+import { ApiError, ConnectionError, InterruptedError, KctError } from '../../src/api/errors.js';
+import { KctClient } from '../../src/client/client.js';
+import { HttpClient, type HttpOptions } from '../../src/client/http.js';
+import { VERSION } from '../../src/version.js';
 
 const KEY = 'kct_live_S3cr3tValue_0123456789abcdef';
 

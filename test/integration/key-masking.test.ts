@@ -10,7 +10,7 @@ const SECRET = 'kct_live_9f8e7d6c5b4a3210SECRET';
 
 /** Every command path of the CLI, walked from its command tree. */
 async function commandPaths(): Promise<string[][]> {
-  const { buildProgram } = (await import('../../packages/kct/src/cli/core/program.js')) as unknown as {
+  const { buildProgram } = (await import('../../src/cli/core/program.js')) as unknown as {
     buildProgram: (version: string, onContext: () => never) => Command;
   };
   const program = buildProgram('0.0.0', () => {

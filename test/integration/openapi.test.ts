@@ -8,10 +8,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { FormData, request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../packages/kct/src/api/openapi.js';
-import { OPERATIONS } from '../../packages/kct/src/api/operations.js';
-import { PRODUCT_OPERATIONS } from '../../packages/kct/src/api/product.js';
-import { VERSION } from '../../packages/kct/src/version.js';
+import { openApiDocument } from '../../src/api/openapi.js';
+import { OPERATIONS } from '../../src/api/operations.js';
+import { PRODUCT_OPERATIONS } from '../../src/api/product.js';
+import { VERSION } from '../../src/version.js';
 import { dispatcher, ESSAY, type Reply, sandboxForFile } from '../unit/sandbox-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

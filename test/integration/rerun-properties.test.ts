@@ -15,7 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../packages/kct/src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 import { testIO } from '../unit/cli/test-io.js';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { launch, type TestSandbox } from '../unit/sandbox-helpers.js';

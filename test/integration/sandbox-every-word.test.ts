@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import mammoth from 'mammoth';
 import { FormData } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MIME } from '../../packages/kct/src/api/limits.js';
 import { extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
+import { MIME } from '../../src/api/limits.js';
 import { ensureFixtures, FIXTURES, GENERATED } from '../unit/extract-helpers.js';
 import { sandboxForFile } from '../unit/sandbox-helpers.js';
 

@@ -5,11 +5,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_ACTIVE_KEYS } from '../../packages/kct/src/api/product.js';
 import { PASSWORDS_FILE, Sessions } from '../../packages/sandbox/src/accounts/accounts.js';
 import { createSandbox, type SandboxInstance } from '../../packages/sandbox/src/server.js';
 import { hashSecret } from '../../packages/sandbox/src/store/secrets-file.js';
 import { openSqlite } from '../../packages/sandbox/src/store/sqlite/driver.js';
+import { MAX_ACTIVE_KEYS } from '../../src/api/product.js';
 import { makeDataDir } from '../unit/sandbox-helpers.js';
 
 interface Reply {

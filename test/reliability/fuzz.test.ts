@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { FormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { OPERATIONS } from '../../packages/kct/src/api/operations.js';
-import { PRODUCT_OPERATIONS } from '../../packages/kct/src/api/product.js';
+import { OPERATIONS } from '../../src/api/operations.js';
+import { PRODUCT_OPERATIONS } from '../../src/api/product.js';
 import type { SandboxProcess } from './lib.js';
 import { Client, ESSAY, FULL, INTERNALS, removeDir, SEED, secretsFound, startSandbox, Transcript } from './lib.js';
 

@@ -1,6 +1,6 @@
 // Who an API key belongs to, as read from the body of GET /credits and told to a person.
 import { describe, expect, it } from 'vitest';
-import { describeOwner, keyOwner } from '../../packages/kct/src/cli/core/account.js';
+import { describeOwner, keyOwner } from '../../src/cli/core/account.js';
 
 describe('key owner from GET /credits', () => {
   it('reads scope, account and organization in whatever shape they come', () => {

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { type AnswerSources, collectAnswers } from '../../packages/kct/src/cli/answers/answers.js';
-import { downloadInput, openDownload } from '../../packages/kct/src/cli/answers/download.js';
-import type { IO } from '../../packages/kct/src/cli/core/io.js';
+import { UsageError } from '../../src/api/errors.js';
+import { type AnswerSources, collectAnswers } from '../../src/cli/answers/answers.js';
+import { downloadInput, openDownload } from '../../src/cli/answers/download.js';
+import type { IO } from '../../src/cli/core/io.js';
 import { zip } from './zip-writer.js';
 
 const io: IO = {

@@ -11,8 +11,8 @@ import {
   RateLimitError,
   refusalOf,
   ServerError,
-} from '../../packages/kct/src/api/errors.js';
-import * as library from '../../packages/kct/src/index.js';
+} from '../../src/api/errors.js';
+import * as library from '../../src/index.js';
 
 describe('ApiError.from: one class per kind of HTTP error', () => {
   it.each<[number, typeof ApiError]>([

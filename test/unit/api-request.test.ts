@@ -1,8 +1,8 @@
 // kct api's arguments: the method and path, paths under the base URL, -f/-F fields, headers and
 // query strings.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../packages/kct/src/cli/core/api-request.js';
+import { UsageError } from '../../src/api/errors.js';
+import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../src/cli/core/api-request.js';
 
 describe('kct api arguments', () => {
   it('one argument is a path: GET, or POST when there is a body', () => {

@@ -1,8 +1,8 @@
 // The run's request budget on a virtual clock: the rate in any one-second window, reads before
 // writes, and a 429's pause and halving shared by every request.
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../packages/kct/src/api/errors.js';
-import { type BudgetClock, RequestBudget } from '../../packages/kct/src/client/budget.js';
+import { InterruptedError } from '../../src/api/errors.js';
+import { type BudgetClock, RequestBudget } from '../../src/client/budget.js';
 
 /** Timers that fire only when the test advances the clock. */
 function virtualClock() {

@@ -2,8 +2,8 @@
 // fingerprints hash: its text must never change, or a run after an upgrade would not find the
 // tasks an earlier run created. Held to its text for one value, and to a key derived before.
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../packages/kct/src/api/canonical.js';
-import { submissionKey } from '../../packages/kct/src/client/idempotency.js';
+import { canonicalJson } from '../../src/api/canonical.js';
+import { submissionKey } from '../../src/client/idempotency.js';
 
 describe('canonicalJson', () => {
   it('orders keys by UTF-16 code unit and leaves out undefined members', () => {

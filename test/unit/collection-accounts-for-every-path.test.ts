@@ -8,9 +8,9 @@ import { join, sep } from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../packages/kct/src/cli/answers/answers.js';
-import type { IO } from '../../packages/kct/src/cli/core/io.js';
+import { UsageError } from '../../src/api/errors.js';
+import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../src/cli/answers/answers.js';
+import type { IO } from '../../src/cli/core/io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
 const io: IO = {

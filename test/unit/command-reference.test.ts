@@ -11,7 +11,7 @@ const FIX = 'the manual is out of step with the code: run `npm run build` (or `n
 
 describe('the command reference', () => {
   it('is built from the command tree (npm run build has run)', () => {
-    expect(existsSync(join(ROOT, 'packages', 'kct', 'dist', 'cli', 'core', 'program.js')), 'run `npm run build` first').toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'cli', 'core', 'program.js')), 'run `npm run build` first').toBe(true);
   });
 
   it('every generated file is committed as rendered, and no page is left of a command that is gone', async () => {
@@ -29,7 +29,7 @@ describe('the command reference', () => {
   });
 
   it('has one page per command of the help, named as the man pages are', async () => {
-    const help = JSON.parse(readFileSync(join(ROOT, 'packages', 'kct', 'dist', 'help-cache.json'), 'utf8')) as {
+    const help = JSON.parse(readFileSync(join(ROOT, 'dist', 'help-cache.json'), 'utf8')) as {
       help: Record<string, string>;
     };
     const fromHelp = Object.keys(help.help)
@@ -40,7 +40,7 @@ describe('the command reference', () => {
   });
 
   it('the environment table lists exactly the variables kct declares', async () => {
-    const { VARIABLES } = await import('../../packages/kct/src/cli/core/environment.js');
+    const { VARIABLES } = await import('../../src/cli/core/environment.js');
     const guide = readFileSync(join(ROOT, 'docs', 'guides', 'configuration-and-keys.md'), 'utf8');
     const table = guide.slice(guide.indexOf('<!-- environment variables'), guide.indexOf('Conventions kct follows'));
     const listed = [...table.matchAll(/^\| `(KCT_[A-Z0-9_]+)` \|/gm)].map((match) => match[1]);

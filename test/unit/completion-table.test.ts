@@ -1,9 +1,9 @@
 // What completion offers for each flag's value, read from the command tree: a flag that names a
 // file completes file names, whatever its value is called in the help (<file>, <path>, <csv>...).
 import { describe, expect, it } from 'vitest';
-import { completionTable } from '../../packages/kct/src/cli/completion/table.js';
-import { commandTree } from '../../packages/kct/src/cli/core/command-tree.js';
-import { buildProgram } from '../../packages/kct/src/cli/core/program.js';
+import { completionTable } from '../../src/cli/completion/table.js';
+import { commandTree } from '../../src/cli/core/command-tree.js';
+import { buildProgram } from '../../src/cli/core/program.js';
 
 const table = completionTable(
   commandTree(

@@ -1,6 +1,6 @@
 // The CSV formula guard (OWASP CSV injection): what is prefixed with ' and what is left alone.
 import { describe, expect, it } from 'vitest';
-import { guardFormula } from '../../packages/kct/src/cli/render/rows.js';
+import { guardFormula } from '../../src/cli/render/rows.js';
 
 describe('guardFormula', () => {
   it.each([

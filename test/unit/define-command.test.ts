@@ -3,7 +3,7 @@
 // bad value is a usage error naming the flag.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
+import { UsageError } from '../../src/api/errors.js';
 import {
   attributeName,
   type CommandDeclaration,
@@ -13,10 +13,10 @@ import {
   optionsSchema,
   parseOptions,
   type Zod,
-} from '../../packages/kct/src/cli/core/define-command.js';
-import { GLOBAL_OPTIONS } from '../../packages/kct/src/cli/core/options.js';
-import { checked, parsePositiveNumber } from '../../packages/kct/src/cli/core/parse.js';
-import { COMMANDS } from '../../packages/kct/src/cli/core/program.js';
+} from '../../src/cli/core/define-command.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/core/options.js';
+import { checked, parsePositiveNumber } from '../../src/cli/core/parse.js';
+import { COMMANDS } from '../../src/cli/core/program.js';
 
 function flatten(declarations: CommandDeclaration[], parents: string[] = []): [string, CommandDeclaration][] {
   return declarations.flatMap((declaration) => {

@@ -1,6 +1,6 @@
 // The manual's links hold: every relative link and #anchor in README.md and docs/**/*.md reaches a
 // file and a heading that exist (anchors as GitHub makes them from headings), and every pointer into
-// the docs from the code (packages/*/src, packages/*/bin, scripts, bench) names a page that exists,
+// the docs from the code (src, bin, packages/sandbox/src and bin, scripts, bench) names a page that exists,
 // and a heading of it when it names one: `docs/x.md#anchor`, `docs/x.md, "Heading"` or
 // `docs/x.md ("Heading")`. No code names a README section (`README "Heading"`): the README is the
 // front door and changes; pointers go into docs/ by file and heading.
@@ -22,9 +22,9 @@ function walk(dir: string, keep: (path: string) => boolean): string[] {
 
 const MARKDOWN = [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs'), (path) => path.endsWith('.md'))];
 const CODE = [
-  ...['kct', 'sandbox'].flatMap((name) => [
-    ...walk(join(ROOT, 'packages', name, 'src'), () => true),
-    ...walk(join(ROOT, 'packages', name, 'bin'), () => true),
+  ...['', join('packages', 'sandbox')].flatMap((pkg) => [
+    ...walk(join(ROOT, pkg, 'src'), () => true),
+    ...walk(join(ROOT, pkg, 'bin'), () => true),
   ]),
   ...walk(join(ROOT, 'scripts'), (path) => /\.(c?js|mjs|ts)$/.test(path)),
   ...walk(join(ROOT, 'bench'), (path) => /\.(c?js|mjs|ts)$/.test(path)),

@@ -1,9 +1,9 @@
 // `kct doctor --mark` sends a built-in sample with the question it answers: whichever ready model
 // marks it, the sandbox's grader finds it on the topic and gives it a plausible, non-zero score.
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_ANSWER, SAMPLE_QUESTION } from '../../packages/kct/src/commands/doctor/sample.js';
 import { grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
 import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
+import { SAMPLE_ANSWER, SAMPLE_QUESTION } from '../../src/commands/doctor/sample.js';
 
 describe('the sample kct doctor --mark sends', () => {
   it.each(SEED_MODELS.filter((m) => m.post_status === 'ready'))('earns a plausible score from model $model_id, on the topic', (m) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, UsageError } from '../../packages/kct/src/api/errors.js';
-import { parseDuration } from '../../packages/kct/src/cli/core/duration.js';
+import { formatDuration, UsageError } from '../../src/api/errors.js';
+import { parseDuration } from '../../src/cli/core/duration.js';
 
 describe('parseDuration', () => {
   it.each([

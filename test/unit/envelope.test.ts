@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bodyRequestId,
-  isPlainObject,
-  listFrom,
-  serverErrorCode,
-  serverMessage,
-  unwrapEnvelope,
-} from '../../packages/kct/src/client/envelope.js';
+import { bodyRequestId, isPlainObject, listFrom, serverErrorCode, serverMessage, unwrapEnvelope } from '../../src/client/envelope.js';
 
 describe('unwrapEnvelope', () => {
   it('returns a body without `data` as it is', () => {

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { fromEnv, VARIABLES } from '../../packages/kct/src/cli/core/environment.js';
+import { UsageError } from '../../src/api/errors.js';
+import { fromEnv, VARIABLES } from '../../src/cli/core/environment.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Variables of the development tools (tests, benchmarks, CI, the executable's build), documented in docs/testing.md. */
@@ -32,12 +32,9 @@ function files(dir: string, pattern: RegExp): string[] {
 
 describe('environment variables', () => {
   it('are read through cli/core/environment.ts only (the sandbox reads its own driver switch)', () => {
-    const readers = [
-      ...files(join(ROOT, 'packages', 'kct', 'src'), /\.ts$/),
-      ...files(join(ROOT, 'packages', 'sandbox', 'src'), /\.ts$/),
-    ].flatMap((file) => {
+    const readers = [...files(join(ROOT, 'src'), /\.ts$/), ...files(join(ROOT, 'packages', 'sandbox', 'src'), /\.ts$/)].flatMap((file) => {
       const rel = relative(ROOT, file);
-      if (rel === join('packages', 'kct', 'src', 'cli', 'environment.ts')) return [];
+      if (rel === join('src', 'cli', 'environment.ts')) return [];
       return readFileSync(file, 'utf8')
         .split('\n')
         .flatMap((line, i) => (/\benv(?:\.KCT_|\[['"]KCT_)|process\.env\.KCT_/.test(line) ? [`${rel}:${i + 1}: ${line.trim()}`] : []));
@@ -47,10 +44,11 @@ describe('environment variables', () => {
 
   it("every KCT_ variable the code or the docs name is declared (or is a development tool's)", () => {
     const sources = [
+      ...files(join(ROOT, 'src'), /\.ts$/),
       ...files(join(ROOT, 'packages'), /src\/.*\.ts$/),
       ...files(join(ROOT, 'docs'), /\.md$/),
       join(ROOT, 'README.md'),
-      join(ROOT, 'packages', 'kct', 'bin', 'kct.js'),
+      join(ROOT, 'bin', 'kct.js'),
     ];
     const named = new Set(sources.flatMap((file) => readFileSync(file, 'utf8').match(/\bKCT_[A-Z][A-Z0-9_]*[A-Z0-9]\b/g) ?? []));
     const undeclared = [...named].filter((name) => !(name in VARIABLES) && !DEVELOPMENT.has(name)).sort();

@@ -9,9 +9,9 @@ import {
   TaskUnsuccessfulError,
   UsageError,
   WatchTimeoutError,
-} from '../../packages/kct/src/api/errors.js';
-import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../packages/kct/src/cli/core/exit-codes.js';
-import { StudentsMismatchError } from '../../packages/kct/src/platforms/fill-report.js';
+} from '../../src/api/errors.js';
+import { EXIT, EXIT_CODE_TABLE, exitCodeFor, exitCodeForStatus } from '../../src/cli/core/exit-codes.js';
+import { StudentsMismatchError } from '../../src/platforms/fill-report.js';
 
 const api = (status: number) => ApiError.from(status, undefined, { method: 'GET', url: 'http://localhost/v1/x' });
 // an ApiError built without the factory (a caller's own) still maps by its status

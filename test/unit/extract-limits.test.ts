@@ -2,9 +2,9 @@
 // memory, a PDF with too many pages (or scanned pages, or OCR time) is refused with the limit named.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIME } from '../../packages/kct/src/api/limits.js';
 import { ExtractionError, extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { extractPdf, PDF_LIMITS } from '../../packages/sandbox/src/engines/extract/pdf.js';
+import { MIME } from '../../src/api/limits.js';
 import { extractorFiles, GENERATED } from './extract-helpers.js';
 import { documentXml, docx } from './zip-writer.js';
 

@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIME } from '../../packages/kct/src/api/limits.js';
 import { closeExtractors, extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { render, structurePlainText } from '../../packages/sandbox/src/engines/extract/marked.js';
 import { furniture } from '../../packages/sandbox/src/engines/extract/page-furniture.js';
 import { isHeading, plainTextBlocks } from '../../packages/sandbox/src/engines/extract/structure.js';
+import { MIME } from '../../src/api/limits.js';
 import { ensureFixtures, FIXTURES, GENERATED } from './extract-helpers.js';
 
 const gen = (name: string) => join(GENERATED, name);

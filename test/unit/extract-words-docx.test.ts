@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
-import { MIME } from '../../packages/kct/src/api/limits.js';
 import { extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
 import { words } from '../../packages/sandbox/src/engines/grading/text.js';
+import { MIME } from '../../src/api/limits.js';
 import { allowedExclusions, documentModels, modelText } from './document-model.js';
 import { writeDocx } from './document-writers.js';
 import { extractorFiles } from './extract-helpers.js';

@@ -5,8 +5,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MIME } from '../../packages/kct/src/api/limits.js';
 import { extractText } from '../../packages/sandbox/src/engines/extract/index.js';
+import { MIME } from '../../src/api/limits.js';
 import { allowedExclusions, documentModels } from './document-model.js';
 import { writePdf } from './document-writers.js';
 import { extractorFiles } from './extract-helpers.js';

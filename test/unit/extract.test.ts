@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIME } from '../../packages/kct/src/api/limits.js';
 import { ExtractionError, extractText } from '../../packages/sandbox/src/engines/extract/index.js';
 import { PageOcr } from '../../packages/sandbox/src/engines/extract/pdf.js';
 import { decodeText } from '../../packages/sandbox/src/engines/extract/txt.js';
+import { MIME } from '../../src/api/limits.js';
 import { extractorFiles, FIXTURES, GENERATED, recall } from './extract-helpers.js';
 
 const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8').trim();

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileBlob, inspectFileSync, ONE_READ_BYTES, withContent } from '../../packages/kct/src/client/files.js';
-import { cachedHasher, deriveIdempotencyKey, fileSha256, hashFile } from '../../packages/kct/src/client/idempotency.js';
+import { fileBlob, inspectFileSync, ONE_READ_BYTES, withContent } from '../../src/client/files.js';
+import { cachedHasher, deriveIdempotencyKey, fileSha256, hashFile } from '../../src/client/idempotency.js';
 
 let dir: string;
 beforeAll(() => {

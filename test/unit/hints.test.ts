@@ -8,9 +8,9 @@ import {
   KctError,
   ServerStoppedAnsweringError,
   WatchTimeoutError,
-} from '../../packages/kct/src/api/errors.js';
-import { cliHint } from '../../packages/kct/src/cli/core/hints.js';
-import { assertSendableKey } from '../../packages/kct/src/client/client.js';
+} from '../../src/api/errors.js';
+import { cliHint } from '../../src/cli/core/hints.js';
+import { assertSendableKey } from '../../src/client/client.js';
 
 const api = (status: number, message: string, errorCode?: string) =>
   ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });

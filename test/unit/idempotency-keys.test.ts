@@ -1,8 +1,8 @@
 // The key rules one-pass and batch share (src/client/idempotency.ts): a base key joined to an
 // answer's identity, never its position; unusable base keys refused.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { batchIdentity, checkBaseKey, keyForIdentity, submissionKey } from '../../packages/kct/src/client/idempotency.js';
+import { UsageError } from '../../src/api/errors.js';
+import { batchIdentity, checkBaseKey, keyForIdentity, submissionKey } from '../../src/client/idempotency.js';
 
 describe('checkBaseKey', () => {
   it.each([

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { CreateModelRequest } from '../../packages/kct/src/api/schemas.js';
+import { UsageError } from '../../src/api/errors.js';
+import { CreateModelRequest } from '../../src/api/schemas.js';
 import {
   buildModelRequest,
   previewHeader,
@@ -14,7 +14,7 @@ import {
   readRubricsFile,
   renderPreviewFile,
   rubricsFileContent,
-} from '../../packages/kct/src/cli/models/preview-file.js';
+} from '../../src/cli/models/preview-file.js';
 
 let dir: string;
 beforeAll(async () => {

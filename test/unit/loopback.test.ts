@@ -1,6 +1,6 @@
 // Which hosts are this machine, and when a plain-http callback to one of them is allowed.
 import { describe, expect, it } from 'vitest';
-import { isLocalCallback, isLoopbackHost } from '../../packages/kct/src/cli/core/loopback.js';
+import { isLocalCallback, isLoopbackHost } from '../../src/cli/core/loopback.js';
 
 describe('loopback callbacks', () => {
   it('names this machine only for loopback hosts', () => {

@@ -1,6 +1,6 @@
 // The man page's text is escaped for roff: backslashes, leading dots and quotes, non-ASCII.
 import { describe, expect, it } from 'vitest';
-import { roffEscape } from '../../packages/kct/src/cli/packaging/man-page.js';
+import { roffEscape } from '../../src/cli/packaging/man-page.js';
 
 describe('man page text', () => {
   it('escapes backslashes, leading dots and quotes, and non-ASCII characters', () => {

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { IMAGE_MIME_TYPES, MAX_FILE_BYTES, MIME } from '../../packages/kct/src/api/limits.js';
-import { effectiveMime, isAccepted, mimeFromName } from '../../packages/kct/src/api/mime.js';
-import { checkFileCount, inspectFile } from '../../packages/kct/src/client/files.js';
+import { UsageError } from '../../src/api/errors.js';
+import { IMAGE_MIME_TYPES, MAX_FILE_BYTES, MIME } from '../../src/api/limits.js';
+import { effectiveMime, isAccepted, mimeFromName } from '../../src/api/mime.js';
+import { checkFileCount, inspectFile } from '../../src/client/files.js';
 
 describe('mimeFromName', () => {
   it.each([

@@ -1,7 +1,7 @@
 // The pager command runs through the shell; its program is looked for first, so a pager that is
 // not there never takes the output with it. Which word is the program:
 import { describe, expect, it } from 'vitest';
-import { choosePager, programOf } from '../../packages/kct/src/cli/core/pager.js';
+import { choosePager, programOf } from '../../src/cli/core/pager.js';
 
 describe('the program of a pager command', () => {
   it.each([

@@ -1,18 +1,10 @@
 // The polling policy on its own (client/poll-policy.ts): each rule from plain facts, no loop, no clock.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { POLL_MAX_MS } from '../../packages/kct/src/api/limits.js';
-import { pollSchedule } from '../../packages/kct/src/client/poll.js';
-import {
-  finishEstimate,
-  firstLook,
-  nextLook,
-  pollPolicy,
-  requestBound,
-  sentinelDue,
-  watchdogAt,
-} from '../../packages/kct/src/client/poll-policy.js';
-import { QueueModel } from '../../packages/kct/src/client/queue-model.js';
+import { POLL_MAX_MS } from '../../src/api/limits.js';
+import { pollSchedule } from '../../src/client/poll.js';
+import { finishEstimate, firstLook, nextLook, pollPolicy, requestBound, sentinelDue, watchdogAt } from '../../src/client/poll-policy.js';
+import { QueueModel } from '../../src/client/queue-model.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
 const policy = pollPolicy(pollSchedule());

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  ConnectionError,
-  InterruptedError,
-  ServerStoppedAnsweringError,
-  WatchTimeoutError,
-} from '../../packages/kct/src/api/errors.js';
-import type { StatusSnapshot } from '../../packages/kct/src/api/schemas.js';
-import { isTransient, nextInterval, pollSchedule, type StatusFetcher, TaskPoller, watchTasks } from '../../packages/kct/src/client/poll.js';
+import { ApiError, ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../../src/api/errors.js';
+import type { StatusSnapshot } from '../../src/api/schemas.js';
+import { isTransient, nextInterval, pollSchedule, type StatusFetcher, TaskPoller, watchTasks } from '../../src/client/poll.js';
 
 /** A virtual clock: sleeping advances it at once. */
 function fakeClock() {

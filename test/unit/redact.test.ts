@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, redact, redactHeaders } from '../../packages/kct/src/client/redact.js';
+import { maskKey, redact, redactHeaders } from '../../src/client/redact.js';
 
 const KEY = 'kct_live_9f8e7d6c5b4a3210ZYXW';
 

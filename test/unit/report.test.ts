@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import { summarize } from '../../packages/kct/src/cli/render/summary.js';
-import { ClassTally } from '../../packages/kct/src/cli/render/tally.js';
-import { bandCount } from '../../packages/kct/src/cli/report/charts.js';
-import { CONTENT_SECURITY_POLICY, failureItem, type ReportRow, studentRow } from '../../packages/kct/src/cli/report/html.js';
-import { readSavedRun } from '../../packages/kct/src/cli/report/saved-run.js';
-import { escapeHtml } from '../../packages/kct/src/cli/report/text.js';
-import { ReportWriter } from '../../packages/kct/src/cli/report/writer.js';
+import { UsageError } from '../../src/api/errors.js';
+import { summarize } from '../../src/cli/render/summary.js';
+import { ClassTally } from '../../src/cli/render/tally.js';
+import { bandCount } from '../../src/cli/report/charts.js';
+import { CONTENT_SECURITY_POLICY, failureItem, type ReportRow, studentRow } from '../../src/cli/report/html.js';
+import { readSavedRun } from '../../src/cli/report/saved-run.js';
+import { escapeHtml } from '../../src/cli/report/text.js';
+import { ReportWriter } from '../../src/cli/report/writer.js';
 
 const criterion = (item: string, score: number, max: number) => ({ item, score, max_score: max, feedback: `${item} feedback` });
 const marked = (score: number, file = `s${score}.txt`): ReportRow => ({

@@ -7,7 +7,7 @@ import {
   RETRYABLE_STATUSES,
   type RetryPolicy,
   retryDelay,
-} from '../../packages/kct/src/client/retry.js';
+} from '../../src/client/retry.js';
 
 const policy: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const low = () => 0;

@@ -183,7 +183,7 @@ describe('each style is what it says, on the sandbox grader’s own feedback', (
 
 describe('kct rewrite --item', () => {
   it("prints only the criterion rewritten: by the service's flag, else by name", async () => {
-    const { shownSections } = await import('../../packages/kct/src/commands/rewrite/run.js');
+    const { shownSections } = await import('../../src/commands/rewrite/run.js');
     const sections = [
       { item: 'Thesis', comment: 'a', rewritten: false },
       { item: 'Organisation', comment: 'b', rewritten: true },

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { EvaluationResult } from '../../packages/kct/src/api/schemas.js';
-import type { IO } from '../../packages/kct/src/cli/core/io.js';
-import { printResult } from '../../packages/kct/src/cli/render/result.js';
-import { type Column, cell, printRows, resolveFormat } from '../../packages/kct/src/cli/render/rows.js';
+import type { EvaluationResult } from '../../src/api/schemas.js';
+import type { IO } from '../../src/cli/core/io.js';
+import { printResult } from '../../src/cli/render/result.js';
+import { type Column, cell, printRows, resolveFormat } from '../../src/cli/render/rows.js';
 
 const ESC = '\u001b';
 const SGR = /\u001b\[[0-9;]*m/g;

@@ -1,6 +1,5 @@
 // The state-change, charging and idempotency functions, on a real database without HTTP.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { canonicalJson } from '../../packages/kct/src/api/canonical.js';
 import { HttpError } from '../../packages/sandbox/src/http/envelope.js';
 import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
@@ -8,6 +7,7 @@ import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { accept } from '../../packages/sandbox/src/tasks/accept.js';
 import { fingerprint } from '../../packages/sandbox/src/tasks/idempotency-keys.js';
 import { advance, cancel, completeAndCharge, fail } from '../../packages/sandbox/src/tasks/transitions.js';
+import { canonicalJson } from '../../src/api/canonical.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, toProgress } from './sandbox-helpers.js';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripControls } from '../../packages/kct/src/cli/core/sanitize.js';
+import { stripControls } from '../../src/cli/core/sanitize.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';

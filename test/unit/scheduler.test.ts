@@ -3,9 +3,9 @@
 // task. Deterministic: no real time passes, so these are counts of a simulation, not timings.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import type { StatusSnapshot } from '../../packages/kct/src/api/schemas.js';
-import { pollSchedule } from '../../packages/kct/src/client/poll.js';
-import { type StatusFetcher, TaskScheduler } from '../../packages/kct/src/client/scheduler.js';
+import type { StatusSnapshot } from '../../src/api/schemas.js';
+import { pollSchedule } from '../../src/client/poll.js';
+import { type StatusFetcher, TaskScheduler } from '../../src/client/scheduler.js';
 
 function fakeClock() {
   let time = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROFILE, resolveSettings, type StoredConfig } from '../../packages/kct/src/cli/core/settings.js';
+import { DEFAULT_PROFILE, resolveSettings, type StoredConfig } from '../../src/cli/core/settings.js';
 
 const stored: StoredConfig = {
   current_profile: 'work',

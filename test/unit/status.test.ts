@@ -7,7 +7,7 @@ import {
   STAGE_OF,
   statusOf,
   TASK_STATUSES,
-} from '../../packages/kct/src/api/status.js';
+} from '../../src/api/status.js';
 
 describe('task statuses (spec 3)', () => {
   it('lists the seven statuses in the stated order', () => {

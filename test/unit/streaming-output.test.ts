@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../packages/kct/src/api/errors.js';
-import type { IO } from '../../packages/kct/src/cli/core/io.js';
-import { type AnswerOutcome, OutcomeWriter } from '../../packages/kct/src/cli/render/outcomes.js';
-import { RowSpool } from '../../packages/kct/src/cli/render/row-spool.js';
-import { displayWidth, renderTable, renderTableInChunks } from '../../packages/kct/src/cli/render/rows.js';
-import { ClassTally } from '../../packages/kct/src/cli/render/tally.js';
-import { Journal } from '../../packages/kct/src/commands/one-pass/journal.js';
+import { UsageError } from '../../src/api/errors.js';
+import type { IO } from '../../src/cli/core/io.js';
+import { type AnswerOutcome, OutcomeWriter } from '../../src/cli/render/outcomes.js';
+import { RowSpool } from '../../src/cli/render/row-spool.js';
+import { displayWidth, renderTable, renderTableInChunks } from '../../src/cli/render/rows.js';
+import { ClassTally } from '../../src/cli/render/tally.js';
+import { Journal } from '../../src/commands/one-pass/journal.js';
 
 function bufferIO(color = false): IO & { text: () => string; errors: () => string } {
   const stdout = new PassThrough();

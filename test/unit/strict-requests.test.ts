@@ -1,6 +1,6 @@
 // Request bodies are checked strictly: a misspelt field is refused before anything is sent.
 import { describe, expect, it } from 'vitest';
-import { OnePassFields } from '../../packages/kct/src/api/schemas.js';
+import { OnePassFields } from '../../src/api/schemas.js';
 
 describe('strict requests', () => {
   it('a one-pass rubric with a misspelt field is refused before sending', () => {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook, WebhookVerificationError, webhookKey } from '../../packages/kct/src/commands/callbacks/webhook-signature.js';
+import { verifyWebhook, WebhookVerificationError, webhookKey } from '../../src/commands/callbacks/webhook-signature.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
 const secret = `whsec_${Buffer.from('a secret of the sandbox, 32 bytes').toString('base64')}`;

@@ -1,6 +1,6 @@
 // The one field-path spelling of the sandbox's 400 details and the preview files' problems.
 import { describe, expect, it } from 'vitest';
-import { fieldPath } from '../../../packages/kct/src/api/field-path.js';
+import { fieldPath } from '../../../src/api/field-path.js';
 
 describe('fieldPath', () => {
   it('joins names with dots and puts indexes in brackets', () => {

@@ -1,6 +1,6 @@
 // Whether kct colours its output: it follows stdout being a terminal (not stderr), and NO_COLOR.
 import { expect, it } from 'vitest';
-import { colorAllowed } from '../../../packages/kct/src/cli/core/io.js';
+import { colorAllowed } from '../../../src/cli/core/io.js';
 
 it('colour follows stdout being a terminal, not stderr', () => {
   expect(colorAllowed({}, false, false)).toBe(false);

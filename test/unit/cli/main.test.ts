@@ -1,7 +1,7 @@
 // main() in-process: every HTTP error answer becomes the README's exit code, with the error on
 // stderr, nothing on stdout and never the key; flag errors are exit 2; main itself never exits.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../packages/kct/src/cli/main.js';
+import { main } from '../../../src/cli/main.js';
 import { BASE_URL, KEY, mockApi, ORIGIN, runKct } from './run-kct.js';
 import { testIO } from './test-io.js';
 

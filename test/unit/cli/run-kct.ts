@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll } from 'vitest';
-import { main } from '../../../packages/kct/src/cli/main.js';
+import { main } from '../../../src/cli/main.js';
 import { type TestIOOptions, testIO } from './test-io.js';
 
 export const ORIGIN = 'https://api.kct.test';

@@ -3,7 +3,7 @@
 // so the TTY and the piped rendering of one command can be compared.
 import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { Readable, Writable } from 'node:stream';
-import type { Streams } from '../../../packages/kct/src/cli/core/io.js';
+import type { Streams } from '../../../src/cli/core/io.js';
 
 /** A Writable that keeps what it is given; with `tty`, it answers like a terminal does (ora needs cursorTo). */
 export class CaptureStream extends Writable {

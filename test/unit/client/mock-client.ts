@@ -1,7 +1,7 @@
 // A KctClient over undici's MockAgent, made afresh for every test of the file that asks for one.
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
-import { KctClient } from '../../../packages/kct/src/client/client.js';
+import { KctClient } from '../../../src/client/client.js';
 
 export const ORIGIN = 'https://api.kct.test';
 const KEY = 'kct_live_0123456789abcdefSECRETvalue';

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KctError, type UsageError } from '../../../packages/kct/src/api/errors.js';
-import { cliHint, cliWords } from '../../../packages/kct/src/cli/core/hints.js';
-import { checkLocalFile, inspectFile, isFileProblem } from '../../../packages/kct/src/client/files.js';
-import { checkBaseKey } from '../../../packages/kct/src/client/idempotency.js';
-import { ProductClient } from '../../../packages/kct/src/client/product.js';
+import { KctError, type UsageError } from '../../../src/api/errors.js';
+import { cliHint, cliWords } from '../../../src/cli/core/hints.js';
+import { checkLocalFile, inspectFile, isFileProblem } from '../../../src/client/files.js';
+import { checkBaseKey } from '../../../src/client/idempotency.js';
+import { ProductClient } from '../../../src/client/product.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-words-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ async function refusal(promise: Promise<unknown>): Promise<KctError> {
 
 describe('the library speaks neutrally, the CLI in its own words', () => {
   it('no string under src/client names a kct command or flag', () => {
-    const root = join(import.meta.dirname, '../../../packages/kct/src/client');
+    const root = join(import.meta.dirname, '../../../src/client');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
     const found = files.flatMap((name) =>
       readFileSync(join(root, name), 'utf8')

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import { inspectFileSync } from '../../../packages/kct/src/client/files.js';
-import { batchIdentity, cachedHasher, deriveIdempotencyKey, keyForIdentity } from '../../../packages/kct/src/client/idempotency.js';
+import { UsageError } from '../../../src/api/errors.js';
+import { inspectFileSync } from '../../../src/client/files.js';
+import { batchIdentity, cachedHasher, deriveIdempotencyKey, keyForIdentity } from '../../../src/client/idempotency.js';
 import { ORIGIN, useMockClient } from './mock-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-submission-'));

@@ -1,10 +1,10 @@
 // client.waitForModel: GET /models polled until the model is ready, ending in a typed error when
 // its training fails, at the deadline, or when the caller aborts. GET /models is undici's MockAgent.
 import { describe, expect, it } from 'vitest';
-import { InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../../../packages/kct/src/api/errors.js';
-import { cliHint } from '../../../packages/kct/src/cli/core/hints.js';
-import { MODEL_TRAINING_ADVICE, ModelWaitInterruptedError, ModelWaitTimeoutError } from '../../../packages/kct/src/client/model-wait.js';
-import { pollSchedule } from '../../../packages/kct/src/client/poll.js';
+import { InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../../../src/api/errors.js';
+import { cliHint } from '../../../src/cli/core/hints.js';
+import { MODEL_TRAINING_ADVICE, ModelWaitInterruptedError, ModelWaitTimeoutError } from '../../../src/client/model-wait.js';
+import { pollSchedule } from '../../../src/client/poll.js';
 import { ORIGIN, useMockClient } from './mock-client.js';
 
 /** Looks every few milliseconds: the tests wait for states, never for time. */

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import { fillCanvasGradebook, findCanvasAssignment, readCanvasGradebook } from '../../../packages/kct/src/platforms/canvas-gradebook.js';
-import { readAsCanvasImports } from '../../../packages/kct/src/platforms/canvas-import-rules.js';
-import type { Mark } from '../../../packages/kct/src/platforms/grade-scale.js';
-import { recogniseDownload } from '../../../packages/kct/src/platforms/submissions.js';
+import { UsageError } from '../../../src/api/errors.js';
+import { fillCanvasGradebook, findCanvasAssignment, readCanvasGradebook } from '../../../src/platforms/canvas-gradebook.js';
+import { readAsCanvasImports } from '../../../src/platforms/canvas-import-rules.js';
+import type { Mark } from '../../../src/platforms/grade-scale.js';
+import { recogniseDownload } from '../../../src/platforms/submissions.js';
 import { minimalCell, PROPERTY_SETTINGS, rawCells, recordTexts, writeCsv } from './fixtures.js';
 
 const HEADER = [

@@ -1,14 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import {
-  quoteLikePhp,
-  quoteLikeRuby,
-  readCsvDocument,
-  readDecimal,
-  writeCsvDocument,
-} from '../../../packages/kct/src/platforms/csv-document.js';
+import { UsageError } from '../../../src/api/errors.js';
+import { quoteLikePhp, quoteLikeRuby, readCsvDocument, readDecimal, writeCsvDocument } from '../../../src/platforms/csv-document.js';
 import { minimalCell, PROPERTY_SETTINGS, phpCell, writeCsv } from './fixtures.js';
 
 describe('readCsvDocument', () => {

@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import { listDownloadFolder } from '../../../packages/kct/src/platforms/folder-listing.js';
-import { recogniseDownload } from '../../../packages/kct/src/platforms/submissions.js';
+import { UsageError } from '../../../src/api/errors.js';
+import { listDownloadFolder } from '../../../src/platforms/folder-listing.js';
+import { recogniseDownload } from '../../../src/platforms/submissions.js';
 import { scratchDir } from './fixtures.js';
 
 let scratch: { dir: string; remove: () => void };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ROUNDINGS, type Rounding, scaleGrade } from '../../../packages/kct/src/platforms/grade-scale.js';
+import { ROUNDINGS, type Rounding, scaleGrade } from '../../../src/platforms/grade-scale.js';
 import { PROPERTY_SETTINGS } from './fixtures.js';
 
 const STEP: Record<Rounding, number> = { integer: 1, half: 0.5, 'one-decimal': 0.1, 'two-decimals': 0.01 };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { feedbackAsHtml } from '../../../packages/kct/src/platforms/feedback-html.js';
-import { onlineTextAsPlain } from '../../../packages/kct/src/platforms/online-text.js';
+import { feedbackAsHtml } from '../../../src/platforms/feedback-html.js';
+import { onlineTextAsPlain } from '../../../src/platforms/online-text.js';
 
 describe('feedbackAsHtml', () => {
   test('escapes, makes paragraphs of blank-line blocks and <br> of single line breaks', () => {

@@ -2,9 +2,9 @@
 // random column subsets and orders, BOM or not, CRLF or LF, either quoting, random marked subsets.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type Mark, ROUNDINGS, type Rounding } from '../../../packages/kct/src/platforms/grade-scale.js';
-import { readAsMoodleImports } from '../../../packages/kct/src/platforms/moodle-import-rules.js';
-import { fillMoodleWorksheet } from '../../../packages/kct/src/platforms/moodle-worksheet.js';
+import { type Mark, ROUNDINGS, type Rounding } from '../../../src/platforms/grade-scale.js';
+import { readAsMoodleImports } from '../../../src/platforms/moodle-import-rules.js';
+import { fillMoodleWorksheet } from '../../../src/platforms/moodle-worksheet.js';
 import { minimalCell, PROPERTY_SETTINGS, phpCell, rawCells, recordTexts, writeCsv } from './fixtures.js';
 
 const REQUIRED = ['Identifier', 'Grade', 'Last modified (grade)'];

@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import type { Mark } from '../../../packages/kct/src/platforms/grade-scale.js';
-import { readAsMoodleImports } from '../../../packages/kct/src/platforms/moodle-import-rules.js';
-import { fillMoodleWorksheet, readMoodleWorksheet } from '../../../packages/kct/src/platforms/moodle-worksheet.js';
+import { UsageError } from '../../../src/api/errors.js';
+import type { Mark } from '../../../src/platforms/grade-scale.js';
+import { readAsMoodleImports } from '../../../src/platforms/moodle-import-rules.js';
+import { fillMoodleWorksheet, readMoodleWorksheet } from '../../../src/platforms/moodle-worksheet.js';
 import { MOODLE_HEADER, moodleWorksheet, phpCell, writeCsv } from './fixtures.js';
 
 const CLASS = [

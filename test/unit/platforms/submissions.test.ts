@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { recogniseDownload } from '../../../packages/kct/src/platforms/submissions.js';
+import { recogniseDownload } from '../../../src/platforms/submissions.js';
 import { PROPERTY_SETTINGS } from './fixtures.js';
 
 const summary = (paths: string[]) => {

@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { UsageError } from '../../../packages/kct/src/api/errors.js';
-import { recogniseDownload } from '../../../packages/kct/src/platforms/submissions.js';
-import { extractZip, listZipEntries } from '../../../packages/kct/src/platforms/zip.js';
+import { UsageError } from '../../../src/api/errors.js';
+import { recogniseDownload } from '../../../src/platforms/submissions.js';
+import { extractZip, listZipEntries } from '../../../src/platforms/zip.js';
 import type { ZipPart } from '../zip-writer.js';
 import { scratchDir, text, writeZip } from './fixtures.js';
 

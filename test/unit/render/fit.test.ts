@@ -1,7 +1,7 @@
 // The class table fits the terminal: which columns stay, and how a path is cut (keeping its end).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitColumns, keepEnd, keepStart, tableWidth } from '../../../packages/kct/src/cli/render/fit.js';
+import { fitColumns, keepEnd, keepStart, tableWidth } from '../../../src/cli/render/fit.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 
 const length = (text: string) => [...text].length;

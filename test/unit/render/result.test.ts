@@ -2,8 +2,8 @@
 // ids and statuses never reach the screen.
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
-import type { IO } from '../../../packages/kct/src/cli/core/io.js';
-import { printResult } from '../../../packages/kct/src/cli/render/result.js';
+import type { IO } from '../../../src/cli/core/io.js';
+import { printResult } from '../../../src/cli/render/result.js';
 
 function ttyIO(): { io: IO; text: () => string } {
   const stdout = new PassThrough();

@@ -1,7 +1,7 @@
 // Where the worker threads load code from. A thread runs plain JavaScript: built, that is the
 // sandbox's own folder; run from the TypeScript sources (vitest), it is the same module under the
 // package's dist/, which must then be at least as new as every source file, and kct's contract
-// (packages/kct/dist/api, which the threads import) as new as its sources (checked once, named if not).
+// (the root's dist/api, which the threads import) as new as its sources (checked once, named if not).
 // The single-file executable has no files: its build puts embedded.ts in this module's place.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -40,7 +40,7 @@ export function assertCompiledIsCurrent(): void {
       "the sandbox package has no build: run `npm run build` first (the sandbox's worker threads run the compiled engines from packages/sandbox/dist/).",
     );
   }
-  const kct = join(root, '..', 'kct');
+  const kct = join(root, '..', '..'); // kct is the repository's root package
   for (const [src, dist] of [
     [join(root, 'src'), join(root, 'dist')],
     [join(kct, 'src', 'api'), join(kct, 'dist', 'api')],
