@@ -71,6 +71,8 @@ export interface WriterOptions {
   studentNames?: boolean;
   /** --json is one object, the rows under "rows" and what finish() is given beside them, instead of the array of rows. */
   envelope?: boolean;
+  /** The run's own tally (run/record.ts): the summary prints its figures, not a count of its own. */
+  tally?: ClassTally;
 }
 
 /** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
@@ -82,7 +84,8 @@ const LISTED_PROBLEMS = 100;
 const CSV_PENDING_IN_MEMORY = 500;
 
 export class OutcomeWriter {
-  private readonly tally = new ClassTally();
+  private readonly tally: ClassTally;
+  private readonly sharedTally: boolean;
   /** Who marked the results, as their records say (the sandbox names its grader). */
   private readonly gradedBy = new Set<string>();
   private readonly waited: boolean;
@@ -116,6 +119,8 @@ export class OutcomeWriter {
     options: WriterOptions = {},
   ) {
     this.waited = options.waited !== false;
+    this.tally = options.tally ?? new ClassTally();
+    this.sharedTally = options.tally !== undefined;
     this.leftOut = options.leftOut;
     this.studentNames = options.studentNames === true;
     this.envelope = options.envelope === true && format === 'json';
@@ -149,7 +154,7 @@ export class OutcomeWriter {
         this.duplicates.push(`  ${safeText(this.io, outcome.file, 'stderr')} = ${safeText(this.io, outcome.duplicate_of, 'stderr')}`);
     }
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
-    if (this.waited)
+    if (this.waited && !this.sharedTally)
       this.tally.add({
         status: outcome.status,
         score: outcome.score,

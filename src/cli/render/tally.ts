@@ -11,7 +11,10 @@ export interface ScoredOutcome {
   evaluation?: EvaluationEntry[] | null;
   /** Credits the service charged for this answer; a replay's are those of the run that sent it. */
   creditsCharged?: number | null;
+  /** Its mark is another submission's: an earlier run's (reused), or, with `copy`, another answer's of this run. */
   replayed?: boolean;
+  /** The same content as another answer of this run, which was charged for both. */
+  copy?: boolean;
 }
 
 // A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
@@ -31,6 +34,7 @@ export class ClassTally {
   private marked = 0;
   private credits?: number;
   private replayed = 0;
+  private copies = 0;
   private sum = 0;
   private min = Infinity;
   private max = -Infinity;
@@ -40,6 +44,11 @@ export class ClassTally {
   private step = 0.001;
   private readonly criteria = new Map<string, { sum: number; n: number; max?: number }>();
 
+  /** Rows so far that are answers (not SKIPPED, EMPTY or NOT_ENTERED), and those of them marked: the progress line's figures. */
+  answersSoFar(): { answers: number; marked: number } {
+    return { answers: this.total - this.skipped - this.empty - this.notEntered, marked: this.marked };
+  }
+
   add(outcome: ScoredOutcome): void {
     this.total += 1;
     if (outcome.status === 'FAILURE') this.failed += 1;
@@ -47,7 +56,8 @@ export class ClassTally {
     if (outcome.status === 'SKIPPED') this.skipped += 1;
     if (outcome.status === 'EMPTY') this.empty += 1;
     if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
-    if (outcome.replayed) this.replayed += 1;
+    if (outcome.replayed && outcome.copy) this.copies += 1;
+    else if (outcome.replayed) this.replayed += 1;
     else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
     if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
     const score = outcome.score;
@@ -85,6 +95,7 @@ export class ClassTally {
       notEntered: this.notEntered,
       ...(this.credits !== undefined ? { creditsCharged: this.credits } : {}),
       replayed: this.replayed,
+      copies: this.copies,
       other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
       histogram: [],
       criteria: [],

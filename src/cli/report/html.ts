@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import type { LeftOutCounts } from '../answers/answers.js';
-import { answersOf, notSentParts, type Summary } from '../render/summary.js';
+import { answersOf, notMarkedOf, notSentParts, type Summary } from '../render/summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 import { escapeHtml, formatScore } from './text.js';
@@ -189,7 +189,7 @@ function notSentNote(summary: Summary, leftOut?: LeftOutCounts): string {
 function cards(summary: Summary): string {
   const card = (key: string, value: string, extra = '', valueClass = '') =>
     `<div class="card${extra}"><span class="k">${key}</span><span class="v${valueClass}">${value}</span></div>`;
-  const notMarked = summary.total - summary.marked;
+  const notMarked = notMarkedOf(summary);
   const outOf = summary.maxScore === undefined ? '' : ` <small>/ ${formatScore(summary.maxScore)}</small>`;
   const list = [card('Marked', `${summary.marked} <small>of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'}</small>`)];
   if (summary.mean !== undefined) {

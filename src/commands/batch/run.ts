@@ -84,8 +84,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   let refused: unknown;
   for (const [index, group] of groups.entries()) {
     const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
-    // a base key is joined to the request's identity: its items' files or student ids, never its position
-    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities: group.map((item) => item.label) } : ('derive' as const);
+    // a base key is joined to the request's name: its items' files or student ids, never its position
+    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : ('derive' as const);
     let task: Task;
     try {
       task = await client.batch(body, { idempotency, signal: context.signal });

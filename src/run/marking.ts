@@ -1,0 +1,510 @@
+// A marking run over any number of answers, in memory that does not grow with their number beyond
+// a few numbers each: the plan (plan.ts) says what becomes of every answer; at most --jobs answers
+// are read and sent at once (one-pass, or 100 to a batch: batches.ts); every task is followed by
+// one polling loop; each row goes to the run's record (record.ts), and from there to every view,
+// as soon as it is known. An answer whose identity this run already sends (a copy) or that was
+// marked before (reused) is not sent: it gets that mark under its own labels.
+import { setMaxListeners } from 'node:events';
+import { ApiError, ConnectionError, InterruptedError, KctError, NotFoundError, refusalOf } from '../api/errors.js';
+import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
+import { isFinalStatus, isUnsuccessfulFinal, statusOf } from '../api/status.js';
+import type { Answer } from '../cli/answers/answers.js';
+import { err } from '../cli/core/io.js';
+import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcomes.js';
+import type { AcceptedTask, OnePassInput } from '../client/client.js';
+import { keyForName, keyFromIdentity } from '../client/idempotency.js';
+import { labelsOf } from '../client/identity.js';
+import { limiter, slots } from '../client/limit.js';
+import { schedulerOptions } from '../client/poll.js';
+import { TaskScheduler } from '../client/scheduler.js';
+import { Batches } from './batches.js';
+import type { JournalKnown } from './journal.js';
+import type { Marked } from './ledger.js';
+import { type Plan, taskOf } from './plan.js';
+import { AGAIN, dropUndefined, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
+
+/** How long a submission under way when Ctrl-C lands may still take to be answered. */
+const SUBMIT_GRACE_MS = 10_000;
+/** Result reads in flight at once. */
+const RESULT_READS = 8;
+/**
+ * Tasks unfinished at once, at most, in a waiting run (a batch counts its answers): past this,
+ * sending waits for tasks to end. The run's memory then holds this many tasks' state whatever
+ * the class size, and the service this many of its tasks; a service slower than kct sets the
+ * pace either way.
+ */
+const MAX_PENDING = 10_000;
+
+export interface RunOutcome {
+  accepted: number;
+  /** Answers whose task the service replayed: an earlier submission's, no new charge. */
+  replayed: number;
+  firstTaskId?: string;
+  /** The only row, for a run of one answer. */
+  last?: AnswerOutcome;
+  sentInBatches: number;
+}
+
+/** What a task the polling loop watches is to this run: one answer's, or a batch's. */
+export type Watched = { kind: 'answer'; row: number } | { kind: 'batch'; chunk: number };
+
+export class MarkingRun {
+  accepted = 0;
+  /** Submissions whose connection broke after the body was sent: the service may have accepted them. */
+  private maybeAccepted = 0;
+  replayed = 0;
+  /** Rows tied to a task kct knows exists (accepted or followed): the Ctrl-C message counts them. */
+  readonly tasked = new Set<number>();
+  private tasksFinished = 0;
+  /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
+  private readonly reusedFromLedger = new Set<number>();
+  /** Rows whose mark is another submission's (reused, or replayed by the service), until printed. */
+  private readonly notCharged = new Set<number>();
+  private submitSignal?: AbortSignal;
+  firstTaskId?: string;
+  private last?: AnswerOutcome;
+  private interrupted?: unknown;
+  private emitted = 0;
+  private rowEmitted?: () => void;
+  private readonly expected: number;
+  private allEmitted?: () => void;
+  private readonly retries = new Map<number, number>();
+  readonly readResult = limiter(RESULT_READS);
+  private readonly scheduler: TaskScheduler;
+  private readonly watched = new Map<number, Watched>();
+  private nextTag = 0;
+  private readonly batches: Batches;
+
+  constructor(readonly settings: RunSettings) {
+    this.expected = settings.collection.count;
+    const { client, context } = settings;
+    this.batches = new Batches(this);
+    this.scheduler = new TaskScheduler(
+      (id, signal) => client.statusWithHints(id, { signal }),
+      schedulerOptions({
+        timeoutMs: settings.timeoutMs,
+        schedule: settings.schedule,
+        signal: context.signal,
+        onUpdate: settings.onSnapshot,
+        onTransientError: settings.onTransientError,
+      }),
+      {
+        onFinal: (tag, _snapshot, taskId) => {
+          const what = this.unwatch(tag);
+          void (what.kind === 'answer' ? this.finishTask(what.row, taskId) : this.batches.finish(what.chunk, taskId));
+        },
+        onError: (tag, error, taskId) => this.watchFailed(this.unwatch(tag), error, taskId),
+        onTimeout: (tag, taskId) => this.timedOut(this.unwatch(tag), taskId),
+      },
+    );
+  }
+
+  /** Follows a task in the run's one polling loop. */
+  watch(taskId: string, what: Watched, options: { firstPollIn: number; weight?: number }): void {
+    const tag = this.nextTag++;
+    this.watched.set(tag, what);
+    this.scheduler.add(taskId, tag, options);
+  }
+
+  private unwatch(tag: number): Watched {
+    const what = this.watched.get(tag)!;
+    this.watched.delete(tag);
+    return what;
+  }
+
+  /** Sends and follows every answer the plan says to; resolves when every row is printed. */
+  async run(): Promise<RunOutcome> {
+    const done = new Promise<void>((resolve) => {
+      this.allEmitted = resolve;
+    });
+    if (this.expected === 0) this.allEmitted?.();
+    const { collection, context, jobs, plan } = this.settings;
+    // every answer reused from the same batch is known now: the batch is followed once for all of them
+    for (const [row, step] of plan.plans) if (step.kind === 'reuse' && 'batchId' in step.known) this.reuseBatchItem(row, step);
+    this.batches.followReused();
+    // at most --jobs answers being read, hashed and sent at once; the next is built only then
+    const sending = slots(jobs);
+    for (const answer of collection.answers()) {
+      if (this.stopped()) break;
+      const step = plan.plans.get(answer.index);
+      if (!step || step.kind === 'copy' || (step.kind === 'reuse' && 'batchId' in step.known)) continue;
+      if (step.kind === 'reuse') {
+        this.reuse(answer, step);
+        continue;
+      }
+      const release = await sending.take();
+      while (this.settings.wait && this.scheduler.watchedWeight >= (this.settings.maxPending ?? MAX_PENDING) && !this.stopped())
+        await this.aRow();
+      if (this.stopped()) {
+        release();
+        break;
+      }
+      void this.send(answer).finally(release);
+    }
+    await sending.idle();
+    if (!this.stopped()) await this.batches.sendLast();
+    if (!this.stopped()) {
+      await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
+    }
+    if (this.stopped()) throw this.interruption();
+    return {
+      accepted: this.accepted,
+      replayed: this.replayed,
+      firstTaskId: this.firstTaskId,
+      last: this.last,
+      sentInBatches: this.batches.sent,
+    };
+  }
+
+  private stopped(): boolean {
+    return this.interrupted !== undefined || this.settings.context.signal.aborted;
+  }
+
+  /** Until the next row is printed, or the run is interrupted. */
+  private aRow(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const { signal } = this.settings.context;
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        this.rowEmitted = undefined;
+        resolve();
+      };
+      this.rowEmitted = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Whether the service accepted, or may have accepted, any answer of this run: then running the same command again is the way on. */
+  anySent(): boolean {
+    return this.accepted > 0 || this.maybeAccepted > 0;
+  }
+
+  /** What kct knows of the tasks so far (for the Ctrl-C message). */
+  progress(): { accepted: number; firstTaskId?: string; unfinished: number; finished: number } {
+    return { accepted: this.accepted, firstTaskId: this.firstTaskId, unfinished: this.tasked.size, finished: this.tasksFinished };
+  }
+
+  /** The exit status of a finished run (docs/commands/kct.md#exit-codes). */
+  throwExitStatus(): void {
+    this.settings.record.exit.throwExitStatus({ anySent: this.anySent(), timeoutMs: this.settings.timeoutMs, again: AGAIN });
+  }
+
+  private interruption(): InterruptedError {
+    return this.interrupted instanceof InterruptedError
+      ? this.interrupted
+      : new InterruptedError('interrupted', { cause: this.interrupted });
+  }
+
+  /** An answer marked before: its saved row, or its task followed (journal and ledger alike). */
+  private reuse(answer: Answer, step: Extract<Plan, { kind: 'reuse' }>): void {
+    const row = answer.index;
+    const base = this.baseOf(row);
+    const known = step.known as JournalKnown | Marked;
+    this.settings.record.reused(row, this.identityOf(row), step.from, taskOf(known));
+    this.notCharged.add(row);
+    if (step.from === 'ledger') this.reusedFromLedger.add(row);
+    if ('kind' in known && known.kind === 'final') {
+      const saved = this.settings.journal?.savedRow(known.slot);
+      if (saved) {
+        this.emit(row, outcomeFromRow(base, saved));
+        return;
+      }
+    }
+    const taskId = taskOf(known);
+    if (taskId === undefined) {
+      this.notCharged.delete(row);
+      void this.send(answer);
+      return;
+    }
+    this.follow(taskId, row, 0);
+  }
+
+  private reuseBatchItem(row: number, step: Extract<Plan, { kind: 'reuse' }>): void {
+    const known = step.known as { batchId: string; item: number };
+    this.settings.record.reused(row, this.identityOf(row), step.from, known.batchId);
+    this.notCharged.add(row);
+    if (step.from === 'ledger') this.reusedFromLedger.add(row);
+    this.tasked.add(row);
+    this.batches.reuse(known.batchId, known.item, row);
+  }
+
+  /**
+   * A reused answer whose task is gone (another account, a sandbox started afresh) or did not mark
+   * it (FAILURE, CANCEL): forgotten by the ledger and sent after all. False when it was not reused from the ledger.
+   */
+  sendAfterAll(row: number, error?: unknown): boolean {
+    if (!this.reusedFromLedger.has(row) || (error !== undefined && !(error instanceof NotFoundError))) return false;
+    const answer = this.settings.collection.answerAt(row);
+    if (!answer) return false;
+    this.reusedFromLedger.delete(row);
+    this.notCharged.delete(row);
+    this.tasked.delete(row);
+    this.settings.ledger?.forget(this.identityOf(row));
+    void this.send(answer, { onePass: true });
+    return true;
+  }
+
+  identityOf(row: number): string {
+    return this.settings.plan.identities[row] ?? '';
+  }
+
+  /** Reads, keys and sends one answer (or puts it in the batch being filled). */
+  private async send(answer: Answer, options: { onePass?: boolean } = {}): Promise<void> {
+    const { client, context, record } = this.settings;
+    const row = answer.index;
+    const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
+    const identity = this.identityOf(row);
+    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
+    try {
+      if (record.exit.fatal !== undefined) throw new NotSent();
+      record.found(row, answer, identity);
+      if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
+      const input = this.inputOf(answer, fields);
+      const key = this.keyOf(answer, input);
+      const submission = await client.prepareOnePass(input, { idempotency: { key } });
+      if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
+      record.sent(row, identity, key);
+      let task: AcceptedTask;
+      try {
+        task = await submission.send({ signal: this.submitting() });
+      } catch (error) {
+        throw this.keyConflict(error, answer, key);
+      }
+      const replayed = task.replayed === true;
+      this.accept(task, replayed);
+      if (replayed) this.notCharged.add(row);
+      this.tasked.add(row);
+      this.settings.ledger?.accepted(identity, { taskId: task.task_id });
+      record.accepted(row, identity, { taskId: task.task_id }, task.status ?? 'QUEUED', replayed);
+      this.settings.onAccepted?.(task, replayed, 1, answer.files.length);
+      if (!this.settings.wait) {
+        // a replay's acceptance is the stored one: its state now is read, never printed as current
+        if (replayed) this.emit(row, await this.currentState(base, task.task_id));
+        else this.emit(row, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
+        return;
+      }
+      // a replay may be long finished: looked at at once
+      this.follow(task.task_id, row, replayed ? 0 : this.settings.firstPollIn);
+    } catch (error) {
+      this.failed(row, base, undefined, error);
+    }
+  }
+
+  /** What one answer sends: its fields and files, with the rubric and question files every answer shares. */
+  inputOf(answer: Answer, fields: OnePassFields): OnePassInput {
+    return { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
+  }
+
+  /**
+   * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
+   * labels (what is sent); with --mark-again, also from the task that marked it before, so the
+   * service makes a new one.
+   */
+  private keyOf(answer: Answer, input: OnePassInput): string {
+    const rule = this.settings.keyRule;
+    if (rule.kind === 'base') return keyForName(rule.base, answer.identity);
+    const files = [
+      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+    ];
+    const before = this.settings.markAgain ? this.settings.ledger?.lookup(this.identityOf(answer.index)) : undefined;
+    const again = before ? { again: taskOf(before) } : {};
+    return keyFromIdentity('one-pass', this.identityOf(answer.index), { ...labelsOf(input.fields, files), ...again });
+  }
+
+  /** An earlier task's state now, for --no-wait: its result record holds the status, and the score once marked. */
+  async currentState(base: AnswerOutcome, taskId: string): Promise<AnswerOutcome> {
+    const record = await this.readResult(() => this.settings.client.result(taskId, { signal: this.settings.context.signal }));
+    const outcome = outcomeFromResult({ ...base, task_id: taskId }, record);
+    return { ...outcome, credits_charged: typeof record.credits_charged === 'number' ? record.credits_charged : outcome.credits_charged };
+  }
+
+  private follow(taskId: string, row: number, firstPollIn: number): void {
+    this.tasked.add(row);
+    if (!this.settings.wait) {
+      // an earlier run's task: its state now, never a guess
+      const base = this.baseOf(row);
+      this.currentState(base, taskId).then(
+        (outcome) =>
+          this.reusedFromLedger.has(row) && isUnsuccessfulFinal(outcome.status) && this.sendAfterAll(row)
+            ? undefined
+            : this.emit(row, outcome),
+        (error: unknown) => (this.sendAfterAll(row, error) ? undefined : this.failed(row, base, taskId, error)),
+      );
+      return;
+    }
+    this.watch(taskId, { kind: 'answer', row }, { firstPollIn });
+  }
+
+  /** A task is final: its result is read, retried once or twice if the service says so, printed. */
+  private async finishTask(row: number, taskId: string): Promise<void> {
+    const answer = this.settings.collection.answerAt(row);
+    const base = this.baseOf(row);
+    try {
+      const result = await this.readResult(() => this.settings.client.result(taskId, { signal: this.settings.context.signal }));
+      if (this.reusedFromLedger.has(row) && isUnsuccessfulFinal(statusOf(result)) && this.sendAfterAll(row)) return;
+      if (answer && (await this.retried(row, answer, result))) return;
+      this.emit(row, outcomeFromResult(base, result));
+    } catch (error) {
+      if (this.sendAfterAll(row, error)) return;
+      this.failed(row, base, taskId, error);
+    }
+  }
+
+  /**
+   * A failure the server calls retryable (its own fault, not the answer's) would be replayed
+   * forever under the same derived key: it is sent again under a derived follow-up key, at most twice.
+   */
+  async retried(row: number, answer: Answer, result: EvaluationResult): Promise<boolean> {
+    const attempt = (this.retries.get(row) ?? 0) + 1;
+    if (this.settings.keyRule.kind !== 'derived' || attempt > 2 || statusOf(result) !== 'FAILURE' || result.retryable !== true)
+      return false;
+    const { client, context, record } = this.settings;
+    err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
+    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
+    const input = this.inputOf(answer, fields);
+    const key = `${this.keyOf(answer, input)}-retry${attempt}`;
+    const identity = this.identityOf(row);
+    record.sent(row, identity, key);
+    const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
+    this.retries.set(row, attempt);
+    this.accept(again);
+    this.settings.ledger?.accepted(identity, { taskId: again.task_id });
+    record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
+    this.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
+    return true;
+  }
+
+  private watchFailed(what: Watched, error: unknown, taskId: string): void {
+    if (what.kind === 'batch') {
+      this.batches.failed(what.chunk, error, taskId);
+      return;
+    }
+    if (this.sendAfterAll(what.row, error)) return;
+    this.failed(what.row, this.baseOf(what.row), taskId, error);
+  }
+
+  private timedOut(what: Watched, taskId: string): void {
+    const rows = what.kind === 'batch' ? this.batches.drop(what.chunk) : [what.row];
+    for (const row of rows)
+      this.emit(row, { ...this.baseOf(row), task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' });
+  }
+
+  baseOf(row: number): AnswerOutcome {
+    const answer = this.settings.collection.answerAt(row);
+    return { file: answer?.label ?? `answer ${row + 1}`, student_id: answer?.studentId, status: 'ERROR' };
+  }
+
+  accept(task: Task, replayed = false, answers = 1): void {
+    this.accepted += answers;
+    if (replayed) this.replayed += answers;
+    this.firstTaskId ??= task.task_id;
+  }
+
+  /** Turns an error into the answer's row, or stops the run (Ctrl-C, a bug). */
+  failed(row: number, base: AnswerOutcome, taskId: string | undefined, error: unknown): void {
+    const { record } = this.settings;
+    if (error instanceof InterruptedError || this.settings.context.signal.aborted) {
+      this.interrupted ??= error;
+      return;
+    }
+    if (error instanceof NotSent) {
+      this.emit(row, { ...base, message: `not sent: the run stopped after ${(record.exit.fatal as Error).message}` });
+      return;
+    }
+    if (error instanceof ConnectionError && error.maybeDelivered && taskId === undefined) this.maybeAccepted += 1;
+    const status = taskId ? 'ERROR' : 'NOT_SENT';
+    // a bug: exit 1, after what was already printed
+    if (!(error instanceof KctError) && !isLocalFileError(error)) {
+      record.exit.firstError ??= error;
+      this.emit(row, { ...base, task_id: taskId, status, message: (error as Error).message ?? String(error) });
+      return;
+    }
+    if (stopsTheRun(error) && record.exit.fatal === undefined) record.exit.fatal = error;
+    if (record.exit.fatal !== error) record.exit.firstError ??= error;
+    this.emit(row, { ...base, task_id: taskId, status, message: (error as Error).message, error });
+  }
+
+  /**
+   * The signal of a submission: Ctrl-C lets one already under way finish (SUBMIT_GRACE_MS at most),
+   * so a task the service accepted is counted and journaled; a second Ctrl-C exits at once (main.ts).
+   */
+  submitting(): AbortSignal {
+    if (this.submitSignal) return this.submitSignal;
+    const { signal } = this.settings.context;
+    const grace = new AbortController();
+    setMaxListeners(0, grace.signal); // one listener per submission in flight: --jobs may be any number
+    const later = () => setTimeout(() => grace.abort(signal.reason), SUBMIT_GRACE_MS).unref();
+    if (signal.aborted) later();
+    else signal.addEventListener('abort', later, { once: true });
+    return (this.submitSignal = grace.signal);
+  }
+
+  /**
+   * One answer's row, and its copies' (the same identity, their own labels): recorded, and from the
+   * record printed, reported and counted. Identical answers each name another in duplicate_of.
+   */
+  emit(row: number, found: AnswerOutcome): void {
+    const { collection, plan, record } = this.settings;
+    const copies = plan.copies.get(row) ?? [];
+    const named = (at: number, outcome: AnswerOutcome): AnswerOutcome => {
+      const studentName = collection.studentNameAt?.(at);
+      return studentName === undefined ? outcome : { ...outcome, student_name: studentName };
+    };
+    const replayed = this.notCharged.delete(row);
+    // a mark reused (or replayed) is shown under this answer's labels, its record too
+    const result = replayed && found.result ? { ...found.result, student_id: found.student_id ?? null } : found.result;
+    const outcome = named(row, {
+      ...found,
+      ...(result ? { result } : {}),
+      ...(replayed ? { replayed: true } : {}),
+      ...(copies.length > 0 ? { duplicate_of: collection.answerAt(copies[0])?.label } : {}),
+    });
+    if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;
+    this.reusedFromLedger.delete(row);
+    if (this.settings.single) this.last = outcome;
+    record.final(row, this.identityOf(row), outcome);
+    for (const copy of copies) {
+      const answer = collection.answerAt(copy);
+      const own: AnswerOutcome = {
+        ...outcome,
+        file: answer?.label ?? outcome.file,
+        student_id: answer?.studentId,
+        duplicate_of: outcome.file,
+        replayed: true,
+      };
+      delete own.student_name;
+      record.final(copy, this.identityOf(copy), named(copy, own));
+    }
+    this.emitted += 1 + copies.length;
+    this.rowEmitted?.();
+    if (this.emitted >= this.expected) this.allEmitted?.();
+  }
+
+  /**
+   * A 409 for a key reused on a changed answer, told in the user's terms: which file changed, under
+   * which key, and the two ways on. With derived keys a changed file gets a new key, so this comes
+   * from a base key given with --idempotency-key.
+   */
+  private keyConflict(error: unknown, answer: Answer, key: string): unknown {
+    const rule = this.settings.keyRule;
+    if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
+    const what = answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label;
+    return ApiError.from(
+      error.status,
+      error.body,
+      {
+        message: `${what} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
+        method: error.method,
+        url: error.url,
+        requestId: error.requestId,
+        errorCode: error.errorCode,
+        headers: error.headers,
+      },
+      {
+        suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+      },
+    );
+  }
+}
