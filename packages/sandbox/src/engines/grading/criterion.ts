@@ -4,7 +4,8 @@
 // for an answer that is off the topic or too short to meet anything.
 import type { Doc } from './document.js';
 import type { Features } from './features.js';
-import { type Coverage, type Signal, type SignalId, signal } from './signals.js';
+import type { Coverage } from './readings.js';
+import { type Signal, type SignalId, signal } from './signals.js';
 import type { Task, TopicTerm } from './task.js';
 import { clamp, contentTerms, stem, type Term } from './text.js';
 
@@ -53,7 +54,8 @@ function mix(focus: Focus, genre: Task['genre']): Mix {
     case 'position':
       if (genre === 'argument')
         return [
-          ['position', 0.35],
+          ['position', 0.25],
+          ['precision', 0.1],
           ['counter', 0.2],
           ['explanation', 0.15],
           ['frame', 0.15],
