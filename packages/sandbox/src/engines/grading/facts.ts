@@ -2,7 +2,6 @@
 // level descriptor is checked against before it is quoted. Each fact comes from the same readings
 // as the signal that scores it, so a descriptor is quoted only when the measurements agree with it.
 import { closeFacts, type Facts, type FeatureId } from './claims.js';
-import { ON_TOPIC } from './criterion.js';
 import {
   AT_LENGTH_WORDS,
   errorRate,
@@ -10,6 +9,7 @@ import {
   judgementReading,
   lateChanges,
   longestReply,
+  ON_TOPIC,
   positionReading,
   punctuatedShare,
   type SignalContext,
@@ -31,7 +31,7 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
   const over = ctx.task.length.stated && f.words > ctx.task.length.high * 1.5;
   const measured: [FeatureId, boolean][] = [
     ['on_topic', relevance >= ON_TOPIC],
-    ['story', storyValue(f) >= MET],
+    ['story', storyValue(f) >= ON_TOPIC],
     ['developed', met('development') || over],
     ['length_controlled', !over],
     ['position', f.position.count > 0],

@@ -61,7 +61,7 @@ export interface Features {
   /** Mean and spread (coefficient of variation) of sentence lengths in words. */
   meanSentence: number;
   sentenceSpread: number;
-  /** Share of sentences over 40 words: run-ons, in school writing. */
+  /** Share of sentences over RUN_ON_WORDS words: run-ons, in school writing. */
   longSentences: number;
   /** Moving-average share of distinct listed words over 50-word windows: vocabulary range, whatever the length. */
   vocabulary: number;
@@ -104,6 +104,9 @@ export interface Features {
   /** Sentences that restate an earlier one (most of their content words already used together). */
   restated: Hits;
 }
+
+/** A sentence longer than this is a run-on, in school writing. */
+export const RUN_ON_WORDS = 40;
 
 const hits = (): Hits => ({ count: 0, sentences: [], at: new Map(), distinct: new Set() });
 function add(h: Hits, sentence: number, n = 1, keys: string[] = [], found?: string): void {
@@ -273,7 +276,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
   const variance = lengths.reduce((a, n) => a + (n - mean) ** 2, 0) / Math.max(1, lengths.length);
   f.meanSentence = mean;
   f.sentenceSpread = mean > 0 ? Math.sqrt(variance) / mean : 0;
-  f.longSentences = lengths.filter((n) => n > 40).length / Math.max(1, lengths.length);
+  f.longSentences = lengths.filter((n) => n > RUN_ON_WORDS).length / Math.max(1, lengths.length);
   // Misspelt words are not vocabulary: they count as words of the text but never as words it knows.
   const tokens = doc.sentences.flatMap((s) => s.words.map((w) => (misspelt.has(w) ? undefined : w)));
   f.vocabulary = vocabularyRange(tokens);

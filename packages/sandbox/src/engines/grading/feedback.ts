@@ -63,9 +63,27 @@ function caveatClause(c: Caveat): string {
   }
 }
 
-/** The next step: the biggest gap's advice, towards the next level; with every point met, what is left to a teacher. */
+/** What to do about an answer held down as a whole (off the topic, not a story, copied), before anything else. */
+export function caveatAdvice(c: Caveat): string | undefined {
+  switch (c.kind) {
+    case 'copied':
+      return 'answer the question in your own words; copying it earns no credit';
+    case 'off_topic':
+      return c.missing.length > 0
+        ? `answer the question that was set, about ${list(c.missing.map((t) => `“${t}”`))}`
+        : 'answer the question that was set, in its own terms';
+    case 'not_story':
+      return 'tell the answer as a story, as the task asks: a character, a problem, and events that lead to a change';
+    case 'short':
+      return undefined;
+  }
+}
+
+/** The next step towards the next level: what would lift the whole answer, else the biggest gap's advice; with every point met, what is left to a teacher. */
 export function stepText(j: Judgement, quoteNext = true): string {
   const towards = j.standing.next ? `towards ${levelName(j.standing.next, j.max, quoteNext)}` : 'at the top level';
+  const first = j.caveat ? caveatAdvice(j.caveat) : undefined;
+  if (first) return `${towards}: ${first}`;
   if (!j.step) return `${towards}: every point this grader measures is met; what is left (how convincing the reasoning is) is for a teacher to judge`;
   return `${towards}: ${advice(j.step.measured)}`;
 }

@@ -24,15 +24,15 @@ const SLIP_WORDS: Record<SlipKind, (n: number) => string> = {
   'run-on sentences': (n) => plural(n, 'run-on sentence'),
 };
 
-/** What the slips are, by kind, with the misspelt words quoted: "13 misspelt words (“compulsary”, “diffrent”...); 2 missing apostrophes". */
+/** What the slips are, by kind, with the misspelt words quoted: "13 misspelt words such as “compulsary” and “diffrent”, and 2 missing apostrophes". */
 function slipDetail(m: Extract<Measured, { id: 'accuracy' }>): string {
-  return (Object.keys(SLIP_WORDS) as SlipKind[])
+  const kinds = (Object.keys(SLIP_WORDS) as SlipKind[])
     .filter((k) => m.byKind[k] > 0)
     .map((k) => {
       const words = SLIP_WORDS[k](m.byKind[k]);
-      return k === 'spelling' ? `${words}, such as ${list(quoted(distinct(m.misspelt).slice(0, 3)))}` : words;
-    })
-    .join('; ');
+      return k === 'spelling' ? `${words} such as ${list(quoted(distinct(m.misspelt).slice(0, 3)), 'or')}` : words;
+    });
+  return kinds.length <= 1 ? kinds.join('') : `${kinds.slice(0, -1).join(', ')}, and ${kinds[kinds.length - 1]}`;
 }
 
 function informal(m: Extract<Measured, { id: 'register' }>): string {
@@ -68,7 +68,7 @@ export function shows(m: Measured): string {
     case 'frame':
       return m.opens && m.closes ? 'an opening paragraph and a conclusion in its last paragraph' : m.opens ? 'an opening paragraph' : 'a conclusion in its last paragraph';
     case 'connectives':
-      return `links between points (${plural(m.used.length, 'kind')}: ${list(quoted(m.used.slice(0, 3)))}${m.used.length > 3 ? '...' : ''})`;
+      return `links between points (${plural(m.kinds, 'kind')}: ${list(quoted(m.used.slice(0, 3)))}${m.used.length > 3 ? '...' : ''})`;
     case 'position':
       return m.early && m.held
         ? 'a position stated in the opening and held to the conclusion'
@@ -104,7 +104,7 @@ export function shows(m: Measured): string {
     case 'register':
       return m.story ? `a controlled register (${informal(m)} in ${plural(m.words, 'word')})` : `a formal register (${informal(m)} in ${plural(m.words, 'word')})`;
     case 'vocabulary':
-      return `a varied vocabulary (on average ${m.distinctPer50} different words in any 50; ${m.longPercent}% of seven letters or more)`;
+      return `a varied vocabulary (on average ${m.distinct} different words in any ${m.window}, ${m.longPercent}% of seven letters or more)`;
     case 'variety':
       return `varied sentences (${plural(m.sentences, 'sentence')} of ${m.shortest} to ${plural(m.longest, 'word')})`;
     case 'dialogue':
@@ -116,7 +116,7 @@ export function shows(m: Measured): string {
     case 'turning':
       return `a turning point the reader sees happen (${plural(m.late, 'moment')} of change after the first third)`;
     case 'coverage':
-      return `what the criterion names (${list(m.found.slice(0, 3))})`;
+      return `what the criterion names (${list(quoted(m.found.slice(0, 3)))})`;
   }
 }
 
@@ -158,7 +158,7 @@ export function lacks(m: Measured): string {
     case 'analysis':
       return m.methods === 0
         ? 'comment on the methods used and their effect'
-        : `enough analysis of methods (${plural(m.methods, 'different analytic word or term', 'different analytic words and terms')}, of the 4 it takes)`;
+        : `enough analysis of methods (${plural(m.methods, 'different analytic word or term', 'different analytic words and terms')}, of the ${m.needed} it takes)`;
     case 'context':
       return `specific knowledge beyond the question: names, dates and events (${plural(m.names, 'name or date', 'names or dates')} so far)`;
     case 'provenance':
@@ -180,11 +180,11 @@ export function lacks(m: Measured): string {
     case 'vocabulary':
       return m.words < 40
         ? `enough writing to show its vocabulary (${plural(m.words, 'word')})`
-        : `a wider vocabulary (on average ${m.distinctPer50} different words in any 50; ${m.longPercent}% of seven letters or more)`;
+        : `a wider vocabulary (on average ${m.distinct} different words in any ${m.window}, ${m.longPercent}% of seven letters or more)`;
     case 'variety':
       if (m.sentences < 3) return `varied sentences (only ${plural(m.sentences, 'sentence')})`;
       return m.runOns > 0
-        ? `control of sentence length (${m.runOns} of ${m.sentences} sentences run past 40 words)`
+        ? `control of sentence length (${m.runOns} of ${m.sentences} sentences run past ${m.runOnWords} words)`
         : `varied sentence lengths (${plural(m.sentences, 'sentence')} of ${m.shortest} to ${plural(m.longest, 'word')})`;
     case 'dialogue':
       return m.lines === 0
@@ -201,7 +201,7 @@ export function lacks(m: Measured): string {
         ? 'a turning point: a moment where the character changes'
         : `a turning point that is shown, not only told (${plural(m.late, 'moment')} of change after the first third)`;
     case 'coverage':
-      return `what the criterion names: ${list(m.missing.slice(0, 3), 'or')}`;
+      return `what the criterion names: ${list(quoted(m.missing.slice(0, 3)), 'or')}`;
   }
 }
 
@@ -228,10 +228,10 @@ export function advice(m: Measured): string {
       return 'give the reason for the position in the sentence that states it (“… because …”)';
     case 'counter':
       return m.views > 0
-        ? 'after stating the opposing view, explain with evidence why it does not outweigh the position'
+        ? 'after stating the opposing view, explain why it does not outweigh the position'
         : 'state the strongest argument on the other side, then answer it';
     case 'evidence':
-      return 'support each point with something specific: a figure, a named source, an example or a quotation';
+      return 'support each point with something specific: a figure, a named source or an example';
     case 'explanation':
       return 'after each piece of support, explain in a sentence how it proves the point (“this shows that…”)';
     case 'quotations':
@@ -253,7 +253,7 @@ export function advice(m: Measured): string {
     case 'vocabulary':
       return 'choose exact words instead of repeating general ones (“good”, “bad”, “things”)';
     case 'variety':
-      return m.runOns > 0 ? 'split the sentences that run past 40 words' : 'vary sentence length: short sentences for emphasis, longer ones to develop ideas';
+      return m.runOns > 0 ? `split the sentences that run past ${m.runOnWords} words` : 'vary sentence length: short sentences for emphasis, longer ones to develop ideas';
     case 'dialogue':
       return 'use a few lines of dialogue to show what the character feels, punctuated inside the speech marks';
     case 'description':
@@ -263,6 +263,6 @@ export function advice(m: Measured): string {
     case 'turning':
       return 'build to one moment where the character changes, and show it through what they do and say';
     case 'coverage':
-      return `address what the criterion names: ${list(m.missing.slice(0, 3))}`;
+      return `address what the criterion names: ${list(quoted(m.missing.slice(0, 3)))}`;
   }
 }

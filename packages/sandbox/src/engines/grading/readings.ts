@@ -23,6 +23,9 @@ export interface SignalContext {
   coverage: Coverage | undefined;
 }
 
+/** How far an answer must be on the topic (or told as a story) to be marked in full: criterion.ts's topic gate opens fully here. */
+export const ON_TOPIC = 0.55;
+
 /** A reply to an opposing view "at length": at least this many words. Shorter replies are called what they are. */
 export const AT_LENGTH_WORDS = 50;
 

@@ -37,7 +37,8 @@ export function restatedSentences(doc: Doc): number[] {
   return out;
 }
 
-const WINDOW = 50;
+/** The words over which vocabulary range is measured. */
+export const VOCABULARY_WINDOW = 50;
 
 /**
  * Distinct words per word, averaged over every window of 50 words (a long essay is not punished
@@ -46,7 +47,7 @@ const WINDOW = 50;
  */
 export function vocabularyRange(tokens: (string | undefined)[]): number {
   if (tokens.length === 0) return 0;
-  const size = Math.min(WINDOW, tokens.length);
+  const size = Math.min(VOCABULARY_WINDOW, tokens.length);
   const counts = new Map<string, number>();
   let distinct = 0;
   let total = 0;

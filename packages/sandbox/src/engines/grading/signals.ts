@@ -2,7 +2,9 @@
 // the numbers it was measured by (a typed record, which feedback renders and nothing else), and
 // the sentences that show it, with the words there that show it. No text is written here:
 // phrases.ts writes every line from the record.
-import { AT_LENGTH_WORDS, errorRate, frameReading, judgementReading, lateChanges, longestReply, positionReading, punctuatedShare, richest, type SignalContext, storyValue, supportUnits } from './readings.js';
+import { AT_LENGTH_WORDS, errorRate, frameReading, judgementReading, lateChanges, longestReply, ON_TOPIC, positionReading, punctuatedShare, richest, type SignalContext, storyValue, supportUnits } from './readings.js';
+import { RUN_ON_WORDS } from './features.js';
+import { VOCABULARY_WINDOW } from './repetition.js';
 import type { SlipKind } from './slips.js';
 import { clamp } from './text.js';
 
@@ -11,21 +13,21 @@ export type Measured =
   | { id: 'progression'; restated: number; sentences: number }
   | { id: 'paragraphs'; paragraphs: number; words: number }
   | { id: 'frame'; opens: boolean; closes: boolean }
-  | { id: 'connectives'; used: string[] }
+  | { id: 'connectives'; used: string[]; kinds: number }
   | { id: 'position'; stated: boolean; early: boolean; held: boolean }
   | { id: 'precision'; early: boolean; precise: boolean }
   | { id: 'counter'; views: number; replied: boolean; replyWords: number; replySentences: number; atLength: boolean }
   | { id: 'evidence'; figures: number; sources: number; examples: number; quotations: number; names: number }
   | { id: 'explanation'; explained: number; any: boolean }
   | { id: 'quotations'; quotations: number }
-  | { id: 'analysis'; methods: number }
+  | { id: 'analysis'; methods: number; needed: number }
   | { id: 'context'; names: number }
   | { id: 'provenance'; named: number }
   | { id: 'judgement'; judgements: number; final: boolean; qualified: boolean; supported: boolean }
   | { id: 'accuracy'; words: number; slips: number; byKind: Record<SlipKind, number>; misspelt: string[] }
   | { id: 'register'; words: number; casual: number; contractions: number; exclamations: number; story: boolean }
-  | { id: 'vocabulary'; words: number; distinctPer50: number; longPercent: number }
-  | { id: 'variety'; sentences: number; shortest: number; longest: number; runOns: number }
+  | { id: 'vocabulary'; words: number; window: number; distinct: number; longPercent: number }
+  | { id: 'variety'; sentences: number; shortest: number; longest: number; runOns: number; runOnWords: number }
   | { id: 'dialogue'; lines: number; punctuated: number }
   | { id: 'description'; details: number }
   | { id: 'story'; lines: number; changes: number }
@@ -52,6 +54,8 @@ export interface Signal {
 }
 
 export const MET = 0.5;
+/** Distinct analytic words and subject terms that meet the analysis signal. */
+const ANALYSIS_MET = 4;
 
 const at = (sentences: number[], words?: Map<number, string>): Evidence[] =>
   sentences.map((i) => ({ sentence: i, ...(words?.get(i) !== undefined ? { words: words.get(i) } : {}) }));
@@ -99,7 +103,7 @@ const BUILDERS: Builders = {
   },
   connectives: ({ f }) => ({
     value: clamp(f.connectives.length / 5, 0, 1),
-    measured: { used: f.connectives },
+    measured: { used: f.connectives, kinds: f.connectives.length },
     evidence: at(f.connectiveHits.sentences, f.connectiveHits.at),
   }),
   position: (ctx) => {
@@ -165,8 +169,8 @@ const BUILDERS: Builders = {
   analysis: ({ f }) => {
     const n = f.analysis.distinct.size + f.terminology.distinct.size;
     return {
-      value: clamp(n / 8, 0, 1),
-      measured: { methods: n },
+      value: clamp(n / (2 * ANALYSIS_MET), 0, 1),
+      measured: { methods: n, needed: ANALYSIS_MET },
       evidence: richest(f.analysis, f.terminology).map(({ sentence, words }) => ({ sentence, ...(words ? { words } : {}) })),
     };
   },
@@ -210,13 +214,13 @@ const BUILDERS: Builders = {
       f.words < 40
         ? 0
         : (0.5 * clamp((f.vocabulary - 0.7) / 0.12, 0, 1) + 0.5 * clamp((f.longWords - 0.12) / 0.1, 0, 1)) * (1 - clamp(errorRate(f) / 4, 0, 1)),
-    measured: { words: f.words, distinctPer50: Math.round(f.vocabulary * 50), longPercent: Math.round(f.longWords * 100) },
+    measured: { words: f.words, window: VOCABULARY_WINDOW, distinct: Math.round(f.vocabulary * VOCABULARY_WINDOW), longPercent: Math.round(f.longWords * 100) },
     // The sentence with the richest words shows the range best: quoted by its longest word.
     evidence: doc.sentences
       .map((s, i) => ({ i, s, rich: s.words.length >= 8 ? s.words.filter((w) => w.length >= 8).length / s.words.length : 0 }))
       .filter((x) => x.rich > 0)
       .sort((a, b) => b.rich - a.rich)
-      .map((x) => ({ sentence: x.i, words: [...x.s.words].sort((a, b) => b.length - a.length)[0], clean: true as const })),
+      .map((x) => ({ sentence: x.i, words: longestWord(x.s.text), clean: true as const })),
   }),
   variety: ({ f, doc }) => {
     const sensible = f.meanSentence >= 8 && f.meanSentence <= 28;
@@ -227,7 +231,8 @@ const BUILDERS: Builders = {
         sentences: lengths.length,
         shortest: lengths.length > 0 ? Math.min(...lengths) : 0,
         longest: lengths.length > 0 ? Math.max(...lengths) : 0,
-        runOns: lengths.filter((n) => n > 40).length,
+        runOns: lengths.filter((n) => n > RUN_ON_WORDS).length,
+        runOnWords: RUN_ON_WORDS,
       },
       evidence: [],
     };
@@ -243,7 +248,8 @@ const BUILDERS: Builders = {
     evidence: at(f.description.sentences, f.description.at),
   }),
   story: ({ f }) => ({
-    value: storyValue(f),
+    // Met where the topic gate opens fully: a story "partly told" is not shown as told.
+    value: clamp((storyValue(f) * MET) / ON_TOPIC, 0, 1),
     measured: { lines: f.dialogue.count, changes: f.change.count },
     evidence: at(f.dialogue.sentences, f.dialogue.at),
   }),
@@ -261,6 +267,9 @@ const BUILDERS: Builders = {
     evidence: at(coverage?.sentences ?? []),
   }),
 };
+
+/** The longest word of a sentence, as written there. */
+const longestWord = (text: string) => [...(text.match(/\p{L}+/gu) ?? [])].sort((a, b) => b.length - a.length)[0];
 
 export function signal(id: SignalId, ctx: SignalContext): Signal {
   const built = BUILDERS[id](ctx);
