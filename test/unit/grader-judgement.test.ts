@@ -67,6 +67,8 @@ function check(m: Marking, answerText: string, label: string): void {
       for (const named of read.levels) expect(Math.abs(named - j.score), where).toBeCloseTo(nearest, 9);
     }
 
+    // A score is never moved up to a level: an answer held down as too short stays under its length factor (below 0.8).
+    if (j.caveat?.kind === 'short' && !j.prior) expect(j.score, where).toBeLessThanOrEqual(Math.round(j.max * 0.9 * 0.8 * 2) / 2);
     // Every number said is one of the record's; every line's numbers are its own point's.
     const recorded = numbersOf(j);
     for (const n of numbersIn(feedback)) expect(recorded, `${where}\n${n} is not in the judgement`).toContain(n);

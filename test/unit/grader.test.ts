@@ -124,7 +124,7 @@ describe('grade', () => {
     expect(coverage.missing).toContain('comfort in hot weather');
     expect(coverage.missing).toContain('the cost to families');
     const fb = grade({ ...base, answerText: middling, rubrics: [listing], totalScore: 6 }).evaluation[0].feedback;
-    expect(fb).toMatch(/Lacks: [^\n]*what the criterion names: the cost to families or comfort in hot weather/);
+    expect(fb).toMatch(/Lacks: [^\n]*what the criterion names: “the cost to families” or “comfort in hot weather”/);
   });
 
   it('writes Bullet feedback as "- " lines', () => {

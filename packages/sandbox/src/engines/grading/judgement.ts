@@ -45,7 +45,9 @@ export interface Judgement {
   standing: Standing;
   /** Whether the named level's descriptor agrees with everything measured, so that it may be quoted. */
   descriptorHolds: boolean;
-  /** The points met, strongest first (at most three), and the points not met, biggest gap first. */
+  /** Every point the criterion is marked on, as measured. */
+  points: Point[];
+  /** Those said: the points met, strongest first (at most three), and the points not met, biggest gap first. */
   shows: Point[];
   lacks: Point[];
   /** The next step: the biggest gap; undefined when every point is met. */
@@ -151,7 +153,7 @@ export function judge(input: JudgeInput): Judgement[] {
     const descriptorHolds = at.level.generic === true || !readClaims(at.level.descriptor).some((clause) => contradicted(clause, facts));
     if (!result || !answer) {
       const copied = doc.copiedWords > 0 ? excerpt(doc.copiedExample ?? '').text : undefined;
-      return { item: c.item, max, score, standing: at, descriptorHolds, shows: [], lacks: [], step: undefined, quote: undefined, caveat: undefined, prior, empty: { copied } };
+      return { item: c.item, max, score, standing: at, descriptorHolds, points: [], shows: [], lacks: [], step: undefined, quote: undefined, caveat: undefined, prior, empty: { copied } };
     }
     const points: Point[] = result.signals.map((s) => ({ id: s.id, weight: s.weight, value: s.value, measured: s.measured }));
     const shows = points.filter((p) => p.value >= MET).sort((a, b) => strength(b) - strength(a)).slice(0, MOST);
@@ -162,6 +164,7 @@ export function judge(input: JudgeInput): Judgement[] {
       score,
       standing: at,
       descriptorHolds,
+      points,
       shows,
       lacks,
       step: lacks[0],
