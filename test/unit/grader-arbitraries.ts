@@ -10,7 +10,6 @@ import { examplesModel, type Marking, SEEDED } from './grader-helpers.js';
 export const SEED = Number(process.env.KCT_PROPERTY_SEED ?? 25025);
 export const RUNS = Number(process.env.KCT_PROPERTY_RUNS ?? 60);
 
-
 export const SENTENCES = {
   position: [
     'I believe schools should ban homework for students under sixteen because it harms sleep and family life.',

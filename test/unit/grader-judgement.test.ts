@@ -13,7 +13,7 @@ import { type GradeInput, type GradeRubric, grade, judgements } from '../../pack
 import { caveatAdvice, feedback, fmt } from '../../packages/sandbox/src/engines/grading/feedback.js';
 import type { Judgement } from '../../packages/sandbox/src/engines/grading/judgement.js';
 import { levelsOf } from '../../packages/sandbox/src/engines/grading/levels.js';
-import { COUNTER, CONNECTIVE_START, EXPLAIN, POSITION, REASONS } from '../../packages/sandbox/src/engines/grading/patterns.js';
+import { CONNECTIVE_START, COUNTER, EXPLAIN, POSITION, REASONS } from '../../packages/sandbox/src/engines/grading/patterns.js';
 import { advice, lacks, shows } from '../../packages/sandbox/src/engines/grading/phrases.js';
 import { isWord } from '../../packages/sandbox/src/engines/grading/spelling.js';
 import { normaliseAnswer } from '../../packages/sandbox/src/engines/grading/text.js';
@@ -49,7 +49,10 @@ function check(m: Marking, answerText: string, label: string): void {
     for (const p of j.lacks) expect(shown.has(p.id), where).toBe(false);
     if (j.step) {
       expect(shown.has(j.step.id), where).toBe(false);
-      expect(j.lacks.map((p) => p.id), where).toContain(j.step.id);
+      expect(
+        j.lacks.map((p) => p.id),
+        where,
+      ).toContain(j.step.id);
     }
     const read = readBullet(feedback);
     expect(read.shows, where).toEqual(j.shows.map((p) => shows(p.measured)));
@@ -74,7 +77,8 @@ function check(m: Marking, answerText: string, label: string): void {
     for (const n of numbersIn(feedback)) expect(recorded, `${where}\n${n} is not in the judgement`).toContain(n);
     for (const p of [...j.shows, ...j.lacks]) {
       const own = numbersOf(p.measured);
-      for (const n of numbersIn(j.shows.includes(p) ? shows(p.measured) : lacks(p.measured))) expect(own, `${where}\n${p.id}: ${n}`).toContain(n);
+      for (const n of numbersIn(j.shows.includes(p) ? shows(p.measured) : lacks(p.measured)))
+        expect(own, `${where}\n${p.id}: ${n}`).toContain(n);
     }
     // Words of praise only where a written threshold says so.
     expect(feedback.replace(/“[^”]*”/g, '“…”'), where).not.toMatch(/\bfairly\b|\bseveral\b/);
@@ -167,7 +171,8 @@ describe('more slips never score higher on accuracy, everything else equal', () 
             const slips = (x: Judgement) => [...x.shows, ...x.lacks].find((p) => p.id === 'accuracy')?.measured;
             const [was, now] = [slips(before[i]), slips(j)];
             if (was?.id === 'accuracy' && now?.id === 'accuracy') expect(now.slips, `${j.item}: ${c.word} → ${c.slip}`).toBe(was.slips + 1);
-            if (/spelling|language/i.test(j.item)) expect(j.score, `${m.name} “${j.item}”: ${c.word} → ${c.slip}\n${current}`).toBeLessThanOrEqual(before[i].score);
+            if (/spelling|language/i.test(j.item))
+              expect(j.score, `${m.name} “${j.item}”: ${c.word} → ${c.slip}\n${current}`).toBeLessThanOrEqual(before[i].score);
           });
           before = after;
         }
@@ -189,7 +194,8 @@ describe('more slips never score higher on accuracy, everything else equal', () 
         current = current.slice(0, c.index) + c.slip + current.slice(c.index + c.word.length);
         const after = judgements(input(marking, current));
         after.forEach((j, i) => {
-          if (/spelling|language/i.test(j.item)) expect(j.score, `${a.name} “${j.item}”: ${c.word} → ${c.slip}`).toBeLessThanOrEqual(before[i].score);
+          if (/spelling|language/i.test(j.item))
+            expect(j.score, `${a.name} “${j.item}”: ${c.word} → ${c.slip}`).toBeLessThanOrEqual(before[i].score);
         });
         before = after;
       }

@@ -20,7 +20,8 @@ export interface Read {
 
 const LEVEL = String.raw`(?:level (\d+(?:\.\d+)?)(?: \(“(.*?)”\))?|the sandbox’s level that .*? \((\d+(?:\.\d+)?) of [\d.]+\))`;
 const FIRST = new RegExp(`\\(sandbox grader\\): (?:at|nearest|halfway between) ${LEVEL}(?: and ${LEVEL})?`);
-const STEP = /^Next step(?::|, (?:towards (?:level [\d.]+ \(“.*?”\)|the sandbox’s level that .*? \([\d.]+ of [\d.]+\))|at the top level):) (.*)\.$/;
+const STEP =
+  /^Next step(?::|, (?:towards (?:level [\d.]+ \(“.*?”\)|the sandbox’s level that .*? \([\d.]+ of [\d.]+\))|at the top level):) (.*)\.$/;
 
 export function readBullet(feedback: string): Read {
   const lines = feedback.split('\n').map((l) => l.replace(/^- /, ''));

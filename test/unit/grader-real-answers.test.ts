@@ -5,15 +5,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
-import { caveatText } from '../../packages/sandbox/src/engines/grading/feedback.js';
 import { readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
+import { caveatText } from '../../packages/sandbox/src/engines/grading/feedback.js';
 import { EXAMPLE_ANSWERS, EXAMPLES, examplesModel, type Marking, REAL, SEEDED, seededModel } from './grader-helpers.js';
 
 const letter = readFileSync(join(EXAMPLES, 'homework-letter.txt'), 'utf8');
 const weak = readFileSync(join(REAL, 'weak-uniforms.txt'), 'utf8');
 const scanned = readFileSync(join(REAL, 'ocr-uniforms.txt'), 'utf8');
 const mark = (m: Marking, answerText: string, style: GradeInput['style'] = 'Bullet'): GradeInput => ({ ...m, answerText, style });
-const offTopic = (m: Marking, text: string) => judgements(mark(m, text)).some((j) => j.caveat !== undefined && /off the (?:topic|task)/.test(caveatText(j.caveat)));
+const offTopic = (m: Marking, text: string) =>
+  judgements(mark(m, text)).some((j) => j.caveat !== undefined && /off the (?:topic|task)/.test(caveatText(j.caveat)));
 /** Whether a level's descriptor says there is no position at all. */
 const deniesPosition = (descriptor: string) =>
   readClaims(descriptor).some((c) => c.length === 1 && c[0].feature === 'position' && !c[0].holds);
@@ -30,7 +31,11 @@ describe('the homework letter, against the model the README builds from examples
 
   it('recognises its reply to the opposing view', () => {
     const js = judgements(mark(model, letter));
-    for (const j of js) expect(j.lacks.map((p) => p.id), j.item).not.toContain('counter');
+    for (const j of js)
+      expect(
+        j.lacks.map((p) => p.id),
+        j.item,
+      ).not.toContain('counter');
     expect(js.flatMap((j) => j.shows.map((p) => p.id))).toContain('counter');
   });
 });

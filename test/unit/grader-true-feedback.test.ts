@@ -42,7 +42,8 @@ describe('the level matches the score', () => {
   });
 
   it('never moves the score to fit a level: a 24-word answer is not given 3.5/4 for Language', () => {
-    const short = 'School uniforms should be compulsory because they make every student equal, save families money and stop arguments about clothes every single morning before school.';
+    const short =
+      'School uniforms should be compulsory because they make every student equal, save families money and stop arguments about clothes every single morning before school.';
     const { j, feedback } = judged(model12, short, 'Language & conventions');
     expect(j.caveat).toEqual({ kind: 'short', words: 24, low: 400, high: 600 });
     expect(j.score).toBeLessThanOrEqual(1.5);
@@ -140,7 +141,9 @@ describe('counts that are counts', () => {
       ].sort(),
     );
     expect(accuracy.byKind.grammar).toBe(3); // "there own" twice, "to hot"
-    expect(feedback).toContain('accuracy (20 slips in 206 words: 17 misspelt words such as “compulsary”, “beleive” or “becuase”, and 3 slips of grammar)');
+    expect(feedback).toContain(
+      'accuracy (20 slips in 206 words: 17 misspelt words such as “compulsary”, “beleive” or “becuase”, and 3 slips of grammar)',
+    );
   });
 
   it('marks an answer with more slips lower on Language than one with none', () => {
@@ -171,7 +174,8 @@ describe('praise only where a measurement earns it', () => {
     expect(counter?.id === 'counter' && counter.replyWords).toBeGreaterThanOrEqual(AT_LENGTH_WORDS);
     expect(long.feedback).toMatch(/an opposing view, answered at length \(3 sentences, \d+ words\)/);
     for (const a of [...labelledAnswers(), ...realAnswers()]) {
-      for (const e of grade(input(model12, a.text)).evaluation) expect(e.feedback.replace(/“[^”]*”/g, '“…”'), a.name).not.toMatch(/\bfairly\b/);
+      for (const e of grade(input(model12, a.text)).evaluation)
+        expect(e.feedback.replace(/“[^”]*”/g, '“…”'), a.name).not.toMatch(/\bfairly\b/);
     }
   });
 

@@ -183,7 +183,9 @@ describe('grade', () => {
 
   it('names levels of its own for a criterion without level descriptors', () => {
     const e = grade({ ...base, answerText: middling, rubrics: [{ item: 'Argument', max_score: 10 }], totalScore: 10 }).evaluation[0];
-    expect(e.feedback).toMatch(/(?:at|nearest|halfway between) the sandbox’s level that meets (?:little of|parts of|most of) the criterion/);
+    expect(e.feedback).toMatch(
+      /(?:at|nearest|halfway between) the sandbox’s level that meets (?:little of|parts of|most of) the criterion/,
+    );
   });
 
   it('takes an earlier comment into account and says so', () => {

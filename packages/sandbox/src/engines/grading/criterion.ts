@@ -192,7 +192,7 @@ export interface CriterionInput {
   levels?: { score: number; descriptor: string }[];
 }
 
-export interface WeightedSignal extends Signal {
+interface WeightedSignal extends Signal {
   weight: number;
 }
 
@@ -213,7 +213,7 @@ export interface CriterionResult {
 const OFF_TOPIC = 0.25;
 
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
-export const CEILING = 0.9;
+const CEILING = 0.9;
 
 /**
  * The things a criterion's description lists ("the Great Depression, itinerant ranch work, race

@@ -19,7 +19,7 @@ import {
 import { MET, type SignalId, signal } from './signals.js';
 
 /** At most this many slips per 100 words is "virtually error-free". */
-export const ERROR_FREE_RATE = 0.25;
+const ERROR_FREE_RATE = 0.25;
 
 export function factsOf(ctx: SignalContext, relevance: number): Facts {
   const { f } = ctx;

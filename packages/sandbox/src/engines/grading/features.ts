@@ -29,9 +29,9 @@ import {
   SPEECH,
   TERMS,
 } from './patterns.js';
+import { restatedSentences, vocabularyRange } from './repetition.js';
 import { capitalisedInside, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
 import { isWord } from './spelling.js';
-import { restatedSentences, vocabularyRange } from './repetition.js';
 import { stem } from './text.js';
 
 /**
@@ -222,7 +222,13 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     addMatches(f.judgement, i, JUDGEMENT, narration);
     addMatches(f.provenance, i, PROVENANCE, narration);
     addMatches(f.change, i, CHANGE, narration);
-    add(f.description, i, countOf(SENSES, narration) + countOf(SIMILE, narration), [], firstMatch(SENSES, narration) ?? firstMatch(SIMILE, narration));
+    add(
+      f.description,
+      i,
+      countOf(SENSES, narration) + countOf(SIMILE, narration),
+      [],
+      firstMatch(SENSES, narration) ?? firstMatch(SIMILE, narration),
+    );
     // The writer's own view: not a question, not the other side's view reported ("Some people say
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
     const reported = COUNTER.test(narration) && !/\b(?:i|my|we|our)\b/i.test(narration);

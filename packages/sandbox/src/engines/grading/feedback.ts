@@ -26,7 +26,7 @@ function levelName(l: Level, max: number, quoteIt = true, length = 160): string 
  * Where the score stands: at a level's points, nearest them, or halfway between two levels. The
  * level's descriptor is quoted only when nothing measured goes against it; otherwise that is said.
  */
-export function standingText(j: Judgement, length = 160): string {
+function standingText(j: Judgement, length = 160): string {
   const { level, exact, between } = j.standing;
   const named = levelName(level, j.max, j.descriptorHolds, length);
   const where = exact ? `at ${named}` : between ? `halfway between ${named} and ${levelName(between, j.max, false)}` : `nearest ${named}`;
@@ -80,11 +80,12 @@ export function caveatAdvice(c: Caveat): string | undefined {
 }
 
 /** The next step towards the next level: what would lift the whole answer, else the biggest gap's advice; with every point met, what is left to a teacher. */
-export function stepText(j: Judgement, quoteNext = true): string {
+function stepText(j: Judgement, quoteNext = true): string {
   const towards = j.standing.next ? `towards ${levelName(j.standing.next, j.max, quoteNext)}` : 'at the top level';
   const first = j.caveat ? caveatAdvice(j.caveat) : undefined;
   if (first) return `${towards}: ${first}`;
-  if (!j.step) return `${towards}: every point this grader measures is met; what is left (how convincing the reasoning is) is for a teacher to judge`;
+  if (!j.step)
+    return `${towards}: every point this grader measures is met; what is left (how convincing the reasoning is) is for a teacher to judge`;
   return `${towards}: ${advice(j.step.measured)}`;
 }
 
@@ -100,10 +101,16 @@ function proof(j: Judgement): string {
 
 function emptyFeedback(j: Judgement, style: FeedbackStyle): string {
   const copied = j.empty?.copied;
-  const what = copied ? `The answer only copies the question (“${copied}”), which earns no credit.` : 'No answer text was given, so nothing could be credited.';
-  const next = copied ? 'answer the question in your own words; copying it earns no credit' : 'submit the answer as text or as a readable file to have it marked';
-  if (style === 'Bullet') return [`- ${fmt(j.score)}/${fmt(j.max)} for “${j.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(next)}.`].join('\n');
-  if (style === 'Short') return `${fmt(j.score)}/${fmt(j.max)} for “${j.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(next)}.`;
+  const what = copied
+    ? `The answer only copies the question (“${copied}”), which earns no credit.`
+    : 'No answer text was given, so nothing could be credited.';
+  const next = copied
+    ? 'answer the question in your own words; copying it earns no credit'
+    : 'submit the answer as text or as a readable file to have it marked';
+  if (style === 'Bullet')
+    return [`- ${fmt(j.score)}/${fmt(j.max)} for “${j.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(next)}.`].join('\n');
+  if (style === 'Short')
+    return `${fmt(j.score)}/${fmt(j.max)} for “${j.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(next)}.`;
   return `“${j.item}” scores ${fmt(j.score)} of ${fmt(j.max)} (sandbox grader). ${what} ${capital(next)}.`;
 }
 
@@ -114,7 +121,9 @@ function showsLabel(j: Judgement): string {
 
 export function feedback(j: Judgement, style: FeedbackStyle): string {
   if (j.empty) return emptyFeedback(j, style);
-  const prior = j.prior ? `Earlier feedback (${fmt(j.prior.score)}/${fmt(j.max)}: “${shorten(j.prior.comment, 100)}”) was taken into account.` : '';
+  const prior = j.prior
+    ? `Earlier feedback (${fmt(j.prior.score)}/${fmt(j.max)}: “${shorten(j.prior.comment, 100)}”) was taken into account.`
+    : '';
   const caveat = j.caveat ? caveatText(j.caveat) : '';
 
   if (style === 'Bullet') {
@@ -137,7 +146,10 @@ export function feedback(j: Judgement, style: FeedbackStyle): string {
     const weakness = j.lacks[0];
     const beside = (p: Point | undefined, problem: boolean) =>
       j.quote && p && j.quote.point === p.id && j.quote.problem === problem ? ` (“${j.quote.text}”)` : '';
-    const said = [strength ? `it shows ${line(strength)}${beside(strength, false)}` : '', weakness ? `it lacks ${gapLine(weakness)}${beside(weakness, true)}` : '']
+    const said = [
+      strength ? `it shows ${line(strength)}${beside(strength, false)}` : '',
+      weakness ? `it lacks ${gapLine(weakness)}${beside(weakness, true)}` : '',
+    ]
       .filter(Boolean)
       .join(', but ');
     const elsewhere = j.quote && !beside(strength, false) && !beside(weakness, true) ? ` (from the answer: ${proof(j)})` : '';

@@ -7,8 +7,8 @@ import { answerStems, type CriterionInput, type CriterionResult, missingTopic, r
 import { type Doc, readAnswer } from './document.js';
 import { factsOf } from './facts.js';
 import { type Features, measure } from './features.js';
-import { type Level, type Standing, standing } from './levels.js';
-import { type Measured, MET, type SignalId } from './signals.js';
+import { type Standing, standing } from './levels.js';
+import { MET, type Measured, type SignalId } from './signals.js';
 import { readTask, type Task } from './task.js';
 import { clamp, roundHalf, words } from './text.js';
 
@@ -20,7 +20,7 @@ export interface Point {
   measured: Measured;
 }
 
-export interface Quote {
+interface Quote {
   /** At most 18 of the answer's words, cut at word boundaries around what they show. */
   text: string;
   /** The point it is quoted for: one of the Shows (the feature) or, with `problem`, one of the Lacks (a slip, a repeat). */
@@ -77,7 +77,7 @@ const QUOTE_WORDS = 18;
  * A sentence cut to a quotable length around the words that show the point, at word boundaries,
  * with "…" where it was cut; `shows` is kept whole in it (its first eight words when longer).
  */
-export function excerpt(sentence: string, shows?: string): { text: string; shows: string | undefined } {
+function excerpt(sentence: string, shows?: string): { text: string; shows: string | undefined } {
   const tokens = sentence.replace(/\s+/g, ' ').trim().split(' ');
   const marker = shows?.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ');
   if (tokens.length <= QUOTE_WORDS) return { text: tokens.join(' '), shows: marker };
@@ -111,7 +111,14 @@ function pickQuote(doc: Doc, f: Features, result: CriterionResult, shows: Point[
   return undefined;
 }
 
-function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: ReadonlyMap<string, number>, storyTold: boolean, original: number): Caveat | undefined {
+function caveatOf(
+  doc: Doc,
+  result: CriterionResult,
+  task: Task,
+  stems: ReadonlyMap<string, number>,
+  storyTold: boolean,
+  original: number,
+): Caveat | undefined {
   if (doc.copiedWords > 0 && doc.copiedWords >= original * 0.5) return { kind: 'copied', quote: excerpt(doc.copiedExample ?? '').text };
   if (result.topicFactor < 1) {
     if (task.genre === 'narrative') return { kind: 'not_story', partly: storyTold };
@@ -153,11 +160,31 @@ export function judge(input: JudgeInput): Judgement[] {
     const descriptorHolds = at.level.generic === true || !readClaims(at.level.descriptor).some((clause) => contradicted(clause, facts));
     if (!result || !answer) {
       const copied = doc.copiedWords > 0 ? excerpt(doc.copiedExample ?? '').text : undefined;
-      return { item: c.item, max, score, standing: at, descriptorHolds, points: [], shows: [], lacks: [], step: undefined, quote: undefined, caveat: undefined, prior, empty: { copied } };
+      return {
+        item: c.item,
+        max,
+        score,
+        standing: at,
+        descriptorHolds,
+        points: [],
+        shows: [],
+        lacks: [],
+        step: undefined,
+        quote: undefined,
+        caveat: undefined,
+        prior,
+        empty: { copied },
+      };
     }
     const points: Point[] = result.signals.map((s) => ({ id: s.id, weight: s.weight, value: s.value, measured: s.measured }));
-    const shows = points.filter((p) => p.value >= MET).sort((a, b) => strength(b) - strength(a)).slice(0, MOST);
-    const lacks = points.filter((p) => p.value < MET).sort((a, b) => gap(b) - gap(a)).slice(0, MOST);
+    const shows = points
+      .filter((p) => p.value >= MET)
+      .sort((a, b) => strength(b) - strength(a))
+      .slice(0, MOST);
+    const lacks = points
+      .filter((p) => p.value < MET)
+      .sort((a, b) => gap(b) - gap(a))
+      .slice(0, MOST);
     return {
       item: c.item,
       max,
@@ -176,4 +203,3 @@ export function judge(input: JudgeInput): Judgement[] {
   });
 }
 
-export type { Level };

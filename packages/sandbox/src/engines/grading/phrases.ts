@@ -7,7 +7,7 @@ import { SUGGESTED_LINKS } from './patterns.js';
 import type { Measured } from './signals.js';
 import type { SlipKind } from './slips.js';
 
-export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 export function list(xs: string[], joiner = 'and'): string {
   return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${joiner} ${xs[xs.length - 1]}`;
 }
@@ -18,9 +18,9 @@ const SLIP_WORDS: Record<SlipKind, (n: number) => string> = {
   spelling: (n) => plural(n, 'misspelt word'),
   apostrophes: (n) => plural(n, 'missing apostrophe'),
   'capital I': (n) => `${n} lower-case “i”`,
-  'capital letters': (n) => plural(n, 'sentence', 'sentences') + ' starting in lower case',
-  'repeated words': (n) => plural(n, 'word') + ' repeated by mistake',
-  grammar: (n) => plural(n, 'slip') + ' of grammar',
+  'capital letters': (n) => `${plural(n, 'sentence')} starting in lower case`,
+  'repeated words': (n) => `${plural(n, 'word')} repeated by mistake`,
+  grammar: (n) => `${plural(n, 'slip')} of grammar`,
   'run-on sentences': (n) => plural(n, 'run-on sentence'),
 };
 
@@ -66,7 +66,11 @@ export function shows(m: Measured): string {
     case 'paragraphs':
       return `paragraphing: ${plural(m.paragraphs, 'paragraph')} for ${plural(m.words, 'word')}`;
     case 'frame':
-      return m.opens && m.closes ? 'an opening paragraph and a conclusion in its last paragraph' : m.opens ? 'an opening paragraph' : 'a conclusion in its last paragraph';
+      return m.opens && m.closes
+        ? 'an opening paragraph and a conclusion in its last paragraph'
+        : m.opens
+          ? 'an opening paragraph'
+          : 'a conclusion in its last paragraph';
     case 'connectives':
       return `links between points (${plural(m.kinds, 'kind')}: ${list(quoted(m.used.slice(0, 3)))}${m.used.length > 3 ? '...' : ''})`;
     case 'position':
@@ -102,7 +106,9 @@ export function shows(m: Measured): string {
         ? `accurate spelling, punctuation and grammar (no slips found in ${plural(m.words, 'word')})`
         : `mostly accurate writing (${plural(m.slips, 'slip')} in ${plural(m.words, 'word')}: ${slipDetail(m)})`;
     case 'register':
-      return m.story ? `a controlled register (${informal(m)} in ${plural(m.words, 'word')})` : `a formal register (${informal(m)} in ${plural(m.words, 'word')})`;
+      return m.story
+        ? `a controlled register (${informal(m)} in ${plural(m.words, 'word')})`
+        : `a formal register (${informal(m)} in ${plural(m.words, 'word')})`;
     case 'vocabulary':
       return `a varied vocabulary (on average ${m.distinct} different words in any ${m.window}, ${m.longPercent}% of seven letters or more)`;
     case 'variety':
@@ -144,7 +150,9 @@ export function lacks(m: Measured): string {
     case 'position':
       return m.stated ? 'a position stated early: it only appears later' : 'a clearly stated position';
     case 'precision':
-      return m.early ? 'a precise position: the opening states a view without giving a reason for it' : 'a precise position, with its reasons, in the opening';
+      return m.early
+        ? 'a precise position: the opening states a view without giving a reason for it'
+        : 'a precise position, with its reasons, in the opening';
     case 'counter':
       return m.views > 0 ? 'a reply to the opposing view it states' : 'the strongest opposing argument, and a reply to it';
     case 'evidence': {
@@ -152,7 +160,9 @@ export function lacks(m: Measured): string {
       return kinds.length === 0 ? 'specific support: figures, named sources or examples' : `enough specific support (only ${list(kinds)})`;
     }
     case 'explanation':
-      return m.any ? `enough explanation (${plural(m.explained, 'piece')} of support explained)` : 'explanation of how the support proves the point';
+      return m.any
+        ? `enough explanation (${plural(m.explained, 'piece')} of support explained)`
+        : 'explanation of how the support proves the point';
     case 'quotations':
       return m.quotations === 0 ? 'quotations from the text' : `enough reference to the text (${plural(m.quotations, 'quotation')})`;
     case 'analysis':
@@ -246,14 +256,18 @@ export function advice(m: Measured): string {
       return 'end with a judgement that says how far the answer to the question holds, and why';
     case 'accuracy': {
       const kinds = (Object.keys(SLIP_WORDS) as SlipKind[]).filter((k) => m.byKind[k] > 0).slice(0, 3);
-      return m.words < 20 ? 'write the answer out in full sentences, then check it' : `check ${kinds.length > 0 ? list(kinds) : 'spelling, punctuation and grammar'} before handing in`;
+      return m.words < 20
+        ? 'write the answer out in full sentences, then check it'
+        : `check ${kinds.length > 0 ? list(kinds) : 'spelling, punctuation and grammar'} before handing in`;
     }
     case 'register':
       return 'write in a formal register for the audience: no casual words or contractions outside quotations';
     case 'vocabulary':
       return 'choose exact words instead of repeating general ones (“good”, “bad”, “things”)';
     case 'variety':
-      return m.runOns > 0 ? `split the sentences that run past ${m.runOnWords} words` : 'vary sentence length: short sentences for emphasis, longer ones to develop ideas';
+      return m.runOns > 0
+        ? `split the sentences that run past ${m.runOnWords} words`
+        : 'vary sentence length: short sentences for emphasis, longer ones to develop ideas';
     case 'dialogue':
       return 'use a few lines of dialogue to show what the character feels, punctuated inside the speech marks';
     case 'description':

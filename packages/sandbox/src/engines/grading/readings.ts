@@ -31,10 +31,10 @@ export const AT_LENGTH_WORDS = 50;
 
 const inParagraph = (ctx: SignalContext, h: Hits, p: number) => h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === p);
 /** Hits in the answer's opening: its first paragraph, or its first three sentences when it has one paragraph. */
-export const opening = (ctx: SignalContext, h: Hits) =>
+const opening = (ctx: SignalContext, h: Hits) =>
   h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === 0 && (ctx.doc.paragraphs.length > 1 || i < 3));
 /** Hits in the last paragraph, when there is more than one. */
-export const closing = (ctx: SignalContext, h: Hits) =>
+const closing = (ctx: SignalContext, h: Hits) =>
   ctx.doc.paragraphs.length > 1 ? inParagraph(ctx, h, ctx.doc.paragraphs.length - 1) : [];
 
 /**

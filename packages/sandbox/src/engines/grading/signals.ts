@@ -2,8 +2,23 @@
 // the numbers it was measured by (a typed record, which feedback renders and nothing else), and
 // the sentences that show it, with the words there that show it. No text is written here:
 // phrases.ts writes every line from the record.
-import { AT_LENGTH_WORDS, errorRate, frameReading, judgementReading, lateChanges, longestReply, ON_TOPIC, positionReading, punctuatedShare, richest, type SignalContext, storyValue, supportUnits } from './readings.js';
+
 import { RUN_ON_WORDS } from './features.js';
+import {
+  AT_LENGTH_WORDS,
+  errorRate,
+  frameReading,
+  judgementReading,
+  lateChanges,
+  longestReply,
+  ON_TOPIC,
+  positionReading,
+  punctuatedShare,
+  richest,
+  type SignalContext,
+  storyValue,
+  supportUnits,
+} from './readings.js';
 import { VOCABULARY_WINDOW } from './repetition.js';
 import type { SlipKind } from './slips.js';
 import { clamp } from './text.js';
@@ -38,7 +53,7 @@ export type SignalId = Measured['id'];
 type Of<I extends SignalId> = Extract<Measured, { id: I }>;
 
 /** A sentence that shows a signal: the feature itself (`words` are where), or, with `problem`, a slip or a repeat. */
-export interface Evidence {
+interface Evidence {
   sentence: number;
   words?: string;
   problem?: true;
@@ -148,7 +163,10 @@ const BUILDERS: Builders = {
       quotations: f.quotations.count,
       names: f.outside.count,
     },
-    evidence: richest(f.figures, f.sources, f.quotations, f.examples).map(({ sentence, words }) => ({ sentence, ...(words ? { words } : {}) })),
+    evidence: richest(f.figures, f.sources, f.quotations, f.examples).map(({ sentence, words }) => ({
+      sentence,
+      ...(words ? { words } : {}),
+    })),
   }),
   explanation: ({ f }) => {
     // The sentence that explains, beside the support it explains.
@@ -183,13 +201,17 @@ const BUILDERS: Builders = {
     // Named is half of it; the rest is using it to say what the source can show.
     value: 0.5 * clamp(f.provenance.distinct.size / 5, 0, 1) + 0.5 * clamp(f.provenanceLinked.sentences.length / 2, 0, 1),
     measured: { named: f.provenance.count },
-    evidence: f.provenanceLinked.sentences.length > 0 ? at(f.provenanceLinked.sentences, f.provenance.at) : at(f.provenance.sentences, f.provenance.at),
+    evidence:
+      f.provenanceLinked.sentences.length > 0
+        ? at(f.provenanceLinked.sentences, f.provenance.at)
+        : at(f.provenance.sentences, f.provenance.at),
   }),
   judgement: (ctx) => {
     const { f } = ctx;
     const { final, qualified, substantiated } = judgementReading(ctx);
     return {
-      value: 0.4 * clamp(f.judgement.distinct.size / 4, 0, 1) + (final.length > 0 ? 0.2 : 0) + (qualified ? 0.2 : 0) + (substantiated ? 0.2 : 0),
+      value:
+        0.4 * clamp(f.judgement.distinct.size / 4, 0, 1) + (final.length > 0 ? 0.2 : 0) + (qualified ? 0.2 : 0) + (substantiated ? 0.2 : 0),
       measured: { judgements: f.judgement.count, final: final.length > 0, qualified, supported: substantiated },
       evidence: at([...final, ...f.judgement.sentences], f.judgement.at),
     };
@@ -204,7 +226,13 @@ const BUILDERS: Builders = {
     const story = task.genre === 'narrative';
     return {
       value: f.words < 20 ? 0 : 1 - clamp(rate / (story ? 4 : 2), 0, 1),
-      measured: { words: f.words, casual: f.informal.casual, contractions: f.informal.contractions, exclamations: f.informal.exclamations, story },
+      measured: {
+        words: f.words,
+        casual: f.informal.casual,
+        contractions: f.informal.contractions,
+        exclamations: f.informal.exclamations,
+        story,
+      },
       evidence: problems(f.informal.sentences),
     };
   },
@@ -213,8 +241,14 @@ const BUILDERS: Builders = {
     value:
       f.words < 40
         ? 0
-        : (0.5 * clamp((f.vocabulary - 0.7) / 0.12, 0, 1) + 0.5 * clamp((f.longWords - 0.12) / 0.1, 0, 1)) * (1 - clamp(errorRate(f) / 4, 0, 1)),
-    measured: { words: f.words, window: VOCABULARY_WINDOW, distinct: Math.round(f.vocabulary * VOCABULARY_WINDOW), longPercent: Math.round(f.longWords * 100) },
+        : (0.5 * clamp((f.vocabulary - 0.7) / 0.12, 0, 1) + 0.5 * clamp((f.longWords - 0.12) / 0.1, 0, 1)) *
+          (1 - clamp(errorRate(f) / 4, 0, 1)),
+    measured: {
+      words: f.words,
+      window: VOCABULARY_WINDOW,
+      distinct: Math.round(f.vocabulary * VOCABULARY_WINDOW),
+      longPercent: Math.round(f.longWords * 100),
+    },
     // The sentence with the richest words shows the range best: quoted by its longest word.
     evidence: doc.sentences
       .map((s, i) => ({ i, s, rich: s.words.length >= 8 ? s.words.filter((w) => w.length >= 8).length / s.words.length : 0 }))

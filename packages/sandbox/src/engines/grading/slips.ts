@@ -1,7 +1,7 @@
 // Slips of accuracy and of register in one sentence of the writer's own words (speech and
 // quotations are not the writer's, and are left out before this is called). Spelling is checked
 // against the word list (spelling.ts); the other kinds are patterns a word list cannot see.
-import { countOf, GRAMMAR, NO_APOSTROPHE, SLANG } from './patterns.js';
+import { CONTRACTION, countOf, GRAMMAR, NO_APOSTROPHE, SLANG } from './patterns.js';
 import { isWord } from './spelling.js';
 
 export type SlipKind = 'spelling' | 'apostrophes' | 'capital I' | 'capital letters' | 'repeated words' | 'grammar' | 'run-on sentences';
@@ -33,7 +33,7 @@ const notSpelling = (lower: string) => lower.length === 1 || NOT_SPELLING.test(l
  * name, which a word list cannot judge; one that starts the sentence is checked, unless `names`
  * (words the answer or the task capitalises inside a sentence, or the task uses) holds it.
  */
-export function misspeltIn(narration: string, names: ReadonlySet<string>): string[] {
+function misspeltIn(narration: string, names: ReadonlySet<string>): string[] {
   const out: string[] = [];
   let first = true;
   for (const m of narration.matchAll(TOKEN)) {
@@ -87,7 +87,7 @@ export interface SentenceRegister {
 export function sentenceRegister(text: string, narration: string): SentenceRegister {
   return {
     casual: countOf(SLANG, narration),
-    contractions: countOf(/\b\w+['’](?:t|re|ve|ll|d|m)\b/gi, narration),
+    contractions: countOf(CONTRACTION, narration),
     exclamations: countOf(/!{2,}|\?{2,}/g, text),
   };
 }

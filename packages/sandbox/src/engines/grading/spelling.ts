@@ -56,9 +56,7 @@ function list(): Set<string> {
 /** Prefixes a listed word of five letters or more may take and stay a word ("untucked", "rethink"; not "untill"). */
 const PREFIX = /^(?:un|re|non|over|under|pre|mis|out|self)(?=\p{L}{5})/u;
 /** Verbs that take "n't" ("couldn't"); "can't", "won't", "shan't" and "ain't" are words of their own. */
-const TAKES_NOT = new Set(
-  'do does did is are was were has have had could would should must need might dare ought'.split(' '),
-);
+const TAKES_NOT = new Set('do does did is are was were has have had could would should must need might dare ought'.split(' '));
 const NEGATIVES = new Set(['can', 'won', 'shan', 'ain']);
 
 /** Whether a lower-case word, without an apostrophe, is an English word. */
