@@ -202,4 +202,3 @@ export function judge(input: JudgeInput): Judgement[] {
     };
   });
 }
-

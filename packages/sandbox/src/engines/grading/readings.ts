@@ -34,8 +34,7 @@ const inParagraph = (ctx: SignalContext, h: Hits, p: number) => h.sentences.filt
 const opening = (ctx: SignalContext, h: Hits) =>
   h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === 0 && (ctx.doc.paragraphs.length > 1 || i < 3));
 /** Hits in the last paragraph, when there is more than one. */
-const closing = (ctx: SignalContext, h: Hits) =>
-  ctx.doc.paragraphs.length > 1 ? inParagraph(ctx, h, ctx.doc.paragraphs.length - 1) : [];
+const closing = (ctx: SignalContext, h: Hits) => (ctx.doc.paragraphs.length > 1 ? inParagraph(ctx, h, ctx.doc.paragraphs.length - 1) : []);
 
 /**
  * Where the answer states its position: in the opening (`early`), precisely there (a sentence of
