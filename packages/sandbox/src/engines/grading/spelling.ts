@@ -37,6 +37,7 @@ const LISTS = (): string[][] => [
 /** Accents dropped: "naive" for "naïve", "cafe" for "café" (the list has one form or the other). */
 const plain = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
 
+const ASCII = /^[\x20-\x7e]*$/;
 let known: Set<string> | undefined;
 
 /** The word list, read on first use. */
@@ -46,7 +47,8 @@ function list(): Set<string> {
     for (const words of LISTS()) {
       for (const w of words) {
         known.add(w);
-        known.add(plain(w));
+        // Only a few thousand words have accents: the others are their own plain form.
+        if (!ASCII.test(w)) known.add(plain(w));
       }
     }
   }
