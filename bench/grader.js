@@ -84,13 +84,29 @@ export async function run() {
       [
         ['word list read on first use (ms)', fixed(median(ms), 1), fixed(Math.min(...ms), 1), fixed(Math.max(...ms), 1)],
         ['heap it takes (MB)', fixed(median(mb), 1), fixed(Math.min(...mb), 1), fixed(Math.max(...mb), 1)],
-        [`one answer graded (ms; ${all.length} answers, ${Math.min(...words)} to ${Math.max(...words)} words)`, fixed(median(graded), 2), fixed(Math.min(...graded), 2), fixed(Math.max(...graded), 2)],
-        ['spelling check alone, same answers (ms)', fixed(median(spelling), 3), fixed(Math.min(...spelling), 3), fixed(Math.max(...spelling), 3)],
+        [
+          `one answer graded (ms; ${all.length} answers, ${Math.min(...words)} to ${Math.max(...words)} words)`,
+          fixed(median(graded), 2),
+          fixed(Math.min(...graded), 2),
+          fixed(Math.max(...graded), 2),
+        ],
+        [
+          'spelling check alone, same answers (ms)',
+          fixed(median(spelling), 3),
+          fixed(Math.min(...spelling), 3),
+          fixed(Math.max(...spelling), 3),
+        ],
       ],
     ),
   );
   return [
-    { benchmark: 'grader: word list, once per thread', kct: `${fixed(median(ms), 1)} ms, ${fixed(median(mb), 1)} MB`, floor: '-', ratio: '-', target: '-' },
+    {
+      benchmark: 'grader: word list, once per thread',
+      kct: `${fixed(median(ms), 1)} ms, ${fixed(median(mb), 1)} MB`,
+      floor: '-',
+      ratio: '-',
+      target: '-',
+    },
     {
       benchmark: 'grader: one answer (spelling check within it)',
       kct: `${fixed(median(graded), 2)} ms`,
