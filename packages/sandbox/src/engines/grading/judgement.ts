@@ -111,17 +111,11 @@ function pickQuote(doc: Doc, f: Features, result: CriterionResult, shows: Point[
   return undefined;
 }
 
-function caveatOf(
-  doc: Doc,
-  result: CriterionResult,
-  task: Task,
-  stems: ReadonlyMap<string, number>,
-  storyTold: boolean,
-  original: number,
-): Caveat | undefined {
+function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: ReadonlyMap<string, number>, original: number): Caveat | undefined {
   if (doc.copiedWords > 0 && doc.copiedWords >= original * 0.5) return { kind: 'copied', quote: excerpt(doc.copiedExample ?? '').text };
   if (result.topicFactor < 1) {
-    if (task.genre === 'narrative') return { kind: 'not_story', partly: storyTold };
+    // Partly: the gate is not shut, only not fully open.
+    if (task.genre === 'narrative') return { kind: 'not_story', partly: result.topicFactor > 0 };
     return { kind: 'off_topic', missing: missingTopic(task, stems).slice(0, 3) };
   }
   if (result.lengthFactor < 0.8) return { kind: 'short', words: doc.wordCount, low: task.length.low, high: task.length.high };
@@ -196,7 +190,7 @@ export function judge(input: JudgeInput): Judgement[] {
       lacks,
       step: lacks[0],
       quote: pickQuote(answer.doc, answer.f, result, shows, lacks),
-      caveat: caveatOf(answer.doc, result, task, answer.stems, facts.get('story') === true, original),
+      caveat: caveatOf(answer.doc, result, task, answer.stems, original),
       prior,
       empty: undefined,
     };
