@@ -20,6 +20,8 @@ export interface IO {
   noPrompt: boolean;
   /** Why nothing may prompt, in words (CI set is not "no terminal"). */
   noPromptReason?: string;
+  /** --json: everything kct writes to stderr is one JSON object a line (notices, errors), so a script can read it. */
+  stderrJson?: boolean;
 }
 
 export interface IOSettings {
@@ -99,6 +101,34 @@ export function err(io: IO, text: string): void {
   const masked = redact(text);
   const line = io.stderrIsTTY ? terminalSafe(masked) : masked;
   io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+}
+
+/**
+ * What a notice is about: its `code` under --json, and its prefix for people. progress and retry:
+ * where a command is (`kct: ...`); cost: what marking costs (`kct: cost: ...`); warning: something
+ * may be wrong and the command goes on (`warning: ...`); note: worth knowing (`note: ...`); next:
+ * the command to run next, and info: what happened, each a sentence of its own.
+ */
+export type NoticeCode = 'progress' | 'retry' | 'cost' | 'warning' | 'note' | 'next' | 'info';
+
+const NOTICE_PREFIX: Record<NoticeCode, string> = {
+  progress: 'kct: ',
+  retry: 'kct: ',
+  cost: 'kct: cost: ',
+  warning: 'warning: ',
+  note: 'note: ',
+  next: '',
+  info: '',
+};
+
+/**
+ * The one way a command tells its user something on stderr (docs/guides/exit-codes.md, "How errors
+ * are printed"): for people a line with the code's prefix; under --json one line
+ * `{"notice": {"code", "message", ...fields}}`, the shape of an error's `{"error": {...}}`.
+ */
+export function notice(io: IO, code: NoticeCode, message: string, fields: Record<string, unknown> = {}): void {
+  if (io.stderrJson) err(io, JSON.stringify({ notice: { code, message, ...fields } }));
+  else err(io, `${NOTICE_PREFIX[code]}${message}`);
 }
 
 /** Server-provided text made safe for the stream it goes to. */

@@ -1,8 +1,12 @@
 import { defineCommand } from '../../cli/core/define-command.js';
+import { output } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'credits',
   summary: "show the credits left on the key owner's account",
+  options: {
+    ...output(),
+  },
   examples: ['kct credits', 'kct credits --json'],
   load: () => import('./run.js'),
 });

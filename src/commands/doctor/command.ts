@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/core/define-command.js';
 import { parseDuration } from '../../cli/core/duration.js';
+import { output } from '../../cli/core/options.js';
 import { checked, parseModelId } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
@@ -15,6 +16,7 @@ export const command = defineCommand({
       defaultValue: '5m',
       check: checked(parseDuration, '--timeout'),
     },
+    ...output(),
   },
   examples: [
     'kct doctor',

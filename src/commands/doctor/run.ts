@@ -9,6 +9,7 @@ import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { formatNumber } from '../../cli/render/style.js';
 import { assertSendableKey, type KctClient } from '../../client/client.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -26,7 +27,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const startMs = fromEnv(context.env, 'KCT_POLL_INTERVAL');
 
   const results: CheckResult[] = [];
-  const report = await printDoctorReport(context, Boolean(options.json));
+  const report = await printDoctorReport(context, await exporterFor(options, context));
   const record = (result: CheckResult) => {
     results.push(result);
     report.add(result);
