@@ -44,8 +44,8 @@ export interface Context {
   /** Tells the user something on stderr: a line for people, a JSON line under --json (io.ts `notice`). */
   notice(code: NoticeCode, message: string, fields?: Record<string, unknown>): void;
   /**
-   * @deprecated one-pass's lines written by hand ("warning: ...", "kct: cost: ..."), read as a
-   * notice by their prefix until one-pass calls notice() itself; every other command does.
+   * @deprecated a line written by hand ("warning: ...", "kct: cost: ..."): err() reads it as a
+   * notice by its prefix. Kept for one-pass until it calls notice() itself; every other command does.
    */
   note(text: string): void;
   /** Called once at the end of the process to free sockets and timers. */
@@ -127,8 +127,7 @@ export function createContext(
       notice(io, code, message, fields);
     },
     note(text) {
-      const [, prefix = '', message] = /^(kct: cost: |kct: |warning: |note: )?([\s\S]*)$/.exec(text) ?? [];
-      notice(io, NOTED[prefix] ?? 'info', message ?? text);
+      err(io, text);
     },
     async dispose() {
       await Promise.allSettled(clients.map((client) => client.close()));
@@ -136,9 +135,6 @@ export function createContext(
   };
   return context;
 }
-
-/** note()'s prefixes, as notice() writes them. */
-const NOTED: Record<string, NoticeCode> = { 'kct: cost: ': 'cost', 'kct: ': 'progress', 'warning: ': 'warning', 'note: ': 'note' };
 
 /** A chosen profile that is not in the config file is most likely a typo: say so, not "no base URL". */
 export function missingProfileError(settings: ResolvedSettings): UsageError {

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type IO, notice } from '../../../src/cli/core/io.js';
+import { err, type IO, notice } from '../../../src/cli/core/io.js';
 import { stripControls, terminalSafe } from '../../../src/cli/core/sanitize.js';
 import { createExporter } from '../../../src/cli/render/export.js';
 import type { OutputFormat } from '../../../src/cli/render/format.js';
@@ -205,6 +205,30 @@ describe('notice', () => {
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       { notice: { code: 'progress', message: 'accepted tsk_1', task_id: 'tsk_1' } },
       { notice: { code: 'warning', message: 'a line\nand another' } },
+    ]);
+  });
+
+  it('under --json turns any line written as text into a notice, its code read from its prefix, and keeps JSON lines', () => {
+    const script = bufferIO({ stderrJson: true });
+    err(script, 'kct: cost: 3 credits an answer');
+    err(script, 'Summary: 3 of 4 answers marked\n');
+    err(script, 'warning: something');
+    err(script, '[debug] > GET /v1/credits');
+    err(script, '{"error":{"code":"usage","message":"bad"}}');
+    err(script, '{not json');
+    expect(
+      script
+        .errors()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { notice: { code: 'cost', message: '3 credits an answer' } },
+      { notice: { code: 'info', message: 'Summary: 3 of 4 answers marked' } },
+      { notice: { code: 'warning', message: 'something' } },
+      { notice: { code: 'debug', message: '> GET /v1/credits' } },
+      { error: { code: 'usage', message: 'bad' } },
+      { notice: { code: 'info', message: '{not json' } },
     ]);
   });
 });
