@@ -10,6 +10,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct cancel tsk_0123abcd'],
+  examples: ['kct cancel tsk_0123abcd', 'kct cancel tsk_0123abcd --output json'],
   load: () => import('./run.js'),
 });

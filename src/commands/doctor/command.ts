@@ -21,6 +21,7 @@ export const command = defineCommand({
   examples: [
     'kct doctor',
     'kct doctor --json',
+    'kct doctor --output csv',
     'kct doctor --mark 12',
     'KCT_API_KEY=$KEY KCT_BASE_URL=https://api.example/v1 kct doctor --mark 12 --json',
   ],

@@ -12,6 +12,11 @@ export const command = defineCommand({
     ...watchOptions,
     ...output(),
   },
-  examples: ['kct status tsk_0123abcd', 'kct status tsk_0123abcd --watch', 'kct status tsk_0123abcd --watch --timeout 5m --json'],
+  examples: [
+    'kct status tsk_0123abcd',
+    'kct status tsk_0123abcd --watch',
+    'kct status tsk_0123abcd --watch --timeout 5m --json',
+    'kct status tsk_0123abcd --output ndjson',
+  ],
   load: () => import('./run.js'),
 });

@@ -7,6 +7,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct version', 'kct version --json'],
+  examples: ['kct version', 'kct version --json', 'kct version --output ndjson'],
   load: () => import('./run.js'),
 });

@@ -21,6 +21,7 @@ export const command = defineCommand({
     'KCT_WEBHOOK_SECRET=whsec_... kct callbacks listen --port 8080',
     'kct callbacks listen --port 8080 --forward-to http://127.0.0.1:3000/hooks/kct --secret-file secret.txt',
     'kct callbacks listen --port 8080 --count 1 --json > event.json',
+    'kct callbacks listen --port 8080 --output csv > events.csv',
   ],
   load: () => import('./run.js'),
 });

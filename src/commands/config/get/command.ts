@@ -10,6 +10,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct config get model'],
+  examples: ['kct config get model', 'kct config get output --json'],
   load: () => import('./run.js'),
 });

@@ -7,6 +7,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct config list', 'kct config list --json'],
+  examples: ['kct config list', 'kct config list --json', 'kct config list --output csv'],
   load: () => import('./run.js'),
 });

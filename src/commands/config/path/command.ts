@@ -7,6 +7,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct config path'],
+  examples: ['kct config path', 'kct config path --output json'],
   load: () => import('./run.js'),
 });

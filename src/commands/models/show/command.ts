@@ -10,6 +10,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct models show 12', 'kct models show 1001 --json'],
+  examples: ['kct models show 12', 'kct models show 1001 --json', 'kct models show 12 --output csv'],
   load: () => import('./run.js'),
 });
