@@ -9,10 +9,7 @@ import { checked, outputAsFile, parseMaxRps } from './parse.js';
 
 export const output = () =>
   ({
-    '-o, --output <format>': {
-      description: 'output format (default: config `output`, env KCT_OUTPUT, else table)',
-      choices: OUTPUT_FORMATS,
-    },
+    '-o, --output <format>': { description: 'output format', choices: OUTPUT_FORMATS },
   }) as const satisfies OptionSpecs;
 
 // durations are checked where they are used (cli/core/watch.ts), naming the flag or KCT_POLL_INTERVAL
