@@ -5,7 +5,7 @@
 // format promises: json one JSON document, ndjson a JSON object a line, csv rows as many cells as
 // their header, and a table that is not JSON; under --json every line on stderr is a JSON object.
 // A command added to kct without a case here fails the first test, which names it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommandDeclaration } from '../../src/cli/core/define-command.js';
 import { COMMANDS } from '../../src/cli/core/program.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../src/cli/render/format.js';
+import { cell, guardFormula } from '../../src/cli/render/rows.js';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { kctEnv, parseJson, ROOT, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
 
@@ -26,7 +27,8 @@ interface Run {
   dir: string;
   /** Generated text a command prints back (a student id, a name, a title). */
   label: string;
-  env: Record<string, string | undefined>;
+  /** A callback was sent to this run's `kct callbacks listen`. */
+  sent?: boolean;
 }
 
 interface Case {
@@ -142,8 +144,8 @@ const CASES: Record<string, Case> = {
     env: () => ({ KCT_WEBHOOK_SECRET: made.secret }),
     meanwhile: (stderr, run) => {
       const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1];
-      if (!url || run.env.SENT) return;
-      run.env.SENT = '1';
+      if (!url || run.sent) return;
+      run.sent = true;
       const delivery = signed(run.label);
       void fetch(url, {
         method: 'POST',
@@ -348,9 +350,7 @@ describe('every command prints each format as that format promises', () => {
       async () => {
         await fc.assert(
           fc.asyncProperty(fc.constantFrom(...ways), fc.boolean(), fc.constantFrom(...waits), label, async (way, tty, noWait, text) => {
-            const dir = tempDir('kct-format-run-');
-            mkdirSync(dir, { recursive: true });
-            const run: Run = { dir, label: text, env: {} };
+            const run: Run = { dir: tempDir('kct-format-run-'), label: text };
             const args = [
               ...command.path.split(' '),
               ...(await spec.args(run)),
@@ -374,10 +374,35 @@ describe('every command prints each format as that format promises', () => {
               throw new Error(`${(error as Error).message}\n${what}`);
             }
           }),
-          { examples, numRuns: examples.length + runs, seed: propertySeed(3303), endOnFailure: true },
+          { examples, numRuns: examples.length + runs, seed: propertySeed(3303) },
         );
       },
       600_000,
     );
   }
+});
+
+describe('csv and json agree', () => {
+  it('a CSV column named like a key of the JSON records holds that key, row by row', async () => {
+    const run = { dir: tempDir('kct-agree-') };
+    const lists: [string[], Record<string, string>][] = [
+      [['models'], {}],
+      [['keys', 'list'], signIn()],
+      [['help', 'exit-codes'], {}],
+    ];
+    for (const [args, extra] of lists) {
+      const json = parseJson<Record<string, unknown>[]>((await setup([...args, '--json'], run, { env: extra })).stdout);
+      const [header, ...rows] = parse((await setup(args, run, { env: { ...extra, KCT_OUTPUT: 'csv' } })).stdout) as string[][];
+      expect(rows).toHaveLength(json.length);
+      const named = header.filter((name) => json.every((record) => name in record));
+      expect(named.length, `kct ${args.join(' ')}: columns named as JSON keys`).toBeGreaterThan(0);
+      rows.forEach((row, i) => {
+        for (const name of named) {
+          const value = json[i][name];
+          const text = typeof value === 'number' ? String(value) : guardFormula(cell(value));
+          expect(row[header.indexOf(name)], `kct ${args.join(' ')}: row ${i}, ${name}`).toBe(text);
+        }
+      });
+    }
+  });
 });
