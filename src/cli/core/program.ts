@@ -83,7 +83,7 @@ Exit codes: run \`kct help exit-codes\`.`,
   for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext), { hidden: spec.hidden });
   program.command('help-exit-codes', { hidden: true }).action(async () => {
     const { printExitCodes } = await import('./help-topics.js');
-    printExitCodes(onContext(program.opts<GlobalOptions>()));
+    await printExitCodes(onContext(program.opts<GlobalOptions>()));
   });
   return program;
 }
