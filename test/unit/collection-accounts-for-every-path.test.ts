@@ -279,7 +279,7 @@ describe('collecting a class folder accounts for every path (properties)', () =>
         for (const answer of before.answers()) {
           const again = byLabel.get(relative(answer.label));
           if (!again) continue; // removed or renamed itself
-          expect(again.identity).toBe(answer.identity);
+          expect(again.keyName).toBe(answer.keyName);
           expect(again.studentId).toBe(answer.studentId);
         }
       }),

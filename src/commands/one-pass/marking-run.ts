@@ -424,7 +424,7 @@ export class MarkingRun {
   /** The answer's key: derived from its content, or --idempotency-key joined to its identity. */
   private idempotencyOf(answer: Answer): OnePassIdempotency {
     const rule = this.settings.keyRule;
-    return rule.kind === 'base' ? { base: rule.base, identity: answer.identity } : 'derive';
+    return rule.kind === 'base' ? { base: rule.base, identity: answer.keyName } : 'derive';
   }
 
   /** Turns an error into the answer's row, or stops the run (Ctrl-C, a bug). */
@@ -595,7 +595,7 @@ export class MarkingRun {
     try {
       if (this.tally.fatal !== undefined) throw new NotSent();
       // a base key is joined to the request's identity: its answers' identities, never its position
-      const identities = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
+      const identities = chunk.rows.map((row) => collection.answerAt(row)?.keyName ?? String(row));
       if (context.signal.aborted) throw new InterruptedError('interrupted before this batch was sent');
       const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities } : ('derive' as const);
       task = await client.batch(body, { idempotency, signal: this.submitting() });
