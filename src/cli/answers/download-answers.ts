@@ -12,7 +12,7 @@ import { onlineTextAsPlain } from '../../platforms/online-text.js';
 import type { StudentSubmission } from '../../platforms/submissions.js';
 import { cliWords } from '../core/hints.js';
 import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer, SkippedFile } from './answers.js';
-import { type Download, PLATFORM_NAMES } from './download.js';
+import { type Download, nameOf, PLATFORM_NAMES, studentInfo } from './download.js';
 import { unsendableReason } from './plan-words.js';
 
 const byName = new Intl.Collator('en', { numeric: true }).compare;
@@ -30,13 +30,6 @@ interface StudentFiles {
   blankText: boolean;
   hidden: number;
   paths: Map<string, PathOutcome>;
-}
-
-/** The name a row shows: the platform's, "Participant N" under Moodle's blind marking, none for Canvas's anonymous ids. */
-function nameOf(student: StudentSubmission): string | undefined {
-  if (student.anonymous) return undefined;
-  if (student.platform === 'moodle' && student.displayName === 'Participant') return `Participant ${student.participantId}`;
-  return student.displayName;
 }
 
 /**
@@ -117,10 +110,7 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     download: {
       platform,
       input: download.input,
-      students: students.map((student) => {
-        const name = nameOf(student);
-        return { participantId: student.participantId, ...(name !== undefined ? { name } : {}) };
-      }),
+      students: students.map(studentInfo),
     },
   };
 }

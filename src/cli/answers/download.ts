@@ -8,7 +8,7 @@ import { type Dirent, opendirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
-import { type Platform, type RecognisedDownload, recogniseDownload } from '../../platforms/submissions.js';
+import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
 
 /** An opened download: its entries on disk, and the students its names give. */
 export interface Download {
@@ -98,7 +98,7 @@ export function downloadInput(
  * download (unzipped into a folder of its own). A folder with other things in it is a class
  * folder, read by the folder rules (downloadHint says when it mostly looks like a download).
  */
-export function folderDownload(folder: string, depth = 0): Platform | undefined {
+function folderDownload(folder: string, depth = 0): Platform | undefined {
   const entries = peek(folder);
   const names = entries.filter((entry) => !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()));
   if (names.length === 0) return undefined;
@@ -123,6 +123,35 @@ function peek(folder: string): Dirent[] {
     // unreadable: the folder rules say why
   }
   return entries;
+}
+
+/** The name a row shows: the platform's, "Participant N" under Moodle's blind marking, none for Canvas's anonymous ids. */
+export function nameOf(student: StudentSubmission): string | undefined {
+  if (student.anonymous) return undefined;
+  if (student.platform === 'moodle' && student.displayName === 'Participant') return `Participant ${student.participantId}`;
+  return student.displayName;
+}
+
+export function studentInfo(student: StudentSubmission): DownloadStudentInfo {
+  const name = nameOf(student);
+  return { participantId: student.participantId, ...(name !== undefined ? { name } : {}) };
+}
+
+/**
+ * The students of a download named to match a grade file against (kct grades --download), read
+ * from its names alone: a zip is checked and listed, never extracted.
+ */
+export async function readDownloadStudents(input: string, flag: string): Promise<{ platform: Platform; students: DownloadStudentInfo[] }> {
+  const found = downloadInput([input], { gradeFileFlag: flag });
+  if (!found) throw new UsageError(`${flag} names a Moodle or Canvas download: its zip, or the folder it unzips to`);
+  let paths: string[];
+  if (found.kind === 'folder') paths = await listDownloadFolder(found.input);
+  else {
+    const { listZipEntries } = await import('../../platforms/zip.js');
+    paths = (await listZipEntries(found.input)).map((entry) => entry.path);
+  }
+  const download = recognised(found, found.input, paths, async () => {}, flag);
+  return { platform: download.platform, students: download.recognised.students.map(studentInfo) };
 }
 
 /** Opens a download: a zip is checked and extracted (refused, naming the entry, before anything is sent); a folder is listed. */
@@ -155,6 +184,7 @@ function recognised(
   root: string,
   paths: string[],
   cleanup: () => Promise<void>,
+  flag?: string,
 ): Download {
   const download = recogniseDownload(paths);
   if (download.platform === null) {
@@ -163,9 +193,11 @@ function recognised(
       `${found.input} is not a Moodle or Canvas download: of its ${considered} files and student folders, ${moodle} are named as Moodle names them ("<name>_<id>_assignsubmission_<plugin>_") and ${canvas} as Canvas does ("<name>_<user id>_<file id>_<file>")`,
       {
         suggestion:
-          found.kind === 'zip'
-            ? 'Give the zip exactly as the platform made it ("Download all submissions"). To mark a zip of other answers, unzip it and name the folder.'
-            : "To mark the folder's files as answers, leave out --group-by student (see --recursive and --group-by folder).",
+          flag !== undefined
+            ? `${flag} names the download that was marked: its zip as the platform made it ("Download all submissions"), or the folder it unzips to.`
+            : found.kind === 'zip'
+              ? 'Give the zip exactly as the platform made it ("Download all submissions"). To mark a zip of other answers, unzip it and name the folder.'
+              : "To mark the folder's files as answers, leave out --group-by student (see --recursive and --group-by folder).",
       },
     );
   }

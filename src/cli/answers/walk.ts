@@ -31,7 +31,7 @@ const MARKDOWN = /\.(md|markdown)$/i;
 /** Files an operating system or an editor leaves in folders: never answers. */
 const SYSTEM_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r']);
 const SYSTEM_FOLDERS = new Set(['__macosx']);
-export const GLOB_MAGIC = /[*?[\]{}]/;
+const GLOB_MAGIC = /[*?[\]{}]/;
 
 // One collator for the whole sort: localeCompare with options builds one per comparison.
 const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
@@ -39,7 +39,7 @@ const FILE = 0;
 const FOLDER = 1;
 const LINK = 2;
 
-export const posix = (path: string) => path.split(sep).join('/');
+const posix = (path: string) => path.split(sep).join('/');
 
 /** Matches of a glob pattern under a folder: files, and folders (ending with "/") the pattern itself matches. */
 export type GlobSync = (pattern: string, cwd: string) => string[];
