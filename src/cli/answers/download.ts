@@ -32,6 +32,10 @@ export interface DownloadStudentInfo {
 
 export const PLATFORM_NAMES: Record<Platform, string> = { moodle: 'Moodle', canvas: 'Canvas' };
 
+const collator = new Intl.Collator('en', { numeric: true }).compare;
+/** Natural order ("page 2" before "page 10"), and names the collator holds equal (é composed or not) in code-unit order. */
+const inNaturalOrder = (a: string, b: string) => collator(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+
 /** Names an operating system leaves in a folder: no part of a download, and no sign against one. */
 const SYSTEM_NAMES = new Set(['__macosx', 'thumbs.db', 'desktop.ini']);
 
@@ -186,7 +190,9 @@ function recognised(
   cleanup: () => Promise<void>,
   flag?: string,
 ): Download {
-  const download = recogniseDownload(paths);
+  // one order whatever the form: a zip's entries come in the order they were written, a folder's
+  // as listed; a student's pages are sent in this order (natural, as a folder's files are)
+  const download = recogniseDownload([...paths].sort(inNaturalOrder));
   if (download.platform === null) {
     const { moodle, canvas, considered } = download.counts;
     throw new UsageError(
