@@ -1,20 +1,9 @@
 // The table of what became of every path found (Collection.entries, asked for with `explain`): the
 // unit tests' view of the collection rules, built from what the check (plan.ts) recorded.
-import type { FileProblem } from '../../client/files.js';
 import type { AnswerList } from './answer-list.js';
 import type { Action, Answer, Entry, SkippedAnswer } from './answers.js';
+import type { Unsendable } from './unsendable.js';
 import type { Found } from './walk.js';
-
-/** A file that cannot be sent, under --skip-unsupported, and where it ended. */
-export interface Unsendable {
-  item: Found;
-  problem: FileProblem;
-  position: number;
-  /** The answer it belongs to when files are grouped: 'pages', or its student folder's key (--group-by folder). */
-  group?: string;
-  /** The answer marked without it, or the SKIPPED row that lists it. */
-  placed?: { answer: number } | { row: SkippedAnswer };
-}
 
 /** A folder that is a row of its own (EMPTY, NOT_ENTERED), and the row once added. */
 export interface UnsentFolder {

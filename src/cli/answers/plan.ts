@@ -5,14 +5,13 @@
 // (SKIPPED, NOT_ENTERED, EMPTY), or a count of what is left out without a row (ignored,
 // excluded, duplicates, loops, empty folders).
 import { type Stats, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../../api/limits.js';
 import { checkLocalFile, type FileProblem, isFileProblem } from '../../client/files.js';
-import { cliWords } from '../core/hints.js';
 import { AnswerList } from './answer-list.js';
-import type { Answer, AnswerSources, Collection, SkippedAnswer, SkippedFile } from './answers.js';
-import { type Explained, explainEntries, type Unsendable, type UnsentFolder } from './explain.js';
+import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
+import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
 import {
   emptyLeftOut,
   emptyReason,
@@ -23,9 +22,9 @@ import {
   refusal,
   sharedStudentIds,
   skippedNote,
-  unsendableReason,
 } from './plan-words.js';
-import { LMS_FOLDER_SUFFIX, studentIdOf } from './student-id.js';
+import { LMS_FOLDER_SUFFIX } from './student-id.js';
+import { placeUnsendable, type Unsendable } from './unsendable.js';
 import type { Found } from './walk.js';
 
 /** A first-level folder of a folder argument being walked: a student folder, a row when nothing in it is sent. */
@@ -52,7 +51,7 @@ export function planAnswers(
 }
 
 class Planner {
-  private readonly list: AnswerList;
+  readonly list: AnswerList;
   private readonly refused: FileProblem[] = [];
   private readonly left: LeftOut = emptyLeftOut();
   private duplicates = 0;
@@ -69,14 +68,14 @@ class Planner {
   /** The answer being filled: a student folder's (--group-by folder), or --pages' one answer. */
   private group: { key: string; answer: number } | undefined;
   /** Each group's answer, by key; and the groups dropped as SKIPPED rows (too many files). */
-  private readonly groupAnswers = new Map<string, number>();
-  private readonly droppedGroups = new Map<string, SkippedAnswer>();
+  readonly groupAnswers = new Map<string, number>();
+  readonly droppedGroups = new Map<string, SkippedAnswer>();
   private folder: OpenFolder | undefined;
 
   constructor(
-    private readonly roots: string[],
+    readonly roots: string[],
     private readonly textAnswers: Answer[],
-    private readonly sources: AnswerSources,
+    readonly sources: AnswerSources,
     private readonly explain: boolean,
   ) {
     this.list = new AnswerList(roots, textAnswers, sources);
@@ -103,7 +102,7 @@ class Planner {
     const others = this.sendable + this.textAnswers.length + this.unsendable.length > 0;
     if (this.refused.length > 0) throw refusal(this.refused, others, leftOut);
     this.closeGroup();
-    const inAnswers = this.placeUnsendable();
+    const inAnswers = placeUnsendable(this.unsendable, this);
     for (const folder of this.unsentFolders) folder.added = this.list.addSkipped(folder.row, folder.position);
     const { list, textAnswers } = this;
     if (this.sources.studentId !== undefined) {
@@ -118,22 +117,7 @@ class Planner {
     if (this.roots.length + list.directFiles + textAnswers.length > 1) list.qualifyCollidingKeyNames();
     list.numberRows();
 
-    const unsendableFiles = this.unsendable.map((bad) => bad.item.path);
-    const tooMany = this.droppedGroups.size;
-    const empties = list.skipped.filter((row) => row.status === 'EMPTY');
-    this.notes.push(
-      ...leftOut,
-      ...skippedNote(unsendableFiles, inAnswers),
-      ...(tooMany > 0
-        ? [`${listOf({ count: tooMany, first: [] }, 'answer')} with more than ${MAX_FILES_PER_REQUEST} files listed as SKIPPED`]
-        : []),
-      ...(empties.length > 0
-        ? [
-            `nothing to send in ${listOf({ count: empties.length, first: empties.slice(0, 5).map((s) => s.label) }, 'folder')}; listed as EMPTY`,
-          ]
-        : []),
-      ...sharedStudentIds(list.studentIdCounts(), this.sources.studentIdFrom),
-    );
+    this.notes.push(...leftOut, ...this.rowNotes(inAnswers));
     return {
       count: list.count + textAnswers.length,
       rows: list.rows,
@@ -151,6 +135,26 @@ class Planner {
       notes: this.notes,
       entries: this.explain ? explainEntries(this.explained, list, textAnswers) : [],
     };
+  }
+
+  /** The notes about rows not sent, said once the rows are known: files skipped, answers with too many files, empty folders, shared ids. */
+  private rowNotes(inAnswers: number): string[] {
+    const { list } = this;
+    const dropped = [...this.droppedGroups.values()].map((row) => row.label);
+    const empties = list.skipped.filter((row) => row.status === 'EMPTY').map((row) => row.label);
+    return [
+      ...skippedNote(
+        this.unsendable.map((bad) => bad.item.path),
+        inAnswers,
+      ),
+      ...(dropped.length > 0
+        ? [
+            `${listOf({ count: dropped.length, first: dropped }, 'answer')} with more than ${MAX_FILES_PER_REQUEST} files, listed as SKIPPED`,
+          ]
+        : []),
+      ...(empties.length > 0 ? [`nothing to send in ${listOf({ count: empties.length, first: empties }, 'folder')}; listed as EMPTY`] : []),
+      ...sharedStudentIds(list.studentIdCounts(), this.sources.studentIdFrom),
+    ];
   }
 
   private record(explained: Explained): void {
@@ -301,49 +305,6 @@ class Planner {
     }
     this.groupAnswers.delete(group.key);
     this.droppedGroups.set(group.key, this.list.dropLastAnswerAsSkipped(message));
-  }
-
-  /**
-   * Each file that cannot be sent ends in one row: the answer it belongs to, marked without it
-   * (named in Answer.skippedFiles); else one SKIPPED row for its student folder's files; else a
-   * SKIPPED row of its own. Returns how many went to answers.
-   */
-  private placeUnsendable(): number {
-    const folderRows = new Map<string, { row: SkippedAnswer; files: SkippedFile[] }>();
-    let inAnswers = 0;
-    for (const bad of this.unsendable) {
-      const file: SkippedFile = { label: bad.item.path, reason: `${bad.problem.message}. ${cliWords(bad.problem.suggestion)}` };
-      const key = bad.group;
-      const answer = key === undefined ? undefined : this.groupAnswers.get(key);
-      if (answer !== undefined) {
-        this.list.addSkippedFile(answer, file);
-        bad.placed = { answer };
-        inAnswers += 1;
-        continue;
-      }
-      const dropped = key === undefined ? undefined : this.droppedGroups.get(key);
-      const shared = key === undefined || key === 'pages' ? undefined : folderRows.get(key);
-      if (dropped) dropped.reason += `; and ${file.reason}`;
-      else if (shared) shared.files.push(file);
-      const row = dropped ?? shared?.row ?? this.list.addSkipped(this.skippedRow(bad, file), bad.position);
-      if (!dropped && !shared && key !== undefined && key !== 'pages') folderRows.set(key, { row, files: [file] });
-      bad.placed = { row };
-    }
-    for (const { row, files } of folderRows.values()) row.reason = unsendableReason(files);
-    return inAnswers;
-  }
-
-  /** The SKIPPED row of a file that cannot be sent: its own, or its student folder's (--group-by folder). */
-  private skippedRow(bad: Unsendable, file: SkippedFile): Omit<SkippedAnswer, 'index'> {
-    const { item } = bad;
-    const folder = bad.group !== undefined && bad.group !== 'pages';
-    return {
-      label: folder ? `${join(this.roots[item.root!], item.group!)}${sep}` : item.path,
-      keyName: folder ? item.group! : item.keyName,
-      studentId: studentIdOf(item, this.sources),
-      status: 'SKIPPED',
-      reason: file.reason,
-    };
   }
 
   private nothingToMark(): UsageError {
