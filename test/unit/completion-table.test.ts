@@ -34,6 +34,15 @@ describe('completion of flag values', () => {
     expect(onePass.get('--rounding')).toBe('choices integer half one-decimal two-decimals');
   });
 
+  it('grades moodle and grades canvas: the saved run, the grade file, --download and --grades-out complete files', () => {
+    for (const path of ['grades moodle', 'grades canvas']) {
+      const entry = table.find((e) => e.path === path)!;
+      expect(entry.args, path).toEqual(['files', 'files']);
+      for (const flag of ['--download', '--grades-out']) expect(kinds(path).get(flag), `${path} ${flag}`).toBe('files');
+    }
+    expect(kinds('grades canvas').get('--assignment')).toBe('text');
+  });
+
   it('report and ingest: --out completes files', () => {
     for (const path of ['report', 'ingest questions', 'ingest rubrics']) expect(kinds(path).get('--out'), path).toBe('files');
   });
