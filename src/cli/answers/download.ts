@@ -220,7 +220,9 @@ export function downloadHint(inputs: readonly string[]): string | undefined {
   const entries = peek(inputs[0]);
   const recognised = recogniseDownload(entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)));
   if (recognised.platform === null) return undefined;
-  const others = recognised.unmatched.filter((entry) => !entry.path.endsWith('/') && !entry.path.startsWith('.'));
+  const others = recognised.unmatched.filter(
+    (entry) => !entry.path.endsWith('/') && !entry.path.startsWith('.') && !SYSTEM_NAMES.has(entry.path.toLowerCase()),
+  );
   const named =
     others.length > 0
       ? ` (but not ${others.length === 1 ? 'its file' : 'its files'} ${others
