@@ -298,7 +298,7 @@ function refusal(problems: { student: string; problem: FileProblem }[], others: 
   const hints = [...new Set(problems.map(({ problem }) => cliWords(problem.suggestion)))];
   if (others && problems.some(({ problem }) => problem.kind !== 'missing'))
     hints.push(
-      'Or pass --skip-unsupported to mark the others without these files (a student with nothing else is listed as SKIPPED), to mark by hand.',
+      'Or pass --skip-unsupported to mark each student without these files (one with nothing else is listed as SKIPPED, to mark by hand).',
     );
   return new UsageError(
     `${problems.length === 1 ? 'a file of the download cannot be sent' : `${problems.length} files of the download cannot be sent`}:\n  ${lines.join('\n  ')}\nNothing was sent.`,
