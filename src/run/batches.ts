@@ -47,7 +47,7 @@ export class Batches {
       if (record.exit.fatal !== undefined) throw new NotSent();
       if (context.signal.aborted) throw new InterruptedError('interrupted before this batch was sent');
       // a base key is joined to the request's name: its answers' names, never its position
-      const names = chunk.rows.map((row) => collection.answerAt(row)?.identity ?? String(row));
+      const names = chunk.rows.map((row) => collection.answerAt(row)?.keyName ?? String(row));
       const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names } : ('derive' as const);
       for (const row of chunk.rows) record.sent(row, this.run.identityOf(row), undefined);
       task = await client.batch(body, { idempotency, signal: this.run.submitting() });

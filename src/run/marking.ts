@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { ApiError, ConnectionError, InterruptedError, KctError, NotFoundError, refusalOf } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal, statusOf } from '../api/status.js';
-import type { Answer } from '../cli/answers/answers.js';
+import { type Answer, skippedFilesNote } from '../cli/answers/answers.js';
 import { err } from '../cli/core/io.js';
 import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcomes.js';
 import type { AcceptedTask, OnePassInput } from '../client/client.js';
@@ -302,7 +302,7 @@ export class MarkingRun {
    */
   private keyOf(answer: Answer, input: OnePassInput): string {
     const rule = this.settings.keyRule;
-    if (rule.kind === 'base') return keyForName(rule.base, answer.identity);
+    if (rule.kind === 'base') return keyForName(rule.base, answer.keyName);
     const files = [
       ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
       ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
@@ -448,16 +448,22 @@ export class MarkingRun {
   emit(row: number, found: AnswerOutcome): void {
     const { collection, plan, record } = this.settings;
     const copies = plan.copies.get(row) ?? [];
+    // under each answer's own labels, its record too: its name from a download, and its files that could not be sent
     const named = (at: number, outcome: AnswerOutcome): AnswerOutcome => {
+      const answer = collection.answerAt(at);
       const studentName = collection.studentNameAt?.(at);
-      return studentName === undefined ? outcome : { ...outcome, student_name: studentName };
+      const message = [outcome.message, skippedFilesNote(answer?.skippedFiles)].filter(Boolean).join('; ');
+      const result = outcome.replayed && outcome.result ? { ...outcome.result, student_id: outcome.student_id ?? null } : outcome.result;
+      return {
+        ...outcome,
+        ...(result ? { result } : {}),
+        ...(studentName !== undefined ? { student_name: studentName } : {}),
+        ...(message ? { message } : {}),
+      };
     };
     const replayed = this.notCharged.delete(row);
-    // a mark reused (or replayed) is shown under this answer's labels, its record too
-    const result = replayed && found.result ? { ...found.result, student_id: found.student_id ?? null } : found.result;
     const outcome = named(row, {
       ...found,
-      ...(result ? { result } : {}),
       ...(replayed ? { replayed: true } : {}),
       ...(copies.length > 0 ? { duplicate_of: collection.answerAt(copies[0])?.label } : {}),
     });
@@ -467,14 +473,13 @@ export class MarkingRun {
     record.final(row, this.identityOf(row), outcome);
     for (const copy of copies) {
       const answer = collection.answerAt(copy);
-      const own: AnswerOutcome = {
-        ...outcome,
-        file: answer?.label ?? outcome.file,
+      const own = {
+        ...found,
+        file: answer?.label ?? found.file,
         student_id: answer?.studentId,
         duplicate_of: outcome.file,
         replayed: true,
       };
-      delete own.student_name;
       record.final(copy, this.identityOf(copy), named(copy, own));
     }
     this.emitted += 1 + copies.length;

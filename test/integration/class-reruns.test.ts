@@ -78,17 +78,18 @@ describe('re-running a class folder', () => {
     expect(run.stderr).not.toContain('batches');
   });
 
-  it('a Moodle export: an empty student folder is a row with its reason in csv, ndjson, json and the report', async () => {
+  it('student folders: an empty one is a row with its reason in csv, ndjson, json and the report', async () => {
     const dir = join(tempDir('kct-moodle-'), 'export');
     const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
     for (const [name, tag] of [
       ['Ann Lee_1111', 'a'],
       ['Bo Chen_3333', 'b'],
     ]) {
-      mkdirSync(join(dir, `${name}_assignsubmission_file_`), { recursive: true });
-      writeFileSync(join(dir, `${name}_assignsubmission_file_`, 'essay.txt'), `${essay}\n(${tag})`);
+      mkdirSync(join(dir, name), { recursive: true });
+      writeFileSync(join(dir, name, 'essay.txt'), `${essay}\n(${tag})`);
     }
-    mkdirSync(join(dir, 'Eve Kim_2222_assignsubmission_file_'));
+    // named as Moodle names them, the folders would be a Moodle download (test/integration/class-folders.test.ts)
+    mkdirSync(join(dir, 'Eve Kim_2222'));
     const flags = ['--model', '12', '--recursive', '--student-id-from', 'folder', '--group-by', 'folder'];
     const report = join(dir, '..', 'class.html');
     const csv = await shared.kct(['one-pass', dir, ...flags, '--output', 'csv', '--report', report]);
@@ -97,7 +98,7 @@ describe('re-running a class folder', () => {
     expect(eve).toMatchObject({ status: 'EMPTY', message: 'empty folder: nothing submitted' });
     expect(csv.stderr).toContain('Summary: 2 of 2 answers marked');
     expect(csv.stderr).toContain('Not sent: 1 folder with nothing to send (EMPTY)');
-    expect(csv.stderr).toMatch(/Eve Kim_2222_assignsubmission_file_\/: EMPTY — empty folder: nothing submitted/);
+    expect(csv.stderr).toMatch(/Eve Kim_2222\/: EMPTY — empty folder: nothing submitted/);
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('Eve Kim_2222');
     expect(html).toContain('empty folder: nothing submitted');

@@ -60,8 +60,19 @@ describe('kct one-pass', () => {
     );
     // the same content marked before is reused (no new charge): --mark-again pays to mark it anew
     const b = parseJson<Result>(
-      (await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`, '--mark-again']))
-        .stdout,
+      (
+        await shared.kct([
+          'one-pass',
+          '--model',
+          '13',
+          '--text',
+          essay,
+          '--json',
+          '--idempotency-key',
+          `det-b-${Date.now()}`,
+          '--mark-again',
+        ])
+      ).stdout,
     );
     expect(a.task_id).not.toBe(b.task_id);
     expect(a.score).toBe(b.score);
@@ -132,7 +143,8 @@ describe('kct one-pass', () => {
       (await shared.kct(['one-pass', '--model', '12', '--text', text, '--idempotency-key', key, '--no-wait', '--json'])).stdout,
     );
     const again = parseJson<{ task_id: string }>(
-      (await shared.kct(['one-pass', '--model', '12', '--text', text, '--idempotency-key', key, '--no-wait', '--json', '--mark-again'])).stdout,
+      (await shared.kct(['one-pass', '--model', '12', '--text', text, '--idempotency-key', key, '--no-wait', '--json', '--mark-again']))
+        .stdout,
     );
     expect(again.task_id).toBe(first.task_id);
     const changed = await shared.kct(['one-pass', '--model', '12', '--text', `${text} (edited)`, '--idempotency-key', key, '--no-wait']);

@@ -4,7 +4,7 @@ import type { Context } from '../../cli/core/context.js';
 import { err } from '../../cli/core/io.js';
 
 /** From this many plain-text answers, `--via auto` sends them in batches of 100 when the run has --resume (KCT_BATCH_FROM). */
-export const BATCH_FROM = 500;
+const BATCH_FROM = 500;
 
 /**
  * --via batch, or --via auto from `batchFrom` plain-text answers when the run has a --resume

@@ -26,7 +26,7 @@ export const command = defineCommand({
     },
     '--group-by <unit>': {
       description:
-        'folder: the files of each student folder are the pages of one answer (implies --recursive); student: each student of a Moodle or Canvas download, unzipped (a zip is always read so), is one answer of their files and online text',
+        'folder: the files of each student folder are the pages of one answer (implies --recursive); student: read a folder as a Moodle or Canvas download (each student one answer of their files and online text), for a download kct does not recognise by its names (a zip, or a folder named as it came, is always read so)',
       choices: ['folder', 'student'],
     },
     '--skip-unsupported': 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping',
@@ -75,7 +75,7 @@ export const command = defineCommand({
     'kct one-pass answers/ --model 12 --output csv > marks.csv',
     'find answers -name "*.pdf" | kct one-pass --files-from - --model 12 --output ndjson',
     'kct one-pass answers/ --model 12 --jobs 8 --resume marks.journal   # safe to re-run after a crash',
-    'kct one-pass moodle-export/ --recursive --student-id-from folder --group-by folder --model 12 --output csv',
+    'kct one-pass class/ --recursive --student-id-from folder --group-by folder --model 12 --output csv   # a folder per student',
     'kct one-pass submissions.zip --model 12 --output ndjson > marks.ndjson   # then: kct grades moodle marks.ndjson Grades.csv',
     'kct one-pass answers/ --model 12 --mark-again   # pay again for answers marked before',
     'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',

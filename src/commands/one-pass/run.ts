@@ -47,7 +47,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const format = resolveFormat(options, settings.output);
   const inputs = options.answers ?? [];
   const found = downloadInput(inputs, { groupBy: options.groupBy });
-  if (!found && !options.recursive && options.groupBy === undefined) {
+  if (!found && options.groupBy === undefined) {
     const hint = downloadHint(inputs);
     if (hint) err(context.io, `kct: ${hint}`);
   }
