@@ -465,7 +465,7 @@ export class MarkingRun {
     const outcome = named(row, {
       ...found,
       ...(replayed ? { replayed: true } : {}),
-      ...(copies.length > 0 ? { duplicate_of: collection.answerAt(copies[0])?.label } : {}),
+      ...(copies.length > 0 || plan.twins.has(row) ? { duplicate_of: collection.answerAt(copies[0] ?? plan.twins.get(row)!)?.label } : {}),
     });
     if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;
     this.reusedFromLedger.delete(row);

@@ -38,9 +38,13 @@ export interface RunPlan {
   plans: Map<number, Plan>;
   /** The rows that are copies of each row sent (or reused), in order: they get its mark. */
   copies: Map<number, number[]>;
+  /** With --mark-copies, another row of the same identity for each row that has one: marked on its own, flagged all the same. */
+  twins: Map<number, number>;
   /** Answers this run will send (and so may be charged for), and their files. */
   toSend: number;
   filesToSend: number;
+  /** What the answers sent are priced by: a file each, or the answer itself when it has none (text). */
+  unitsToSend: number;
   reused: number;
   /** A few of the tasks reused, for the note that says so. */
   reusedTasks: string[];
@@ -83,10 +87,12 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
 
   const plans = new Map<number, Plan>();
   const copies = new Map<number, number[]>();
+  const twins = new Map<number, number>();
   const firstOf = new Map<string, number>();
   const reusedTasks = new Set<string>();
   let toSend = 0;
   let filesToSend = 0;
+  let unitsToSend = 0;
   let reused = 0;
   for (let row = 0; row < rows; row++) {
     const identity = identities[row];
@@ -97,7 +103,10 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       copies.set(first, [...(copies.get(first) ?? []), row]);
       continue;
     }
-    firstOf.set(identity, row);
+    if (first !== undefined) {
+      twins.set(row, first);
+      if (!twins.has(first)) twins.set(first, row);
+    } else firstOf.set(identity, row);
     const fromJournal = options.journal?.lookup(identity);
     const fromLedger = fromJournal || options.markAgain ? undefined : options.ledger?.lookup(identity);
     if (fromJournal || fromLedger) {
@@ -110,8 +119,9 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     plans.set(row, { kind: 'send' });
     toSend += 1;
     filesToSend += fileCounts.get(row) ?? 0;
+    unitsToSend += Math.max(1, fileCounts.get(row) ?? 0);
   }
-  return { identities, plans, copies, toSend, filesToSend, reused, reusedTasks: [...reusedTasks], changed };
+  return { identities, plans, copies, twins, toSend, filesToSend, unitsToSend, reused, reusedTasks: [...reusedTasks], changed };
 }
 
 /** The task (or batch) an earlier mark came from. */

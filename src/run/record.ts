@@ -78,6 +78,8 @@ export class RunRecord {
       creditsCharged: printed.credits_charged as number | null,
       replayed: outcome.replayed,
       copy: outcome.replayed === true && outcome.duplicate_of !== undefined,
+      file: outcome.file,
+      duplicateOf: outcome.duplicate_of,
     });
     this.exit.count(outcome);
     this.ended += 1;

@@ -148,18 +148,29 @@ describe('re-running a class folder', () => {
     expect(await creditsOf(shared.kct)).toBe(before);
   });
 
-  it('identical answers are each marked and flagged: duplicate_of in the rows, after the summary, and in the report', async () => {
+  it('identical answers are marked once, charged once, and flagged: duplicate_of in both rows, after the summary, and in the report', async () => {
     const dir = textClass(2, 'copies');
     copyFileSync(join(dir, 'pupil-1.txt'), join(dir, 'Zoe Copy of pupil-1.txt'));
     const report = join(dir, '..', 'copies.html');
+    const before = await creditsOf(shared.kct);
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--report', report]);
     expect(run.code, run.stderr).toBe(0);
-    const zoe = ndjson(run.stdout).find((row) => row.file.endsWith('Zoe Copy of pupil-1.txt'));
-    expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt') });
-    expect(run.stderr).toContain(
-      `Identical answers (1; every byte the same, each marked on its own, duplicate_of in the rows):\n  ${join(dir, 'Zoe Copy of pupil-1.txt')} = ${join(dir, 'pupil-1.txt')}`,
-    );
+    const rows = ndjson(run.stdout);
+    const zoe = rows.find((row) => row.file.endsWith('Zoe Copy of pupil-1.txt'))!;
+    const first = rows.find((row) => row.file.endsWith('/pupil-1.txt'))!;
+    expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt'), replayed: true, task_id: first.task_id });
+    expect(first).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'Zoe Copy of pupil-1.txt') });
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    expect(run.stderr).toContain('1 answer is identical to another of this run (every byte the same): marked once, charged once');
+    expect(run.stderr).toMatch(/Identical answers \(1; every byte the same, duplicate_of in the rows\):\n {2}\S.*pupil-1\.txt = \S.*pupil-1\.txt/);
+    expect(run.stderr).toContain('Credits: 2 charged by this run; 1 identical answer charged once with its first');
     expect(readFileSync(report, 'utf8')).toContain('Identical answers (1)');
+    // --mark-copies marks each on its own: both flagged, two tasks, charged again for the copy only (pupil-1 is reused)
+    const each = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--mark-copies', '--mark-again']);
+    expect(each.code, each.stderr).toBe(0);
+    const again = ndjson(each.stdout);
+    expect(new Set(again.map((row) => row.task_id)).size).toBe(3);
+    expect(again.filter((row) => row.duplicate_of)).toHaveLength(2);
   });
 
   it('Ctrl-C says only what kct saw: tasks not seen finished, and how to collect them', async () => {

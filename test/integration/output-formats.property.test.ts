@@ -5,7 +5,7 @@
 // format promises: json one JSON document, ndjson a JSON object a line, csv rows as many cells as
 // their header, and a table that is not JSON; under --json every line on stderr is a JSON object.
 // A command added to kct without a case here fails the first test, which names it.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
@@ -15,6 +15,7 @@ import type { CommandDeclaration } from '../../src/cli/core/define-command.js';
 import { COMMANDS } from '../../src/cli/core/program.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../src/cli/render/format.js';
 import { cell, guardFormula } from '../../src/cli/render/rows.js';
+import { moodleWorksheet, writeCsv } from '../unit/platforms/fixtures.js';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { kctEnv, parseJson, ROOT, type RunResult, runKct, tempDir, useSandbox } from './harness.js';
 
@@ -90,6 +91,20 @@ function signed(label: string): { id: string; timestamp: string; signature: stri
   return { id, timestamp: String(Math.floor(date.getTime() / 1000)), signature, body };
 }
 
+/** A saved run of two marked students, as `kct one-pass --output ndjson` writes one (what `kct grades` reads). */
+function gradedRun(run: Run): string {
+  const row = (id: string, name: string, score: number) => ({
+    file: `dl/${id}`,
+    student_id: id,
+    student_name: name,
+    status: 'SUCCESS',
+    score,
+    max_score: 20,
+    evaluation: [{ item: 'Argument', score, max_score: 20, feedback: `Well argued, ${name}.` }],
+  });
+  return file(run, 'marks.ndjson', `${JSON.stringify(row('101', 'Ada Lovelace', 13.5))}\n${JSON.stringify(row('102', run.label, 18))}\n`);
+}
+
 /** `kct keys` signs in to the product as the sandbox's `user`. */
 const signIn = () => ({ KCT_ACCOUNT: 'user', KCT_PASSWORD: shared.sandbox.passwords.user });
 
@@ -108,8 +123,44 @@ const CASES: Record<string, Case> = {
     args: (run) => [join(EXAMPLES_DIR, 'rubric.txt'), '--out', join(run.dir, 'r.yaml'), '--total-score', '30', '--cum-method', 'sum'],
   },
   'one-pass': {
-    args: (run) => ['--model', '12', '--text', `${essay} ${run.label}`, `--student-id=${run.label}`, '--no-wait'],
-    pending: 'TODO(lead): one-pass prints a JSON object for --output csv --no-wait; drop this line once it prints through the exporter',
+    // one answer (a record), or a class (rows, a summary on stderr), waited for or not
+    args: (run) => {
+      const wait = run.label.length % 2 ? ['--no-wait'] : [];
+      if (run.label.length % 3 !== 0) return ['--model', '12', '--text', `${essay} ${run.label}`, `--student-id=${run.label}`, ...wait];
+      const folder = join(run.dir, 'class');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'a.txt'), `${essay} ${run.label} a`);
+      writeFileSync(join(folder, 'b.txt'), `${essay} ${run.label} b`);
+      writeFileSync(join(folder, 'copy of a.txt'), `${essay} ${run.label} a`);
+      return ['--model', '12', folder, ...wait];
+    },
+  },
+  'grades moodle': {
+    args: (run) => {
+      const sheet = file(run, 'Grades.csv', '');
+      writeFileSync(
+        sheet,
+        moodleWorksheet([
+          { id: 101, name: 'Ada Lovelace' },
+          { id: 102, name: run.label },
+        ]).bytes,
+      );
+      return [gradedRun(run), sheet];
+    },
+  },
+  'grades canvas': {
+    args: (run) => {
+      const header = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)'];
+      const rows = [
+        header,
+        ['    Points Possible', '', '', '', '', '20.00'],
+        ['Lovelace, Ada', '101', '', '', 'Y9', ''],
+        [run.label, '102', '', '', 'Y9', ''],
+      ];
+      const book = file(run, 'export.csv', '');
+      writeFileSync(book, writeCsv({ rows }).bytes);
+      return [gradedRun(run), book, '--assignment', 'Essay 1'];
+    },
   },
   status: { args: (run) => [made.taskId, ...(run.label.length % 2 ? ['--watch'] : [])] },
   result: { args: (run) => [run.label.length % 2 ? made.batchId : made.taskId] },

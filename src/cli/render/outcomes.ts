@@ -95,9 +95,6 @@ export class OutcomeWriter {
   private added = 0;
   /** Rows of things found and not sent (SKIPPED, EMPTY, NOT_ENTERED). */
   private unsent = 0;
-  /** Answers identical to an earlier one: the first few pairs, and how many. */
-  private duplicates: string[] = [];
-  private duplicateCount = 0;
   private accepted = 0;
   /** The first answers not marked, by row (a few, never all). */
   private problems: { index: number; line: string }[] = [];
@@ -148,14 +145,11 @@ export class OutcomeWriter {
   add(outcome: AnswerOutcome, index: number = this.added): void {
     this.added += 1;
     if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
-    if (outcome.duplicate_of) {
-      this.duplicateCount += 1;
-      if (this.duplicates.length < LISTED_PROBLEMS)
-        this.duplicates.push(`  ${safeText(this.io, outcome.file, 'stderr')} = ${safeText(this.io, outcome.duplicate_of, 'stderr')}`);
-    }
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
-    if (this.waited && !this.sharedTally)
+    if (!this.sharedTally)
       this.tally.add({
+        file: outcome.file,
+        duplicateOf: outcome.duplicate_of,
         status: outcome.status,
         score: outcome.score,
         maxScore: outcome.max_score,
@@ -235,12 +229,13 @@ export class OutcomeWriter {
     this.printDuplicates();
   }
 
-  /** Answers with the very same bytes as an earlier one: copied work, or a file handed in twice. */
+  /** Answers with the very same bytes as another: copied work, or a file handed in twice. */
   private printDuplicates(): void {
-    if (this.duplicateCount === 0) return;
-    err(this.io, `Identical answers (${this.duplicateCount}; every byte the same, each marked on its own, duplicate_of in the rows):`);
-    for (const line of this.duplicates) err(this.io, line);
-    if (this.duplicateCount > this.duplicates.length) err(this.io, `  ... and ${this.duplicateCount - this.duplicates.length} more`);
+    const { count, pairs } = this.tally.summary().identical;
+    if (count === 0) return;
+    err(this.io, `Identical answers (${count}; every byte the same, duplicate_of in the rows):`);
+    for (const [file, other] of pairs) err(this.io, `  ${safeText(this.io, file, 'stderr')} = ${safeText(this.io, other, 'stderr')}`);
+    if (count > pairs.length) err(this.io, `  ... and ${count - pairs.length} more`);
   }
 
   /** Removes the temporary files (also when the run is interrupted). */

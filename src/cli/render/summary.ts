@@ -30,6 +30,8 @@ export interface Summary {
   replayed: number;
   /** Answers with the same content as another of this run: marked once, charged once. */
   copies: number;
+  /** Pairs of answers of the run with the same content (each pair once), and the first hundred of them. */
+  identical: { count: number; pairs: [string, string][] };
   other: number;
   mean?: number;
   median?: number;

@@ -42,7 +42,6 @@ export class ReportWriter {
   private readonly rowsFd: number;
   private readonly failuresFd: number;
   private failures = 0;
-  private readonly identical = { pairs: [] as [string, string][], count: 0 };
   private readonly gradedBy = new Set<string>();
   private closed = false;
   // rows are written in pieces of about 64 KiB: one write per row would cost a buffer per row
@@ -90,11 +89,15 @@ export class ReportWriter {
   }
 
   add(row: ReportRow): void {
-    if (row.duplicate_of) {
-      this.identical.count += 1;
-      if (this.identical.pairs.length < 100) this.identical.pairs.push([row.file ?? row.student_id ?? '', row.duplicate_of]);
-    }
-    if (!this.options.tally) this.tally.add({ status: row.status, score: row.score, maxScore: row.max_score, evaluation: row.evaluation });
+    if (!this.options.tally)
+      this.tally.add({
+        status: row.status,
+        score: row.score,
+        maxScore: row.max_score,
+        evaluation: row.evaluation,
+        file: row.file ?? row.student_id,
+        duplicateOf: row.duplicate_of,
+      });
     const by = gradedByOf(row);
     if (by) this.gradedBy.add(by);
     this.pendingRows += studentRow(row);
@@ -117,7 +120,7 @@ export class ReportWriter {
       generated: new Date(),
       version: VERSION,
       leftOut: this.options.leftOut,
-      identical: this.identical,
+      identical: summary.identical,
       markedBy: markedBy([...this.gradedBy]),
     };
     this.pendingRows = flush(this.rowsFd, this.pendingRows);

@@ -32,23 +32,23 @@ export function reuseNotes(plan: RunPlan, answers: number): string[] {
 }
 
 /**
- * The price of a class run, from the quote of the first task accepted: per answer and per file (a
- * file is priced on its own, so an answer of several files costs more), and what the answers this
- * run sends come to at that rate. Reused and identical answers are not among them.
+ * The price of a class run, from the quote of the first task accepted: per answer, or per file when
+ * the answer had files (the service may price each file on its own, as the sandbox does, so an
+ * answer of several files costs more), and what the answers this run sends come to at that rate.
+ * Answers reused and identical copies are not among them: they are not charged.
  */
 export function costQuote(first: { cost: number; answers: number; files: number }, plan: RunPlan): string {
   const round = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 100) / 100);
-  const perUnit = first.cost / Math.max(1, first.files || first.answers);
-  const units = Math.max(plan.filesToSend, plan.toSend);
-  const unit = first.files > 0 ? 'file' : 'answer';
-  const quoted =
-    first.answers === 1
-      ? `${plural(first.cost, 'credit')} for the first answer${first.files > 1 ? ` (${first.files} files, ${plural(round(perUnit), 'credit')} a file)` : ''}`
-      : `${plural(first.cost, 'credit')} for a batch of ${first.answers} answers (${plural(round(perUnit), 'credit')} an answer)`;
-  const sent = `${plural(plan.toSend, 'answer')}${plan.filesToSend > plan.toSend ? ` (${plan.filesToSend} files)` : ''} to mark`;
-  const reused =
-    plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
-  return `kct: cost: ${quoted}, as quoted by the service; ${sent}, about ${plural(Math.ceil(perUnit * units), 'credit')} at that rate, a ${unit} at a time${reused} (charged only for answers marked)`;
+  const batch = first.answers > 1;
+  const perUnit = first.cost / Math.max(1, batch ? first.answers : first.files);
+  const quoted = batch
+    ? `the service quoted ${plural(first.cost, 'credit')} for a batch of ${first.answers} answers (${plural(round(perUnit), 'credit')} an answer)`
+    : first.files > 0
+      ? `the service quoted ${plural(first.cost, 'credit')} for the first answer (${plural(first.files, 'file')}: ${plural(round(perUnit), 'credit')} a file)`
+      : `the service quoted ${plural(first.cost, 'credit')} for the first answer`;
+  const files = plan.filesToSend > 0 ? ` (${plural(plan.filesToSend, 'file')})` : '';
+  const reused = plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
+  return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;
 }
 
 type ClassProgress = ProgressReporter & { row(outcome: AnswerOutcome): void };
