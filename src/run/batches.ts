@@ -6,7 +6,7 @@ import { InterruptedError, NotFoundError } from '../api/errors.js';
 import type { OnePassFields } from '../api/schemas.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { itemOutcomes } from '../cli/answers/batch-items.js';
-import type { AnswerOutcome } from '../cli/render/outcomes.js';
+import type { AnswerOutcome } from '../cli/render/outcome.js';
 import type { AcceptedTask } from '../client/client.js';
 import { batchText, type Chunk, ChunkFiller, emptyChunk } from './batch-chunks.js';
 import type { MarkingRun } from './marking.js';
@@ -74,7 +74,11 @@ export class Batches {
     const id = this.nextChunk++;
     chunk.taskId = task.task_id;
     this.chunks.set(id, chunk);
-    this.run.watch(task.task_id, { kind: 'batch', chunk: id }, { firstPollIn: this.run.settings.firstPollIn, weight: chunk.rows.length });
+    this.run.follower.watch(
+      task.task_id,
+      { kind: 'batch', chunk: id },
+      { firstPollIn: this.run.settings.firstPollIn, weight: chunk.rows.length },
+    );
   }
 
   /** An answer marked before as item `item` of a batch: the batch is followed once for all its answers of this run. */
@@ -94,7 +98,7 @@ export class Batches {
   followReused(): void {
     for (const [batchId, id] of this.reused) {
       const weight = this.chunks.get(id)!.rows.filter((row) => row >= 0).length;
-      if (this.run.settings.wait) this.run.watch(batchId, { kind: 'batch', chunk: id }, { firstPollIn: 0, weight });
+      if (this.run.settings.wait) this.run.follower.watch(batchId, { kind: 'batch', chunk: id }, { firstPollIn: 0, weight });
       else void this.finish(id, batchId);
     }
     this.reused.clear();
@@ -128,7 +132,7 @@ export class Batches {
     });
     let outcomes: (AnswerOutcome | undefined)[];
     try {
-      const record = await this.run.readResult(() => client.result(taskId, { signal: context.signal }));
+      const record = await this.run.follower.readResult(() => client.result(taskId, { signal: context.signal }));
       outcomes = await itemOutcomes(client, record, sent, context.signal);
     } catch (error) {
       for (const row of chunk.rows.filter((row) => row >= 0)) {

@@ -4,7 +4,7 @@
 import { TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
 import { withResumeHint } from '../cli/core/watch.js';
-import type { AnswerOutcome } from '../cli/render/outcomes.js';
+import type { AnswerOutcome } from '../cli/render/outcome.js';
 
 /** How many task ids an error message names (the rows name them all). */
 const NAMED = 20;

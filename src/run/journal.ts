@@ -256,7 +256,10 @@ export class Journal {
       this.finalAt.push(0);
       this.finalLength.push(0);
     }
-    if (typeof entry.task_id === 'string') {
+    // where an identity was sent is what was accepted; a final row names its task only once it is final (a
+    // --no-wait row of a batch item names the batch, which is followed as a batch, not as a task)
+    const names = entry.e !== 'final' || (typeof entry.status === 'string' && isFinalStatus(entry.status));
+    if (typeof entry.task_id === 'string' && names) {
       this.taskIds[slot] = entry.task_id;
       this.batchIds[slot] = undefined;
     } else if (typeof entry.batch_id === 'string') {

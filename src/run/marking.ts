@@ -5,28 +5,24 @@
 // as soon as it is known. An answer whose identity this run already sends (a copy) or that was
 // marked before (reused) is not sent: it gets that mark under its own labels.
 import { setMaxListeners } from 'node:events';
-import { ApiError, ConnectionError, InterruptedError, KctError, NotFoundError, refusalOf } from '../api/errors.js';
+import { ConnectionError, InterruptedError, KctError, NotFoundError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
-import { isFinalStatus, isUnsuccessfulFinal, statusOf } from '../api/status.js';
+import { isFinalStatus, statusOf } from '../api/status.js';
 import { type Answer, skippedFilesNote } from '../cli/answers/answers.js';
 import { err } from '../cli/core/io.js';
-import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcomes.js';
+import type { AnswerOutcome } from '../cli/render/outcome.js';
 import type { AcceptedTask, OnePassInput } from '../client/client.js';
-import { keyForName, keyFromIdentity } from '../client/idempotency.js';
-import { labelsOf } from '../client/identity.js';
-import { limiter, slots } from '../client/limit.js';
-import { schedulerOptions } from '../client/poll.js';
-import { TaskScheduler } from '../client/scheduler.js';
+import { slots } from '../client/limit.js';
 import { Batches } from './batches.js';
+import { Follower } from './follow.js';
 import type { JournalKnown } from './journal.js';
+import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
 import { type Plan, taskOf } from './plan.js';
 import { AGAIN, dropUndefined, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
-/** Result reads in flight at once. */
-const RESULT_READS = 8;
 /**
  * Tasks unfinished at once, at most, in a waiting run (a batch counts its answers): past this,
  * sending waits for tasks to end. The run's memory then holds this many tasks' state whatever
@@ -45,9 +41,6 @@ export interface RunOutcome {
   sentInBatches: number;
 }
 
-/** What a task the polling loop watches is to this run: one answer's, or a batch's. */
-export type Watched = { kind: 'answer'; row: number } | { kind: 'batch'; chunk: number };
-
 export class MarkingRun {
   accepted = 0;
   /** Submissions whose connection broke after the body was sent: the service may have accepted them. */
@@ -57,7 +50,7 @@ export class MarkingRun {
   readonly tasked = new Set<number>();
   private tasksFinished = 0;
   /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
-  private readonly reusedFromLedger = new Set<number>();
+  readonly reusedFromLedger = new Set<number>();
   /** Rows whose mark is another submission's (reused, or replayed by the service), until printed. */
   private readonly notCharged = new Set<number>();
   private submitSignal?: AbortSignal;
@@ -69,47 +62,13 @@ export class MarkingRun {
   private readonly expected: number;
   private allEmitted?: () => void;
   private readonly retries = new Map<number, number>();
-  readonly readResult = limiter(RESULT_READS);
-  private readonly scheduler: TaskScheduler;
-  private readonly watched = new Map<number, Watched>();
-  private nextTag = 0;
-  private readonly batches: Batches;
+  readonly batches: Batches;
+  readonly follower: Follower;
 
   constructor(readonly settings: RunSettings) {
     this.expected = settings.collection.count;
-    const { client, context } = settings;
     this.batches = new Batches(this);
-    this.scheduler = new TaskScheduler(
-      (id, signal) => client.statusWithHints(id, { signal }),
-      schedulerOptions({
-        timeoutMs: settings.timeoutMs,
-        schedule: settings.schedule,
-        signal: context.signal,
-        onUpdate: settings.onSnapshot,
-        onTransientError: settings.onTransientError,
-      }),
-      {
-        onFinal: (tag, _snapshot, taskId) => {
-          const what = this.unwatch(tag);
-          void (what.kind === 'answer' ? this.finishTask(what.row, taskId) : this.batches.finish(what.chunk, taskId));
-        },
-        onError: (tag, error, taskId) => this.watchFailed(this.unwatch(tag), error, taskId),
-        onTimeout: (tag, taskId) => this.timedOut(this.unwatch(tag), taskId),
-      },
-    );
-  }
-
-  /** Follows a task in the run's one polling loop. */
-  watch(taskId: string, what: Watched, options: { firstPollIn: number; weight?: number }): void {
-    const tag = this.nextTag++;
-    this.watched.set(tag, what);
-    this.scheduler.add(taskId, tag, options);
-  }
-
-  private unwatch(tag: number): Watched {
-    const what = this.watched.get(tag)!;
-    this.watched.delete(tag);
-    return what;
+    this.follower = new Follower(this);
   }
 
   /** Sends and follows every answer the plan says to; resolves when every row is printed. */
@@ -128,13 +87,13 @@ export class MarkingRun {
       if (this.stopped()) break;
       const step = plan.plans.get(answer.index);
       if (!step || step.kind === 'copy' || (step.kind === 'reuse' && 'batchId' in step.known)) continue;
+      await this.settings.drained?.();
       if (step.kind === 'reuse') {
         this.reuse(answer, step);
         continue;
       }
       const release = await sending.take();
-      while (this.settings.wait && this.scheduler.watchedWeight >= (this.settings.maxPending ?? MAX_PENDING) && !this.stopped())
-        await this.aRow();
+      while (this.settings.wait && this.follower.pending >= (this.settings.maxPending ?? MAX_PENDING) && !this.stopped()) await this.aRow();
       if (this.stopped()) {
         release();
         break;
@@ -216,7 +175,7 @@ export class MarkingRun {
       void this.send(answer);
       return;
     }
-    this.follow(taskId, row, 0);
+    this.follower.follow(taskId, row, 0);
   }
 
   private reuseBatchItem(row: number, step: Extract<Plan, { kind: 'reuse' }>): void {
@@ -260,7 +219,7 @@ export class MarkingRun {
       record.found(row, answer, identity);
       if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
       const input = this.inputOf(answer, fields);
-      const key = this.keyOf(answer, input);
+      const key = keyOf(this.settings, answer, this.identityOf(row), input);
       const submission = await client.prepareOnePass(input, { idempotency: { key } });
       if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
       record.sent(row, identity, key);
@@ -268,7 +227,7 @@ export class MarkingRun {
       try {
         task = await submission.send({ signal: this.submitting() });
       } catch (error) {
-        throw this.keyConflict(error, answer, key);
+        throw keyConflict(this.settings.keyRule, error, answer, key);
       }
       const replayed = task.replayed === true;
       this.accept(task, replayed);
@@ -279,12 +238,12 @@ export class MarkingRun {
       this.settings.onAccepted?.(task, replayed, 1, answer.files.length);
       if (!this.settings.wait) {
         // a replay's acceptance is the stored one: its state now is read, never printed as current
-        if (replayed) this.emit(row, await this.currentState(base, task.task_id));
+        if (replayed) this.emit(row, await this.follower.currentState(base, task.task_id));
         else this.emit(row, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
         return;
       }
       // a replay may be long finished: looked at at once
-      this.follow(task.task_id, row, replayed ? 0 : this.settings.firstPollIn);
+      this.follower.follow(task.task_id, row, replayed ? 0 : this.settings.firstPollIn);
     } catch (error) {
       this.failed(row, base, undefined, error);
     }
@@ -293,63 +252,6 @@ export class MarkingRun {
   /** What one answer sends: its fields and files, with the rubric and question files every answer shares. */
   inputOf(answer: Answer, fields: OnePassFields): OnePassInput {
     return { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
-  }
-
-  /**
-   * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
-   * labels (what is sent); with --mark-again, also from the task that marked it before, so the
-   * service makes a new one.
-   */
-  private keyOf(answer: Answer, input: OnePassInput): string {
-    const rule = this.settings.keyRule;
-    if (rule.kind === 'base') return keyForName(rule.base, answer.keyName);
-    const files = [
-      ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
-      ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
-      ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
-    ];
-    const before = this.settings.markAgain ? this.settings.ledger?.lookup(this.identityOf(answer.index)) : undefined;
-    const again = before ? { again: taskOf(before) } : {};
-    return keyFromIdentity('one-pass', this.identityOf(answer.index), { ...labelsOf(input.fields, files), ...again });
-  }
-
-  /** An earlier task's state now, for --no-wait: its result record holds the status, and the score once marked. */
-  async currentState(base: AnswerOutcome, taskId: string): Promise<AnswerOutcome> {
-    const record = await this.readResult(() => this.settings.client.result(taskId, { signal: this.settings.context.signal }));
-    const outcome = outcomeFromResult({ ...base, task_id: taskId }, record);
-    return { ...outcome, credits_charged: typeof record.credits_charged === 'number' ? record.credits_charged : outcome.credits_charged };
-  }
-
-  private follow(taskId: string, row: number, firstPollIn: number): void {
-    this.tasked.add(row);
-    if (!this.settings.wait) {
-      // an earlier run's task: its state now, never a guess
-      const base = this.baseOf(row);
-      this.currentState(base, taskId).then(
-        (outcome) =>
-          this.reusedFromLedger.has(row) && isUnsuccessfulFinal(outcome.status) && this.sendAfterAll(row)
-            ? undefined
-            : this.emit(row, outcome),
-        (error: unknown) => (this.sendAfterAll(row, error) ? undefined : this.failed(row, base, taskId, error)),
-      );
-      return;
-    }
-    this.watch(taskId, { kind: 'answer', row }, { firstPollIn });
-  }
-
-  /** A task is final: its result is read, retried once or twice if the service says so, printed. */
-  private async finishTask(row: number, taskId: string): Promise<void> {
-    const answer = this.settings.collection.answerAt(row);
-    const base = this.baseOf(row);
-    try {
-      const result = await this.readResult(() => this.settings.client.result(taskId, { signal: this.settings.context.signal }));
-      if (this.reusedFromLedger.has(row) && isUnsuccessfulFinal(statusOf(result)) && this.sendAfterAll(row)) return;
-      if (answer && (await this.retried(row, answer, result))) return;
-      this.emit(row, outcomeFromResult(base, result));
-    } catch (error) {
-      if (this.sendAfterAll(row, error)) return;
-      this.failed(row, base, taskId, error);
-    }
   }
 
   /**
@@ -364,7 +266,7 @@ export class MarkingRun {
     err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     const input = this.inputOf(answer, fields);
-    const key = `${this.keyOf(answer, input)}-retry${attempt}`;
+    const key = `${keyOf(this.settings, answer, this.identityOf(row), input)}-retry${attempt}`;
     const identity = this.identityOf(row);
     record.sent(row, identity, key);
     const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
@@ -372,23 +274,8 @@ export class MarkingRun {
     this.accept(again);
     this.settings.ledger?.accepted(identity, { taskId: again.task_id });
     record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
-    this.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
+    this.follower.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
     return true;
-  }
-
-  private watchFailed(what: Watched, error: unknown, taskId: string): void {
-    if (what.kind === 'batch') {
-      this.batches.failed(what.chunk, error, taskId);
-      return;
-    }
-    if (this.sendAfterAll(what.row, error)) return;
-    this.failed(what.row, this.baseOf(what.row), taskId, error);
-  }
-
-  private timedOut(what: Watched, taskId: string): void {
-    const rows = what.kind === 'batch' ? this.batches.drop(what.chunk) : [what.row];
-    for (const row of rows)
-      this.emit(row, { ...this.baseOf(row), task_id: taskId, status: 'TIMEOUT', message: 'still running when --timeout ran out' });
   }
 
   baseOf(row: number): AnswerOutcome {
@@ -485,31 +372,5 @@ export class MarkingRun {
     this.emitted += 1 + copies.length;
     this.rowEmitted?.();
     if (this.emitted >= this.expected) this.allEmitted?.();
-  }
-
-  /**
-   * A 409 for a key reused on a changed answer, told in the user's terms: which file changed, under
-   * which key, and the two ways on. With derived keys a changed file gets a new key, so this comes
-   * from a base key given with --idempotency-key.
-   */
-  private keyConflict(error: unknown, answer: Answer, key: string): unknown {
-    const rule = this.settings.keyRule;
-    if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
-    const what = answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label;
-    return ApiError.from(
-      error.status,
-      error.body,
-      {
-        message: `${what} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
-        method: error.method,
-        url: error.url,
-        requestId: error.requestId,
-        errorCode: error.errorCode,
-        headers: error.headers,
-      },
-      {
-        suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
-      },
-    );
   }
 }

@@ -4,8 +4,7 @@
 // rows (table, CSV, NDJSON, JSON), the summary, the class report, the progress line and the exit
 // status all read the final rows it hands out and the one tally it keeps, so their counts cannot
 // disagree.
-import type { AnswerOutcome } from '../cli/render/outcomes.js';
-import { ndjsonRow } from '../cli/render/outcomes.js';
+import { type AnswerOutcome, ndjsonRow } from '../cli/render/outcome.js';
 import { ClassTally } from '../cli/render/tally.js';
 import { ExitTally } from './exit-tally.js';
 import type { Journal } from './journal.js';

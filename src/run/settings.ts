@@ -10,7 +10,7 @@ import {
 import type { OnePassFields, StatusSnapshot, Task } from '../api/schemas.js';
 import type { Collection } from '../cli/answers/answers.js';
 import type { Context } from '../cli/core/context.js';
-import type { AnswerOutcome } from '../cli/render/outcomes.js';
+import type { AnswerOutcome } from '../cli/render/outcome.js';
 import type { KctClient } from '../client/client.js';
 import type { LocalFile } from '../client/files.js';
 import type { KeyRule } from '../client/idempotency.js';
@@ -50,6 +50,8 @@ export interface RunSettings {
   markAgain?: boolean;
   /** A waiting run's tasks unfinished at once, at most (default MAX_PENDING; KCT_MAX_PENDING). */
   maxPending?: number;
+  /** Resolves when the rows' reader has taken what was printed: no more is sent before (a slow pipe holds the run back, not kct's memory). */
+  drained?: () => Promise<void>;
   /** Rows are printed by views: a run of one named answer keeps its only row for the caller to print as a record. */
   single: boolean;
   onSnapshot?: (snapshot: StatusSnapshot, changed: boolean) => void;

@@ -162,7 +162,9 @@ describe('re-running a class folder', () => {
     expect(first).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'Zoe Copy of pupil-1.txt') });
     expect(before - (await creditsOf(shared.kct))).toBe(2);
     expect(run.stderr).toContain('1 answer is identical to another of this run (every byte the same): marked once, charged once');
-    expect(run.stderr).toMatch(/Identical answers \(1; every byte the same, duplicate_of in the rows\):\n {2}\S.*pupil-1\.txt = \S.*pupil-1\.txt/);
+    expect(run.stderr).toMatch(
+      /Identical answers \(1; every byte the same, duplicate_of in the rows\):\n {2}\S.*pupil-1\.txt = \S.*pupil-1\.txt/,
+    );
     expect(run.stderr).toContain('Credits: 2 charged by this run; 1 identical answer charged once with its first');
     expect(readFileSync(report, 'utf8')).toContain('Identical answers (1)');
     // --mark-copies marks each on its own: both flagged, two tasks, charged again for the copy only (pupil-1 is reused)

@@ -4,7 +4,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { IO } from '../../src/cli/core/io.js';
-import { type AnswerOutcome, OutcomeWriter } from '../../src/cli/render/outcomes.js';
+import type { AnswerOutcome } from '../../src/cli/render/outcome.js';
+import { OutcomeWriter } from '../../src/cli/render/outcomes.js';
 import { RowSpool } from '../../src/cli/render/row-spool.js';
 import { displayWidth, renderTable, renderTableInChunks } from '../../src/cli/render/rows.js';
 import { ClassTally } from '../../src/cli/render/tally.js';

@@ -6,7 +6,8 @@ import { isFinalStatus } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import { err, out } from '../../cli/core/io.js';
 import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
-import { type AnswerOutcome, OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
+import type { AnswerOutcome } from '../../cli/render/outcome.js';
+import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import type { OutputFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import type { MarkingRun } from '../../run/marking.js';
@@ -47,7 +48,8 @@ export function costQuote(first: { cost: number; answers: number; files: number 
       ? `the service quoted ${plural(first.cost, 'credit')} for the first answer (${plural(first.files, 'file')}: ${plural(round(perUnit), 'credit')} a file)`
       : `the service quoted ${plural(first.cost, 'credit')} for the first answer`;
   const files = plan.filesToSend > 0 ? ` (${plural(plan.filesToSend, 'file')})` : '';
-  const reused = plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
+  const reused =
+    plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
   return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;
 }
 

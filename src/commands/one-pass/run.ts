@@ -146,7 +146,13 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
     ledger?.close();
     throw error;
   }
-  if (context.signal.aborted) throw new InterruptedError('interrupted before anything was sent');
+  if (context.signal.aborted) {
+    journal?.close();
+    ledger?.close();
+    throw new InterruptedError('interrupted; no task kct knows of is left unfinished (nothing was sent)', {
+      suggestion: 'Run the same command again to mark the answers.',
+    });
+  }
   for (const line of reuseNotes(plan, collection.count)) err(context.io, `kct: ${line}`);
   if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
     err(
@@ -211,6 +217,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
     viaBatch,
     markAgain: options.markAgain,
     maxPending: fromEnv(context.env, 'KCT_MAX_PENDING'),
+    drained: writer && (() => writer.drained()),
     single,
     onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
     onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),

@@ -3,7 +3,8 @@ import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { exporterFor } from '../../cli/render/export.js';
-import { OutcomeWriter, outcomeFromResult, printOneResult } from '../../cli/render/outcomes.js';
+import { outcomeFromResult } from '../../cli/render/outcome.js';
+import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { batchItemsOf } from '../../client/client.js';
 import type { command } from './command.js';
 

@@ -46,6 +46,20 @@ describe('the journal', () => {
     expect(events.slice(1).map((event) => event.e)).toEqual(['run', 'found', 'accepted', 'final', 'accepted', 'accepted', 'unsent']);
   });
 
+  it("a --no-wait row of a batch item (it names the batch) leaves the item followed as the batch's, until a final row names its own task", () => {
+    const path = file();
+    const journal = new Journal(path);
+    const record = new RunRecord(journal);
+    record.accepted(0, 'id-a', { batchId: 'tsk_batch', item: 2 }, 'QUEUED', false);
+    record.final(0, 'id-a', { file: 'a.txt', task_id: 'tsk_batch', status: 'QUEUED' });
+    journal.close();
+    const again = new Journal(path);
+    expect(again.lookup('id-a')).toEqual({ kind: 'batch', batchId: 'tsk_batch', item: 2 });
+    new RunRecord(again).final(0, 'id-a', { file: 'a.txt', task_id: 'tsk_child', status: 'SUCCESS', score: 3 });
+    again.close();
+    expect(new Journal(path).lookup('id-a')).toMatchObject({ kind: 'final', taskId: 'tsk_child', status: 'SUCCESS' });
+  });
+
   it('reads a journal of many answers in pieces (lines across piece boundaries)', () => {
     const path = file();
     const lines = [JSON.stringify({ kct_journal: 2 })];
