@@ -4,7 +4,7 @@
 // are in one table here; commander's spelling suggestion stays for every other word.
 
 /** A word typed as a command, and the kct command that does what it means. */
-const MEANINGS: Record<string, { command: string; does: string }> = {};
+export const MEANINGS: Record<string, { command: string; does: string }> = {};
 const meaning = (words: string[], command: string, does: string) => {
   for (const word of words) MEANINGS[word] = { command, does };
 };
@@ -13,7 +13,11 @@ meaning(['mark', 'grade', 'score', 'assess', 'run'], 'kct one-pass <file> --mode
 meaning(['submit', 'send', 'queue'], 'kct one-pass <file> --model <id> --no-wait', 'sends answers and prints their task ids');
 meaning(['results', 'scores', 'get', 'show', 'fetch'], 'kct result <task_id>', "prints a task's score, criteria and feedback");
 meaning(['stop', 'kill', 'abort'], 'kct cancel <task_id>', 'cancels a task (never charged)');
-meaning(['login', 'signin', 'sign-in', 'logon', 'key', 'token', 'apikey', 'api-key', 'setup', 'init'], 'kct auth login', 'stores an API key');
+meaning(
+  ['login', 'signin', 'sign-in', 'logon', 'key', 'token', 'apikey', 'api-key', 'setup', 'init'],
+  'kct auth login',
+  'stores an API key',
+);
 meaning(['logout', 'signout', 'sign-out'], 'kct auth logout', 'forgets the stored key');
 meaning(['whoami', 'me', 'account'], 'kct auth status', 'says which key kct uses, and whose');
 meaning(['balance', 'credit', 'quota', 'usage', 'billing'], 'kct credits', 'prints the credits left');
@@ -21,7 +25,11 @@ meaning(['server', 'serve', 'start', 'local', 'mock', 'offline'], 'kct sandbox',
 meaning(['health', 'ping', 'test', 'diagnose', 'verify'], 'kct doctor', 'checks the key, the service and the models');
 meaning(['html', 'export', 'summary'], 'kct report <saved-run> --out class.html', 'makes a class report from a saved run');
 meaning(['train', 'build', 'new', 'create'], 'kct models new', 'builds a marking model from a question paper and a rubric');
-meaning(['rubric', 'rubrics', 'questions', 'parse'], 'kct ingest rubrics <file>', 'reads a rubric (or `kct ingest questions`) into a file to edit');
+meaning(
+  ['rubric', 'rubrics', 'questions', 'parse'],
+  'kct ingest rubrics <file>',
+  'reads a rubric (or `kct ingest questions`) into a file to edit',
+);
 meaning(['settings', 'set', 'configure', 'prefs'], 'kct config set <key> <value>', 'changes a setting');
 
 /** The command a word means, worded as a suggestion; undefined for a word not in the table. */
