@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installGlobally, packWorkspaces, run } from '../../bench/packed.js';
 import { kctEnv, ROOT, removeDir, type Sandbox, startSandbox, tempDir } from './harness.js';
 
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
 interface PackEntry {
   path: string;
   size: number;
@@ -131,7 +133,7 @@ describe('kct installed alone', () => {
     const missing = await run('kct', ['sandbox', '--port', '0'], { env: env as NodeJS.ProcessEnv });
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim().split('\n')).toEqual([
-      'error: kct sandbox needs the sandbox package, which is not installed: npm install -g kct-sandbox (or run it once with npx kct-sandbox)',
+      `error: kct sandbox needs the sandbox package, which is not installed beside this kct: in the folder of the tarballs \`npm run pack\` wrote, npm install -g --allow-scripts=better-sqlite3,tesseract.js ./kct-${VERSION}.tgz ./kct-sandbox-${VERSION}.tgz (not on the npm registry yet)`,
     ]);
   });
 
