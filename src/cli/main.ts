@@ -102,7 +102,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       // without --json commander has already printed it, as `error: ...` and the hint
       if (json) {
         // commander's "(Did you mean models?)" is a suggestion, not part of the message
-        const [, message, similar] = /^(?:error: )?([\s\S]*?)(?:\n\((Did you mean .+\?[^\n]*)\))?$/.exec(withMeaning((error as Error).message, first)) ?? [];
+        const [, message, similar] =
+          /^(?:error: )?([\s\S]*?)(?:\n\((Did you mean .+\?[^\n]*)\))?$/.exec(withMeaning((error as Error).message, first)) ?? [];
         const suggestion = `${similar ? `${similar} ` : ''}Run with --help for usage.`;
         reportError(io, new UsageError(message ?? String(error), { suggestion }), EXIT.USAGE, true, false);
       }

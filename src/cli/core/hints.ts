@@ -91,7 +91,8 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
   connection: (e) => {
     if (e.suggestion !== CONNECTION_ADVICE) return undefined;
     const sandbox = refusedHere(e);
-    if (sandbox) return `Is the sandbox running? Start it with \`${sandbox}\` in another terminal, or check the base URL (kct config get base_url).`;
+    if (sandbox)
+      return `Is the sandbox running? Start it with \`${sandbox}\` in another terminal, or check the base URL (kct config get base_url).`;
     return 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.';
   },
 };

@@ -57,7 +57,9 @@ describe('kct auth login', () => {
     expect(ci.stderr).toContain('kct auth login --with-key');
     const json = await runKct(['auth', 'login', '--json'], { env });
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'usage', exit_code: 2, suggestion: expect.stringContaining('--with-key') } });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { code: 'usage', exit_code: 2, suggestion: expect.stringContaining('--with-key') },
+    });
     expect(existsSync(file)).toBe(false);
   });
 
