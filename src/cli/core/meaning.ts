@@ -33,7 +33,7 @@ meaning(
 meaning(['settings', 'set', 'configure', 'prefs'], 'kct config set <key> <value>', 'changes a setting');
 
 /** The command a word means, worded as a suggestion; undefined for a word not in the table. */
-export function meaningOf(word: string): string | undefined {
+function meaningOf(word: string): string | undefined {
   const found = Object.hasOwn(MEANINGS, word.toLowerCase()) ? MEANINGS[word.toLowerCase()] : undefined;
   return found ? `Did you mean \`${found.command}\`? It ${found.does}.` : undefined;
 }
