@@ -66,7 +66,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   // commander's parse errors are printed here with the others, so --json gets its one object
   const json = args.includes('--json');
   const argv = helpArgv(program, args);
-  const first = firstWord(argv);
+  const first = argv[commandAt(argv)];
   // Subcommands added with addCommand() do not inherit these: set them on every command.
   const commands = [program];
   for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
@@ -124,11 +124,11 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
 /** Global flags that take a value: skipped with it when looking for the command name. */
 const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
 
-/** The first word that is not a global flag (or its value): the command's name as typed. */
-function firstWord(args: string[]): string | undefined {
+/** Where the command's name is: the first word that is not a global flag (or its value). */
+function commandAt(args: string[]): number {
   let at = 0;
   while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
-  return args[at];
+  return at;
 }
 
 /**
@@ -137,8 +137,7 @@ function firstWord(args: string[]): string | undefined {
  * Global flags may come first (`kct --json help exit-codes`): they are kept where they are.
  */
 function helpArgv(program: Command, args: string[]): string[] {
-  let at = 0;
-  while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
+  const at = commandAt(args);
   if (args[at] !== 'help') return args;
   const before = args.slice(0, at);
   const rest = args.slice(at + 1);
