@@ -57,7 +57,7 @@ async function npmLine(line: string, cwd: string, prefix: string) {
 /** What npm printed beyond its "added N packages" and what the install guide explains. */
 function unexplained(output: string): string[] {
   const explained = [
-    /^added \d+ packages? in [\d.]+m?s$/,
+    /^added \d+ packages? in [\d.]+(ms|s|m|h)$/,
     /^\d+ packages? (is|are) looking for funding$/,
     /^\s*run `npm fund` for details$/,
     // Node.js 20 only: cookie@2.0.2 asks for Node.js 22 (the guide says why it is harmless)
@@ -157,7 +157,7 @@ describe('the install commands of the docs, each on a clean prefix', () => {
     }
     for (const line of ofKind('npx').keys()) {
       // `npx kct --help` once published: the package given by its tarball meanwhile
-      const [, , tarball, ...rest] = line.split(' ');
+      const [, tarball, ...rest] = line.split(' ');
       const cache = join(tempDir('kct-npx-'), 'bin');
       mkdirSync(cache, { recursive: true });
       const ran = await npmLine(['npx', '--yes', `--package=${tarball}`, 'kct', ...rest].join(' '), folder, cache);
