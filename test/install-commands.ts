@@ -20,7 +20,7 @@ export const UNPUBLISHED_WORDS = /not yet|once (it is |kct is |they are )?publis
 
 /** How a test runs a command: the kinds test/e2e/install-docs.test.ts (or the quick start's test) runs. */
 export type Kind =
-  | 'clone' // npm install (or ci), npm link, npm install -g ., npx kct in a clone: test/e2e/quick-start.test.ts
+  | 'clone' // npm install (or ci), npm link, npx kct in a clone: test/e2e/quick-start.test.ts
   | 'pack' // npm run pack
   | 'kct' // kct's tarball, globally
   | 'both' // kct's and kct-sandbox's tarballs, globally, in one command
@@ -100,7 +100,7 @@ const ALLOW = String.raw`--allow-scripts=better-sqlite3,tesseract\.js`;
 /** Which test runs a command; undefined when none does. */
 export function kindOf(command: string, context: string): Kind | undefined {
   const published = !UNPUBLISHED_WORDS.test(context) || !/\b(kct|kct-sandbox)\b/.test(registryNames(command).join(' '));
-  if (/^npm (install|link|ci)$/.test(command) || /^npm install (-g|--global) \.$/.test(command)) return 'clone';
+  if (/^npm (install|link|ci)$/.test(command) || command === 'npm link --ignore-scripts') return 'clone';
   if (/^npx kct\b/.test(command) && /clone/i.test(context) && published) return 'clone';
   if (command === 'npm run pack') return 'pack';
   if (new RegExp(`^${GLOBAL} ${ALLOW} ${TARBALL('kct')} ${TARBALL('kct-sandbox')}$`).test(command)) return 'both';
