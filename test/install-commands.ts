@@ -16,7 +16,7 @@ export const ROOT = join(import.meta.dirname, '..');
 export const UNPUBLISHED = ['kct', 'kct-sandbox'];
 /** Registry packages the docs install that are published (checked the same way). */
 export const PUBLISHED = ['node'];
-export const UNPUBLISHED_WORDS = /not yet|once (it is |kct is |they are )?published|not on the (npm )?registry yet/i;
+export const UNPUBLISHED_WORDS = /once (?:\w+ (?:is|are) )?published|\(not yet\)|not on the (?:npm )?registry yet/i;
 
 /** How a test runs a command: the kinds test/e2e/install-docs.test.ts (or the quick start's test) runs. */
 export type Kind =
