@@ -94,7 +94,7 @@ export function installCommands(): InstallCommand[] {
 }
 
 const TARBALL = (name: string) => String.raw`\./(?:[\w.-]+/)?${name}-\d+\.\d+\.\d+\.tgz`;
-const GLOBAL = String.raw`npm install (?:-g|--global)`;
+const GLOBAL = 'npm install (?:-g|--global)';
 const ALLOW = String.raw`--allow-scripts=better-sqlite3,tesseract\.js`;
 
 /** Which test runs a command; undefined when none does. */
