@@ -10,8 +10,8 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { UsageError } from '../../api/errors.js';
 import { EvaluationEntry } from '../../api/schemas.js';
-import type { ReportRow } from './html.js';
 import { isRecordHead } from '../../run/record-rows.js';
+import type { ReportRow } from './html.js';
 import { csvRows, journalRows, jsonRows, ndjsonRows, ShapeProblem } from './saved-run-shapes.js';
 
 const Row = z.looseObject({
@@ -141,5 +141,7 @@ function checkReadable(path: string): void {
 /** A line of a journal of kct before 0.2: an answer and when, no header. */
 function isOlderJournal(value: unknown): boolean {
   const line = value as { answer?: unknown; at?: unknown; e?: unknown };
-  return typeof value === 'object' && value !== null && typeof line.answer === 'string' && typeof line.at === 'string' && line.e === undefined;
+  return (
+    typeof value === 'object' && value !== null && typeof line.answer === 'string' && typeof line.at === 'string' && line.e === undefined
+  );
 }
