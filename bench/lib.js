@@ -169,6 +169,27 @@ export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraA
   };
 }
 
+/**
+ * The sandbox's database in its data dir, opened with the sandbox's own driver (node:sqlite or
+ * better-sqlite3, whichever this runtime uses), beside a running sandbox (it waits on its lock).
+ */
+export async function sandboxDb(dataDir) {
+  const { openSqlite } = await import('../packages/sandbox/dist/store/sqlite/driver.js');
+  const db = openSqlite(join(dataDir, 'sandbox.db'));
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Sets the seeded account `name`'s balance (the seeded 1,000 credits pay for few long answers). */
+export async function setCredits(dataDir, name, credits) {
+  const db = await sandboxDb(dataDir);
+  try {
+    db.prepare('UPDATE users SET credits = ? WHERE name = ?').run(credits, name);
+  } finally {
+    db.close();
+  }
+}
+
 /** The environment kct runs with in every benchmark: a private config dir, no colour, no proxy. */
 export function kctEnv(configDir, sandbox, extra = {}) {
   return {

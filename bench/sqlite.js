@@ -29,9 +29,9 @@ const RESULT = {
 function open(driver) {
   const dir = tempDir('kct-bench-sqlite-');
   const db = openDatabase(dir, { driver });
-  seedIfEmpty(db);
-  db.exec('UPDATE users SET credits = 1000000000');
   const store = new Store(db);
+  seedIfEmpty(store, dir);
+  db.exec('UPDATE users SET credits = 1000000000');
   const userId = db.prepare(`SELECT id FROM users WHERE name = 'user'`).get().id;
   return { dir, db, store, userId, next: 0 };
 }

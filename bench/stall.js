@@ -2,17 +2,21 @@
 // would once have blocked the request thread (issue 12: 10.6 s with one 10 MB rubric_text).
 // Scenarios, each on a fresh sandbox: idle; 4 one-pass tasks with a 10 MB rubric file each,
 // parsed in worker threads; 4 JSON requests with a 10 MB rubric_text (refused before parsing);
-// 100 slow clients holding bodies open. The probe is one keep-alive connection, one request
+// 100 slow clients holding bodies open; a batch of 100 answers of 300 KB each (a 30 MB JSON
+// body), from its upload until every item is marked. The probe is one keep-alive connection, one request
 // every 5 ms, timed from send to last byte, from a process of its own (bench/probe.js).
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
 import { Agent, FormData, request } from 'undici';
-import { BENCH, fixed, log, median, QUICK, startSandbox, table } from './lib.js';
+import { BENCH, essay, fixed, log, median, QUICK, setCredits, startSandbox, table } from './lib.js';
 
 const RUBRIC = Buffer.from('Criterion x (5 marks): text\n'.repeat(Math.ceil(((QUICK ? 2 : 10) * 1024 * 1024) / 28)));
 const TASKS = 4;
 const ROUNDS = QUICK ? 1 : 3;
+/** The batch scenario: 100 items of 300 KB (BENCH_QUICK=1: 20 of 100 KB). */
+const BATCH_ITEMS = QUICK ? 20 : 100;
+const ITEM_CHARS = QUICK ? 100_000 : 300_000;
 
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -88,6 +92,25 @@ const SCENARIOS = {
       );
     }
   },
+  // One 30 MB JSON body: read, parsed, validated and accepted, then 100 items marked.
+  'batch of 100 x 300 KB': async (sandbox, dispatcher) => {
+    // 150 credits an item (1 per started 2,000 characters): more than the seeded 1,000
+    await setCredits(sandbox.dataDir, 'user', 1_000_000);
+    const evaluations = Array.from({ length: BATCH_ITEMS }, (_, i) => ({
+      model_id: 12,
+      student_id: `s${i + 1}`,
+      paper_content: essay(i + 1, ITEM_CHARS),
+    }));
+    const res = await request(`${sandbox.baseUrl}/evaluations/batch`, {
+      method: 'POST',
+      headers: { 'x-api-key': sandbox.keys.user, 'content-type': 'application/json' },
+      body: JSON.stringify({ evaluations }),
+      dispatcher,
+    });
+    const answer = await res.body.json();
+    if (res.statusCode !== 202) throw new Error(`the batch was answered ${res.statusCode}: ${JSON.stringify(answer)}`);
+    await finalAll(sandbox, dispatcher, [answer.data.task_id]);
+  },
   '100 slow clients': async (sandbox) => {
     const port = Number(new URL(sandbox.baseUrl).port);
     await Promise.all(
@@ -114,10 +137,20 @@ const SCENARIOS = {
   },
 };
 
+/** BENCH_STALL_SCENARIOS="idle,batch of 100 x 300 KB": only those scenarios (comma-separated). */
+function chosenScenarios() {
+  const names = process.env.BENCH_STALL_SCENARIOS?.split(',').map((n) => n.trim());
+  if (!names) return Object.entries(SCENARIOS);
+  for (const name of names)
+    if (!(name in SCENARIOS)) throw new Error(`BENCH_STALL_SCENARIOS: unknown scenario "${name}"; choose from ${Object.keys(SCENARIOS).join(', ')}`);
+  return Object.entries(SCENARIOS).filter(([name]) => names.includes(name));
+}
+
 export async function run() {
   const rows = [];
   const p99s = {};
-  for (const [name, scenario] of Object.entries(SCENARIOS)) {
+  const maxes = {};
+  for (const [name, scenario] of chosenScenarios()) {
     const runs = [];
     const loops = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -141,13 +174,14 @@ export async function run() {
     const p50 = median(runs.map((ms) => percentile(ms, 50)));
     const p99 = median(runs.map((ms) => percentile(ms, 99)));
     p99s[name] = p99;
+    maxes[name] = Math.max(...runs.map((ms) => Math.max(...ms)));
     rows.push([
       name,
       runs.map((ms) => ms.length).join(' '),
       fixed(p50, 1),
       fixed(p99, 1),
       runs.map((ms) => fixed(percentile(ms, 99), 1)).join(' '),
-      fixed(median(runs.map((ms) => Math.max(...ms))), 1),
+      runs.map((ms) => fixed(Math.max(...ms), 1)).join(' '),
       fixed(median(loops.map((l) => l.p99)), 1),
       fixed(median(loops.map((l) => l.max)), 1),
     ]);
@@ -156,16 +190,28 @@ export async function run() {
     `GET /v1/credits of another account, one keep-alive connection, every 5 ms, during each scenario (a fresh sandbox per run, ${ROUNDS} runs, medians)`,
   );
   log("event loop: the sandbox's own measure of its request thread (monitorEventLoopDelay from the end of start-up to its close)");
-  log(table(['scenario', 'requests', 'p50 ms', 'p99 ms', 'p99 of each run', 'max ms', 'event loop p99 ms', 'event loop max ms'], rows));
-  const worst = Math.max(p99s['rubric files'], p99s['rubric_text JSON'], p99s['100 slow clients']);
+  log(table(['scenario', 'requests', 'p50 ms', 'p99 ms', 'p99 of each run', 'max ms of each run', 'event loop p99 ms', 'event loop max ms'], rows));
+  const loaded = Object.keys(p99s).filter((name) => name !== 'idle');
+  if (loaded.length === 0) return [];
+  const worst = Math.max(...loaded.map((name) => p99s[name]));
+  const longest = Math.max(...loaded.map((name) => maxes[name]));
+  const idle = p99s.idle === undefined ? '-' : `${fixed(p99s.idle, 1)} ms idle`;
   return [
     {
       benchmark: 'sandbox: GET /credits p99 while others stall it',
       kct: `${fixed(worst, 1)} ms (worst scenario)`,
-      floor: `${fixed(p99s.idle, 1)} ms idle`,
+      floor: idle,
       ratio: '-',
       target: '< 50 ms',
       met: worst < 50,
+    },
+    {
+      benchmark: 'sandbox: the longest GET /credits meanwhile',
+      kct: `${fixed(longest, 1)} ms (any run)`,
+      floor: '-',
+      ratio: '-',
+      target: '< 250 ms',
+      met: longest < 250,
     },
   ];
 }

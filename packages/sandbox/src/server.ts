@@ -63,7 +63,8 @@ export const DEFAULT_JOB_MEMORY_MB = 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
+export const DEFAULT_MAX_CONNECTIONS_PER_KEY = 64;
 /** Jobs of requests (previews) that may wait for a thread; more are refused with 503. */
 const MAX_WAITING_JOBS = 64;
 
@@ -88,7 +89,9 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       maxConnectionsPerClient: Math.floor(
         positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
       ),
+      maxConnectionsPerKey: Math.floor(positive('maxConnectionsPerKey', options.maxConnectionsPerKey ?? DEFAULT_MAX_CONNECTIONS_PER_KEY)),
     },
+    ...(options.rateLimit !== undefined ? { rateLimit: rate('rateLimit', options.rateLimit) } : {}),
     ...(options.publicUrl !== undefined ? { publicUrl: publicOrigin(options.publicUrl) } : {}),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
     ...(options.log ? { log: redacting(options.log) } : {}),
@@ -291,6 +294,12 @@ function publicOrigin(raw: string): string {
 
 function nonNegative(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number >= 0`);
+  return value;
+}
+
+/** Requests a second, to the thousandth (http/rate-limit.ts keeps them in whole milliseconds). */
+function rate(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0.001) throw new RangeError(`${name} must be a number of requests a second, at least 0.001`);
   return value;
 }
 
