@@ -65,8 +65,12 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
 export const DEFAULT_MAX_CONNECTIONS_PER_KEY = 64;
-/** Jobs of requests (previews) that may wait for a thread; more are refused with 503. */
+/** Jobs of requests (previews, big bodies) that may wait for a thread; more are refused with 503. */
 const MAX_WAITING_JOBS = 64;
+/** Threads parsing big request bodies: a 30 MB batch takes one about 0.5 s. */
+const REQUEST_THREADS = 1;
+/** Time one body's parse may take on its thread (a 32 MB body: about 0.5 s). */
+const REQUEST_JOB_TIMEOUT_MS = 30_000;
 
 export async function createSandbox(options: SandboxOptions): Promise<SandboxInstance> {
   const settings = {
@@ -150,7 +154,15 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       maxMemoryMb: settings.jobMemoryMb,
     });
     opened.push(() => threads.close());
-    const engines = new Engines(threads);
+    // Big request bodies are parsed on a thread of their own: never behind a task's OCR.
+    const requestThreads = new ThreadPool({
+      size: REQUEST_THREADS,
+      maxQueued: MAX_WAITING_JOBS,
+      budgetMs: REQUEST_JOB_TIMEOUT_MS,
+      maxMemoryMb: settings.jobMemoryMb,
+    });
+    opened.push(() => requestThreads.close());
+    const engines = new Engines(threads, requestThreads);
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };

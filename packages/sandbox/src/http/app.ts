@@ -29,6 +29,7 @@ import { connectionAfterRefusal, sandboxServer } from './connections.js';
 import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
 import { duplicatedHeader } from './headers.js';
+import { installJsonParser } from './json-parser.js';
 import { MULTIPART_LIMITS } from './multipart.js';
 import type { Operation } from './operation.js';
 import { TokenBuckets } from './rate-limit.js';
@@ -80,7 +81,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     },
   });
   app.decorateRequest('principal', null);
-  installJsonParser(app);
+  installJsonParser(app, ctx.engines);
   // A multipart body sent to a route that takes no form is accepted and left unread, as the
   // multipart plugin's own parser does; the plugin itself is registered only around the routes
   // that read forms (below), because it adds an onRequest and an onResponse hook (cleaning up
@@ -158,21 +159,4 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   openApiRoutes(app);
   legacyRoutes(app);
   return app;
-}
-
-/**
- * fastify's JSON parser (with its prototype-poisoning guard), but an empty body means "no body".
- * Its size limit is the route's.
- */
-function installJsonParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, text, done);
-  });
 }

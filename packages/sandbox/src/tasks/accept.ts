@@ -20,6 +20,8 @@ export interface NewTask {
   student_id: string | null;
   credit_cost: number;
   input: unknown;
+  /** The row's input_json when it is not `input` as JSON: a long input's file (store/spilled.ts, submit.ts). */
+  inputJson?: string;
   files: NewTaskFile[];
   /** QUEUED (one-pass, batch) or PENDING (legacy path). */
   status?: 'QUEUED' | 'PENDING';
@@ -139,7 +141,7 @@ function insertTask(store: Store, task: NewTask): TaskRow {
       task.credit_cost,
       prepaid ? task.credit_cost : 0,
       prepaid ? 0 : 1,
-      JSON.stringify(task.input),
+      task.inputJson ?? JSON.stringify(task.input),
       now,
       now,
       task.item_index ?? null,
