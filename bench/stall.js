@@ -9,14 +9,21 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
 import { Agent, FormData, request } from 'undici';
-import { BENCH, essay, fixed, log, median, QUICK, setCredits, startSandbox, table } from './lib.js';
+import { BENCH, essay, fixed, log, median, SMOKE, setCredits, sized, startSandbox, table } from './lib.js';
 
-const RUBRIC = Buffer.from('Criterion x (5 marks): text\n'.repeat(Math.ceil(((QUICK ? 2 : 10) * 1024 * 1024) / 28)));
+const RUBRIC = Buffer.from('Criterion x (5 marks): text\n'.repeat(Math.ceil((sized(10, 2, 0.1) * 1024 * 1024) / 28)));
 const TASKS = 4;
-const ROUNDS = QUICK ? 1 : 3;
+const ROUNDS = sized(3, 1);
 /** The batch scenario: 100 items of 300 KB (BENCH_QUICK=1: 20 of 100 KB). */
-const BATCH_ITEMS = QUICK ? 20 : 100;
-const ITEM_CHARS = QUICK ? 100_000 : 300_000;
+const BATCH_ITEMS = sized(100, 20, 2);
+const ITEM_CHARS = sized(300_000, 100_000, 1_000);
+/** How long the idle scenario probes. */
+const IDLE_MS = sized(3000, 3000, 200);
+/** Slow clients, and the timeouts that close them. */
+const SLOW_CLIENTS = sized(100, 100, 4);
+/** Rounds of the refused rubric_text bodies. */
+const REFUSED_ROUNDS = sized(10, 10, 2);
+const TIMEOUTS = SMOKE ? ['--request-timeout', '1s', '--idle-timeout', '1s'] : ['--request-timeout', '4s', '--idle-timeout', '2s'];
 
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -56,7 +63,7 @@ async function finalAll(sandbox, dispatcher, taskIds) {
 }
 
 const SCENARIOS = {
-  idle: async () => new Promise((resolve) => setTimeout(resolve, 3000)),
+  idle: async () => new Promise((resolve) => setTimeout(resolve, IDLE_MS)),
   'rubric files': async (sandbox, dispatcher) => {
     const ids = await Promise.all(
       Array.from({ length: TASKS }, async () => {
@@ -78,7 +85,7 @@ const SCENARIOS = {
   // Refused in a fraction of a second: sent 10 times over, so the probe sees enough answers.
   'rubric_text JSON': async (sandbox, dispatcher) => {
     const body = JSON.stringify({ model_id: 12, paper_content: 'An essay.', rubric_text: RUBRIC.toString() });
-    for (let round = 0; round < 10; round++) {
+    for (let round = 0; round < REFUSED_ROUNDS; round++) {
       await Promise.all(
         Array.from({ length: TASKS }, async () => {
           const res = await request(`${sandbox.baseUrl}/evaluations/one-pass`, {
@@ -95,7 +102,7 @@ const SCENARIOS = {
   // One 30 MB JSON body: read, parsed, validated and accepted, then 100 items marked.
   'batch of 100 x 300 KB': async (sandbox, dispatcher) => {
     // 150 credits an item (1 per started 2,000 characters): more than the seeded 1,000
-    await setCredits(sandbox.dataDir, 'user', 1_000_000);
+    setCredits(sandbox.dataDir, 'user', 1_000_000);
     const evaluations = Array.from({ length: BATCH_ITEMS }, (_, i) => ({
       model_id: 12,
       student_id: `s${i + 1}`,
@@ -115,7 +122,7 @@ const SCENARIOS = {
     const port = Number(new URL(sandbox.baseUrl).port);
     await Promise.all(
       Array.from(
-        { length: 100 },
+        { length: SLOW_CLIENTS },
         (_, i) =>
           new Promise((resolve) => {
             const socket = net.connect(port, '127.0.0.1', () => {
@@ -158,7 +165,7 @@ export async function run() {
       process.stderr.write(`stall: ${name}, run ${round + 1}\n`);
       const sandbox = await startSandbox({
         // the 100 slow clients share one key: each is held until the timeouts close it
-        extraArgs: ['--request-timeout', '4s', '--idle-timeout', '2s', '--max-connections', '300', '--max-key-connections', '300', '--log'],
+        extraArgs: [...TIMEOUTS, '--max-connections', '300', '--max-key-connections', '300', '--log'],
       });
       const dispatcher = new Agent();
       try {
