@@ -1,8 +1,8 @@
-// What one client may hold open (docs/security.md, "Connections"): connections are counted per
-// client address as they arrive, before anything is known of them, and per API key once a
-// request on them has shown its key. A school behind one NAT address is many clients on one
-// address: the address cap is the larger one, the key cap keeps one client (a slow or runaway
-// key) from using the address's room up, so the other keys there are still answered.
+// What one client may hold open (docs/sandbox.md, "Connections and timeouts"): connections are
+// counted per client address as they arrive, before anything is known of them, and per API key
+// once a request on them has shown its key. A school behind one NAT address is many clients on
+// one address: the address cap is the larger one, the key cap keeps one client (a slow or
+// runaway key) from using the address's room up, so the other keys there are still answered.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
