@@ -69,6 +69,8 @@ export const DEFAULT_MAX_CONNECTIONS_PER_KEY = 64;
 const MAX_WAITING_JOBS = 64;
 /** Threads parsing big request bodies: a 30 MB batch takes one about 0.5 s. */
 const REQUEST_THREADS = 1;
+/** Big bodies that may wait for it, each held in memory meanwhile (up to 32 MB): more get 503. */
+const MAX_WAITING_BODIES = 8;
 /** Time one body's parse may take on its thread (a 32 MB body: about 0.5 s). */
 const REQUEST_JOB_TIMEOUT_MS = 30_000;
 
@@ -157,7 +159,7 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
     // Big request bodies are parsed on a thread of their own: never behind a task's OCR.
     const requestThreads = new ThreadPool({
       size: REQUEST_THREADS,
-      maxQueued: MAX_WAITING_JOBS,
+      maxQueued: MAX_WAITING_BODIES,
       budgetMs: REQUEST_JOB_TIMEOUT_MS,
       maxMemoryMb: settings.jobMemoryMb,
     });
