@@ -209,7 +209,8 @@ export async function run() {
       rows,
     ),
   );
-  if (batchAnswers.length > 0) log(`the batch itself was answered (202) after ${batchAnswers.map((ms) => fixed(ms / 1000, 2)).join(', ')} s`);
+  if (batchAnswers.length > 0)
+    log(`the batch itself was answered (202) after ${batchAnswers.map((ms) => fixed(ms / 1000, 2)).join(', ')} s`);
   const loaded = Object.keys(p99s).filter((name) => name !== 'idle');
   if (loaded.length === 0) return [];
   const worst = Math.max(...loaded.map((name) => p99s[name]));
