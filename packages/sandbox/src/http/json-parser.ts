@@ -1,7 +1,7 @@
 // The application/json parser of every route: fastify's (the same prototype-poisoning guard, the
 // route's size limit), except that an empty body means "no body", and that a big body is parsed
 // and fingerprinted on a request thread (json-body.ts), not on the thread that answers every
-// other client: a batch of 100 answers of 300 KB held it 0.8 to 1 s (docs/benchmarks.md).
+// other client: a batch of 100 answers of 300 KB held it 0.6 to 1.4 s (docs/benchmarks.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCodes } from 'fastify';
 import type { Engines } from '../engines/jobs.js';
