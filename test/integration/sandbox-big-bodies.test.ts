@@ -71,7 +71,7 @@ describe('a batch of long answers', () => {
     expect(taskDirs()).toEqual(before);
   });
 
-  test('replayed: the same batch, and only its first request left folders (one per item)', async () => {
+  test('replayed or changed under its key: only its first request left folders (one per item)', async () => {
     const headers = { 'idempotency-key': 'big-batch-1' };
     const body = JSON.stringify({ evaluations: items(12) });
     const before = taskDirs();
@@ -82,6 +82,10 @@ describe('a batch of long answers', () => {
     expect([again.status, again.headers['idempotent-replayed'], again.body.data.task_id]).toEqual([202, 'true', first.body.data.task_id]);
     expect(taskDirs().filter((d) => !before.includes(d))).toEqual(made);
     expect(made).toHaveLength(2);
+    // the same key on changed answers: refused, and nothing written for it either
+    const changed = await raw('/evaluations/batch', body.replace('b1', 'b2'), headers);
+    expect([changed.status, changed.body.error.code]).toEqual([409, 'idempotency_key_reused']);
+    expect(taskDirs().filter((d) => !before.includes(d))).toEqual(made);
     const final = await sb.waitFor(first.body.data.task_id, sb.keys.user, undefined, 60_000);
     expect(final).toMatchObject({ status: 'SUCCESS', message: '2 of 2 items succeeded.' });
   }, 90_000);

@@ -12,7 +12,7 @@ import { newTaskId } from '../store/ids.js';
 import { SPILL_CHARS, spill } from '../store/spilled.js';
 import type { TaskRow } from '../store/store.js';
 import type { NewTask, NewTaskFile, Submission } from './accept.js';
-import { accept } from './accept.js';
+import { accept, acceptedBefore } from './accept.js';
 
 export interface TaskSubmission {
   endpoint: string;
@@ -43,7 +43,11 @@ export async function submitTask(ctx: SandboxContext, submission: TaskSubmission
   const removeWritten = () => Promise.all(written.map((dir) => ctx.files.remove(dir)));
   try {
     if (received?.dir) written.push(await ctx.files.adopt(received.dir, taskId));
-    for (const task of [built.task, ...(built.children ?? [])]) await spillInput(ctx, task, written);
+    // A retry of a submission already accepted is answered from its record (or refused, 409)
+    // before anything is inserted: its long answers are not written again.
+    const retried =
+      idempotencyKey !== undefined && acceptedBefore(ctx.store, built.task.owner_user_id, endpoint, idempotencyKey) !== undefined;
+    if (!retried) for (const task of [built.task, ...(built.children ?? [])]) await spillInput(ctx, task, written);
     const outcome = accept(ctx.store, {
       endpoint,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
