@@ -60,7 +60,13 @@ export function writeClass(count) {
 export async function richSandbox(options = {}) {
   const dataDir = tempDir('kct-bench-scale-sbx-');
   const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir, ...options });
-  setCredits(dataDir, 'user', 1_000_000_000);
+  try {
+    setCredits(dataDir, 'user', 1_000_000_000);
+  } catch (error) {
+    // a benchmark that cannot run leaves no sandbox behind
+    await sandbox.stop();
+    throw error;
+  }
   return {
     ...sandbox,
     dataDir,
