@@ -4,6 +4,8 @@
 // install scripts. Targets (issue 22): kct alone at most 25 MB and 60 packages, no native build,
 // no install script, under 15 s. The sandbox's figures are for information.
 
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fixed, log, removeDir, SMOKE, table, tempDir } from './lib.js';
 import { installGlobally, packWorkspaces } from './packed.js';
 
@@ -11,12 +13,17 @@ const TARGET = { megabytes: 25, packages: 60, seconds: 15 };
 
 export async function run() {
   const work = tempDir('kct-bench-install-');
+  // the prefixes go in the work folder: removed with it
+  const prefix = (name) => {
+    mkdirSync(join(work, name));
+    return join(work, name);
+  };
   try {
     const tarballs = await packWorkspaces(work);
-    const kct = await installGlobally(tempDir('kct-bench-prefix-'), [tarballs.kct]);
+    const kct = await installGlobally(prefix('kct'), [tarballs.kct]);
     // The smoke pass installs kct alone: with kct-sandbox, npm compiles better-sqlite3 on Node 20
     // (minutes of CPU), as test/e2e/package.test.ts does already.
-    const both = SMOKE ? undefined : await installGlobally(tempDir('kct-bench-prefix-'), [tarballs.kct, tarballs['kct-sandbox']]);
+    const both = SMOKE ? undefined : await installGlobally(prefix('both'), [tarballs.kct, tarballs['kct-sandbox']]);
     const row = (name, r) => [name, fixed(r.seconds, 1), fixed(r.megabytes, 1), r.packages, r.nativeAddons.length, r.installScripts.length];
     log('npm install --global --offline of the packed tarballs, each into a fresh prefix');
     log(
