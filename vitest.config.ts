@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 //
 // What is slow is slow by its nature, not by a sleep: an npm install, a single-file executable
 // built, interactive shells pressing Tab over generated file names, 600 files under a descriptor
-// limit, a SIGKILL halfway, a run held to a few requests a second, forced collections.
+// limit, a SIGKILL halfway, a run held to a few requests a second, forced collections, the
+// benchmarks that install, build or OCR.
 // test/reliability runs there at a smaller size than `npm run test:reliability`.
 const SLOW = [
   'test/e2e/package.test.ts',
@@ -16,6 +17,7 @@ const SLOW = [
   'test/e2e/executable.test.ts',
   'test/e2e/file-descriptors.test.ts',
   'test/e2e/killed-run.test.ts',
+  'test/e2e/benchmarks-slow.test.ts',
   'test/integration/polite-runs.test.ts',
   'test/reliability/**/*.test.ts',
 ];

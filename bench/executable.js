@@ -4,10 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, fixed, interleave, kctEnv, log, median, QUICK, ROOT, removeDir, table, tempDir, timeOk } from './lib.js';
+import { BIN, fixed, interleave, kctEnv, log, median, ROOT, removeDir, sized, table, tempDir, timeOk } from './lib.js';
 
-const ROUNDS = QUICK ? 6 : 20;
-const WARMUP = QUICK ? 1 : 3;
+const ROUNDS = sized(20, 6, 1);
+const WARMUP = sized(3, 1, 0);
 const MB = 1024 * 1024;
 
 export async function run() {
@@ -28,6 +28,7 @@ export async function run() {
         [
           [`dist/kct-linux-x64 (Node.js ${nodeVersion} inside)`, fixed(statSync(exe).size / MB, 1)],
           [`the Node.js binary alone (${node})`, fixed(statSync(node).size / MB, 1)],
+          // where scripts/build-exe.js writes its bundles
           ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'cli.cjs')).size / MB, 1)],
           ['the sandbox bundle (dist/exe/sandbox.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'sandbox.cjs')).size / MB, 1)],
         ],

@@ -5,13 +5,28 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Readable, Writable } from 'node:stream';
 import { prng } from './prng.js';
+
+// the sandbox's own SQLite driver (a built sandbox, as every benchmark needs)
+const { openSqlite } = await import('../packages/sandbox/dist/store/sqlite/driver.js');
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin', 'kct.js');
 export const BENCH = import.meta.dirname;
-/** BENCH_QUICK=1: few repetitions and small inputs, a smoke pass of a minute or two. */
-export const QUICK = process.env.BENCH_QUICK === '1';
+/**
+ * BENCH_SMOKE=1 (`node bench/run.js --smoke`): the smallest run of each benchmark, one round of
+ * tiny inputs through the same code, in seconds: what npm test runs so that no benchmark goes
+ * stale (test/e2e/benchmarks.test.ts). Its figures mean nothing.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === '1';
+/** BENCH_QUICK=1: few repetitions and small inputs, a pass of a minute or two (also set by BENCH_SMOKE). */
+export const QUICK = SMOKE || process.env.BENCH_QUICK === '1';
+
+/** A size for this run: the full run's, BENCH_QUICK's, or the smoke pass's (default: BENCH_QUICK's). */
+export function sized(full, quick, smoke = quick) {
+  return SMOKE ? smoke : QUICK ? quick : full;
+}
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -97,36 +112,27 @@ export async function timeOk(label, command, args, options) {
   return run;
 }
 
-/** A sandbox as its own process (`kct sandbox --port 0 --json`), with a fresh data dir unless one is given. */
+/**
+ * A sandbox as its own process (`kct sandbox --port 0 --json`), with a fresh data dir unless one
+ * is given. The smoke pass runs it in this process instead, through the same `kct sandbox`
+ * (kct's main()): its modules then load once, not once a sandbox, which keeps npm test's pass
+ * of every benchmark to seconds.
+ */
 export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraArgs = [] } = {}) {
+  const args = ['--json', '--port', '0', '--latency', String(latencyMs), '--workers', String(workers), ...extraArgs];
+  const nodeArgs = process.env.BENCH_SANDBOX_PROFILE || process.env.BENCH_SANDBOX_NODE_ARGS;
+  // one worker thread: each thread loads the engines once (a few hundred ms of CPU), and a smoke pass reads a few files
+  if (SMOKE && !nodeArgs) return startInProcess(args.includes('--threads') ? args : [...args, '--threads', '1'], dataDir);
   const dir = dataDir ?? tempDir('kct-bench-sbx-');
   // BENCH_SANDBOX_PROFILE=DIR: each sandbox writes a CPU profile there (node --cpu-prof)
   const profile = process.env.BENCH_SANDBOX_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SANDBOX_PROFILE] : [];
   // BENCH_SANDBOX_NODE_ARGS="--trace-gc": more Node flags for each sandbox (what they print on stdout before its first line is skipped)
   profile.push(...(process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  const child = spawn(
-    process.execPath,
-    [
-      ...profile,
-      BIN,
-      'sandbox',
-      '--json',
-      '--port',
-      '0',
-      '--data',
-      dir,
-      '--latency',
-      String(latencyMs),
-      '--workers',
-      String(workers),
-      ...extraArgs,
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    },
-  );
+  const child = spawn(process.execPath, [...profile, BIN, 'sandbox', '--data', dir, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let stderr = '';
   /** What the sandbox printed besides its first line (e.g. --trace-gc), kept when BENCH_SANDBOX_NODE_ARGS is set. */
   const sandboxOut = [];
@@ -167,6 +173,84 @@ export async function startSandbox({ workers = 4, latencyMs = 0, dataDir, extraA
       if (!dataDir) removeDir(dir);
     },
   };
+}
+
+/**
+ * The sandbox's database in its data dir, opened with the sandbox's own driver (node:sqlite or
+ * better-sqlite3, whichever this runtime uses), beside a running sandbox (it waits on its lock).
+ */
+export function sandboxDb(dataDir, options = {}) {
+  const db = openSqlite(join(dataDir, 'sandbox.db'), options);
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Sets the seeded account `name`'s balance (the seeded 1,000 credits pay for few long answers). */
+export function setCredits(dataDir, name, credits) {
+  const db = sandboxDb(dataDir);
+  try {
+    db.prepare('UPDATE users SET credits = ? WHERE name = ?').run(credits, name);
+  } finally {
+    db.close();
+  }
+}
+
+/** `kct sandbox` in this process (the smoke pass): the same flags, the same object as startSandbox's. */
+async function startInProcess(args, dataDir) {
+  const dir = dataDir ?? tempDir('kct-bench-sbx-');
+  const { main } = await import('../dist/cli/main.js');
+  const sandboxPackage = () => import('../packages/sandbox/dist/server.js');
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const controller = new AbortController();
+  const umask = process.umask();
+  const exited = main(['sandbox', '--data', dir, ...args], {
+    io: { stdin: Readable.from([]), stdout, stderr },
+    env: { ...process.env, NO_COLOR: '1' },
+    handleSignals: false,
+    signal: controller.signal,
+    sandbox: sandboxPackage,
+  });
+  try {
+    const line = await new Promise((done, fail) => {
+      stdout.onLine = done;
+      exited.then((code) => fail(new Error(`sandbox exited with ${code}: ${stderr.text}`)));
+    });
+    const info = JSON.parse(line);
+    return {
+      baseUrl: info.base_url,
+      keys: info.keys,
+      dataDir: dir,
+      pid: process.pid,
+      stderr: () => stderr.text,
+      stdout: () => [],
+      async stop() {
+        controller.abort();
+        await exited;
+        if (!dataDir) removeDir(dir);
+      },
+    };
+  } finally {
+    // `kct sandbox` keeps what it creates private (umask 077); this process's own files keep theirs
+    process.umask(umask);
+  }
+}
+
+/** A stream that keeps what is written, and calls onLine with its first line. */
+class TextSink extends Writable {
+  text = '';
+  isTTY = false;
+  onLine = undefined;
+
+  _write(chunk, _encoding, done) {
+    this.text += chunk.toString();
+    const end = this.text.indexOf('\n');
+    if (end >= 0 && this.onLine) {
+      this.onLine(this.text.slice(0, end));
+      this.onLine = undefined;
+    }
+    done();
+  }
 }
 
 /** The environment kct runs with in every benchmark: a private config dir, no colour, no proxy. */
@@ -232,6 +316,17 @@ export function essay(seed, length) {
     size += sentence.length + 1;
   }
   return sentences.join(' ').slice(0, length);
+}
+
+/** CPU seconds this process and the children it has waited for have used (Linux; NaN elsewhere). */
+export function cpuWithChildren() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime in clock ticks (USER_HZ 100)
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /**

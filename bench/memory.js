@@ -1,16 +1,18 @@
-// 3. Memory: ten 20 MiB answer files in ONE request,
+// 3. Memory: ten 20 MiB answer files in ONE request (the smoke pass: two of 1 MiB),
 //   kct one-pass f01.txt ... f10.txt --pages --model 12 --no-wait
 // Peak RSS of the kct process (an --import hook reads process.resourceUsage().maxRSS at exit),
 // against `node -e 0` with the same hook as the floor; and, for information, the floor script
 // sending the same single request with undici. A fresh sandbox per run; interleaved; medians.
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH, BIN, fixed, interleave, kctEnv, log, median, QUICK, removeDir, startSandbox, table, tempDir, timeOk } from './lib.js';
+import { BENCH, BIN, fixed, interleave, kctEnv, log, median, removeDir, sized, startSandbox, table, tempDir, timeOk } from './lib.js';
 
-const FILES = 10;
-const FILE_BYTES = 20 * 1024 * 1024; // exactly the limit (20 MiB); the limit refuses only larger files
-const ROUNDS = QUICK ? 1 : 3;
-const TARGET_MB = 100;
+const FILES = sized(10, 10, 2);
+const FILE_BYTES = sized(20, 20, 1) * 1024 * 1024; // exactly the limit (20 MiB); the limit refuses only larger files
+const ROUNDS = sized(3, 1);
+/** What the sandbox quotes for the files: 1 credit per started 2 MiB of each. */
+const CREDITS = FILES * Math.ceil(FILE_BYTES / (2 * 1024 * 1024));
+const TARGET_MB = 150;
 const MB = 1024 * 1024;
 
 function writeBigAnswers(dir) {
@@ -47,8 +49,8 @@ async function peakRss(label, args, env, expectTask) {
     );
     if (expectTask && !/tsk_/.test(run.stdout)) throw new Error(`${label}: no task id in the output: ${run.stdout}`);
     // kct prints the accepted task: 1 credit per started 2 MiB of each file, so 100 means every byte arrived
-    if (expectTask && label.startsWith('kct one-pass --pages') && JSON.parse(run.stdout).credit_cost !== FILES * 10)
-      throw new Error(`${label}: the sandbox did not quote ${FILES * 10} credits: ${run.stdout}`);
+    if (expectTask && label.startsWith('kct one-pass --pages') && JSON.parse(run.stdout).credit_cost !== CREDITS)
+      throw new Error(`${label}: the sandbox did not quote ${CREDITS} credits: ${run.stdout}`);
     return { rssMB: Number(readFileSync(file, 'utf8').trim().split('\n').pop()) / 1024, seconds: run.ms / 1000 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -67,7 +69,17 @@ export async function run() {
     const paths = writeBigAnswers(answers);
     const sent = paths.reduce((n, path) => n + statSync(path).size, 0);
     const contenders = {
-      'kct one-pass --pages (10 x 20 MiB)': [BIN, 'one-pass', ...paths, '--pages', '--model', '12', '--no-wait', '--output', 'json'],
+      [`kct one-pass --pages (${FILES} x ${FILE_BYTES / MB} MiB)`]: [
+        BIN,
+        'one-pass',
+        ...paths,
+        '--pages',
+        '--model',
+        '12',
+        '--no-wait',
+        '--output',
+        'json',
+      ],
       'node -e 0': ['-e', '0'],
       'floor-submit.js --pages (undici)': [join(BENCH, 'floor-submit.js'), ...paths, '--pages'],
       // for information: the same command with nothing to upload (one short text answer), so the

@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, essay, fixed, kctEnv, log, median, prng, QUICK, removeDir, table, tempDir } from './lib.js';
+import { BIN, essay, fixed, kctEnv, log, median, prng, removeDir, sized, table, tempDir } from './lib.js';
 
-const SIZES = QUICK ? [1_000, 10_000] : [1_000, 100_000];
+const SIZES = sized([1_000, 100_000], [1_000, 10_000], [100, 200]);
+const RUNS = sized(3, 3, 1);
 const CRITERIA = [
   ['Thesis & position', 5],
   ['Evidence & reasoning', 6],
@@ -50,7 +51,7 @@ export async function run() {
       const input = join(dir, `marks-${count}.ndjson`);
       await savedRun(input, count);
       const output = join(dir, `class-${count}.html`);
-      const runs = Array.from({ length: 3 }, () => {
+      const runs = Array.from({ length: RUNS }, () => {
         const file = join(dir, 'time');
         execFileSync('/usr/bin/time', ['-f', '%e %M', '-o', file, process.execPath, BIN, 'report', input, '-o', output], {
           env,

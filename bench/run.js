@@ -1,6 +1,10 @@
 // npm run bench: every benchmark, or only those named (`node bench/run.js startup sandbox`).
 // Benchmarks report; they never fail: the exit code is 0 unless a benchmark could not run at all.
-import { fixed, loadLine, log, machineLine, QUICK, table } from './lib.js';
+// --smoke: the smallest run of each (BENCH_SMOKE=1, bench/lib.js), as npm test runs them.
+const args = process.argv.slice(2);
+if (args.includes('--smoke')) process.env.BENCH_SMOKE = '1';
+// imported once the mode is known: the benchmarks size themselves from it as they load
+const { cpuWithChildren, fixed, loadLine, log, machineLine, QUICK, SMOKE, table } = await import('./lib.js');
 
 const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall', 'grader'];
 // run only when named: the single-file executable (builds one), the class report, the
@@ -8,7 +12,7 @@ const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'sta
 // `npm test` on a clean clone
 const OPTIONAL = ['executable', 'report', 'scale', 'install', 'ocr', 'npm-test'];
 
-const wanted = process.argv.slice(2);
+const wanted = args.filter((arg) => arg !== '--smoke');
 for (const name of wanted) {
   if (!BENCHMARKS.includes(name) && !OPTIONAL.includes(name)) {
     console.error(`unknown benchmark "${name}"; choose from: ${[...BENCHMARKS, ...OPTIONAL].join(', ')}`);
@@ -17,7 +21,9 @@ for (const name of wanted) {
 }
 const chosen = wanted.length > 0 ? wanted : BENCHMARKS;
 
-log(`kct benchmarks${QUICK ? ' (BENCH_QUICK=1: a smoke pass, figures not for the record)' : ''}`);
+log(
+  `kct benchmarks${SMOKE ? ' (--smoke: the smallest run of each, to prove it runs; figures mean nothing)' : QUICK ? ' (BENCH_QUICK=1: a quick pass, figures not for the record)' : ''}`,
+);
 log(`machine: ${machineLine()}`);
 log(`date: ${new Date().toISOString()}`);
 const started = Date.now();
@@ -27,6 +33,7 @@ for (const name of chosen) {
   log();
   log(`== ${name} == (load average ${loadLine()})`);
   const t0 = Date.now();
+  const cpu0 = cpuWithChildren();
   try {
     const { run } = await import(`./${name}.js`);
     results.push(...(await run()));
@@ -34,7 +41,9 @@ for (const name of chosen) {
     broken += 1;
     log(`${name} could not run: ${error.stack ?? error}`);
   }
-  log(`(${name}: ${fixed((Date.now() - t0) / 1000, 1)} s; load average ${loadLine()})`);
+  log(
+    `(${name}: ${fixed((Date.now() - t0) / 1000, 1)} s, ${fixed(cpuWithChildren() - cpu0, 1)} s of CPU with its processes; load average ${loadLine()})`,
+  );
 }
 
 log();

@@ -11,15 +11,18 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
-import { BENCH, cpuSeconds, essay, fixed, interleave, log, median, QUICK, startSandbox, table } from './lib.js';
+import { BENCH, cpuSeconds, essay, fixed, interleave, log, median, SMOKE, sized, startSandbox, table } from './lib.js';
 
-const SECONDS = QUICK ? 1 : 4;
-const ROUNDS = QUICK ? 1 : 3;
+const SECONDS = sized(4, 1);
+/** The smoke pass sends this many requests a run instead of a run of SECONDS. */
+const SMOKE_REQUESTS = 100;
+const ROUNDS = sized(3, 1);
 const CONNECTIONS = 16;
-const TASKS = QUICK ? 200 : 1000;
-const TASK_ROUNDS = QUICK ? 1 : 3;
+const TASKS = sized(1000, 200, 20);
+const TASK_ROUNDS = sized(3, 1);
 const WORKERS = 4;
-const START_ROUNDS = QUICK ? 3 : 10;
+const START_ROUNDS = sized(10, 3, 1);
+const START_WARMUP = sized(1, 1, 0);
 const PARTS = new Set((process.env.BENCH_SANDBOX_PARTS ?? 'rate,queue,start-up').split(',').map((p) => p.trim()));
 
 /** The SQLite driver and runtime of this run, e.g. "node:sqlite, Node v24.21.0"; set by run(). */
@@ -60,7 +63,8 @@ async function call(dispatcher, method, url, key, json, idempotencyKey) {
 
 function cannon(url, headers) {
   return new Promise((done, fail) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: SECONDS }, (error, result) => {
+    const length = SMOKE ? { amount: SMOKE_REQUESTS } : { duration: SECONDS };
+    autocannon({ url, headers, connections: CONNECTIONS, ...length }, (error, result) => {
       if (error) return fail(error);
       if (result.errors || result.non2xx) return fail(new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`));
       done(result);
@@ -193,11 +197,13 @@ async function startUp() {
     await server.stop();
     return { ms, cpu };
   };
-  await interleave(1, contenders, start);
+  await interleave(START_WARMUP, contenders, start);
   const runs = await interleave(START_ROUNDS, contenders, start);
   const ms = Object.fromEntries(contenders.map((name) => [name, median(runs[name].map((r) => r.ms))]));
   const cpu = Object.fromEntries(contenders.map((name) => [name, median(runs[name].map((r) => r.cpu))]));
-  log(`start-up: spawn to the first line, and the process's CPU by then; ${START_ROUNDS} runs each after 1 warm-up, interleaved, medians`);
+  log(
+    `start-up: spawn to the first line, and the process's CPU by then; ${START_ROUNDS} runs each after ${START_WARMUP} warm-up, interleaved, medians`,
+  );
   log(
     table(
       ['server', 'ms', 'CPU ms'],

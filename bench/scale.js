@@ -1,5 +1,5 @@
 // 5. Scale: a whole district in one run (issue 13). For 1,000, 10,000 and 100,000 small text
-// answers (seeded; BENCH_QUICK=1: 1,000 and 10,000), each against a fresh sandbox
+// answers (seeded; BENCH_QUICK=1: 1,000 and 10,000; the smoke pass: 10), each against a fresh sandbox
 // (--latency 0 --workers 4) behind a counting proxy:
 //   - kct one-pass DIR --no-wait --via one-pass: peak RSS, requests per answer, peak requests/s,
 //     and the drain-time floor (from the first submission until the sandbox has finished every
@@ -14,7 +14,6 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import {
   BENCH,
   BIN,
@@ -24,15 +23,19 @@ import {
   kctEnv,
   loadLine,
   log,
-  QUICK,
   removeDir,
+  sandboxDb,
+  setCredits,
+  sized,
   startSandbox,
   table,
   tempDir,
   timeProcess,
 } from './lib.js';
 
-const SIZES = (process.env.BENCH_SCALE_SIZES ?? (QUICK ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? sized('1000,10000,100000', '1000,10000', '10')).split(',').map(Number);
+/** Answers of the run against a sandbox that keeps a queue, at kct's default budget. */
+const QUEUED_ANSWERS = sized(1000, 1000, 8);
 /** BENCH_SCALE_PARTS=queue (or kct, service, comma-separated): only those parts; default all three. */
 const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'kct,queue,service').split(',').map((p) => p.trim()));
 for (const part of PARTS)
@@ -57,16 +60,19 @@ export function writeClass(count) {
 export async function richSandbox(options = {}) {
   const dataDir = tempDir('kct-bench-scale-sbx-');
   const sandbox = await startSandbox({ workers: 4, latencyMs: 0, dataDir, ...options });
-  const db = new Database(join(dataDir, 'sandbox.db'));
-  db.pragma('busy_timeout = 5000');
-  db.prepare("UPDATE users SET credits = 1000000000 WHERE name = 'user'").run();
-  db.close();
+  try {
+    setCredits(dataDir, 'user', 1_000_000_000);
+  } catch (error) {
+    // a benchmark that cannot run leaves no sandbox behind
+    await sandbox.stop();
+    throw error;
+  }
   return {
     ...sandbox,
     dataDir,
     /** When the sandbox accepted its first task and finished its last (ms since the epoch), and how many. */
     tasks() {
-      const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
+      const view = sandboxDb(dataDir, { readonly: true });
       try {
         const row = view
           .prepare(
@@ -338,7 +344,7 @@ async function measureSize(count, configDir) {
 
 /** 1,000 answers against a sandbox that keeps a queue, with kct's default budget: politeness as users get it. */
 async function queuedService(configDir) {
-  const count = 1000;
+  const count = QUEUED_ANSWERS;
   const dir = writeClass(count);
   const sandbox = await richSandbox({ latencyMs: 100 });
   const proxy = await countingProxy(sandbox.baseUrl);
@@ -385,9 +391,8 @@ export async function queueDrain(count) {
       await res.arrayBuffer();
       await sandbox.stop();
     }
-    const db = new Database(join(dataDir, 'sandbox.db'));
-    db.pragma('busy_timeout = 5000');
-    db.prepare("UPDATE users SET credits = 1000000000 WHERE name = 'user'").run();
+    setCredits(dataDir, 'user', 1_000_000_000);
+    const db = sandboxDb(dataDir);
     const now = new Date().toISOString();
     const ids = db.transaction(() => {
       db.prepare(`INSERT INTO tasks (task_id, kind, owner_user_id, scope, model_id, student_id, status, credit_cost, credits_charged, retryable, input_json, created_at, updated_at)
@@ -447,7 +452,7 @@ export async function queueDrain(count) {
     // BENCH_SANDBOX_OUT=FILE: what the drained sandbox printed (with BENCH_SANDBOX_NODE_ARGS="--trace-gc", its collections)
     if (process.env.BENCH_SANDBOX_OUT) writeFileSync(process.env.BENCH_SANDBOX_OUT, sandbox.stdout().join('\n'));
     const loop = /event loop delay while running: p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms/.exec(sandbox.stderr());
-    const view = new Database(join(dataDir, 'sandbox.db'), { readonly: true });
+    const view = sandboxDb(dataDir, { readonly: true });
     const row = view
       .prepare(
         "SELECT COUNT(*) AS n, SUM(status = 'SUCCESS') AS ok, MIN(updated_at) AS first, MAX(finished_at) AS last FROM tasks WHERE task_id LIKE 'tsk_0000%'",
@@ -495,7 +500,9 @@ export async function run() {
     }
     let queued;
     if (PARTS.has('service')) {
-      log(`scale: 1,000 answers, sandbox --latency 100, kct's default budget (load average ${loadLine()})`);
+      log(
+        `scale: ${QUEUED_ANSWERS.toLocaleString('en')} answers, sandbox --latency 100, kct's default budget (load average ${loadLine()})`,
+      );
       queued = await queuedService(configDir);
     }
     log(`sizes: ${SIZES.join(', ')}; sandbox --latency 0 --workers 4 behind a counting proxy; kct --jobs 16 --max-rps ${BENCH_RPS}`);
@@ -603,7 +610,7 @@ export async function run() {
       );
     if (queued)
       log(
-        `queued service (1,000 answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`,
+        `queued service (${QUEUED_ANSWERS.toLocaleString('en')} answers, --latency 100, default budget): ${fixed(queued.seconds, 1)} s (the service busy ${fixed(queued.serviceSeconds, 1)} s), ${perAnswer(queued.requests, queued.count)} requests/answer (${JSON.stringify(queued.requests)}), peak ${queued.requests.peak} req/s, last task noticed ${fixed(queued.lateSeconds, 1)} s after it finished, ${fixed(queued.rssMB, 1)} MB`,
       );
     for (const m of measured) {
       const rssTarget = m.count >= 100_000 ? 120 : m.count >= 20_000 ? 100 : undefined;
@@ -647,7 +654,7 @@ export async function run() {
     }
     if (queued)
       results.push({
-        benchmark: 'scale: 1,000 answers, queued service',
+        benchmark: `scale: ${QUEUED_ANSWERS} answers, queued service`,
         kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`,
         floor: `${fixed(queued.serviceSeconds, 1)} s busy`,
         ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`,

@@ -6,11 +6,11 @@
 // compare-and-swap updates), then completeAndCharge (IMMEDIATE transaction).
 // Both drivers on one runtime: Node 22 with a better-sqlite3 built for it outside the project,
 // loaded by bench/better-sqlite3-from.cjs (docs/benchmarks.md says how).
-import { fixed, interleave, log, median, QUICK, removeDir, table, tempDir } from './lib.js';
+import { fixed, interleave, log, median, removeDir, sized, table, tempDir } from './lib.js';
 
-const ROUNDS = QUICK ? 1 : 5;
-const READS = QUICK ? 20_000 : 100_000;
-const CYCLES = QUICK ? 1_000 : 2_000;
+const ROUNDS = sized(5, 1);
+const READS = sized(100_000, 20_000, 1_000);
+const CYCLES = sized(2_000, 1_000, 50);
 
 const { availableDrivers } = await import('../packages/sandbox/dist/store/sqlite/driver.js');
 const { openDatabase } = await import('../packages/sandbox/dist/store/db.js');
@@ -29,9 +29,9 @@ const RESULT = {
 function open(driver) {
   const dir = tempDir('kct-bench-sqlite-');
   const db = openDatabase(dir, { driver });
-  seedIfEmpty(db);
-  db.exec('UPDATE users SET credits = 1000000000');
   const store = new Store(db);
+  seedIfEmpty(store, dir);
+  db.exec('UPDATE users SET credits = 1000000000');
   const userId = db.prepare(`SELECT id FROM users WHERE name = 'user'`).get().id;
   return { dir, db, store, userId, next: 0 };
 }

@@ -4,10 +4,10 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BIN, fixed, interleave, kctEnv, log, median, QUICK, ROOT, removeDir, table, tempDir, timeOk } from './lib.js';
+import { BIN, fixed, interleave, kctEnv, log, median, ROOT, removeDir, sized, table, tempDir, timeOk } from './lib.js';
 
-const ROUNDS = QUICK ? 6 : 30;
-const WARMUP = QUICK ? 1 : 3;
+const ROUNDS = sized(30, 6, 1);
+const WARMUP = sized(3, 1, 0);
 
 export async function run() {
   const configDir = tempDir('kct-bench-cfg-');

@@ -18,17 +18,17 @@ import {
   log,
   median,
   prng,
-  QUICK,
   removeDir,
+  sized,
   startSandbox,
   table,
   tempDir,
   timeOk,
 } from './lib.js';
 
-const ANSWERS = QUICK ? 200 : 1000;
-const ROUNDS = QUICK ? 1 : 5;
-const WAIT_ROUNDS = QUICK ? 1 : 3;
+const ANSWERS = sized(1000, 200, 10);
+const ROUNDS = sized(5, 1);
+const WAIT_ROUNDS = sized(3, 1);
 const JOBS = 16;
 const TARGET = 1.15;
 

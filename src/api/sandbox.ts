@@ -52,8 +52,15 @@ export interface SandboxStartOptions {
   headersTimeoutMs?: number;
   /** A connection that sends nothing for this long while the sandbox waits for it is closed, ms. Default 10,000. */
   idleTimeoutMs?: number;
-  /** Connections one client address may hold at once; more get 503. Default 64. */
+  /** Connections one client address may hold at once; more get 503. Default 256. */
   maxConnectionsPerClient?: number;
+  /** Connections one API key may hold at once, from any address; more get 503. Default 64. */
+  maxConnectionsPerKey?: number;
+  /**
+   * Requests a second each API key may make: a token bucket per key holding one second's worth
+   * (at least 1); past it, 429 `rate_limited` with Retry-After. Default: no limit.
+   */
+  rateLimit?: number;
   /** Origin of the upload URLs it hands out, e.g. https://sandbox.school.example. Default: the listen address. */
   publicUrl?: string;
   /** Allow callbacks to loopback/private addresses and plain http (tests). Default false. */

@@ -11,6 +11,9 @@ describe('kct sandbox perimeter flags', () => {
     [['--idle-timeout', 'soon'], '--idle-timeout: "soon" is not a duration'],
     [['--threads', '0'], '--threads'],
     [['--max-connections', '-3'], '--max-connections'],
+    [['--max-key-connections', '0'], '--max-key-connections'],
+    [['--rate-limit', '0'], '--rate-limit must be a number of requests a second, at least 0.001, not "0"'],
+    [['--rate-limit', 'fast'], '--rate-limit must be a number of requests a second'],
   ])('%j is a usage error (exit 2) naming the flag', async (args, words) => {
     const run = await runKct(['sandbox', '--port', '0', '--data', tempDir(), ...args], { env: kctEnv(tempDir()), timeoutMs: 20_000 });
     expect(run.code).toBe(2);

@@ -18,7 +18,7 @@ import { defineOperation } from '../../packages/sandbox/src/http/operation.js';
 import { FileArea } from '../../packages/sandbox/src/store/file-area.js';
 import { dispatcher, makeDataDir, textForm } from '../unit/sandbox-helpers.js';
 
-const PRINCIPAL: Principal = { userId: 7, userName: 'tester', scope: 'user', orgId: null };
+const PRINCIPAL: Principal = { keyId: 1, userId: 7, userName: 'tester', scope: 'user', orgId: null };
 const Fields = z.strictObject({ model_id: z.number().int(), note: z.string().optional() });
 
 let app: FastifyInstance;

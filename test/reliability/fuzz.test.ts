@@ -22,7 +22,7 @@ let sb: SandboxProcess;
 let client: Client;
 let session = '';
 beforeAll(async () => {
-  sb = await startSandbox(transcript, { args: ['--max-connections', '200'] });
+  sb = await startSandbox(transcript, { args: ['--max-connections', '200', '--max-key-connections', '200'] });
   client = new Client(transcript, HANG_MS);
   // a real session for the key routes, so their signed-in side is fuzzed too (org_admin's: the
   // user key must still work at the end)

@@ -7,7 +7,9 @@ import { describe, expect, test } from 'vitest';
 import { ESSAY, FULL, openReadOnly, random, SEED, sandboxForFile, sleep, Transcript, until } from './lib.js';
 
 const transcript = new Transcript();
-const env = sandboxForFile(transcript, { args: ['--latency', '20', '--workers', '4', '--max-connections', '400'] });
+const env = sandboxForFile(transcript, {
+  args: ['--latency', '20', '--workers', '4', '--max-connections', '400', '--max-key-connections', '400'],
+});
 
 const onePass = (key: string, json: unknown, idempotencyKey?: string) =>
   env.client.call(`${env.sb.baseUrl}/evaluations/one-pass`, {

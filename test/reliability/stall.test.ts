@@ -46,6 +46,9 @@ const env = sandboxForFile(
       `${IDLE_TIMEOUT_S}s`,
       '--max-connections',
       '300',
+      // the 100 slow clients share one key: each is to be held and closed by the timeouts
+      '--max-key-connections',
+      '300',
     ],
   },
   30_000,

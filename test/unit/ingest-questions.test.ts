@@ -1,15 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  applySpecification,
-  mergePapers,
-  namedQuestion,
-  questionsFromText,
-  renderQuestions,
-  splitPaper,
-  takeMarks,
-} from '../../packages/sandbox/src/ingest/questions.js';
+import { mergePapers } from '../../packages/sandbox/src/ingest/question-merge.js';
+import { applySpecification, namedQuestion } from '../../packages/sandbox/src/ingest/question-selection.js';
+import { questionsFromText, renderQuestions, splitPaper, takeMarks } from '../../packages/sandbox/src/ingest/questions.js';
 
 const EXAMPLE = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'question-paper.txt'), 'utf8');
 

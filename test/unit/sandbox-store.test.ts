@@ -5,7 +5,7 @@ import { taskRecord } from '../../packages/sandbox/src/http/responses.js';
 import type { Db } from '../../packages/sandbox/src/store/db.js';
 import type { Store } from '../../packages/sandbox/src/store/store.js';
 import { accept } from '../../packages/sandbox/src/tasks/accept.js';
-import { fingerprint } from '../../packages/sandbox/src/tasks/idempotency-keys.js';
+import { fingerprint } from '../../packages/sandbox/src/tasks/fingerprint.js';
 import { advance, cancel, completeAndCharge, fail } from '../../packages/sandbox/src/tasks/transitions.js';
 import { canonicalJson } from '../../src/api/canonical.js';
 import { closeSeededStore, onePassTask, openSeededStore, RESULT, toProgress } from './sandbox-helpers.js';

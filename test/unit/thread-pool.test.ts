@@ -39,6 +39,14 @@ describe('ThreadPool', () => {
     expect(p.stats).toEqual({ threads: 1, running: 0, waiting: 0 });
   });
 
+  test('an ArrayBuffer given in `transfer` is handed to the thread, not copied: it arrives whole and is empty here', async () => {
+    const p = pool({ size: 1 });
+    const bytes = new Uint8Array(Buffer.from('a body of bytes'));
+    const answer = await p.run<{ value: Uint8Array }>(job('echo', bytes), { transfer: [bytes.buffer] });
+    expect(Buffer.from(answer.value).toString()).toBe('a body of bytes');
+    expect(bytes.byteLength).toBe(0);
+  });
+
   test('the calling thread stays free while a job computes', async () => {
     const p = pool({ size: 1 });
     const order: string[] = [];

@@ -22,8 +22,10 @@ interface SandboxSettings {
   jobTimeoutMs: number;
   /** Heap of one worker thread, MB. */
   jobMemoryMb: number;
-  /** Request, headers and idle timeouts, and the connections one client address may hold. */
+  /** Request, headers and idle timeouts, and the connections one client address and one key may hold. */
   connections: ConnectionLimits;
+  /** Requests a second each API key may make (a token bucket per key); absent: no limit. */
+  rateLimit?: number;
   /** Origin of the URLs the sandbox hands out (upload URLs): `--public-url`, else the listen address. */
   publicUrl?: string;
   /** How long a model created with POST /models stays `training` (ms). Default 0. */

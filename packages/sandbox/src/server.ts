@@ -63,9 +63,16 @@ export const DEFAULT_JOB_MEMORY_MB = 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
-/** Jobs of requests (previews) that may wait for a thread; more are refused with 503. */
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
+export const DEFAULT_MAX_CONNECTIONS_PER_KEY = 64;
+/** Jobs of requests (previews, big bodies) that may wait for a thread; more are refused with 503. */
 const MAX_WAITING_JOBS = 64;
+/** Threads parsing big request bodies: a 30 MB batch takes one about 0.5 s. */
+const REQUEST_THREADS = 1;
+/** Big bodies that may wait for it, each held in memory meanwhile (up to 32 MB): more get 503. */
+const MAX_WAITING_BODIES = 8;
+/** Time one body's parse may take on its thread (a 32 MB body: about 0.5 s). */
+const REQUEST_JOB_TIMEOUT_MS = 30_000;
 
 export async function createSandbox(options: SandboxOptions): Promise<SandboxInstance> {
   const settings = {
@@ -88,7 +95,9 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       maxConnectionsPerClient: Math.floor(
         positive('maxConnectionsPerClient', options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
       ),
+      maxConnectionsPerKey: Math.floor(positive('maxConnectionsPerKey', options.maxConnectionsPerKey ?? DEFAULT_MAX_CONNECTIONS_PER_KEY)),
     },
+    ...(options.rateLimit !== undefined ? { rateLimit: rate('rateLimit', options.rateLimit) } : {}),
     ...(options.publicUrl !== undefined ? { publicUrl: publicOrigin(options.publicUrl) } : {}),
     trainingDelayMs: nonNegative('trainingDelayMs', options.trainingDelayMs ?? 0),
     ...(options.log ? { log: redacting(options.log) } : {}),
@@ -147,7 +156,15 @@ export async function createSandbox(options: SandboxOptions): Promise<SandboxIns
       maxMemoryMb: settings.jobMemoryMb,
     });
     opened.push(() => threads.close());
-    const engines = new Engines(threads);
+    // Big request bodies are parsed on a thread of their own: never behind a task's OCR.
+    const requestThreads = new ThreadPool({
+      size: REQUEST_THREADS,
+      maxQueued: MAX_WAITING_BODIES,
+      budgetMs: REQUEST_JOB_TIMEOUT_MS,
+      maxMemoryMb: settings.jobMemoryMb,
+    });
+    opened.push(() => requestThreads.close());
+    const engines = new Engines(threads, requestThreads);
     const taskFinished = (task: { parent_task_id: string | null }) => {
       if (task.parent_task_id && settleBatch(store, task.parent_task_id)) callbacks.kick();
     };
@@ -291,6 +308,12 @@ function publicOrigin(raw: string): string {
 
 function nonNegative(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a number >= 0`);
+  return value;
+}
+
+/** Requests a second, to the thousandth (http/rate-limit.ts keeps them in whole milliseconds). */
+function rate(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0.001) throw new RangeError(`${name} must be a number of requests a second, at least 0.001`);
   return value;
 }
 

@@ -24,3 +24,14 @@ export function parsePublicUrl(value: string): string {
   }
   return url.origin;
 }
+
+/** --rate-limit: requests a second per key, to the thousandth (0.5 is one every 2 s). */
+export function parseRateLimit(value: string): number {
+  const rate = Number(value);
+  if (value.trim() === '' || !Number.isFinite(rate) || rate < 0.001) {
+    throw new UsageError(`--rate-limit must be a number of requests a second, at least 0.001, not "${value}"`, {
+      suggestion: 'For example --rate-limit 50 (each key: 50 requests a second), or --rate-limit 0.5 (one every 2 seconds).',
+    });
+  }
+  return rate;
+}

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/core/define-command.js';
 import { parseDuration } from '../../cli/core/duration.js';
 import { hostOption } from '../../cli/core/options.js';
 import { checked, parseMilliseconds, parsePort, parsePositiveInteger, parsePositiveNumber } from '../../cli/core/parse.js';
-import { parsePublicUrl } from './checks.js';
+import { parsePublicUrl, parseRateLimit } from './checks.js';
 
 export const command = defineCommand({
   name: 'sandbox',
@@ -75,8 +75,17 @@ export const command = defineCommand({
     },
     '--max-connections <n>': {
       description: 'connections one client address may hold open (more get 503)',
-      defaultValue: '64',
+      defaultValue: '256',
       check: checked(parsePositiveInteger, '--max-connections'),
+    },
+    '--max-key-connections <n>': {
+      description: 'connections one API key may hold open, so a slow client leaves room for the others at its address (more get 503)',
+      defaultValue: '64',
+      check: checked(parsePositiveInteger, '--max-key-connections'),
+    },
+    '--rate-limit <n>': {
+      description: 'requests a second each API key may make, in bursts of one second (more get 429 with Retry-After); default: no limit',
+      check: checked(parseRateLimit, '--rate-limit'),
     },
     '--log': 'print one line per request, and internal errors, on stderr (keys redacted)',
   },
@@ -86,6 +95,7 @@ export const command = defineCommand({
     'kct sandbox --training-delay 5000   # new models take 5 s to become ready',
     'kct sandbox --grader openai --grader-url http://127.0.0.1:11434/v1 --grader-model llama3.1:8b   # mark with Ollama',
     'kct sandbox --host 0.0.0.0 --public-url http://192.168.1.20:4010   # on a school network',
+    'kct sandbox --rate-limit 50   # each key: 50 requests a second, then 429 with Retry-After, as a real service',
     'KCT_BASE_URL=http://127.0.0.1:4010/v1 KCT_API_KEY=<user key> kct one-pass essay.pdf --model 12',
   ],
   load: () => import('./run.js'),

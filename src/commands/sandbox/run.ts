@@ -28,6 +28,8 @@ export async function run(options: Options, context: Context): Promise<void> {
     headersTimeoutMs: options.headersTimeout,
     idleTimeoutMs: options.idleTimeout,
     maxConnectionsPerClient: options.maxConnections,
+    maxConnectionsPerKey: options.maxKeyConnections,
+    ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
   };
   checkDataDir(dataDir, options.data !== undefined);
@@ -94,6 +96,8 @@ export async function run(options: Options, context: Context): Promise<void> {
         ? `Marking with the model "${grader.model}" at ${grader.url} (key from KCT_GRADER_API_KEY: ${grader.apiKey ? 'set' : 'none'}); the deterministic grader is not used.`
         : 'Marking with the deterministic sandbox grader (--grader openai marks through your own language-model server).',
     );
+    if (options.rateLimit !== undefined)
+      out(context.io, `Rate limit: ${options.rateLimit} requests a second per key (past it: 429 with Retry-After).`);
     out(context.io, `Try: KCT_BASE_URL=${sandbox.baseUrl} KCT_API_KEY=${sandbox.keys.user} kct models`);
     out(context.io, 'Stop with Ctrl-C.');
   }

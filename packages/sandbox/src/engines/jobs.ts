@@ -1,11 +1,15 @@
-// The engines the sandbox consumes (text extraction, rubric parsing, grading, credit cost), in one
-// place. Everything CPU-heavy runs in the worker-thread pool (threads/pool.ts): extractText, and
-// grade and rubricsFromText inside the jobs that mark a task and parse a preview. A job names
-// a module and function and takes plain data, so the request thread only sends and receives.
-// Jobs with little text run inline: a thread hop costs more than the work (docs/sandbox.md).
+// The engines the sandbox consumes (text extraction, rubric parsing, grading, credit cost, big
+// request bodies), in one place. Everything CPU-heavy runs in worker-thread pools
+// (threads/pool.ts): extractText, and grade and rubricsFromText inside the jobs that mark a task
+// and parse a preview, on the task threads; a big JSON body's parse on the request thread, so
+// it never waits behind a task's job. A job names a module and function and takes plain data,
+// so the request thread only sends and receives. Jobs with little text run inline: a thread
+// hop costs more than the work (docs/sandbox.md).
 
+import type { JsonBody } from '../http/json-body.js';
 import type { Fields, PreviewKind, PreviewOutcome, ReadSource } from '../ingest/preview-parse.js';
 import { parsePreview } from '../ingest/preview-parse.js';
+import { isSpilled } from '../store/spilled.js';
 import type { Job, RunOptions, ThreadPool } from '../threads/pool.js';
 import { JobFailedError } from '../threads/pool.js';
 import { ExtractionError } from './extract/errors.js';
@@ -15,7 +19,7 @@ import { OnePerTurn } from './one-per-turn.js';
 import type { MarkInput, MarkOutput, PlanOutput } from './work/mark.js';
 import { checkMarked, markTask, planMark } from './work/mark.js';
 import type { PrepareInput, PrepareOutput, TextFlags } from './work/prepare.js';
-import { isSpilled, prepareTask, textFlags } from './work/prepare.js';
+import { prepareTask, textFlags } from './work/prepare.js';
 import { senderReason } from './work/reasons.js';
 
 export type { GradeRubric } from './grader.js';
@@ -34,6 +38,7 @@ export const JOBS = {
   markTask: 'engines/work/mark.js',
   planMark: 'engines/work/mark.js',
   parsePreview: 'ingest/preview-parse.js',
+  readJsonBody: 'http/json-body.js',
 } as const;
 
 type JobName = keyof typeof JOBS;
@@ -42,7 +47,11 @@ export class Engines {
   /** Inline marks, one per turn of the event loop: workers that reach marking together do not hold it in one stretch. */
   private readonly inline = new OnePerTurn();
 
-  constructor(private readonly pool: ThreadPool) {}
+  /** `requests`: the pool of request bodies' jobs (default: the tasks' own). */
+  constructor(
+    private readonly pool: ThreadPool,
+    private readonly requests: ThreadPool = pool,
+  ) {}
 
   /** Text of a stored file; an ExtractionError (its message fit for the sender) when unreadable. */
   async extractText(path: string, mime: string, options: RunOptions = {}): Promise<Extracted> {
@@ -95,11 +104,25 @@ export class Engines {
       : this.run('parsePreview', [kind, fields, read], { bounded: true });
   }
 
+  /**
+   * A JSON request body parsed and fingerprinted on a request thread. Refused (busy) when its
+   * queue is full. Bytes that fill their own ArrayBuffer are handed over, not copied.
+   */
+  readJsonBody(bytes: Uint8Array): Promise<JsonBody> {
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    return this.run(
+      'readJsonBody',
+      [bytes, true],
+      { bounded: true, ...(whole ? { transfer: [bytes.buffer as ArrayBuffer] } : {}) },
+      this.requests,
+    );
+  }
+
   /** Runs a job on a thread; what a job threw comes back as the same kind of error where it matters. */
-  private async run<T>(name: JobName, args: unknown[], options: RunOptions): Promise<T> {
+  private async run<T>(name: JobName, args: unknown[], options: RunOptions, pool = this.pool): Promise<T> {
     const job: Job = { module: JOBS[name], fn: name, args };
     try {
-      return await this.pool.run<T>(job, options);
+      return await pool.run<T>(job, options);
     } catch (err) {
       if (err instanceof JobFailedError && err.remote.name === 'ExtractionError') {
         throw new ExtractionError(senderReason(err.remote.message, err.remote.cause));

@@ -22,13 +22,17 @@ import { feedbackRewrite } from '../routes/rewrite.js';
 import { cancelTask, getResult, getStatus } from '../routes/tasks.js';
 import { publicFileRoutes, uploadFile } from '../routes/uploads.js';
 import { newRequestId } from '../store/ids.js';
-import { authHook, KeyCache } from './auth.js';
-import { connectionAfterRefusal, refusedConnection, sandboxServer } from './connections.js';
+import { admissionHook } from './admission.js';
+import { KeyCache } from './auth.js';
+import { ConnectionCaps } from './connection-caps.js';
+import { connectionAfterRefusal, sandboxServer } from './connections.js';
 import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
 import { duplicatedHeader } from './headers.js';
+import { installJsonParser } from './json-parser.js';
 import { MULTIPART_LIMITS } from './multipart.js';
 import type { Operation } from './operation.js';
+import { TokenBuckets } from './rate-limit.js';
 
 /** The operations served so far; any other operation of the route table answers 501. */
 const SERVED: readonly Operation[] = [
@@ -49,10 +53,11 @@ const SERVED: readonly Operation[] = [
 ];
 
 export function buildApp(ctx: SandboxContext): FastifyInstance {
-  const { log } = ctx.settings;
+  const { log, connections, rateLimit } = ctx.settings;
+  const caps = new ConnectionCaps(connections);
   const app = Fastify({
     logger: false,
-    serverFactory: sandboxServer(ctx.settings.connections),
+    serverFactory: sandboxServer(connections, caps),
     // Every route but the batch (ctx.settings.bodyLimit): one request's fields are far smaller.
     bodyLimit: REQUEST_BODY_LIMIT,
     genReqId: newRequestId,
@@ -76,7 +81,7 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
     },
   });
   app.decorateRequest('principal', null);
-  installJsonParser(app);
+  installJsonParser(app, ctx.engines);
   // A multipart body sent to a route that takes no form is accepted and left unread, as the
   // multipart plugin's own parser does; the plugin itself is registered only around the routes
   // that read forms (below), because it adds an onRequest and an onResponse hook (cleaning up
@@ -84,10 +89,10 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   // Before anything else: a connection over its address's cap, and headers sent twice.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (refusedConnection(request.raw)) {
+    if (caps.overAddressCap(request.raw)) {
       const busy = httpError(
         503,
-        `Too many connections from ${request.ip}: at most ${ctx.settings.connections.maxConnectionsPerClient} at once. Close idle connections, or retry in a moment.`,
+        `Too many connections from ${request.ip}: at most ${connections.maxConnectionsPerClient} at once. Close idle connections, or retry in a moment.`,
         'too_many_connections',
       );
       busy.headers['retry-after'] = '1';
@@ -112,7 +117,10 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   const keys = new KeyCache(ctx.store);
 
   app.register(async (v1) => {
-    v1.addHook('onRequest', authHook(ctx.store, keys));
+    v1.addHook(
+      'onRequest',
+      admissionHook({ store: ctx.store, keys, caps, rateLimit: rateLimit === undefined ? undefined : new TokenBuckets(rateLimit) }),
+    );
     // Every JSON body's text fields, lists and marks within their limits before validation.
     v1.addHook('preValidation', (request, _reply, done) => {
       try {
@@ -151,21 +159,4 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   openApiRoutes(app);
   legacyRoutes(app);
   return app;
-}
-
-/**
- * fastify's JSON parser (with its prototype-poisoning guard), but an empty body means "no body".
- * Its size limit is the route's.
- */
-function installJsonParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, text, done);
-  });
 }

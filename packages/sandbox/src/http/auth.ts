@@ -1,11 +1,13 @@
-// Authentication and key scope (spec 5), run before a body is read so a stranger cannot make
-// the sandbox store an upload.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// Authentication and key scope (spec 5), run before a body is read (admission.ts) so a stranger
+// cannot make the sandbox store an upload.
+import type { FastifyRequest } from 'fastify';
 import { hashKey } from '../accounts/api-keys.js';
 import type { KeyRow, KeyScope, Store } from '../store/store.js';
 import { httpError } from './envelope.js';
 
 export interface Principal {
+  /** The API key's own id: what its rate limit and its connections are counted by. */
+  keyId: number;
   userId: number;
   userName: string;
   scope: KeyScope;
@@ -71,7 +73,7 @@ export class KeyCache {
 export const KEY_TTL_MS = 1000;
 const KEY_CACHE_MAX = 1024;
 
-function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): Principal {
+export function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): Principal {
   const key = header(request, 'x-api-key')?.trim();
   if (!key) {
     if (header(request, 'x-token-key') !== undefined) {
@@ -108,20 +110,5 @@ function authenticate(store: Store, request: FastifyRequest, keys?: KeyCache): P
       'organization_scope_revoked',
     );
   }
-  return { userId: row.user_id, userName: row.user_name, scope: row.scope, orgId: row.org_id };
-}
-
-/** The onRequest hook of /v1. Callback style, not async: no promise and no extra tick per request. */
-export function authHook(store: Store, keys = new KeyCache(store)) {
-  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
-    try {
-      request.principal = authenticate(store, request, keys);
-    } catch (err) {
-      done(err as Error);
-      return;
-    }
-    // The client waits for this before it sends its body (http/connections.ts): only now.
-    if (request.headers.expect?.toLowerCase() === '100-continue') reply.raw.writeContinue();
-    done();
-  };
+  return { keyId: row.id, userId: row.user_id, userName: row.user_name, scope: row.scope, orgId: row.org_id };
 }

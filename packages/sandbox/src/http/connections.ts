@@ -1,22 +1,21 @@
 // The HTTP server under the sandbox's fastify app, set up like a server on the internet
 // (docs/sandbox.md, "Connections and timeouts"): every request must arrive within its time, a
-// connection that goes quiet is closed, one client address holds a bounded number of
-// connections, and a refused request ends with its status, not a reset.
+// connection that goes quiet is closed, one client address and one key hold a bounded number of
+// connections (connection-caps.ts), and a refused request ends with its status, not a reset.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { newRequestId } from '../store/ids.js';
+import type { ConnectionCapLimits, ConnectionCaps } from './connection-caps.js';
 
-export interface ConnectionLimits {
+export interface ConnectionLimits extends ConnectionCapLimits {
   /** The whole request (headers and body) must arrive within this, ms (Node's requestTimeout). */
   requestTimeoutMs: number;
   /** The headers must arrive within this, ms (Node's headersTimeout). */
   headersTimeoutMs: number;
   /** A connection that sends nothing for this long while the sandbox waits for it is closed, ms. */
   idleTimeoutMs: number;
-  /** Connections one client address may hold open at once. */
-  maxConnectionsPerClient: number;
 }
 
 /** A refused request's body is read and thrown away up to this size, so the connection stays usable. */
@@ -27,14 +26,12 @@ const LINGER_MS = 2_000;
 const LINGER_BYTES = 256 * 1024;
 
 const TRACKED = Symbol('kct.request');
-const OVER_CAP = Symbol('kct.overCap');
 const LINGERING = Symbol('kct.lingering');
 const READ_AT_LAST_ANSWER = Symbol('kct.readAtLastAnswer');
 const LAST_REQUEST = Symbol('kct.lastRequest');
 
 interface TrackedSocket extends Socket {
   [TRACKED]?: { req: IncomingMessage; res: ServerResponse };
-  [OVER_CAP]?: boolean;
   [LINGERING]?: boolean;
   /** Bytes read once the last request had been read whole: more since, and no request, means headers begun. */
   [READ_AT_LAST_ANSWER]?: number;
@@ -43,7 +40,7 @@ interface TrackedSocket extends Socket {
 }
 
 /** The fastify `serverFactory`: an HTTP/1.1 server with the sandbox's limits. */
-export function sandboxServer(limits: ConnectionLimits) {
+export function sandboxServer(limits: ConnectionLimits, caps: ConnectionCaps) {
   return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
     const server = createServer(
       {
@@ -57,11 +54,13 @@ export function sandboxServer(limits: ConnectionLimits) {
     );
     server.timeout = limits.idleTimeoutMs;
     trackRequests(server);
-    capConnections(server, limits.maxConnectionsPerClient);
+    // Whatever makes Node close a connection (a refusal, the client's own Connection: close), it closes gently.
+    server.on('connection', (socket: Socket) => lingerOnClose(socket));
+    caps.watch(server);
     server.on('timeout', (socket: TrackedSocket) => onIdle(socket));
     server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => onClientError(err, socket));
-    // "Expect: 100-continue" is answered only once the key is accepted (auth.ts), so a refused
-    // upload is never sent at all.
+    // "Expect: 100-continue" is answered only once the request is admitted (admission.ts), so a
+    // refused upload is never sent at all.
     server.on('checkContinue', (req, res) => server.emit('request', req, res));
     return server;
   };
@@ -82,37 +81,6 @@ function trackRequests(server: Server): void {
         });
     });
   });
-}
-
-/**
- * Connections beyond the cap of their client address are served one answer, 503
- * `too_many_connections` (see refusedConnection), and closed; if they send nothing they are
- * closed within a second.
- */
-function capConnections(server: Server, cap: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: TrackedSocket) => {
-    // Whatever makes Node close a connection (a refusal, the client's own Connection: close), it closes gently.
-    lingerOnClose(socket);
-    const address = socket.remoteAddress ?? 'unknown';
-    const count = open.get(address) ?? 0;
-    if (count >= cap) {
-      socket[OVER_CAP] = true;
-      socket.setTimeout(1_000);
-      return;
-    }
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left <= 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
-}
-
-/** Whether a request came on a connection over its address's cap (answered 503 by the app). */
-export function refusedConnection(req: IncomingMessage): boolean {
-  return (req.socket as TrackedSocket)[OVER_CAP] === true;
 }
 
 /**

@@ -7,11 +7,13 @@ import type { OperationName } from 'kct/api/operations.js';
 import { API_PREFIX, OPERATIONS } from 'kct/api/operations.js';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.js';
+import { fingerprint } from '../tasks/fingerprint.js';
 import { idempotencyKeyOf } from '../tasks/idempotency-keys.js';
 import type { Principal } from './auth.js';
 import { principalOf } from './auth.js';
 import { jsonObjectBody, readForm } from './body.js';
 import { httpError, sendData, validationError } from './envelope.js';
+import { bodyFingerprint } from './json-parser.js';
 import type { FilePolicy, ReceivedFile } from './multipart.js';
 
 interface FileRule<F> {
@@ -50,6 +52,8 @@ export interface OperationInput<T> {
   params: Record<string, string>;
   /** The Idempotency-Key of an idempotent operation, when sent. */
   idempotencyKey?: string;
+  /** The request's fingerprint (tasks/fingerprint.ts): of a big JSON body, computed with its parse on a request thread. */
+  fingerprint(): string;
   /** For what only the connection knows: headers, the socket. */
   request: FastifyRequest;
   /** Aborted when the caller hangs up before its answer was sent: stops work done for it. */
@@ -87,12 +91,13 @@ export function defineOperation<T = undefined>(name: OperationName, rules: Opera
         handler: readsBody
           ? async (request, reply) => answerWithBody(ctx, rules, handler, request, reply)
           : (request, reply) => {
-              const input = {
+              const input: OperationInput<T> = {
                 fields: undefined as T,
                 files: [],
                 params: request.params as Record<string, string>,
                 request,
                 hangUp: () => hangUp(reply),
+                fingerprint: () => fingerprint(undefined, []),
               };
               const answer = handler(ctx, principalOf(request), input);
               if (answer instanceof Promise) return answer.then((a) => send(reply, a, rules.status));
@@ -121,6 +126,8 @@ async function answerWithBody<T>(
       request,
       hangUp: () => hangUp(reply),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      // with the fields as validated: the same as the raw body's, since the schemas transform nothing
+      fingerprint: () => bodyFingerprint(request) ?? fingerprint(body.fields, body.files),
     };
     answer = await handler(ctx, principal, input);
   } finally {

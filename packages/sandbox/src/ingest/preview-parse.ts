@@ -11,7 +11,9 @@ import {
 } from 'kct/api/schemas.js';
 import { rubricsFromText } from '../engines/grader.js';
 import type { SourceFile } from './assets.js';
-import { applySpecification, mergePapers, namedQuestion, type ParsedQuestion, splitPaper } from './questions.js';
+import { mergePapers } from './question-merge.js';
+import { applySpecification, namedQuestion } from './question-selection.js';
+import { type ParsedQuestion, splitPaper } from './questions.js';
 
 export type { PreviewKind };
 

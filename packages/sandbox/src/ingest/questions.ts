@@ -1,5 +1,6 @@
 // Question paper text → numbered questions with sub-parts and marks. Deterministic, and it says
-// what it did: anything it had to guess goes into `warnings`.
+// what it did: anything it had to guess goes into `warnings`. Several files of one paper are
+// merged by question-merge.ts; a specification picks questions in question-selection.ts.
 //
 // Understood: "1." / "1)" (numbered in sequence), "Q2", "Q.2", "Question 3", "Question 3:"; sub-parts
 // "(a)" / "a)" in alphabetical order, with "(i)", "(ii)" inside a part kept in that part's text;
@@ -294,7 +295,7 @@ export function splitPaper(text: string): SplitPaper {
 }
 
 /** The checks that need the whole paper: numbering found, marks found, totals that add up. */
-function reviewPaper(paper: SplitPaper): SplitPaper {
+export function reviewPaper(paper: SplitPaper): SplitPaper {
   const warnings = [...paper.warnings];
   const { questions } = paper;
   if (questions.length === 0) {
@@ -314,88 +315,6 @@ function reviewPaper(paper: SplitPaper): SplitPaper {
     warnings.push(`The paper states a total of ${paper.stated_total} marks, but its questions add up to ${sum}.`);
   }
   return { ...paper, warnings };
-}
-
-const normalized = (q: ParsedQuestion) =>
-  JSON.stringify([
-    q.text.replace(/\s+/g, ' ').toLowerCase(),
-    q.marks,
-    (q.sub_questions ?? []).map((s) => [s.number, s.text.replace(/\s+/g, ' ').toLowerCase(), s.marks]),
-  ]);
-
-/**
- * Adds text to the end of a question (its last part, if it has parts): on the same line when the
- * question's sentence was cut off, with the marks it states taken as the question's.
- */
-function continueQuestion(question: ParsedQuestion, text: string): ParsedQuestion {
-  const lines = text.split('\n');
-  const { text: lastLine, marks } = takeMarks(lines[lines.length - 1]);
-  const addition = [...lines.slice(0, -1), lastLine].join('\n').trim();
-  const extend = <T extends { text: string; marks?: number }>(item: T): T => ({
-    ...item,
-    text: item.text === '' ? addition : /[.!?:;"”)\]]$/.test(item.text) ? `${item.text}\n${addition}` : `${item.text} ${addition}`,
-    ...(marks !== undefined && item.marks === undefined ? { marks } : {}),
-  });
-  const subs = question.sub_questions;
-  if (subs && subs.length > 0) {
-    const updated = { ...question, sub_questions: [...subs.slice(0, -1), extend(subs[subs.length - 1])] };
-    const all = updated.sub_questions.map((s) => s.marks);
-    return all.every((m) => m !== undefined) && question.marks === undefined
-      ? { ...updated, marks: all.reduce((n: number, m) => n + (m ?? 0), 0) }
-      : updated;
-  }
-  return extend(question);
-}
-
-/**
- * One paper from several files, in the order they were sent. A file whose numbering goes on
- * continues the paper (text before its first number finishes the previous question, as when a
- * question runs over a page); a file without numbering continues the last question; a file that
- * repeats questions already read (the same paper twice, e.g. as PDF and DOCX) is left out; a file
- * whose numbering starts again is a further paper, renumbered after the last question. Each of
- * these choices is reported in `warnings`.
- */
-export function mergePapers(parts: readonly { name: string; paper: SplitPaper }[]): SplitPaper {
-  const nonEmpty = parts.filter((p) => p.paper.questions.length > 0);
-  if (nonEmpty.length === 0)
-    return reviewPaper({ questions: [], warnings: parts.flatMap((p) => p.paper.warnings), numbered: false, lead: '' });
-  const [first, ...rest] = nonEmpty;
-  let merged: SplitPaper = { ...first.paper, warnings: [...first.paper.warnings] };
-  for (const { name, paper } of rest) {
-    merged.warnings.push(...paper.warnings);
-    const last = merged.questions[merged.questions.length - 1];
-    if (!paper.numbered || !merged.numbered) {
-      merged.questions = [...merged.questions.slice(0, -1), continueQuestion(last, paper.lead || paper.questions[0].text)];
-      continue;
-    }
-    const lastNumber = Number(last.number);
-    const firstNumber = Number(paper.questions[0].number);
-    if (firstNumber > lastNumber) {
-      if (paper.lead) merged.questions = [...merged.questions.slice(0, -1), continueQuestion(last, paper.lead)];
-      if (firstNumber > lastNumber + 1)
-        merged.warnings.push(
-          `"${name}" starts at question ${firstNumber} after question ${lastNumber}: question${firstNumber - lastNumber > 2 ? 's' : ''} in between may be missing.`,
-        );
-      merged.questions = [...merged.questions, ...paper.questions];
-      continue;
-    }
-    const seen = new Map(merged.questions.map((q) => [q.number, normalized(q)]));
-    if (paper.questions.every((q) => seen.get(q.number) === normalized(q))) {
-      merged.warnings.push(
-        `"${name}" repeats questions ${paper.questions.map((q) => q.number).join(', ')} already read from another file; its copy was left out.`,
-      );
-      continue;
-    }
-    const offset = lastNumber - firstNumber + 1;
-    const renumbered = paper.questions.map((q) => ({ ...q, number: String(Number(q.number) + offset) }));
-    merged.warnings.push(
-      `"${name}" numbers its questions from ${firstNumber} again; they were renumbered ${renumbered[0].number}-${renumbered[renumbered.length - 1].number}.`,
-    );
-    merged.questions = [...merged.questions, ...renumbered];
-  }
-  merged = { ...merged, stated_total: merged.stated_total ?? nonEmpty.find((p) => p.paper.stated_total !== undefined)?.paper.stated_total };
-  if (merged.stated_total === undefined) delete merged.stated_total;
-  return reviewPaper(merged);
 }
 
 function label(question: Draft, sub?: SubDraft): string {
@@ -425,85 +344,6 @@ function finish(draft: Draft, warnings: string[]): ParsedQuestion {
       .map((s) => (s.text === '' ? { ...s, text: `(part ${s.number})` } : s));
   if (out.text === '' && subs.length === 0) warnings.push(`Question ${draft.number} has no text.`);
   return out;
-}
-
-// ---------- specification (spec 4.4: restricts parsing to a named question) ----------
-
-export interface Selection {
-  question: string;
-  part?: string;
-}
-
-/** The question a specification names: "question 2", "Q2(b)", "q 2 b)", "2b", "only 3", "question two". */
-export function namedQuestion(specification: string): Selection | undefined {
-  const words: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
-  const spec = specification.toLowerCase().trim();
-  const PART = String.raw`(?:\s*\(([a-z])\)|\s*([a-z])\)|([a-z])(?![a-z]))?`;
-  const m =
-    new RegExp(String.raw`(?:question|q)\s*\.?\s*(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\b${PART}`).exec(spec) ??
-    new RegExp(String.raw`(?:question|q)\s*\.?\s*(\d{1,3})${PART}`).exec(spec) ??
-    new RegExp(String.raw`^(?:only\s+)?(\d{1,3})${PART}(?:\s+only)?$`).exec(spec);
-  if (!m) return undefined;
-  const number = /^\d+$/.test(m[1]) ? String(Number(m[1])) : String(words[m[1]]);
-  const part = m[2] ?? m[3] ?? m[4];
-  return part ? { question: number, part } : { question: number };
-}
-
-/**
- * Keeps only what a specification names. A number selects that question (and a letter one part
- * of it); otherwise questions whose text contains the specification's words are kept. When nothing
- * matches, the result is empty and a warning says why.
- */
-export function applySpecification(paper: ParsedPaper, specification: string | undefined): ParsedPaper {
-  if (specification === undefined || specification.trim() === '') return paper;
-  const named = namedQuestion(specification);
-  const available = paper.questions.map((q) => q.number).join(', ') || 'none';
-  if (named) {
-    const question = paper.questions.find((q) => q.number === named.question);
-    if (!question) {
-      return {
-        ...paper,
-        questions: [],
-        warnings: [
-          ...paper.warnings,
-          `The specification names question ${named.question}, which is not in the paper (found: ${available}).`,
-        ],
-      };
-    }
-    if (named.part) {
-      const part = question.sub_questions?.find((s) => s.number === named.part);
-      if (!part) {
-        return {
-          ...paper,
-          questions: [question],
-          warnings: [
-            ...paper.warnings,
-            `The specification names part (${named.part}) of question ${named.question}, which has no such part; the whole question was kept.`,
-          ],
-        };
-      }
-      return { ...paper, questions: [{ ...question, sub_questions: [part], ...(part.marks !== undefined ? { marks: part.marks } : {}) }] };
-    }
-    return { ...paper, questions: [question] };
-  }
-  const terms = specification
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 3);
-  const matches = paper.questions.filter((q) => {
-    const all = [q.text, ...(q.sub_questions ?? []).map((s) => s.text)].join(' ').toLowerCase();
-    return terms.length > 0 && terms.every((t) => all.includes(t));
-  });
-  if (matches.length === 0) {
-    return {
-      ...paper,
-      warnings: [
-        ...paper.warnings,
-        `The specification "${specification}" names no question number and matches no question's text; every question was kept.`,
-      ],
-    };
-  }
-  return { ...paper, questions: matches };
 }
 
 /** Plain text of questions, as the grader reads a model's question (one line per question or part). */

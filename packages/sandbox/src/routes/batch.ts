@@ -12,7 +12,6 @@ import { assertPublicUrl, BlockedAddressError } from '../net/public-address.js';
 import { newTaskId } from '../store/ids.js';
 import type { TaskRow } from '../store/store.js';
 import type { NewTask } from '../tasks/accept.js';
-import { fingerprint } from '../tasks/idempotency-keys.js';
 import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.batch.path}`;
@@ -61,14 +60,14 @@ export const batch = defineOperation(
     // Up to 100 answers in one JSON body.
     bodyLimit: (ctx) => ctx.settings.bodyLimit,
   },
-  async (ctx, principal, { fields, idempotencyKey }) => {
+  async (ctx, principal, { fields, idempotencyKey, fingerprint }) => {
     const { evaluations, callback_url } = fields;
     const callbackUrl = callback_url === undefined ? null : await acceptableCallback(callback_url, ctx.settings.allowPrivateCallbacks);
     return submitTask(ctx, {
       endpoint: ENDPOINT,
       principal,
       idempotencyKey,
-      fingerprint: fingerprint(fields, []),
+      fingerprint: fingerprint(),
       studentIds: evaluations.map((item) => item.student_id),
       build: (parentId) => {
         const children: NewTask[] = evaluations.map((item, index) => ({

@@ -10,7 +10,6 @@ import { httpError } from '../http/envelope.js';
 import { defineOperation } from '../http/operation.js';
 import { taskRecord } from '../http/responses.js';
 import type { AssignmentRow } from '../store/store.js';
-import { fingerprint } from '../tasks/idempotency-keys.js';
 import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.createEvaluation.path}`;
@@ -32,12 +31,12 @@ export const createEvaluation = defineOperation(
       }
     },
   },
-  (ctx, principal, { fields, files, dir }) =>
+  (ctx, principal, { fields, files, dir, fingerprint }) =>
     submitTask(ctx, {
       endpoint: ENDPOINT,
       principal,
       // No idempotency on this path (spec 4.7): the fingerprint only names the submission to the fault injector.
-      fingerprint: fingerprint(fields, files),
+      fingerprint: fingerprint(),
       studentIds: [fields.student_id],
       received: { files, dir },
       build: (taskId, stored) => {

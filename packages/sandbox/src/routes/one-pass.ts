@@ -7,7 +7,6 @@ import { httpError } from '../http/envelope.js';
 import { defineOperation } from '../http/operation.js';
 import { taskRecord } from '../http/responses.js';
 import type { FileRole } from '../store/store.js';
-import { fingerprint } from '../tasks/idempotency-keys.js';
 import { answerTask, submitTask } from '../tasks/submit.js';
 
 const ENDPOINT = `POST ${API_PREFIX}${OPERATIONS.onePass.path}`;
@@ -35,12 +34,12 @@ export const onePass = defineOperation(
     },
     status: 202,
   },
-  (ctx, principal, { fields, files, dir, idempotencyKey }) =>
+  (ctx, principal, { fields, files, dir, idempotencyKey, fingerprint }) =>
     submitTask(ctx, {
       endpoint: ENDPOINT,
       principal,
       idempotencyKey,
-      fingerprint: fingerprint(fields, files),
+      fingerprint: fingerprint(),
       studentIds: [fields.student_id],
       received: { files, dir },
       build: (taskId, stored) => ({

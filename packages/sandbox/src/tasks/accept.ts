@@ -20,6 +20,8 @@ export interface NewTask {
   student_id: string | null;
   credit_cost: number;
   input: unknown;
+  /** The row's input_json when it is not `input` as JSON: a long input's file (store/spilled.ts, submit.ts). */
+  inputJson?: string;
   files: NewTaskFile[];
   /** QUEUED (one-pass, batch) or PENDING (legacy path). */
   status?: 'QUEUED' | 'PENDING';
@@ -55,12 +57,7 @@ export function accept(store: Store, submission: Submission): AcceptOutcome {
 function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): AcceptOutcome {
   const { task } = submission;
   if (submission.idempotencyKey !== undefined) {
-    const previous = store
-      .prepared(`SELECT fingerprint, task_id, response_json FROM idempotency
-      WHERE owner_user_id = ? AND endpoint = ? AND key = ?`)
-      .get(task.owner_user_id, submission.endpoint, submission.idempotencyKey) as
-      | { fingerprint: string; task_id: string; response_json: string }
-      | undefined;
+    const previous = acceptedBefore(store, task.owner_user_id, submission.endpoint, submission.idempotencyKey);
     if (previous) {
       if (previous.fingerprint !== submission.fingerprint) throw keyReused(previous.task_id);
       return { kind: 'replayed', taskId: previous.task_id, body: JSON.parse(previous.response_json) };
@@ -90,6 +87,14 @@ function acceptNow(store: Store, submission: Submission, inserted: TaskRow[]): A
       );
   }
   return { kind: 'created', task: row, body };
+}
+
+/** The submission accepted earlier under this Idempotency-Key, if any (kept for ever). */
+export function acceptedBefore(store: Store, ownerUserId: number, endpoint: string, idempotencyKey: string) {
+  return store
+    .prepared(`SELECT fingerprint, task_id, response_json FROM idempotency
+      WHERE owner_user_id = ? AND endpoint = ? AND key = ?`)
+    .get(ownerUserId, endpoint, idempotencyKey) as { fingerprint: string; task_id: string; response_json: string } | undefined;
 }
 
 function keyReused(taskId: string): HttpError {
@@ -139,7 +144,7 @@ function insertTask(store: Store, task: NewTask): TaskRow {
       task.credit_cost,
       prepaid ? task.credit_cost : 0,
       prepaid ? 0 : 1,
-      JSON.stringify(task.input),
+      task.inputJson ?? JSON.stringify(task.input),
       now,
       now,
       task.item_index ?? null,

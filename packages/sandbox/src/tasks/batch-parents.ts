@@ -137,7 +137,8 @@ export function settleBatch(store: Store, parentTaskId: string): boolean {
 function settleBatchNow(store: Store, parentTaskId: string): boolean {
   const parent = store.task(parentTaskId);
   if (!parent || isFinalStatus(parent.status)) return false;
-  const items = store.batchItems(parentTaskId);
+  // Each item's end calls this: the status column only, not every item's whole row.
+  const items = store.batchItemStates(parentTaskId);
   const counts = countItems(items);
   if (counts.unfinished > 0) return false;
   finalize(store, parent, finalStatusOf(counts), countsMessage(counts, items.length));
@@ -159,7 +160,7 @@ export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
     .transaction((): BatchCancelOutcome => {
       const current = store.task(parent.task_id)!;
       if (isFinalStatus(current.status)) return { kind: 'final', status: current.status };
-      const before = store.batchItems(parent.task_id);
+      const before = store.batchItemStates(parent.task_id);
       const settled = countItems(before);
       if (settled.unfinished === 0) {
         const status = finalStatusOf(settled);
@@ -173,7 +174,7 @@ export function cancelBatch(store: Store, parent: TaskRow): BatchCancelOutcome {
       WHERE parent_task_id = ? AND status IN (${ACTIVE_SQL}) RETURNING task_id, seq`)
         .all(now, now, parent.task_id) as { task_id: string; seq: number }[];
       for (const item of cancelled) store.queueLeft(item.seq);
-      const counts = countItems(store.batchItems(parent.task_id));
+      const counts = countItems(store.batchItemStates(parent.task_id));
       finalize(
         store,
         current,

@@ -1,9 +1,7 @@
-// Idempotency-Key handling (spec 4.8 rule 6): the key's syntax, and the fingerprint that tells
-// "the same request again" from "the same key on a changed request".
+// Idempotency-Key handling (spec 4.8 rule 6): the key's syntax. The fingerprint that tells "the
+// same request again" from "the same key on a changed request" is fingerprint.ts.
 
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { canonicalJson } from 'kct/api/canonical.js';
 import { httpError } from '../http/envelope.js';
 
 /** 1 to 255 printable ASCII characters, as most payment APIs accept. */
@@ -21,21 +19,4 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
     );
   }
   return raw;
-}
-
-export interface FingerprintFile {
-  field: string;
-  name: string;
-  mime: string;
-  sha256: string;
-}
-
-/**
- * sha256 of a canonical form of the text fields (keys sorted at every depth) and, per file in
- * the order sent, its field, name, type and content hash. Field order, whitespace and JSON vs
- * multipart do not change it; any changed value or byte does.
- */
-export function fingerprint(fields: unknown, files: readonly FingerprintFile[]): string {
-  const canonical = canonicalJson({ fields, files: files.map((f) => [f.field, f.name, f.mime, f.sha256]) });
-  return createHash('sha256').update(canonical).digest('hex');
 }

@@ -1,6 +1,7 @@
 // Submitting a task, the same for one-pass, the legacy path and the batch: the fault injector's
-// check, the task's files moved into its own folder, acceptance (tasks/accept.ts), the queue
-// woken, and the files deleted again when the task was not created (refused, or replayed).
+// check, the task's files moved into its own folder and a long request written beside them,
+// acceptance (tasks/accept.ts), the queue woken, and the files deleted again when the task was
+// not created (refused, or replayed).
 import { join } from 'node:path';
 import type { SandboxContext } from '../context.js';
 import { creditCost } from '../engines/jobs.js';
@@ -8,9 +9,10 @@ import type { Principal } from '../http/auth.js';
 import type { ReceivedFile } from '../http/multipart.js';
 import type { Answer } from '../http/operation.js';
 import { newTaskId } from '../store/ids.js';
+import { SPILL_CHARS, spill } from '../store/spilled.js';
 import type { TaskRow } from '../store/store.js';
 import type { NewTask, NewTaskFile, Submission } from './accept.js';
-import { accept } from './accept.js';
+import { accept, acceptedBefore } from './accept.js';
 
 export interface TaskSubmission {
   endpoint: string;
@@ -36,10 +38,16 @@ export async function submitTask(ctx: SandboxContext, submission: TaskSubmission
   for (const studentId of submission.studentIds) ctx.faults.check(studentId, submissionId);
   const taskId = newTaskId();
   const built = submission.build(taskId, storedFiles(ctx, received?.files ?? [], taskId));
-  let taskDir: string | undefined;
+  // Files reach their final place before the task row that points at them is committed.
+  const written: string[] = [];
+  const removeWritten = () => Promise.all(written.map((dir) => ctx.files.remove(dir)));
   try {
-    // Files reach their final place before the task row that points at them is committed.
-    if (received?.dir) taskDir = await ctx.files.adopt(received.dir, taskId);
+    if (received?.dir) written.push(await ctx.files.adopt(received.dir, taskId));
+    // A retry of a submission already accepted is answered from its record (or refused, 409)
+    // before anything is inserted: its long answers are not written again.
+    const retried =
+      idempotencyKey !== undefined && acceptedBefore(ctx.store, built.task.owner_user_id, endpoint, idempotencyKey) !== undefined;
+    if (!retried) for (const task of [built.task, ...(built.children ?? [])]) await spillInput(ctx, task, written);
     const outcome = accept(ctx.store, {
       endpoint,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
@@ -49,15 +57,34 @@ export async function submitTask(ctx: SandboxContext, submission: TaskSubmission
       respond: submission.respond,
     });
     if (outcome.kind === 'replayed') {
-      if (taskDir) await ctx.files.remove(taskDir);
+      await removeWritten();
       return { data: outcome.body, headers: { 'idempotent-replayed': 'true' } };
     }
     ctx.pool.kick();
     return { data: outcome.body };
   } catch (err) {
-    if (taskDir) await ctx.files.remove(taskDir);
+    await removeWritten();
     throw err;
   }
+}
+
+/** The task's folder file that holds its request's fields when they are long (store/spilled.ts). */
+const INPUT_FILE = 'input.json';
+
+/**
+ * A long input (an answer of 64 KB or more) goes to a file of the task's folder, and its row
+ * keeps the file's name. One task at a time: a batch's 100 answers are written between other
+ * requests, not in one stretch of the request thread.
+ */
+async function spillInput(ctx: SandboxContext, task: NewTask, written: string[]): Promise<void> {
+  const json = JSON.stringify(task.input);
+  if (json.length <= SPILL_CHARS) {
+    task.inputJson = json;
+    return;
+  }
+  const dir = ctx.files.taskDir(task.task_id);
+  if (!written.includes(dir)) written.push(dir);
+  task.inputJson = await spill(json, dir, INPUT_FILE);
 }
 
 /** Who owns a task that marks one answer, and what it costs: its text and answer files, priced. */

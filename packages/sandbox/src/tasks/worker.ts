@@ -8,6 +8,7 @@ import type { GradingEngine } from '../engines/llm/types.js';
 import type { PrepareInput } from '../engines/work/prepare.js';
 import { jobFailureReason } from '../engines/work/refusals.js';
 import type { FileArea } from '../store/file-area.js';
+import { readSpilled } from '../store/spilled.js';
 import type { Store, TaskRow } from '../store/store.js';
 import { isSlow, MAGIC_FAIL } from './faults.js';
 import { advance, completeAndCharge, completePrepaid, fail, type TaskPatch } from './transitions.js';
@@ -109,28 +110,38 @@ function moved(task: TaskRow, swapped: boolean, changes: Partial<TaskRow>): Task
 }
 
 /**
- * What the worker knows of a task's text during one run, so no stage parses it again: the
- * stored request fields (parsed once), and the answer's magic-input flags, which the UPLOADING
- * stage reports with the text it put together (or, after a restart, are read back from it).
+ * What the worker knows of a task's text during one run, so no stage reads or parses it again:
+ * the stored request fields (read once: from the row, or from the file a long one went to),
+ * and the answer's magic-input flags, which the UPLOADING stage reports with the text it put
+ * together (or, after a restart, are read back from it).
  */
 class ParsedTask {
+  private inputOf: string | undefined;
   private inputText: string | undefined;
   private inputValue: Record<string, unknown> | undefined;
   private flagsOf: string | undefined;
   private flagsValue: TextFlags | undefined;
 
-  input(task: TaskRow): Record<string, unknown> {
-    if (this.inputValue === undefined || this.inputText !== task.input_json) {
-      this.inputValue = JSON.parse(task.input_json) as Record<string, unknown>;
-      this.inputText = task.input_json;
+  /** The request's fields as JSON text. */
+  async inputJson(deps: WorkerDeps, task: TaskRow): Promise<string> {
+    if (this.inputText === undefined || this.inputOf !== task.input_json) {
+      this.inputText = await readSpilled(task.input_json, deps.files.taskDir(task.task_id));
+      this.inputValue = undefined;
+      this.inputOf = task.input_json;
     }
+    return this.inputText;
+  }
+
+  async input(deps: WorkerDeps, task: TaskRow): Promise<Record<string, unknown>> {
+    const text = await this.inputJson(deps, task);
+    this.inputValue ??= JSON.parse(text) as Record<string, unknown>;
     return this.inputValue;
   }
 
   /** The flags of the answer: of the prepared text once there is one, else of paper_content. */
   async flags(deps: WorkerDeps, task: TaskRow, signal: AbortSignal): Promise<TextFlags> {
     if (task.prepared_json === null) {
-      const paper = (this.input(task) as { paper_content?: string }).paper_content ?? '';
+      const paper = ((await this.input(deps, task)) as { paper_content?: string }).paper_content ?? '';
       return { slow: isSlow(paper), fail: false };
     }
     if (this.flagsValue === undefined || this.flagsOf !== task.prepared_json) {
@@ -171,7 +182,7 @@ async function slowExtra(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
 /** UPLOADING: read every file's text (spec 4.8 rule 3: parsing happens in the queue). */
 async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
   await pause(deps.latencyMs + (await slowExtra(deps, task, parsed, signal)), signal);
-  const preparedJson = await prepare(deps, task, 'UPLOADING', prepareInput(deps, task, parsed), parsed, signal);
+  const preparedJson = await prepare(deps, task, 'UPLOADING', await prepareInput(deps, task, parsed), parsed, signal);
   if (preparedJson === undefined) return undefined;
   return moved(
     task,
@@ -181,11 +192,11 @@ async function uploading(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, si
 }
 
 /** What the UPLOADING stage reads: the task's files and pasted text. */
-function prepareInput(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask): PrepareInput {
+async function prepareInput(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask): Promise<PrepareInput> {
   const files = deps.store
     .taskFiles(task.task_id)
     .map((f) => ({ role: f.role, name: f.name, mime: f.mime, path: deps.files.absolute(f.path) }));
-  const paper = (parsed.input(task) as { paper_content?: string }).paper_content;
+  const paper = ((await parsed.input(deps, task)) as { paper_content?: string }).paper_content;
   return { files, taskDir: deps.files.taskDir(task.task_id), ...(paper !== undefined ? { paperContent: paper } : {}) };
 }
 
@@ -225,7 +236,7 @@ async function prepare(
  */
 async function atOnce(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signal: AbortSignal): Promise<TaskRow | undefined> {
   await pause(0, signal);
-  const input = prepareInput(deps, task, parsed);
+  const input = await prepareInput(deps, task, parsed);
   if (deps.grader !== undefined || !deps.engines.preparesInline(input)) {
     return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'QUEUED', 'UPLOADING')), { status: 'UPLOADING' });
   }
@@ -250,7 +261,7 @@ async function atOnce(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask, signa
     cur_step_name: PROGRESS_STEPS[last - 1]!,
     progress: Math.round(((last - 1) / last) * 100),
   };
-  return finish(deps, { ...task, ...patch }, 'QUEUED', flags.fail, signal);
+  return finish(deps, { ...task, ...patch }, 'QUEUED', flags.fail, parsed, signal);
 }
 
 /** One PROGRESS step; the last one marks, validates and completes with the charge. */
@@ -268,14 +279,21 @@ async function progressStep(deps: WorkerDeps, task: TaskRow, parsed: ParsedTask,
     };
     return moved(task, await write(deps, () => advance(deps.store, task.task_id, 'PROGRESS', 'PROGRESS', patch)), patch);
   }
-  return finish(deps, task, 'PROGRESS', failing, signal);
+  return finish(deps, task, 'PROGRESS', failing, parsed, signal);
 }
 
 /**
  * Marks the task and completes it from `from` with the charge, or fails it (`failing`: the
  * magic input asked to). Returns the final row when it wrote it, undefined when it is to be read again.
  */
-async function finish(deps: WorkerDeps, task: TaskRow, from: string, failing: boolean, signal: AbortSignal): Promise<TaskRow | undefined> {
+async function finish(
+  deps: WorkerDeps,
+  task: TaskRow,
+  from: string,
+  failing: boolean,
+  parsed: ParsedTask,
+  signal: AbortSignal,
+): Promise<TaskRow | undefined> {
   const taskId = task.task_id;
   // the columns a task completed from the queue gets in the same swap (atOnce)
   const patch: TaskPatch =
@@ -300,7 +318,7 @@ async function finish(deps: WorkerDeps, task: TaskRow, from: string, failing: bo
     const input = {
       kind: task.kind,
       modelId: task.model_id,
-      inputJson: task.input_json,
+      inputJson: await parsed.inputJson(deps, task),
       model,
       preparedJson: task.prepared_json,
       taskDir: deps.files.taskDir(taskId),

@@ -12,6 +12,7 @@ export const EMBEDDED_JOBS = {
   'engines/work/prepare.js': () => import('../engines/work/prepare.js'),
   'engines/work/mark.js': () => import('../engines/work/mark.js'),
   'ingest/preview-parse.js': () => import('../ingest/preview-parse.js'),
+  'http/json-body.js': () => import('../http/json-body.js'),
 } satisfies Record<JobModule, () => Promise<object>>;
 
 /** The registry's module for a job; any other name is a job this executable cannot run. */

@@ -20,6 +20,8 @@ export interface RunOptions {
   budgetMs?: number;
   /** Aborting ends the job: a waiting one leaves the queue, a running one's thread is ended. */
   signal?: AbortSignal;
+  /** ArrayBuffers among the arguments handed to the thread, not copied: unusable here once sent. */
+  transfer?: ArrayBuffer[];
   /**
    * Refused with PoolBusyError when `maxQueued` jobs already wait. For jobs of requests (a
    * preview); the task queue's own jobs are few (at most `--workers`) and always wait.
@@ -86,6 +88,7 @@ interface Pending {
   id: number;
   job: Job;
   budgetMs: number;
+  transfer?: ArrayBuffer[];
   resolve(value: unknown): void;
   reject(err: unknown): void;
   signal?: AbortSignal;
@@ -125,6 +128,7 @@ export class ThreadPool {
         id: this.nextId++,
         job: { ...job, module: compiledModule(job.module) },
         budgetMs: options.budgetMs ?? this.options.budgetMs,
+        ...(options.transfer ? { transfer: options.transfer } : {}),
         resolve: resolve as (value: unknown) => void,
         reject,
       };
@@ -200,7 +204,7 @@ export class ThreadPool {
     this.budget(thread, pending, pending.budgetMs + START_GRACE_MS);
     const message: JobMessage = { id: pending.id, module: pending.job.module, fn: pending.job.fn, args: pending.job.args };
     try {
-      thread.worker.postMessage(message);
+      thread.worker.postMessage(message, pending.transfer);
     } catch (err) {
       // Arguments that cannot be cloned: the caller's mistake; the thread is unharmed.
       this.settle(pending, err);

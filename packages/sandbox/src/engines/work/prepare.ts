@@ -1,8 +1,7 @@
 // The UPLOADING stage's work (spec 4.8 rule 3: files are parsed in the queue): read every file
 // of a task and put its text together. A job of the worker-thread pool (engines/jobs.ts), so its
 // input and output are plain data; run inline when there is no file and little text.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readSpilledSync, SPILL_CHARS, spillSync } from '../../store/spilled.js';
 import type { FileRole } from '../../store/store.js';
 import { forcesFailure, isSlow } from '../../tasks/faults.js';
 import { ExtractionError, extractText } from '../extract/index.js';
@@ -14,18 +13,8 @@ import { senderReason } from './reasons.js';
 /** All the text read from one task's files, in characters (about one 20 MB text file). */
 export const MAX_FILE_TEXT_CHARS = 20_000_000;
 
-/**
- * Prepared text longer than this is written to a file in the task's folder, and the row keeps
- * only its name: SQLite rewrites a whole row on every status change, and a row holding 10 MB
- * of text would make each one cost the request thread a quarter of a second.
- */
-export const SPILL_CHARS = 64 * 1024;
-export const PREPARED_FILE = 'prepared.json';
-
-/** What the prepared_json column holds for a spilled text. */
-interface PreparedRef {
-  file: string;
-}
+/** The file of a task's folder that holds its prepared text when it is long (store/spilled.ts). */
+const PREPARED_FILE = 'prepared.json';
 
 export interface PrepareFile {
   role: FileRole;
@@ -103,28 +92,16 @@ export async function prepareTask(input: PrepareInput): Promise<PrepareOutput> {
     ...(texts.question.length ? { questionFileText: texts.question.join('\n\n') } : {}),
   };
   const json = JSON.stringify(prepared);
-  return { ok: true, preparedJson: json.length > SPILL_CHARS ? spill(json, input.taskDir) : json, flags: preparedFlags(prepared) };
-}
-
-/** Writes the prepared text beside the task's files (0600, in one rename); returns the row's reference to it. */
-function spill(json: string, taskDir: string): string {
-  mkdirSync(taskDir, { recursive: true, mode: 0o700 });
-  const path = join(taskDir, PREPARED_FILE);
-  writeFileSync(`${path}.tmp`, json, { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
-  return JSON.stringify({ file: PREPARED_FILE } satisfies PreparedRef);
-}
-
-/** Whether a prepared_json value refers to a file (it must then be read on a worker thread). */
-export function isSpilled(preparedJson: string): boolean {
-  return preparedJson.startsWith('{"file":');
+  return {
+    ok: true,
+    preparedJson: json.length > SPILL_CHARS ? spillSync(json, input.taskDir, PREPARED_FILE) : json,
+    flags: preparedFlags(prepared),
+  };
 }
 
 /** The prepared text of a task, from its row or from the file the row names. */
 export function readPrepared(preparedJson: string, taskDir: string): PreparedText {
-  const value = JSON.parse(preparedJson) as PreparedText | PreparedRef;
-  if ('file' in value) return JSON.parse(readFileSync(join(taskDir, value.file), 'utf8')) as PreparedText;
-  return value;
+  return JSON.parse(readSpilledSync(preparedJson, taskDir)) as PreparedText;
 }
 
 /** The flags of a task prepared by an earlier run of the sandbox (after a restart). */
