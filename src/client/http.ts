@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.js';
-import type { RequestBudget } from './budget.js';
+import type { PaceReading, RequestBudget } from './budget.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { exchange } from './exchange.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
@@ -106,6 +106,11 @@ export class HttpClient {
     return this.dispatcherInstance;
   }
 
+  /** The run's pace (budget.ts), when this client has a request budget. */
+  pace(): PaceReading | undefined {
+    return this.options.budget?.pace();
+  }
+
   async close(): Promise<void> {
     await this.dispatcherInstance?.close();
     this.dispatcherInstance = undefined;
@@ -119,6 +124,7 @@ export class HttpClient {
       let outcome: Attempt;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
       await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', spec.signal);
+      const sentAt = performance.now();
       try {
         outcome = await this.attempt(spec);
       } catch (error) {
@@ -135,11 +141,13 @@ export class HttpClient {
         await this.pause(attempt, delay ?? 0, connection.message, spec.signal);
         continue;
       }
-      if (outcome.status < 400) return outcome.response as HttpResponse<T>;
-      const error = outcome.error;
       const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
       // the service is overloaded or limiting us: the whole run slows down, not this request alone
-      if (outcome.status === 429 || outcome.status === 503) this.options.budget?.penalize(retryAfter);
+      // (a Retry-After on a success is a polling hint for that task, read by the polling loop)
+      const refused = outcome.status === 429 || outcome.status === 503 || (outcome.status >= 400 && retryAfter !== undefined);
+      this.options.budget?.answered({ latencyMs: performance.now() - sentAt, refused, retryAfterMs: refused ? retryAfter : undefined });
+      if (outcome.status < 400) return outcome.response as HttpResponse<T>;
+      const error = outcome.error;
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
       if (!retryable || !retryAllowed || attempt >= this.retryPolicy.maxRetries) throw error;
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);

@@ -28,7 +28,7 @@ export const watchOptions = {
 export const maxRps = () =>
   ({
     '--max-rps <n>': {
-      description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)',
+      description: 'at most this many requests a second for the whole run (default: none; kct finds the pace the service allows, slowing on a 429 or 503; env KCT_MAX_RPS)',
       check: checked(parseMaxRps, '--max-rps'),
     },
   }) as const satisfies OptionSpecs;
