@@ -3,7 +3,7 @@
 // service's answers, never above --max-rps), never during a pause a 429 or 503 asked for, and
 // reads go before writes (finishing work frees the service before adding to it).
 import { InterruptedError } from '../api/errors.js';
-import { type Answer, answered, nextStart, type Pace, startPace, started } from './pace-policy.js';
+import { type Answer, answered, nextStart, type Pace, started, startPace } from './pace-policy.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -137,10 +137,13 @@ export class RequestBudget {
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timerAt = at;
     // a timer that fires a fraction of a millisecond early finds the time not yet come, and arms again
-    this.timer = this.clock.setTimer(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.release();
-    }, Math.ceil(at - now));
+    this.timer = this.clock.setTimer(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.release();
+      },
+      Math.ceil(at - now),
+    );
   }
 }

@@ -75,7 +75,8 @@ export interface Answer {
 export function answered(pace: Pace, now: number, answer: Answer): void {
   if (answer.refused) {
     pace.refusals += 1;
-    const pause = answer.retryAfterMs !== undefined && answer.retryAfterMs >= 0 ? answer.retryAfterMs : (answer.pauseMs ?? DEFAULT_PAUSE_MS);
+    const pause =
+      answer.retryAfterMs !== undefined && answer.retryAfterMs >= 0 ? answer.retryAfterMs : (answer.pauseMs ?? DEFAULT_PAUSE_MS);
     // requests in flight refused together are one signal: cut once per pause
     if (now >= pace.pausedUntil) {
       const base = pace.sending > 0 ? Math.min(pace.rate, pace.sending) : pace.rate;
@@ -93,7 +94,8 @@ export function answered(pace: Pace, now: number, answer: Answer): void {
     pace.climbFrom = now - cubicK(pace.rate) * 1000;
     return;
   }
-  const used = HEADROOM * Math.max(pace.sending, pace.counted > 0 ? (pace.counted * 1000) / Math.max(MEASURE_MS, now - pace.countedFrom) : 0);
+  const used =
+    HEADROOM * Math.max(pace.sending, pace.counted > 0 ? (pace.counted * 1000) / Math.max(MEASURE_MS, now - pace.countedFrom) : 0);
   const target = pace.peak === undefined ? used : Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000));
   pace.rate = Math.min(pace.ceiling, Math.max(pace.rate, target));
 }

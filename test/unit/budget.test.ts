@@ -35,7 +35,10 @@ function virtualClock() {
     async runUntil(end = Infinity) {
       await flush();
       for (;;) {
-        const next = timers.reduce<(typeof timers)[number] | undefined>((best, t) => (best === undefined || t.at < best.at ? t : best), undefined);
+        const next = timers.reduce<(typeof timers)[number] | undefined>(
+          (best, t) => (best === undefined || t.at < best.at ? t : best),
+          undefined,
+        );
         if (next === undefined || next.at > end) break;
         timers = timers.filter((timer) => timer !== next);
         time = Math.max(time, next.at);
@@ -134,7 +137,11 @@ describe('RequestBudget', () => {
       refused: fc.boolean(),
       retryAfterMs: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
     });
-    const request = fc.record({ at: fc.integer({ min: 0, max: 20_000 }), kind: fc.constantFrom('read' as const, 'write' as const), answer });
+    const request = fc.record({
+      at: fc.integer({ min: 0, max: 20_000 }),
+      kind: fc.constantFrom('read' as const, 'write' as const),
+      answer,
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
