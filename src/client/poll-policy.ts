@@ -16,12 +16,16 @@ export function nextInterval(interval: number, schedule: PollSchedule): number {
 }
 
 /**
- * How many unfinished tasks, from the oldest, are looked at. The service works its queue oldest
- * first, so a task behind an unfinished one is rarely done: one more each time a look finds a task
- * final (kct is behind: catch up), back to one when it finds one unfinished (TCP's window, by one).
+ * How many unfinished tasks, from the oldest, are looked at: the service works its queue oldest first, so a task behind an
+ * unfinished one is rarely done. One more per task found final (kct is behind), back to one at an unfinished one (TCP's window).
  */
 export function sweepWidth(width: number, foundFinal: boolean, concurrency: number): number {
   return foundFinal ? Math.min(concurrency, width + 1) : 1;
+}
+
+/** A task waiting in the service's queue: the tasks sent after it cannot be done before it moves (the queue is first in, first out). */
+export function isQueued(snapshot: { status?: unknown; stage?: unknown }): boolean {
+  return /^(queued|pending)$/i.test(String(snapshot.status ?? snapshot.stage ?? ''));
 }
 
 /** A last look at a task at its deadline is given this long: enough for a status answer, not for a stuck connection. */

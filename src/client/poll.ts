@@ -1,21 +1,20 @@
 // Waiting for tasks (spec 4.10): one loop for any number of tasks, each with its deadline and a few
-// numbers. The service works its queue oldest first, and kct follows its tasks the same way: each
-// on the spec's schedule, from the oldest unfinished, as many at once as the sweep allows
-// (poll-policy.ts). Every request also takes its turn in the run's request budget (http.ts).
+// numbers. The service works its queue oldest first, and so does kct: each task on the spec's schedule,
+// from the oldest unfinished, as many as the sweep allows (poll-policy.ts), each request in its turn (http.ts).
 import { ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
-import { isTransient, nextInterval, type PollSchedule, pollSchedule, requestBound, retryAfterOf, sweepWidth } from './poll-policy.js';
+import * as policy from './poll-policy.js';
 import { abortableSleep } from './sleep.js';
 
-export { isTransient, nextInterval, type PollSchedule, pollSchedule };
+export { isTransient, nextInterval, type PollSchedule, pollSchedule } from './poll-policy.js';
 
 export type StatusFetcher = (taskId: string, signal?: AbortSignal) => Promise<{ snapshot: StatusSnapshot; retryAfterMs?: number }>;
 
 export interface WatchOptions {
   /** How long each task is watched after it was added. */
   timeoutMs: number;
-  schedule?: PollSchedule;
+  schedule?: policy.PollSchedule;
   signal?: AbortSignal;
   /** Status requests in flight at once, at most (8). */
   concurrency?: number;
@@ -27,18 +26,18 @@ export interface WatchOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** What becomes of each task: exactly one of these is called once, with the tag it was added with. */
+/** What becomes of each task: exactly one is called once, with its tag. An error: a poll that cannot succeed (404, 401), the server stopped answering, or the watch was interrupted. */
 export interface SchedulerHandlers {
   onFinal(tag: number, snapshot: StatusSnapshot, taskId: string): void;
-  /** A poll that cannot succeed (404, 401), the server stopped answering, or the watch was interrupted. */
   onError(tag: number, error: unknown, taskId: string): void;
   onTimeout(tag: number, taskId: string): void;
 }
 
-/** A watched task; `seen` is what its last unfinished snapshot showed. */
-type Task = { id: string; tag: number; deadline: number; notBefore: number; weight: number; interval: number; seen?: string } & {
+/** A watched task: `order`, its place among those added; `seen`, what its last unfinished snapshot showed. */
+type Task = { id: string; tag: number; order: number; deadline: number; notBefore: number; weight: number; interval: number } & {
   state: 'waiting' | 'asking' | 'done';
-} & { lastLook?: boolean; expired?: boolean };
+  seen?: string;
+};
 
 export class TaskScheduler {
   /** What the tasks still watched weigh together (a batch weighs its items). */
@@ -47,7 +46,9 @@ export class TaskScheduler {
   private tasks: Task[] = [];
   private head = 0;
   private width = 1;
-  private inflight = 0;
+  /** The newest task last seen queued: those sent after it are not looked at (not even at their deadline) until it moves. */
+  private queued = -1;
+  private added = 0;
   private running = false;
   private wake?: AbortController;
   /** Set once the server stopped answering: every task watched then or later is told so. */
@@ -62,9 +63,10 @@ export class TaskScheduler {
     private readonly fetchStatus: StatusFetcher,
     private readonly options: WatchOptions,
     private readonly handlers: SchedulerHandlers,
-    private readonly schedule = options.schedule ?? pollSchedule(),
+    private readonly schedule = options.schedule ?? policy.pollSchedule(),
     private readonly concurrency = options.concurrency ?? 8,
     private readonly now = options.now ?? Date.now,
+    private readonly sleep = options.sleep ?? abortableSleep,
   ) {}
 
   /** Watches a task until it is final or its deadline passes; `firstPollIn` delays its first look. */
@@ -77,7 +79,7 @@ export class TaskScheduler {
     const [now, weight] = [this.now(), Math.max(1, options.weight ?? 1)];
     this.watchedWeight += weight;
     const [deadline, notBefore, interval] = [now + this.options.timeoutMs, now + (options.firstPollIn ?? 0), this.schedule.startMs];
-    this.tasks.push({ id, tag, deadline, notBefore, weight, interval, state: 'waiting' });
+    this.tasks.push({ id, tag, order: this.added++, deadline, notBefore, weight, interval, state: 'waiting' });
     this.wake?.abort();
     this.start();
   }
@@ -94,20 +96,18 @@ export class TaskScheduler {
       for (;;) {
         this.options.signal?.throwIfAborted();
         const wakeAt = this.issue(this.now());
-        if (this.head === this.tasks.length && this.inflight === 0) break;
-        const inflight = this.inflight;
+        if (this.head === this.tasks.length && this.polls.size === 0) break;
+        const inflight = this.polls.size;
         // a poll answered at once (a local server, a test's fetcher) is handled before any sleep
         if (inflight > 0) await new Promise(setImmediate);
-        if (this.inflight === inflight && wakeAt > this.now() && !this.options.signal?.aborted) {
+        if (this.polls.size === inflight && wakeAt > this.now() && !this.options.signal?.aborted) {
           // until the time is up, or a task is added or answered, or the run's signal aborts (this.stop)
           this.wake = new AbortController();
-          await (this.options.sleep ?? abortableSleep)(Math.ceil(Math.min(wakeAt - this.now(), 2 ** 31 - 1)), this.wake.signal).catch(
-            () => {},
-          );
+          await this.sleep(Math.ceil(Math.min(wakeAt - this.now(), 2 ** 31 - 1)), this.wake.signal).catch(() => {});
         }
       }
     } catch (error) {
-      this.failAll(error instanceof InterruptedError ? error : new InterruptedError('stopped watching', { cause: error }));
+      this.failAll(() => (error instanceof InterruptedError ? error : new InterruptedError('stopped watching', { cause: error })));
     } finally {
       this.options.signal?.removeEventListener('abort', this.stop);
       this.running = false;
@@ -123,18 +123,14 @@ export class TaskScheduler {
     for (let at = this.head, swept = 0; at < this.tasks.length; at++) {
       const task = this.tasks[at];
       if (task.state === 'done') continue;
-      const inSweep = swept++ < this.width;
+      const inSweep = swept++ < this.width && (this.queued < 0 || task.order <= this.queued);
       if (task.deadline > now) wakeAt = Math.min(wakeAt, task.deadline);
-      else if (!task.expired) {
-        task.expired = true; // a task being asked about: its answer decides
-        if (!inSweep) late.push(task);
-        else task.lastLook = task.state !== 'asking';
-      }
+      else if (!inSweep) late.push(task);
       if (!inSweep && task.deadline > now) break; // deadlines grow in the order tasks were added
-      if (!inSweep || task.state === 'asking' || (task.expired && !task.lastLook)) continue;
-      const dueAt = task.lastLook ? now : task.notBefore;
+      if (!inSweep || task.state === 'asking') continue; // a task being asked about: its answer decides
+      const dueAt = task.deadline <= now ? now : task.notBefore; // a last look at the deadline
       if (dueAt > now) wakeAt = Math.min(wakeAt, dueAt);
-      else if (this.inflight + due.length < this.concurrency) due.push(task); // else an answer wakes the loop
+      else if (this.polls.size + due.length < this.concurrency) due.push(task); // else an answer wakes the loop
     }
     for (const task of late) this.finish(task, () => this.handlers.onTimeout(task.tag, task.id));
     // started once chosen: an answer handled at once may add tasks and drop finished ones
@@ -143,29 +139,32 @@ export class TaskScheduler {
   }
 
   private async poll(task: Task, startedAt: number): Promise<void> {
-    const boundMs = requestBound(task.lastLook === true, task.deadline - startedAt);
+    const boundMs = policy.requestBound(task.deadline <= startedAt, task.deadline - startedAt);
     task.state = 'asking';
-    this.inflight += 1;
     const poll = new AbortController();
     const timer = setTimeout(() => poll.abort(), boundMs).unref();
     this.polls.add(poll);
     const answer = await this.fetchStatus(task.id, poll.signal).catch((error: unknown) => ({ failure: error }));
     clearTimeout(timer);
     this.polls.delete(poll);
-    this.inflight -= 1;
     this.wake?.abort(); // the loop goes round again once this answer is handled (synchronously, below)
     if (this.options.signal?.aborted || (task.state as Task['state']) === 'done') return;
-    [task.state, task.lastLook] = ['waiting', false];
-    const failure = 'failure' in answer ? answer.failure : undefined;
+    task.state = 'waiting';
     try {
       if (!('failure' in answer)) this.observe(task, answer.snapshot, answer.retryAfterMs);
-      else if (failure instanceof ConnectionError && !poll.signal.aborted) this.stopWatching(failure);
-      else if (isTransient(failure) || poll.signal.aborted) {
-        const error = poll.signal.aborted ? new Error(`no status answer within ${boundMs / 1000} s`) : (failure as Error);
+      else if (answer.failure instanceof ConnectionError && !poll.signal.aborted) {
+        const gone = (this.gone ??= answer.failure); // the server stopped answering: every task is told at once
+        this.failAll((ids) => new ServerStoppedAnsweringError(ids, gone));
+      } else if (policy.isTransient(answer.failure) || poll.signal.aborted) {
+        const error = poll.signal.aborted ? new Error(`no status answer within ${boundMs / 1000} s`) : (answer.failure as Error);
         this.options.onTransientError?.(task.id, error);
-        this.later(task, retryAfterOf(failure));
-      } else this.finish(task, () => this.handlers.onError(task.tag, failure, task.id));
-      if ((task.state as Task['state']) !== 'done' && task.expired) this.finish(task, () => this.handlers.onTimeout(task.tag, task.id));
+        this.later(task, policy.retryAfterOf(answer.failure));
+      } else {
+        if (task.order === this.queued) this.queued = -1; // a task gone (404) tells nothing of those behind it
+        this.finish(task, () => this.handlers.onError(task.tag, answer.failure, task.id));
+      }
+      if ((task.state as Task['state']) !== 'done' && task.deadline <= this.now())
+        this.finish(task, () => this.handlers.onTimeout(task.tag, task.id));
     } catch (error) {
       // a handler threw: that is a bug, reported for this task rather than lost
       if ((task.state as Task['state']) !== 'done') this.finish(task, () => this.handlers.onError(task.tag, error, task.id));
@@ -176,7 +175,9 @@ export class TaskScheduler {
     const { status, stage, position, length, cur_step, progress, message } = snapshot;
     const seen = JSON.stringify([status, stage, position, length, cur_step, progress, message]);
     this.options.onUpdate?.(snapshot, seen !== task.seen);
-    this.width = sweepWidth(this.width, isFinalSnapshot(snapshot), this.concurrency);
+    this.width = policy.sweepWidth(this.width, isFinalSnapshot(snapshot), this.concurrency);
+    if (policy.isQueued(snapshot)) this.queued = Math.max(this.queued, task.order);
+    else if (task.order >= this.queued) this.queued = -1; // it moved, and every task ahead of it
     if (isFinalSnapshot(snapshot)) this.finish(task, () => this.handlers.onFinal(task.tag, snapshot, task.id));
     else this.later(Object.assign(task, { seen }), retryAfterMs);
   }
@@ -184,7 +185,7 @@ export class TaskScheduler {
   /** The next look no sooner than the task's interval (or the server's hint), and a longer interval after. */
   private later(task: Task, retryAfterMs?: number): void {
     task.notBefore = this.now() + Math.max(task.interval, retryAfterMs ?? 0);
-    task.interval = nextInterval(task.interval, this.schedule);
+    task.interval = policy.nextInterval(task.interval, this.schedule);
   }
 
   /** Forgets a task, then tells its handler (which may add tasks). */
@@ -197,19 +198,12 @@ export class TaskScheduler {
     tell();
   }
 
-  /** The server stopped answering: every task still watched is told at once, not polled until its deadline. */
-  private stopWatching(error: ConnectionError): void {
-    this.gone ??= error;
-    const ids = this.unfinished().map((task) => task.id);
-    this.failAll(new ServerStoppedAnsweringError(ids, error));
+  /** Tells every task still watched why watching stopped. */
+  private failAll(why: (ids: string[]) => unknown): void {
+    const tasks = this.tasks.slice(this.head).filter((task) => task.state !== 'done');
+    const error = why(tasks.map((task) => task.id));
+    for (const task of tasks) if (task.state !== 'done') this.finish(task, () => this.handlers.onError(task.tag, error, task.id));
   }
-
-  private failAll(error: unknown): void {
-    for (const task of this.unfinished())
-      if (task.state !== 'done') this.finish(task, () => this.handlers.onError(task.tag, error, task.id));
-  }
-
-  private unfinished = (): Task[] => this.tasks.slice(this.head).filter((task) => task.state !== 'done');
 }
 
 /** The promise-per-task face of the loop: tasks may be added while it runs. */
@@ -231,9 +225,7 @@ export class TaskPoller {
   watch(taskId: string, firstPollIn = 0, weight = 1): Promise<StatusSnapshot> {
     let promise = this.waiting.get(taskId);
     if (promise) return promise;
-    promise = new Promise((resolve, reject) =>
-      this.settle.set(taskId, (error, snapshot) => (snapshot ? resolve(snapshot) : reject(error))),
-    );
+    promise = new Promise((ok, fail) => this.settle.set(taskId, (error, snapshot) => (snapshot ? ok(snapshot) : fail(error))));
     this.waiting.set(taskId, promise);
     this.scheduler.add(taskId, 0, { firstPollIn, weight });
     return promise;

@@ -214,6 +214,31 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expect([...service.polls].filter(([id]) => id !== 't0')).toEqual([]);
   });
 
+  it('a head seen queued that then answers 404 holds back nobody: the tasks behind it are looked at on their schedule', async () => {
+    const clock = fakeClock();
+    const polls: string[] = [];
+    const fetcher: StatusFetcher = async (id) => {
+      polls.push(`${id}@${clock.now()}`);
+      if (id === 'a' && clock.now() >= 3000) throw ApiError.from(404, undefined, { method: 'GET', url: 'http://x/v1/evaluations/a/status' });
+      return { snapshot: { task_id: id, status: id === 'a' ? 'QUEUED' : 'SUCCESS', position: 1 } };
+    };
+    const told: string[] = [];
+    await new Promise<void>((resolve) => {
+      const scheduler = new TaskScheduler(
+        fetcher,
+        { timeoutMs: 3600_000, now: clock.now, sleep: clock.sleep },
+        {
+          onFinal: (_tag, _snapshot, id) => told.push(`${id} final`) === 3 && resolve(),
+          onError: (_tag, error, id) => told.push(`${id} ${(error as ApiError).status}`) === 3 && resolve(),
+          onTimeout: () => resolve(),
+        },
+      );
+      for (const [index, id] of ['a', 'b', 'c'].entries()) scheduler.add(id, index);
+    });
+    expect(told).toEqual(['a 404', 'b final', 'c final']);
+    expect(polls).toEqual(['a@0', 'a@3000', 'b@3000', 'c@3000']);
+  });
+
   it('a batch (a task weighing its items) is followed like any task, promptly and on the schedule', async () => {
     const clock = fakeClock();
     // 10 batches of 100 items, as 10 tasks that each run 100 items' time
