@@ -3,8 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   answered,
+  CUBIC_C,
   CUT,
   cubic,
+  HEADROOM,
   DEFAULT_PAUSE_MS,
   MEASURE_MS,
   MIN_RPS,
@@ -55,12 +57,18 @@ describe('the pace', () => {
 
   it('does not rise past twice what is really sent: a run held back elsewhere banks no burst', () => {
     const pace = startPace(Infinity, 0);
-    // one request a second, every answer prompt, for a minute
+    // one request a second, every answer prompt, for a minute; then 20 a second (held back by --jobs) for a minute
     for (let now = 0; now < 60_000; now += 1000) {
       started(pace, now);
       answered(pace, now + 10, { latencyMs: 10, refused: false });
     }
     expect(pace.rate).toBe(START_RPS);
+    for (let now = 60_000; now < 120_000; now += 50) {
+      started(pace, now);
+      answered(pace, now + 10, { latencyMs: 10, refused: false });
+    }
+    expect(pace.rate).toBeGreaterThan(20);
+    expect(pace.rate).toBeLessThanOrEqual(HEADROOM * 20 + 1);
   });
 
   it('a slow answer stops the rise: the pace holds, then climbs only slowly', () => {
@@ -101,9 +109,9 @@ describe('the pace', () => {
 
   it('after a cut, climbs back on the CUBIC curve: to the old peak in a few seconds, past it slowly', () => {
     expect(cubic(50, 0)).toBeCloseTo(50 * CUT);
-    const k = Math.cbrt((50 * (1 - CUT)) / 0.4);
+    const k = Math.cbrt((50 * (1 - CUT)) / CUBIC_C);
     expect(cubic(50, k)).toBeCloseTo(50);
-    expect(cubic(50, k + 2)).toBeCloseTo(50 + 0.4 * 8);
+    expect(cubic(50, k + 2)).toBeCloseTo(50 + CUBIC_C * 8);
   });
 
   it('measures what is really sent over half-second buckets', () => {
