@@ -55,6 +55,12 @@ export interface OnePassOptions extends SubmitOptions {
   idempotency?: OnePassIdempotency;
   /** Hashes files for a derived key: `cachedHasher()` reads a file shared by many submissions (a rubric) once. */
   hasher?: FileHasher;
+  /**
+   * Send one plain-text answer file (UTF-8, nothing else uploaded with it) as JSON paper_content
+   * instead of a file: no multipart. Off by default: the service may price pasted text otherwise
+   * than a file (the sandbox does), and the key is still made from the file.
+   */
+  textAsJson?: boolean;
 }
 
 export interface BatchOptions extends SubmitOptions {
@@ -138,8 +144,7 @@ export class KctClient {
   /**
    * Reads and keys a one-pass submission without sending it: answer files that fit in one read
    * are read once (larger ones are hashed and later streamed from disk), and the Idempotency-Key
-   * is made by the rule of `options.idempotency`. `send()` then sends it as `onePass` does: one
-   * plain-text answer as JSON paper_content, files as multipart.
+   * is made by the rule of `options.idempotency`. `send()` then sends it as `onePass` does.
    */
   async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
     const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
@@ -147,7 +152,8 @@ export class KctClient {
     return {
       input: read,
       idempotencyKey,
-      send: async (call = {}) => accepted(await this.send(onePassRequest(read, idempotencyKey, call.signal))),
+      send: async (call = {}) =>
+        accepted(await this.send(onePassRequest(read, idempotencyKey, { signal: call.signal, textAsJson: options.textAsJson }))),
     };
   }
 

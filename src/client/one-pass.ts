@@ -1,6 +1,8 @@
-// A one-pass submission (spec 4.8): read once, keyed before anything is sent, then sent as JSON
-// when it is one plain-text answer (paper_content: no multipart, no Blob, no stream), else as
-// multipart with its files. The key rule is idempotency.ts's, whatever way the body goes.
+// A one-pass submission (spec 4.8): read once, keyed before anything is sent, then sent as
+// multipart with its files, or as JSON: pasted text, and, when the caller asks (`textAsJson`), one
+// plain-text answer file as paper_content (no multipart, no Blob, no stream). Not by default: the
+// service may price pasted text otherwise than a file (the sandbox does: 1 credit per 2,000
+// characters against 1 per 2 MiB). The key rule is idempotency.ts's, whatever way the body goes.
 import { UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';
@@ -40,21 +42,25 @@ export async function readAndKey(
 }
 
 /** The request of a submission read by readAndKey: JSON for text, multipart when files go with it. */
-export function onePassRequest(input: OnePassInput, idempotencyKey: string | undefined, signal?: AbortSignal): RequestSpec {
+export function onePassRequest(
+  input: OnePassInput,
+  idempotencyKey: string | undefined,
+  options: { signal?: AbortSignal; textAsJson?: boolean } = {},
+): RequestSpec {
   const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
   if (fields.paper_content === undefined && !input.answerFiles?.length) {
     throw new UsageError('an answer is required: paper_content text or at least one answer file');
   }
   const parts = filePartsOf(input);
   checkFileCount(parts.length);
-  const text = plainTextAnswer(input);
+  const text = options.textAsJson ? plainTextAnswer(input) : undefined;
   const body =
     text !== undefined
       ? { json: { ...fields, paper_content: text } }
       : parts.length > 0
         ? { form: () => buildForm(fields, parts) }
         : { json: fields };
-  return { method: 'POST', path: operationPath('onePass'), ...body, idempotencyKey, signal };
+  return { method: 'POST', path: operationPath('onePass'), ...body, idempotencyKey, signal: options.signal };
 }
 
 /**

@@ -1,7 +1,7 @@
-// How a one-pass submission goes (client/one-pass.ts): one plain-text answer as JSON paper_content
-// (no multipart), anything else as multipart with its files, and the same key either way. The
-// property: the text sent is exactly what the sandbox reads from the file, so the same words are
-// marked (its own decoder, engines/extract/txt.ts, is the oracle).
+// How a one-pass submission goes (client/one-pass.ts): files as multipart by default; asked to
+// (textAsJson), one plain-text answer as JSON paper_content, anything else still as multipart, and
+// the same key either way. The property: the text sent is exactly what the sandbox reads from the
+// file, so the same words are marked (its own decoder, engines/extract/txt.ts, is the oracle).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,10 +24,17 @@ function file(name: string, bytes: string | Uint8Array) {
 }
 
 const fields = { model_id: 12, student_id: 's-001' };
+const ASKED = { textAsJson: true };
 
 describe('the body of a one-pass submission', () => {
-  it('one UTF-8 text answer goes as JSON paper_content (a BOM dropped), with its fields', () => {
-    const request = onePassRequest({ fields, answerFiles: [file('a.txt', '\uFEFFMy essay about uniforms.\n')] }, 'kct-key');
+  it('by default a text answer file goes as multipart, as a file', () => {
+    const request = onePassRequest({ fields, answerFiles: [file('d.txt', 'My essay about uniforms.\n')] }, 'kct-key');
+    expect(request.json).toBeUndefined();
+    expect(request.form).toBeTypeOf('function');
+  });
+
+  it('asked to, one UTF-8 text answer goes as JSON paper_content (a BOM dropped), with its fields', () => {
+    const request = onePassRequest({ fields, answerFiles: [file('a.txt', '\uFEFFMy essay about uniforms.\n')] }, 'kct-key', ASKED);
     expect(request.form).toBeUndefined();
     expect(request.json).toEqual({ ...fields, paper_content: 'My essay about uniforms.\n' });
     expect(request.idempotencyKey).toBe('kct-key');
@@ -41,8 +48,8 @@ describe('the body of a one-pass submission', () => {
     ['a blank file (the service says what is wrong with it)', { answerFiles: [file('blank.txt', '  \n\n')] }],
     ['a binary file named .txt', { answerFiles: [file('bin.txt', Buffer.from([0x41, 0x00, 0x42]))] }],
     ['a PDF', { answerFiles: [file('a.pdf', '%PDF-1.4 not really')] }],
-  ])('%s goes as multipart', (_name, input) => {
-    const request = onePassRequest({ fields, ...input }, undefined);
+  ])('%s goes as multipart, even when text is asked for', (_name, input) => {
+    const request = onePassRequest({ fields, ...input }, undefined, ASKED);
     expect(request.json).toBeUndefined();
     expect(request.form).toBeTypeOf('function');
   });
@@ -75,7 +82,7 @@ describe('the body of a one-pass submission', () => {
         fc.pre(content.length > 0);
         const answer = file('p.txt', content);
         const text = plainTextAnswer({ fields, answerFiles: [answer] });
-        const request = onePassRequest({ fields, answerFiles: [answer] }, undefined);
+        const request = onePassRequest({ fields, answerFiles: [answer] }, undefined, ASKED);
         if (text === undefined) {
           expect(request.form).toBeTypeOf('function');
           return;
