@@ -3,7 +3,7 @@
 // rate). Pure: the same answers at the same times give the same pace (test/unit/pace-policy.test.ts);
 // budget.ts applies it. Why: docs/guides/large-runs-and-reruns.md, "Polite by construction".
 
-/** The first pace, requests a second: half the fixed budget kct kept for years; prompt answers raise it within seconds. */
+/** The first pace without --max-rps, requests a second: half the fixed budget kct kept for years; prompt answers raise it within seconds. */
 export const START_RPS = 10;
 /** The slowest pace cuts can reach: one request every 2 s still finds out when the service has room again (AWS's floor). */
 export const MIN_RPS = 0.5;
@@ -40,9 +40,10 @@ export interface Pace {
   cuts: number;
 }
 
+/** A run's pace: at --max-rps when the user gave one (the pace they chose, and never more), else a modest start. */
 export function startPace(ceiling = Infinity, now = 0): Pace {
   if (!(ceiling >= 1)) throw new RangeError(`the most requests a second must be at least 1, not ${ceiling}`);
-  const rate = Math.min(START_RPS, ceiling);
+  const rate = Number.isFinite(ceiling) ? ceiling : START_RPS;
   return { ceiling, rate, climbFrom: now, pausedUntil: -Infinity, sending: 0, counted: 0, countedFrom: now, refusals: 0, cuts: 0 };
 }
 

@@ -33,9 +33,10 @@ function sendAtPace(pace: Pace, from: number, ms: number, answer = { latencyMs: 
 }
 
 describe('the pace', () => {
-  it('starts modest, never above the ceiling', () => {
+  it('starts modest without --max-rps, at --max-rps with it', () => {
     expect(startPace().rate).toBe(START_RPS);
     expect(startPace(3).rate).toBe(3);
+    expect(startPace(250).rate).toBe(250);
     expect(() => startPace(0)).toThrow(RangeError);
   });
 
@@ -46,12 +47,14 @@ describe('the pace', () => {
     expect(nextStart(pace, 1000)).toBe(4000);
   });
 
-  it('doubles about every second while prompt answers come and the pace is used (slow start), up to the ceiling', () => {
+  it('doubles about every second while prompt answers come and the pace is used (slow start); climbs back after a cut, never past the ceiling', () => {
     const free = startPace(Infinity, 0);
     sendAtPace(free, 0, 3000);
     expect(free.rate).toBeGreaterThan(START_RPS * 4);
     const capped = startPace(25, 0);
-    sendAtPace(capped, 0, 10_000);
+    answered(capped, 0, { latencyMs: 5, refused: true, retryAfterMs: 0 });
+    expect(capped.rate).toBeLessThan(25);
+    sendAtPace(capped, 0, 20_000);
     expect(capped.rate).toBe(25);
   });
 
