@@ -8,6 +8,7 @@ import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.
 import type { PaceReading, RequestBudget } from './budget.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { exchange } from './exchange.js';
+import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
 import { redact, redactFields, redactHeaders } from './redact.js';
 import {
@@ -22,7 +23,7 @@ import {
 import { DEFAULT_RETRY, isRetrySafe, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy, retryDelay } from './retry.js';
 import { abortableSleep } from './sleep.js';
 import { DEFAULT_TIMEOUTS, MAX_REDIRECTS, MAX_RESPONSE_BYTES, newDispatcher, type Timeouts } from './transport.js';
-import type { Dispatcher, FormData } from './undici.js';
+import { type Dispatcher, FormData } from './undici.js';
 
 export interface HttpOptions {
   /** Root of the v1 API, e.g. https://host/v1 */
@@ -50,8 +51,8 @@ export interface RequestSpec {
   /** Path relative to the base URL, starting with `/`. */
   path: string;
   json?: unknown;
-  /** Built anew for every attempt, so file streams are reopened on a retry. */
-  form?: () => FormData | Promise<FormData>;
+  /** Built anew for every attempt, so file streams are reopened on a retry: a FormData undici encodes, or a body encoded already. */
+  form?: () => Promise<FormData | EncodedForm>;
   idempotencyKey?: string;
   /** Extra headers (kct api -H); they cannot replace the key, the content type or the idempotency key. */
   headers?: Record<string, string>;
@@ -180,12 +181,14 @@ export class HttpClient {
       };
       if (this.options.apiKey && !spec.anonymous) headers['x-api-key'] = this.options.apiKey;
       if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
-      let body: string | FormData | undefined;
+      let body: string | FormData | Uint8Array | undefined;
       if (sendBody && spec.json !== undefined) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(spec.json);
       } else if (sendBody && spec.form) {
-        body = await spec.form();
+        const form = await spec.form();
+        if (form instanceof FormData) body = form;
+        else [body, headers['content-type']] = [form.bytes, form.contentType];
       }
       const started = Date.now();
       this.trace(`> ${method} ${url.href}`);
