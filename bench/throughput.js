@@ -30,7 +30,7 @@ const ANSWERS = QUICK ? 200 : 1000;
 const ROUNDS = QUICK ? 1 : 5;
 const WAIT_ROUNDS = QUICK ? 1 : 3;
 const JOBS = 16;
-const TARGET = 1.15;
+const TARGET = 1.1;
 
 export function writeAnswers(dir, count) {
   const random = prng(42);

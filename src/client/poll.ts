@@ -26,6 +26,9 @@ export interface WatchOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** The options as they are (kept for callers that filled in the schedule here). */
+export const schedulerOptions = (options: WatchOptions): WatchOptions => options;
+
 /** What becomes of each task: exactly one is called once, with its tag. An error: a poll that cannot succeed (404, 401), the server stopped answering, or the watch was interrupted. */
 export interface SchedulerHandlers {
   onFinal(tag: number, snapshot: StatusSnapshot, taskId: string): void;

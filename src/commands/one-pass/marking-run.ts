@@ -29,7 +29,7 @@ import type { AcceptedTask, KctClient, OnePassInput } from '../../client/client.
 import type { LocalFile } from '../../client/files.js';
 import type { FileHasher, KeyRule, OnePassIdempotency } from '../../client/idempotency.js';
 import { limiter, slots } from '../../client/limit.js';
-import { type PollSchedule, TaskScheduler } from '../../client/poll.js';
+import { type PollSchedule, schedulerOptions, TaskScheduler } from '../../client/poll.js';
 import { batchText, type Chunk, ChunkFiller, emptyChunk } from './batch-chunks.js';
 import { ExitTally } from './exit-tally.js';
 import { hash53, type Journal } from './journal.js';
@@ -162,13 +162,13 @@ export class MarkingRun {
     const { client, context } = settings;
     this.scheduler = new TaskScheduler(
       (id, signal) => client.statusWithHints(id, { signal }),
-      {
+      schedulerOptions({
         timeoutMs: settings.timeoutMs,
         schedule: settings.schedule,
         signal: context.signal,
         onUpdate: settings.onSnapshot,
         onTransientError: settings.onTransientError,
-      },
+      }),
       {
         onFinal: (tag, _snapshot, taskId) => {
           const what = this.unwatch(tag);
