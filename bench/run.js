@@ -2,7 +2,7 @@
 // Benchmarks report; they never fail: the exit code is 0 unless a benchmark could not run at all.
 import { fixed, loadLine, log, machineLine, QUICK, table } from './lib.js';
 
-const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall'];
+const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall', 'grader'];
 // run only when named: the single-file executable (builds one), the class report, the
 // district-sized runs of scale.js (about an hour; BENCH_QUICK=1: a few minutes) and the install
 const OPTIONAL = ['executable', 'report', 'scale', 'install', 'ocr'];

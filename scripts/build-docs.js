@@ -32,6 +32,7 @@ const GUIDES = {
   assign: [['Marking one answer', 'marking-one-answer.md']],
   evaluate: [['Marking one answer', 'marking-one-answer.md']],
   report: [['Marking a class', 'marking-a-class.md']],
+  grades: [['From Moodle or Canvas and back', 'learning-platforms.md']],
   batch: [
     ['Batch and callbacks', 'batch-and-callbacks.md'],
     ['Large runs and re-runs', 'large-runs-and-reruns.md'],

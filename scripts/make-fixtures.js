@@ -44,6 +44,8 @@ const TARGETS = [
     from: [graded('persuasive', 'middling-1')],
     make: () => makeGradedDocx(graded('persuasive', 'middling-1')),
   },
+  // A student's Word essay with 17 misspelt words in 206 (issue 35): the slips the grader counts.
+  { name: 'misspelt-uniforms.docx', from: [join(src, 'real', 'misspelt-uniforms.txt')], make: makeMisspeltDocx },
   // A student's Word essay with a pros/cons table: 212 words, every one of them marked (issue 21).
   { name: 'essay-middling.docx', from: [MIDDLING], make: makeMiddlingDocx },
   {
@@ -205,6 +207,17 @@ async function makeRaggedPdf(path) {
 }
 
 /** Title style, a header and a footer with the page number, a footnote, and a sign-off with line breaks. */
+/** A plain Word document, one paragraph per block of the text, as a student types it. */
+async function makeMisspeltDocx() {
+  const { paragraphs } = await answer(join(src, 'real', 'misspelt-uniforms.txt'));
+  const { Document, Packer, Paragraph, TextRun } = await import('docx');
+  const doc = new Document({
+    creator: 'kct fixtures',
+    sections: [{ children: paragraphs.map((p) => new Paragraph({ children: [new TextRun(p)] })) }],
+  });
+  return Packer.toBuffer(doc);
+}
+
 async function makeGradedDocx(path) {
   const { title, paragraphs } = await answer(path);
   const d = await import('docx');

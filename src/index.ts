@@ -34,6 +34,7 @@ export {
   type KeyRule,
   type OnePassIdempotency,
 } from './client/idempotency.js';
+export { identityOf } from './client/identity.js';
 export { ModelWaitInterruptedError, type ModelWaitOptions, ModelWaitTimeoutError } from './client/model-wait.js';
 export { type PollSchedule, pollSchedule, type StatusFetcher, TaskPoller, type WatchOptions, watchTasks } from './client/poll.js';
 export { ProductClient, type ProductClientOptions } from './client/product.js';

@@ -1,12 +1,16 @@
-// Idempotency keys, by one rule for one-pass and batch: derived from what is sent (the same
-// submission, its model, every field and the content of every file, always gets the same key), or
-// the caller's base key joined to the answer's identity. Either way running a command again after
-// a crash or a time-out returns the tasks already created instead of charging twice.
+// Idempotency keys, by one rule for one-pass and batch: derived from what is sent (the
+// submission's identity and its labels, identity.ts: the same submission always gets the same
+// key), or the caller's base key joined to the answer's name (a path or a student id). Either way
+// running a command again after a crash or a time-out returns the tasks already created instead
+// of charging twice.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
 import { UsageError } from '../api/errors.js';
-import { type LocalFile, ONE_READ_BYTES } from './files.js';
+import { ONE_READ_BYTES } from './files.js';
+import { type FileHasher, identityOf, type KeyedFile, labelsOf } from './identity.js';
+
+export type { FileHasher, KeyedFile };
 
 export async function fileSha256(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -25,14 +29,6 @@ export async function fileSha256(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-export interface KeyedFile {
-  field: string;
-  file: LocalFile;
-}
-
-/** The SHA-256 of a file's content: of its bytes when it fit in one read, else streamed from disk. */
-export type FileHasher = (file: LocalFile) => Promise<string>;
-
 export const hashFile: FileHasher = async (file) =>
   file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path);
 
@@ -50,30 +46,49 @@ export function cachedHasher(): FileHasher {
   };
 }
 
-/** A stable key for a submission to `endpoint`: "kct-" + 40 hex characters of a SHA-256. */
+/**
+ * A stable key for a submission to `endpoint`: "kct-" + 40 hex characters of a SHA-256 of what is
+ * sent: the submission's identity (identity.ts: its content and marking) and its labels (student
+ * id, file names). A batch's is of its items' identities and labels, in order.
+ */
 export async function deriveIdempotencyKey(
   endpoint: string,
   fields: Record<string, unknown>,
   files: readonly KeyedFile[] = [],
   hash: FileHasher = hashFile,
 ): Promise<string> {
-  const described = await Promise.all(
-    files.map(async ({ field, file }) => ({ field, name: file.name, type: file.type, sha256: await hash(file) })),
-  );
-  const canonical = canonicalJson({ v: 1, endpoint, fields, files: described });
-  return `kct-${createHash('sha256').update(canonical).digest('hex').slice(0, 40)}`;
+  if (endpoint === 'batch' && Array.isArray(fields.evaluations)) {
+    const { evaluations, ...rest } = fields;
+    const items = await Promise.all(
+      (evaluations as Record<string, unknown>[]).map(async (item) => ({
+        identity: await identityOf(item, [], hash),
+        labels: labelsOf(item, []),
+      })),
+    );
+    return keyOf({ v: 2, endpoint, items, rest });
+  }
+  return keyFromIdentity(endpoint, await identityOf(fields, files, hash), labelsOf(fields, files));
+}
+
+/** The derived key of a submission whose identity is known: its identity and its labels. */
+export function keyFromIdentity(endpoint: string, identity: string, labels: Record<string, unknown>): string {
+  return keyOf({ v: 2, endpoint, identity, labels });
+}
+
+function keyOf(described: unknown): string {
+  return `kct-${createHash('sha256').update(canonicalJson(described)).digest('hex').slice(0, 40)}`;
 }
 
 /**
  * How a submission's Idempotency-Key is made: derived from everything sent (the default), or
- * from the caller's base key and the answer's identity, never its position in the run.
+ * from the caller's base key and the answer's name, never its position in the run.
  */
 export type KeyRule = { kind: 'derived' } | { kind: 'base'; base: string };
 
 /** How the library says a key is derived when none is given (src/cli/core/hints.ts words it for kct). */
 const DERIVED_ADVICE = "to have one derived from each answer's content";
 
-/** The longest base key: room is left for the identity (the service takes up to 255 characters). */
+/** The longest base key: room is left for the name (the service takes up to 255 characters). */
 const MAX_BASE_KEY = 200;
 const MAX_KEY = 255;
 
@@ -103,30 +118,30 @@ export function checkBaseKey(base: string, what = 'the idempotency key'): string
 }
 
 /**
- * "<base>-<identity>": the identity (a path relative to its folder, or a student id) with every
- * character other than letters, digits and - _ . ~ / percent-encoded, so the key is visible ASCII
- * and two identities never share one. An identity too long for a key is replaced by its SHA-256.
+ * "<base>-<name>": the name (a path relative to its folder, or a student id) with every character
+ * other than letters, digits and - _ . ~ / percent-encoded, so the key is visible ASCII and two
+ * names never share one. A name too long for a key is replaced by its SHA-256.
  */
-export function keyForIdentity(base: string, identity: string): string {
-  const key = `${checkBaseKey(base)}-${encodeURIComponent(identity)
+export function keyForName(base: string, name: string): string {
+  const key = `${checkBaseKey(base)}-${encodeURIComponent(name)
     .replace(/%2F/g, '/')
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
   if (key.length <= MAX_KEY) return key;
-  return `${base}-sha256-${createHash('sha256').update(identity).digest('hex').slice(0, 32)}`;
+  return `${base}-sha256-${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
 }
 
-/** The identity of a batch request: its items' identities, in order. */
-export function batchIdentity(itemIdentities: readonly string[]): string {
-  return `batch-${createHash('sha256').update(itemIdentities.join('\n')).digest('hex').slice(0, 32)}`;
+/** The name of a batch request: its items' names, in order. */
+function batchName(itemNames: readonly string[]): string {
+  return `batch-${createHash('sha256').update(itemNames.join('\n')).digest('hex').slice(0, 32)}`;
 }
 
 /**
  * How a submission's Idempotency-Key is chosen: derived from everything sent, the caller's own key
- * as it is, or the caller's base key joined to the submission's identity (a path or a student id;
- * for a batch, its items' identities in order).
+ * as it is, or the caller's base key joined to the submission's name (a path or a student id;
+ * for a batch, its items' names in order).
  */
-export type OnePassIdempotency = 'derive' | { key: string } | { base: string; identity: string };
-export type BatchIdempotency = 'derive' | { key: string } | { base: string; identities: readonly string[] };
+export type OnePassIdempotency = 'derive' | { key: string } | { base: string; name: string };
+export type BatchIdempotency = 'derive' | { key: string } | { base: string; names: readonly string[] };
 
 /** What a key is derived from: the endpoint, every field as given, and every file's content. */
 export interface KeyedSubmission {
@@ -147,18 +162,5 @@ export async function idempotencyKeyFor(
   if (choice === undefined) return undefined;
   if (choice === 'derive') return deriveIdempotencyKey(submission.endpoint, submission.fields, submission.files ?? [], hash);
   if ('key' in choice) return checkBaseKey(choice.key, 'the Idempotency-Key');
-  return keyForIdentity(choice.base, 'identities' in choice ? batchIdentity(choice.identities) : choice.identity);
-}
-
-/** The key of one submission under a rule (KeyRule, with the submission's identity). */
-export async function submissionKey(
-  rule: KeyRule,
-  submission: KeyedSubmission & { identity: string },
-  hash: FileHasher = hashFile,
-): Promise<string> {
-  return (await idempotencyKeyFor(
-    rule.kind === 'base' ? { base: rule.base, identity: submission.identity } : 'derive',
-    submission,
-    hash,
-  )) as string;
+  return keyForName(choice.base, 'names' in choice ? batchName(choice.names) : choice.name);
 }

@@ -12,6 +12,7 @@ export interface Row {
   score: number | null;
   credits_charged: number | null;
   evaluation: { item: string; score: number }[] | null;
+  duplicate_of?: string;
 }
 
 export const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');

@@ -24,7 +24,7 @@ async function modulesOf(name: string, args: string[]): Promise<{ code: number |
 }
 
 /** The flag checks a declaration imports (checked where the flag is declared): small, and nothing else of the command. */
-const FLAG_CHECKS = ['one-pass/grade-flags.js', 'assign/dates.js', 'sandbox/checks.js', 'callbacks/listen/checks.js'];
+const FLAG_CHECKS = ['grades/flags.js', 'assign/dates.js', 'sandbox/checks.js', 'callbacks/listen/checks.js'];
 const declarationOnly = (module: string) => module.endsWith('/command.js') || FLAG_CHECKS.includes(module);
 
 describe('command folders', () => {

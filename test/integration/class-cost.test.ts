@@ -18,7 +18,9 @@ describe('the cost of a class run', () => {
     const before = await creditsOf(shared.kct);
     const first = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'table']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/kct: cost: 1 credit an answer as quoted by the service, about 3 credits for the 3 answers of this run/);
+    expect(first.stderr).toContain(
+      'kct: cost: the service quoted 1 credit for the first answer (1 file: 1 credit a file); 3 answers (3 files) to mark, about 3 credits at that rate (charged only for answers marked)',
+    );
     const charged = before - (await creditsOf(shared.kct));
     expect(charged).toBe(3);
     expect(first.stdout).toContain(`Credits: ${charged} charged by this run`);
@@ -26,7 +28,8 @@ describe('the cost of a class run', () => {
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'table']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/kct: cost:/);
-    expect(again.stdout).toContain('Credits: 3 answers sent before, not charged again');
+    expect(again.stderr).toMatch(/3 answers of 3 were marked before .*: their marks are reused/);
+    expect(again.stdout).toContain('Credits: 3 answers marked before, not charged again');
     expect(before - (await creditsOf(shared.kct))).toBe(3);
   });
 });

@@ -141,41 +141,51 @@ describe('a class folder with files that cannot be sent', () => {
   }, 120_000);
 });
 
-describe('a learning platform export (a folder per student)', () => {
-  function moodleExport(): string {
-    const dir = tempDir('kct-moodle-');
-    const jane = join(dir, 'Jane Doe_1234_assignsubmission_file_');
-    const omar = join(dir, 'Omar Ali_1240_assignsubmission_file_');
+describe('a folder per student', () => {
+  /** Each student's files in a folder of their own; named as Moodle names them, it is a Moodle download unzipped. */
+  function studentFolders(names: [string, string]): string {
+    const dir = tempDir('kct-students-');
+    const [jane, omar] = names.map((name) => join(dir, name));
     mkdirSync(jane);
     mkdirSync(omar);
     copyFileSync(join(GENERATED, 'essay.pdf'), join(jane, 'essay.pdf'));
     const sentences = essay.split(/(?<=\.)\s+/);
-    writeFileSync(join(omar, 'page 1.txt'), sentences.slice(0, 8).join(' '));
+    writeFileSync(join(omar, 'page 1.txt'), `${sentences.slice(0, 8).join(' ')} (${dir})`);
     writeFileSync(join(omar, 'page 2.txt'), sentences.slice(8).join(' '));
     return dir;
   }
 
-  it("--recursive --student-id-from folder: the student id is the student folder (Moodle's suffix trimmed)", async () => {
-    const dir = moodleExport();
-    const run = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--student-id-from', 'folder', '--output', 'ndjson']);
-    expect(run.code).toBe(0);
-    const rows = lines(run.stdout).map((line) => parseJson<Row>(line));
-    expect(rows.map((r) => r.student_id).sort()).toEqual(['Jane Doe_1234', 'Omar Ali_1240', 'Omar Ali_1240']);
-    expect(run.stderr).toContain('several answers share a student id ("Omar Ali_1240" 2 times); add --group-by folder');
-  }, 120_000);
-
-  it("--group-by folder: a student's files are the pages of one answer (one task each)", async () => {
-    const dir = moodleExport();
+  it("--group-by folder: a student's files are the pages of one answer (one task each), the student id the folder's name", async () => {
+    const dir = studentFolders(['Jane Doe', 'Omar Ali']);
     const before = await creditsOf(shared.kct);
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--group-by', 'folder', '--student-id-from', 'folder', '--json']);
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const rows = parseJson<Row[]>(run.stdout);
     expect(rows.map((r) => [r.student_id, r.status])).toEqual([
-      ['Jane Doe_1234', 'SUCCESS'],
-      ['Omar Ali_1240', 'SUCCESS'],
+      ['Jane Doe', 'SUCCESS'],
+      ['Omar Ali', 'SUCCESS'],
     ]);
-    expect(rows[1].file).toBe(join(dir, 'Omar Ali_1240_assignsubmission_file_/'));
-    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    expect(rows[1].file).toBe(join(dir, 'Omar Ali/'));
+    // one task a student, each charged once (a two-page answer costs what the service quotes for it)
+    expect(new Set(rows.map((r) => r.task_id)).size).toBe(2);
+    const charged = rows.reduce((sum, r) => sum + ((r as Row & { credits_charged?: number }).credits_charged ?? 0), 0);
+    expect(charged).toBeGreaterThan(0);
+    expect(before - (await creditsOf(shared.kct))).toBe(charged);
+  }, 120_000);
+
+  it('named as Moodle names them, the folder is a Moodle download unzipped: marked as its zip is, and folder flags are refused', async () => {
+    const dir = studentFolders(['Jane Doe_1234_assignsubmission_file_', 'Omar Ali_1240_assignsubmission_file_']);
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = lines(run.stdout).map((line) => parseJson<Row & { student_name: string }>(line));
+    expect(rows.map((r) => [r.student_id, r.student_name, r.status]).sort()).toEqual([
+      ['1234', 'Jane Doe', 'SUCCESS'],
+      ['1240', 'Omar Ali', 'SUCCESS'],
+    ]);
+    expect(run.stderr).toContain(`${dir}: a Moodle download of 2 students: 2 answers to mark`);
+    const refused = await shared.kct(['one-pass', dir, '--model', '12', '--student-id-from', 'folder']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--student-id-from folder does not apply to ${dir}, a Moodle download (its names say so)`);
   }, 120_000);
 });
 
@@ -210,7 +220,7 @@ describe('duplicates and output shapes', () => {
   it('the piped table never cuts the part of a path that names the student', async () => {
     const root = tempDir('kct-long-');
     const dir = join(root, 'Year 9 English - Persuasive writing - Autumn term', 'submissions');
-    const students = ['Jane Doe_1234_assignsubmission_file_', 'Omar Ali_1240_assignsubmission_file_'];
+    const students = ['Jane Doe, student 1234, Year 9', 'Omar Ali, student 1240, Year 9'];
     for (const student of students) {
       mkdirSync(join(dir, student), { recursive: true });
       writeFileSync(join(dir, student, 'persuasive essay final version.txt'), `${essay} (${student})`);

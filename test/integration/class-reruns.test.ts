@@ -78,17 +78,18 @@ describe('re-running a class folder', () => {
     expect(run.stderr).not.toContain('batches');
   });
 
-  it('a Moodle export: an empty student folder is a row with its reason in csv, ndjson, json and the report', async () => {
+  it('student folders: an empty one is a row with its reason in csv, ndjson, json and the report', async () => {
     const dir = join(tempDir('kct-moodle-'), 'export');
     const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
     for (const [name, tag] of [
       ['Ann Lee_1111', 'a'],
       ['Bo Chen_3333', 'b'],
     ]) {
-      mkdirSync(join(dir, `${name}_assignsubmission_file_`), { recursive: true });
-      writeFileSync(join(dir, `${name}_assignsubmission_file_`, 'essay.txt'), `${essay}\n(${tag})`);
+      mkdirSync(join(dir, name), { recursive: true });
+      writeFileSync(join(dir, name, 'essay.txt'), `${essay}\n(${tag})`);
     }
-    mkdirSync(join(dir, 'Eve Kim_2222_assignsubmission_file_'));
+    // named as Moodle names them, the folders would be a Moodle download (test/integration/class-folders.test.ts)
+    mkdirSync(join(dir, 'Eve Kim_2222'));
     const flags = ['--model', '12', '--recursive', '--student-id-from', 'folder', '--group-by', 'folder'];
     const report = join(dir, '..', 'class.html');
     const csv = await shared.kct(['one-pass', dir, ...flags, '--output', 'csv', '--report', report]);
@@ -97,7 +98,7 @@ describe('re-running a class folder', () => {
     expect(eve).toMatchObject({ status: 'EMPTY', message: 'empty folder: nothing submitted' });
     expect(csv.stderr).toContain('Summary: 2 of 2 answers marked');
     expect(csv.stderr).toContain('Not sent: 1 folder with nothing to send (EMPTY)');
-    expect(csv.stderr).toMatch(/Eve Kim_2222_assignsubmission_file_\/: EMPTY — empty folder: nothing submitted/);
+    expect(csv.stderr).toMatch(/Eve Kim_2222\/: EMPTY — empty folder: nothing submitted/);
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('Eve Kim_2222');
     expect(html).toContain('empty folder: nothing submitted');
@@ -147,18 +148,31 @@ describe('re-running a class folder', () => {
     expect(await creditsOf(shared.kct)).toBe(before);
   });
 
-  it('identical answers are each marked and flagged: duplicate_of in the rows, after the summary, and in the report', async () => {
+  it('identical answers are marked once, charged once, and flagged: duplicate_of in both rows, after the summary, and in the report', async () => {
     const dir = textClass(2, 'copies');
     copyFileSync(join(dir, 'pupil-1.txt'), join(dir, 'Zoe Copy of pupil-1.txt'));
     const report = join(dir, '..', 'copies.html');
+    const before = await creditsOf(shared.kct);
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--report', report]);
     expect(run.code, run.stderr).toBe(0);
-    const zoe = ndjson(run.stdout).find((row) => row.file.endsWith('Zoe Copy of pupil-1.txt'));
-    expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt') });
-    expect(run.stderr).toContain(
-      `Identical answers (1; every byte the same, each marked on its own, duplicate_of in the rows):\n  ${join(dir, 'Zoe Copy of pupil-1.txt')} = ${join(dir, 'pupil-1.txt')}`,
+    const rows = ndjson(run.stdout);
+    const zoe = rows.find((row) => row.file.endsWith('Zoe Copy of pupil-1.txt'))!;
+    const first = rows.find((row) => row.file.endsWith('/pupil-1.txt'))!;
+    expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt'), replayed: true, task_id: first.task_id });
+    expect(first).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'Zoe Copy of pupil-1.txt') });
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    expect(run.stderr).toContain('1 answer is identical to another of this run (every byte the same): marked once, charged once');
+    expect(run.stderr).toMatch(
+      /Identical answers \(1; every byte the same, duplicate_of in the rows\):\n {2}\S.*pupil-1\.txt = \S.*pupil-1\.txt/,
     );
+    expect(run.stderr).toContain('Credits: 2 charged by this run; 1 identical answer charged once with its first');
     expect(readFileSync(report, 'utf8')).toContain('Identical answers (1)');
+    // --mark-copies marks each on its own: both flagged, two tasks, charged again for the copy only (pupil-1 is reused)
+    const each = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--mark-copies', '--mark-again']);
+    expect(each.code, each.stderr).toBe(0);
+    const again = ndjson(each.stdout);
+    expect(new Set(again.map((row) => row.task_id)).size).toBe(3);
+    expect(again.filter((row) => row.duplicate_of)).toHaveLength(2);
   });
 
   it('Ctrl-C says only what kct saw: tasks not seen finished, and how to collect them', async () => {

@@ -123,7 +123,8 @@ describe('kct keys list', () => {
       expect(record.masked_key).toMatch(/^kct_\*{4}[0-9a-f]{4}$/);
     }
     const csv = await kct(['keys', 'list', '--output', 'csv']);
-    expect(csv.stdout.split('\n')[0]).toBe('ID,Name,Key,Scope,Organization,Created,State');
+    // CSV is headed by the columns' names, a JSON key's where the column holds that field as it is
+    expect(csv.stdout.split('\n')[0]).toBe('id,name,masked_key,scope,organization_name,created_at,revoked_at');
   });
 });
 

@@ -1,7 +1,8 @@
 // What a new user sees when they mark real documents in the sandbox: labelled answers as PDF, DOCX,
 // RTF and TXT files, sent with the built kct, ranked as a teacher would, with the paragraphs the
 // documents really have; the README's own model built from examples/ marking the letter written
-// for it (issue 25); feedback whose level and lines agree; and a result that says who marked it.
+// for it (issue 25); feedback whose level and lines agree; a result that says who marked it; and
+// slips counted as they are, in a Word essay with 17 misspelt words (issue 35).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, GENERATED, parseJson, ROOT, type RunResult, tempDir, useSandbox } from './harness.js';
@@ -90,5 +91,23 @@ describe('the cases of issue 25, through the built kct', () => {
     expect(weak.evaluation.find((e) => e.item === 'Thesis & position')!.feedback).not.toMatch(/No identifiable position/);
     const table = await shared.kct(['one-pass', join(FIXTURES, 'real', 'weak-uniforms.txt'), '--model', '12'], { timeoutMs: 90_000 });
     expect(table.stdout).toContain("Marked by the sandbox's offline grader");
+  }, 120_000);
+});
+
+describe('the cases of issue 35, through the built kct', () => {
+  it('counts the 17 misspelt words of a Word essay, and marks its Language below an essay without slips', async () => {
+    const sloppy = await mark(join(GENERATED, 'misspelt-uniforms.docx'), 'Bullet');
+    const language = sloppy.evaluation.find((e) => e.item === 'Language & conventions')!;
+    expect(language.feedback).toContain('20 slips in 206 words: 17 misspelt words such as “compulsary”');
+    const clean = await mark(join(GENERATED, 'essay-middling.docx'), 'Bullet');
+    expect(clean.evaluation.find((e) => e.item === 'Language & conventions')!.score).toBeGreaterThan(language.score);
+  }, 120_000);
+
+  it('names the level at or nearest each score, and never praises "fairly" or "at length" a reply of one sentence', async () => {
+    const result = await mark(join(FIXTURES, 'essay.txt'), 'Bullet');
+    for (const e of result.evaluation) {
+      expect(e.feedback).toMatch(/\(sandbox grader\): (?:at|nearest|halfway between) level \d/);
+      expect(e.feedback.replace(/“[^”]*”/g, '“…”')).not.toMatch(/fairly|at length|several/);
+    }
   }, 120_000);
 });

@@ -17,15 +17,25 @@ afterAll(async () => {
 
 describe('--debug', () => {
   it('traces requests and responses on stderr with the key redacted; stdout stays clean', async () => {
-    const run = await asUser(sandbox)(['credits', '--json', '--debug']);
+    const run = await asUser(sandbox)(['credits', '--debug']);
     expect(run.code).toBe(0);
-    expect(parseJson<{ credits: number }>(run.stdout).credits).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/^\d[\d,]* credits/);
     expect(run.stderr).toContain('[debug] > GET');
     expect(run.stderr).toContain('[debug] < 200');
     expect(run.stderr).toContain('x-api-key: [redacted]');
     expect(run.stderr).toMatch(/user-agent: kct\/\d+\.\d+\.\d+/);
     expect(run.stderr).not.toContain(sandbox.keys.user);
     expect(run.stdout).not.toContain(sandbox.keys.user);
+    // under --json the trace is JSON lines too, like everything on stderr
+    const json = await asUser(sandbox)(['credits', '--json', '--debug']);
+    expect(parseJson<{ credits: number }>(json.stdout).credits).toBeGreaterThan(0);
+    const trace = json.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => parseJson<{ notice: { code: string; message: string } }>(line).notice);
+    expect(trace.every((entry) => entry.code === 'debug')).toBe(true);
+    expect(trace.map((entry) => entry.message)).toContain('> x-api-key: [redacted]');
+    expect(json.stderr).not.toContain(sandbox.keys.user);
   });
 
   it('redacts the key when the server echoes it back in an error', async () => {

@@ -58,8 +58,21 @@ describe('kct one-pass', () => {
     const a = parseJson<Result>(
       (await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-a-${Date.now()}`])).stdout,
     );
+    // the same content marked before is reused (no new charge): --mark-again pays to mark it anew
     const b = parseJson<Result>(
-      (await shared.kct(['one-pass', '--model', '13', '--text', essay, '--json', '--idempotency-key', `det-b-${Date.now()}`])).stdout,
+      (
+        await shared.kct([
+          'one-pass',
+          '--model',
+          '13',
+          '--text',
+          essay,
+          '--json',
+          '--idempotency-key',
+          `det-b-${Date.now()}`,
+          '--mark-again',
+        ])
+      ).stdout,
     );
     expect(a.task_id).not.toBe(b.task_id);
     expect(a.score).toBe(b.score);
@@ -124,14 +137,17 @@ describe('kct one-pass', () => {
 
   it('idempotency: the same key and request return the same task; a changed answer is 409 (exit 7)', async () => {
     const key = `e2e-${Date.now()}`;
+    // content never sent before: an answer marked before would be reused, with nothing sent under the key
+    const text = `${essay} (${key})`;
     const first = parseJson<{ task_id: string }>(
-      (await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+      (await shared.kct(['one-pass', '--model', '12', '--text', text, '--idempotency-key', key, '--no-wait', '--json'])).stdout,
     );
     const again = parseJson<{ task_id: string }>(
-      (await shared.kct(['one-pass', '--model', '12', '--text', essay, '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+      (await shared.kct(['one-pass', '--model', '12', '--text', text, '--idempotency-key', key, '--no-wait', '--json', '--mark-again']))
+        .stdout,
     );
     expect(again.task_id).toBe(first.task_id);
-    const changed = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (edited)`, '--idempotency-key', key, '--no-wait']);
+    const changed = await shared.kct(['one-pass', '--model', '12', '--text', `${text} (edited)`, '--idempotency-key', key, '--no-wait']);
     expect(changed.code).toBe(7);
     expect(changed.stderr).toContain('HTTP 409');
   });
@@ -141,14 +157,15 @@ describe('kct one-pass', () => {
     const file = join(dir, 'answer.txt');
     writeFileSync(file, essay);
     const key = `e2e-file-${Date.now()}`;
+    writeFileSync(file, `${essay} (${key})`);
     const first = parseJson<{ task_id: string }>(
       (await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout,
     );
     const again = parseJson<{ task_id: string }>(
-      (await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json'])).stdout,
+      (await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait', '--json', '--mark-again'])).stdout,
     );
     expect(again.task_id).toBe(first.task_id);
-    writeFileSync(file, `${essay}\nP.S. one more line.`);
+    writeFileSync(file, `${essay} (${key})\nP.S. one more line.`);
     const changed = await shared.kct(['one-pass', file, '--model', '12', '--idempotency-key', key, '--no-wait']);
     expect(changed.code).toBe(7);
   });
@@ -159,7 +176,7 @@ describe('kct one-pass', () => {
       '--model',
       '12',
       '--text',
-      essay,
+      `${essay} (429)`,
       '--student-id',
       'kct-429-once',
       '--idempotency-key',

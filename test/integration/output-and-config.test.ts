@@ -55,11 +55,20 @@ describe('kct config set output json', () => {
 
   it('kct config unset removes it again (the table comes back); unsetting what is not set changes nothing', async () => {
     const { dir, kct } = withConfig();
-    await kct(['config', 'set', 'output', 'json']);
+    // set and unset print in the format that applies once the change is made
+    expect(parseJson((await kct(['config', 'set', 'output', 'json'])).stdout)).toEqual({
+      profile: 'default',
+      key: 'output',
+      value: 'json',
+    });
     const unset = await kct(['config', 'unset', 'output']);
     expect(unset.code).toBe(0);
-    // printed in the format configured when it ran
-    expect(parseJson(unset.stdout)).toEqual({ profile: 'default', key: 'output', removed: true });
+    expect(unset.stdout).toBe('Removed output from profile "default".\n');
+    expect(parseJson((await kct(['config', 'unset', 'output', '--json'])).stdout)).toEqual({
+      profile: 'default',
+      key: 'output',
+      removed: false,
+    });
     expect((await kct(['credits'])).stdout).toMatch(/^\d[\d,]* credits/);
     const before = statSync(join(dir, 'config.json')).mtimeMs;
     const again = await kct(['config', 'unset', 'output']);
@@ -178,7 +187,11 @@ describe('a balance of a shape kct does not know', () => {
       const json = await runKct(['credits', '--json'], { env });
       expect(json.code).toBe(0);
       expect(parseJson(json.stdout)).toEqual({ wallet: { tokens: 12 }, plan: 'school' });
-      expect(json.stderr).toContain('warning: the balance from');
+      // under --json the warning is a JSON line, as everything on stderr
+      expect(parseJson<{ notice: { code: string; message: string } }>(json.stderr).notice).toMatchObject({
+        code: 'warning',
+        message: expect.stringContaining('the balance from'),
+      });
       const table = await runKct(['credits'], { env });
       expect(table.code).toBe(1);
       expect(table.stderr).toContain('did not answer like the Public Evaluation API');

@@ -6,8 +6,8 @@ import { dirname, join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { type AnswerSources, collectAnswers } from '../../src/cli/answers/answers.js';
-import { downloadInput, openDownload } from '../../src/cli/answers/download.js';
+import { type AnswerSources, collectAnswers, skippedFilesNote } from '../../src/cli/answers/answers.js';
+import { downloadHint, downloadInput, openDownload } from '../../src/cli/answers/download.js';
 import type { IO } from '../../src/cli/core/io.js';
 import { zip } from './zip-writer.js';
 
@@ -43,7 +43,7 @@ async function rows(root: string, inputs: string[], options: Omit<AnswerSources,
   try {
     const collection = await collectAnswers({ studentIdFrom: 'name', ...options, inputs }, io, { explain: true });
     const rel = (path?: string) => (path === undefined ? undefined : relative(root, join(root, path)) || path);
-    const table: Row[] = collection.entries.map((e) => [rel(e.path)!, e.action, rel(e.answer), e.identity, e.studentId, e.reason]);
+    const table: Row[] = collection.entries.map((e) => [rel(e.path)!, e.action, rel(e.answer), e.keyName, e.studentId, e.reason]);
     return { table: table.map((row) => row.slice(0, lastDefined(row) + 1)), collection };
   } finally {
     process.chdir(cwd);
@@ -332,6 +332,51 @@ describe('collecting answers', () => {
     expect(error.message).toMatch(/11 files in one answer \(.*s1.*\); the limit is 10 files per answer/);
   });
 
+  it('--group-by folder --skip-unsupported: one row per student folder, naming the files it could not send', async () => {
+    const root = makeTree({
+      'export/ann/essay.txt': TEXT,
+      'export/ann/draft.odt': 'x',
+      'export/bo/scan.odt': 'x',
+      'export/bo/empty.txt': '',
+      'export/cy/essay.txt': `${TEXT} 3`,
+    });
+    const { collection, table } = await rows(root, ['export'], { groupBy: 'folder', skipUnsupported: true });
+    const answers = [...collection.answers()];
+    expect(answers.map((a) => [a.index, a.label, a.files.length, a.skippedFiles])).toEqual([
+      [
+        0,
+        'export/ann/',
+        1,
+        [{ label: 'export/ann/draft.odt', reason: expect.stringMatching(/^unsupported file type for export\/ann\/draft\.odt/) }],
+      ],
+      [2, 'export/cy/', 1, undefined],
+    ]);
+    expect(collection.skipped.map((row) => [row.index, row.label, row.keyName, row.studentId, row.status])).toEqual([
+      [1, 'export/bo/', 'bo', 'bo', 'SKIPPED'],
+    ]);
+    expect(collection.skipped[0].reason).toMatch(
+      /^none of its 2 files can be sent: .*empty\.txt is empty.*; unsupported file type for .*scan\.odt/,
+    );
+    expect(collection.rows).toBe(3);
+    expect(table.filter((row) => row[1] === 'skip')).toEqual([
+      ['export/ann/draft.odt', 'skip', 'export/ann', 'ann', 'ann', 'unsupported'],
+      ['export/bo/empty.txt', 'skip', 'export/bo', 'bo', 'bo', 'empty'],
+      ['export/bo/scan.odt', 'skip', 'export/bo', 'bo', 'bo', 'unsupported'],
+    ]);
+    expect(collection.notes.join('\n')).toMatch(
+      /skipping 3 files \(.*\) that cannot be sent \(--skip-unsupported\); 2 are listed as SKIPPED, 1 named in the message of the answer it belongs to/,
+    );
+  });
+
+  it("--pages --skip-unsupported: a page that cannot be sent is named in the one answer's row", async () => {
+    const root = makeTree({ 'p1.png': 'png', 'p2.odt': 'x', 'p3.png': 'png' });
+    const { collection } = await rows(root, ['p1.png', 'p2.odt', 'p3.png'], { pages: true, skipUnsupported: true });
+    const [answer] = [...collection.answers()];
+    expect(answer.files.map((f) => f.name)).toEqual(['p1.png', 'p3.png']);
+    expect(answer.skippedFiles?.map((f) => f.label)).toEqual(['p2.odt']);
+    expect(collection).toMatchObject({ rows: 1, count: 1, skipped: [], shape: 'record' });
+  });
+
   it('a folder of only subfolders points to --recursive', async () => {
     const root = makeTree({ 'export/s1/essay.pdf': '%PDF' });
     const error = (await rows(root, ['export']).catch((e: unknown) => e)) as UsageError;
@@ -343,7 +388,7 @@ describe('collecting answers', () => {
     const root = makeTree({ 'answers/a1.txt': TEXT });
     symlinkSync(join(root, 'answers'), join(root, 'answers', 'loop'));
     const { collection, table } = await rows(root, ['answers'], { recursive: true });
-    expect([...collection.answers()].map((a) => a.identity)).toEqual(['a1.txt']);
+    expect([...collection.answers()].map((a) => a.keyName)).toEqual(['a1.txt']);
     expect(table).toContainEqual([
       'answers/loop',
       'loop',
@@ -417,7 +462,7 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     mkdirSync(join(root, 'dl', 'Eve Kim_104_assignsubmission_file_'));
     const { collection, answers } = await fromDownload(join(root, 'dl'));
     const dl = join(root, 'dl');
-    expect(answers.map((a) => [a.index, a.label, a.identity, a.studentId, a.studentName, a.files.map((f) => f.name), a.text])).toEqual([
+    expect(answers.map((a) => [a.index, a.label, a.keyName, a.studentId, a.studentName, a.files.map((f) => f.name), a.text])).toEqual([
       [0, `${dl}/Ada Lovelace (101)`, 'moodle:101', '101', 'Ada Lovelace', ['Essay final.docx', 'onlinetext.txt'], undefined],
       [1, `${dl}/Bo Chen (102)`, 'moodle:102', '102', 'Bo Chen', [], 'Uniforms should not be compulsory.\n\nSecond paragraph.'],
       [4, `${dl}/O'Brien, Seán (103)`, 'moodle:103', '103', "O'Brien, Seán", ['essay, "final".txt'], undefined],
@@ -458,14 +503,19 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
       'dl/Participant_9001_assignsubmission_file_/a.txt': TEXT,
     });
     const first = await fromDownload(join(root, 'dl'));
-    expect(first.answers.map((a) => [a.label.split('/').pop(), a.studentId, a.studentName, a.identity])).toEqual([
+    expect(first.answers.map((a) => [a.label.split('/').pop(), a.studentId, a.studentName, a.keyName])).toEqual([
       ['Participant 9001', '9001', 'Participant 9001', 'moodle:9001'],
       ['Participant 9002', '9002', 'Participant 9002', 'moodle:9002'],
     ]);
   });
 
-  it('a file that cannot be sent stops the run, named as in the download; --skip-unsupported makes it a SKIPPED row of its student', async () => {
-    const root = makeTree({ ...MOODLE, 'dl/Bo Chen_102_assignsubmission_file_/draft.odt': 'x' });
+  it('a file that cannot be sent stops the run, named as in the download; --skip-unsupported: still one row per student, which names it', async () => {
+    const root = makeTree({
+      ...MOODLE,
+      'dl/Bo Chen_102_assignsubmission_file_/draft.odt': 'x',
+      'dl/Dee Odt_106_assignsubmission_file_/essay.odt': 'x',
+      'dl/Dee Odt_106_assignsubmission_file_/blank.txt': '',
+    });
     const dl = join(root, 'dl');
     await expect(fromDownload(dl)).rejects.toThrow(
       new RegExp(
@@ -473,11 +523,39 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
       ),
     );
     const { collection, answers } = await fromDownload(dl, { skipUnsupported: true });
-    expect(answers.find((a) => a.studentId === '102')?.text).toContain('Uniforms');
-    expect(collection.skipped.find((s) => s.status === 'SKIPPED')).toMatchObject({
-      label: `${dl}/Bo Chen_102_assignsubmission_file_/draft.odt`,
-      studentId: '102',
-      studentName: 'Bo Chen',
+    // Bo's online text is marked without the file, and his one row says so
+    const bo = answers.find((a) => a.studentId === '102')!;
+    expect(bo.text).toContain('Uniforms');
+    expect(bo.skippedFiles).toEqual([
+      {
+        label: `${dl}/Bo Chen_102_assignsubmission_file_/draft.odt`,
+        reason: expect.stringMatching(/^unsupported file type for .*draft\.odt/),
+      },
+    ]);
+    expect(skippedFilesNote(bo.skippedFiles)).toMatch(/^marked without a file that cannot be sent: unsupported file type for .*draft\.odt/);
+    // Dee has nothing that can be sent: one SKIPPED row, naming both files
+    expect(collection.skipped.filter((s) => s.status === 'SKIPPED')).toEqual([
+      expect.objectContaining({
+        label: `${dl}/Dee Odt (106)`,
+        studentId: '106',
+        studentName: 'Dee Odt',
+        reason: expect.stringMatching(/^none of its 2 files can be sent: .*blank\.txt is empty.*; unsupported file type for .*essay\.odt/),
+      }),
+    ]);
+    expect(collection.rows).toBe(collection.download!.students.length);
+    expect(collection.notes[0]).toMatch(
+      /3 answers to mark \(1 without a file that cannot be sent, named in its row\), 1 with nothing submitted \(EMPTY\), 1 SKIPPED/,
+    );
+    const entry = (path: string) => collection.entries.find((e) => e.path === `${dl}/${path}`);
+    expect(entry('Bo Chen_102_assignsubmission_file_/draft.odt')).toMatchObject({
+      action: 'skip',
+      answer: `${dl}/Bo Chen (102)`,
+      reason: 'unsupported',
+    });
+    expect(entry('Dee Odt_106_assignsubmission_file_/blank.txt')).toMatchObject({
+      action: 'skip',
+      answer: `${dl}/Dee Odt (106)`,
+      reason: 'empty',
     });
   });
 
@@ -500,23 +578,45 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
       [`${zipPath}/ngbo (302)`, '302', ['essay.txt'], undefined],
       [`${zipPath}/okafor (304)`, '304', [], 'Typed in Canvas.'],
     ]);
-    expect(collection.skipped.map((s) => [s.label, s.studentId, s.status])).toEqual([[`${zipPath}/li_305_link.html`, '305', 'SKIPPED']]);
+    expect(collection.skipped.map((s) => [s.label, s.studentId, s.status])).toEqual([[`${zipPath}/li (305)`, '305', 'SKIPPED']]);
     expect(collection.skipped[0].reason).toMatch(/^a URL submission/);
     expect(collection.notes.join('\n')).toContain('late (as Canvas names them): 1 student (ngbo)');
   });
 
-  it('a zip is always a download; a folder only when asked; a download is named alone and takes no folder flags', async () => {
-    const root = makeTree({ 'plain/a1.txt': TEXT, 'dl/Ada_101_assignsubmission_file_/a.txt': TEXT });
+  it("a zip is always a download; a folder when its names are all a download's, or when asked; a download is named alone and takes no folder flags", async () => {
+    const root = makeTree({
+      'plain/a1.txt': TEXT,
+      'dl/Ada_101_assignsubmission_file_/a.txt': TEXT,
+      'dl/.DS_Store': 'x',
+      'wrapped/Essay 1-12345/Bo_102_assignsubmission_file_/b.txt': TEXT,
+      'mixed/Ada_101_assignsubmission_file_/a.txt': TEXT,
+      'mixed/Bo_102_assignsubmission_file_/b.txt': TEXT,
+      'mixed/notes.txt': TEXT,
+    });
     writeFileSync(join(root, 'x.zip'), zip([{ name: 'a1.txt', content: Buffer.from(TEXT) }]));
-    expect(downloadInput([join(root, 'dl')], {})).toBeUndefined();
-    expect(downloadInput([join(root, 'dl')], { gradeFileFlag: '--moodle-worksheet' })).toEqual({ input: join(root, 'dl'), kind: 'folder' });
+    expect(downloadInput([join(root, 'dl')], {})).toEqual({ input: join(root, 'dl'), kind: 'folder' });
+    expect(downloadInput([join(root, 'wrapped')], {})).toEqual({ input: join(root, 'wrapped'), kind: 'folder' });
+    expect(downloadInput([join(root, 'plain')], {})).toBeUndefined();
+    // a folder with something else in it is a class folder; kct says how to read it as a download
+    expect(downloadInput([join(root, 'mixed')], {})).toBeUndefined();
+    expect(downloadHint([join(root, 'mixed')])).toMatch(
+      /mixed looks like a Moodle download \(but not its file notes\.txt\): add --group-by student/,
+    );
+    expect(downloadHint([join(root, 'plain')])).toBeUndefined();
+    expect(downloadInput([join(root, 'mixed')], { groupBy: 'student' })).toEqual({ input: join(root, 'mixed'), kind: 'folder' });
+    expect(() => downloadInput([join(root, 'dl'), join(root, 'plain')], {})).toThrow(
+      /dl is a Moodle download \(its names say so\), marked as a whole: name it alone/,
+    );
+    await expect(fromDownload(join(root, 'dl'), { groupBy: 'folder' })).rejects.toThrow(
+      /--group-by folder does not apply to .*dl, a Moodle download \(its names say so\),/,
+    );
     expect(() => downloadInput([join(root, 'x.zip'), join(root, 'plain')], {})).toThrow(/marked as a whole: name it alone/);
     expect(() => downloadInput([join(root, 'plain', 'a1.txt')], { groupBy: 'student' })).toThrow(
       /--group-by student reads one Moodle or Canvas download/,
     );
     await expect(openDownload({ input: join(root, 'x.zip'), kind: 'zip' })).rejects.toThrow(/is not a Moodle or Canvas download/);
     await expect(fromDownload(join(root, 'dl'), { exclude: ['*.txt'] })).rejects.toThrow(
-      /--exclude does not apply to a Moodle or Canvas download/,
+      /--exclude does not apply to .*, a Moodle download/,
     );
     await expect(fromDownload(join(root, 'dl'), { studentIdFrom: 'folder' })).rejects.toThrow(/--student-id-from folder does not apply/);
     await expect(collectAnswers({ inputs: [join(root, 'dl')], groupBy: 'student' }, io)).rejects.toThrow(

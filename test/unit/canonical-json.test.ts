@@ -1,9 +1,12 @@
 // canonicalJson (api/canonical.ts) is what derived idempotency keys and the sandbox's request
 // fingerprints hash: its text must never change, or a run after an upgrade would not find the
-// tasks an earlier run created. Held to its text for one value, and to a key derived before.
+// tasks an earlier run created. Held to its text for one value, and to a key and an identity
+// derived before (the rule of 0.2: a key of the identity and the labels; see the CHANGELOG).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/api/canonical.js';
-import { submissionKey } from '../../src/client/idempotency.js';
+import { deriveIdempotencyKey } from '../../src/client/idempotency.js';
+import { identityOf } from '../../src/client/identity.js';
 
 describe('canonicalJson', () => {
   it('orders keys by UTF-16 code unit and leaves out undefined members', () => {
@@ -12,26 +15,21 @@ describe('canonicalJson', () => {
     );
   });
 
-  it('derives the key it derived before', async () => {
+  it('derives the key and the identity it derived before', async () => {
     const data = new TextEncoder().encode('An essay.\n\n');
-    const key = await submissionKey(
-      { kind: 'derived' },
-      {
-        endpoint: 'one-pass',
-        identity: 'essay.txt',
-        fields: {
-          model_id: 12,
-          student_id: 'essay',
-          rubric_text: 'Ideas 5',
-          total_score: 10,
-          paper_content: undefined,
-          z: [1, { b: 2, a: null }],
-        },
-        files: [
-          { field: 'answer_files', file: { path: '/nowhere/essay.txt', name: 'essay.txt', type: 'text/plain', size: data.length, data } },
-        ],
-      },
-    );
-    expect(key).toBe('kct-427c4a5922300f3716e1591e8a8bf786872a0765');
+    const fields = {
+      model_id: 12,
+      student_id: 'essay',
+      rubric_text: 'Ideas 5',
+      total_score: 10,
+      paper_content: undefined,
+      z: [1, { b: 2, a: null }],
+    };
+    const files = [
+      { field: 'answer_files', file: { path: '/nowhere/essay.txt', name: 'essay.txt', type: 'text/plain', size: data.length, data } },
+    ];
+    expect(await deriveIdempotencyKey('one-pass', fields, files)).toBe('kct-5db1d1837f770abe1d64602d00f902a19224ab93');
+    const hash = async (file: { data?: Uint8Array }) => createHash('sha256').update(file.data!).digest('hex');
+    expect(await identityOf(fields, files, hash)).toBe('34e1e243247e05ebf5eb0a00de5f311f');
   });
 });

@@ -1,7 +1,9 @@
 // The promise "no student silently lost", as properties over generated class folders (fast-check,
 // seeded, shrinking): every path of a generated tree lands in exactly one outcome, every student
-// folder is a row or holds one, the counts add up, a refusal names what else it found, and an
-// answer's identity never depends on the other files. KCT_PROPERTY_RUNS raises the number of runs.
+// folder is a row or holds one (exactly one with --group-by folder), the counts add up, a refusal
+// names what else it found, and an answer's key name never depends on the other files. Over
+// generated Moodle and Canvas downloads: the zip and the folder it unzips to are the same rows,
+// one per student, whatever files of theirs cannot be sent. KCT_PROPERTY_RUNS raises the number of runs.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -10,8 +12,12 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../src/cli/answers/answers.js';
+import { downloadInput, openDownload } from '../../src/cli/answers/download.js';
 import type { IO } from '../../src/cli/core/io.js';
+import { unzipTo } from './platforms/fixtures.js';
+import { generatedDownload, partsOf, statusOf } from './platforms/generated-downloads.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
+import { zip } from './zip-writer.js';
 
 const io: IO = {
   stdin: new PassThrough(),
@@ -213,6 +219,9 @@ describe('collecting a class folder accounts for every path (properties)', () =>
             );
             const leftOut = coveringEntries(path, entries).some((entry) => ['exclude', 'ignore'].includes(entry.action));
             if (!leftOut) expect(rows.length, `the student folder ${path} is in no row`).toBeGreaterThanOrEqual(1);
+            // with --group-by folder a student folder is one answer: one row, whatever of it cannot be sent
+            const studentRows = new Set(rows.map((entry) => entry.answer));
+            if (!leftOut && options.groupBy === 'folder') expect([...studentRows], `the student folder ${path}`).toHaveLength(1);
           }
         }
         // the counts add up
@@ -279,11 +288,80 @@ describe('collecting a class folder accounts for every path (properties)', () =>
         for (const answer of before.answers()) {
           const again = byLabel.get(relative(answer.label));
           if (!again) continue; // removed or renamed itself
-          expect(again.identity).toBe(answer.identity);
+          expect(again.keyName).toBe(answer.keyName);
           expect(again.studentId).toBe(answer.studentId);
         }
       }),
       { numRuns: runs, seed: propertySeed(2128) },
+    );
+  });
+});
+
+const CONTENTS = {
+  answer: (pick: number) => Buffer.from(`An answer about uniforms, number ${pick}.`),
+  onlineText: (pick: number) => Buffer.from(`<html><body><p>Online text about uniforms, number ${pick}.</p></body></html>`),
+};
+
+/** A download's collection as a run reads it (files that cannot be sent skipped), in terms that do not depend on where it is. */
+async function downloadRows(input: string) {
+  const found = downloadInput([input], {});
+  expect(found, `${input} is read as a download`).toBeDefined();
+  const download = await openDownload(found!);
+  try {
+    const collection = await collectAnswers({ inputs: [input], download, skipUnsupported: true }, io, { explain: true });
+    const here = (text: string) => text.replaceAll(`${input}/`, '<download>/').replaceAll(`${input}:`, '<download>:');
+    return {
+      count: collection.count,
+      rows: collection.rows,
+      answers: [...collection.answers()].map((a) => ({
+        index: a.index,
+        label: here(a.label),
+        keyName: a.keyName,
+        studentId: a.studentId,
+        studentName: a.studentName,
+        files: a.files.map((file) => [file.name, file.size]),
+        text: a.text,
+        skippedFiles: a.skippedFiles?.map((file) => ({ label: here(file.label), reason: here(file.reason) })),
+      })),
+      skipped: collection.skipped.map((row) => ({ ...row, label: here(row.label), reason: here(row.reason) })),
+      notes: collection.notes.map(here),
+      leftOut: collection.leftOut,
+      students: collection.download?.students,
+    };
+  } finally {
+    await download.cleanup();
+  }
+}
+
+describe('a download zipped and unzipped (properties)', () => {
+  it('is the same rows either way: one per student, a student with a file kct cannot send in one row that names it', async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedDownload, async (d) => {
+        const dir = mkdtempSync(join(tmpdir(), 'kct-prop-dl-'));
+        made.push(dir);
+        const parts = partsOf(d, CONTENTS);
+        const zipPath = join(dir, 'submissions.zip');
+        writeFileSync(zipPath, zip(parts));
+        const folder = unzipTo(join(dir, 'submissions'), parts);
+        const zipped = await downloadRows(zipPath);
+        expect(await downloadRows(folder)).toEqual(zipped);
+        // every student is exactly one row, with the status their submission gives
+        expect(zipped.rows).toBe(d.students.length);
+        const rows = [
+          ...zipped.answers.map((a) => ({ id: a.studentId, status: 'SUCCESS', answer: a })),
+          ...zipped.skipped.map((s) => ({ id: s.studentId, status: s.status, answer: undefined })),
+        ];
+        expect(rows.map((row) => row.id).sort()).toEqual(d.students.map((s) => String(s.id)).sort());
+        for (const student of d.students) {
+          const row = rows.find((r) => r.id === String(student.id))!;
+          expect(row.status, `${student.kind}`).toBe(statusOf(student));
+          // the file it could not send is named in the answer's own row
+          const skippedFiles = row.answer?.skippedFiles?.map((file) => file.label) ?? [];
+          expect(skippedFiles.length, `${student.kind}`).toBe(student.kind === 'files+bad' ? 1 : 0);
+          if (student.kind === 'files+bad') expect(skippedFiles[0]).toMatch(/scan\.odt$/);
+        }
+      }),
+      { numRuns: propertyRuns(40), seed: propertySeed(2129) },
     );
   });
 });

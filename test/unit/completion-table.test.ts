@@ -15,23 +15,23 @@ const table = completionTable(
 const kinds = (path: string) => new Map(table.find((entry) => entry.path === path)?.values);
 
 describe('completion of flag values', () => {
-  it("one-pass: every flag naming a file to read or write completes files, the learning platforms' included", () => {
+  it('one-pass: every flag naming a file to read or write completes files', () => {
     const onePass = kinds('one-pass');
-    for (const flag of [
-      '--files-from',
-      '--resume',
-      '--rubric-file',
-      '--question-file',
-      '--report',
-      '--moodle-worksheet',
-      '--canvas-gradebook',
-      '--grades-out',
-    ]) {
+    for (const flag of ['--files-from', '--resume', '--rubric-file', '--question-file', '--report']) {
       expect(onePass.get(flag), flag).toBe('files');
     }
     expect(onePass.get('--model')).toBe('models');
     expect(onePass.get('--text')).toBe('text');
-    expect(onePass.get('--rounding')).toBe('choices integer half one-decimal two-decimals');
+    expect(kinds('grades moodle').get('--rounding')).toBe('choices integer half one-decimal two-decimals');
+  });
+
+  it('grades moodle and grades canvas: the saved run, the grade file, --download and --grades-out complete files', () => {
+    for (const path of ['grades moodle', 'grades canvas']) {
+      const entry = table.find((e) => e.path === path)!;
+      expect(entry.args, path).toEqual(['files', 'files']);
+      for (const flag of ['--download', '--grades-out']) expect(kinds(path).get(flag), `${path} ${flag}`).toBe('files');
+    }
+    expect(kinds('grades canvas').get('--assignment')).toBe('text');
   });
 
   it('report and ingest: --out completes files', () => {

@@ -1,7 +1,7 @@
 // `kct doctor --mark` sends a built-in sample with the question it answers: whichever ready model
 // marks it, the sandbox's grader finds it on the topic and gives it a plausible, non-zero score.
 import { describe, expect, it } from 'vitest';
-import { grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
+import { grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { SEED_MODELS } from '../../packages/sandbox/src/store/seed-models.js';
 import { SAMPLE_ANSWER, SAMPLE_QUESTION } from '../../src/commands/doctor/sample.js';
 
@@ -16,7 +16,7 @@ describe('the sample kct doctor --mark sends', () => {
       totalScore: m.total_score,
       style: 'Bullet' as const,
     };
-    for (const v of verdicts(input)) expect(v.caveat ?? '', v.item).not.toMatch(/off the (?:topic|task)|copies the question|too short/);
+    for (const j of judgements(input)) expect(j.caveat?.kind, j.item).toBeUndefined();
     expect(grade(input).score).toBeGreaterThan(0);
   });
 

@@ -26,6 +26,7 @@ const NEEDED = [
   'graded-middling.docx',
   'graded-paragraphs.rtf',
   'essay-middling.docx',
+  'misspelt-uniforms.docx',
 ];
 
 /** `npm test` builds the fixtures first; a lone `vitest run` builds them here. */

@@ -4,15 +4,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type GradeInput, grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
+import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
+import { caveatText } from '../../packages/sandbox/src/engines/grading/feedback.js';
 import { EXAMPLE_ANSWERS, EXAMPLES, examplesModel, type Marking, REAL, SEEDED, seededModel } from './grader-helpers.js';
 
 const letter = readFileSync(join(EXAMPLES, 'homework-letter.txt'), 'utf8');
 const weak = readFileSync(join(REAL, 'weak-uniforms.txt'), 'utf8');
 const scanned = readFileSync(join(REAL, 'ocr-uniforms.txt'), 'utf8');
 const mark = (m: Marking, answerText: string, style: GradeInput['style'] = 'Bullet'): GradeInput => ({ ...m, answerText, style });
-const offTopic = (m: Marking, text: string) => verdicts(mark(m, text)).some((v) => /off the (?:topic|task)/.test(v.caveat ?? ''));
+const offTopic = (m: Marking, text: string) =>
+  judgements(mark(m, text)).some((j) => j.caveat !== undefined && /off the (?:topic|task)/.test(caveatText(j.caveat)));
 /** Whether a level's descriptor says there is no position at all. */
 const deniesPosition = (descriptor: string) =>
   readClaims(descriptor).some((c) => c.length === 1 && c[0].feature === 'position' && !c[0].holds);
@@ -28,13 +30,13 @@ describe('the homework letter, against the model the README builds from examples
   });
 
   it('recognises its reply to the opposing view', () => {
-    const vs = verdicts(mark(model, letter));
-    for (const v of vs)
+    const js = judgements(mark(model, letter));
+    for (const j of js)
       expect(
-        v.gaps.map((g) => g.text),
-        v.item,
-      ).not.toContain('a reply to the opposing view');
-    expect(vs.flatMap((v) => v.strengths.map((s) => s.id))).toContain('counter');
+        j.lacks.map((p) => p.id),
+        j.item,
+      ).not.toContain('counter');
+    expect(js.flatMap((j) => j.shows.map((p) => p.id))).toContain('counter');
   });
 });
 
@@ -55,9 +57,10 @@ describe('an answer that states its position in its first sentence', () => {
     ['the scanned essay ("Yes, | think they should…")', scanned],
   ])('%s is never "no identifiable position", against any known rubric', (_name, text) => {
     for (const m of [...SEEDED, examplesModel()]) {
-      for (const v of verdicts(mark(m, text))) {
-        // A level is quoted only when it fits; whatever is named, it never says there is no position.
-        if (v.fit === 'fits') expect(deniesPosition(v.level.descriptor), `${m.name} “${v.item}”: ${v.level.descriptor}`).toBe(false);
+      for (const j of judgements(mark(m, text))) {
+        // A level's descriptor is quoted only when nothing measured goes against it: never "no position" here.
+        const level = j.standing.level;
+        if (j.descriptorHolds) expect(deniesPosition(level.descriptor), `${m.name} “${j.item}”: ${level.descriptor}`).toBe(false);
         expect(
           grade(mark(m, text))
             .evaluation.map((e) => e.feedback)
@@ -65,27 +68,26 @@ describe('an answer that states its position in its first sentence', () => {
         ).not.toMatch(/No identifiable position/i);
       }
     }
-    const thesis = verdicts(mark(seededModel(12), text)).find((v) => v.item === 'Thesis & position')!;
-    expect(thesis.strengths.map((s) => s.id)).toContain('position');
+    const thesis = judgements(mark(seededModel(12), text)).find((j) => j.item === 'Thesis & position')!;
+    expect(thesis.shows.map((p) => p.id)).toContain('position');
   });
 });
 
 describe('quotations that prove what they are cited for', () => {
   it('never offers a misspelt sentence as proof of the writing', () => {
     for (const m of [...SEEDED, examplesModel()]) {
-      for (const v of verdicts(mark(m, weak))) {
-        if (!v.quote || v.quote.problem) continue;
-        const proves = v.strengths.find((s) => s.text === v.quote!.finding)!.id;
-        if (['vocabulary', 'accuracy', 'register', 'variety'].includes(proves))
-          expect(v.quote.text, `${m.name} “${v.item}”`).not.toMatch(/alot|diffrent|comfterble|bullyed|doesnt/i);
+      for (const j of judgements(mark(m, weak))) {
+        if (!j.quote || j.quote.problem) continue;
+        if (['vocabulary', 'accuracy', 'register', 'variety'].includes(j.quote.point))
+          expect(j.quote.text, `${m.name} “${j.item}”`).not.toMatch(/alot|diffrent|comfterble|bullyed|doesnt/i);
       }
     }
-    const language = verdicts(mark(seededModel(12), weak)).find((v) => v.item === 'Language & conventions')!;
-    expect(language.strengths.map((s) => s.id)).not.toContain('vocabulary');
+    const language = judgements(mark(seededModel(12), weak)).find((j) => j.item === 'Language & conventions')!;
+    expect(language.shows.map((p) => p.id)).not.toContain('vocabulary');
   });
 
   it('quotes a scanned answer as its writer wrote it: "I", not "|", and words whole', () => {
-    const quotes = verdicts(mark(seededModel(12), scanned)).flatMap((v) => (v.quote ? [v.quote.text] : []));
+    const quotes = judgements(mark(seededModel(12), scanned)).flatMap((j) => (j.quote ? [j.quote.text] : []));
     expect(quotes.length).toBeGreaterThan(0);
     for (const q of quotes) expect(q).not.toMatch(/\||af- ?ford|every- ?one/);
     expect(quotes).toContain('Yes, I think they should, because uniforms make every student equal and save families money.');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { creditCost, type GradeInput, type GradeRubric, grade, verdicts } from '../../packages/sandbox/src/engines/grader.js';
+import { creditCost, type GradeInput, type GradeRubric, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { stem } from '../../packages/sandbox/src/engines/grading/text.js';
 import { FIXTURES } from './extract-helpers.js';
 
@@ -118,13 +118,13 @@ describe('grade', () => {
       max_score: 6,
       description: 'Discusses the effects of uniforms (the cost to families, bullying, comfort in hot weather).',
     };
-    const [v] = verdicts({ ...base, answerText: middling, rubrics: [listing], totalScore: 6 });
-    const coverage = v.result!.signals.find((s) => s.id === 'coverage')!;
+    const [j] = judgements({ ...base, answerText: middling, rubrics: [listing], totalScore: 6 });
+    const coverage = [...j.shows, ...j.lacks].find((p) => p.id === 'coverage')!.measured as { found: string[]; missing: string[] };
     expect(coverage.found).toContain('bullying');
-    expect(coverage.lacking).toContain('comfort in hot weather');
-    expect(coverage.lacking).toContain('the cost to families');
+    expect(coverage.missing).toContain('comfort in hot weather');
+    expect(coverage.missing).toContain('the cost to families');
     const fb = grade({ ...base, answerText: middling, rubrics: [listing], totalScore: 6 }).evaluation[0].feedback;
-    expect(fb).toMatch(/Lacks: [^\n]*what the criterion names: the cost to families or comfort in hot weather/);
+    expect(fb).toMatch(/Lacks: [^\n]*what the criterion names: “the cost to families” or “comfort in hot weather”/);
   });
 
   it('writes Bullet feedback as "- " lines', () => {
@@ -151,13 +151,13 @@ describe('grade', () => {
         expect(e.feedback).not.toContain('\n');
         expect(sentences(e.feedback.replace(/“[^”]*”/g, '“…”')).length).toBeGreaterThanOrEqual(3);
         expect(e.feedback.match(/Sandbox grader/g)).toHaveLength(1);
-        expect(e.feedback).toMatch(new RegExp(`^“${e.item}” scores ${e.score} of ${e.max_score}, which reaches `));
+        expect(e.feedback).toMatch(new RegExp(`^“${e.item}” scores ${e.score} of ${e.max_score}, (?:at|nearest|halfway between) `));
         expect(e.feedback).not.toMatch(/great job|well done|excellent work|I (?:read|enjoyed)/i);
       }
     }
   });
 
-  it('names the level descriptor reached and the next one up', () => {
+  it('names the level at or nearest the score, by the rubric’s points, and the next one up', () => {
     const leveled: GradeRubric = {
       item: 'Evidence',
       max_score: 6,
@@ -167,18 +167,25 @@ describe('grade', () => {
         { score: 2, descriptor: 'Little evidence' },
       ],
     };
-    for (const style of ['Bullet', 'Short', 'Long'] as const) {
-      const e = grade({ ...base, rubrics: [leveled], totalScore: 6, style }).evaluation[0];
-      const reached = e.score >= 6 ? 'Strong, relevant evidence' : e.score >= 4 ? 'Some evidence' : 'Little evidence';
-      const next = e.score >= 6 ? undefined : e.score >= 4 ? 'Strong, relevant evidence' : 'Some evidence';
-      expect(e.feedback).toMatch(new RegExp(`reach(?:es|ing) level ${e.score >= 6 ? 6 : e.score >= 4 ? 4 : 2} \\(“${reached}”\\)`));
-      if (next) expect(e.feedback).toContain(`towards level ${next === 'Some evidence' ? 4 : 6} (“${next}”)`);
+    for (const answerText of [strong, middling, weak]) {
+      for (const style of ['Bullet', 'Short', 'Long'] as const) {
+        const e = grade({ ...base, answerText, rubrics: [leveled], totalScore: 6, style }).evaluation[0];
+        const points = [6, 4, 2];
+        const nearest = Math.min(...points.map((p) => Math.abs(p - e.score)));
+        const named = points.filter((p) => Math.abs(p - e.score) === nearest).at(-1)!;
+        const descriptor = { 6: 'Strong, relevant evidence', 4: 'Some evidence', 2: 'Little evidence' }[named];
+        expect(e.feedback).toMatch(new RegExp(`(?:at|nearest|halfway between) level ${named} \\(“${descriptor}”\\)`));
+        const next = points.filter((p) => p > Math.max(e.score, named)).at(-1);
+        if (next) expect(e.feedback).toContain(`towards level ${next}`);
+      }
     }
   });
 
-  it('names bands of its own for a criterion without level descriptors', () => {
+  it('names levels of its own for a criterion without level descriptors', () => {
     const e = grade({ ...base, answerText: middling, rubrics: [{ item: 'Argument', max_score: 10 }], totalScore: 10 }).evaluation[0];
-    expect(e.feedback).toMatch(/reaches the band that meets (?:little of|parts of|most of) the criterion/);
+    expect(e.feedback).toMatch(
+      /(?:at|nearest|halfway between) the sandbox’s level that meets (?:little of|parts of|most of) the criterion/,
+    );
   });
 
   it('takes an earlier comment into account and says so', () => {

@@ -3,8 +3,10 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationResult } from '../../src/api/schemas.js';
 import type { IO } from '../../src/cli/core/io.js';
+import { createExporter } from '../../src/cli/render/export.js';
+import { resolveFormat } from '../../src/cli/render/format.js';
 import { printResult } from '../../src/cli/render/result.js';
-import { type Column, cell, printRows, resolveFormat } from '../../src/cli/render/rows.js';
+import { type Column, cell } from '../../src/cli/render/rows.js';
 
 const ESC = '\u001b';
 const SGR = /\u001b\[[0-9;]*m/g;
@@ -41,10 +43,15 @@ interface Row {
 }
 
 const columns: Column<Row>[] = [
-  { header: 'ID', value: (row) => row.id },
-  { header: 'Name', value: (row) => row.name },
-  { header: 'Note', value: (row) => row.note, wrap: true },
+  { name: 'id', header: 'ID', value: (row) => row.id },
+  { name: 'name', header: 'Name', value: (row) => row.name },
+  { name: 'note', header: 'Note', value: (row) => row.note, wrap: true },
 ];
+
+/** The rows in this format, through the one exporter. */
+function printRows<R>(io: IO, format: 'table' | 'json' | 'ndjson' | 'csv', list: R[], cols: Column<R>[], record?: (row: R) => unknown) {
+  return createExporter(io, format).list(list, cols, { record });
+}
 
 const rows: Row[] = [
   { id: 1, name: 'Essay, draft', note: 'said "fine"' },
@@ -52,30 +59,35 @@ const rows: Row[] = [
   { id: 3, name: 'Empty', note: null },
 ];
 
-describe('printRows: csv', () => {
-  it('writes a header and quotes commas, quotes and newlines', async () => {
+describe('a list in csv', () => {
+  it('writes a header of the column names and quotes commas, quotes and newlines', async () => {
     const { io, output } = makeIO();
     await printRows(io, 'csv', rows, columns);
-    expect(output()).toBe('ID,Name,Note\n1,"Essay, draft","said ""fine"""\n2,Plain,"line one\nline two"\n3,Empty,\n');
+    expect(output()).toBe('id,name,note\n1,"Essay, draft","said ""fine"""\n2,Plain,"line one\nline two"\n3,Empty,\n');
   });
 
   it('writes objects as JSON and only the header for no rows', async () => {
     const { io, output } = makeIO();
-    await printRows(io, 'csv', [{ id: 4, name: 'x', note: null, tags: ['a', 'b'] }], [{ header: 'Tags', value: (row: Row) => row.tags }]);
-    expect(output()).toBe('Tags\n"[""a"",""b""]"\n');
+    await printRows(
+      io,
+      'csv',
+      [{ id: 4, name: 'x', note: null, tags: ['a', 'b'] }],
+      [{ name: 'tags', header: 'Tags', value: (row: Row) => row.tags }],
+    );
+    expect(output()).toBe('tags\n"[""a"",""b""]"\n');
     const empty = makeIO();
     await printRows(empty.io, 'csv', [], columns);
-    expect(empty.output()).toBe('ID,Name,Note\n');
+    expect(empty.output()).toBe('id,name,note\n');
   });
 
   it('prefixes a cell that would run as a spreadsheet formula, but not a negative number', async () => {
     const { io, output } = makeIO();
     await printRows(io, 'csv', [{ id: -2, name: '=HYPERLINK("http://x")', note: '@SUM(A1)' }], columns);
-    expect(output()).toBe('ID,Name,Note\n-2,"\'=HYPERLINK(""http://x"")",\'@SUM(A1)\n');
+    expect(output()).toBe('id,name,note\n-2,"\'=HYPERLINK(""http://x"")",\'@SUM(A1)\n');
   });
 });
 
-describe('printRows: ndjson and json', () => {
+describe('a list in ndjson and json', () => {
   it('writes one JSON object per line for ndjson', async () => {
     const { io, output } = makeIO();
     await printRows(io, 'ndjson', rows, columns);
@@ -108,7 +120,7 @@ describe('printRows: ndjson and json', () => {
   });
 });
 
-describe('printRows: table', () => {
+describe('a list as a table', () => {
   it('draws a table without colour codes when colour is off', async () => {
     const { io, output } = makeIO({ color: false });
     await printRows(io, 'table', rows, columns);

@@ -219,7 +219,8 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     const polls: string[] = [];
     const fetcher: StatusFetcher = async (id) => {
       polls.push(`${id}@${clock.now()}`);
-      if (id === 'a' && clock.now() >= 3000) throw ApiError.from(404, undefined, { method: 'GET', url: 'http://x/v1/evaluations/a/status' });
+      if (id === 'a' && clock.now() >= 3000)
+        throw ApiError.from(404, undefined, { method: 'GET', url: 'http://x/v1/evaluations/a/status' });
       return { snapshot: { task_id: id, status: id === 'a' ? 'QUEUED' : 'SUCCESS', position: 1 } };
     };
     const told: string[] = [];

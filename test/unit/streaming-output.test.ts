@@ -1,18 +1,14 @@
 // The pieces that keep a big run's memory flat: rows kept on disk until their turn, a table
-// printed in pieces that reads exactly like one table, the class figures kept as counts, and
-// the --resume journal read line by line into numbers.
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// printed in pieces that reads exactly like one table, and the class figures kept as counts (the
+// --resume journal read line by line into numbers: test/unit/run/journal.test.ts).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
 import type { IO } from '../../src/cli/core/io.js';
-import { type AnswerOutcome, OutcomeWriter } from '../../src/cli/render/outcomes.js';
+import type { AnswerOutcome } from '../../src/cli/render/outcome.js';
+import { OutcomeWriter } from '../../src/cli/render/outcomes.js';
 import { RowSpool } from '../../src/cli/render/row-spool.js';
 import { displayWidth, renderTable, renderTableInChunks } from '../../src/cli/render/rows.js';
 import { ClassTally } from '../../src/cli/render/tally.js';
-import { Journal } from '../../src/commands/one-pass/journal.js';
 
 function bufferIO(color = false): IO & { text: () => string; errors: () => string } {
   const stdout = new PassThrough();
@@ -149,86 +145,5 @@ describe('ClassTally', () => {
     const wild = new ClassTally();
     for (let i = 0; i < 50_000; i++) wild.add({ status: 'SUCCESS', score: i / 997, maxScore: 100 });
     expect(Math.abs((wild.summary().median as number) - 25_000 / 997)).toBeLessThan(0.1);
-  });
-});
-
-describe('Journal', () => {
-  const dir = () => mkdtempSync(join(tmpdir(), 'kct-journal-'));
-
-  it("reads back each answer's last state: finished with its row, running, or sent in a batch", () => {
-    const path = join(dir(), 'marks.journal');
-    const journal = new Journal(path);
-    journal.submitted('a1.txt', 'kct-1', 'tsk_1', 'QUEUED');
-    journal.finished('a1.txt', 'tsk_1', 'SUCCESS', { file: 'a1.txt', score: 12 });
-    journal.submitted('a2.txt', 'kct-2', 'tsk_2', 'QUEUED');
-    journal.submittedInBatch('a3.txt', 'kct-3', 'tsk_batch', 4);
-    journal.close();
-    const again = new Journal(path);
-    const done = again.plan('a1.txt', 'kct-1');
-    expect(done).toMatchObject({ kind: 'done', taskId: 'tsk_1', status: 'SUCCESS' });
-    expect(again.row((done as { slot: number }).slot)).toEqual({ file: 'a1.txt', score: 12 });
-    expect(again.plan('a1.txt', 'kct-changed')).toEqual({ kind: 'submit', changed: true });
-    expect(again.plan('a2.txt', 'kct-2')).toEqual({ kind: 'attach', taskId: 'tsk_2' });
-    expect(again.plan('a3.txt', 'kct-3')).toEqual({ kind: 'attach-batch', batchId: 'tsk_batch', item: 4 });
-    expect(again.plan('new.txt', 'kct-9')).toEqual({ kind: 'submit', changed: false });
-    expect(again.batchMembers()).toEqual(new Map([['tsk_batch', 1]]));
-    again.close();
-  });
-
-  it('reads a journal of many answers in pieces (lines across piece boundaries), and one of an earlier version', () => {
-    const path = join(dir(), 'big.journal');
-    const lines: string[] = [];
-    for (let i = 0; i < 20_000; i++) {
-      lines.push(JSON.stringify({ answer: `s${i}.txt`, key: `kct-${i}`, task_id: `tsk_${i}`, status: 'QUEUED', at: 'x' }));
-      lines.push(JSON.stringify({ answer: `s${i}.txt`, key: `kct-${i}`, task_id: `tsk_${i}`, status: 'SUCCESS', at: 'x' }));
-    }
-    writeFileSync(path, `${lines.join('\n')}\n`);
-    const journal = new Journal(path);
-    expect(journal.size).toBe(20_000);
-    expect(journal.lines).toBe(40_000);
-    expect(journal.plan('s19999.txt', 'kct-19999')).toMatchObject({ kind: 'done', taskId: 'tsk_19999' });
-    // no row in an earlier version's journal: the result is read from the service instead
-    expect(journal.row((journal.plan('s5.txt', 'kct-5') as { slot: number }).slot)).toBeUndefined();
-    journal.close();
-  });
-
-  it('finished lines are indexed without their rows, whatever the answer is called; a damaged row is fetched again', () => {
-    const path = join(dir(), 'rows.journal');
-    const odd = 'class/,"row":{"x":1}.txt';
-    const journal = new Journal(path);
-    journal.submitted(odd, 'k1', 'tsk_1', 'QUEUED');
-    journal.finished(odd, 'tsk_1', 'SUCCESS', { file: odd, feedback: 'said ,"row":{ twice ,"row":{' });
-    journal.submitted('b.txt', 'k2', 'tsk_2', 'QUEUED');
-    journal.finished('b.txt', 'tsk_2', 'SUCCESS', { file: 'b.txt', score: 3 });
-    journal.submitted('c.txt', 'k3', 'tsk_3', 'QUEUED');
-    journal.close();
-    // b.txt's row damaged in place (same length, so the index still points at it)
-    const text = readFileSync(path, 'utf8');
-    writeFileSync(path, text.replace('"score":3}', '"score":3!'));
-    const again = new Journal(path);
-    const done = again.plan(odd, 'k1');
-    expect(done).toMatchObject({ kind: 'done', taskId: 'tsk_1', status: 'SUCCESS' });
-    expect(again.row((done as { slot: number }).slot)).toEqual({ file: odd, feedback: 'said ,"row":{ twice ,"row":{' });
-    const damaged = again.plan('b.txt', 'k2');
-    expect(damaged).toMatchObject({ kind: 'done', taskId: 'tsk_2', status: 'SUCCESS' });
-    expect(again.row((damaged as { slot: number }).slot)).toBeUndefined();
-    expect(again.plan('c.txt', 'k3')).toEqual({ kind: 'attach', taskId: 'tsk_3' });
-    again.close();
-  });
-
-  it('a torn last line (a killed run) is dropped, so new lines never run into it; damage in the middle is an error', () => {
-    const path = join(dir(), 'torn.journal');
-    writeFileSync(path, `${JSON.stringify({ answer: 'a1.txt', key: 'k1', task_id: 't1', status: 'QUEUED' })}\n{"answer":"a2.txt","ke`);
-    const journal = new Journal(path);
-    journal.submitted('a2.txt', 'k2', 't2', 'QUEUED');
-    journal.close();
-    expect(
-      readFileSync(path, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line).answer),
-    ).toEqual(['a1.txt', 'a2.txt']);
-    appendFileSync(path, 'not json\n{"answer":"a3.txt","key":"k3","task_id":"t3","status":"QUEUED"}\n');
-    expect(() => new Journal(path)).toThrow(UsageError);
   });
 });

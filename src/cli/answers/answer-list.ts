@@ -1,11 +1,11 @@
 // The answers of a run as names and numbers: per answer file its path relative to its folder
 // (or as given), its folder argument and its size; per answer its first file, how many files it
-// has and where it was found. An Answer object (files, label, identity, student id) is built
+// has and where it was found. An Answer object (files, label, key name, student id) is built
 // only when a run asks for it, so memory holds names, never 100,000 objects at once.
 import { basename, join, normalize, sep } from 'node:path';
 import { mimeFromName } from '../../api/mime.js';
 import type { LocalFile } from '../../client/files.js';
-import type { Action, Answer, AnswerSources, SkippedAnswer } from './answers.js';
+import type { Action, Answer, AnswerSources, SkippedAnswer, SkippedFile } from './answers.js';
 import { studentIdOf } from './student-id.js';
 
 type Kind = 'file' | 'group' | 'pages';
@@ -22,10 +22,10 @@ export class AnswerList {
   textCount: number;
   rows = 0;
   readonly skipped: (SkippedAnswer & { position: number })[] = [];
-  private readonly identities: string[] = [];
+  private readonly keyNames: string[] = [];
   private readonly fileRoot: number[] = [];
   private readonly fileSize: number[] = [];
-  /** Paths that are not their folder joined to their identity (files named directly, glob results). */
+  /** Paths that are not their folder joined to their key name (files named directly, glob results). */
   private readonly otherPaths = new Map<number, string>();
   private readonly globRoots = new Set<number>();
   private readonly answerFile: number[] = [];
@@ -33,10 +33,12 @@ export class AnswerList {
   private readonly answerKind: number[] = [];
   private readonly answerPosition: number[] = [];
   private readonly answerRow: number[] = [];
-  private readonly identityOverride = new Map<number, string>();
+  private readonly keyNameOverride = new Map<number, string>();
+  /** Files of an answer that cannot be sent (--skip-unsupported), by answer: few, so kept as they are. */
+  private readonly skippedFiles = new Map<number, SkippedFile[]>();
   private studentIdOverride?: string;
   /** Student folders refused as one answer (more than 10 files) under --skip-unsupported, for the entry table. */
-  private readonly dropped: { first: number; length: number; skipped: number }[] = [];
+  private readonly dropped: { first: number; length: number; row: SkippedAnswer }[] = [];
 
   constructor(
     private readonly roots: string[],
@@ -46,9 +48,9 @@ export class AnswerList {
     this.textCount = textAnswers.length;
   }
 
-  addFile(item: { path: string; identity: string; root?: number; glob?: boolean }, size: number): number {
+  addFile(item: { path: string; keyName: string; root?: number; glob?: boolean }, size: number): number {
     const file = this.files++;
-    this.identities.push(item.identity);
+    this.keyNames.push(item.keyName);
     this.fileRoot.push(item.root ?? -1);
     this.fileSize.push(size);
     if (item.root === undefined) this.directFiles += 1;
@@ -80,53 +82,59 @@ export class AnswerList {
     return this.label(answer);
   }
 
-  /** The answer opened last becomes a skipped row (a student folder with too many files). */
-  dropLastAnswerAsSkipped(reason: string): void {
+  /** The answer opened last becomes a skipped row (a student folder with too many files); returns the row. */
+  dropLastAnswerAsSkipped(reason: string): SkippedAnswer {
     const answer = this.count - 1;
     const first = this.answerFile[answer];
-    this.skipped.push({
-      index: -1,
-      label: this.label(answer),
-      identity: this.identity(answer),
-      studentId: this.studentIdFor(first),
-      status: 'SKIPPED',
-      reason,
-      position: this.answerPosition[answer],
-    });
-    this.dropped.push({ first, length: this.answerLength[answer], skipped: this.skipped.length - 1 });
+    const row = this.addSkipped(
+      { label: this.label(answer), keyName: this.keyName(answer), studentId: this.studentIdFor(first), status: 'SKIPPED', reason },
+      this.answerPosition[answer],
+    );
+    this.dropped.push({ first, length: this.answerLength[answer], row });
     this.answerFile.pop();
     this.answerLength.pop();
     this.answerKind.pop();
     this.answerPosition.pop();
     this.count -= 1;
+    return row;
   }
 
-  addSkipped(row: Omit<SkippedAnswer, 'index'>, position: number): void {
-    this.skipped.push({ ...row, index: -1, position });
+  /** Adds a row not sent; returns it (numbered later, by numberRows). */
+  addSkipped(row: Omit<SkippedAnswer, 'index'>, position: number): SkippedAnswer & { position: number } {
+    const added = { ...row, index: -1, position };
+    this.skipped.push(added);
+    return added;
+  }
+
+  /** A file of this answer that cannot be sent: the answer is marked without it, and says so. */
+  addSkippedFile(answer: number, file: SkippedFile): void {
+    const files = this.skippedFiles.get(answer);
+    if (files) files.push(file);
+    else this.skippedFiles.set(answer, [file]);
   }
 
   setStudentId(studentId: string): void {
     this.studentIdOverride = studentId;
-    if (this.count === 1) this.identityOverride.set(0, studentId);
+    if (this.count === 1) this.keyNameOverride.set(0, studentId);
     else if (this.textAnswers[0]) {
       this.textAnswers[0].studentId = studentId;
-      this.textAnswers[0].identity = studentId;
+      this.textAnswers[0].keyName = studentId;
     }
   }
 
-  /** Two answers with the same identity (two folders both holding a1.txt) are told apart by their paths. */
-  qualifyCollidingIdentities(): void {
+  /** Two answers with the same key name (two folders both holding a1.txt) are told apart by their paths. */
+  qualifyCollidingKeyNames(): void {
     const counts = new Map<string, number>();
-    const bump = (identity: string) => counts.set(identity, (counts.get(identity) ?? 0) + 1);
-    for (const answer of this.textAnswers) bump(answer.identity);
-    for (let answer = 0; answer < this.count; answer++) bump(this.identity(answer));
-    for (const row of this.skipped) bump(row.identity);
-    const collides = (identity: string) => (counts.get(identity) ?? 0) > 1;
-    for (const answer of this.textAnswers) if (collides(answer.identity)) answer.identity = posix(normalize(answer.label));
+    const bump = (keyName: string) => counts.set(keyName, (counts.get(keyName) ?? 0) + 1);
+    for (const answer of this.textAnswers) bump(answer.keyName);
+    for (let answer = 0; answer < this.count; answer++) bump(this.keyName(answer));
+    for (const row of this.skipped) bump(row.keyName);
+    const collides = (keyName: string) => (counts.get(keyName) ?? 0) > 1;
+    for (const answer of this.textAnswers) if (collides(answer.keyName)) answer.keyName = posix(normalize(answer.label));
     for (let answer = 0; answer < this.count; answer++) {
-      if (collides(this.identity(answer))) this.identityOverride.set(answer, posix(normalize(this.label(answer))));
+      if (collides(this.keyName(answer))) this.keyNameOverride.set(answer, posix(normalize(this.label(answer))));
     }
-    for (const row of this.skipped) if (collides(row.identity)) row.identity = posix(normalize(row.label));
+    for (const row of this.skipped) if (collides(row.keyName)) row.keyName = posix(normalize(row.label));
   }
 
   /** Rows in the order things were found: stdin and --text first, then answers and skipped files. */
@@ -176,20 +184,21 @@ export class AnswerList {
   }
 
   /** For the entry table: what became of one file. */
-  entryOfFile(file: number): { action: Action; answer?: string; identity?: string; studentId?: string; reason?: string } {
+  entryOfFile(file: number): { action: Action; answer?: string; keyName?: string; studentId?: string; reason?: string } {
     const dropped = this.dropped.find((range) => file >= range.first && file < range.first + range.length);
     if (dropped) {
-      const row = this.skipped.find((_, index) => index === dropped.skipped) ?? this.skipped[dropped.skipped];
-      return { action: 'skip', answer: row.label, identity: row.identity, reason: 'too many files in one answer' };
+      const { row } = dropped;
+      return { action: 'skip', answer: row.label, keyName: row.keyName, reason: 'too many files in one answer' };
     }
     let answer = this.count - 1;
     while (answer > 0 && this.answerFile[answer] > file) answer -= 1;
-    const built = this.build(answer);
-    return { action: 'send', answer: built.label, identity: built.identity, studentId: built.studentId };
+    return { action: 'send', ...this.describe(answer) };
   }
 
-  skippedOfPath(path: string): SkippedAnswer | undefined {
-    return this.skipped.find((row) => row.label === path);
+  /** For the entry table: how an answer is named in its row. */
+  describe(answer: number): { answer: string; label: string; keyName: string; studentId?: string } {
+    const built = this.build(answer);
+    return { answer: built.label, label: built.label, keyName: built.keyName, studentId: built.studentId };
   }
 
   private build(answer: number): Answer {
@@ -199,12 +208,14 @@ export class AnswerList {
       const path = this.filePath(file);
       files.push({ path, name: basename(path), type: mimeFromName(path) as string, size: this.fileSize[file] });
     }
+    const skippedFiles = this.skippedFiles.get(answer);
     return {
       index: this.answerRow[answer] ?? -1,
       label: this.label(answer),
-      identity: this.identity(answer),
+      keyName: this.keyName(answer),
       files,
       studentId: this.studentIdOverride ?? this.studentIdFor(first),
+      ...(skippedFiles ? { skippedFiles } : {}),
     };
   }
 
@@ -214,20 +225,20 @@ export class AnswerList {
     return `${join(this.roots[this.fileRoot[first]], this.groupOf(first) as string)}${sep}`;
   }
 
-  private identity(answer: number): string {
-    const override = this.identityOverride.get(answer);
+  private keyName(answer: number): string {
+    const override = this.keyNameOverride.get(answer);
     if (override !== undefined) return override;
     const first = this.answerFile[answer];
-    return KINDS[this.answerKind[answer]] === 'group' ? (this.groupOf(first) as string) : this.identities[first];
+    return KINDS[this.answerKind[answer]] === 'group' ? (this.groupOf(first) as string) : this.keyNames[first];
   }
 
   /** The first folder level under its folder argument, for a file in a subfolder. */
   private groupOf(file: number): string | undefined {
     const root = this.fileRoot[file];
     if (root < 0 || this.globRoots.has(root)) return undefined;
-    const identity = this.identities[file];
-    const slash = identity.indexOf('/');
-    return slash < 0 ? undefined : identity.slice(0, slash);
+    const keyName = this.keyNames[file];
+    const slash = keyName.indexOf('/');
+    return slash < 0 ? undefined : keyName.slice(0, slash);
   }
 
   private studentIdFor(file: number): string | undefined {
@@ -236,6 +247,6 @@ export class AnswerList {
 
   private joinedPath(file: number): string {
     const root = this.fileRoot[file];
-    return root >= 0 && !this.globRoots.has(root) ? join(this.roots[root], this.identities[file]) : this.identities[file];
+    return root >= 0 && !this.globRoots.has(root) ? join(this.roots[root], this.keyNames[file]) : this.keyNames[file];
   }
 }

@@ -3,7 +3,7 @@
 import type { EvaluationResult } from '../../api/schemas.js';
 import { batchItemsOf, type KctClient } from '../../client/client.js';
 import { limiter } from '../../client/limit.js';
-import { type AnswerOutcome, outcomeFromResult } from '../render/outcomes.js';
+import { type AnswerOutcome, outcomeFromResult } from '../render/outcome.js';
 
 /**
  * Liberal: items may sit under `items`, `evaluations` or `results`, each with its `index` or in

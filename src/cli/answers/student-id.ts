@@ -1,5 +1,5 @@
 // The student id of an answer's file, from its name or its student folder (a learning platform's
-// folder suffix trimmed): shared by the collection (answers.ts) and its list (answer-list.ts).
+// folder suffix trimmed): shared by the collection check (plan.ts) and its list (answer-list.ts).
 import { basename, extname } from 'node:path';
 import type { AnswerSources } from './answers.js';
 

@@ -27,7 +27,7 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Option values that name files or folders, by the value's name in the help ("<file>"). */
-const FILE_VALUE = /^(file|files|path|dir|folder|journal|list|manifest|csv)$/;
+const FILE_VALUE = /^(file|files|path|dir|folder|journal|list|manifest|csv|zip-or-folder)$/;
 const MODEL_FLAGS = new Set(['--model', '--mark']);
 
 /** Positional arguments that are not files, by name (and command where the name is ambiguous). */
@@ -37,7 +37,7 @@ function argumentKind(command: TreeCommand, arg: TreeArgument): ValueKind {
   if (arg.name === 'shell') return `choices ${SHELLS.join(' ')}`;
   if (arg.name === 'method') return `choices ${METHODS.join(' ')}`;
   if (arg.name === 'key' && command.path[0] === 'config') return `choices ${CONFIG_KEYS.join(' ')}`;
-  if (/^(answers|files|question-files|manifest|source)$/.test(arg.name)) return 'files';
+  if (/^(answers|files|question-files|manifest|source|saved-run|worksheet|gradebook)$/.test(arg.name)) return 'files';
   return 'text';
 }
 

@@ -1,6 +1,7 @@
 // The settings `kct config` may read and write, with their checks. The API key is not one of
 // them: it goes through `kct auth login`, which verifies it first.
 import { UsageError } from '../../api/errors.js';
+import { OUTPUT_FORMATS } from '../render/format.js';
 import { parsePositiveInteger } from './parse.js';
 import type { ResolvedSettings } from './settings.js';
 
@@ -41,7 +42,7 @@ export function checkConfigValue(key: ConfigKey, value: string): string {
     return value.trim();
   }
   if (key === 'model') return String(parsePositiveInteger(value, 'model'));
-  if (!['table', 'json', 'ndjson', 'csv'].includes(value)) throw new UsageError('output must be one of table, json, ndjson, csv');
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}`);
   return value;
 }
 

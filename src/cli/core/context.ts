@@ -8,7 +8,7 @@ import type { Dispatcher } from '../../client/undici.js';
 import type { TreeCommand } from './command-tree.js';
 import type { ConfigStore } from './config-store.js';
 import { fromEnv } from './environment.js';
-import { err, type IO } from './io.js';
+import { err, type IO, type NoticeCode, notice } from './io.js';
 import { type ResolvedSettings, resolveSettings, type SettingFlags } from './settings.js';
 
 export interface GlobalOptions {
@@ -41,7 +41,12 @@ export interface Context {
    * the request budget (--max-rps; else KCT_MAX_RPS, else 20 requests a second).
    */
   client(flags?: SettingFlags, overrides?: { apiKey?: string; maxRps?: number }): Promise<KctClient>;
-  /** A status line on stderr (suppressed with --json? no: stderr never pollutes results). */
+  /** Tells the user something on stderr: a line for people, a JSON line under --json (io.ts `notice`). */
+  notice(code: NoticeCode, message: string, fields?: Record<string, unknown>): void;
+  /**
+   * @deprecated a line written by hand ("warning: ...", "kct: cost: ..."): err() reads it as a
+   * notice by its prefix. Kept for one-pass until it calls notice() itself; every other command does.
+   */
   note(text: string): void;
   /** Called once at the end of the process to free sockets and timers. */
   dispose(): Promise<void>;
@@ -63,6 +68,8 @@ export function createContext(
 ): Context {
   let store: Promise<ConfigStore> | undefined;
   const clients: KctClient[] = [];
+  // what stderr speaks is decided once, by the global flag, for every line written there
+  io.stderrJson = Boolean(globals.json);
   const context: Context = {
     io,
     env,
@@ -89,10 +96,7 @@ export function createContext(
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
       }
-      const [{ KctClient }, { RequestBudget }] = await Promise.all([
-        import('../../client/client.js'),
-        import('../../client/budget.js'),
-      ]);
+      const [{ KctClient }, { RequestBudget }] = await Promise.all([import('../../client/client.js'), import('../../client/budget.js')]);
       // a ceiling only: without one the run finds the pace the service allows (client/pace-policy.ts)
       const maxRps = overrides.maxRps ?? fromEnv(env, 'KCT_MAX_RPS');
       const retry = retryFromEnv(env);
@@ -108,14 +112,17 @@ export function createContext(
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
           if (globals.debug) return; // the trace says it
-          // with --json everything kct writes to stderr is JSON, so a script can read it line by line
-          if (globals.json)
-            err(io, JSON.stringify({ notice: { code: 'retry', message: `${reason}; retrying`, attempt, delay_ms: delayMs } }));
-          else err(io, `kct: ${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`);
+          notice(io, 'retry', `${reason}; retrying in ${Math.round(delayMs / 100) / 10} s (attempt ${attempt})`, {
+            attempt,
+            delay_ms: delayMs,
+          });
         },
       });
       clients.push(client);
       return client;
+    },
+    notice(code, message, fields) {
+      notice(io, code, message, fields);
     },
     note(text) {
       err(io, text);

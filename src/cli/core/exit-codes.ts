@@ -50,7 +50,7 @@ const MEANINGS: Record<keyof typeof EXIT, string> = {
   TIMEOUT: 'still not final when --timeout ran out (the task keeps running; its id is printed)',
   UNREACHABLE: 'service unreachable, or HTTP 5xx/429 after retries',
   STUDENTS_MISMATCH:
-    "a grade file was filled (written when any grade was), but its students and the download's differ (some have no row, or some rows no submission): read the report (one-pass --moodle-worksheet, --canvas-gradebook)",
+    "a grade file was filled (written when any grade was), but its students and the download's differ (some have no row, or some rows no submission): read the report (kct grades moodle, kct grades canvas)",
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT); running tasks are left running',
   TERMINATED: 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running',
 };

@@ -1,12 +1,21 @@
+import { exporterFor } from '../render/export.js';
 import type { Context } from './context.js';
 import { EXIT_CODE_TABLE } from './exit-codes.js';
 import { out } from './io.js';
 
-export function printExitCodes(context: Context): void {
-  if (context.globals.json) {
-    out(context.io, JSON.stringify(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning }))));
+/** `kct help exit-codes`: the table for people, or its rows in the format chosen (--json, KCT_OUTPUT). */
+export async function printExitCodes(context: Context): Promise<void> {
+  const exporter = await exporterFor(context.globals, context);
+  if (exporter.format === 'table') {
+    out(context.io, 'Exit codes (the same for every command):');
+    for (const [code, meaning] of EXIT_CODE_TABLE) out(context.io, `  ${String(code).padStart(3)}  ${meaning}`);
     return;
   }
-  out(context.io, 'Exit codes (the same for every command):');
-  for (const [code, meaning] of EXIT_CODE_TABLE) out(context.io, `  ${String(code).padStart(3)}  ${meaning}`);
+  await exporter.list(
+    EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })),
+    [
+      { name: 'code', header: 'Code', value: (row) => row.code },
+      { name: 'meaning', header: 'Meaning', value: (row) => row.meaning },
+    ],
+  );
 }

@@ -20,6 +20,8 @@ export interface IO {
   noPrompt: boolean;
   /** Why nothing may prompt, in words (CI set is not "no terminal"). */
   noPromptReason?: string;
+  /** --json: everything kct writes to stderr is one JSON object a line (notices, errors), so a script can read it. */
+  stderrJson?: boolean;
 }
 
 export interface IOSettings {
@@ -93,12 +95,67 @@ export function outRaw(io: IO, text: string): void {
 /**
  * Writes a line of progress, warnings or errors to stderr (terminal-safe on a TTY). The one
  * masking point of everything kct writes there, the argument parser's messages included: a value
- * shaped like a key (kct_...) never reaches the terminal or a CI log.
+ * shaped like a key (kct_...) never reaches the terminal or a CI log. Under --json it is also the
+ * one point where every line becomes a JSON object: a line written as text is a notice, its code
+ * read from its prefix, so no line written by hand escapes the rule.
  */
 export function err(io: IO, text: string): void {
-  const masked = redact(text);
-  const line = io.stderrIsTTY ? terminalSafe(masked) : masked;
-  io.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+  const masked = redact(text).replace(/\n$/, '');
+  const line = io.stderrJson ? jsonLine(masked) : masked;
+  io.stderr.write(`${io.stderrIsTTY ? terminalSafe(line) : line}\n`);
+}
+
+/**
+ * What a notice is about: its `code` under --json, and its prefix for people. progress and retry:
+ * where a command is (`kct: ...`); cost: what marking costs (`kct: cost: ...`); warning: something
+ * may be wrong and the command goes on (`warning: ...`); note: worth knowing (`note: ...`); next:
+ * the command to run next, and info: what happened, each a sentence of its own; debug: --debug's
+ * trace (`[debug] ...`).
+ */
+export type NoticeCode = 'progress' | 'retry' | 'cost' | 'warning' | 'note' | 'next' | 'info' | 'debug';
+
+const NOTICE_PREFIX: Record<NoticeCode, string> = {
+  progress: 'kct: ',
+  retry: 'kct: ',
+  cost: 'kct: cost: ',
+  warning: 'warning: ',
+  note: 'note: ',
+  next: '',
+  info: '',
+  debug: '[debug] ',
+};
+
+/** A line's prefix, the longest first ("kct: cost: " before "kct: "), and the code it stands for. */
+const PREFIXED = /^(kct: cost: |kct: |warning: |note: |\[debug\] )?([\s\S]*)$/;
+const CODE_OF_PREFIX: Record<string, NoticeCode> = {
+  'kct: cost: ': 'cost',
+  'kct: ': 'progress',
+  'warning: ': 'warning',
+  'note: ': 'note',
+  '[debug] ': 'debug',
+};
+
+/** A line for --json's stderr: a JSON object as it is (an error, a notice), any other text as a notice. */
+function jsonLine(text: string): string {
+  if (text.startsWith('{')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return text;
+    } catch {
+      // text that looks like JSON and is not: a notice like any other
+    }
+  }
+  const [, prefix = '', message = text] = PREFIXED.exec(text) ?? [];
+  return JSON.stringify({ notice: { code: CODE_OF_PREFIX[prefix] ?? 'info', message } });
+}
+
+/**
+ * The one way a command tells its user something on stderr (docs/guides/exit-codes.md, "How errors
+ * are printed"): for people a line with the code's prefix; under --json one line
+ * `{"notice": {"code", "message", ...fields}}`, the shape of an error's `{"error": {...}}`.
+ */
+export function notice(io: IO, code: NoticeCode, message: string, fields: Record<string, unknown> = {}): void {
+  err(io, io.stderrJson ? JSON.stringify({ notice: { code, message, ...fields } }) : `${NOTICE_PREFIX[code]}${message}`);
 }
 
 /** Server-provided text made safe for the stream it goes to. */

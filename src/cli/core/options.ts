@@ -1,13 +1,15 @@
 // Flags that several commands share, declared once each and spread into a command's `options`: the
 // output format, watching a task, the request budget, signing in to the product (`kct keys`), and kct's
 // global flags. Each command's options schema is derived from its flags when it runs (cli/core/define-command.ts), so zod is not loaded here.
+
+import { OUTPUT_FORMATS } from '../render/format.js';
 import type { OptionSpecs } from './define-command.js';
 import { parseDuration } from './duration.js';
 import { checked, outputAsFile, parseMaxRps } from './parse.js';
 
 export const output = () =>
   ({
-    '-o, --output <format>': { description: 'output format', choices: ['table', 'json', 'ndjson', 'csv'] },
+    '-o, --output <format>': { description: 'output format', choices: OUTPUT_FORMATS },
   }) as const satisfies OptionSpecs;
 
 // durations are checked where they are used (cli/core/watch.ts), naming the flag or KCT_POLL_INTERVAL
@@ -28,7 +30,8 @@ export const watchOptions = {
 export const maxRps = () =>
   ({
     '--max-rps <n>': {
-      description: 'requests a second for the whole run, at most; a 429 or 503 slows it (default: none: kct starts at 10 and finds the pace the service allows; env KCT_MAX_RPS)',
+      description:
+        'requests a second for the whole run, at most; a 429 or 503 slows it (default: none: kct starts at 10 and finds the pace the service allows; env KCT_MAX_RPS)',
       check: checked(parseMaxRps, '--max-rps'),
     },
   }) as const satisfies OptionSpecs;

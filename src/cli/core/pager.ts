@@ -5,7 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Context } from './context.js';
 import { rawEnv } from './environment.js';
-import { err } from './io.js';
+import { notice } from './io.js';
 
 /** Commands whose output is a finished document a person may scroll (never ones that prompt or spin). */
 export const PAGED_COMMANDS: ReadonlySet<string> = new Set(['models', 'models show', 'result', 'rewrite', 'api']);
@@ -43,7 +43,7 @@ export async function startPager(context: Context): Promise<() => Promise<void>>
   if (!child) {
     // the default pager missing is normal (a minimal container); a configured one missing is a typo
     if (choice.source !== 'default')
-      err(io, `kct: the pager "${choice.command}" (from ${choice.source}) could not be started; printing directly`);
+      notice(io, 'warning', `the pager "${choice.command}" (from ${choice.source}) could not be started; printing directly`);
     return async () => {};
   }
   const original = io.stdout;

@@ -13,6 +13,7 @@ import { command as config } from '../../commands/config/command.js';
 import { command as credits } from '../../commands/credits/command.js';
 import { command as doctor } from '../../commands/doctor/command.js';
 import { command as evaluate } from '../../commands/evaluate/command.js';
+import { command as grades } from '../../commands/grades/command.js';
 import { command as ingest } from '../../commands/ingest/command.js';
 import { command as keys } from '../../commands/keys/command.js';
 import { command as models } from '../../commands/models/command.js';
@@ -45,6 +46,7 @@ export const COMMANDS: CommandDeclaration[] = [
   upload,
   rewrite,
   report,
+  grades,
   callbacks,
   auth,
   keys,
@@ -83,7 +85,7 @@ Exit codes: run \`kct help exit-codes\`.`,
   for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext), { hidden: spec.hidden });
   program.command('help-exit-codes', { hidden: true }).action(async () => {
     const { printExitCodes } = await import('./help-topics.js');
-    printExitCodes(onContext(program.opts<GlobalOptions>()));
+    await printExitCodes(onContext(program.opts<GlobalOptions>()));
   });
   return program;
 }

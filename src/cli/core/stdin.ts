@@ -1,10 +1,10 @@
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES } from '../../api/limits.js';
-import { err, type IO } from './io.js';
+import { type IO, notice } from './io.js';
 
 /** Reads all of stdin as UTF-8 text (an answer typed or piped in), up to the file size limit. */
 export async function readStdinText(io: IO, what = 'the answer'): Promise<string> {
-  if (io.stdinIsTTY) err(io, `kct: reading ${what} from standard input; end it with Ctrl-D`);
+  if (io.stdinIsTTY) notice(io, 'progress', `reading ${what} from standard input; end it with Ctrl-D`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of io.stdin) {

@@ -8,7 +8,7 @@ import { pollSchedule } from '../../client/poll.js';
 import { describeSnapshot } from '../render/snapshot.js';
 import type { Context } from './context.js';
 import { fromEnv } from './environment.js';
-import { err, type IO } from './io.js';
+import { type IO, notice } from './io.js';
 import { stripControls } from './sanitize.js';
 
 /** --timeout and --poll-interval, checked where they are declared (cli/core/options.ts watchOptions), in milliseconds. */
@@ -71,9 +71,9 @@ export interface Spinner {
   stop(): void;
 }
 
-/** A spinner on stderr, or undefined when stderr cannot animate (not a TTY, or no width). */
+/** A spinner on stderr, or undefined when stderr cannot animate (not a TTY, or no width) or speaks JSON (--json). */
 export async function startSpinner(io: IO, initial: string): Promise<Spinner | undefined> {
-  if (!io.canAnimate) return undefined;
+  if (!io.canAnimate || io.stderrJson) return undefined;
   const { default: ora } = await import('ora');
   const spinner = ora({ stream: io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start(stripControls(initial));
   return {
@@ -100,10 +100,10 @@ export async function createProgressReporter(
   if (!spinner) {
     return {
       update(snapshot, changed) {
-        if (changed) err(io, `kct: ${line(snapshot)}`);
+        if (changed) notice(io, 'progress', line(snapshot));
       },
       warn(text) {
-        err(io, `kct: ${text}`);
+        notice(io, 'progress', text);
       },
       stop() {},
     };

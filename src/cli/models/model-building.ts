@@ -241,8 +241,8 @@ export async function waitForModel(context: Context, client: KctClient, modelId:
     timeoutMs,
     schedule: pollSchedule(startMs),
     signal: context.signal,
-    onProgress: (status) => context.note(`kct: model ${modelId} ${status}`),
-    onTransientError: (error) => context.note(`kct: model ${modelId}: ${error.message}; still waiting`),
+    onProgress: (status) => context.notice('progress', `model ${modelId} ${status}`),
+    onTransientError: (error) => context.notice('progress', `model ${modelId}: ${error.message}; still waiting`),
   });
 }
 

@@ -22,13 +22,13 @@ export function describeKey(record: KeyRecord): string {
 }
 
 export const KEY_COLUMNS: Column<KeyRecord>[] = [
-  { header: 'ID', value: (k) => k.id },
-  { header: 'Name', value: (k) => k.name ?? '', wrap: true },
-  { header: 'Key', value: (k) => k.masked_key },
-  { header: 'Scope', value: (k) => k.scope },
-  { header: 'Organization', value: (k) => k.organization?.name ?? '' },
-  { header: 'Created', value: (k) => shortDate(k.created_at) },
-  { header: 'State', value: (k) => keyState(k) },
+  { name: 'id', header: 'ID', value: (k) => k.id },
+  { name: 'name', header: 'Name', value: (k) => k.name ?? '', wrap: true },
+  { name: 'masked_key', header: 'Key', value: (k) => k.masked_key },
+  { name: 'scope', header: 'Scope', value: (k) => k.scope },
+  { name: 'organization_name', header: 'Organization', value: (k) => k.organization?.name ?? '' },
+  { name: 'created_at', header: 'Created', value: (k) => k.created_at, show: (k) => shortDate(k.created_at) },
+  { name: 'revoked_at', header: 'State', value: (k) => k.revoked_at ?? '', show: keyState },
 ];
 
 /** What a machine format prints of a key: the record as the server sent it, never a key. */

@@ -4,7 +4,7 @@ import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { batchItemsOf } from '../../client/client.js';
 import { type IO, out, safeText } from '../core/io.js';
-import { renderTable } from './rows.js';
+import { type Column, renderRows } from './rows.js';
 import { formatNumber, paint, plural, statusColor } from './style.js';
 
 function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
@@ -57,13 +57,27 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   const by = markedBy([result.graded_by]);
   if (by) out(io, c.dim(safeText(io, by)));
   if (entries.length === 0) return;
-  const body = entries.map((entry) => [
-    safeText(io, entry.item ?? ''),
-    `${formatNumber(entry.score)}${typeof entry.max_score === 'number' ? ` / ${formatNumber(entry.max_score)}` : ''}`,
-    safeText(io, entry.feedback ?? entry.comment ?? ''),
-  ]);
-  out(io, await renderTable(io, ['Criterion', 'Score', 'Feedback'], body, [false, false, true]));
+  out(io, await renderRows(io, entries, CRITERION_COLUMNS, { lines: true }));
 }
+
+/** A criterion's score, "4 / 5" when its maximum is known. */
+function scoreOf(item: { score?: unknown; max_score?: unknown }): string {
+  return `${formatNumber(item.score)}${typeof item.max_score === 'number' ? ` / ${formatNumber(item.max_score)}` : ''}`;
+}
+
+const CRITERION_COLUMNS: Column<EvaluationEntry>[] = [
+  { name: 'item', header: 'Criterion', value: (entry) => entry.item ?? '' },
+  { name: 'score', header: 'Score', value: (entry) => entry.score, show: scoreOf },
+  { name: 'feedback', header: 'Feedback', value: (entry) => entry.feedback ?? entry.comment ?? '', wrap: true },
+];
+
+const ITEM_COLUMNS: Column<Record<string, unknown>>[] = [
+  { name: 'index', header: '#', value: (item) => item.index, show: (item) => (typeof item.index === 'number' ? item.index + 1 : '') },
+  { name: 'task_id', header: 'Task', value: (item) => item.task_id ?? '' },
+  { name: 'student_id', header: 'Student', value: (item) => item.student_id ?? item.label ?? item.file ?? '' },
+  { name: 'status', header: 'Status', value: (item) => statusOf(item), paint: (text, io) => statusColor(io, text) },
+  { name: 'score', header: 'Score', value: (item) => item.score, show: (item) => (typeof item.score === 'number' ? scoreOf(item) : '') },
+];
 
 function sumMax(entries: EvaluationEntry[]): number | undefined {
   if (entries.length === 0 || entries.some((entry) => typeof entry.max_score !== 'number')) return undefined;
@@ -71,18 +85,9 @@ function sumMax(entries: EvaluationEntry[]): number | undefined {
 }
 
 async function printBatchItems(io: IO, items: Record<string, unknown>[]): Promise<void> {
-  if (items.length > 0) {
-    const body = items.map((item, position) => [
-      String(typeof item.index === 'number' ? item.index + 1 : position + 1),
-      safeText(io, String(item.task_id ?? '')),
-      safeText(io, String(item.student_id ?? item.label ?? item.file ?? '')),
-      statusColor(io, safeText(io, statusOf(item))),
-      typeof item.score === 'number'
-        ? `${formatNumber(item.score)}${typeof item.max_score === 'number' ? ` / ${formatNumber(item.max_score)}` : ''}`
-        : '',
-    ]);
-    out(io, await renderTable(io, ['#', 'Task', 'Student', 'Status', 'Score'], body, [], { compact: true }));
-  }
+  // an item without its index is numbered by its place
+  const numbered = items.map((item, position) => (typeof item.index === 'number' ? item : { ...item, index: position }));
+  if (items.length > 0) out(io, await renderRows(io, numbered, ITEM_COLUMNS));
   const counts = { succeeded: 0, failed: 0, cancelled: 0, unfinished: 0 };
   for (const item of items) {
     const status = statusOf(item).toUpperCase();

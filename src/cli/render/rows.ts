@@ -1,96 +1,52 @@
-// Printing rows in the formats users pick with --output: a table for people, JSON, NDJSON and
-// CSV for pipelines.
-import { UsageError } from '../../api/errors.js';
-import type { Context } from '../core/context.js';
+// Tables for people, and the cells every format shares: one table system, its columns named
+// (Column), drawn by cli-table3. Which format a command prints in, and the machine formats, are
+// the exporter's (export.ts).
 import type { IO } from '../core/io.js';
-import { out, outRaw, safeText } from '../core/io.js';
+import { safeText } from '../core/io.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv';
+// one-pass still reads the format here until it prints through the exporter (export.ts)
+export { type OutputFormat, resolveFormat } from './format.js';
 
+/**
+ * One column of rows, in the table and in CSV. `name` heads it in CSV: snake_case, and the
+ * record's key when `value` is that field as it is, so a CSV column and a JSON key of one name
+ * hold one value (a column computed for people has a name of its own). `header` heads it in the
+ * table a person reads.
+ */
 export interface Column<Row> {
+  name: string;
   header: string;
+  /** The cell in CSV, and in the table unless `show` says otherwise. */
   value: (row: Row) => unknown;
+  /** The table's cell when it is not the value as it is (a date to the minute, "4 / 5"). */
+  show?: (row: Row) => unknown;
+  /** A colour for the table's cell, given its text already made safe for the terminal. */
+  paint?: (text: string, io: IO) => string;
   /** Let this column take the remaining width and wrap. */
   wrap?: boolean;
 }
 
-const FORMATS: readonly string[] = ['table', 'json', 'ndjson', 'csv'];
-
 /**
- * --json, else --output, else the configured format (KCT_OUTPUT or `kct config set output`),
- * else a table. A configured value that is not a format is an error, not a silent table.
+ * Rows as a table of these columns. `lines` draws a line between rows: wrong for one-line rows,
+ * right for wrapped feedback.
  */
-export function resolveFormat(
-  options: { output?: unknown; json?: unknown },
-  configured?: { value?: string; source?: string },
-): OutputFormat {
-  if (options.json) return 'json';
-  if (typeof options.output === 'string') return options.output as OutputFormat; // commander checked the choice
-  const value = configured?.value;
-  if (value === undefined) return 'table';
-  if (!FORMATS.includes(value)) {
-    throw new UsageError(`output format "${value}" from ${configured?.source ?? 'the configuration'} is not one of ${FORMATS.join(', ')}`);
-  }
-  return value as OutputFormat;
-}
-
-/**
- * The format a command that prints data uses: --json, else its --output, else the configured
- * output (`kct config set output json`, KCT_OUTPUT), else a table. Every command that prints data
- * asks here, so a configured format is followed everywhere.
- */
-export async function formatFor(options: { output?: unknown; json?: unknown }, context: Context): Promise<OutputFormat> {
-  return resolveFormat(options, (await context.settings()).output);
-}
-
-/**
- * One record (a balance, a snapshot, a setting) in the chosen format: `human` prints it for
- * people; json pretty-prints it, ndjson prints one line, csv a header of its fields and one row.
- */
-export async function printRecord(io: IO, format: OutputFormat, record: object, human: () => void | Promise<void>): Promise<void> {
-  if (format === 'table') return human();
-  if (format === 'json') return out(io, JSON.stringify(record, null, 2));
-  if (format === 'ndjson') return out(io, JSON.stringify(record));
-  const fields = Object.entries(record);
-  const { stringify } = await import('csv-stringify/sync');
-  outRaw(
-    io,
-    stringify([fields.map(([key]) => key), fields.map(([, value]) => (typeof value === 'number' ? value : cell(value)))], CSV_OPTIONS),
-  );
-}
-
-export async function printRows<Row>(
+export async function renderRows<Row>(
   io: IO,
-  format: OutputFormat,
-  rows: Row[],
-  columns: Column<Row>[],
-  raw: (row: Row) => unknown = (row) => row,
-): Promise<void> {
-  if (format === 'json') {
-    out(io, JSON.stringify(rows.map(raw), null, 2));
-    return;
-  }
-  if (format === 'ndjson') {
-    for (const row of rows) out(io, JSON.stringify(raw(row)));
-    return;
-  }
-  if (format === 'csv') {
-    const { stringify } = await import('csv-stringify/sync');
-    // numbers stay numbers, so a negative one is not mistaken for a formula; any other cell that
-    // begins like one (=, +, -, @) is prefixed with ' so a spreadsheet shows it instead of running it
-    const csvCell = (value: unknown) => (typeof value === 'number' ? value : cell(value));
-    outRaw(io, stringify([columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => csvCell(c.value(row))))], CSV_OPTIONS));
-    return;
-  }
-  out(
+  rows: readonly Row[],
+  columns: readonly Column<Row>[],
+  options: { lines?: boolean } = {},
+): Promise<string> {
+  return renderTable(
     io,
-    await renderTable(
-      io,
-      columns.map((c) => c.header),
-      rows.map((row) => columns.map((c) => safeText(io, cell(c.value(row))))),
-      columns.map((c) => Boolean(c.wrap)),
-      { compact: true },
+    columns.map((c) => c.header),
+    rows.map((row) =>
+      columns.map((c) => {
+        const text = safeText(io, cell(c.show ? c.show(row) : c.value(row)));
+        return c.paint ? c.paint(text, io) : text;
+      }),
     ),
+    columns.map((c) => Boolean(c.wrap)),
+    { compact: !options.lines },
   );
 }
 

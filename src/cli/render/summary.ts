@@ -26,8 +26,12 @@ export interface Summary {
   notEntered: number;
   /** Credits charged for the answers this run sent (replays not counted), when the service said. */
   creditsCharged?: number;
-  /** Answers the service (or this machine's ledger) knew from before: not charged again. */
+  /** Answers marked before (an earlier run, this machine's ledger, or the service's replay): not charged again. */
   replayed: number;
+  /** Answers with the same content as another of this run: marked once, charged once. */
+  copies: number;
+  /** Pairs of answers of the run with the same content (each pair once), and the first hundred of them. */
+  identical: { count: number; pairs: [string, string][] };
   other: number;
   mean?: number;
   median?: number;
@@ -50,6 +54,11 @@ export function answersOf(summary: Summary): number {
   return summary.total - summary.skipped - summary.empty - summary.notEntered;
 }
 
+/** Answers not marked: failed, cancelled, timed out, not sent because of an error. Rows never meant to be sent are not among them. */
+export function notMarkedOf(summary: Summary): number {
+  return answersOf(summary) - summary.marked;
+}
+
 /** What was found and not sent, in words: rows not sent, then what was left out without a row. */
 export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[] {
   const parts: string[] = [];
@@ -66,12 +75,16 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
   return parts;
 }
 
-/** What the run cost: credits charged for what it sent, and the answers sent before, not charged again. */
+/** What the run cost: credits charged for what it sent, and the answers whose marks cost it nothing. */
 function creditsLine(summary: Summary): string | undefined {
-  if (summary.creditsCharged === undefined && summary.replayed === 0) return undefined;
+  if (summary.creditsCharged === undefined && summary.replayed === 0 && summary.copies === 0) return undefined;
   const parts = [];
   if (summary.creditsCharged !== undefined) parts.push(`${summary.creditsCharged} charged by this run`);
-  if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} sent before, not charged again`);
+  if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} marked before, not charged again`);
+  if (summary.copies > 0)
+    parts.push(
+      `${summary.copies} identical answer${summary.copies === 1 ? '' : 's'} charged once with ${summary.copies === 1 ? 'its' : 'their'} first`,
+    );
   return `Credits: ${parts.join('; ')}`;
 }
 

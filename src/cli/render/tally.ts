@@ -11,8 +11,17 @@ export interface ScoredOutcome {
   evaluation?: EvaluationEntry[] | null;
   /** Credits the service charged for this answer; a replay's are those of the run that sent it. */
   creditsCharged?: number | null;
+  /** Its mark is another submission's: an earlier run's (reused), or, with `copy`, another answer's of this run. */
   replayed?: boolean;
+  /** The same content as another answer of this run, which was charged for both. */
+  copy?: boolean;
+  /** The row's answer, and the other answer of the run with the same content (duplicate_of), for the list of identical answers. */
+  file?: string | null;
+  duplicateOf?: string | null;
 }
+
+/** How many identical answers are named in the list (all are in the rows). */
+const LISTED_PAIRS = 100;
 
 // A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
 const MAX_CRITERIA = 100;
@@ -31,6 +40,7 @@ export class ClassTally {
   private marked = 0;
   private credits?: number;
   private replayed = 0;
+  private copies = 0;
   private sum = 0;
   private min = Infinity;
   private max = -Infinity;
@@ -39,6 +49,14 @@ export class ClassTally {
   private totals = new Map<number, number>();
   private step = 0.001;
   private readonly criteria = new Map<string, { sum: number; n: number; max?: number }>();
+  /** Pairs of identical answers, each once whichever of the two names the other. */
+  private readonly pairsSeen = new Set<string>();
+  private readonly identical = { count: 0, pairs: [] as [string, string][] };
+
+  /** Rows so far that are answers (not SKIPPED, EMPTY or NOT_ENTERED), and those of them marked: the progress line's figures. */
+  answersSoFar(): { answers: number; marked: number } {
+    return { answers: this.total - this.skipped - this.empty - this.notEntered, marked: this.marked };
+  }
 
   add(outcome: ScoredOutcome): void {
     this.total += 1;
@@ -47,7 +65,9 @@ export class ClassTally {
     if (outcome.status === 'SKIPPED') this.skipped += 1;
     if (outcome.status === 'EMPTY') this.empty += 1;
     if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
-    if (outcome.replayed) this.replayed += 1;
+    if (outcome.file && outcome.duplicateOf) this.pair(outcome.file, outcome.duplicateOf);
+    if (outcome.replayed && outcome.copy) this.copies += 1;
+    else if (outcome.replayed) this.replayed += 1;
     else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
     if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
     const score = outcome.score;
@@ -85,6 +105,8 @@ export class ClassTally {
       notEntered: this.notEntered,
       ...(this.credits !== undefined ? { creditsCharged: this.credits } : {}),
       replayed: this.replayed,
+      copies: this.copies,
+      identical: { count: this.identical.count, pairs: [...this.identical.pairs] },
       other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
       histogram: [],
       criteria: [],
@@ -109,6 +131,14 @@ export class ClassTally {
     const rated = summary.criteria.filter((c) => c.ratio !== undefined);
     if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
     return summary;
+  }
+
+  private pair(file: string, other: string): void {
+    const key = file < other ? `${file}\u0000${other}` : `${other}\u0000${file}`;
+    if (this.pairsSeen.has(key)) return;
+    this.pairsSeen.add(key);
+    this.identical.count += 1;
+    if (this.identical.pairs.length < LISTED_PAIRS) this.identical.pairs.push([file, other]);
   }
 
   private keyOf(score: number): number {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import type { LeftOutCounts } from '../answers/answers.js';
-import { answersOf, notSentParts, type Summary } from '../render/summary.js';
+import { answersOf, notMarkedOf, notSentParts, type Summary } from '../render/summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 import { escapeHtml, formatScore } from './text.js';
@@ -41,7 +41,7 @@ export interface PageInfo {
   version: string;
   /** What the run found and left out without a row (a report made from a saved run does not know). */
   leftOut?: LeftOutCounts;
-  /** Answers identical to an earlier one: the first pairs [file, first file], and how many. */
+  /** Pairs of identical answers: the first pairs [file, the other file], and how many. */
   identical?: { pairs: [string, string][]; count: number };
   /** "Marked by …", when the results name who marked them: a sandbox's marks are not the service's. */
   markedBy?: string;
@@ -99,7 +99,16 @@ ${notSentNote(summary, info.leftOut)}${identicalPanel(info.identical)}<div class
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>
 <section class="panel"><h2>Criteria</h2><p class="note">Mean score against the maximum; the weakest criterion is marked.</p>${criteriaChart(summary)}</section>
 </div>
-${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>Not marked (${failureCount})</h2><ul>\n` : ''}`;
+${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>${failuresHeading(summary, failureCount)}</h2><ul>\n` : ''}`;
+}
+
+/** The list of rows without a mark, named by what they are: answers not marked, inputs not sent, or both (the counts of the cards). */
+function failuresHeading(summary: Summary, rows: number): string {
+  const notMarked = notMarkedOf(summary);
+  const notSent = rows - notMarked;
+  if (notSent <= 0) return `Not marked (${rows})`;
+  if (notMarked <= 0) return `Not sent (${rows})`;
+  return `Not marked (${notMarked}) or not sent (${notSent})`;
 }
 
 /** Between the failures and the students' table. */
@@ -177,7 +186,7 @@ function identicalPanel(identical?: { pairs: [string, string][]; count: number }
     .map(([file, first]) => `<li><strong>${escapeHtml(file)}</strong> <span class="why">is identical to ${escapeHtml(first)}</span></li>`)
     .join('\n');
   const more = identical.count > identical.pairs.length ? `\n<li>… and ${identical.count - identical.pairs.length} more</li>` : '';
-  return `<section class="panel failures" id="identical"><h2>Identical answers (${identical.count})</h2><p class="note">Every byte the same as an earlier answer; each was marked on its own.</p><ul>\n${items}${more}</ul></section>\n`;
+  return `<section class="panel failures" id="identical"><h2>Identical answers (${identical.count})</h2><p class="note">Every byte the same as another answer of the run: marked once and charged once, unless the run marked each on its own (kct one-pass --mark-copies).</p><ul>\n${items}${more}</ul></section>\n`;
 }
 
 /** Everything found and not sent, in one line: the rows are listed under "Not marked", the rest only counted. */
@@ -189,7 +198,7 @@ function notSentNote(summary: Summary, leftOut?: LeftOutCounts): string {
 function cards(summary: Summary): string {
   const card = (key: string, value: string, extra = '', valueClass = '') =>
     `<div class="card${extra}"><span class="k">${key}</span><span class="v${valueClass}">${value}</span></div>`;
-  const notMarked = summary.total - summary.marked;
+  const notMarked = notMarkedOf(summary);
   const outOf = summary.maxScore === undefined ? '' : ` <small>/ ${formatScore(summary.maxScore)}</small>`;
   const list = [card('Marked', `${summary.marked} <small>of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'}</small>`)];
   if (summary.mean !== undefined) {

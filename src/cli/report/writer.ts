@@ -12,6 +12,7 @@ import { UsageError } from '../../api/errors.js';
 import { VERSION } from '../../version.js';
 import type { LeftOutCounts } from '../answers/answers.js';
 import { markedBy } from '../render/result.js';
+import { answersOf, notMarkedOf } from '../render/summary.js';
 import { ClassTally } from '../render/tally.js';
 import { bandCount } from './charts.js';
 import { failureItem, gradedByOf, isMarked, pageEnd, pageStart, type ReportRow, studentRow, tableStart } from './html.js';
@@ -24,6 +25,8 @@ export interface ReportOptions {
   source?: string;
   /** What the run found and left out without a row, for the "Not sent" line. */
   leftOut?: LeftOutCounts;
+  /** The run's own tally (run/record.ts), when the report is a view of a run: its figures are the run's, not counted again. */
+  tally?: ClassTally;
 }
 
 export interface ReportInfo {
@@ -34,12 +37,11 @@ export interface ReportInfo {
 }
 
 export class ReportWriter {
-  private readonly tally = new ClassTally();
+  private readonly tally: ClassTally;
   private readonly dir: string;
   private readonly rowsFd: number;
   private readonly failuresFd: number;
   private failures = 0;
-  private readonly identical = { pairs: [] as [string, string][], count: 0 };
   private readonly gradedBy = new Set<string>();
   private closed = false;
   // rows are written in pieces of about 64 KiB: one write per row would cost a buffer per row
@@ -52,6 +54,7 @@ export class ReportWriter {
     private readonly options: ReportOptions,
     private readonly partial?: string,
   ) {
+    this.tally = options.tally ?? new ClassTally();
     // student feedback: a private folder (mkdtemp makes it 0700)
     this.dir = mkdtempSync(join(tmpdir(), 'kct-report-'));
     this.rowsFd = openSync(join(this.dir, 'rows.html'), 'w+', 0o600);
@@ -86,11 +89,15 @@ export class ReportWriter {
   }
 
   add(row: ReportRow): void {
-    if (row.duplicate_of) {
-      this.identical.count += 1;
-      if (this.identical.pairs.length < 100) this.identical.pairs.push([row.file ?? row.student_id ?? '', row.duplicate_of]);
-    }
-    this.tally.add({ status: row.status, score: row.score, maxScore: row.max_score, evaluation: row.evaluation });
+    if (!this.options.tally)
+      this.tally.add({
+        status: row.status,
+        score: row.score,
+        maxScore: row.max_score,
+        evaluation: row.evaluation,
+        file: row.file ?? row.student_id,
+        duplicateOf: row.duplicate_of,
+      });
     const by = gradedByOf(row);
     if (by) this.gradedBy.add(by);
     this.pendingRows += studentRow(row);
@@ -113,7 +120,7 @@ export class ReportWriter {
       generated: new Date(),
       version: VERSION,
       leftOut: this.options.leftOut,
-      identical: this.identical,
+      identical: summary.identical,
       markedBy: markedBy([...this.gradedBy]),
     };
     this.pendingRows = flush(this.rowsFd, this.pendingRows);
@@ -130,7 +137,7 @@ export class ReportWriter {
     } finally {
       this.discard();
     }
-    return { file: this.options.target, answers: figures.total, marked: figures.marked, not_marked: figures.total - figures.marked };
+    return { file: this.options.target, answers: answersOf(figures), marked: figures.marked, not_marked: notMarkedOf(figures) };
   }
 
   /** Removes the temporary files (and the unfinished page); safe to call twice. */
@@ -192,7 +199,10 @@ async function copy(fd: number, sink: Sink): Promise<void> {
 }
 
 /** The report of a marking run (`kct one-pass --report`), opened before anything is sent. */
-export function openRunReport(target: string, run: { wait?: boolean; sources?: string[]; leftOut?: LeftOutCounts }): ReportWriter {
+export function openRunReport(
+  target: string,
+  run: { wait?: boolean; sources?: string[]; leftOut?: LeftOutCounts; tally?: ClassTally },
+): ReportWriter {
   if (run.wait === false)
     throw new UsageError('--report needs the marks, and --no-wait does not wait for them', {
       suggestion: 'Leave out --no-wait, or make the report later from a saved run with `kct report`.',
@@ -203,6 +213,7 @@ export function openRunReport(target: string, run: { wait?: boolean; sources?: s
   return ReportWriter.open({
     target,
     leftOut: run.leftOut,
+    tally: run.tally,
     source:
       sources.length === 0
         ? undefined

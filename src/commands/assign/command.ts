@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/core/define-command.js';
+import { output } from '../../cli/core/options.js';
 import { checked, parsePositiveInteger } from '../../cli/core/parse.js';
 import { toIsoDateTime } from './dates.js';
 
@@ -18,6 +19,7 @@ export const command = defineCommand({
     '--subject <subject>': 'subject (project_subject)',
     '--start <date>': { description: 'start date, same forms as --deadline', check: checked(toIsoDateTime, '--start') },
     '--file-type <type>': { description: 'expected answer type (default pdf)', choices: ['word', 'pdf', 'image', 'text'] },
+    ...output(),
   },
   examples: [
     'kct assign --model 12 --name "Uniform essay" --desc "Year 9 persuasive essay" --deadline 2026-12-01 --expected 28',

@@ -5,7 +5,7 @@ import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { parseModelId } from '../../cli/core/parse.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
 import type { command } from './command.js';
 import { localAndUtc } from './dates.js';
 
@@ -25,11 +25,11 @@ export async function run(options: Options, context: Context): Promise<void> {
     ...(start ? { start_time: start } : {}),
     ...(options.fileType ? { file_type: options.fileType } : {}),
   };
-  if (Date.parse(deadline) < Date.now()) context.note(`kct: note: the deadline ${localAndUtc(deadline)} is in the past`);
-  const format = await formatFor(options, context);
+  if (Date.parse(deadline) < Date.now()) context.notice('note', `the deadline ${localAndUtc(deadline)} is in the past`);
+  const exporter = await exporterFor(options, context);
   const client = await context.client();
   const assignment = await client.createAssignment(request, { signal: context.signal });
-  await printRecord(context.io, format, assignment, () => {
+  await exporter.record(assignment, () => {
     out(
       context.io,
       `Created assignment ${String(assignment.assignment_id)} (${assignment.status ?? 'active'}) from model ${String(assignment.model_id ?? request.model_id)}.`,

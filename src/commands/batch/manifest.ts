@@ -193,7 +193,7 @@ async function folderItems(path: string, options: FolderOptions): Promise<RawIte
   );
   for (const line of collection.notes) options.note(line);
   return [...collection.answers()].map((answer) => ({
-    where: answer.identity,
-    record: { file: answer.identity, student_id: answer.studentId },
+    where: answer.keyName,
+    record: { file: answer.keyName, student_id: answer.studentId },
   }));
 }

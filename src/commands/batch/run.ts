@@ -7,12 +7,13 @@ import { isUnsuccessfulFinal } from '../../api/status.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import { err, out } from '../../cli/core/io.js';
 import { isLocalCallback } from '../../cli/core/loopback.js';
 import { parseModelId } from '../../cli/core/parse.js';
 import { startSpinner, watchTimings } from '../../cli/core/watch.js';
-import { type AnswerOutcome, OutcomeWriter } from '../../cli/render/outcomes.js';
-import { resolveFormat } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
+import type { AnswerOutcome } from '../../cli/render/outcome.js';
+import { OutcomeWriter } from '../../cli/render/outcomes.js';
+import type { Column } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
 import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -52,6 +53,14 @@ function withCallbackHint(error: unknown, callbackUrl: string | undefined): unkn
   });
 }
 
+/** What --no-wait prints of each accepted request: its batch task. */
+const ACCEPTED_COLUMNS: Column<Task>[] = [
+  { name: 'task_id', header: 'Task', value: (task) => task.task_id },
+  { name: 'status', header: 'Status', value: (task) => task.status },
+  { name: 'count', header: 'Items', value: (task) => task.count },
+  { name: 'credit_cost', header: 'Cost on success', value: (task) => task.credit_cost },
+];
+
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
@@ -67,11 +76,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
   const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value, settings.model.source);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
-  const format = resolveFormat(options, settings.output);
+  const exporter = await exporterFor(options, context);
   const timings = watchTimings(options, context.env);
   const items = await readManifest(options.manifest, modelId, {
     io: context.io,
-    note: (line) => err(context.io, `kct: ${line}`),
+    note: (line) => context.notice('progress', line),
     recursive: options.recursive,
     exclude: options.exclude,
   });
@@ -84,32 +93,37 @@ export async function run(options: Options, context: Context): Promise<void> {
   let refused: unknown;
   for (const [index, group] of groups.entries()) {
     const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
-    // a base key is joined to the request's identity: its items' files or student ids, never its position
-    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, identities: group.map((item) => item.label) } : ('derive' as const);
+    // a base key is joined to the request's name: its items' files or student ids, never its position
+    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : ('derive' as const);
     let task: Task;
     try {
       task = await client.batch(body, { idempotency, signal: context.signal });
     } catch (error) {
       if (accepted.length === 0 || !(error instanceof ApiError)) throw withCallbackHint(error, callbackUrl);
       refused = error;
-      err(
-        context.io,
-        `kct: batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
+      context.notice(
+        'warning',
+        `batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
       );
       break;
     }
     accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
-    err(
-      context.io,
-      `kct: batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`,
+    context.notice(
+      'progress',
+      `batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`,
+      { task_id: task.task_id, items: group.length, ...(typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}) },
     );
   }
 
   if (options.wait === false) {
-    const rows = accepted.map(({ task }) => task);
-    if (format === 'table')
-      for (const task of rows) out(context.io, `${task.task_id}  ${task.status ?? ''}  ${String(task.count ?? '')} items`);
-    else out(context.io, JSON.stringify(rows, null, format === 'json' ? 2 : 0));
+    // the accepted batch tasks as the service sent them; a refused request's items have none
+    await exporter.list(
+      accepted.map(({ task }) => task),
+      ACCEPTED_COLUMNS,
+    );
+    const first = accepted[0]?.task.task_id;
+    if (first)
+      context.notice('next', `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`);
     if (refused !== undefined) throw refused;
     return;
   }
@@ -126,7 +140,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     onUpdate: (snapshot, changed) => progress.update(snapshot, changed),
     onTransientError: (id, error) => progress.warn(`${id}: ${error.message}; still watching`),
   });
-  const writer = new OutcomeWriter(context.io, format, { rows: items.length });
+  const writer = new OutcomeWriter(context.io, exporter.format, { rows: items.length });
   await writer.init();
   const late: string[] = [];
   const unsuccessful: Record<string, string> = {};
@@ -208,17 +222,17 @@ async function batchProgress(context: Context, taskIds: string[], total: number)
       const id = snapshot.task_id ?? '';
       latest.set(id, describeSnapshot(snapshot));
       if (spinner) spinner.text(line());
-      else if (changed) err(context.io, `kct: ${name(id)} ${describeSnapshot(snapshot)}`);
+      else if (changed) context.notice('progress', `${name(id)} ${describeSnapshot(snapshot)}`);
     },
     warn(text) {
       if (spinner) spinner.warn(text);
-      else err(context.io, `kct: ${text}`);
+      else context.notice('progress', text);
     },
     finished(taskId, outcomes) {
       latest.delete(taskId);
       for (const outcome of outcomes) counts[outcome.status === 'SUCCESS' ? 'marked' : 'failed'] += 1;
       if (spinner) spinner.text(line());
-      else err(context.io, `kct: ${name(taskId)} finished: ${line()}`);
+      else context.notice('progress', `${name(taskId)} finished: ${line()}`);
     },
     stop: () => spinner?.stop(),
   };

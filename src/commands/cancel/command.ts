@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/core/define-command.js';
+import { output } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'cancel',
@@ -6,6 +7,9 @@ export const command = defineCommand({
   args: {
     '<taskId>': 'task id',
   },
-  examples: ['kct cancel tsk_0123abcd'],
+  options: {
+    ...output(),
+  },
+  examples: ['kct cancel tsk_0123abcd', 'kct cancel tsk_0123abcd --output json'],
   load: () => import('./run.js'),
 });

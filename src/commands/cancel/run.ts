@@ -1,17 +1,17 @@
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { plural } from '../../cli/render/style.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const format = await formatFor(options, context);
+  const exporter = await exporterFor(options, context);
   const client = await context.client();
   const task = await client.cancel(options.taskId, { signal: context.signal });
-  await printRecord(context.io, format, task, () =>
+  await exporter.record(task, () =>
     out(context.io, `Cancelled ${options.taskId}${task.status ? ` (status ${String(task.status)})` : ''}${billingNote(task)}.`),
   );
 }

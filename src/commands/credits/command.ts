@@ -1,8 +1,12 @@
 import { defineCommand } from '../../cli/core/define-command.js';
+import { output } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'credits',
   summary: "show the credits left on the key owner's account",
-  examples: ['kct credits', 'kct credits --json'],
+  options: {
+    ...output(),
+  },
+  examples: ['kct credits', 'kct credits --json', 'kct credits --output csv >> balance-log.csv'],
   load: () => import('./run.js'),
 });

@@ -4,23 +4,24 @@
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { formatNumber } from '../../cli/render/style.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const format = await formatFor(options, context);
+  const exporter = await exporterFor(options, context);
   const client = await context.client();
-  if (format !== 'table') {
+  if (exporter.format !== 'table') {
     const { record, credits } = await client.creditsRecord({ signal: context.signal });
     if (credits === undefined) {
-      context.note(
-        `warning: the balance from ${client.baseUrl} has no credit count kct recognises (credits, available, balance, remaining); it is printed as received`,
+      context.notice(
+        'warning',
+        `the balance from ${client.baseUrl} has no credit count kct recognises (credits, available, balance, remaining); it is printed as received`,
       );
     }
-    await printRecord(context.io, format, typeof record === 'object' && record !== null ? record : { value: record }, () => {});
+    await exporter.record(typeof record === 'object' && record !== null ? record : { value: record }, () => {});
     return;
   }
   const credits = await client.credits({ signal: context.signal });

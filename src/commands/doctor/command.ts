@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/core/define-command.js';
 import { parseDuration } from '../../cli/core/duration.js';
+import { output } from '../../cli/core/options.js';
 import { checked, parseModelId } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
@@ -15,10 +16,12 @@ export const command = defineCommand({
       defaultValue: '5m',
       check: checked(parseDuration, '--timeout'),
     },
+    ...output(),
   },
   examples: [
     'kct doctor',
     'kct doctor --json',
+    'kct doctor --output csv',
     'kct doctor --mark 12',
     'KCT_API_KEY=$KEY KCT_BASE_URL=https://api.example/v1 kct doctor --mark 12 --json',
   ],

@@ -9,6 +9,8 @@ import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
+import { createExporter, exporterFor } from '../../cli/render/export.js';
+import { resolveFormat } from '../../cli/render/format.js';
 import { formatNumber } from '../../cli/render/style.js';
 import { assertSendableKey, type KctClient } from '../../client/client.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -26,7 +28,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   const startMs = fromEnv(context.env, 'KCT_POLL_INTERVAL');
 
   const results: CheckResult[] = [];
-  const report = await printDoctorReport(context, Boolean(options.json));
+  // a config file or KCT_OUTPUT that cannot be read is the configuration check's to report: meanwhile the flags decide
+  const exporter = await exporterFor(options, context).catch(() => createExporter(context.io, resolveFormat(options)));
+  const report = await printDoctorReport(context, exporter);
   const record = (result: CheckResult) => {
     results.push(result);
     report.add(result);
@@ -57,6 +61,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const configOk = await check('config', 'configuration', true, async () => {
     settings = await context.settings();
     checkProfile(settings);
+    resolveFormat({}, settings.output); // a configured output that is not a format
     return { status: 'ok', detail: describeSettings(settings), data: { profile: settings.profile, sources: sources(settings) } };
   });
   const keyOk = await check('key', 'API key', configOk, async () => {

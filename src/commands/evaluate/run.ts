@@ -8,8 +8,8 @@ import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { readStdinText } from '../../cli/core/stdin.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { printOneResult } from '../../cli/render/outcomes.js';
-import { resolveFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { checkFileCount, inspectFile } from '../../client/files.js';
 import type { command } from './command.js';
@@ -37,7 +37,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     ...(options.style ? { style: options.style } : {}),
     ...(options.studentId ? { student_id: options.studentId } : {}),
   };
-  const format = resolveFormat(options, (await context.settings()).output);
+  const exporter = await exporterFor(options, context);
   const client = await context.client();
   let task;
   try {
@@ -56,19 +56,20 @@ export async function run(options: Options, context: Context): Promise<void> {
     throw error;
   }
   if (options.wait === false) {
-    if (format !== 'table') out(context.io, JSON.stringify(task, null, format === 'json' ? 2 : 0));
-    else {
+    await exporter.record(task, () => {
       out(context.io, `Accepted ${task.task_id}  ${task.status ?? ''}`);
       if (typeof task.credits_charged === 'number') out(context.io, `Charged at acceptance: ${plural(task.credits_charged, 'credit')}`);
       out(context.io, `Follow it with: kct status ${task.task_id} --watch`);
-    }
+    });
     return;
   }
-  context.note(
-    `kct: accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`,
+  context.notice(
+    'progress',
+    `accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`,
+    { task_id: task.task_id, ...(typeof task.credits_charged === 'number' ? { credits_charged: task.credits_charged } : {}) },
   );
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
-  await printOneResult(context.io, format, result);
+  await printOneResult(context.io, exporter.format, result);
   if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
 }

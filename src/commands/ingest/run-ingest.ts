@@ -4,7 +4,7 @@
 import type { PreviewKind } from '../../api/preview.js';
 import type { Context } from '../../cli/core/context.js';
 import { ingestToFile, printIngestSummary } from '../../cli/models/model-building.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
 
 /** The options of either subcommand; each declares (in its command.ts) the ones it takes. */
 export interface IngestOptions {
@@ -24,7 +24,10 @@ export interface IngestOptions {
 
 export async function runIngest(kind: PreviewKind, options: IngestOptions, context: Context): Promise<void> {
   if (options.output !== undefined)
-    context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
+    context.notice(
+      'note',
+      '-o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.',
+    );
   const output = options.output ?? options.out;
   const client = await context.client();
   const outcome = await ingestToFile(
@@ -43,14 +46,15 @@ export async function runIngest(kind: PreviewKind, options: IngestOptions, conte
     },
     context.signal,
   );
-  // the preview file is --out; the printed format is --json or the configured output
-  await printRecord(context.io, await formatFor({ json: options.json }, context), outcome.preview, () =>
+  // the preview file is --out (-o/--output is the old name of the file, not a format): --json or the configured format
+  await (await exporterFor({ json: options.json }, context)).record(outcome.preview, () =>
     printIngestSummary(context.io, kind, outcome.content),
   );
-  for (const warning of outcome.warnings) context.note(`warning: ${warning}`);
+  for (const warning of outcome.warnings) context.notice('warning', warning);
   const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';
   const mine = kind === 'questions' ? `--questions ${output}` : `--rubrics ${output}`;
-  context.note(
+  context.notice(
+    'next',
     `Wrote ${output}. Check and edit it, then: kct models create ${kind === 'questions' ? `${mine} ${other}` : `${other} ${mine}`}`,
   );
 }

@@ -126,5 +126,5 @@ async function warnIfPlainHttp(context: Context, productUrl: string): Promise<vo
   if (url.protocol !== 'http:') return;
   const { isLoopbackHost } = await import('../../cli/core/loopback.js');
   if (!isLoopbackHost(url.hostname))
-    context.note(`warning: the password goes to ${url.host} over plain http, unencrypted; use https for anything but a local sandbox.`);
+    context.notice('warning', `the password goes to ${url.host} over plain http, unencrypted; use https for anything but a local sandbox.`);
 }

@@ -1,8 +1,6 @@
 import { defineCommand } from '../../cli/core/define-command.js';
 import { maxRps, output, watchOptions } from '../../cli/core/options.js';
 import { checked, parsePositiveInteger, parsePositiveNumber } from '../../cli/core/parse.js';
-import { ROUNDINGS } from '../../platforms/grade-scale.js';
-import { gradeFileFlag, outputFileFlag } from './grade-flags.js';
 
 export const command = defineCommand({
   name: 'one-pass',
@@ -28,7 +26,7 @@ export const command = defineCommand({
     },
     '--group-by <unit>': {
       description:
-        'folder: the files of each student folder are the pages of one answer (implies --recursive); student: each student of a Moodle or Canvas download, unzipped (a zip is always read so), is one answer of their files and online text',
+        'folder: the files of each student folder are the pages of one answer (implies --recursive); student: read a folder as a Moodle or Canvas download (each student one answer of their files and online text), for a download kct does not recognise by its names (a zip, or a folder named as it came, is always read so)',
       choices: ['folder', 'student'],
     },
     '--skip-unsupported': 'mark the answers that can be sent; list files that cannot (type, empty, size) as SKIPPED instead of stopping',
@@ -60,36 +58,10 @@ export const command = defineCommand({
     '--idempotency-key <key>':
       'your base key: each answer is sent as <key>-<its path relative to its folder, or its --student-id> (default: derived from model, fields and file contents)',
     '--no-wait': 'print the accepted task and exit without waiting',
+    '--mark-again':
+      'send answers this machine marked before (the same content, model and options, whatever their names), paying again; the --resume journal still resumes',
+    '--mark-copies': 'mark identical answers of this run each on their own (by default the same content is marked once and charged once)',
     '--report <file>': 'also write a class report, one self-contained HTML file (see `kct report`)',
-    '--moodle-worksheet <csv>': {
-      description:
-        'fill a copy of Moodle\'s grading worksheet (the CSV of "Download grading worksheet") with the grades and feedback, for "Upload grading worksheet"; the answers are the assignment\'s download',
-      check: gradeFileFlag('--moodle-worksheet', 'Moodle'),
-    },
-    '--canvas-gradebook <csv>': {
-      description:
-        'fill a copy of Canvas\'s gradebook export (Grades, Export, "Export Entire Gradebook") in the column of --assignment, for Grades, Import',
-      check: gradeFileFlag('--canvas-gradebook', 'Canvas'),
-    },
-    '--assignment <name-or-id>':
-      "the gradebook's assignment column to fill: its id (the number in brackets) or its exact name (with --canvas-gradebook)",
-    '--rounding <how>': {
-      description: "how grades scaled to the file's maximum are rounded (default two-decimals, as Moodle shows them)",
-      choices: ROUNDINGS,
-    },
-    '--max-grade <n>': {
-      description: "the assignment's maximum grade or points possible, when the file gives none (or to override it)",
-      check: checked(parsePositiveNumber, '--max-grade'),
-    },
-    '--feedback <form>': {
-      description: 'feedback written to the worksheet\'s "Feedback comments": html (default: Moodle stores it as HTML), text, or none',
-      choices: ['html', 'text', 'none'],
-    },
-    '--grades-out <file>': {
-      description: 'the filled copy to write (default: <name>.kct.csv beside the file; kct never replaces a file)',
-      check: outputFileFlag('--grades-out'),
-    },
-    '--in-place': 'replace the downloaded worksheet or gradebook with the filled copy, instead of writing a new file',
     ...watchOptions,
     ...output(),
   },
@@ -103,10 +75,9 @@ export const command = defineCommand({
     'kct one-pass answers/ --model 12 --output csv > marks.csv',
     'find answers -name "*.pdf" | kct one-pass --files-from - --model 12 --output ndjson',
     'kct one-pass answers/ --model 12 --jobs 8 --resume marks.journal   # safe to re-run after a crash',
-    'kct one-pass moodle-export/ --recursive --student-id-from folder --group-by folder --model 12 --output csv',
-    'kct one-pass submissions.zip --model 12 --moodle-worksheet Grades.csv   # writes Grades.kct.csv for "Upload grading worksheet"',
-    'kct one-pass submissions.zip --model 12 --moodle-worksheet Grades.csv --rounding integer --feedback text --json',
-    'kct one-pass submissions/ --group-by student --model 12 --canvas-gradebook export.csv --assignment "Essay 1" --grades-out import.csv',
+    'kct one-pass class/ --recursive --student-id-from folder --group-by folder --model 12 --output csv   # a folder per student',
+    'kct one-pass submissions.zip --model 12 --output ndjson > marks.ndjson   # then: kct grades moodle marks.ndjson Grades.csv',
+    'kct one-pass answers/ --model 12 --mark-again   # pay again for answers marked before',
     'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',
     'kct one-pass answers/ --model 12 --idempotency-key class9   # keys class9-a1.txt, class9-a2.txt, ...',
     'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',

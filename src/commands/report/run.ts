@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import { out } from '../../cli/core/io.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
 import { type ReportInfo, ReportWriter, reportWritten } from '../../cli/report/writer.js';
 import type { command } from './command.js';
@@ -13,7 +13,10 @@ type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   if (options.output !== undefined)
-    context.note('note: -o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.');
+    context.notice(
+      'note',
+      '-o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.',
+    );
   const target = options.out ?? options.output ?? '-';
   if (target === '-' && context.io.stdoutIsTTY) {
     throw new UsageError('the report is an HTML file: say where to write it', {
@@ -47,6 +50,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     report.discard();
   }
   if (target === '-') return;
-  if (options.json) out(context.io, JSON.stringify(info));
-  context.note(reportWritten(info));
+  // -o/--output is the old name of --out here, not a format: --json or the configured format
+  await (await exporterFor({ json: options.json }, context)).record(info, () => {});
+  context.note(reportWritten(info)); // its words are the report writer's, "kct: wrote ...": a progress notice
 }

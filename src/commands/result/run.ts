@@ -2,15 +2,16 @@ import { TaskUnsuccessfulError } from '../../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import { OutcomeWriter, outcomeFromResult, printOneResult } from '../../cli/render/outcomes.js';
-import { resolveFormat } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
+import { outcomeFromResult } from '../../cli/render/outcome.js';
+import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { batchItemsOf } from '../../client/client.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const format = resolveFormat(options, (await context.settings()).output);
+  const { format } = await exporterFor(options, context);
   const client = await context.client();
   const result = await client.result(options.taskId, { signal: context.signal });
   const items = batchItemsOf(result);

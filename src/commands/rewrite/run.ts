@@ -5,9 +5,8 @@ import { UsageError } from '../../api/errors.js';
 import type { EvaluationResult, RewriteSection } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import { out } from '../../cli/core/io.js';
 import { readStdinText } from '../../cli/core/stdin.js';
-import { printRows, resolveFormat } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { readResult } from '../../client/client.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
 import type { command } from './command.js';
@@ -39,19 +38,20 @@ export async function run(options: Options, context: Context): Promise<void> {
     },
     { signal: context.signal },
   );
-  const format = resolveFormat(options, (await context.settings()).output);
-  if (format === 'json') {
-    out(context.io, JSON.stringify(rewritten, null, 2));
-    return;
-  }
+  const exporter = await exporterFor(options, context);
   const rows = shownSections(rewritten.sections ?? [], item).map((section) => ({
     item: section.item ?? '',
     comment: section.comment ?? '',
   }));
-  await printRows(context.io, format, rows, [
-    { header: 'Criterion', value: (row) => row.item },
-    { header: 'Feedback', value: (row) => row.comment, wrap: true },
-  ]);
+  // json is the service's answer as it came; ndjson and csv a row per criterion shown
+  await exporter.list(
+    rows,
+    [
+      { name: 'item', header: 'Criterion', value: (row) => row.item },
+      { name: 'comment', header: 'Feedback', value: (row) => row.comment, wrap: true },
+    ],
+    { document: () => rewritten },
+  );
 }
 
 /**

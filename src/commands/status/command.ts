@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/core/define-command.js';
-import { watchOptions } from '../../cli/core/options.js';
+import { output, watchOptions } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'status',
@@ -10,7 +10,13 @@ export const command = defineCommand({
   options: {
     '-w, --watch': 'poll until the task is final (exit 8 if --timeout runs out first)',
     ...watchOptions,
+    ...output(),
   },
-  examples: ['kct status tsk_0123abcd', 'kct status tsk_0123abcd --watch', 'kct status tsk_0123abcd --watch --timeout 5m --json'],
+  examples: [
+    'kct status tsk_0123abcd',
+    'kct status tsk_0123abcd --watch',
+    'kct status tsk_0123abcd --watch --timeout 5m --json',
+    'kct status tsk_0123abcd --output ndjson',
+  ],
   load: () => import('./run.js'),
 });

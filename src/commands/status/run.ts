@@ -4,22 +4,22 @@ import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
-import { formatFor, printRecord } from '../../cli/render/rows.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const format = await formatFor(options, context);
+  const exporter = await exporterFor(options, context);
   const client = await context.client();
   const snapshot = options.watch
     ? (await watchWithProgress(context, client, [options.taskId], options)).get(options.taskId)!
     : await client.status(options.taskId, { signal: context.signal });
-  await printRecord(context.io, format, snapshot, () => out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`));
+  await exporter.record(snapshot, () => out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`));
   // a snapshot read once says the same as a watch that ended on it (exit 3, docs/commands/kct.md#exit-codes)
   if (isUnsuccessfulFinal(statusOf(snapshot))) {
     throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
   }
-  if (options.watch && format === 'table') context.note(`See the scores with: kct result ${options.taskId}`);
+  if (options.watch && exporter.format === 'table') context.notice('next', `See the scores with: kct result ${options.taskId}`);
 }

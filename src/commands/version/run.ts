@@ -2,6 +2,7 @@
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
+import { exporterFor } from '../../cli/render/export.js';
 import { VERSION } from '../../version.js';
 import type { command } from './command.js';
 
@@ -20,6 +21,7 @@ export function versionReport(): VersionReport {
 
 export async function run(options: Options, context: Context): Promise<void> {
   const report = versionReport();
-  if (options.json) out(context.io, JSON.stringify(report));
-  else out(context.io, `kct ${report.version} (Node.js ${report.node}, ${report.platform}-${report.arch})`);
+  await (await exporterFor(options, context)).record(report, () =>
+    out(context.io, `kct ${report.version} (Node.js ${report.node}, ${report.platform}-${report.arch})`),
+  );
 }

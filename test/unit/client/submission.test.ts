@@ -1,13 +1,14 @@
 // The client owns submission: client.prepareOnePass / onePass / batch read the answer files once,
 // hash them and make the Idempotency-Key by the one rule one-pass and batch share. The keys are
-// pinned: a journal or a run of an earlier kct must find its tasks again (the same key, byte for byte).
+// pinned: a journal or a run of an earlier kct must find its tasks again (the same key, byte for byte;
+// the rule changed once, in 0.2, to a key of the identity and the labels: see the CHANGELOG).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/api/errors.js';
 import { inspectFileSync } from '../../../src/client/files.js';
-import { batchIdentity, cachedHasher, deriveIdempotencyKey, keyForIdentity } from '../../../src/client/idempotency.js';
+import { cachedHasher, deriveIdempotencyKey } from '../../../src/client/idempotency.js';
 import { ORIGIN, useMockClient } from './mock-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-unit-submission-'));
@@ -30,11 +31,11 @@ function answerFile(name: string, content: string) {
 describe('the Idempotency-Key of a submission', () => {
   const mock = useMockClient();
 
-  it('derived: the same as every earlier kct made, byte for byte (text answer and batch)', async () => {
+  it('derived: the same as every kct since 0.2 made, byte for byte (text answer and batch)', async () => {
     expect((await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: 'derive' })).idempotencyKey).toBe(
-      'kct-af8824efa1469aa762e81d9b1839cd6b86732fa4',
+      'kct-4cc428a0be813cede574ebf37cd89cdc35f8403b',
     );
-    expect(await deriveIdempotencyKey('batch', BATCH)).toBe('kct-f63d985dea71247e79c332674fbc81af8295b46a');
+    expect(await deriveIdempotencyKey('batch', BATCH)).toBe('kct-45b2320c9330faf3656f89d287a76d84dab83429');
   });
 
   it('derived: the same input gives the same key, and one byte changed in a file gives another', async () => {
@@ -76,17 +77,16 @@ describe('the Idempotency-Key of a submission', () => {
     expect(withRubric.idempotencyKey).not.toBe(asQuestion.idempotencyKey);
   });
 
-  it('a base key is joined to the identity (the --idempotency-key rule), whatever the content', async () => {
-    const one = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } });
+  it('a base key is joined to the name (the --idempotency-key rule), whatever the content', async () => {
+    const one = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'class9', name: 'late/Jane Doe.txt' } });
     const edited = await mock.client.prepareOnePass(
       { fields: { ...FIELDS, paper_content: 'changed' } },
-      { idempotency: { base: 'class9', identity: 'late/Jane Doe.txt' } },
+      { idempotency: { base: 'class9', name: 'late/Jane Doe.txt' } },
     );
     expect(one.idempotencyKey).toBe('class9-late/Jane%20Doe.txt');
     expect(edited.idempotencyKey).toBe(one.idempotencyKey);
-    expect(keyForIdentity('class9', batchIdentity(['a1.txt', 'late/a3.txt']))).toBe('class9-batch-415239d27b133230c95ffa40f9b62089');
-    // a base of 200 characters and its identity make a key of up to 255, which the service takes
-    const long = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'b'.repeat(200), identity: 'x'.repeat(40) } });
+    // a base of 200 characters and its name make a key of up to 255, which the service takes
+    const long = await mock.client.prepareOnePass({ fields: FIELDS }, { idempotency: { base: 'b'.repeat(200), name: 'x'.repeat(40) } });
     expect(long.idempotencyKey).toBe(`${'b'.repeat(200)}-${'x'.repeat(40)}`);
   });
 
@@ -97,7 +97,7 @@ describe('the Idempotency-Key of a submission', () => {
   });
 
   it('a bad key is refused before anything is sent, in neutral words', async () => {
-    const refused = mock.client.onePass({ fields: FIELDS }, { idempotency: { base: ' ', identity: 'a.txt' } });
+    const refused = mock.client.onePass({ fields: FIELDS }, { idempotency: { base: ' ', name: 'a.txt' } });
     await expect(refused).rejects.toThrow(UsageError);
     await expect(refused).rejects.toMatchObject({
       message: expect.stringContaining('the idempotency key is empty'),
@@ -122,9 +122,7 @@ describe('the Idempotency-Key of a submission', () => {
       })
       .reply(202, JSON.stringify(task), json);
     expect((await mock.client.onePass({ fields: FIELDS }, { idempotency: 'derive' })).task_id).toBe('tsk_1');
-    expect((await mock.client.batch(BATCH, { idempotency: { base: 'class9', identities: ['a1.txt', 'late/a3.txt'] } })).task_id).toBe(
-      'tsk_1',
-    );
+    expect((await mock.client.batch(BATCH, { idempotency: { base: 'class9', names: ['a1.txt', 'late/a3.txt'] } })).task_id).toBe('tsk_1');
     mock.agent.assertNoPendingInterceptors();
   });
 });

@@ -23,11 +23,17 @@ describe('kct credits', () => {
 
   it('a balance with no count: printed with a warning as JSON, an unknown answer (exit 1) as a line', async () => {
     const api = mockApi();
-    api.reply('GET', '/credits', 200, { tokens: 'many' }, { times: 2 });
+    api.reply('GET', '/credits', 200, { tokens: 'many' }, { times: 3 });
     const json = await runKct(['credits', '--json'], { api });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ tokens: 'many' });
-    expect(json.stderr).toContain('warning: the balance from https://api.kct.test/v1 has no credit count kct recognises');
+    // under --json the warning is a JSON line too
+    expect(JSON.parse(json.stderr).notice).toMatchObject({
+      code: 'warning',
+      message: expect.stringContaining('the balance from https://api.kct.test/v1 has no credit count kct recognises'),
+    });
+    const ndjson = await runKct(['credits', '--output', 'ndjson'], { api });
+    expect(ndjson.stderr).toContain('warning: the balance from https://api.kct.test/v1 has no credit count kct recognises');
     const table = await runKct(['credits'], { api });
     expect(table.code).toBe(1);
     expect(table.stdout).toBe('');

@@ -1,9 +1,9 @@
 // Platform files written the way the platforms write them, by code that shares nothing with
 // src/platforms: Moodle's worksheet as PHP's fputcsv quotes it, Canvas's export as Ruby's CSV does.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 import { type ZipPart, zip } from '../zip-writer.js';
@@ -138,4 +138,19 @@ export function recordTexts(bytes: Buffer, delimiter = ','): string[] {
       .toString('utf8')
       .replace(/(\r\n|\n|\r)$/, ''),
   );
+}
+
+/** A zip's parts written as the folder it unzips to (a part ending with "/" is a folder): the download unzipped. */
+export function unzipTo(dir: string, parts: ZipPart[]): string {
+  mkdirSync(dir, { recursive: true });
+  for (const part of parts) {
+    const path = join(dir, part.name);
+    if (part.name.endsWith('/')) {
+      mkdirSync(path, { recursive: true });
+      continue;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, part.content);
+  }
+  return dir;
 }

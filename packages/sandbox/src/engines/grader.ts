@@ -1,10 +1,10 @@
 // The sandbox's marker. It is deterministic and says what it is: it reads the answer's structure
 // (paragraphs, sentences), measures what can be measured without understanding it (support,
-// explanation, links, accuracy, register, dialogue...), weighs those against each criterion's
-// wording, and writes feedback that names the level descriptor reached and only claims what it
-// measured. It does not understand the argument. docs/sandbox.md ("The grader") explains it.
-import { assess, type Verdict } from './grading/assess.js';
+// explanation, links, slips, register, dialogue...), weighs those against each criterion's
+// wording, and makes one judgement per criterion (grading/judgement.ts) from which every sentence
+// of feedback is written. It does not understand the argument. docs/sandbox.md ("The grader").
 import { feedback } from './grading/feedback.js';
+import { type Judgement, judge } from './grading/judgement.js';
 import { clamp, roundHalf } from './grading/text.js';
 
 export { rubricsFromText } from './grading/rubric-text.js';
@@ -42,9 +42,9 @@ export function markedRubrics(input: Pick<GradeInput, 'rubrics' | 'totalScore'>)
   return rubrics.map((r) => ({ ...r, max_score: Math.max(0, finite(r.max_score, 0)) }));
 }
 
-/** The verdict behind each criterion's score and feedback (the same for every style). */
-export function verdicts(input: GradeInput): Verdict[] {
-  return assess({ ...input, rubrics: markedRubrics(input) });
+/** The judgement behind each criterion's score and feedback (the same for every style). */
+export function judgements(input: GradeInput): Judgement[] {
+  return judge({ ...input, rubrics: markedRubrics(input) });
 }
 
 /**
@@ -55,7 +55,7 @@ export function verdicts(input: GradeInput): Verdict[] {
  * that only copies the question, scores 0 everywhere.
  */
 export function grade(input: GradeInput): GradeOutput {
-  const evaluation = verdicts(input).map((v) => ({ item: v.item, score: v.score, max_score: v.max, feedback: feedback(v, input.style) }));
+  const evaluation = judgements(input).map((j) => ({ item: j.item, score: j.score, max_score: j.max, feedback: feedback(j, input.style) }));
   return { score: totalScore(evaluation, input.cumMethod, finite(input.totalScore, 0)), evaluation };
 }
 

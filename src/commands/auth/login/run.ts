@@ -6,7 +6,7 @@ import { fromEnv } from '../../../cli/core/environment.js';
 import { out, whyNoPrompt } from '../../../cli/core/io.js';
 import { prompts } from '../../../cli/core/prompt.js';
 import { readStdinText } from '../../../cli/core/stdin.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { assertSendableKey } from '../../../client/client.js';
 import { maskKey } from '../../../client/redact.js';
 import type { command } from './command.js';
@@ -39,11 +39,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
 
   const report = { profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits };
-  await printRecord(context.io, await formatFor(options, context), report, () => {
+  await (await exporterFor(options, context)).record(report, () => {
     out(context.io, `Logged in: profile "${settings.profile}", ${baseUrl}, key ${maskKey(key)}, ${credits.credits} credits.`);
   });
   if (fromEnv(context.env, 'KCT_API_KEY'))
-    context.note('note: KCT_API_KEY is set in the environment and takes precedence over the stored key.');
+    context.notice('note', 'KCT_API_KEY is set in the environment and takes precedence over the stored key.');
 }
 
 async function promptForKey(context: Context): Promise<string> {

@@ -5,7 +5,7 @@ import { describeOwner, type KeyOwner, keyOwner } from '../../../cli/core/accoun
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { formatNumber } from '../../../cli/render/style.js';
 import { maskKey } from '../../../client/redact.js';
 import type { command } from './command.js';
@@ -43,7 +43,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       server = { accepted: false, error: (error as Error).message, ...(error instanceof ApiError ? { status: error.status } : {}) };
     }
   }
-  await printRecord(context.io, await formatFor(options, context), { ...local, server: server ?? null }, () => {
+  await (await exporterFor(options, context)).record({ ...local, server: server ?? null }, () => {
     out(context.io, `Profile:  ${local.profile} (from ${local.profile_source})`);
     out(context.io, `Key:      ${local.key ?? 'none'}${local.key_source ? ` (from ${local.key_source})` : ''}`);
     out(context.io, `Base URL: ${local.base_url ?? 'none'}${local.base_url_source ? ` (from ${local.base_url_source})` : ''}`);

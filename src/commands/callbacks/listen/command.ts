@@ -1,5 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
-import { hostOption } from '../../../cli/core/options.js';
+import { hostOption, output } from '../../../cli/core/options.js';
 import { checked, parsePort, parsePositiveInteger } from '../../../cli/core/parse.js';
 import { parseForward } from './checks.js';
 
@@ -15,11 +15,13 @@ export const command = defineCommand({
     },
     '--secret-file <file>': 'file holding the secret (default: KCT_WEBHOOK_SECRET)',
     '--count <n>': { description: 'stop after this many verified events', check: checked(parsePositiveInteger, '--count') },
+    ...output(),
   },
   examples: [
     'KCT_WEBHOOK_SECRET=whsec_... kct callbacks listen --port 8080',
     'kct callbacks listen --port 8080 --forward-to http://127.0.0.1:3000/hooks/kct --secret-file secret.txt',
     'kct callbacks listen --port 8080 --count 1 --json > event.json',
+    'kct callbacks listen --port 8080 --output csv > events.csv',
   ],
   load: () => import('./run.js'),
 });

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../../api/errors.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
-import { err, out } from '../../../cli/core/io.js';
+import { exporterFor } from '../../../cli/render/export.js';
+import type { Column } from '../../../cli/render/rows.js';
 import { isPlainObject } from '../../../client/envelope.js';
 import { webhookSecret } from '../webhook-secret.js';
 import { verifyWebhook, webhookKey } from '../webhook-signature.js';
@@ -33,6 +34,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     });
   }
 
+  // each event as it comes: json too is a line an event, since the listener's output never ends as one document
+  const events = await (await exporterFor(options, context)).stream(EVENT_COLUMNS, {
+    events: true,
+    record: eventRecord,
+    line: (d) => `${receivedAt(d)}  ${d.id}  ${describeEvent(d)}`,
+  });
   const seen: string[] = [];
   let received = 0;
   let finish: () => void = () => {};
@@ -41,7 +48,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   });
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      err(context.io, `kct: a delivery could not be handled: ${(error as Error).message}`);
+      context.notice('warning', `a delivery could not be handled: ${(error as Error).message}`);
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
@@ -65,7 +72,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     try {
       event = verifyWebhook(key, body, headers);
     } catch (error) {
-      err(context.io, `kct: refused a delivery to ${request.url ?? '/'}: ${(error as Error).message} (answered 400)`);
+      context.notice('warning', `refused a delivery to ${request.url ?? '/'}: ${(error as Error).message} (answered 400)`);
       response.writeHead(400).end();
       return;
     }
@@ -82,7 +89,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     const forwarded = forwardTo ? await forward(forwardTo, body, request, headers) : undefined;
     response.writeHead(forwarded?.status ?? 204).end();
     received += 1;
-    print(context, { id, timestamp: headers['webhook-timestamp'], duplicate, forwarded, event });
+    events.row({ id, timestamp: headers['webhook-timestamp'], duplicate, forwarded, event });
     if (limit !== undefined && received >= limit) finish();
   }
 
@@ -92,11 +99,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`;
-  err(
-    context.io,
-    `kct: listening for batch callbacks on ${url}${forwardTo ? `, forwarding them to ${forwardTo}` : ''}${limit ? `; stopping after ${limit}` : ''} (Ctrl-C to stop)`,
+  context.notice(
+    'progress',
+    `listening for batch callbacks on ${url}${forwardTo ? `, forwarding them to ${forwardTo}` : ''}${limit ? `; stopping after ${limit}` : ''} (Ctrl-C to stop)`,
+    { url },
   );
-  err(context.io, `kct: pass it to a batch with --callback-url ${url}`);
+  context.notice('next', `Pass it to a batch with --callback-url ${url}`);
 
   const onAbort = () => finish();
   context.signal.addEventListener('abort', onAbort, { once: true });
@@ -105,44 +113,68 @@ export async function run(options: Options, context: Context): Promise<void> {
   context.signal.removeEventListener('abort', onAbort);
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!options.json) context.note(`kct: stopped listening after ${received} event${received === 1 ? '' : 's'}`);
+  await events.end();
+  context.notice('progress', `stopped listening after ${received} event${received === 1 ? '' : 's'}`, { events: received });
 }
 
-function print(
-  context: Context,
-  delivery: { id: string; timestamp: string; duplicate: boolean; forwarded?: { status: number; error?: string }; event: unknown },
-): void {
-  if (context.globals.json) {
-    out(
-      context.io,
-      JSON.stringify({
-        webhook_id: delivery.id,
-        webhook_timestamp: Number(delivery.timestamp),
-        duplicate: delivery.duplicate,
-        ...(delivery.forwarded ? { forwarded_status: delivery.forwarded.status } : {}),
-        event: delivery.event,
-      }),
-    );
-    return;
-  }
+interface Delivery {
+  id: string;
+  timestamp: string;
+  duplicate: boolean;
+  forwarded?: { status: number; error?: string };
+  event: unknown;
+}
+
+/** An event's fields, read leniently: the table's line says what it can. */
+function eventData(delivery: Delivery): { event: Record<string, unknown>; data: Record<string, unknown> } {
   const event = isPlainObject(delivery.event) ? delivery.event : {};
-  const data = isPlainObject(event.data) ? event.data : {};
+  return { event, data: isPlainObject(event.data) ? event.data : {} };
+}
+
+/** What a person reads of an event: its type, task, status and counts, on one line. */
+function describeEvent(delivery: Delivery): string {
+  const { event, data } = eventData(delivery);
   const counts = ['succeeded', 'failed', 'cancelled']
     .filter((key) => typeof data[key] === 'number' && (data[key] as number) > 0)
     .map((key) => `${data[key] as number} ${key}`);
-  const parts = [
+  return [
     String(event.type ?? 'event'),
     String(data.task_id ?? ''),
     String(data.status ?? ''),
     typeof data.count === 'number' ? `${data.count} items${counts.length > 0 ? ` (${counts.join(', ')})` : ''}` : '',
     delivery.duplicate ? '(repeat delivery)' : '',
     delivery.forwarded ? `-> ${delivery.forwarded.error ?? `HTTP ${delivery.forwarded.status}`}` : '',
-  ];
-  out(
-    context.io,
-    `${new Date(Number(delivery.timestamp) * 1000 || Date.now()).toISOString()}  ${delivery.id}  ${parts.filter(Boolean).join('  ')}`,
-  );
+  ]
+    .filter(Boolean)
+    .join('  ');
 }
+
+function receivedAt(delivery: Delivery): string {
+  return new Date(Number(delivery.timestamp) * 1000 || Date.now()).toISOString();
+}
+
+/** What json and ndjson print of a delivery: its headers' values and the event as signed. */
+function eventRecord(delivery: Delivery): Record<string, unknown> {
+  return {
+    webhook_id: delivery.id,
+    webhook_timestamp: Number(delivery.timestamp),
+    duplicate: delivery.duplicate,
+    ...(delivery.forwarded ? { forwarded_status: delivery.forwarded.status } : {}),
+    event: delivery.event,
+  };
+}
+
+/** What csv prints of a delivery (json and ndjson print eventRecord, the table a line). */
+const EVENT_COLUMNS: Column<Delivery>[] = [
+  { name: 'webhook_id', header: 'Delivery', value: (d) => d.id },
+  { name: 'webhook_timestamp', header: 'Time', value: (d) => Number(d.timestamp) },
+  { name: 'duplicate', header: 'Repeat', value: (d) => d.duplicate },
+  { name: 'forwarded_status', header: 'Forwarded', value: (d) => d.forwarded?.status ?? null },
+  { name: 'type', header: 'Event', value: (d) => eventData(d).event.type ?? null },
+  { name: 'task_id', header: 'Task', value: (d) => eventData(d).data.task_id ?? null },
+  { name: 'status', header: 'Status', value: (d) => eventData(d).data.status ?? null },
+  { name: 'count', header: 'Items', value: (d) => eventData(d).data.count ?? null },
+];
 
 /** Passes the delivery on as it came; the sender sees the forward's status (502 when it failed). */
 async function forward(

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
+import { output } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'verify',
@@ -9,6 +10,7 @@ export const command = defineCommand({
     '--signature <sig>': 'the webhook-signature header',
     '--body <file>': 'the raw body (default: stdin)',
     '--secret-file <file>': 'file holding the secret',
+    ...output(),
   },
   examples: ['kct callbacks verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json'],
   load: () => import('./run.js'),

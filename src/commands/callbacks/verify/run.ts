@@ -7,7 +7,7 @@ import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
 import { readStdinText } from '../../../cli/core/stdin.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { webhookSecret } from '../webhook-secret.js';
 import { verifyWebhook, webhookKey } from '../webhook-signature.js';
 import type { command } from './command.js';
@@ -33,7 +33,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       suggestion: 'Check the secret, and that the body is passed byte for byte as received; stale timestamps (over 5 minutes) are refused.',
     });
   }
-  await printRecord(context.io, await formatFor(options, context), { valid: true, id: options.id, payload }, () =>
+  await (await exporterFor(options, context)).record({ valid: true, id: options.id, payload }, () =>
     out(context.io, `valid: callback ${options.id} is signed with this secret`),
   );
 }

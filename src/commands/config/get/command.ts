@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
+import { output } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'get',
@@ -6,6 +7,9 @@ export const command = defineCommand({
   args: {
     '<key>': 'base_url, model, output, product_url or account',
   },
-  examples: ['kct config get model'],
+  options: {
+    ...output(),
+  },
+  examples: ['kct config get model', 'kct config get output --json'],
   load: () => import('./run.js'),
 });

@@ -1,8 +1,7 @@
 import { CONFIG_KEYS, settingFor } from '../../../cli/core/config-keys.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
-import { out } from '../../../cli/core/io.js';
-import { formatFor, printRows } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { maskKey } from '../../../client/redact.js';
 import type { command } from './command.js';
 
@@ -15,27 +14,15 @@ export async function run(options: Options, context: Context): Promise<void> {
     { key: 'api_key', value: settings.apiKey.value ? maskKey(settings.apiKey.value) : undefined, source: settings.apiKey.source },
     ...CONFIG_KEYS.map((key) => ({ key, ...settingFor(settings, key) })),
   ];
-  const format = await formatFor(options, context);
-  if (format === 'json') {
-    out(
-      context.io,
-      JSON.stringify(Object.fromEntries(rows.map((row) => [row.key, { value: row.value ?? null, source: row.source ?? null }])), null, 2),
-    );
-    return;
-  }
-  if (format !== 'table') {
-    await printRows(
-      context.io,
-      format,
-      rows,
-      [
-        { header: 'key', value: (row) => row.key },
-        { header: 'value', value: (row) => row.value ?? null },
-        { header: 'source', value: (row) => row.source ?? null },
-      ],
-      (row) => ({ key: row.key, value: row.value ?? null, source: row.source ?? null }),
-    );
-    return;
-  }
-  for (const row of rows) out(context.io, `${row.key.padEnd(9)} ${row.value ?? '(unset)'}${row.source ? `  [${row.source}]` : ''}`);
+  const list = rows.map((row) => ({ key: row.key, value: row.value ?? null, source: row.source ?? null }));
+  await (await exporterFor(options, context)).list(
+    list,
+    [
+      { name: 'key', header: 'Setting', value: (row) => row.key },
+      { name: 'value', header: 'Value', value: (row) => row.value, show: (row) => row.value ?? '(unset)' },
+      { name: 'source', header: 'From', value: (row) => row.source },
+    ],
+    // json is one object by setting, as `kct config get` names them
+    { document: () => Object.fromEntries(list.map(({ key, value, source }) => [key, { value, source }])) },
+  );
 }

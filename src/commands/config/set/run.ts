@@ -2,6 +2,7 @@ import { checkConfigKey, checkConfigValue } from '../../../cli/core/config-keys.
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -11,6 +12,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   const value = checkConfigValue(key, options.value);
   const settings = await context.settings();
   (await context.config()).setProfileValue(settings.profile, key, value);
-  if (options.json) out(context.io, JSON.stringify({ profile: settings.profile, key, value }));
-  else out(context.io, `Set ${key} = ${value} in profile "${settings.profile}".`);
+  // in the format that applies once it is set (`kct config set output table` mends a bad one)
+  await (await exporterFor(options, context)).record({ profile: settings.profile, key, value }, () =>
+    out(context.io, `Set ${key} = ${value} in profile "${settings.profile}".`),
+  );
 }

@@ -7,7 +7,7 @@ import type { Context } from '../../../cli/core/context.js';
 import { missingProfileError } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -17,11 +17,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   const key = checkConfigKey(options.key);
   const settings = await context.settings();
   if (!settings.profileExists) throw missingProfileError(settings);
-  const format = await formatFor(options, context);
   const { readStoredConfig } = await import('../../../cli/core/config-store.js');
   const had = readStoredConfig(context.env).profiles?.[settings.profile]?.[key];
   if (had !== undefined) (await context.config()).setProfileValue(settings.profile, key, undefined);
-  await printRecord(context.io, format, { profile: settings.profile, key, removed: had !== undefined }, () => {
+  // in the format that applies once the setting is gone, so a bad output setting can be removed
+  await (await exporterFor(options, context)).record({ profile: settings.profile, key, removed: had !== undefined }, () => {
     out(
       context.io,
       had !== undefined

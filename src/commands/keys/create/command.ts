@@ -1,5 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
-import { signInOptions } from '../../../cli/core/options.js';
+import { output, signInOptions } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'create',
@@ -13,6 +13,7 @@ export const command = defineCommand({
     '--name <name>': 'a name to tell the key apart in `kct keys list`',
     '--save-as <profile>': 'store the key in this profile, with the base URL, instead of printing it (never replaces a stored key)',
     ...signInOptions,
+    ...output(),
   },
   examples: [
     'kct keys create --scope user --name laptop --account user',

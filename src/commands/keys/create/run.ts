@@ -6,8 +6,8 @@ import type { CreatedKey } from '../../../api/product.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { describeKey, keyRow } from '../../../cli/render/keys.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import type { ProductClient } from '../../../client/product.js';
 import { withSession } from '../product-session.js';
 import type { command } from './command.js';
@@ -15,7 +15,7 @@ import type { command } from './command.js';
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const format = await formatFor({ json: options.json }, context);
+  const exporter = await exporterFor(options, context);
   const target = options.saveAs === undefined ? undefined : await checkProfileTarget(context, options.saveAs);
   await withSession(context, options, async ({ client, account }) => {
     const created = await client.createKey(
@@ -24,17 +24,18 @@ export async function run(options: Options, context: Context): Promise<void> {
     );
     if (target === undefined) {
       // stdout holds the key alone, so `KEY=$(kct keys create --scope user)` works
-      await printRecord(context.io, format, created, () => out(context.io, created.key));
-      context.note(
+      await exporter.record(created, () => out(context.io, created.key));
+      context.notice(
+        'info',
         `Created ${describeKey(created)} for ${account}. This is the only time the key is shown: store it now (or create one with --save-as PROFILE).`,
       );
       return;
     }
     await saveToProfile(context, client, created, target);
-    await printRecord(context.io, format, { ...keyRow(created), profile: target.profile, base_url: target.baseUrl }, () => {
+    await exporter.record({ ...keyRow(created), profile: target.profile, base_url: target.baseUrl }, () => {
       out(context.io, `Saved ${describeKey(created)} to profile "${target.profile}" (${target.baseUrl}).`);
     });
-    context.note(`Use it with: kct --profile ${target.profile} credits`);
+    context.notice('next', `Use it with: kct --profile ${target.profile} credits`);
   });
 }
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
-import { signInOptions } from '../../../cli/core/options.js';
+import { output, signInOptions } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'revoke',
@@ -10,6 +10,7 @@ export const command = defineCommand({
   options: {
     '-y, --yes': 'revoke without asking (needed off a terminal)',
     ...signInOptions,
+    ...output(),
   },
   examples: [
     'kct keys revoke 7 --account user',

@@ -5,10 +5,10 @@ import { NoSuchItemError, UsageError } from '../../../api/errors.js';
 import type { KeyRecord } from '../../../api/product.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
-import { err, out, whyNoPrompt } from '../../../cli/core/io.js';
+import { out, whyNoPrompt } from '../../../cli/core/io.js';
 import { prompts } from '../../../cli/core/prompt.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
 import { maskKey } from '../../../client/redact.js';
 import { withSession } from '../product-session.js';
 import type { command } from './command.js';
@@ -23,22 +23,22 @@ export async function run(options: Options, context: Context): Promise<void> {
       suggestion: `Run it again with --yes: kct keys revoke ${options.key} --yes`,
     });
   }
-  const format = await formatFor({ json: options.json }, context);
+  const exporter = await exporterFor(options, context);
   await withSession(context, options, async ({ client, account, settings }) => {
     const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
     if (record.revoked_at) {
-      await printRecord(context.io, format, { ...keyRow(record), already_revoked: true }, () =>
+      await exporter.record({ ...keyRow(record), already_revoked: true }, () =>
         out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`),
       );
       return;
     }
     const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
     if (!options.yes && !(await confirmRevoke(context, record, inUse ? settings.apiKey.source : undefined))) {
-      context.note('Nothing was revoked.');
+      context.notice('info', 'Nothing was revoked.');
       return;
     }
     const revoked = await client.revokeKey(record.id, { signal: context.signal });
-    await printRecord(context.io, format, revoked, () =>
+    await exporter.record(revoked, () =>
       out(
         context.io,
         revoked.already_revoked
@@ -83,7 +83,7 @@ function findKey(keys: KeyRecord[], wanted: KeyArgument, account: string): KeyRe
 }
 
 async function confirmRevoke(context: Context, record: KeyRecord, inUseFrom: string | undefined): Promise<boolean> {
-  if (inUseFrom) err(context.io, `note: this is the key kct uses now (from ${inUseFrom}); commands with it will fail once it is revoked.`);
+  if (inUseFrom) context.notice('note', `this is the key kct uses now (from ${inUseFrom}); commands with it will fail once it is revoked.`);
   return (await prompts(context, 'cancelled; nothing was revoked')).confirm(
     `Revoke ${describeKey(record)}, created ${shortDate(record.created_at)}? Requests with it are refused at once.`,
     false,

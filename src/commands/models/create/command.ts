@@ -1,5 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
-import { watchOptions } from '../../../cli/core/options.js';
+import { output, watchOptions } from '../../../cli/core/options.js';
 import { checked, parsePositiveNumber } from '../../../cli/core/parse.js';
 
 export const command = defineCommand({
@@ -22,6 +22,7 @@ export const command = defineCommand({
     '--wait': 'poll until the model is ready (same backoff and --timeout as task watching)',
     '-y, --yes': 'create without asking (needed off a terminal)',
     ...watchOptions,
+    ...output(),
   },
   examples: [
     'kct models create --questions questions.yaml --rubrics rubrics.yaml',

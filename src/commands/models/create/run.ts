@@ -5,7 +5,7 @@ import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { err, out, safeText } from '../../../cli/core/io.js';
 import { confirmCreate, describeModel, waitForModel } from '../../../cli/models/model-building.js';
 import { buildModelRequest } from '../../../cli/models/preview-file.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -20,26 +20,26 @@ export async function run(options: Options, context: Context): Promise<void> {
     totalScore: options.totalScore,
     cumMethod: options.cumMethod,
   });
-  for (const warning of plan.warnings) context.note(`warning: ${warning}`);
-  const format = await formatFor({ json: options.json }, context);
-  if (format === 'table') err(context.io, await describeModel(context.io, plan.request));
+  for (const warning of plan.warnings) context.notice('warning', warning);
+  const exporter = await exporterFor(options, context);
+  if (exporter.format === 'table') err(context.io, await describeModel(context.io, plan.request));
   if (!(await confirmCreate(context, options.yes))) {
-    context.note('Nothing was created.');
+    context.notice('info', 'Nothing was created.');
     return;
   }
   const client = await context.client();
   const created = await client.createModel(plan.request, { signal: context.signal });
   const id = String(created.model_id);
-  context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
+  context.notice('info', `Created model ${id} (${String(created.post_status ?? 'status unknown')}).`, { model_id: created.model_id });
   const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
   // One line that starts with the id, so a script can take it: id=$(kct models create ... --yes | cut -d' ' -f1)
-  await printRecord(context.io, format, model, () =>
+  await exporter.record(model, () =>
     out(
       context.io,
       [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  '),
     ),
   );
-  if (model.post_status === 'ready') context.note(`Mark with it: kct one-pass <answer file> --model ${id}`);
+  if (model.post_status === 'ready') context.notice('next', `Mark with it: kct one-pass <answer file> --model ${id}`);
   else if (!options.wait)
-    context.note(`It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
+    context.notice('next', `It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
 }

@@ -22,7 +22,7 @@ import {
   waitForModel,
 } from '../../../cli/models/model-building.js';
 import { buildModelRequest, type ModelPlan, previewHeader, renderPreviewFile, writeFileAtomic } from '../../../cli/models/preview-file.js';
-import { formatFor, printRecord } from '../../../cli/render/rows.js';
+import { exporterFor } from '../../../cli/render/export.js';
 import { paint } from '../../../cli/render/style.js';
 import { inspectFile } from '../../../client/files.js';
 import type { command } from './command.js';
@@ -98,7 +98,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     context.signal,
   );
   await printIngestSummary(context.io, 'questions', questions.content);
-  for (const warning of questions.warnings) context.note(`warning: ${warning}`);
+  for (const warning of questions.warnings) context.notice('warning', warning);
   // A name and description are needed; the paper may not give them.
   let patched = false;
   if (!questions.content.assignment_name) {
@@ -130,7 +130,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     context.signal,
   );
   await printIngestSummary(context.io, 'rubrics', rubrics.content);
-  for (const warning of rubrics.warnings) context.note(`warning: ${warning}`);
+  for (const warning of rubrics.warnings) context.notice('warning', warning);
 
   step('3/5 Check and edit the previews');
   let plan: ModelPlan | undefined;
@@ -148,25 +148,26 @@ export async function run(options: Options, context: Context): Promise<void> {
         });
     }
   }
-  for (const warning of plan.warnings) context.note(`warning: ${warning}`);
+  for (const warning of plan.warnings) context.notice('warning', warning);
 
   step('4/5 Create the model');
   err(context.io, await describeModel(context.io, plan.request));
   if (!(await confirmCreate(context, options.yes))) {
-    context.note(
+    context.notice(
+      'next',
       `Nothing was created. The previews are kept in ${dir}; create later with:\n  kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`,
     );
     return;
   }
   const created = await client.createModel(plan.request, { signal: context.signal });
   const id = String(created.model_id);
-  context.note(`Created model ${id} (${String(created.post_status ?? 'status unknown')}).`);
+  context.notice('info', `Created model ${id} (${String(created.post_status ?? 'status unknown')}).`, { model_id: created.model_id });
 
   step('5/5 Training');
   const model = created.post_status === 'ready' ? created : await waitForModel(context, client, id, options);
-  await printRecord(context.io, await formatFor({ json: options.json }, context), model, () => printModel(context.io, model));
-  context.note(`Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
-  context.note(`(The previews are kept in ${dir}.)`);
+  await (await exporterFor({ json: options.json }, context)).record(model, () => printModel(context.io, model));
+  context.notice('next', `Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
+  context.notice('info', `(The previews are kept in ${dir}.)`);
 }
 
 /** Opens the files in $VISUAL or $EDITOR and waits; without one, prints where they are and waits for Enter. */

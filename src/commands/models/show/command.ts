@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../cli/core/define-command.js';
+import { output } from '../../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'show',
@@ -6,6 +7,9 @@ export const command = defineCommand({
   args: {
     '<id>': 'model id from `kct models`',
   },
-  examples: ['kct models show 12', 'kct models show 1001 --json'],
+  options: {
+    ...output(),
+  },
+  examples: ['kct models show 12', 'kct models show 1001 --json', 'kct models show 12 --output csv'],
   load: () => import('./run.js'),
 });

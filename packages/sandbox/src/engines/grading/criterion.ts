@@ -4,7 +4,8 @@
 // for an answer that is off the topic or too short to meet anything.
 import type { Doc } from './document.js';
 import type { Features } from './features.js';
-import { type Coverage, type Signal, type SignalId, signal } from './signals.js';
+import { type Coverage, ON_TOPIC, storyValue } from './readings.js';
+import { type Signal, type SignalId, signal } from './signals.js';
 import type { Task, TopicTerm } from './task.js';
 import { clamp, contentTerms, stem, type Term } from './text.js';
 
@@ -53,7 +54,8 @@ function mix(focus: Focus, genre: Task['genre']): Mix {
     case 'position':
       if (genre === 'argument')
         return [
-          ['position', 0.35],
+          ['position', 0.25],
+          ['precision', 0.1],
           ['counter', 0.2],
           ['explanation', 0.15],
           ['frame', 0.15],
@@ -190,7 +192,7 @@ export interface CriterionInput {
   levels?: { score: number; descriptor: string }[];
 }
 
-export interface WeightedSignal extends Signal {
+interface WeightedSignal extends Signal {
   weight: number;
 }
 
@@ -209,10 +211,9 @@ export interface CriterionResult {
 
 /** The topic gate: closed below this much of the topic (or of a story), fully open from ON_TOPIC, where an answer is on the task. */
 const OFF_TOPIC = 0.25;
-export const ON_TOPIC = 0.55;
 
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
-export const CEILING = 0.9;
+const CEILING = 0.9;
 
 /**
  * The things a criterion's description lists ("the Great Depression, itinerant ranch work, race
@@ -334,7 +335,7 @@ export function missingTopic(task: Task, stems: ReadonlyMap<string, number>): st
  */
 export function relevanceFor(answer: Answer, task: Task): number {
   if (task.genre !== 'narrative') return relevanceOf(task, answer.stems);
-  return signal('story', { f: answer.f, doc: answer.doc, task, coverage: undefined }).value;
+  return storyValue(answer.f);
 }
 
 export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, relevance = relevanceFor(answer, task)): CriterionResult {

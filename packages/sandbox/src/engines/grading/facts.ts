@@ -1,22 +1,22 @@
-// What the grader found in an answer, as the features of feature-vocabulary.json: the evidence
-// every criterion's level, score and Shows/Lacks lines are checked against. Each fact comes from
-// the same readings as the signal that scores it, so a line can only claim what was measured.
+// What the grader found in an answer, as the features of feature-vocabulary.json: the evidence a
+// level descriptor is checked against before it is quoted. Each fact comes from the same readings
+// as the signal that scores it, so a descriptor is quoted only when the measurements agree with it.
 import { closeFacts, type Facts, type FeatureId } from './claims.js';
-import { ON_TOPIC } from './criterion.js';
 import {
+  AT_LENGTH_WORDS,
   errorRate,
   frameReading,
   judgementReading,
   lateChanges,
-  MET,
+  longestReply,
+  ON_TOPIC,
   positionReading,
   punctuatedShare,
   type SignalContext,
-  type SignalId,
-  signal,
   storyValue,
   supportUnits,
-} from './signals.js';
+} from './readings.js';
+import { MET, type SignalId, signal } from './signals.js';
 
 /** At most this many slips per 100 words is "virtually error-free". */
 const ERROR_FREE_RATE = 0.25;
@@ -27,19 +27,20 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
   const position = positionReading(ctx);
   const frame = frameReading(ctx);
   const judgement = judgementReading(ctx);
+  const reply = longestReply(f);
   const over = ctx.task.length.stated && f.words > ctx.task.length.high * 1.5;
   const measured: [FeatureId, boolean][] = [
     ['on_topic', relevance >= ON_TOPIC],
-    ['story', storyValue(f) >= MET],
+    ['story', storyValue(f) >= ON_TOPIC],
     ['developed', met('development') || over],
     ['length_controlled', !over],
     ['position', f.position.count > 0],
     ['position_early', position.early.length > 0],
-    ['position_precise', position.precise],
-    ['position_held', position.held],
+    ['position_precise', position.precise.length > 0],
+    ['position_held', position.held.length > 0],
     ['counter', f.counter.count > 0],
-    ['counter_answered', f.rebuttals.count > 0],
-    ['counter_developed', met('counter')],
+    ['counter_answered', reply !== undefined],
+    ['counter_developed', (reply?.words ?? 0) >= AT_LENGTH_WORDS],
     ['evidence', supportUnits(f) > 0],
     ['evidence_sufficient', met('evidence')],
     ['explained', met('explanation')],
@@ -47,7 +48,7 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['structure', met('paragraphs')],
     ['transitions', met('connectives')],
     ['introduction', frame.opens],
-    ['conclusion', frame.closes],
+    ['conclusion', frame.closes.length > 0],
     ['progression', met('progression')],
     ['accurate', met('accuracy')],
     ['error_free', f.words >= 20 && errorRate(f) <= ERROR_FREE_RATE],

@@ -1,77 +1,139 @@
-// Feedback written from a verdict (assess.ts). The three styles carry the same verdict (score,
-// level reached, next level, evidence quoted from the answer, next step) in different forms:
-// Bullet as a list, Short as two sentences, Long as a paragraph that also says how the sandbox marks.
-// They add no claim of their own: every claim about the answer is one the verdict kept.
-import type { Level, Verdict } from './assess.js';
+// Feedback written from a judgement (judgement.ts), by templates over its record and nothing
+// else. The three styles carry the same judgement (score, level, what it shows and lacks, the
+// quotation, the next step) in different forms: Bullet as a list, Short as two sentences, Long as
+// a paragraph that also says how the sandbox marks.
+import type { Caveat, Judgement, Point } from './judgement.js';
+import type { Level } from './levels.js';
+import { advice, lacks, list, shows } from './phrases.js';
 
 export type FeedbackStyle = 'Bullet' | 'Short' | 'Long';
 
-const fmt = (n: number) => String(Number(n.toFixed(2)));
+export const fmt = (n: number) => String(Number(n.toFixed(2)));
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const stop = (s: string) => (/[.!?…]["”’)]*$/.test(s) ? s : `${s}.`);
-function list(xs: string[], joiner = 'and'): string {
-  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} ${joiner} ${xs[xs.length - 1]}`;
-}
 function shorten(s: string, n: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > n ? `${flat.slice(0, n - 1).trimEnd()}…` : flat;
 }
 
-/** "level 4 (“Clear position…”)", or a band of the sandbox's own for a rubric without descriptors. */
-function levelName(l: Level, max: number): string {
-  if (l.generic) return `the band that ${l.descriptor} (${fmt(l.score)} of ${fmt(max)})`;
-  return `level ${fmt(l.score)} (“${shorten(l.descriptor, 160).replace(/[.;]+$/, '')}”)`;
+/** "level 4 (“Clear position…”)", or one of the sandbox's own levels for a rubric without descriptors. */
+function levelName(l: Level, max: number, quoteIt = true, length = 160): string {
+  if (l.generic) return `the sandbox’s level that ${l.descriptor} (${fmt(l.score)} of ${fmt(max)})`;
+  return quoteIt ? `level ${fmt(l.score)} (“${shorten(l.descriptor, length).replace(/[.;]+$/, '')}”)` : `level ${fmt(l.score)}`;
 }
 
 /**
- * How the score relates to its level: it reaches a level whose descriptor fits the answer. A
- * descriptor that does not fit is not quoted, since it would say something untrue of the answer:
- * the level is the closest when none fits, or where the topic gate held the score.
+ * Where the score stands: at a level's points, nearest them, or halfway between two levels. The
+ * level's descriptor is quoted only when nothing measured goes against it; otherwise that is said.
  */
-function reachedLevel(v: Verdict, verb: 'reaches' | 'reaching'): string {
-  const is = verb === 'reaches' ? 'is' : 'being';
-  if (v.fit === 'held') return `${is} held at level ${fmt(v.level.score)} as off the topic`;
-  if (v.fit === 'nearest') return `${is} closest to level ${fmt(v.level.score)}, though no level’s descriptor fits this answer exactly`;
-  return `${verb} ${levelName(v.level, v.max)}`;
+function standingText(j: Judgement, length = 160): string {
+  const { level, exact, between } = j.standing;
+  const named = levelName(level, j.max, j.descriptorHolds, length);
+  const where = exact ? `at ${named}` : between ? `halfway between ${named} and ${levelName(between, j.max, false)}` : `nearest ${named}`;
+  return j.descriptorHolds ? where : `${where} (its descriptor is not quoted: part of it goes against what was measured)`;
 }
 
-function nextStep(v: Verdict): string {
-  if (!v.next) return `to stay at the top level, ${v.advice}`;
-  return `towards ${levelName(v.next, v.max)}, ${v.advice}`;
+export function caveatText(c: Caveat): string {
+  switch (c.kind) {
+    case 'copied':
+      return `Most of the answer copies the question (“${c.quote}”), which earns no credit.`;
+    case 'off_topic': {
+      const missing = c.missing.map((t) => `“${t}”`);
+      const named = missing.length === 0 ? '' : ` (it never mentions ${list(missing, 'or')})`;
+      return `The answer uses few of the question’s key terms${named}, so it is marked as largely off the topic.`;
+    }
+    case 'not_story':
+      return `The answer is ${c.partly ? 'only partly' : 'not'} told as a story, which the task asks for, so it is marked as largely off the task.`;
+    case 'short':
+      return `At ${c.words} words, where the task asks for ${c.low} to ${c.high}, the answer is too short to meet the criterion fully.`;
+  }
 }
 
-function emptyFeedback(v: Verdict, style: FeedbackStyle): string {
-  const what = v.caveat ?? 'No answer text was given, so nothing could be credited.';
+/** The caveat as a clause, for the Short style's first sentence. */
+function caveatClause(c: Caveat): string {
+  switch (c.kind) {
+    case 'copied':
+      return 'held down as most of it copies the question';
+    case 'off_topic':
+      return 'held down as largely off the topic';
+    case 'not_story':
+      return 'held down as not told as a story';
+    case 'short':
+      return `held down as too short (${c.words} words, where ${c.low} to ${c.high} are asked for)`;
+  }
+}
+
+/** What to do about an answer held down as a whole (off the topic, not a story, copied), before anything else. */
+export function caveatAdvice(c: Caveat): string | undefined {
+  switch (c.kind) {
+    case 'copied':
+      return 'answer the question in your own words; copying it earns no credit';
+    case 'off_topic':
+      return c.missing.length > 0
+        ? `answer the question that was set, about ${list(c.missing.map((t) => `“${t}”`))}`
+        : 'answer the question that was set, in its own terms';
+    case 'not_story':
+      return 'tell the answer as a story, as the task asks: a character, a problem, and events that lead to a change';
+    case 'short':
+      return undefined;
+  }
+}
+
+/** The next step towards the next level: what would lift the whole answer, else the biggest gap's advice; with every point met, what is left to a teacher. */
+function stepText(j: Judgement, quoteNext = true): string {
+  const towards = j.standing.next ? `towards ${levelName(j.standing.next, j.max, quoteNext)}` : 'at the top level';
+  const first = j.caveat ? caveatAdvice(j.caveat) : undefined;
+  if (first) return `${towards}: ${first}`;
+  if (!j.step)
+    return `${towards}: every point this grader measures is met; what is left (how convincing the reasoning is) is for a teacher to judge`;
+  return `${towards}: ${advice(j.step.measured)}`;
+}
+
+const line = (p: Point) => shows(p.measured);
+const gapLine = (p: Point) => lacks(p.measured);
+
+/** The quotation and what it proves: a point it shows, or a gap it shows (a slip, a repeat). */
+function proof(j: Judgement): string {
+  if (!j.quote) return '';
+  const point = (j.quote.problem ? j.lacks : j.shows).find((p) => p.id === j.quote!.point)!;
+  return `“${j.quote.text}” (${j.quote.problem ? `lacks ${gapLine(point)}` : `shows ${line(point)}`})`;
+}
+
+function emptyFeedback(j: Judgement, style: FeedbackStyle): string {
+  const copied = j.empty?.copied;
+  const what = copied
+    ? `The answer only copies the question (“${copied}”), which earns no credit.`
+    : 'No answer text was given, so nothing could be credited.';
+  const next = copied
+    ? 'answer the question in your own words; copying it earns no credit'
+    : 'submit the answer as text or as a readable file to have it marked';
   if (style === 'Bullet')
-    return [`- ${fmt(v.score)}/${fmt(v.max)} for “${v.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(v.advice)}.`].join(
-      '\n',
-    );
+    return [`- ${fmt(j.score)}/${fmt(j.max)} for “${j.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(next)}.`].join('\n');
   if (style === 'Short')
-    return `${fmt(v.score)}/${fmt(v.max)} for “${v.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(v.advice)}.`;
-  return `“${v.item}” scores ${fmt(v.score)} of ${fmt(v.max)} (sandbox grader). ${what} ${capital(v.advice)}.`;
+    return `${fmt(j.score)}/${fmt(j.max)} for “${j.item}”: ${what.charAt(0).toLowerCase()}${what.slice(1)} ${capital(next)}.`;
+  return `“${j.item}” scores ${fmt(j.score)} of ${fmt(j.max)} (sandbox grader). ${what} ${capital(next)}.`;
 }
 
-/** The quotation and what it proves: a strength it shows, or a gap it shows (a slip, a repeat). */
-function proof(v: Verdict): string {
-  if (!v.quote) return '';
-  return `“${v.quote.text}” (${v.quote.problem ? 'lacks' : 'shows'} ${v.quote.finding})`;
+/** Shows, named as not credited when the whole answer was held down as off the topic or the task. */
+function showsLabel(j: Judgement): string {
+  return j.caveat?.kind === 'off_topic' || j.caveat?.kind === 'not_story' ? 'Shows (held down with the rest of the answer)' : 'Shows';
 }
 
-export function feedback(v: Verdict, style: FeedbackStyle): string {
-  if (!v.result) return emptyFeedback(v, style);
-  const prior = v.prior
-    ? `Earlier feedback (${fmt(v.prior.score)}/${fmt(v.max)}: “${shorten(v.prior.comment, 100)}”) was taken into account.`
+export function feedback(j: Judgement, style: FeedbackStyle): string {
+  if (j.empty) return emptyFeedback(j, style);
+  const prior = j.prior
+    ? `Earlier feedback (${fmt(j.prior.score)}/${fmt(j.max)}: “${shorten(j.prior.comment, 100)}”) was taken into account.`
     : '';
-  const quote = v.quote ? `“${v.quote.text}”` : '';
+  const caveat = j.caveat ? caveatText(j.caveat) : '';
 
   if (style === 'Bullet') {
     return [
-      `- ${fmt(v.score)}/${fmt(v.max)} for “${v.item}” (sandbox grader): ${reachedLevel(v, 'reaches')}.`,
-      v.caveat ? `- ${v.caveat}` : '',
-      v.strengths.length > 0 ? `- Shows: ${v.strengths.map((s) => s.text).join('; ')}.` : '',
-      v.gaps.length > 0 ? `- Lacks: ${v.gaps.map((g) => g.text).join('; ')}.` : '',
-      v.quote ? `- From the answer: ${proof(v)}.` : '',
-      `- Next step, ${nextStep(v)}.`,
+      `- ${fmt(j.score)}/${fmt(j.max)} for “${j.item}” (sandbox grader): ${standingText(j)}.`,
+      caveat ? `- ${caveat}` : '',
+      j.shows.length > 0 ? `- ${showsLabel(j)}: ${j.shows.map(line).join('; ')}.` : '',
+      j.lacks.length > 0 ? `- Lacks: ${j.lacks.map(gapLine).join('; ')}.` : '',
+      j.quote ? `- From the answer: ${proof(j)}.` : '',
+      `- Next step, ${stepText(j)}.`,
       prior ? `- ${prior}` : '',
     ]
       .filter(Boolean)
@@ -79,26 +141,29 @@ export function feedback(v: Verdict, style: FeedbackStyle): string {
   }
 
   if (style === 'Short') {
-    // The quotation sits beside the finding it proves.
-    const strength = v.strengths[0];
-    const gap = v.gaps[0];
-    const by = (text: string | undefined) => (v.quote && text === v.quote.finding ? ` (${quote})` : '');
-    const said = [strength ? `it shows ${strength.text}${by(strength.text)}` : '', gap ? `it lacks ${gap.text}${by(gap.text)}` : '']
+    // The quotation sits beside the point it proves.
+    const strength = j.shows[0];
+    const weakness = j.lacks[0];
+    const beside = (p: Point | undefined, problem: boolean) =>
+      j.quote && p && j.quote.point === p.id && j.quote.problem === problem ? ` (“${j.quote.text}”)` : '';
+    const said = [
+      strength ? `it shows ${line(strength)}${beside(strength, false)}` : '',
+      weakness ? `it lacks ${gapLine(weakness)}${beside(weakness, true)}` : '',
+    ]
       .filter(Boolean)
       .join(', but ');
-    const elsewhere =
-      v.quote && v.quote.finding !== strength?.text && v.quote.finding !== gap?.text ? ` (from the answer: ${proof(v)})` : '';
-    return `${fmt(v.score)}/${fmt(v.max)} (sandbox grader), ${reachedLevel(v, 'reaching')}${said ? `: ${said}` : ''}${elsewhere}. Next, ${stop(nextStep(v))}${prior ? ` ${prior}` : ''}`;
+    const elsewhere = j.quote && !beside(strength, false) && !beside(weakness, true) ? ` (from the answer: ${proof(j)})` : '';
+    const held = j.caveat ? `, ${caveatClause(j.caveat)}` : '';
+    return `${fmt(j.score)}/${fmt(j.max)} (sandbox grader), ${standingText(j, 80)}${held}${said ? `: ${said}` : ''}${elsewhere}. Next, ${stop(stepText(j, false))}${prior ? ` ${prior}` : ''}`;
   }
 
   return [
-    `“${v.item}” scores ${fmt(v.score)} of ${fmt(v.max)}, which ${reachedLevel(v, 'reaches')}.`,
-    v.caveat ?? '',
-    v.strengths.length > 0 ? `The answer shows ${list(v.strengths.map((s) => s.text))}.` : '',
-    v.quote && !v.quote.problem ? `For example: ${quote}, which shows ${v.quote.finding}.` : '',
-    v.gaps.length > 0 ? `It lacks ${list(v.gaps.map((g) => g.text))}.` : '',
-    v.quote?.problem ? `For example: ${quote}, which shows what it lacks (${v.quote.finding}).` : '',
-    `The next step, ${stop(nextStep(v))}`,
+    `“${j.item}” scores ${fmt(j.score)} of ${fmt(j.max)}, ${standingText(j)}.`,
+    caveat,
+    j.shows.length > 0 ? `The answer shows ${list(j.shows.map(line))}.` : '',
+    j.lacks.length > 0 ? `It lacks ${list(j.lacks.map(gapLine))}.` : '',
+    j.quote ? `From the answer: ${proof(j)}.` : '',
+    `The next step, ${stop(stepText(j))}`,
     prior,
     '(Sandbox grader: it measures features of the writing against the rubric’s wording; it does not judge the reasoning itself, and it leaves the top tenth of each criterion to a teacher.)',
   ]

@@ -1,31 +1,24 @@
 // The batches of a marking run (--via batch): which answers can go in one (plain UTF-8 text), and
 // the batch being filled, sent when it holds 100 answers (spec 8) or about 8 MiB of text.
 import { readFileSync } from 'node:fs';
-import { MAX_BATCH_ITEMS } from '../../api/limits.js';
-import type { OnePassFields } from '../../api/schemas.js';
-import type { Answer } from '../../cli/answers/answers.js';
-import type { LocalFile } from '../../client/files.js';
+import { MAX_BATCH_ITEMS } from '../api/limits.js';
+import type { OnePassFields } from '../api/schemas.js';
+import type { Answer } from '../cli/answers/answers.js';
+import type { LocalFile } from '../client/files.js';
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
 const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
 
-/** One batch request in the making or on its way: its answers' rows, by their place in it. */
+/** One batch request in the making or on its way: its answers' rows, by their place in it (-1: a place this run does not print). */
 export interface Chunk {
   rows: number[];
   fields: OnePassFields[];
-  keys: string[];
-  fingerprints: string[];
   textBytes: number;
   taskId?: string;
-  /** Followed because the ledger knows its answers: found only once every answer is read, and sent again if it is gone. */
-  fromLedger?: boolean;
-  /** Resumed: how many answers the journal puts in it, and whether its result is waiting for them to be found. */
-  expected?: number;
-  finalWaiting?: boolean;
 }
 
 export function emptyChunk(): Chunk {
-  return { rows: [], fields: [], keys: [], fingerprints: [], textBytes: 0 };
+  return { rows: [], fields: [], textBytes: 0 };
 }
 
 /** The batch being filled. */
@@ -33,12 +26,10 @@ export class ChunkFiller {
   private current?: Chunk;
 
   /** Adds an answer; returns the batch when it is full (to be sent), else undefined. */
-  add(row: number, fields: OnePassFields, key: string, fingerprint: string): Chunk | undefined {
+  add(row: number, fields: OnePassFields): Chunk | undefined {
     const chunk = (this.current ??= emptyChunk());
     chunk.rows.push(row);
     chunk.fields.push(fields);
-    chunk.keys.push(key);
-    chunk.fingerprints.push(fingerprint);
     chunk.textBytes += Buffer.byteLength(fields.paper_content ?? '');
     return chunk.rows.length >= MAX_BATCH_ITEMS || chunk.textBytes >= BATCH_TEXT_BYTES ? this.take() : undefined;
   }

@@ -1,10 +1,10 @@
 // What a marking run's exit status is made of (docs: exit codes): the error that stopped the run,
 // the first other error, and counts of time-outs and unsuccessful answers with a few of their
 // names; not the rows themselves, which are printed and dropped.
-import { TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
-import { isUnsuccessfulFinal } from '../../api/status.js';
-import { withResumeHint } from '../../cli/core/watch.js';
-import type { AnswerOutcome } from '../../cli/render/outcomes.js';
+import { TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
+import { isUnsuccessfulFinal } from '../api/status.js';
+import { withResumeHint } from '../cli/core/watch.js';
+import type { AnswerOutcome } from '../cli/render/outcome.js';
 
 /** How many task ids an error message names (the rows name them all). */
 const NAMED = 20;

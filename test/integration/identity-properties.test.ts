@@ -1,11 +1,15 @@
 // The promises of a class run, as properties over generated sequences (fast-check, seeded,
-// shrinking): a folder of answers changes (answers added, removed, renamed, edited, copied, an
-// empty student folder) and is marked again after each change with generated flags (--via
-// one-pass|batch|auto, --jobs, with and without --resume, sometimes interrupted mid-run). Against a
-// real sandbox on a loopback port, with kct's main() in-process over the test IO:
-//   - credits charged equal the distinct answers (file name and content) ever sent, never more;
+// shrinking): a folder of answers changes (answers added, removed, renamed, edited, copied, moved
+// into student folders, an empty student folder) and is marked again after each change with
+// generated flags (--via one-pass|batch|auto, --jobs, --student-id-from, --group-by folder, with and
+// without --resume, --no-wait, sometimes interrupted mid-run). Against a real sandbox on a loopback
+// port, with kct's main() in-process over the test IO:
+//   - an identity (the content of an answer, never its name) is charged at most once, and every
+//     identity of a finished run is charged;
 //   - every input is accounted for in csv, ndjson, json and the report alike;
-//   - the exit code agrees with the rows;
+//   - every output of a run agrees with its record: the rows, the summary's counts and credits, the
+//     report's counts, the --resume journal's final events, and the exit code;
+//   - identical answers of one run share one task and say so (duplicate_of);
 //   - a replay is never reported as a new task.
 // KCT_PROPERTY_RUNS raises the number of sequences (docs/testing.md). Nothing here starts a
 // process, so it lives in test/integration.
@@ -44,6 +48,10 @@ interface Flags {
   jobs: number;
   resume: boolean;
   recursive: boolean;
+  /** How answers are named (a label: never part of an answer's identity). */
+  studentIdFrom: 'name' | 'folder' | 'none';
+  /** Each student folder's files are one answer (implies --recursive). */
+  groupByFolder: boolean;
   format: Format;
   /** Abort the run once this many rows are printed (a Ctrl-C); undefined: run to the end. */
   interruptAfter?: number;
@@ -60,10 +68,12 @@ type Change =
   | { kind: 'edit'; at: number; text: number }
   | { kind: 'copy'; at: number; to: number }
   | { kind: 'copy-into'; at: number; folder: number }
+  | { kind: 'move-into'; at: number; folder: number }
   | { kind: 'empty-folder'; name: number };
 
 const NAMES = ['a1', 'Ana Pérez', 'Él', 'essay with spaces & "quotes"', 'pupil-2', 'pupil-10', 'Zoe Copy of strong', 'b3', 'c4', 'd5'];
-const FOLDERS = ['Eve Kim_2222_assignsubmission_file_', 'late', 'Bo Chen_3333_assignsubmission_file_'];
+// plain student folders: a folder of nothing but a platform's names would be read as its download
+const FOLDERS = ['Eve Kim', 'late', 'Bo Chen'];
 const TEXTS = Array.from(
   { length: 8 },
   (_, i) =>
@@ -80,6 +90,7 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   fc.record({ kind: fc.constant('edit' as const), at: fc.nat(20), text: fc.nat(TEXTS.length - 1) }),
   fc.record({ kind: fc.constant('copy' as const), at: fc.nat(20), to: fc.nat(NAMES.length - 1) }),
   fc.record({ kind: fc.constant('copy-into' as const), at: fc.nat(20), folder: fc.nat(FOLDERS.length - 1) }),
+  fc.record({ kind: fc.constant('move-into' as const), at: fc.nat(20), folder: fc.nat(FOLDERS.length - 1) }),
   fc.record({ kind: fc.constant('empty-folder' as const), name: fc.nat(FOLDERS.length - 1) }),
 );
 
@@ -89,6 +100,8 @@ const flagsArb: fc.Arbitrary<Flags> = fc
     jobs: fc.integer({ min: 1, max: 4 }),
     resume: fc.boolean(),
     recursive: fc.boolean(),
+    studentIdFrom: fc.constantFrom('name' as const, 'folder' as const, 'none' as const),
+    groupByFolder: fc.boolean(),
     format: fc.constantFrom('csv' as const, 'ndjson' as const, 'json' as const),
     interruptAfter: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 4, nil: undefined }),
     noWait: fc.boolean(),
@@ -102,9 +115,10 @@ interface Model {
   folders: Set<string>;
 }
 
-/** A nonce per generated case: cases share one sandbox, and a text sent by an earlier case would be a replay. */
+/** A nonce per generated case: cases share one sandbox, and a text sent by an earlier case would be reused. */
 let caseNumber = 0;
 const textOf = (i: number) => `${TEXTS[i]} (case ${caseNumber})`;
+const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 
 function apply(model: Model, dir: string, step: Change): void {
   const names = [...model.files.keys()].sort();
@@ -120,21 +134,19 @@ function apply(model: Model, dir: string, step: Change): void {
     if (!name) return;
     model.files.delete(name);
     rmSync(path(name));
-  } else if (step.kind === 'rename' || step.kind === 'copy' || step.kind === 'copy-into') {
+  } else if (step.kind === 'rename' || step.kind === 'copy' || step.kind === 'copy-into' || step.kind === 'move-into') {
     const name = pick(step.at);
     if (!name) return;
-    // into a student folder under the same name: the same file name and content, another path
-    const to =
-      step.kind === 'copy-into'
-        ? `${FOLDERS[step.folder]}/${basename(name)}`
-        : join(dirname(name), `${NAMES[step.to]}.txt`).replace(/^\.\//, '');
+    // into a student folder under the same name: the same content, another path
+    const into = step.kind === 'copy-into' || step.kind === 'move-into';
+    const to = into ? `${FOLDERS[step.folder]}/${basename(name)}` : join(dirname(name), `${NAMES[step.to]}.txt`).replace(/^\.\//, '');
     if (model.files.has(to)) return;
     model.files.set(to, model.files.get(name)!);
-    if (step.kind === 'copy-into') {
+    if (into) {
       model.folders.add(FOLDERS[step.folder]);
       mkdirSync(path(FOLDERS[step.folder]), { recursive: true });
     }
-    if (step.kind === 'rename') {
+    if (step.kind === 'rename' || step.kind === 'move-into') {
       model.files.delete(name);
       renameSync(path(name), path(to));
     } else {
@@ -147,9 +159,27 @@ function apply(model: Model, dir: string, step: Change): void {
   }
 }
 
+/** One answer a run sends: its row's label and its identity (its texts in order: never its names). */
+interface Answer {
+  label: string;
+  identity: string;
+}
+
 /** What a run over the folder holds: the answers it sends, and the rows of folders (EMPTY, NOT_ENTERED). */
-function expected(model: Model, recursive: boolean): { answers: [string, string][]; folderRows: Map<string, string> } {
-  const answers = [...model.files].filter(([name]) => recursive || !name.includes('/'));
+function expected(model: Model, dir: string, flags: Flags): { answers: Answer[]; folderRows: Map<string, string> } {
+  const recursive = flags.recursive || flags.groupByFolder;
+  const answers: Answer[] = [];
+  const grouped = new Map<string, string[]>();
+  for (const [name, text] of model.files) {
+    if (!name.includes('/')) answers.push({ label: join(dir, name), identity: JSON.stringify([text]) });
+    else if (!recursive) continue;
+    else if (!flags.groupByFolder) answers.push({ label: join(dir, name), identity: JSON.stringify([text]) });
+    else grouped.set(name.split('/')[0], [...(grouped.get(name.split('/')[0]) ?? []), name]);
+  }
+  for (const [folder, names] of grouped) {
+    const texts = names.sort((a, b) => byNaturalOrder(a, b)).map((name) => model.files.get(name)!);
+    answers.push({ label: folder, identity: JSON.stringify(texts) });
+  }
   const folderRows = new Map<string, string>();
   for (const folder of model.folders) {
     const holds = [...model.files.keys()].some((name) => name.startsWith(`${folder}/`));
@@ -164,7 +194,8 @@ interface Row {
   status: string;
   task_id?: string | null;
   credits_charged?: number | null;
-  replayed?: boolean;
+  replayed?: boolean | string;
+  duplicate_of?: string | null;
   message?: string;
 }
 
@@ -218,6 +249,19 @@ function rowsOf(format: Format, stdout: string): Row[] {
   return parse(stdout, { columns: true, skip_empty_lines: true }) as Row[];
 }
 
+/** The final event of each row of the journal's last run: the record on disk. */
+function journalRows(path: string): { status: string; file: string }[] {
+  const events = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { e?: string; status?: string; answer?: string; out?: { file: string } });
+  const last = events.map((event) => event.e).lastIndexOf('run');
+  return events
+    .slice(last + 1)
+    .filter((event) => event.e === 'final' || event.e === 'unsent')
+    .map((event) => ({ status: event.status!, file: event.out?.file ?? event.answer! }));
+}
+
 /** Waits until no task of the user is unfinished (what an interrupted or --no-wait run left): nothing reserved. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 2000; i++) {
@@ -229,10 +273,11 @@ async function settle(): Promise<void> {
 }
 
 const runs = propertyRuns(20);
+const PENDING = ['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'];
 
 describe('re-running a changing class folder (properties, against a real sandbox)', () => {
   it(
-    'charges each distinct answer once, accounts for every input, and tells the truth in its exit code',
+    'charges each identity at most once, accounts for every input, and every output agrees with the record',
     async () => {
       await fc.assert(
         fc.asyncProperty(
@@ -262,23 +307,26 @@ describe('re-running a changing class folder (properties, against a real sandbox
             model.files.set('seed.txt', textOf(0));
             writeFileSync(join(dir, 'seed.txt'), textOf(0));
             const startCredits = await credits();
-            /** Distinct (file name, content) answers sent by any run so far: each may be charged once. */
+            /** Identities sent by any run so far: each may be charged once (a credit per text: each is short). */
             const sent = new Set<string>();
             /** Those of runs that finished: each must have been charged. */
             const marked = new Set<string>();
+            const cost = (identities: Set<string>) => [...identities].reduce((sum, identity) => sum + JSON.parse(identity).length, 0);
             for (const [step, flags] of steps) {
               apply(model, dir, step);
               const args = ['one-pass', dir, '--model', '12', '--via', flags.via, '--jobs', String(flags.jobs), '--output', flags.format];
+              args.push('--student-id-from', flags.studentIdFrom);
               if (flags.resume) args.push('--resume', journal);
               if (flags.recursive) args.push('--recursive');
+              if (flags.groupByFolder) args.push('--group-by', 'folder');
               if (flags.noWait) args.push('--no-wait');
               const report = join(home, 'class.html');
               rmSync(report, { force: true });
               if (flags.report) args.push('--report', report);
-              const { answers: included, folderRows } = expected(model, flags.recursive);
-              // an answer is its file name and content: the same name and bytes in two folders is one submission
-              const answers = included.map(([name, text]) => `${basename(name)}\n${text}`);
-              for (const answer of answers) sent.add(answer);
+              const { answers, folderRows } = expected(model, dir, flags);
+              for (const answer of answers) sent.add(answer.identity);
+              await settle();
+              const before = await credits();
               const run = await kct(args, env, flags.interruptAfter);
               const context = `${args.join(' ')}\n--- stderr\n${run.stderr}\n--- stdout\n${run.stdout}`;
               if (run.code === 130) {
@@ -288,53 +336,70 @@ describe('re-running a changing class folder (properties, against a real sandbox
                 await settle();
                 continue;
               }
-              if (included.length === 0) {
+              if (answers.length === 0) {
                 // nothing to send: a usage error that says why (and names empty student folders), nothing charged
                 expect(run.code, context).toBe(2);
                 expect(run.stderr, context).toMatch(/no answer files|nothing to mark/);
                 continue;
               }
               expect(run.code, context).toBe(0);
-              // every input accounted for: each file a row, each empty folder a row (EMPTY, or NOT_ENTERED without --recursive)
+              // every input accounted for: each answer a row, each empty folder a row (EMPTY, or NOT_ENTERED without --recursive)
               const rows = rowsOf(flags.format, run.stdout);
-              const byFile = new Map(rows.map((row) => [row.file, row]));
-              expect(rows.length, context).toBe(included.length + folderRows.size);
-              for (const [name, text] of included) {
-                const row = byFile.get(join(dir, name));
+              expect(rows.length, context).toBe(answers.length + folderRows.size);
+              const rowOf = (label: string) => rows.find((row) => row.file === label || row.file === `${join(dir, label)}/`);
+              for (const answer of answers) {
+                const row = rowOf(answer.label);
+                expect(row, `${answer.label}\n${context}`).toBeDefined();
                 // a replay is never reported as a new task: an answer marked before shows its state now
-                if (flags.noWait && !marked.has(`${basename(name)}\n${text}`))
-                  expect(row?.status, `${name}\n${context}`).toMatch(/^(QUEUED|UPLOADING|SUBMITTED|PROGRESS|SUCCESS)$/);
-                else expect(row?.status, `${name}\n${context}`).toBe('SUCCESS');
+                if (flags.noWait && !marked.has(answer.identity))
+                  expect([...PENDING, 'SUCCESS'], `${answer.label}\n${context}`).toContain(row?.status);
+                else expect(row?.status, `${answer.label}\n${context}`).toBe('SUCCESS');
+              }
+              for (const [folder, status] of folderRows) expect(rowOf(folder)?.status, `${folder}/\n${context}`).toBe(status);
+              // identical answers of one run: one task, every row saying so
+              const byIdentity = new Map<string, Row[]>();
+              for (const answer of answers)
+                byIdentity.set(answer.identity, [...(byIdentity.get(answer.identity) ?? []), rowOf(answer.label)!]);
+              for (const group of byIdentity.values()) {
+                if (group.length < 2) continue;
+                expect(new Set(group.map((row) => row.task_id)).size, context).toBe(1);
+                expect(
+                  group.every((row) => row.duplicate_of),
+                  context,
+                ).toBe(true);
               }
               if (flags.noWait) await settle();
-              for (const answer of answers) marked.add(answer);
-              if (flags.report) {
-                const html = readFileSync(report, 'utf8');
-                expect(html.match(/<td role="cell" class="who">/g)?.length, context).toBe(rows.length);
-                expect(html, context).toContain(
-                  `${included.length} <small>of ${included.length} answer${included.length === 1 ? '' : 's'}</small>`,
+              else {
+                // the summary is the record's: its counts are the rows', its credits the balance's change
+                const answerRows = rows.filter((row) => !['EMPTY', 'NOT_ENTERED', 'SKIPPED'].includes(row.status));
+                const markedRows = answerRows.filter((row) => row.status === 'SUCCESS').length;
+                expect(run.stderr, context).toContain(
+                  `Summary: ${markedRows} of ${answerRows.length} answer${answerRows.length === 1 ? '' : 's'} marked`,
                 );
+                const charged = before - (await credits());
+                const said = run.stderr.match(/Credits: (\d+) charged by this run/);
+                expect(said ? Number(said[1]) : 0, `charged ${charged}\n${context}`).toBe(charged);
+                if (flags.report) {
+                  const html = readFileSync(report, 'utf8');
+                  expect(html.match(/<td role="cell" class="who">/g)?.length, context).toBe(rows.length);
+                  expect(html, context).toContain(
+                    `${markedRows} <small>of ${answerRows.length} answer${answerRows.length === 1 ? '' : 's'}</small>`,
+                  );
+                }
               }
-              for (const [folder, status] of folderRows)
-                expect(byFile.get(`${join(dir, folder)}/`)?.status, `${folder}/\n${context}`).toBe(status);
-              // the exit code agrees with the rows: 0, and every answer marked
-              expect(
-                rows.every((row) =>
-                  ['SUCCESS', 'EMPTY', 'NOT_ENTERED', ...(flags.noWait ? ['QUEUED', 'UPLOADING', 'SUBMITTED', 'PROGRESS'] : [])].includes(
-                    row.status,
-                  ),
-                ),
-                context,
-              ).toBe(true);
-              // charged once: at least every answer of the finished runs, never more than every answer ever sent
+              if (flags.resume) {
+                // the journal is the record on disk: one final event per row, with the row's status
+                const recorded = journalRows(journal);
+                expect(recorded.length, context).toBe(rows.length);
+                for (const row of rows)
+                  expect(recorded.find((event) => event.file === row.file)?.status, `${row.file}\n${context}`).toBe(row.status);
+              }
+              for (const answer of answers) marked.add(answer.identity);
+              // charged once: at least every identity of the finished runs, never more than every identity ever sent
               const charged = startCredits - (await credits());
-              expect(
-                charged,
-                `charged ${charged}; ${marked.size} answers marked, ${sent.size} ever sent\n${context}`,
-              ).toBeGreaterThanOrEqual(marked.size);
-              expect(charged, `charged ${charged}; ${marked.size} answers marked, ${sent.size} ever sent\n${context}`).toBeLessThanOrEqual(
-                sent.size,
-              );
+              const why = `charged ${charged}; ${marked.size} identities marked (${cost(marked)} credits), ${sent.size} ever sent (${cost(sent)})\n${context}`;
+              expect(charged, why).toBeGreaterThanOrEqual(cost(marked));
+              expect(charged, why).toBeLessThanOrEqual(cost(sent));
             }
           },
         ),

@@ -1,0 +1,93 @@
+// Slips of accuracy and of register in one sentence of the writer's own words (speech and
+// quotations are not the writer's, and are left out before this is called). Spelling is checked
+// against the word list (spelling.ts); the other kinds are patterns a word list cannot see.
+import { CONTRACTION, countOf, GRAMMAR, NO_APOSTROPHE, SLANG } from './patterns.js';
+import { isWord } from './spelling.js';
+
+export type SlipKind = 'spelling' | 'apostrophes' | 'capital I' | 'capital letters' | 'repeated words' | 'grammar' | 'run-on sentences';
+export const SLIP_KINDS: readonly SlipKind[] = [
+  'spelling',
+  'apostrophes',
+  'capital I',
+  'capital letters',
+  'repeated words',
+  'grammar',
+  'run-on sentences',
+];
+
+export interface SentenceSlips {
+  counts: Record<SlipKind, number>;
+  /** The misspelt words, as written, in order (a word misspelt twice is here twice). */
+  misspelt: string[];
+}
+
+const TOKEN = /(?<![\p{L}\p{N}])\p{L}+(?:[-'’]\p{L}+)*['’]?/gu;
+const isCapitalised = (w: string) => /^\p{Lu}/u.test(w);
+const isAcronym = (w: string) => w.length >= 2 && w === w.toUpperCase();
+/** Words a checker leaves alone: the pronoun (its capital is checked apart), slang (a matter of register) and words missing an apostrophe (counted as that). */
+const NOT_SPELLING = new RegExp(`^(?:${NO_APOSTROPHE.source}|${SLANG.source})$`, 'i');
+const notSpelling = (lower: string) => lower.length === 1 || NOT_SPELLING.test(lower);
+
+/**
+ * The words of a sentence that are misspelt. A capitalised word inside a sentence is taken for a
+ * name, which a word list cannot judge; one that starts the sentence is checked, unless `names`
+ * (words the answer or the task capitalises inside a sentence, or the task uses) holds it.
+ */
+function misspeltIn(narration: string, names: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  let first = true;
+  for (const m of narration.matchAll(TOKEN)) {
+    const word = m[0].replace(/['’]$/, '');
+    const start = first;
+    first = false;
+    const lower = word.toLowerCase();
+    if (isAcronym(word) || notSpelling(lower) || names.has(lower)) continue;
+    if (isCapitalised(word) && !start) continue;
+    if (!isWord(lower)) out.push(word);
+  }
+  return out;
+}
+
+/** Lower-case forms of the words an answer capitalises inside its sentences: names, which are not checked at a sentence's start either. */
+export function capitalisedInside(sentences: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of sentences) {
+    let first = true;
+    for (const m of s.matchAll(TOKEN)) {
+      if (!first && isCapitalised(m[0]) && !isAcronym(m[0])) out.add(m[0].replace(/['’]s?$/, '').toLowerCase());
+      first = false;
+    }
+  }
+  return out;
+}
+
+export function sentenceSlips(text: string, narration: string, words: number, names: ReadonlySet<string>): SentenceSlips {
+  const misspelt = misspeltIn(narration, names);
+  const doubled = countOf(/\b(\w+)\s+\1\b/gi, narration) - countOf(/\b(?:had had|that that)\b/gi, narration);
+  return {
+    counts: {
+      spelling: misspelt.length,
+      apostrophes: countOf(NO_APOSTROPHE, narration),
+      'capital I': countOf(/(?:^|\s)i(?=\s|['’])/g, narration),
+      'capital letters': /^["“]?[a-z]/.test(text) ? 1 : 0,
+      'repeated words': Math.max(0, doubled),
+      grammar: countOf(GRAMMAR, narration),
+      'run-on sentences': words > 45 && countOf(/[,;:]/g, text) < words / 15 ? 1 : 0,
+    },
+    misspelt,
+  };
+}
+
+export interface SentenceRegister {
+  casual: number;
+  contractions: number;
+  exclamations: number;
+}
+
+export function sentenceRegister(text: string, narration: string): SentenceRegister {
+  return {
+    casual: countOf(SLANG, narration),
+    contractions: countOf(CONTRACTION, narration),
+    exclamations: countOf(/!{2,}|\?{2,}/g, text),
+  };
+}

@@ -1,0 +1,71 @@
+// An answer's row: what a run prints for it in every format (docs/guides/marking-a-class.md,
+// "Output shapes"), made from its result record.
+import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
+import { statusOf } from '../../api/status.js';
+
+export interface AnswerOutcome {
+  file: string;
+  student_id?: string;
+  /** The student's name, when a learning platform's download gives one (student_id is then the platform's participant id). */
+  student_name?: string;
+  task_id?: string;
+  /** Task status, or ERROR when it was never accepted / could not be followed. */
+  status: string;
+  score?: number | null;
+  max_score?: number | null;
+  /** What the service charged (from the result record, or a saved row). */
+  credits_charged?: number | null;
+  evaluation?: EvaluationEntry[] | null;
+  /** Why it failed or was not sent. */
+  message?: string;
+  /** The first answer of the run with the very same content (every byte), when this one has it too. */
+  duplicate_of?: string;
+  /** The task is an earlier submission's (the service replayed it, or this machine sent it before): no new charge. */
+  replayed?: boolean;
+  /** Who marked it, when the result says (the sandbox does: its offline grader, or a language model). */
+  graded_by?: string;
+  result?: EvaluationResult;
+  /** The error behind an ERROR / NOT_SENT outcome (not printed as such). */
+  error?: unknown;
+}
+
+/** An answer's outcome from its result record. */
+export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
+  const errorEntry = (result.evaluation ?? []).find((entry) => entry.type === 'error');
+  return {
+    ...base,
+    task_id: result.task_id || undefined,
+    status: statusOf(result),
+    score: result.score,
+    max_score: result.max_score,
+    evaluation: result.evaluation,
+    message: errorEntry?.comment ?? undefined,
+    ...(typeof result.graded_by === 'string' && result.graded_by.trim() !== '' ? { graded_by: result.graded_by } : {}),
+    result,
+  };
+}
+
+/** The credits charged for an answer: its row's, else its result record's, else unknown (null). */
+export function creditsOf(outcome: AnswerOutcome): number | null {
+  if (typeof outcome.credits_charged === 'number') return outcome.credits_charged;
+  return typeof outcome.result?.credits_charged === 'number' ? outcome.result.credits_charged : null;
+}
+
+/** The row of an answer in every machine format (docs/guides/marking-a-class.md, "Output shapes"). */
+export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
+  return {
+    file: outcome.file === '' ? null : outcome.file, // a task read back by id (kct result) has no file
+    student_id: outcome.student_id ?? null,
+    ...(outcome.student_name ? { student_name: outcome.student_name } : {}),
+    task_id: outcome.task_id ?? null,
+    status: outcome.status,
+    score: outcome.score ?? null,
+    max_score: outcome.max_score ?? null,
+    credits_charged: creditsOf(outcome),
+    ...(outcome.message ? { message: outcome.message } : {}),
+    ...(outcome.duplicate_of ? { duplicate_of: outcome.duplicate_of } : {}),
+    ...(outcome.replayed ? { replayed: true } : {}),
+    ...(outcome.graded_by ? { graded_by: outcome.graded_by } : {}),
+    evaluation: outcome.evaluation ?? null,
+  };
+}

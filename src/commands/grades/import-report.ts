@@ -1,0 +1,105 @@
+// The import report in words, for people: what a grade file fill wrote, what the platform would
+// import and skip and why, what to check before importing; and the exit-10 error when the
+// students of the file and of the run differ.
+
+import { plural } from '../../cli/render/style.js';
+import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
+import { StudentsMismatchError } from '../../platforms/fill-report.js';
+
+const PLATFORM = { moodle: 'Moodle grading worksheet', canvas: 'Canvas gradebook' };
+const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
+  'overwrites-grade': 'replaces the grade already there',
+  'duplicate-row': 'several rows carry this id; each was filled',
+  'feedback-not-written': 'feedback not written',
+};
+
+/** The report in words, for people: what was filled, what the platform would skip and why, and what to check. */
+export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string }, report: FillReport, output: string | null): string[] {
+  const who = (entry: FillEntry) => {
+    const id = `${file.platform === 'moodle' ? 'Participant ' : 'ID '}${entry.participantId}`;
+    const where = entry.line !== undefined ? `line ${entry.line}` : undefined;
+    // under blind marking the name is the id
+    if (!entry.displayName || entry.displayName === id) return `${id}${where ? ` (${where})` : ''}`;
+    return `${entry.displayName} (${[id, where].filter(Boolean).join(', ')})`;
+  };
+  const lines = [
+    `Import (${PLATFORM[report.platform]} ${file.path}, column "${report.target.column}", out of ${report.target.maximum}, rounding ${report.rounding}):`,
+  ];
+  const { filled, refused } = report.counts;
+  const noRow = report.entries.filter((entry) => entry.status === 'not-in-file');
+  const unmarked = report.entries.filter((entry) => entry.status === 'not-marked');
+  lines.push(
+    `  ${filled} filled, ${refused} refused, ${noRow.length} with no row in the file, ${unmarked.length} row${unmarked.length === 1 ? '' : 's'} not marked (left as they were)`,
+  );
+  const list = (title: string, entries: FillEntry[], why: (entry: FillEntry) => string) => {
+    if (entries.length === 0) return;
+    lines.push(`  ${title} (${entries.length}):`);
+    for (const entry of entries) lines.push(`    ${who(entry)}: ${why(entry)}`);
+  };
+  list(
+    'Refused, left as they were (the platform would skip or misread them)',
+    report.entries.filter((entry) => entry.status === 'refused'),
+    (entry) => `${entry.reason}: ${entry.detail ?? ''}${entry.grade ? ` (the grade would be ${entry.grade})` : ''}`,
+  );
+  list('In the download, with no row in the file (nowhere to import their grade)', noRow, (entry) =>
+    entry.grade !== undefined
+      ? `marked: ${entry.grade} out of ${report.target.maximum}, to enter by hand`
+      : `${entry.download?.status ?? 'marked'}${entry.download?.reason ? `: ${entry.download.reason}` : ''}`,
+  );
+  list(
+    'Rows not marked: no submission in the download',
+    unmarked.filter((entry) => entry.download === undefined),
+    () => 'not in the download',
+  );
+  list(
+    'Rows not marked: in the download',
+    unmarked.filter((entry) => entry.download !== undefined),
+    (entry) => `${entry.download!.status}${entry.download!.reason ? `: ${entry.download!.reason}` : ''}`,
+  );
+  const warned = report.entries.filter((entry) => entry.status === 'filled' && entry.warnings.some((w) => w !== 'feedback-not-written'));
+  list(
+    'Filled, to check',
+    warned,
+    (entry) =>
+      `${entry.grade}; ${entry.warnings
+        .filter((w) => w !== 'feedback-not-written')
+        .map((w) =>
+          w === 'overwrites-grade'
+            ? `${WARNING_WORDS[w]} (${entry.previousGrade}${entry.lastModified && entry.lastModified !== '-' ? `, last modified ${entry.lastModified}` : ''})`
+            : WARNING_WORDS[w],
+        )
+        .join('; ')}`,
+  );
+  for (const note of report.notes) lines.push(`  Note: ${note}`);
+  lines.push(
+    report.studentsMatch
+      ? '  Students match: every student of the download has a row, and every row a submission.'
+      : `  Students do not match (listed above): kct ${output === null ? 'exits' : 'writes the file and exits'} with code 10.`,
+  );
+  if (output === null) lines.push('  Nothing was filled, so no file was written.');
+  return lines;
+}
+
+/** Where to import the written file, in the platform's words. */
+export function importHint(platform: 'moodle' | 'canvas'): string {
+  return platform === 'moodle'
+    ? 'import it in Moodle: the assignment, "View all submissions", Grading action "Upload grading worksheet"'
+    : 'import it in Canvas: Grades, Import, then choose the file and review the changes before saving';
+}
+
+/** Exit 10: the file is written, but students are on one side only; the report names them. `source` is what was marked (the download, or the saved run). */
+export function mismatchError(file: { path: string }, report: FillReport, source: string): StudentsMismatchError {
+  const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
+  const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
+  const parts = [
+    ...(noRow > 0 ? [`${plural(noRow, 'student')} of ${source} ${noRow === 1 ? 'has' : 'have'} no row in ${file.path}`] : []),
+    ...(noSubmission > 0
+      ? [
+          `${plural(noSubmission, 'row')} of ${file.path} ${noSubmission === 1 ? 'is a student' : 'are students'} with no submission in the download`,
+        ]
+      : []),
+  ];
+  return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
+    suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} report above names each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
+  });
+}

@@ -1,0 +1,151 @@
+// What one-pass says besides its rows: what it reuses and what it will cost (before), the progress
+// line (during), a single answer's record and the Ctrl-C message (after).
+import { InterruptedError } from '../../api/errors.js';
+import type { Task } from '../../api/schemas.js';
+import { isFinalStatus } from '../../api/status.js';
+import type { Context } from '../../cli/core/context.js';
+import { err, out } from '../../cli/core/io.js';
+import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
+import type { AnswerOutcome } from '../../cli/render/outcome.js';
+import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
+import type { OutputFormat } from '../../cli/render/rows.js';
+import { plural } from '../../cli/render/style.js';
+import type { MarkingRun } from '../../run/marking.js';
+import type { RunPlan } from '../../run/plan.js';
+import type { RunRecord } from '../../run/record.js';
+
+/** Said once before anything is sent: the answers whose marks are reused, and the identical ones marked once. */
+export function reuseNotes(plan: RunPlan, answers: number): string[] {
+  const lines: string[] = plan.changed.slice(0, 20).map((label) => `${label} changed since the last run: submitting it as a new answer`);
+  if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
+  if (plan.reused > 0) {
+    const tasks = plan.reusedTasks.join(', ');
+    lines.push(
+      `${plural(plan.reused, 'answer')} of ${answers} ${plan.reused === 1 ? 'was' : 'were'} marked before (the same content, model and options${tasks ? `; tasks ${tasks}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}` : ''}): ${plan.reused === 1 ? 'its mark is' : 'their marks are'} reused under the names they have now, not charged again (--mark-again pays to mark them anew)`,
+    );
+  }
+  const copies = [...plan.copies.values()].reduce((sum, rows) => sum + rows.length, 0);
+  if (copies > 0)
+    lines.push(
+      `${plural(copies, 'answer')} ${copies === 1 ? 'is' : 'are'} identical to another of this run (every byte the same): marked once, charged once, each row flagged duplicate_of (--mark-copies marks each on its own)`,
+    );
+  return lines;
+}
+
+/**
+ * The price of a class run, from the quote of the first task accepted: per answer, or per file when
+ * the answer had files (the service may price each file on its own, as the sandbox does, so an
+ * answer of several files costs more), and what the answers this run sends come to at that rate.
+ * Answers reused and identical copies are not among them: they are not charged.
+ */
+export function costQuote(first: { cost: number; answers: number; files: number }, plan: RunPlan): string {
+  const round = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 100) / 100);
+  const batch = first.answers > 1;
+  const perUnit = first.cost / Math.max(1, batch ? first.answers : first.files);
+  const quoted = batch
+    ? `the service quoted ${plural(first.cost, 'credit')} for a batch of ${first.answers} answers (${plural(round(perUnit), 'credit')} an answer)`
+    : first.files > 0
+      ? `the service quoted ${plural(first.cost, 'credit')} for the first answer (${plural(first.files, 'file')}: ${plural(round(perUnit), 'credit')} a file)`
+      : `the service quoted ${plural(first.cost, 'credit')} for the first answer`;
+  const files = plan.filesToSend > 0 ? ` (${plural(plan.filesToSend, 'file')})` : '';
+  const reused =
+    plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
+  return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;
+}
+
+type ClassProgress = ProgressReporter & { row(outcome: AnswerOutcome): void };
+
+/** The progress of a class run: a spinner on a terminal, else a line per answer as it ends; its figures are the record's. */
+export async function classProgress(context: Context, record: RunRecord, total: number): Promise<ClassProgress> {
+  const line = () => {
+    const { answers, marked } = record.tally.answersSoFar();
+    return `marking ${plural(total, 'answer')}: ${marked} marked, ${answers - marked} not marked, ${total - answers} queued or running`;
+  };
+  const spinner = await startSpinner(context.io, line());
+  if (!spinner) {
+    let ended = 0;
+    return {
+      update() {},
+      warn(text) {
+        err(context.io, `kct: ${text}`);
+      },
+      stop() {},
+      row(outcome) {
+        if (outcome.status === 'SKIPPED' || outcome.status === 'EMPTY' || outcome.status === 'NOT_ENTERED') return;
+        ended += 1;
+        const score =
+          typeof outcome.score === 'number'
+            ? ` ${outcome.score}${typeof outcome.max_score === 'number' ? `/${outcome.max_score}` : ''}`
+            : '';
+        err(context.io, `kct: [${ended}/${total}] ${outcome.file} ${outcome.status}${score}`);
+      },
+    };
+  }
+  return {
+    update: () => spinner.text(line()),
+    warn: (text) => spinner.warn(text),
+    stop: () => spinner.stop(),
+    row: () => spinner.text(line()),
+  };
+}
+
+/** One named answer: its result, or with --no-wait what was accepted; csv and ndjson print the row a class run prints. */
+export async function printSingle(context: Context, outcome: AnswerOutcome, format: OutputFormat, noWait: boolean): Promise<void> {
+  const result = outcome.result;
+  // not accepted: the error, on stderr, says why; there is no record to print
+  if (outcome.task_id === undefined) return;
+  if (!noWait) {
+    if (result) await printOneResult(context.io, format, result, outcome.file);
+    return;
+  }
+  if (format === 'csv' || format === 'ndjson') {
+    const writer = new OutcomeWriter(context.io, format, { waited: false });
+    await writer.init();
+    writer.add(outcome);
+    writer.flush();
+    return;
+  }
+  if (format === 'json') {
+    out(context.io, JSON.stringify({ ...(result ?? outcome), ...(outcome.replayed ? { replayed: true } : {}) }, null, 2));
+    return;
+  }
+  if (outcome.replayed) {
+    // a replay: the state read now, never the acceptance stored when it was first sent
+    out(context.io, `Already submitted: ${outcome.task_id} (the same answer was sent before; no new charge)`);
+    const score =
+      typeof outcome.score === 'number'
+        ? `, score ${outcome.score}${typeof outcome.max_score === 'number' ? ` / ${outcome.max_score}` : ''}`
+        : '';
+    const charged = typeof outcome.credits_charged === 'number' ? `, ${plural(outcome.credits_charged, 'credit')} charged` : '';
+    out(context.io, `Status now: ${outcome.status}${score}${charged}`);
+    out(
+      context.io,
+      isFinalStatus(outcome.status)
+        ? `See it with: kct result ${outcome.task_id}`
+        : `Follow it with: kct status ${outcome.task_id} --watch`,
+    );
+    return;
+  }
+  out(context.io, `Accepted ${outcome.task_id}  ${outcome.status}`);
+  const cost = (result as Task | undefined)?.credit_cost;
+  if (typeof cost === 'number') out(context.io, `Cost: ${plural(cost, 'credit')}, charged only when the result is complete`);
+  out(context.io, `Follow it with: kct status ${outcome.task_id} --watch`);
+}
+
+/** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
+export function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
+  const { unfinished, finished, firstTaskId } = marking.progress();
+  if (single && unfinished === 1 && firstTaskId) {
+    return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
+      suggestion: `Resume with: kct status ${firstTaskId} --watch (running the same command again also finds it, with no second charge)`,
+    });
+  }
+  const done = finished > 0 ? ` (${plural(finished, 'task')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
+  const head =
+    unfinished === 0
+      ? `interrupted; no task kct knows of is left unfinished${done}`
+      : `interrupted; ${plural(unfinished, 'task')} not yet seen finished may still be running on the service${done}`;
+  return new InterruptedError(head, {
+    suggestion: `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`,
+  });
+}

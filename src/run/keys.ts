@@ -1,0 +1,56 @@
+// The Idempotency-Key of an answer a run sends, and a 409 on it told in the user's words.
+import { ApiError, refusalOf } from '../api/errors.js';
+import type { Answer } from '../cli/answers/answers.js';
+import type { OnePassInput } from '../client/client.js';
+import { type KeyRule, keyForName, keyFromIdentity } from '../client/idempotency.js';
+import { labelsOf } from '../client/identity.js';
+import { taskOf } from './plan.js';
+import type { RunSettings } from './settings.js';
+
+/**
+ * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
+ * labels (what is sent); with --mark-again, also from the task that marked it before, so the
+ * service makes a new one.
+ */
+export function keyOf(
+  settings: Pick<RunSettings, 'keyRule' | 'markAgain' | 'ledger'>,
+  answer: Answer,
+  identity: string,
+  input: OnePassInput,
+): string {
+  const rule = settings.keyRule;
+  if (rule.kind === 'base') return keyForName(rule.base, answer.keyName);
+  const files = [
+    ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+    ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+    ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+  ];
+  const before = settings.markAgain ? settings.ledger?.lookup(identity) : undefined;
+  const again = before ? { again: taskOf(before) } : {};
+  return keyFromIdentity('one-pass', identity, { ...labelsOf(input.fields, files), ...again });
+}
+
+/**
+ * A 409 for a key reused on a changed answer, told in the user's terms: which file changed, under
+ * which key, and the two ways on. With derived keys a changed file gets a new key, so this comes
+ * from a base key given with --idempotency-key.
+ */
+export function keyConflict(rule: KeyRule, error: unknown, answer: Answer, key: string): unknown {
+  if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
+  const what = answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label;
+  return ApiError.from(
+    error.status,
+    error.body,
+    {
+      message: `${what} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
+      method: error.method,
+      url: error.url,
+      requestId: error.requestId,
+      errorCode: error.errorCode,
+      headers: error.headers,
+    },
+    {
+      suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+    },
+  );
+}

@@ -1,0 +1,103 @@
+// This machine's index of identities across runs, for one server: which task (or which item of
+// which batch) marked each identity it sent. A later run that finds an answer's identity here does
+// not send it: it reuses that task's result under the answer's new labels (a rename, a copy, a
+// changed --student-id-from), so an identity is charged once whatever its names or route
+// (docs/guides/large-runs-and-reruns.md, "What is the same answer"). No names, no text: identities
+// and task ids only. One append-only file per server under the state folder.
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The task that marked an identity: a one-pass task, or item `item` of a batch. */
+export type Marked = { taskId: string } | { batchId: string; item: number };
+
+const PIECE = 1024 * 1024;
+
+export class Ledger {
+  /** identity -> a task id, or "<batch id>#<item>" */
+  private readonly known = new Map<string, string>();
+  private fd?: number;
+
+  private constructor(readonly path: string) {}
+
+  /** The ledger of `baseUrl` in `folder`, read; undefined (and the reason) when it cannot be used. */
+  static open(folder: string, baseUrl: string): { ledger?: Ledger; problem?: string } {
+    const name = `marked-${createHash('sha256').update(baseUrl.replace(/\/+$/, '')).digest('hex').slice(0, 16)}.ndjson`;
+    const ledger = new Ledger(join(folder, name));
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      ledger.read();
+      ledger.fd = openSync(ledger.path, 'a', 0o600);
+      return { ledger };
+    } catch (error) {
+      return { problem: `cannot use ${ledger.path} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    }
+  }
+
+  /** The task that marked this identity on this machine, if one did. */
+  lookup(identity: string): Marked | undefined {
+    const value = this.known.get(identity);
+    if (value === undefined) return undefined;
+    const hash = value.lastIndexOf('#');
+    return hash < 0 ? { taskId: value } : { batchId: value.slice(0, hash), item: Number(value.slice(hash + 1)) };
+  }
+
+  /** An identity accepted by the service, as a task of its own or as a batch's item. */
+  accepted(identity: string, marked: Marked): void {
+    const value = 'taskId' in marked ? marked.taskId : `${marked.batchId}#${marked.item}`;
+    if (this.known.get(identity) === value) return;
+    this.known.set(identity, value);
+    this.write({ i: identity, t: value });
+  }
+
+  /** The task recorded is gone or did not mark it (another account, a sandbox started afresh, a failure). */
+  forget(identity: string): void {
+    if (!this.known.delete(identity)) return;
+    this.write({ i: identity, x: 1 });
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private write(entry: Record<string, unknown>): void {
+    if (this.fd !== undefined) writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+  }
+
+  /** Reads the file in 1 MiB pieces: a ledger of a district's runs is not held whole in memory. */
+  private read(): void {
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      const buffer = Buffer.allocUnsafe(PIECE);
+      let rest = '';
+      for (let read = readSync(fd, buffer, 0, PIECE, null); read > 0; read = readSync(fd, buffer, 0, PIECE, null)) {
+        const lines = (rest + buffer.toString('utf8', 0, read)).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) this.take(line);
+      }
+      this.take(rest);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private take(line: string): void {
+    if (line === '') return;
+    let entry: { i?: unknown; t?: unknown; x?: unknown };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      return; // a line torn by a killed run: that answer is sent again under its key, which the service replays
+    }
+    if (typeof entry.i !== 'string') return;
+    if (typeof entry.t === 'string') this.known.set(entry.i, entry.t);
+    else if (entry.x !== undefined) this.known.delete(entry.i);
+  }
+}

@@ -1,0 +1,376 @@
+// A marking run over any number of answers, in memory that does not grow with their number beyond
+// a few numbers each: the plan (plan.ts) says what becomes of every answer; at most --jobs answers
+// are read and sent at once (one-pass, or 100 to a batch: batches.ts); every task is followed by
+// one polling loop; each row goes to the run's record (record.ts), and from there to every view,
+// as soon as it is known. An answer whose identity this run already sends (a copy) or that was
+// marked before (reused) is not sent: it gets that mark under its own labels.
+import { setMaxListeners } from 'node:events';
+import { ConnectionError, InterruptedError, KctError, NotFoundError } from '../api/errors.js';
+import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
+import { isFinalStatus, statusOf } from '../api/status.js';
+import { type Answer, skippedFilesNote } from '../cli/answers/answers.js';
+import { err } from '../cli/core/io.js';
+import type { AnswerOutcome } from '../cli/render/outcome.js';
+import type { AcceptedTask, OnePassInput } from '../client/client.js';
+import { slots } from '../client/limit.js';
+import { Batches } from './batches.js';
+import { Follower } from './follow.js';
+import type { JournalKnown } from './journal.js';
+import { keyConflict, keyOf } from './keys.js';
+import type { Marked } from './ledger.js';
+import { type Plan, taskOf } from './plan.js';
+import { AGAIN, dropUndefined, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
+
+/** How long a submission under way when Ctrl-C lands may still take to be answered. */
+const SUBMIT_GRACE_MS = 10_000;
+/**
+ * Tasks unfinished at once, at most, in a waiting run (a batch counts its answers): past this,
+ * sending waits for tasks to end. The run's memory then holds this many tasks' state whatever
+ * the class size, and the service this many of its tasks; a service slower than kct sets the
+ * pace either way.
+ */
+const MAX_PENDING = 10_000;
+
+export interface RunOutcome {
+  accepted: number;
+  /** Answers whose task the service replayed: an earlier submission's, no new charge. */
+  replayed: number;
+  firstTaskId?: string;
+  /** The only row, for a run of one answer. */
+  last?: AnswerOutcome;
+  sentInBatches: number;
+}
+
+export class MarkingRun {
+  accepted = 0;
+  /** Submissions whose connection broke after the body was sent: the service may have accepted them. */
+  private maybeAccepted = 0;
+  replayed = 0;
+  /** Rows tied to a task kct knows exists (accepted or followed): the Ctrl-C message counts them. */
+  readonly tasked = new Set<number>();
+  private tasksFinished = 0;
+  /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
+  readonly reusedFromLedger = new Set<number>();
+  /** Rows whose mark is another submission's (reused, or replayed by the service), until printed. */
+  private readonly notCharged = new Set<number>();
+  private submitSignal?: AbortSignal;
+  firstTaskId?: string;
+  private last?: AnswerOutcome;
+  private interrupted?: unknown;
+  private emitted = 0;
+  private rowEmitted?: () => void;
+  private readonly expected: number;
+  private allEmitted?: () => void;
+  private readonly retries = new Map<number, number>();
+  readonly batches: Batches;
+  readonly follower: Follower;
+
+  constructor(readonly settings: RunSettings) {
+    this.expected = settings.collection.count;
+    this.batches = new Batches(this);
+    this.follower = new Follower(this);
+  }
+
+  /** Sends and follows every answer the plan says to; resolves when every row is printed. */
+  async run(): Promise<RunOutcome> {
+    const done = new Promise<void>((resolve) => {
+      this.allEmitted = resolve;
+    });
+    if (this.expected === 0) this.allEmitted?.();
+    const { collection, context, jobs, plan } = this.settings;
+    // every answer reused from the same batch is known now: the batch is followed once for all of them
+    for (const [row, step] of plan.plans) if (step.kind === 'reuse' && 'batchId' in step.known) this.reuseBatchItem(row, step);
+    this.batches.followReused();
+    // at most --jobs answers being read, hashed and sent at once; the next is built only then
+    const sending = slots(jobs);
+    for (const answer of collection.answers()) {
+      if (this.stopped()) break;
+      const step = plan.plans.get(answer.index);
+      if (!step || step.kind === 'copy' || (step.kind === 'reuse' && 'batchId' in step.known)) continue;
+      await this.settings.drained?.();
+      if (step.kind === 'reuse') {
+        this.reuse(answer, step);
+        continue;
+      }
+      const release = await sending.take();
+      while (this.settings.wait && this.follower.pending >= (this.settings.maxPending ?? MAX_PENDING) && !this.stopped()) await this.aRow();
+      if (this.stopped()) {
+        release();
+        break;
+      }
+      void this.send(answer).finally(release);
+    }
+    await sending.idle();
+    if (!this.stopped()) await this.batches.sendLast();
+    if (!this.stopped()) {
+      await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
+    }
+    if (this.stopped()) throw this.interruption();
+    return {
+      accepted: this.accepted,
+      replayed: this.replayed,
+      firstTaskId: this.firstTaskId,
+      last: this.last,
+      sentInBatches: this.batches.sent,
+    };
+  }
+
+  private stopped(): boolean {
+    return this.interrupted !== undefined || this.settings.context.signal.aborted;
+  }
+
+  /** Until the next row is printed, or the run is interrupted. */
+  private aRow(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const { signal } = this.settings.context;
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        this.rowEmitted = undefined;
+        resolve();
+      };
+      this.rowEmitted = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Whether the service accepted, or may have accepted, any answer of this run: then running the same command again is the way on. */
+  anySent(): boolean {
+    return this.accepted > 0 || this.maybeAccepted > 0;
+  }
+
+  /** What kct knows of the tasks so far (for the Ctrl-C message). */
+  progress(): { accepted: number; firstTaskId?: string; unfinished: number; finished: number } {
+    return { accepted: this.accepted, firstTaskId: this.firstTaskId, unfinished: this.tasked.size, finished: this.tasksFinished };
+  }
+
+  /** The exit status of a finished run (docs/commands/kct.md#exit-codes). */
+  throwExitStatus(): void {
+    this.settings.record.exit.throwExitStatus({ anySent: this.anySent(), timeoutMs: this.settings.timeoutMs, again: AGAIN });
+  }
+
+  private interruption(): InterruptedError {
+    return this.interrupted instanceof InterruptedError
+      ? this.interrupted
+      : new InterruptedError('interrupted', { cause: this.interrupted });
+  }
+
+  /** An answer marked before: its saved row, or its task followed (journal and ledger alike). */
+  private reuse(answer: Answer, step: Extract<Plan, { kind: 'reuse' }>): void {
+    const row = answer.index;
+    const base = this.baseOf(row);
+    const known = step.known as JournalKnown | Marked;
+    this.settings.record.reused(row, this.identityOf(row), step.from, taskOf(known));
+    this.notCharged.add(row);
+    if (step.from === 'ledger') this.reusedFromLedger.add(row);
+    if ('kind' in known && known.kind === 'final') {
+      const saved = this.settings.journal?.savedRow(known.slot);
+      if (saved) {
+        this.emit(row, outcomeFromRow(base, saved));
+        return;
+      }
+    }
+    const taskId = taskOf(known);
+    if (taskId === undefined) {
+      this.notCharged.delete(row);
+      void this.send(answer);
+      return;
+    }
+    this.follower.follow(taskId, row, 0);
+  }
+
+  private reuseBatchItem(row: number, step: Extract<Plan, { kind: 'reuse' }>): void {
+    const known = step.known as { batchId: string; item: number };
+    this.settings.record.reused(row, this.identityOf(row), step.from, known.batchId);
+    this.notCharged.add(row);
+    if (step.from === 'ledger') this.reusedFromLedger.add(row);
+    this.tasked.add(row);
+    this.batches.reuse(known.batchId, known.item, row);
+  }
+
+  /**
+   * A reused answer whose task is gone (another account, a sandbox started afresh) or did not mark
+   * it (FAILURE, CANCEL): forgotten by the ledger and sent after all. False when it was not reused from the ledger.
+   */
+  sendAfterAll(row: number, error?: unknown): boolean {
+    if (!this.reusedFromLedger.has(row) || (error !== undefined && !(error instanceof NotFoundError))) return false;
+    const answer = this.settings.collection.answerAt(row);
+    if (!answer) return false;
+    this.reusedFromLedger.delete(row);
+    this.notCharged.delete(row);
+    this.tasked.delete(row);
+    this.settings.ledger?.forget(this.identityOf(row));
+    void this.send(answer, { onePass: true });
+    return true;
+  }
+
+  identityOf(row: number): string {
+    return this.settings.plan.identities[row] ?? '';
+  }
+
+  /** Reads, keys and sends one answer (or puts it in the batch being filled). */
+  private async send(answer: Answer, options: { onePass?: boolean } = {}): Promise<void> {
+    const { client, context, record } = this.settings;
+    const row = answer.index;
+    const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
+    const identity = this.identityOf(row);
+    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
+    try {
+      if (record.exit.fatal !== undefined) throw new NotSent();
+      record.found(row, answer, identity);
+      if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
+      const input = this.inputOf(answer, fields);
+      const key = keyOf(this.settings, answer, this.identityOf(row), input);
+      const submission = await client.prepareOnePass(input, { idempotency: { key } });
+      if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
+      record.sent(row, identity, key);
+      let task: AcceptedTask;
+      try {
+        task = await submission.send({ signal: this.submitting() });
+      } catch (error) {
+        throw keyConflict(this.settings.keyRule, error, answer, key);
+      }
+      const replayed = task.replayed === true;
+      this.accept(task, replayed);
+      if (replayed) this.notCharged.add(row);
+      this.tasked.add(row);
+      this.settings.ledger?.accepted(identity, { taskId: task.task_id });
+      record.accepted(row, identity, { taskId: task.task_id }, task.status ?? 'QUEUED', replayed);
+      this.settings.onAccepted?.(task, replayed, 1, answer.files.length);
+      if (!this.settings.wait) {
+        // a replay's acceptance is the stored one: its state now is read, never printed as current
+        if (replayed) this.emit(row, await this.follower.currentState(base, task.task_id));
+        else this.emit(row, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
+        return;
+      }
+      // a replay may be long finished: looked at at once
+      this.follower.follow(task.task_id, row, replayed ? 0 : this.settings.firstPollIn);
+    } catch (error) {
+      this.failed(row, base, undefined, error);
+    }
+  }
+
+  /** What one answer sends: its fields and files, with the rubric and question files every answer shares. */
+  inputOf(answer: Answer, fields: OnePassFields): OnePassInput {
+    return { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
+  }
+
+  /**
+   * A failure the server calls retryable (its own fault, not the answer's) would be replayed
+   * forever under the same derived key: it is sent again under a derived follow-up key, at most twice.
+   */
+  async retried(row: number, answer: Answer, result: EvaluationResult): Promise<boolean> {
+    const attempt = (this.retries.get(row) ?? 0) + 1;
+    if (this.settings.keyRule.kind !== 'derived' || attempt > 2 || statusOf(result) !== 'FAILURE' || result.retryable !== true)
+      return false;
+    const { client, context, record } = this.settings;
+    err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
+    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
+    const input = this.inputOf(answer, fields);
+    const key = `${keyOf(this.settings, answer, this.identityOf(row), input)}-retry${attempt}`;
+    const identity = this.identityOf(row);
+    record.sent(row, identity, key);
+    const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
+    this.retries.set(row, attempt);
+    this.accept(again);
+    this.settings.ledger?.accepted(identity, { taskId: again.task_id });
+    record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
+    this.follower.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
+    return true;
+  }
+
+  baseOf(row: number): AnswerOutcome {
+    const answer = this.settings.collection.answerAt(row);
+    return { file: answer?.label ?? `answer ${row + 1}`, student_id: answer?.studentId, status: 'ERROR' };
+  }
+
+  accept(task: Task, replayed = false, answers = 1): void {
+    this.accepted += answers;
+    if (replayed) this.replayed += answers;
+    this.firstTaskId ??= task.task_id;
+  }
+
+  /** Turns an error into the answer's row, or stops the run (Ctrl-C, a bug). */
+  failed(row: number, base: AnswerOutcome, taskId: string | undefined, error: unknown): void {
+    const { record } = this.settings;
+    if (error instanceof InterruptedError || this.settings.context.signal.aborted) {
+      this.interrupted ??= error;
+      return;
+    }
+    if (error instanceof NotSent) {
+      this.emit(row, { ...base, message: `not sent: the run stopped after ${(record.exit.fatal as Error).message}` });
+      return;
+    }
+    if (error instanceof ConnectionError && error.maybeDelivered && taskId === undefined) this.maybeAccepted += 1;
+    const status = taskId ? 'ERROR' : 'NOT_SENT';
+    // a bug: exit 1, after what was already printed
+    if (!(error instanceof KctError) && !isLocalFileError(error)) {
+      record.exit.firstError ??= error;
+      this.emit(row, { ...base, task_id: taskId, status, message: (error as Error).message ?? String(error) });
+      return;
+    }
+    if (stopsTheRun(error) && record.exit.fatal === undefined) record.exit.fatal = error;
+    if (record.exit.fatal !== error) record.exit.firstError ??= error;
+    this.emit(row, { ...base, task_id: taskId, status, message: (error as Error).message, error });
+  }
+
+  /**
+   * The signal of a submission: Ctrl-C lets one already under way finish (SUBMIT_GRACE_MS at most),
+   * so a task the service accepted is counted and journaled; a second Ctrl-C exits at once (main.ts).
+   */
+  submitting(): AbortSignal {
+    if (this.submitSignal) return this.submitSignal;
+    const { signal } = this.settings.context;
+    const grace = new AbortController();
+    setMaxListeners(0, grace.signal); // one listener per submission in flight: --jobs may be any number
+    const later = () => setTimeout(() => grace.abort(signal.reason), SUBMIT_GRACE_MS).unref();
+    if (signal.aborted) later();
+    else signal.addEventListener('abort', later, { once: true });
+    return (this.submitSignal = grace.signal);
+  }
+
+  /**
+   * One answer's row, and its copies' (the same identity, their own labels): recorded, and from the
+   * record printed, reported and counted. Identical answers each name another in duplicate_of.
+   */
+  emit(row: number, found: AnswerOutcome): void {
+    const { collection, plan, record } = this.settings;
+    const copies = plan.copies.get(row) ?? [];
+    // under each answer's own labels, its record too: its name from a download, and its files that could not be sent
+    const named = (at: number, outcome: AnswerOutcome): AnswerOutcome => {
+      const answer = collection.answerAt(at);
+      const studentName = collection.studentNameAt?.(at);
+      const message = [outcome.message, skippedFilesNote(answer?.skippedFiles)].filter(Boolean).join('; ');
+      const result = outcome.replayed && outcome.result ? { ...outcome.result, student_id: outcome.student_id ?? null } : outcome.result;
+      return {
+        ...outcome,
+        ...(result ? { result } : {}),
+        ...(studentName !== undefined ? { student_name: studentName } : {}),
+        ...(message ? { message } : {}),
+      };
+    };
+    const replayed = this.notCharged.delete(row);
+    const outcome = named(row, {
+      ...found,
+      ...(replayed ? { replayed: true } : {}),
+      ...(copies.length > 0 || plan.twins.has(row) ? { duplicate_of: collection.answerAt(copies[0] ?? plan.twins.get(row)!)?.label } : {}),
+    });
+    if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;
+    this.reusedFromLedger.delete(row);
+    if (this.settings.single) this.last = outcome;
+    record.final(row, this.identityOf(row), outcome);
+    for (const copy of copies) {
+      const answer = collection.answerAt(copy);
+      const own = {
+        ...found,
+        file: answer?.label ?? found.file,
+        student_id: answer?.studentId,
+        duplicate_of: outcome.file,
+        replayed: true,
+      };
+      record.final(copy, this.identityOf(copy), named(copy, own));
+    }
+    this.emitted += 1 + copies.length;
+    this.rowEmitted?.();
+    if (this.emitted >= this.expected) this.allEmitted?.();
+  }
+}

@@ -1,0 +1,131 @@
+// Before anything is sent, every answer of a run gets its identity (client/identity.ts: its
+// content and marking, never its labels) and one plan: sent, or a copy of an earlier answer of this
+// run (same identity: one charge, one mark), or reused from what was marked before (the journal of
+// --resume, then this machine's ledger). So the run knows what it will charge before it asks the
+// service for anything, and an identity is never charged twice, whatever it is called.
+import type { OnePassFields } from '../api/schemas.js';
+import type { Answer } from '../cli/answers/answers.js';
+import type { LocalFile } from '../client/files.js';
+import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
+import { identityOf, type KeyedFile } from '../client/identity.js';
+import { limiter } from '../client/limit.js';
+import type { Journal, JournalKnown } from './journal.js';
+import type { Ledger, Marked } from './ledger.js';
+
+/** What becomes of an answer. */
+export type Plan =
+  | { kind: 'send' }
+  /** The same identity as row `of` of this run: its mark, under this answer's labels. */
+  | { kind: 'copy'; of: number }
+  /** Known from the journal of --resume, or from this machine's ledger. */
+  | { kind: 'reuse'; from: 'journal' | 'ledger'; known: JournalKnown | Marked };
+
+export interface PlanOptions {
+  common: OnePassFields;
+  rubricFiles: readonly LocalFile[];
+  questionFiles: readonly LocalFile[];
+  journal?: Journal;
+  ledger?: Ledger;
+  /** --mark-again: what this machine marked before is marked again (the journal still resumes). */
+  markAgain?: boolean;
+  /** --mark-copies: identical answers of one run are each marked on their own. */
+  markCopies?: boolean;
+}
+
+export interface RunPlan {
+  /** Each answer's identity, by row ('' for rows that are not answers). */
+  identities: string[];
+  plans: Map<number, Plan>;
+  /** The rows that are copies of each row sent (or reused), in order: they get its mark. */
+  copies: Map<number, number[]>;
+  /** With --mark-copies, another row of the same identity for each row that has one: marked on its own, flagged all the same. */
+  twins: Map<number, number>;
+  /** Answers this run will send (and so may be charged for), and their files. */
+  toSend: number;
+  filesToSend: number;
+  /** What the answers sent are priced by: a file each, or the answer itself when it has none (text). */
+  unitsToSend: number;
+  reused: number;
+  /** A few of the tasks reused, for the note that says so. */
+  reusedTasks: string[];
+  /** Answers the journal knew under the same name with other content: sent as new answers. */
+  changed: string[];
+}
+
+/** How many answers are read and hashed at once while planning. */
+const HASHING = 8;
+
+export async function planRun(answers: Iterable<Answer>, rows: number, options: PlanOptions, signal: AbortSignal): Promise<RunPlan> {
+  const materials = cachedHasher();
+  const shared = new Set([...options.rubricFiles, ...options.questionFiles].map((file) => file.path));
+  const hash: FileHasher = (file) => (shared.has(file.path) ? materials(file) : hashFile(file));
+  const fileParts: KeyedFile[] = [
+    ...options.rubricFiles.map((file) => ({ field: 'rubric_files', file })),
+    ...options.questionFiles.map((file) => ({ field: 'question_files', file })),
+  ];
+  const identities: string[] = new Array(rows).fill('');
+  const fileCounts = new Map<number, number>();
+  const changed: string[] = [];
+  const hashing = limiter(HASHING);
+  const pending: Promise<void>[] = [];
+  for (const answer of answers) {
+    if (signal.aborted) break;
+    fileCounts.set(answer.index, answer.files.length);
+    const fields = { ...options.common, ...(answer.text !== undefined ? { paper_content: answer.text } : {}) };
+    const files = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...fileParts];
+    pending.push(
+      hashing(async () => {
+        const identity = await identityOf(fields, files, hash);
+        identities[answer.index] = identity;
+        if (options.journal?.changed(answer.label, identity)) changed.push(answer.label);
+      }),
+    );
+    // never more promises than a few pieces of work ahead
+    if (pending.length >= 4 * HASHING) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+
+  const plans = new Map<number, Plan>();
+  const copies = new Map<number, number[]>();
+  const twins = new Map<number, number>();
+  const firstOf = new Map<string, number>();
+  const reusedTasks = new Set<string>();
+  let toSend = 0;
+  let filesToSend = 0;
+  let unitsToSend = 0;
+  let reused = 0;
+  for (let row = 0; row < rows; row++) {
+    const identity = identities[row];
+    if (identity === '') continue;
+    const first = firstOf.get(identity);
+    if (first !== undefined && !options.markCopies) {
+      plans.set(row, { kind: 'copy', of: first });
+      copies.set(first, [...(copies.get(first) ?? []), row]);
+      continue;
+    }
+    if (first !== undefined) {
+      twins.set(row, first);
+      if (!twins.has(first)) twins.set(first, row);
+    } else firstOf.set(identity, row);
+    const fromJournal = options.journal?.lookup(identity);
+    const fromLedger = fromJournal || options.markAgain ? undefined : options.ledger?.lookup(identity);
+    if (fromJournal || fromLedger) {
+      plans.set(row, { kind: 'reuse', from: fromJournal ? 'journal' : 'ledger', known: (fromJournal ?? fromLedger)! });
+      reused += 1;
+      const task = taskOf((fromJournal ?? fromLedger)!);
+      if (task !== undefined && reusedTasks.size < 3) reusedTasks.add(task);
+      continue;
+    }
+    plans.set(row, { kind: 'send' });
+    toSend += 1;
+    filesToSend += fileCounts.get(row) ?? 0;
+    unitsToSend += Math.max(1, fileCounts.get(row) ?? 0);
+  }
+  return { identities, plans, copies, twins, toSend, filesToSend, unitsToSend, reused, reusedTasks: [...reusedTasks], changed };
+}
+
+/** The task (or batch) an earlier mark came from. */
+export function taskOf(known: JournalKnown | Marked): string | undefined {
+  if ('batchId' in known) return known.batchId;
+  return known.taskId;
+}

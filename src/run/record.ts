@@ -1,0 +1,89 @@
+// A marking run is one record: an append-only sequence of events per input (found, unsent, sent,
+// accepted, reused, final). The --resume journal is that record on disk (journal.ts); this machine's
+// ledger indexes its identities across runs (ledger.ts). Every output is a view of the record: the
+// rows (table, CSV, NDJSON, JSON), the summary, the class report, the progress line and the exit
+// status all read the final rows it hands out and the one tally it keeps, so their counts cannot
+// disagree.
+import { type AnswerOutcome, ndjsonRow } from '../cli/render/outcome.js';
+import { ClassTally } from '../cli/render/tally.js';
+import { ExitTally } from './exit-tally.js';
+import type { Journal } from './journal.js';
+import type { Marked } from './ledger.js';
+
+/** A view of the run: told every final row, in the order rows end, with its place in the run. */
+export interface RecordView {
+  row(outcome: AnswerOutcome, index: number): void;
+}
+
+export class RunRecord {
+  /** The run's figures: every count a view prints comes from here. */
+  readonly tally = new ClassTally();
+  /** What the exit status is made of. */
+  readonly exit = new ExitTally();
+  private readonly views: RecordView[] = [];
+  private ended = 0;
+
+  constructor(private readonly journal?: Journal) {}
+
+  /** Adds a view; views are told rows in the order they were added. */
+  view(view: RecordView | undefined): void {
+    if (view) this.views.push(view);
+  }
+
+  /** Rows ended so far. */
+  get rowsEnded(): number {
+    return this.ended;
+  }
+
+  begin(rows: number): void {
+    this.journal?.write({ e: 'run', at: now(), rows });
+  }
+
+  found(row: number, answer: { label: string; studentId?: string }, identity: string): void {
+    this.journal?.write({
+      e: 'found',
+      row,
+      answer: answer.label,
+      identity,
+      ...(answer.studentId !== undefined ? { student_id: answer.studentId } : {}),
+    });
+  }
+
+  sent(row: number, identity: string, key: string | undefined): void {
+    this.journal?.write({ e: 'sent', row, identity, ...(key !== undefined ? { key } : {}) });
+  }
+
+  accepted(row: number, identity: string, marked: Marked, status: string, replayed: boolean): void {
+    const where = 'taskId' in marked ? { task_id: marked.taskId } : { batch_id: marked.batchId, item: marked.item };
+    this.journal?.write({ e: 'accepted', row, identity, ...where, status, ...(replayed ? { replayed: true } : {}) });
+  }
+
+  reused(row: number, identity: string, from: string, taskId?: string): void {
+    this.journal?.write({ e: 'reused', row, identity, from, ...(taskId !== undefined ? { task_id: taskId } : {}) });
+  }
+
+  /** The row of one input: recorded (its printed row last on the line), counted, and handed to every view. */
+  final(row: number, identity: string | undefined, outcome: AnswerOutcome): void {
+    const printed = ndjsonRow(outcome);
+    if (identity === undefined || identity === '')
+      this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '' });
+    else
+      this.journal?.write({ e: 'final', row, identity, task_id: outcome.task_id ?? null, status: outcome.status, at: now(), out: printed });
+    this.tally.add({
+      status: outcome.status,
+      score: outcome.score,
+      maxScore: outcome.max_score,
+      evaluation: outcome.evaluation,
+      creditsCharged: printed.credits_charged as number | null,
+      replayed: outcome.replayed,
+      copy: outcome.replayed === true && outcome.duplicate_of !== undefined,
+      file: outcome.file,
+      duplicateOf: outcome.duplicate_of,
+    });
+    this.exit.count(outcome);
+    this.ended += 1;
+    for (const view of this.views) view.row(outcome, row);
+  }
+}
+
+const now = () => new Date().toISOString();

@@ -1,0 +1,284 @@
+// kct grades moodle|canvas, in-process: a saved run (the ndjson one-pass prints) fills the grade
+// file the platform gave, checked by the importers' own rules (src/platforms/*-import-rules.ts).
+// Every refusal comes before anything is written; kct never replaces a file unless --in-place;
+// the report names each student on one side only, and kct exits 10 when there are any.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { readAsCanvasImports } from '../../../src/platforms/canvas-import-rules.js';
+import { readAsMoodleImports } from '../../../src/platforms/moodle-import-rules.js';
+import { runKct } from '../cli/run-kct.js';
+import { MOODLE_HEADER, moodleWorksheet, rawCells, recordTexts, writeCsv } from '../platforms/fixtures.js';
+import { zip } from '../zip-writer.js';
+
+const root = mkdtempSync(join(tmpdir(), 'kct-grades-'));
+let made = 0;
+const fresh = () => {
+  const dir = join(root, `case-${made++}`);
+  writeFileSync(join(root, '.keep'), '');
+  return mkdtempSync(`${dir}-`);
+};
+
+interface Row {
+  student_id?: string;
+  student_name?: string;
+  status: string;
+  score?: number;
+  max_score?: number;
+  message?: string;
+  evaluation?: { item: string; score: number; max_score: number; feedback: string }[];
+}
+
+const marked = (id: string, name: string, score: number): Row => ({
+  student_id: id,
+  student_name: name,
+  status: 'SUCCESS',
+  score,
+  max_score: 20,
+  evaluation: [{ item: 'Argument', score, max_score: 20, feedback: `Clear & direct, ${name}.` }],
+});
+const CLASS: Row[] = [
+  marked('101', 'Ada Lovelace', 13.5),
+  marked('102', 'Bo Chen', 18),
+  { student_id: '104', student_name: 'Eve Kim', status: 'EMPTY', message: 'empty submission: nothing submitted' },
+];
+const WORKSHEET = [
+  { id: 101, name: 'Ada Lovelace' },
+  { id: 102, name: 'Bo Chen' },
+  { id: 104, name: 'Eve Kim', grade: '40.00' },
+];
+
+function savedRun(dir: string, rows: Row[], name = 'marks.ndjson'): string {
+  const path = join(dir, name);
+  writeFileSync(path, rows.map((row) => `${JSON.stringify({ file: `dl/${row.student_name}`, ...row })}\n`).join(''));
+  return path;
+}
+
+function worksheet(dir: string, rows = WORKSHEET, options: Parameters<typeof moodleWorksheet>[1] = { bom: true, eol: '\r\n' }) {
+  const path = join(dir, 'Grades.csv');
+  const sheet = moodleWorksheet(rows, options);
+  writeFileSync(path, sheet.bytes);
+  return { path, bytes: sheet.bytes };
+}
+
+describe('kct grades moodle', () => {
+  it('fills Grade and Feedback comments of the marked rows only, in a new file beside the worksheet; the report on stdout', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const sheet = worksheet(dir);
+    const result = await runKct(['grades', 'moodle', run, sheet.path]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Import \(Moodle grading worksheet .*Grades\.csv, column "Grade", out of 100, rounding two-decimals\):\n {2}2 filled, 0 refused, 0 with no row in the file, 1 row not marked/,
+    );
+    expect(result.stdout).toMatch(/Eve Kim \(Participant 104, line 4\): EMPTY: empty submission: nothing submitted/);
+    expect(result.stdout).toContain('Students match');
+    const filledPath = join(dir, 'Grades.kct.csv');
+    expect(result.stderr).toContain(`kct: wrote ${filledPath}: 2 grades filled; import it in Moodle`);
+    // the teacher's file as it was; the filled one read as Moodle's importer reads it
+    expect(readFileSync(sheet.path).equals(sheet.bytes)).toBe(true);
+    const filled = readFileSync(filledPath);
+    const imports = readAsMoodleImports(filled, { maxGrade: 100 }).imports;
+    expect(imports.get('101')).toMatchObject({ grade: 67.5 });
+    expect(imports.get('101')?.feedback).toBe('<p>Argument: 13.5 / 20<br>Clear &amp; direct, Ada Lovelace.</p>');
+    expect(imports.get('102')).toMatchObject({ grade: 90 });
+    expect(imports.get('104')).toEqual(readAsMoodleImports(sheet.bytes, { maxGrade: 100 }).imports.get('104'));
+    const [was, now] = [recordTexts(sheet.bytes), recordTexts(filled)];
+    expect(now[0]).toBe(was[0]);
+    expect(now[3]).toBe(was[3]);
+    const editable = new Set([MOODLE_HEADER.indexOf('Grade'), MOODLE_HEADER.indexOf('Feedback comments')]);
+    for (const line of [1, 2]) rawCells(was[line]).forEach((cell, i) => editable.has(i) || expect(rawCells(now[line])[i]).toBe(cell));
+
+    // run again: kct never replaces a file it did not make in this run, and writes nothing
+    const again = await runKct(['grades', 'moodle', run, sheet.path]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${filledPath} exists (from an earlier run?); kct never replaces a file it did not make in this run`);
+    expect(readFileSync(filledPath).equals(filled)).toBe(true);
+  });
+
+  it('--json: the import report, for scripts; --in-place replaces the worksheet; --rounding and --feedback text', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const sheet = worksheet(dir);
+    const result = await runKct([
+      'grades',
+      'moodle',
+      run,
+      sheet.path,
+      '--in-place',
+      '--rounding',
+      'integer',
+      '--feedback',
+      'text',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({
+      file: sheet.path,
+      output: sheet.path,
+      savedRun: run,
+      download: null,
+      platform: 'moodle',
+      target: { column: 'Grade', maximum: 100 },
+      rounding: 'integer',
+      counts: { filled: 2, refused: 0, 'not-in-file': 0, 'not-marked': 1 },
+      studentsMatch: true,
+    });
+    expect(report.entries.find((e: { participantId: string }) => e.participantId === '101')).toMatchObject({
+      status: 'filled',
+      grade: '68',
+      download: { status: 'SUCCESS' },
+    });
+    const imports = readAsMoodleImports(readFileSync(sheet.path), { maxGrade: 100 }).imports;
+    expect(imports.get('101')).toMatchObject({ grade: 68, feedback: 'Argument: 13.5 / 20\nClear & direct, Ada Lovelace.' });
+    expect(existsSync(join(dir, 'Grades.kct.csv'))).toBe(false);
+  });
+
+  it('students on one side only: the file is written, the report names them, exit 10; --output csv gives a row each', async () => {
+    const dir = fresh();
+    // 103 was marked but has no row; 106 has a row and no submission
+    const run = savedRun(dir, [...CLASS, marked('103', 'Sean OBrien', 10)]);
+    const sheet = worksheet(dir, [...WORKSHEET, { id: 106, name: 'Sam Rao' }]);
+    const result = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out.csv')]);
+    expect(result.code, result.stderr).toBe(10);
+    expect(result.stdout).toMatch(
+      /In the download, with no row in the file[^\n]*\(1\):\n {4}Sean OBrien \(Participant 103\): marked: 50\.00 out of 100, to enter by hand/,
+    );
+    expect(result.stdout).toMatch(
+      /Rows not marked: no submission in the download \(1\):\n {4}Sam Rao \(Participant 106, line 5\): not in the download/,
+    );
+    expect(result.stdout).toContain('Students do not match (listed above): kct writes the file and exits with code 10.');
+    expect(result.stderr).toContain(
+      `error: students do not match: 1 student of ${run} has no row in ${sheet.path}; 1 row of ${sheet.path} is a student with no submission in the download`,
+    );
+    expect([...readAsMoodleImports(readFileSync(join(dir, 'out.csv')), { maxGrade: 100 }).imports.keys()].sort()).toEqual([
+      '101',
+      '102',
+      '104',
+    ]);
+
+    const csv = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out2.csv'), '--output', 'csv']);
+    expect(csv.code).toBe(10);
+    const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.participant_id, r.status, r.run_status]).sort()).toEqual([
+      ['101', 'filled', 'SUCCESS'],
+      ['102', 'filled', 'SUCCESS'],
+      ['103', 'not-in-file', 'SUCCESS'],
+      ['104', 'not-marked', 'EMPTY'],
+      ['106', 'not-marked', ''],
+    ]);
+  });
+
+  it("--download: the download is the class, so a student the saved run has no row for is listed; another platform's download is refused", async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS.slice(0, 2));
+    const sheet = worksheet(dir);
+    const download = join(dir, 'submissions.zip');
+    writeFileSync(
+      download,
+      zip([
+        { name: 'Ada Lovelace_101_assignsubmission_file_/essay.txt', content: Buffer.from('a') },
+        { name: 'Bo Chen_102_assignsubmission_file_/essay.txt', content: Buffer.from('b') },
+        { name: 'Eve Kim_104_assignsubmission_file_/essay.txt', content: Buffer.from('e') },
+      ]),
+    );
+    const result = await runKct(['grades', 'moodle', run, sheet.path, '--download', download, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.download).toBe(download);
+    expect(report.entries.find((e: { participantId: string }) => e.participantId === '104')).toMatchObject({
+      status: 'not-marked',
+      displayName: 'Eve Kim',
+      download: { status: 'NOT_SENT', reason: `no row in ${run}` },
+    });
+
+    const canvas = join(dir, 'canvas.zip');
+    writeFileSync(canvas, zip([{ name: 'doejane_101_9001_essay.txt', content: Buffer.from('x') }]));
+    const refused = await runKct(['grades', 'moodle', run, sheet.path, '--download', canvas, '--grades-out', join(dir, 'x.csv')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${canvas} is a Canvas download, and kct grades moodle fills Moodle's file: nothing was written`);
+    expect(existsSync(join(dir, 'x.csv'))).toBe(false);
+  });
+
+  it('refused before anything is written: a worksheet no student has a row in, a spreadsheet, the arguments swapped, marks that disagree, rows naming no student', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const sheet = worksheet(dir, [
+      { id: 901, name: 'Ada Lovelace' },
+      { id: 902, name: 'Bo Chen' },
+    ]);
+    const cases: [string[], RegExp][] = [
+      [[run, sheet.path], new RegExp(`none of the 3 students of ${run} has a row in ${sheet.path} \\(matched by participant numbers`)],
+      [[run, join(dir, 'Grades.xlsx')], /takes the CSV file Moodle downloaded, not a spreadsheet/],
+      [[sheet.path, run], /marks\.ndjson looks like a saved run, not the grade file: the saved run comes first/],
+      [
+        [savedRun(dir, [marked('101', 'Ada', 10), marked('101', 'Ada', 12)], 'twice.ndjson'), sheet.path],
+        /1 student of .*twice\.ndjson has marked rows that disagree \(101: 10, 12\)/,
+      ],
+      [
+        [savedRun(dir, [{ status: 'SUCCESS', score: 3, max_score: 4 }], 'anon.ndjson'), sheet.path],
+        /no row of .*anon\.ndjson names a student/,
+      ],
+      [[run, join(dir, 'missing.csv')], /cannot read the grade file .*missing\.csv: no such file/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runKct(['grades', 'moodle', ...args]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(existsSync(join(dir, 'Grades.kct.csv'))).toBe(false);
+  });
+
+  it('rows not final yet (a run saved with --no-wait) are not filled, and the report says how to collect them', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, [marked('101', 'Ada Lovelace', 13.5), { student_id: '102', student_name: 'Bo Chen', status: 'QUEUED' }]);
+    const sheet = worksheet(dir, WORKSHEET.slice(0, 2));
+    const result = await runKct(['grades', 'moodle', run, sheet.path, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.counts).toMatchObject({ filled: 1, 'not-marked': 1 });
+    expect(report.notes[0]).toMatch(/^1 row of .* was not final when the run was saved \(QUEUED 1\): run the same kct one-pass again/);
+  });
+});
+
+describe('kct grades canvas', () => {
+  const header = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)', 'Current Score'];
+  const book = writeCsv({
+    rows: [
+      header,
+      ['    Points Possible', '', '', '', '', '10.00', '(read only)'],
+      ['Lovelace, Ada', '101', '', '', 'Y9', '', '80.00'],
+      ['Chen, Bo', '102', '', '', 'Y9', '7.00', '70.00'],
+      ['Kim, Eve', '104', '', '', 'Y9', '', ''],
+    ],
+  }).bytes;
+
+  it("fills the assignment's column to its Points Possible; scores only (a note says feedback is not written)", async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const path = join(dir, 'export.csv');
+    writeFileSync(path, book);
+    const result = await runKct(['grades', 'canvas', run, path, '--assignment', 'Essay 1']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('A Canvas gradebook import carries scores only; feedback was not written.');
+    const imported = readAsCanvasImports(readFileSync(join(dir, 'export.kct.csv')), 'Essay 1 (1234)');
+    expect(Object.fromEntries(imported.grades)).toMatchObject({ '101': '6.75', '102': '9.00', '104': '' });
+  });
+
+  it('needs --assignment, and names the columns when it is not one of them', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const path = join(dir, 'export.csv');
+    writeFileSync(path, book);
+    const none = await runKct(['grades', 'canvas', run, path]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('kct grades canvas needs --assignment: the column of the gradebook to fill');
+    const wrong = await runKct(['grades', 'canvas', run, path, '--assignment', 'Essay 9']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('Essay 1 (1234)');
+    expect(existsSync(join(dir, 'export.kct.csv'))).toBe(false);
+  });
+});
