@@ -131,6 +131,34 @@ describe('RequestBudget', () => {
     expect(starts).toEqual([1000]);
   });
 
+  it("finds a rate limit's pace: against a token bucket of 50 a second (burst 50, 429 with a whole-second Retry-After, as the sandbox's --rate-limit), 16 requests in flight for two minutes get at least 40 answers a second with at most 5 % refused", async () => {
+    const v = virtualClock();
+    const budget = new RequestBudget({ clock: v.clock });
+    let [tokens, filledAt, answers, refusals] = [50, 0, 0, 0];
+    const bucket = (): number | undefined => {
+      tokens = Math.min(50, tokens + ((v.now() - filledAt) * 50) / 1000);
+      filledAt = v.now();
+      if (tokens >= 1) return void (tokens -= 1);
+      return Math.ceil((1 - tokens) / 50) * 1000;
+    };
+    const worker = async () => {
+      while (v.now() < 120_000) {
+        await budget.acquire('write');
+        const retryAfterMs = bucket();
+        await new Promise<void>((answered) => v.at(v.now() + 20, answered));
+        if (retryAfterMs === undefined) answers += 1;
+        else refusals += 1;
+        budget.answered({ latencyMs: 20, refused: retryAfterMs !== undefined, retryAfterMs });
+      }
+    };
+    const running = Promise.all(Array.from({ length: 16 }, worker));
+    await v.runUntil(121_000);
+    await running;
+    expect(answers / 120).toBeGreaterThanOrEqual(40);
+    expect(refusals / (answers + refusals)).toBeLessThanOrEqual(0.05);
+    expect(refusals).toBeGreaterThan(0); // it did find the limit
+  });
+
   it('property: over generated traffic and answers, no second holds more than --max-rps starts, the pace never exceeds it, and no request starts inside a Retry-After', async () => {
     const answer = fc.record({
       latencyMs: fc.integer({ min: 1, max: 2500 }),
