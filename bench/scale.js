@@ -623,11 +623,12 @@ export async function run() {
     if (queued)
       results.push({
         benchmark: 'scale: 1,000 answers, queued service',
-        kct: `${perAnswer(queued.requests, queued.count)} req/answer, peak ${queued.requests.peak} req/s`,
+        kct: `${perAnswer(queued.requests, queued.count)} req/answer, pace ${queued.requests.peak} req/s (${queued.requests.refused} 429), last task ${fixed(queued.lateSeconds, 1)} s after`,
         floor: `${fixed(queued.serviceSeconds, 1)} s busy`,
         ratio: `${fixed(queued.seconds / queued.serviceSeconds)}x`,
-        target: '<= 4 req/answer, <= 20 req/s',
-        met: queued.requests.total / queued.count <= 4 && queued.requests.peak <= 20,
+        // the pace is found, not fixed (issue 34): the requests an answer and the last task are what stay bounded
+        target: '<= 4 req/answer, last task <= 15 s',
+        met: queued.requests.total / queued.count <= 4 && queued.lateSeconds <= 15,
       });
     return results;
   } finally {
