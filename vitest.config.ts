@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 // test/reliability runs there at a smaller size than `npm run test:reliability`.
 const SLOW = [
   'test/e2e/package.test.ts',
+  'test/e2e/install-docs.test.ts',
   'test/e2e/completion.test.ts',
   'test/e2e/quick-start.test.ts',
   'test/e2e/executable.test.ts',

@@ -10,10 +10,13 @@ export function packWorkspaces(dir: string): Promise<Record<string, string>>;
 export interface Installed {
   seconds: number;
   megabytes: number;
+  diskMegabytes: number;
+  warnings: string[];
   packages: number;
   nativeAddons: string[];
   installScripts: string[];
   bin: string;
   modules: string;
 }
+export const SANDBOX_ALLOW_SCRIPTS: string;
 export function installGlobally(prefix: string, tarballs: string[]): Promise<Installed>;

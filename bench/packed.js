@@ -1,9 +1,11 @@
-// The packages as users get them: `npm pack` of the workspaces, installed globally into a private
-// prefix from the local tarballs, offline (every dependency comes from npm's cache, which `npm ci`
-// filled). Shared by bench/install.js and test/e2e/package.test.ts.
+// The packages as users get them: the tarballs of the release step (`npm run pack`,
+// scripts/pack.js), installed globally into a private prefix as docs/guides/install.md says,
+// offline (every dependency comes from npm's cache, which `npm ci` filled). Shared by
+// bench/install.js and test/e2e/package.test.ts.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { packRelease } from '../scripts/pack.js';
 import { ROOT } from './lib.js';
 
 /** Runs a command; resolves with its exit code, output and wall time. */
@@ -24,16 +26,20 @@ export function run(command, args, { cwd = ROOT, env = process.env } = {}) {
   });
 }
 
-/** Packs kct (the root) and the kct-sandbox workspace into `dir`; returns the tarballs' paths by package name. */
-export async function packWorkspaces(dir) {
-  const packed = await run('npm', ['pack', '--json', '--include-workspace-root', '-w', 'kct-sandbox', '--pack-destination', dir]);
-  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const infos = JSON.parse(packed.stdout);
-  return Object.fromEntries(infos.map((info) => [info.name, join(dir, info.filename)]));
+/** The release step's tarballs of kct and kct-sandbox (after a build) in `dir`; their paths by package name. */
+export function packWorkspaces(dir) {
+  return packRelease(dir, { build: false });
 }
 
-/** `npm install --global` of tarballs into `prefix`, offline; what it took and what it left. */
+/** What docs/guides/install.md adds to the install of the sandbox: its dependencies' install scripts, reviewed. */
+export const SANDBOX_ALLOW_SCRIPTS = '--allow-scripts=better-sqlite3,tesseract.js';
+
+/**
+ * `npm install --global` of tarballs into `prefix`, offline, with the flags the install guide
+ * gives (`--allow-scripts=...` with the sandbox); what it took, what it left and what npm said.
+ */
 export async function installGlobally(prefix, tarballs) {
+  const sandbox = tarballs.some((path) => /kct-sandbox-[^/]*\.tgz$/.test(path));
   const installed = await run('npm', [
     'install',
     '--global',
@@ -44,6 +50,7 @@ export async function installGlobally(prefix, tarballs) {
     '--no-fund',
     '--loglevel',
     'warn',
+    ...(sandbox ? [SANDBOX_ALLOW_SCRIPTS] : []),
     ...tarballs,
   ]);
   if (installed.code !== 0) throw new Error(`npm install of ${tarballs.join(', ')} failed: ${installed.stderr}`);
@@ -51,7 +58,12 @@ export async function installGlobally(prefix, tarballs) {
   const packages = packageDirs(modules);
   return {
     seconds: installed.ms / 1000,
+    /** The files' sizes added up (what `du --apparent-size` says)... */
     megabytes: folderBytes(modules) / 1e6,
+    /** ...and the blocks they take on disk (what `du` says). */
+    diskMegabytes: folderBytes(modules, true) / 1e6,
+    /** npm's warnings and notices (stderr), one a line: the install guide explains each. */
+    warnings: installed.stderr.split('\n').filter((line) => line.startsWith('npm warn')),
     packages: packages.length,
     /** Compiled native addons (a native build, or a prebuilt one): kct must have none. */
     nativeAddons: files(modules).filter((path) => path.endsWith('.node')),
@@ -109,8 +121,11 @@ function files(dir) {
   return out;
 }
 
-function folderBytes(dir) {
+function folderBytes(dir, onDisk = false) {
   let total = 0;
-  for (const path of files(dir)) total += statSync(path).size;
+  for (const path of files(dir)) {
+    const stat = statSync(path);
+    total += onDisk ? stat.blocks * 512 : stat.size;
+  }
   return total;
 }

@@ -4,8 +4,9 @@ import { fixed, loadLine, log, machineLine, QUICK, table } from './lib.js';
 
 const BENCHMARKS = ['startup', 'throughput', 'memory', 'sandbox', 'sqlite', 'stall', 'grader'];
 // run only when named: the single-file executable (builds one), the class report, the
-// district-sized runs of scale.js (about an hour; BENCH_QUICK=1: a few minutes) and the install
-const OPTIONAL = ['executable', 'report', 'scale', 'install', 'ocr'];
+// district-sized runs of scale.js (about an hour; BENCH_QUICK=1: a few minutes), the install and
+// `npm test` on a clean clone
+const OPTIONAL = ['executable', 'report', 'scale', 'install', 'ocr', 'npm-test'];
 
 const wanted = process.argv.slice(2);
 for (const name of wanted) {

@@ -14,6 +14,7 @@ import { type Context, createContext, type GlobalOptions } from './core/context.
 import { EXIT, exitCodeFor, exitCodeForSignal } from './core/exit-codes.js';
 import { cliHint } from './core/hints.js';
 import { err, type IO, processIO, type Streams, safeText } from './core/io.js';
+import { withMeaning } from './core/meaning.js';
 import { buildProgram } from './core/program.js';
 
 export interface MainOptions {
@@ -64,6 +65,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   });
   // commander's parse errors are printed here with the others, so --json gets its one object
   const json = args.includes('--json');
+  const argv = helpArgv(program, args);
+  const first = argv[commandAt(argv)];
   // Subcommands added with addCommand() do not inherit these: set them on every command.
   const commands = [program];
   for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
@@ -74,7 +77,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       writeOut: (text) => io.stdout.write(text),
       // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error
       writeErr: (text) => err(io, text),
-      ...(json ? { outputError: () => {} } : {}),
+      // an unknown command is answered by meaning as well as spelling (`kct watch`: status --watch)
+      outputError: json ? () => {} : (text, write) => write(withMeaning(text, first)),
     });
   }
 
@@ -89,7 +93,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   };
   if (options.exit) process.once('beforeExit', stalled);
   try {
-    await program.parseAsync(helpArgv(program, args), { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
     return signals.received ? exitCodeForSignal(signals.received) : EXIT.OK;
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -98,8 +102,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       // without --json commander has already printed it, as `error: ...` and the hint
       if (json) {
         // commander's "(Did you mean models?)" is a suggestion, not part of the message
-        const [, message, similar] = /^(?:error: )?([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?$/.exec((error as Error).message) ?? [];
-        const suggestion = `${similar ? `Did you mean ${similar}? ` : ''}Run with --help for usage.`;
+        const [, message, similar] =
+          /^(?:error: )?([\s\S]*?)(?:\n\((Did you mean .+\?[^\n]*)\))?$/.exec(withMeaning((error as Error).message, first)) ?? [];
+        const suggestion = `${similar ? `${similar} ` : ''}Run with --help for usage.`;
         reportError(io, new UsageError(message ?? String(error), { suggestion }), EXIT.USAGE, true, false);
       }
       return EXIT.USAGE;
@@ -119,14 +124,20 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
 /** Global flags that take a value: skipped with it when looking for the command name. */
 const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
 
+/** Where the command's name is: the first word that is not a global flag (or its value). */
+function commandAt(args: string[]): number {
+  let at = 0;
+  while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
+  return at;
+}
+
 /**
  * `kct help exit-codes` is a topic; `kct help <name>` of no command is parsed as `kct <name>`, so
  * it fails as that does (unknown command, a suggestion, exit 2) instead of printing all the help.
  * Global flags may come first (`kct --json help exit-codes`): they are kept where they are.
  */
 function helpArgv(program: Command, args: string[]): string[] {
-  let at = 0;
-  while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
+  const at = commandAt(args);
   if (args[at] !== 'help') return args;
   const before = args.slice(0, at);
   const rest = args.slice(at + 1);

@@ -98,7 +98,8 @@ export function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>
     max_score: number(row.max_score),
     credits_charged: number(row.credits_charged),
     evaluation: Array.isArray(row.evaluation) ? (row.evaluation as AnswerOutcome['evaluation']) : null,
-    message: text(row.message),
+    // a marked row's message named that answer's own files; a failure's is the reason, whoever sent it
+    message: text(row.status) === 'SUCCESS' ? undefined : text(row.message),
     ...(text(row.graded_by) ? { graded_by: text(row.graded_by) } : {}),
   };
 }

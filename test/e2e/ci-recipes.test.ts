@@ -1,7 +1,8 @@
 // docs/ci.md's GitHub Actions and GitLab CI recipes, run as written: their shell steps in bash
 // (-e -o pipefail, as the runners do) against a sandbox, then the files their artifact steps
-// upload are checked. Only `npm install --global kct` is stood in for (the package cannot be
-// fetched from the registry here): a stand-in `npm` on PATH links the kct being tested.
+// upload are checked. Only the install of vendor/kct-<version>.tgz is stood in for (the real
+// tarball's install is test/e2e/install-docs.test.ts's): a stand-in `npm` on PATH links the kct
+// being tested, once it finds the tarball the line names.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { BIN, kctEnv, ROOT, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The YAML block whose first line is `# <file>`. */
 function recipe(file: string): Record<string, unknown> {
@@ -32,13 +34,15 @@ function workspace(): { dir: string; path: string } {
     join(dir, 'answers', 's-002.txt'),
     'Uniforms limit how students express themselves. Schools should teach respect for difference instead of making everyone look the same.',
   );
+  mkdirSync(join(dir, 'vendor'));
+  writeFileSync(join(dir, 'vendor', `kct-${VERSION}.tgz`), '');
   const bin = join(dir, '.bin');
   mkdirSync(bin);
   writeFileSync(
     join(bin, 'npm'),
     `#!/bin/sh
-# stand-in for the registry: "npm install --global kct" links the kct under test
-if [ "$1" = install ] && [ "$2" = --global ] && [ "$3" = kct ]; then
+# stand-in for the install of the committed tarball: links the kct under test
+if [ "$1" = install ] && [ "$2" = --global ] && [ "$3" = ./vendor/kct-${VERSION}.tgz ] && [ -f "$3" ]; then
   ln -sf "${BIN}" "${bin}/kct" && echo "added 1 package (test stand-in)" && exit 0
 fi
 echo "npm stand-in: unexpected arguments: $*" >&2; exit 1
@@ -101,7 +105,11 @@ describe('docs/ci.md recipes', () => {
         expect(existsSync(join(dir, artifact)), `the artifact ${artifact} exists`).toBe(true);
       }
     }
-    expect(ran).toEqual(['npm install --global kct', 'kct doctor', 'kct one-pass answers/ --output csv > marks.csv']);
+    expect(ran).toEqual([
+      `npm install --global ./vendor/kct-${VERSION}.tgz`,
+      'kct doctor',
+      'kct one-pass answers/ --output csv > marks.csv',
+    ]);
     expectMarks(dir);
   });
 

@@ -179,7 +179,9 @@ describe.skipIf(!withoutSqlite)('kct sandbox inside an executable built from Nod
       /^kct sandbox in this single-file executable needs Node\.js 22\.13 or later inside it: it was built from Node\.js v20\./,
     );
     expect(error.suggestion).toContain('Build the executable from Node.js 24');
-    expect(error.suggestion).toContain('install kct and its sandbox with npm (npm install -g kct kct-sandbox)');
+    expect(error.suggestion).toContain(
+      'install kct and its sandbox with npm (both tarballs of `npm run pack` in one npm install -g: docs/guides/install.md)',
+    );
     expect(error.exit_code).toBe(2);
     expect(readdirSync(data)).toEqual([]); // the folder it was given, with no database made in it
   });

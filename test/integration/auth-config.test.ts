@@ -74,10 +74,10 @@ describe('kct auth and config', () => {
     expect(status.code).toBe(4);
   });
 
-  it('never prompts in CI or off a TTY', async () => {
+  it('never prompts in CI or off a TTY: a usage error (exit 2) saying how to pipe the key in', async () => {
     const env = kctEnv(tempDir());
     const result = await runKct(['auth', 'login', '--base-url', sandbox.baseUrl], { env });
-    expect(result.code).toBe(4);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('--with-key');
   });
 

@@ -1,8 +1,9 @@
 // The cases users reported on re-running a class folder, each run as a user would, with kct's
 // main() in-process against a real sandbox: one answer added to a batched folder is the only one charged; an
 // empty student folder and a subfolder not entered are rows in every output; a replay says it is
-// one; identical answers are flagged; Ctrl-C says only what kct saw. The properties behind them
-// are in rerun-properties.test.ts and collection-accounts-for-every-path.test.ts.
+// one; identical answers are flagged; Ctrl-C says only what kct saw; the same answers under other
+// names (renamed, copied, a student id from the folders, grouped by folder) are not charged again.
+// The properties behind them are in identity-properties.test.ts and collection-accounts-for-every-path.test.ts.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -35,6 +36,61 @@ function textClass(count: number, tag: string): string {
   for (let i = 1; i <= count; i++) writeFileSync(join(dir, `pupil-${i}.txt`), `${essay}\n(${tag} ${i})`);
   return dir;
 }
+
+describe('the same answers under other names (an answer is its content)', () => {
+  it("a folder per student, marked as kct's hint says and then grouped by folder: 14 answers charged once, not three times", async () => {
+    const root = tempDir('kct-relabel-');
+    const dir = join(root, 'class');
+    const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+    for (let i = 1; i <= 14; i++) {
+      mkdirSync(join(dir, `Student ${i}`), { recursive: true });
+      writeFileSync(join(dir, `Student ${i}`, 'essay.txt'), `${essay}\n(relabel ${root} ${i})`);
+    }
+    const before = await creditsOf(shared.kct);
+    const first = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--output', 'ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('with a folder per student, use --student-id-from folder');
+    expect(before - (await creditsOf(shared.kct))).toBe(14);
+    // the hint followed: every student id changes, no content does
+    const hinted = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--student-id-from', 'folder', '--output', 'ndjson']);
+    expect(hinted.code, hinted.stderr).toBe(0);
+    expect(hinted.stderr).toContain('14 answers of 14 were marked before');
+    const rows = ndjson(hinted.stdout);
+    expect(rows.map((row) => row.student_id).sort()).toContain('Student 10');
+    expect(rows.every((row) => row.status === 'SUCCESS' && row.replayed)).toBe(true);
+    // grouped by folder: each student's one file is the same answer again
+    const grouped = await shared.kct(['one-pass', dir, '--model', '12', '--group-by', 'folder', '--output', 'ndjson']);
+    expect(grouped.code, grouped.stderr).toBe(0);
+    expect(before - (await creditsOf(shared.kct))).toBe(14);
+    expect(grouped.stdout).not.toContain('"replayed":false');
+    expect(ndjson(grouped.stdout).every((row) => row.replayed)).toBe(true);
+  });
+
+  it('renamed, or handed in again by another student: reused, not charged, with the names it has now', async () => {
+    const dir = textClass(2, 'rename');
+    const before = await creditsOf(shared.kct);
+    expect((await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    const first = readFileSync(join(dir, 'pupil-1.txt'));
+    writeFileSync(join(dir, 'Ben final.txt'), first);
+    writeFileSync(join(dir, '..', 'other.txt'), first);
+    const renamed = await shared.kct(['one-pass', join(dir, 'Ben final.txt'), '--model', '12', '--json']);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(parseJson<{ student_id: string; status: string; replayed: boolean }>(renamed.stdout)).toMatchObject({
+      student_id: 'Ben final',
+      status: 'SUCCESS',
+      replayed: true,
+    });
+    const copied = await shared.kct(['one-pass', join(dir, '..', 'other.txt'), '--model', '12', '--output', 'ndjson', '--no-wait']);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(ndjson(copied.stdout)[0]).toMatchObject({ student_id: 'other', status: 'SUCCESS', replayed: true });
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    // --mark-again pays on purpose
+    const again = await shared.kct(['one-pass', join(dir, 'Ben final.txt'), '--model', '12', '--json', '--mark-again']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(before - (await creditsOf(shared.kct))).toBe(3);
+  });
+});
 
 describe('re-running a class folder', () => {
   it('one answer added to a batched folder: only it is charged, whatever the route of the next run', async () => {

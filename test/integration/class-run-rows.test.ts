@@ -198,6 +198,8 @@ describe('Ctrl-C while submissions are under way', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/2 answers of 3 were marked before \(the same content, model and options; tasks tsk_\w+, tsk_\w+\)/);
     expect(before - (await creditsOf(shared.kct))).toBe(3);
+    // what this run's own submissions cost: the third answer; the two the first run sent are not this run's charge
+    expect(again.stderr).toContain('Credits: 1 charged by this run; 2 answers marked before, not charged again');
   });
 });
 

@@ -173,7 +173,10 @@ describe('a polite run', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(proxy.requests.slice(before).filter((r) => r.path.includes('/evaluations'))).toEqual([]);
     const sorted = (list: Row[]) => [...list].sort((a, b) => a.file.localeCompare(b.file));
-    expect(sorted(rows(again.stdout))).toEqual(sorted(rows(first.stdout)));
+    // the same rows, each marked before this run (not charged by it)
+    const resumed = rows(again.stdout);
+    expect(resumed.every((row) => (row as Row & { replayed?: boolean }).replayed === true)).toBe(true);
+    expect(sorted(resumed.map(({ replayed: _, ...row }: Row & { replayed?: boolean }) => row))).toEqual(sorted(rows(first.stdout)));
 
     writeFileSync(join(dir, 'a9.txt'), 'Answer 9. A new answer about uniforms, evidence and identity, added after the first run.\n');
     const third = proxy.requests.length;

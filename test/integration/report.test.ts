@@ -193,10 +193,10 @@ describe('kct report refuses what it cannot read, and leaves nothing behind', ()
       );
   });
 
-  it('a JSON array, CSV, a bad line, a missing file, a folder: exit 2 naming the problem, no file written', async () => {
+  it("CSV that is not kct's, a page, a bad line, a missing file, a folder: exit 2 naming the problem, no file written", async () => {
     const cases: [string, string, RegExp][] = [
-      ['array.json', '[{"status":"SUCCESS"}]', /holds one JSON array/],
-      ['marks.csv', 'file,student_id,task_id,status,score\na.txt,a,t,SUCCESS,1\n', /is CSV/],
+      ['marks.csv', 'file,student_id,task_id,status,score\na.txt,a,t,SUCCESS,1\n', /line 1 is not the header of kct's CSV/],
+      ['page.html', '<!doctype html>\n<p>marks</p>\n', /is not a run kct saved/],
       ['broken.ndjson', `${saved().split('\n')[0]}\n{"file": "b.txt"}\n`, /line 2 is not an answer of a run: status/],
       ['half.ndjson', `${saved().split('\n')[0]}\nnot json\n`, /line 2 is not JSON/],
       ['empty.ndjson', '\n\n', /holds no answers/],
@@ -207,7 +207,7 @@ describe('kct report refuses what it cannot read, and leaves nothing behind', ()
       const run = await shared.kct(['report', join(dir, name), '-o', join(dir, 'class.html')]);
       expect(run.code, name).toBe(2);
       expect(run.stderr, name).toMatch(message);
-      expect(run.stderr, name).toContain('hint: Save a run with');
+      expect(run.stderr, name).toContain('hint: Give a file kct wrote for a run');
       expect(readdirSync(dir), name).toEqual([name]);
     }
     const missing = await shared.kct(['report', join(out, 'nope.ndjson'), '-o', join(out, 'x.html')]);
@@ -236,5 +236,27 @@ describe('kct report refuses what it cannot read, and leaves nothing behind', ()
     expect(noWait.stderr).toContain('--no-wait');
     expect(await creditsOf(shared.kct)).toBe(before);
     expect(existsSync(join(out, 'nowait.html'))).toBe(false);
+  });
+});
+
+describe('kct report reads every shape kct saves a run in', () => {
+  it('the --json array, the --resume journal and --output csv of one class: the same counts as the run', async () => {
+    const dir = tempDir('kct-report-shapes-');
+    const journal = join(dir, 'class.journal');
+    const json = await shared.kct(['one-pass', classDir, '--model', '12', '--jobs', '6', '--json', '--resume', journal], {
+      timeoutMs: 120_000,
+    });
+    expect(json.code).toBe(3); // ben.txt ends FAILURE
+    writeFileSync(join(dir, 'marks.json'), json.stdout);
+    // the same command again reads the journal: nothing is sent, the rows come back as CSV
+    const csv = await shared.kct(['one-pass', classDir, '--model', '12', '--output', 'csv', '--resume', journal], { timeoutMs: 120_000 });
+    expect(csv.code).toBe(3);
+    writeFileSync(join(dir, 'marks.csv'), csv.stdout);
+    for (const saved of ['marks.json', 'class.journal', 'marks.csv']) {
+      const made = await shared.kct(['report', join(dir, saved), '--out', join(dir, `${saved}.html`), '--json']);
+      expect(made.code, `${saved}: ${made.stderr}`).toBe(0);
+      expect(JSON.parse(made.stdout), saved).toEqual({ file: join(dir, `${saved}.html`), answers: 12, marked: 11, not_marked: 1 });
+    }
+    removeDir(dir);
   });
 });

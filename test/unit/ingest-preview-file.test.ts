@@ -6,15 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { CreateModelRequest } from '../../src/api/schemas.js';
-import {
-  buildModelRequest,
-  previewHeader,
-  questionsFileContent,
-  readQuestionsFile,
-  readRubricsFile,
-  renderPreviewFile,
-  rubricsFileContent,
-} from '../../src/cli/models/preview-file.js';
+import { buildModelRequest, readQuestionsFile, readRubricsFile } from '../../src/cli/models/preview-file.js';
+import { previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent } from '../../src/cli/models/preview-writer.js';
 
 let dir: string;
 beforeAll(async () => {

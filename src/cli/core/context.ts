@@ -5,6 +5,7 @@ import { UsageError } from '../../api/errors.js';
 import { SANDBOX_PACKAGE, type SandboxPackage } from '../../api/sandbox.js';
 import type { KctClient } from '../../client/client.js';
 import type { Dispatcher } from '../../client/undici.js';
+import { VERSION } from '../../version.js';
 import type { TreeCommand } from './command-tree.js';
 import type { ConfigStore } from './config-store.js';
 import { fromEnv } from './environment.js';
@@ -155,7 +156,7 @@ function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayM
 }
 
 /**
- * The sandbox package, installed beside kct (npm install -g kct-sandbox) or in the project; kct
+ * The sandbox package, installed beside kct (both tarballs in one npm install -g) or in the project; kct
  * depends on it only here, at run time, so an install of kct alone carries no server.
  */
 async function loadSandboxPackage(): Promise<SandboxPackage> {
@@ -164,8 +165,9 @@ async function loadSandboxPackage(): Promise<SandboxPackage> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(SANDBOX_PACKAGE)) throw error;
+    // neither package is on the npm registry yet: the command that works is the tarballs' (docs/guides/install.md)
     throw new UsageError(
-      `kct sandbox needs the sandbox package, which is not installed: npm install -g ${SANDBOX_PACKAGE} (or run it once with npx ${SANDBOX_PACKAGE})`,
+      `kct sandbox needs the sandbox package, which is not installed beside this kct: in the folder of the tarballs \`npm run pack\` wrote, npm install -g --allow-scripts=better-sqlite3,tesseract.js ./kct-${VERSION}.tgz ./${SANDBOX_PACKAGE}-${VERSION}.tgz (not on the npm registry yet)`,
     );
   }
 }

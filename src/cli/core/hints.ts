@@ -15,6 +15,7 @@ import {
   WATCH_TIMEOUT_ADVICE,
   type WatchTimeoutError,
 } from '../../api/errors.js';
+import { isLoopbackHost } from './loopback.js';
 
 interface Hint {
   when: (error: ApiError, text: string) => boolean;
@@ -87,11 +88,32 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
     return model === undefined ? undefined : `The model keeps training on the server. Check it with: kct models show ${model}`;
   },
   redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
-  connection: (e) =>
-    e.suggestion === CONNECTION_ADVICE
-      ? 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.'
-      : undefined,
+  connection: (e) => {
+    if (e.suggestion !== CONNECTION_ADVICE) return undefined;
+    const sandbox = refusedHere(e);
+    if (sandbox)
+      return `Is the sandbox running? Start it with \`${sandbox}\` in another terminal, or check the base URL (kct config get base_url).`;
+    return 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.';
+  },
 };
+
+/**
+ * For a connection refused by this machine (a loopback base URL: where `kct sandbox` listens), the
+ * command that starts a sandbox there; undefined for any other failure. The URL is the one the
+ * client's message names (src/client/network-errors.ts: "cannot reach <url> (connection refused)").
+ */
+function refusedHere(error: KctError): string | undefined {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && cause && (cause as { code?: unknown }).code !== 'ECONNREFUSED'; depth++)
+    cause = (cause as { cause?: unknown }).cause;
+  if (!cause) return undefined;
+  const url = /^cannot reach (\S+) \(connection refused\)/.exec(error.message)?.[1];
+  if (!url || !URL.canParse(url)) return undefined;
+  const { hostname, port, protocol } = new URL(url);
+  if (!isLoopbackHost(hostname) || protocol !== 'http:') return undefined;
+  const host = hostname === '127.0.0.1' || hostname === 'localhost' ? '' : ` --host ${hostname.replace(/^\[|\]$/g, '')}`;
+  return `kct sandbox${host}${port === '' || port === '4010' ? '' : ` --port ${port}`}`;
+}
 
 /** kct's hint for an error, or undefined to keep the error's own suggestion. */
 export function cliHint(error: unknown): string | undefined {

@@ -17,7 +17,8 @@ import { prompts } from '../core/prompt.js';
 import { type WatchFlags, watchTimings } from '../core/watch.js';
 import { renderTable } from '../render/rows.js';
 import { formatNumber, paint } from '../render/style.js';
-import { formatOf, previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic } from './preview-file.js';
+import { formatOf } from './preview-file.js';
+import { previewHeader, questionsFileContent, renderPreviewFile, rubricsFileContent, writeFileAtomic } from './preview-writer.js';
 
 export interface IngestInput {
   kind: PreviewKind;

@@ -10,7 +10,7 @@ export function notInExecutable(command: string): (error: unknown) => never {
     throw new UsageError(
       `${command} needs the npm package of kct: the single-file executable cannot hold ${String(missing.module)} (a native module)`,
       {
-        suggestion: `Install kct and its sandbox with npm on Node.js 20.19 or newer (npm install -g kct kct-sandbox), then run ${command}. Every other command works in this executable.`,
+        suggestion: `Install kct and its sandbox with npm on Node.js 20.19 or newer (both tarballs of \`npm run pack\` in one npm install -g: docs/guides/install.md), then run ${command}. Every other command works in this executable.`,
       },
     );
   };

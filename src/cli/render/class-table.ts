@@ -6,14 +6,34 @@ import { out, outRaw, safeText } from '../core/io.js';
 import { fitColumns, keepEnd, keepStart } from './fit.js';
 import type { AnswerOutcome } from './outcome.js';
 import { RowSpool } from './row-spool.js';
-import { displayWidth, renderTableInChunks } from './rows.js';
+import { type Column, cell, displayWidth, renderTableInChunks } from './rows.js';
 import { formatNumber, statusColor } from './style.js';
+
+/** The class table's columns (the rows' other formats hold every field: ndjson, json, csv). */
+const COLUMNS: readonly Column<AnswerOutcome>[] = [
+  { name: 'file', header: 'File', value: (o) => o.file },
+  { name: 'student_id', header: 'Student', value: (o) => o.student_id ?? '' },
+  { name: 'task_id', header: 'Task', value: (o) => o.task_id ?? '' },
+  { name: 'status', header: 'Status', value: (o) => o.status, paint: (text, io) => statusColor(io, text) },
+  {
+    name: 'score',
+    header: 'Score',
+    value: (o) => o.score,
+    show: (o) =>
+      o.score === undefined || o.score === null
+        ? ''
+        : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
+  },
+];
+const at = (name: string) => COLUMNS.findIndex((column) => column.name === name);
+/** What a terminal too narrow for the table gives up: the task ids first (every other format has them), then path and student are cut. */
+const FIT = { dropFirst: [at('task_id')], shrink: [at('file'), at('student_id')], least: 12 };
 
 export class ClassTable {
   private readonly spool: RowSpool;
   /** Display width of a cell, as the table measures it (wide characters count double). */
   private strlen?: (text: string) => number;
-  private readonly widths = [0, 0, 0, 0, 0];
+  private readonly widths = COLUMNS.map(() => 0);
   private folder: string[] | undefined;
   private flat = false;
 
@@ -34,15 +54,7 @@ export class ClassTable {
   }
 
   add(index: number, o: AnswerOutcome): void {
-    const cells = [
-      safeText(this.io, o.file),
-      safeText(this.io, o.student_id ?? ''),
-      o.task_id ?? '',
-      o.status,
-      o.score === undefined || o.score === null
-        ? ''
-        : `${formatNumber(o.score)}${typeof o.max_score === 'number' ? ` / ${formatNumber(o.max_score)}` : ''}`,
-    ];
+    const cells = COLUMNS.map((column) => safeText(this.io, cell(column.show ? column.show(o) : column.value(o))));
     this.spool.put(index, JSON.stringify(cells));
     cells.forEach((text, i) => {
       this.widths[i] = Math.max(this.widths[i], this.strlen!(text));
@@ -58,24 +70,22 @@ export class ClassTable {
     const shared = this.folder?.join('') ?? '';
     const folder = shared === '' || shared === '/' || shared === './' ? '' : shared;
     const strlen = this.strlen!;
-    const head = ['File', 'Student', 'Task', 'Status', 'Score'];
+    const head = COLUMNS.map((column) => column.header);
     const natural = this.widths.map((width, i) => Math.max(width - (i === 0 ? strlen(folder) : 0), head[i].length));
     const fit = this.io.stdoutIsTTY
-      ? fitColumns(natural, this.io.columns, { dropFirst: [2], shrink: [0, 1], least: 12 })
-      : { shown: [0, 1, 2, 3, 4], widths: natural, dropped: [] };
+      ? fitColumns(natural, this.io.columns, FIT)
+      : { shown: COLUMNS.map((_, i) => i), widths: natural, dropped: [] };
     const rows = (function* (spool: RowSpool, io: IO) {
       for (const line of spool.all()) {
         const cells = JSON.parse(line) as string[];
         cells[0] = cells[0].slice(folder.length);
-        yield fit.shown.map((i, at) =>
-          i === 0
-            ? keepEnd(cells[0], fit.widths[at], strlen)
-            : i === 1
-              ? keepStart(cells[1], fit.widths[at], strlen)
-              : i === 3
-                ? statusColor(io, cells[3])
-                : cells[i],
-        );
+        // a path keeps its end (the file's name), a student's name its start
+        yield fit.shown.map((i, place) => {
+          const text =
+            i === 0 ? keepEnd(cells[0], fit.widths[place], strlen) : i === 1 ? keepStart(cells[1], fit.widths[place], strlen) : cells[i];
+          const paint = COLUMNS[i].paint;
+          return paint ? paint(text, io) : text;
+        });
       }
     })(this.spool, this.io);
     if (folder) out(this.io, `Files in ${safeText(this.io, folder)}`);
@@ -86,7 +96,7 @@ export class ClassTable {
       rows,
       (text) => outRaw(this.io, text),
     );
-    if (fit.dropped.includes(2)) out(this.io, '(task ids left out to fit the terminal: --output csv or ndjson has them)');
+    if (fit.dropped.includes(at('task_id'))) out(this.io, '(task ids left out to fit the terminal: --output csv or ndjson has them)');
   }
 
   discard(): void {

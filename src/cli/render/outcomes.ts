@@ -11,10 +11,10 @@ import type { LeftOutCounts } from '../answers/answers.js';
 import { err, type IO, out, outRaw, safeText } from '../core/io.js';
 import { ClassCsv } from './class-csv.js';
 import { ClassTable } from './class-table.js';
+import type { OutputFormat } from './format.js';
 import { type AnswerOutcome, creditsOf, ndjsonRow, outcomeFromResult } from './outcome.js';
 import { markedBy, printResult } from './result.js';
 import { RowSpool } from './row-spool.js';
-import type { OutputFormat } from './rows.js';
 import { renderSummary } from './summary.js';
 import { ClassTally } from './tally.js';
 

@@ -4,9 +4,6 @@
 import type { IO } from '../core/io.js';
 import { safeText } from '../core/io.js';
 
-// one-pass still reads the format here until it prints through the exporter (export.ts)
-export { type OutputFormat, resolveFormat } from './format.js';
-
 /**
  * One column of rows, in the table and in CSV. `name` heads it in CSV: snake_case, and the
  * record's key when `value` is that field as it is, so a CSV column and a JSON key of one name

@@ -1,15 +1,21 @@
-// Reads a saved run line by line: the ndjson of `kct one-pass --output ndjson` or
-// `kct batch --output ndjson` (one answer per line), from a file or stdin.
+// Reads a saved run back as rows, whatever shape kct wrote it in (saved-run-shapes.ts reads each):
+//   --output ndjson    one row a line (kct one-pass, kct batch)
+//   --json             one array of rows; with a grade file, an object whose "rows" is that array
+//   --output csv       kct's columns and one per criterion (scores only: CSV has no feedback)
+//   --resume FILE      the journal: each answer's last line (its row once finished)
+// The shape is told from the first line. `kct report` reads with it, and so may any command that
+// reads a saved run: readSavedRun is the one entry.
 import { accessSync, constants, createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { UsageError } from '../../api/errors.js';
 import { EvaluationEntry } from '../../api/schemas.js';
+import { isRecordHead } from '../../run/record-rows.js';
 import type { ReportRow } from './html.js';
+import { csvRows, journalRows, jsonRows, ndjsonRows, ShapeProblem } from './saved-run-shapes.js';
 
 const Row = z.looseObject({
-  file: z.string().optional(),
+  file: z.string().nullable().optional(),
   student_id: z.string().nullable().optional(),
   student_name: z.string().nullable().optional(),
   task_id: z.string().nullable().optional(),
@@ -22,46 +28,100 @@ const Row = z.looseObject({
   evaluation: z.array(EvaluationEntry).nullable().optional(),
 });
 
-const FORMAT_HINT =
-  'Save a run with `kct one-pass <folder> --output ndjson > marks.ndjson` (or `kct batch ... --output ndjson`), then run `kct report marks.ndjson --out class.html`.';
+/** The shapes a saved run comes in, as told from its first line. */
+type SavedRunShape = 'ndjson' | 'json' | 'csv' | 'journal';
 
-/** Each answer of a saved run, in order; throws a UsageError naming the line that is not one. */
+const FORMAT_HINT =
+  'Give a file kct wrote for a run: `kct one-pass <folder> --output ndjson > marks.ndjson` (or --json, --output csv, or its --resume journal), then `kct report marks.ndjson --out class.html`.';
+
+/**
+ * Each answer of a saved run (a file, or '-' for `stdin`), in order, in any shape kct writes a run
+ * in (ndjson, --json's array or object, CSV, a --resume journal). Throws a UsageError naming the
+ * file and line for anything else, or for a run with no answers.
+ */
 export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerator<ReportRow> {
   const name = path === '-' ? 'stdin' : path;
   if (path !== '-') checkReadable(path);
-  const input = path === '-' ? stdin : createReadStream(path);
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let number = 0;
+  const { head, stream } = await firstLine(path === '-' ? stdin : createReadStream(path));
+  const shape = shapeOf(head, name);
+  const values =
+    shape === 'json'
+      ? jsonRows(stream)
+      : shape === 'csv'
+        ? csvRows(stream)
+        : shape === 'journal'
+          ? journalRows(path === '-' ? undefined : path, stream)
+          : ndjsonRows(stream);
   let rows = 0;
-  for await (const line of lines) {
-    number += 1;
-    const text = line.trim();
-    if (text === '') continue;
-    if (rows === 0 && text.startsWith('[')) {
-      throw new UsageError(`${name} holds one JSON array (the output of --json); kct report reads one answer per line`, {
-        suggestion: FORMAT_HINT,
-      });
+  try {
+    for await (const { value, line } of values) {
+      const parsed = Row.safeParse(value);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ShapeProblem(line, `is not an answer of a run: ${issue.path.join('.') || 'the line'}: ${issue.message}`);
+      }
+      rows += 1;
+      yield { ...parsed.data, file: parsed.data.file ?? undefined } as ReportRow;
     }
-    if (rows === 0 && /^"?file"?,/.test(text)) {
-      throw new UsageError(`${name} is CSV, which has no feedback; kct report reads the ndjson of a run`, { suggestion: FORMAT_HINT });
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new UsageError(`${name} line ${number} is not JSON`, { suggestion: FORMAT_HINT });
-    }
-    const parsed = Row.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(`${name} line ${number} is not an answer of a run: ${issue.path.join('.') || 'the line'}: ${issue.message}`, {
-        suggestion: FORMAT_HINT,
-      });
-    }
-    rows += 1;
-    yield parsed.data as ReportRow;
+  } catch (error) {
+    if (error instanceof ShapeProblem) throw new UsageError(`${name} line ${error.line} ${error.message}`, { suggestion: FORMAT_HINT });
+    if ((error as { code?: string }).code?.startsWith('CSV_'))
+      throw new UsageError(`${name} is not CSV that kct wrote: ${(error as Error).message}`, { suggestion: FORMAT_HINT });
+    throw error;
   }
   if (rows === 0) throw new UsageError(`${name} holds no answers`, { suggestion: FORMAT_HINT });
+}
+
+/** Which shape a saved run is in, from its first line that is not blank. */
+function shapeOf(head: string, name: string): SavedRunShape {
+  const line = head.replace(/^\uFEFF/, '').trim();
+  if (line === '') throw new UsageError(`${name} holds no answers`, { suggestion: FORMAT_HINT });
+  if (line.startsWith('[') || line === '{') return 'json';
+  if (/^"?file"?,/.test(line)) return 'csv';
+  if (line.startsWith('{')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return 'ndjson'; // says which line is not JSON
+    }
+    if (isRecordHead(value)) return 'journal';
+    if (isOlderJournal(value))
+      throw new UsageError(`${name} is a --resume journal of an earlier kct (before 0.2), whose lines this one does not read`, {
+        suggestion: "Make its report with the kct that wrote it, or from the run's saved output (--output ndjson).",
+      });
+    if (Array.isArray((value as { rows?: unknown }).rows)) return 'json';
+    return 'ndjson';
+  }
+  throw new UsageError(
+    `${name} is not a run kct saved: its first line is neither JSON (ndjson, --json, a --resume journal) nor kct's CSV header (file,student_id,...)`,
+    { suggestion: FORMAT_HINT },
+  );
+}
+
+/** The input's first line that is not blank, and the whole input again as a stream of bytes. */
+async function firstLine(input: Readable): Promise<{ head: string; stream: Readable }> {
+  const chunks = input[Symbol.asyncIterator]();
+  const taken: Buffer[] = [];
+  let text = '';
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) break;
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(String(next.value));
+    taken.push(chunk);
+    text += chunk.toString('utf8');
+    if (/\S[^\n]*\n/.test(text)) break;
+  }
+  const head = /^\s*(\S[^\n]*)/.exec(text)?.[1] ?? '';
+  async function* again() {
+    yield* taken;
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) return;
+      yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(String(next.value));
+    }
+  }
+  return { head, stream: Readable.from(again(), { objectMode: false }) };
 }
 
 function checkReadable(path: string): void {
@@ -76,4 +136,12 @@ function checkReadable(path: string): void {
       { suggestion: FORMAT_HINT },
     );
   }
+}
+
+/** A line of a journal of kct before 0.2: an answer and when, no header. */
+function isOlderJournal(value: unknown): boolean {
+  const line = value as { answer?: unknown; at?: unknown; e?: unknown };
+  return (
+    typeof value === 'object' && value !== null && typeof line.answer === 'string' && typeof line.at === 'string' && line.e === undefined
+  );
 }

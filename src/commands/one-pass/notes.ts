@@ -6,9 +6,9 @@ import { isFinalStatus } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import { err, out } from '../../cli/core/io.js';
 import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
+import type { OutputFormat } from '../../cli/render/format.js';
 import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
-import type { OutputFormat } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import type { MarkingRun } from '../../run/marking.js';
 import type { RunPlan } from '../../run/plan.js';
@@ -89,17 +89,13 @@ export async function classProgress(context: Context, record: RunRecord, total: 
   };
 }
 
-/** One named answer: its result, or with --no-wait what was accepted; csv and ndjson print the row a class run prints. */
+/** One named answer: its result record (json, or the score table), or with --no-wait what was accepted; csv and ndjson print the row a class run prints. */
 export async function printSingle(context: Context, outcome: AnswerOutcome, format: OutputFormat, noWait: boolean): Promise<void> {
   const result = outcome.result;
   // not accepted: the error, on stderr, says why; there is no record to print
   if (outcome.task_id === undefined) return;
-  if (!noWait) {
-    if (result) await printOneResult(context.io, format, result, outcome.file);
-    return;
-  }
   if (format === 'csv' || format === 'ndjson') {
-    const writer = new OutcomeWriter(context.io, format, { waited: false });
+    const writer = new OutcomeWriter(context.io, format, { waited: !noWait });
     await writer.init();
     writer.add(outcome);
     writer.flush();
@@ -107,6 +103,10 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
   }
   if (format === 'json') {
     out(context.io, JSON.stringify({ ...(result ?? outcome), ...(outcome.replayed ? { replayed: true } : {}) }, null, 2));
+    return;
+  }
+  if (!noWait) {
+    if (result) await printOneResult(context.io, format, result, outcome.file);
     return;
   }
   if (outcome.replayed) {

@@ -5,7 +5,8 @@ export const command = defineCommand({
   name: 'report',
   summary: 'make a class report, one self-contained HTML file, from a saved run (charts, sortable marks, feedback, failures)',
   args: {
-    '<source>': 'a saved run: the ndjson of `kct one-pass` or `kct batch --output ndjson`, or - for stdin',
+    '<source>':
+      'a saved run, in any shape kct writes one: --output ndjson, --json, --output csv (scores, no feedback) or a --resume journal; - for stdin',
   },
   options: {
     '--out <file>': 'the HTML file to write (replaced if it exists); - or none for stdout when it is not a terminal',
@@ -16,6 +17,7 @@ export const command = defineCommand({
     'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson --out class.html',
     'kct batch answers.jsonl --model 12 --output ndjson | kct report - --out class.html',
     'kct report marks.ndjson --out 9B-uniform-essay.html --title "9B: uniform essay"',
+    'kct report district.journal --out district.html     # the --resume journal of a run, finished or not',
   ],
   load: () => import('./run.js'),
 });

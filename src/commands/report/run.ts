@@ -1,5 +1,5 @@
-// kct report: a class report as one self-contained HTML file, from a saved run (the ndjson of
-// `kct one-pass` or `kct batch`). Nothing is sent anywhere; no key is needed.
+// kct report: a class report as one self-contained HTML file, from a saved run in any shape kct
+// writes one (src/cli/report/saved-run.ts). Nothing is sent anywhere; no key is needed.
 import { basename, resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/core/context.js';

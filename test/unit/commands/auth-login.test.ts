@@ -42,13 +42,25 @@ describe('kct auth login', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('without --with-key it asks only where it may: never when piped, never in CI', async () => {
-    const piped = await runKct(['auth', 'login'], freshConfig());
-    expect(piped.code).toBe(4);
-    expect(piped.stderr).toContain('cannot ask for the key: standard input is not a terminal');
+  it('without --with-key it asks only where it may: never when piped, never in CI; exit 2 (usage), saying how', async () => {
+    const { env, file } = freshConfig();
+    const piped = await runKct(['auth', 'login'], { env });
+    expect(piped.code).toBe(2);
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).toBe(
+      'error: cannot ask for the key: standard input is not a terminal\n' +
+        'hint: Without a terminal, pipe the key in with --with-key: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).\n',
+    );
     const ci = await runKct(['auth', 'login'], { tty: true, env: { ...freshConfig().env, CI: 'true' } });
-    expect(ci.code).toBe(4);
+    expect(ci.code).toBe(2);
     expect(ci.stderr).toContain('cannot ask for the key: CI is set (CI=true)');
+    expect(ci.stderr).toContain('kct auth login --with-key');
+    const json = await runKct(['auth', 'login', '--json'], { env });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { code: 'usage', exit_code: 2, suggestion: expect.stringContaining('--with-key') },
+    });
+    expect(existsSync(file)).toBe(false);
   });
 
   it('an empty stdin is a usage error (exit 2) naming what to do', async () => {

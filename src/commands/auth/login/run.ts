@@ -1,5 +1,5 @@
 // kct auth login: check a key against GET /credits, then store it with the base URL.
-import { CredentialsError, UsageError } from '../../../api/errors.js';
+import { UsageError } from '../../../api/errors.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { fromEnv } from '../../../cli/core/environment.js';
@@ -47,9 +47,11 @@ export async function run(options: Options, context: Context): Promise<void> {
 }
 
 async function promptForKey(context: Context): Promise<string> {
+  // nothing to ask on is a usage mistake (exit 2), not a refused key: the command says how to run it
   if (context.io.noPrompt) {
-    throw new CredentialsError(`cannot ask for the key: ${whyNoPrompt(context.io)}`, {
-      suggestion: 'Pipe the key in with --with-key, e.g. printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
+    throw new UsageError(`cannot ask for the key: ${whyNoPrompt(context.io)}`, {
+      suggestion:
+        'Without a terminal, pipe the key in with --with-key: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
     });
   }
   return (await (await prompts(context, 'cancelled; no key was stored')).secret('API key (kct_...):')).trim();

@@ -21,7 +21,8 @@ import {
   printModel,
   waitForModel,
 } from '../../../cli/models/model-building.js';
-import { buildModelRequest, type ModelPlan, previewHeader, renderPreviewFile, writeFileAtomic } from '../../../cli/models/preview-file.js';
+import { buildModelRequest, type ModelPlan } from '../../../cli/models/preview-file.js';
+import { previewHeader, renderPreviewFile, writeFileAtomic } from '../../../cli/models/preview-writer.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import { paint } from '../../../cli/render/style.js';
 import { inspectFile } from '../../../client/files.js';

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { ExtractionError } from './errors.js';
 import { structurePlainText } from './marked.js';
 import { ocrImage } from './ocr.js';
@@ -20,8 +21,40 @@ export async function extractImage(filePath: string): Promise<Extracted> {
   if (!SIGNATURES.some((s) => s.test(data))) {
     throw new ExtractionError('The file is not a PNG, JPEG, WebP or GIF image, so its text cannot be read.');
   }
+  // A damaged image is refused here: tesseract's decoders (libpng, libjpeg in Leptonica) would
+  // only write their complaints to the process's stderr before failing the job.
+  const kind = SIGNATURES.find((s) => s.test(data))!.name;
+  const damage = damaged(kind, data);
+  if (damage) throw new ExtractionError(`The ${kind} image is damaged (${damage}), so its text cannot be read: export or save it again.`);
   const text = await ocrImage(data);
   // OCR gives the page's lines: the body joins the wrapped ones into paragraphs.
   const { body, excluded } = structurePlainText(text);
   return { text, body: tidy(body), excluded, method: 'image/ocr' };
+}
+
+/** What is wrong with an image's container (cut short, a chunk that fails its checksum), or undefined when it is whole. */
+function damaged(kind: string, data: Buffer): string | undefined {
+  if (kind === 'PNG') {
+    let at = 8;
+    while (at + 12 <= data.length) {
+      const length = data.readUInt32BE(at);
+      const type = data.subarray(at + 4, at + 8);
+      if (!/^[A-Za-z]{4}$/.test(type.toString('latin1'))) return `chunk at byte ${at} has no valid type`;
+      if (at + 12 + length > data.length) return 'cut short';
+      const stored = data.readUInt32BE(at + 8 + length);
+      if (crc32(data.subarray(at + 8, at + 8 + length), crc32(type)) >>> 0 !== stored)
+        return `${type.toString('latin1')} chunk fails its checksum`;
+      if (type.toString('latin1') === 'IEND') return undefined;
+      at += 12 + length;
+    }
+    return 'cut short';
+  }
+  if (kind === 'JPEG') {
+    // an end-of-image marker after the start of the scan (some phones append a video after it)
+    const scan = data.indexOf(Buffer.from([0xff, 0xda]));
+    return scan < 0 || data.indexOf(Buffer.from([0xff, 0xd9]), scan) < 0 ? 'cut short' : undefined;
+  }
+  if (kind === 'GIF') return data.includes(0x3b, 13) ? undefined : 'cut short';
+  if (kind === 'WebP') return data.length >= 12 && data.readUInt32LE(4) + 8 <= data.length ? undefined : 'cut short';
+  return undefined;
 }

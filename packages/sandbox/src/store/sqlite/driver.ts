@@ -85,7 +85,7 @@ function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
   if (code === 'KCT_NOT_IN_EXE') {
     return new SqliteUnavailableError(
       `kct sandbox in this single-file executable needs Node.js 22.13 or later inside it: it was built from Node.js ${process.version}, which has no node:sqlite, and better-sqlite3 (a native module) cannot be embedded`,
-      'Build the executable from Node.js 24 (KCT_SEA_NODE=<node 24 binary> npm run build:exe), or install kct and its sandbox with npm (npm install -g kct kct-sandbox). Every other command works in this executable.',
+      'Build the executable from Node.js 24 (KCT_SEA_NODE=<node 24 binary> npm run build:exe), or install kct and its sandbox with npm (both tarballs of `npm run pack` in one npm install -g: docs/guides/install.md). Every other command works in this executable.',
       { cause },
     );
   }
@@ -97,6 +97,6 @@ function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
         : `better-sqlite3 could not be loaded (${cause.message.split('\n')[0]})`;
   const remedy = nodeSqlite()
     ? `Unset ${DRIVER_ENV} to use node:sqlite.`
-    : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or build better-sqlite3 for this Node.js: npm install -g kct-sandbox --allow-scripts=better-sqlite3 (npm blocks install scripts by default), or `npm rebuild better-sqlite3` in a project.';
+    : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or build better-sqlite3 for this Node.js: install the tarballs again with --allow-scripts=better-sqlite3,tesseract.js as docs/guides/install.md says, or `npm rebuild better-sqlite3` in a project.';
   return new SqliteUnavailableError(`the sandbox needs SQLite, and on Node.js ${process.version} ${why}`, remedy, { cause });
 }

@@ -1,0 +1,53 @@
+// An unknown command answered by meaning as well as spelling. Commander suggests the command
+// spelled most like the word typed ("watch": "Did you mean batch?"); a person who types `kct watch`
+// wants `kct status <task_id> --watch`. The words people type for what kct does under another name
+// are in one table here; commander's spelling suggestion stays for every other word.
+
+/** A word typed as a command, and the kct command that does what it means. */
+export const MEANINGS: Record<string, { command: string; does: string }> = {};
+const meaning = (words: string[], command: string, does: string) => {
+  for (const word of words) MEANINGS[word] = { command, does };
+};
+meaning(['watch', 'follow', 'poll', 'wait', 'track', 'progress'], 'kct status <task_id> --watch', 'follows a task until it ends');
+meaning(['mark', 'grade', 'score', 'assess', 'run'], 'kct one-pass <file> --model <id>', 'marks answers and prints the scores');
+meaning(['submit', 'send', 'queue'], 'kct one-pass <file> --model <id> --no-wait', 'sends answers and prints their task ids');
+meaning(['results', 'scores', 'get', 'show', 'fetch'], 'kct result <task_id>', "prints a task's score, criteria and feedback");
+meaning(['stop', 'kill', 'abort'], 'kct cancel <task_id>', 'cancels a task (never charged)');
+meaning(
+  ['login', 'signin', 'sign-in', 'logon', 'key', 'token', 'apikey', 'api-key', 'setup', 'init'],
+  'kct auth login',
+  'stores an API key',
+);
+meaning(['logout', 'signout', 'sign-out'], 'kct auth logout', 'forgets the stored key');
+meaning(['whoami', 'me', 'account'], 'kct auth status', 'says which key kct uses, and whose');
+meaning(['balance', 'credit', 'quota', 'usage', 'billing'], 'kct credits', 'prints the credits left');
+meaning(['server', 'serve', 'start', 'local', 'mock', 'offline'], 'kct sandbox', 'runs the local API');
+meaning(['health', 'ping', 'test', 'diagnose', 'verify'], 'kct doctor', 'checks the key, the service and the models');
+meaning(['html', 'export', 'summary'], 'kct report <saved-run> --out class.html', 'makes a class report from a saved run');
+meaning(['train', 'build', 'new', 'create'], 'kct models new', 'builds a marking model from a question paper and a rubric');
+meaning(
+  ['rubric', 'rubrics', 'questions', 'parse'],
+  'kct ingest rubrics <file>',
+  'reads a rubric (or `kct ingest questions`) into a file to edit',
+);
+meaning(['settings', 'set', 'configure', 'prefs'], 'kct config set <key> <value>', 'changes a setting');
+
+/** The command a word means, worded as a suggestion; undefined for a word not in the table. */
+function meaningOf(word: string): string | undefined {
+  const found = Object.hasOwn(MEANINGS, word.toLowerCase()) ? MEANINGS[word.toLowerCase()] : undefined;
+  return found ? `Did you mean \`${found.command}\`? It ${found.does}.` : undefined;
+}
+
+const UNKNOWN = /^((?:error: )?unknown command '([^']+)')(?:\n\(Did you mean [^\n]*\?\))?/;
+
+/**
+ * Commander's "unknown command" message with the suggestion by meaning in place of the one by
+ * spelling, when the word is kct's first (the table is of kct's own commands: `kct keys new` is
+ * left to commander, which knows `keys create`) and the table has it.
+ */
+export function withMeaning(message: string, first: string | undefined): string {
+  const match = UNKNOWN.exec(message);
+  const suggestion = match && match[2] === first ? meaningOf(match[2]) : undefined;
+  if (!match || !suggestion) return message;
+  return `${match[1]}\n(${suggestion})${message.slice(match[0].length)}`;
+}

@@ -1,0 +1,91 @@
+// The rows of a run read back from its record on disk (the --resume journal, journal.ts): what
+// `kct report` and `kct grades` make of a journal. The journal may hold several runs of one command;
+// its last run is the one read, each row as its last event says: the row printed when it ended,
+// an unsent row's status and reason, or, for an answer still running, its task and status.
+
+/** One line of the journal, with where it sits (to read a row again without holding it). */
+export interface RecordLine {
+  text: string;
+  number: number;
+  offset: number;
+  length: number;
+}
+
+interface Event {
+  e?: unknown;
+  row?: unknown;
+  answer?: unknown;
+  task_id?: unknown;
+  batch_id?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  out?: unknown;
+}
+
+interface RowAt {
+  line: number;
+  answer?: string;
+  taskId?: string;
+  status?: string;
+  /** The line of its final event (the row printed), and its text when the journal cannot be read again (stdin). */
+  final?: { offset: number; length: number; text?: string };
+  unsent?: { status: string; reason: string };
+}
+
+/** The first line of a journal of this kct, as journal.ts writes it. */
+export function isRecordHead(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { kct_journal?: unknown }).kct_journal === 'number';
+}
+
+/**
+ * The rows of the journal's last run, in row order. `readAt` reads a final line again from the
+ * file (memory then holds a few numbers a row); without it (stdin) the final lines are held.
+ */
+export async function* lastRunRows(
+  lines: AsyncIterable<RecordLine>,
+  readAt?: (offset: number, length: number) => string,
+): AsyncGenerator<{ value: unknown; line: number }> {
+  let rows = new Map<number, RowAt>();
+  for await (const { text, number, offset, length } of lines) {
+    if (text.trim() === '') continue;
+    let event: Event;
+    try {
+      event = JSON.parse(text) as Event;
+    } catch {
+      continue; // a line torn by a killed run, as the journal itself reads it
+    }
+    if (event.e === 'run') rows = new Map();
+    if (typeof event.row !== 'number') continue;
+    const at = rows.get(event.row) ?? { line: number };
+    rows.set(event.row, at);
+    at.line = number;
+    if (typeof event.answer === 'string') at.answer = event.answer;
+    if (typeof event.task_id === 'string') at.taskId = event.task_id;
+    else if (typeof event.batch_id === 'string') at.taskId = event.batch_id;
+    if (typeof event.status === 'string') at.status = event.status;
+    if (event.e === 'final') at.final = { offset, length, ...(readAt ? {} : { text }) };
+    if (event.e === 'unsent') at.unsent = { status: String(event.status), reason: typeof event.reason === 'string' ? event.reason : '' };
+  }
+  for (const row of [...rows.keys()].sort((a, b) => a - b)) {
+    const at = rows.get(row)!;
+    if (at.final) {
+      const text = at.final.text ?? readAt!(at.final.offset, at.final.length);
+      yield { value: (JSON.parse(text) as Event).out, line: at.line };
+    } else if (at.unsent) {
+      yield { value: { file: at.answer ?? null, student_id: null, status: at.unsent.status, message: at.unsent.reason }, line: at.line };
+    } else {
+      yield {
+        value: {
+          file: at.answer ?? null,
+          student_id: null,
+          task_id: at.taskId ?? null,
+          status: at.status ?? 'UNKNOWN',
+          score: null,
+          max_score: null,
+          message: 'no result in the journal yet: run the same command again with --resume to follow it',
+        },
+        line: at.line,
+      };
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// Messages that lead somewhere (issue 36), in-process with runKct: an unknown command answered by
+// meaning as well as spelling, and a connection refused on this machine naming `kct sandbox`.
+import { createServer } from 'node:net';
+import fc from 'fast-check';
+import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { MEANINGS } from '../../../src/cli/core/meaning.js';
+import { COMMANDS } from '../../../src/cli/core/program.js';
+import { propertyRuns, propertySeed } from '../property-runs.js';
+import { ORIGIN, runKct } from './run-kct.js';
+
+const topNames = new Set(COMMANDS.flatMap((spec) => [spec.name, ...(spec.aliases ?? [])]));
+
+describe('an unknown command is answered by meaning as well as spelling', () => {
+  it('kct watch leads to kct status --watch, not to batch', async () => {
+    const run = await runKct(['watch']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      "error: unknown command 'watch'\n(Did you mean `kct status <task_id> --watch`? It follows a task until it ends.)\n(run with --help for usage)\n",
+    );
+  });
+
+  it('--json carries the same suggestion, and `kct help watch` answers as `kct watch` does', async () => {
+    const json = await runKct(['--json', 'watch']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr).error).toEqual({
+      code: 'usage',
+      message: "unknown command 'watch'",
+      exit_code: 2,
+      suggestion: 'Did you mean `kct status <task_id> --watch`? It follows a task until it ends. Run with --help for usage.',
+    });
+    const help = await runKct(['help', 'balance']);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toContain('(Did you mean `kct credits`? It prints the credits left.)');
+  });
+
+  it("a word the table does not hold keeps commander's spelling suggestion; a subcommand's is left to commander", async () => {
+    const typo = await runKct(['modles']);
+    expect(typo.stderr).toBe("error: unknown command 'modles'\n(Did you mean models?)\n(run with --help for usage)\n");
+    const sub = await runKct(['keys', 'new']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).not.toContain('kct models new');
+  });
+
+  it('every word of the table: exit 2, the command it means, which exists; no word is a command of its own', async () => {
+    const words = Object.keys(MEANINGS);
+    expect(words).toEqual(expect.arrayContaining(['watch', 'follow', 'poll', 'mark', 'grade', 'submit', 'login', 'key', 'balance']));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...words), fc.boolean(), async (word, upper) => {
+        expect(topNames.has(word)).toBe(false);
+        const typed = upper ? word.toUpperCase() : word;
+        const run = await runKct([typed]);
+        expect(run.code).toBe(2);
+        const { command } = MEANINGS[word];
+        expect(run.stderr).toContain(`(Did you mean \`${command}\`?`);
+        // the command it names is kct's: its words up to the first placeholder or flag are a command path
+        const path = command
+          .split(' ')
+          .slice(1)
+          .filter((part, index, all) => !/^[<-]/.test(part) && all.slice(0, index).every((before) => !/^[<-]/.test(before)));
+        const help = await runKct([...path, '--help']);
+        expect(help.code, `${command}: kct ${path.join(' ')} --help`).toBe(0);
+      }),
+      { numRuns: propertyRuns(words.length * 2), seed: propertySeed(36) },
+    );
+  });
+
+  it('any other unknown word gets no suggestion by meaning', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.stringMatching(/^[a-z]{3,10}$/).filter((word) => !topNames.has(word) && !Object.hasOwn(MEANINGS, word) && word !== 'help'),
+        async (word) => {
+          const run = await runKct([word]);
+          expect(run.code).toBe(2);
+          expect(run.stderr).toMatch(new RegExp(`^error: unknown command '${word}'\\n`));
+          expect(run.stderr).not.toContain('`kct ');
+        },
+      ),
+      { numRuns: propertyRuns(40), seed: propertySeed(3636) },
+    );
+  });
+});
+
+/** A loopback port nothing listens on: bound, then closed. */
+async function closedPort(host: string): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('a connection refused on this machine names kct sandbox', () => {
+  it('127.0.0.1 on another port: start a sandbox there, or check the base URL (exit 9)', async () => {
+    const port = await closedPort('127.0.0.1');
+    const run = await runKct(['credits'], { env: { KCT_BASE_URL: `http://127.0.0.1:${port}/v1` } });
+    expect(run.code).toBe(9);
+    expect(run.stderr).toContain(`error: cannot reach http://127.0.0.1:${port}/v1 (connection refused)`);
+    expect(run.stderr).toContain(
+      `hint: Is the sandbox running? Start it with \`kct sandbox --port ${port}\` in another terminal, or check the base URL (kct config get base_url).`,
+    );
+    expect(run.stderr).not.toContain('proxy');
+  });
+
+  it('localhost and [::1] too (the sandbox on ::1 needs --host), and in --json', async () => {
+    const port = await closedPort('127.0.0.1');
+    const local = await runKct(['credits', '--json'], { env: { KCT_BASE_URL: `http://localhost:${port}/v1` } });
+    expect(local.code).toBe(9);
+    const error = JSON.parse(local.stderr.trim().split('\n').at(-1)!).error as { suggestion: string };
+    expect(error.suggestion).toContain(`\`kct sandbox --port ${port}\``);
+    const six = await closedPort('::1').catch(() => undefined);
+    if (six === undefined) return; // no IPv6 loopback on this machine
+    const v6 = await runKct(['credits'], { env: { KCT_BASE_URL: `http://[::1]:${six}/v1` } });
+    expect(v6.stderr).toContain(`\`kct sandbox --host ::1 --port ${six}\``);
+  });
+
+  it('a refused connection elsewhere keeps the network advice', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: '/v1/credits' })
+      .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      .persist();
+    const run = await runKct(['credits'], { api: { agent, reply() {}, assertAllCalled() {} } });
+    expect(run.code).toBe(9);
+    expect(run.stderr).toContain('hint: Check the base URL (kct config get base_url) and your network or proxy settings');
+    expect(run.stderr).not.toContain('kct sandbox');
+  });
+});
