@@ -30,7 +30,7 @@ const ANSWERS = sized(1000, 200, 10);
 const ROUNDS = sized(5, 1);
 const WAIT_ROUNDS = sized(3, 1);
 const JOBS = 16;
-const TARGET = 1.15;
+const TARGET = 1.1;
 
 export function writeAnswers(dir, count) {
   const random = prng(42);

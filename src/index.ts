@@ -6,6 +6,7 @@ export { API_PREFIX, OPERATIONS, type OperationName } from './api/operations.js'
 export * from './api/product.js';
 export * from './api/schemas.js';
 export * from './api/status.js';
+export { type BudgetOptions, type PaceReading, RequestBudget } from './client/budget.js';
 export {
   type AcceptedTask,
   assertSendableKey,

@@ -1,7 +1,6 @@
 // The typed client of the Public Evaluation API v1. Usable without the CLI:
 //   const client = new KctClient({ baseUrl, apiKey });
 //   const task = await client.onePass({ fields: { model_id: 12, paper_content: '...' } });
-import type { z } from 'zod';
 import { CredentialsError, UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import {
@@ -15,23 +14,27 @@ import {
   IngestPreviewFields,
   LegacyEvaluationFields,
   Model,
-  OnePassFields,
-  type OnePassFields as OnePassFieldsType,
   RewriteResult,
   StatusSnapshot,
   Task,
   UploadedFile,
 } from '../api/schemas.js';
 import { VERSION } from '../version.js';
+import type { PaceReading } from './budget.js';
 import { findList, isPlainObject } from './envelope.js';
 import type { LocalFile } from './files.js';
-import { checkFileCount, withContent } from './files.js';
+import { checkFileCount } from './files.js';
 import { HttpClient, type HttpOptions, type HttpResponse, type RequestSpec, unknownAnswer } from './http.js';
-import { type BatchIdempotency, type FileHasher, idempotencyKeyFor, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
+import { type BatchIdempotency, type FileHasher, idempotencyKeyFor, type OnePassIdempotency } from './idempotency.js';
 import { type ModelWaitOptions, waitForModel } from './model-wait.js';
-import { buildForm, type FilePart } from './multipart.js';
+import { buildForm } from './multipart.js';
+import { type OnePassInput, onePassRequest, type PreparedOnePass, readAndKey } from './one-pass.js';
 import { TaskPoller, type WatchOptions, watchTasks } from './poll.js';
+import { type AcceptedTask, accepted, batchItemsOf, normalizeCredits, parseLoose, validateRequest } from './records.js';
 import { parseRetryAfter } from './retry.js';
+
+export type { OnePassInput, PreparedOnePass } from './one-pass.js';
+export { type AcceptedTask, batchItemsOf, readResult, validateRequest } from './records.js';
 
 export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKey'> {
   apiKey: string;
@@ -41,21 +44,6 @@ export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKe
 export interface CallOptions {
   signal?: AbortSignal;
 }
-
-export interface OnePassInput {
-  fields: OnePassFieldsType;
-  answerFiles?: LocalFile[];
-  rubricFiles?: LocalFile[];
-  questionFiles?: LocalFile[];
-}
-
-/**
- * An accepted submission as the server answered it. `replayed` is kct's, not the server's field: true
- * when the server marked the answer as the replay of an earlier submission with the same
- * Idempotency-Key (`Idempotent-Replayed: true`, as Stripe does). The rest of the record is then
- * the acceptance stored back then, not the task's state now: read that with `status` or `result`.
- */
-export type AcceptedTask = Task & { replayed?: boolean };
 
 export interface SubmitOptions extends CallOptions {
   /** The Idempotency-Key as it is (the same as `idempotency: { key }`). */
@@ -67,21 +55,16 @@ export interface OnePassOptions extends SubmitOptions {
   idempotency?: OnePassIdempotency;
   /** Hashes files for a derived key: `cachedHasher()` reads a file shared by many submissions (a rubric) once. */
   hasher?: FileHasher;
+  /**
+   * Send one plain-text answer file (UTF-8, nothing else uploaded with it) as JSON paper_content
+   * instead of a file: no multipart. Off by default: the service may price pasted text otherwise
+   * than a file (the sandbox does), and the key is still made from the file.
+   */
+  textAsJson?: boolean;
 }
 
 export interface BatchOptions extends SubmitOptions {
   idempotency?: BatchIdempotency;
-}
-
-/**
- * A one-pass submission read and keyed but not yet sent: its small answer files hold their bytes
- * (read once, for the hash and the request), and its key is known before anything is sent.
- */
-export interface PreparedOnePass {
-  input: OnePassInput;
-  /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
-  idempotencyKey?: string;
-  send(options?: CallOptions): Promise<AcceptedTask>;
 }
 
 /** The input of a question or rubric preview (4.4, 4.5): asset URLs in `fields`, or local files. */
@@ -164,14 +147,14 @@ export class KctClient {
    * is made by the rule of `options.idempotency`. `send()` then sends it as `onePass` does.
    */
   async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
-    const read: OnePassInput = { ...input, ...(input.answerFiles ? { answerFiles: input.answerFiles.map(withContent) } : {}) };
     const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
-    const idempotencyKey = await idempotencyKeyFor(
-      choice,
-      { endpoint: 'one-pass', fields: read.fields, files: filePartsOf(read) },
-      options.hasher,
-    );
-    return { input: read, idempotencyKey, send: (call = {}) => this.sendOnePass(read, idempotencyKey, call.signal) };
+    const { input: read, idempotencyKey } = await readAndKey(input, choice, options.hasher);
+    return {
+      input: read,
+      idempotencyKey,
+      send: async (call = {}) =>
+        accepted(await this.send(onePassRequest(read, idempotencyKey, { signal: call.signal, textAsJson: options.textAsJson }))),
+    };
   }
 
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
@@ -179,21 +162,9 @@ export class KctClient {
     return (await this.prepareOnePass(input, options)).send({ signal: options.signal });
   }
 
-  private async sendOnePass(input: OnePassInput, idempotencyKey: string | undefined, signal?: AbortSignal): Promise<AcceptedTask> {
-    const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
-    const parts: FilePart[] = filePartsOf(input);
-    if (fields.paper_content === undefined && !input.answerFiles?.length) {
-      throw new UsageError('an answer is required: paper_content text or at least one answer file');
-    }
-    checkFileCount(parts.length);
-    const response = await this.send({
-      method: 'POST',
-      path: operationPath('onePass'),
-      ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
-      idempotencyKey,
-      signal,
-    });
-    return accepted(response);
+  /** The run's pace (requests a second allowed now, and sent lately), when this client has a request budget. */
+  pace(): PaceReading | undefined {
+    return this.http.pace();
   }
 
   async status(taskId: string, options: CallOptions = {}): Promise<StatusSnapshot> {
@@ -374,74 +345,4 @@ export class KctClient {
   protected send(spec: RequestSpec): Promise<HttpResponse> {
     return this.http.send({ expectJson: true, ...spec });
   }
-}
-
-/** The files of a one-pass submission, each under its form field, in the order they are sent and hashed. */
-function filePartsOf(input: OnePassInput): KeyedFile[] {
-  return [
-    ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
-    ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
-    ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
-  ];
-}
-
-/** An acceptance, marked `replayed` when the server says it is an earlier submission's. */
-function accepted(response: HttpResponse): AcceptedTask {
-  const task: AcceptedTask = parseLoose(Task, response.data);
-  const header = response.headers['idempotent-replayed'];
-  if ((Array.isArray(header) ? header[0] : header)?.trim().toLowerCase() === 'true') task.replayed = true;
-  return task;
-}
-
-/** Strict on the way out: what kct sends must match the contract. */
-export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
-  throw new UsageError(`invalid ${what}: ${problems}`);
-}
-
-/** A result as it may come (from the API, a file, a batch's item), read liberally. */
-export function readResult(value: unknown): EvaluationResult {
-  return parseLoose(EvaluationResult, value);
-}
-
-/**
- * The items of a batch's record, each read as a result, or undefined for a single task. The spec
- * leaves the shape open (4.9): the list may sit under any of these keys, each item with its
- * `index` or in order; `evaluation` (singular) is a task's criteria.
- */
-export function batchItemsOf(record: EvaluationResult): EvaluationResult[] | undefined {
-  for (const key of ['items', 'results', 'tasks', 'evaluations']) {
-    const value = record[key];
-    if (Array.isArray(value))
-      return value.filter(isPlainObject).map((item) => readResult({ ...item, task_id: String(item.task_id ?? '') }));
-  }
-  return typeof record.count === 'number' ? [] : undefined;
-}
-
-/** Liberal on the way in: a response that does not match is kept as it came, unknown fields and all. */
-function parseLoose<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  return (isPlainObject(value) ? value : { value }) as z.infer<S>;
-}
-
-const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;
-
-function asNumber(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return undefined;
-}
-
-/** The balance at the top level or one object down (`{credits: {available: 5}}`), or undefined. */
-function normalizeCredits(data: unknown): (Credits & { credits: number }) | undefined {
-  const bare = asNumber(data);
-  if (bare !== undefined) return { credits: bare };
-  if (!isPlainObject(data)) return undefined;
-  const values = CREDIT_KEYS.map((key) => data[key]);
-  const nested = values.filter(isPlainObject).flatMap((inner) => CREDIT_KEYS.map((key) => inner[key]));
-  const credits = [...values, ...nested].map(asNumber).find((value) => value !== undefined);
-  return credits === undefined ? undefined : { ...data, credits };
 }

@@ -5,9 +5,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.js';
-import type { RequestBudget } from './budget.js';
+import type { PaceReading, RequestBudget } from './budget.js';
 import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
 import { exchange } from './exchange.js';
+import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
 import { redact, redactFields, redactHeaders } from './redact.js';
 import {
@@ -22,7 +23,7 @@ import {
 import { DEFAULT_RETRY, isRetrySafe, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy, retryDelay } from './retry.js';
 import { abortableSleep } from './sleep.js';
 import { DEFAULT_TIMEOUTS, MAX_REDIRECTS, MAX_RESPONSE_BYTES, newDispatcher, type Timeouts } from './transport.js';
-import type { Dispatcher, FormData } from './undici.js';
+import { type Dispatcher, FormData } from './undici.js';
 
 export interface HttpOptions {
   /** Root of the v1 API, e.g. https://host/v1 */
@@ -50,8 +51,8 @@ export interface RequestSpec {
   /** Path relative to the base URL, starting with `/`. */
   path: string;
   json?: unknown;
-  /** Built anew for every attempt, so file streams are reopened on a retry. */
-  form?: () => FormData | Promise<FormData>;
+  /** Built anew for every attempt, so file streams are reopened on a retry: a FormData undici encodes, or a body encoded already. */
+  form?: () => Promise<FormData | EncodedForm>;
   idempotencyKey?: string;
   /** Extra headers (kct api -H); they cannot replace the key, the content type or the idempotency key. */
   headers?: Record<string, string>;
@@ -106,6 +107,11 @@ export class HttpClient {
     return this.dispatcherInstance;
   }
 
+  /** The run's pace (budget.ts), when this client has a request budget. */
+  pace(): PaceReading | undefined {
+    return this.options.budget?.pace();
+  }
+
   async close(): Promise<void> {
     await this.dispatcherInstance?.close();
     this.dispatcherInstance = undefined;
@@ -119,6 +125,7 @@ export class HttpClient {
       let outcome: Attempt;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
       await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', spec.signal);
+      const sentAt = performance.now();
       try {
         outcome = await this.attempt(spec);
       } catch (error) {
@@ -135,11 +142,13 @@ export class HttpClient {
         await this.pause(attempt, delay ?? 0, connection.message, spec.signal);
         continue;
       }
-      if (outcome.status < 400) return outcome.response as HttpResponse<T>;
-      const error = outcome.error;
       const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
       // the service is overloaded or limiting us: the whole run slows down, not this request alone
-      if (outcome.status === 429 || outcome.status === 503) this.options.budget?.penalize(retryAfter);
+      // (a Retry-After on a success is a polling hint for that task, read by the polling loop)
+      const refused = outcome.status === 429 || outcome.status === 503 || (outcome.status >= 400 && retryAfter !== undefined);
+      this.options.budget?.answered({ latencyMs: performance.now() - sentAt, refused, retryAfterMs: refused ? retryAfter : undefined });
+      if (outcome.status < 400) return outcome.response as HttpResponse<T>;
+      const error = outcome.error;
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
       if (!retryable || !retryAllowed || attempt >= this.retryPolicy.maxRetries) throw error;
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
@@ -172,12 +181,14 @@ export class HttpClient {
       };
       if (this.options.apiKey && !spec.anonymous) headers['x-api-key'] = this.options.apiKey;
       if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
-      let body: string | FormData | undefined;
+      let body: string | FormData | Uint8Array | undefined;
       if (sendBody && spec.json !== undefined) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(spec.json);
       } else if (sendBody && spec.form) {
-        body = await spec.form();
+        const form = await spec.form();
+        if (form instanceof FormData) body = form;
+        else [body, headers['content-type']] = [form.bytes, form.contentType];
       }
       const started = Date.now();
       this.trace(`> ${method} ${url.href}`);

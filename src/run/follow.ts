@@ -1,10 +1,9 @@
-// Following accepted tasks: the run's one polling loop (client/scheduler.ts), each task's result
+// Following accepted tasks: the run's one polling loop (client/poll.ts), each task's result
 // read once it is final (at most RESULT_READS at once), a --no-wait run's tasks read as they are now.
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcome.js';
 import { limiter } from '../client/limit.js';
-import { schedulerOptions } from '../client/poll.js';
-import { TaskScheduler } from '../client/scheduler.js';
+import { schedulerOptions, TaskScheduler } from '../client/poll.js';
 import type { MarkingRun } from './marking.js';
 
 /** Result reads in flight at once. */

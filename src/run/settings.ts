@@ -14,7 +14,7 @@ import type { AnswerOutcome } from '../cli/render/outcome.js';
 import type { KctClient } from '../client/client.js';
 import type { LocalFile } from '../client/files.js';
 import type { KeyRule } from '../client/idempotency.js';
-import type { PollSchedule } from '../client/scheduler.js';
+import type { PollSchedule } from '../client/poll.js';
 import type { Journal } from './journal.js';
 import type { Ledger } from './ledger.js';
 import type { RunPlan } from './plan.js';

@@ -1,10 +1,15 @@
-// The run's request budget on a virtual clock: the rate in any one-second window, reads before
-// writes, and a 429's pause and halving shared by every request.
+// The run's request budget on a virtual clock: requests spaced by the pace and never above
+// --max-rps, reads before writes, a refusal's pause shared by every request, and (the property)
+// over generated traffic and answers: never more than --max-rps in any second, and no request
+// ever starts inside a Retry-After.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/api/errors.js';
 import { type BudgetClock, RequestBudget } from '../../src/client/budget.js';
+import { DEFAULT_PAUSE_MS, START_RPS } from '../../src/client/pace-policy.js';
+import { propertyRuns, propertySeed } from './property-runs.js';
 
-/** Timers that fire only when the test advances the clock. */
+/** Timers that fire only as the test moves the clock, in time order. */
 function virtualClock() {
   let time = 0;
   let timers: { at: number; fn: () => void; id: number }[] = [];
@@ -20,129 +25,191 @@ function virtualClock() {
       timers = timers.filter((timer) => timer.id !== id);
     },
   };
-  const flush = async () => {
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-  };
+  /** Lets every promise settled so far run its callbacks. */
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
   return {
     clock,
     now: () => time,
-    /** Moves time forward in 1 ms steps, firing timers as they fall due. */
-    async advance(ms: number) {
-      const end = time + ms;
-      while (time < end) {
-        time += 1;
-        const due = timers.filter((timer) => timer.at <= time);
-        timers = timers.filter((timer) => timer.at > time);
-        for (const timer of due) timer.fn();
+    at: (ms: number, fn: () => void) => clock.setTimer(fn, Math.max(0, ms - time)),
+    /** Runs timers in order until `end` (or until none is left). */
+    async runUntil(end = Infinity) {
+      await flush();
+      for (;;) {
+        const next = timers.reduce<(typeof timers)[number] | undefined>(
+          (best, t) => (best === undefined || t.at < best.at ? t : best),
+          undefined,
+        );
+        if (next === undefined || next.at > end) break;
+        timers = timers.filter((timer) => timer !== next);
+        time = Math.max(time, next.at);
+        next.fn();
         await flush();
       }
+      if (Number.isFinite(end)) time = Math.max(time, end);
     },
     flush,
   };
 }
 
-/** Starts `count` requests of a kind; records when each was let through. */
-function requests(budget: RequestBudget, count: number, kind: 'read' | 'write', now: () => number, log: { kind: string; at: number }[]) {
-  return Array.from({ length: count }, () => budget.acquire(kind).then(() => log.push({ kind, at: now() })));
-}
-
-function maxInWindow(times: number[], windowMs: number): number {
+function mostInOneSecond(times: number[]): number {
   let best = 0;
-  for (const start of times) best = Math.max(best, times.filter((t) => t >= start && t < start + windowMs).length);
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= 1000) j++;
+    best = Math.max(best, i - j + 1);
+  }
   return best;
 }
 
 describe('RequestBudget', () => {
-  it('lets at most N requests start in any one-second window, bursts included', async () => {
+  it('starts a run at a modest pace, requests spaced evenly, never above --max-rps', async () => {
     const v = virtualClock();
-    const budget = new RequestBudget(5, v.clock);
-    const log: { kind: string; at: number }[] = [];
-    requests(budget, 23, 'read', v.now, log);
-    await v.flush();
-    expect(log).toHaveLength(5); // the first five at once
-    await v.advance(5000);
-    expect(log).toHaveLength(23);
-    expect(
-      maxInWindow(
-        log.map((entry) => entry.at),
-        1000,
-      ),
-    ).toBe(5);
+    const budget = new RequestBudget({ maxPerSecond: 5, clock: v.clock });
+    const starts: number[] = [];
+    for (let i = 0; i < 20; i++) void budget.acquire('read').then(() => starts.push(v.now()));
+    await v.runUntil();
+    expect(starts).toHaveLength(20);
+    expect(mostInOneSecond(starts)).toBe(5);
+    expect(starts.slice(0, 3)).toEqual([0, 200, 400]);
+    const unlimited = new RequestBudget({ clock: v.clock });
+    expect(unlimited.pace().rps).toBe(START_RPS);
+    expect(unlimited.pace().ceiling).toBeUndefined();
   });
 
   it('lets reads (status, results) go before writes (submissions) waiting at the same time', async () => {
     const v = virtualClock();
-    const budget = new RequestBudget(2, v.clock);
-    const log: { kind: string; at: number }[] = [];
-    await Promise.all(requests(budget, 2, 'write', v.now, log)); // the window is full
-    requests(budget, 3, 'write', v.now, log);
-    requests(budget, 3, 'read', v.now, log);
-    await v.advance(3500);
-    expect(log.map((entry) => entry.kind)).toEqual(['write', 'write', 'read', 'read', 'read', 'write', 'write', 'write']);
+    const budget = new RequestBudget({ maxPerSecond: 2, clock: v.clock });
+    const log: string[] = [];
+    await budget.acquire('write');
+    for (let i = 0; i < 3; i++) void budget.acquire('write').then(() => log.push('write'));
+    for (let i = 0; i < 3; i++) void budget.acquire('read').then(() => log.push('read'));
+    await v.runUntil();
+    expect(log).toEqual(['read', 'read', 'read', 'write', 'write', 'write']);
   });
 
-  it('a 429 without Retry-After pauses for the pause given (1 s by default; the CLI gives two retry base delays)', async () => {
+  it('a 429 with Retry-After holds every request for that long, and the pace falls', async () => {
+    const v = virtualClock();
+    const budget = new RequestBudget({ clock: v.clock });
+    const before = budget.pace().rps;
+    budget.answered({ latencyMs: 5, refused: true, retryAfterMs: 2000 });
+    expect(budget.pace().rps).toBeLessThan(before);
+    expect(budget.pace().pausedForMs).toBe(2000);
+    expect(budget.pace().refusals).toBe(1);
+    const starts: number[] = [];
+    void budget.acquire('write').then(() => starts.push(v.now()));
+    await v.runUntil(1999);
+    expect(starts).toEqual([]);
+    await v.runUntil();
+    expect(starts).toEqual([2000]);
+  });
+
+  it('a refusal without Retry-After pauses for the pause given (the CLI gives two retry base delays), else the default', async () => {
     for (const [pauseMs, expected] of [
-      [undefined, 1000],
+      [undefined, DEFAULT_PAUSE_MS],
       [40, 40],
     ] as const) {
       const v = virtualClock();
-      const budget = new RequestBudget(10, v.clock, pauseMs);
-      const log: { kind: string; at: number }[] = [];
-      budget.penalize();
-      requests(budget, 1, 'read', v.now, log);
-      await v.advance(expected - 1);
-      expect(log).toHaveLength(0);
-      await v.advance(2);
-      expect(log).toHaveLength(1);
+      const budget = new RequestBudget({ clock: v.clock, pauseMs });
+      budget.answered({ latencyMs: 5, refused: true });
+      const starts: number[] = [];
+      void budget.acquire('read').then(() => starts.push(v.now()));
+      await v.runUntil();
+      expect(starts).toEqual([expected]);
     }
   });
 
-  it('a 429 with Retry-After pauses every request for that long, then the rate is halved and grows back', async () => {
+  it('a waiting request is given up when its signal aborts, and its turn is not lost', async () => {
     const v = virtualClock();
-    const budget = new RequestBudget(10, v.clock);
-    const log: { kind: string; at: number }[] = [];
-    budget.penalize(2000);
-    expect(budget.currentLimit(v.now())).toBe(5);
-    requests(budget, 12, 'read', v.now, log);
-    await v.advance(1999);
-    expect(log).toHaveLength(0);
-    await v.advance(2);
-    expect(log).toHaveLength(5);
-    await v.advance(1002);
-    expect(log).toHaveLength(10);
-    // two seconds after the pause ended, one more a second; in ten, the full rate again
-    expect(budget.currentLimit(v.now() + 10_000)).toBe(10);
-    expect(budget.penalties).toBe(1);
-  });
-
-  it('many requests refused together halve the rate once, and without Retry-After pause 1 s', async () => {
-    const v = virtualClock();
-    const budget = new RequestBudget(16, v.clock);
-    for (let i = 0; i < 8; i++) budget.penalize(undefined);
-    expect(budget.currentLimit(v.now())).toBe(8);
-    expect(budget.penalties).toBe(1);
-    const log: { kind: string; at: number }[] = [];
-    requests(budget, 1, 'write', v.now, log);
-    await v.advance(999);
-    expect(log).toHaveLength(0);
-    await v.advance(2);
-    expect(log).toHaveLength(1);
-  });
-
-  it('a waiting request is given up when its signal aborts', async () => {
-    const v = virtualClock();
-    const budget = new RequestBudget(1, v.clock);
+    const budget = new RequestBudget({ maxPerSecond: 1, clock: v.clock });
     await budget.acquire('read');
     const controller = new AbortController();
     const waiting = budget.acquire('read', controller.signal);
     controller.abort();
     await expect(waiting).rejects.toBeInstanceOf(InterruptedError);
-    // its turn is not lost: the next request goes when the window allows
-    const log: { kind: string; at: number }[] = [];
-    requests(budget, 1, 'read', v.now, log);
-    await v.advance(1100);
-    expect(log).toHaveLength(1);
-    expect(log[0].at).toBeGreaterThanOrEqual(1000);
+    const starts: number[] = [];
+    void budget.acquire('read').then(() => starts.push(v.now()));
+    await v.runUntil();
+    expect(starts).toEqual([1000]);
+  });
+
+  it("finds a rate limit's pace: against a token bucket of 50 a second (burst 50, 429 with a whole-second Retry-After, as the sandbox's --rate-limit), 16 requests in flight for two minutes get at least 40 answers a second with at most 5 % refused", async () => {
+    const v = virtualClock();
+    const budget = new RequestBudget({ clock: v.clock });
+    let [tokens, filledAt, answers, refusals] = [50, 0, 0, 0];
+    const bucket = (): number | undefined => {
+      tokens = Math.min(50, tokens + ((v.now() - filledAt) * 50) / 1000);
+      filledAt = v.now();
+      if (tokens >= 1) return void (tokens -= 1);
+      return Math.ceil((1 - tokens) / 50) * 1000;
+    };
+    const worker = async () => {
+      while (v.now() < 120_000) {
+        await budget.acquire('write');
+        const retryAfterMs = bucket();
+        await new Promise<void>((answered) => v.at(v.now() + 20, answered));
+        if (retryAfterMs === undefined) answers += 1;
+        else refusals += 1;
+        budget.answered({ latencyMs: 20, refused: retryAfterMs !== undefined, retryAfterMs });
+      }
+    };
+    const running = Promise.all(Array.from({ length: 16 }, worker));
+    await v.runUntil(121_000);
+    await running;
+    expect(answers / 120).toBeGreaterThanOrEqual(40);
+    expect(refusals / (answers + refusals)).toBeLessThanOrEqual(0.05);
+    expect(refusals).toBeGreaterThan(0); // it did find the limit
+  });
+
+  it('property: over generated traffic and answers, no second holds more than --max-rps starts, the pace never exceeds it, and no request starts inside a Retry-After', async () => {
+    const answer = fc.record({
+      latencyMs: fc.integer({ min: 1, max: 2500 }),
+      refused: fc.boolean(),
+      retryAfterMs: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
+    });
+    const request = fc.record({
+      at: fc.integer({ min: 0, max: 20_000 }),
+      kind: fc.constantFrom('read' as const, 'write' as const),
+      answer,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 1, max: 3000 }), { nil: undefined }),
+        fc.array(request, { minLength: 1, maxLength: 150 }),
+        async (maxPerSecond, pauseMs, requests) => {
+          const v = virtualClock();
+          const budget = new RequestBudget({ maxPerSecond, pauseMs, clock: v.clock });
+          const starts: number[] = [];
+          /** Each refusal: when it was answered, and until when nothing may start. */
+          const holds: { from: number; until: number; startsBefore: number }[] = [];
+          let highest = 0;
+          for (const { at, kind, answer: reply } of requests) {
+            v.at(at, () => {
+              void budget.acquire(kind).then(() => {
+                starts.push(v.now());
+                v.at(v.now() + reply.latencyMs, () => {
+                  const refused = reply.refused;
+                  budget.answered({ ...reply, retryAfterMs: refused ? reply.retryAfterMs : undefined });
+                  highest = Math.max(highest, budget.pace().rps);
+                  if (refused)
+                    holds.push({
+                      from: v.now(),
+                      until: v.now() + (reply.retryAfterMs ?? pauseMs ?? DEFAULT_PAUSE_MS),
+                      startsBefore: starts.length,
+                    });
+                });
+              });
+            });
+          }
+          await v.runUntil();
+          expect(starts).toHaveLength(requests.length);
+          if (maxPerSecond !== undefined) {
+            expect(mostInOneSecond(starts)).toBeLessThanOrEqual(maxPerSecond);
+            expect(highest).toBeLessThanOrEqual(maxPerSecond);
+          }
+          for (const hold of holds) for (const start of starts.slice(hold.startsBefore)) expect(start).toBeGreaterThanOrEqual(hold.until);
+        },
+      ),
+      { numRuns: propertyRuns(60), seed: propertySeed(34) },
+    );
   });
 });

@@ -1,11 +1,14 @@
-// The polling scheduler against a simulated service (a FIFO queue with W workers, each task
-// running R ms), on a virtual clock: what it polls, how often, and how late it notices the last
-// task. Deterministic: no real time passes, so these are counts of a simulation, not timings.
+// The polling loop against a simulated service (a FIFO queue with W workers, each task running
+// R ms), on a virtual clock: what it polls, how often, and how late it notices the last task.
+// Deterministic: no real time passes, so these are counts of a simulation, not timings. The
+// oracles are also properties over generated services, deadlines and failures (the last block).
 import { getEventListeners } from 'node:events';
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
 import type { StatusSnapshot } from '../../src/api/schemas.js';
-import { pollSchedule } from '../../src/client/poll.js';
-import { type StatusFetcher, TaskScheduler } from '../../src/client/scheduler.js';
+import { nextInterval, pollSchedule, type StatusFetcher, TaskScheduler } from '../../src/client/poll.js';
+import { propertyRuns, propertySeed } from './property-runs.js';
 
 function fakeClock() {
   let time = 0;
@@ -179,9 +182,8 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expectCheapAndPrompt(service, ids, finished);
   });
 
-  it('a queue that speeds up after its drain was measured slow: kct catches up, not at the old pace', async () => {
-    // the first 40 tasks take 1 s each on one worker (the drain measured: 1 a second), then the
-    // other 1,960 take 5 ms: the service is done long before the measured pace would say
+  it('a queue that speeds up after a slow start: kct catches up, not at the old pace', async () => {
+    // the first 40 tasks take 1 s each on one worker, then the other 1,960 take 5 ms
     const { clock, service, ids } = queuedService(1, (id) => (Number(id.slice(1)) < 40 ? 1000 : 5), 2000);
     const { finished } = await watchAll(service, clock, ids);
     expect(finished).toHaveLength(2000);
@@ -212,13 +214,39 @@ describe('TaskScheduler against a simulated FIFO service', () => {
     expect([...service.polls].filter(([id]) => id !== 't0')).toEqual([]);
   });
 
-  it('a batch weighs its items: queue distances count items, not tasks', async () => {
+  it('a head seen queued that then answers 404 holds back nobody: the tasks behind it are looked at on their schedule', async () => {
     const clock = fakeClock();
-    // 10 batches of 100 items, as 10 tasks that each take 100 queue positions and run 100 items' time
+    const polls: string[] = [];
+    const fetcher: StatusFetcher = async (id) => {
+      polls.push(`${id}@${clock.now()}`);
+      if (id === 'a' && clock.now() >= 3000)
+        throw ApiError.from(404, undefined, { method: 'GET', url: 'http://x/v1/evaluations/a/status' });
+      return { snapshot: { task_id: id, status: id === 'a' ? 'QUEUED' : 'SUCCESS', position: 1 } };
+    };
+    const told: string[] = [];
+    await new Promise<void>((resolve) => {
+      const scheduler = new TaskScheduler(
+        fetcher,
+        { timeoutMs: 3600_000, now: clock.now, sleep: clock.sleep },
+        {
+          onFinal: (_tag, _snapshot, id) => told.push(`${id} final`) === 3 && resolve(),
+          onError: (_tag, error, id) => told.push(`${id} ${(error as ApiError).status}`) === 3 && resolve(),
+          onTimeout: () => resolve(),
+        },
+      );
+      for (const [index, id] of ['a', 'b', 'c'].entries()) scheduler.add(id, index);
+    });
+    expect(told).toEqual(['a 404', 'b final', 'c final']);
+    expect(polls).toEqual(['a@0', 'a@3000', 'b@3000', 'c@3000']);
+  });
+
+  it('a batch (a task weighing its items) is followed like any task, promptly and on the schedule', async () => {
+    const clock = fakeClock();
+    // 10 batches of 100 items, as 10 tasks that each run 100 items' time
     const service = new SimulatedService(clock, 1, () => 100 * 50);
     const ids = Array.from({ length: 10 }, (_, i) => `b${i}`);
     for (const id of ids) service.arrive(id);
-    const { finished } = await watchAll(service, clock, ids, { weight: 1 });
+    const { finished } = await watchAll(service, clock, ids, { weight: 100 });
     expect(finished).toHaveLength(10);
     expect(Math.max(...finished.map((f) => f.at)) - service.lastEnd(ids)).toBeLessThanOrEqual(15_000);
     expectSpacing(service);
@@ -327,5 +355,159 @@ describe("the run's signal", () => {
     expect(errors.map((e) => (e as Error).name)).toEqual(['InterruptedError', 'InterruptedError', 'InterruptedError']);
     for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('the oracles, over generated services (properties)', () => {
+  /** A generated run: a FIFO service, tasks added at once (some behind others' work), some answering 404, a deadline. */
+  const run = fc.record({
+    workers: fc.integer({ min: 1, max: 40 }),
+    meanRunMs: fc.integer({ min: 5, max: 30_000 }),
+    exponential: fc.boolean(),
+    count: fc.integer({ min: 1, max: 150 }),
+    aheadMs: fc.constantFrom(0, 0, 20_000, 90_000),
+    firstPollIn: fc.constantFrom(0, 3000),
+    timeoutMs: fc.constantFrom(24 * 3600_000, 24 * 3600_000, 30_000, 120_000),
+    gone: fc.array(fc.nat(149), { maxLength: 3 }),
+    seed: fc.integer(),
+  });
+
+  type Run = typeof run extends fc.Arbitrary<infer T> ? T : never;
+
+  async function simulate(r: Run) {
+    let seed = r.seed >>> 0 || 1;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const times = new Map<string, number>();
+    const runMs = (id: string) => times.get(id) ?? r.aheadMs;
+    const { clock, service, ids } = queuedService(r.workers, runMs, r.count, r.aheadMs > 0 ? ['other'] : []);
+    for (const id of ids) times.set(id, r.exponential ? -Math.log(1 - random()) * r.meanRunMs : r.meanRunMs);
+    const gone = new Set(r.gone.filter((i) => i < r.count).map((i) => `t${i}`));
+    const notFound = ApiError.from(404, undefined, { method: 'GET', url: 'http://x/v1/evaluations/t/status' });
+    const fetcher: StatusFetcher = async (id, signal) => {
+      if (gone.has(id)) {
+        service.polls.set(id, [...(service.polls.get(id) ?? []), clock.now()]);
+        throw notFound;
+      }
+      return service.fetcher(id, signal);
+    };
+    const outcomes = new Map<string, { kind: string; at: number; count: number }>();
+    const told = (kind: string, id: string) => outcomes.set(id, { kind, at: clock.now(), count: (outcomes.get(id)?.count ?? 0) + 1 });
+    await new Promise<void>((resolve) => {
+      let left = r.count;
+      const settle = (kind: string, id: string) => {
+        told(kind, id);
+        if (--left === 0) resolve();
+      };
+      const scheduler = new TaskScheduler(
+        fetcher,
+        { timeoutMs: r.timeoutMs, now: clock.now, sleep: clock.sleep },
+        {
+          onFinal: (_tag, _snapshot, id) => settle('final', id),
+          onError: (_tag, error, id) => settle(error === notFound ? '404' : `error ${String(error)}`, id),
+          onTimeout: (_tag, id) => settle('timeout', id),
+        },
+      );
+      ids.forEach((id, index) => scheduler.add(id, index, { firstPollIn: r.firstPollIn }));
+    });
+    return { service, ids, outcomes, gone };
+  }
+
+  it("every task is told exactly once, at or before its deadline: final only once the service finished it, a 404 as that task's error, a time-out only at the deadline", async () => {
+    await fc.assert(
+      fc.asyncProperty(run, async (r) => {
+        const { service, ids, outcomes, gone } = await simulate(r);
+        for (const id of ids) {
+          const outcome = outcomes.get(id)!;
+          expect(outcome.count).toBe(1);
+          expect(outcome.at).toBeLessThanOrEqual(r.timeoutMs);
+          // a task that answers 404 is told so, unless its deadline came before its first look
+          if (gone.has(id)) expect(['404', 'timeout']).toContain(outcome.kind);
+          else if (outcome.kind === 'final') expect(outcome.at).toBeGreaterThanOrEqual(service.schedule().get(id)!.end);
+          else expect([outcome.kind, outcome.at]).toEqual(['timeout', r.timeoutMs]);
+        }
+      }),
+      { numRuns: propertyRuns(40), seed: propertySeed(331) },
+    );
+  });
+
+  it("no task is polled more often than the spec's schedule (a last look at the deadline aside), nor before its first delay", async () => {
+    await fc.assert(
+      fc.asyncProperty(run, async (r) => {
+        const { service } = await simulate(r);
+        const schedule = pollSchedule();
+        for (const times of service.polls.values()) {
+          expect(times[0]).toBeGreaterThanOrEqual(Math.min(r.firstPollIn, r.timeoutMs));
+          let interval = schedule.startMs;
+          for (let i = 1; i < times.length; i++) {
+            if (times[i] !== r.timeoutMs) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(interval);
+            interval = nextInterval(interval, schedule);
+          }
+        }
+      }),
+      { numRuns: propertyRuns(40), seed: propertySeed(332) },
+    );
+  });
+
+  it('the last task is noticed within one slowest interval (15 s) of the service finishing it', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        run.filter((r) => r.timeoutMs > 3600_000),
+        async (r) => {
+          const { service, ids, outcomes, gone } = await simulate(r);
+          const followed = ids.filter((id) => !gone.has(id));
+          if (followed.length === 0) return;
+          const lastNoticed = Math.max(...followed.map((id) => outcomes.get(id)!.at));
+          expect(lastNoticed - Math.max(service.lastEnd(followed), r.firstPollIn)).toBeLessThanOrEqual(15_000);
+        },
+      ),
+      { numRuns: propertyRuns(40), seed: propertySeed(333) },
+    );
+  });
+
+  it('a service that keeps up (two tasks a second or more) costs at most 2 polls a task on average: with the submission and the result read, 4 requests an answer', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        run.filter((r) => r.timeoutMs > 3600_000 && r.aheadMs === 0 && r.workers / r.meanRunMs >= 0.002 && r.count >= 20),
+        async (r) => {
+          const { service, ids } = await simulate({ ...r, gone: [] });
+          expect(service.totalPolls(ids) / ids.length).toBeLessThanOrEqual(2);
+        },
+      ),
+      { numRuns: propertyRuns(40), seed: propertySeed(334) },
+    );
+  });
+});
+
+describe('memory', () => {
+  it('holds the tasks still watched, not every task ever added: finished ones are dropped as the run goes', async () => {
+    const clock = fakeClock();
+    const fetcher: StatusFetcher = async (id) => ({ snapshot: { task_id: id, status: 'SUCCESS' } });
+    let largest = 0;
+    let finished = 0;
+    let added = 0;
+    let mostWatched = 0;
+    await new Promise<void>((resolve, reject) => {
+      const scheduler = new TaskScheduler(
+        fetcher,
+        { timeoutMs: 3600_000, now: clock.now, sleep: clock.sleep },
+        {
+          onFinal: () => {
+            largest = Math.max(largest, (scheduler as unknown as { tasks: unknown[] }).tasks.length);
+            if (++finished === 20_000) resolve();
+          },
+          onError: (_tag, error) => reject(error),
+          onTimeout: () => reject(new Error('timed out')),
+        },
+      );
+      const more = () => {
+        for (let i = 0; i < 4 && added < 20_000; i++, added++) scheduler.add(`t${added}`, added);
+        mostWatched = Math.max(mostWatched, added - finished);
+        if (added < 20_000) setImmediate(more);
+      };
+      more();
+    });
+    // what is held follows what is watched (plus up to 1,024 finished ones not yet dropped), not the 20,000 added
+    expect(largest).toBeLessThanOrEqual(2 * mostWatched + 1025);
+    expect(largest).toBeLessThan(5_000);
   });
 });

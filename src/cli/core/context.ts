@@ -97,18 +97,16 @@ export function createContext(
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
       }
-      const [{ KctClient }, { RequestBudget, DEFAULT_MAX_RPS }] = await Promise.all([
-        import('../../client/client.js'),
-        import('../../client/budget.js'),
-      ]);
-      const maxRps = overrides.maxRps ?? fromEnv(env, 'KCT_MAX_RPS') ?? DEFAULT_MAX_RPS;
+      const [{ KctClient }, { RequestBudget }] = await Promise.all([import('../../client/client.js'), import('../../client/budget.js')]);
+      // a ceiling only: without one the run finds the pace the service allows (client/pace-policy.ts)
+      const maxRps = overrides.maxRps ?? fromEnv(env, 'KCT_MAX_RPS');
       const retry = retryFromEnv(env);
       // one knob for every wait after a refusal: the pause without a Retry-After is two base delays
       const pauseMs = retry.baseDelayMs === undefined ? undefined : 2 * retry.baseDelayMs;
       const client = new KctClient({
         baseUrl,
         apiKey: overrides.apiKey ?? (settings.apiKey.value as string),
-        budget: new RequestBudget(maxRps, undefined, pauseMs),
+        budget: new RequestBudget({ maxPerSecond: maxRps, pauseMs }),
         env,
         dispatcher: context.dispatcher,
         retry,

@@ -28,7 +28,10 @@ export const VARIABLES = {
     help: 'the folder of the ledger of what was sent (default state/ beside KCT_CONFIG_DIR, else $XDG_STATE_HOME/kct)',
   },
   KCT_POLL_INTERVAL: { kind: 'duration', help: 'the first polling interval, e.g. 500ms (default 3s)' },
-  KCT_MAX_RPS: { kind: 'count', help: 'requests a second a run may start, at most (default 20)' },
+  KCT_MAX_RPS: {
+    kind: 'count',
+    help: 'requests a second a run may start, at most (default: none: kct starts at 10 and finds the pace the service allows)',
+  },
   KCT_MAX_RETRIES: { kind: 'count0', help: 'retries of a failed request (0 turns them off; default 3)' },
   KCT_RETRY_BASE_DELAY: { kind: 'duration', help: 'the first pause before a retry, doubled each time (default 500ms)' },
   KCT_MAX_PENDING: { kind: 'count', help: "a waiting run's tasks unfinished at once, at most (default 10000)", for: 'one-pass' },

@@ -30,7 +30,8 @@ export const watchOptions = {
 export const maxRps = () =>
   ({
     '--max-rps <n>': {
-      description: 'at most this many requests a second for the whole run; a 429 or 503 slows it further (default 20, env KCT_MAX_RPS)',
+      description:
+        'requests a second for the whole run, at most; a 429 or 503 slows it (default: none: kct starts at 10 and finds the pace the service allows; env KCT_MAX_RPS)',
       check: checked(parseMaxRps, '--max-rps'),
     },
   }) as const satisfies OptionSpecs;

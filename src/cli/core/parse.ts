@@ -53,7 +53,7 @@ export function parseMaxRps(value: string): number {
   const trimmed = value.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
     throw new UsageError(`--max-rps must be a whole number of requests a second, at least 1 (not "${value}")`, {
-      suggestion: 'For example --max-rps 10; the default is 20.',
+      suggestion: 'For example --max-rps 10; without it kct finds the pace the service allows.',
     });
   }
   return Number(trimmed);

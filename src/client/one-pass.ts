@@ -1,0 +1,93 @@
+// A one-pass submission (spec 4.8): read once, keyed before anything is sent, then sent as
+// multipart with its files, or as JSON: pasted text, and, when the caller asks (`textAsJson`), one
+// plain-text answer file as paper_content (no multipart, no Blob, no stream). Not by default: the
+// service may price pasted text otherwise than a file (the sandbox does: 1 credit per 2,000
+// characters against 1 per 2 MiB). The key rule is idempotency.ts's, whatever way the body goes.
+import { UsageError } from '../api/errors.js';
+import { operationPath } from '../api/operations.js';
+import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';
+import { checkFileCount, type LocalFile, withContent } from './files.js';
+import type { RequestSpec } from './http.js';
+import { type FileHasher, idempotencyKeyFor, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
+import { buildForm } from './multipart.js';
+import { type AcceptedTask, validateRequest } from './records.js';
+
+export interface OnePassInput {
+  fields: OnePassFieldsType;
+  answerFiles?: LocalFile[];
+  rubricFiles?: LocalFile[];
+  questionFiles?: LocalFile[];
+}
+
+/**
+ * A one-pass submission read and keyed but not yet sent: its small answer files hold their bytes
+ * (read once, for the hash and the request), and its key is known before anything is sent.
+ */
+export interface PreparedOnePass {
+  input: OnePassInput;
+  /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
+  idempotencyKey?: string;
+  send(options?: { signal?: AbortSignal }): Promise<AcceptedTask>;
+}
+
+/** Reads the answer files that fit in one read (larger ones are hashed, then streamed) and makes the key by the rule chosen. */
+export async function readAndKey(
+  input: OnePassInput,
+  choice: OnePassIdempotency | undefined,
+  hasher?: FileHasher,
+): Promise<{ input: OnePassInput; idempotencyKey?: string }> {
+  const read: OnePassInput = { ...input, ...(input.answerFiles ? { answerFiles: input.answerFiles.map(withContent) } : {}) };
+  const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'one-pass', fields: read.fields, files: filePartsOf(read) }, hasher);
+  return { input: read, idempotencyKey };
+}
+
+/** The request of a submission read by readAndKey: JSON for text, multipart when files go with it. */
+export function onePassRequest(
+  input: OnePassInput,
+  idempotencyKey: string | undefined,
+  options: { signal?: AbortSignal; textAsJson?: boolean } = {},
+): RequestSpec {
+  const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
+  if (fields.paper_content === undefined && !input.answerFiles?.length) {
+    throw new UsageError('an answer is required: paper_content text or at least one answer file');
+  }
+  const parts = filePartsOf(input);
+  checkFileCount(parts.length);
+  const text = options.textAsJson ? plainTextAnswer(input) : undefined;
+  const body =
+    text !== undefined
+      ? { json: { ...fields, paper_content: text } }
+      : parts.length > 0
+        ? { form: () => buildForm(fields, parts) }
+        : { json: fields };
+  return { method: 'POST', path: operationPath('onePass'), ...body, idempotencyKey, signal: options.signal };
+}
+
+/**
+ * The text of a submission that is one plain-text answer and nothing else to upload, as the
+ * service would read the file (valid UTF-8, a BOM dropped): it goes as paper_content. Undefined
+ * for anything else, and for a blank or binary one (a NUL), which the service judges from the file.
+ */
+export function plainTextAnswer(input: OnePassInput): string | undefined {
+  const [file, ...more] = input.answerFiles ?? [];
+  if (file?.data === undefined || more.length > 0 || file.type !== 'text/plain' || input.fields.paper_content !== undefined)
+    return undefined;
+  if (input.rubricFiles?.length || input.questionFiles?.length) return undefined;
+  const bom = file.data[0] === 0xef && file.data[1] === 0xbb && file.data[2] === 0xbf;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? file.data.subarray(3) : file.data);
+  } catch {
+    return undefined;
+  }
+  return text.trim() === '' || text.includes('\0') ? undefined : text;
+}
+
+/** The files of a one-pass submission, each under its form field, in the order they are sent and hashed. */
+function filePartsOf(input: OnePassInput): KeyedFile[] {
+  return [
+    ...(input.answerFiles ?? []).map((file) => ({ field: 'answer_files', file })),
+    ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
+    ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
+  ];
+}

@@ -1,0 +1,112 @@
+// The pace of a run: how many requests a second it may start, found from the service's answers
+// instead of guessed (after AWS SDKs' adaptive retry mode: CUBIC, RFC 8312, on a measured sending
+// rate). Pure: the same answers at the same times give the same pace (test/unit/pace-policy.test.ts);
+// budget.ts applies it. Why: docs/guides/large-runs-and-reruns.md, "Polite by construction".
+
+/** The first pace without --max-rps, requests a second: half the fixed budget kct kept for years; prompt answers raise it within seconds. */
+export const START_RPS = 10;
+/** The slowest pace cuts can reach: one request every 2 s still finds out when the service has room again (AWS's floor). */
+export const MIN_RPS = 0.5;
+/** A refusal multiplies the pace by this (CUBIC's β): deep enough to fall under the limit, shallow enough to stay near it. */
+export const CUT = 0.7;
+/** CUBIC's C: after a cut the pace is back at its old peak in cbrt(peak × (1 − CUT) / C) s, about 4 s from 50 a second. */
+export const CUBIC_C = 0.4;
+/** The pace never rises past this multiple of what is really sent (a run held back by --jobs banks no burst); before any refusal it doubles this way while it is used (TCP's slow start). */
+export const HEADROOM = 2;
+/** An answer slower than this is not prompt: the service is queueing requests, so the pace stops rising before it is refused. */
+export const PROMPT_MS = 1_000;
+/** A 429 or 503 without Retry-After pauses every request this long. */
+export const DEFAULT_PAUSE_MS = 1_000;
+/** What is really sent is counted over this long, then smoothed (AWS: half a second, 0.8 to the newest). */
+export const MEASURE_MS = 500;
+const SMOOTH = 0.8;
+
+export interface Pace {
+  /** --max-rps (Infinity when the user set none): the pace never exceeds it. */
+  readonly ceiling: number;
+  /** Requests a second allowed now. */
+  rate: number;
+  /** The pace at the last cut or slow answer, and when the climb back began (CUBIC); undefined during slow start. */
+  peak?: number;
+  climbFrom: number;
+  /** No request starts before this (a Retry-After, or the default pause). */
+  pausedUntil: number;
+  /** Requests a second really sent (smoothed), and the count of the bucket being filled. */
+  sending: number;
+  counted: number;
+  countedFrom: number;
+  /** Answers that were a 429 or 503, and the cuts they caused (many refused together cut once). */
+  refusals: number;
+  cuts: number;
+}
+
+/** A run's pace: at --max-rps when the user gave one (the pace they chose, and never more), else a modest start. */
+export function startPace(ceiling = Infinity, now = 0): Pace {
+  if (!(ceiling >= 1)) throw new RangeError(`the most requests a second must be at least 1, not ${ceiling}`);
+  const rate = Number.isFinite(ceiling) ? ceiling : START_RPS;
+  return { ceiling, rate, climbFrom: now, pausedUntil: -Infinity, sending: 0, counted: 0, countedFrom: now, refusals: 0, cuts: 0 };
+}
+
+/** When the next request may start, the last having started at `lastStart`: spaced by the pace, never in a pause. */
+export function nextStart(pace: Pace, lastStart: number): number {
+  return Math.max(pace.pausedUntil, lastStart + 1000 / pace.rate);
+}
+
+/** A request started: counted towards what is really sent. */
+export function started(pace: Pace, now: number): void {
+  const elapsed = now - pace.countedFrom;
+  if (elapsed >= MEASURE_MS) {
+    pace.sending = SMOOTH * ((pace.counted * 1000) / elapsed) + (1 - SMOOTH) * pace.sending;
+    pace.counted = 0;
+    pace.countedFrom = now;
+  }
+  pace.counted += 1;
+}
+
+export interface Answer {
+  latencyMs: number;
+  /** A 429 or 503. */
+  refused: boolean;
+  retryAfterMs?: number;
+  /** How long a refusal without Retry-After pauses (DEFAULT_PAUSE_MS unless the caller knows better). */
+  pauseMs?: number;
+}
+
+/** An answer came: a refusal cuts the pace and pauses, a slow answer holds it, a prompt one lets it rise. */
+export function answered(pace: Pace, now: number, answer: Answer): void {
+  if (answer.refused) {
+    pace.refusals += 1;
+    const pause =
+      answer.retryAfterMs !== undefined && answer.retryAfterMs >= 0 ? answer.retryAfterMs : (answer.pauseMs ?? DEFAULT_PAUSE_MS);
+    // requests in flight refused together are one signal: cut once per pause
+    if (now >= pace.pausedUntil) {
+      const base = pace.sending > 0 ? Math.min(pace.rate, pace.sending) : pace.rate;
+      pace.peak = base;
+      pace.rate = Math.max(MIN_RPS, base * CUT);
+      pace.climbFrom = now + pause;
+      pace.cuts += 1;
+    }
+    pace.pausedUntil = Math.max(pace.pausedUntil, now + pause);
+    return;
+  }
+  if (answer.latencyMs > PROMPT_MS) {
+    // hold here: the curve restarts at its plateau on the current pace, flat at first
+    pace.peak = pace.rate;
+    pace.climbFrom = now - cubicK(pace.rate) * 1000;
+    return;
+  }
+  const used =
+    HEADROOM * Math.max(pace.sending, pace.counted > 0 ? (pace.counted * 1000) / Math.max(MEASURE_MS, now - pace.countedFrom) : 0);
+  const target = pace.peak === undefined ? used : Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000));
+  pace.rate = Math.min(pace.ceiling, Math.max(pace.rate, target));
+}
+
+/** CUBIC's curve (RFC 8312): the pace `t` seconds after a cut from `peak`: concave back to the peak, then convex beyond it. */
+export function cubic(peak: number, t: number): number {
+  return CUBIC_C * (t - cubicK(peak)) ** 3 + peak;
+}
+
+/** Seconds from a cut to the old peak. */
+function cubicK(peak: number): number {
+  return Math.cbrt((peak * (1 - CUT)) / CUBIC_C);
+}

@@ -1,0 +1,77 @@
+// The API's records both ways: what kct sends is checked strictly against the contract, what it
+// is answered is read liberally (an answer that does not match is kept as it came, unknown
+// fields and all: the spec leaves many shapes open).
+import type { z } from 'zod';
+import { UsageError } from '../api/errors.js';
+import { type Credits, EvaluationResult, Task } from '../api/schemas.js';
+import { isPlainObject } from './envelope.js';
+import type { HttpResponse } from './http.js';
+
+/**
+ * An accepted submission as the server answered it. `replayed` is kct's, not the server's field: true
+ * when the server marked the answer as the replay of an earlier submission with the same
+ * Idempotency-Key (`Idempotent-Replayed: true`, as Stripe does). The rest of the record is then
+ * the acceptance stored back then, not the task's state now: read that with `status` or `result`.
+ */
+export type AcceptedTask = Task & { replayed?: boolean };
+
+/** Strict on the way out: what kct sends must match the contract. */
+export function validateRequest<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+  throw new UsageError(`invalid ${what}: ${problems}`);
+}
+
+/** Liberal on the way in: a response that does not match is kept as it came, unknown fields and all. */
+export function parseLoose<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  return (isPlainObject(value) ? value : { value }) as z.infer<S>;
+}
+
+/** An acceptance, marked `replayed` when the server says it is an earlier submission's. */
+export function accepted(response: HttpResponse): AcceptedTask {
+  const task: AcceptedTask = parseLoose(Task, response.data);
+  const header = response.headers['idempotent-replayed'];
+  if ((Array.isArray(header) ? header[0] : header)?.trim().toLowerCase() === 'true') task.replayed = true;
+  return task;
+}
+
+/** A result as it may come (from the API, a file, a batch's item), read liberally. */
+export function readResult(value: unknown): EvaluationResult {
+  return parseLoose(EvaluationResult, value);
+}
+
+/**
+ * The items of a batch's record, each read as a result, or undefined for a single task. The spec
+ * leaves the shape open (4.9): the list may sit under any of these keys, each item with its
+ * `index` or in order; `evaluation` (singular) is a task's criteria.
+ */
+export function batchItemsOf(record: EvaluationResult): EvaluationResult[] | undefined {
+  for (const key of ['items', 'results', 'tasks', 'evaluations']) {
+    const value = record[key];
+    if (Array.isArray(value))
+      return value.filter(isPlainObject).map((item) => readResult({ ...item, task_id: String(item.task_id ?? '') }));
+  }
+  return typeof record.count === 'number' ? [] : undefined;
+}
+
+const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;
+
+function asNumber(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** The balance at the top level or one object down (`{credits: {available: 5}}`), or undefined. */
+export function normalizeCredits(data: unknown): (Credits & { credits: number }) | undefined {
+  const bare = asNumber(data);
+  if (bare !== undefined) return { credits: bare };
+  if (!isPlainObject(data)) return undefined;
+  const values = CREDIT_KEYS.map((key) => data[key]);
+  const nested = values.filter(isPlainObject).flatMap((inner) => CREDIT_KEYS.map((key) => inner[key]));
+  const credits = [...values, ...nested].map(asNumber).find((value) => value !== undefined);
+  return credits === undefined ? undefined : { ...data, credits };
+}
