@@ -37,6 +37,18 @@ describe('kct batch on a terminal', () => {
   });
 });
 
+describe('kct one-pass on a terminal', () => {
+  it('shows a class spinner with the pace kct has found: the requests it sends a second', async () => {
+    const dir = textFolder(['eve', 'fay', 'gus'], 'KCT-SANDBOX-SLOW');
+    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }), CI: undefined };
+    const run = await inTerminal(['one-pass', dir, '--model', '12'], env);
+    expect(run.code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const plain = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(plain).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] marking 3 answers: \d marked, \d not marked, \d queued or running · \d+ requests\/s/);
+  });
+});
+
 describe('signals and terminals', () => {
   it('SIGTERM while watching exits 143; SIGINT 130', async () => {
     const term = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigterm) KCT-SANDBOX-SLOW`], 'SIGTERM');

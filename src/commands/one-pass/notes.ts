@@ -10,6 +10,7 @@ import type { OutputFormat } from '../../cli/render/format.js';
 import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
+import type { PaceReading } from '../../client/budget.js';
 import type { MarkingRun } from '../../run/marking.js';
 import type { RunPlan } from '../../run/plan.js';
 import type { RunRecord } from '../../run/record.js';
@@ -55,11 +56,30 @@ export function costQuote(first: { cost: number; answers: number; files: number 
 
 type ClassProgress = ProgressReporter & { row(outcome: AnswerOutcome): void };
 
-/** The progress of a class run: a spinner on a terminal, else a line per answer as it ends; its figures are the record's. */
-export async function classProgress(context: Context, record: RunRecord, total: number): Promise<ClassProgress> {
+/** How often the spinner's line is drawn again, to show the pace kct has found. */
+const PACE_REDRAW_MS = 1_000;
+
+/**
+ * The progress of a class run: a spinner on a terminal, with the pace kct has found (the requests
+ * a second it sends, and a pause a 429 or 503 asked for), else a line per answer as it ends; its
+ * figures are the record's.
+ */
+export async function classProgress(
+  context: Context,
+  record: RunRecord,
+  total: number,
+  pace?: () => PaceReading | undefined,
+): Promise<ClassProgress> {
   const line = () => {
     const { answers, marked } = record.tally.answersSoFar();
-    return `marking ${plural(total, 'answer')}: ${marked} marked, ${answers - marked} not marked, ${total - answers} queued or running`;
+    const now = pace?.();
+    const speed =
+      now === undefined
+        ? ''
+        : now.pausedForMs > 0
+          ? ` · paused ${Math.ceil(now.pausedForMs / 1000)} s as the service asked`
+          : ` · ${Math.round(now.sending)} requests/s`;
+    return `marking ${plural(total, 'answer')}: ${marked} marked, ${answers - marked} not marked, ${total - answers} queued or running${speed}`;
   };
   const spinner = await startSpinner(context.io, line());
   if (!spinner) {
@@ -81,10 +101,14 @@ export async function classProgress(context: Context, record: RunRecord, total: 
       },
     };
   }
+  const redraw = pace ? setInterval(() => spinner.text(line()), PACE_REDRAW_MS).unref() : undefined;
   return {
     update: () => spinner.text(line()),
     warn: (text) => spinner.warn(text),
-    stop: () => spinner.stop(),
+    stop: () => {
+      clearInterval(redraw);
+      spinner.stop();
+    },
     row: () => spinner.text(line()),
   };
 }

@@ -181,7 +181,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   let progress: ProgressReporter | undefined;
   if (wait && single) progress = await createProgressReporter(context.io);
   else if (wait) {
-    const classLine = await classProgress(context, record, collection.count);
+    const classLine = await classProgress(context, record, collection.count, () => client.pace());
     record.view(classLine);
     progress = classLine;
   }
