@@ -12,10 +12,11 @@ import { type FileHasher, identityOf, type KeyedFile, labelsOf } from './identit
 
 export type { FileHasher, KeyedFile };
 
-export async function fileSha256(path: string): Promise<string> {
+export async function fileSha256(path: string, size = ONE_READ_BYTES): Promise<string> {
   const hash = createHash('sha256');
-  // One reused buffer: hashing 200 MB allocates nothing per chunk, so peak memory stays flat.
-  const buffer = Buffer.allocUnsafe(ONE_READ_BYTES);
+  // One reused buffer: hashing 200 MB allocates nothing per chunk, so peak memory stays flat; a small
+  // file gets a buffer of its own size (one more byte, to see its end), not 256 KiB of garbage each
+  const buffer = Buffer.allocUnsafe(Math.min(ONE_READ_BYTES, size + 1));
   const handle = await open(path, 'r');
   try {
     for (;;) {
@@ -30,7 +31,7 @@ export async function fileSha256(path: string): Promise<string> {
 }
 
 export const hashFile: FileHasher = async (file) =>
-  file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path);
+  file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path, file.size);
 
 /** A hasher that reads each file on disk once, however many submissions share it (rubric files). */
 export function cachedHasher(): FileHasher {
