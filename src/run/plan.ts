@@ -3,9 +3,11 @@
 // run (same identity: one charge, one mark), or reused from what was marked before (the journal of
 // --resume, then this machine's ledger). So the run knows what it will charge before it asks the
 // service for anything, and an identity is never charged twice, whatever it is called.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { OnePassFields } from '../api/schemas.js';
 import type { Answer } from '../cli/answers/answers.js';
-import type { LocalFile } from '../client/files.js';
+import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
 import { identityOf, type KeyedFile } from '../client/identity.js';
 import { limiter } from '../client/limit.js';
@@ -58,7 +60,7 @@ const HASHING = 8;
 export async function planRun(answers: Iterable<Answer>, rows: number, options: PlanOptions, signal: AbortSignal): Promise<RunPlan> {
   const materials = cachedHasher();
   const shared = new Set([...options.rubricFiles, ...options.questionFiles].map((file) => file.path));
-  const hash: FileHasher = (file) => (shared.has(file.path) ? materials(file) : hashFile(file));
+  const hash: FileHasher = (file) => (shared.has(file.path) ? materials(file) : hashAnswerFile(file));
   const fileParts: KeyedFile[] = [
     ...options.rubricFiles.map((file) => ({ field: 'rubric_files', file })),
     ...options.questionFiles.map((file) => ({ field: 'question_files', file })),
@@ -75,7 +77,14 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     const files = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...fileParts];
     pending.push(
       hashing(async () => {
-        const identity = await identityOf(fields, files, hash);
+        let identity: string;
+        try {
+          identity = await identityOf(fields, files, hash);
+        } catch {
+          // gone or unreadable since the folder was read: sent as it is, its row says why it failed
+          identities[answer.index] = `unreadable:${answer.index}`;
+          return;
+        }
         identities[answer.index] = identity;
         if (options.journal?.changed(answer.label, identity)) changed.push(answer.label);
       }),
@@ -123,6 +132,16 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   }
   return { identities, plans, copies, twins, toSend, filesToSend, unitsToSend, reused, reusedTasks: [...reusedTasks], changed };
 }
+
+/**
+ * An answer file's SHA-256: a small one read at once, synchronously (nothing else runs while a run
+ * is planned, and a round trip to the thread pool costs about eight times the read of a short
+ * answer), a large one streamed from disk.
+ */
+const hashAnswerFile: FileHasher = async (file) => {
+  if (file.data !== undefined || file.size > ONE_READ_BYTES) return hashFile(file);
+  return createHash('sha256').update(readFileSync(file.path)).digest('hex');
+};
 
 /** The task (or batch) an earlier mark came from. */
 export function taskOf(known: JournalKnown | Marked): string | undefined {

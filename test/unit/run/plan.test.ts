@@ -1,0 +1,101 @@
+// The plan of a run (src/run/plan.ts), before anything is sent: each answer's identity is its
+// content, never its labels; the first answer of each content is sent, every other one is a copy of
+// it; an identity marked before (journal, then ledger) is reused unless --mark-again; an answer
+// whose file vanished is sent as it is (its row says why), never a crash of the plan.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Answer } from '../../../src/cli/answers/answers.js';
+import { Ledger } from '../../../src/run/ledger.js';
+import { planRun } from '../../../src/run/plan.js';
+import { propertyRuns, propertySeed } from '../property-runs.js';
+
+const root = mkdtempSync(join(tmpdir(), 'kct-plan-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let made = 0;
+const signal = new AbortController().signal;
+const COMMON = { model_id: 12 };
+
+/** Answers of one file each: a content from `texts`, under any name and student id. */
+function answers(texts: string[], labels: { name: string; student: string }[]): Answer[] {
+  const dir = join(root, `class-${made++}`);
+  mkdirSync(dir);
+  return texts.map((text, index) => {
+    const path = join(dir, `${index}-${labels[index].name}`);
+    writeFileSync(path, text);
+    const file = { path, name: labels[index].name, type: 'text/plain', size: Buffer.byteLength(text) };
+    return { index, label: path, keyName: labels[index].name, studentId: labels[index].student, files: [file] };
+  });
+}
+
+describe('planning a run', () => {
+  it('identical contents are one identity whatever their labels: the first is sent, the others are its copies', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat(3), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ name: fc.constantFrom('a.txt', 'Ben final.txt', 'x.txt'), student: fc.string({ maxLength: 4 }) }), {
+          minLength: 12,
+          maxLength: 12,
+        }),
+        async (contents, labels) => {
+          const texts = contents.map((c) => `answer ${c}`);
+          const list = answers(texts, labels);
+          const plan = await planRun(list, list.length, { common: COMMON, rubricFiles: [], questionFiles: [] }, signal);
+          const firstOf = new Map<string, number>();
+          texts.forEach((text, row) => {
+            const first = firstOf.get(text);
+            if (first === undefined) {
+              firstOf.set(text, row);
+              expect(plan.plans.get(row)).toEqual({ kind: 'send' });
+            } else {
+              expect(plan.plans.get(row)).toEqual({ kind: 'copy', of: first });
+              expect(plan.identities[row]).toBe(plan.identities[first]);
+            }
+          });
+          expect(new Set(plan.identities).size).toBe(firstOf.size);
+          expect(plan.toSend).toBe(firstOf.size);
+        },
+      ),
+      { numRuns: propertyRuns(40), seed: propertySeed(3303) },
+    );
+  });
+
+  it('an identity this machine marked is reused, unless --mark-again; the model is part of it', async () => {
+    const list = answers(
+      ['the same essay', 'another essay'],
+      [
+        { name: 'a.txt', student: 'a' },
+        { name: 'b.txt', student: 'b' },
+      ],
+    );
+    const { ledger } = Ledger.open(join(root, `state-${made++}`), 'http://127.0.0.1:1/v1');
+    const first = await planRun(list, 2, { common: COMMON, rubricFiles: [], questionFiles: [], ledger }, signal);
+    ledger!.accepted(first.identities[0], { taskId: 'tsk_1' });
+    const renamed = answers(
+      ['the same essay', 'another essay'],
+      [
+        { name: 'Ben final.txt', student: 'Ben final' },
+        { name: 'b.txt', student: 'b' },
+      ],
+    );
+    const again = await planRun(renamed, 2, { common: COMMON, rubricFiles: [], questionFiles: [], ledger }, signal);
+    expect(again.plans.get(0)).toEqual({ kind: 'reuse', from: 'ledger', known: { taskId: 'tsk_1' } });
+    expect(again.reusedTasks).toEqual(['tsk_1']);
+    expect(again.toSend).toBe(1);
+    const paid = await planRun(renamed, 2, { common: COMMON, rubricFiles: [], questionFiles: [], ledger, markAgain: true }, signal);
+    expect(paid.plans.get(0)).toEqual({ kind: 'send' });
+    const otherModel = await planRun(renamed, 2, { common: { model_id: 13 }, rubricFiles: [], questionFiles: [], ledger }, signal);
+    expect(otherModel.plans.get(0)).toEqual({ kind: 'send' });
+    ledger!.close();
+  });
+
+  it('an answer whose file vanished after the folder was read is sent as it is, not a crash', async () => {
+    const list = answers(['here'], [{ name: 'gone.txt', student: 'g' }]);
+    rmSync(list[0].files[0].path);
+    const plan = await planRun(list, 1, { common: COMMON, rubricFiles: [], questionFiles: [] }, signal);
+    expect(plan.plans.get(0)).toEqual({ kind: 'send' });
+    expect(plan.identities[0]).toBe('unreadable:0');
+  });
+});
