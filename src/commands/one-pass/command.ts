@@ -78,6 +78,7 @@ export const command = defineCommand({
     'kct one-pass class/ --recursive --student-id-from folder --group-by folder --model 12 --output csv   # a folder per student',
     'kct one-pass submissions.zip --model 12 --output ndjson > marks.ndjson   # then: kct grades moodle marks.ndjson Grades.csv',
     'kct one-pass answers/ --model 12 --mark-again   # pay again for answers marked before',
+    'kct one-pass answers/ --model 12 --mark-copies  # identical answers each marked on its own',
     'kct one-pass answers/ --model 12 --exclude "drafts/**" --skip-unsupported',
     'kct one-pass answers/ --model 12 --idempotency-key class9   # keys class9-a1.txt, class9-a2.txt, ...',
     'kct one-pass answers/ --model 12 --report class.html              # and a class report to open in a browser',
