@@ -57,8 +57,8 @@ export interface OnePassOptions extends SubmitOptions {
   hasher?: FileHasher;
   /**
    * Send one plain-text answer file (UTF-8, nothing else uploaded with it) as JSON paper_content
-   * instead of a file: no multipart. Off by default: the service may price pasted text otherwise
-   * than a file (the sandbox does), and the key is still made from the file.
+   * instead of a file: no multipart (the default; false sends the file). The key is made from the
+   * file either way.
    */
   textAsJson?: boolean;
 }
@@ -153,7 +153,7 @@ export class KctClient {
       input: read,
       idempotencyKey,
       send: async (call = {}) =>
-        accepted(await this.send(onePassRequest(read, idempotencyKey, { signal: call.signal, textAsJson: options.textAsJson }))),
+        accepted(await this.send(onePassRequest(read, idempotencyKey, { signal: call.signal, textAsJson: options.textAsJson !== false }))),
     };
   }
 

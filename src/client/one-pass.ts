@@ -1,8 +1,7 @@
 // A one-pass submission (spec 4.8): read once, keyed before anything is sent, then sent as
-// multipart with its files, or as JSON: pasted text, and, when the caller asks (`textAsJson`), one
-// plain-text answer file as paper_content (no multipart, no Blob, no stream). Not by default: the
-// service may price pasted text otherwise than a file (the sandbox does: 1 credit per 2,000
-// characters against 1 per 2 MiB). The key rule is idempotency.ts's, whatever way the body goes.
+// multipart with its files, or as JSON: pasted text, and one plain-text answer file as
+// paper_content (no multipart, no Blob, no stream: the lightest body there is; `textAsJson: false`
+// sends the file). The key rule is idempotency.ts's, whatever way the body goes.
 import { UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';

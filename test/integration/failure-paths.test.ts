@@ -197,14 +197,13 @@ describe('partial progress is kept', () => {
   it('when a later batch request is refused (402), the accepted ones are still followed and printed', async () => {
     const member = asUser(shared.sandbox, 'org_member');
     const dir = tempDir('kct-batch-402-');
-    // 2 credits each (over 2,000 characters): the first 100 items reserve all 200 credits
-    const long = `${essay} ${essay} ${essay}`.slice(0, 2500);
-    const lines = Array.from({ length: 150 }, (_, i) => JSON.stringify({ student_id: `m${i}`, paper_content: `${long} ${i}` }));
+    // 1 credit each: the first two batches of 100 items reserve all 200 credits, the third is refused
+    const lines = Array.from({ length: 250 }, (_, i) => JSON.stringify({ student_id: `m${i}`, paper_content: `${essay} ${i}` }));
     writeFileSync(join(dir, 'm.jsonl'), `${lines.join('\n')}\n`);
     const run = await member(['batch', join(dir, 'm.jsonl'), '--model', '31', '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(run.code).toBe(5);
-    expect(run.stderr).toContain('batch 2/2 was refused');
-    expect(run.stdout.trim().split('\n')).toHaveLength(100);
+    expect(run.stderr).toContain('batch 3/3 was refused');
+    expect(run.stdout.trim().split('\n')).toHaveLength(200);
   }, 150_000);
 
   it('a timed-out class run names the time limit', async () => {

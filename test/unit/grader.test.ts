@@ -231,11 +231,13 @@ describe('stem', () => {
 });
 
 describe('creditCost', () => {
-  it('charges 1 credit per started 2,000 characters of text', () => {
-    expect(creditCost({ textLength: 1 })).toBe(1);
-    expect(creditCost({ textLength: 2000 })).toBe(1);
-    expect(creditCost({ textLength: 2001 })).toBe(2);
-    expect(creditCost({ textLength: 10_000 })).toBe(5);
+  it('charges pasted text as a file of its bytes: 1 credit per started 2 MiB, at least 1', () => {
+    expect(creditCost({ textBytes: 1 })).toBe(1);
+    expect(creditCost({ textBytes: 10_000 })).toBe(1);
+    expect(creditCost({ textBytes: 2 * 1024 * 1024 })).toBe(1);
+    expect(creditCost({ textBytes: 2 * 1024 * 1024 + 1 })).toBe(2);
+    // the same answer costs the same, sent as text or as a file
+    for (const bytes of [1, 2394, 5_000_000]) expect(creditCost({ textBytes: bytes })).toBe(creditCost({ fileBytes: [bytes] }));
   });
 
   it('charges files by size: 1 credit per started 2 MiB, at least 1 each', () => {
@@ -244,12 +246,12 @@ describe('creditCost', () => {
     expect(creditCost({ fileBytes: [2 * 1024 * 1024 + 1] })).toBe(2);
     expect(creditCost({ fileBytes: [20 * 1024 * 1024] })).toBe(10);
     expect(creditCost({ fileBytes: [0, 100] })).toBe(2);
-    expect(creditCost({ textLength: 4500, fileBytes: [3_000_000] })).toBe(5);
+    expect(creditCost({ textBytes: 4500, fileBytes: [3_000_000] })).toBe(3);
   });
 
   it('is at least 1 and an integer', () => {
     expect(creditCost({})).toBe(1);
-    expect(creditCost({ textLength: 0, fileBytes: [] })).toBe(1);
-    expect(creditCost({ textLength: Number.NaN })).toBe(1);
+    expect(creditCost({ textBytes: 0, fileBytes: [] })).toBe(1);
+    expect(creditCost({ textBytes: Number.NaN })).toBe(1);
   });
 });

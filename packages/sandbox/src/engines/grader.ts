@@ -81,11 +81,13 @@ export function totalScore(evaluation: { score: number; max_score: number }[], m
 
 /**
  * Credits a one-pass or batch item costs, quoted when the request is accepted, before any file is
- * read. Rule: 1 credit per started 2,000 characters of answer text, plus, for each answer file,
- * 1 credit per started 2 MiB (so every file costs at least 1 and a 20 MB file 10); at least 1 in all.
+ * read. Rule: 1 credit per started 2 MiB of each answer file, and of the answer's text when it is
+ * pasted (its UTF-8 bytes): the same answer costs the same sent as a file or as text (so a typed
+ * essay costs 1, and a 20 MB file 10); at least 1 in all.
  */
-export function creditCost(input: { textLength?: number; fileBytes?: number[] }): number {
-  const text = Math.ceil(Math.max(0, finite(input.textLength ?? 0, 0)) / 2000);
-  const files = (input.fileBytes ?? []).reduce((n, b) => n + Math.max(1, Math.ceil(Math.max(0, finite(b, 0)) / (2 * 1024 * 1024))), 0);
+export function creditCost(input: { textBytes?: number; fileBytes?: number[] }): number {
+  const perPart = (bytes: number) => Math.max(1, Math.ceil(Math.max(0, finite(bytes, 0)) / (2 * 1024 * 1024)));
+  const text = input.textBytes === undefined ? 0 : perPart(input.textBytes);
+  const files = (input.fileBytes ?? []).reduce((n, b) => n + perPart(b), 0);
   return Math.max(1, text + files);
 }

@@ -98,7 +98,7 @@ export function answerTask(
     scope: principal.scope,
     student_id: answer.student_id ?? null,
     credit_cost: creditCost({
-      ...(answer.paper_content !== undefined ? { textLength: answer.paper_content.length } : {}),
+      ...(answer.paper_content !== undefined ? { textBytes: Buffer.byteLength(answer.paper_content) } : {}),
       fileBytes: answerFiles.map((f) => f.size),
     }),
   };
