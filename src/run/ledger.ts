@@ -42,11 +42,14 @@ export class Ledger {
     return hash < 0 ? { taskId: value } : { batchId: value.slice(0, hash), item: Number(value.slice(hash + 1)) };
   }
 
-  /** An identity accepted by the service, as a task of its own or as a batch's item. */
+  /**
+   * An identity accepted by the service, as a task of its own or as a batch's item: written for
+   * later runs. The index in memory stays what earlier runs left (a run looks identities up before
+   * it sends anything), so it does not grow with the answers a run sends.
+   */
   accepted(identity: string, marked: Marked): void {
     const value = 'taskId' in marked ? marked.taskId : `${marked.batchId}#${marked.item}`;
     if (this.known.get(identity) === value) return;
-    this.known.set(identity, value);
     this.write({ i: identity, t: value });
   }
 

@@ -18,7 +18,7 @@ import { Follower } from './follow.js';
 import type { JournalKnown } from './journal.js';
 import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
-import { type Plan, taskOf } from './plan.js';
+import { type Plan, planOf, taskOf } from './plan.js';
 import { AGAIN, dropUndefined, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
@@ -85,8 +85,8 @@ export class MarkingRun {
     const sending = slots(jobs);
     for (const answer of collection.answers()) {
       if (this.stopped()) break;
-      const step = plan.plans.get(answer.index);
-      if (!step || step.kind === 'copy' || (step.kind === 'reuse' && 'batchId' in step.known)) continue;
+      const step = planOf(plan, answer.index);
+      if (step.kind === 'copy' || (step.kind === 'reuse' && 'batchId' in step.known)) continue;
       await this.settings.drained?.();
       if (step.kind === 'reuse') {
         this.reuse(answer, step);
@@ -204,7 +204,7 @@ export class MarkingRun {
   }
 
   identityOf(row: number): string {
-    return this.settings.plan.identities[row] ?? '';
+    return this.settings.plan.identities.get(row);
   }
 
   /** Reads, keys and sends one answer (or puts it in the batch being filled). */

@@ -36,7 +36,8 @@ export interface PlanOptions {
 
 export interface RunPlan {
   /** Each answer's identity, by row ('' for rows that are not answers). */
-  identities: string[];
+  identities: RowIdentities;
+  /** What becomes of each answer that is not simply sent (planOf). */
   plans: Map<number, Plan>;
   /** The rows that are copies of each row sent (or reused), in order: they get its mark. */
   copies: Map<number, number[]>;
@@ -56,6 +57,40 @@ export interface RunPlan {
 
 /** How many answers are read and hashed at once while planning. */
 const HASHING = 8;
+/** The plan of most answers: held once, not once an answer. */
+const SEND: Plan = { kind: 'send' };
+
+/** What becomes of the answer of this row. */
+export function planOf(plan: RunPlan, row: number): Plan {
+  return plan.plans.get(row) ?? SEND;
+}
+
+/** Identities by row, 16 bytes each in one buffer: a district's hold a megabyte or two, not a string each. */
+export class RowIdentities {
+  private readonly bytes: Buffer;
+  private readonly known: Uint8Array;
+  /** Rows whose files could not be read to plan them: each an identity of its own. */
+  private readonly unreadable = new Set<number>();
+
+  constructor(rows: number) {
+    this.bytes = Buffer.alloc(rows * 16);
+    this.known = new Uint8Array(rows);
+  }
+
+  get(row: number): string {
+    if (this.unreadable.has(row)) return `unreadable:${row}`;
+    return this.known[row] ? this.bytes.toString('hex', row * 16, row * 16 + 16) : '';
+  }
+
+  set(row: number, identity: string): void {
+    this.bytes.write(identity, row * 16, 16, 'hex');
+    this.known[row] = 1;
+  }
+
+  setUnreadable(row: number): void {
+    this.unreadable.add(row);
+  }
+}
 
 export async function planRun(answers: Iterable<Answer>, rows: number, options: PlanOptions, signal: AbortSignal): Promise<RunPlan> {
   const materials = cachedHasher();
@@ -65,14 +100,14 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     ...options.rubricFiles.map((file) => ({ field: 'rubric_files', file })),
     ...options.questionFiles.map((file) => ({ field: 'question_files', file })),
   ];
-  const identities: string[] = new Array(rows).fill('');
-  const fileCounts = new Map<number, number>();
+  const identities = new RowIdentities(rows);
+  const fileCounts = new Int32Array(rows);
   const changed: string[] = [];
   const hashing = limiter(HASHING);
   const pending: Promise<void>[] = [];
   for (const answer of answers) {
     if (signal.aborted) break;
-    fileCounts.set(answer.index, answer.files.length);
+    fileCounts[answer.index] = answer.files.length;
     const fields = { ...options.common, ...(answer.text !== undefined ? { paper_content: answer.text } : {}) };
     const files = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...fileParts];
     pending.push(
@@ -82,10 +117,10 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
           identity = await identityOf(fields, files, hash);
         } catch {
           // gone or unreadable since the folder was read: sent as it is, its row says why it failed
-          identities[answer.index] = `unreadable:${answer.index}`;
+          identities.setUnreadable(answer.index);
           return;
         }
-        identities[answer.index] = identity;
+        identities.set(answer.index, identity);
         if (options.journal?.changed(answer.label, identity)) changed.push(answer.label);
       }),
     );
@@ -104,7 +139,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   let unitsToSend = 0;
   let reused = 0;
   for (let row = 0; row < rows; row++) {
-    const identity = identities[row];
+    const identity = identities.get(row);
     if (identity === '') continue;
     const first = firstOf.get(identity);
     if (first !== undefined && !options.markCopies) {
@@ -125,10 +160,9 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       if (task !== undefined && reusedTasks.size < 3) reusedTasks.add(task);
       continue;
     }
-    plans.set(row, { kind: 'send' });
     toSend += 1;
-    filesToSend += fileCounts.get(row) ?? 0;
-    unitsToSend += Math.max(1, fileCounts.get(row) ?? 0);
+    filesToSend += fileCounts[row];
+    unitsToSend += Math.max(1, fileCounts[row]);
   }
   return { identities, plans, copies, twins, toSend, filesToSend, unitsToSend, reused, reusedTasks: [...reusedTasks], changed };
 }
