@@ -25,35 +25,58 @@ const ANSWER_FIELDS: ReadonlySet<string> = new Set(['answer_file', 'answer_files
 
 const sha256 = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
 
-/** The content of one answer: its text, or its files in order. A lone plain-text file is its text. */
-type Content = { text: string } | { files: { type: string; sha256: string }[] };
-
 /**
  * The identity of one submission (a one-pass request, or one item of a batch): a SHA-256 over the
  * marking (every field but the labels and the text, the rubric and question files by type and
  * content) and the answer's content. The same bytes under other names have the same identity.
  */
 export async function identityOf(fields: Record<string, unknown>, files: readonly KeyedFile[], hash: FileHasher): Promise<string> {
+  const materials = files.filter(({ field }) => !ANSWER_FIELDS.has(field));
+  const answerFiles = files.filter(({ field }) => ANSWER_FIELDS.has(field)).map(({ file }) => file);
+  const marking = await markingOf(fields, materials, hash);
+  const text = fields[TEXT_FIELD];
+  return typeof text === 'string'
+    ? answerIdentity(marking, { text })
+    : answerIdentity(marking, { files: await contentOf(answerFiles, hash) });
+}
+
+/**
+ * What every answer of a run shares: the digest of its marking (every field but the labels and the
+ * text; the rubric and question files by type and content). Made once a run, not once an answer.
+ */
+export async function markingOf(fields: Record<string, unknown>, materials: readonly KeyedFile[], hash: FileHasher): Promise<string> {
   const marking: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields))
     if (!LABEL_FIELDS.has(name) && name !== TEXT_FIELD && value !== undefined) marking[name] = value;
-  const materials: { field: string; type: string; sha256: string }[] = [];
-  const answerFiles: { type: string; sha256: string }[] = [];
-  for (const { field, file } of files) {
-    const described = { type: file.type, sha256: await hash(file) };
-    if (ANSWER_FIELDS.has(field)) answerFiles.push(described);
-    else materials.push({ field, ...described });
-  }
-  const text = fields[TEXT_FIELD];
-  // a plain-text file and the same bytes as text are one answer, however they travel
-  const content: Content =
-    typeof text === 'string'
-      ? { text: sha256(text) }
-      : answerFiles.length === 1 && answerFiles[0].type === 'text/plain'
-        ? { text: answerFiles[0].sha256 }
-        : { files: answerFiles };
-  // 128 bits: two different answers never share one, and a district's identities stay small
-  return sha256(canonicalJson({ v: 1, marking, materials, content })).slice(0, 32);
+  const described = [];
+  for (const { field, file } of materials) described.push({ field, type: file.type, sha256: await hash(file) });
+  return sha256(canonicalJson({ v: 1, marking, materials: described }));
+}
+
+/** An answer's files as its identity reads them: each one's type and SHA-256, in order. */
+export async function contentOf(files: readonly LocalFile[], hash: FileHasher): Promise<{ type: string; sha256: string }[]> {
+  const described = [];
+  for (const file of files) described.push({ type: file.type, sha256: await hash(file) });
+  return described;
+}
+
+/**
+ * An answer's identity from its run's marking and its content: its text, or its files in order (a
+ * lone plain-text file and the same bytes as text are one answer, however they travel). 128 bits:
+ * two different answers never share one, and a district's identities stay small.
+ */
+export function answerIdentity(
+  marking: string,
+  content: { text: string } | { files: readonly { type: string; sha256: string }[] },
+): string {
+  const files = 'files' in content ? content.files : undefined;
+  const described =
+    files === undefined
+      ? `text ${sha256((content as { text: string }).text)}`
+      : files.length === 1 && files[0].type === 'text/plain'
+        ? `text ${files[0].sha256}`
+        : `files ${files.map((file) => `${file.type} ${file.sha256}`).join(' ')}`;
+  return sha256(`kct-answer v1\n${marking}\n${described}`).slice(0, 32);
 }
 
 /** What names a submission: its labels, the fields left out of its identity, and every file's name. */

@@ -149,7 +149,7 @@ export class Batches {
         try {
           if (this.run.settings.wait && (outcome.status === 'FAILURE' || outcome.status === 'CANCEL') && this.run.sendAfterAll(row)) return;
           if (answer && outcome.result && (await this.run.retried(row, answer, outcome.result))) return;
-          this.run.emit(row, outcome);
+          this.run.emit(row, outcome, answer);
         } catch (error) {
           this.run.failed(row, outcome, outcome.task_id, error);
         }

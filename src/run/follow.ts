@@ -85,12 +85,12 @@ export class Follower {
     const { run } = this;
     const { client, context, collection } = run.settings;
     const answer = collection.answerAt(row);
-    const base = run.baseOf(row);
+    const base = run.baseOf(row, answer);
     try {
       const result = await this.readResult(() => client.result(taskId, { signal: context.signal }));
       if (run.reusedFromLedger.has(row) && isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row)) return;
       if (answer && (await run.retried(row, answer, result))) return;
-      run.emit(row, outcomeFromResult(base, result));
+      run.emit(row, outcomeFromResult(base, result), answer);
     } catch (error) {
       if (run.sendAfterAll(row, error)) return;
       run.failed(row, base, taskId, error);

@@ -238,8 +238,8 @@ export class MarkingRun {
       this.settings.onAccepted?.(task, replayed, 1, answer.files.length);
       if (!this.settings.wait) {
         // a replay's acceptance is the stored one: its state now is read, never printed as current
-        if (replayed) this.emit(row, await this.follower.currentState(base, task.task_id));
-        else this.emit(row, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult });
+        if (replayed) this.emit(row, await this.follower.currentState(base, task.task_id), answer);
+        else this.emit(row, { ...base, task_id: task.task_id, status: task.status ?? 'QUEUED', result: task as EvaluationResult }, answer);
         return;
       }
       // a replay may be long finished: looked at at once
@@ -278,8 +278,8 @@ export class MarkingRun {
     return true;
   }
 
-  baseOf(row: number): AnswerOutcome {
-    const answer = this.settings.collection.answerAt(row);
+  baseOf(row: number, known?: Answer): AnswerOutcome {
+    const answer = known ?? this.settings.collection.answerAt(row);
     return { file: answer?.label ?? `answer ${row + 1}`, student_id: answer?.studentId, status: 'ERROR' };
   }
 
@@ -332,12 +332,12 @@ export class MarkingRun {
    * One answer's row, and its copies' (the same identity, their own labels): recorded, and from the
    * record printed, reported and counted. Identical answers each name another in duplicate_of.
    */
-  emit(row: number, found: AnswerOutcome): void {
+  emit(row: number, found: AnswerOutcome, answerOfRow?: Answer): void {
     const { collection, plan, record } = this.settings;
     const copies = plan.copies.get(row) ?? [];
     // under each answer's own labels, its record too: its name from a download, and its files that could not be sent
-    const named = (at: number, outcome: AnswerOutcome): AnswerOutcome => {
-      const answer = collection.answerAt(at);
+    const named = (at: number, outcome: AnswerOutcome, known?: Answer): AnswerOutcome => {
+      const answer = known ?? collection.answerAt(at);
       const studentName = collection.studentNameAt?.(at);
       const message = [outcome.message, skippedFilesNote(answer?.skippedFiles)].filter(Boolean).join('; ');
       const result = outcome.replayed && outcome.result ? { ...outcome.result, student_id: outcome.student_id ?? null } : outcome.result;
@@ -349,11 +349,16 @@ export class MarkingRun {
       };
     };
     const replayed = this.notCharged.delete(row);
-    const outcome = named(row, {
-      ...found,
-      ...(replayed ? { replayed: true } : {}),
-      ...(copies.length > 0 || plan.twins.has(row) ? { duplicate_of: collection.answerAt(copies[0] ?? plan.twins.get(row)!)?.label } : {}),
-    });
+    const twin = copies[0] ?? plan.twins.get(row);
+    const outcome = named(
+      row,
+      {
+        ...found,
+        ...(replayed ? { replayed: true } : {}),
+        ...(twin !== undefined ? { duplicate_of: collection.answerAt(twin)?.label } : {}),
+      },
+      answerOfRow,
+    );
     if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;
     this.reusedFromLedger.delete(row);
     if (this.settings.single) this.last = outcome;
@@ -367,7 +372,7 @@ export class MarkingRun {
         duplicate_of: outcome.file,
         replayed: true,
       };
-      record.final(copy, this.identityOf(copy), named(copy, own));
+      record.final(copy, this.identityOf(copy), named(copy, own, answer));
     }
     this.emitted += 1 + copies.length;
     this.rowEmitted?.();

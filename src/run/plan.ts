@@ -9,7 +9,7 @@ import type { OnePassFields } from '../api/schemas.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
-import { identityOf, type KeyedFile } from '../client/identity.js';
+import { answerIdentity, contentOf, type KeyedFile, markingOf } from '../client/identity.js';
 import { limiter } from '../client/limit.js';
 import type { Journal, JournalKnown } from './journal.js';
 import type { Ledger, Marked } from './ledger.js';
@@ -105,16 +105,19 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const changed: string[] = [];
   const hashing = limiter(HASHING);
   const pending: Promise<void>[] = [];
+  // what every answer shares (the model, the options, the rubric and question files) is digested once
+  const marking = await markingOf(options.common, fileParts, hash);
   for (const answer of answers) {
     if (signal.aborted) break;
     fileCounts[answer.index] = answer.files.length;
-    const fields = { ...options.common, ...(answer.text !== undefined ? { paper_content: answer.text } : {}) };
-    const files = [...answer.files.map((file) => ({ field: 'answer_files', file })), ...fileParts];
     pending.push(
       hashing(async () => {
         let identity: string;
         try {
-          identity = await identityOf(fields, files, hash);
+          identity =
+            answer.text !== undefined
+              ? answerIdentity(marking, { text: answer.text })
+              : answerIdentity(marking, { files: await contentOf(answer.files, hash) });
         } catch {
           // gone or unreadable since the folder was read: sent as it is, its row says why it failed
           identities.setUnreadable(answer.index);

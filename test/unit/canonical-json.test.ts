@@ -28,8 +28,8 @@ describe('canonicalJson', () => {
     const files = [
       { field: 'answer_files', file: { path: '/nowhere/essay.txt', name: 'essay.txt', type: 'text/plain', size: data.length, data } },
     ];
-    expect(await deriveIdempotencyKey('one-pass', fields, files)).toBe('kct-5db1d1837f770abe1d64602d00f902a19224ab93');
+    expect(await deriveIdempotencyKey('one-pass', fields, files)).toBe('kct-0d6e1fb0a3504b81b1ceab7471f03af16ffbf276');
     const hash = async (file: { data?: Uint8Array }) => createHash('sha256').update(file.data!).digest('hex');
-    expect(await identityOf(fields, files, hash)).toBe('34e1e243247e05ebf5eb0a00de5f311f');
+    expect(await identityOf(fields, files, hash)).toBe('98361a713ffa9c20a746054d6ea236fa');
   });
 });

@@ -2,12 +2,15 @@
 // content, never its labels; the first answer of each content is sent, every other one is a copy of
 // it; an identity marked before (journal, then ledger) is reused unless --mark-again; an answer
 // whose file vanished is sent as it is (its row says why), never a crash of the plan.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../../../src/cli/answers/answers.js';
+import type { LocalFile } from '../../../src/client/files.js';
+import { identityOf } from '../../../src/client/identity.js';
 import { Ledger } from '../../../src/run/ledger.js';
 import { planOf, planRun } from '../../../src/run/plan.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
@@ -93,6 +96,32 @@ describe('planning a run', () => {
     const otherModel = await planRun(renamed, 2, { common: { model_id: 13 }, rubricFiles: [], questionFiles: [], ledger }, signal);
     expect(planOf(otherModel, 0)).toEqual({ kind: 'send' });
     ledger!.close();
+  });
+
+  it("the plan's identities are identityOf's (the one rule): for files, and for text", async () => {
+    const list = answers(
+      ['an essay', 'another'],
+      [
+        { name: 'a.txt', student: 'a' },
+        { name: 'b.pdf', student: 'b' },
+      ],
+    );
+    list[1].files[0].type = 'application/pdf';
+    const withText: Answer = { index: 2, label: '--text', keyName: 'text', files: [], text: 'pasted words' };
+    const plan = await planRun(
+      [...list, withText],
+      3,
+      { common: { model_id: 12, style: 'Long' }, rubricFiles: [], questionFiles: [] },
+      signal,
+    );
+    const hash = async (file: LocalFile) => createHash('sha256').update(readFileSync(file.path)).digest('hex');
+    for (const answer of list)
+      expect(plan.identities.get(answer.index)).toBe(
+        await identityOf({ model_id: 12, style: 'Long', student_id: 'whoever' }, [{ field: 'answer_files', file: answer.files[0] }], hash),
+      );
+    expect(plan.identities.get(2)).toBe(await identityOf({ model_id: 12, style: 'Long', paper_content: 'pasted words' }, [], hash));
+    // a plain-text file and the same bytes pasted are one answer
+    expect(plan.identities.get(0)).toBe(await identityOf({ model_id: 12, style: 'Long', paper_content: 'an essay' }, [], hash));
   });
 
   it('an answer whose file vanished after the folder was read is sent as it is, not a crash', async () => {
