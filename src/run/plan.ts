@@ -66,7 +66,7 @@ export function planOf(plan: RunPlan, row: number): Plan {
 }
 
 /** Identities by row, 16 bytes each in one buffer: a district's hold a megabyte or two, not a string each. */
-export class RowIdentities {
+class RowIdentities {
   private readonly bytes: Buffer;
   private readonly known: Uint8Array;
   /** Rows whose files could not be read to plan them: each an identity of its own. */
