@@ -15,7 +15,7 @@ import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import type { Column } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
-import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
+import { keyRuleOf } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
 import type { command } from './command.js';
 import { type ManifestItem, readManifest } from './manifest.js';
@@ -68,11 +68,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 export async function run(options: Options, context: Context): Promise<void> {
-  // an empty key (an unset variable in a script) would send none: every run charged again
-  const keyRule: KeyRule =
-    options.idempotencyKey === undefined
-      ? { kind: 'derived' }
-      : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
+  const keyRule = keyRuleOf(options.idempotencyKey);
   const settings = await context.settings({ model: options.model });
   const modelId = settings.model.value === undefined ? undefined : parseModelId(settings.model.value, settings.model.source);
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);

@@ -15,22 +15,15 @@ import type { Column } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
 import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
-import type { Rounding } from '../../platforms/grade-scale.js';
-import { GradeFile, type GradePlatform } from './grade-file.js';
+import { GradeFile, type GradeFileOptions } from './grade-file.js';
 import { importHint, mismatchError, reportLines } from './import-report.js';
 import { MarkBook } from './mark-book.js';
 
-export interface FillRequest {
-  platform: GradePlatform;
+/** The command's arguments: how the grade file is filled (GradeFileOptions), and from which run. */
+export interface FillRequest extends Omit<GradeFileOptions, 'path' | 'via'> {
   savedRun: string;
   /** The grade file: Moodle's worksheet, Canvas's gradebook export. */
   file: string;
-  assignment?: string;
-  rounding?: Rounding;
-  maxGrade?: number;
-  feedback?: 'html' | 'text' | 'none';
-  gradesOut?: string;
-  inPlace?: boolean;
   download?: string;
   output?: unknown;
   json?: unknown;

@@ -18,7 +18,7 @@ import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
 import { openRunReport, reportWritten } from '../../cli/report/writer.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
-import { checkBaseKey, type KeyRule } from '../../client/idempotency.js';
+import { type KeyRule, keyRuleOf } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
 import { Journal } from '../../run/journal.js';
 import { Ledger } from '../../run/ledger.js';
@@ -37,11 +37,7 @@ type Options = OptionsOf<typeof command>;
 export const SUGGEST_RESUME_FROM = 300;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  // an empty key (an unset variable in a script) would send none: every run charged again
-  const keyRule: KeyRule =
-    options.idempotencyKey === undefined
-      ? { kind: 'derived' }
-      : { kind: 'base', base: checkBaseKey(options.idempotencyKey, '--idempotency-key') };
+  const keyRule = keyRuleOf(options.idempotencyKey);
   const settings = await context.settings({ model: options.model });
   const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
