@@ -372,7 +372,7 @@ export class MarkingRun {
         duplicate_of: outcome.file,
         replayed: true,
       };
-      record.final(copy, this.identityOf(copy), named(copy, own, answer));
+      record.final(copy, this.identityOf(copy), named(copy, own, answer), { copy: true });
     }
     this.emitted += 1 + copies.length;
     this.rowEmitted?.();

@@ -62,8 +62,12 @@ export class RunRecord {
     this.journal?.write({ e: 'reused', row, identity, from, ...(taskId !== undefined ? { task_id: taskId } : {}) });
   }
 
-  /** The row of one input: recorded (its printed row last on the line), counted, and handed to every view. */
-  final(row: number, identity: string | undefined, outcome: AnswerOutcome): void {
+  /**
+   * The row of one input: recorded (its printed row last on the line), counted, and handed to every
+   * view. `copy`: the row is another's copy (its identity's first row was sent or reused): both name
+   * each other in duplicate_of, so only the run knows which one it sent.
+   */
+  final(row: number, identity: string | undefined, outcome: AnswerOutcome, { copy = false } = {}): void {
     const printed = ndjsonRow(outcome);
     if (identity === undefined || identity === '')
       this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '' });
@@ -76,7 +80,7 @@ export class RunRecord {
       evaluation: outcome.evaluation,
       creditsCharged: printed.credits_charged as number | null,
       replayed: outcome.replayed,
-      copy: outcome.replayed === true && outcome.duplicate_of !== undefined,
+      copy,
       file: outcome.file,
       duplicateOf: outcome.duplicate_of,
     });

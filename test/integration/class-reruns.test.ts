@@ -92,6 +92,26 @@ describe('the same answers under other names (an answer is its content)', () => 
   });
 });
 
+describe('one run, one count', () => {
+  it('identical answers marked before: the summary counts each row once, as the note before the run does', async () => {
+    const dir = textClass(3, 'twins');
+    // pupil-2 hands in pupil-1's answer: two rows, one identity
+    copyFileSync(join(dir, 'pupil-1.txt'), join(dir, 'pupil-2.txt'));
+    const before = await creditsOf(shared.kct);
+    const first = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('Credits: 2 charged by this run; 1 identical answer charged once with its first');
+    // the same answers again, pupil-1's renamed: three rows reused, none charged
+    copyFileSync(join(dir, 'pupil-1.txt'), join(dir, 'Ana final.txt'));
+    writeFileSync(join(dir, 'pupil-1.txt'), '');
+    const again = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--skip-unsupported']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('2 answers of 3 were marked before');
+    expect(again.stderr).toContain('2 answers marked before, not charged again; 1 identical answer charged once with its first');
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+  });
+});
+
 describe('re-running a class folder', () => {
   it('one answer added to a batched folder: only it is charged, whatever the route of the next run', async () => {
     const dir = textClass(6, 'batched');

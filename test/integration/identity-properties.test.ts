@@ -324,6 +324,7 @@ describe('re-running a changing class folder (properties, against a real sandbox
               rmSync(report, { force: true });
               if (flags.report) args.push('--report', report);
               const { answers, folderRows } = expected(model, dir, flags);
+              const sentBefore = new Set(sent);
               for (const answer of answers) sent.add(answer.identity);
               await settle();
               const before = await credits();
@@ -379,6 +380,17 @@ describe('re-running a changing class folder (properties, against a real sandbox
                 const charged = before - (await credits());
                 const said = run.stderr.match(/Credits: (\d+) charged by this run/);
                 expect(said ? Number(said[1]) : 0, `charged ${charged}\n${context}`).toBe(charged);
+                // every row counted once: a copy is each identity's rows but its first; an answer marked
+                // before is a first row whose identity an earlier run marked (or sent: the service replays it)
+                const count = (pattern: RegExp) => Number(run.stderr.match(pattern)?.[1] ?? 0);
+                const copies = [...byIdentity.values()].reduce((sum, group) => sum + group.length - 1, 0);
+                expect(count(/(\d+) identical answers? charged once with/), context).toBe(copies);
+                const markedBefore = count(/(\d+) answers? marked before, not charged again/);
+                const identities = [...byIdentity.keys()];
+                expect(markedBefore, context).toBeGreaterThanOrEqual(identities.filter((identity) => marked.has(identity)).length);
+                expect(markedBefore, context).toBeLessThanOrEqual(identities.filter((identity) => sentBefore.has(identity)).length);
+                // the note before the run counts what the run then reuses
+                expect(count(/kct: (\d+) answers? of \d+ (?:was|were) marked before/), context).toBeLessThanOrEqual(markedBefore);
                 if (flags.report) {
                   const html = readFileSync(report, 'utf8');
                   expect(html.match(/<td role="cell" class="who">/g)?.length, context).toBe(rows.length);
