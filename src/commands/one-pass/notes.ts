@@ -20,9 +20,10 @@ export function reuseNotes(plan: RunPlan, answers: number): string[] {
   const lines: string[] = plan.changed.slice(0, 20).map((label) => `${label} changed since the last run: submitting it as a new answer`);
   if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
   if (plan.reused > 0) {
-    const tasks = plan.reusedTasks.join(', ');
+    const one = plan.reused === 1;
+    const tasks = `${one ? 'task' : 'tasks'} ${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
     lines.push(
-      `${plural(plan.reused, 'answer')} of ${answers} ${plan.reused === 1 ? 'was' : 'were'} marked before (the same content, model and options${tasks ? `; tasks ${tasks}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}` : ''}): ${plan.reused === 1 ? 'its mark is' : 'their marks are'} reused under the names they have now, not charged again (--mark-again pays to mark them anew)`,
+      `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} marked before (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): ${one ? 'its mark is reused under the name it has now' : 'their marks are reused under the names they have now'}, not charged again (--mark-again pays to mark ${one ? 'it' : 'them'} anew)`,
     );
   }
   const copies = [...plan.copies.values()].reduce((sum, rows) => sum + rows.length, 0);
