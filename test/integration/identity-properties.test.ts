@@ -380,6 +380,12 @@ describe('re-running a changing class folder (properties, against a real sandbox
                 const charged = before - (await credits());
                 const said = run.stderr.match(/Credits: (\d+) charged by this run/);
                 expect(said ? Number(said[1]) : 0, `charged ${charged}\n${context}`).toBe(charged);
+                // the rows agree: what this run charged is the credits of its rows that are not replays
+                if (flags.format !== 'csv')
+                  expect(
+                    rows.filter((row) => row.replayed !== true).reduce((sum, row) => sum + (row.credits_charged ?? 0), 0),
+                    `charged ${charged}\n${context}`,
+                  ).toBe(charged);
                 // every row counted once: a copy is each identity's rows but its first; an answer marked
                 // before is a first row whose identity an earlier run marked (or sent: the service replays it)
                 const count = (pattern: RegExp) => Number(run.stderr.match(pattern)?.[1] ?? 0);
