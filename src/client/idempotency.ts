@@ -86,12 +86,6 @@ function keyOf(described: unknown): string {
  */
 export type KeyRule = { kind: 'derived' } | { kind: 'base'; base: string };
 
-/** The rule a run's `--idempotency-key` gives: its base, checked, or keys derived when it is not given. */
-export function keyRuleOf(flag: string | undefined, what = '--idempotency-key'): KeyRule {
-  // an empty key (an unset variable in a script) would send none: every run charged again
-  return flag === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(flag, what) };
-}
-
 /** How the library says a key is derived when none is given (src/cli/core/hints.ts words it for kct). */
 const DERIVED_ADVICE = "to have one derived from each answer's content";
 

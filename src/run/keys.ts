@@ -2,10 +2,16 @@
 import { ApiError, refusalOf } from '../api/errors.js';
 import type { Answer } from '../cli/answers/answers.js';
 import type { OnePassInput } from '../client/client.js';
-import { type KeyRule, keyForName, keyFromIdentity } from '../client/idempotency.js';
+import { checkBaseKey, type KeyRule, keyForName, keyFromIdentity } from '../client/idempotency.js';
 import { labelsOf } from '../client/identity.js';
 import { taskOf } from './plan.js';
 import type { RunSettings } from './settings.js';
+
+/** The rule `--idempotency-key` gives a run: its base, checked, or keys derived when it is not given. */
+export function keyRuleOf(flag: string | undefined): KeyRule {
+  // an empty key (an unset variable in a script) would send none: every run charged again
+  return flag === undefined ? { kind: 'derived' } : { kind: 'base', base: checkBaseKey(flag, '--idempotency-key') };
+}
 
 /**
  * The answer's key: --idempotency-key joined to its name, or derived from its identity and its

@@ -15,8 +15,8 @@ import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import type { Column } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
-import { keyRuleOf } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
+import { keyRuleOf } from '../../run/keys.js';
 import type { command } from './command.js';
 import { type ManifestItem, readManifest } from './manifest.js';
 
