@@ -5,13 +5,14 @@
 //   node bench/floor-submit.js <dir | files...> --jobs 16 [--hash] [--pages]
 //   environment: KCT_BASE_URL, KCT_API_KEY
 //
-// Each answer file: multipart POST /evaluations/one-pass with model_id, student_id (file name
-// without extension) and the file as a disk-backed Blob (fs.openAsBlob) in undici's FormData,
-// X-API-Key, and a unique Idempotency-Key: a random UUID, or with --hash one derived from the
-// SHA-256 of the file read from disk, as kct derives its keys. --pages sends all files as the
-// answer_files of ONE request (as kct one-pass --pages). One JSON line per accepted task on stdout.
+// Each answer file, as kct sends a plain-text answer: POST /evaluations/one-pass with a JSON body of
+// model_id, student_id (file name without extension) and the text as paper_content, X-API-Key, and
+// a unique Idempotency-Key: a random UUID, or with --hash one derived from the SHA-256 of the
+// file's bytes, as kct derives its keys. --pages sends all files as the answer_files of ONE
+// multipart request (as kct one-pass --pages), each a disk-backed Blob (fs.openAsBlob) in undici's
+// FormData. One JSON line per accepted task on stdout.
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, openAsBlob, readdirSync, statSync } from 'node:fs';
+import { createReadStream, openAsBlob, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { Agent, FormData, request } from 'undici';
 
@@ -51,7 +52,16 @@ async function sha256(path) {
   return digest.digest('hex');
 }
 
-async function submit(paths) {
+/** One answer as kct sends a plain-text one: JSON, no multipart. */
+function jsonBody(path) {
+  const bytes = readFileSync(path);
+  const key = hash ? `floor-${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}` : randomUUID();
+  const fields = { model_id: Number(model), student_id: basename(path, extname(path)), paper_content: bytes.toString('utf8') };
+  return { key, body: JSON.stringify(fields), type: 'application/json' };
+}
+
+/** Several files as the pages of one answer: multipart, each a Blob backed by its file. */
+async function formBody(paths) {
   const form = new FormData();
   form.append('model_id', model);
   form.append('student_id', basename(paths[0], extname(paths[0])));
@@ -62,15 +72,20 @@ async function submit(paths) {
         .digest('hex')
         .slice(0, 40)}`
     : randomUUID();
+  return { key, body: form };
+}
+
+async function submit(paths) {
+  const { key, body, type } = pages ? await formBody(paths) : jsonBody(paths[0]);
   const response = await request(`${baseUrl}/evaluations/one-pass`, {
     method: 'POST',
-    headers: { 'x-api-key': apiKey, 'idempotency-key': key, accept: 'application/json' },
-    body: form,
+    headers: { 'x-api-key': apiKey, 'idempotency-key': key, accept: 'application/json', ...(type ? { 'content-type': type } : {}) },
+    body,
     dispatcher,
   });
-  const body = await response.body.json();
-  if (response.statusCode >= 300) throw new Error(`HTTP ${response.statusCode}: ${JSON.stringify(body)}`);
-  const task = body.data ?? body;
+  const reply = await response.body.json();
+  if (response.statusCode >= 300) throw new Error(`HTTP ${response.statusCode}: ${JSON.stringify(reply)}`);
+  const task = reply.data ?? reply;
   process.stdout.write(`${JSON.stringify({ file: paths[0], task_id: task.task_id, status: task.status })}\n`);
 }
 

@@ -3,7 +3,7 @@
 // service's answers, never above --max-rps), never during a pause a 429 or 503 asked for, and
 // reads go before writes (finishing work frees the service before adding to it).
 import { InterruptedError } from '../api/errors.js';
-import { type Answer, answered, nextStart, type Pace, started, startPace } from './pace-policy.js';
+import { type Answer, answered, CATCH_UP_MS, nextStart, type Pace, started, startPace } from './pace-policy.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -51,6 +51,9 @@ export interface BudgetOptions {
 
 export class RequestBudget {
   private readonly state: Pace;
+  /** The last start where the pace's schedule has it (a start let out late keeps its place, CATCH_UP_MS at most). */
+  private scheduled = -Infinity;
+  /** The last start as it happened: --max-rps spaces real starts, so no second ever holds more. */
   private lastStart = -Infinity;
   private readonly queues: [Waiter[], Waiter[]] = [[], []];
   private timer: unknown;
@@ -70,7 +73,7 @@ export class RequestBudget {
   acquire(kind: RequestKind = 'read', signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new InterruptedError('request interrupted'));
     const now = this.clock.now();
-    if (this.queues[0].length === 0 && this.queues[1].length === 0 && nextStart(this.state, this.lastStart) <= now) {
+    if (this.queues[0].length === 0 && this.queues[1].length === 0 && this.due() <= now) {
       this.start(now);
       return Promise.resolve();
     }
@@ -107,16 +110,24 @@ export class RequestBudget {
     };
   }
 
+  /** When the next request may start: the pace's schedule, never in a pause, never closer to the last than --max-rps allows. */
+  private due(): number {
+    const { ceiling } = this.state;
+    return Math.max(nextStart(this.state, this.scheduled), Number.isFinite(ceiling) ? this.lastStart + 1000 / ceiling : -Infinity);
+  }
+
   private start(now: number): void {
+    this.scheduled = Math.max(nextStart(this.state, this.scheduled), now - CATCH_UP_MS);
     this.lastStart = now;
     started(this.state, now);
   }
 
-  /** Lets the next waiting request start if its time has come, then sets a timer for the rest. */
+  /** Lets every waiting request whose time has come start (reads first), then sets a timer for the rest. */
   private release(): void {
-    const queue = this.queues[0].length > 0 ? this.queues[0] : this.queues[1];
     const now = this.clock.now();
-    if (queue.length > 0 && nextStart(this.state, this.lastStart) <= now) {
+    for (;;) {
+      const queue = this.queues[0].length > 0 ? this.queues[0] : this.queues[1];
+      if (queue.length === 0 || this.due() > now) break;
       const waiter = queue.shift()!;
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
       this.start(now);
@@ -128,7 +139,7 @@ export class RequestBudget {
   private arm(): void {
     if (this.queues[0].length === 0 && this.queues[1].length === 0) return;
     const now = this.clock.now();
-    const at = nextStart(this.state, this.lastStart);
+    const at = this.due();
     if (at <= now) {
       queueMicrotask(() => this.release());
       return;

@@ -9,18 +9,19 @@ import { type BudgetClock, RequestBudget } from '../../src/client/budget.js';
 import { DEFAULT_PAUSE_MS, START_RPS } from '../../src/client/pace-policy.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
-/** Timers that fire only as the test moves the clock, in time order. */
-function virtualClock() {
+/** Timers that fire only as the test moves the clock, in time order; the budget's own `lateMs` late, as on a busy event loop. */
+function virtualClock(lateMs = 0) {
   let time = 0;
   let timers: { at: number; fn: () => void; id: number }[] = [];
   let nextId = 0;
+  const schedule = (fn: () => void, at: number) => {
+    const timer = { at, fn, id: nextId++ };
+    timers.push(timer);
+    return timer.id;
+  };
   const clock: BudgetClock = {
     now: () => time,
-    setTimer: (fn, ms) => {
-      const timer = { at: time + ms, fn, id: nextId++ };
-      timers.push(timer);
-      return timer.id;
-    },
+    setTimer: (fn, ms) => schedule(fn, time + ms + lateMs),
     clearTimer: (id) => {
       timers = timers.filter((timer) => timer.id !== id);
     },
@@ -30,7 +31,7 @@ function virtualClock() {
   return {
     clock,
     now: () => time,
-    at: (ms: number, fn: () => void) => clock.setTimer(fn, Math.max(0, ms - time)),
+    at: (ms: number, fn: () => void) => schedule(fn, Math.max(time, ms)),
     /** Runs timers in order until `end` (or until none is left). */
     async runUntil(end = Infinity) {
       await flush();
@@ -129,6 +130,30 @@ describe('RequestBudget', () => {
     void budget.acquire('read').then(() => starts.push(v.now()));
     await v.runUntil();
     expect(starts).toEqual([1000]);
+  });
+
+  it('a timer that fires late does not hold the pace back: a start let out late keeps its place in the schedule', async () => {
+    /** Starts in 10 s of 16 requests in flight, each answered promptly in 5 ms. */
+    const startsIn10s = async (lateMs: number) => {
+      const v = virtualClock(lateMs);
+      const budget = new RequestBudget({ clock: v.clock });
+      let starts = 0;
+      const worker = async () => {
+        while (v.now() < 10_000) {
+          await budget.acquire('write');
+          starts += 1;
+          await new Promise<void>((answered) => v.at(v.now() + 5, answered));
+          budget.answered({ latencyMs: 5, refused: false });
+        }
+      };
+      const running = Promise.all(Array.from({ length: 16 }, worker));
+      await v.runUntil(10_100);
+      await running;
+      return starts;
+    };
+    const onTime = await startsIn10s(0);
+    expect(onTime).toBeGreaterThan(15_000); // the pace found is the service's: 16 in flight, 5 ms each
+    expect(await startsIn10s(3)).toBeGreaterThanOrEqual(onTime * 0.9);
   });
 
   it("finds a rate limit's pace: against a token bucket of 50 a second (burst 50, 429 with a whole-second Retry-After, as the sandbox's --rate-limit), 16 requests in flight for two minutes get at least 40 answers a second with at most 5 % refused", async () => {
