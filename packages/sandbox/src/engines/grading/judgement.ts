@@ -152,21 +152,17 @@ export function judge(input: JudgeInput): Judgement[] {
     const at = standing(c.levels, max, score);
     // A descriptor is quoted only when nothing measured goes against it (the sandbox's own levels claim nothing).
     const descriptorHolds = at.level.generic === true || !readClaims(at.level.descriptor).some((clause) => contradicted(clause, facts));
+    const judged = { item: c.item, max, score, standing: at, descriptorHolds, prior };
     if (!result || !answer) {
       const copied = doc.copiedWords > 0 ? excerpt(doc.copiedExample ?? '').text : undefined;
       return {
-        item: c.item,
-        max,
-        score,
-        standing: at,
-        descriptorHolds,
+        ...judged,
         points: [],
         shows: [],
         lacks: [],
         step: undefined,
         quote: undefined,
         caveat: undefined,
-        prior,
         empty: { copied },
       };
     }
@@ -180,18 +176,13 @@ export function judge(input: JudgeInput): Judgement[] {
       .sort((a, b) => gap(b) - gap(a))
       .slice(0, MOST);
     return {
-      item: c.item,
-      max,
-      score,
-      standing: at,
-      descriptorHolds,
+      ...judged,
       points,
       shows,
       lacks,
       step: lacks[0],
       quote: pickQuote(answer.doc, answer.f, result, shows, lacks),
       caveat: caveatOf(answer.doc, result, task, answer.stems, original),
-      prior,
       empty: undefined,
     };
   });
