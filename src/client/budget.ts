@@ -3,7 +3,7 @@
 // service's answers, never above --max-rps), never during a pause a 429 or 503 asked for, and
 // reads go before writes (finishing work frees the service before adding to it).
 import { InterruptedError } from '../api/errors.js';
-import { type Answer, answered, CATCH_UP_MS, nextStart, type Pace, started, startPace } from './pace-policy.js';
+import { type Answer, answered, nextStart, type Pace, scheduledAt, started, startPace } from './pace-policy.js';
 
 export type RequestKind = 'read' | 'write';
 
@@ -110,14 +110,12 @@ export class RequestBudget {
     };
   }
 
-  /** When the next request may start: the pace's schedule, never in a pause, never closer to the last than --max-rps allows. */
   private due(): number {
-    const { ceiling } = this.state;
-    return Math.max(nextStart(this.state, this.scheduled), Number.isFinite(ceiling) ? this.lastStart + 1000 / ceiling : -Infinity);
+    return nextStart(this.state, this.scheduled, this.lastStart);
   }
 
   private start(now: number): void {
-    this.scheduled = Math.max(nextStart(this.state, this.scheduled), now - CATCH_UP_MS);
+    this.scheduled = scheduledAt(this.state, this.scheduled, now);
     this.lastStart = now;
     started(this.state, now);
   }

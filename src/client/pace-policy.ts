@@ -53,9 +53,19 @@ export function startPace(ceiling = Infinity, now = 0): Pace {
   return { ceiling, rate, climbFrom: now, pausedUntil: -Infinity, sending: 0, counted: 0, countedFrom: now, refusals: 0, cuts: 0 };
 }
 
-/** When the next request may start, the last having started at `lastStart`: spaced by the pace, never in a pause. */
-export function nextStart(pace: Pace, lastStart: number): number {
-  return Math.max(pace.pausedUntil, lastStart + 1000 / pace.rate);
+/**
+ * When the next request may start: spaced by the pace from the last start as the schedule has it
+ * (`scheduled`), never in a pause, and never closer to the last real start (`lastStart`) than
+ * --max-rps allows, so no second ever holds more.
+ */
+export function nextStart(pace: Pace, scheduled: number, lastStart = scheduled): number {
+  const ceilingSpacing = Number.isFinite(pace.ceiling) ? lastStart + 1000 / pace.ceiling : -Infinity;
+  return Math.max(pace.pausedUntil, scheduled + 1000 / pace.rate, ceilingSpacing);
+}
+
+/** Where a start at `now` stands in the schedule: where it was due, or CATCH_UP_MS before now at the latest. */
+export function scheduledAt(pace: Pace, scheduled: number, now: number): number {
+  return Math.max(pace.pausedUntil, scheduled + 1000 / pace.rate, now - CATCH_UP_MS);
 }
 
 /** A request started: counted towards what is really sent. */
