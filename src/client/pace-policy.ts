@@ -22,7 +22,7 @@ export const DEFAULT_PAUSE_MS = 1_000;
  * requests out fires in whole milliseconds, later on a busy loop, and would otherwise cap a fast
  * pace near one start a turn (20,000 answers: 29.6 s without it, 14.5 s with it; docs/benchmarks.md).
  */
-export const CATCH_UP_MS = 10;
+const CATCH_UP_MS = 10;
 /** What is really sent is counted over this long, then smoothed (AWS: half a second, 0.8 to the newest). */
 export const MEASURE_MS = 500;
 const SMOOTH = 0.8;
