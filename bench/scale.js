@@ -5,7 +5,8 @@
 //   - kct one-pass DIR --no-wait --via one-pass --jobs 16: time, peak RSS, requests per answer,
 //     the pace reached (peak requests/s), the share answered 429, and the drain-time floor (from
 //     the first submission until the sandbox has finished every task, with no client polling)
-//     and the sandbox's queue rate;
+//     and the sandbox's queue rate; then, side by side, undici alone sending the same requests
+//     (bench/floor-submit.js against a fresh sandbox): its time and its peak RSS;
 //   - the same run waiting (the default): peak RSS, requests per answer, wall time against the
 //     floor, and how long after the sandbox finished its last task kct noticed (target: 15 s);
 //   - waiting with --via batch (the default for plain text from 500 answers);
@@ -151,14 +152,19 @@ export async function countingProxy(targetBaseUrl) {
 }
 
 /** Runs kct through /bin/sh (so its peak RSS is its own, see memory.js), stdout to a file. */
-export async function kct(args, env) {
+export function kct(args, env) {
+  return nodeScript(BIN, args, env);
+}
+
+/** Runs a Node script as kct is run: its time, its output lines and its own peak RSS. */
+async function nodeScript(script, args, env) {
   const dir = tempDir('kct-bench-scale-run-');
   const rssFile = join(dir, 'maxrss');
   try {
     const started = Date.now();
     const run = await timeProcess(
       '/bin/sh',
-      ['-c', '"$0" "$@"; exit $?', process.execPath, '--import', join(BENCH, 'maxrss.js'), BIN, ...args],
+      ['-c', '"$0" "$@"; exit $?', process.execPath, '--import', join(BENCH, 'maxrss.js'), script, ...args],
       {
         env: { ...env, BENCH_MAXRSS_FILE: rssFile },
         toFiles: true,
@@ -224,11 +230,22 @@ async function measureSize(count, configDir) {
           floorSeconds: (tasks.last - run.started) / 1000,
           queueRate: count / ((tasks.last - tasks.first) / 1000),
         };
-        log(`  --no-wait at ${count}: ${JSON.stringify(result.noWait)}`);
       } finally {
         await proxy.close();
         await sandbox.stop();
       }
+      // the floor's peak RSS: undici alone sending the same requests (bench/floor-submit.js), a fresh sandbox
+      const floorSandbox = await richSandbox();
+      try {
+        const floor = await nodeScript(join(BENCH, 'floor-submit.js'), [dir, '--jobs', '16', '--hash'], kctEnv(configDir, floorSandbox));
+        if (floor.code !== 0 || floor.lines.length !== count)
+          throw new Error(`floor: exit ${floor.code}, ${floor.lines.length} of ${count} accepted: ${floor.stderr.slice(-1500)}`);
+        result.noWait.floorRssMB = floor.rssMB;
+        result.noWait.floorRunSeconds = floor.ms / 1000;
+      } finally {
+        await floorSandbox.stop();
+      }
+      log(`  --no-wait at ${count}: ${JSON.stringify(result.noWait)}`);
     }
     // waiting, one request per answer, with a journal
     const journal = join(journalDir, 'marks.journal');
@@ -485,7 +502,7 @@ export async function run() {
                     fixed(m.noWait.seconds, 1),
                     perAnswer(m.noWait.requests, m.count),
                     `${m.noWait.requests.peak} (${m.noWait.requests.refused})`,
-                    `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s`,
+                    `floor ${fixed(m.noWait.floorSeconds, 1)} s, queue ${fixed(m.noWait.queueRate, 0)} tasks/s; undici alone ${fixed(m.noWait.floorRunSeconds, 1)} s, ${fixed(m.noWait.floorRssMB, 1)} MB`,
                     '',
                   ],
                 ]
@@ -586,7 +603,7 @@ export async function run() {
         results.push({
           benchmark: `scale: ${m.count} answers --no-wait${limited ? ` (sandbox ${RATE_LIMIT.join(' ')})` : ''}`,
           kct: `${fixed(m.noWait.seconds, 1)} s (${fixed(perSecond, 0)} answers/s, pace ${m.noWait.requests.peak}/s, ${fixed(100 * refusedShare, 1)}% 429), ${fixed(m.noWait.rssMB, 1)} MB peak RSS`,
-          floor: `${fixed(m.noWait.floorSeconds, 1)} s drain`,
+          floor: `${fixed(m.noWait.floorSeconds, 1)} s drain; undici alone: ${fixed(m.noWait.floorRunSeconds, 1)} s, ${fixed(m.noWait.floorRssMB, 1)} MB`,
           ratio: `${fixed(m.noWait.seconds / m.noWait.floorSeconds)}x`,
           target: limited
             ? '>= 40 answers/s, <= 5% 429'

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A CommonJS file (bin/package.json says so) kept tiny: `--version` and `--help` are answered
 // without Node's ESM loader or the CLI (see scripts/build-help.js and docs/benchmarks.md);
-// everything else imports the CLI entry, an ES module.
+// everything else imports the CLI, an ES module bundle (scripts/build-bundle.js).
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -18,7 +18,7 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
 ) {
   // printed by cachedHelp
 } else {
-  import('../dist/cli/main.js').then(
+  import('../dist/bundle/main.js').then(
     // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
     async ({ main }) => {
       process.exitCode = await main(args, { exit: (code) => process.exit(code) });

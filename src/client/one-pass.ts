@@ -62,6 +62,9 @@ export function onePassRequest(
   return { method: 'POST', path: operationPath('onePass'), ...body, idempotencyKey, signal: options.signal };
 }
 
+/** One decoder for every answer (a decode without `stream` starts afresh); invalid UTF-8 throws. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * The text of a submission that is one plain-text answer and nothing else to upload, as the
  * service would read the file (valid UTF-8, a BOM dropped): it goes as paper_content. Undefined
@@ -75,7 +78,7 @@ export function plainTextAnswer(input: OnePassInput): string | undefined {
   const bom = file.data[0] === 0xef && file.data[1] === 0xbb && file.data[2] === 0xbf;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? file.data.subarray(3) : file.data);
+    text = STRICT_UTF8.decode(bom ? file.data.subarray(3) : file.data);
   } catch {
     return undefined;
   }

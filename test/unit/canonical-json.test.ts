@@ -3,6 +3,7 @@
 // tasks an earlier run created. Held to its text for one value, and to a key and an identity
 // derived before (the rule of 0.2: a key of the identity and the labels; see the CHANGELOG).
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/api/canonical.js';
 import { deriveIdempotencyKey } from '../../src/client/idempotency.js';
@@ -12,6 +13,35 @@ describe('canonicalJson', () => {
   it('orders keys by UTF-16 code unit and leaves out undefined members', () => {
     expect(canonicalJson({ b: 1, a: [3, undefined, { d: 'é', c: true }], é: 0, A: null, u: undefined })).toBe(
       '{"A":null,"a":[3,null,{"c":true,"d":"é"}],"b":1,"é":0}',
+    );
+  });
+
+  it('is the text of the rule as first written (entries filtered, sorted and joined), for any JSON value with undefined members', () => {
+    const rule = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(rule).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const entries = Object.entries(value as Record<string, unknown>)
+          .filter(([, v]) => v !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${rule(v)}`).join(',')}}`;
+      }
+      return JSON.stringify(value ?? null);
+    };
+    const values = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true }),
+        fc.string({ unit: 'binary' }),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ unit: 'binary', maxLength: 4 }), tie('value'), { maxKeys: 5 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(values, (value) => canonicalJson(value) === rule(value)),
+      { seed: 20261129, numRuns: 500 },
     );
   });
 
