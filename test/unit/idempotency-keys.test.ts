@@ -12,6 +12,8 @@ describe('checkBaseKey', () => {
     ['class 9', /a space at position 6/],
     ['clé', /"é" at position 3/],
     ['k\n', /white space at position 2/],
+    // a character outside the Basic Multilingual Plane is one position, and named whole
+    ['ab😀c d', /"😀" at position 3/],
     ['x'.repeat(201), /201 characters long; the limit is 200/],
   ])('refuses %j', (key, message) => {
     expect(() => checkBaseKey(key)).toThrow(UsageError);
