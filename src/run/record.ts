@@ -10,9 +10,9 @@ import { ExitTally } from './exit-tally.js';
 import type { Journal } from './journal.js';
 import type { Marked } from './ledger.js';
 
-/** A view of the run: told every final row, in the order rows end, with its place in the run. */
+/** A view of the run: told every final row, in the order rows end, with its place in the run and its printed form (ndjsonRow). */
 export interface RecordView {
-  row(outcome: AnswerOutcome, index: number): void;
+  row(outcome: AnswerOutcome, index: number, printed: Record<string, unknown>): void;
 }
 
 export class RunRecord {
@@ -86,7 +86,7 @@ export class RunRecord {
     });
     this.exit.count(outcome);
     this.ended += 1;
-    for (const view of this.views) view.row(outcome, row);
+    for (const view of this.views) view.row(outcome, row, printed);
   }
 }
 

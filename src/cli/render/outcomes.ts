@@ -81,8 +81,11 @@ export class OutcomeWriter {
     return this.added;
   }
 
-  /** One answer's row; `index` is its row in the order found (default: the order rows are added). */
-  add(outcome: AnswerOutcome, index: number = this.added): void {
+  /**
+   * One answer's row; `index` is its row in the order found (default: the order rows are added);
+   * `printed`, its NDJSON row when the run's record already made it (record.ts).
+   */
+  add(outcome: AnswerOutcome, index: number = this.added, printed?: Record<string, unknown>): void {
     this.added += 1;
     if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
@@ -100,8 +103,8 @@ export class OutcomeWriter {
     if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
     if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
-    if (this.format === 'ndjson') out(this.io, JSON.stringify(ndjsonRow(outcome)));
-    else if (this.format === 'json') this.addJson(index, outcome);
+    if (this.format === 'ndjson') out(this.io, JSON.stringify(printed ?? ndjsonRow(outcome)));
+    else if (this.format === 'json') this.addJson(index, printed ?? ndjsonRow(outcome));
     this.csv?.add(outcome);
     this.table?.add(index, outcome);
   }
@@ -183,8 +186,8 @@ export class OutcomeWriter {
       this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
   }
 
-  private addJson(index: number, outcome: AnswerOutcome): void {
-    for (const row of this.spool!.arrive(index, JSON.stringify(ndjsonRow(outcome), null, 2))) this.writeJsonRow(row);
+  private addJson(index: number, printed: Record<string, unknown>): void {
+    for (const row of this.spool!.arrive(index, JSON.stringify(printed, null, 2))) this.writeJsonRow(row);
   }
 
   /** Rows of the one array, as JSON.stringify(rows, null, 2) would print them, one at a time. */

@@ -173,7 +173,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
         tally: record.tally,
       });
   await writer?.init();
-  record.view(writer && { row: (outcome, index) => writer.add(outcome, index) });
+  record.view(writer && { row: (outcome, index, printed) => writer.add(outcome, index, printed) });
   record.view(report && { row: (outcome) => report.add(outcome) });
   let progress: ProgressReporter | undefined;
   if (wait && single) progress = await createProgressReporter(context.io);
