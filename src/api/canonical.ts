@@ -10,8 +10,7 @@ export function canonicalJson(value: unknown): string {
     return `${text}]`;
   }
   if (value !== null && typeof value === 'object') {
-    // the default sort orders by UTF-16 code units, as `<` does
-    const keys = Object.keys(value).sort();
+    const keys = sortedKeys(value);
     let text = '{';
     for (const key of keys) {
       const member = (value as Record<string, unknown>)[key];
@@ -21,4 +20,20 @@ export function canonicalJson(value: unknown): string {
     return `${text}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+/** How many keys are sorted in place: V8's sort takes a work area each call, and most objects hashed have a few keys. */
+const IN_PLACE = 16;
+
+/** The object's keys in UTF-16 code unit order (as `<` and the default sort compare). */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  if (keys.length > IN_PLACE) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
+  return keys;
 }

@@ -191,7 +191,7 @@ export class HttpClient {
         else [body, headers['content-type']] = [form.bytes, form.contentType];
       }
       const started = Date.now();
-      this.trace(`> ${method} ${url.href}`);
+      if (this.options.debug) this.trace(`> ${method} ${url.href}`);
       this.traceHeaders('>', headers);
       if (typeof body === 'string') this.traceBody('>', body);
       else if (body) this.trace('> [multipart body]');
@@ -210,7 +210,8 @@ export class HttpClient {
       );
       const text = response.text;
       const responseHeaders = response.headers;
-      this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
+      if (this.options.debug)
+        this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);
       if (response.truncated)
         this.trace(
           `< the connection broke before the whole answer arrived (${errorCode(response.truncated) ?? String(response.truncated)}); the status stands`,

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
 import { UsageError } from '../api/errors.js';
 import { ONE_READ_BYTES } from './files.js';
-import { type FileHasher, identityOf, type KeyedFile, labelsOf } from './identity.js';
+import { type FileHasher, identityOf, type KeyedFile, labelsOf, sha256 } from './identity.js';
 
 export type { FileHasher, KeyedFile };
 
@@ -30,8 +30,7 @@ export async function fileSha256(path: string, size = ONE_READ_BYTES): Promise<s
   return hash.digest('hex');
 }
 
-export const hashFile: FileHasher = async (file) =>
-  file.data !== undefined ? createHash('sha256').update(file.data).digest('hex') : fileSha256(file.path, file.size);
+export const hashFile: FileHasher = async (file) => (file.data !== undefined ? sha256(file.data) : fileSha256(file.path, file.size));
 
 /** A hasher that reads each file on disk once, however many submissions share it (rubric files). */
 export function cachedHasher(): FileHasher {
@@ -77,7 +76,7 @@ export function keyFromIdentity(endpoint: string, identity: string, labels: Reco
 }
 
 function keyOf(described: unknown): string {
-  return `kct-${createHash('sha256').update(canonicalJson(described)).digest('hex').slice(0, 40)}`;
+  return `kct-${sha256(canonicalJson(described)).slice(0, 40)}`;
 }
 
 /**
@@ -131,12 +130,12 @@ export function keyForName(base: string, name: string): string {
     .replace(/%2F/g, '/')
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
   if (key.length <= MAX_KEY) return key;
-  return `${base}-sha256-${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
+  return `${base}-sha256-${sha256(name).slice(0, 32)}`;
 }
 
 /** The name of a batch request: its items' names, in order. */
 function batchName(itemNames: readonly string[]): string {
-  return `batch-${createHash('sha256').update(itemNames.join('\n')).digest('hex').slice(0, 32)}`;
+  return `batch-${sha256(itemNames.join('\n')).slice(0, 32)}`;
 }
 
 /**

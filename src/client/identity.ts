@@ -4,7 +4,7 @@
 // files by content. Labels are never part of it: the student id, file names, paths, folders, or
 // which flag derived them. Two answers with one identity get one mark; kct charges an identity
 // once (docs/guides/large-runs-and-reruns.md, "What is the same answer").
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../api/canonical.js';
 import type { LocalFile } from './files.js';
 
@@ -23,7 +23,11 @@ const LABEL_FIELDS: ReadonlySet<string> = new Set(['student_id']);
 const TEXT_FIELD = 'paper_content';
 const ANSWER_FIELDS: ReadonlySet<string> = new Set(['answer_file', 'answer_files', 'paper_file', 'paper_files', 'file', 'files']);
 
-const sha256 = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
+/**
+ * The SHA-256 of text (as UTF-8) or bytes, in hex. One call, no Hash object: a run hashes every
+ * answer several times, and each Hash object holds native memory until a collection frees it.
+ */
+export const sha256 = (data: string | Uint8Array): string => hash('sha256', data);
 
 /**
  * The identity of one submission (a one-pass request, or one item of a batch): a SHA-256 over the

@@ -3,13 +3,12 @@
 // run (same identity: one charge, one mark), or reused from what was marked before (the journal of
 // --resume, then this machine's ledger). So the run knows what it will charge before it asks the
 // service for anything, and an identity is never charged twice, whatever it is called.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { OnePassFields } from '../api/schemas.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
-import { answerIdentity, contentOf, type KeyedFile, markingOf } from '../client/identity.js';
+import { answerIdentity, contentOf, type KeyedFile, markingOf, sha256 } from '../client/identity.js';
 import { limiter } from '../client/limit.js';
 import type { Journal, JournalKnown } from './journal.js';
 import type { Ledger, Marked } from './ledger.js';
@@ -177,7 +176,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
  */
 const hashAnswerFile: FileHasher = async (file) => {
   if (file.data !== undefined || file.size > ONE_READ_BYTES) return hashFile(file);
-  return createHash('sha256').update(readFileSync(file.path)).digest('hex');
+  return sha256(readFileSync(file.path));
 };
 
 /** The task (or batch) an earlier mark came from. */

@@ -83,7 +83,10 @@ export function isLocalFileError(error: unknown): boolean {
 }
 
 export function dropUndefined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // once an answer: a loop, not arrays of entries to filter
+  const kept: Record<string, unknown> = {};
+  for (const key in value) if (Object.hasOwn(value, key) && value[key] !== undefined) kept[key] = value[key];
+  return kept as T;
 }
 
 /** A row read back from the journal, under the answer's labels now. */

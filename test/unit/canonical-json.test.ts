@@ -36,7 +36,8 @@ describe('canonicalJson', () => {
         fc.double({ noNaN: true }),
         fc.string({ unit: 'binary' }),
         fc.array(tie('value'), { maxLength: 4 }),
-        fc.dictionary(fc.string({ unit: 'binary', maxLength: 4 }), tie('value'), { maxKeys: 5 }),
+        // past 16 keys they are sorted another way (canonical.ts): both are generated
+        fc.dictionary(fc.string({ unit: 'binary', maxLength: 4 }), tie('value'), { maxKeys: 24 }),
       ),
     })).value;
     fc.assert(

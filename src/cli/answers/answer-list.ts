@@ -209,19 +209,21 @@ export class AnswerList {
       files.push({ path, name: basename(path), type: mimeFromName(path) as string, size: this.fileSize[file] });
     }
     const skippedFiles = this.skippedFiles.get(answer);
+    // the first file's path, joined once: the label and the student id read it too (once an answer sent)
+    const firstPath = files[0]?.path ?? this.filePath(first);
     return {
       index: this.answerRow[answer] ?? -1,
-      label: this.label(answer),
+      label: this.label(answer, firstPath),
       keyName: this.keyName(answer),
       files,
-      studentId: this.studentIdOverride ?? this.studentIdFor(first),
+      studentId: this.studentIdOverride ?? this.studentIdFor(first, firstPath),
       ...(skippedFiles ? { skippedFiles } : {}),
     };
   }
 
-  private label(answer: number): string {
+  private label(answer: number, firstPath?: string): string {
     const first = this.answerFile[answer];
-    if (KINDS[this.answerKind[answer]] !== 'group') return this.filePath(first);
+    if (KINDS[this.answerKind[answer]] !== 'group') return firstPath ?? this.filePath(first);
     return `${join(this.roots[this.fileRoot[first]], this.groupOf(first) as string)}${sep}`;
   }
 
@@ -241,8 +243,8 @@ export class AnswerList {
     return slash < 0 ? undefined : keyName.slice(0, slash);
   }
 
-  private studentIdFor(file: number): string | undefined {
-    return studentIdOf({ path: this.filePath(file), group: this.groupOf(file) }, this.sources);
+  private studentIdFor(file: number, path = this.filePath(file)): string | undefined {
+    return studentIdOf({ path, group: this.groupOf(file) }, this.sources);
   }
 
   private joinedPath(file: number): string {
