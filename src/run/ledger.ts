@@ -4,9 +4,9 @@
 // changed --student-id-from), so an identity is charged once whatever its names or route
 // (docs/guides/large-runs-and-reruns.md, "What is the same answer"). No names, no text: identities
 // and task ids only. One append-only file per server under the state folder.
-import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256 } from '../client/identity.js';
 
 /** The task that marked an identity: a one-pass task, or item `item` of a batch. */
 export type Marked = { taskId: string } | { batchId: string; item: number };
@@ -22,7 +22,7 @@ export class Ledger {
 
   /** The ledger of `baseUrl` in `folder`, read; undefined (and the reason) when it cannot be used. */
   static open(folder: string, baseUrl: string): { ledger?: Ledger; problem?: string } {
-    const name = `marked-${createHash('sha256').update(baseUrl.replace(/\/+$/, '')).digest('hex').slice(0, 16)}.ndjson`;
+    const name = `marked-${sha256(baseUrl.replace(/\/+$/, '')).slice(0, 16)}.ndjson`;
     const ledger = new Ledger(join(folder, name));
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });

@@ -1,10 +1,10 @@
 // Model ids for shell completion, cached briefly so that pressing Tab does not ask the API each
 // time: $XDG_CACHE_HOME/kct/ (default ~/.cache/kct/), one file per base URL and key (named by a
 // hash, never the key), mode 0600, fresh for 60 seconds.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { sha256 } from '../../client/identity.js';
 
 const MODEL_CACHE_TTL_MS = 60_000;
 
@@ -19,7 +19,7 @@ function cacheFolder(env: NodeJS.ProcessEnv): string {
 }
 
 export function modelCacheFile(env: NodeJS.ProcessEnv, baseUrl: string, apiKey: string): string {
-  const digest = createHash('sha256').update(`${baseUrl}\0${apiKey}`).digest('hex').slice(0, 16);
+  const digest = sha256(`${baseUrl}\0${apiKey}`).slice(0, 16);
   return join(cacheFolder(env), `completion-models-${digest}.json`);
 }
 
