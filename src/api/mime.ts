@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import mimeTypes from 'mime-types';
+import mime from 'mime';
 
 const GENERIC = new Set(['', 'application/octet-stream']);
 
@@ -8,8 +8,8 @@ const TEXT_ALIASES = new Set(['text/markdown', 'text/x-markdown']);
 
 /** The MIME type for a file name, from its extension, or undefined when unknown. */
 export function mimeFromName(name: string): string | undefined {
-  const found = mimeTypes.lookup(basename(name));
-  if (found === false) return undefined;
+  const found = mime.getType(basename(name));
+  if (found === null) return undefined;
   return TEXT_ALIASES.has(found) ? 'text/plain' : found;
 }
 

@@ -2,7 +2,7 @@
 // table (operations.ts) and what openapi-docs.ts says of each. The sandbox serves it at
 // /v1/openapi.json; docs/openapi.json is the committed copy (scripts/build-openapi.js writes it;
 // a test fails when it drifts).
-import { z } from 'zod';
+
 import { MAX_FILES_PER_REQUEST } from './limits.js';
 import {
   COMPONENTS,
@@ -16,6 +16,7 @@ import {
 } from './openapi-docs.js';
 import { API_PREFIX, JSON_ARRAY_FIELDS, OPERATIONS, type OperationName } from './operations.js';
 import * as P from './product.js';
+import * as z from './zod.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const FILE = { type: 'string', contentMediaType: 'application/octet-stream' };

@@ -2,8 +2,9 @@
 // {product_base}/public_api/..., outside the v1 API. The spec shows no bodies: these are the
 // sandbox's (docs/sandbox.md, "Key routes"), shared by the client, the sandbox and the OpenAPI
 // document as the v1 contract is (schemas.ts: strict requests, loose responses).
-import { z } from 'zod';
+
 import { Scope } from './schemas.js';
+import * as z from './zod.js';
 
 export const PRODUCT_OPERATIONS = {
   signIn: { method: 'POST', path: '/public_api/auth/sign-in' },

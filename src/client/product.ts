@@ -20,8 +20,9 @@ import {
   SignInRequest,
 } from '../api/product.js';
 import { VERSION } from '../version.js';
-import { type CallOptions, validateRequest } from './client.js';
+import type { CallOptions } from './client.js';
 import { HttpClient, type HttpOptions } from './http.js';
+import { validateRequest } from './records.js';
 
 export interface ProductClientOptions extends Omit<HttpOptions, 'baseUrl' | 'userAgent' | 'apiKey'> {
   /** The product base, e.g. https://host (the key routes are under /public_api). */

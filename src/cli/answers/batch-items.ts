@@ -1,7 +1,8 @@
 // The items of a finished batch as rows, matched to what was sent by their place in the batch.
 // Shared by `kct batch` and `kct one-pass --via batch`.
 import type { EvaluationResult } from '../../api/schemas.js';
-import { batchItemsOf, type KctClient } from '../../client/client.js';
+import type { KctClient } from '../../client/client.js';
+import { batchItemsOf } from '../../client/records.js';
 import { limiter } from '../../client/limit.js';
 import { type AnswerOutcome, outcomeFromResult } from '../render/outcome.js';
 

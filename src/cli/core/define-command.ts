@@ -49,7 +49,7 @@ interface CommandMeta {
 }
 
 /** zod's namespace, handed to a schema when its command runs (zod is not loaded to list commands). */
-export type Zod = typeof import('zod').z;
+export type Zod = typeof import('../../api/zod.js');
 
 /**
  * What a run.ts exports: `run(options: Options, context: Context)`, Options being OptionsOf its command. The

@@ -121,7 +121,7 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
       positional[name] = values[index];
     });
     const context = onContext(all);
-    const [{ z }, module] = await Promise.all([import('zod'), load()]);
+    const [z, module] = await Promise.all([import('../../api/zod.js'), load()]);
     const options = parseOptions(spec, { ...all, ...positional }, z);
     const stopPager = PAGED_COMMANDS.has(path) ? await startPager(context) : undefined;
     try {

@@ -4,7 +4,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { z } from 'zod';
 import { UsageError } from '../../api/errors.js';
 import { fieldPath } from '../../api/field-path.js';
 import {
@@ -15,6 +14,7 @@ import {
   modelConsistencyIssues,
   Question,
 } from '../../api/schemas.js';
+import * as z from '../../api/zod.js';
 
 export const QuestionsFile = z.strictObject({
   kind: z.literal('questions', { message: 'must be "questions" (is this a rubrics file?)' }).optional(),

@@ -2,7 +2,7 @@
 // A batch's record has no scores of its own: it is read as its items, one row each.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
-import { batchItemsOf } from '../../client/client.js';
+import { batchItemsOf } from '../../client/records.js';
 import { type IO, out, safeText } from '../core/io.js';
 import { type Column, renderRows } from './rows.js';
 import { formatNumber, paint, plural, statusColor } from './style.js';

@@ -7,9 +7,9 @@
 // reads a saved run: readSavedRun is the one entry.
 import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { z } from 'zod';
 import { UsageError } from '../../api/errors.js';
 import { EvaluationEntry } from '../../api/schemas.js';
+import * as z from '../../api/zod.js';
 import { isRecordHead } from '../../run/record-rows.js';
 import type { ReportRow } from './html.js';
 import { csvRows, journalRows, jsonRows, ndjsonRows, ShapeProblem } from './saved-run-shapes.js';

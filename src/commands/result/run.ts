@@ -5,7 +5,7 @@ import type { OptionsOf } from '../../cli/core/define-command.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { outcomeFromResult } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
-import { batchItemsOf } from '../../client/client.js';
+import { batchItemsOf } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
