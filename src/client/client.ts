@@ -34,7 +34,7 @@ import { type AcceptedTask, accepted, batchItemsOf, normalizeCredits, parseLoose
 import { parseRetryAfter } from './retry.js';
 
 export type { OnePassInput, PreparedOnePass } from './one-pass.js';
-export { type AcceptedTask, batchItemsOf, readResult, validateRequest } from './records.js';
+export type { AcceptedTask } from './records.js';
 
 export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKey'> {
   apiKey: string;
