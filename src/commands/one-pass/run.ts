@@ -16,7 +16,6 @@ import { createProgressReporter, type ProgressReporter, watchTimings, withResume
 import { type OutputFormat, resolveFormat } from '../../cli/render/format.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
-import { openRunReport, reportWritten } from '../../cli/report/writer.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
 import type { KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -159,10 +158,14 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  const report =
-    options.report === undefined
-      ? undefined
-      : openRunReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut, tally: record.tally });
+  // the report's code (HTML, charts) is loaded only for a run that writes one
+  const reports = options.report === undefined ? undefined : await import('../../cli/report/writer.js');
+  const report = reports?.openRunReport(options.report!, {
+    wait: options.wait,
+    sources: options.answers,
+    leftOut: collection.leftOut,
+    tally: record.tally,
+  });
   const writer = single
     ? undefined
     : new OutcomeWriter(context.io, format, {
@@ -254,7 +257,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   else await writer!.finish();
   if (outcome.sentInBatches > 0 && !single)
     err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
-  if (report) context.note(reportWritten(await report.finish()));
+  if (report) context.note(reports!.reportWritten(await report.finish()));
   marking.throwExitStatus();
 }
 
