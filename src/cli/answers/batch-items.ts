@@ -2,8 +2,8 @@
 // Shared by `kct batch` and `kct one-pass --via batch`.
 import type { EvaluationResult } from '../../api/schemas.js';
 import type { KctClient } from '../../client/client.js';
-import { batchItemsOf } from '../../client/records.js';
 import { limiter } from '../../client/limit.js';
+import { batchItemsOf } from '../../client/records.js';
 import { type AnswerOutcome, outcomeFromResult } from '../render/outcome.js';
 
 /**

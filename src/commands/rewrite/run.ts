@@ -7,8 +7,8 @@ import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { readStdinText } from '../../cli/core/stdin.js';
 import { exporterFor } from '../../cli/render/export.js';
-import { readResult } from '../../client/records.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
+import { readResult } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
