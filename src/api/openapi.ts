@@ -2,7 +2,6 @@
 // table (operations.ts) and what openapi-docs.ts says of each. The sandbox serves it at
 // /v1/openapi.json; docs/openapi.json is the committed copy (scripts/build-openapi.js writes it;
 // a test fails when it drifts).
-
 import { MAX_FILES_PER_REQUEST } from './limits.js';
 import {
   COMPONENTS,

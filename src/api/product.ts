@@ -2,7 +2,6 @@
 // {product_base}/public_api/..., outside the v1 API. The spec shows no bodies: these are the
 // sandbox's (docs/sandbox.md, "Key routes"), shared by the client, the sandbox and the OpenAPI
 // document as the v1 contract is (schemas.ts: strict requests, loose responses).
-
 import { Scope } from './schemas.js';
 import * as z from './zod.js';
 

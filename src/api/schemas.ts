@@ -5,7 +5,6 @@
 //    the sandbox validates what it receives, with the same schema.
 //  - Responses are loose (`z.looseObject`): unknown fields are kept, and only what a client truly
 //    needs is required, so a newer or slightly different server still works.
-
 import { MAX_BATCH_ITEMS } from './limits.js';
 import * as z from './zod.js';
 

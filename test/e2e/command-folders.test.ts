@@ -1,7 +1,7 @@
 // One folder per command, a group's subcommands in folders inside its own: `kct --help` reads every
 // command's declaration (command.ts) and loads no command's code (run.ts); a command loads its own
 // run.ts only. Modules are listed with the start-up benchmark's --import hook (bench/module-list.js).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { kctEnv, ROOT, removeDir, runKct, tempDir } from './harness.js';
@@ -9,10 +9,15 @@ import { kctEnv, ROOT, removeDir, runKct, tempDir } from './harness.js';
 const dir = tempDir();
 afterAll(() => removeDir(dir));
 
-async function modulesOf(name: string, args: string[]): Promise<{ code: number | null; stdout: string; modules: string[]; all: string[] }> {
+async function modulesOf(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; modules: string[]; all: string[] }> {
   const file = join(dir, `${name}.txt`);
   const result = await runKct(args, {
     env: kctEnv(dir, {
+      ...env,
       KCT_NO_HELP_CACHE: '1',
       BENCH_MODULES_FILE: file,
       NODE_OPTIONS: `--import=${join(ROOT, 'bench', 'module-list.js')}`,
@@ -58,6 +63,28 @@ describe('command folders', () => {
     expect(code).not.toBe(0);
     expect(modules).toContain('ingest/questions/run.js');
     expect(modules).not.toContain('ingest/rubrics/run.js');
+  });
+
+  it('kct one-pass loads zod without its locales, and the report only with --report', async () => {
+    const answer = join(dir, 'answer.txt');
+    writeFileSync(answer, 'An answer about photosynthesis.\n');
+    // nothing listens on port 9: the run loads what a run loads, then fails to connect, at once
+    const unreachable = { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: 'kct_test_key_not_sent', KCT_MAX_RETRIES: '0' };
+    const plain = await modulesOf('one-pass', ['one-pass', answer, '--model', '12', '--no-wait'], unreachable);
+    expect(plain.code).not.toBe(0);
+    expect(plain.all.some((line) => line.includes('/node_modules/undici/'))).toBe(true);
+    // src/api/zod.ts names the builders kct calls: zod's own namespace would bring its 64 locales
+    expect(plain.all.filter((line) => line.includes('/zod/v4/locales/')).map((line) => line.replace(/^.*\/locales\//, ''))).toEqual([
+      'en.js',
+    ]);
+    expect(plain.all.filter((line) => line.includes('/dist/cli/report/'))).toEqual([]);
+    const reported = await modulesOf(
+      'one-pass-report',
+      ['one-pass', answer, '--model', '12', '--no-wait', '--report', join(dir, 'r.html')],
+      unreachable,
+    );
+    expect(reported.code).not.toBe(0);
+    expect(reported.all.some((line) => line.includes('/dist/cli/report/html.js'))).toBe(true);
   });
 
   it('a bad value checked by the options schema is exit 2, named, before anything is sent or written', async () => {
