@@ -1,11 +1,12 @@
 // What the OpenAPI document (openapi.ts) says of the API: its named schemas, each operation's
 // summary, request, answer and errors, and what each error status means. openapi.ts assembles
 // the document from these tables, the zod contract and the route table.
-import type { z } from 'zod';
+
 import { MAX_FILE_BYTES } from './limits.js';
 import { ANSWER_FILE_FIELDS, type OperationName, QUESTION_FILE_FIELDS, RUBRIC_FILE_FIELDS } from './operations.js';
 import * as P from './product.js';
 import * as S from './schemas.js';
+import type * as z from './zod.js';
 
 /** Every named schema, under components.schemas; nested ones become $refs. */
 export const COMPONENTS: [string, z.ZodType, string][] = [

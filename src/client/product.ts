@@ -5,7 +5,7 @@
 //   await product.signIn('user', password);
 //   const { key } = await product.createKey({ scope: 'user', name: 'ci' });
 //   await product.signOut(); await product.close();
-import type { z } from 'zod';
+
 import { ApiError, KctError } from '../api/errors.js';
 import {
   CreatedKey,
@@ -19,6 +19,7 @@ import {
   Session,
   SignInRequest,
 } from '../api/product.js';
+import type * as z from '../api/zod.js';
 import { VERSION } from '../version.js';
 import type { CallOptions } from './client.js';
 import { HttpClient, type HttpOptions } from './http.js';

@@ -1,9 +1,10 @@
 // The API's records both ways: what kct sends is checked strictly against the contract, what it
 // is answered is read liberally (an answer that does not match is kept as it came, unknown
 // fields and all: the spec leaves many shapes open).
-import type { z } from 'zod';
+
 import { UsageError } from '../api/errors.js';
 import { type Credits, EvaluationResult, Task } from '../api/schemas.js';
+import type * as z from '../api/zod.js';
 import { isPlainObject } from './envelope.js';
 import type { HttpResponse } from './http.js';
 

@@ -2,8 +2,9 @@
 // its name, flags (each declared once, with its kind and default), arguments and examples, from which
 // its options are typed (OptionsOf, in its run.ts) and checked; its run.ts, loaded only when it runs,
 // does the work (docs/architecture.md, "Adding a command").
-import type { z } from 'zod';
+
 import { UsageError } from '../../api/errors.js';
+import type * as z from '../../api/zod.js';
 import { GLOBAL_OPTIONS } from './options.js';
 
 /**

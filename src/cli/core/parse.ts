@@ -1,7 +1,8 @@
 // Checks of flag values that several commands share, and `checked`, which makes any of them a
 // flag's `check:` (docs/architecture.md, "Adding a command"): one way to check an option.
-import type { z } from 'zod';
+
 import { UsageError } from '../../api/errors.js';
+import type * as z from '../../api/zod.js';
 import type { Zod } from './define-command.js';
 
 /** A flag's `check:` from a parser: the value is parsed as the command's options are, the error naming the flag. */

@@ -16,6 +16,7 @@ import { createProgressReporter, type ProgressReporter, watchTimings, withResume
 import { type OutputFormat, resolveFormat } from '../../cli/render/format.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
+import type { openRunReport } from '../../cli/report/writer.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
 import type { KeyRule } from '../../client/idempotency.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -158,14 +159,10 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  // the report's code (HTML, charts) is loaded only for a run that writes one
-  const reports = options.report === undefined ? undefined : await import('../../cli/report/writer.js');
-  const report = reports?.openRunReport(options.report!, {
-    wait: options.wait,
-    sources: options.answers,
-    leftOut: collection.leftOut,
-    tally: record.tally,
-  });
+  const report =
+    options.report === undefined
+      ? undefined
+      : await runReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut, tally: record.tally });
   const writer = single
     ? undefined
     : new OutcomeWriter(context.io, format, {
@@ -177,7 +174,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
       });
   await writer?.init();
   record.view(writer && { row: (outcome, index, printed) => writer.add(outcome, index, printed) });
-  record.view(report && { row: (outcome) => report.add(outcome) });
+  record.view(report && { row: (outcome) => report.writer.add(outcome) });
   let progress: ProgressReporter | undefined;
   if (wait && single) progress = await createProgressReporter(context.io);
   else if (wait) {
@@ -243,7 +240,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
     outcome = await marking.run();
   } catch (error) {
     progress?.stop();
-    report?.discard();
+    report?.writer.discard();
     writer?.discard();
     journal?.close();
     ledger?.close();
@@ -257,8 +254,15 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   else await writer!.finish();
   if (outcome.sentInBatches > 0 && !single)
     err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
-  if (report) context.note(reports!.reportWritten(await report.finish()));
+  if (report) context.note(await report.written());
   marking.throwExitStatus();
+}
+
+/** The run's class report; its code (the page, its charts) is loaded only for a run that writes one. */
+async function runReport(target: string, run: Parameters<typeof openRunReport>[1]) {
+  const reports = await import('../../cli/report/writer.js');
+  const writer = reports.openRunReport(target, run);
+  return { writer, written: async () => reports.reportWritten(await writer.finish()) };
 }
 
 /** The most files one answer has (the pages of --pages or of a student folder). */
