@@ -1,9 +1,11 @@
 // Local answer files: checked before anything is sent, then streamed from disk.
+
 import { accessSync, constants, openAsBlob, readFileSync, type Stats, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { isAccepted, mimeFromName } from '../api/mime.js';
+import { thousands } from '../api/thousands.js';
 
 export interface LocalFile {
   path: string;
@@ -92,7 +94,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
     return {
       kind: 'too-big',
       path,
-      message: `${path} is ${info.size.toLocaleString('en')} bytes (${(info.size / MB).toFixed(2)} MiB); the limit is ${MAX_FILE_BYTES.toLocaleString('en')} bytes (${MAX_FILE_BYTES / MB} MiB) per file`,
+      message: `${path} is ${thousands(info.size)} bytes (${(info.size / MB).toFixed(2)} MiB); the limit is ${thousands(MAX_FILE_BYTES)} bytes (${MAX_FILE_BYTES / MB} MiB) per file`,
       suggestion: 'Compress the file (scans: a lower resolution), or split it into pages sent as one answer.',
     };
   }

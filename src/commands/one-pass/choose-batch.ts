@@ -1,5 +1,7 @@
 // Whether a run's plain-text answers go 100 to a request (POST /evaluations/batch).
+
 import { UsageError } from '../../api/errors.js';
+import { thousands } from '../../api/thousands.js';
 import type { Context } from '../../cli/core/context.js';
 import { err } from '../../cli/core/io.js';
 
@@ -42,7 +44,7 @@ export function chooseBatch(
   if (run.files > 0 || run.textAnswers < batchFrom || !run.journal || !run.ledger) return false;
   err(
     context.io,
-    `kct: sending ${run.textAnswers.toLocaleString('en')} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${batchFrom} with --resume; --via one-pass for one request per answer)`,
+    `kct: sending ${thousands(run.textAnswers)} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${batchFrom} with --resume; --via one-pass for one request per answer)`,
   );
   return true;
 }

@@ -2,8 +2,10 @@
 // gets its identity and a plan (plan.ts), what needs sending is sent and followed (marking.ts),
 // and every row goes to the run's record (record.ts), of which the rows, the summary, the report,
 // the progress line and the exit status are views. This file wires the flags to it.
+
 import { InterruptedError } from '../../api/errors.js';
 import type { OnePassFields } from '../../api/schemas.js';
+import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
 import { type Download, downloadHint, downloadInput, openDownload } from '../../cli/answers/download.js';
 import { stateDir } from '../../cli/core/config-store.js';
@@ -154,7 +156,7 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
     err(
       context.io,
-      `kct: ${collection.count.toLocaleString('en')} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
+      `kct: ${thousands(collection.count)} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
     );
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
