@@ -1,5 +1,6 @@
 // Following accepted tasks: the run's one polling loop (client/poll.ts), each task's result
 // read once it is final (at most RESULT_READS at once), a --no-wait run's tasks read as they are now.
+import { InterruptedError } from '../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcome.js';
 import { limiter } from '../client/limit.js';
@@ -8,6 +9,8 @@ import type { MarkingRun } from './marking.js';
 
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
+/** Tasks a stopped run names as left running (the rest are counted): enough to cancel a few by hand. */
+const NAMED_LEFT_RUNNING = 5;
 
 /** What a task the polling loop watches is to this run: one answer's, or a batch's. */
 export type Watched = { kind: 'answer'; row: number } | { kind: 'batch'; chunk: number };
@@ -16,6 +19,8 @@ export class Follower {
   readonly readResult = limiter(RESULT_READS);
   private readonly scheduler: TaskScheduler;
   private readonly watched = new Map<number, Watched>();
+  /** The first tasks still running when watching stopped (Ctrl-C), by id. */
+  private readonly leftRunning: string[] = [];
   private nextTag = 0;
 
   constructor(private readonly run: MarkingRun) {
@@ -37,6 +42,11 @@ export class Follower {
   /** What the tasks still watched weigh together (a batch weighs its items): what a waiting run holds back for. */
   get pending(): number {
     return this.scheduler.watchedWeight;
+  }
+
+  /** The first tasks not seen final: left running when watching stopped, or still watched. */
+  unfinished(): string[] {
+    return [...this.leftRunning, ...this.scheduler.unfinished(NAMED_LEFT_RUNNING)].slice(0, NAMED_LEFT_RUNNING);
   }
 
   /** Follows a task in the run's one polling loop. */
@@ -98,6 +108,7 @@ export class Follower {
   }
 
   private failed(what: Watched, error: unknown, taskId: string): void {
+    if (error instanceof InterruptedError && this.leftRunning.length < NAMED_LEFT_RUNNING) this.leftRunning.push(taskId);
     if (what.kind === 'batch') {
       this.run.batches.failed(what.chunk, error, taskId);
       return;

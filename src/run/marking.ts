@@ -139,8 +139,14 @@ export class MarkingRun {
   }
 
   /** What kct knows of the tasks so far (for the Ctrl-C message). */
-  progress(): { accepted: number; firstTaskId?: string; unfinished: number; finished: number } {
-    return { accepted: this.accepted, firstTaskId: this.firstTaskId, unfinished: this.tasked.size, finished: this.tasksFinished };
+  progress(): { accepted: number; firstTaskId?: string; unfinished: number; unfinishedIds: string[]; finished: number } {
+    return {
+      accepted: this.accepted,
+      firstTaskId: this.firstTaskId,
+      unfinished: this.tasked.size,
+      unfinishedIds: this.follower.unfinished(),
+      finished: this.tasksFinished,
+    };
   }
 
   /** The exit status of a finished run (docs/commands/kct.md#exit-codes). */

@@ -265,10 +265,39 @@ describe('re-running a class folder', () => {
     expect(ctrlC.signal.aborted).toBe(true);
     expect(run.code).toBe(130);
     const [, unfinished, finished] =
-      /interrupted; (\d+) tasks? not yet seen finished may still be running on the service \((\d+) tasks? seen finished/.exec(run.stderr) ??
-      [];
+      /interrupted; (\d+) tasks? not yet seen finished may still be running on the service: tsk_\w+.* \((\d+) tasks? seen finished/.exec(
+        run.stderr,
+      ) ?? [];
     expect(Number(finished)).toBe(ndjson(run.stdout).length);
     expect(Number(unfinished) + Number(finished)).toBeLessThanOrEqual(12);
     expect(run.stderr).toContain('Run the same command again to collect them');
+  });
+
+  // what a CI job parses: stdout well formed in the format asked for, with every row seen finished
+  it.each([
+    ['json', (text: string) => parseJson<Row[]>(text)],
+    ['csv', (text: string) => parse(text, { columns: true }) as Row[]],
+    ['ndjson', ndjson],
+  ] as const)('--output %s: Ctrl-C leaves stdout whole, and names the tasks left running', async (format, rowsOf) => {
+    const dir = textClass(6, `interrupt ${format}`);
+    const ctrlC = new AbortController();
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '1', '--output', format], {
+      env: { KCT_POLL_INTERVAL: '1s' },
+      signal: ctrlC.signal,
+      onStderr: (_, all) => {
+        if (all.includes('[2/6]')) ctrlC.abort();
+      },
+    });
+    expect(run.code).toBe(130);
+    const said = /not yet seen finished may still be running on the service: (tsk_[^(]+) \((\d+) tasks? seen finished/.exec(run.stderr);
+    const [ids, finished] = [said?.[1] ?? '', Number(said?.[2])];
+    const rows: Row[] = rowsOf(run.stdout);
+    expect(rows).toHaveLength(finished);
+    expect(rows.every((row) => row.status === 'SUCCESS')).toBe(true);
+    // the tasks left running are named, none of them among the rows printed
+    const running: string[] = ids.match(/tsk_\w+/g) ?? [];
+    expect(running.length).toBeGreaterThan(0);
+    expect(rows.filter((row) => running.includes(row.task_id ?? ''))).toEqual([]);
+    expect(run.stderr).toContain('To stop one instead: kct cancel <task_id>');
   });
 });

@@ -162,6 +162,24 @@ export class OutcomeWriter {
     this.printDuplicates();
   }
 
+  /**
+   * The run stopped early (Ctrl-C, a fatal error): what was printed is made whole, so stdout stays
+   * well formed for whatever reads it. --json's array gets the rows that waited on an earlier one
+   * and its closing bracket, CSV the rows held for its header, the table the rows so far. A run
+   * that printed no row prints nothing. The temporary files go either way.
+   */
+  async stop(): Promise<void> {
+    try {
+      if (this.added === 0) return;
+      if (this.spool) for (const row of this.spool.rest()) this.writeJsonRow(row);
+      if (this.format === 'json') outRaw(this.io, this.jsonRows === 0 ? '[]\n' : '\n]\n');
+      this.csv?.flush(true);
+      await this.table?.print();
+    } finally {
+      this.discard();
+    }
+  }
+
   /** Answers with the very same bytes as another: copied work, or a file handed in twice. */
   private printDuplicates(): void {
     const { count, pairs } = this.tally.summary().identical;

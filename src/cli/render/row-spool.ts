@@ -76,6 +76,14 @@ export class RowSpool {
     }
   }
 
+  /** The rows kept that were not printed in order yet (those waiting on an earlier one), in index order. */
+  *rest(): Generator<string> {
+    for (let index = this.next; index < this.offsets.length; index++) {
+      if (this.offsets[index] < 0 || this.lengths[index] === 0) continue;
+      yield this.read(index);
+    }
+  }
+
   /** Removes the temporary file; safe to call twice. */
   discard(): void {
     if (this.closed) return;

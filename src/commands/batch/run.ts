@@ -173,7 +173,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       }),
     );
   } catch (error) {
-    writer.discard();
+    await writer.stop().catch(() => writer.discard());
     throw error;
   } finally {
     progress.stop();

@@ -243,7 +243,8 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   } catch (error) {
     progress?.stop();
     report?.writer.discard();
-    writer?.discard();
+    // the rows seen finished stay usable: a --json array is closed, not cut off
+    await writer?.stop().catch(() => writer.discard());
     journal?.close();
     ledger?.close();
     if (error instanceof InterruptedError || context.signal.aborted) throw interrupted(marking, single, options.resume !== undefined);
