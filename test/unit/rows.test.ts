@@ -192,7 +192,10 @@ describe('cell and resolveFormat', () => {
   });
 
   it('picks the format: --json, then --output, then the configured one, else table', () => {
-    expect(resolveFormat({ json: true, output: 'csv' })).toBe('json');
+    expect(resolveFormat({ json: true })).toBe('json');
+    expect(resolveFormat({ json: true, output: 'json' })).toBe('json');
+    // two formats at once is a script's mistake: refused, saying how to give one
+    expect(() => resolveFormat({ json: true, output: 'csv' })).toThrow(/--json and --output csv ask for two formats/);
     expect(resolveFormat({ output: 'csv' }, { value: 'ndjson' })).toBe('csv');
     expect(resolveFormat({}, { value: 'ndjson', source: 'environment (KCT_OUTPUT)' })).toBe('ndjson');
     expect(resolveFormat({})).toBe('table');

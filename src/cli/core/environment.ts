@@ -25,7 +25,7 @@ export const VARIABLES = {
   KCT_CONFIG_DIR: { kind: 'path', help: 'the folder of config.json (default $XDG_CONFIG_HOME/kct)' },
   KCT_STATE_DIR: {
     kind: 'path',
-    help: 'the folder of the ledger of what was sent (default state/ beside KCT_CONFIG_DIR, else $XDG_STATE_HOME/kct)',
+    help: 'the folder of the ledger of what was sent (default: state/ in KCT_CONFIG_DIR when that is set, else $XDG_STATE_HOME/kct)',
   },
   KCT_POLL_INTERVAL: { kind: 'duration', help: 'the first polling interval, e.g. 500ms (default 3s)' },
   KCT_MAX_RPS: {

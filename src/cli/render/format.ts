@@ -8,12 +8,19 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /**
  * --json, else --output, else the configured format (KCT_OUTPUT or `kct config set output`),
- * else a table. A configured value that is not a format is an error, not a silent table.
+ * else a table. --json with another --output, or a configured value that is not a format, is an
+ * error, not a silent choice.
  */
 export function resolveFormat(
   options: { output?: unknown; json?: unknown },
   configured?: { value?: string; source?: string },
 ): OutputFormat {
+  if (options.json && typeof options.output === 'string' && options.output !== 'json') {
+    // two formats asked for at once is a mistake in a script: refused, never one silently chosen
+    throw new UsageError(`--json and --output ${options.output} ask for two formats`, {
+      suggestion: `Give one: --json (the same as --output json), or --output ${options.output}.`,
+    });
+  }
   if (options.json) return 'json';
   if (typeof options.output === 'string') return options.output as OutputFormat; // commander checked the choice
   const value = configured?.value;
