@@ -33,7 +33,10 @@ describe('--report holds every row of the run', () => {
     expect(run.code).toBe(0);
     // one count everywhere: the summary's, the report's cards and its line on stderr
     expect(run.stderr).toContain('Summary: 3 of 3 answers marked');
-    expect(run.stderr).toContain('3 answers, 3 marked, 0 not marked');
+    expect(run.stderr).toContain('3 answers, 3 marked, 0 not marked, 3 not sent');
+    // the list of rows without a mark is headed as the report's is, never "Not marked (3)"
+    expect(run.stderr).toContain('Not sent (3):');
+    expect(run.stderr).not.toContain('Not marked (');
     const html = readFileSync(report, 'utf8');
     for (const name of ['empty.txt', 'huge.txt', 'pupil-5.odt']) expect(html).toContain(name);
     expect(html).toContain('Not sent (3)');
@@ -41,7 +44,7 @@ describe('--report holds every row of the run', () => {
     writeFileSync(join(out, 'run.ndjson'), run.stdout);
     const again = await shared.kct(['report', join(out, 'run.ndjson'), '-o', join(out, 'again.html')]);
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain('3 answers, 3 marked, 0 not marked');
+    expect(again.stderr).toContain('3 answers, 3 marked, 0 not marked, 3 not sent');
   });
 });
 

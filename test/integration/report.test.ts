@@ -101,7 +101,7 @@ describe.skipIf(!HAS_BROWSER)('the class report in a browser', () => {
 
     const fromFile = await shared.kct(['report', join(out, 'marks.ndjson'), '-o', join(out, 'from-file.html'), '--json']);
     expect(fromFile.code).toBe(0);
-    expect(JSON.parse(fromFile.stdout)).toEqual({ file: join(out, 'from-file.html'), answers: 12, marked: 11, not_marked: 1 });
+    expect(JSON.parse(fromFile.stdout)).toEqual({ file: join(out, 'from-file.html'), answers: 12, marked: 11, not_marked: 1, not_sent: 0 });
     const fromStdin = await shared.kct(['report', '-'], { input: run.stdout });
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.stdout.startsWith('<!doctype html>')).toBe(true);
@@ -255,7 +255,13 @@ describe('kct report reads every shape kct saves a run in', () => {
     for (const saved of ['marks.json', 'class.journal', 'marks.csv']) {
       const made = await shared.kct(['report', join(dir, saved), '--out', join(dir, `${saved}.html`), '--json']);
       expect(made.code, `${saved}: ${made.stderr}`).toBe(0);
-      expect(JSON.parse(made.stdout), saved).toEqual({ file: join(dir, `${saved}.html`), answers: 12, marked: 11, not_marked: 1 });
+      expect(JSON.parse(made.stdout), saved).toEqual({
+        file: join(dir, `${saved}.html`),
+        answers: 12,
+        marked: 11,
+        not_marked: 1,
+        not_sent: 0,
+      });
     }
     removeDir(dir);
   });

@@ -196,7 +196,7 @@ describe('the report file', () => {
     writer.add(marked(8));
     writer.add({ file: 'ben.txt', status: 'FAILURE', message: 'no' });
     expect(readFileSync(target, 'utf8')).toBe('an older report'); // untouched until finish
-    expect(await writer.finish()).toEqual({ file: target, answers: 2, marked: 1, not_marked: 1 });
+    expect(await writer.finish()).toEqual({ file: target, answers: 2, marked: 1, not_marked: 1, not_sent: 0 });
     const html = readFileSync(target, 'utf8');
     expect(html).toContain('<title>Year 9 &lt;b&gt;</title>');
     expect(html.match(/<tr role="row"><td role="cell" class="who">/g)).toHaveLength(2);

@@ -15,7 +15,7 @@ import type { OutputFormat } from './format.js';
 import { type AnswerOutcome, creditsOf, ndjsonRow, outcomeFromResult } from './outcome.js';
 import { markedBy, printResult } from './result.js';
 import { RowSpool } from './row-spool.js';
-import { renderSummary } from './summary.js';
+import { renderSummary, withoutMarkHeading } from './summary.js';
 import { ClassTally } from './tally.js';
 
 export interface WriterOptions {
@@ -148,7 +148,8 @@ export class OutcomeWriter {
       this.printDuplicates();
       return;
     }
-    const summary = renderSummary(this.tally.summary(), {
+    const figures = this.tally.summary();
+    const summary = renderSummary(figures, {
       unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
       leftOut: this.leftOut,
     });
@@ -156,7 +157,7 @@ export class OutcomeWriter {
     const by = markedBy([...this.gradedBy]);
     if (by && this.format === 'table') out(this.io, safeText(this.io, by));
     if (this.problemCount > 0) {
-      err(this.io, `Not marked (${this.problemCount}):`);
+      err(this.io, `${withoutMarkHeading(figures, this.problemCount)}:`);
       for (const line of [...problems.map((p) => p.line), ...andMore]) err(this.io, line);
     }
     this.printDuplicates();

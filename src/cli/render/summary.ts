@@ -59,6 +59,18 @@ export function notMarkedOf(summary: Summary): number {
   return answersOf(summary) - summary.marked;
 }
 
+/**
+ * The list of rows without a mark, named by what they are: answers not marked, inputs not sent, or
+ * both, with the summary's counts (the terminal's list and the report's say the same).
+ */
+export function withoutMarkHeading(summary: Summary, rows: number): string {
+  const notMarked = notMarkedOf(summary);
+  const notSent = rows - notMarked;
+  if (notSent <= 0) return `Not marked (${rows})`;
+  if (notMarked <= 0) return `Not sent (${rows})`;
+  return `Not marked (${notMarked}) or not sent (${notSent})`;
+}
+
 /** What was found and not sent, in words: rows not sent, then what was left out without a row. */
 export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[] {
   const parts: string[] = [];

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import type { LeftOutCounts } from '../answers/answers.js';
-import { answersOf, notMarkedOf, notSentParts, type Summary } from '../render/summary.js';
+import { answersOf, notMarkedOf, notSentParts, type Summary, withoutMarkHeading } from '../render/summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 import { escapeHtml, formatScore } from './text.js';
@@ -99,16 +99,7 @@ ${notSentNote(summary, info.leftOut)}${identicalPanel(info.identical)}<div class
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>
 <section class="panel"><h2>Criteria</h2><p class="note">Mean score against the maximum; the weakest criterion is marked.</p>${criteriaChart(summary)}</section>
 </div>
-${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>${failuresHeading(summary, failureCount)}</h2><ul>\n` : ''}`;
-}
-
-/** The list of rows without a mark, named by what they are: answers not marked, inputs not sent, or both (the counts of the cards). */
-function failuresHeading(summary: Summary, rows: number): string {
-  const notMarked = notMarkedOf(summary);
-  const notSent = rows - notMarked;
-  if (notSent <= 0) return `Not marked (${rows})`;
-  if (notMarked <= 0) return `Not sent (${rows})`;
-  return `Not marked (${notMarked}) or not sent (${notSent})`;
+${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>${withoutMarkHeading(summary, failureCount)}</h2><ul>\n` : ''}`;
 }
 
 /** Between the failures and the students' table. */

@@ -34,6 +34,8 @@ export interface ReportInfo {
   answers: number;
   marked: number;
   not_marked: number;
+  /** Rows found and never meant to be sent (SKIPPED, EMPTY, NOT_ENTERED). */
+  not_sent: number;
 }
 
 export class ReportWriter {
@@ -137,7 +139,13 @@ export class ReportWriter {
     } finally {
       this.discard();
     }
-    return { file: this.options.target, answers: answersOf(figures), marked: figures.marked, not_marked: notMarkedOf(figures) };
+    return {
+      file: this.options.target,
+      answers: answersOf(figures),
+      marked: figures.marked,
+      not_marked: notMarkedOf(figures),
+      not_sent: figures.total - answersOf(figures),
+    };
   }
 
   /** Removes the temporary files (and the unfinished page); safe to call twice. */
@@ -225,5 +233,5 @@ export function openRunReport(
 
 /** The line that says where the report went. */
 export function reportWritten(info: ReportInfo): string {
-  return `kct: wrote the class report ${info.file}: ${info.answers} ${info.answers === 1 ? 'answer' : 'answers'}, ${info.marked} marked, ${info.not_marked} not marked`;
+  return `kct: wrote the class report ${info.file}: ${info.answers} ${info.answers === 1 ? 'answer' : 'answers'}, ${info.marked} marked, ${info.not_marked} not marked${info.not_sent > 0 ? `, ${info.not_sent} not sent` : ''}`;
 }
