@@ -148,6 +148,23 @@ describe('kct doctor', () => {
     expect((await broke(['doctor', '--mark', '15'])).code).toBe(5);
   });
 
+  it('the default model must be there and ready: not listed exit 6, training exit 7, with where it was set', async () => {
+    const ready = await shared.kct(['doctor'], { env: { KCT_MODEL: '12' } });
+    expect(ready.code).toBe(0);
+    expect(ready.stdout).toContain('the default model 12 is ready');
+    const unknown = await shared.kct(['doctor', '--json'], { env: { KCT_MODEL: '999' } });
+    expect(unknown.code).toBe(6);
+    const report = parseJson<DoctorJson>(unknown.stdout);
+    expect(report.checks.at(-1)).toMatchObject({ name: 'models', status: 'fail' });
+    expect(report.checks.at(-1)?.detail).toContain(
+      'the default model 999 (from environment (KCT_MODEL)) is not among the models this key can use',
+    );
+    const training = await shared.kct(['doctor'], { env: { KCT_MODEL: '14' } });
+    expect(training.code).toBe(7);
+    expect(lines(training.stdout).at(-1)).toEqual(['fail', 'models']);
+    expect(training.stdout).toMatch(/the default model 14 \(from environment \(KCT_MODEL\)\) is \w+, not ready to mark/);
+  });
+
   it('flag mistakes are usage errors before any check', async () => {
     const run = await shared.kct(['doctor', '--mark', 'twelve']);
     expect(run.code).toBe(2);

@@ -2,12 +2,14 @@
 // models, and with --mark a real marking); a check whose prerequisite failed is skipped, every
 // check prints one line, and the exit code is the usual one for the first check that failed.
 import { randomUUID } from 'node:crypto';
-import { KctError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
+import { ConflictError, KctError, NotFoundError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
+import type { Model } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { describeOwner, keyOwner } from '../../cli/core/account.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
+import { parseModelId } from '../../cli/core/parse.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
 import { createExporter, exporterFor } from '../../cli/render/export.js';
 import { resolveFormat } from '../../cli/render/format.js';
@@ -89,10 +91,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   const modelsOk = await check('models', 'models', accessOk, async () => {
     const models = await client!.models({ signal: context.signal });
     const ready = models.filter((model) => model.post_status === 'ready').length;
+    // the model a plain `kct one-pass` would use must be there and ready, or the smoke check lies
+    const fallback = defaultModel(models, settings!.model);
     return {
       status: ready > 0 ? 'ok' : 'warn',
-      detail: `${models.length} model${models.length === 1 ? '' : 's'} visible, ${ready} ready${ready > 0 ? '' : ' (nothing can be marked yet: see kct models create)'}`,
-      data: { models: models.length, ready },
+      detail: `${models.length} model${models.length === 1 ? '' : 's'} visible, ${ready} ready${ready > 0 ? '' : ' (nothing can be marked yet: see kct models create)'}${fallback ? `; the default model ${fallback.id} is ready` : ''}`,
+      data: { models: models.length, ready, ...(fallback ? { default_model: fallback.id } : {}) },
     };
   });
   if (markModel !== undefined) {
@@ -101,6 +105,42 @@ export async function run(options: Options, context: Context): Promise<void> {
   await report.finish(results);
   const failed = results.find((result) => result.status === 'fail');
   if (failed) throw failed.error instanceof Error ? failed.error : new KctError('doctor', `the ${failed.label} check failed`);
+}
+
+/**
+ * The default model (--model's fallback: KCT_MODEL or `kct config set model`), when one is set:
+ * refused as a marking would be, not found (exit 6) or not ready (exit 7), with where it was set.
+ */
+function defaultModel(models: readonly Model[], setting: ResolvedSettings['model']): { id: number } | undefined {
+  if (setting.value === undefined) return undefined;
+  const id = parseModelId(setting.value, setting.source);
+  const model = models.find((m) => String(m.model_id) === String(id));
+  const fix = 'Choose a ready one from `kct models` and set it with kct config set model <id> (or KCT_MODEL).';
+  if (!model) {
+    throw new NotFoundError(
+      {
+        status: 404,
+        message: `the default model ${id} (from ${setting.source}) is not among the models this key can use`,
+        method: 'GET',
+        url: '/models',
+        errorCode: 'model_not_found',
+      },
+      { suggestion: fix },
+    );
+  }
+  if (model.post_status !== 'ready') {
+    throw new ConflictError(
+      {
+        status: 409,
+        message: `the default model ${id} (from ${setting.source}) is ${model.post_status ?? 'not ready'}, not ready to mark`,
+        method: 'GET',
+        url: '/models',
+        errorCode: 'model_not_ready',
+      },
+      { suggestion: `It can mark once training ends (kct models show ${id} says when). Meanwhile: ${fix}` },
+    );
+  }
+  return { id };
 }
 
 /** A profile named by --profile or KCT_PROFILE that does not exist is a typo worth failing on. */
