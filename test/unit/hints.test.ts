@@ -82,6 +82,10 @@ describe('library suggestions are neutral; the CLI words come from cliHint', () 
     const error = new WatchTimeoutError(['t_42'], 60_000);
     expect(error.suggestion).not.toMatch(namesKct);
     expect(cliHint(error)).toBe('The task keeps running. Check it later with `kct status t_42 --watch`.');
+    // several tasks: not the first one's status, the command that collects them all
+    expect(cliHint(new WatchTimeoutError(['t_1', 't_2', 't_3'], 60_000))).toMatch(
+      /^The tasks keep running\. Run the same command again later/,
+    );
   });
 
   it('a refused connection names kct config; a server that stopped answering keeps its own advice', () => {

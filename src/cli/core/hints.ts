@@ -79,9 +79,12 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
   watch_timeout: (e) => {
     const model = modelOf(e);
     if (model !== undefined) return `It keeps training. Check it with \`kct models show ${model}\`, or wait again with a longer --timeout.`;
-    return e.suggestion === WATCH_TIMEOUT_ADVICE
-      ? `The task keeps running. Check it later with \`kct status ${(e as WatchTimeoutError).taskIds[0] ?? '<id>'} --watch\`.`
-      : undefined;
+    if (e.suggestion !== WATCH_TIMEOUT_ADVICE) return undefined;
+    const ids = (e as WatchTimeoutError).taskIds;
+    // several tasks: the same command again collects them all (their keys find them, no second charge)
+    return ids.length > 1
+      ? 'The tasks keep running. Run the same command again later to collect them (no second charge), with a longer --timeout if need be.'
+      : `The task keeps running. Check it later with \`kct status ${ids[0] ?? '<id>'} --watch\`.`;
   },
   interrupted: (e) => {
     const model = modelOf(e);
