@@ -5,7 +5,8 @@ import { checked, parseModelId } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
   name: 'doctor',
-  summary: "check, in order, the configuration, the key, the base URL, the key's access, its models and the default model (a CI smoke check)",
+  summary:
+    "check, in order, the configuration, the key, the base URL, the key's access, its models and the default model (a CI smoke check)",
   options: {
     '--mark <model>': {
       description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)',
