@@ -153,7 +153,7 @@ export class HttpClient {
       if (!retryable || !retryAllowed || attempt >= this.retryPolicy.maxRetries) throw error;
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
       if (delay === undefined) throw error;
-      await this.pause(attempt, delay, `HTTP ${outcome.status}`, spec.signal);
+      await this.pause(attempt, delay, `HTTP ${outcome.status} from ${spec.method} ${spec.path}`, spec.signal);
     }
   }
 

@@ -184,14 +184,14 @@ describe('kct one-pass', () => {
       '--json',
     ]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('HTTP 429; retrying');
+    expect(run.stderr).toContain('HTTP 429 from POST /evaluations/one-pass; retrying');
     expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');
   });
 
   it('retries a 503 with the derived Idempotency-Key (no key given) and succeeds', async () => {
     const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} 503`, '--student-id', 'kct-503-once', '--json']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('HTTP 503; retrying');
+    expect(run.stderr).toContain('HTTP 503 from POST /evaluations/one-pass; retrying');
     expect(parseJson<Result>(run.stdout).status).toBe('SUCCESS');
   });
 
