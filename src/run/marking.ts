@@ -39,6 +39,8 @@ export interface RunOutcome {
   /** The only row, for a run of one answer. */
   last?: AnswerOutcome;
   sentInBatches: number;
+  /** Answers this machine's ledger had marked that the service did not know (another account, a reset server): sent again. */
+  sentAgain: number;
 }
 
 export class MarkingRun {
@@ -48,6 +50,7 @@ export class MarkingRun {
   replayed = 0;
   /** Rows tied to a task kct knows exists (accepted or followed): the Ctrl-C message counts them. */
   readonly tasked = new Set<number>();
+  private sentAgain = 0;
   private tasksFinished = 0;
   /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
   readonly reusedFromLedger = new Set<number>();
@@ -112,6 +115,7 @@ export class MarkingRun {
       firstTaskId: this.firstTaskId,
       last: this.last,
       sentInBatches: this.batches.sent,
+      sentAgain: this.sentAgain,
     };
   }
 
@@ -205,6 +209,7 @@ export class MarkingRun {
     this.notCharged.delete(row);
     this.tasked.delete(row);
     this.settings.ledger?.forget(this.identityOf(row));
+    this.sentAgain += 1;
     void this.send(answer, { onePass: true });
     return true;
   }

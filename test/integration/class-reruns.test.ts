@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
+import { asUser, creditsOf, FIXTURES, parseJson, startSandbox, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
@@ -36,6 +36,32 @@ function textClass(count: number, tag: string): string {
   for (let i = 1; i <= count; i++) writeFileSync(join(dir, `pupil-${i}.txt`), `${essay}\n(${tag} ${i})`);
   return dir;
 }
+
+describe('a ledger the service does not share', () => {
+  it('answers this machine marked on a server that was reset are sent again, and the run says they were charged', async () => {
+    const dir = textClass(2, 'reset server');
+    const configDir = tempDir('kct-one-machine-');
+    const before = await startSandbox();
+    const port = new URL(before.baseUrl).port;
+    try {
+      expect((await asUser(before, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    } finally {
+      await before.stop();
+    }
+    // the same address, a new server: this machine's ledger names tasks the service never made
+    const after = await startSandbox({ args: ['--port', port] });
+    try {
+      const run = await asUser(after, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+      expect(run.code).toBe(0);
+      expect(ndjson(run.stdout).map((row) => row.status)).toEqual(['SUCCESS', 'SUCCESS']);
+      expect(run.stderr).toContain(
+        'kct: 2 answers marked before on this machine were not known to the service (another account, or a server that was reset), so they were sent again and charged',
+      );
+    } finally {
+      await after.stop();
+    }
+  });
+});
 
 describe('the same answers under other names (an answer is its content)', () => {
   it("a folder per student, marked as kct's hint says and then grouped by folder: 14 answers charged once, not three times", async () => {

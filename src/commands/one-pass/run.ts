@@ -255,6 +255,11 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
   ledger?.close();
   if (single) await printSingle(context, outcome.last!, format, !wait);
   else await writer!.finish();
+  if (outcome.sentAgain > 0)
+    err(
+      context.io,
+      `kct: ${plural(outcome.sentAgain, 'answer')} marked before on this machine ${outcome.sentAgain === 1 ? 'was' : 'were'} not known to the service (another account, or a server that was reset), so ${outcome.sentAgain === 1 ? 'it was' : 'they were'} sent again and charged`,
+    );
   if (outcome.sentInBatches > 0 && !single)
     err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
   if (report) context.note(await report.written());
