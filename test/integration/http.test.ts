@@ -238,7 +238,7 @@ describe('HttpClient: retries', () => {
     expect(response.data).toEqual({ credits: 1 });
     expect(server.seen).toHaveLength(3);
     expect(delays).toEqual([250, 500]);
-    expect(retries).toEqual(['1:HTTP 503', '2:HTTP 429']);
+    expect(retries).toEqual(['1:HTTP 503 from GET /credits', '2:HTTP 429 from GET /credits']);
   });
 
   it('repeats a POST with the same Idempotency-Key and body on every attempt', async () => {

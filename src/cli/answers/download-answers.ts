@@ -3,6 +3,7 @@
 // is an answer (their files and online text, marked without any file that cannot be sent), or one
 // row not sent: EMPTY (nothing handed in) or SKIPPED (nothing of it can be sent: a URL, files kct
 // cannot send, more than 10 files). Every path of the download ends in one entry.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
@@ -13,9 +14,8 @@ import type { StudentSubmission } from '../../platforms/submissions.js';
 import { cliWords } from '../core/hints.js';
 import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer, SkippedFile } from './answers.js';
 import { type Download, nameOf, PLATFORM_NAMES, studentInfo } from './download.js';
+import { naturalOrder } from './natural-order.js';
 import { unsendableReason } from './plan-words.js';
-
-const byName = new Intl.Collator('en', { numeric: true }).compare;
 
 /** What one of a student's paths became, for the entry table: meant for the answer, skipped (named in the student's row), or left out. */
 type PathOutcome = { action: 'send'; blank?: boolean } | { action: 'skip'; reason: string } | { action: 'ignore'; reason: string };
@@ -45,7 +45,7 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
   const shown = download.input.replace(/[/\\]+$/, '') || download.input;
   const at = (path: string) => `${shown}/${path}`;
   const students = [...download.recognised.students].sort(
-    (a, b) => byName(a.displayName, b.displayName) || byName(a.participantId, b.participantId),
+    (a, b) => naturalOrder(a.displayName, b.displayName) || naturalOrder(a.participantId, b.participantId),
   );
   const answers: Answer[] = [];
   const skipped: SkippedAnswer[] = [];

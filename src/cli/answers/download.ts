@@ -4,11 +4,13 @@
 // entry list, the folder's listing), recognised by the platform's names (src/platforms/submissions.ts)
 // and read from a folder on disk (the folder itself, or the zip's private extraction folder).
 // What becomes of each student is download-answers.ts.
+
 import { type Dirent, opendirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
 import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
+import { naturalOrder } from './natural-order.js';
 
 /** An opened download: its entries on disk, and the students its names give. */
 export interface Download {
@@ -32,9 +34,8 @@ export interface DownloadStudentInfo {
 
 export const PLATFORM_NAMES: Record<Platform, string> = { moodle: 'Moodle', canvas: 'Canvas' };
 
-const collator = new Intl.Collator('en', { numeric: true }).compare;
 /** Natural order ("page 2" before "page 10"), and names the collator holds equal (é composed or not) in code-unit order. */
-const inNaturalOrder = (a: string, b: string) => collator(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+const inNaturalOrder = (a: string, b: string) => naturalOrder(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Names an operating system leaves in a folder: no part of a download, and no sign against one. */
 const SYSTEM_NAMES = new Set(['__macosx', 'thumbs.db', 'desktop.ini']);

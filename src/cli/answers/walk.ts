@@ -2,9 +2,11 @@
 // glob patterns the shell did not expand, each thing found yielded with the folder's rules applied
 // (hidden, system and Markdown files ignored, --exclude, subfolders entered only when recursive).
 // What becomes of each thing found is decided by plan.ts.
+
 import { opendirSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
+import { naturalOrder } from './natural-order.js';
 
 /** What the walk yields: a file to check, or something left out with its reason. */
 export interface Found {
@@ -33,8 +35,6 @@ const SYSTEM_FILES = new Set(['thumbs.db', 'desktop.ini', 'ehthumbs.db', 'icon\r
 const SYSTEM_FOLDERS = new Set(['__macosx']);
 const GLOB_MAGIC = /[*?[\]{}]/;
 
-// One collator for the whole sort: localeCompare with options builds one per comparison.
-const byNaturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 const FILE = 0;
 const FOLDER = 1;
 const LINK = 2;
@@ -102,7 +102,7 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
   const { names, kinds } = readNames(here);
   // a subfolder entered is itself an outcome: a student folder with nothing to send is a row
   if (rel !== '') yield { path: `${here}${sep}`, kind: 'folder', keyName: rel, root, group: group(rel), empty: names.length === 0 };
-  const order = Array.from(names.keys()).sort((a, b) => byNaturalOrder(names[a], names[b]));
+  const order = Array.from(names.keys()).sort((a, b) => naturalOrder(names[a], names[b]));
   const subfolders: string[] = [];
   for (const index of order) {
     const name = names[index];
@@ -182,7 +182,7 @@ function* walkGlob(pattern: string, root: number, options: WalkOptions & { globS
   const matches = options.globSync(pattern.slice(cut + 1), prefix === '' ? '.' : prefix);
   // a folder the pattern itself goes into (e.g. "**") is walked by the pattern, not by the folder rule
   const walked = new Set(matches.map((match) => match.replace(/\/?[^/]*\/?$/, '')));
-  for (const match of matches.sort(byNaturalOrder)) {
+  for (const match of matches.sort(naturalOrder)) {
     const isFolder = match.endsWith('/');
     const rel = isFolder ? match.slice(0, -1) : match;
     if (isFolder && walked.has(rel)) continue;
