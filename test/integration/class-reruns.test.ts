@@ -7,7 +7,9 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { asUser, creditsOf, FIXTURES, parseJson, startSandbox, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
@@ -299,31 +301,57 @@ describe('re-running a class folder', () => {
     expect(run.stderr).toContain('Run the same command again to collect them');
   });
 
-  // what a CI job parses: stdout well formed in the format asked for, with every row seen finished
-  it.each([
-    ['json', (text: string) => parseJson<Row[]>(text)],
-    ['csv', (text: string) => parse(text, { columns: true }) as Row[]],
-    ['ndjson', ndjson],
-  ] as const)('--output %s: Ctrl-C leaves stdout whole, and names the tasks left running', async (format, rowsOf) => {
-    const dir = textClass(6, `interrupt ${format}`);
-    const ctrlC = new AbortController();
-    const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', '1', '--output', format], {
-      env: { KCT_POLL_INTERVAL: '1s' },
-      signal: ctrlC.signal,
-      onStderr: (_, all) => {
-        if (all.includes('[2/6]')) ctrlC.abort();
+  // what a CI job parses: stdout well formed in the format asked for, with every row seen finished,
+  // wherever Ctrl-C lands (after the first, second or third row) and however many answers are in flight
+  it('Ctrl-C at any point leaves stdout whole in the format asked for, and names the tasks left running', async () => {
+    const rowsOf = {
+      json: (text: string) => parseJson<Row[]>(text),
+      csv: (text: string) => parse(text, { columns: true }) as Row[],
+      ndjson,
+    };
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('json', 'csv', 'ndjson'),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom(1, 2),
+        async (format, after, jobs) => {
+          // new answers each run: nothing reused from an earlier one
+          const dir = textClass(6, `interrupt ${format} ${after} ${jobs} ${runs++}`);
+          const ctrlC = new AbortController();
+          const run = await shared.kct(['one-pass', dir, '--model', '12', '--jobs', String(jobs), '--output', format], {
+            env: { KCT_POLL_INTERVAL: '1s' },
+            signal: ctrlC.signal,
+            onStderr: (_, all) => {
+              if (all.includes(`[${after}/6]`)) ctrlC.abort();
+            },
+          });
+          expect(run.code).toBe(130);
+          const said =
+            /interrupted; (?:(\d+) tasks? not yet seen finished may still be running on the service: (tsk_[^(]+)|no task kct knows of is left unfinished) \((\d+) tasks? seen finished/.exec(
+              run.stderr,
+            );
+          expect(said, run.stderr).not.toBeNull();
+          const [unfinished, ids, finished] = [Number(said?.[1] ?? 0), said?.[2] ?? '', Number(said?.[3])];
+          const rows: Row[] = rowsOf[format](run.stdout);
+          expect(rows).toHaveLength(finished);
+          expect(rows.every((row) => row.status === 'SUCCESS')).toBe(true);
+          // the tasks left running are named (five at most), none of them among the rows printed
+          const running: string[] = ids.match(/tsk_\w+/g) ?? [];
+          expect(running).toHaveLength(Math.min(unfinished, 5));
+          expect(rows.filter((row) => running.includes(row.task_id ?? ''))).toEqual([]);
+          if (unfinished > 0) expect(run.stderr).toContain('To stop one instead: kct cancel <task_id>');
+        },
+      ),
+      {
+        examples: [
+          ['json', 2, 1],
+          ['csv', 2, 1],
+          ['ndjson', 2, 1],
+        ],
+        numRuns: 3 + propertyRuns(3),
+        seed: propertySeed(3412),
       },
-    });
-    expect(run.code).toBe(130);
-    const said = /not yet seen finished may still be running on the service: (tsk_[^(]+) \((\d+) tasks? seen finished/.exec(run.stderr);
-    const [ids, finished] = [said?.[1] ?? '', Number(said?.[2])];
-    const rows: Row[] = rowsOf(run.stdout);
-    expect(rows).toHaveLength(finished);
-    expect(rows.every((row) => row.status === 'SUCCESS')).toBe(true);
-    // the tasks left running are named, none of them among the rows printed
-    const running: string[] = ids.match(/tsk_\w+/g) ?? [];
-    expect(running.length).toBeGreaterThan(0);
-    expect(rows.filter((row) => running.includes(row.task_id ?? ''))).toEqual([]);
-    expect(run.stderr).toContain('To stop one instead: kct cancel <task_id>');
-  });
+    );
+  }, 120_000);
 });
