@@ -39,6 +39,20 @@ function textClass(count: number, tag: string): string {
   return dir;
 }
 
+describe('--no-wait says what is left to follow', () => {
+  it('new answers are to follow; the same answers again, already marked, are not', async () => {
+    const dir = textClass(2, 'no-wait rerun');
+    const first = await shared.kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('Submitted: 2 of 2 answers accepted; follow them with kct status <task_id> --watch');
+    // once marked, a --no-wait run again reads the marks: nothing left to follow
+    expect((await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    const again = await shared.kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson']);
+    expect(ndjson(again.stdout).map((row) => row.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(again.stderr).toContain('Submitted: 2 of 2 answers accepted; all of them marked already: their rows hold the marks');
+  });
+});
+
 describe('a ledger the service does not share', () => {
   it('answers this machine marked on a server that was reset are sent again, and the run says they were charged', async () => {
     const dir = textClass(2, 'reset server');

@@ -140,9 +140,18 @@ export class OutcomeWriter {
     const andMore = more > 0 ? [`  ... and ${more} more (every one is in the rows, with its status and message)`] : [];
     if (!this.waited) {
       // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
+      // answers marked before come back marked: only the others are still to follow
+      const { marked } = this.tally.answersSoFar();
+      const follow = 'kct status <task_id> --watch';
+      const then =
+        marked === 0
+          ? `follow them with ${follow}`
+          : marked >= this.accepted
+            ? 'all of them marked already: their rows hold the marks'
+            : `${marked} marked already; follow the others with ${follow}`;
       (this.format === 'table' ? out : err)(
         this.io,
-        `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; follow them with kct status <task_id> --watch`,
+        `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`,
       );
       for (const problem of [...problems.map((p) => p.line), ...andMore]) err(this.io, problem);
       this.printDuplicates();
