@@ -162,6 +162,17 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
       suggestion: "Give the assignment's maximum grade (the wiring's --max-grade), or download the worksheet again.",
     });
   }
+  // Moodle reads a grade as out of the assignment's maximum, which the worksheet shows: a grade scaled
+  // to another would be imported wrong, so the whole fill is refused, not some rows
+  const fileMaximum = readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '');
+  if (options.maxGrade !== undefined && fileMaximum !== undefined && fileMaximum !== options.maxGrade) {
+    throw new UsageError(
+      `--max-grade ${options.maxGrade} is not the worksheet's Maximum Grade ${fileMaximum}: Moodle reads each grade as out of ${fileMaximum}, so grades scaled to ${options.maxGrade} would be imported wrong. Nothing was written.`,
+      {
+        suggestion: `Leave out --max-grade (kct scales to the worksheet's ${fileMaximum}), or download the worksheet again if the assignment's maximum changed in Moodle.`,
+      },
+    );
+  }
   const feedbackMode = options.feedback ?? 'html';
   const idCount = new Map<string, number>();
   for (const row of sheet.rows) if (row.participantId) idCount.set(row.participantId, (idCount.get(row.participantId) ?? 0) + 1);
@@ -246,12 +257,6 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
         'kct cannot see Moodle, so download a fresh worksheet if grades may have changed since, or tick "Allow updating records that have been modified more recently in Moodle than in the spreadsheet" when importing.',
     );
   }
-  const fileMaximum = readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '');
-  if (options.maxGrade !== undefined && fileMaximum !== undefined && fileMaximum !== options.maxGrade) {
-    notes.push(
-      `Grades were scaled to ${options.maxGrade} (--max-grade), but the worksheet's Maximum Grade is ${fileMaximum}; Moodle reads the grade as out of ${fileMaximum}.`,
-    );
-  }
   if (columns.feedback === 0)
     notes.push(
       "The feedback column is the first column, which Moodle's importer ignores (it tests the column index with empty()); the feedback will not be imported.",
@@ -266,7 +271,7 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     platform: 'moodle',
     target: {
       column: sheet.header[columns.grade],
-      maximum: options.maxGrade ?? readDecimal(sheet.rows.find((r) => r.maxGrade !== undefined)?.maxGrade ?? '') ?? 0,
+      maximum: options.maxGrade ?? fileMaximum ?? 0,
     },
     rounding,
     entries,

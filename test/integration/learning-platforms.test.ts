@@ -238,7 +238,7 @@ describe('a Moodle download and its grading worksheet', () => {
     expect(words.stderr).toContain(`error: students do not match: 1 student of ${saved} has no row in ${worksheet}`);
   }, 120_000);
 
-  it("folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade above the worksheet's is refused per row, not written", async () => {
+  it("folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade other than the worksheet's is refused, nothing written", async () => {
     const dir = tempDir('kct-moodle-flat-');
     const download = join(dir, 'submissions.zip');
     writeFileSync(
@@ -263,11 +263,8 @@ describe('a Moodle download and its grading worksheet', () => {
     ]);
 
     const tooHigh = await shared.kct(['grades', 'moodle', saved, worksheet, '--max-grade', '200', '--json']);
-    expect(tooHigh.code, tooHigh.stderr).toBe(0);
-    const refused = parseJson<ImportReport>(tooHigh.stdout);
-    expect(refused.counts).toMatchObject({ filled: 0, refused: 2 });
-    expect(refused.entries.map((entry) => (entry as ImportEntry & { reason?: string }).reason)).toEqual(['out-of-range', 'out-of-range']);
-    expect(refused.notes.join(' ')).toContain("the worksheet's Maximum Grade is 100");
+    expect(tooHigh.code, tooHigh.stderr).toBe(2);
+    expect(tooHigh.stderr).toContain("--max-grade 200 is not the worksheet's Maximum Grade 100");
     expect(existsSync(join(dir, 'worksheet.kct.csv'))).toBe(false);
 
     const grades = await shared.kct(['grades', 'moodle', saved, worksheet, '--in-place', '--rounding', 'half']);

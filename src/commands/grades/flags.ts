@@ -21,7 +21,8 @@ export const gradeFileOptions = {
     choices: ROUNDINGS,
   },
   '--max-grade <n>': {
-    description: "the assignment's maximum grade or points possible, when the file gives none (or to override it)",
+    description:
+      "the assignment's maximum grade or points possible, when the file gives none (Canvas: also to override it; Moodle refuses one other than the worksheet's)",
     check: checked(parsePositiveNumber, '--max-grade'),
   },
   '--grades-out <file>': {

@@ -180,24 +180,21 @@ describe('fillMoodleWorksheet', () => {
     expect(result.bytes.equals(bytes)).toBe(true);
   });
 
-  test("a --max-grade above the worksheet's Maximum Grade: the grade Moodle would skip is refused, one within it is written, and the note says so", () => {
+  test("a --max-grade other than the worksheet's Maximum Grade refuses the whole fill: a grade within it would be imported on the wrong scale", () => {
     const { bytes } = moodleWorksheet(CLASS);
-    const result = fillMoodleWorksheet(
-      bytes,
-      marks([
-        [101, { score: 15, maxScore: 20 }],
-        [105, { score: 5, maxScore: 20 }],
-      ]),
-      { maxGrade: 200 },
-    );
-    expect(result.report.entries.find((e) => e.participantId === '101')).toMatchObject({
-      status: 'refused',
-      reason: 'out-of-range',
-      grade: '150.00',
+    const marked = marks([
+      [101, { score: 15, maxScore: 20 }],
+      [105, { score: 5, maxScore: 20 }],
+    ]);
+    for (const maxGrade of [200, 50])
+      expect(() => fillMoodleWorksheet(bytes, marked, { maxGrade })).toThrow(
+        new RegExp(`--max-grade ${maxGrade} is not the worksheet's Maximum Grade 100: Moodle reads each grade as out of 100`),
+      );
+    // the worksheet's own maximum, given again, is no conflict
+    expect(fillMoodleWorksheet(bytes, marked, { maxGrade: 100 }).report.entries.find((e) => e.participantId === '105')).toMatchObject({
+      status: 'filled',
+      grade: '25.00',
     });
-    expect(result.report.entries.find((e) => e.participantId === '105')).toMatchObject({ status: 'filled', grade: '50.00' });
-    expect(readAsMoodleImports(result.bytes, { maxGrade: 100 }).imports.has('101')).toBe(false);
-    expect(result.report.notes.join(' ')).toContain("scaled to 200 (--max-grade), but the worksheet's Maximum Grade is 100");
   });
 
   test('says when it overwrites a grade the worksheet already held, and why that matters to Moodle', () => {
