@@ -128,5 +128,10 @@ describe('--idempotency-key on a batch', () => {
         .sort(),
     );
     expect(before - (await creditsOf(shared.kct))).toBe(2);
+    // and it says so: the batch was sent before, its rows are replays, this run charged nothing
+    expect(again.stderr).toMatch(/batch 1\/1 already submitted as tsk_\w+ \(2 items, sent before: not charged again\)/);
+    expect(rowsOf(again.stdout).map((r) => (r as Row & { replayed?: boolean }).replayed)).toEqual([true, true]);
+    expect(again.stderr).toContain('Credits: 2 answers marked before, not charged again');
+    expect(again.stderr).not.toMatch(/charged by this run/);
   });
 });

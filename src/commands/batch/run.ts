@@ -104,10 +104,20 @@ export async function run(options: Options, context: Context): Promise<void> {
       break;
     }
     accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
+    // the service answered with the batch it already had (the same request before): no new charge
+    const price = task.replayed
+      ? ', sent before: not charged again'
+      : typeof task.credit_cost === 'number'
+        ? `, cost ${task.credit_cost} credits on success`
+        : '';
     context.notice(
       'progress',
-      `batch ${index + 1}/${groups.length} accepted as ${task.task_id} (${group.length} items${typeof task.credit_cost === 'number' ? `, cost ${task.credit_cost} credits on success` : ''})`,
-      { task_id: task.task_id, items: group.length, ...(typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}) },
+      `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${group.length} items${price})`,
+      {
+        task_id: task.task_id,
+        items: group.length,
+        ...(task.replayed ? { replayed: true } : typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}),
+      },
     );
   }
 
@@ -163,7 +173,8 @@ export async function run(options: Options, context: Context): Promise<void> {
           context.signal,
         )) as AnswerOutcome[];
         outcomes.forEach((outcome, i) => {
-          writer.add(outcome, first + i);
+          // a replayed batch's items were charged when it was first sent, not by this run
+          writer.add(task.replayed ? { ...outcome, replayed: true } : outcome, first + i);
           if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
             unsuccessfulCount += 1;
             if (unsuccessfulCount <= 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
