@@ -238,6 +238,21 @@ describe('a Moodle download and its grading worksheet', () => {
     expect(words.stderr).toContain(`error: students do not match: 1 student of ${saved} has no row in ${worksheet}`);
   }, 120_000);
 
+  it('an unzipped download with the worksheet beside it: the refusal says --group-by student, not the folder rules, and nothing is charged', async () => {
+    const dir = tempDir('kct-moodle-mixed-');
+    const mixed = unzipTo(join(dir, 'mixed'), parts('mixed'));
+    writeFileSync(join(mixed, 'worksheet.csv'), moodleWorksheet(rows).bytes);
+    const before = await creditsOf(shared.kct);
+    for (const flags of [[], ['--skip-unsupported']]) {
+      const run = await shared.kct(['one-pass', mixed, '--model', '12', '--output', 'ndjson', ...flags]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('looks like a Moodle download (but not its file worksheet.csv): add --group-by student');
+      expect(run.stderr).toContain('hint: Add --group-by student');
+      expect(run.stderr).not.toContain('--recursive');
+    }
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
   it("folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade other than the worksheet's is refused, nothing written", async () => {
     const dir = tempDir('kct-moodle-flat-');
     const download = join(dir, 'submissions.zip');

@@ -18,8 +18,11 @@ export function listOf(names: { count: number; first: string[] }, noun: string):
   return `${names.count} ${noun}${names.count === 1 ? '' : 's'} (${shown}${names.count > 5 ? `, and ${names.count - 5} more` : ''})`;
 }
 
-/** The notes about what was left out without a row: said even when the run then stops, so nothing is hidden. */
-export function leftOutNotes(left: LeftOut): string[] {
+/**
+ * The notes about what was left out without a row: said even when the run then stops, so nothing is
+ * hidden. In a folder that looks like a download, the subfolders not entered are its students.
+ */
+export function leftOutNotes(left: LeftOut, looksLikeDownload = false): string[] {
   const lines: string[] = [];
   if (left.ignore.count > 0)
     lines.push(
@@ -28,7 +31,9 @@ export function leftOutNotes(left: LeftOut): string[] {
   if (left.exclude.count > 0) lines.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
   if (left['not-entered'].count > 0)
     lines.push(
-      `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`,
+      looksLikeDownload
+        ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add --group-by student to mark them; they are listed as NOT_ENTERED`
+        : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`,
     );
   if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);
   if (left.empty.count > 0) lines.push(`empty: ${listOf(left.empty, 'folder')} inside student folders`);

@@ -98,7 +98,7 @@ class Planner {
 
   finish(): Omit<Collection, 'shape'> {
     this.closeFolder();
-    const leftOut = leftOutNotes(this.left);
+    const leftOut = leftOutNotes(this.left, this.sources.looksLikeDownload);
     const others = this.sendable + this.textAnswers.length + this.unsendable.length > 0;
     if (this.refused.length > 0) throw refusal(this.refused, others, leftOut);
     this.closeGroup();
@@ -210,7 +210,9 @@ class Planner {
         keyName: item.keyName,
         studentId: folderStudentId(item, this.sources),
         status: 'NOT_ENTERED',
-        reason: `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.keyName}" to leave it out)`,
+        reason: this.sources.looksLikeDownload
+          ? 'a student of the download this folder looks like, not entered: add --group-by student to mark it'
+          : `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.keyName}" to leave it out)`,
       },
       position: this.position,
     };

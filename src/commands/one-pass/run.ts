@@ -3,7 +3,7 @@
 // and every row goes to the run's record (record.ts), of which the rows, the summary, the report,
 // the progress line and the exit status are views. This file wires the flags to it.
 
-import { InterruptedError } from '../../api/errors.js';
+import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { OnePassFields } from '../../api/schemas.js';
 import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
@@ -36,6 +36,9 @@ import { warnOnRubricTotal } from './rubric-total.js';
 
 type Options = OptionsOf<typeof command>;
 
+const GROUP_BY_STUDENT =
+  "Add --group-by student: each student's files and online text are then one answer, with the platform's participant ids (the note above says why).";
+
 /** From this many answers, a run without --resume is told what a journal would save. */
 export const SUGGEST_RESUME_FROM = 300;
 
@@ -46,14 +49,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   const format = resolveFormat(options, settings.output);
   const inputs = options.answers ?? [];
   const found = downloadInput(inputs, { groupBy: options.groupBy });
-  if (!found && options.groupBy === undefined) {
-    const hint = downloadHint(inputs);
-    if (hint) err(context.io, `kct: ${hint}`);
-  }
+  const looksLikeDownload = !found && options.groupBy === undefined ? downloadHint(inputs) : undefined;
+  if (looksLikeDownload) err(context.io, `kct: ${looksLikeDownload}`);
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
   const download = found ? await openDownload(found) : undefined;
   try {
-    await markAnswers(options, context, { keyRule, modelId, format, download });
+    await markAnswers(options, context, { keyRule, modelId, format, download, looksLikeDownload: looksLikeDownload !== undefined });
   } finally {
     await download?.cleanup();
   }
@@ -64,9 +65,15 @@ interface Prepared {
   modelId: number;
   format: OutputFormat;
   download?: Download;
+  /** A folder that looks like a Moodle or Canvas download, read without --group-by student. */
+  looksLikeDownload?: boolean;
 }
 
-async function markAnswers(options: Options, context: Context, { keyRule, modelId, format, download }: Prepared): Promise<void> {
+async function markAnswers(
+  options: Options,
+  context: Context,
+  { keyRule, modelId, format, download, looksLikeDownload }: Prepared,
+): Promise<void> {
   const wait = options.wait !== false;
   const timings = watchTimings(options, context.env);
   // Load the client (undici, zod) while the files are being checked; nothing is sent before both are done.
@@ -86,9 +93,14 @@ async function markAnswers(options: Options, context: Context, { keyRule, modelI
       skipUnsupported: options.skipUnsupported,
       pages: options.pages,
       download,
+      looksLikeDownload,
     },
     context.io,
-  );
+  ).catch((error: unknown) => {
+    // a download read as a plain folder: what to add is --group-by student, whatever the folder rules say
+    if (!looksLikeDownload || !(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message, { suggestion: GROUP_BY_STUDENT });
+  });
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
   for (const note of collection.notes) err(context.io, `kct: ${note}`);
