@@ -203,8 +203,35 @@ describe('partial progress is kept', () => {
     const run = await member(['batch', join(dir, 'm.jsonl'), '--model', '31', '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(run.code).toBe(5);
     expect(run.stderr).toContain('batch 3/3 was refused');
-    expect(run.stdout.trim().split('\n')).toHaveLength(200);
+    // every item is a row: the 200 marked, and the 50 of the refused batch, NOT_SENT, saying why
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { student_id: string; status: string; message?: string });
+    expect(rows).toHaveLength(250);
+    const notSent = rows.filter((row) => row.status === 'NOT_SENT');
+    expect(notSent.map((row) => row.student_id)).toEqual(Array.from({ length: 50 }, (_, i) => `m${200 + i}`));
+    expect(notSent[0].message).toMatch(/^not sent: the service refused its batch \(/);
   }, 150_000);
+
+  it('when the first batch request is refused (402), every item is a NOT_SENT row and the exit code is the refusal', async () => {
+    const broke = asUser(shared.sandbox, 'broke');
+    const dir = tempDir('kct-batch-broke-');
+    const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ student_id: `b${i}`, paper_content: `${essay} broke ${i}` }));
+    writeFileSync(join(dir, 'b.jsonl'), `${lines.join('\n')}\n`);
+    const run = await broke(['batch', join(dir, 'b.jsonl'), '--model', '15', '--output', 'ndjson']);
+    expect(run.code).toBe(5);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { student_id: string; status: string; message?: string });
+    expect(rows.map((row) => [row.student_id, row.status])).toEqual([
+      ['b0', 'NOT_SENT'],
+      ['b1', 'NOT_SENT'],
+      ['b2', 'NOT_SENT'],
+    ]);
+    expect(rows[0].message).toMatch(/^not sent: the service refused its batch \(.*credits/i);
+  });
 
   it('a timed-out class run names the time limit', async () => {
     const dir = tempDir('kct-late-');

@@ -95,12 +95,15 @@ export async function run(options: Options, context: Context): Promise<void> {
     try {
       task = await client.batch(body, { idempotency, signal: context.signal });
     } catch (error) {
-      if (accepted.length === 0 || !(error instanceof ApiError)) throw withCallbackHint(error, callbackUrl);
-      refused = error;
-      context.notice(
-        'warning',
-        `batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
-      );
+      // the service refused (401, 402, a model not ready ...): this request and the rest are not sent,
+      // and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
+      if (!(error instanceof ApiError) || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
+      refused = accepted.length === 0 ? withCallbackHint(error, callbackUrl) : error;
+      if (accepted.length > 0)
+        context.notice(
+          'warning',
+          `batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
+        );
       break;
     }
     accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
@@ -151,8 +154,16 @@ export async function run(options: Options, context: Context): Promise<void> {
   const late: string[] = [];
   const unsuccessful: Record<string, string> = {};
   let unsuccessfulCount = 0;
-  // rows of the batches refused or never sent are not printed: they must not hold back --json's order
-  for (let row = accepted.reduce((n, { items: group }) => n + group.length, 0); row < items.length; row++) writer.skip(row);
+  // the items of the batches refused or never sent: a row each, saying why (before the others, so
+  // they never hold back --json's order)
+  for (let row = accepted.reduce((n, { items: group }) => n + group.length, 0); row < items.length; row++) {
+    const { label, fields } = items[row];
+    const why =
+      Math.floor(row / MAX_BATCH_ITEMS) === accepted.length
+        ? `not sent: the service refused its batch (${(refused as Error).message})`
+        : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was refused (${(refused as Error).message})`;
+    writer.add({ file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }, row);
+  }
   try {
     await Promise.all(
       accepted.map(async ({ task, items: group, first }) => {
