@@ -32,7 +32,7 @@ const Row = z.looseObject({
 type SavedRunShape = 'ndjson' | 'json' | 'csv' | 'journal';
 
 const FORMAT_HINT =
-  'Give a file kct wrote for a run: `kct one-pass <folder> --output ndjson > marks.ndjson` (or --json, --output csv, or its --resume journal), then `kct report marks.ndjson --out class.html`.';
+  'Give a file kct wrote for a run: `kct one-pass <folder> --output ndjson > marks.ndjson` (or --json, --output csv, or its --resume journal), then give kct marks.ndjson.';
 
 /**
  * Each answer of a saved run (a file, or '-' for `stdin`), in order, in any shape kct writes a run

@@ -4,7 +4,7 @@
 // will write), the saved run (its rows, one mark per student), and the class (the download's
 // students, or the run's) against the file's rows. The report names each student on one side
 // only, and kct exits 10 when there are any.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import { readDownloadStudents } from '../../cli/answers/download.js';
@@ -14,6 +14,7 @@ import { exporterFor } from '../../cli/render/export.js';
 import type { Column } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
+import { type CanvasAssignmentColumn, readCanvasGradebook } from '../../platforms/canvas-gradebook.js';
 import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
 import { GradeFile, type GradeFileOptions } from './grade-file.js';
 import { importHint, mismatchError, reportLines } from './import-report.js';
@@ -64,10 +65,18 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
 /** Arguments a teacher may mix up, refused before anything is read. */
 function checkArguments(request: FillRequest, context: Context): void {
   if (request.platform === 'canvas' && request.assignment === undefined) {
-    throw new UsageError('kct grades canvas needs --assignment: the column of the gradebook to fill', {
-      suggestion: 'Give its name as in the export\'s header, or its id (the number in brackets), e.g. --assignment "Essay 1".',
-    });
+    const columns = assignmentsOf(request.file);
+    throw new UsageError(
+      `kct grades canvas needs --assignment: the column of the gradebook to fill${columns.length > 0 ? `. ${request.file} has ${columns.map((c) => `"${c.header}"`).join(', ')}` : ''}`,
+      {
+        suggestion: `Give its name as in the export's header, or its id (the number in brackets), e.g. --assignment ${columns[0]?.id ?? '"Essay 1"'}.`,
+      },
+    );
   }
+  if (request.savedRun !== '-' && sameFile(request.savedRun, request.file))
+    throw new UsageError(`${request.file} is given as both the saved run and the grade file`, {
+      suggestion: `kct grades ${request.platform} <saved-run> <${request.platform === 'moodle' ? 'worksheet' : 'gradebook'}.csv>: the run first, then the file to fill.`,
+    });
   if (/\.(ndjson|jsonl|json|journal)$/i.test(request.file)) {
     throw new UsageError(`${request.file} looks like a saved run, not the grade file: the saved run comes first`, {
       suggestion: `kct grades ${request.platform} <saved-run> <${request.platform === 'moodle' ? 'worksheet' : 'gradebook'}.csv>`,
@@ -78,8 +87,6 @@ function checkArguments(request: FillRequest, context: Context): void {
       suggestion: `Pipe a run into it: kct one-pass submissions.zip --output ndjson | kct grades ${request.platform} - <file>`,
     });
   }
-  if (request.savedRun !== '-' && sameFile(request.savedRun, request.file))
-    throw new UsageError(`${request.file} is given as both the saved run and the grade file`);
 }
 
 /** The saved run's rows, read into marks and outcomes per student; refused when a student's marks disagree, or no row names a student. */
@@ -148,5 +155,14 @@ function sameFile(a: string, b: string): boolean {
     return realpathSync(a) === realpathSync(b);
   } catch {
     return resolve(a) === resolve(b);
+  }
+}
+
+/** The assignment columns of a Canvas gradebook, to name them in a refusal; none when it cannot be read (that is said later). */
+function assignmentsOf(path: string): CanvasAssignmentColumn[] {
+  try {
+    return readCanvasGradebook(readFileSync(path)).assignments;
+  } catch {
+    return [];
   }
 }

@@ -62,7 +62,9 @@ export class GradeFile {
       });
     }
     if (options.gradesOut !== undefined && options.inPlace)
-      throw new UsageError('--grades-out and --in-place both say where to write: give one');
+      throw new UsageError('--grades-out and --in-place both say where to write: give one', {
+        suggestion: '--in-place replaces the downloaded file; --grades-out <file> writes a new one beside it.',
+      });
     let bytes: Buffer;
     try {
       bytes = readFileSync(path);
@@ -74,7 +76,13 @@ export class GradeFile {
       );
     }
     const file = new GradeFile(options, bytes, targetOf(path, options));
-    file.fill(new Map());
+    try {
+      file.fill(new Map());
+    } catch (error) {
+      // the platform's reader names the kind of file; the teacher needs to know which one
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(`${path}: ${error.message}`, { suggestion: error.suggestion });
+    }
     return file;
   }
 
@@ -180,7 +188,10 @@ function targetOf(path: string, options: GradeFileOptions): string {
       { suggestion: 'Remove it, or name another file with --grades-out.' },
     );
   }
-  if (!existsSync(dirname(resolve(target)))) throw new UsageError(`cannot write ${target}: its folder does not exist`);
+  if (!existsSync(dirname(resolve(target))))
+    throw new UsageError(`cannot write ${target}: its folder does not exist`, {
+      suggestion: 'Make the folder first, or name a file in a folder that exists.',
+    });
   return target;
 }
 

@@ -210,6 +210,8 @@ describe('kct grades moodle', () => {
       { id: 901, name: 'Ada Lovelace' },
       { id: 902, name: 'Bo Chen' },
     ]);
+    const latin1 = join(dir, 'latin1.csv');
+    writeFileSync(latin1, Buffer.from([0x47, 0x72, 0xe9, 0x0a]));
     const cases: [string[], RegExp][] = [
       [[run, sheet.path], new RegExp(`none of the 3 students of ${run} has a row in ${sheet.path} \\(matched by participant numbers`)],
       [[run, join(dir, 'Grades.xlsx')], /takes the CSV file Moodle downloaded, not a spreadsheet/],
@@ -223,6 +225,12 @@ describe('kct grades moodle', () => {
         /no row of .*anon\.ndjson names a student/,
       ],
       [[run, join(dir, 'missing.csv')], /cannot read the grade file .*missing\.csv: no such file/],
+      // the same file twice is said so, not taken for the arguments swapped
+      [[run, run], /marks\.ndjson is given as both the saved run and the grade file\nhint: kct grades moodle <saved-run> <worksheet\.csv>/],
+      // a file the reader refuses is named, with what to do
+      [[run, latin1], /latin1\.csv: The Moodle grading worksheet is not UTF-8 text/],
+      [[run, sheet.path, '--grades-out', join(dir, 'no', 'such', 'out.csv')], /its folder does not exist\nhint: Make the folder first/],
+      [[run, sheet.path, '--in-place', '--grades-out', join(dir, 'z.csv')], /both say where to write: give one\nhint: --in-place replaces/],
     ];
     for (const [args, message] of cases) {
       const result = await runKct(['grades', 'moodle', ...args]);
@@ -276,6 +284,9 @@ describe('kct grades canvas', () => {
     const none = await runKct(['grades', 'canvas', run, path]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('kct grades canvas needs --assignment: the column of the gradebook to fill');
+    // the gradebook's own columns, and an example from them, not a made-up one
+    expect(none.stderr).toContain(`${path} has "Essay 1 (1234)"`);
+    expect(none.stderr).toContain('e.g. --assignment 1234');
     const wrong = await runKct(['grades', 'canvas', run, path, '--assignment', 'Essay 9']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('Essay 1 (1234)');
