@@ -15,8 +15,10 @@ import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import type { Column } from '../../cli/render/rows.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
+import { plural } from '../../cli/render/style.js';
 import { pollSchedule } from '../../client/poll.js';
 import { keyRuleOf } from '../../run/keys.js';
+import { BatchLedger } from './batch-ledger.js';
 import type { command } from './command.js';
 import { type ManifestItem, readManifest } from './manifest.js';
 
@@ -83,45 +85,59 @@ export async function run(options: Options, context: Context): Promise<void> {
   const groups = chunk(items, MAX_BATCH_ITEMS);
   const client = await context.client({}, { maxRps: options.maxRps });
 
+  // a batch request is charged whole: items marked before in another request are said before they are charged again
+  const ledger = await BatchLedger.open(context.env, client.baseUrl, items);
+  const again = ledger.chargedAgain(groups);
+  if (again > 0)
+    context.notice(
+      'warning',
+      `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} marked before on this machine; a batch request is charged whole, so ${again === 1 ? 'it is' : 'they are'} charged again. To charge only new answers, put them in a manifest of their own, or mark the answers with kct one-pass <files> --via batch, which reuses earlier marks.`,
+    );
+
   const accepted: { task: Task; items: ManifestItem[]; first: number }[] = [];
   // A refused request (say 402 on the third) must not lose the batches already accepted: they
   // are still followed and printed, and the refusal decides the exit code afterwards.
   let refused: unknown;
-  for (const [index, group] of groups.entries()) {
-    const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
-    // a base key is joined to the request's name: its items' files or student ids, never its position
-    const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : ('derive' as const);
-    let task: Task;
-    try {
-      task = await client.batch(body, { idempotency, signal: context.signal });
-    } catch (error) {
-      // the service refused (401, 402, a model not ready ...): this request and the rest are not sent,
-      // and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
-      if (!(error instanceof ApiError) || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
-      refused = accepted.length === 0 ? withCallbackHint(error, callbackUrl) : error;
-      if (accepted.length > 0)
-        context.notice(
-          'warning',
-          `batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
-        );
-      break;
+  try {
+    for (const [index, group] of groups.entries()) {
+      const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
+      // a base key is joined to the request's name: its items' files or student ids, never its position
+      const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : ('derive' as const);
+      let task: Task;
+      try {
+        task = await client.batch(body, { idempotency, signal: context.signal });
+      } catch (error) {
+        // the service refused (401, 402, a model not ready ...): this request and the rest are not sent,
+        // and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
+        if (!(error instanceof ApiError) || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
+        refused = accepted.length === 0 ? withCallbackHint(error, callbackUrl) : error;
+        if (accepted.length > 0)
+          context.notice(
+            'warning',
+            `batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
+          );
+        break;
+      }
+      accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
+      ledger.accepted(task.task_id, index * MAX_BATCH_ITEMS, group.length);
+      // the service answered with the batch it already had (the same request before): no new charge
+      const price = task.replayed
+        ? ', sent before: not charged again'
+        : typeof task.credit_cost === 'number'
+          ? `, cost ${task.credit_cost} credits on success`
+          : '';
+      context.notice(
+        'progress',
+        `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${group.length} items${price})`,
+        {
+          task_id: task.task_id,
+          items: group.length,
+          ...(task.replayed ? { replayed: true } : typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}),
+        },
+      );
     }
-    accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
-    // the service answered with the batch it already had (the same request before): no new charge
-    const price = task.replayed
-      ? ', sent before: not charged again'
-      : typeof task.credit_cost === 'number'
-        ? `, cost ${task.credit_cost} credits on success`
-        : '';
-    context.notice(
-      'progress',
-      `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${group.length} items${price})`,
-      {
-        task_id: task.task_id,
-        items: group.length,
-        ...(task.replayed ? { replayed: true } : typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}),
-      },
-    );
+  } finally {
+    ledger.close();
   }
 
   if (options.wait === false) {
