@@ -53,33 +53,6 @@ describe('--no-wait says what is left to follow', () => {
   });
 });
 
-describe('kct batch and the ledger', () => {
-  it('says before sending that items marked before are charged again in a new request, and one-pass reuses what a batch marked', async () => {
-    const dir = textClass(2, 'batch ledger');
-    const before = await creditsOf(shared.kct);
-    const first = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).not.toContain('marked before on this machine');
-    // the same manifest again: the service replays the batch, nothing to say, nothing charged
-    const again = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
-    expect(again.stderr).not.toContain('marked before on this machine');
-    expect(before - (await creditsOf(shared.kct))).toBe(2);
-    // a late answer added: a new request, charged whole, and said so first
-    writeFileSync(join(dir, 'pupil-3.txt'), `${readFileSync(join(FIXTURES, 'essay.txt'), 'utf8')}\n(batch ledger late)`);
-    const more = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
-    expect(more.code, more.stderr).toBe(0);
-    expect(more.stderr).toContain(
-      '2 items of 3 were marked before on this machine; a batch request is charged whole, so they are charged again',
-    );
-    expect(before - (await creditsOf(shared.kct))).toBe(5);
-    // the answers as files, by one-pass: every one reused from the batches, nothing charged
-    const onePass = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
-    expect(onePass.code, onePass.stderr).toBe(0);
-    expect(onePass.stderr).toMatch(/3 answers of 3 were marked before/);
-    expect(before - (await creditsOf(shared.kct))).toBe(5);
-  });
-});
-
 describe('a ledger the service does not share', () => {
   it('answers this machine marked on a server that was reset are sent again, and the run says they were charged', async () => {
     const dir = textClass(2, 'reset server');

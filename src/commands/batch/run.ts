@@ -18,7 +18,7 @@ import { describeSnapshot } from '../../cli/render/snapshot.js';
 import { plural } from '../../cli/render/style.js';
 import { pollSchedule } from '../../client/poll.js';
 import { keyRuleOf } from '../../run/keys.js';
-import { BatchLedger } from './batch-ledger.js';
+import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
 import { type ManifestItem, readManifest } from './manifest.js';
 
@@ -86,23 +86,26 @@ export async function run(options: Options, context: Context): Promise<void> {
   const client = await context.client({}, { maxRps: options.maxRps });
 
   // a batch request is charged whole: items marked before in another request are said before they are charged again
-  const ledger = await BatchLedger.open(context.env, client.baseUrl, items);
-  const again = ledger.chargedAgain(groups);
+  const sends: BatchSend[] = groups.map((group) => ({
+    body: { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) },
+    // a base key is joined to the request's name: its items' files or student ids, never its position
+    idempotency: keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : 'derive',
+    items: group,
+  }));
+  const ledger = await BatchLedger.open(context.env, client.baseUrl, sends);
+  const again = ledger.chargedAgain(sends);
   if (again > 0)
     context.notice(
       'warning',
       `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} marked before on this machine; a batch request is charged whole, so ${again === 1 ? 'it is' : 'they are'} charged again. To charge only new answers, put them in a manifest of their own, or mark the answers with kct one-pass <files> --via batch, which reuses earlier marks.`,
     );
 
-  const accepted: { task: Task; items: ManifestItem[]; first: number }[] = [];
+  const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
   // A refused request (say 402 on the third) must not lose the batches already accepted: they
   // are still followed and printed, and the refusal decides the exit code afterwards.
   let refused: unknown;
   try {
-    for (const [index, group] of groups.entries()) {
-      const body = { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) };
-      // a base key is joined to the request's name: its items' files or student ids, never its position
-      const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : ('derive' as const);
+    for (const [index, { body, idempotency, items: group }] of sends.entries()) {
       let task: Task;
       try {
         task = await client.batch(body, { idempotency, signal: context.signal });
@@ -119,7 +122,7 @@ export async function run(options: Options, context: Context): Promise<void> {
         break;
       }
       accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
-      ledger.accepted(task.task_id, index * MAX_BATCH_ITEMS, group.length);
+      ledger.accepted(index, task.task_id, index * MAX_BATCH_ITEMS, group.length);
       // the service answered with the batch it already had (the same request before): no new charge
       const price = task.replayed
         ? ', sent before: not charged again'

@@ -1,0 +1,110 @@
+// kct batch and this machine's ledger (src/commands/batch/batch-ledger.ts): a batch request is
+// charged whole, so what kct says it will charge again must be exactly what it charges again, over
+// generated sequences of manifests (answers added, dropped, reordered, run again); and what a batch
+// marked, one-pass reuses.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { propertyRuns, propertySeed } from '../unit/property-runs.js';
+import { asUser, creditsOf, FIXTURES, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+
+function textClass(count: number, tag: string): string {
+  const dir = join(tempDir('kct-batch-ledger-'), 'class');
+  mkdirSync(dir);
+  for (let i = 1; i <= count; i++) writeFileSync(join(dir, `pupil-${i}.txt`), `${essay}\n(${tag} ${i})`);
+  return dir;
+}
+
+/** "N items of M were marked before on this machine": N, or 0 when kct said nothing. */
+const saidAgain = (stderr: string) => Number(/(\d+) items? of \d+ (?:was|were) marked before on this machine/.exec(stderr)?.[1] ?? 0);
+
+describe('kct batch and the ledger', () => {
+  it('says before sending exactly how many items marked before a request charges again', async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 4 }),
+        // each manifest: which answers of the pool, in which order
+        fc.array(fc.uniqueArray(fc.nat(3), { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 3 }),
+        async (poolSize, picks) => {
+          const tag = `ledger property ${runs++} ${Date.now()}`;
+          const pool = Array.from({ length: poolSize }, (_, i) => `${essay}\n(${tag} answer ${i})`);
+          const kct = asUser(shared.sandbox, 'user', tempDir('kct-batch-ledger-cfg-'));
+          const marked = new Set<number>();
+          const sent = new Set<string>();
+          const dir = tempDir('kct-batch-ledger-manifests-');
+          for (const [step, pick] of picks.entries()) {
+            const answers = pick.map((n) => n % poolSize).filter((n, i, all) => all.indexOf(n) === i);
+            const manifest = join(dir, `step-${step}.jsonl`);
+            writeFileSync(manifest, `${answers.map((n) => JSON.stringify({ student_id: `s${n}`, paper_content: pool[n] })).join('\n')}\n`);
+            const before = await creditsOf(kct);
+            const run = await kct(['batch', manifest, '--model', '12', '--output', 'ndjson']);
+            expect(run.code, run.stderr).toBe(0);
+            const charged = before - (await creditsOf(kct));
+            // the very request again is the service's replay; any other is charged whole
+            const request = answers.join(',');
+            const expected = sent.has(request) ? 0 : answers.length;
+            expect(charged, `step ${step}: ${request}\n${run.stderr}`).toBe(expected);
+            expect(saidAgain(run.stderr), `step ${step}: ${request}\n${run.stderr}`).toBe(
+              expected === 0 ? 0 : answers.filter((n) => marked.has(n)).length,
+            );
+            sent.add(request);
+            for (const n of answers) marked.add(n);
+          }
+          rmSync(dir, { recursive: true, force: true });
+        },
+      ),
+      {
+        examples: [
+          [
+            2,
+            [
+              [0, 1],
+              [0, 1, 2],
+            ],
+          ],
+          [
+            3,
+            [
+              [0, 1],
+              [0, 1],
+            ],
+          ],
+          // found by this property: a request sent again after one of its answers went in another batch is still a replay
+          [2, [[1, 0], [0], [1, 0]]],
+        ],
+        numRuns: 3 + propertyRuns(3),
+        seed: propertySeed(3434),
+      },
+    );
+  }, 180_000);
+
+  it('says before sending that items marked before are charged again in a new request, and one-pass reuses what a batch marked', async () => {
+    const dir = textClass(2, 'batch ledger');
+    const before = await creditsOf(shared.kct);
+    const first = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('marked before on this machine');
+    // the same manifest again: the service replays the batch, nothing to say, nothing charged
+    const again = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    expect(again.stderr).not.toContain('marked before on this machine');
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    // a late answer added: a new request, charged whole, and said so first
+    writeFileSync(join(dir, 'pupil-3.txt'), `${readFileSync(join(FIXTURES, 'essay.txt'), 'utf8')}\n(batch ledger late)`);
+    const more = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    expect(more.code, more.stderr).toBe(0);
+    expect(more.stderr).toContain(
+      '2 items of 3 were marked before on this machine; a batch request is charged whole, so they are charged again',
+    );
+    expect(before - (await creditsOf(shared.kct))).toBe(5);
+    // the answers as files, by one-pass: every one reused from the batches, nothing charged
+    const onePass = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(onePass.code, onePass.stderr).toBe(0);
+    expect(onePass.stderr).toMatch(/3 answers of 3 were marked before/);
+    expect(before - (await creditsOf(shared.kct))).toBe(5);
+  });
+});
