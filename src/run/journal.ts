@@ -3,7 +3,7 @@
 //   {"kct_journal": 2, "at"}                                          first line of the file
 //   {"e": "run", "at", "rows"}                                        a run begins (its rows follow)
 //   {"e": "found", "row", "answer", "identity", "student_id"?}        an answer to mark
-//   {"e": "unsent", "row", "answer", "status", "reason"}              SKIPPED, EMPTY or NOT_ENTERED
+//   {"e": "unsent", "row", "answer", "status", "reason", "out": {...}} SKIPPED, EMPTY or NOT_ENTERED, its row
 //   {"e": "sent", "row", "identity", "key"}                           its request went out
 //   {"e": "accepted", "row", "identity", "task_id" | "batch_id"+"item", "status", "replayed"?}
 //   {"e": "reused", "row", "identity", "task_id"?, "from"}            an earlier mark, no request

@@ -65,6 +65,8 @@ export async function* lastRunRows(
     if (typeof event.status === 'string') at.status = event.status;
     if (event.e === 'final') at.final = { offset, length, ...(readAt ? {} : { text }) };
     if (event.e === 'unsent') at.unsent = { status: String(event.status), reason: typeof event.reason === 'string' ? event.reason : '' };
+    // its printed row, as every other view has it (student_name and all); journals before it have none
+    if (event.e === 'unsent' && event.out !== undefined) at.final = { offset, length, ...(readAt ? {} : { text }) };
   }
   for (const row of [...rows.keys()].sort((a, b) => a - b)) {
     const at = rows.get(row)!;

@@ -70,7 +70,7 @@ export class RunRecord {
   final(row: number, identity: string | undefined, outcome: AnswerOutcome, { copy = false } = {}): void {
     const printed = ndjsonRow(outcome);
     if (identity === undefined || identity === '')
-      this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '' });
+      this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '', out: printed });
     else
       this.journal?.write({ e: 'final', row, identity, task_id: outcome.task_id ?? null, status: outcome.status, at: now(), out: printed });
     this.tally.add({

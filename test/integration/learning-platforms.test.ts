@@ -238,6 +238,27 @@ describe('a Moodle download and its grading worksheet', () => {
     expect(words.stderr).toContain(`error: students do not match: 1 student of ${saved} has no row in ${worksheet}`);
   }, 120_000);
 
+  it('the --resume journal of a download names its students as its rows do, in kct report too (one run, one set of names)', async () => {
+    const dir = tempDir('kct-moodle-journal-');
+    const download = join(dir, 'Essay 1-12345.zip');
+    writeFileSync(download, zip(parts('journal')));
+    const journal = join(dir, 'marks.journal');
+    const { run, rows: marked, saved } = await markAndSave(download, join(dir, 'marks.ndjson'), ['--resume', journal]);
+    expect(run.code, run.stderr).toBe(0);
+    const fromJournal = await shared.kct(['report', journal, '--out', join(dir, 'from-journal.html')]);
+    const fromRows = await shared.kct(['report', saved, '--out', join(dir, 'from-rows.html')]);
+    expect([fromJournal.code, fromRows.code]).toEqual([0, 0]);
+    const names = (html: string) => marked.map((row) => (html.match(new RegExp(`>${row.student_name}( \\(\\d+\\))?<`)) ?? [''])[0]);
+    const [journalHtml, rowsHtml] = [
+      readFileSync(join(dir, 'from-journal.html'), 'utf8'),
+      readFileSync(join(dir, 'from-rows.html'), 'utf8'),
+    ];
+    expect(names(journalHtml)).toEqual(names(rowsHtml));
+    // the empty submission too: its name, not its label with the participant number
+    expect(journalHtml).toContain('Eve Kim</strong>');
+    expect(journalHtml).not.toContain('Eve Kim (104)</strong>');
+  });
+
   it('an unzipped download with the worksheet beside it: the refusal says --group-by student, not the folder rules, and nothing is charged', async () => {
     const dir = tempDir('kct-moodle-mixed-');
     const mixed = unzipTo(join(dir, 'mixed'), parts('mixed'));
