@@ -110,7 +110,10 @@ async function openZip(zipPath: string): Promise<ZipFile> {
       strictFileNames: true,
     });
   } catch (error) {
-    throw new UsageError(`${zipPath} could not be read as a zip: ${(error as Error).message.replace(/\.+$/, '')}.`, { suggestion: WHAT_TO_DO, cause: error });
+    throw new UsageError(`${zipPath} could not be read as a zip: ${(error as Error).message.replace(/\.+$/, '')}.`, {
+      suggestion: WHAT_TO_DO,
+      cause: error,
+    });
   }
 }
 
@@ -166,7 +169,10 @@ async function inspect(zip: ZipFile, zipPath: string, limits: ZipLimits): Promis
     const message = (error as Error).message;
     if (/encryption/i.test(message))
       throw new UsageError(`${zipPath} holds an encrypted entry (${message}); kct refuses it.`, { suggestion: WHAT_TO_DO, cause: error });
-    throw new UsageError(`${zipPath} is damaged or not a plain zip: ${message.replace(/\.+$/, '')}.`, { suggestion: WHAT_TO_DO, cause: error });
+    throw new UsageError(`${zipPath} is damaged or not a plain zip: ${message.replace(/\.+$/, '')}.`, {
+      suggestion: WHAT_TO_DO,
+      cause: error,
+    });
   }
   return checked;
 }

@@ -100,6 +100,11 @@ export class Journal {
     return undefined;
   }
 
+  /** Whether an earlier run found this answer: its content, or an answer of this name. */
+  knows(label: string, identity: string): boolean {
+    return this.slots.has(identity) || this.named.has(hash53(label));
+  }
+
   /** Whether an answer of this name was found before with other content (a changed file). */
   changed(label: string, identity: string): boolean {
     const slot = this.named.get(hash53(label));

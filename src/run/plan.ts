@@ -52,6 +52,8 @@ export interface RunPlan {
   reusedTasks: string[];
   /** Answers the journal knew under the same name with other content: sent as new answers. */
   changed: string[];
+  /** Answers the journal knew at all, by content or by name (none, in a journal of other answers: another class's?). */
+  journalKnew: number;
 }
 
 /** How many answers are read and hashed at once while planning. */
@@ -102,6 +104,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const identities = new RowIdentities(rows);
   const fileCounts = new Int32Array(rows);
   const changed: string[] = [];
+  let journalKnew = 0;
   const hashing = limiter(HASHING);
   const pending: Promise<void>[] = [];
   // what every answer shares (the model, the options, the rubric and question files) is digested once
@@ -123,6 +126,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
           return;
         }
         identities.set(answer.index, identity);
+        if (options.journal?.knows(answer.label, identity)) journalKnew += 1;
         if (options.journal?.changed(answer.label, identity)) changed.push(answer.label);
       }),
     );
@@ -166,7 +170,19 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     filesToSend += fileCounts[row];
     unitsToSend += Math.max(1, fileCounts[row]);
   }
-  return { identities, plans, copies, twins, toSend, filesToSend, unitsToSend, reused, reusedTasks: [...reusedTasks], changed };
+  return {
+    identities,
+    plans,
+    copies,
+    twins,
+    toSend,
+    filesToSend,
+    unitsToSend,
+    reused,
+    reusedTasks: [...reusedTasks],
+    changed,
+    journalKnew,
+  };
 }
 
 /**

@@ -53,6 +53,20 @@ describe('--no-wait says what is left to follow', () => {
   });
 });
 
+describe('--resume with the journal of another class', () => {
+  it('says the journal holds other answers before this run is added to it; its own class again is no surprise', async () => {
+    const journal = join(tempDir('kct-journal-of-'), 'marks.journal');
+    const [classA, classB] = [textClass(2, 'journal class a'), textClass(2, 'journal class b')];
+    const first = await shared.kct(['one-pass', classA, '--model', '12', '--resume', journal, '--output', 'ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    const other = await shared.kct(['one-pass', classB, '--model', '12', '--resume', journal, '--output', 'ndjson']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).toContain(`kct: ${journal} holds the record of other answers (none of these 2 was in it)`);
+    const again = await shared.kct(['one-pass', classA, '--model', '12', '--resume', journal, '--output', 'ndjson']);
+    expect(again.stderr).not.toContain('holds the record of other answers');
+  });
+});
+
 describe('a ledger the service does not share', () => {
   it('answers this machine marked on a server that was reset are sent again, and the run says they were charged', async () => {
     const dir = textClass(2, 'reset server');

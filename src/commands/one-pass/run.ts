@@ -165,6 +165,11 @@ async function markAnswers(
     });
   }
   for (const line of reuseNotes(plan, collection.count)) err(context.io, `kct: ${line}`);
+  if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
+    err(
+      context.io,
+      `kct: ${journal.path} holds the record of other answers (none of these ${collection.count} was in it): this run is added to it, and kct report of it shows this run only. Give each class a journal of its own.`,
+    );
   if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
     err(
       context.io,
