@@ -39,7 +39,7 @@ export interface RunOutcome {
   /** The only row, for a run of one answer. */
   last?: AnswerOutcome;
   sentInBatches: number;
-  /** Answers this machine's ledger had marked that the service did not know (another account, a reset server): sent again. */
+  /** Answers this machine's ledger had marked that the service did not know (another account, a reset server), sent again and charged. */
   sentAgain: number;
 }
 
@@ -50,6 +50,8 @@ export class MarkingRun {
   replayed = 0;
   /** Rows tied to a task kct knows exists (accepted or followed): the Ctrl-C message counts them. */
   readonly tasked = new Set<number>();
+  /** Rows the ledger named a task for that the service did not know: charged if their new request is not a replay. */
+  private readonly unknownToService = new Set<number>();
   private sentAgain = 0;
   private tasksFinished = 0;
   /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
@@ -209,7 +211,7 @@ export class MarkingRun {
     this.notCharged.delete(row);
     this.tasked.delete(row);
     this.settings.ledger?.forget(this.identityOf(row));
-    this.sentAgain += 1;
+    if (error instanceof NotFoundError) this.unknownToService.add(row);
     void this.send(answer, { onePass: true });
     return true;
   }
@@ -241,6 +243,7 @@ export class MarkingRun {
         throw keyConflict(this.settings.keyRule, error, answer, key);
       }
       const replayed = task.replayed === true;
+      if (this.unknownToService.delete(row) && !replayed) this.sentAgain += 1;
       this.accept(task, replayed);
       if (replayed) this.notCharged.add(row);
       this.tasked.add(row);

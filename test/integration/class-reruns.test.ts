@@ -91,6 +91,23 @@ describe('a ledger the service does not share', () => {
       await after.stop();
     }
   });
+
+  it('says "sent again and charged" only of what was: not of a failure marked again, nor of a key refused', async () => {
+    const dir = textClass(1, 'KCT-SANDBOX-FAIL again');
+    const configDir = tempDir('kct-one-machine-');
+    const kct = asUser(shared.sandbox, 'user', configDir);
+    expect((await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(3);
+    const before = await creditsOf(kct);
+    // the failure is sent again under its key: the service replays it, nothing is charged, nothing said of a charge
+    const again = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(again.code).toBe(3);
+    expect(await creditsOf(kct)).toBe(before);
+    expect(again.stderr).not.toContain('sent again and charged');
+    // another account on this machine: its key cannot see the model, so nothing is sent, nothing charged
+    const broke = await asUser(shared.sandbox, 'broke', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(broke.code).not.toBe(0);
+    expect(broke.stderr).not.toContain('sent again and charged');
+  });
 });
 
 describe('the same answers under other names (an answer is its content)', () => {
