@@ -209,6 +209,14 @@ describe('settings from the environment', () => {
     expect(school.code).toBe(2);
     expect(school.stderr).toContain('no API base URL is set');
     expect(school.stderr).not.toContain('does not exist');
+    // a CI job with the key and the URL in the environment: a typo in KCT_PROFILE is still refused, nothing sent
+    const ci = { ...env, KCT_BASE_URL: shared.sandbox.baseUrl };
+    expect((await runKct(['credits'], { env: ci })).code).toBe(0);
+    for (const args of [['credits'], ['one-pass', '--model', '12', '--text', 'An answer.']]) {
+      const typo = await runKct(args, { env: { ...ci, KCT_PROFILE: 'shcool' } });
+      expect(typo.code, typo.stderr).toBe(2);
+      expect(typo.stderr).toContain('the profile "shcool" (from KCT_PROFILE) does not exist; the profiles that exist are "school"');
+    }
   });
 
   it('an empty key on stdin is a usage mistake (exit 2) and says to pipe the key in', async () => {

@@ -91,8 +91,10 @@ export function createContext(
     async client(flags = {}, overrides = {}) {
       const settings = await context.settings(flags);
       const baseUrl = settings.baseUrl.value;
+      // a profile chosen and not there is a typo, even when the environment gives a key and a URL
+      // (auth login, which brings its own key, is making it)
+      if (profileMissing(settings) && overrides.apiKey === undefined) throw missingProfileError(settings);
       if (!baseUrl) {
-        if (!settings.profileExists && settings.profileSource !== 'default') throw missingProfileError(settings);
         throw new UsageError('no API base URL is set', {
           suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
         });
@@ -133,6 +135,11 @@ export function createContext(
     },
   };
   return context;
+}
+
+/** Whether a profile was chosen (--profile, KCT_PROFILE, the config file's current one) that the config file does not have. */
+export function profileMissing(settings: ResolvedSettings): boolean {
+  return !settings.profileExists && settings.profileSource !== 'default';
 }
 
 /** A chosen profile that is not in the config file is most likely a typo: say so, not "no base URL". */

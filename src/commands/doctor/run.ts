@@ -6,7 +6,7 @@ import { ConflictError, KctError, NotFoundError, TaskUnsuccessfulError, UsageErr
 import type { Model } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { describeOwner, keyOwner } from '../../cli/core/account.js';
-import type { Context } from '../../cli/core/context.js';
+import { type Context, missingProfileError, profileMissing } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
 import { parseModelId } from '../../cli/core/parse.js';
@@ -62,7 +62,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   let settings: ResolvedSettings | undefined;
   const configOk = await check('config', 'configuration', true, async () => {
     settings = await context.settings();
-    checkProfile(settings);
+    if (profileMissing(settings)) throw missingProfileError(settings);
     resolveFormat({}, settings.output); // a configured output that is not a format
     return { status: 'ok', detail: describeSettings(settings), data: { profile: settings.profile, sources: sources(settings) } };
   });
@@ -141,18 +141,6 @@ function defaultModel(models: readonly Model[], setting: ResolvedSettings['model
     );
   }
   return { id };
-}
-
-/** A profile named by --profile or KCT_PROFILE that does not exist is a typo worth failing on. */
-function checkProfile(settings: ResolvedSettings): void {
-  if (settings.profileExists || settings.profileSource === 'default') return;
-  const known = settings.knownProfiles.map((name) => `"${name}"`).join(', ');
-  throw new UsageError(
-    `the profile "${settings.profile}" (from ${settings.profileSource}) does not exist${known ? `; the profiles are ${known}` : ''}`,
-    {
-      suggestion: `Create it with \`kct auth login --profile ${settings.profile} --base-url <url>\`, or choose one that exists.`,
-    },
-  );
 }
 
 function sources(settings: ResolvedSettings): Record<string, string | null> {
