@@ -10,7 +10,7 @@ import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from '.
 import { exchange } from './exchange.js';
 import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
-import { redact, redactFields, redactHeaders } from './redact.js';
+import { keyInPath, redact, redactFields, redactHeaders } from './redact.js';
 import {
   describeNonJson,
   errorSuggestion,
@@ -118,6 +118,12 @@ export class HttpClient {
   }
 
   async send<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
+    if (keyInPath(spec.path)) {
+      throw new UsageError('that looks like an API key, where an id goes: kct never sends a key in a URL', {
+        suggestion:
+          'Give the task, batch or model id (tsk_..., or a number) instead; a key pasted into a command line is best revoked (kct keys revoke).',
+      });
+    }
     const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);
     /** Whether an attempt so far may have reached the server: the last one refused does not undo it. */
     let maybeDelivered = false;

@@ -3,6 +3,11 @@
 /** Anything shaped like a key: kct_ followed by key characters (a typo'd or truncated key is still a secret). */
 const KEY_PATTERN = /kct_[A-Za-z0-9_-]+/g;
 
+/** Whether a URL path holds something shaped like a key: a key pasted where an id goes would reach the server's access logs. */
+export function keyInPath(path: string): boolean {
+  return new RegExp(`/${KEY_PATTERN.source}`).test(path);
+}
+
 /** A masked form safe to show: the prefix and the last four characters. */
 export function maskKey(key: string): string {
   if (key.length <= 12) return `${key.slice(0, 4)}****`;

@@ -219,6 +219,20 @@ describe('settings from the environment', () => {
     }
   });
 
+  it('a key pasted where a task id goes is refused before any request: it would reach the server in a URL', async () => {
+    for (const args of [
+      ['status', shared.sandbox.keys.user],
+      ['result', shared.sandbox.keys.broke],
+      ['cancel', 'kct_typo_of_a_key_1234'],
+    ]) {
+      const run = await shared.kct([...args, '--debug']);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('that looks like an API key, where an id goes: kct never sends a key in a URL');
+      expect(run.stderr).not.toMatch(/> (GET|POST) /);
+      expect(run.stderr).not.toContain(args[1]);
+    }
+  });
+
   it('an empty key on stdin is a usage mistake (exit 2) and says to pipe the key in', async () => {
     const run = await runKct(['auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], { env: kctEnv(tempDir()), input: '' });
     expect(run.code).toBe(2);
