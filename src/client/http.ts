@@ -119,9 +119,9 @@ export class HttpClient {
 
   async send<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
     if (keyInPath(spec.path)) {
-      throw new UsageError('that looks like an API key, where an id goes: kct never sends a key in a URL', {
+      throw new UsageError('that looks like an API key, where an id goes: a key is never sent in a URL', {
         suggestion:
-          'Give the task, batch or model id (tsk_..., or a number) instead; a key pasted into a command line is best revoked (kct keys revoke).',
+          'Give the task, batch or model id (tsk_..., or a number) instead; a key pasted where others may see it is best revoked.',
       });
     }
     const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);

@@ -227,7 +227,7 @@ describe('settings from the environment', () => {
     ]) {
       const run = await shared.kct([...args, '--debug']);
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toContain('that looks like an API key, where an id goes: kct never sends a key in a URL');
+      expect(run.stderr).toContain('that looks like an API key, where an id goes: a key is never sent in a URL');
       expect(run.stderr).not.toMatch(/> (GET|POST) /);
       expect(run.stderr).not.toContain(args[1]);
     }

@@ -10,7 +10,7 @@ import type { TreeCommand } from './command-tree.js';
 import type { ConfigStore } from './config-store.js';
 import { fromEnv } from './environment.js';
 import { err, type IO, type NoticeCode, notice } from './io.js';
-import { type ResolvedSettings, resolveSettings, type SettingFlags } from './settings.js';
+import { DEFAULT_PROFILE, type ResolvedSettings, resolveSettings, type SettingFlags } from './settings.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -139,7 +139,8 @@ export function createContext(
 
 /** Whether a profile was chosen (--profile, KCT_PROFILE, the config file's current one) that the config file does not have. */
 export function profileMissing(settings: ResolvedSettings): boolean {
-  return !settings.profileExists && settings.profileSource !== 'default';
+  // "default" is the profile kct uses when none is chosen: naming it is never a typo
+  return !settings.profileExists && settings.profileSource !== 'default' && settings.profile !== DEFAULT_PROFILE;
 }
 
 /** A chosen profile that is not in the config file is most likely a typo: say so, not "no base URL". */
