@@ -13,7 +13,15 @@ import { FormData, request } from 'undici';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ESSAY, launch, sandboxForFile } from '../unit/sandbox-helpers.js';
 
-const sb = sandboxForFile({ requestTimeoutMs: 3_000, headersTimeoutMs: 1_500, idleTimeoutMs: 1_000, maxConnectionsPerClient: 12 });
+/** What the sandbox's --log wrote. */
+const logged: string[] = [];
+const sb = sandboxForFile({
+  requestTimeoutMs: 3_000,
+  headersTimeoutMs: 1_500,
+  idleTimeoutMs: 1_000,
+  maxConnectionsPerClient: 12,
+  log: (line) => logged.push(line),
+});
 let port: number;
 beforeAll(() => {
   port = Number(new URL(sb.baseUrl).port);
@@ -205,6 +213,8 @@ describe('connections per client address', () => {
       expect(over.text.toLowerCase()).toContain('retry-after: 1');
       expect(over.body.error.code).toBe('too_many_connections');
       expect(over.body.error.message).toMatch(/at most 12 at once/);
+      // a refusal the sandbox chose is not an internal error: no stack in the log for each one
+      expect(logged.filter((line) => line.startsWith('error ') && line.includes('Too many connections'))).toEqual([]);
     } finally {
       for (const s of held) s.destroy();
     }

@@ -99,7 +99,7 @@ export function toHttpError(err: FastifyError | Error, bodyLimit: number): HttpE
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return httpError(
         400,
-        `The body is not valid JSON (${err.message}). Send a JSON object with Content-Type: application/json.`,
+        'The body is not valid JSON, or it holds a "__proto__" or "constructor" key, which are refused. Send a JSON object with Content-Type: application/json.',
         'invalid_json',
       );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -156,7 +156,10 @@ function tooManyFiles(): HttpError {
 export function installErrorHandling(app: FastifyInstance, log?: (line: string) => void): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const httpErr = toHttpError(err, request.routeOptions.bodyLimit ?? REQUEST_BODY_LIMIT);
-    if (httpErr.status >= 500) log?.(`error ${request.id} ${request.method} ${request.url}: ${err.stack ?? err.message}`);
+    // an internal error is logged with its stack; a refusal the sandbox chose (503 too_many_connections,
+    // under a flood of them) is a line of the request log like any answer, not a stack per connection
+    if (httpErr.status >= 500 && !(err instanceof HttpError))
+      log?.(`error ${request.id} ${request.method} ${request.url}: ${err.stack ?? err.message}`);
     // A body not read: drained when small (the connection stays usable), else closed gently.
     const connection = connectionAfterRefusal(request.raw);
     if (connection) reply.header('connection', connection);
