@@ -21,6 +21,8 @@ export class Follower {
   private readonly watched = new Map<number, Watched>();
   /** The first tasks still running when watching stopped (Ctrl-C), by id. */
   private readonly leftRunning: string[] = [];
+  /** Tasks seen final whose result is still being read (their row not printed yet). */
+  private readonly reading = new Set<string>();
   private nextTag = 0;
 
   constructor(private readonly run: MarkingRun) {
@@ -46,7 +48,8 @@ export class Follower {
 
   /** The first tasks not seen final: left running when watching stopped, or still watched. */
   unfinished(): string[] {
-    return [...this.leftRunning, ...this.scheduler.unfinished(NAMED_LEFT_RUNNING)].slice(0, NAMED_LEFT_RUNNING);
+    const reading = [...this.reading].slice(0, NAMED_LEFT_RUNNING);
+    return [...this.leftRunning, ...reading, ...this.scheduler.unfinished(NAMED_LEFT_RUNNING)].slice(0, NAMED_LEFT_RUNNING);
   }
 
   /** Follows a task in the run's one polling loop. */
@@ -96,8 +99,11 @@ export class Follower {
     const { client, context, collection } = run.settings;
     const answer = collection.answerAt(row);
     const base = run.baseOf(row, answer);
+    this.reading.add(taskId);
     try {
-      const result = await this.readResult(() => client.result(taskId, { signal: context.signal }));
+      const result = await this.readResult(() => client.result(taskId, { signal: context.signal })).finally(() =>
+        this.reading.delete(taskId),
+      );
       if (run.reusedFromLedger.has(row) && isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row)) return;
       if (answer && (await run.retried(row, answer, result))) return;
       run.emit(row, outcomeFromResult(base, result), answer);

@@ -54,6 +54,8 @@ export class OutcomeWriter {
   /** --json: rows held until those found before them are printed. */
   private spool?: RowSpool;
   private jsonRows = 0;
+  /** stop() was called: rows added after it are not printed. */
+  private stopped = false;
   private readonly csv?: ClassCsv;
   private readonly table?: ClassTable;
 
@@ -86,6 +88,7 @@ export class OutcomeWriter {
    * `printed`, its NDJSON row when the run's record already made it (record.ts).
    */
   add(outcome: AnswerOutcome, index: number = this.added, printed?: Record<string, unknown>): void {
+    if (this.stopped) return; // the output is closed (stop): a row ending after it would follow the closing bracket
     this.added += 1;
     if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
@@ -175,16 +178,16 @@ export class OutcomeWriter {
   /**
    * The run stopped early (Ctrl-C, a fatal error): what was printed is made whole, so stdout stays
    * well formed for whatever reads it. --json's array gets the rows that waited on an earlier one
-   * and its closing bracket, CSV the rows held for its header, the table the rows so far. A run
-   * that printed no row prints nothing. The temporary files go either way.
+   * and its closing bracket (`[]` when no row was seen finished), CSV the rows held for its header
+   * (a header alone when there were none), the table the rows so far. The temporary files go either way.
    */
   async stop(): Promise<void> {
+    this.stopped = true;
     try {
-      if (this.added === 0) return;
       if (this.spool) for (const row of this.spool.rest()) this.writeJsonRow(row);
       if (this.format === 'json') outRaw(this.io, this.jsonRows === 0 ? '[]\n' : '\n]\n');
       this.csv?.flush(true);
-      await this.table?.print();
+      if (this.added > 0) await this.table?.print();
     } finally {
       this.discard();
     }

@@ -258,13 +258,16 @@ async function markAnswers(
   try {
     outcome = await marking.run();
   } catch (error) {
+    // what was seen is counted and the rows are closed in one turn: a row ending later is not printed, nor counted
+    const stopped =
+      error instanceof InterruptedError || context.signal.aborted ? interrupted(marking, single, options.resume !== undefined) : undefined;
     progress?.stop();
     report?.writer.discard();
     // the rows seen finished stay usable: a --json array is closed, not cut off
     await writer?.stop().catch(() => writer.discard());
     journal?.close();
     ledger?.close();
-    if (error instanceof InterruptedError || context.signal.aborted) throw interrupted(marking, single, options.resume !== undefined);
+    if (stopped) throw stopped;
     throw marking.anySent() ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
