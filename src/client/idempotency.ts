@@ -58,16 +58,17 @@ export async function deriveIdempotencyKey(
   hash: FileHasher = hashFile,
 ): Promise<string> {
   if (endpoint === 'batch' && Array.isArray(fields.evaluations)) {
-    const { evaluations, ...rest } = fields;
-    const items = await Promise.all(
-      (evaluations as Record<string, unknown>[]).map(async (item) => ({
-        identity: await identityOf(item, [], hash),
-        labels: labelsOf(item, []),
-      })),
-    );
-    return keyOf({ v: 2, endpoint, items, rest });
+    const items = fields.evaluations as Record<string, unknown>[];
+    return batchKeyFromIdentities(fields, await Promise.all(items.map((item) => identityOf(item, [], hash))));
   }
   return keyFromIdentity(endpoint, await identityOf(fields, files, hash), labelsOf(fields, files));
+}
+
+/** The derived key of a batch request whose items' identities are known (in order): theirs and their labels. */
+export function batchKeyFromIdentities(fields: Record<string, unknown>, identities: readonly string[]): string {
+  const { evaluations, ...rest } = fields;
+  const items = (evaluations as Record<string, unknown>[]).map((item, i) => ({ identity: identities[i], labels: labelsOf(item, []) }));
+  return keyOf({ v: 2, endpoint: 'batch', items, rest });
 }
 
 /** The derived key of a submission whose identity is known: its identity and its labels. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/api/canonical.js';
-import { deriveIdempotencyKey } from '../../src/client/idempotency.js';
+import { batchKeyFromIdentities, deriveIdempotencyKey } from '../../src/client/idempotency.js';
 import { identityOf } from '../../src/client/identity.js';
 
 describe('canonicalJson', () => {
@@ -62,5 +62,19 @@ describe('canonicalJson', () => {
     expect(await deriveIdempotencyKey('one-pass', fields, files)).toBe('kct-0d6e1fb0a3504b81b1ceab7471f03af16ffbf276');
     const hash = async (file: { data?: Uint8Array }) => createHash('sha256').update(file.data!).digest('hex');
     expect(await identityOf(fields, files, hash)).toBe('98361a713ffa9c20a746054d6ea236fa');
+  });
+
+  it("derives a batch's key as before, and the same from its items' identities (kct batch computes them once)", async () => {
+    const body = {
+      evaluations: [
+        { model_id: 12, student_id: 'ann', paper_content: 'An essay.' },
+        { model_id: 12, paper_content: 'Another essay.', rubric_text: 'Ideas 5' },
+      ],
+      callback_url: 'https://example.org/hook',
+    };
+    const key = 'kct-ea4c2db48c2fb59a90b36e1aef7ce9640b83d185';
+    expect(await deriveIdempotencyKey('batch', body)).toBe(key);
+    const identities = await Promise.all(body.evaluations.map((item) => identityOf(item, [], async () => '')));
+    expect(batchKeyFromIdentities(body, identities)).toBe(key);
   });
 });

@@ -5,7 +5,7 @@
 // its mark, and the same request again is known for the replay it is.
 import type { BatchRequest } from '../../api/schemas.js';
 import { stateDir } from '../../cli/core/config-store.js';
-import { type BatchIdempotency, hashFile, idempotencyKeyFor } from '../../client/idempotency.js';
+import { type BatchIdempotency, batchKeyFromIdentities, hashFile, idempotencyKeyFor } from '../../client/idempotency.js';
 import { identityOf, sha256 } from '../../client/identity.js';
 import { Ledger } from '../../run/ledger.js';
 import type { ManifestItem } from './manifest.js';
@@ -22,22 +22,36 @@ export class BatchLedger {
     private readonly ledger: Ledger | undefined,
     /** Each item's identity, in manifest order. */
     private readonly identities: string[],
-    /** Each request's entry in the ledger: a digest of its Idempotency-Key. */
-    private readonly requests: string[],
+    /** Each request's key: derived from its items' identities (computed once, here), or the caller's base key and names. */
+    private readonly keys: (string | undefined)[],
+    private readonly sends: readonly BatchSend[],
   ) {}
 
-  /** The ledger of the server, with the identity of every item and request (no ledger: nothing is said or kept). */
+  /** Each item's and request's identity, and the ledger of the server (no ledger: nothing is said or kept). */
   static async open(env: NodeJS.ProcessEnv, baseUrl: string, sends: readonly BatchSend[]): Promise<BatchLedger> {
-    const { ledger } = Ledger.open(stateDir(env), baseUrl);
-    if (!ledger) return new BatchLedger(undefined, [], []);
-    const items = sends.flatMap((send) => send.items);
-    const identities = await Promise.all(items.map((item) => identityOf({ ...item.fields }, [], hashFile)));
-    const keys = await Promise.all(sends.map((send) => idempotencyKeyFor(send.idempotency, { endpoint: 'batch', fields: send.body })));
-    return new BatchLedger(
-      ledger,
-      identities,
-      keys.map((key) => `request ${sha256(key ?? '')}`),
-    );
+    const identities = await Promise.all(sends.flatMap((send) => send.items).map((item) => identityOf({ ...item.fields }, [], hashFile)));
+    let first = 0;
+    const keys: (string | undefined)[] = [];
+    for (const send of sends) {
+      const own = identities.slice(first, (first += send.items.length));
+      keys.push(
+        send.idempotency === 'derive'
+          ? batchKeyFromIdentities(send.body as unknown as Record<string, unknown>, own)
+          : await idempotencyKeyFor(send.idempotency, { endpoint: 'batch', fields: send.body }),
+      );
+    }
+    return new BatchLedger(Ledger.open(stateDir(env), baseUrl).ledger, identities, keys, sends);
+  }
+
+  /** How request `index` is keyed: its derived key as computed here, or the caller's base key and names as given. */
+  idempotencyOf(index: number): BatchIdempotency {
+    const key = this.keys[index];
+    return this.sends[index].idempotency === 'derive' && key !== undefined ? { key } : this.sends[index].idempotency;
+  }
+
+  /** The ledger's entry of request `index`: a digest of its Idempotency-Key. */
+  private request(index: number): string {
+    return `request ${sha256(this.keys[index] ?? '')}`;
   }
 
   /** Items marked before that these requests would charge again: known to the ledger, in a request not sent before. */
@@ -45,7 +59,7 @@ export class BatchLedger {
     if (!this.ledger) return 0;
     let [again, first] = [0, 0];
     for (const [index, send] of sends.entries()) {
-      if (this.ledger.lookup(this.requests[index]) === undefined)
+      if (this.ledger.lookup(this.request(index)) === undefined)
         for (let i = 0; i < send.items.length; i++) if (this.ledger.lookup(this.identities[first + i])) again += 1;
       first += send.items.length;
     }
@@ -54,7 +68,7 @@ export class BatchLedger {
 
   /** Request `index` accepted as `taskId`: it, and each of its items (from `first`) as an item of that batch. */
   accepted(index: number, taskId: string, first: number, count: number): void {
-    this.ledger?.accepted(this.requests[index], { taskId });
+    this.ledger?.accepted(this.request(index), { taskId });
     for (let i = 0; i < count; i++) this.ledger?.accepted(this.identities[first + i], { batchId: taskId, item: i });
   }
 

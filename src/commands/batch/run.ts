@@ -105,10 +105,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   // are still followed and printed, and the refusal decides the exit code afterwards.
   let refused: unknown;
   try {
-    for (const [index, { body, idempotency, items: group }] of sends.entries()) {
+    for (const [index, { body, items: group }] of sends.entries()) {
       let task: Task;
       try {
-        task = await client.batch(body, { idempotency, signal: context.signal });
+        task = await client.batch(body, { idempotency: ledger.idempotencyOf(index), signal: context.signal });
       } catch (error) {
         // the service refused (401, 402, a model not ready ...): this request and the rest are not sent,
         // and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
