@@ -11,6 +11,7 @@ import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
 import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
 import { naturalOrder } from './natural-order.js';
+import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from './plan-words.js';
 
 /** An opened download: its entries on disk, and the students its names give. */
 export interface Download {
@@ -231,5 +232,5 @@ export function downloadHint(inputs: readonly string[]): string | undefined {
           .map((entry) => entry.path)
           .join(', ')}${others.length > 3 ? ', ...' : ''})`
       : '';
-  return `${inputs[0]} looks like a ${PLATFORM_NAMES[recognised.platform]} download${named}: add --group-by student to mark each student's files and online text as one answer, with the platform's participant ids, as kct marks the download's zip`;
+  return `${inputs[0]} looks like a ${PLATFORM_NAMES[recognised.platform]} download${named}: add ${GROUP_BY_STUDENT}, as for the download's zip (${GROUP_BY_STUDENT_DOES})`;
 }

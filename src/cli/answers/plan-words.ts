@@ -5,6 +5,11 @@ import { UsageError } from '../../api/errors.js';
 import type { FileProblem } from '../../client/files.js';
 import type { SkippedFile } from './answers.js';
 
+/** What a folder that looks like a Moodle or Canvas download, read as a plain folder, needs (every note, row and hint names it so). */
+export const GROUP_BY_STUDENT = '--group-by student';
+/** What --group-by student does to such a folder, in a clause. */
+export const GROUP_BY_STUDENT_DOES = "each student's files and online text are then one answer, with the platform's participant ids";
+
 /** Names left out, by kind: a count and the first few names (what the notes show). */
 export type LeftOut = Record<'ignore' | 'exclude' | 'not-entered' | 'loop' | 'empty', { count: number; first: string[] }>;
 
@@ -32,7 +37,7 @@ export function leftOutNotes(left: LeftOut, looksLikeDownload = false): string[]
   if (left['not-entered'].count > 0)
     lines.push(
       looksLikeDownload
-        ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add --group-by student to mark them; they are listed as NOT_ENTERED`
+        ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add ${GROUP_BY_STUDENT} to mark them; they are listed as NOT_ENTERED`
         : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`,
     );
   if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);

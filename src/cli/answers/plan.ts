@@ -15,6 +15,7 @@ import { type Explained, explainEntries, type UnsentFolder } from './explain.js'
 import {
   emptyLeftOut,
   emptyReason,
+  GROUP_BY_STUDENT,
   type LeftOut,
   leftOutNotes,
   listOf,
@@ -211,7 +212,7 @@ class Planner {
         studentId: folderStudentId(item, this.sources),
         status: 'NOT_ENTERED',
         reason: this.sources.looksLikeDownload
-          ? 'a student of the download this folder looks like, not entered: add --group-by student to mark it'
+          ? `a student of the download this folder looks like, not entered: add ${GROUP_BY_STUDENT} to mark it`
           : `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.keyName}" to leave it out)`,
       },
       position: this.position,

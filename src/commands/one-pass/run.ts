@@ -8,6 +8,7 @@ import type { OnePassFields } from '../../api/schemas.js';
 import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
 import { type Download, downloadHint, downloadInput, openDownload } from '../../cli/answers/download.js';
+import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -36,8 +37,7 @@ import { warnOnRubricTotal } from './rubric-total.js';
 
 type Options = OptionsOf<typeof command>;
 
-const GROUP_BY_STUDENT =
-  "Add --group-by student: each student's files and online text are then one answer, with the platform's participant ids (the note above says why).";
+const ADD_GROUP_BY_STUDENT = `Add ${GROUP_BY_STUDENT}: ${GROUP_BY_STUDENT_DOES} (the note above says why).`;
 
 /** From this many answers, a run without --resume is told what a journal would save. */
 export const SUGGEST_RESUME_FROM = 300;
@@ -99,7 +99,7 @@ async function markAnswers(
   ).catch((error: unknown) => {
     // a download read as a plain folder: what to add is --group-by student, whatever the folder rules say
     if (!looksLikeDownload || !(error instanceof UsageError)) throw error;
-    throw new UsageError(error.message, { suggestion: GROUP_BY_STUDENT });
+    throw new UsageError(error.message, { suggestion: ADD_GROUP_BY_STUDENT });
   });
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
