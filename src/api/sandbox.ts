@@ -77,10 +77,12 @@ export interface SandboxStartOptions {
 
 /** A started sandbox: where it listens, its accounts' secrets, and how to stop it. */
 export interface StartedSandbox {
-  /** e.g. http://127.0.0.1:4010/v1 */
+  /** e.g. http://127.0.0.1:4010/v1; under publicUrl when one was given (what others are told to use). */
   baseUrl: string;
   /** The product base of the key routes (spec 5.4), the origin: e.g. http://127.0.0.1:4010 */
   productUrl: string;
+  /** The address it listens on, e.g. http://0.0.0.0:4010 (the same as productUrl without publicUrl). */
+  listenUrl: string;
   keys: SandboxKeys;
   /** The password of each seeded account, for the key routes' sign-in. */
   passwords: Record<keyof SandboxKeys, string>;

@@ -28,6 +28,8 @@ export interface Sandbox {
   webhookSecret: string;
   dataDir: string;
   process: ChildProcess;
+  /** The base URL it announced: under --public-url when one was given (baseUrl is where it listens). */
+  announcedBaseUrl: string;
   /** Graceful stop (SIGTERM). */
   stop(): Promise<void>;
   /** Hard kill (SIGKILL), as a crash would. */
@@ -92,19 +94,22 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
   const info = JSON.parse(line) as {
     base_url: string;
     product_url: string;
+    /** Where it listens: base_url and product_url name --public-url when one is given. */
+    listen_url: string;
     keys: SandboxKeys;
     passwords: SandboxKeys;
     webhook_secret: string;
   };
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
-    baseUrl: info.base_url,
-    productUrl: info.product_url,
+    baseUrl: `${info.listen_url}${new URL(info.base_url).pathname}`,
+    productUrl: info.listen_url,
     keys: info.keys,
     passwords: info.passwords,
     webhookSecret: info.webhook_secret,
     dataDir,
     process: child,
+    announcedBaseUrl: info.base_url,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

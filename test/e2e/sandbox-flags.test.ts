@@ -33,6 +33,9 @@ describe('kct sandbox perimeter flags', () => {
         '--log',
       ],
     });
+    // it listens on loopback, and says to use the public address
+    expect(sandbox.announcedBaseUrl).toBe('https://sandbox.school.example/v1');
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(statSync(sandbox.dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(sandbox.dataDir, 'sandbox.db')).mode & 0o777).toBe(0o600);
     const form = new FormData();

@@ -189,13 +189,15 @@ export async function startSandbox(options: SandboxStartOptions = {}): Promise<S
   const info = JSON.parse(line) as {
     base_url: string;
     product_url: string;
+    /** Where it listens: base_url and product_url name --public-url when one is given. */
+    listen_url: string;
     keys: SandboxKeys;
     passwords: SandboxKeys;
     webhook_secret: string;
   };
   return {
-    baseUrl: info.base_url,
-    productUrl: info.product_url,
+    baseUrl: `${info.listen_url}${new URL(info.base_url).pathname}`,
+    productUrl: info.listen_url,
     keys: info.keys,
     passwords: info.passwords,
     webhookSecret: info.webhook_secret,

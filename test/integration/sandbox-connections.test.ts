@@ -254,6 +254,9 @@ describe('upload URLs', () => {
       fd.append('file', new Blob(['An essay.']), 'essay.txt');
       const res = await other.call('POST', '/uploads/file', { form: fd });
       expect(res.body.data.url).toMatch(/^https:\/\/sandbox\.school\.example\/files\/[0-9a-f]{32}\/essay\.txt$/);
+      // the base URL it announces is the public one too; where it listens is kept apart
+      expect(other.baseUrl).toBe('https://sandbox.school.example/v1');
+      expect(other.listenUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     } finally {
       await other.dispose();
     }

@@ -132,6 +132,8 @@ export async function closeSeededStore(db: Db, dir: string): Promise<void> {
 export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: string): Promise<TestSandbox> {
   const dir = dataDir ?? (await makeDataDir());
   const running = await startSandbox({ port: 0, dataDir: dir, ...options });
+  // called where it listens: baseUrl names publicUrl when one is given
+  const base = `${running.listenUrl}${new URL(running.baseUrl).pathname}`;
   const sandbox: TestSandbox = {
     ...running,
     dataDir: dir,
@@ -148,7 +150,7 @@ export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: st
       } else if (init.form) {
         body = init.form;
       }
-      const res = await request(running.baseUrl + path, { method: method as 'GET', headers, body, dispatcher });
+      const res = await request(base + path, { method: method as 'GET', headers, body, dispatcher });
       const text = await res.body.text();
       let parsed: unknown = text;
       try {

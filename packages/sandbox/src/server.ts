@@ -242,10 +242,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   const address = sandbox.app.server.address() as AddressInfo;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
-  const productUrl = `http://${hostForUrl}:${address.port}`;
+  const listenUrl = `http://${hostForUrl}:${address.port}`;
+  // behind --public-url (a proxy, a school network's address) that is what clients are told to use
+  const productUrl = sandbox.context.settings.publicUrl ?? listenUrl;
   return {
     baseUrl: `${productUrl}${API_PREFIX}`,
     productUrl,
+    listenUrl,
     keys: sandbox.keys,
     passwords: sandbox.passwords,
     revokedKeys: sandbox.revokedKeys,

@@ -46,7 +46,8 @@ export const command = defineCommand({
       check: checked(parsePositiveInteger, '--grader-concurrency'),
     },
     '--public-url <url>': {
-      description: 'origin of the upload URLs it hands out (default: the listen address), e.g. https://sandbox.school.example',
+      description:
+        'origin the clients use: of the upload URLs it hands out, and of the base URL it announces (default: the listen address), e.g. https://sandbox.school.example',
       check: checked(parsePublicUrl, '--public-url'),
     },
     '--threads <n>': {

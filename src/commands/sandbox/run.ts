@@ -75,6 +75,7 @@ export async function run(options: Options, context: Context): Promise<void> {
         keys: sandbox.keys,
         revoked_keys: sandbox.revokedKeys,
         product_url: sandbox.productUrl,
+        listen_url: sandbox.listenUrl,
         passwords: sandbox.passwords,
         webhook_secret: sandbox.webhookSecret,
         data_dir: dataDir,
@@ -82,7 +83,12 @@ export async function run(options: Options, context: Context): Promise<void> {
       }),
     );
   } else {
-    out(context.io, `kct sandbox listening at ${sandbox.baseUrl} (data in ${dataDir})`);
+    // behind --public-url, where it listens and where others reach it differ: the Try line uses the latter
+    const where =
+      sandbox.listenUrl === sandbox.productUrl
+        ? sandbox.baseUrl
+        : `${sandbox.listenUrl}${new URL(sandbox.baseUrl).pathname}, reached at ${sandbox.baseUrl}`;
+    out(context.io, `kct sandbox listening at ${where} (data in ${dataDir})`);
     out(context.io, 'Keys (sandbox only, never valid on the real service):');
     const revoked = new Set<string>(sandbox.revokedKeys);
     for (const [name, key] of Object.entries(sandbox.keys))
