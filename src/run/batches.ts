@@ -40,7 +40,7 @@ export class Batches {
 
   /** POST /evaluations/batch of up to 100 answers; the batch is followed as one task. */
   private async send(chunk: Chunk): Promise<void> {
-    const { client, context, keyRule, collection, record, ledger } = this.run.settings;
+    const { client, context, keyRule, collection, record } = this.run.settings;
     const body = { evaluations: chunk.fields };
     let task: AcceptedTask;
     try {
@@ -64,7 +64,6 @@ export class Batches {
     chunk.rows.forEach((row, item) => {
       const identity = this.run.identityOf(row);
       this.run.tasked.add(row);
-      ledger?.accepted(identity, { batchId: task.task_id, item });
       record.accepted(row, identity, { batchId: task.task_id, item }, task.status ?? 'QUEUED', replayed);
     });
     if (!this.run.settings.wait) {

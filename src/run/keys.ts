@@ -15,14 +15,16 @@ export function keyRuleOf(flag: string | undefined): KeyRule {
 
 /**
  * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
- * labels (what is sent); with --mark-again, also from the task that marked it before, so the
- * service makes a new one.
+ * labels (what is sent); also from the task it was sent as before when that is to be replaced (its
+ * task ended FAILURE or CANCEL: `replacing`; or --mark-again, from the ledger), so the service
+ * makes a new one.
  */
 export function keyOf(
   settings: Pick<RunSettings, 'keyRule' | 'markAgain' | 'ledger'>,
   answer: Answer,
   identity: string,
   input: OnePassInput,
+  replacing?: string,
 ): string {
   const rule = settings.keyRule;
   if (rule.kind === 'base') return keyForName(rule.base, answer.keyName);
@@ -31,8 +33,9 @@ export function keyOf(
     ...(input.rubricFiles ?? []).map((file) => ({ field: 'rubric_files', file })),
     ...(input.questionFiles ?? []).map((file) => ({ field: 'question_files', file })),
   ];
-  const before = settings.markAgain ? settings.ledger?.lookup(identity) : undefined;
-  const again = before ? { again: taskOf(before) } : {};
+  const marked = settings.markAgain ? settings.ledger?.lookup(identity) : undefined;
+  const before = replacing ?? (marked ? taskOf(marked) : undefined);
+  const again = before ? { again: before } : {};
   return keyFromIdentity('one-pass', identity, { ...labelsOf(input.fields, files), ...again });
 }
 

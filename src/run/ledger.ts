@@ -8,13 +8,16 @@ import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../client/identity.js';
 
-/** The task that marked an identity: a one-pass task, or item `item` of a batch. */
-export type Marked = { taskId: string } | { batchId: string; item: number };
+/** The task that marked an identity: a one-pass task, or item `item` of a batch; `failed` when it ended FAILURE or CANCEL instead. */
+export type Marked = ({ taskId: string } | { batchId: string; item: number }) & { failed?: true };
+
+/** Before a value, a task that did not mark its identity. */
+const FAILED = '!';
 
 const PIECE = 1024 * 1024;
 
 export class Ledger {
-  /** identity -> a task id, or "<batch id>#<item>" */
+  /** identity -> a task id, or "<batch id>#<item>", after FAILED when it did not mark it */
   private readonly known = new Map<string, string>();
   private fd?: number;
 
@@ -36,10 +39,12 @@ export class Ledger {
 
   /** The task that marked this identity on this machine, if one did. */
   lookup(identity: string): Marked | undefined {
-    const value = this.known.get(identity);
-    if (value === undefined) return undefined;
+    const stored = this.known.get(identity);
+    if (stored === undefined) return undefined;
+    const failed = stored.startsWith(FAILED) ? { failed: true as const } : {};
+    const value = failed.failed ? stored.slice(FAILED.length) : stored;
     const hash = value.lastIndexOf('#');
-    return hash < 0 ? { taskId: value } : { batchId: value.slice(0, hash), item: Number(value.slice(hash + 1)) };
+    return hash < 0 ? { taskId: value, ...failed } : { batchId: value.slice(0, hash), item: Number(value.slice(hash + 1)), ...failed };
   }
 
   /**
@@ -48,7 +53,7 @@ export class Ledger {
    * it sends anything), so it does not grow with the answers a run sends.
    */
   accepted(identity: string, marked: Marked): void {
-    const value = 'taskId' in marked ? marked.taskId : `${marked.batchId}#${marked.item}`;
+    const value = `${marked.failed ? FAILED : ''}${'taskId' in marked ? marked.taskId : `${marked.batchId}#${marked.item}`}`;
     if (this.known.get(identity) === value) return;
     this.write({ i: identity, t: value });
   }

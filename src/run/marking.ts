@@ -67,6 +67,8 @@ export class MarkingRun {
   private readonly expected: number;
   private allEmitted?: () => void;
   private readonly retries = new Map<number, number>();
+  /** Rows sent in place of a task that did not mark them (send's `replacing`): their retries are keyed from it too. */
+  private readonly replacing = new Map<number, string>();
   readonly batches: Batches;
   readonly follower: Follower;
 
@@ -103,7 +105,7 @@ export class MarkingRun {
         release();
         break;
       }
-      void this.send(answer).finally(release);
+      void this.send(answer, step.kind === 'again' ? { onePass: true, replacing: step.task } : {}).finally(release);
     }
     await sending.idle();
     if (!this.stopped()) await this.batches.sendLast();
@@ -212,7 +214,9 @@ export class MarkingRun {
     this.tasked.delete(row);
     this.settings.ledger?.forget(this.identityOf(row));
     if (error instanceof NotFoundError) this.unknownToService.add(row);
-    void this.send(answer, { onePass: true });
+    const step = planOf(this.settings.plan, row);
+    // under a key of its own: the same key again would be answered with the task that did not mark it
+    void this.send(answer, { onePass: true, replacing: step.kind === 'reuse' ? taskOf(step.known) : undefined });
     return true;
   }
 
@@ -220,8 +224,8 @@ export class MarkingRun {
     return this.settings.plan.identities.get(row);
   }
 
-  /** Reads, keys and sends one answer (or puts it in the batch being filled). */
-  private async send(answer: Answer, options: { onePass?: boolean } = {}): Promise<void> {
+  /** Reads, keys and sends one answer (or puts it in the batch being filled); `replacing`: the task it was sent as before, that did not mark it. */
+  private async send(answer: Answer, options: { onePass?: boolean; replacing?: string } = {}): Promise<void> {
     const { client, context, record } = this.settings;
     const row = answer.index;
     const base: AnswerOutcome = { file: answer.label, student_id: answer.studentId, status: 'NOT_SENT' };
@@ -232,7 +236,8 @@ export class MarkingRun {
       record.found(row, answer, identity);
       if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
       const input = this.inputOf(answer, fields);
-      const key = keyOf(this.settings, answer, this.identityOf(row), input);
+      const key = keyOf(this.settings, answer, this.identityOf(row), input, options.replacing);
+      if (options.replacing) this.replacing.set(row, options.replacing);
       const submission = await client.prepareOnePass(input, { idempotency: { key } });
       if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
       record.sent(row, identity, key);
@@ -247,7 +252,6 @@ export class MarkingRun {
       this.accept(task, replayed);
       if (replayed) this.notCharged.add(row);
       this.tasked.add(row);
-      this.settings.ledger?.accepted(identity, { taskId: task.task_id });
       record.accepted(row, identity, { taskId: task.task_id }, task.status ?? 'QUEUED', replayed);
       this.settings.onAccepted?.(task, replayed, 1, answer.files.length);
       if (!this.settings.wait) {
@@ -280,13 +284,12 @@ export class MarkingRun {
     err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     const input = this.inputOf(answer, fields);
-    const key = `${keyOf(this.settings, answer, this.identityOf(row), input)}-retry${attempt}`;
+    const key = `${keyOf(this.settings, answer, this.identityOf(row), input, this.replacing.get(row))}-retry${attempt}`;
     const identity = this.identityOf(row);
     record.sent(row, identity, key);
     const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
     this.retries.set(row, attempt);
     this.accept(again);
-    this.settings.ledger?.accepted(identity, { taskId: again.task_id });
     record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
     this.follower.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
     return true;

@@ -1,10 +1,12 @@
 // Before anything is sent, every answer of a run gets its identity (client/identity.ts: its
 // content and marking, never its labels) and one plan: sent, or a copy of an earlier answer of this
 // run (same identity: one charge, one mark), or reused from what was marked before (the journal of
-// --resume, then this machine's ledger). So the run knows what it will charge before it asks the
-// service for anything, and an identity is never charged twice, whatever it is called.
+// --resume, then this machine's ledger), or sent again when what marked it before did not (FAILURE,
+// CANCEL: never charged). So the run knows what it will charge before it asks the service for
+// anything, and an identity is never charged twice, whatever it is called.
 import { readFileSync } from 'node:fs';
 import type { OnePassFields } from '../api/schemas.js';
+import { isUnsuccessfulFinal } from '../api/status.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
@@ -19,7 +21,9 @@ export type Plan =
   /** The same identity as row `of` of this run: its mark, under this answer's labels. */
   | { kind: 'copy'; of: number }
   /** Known from the journal of --resume, or from this machine's ledger. */
-  | { kind: 'reuse'; from: 'journal' | 'ledger'; known: JournalKnown | Marked };
+  | { kind: 'reuse'; from: 'journal' | 'ledger'; known: JournalKnown | Marked }
+  /** Sent before and ended FAILURE or CANCEL (the journal says so): sent again under a key of its own, so the service makes a new task. */
+  | { kind: 'again'; task: string };
 
 export interface PlanOptions {
   common: OnePassFields;
@@ -48,6 +52,8 @@ export interface RunPlan {
   /** What the answers sent are priced by: a file each, or the answer itself when it has none (text). */
   unitsToSend: number;
   reused: number;
+  /** Answers sent again because their earlier task ended FAILURE or CANCEL (kind 'again'). */
+  again: number;
   /** A few of the tasks reused, for the note that says so. */
   reusedTasks: string[];
   /** Answers the journal knew under the same name with other content: sent as new answers. */
@@ -144,6 +150,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   let filesToSend = 0;
   let unitsToSend = 0;
   let reused = 0;
+  let again = 0;
   for (let row = 0; row < rows; row++) {
     const identity = identities.get(row);
     if (identity === '') continue;
@@ -159,7 +166,17 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     } else firstOf.set(identity, row);
     const fromJournal = options.journal?.lookup(identity);
     const fromLedger = fromJournal || options.markAgain ? undefined : options.ledger?.lookup(identity);
-    if (fromJournal || fromLedger) {
+    const failedBefore =
+      fromJournal?.kind === 'final' && isUnsuccessfulFinal(fromJournal.status)
+        ? fromJournal.taskId
+        : fromLedger?.failed
+          ? taskOf(fromLedger)
+          : undefined;
+    if (failedBefore !== undefined) {
+      // marked before means marked: a task that did not mark its answer is replaced (and it was never charged)
+      plans.set(row, { kind: 'again', task: failedBefore });
+      again += 1;
+    } else if (fromJournal || fromLedger) {
       plans.set(row, { kind: 'reuse', from: fromJournal ? 'journal' : 'ledger', known: (fromJournal ?? fromLedger)! });
       reused += 1;
       const task = taskOf((fromJournal ?? fromLedger)!);
@@ -179,6 +196,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     filesToSend,
     unitsToSend,
     reused,
+    again,
     reusedTasks: [...reusedTasks],
     changed,
     journalKnew,

@@ -1,14 +1,17 @@
 // A marking run is one record: an append-only sequence of events per input (found, unsent, sent,
 // accepted, reused, final). The --resume journal is that record on disk (journal.ts); this machine's
-// ledger indexes its identities across runs (ledger.ts). Every output is a view of the record: the
+// ledger indexes its identities across runs (ledger.ts), from the same events: each task accepted,
+// and each that ended without marking its answer (FAILURE, CANCEL: the next run sends it again). Every output is a view of the record: the
 // rows (table, CSV, NDJSON, JSON), the summary, the class report, the progress line and the exit
 // status all read the final rows it hands out and the one tally it keeps, so their counts cannot
 // disagree.
+
+import { isUnsuccessfulFinal } from '../api/status.js';
 import { type AnswerOutcome, ndjsonRow } from '../cli/render/outcome.js';
 import { ClassTally } from '../cli/render/tally.js';
 import { ExitTally } from './exit-tally.js';
 import type { Journal } from './journal.js';
-import type { Marked } from './ledger.js';
+import type { Ledger, Marked } from './ledger.js';
 
 /** A view of the run: told every final row, in the order rows end, with its place in the run and its printed form (ndjsonRow). */
 export interface RecordView {
@@ -23,7 +26,10 @@ export class RunRecord {
   private readonly views: RecordView[] = [];
   private ended = 0;
 
-  constructor(private readonly journal?: Journal) {}
+  constructor(
+    private readonly journal?: Journal,
+    private readonly ledger?: Ledger,
+  ) {}
 
   /** Adds a view; views are told rows in the order they were added. */
   view(view: RecordView | undefined): void {
@@ -56,6 +62,7 @@ export class RunRecord {
   accepted(row: number, identity: string, marked: Marked, status: string, replayed: boolean): void {
     const where = 'taskId' in marked ? { task_id: marked.taskId } : { batch_id: marked.batchId, item: marked.item };
     this.journal?.write({ e: 'accepted', row, identity, ...where, status, ...(replayed ? { replayed: true } : {}) });
+    this.ledger?.accepted(identity, marked);
   }
 
   reused(row: number, identity: string, from: string, taskId?: string): void {
@@ -73,6 +80,8 @@ export class RunRecord {
       this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '', out: printed });
     else
       this.journal?.write({ e: 'final', row, identity, task_id: outcome.task_id ?? null, status: outcome.status, at: now(), out: printed });
+    if (!copy && identity && outcome.task_id && isUnsuccessfulFinal(outcome.status))
+      this.ledger?.accepted(identity, { taskId: outcome.task_id, failed: true });
     this.tally.add({
       status: outcome.status,
       score: outcome.score,

@@ -98,7 +98,7 @@ describe('a ledger the service does not share', () => {
     const kct = asUser(shared.sandbox, 'user', configDir);
     expect((await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(3);
     const before = await creditsOf(kct);
-    // the failure is sent again under its key: the service replays it, nothing is charged, nothing said of a charge
+    // the failure is sent again as a new task (failed-rerun.property.test.ts): nothing is charged, nothing said of a charge
     const again = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
     expect(again.code).toBe(3);
     expect(await creditsOf(kct)).toBe(before);

@@ -26,6 +26,10 @@ export function reuseNotes(plan: RunPlan, answers: number): string[] {
       `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} marked before (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): ${one ? 'its mark is reused under the name it has now' : 'their marks are reused under the names they have now'}, not charged again (--mark-again pays to mark ${one ? 'it' : 'them'} anew)`,
     );
   }
+  if (plan.again > 0)
+    lines.push(
+      `${plural(plan.again, 'answer')} of ${answers} ended FAILURE or CANCEL when sent before: sent again as ${plan.again === 1 ? 'a new task' : 'new tasks'} (a task that does not mark its answer is never charged)`,
+    );
   const copies = [...plan.copies.values()].reduce((sum, rows) => sum + rows.length, 0);
   if (copies > 0)
     lines.push(

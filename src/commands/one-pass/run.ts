@@ -143,7 +143,7 @@ async function markAnswers(
     modelId,
   });
   const journal = options.resume ? new Journal(options.resume) : undefined;
-  const record = new RunRecord(journal);
+  const record = new RunRecord(journal, ledger);
   let plan: RunPlan;
   try {
     plan = await planRun(

@@ -98,6 +98,31 @@ describe('planning a run', () => {
     ledger!.close();
   });
 
+  it('an identity whose task ended FAILURE or CANCEL is sent again, in place of that task; a later mark is reused', async () => {
+    const list = answers(['a failed essay'], [{ name: 'a.txt', student: 'a' }]);
+    const state = join(root, `state-${made++}`);
+    const options = { common: COMMON, rubricFiles: [], questionFiles: [] };
+    const earlier = Ledger.open(state, 'http://127.0.0.1:1/v1').ledger!;
+    const identity = (await planRun(list, 1, options, signal)).identities.get(0);
+    earlier.accepted(identity, { taskId: 'tsk_1' });
+    earlier.accepted(identity, { taskId: 'tsk_1', failed: true });
+    earlier.close();
+    const { ledger } = Ledger.open(state, 'http://127.0.0.1:1/v1');
+    const rerun = await planRun(list, 1, { ...options, ledger }, signal);
+    expect(planOf(rerun, 0)).toEqual({ kind: 'again', task: 'tsk_1' });
+    expect([rerun.again, rerun.reused, rerun.toSend]).toEqual([1, 0, 1]);
+    // sent again and marked: reused from then on
+    ledger!.accepted(identity, { taskId: 'tsk_2' });
+    ledger!.close();
+    const { ledger: later } = Ledger.open(state, 'http://127.0.0.1:1/v1');
+    expect(planOf(await planRun(list, 1, { ...options, ledger: later }, signal), 0)).toEqual({
+      kind: 'reuse',
+      from: 'ledger',
+      known: { taskId: 'tsk_2' },
+    });
+    later!.close();
+  });
+
   it("the plan's identities are identityOf's (the one rule): for files, and for text", async () => {
     const list = answers(
       ['an essay', 'another'],

@@ -1,0 +1,72 @@
+// "Run the same command again" recovers an answer whose task ended FAILURE: marked before means
+// marked, so an earlier task that did not mark its answer is never reused (docs/guides/
+// large-runs-and-reruns.md, "What is the same answer"). Over generated classes, some answers failing
+// (the sandbox's KCT-SANDBOX-FAIL), with or without --resume and in any --jobs: the second run
+// sends every failed answer again as a new task, reuses every mark, and charges nothing (a failure
+// is never charged, a mark is charged once). In-process, against a real sandbox.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { propertyRuns, propertySeed } from '../unit/property-runs.js';
+import { asUser, creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+
+interface Row {
+  file: string;
+  task_id: string | null;
+  status: string;
+  replayed?: boolean;
+}
+
+const rowsOf = (text: string): Map<string, Row> =>
+  new Map(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => parseJson<Row>(line))
+      .map((row) => [row.file, row]),
+  );
+
+describe('an answer whose task failed is sent again when the same command runs again', () => {
+  it('as a new task, while every mark is reused and nothing is charged', async () => {
+    const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }).filter((fails) => fails.includes(true)),
+        fc.boolean(),
+        fc.constantFrom('1', '2'),
+        async (fails, resume, jobs) => {
+          round += 1;
+          const dir = join(tempDir('kct-failed-rerun-'), 'class');
+          mkdirSync(dir);
+          fails.forEach((fail, i) =>
+            writeFileSync(join(dir, `pupil-${i + 1}.txt`), `${essay}\n(failed rerun ${round}.${i}${fail ? ' KCT-SANDBOX-FAIL' : ''})`),
+          );
+          const kct = asUser(shared.sandbox, 'user', tempDir('kct-failed-rerun-cfg-'));
+          const args = ['one-pass', dir, '--model', '12', '--jobs', jobs, '--output', 'ndjson'];
+          if (resume) args.push('--resume', join(dir, '..', 'marks.journal'));
+          const first = await kct(args);
+          expect(first.code, first.stderr).toBe(3);
+          const before = await creditsOf(kct);
+          const again = await kct(args);
+          expect(again.code, again.stderr).toBe(3);
+          const [was, now] = [rowsOf(first.stdout), rowsOf(again.stdout)];
+          expect(now.size).toBe(fails.length);
+          for (const [i, fail] of fails.entries()) {
+            const [a, b] = [was.get(join(dir, `pupil-${i + 1}.txt`))!, now.get(join(dir, `pupil-${i + 1}.txt`))!];
+            expect(b.status).toBe(fail ? 'FAILURE' : 'SUCCESS');
+            // a failure: a new task; a mark: the same task, reused
+            if (fail) expect(b.task_id).not.toBe(a.task_id);
+            else expect([b.task_id, b.replayed]).toEqual([a.task_id, true]);
+          }
+          expect(await creditsOf(kct)).toBe(before);
+          expect(again.stderr).not.toContain('sent again and charged');
+        },
+      ),
+      { numRuns: propertyRuns(6), seed: propertySeed(20261129) },
+    );
+  });
+});
