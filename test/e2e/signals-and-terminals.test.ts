@@ -49,6 +49,24 @@ describe('kct one-pass on a terminal', () => {
   });
 });
 
+describe('colour on a terminal', () => {
+  it('the spinner is coloured, and NO_COLOR (as --no-color) takes the colour away, the spinner stays', async () => {
+    const dir = textFolder(['hal', 'ida'], 'KCT-SANDBOX-SLOW');
+    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }), CI: undefined };
+    const cyan = '\u001b[36m';
+    const coloured = await inTerminal(['one-pass', dir, '--model', '12'], { ...env, NO_COLOR: undefined });
+    expect(coloured.output).toContain(cyan);
+    for (const run of [
+      await inTerminal(['one-pass', dir, '--model', '12'], { ...env, NO_COLOR: '1' }),
+      await inTerminal(['--no-color', 'one-pass', dir, '--model', '12'], { ...env, NO_COLOR: undefined }),
+    ]) {
+      expect(run.code).toBe(0);
+      expect(run.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] marking 2 answers/);
+      expect(run.output).not.toContain(cyan);
+    }
+  });
+});
+
 describe('signals and terminals', () => {
   it('SIGTERM while watching exits 143; SIGINT 130', async () => {
     const term = await interruptAfterAccept(['one-pass', '--model', '12', '--text', `${essay} (sigterm) KCT-SANDBOX-SLOW`], 'SIGTERM');

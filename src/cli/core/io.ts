@@ -13,6 +13,8 @@ export interface IO {
   stderrIsTTY: boolean;
   /** Colour allowed in results on stdout (off with NO_COLOR, --no-color, or when stdout is not a TTY). */
   color: boolean;
+  /** Colour allowed in what is drawn on stderr, the spinner (off with NO_COLOR, --no-color, or when stderr is not a TTY). */
+  stderrColor?: boolean;
   columns: number;
   /** A spinner may be drawn on stderr: a terminal that reports its width (some report 0). */
   canAnimate?: boolean;
@@ -50,6 +52,7 @@ export function processIO({ env, noColor }: IOSettings, streams: Streams = proce
     stdoutIsTTY,
     stderrIsTTY,
     color: colorAllowed(env, noColor, stdoutIsTTY),
+    stderrColor: colorAllowed(env, noColor, stderrIsTTY),
     columns: stdout.columns || stderr.columns || 100,
     canAnimate: stderrIsTTY && (stderr.columns ?? 0) > 0,
     noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,

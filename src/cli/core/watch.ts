@@ -75,7 +75,9 @@ export interface Spinner {
 export async function startSpinner(io: IO, initial: string): Promise<Spinner | undefined> {
   if (!io.canAnimate || io.stderrJson) return undefined;
   const { default: ora } = await import('ora');
-  const spinner = ora({ stream: io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start(stripControls(initial));
+  const spinner = ora({ stream: io.stderr, color: io.stderrColor ? 'cyan' : false, isEnabled: true, discardStdin: false }).start(
+    stripControls(initial),
+  );
   return {
     text(value) {
       spinner.text = stripControls(value);
