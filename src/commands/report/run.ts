@@ -18,6 +18,12 @@ export async function run(options: Options, context: Context): Promise<void> {
       '-o/--output FILE is now --out FILE (-o/--output name a format everywhere else in kct); it still works for now.',
     );
   const target = options.out ?? options.output ?? '-';
+  // --json's record of the file written would be mixed into the page on stdout: refused before anything is read
+  if (target === '-' && options.json) {
+    throw new UsageError('--json prints the record of the report file written, and without --out stdout holds the page itself', {
+      suggestion: 'Add --out class.html to have the page written there and its record ({file, answers, marked, ...}) printed as JSON.',
+    });
+  }
   if (target === '-' && context.io.stdoutIsTTY) {
     throw new UsageError('the report is an HTML file: say where to write it', {
       suggestion: `Add --out class.html (or pipe stdout into a file).`,

@@ -38,6 +38,17 @@ describe('kct report writes its file with --out', () => {
     expect(existsSync(join(process.cwd(), 'json'))).toBe(false);
   });
 
+  it('--json without --out is refused (stdout holds the page, not JSON); with --out it prints the record', async () => {
+    const refused = await runKct(['report', run, '--json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('--json prints the record of the report file written');
+    const out = join(dir, 'json.html');
+    const written = await runKct(['report', run, '--json', '--out', out]);
+    expect(written.code).toBe(0);
+    expect(JSON.parse(written.stdout)).toMatchObject({ answers: 1, marked: 1 });
+  });
+
   it('--help lists --out and not the old flag', async () => {
     const result = await runKct(['report', '--help']);
     expect(result.stdout).toContain('--out <file>');
