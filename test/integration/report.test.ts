@@ -234,6 +234,8 @@ describe('kct report refuses what it cannot read, and leaves nothing behind', ()
     const noWait = await shared.kct(['one-pass', classDir, '--model', '12', '--no-wait', '--report', join(out, 'nowait.html')]);
     expect(noWait.code).toBe(2);
     expect(noWait.stderr).toContain('--no-wait');
+    // refused before the answers are hashed and planned: nothing is said of them first
+    for (const run of [noFolder, noWait]) expect(run.stderr).not.toContain('marked before');
     expect(await creditsOf(shared.kct)).toBe(before);
     expect(existsSync(join(out, 'nowait.html'))).toBe(false);
   });

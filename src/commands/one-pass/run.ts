@@ -144,8 +144,12 @@ async function markAnswers(
   });
   const journal = options.resume ? new Journal(options.resume) : undefined;
   const record = new RunRecord(journal, ledger);
+  let report: Awaited<ReturnType<typeof runReport>> | undefined;
   let plan: RunPlan;
   try {
+    // --report's file is opened (or refused: --no-wait, a folder that does not exist) before any answer is hashed
+    if (options.report !== undefined)
+      report = await runReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut, tally: record.tally });
     plan = await planRun(
       collection.answers(),
       collection.rows,
@@ -153,11 +157,13 @@ async function markAnswers(
       context.signal,
     );
   } catch (error) {
+    report?.writer.discard();
     journal?.close();
     ledger?.close();
     throw error;
   }
   if (context.signal.aborted) {
+    report?.writer.discard();
     journal?.close();
     ledger?.close();
     throw new InterruptedError('interrupted; no task kct knows of is left unfinished (nothing was sent)', {
@@ -178,10 +184,6 @@ async function markAnswers(
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
   const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  const report =
-    options.report === undefined
-      ? undefined
-      : await runReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut, tally: record.tally });
   const writer = single
     ? undefined
     : new OutcomeWriter(context.io, format, {
