@@ -46,7 +46,8 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
   file.checkStudents(source, roster, NOTHING);
 
   const filled = file.fill(book.marks, book.students(roster, { status: 'NOT_SENT', reason: `no row in ${runName}` }));
-  const report: FillReport = { ...filled.report, notes: [...runNotes(book, runName, roster), ...filled.report.notes] };
+  const writesFeedback = request.platform === 'moodle' && request.feedback !== 'none';
+  const report: FillReport = { ...filled.report, notes: [...runNotes(book, runName, roster, writesFeedback), ...filled.report.notes] };
   const output = report.counts.filled > 0 ? file.target : null;
   // what the platform would import and skip, said before the file is written
   const record = { file: file.path, output, savedRun: runName, download: request.download ?? null, ...report };
@@ -113,8 +114,12 @@ async function readMarks(path: string, name: string, context: Context): Promise<
 }
 
 /** What the saved run says that a teacher should know before importing: rows with no student, tasks not final, students not in the download. */
-function runNotes(book: MarkBook, name: string, roster: readonly { participantId: string }[]): string[] {
+function runNotes(book: MarkBook, name: string, roster: readonly { participantId: string }[], writesFeedback: boolean): string[] {
   const notes: string[] = [];
+  if (writesFeedback && book.withoutFeedback > 0)
+    notes.push(
+      `${plural(book.withoutFeedback, 'marked row')} of ${name} ${book.withoutFeedback === 1 ? 'holds' : 'hold'} no feedback, only scores (a CSV saved run has no feedback): the feedback written for ${book.withoutFeedback === 1 ? 'it' : 'them'} is each criterion's score. Save the run with --output ndjson or --json to hand back the marker's comments, or give --feedback none.`,
+    );
   if (book.notFinal.size > 0) {
     const count = [...book.notFinal.values()].reduce((a, b) => a + b, 0);
     const statuses = [...book.notFinal].map(([status, n]) => `${status} ${n}`).join(', ');

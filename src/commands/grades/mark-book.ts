@@ -28,6 +28,8 @@ export class MarkBook {
   readonly conflicts: Conflict[] = [];
   /** Rows that name no student (their marks have nowhere to go). */
   rowsWithoutId = 0;
+  /** Marked rows with no word of feedback (a CSV saved run holds the scores only): their feedback is the scores. */
+  withoutFeedback = 0;
   /** Rows whose task was not final yet (a run with --no-wait, or one stopped): not marked. */
   readonly notFinal = new Map<string, number>();
   private readonly outcomes = new Map<string, { rank: number; status: string; reason?: string }>();
@@ -53,6 +55,7 @@ export class MarkBook {
     const entries = (row.evaluation ?? []).filter((entry) => entry.type !== 'error');
     const maxScore = typeof row.max_score === 'number' ? row.max_score : sumMax(entries);
     const feedback = feedbackText(entries);
+    if (!entries.some((entry) => (entry.feedback ?? entry.comment ?? '').trim() !== '')) this.withoutFeedback += 1;
     const mark: Mark = { score: row.score as number, maxScore: maxScore ?? Number.NaN, ...(feedback ? { feedback } : {}) };
     const earlier = this.marks.get(id);
     if (earlier && (earlier.score !== mark.score || earlier.maxScore !== mark.maxScore)) {

@@ -149,7 +149,12 @@ async function markAnswers(
   try {
     // --report's file is opened (or refused: --no-wait, a folder that does not exist) before any answer is hashed
     if (options.report !== undefined)
-      report = await runReport(options.report, { wait: options.wait, sources: options.answers, leftOut: collection.leftOut, tally: record.tally });
+      report = await runReport(options.report, {
+        wait: options.wait,
+        sources: options.answers,
+        leftOut: collection.leftOut,
+        tally: record.tally,
+      });
     plan = await planRun(
       collection.answers(),
       collection.rows,

@@ -14,7 +14,7 @@ export const command = defineCommand({
     '--title <text>': { description: "the report's title", defaultValue: 'Class report' },
   },
   examples: [
-    'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson && kct report marks.ndjson --out class.html',
+    'kct one-pass answers/ --model 12 --output ndjson > marks.ndjson; kct report marks.ndjson --out class.html',
     'kct batch answers.jsonl --model 12 --output ndjson | kct report - --out class.html',
     'kct report marks.ndjson --out 9B-uniform-essay.html --title "9B: uniform essay"',
     'kct report district.journal --out district.html     # the --resume journal of a run, finished or not',

@@ -252,6 +252,30 @@ describe('kct grades moodle', () => {
   });
 });
 
+describe('kct grades moodle from a run without feedback', () => {
+  it('a CSV saved run (scores only): the report says the feedback written is the scores, and how to hand back comments', async () => {
+    const dir = fresh();
+    const scoresOnly = {
+      ...marked('101', 'Ada Lovelace', 13.5),
+      evaluation: [{ item: 'Argument', score: 13.5, max_score: 20, feedback: '' }],
+    };
+    const run = savedRun(dir, [scoresOnly, marked('102', 'Bo Chen', 18)]);
+    const sheet = worksheet(dir, WORKSHEET.slice(0, 2));
+    const report = JSON.parse((await runKct(['grades', 'moodle', run, sheet.path, '--json'])).stdout);
+    expect(report.notes).toContainEqual(expect.stringMatching(/^1 marked row of .* holds no feedback, only scores .*--output ndjson/));
+    // --feedback none writes none: nothing to say; a run with feedback: nothing either
+    const none = JSON.parse(
+      (await runKct(['grades', 'moodle', run, sheet.path, '--json', '--feedback', 'none', '--grades-out', join(dir, 'n.csv')])).stdout,
+    );
+    expect(none.notes.join('\n')).not.toContain('no feedback');
+    const full = savedRun(dir, [marked('101', 'Ada Lovelace', 13.5)], 'full.ndjson');
+    const withFeedback = JSON.parse(
+      (await runKct(['grades', 'moodle', full, sheet.path, '--json', '--grades-out', join(dir, 'f.csv')])).stdout,
+    );
+    expect(withFeedback.notes.join('\n')).not.toContain('no feedback');
+  });
+});
+
 describe('kct grades canvas', () => {
   const header = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)', 'Current Score'];
   const book = writeCsv({
