@@ -104,7 +104,7 @@ export class Follower {
       const result = await this.readResult(() => client.result(taskId, { signal: context.signal })).finally(() =>
         this.reading.delete(taskId),
       );
-      if (run.reusedFromLedger.has(row) && isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row)) return;
+      if (isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row, undefined, taskId)) return;
       if (answer && (await run.retried(row, answer, result))) return;
       run.emit(row, outcomeFromResult(base, result), answer);
     } catch (error) {

@@ -202,21 +202,23 @@ export class MarkingRun {
   }
 
   /**
-   * A reused answer whose task is gone (another account, a sandbox started afresh) or did not mark
-   * it (FAILURE, CANCEL): forgotten by the ledger and sent after all. False when it was not reused from the ledger.
+   * An answer whose mark was to be another task's, sent after all, once: a task the ledger named that
+   * is gone (another account, a sandbox started afresh) or did not mark it (FAILURE, CANCEL), or a
+   * task the service replayed, or the journal named, that did not mark it (`endedAs`, its id). False otherwise.
    */
-  sendAfterAll(row: number, error?: unknown): boolean {
-    if (!this.reusedFromLedger.has(row) || (error !== undefined && !(error instanceof NotFoundError))) return false;
+  sendAfterAll(row: number, error?: unknown, endedAs?: string): boolean {
+    const fromLedger = this.reusedFromLedger.has(row) && (error === undefined || error instanceof NotFoundError);
+    const replayed = endedAs !== undefined && error === undefined && this.notCharged.has(row) && !this.replacing.has(row);
     const answer = this.settings.collection.answerAt(row);
-    if (!answer) return false;
+    if (!(fromLedger || replayed) || !answer) return false;
     this.reusedFromLedger.delete(row);
     this.notCharged.delete(row);
     this.tasked.delete(row);
-    this.settings.ledger?.forget(this.identityOf(row));
+    if (fromLedger) this.settings.ledger?.forget(this.identityOf(row));
     if (error instanceof NotFoundError) this.unknownToService.add(row);
     const step = planOf(this.settings.plan, row);
     // under a key of its own: the same key again would be answered with the task that did not mark it
-    void this.send(answer, { onePass: true, replacing: step.kind === 'reuse' ? taskOf(step.known) : undefined });
+    void this.send(answer, { onePass: true, replacing: endedAs ?? (step.kind === 'reuse' ? taskOf(step.known) : undefined) });
     return true;
   }
 

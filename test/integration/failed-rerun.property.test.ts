@@ -1,9 +1,10 @@
 // "Run the same command again" recovers an answer whose task ended FAILURE: marked before means
 // marked, so an earlier task that did not mark its answer is never reused (docs/guides/
 // large-runs-and-reruns.md, "What is the same answer"). Over generated classes, some answers failing
-// (the sandbox's KCT-SANDBOX-FAIL), with or without --resume and in any --jobs: the second run
-// sends every failed answer again as a new task, reuses every mark, and charges nothing (a failure
-// is never charged, a mark is charged once). In-process, against a real sandbox.
+// (the sandbox's KCT-SANDBOX-FAIL), with or without --resume, in any --jobs, and on this machine or
+// another (no ledger, no journal: only the service's replay of the same key): the second run sends
+// every failed answer again as a new task, reuses every mark, and charges nothing (a failure is
+// never charged, a mark is charged once). In-process, against a real sandbox.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -38,7 +39,8 @@ describe('an answer whose task failed is sent again when the same command runs a
         fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }).filter((fails) => fails.includes(true)),
         fc.boolean(),
         fc.constantFrom('1', '2'),
-        async (fails, resume, jobs) => {
+        fc.boolean(),
+        async (fails, resume, jobs, elsewhere) => {
           round += 1;
           const dir = join(tempDir('kct-failed-rerun-'), 'class');
           mkdirSync(dir);
@@ -47,11 +49,14 @@ describe('an answer whose task failed is sent again when the same command runs a
           );
           const kct = asUser(shared.sandbox, 'user', tempDir('kct-failed-rerun-cfg-'));
           const args = ['one-pass', dir, '--model', '12', '--jobs', jobs, '--output', 'ndjson'];
-          if (resume) args.push('--resume', join(dir, '..', 'marks.journal'));
-          const first = await kct(args);
+          const journal = resume ? ['--resume', join(dir, '..', 'marks.journal')] : [];
+          const first = await kct([...args, ...journal]);
           expect(first.code, first.stderr).toBe(3);
           const before = await creditsOf(kct);
-          const again = await kct(args);
+          // another machine knows nothing of the first run: neither its ledger nor its journal
+          const again = elsewhere
+            ? await asUser(shared.sandbox, 'user', tempDir('kct-failed-rerun-cfg-'))(args)
+            : await kct([...args, ...journal]);
           expect(again.code, again.stderr).toBe(3);
           const [was, now] = [rowsOf(first.stdout), rowsOf(again.stdout)];
           expect(now.size).toBe(fails.length);
