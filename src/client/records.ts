@@ -2,8 +2,9 @@
 // is answered is read liberally (an answer that does not match is kept as it came, unknown
 // fields and all: the spec leaves many shapes open).
 
-import { UsageError } from '../api/errors.js';
+import { TaskUnsuccessfulError, UsageError } from '../api/errors.js';
 import { type Credits, EvaluationResult, Task } from '../api/schemas.js';
+import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import type * as z from '../api/zod.js';
 import { isPlainObject } from './envelope.js';
 import type { HttpResponse } from './http.js';
@@ -56,6 +57,22 @@ export function batchItemsOf(record: EvaluationResult): EvaluationResult[] | und
       return value.filter(isPlainObject).map((item) => readResult({ ...item, task_id: String(item.task_id ?? '') }));
   }
   return typeof record.count === 'number' ? [] : undefined;
+}
+
+/**
+ * Why a result is not a success (exit 3, docs/commands/kct.md#exit-codes), or undefined: its items
+ * that did not succeed (a batch ends SUCCESS when one item did; like `kct batch`, any item counts),
+ * else its own status. `kct result` and `kct status` decide it here.
+ */
+export function unsuccessful(result: EvaluationResult): TaskUnsuccessfulError | undefined {
+  const items = batchItemsOf(result) ?? [];
+  const failed = items.filter((item) => isUnsuccessfulFinal(statusOf(item)));
+  if (failed.length > 0)
+    return new TaskUnsuccessfulError(
+      Object.fromEntries(failed.map((item) => [String(item.task_id ?? ''), statusOf(item)])),
+      `${failed.length} of ${items.length} items did not succeed`,
+    );
+  return isUnsuccessfulFinal(statusOf(result)) ? new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) }) : undefined;
 }
 
 const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;

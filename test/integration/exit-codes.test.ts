@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, kctEnv, parseJson, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
 
@@ -63,6 +65,27 @@ describe('exit codes, against the sandbox', () => {
     const again = await kct(['cancel', accepted.task_id]);
     expect(again.code).toBe(7);
     expect(again.stderr).toContain('HTTP 409');
+  });
+
+  it('3 from kct status and kct result of a batch that ended SUCCESS with an item that failed', async () => {
+    const kct = asUser(sandbox);
+    const manifest = join(tempDir('kct-exit-batch-'), 'answers.jsonl');
+    writeFileSync(manifest, [`{"paper_content": "${answer} (batch)"}`, '{"paper_content": "KCT-SANDBOX-FAIL (batch)"}', ''].join('\n'));
+    expect((await kct(['batch', manifest, '--model', '12'])).code).toBe(3);
+    // the same batch again with --no-wait: a replay, printed with its state now, not the stored QUEUED
+    const [batch] = parseJson<{ task_id: string; status: string; replayed: boolean; credits_charged: number }[]>(
+      (await kct(['batch', manifest, '--model', '12', '--no-wait', '--json'])).stdout,
+    );
+    expect(batch).toMatchObject({ status: 'SUCCESS', replayed: true, credits_charged: 1 });
+    for (const args of [
+      ['status', batch.task_id],
+      ['status', batch.task_id, '--watch'],
+      ['result', batch.task_id],
+    ]) {
+      const run = await kct(args);
+      expect(run.code, args.join(' ')).toBe(3);
+      expect(run.stderr).toContain('1 of 2 items did not succeed');
+    }
   });
 
   it('4 for 401 (bad key) and 403 (former admin organization key)', async () => {

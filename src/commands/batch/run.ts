@@ -63,6 +63,17 @@ const ACCEPTED_COLUMNS: Column<Task>[] = [
   { name: 'credit_cost', header: 'Cost on success', value: (task) => task.credit_cost },
 ];
 
+/** A replayed batch's acceptance with its state now: status, stage and what it was charged, from its result. */
+async function stateNow(client: Awaited<ReturnType<Context['client']>>, task: Task, signal: AbortSignal): Promise<Task> {
+  const now = await client.result(task.task_id, { signal });
+  return {
+    ...task,
+    ...(typeof now.status === 'string' ? { status: now.status } : {}),
+    ...(typeof now.stage === 'string' ? { stage: now.stage } : {}),
+    ...(typeof now.credits_charged === 'number' ? { credits_charged: now.credits_charged } : {}),
+  };
+}
+
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
@@ -144,11 +155,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   }
 
   if (options.wait === false) {
-    // the accepted batch tasks as the service sent them; a refused request's items have none
-    await exporter.list(
-      accepted.map(({ task }) => task),
-      ACCEPTED_COLUMNS,
-    );
+    // the accepted batch tasks as the service sent them; a replay's acceptance is the stored one, so
+    // its state now is read (as one-pass --no-wait does); a refused request's items have none
+    const tasks = await Promise.all(accepted.map(({ task }) => (task.replayed ? stateNow(client, task, context.signal) : task)));
+    await exporter.list(tasks, ACCEPTED_COLUMNS);
     const first = accepted[0]?.task.task_id;
     if (first)
       context.notice('next', `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`);

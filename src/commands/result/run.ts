@@ -1,11 +1,9 @@
-import { TaskUnsuccessfulError } from '../../api/errors.js';
-import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { outcomeFromResult } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
-import { batchItemsOf } from '../../client/records.js';
+import { batchItemsOf, unsuccessful } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -31,14 +29,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   } else {
     await printOneResult(context.io, format, result);
   }
-  // Exit 3 (docs/commands/kct.md#exit-codes), after the result is printed in whichever format. A batch ends
-  // SUCCESS when one item did; like `kct batch`, any item that did not succeed counts.
-  const failedItems = (items ?? []).filter((item) => isUnsuccessfulFinal(statusOf(item)));
-  if (failedItems.length > 0) {
-    throw new TaskUnsuccessfulError(
-      Object.fromEntries(failedItems.map((item) => [String(item.task_id ?? ''), statusOf(item)])),
-      `${failedItems.length} of ${items!.length} items did not succeed`,
-    );
-  }
-  if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
+  // exit 3, after the result is printed in whichever format
+  const failure = unsuccessful(result);
+  if (failure) throw failure;
 }

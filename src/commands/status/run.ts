@@ -6,6 +6,7 @@ import { out } from '../../cli/core/io.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
+import { unsuccessful } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -20,6 +21,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   // a snapshot read once says the same as a watch that ended on it (exit 3, docs/commands/kct.md#exit-codes)
   if (isUnsuccessfulFinal(statusOf(snapshot))) {
     throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
+  }
+  // a batch ends SUCCESS when one item did, and its status does not say which: its result does (one read)
+  if (statusOf(snapshot) === 'SUCCESS') {
+    const failure = unsuccessful(await client.result(options.taskId, { signal: context.signal }));
+    if (failure) throw failure;
   }
   if (options.watch && exporter.format === 'table') context.notice('next', `See the scores with: kct result ${options.taskId}`);
 }

@@ -10,6 +10,8 @@ function threeSnapshots() {
   reply('QUEUED', { position: 1, length: 1 });
   reply('PROGRESS', { progress: 50 });
   reply('SUCCESS');
+  // a task that ended SUCCESS: its result is read once, for a batch's items
+  api.reply('GET', '/evaluations/tsk_1', 200, { data: { task_id: 'tsk_1', status: 'SUCCESS', score: 3 } });
   return api;
 }
 

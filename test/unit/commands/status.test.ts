@@ -34,6 +34,9 @@ describe('kct status', () => {
         { data: { task_id: 'tsk_1', ...snapshot }, request_id: 'req_test1' },
         { times: 2 },
       );
+      // a task that ended SUCCESS: its result is read once, for a batch's items
+      if (snapshot.status === 'SUCCESS')
+        api.reply('GET', '/evaluations/tsk_1', 200, { data: { task_id: 'tsk_1', status: 'SUCCESS', score: 3 } }, { times: 2 });
       const run = await runKct(['status', 'tsk_1'], { api });
       expect(run.code).toBe(exit);
       expect(run.stdout).toBe(`tsk_1  ${line}\n`);
@@ -46,4 +49,26 @@ describe('kct status', () => {
       if (exit === 3) expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'task_unsuccessful', exit_code: 3 } });
     });
   }
+
+  it('a batch that ended SUCCESS with an item that failed: exit 3, as kct result says (its result is read once)', async () => {
+    const api = mockApi();
+    api.reply('GET', '/evaluations/tsk_b/status', 200, {
+      data: { task_id: 'tsk_b', status: 'SUCCESS', message: '1 of 2 items succeeded; 1 failed.' },
+    });
+    api.reply('GET', '/evaluations/tsk_b', 200, {
+      data: {
+        task_id: 'tsk_b',
+        status: 'SUCCESS',
+        items: [
+          { task_id: 'tsk_b1', status: 'SUCCESS', score: 3 },
+          { task_id: 'tsk_b2', status: 'FAILURE' },
+        ],
+      },
+    });
+    const run = await runKct(['status', 'tsk_b'], { api });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('tsk_b  SUCCESS · 1 of 2 items succeeded; 1 failed.\n');
+    expect(run.stderr).toContain('error: 1 of 2 items did not succeed');
+    api.assertAllCalled();
+  });
 });
