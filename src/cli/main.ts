@@ -67,6 +67,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   const json = args.includes('--json');
   const argv = helpArgv(program, args);
   const first = argv[commandAt(argv)];
+  const next = argv[commandAt(argv) + 1];
   // Subcommands added with addCommand() do not inherit these: set them on every command.
   const commands = [program];
   for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
@@ -78,7 +79,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error
       writeErr: (text) => err(io, text),
       // an unknown command is answered by meaning as well as spelling (`kct watch`: status --watch)
-      outputError: json ? () => {} : (text, write) => write(withMeaning(text, first)),
+      outputError: json ? () => {} : (text, write) => write(withMeaning(text, first, next)),
     });
   }
 
@@ -103,7 +104,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       if (json) {
         // commander's "(Did you mean models?)" is a suggestion, not part of the message
         const [, message, similar] =
-          /^(?:error: )?([\s\S]*?)(?:\n\((Did you mean .+\?[^\n]*)\))?$/.exec(withMeaning((error as Error).message, first)) ?? [];
+          /^(?:error: )?([\s\S]*?)(?:\n\((Did you mean .+\?[^\n]*)\))?$/.exec(withMeaning((error as Error).message, first, next)) ?? [];
         const suggestion = `${similar ? `${similar} ` : ''}Run with --help for usage.`;
         reportError(io, new UsageError(message ?? String(error), { suggestion }), EXIT.USAGE, true, false);
       }

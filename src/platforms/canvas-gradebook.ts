@@ -65,9 +65,12 @@ export function readCanvasGradebook(bytes: Uint8Array): CanvasGradebook {
   const header = headerRecord && !isBlankRecord(headerRecord) ? headerRecord.cells.map((c) => c.value) : [];
   const firstLast = header.length > 4 && header[0].includes('LastName') && header[1].includes('FirstName') && header[2].includes('ID');
   if (!firstLast && !(header.length > 3 && header[0].includes('Student') && header[1].includes('ID'))) {
-    throw new UsageError(`${WHAT} does not start with the Student and ID columns Canvas's importer requires.`, {
-      suggestion: EXPORT_AGAIN,
-    });
+    // Moodle's grading worksheet starts with its Identifier column
+    const moodle = header.some((cell) => /^\uFEFF?Identifier$/.test(cell.trim()));
+    throw new UsageError(
+      `${WHAT} does not start with the Student and ID columns Canvas's importer requires${moodle ? ": it looks like Moodle's grading worksheet" : ''}.`,
+      { suggestion: moodle ? 'Fill it with kct grades moodle <saved-run> <worksheet.csv>.' : EXPORT_AGAIN },
+    );
   }
   const idColumn = firstLast ? 2 : 1;
   const assignments: CanvasAssignmentColumn[] = [];

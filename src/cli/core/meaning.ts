@@ -32,9 +32,24 @@ meaning(
 );
 meaning(['settings', 'set', 'configure', 'prefs'], 'kct config set <key> <value>', 'changes a setting');
 
-/** The command a word means, worded as a suggestion; undefined for a word not in the table. */
-function meaningOf(word: string): string | undefined {
-  const found = Object.hasOwn(MEANINGS, word.toLowerCase()) ? MEANINGS[word.toLowerCase()] : undefined;
+/** Any word followed by a platform's name (`kct grade moodle`, `kct fill canvas`) means the grade file. */
+const PLATFORM_FILES: Record<string, { command: string; does: string }> = {
+  moodle: { command: 'kct grades moodle <saved-run> <worksheet.csv>', does: "fills Moodle's grading worksheet from a saved run" },
+  canvas: {
+    command: 'kct grades canvas <saved-run> <gradebook.csv> --assignment <name>',
+    does: "fills Canvas's gradebook from a saved run",
+  },
+};
+
+/** The command a word means (and the word after it), worded as a suggestion; undefined for a word not in the tables. */
+function meaningOf(word: string, next?: string): string | undefined {
+  const platform = next?.toLowerCase();
+  const found =
+    platform !== undefined && Object.hasOwn(PLATFORM_FILES, platform)
+      ? PLATFORM_FILES[platform]
+      : Object.hasOwn(MEANINGS, word.toLowerCase())
+        ? MEANINGS[word.toLowerCase()]
+        : undefined;
   return found ? `Did you mean \`${found.command}\`? It ${found.does}.` : undefined;
 }
 
@@ -45,9 +60,9 @@ const UNKNOWN = /^((?:error: )?unknown command '([^']+)')(?:\n\(Did you mean [^\
  * spelling, when the word is kct's first (the table is of kct's own commands: `kct keys new` is
  * left to commander, which knows `keys create`) and the table has it.
  */
-export function withMeaning(message: string, first: string | undefined): string {
+export function withMeaning(message: string, first: string | undefined, next?: string): string {
   const match = UNKNOWN.exec(message);
-  const suggestion = match && match[2] === first ? meaningOf(match[2]) : undefined;
+  const suggestion = match && match[2] === first ? meaningOf(match[2], next) : undefined;
   if (!match || !suggestion) return message;
   return `${match[1]}\n(${suggestion})${message.slice(match[0].length)}`;
 }

@@ -75,15 +75,15 @@ export class GradeFile {
         { suggestion: WHERE[platform] },
       );
     }
-    const file = new GradeFile(options, bytes, targetOf(path, options));
+    // what the file is comes first (a Moodle worksheet given to canvas), where it would be written second
     try {
-      file.fill(new Map());
+      new GradeFile(options, bytes, path).fill(new Map());
     } catch (error) {
       // the platform's reader names the kind of file; the teacher needs to know which one
       if (!(error instanceof UsageError)) throw error;
       throw new UsageError(`${path}: ${error.message}`, { suggestion: error.suggestion });
     }
-    return file;
+    return new GradeFile(options, bytes, targetOf(path, options));
   }
 
   /** A download's platform is the file's: a Moodle download's marks have nowhere to go in a Canvas gradebook. */

@@ -35,6 +35,17 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
     expect(help.stderr).toContain('(Did you mean `kct credits`? It prints the credits left.)');
   });
 
+  it('any word followed by moodle or canvas means the grade file: kct grade moodle leads to kct grades moodle', async () => {
+    const moodle = await runKct(['grade', 'moodle', 'marks.ndjson', 'Grades.csv']);
+    expect(moodle.code).toBe(2);
+    expect(moodle.stderr).toContain("(Did you mean `kct grades moodle <saved-run> <worksheet.csv>`? It fills Moodle's grading worksheet");
+    expect((await runKct(['fill', 'Canvas', 'marks.ndjson'])).stderr).toContain(
+      '`kct grades canvas <saved-run> <gradebook.csv> --assignment <name>`',
+    );
+    // without a platform after it, grade still means marking
+    expect((await runKct(['grade', 'essay.txt'])).stderr).toContain('`kct one-pass <file> --model <id>`');
+  });
+
   it("a word the table does not hold keeps commander's spelling suggestion; a subcommand's is left to commander", async () => {
     const typo = await runKct(['modles']);
     expect(typo.stderr).toBe("error: unknown command 'modles'\n(Did you mean models?)\n(run with --help for usage)\n");

@@ -252,6 +252,22 @@ describe('kct grades moodle', () => {
   });
 });
 
+describe('kct grades canvas given a Moodle worksheet', () => {
+  it('says what the file is first (even with an earlier output beside it), and which command fills it', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const sheet = worksheet(dir);
+    writeFileSync(join(dir, 'Grades.kct.csv'), 'from an earlier fill\n');
+    const result = await runKct(['grades', 'canvas', run, sheet.path, '--assignment', 'Essay']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "does not start with the Student and ID columns Canvas's importer requires: it looks like Moodle's grading worksheet",
+    );
+    expect(result.stderr).toContain('hint: Fill it with kct grades moodle');
+    expect(result.stderr).not.toContain('exists');
+  });
+});
+
 describe('kct grades moodle from a run without feedback', () => {
   it('a CSV saved run (scores only): the report says the feedback written is the scores, and how to hand back comments', async () => {
     const dir = fresh();
