@@ -209,7 +209,10 @@ describe('a polite run', () => {
       'ndjson',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/300 answers and no --resume: .*replays every submission.*add --resume/);
+    expect(run.stderr).toMatch(/note: 300 answers to send and no --resume: .*replays every submission.*add --resume/);
+    // the same class again: nothing to send, nothing to suggest
+    const again = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--via', 'one-pass', '--max-rps', '200', '--output', 'ndjson']);
+    expect(again.stderr).not.toContain('no --resume');
   });
 
   it('a waiting run keeps at most KCT_MAX_PENDING tasks unfinished at once: sending waits for tasks to end', async () => {

@@ -181,10 +181,11 @@ async function markAnswers(
       context.io,
       `kct: ${journal.path} holds the record of other answers (none of these ${collection.count} was in it): this run is added to it, and kct report of it shows this run only. Give each class a journal of its own.`,
     );
-  if (!journal && collection.count >= SUGGEST_RESUME_FROM) {
-    err(
-      context.io,
-      `kct: ${thousands(collection.count)} answers and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
+  // what this run sends, not the class: answers marked before are not sent again anyway
+  if (!journal && plan.toSend >= SUGGEST_RESUME_FROM) {
+    context.notice(
+      'note',
+      `${thousands(plan.toSend)} answers to send and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
     );
   }
   // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
