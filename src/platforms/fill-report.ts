@@ -34,7 +34,9 @@ type FillWarning =
   /** Several rows carry this student's id; all were filled. */
   | 'duplicate-row'
   /** A feedback text was given but the file has no feedback column; only the grade was written. */
-  | 'feedback-not-written';
+  | 'feedback-not-written'
+  /** The run's row of the student says something about the mark (say, a file of the submission left out): in `note`. */
+  | 'row-note';
 
 export interface FillEntry {
   participantId: string;
@@ -51,6 +53,8 @@ export interface FillEntry {
   /** One sentence a teacher can act on, for refusals. */
   detail?: string;
   warnings: FillWarning[];
+  /** With 'row-note': what the run's row said (its message). */
+  note?: string;
   /** The 1-based line of the row in the file. */
   line?: number;
   /** What became of the student in the download that was marked (compareWithDownload); absent when the student is not in it. */

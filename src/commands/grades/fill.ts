@@ -46,6 +46,11 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
   file.checkStudents(source, roster, NOTHING);
 
   const filled = file.fill(book.marks, book.students(roster, { status: 'NOT_SENT', reason: `no row in ${runName}` }));
+  // a grade whose row said something (a file of the submission left out) is one to check before importing
+  for (const entry of filled.report.entries) {
+    const note = entry.status === 'filled' ? book.notes.get(entry.participantId) : undefined;
+    if (note !== undefined) Object.assign(entry, { warnings: [...entry.warnings, 'row-note'], note });
+  }
   const writesFeedback = request.platform === 'moodle' && request.feedback !== 'none';
   const report: FillReport = { ...filled.report, notes: [...runNotes(book, runName, roster, writesFeedback), ...filled.report.notes] };
   const output = report.counts.filled > 0 ? file.target : null;

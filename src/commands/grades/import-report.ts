@@ -11,6 +11,7 @@ const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
   'overwrites-grade': 'replaces the grade already there',
   'duplicate-row': 'several rows carry this id; each was filled',
   'feedback-not-written': 'feedback not written',
+  'row-note': "the run's row says",
 };
 
 /** The report in words, for people: what was filled, what the platform would skip and why, and what to check. */
@@ -66,7 +67,9 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
         .map((w) =>
           w === 'overwrites-grade'
             ? `${WARNING_WORDS[w]} (${entry.previousGrade}${entry.lastModified && entry.lastModified !== '-' ? `, last modified ${entry.lastModified}` : ''})`
-            : WARNING_WORDS[w],
+            : w === 'row-note'
+              ? `${WARNING_WORDS[w]}: ${entry.note}`
+              : WARNING_WORDS[w],
         )
         .join('; ')}`,
   );

@@ -28,6 +28,8 @@ export class MarkBook {
   readonly conflicts: Conflict[] = [];
   /** Rows that name no student (their marks have nowhere to go). */
   rowsWithoutId = 0;
+  /** What a marked row says beside its mark (its message: a file of the submission left out, say), by student. */
+  readonly notes = new Map<string, string>();
   /** Marked rows with no word of feedback (a CSV saved run holds the scores only): their feedback is the scores. */
   withoutFeedback = 0;
   /** Rows whose task was not final yet (a run with --no-wait, or one stopped): not marked. */
@@ -52,6 +54,7 @@ export class MarkBook {
       this.outcomes.set(id, { rank, status: row.status, ...(reason ? { reason } : {}) });
     }
     if (!marked) return;
+    if (typeof row.message === 'string' && row.message.trim() !== '') this.notes.set(id, row.message.trim());
     const entries = (row.evaluation ?? []).filter((entry) => entry.type !== 'error');
     const maxScore = typeof row.max_score === 'number' ? row.max_score : sumMax(entries);
     const feedback = feedbackText(entries);

@@ -268,6 +268,27 @@ describe('kct grades canvas given a Moodle worksheet', () => {
   });
 });
 
+describe('kct grades moodle: a grade whose row says something', () => {
+  it('a student marked without a file of the submission is filled, and listed to check with what the row said', async () => {
+    const dir = fresh();
+    const without = {
+      ...marked('102', 'Bo Chen', 18),
+      message: 'marked without a file that cannot be sent: virus.exe: unsupported file type',
+    };
+    const run = savedRun(dir, [marked('101', 'Ada Lovelace', 13.5), without]);
+    const sheet = worksheet(dir, WORKSHEET.slice(0, 2));
+    const text = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 't.csv')]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      /Filled, to check[\s\S]*Bo Chen[^\n]*the run's row says: marked without a file that cannot be sent: virus\.exe/,
+    );
+    expect(text.stdout).not.toMatch(/to check[\s\S]*Ada Lovelace/);
+    const json = JSON.parse((await runKct(['grades', 'moodle', run, sheet.path, '--json', '--grades-out', join(dir, 'j.csv')])).stdout);
+    const bo = json.entries.find((entry: { participantId: string }) => entry.participantId === '102');
+    expect(bo).toMatchObject({ status: 'filled', warnings: ['row-note'], note: expect.stringContaining('virus.exe') });
+  });
+});
+
 describe('kct grades moodle from a run without feedback', () => {
   it('a CSV saved run (scores only): the report says the feedback written is the scores, and how to hand back comments', async () => {
     const dir = fresh();
