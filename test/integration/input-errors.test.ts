@@ -39,11 +39,15 @@ describe('answers', () => {
     expect(run.stderr).not.toContain('--files-from');
   });
 
-  it('a missing answer file points to - for text on stdin; a missing upload does not', async () => {
+  it('a missing answer file: check the path; one that reads as text points to --text and -; a missing upload does not', async () => {
     const answer = await shared.kct(['one-pass', 'no-such-answer.txt', '--model', '12']);
     expect(answer.code).toBe(2);
     expect(answer.stderr).toContain('file not found: no-such-answer.txt');
-    expect(answer.stderr).toContain('pass - instead of a file');
+    expect(answer.stderr).toContain('hint: Check the path.');
+    expect(answer.stderr).not.toContain('standard input');
+    const typed = await shared.kct(['one-pass', 'School uniforms limit self expression', '--model', '12']);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toContain('pass it with --text "<answer>" (or on standard input, with -)');
     const upload = await shared.kct(['upload', '-']);
     expect(upload.code).toBe(2);
     expect(upload.stderr).toContain('file not found: -');

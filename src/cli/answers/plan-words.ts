@@ -96,7 +96,8 @@ export function sharedStudentIds(byId: Map<string, number>, studentIdFrom: strin
 
 /** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
 export function refusal(problems: FileProblem[], others: boolean, leftOut: string[]): UsageError {
-  const missing = problems.some((p) => p.kind === 'missing');
+  // a "file" with spaces and no extension is most often the answer's text itself, typed as an argument
+  const textLike = problems.some((p) => p.kind === 'missing' && /\s/.test(basename(p.path)) && extname(p.path) === '');
   const topic: Partial<Record<FileProblem['kind'], string>> = {
     empty: 'empty files',
     'too-big': 'files over the size limit',
@@ -112,7 +113,7 @@ export function refusal(problems: FileProblem[], others: boolean, leftOut: strin
       }),
     ),
   ];
-  if (missing) hints.push('To send the answer text from standard input, pass - instead of a file.');
+  if (textLike) hints.push('To mark a text typed here, pass it with --text "<answer>" (or on standard input, with -).');
   const canSkip = others && problems.some((p) => p.kind !== 'missing');
   if (canSkip) hints.push('Or pass --skip-unsupported to mark the others and list these as SKIPPED.');
   const message =
