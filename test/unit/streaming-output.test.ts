@@ -113,10 +113,25 @@ describe('OutcomeWriter', () => {
     const files = lines.filter((line) => /│ s\d+\.txt/.test(line)).map((line) => /s(\d+)\.txt/.exec(line)![1]);
     expect(files.map(Number)).toEqual(Array.from({ length: 250 }, (_, i) => i));
     expect(io.text()).toContain('Summary: 125 of 250 answers marked, 125 failed');
-    expect(io.errors()).toContain('Not marked (125):');
-    expect(io.errors()).toContain('class/s1.txt: FAILURE');
+    // the same status and reason: one line for them all, with the first few files
+    expect(io.errors()).toContain('Not marked (125):\n  100 answers: FAILURE (class/s1.txt, class/s3.txt, class/s5.txt, ...)\n');
     expect(io.errors()).toContain('... and 25 more');
     expect(io.errors()).not.toContain('class/s249.txt');
+  });
+
+  it('answers not marked for reasons of their own keep a line each; a reason of several lines is cut to its first', async () => {
+    const io = bufferIO();
+    const writer = new OutcomeWriter(io, 'table', { rows: 4 });
+    await writer.init();
+    writer.add({ ...outcome(0, 'FAILURE'), message: 'the file is empty' }, 0);
+    writer.add({ ...outcome(1, 'FAILURE'), message: 'unreadable PDF\nhint: export it again' }, 1);
+    writer.add({ ...outcome(2, 'FAILURE'), message: 'the file is empty' }, 2);
+    writer.add(outcome(3, 'SUCCESS'), 3);
+    await writer.finish();
+    expect(io.errors()).toContain(
+      'Not marked (3):\n  class/s0.txt: FAILURE — the file is empty\n  class/s2.txt: FAILURE — the file is empty\n  class/s1.txt: FAILURE — unreadable PDF\n',
+    );
+    expect(io.errors()).not.toContain('hint: export it again');
   });
 
   it('CSV: rows that finish before the first marked answer wait for its criterion columns, on disk past a few hundred', async () => {

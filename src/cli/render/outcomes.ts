@@ -49,7 +49,7 @@ export class OutcomeWriter {
   private unsent = 0;
   private accepted = 0;
   /** The first answers not marked, by row (a few, never all). */
-  private problems: { index: number; line: string }[] = [];
+  private problems: { index: number; file: string; what: string }[] = [];
   private problemCount = 0;
   /** --json: rows held until those found before them are printed. */
   private spool?: RowSpool;
@@ -156,7 +156,7 @@ export class OutcomeWriter {
         this.io,
         `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`,
       );
-      for (const problem of [...problems.map((p) => p.line), ...andMore]) err(this.io, problem);
+      for (const problem of [...problemLines(problems), ...andMore]) err(this.io, problem);
       this.printDuplicates();
       return;
     }
@@ -170,7 +170,7 @@ export class OutcomeWriter {
     if (by && this.format === 'table') out(this.io, safeText(this.io, by));
     if (this.problemCount > 0) {
       err(this.io, `${withoutMarkHeading(figures, this.problemCount)}:`);
-      for (const line of [...problems.map((p) => p.line), ...andMore]) err(this.io, line);
+      for (const line of [...problemLines(problems), ...andMore]) err(this.io, line);
     }
     this.printDuplicates();
   }
@@ -211,7 +211,9 @@ export class OutcomeWriter {
 
   private noteProblem(index: number, o: AnswerOutcome): void {
     this.problemCount += 1;
-    this.problems.push({ index, line: `  ${o.file}: ${o.status}${o.message ? ` — ${safeText(this.io, o.message, 'stderr')}` : ''}` });
+    // one line each: a message of several lines (an error and its hint) is cut to its first
+    const message = o.message ? ` — ${safeText(this.io, o.message.split('\n')[0], 'stderr')}` : '';
+    this.problems.push({ index, file: o.file, what: `${o.status}${message}` });
     // keep the first hundred by row, whatever order they come in
     if (this.problems.length >= 2 * LISTED_PROBLEMS)
       this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
@@ -246,4 +248,16 @@ export async function printOneResult(io: IO, format: OutputFormat, result: Evalu
   await writer.init();
   writer.add(outcomeFromResult({ file: label, student_id: studentId, status: 'UNKNOWN' }, result));
   writer.flush();
+}
+
+/** A line per answer not marked, grouped by status and reason in the order each first appears: from three answers on (a server gone, say), a group is one line. */
+function problemLines(problems: readonly { file: string; what: string }[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const { file, what } of problems) groups.set(what, [...(groups.get(what) ?? []), file]);
+  const lines: string[] = [];
+  for (const [what, files] of groups) {
+    if (files.length < 3) lines.push(...files.map((file) => `  ${file}: ${what}`));
+    else lines.push(`  ${files.length} answers: ${what} (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''})`);
+  }
+  return lines;
 }
