@@ -94,6 +94,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   };
   if (options.exit) process.once('beforeExit', stalled);
   try {
+    checkSingleDash(argv, commands);
     await program.parseAsync(argv, { from: 'user' });
     return signals.received ? exitCodeForSignal(signals.received) : EXIT.OK;
   } catch (error) {
@@ -122,6 +123,21 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   }
 }
 
+/**
+ * `-output csv` is read by commander as `-o utput` ("argument 'utput' is invalid"): a word after one
+ * dash that is a long option of kct's is said to be one, before anything runs.
+ */
+function checkSingleDash(args: string[], commands: readonly Command[]): void {
+  const end = args.indexOf('--');
+  for (const arg of end === -1 ? args : args.slice(0, end)) {
+    const word = /^-([a-z][a-z-]{2,})(?:=.*)?$/.exec(arg)?.[1];
+    if (word && commands.some((command) => command.options.some((option) => option.long === `--${word}`)))
+      throw new UsageError(`${arg} is not an option: a long option takes two dashes (--${word})`, {
+        suggestion: `Write --${word}; one dash is for the one-letter forms, such as -o for --output.`,
+      });
+  }
+}
+
 /** Global flags that take a value: skipped with it when looking for the command name. */
 const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
 
@@ -145,8 +161,17 @@ function helpArgv(program: Command, args: string[]): string[] {
   if (rest[0] === 'exit-codes') return [...before, 'help-exit-codes', ...rest.slice(1)];
   const name = rest[0];
   if (name === undefined || name.startsWith('-')) return args;
-  const known = program.commands.some((command) => command.name() === name || command.aliases().includes(name));
-  return known ? args : [...before, ...rest];
+  // `kct help grades moodle` is the help of `grades moodle`: commander's help command reads one word
+  const path: string[] = [];
+  for (let at = program; path.length < rest.length; ) {
+    const word = rest[path.length];
+    const next = at.commands.find((command) => command.name() === word || command.aliases().includes(word));
+    if (!next) break;
+    path.push(word);
+    at = next;
+  }
+  if (path.length > 1) return [...before, ...path, '--help'];
+  return path.length === 1 ? args : [...before, ...rest];
 }
 
 function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {

@@ -14,13 +14,14 @@ const EXAMPLES = join(ROOT, 'examples');
 const answer = 'Schools should not require uniforms, because students learn responsibility by choosing. For example, surveys show it.';
 
 /** Submits a batch without waiting, watches it to the end, and returns its id. */
-async function finishedBatch(name: string, lines: object[]): Promise<string> {
+/** A batch sent and watched to its end; `kct status --watch` exits 3 when an item failed, as `kct result` does. */
+async function finishedBatch(name: string, lines: object[], watchExit = 0): Promise<string> {
   const manifest = join(work, `${name}.jsonl`);
   writeFileSync(manifest, lines.map((line) => JSON.stringify(line)).join('\n'));
   const accepted = await shared.kct(['batch', manifest, '--model', '12', '--no-wait', '--json']);
   expect(accepted.code, accepted.stderr).toBe(0);
   const [batch] = parseJson<{ task_id: string }[]>(accepted.stdout);
-  expect((await shared.kct(['status', batch.task_id, '--watch'])).code).toBe(0);
+  expect((await shared.kct(['status', batch.task_id, '--watch'])).code).toBe(watchExit);
   return batch.task_id;
 }
 
@@ -48,10 +49,14 @@ describe('kct result <batch id>', () => {
   });
 
   it('exits 3 when an item failed, with one CSV row per item; --json keeps the record as sent', async () => {
-    const id = await finishedBatch('mixed', [
-      { paper_content: `${answer} (mixed)`, student_id: 'cy' },
-      { paper_content: 'KCT-SANDBOX-FAIL (mixed)', student_id: 'di' },
-    ]);
+    const id = await finishedBatch(
+      'mixed',
+      [
+        { paper_content: `${answer} (mixed)`, student_id: 'cy' },
+        { paper_content: 'KCT-SANDBOX-FAIL (mixed)', student_id: 'di' },
+      ],
+      3,
+    );
     const table = await shared.kct(['result', id]);
     expect(table.code).toBe(3);
     expect(table.stdout).toMatch(/│ di +│ FAILURE +│/);

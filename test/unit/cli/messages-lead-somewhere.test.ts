@@ -35,6 +35,24 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
     expect(help.stderr).toContain('(Did you mean `kct credits`? It prints the credits left.)');
   });
 
+  it('a long option written with one dash (-output csv) is said to be one, not read as -o utput', async () => {
+    const run = await runKct(['one-pass', 'essay.txt', '-output', 'csv']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: -output is not an option: a long option takes two dashes (--output)');
+    const json = await runKct(['--json', 'models', '-output=csv']);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'usage', exit_code: 2, message: expect.stringContaining('(--output)') });
+    // a value after -- is not looked at, nor a word that is no option
+    expect((await runKct(['one-pass', '-pwork', '--help'])).stderr).not.toContain('two dashes');
+  });
+
+  it("kct help of a subcommand path is that subcommand's help, as --help gives it", async () => {
+    const help = await runKct(['help', 'grades', 'moodle']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runKct(['grades', 'moodle', '--help'])).stdout);
+    expect(help.stdout).toContain('--feedback <form>');
+    expect((await runKct(['help', 'grades'])).stdout).toBe((await runKct(['grades', '--help'])).stdout);
+  });
+
   it('any word followed by moodle or canvas means the grade file: kct grade moodle leads to kct grades moodle', async () => {
     const moodle = await runKct(['grade', 'moodle', 'marks.ndjson', 'Grades.csv']);
     expect(moodle.code).toBe(2);
