@@ -65,7 +65,7 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
     file.write(filled.bytes);
     context.note(`kct: wrote ${output}: ${plural(report.counts.filled, 'grade')} filled; ${importHint(file.platform)}`);
   }
-  if (!report.studentsMatch) throw mismatchError(file, report, source);
+  if (!report.studentsMatch) throw mismatchError(file, report, source, exporter.format);
 }
 
 /** Arguments a teacher may mix up, refused before anything is read. */

@@ -91,7 +91,7 @@ export function importHint(platform: 'moodle' | 'canvas'): string {
 }
 
 /** Exit 10: the file is written, but students are on one side only; the report names them. `source` is what was marked (the download, or the saved run). */
-export function mismatchError(file: { path: string }, report: FillReport, source: string): StudentsMismatchError {
+export function mismatchError(file: { path: string }, report: FillReport, source: string, format = 'table'): StudentsMismatchError {
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
   const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
   const parts = [
@@ -103,6 +103,6 @@ export function mismatchError(file: { path: string }, report: FillReport, source
       : []),
   ];
   return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
-    suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} report above names each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
+    suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} ${format === 'table' ? 'report above names' : 'report on stdout names (entries not-in-file and not-marked)'} each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
   });
 }

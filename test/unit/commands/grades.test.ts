@@ -160,8 +160,11 @@ describe('kct grades moodle', () => {
       '104',
     ]);
 
+    expect(result.stderr).toContain('the report above names each student');
     const csv = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out2.csv'), '--output', 'csv']);
     expect(csv.code).toBe(10);
+    // no report above: the rows on stdout are it
+    expect(csv.stderr).toContain('the report on stdout names (entries not-in-file and not-marked) each student');
     const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => [r.participant_id, r.status, r.run_status]).sort()).toEqual([
       ['101', 'filled', 'SUCCESS'],
