@@ -240,3 +240,30 @@ describe('CSV cells', () => {
     expect((JSON.parse(ndjson.stdout) as { file: unknown }).file).toBeNull();
   });
 });
+
+describe('--json: the end of a class run is one notice a script reads', () => {
+  it('its figures, the answers not marked and the identical pairs, waiting or not; every stderr line is JSON', async () => {
+    const dir = classFolder(2);
+    writeFileSync(join(dir, 'pupil-copy.txt'), readFileSync(join(dir, 'pupil-1.txt')));
+    writeFileSync(join(dir, 'pupil-9.txt'), `${essay}\n(${dir} failing) KCT-SANDBOX-FAIL`);
+    for (const wait of [true, false]) {
+      const run = await shared.kct(['one-pass', dir, '--model', '12', '--json', ...(wait ? [] : ['--no-wait'])]);
+      expect(run.code, run.stderr).toBe(wait ? 3 : 0);
+      const lines = run.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { notice?: Record<string, unknown> });
+      const end = lines.filter((line) => line.notice?.code === 'info').at(-1)!.notice!;
+      expect(end.identical).toEqual([{ file: join(dir, 'pupil-1.txt'), duplicate_of: join(dir, 'pupil-copy.txt') }]);
+      if (!wait) {
+        expect(end.message).toMatch(/^Submitted: 4 of 4 answers accepted/);
+        continue;
+      }
+      expect(end.message).toBe('Summary: 3 of 4 answers marked, 1 failed');
+      expect(end.summary).toMatchObject({ answers: 4, marked: 3, failed: 1, copies: 1, max_score: 20 });
+      expect(end).toMatchObject({ not_marked_count: 1, not_marked: [{ file: join(dir, 'pupil-9.txt'), status: 'FAILURE' }] });
+      // the drawing made for people is not sent as notices
+      expect(run.stderr).not.toContain(' | ');
+    }
+  });
+});

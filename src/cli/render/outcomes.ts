@@ -8,14 +8,14 @@
 import { once } from 'node:events';
 import type { EvaluationResult } from '../../api/schemas.js';
 import type { LeftOutCounts } from '../answers/answers.js';
-import { err, type IO, out, outRaw, safeText } from '../core/io.js';
+import { err, type IO, notice, out, outRaw, safeText } from '../core/io.js';
 import { ClassCsv } from './class-csv.js';
 import { ClassTable } from './class-table.js';
 import type { OutputFormat } from './format.js';
 import { type AnswerOutcome, creditsOf, ndjsonRow, outcomeFromResult } from './outcome.js';
 import { markedBy, printResult } from './result.js';
 import { RowSpool } from './row-spool.js';
-import { renderSummary, withoutMarkHeading } from './summary.js';
+import { answersOf, renderSummary, type Summary, withoutMarkHeading } from './summary.js';
 import { ClassTally } from './tally.js';
 
 export interface WriterOptions {
@@ -49,7 +49,7 @@ export class OutcomeWriter {
   private unsent = 0;
   private accepted = 0;
   /** The first answers not marked, by row (a few, never all). */
-  private problems: { index: number; file: string; what: string }[] = [];
+  private problems: Problem[] = [];
   private problemCount = 0;
   /** --json: rows held until those found before them are printed. */
   private spool?: RowSpool;
@@ -152,15 +152,15 @@ export class OutcomeWriter {
           : marked >= this.accepted
             ? 'all of them marked already: their rows hold the marks'
             : `${marked} marked already; follow the others with ${follow}`;
-      (this.format === 'table' ? out : err)(
-        this.io,
-        `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`,
-      );
+      const submitted = `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`;
+      if (this.io.stderrJson) return this.endNotice(submitted, problems);
+      (this.format === 'table' ? out : err)(this.io, submitted);
       for (const problem of [...problemLines(problems), ...andMore]) err(this.io, problem);
       this.printDuplicates();
       return;
     }
     const figures = this.tally.summary();
+    if (this.io.stderrJson) return this.endNotice(renderSummary(figures, { unicode: false })[0], problems, figures);
     const summary = renderSummary(figures, {
       unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
       leftOut: this.leftOut,
@@ -193,6 +193,21 @@ export class OutcomeWriter {
     }
   }
 
+  /**
+   * --json: the end of the run as one notice a script reads, not the drawing made for people: the
+   * summary's first line, its figures, the answers not marked (the first hundred) and the identical pairs.
+   */
+  private endNotice(message: string, problems: readonly Problem[], figures?: Summary): void {
+    const { count, pairs } = this.tally.summary().identical;
+    notice(this.io, 'info', message, {
+      ...(figures ? { summary: summaryFields(figures) } : {}),
+      not_marked_count: this.problemCount,
+      not_marked: problems.map(({ file, status, message: why }) => ({ file, status, ...(why ? { message: why } : {}) })),
+      identical_count: count,
+      identical: pairs.map(([file, other]) => ({ file, duplicate_of: other })),
+    });
+  }
+
   /** Answers with the very same bytes as another: copied work, or a file handed in twice. */
   private printDuplicates(): void {
     const { count, pairs } = this.tally.summary().identical;
@@ -212,8 +227,8 @@ export class OutcomeWriter {
   private noteProblem(index: number, o: AnswerOutcome): void {
     this.problemCount += 1;
     // one line each: a message of several lines (an error and its hint) is cut to its first
-    const message = o.message ? ` — ${safeText(this.io, o.message.split('\n')[0], 'stderr')}` : '';
-    this.problems.push({ index, file: o.file, what: `${o.status}${message}` });
+    const message = o.message ? safeText(this.io, o.message.split('\n')[0], 'stderr') : undefined;
+    this.problems.push({ index, file: o.file, status: o.status, ...(message ? { message } : {}) });
     // keep the first hundred by row, whatever order they come in
     if (this.problems.length >= 2 * LISTED_PROBLEMS)
       this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
@@ -250,14 +265,50 @@ export async function printOneResult(io: IO, format: OutputFormat, result: Evalu
   writer.flush();
 }
 
+/** An answer not marked, as the end of the run lists it. */
+interface Problem {
+  index: number;
+  file: string;
+  status: string;
+  /** The first line of its reason. */
+  message?: string;
+}
+
 /** A line per answer not marked, grouped by status and reason in the order each first appears: from three answers on (a server gone, say), a group is one line. */
-function problemLines(problems: readonly { file: string; what: string }[]): string[] {
+function problemLines(problems: readonly Problem[]): string[] {
   const groups = new Map<string, string[]>();
-  for (const { file, what } of problems) groups.set(what, [...(groups.get(what) ?? []), file]);
+  for (const { file, status, message } of problems) {
+    const what = `${status}${message ? ` — ${message}` : ''}`;
+    groups.set(what, [...(groups.get(what) ?? []), file]);
+  }
   const lines: string[] = [];
   for (const [what, files] of groups) {
     if (files.length < 3) lines.push(...files.map((file) => `  ${file}: ${what}`));
     else lines.push(`  ${files.length} answers: ${what} (${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''})`);
   }
   return lines;
+}
+
+/** The summary's figures for --json, by the names the rows use. */
+function summaryFields(s: Summary): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    answers: answersOf(s),
+    marked: s.marked,
+    failed: s.failed,
+    cancelled: s.cancelled,
+    skipped: s.skipped,
+    empty: s.empty,
+    not_entered: s.notEntered,
+    credits_charged: s.creditsCharged,
+    marked_before: s.replayed,
+    copies: s.copies,
+    mean: s.mean,
+    median: s.median,
+    min: s.min,
+    max: s.max,
+    max_score: s.maxScore,
+    criteria: s.criteria.map(({ item, mean, max }) => ({ item, mean, ...(max !== undefined ? { max } : {}) })),
+    weakest: s.weakest,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
