@@ -22,7 +22,7 @@ export type Plan =
   | { kind: 'copy'; of: number }
   /** Known from the journal of --resume, or from this machine's ledger. */
   | { kind: 'reuse'; from: 'journal' | 'ledger'; known: JournalKnown | Marked }
-  /** Sent before and ended FAILURE or CANCEL (the journal says so): sent again under a key of its own, so the service makes a new task. */
+  /** Sent before and ended FAILURE or CANCEL (the journal or the ledger says so): sent again under a key of its own, so the service makes a new task. */
   | { kind: 'again'; task: string };
 
 export interface PlanOptions {
