@@ -133,7 +133,7 @@ function checkSingleDash(args: string[], commands: readonly Command[]): void {
     const word = /^-([a-z][a-z-]{2,})(?:=.*)?$/.exec(arg)?.[1];
     if (word && commands.some((command) => command.options.some((option) => option.long === `--${word}`)))
       throw new UsageError(`${arg} is not an option: a long option takes two dashes (--${word})`, {
-        suggestion: `Write --${word}; one dash is for the one-letter forms, such as -o for --output.`,
+        suggestion: `Write --${word}.`,
       });
   }
 }
@@ -170,6 +170,8 @@ function helpArgv(program: Command, args: string[]): string[] {
     path.push(word);
     at = next;
   }
+  // a word after the path that is no subcommand of it (`kct help grades nope`) is parsed, and refused, as a command
+  if (path.length > 0 && rest.length > path.length && !rest[path.length].startsWith('-')) return [...before, ...rest];
   if (path.length > 1) return [...before, ...path, '--help'];
   return path.length === 1 ? args : [...before, ...rest];
 }

@@ -4,7 +4,6 @@
 // one polling loop; each row goes to the run's record (record.ts), and from there to every view,
 // as soon as it is known. An answer whose identity this run already sends (a copy) or that was
 // marked before (reused) is not sent: it gets that mark under its own labels.
-import { setMaxListeners } from 'node:events';
 import { ConnectionError, InterruptedError, KctError, NotFoundError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isFinalStatus, statusOf } from '../api/status.js';
@@ -19,7 +18,7 @@ import type { JournalKnown } from './journal.js';
 import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
 import { type Plan, planOf, taskOf } from './plan.js';
-import { AGAIN, dropUndefined, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
+import { AGAIN, dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
@@ -30,6 +29,8 @@ const SUBMIT_GRACE_MS = 10_000;
  * pace either way.
  */
 const MAX_PENDING = 10_000;
+/** Replays of tasks that did not mark an answer, followed this far at most (each machine that sent it again added one). */
+const MAX_REPLACEMENTS = 20;
 
 export interface RunOutcome {
   accepted: number;
@@ -67,8 +68,8 @@ export class MarkingRun {
   private readonly expected: number;
   private allEmitted?: () => void;
   private readonly retries = new Map<number, number>();
-  /** Rows sent in place of a task that did not mark them (send's `replacing`): their retries are keyed from it too. */
-  private readonly replacing = new Map<number, string>();
+  /** Rows sent in place of a task that did not mark them (send's `replacing`), the last such task and how often: retries are keyed from it too. */
+  private readonly replacing = new Map<number, { task: string; times: number }>();
   readonly batches: Batches;
   readonly follower: Follower;
 
@@ -208,7 +209,14 @@ export class MarkingRun {
    */
   sendAfterAll(row: number, error?: unknown, endedAs?: string): boolean {
     const fromLedger = this.reusedFromLedger.has(row) && (error === undefined || error instanceof NotFoundError);
-    const replayed = endedAs !== undefined && error === undefined && this.notCharged.has(row) && !this.replacing.has(row);
+    // a replay in place of a failure may itself be one (another machine went this way): followed down the chain
+    const replayed =
+      endedAs !== undefined &&
+      error === undefined &&
+      this.notCharged.has(row) &&
+      this.settings.keyRule.kind === 'derived' &&
+      this.replacing.get(row)?.task !== endedAs &&
+      (this.replacing.get(row)?.times ?? 0) < MAX_REPLACEMENTS;
     const answer = this.settings.collection.answerAt(row);
     if (!(fromLedger || replayed) || !answer) return false;
     this.reusedFromLedger.delete(row);
@@ -239,7 +247,7 @@ export class MarkingRun {
       if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
       const input = this.inputOf(answer, fields);
       const key = keyOf(this.settings, answer, this.identityOf(row), input, options.replacing);
-      if (options.replacing) this.replacing.set(row, options.replacing);
+      if (options.replacing) this.replacing.set(row, { task: options.replacing, times: (this.replacing.get(row)?.times ?? 0) + 1 });
       const submission = await client.prepareOnePass(input, { idempotency: { key } });
       if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
       record.sent(row, identity, key);
@@ -286,7 +294,7 @@ export class MarkingRun {
     err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     const input = this.inputOf(answer, fields);
-    const key = `${keyOf(this.settings, answer, this.identityOf(row), input, this.replacing.get(row))}-retry${attempt}`;
+    const key = `${keyOf(this.settings, answer, this.identityOf(row), input, this.replacing.get(row)?.task)}-retry${attempt}`;
     const identity = this.identityOf(row);
     record.sent(row, identity, key);
     const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
@@ -332,19 +340,10 @@ export class MarkingRun {
     this.emit(row, { ...base, task_id: taskId, status, message: (error as Error).message, error });
   }
 
-  /**
-   * The signal of a submission: Ctrl-C lets one already under way finish (SUBMIT_GRACE_MS at most),
-   * so a task the service accepted is counted and journaled; a second Ctrl-C exits at once (main.ts).
-   */
+  /** The signal of a submission: Ctrl-C lets one already under way finish (graceAfter), so a task the service accepted is counted. */
   submitting(): AbortSignal {
-    if (this.submitSignal) return this.submitSignal;
-    const { signal } = this.settings.context;
-    const grace = new AbortController();
-    setMaxListeners(0, grace.signal); // one listener per submission in flight: --jobs may be any number
-    const later = () => setTimeout(() => grace.abort(signal.reason), SUBMIT_GRACE_MS).unref();
-    if (signal.aborted) later();
-    else signal.addEventListener('abort', later, { once: true });
-    return (this.submitSignal = grace.signal);
+    this.submitSignal ??= graceAfter(this.settings.context.signal, SUBMIT_GRACE_MS);
+    return this.submitSignal;
   }
 
   /**

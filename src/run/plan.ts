@@ -35,6 +35,8 @@ export interface PlanOptions {
   markAgain?: boolean;
   /** --mark-copies: identical answers of one run are each marked on their own. */
   markCopies?: boolean;
+  /** Keys are derived (no --idempotency-key): an answer whose task did not mark it can go under a key of its own. */
+  replaceFailures?: boolean;
 }
 
 export interface RunPlan {
@@ -166,8 +168,9 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     } else firstOf.set(identity, row);
     const fromJournal = options.journal?.lookup(identity);
     const fromLedger = fromJournal || options.markAgain ? undefined : options.ledger?.lookup(identity);
-    const failedBefore =
-      fromJournal?.kind === 'final' && isUnsuccessfulFinal(fromJournal.status)
+    const failedBefore = !options.replaceFailures
+      ? undefined
+      : fromJournal?.kind === 'final' && isUnsuccessfulFinal(fromJournal.status)
         ? fromJournal.taskId
         : fromLedger?.failed
           ? taskOf(fromLedger)

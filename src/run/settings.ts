@@ -1,4 +1,5 @@
 // What a marking run is given, and the small rules its parts share.
+import { setMaxListeners } from 'node:events';
 import {
   AuthenticationError,
   ConnectionError,
@@ -105,4 +106,17 @@ export function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>
     message: text(row.status) === 'SUCCESS' ? undefined : text(row.message),
     ...(text(row.graded_by) ? { graded_by: text(row.graded_by) } : {}),
   };
+}
+
+/**
+ * A signal aborted `ms` after `signal` is: Ctrl-C lets a submission already under way finish, so a
+ * task the service accepted is counted and journaled; a second Ctrl-C exits at once (main.ts).
+ */
+export function graceAfter(signal: AbortSignal, ms: number): AbortSignal {
+  const grace = new AbortController();
+  setMaxListeners(0, grace.signal); // one listener per submission in flight: --jobs may be any number
+  const later = () => setTimeout(() => grace.abort(signal.reason), ms).unref();
+  if (signal.aborted) later();
+  else signal.addEventListener('abort', later, { once: true });
+  return grace.signal;
 }

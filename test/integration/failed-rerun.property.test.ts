@@ -1,10 +1,12 @@
 // "Run the same command again" recovers an answer whose task ended FAILURE: marked before means
 // marked, so an earlier task that did not mark its answer is never reused (docs/guides/
 // large-runs-and-reruns.md, "What is the same answer"). Over generated classes, some answers failing
-// (the sandbox's KCT-SANDBOX-FAIL), with or without --resume, in any --jobs, and on this machine or
-// another (no ledger, no journal: only the service's replay of the same key): the second run sends
-// every failed answer again as a new task, reuses every mark, and charges nothing (a failure is
-// never charged, a mark is charged once). In-process, against a real sandbox.
+// (the sandbox's KCT-SANDBOX-FAIL), with or without --resume, in any --jobs, after any number of
+// earlier re-runs, and on this machine or another (no ledger, no journal: only the service's replays,
+// down the chain of tasks earlier re-runs made): the last run sends every failed answer again as a
+// task no run had before, reuses every mark, and charges nothing (a failure is never charged, a mark
+// is charged once). With --idempotency-key the keys are the caller's: a failure is replayed, and the
+// run does not say otherwise. In-process, against a real sandbox.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -40,7 +42,8 @@ describe('an answer whose task failed is sent again when the same command runs a
         fc.boolean(),
         fc.constantFrom('1', '2'),
         fc.boolean(),
-        async (fails, resume, jobs, elsewhere) => {
+        fc.nat(2),
+        async (fails, resume, jobs, elsewhere, reruns) => {
           round += 1;
           const dir = join(tempDir('kct-failed-rerun-'), 'class');
           mkdirSync(dir);
@@ -52,7 +55,10 @@ describe('an answer whose task failed is sent again when the same command runs a
           const journal = resume ? ['--resume', join(dir, '..', 'marks.journal')] : [];
           const first = await kct([...args, ...journal]);
           expect(first.code, first.stderr).toBe(3);
+          const seen = new Set([...rowsOf(first.stdout).values()].map((row) => row.task_id));
           const before = await creditsOf(kct);
+          for (let i = 0; i < reruns; i++)
+            for (const row of rowsOf((await kct([...args, ...journal])).stdout).values()) seen.add(row.task_id);
           // another machine knows nothing of the first run: neither its ledger nor its journal
           const again = elsewhere
             ? await asUser(shared.sandbox, 'user', tempDir('kct-failed-rerun-cfg-'))(args)
@@ -63,8 +69,8 @@ describe('an answer whose task failed is sent again when the same command runs a
           for (const [i, fail] of fails.entries()) {
             const [a, b] = [was.get(join(dir, `pupil-${i + 1}.txt`))!, now.get(join(dir, `pupil-${i + 1}.txt`))!];
             expect(b.status).toBe(fail ? 'FAILURE' : 'SUCCESS');
-            // a failure: a new task; a mark: the same task, reused
-            if (fail) expect(b.task_id).not.toBe(a.task_id);
+            // a failure: a task no run had; a mark: the same task, reused
+            if (fail) expect(seen.has(b.task_id)).toBe(false);
             else expect([b.task_id, b.replayed]).toEqual([a.task_id, true]);
           }
           expect(await creditsOf(kct)).toBe(before);
@@ -73,5 +79,20 @@ describe('an answer whose task failed is sent again when the same command runs a
       ),
       { numRuns: propertyRuns(6), seed: propertySeed(20261129) },
     );
+  });
+
+  it("with --idempotency-key the keys are the caller's: a failure is replayed, and nothing says it is sent again", async () => {
+    const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+    const dir = join(tempDir('kct-failed-rerun-key-'), 'class');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'f.txt'), `${essay}\n(failed rerun with a key) KCT-SANDBOX-FAIL`);
+    const kct = asUser(shared.sandbox, 'user', tempDir('kct-failed-rerun-cfg-'));
+    const args = ['one-pass', dir, '--model', '12', '--idempotency-key', `class-${Date.now()}`, '--output', 'ndjson'];
+    const first = rowsOf((await kct(args)).stdout).get(join(dir, 'f.txt'))!;
+    const again = await kct(args);
+    expect(again.code).toBe(3);
+    expect(rowsOf(again.stdout).get(join(dir, 'f.txt'))!.task_id).toBe(first.task_id);
+    expect(again.stderr).not.toContain('sent again as a new task');
+    expect(again.stderr).not.toMatch(/marked before, not charged again/);
   });
 });

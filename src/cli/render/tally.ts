@@ -67,7 +67,8 @@ export class ClassTally {
     if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
     if (outcome.file && outcome.duplicateOf) this.pair(outcome.file, outcome.duplicateOf);
     if (outcome.replayed && outcome.copy) this.copies += 1;
-    else if (outcome.replayed) this.replayed += 1;
+    // a replay that did not mark it (a failure sent before, and not again) was sent before, not marked
+    else if (outcome.replayed) this.replayed += outcome.status === 'SUCCESS' ? 1 : 0;
     else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
     if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
     const score = outcome.score;

@@ -3,7 +3,7 @@
 import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
-import { isUnsuccessfulFinal } from '../../api/status.js';
+import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -160,8 +160,15 @@ export async function run(options: Options, context: Context): Promise<void> {
     const tasks = await Promise.all(accepted.map(({ task }) => (task.replayed ? stateNow(client, task, context.signal) : task)));
     await exporter.list(tasks, ACCEPTED_COLUMNS);
     const first = accepted[0]?.task.task_id;
+    // a batch sent before may be finished already: then its marks are there to read
+    const done = tasks.every((task) => isFinalStatus(task.status));
     if (first)
-      context.notice('next', `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`);
+      context.notice(
+        'next',
+        done
+          ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${first}`
+          : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`,
+      );
     if (refused !== undefined) throw refused;
     return;
   }

@@ -158,7 +158,16 @@ async function markAnswers(
     plan = await planRun(
       collection.answers(),
       collection.rows,
-      { common, rubricFiles, questionFiles, journal, ledger, markAgain: options.markAgain, markCopies: options.markCopies },
+      {
+        common,
+        rubricFiles,
+        questionFiles,
+        journal,
+        ledger,
+        markAgain: options.markAgain,
+        markCopies: options.markCopies,
+        replaceFailures: keyRule.kind === 'derived',
+      },
       context.signal,
     );
   } catch (error) {

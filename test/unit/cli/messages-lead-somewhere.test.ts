@@ -51,6 +51,10 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
     expect(help.stdout).toBe((await runKct(['grades', 'moodle', '--help'])).stdout);
     expect(help.stdout).toContain('--feedback <form>');
     expect((await runKct(['help', 'grades'])).stdout).toBe((await runKct(['grades', '--help'])).stdout);
+    // a word that is no subcommand: refused as `kct grades nope` is, not the help of grades
+    const nope = await runKct(['help', 'grades', 'nope']);
+    expect(nope.code).toBe(2);
+    expect(nope.stderr).toContain("unknown command 'nope'");
   });
 
   it('any word followed by moodle or canvas means the grade file: kct grade moodle leads to kct grades moodle', async () => {

@@ -101,7 +101,7 @@ describe('planning a run', () => {
   it('an identity whose task ended FAILURE or CANCEL is sent again, in place of that task; a later mark is reused', async () => {
     const list = answers(['a failed essay'], [{ name: 'a.txt', student: 'a' }]);
     const state = join(root, `state-${made++}`);
-    const options = { common: COMMON, rubricFiles: [], questionFiles: [] };
+    const options = { common: COMMON, rubricFiles: [], questionFiles: [], replaceFailures: true };
     const earlier = Ledger.open(state, 'http://127.0.0.1:1/v1').ledger!;
     const identity = (await planRun(list, 1, options, signal)).identities.get(0);
     earlier.accepted(identity, { taskId: 'tsk_1' });
@@ -111,6 +111,8 @@ describe('planning a run', () => {
     const rerun = await planRun(list, 1, { ...options, ledger }, signal);
     expect(planOf(rerun, 0)).toEqual({ kind: 'again', task: 'tsk_1' });
     expect([rerun.again, rerun.reused, rerun.toSend]).toEqual([1, 0, 1]);
+    // with --idempotency-key the keys are the caller's: a failure is reused (the service replays its key)
+    expect(planOf(await planRun(list, 1, { ...options, ledger, replaceFailures: false }, signal), 0)).toMatchObject({ kind: 'reuse' });
     // sent again and marked: reused from then on
     ledger!.accepted(identity, { taskId: 'tsk_2' });
     ledger!.close();
