@@ -224,8 +224,8 @@ export class MarkingRun {
     this.tasked.delete(row);
     if (fromLedger) this.settings.ledger?.forget(this.identityOf(row));
     if (error instanceof NotFoundError) this.unknownToService.add(row);
-    const step = planOf(this.settings.plan, row);
-    // under a key of its own: the same key again would be answered with the task that did not mark it
+    else err(this.settings.context.io, `kct: ${answer.label}: ${endedAs ?? 'its earlier task'} did not mark it: sent again, as a new task`);
+    const step = planOf(this.settings.plan, row); // under a key of its own: the same key would bring back that task
     void this.send(answer, { onePass: true, replacing: endedAs ?? (step.kind === 'reuse' ? taskOf(step.known) : undefined) });
     return true;
   }
