@@ -198,7 +198,7 @@ export class OutcomeWriter {
    * summary's first line, its figures, the answers not marked (the first hundred) and the identical pairs.
    */
   private endNotice(message: string, problems: readonly Problem[], figures?: Summary): void {
-    const { count, pairs } = this.tally.summary().identical;
+    const { count, pairs } = (figures ?? this.tally.summary()).identical;
     notice(this.io, 'info', message, {
       ...(figures ? { summary: summaryFields(figures) } : {}),
       not_marked_count: this.problemCount,
