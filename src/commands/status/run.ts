@@ -22,9 +22,14 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (isUnsuccessfulFinal(statusOf(snapshot))) {
     throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
   }
-  // a batch ends SUCCESS when one item did, and its status does not say which: its result does (one read)
+  // a batch ends SUCCESS when one item did, and its status does not say which: its result does (one
+  // read; if it cannot be read, the status printed is the answer)
   if (statusOf(snapshot) === 'SUCCESS') {
-    const failure = unsuccessful(await client.result(options.taskId, { signal: context.signal }));
+    const result = await client.result(options.taskId, { signal: context.signal }).catch((error: unknown) => {
+      if (context.signal.aborted) throw error;
+      return undefined;
+    });
+    const failure = result && unsuccessful(result);
     if (failure) throw failure;
   }
   if (options.watch && exporter.format === 'table') context.notice('next', `See the scores with: kct result ${options.taskId}`);

@@ -71,4 +71,14 @@ describe('kct status', () => {
     expect(run.stderr).toContain('error: 1 of 2 items did not succeed');
     api.assertAllCalled();
   });
+
+  it('a SUCCESS whose result cannot be read: the status printed is the answer, exit 0', async () => {
+    const api = mockApi();
+    api.reply('GET', '/evaluations/tsk_c/status', 200, { data: { task_id: 'tsk_c', status: 'SUCCESS' } });
+    api.reply('GET', '/evaluations/tsk_c', 404, { error: { code: 'not_found', message: 'no result here' } });
+    const run = await runKct(['status', 'tsk_c'], { api });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('tsk_c  SUCCESS\n');
+    api.assertAllCalled();
+  });
 });
