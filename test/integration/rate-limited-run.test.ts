@@ -29,6 +29,10 @@ describe('a class run against a rate-limited service', () => {
     expect(new Set(rows.map((row) => row.task_id)).size).toBe(12);
     // the service said no, more than once, and kct waited as told
     expect(run.stderr).toMatch(/< 429/);
+    // and the run says so at its end, with the pace it found
+    expect(run.stderr).toMatch(
+      /note: the service limited the pace: \d+ requests? answered 429 or 503, each sent again after its wait; the run ended at about \d+ requests a second/,
+    );
     expect(before - (await creditsOf(shared.kct))).toBe(12);
   }, 180_000);
 });

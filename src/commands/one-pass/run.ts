@@ -299,6 +299,14 @@ async function markAnswers(
     );
   if (outcome.sentInBatches > 0 && !single)
     err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
+  // the service limited the run: said once, with the pace kct found (docs/guides/large-runs-and-reruns.md, "The pace")
+  const pace = client.pace();
+  if (pace && pace.refusals > 0)
+    context.notice(
+      'note',
+      `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, each sent again after its wait; the run ended at about ${Math.round(pace.rps)} requests a second`,
+      { refusals: pace.refusals, rps: Math.round(pace.rps * 10) / 10 },
+    );
   if (report) context.note(await report.written());
   marking.throwExitStatus();
 }
