@@ -246,7 +246,7 @@ describe('re-running a class folder', () => {
     const eve = (parse(csv.stdout, { columns: true }) as Record<string, string>[]).find((row) => row.student_id === 'Eve Kim_2222');
     expect(eve).toMatchObject({ status: 'EMPTY', message: 'empty folder: nothing submitted' });
     expect(csv.stderr).toContain('Summary: 2 of 2 answers marked');
-    expect(csv.stderr).toContain('Not sent: 1 folder with nothing to send (EMPTY)');
+    expect(csv.stderr).toContain('Not sent: 1 student with nothing to send (EMPTY)');
     expect(csv.stderr).toMatch(/Eve Kim_2222\/: EMPTY — empty folder: nothing submitted/);
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('Eve Kim_2222');

@@ -76,7 +76,8 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
   const parts: string[] = [];
   const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   if (summary.skipped) parts.push(`${count(summary.skipped, 'file')} skipped (cannot be sent)`);
-  if (summary.empty) parts.push(`${count(summary.empty, 'folder')} with nothing to send (EMPTY)`);
+  // a student folder, or a download's student, that holds nothing to mark
+  if (summary.empty) parts.push(`${count(summary.empty, 'student')} with nothing to send (EMPTY)`);
   if (summary.notEntered) parts.push(`${count(summary.notEntered, 'subfolder')} not entered (pass --recursive)`);
   if (leftOut?.ignored)
     parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);

@@ -299,7 +299,7 @@ async function markAnswers(
     );
   if (outcome.sentInBatches > 0 && !single)
     err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
-  // the service limited the run: said once, with the pace kct found (docs/guides/large-runs-and-reruns.md, "The pace")
+  // the service limited the run: said once, with the pace kct found (docs/guides/large-runs-and-reruns.md, "Polite by construction")
   const pace = client.pace();
   if (pace && pace.refusals > 0)
     context.notice(
