@@ -154,8 +154,7 @@ export class OutcomeWriter {
             : `${marked} marked already; follow the others with ${follow}`;
       const submitted = `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`;
       if (this.io.stderrJson) return this.endNotice(submitted, problems);
-      (this.format === 'table' ? out : err)(this.io, submitted);
-      for (const problem of [...problemLines(problems), ...andMore]) err(this.io, problem);
+      for (const line of [submitted, ...problemLines(problems), ...andMore]) this.say(line);
       this.printDuplicates();
       return;
     }
@@ -165,13 +164,11 @@ export class OutcomeWriter {
       unicode: this.format === 'table' ? this.io.stdoutIsTTY : this.io.stderrIsTTY,
       leftOut: this.leftOut,
     });
-    for (const line of summary) (this.format === 'table' ? out : err)(this.io, line);
+    for (const line of summary) this.say(line);
     const by = markedBy([...this.gradedBy]);
     if (by && this.format === 'table') out(this.io, safeText(this.io, by));
-    if (this.problemCount > 0) {
-      err(this.io, `${withoutMarkHeading(figures, this.problemCount)}:`);
-      for (const line of [...problemLines(problems), ...andMore]) err(this.io, line);
-    }
+    if (this.problemCount > 0)
+      for (const line of [`${withoutMarkHeading(figures, this.problemCount)}:`, ...problemLines(problems), ...andMore]) this.say(line);
     this.printDuplicates();
   }
 
@@ -212,9 +209,14 @@ export class OutcomeWriter {
   private printDuplicates(): void {
     const { count, pairs } = this.tally.summary().identical;
     if (count === 0) return;
-    err(this.io, `Identical answers (${count}; every byte the same, duplicate_of in the rows):`);
-    for (const [file, other] of pairs) err(this.io, `  ${safeText(this.io, file, 'stderr')} = ${safeText(this.io, other, 'stderr')}`);
-    if (count > pairs.length) err(this.io, `  ... and ${count - pairs.length} more`);
+    this.say(`Identical answers (${count}; every byte the same, duplicate_of in the rows):`);
+    for (const [file, other] of pairs) this.say(`  ${file} = ${other}`);
+    if (count > pairs.length) this.say(`  ... and ${count - pairs.length} more`);
+  }
+
+  /** A line of the run's end: with the table on stdout (the report a person reads, whole in a file), else on stderr beside the rows. */
+  private say(line: string): void {
+    (this.format === 'table' ? out : err)(this.io, line);
   }
 
   /** Removes the temporary files (also when the run is interrupted). */
