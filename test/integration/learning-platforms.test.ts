@@ -428,10 +428,19 @@ describe('a Canvas download and its gradebook export', () => {
     expect(csv.stderr).toContain('late (as Canvas names them): 1 student (ngbo)');
     expect(csv.stderr).toContain('3 answers to mark (1 without a file that cannot be sent, named in its row), 1 SKIPPED');
 
+    // the table a teacher reads (replayed, nothing charged) names the mark made without a file, under it
+    const table = await shared.kct(['one-pass', download, '--model', '12', '--skip-unsupported']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/Marked, with a note to read first \(1; the note is the row's message\):\n {2}\S*doejane \(301\): marked without a file that cannot be sent: /);
+
     // the same run saved as ndjson (replayed, nothing charged), then the gradebook filled from it
     const { run, saved } = await markAndSave(download, join(dir, 'marks.ndjson'), ['--skip-unsupported']);
     expect(run.code, run.stderr).toBe(0);
     expect(before - (await creditsOf(shared.kct))).toBe(3);
+    // and the class report shows that note in the student's cell, not only behind "Feedback"
+    const report = await shared.kct(['report', saved, '--out', join(dir, 'class.html')]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'class.html'), 'utf8')).toMatch(/<td role="cell" class="who">[^<]*<span class="row-note">marked without a file that cannot be sent: /);
     const grades = await shared.kct(['grades', 'canvas', saved, gradebook, '--assignment', 'Essay 1']);
     expect(grades.code, grades.stderr).toBe(0);
     expect(grades.stdout).toMatch(/Rows not marked: in the download \(1\):\n {4}Li, Wen \(ID 305, line 6\): SKIPPED: a URL submission/);

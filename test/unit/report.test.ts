@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { summarize } from '../../src/cli/render/summary.js';
 import { ClassTally } from '../../src/cli/render/tally.js';
-import { bandCount } from '../../src/cli/report/charts.js';
+import { bandCount } from '../../src/cli/render/tally.js';
 import { CONTENT_SECURITY_POLICY, failureItem, type ReportRow, studentRow } from '../../src/cli/report/html.js';
 import { readSavedRun } from '../../src/cli/report/saved-run.js';
 import { escapeHtml } from '../../src/cli/report/text.js';
@@ -57,12 +57,18 @@ describe('the streaming tally', () => {
       max: 20,
       maxScore: 20,
     });
-    expect(summary.histogram).toEqual([
-      { from: 0, to: 4, count: 0 },
-      { from: 4, to: 8, count: 3 },
-      { from: 8, to: 12, count: 0 },
-      { from: 12, to: 16, count: 1 },
-      { from: 16, to: 20, count: 1 }, // the maximum falls in the last band
+    // ten bands out of 20, as the report draws them (bandCount): 4 | 7, 7 | 12.5 | 20
+    expect(summary.histogram.map(({ from, to, count }) => `${from}–${to}: ${count}`)).toEqual([
+      '0–2: 0',
+      '2–4: 0',
+      '4–6: 1',
+      '6–8: 2',
+      '8–10: 0',
+      '10–12: 0',
+      '12–14: 1',
+      '14–16: 0',
+      '16–18: 0',
+      '18–20: 1', // the maximum falls in the last band
     ]);
     expect(summary.criteria).toEqual([
       { item: 'Thesis', mean: 5.05, max: 10, ratio: 0.505 },
@@ -71,10 +77,10 @@ describe('the streaming tally', () => {
     expect(summary.weakest).toBe('Thesis');
   });
 
-  it('an even count takes the middle two for the median; ten bands when asked', () => {
+  it('an even count takes the middle two for the median; a band per mark up to a maximum of 10', () => {
     const tally = new ClassTally();
     for (const score of [1, 2, 3, 10]) tally.add({ status: 'SUCCESS', score, maxScore: 10 });
-    const summary = tally.summary(bandCount(10));
+    const summary = tally.summary();
     expect(summary.median).toBe(2.5);
     expect(summary.histogram).toHaveLength(10);
     expect(summary.histogram.map((band) => band.count)).toEqual([0, 1, 1, 1, 0, 0, 0, 0, 0, 1]);

@@ -136,6 +136,31 @@ describe('OutcomeWriter', () => {
     expect(io.text()).not.toContain('hint: export it again');
   });
 
+  it('marks whose row carries a note (a file of the student not sent) are listed after the table, and in --json\'s end notice', async () => {
+    for (const json of [false, true]) {
+      const io = { ...bufferIO(), stderrJson: json };
+      const writer = new OutcomeWriter(io, json ? 'json' : 'table', { rows: 3 });
+      await writer.init();
+      writer.add({ ...outcome(0, 'SUCCESS'), message: 'marked without a file that cannot be sent: notes.odt' }, 0);
+      writer.add(outcome(1, 'SUCCESS'), 1);
+      writer.add({ ...outcome(2, 'FAILURE'), message: 'the file is empty' }, 2);
+      await writer.finish();
+      if (!json) {
+        expect(io.text()).toContain(
+          "Marked, with a note to read first (1; the note is the row's message):\n  class/s0.txt: marked without a file that cannot be sent: notes.odt\n",
+        );
+        expect(io.text()).not.toMatch(/with a note[^]*s1\.txt/);
+        continue;
+      }
+      const end = JSON.parse(io.errors().trim().split('\n').at(-1)!).notice;
+      expect(end).toMatchObject({
+        marked_with_note_count: 1,
+        marked_with_note: [{ file: 'class/s0.txt', message: 'marked without a file that cannot be sent: notes.odt' }],
+        not_marked_count: 1,
+      });
+    }
+  });
+
   it('CSV: rows that finish before the first marked answer wait for its criterion columns, on disk past a few hundred', async () => {
     const io = bufferIO();
     const writer = new OutcomeWriter(io, 'csv', { rows: 1001 });

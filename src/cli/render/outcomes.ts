@@ -49,8 +49,9 @@ export class OutcomeWriter {
   private unsent = 0;
   private accepted = 0;
   /** The first answers not marked, by row (a few, never all). */
-  private problems: Problem[] = [];
-  private problemCount = 0;
+  private readonly problems = new FirstRows();
+  /** The first answers marked with a note in their row (a file of theirs not sent, say): a mark to check. */
+  private readonly noted = new FirstRows();
   /** --json: rows held until those found before them are printed. */
   private spool?: RowSpool;
   private jsonRows = 0;
@@ -105,7 +106,8 @@ export class OutcomeWriter {
       });
     if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
-    if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.noteProblem(index, outcome);
+    if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.problems.add(index, outcome, this.io);
+    else if (outcome.status === 'SUCCESS' && outcome.message) this.noted.add(index, outcome, this.io);
     if (this.format === 'ndjson') out(this.io, JSON.stringify(printed ?? ndjsonRow(outcome)));
     else if (this.format === 'json') this.addJson(index, printed ?? ndjsonRow(outcome));
     this.csv?.add(outcome);
@@ -138,9 +140,8 @@ export class OutcomeWriter {
     } finally {
       this.discard();
     }
-    const problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
-    const more = this.problemCount - problems.length;
-    const andMore = more > 0 ? [`  ... and ${more} more (every one is in the rows, with its status and message)`] : [];
+    const problems = this.problems.first();
+    const andMore = this.problems.andMore();
     if (!this.waited) {
       // --no-wait: nothing was meant to be marked yet; say what was accepted, list what was not
       // answers marked before come back marked: only the others are still to follow
@@ -155,6 +156,7 @@ export class OutcomeWriter {
       const submitted = `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`;
       if (this.io.stderrJson) return this.endNotice(submitted, problems);
       for (const line of [submitted, ...problemLines(problems), ...andMore]) this.say(line);
+      this.printNoted();
       this.printDuplicates();
       return;
     }
@@ -167,8 +169,9 @@ export class OutcomeWriter {
     for (const line of summary) this.say(line);
     const by = markedBy([...this.gradedBy]);
     if (by && this.format === 'table') out(this.io, safeText(this.io, by));
-    if (this.problemCount > 0)
-      for (const line of [`${withoutMarkHeading(figures, this.problemCount)}:`, ...problemLines(problems), ...andMore]) this.say(line);
+    if (this.problems.count > 0)
+      for (const line of [`${withoutMarkHeading(figures, this.problems.count)}:`, ...problemLines(problems), ...andMore]) this.say(line);
+    this.printNoted();
     this.printDuplicates();
   }
 
@@ -198,11 +201,21 @@ export class OutcomeWriter {
     const { count, pairs } = (figures ?? this.tally.summary()).identical;
     notice(this.io, 'info', message, {
       ...(figures ? { summary: summaryFields(figures) } : {}),
-      not_marked_count: this.problemCount,
+      not_marked_count: this.problems.count,
       not_marked: problems.map(({ file, status, message: why }) => ({ file, status, ...(why ? { message: why } : {}) })),
+      marked_with_note_count: this.noted.count,
+      marked_with_note: this.noted.first().map(({ file, message: why }) => ({ file, message: why })),
       identical_count: count,
       identical: pairs.map(([file, other]) => ({ file, duplicate_of: other })),
     });
+  }
+
+  /** Marks whose rows say something to check (a file of the student's not sent): the table has no room for it. */
+  private printNoted(): void {
+    if (this.noted.count === 0) return;
+    this.say(`Marked, with a note to read first (${this.noted.count}; the note is the row's message):`);
+    for (const { file, message } of this.noted.first()) this.say(`  ${file}: ${message}`);
+    for (const line of this.noted.andMore()) this.say(line);
   }
 
   /** Answers with the very same bytes as another: copied work, or a file handed in twice. */
@@ -224,16 +237,6 @@ export class OutcomeWriter {
     this.spool?.discard();
     this.csv?.discard();
     this.table?.discard();
-  }
-
-  private noteProblem(index: number, o: AnswerOutcome): void {
-    this.problemCount += 1;
-    // one line each: a message of several lines (an error and its hint) is cut to its first
-    const message = o.message ? safeText(this.io, o.message.split('\n')[0], 'stderr') : undefined;
-    this.problems.push({ index, file: o.file, status: o.status, ...(message ? { message } : {}) });
-    // keep the first hundred by row, whatever order they come in
-    if (this.problems.length >= 2 * LISTED_PROBLEMS)
-      this.problems = this.problems.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
   }
 
   private addJson(index: number, printed: Record<string, unknown>): void {
@@ -267,13 +270,36 @@ export async function printOneResult(io: IO, format: OutputFormat, result: Evalu
   writer.flush();
 }
 
-/** An answer not marked, as the end of the run lists it. */
+/** An answer the end of the run lists: not marked, or marked with a note. */
 interface Problem {
   index: number;
   file: string;
   status: string;
   /** The first line of its reason. */
   message?: string;
+}
+
+/** The first rows of one list at the end of the run, by row, whatever order they come in (a few, never all). */
+class FirstRows {
+  private rows: Problem[] = [];
+  count = 0;
+
+  add(index: number, o: AnswerOutcome, io: IO): void {
+    this.count += 1;
+    // one line each: a message of several lines (an error and its hint) is cut to its first
+    const message = o.message ? safeText(io, o.message.split('\n')[0], 'stderr') : undefined;
+    this.rows.push({ index, file: o.file, status: o.status, ...(message ? { message } : {}) });
+    if (this.rows.length >= 2 * LISTED_PROBLEMS) this.rows = this.first();
+  }
+
+  first(): Problem[] {
+    return this.rows.sort((a, b) => a.index - b.index).slice(0, LISTED_PROBLEMS);
+  }
+
+  andMore(): string[] {
+    const more = this.count - Math.min(this.rows.length, LISTED_PROBLEMS);
+    return more > 0 ? [`  ... and ${more} more (every one is in the rows, with its status and message)`] : [];
+  }
 }
 
 /** A line per answer not marked, grouped by status and reason in the order each first appears: from three answers on (a server gone, say), a group is one line. */

@@ -43,10 +43,10 @@ export interface Summary {
   weakest?: string;
 }
 
-export function summarize(outcomes: readonly ScoredOutcome[], bins = 5): Summary {
+export function summarize(outcomes: readonly ScoredOutcome[]): Summary {
   const tally = new ClassTally();
   for (const outcome of outcomes) tally.add(outcome);
-  return tally.summary(bins);
+  return tally.summary();
 }
 
 /** The rows that were answers sent (or meant to be): what "N of M marked" counts. */

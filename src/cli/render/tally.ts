@@ -94,8 +94,8 @@ export class ClassTally {
     }
   }
 
-  /** The figures so far, with totals counted in `bins` equal bands from 0 to the maximum score. */
-  summary(bins = 5): Summary {
+  /** The figures so far, with totals counted in equal bands from 0 to the maximum score (bandCount: the terminal and the report draw the same). */
+  summary(): Summary {
     const summary: Summary = {
       total: this.total,
       marked: this.marked,
@@ -119,6 +119,7 @@ export class ClassTally {
     summary.max = this.max;
     summary.maxScore = this.maxScore;
     const upper = this.maxScore ?? this.max;
+    const bins = bandCount(this.maxScore);
     const width = upper > 0 ? upper / bins : 1;
     summary.histogram = Array.from({ length: bins }, (_, i) => ({ from: round(i * width), to: round((i + 1) * width), count: 0 }));
     for (const [score, count] of this.totals) {
@@ -175,4 +176,10 @@ export class ClassTally {
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** How many bands a maximum score's histogram gets: one per mark up to 10 marks, else ten equal ones. */
+export function bandCount(maxScore: number | undefined): number {
+  if (maxScore !== undefined && Number.isInteger(maxScore) && maxScore >= 1 && maxScore <= 10) return maxScore;
+  return 10;
 }

@@ -72,6 +72,7 @@ details[open] summary { margin-bottom: 6px; }
 .crit { margin: 0 0 10px; }
 .crit h3 { margin: 0; font-size: 13px; display: flex; justify-content: space-between; gap: 8px; }
 .crit p, .fb .why { margin: 2px 0 0; white-space: pre-line; color: var(--muted); font-size: 13px; }
+.who .row-note { display: block; margin-top: 2px; font-size: 12px; color: var(--warn); overflow-wrap: anywhere; }
 .file { margin: 0 0 6px; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
 footer { color: var(--muted); font-size: 12px; margin-top: 24px; }
 @media print { body { background: #fff; } .toolbar button { display: none; } .panel, .card { break-inside: avoid; } }

@@ -7,12 +7,6 @@ import { escapeHtml, formatScore } from './text.js';
 // the width the charts are drawn at; the page scales them to their panel (about this wide)
 const WIDTH = 480;
 
-/** How many bands a maximum score gets: one per mark up to 10 marks, else ten equal ones. */
-export function bandCount(maxScore: number | undefined): number {
-  if (maxScore !== undefined && Number.isInteger(maxScore) && maxScore >= 1 && maxScore <= 10) return maxScore;
-  return 10;
-}
-
 export function distributionChart(summary: Summary): string {
   const bands = summary.histogram;
   if (bands.length === 0) return '<p class="note">No answer was marked, so there is no distribution to draw.</p>';

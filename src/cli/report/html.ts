@@ -97,7 +97,7 @@ export function pageStart(info: PageInfo, summary: Summary, failureCount: number
 ${cards(summary)}
 ${notSentNote(summary, info.leftOut)}${identicalPanel(info.identical)}<div class="charts">
 <section class="panel"><h2>Score distribution</h2><p class="note">Answers per band of total score; a band holds its lower bound, the last one the maximum too.</p>${distributionChart(summary)}</section>
-<section class="panel"><h2>Criteria</h2><p class="note">Mean score against the maximum; the weakest criterion is marked.</p>${criteriaChart(summary)}</section>
+<section class="panel"><h2>Criteria</h2><p class="note">${criteriaNote(summary)}</p>${criteriaChart(summary)}</section>
 </div>
 ${failureCount > 0 ? `<section class="panel failures" id="failures"><h2>${withoutMarkHeading(summary, failureCount)}</h2><ul>\n` : ''}`;
 }
@@ -137,7 +137,7 @@ export function studentRow(row: ReportRow): string {
   const statusClass = `s-${row.status.toLowerCase().replace(/[^a-z_]/g, '')}`;
   // explicit roles: the rows are laid out as a grid, which may hide the table from screen readers
   return (
-    `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}</td>` +
+    `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}${marked && row.message ? `<span class="row-note">${escapeHtml(row.message)}</span>` : ''}</td>` +
     `<td role="cell" class="num" data-v="${score ?? ''}">${total}</td>` +
     `<td role="cell" class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>` +
     `<td role="cell"><span class="status ${statusClass}">${status}</span></td>` +
@@ -168,6 +168,13 @@ function feedback(row: ReportRow, marked: boolean): string {
       })
       .join('')
   );
+}
+
+/** What the criteria chart shows: a saved CSV run, say, holds no criterion's maximum, so no share and no weakest. */
+function criteriaNote(summary: Summary): string {
+  if (summary.weakest !== undefined) return 'Mean score against the maximum; the weakest criterion is marked.';
+  if (summary.criteria.some((criterion) => criterion.max !== undefined)) return 'Mean score against the maximum.';
+  return 'Mean score of each criterion: the saved run does not give their maximum, so no share is drawn.';
 }
 
 /** Answers with the very same bytes as an earlier one: copied work, or a file handed in twice. */

@@ -14,7 +14,6 @@ import type { LeftOutCounts } from '../answers/answers.js';
 import { markedBy } from '../render/result.js';
 import { answersOf, notMarkedOf } from '../render/summary.js';
 import { ClassTally } from '../render/tally.js';
-import { bandCount } from './charts.js';
 import { failureItem, gradedByOf, isMarked, pageEnd, pageStart, type ReportRow, studentRow, tableStart } from './html.js';
 
 export interface ReportOptions {
@@ -114,8 +113,6 @@ export class ReportWriter {
   /** Writes the page and puts it in place; returns what it holds. */
   async finish(): Promise<ReportInfo> {
     const summary = this.tally.summary();
-    const bands = bandCount(summary.maxScore);
-    const figures = this.tally.summary(bands);
     const info = {
       title: this.options.title ?? 'Class report',
       source: this.options.source,
@@ -129,7 +126,7 @@ export class ReportWriter {
     this.pendingFailures = flush(this.failuresFd, this.pendingFailures);
     try {
       const sink = this.partial === undefined ? streamSink(this.options.stdout as Writable) : fileSink(this.partial);
-      await sink.write(pageStart(info, figures, this.failures));
+      await sink.write(pageStart(info, summary, this.failures));
       await copy(this.failuresFd, sink);
       await sink.write(tableStart(this.failures));
       await copy(this.rowsFd, sink);
@@ -141,10 +138,10 @@ export class ReportWriter {
     }
     return {
       file: this.options.target,
-      answers: answersOf(figures),
-      marked: figures.marked,
-      not_marked: notMarkedOf(figures),
-      not_sent: figures.total - answersOf(figures),
+      answers: answersOf(summary),
+      marked: summary.marked,
+      not_marked: notMarkedOf(summary),
+      not_sent: summary.total - answersOf(summary),
     };
   }
 
