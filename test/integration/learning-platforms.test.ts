@@ -431,7 +431,9 @@ describe('a Canvas download and its gradebook export', () => {
     // the table a teacher reads (replayed, nothing charged) names the mark made without a file, under it
     const table = await shared.kct(['one-pass', download, '--model', '12', '--skip-unsupported']);
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/Marked, with a note to read first \(1; the note is the row's message\):\n {2}\S*doejane \(301\): marked without a file that cannot be sent: /);
+    expect(table.stdout).toMatch(
+      /Marked, with a note to read first \(1; the note is the row's message\):\n {2}\S*doejane \(301\): marked without a file that cannot be sent: /,
+    );
 
     // the same run saved as ndjson (replayed, nothing charged), then the gradebook filled from it
     const { run, saved } = await markAndSave(download, join(dir, 'marks.ndjson'), ['--skip-unsupported']);
@@ -440,7 +442,9 @@ describe('a Canvas download and its gradebook export', () => {
     // and the class report shows that note in the student's cell, not only behind "Feedback"
     const report = await shared.kct(['report', saved, '--out', join(dir, 'class.html')]);
     expect(report.code, report.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'class.html'), 'utf8')).toMatch(/<td role="cell" class="who">[^<]*<span class="row-note">marked without a file that cannot be sent: /);
+    expect(readFileSync(join(dir, 'class.html'), 'utf8')).toMatch(
+      /<td role="cell" class="who">[^<]*<span class="row-note">marked without a file that cannot be sent: /,
+    );
     const grades = await shared.kct(['grades', 'canvas', saved, gradebook, '--assignment', 'Essay 1']);
     expect(grades.code, grades.stderr).toBe(0);
     expect(grades.stdout).toMatch(/Rows not marked: in the download \(1\):\n {4}Li, Wen \(ID 305, line 6\): SKIPPED: a URL submission/);
