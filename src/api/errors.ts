@@ -185,20 +185,29 @@ export class ConnectionError extends KctError {
  */
 export class ServerStoppedAnsweringError extends ConnectionError {
   readonly taskIds: string[];
-  constructor(taskIds: string[], cause: ConnectionError, options: { suggestion?: string } = {}) {
+  /** The watch had an answer before it stopped; false: it never reached the server (one not started, a wrong URL). */
+  readonly reached: boolean;
+  constructor(taskIds: string[], cause: ConnectionError, options: { suggestion?: string; reached?: boolean } = {}) {
     const watched =
       taskIds.length === 1
         ? `task ${taskIds[0]}`
         : `${taskIds.length} tasks (${taskIds.slice(0, 3).join(', ')}${taskIds.length > 3 ? ', …' : ''})`;
+    const reached = options.reached !== false;
     super(
-      `the server stopped answering while ${watched} ${taskIds.length === 1 ? 'was' : 'were'} being watched: ${cause.message}`,
+      reached
+        ? `the server stopped answering while ${watched} ${taskIds.length === 1 ? 'was' : 'were'} being watched: ${cause.message}`
+        : `cannot watch ${watched}: ${cause.message}`,
       cause.maybeDelivered,
       {
         cause,
-        suggestion: options.suggestion ?? 'The tasks keep their state on the server: watch them again once it answers.',
+        // never reached: the connection's own advice (is the sandbox running? the base URL?)
+        suggestion:
+          options.suggestion ??
+          (reached ? 'The tasks keep their state on the server: watch them again once it answers.' : cause.suggestion),
       },
     );
     this.taskIds = taskIds;
+    this.reached = reached;
   }
 }
 

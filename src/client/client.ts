@@ -29,7 +29,7 @@ import { type BatchIdempotency, type FileHasher, idempotencyKeyFor, type OnePass
 import { type ModelWaitOptions, waitForModel } from './model-wait.js';
 import { buildForm } from './multipart.js';
 import { type OnePassInput, onePassRequest, type PreparedOnePass, readAndKey } from './one-pass.js';
-import { TaskPoller, type WatchOptions, watchTasks } from './poll.js';
+import { type SchedulerHandlers, TaskPoller, TaskScheduler, type WatchOptions, watchTasks } from './poll.js';
 import { type AcceptedTask, accepted, batchItemsOf, normalizeCredits, parseLoose, validateRequest } from './records.js';
 import { parseRetryAfter } from './retry.js';
 
@@ -180,7 +180,7 @@ export class KctClient {
 
   /** Polls the given tasks until all are final (see watchTasks). */
   watch(taskIds: readonly string[], options: WatchOptions): Promise<Map<string, StatusSnapshot>> {
-    return watchTasks((id, signal) => this.statusWithHints(id, { signal }), taskIds, options);
+    return watchTasks((id, signal) => this.statusWithHints(id, { signal }), taskIds, this.reaching(options));
   }
 
   /**
@@ -194,7 +194,17 @@ export class KctClient {
 
   /** A shared polling loop to which tasks can be added while it runs. */
   poller(options: WatchOptions): TaskPoller {
-    return new TaskPoller((id, signal) => this.statusWithHints(id, { signal }), options);
+    return new TaskPoller((id, signal) => this.statusWithHints(id, { signal }), this.reaching(options));
+  }
+
+  /** The polling loop of a run that tags its tasks itself (run/follow.ts): one per run, as poller()'s. */
+  scheduler(options: WatchOptions, handlers: SchedulerHandlers): TaskScheduler {
+    return new TaskScheduler((id, signal) => this.statusWithHints(id, { signal }), this.reaching(options), handlers);
+  }
+
+  /** A watch that knows whether the server answered this client before (a submission, say). */
+  private reaching(options: WatchOptions): WatchOptions {
+    return { reachedBefore: () => this.http.answeredOnce, ...options };
   }
 
   /**

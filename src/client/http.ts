@@ -84,6 +84,8 @@ export class HttpClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly timeouts: Timeouts;
   private dispatcherInstance?: Dispatcher;
+  /** The server has answered a request of this client: a refusal after that is a server that stopped answering. */
+  answeredOnce = false;
 
   constructor(options: HttpOptions) {
     this.options = options;
@@ -152,6 +154,7 @@ export class HttpClient {
       // the service is overloaded or limiting us: the whole run slows down, not this request alone
       // (a Retry-After on a success is a polling hint for that task, read by the polling loop)
       const refused = outcome.status === 429 || outcome.status === 503 || (outcome.status >= 400 && retryAfter !== undefined);
+      this.answeredOnce = true;
       this.options.budget?.answered({ latencyMs: performance.now() - sentAt, refused, retryAfterMs: refused ? retryAfter : undefined });
       if (outcome.status < 400) return outcome.response as HttpResponse<T>;
       const error = outcome.error;

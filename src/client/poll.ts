@@ -24,10 +24,9 @@ export interface WatchOptions {
   onTransientError?: (taskId: string, error: Error) => void;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The server answered before this watch began (a submission): a refusal then is a server that stopped answering, not one never reached. */
+  reachedBefore?: () => boolean;
 }
-
-/** The options as they are (kept for callers that filled in the schedule here). */
-export const schedulerOptions = (options: WatchOptions): WatchOptions => options;
 
 /** What becomes of each task: exactly one is called once, with its tag. An error: a poll that cannot succeed (404, 401), the server stopped answering, or the watch was interrupted. */
 export interface SchedulerHandlers {
@@ -56,6 +55,8 @@ export class TaskScheduler {
   private wake?: AbortController;
   /** Set once the server stopped answering: every task watched then or later is told so. */
   private gone?: ConnectionError;
+  /** A status answer came: a refusal after it is a server that stopped answering, before it one never reached. */
+  private answered = false;
   /** Polls in flight, aborted by one listener on the run's signal (an AbortSignal.any() per poll would leave one on it each time). */
   private readonly polls = new Set<AbortController>();
   private readonly stop = () => {
@@ -75,7 +76,7 @@ export class TaskScheduler {
   /** Watches a task until it is final or its deadline passes; `firstPollIn` delays its first look. */
   add(id: string, tag: number, options: { firstPollIn?: number; weight?: number } = {}): void {
     if (this.gone) {
-      const error = new ServerStoppedAnsweringError([id], this.gone);
+      const error = new ServerStoppedAnsweringError([id], this.gone, { reached: this.reached() });
       queueMicrotask(() => this.handlers.onError(tag, error, id));
       return;
     }
@@ -149,6 +150,10 @@ export class TaskScheduler {
     return wakeAt;
   }
 
+  private reached(): boolean {
+    return this.answered || this.options.reachedBefore?.() === true;
+  }
+
   private async poll(task: Task, startedAt: number): Promise<void> {
     const boundMs = policy.requestBound(task.deadline <= startedAt, task.deadline - startedAt);
     task.state = 'asking';
@@ -162,10 +167,13 @@ export class TaskScheduler {
     if (this.options.signal?.aborted || (task.state as Task['state']) === 'done') return;
     task.state = 'waiting';
     try {
-      if (!('failure' in answer)) this.observe(task, answer.snapshot, answer.retryAfterMs);
-      else if (answer.failure instanceof ConnectionError && !poll.signal.aborted) {
+      if (!('failure' in answer)) {
+        this.answered = true;
+        this.observe(task, answer.snapshot, answer.retryAfterMs);
+      } else if (answer.failure instanceof ConnectionError && !poll.signal.aborted) {
         const gone = (this.gone ??= answer.failure); // the server stopped answering: every task is told at once
-        this.failAll((ids) => new ServerStoppedAnsweringError(ids, gone));
+        const reached = this.reached();
+        this.failAll((ids) => new ServerStoppedAnsweringError(ids, gone, { reached }));
       } else if (policy.isTransient(answer.failure) || poll.signal.aborted) {
         const error = poll.signal.aborted ? new Error(`no status answer within ${boundMs / 1000} s`) : (answer.failure as Error);
         this.options.onTransientError?.(task.id, error);

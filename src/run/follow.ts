@@ -4,7 +4,7 @@ import { InterruptedError } from '../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcome.js';
 import { limiter } from '../client/limit.js';
-import { schedulerOptions, TaskScheduler } from '../client/poll.js';
+import type { TaskScheduler } from '../client/poll.js';
 import type { MarkingRun } from './marking.js';
 
 /** Result reads in flight at once. */
@@ -27,9 +27,8 @@ export class Follower {
 
   constructor(private readonly run: MarkingRun) {
     const { client, context, timeoutMs, schedule, onSnapshot, onTransientError } = run.settings;
-    this.scheduler = new TaskScheduler(
-      (id, signal) => client.statusWithHints(id, { signal }),
-      schedulerOptions({ timeoutMs, schedule, signal: context.signal, onUpdate: onSnapshot, onTransientError }),
+    this.scheduler = client.scheduler(
+      { timeoutMs, schedule, signal: context.signal, onUpdate: onSnapshot, onTransientError },
       {
         onFinal: (tag, _snapshot, taskId) => {
           const what = this.unwatch(tag);

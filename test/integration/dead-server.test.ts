@@ -56,6 +56,23 @@ describe('a sandbox that dies while kct watches', () => {
   });
 });
 
+describe('a sandbox not running when kct follows a task of an earlier run', () => {
+  it("an answer marked before, run again with the sandbox stopped: the connection's own hint (is the sandbox running?), exit 9", async () => {
+    sandbox = await startSandbox({ latencyMs: 0 });
+    const kct = asUser(sandbox);
+    const file = join(tempDir(), 'essay.txt');
+    writeFileSync(file, essay);
+    expect((await kct(['one-pass', file, '--model', '12'])).code).toBe(0);
+    await sandbox.stop();
+    sandbox = undefined;
+    const again = await kct(['one-pass', file, '--model', '12']);
+    expect(again.code, again.stderr).toBe(9);
+    expect(again.stderr).toMatch(/error: cannot watch task tsk_\w+: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(connection refused\)/);
+    expect(again.stderr).toContain('hint: Is the sandbox running? Start it with `kct sandbox --port');
+    expect(again.stderr).not.toContain('stopped answering');
+  });
+});
+
 describe('a sandbox that dies while kct marks a class', () => {
   it('one-pass on a folder stops sending and watching, prints what it has, and exits 9', async () => {
     sandbox = await startSandbox({ latencyMs: 1500 });

@@ -321,6 +321,33 @@ describe('watchTasks: a server that stopped answering', () => {
     expect(transient).toEqual([]);
   });
 
+  it('a server never reached (nothing answered this client) is not one that stopped answering: the connection keeps its advice', async () => {
+    for (const before of [false, true]) {
+      const clock = fakeClock();
+      const refused = new ConnectionError('cannot reach http://127.0.0.1:9/v1 (connection refused)', false, { suggestion: 'Check it.' });
+      const error = await watchTasks(
+        async () => {
+          throw refused;
+        },
+        ['a'],
+        { timeoutMs: 60_000, now: clock.now, sleep: clock.sleep, reachedBefore: () => before },
+      ).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ServerStoppedAnsweringError); // exit 9 either way
+      expect((error as ServerStoppedAnsweringError).reached).toBe(before);
+      expect((error as Error).message).toBe(
+        before
+          ? 'the server stopped answering while task a was being watched: cannot reach http://127.0.0.1:9/v1 (connection refused)'
+          : 'cannot watch task a: cannot reach http://127.0.0.1:9/v1 (connection refused)',
+      );
+      expect((error as ServerStoppedAnsweringError).suggestion).toBe(
+        before ? 'The tasks keep their state on the server: watch them again once it answers.' : 'Check it.',
+      );
+    }
+  });
+
   it('a task added after the server stopped answering is rejected at once, without a request', async () => {
     const clock = fakeClock();
     const polls: string[] = [];

@@ -110,7 +110,8 @@ function refusedHere(error: KctError): string | undefined {
   for (let depth = 0; depth < 5 && cause && (cause as { code?: unknown }).code !== 'ECONNREFUSED'; depth++)
     cause = (cause as { cause?: unknown }).cause;
   if (!cause) return undefined;
-  const url = /^cannot reach (\S+) \(connection refused\)/.exec(error.message)?.[1];
+  // the client's message, or one that wraps it ("cannot watch task …: cannot reach …")
+  const url = /(?:^|: )cannot reach (\S+) \(connection refused\)/.exec(error.message)?.[1];
   if (!url || !URL.canParse(url)) return undefined;
   const { hostname, port, protocol } = new URL(url);
   if (!isLoopbackHost(hostname) || protocol !== 'http:') return undefined;

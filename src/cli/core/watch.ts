@@ -55,7 +55,10 @@ export function withResumeHint(error: unknown, resume: string): unknown {
   if (!(error instanceof ConnectionError)) return error;
   const suggestion = `Check that the server is running (a local sandbox: is \`kct sandbox\` still up?), then resume with: ${resume}`;
   return error instanceof ServerStoppedAnsweringError
-    ? new ServerStoppedAnsweringError(error.taskIds, error.cause as ConnectionError, { suggestion })
+    ? new ServerStoppedAnsweringError(error.taskIds, error.cause as ConnectionError, {
+        suggestion: error.reached ? suggestion : error.suggestion,
+        reached: error.reached,
+      })
     : new ConnectionError(error.message, error.maybeDelivered, { cause: error.cause, suggestion });
 }
 
