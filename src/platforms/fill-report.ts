@@ -31,6 +31,8 @@ type RefusalReason =
 type FillWarning =
   /** The row already held a grade, which the fill replaced. The platform skips the row if that grade was changed there after the file was downloaded. */
   | 'overwrites-grade'
+  /** Moodle: the row's feedback cell held a comment, which the marks' feedback replaced (in `previousFeedback`). */
+  | 'overwrites-feedback'
   /** Several rows carry this student's id; all were filled. */
   | 'duplicate-row'
   /** A feedback text was given but the file has no feedback column; only the grade was written. */
@@ -47,6 +49,8 @@ export interface FillEntry {
   grade?: string;
   /** The grade cell before the fill, when it was not empty. */
   previousGrade?: string;
+  /** Moodle: the feedback cell before the fill, when the fill replaced a comment there. */
+  previousFeedback?: string;
   /** Moodle: the row's "Last modified (grade)", the time the importer compares against. */
   lastModified?: string;
   reason?: RefusalReason;

@@ -239,10 +239,16 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     if ((idCount.get(row.participantId) ?? 0) > 1) warnings.push('duplicate-row');
     if (mark.feedback !== undefined && feedbackMode !== 'none') {
       if (columns.feedback === undefined) warnings.push('feedback-not-written');
-      else rowEdits.set(columns.feedback, quoteLikePhp(feedbackMode === 'html' ? feedbackAsHtml(mark.feedback) : mark.feedback, ','));
+      else {
+        const written = feedbackMode === 'html' ? feedbackAsHtml(mark.feedback) : mark.feedback;
+        // a comment the teacher wrote in Moodle is replaced too: said, as a grade replaced is
+        if (row.feedback !== undefined && row.feedback.trim() !== '' && row.feedback !== written) warnings.push('overwrites-feedback');
+        rowEdits.set(columns.feedback, quoteLikePhp(written, ','));
+      }
     }
     edits.set(row.record, rowEdits);
-    entries.push({ ...base, status: 'filled', grade: scaled.text, warnings });
+    const previousFeedback = warnings.includes('overwrites-feedback') ? { previousFeedback: row.feedback } : {};
+    entries.push({ ...base, status: 'filled', grade: scaled.text, warnings, ...previousFeedback });
   }
   const present = new Set(sheet.rows.map((row) => row.participantId));
   for (const participantId of marks.keys()) {
@@ -257,6 +263,11 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
         'kct cannot see Moodle, so download a fresh worksheet if grades may have changed since, or tick "Allow updating records that have been modified more recently in Moodle than in the spreadsheet" when importing.',
     );
   }
+  const comments = entries.filter((e) => e.status === 'filled' && e.warnings.includes('overwrites-feedback')).length;
+  if (comments > 0)
+    notes.push(
+      `${comments} filled row(s) already held a feedback comment, replaced by the marks' feedback (listed above): --feedback none writes the grades alone and keeps the comments.`,
+    );
   if (columns.feedback === 0)
     notes.push(
       "The feedback column is the first column, which Moodle's importer ignores (it tests the column index with empty()); the feedback will not be imported.",

@@ -9,6 +9,7 @@ import { StudentsMismatchError } from '../../platforms/fill-report.js';
 const PLATFORM = { moodle: 'Moodle grading worksheet', canvas: 'Canvas gradebook' };
 const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
   'overwrites-grade': 'replaces the grade already there',
+  'overwrites-feedback': 'replaces the feedback comment already there',
   'duplicate-row': 'several rows carry this id; each was filled',
   'feedback-not-written': 'feedback not written',
   'row-note': "the run's row says",
@@ -69,7 +70,9 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
             ? `${WARNING_WORDS[w]} (${entry.previousGrade}${entry.lastModified && entry.lastModified !== '-' ? `, last modified ${entry.lastModified}` : ''})`
             : w === 'row-note'
               ? `${WARNING_WORDS[w]}: ${entry.note}`
-              : WARNING_WORDS[w],
+              : w === 'overwrites-feedback'
+                ? `${WARNING_WORDS[w]} (${JSON.stringify(shortened(entry.previousFeedback ?? ''))})`
+                : WARNING_WORDS[w],
         )
         .join('; ')}`,
   );
@@ -105,4 +108,10 @@ export function mismatchError(file: { path: string }, report: FillReport, source
   return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
     suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} ${format === 'table' ? 'report above names' : 'report on stdout names (entries not-in-file and not-marked)'} each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
   });
+}
+
+/** A comment as the report quotes it: its start, on one line. */
+function shortened(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

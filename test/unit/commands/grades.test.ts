@@ -292,6 +292,20 @@ describe('kct grades moodle: a grade whose row says something', () => {
   });
 });
 
+describe('kct grades moodle over a comment the teacher wrote', () => {
+  it('the report lists the comment replaced, with its start, and says --feedback none keeps it', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, [marked('101', 'Ada Lovelace', 13.5)]);
+    const sheet = worksheet(dir, [{ id: 101, name: 'Ada Lovelace', feedback: '<p>Good start, but cite your sources</p>' }]);
+    const text = await runKct(['grades', 'moodle', run, sheet.path]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      /Filled, to check[\s\S]*Ada Lovelace[^\n]*replaces the feedback comment already there \("<p>Good start, but cite your sources<\/p>"\)/,
+    );
+    expect(text.stdout).toContain('--feedback none writes the grades alone and keeps the comments');
+  });
+});
+
 describe('kct grades moodle from a run without feedback', () => {
   it('a CSV saved run (scores only): the report says the feedback written is the scores, and how to hand back comments', async () => {
     const dir = fresh();

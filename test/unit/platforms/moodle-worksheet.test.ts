@@ -209,6 +209,30 @@ describe('fillMoodleWorksheet', () => {
     expect(result.report.notes.join(' ')).toMatch(/more than a minute after its "Last modified \(grade\)"/);
   });
 
+  test("says when the marks' feedback replaces a comment the teacher wrote, and how to keep it", () => {
+    const rows = [
+      { id: 108, name: 'Hal Ng', grade: '55.00', feedback: '<p>Good start</p>' },
+      { id: 109, name: 'Ida B', feedback: '<p>Well argued</p>' },
+    ];
+    const marked = marks([
+      [108, { score: 16.5, maxScore: 20, feedback: 'Clear thesis.' }],
+      [109, { score: 17, maxScore: 20, feedback: 'Well argued' }],
+    ]);
+    const result = fillMoodleWorksheet(moodleWorksheet(rows).bytes, marked);
+    expect(result.report.entries.find((e) => e.participantId === '108')).toMatchObject({
+      warnings: ['overwrites-grade', 'overwrites-feedback'],
+      previousFeedback: '<p>Good start</p>',
+    });
+    // the same comment kct writes is no loss
+    expect(result.report.entries.find((e) => e.participantId === '109')?.warnings).toEqual([]);
+    expect(result.report.notes.join(' ')).toContain('1 filled row(s) already held a feedback comment');
+    expect(result.report.notes.join(' ')).toContain('--feedback none writes the grades alone and keeps the comments');
+    // --feedback none: the comment stays, and nothing is said of it
+    const none = fillMoodleWorksheet(moodleWorksheet(rows).bytes, marked, { feedback: 'none' });
+    expect(records(none.bytes)[1][FEEDBACK]).toBe('<p>Good start</p>');
+    expect(none.report.entries.find((e) => e.participantId === '108')?.warnings).toEqual(['overwrites-grade']);
+  });
+
   test.each([
     ['integer', '67'],
     ['half', '66.5'],
