@@ -1,6 +1,8 @@
 // `kct sandbox` with no SQLite driver it can use says which and what to do (exit 2), before
 // anything is created; with the default driver it prints only its own lines (node:sqlite's
 // experimental warning on Node 22 is dropped).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kctEnv, runKct, startSandbox, tempDir } from './harness.js';
 
@@ -36,5 +38,23 @@ describe('kct sandbox and its SQLite driver', () => {
     }
     expect(sandbox.process.exitCode).toBe(143); // stopped by SIGTERM, cleanly (README: exit codes)
     expect(sandbox.stderr()).toBe('');
+  });
+});
+
+describe("the clone's install says when the sandbox cannot open SQLite (scripts/check-sqlite.js, run by prepare)", () => {
+  const check = (env: NodeJS.ProcessEnv) =>
+    spawnSync(process.execPath, [join(import.meta.dirname, '../../scripts/check-sqlite.js')], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+
+  it('silent when it can; a warning with what to do when it cannot, and the install goes on (exit 0)', () => {
+    const fine = check({ KCT_SQLITE_DRIVER: '' });
+    expect([fine.status, fine.stderr]).toEqual([0, '']);
+    // the driver this runtime does not use: node:sqlite on Node 20, better-sqlite3 (built for Node 20 by the install) on 22 and 24
+    const other = check({ KCT_SQLITE_DRIVER: hasNodeSqlite ? 'better-sqlite3' : 'node:sqlite' });
+    expect(other.status).toBe(0);
+    expect(other.stderr).toMatch(/^\nkct: warning: .*(node:sqlite is not available|better-sqlite3)/);
+    expect(other.stderr).toContain('kct: every command but the sandbox works as it is.');
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CHECKPOINT_PAGES, openDatabase } from '../../packages/sandbox/src/store/db.js';
 import {
   availableDrivers,
+  betterSqlite3Missing,
   chooseDriver,
   type Database,
   DRIVER_ENV,
@@ -45,6 +46,22 @@ describe('choosing a driver', () => {
 
   test.runIf(!hasNodeSqlite)('forcing node:sqlite where it does not exist says which Node.js has it', () => {
     expect(() => openSqlite(':memory:', { driver: 'node:sqlite' })).toThrow(/node:sqlite is not available in Node.js v20.*22\.13/);
+  });
+});
+
+describe.runIf(!hasNodeSqlite)('better-sqlite3 unusable on this Node.js', () => {
+  test('left out by npm after a failed build: install again (headers on the machine), not a rebuild of nothing', () => {
+    const missing = betterSqlite3Missing(Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: 'MODULE_NOT_FOUND' }));
+    expect(missing.message).toContain('better-sqlite3 is not installed');
+    expect(missing.suggestion).toContain('npm_config_nodedir=/usr npm install');
+    expect(missing.suggestion).toContain('When better-sqlite3 did not build');
+    expect(missing.suggestion).not.toContain('npm rebuild');
+  });
+
+  test('built for another Node.js: a rebuild where it is installed', () => {
+    const other = betterSqlite3Missing(new Error('was compiled against a different Node.js version using NODE_MODULE_VERSION 127'));
+    expect(other.message).toContain('built for another Node.js version');
+    expect(other.suggestion).toContain('npm rebuild better-sqlite3');
   });
 });
 

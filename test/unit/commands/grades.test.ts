@@ -56,7 +56,11 @@ function savedRun(dir: string, rows: Row[], name = 'marks.ndjson'): string {
   return path;
 }
 
-function worksheet(dir: string, rows = WORKSHEET, options: Parameters<typeof moodleWorksheet>[1] = { bom: true, eol: '\r\n' }) {
+function worksheet(
+  dir: string,
+  rows: Parameters<typeof moodleWorksheet>[0] = WORKSHEET,
+  options: Parameters<typeof moodleWorksheet>[1] = { bom: true, eol: '\r\n' },
+) {
   const path = join(dir, 'Grades.csv');
   const sheet = moodleWorksheet(rows, options);
   writeFileSync(path, sheet.bytes);

@@ -79,7 +79,8 @@ function isAddonLoadError(error: unknown): boolean {
   return code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|Could not locate the bindings file/.test(String(message));
 }
 
-function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
+/** Why better-sqlite3 cannot be used, and what to do: exported for its test. */
+export function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
   const code = (cause as NodeJS.ErrnoException).code;
   // a single-file executable (scripts/build-exe.js) holds no native module
   if (code === 'KCT_NOT_IN_EXE') {
@@ -89,14 +90,17 @@ function betterSqlite3Missing(cause: Error): SqliteUnavailableError {
       { cause },
     );
   }
-  const why =
-    code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND'
-      ? 'better-sqlite3 is not installed (an optional dependency: its build may have failed)'
-      : /NODE_MODULE_VERSION/.test(cause.message)
-        ? 'better-sqlite3 was built for another Node.js version'
-        : `better-sqlite3 could not be loaded (${cause.message.split('\n')[0]})`;
+  const missing = code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
+  const why = missing
+    ? 'better-sqlite3 is not installed (an optional dependency: its build may have failed)'
+    : /NODE_MODULE_VERSION/.test(cause.message)
+      ? 'better-sqlite3 was built for another Node.js version'
+      : `better-sqlite3 could not be loaded (${cause.message.split('\n')[0]})`;
+  // after a failed build npm leaves the optional package out, so a rebuild has nothing to rebuild
   const remedy = nodeSqlite()
     ? `Unset ${DRIVER_ENV} to use node:sqlite.`
-    : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or build better-sqlite3 for this Node.js: install the tarballs again with --allow-scripts=better-sqlite3,tesseract.js as docs/guides/install.md says, or `npm rebuild better-sqlite3` in a project.';
+    : missing
+      ? 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or install again so that better-sqlite3 builds: its build downloads a prebuilt binary or Node\'s headers, and without a network that reaches them, npm_config_nodedir=/usr npm install (headers from Debian\'s nodejs package) works: docs/guides/install.md, "When better-sqlite3 did not build".'
+      : 'Use Node.js 22.13 or later (its built-in node:sqlite needs nothing installed), or build better-sqlite3 for this Node.js: `npm rebuild better-sqlite3` where it is installed, or install the tarballs again with --allow-scripts=better-sqlite3,tesseract.js (docs/guides/install.md).';
   return new SqliteUnavailableError(`the sandbox needs SQLite, and on Node.js ${process.version} ${why}`, remedy, { cause });
 }
