@@ -53,7 +53,14 @@ export function costQuote(first: { cost: number; answers: number; files: number 
     : first.files > 0
       ? `the service quoted ${plural(first.cost, 'credit')} for the first answer (${plural(first.files, 'file')}: ${plural(round(perUnit), 'credit')} a file)`
       : `the service quoted ${plural(first.cost, 'credit')} for the first answer`;
-  const files = plan.filesToSend > 0 ? ` (${plural(plan.filesToSend, 'file')})` : '';
+  // an answer of text (no file) is priced as one unit: said, so that the units add up to the estimate
+  const texts = plan.unitsToSend - plan.filesToSend;
+  const files =
+    plan.filesToSend === 0
+      ? ''
+      : texts > 0
+        ? ` (${plural(plan.filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
+        : ` (${plural(plan.filesToSend, 'file')})`;
   const reused =
     plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
   return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;

@@ -1,0 +1,22 @@
+// The cost line of a class run (src/commands/one-pass/notes.ts): the units it counts add up to the credits it estimates.
+import { describe, expect, it } from 'vitest';
+import { costQuote } from '../../../src/commands/one-pass/notes.js';
+import type { RunPlan } from '../../../src/run/plan.js';
+
+const plan = (toSend: number, filesToSend: number, unitsToSend: number) => ({ toSend, filesToSend, unitsToSend, reused: 0 }) as RunPlan;
+
+describe('the cost line', () => {
+  it('answers of files only: the files', () => {
+    expect(costQuote({ cost: 1, answers: 1, files: 1 }, plan(3, 3, 3))).toContain('3 answers (3 files) to mark, about 3 credits');
+  });
+
+  it('an answer of text (a Moodle online text) is priced as one: it is named beside the files, which then add up', () => {
+    expect(costQuote({ cost: 1, answers: 1, files: 1 }, plan(2, 2, 3))).toContain(
+      '2 answers (2 files and 1 answer of text) to mark, about 3 credits',
+    );
+  });
+
+  it('text answers only: no count of files', () => {
+    expect(costQuote({ cost: 2, answers: 1, files: 0 }, plan(4, 0, 4))).toContain('4 answers to mark, about 8 credits');
+  });
+});
