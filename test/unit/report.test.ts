@@ -76,6 +76,12 @@ describe('the streaming tally', () => {
     expect(summary.weakest).toBe('Thesis');
   });
 
+  it('totals so small that their bands would underflow to width 0 still land in a band (found by saved-run-shapes)', () => {
+    const tally = new ClassTally();
+    for (const score of [5e-324, 0]) tally.add({ status: 'SUCCESS', score });
+    expect(tally.summary().histogram.reduce((sum, band) => sum + band.count, 0)).toBe(2);
+  });
+
   it('an even count takes the middle two for the median; a band per mark up to a maximum of 10', () => {
     const tally = new ClassTally();
     for (const score of [1, 2, 3, 10]) tally.add({ status: 'SUCCESS', score, maxScore: 10 });

@@ -120,7 +120,7 @@ export class ClassTally {
     summary.maxScore = this.maxScore;
     const upper = this.maxScore ?? this.max;
     const bins = bandCount(this.maxScore);
-    const width = upper > 0 ? upper / bins : 1;
+    const width = upper / bins > 0 ? upper / bins : 1; // a maximum so small its bands underflow to 0 gets bands of 1
     summary.histogram = Array.from({ length: bins }, (_, i) => ({ from: round(i * width), to: round((i + 1) * width), count: 0 }));
     for (const [score, count] of this.totals) {
       const index = Math.min(bins - 1, Math.max(0, Math.floor(score / width)));
