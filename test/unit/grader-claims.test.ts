@@ -73,7 +73,7 @@ describe('reading a level descriptor or a line', () => {
     ['No identifiable position on uniforms.', 'no position'],
     [
       'Relevant evidence with some explanation; the counter-argument is mentioned but only partly answered.',
-      'evidence; counter; no counter_developed',
+      'evidence; explained_any; counter; no counter_developed',
     ],
     ['Evidence is thin, general, or left unexplained; no real counter-argument.', 'no evidence_sufficient or no explained; no counter'],
     ['Clear structure with occasional weak links between paragraphs.', 'structure'],

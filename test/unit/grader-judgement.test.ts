@@ -15,6 +15,7 @@ import type { Judgement } from '../../packages/sandbox/src/engines/grading/judge
 import { levelsOf } from '../../packages/sandbox/src/engines/grading/levels.js';
 import { CONNECTIVE_START, COUNTER, EXPLAIN, POSITION, REASONS } from '../../packages/sandbox/src/engines/grading/patterns.js';
 import { advice, lacks, shows } from '../../packages/sandbox/src/engines/grading/phrases.js';
+import { readThrough } from '../../packages/sandbox/src/engines/grading/slips.js';
 import { isWord } from '../../packages/sandbox/src/engines/grading/spelling.js';
 import { normaliseAnswer } from '../../packages/sandbox/src/engines/grading/text.js';
 import { answer, KNOWN, RUNS, rubric, SEED } from './grader-arbitraries.js';
@@ -24,13 +25,13 @@ import { numbersIn, numbersOf, readBullet } from './grader-reading.js';
 const input = (m: Marking, answerText: string): GradeInput => ({ ...m, answerText, style: 'Bullet' });
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-/** The patterns a quotation offered for a point must match: the point's own detector. */
+/** The patterns a quotation offered for a point must match: the point's own detector, reading through slips as the grader does. */
 const DETECTS: Partial<Record<string, (quote: string) => boolean>> = {
-  position: (q) => POSITION.test(q),
-  precision: (q) => POSITION.test(q) && REASONS.test(q),
-  counter: (q) => COUNTER.test(q),
-  connectives: (q) => CONNECTIVE_START.test(q.replace(/^["“]/, '')),
-  explanation: (q) => new RegExp(EXPLAIN.source, 'i').test(q),
+  position: (q) => POSITION.test(readThrough(q)),
+  precision: (q) => POSITION.test(readThrough(q)) && REASONS.test(readThrough(q)),
+  counter: (q) => COUNTER.test(readThrough(q)),
+  connectives: (q) => CONNECTIVE_START.test(readThrough(q).replace(/^["“]/, '')),
+  explanation: (q) => new RegExp(EXPLAIN.source, 'i').test(readThrough(q)),
 };
 
 /** Every check of one marking, on its judgements and its feedback in every style. */

@@ -43,6 +43,8 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['counter_developed', (reply?.words ?? 0) >= AT_LENGTH_WORDS],
     ['evidence', supportUnits(f) > 0],
     ['evidence_sufficient', met('evidence')],
+    // Some support explained, as the Lacks line's count says ("0 pieces of support explained").
+    ['explained_any', f.explained.sentences.length > 0],
     ['explained', met('explanation')],
     ['paragraphs', f.paragraphs >= 2],
     ['structure', met('paragraphs')],
@@ -52,6 +54,8 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['progression', met('progression')],
     ['accurate', met('accuracy')],
     ['error_free', f.words >= 20 && errorRate(f) <= ERROR_FREE_RATE],
+    // Whether any slip was found, at any length: "Errors make the writing hard to follow" needs one.
+    ['slips', f.errors.count > 0],
     ['formal', met('register')],
     ['vocabulary', met('vocabulary')],
     ['variety', met('variety')],

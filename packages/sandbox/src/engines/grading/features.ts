@@ -30,7 +30,7 @@ import {
   TERMS,
 } from './patterns.js';
 import { restatedSentences, vocabularyRange } from './repetition.js';
-import { capitalisedInside, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
+import { capitalisedInside, readThrough, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
 import { isWord } from './spelling.js';
 import { stem } from './text.js';
 
@@ -56,6 +56,8 @@ export interface Reply {
 }
 
 export interface Features {
+  /** Each sentence as its markers are read: misspelt words as the word meant (slips.ts, readThrough). */
+  read: string[];
   words: number;
   paragraphs: number;
   /** Mean and spread (coefficient of variation) of sentence lengths in words. */
@@ -116,16 +118,27 @@ function add(h: Hits, sentence: number, n = 1, keys: string[] = [], found?: stri
   if (h.sentences[h.sentences.length - 1] !== sentence) h.sentences.push(sentence);
   if (found !== undefined && !h.at.has(sentence)) h.at.set(sentence, found);
 }
-/** Every match of a global pattern, counted and remembered by its stemmed words. */
-function addMatches(h: Hits, sentence: number, re: RegExp, text: string): void {
+/** Every match of a global pattern, counted and remembered by its stemmed words; `written` gives the first as the answer writes it. */
+function addMatches(h: Hits, sentence: number, re: RegExp, text: string, written: (found: string | undefined) => string | undefined): void {
   const found = text.match(re) ?? [];
   add(
     h,
     sentence,
     found.length,
     found.map((m) => m.toLowerCase().split(/\s+/).map(stem).join(' ')),
-    found[0],
+    written(found[0]),
   );
+}
+
+/** The words of a sentence as written where its reading through slips found `found`: the reading changes letters, never spaces. */
+function asWritten(text: string, read: string, found: string | undefined): string | undefined {
+  const at = found === undefined || text === read ? -1 : read.indexOf(found);
+  if (at < 0) return found;
+  const first = read.slice(0, at).split(/\s+/).length - 1;
+  return text
+    .split(/\s+/)
+    .slice(first, first + found!.trim().split(/\s+/).length)
+    .join(' ');
 }
 
 /** Quoted spans: speech (a story) or quotations (an essay). */
@@ -141,6 +154,7 @@ const NAME = /(?<=\S\s+)\p{Lu}[\p{Ll}'’]{2,}(?:\s+(?:of\s+|the\s+)?\p{Lu}[\p{L
  */
 export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords: ReadonlySet<string> = new Set()): Features {
   const f: Features = {
+    read: [],
     words: doc.wordCount,
     paragraphs: doc.paragraphs.length,
     meanSentence: 0,
@@ -190,6 +204,11 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     // Speech and quotations are not the writer's own words: their slips and casual words are not counted.
     const spoken = quoted(t);
     const narration = t.replace(/["“][^"”\n]*["”]/g, '""');
+    // Markers are found through slips ("In my veiw"), and quoted as written.
+    const r = readThrough(t, names);
+    f.read.push(r);
+    const readNarration = r.replace(/["“][^"”\n]*["”]/g, '""');
+    const written = (found: string | undefined) => asWritten(t, r, found);
 
     const slips = sentenceSlips(t, narration, s.words.length, names);
     const total = SLIP_KINDS.reduce((n, k) => n + slips.counts[k], 0);
@@ -214,38 +233,38 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       essayQuotes.map((q) => q.toLowerCase()),
       essayQuotes[0],
     );
-    addMatches(f.examples, i, EXAMPLE, t);
-    addMatches(f.sources, i, SOURCE, t);
-    addMatches(f.explanations, i, EXPLAIN, narration);
-    addMatches(f.analysis, i, ANALYSIS, narration);
-    addMatches(f.terminology, i, TERMS, narration);
-    addMatches(f.judgement, i, JUDGEMENT, narration);
-    addMatches(f.provenance, i, PROVENANCE, narration);
-    addMatches(f.change, i, CHANGE, narration);
+    addMatches(f.examples, i, EXAMPLE, r, written);
+    addMatches(f.sources, i, SOURCE, r, written);
+    addMatches(f.explanations, i, EXPLAIN, readNarration, written);
+    addMatches(f.analysis, i, ANALYSIS, readNarration, written);
+    addMatches(f.terminology, i, TERMS, readNarration, written);
+    addMatches(f.judgement, i, JUDGEMENT, readNarration, written);
+    addMatches(f.provenance, i, PROVENANCE, readNarration, written);
+    addMatches(f.change, i, CHANGE, readNarration, written);
     add(
       f.description,
       i,
-      countOf(SENSES, narration) + countOf(SIMILE, narration),
+      countOf(SENSES, readNarration) + countOf(SIMILE, readNarration),
       [],
-      firstMatch(SENSES, narration) ?? firstMatch(SIMILE, narration),
+      written(firstMatch(SENSES, readNarration) ?? firstMatch(SIMILE, readNarration)),
     );
     // The writer's own view: not a question, not the other side's view reported ("Some people say
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
-    const reported = COUNTER.test(narration) && !/\b(?:i|my|we|our)\b/i.test(narration);
-    const stated = POSITION.exec(narration);
-    if (stated && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(narration.slice(0, stated.index))) {
-      add(f.position, i, 1, [], stated[0]);
-      if (s.words.length < 40 && REASONS.test(narration)) add(f.precise, i, 1, [], stated[0]);
+    const reported = COUNTER.test(readNarration) && !/\b(?:i|my|we|our)\b/i.test(readNarration);
+    const stated = POSITION.exec(readNarration);
+    if (stated && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(readNarration.slice(0, stated.index))) {
+      add(f.position, i, 1, [], written(stated[0]));
+      if (s.words.length < 40 && REASONS.test(readNarration)) add(f.precise, i, 1, [], written(stated[0]));
     }
-    const counter = COUNTER.exec(narration);
-    if (counter) add(f.counter, i, 1, [], counter[0]);
-    const start = CONNECTIVE_START.exec(t.replace(/^["“]/, ''));
+    const counter = COUNTER.exec(readNarration);
+    if (counter) add(f.counter, i, 1, [], written(counter[0]));
+    const start = CONNECTIVE_START.exec(r.replace(/^["“]/, ''));
     if (start) {
       connectives.add(start[0].toLowerCase().replace(/\s+/g, ' '));
-      add(f.connectiveHits, i, 1, [], start[0]);
+      add(f.connectiveHits, i, 1, [], written(start[0]));
     }
-    const concluding = CONCLUSION.exec(t);
-    if (s.paragraph === lastParagraph && lastParagraph > 0 && concluding) add(f.conclusion, i, 1, [], concluding[0]);
+    const concluding = CONCLUSION.exec(r);
+    if (s.paragraph === lastParagraph && lastParagraph > 0 && concluding) add(f.conclusion, i, 1, [], written(concluding[0]));
 
     // Names and dates the question does not give: what the answer knows beyond it. A run of
     // capitalised words ("Alfred Leete", "First World War") is one name; a capitalised word on
@@ -270,7 +289,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       if (isPast || PRESENT.has(w)) verbs++;
     }
   });
-  f.replies = repliesTo(doc, f.counter);
+  f.replies = repliesTo(doc, f.read, f.counter);
   f.explained = explainedSupport(doc, f);
   const judged = new Set(f.judgement.sentences);
   for (const i of f.provenance.sentences) {
@@ -292,17 +311,28 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
   return f;
 }
 
-/** Each opposing view answered within two sentences, with its reply (a reply in the view's own sentence counts). */
-function repliesTo(doc: Doc, counter: Hits): Reply[] {
+/**
+ * Each opposing view answered, with its reply: the first sentence that answers it, in the view's
+ * own sentence or later in its paragraph (a concession may come first), in the next two
+ * sentences, or opening the next paragraph with a reply ("However, ...").
+ */
+function repliesTo(doc: Doc, read: string[], counter: Hits): Reply[] {
   const out: Reply[] = [];
+  const answers = (j: number) => REBUT.test(read[j].replace(COUNTER, ''));
   for (const i of counter.sentences) {
-    const from = [i, i + 1, i + 2].find((j) => j < doc.sentences.length && REBUT.test(doc.sentences[j].text.replace(COUNTER, '')));
+    const paragraph = doc.sentences[i].paragraph;
+    let from: number | undefined;
+    for (let j = i; j < doc.sentences.length && from === undefined; j++) {
+      const same = doc.sentences[j].paragraph === paragraph;
+      const opensNext = !same && doc.sentences[j - 1].paragraph === paragraph;
+      if (!same && j > i + 2 && !opensNext) break;
+      if (same || j <= i + 2 ? answers(j) : REBUT.exec(read[j].replace(/^["“]/, ''))?.index === 0) from = j;
+    }
     if (from === undefined) continue;
-    const paragraph = doc.sentences[from].paragraph;
-    const reply = doc.sentences.slice(from).filter((s, k) => k === 0 || s.paragraph === paragraph);
-    let end = 1;
-    while (end < reply.length && reply[end].paragraph === paragraph && !COUNTER.test(reply[end].text)) end++;
-    const kept = reply.slice(0, end);
+    const own = doc.sentences[from].paragraph;
+    let end = from + 1;
+    while (end < doc.sentences.length && doc.sentences[end].paragraph === own && !COUNTER.test(read[end])) end++;
+    const kept = doc.sentences.slice(from, end);
     out.push({ counter: i, from, words: kept.reduce((n, s) => n + s.words.length, 0), sentences: kept.length });
   }
   return out;

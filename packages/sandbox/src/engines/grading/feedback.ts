@@ -99,14 +99,30 @@ function proof(j: Judgement): string {
   return `“${j.quote.text}” (${j.quote.problem ? `lacks ${gapLine(point)}` : `shows ${line(point)}`})`;
 }
 
-function emptyFeedback(j: Judgement, style: FeedbackStyle): string {
+/** What there was to mark, when nothing could be: no text, the question copied, or words this grader cannot read. */
+function emptyText(j: Judgement): { what: string; next: string } {
   const copied = j.empty?.copied;
-  const what = copied
-    ? `The answer only copies the question (“${copied}”), which earns no credit.`
-    : 'No answer text was given, so nothing could be credited.';
-  const next = copied
-    ? 'answer the question in your own words; copying it earns no credit'
-    : 'submit the answer as text or as a readable file to have it marked';
+  const foreign = j.empty?.notEnglish;
+  if (foreign)
+    return {
+      what: `The answer does not read as English: ${foreign.foreign} of its ${foreign.words} words are neither English words nor one slip from one (such as ${list(
+        foreign.examples.map((w) => `“${w}”`),
+      )}), and this grader measures English only, so it gives no credit.`,
+      next: 'have a teacher who reads its language mark it, or submit the answer in English',
+    };
+  if (copied)
+    return {
+      what: `The answer only copies the question (“${copied}”), which earns no credit.`,
+      next: 'answer the question in your own words; copying it earns no credit',
+    };
+  return {
+    what: 'No answer text was given, so nothing could be credited.',
+    next: 'submit the answer as text or as a readable file to have it marked',
+  };
+}
+
+function emptyFeedback(j: Judgement, style: FeedbackStyle): string {
+  const { what, next } = emptyText(j);
   if (style === 'Bullet')
     return [`- ${fmt(j.score)}/${fmt(j.max)} for “${j.item}” (sandbox grader).`, `- ${what}`, `- Next step: ${capital(next)}.`].join('\n');
   if (style === 'Short')

@@ -9,6 +9,7 @@ import { factsOf } from './facts.js';
 import { type Features, measure } from './features.js';
 import { type Standing, standing } from './levels.js';
 import { MET, type Measured, type SignalId } from './signals.js';
+import { foreignWords } from './spelling.js';
 import { readTask, type Task } from './task.js';
 import { clamp, roundHalf, words } from './text.js';
 
@@ -57,8 +58,26 @@ export interface Judgement {
   caveat: Caveat | undefined;
   /** An earlier mark averaged in. */
   prior: { comment: string; score: number } | undefined;
-  /** Set when there was nothing to mark: no answer of five words or more, or only the question copied. */
-  empty: { copied: string | undefined } | undefined;
+  /** Set when there was nothing to mark: no answer of five words or more, only the question copied, or an answer not in English. */
+  empty: { copied: string | undefined; notEnglish: NotEnglish | undefined } | undefined;
+}
+
+/** An answer most of whose words are neither English nor a slip from an English word: the grader cannot read it. */
+interface NotEnglish {
+  words: number;
+  foreign: number;
+  /** The first few of them, as the answer writes them (lower case). */
+  examples: string[];
+}
+
+/** Past this share of foreign words an answer is not read as English (a weak speller's essays stay under a fifth). */
+const NOT_ENGLISH = 0.5;
+
+function notEnglish(doc: Doc): NotEnglish | undefined {
+  const tokens = doc.sentences.flatMap((s) => s.words).filter((w) => /\p{L}/u.test(w));
+  const foreign = foreignWords(tokens);
+  if (tokens.length < 5 || foreign.length <= tokens.length * NOT_ENGLISH) return undefined;
+  return { words: tokens.length, foreign: foreign.length, examples: [...new Set(foreign)].slice(0, 3) };
 }
 
 export interface JudgeInput {
@@ -135,8 +154,10 @@ export function judge(input: JudgeInput): Judgement[] {
   const doc = readAnswer(input.answerText, input.questionText);
   const original = doc.wordCount + doc.copiedWords;
   const taskWords = new Set(words([input.questionText ?? '', input.assignmentDesc ?? '', ...rubricTexts].join('\n')));
-  // Fewer than five words of its own: nothing to mark.
-  const answer = doc.wordCount >= 5 ? { doc, f: measure(doc, task.questionStems, taskWords), stems: answerStems(doc) } : undefined;
+  // Fewer than five words of its own, or words this grader cannot read: nothing to mark.
+  const foreign = notEnglish(doc);
+  const answer =
+    doc.wordCount >= 5 && !foreign ? { doc, f: measure(doc, task.questionStems, taskWords), stems: answerStems(doc) } : undefined;
   const priors = new Map((input.currentFeedbacks ?? []).map((f) => [f.item.trim().toLowerCase(), f]));
   const relevance = answer ? relevanceFor(answer, task) : 0;
   const facts: Facts = answer ? factsOf({ f: answer.f, doc, task, coverage: undefined }, relevance) : new Map();
@@ -163,7 +184,7 @@ export function judge(input: JudgeInput): Judgement[] {
         step: undefined,
         quote: undefined,
         caveat: undefined,
-        empty: { copied },
+        empty: { copied, notEnglish: foreign },
       };
     }
     const points: Point[] = result.signals.map((s) => ({ id: s.id, weight: s.weight, value: s.value, measured: s.measured }));

@@ -17,9 +17,9 @@ export const TERMS =
 /** A view the writer gives to others: the opposing view. */
 export const COUNTER =
   /\b(?:critics|opponents|some (?:\w+ ){0,2}(?:say|argue|think|believe|claim|feel|insist|point out|worry|may|might|would|will|could)\b(?! about\b)|(?:many|most|other) (?:people|parents|teachers|students|adults) (?:say|argue|think|believe|claim|feel|insist|worry)\b(?! about\b)|(?:teachers|parents|adults) (?:often |usually |may |might )?(?:say|argue|claim|insist|believe) that|others (?:argue|say|claim|believe|think)|people who (?:like|support|oppose|disagree|want)|(?:it|this) (?:could|might|may) be argued|it is (?:often )?(?:said|argued|claimed) that|on the other hand|admittedly|it is true that|(?:supporters|defenders|fans|advocates) of|the other side|some argue|those who|you (?:might|may|could) (?:think|say|argue)|one argument (?:for|against)|the (?:main|strongest|usual) argument (?:for|against))/i;
-/** A reply to it, in the sentence itself or one of the next two. */
+/** A reply to it: in the sentence itself, later in its paragraph, or opening the next (features.ts, repliesTo). */
 export const REBUT =
-  /\b(?:however|but|yet|still|even so|nevertheless|nonetheless|this ignores|this overlooks|this is not|does not mean|while this|although this|i (?:disagree|do not agree|don['’]t agree|understand|accept|see why|can see|would (?:answer|reply|argue|say)|still (?:think|believe|feel)|think|believe)|in reply|the answer (?:is|to this)|(?:this|that) (?:may|might|could) be (?:true|so)|(?:this|that|their) (?:argument|view|point|claim|worry) (?:ignores|overlooks|misses|forgets|fails)|what they (?:forget|ignore|miss)|the real (?:solution|answer|problem)|in fact|moreover|instead|on the contrary|even if)\b/i;
+  /\b(?:however|but|yet|still|even so|nevertheless|nonetheless|this ignores|this overlooks|this is not|does not mean|while this|although this|i (?:disagree|do not agree|don['’]t agree|understand|accept|see why|can see|would (?:answer|reply|argue|say)|still (?:think|believe|feel)|think|believe)|in reply|the answer (?:is|to this)|(?:this|that) (?:may|might|could) be (?:true|so)|(?:this|that|their) (?:argument|view|point|claim|worry) (?:ignores|overlooks|misses|forgets|fails)|what they (?:forget|ignore|miss)|the real (?:solution|answer|problem)|in fact|moreover|instead|on the contrary|even if|(?:the|these|those|such|their) (?:objections?|concerns?|criticisms?|worries) (?:argue for|call for|point to|can be (?:answered|met|solved|addressed)|are (?:answered|met|solved|addressed)))\b/i;
 export const POSITION =
   /\b(?:i (?:\w+ly |do )?(?:believe|think|argue|feel|am convinced|would argue|urge|ask|recommend|agree|disagree|support|oppose)|i (?:am|['’]m) (?:strongly |firmly )?(?:for|against|in favour of|opposed to|convinced)|i (?:do not|don['’]t|cannot|can['’]t) (?:think|believe|agree|support)|in my (?:view|opinion)|(?:should|must|ought to)(?:n['’]t| not| never| definitely| certainly| all| be allowed to| no longer)? (?!i\b|we\b|you\b|they\b|he\b|she\b|it\b)[a-z]+|i am writing to (?:urge|ask|argue|say|request|propose)|this essay (?:argues|will argue)|is (?:useful|not useful|limited)|(?:presents|portrays|shows|uses) [\w\s'’]{0,40}\bas\b)/i;
 /** "asked whether uniforms should stay": a position inside a question someone asked takes no side. */
@@ -116,7 +116,8 @@ export const GRAMMAR =
   /\b(?:there own|are own|to hot|to cold|to much|to many|should of|could of|would of|must of|we was|they was|you was|me and my \w+ (?:went|was|were))\b/gi;
 export const SLANG =
   /\b(?:stuff|loads|kinda|gonna|wanna|gotta|lol|tbh|cos|coz|cuz|u|ur|ok|okay|yeah|awesome|cool|super|basically|literally|kids|mum says|my mum|hoodies|comfy)\b/gi;
-export const CONTRACTION = /\b\w+['’](?:t|re|ve|ll|d|m)\b/gi;
+/** "n't", "'re", "'ve", "'ll", "'d", "'m", and "'s" after a pronoun or "that", "there", "let"...: "it's" is "it is"; a noun's "'s" ("John's") is possessive. */
+export const CONTRACTION = /\b\w+['’](?:t|re|ve|ll|d|m)\b|\b(?:it|that|there|here|what|he|she|let|who|where|how|when|why)['’]s\b/gi;
 
 export const PAST_IRREGULAR = new Set(
   `was were had did said went came saw took got made knew thought told felt left stood sat

@@ -75,8 +75,8 @@ export function longestReply(f: Features): Reply | undefined {
 export function judgementReading(ctx: SignalContext): { final: number[]; qualified: boolean; substantiated: boolean } {
   const { f } = ctx;
   const final = closing(ctx, f.judgement);
-  const qualified = f.judgement.sentences.some((i) => JUDGEMENT_QUALIFIED.test(ctx.doc.sentences[i].text));
-  const substantiated = final.some((i) => JUDGEMENT_SUPPORTED.test(ctx.doc.sentences[i].text) || f.explained.sentences.includes(i));
+  const qualified = f.judgement.sentences.some((i) => JUDGEMENT_QUALIFIED.test(f.read[i]));
+  const substantiated = final.some((i) => JUDGEMENT_SUPPORTED.test(f.read[i]) || f.explained.sentences.includes(i));
   return { final, qualified, substantiated };
 }
 

@@ -2,7 +2,7 @@
 // quotations are not the writer's, and are left out before this is called). Spelling is checked
 // against the word list (spelling.ts); the other kinds are patterns a word list cannot see.
 import { CONTRACTION, countOf, GRAMMAR, NO_APOSTROPHE, SLANG } from './patterns.js';
-import { isWord } from './spelling.js';
+import { isWord, meant } from './spelling.js';
 
 export type SlipKind = 'spelling' | 'apostrophes' | 'capital I' | 'capital letters' | 'repeated words' | 'grammar' | 'run-on sentences';
 export const SLIP_KINDS: readonly SlipKind[] = [
@@ -29,12 +29,12 @@ const NOT_SPELLING = new RegExp(`^(?:${NO_APOSTROPHE.source}|${SLANG.source})$`,
 const notSpelling = (lower: string) => lower.length === 1 || NOT_SPELLING.test(lower);
 
 /**
- * The words of a sentence that are misspelt. A capitalised word inside a sentence is taken for a
- * name, which a word list cannot judge; one that starts the sentence is checked, unless `names`
- * (words the answer or the task capitalises inside a sentence, or the task uses) holds it.
+ * The words of a sentence that are misspelt, with where they are. A capitalised word inside a
+ * sentence is taken for a name, which a word list cannot judge; one that starts the sentence is
+ * checked, unless `names` (words the answer or the task capitalises inside a sentence, or the task uses) holds it.
  */
-function misspeltIn(narration: string, names: ReadonlySet<string>): string[] {
-  const out: string[] = [];
+function misspeltIn(narration: string, names: ReadonlySet<string>): { word: string; index: number }[] {
+  const out: { word: string; index: number }[] = [];
   let first = true;
   for (const m of narration.matchAll(TOKEN)) {
     const word = m[0].replace(/['’]$/, '');
@@ -43,9 +43,26 @@ function misspeltIn(narration: string, names: ReadonlySet<string>): string[] {
     const lower = word.toLowerCase();
     if (isAcronym(word) || notSpelling(lower) || names.has(lower)) continue;
     if (isCapitalised(word) && !start) continue;
-    if (!isWord(lower)) out.push(word);
+    if (!isWord(lower)) out.push({ word, index: m.index });
   }
   return out;
+}
+
+/**
+ * A sentence as the grader reads it for its markers: each misspelt word read as the one English
+ * word a slip from it, when there is one ("In my veiw" is "In my view"). The slip is still counted
+ * (sentenceSlips); this only lets a position, an example or a reply be found through it.
+ */
+export function readThrough(text: string, names: ReadonlySet<string> = new Set()): string {
+  let out = '';
+  let from = 0;
+  for (const { word, index } of misspeltIn(text, names)) {
+    const read = meant(word);
+    if (read === undefined) continue;
+    out += text.slice(from, index) + (isCapitalised(word) ? read.charAt(0).toUpperCase() + read.slice(1) : read);
+    from = index + word.length;
+  }
+  return out + text.slice(from);
 }
 
 /** Lower-case forms of the words an answer capitalises inside its sentences: names, which are not checked at a sentence's start either. */
@@ -62,7 +79,7 @@ export function capitalisedInside(sentences: readonly string[]): Set<string> {
 }
 
 export function sentenceSlips(text: string, narration: string, words: number, names: ReadonlySet<string>): SentenceSlips {
-  const misspelt = misspeltIn(narration, names);
+  const misspelt = misspeltIn(narration, names).map((m) => m.word);
   const doubled = countOf(/\b(\w+)\s+\1\b/gi, narration) - countOf(/\b(?:had had|that that)\b/gi, narration);
   return {
     counts: {

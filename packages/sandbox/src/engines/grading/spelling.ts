@@ -73,8 +73,85 @@ function isListed(word: string): boolean {
   return false;
 }
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Strings one slip from a word: two neighbouring letters swapped (the commonest slip), then a letter dropped, added or changed. */
+function oneSlipFrom(w: string): [string[], string[]] {
+  const swapped: string[] = [];
+  const other: string[] = [];
+  for (let i = 0; i + 1 < w.length; i++) swapped.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+  for (let i = 0; i <= w.length; i++) {
+    if (i < w.length) other.push(w.slice(0, i) + w.slice(i + 1));
+    for (const c of LETTERS) {
+      other.push(w.slice(0, i) + c + w.slice(i));
+      if (i < w.length && c !== w[i]) other.push(w.slice(0, i) + c + w.slice(i + 1));
+    }
+  }
+  return [swapped, other];
+}
+
+// Bounded, as a stream of unique junk words must not grow it without end.
+const readBack = new Map<string, string | undefined>();
+
+/** The one listed word a slip away from a lower-case word, swapped letters first; undefined when none is, or several are. */
+function nearest(word: string): string | undefined {
+  if (readBack.has(word)) return readBack.get(word);
+  const words = list();
+  const w = plain(word);
+  let found: string | undefined;
+  for (const tier of oneSlipFrom(w)) {
+    const near = new Set(tier.filter((x) => x !== w && x.length > 1 && words.has(x)));
+    if (near.size > 0) {
+      found = near.size === 1 ? [...near][0] : undefined;
+      break;
+    }
+  }
+  if (readBack.size > 50_000) readBack.clear();
+  readBack.set(word, found);
+  return found;
+}
+
+const ENDINGS = new Set(["'", "'s", "'t", "'re", "'ve", "'ll", "'d", "'m"]);
+
+/**
+ * The word a misspelt token was meant to be, when exactly one English word is one slip from it
+ * ("veiw": "view"; "becuase": "because"): the grader reads its markers through the slip, which is
+ * still counted. A possessive or contraction keeps its ending; each part of a hyphenated word is read apart.
+ */
+export function meant(token: string): string | undefined {
+  const word = token.toLowerCase().replace(/’/g, "'");
+  if (word.includes('-')) {
+    const parts = word.split('-').map((part) => (part === '' || isWord(part) ? part : meant(part)));
+    return parts.every((p) => p !== undefined) ? parts.join('-') : undefined;
+  }
+  const apostrophe = word.indexOf("'");
+  const [head, tail] = apostrophe < 0 ? [word, ''] : [word.slice(0, apostrophe), word.slice(apostrophe)];
+  // Only the endings English gives a word ("'s", "'ll"...): "l'uniforme" is not "l" misspelt.
+  if (tail !== '' && !ENDINGS.has(tail)) return undefined;
+  const near = isListed(head) ? head : nearest(head);
+  return near === undefined ? undefined : near + tail;
+}
+
+/** The tokens (lower-case words with letters) that are neither English nor a misspelling the grader reads back: another language, or noise. */
+export function foreignWords(tokens: readonly string[]): string[] {
+  return tokens.filter((t) => /\p{L}/u.test(t) && !isWord(t) && meant(t) === undefined);
+}
+
+// Each token is looked up for its slips, its reading and its language: once, then remembered (bounded).
+const spelt = new Map<string, boolean>();
+
 /** Whether a lower-case token (letters, perhaps an apostrophe or hyphens) is spelt as English is. */
 export function isWord(token: string): boolean {
+  let known = spelt.get(token);
+  if (known === undefined) {
+    known = isWordNow(token);
+    if (spelt.size > 50_000) spelt.clear();
+    spelt.set(token, known);
+  }
+  return known;
+}
+
+function isWordNow(token: string): boolean {
   const word = token.replace(/’/g, "'");
   if (word.includes('-')) return word.split('-').every((part) => part === '' || isWord(part));
   const apostrophe = word.indexOf("'");
