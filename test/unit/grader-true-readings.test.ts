@@ -278,6 +278,22 @@ describe('a level descriptor is quoted only when nothing measured goes against i
     expect(feedback).toMatch(/level 0 \(its descriptor is not quoted/);
   });
 
+  it('says an answer too short to judge its register lacks the writing, not formality it shows (no "no casual words" under Lacks)', () => {
+    const feedback = feedbackOf(model12, 'Uniforms are good because everyone looks the same.', 'Language & conventions');
+    expect(feedback).toContain('enough writing to show its register (8 words)');
+    expect(feedback).not.toMatch(/Lacks:[^\n]*no casual words or contractions/);
+  });
+
+  it(`never lacks a formal register by "no casual words" (seed ${SEED}, ${RUNS} runs): a lack names what was found`, () => {
+    fc.assert(
+      fc.property(answer, fc.integer({ min: 5, max: 60 }), (text, length) => {
+        const cut = text.split(/\s+/).slice(0, length).join(' ');
+        expect(feedbackOf(model12, cut, 'Language & conventions')).not.toMatch(/Lacks:[^\n]*a formal register \(no casual words/);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
   it(`never quotes a descriptor that a measured count refutes (seed ${SEED}, ${RUNS} runs)`, () => {
     const text = fc.oneof(answer, fc.constantFrom(...SHORT), fc.constantFrom(sample));
     fc.assert(

@@ -186,7 +186,10 @@ export function lacks(m: Measured): string {
         ? `enough writing to show accuracy (${plural(m.words, 'word')})`
         : `accuracy (${plural(m.slips, 'slip')} in ${plural(m.words, 'word')}: ${slipDetail(m)})`;
     case 'register':
-      return `a formal register (${informal(m)} in the writer’s own voice)`;
+      // under 20 words the register is not judged (signals.ts): what is lacking is the writing, not formality
+      return m.words < 20
+        ? `enough writing to show its register (${plural(m.words, 'word')})`
+        : `a formal register (${informal(m)} in the writer’s own voice)`;
     case 'vocabulary':
       return m.words < 40
         ? `enough writing to show its vocabulary (${plural(m.words, 'word')})`
