@@ -18,6 +18,7 @@ import type { JournalKnown } from './journal.js';
 import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
 import { type Plan, planOf, taskOf } from './plan.js';
+import { Resends } from './resends.js';
 import { AGAIN, dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
@@ -29,8 +30,6 @@ const SUBMIT_GRACE_MS = 10_000;
  * pace either way.
  */
 const MAX_PENDING = 10_000;
-/** Replays of tasks that did not mark an answer, followed this far at most (each machine that sent it again added one). */
-const MAX_REPLACEMENTS = 20;
 
 export interface RunOutcome {
   accepted: number;
@@ -67,9 +66,8 @@ export class MarkingRun {
   private rowEmitted?: () => void;
   private readonly expected: number;
   private allEmitted?: () => void;
-  private readonly retries = new Map<number, number>();
-  /** Rows sent in place of a task that did not mark them (send's `replacing`), the last such task and how often: retries are keyed from it too. */
-  private readonly replacing = new Map<number, { task: string; times: number }>();
+  /** Rows sent in place of a task that did not mark them, and retries: each under a key of its own. */
+  private readonly resends = new Resends();
   readonly batches: Batches;
   readonly follower: Follower;
 
@@ -215,8 +213,7 @@ export class MarkingRun {
       error === undefined &&
       this.notCharged.has(row) &&
       this.settings.keyRule.kind === 'derived' &&
-      this.replacing.get(row)?.task !== endedAs &&
-      (this.replacing.get(row)?.times ?? 0) < MAX_REPLACEMENTS;
+      this.resends.mayReplace(row, endedAs);
     const answer = this.settings.collection.answerAt(row);
     if (!(fromLedger || replayed) || !answer) return false;
     this.reusedFromLedger.delete(row);
@@ -247,7 +244,7 @@ export class MarkingRun {
       if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
       const input = this.inputOf(answer, fields);
       const key = keyOf(this.settings, answer, this.identityOf(row), input, options.replacing);
-      if (options.replacing) this.replacing.set(row, { task: options.replacing, times: (this.replacing.get(row)?.times ?? 0) + 1 });
+      if (options.replacing) this.resends.replacing(row, options.replacing);
       const submission = await client.prepareOnePass(input, { idempotency: { key } });
       if (context.signal.aborted) throw new InterruptedError('interrupted before this answer was sent');
       record.sent(row, identity, key);
@@ -287,18 +284,18 @@ export class MarkingRun {
    * forever under the same derived key: it is sent again under a derived follow-up key, at most twice.
    */
   async retried(row: number, answer: Answer, result: EvaluationResult): Promise<boolean> {
-    const attempt = (this.retries.get(row) ?? 0) + 1;
-    if (this.settings.keyRule.kind !== 'derived' || attempt > 2 || statusOf(result) !== 'FAILURE' || result.retryable !== true)
+    const attempt = this.resends.nextRetry(row);
+    if (this.settings.keyRule.kind !== 'derived' || attempt === undefined || statusOf(result) !== 'FAILURE' || result.retryable !== true)
       return false;
     const { client, context, record } = this.settings;
     err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     const input = this.inputOf(answer, fields);
-    const key = `${keyOf(this.settings, answer, this.identityOf(row), input, this.replacing.get(row)?.task)}-retry${attempt}`;
+    const key = `${keyOf(this.settings, answer, this.identityOf(row), input, this.resends.replacedTask(row))}-retry${attempt}`;
     const identity = this.identityOf(row);
     record.sent(row, identity, key);
     const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
-    this.retries.set(row, attempt);
+    this.resends.retried(row, attempt);
     this.accept(again);
     record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
     this.follower.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
