@@ -45,6 +45,11 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A submission's call: `turnSignal` ends its wait for a turn in the budget (http.ts, RequestSpec). */
+interface Submitting {
+  turnSignal?: AbortSignal;
+}
+
 export interface SubmitOptions extends CallOptions {
   /** The Idempotency-Key as it is (the same as `idempotency: { key }`). */
   idempotencyKey?: string;
@@ -63,7 +68,7 @@ export interface OnePassOptions extends SubmitOptions {
   textAsJson?: boolean;
 }
 
-export interface BatchOptions extends SubmitOptions {
+export interface BatchOptions extends SubmitOptions, Submitting {
   idempotency?: BatchIdempotency;
 }
 
@@ -153,7 +158,15 @@ export class KctClient {
       input: read,
       idempotencyKey,
       send: async (call = {}) =>
-        accepted(await this.send(onePassRequest(read, idempotencyKey, { signal: call.signal, textAsJson: options.textAsJson !== false }))),
+        accepted(
+          await this.send(
+            onePassRequest(read, idempotencyKey, {
+              signal: call.signal,
+              turnSignal: call.turnSignal,
+              textAsJson: options.textAsJson !== false,
+            }),
+          ),
+        ),
     };
   }
 
@@ -279,6 +292,7 @@ export class KctClient {
       json: body,
       idempotencyKey,
       signal: options.signal,
+      turnSignal: options.turnSignal,
     });
     return accepted(response);
   }

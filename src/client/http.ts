@@ -57,6 +57,11 @@ export interface RequestSpec {
   /** Extra headers (kct api -H); they cannot replace the key, the content type or the idempotency key. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Ends the first attempt's wait for its turn in the budget, when it is not `signal`: Ctrl-C stops a
+   * request not yet started at once, while one already under way keeps its grace (marking.ts).
+   */
+  turnSignal?: AbortSignal;
   /** Set false to never retry (e.g. a POST that charges at acceptance). */
   retry?: boolean;
   /** No API key (public URLs). */
@@ -132,7 +137,10 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       let outcome: Attempt;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
-      await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', spec.signal);
+      await this.options.budget?.acquire(
+        spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write',
+        attempt === 0 ? (spec.turnSignal ?? spec.signal) : spec.signal,
+      );
       const sentAt = performance.now();
       try {
         outcome = await this.attempt(spec);

@@ -26,7 +26,8 @@ export interface PreparedOnePass {
   input: OnePassInput;
   /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
   idempotencyKey?: string;
-  send(options?: { signal?: AbortSignal }): Promise<AcceptedTask>;
+  /** `turnSignal`: ends the wait for the request's turn in the budget (http.ts, RequestSpec). */
+  send(options?: { signal?: AbortSignal; turnSignal?: AbortSignal }): Promise<AcceptedTask>;
 }
 
 /** Reads the answer files that fit in one read (larger ones are hashed, then streamed) and makes the key by the rule chosen. */
@@ -44,7 +45,7 @@ export async function readAndKey(
 export function onePassRequest(
   input: OnePassInput,
   idempotencyKey: string | undefined,
-  options: { signal?: AbortSignal; textAsJson?: boolean } = {},
+  options: { signal?: AbortSignal; turnSignal?: AbortSignal; textAsJson?: boolean } = {},
 ): RequestSpec {
   const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
   if (fields.paper_content === undefined && !input.answerFiles?.length) {
@@ -59,7 +60,14 @@ export function onePassRequest(
       : parts.length > 0
         ? { form: () => buildForm(fields, parts) }
         : { json: fields };
-  return { method: 'POST', path: operationPath('onePass'), ...body, idempotencyKey, signal: options.signal };
+  return {
+    method: 'POST',
+    path: operationPath('onePass'),
+    ...body,
+    idempotencyKey,
+    signal: options.signal,
+    turnSignal: options.turnSignal,
+  };
 }
 
 /** One decoder for every answer (a decode without `stream` starts afresh); invalid UTF-8 throws. */

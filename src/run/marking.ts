@@ -250,7 +250,8 @@ export class MarkingRun {
       record.sent(row, identity, key);
       let task: AcceptedTask;
       try {
-        task = await submission.send({ signal: this.submitting() });
+        // Ctrl-C: a submission still waiting for its turn is not sent; one under way gets its grace
+        task = await submission.send({ signal: this.submitting(), turnSignal: context.signal });
       } catch (error) {
         throw keyConflict(this.settings.keyRule, error, answer, key);
       }

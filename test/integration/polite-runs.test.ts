@@ -85,6 +85,36 @@ describe('a polite run', () => {
     expect(mostInWindow(sent, 3000)).toBeLessThanOrEqual(20);
   });
 
+  it('Ctrl-C: no submission waiting for its turn is sent after it (only one already under way gets its grace)', async () => {
+    const { sandbox, proxy } = await sandboxBehindProxy();
+    const dir = textClass(30, 'ctrlc');
+    cleanup.push(() => removeDir(dir));
+    const configDir = tempDir();
+    cleanup.push(() => removeDir(configDir));
+    const ctrlC = new AbortController();
+    let seenAtCtrlC = -1;
+    proxy.intercept = (request) => {
+      // the third submission to arrive: sixteen more wait for their turn at 2 a second
+      if (request.kind === 'submit' && seenAtCtrlC < 0 && proxy.requests.filter((r) => r.kind === 'submit').length === 3) {
+        seenAtCtrlC = proxy.requests.length;
+        ctrlC.abort();
+      }
+      return undefined;
+    };
+    const run = await runKct(
+      ['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--max-rps', '2', '--output', 'ndjson'],
+      {
+        env: kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user }),
+        signal: ctrlC.signal,
+        timeoutMs: 60_000,
+      },
+    );
+    expect(run.code, run.stderr).toBe(130);
+    const after = proxy.requests.slice(seenAtCtrlC).filter((r) => r.kind === 'submit');
+    // one request may have started in kct before the abort reached it, and arrive after
+    expect(after.length).toBeLessThanOrEqual(1);
+  });
+
   it('a 429 with Retry-After on a status poll pauses every request of the run, submissions included, for that long', async () => {
     const { proxy, kct } = await sandboxBehindProxy();
     const dir = textClass(12);
