@@ -13,6 +13,8 @@ export interface PaceReading {
   rps: number;
   /** Requests a second it really sent lately. */
   sending: number;
+  /** Requests a second it really sent from its first request to its last: what a run sent on average. */
+  average: number;
   /** --max-rps, when set. */
   ceiling?: number;
   /** Answers that were a 429 or 503. */
@@ -55,6 +57,8 @@ export class RequestBudget {
   private scheduled = -Infinity;
   /** The last start as it happened: --max-rps spaces real starts, so no second ever holds more. */
   private lastStart = -Infinity;
+  private firstStart = -Infinity;
+  private starts = 0;
   private readonly queues: [Waiter[], Waiter[]] = [[], []];
   private timer: unknown;
   private timerAt = Infinity;
@@ -104,6 +108,8 @@ export class RequestBudget {
     return {
       rps: rate,
       sending,
+      // under a second of sending, the latest measure is the only one
+      average: this.lastStart - this.firstStart >= 1000 ? ((this.starts - 1) * 1000) / (this.lastStart - this.firstStart) : sending,
       ...(Number.isFinite(ceiling) ? { ceiling } : {}),
       refusals,
       pausedForMs: Math.max(0, pausedUntil - this.clock.now()),
@@ -117,6 +123,8 @@ export class RequestBudget {
   private start(now: number): void {
     this.scheduled = scheduledAt(this.state, this.scheduled, now);
     this.lastStart = now;
+    if (this.starts === 0) this.firstStart = now;
+    this.starts += 1;
     started(this.state, now);
   }
 

@@ -83,6 +83,13 @@ export interface HttpResponse<T = unknown> {
   requestId?: string;
 }
 
+/**
+ * How often one request of a run (which has a budget) is sent again after a 429 or 503: each one
+ * pauses and slows the whole run, so repeated refusals mean a service slower than kct's slowest
+ * pace, not a failed request (docs/guides/large-runs-and-reruns.md, "Polite by construction").
+ */
+const MAX_PACED_REFUSALS = 30;
+
 export class HttpClient {
   readonly baseUrl: string;
   private readonly options: HttpOptions;
@@ -134,6 +141,8 @@ export class HttpClient {
     const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);
     /** Whether an attempt so far may have reached the server: the last one refused does not undo it. */
     let maybeDelivered = false;
+    /** Refusals for the pace (429, 503) under a run's budget: they do not use up the request's retries. */
+    let paced = 0;
     for (let attempt = 0; ; attempt++) {
       let outcome: Attempt;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
@@ -153,7 +162,7 @@ export class HttpClient {
         const connection = toConnectionError(error, spec, this.baseUrl, maybeDelivered);
         maybeDelivered = connection.maybeDelivered;
         const transient = TRANSIENT_NETWORK.has(code as string) || (code as string).startsWith('UND_ERR_');
-        if (!retryAllowed || !transient || attempt >= this.retryPolicy.maxRetries) throw connection;
+        if (!retryAllowed || !transient || attempt - paced >= this.retryPolicy.maxRetries) throw connection;
         const delay = retryDelay(attempt, undefined, this.retryPolicy, this.options.random);
         await this.pause(attempt, delay ?? 0, connection.message, spec.signal);
         continue;
@@ -167,7 +176,11 @@ export class HttpClient {
       if (outcome.status < 400) return outcome.response as HttpResponse<T>;
       const error = outcome.error;
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
-      if (!retryable || !retryAllowed || attempt >= this.retryPolicy.maxRetries) throw error;
+      // with a budget, a refusal for the pace is the service saying when: the budget waits and slows for it
+      const forPace = refused && this.options.budget !== undefined && (outcome.status === 429 || outcome.status === 503);
+      if (forPace) paced += 1;
+      const spent = forPace ? paced > MAX_PACED_REFUSALS : attempt - paced >= this.retryPolicy.maxRetries;
+      if (!retryable || !retryAllowed || spent) throw error;
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
       if (delay === undefined) throw error;
       await this.pause(attempt, delay, `HTTP ${outcome.status} from ${spec.method} ${spec.path}`, spec.signal);

@@ -64,7 +64,7 @@ async function sandboxBehindProxy(
   const configDir = tempDir();
   cleanup.push(() => removeDir(configDir));
   const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user });
-  return { sandbox, proxy, kct: (args) => runKct(args, { env, timeoutMs: 120_000 }) };
+  return { sandbox, proxy, kct: (args) => runKct(args, { env, timeoutMs: 230_000 }) };
 }
 
 describe('a polite run', () => {
@@ -114,6 +114,19 @@ describe('a polite run', () => {
     // one request may have started in kct before the abort reached it, and arrive after
     expect(after.length).toBeLessThanOrEqual(1);
   });
+
+  it("a service slower than kct's slowest pace (--rate-limit 0.5): every answer is sent and marked, none NOT_SENT", async () => {
+    const { proxy, kct } = await sandboxBehindProxy({ args: ['--rate-limit', '0.5'] });
+    const dir = textClass(4, 'slow-service');
+    cleanup.push(() => removeDir(dir));
+    const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(rows(run.stdout).map((row) => row.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
+    // refused, more than the 3 retries of other errors would allow one request, and said with what was really sent
+    expect(proxy.requests.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    const [, average] = /the run sent about ([\d.]+) requests a second on average/.exec(run.stderr) ?? [];
+    expect(Number(average)).toBeLessThan(2);
+  }, 240_000);
 
   it('a 429 with Retry-After on a status poll pauses every request of the run, submissions included, for that long', async () => {
     const { proxy, kct } = await sandboxBehindProxy();

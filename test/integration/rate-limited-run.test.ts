@@ -31,7 +31,7 @@ describe('a class run against a rate-limited service', () => {
     expect(run.stderr).toMatch(/< 429/);
     // and the run says so at its end, with the pace it found
     expect(run.stderr).toMatch(
-      /note: the service limited the pace: \d+ requests? answered 429 or 503, each sent again after its wait; the run ended at about \d+ requests a second/,
+      /note: the service limited the pace: \d+ requests? answered 429 or 503, each sent again after its wait; the run sent about [\d.]+ requests a second on average/,
     );
     expect(before - (await creditsOf(shared.kct))).toBe(12);
   }, 180_000);

@@ -76,6 +76,18 @@ describe('RequestBudget', () => {
     expect(unlimited.pace().ceiling).toBeUndefined();
   });
 
+  it('says what a run really sent on average, from its first start to its last (the pace note), not the pace allowed', async () => {
+    const v = virtualClock();
+    const budget = new RequestBudget({ maxPerSecond: 5, clock: v.clock });
+    for (let i = 0; i < 11; i++) void budget.acquire('read');
+    await v.runUntil();
+    // 11 starts 200 ms apart: 10 intervals in 2 s
+    expect(budget.pace().average).toBe(5);
+    // an idle stretch after the last start does not lower it, and the allowance is not it
+    await v.runUntil(v.now() + 10_000);
+    expect(budget.pace().average).toBe(5);
+  });
+
   it('lets reads (status, results) go before writes (submissions) waiting at the same time', async () => {
     const v = virtualClock();
     const budget = new RequestBudget({ maxPerSecond: 2, clock: v.clock });

@@ -66,6 +66,11 @@ export function costQuote(first: { cost: number; answers: number; files: number 
   return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;
 }
 
+/** A pace as said to people: a tenth under 10 a second (a service that allows 0.5 is not "0"), whole above. */
+export function roundPace(rps: number): string {
+  return rps < 10 ? String(Math.round(rps * 10) / 10) : String(Math.round(rps));
+}
+
 type ClassProgress = ProgressReporter & { row(outcome: AnswerOutcome): void };
 
 /** How often the spinner's line is drawn again, to show the pace kct has found. */
@@ -90,7 +95,7 @@ export async function classProgress(
         ? ''
         : now.pausedForMs > 0
           ? ` · paused ${Math.ceil(now.pausedForMs / 1000)} s as the service asked`
-          : ` · ${Math.round(now.sending)} requests/s`;
+          : ` · ${roundPace(now.sending)} requests/s`;
     return `marking ${plural(total, 'answer')}: ${marked} marked, ${answers - marked} not marked, ${total - answers} queued or running${speed}`;
   };
   const spinner = await startSpinner(context.io, line());

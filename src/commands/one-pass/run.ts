@@ -32,7 +32,7 @@ import { RunRecord } from '../../run/record.js';
 import { AGAIN, dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
-import { classProgress, costQuote, interrupted, printSingle, reuseNotes } from './notes.js';
+import { classProgress, costQuote, interrupted, printSingle, reuseNotes, roundPace } from './notes.js';
 import { warnOnRubricTotal } from './rubric-total.js';
 
 type Options = OptionsOf<typeof command>;
@@ -304,8 +304,8 @@ async function markAnswers(
   if (pace && pace.refusals > 0)
     context.notice(
       'note',
-      `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, each sent again after its wait; the run ended at about ${Math.round(pace.rps)} requests a second`,
-      { refusals: pace.refusals, rps: Math.round(pace.rps * 10) / 10 },
+      `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, each sent again after its wait; the run sent about ${roundPace(pace.average)} requests a second on average`,
+      { refusals: pace.refusals, rps: Math.round(pace.average * 10) / 10 },
     );
   if (report) context.note(await report.written());
   marking.throwExitStatus();
