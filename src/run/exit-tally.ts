@@ -32,16 +32,20 @@ export class ExitTally {
     }
   }
 
-  /** Throws the run's exit status, in this order: what stopped the run, an answer's error, time-outs, failures. */
+  /**
+   * Throws the run's exit status, in this order: what stopped the run, an answer's error, failures
+   * (3: a result known to be bad outranks one not known yet), time-outs (8).
+   */
   throwExitStatus(options: { anySent: boolean; timeoutMs: number; again: string }): void {
     if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, options.again) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
-    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateCount - this.late.length);
     if (this.unsuccessfulCount > 0) {
+      const late = this.lateCount > 0 ? `, and ${this.lateCount} still running at --timeout (the same command again collects them)` : '';
       throw new TaskUnsuccessfulError(
         this.unsuccessful,
-        this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL` : undefined,
+        this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL${late}` : undefined,
       );
     }
+    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateCount - this.late.length);
   }
 }

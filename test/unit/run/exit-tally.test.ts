@@ -1,0 +1,38 @@
+// A run's exit status from its rows (src/run/exit-tally.ts): a result known to be bad (3) outranks
+// one not known yet (8), whatever the order the rows came in.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../../src/cli/core/exit-codes.js';
+import { ExitTally } from '../../../src/run/exit-tally.js';
+import { propertyRuns, propertySeed } from '../property-runs.js';
+
+function exitOf(statuses: readonly string[]): { code: number; message?: string } {
+  const tally = new ExitTally();
+  statuses.forEach((status, i) => tally.count({ file: `a${i}.txt`, status, task_id: `tsk_${i}` }));
+  try {
+    tally.throwExitStatus({ anySent: true, timeoutMs: 4000, again: 'the same command' });
+    return { code: 0 };
+  } catch (error) {
+    return { code: exitCodeFor(error), message: (error as Error).message };
+  }
+}
+
+describe('the exit status of a run', () => {
+  it(`3 when any answer ended FAILURE or CANCEL, else 8 when any was still running, else 0 (seed ${propertySeed(3838)})`, () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('SUCCESS', 'FAILURE', 'CANCEL', 'TIMEOUT'), { maxLength: 12 }), (statuses) => {
+        const expected = statuses.some((s) => s === 'FAILURE' || s === 'CANCEL') ? 3 : statuses.includes('TIMEOUT') ? 8 : 0;
+        expect(exitOf(statuses).code).toBe(expected);
+      }),
+      { numRuns: propertyRuns(200), seed: propertySeed(3838) },
+    );
+  });
+
+  it('a failure beside a time-out: 3, and the message says the others are still running', () => {
+    const { code, message } = exitOf(['TIMEOUT', 'FAILURE', 'SUCCESS']);
+    expect(code).toBe(3);
+    expect(message).toContain(
+      '1 of 3 answers ended FAILURE or CANCEL, and 1 still running at --timeout (the same command again collects them)',
+    );
+  });
+});
