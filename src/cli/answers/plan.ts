@@ -222,7 +222,7 @@ class Planner {
   }
 
   private file(item: Found): void {
-    const info = item.info ?? statOf(item.path);
+    const info = item.unreadable ? undefined : (item.info ?? statOf(item.path));
     if (info && this.isDuplicate(item, info)) return;
     if (this.inFolder(item)) this.folder!.hasRow = true;
     const checked = foundProblem(item, info) ?? checkLocalFile(item.path, this.sources.accepted, info);
@@ -342,6 +342,13 @@ function folderStudentId(item: Found, sources: AnswerSources): string | undefine
 
 /** A file found in a folder that is gone by the time it is read: a file that cannot be sent, not a mistyped path. */
 function foundProblem(item: Found, info: Stats | undefined): FileProblem | undefined {
+  if (item.unreadable)
+    return {
+      kind: 'unreadable',
+      path: item.path,
+      message: `cannot read the folder ${item.path} (${item.unreadable})`,
+      suggestion: `Check its permissions, or leave it out with --exclude "${item.keyName}".`,
+    };
   if (info || item.root === undefined) return undefined;
   const what = item.dangling ? 'a link to a file that does not exist' : 'no longer there (removed while the folder was read)';
   return {

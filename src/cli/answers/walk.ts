@@ -27,6 +27,8 @@ export interface Found {
   info?: Stats;
   /** A link, found in a folder, to a file that does not exist. */
   dangling?: boolean;
+  /** A subfolder that cannot be read, and why (its error code): a thing that cannot be sent, as an unreadable file is. */
+  unreadable?: string;
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -99,7 +101,14 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
     return;
   }
   if (real !== undefined) visited.add(real);
-  const { names, kinds } = readNames(here);
+  const read = readNames(here, rel === '');
+  if ('unreadable' in read) {
+    // a subfolder that cannot be read is one thing that cannot be sent (plan.ts), not the end of the run
+    yield { path: `${here}${sep}`, kind: 'folder', keyName: rel, root, group: group(rel), empty: false };
+    yield { path: `${here}${sep}`, kind: 'file', keyName: rel, root, group: group(rel), unreadable: read.unreadable };
+    return;
+  }
+  const { names, kinds } = read;
   // a subfolder entered is itself an outcome: a student folder with nothing to send is a row
   if (rel !== '') yield { path: `${here}${sep}`, kind: 'folder', keyName: rel, root, group: group(rel), empty: names.length === 0 };
   const order = Array.from(names.keys()).sort((a, b) => naturalOrder(names[a], names[b]));
@@ -133,8 +142,11 @@ function realOrUndefined(path: string): string | undefined {
   }
 }
 
-/** A folder's names and kinds only: a folder of 100,000 answers holds its names, not 100,000 Dirents. */
-function readNames(here: string): { names: string[]; kinds: Uint8Array } {
+/**
+ * A folder's names and kinds only: a folder of 100,000 answers holds its names, not 100,000 Dirents.
+ * A folder named by the user that cannot be read stops the run; a subfolder found in it is `unreadable`.
+ */
+function readNames(here: string, named: boolean): { names: string[]; kinds: Uint8Array } | { unreadable: string } {
   try {
     // read a few entries at a time (readdir would hold every entry at once, natively and in JS)
     const dir = opendirSync(here, { bufferSize: 256 });
@@ -150,9 +162,9 @@ function readNames(here: string): { names: string[]; kinds: Uint8Array } {
     }
     return { names, kinds: Uint8Array.from(kinds) };
   } catch (error) {
-    throw new UsageError(`cannot read the folder ${here} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
-      suggestion: 'Check its permissions.',
-    });
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    if (!named) return { unreadable: code };
+    throw new UsageError(`cannot read the folder ${here} (${code})`, { suggestion: 'Check its permissions.' });
   }
 }
 
