@@ -47,6 +47,20 @@ export interface FileProblem {
 }
 
 /**
+ * A path not found whose name held bytes that are not UTF-8 (a file named on Windows or in Latin-1):
+ * Node read them as U+FFFD, so no file has the name kct has. Said as it is, since looking again never helps.
+ */
+export function undecodableName(path: string): FileProblem | undefined {
+  if (!path.includes('\uFFFD')) return undefined;
+  return {
+    kind: 'unreadable',
+    path,
+    message: `${path}: its name is not valid UTF-8 (written in another encoding, such as Windows-1252 or Latin-1), so kct cannot open it by that name`,
+    suggestion: 'Rename it (convmv -f cp1252 -t utf8 --notest <file> renames a folder of them), then run again.',
+  };
+}
+
+/**
  * Checks one file (exists, readable, regular, supported type, size) without throwing: the file
  * as it will be sent, or the problem. Synchronous on purpose: a class of a thousand files is
  * checked in a few milliseconds this way, against ~100 ms through fs/promises.
@@ -58,7 +72,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'ENOENT'
-        ? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: 'Check the path.' }
+        ? (undecodableName(path) ?? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: 'Check the path.' })
         : {
             kind: 'unreadable',
             path,

@@ -377,6 +377,22 @@ describe('collecting answers', () => {
     expect(collection).toMatchObject({ rows: 1, count: 1, skipped: [], shape: 'record' });
   });
 
+  it.runIf(process.platform === 'linux')(
+    'a file whose name is not UTF-8 (Latin-1 bytes): said so, not "removed while the folder was read"',
+    async () => {
+      const root = makeTree({ 'class/ok.txt': TEXT });
+      // "Zoë.txt" in Latin-1: 0xEB is not UTF-8 on its own, and Node reads it as U+FFFD
+      writeFileSync(Buffer.concat([Buffer.from(join(root, 'class', 'Zo')), Buffer.from([0xeb]), Buffer.from('.txt')]), TEXT);
+      const error = (await rows(root, ['class']).catch((e: unknown) => e)) as UsageError;
+      expect(error.message).toContain('class/Zo\uFFFD.txt: its name is not valid UTF-8');
+      expect(error.message).not.toContain('removed while the folder was read');
+      expect(error.suggestion).toContain('convmv');
+      const { collection } = await rows(root, ['class'], { skipUnsupported: true });
+      expect([...collection.answers()].map((a) => a.keyName)).toEqual(['ok.txt']);
+      expect(collection.skipped.map((s) => s.reason)).toEqual([expect.stringContaining('its name is not valid UTF-8')]);
+    },
+  );
+
   it('a folder of only subfolders points to --recursive', async () => {
     const root = makeTree({ 'export/s1/essay.pdf': '%PDF' });
     const error = (await rows(root, ['export']).catch((e: unknown) => e)) as UsageError;

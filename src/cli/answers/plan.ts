@@ -8,7 +8,7 @@ import { type Stats, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../../api/limits.js';
-import { checkLocalFile, type FileProblem, isFileProblem } from '../../client/files.js';
+import { checkLocalFile, type FileProblem, isFileProblem, undecodableName } from '../../client/files.js';
 import { AnswerList } from './answer-list.js';
 import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
 import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
@@ -350,6 +350,8 @@ function foundProblem(item: Found, info: Stats | undefined): FileProblem | undef
       suggestion: `Check its permissions, or leave it out with --exclude "${item.keyName}".`,
     };
   if (info || item.root === undefined) return undefined;
+  const undecodable = undecodableName(item.path);
+  if (undecodable) return undecodable;
   const what = item.dangling ? 'a link to a file that does not exist' : 'no longer there (removed while the folder was read)';
   return {
     kind: 'unreadable',
