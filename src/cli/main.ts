@@ -118,7 +118,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   } finally {
     process.off('beforeExit', stalled);
     options.signal?.removeEventListener('abort', interrupt);
-    removeSignals();
+    // the process itself keeps its handlers to its end: a Ctrl-C delivered twice must not kill it while it closes
+    if (!options.exit) removeSignals();
     await context?.dispose();
   }
 }
@@ -208,15 +209,21 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
   }
 }
 
-/** `kct models | head` closes stdout early: stop quietly instead of crashing on EPIPE. */
+/**
+ * `kct models | head` closes stdout early: stop quietly instead of crashing on EPIPE, with the code a
+ * SIGPIPE gives (141), never 0: a run cut short there did not do all it was asked (pipefail sees it).
+ */
 function quietOnClosedPipe(exit: (code: number) => void): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') return exit(EXIT.OK);
+      if (error.code === 'EPIPE') return exit(EXIT.CLOSED_PIPE);
       throw error;
     });
   }
 }
+
+/** A second signal within this long of the first is the same one delivered twice, not a second Ctrl-C. */
+const SAME_SIGNAL_MS = 500;
 
 function installSignals(
   controller: AbortController,
@@ -225,8 +232,12 @@ function installSignals(
   exit: (code: number) => void,
 ): () => void {
   let count = 0;
+  let first = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    // one Ctrl-C delivered twice (`timeout -s INT` signals kct and its process group) is one
+    if (count > 0 && performance.now() - first < SAME_SIGNAL_MS) return;
     count += 1;
+    if (count === 1) first = performance.now();
     signals.received ??= signal;
     if (count > 1) {
       err(io, 'kct: interrupted again, exiting now');

@@ -76,6 +76,25 @@ describe('signals and terminals', () => {
     expect(int.code).toBe(130);
   });
 
+  it('one SIGINT delivered twice at once (`timeout -s INT` signals kct and its group) is one Ctrl-C: --json closed, not "exiting now"', async () => {
+    let sent = false;
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (twice) KCT-SANDBOX-SLOW`, '--json'], {
+      onSpawn(child) {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          if (!sent && chunk.toString().includes('accepted')) {
+            sent = true;
+            // two deliveries a moment apart (at once, the kernel would merge them into one)
+            child.kill('SIGINT');
+            setTimeout(() => child.kill('SIGINT'), 40);
+          }
+        });
+      },
+    });
+    expect(run.code).toBe(130);
+    expect(run.stderr).not.toContain('interrupted again');
+    expect(run.stderr).toMatch(/"code":"interrupted"/);
+  });
+
   it('CI=1 in a real terminal never claims there is no terminal', async () => {
     const env = { ...kctEnv(tempDir()), CI: '1' };
     const run = await inTerminal(['auth', 'login', '--base-url', shared.sandbox.baseUrl], env);

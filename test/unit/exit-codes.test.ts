@@ -90,6 +90,7 @@ describe('EXIT and its table', () => {
       UNREACHABLE: 9,
       STUDENTS_MISMATCH: 10,
       INTERRUPTED: 130,
+      CLOSED_PIPE: 141,
       TERMINATED: 143,
     });
   });

@@ -34,6 +34,7 @@ export const EXIT = {
   UNREACHABLE: 9,
   STUDENTS_MISMATCH: 10,
   INTERRUPTED: 130,
+  CLOSED_PIPE: 141,
   TERMINATED: 143,
 } as const;
 
@@ -52,6 +53,8 @@ const MEANINGS: Record<keyof typeof EXIT, string> = {
   STUDENTS_MISMATCH:
     "a grade file was filled (written when any grade was), but its students and the download's differ (some have no row, or some rows no submission): read the report (kct grades moodle, kct grades canvas)",
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT); running tasks are left running',
+  CLOSED_PIPE:
+    'stdout was closed by its reader before kct had written everything (kct ... | head): as a SIGPIPE ends a program; a marking run stops there, its tasks left running',
   TERMINATED: 'stopped by SIGTERM (a CI job cancelled, a container stopped); running tasks are left running',
 };
 
