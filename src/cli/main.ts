@@ -118,8 +118,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   } finally {
     process.off('beforeExit', stalled);
     options.signal?.removeEventListener('abort', interrupt);
-    // the process itself keeps its handlers to its end: a Ctrl-C delivered twice must not kill it while it closes
-    if (!options.exit) removeSignals();
+    removeSignals();
     await context?.dispose();
   }
 }
@@ -235,9 +234,9 @@ function installSignals(
   let first = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     // one Ctrl-C delivered twice (`timeout -s INT` signals kct and its process group) is one
-    if (count > 0 && performance.now() - first < SAME_SIGNAL_MS) return;
+    if (count > 0 && Date.now() - first < SAME_SIGNAL_MS) return;
     count += 1;
-    if (count === 1) first = performance.now();
+    if (count === 1) first = Date.now();
     signals.received ??= signal;
     if (count > 1) {
       err(io, 'kct: interrupted again, exiting now');

@@ -43,11 +43,14 @@ export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKe
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** A run's read, which must outlast the service's pace (http.ts, RequestSpec.patient). */
+  patient?: boolean;
 }
 
-/** A submission's call: `turnSignal` ends its wait for a turn in the budget (http.ts, RequestSpec). */
+/** A run's submission: `turnSignal` ends its wait for a turn in the budget, `patient` outlasts the pace (http.ts, RequestSpec). */
 interface Submitting {
   turnSignal?: AbortSignal;
+  patient?: boolean;
 }
 
 export interface SubmitOptions extends CallOptions {
@@ -161,8 +164,7 @@ export class KctClient {
         accepted(
           await this.send(
             onePassRequest(read, idempotencyKey, {
-              signal: call.signal,
-              turnSignal: call.turnSignal,
+              ...call,
               textAsJson: options.textAsJson !== false,
             }),
           ),
@@ -293,6 +295,7 @@ export class KctClient {
       idempotencyKey,
       signal: options.signal,
       turnSignal: options.turnSignal,
+      patient: options.patient,
     });
     return accepted(response);
   }
@@ -362,7 +365,7 @@ export class KctClient {
   }
 
   protected get(path: string, options: CallOptions): Promise<HttpResponse> {
-    return this.send({ method: 'GET', path, signal: options.signal });
+    return this.send({ method: 'GET', path, signal: options.signal, patient: options.patient });
   }
 
   /** Every API answer is JSON: anything else comes from a server that is not the API. */

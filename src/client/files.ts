@@ -56,7 +56,7 @@ export function undecodableName(path: string): FileProblem | undefined {
     kind: 'unreadable',
     path,
     message: `${path}: its name is not valid UTF-8 (written in another encoding, such as Windows-1252 or Latin-1), so kct cannot open it by that name`,
-    suggestion: 'Rename it (convmv -f cp1252 -t utf8 --notest <file> renames a folder of them), then run again.',
+    suggestion: 'Rename it to a UTF-8 name (the convmv tool renames a folder of them), then try again.',
   };
 }
 

@@ -62,6 +62,12 @@ export interface RequestSpec {
    * request not yet started at once, while one already under way keeps its grace (marking.ts).
    */
   turnSignal?: AbortSignal;
+  /**
+   * A request of a run that must go through whatever the pace (a submission, a result read): a 429 or
+   * 503 sends it again after the budget's pause up to MAX_PACED_REFUSALS times, not using up its
+   * retries. A single command is not patient: it says the service is busy after its retries.
+   */
+  patient?: boolean;
   /** Set false to never retry (e.g. a POST that charges at acceptance). */
   retry?: boolean;
   /** No API key (public URLs). */
@@ -84,7 +90,7 @@ export interface HttpResponse<T = unknown> {
 }
 
 /**
- * How often one request of a run (which has a budget) is sent again after a 429 or 503: each one
+ * How often one patient request (a run's: RequestSpec.patient) is sent again after a 429 or 503: each one
  * pauses and slows the whole run, so repeated refusals mean a service slower than kct's slowest
  * pace, not a failed request (docs/guides/large-runs-and-reruns.md, "Polite by construction").
  */
@@ -177,7 +183,8 @@ export class HttpClient {
       const error = outcome.error;
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
       // with a budget, a refusal for the pace is the service saying when: the budget waits and slows for it
-      const forPace = refused && this.options.budget !== undefined && (outcome.status === 429 || outcome.status === 503);
+      const forPace =
+        refused && spec.patient === true && this.options.budget !== undefined && (outcome.status === 429 || outcome.status === 503);
       if (forPace) paced += 1;
       const spent = forPace ? paced > MAX_PACED_REFUSALS : attempt - paced >= this.retryPolicy.maxRetries;
       if (!retryable || !retryAllowed || spent) throw error;

@@ -27,7 +27,7 @@ export interface PreparedOnePass {
   /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
   idempotencyKey?: string;
   /** `turnSignal`: ends the wait for the request's turn in the budget (http.ts, RequestSpec). */
-  send(options?: { signal?: AbortSignal; turnSignal?: AbortSignal }): Promise<AcceptedTask>;
+  send(options?: { signal?: AbortSignal; turnSignal?: AbortSignal; patient?: boolean }): Promise<AcceptedTask>;
 }
 
 /** Reads the answer files that fit in one read (larger ones are hashed, then streamed) and makes the key by the rule chosen. */
@@ -45,7 +45,7 @@ export async function readAndKey(
 export function onePassRequest(
   input: OnePassInput,
   idempotencyKey: string | undefined,
-  options: { signal?: AbortSignal; turnSignal?: AbortSignal; textAsJson?: boolean } = {},
+  options: { signal?: AbortSignal; turnSignal?: AbortSignal; patient?: boolean; textAsJson?: boolean } = {},
 ): RequestSpec {
   const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
   if (fields.paper_content === undefined && !input.answerFiles?.length) {
@@ -67,6 +67,7 @@ export function onePassRequest(
     idempotencyKey,
     signal: options.signal,
     turnSignal: options.turnSignal,
+    patient: options.patient,
   };
 }
 

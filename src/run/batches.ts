@@ -50,7 +50,12 @@ export class Batches {
       const names = chunk.rows.map((row) => collection.answerAt(row)?.keyName ?? String(row));
       const idempotency = keyRule.kind === 'base' ? { base: keyRule.base, names } : ('derive' as const);
       for (const row of chunk.rows) record.sent(row, this.run.identityOf(row), undefined);
-      task = await client.batch(body, { idempotency, signal: this.run.submitting(), turnSignal: this.run.settings.context.signal });
+      task = await client.batch(body, {
+        idempotency,
+        signal: this.run.submitting(),
+        turnSignal: this.run.settings.context.signal,
+        patient: true,
+      });
     } catch (error) {
       for (const row of chunk.rows) this.run.failed(row, this.run.baseOf(row), undefined, error);
       return;

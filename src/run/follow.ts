@@ -81,7 +81,7 @@ export class Follower {
   /** An earlier task's state now, for --no-wait: its result record holds the status, and the score once marked. */
   async currentState(base: AnswerOutcome, taskId: string): Promise<AnswerOutcome> {
     const { client, context } = this.run.settings;
-    const record = await this.readResult(() => client.result(taskId, { signal: context.signal }));
+    const record = await this.readResult(() => client.result(taskId, { signal: context.signal, patient: true }));
     const outcome = outcomeFromResult({ ...base, task_id: taskId }, record);
     return { ...outcome, credits_charged: typeof record.credits_charged === 'number' ? record.credits_charged : outcome.credits_charged };
   }
@@ -100,7 +100,7 @@ export class Follower {
     const base = run.baseOf(row, answer);
     this.reading.add(taskId);
     try {
-      const result = await this.readResult(() => client.result(taskId, { signal: context.signal })).finally(() =>
+      const result = await this.readResult(() => client.result(taskId, { signal: context.signal, patient: true })).finally(() =>
         this.reading.delete(taskId),
       );
       if (isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row, undefined, taskId)) return;

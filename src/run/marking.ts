@@ -251,7 +251,7 @@ export class MarkingRun {
       let task: AcceptedTask;
       try {
         // Ctrl-C: a submission still waiting for its turn is not sent; one under way gets its grace
-        task = await submission.send({ signal: this.submitting(), turnSignal: context.signal });
+        task = await submission.send({ signal: this.submitting(), turnSignal: context.signal, patient: true });
       } catch (error) {
         throw keyConflict(this.settings.keyRule, error, answer, key);
       }

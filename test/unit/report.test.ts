@@ -76,6 +76,19 @@ describe('the streaming tally', () => {
     expect(summary.weakest).toBe('Thesis');
   });
 
+  it('credits charged by the run: 0 when it marked nothing of its own (all reused), unknown only when the service did not say', () => {
+    const reused = new ClassTally();
+    reused.add({ status: 'SUCCESS', score: 10, replayed: true, creditsCharged: 1 });
+    reused.add({ status: 'SKIPPED' });
+    expect(reused.summary().creditsCharged).toBe(0);
+    const unsaid = new ClassTally();
+    unsaid.add({ status: 'SUCCESS', score: 10 });
+    expect(unsaid.summary().creditsCharged).toBeUndefined();
+    const said = new ClassTally();
+    said.add({ status: 'SUCCESS', score: 10, creditsCharged: 2 });
+    expect(said.summary().creditsCharged).toBe(2);
+  });
+
   it('totals so small that their bands would underflow to width 0 still land in a band (found by saved-run-shapes)', () => {
     const tally = new ClassTally();
     for (const score of [5e-324, 0]) tally.add({ status: 'SUCCESS', score });

@@ -39,6 +39,8 @@ export class ClassTally {
   private notEntered = 0;
   private marked = 0;
   private credits?: number;
+  /** A row this run marked whose charge the service did not say: the run's credits are then not known. */
+  private creditsUnknown = false;
   private replayed = 0;
   private copies = 0;
   private sum = 0;
@@ -70,6 +72,7 @@ export class ClassTally {
     // a replay that did not mark it (a failure sent before, and not again) was sent before, not marked
     else if (outcome.replayed) this.replayed += outcome.status === 'SUCCESS' ? 1 : 0;
     else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
+    else if (outcome.status === 'SUCCESS') this.creditsUnknown = true;
     if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
     const score = outcome.score;
     this.marked += 1;
@@ -104,7 +107,8 @@ export class ClassTally {
       skipped: this.skipped,
       empty: this.empty,
       notEntered: this.notEntered,
-      ...(this.credits !== undefined ? { creditsCharged: this.credits } : {}),
+      // nothing of its own charged (all reused, copies or not sent) is 0, not unknown
+      ...(this.credits !== undefined || !this.creditsUnknown ? { creditsCharged: this.credits ?? 0 } : {}),
       replayed: this.replayed,
       copies: this.copies,
       identical: { count: this.identical.count, pairs: [...this.identical.pairs] },

@@ -111,8 +111,17 @@ describe('main', () => {
     const env = { KCT_BASE_URL: BASE_URL, KCT_API_KEY: KEY, KCT_CONFIG_DIR: '/nonexistent-kct-config' };
     const running = main(['status', 'tsk_1'], { io, env, dispatcher: api.agent, exit: (code) => exits.push(code) });
     await vi.waitFor(() => expect(api.agent.pendingInterceptors()).toHaveLength(0));
-    process.emit('SIGINT', 'SIGINT');
-    process.emit('SIGINT', 'SIGINT');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      // a second delivery at once is the same Ctrl-C (`timeout -s INT` signals kct and its group)
+      process.emit('SIGINT', 'SIGINT');
+      expect(exits).toEqual([]);
+      vi.setSystemTime(Date.now() + 600);
+      process.emit('SIGINT', 'SIGINT');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(exits).toEqual([130]);
     expect(await running).toBe(130);
     expect(stderr.text()).toContain('kct: interrupted again, exiting now');
