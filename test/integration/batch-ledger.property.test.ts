@@ -19,8 +19,8 @@ function textClass(count: number, tag: string): string {
   return dir;
 }
 
-/** "N items of M were marked before on this machine": N, or 0 when kct said nothing. */
-const saidAgain = (stderr: string) => Number(/(\d+) items? of \d+ (?:was|were) marked before on this machine/.exec(stderr)?.[1] ?? 0);
+/** "N items of M were sent before on this machine": N, or 0 when kct said nothing. */
+const saidAgain = (stderr: string) => Number(/(\d+) items? of \d+ (?:was|were) sent before on this machine/.exec(stderr)?.[1] ?? 0);
 
 describe('kct batch and the ledger', () => {
   it('says before sending exactly how many items marked before a request charges again', async () => {
@@ -88,23 +88,23 @@ describe('kct batch and the ledger', () => {
     const before = await creditsOf(shared.kct);
     const first = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).not.toContain('marked before on this machine');
+    expect(first.stderr).not.toContain('sent before on this machine');
     // the same manifest again: the service replays the batch, nothing to say, nothing charged
     const again = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
-    expect(again.stderr).not.toContain('marked before on this machine');
+    expect(again.stderr).not.toContain('sent before on this machine');
     expect(before - (await creditsOf(shared.kct))).toBe(2);
     // a late answer added: a new request, charged whole, and said so first
     writeFileSync(join(dir, 'pupil-3.txt'), `${readFileSync(join(FIXTURES, 'essay.txt'), 'utf8')}\n(batch ledger late)`);
     const more = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
     expect(more.code, more.stderr).toBe(0);
     expect(more.stderr).toContain(
-      '2 items of 3 were marked before on this machine; a batch request is charged whole, so they are charged again',
+      '2 items of 3 were sent before on this machine; a batch request is charged whole, so they are charged again',
     );
     expect(before - (await creditsOf(shared.kct))).toBe(5);
     // the answers as files, by one-pass: every one reused from the batches, nothing charged
     const onePass = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
     expect(onePass.code, onePass.stderr).toBe(0);
-    expect(onePass.stderr).toMatch(/3 answers of 3 were marked before/);
+    expect(onePass.stderr).toMatch(/3 answers of 3 were sent before/);
     expect(before - (await creditsOf(shared.kct))).toBe(5);
   });
 });

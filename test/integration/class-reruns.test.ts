@@ -49,7 +49,9 @@ describe('--no-wait says what is left to follow', () => {
     expect((await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson']);
     expect(ndjson(again.stdout).map((row) => row.status)).toEqual(['SUCCESS', 'SUCCESS']);
-    expect(again.stderr).toContain('Submitted: 2 of 2 answers accepted; all of them marked already: their rows hold the marks');
+    expect(again.stderr).toContain(
+      'Nothing new submitted: 2 of 2 answers were sent before; all of them marked already: their rows hold the marks',
+    );
   });
 });
 
@@ -127,7 +129,7 @@ describe('the same answers under other names (an answer is its content)', () => 
     // the hint followed: every student id changes, no content does
     const hinted = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--student-id-from', 'folder', '--output', 'ndjson']);
     expect(hinted.code, hinted.stderr).toBe(0);
-    expect(hinted.stderr).toContain('14 answers of 14 were marked before');
+    expect(hinted.stderr).toContain('14 answers of 14 were sent before');
     const rows = ndjson(hinted.stdout);
     expect(rows.map((row) => row.student_id).sort()).toContain('Student 10');
     expect(rows.every((row) => row.status === 'SUCCESS' && row.replayed)).toBe(true);
@@ -179,7 +181,7 @@ describe('one run, one count', () => {
     writeFileSync(join(dir, 'pupil-1.txt'), '');
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--skip-unsupported']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('2 answers of 3 were marked before');
+    expect(again.stderr).toContain('2 answers of 3 were sent before');
     expect(again.stderr).toContain('2 answers marked before, not charged again; 1 identical answer charged once with its first');
     expect(before - (await creditsOf(shared.kct))).toBe(2);
   });

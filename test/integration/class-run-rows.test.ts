@@ -199,7 +199,7 @@ describe('Ctrl-C while submissions are under way', () => {
     // the re-run follows the two journaled tasks and submits the third: three charges in all
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/2 answers of 3 were marked before \(the same content, model and options; tasks tsk_\w+, tsk_\w+\)/);
+    expect(again.stderr).toMatch(/2 answers of 3 were sent before \(the same content, model and options; tasks tsk_\w+, tsk_\w+\)/);
     expect(before - (await creditsOf(shared.kct))).toBe(3);
     // what this run's own submissions cost: the third answer; the two the first run sent are not this run's charge
     expect(again.stderr).toContain('Credits: 1 charged by this run; 2 answers marked before, not charged again');
@@ -256,7 +256,8 @@ describe('--json: the end of a class run is one notice a script reads', () => {
       const end = lines.filter((line) => line.notice?.code === 'info').at(-1)!.notice!;
       expect(end.identical).toEqual([{ file: join(dir, 'pupil-1.txt'), duplicate_of: join(dir, 'pupil-copy.txt') }]);
       if (!wait) {
-        expect(end.message).toMatch(/^Submitted: 4 of 4 answers accepted/);
+        // the wait run before marked three: they were sent before; the failure is sent again, as a new task
+        expect(end.message).toMatch(/^Submitted: 1 of 4 answers accepted, and 3 sent before/);
         continue;
       }
       expect(end.message).toBe('Summary: 3 of 4 answers marked, 1 failed');

@@ -48,6 +48,8 @@ export class OutcomeWriter {
   /** Rows of things found and not sent (SKIPPED, EMPTY, NOT_ENTERED). */
   private unsent = 0;
   private accepted = 0;
+  /** Of those, the answers sent before (a replay, a reuse or a copy): this run did not submit them. */
+  private sentBefore = 0;
   /** The first answers not marked, by row (a few, never all). */
   private readonly problems = new FirstRows();
   /** The first answers marked with a note in their row (a file of theirs not sent, say): a mark to check. */
@@ -92,7 +94,10 @@ export class OutcomeWriter {
     if (this.stopped) return; // the output is closed (stop): a row ending after it would follow the closing bracket
     this.added += 1;
     if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
-    if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') this.accepted += 1;
+    if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') {
+      this.accepted += 1;
+      if (outcome.replayed) this.sentBefore += 1;
+    }
     if (!this.sharedTally)
       this.tally.add({
         file: outcome.file,
@@ -153,7 +158,13 @@ export class OutcomeWriter {
           : marked >= this.accepted
             ? 'all of them marked already: their rows hold the marks'
             : `${marked} marked already; follow the others with ${follow}`;
-      const submitted = `Submitted: ${this.accepted} of ${this.added - this.unsent} answers accepted; ${then}`;
+      const answers = this.added - this.unsent;
+      const submitted =
+        this.sentBefore === 0
+          ? `Submitted: ${this.accepted} of ${answers} answers accepted; ${then}`
+          : this.sentBefore === this.accepted
+            ? `Nothing new submitted: ${this.accepted} of ${answers} answers were sent before; ${then}`
+            : `Submitted: ${this.accepted - this.sentBefore} of ${answers} answers accepted, and ${this.sentBefore} sent before; ${then}`;
       if (this.io.stderrJson) return this.endNotice(submitted, problems);
       for (const line of [submitted, ...problemLines(problems), ...andMore]) this.say(line);
       this.printNoted();

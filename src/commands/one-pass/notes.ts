@@ -23,7 +23,7 @@ export function reuseNotes(plan: RunPlan, answers: number): string[] {
     const one = plan.reused === 1;
     const tasks = `${one ? 'task' : 'tasks'} ${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
     lines.push(
-      `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} marked before (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): ${one ? 'its mark is reused under the name it has now' : 'their marks are reused under the names they have now'}, not charged again (--mark-again pays to mark ${one ? 'it' : 'them'} anew; a task found not to have marked its answer is replaced, as a new one)`,
+      `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): ${one ? 'its mark is reused under the name it has now' : 'their marks are reused under the names they have now'}, not charged again (--mark-again pays to mark ${one ? 'it' : 'them'} anew; a task found not to have marked its answer is replaced, as a new one)`,
     );
   }
   if (plan.again > 0)
