@@ -23,10 +23,14 @@ export class Ledger {
 
   private constructor(readonly path: string) {}
 
+  /** Where the ledger of `baseUrl` is kept in `folder` (its lock beside it: ledger-lock.ts). */
+  static pathOf(folder: string, baseUrl: string): string {
+    return join(folder, `marked-${sha256(baseUrl.replace(/\/+$/, '')).slice(0, 16)}.ndjson`);
+  }
+
   /** The ledger of `baseUrl` in `folder`, read; undefined (and the reason) when it cannot be used. */
   static open(folder: string, baseUrl: string): { ledger?: Ledger; problem?: string } {
-    const name = `marked-${sha256(baseUrl.replace(/\/+$/, '')).slice(0, 16)}.ndjson`;
-    const ledger = new Ledger(join(folder, name));
+    const ledger = new Ledger(Ledger.pathOf(folder, baseUrl));
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       ledger.read();

@@ -108,6 +108,7 @@ export class MarkingRun {
     }
     await sending.idle();
     if (!this.stopped()) await this.batches.sendLast();
+    this.settings.sentAll?.();
     if (!this.stopped()) {
       await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
     }

@@ -53,6 +53,8 @@ export interface RunSettings {
   maxPending?: number;
   /** Resolves when the rows' reader has taken what was printed: no more is sent before (a slow pipe holds the run back, not kct's memory). */
   drained?: () => Promise<void>;
+  /** Everything the plan sends has been sent: what else this machine runs may now decide what it sends (ledger-lock.ts). */
+  sentAll?: () => void;
   /** Rows are printed by views: a run of one named answer keeps its only row for the caller to print as a record. */
   single: boolean;
   onSnapshot?: (snapshot: StatusSnapshot, changed: boolean) => void;

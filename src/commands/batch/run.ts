@@ -5,6 +5,7 @@ import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
+import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { isLocalCallback } from '../../cli/core/loopback.js';
@@ -18,6 +19,8 @@ import { describeSnapshot } from '../../cli/render/snapshot.js';
 import { plural } from '../../cli/render/style.js';
 import { pollSchedule } from '../../client/poll.js';
 import { keyRuleOf } from '../../run/keys.js';
+import { Ledger } from '../../run/ledger.js';
+import { LedgerLock } from '../../run/ledger-lock.js';
 import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
 import { type ManifestItem, readManifest } from './manifest.js';
@@ -103,7 +106,14 @@ export async function run(options: Options, context: Context): Promise<void> {
     idempotency: keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : 'derive',
     items: group,
   }));
-  const ledger = await BatchLedger.open(context.env, client.baseUrl, sends);
+  // one run at a time decides what it sends to this server from this machine (ledger-lock.ts)
+  const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
+    context.note(`kct: ${holder} is sending to this server from this machine: waiting until it has sent`),
+  );
+  const ledger = await BatchLedger.open(context.env, client.baseUrl, sends).catch((error: unknown) => {
+    lock.release();
+    throw error;
+  });
   const again = ledger.chargedAgain(sends);
   if (again > 0)
     context.notice(
@@ -152,6 +162,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     }
   } finally {
     ledger.close();
+    lock.release();
   }
 
   if (options.wait === false) {

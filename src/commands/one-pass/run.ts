@@ -26,6 +26,7 @@ import { pollSchedule } from '../../client/poll.js';
 import { Journal } from '../../run/journal.js';
 import { keyRuleOf } from '../../run/keys.js';
 import { Ledger } from '../../run/ledger.js';
+import { LedgerLock } from '../../run/ledger-lock.js';
 import { MarkingRun } from '../../run/marking.js';
 import { planRun, type RunPlan } from '../../run/plan.js';
 import { RunRecord } from '../../run/record.js';
@@ -117,6 +118,12 @@ async function markAnswers(
   });
 
   const client = await clientReady;
+  // one run at a time decides what to send to this server from this machine: another run's answers are in the ledger first
+  const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
+    context.note(
+      `kct: ${holder} is sending to this server from this machine: waiting until it has sent, so that no answer is charged twice`,
+    ),
+  );
   // what this machine marked on this server before, by identity: no answer charged twice whatever its name or route
   const { ledger, problem: ledgerProblem } = Ledger.open(stateDir(context.env), client.baseUrl);
   if (ledgerProblem)
@@ -174,12 +181,14 @@ async function markAnswers(
     report?.writer.discard();
     journal?.close();
     ledger?.close();
+    lock.release();
     throw error;
   }
   if (context.signal.aborted) {
     report?.writer.discard();
     journal?.close();
     ledger?.close();
+    lock.release();
     throw new InterruptedError('interrupted; no task kct knows of is left unfinished (nothing was sent)', {
       suggestion: 'Run the same command again to mark the answers.',
     });
@@ -251,6 +260,7 @@ async function markAnswers(
     markAgain: options.markAgain,
     maxPending: fromEnv(context.env, 'KCT_MAX_PENDING'),
     drained: writer && (() => writer.drained()),
+    sentAll: () => lock.release(),
     single,
     onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
     onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
@@ -284,12 +294,14 @@ async function markAnswers(
     await writer?.stop().catch(() => writer.discard());
     journal?.close();
     ledger?.close();
+    lock.release();
     if (stopped) throw stopped;
     throw marking.anySent() ? withResumeHint(error, AGAIN) : error;
   }
   progress?.stop();
   journal?.close();
   ledger?.close();
+  lock.release();
   if (single) await printSingle(context, outcome.last!, format, !wait);
   else await writer!.finish();
   if (outcome.sentAgain > 0)
