@@ -124,203 +124,206 @@ async function markAnswers(
       `kct: ${holder} is sending to this server from this machine: waiting until it has sent, so that no answer is charged twice`,
     ),
   );
-  // what this machine marked on this server before, by identity: no answer charged twice whatever its name or route
-  const { ledger, problem: ledgerProblem } = Ledger.open(stateDir(context.env), client.baseUrl);
-  if (ledgerProblem)
-    err(context.io, `kct: ${ledgerProblem}: answers marked by earlier runs cannot be recognised, so nothing is batched (--via one-pass)`);
-  const viaBatch =
-    !options.markAgain &&
-    chooseBatch(
-      options.via,
-      {
-        textAnswers: collection.textCount,
-        answers: collection.count,
-        files: rubricFiles.length + questionFiles.length,
-        journal: options.resume !== undefined,
-        ledger: ledger !== undefined,
-        batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM'),
-      },
-      context,
-    );
-  await warnOnRubricTotal(context, client, {
-    rubricFiles,
-    rubricText: options.rubricText,
-    totalScore: common.total_score,
-    cumMethod: options.cumMethod,
-    modelId,
-  });
-  const journal = options.resume ? new Journal(options.resume) : undefined;
-  const record = new RunRecord(journal, ledger);
-  let report: Awaited<ReturnType<typeof runReport>> | undefined;
-  let plan: RunPlan;
   try {
-    // --report's file is opened (or refused: --no-wait, a folder that does not exist) before any answer is hashed
-    if (options.report !== undefined)
-      report = await runReport(options.report, {
-        wait: options.wait,
-        sources: options.answers,
-        leftOut: collection.leftOut,
-        tally: record.tally,
-      });
-    plan = await planRun(
-      collection.answers(),
-      collection.rows,
-      {
-        common,
-        rubricFiles,
-        questionFiles,
-        journal,
-        ledger,
-        markAgain: options.markAgain,
-        markCopies: options.markCopies,
-        replaceFailures: keyRule.kind === 'derived',
-      },
-      context.signal,
-    );
-  } catch (error) {
-    report?.writer.discard();
-    journal?.close();
-    ledger?.close();
-    lock.release();
-    throw error;
-  }
-  if (context.signal.aborted) {
-    report?.writer.discard();
-    journal?.close();
-    ledger?.close();
-    lock.release();
-    throw new InterruptedError('interrupted; no task kct knows of is left unfinished (nothing was sent)', {
-      suggestion: 'Run the same command again to mark the answers.',
+    // what this machine marked on this server before, by identity: no answer charged twice whatever its name or route
+    const { ledger, problem: ledgerProblem } = Ledger.open(stateDir(context.env), client.baseUrl);
+    if (ledgerProblem)
+      err(context.io, `kct: ${ledgerProblem}: answers marked by earlier runs cannot be recognised, so nothing is batched (--via one-pass)`);
+    const viaBatch =
+      !options.markAgain &&
+      chooseBatch(
+        options.via,
+        {
+          textAnswers: collection.textCount,
+          answers: collection.count,
+          files: rubricFiles.length + questionFiles.length,
+          journal: options.resume !== undefined,
+          ledger: ledger !== undefined,
+          batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM'),
+        },
+        context,
+      );
+    await warnOnRubricTotal(context, client, {
+      rubricFiles,
+      rubricText: options.rubricText,
+      totalScore: common.total_score,
+      cumMethod: options.cumMethod,
+      modelId,
     });
-  }
-  for (const line of reuseNotes(plan, collection.count)) err(context.io, `kct: ${line}`);
-  if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
-    err(
-      context.io,
-      `kct: ${journal.path} holds the record of other answers (none of these ${collection.count} was in it): this run is added to it, and kct report of it shows this run only. Give each class a journal of its own.`,
-    );
-  // what this run sends, not the class: answers marked before are not sent again anyway
-  if (!journal && plan.toSend >= SUGGEST_RESUME_FROM) {
-    context.notice(
-      'note',
-      `${thousands(plan.toSend)} answers to send and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
-    );
-  }
-  // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
-  const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
-  const writer = single
-    ? undefined
-    : new OutcomeWriter(context.io, format, {
-        rows: collection.rows,
-        waited: wait,
-        leftOut: collection.leftOut,
-        studentNames: collection.download !== undefined,
-        tally: record.tally,
+    const journal = options.resume ? new Journal(options.resume) : undefined;
+    const record = new RunRecord(journal, ledger);
+    let report: Awaited<ReturnType<typeof runReport>> | undefined;
+    let plan: RunPlan;
+    try {
+      // --report's file is opened (or refused: --no-wait, a folder that does not exist) before any answer is hashed
+      if (options.report !== undefined)
+        report = await runReport(options.report, {
+          wait: options.wait,
+          sources: options.answers,
+          leftOut: collection.leftOut,
+          tally: record.tally,
+        });
+      plan = await planRun(
+        collection.answers(),
+        collection.rows,
+        {
+          common,
+          rubricFiles,
+          questionFiles,
+          journal,
+          ledger,
+          markAgain: options.markAgain,
+          markCopies: options.markCopies,
+          replaceFailures: keyRule.kind === 'derived',
+        },
+        context.signal,
+      );
+    } catch (error) {
+      report?.writer.discard();
+      journal?.close();
+      ledger?.close();
+      throw error;
+    }
+    if (context.signal.aborted) {
+      report?.writer.discard();
+      journal?.close();
+      ledger?.close();
+      throw new InterruptedError('interrupted; no task kct knows of is left unfinished (nothing was sent)', {
+        suggestion: 'Run the same command again to mark the answers.',
       });
-  await writer?.init();
-  record.view(writer && { row: (outcome, index, printed) => writer.add(outcome, index, printed) });
-  record.view(report && { row: (outcome) => report.writer.add(outcome) });
-  let progress: ProgressReporter | undefined;
-  if (wait && single) progress = await createProgressReporter(context.io);
-  else if (wait) {
-    const classLine = await classProgress(context, record, collection.count, () => client.pace());
-    record.view(classLine);
-    progress = classLine;
-  }
-  record.begin(collection.rows);
-  for (const skip of collection.skipped) {
-    record.final(skip.index, undefined, {
-      file: skip.label,
-      student_id: skip.studentId,
-      ...(skip.studentName !== undefined ? { student_name: skip.studentName } : {}),
-      status: skip.status,
-      message: skip.reason,
-    });
-  }
+    }
+    for (const line of reuseNotes(plan, collection.count)) err(context.io, `kct: ${line}`);
+    if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
+      err(
+        context.io,
+        `kct: ${journal.path} holds the record of other answers (none of these ${collection.count} was in it): this run is added to it, and kct report of it shows this run only. Give each class a journal of its own.`,
+      );
+    // what this run sends, not the class: answers marked before are not sent again anyway
+    if (!journal && plan.toSend >= SUGGEST_RESUME_FROM) {
+      context.notice(
+        'note',
+        `${thousands(plan.toSend)} answers to send and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
+      );
+    }
+    // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
+    const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
+    const writer = single
+      ? undefined
+      : new OutcomeWriter(context.io, format, {
+          rows: collection.rows,
+          waited: wait,
+          leftOut: collection.leftOut,
+          studentNames: collection.download !== undefined,
+          tally: record.tally,
+        });
+    await writer?.init();
+    record.view(writer && { row: (outcome, index, printed) => writer.add(outcome, index, printed) });
+    record.view(report && { row: (outcome) => report.writer.add(outcome) });
+    let progress: ProgressReporter | undefined;
+    if (wait && single) progress = await createProgressReporter(context.io);
+    else if (wait) {
+      const classLine = await classProgress(context, record, collection.count, () => client.pace());
+      record.view(classLine);
+      progress = classLine;
+    }
+    record.begin(collection.rows);
+    for (const skip of collection.skipped) {
+      record.final(skip.index, undefined, {
+        file: skip.label,
+        student_id: skip.studentId,
+        ...(skip.studentName !== undefined ? { student_name: skip.studentName } : {}),
+        status: skip.status,
+        message: skip.reason,
+      });
+    }
 
-  let quoted = false;
-  const marking = new MarkingRun({
-    context,
-    client,
-    collection,
-    common,
-    rubricFiles,
-    questionFiles,
-    keyRule,
-    plan,
-    record,
-    journal,
-    ledger,
-    jobs: options.jobs,
-    wait,
-    timeoutMs: timings.timeoutMs,
-    schedule: pollSchedule(timings.startMs),
-    firstPollIn: timings.startMs ?? pollSchedule().startMs,
-    viaBatch,
-    markAgain: options.markAgain,
-    maxPending: fromEnv(context.env, 'KCT_MAX_PENDING'),
-    drained: writer && (() => writer.drained()),
-    sentAll: () => lock.release(),
-    single,
-    onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
-    onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
-    onAccepted: (task, replayed, answers, files) => {
-      if (!single) {
-        // the service quotes a price with the first task it accepts: said once, for the whole run
-        if (!quoted && !replayed && typeof task.credit_cost === 'number') {
-          quoted = true;
-          context.note(costQuote({ cost: task.credit_cost, answers, files }, plan));
+    let quoted = false;
+    const marking = new MarkingRun({
+      context,
+      client,
+      collection,
+      common,
+      rubricFiles,
+      questionFiles,
+      keyRule,
+      plan,
+      record,
+      journal,
+      ledger,
+      jobs: options.jobs,
+      wait,
+      timeoutMs: timings.timeoutMs,
+      schedule: pollSchedule(timings.startMs),
+      firstPollIn: timings.startMs ?? pollSchedule().startMs,
+      viaBatch,
+      markAgain: options.markAgain,
+      maxPending: fromEnv(context.env, 'KCT_MAX_PENDING'),
+      drained: writer && (() => writer.drained()),
+      sentAll: () => lock.release(),
+      single,
+      onSnapshot: (snapshot, changed) => progress?.update(snapshot, changed),
+      onTransientError: (id, error) => progress?.warn(`${id}: ${error.message}; still watching`),
+      onAccepted: (task, replayed, answers, files) => {
+        if (!single) {
+          // the service quotes a price with the first task it accepts: said once, for the whole run
+          if (!quoted && !replayed && typeof task.credit_cost === 'number') {
+            quoted = true;
+            context.note(costQuote({ cost: task.credit_cost, answers, files }, plan));
+          }
+          return;
         }
-        return;
-      }
-      if (!wait) return;
-      if (replayed) context.note(`kct: already submitted: following ${task.task_id} (the same answer sent before; no new charge)`);
-      else
-        context.note(
-          `kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`,
-        );
-    },
-  });
-  let outcome: Awaited<ReturnType<MarkingRun['run']>>;
-  try {
-    outcome = await marking.run();
-  } catch (error) {
-    // what was seen is counted and the rows are closed in one turn: a row ending later is not printed, nor counted
-    const stopped =
-      error instanceof InterruptedError || context.signal.aborted ? interrupted(marking, single, options.resume !== undefined) : undefined;
+        if (!wait) return;
+        if (replayed) context.note(`kct: already submitted: following ${task.task_id} (the same answer sent before; no new charge)`);
+        else
+          context.note(
+            `kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`,
+          );
+      },
+    });
+    let outcome: Awaited<ReturnType<MarkingRun['run']>>;
+    try {
+      outcome = await marking.run();
+    } catch (error) {
+      // what was seen is counted and the rows are closed in one turn: a row ending later is not printed, nor counted
+      const stopped =
+        error instanceof InterruptedError || context.signal.aborted
+          ? interrupted(marking, single, options.resume !== undefined)
+          : undefined;
+      progress?.stop();
+      report?.writer.discard();
+      // the rows seen finished stay usable: a --json array is closed, not cut off
+      await writer?.stop().catch(() => writer.discard());
+      journal?.close();
+      ledger?.close();
+      if (stopped) throw stopped;
+      throw marking.anySent() ? withResumeHint(error, AGAIN) : error;
+    }
     progress?.stop();
-    report?.writer.discard();
-    // the rows seen finished stay usable: a --json array is closed, not cut off
-    await writer?.stop().catch(() => writer.discard());
     journal?.close();
     ledger?.close();
+    if (single) await printSingle(context, outcome.last!, format, !wait);
+    else await writer!.finish();
+    if (outcome.sentAgain > 0)
+      err(
+        context.io,
+        `kct: ${plural(outcome.sentAgain, 'answer')} marked before on this machine ${outcome.sentAgain === 1 ? 'was' : 'were'} not known to the service (another account, or a server that was reset), so ${outcome.sentAgain === 1 ? 'it was' : 'they were'} sent again and charged`,
+      );
+    if (outcome.sentInBatches > 0 && !single)
+      err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
+    // the service limited the run: said once, with the pace kct found (docs/guides/large-runs-and-reruns.md, "Polite by construction")
+    const pace = client.pace();
+    if (pace && pace.refusals > 0)
+      context.notice(
+        'note',
+        `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, each sent again after its wait; the run sent about ${roundPace(pace.average)} requests a second on average`,
+        { refusals: pace.refusals, rps: Math.round(pace.average * 10) / 10 },
+      );
+    if (report) context.note(await report.written());
+    marking.throwExitStatus();
+  } finally {
+    // whatever way the run ends, this machine's other runs may send again
     lock.release();
-    if (stopped) throw stopped;
-    throw marking.anySent() ? withResumeHint(error, AGAIN) : error;
   }
-  progress?.stop();
-  journal?.close();
-  ledger?.close();
-  lock.release();
-  if (single) await printSingle(context, outcome.last!, format, !wait);
-  else await writer!.finish();
-  if (outcome.sentAgain > 0)
-    err(
-      context.io,
-      `kct: ${plural(outcome.sentAgain, 'answer')} marked before on this machine ${outcome.sentAgain === 1 ? 'was' : 'were'} not known to the service (another account, or a server that was reset), so ${outcome.sentAgain === 1 ? 'it was' : 'they were'} sent again and charged`,
-    );
-  if (outcome.sentInBatches > 0 && !single)
-    err(context.io, `kct: ${plural(outcome.sentInBatches, 'answer')} went in batches of up to 100 (--via batch)`);
-  // the service limited the run: said once, with the pace kct found (docs/guides/large-runs-and-reruns.md, "Polite by construction")
-  const pace = client.pace();
-  if (pace && pace.refusals > 0)
-    context.notice(
-      'note',
-      `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, each sent again after its wait; the run sent about ${roundPace(pace.average)} requests a second on average`,
-      { refusals: pace.refusals, rps: Math.round(pace.average * 10) / 10 },
-    );
-  if (report) context.note(await report.written());
-  marking.throwExitStatus();
 }
 
 /** The run's class report; its code (the page, its charts) is loaded only for a run that writes one. */
