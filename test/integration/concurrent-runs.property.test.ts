@@ -62,4 +62,17 @@ describe('runs at the same time on one machine', () => {
       { numRuns: propertyRuns(8), seed: propertySeed(1129) },
     );
   }, 240_000);
+
+  it('a run that ends in an error gives the lock back: the next run in the same process is not kept waiting', async () => {
+    const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+    const dir = tempDir('kct-concurrent-error-');
+    writeFileSync(join(dir, 'a.txt'), `${essay}\n(lock given back)`);
+    const kct = asUser(shared.sandbox, 'user', tempDir('kct-concurrent-cfg-'));
+    // a model that does not exist: refused by the service after the lock was taken
+    const refused = await kct(['one-pass', dir, '--model', '9999', '--output', 'ndjson']);
+    expect(refused.code).toBe(6);
+    const next = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'], { timeoutMs: 30_000 });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).not.toContain('waiting until it has sent');
+  });
 });
