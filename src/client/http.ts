@@ -149,13 +149,13 @@ export class HttpClient {
     let maybeDelivered = false;
     /** Refusals for the pace (429, 503) under a run's budget: they do not use up the request's retries. */
     let paced = 0;
+    /** No attempt so far can have been taken by the server (none made, or each refused): its waits end on turnSignal. */
+    let untaken = true;
     for (let attempt = 0; ; attempt++) {
       let outcome: Attempt;
+      const waits = untaken ? (spec.turnSignal ?? spec.signal) : spec.signal;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
-      await this.options.budget?.acquire(
-        spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write',
-        attempt === 0 ? (spec.turnSignal ?? spec.signal) : spec.signal,
-      );
+      await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', waits);
       const sentAt = performance.now();
       try {
         outcome = await this.attempt(spec);
@@ -167,10 +167,11 @@ export class HttpClient {
         if (!isNetworkError(code)) throw error;
         const connection = toConnectionError(error, spec, this.baseUrl, maybeDelivered);
         maybeDelivered = connection.maybeDelivered;
+        untaken &&= !maybeDelivered;
         const transient = TRANSIENT_NETWORK.has(code as string) || (code as string).startsWith('UND_ERR_');
         if (!retryAllowed || !transient || attempt - paced >= this.retryPolicy.maxRetries) throw connection;
         const delay = retryDelay(attempt, undefined, this.retryPolicy, this.options.random);
-        await this.pause(attempt, delay ?? 0, connection.message, spec.signal);
+        await this.pause(attempt, delay ?? 0, connection.message, untaken ? (spec.turnSignal ?? spec.signal) : spec.signal);
         continue;
       }
       const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
@@ -190,7 +191,14 @@ export class HttpClient {
       if (!retryable || !retryAllowed || spent) throw error;
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
       if (delay === undefined) throw error;
-      await this.pause(attempt, delay, `HTTP ${outcome.status} from ${spec.method} ${spec.path}`, spec.signal);
+      // a refusal (429, 503) was not taken: sent again, it is a new submission, which Ctrl-C stops
+      untaken &&= outcome.status === 429 || outcome.status === 503;
+      await this.pause(
+        attempt,
+        delay,
+        `HTTP ${outcome.status} from ${spec.method} ${spec.path}`,
+        untaken ? (spec.turnSignal ?? spec.signal) : spec.signal,
+      );
     }
   }
 

@@ -115,6 +115,32 @@ describe('a polite run', () => {
     expect(after.length).toBeLessThanOrEqual(1);
   });
 
+  it('Ctrl-C while a refused submission waits out its Retry-After: it is not sent again (it was never taken)', async () => {
+    const { sandbox, proxy } = await sandboxBehindProxy();
+    const dir = textClass(6, 'ctrlc-refused');
+    cleanup.push(() => removeDir(dir));
+    const configDir = tempDir();
+    cleanup.push(() => removeDir(configDir));
+    const ctrlC = new AbortController();
+    let seenAtCtrlC = -1;
+    proxy.intercept = (request) => {
+      if (request.kind !== 'submit' || seenAtCtrlC >= 0) return undefined;
+      // every submission is refused until Ctrl-C, which comes with the second refusal
+      if (proxy.requests.filter((r) => r.kind === 'submit').length === 2) {
+        seenAtCtrlC = proxy.requests.length;
+        setTimeout(() => ctrlC.abort(), 50);
+      }
+      return { status: 429, headers: { 'retry-after': '2' }, body: { error: { code: 'rate_limited', message: 'Too many requests.' } } };
+    };
+    const run = await runKct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '4', '--output', 'ndjson'], {
+      env: kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user }),
+      signal: ctrlC.signal,
+      timeoutMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(proxy.requests.slice(seenAtCtrlC).filter((r) => r.kind === 'submit')).toEqual([]);
+  });
+
   it("a service slower than kct's slowest pace (--rate-limit 0.5): every answer is sent and marked, none NOT_SENT", async () => {
     const { proxy, kct } = await sandboxBehindProxy({ args: ['--rate-limit', '0.5'] });
     const dir = textClass(4, 'slow-service');
