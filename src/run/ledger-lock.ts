@@ -4,7 +4,7 @@
 // ledger and gives it back once it has sent everything; its marks are then awaited without it, so
 // runs overlap in waiting, never in deciding what to send (docs/guides/large-runs-and-reruns.md,
 // "Runs at the same time").
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { InterruptedError } from '../api/errors.js';
@@ -14,6 +14,10 @@ import { abortableSleep } from '../client/sleep.js';
 const LOOK_AGAIN_MS = 250;
 /** A lock that names no holder this long after it was made was left by a run killed as it took it. */
 const UNNAMED_STALE_MS = 5_000;
+/** The holder touches its lock this often, so that a lock untouched for STALE_MS is known left behind. */
+const HEARTBEAT_MS = 10_000;
+/** A lock nobody touched for this long was left by a run that is gone, wherever it ran (another host, a reused pid). */
+const STALE_MS = 60_000;
 
 /** The locks this process holds now: one of its own pid it does not hold was left by a run of it that ended early. */
 const heldHere = new Set<string>();
@@ -26,6 +30,7 @@ interface Holder {
 
 export class LedgerLock {
   private readonly onExit = () => this.release();
+  private readonly heartbeat?: NodeJS.Timeout;
 
   private constructor(
     readonly path: string,
@@ -35,6 +40,7 @@ export class LedgerLock {
     if (!held) return;
     heldHere.add(path);
     process.once('exit', this.onExit);
+    this.heartbeat = setInterval(() => touch(path), HEARTBEAT_MS).unref();
   }
 
   /**
@@ -49,23 +55,23 @@ export class LedgerLock {
       // a state folder kct cannot write: the ledger says so, and there is nothing to share anyway
       if (taken !== 'held') return new LedgerLock(path, taken === 'taken');
       const holder = readHolder(path);
-      if (holder ? isGone(holder, path) : unnamedFor(path) > UNNAMED_STALE_MS) {
+      const untouched = untouchedFor(path);
+      if (untouched > STALE_MS || (holder ? isGone(holder, path) : untouched > UNNAMED_STALE_MS)) {
         removeQuietly(path); // its run was killed: nothing of it is still sending
         continue;
       }
       if (!told) {
         told = true;
-        waiting(
-          holder
-            ? `kct (process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.since})`
-            : 'another kct run',
-        );
+        const who = holder
+          ? `kct (process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.since})`
+          : 'another kct run';
+        waiting(`${who} holds ${path}`);
       }
       try {
         await abortableSleep(LOOK_AGAIN_MS, signal);
       } catch {
         throw new InterruptedError('interrupted while waiting for another kct run to finish sending; nothing was sent', {
-          suggestion: 'Run the same command again once the other run has sent its answers.',
+          suggestion: `Run the same command again once the other run has sent its answers; if no kct run is going, remove ${path} (a lock untouched for ${STALE_MS / 1000} s is taken over anyway).`,
         });
       }
     }
@@ -75,6 +81,7 @@ export class LedgerLock {
   release(): void {
     if (!this.held) return;
     this.held = false;
+    clearInterval(this.heartbeat);
     heldHere.delete(this.path);
     process.off('exit', this.onExit);
     removeQuietly(this.path);
@@ -97,8 +104,17 @@ function tryCreate(path: string): 'taken' | 'held' | 'unusable' {
   return 'taken';
 }
 
-/** How long ago a lock that names no holder was made (0 when it is gone already). */
-function unnamedFor(path: string): number {
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // taken over as stale already: nothing to keep alive
+  }
+}
+
+/** How long since the lock was made or its holder last touched it (0 when it is gone already). */
+function untouchedFor(path: string): number {
   try {
     return Date.now() - statSync(path).mtimeMs;
   } catch {

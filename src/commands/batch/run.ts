@@ -108,7 +108,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   }));
   // one run at a time decides what it sends to this server from this machine (ledger-lock.ts)
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
-    context.note(`kct: ${holder} is sending to this server from this machine: waiting until it has sent`),
+    context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent`),
   );
   const ledger = await BatchLedger.open(context.env, client.baseUrl, sends).catch((error: unknown) => {
     lock.release();

@@ -121,7 +121,7 @@ async function markAnswers(
   // one run at a time decides what to send to this server from this machine: another run's answers are in the ledger first
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
     context.note(
-      `kct: ${holder} is sending to this server from this machine: waiting until it has sent, so that no answer is charged twice`,
+      `kct: ${holder}: another run is sending to this server; waiting until it has sent, so that no answer is charged twice`,
     ),
   );
   try {

@@ -1,7 +1,7 @@
 // The ledger's lock (src/run/ledger-lock.ts): one run at a time, a lock left by a run that is gone
 // taken over, a waiting run told once and stopped by Ctrl-C.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ describe('the ledger lock', () => {
     const waiting = LedgerLock.take(ledger, never, (holder) => told.push(holder)).then((taken) => (second = taken));
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(second).toBeUndefined();
-    expect(told).toEqual([expect.stringMatching(new RegExp(`^kct \\(process ${process.pid}, since `))]);
+    expect(told).toEqual([expect.stringMatching(new RegExp(`^kct \\(process ${process.pid}, since .*\\) holds ${lock.path}$`))]);
     lock.release();
     await waiting;
     expect(second).toBeDefined();
@@ -41,13 +41,26 @@ describe('the ledger lock', () => {
     expect(told).toEqual([]);
   });
 
-  it('a run waiting for it stops on Ctrl-C, having sent nothing', async () => {
+  it("takes over a lock nobody touched for a minute, wherever its run was (another host, a pid now another program's)", async () => {
+    const ledger = ledgerIn();
+    const path = ledger.replace(/\.ndjson$/, '.lock');
+    // a live process on this machine that is not kct: its pid says nothing, the lock's age does
+    writeFileSync(path, JSON.stringify({ pid: process.ppid, host: 'old-container-3f2a', since: 'yesterday' }));
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(path, old, old);
+    const told: string[] = [];
+    (await LedgerLock.take(ledger, never, (holder) => told.push(holder))).release();
+    expect(told).toEqual([]);
+  });
+
+  it('a run waiting for it stops on Ctrl-C, having sent nothing, and is told which file to remove if no run is going', async () => {
     const ledger = ledgerIn();
     const lock = await LedgerLock.take(ledger, never, () => {});
     const ctrlC = new AbortController();
     const waiting = LedgerLock.take(ledger, ctrlC.signal, () => ctrlC.abort());
     await expect(waiting).rejects.toBeInstanceOf(InterruptedError);
     await expect(waiting).rejects.toThrow('nothing was sent');
+    await expect(waiting).rejects.toMatchObject({ suggestion: expect.stringContaining(`if no kct run is going, remove ${lock.path}`) });
     lock.release();
   });
 });
