@@ -16,6 +16,9 @@ export class ExitTally {
   firstError: unknown;
   private readonly late: string[] = [];
   private lateCount = 0;
+  /** Tasks still running past those named (a batch's answers share one task: counted once when they come together). */
+  private lateMore = 0;
+  private lastLate?: string;
   private readonly unsuccessful: Record<string, string> = {};
   private unsuccessfulCount = 0;
   private rows = 0;
@@ -25,7 +28,13 @@ export class ExitTally {
     this.rows += 1;
     if (outcome.status === 'TIMEOUT') {
       this.lateCount += 1;
-      if (this.late.length < NAMED) this.late.push(outcome.task_id ?? outcome.file);
+      // the answers of one batch share its task: named once
+      const id = outcome.task_id ?? outcome.file;
+      if (!this.late.includes(id) && id !== this.lastLate) {
+        if (this.late.length < NAMED) this.late.push(id);
+        else this.lateMore += 1;
+      }
+      this.lastLate = id;
     } else if (isUnsuccessfulFinal(outcome.status)) {
       this.unsuccessfulCount += 1;
       if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
@@ -46,6 +55,6 @@ export class ExitTally {
         this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL${late}` : undefined,
       );
     }
-    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateCount - this.late.length);
+    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore);
   }
 }

@@ -35,4 +35,18 @@ describe('the exit status of a run', () => {
       '1 of 3 answers ended FAILURE or CANCEL, and 1 still running at --timeout (the same command again collects them)',
     );
   });
+
+  it("names a batch's task once when its answers are still running, and counts tasks, not answers, past those named", () => {
+    const tally = new ExitTally();
+    for (let i = 0; i < 4; i++) tally.count({ file: `a${i}.txt`, status: 'TIMEOUT', task_id: 'tsk_batch' });
+    for (let i = 0; i < 25; i++) tally.count({ file: `b${i}.txt`, status: 'TIMEOUT', task_id: `tsk_${i}` });
+    const error = (() => {
+      try {
+        tally.throwExitStatus({ anySent: true, timeoutMs: 4000, again: 'the same command' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error?.message).toMatch(/^still not final after 4 s: tsk_batch, tsk_0, .*, tsk_18 and 6 more$/);
+  });
 });
