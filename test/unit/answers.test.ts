@@ -393,6 +393,19 @@ describe('collecting answers', () => {
     },
   );
 
+  it.runIf(process.platform === 'linux')(
+    'a student folder whose name is not UTF-8 is said so, not "cannot read the folder (ENOENT)"',
+    async () => {
+      const root = makeTree({ 'class/Ann/essay.txt': TEXT });
+      const folder = Buffer.concat([Buffer.from(join(root, 'class', 'Jos')), Buffer.from([0xe9])]);
+      mkdirSync(folder);
+      writeFileSync(Buffer.concat([folder, Buffer.from('/essay.txt')]), TEXT);
+      const error = (await rows(root, ['class'], { groupBy: 'folder' }).catch((e: unknown) => e)) as UsageError;
+      expect(error.message).toContain('class/Jos\uFFFD/: its name is not valid UTF-8');
+      expect(error.message).not.toContain('ENOENT');
+    },
+  );
+
   it('a folder of only subfolders points to --recursive', async () => {
     const root = makeTree({ 'export/s1/essay.pdf': '%PDF' });
     const error = (await rows(root, ['export']).catch((e: unknown) => e)) as UsageError;
@@ -513,6 +526,27 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     expect(entry('Grades.csv')).toMatchObject({ action: 'ignore' });
   });
 
+  it.runIf(process.platform === 'linux')(
+    'a student folder whose name is not UTF-8 is said so: refused before sending, or SKIPPED, never "nothing submitted"',
+    async () => {
+      const root = makeTree({ 'dl/Ada Lovelace_101_assignsubmission_file_/essay.txt': TEXT });
+      // "José P" in Latin-1: Node reads 0xE9 as U+FFFD, and no folder has that name
+      const folder = Buffer.concat([
+        Buffer.from(join(root, 'dl', 'Jos')),
+        Buffer.from([0xe9]),
+        Buffer.from(' P_302_assignsubmission_file_'),
+      ]);
+      mkdirSync(folder);
+      writeFileSync(Buffer.concat([folder, Buffer.from('/essay.txt')]), TEXT);
+      const error = (await fromDownload(join(root, 'dl')).catch((e: unknown) => e)) as UsageError;
+      expect(error.message).toContain('Jos\uFFFD P_302_assignsubmission_file_/: its name is not valid UTF-8');
+      const { collection, answers } = await fromDownload(join(root, 'dl'), { skipUnsupported: true });
+      expect(answers.map((a) => a.studentId)).toEqual(['101']);
+      expect(collection.skipped.map((s) => [s.studentId, s.status])).toEqual([['302', 'SKIPPED']]);
+      expect(collection.skipped[0].reason).toContain('its name is not valid UTF-8');
+    },
+  );
+
   it('blind marking: "Participant N" names every student; the same download re-read keeps every identity', async () => {
     const root = makeTree({
       'dl/Participant_9002_assignsubmission_file_/b.txt': TEXT,
@@ -624,7 +658,7 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
       /dl is a Moodle download \(its names say so\), marked as a whole: name it alone/,
     );
     await expect(fromDownload(join(root, 'dl'), { groupBy: 'folder' })).rejects.toThrow(
-      /--group-by folder does not apply to .*dl, a Moodle download \(its names say so\),/,
+      /--group-by folder does not apply to .*dl, a Moodle download \(its names say so\): each/,
     );
     expect(() => downloadInput([join(root, 'x.zip'), join(root, 'plain')], {})).toThrow(/marked as a whole: name it alone/);
     expect(() => downloadInput([join(root, 'plain', 'a1.txt')], { groupBy: 'student' })).toThrow(

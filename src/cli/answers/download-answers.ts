@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILES_PER_REQUEST } from '../../api/limits.js';
-import { checkLocalFile, type FileProblem, isFileProblem, type LocalFile } from '../../client/files.js';
+import { checkLocalFile, type FileProblem, isFileProblem, type LocalFile, undecodableName } from '../../client/files.js';
 import { onlineTextAsPlain } from '../../platforms/online-text.js';
 import type { StudentSubmission } from '../../platforms/submissions.js';
 import { cliWords } from '../core/hints.js';
@@ -123,6 +123,19 @@ function readStudentFiles(
   at: (path: string) => string,
 ): StudentFiles {
   const read: StudentFiles = { pages: [], texts: [], unsendable: [], refused: [], blankText: false, hidden: 0, paths: new Map() };
+  // a folder of the student's that cannot be read: what is in it is not known, so the student is not "nothing submitted"
+  for (const entry of student.entries) {
+    const code = download.unreadable?.get(entry);
+    if (code === undefined) continue;
+    const problem = undecodableName(at(entry)) ?? {
+      kind: 'unreadable' as const,
+      path: at(entry),
+      message: `cannot read the folder ${at(entry)} (${code})`,
+      suggestion: 'Check its permissions, or download the submissions again.',
+    };
+    if (!sources.skipUnsupported) read.refused.push(problem);
+    else read.unsendable.push({ label: at(entry), reason: `${problem.message}. ${cliWords(problem.suggestion)}` });
+  }
   for (const file of student.files) {
     const base = file.originalName.split('/').pop() ?? file.originalName;
     if (file.kind === 'link') {
@@ -269,7 +282,7 @@ function checkSources(download: Download, sources: AnswerSources): void {
   const what =
     download.kind === 'zip'
       ? 'a Moodle or Canvas download'
-      : `${download.input}, a ${PLATFORM_NAMES[download.platform]} download (its names say so),`;
+      : `${download.input}, a ${PLATFORM_NAMES[download.platform]} download (its names say so)`;
   const refuse = (flag: string) => {
     throw new UsageError(
       `${flag} does not apply to ${what}: each student's files and online text are one answer, and the student id is the platform's participant id`,

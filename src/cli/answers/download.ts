@@ -24,6 +24,8 @@ export interface Download {
   recognised: RecognisedDownload;
   /** Removes what opening it made (the extraction folder); safe to call twice. */
   cleanup(): Promise<void>;
+  /** Folders of an unzipped download that cannot be read, by relative path ('/' at the end), with the error's code. */
+  unreadable?: ReadonlyMap<string, string>;
 }
 
 /** A student of the download, as the grade file is matched against it. */
@@ -151,7 +153,7 @@ export async function readDownloadStudents(input: string, flag: string): Promise
   const found = downloadInput([input], { gradeFileFlag: flag });
   if (!found) throw new UsageError(`${flag} names a Moodle or Canvas download: its zip, or the folder it unzips to`);
   let paths: string[];
-  if (found.kind === 'folder') paths = await listDownloadFolder(found.input);
+  if (found.kind === 'folder') paths = (await listDownloadFolder(found.input)).paths;
   else {
     const { listZipEntries } = await import('../../platforms/zip.js');
     paths = (await listZipEntries(found.input)).map((entry) => entry.path);
@@ -162,7 +164,10 @@ export async function readDownloadStudents(input: string, flag: string): Promise
 
 /** Opens a download: a zip is checked and extracted (refused, naming the entry, before anything is sent); a folder is listed. */
 export async function openDownload(found: { input: string; kind: 'zip' | 'folder' }): Promise<Download> {
-  if (found.kind === 'folder') return recognised(found, found.input, await listDownloadFolder(found.input), async () => {});
+  if (found.kind === 'folder') {
+    const { paths, unreadable } = await listDownloadFolder(found.input);
+    return { ...recognised(found, found.input, paths, async () => {}), unreadable };
+  }
   // yauzl loads only for a zip
   const { extractZip } = await import('../../platforms/zip.js');
   const zip = await extractZip(found.input);

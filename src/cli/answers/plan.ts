@@ -343,12 +343,14 @@ function folderStudentId(item: Found, sources: AnswerSources): string | undefine
 /** A file found in a folder that is gone by the time it is read: a file that cannot be sent, not a mistyped path. */
 function foundProblem(item: Found, info: Stats | undefined): FileProblem | undefined {
   if (item.unreadable)
-    return {
-      kind: 'unreadable',
-      path: item.path,
-      message: `cannot read the folder ${item.path} (${item.unreadable})`,
-      suggestion: `Check its permissions, or leave it out with --exclude "${item.keyName}".`,
-    };
+    return (
+      undecodableName(item.path) ?? {
+        kind: 'unreadable',
+        path: item.path,
+        message: `cannot read the folder ${item.path} (${item.unreadable})`,
+        suggestion: `Check its permissions, or leave it out with --exclude "${item.keyName}".`,
+      }
+    );
   if (info || item.root === undefined) return undefined;
   const undecodable = undecodableName(item.path);
   if (undecodable) return undecodable;

@@ -120,9 +120,7 @@ async function markAnswers(
   const client = await clientReady;
   // one run at a time decides what to send to this server from this machine: another run's answers are in the ledger first
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
-    context.note(
-      `kct: ${holder}: another run is sending to this server; waiting until it has sent, so that no answer is charged twice`,
-    ),
+    context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent, so that no answer is charged twice`),
   );
   try {
     // what this machine marked on this server before, by identity: no answer charged twice whatever its name or route

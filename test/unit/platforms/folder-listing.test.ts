@@ -19,7 +19,8 @@ test('an unzipped Moodle download lists as its zip would: folders with "/", hidd
   writeFileSync(join(root, 'Ada Lovelace_101_assignsubmission_file_', 'essay.docx'), 'x');
   writeFileSync(join(root, 'Ada Lovelace_101_assignsubmission_file_', 'drafts', 'v1.docx'), 'x');
   writeFileSync(join(root, '.DS_Store'), 'x');
-  const paths = await listDownloadFolder(root);
+  const { paths, unreadable } = await listDownloadFolder(root);
+  expect(unreadable.size).toBe(0);
   expect(paths).toEqual([
     '.DS_Store',
     'Ada Lovelace_101_assignsubmission_file_/',
