@@ -21,11 +21,7 @@ if (args.length === 1 && (last === '--version' || last === '-V')) {
   import('../dist/bundle/main.js').then(
     // main returns the exit code; it ends the process itself only through `exit` (src/cli/main.ts)
     async ({ main }) => {
-      process.exitCode = await main(args, { exit: (code) => process.exit(code) });
-      // main is done: a signal while the process closes (one Ctrl-C delivered twice) ends it with main's code, not killed
-      const end = () => process.exit(process.exitCode);
-      process.on('SIGINT', end);
-      process.on('SIGTERM', end);
+      process.exitCode = await main(args, { exit: (code) => process.exit(code), signalsToTheEnd: true });
     },
     (error) => {
       process.stderr.write(`kct: could not start: ${String(error?.message).replace(/kct_[A-Za-z0-9_-]+/g, '[redacted]')}\n`);

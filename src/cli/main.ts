@@ -24,6 +24,11 @@ export interface MainOptions {
   /** Install SIGINT/SIGTERM handlers (the real process does; tests may not). */
   handleSignals?: boolean;
   /**
+   * Keep them when the command ends (the bins: the process ends next): a signal while it closes
+   * (one Ctrl-C delivered twice) must not find Node's default, which kills it before it is done.
+   */
+  signalsToTheEnd?: boolean;
+  /**
    * Ends the process at once, for the two cases that cannot wait for the command to return: a
    * second Ctrl-C, and stdout closed by its reader (`kct models | head`). The bins pass
    * process.exit; without it main never exits, and only aborts the running command.
@@ -118,8 +123,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   } finally {
     process.off('beforeExit', stalled);
     options.signal?.removeEventListener('abort', interrupt);
-    removeSignals();
     await context?.dispose();
+    if (!options.signalsToTheEnd) removeSignals();
   }
 }
 

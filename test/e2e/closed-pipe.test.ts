@@ -7,14 +7,15 @@ import { essay } from './class-fixture.js';
 import { asUser, runKct, startSandbox, tempDir } from './harness.js';
 
 describe('stdout closed by its reader', () => {
-  it('a reader that closes the pipe after all was written (kct help ... | head -1): nothing is cut, 0', async () => {
+  it('a reader that closes the pipe early (kct help ... | head -1) ends kct quietly: 0 when all was written, else 141', async () => {
     const run = await runKct(['help', 'one-pass'], {
       onSpawn(child) {
         child.stdout!.once('data', () => child.stdout!.destroy());
       },
     });
     expect(run.stderr).not.toContain('EPIPE');
-    expect(run.code).toBe(0);
+    // whether help was written in one piece or more is the runtime's: cut or not, never a crash
+    expect([0, 141]).toContain(run.code);
   });
 
   it('a class run whose reader stops early (kct one-pass answers/ | head -1): quiet, and 141 as a SIGPIPE gives, never 0', async () => {
