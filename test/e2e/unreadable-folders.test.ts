@@ -63,5 +63,6 @@ describe.runIf(possible)('a student folder kct may not read', () => {
       ['class/Cat/', 'SKIPPED'],
     ]);
     expect(rows.find((row) => row.status === 'SKIPPED')?.message).toContain('cannot read the folder class/Cat/ (EACCES)');
+    expect(skipped.stderr).toContain('skipping 1 folder (class/Cat/) that cannot be sent (--skip-unsupported)');
   });
 });

@@ -68,7 +68,9 @@ describe('a sandbox not running when kct follows a task of an earlier run', () =
     const again = await kct(['one-pass', file, '--model', '12']);
     expect(again.code, again.stderr).toBe(9);
     expect(again.stderr).toMatch(/error: cannot watch task tsk_\w+: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(connection refused\)/);
-    expect(again.stderr).toContain('hint: Is the sandbox running? Start it with `kct sandbox --port');
+    expect(again.stderr).toMatch(
+      /hint: Is the sandbox running\? Start it with `kct sandbox --port \d+` \(with the --data folder it had: it keeps the tasks there\)/,
+    );
     expect(again.stderr).not.toContain('stopped answering');
   });
 });

@@ -59,7 +59,7 @@ export function skippedNote(files: string[], inAnswers: number): string[] {
         ? `${files.length === 1 ? 'it is' : 'each is'} named in the message of the answer it belongs to, marked without it`
         : `${inRows} ${inRows === 1 ? 'is' : 'are'} listed as SKIPPED, ${inAnswers} named in the message of the answer ${inAnswers === 1 ? 'it belongs' : 'they belong'} to`;
   return [
-    `skipping ${listOf({ count: files.length, first: files.slice(0, 5) }, 'file')} that cannot be sent (--skip-unsupported); ${where}`,
+    `skipping ${listOf({ count: files.length, first: files.slice(0, 5) }, files.every((path) => /[\\/]$/.test(path)) ? 'folder' : 'file')} that cannot be sent (--skip-unsupported); ${where}`,
   ];
 }
 

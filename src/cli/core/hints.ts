@@ -12,6 +12,7 @@ import {
   RateLimitError,
   refusalOf,
   ServerError,
+  ServerStoppedAnsweringError,
   WATCH_TIMEOUT_ADVICE,
   type WatchTimeoutError,
 } from '../../api/errors.js';
@@ -94,8 +95,10 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
   connection: (e) => {
     if (e.suggestion !== CONNECTION_ADVICE) return undefined;
     const sandbox = refusedHere(e);
+    // tasks already sent live in the sandbox's data folder: started afresh elsewhere, it would not know them
+    const data = e instanceof ServerStoppedAnsweringError ? ' (with the --data folder it had: it keeps the tasks there)' : '';
     if (sandbox)
-      return `Is the sandbox running? Start it with \`${sandbox}\` in another terminal, or check the base URL (kct config get base_url).`;
+      return `Is the sandbox running? Start it with \`${sandbox}\`${data} in another terminal, or check the base URL (kct config get base_url).`;
     return 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.';
   },
 };
