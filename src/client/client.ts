@@ -41,17 +41,8 @@ export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKe
   userAgent?: string;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** A run's read, which must outlast the service's pace (http.ts, RequestSpec.patient). */
-  patient?: boolean;
-}
-
-/** A run's submission: `turnSignal` ends its wait for a turn in the budget, `patient` outlasts the pace (http.ts, RequestSpec). */
-interface Submitting {
-  turnSignal?: AbortSignal;
-  patient?: boolean;
-}
+/** `patient`: a run's read, which must outlast the service's pace (RequestSpec). */
+export type CallOptions = Pick<RequestSpec, 'signal' | 'patient'>;
 
 export interface SubmitOptions extends CallOptions {
   /** The Idempotency-Key as it is (the same as `idempotency: { key }`). */
@@ -71,7 +62,8 @@ export interface OnePassOptions extends SubmitOptions {
   textAsJson?: boolean;
 }
 
-export interface BatchOptions extends SubmitOptions, Submitting {
+/** A run's batch: `turnSignal` ends its wait for a turn in the budget, `patient` outlasts the pace (RequestSpec). */
+export interface BatchOptions extends SubmitOptions, Pick<RequestSpec, 'turnSignal'> {
   idempotency?: BatchIdempotency;
 }
 

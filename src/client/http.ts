@@ -151,11 +151,11 @@ export class HttpClient {
     let paced = 0;
     /** No attempt so far can have been taken by the server (none made, or each refused): its waits end on turnSignal. */
     let untaken = true;
+    const waits = () => (untaken ? (spec.turnSignal ?? spec.signal) : spec.signal);
     for (let attempt = 0; ; attempt++) {
       let outcome: Attempt;
-      const waits = untaken ? (spec.turnSignal ?? spec.signal) : spec.signal;
       // every attempt is a request: it waits for its turn in the run's budget (reads first)
-      await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', waits);
+      await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', waits());
       const sentAt = performance.now();
       try {
         outcome = await this.attempt(spec);
@@ -171,34 +171,29 @@ export class HttpClient {
         const transient = TRANSIENT_NETWORK.has(code as string) || (code as string).startsWith('UND_ERR_');
         if (!retryAllowed || !transient || attempt - paced >= this.retryPolicy.maxRetries) throw connection;
         const delay = retryDelay(attempt, undefined, this.retryPolicy, this.options.random);
-        await this.pause(attempt, delay ?? 0, connection.message, untaken ? (spec.turnSignal ?? spec.signal) : spec.signal);
+        await this.pause(attempt, delay ?? 0, connection.message, waits());
         continue;
       }
       const retryAfter = parseRetryAfter(outcome.response.headers['retry-after']);
       // the service is overloaded or limiting us: the whole run slows down, not this request alone
       // (a Retry-After on a success is a polling hint for that task, read by the polling loop)
-      const refused = outcome.status === 429 || outcome.status === 503 || (outcome.status >= 400 && retryAfter !== undefined);
+      const pacing = outcome.status === 429 || outcome.status === 503;
+      const refused = pacing || (outcome.status >= 400 && retryAfter !== undefined);
       this.answeredOnce = true;
       this.options.budget?.answered({ latencyMs: performance.now() - sentAt, refused, retryAfterMs: refused ? retryAfter : undefined });
       if (outcome.status < 400) return outcome.response as HttpResponse<T>;
       const error = outcome.error;
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
       // with a budget, a refusal for the pace is the service saying when: the budget waits and slows for it
-      const forPace =
-        refused && spec.patient === true && this.options.budget !== undefined && (outcome.status === 429 || outcome.status === 503);
+      const forPace = pacing && spec.patient === true && this.options.budget !== undefined;
       if (forPace) paced += 1;
       const spent = forPace ? paced > MAX_PACED_REFUSALS : attempt - paced >= this.retryPolicy.maxRetries;
       if (!retryable || !retryAllowed || spent) throw error;
       const delay = retryDelay(attempt, retryAfter, this.retryPolicy, this.options.random);
       if (delay === undefined) throw error;
       // a refusal (429, 503) was not taken: sent again, it is a new submission, which Ctrl-C stops
-      untaken &&= outcome.status === 429 || outcome.status === 503;
-      await this.pause(
-        attempt,
-        delay,
-        `HTTP ${outcome.status} from ${spec.method} ${spec.path}`,
-        untaken ? (spec.turnSignal ?? spec.signal) : spec.signal,
-      );
+      untaken &&= pacing;
+      await this.pause(attempt, delay, `HTTP ${outcome.status} from ${spec.method} ${spec.path}`, waits());
     }
   }
 

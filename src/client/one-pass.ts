@@ -18,6 +18,9 @@ export interface OnePassInput {
   questionFiles?: LocalFile[];
 }
 
+/** How a submission is sent: its signal, and for a run's, its turn signal and patience (RequestSpec). */
+export type SubmissionCall = Pick<RequestSpec, 'signal' | 'turnSignal' | 'patient'>;
+
 /**
  * A one-pass submission read and keyed but not yet sent: its small answer files hold their bytes
  * (read once, for the hash and the request), and its key is known before anything is sent.
@@ -26,8 +29,8 @@ export interface PreparedOnePass {
   input: OnePassInput;
   /** Undefined when no idempotency was asked for: the submission is then never retried once it may have been delivered. */
   idempotencyKey?: string;
-  /** `turnSignal`: ends the wait for the request's turn in the budget (http.ts, RequestSpec). */
-  send(options?: { signal?: AbortSignal; turnSignal?: AbortSignal; patient?: boolean }): Promise<AcceptedTask>;
+  /** A run's submission ends its wait for a turn on `turnSignal`, and outlasts the pace when `patient` (RequestSpec). */
+  send(options?: SubmissionCall): Promise<AcceptedTask>;
 }
 
 /** Reads the answer files that fit in one read (larger ones are hashed, then streamed) and makes the key by the rule chosen. */
@@ -45,7 +48,7 @@ export async function readAndKey(
 export function onePassRequest(
   input: OnePassInput,
   idempotencyKey: string | undefined,
-  options: { signal?: AbortSignal; turnSignal?: AbortSignal; patient?: boolean; textAsJson?: boolean } = {},
+  { textAsJson, ...call }: SubmissionCall & { textAsJson?: boolean } = {},
 ): RequestSpec {
   const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
   if (fields.paper_content === undefined && !input.answerFiles?.length) {
@@ -53,7 +56,7 @@ export function onePassRequest(
   }
   const parts = filePartsOf(input);
   checkFileCount(parts.length);
-  const text = options.textAsJson ? plainTextAnswer(input) : undefined;
+  const text = textAsJson ? plainTextAnswer(input) : undefined;
   const body =
     text !== undefined
       ? { json: { ...fields, paper_content: text } }
@@ -65,9 +68,7 @@ export function onePassRequest(
     path: operationPath('onePass'),
     ...body,
     idempotencyKey,
-    signal: options.signal,
-    turnSignal: options.turnSignal,
-    patient: options.patient,
+    ...call,
   };
 }
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CountingProxy, mostInWindow, startCountingProxy } from './counting-proxy.js';
-import { kctEnv, parseJson, removeDir, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
+import { kctEnv, parseJson, type RunOptions, removeDir, runKct, type Sandbox, startSandbox, tempDir } from './harness.js';
 
 const WORDS =
   'uniforms students identity cost families equality bullying discipline freedom expression learning teachers evidence however therefore'.split(
@@ -54,7 +54,11 @@ afterAll(async () => {
 
 async function sandboxBehindProxy(
   options: Parameters<typeof startSandbox>[0] = {},
-): Promise<{ sandbox: Sandbox; proxy: CountingProxy; kct: (args: string[]) => ReturnType<typeof runKct> }> {
+): Promise<{
+  sandbox: Sandbox;
+  proxy: CountingProxy;
+  kct: (args: string[], options?: Pick<RunOptions, 'signal' | 'timeoutMs'>) => ReturnType<typeof runKct>;
+}> {
   const sandbox = await startSandbox(options);
   const proxy = await startCountingProxy(sandbox.baseUrl);
   cleanup.push(
@@ -64,7 +68,7 @@ async function sandboxBehindProxy(
   const configDir = tempDir();
   cleanup.push(() => removeDir(configDir));
   const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user });
-  return { sandbox, proxy, kct: (args) => runKct(args, { env, timeoutMs: 230_000 }) };
+  return { sandbox, proxy, kct: (args, options) => runKct(args, { env, timeoutMs: 230_000, ...options }) };
 }
 
 describe('a polite run', () => {
@@ -86,11 +90,9 @@ describe('a polite run', () => {
   });
 
   it('Ctrl-C: no submission waiting for its turn is sent after it (only one already under way gets its grace)', async () => {
-    const { sandbox, proxy } = await sandboxBehindProxy();
+    const { proxy, kct } = await sandboxBehindProxy();
     const dir = textClass(30, 'ctrlc');
     cleanup.push(() => removeDir(dir));
-    const configDir = tempDir();
-    cleanup.push(() => removeDir(configDir));
     const ctrlC = new AbortController();
     let seenAtCtrlC = -1;
     proxy.intercept = (request) => {
@@ -101,14 +103,10 @@ describe('a polite run', () => {
       }
       return undefined;
     };
-    const run = await runKct(
-      ['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--max-rps', '2', '--output', 'ndjson'],
-      {
-        env: kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user }),
-        signal: ctrlC.signal,
-        timeoutMs: 60_000,
-      },
-    );
+    const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '16', '--max-rps', '2', '--output', 'ndjson'], {
+      signal: ctrlC.signal,
+      timeoutMs: 60_000,
+    });
     expect(run.code, run.stderr).toBe(130);
     const after = proxy.requests.slice(seenAtCtrlC).filter((r) => r.kind === 'submit');
     // one request may have started in kct before the abort reached it, and arrive after
@@ -116,11 +114,9 @@ describe('a polite run', () => {
   });
 
   it('Ctrl-C while a refused submission waits out its Retry-After: it is not sent again (it was never taken)', async () => {
-    const { sandbox, proxy } = await sandboxBehindProxy();
+    const { proxy, kct } = await sandboxBehindProxy();
     const dir = textClass(6, 'ctrlc-refused');
     cleanup.push(() => removeDir(dir));
-    const configDir = tempDir();
-    cleanup.push(() => removeDir(configDir));
     const ctrlC = new AbortController();
     let seenAtCtrlC = -1;
     proxy.intercept = (request) => {
@@ -132,8 +128,7 @@ describe('a polite run', () => {
       }
       return { status: 429, headers: { 'retry-after': '2' }, body: { error: { code: 'rate_limited', message: 'Too many requests.' } } };
     };
-    const run = await runKct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '4', '--output', 'ndjson'], {
-      env: kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user }),
+    const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '4', '--output', 'ndjson'], {
       signal: ctrlC.signal,
       timeoutMs: 60_000,
     });
