@@ -52,9 +52,7 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-async function sandboxBehindProxy(
-  options: Parameters<typeof startSandbox>[0] = {},
-): Promise<{
+async function sandboxBehindProxy(options: Parameters<typeof startSandbox>[0] = {}): Promise<{
   sandbox: Sandbox;
   proxy: CountingProxy;
   kct: (args: string[], options?: Pick<RunOptions, 'signal' | 'timeoutMs'>) => ReturnType<typeof runKct>;
