@@ -1,6 +1,7 @@
 // What a fill did and what the platform would skip, per student: the same shape for Moodle and
 // Canvas so the CLI prints one table and `--json` gives scripts one schema.
 import { KctError, type KctErrorOptions } from '../api/errors.js';
+import { plural } from '../api/numbers.js';
 import type { Rounding } from './grade-scale.js';
 
 /**
@@ -149,13 +150,13 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
       .join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`;
   if (noRow.length > 0) {
     notes.push(
-      `${noRow.length} student(s) of the download have no row in the file (${names(noRow)}), so the platform has nowhere to put their grade. ` +
+      `${plural(noRow.length, 'student')} of the download ${noRow.length === 1 ? 'has' : 'have'} no row in the file (${names(noRow)}), so the platform has nowhere to put their grade. ` +
         'Download the file again (a student who joined after it was downloaded has no row in it), or enter these grades by hand.',
     );
   }
   if (noSubmission.length > 0) {
     notes.push(
-      `${noSubmission.length} row(s) of the file are students with no submission in the download (${names(noSubmission)}); their rows are left as they were.`,
+      `${plural(noSubmission.length, 'row')} of the file ${noSubmission.length === 1 ? 'is a student' : 'are students'} with no submission in the download (${names(noSubmission)}); their rows are left as they were.`,
     );
   }
   const base = summarise({ ...report, entries, notes });

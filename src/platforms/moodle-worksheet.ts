@@ -16,6 +16,7 @@
 //   in Moodle more than 60 s after the row's `Last modified (grade)` (unless the teacher ticks
 //   "Allow updating records that have been modified more recently in Moodle than in the spreadsheet").
 import { UsageError } from '../api/errors.js';
+import { plural } from '../api/numbers.js';
 import {
   type CellEdits,
   type CsvDocument,
@@ -259,14 +260,14 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
   const overwrites = entries.filter((e) => e.status === 'filled' && e.warnings.includes('overwrites-grade')).length;
   if (overwrites > 0) {
     notes.push(
-      `${overwrites} filled row(s) already held a grade. Moodle skips a row whose grade was changed in Moodle more than a minute after its "Last modified (grade)"; ` +
+      `${plural(overwrites, 'filled row')} already held a grade. Moodle skips a row whose grade was changed in Moodle more than a minute after its "Last modified (grade)"; ` +
         'kct cannot see Moodle, so download a fresh worksheet if grades may have changed since, or tick "Allow updating records that have been modified more recently in Moodle than in the spreadsheet" when importing.',
     );
   }
   const comments = entries.filter((e) => e.status === 'filled' && e.warnings.includes('overwrites-feedback')).length;
   if (comments > 0)
     notes.push(
-      `${comments} filled row(s) already held a feedback comment, replaced by the marks' feedback (listed above): --feedback none writes the grades alone and keeps the comments.`,
+      `${plural(comments, 'filled row')} already held a feedback comment, replaced by the marks' feedback (each such row's warnings say overwrites-feedback and quote it): --feedback none writes the grades alone and keeps the comments.`,
     );
   if (columns.feedback === 0)
     notes.push(
@@ -275,7 +276,7 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
   const unreadable = sheet.rows.filter((row) => !row.participantId);
   if (unreadable.length > 0)
     notes.push(
-      `${unreadable.length} row(s) have no participant number in "${options.columnNames?.identifier ?? MOODLE_COLUMN_NAMES.identifier}" (lines ${unreadable.map((r) => r.line).join(', ')}); Moodle ignores them and so does kct.`,
+      `${plural(unreadable.length, 'row')} ${unreadable.length === 1 ? 'has' : 'have'} no participant number in "${options.columnNames?.identifier ?? MOODLE_COLUMN_NAMES.identifier}" (lines ${unreadable.map((r) => r.line).join(', ')}); Moodle ignores them and so does kct.`,
     );
 
   const report: FillReport = summarise({

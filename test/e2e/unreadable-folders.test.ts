@@ -65,4 +65,36 @@ describe.runIf(possible)('a student folder kct may not read', () => {
     expect(rows.find((row) => row.status === 'SKIPPED')?.message).toContain('cannot read the folder class/Cat/ (EACCES)');
     expect(skipped.stderr).toContain('skipping 1 folder (class/Cat/) that cannot be sent (--skip-unsupported)');
   });
+
+  it('an unreadable file beside an unreadable folder: each named with its own --exclude, which then marks the rest', async () => {
+    const dir = tempDir('kct-unreadable-file-');
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    mkdirSync(join(dir, 'class', 'locked'), { recursive: true });
+    for (const name of ['ann.txt', 'bob.txt', join('locked', 'cat.txt')])
+      writeFileSync(join(dir, 'class', name), `${essay}\n(${dir} ${name})`);
+    spawnSync('chmod', ['-R', 'a+rwX', dir]);
+    chmodSync(join(dir, 'class', 'bob.txt'), 0o000);
+    chmodSync(join(dir, 'class', 'locked'), 0o000);
+
+    const refused = await run(['one-pass', 'class', '--model', '12', '--recursive', '--output', 'ndjson'], dir, home);
+    expect(refused.code, refused.stderr).toBe(2);
+    // each hint names what it is about, not a kind ("unreadable files") that reads oddly beside a folder
+    expect(refused.stderr).toContain('class/bob.txt: Check its permissions, or leave it out with --exclude "bob.txt".');
+    expect(refused.stderr).toContain('class/locked/: Check its permissions, or leave it out with --exclude "locked".');
+    expect(refused.stderr).not.toContain('unreadable files');
+
+    const excluded = await run(
+      ['one-pass', 'class', '--model', '12', '--recursive', '--exclude', 'bob.txt', '--exclude', 'locked', '--output', 'ndjson'],
+      dir,
+      home,
+    );
+    expect(excluded.code, excluded.stderr).toBe(0);
+    expect(
+      excluded.stdout
+        .trim()
+        .split('\n')
+        .map((line) => parseJson<{ file: string; status: string }>(line)),
+    ).toEqual([expect.objectContaining({ file: 'class/ann.txt', status: 'SUCCESS' })]);
+  });
 });

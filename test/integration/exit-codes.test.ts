@@ -102,6 +102,21 @@ describe('exit codes, against the sandbox', () => {
     expect(former.stderr).toContain('admin');
   });
 
+  it('4 for a bad key on one answer this machine marked before: the error once, no HTTP dump on stdout', async () => {
+    const configDir = tempDir();
+    const text = `${answer} (marked, then read with a bad key)`;
+    expect((await asUser(sandbox, 'user', configDir)(['one-pass', '--model', '12', '--text', text])).code).toBe(0);
+    const bad = (args: string[]) =>
+      runKct(args, { env: kctEnv(configDir, { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: 'kct_wrong_key_1234567890' }) });
+    for (const format of [['--json'], ['--output', 'ndjson'], ['--output', 'table']]) {
+      const run = await bad(['one-pass', '--model', '12', '--text', text, ...format]);
+      expect(run.code).toBe(4);
+      expect(run.stderr).toContain('not valid');
+      // the task's row says it could not be read; the HTTP exchange behind it (headers, body, URL) stays out of it
+      expect(run.stdout).not.toMatch(/"headers"|"body"|"url"|content-type/);
+      if (format[0] === '--json') expect(parseJson<{ status: string; task_id: string }>(run.stdout)).toMatchObject({ status: 'ERROR' });
+    }
+  });
   it('5 for insufficient credits (402), nothing queued', async () => {
     const run = await asUser(sandbox, 'broke')(['one-pass', '--model', '15', '--text', answer]);
     expect(run.code).toBe(5);

@@ -101,14 +101,15 @@ export function refusal(problems: FileProblem[], others: boolean, leftOut: strin
   const topic: Partial<Record<FileProblem['kind'], string>> = {
     empty: 'empty files',
     'too-big': 'files over the size limit',
-    unreadable: 'unreadable files',
     special: 'special files',
   };
   const hints = [
     ...new Set(
       problems.map((p) => {
         if (problems.length === 1) return p.suggestion;
-        const about = p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : topic[p.kind];
+        // an unreadable file or folder is named: its way out (--exclude) is its own
+        const about =
+          p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : p.kind === 'unreadable' ? p.path : topic[p.kind];
         return about ? `${about}: ${p.suggestion}` : p.suggestion;
       }),
     ),

@@ -256,6 +256,8 @@ class Planner {
   private cannotSend(item: Found, info: Stats | undefined, problem: FileProblem): void {
     if (problem.kind === 'unsupported' && this.sources.elsewhere && ANSWER_MIME_TYPES.includes(problem.type ?? ''))
       problem.suggestion = this.sources.elsewhere;
+    // found in a folder, it can be left out as a folder's unreadable subfolder can
+    if (problem.kind === 'unreadable' && item.root !== undefined && !item.unreadable && !item.dangling) problem.suggestion = leaveOut(item);
     if (info) this.seen.get(info.dev)!.set(info.ino, -1 - this.unsendablePaths.length);
     this.unsendablePaths.push(item.path);
     // a missing path is a typo, never an "unsupported" file to skip
@@ -340,6 +342,11 @@ function folderStudentId(item: Found, sources: AnswerSources): string | undefine
   return name.replace(LMS_FOLDER_SUFFIX, '') || undefined;
 }
 
+/** What to do about a file or folder found in a folder that cannot be read. */
+function leaveOut(item: Found): string {
+  return `Check its permissions, or leave it out with --exclude "${item.keyName}".`;
+}
+
 /** A file found in a folder that is gone by the time it is read: a file that cannot be sent, not a mistyped path. */
 function foundProblem(item: Found, info: Stats | undefined): FileProblem | undefined {
   if (item.unreadable)
@@ -348,7 +355,7 @@ function foundProblem(item: Found, info: Stats | undefined): FileProblem | undef
         kind: 'unreadable',
         path: item.path,
         message: `cannot read the folder ${item.path} (${item.unreadable})`,
-        suggestion: `Check its permissions, or leave it out with --exclude "${item.keyName}".`,
+        suggestion: leaveOut(item),
       }
     );
   if (info || item.root === undefined) return undefined;

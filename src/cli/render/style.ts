@@ -1,6 +1,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from '../core/io.js';
 
+export { formatNumber, plural } from '../../api/numbers.js';
+
 const cache = new WeakMap<IO, ChalkInstance>();
 
 /** A chalk instance that colours only when this IO allows it (NO_COLOR, --no-color, TTY). */
@@ -20,13 +22,4 @@ export function statusColor(io: IO, status: string): string {
   if (upper === 'FAILURE') return c.red(status);
   if (upper === 'CANCEL') return c.yellow(status);
   return c.cyan(status);
-}
-
-export function formatNumber(value: unknown): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return value === undefined || value === null ? '' : String(value);
-  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
-}
-
-export function plural(count: number, noun: string): string {
-  return `${formatNumber(count)} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -143,7 +143,9 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
     return;
   }
   if (format === 'json') {
-    out(context.io, JSON.stringify({ ...(result ?? outcome), ...(outcome.replayed ? { replayed: true } : {}) }, null, 2));
+    // the error behind an ERROR row is said on stderr; its HTTP exchange is not part of the record
+    const { error: _error, ...record } = outcome;
+    out(context.io, JSON.stringify({ ...(result ?? record), ...(outcome.replayed ? { replayed: true } : {}) }, null, 2));
     return;
   }
   if (!noWait) {

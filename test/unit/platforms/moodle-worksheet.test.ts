@@ -225,7 +225,11 @@ describe('fillMoodleWorksheet', () => {
     });
     // the same comment kct writes is no loss
     expect(result.report.entries.find((e) => e.participantId === '109')?.warnings).toEqual([]);
-    expect(result.report.notes.join(' ')).toContain('1 filled row(s) already held a feedback comment');
+    expect(result.report.notes.join(' ')).toContain('1 filled row already held a feedback comment');
+    // a note reads the same in --json, where nothing is "listed above", and counts in words, not "row(s)"
+    expect(result.report.notes.join(' ')).not.toMatch(/\(s\)|listed above/);
+    const both = fillMoodleWorksheet(moodleWorksheet(rows.map((row) => ({ ...row, feedback: '<p>Mine</p>' }))).bytes, marked);
+    expect(both.report.notes.join(' ')).toContain('2 filled rows already held a feedback comment');
     expect(result.report.notes.join(' ')).toContain('--feedback none writes the grades alone and keeps the comments');
     // --feedback none: the comment stays, and nothing is said of it
     const none = fillMoodleWorksheet(moodleWorksheet(rows).bytes, marked, { feedback: 'none' });
