@@ -359,3 +359,59 @@ describe('contractions are counted, possessives are not', () => {
     );
   });
 });
+
+// ---------- 6. a judgement of the topic is a position ----------
+
+const TOPIC = ['Uniforms', 'School uniforms', 'A uniform', 'Uniform rules'];
+const VERDICTS = [
+  'good',
+  'bad',
+  'unfair',
+  'fair',
+  'necessary',
+  'unnecessary',
+  'harmful',
+  'a good idea',
+  'a bad idea',
+  'a waste of money',
+  'important',
+  'pointless',
+];
+const GRADES = ['', 'not ', 'really ', 'clearly '];
+const OFF_TOPIC = ['The weather', 'My lunch', 'Football', 'The film'];
+const positionOf = (text: string) => measuredOf(judgements(input(model12, text))).get('position');
+
+describe('a judgement of the topic is a position', () => {
+  it('finds the position of "Uniforms are good because they make students equal."', () => {
+    const thesis = feedbackOf(model12, 'Uniforms are good because they make students equal.', 'Thesis & position');
+    expect(readBullet(thesis).lacks, thesis).not.toContain('a clearly stated position');
+    expect(readBullet(thesis).descriptor ?? '', thesis).not.toMatch(/no identifiable position/i);
+  });
+
+  it(`finds one in "<the topic> is <a verdict>", and none in a verdict on something else, reported or asked (seed ${SEED}, ${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TOPIC),
+        fc.constantFrom(...OFF_TOPIC),
+        fc.constantFrom(...GRADES),
+        fc.constantFrom(...VERDICTS),
+        (topic, other, grade, verdict) => {
+          const be = /s$/.test(topic) ? 'are' : 'is';
+          const said = `${topic} ${be} ${grade}${verdict}, and students notice it every day.`;
+          const none = positionOf('Students notice it every day. Teachers see it too.');
+          expect(positionOf(said), said).not.toEqual(none);
+          for (const neutral of [
+            `${other} is ${grade}${verdict}, and students notice it every day.`,
+            `Some people say that ${topic.toLowerCase()} ${be} ${grade}${verdict}.`,
+            `${be === 'are' ? 'Are' : 'Is'} ${topic.toLowerCase()} ${grade}${verdict}?`,
+            `Nobody asked whether ${topic.toLowerCase()} ${be} ${grade}${verdict}.`,
+          ])
+            expect(positionOf(neutral), neutral).toEqual(
+              positionOf(neutral.replace(/ (?:is|are) /, ' seem ').replace(/^(Are|Is) /, 'Do ')),
+            );
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});

@@ -28,11 +28,12 @@ import {
   SOURCE,
   SPEECH,
   TERMS,
+  VERDICT,
 } from './patterns.js';
 import { restatedSentences, vocabularyRange } from './repetition.js';
 import { capitalisedInside, readThrough, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
 import { isWord } from './spelling.js';
-import { stem } from './text.js';
+import { isContentWord, stem } from './text.js';
 
 /**
  * How many times something was found, in which sentences (indexes into Doc.sentences), what was
@@ -251,7 +252,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     // The writer's own view: not a question, not the other side's view reported ("Some people say
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
     const reported = COUNTER.test(readNarration) && !/\b(?:i|my|we|our)\b/i.test(readNarration);
-    const stated = POSITION.exec(readNarration);
+    const stated = POSITION.exec(readNarration) ?? topicalVerdict(readNarration, questionStems);
     if (stated && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(readNarration.slice(0, stated.index))) {
       add(f.position, i, 1, [], written(stated[0]));
       if (s.words.length < 40 && REASONS.test(readNarration)) add(f.precise, i, 1, [], written(stated[0]));
@@ -352,4 +353,13 @@ function explainedSupport(doc: Doc, f: Features): Hits {
     if (explains.has(i) || explains.has(next) || analyses.has(i) || analyses.has(next)) add(out, i, 1, [], support.get(i));
   }
   return out;
+}
+
+/** "Uniforms are unfair": a verdict whose subject is a word of the question's own (not "it", not "the weather"). */
+function topicalVerdict(sentence: string, questionStems: ReadonlySet<string>): RegExpExecArray | null {
+  const verdict = VERDICT.exec(sentence);
+  // "whether uniforms are good" asks; the words before the subject are checked by the caller
+  if (!verdict || INDIRECT.test(verdict[1])) return null;
+  const subject = verdict[1].toLowerCase().split(' ');
+  return subject.some((word) => isContentWord(word) && questionStems.has(stem(word))) ? verdict : null;
 }

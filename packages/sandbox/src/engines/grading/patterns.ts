@@ -22,6 +22,12 @@ export const REBUT =
   /\b(?:however|but|yet|still|even so|nevertheless|nonetheless|this ignores|this overlooks|this is not|does not mean|while this|although this|i (?:disagree|do not agree|don['’]t agree|understand|accept|see why|can see|would (?:answer|reply|argue|say)|still (?:think|believe|feel)|think|believe)|in reply|the answer (?:is|to this)|(?:this|that) (?:may|might|could) be (?:true|so)|(?:this|that|their) (?:argument|view|point|claim|worry) (?:ignores|overlooks|misses|forgets|fails)|what they (?:forget|ignore|miss)|the real (?:solution|answer|problem)|in fact|moreover|instead|on the contrary|even if|(?:the|these|those|such|their) (?:objections?|concerns?|criticisms?|worries) (?:argue for|call for|point to|can be (?:answered|met|solved|addressed)|are (?:answered|met|solved|addressed)))\b/i;
 export const POSITION =
   /\b(?:i (?:\w+ly |do )?(?:believe|think|argue|feel|am convinced|would argue|urge|ask|recommend|agree|disagree|support|oppose)|i (?:am|['’]m) (?:strongly |firmly )?(?:for|against|in favour of|opposed to|convinced)|i (?:do not|don['’]t|cannot|can['’]t) (?:think|believe|agree|support)|in my (?:view|opinion)|(?:should|must|ought to)(?:n['’]t| not| never| definitely| certainly| all| be allowed to| no longer)? (?!i\b|we\b|you\b|they\b|he\b|she\b|it\b)[a-z]+|i am writing to (?:urge|ask|argue|say|request|propose)|this essay (?:argues|will argue)|is (?:useful|not useful|limited)|(?:presents|portrays|shows|uses) [\w\s'’]{0,40}\bas\b)/i;
+/**
+ * A verdict on something ("Uniforms are unfair", "a uniform is not a good idea"), its subject's last
+ * three words captured: a position when the subject is the question's topic (features.ts).
+ */
+export const VERDICT =
+  /\b((?:[a-z]+ ){0,2}[a-z]+) (?:is|are|was|were) (?:(?:not|really|very|clearly|definitely|simply|so|truly|just|quite) )*(?:good|bad|better|worse|fair|unfair|necessary|unnecessary|essential|harmful|beneficial|helpful|unhelpful|pointless|important|unimportant|wrong|right|a (?:good|bad|great|terrible|poor) idea|a mistake|a waste)\b/i;
 /** "asked whether uniforms should stay": a position inside a question someone asked takes no side. */
 export const INDIRECT = /\b(?:whether|if)\b/i;
 /** A reason given with the position: "because", "since", a list of reasons, a colon. */

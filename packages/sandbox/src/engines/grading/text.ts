@@ -109,7 +109,7 @@ export function stem(word: string): string {
 let fillerStems: Set<string> | undefined;
 
 /** A word that can say what an answer is about: not a stop-word, not marking language, not a number. */
-function isContentWord(word: string): boolean {
+export function isContentWord(word: string): boolean {
   if (word.length < 3 || STOP.has(word) || FILLER.has(word) || /^\d+$/.test(word)) return false;
   // By stem too, so "assertions" and "retold" count as the marking language they are.
   fillerStems ??= new Set([...FILLER].map(stem));
