@@ -4,7 +4,7 @@
 import { TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
 import { withResumeHint } from '../cli/core/watch.js';
-import type { AnswerOutcome } from '../cli/render/outcome.js';
+import { type AnswerOutcome, isUnsentRow } from '../cli/render/outcome.js';
 
 /** How many task ids an error message names (the rows name them all). */
 const NAMED = 20;
@@ -25,6 +25,8 @@ export class ExitTally {
 
   /** Counts a printed row. */
   count(outcome: AnswerOutcome): void {
+    // "1 of 3 answers ended FAILURE" counts answers as the summary does
+    if (isUnsentRow(outcome.status)) return;
     this.rows += 1;
     if (outcome.status === 'TIMEOUT') {
       this.lateCount += 1;

@@ -3,6 +3,14 @@
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { statusOf } from '../../api/status.js';
 
+/** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
+const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
+
+/** A row that is no answer sent: every count of answers (the summary, the progress line, the exit message) leaves it out. */
+export function isUnsentRow(status: string): boolean {
+  return UNSENT_STATUSES.has(status);
+}
+
 export interface AnswerOutcome {
   file: string;
   student_id?: string;

@@ -12,7 +12,7 @@ import { err, type IO, notice, out, outRaw, safeText } from '../core/io.js';
 import { ClassCsv } from './class-csv.js';
 import { ClassTable } from './class-table.js';
 import type { OutputFormat } from './format.js';
-import { type AnswerOutcome, creditsOf, ndjsonRow, outcomeFromResult } from './outcome.js';
+import { type AnswerOutcome, creditsOf, isUnsentRow, ndjsonRow, outcomeFromResult } from './outcome.js';
 import { markedBy, printResult } from './result.js';
 import { RowSpool } from './row-spool.js';
 import { answersOf, renderSummary, type Summary, withoutMarkHeading } from './summary.js';
@@ -30,9 +30,6 @@ export interface WriterOptions {
   /** The run's own tally (run/record.ts): the summary prints its figures, not a count of its own. */
   tally?: ClassTally;
 }
-
-/** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
-const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
 
 /** How many answers not marked are listed by name at the end (all are in the rows). */
 const LISTED_PROBLEMS = 100;
@@ -93,7 +90,7 @@ export class OutcomeWriter {
   add(outcome: AnswerOutcome, index: number = this.added, printed?: Record<string, unknown>): void {
     if (this.stopped) return; // the output is closed (stop): a row ending after it would follow the closing bracket
     this.added += 1;
-    if (UNSENT_STATUSES.has(outcome.status)) this.unsent += 1;
+    if (isUnsentRow(outcome.status)) this.unsent += 1;
     if (outcome.task_id && outcome.status !== 'ERROR' && outcome.status !== 'NOT_SENT') {
       this.accepted += 1;
       if (outcome.replayed) this.sentBefore += 1;

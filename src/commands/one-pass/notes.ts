@@ -7,7 +7,7 @@ import type { Context } from '../../cli/core/context.js';
 import { err, out } from '../../cli/core/io.js';
 import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
 import type { OutputFormat } from '../../cli/render/format.js';
-import type { AnswerOutcome } from '../../cli/render/outcome.js';
+import { type AnswerOutcome, isUnsentRow } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
 import type { PaceReading } from '../../client/budget.js';
@@ -108,7 +108,7 @@ export async function classProgress(
       },
       stop() {},
       row(outcome) {
-        if (outcome.status === 'SKIPPED' || outcome.status === 'EMPTY' || outcome.status === 'NOT_ENTERED') return;
+        if (isUnsentRow(outcome.status)) return;
         ended += 1;
         const score =
           typeof outcome.score === 'number'

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../../src/cli/core/exit-codes.js';
+import { ClassTally } from '../../../src/cli/render/tally.js';
 import { ExitTally } from '../../../src/run/exit-tally.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 
@@ -48,5 +49,21 @@ describe('the exit status of a run', () => {
       }
     })();
     expect(error?.message).toMatch(/^still not final after 4 s: tsk_batch, tsk_0, .*, tsk_18 and 6 more$/);
+  });
+
+  it(`counts the answers its message names as the summary does: a row that is no answer (SKIPPED, EMPTY, NOT_ENTERED) is not one (seed ${propertySeed(3839)})`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('SUCCESS', 'FAILURE', 'CANCEL', 'SKIPPED', 'EMPTY', 'NOT_ENTERED'), { minLength: 2, maxLength: 12 }),
+        (statuses) => {
+          const summary = new ClassTally();
+          statuses.forEach((status) => summary.add({ status, score: status === 'SUCCESS' ? 1 : undefined }));
+          const { message } = exitOf(statuses);
+          const named = /(\d+) of (\d+) answers ended/.exec(message ?? '');
+          if (named) expect(Number(named[2]), message).toBe(summary.answersSoFar().answers);
+        },
+      ),
+      { numRuns: propertyRuns(200), seed: propertySeed(3839) },
+    );
   });
 });
