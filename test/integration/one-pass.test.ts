@@ -100,6 +100,19 @@ describe('kct one-pass', () => {
     expect(after).toBe(before);
   });
 
+  it('an answer not in English ends FAILURE with the reason, uncharged, never a 0 to hand back (the offline grader reads English only)', async () => {
+    const before = parseJson<{ credits: number }>((await shared.kct(['credits', '--json'])).stdout).credits;
+    const spanish =
+      'En mi opinión, los uniformes escolares deberían ser obligatorios, porque hacen que todos los estudiantes sean iguales y reducen las distracciones en clase. Además, las familias ahorran dinero.';
+    const run = await shared.kct(['one-pass', '--model', '12', '--text', spanish, '--json']);
+    expect(run.code).toBe(3);
+    const result = parseJson<Result>(run.stdout);
+    expect(result.status).toBe('FAILURE');
+    expect(result.credits_charged).toBe(0);
+    expect(result.evaluation.find((entry) => entry.type === 'error')?.comment).toMatch(/does not read as English[\s\S]*mark it/);
+    expect(parseJson<{ credits: number }>((await shared.kct(['credits', '--json'])).stdout).credits).toBe(before);
+  });
+
   it('an answer file with no readable text ends FAILURE (exit 3)', async () => {
     const run = await shared.kct(['one-pass', join(GENERATED, 'blank.pdf'), '--model', '12', '--json'], { timeoutMs: 90_000 });
     expect(run.code).toBe(3);

@@ -208,6 +208,9 @@ describe('an answer not in English is said to be so', () => {
       .map((ps) => ps.map((p) => p.join(' ')).join('\n\n'));
     fc.assert(
       fc.property(foreign, answer, (other, english) => {
+        // not marked at all: the task fails, uncharged, rather than hand back a 0 (work/mark.ts)
+        expect(grade(input(model12, other)).unmarkable, other).toMatch(NOT_ENGLISH);
+        expect(grade(input(model12, english)).unmarkable, english).toBeUndefined();
         for (const e of grade(input(model12, other)).evaluation) {
           expect(e.feedback, other).toMatch(NOT_ENGLISH);
           expect(e.feedback, other).not.toMatch(/misspelt|never mentions/);

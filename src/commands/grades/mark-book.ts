@@ -13,6 +13,8 @@ export interface MarkedRow {
   score?: number | null;
   max_score?: number | null;
   message?: string | null;
+  /** Another answer of the run with the very same content (every byte). */
+  duplicate_of?: string | null;
   evaluation?: EvaluationEntry[] | null;
 }
 
@@ -28,7 +30,7 @@ export class MarkBook {
   readonly conflicts: Conflict[] = [];
   /** Rows that name no student (their marks have nowhere to go). */
   rowsWithoutId = 0;
-  /** What a marked row says beside its mark (its message: a file of the submission left out, say), by student. */
+  /** What a marked row says beside its mark (its message: a file of the submission left out, say; an identical answer), by student. */
   readonly notes = new Map<string, string>();
   /** Marked rows with no word of feedback (a CSV saved run holds the scores only): their feedback is the scores. */
   withoutFeedback = 0;
@@ -54,7 +56,12 @@ export class MarkBook {
       this.outcomes.set(id, { rank, status: row.status, ...(reason ? { reason } : {}) });
     }
     if (!marked) return;
-    if (typeof row.message === 'string' && row.message.trim() !== '') this.notes.set(id, row.message.trim());
+    // what to check before uploading: the row's message, and an answer identical to another student's
+    const said = [
+      row.message?.trim(),
+      row.duplicate_of ? `identical to ${row.duplicate_of} (every byte the same): check each student wrote their own` : undefined,
+    ].filter((part) => part !== undefined && part !== '');
+    if (said.length > 0) this.notes.set(id, said.join('; '));
     const entries = (row.evaluation ?? []).filter((entry) => entry.type !== 'error');
     const maxScore = typeof row.max_score === 'number' ? row.max_score : sumMax(entries);
     const feedback = feedbackText(entries);

@@ -28,6 +28,7 @@ interface Row {
   score?: number;
   max_score?: number;
   message?: string;
+  duplicate_of?: string;
   evaluation?: { item: string; score: number; max_score: number; feedback: string }[];
 }
 
@@ -293,6 +294,25 @@ describe('kct grades moodle: a grade whose row says something', () => {
     const json = JSON.parse((await runKct(['grades', 'moodle', run, sheet.path, '--json', '--grades-out', join(dir, 'j.csv')])).stdout);
     const bo = json.entries.find((entry: { participantId: string }) => entry.participantId === '102');
     expect(bo).toMatchObject({ status: 'filled', warnings: ['row-note'], note: expect.stringContaining('virus.exe') });
+  });
+});
+
+describe('kct grades moodle, two students with identical answers', () => {
+  it('fills both, and lists both to check, each naming the other answer (every byte the same)', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, [
+      { ...marked('101', 'Ada Lovelace', 13.5), duplicate_of: 'dl/Bo Chen' },
+      { ...marked('102', 'Bo Chen', 13.5), duplicate_of: 'dl/Ada Lovelace' },
+    ]);
+    const sheet = worksheet(dir, WORKSHEET.slice(0, 2));
+    const text = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 't.csv')]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/Filled, to check \(2\)/);
+    expect(text.stdout).toMatch(/Ada Lovelace[^\n]*identical to dl\/Bo Chen/);
+    expect(text.stdout).toMatch(/Bo Chen[^\n]*identical to dl\/Ada Lovelace/);
+    const json = JSON.parse((await runKct(['grades', 'moodle', run, sheet.path, '--json', '--grades-out', join(dir, 'j.csv')])).stdout);
+    for (const entry of json.entries)
+      expect(entry).toMatchObject({ status: 'filled', warnings: ['row-note'], note: expect.stringContaining('identical to') });
   });
 });
 

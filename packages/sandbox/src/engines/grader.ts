@@ -31,6 +31,8 @@ export const GRADED_BY = "the sandbox's offline grader";
 export interface GradeOutput {
   score: number;
   evaluation: { item: string; score: number; max_score: number; feedback: string }[];
+  /** Why this grader could not mark the answer at all (one not in English): the task fails, uncharged, rather than hand back a 0. */
+  unmarkable?: string;
 }
 
 const finite = (n: number, fallback: number) => (Number.isFinite(n) ? n : fallback);
@@ -55,8 +57,18 @@ export function judgements(input: GradeInput): Judgement[] {
  * that only copies the question, scores 0 everywhere.
  */
 export function grade(input: GradeInput): GradeOutput {
-  const evaluation = judgements(input).map((j) => ({ item: j.item, score: j.score, max_score: j.max, feedback: feedback(j, input.style) }));
-  return { score: totalScore(evaluation, input.cumMethod, finite(input.totalScore, 0)), evaluation };
+  const js = judgements(input);
+  const evaluation = js.map((j) => ({ item: j.item, score: j.score, max_score: j.max, feedback: feedback(j, input.style) }));
+  const foreign = js[0]?.empty?.notEnglish;
+  return {
+    score: totalScore(evaluation, input.cumMethod, finite(input.totalScore, 0)),
+    evaluation,
+    ...(foreign
+      ? {
+          unmarkable: `The answer does not read as English: ${foreign.foreign} of its ${foreign.words} words are neither English words nor one slip from one (such as ${foreign.examples.map((w) => `“${w}”`).join(', ')}). The sandbox's offline grader marks English only, so it did not mark it, and charged nothing: have a teacher who reads its language mark it, or start the sandbox with --grader openai to mark it with a language model.`,
+        }
+      : {}),
+  };
 }
 
 /**

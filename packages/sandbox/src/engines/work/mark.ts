@@ -59,6 +59,8 @@ export function planMark(input: MarkInput): PlanOutput {
 
 /** A grader's output checked before anything is charged, as the stored result, naming who marked it and what was left out. */
 export function checkMarked(output: GradeOutput, gradeInput: GradeInput, gradedBy: string, notMarked: Exclusion[] = []): MarkOutput {
+  // an answer the grader cannot read is a task that did not mark it (spec 3: FAILURE, credits_charged 0), not a score of 0
+  if (output.unmarkable) return { ok: false, retryable: false, reason: output.unmarkable };
   const problem = invalidResult(output, gradeInput.rubrics.length);
   if (problem) {
     return {
