@@ -269,10 +269,17 @@ const refutable = fc
 const SHORT = ['Uniforms are good because everyone looks the same.', 'I think uniforms are fair.', 'Uniforms save money.'];
 
 describe('a level descriptor is quoted only when nothing measured goes against it', () => {
-  it('does not quote "with some explanation" beside "0 pieces of support explained" (the sample essay)', () => {
-    const feedback = feedbackOf(model12, sample, 'Evidence & reasoning');
-    expect(feedback).toContain('(0 pieces of support explained)');
-    expect(feedback).not.toContain('(“Relevant evidence with some explanation');
+  it('does not quote "with some explanation" beside "0 pieces of support explained" (the sample essay, and it cut)', () => {
+    // the sample explains its support two sentences on ("This means…"), which was once missed
+    expect(feedbackOf(model12, sample, 'Evidence & reasoning')).not.toContain('(0 pieces of support explained)');
+    const unexplained = sample
+      .split(/(?<=[.!?])\s+/)
+      .filter((sentence) => !/\b(?:this (?:shows|means)|which means|because|therefore|so that)\b/i.test(sentence))
+      .join(' ');
+    for (const text of [sample, unexplained]) {
+      const feedback = feedbackOf(model12, text, 'Evidence & reasoning');
+      if (feedback.includes('(0 pieces of support explained)')) expect(feedback).not.toContain('(“Relevant evidence with some explanation');
+    }
   });
 
   it('does not quote "Errors make the writing hard to follow" for an 8-word answer without a slip', () => {
@@ -416,5 +423,69 @@ describe('a judgement of the topic is a position', () => {
       ),
       { seed: SEED, numRuns: RUNS },
     );
+  });
+});
+
+// ---------- 7. more lines a new user found untrue (the walkthrough of 2026-11-29) ----------
+
+/** Mia's opening, her support and her reply, from the walkthrough's class. */
+const MIA = [
+  'Uniforms: An Investment in Learning',
+  'School uniforms are often treated as a question of fashion, but they are really a question of learning. I am convinced that our school should require uniforms, because they protect students from social pressure, support a focused learning environment and strengthen the school community.',
+  'Social pressure is the first concern. A 2019 report by the Sutton Trust found that 40 per cent of teenagers from low-income homes had been teased about their clothes. When every pupil wears the same blazer, that target disappears. This shows that a uniform is not simply a rule about clothing: it is a practical measure against a common form of exclusion.',
+  'Opponents argue that uniforms restrict self-expression and burden families financially. These objections deserve a serious answer. Self-expression can flourish through clubs, art, debate and music. The cost can be controlled by choosing generic items available in supermarkets.',
+  'In conclusion, uniforms reduce social pressure and protect learning time. For these reasons, the board should make uniforms compulsory in our school.',
+].join('\n\n');
+/** Jack's: a position, its reasons in the next sentence, a figure in words, contractions without apostrophes. */
+const JACK = [
+  'In my opinion, our school should not require uniforms. They are uncomfortable, expensive and they dont let students be themselves.',
+  'My mum spent nearly one hundred pounds on my uniform last year and I grew out of it in six months. Thats a lot of money for families.',
+  'Some people say uniforms stop bullying. However, kids still get bullied about their shoes and bags, so uniforms do not fix it.',
+  'In conclusion, uniforms should be optional because they cost too much and students cant express themselves.',
+].join('\n\n');
+const LIAM = `I think uniforms are good because they make everyone the same and nobody gets teased about clothes and also they are easy because you dont have to choose what to wear in the morning and my school has one and I like it because it looks smart and parents like it too because it is cheaper than buying lots of clothes but some people dont like them because they are itchy and they want to wear their own clothes but I think that is not a big problem because you can wear your own clothes at the weekend so in conclusion uniforms are good and every school should have one.`;
+const HEDGED = 'i think uniforms are kind of ok but also not really. some days they are fine. its hard to say. in conclusion i dont know.';
+
+describe('more lines a new user found untrue', () => {
+  it('never measures vocabulary over more words than the answer has ("43 different words in any 50" of 41)', () => {
+    const forty =
+      'I think uniforms should be compulsory because they are smart and fair. For example, nobody can show off expensive brands. Some people disagree, but I think the benefits are bigger than the problems. In conclusion, uniforms are a good thing.';
+    const language = feedbackOf(model12, forty, 'Language & conventions');
+    for (const m of language.matchAll(/(\d+) different words in any (\d+)/g)) expect(Number(m[2]), language).toBeLessThanOrEqual(41);
+  });
+
+  it(`says "in any N" of a vocabulary only for N words the answer has (seed ${SEED}, ${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(answer, (text) => {
+        const vocabulary = measuredOf(judgements(input(model12, text))).get('vocabulary');
+        if (vocabulary?.id === 'vocabulary') expect(vocabulary.window, text).toBeLessThanOrEqual(vocabulary.words);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('does not call an answer with "dont" free of contractions (Liam\'s one long sentence)', () => {
+    const language = feedbackOf(model12, LIAM, 'Language & conventions');
+    expect(language).not.toMatch(/no casual words or contractions/);
+  });
+
+  it('finds a figure in words ("one hundred pounds") and an example of the family ("My mum spent…")', () => {
+    const evidence = feedbackOf(model12, JACK, 'Evidence & reasoning');
+    expect(readBullet(evidence).lacks, evidence).not.toContain('specific support: figures, named sources or examples');
+  });
+
+  it('finds the reason for a position given in the next sentence of the opening', () => {
+    const thesis = feedbackOf(model12, JACK, 'Thesis & position');
+    expect(thesis).not.toMatch(/the opening states a view without giving a reason for it/);
+  });
+
+  it('does not call a hedged view ("kind of ok but also not really") a position held to the conclusion', () => {
+    const thesis = feedbackOf(model12, HEDGED, 'Thesis & position');
+    expect(thesis).not.toMatch(/Shows:[^\n]*a position stated/);
+  });
+
+  it('counts support explained two sentences on in its paragraph ("…40 per cent… that target disappears. This shows that…")', () => {
+    const evidence = feedbackOf(model12, MIA, 'Evidence & reasoning');
+    expect(evidence).not.toMatch(/0 pieces of support explained/);
   });
 });

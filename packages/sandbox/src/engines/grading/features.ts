@@ -14,6 +14,7 @@ import {
   EXPLAIN,
   FIGURE,
   firstMatch,
+  HEDGE,
   INDIRECT,
   JUDGEMENT,
   NOT_PAST,
@@ -253,9 +254,13 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
     const reported = COUNTER.test(readNarration) && !/\b(?:i|my|we|our)\b/i.test(readNarration);
     const stated = POSITION.exec(readNarration) ?? topicalVerdict(readNarration, questionStems);
-    if (stated && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(readNarration.slice(0, stated.index))) {
+    const hedged = HEDGE.test(readNarration);
+    if (stated && !hedged && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(readNarration.slice(0, stated.index))) {
       add(f.position, i, 1, [], written(stated[0]));
-      if (s.words.length < 40 && REASONS.test(readNarration)) add(f.precise, i, 1, [], written(stated[0]));
+      // its reasons in the sentence, or in the next one of its paragraph ("…should not require uniforms. They are uncomfortable, expensive and…")
+      const next = doc.sentences[i + 1];
+      const reasoned = REASONS.test(readNarration) || (next?.paragraph === s.paragraph && REASONS.test(readThrough(next.text, names)));
+      if (s.words.length < 40 && reasoned) add(f.precise, i, 1, [], written(stated[0]));
     }
     const counter = COUNTER.exec(readNarration);
     if (counter) add(f.counter, i, 1, [], written(counter[0]));
@@ -339,7 +344,7 @@ function repliesTo(doc: Doc, read: string[], counter: Hits): Reply[] {
   return out;
 }
 
-/** Support followed by what it shows: explained in its sentence or the next one of its paragraph. */
+/** Support followed by what it shows: explained in its sentence or one of the next two of its paragraph. */
 function explainedSupport(doc: Doc, f: Features): Hits {
   const out = hits();
   const support = new Map<number, string>();
@@ -349,8 +354,9 @@ function explainedSupport(doc: Doc, f: Features): Hits {
   const explains = new Set(f.explanations.sentences);
   const analyses = new Set(f.analysis.sentences);
   for (const i of [...support.keys()].sort((a, b) => a - b)) {
-    const next = doc.sentences[i + 1]?.paragraph === doc.sentences[i].paragraph ? i + 1 : -1;
-    if (explains.has(i) || explains.has(next) || analyses.has(i) || analyses.has(next)) add(out, i, 1, [], support.get(i));
+    // "40 per cent … had been teased. When every pupil wears the same blazer, that target disappears. This shows that…"
+    const near = [i, i + 1, i + 2].filter((at) => doc.sentences[at]?.paragraph === doc.sentences[i].paragraph);
+    if (near.some((at) => explains.has(at) || analyses.has(at))) add(out, i, 1, [], support.get(i));
   }
   return out;
 }

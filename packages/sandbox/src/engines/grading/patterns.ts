@@ -3,11 +3,11 @@
 // change, detail and speech. Kept apart from the counting (features.ts) so each stays readable.
 
 export const EXAMPLE =
-  /\b(?:for example|for instance|such as|e\.g\.|to illustrate|a case in point|in particular|at my (?:old |primary |last |previous )?school|my (?:cousin|friend|brother|sister)(?:['’]s)?|when i was|i have seen|in my experience)\b/gi;
+  /\b(?:for example|for instance|such as|e\.g\.|to illustrate|a case in point|in particular|at my (?:old |primary |last |previous )?school|my (?:cousin|friend|brother|sister|mum|mom|dad|mother|father|parents|aunt|uncle)(?:['’]s)? (?:spent|paid|bought|said|told|was|had|has|works|found)|when i was|i have seen|in my experience)\b/gi;
 export const SOURCE =
   /\b(?:according to|a (?:study|survey|report|poll)|studies|surveys|research(?:ers)?|evidence from|statistics|figures show|found that|reported that|estimated that|historians? (?:have|argue|show)|experts?)\b/gi;
 export const FIGURE =
-  /(?:[£$€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|per ?cent|pounds|dollars|million|thousand|hundred))|\b(?:1[5-9]|20)\d\d\b|\b\d{2,}(?:,\d{3})*\b/g;
+  /(?:[£$€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|per ?cent|pounds|dollars|million|thousand|hundred))|\b(?:1[5-9]|20)\d\d\b|\b\d{2,}(?:,\d{3})*\b|\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a) )?(?:hundred|thousand|million) (?:pounds|dollars|euros|students|pupils|people|families|schools)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))? (?:pounds|dollars|euros|per ?cent|out of (?:one|two|three|four|five|six|seven|eight|nine|ten))\b/gi;
 export const EXPLAIN =
   /\b(?:this (?:shows|means|suggests|proves|matters|is because|is why|makes|tells|implies|reveals|leads to)|which (?:means|shows|suggests|makes|tells|leads to)|that means|because|therefore|as a result|so that|in other words|this is important|that is why|consequently|thus|it follows that|explains why|for this reason|in turn|means that)\b|, so (?=\w)/gi;
 export const ANALYSIS =
@@ -28,6 +28,9 @@ export const POSITION =
  */
 export const VERDICT =
   /\b((?:[a-z]+ ){0,2}[a-z]+) (?:is|are|was|were) (?:(?:not|really|very|clearly|definitely|simply|so|truly|just|quite) )*(?:good|bad|better|worse|fair|unfair|necessary|unnecessary|essential|harmful|beneficial|helpful|unhelpful|pointless|important|unimportant|wrong|right|a (?:good|bad|great|terrible|poor) idea|a mistake|a waste)\b/i;
+/** A view hedged until it takes no side ("kind of ok but also not really"): not a clearly stated position. */
+export const HEDGE =
+  /\b(?:kind of|sort of|kinda|not really|hard to say|i (?:do not|don['’]?t) know|i['’]?m not sure|i guess|maybe|i suppose)\b/i;
 /** "asked whether uniforms should stay": a position inside a question someone asked takes no side. */
 export const INDIRECT = /\b(?:whether|if)\b/i;
 /** A reason given with the position: "because", "since", a list of reasons, a colon. */
@@ -115,8 +118,11 @@ export const CONNECTIVE_START = new RegExp(`^(?:${CONNECTIVES.map((c) => c.repla
 export const SUGGESTED_LINKS = ['however', 'furthermore', 'as a result', 'in addition', 'consequently', 'on the other hand'];
 
 /** Words that should carry an apostrophe ("dont"): a slip of punctuation, not of spelling. */
-export const NO_APOSTROPHE =
-  /\b(?:dont|cant|wont|didnt|isnt|wasnt|doesnt|couldnt|shouldnt|wouldnt|im|ive|thats|theres|whats|hes|shes|theyre|youre|arent|havent|hasnt|curleys|lennies|georges)\b/gi;
+const UNMARKED_CONTRACTIONS =
+  'dont|cant|wont|didnt|isnt|wasnt|doesnt|couldnt|shouldnt|wouldnt|im|ive|thats|theres|whats|hes|shes|theyre|youre|arent|havent|hasnt';
+/** Contractions written without their apostrophe ("dont"): casual words as much as slips. */
+export const UNMARKED_CONTRACTION = new RegExp(`\\b(?:${UNMARKED_CONTRACTIONS})\\b`, 'gi');
+export const NO_APOSTROPHE = new RegExp(`\\b(?:${UNMARKED_CONTRACTIONS}|curleys|lennies|georges)\\b`, 'gi');
 /** Slips of grammar made of real words, which a word list cannot see ("should of", "to much"). */
 export const GRAMMAR =
   /\b(?:there own|are own|to hot|to cold|to much|to many|should of|could of|would of|must of|we was|they was|you was|me and my \w+ (?:went|was|were))\b/gi;

@@ -245,8 +245,9 @@ const BUILDERS: Builders = {
           (1 - clamp(errorRate(f) / 4, 0, 1)),
     measured: {
       words: f.words,
-      window: VOCABULARY_WINDOW,
-      distinct: Math.round(f.vocabulary * VOCABULARY_WINDOW),
+      // an answer shorter than the window is measured over what it has: "in any 50" of 41 words would be untrue
+      window: Math.min(VOCABULARY_WINDOW, f.words),
+      distinct: Math.round(f.vocabulary * Math.min(VOCABULARY_WINDOW, f.words)),
       longPercent: Math.round(f.longWords * 100),
     },
     // The sentence with the richest words shows the range best: quoted by its longest word.

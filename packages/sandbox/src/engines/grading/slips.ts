@@ -1,7 +1,7 @@
 // Slips of accuracy and of register in one sentence of the writer's own words (speech and
 // quotations are not the writer's, and are left out before this is called). Spelling is checked
 // against the word list (spelling.ts); the other kinds are patterns a word list cannot see.
-import { CONTRACTION, countOf, GRAMMAR, NO_APOSTROPHE, SLANG } from './patterns.js';
+import { CONTRACTION, countOf, GRAMMAR, NO_APOSTROPHE, SLANG, UNMARKED_CONTRACTION } from './patterns.js';
 import { isWord, meant } from './spelling.js';
 
 export type SlipKind = 'spelling' | 'apostrophes' | 'capital I' | 'capital letters' | 'repeated words' | 'grammar' | 'run-on sentences';
@@ -104,7 +104,8 @@ export interface SentenceRegister {
 export function sentenceRegister(text: string, narration: string): SentenceRegister {
   return {
     casual: countOf(SLANG, narration),
-    contractions: countOf(CONTRACTION, narration),
+    // "dont" is a contraction whose apostrophe is missing: casual, and counted as a slip too
+    contractions: countOf(CONTRACTION, narration) + countOf(UNMARKED_CONTRACTION, narration),
     exclamations: countOf(/!{2,}|\?{2,}/g, text),
   };
 }
