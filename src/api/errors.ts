@@ -218,12 +218,12 @@ export const WATCH_TIMEOUT_ADVICE = 'The task keeps running: check its status ag
 export class WatchTimeoutError extends KctError {
   readonly taskIds: string[];
   /** `more`: tasks also still running but not named (a big run names the first few). */
-  constructor(taskIds: string[], timeoutMs: number, more = 0) {
+  constructor(taskIds: string[], timeoutMs: number, more = 0, suggestion = WATCH_TIMEOUT_ADVICE) {
     super(
       'watch_timeout',
       `still not final after ${formatDuration(timeoutMs)}: ${taskIds.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
       {
-        suggestion: WATCH_TIMEOUT_ADVICE,
+        suggestion,
       },
     );
     this.taskIds = taskIds;

@@ -47,7 +47,7 @@ export class ExitTally {
    * Throws the run's exit status, in this order: what stopped the run, an answer's error, failures
    * (3: a result known to be bad outranks one not known yet), time-outs (8).
    */
-  throwExitStatus(options: { anySent: boolean; timeoutMs: number; again: string }): void {
+  throwExitStatus(options: { anySent: boolean; timeoutMs: number; again: string; collectAgain?: boolean }): void {
     if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, options.again) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
     if (this.unsuccessfulCount > 0) {
@@ -57,6 +57,8 @@ export class ExitTally {
         this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL${late}` : undefined,
       );
     }
-    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore);
+    // a run whose own command would not collect them (--mark-again) says which one does
+    const collect = options.collectAgain ? `The tasks keep running. Collect them later with ${options.again}.` : undefined;
+    if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore, collect);
   }
 }

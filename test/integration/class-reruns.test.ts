@@ -340,7 +340,7 @@ describe('re-running a class folder', () => {
     expect(ctrlC.signal.aborted).toBe(true);
     expect(run.code).toBe(130);
     const [, unfinished, finished] =
-      /interrupted; (\d+) tasks? not yet seen finished may still be running on the service: tsk_\w+.* \((\d+) tasks? seen finished/.exec(
+      /interrupted; (\d+) answers? not yet seen finished may still be running on the service: tasks? tsk_\w+.* \((\d+) answers? seen finished/.exec(
         run.stderr,
       ) ?? [];
     expect(Number(finished)).toBe(ndjson(run.stdout).length);
@@ -393,7 +393,7 @@ describe('re-running a class folder', () => {
           });
           expect(run.code).toBe(130);
           const said =
-            /interrupted; (?:(\d+) tasks? not yet seen finished may still be running on the service: (tsk_[^(]+)|no task kct knows of is left unfinished) \((\d+) tasks? seen finished/.exec(
+            /interrupted; (?:(\d+) answers? not yet seen finished may still be running on the service: tasks? (tsk_[^(]+)|no task kct knows of is left unfinished) \((\d+) answers? seen finished/.exec(
               run.stderr,
             );
           expect(said, run.stderr).not.toBeNull();

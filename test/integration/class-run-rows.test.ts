@@ -185,7 +185,7 @@ describe('Ctrl-C while submissions are under way', () => {
       const result = await run;
       expect(result.code).toBe(130);
       // only what kct saw: two tasks accepted, neither seen finished
-      expect(result.stderr).toContain('interrupted; 2 tasks not yet seen finished may still be running on the service');
+      expect(result.stderr).toContain('interrupted; 2 answers not yet seen finished may still be running on the service');
       const lines = readFileSync(journal, 'utf8')
         .trim()
         .split('\n')

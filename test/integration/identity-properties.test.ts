@@ -332,7 +332,7 @@ describe('re-running a changing class folder (properties, against a real sandbox
               const context = `${args.join(' ')}\n--- stderr\n${run.stderr}\n--- stdout\n${run.stdout}`;
               if (run.code === 130) {
                 expect(run.stderr, context).toMatch(
-                  /interrupted; (no task kct knows of is left unfinished|\d+ tasks? not yet seen finished may still be running)/,
+                  /interrupted; (no task kct knows of is left unfinished|\d+ answers? not yet seen finished may still be running)/,
                 );
                 await settle();
                 continue;

@@ -16,11 +16,20 @@ const BATCH_FROM = 500;
  */
 export function chooseBatch(
   via: 'auto' | 'one-pass' | 'batch',
-  run: { textAnswers: number; answers: number; files: number; journal: boolean; ledger: boolean; batchFrom?: number },
+  run: { textAnswers: number; answers: number; files: number; journal: boolean; ledger: boolean; batchFrom?: number; markAgain?: boolean },
   context: Context,
 ): boolean {
   const batchFrom = run.batchFrom ?? BATCH_FROM;
   if (via === 'one-pass') return false;
+  // a batch's key covers what it holds: sent again, it would be the batch sent before, not marked anew
+  if (run.markAgain) {
+    if (via === 'batch')
+      err(
+        context.io,
+        'kct: --mark-again sends each answer on its own (one-pass): a batch sent again would be answered with the batch sent before',
+      );
+    return false;
+  }
   if (via === 'batch') {
     if (run.files > 0) {
       throw new UsageError('--via batch sends answers as JSON, which cannot carry --rubric-file or --question-file', {

@@ -178,23 +178,29 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
 /** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
 export function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
   const { unfinished, unfinishedIds, finished, firstTaskId } = marking.progress();
+  const markAgain = marking.settings.markAgain === true;
   if (single && unfinished === 1 && firstTaskId) {
     return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
-      suggestion: `Resume with: kct status ${firstTaskId} --watch (running the same command again also finds it, with no second charge)`,
+      suggestion: `Resume with: kct status ${firstTaskId} --watch (${markAgain ? 'the same command without --mark-again' : 'running the same command again'} also finds it, with no second charge)`,
     });
   }
-  const done = finished > 0 ? ` (${plural(finished, 'task')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
+  // counted in answers, named by task: a batch's answers share one task
+  const done = finished > 0 ? ` (${plural(finished, 'answer')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
   const head =
     unfinished === 0
       ? `interrupted; no task kct knows of is left unfinished${done}`
-      : `interrupted; ${plural(unfinished, 'task')} not yet seen finished may still be running on the service${listed(unfinishedIds, unfinished)}${done}`;
+      : `interrupted; ${plural(unfinished, 'answer')} not yet seen finished may still be running on the service${listed(unfinishedIds, unfinished)}${done}`;
   return new InterruptedError(head, {
-    suggestion: `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}`,
+    suggestion: `${
+      markAgain
+        ? `Run the same command without --mark-again to collect ${unfinished === 0 ? 'what it marked' : 'them'}: this machine knows the tasks it sent, so nothing is charged twice (with --mark-again every answer is marked, and charged, anew).`
+        : `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
+    }${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}`,
   });
 }
 
-/** ": tsk_1, tsk_2 and 18 more": the tasks a stopped run left running, by id (kct cancel takes one). */
-function listed(ids: readonly string[], count: number): string {
+/** ": tasks tsk_1, tsk_2, …": the first tasks a stopped run left running, by id (kct cancel takes one). */
+function listed(ids: readonly string[], answers: number): string {
   if (ids.length === 0) return '';
-  return `: ${ids.join(', ')}${count > ids.length ? ` and ${count - ids.length} more` : ''}`;
+  return `: ${ids.length === 1 ? 'task' : 'tasks'} ${ids.join(', ')}${answers > ids.length && ids.length > 1 ? ', …' : ''}`;
 }

@@ -30,7 +30,7 @@ import { LedgerLock } from '../../run/ledger-lock.js';
 import { MarkingRun } from '../../run/marking.js';
 import { planRun, type RunPlan } from '../../run/plan.js';
 import { RunRecord } from '../../run/record.js';
-import { AGAIN, dropUndefined } from '../../run/settings.js';
+import { againOf, dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
 import { classProgress, costQuote, interrupted, printSingle, reuseNotes, roundPace } from './notes.js';
@@ -127,20 +127,19 @@ async function markAnswers(
     const { ledger, problem: ledgerProblem } = Ledger.open(stateDir(context.env), client.baseUrl);
     if (ledgerProblem)
       err(context.io, `kct: ${ledgerProblem}: answers marked by earlier runs cannot be recognised, so nothing is batched (--via one-pass)`);
-    const viaBatch =
-      !options.markAgain &&
-      chooseBatch(
-        options.via,
-        {
-          textAnswers: collection.textCount,
-          answers: collection.count,
-          files: rubricFiles.length + questionFiles.length,
-          journal: options.resume !== undefined,
-          ledger: ledger !== undefined,
-          batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM'),
-        },
-        context,
-      );
+    const viaBatch = chooseBatch(
+      options.via,
+      {
+        textAnswers: collection.textCount,
+        answers: collection.count,
+        files: rubricFiles.length + questionFiles.length,
+        journal: options.resume !== undefined,
+        ledger: ledger !== undefined,
+        batchFrom: fromEnv(context.env, 'KCT_BATCH_FROM'),
+        markAgain: options.markAgain,
+      },
+      context,
+    );
     await warnOnRubricTotal(context, client, {
       rubricFiles,
       rubricText: options.rubricText,
@@ -294,7 +293,7 @@ async function markAnswers(
       journal?.close();
       ledger?.close();
       if (stopped) throw stopped;
-      throw marking.anySent() ? withResumeHint(error, AGAIN) : error;
+      throw marking.anySent() ? withResumeHint(error, againOf(options.markAgain)) : error;
     }
     progress?.stop();
     journal?.close();
