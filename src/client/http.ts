@@ -185,7 +185,8 @@ export class HttpClient {
       const error = outcome.error;
       const retryable = RETRYABLE_STATUSES.has(outcome.status);
       // with a budget, a refusal for the pace is the service saying when: the budget waits and slows for it
-      const forPace = pacing && spec.patient === true && this.options.budget !== undefined;
+      // KCT_MAX_RETRIES=0 turns every retry off, this patience too: a CI job that asked to fail fast does
+      const forPace = pacing && spec.patient === true && this.options.budget !== undefined && this.retryPolicy.maxRetries > 0;
       if (forPace) paced += 1;
       const spent = forPace ? paced > MAX_PACED_REFUSALS : attempt - paced >= this.retryPolicy.maxRetries;
       if (!retryable || !retryAllowed || spent) throw error;

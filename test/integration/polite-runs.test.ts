@@ -55,7 +55,7 @@ afterAll(async () => {
 async function sandboxBehindProxy(options: Parameters<typeof startSandbox>[0] = {}): Promise<{
   sandbox: Sandbox;
   proxy: CountingProxy;
-  kct: (args: string[], options?: Pick<RunOptions, 'signal' | 'timeoutMs'>) => ReturnType<typeof runKct>;
+  kct: (args: string[], options?: Pick<RunOptions, 'signal' | 'timeoutMs'> & { env?: Record<string, string> }) => ReturnType<typeof runKct>;
 }> {
   const sandbox = await startSandbox(options);
   const proxy = await startCountingProxy(sandbox.baseUrl);
@@ -66,7 +66,7 @@ async function sandboxBehindProxy(options: Parameters<typeof startSandbox>[0] = 
   const configDir = tempDir();
   cleanup.push(() => removeDir(configDir));
   const env = kctEnv(configDir, { KCT_BASE_URL: proxy.baseUrl, KCT_API_KEY: sandbox.keys.user });
-  return { sandbox, proxy, kct: (args, options) => runKct(args, { env, timeoutMs: 230_000, ...options }) };
+  return { sandbox, proxy, kct: (args, options) => runKct(args, { timeoutMs: 230_000, ...options, env: { ...env, ...options?.env } }) };
 }
 
 describe('a polite run', () => {
@@ -146,6 +146,22 @@ describe('a polite run', () => {
     const [, average] = /the run sent about ([\d.]+) requests a second on average/.exec(run.stderr) ?? [];
     expect(Number(average)).toBeLessThan(2);
   }, 240_000);
+
+  it('KCT_MAX_RETRIES=0 turns retries off, a refusal for the pace included: the job fails fast (exit 9), one request an answer', async () => {
+    const { proxy, kct } = await sandboxBehindProxy();
+    const dir = textClass(2, 'no retries');
+    cleanup.push(() => removeDir(dir));
+    proxy.intercept = (request) =>
+      request.kind === 'submit'
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { code: 'rate_limited', message: 'Too many requests.' } } }
+        : undefined;
+    const run = await kct(['one-pass', dir, '--model', '12', '--via', 'one-pass', '--jobs', '1', '--output', 'ndjson'], {
+      env: { KCT_MAX_RETRIES: '0' },
+      timeoutMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(9);
+    expect(proxy.requests.filter((r) => r.kind === 'submit').length).toBeLessThanOrEqual(2);
+  });
 
   it('a 429 with Retry-After on a status poll pauses every request of the run, submissions included, for that long', async () => {
     const { proxy, kct } = await sandboxBehindProxy();
