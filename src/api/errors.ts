@@ -88,6 +88,9 @@ export class ApiError extends KctError {
       status,
       body,
       message: context.message ?? bodyMessage(body) ?? `HTTP ${status}`,
+      // what the body says, unless the caller knows better (a request id from the headers)
+      errorCode: context.errorCode ?? serverErrorCode(body),
+      requestId: context.requestId ?? bodyRequestId(body),
     };
     const Kind = errorClassFor(status);
     return new Kind(details, options);
@@ -156,6 +159,24 @@ function errorClassFor(status: number): typeof ApiError {
 }
 
 /** The message of an error body of the common shapes ({error: {message}}, {message}, {error}). */
+/** The machine-readable code of an error body: `error.code`, or a bare `code`. */
+export function serverErrorCode(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  const error = record.error as Record<string, unknown> | undefined;
+  if (typeof error === 'object' && error !== null && typeof error.code === 'string') return error.code;
+  return typeof record.code === 'string' ? record.code : undefined;
+}
+
+/** The request id an error body names: `request_id`, `requestId`, or `error.request_id`. */
+export function bodyRequestId(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  const error = record.error as Record<string, unknown> | undefined;
+  const candidates = [record.request_id, record.requestId, typeof error === 'object' && error !== null ? error.request_id : undefined];
+  return candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '')?.trim();
+}
+
 function bodyMessage(body: unknown): string | undefined {
   if (typeof body === 'string' && body.trim() !== '') return body.trim().slice(0, 500);
   if (typeof body !== 'object' || body === null) return undefined;

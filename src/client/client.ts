@@ -44,6 +44,11 @@ export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKe
 /** `patient`: a run's read, which must outlast the service's pace (RequestSpec). */
 export type CallOptions = Pick<RequestSpec, 'signal' | 'patient'>;
 
+/** What a call passes on to its request, and nothing else: every method the same way. */
+function callOf(options: CallOptions): CallOptions {
+  return { signal: options.signal, patient: options.patient };
+}
+
 export interface SubmitOptions extends CallOptions {
   /** The Idempotency-Key as it is (the same as `idempotency: { key }`). */
   idempotencyKey?: string;
@@ -166,7 +171,7 @@ export class KctClient {
 
   /** POST /evaluations/one-pass: JSON for text, multipart when files are attached. */
   async onePass(input: OnePassInput, options: OnePassOptions = {}): Promise<AcceptedTask> {
-    return (await this.prepareOnePass(input, options)).send({ signal: options.signal });
+    return (await this.prepareOnePass(input, options)).send(callOf(options));
   }
 
   /** The run's pace (requests a second allowed now, and sent lately), when this client has a request budget. */
@@ -239,7 +244,7 @@ export class KctClient {
     const response = await this.send({
       method: 'POST',
       path: operationPath('cancel', { taskId }),
-      signal: options.signal,
+      ...callOf(options),
     });
     return isPlainObject(response.data) ? { task_id: taskId, ...response.data } : { task_id: taskId };
   }
@@ -247,7 +252,7 @@ export class KctClient {
   /** POST /assignments (4.6). */
   async createAssignment(request: AssignmentRequest, options: CallOptions = {}): Promise<Assignment> {
     const body = validateRequest(AssignmentRequest, request, 'assignment');
-    const response = await this.send({ method: 'POST', path: operationPath('createAssignment'), json: body, signal: options.signal });
+    const response = await this.send({ method: 'POST', path: operationPath('createAssignment'), json: body, ...callOf(options) });
     return parseLoose(Assignment, response.data);
   }
 
@@ -267,7 +272,7 @@ export class KctClient {
       path: operationPath('createEvaluation'),
       ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
       retry: false,
-      signal: options.signal,
+      ...callOf(options),
     });
     return parseLoose(Task, response.data);
   }
@@ -298,7 +303,7 @@ export class KctClient {
       method: 'POST',
       path: operationPath('uploadFile'),
       form: () => buildForm({}, [{ field: 'file', file }]),
-      signal: options.signal,
+      ...callOf(options),
     });
     return parseLoose(UploadedFile, response.data);
   }
@@ -306,7 +311,7 @@ export class KctClient {
   /** POST /feedback-rewrite (4.13). */
   async rewrite(request: FeedbackRewriteRequest, options: CallOptions = {}): Promise<RewriteResult> {
     const body = validateRequest(FeedbackRewriteRequest, request, 'rewrite request');
-    const response = await this.send({ method: 'POST', path: operationPath('feedbackRewrite'), json: body, signal: options.signal });
+    const response = await this.send({ method: 'POST', path: operationPath('feedbackRewrite'), json: body, ...callOf(options) });
     return parseLoose(RewriteResult, response.data);
   }
 
@@ -325,7 +330,7 @@ export class KctClient {
       method: 'POST',
       path: operationPath(kind === 'questions' ? 'questionsPreview' : 'rubricsPreview'),
       ...(parts.length > 0 ? { form: () => buildForm(fields, parts) } : { json: fields }),
-      signal: options.signal,
+      ...callOf(options),
     });
     return isPlainObject(response.data) ? response.data : { value: response.data };
   }
@@ -351,13 +356,13 @@ export class KctClient {
       path: operationPath('createModel'),
       json: body,
       retry: false,
-      signal: options.signal,
+      ...callOf(options),
     });
     return parseLoose(Model, response.data);
   }
 
   protected get(path: string, options: CallOptions): Promise<HttpResponse> {
-    return this.send({ method: 'GET', path, signal: options.signal, patient: options.patient });
+    return this.send({ method: 'GET', path, ...callOf(options) });
   }
 
   /** Every API answer is JSON: anything else comes from a server that is not the API. */

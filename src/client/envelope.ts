@@ -91,17 +91,6 @@ export function serverMessage(body: unknown): string | undefined {
 }
 
 /** A machine-readable error code, when the server gives one. */
-export function serverErrorCode(body: unknown): string | undefined {
-  if (!isPlainObject(body)) return undefined;
-  if (isPlainObject(body.error) && typeof body.error.code === 'string') return body.error.code;
-  return typeof body.code === 'string' ? body.code : undefined;
-}
-
-export function bodyRequestId(body: unknown): string | undefined {
-  if (!isPlainObject(body)) return undefined;
-  return firstString(body.request_id, body.requestId, isPlainObject(body.error) ? body.error.request_id : undefined);
-}
-
 function firstString(...values: unknown[]): string | undefined {
   for (const value of values) if (typeof value === 'string' && value.trim() !== '') return value.trim();
   return undefined;

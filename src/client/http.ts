@@ -4,13 +4,13 @@
 
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher as UndiciDispatcher } from 'undici';
-import { ApiError, InterruptedError, KctError, UsageError } from '../api/errors.js';
+import { ApiError, bodyRequestId, InterruptedError, KctError, serverErrorCode, UsageError } from '../api/errors.js';
 import type { PaceReading, RequestBudget } from './budget.js';
-import { bodyRequestId, serverErrorCode, serverMessage, unwrapEnvelope } from './envelope.js';
+import { serverMessage, unwrapEnvelope } from './envelope.js';
 import { exchange } from './exchange.js';
 import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
-import { keyInPath, redact, redactFields, redactHeaders } from './redact.js';
+import { keyInPath, redact, redactFields, redactHeaders, redactValue } from './redact.js';
 import {
   describeNonJson,
   errorSuggestion,
@@ -98,14 +98,17 @@ const MAX_PACED_REFUSALS = 30;
 
 export class HttpClient {
   readonly baseUrl: string;
-  private readonly options: HttpOptions;
+  /** The key, in a field of the language's own privacy: util.inspect and JSON.stringify of a client never show it. */
+  readonly #apiKey: string | undefined;
+  private readonly options: Omit<HttpOptions, 'apiKey'>;
   private readonly retryPolicy: RetryPolicy;
   private readonly timeouts: Timeouts;
   private dispatcherInstance?: Dispatcher;
   /** The server has answered a request of this client: a refusal after that is a server that stopped answering. */
   answeredOnce = false;
 
-  constructor(options: HttpOptions) {
+  constructor({ apiKey, ...options }: HttpOptions) {
+    this.#apiKey = apiKey;
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     let parsed: URL | undefined;
@@ -220,7 +223,7 @@ export class HttpClient {
         accept: 'application/json',
         ...spec.headers,
       };
-      if (this.options.apiKey && !spec.anonymous) headers['x-api-key'] = this.options.apiKey;
+      if (this.#apiKey && !spec.anonymous) headers['x-api-key'] = this.#apiKey;
       if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
       let body: string | FormData | Uint8Array | undefined;
       if (sendBody && spec.json !== undefined) {
@@ -299,16 +302,17 @@ export class HttpClient {
       const message = notJson
         ? nonJsonErrorMessage(text, notJson, `${statusLine} from ${spec.method} ${spec.path}`)
         : (serverMessage(parsed) ?? statusLine);
+      // an error is logged, printed and kept: no field of it holds the key, whatever the server echoed
       const error = ApiError.from(
         response.statusCode,
-        parsed,
+        redactValue(parsed, [this.#apiKey]),
         {
-          message: redact(message, [this.options.apiKey]),
+          message: redact(message, [this.#apiKey]),
           method: spec.method,
           url: url.href,
           requestId,
           errorCode: serverErrorCode(parsed),
-          headers: responseHeaders,
+          headers: redactHeaders(responseHeaders, [this.#apiKey]),
         },
         { suggestion: errorSuggestion(response.statusCode, spec.path, this.baseUrl, notJson !== undefined) },
       );
@@ -317,12 +321,12 @@ export class HttpClient {
   }
 
   private trace(line: string): void {
-    if (this.options.debug) this.options.debug(redact(line, [this.options.apiKey]));
+    if (this.options.debug) this.options.debug(redact(line, [this.#apiKey]));
   }
 
   private traceHeaders(direction: string, headers: Record<string, unknown>): void {
     if (!this.options.debug) return;
-    for (const [name, value] of Object.entries(redactHeaders(headers, [this.options.apiKey]))) {
+    for (const [name, value] of Object.entries(redactHeaders(headers, [this.#apiKey]))) {
       this.options.debug(`${direction} ${name}: ${value}`);
     }
   }
@@ -330,7 +334,7 @@ export class HttpClient {
   private traceBody(direction: string, text: string): void {
     if (!this.options.debug || text === '') return;
     const shown = text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} bytes)` : text;
-    this.options.debug(`${direction} ${redact(redactFields(shown), [this.options.apiKey])}`);
+    this.options.debug(`${direction} ${redact(redactFields(shown), [this.#apiKey])}`);
   }
 }
 

@@ -232,7 +232,13 @@ export class TaskPoller {
   private readonly scheduler: TaskScheduler;
 
   constructor(fetchStatus: StatusFetcher, options: WatchOptions) {
-    const done = (taskId: string, error: unknown, snapshot?: StatusSnapshot) => this.settle.get(taskId)?.(error, snapshot);
+    // a settled task is forgotten: a long-lived poller holds only what it watches, and a task watched again is looked at anew
+    const done = (taskId: string, error: unknown, snapshot?: StatusSnapshot) => {
+      const settle = this.settle.get(taskId);
+      this.settle.delete(taskId);
+      this.waiting.delete(taskId);
+      settle?.(error, snapshot);
+    };
     this.scheduler = new TaskScheduler(fetchStatus, options, {
       onFinal: (_, snapshot, taskId) => done(taskId, undefined, snapshot),
       onError: (_, error, taskId) => done(taskId, error),

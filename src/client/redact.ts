@@ -23,6 +23,15 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
   return out.replace(KEY_PATTERN, '[redacted]');
 }
 
+/** A parsed body (JSON values, or text) with every string redacted: what an error keeps of the server's answer. */
+export function redactValue(value: unknown, secrets: readonly (string | undefined)[] = []): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [redact(name, secrets), redactValue(item, secrets)]));
+  return value;
+}
+
 /** JSON fields that hold a secret other than an API key: a sign-in's password, a session token. */
 const SECRET_FIELDS = /"(password|session_token)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 

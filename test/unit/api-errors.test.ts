@@ -44,6 +44,19 @@ describe('ApiError.from: one class per kind of HTTP error', () => {
     expect(error.body).toEqual({ error: { code: 'x_code', message: 'the server said so' } });
   });
 
+  it('reads the code and the request id from the body when nothing else says them (as the docs tell a mock to build one)', () => {
+    const error = ApiError.from(409, {
+      error: { code: 'model_not_ready', message: 'Model 12 is not ready', status: 409 },
+      request_id: 'req_1',
+    });
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.errorCode).toBe('model_not_ready');
+    expect(error.code).toBe('model_not_ready');
+    expect(error.requestId).toBe('req_1');
+    // what the caller knows wins: a request id from the response's headers
+    expect(ApiError.from(409, { request_id: 'req_body' }, { requestId: 'req_header' }).requestId).toBe('req_header');
+  });
+
   it('keeps statuses with no class of their own a plain ApiError', () => {
     for (const status of [405, 408, 418]) {
       const error = ApiError.from(status);

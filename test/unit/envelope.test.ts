@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyRequestId, isPlainObject, listFrom, serverErrorCode, serverMessage, unwrapEnvelope } from '../../src/client/envelope.js';
+import { bodyRequestId, serverErrorCode } from '../../src/api/errors.js';
+import { isPlainObject, listFrom, serverMessage, unwrapEnvelope } from '../../src/client/envelope.js';
 
 describe('unwrapEnvelope', () => {
   it('returns a body without `data` as it is', () => {

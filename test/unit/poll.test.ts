@@ -479,6 +479,18 @@ describe('TaskPoller', () => {
     expect(polls).toEqual(['a@3000', 'b@3000'].reduce((list, poll) => [...list, poll], ['a@0']));
   });
 
+  it('watching a task again after it settled is a new watch: a timed-out task is read anew, not rejected with the old time-out', async () => {
+    const clock = fakeClock();
+    let finished = false;
+    const { fetcher, polls } = scripted(clock, (id) => (finished ? success(id) : running(id)));
+    const poller = new TaskPoller(fetcher, { timeoutMs: 4000, now: clock.now, sleep: clock.sleep });
+    await expect(poller.watch('t1')).rejects.toBeInstanceOf(WatchTimeoutError);
+    const looked = polls.get('t1')?.length ?? 0;
+    finished = true;
+    await expect(poller.watch('t1')).resolves.toMatchObject({ task_id: 't1', status: 'SUCCESS' });
+    expect(polls.get('t1')?.length).toBeGreaterThan(looked);
+  });
+
   it('delays the first look by firstPollIn', async () => {
     const clock = fakeClock();
     const { fetcher, polls } = scripted(clock, (id) => success(id));
