@@ -128,6 +128,19 @@ export class ProductClient {
   /** A route that is missing, or a page that is not JSON, means the product URL is wrong: say so. */
   private explained(error: unknown, name: ProductOperationName): unknown {
     const op = PRODUCT_OPERATIONS[name];
+    // a sign-in refused is the account's name or password, never an API key
+    if (error instanceof ApiError && error.status === 401 && name === 'signIn') {
+      const { method, url, requestId, errorCode, headers } = error;
+      return ApiError.from(
+        401,
+        error.body,
+        { message: error.message, method, url, requestId, errorCode, headers },
+        {
+          suggestion:
+            'Check the account name and its password (KCT_PASSWORD, --password-stdin or the prompt); kct sandbox prints those of its accounts.',
+        },
+      );
+    }
     if (error instanceof ApiError && error.status === 404 && (error.errorCode === undefined || error.errorCode === 'route_not_found')) {
       return new ApiError(
         {

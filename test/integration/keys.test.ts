@@ -209,6 +209,9 @@ describe('signing in', () => {
     const run = await kct(['keys', 'list'], { password: 'not-the-password' });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('The account name or password is wrong');
+    // the hint is about the account, not an API key (it said "Check the key kct uses")
+    expect(run.stderr).toContain('hint: Check the account name and its password');
+    expect(run.stderr).not.toContain('Check the key kct uses');
   });
 
   it('no account, no way to get the password, or an empty one: said, with what to do', async () => {

@@ -46,7 +46,15 @@ describe('kct config set output json', () => {
       const run = await kct(args);
       expect(run.code, `kct ${args.join(' ')}: ${run.stderr}`).toBe(0);
       expect(() => JSON.parse(run.stdout), `kct ${args.join(' ')} printed: ${run.stdout}`).not.toThrow();
+      // what follows the configured format takes --output too (auth status refused it: "unknown option")
+      const flagged = await kct([...args, '--output', 'ndjson']);
+      expect(flagged.code, `kct ${args.join(' ')} --output ndjson: ${flagged.stderr}`).toBe(0);
+      for (const line of flagged.stdout.trim().split('\n'))
+        expect(() => JSON.parse(line), `kct ${args.join(' ')} --output ndjson`).not.toThrow();
     }
+    const exitCodes = await kct(['help', 'exit-codes', '--output', 'csv']);
+    expect(exitCodes.code, exitCodes.stderr).toBe(0);
+    expect(exitCodes.stdout.split('\n')[0]).toBe('code,meaning');
     // and csv, for a record
     expect((await kct(['config', 'set', 'output', 'csv'])).code).toBe(0);
     const csv = await kct(['credits']);

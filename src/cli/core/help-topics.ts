@@ -4,8 +4,8 @@ import { EXIT_CODE_TABLE } from './exit-codes.js';
 import { out } from './io.js';
 
 /** `kct help exit-codes`: the table for people, or its rows in the format chosen (--json, KCT_OUTPUT). */
-export async function printExitCodes(context: Context): Promise<void> {
-  const exporter = await exporterFor(context.globals, context);
+export async function printExitCodes(context: Context, output?: string): Promise<void> {
+  const exporter = await exporterFor({ ...context.globals, ...(output !== undefined ? { output } : {}) }, context);
   if (exporter.format === 'table') {
     out(context.io, 'Exit codes (the same for every command):');
     for (const [code, meaning] of EXIT_CODE_TABLE) out(context.io, `  ${String(code).padStart(3)}  ${meaning}`);

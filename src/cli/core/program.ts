@@ -25,6 +25,7 @@ import { command as sandbox } from '../../commands/sandbox/command.js';
 import { command as status } from '../../commands/status/command.js';
 import { command as upload } from '../../commands/upload/command.js';
 import { command as version } from '../../commands/version/command.js';
+import { OUTPUT_FORMATS } from '../render/format.js';
 import { setExamples } from './command-tree.js';
 import type { Context, GlobalOptions } from './context.js';
 import { attributeName, type CommandDeclaration, optionEntries, parseOptions } from './define-command.js';
@@ -83,10 +84,13 @@ Exit codes: run \`kct help exit-codes\`.`,
 
   setExamples(program, TOP_EXAMPLES);
   for (const spec of COMMANDS) program.addCommand(toCommand(spec, onContext), { hidden: spec.hidden });
-  program.command('help-exit-codes', { hidden: true }).action(async () => {
-    const { printExitCodes } = await import('./help-topics.js');
-    await printExitCodes(onContext(program.opts<GlobalOptions>()));
-  });
+  program
+    .command('help-exit-codes', { hidden: true })
+    .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
+    .action(async (options: { output?: string }) => {
+      const { printExitCodes } = await import('./help-topics.js');
+      await printExitCodes(onContext(program.opts<GlobalOptions>()), options.output);
+    });
   return program;
 }
 
