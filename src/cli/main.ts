@@ -78,7 +78,10 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   for (let i = 0; i < commands.length; i++) commands.push(...(commands[i].commands as typeof commands));
   for (const command of commands) {
     command.exitOverride();
-    command.showHelpAfterError(json ? false : '(run with --help for usage)');
+    // a hint line as every error has, naming the help that lists what was mistyped
+    command.showHelpAfterError(
+      json ? false : `hint: \`${commandPath(command)} --help\` lists its ${command === program ? 'commands' : 'options'}, with examples`,
+    );
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
       // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error
@@ -265,4 +268,11 @@ async function ownCommands(): Promise<TreeCommand> {
       throw new Error('no command runs while the command tree is read');
     }),
   );
+}
+
+/** "kct models show": a command's name with its parents'. */
+function commandPath(command: { name(): string; parent: unknown }): string {
+  const names: string[] = [];
+  for (let at: { name(): string; parent: unknown } | null = command; at; at = at.parent as typeof at) names.unshift(at.name());
+  return names.join(' ');
 }

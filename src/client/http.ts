@@ -286,8 +286,10 @@ export class HttpClient {
 
       const { value: parsed, json } = parseBody(text, responseHeaders['content-type']);
       const notJson = json ? undefined : describeNonJson(text, responseHeaders['content-type']);
-      if (notJson && spec.expectJson && response.statusCode < 400) {
-        throw unknownAnswer(this.baseUrl, `${spec.method} ${spec.path} returned ${notTheApisJson(notJson)}`);
+      // a page refusing the method (501) is a web server that is not the API, not a busy service
+      if (notJson && spec.expectJson && (response.statusCode < 400 || response.statusCode === 501)) {
+        const returned = response.statusCode < 400 ? '' : `HTTP ${response.statusCode}, `;
+        throw unknownAnswer(this.baseUrl, `${spec.method} ${spec.path} returned ${returned}${notTheApisJson(notJson)}`);
       }
       const requestId = headerValue(responseHeaders['x-request-id']) ?? headerValue(responseHeaders['request-id']) ?? bodyRequestId(parsed);
       const result: HttpResponse = {

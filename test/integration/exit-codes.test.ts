@@ -185,6 +185,25 @@ describe('exit codes, against the sandbox', () => {
     expect(hits).toBe(1);
   });
 
+  it('1 for a web server that is not the API: a page refusing the method (HTTP 501, as python -m http.server answers a POST) is no busy service', async () => {
+    const server: Server = createServer((_, res) => {
+      res.writeHead(501, { 'content-type': 'text/html' });
+      res.end("<html><body><h1>Error response</h1><p>Error code: 501</p><p>Unsupported method ('POST')</p></body></html>");
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const run = await runKct(['one-pass', '--model', '12', '--text', answer], {
+        env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: 'kct_test_key_123456' }),
+      });
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain('did not answer like the Public Evaluation API');
+      expect(run.stderr).not.toContain('busy');
+    } finally {
+      server.close();
+    }
+  });
+
   it('130 on Ctrl-C while watching, saying how to resume; the task keeps running', async () => {
     // a Ctrl-C in-process (main's signal); the real SIGINT to the process is test/e2e/signals-and-terminals.test.ts
     const kct = asUser(sandbox);

@@ -215,7 +215,13 @@ async function namedInputs(sources: AnswerSources, io: IO): Promise<{ named: str
   if (sources.text !== undefined)
     textAnswers.push({ index: textAnswers.length, label: '--text', keyName: 'text', files: [], text: sources.text });
   for (const answer of textAnswers) {
-    if (answer.text!.trim() === '') throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`);
+    if (answer.text!.trim() === '')
+      throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`, {
+        suggestion:
+          answer.label === '-'
+            ? 'Pipe the answer in, e.g. kct one-pass - < answer.txt, or give its file: kct one-pass answer.txt.'
+            : 'Give the answer\'s words, --text "<answer>", or its file: kct one-pass answer.txt.',
+      });
   }
   return { named, textAnswers, fromList };
 }

@@ -11,6 +11,9 @@ export function parseDuration(text: string, what: string): number {
     });
   }
   const ms = Math.round(Number(match[1]) * UNITS[match[2] ?? 's']);
-  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${what} must be greater than zero (at least 1ms)`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new UsageError(`${what} must be greater than zero (at least 1ms)`, {
+      suggestion: 'Use a number with a unit, e.g. 500ms, 3s, 30m, 2h.',
+    });
   return ms;
 }

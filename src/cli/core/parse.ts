@@ -37,7 +37,9 @@ export function parseModelId(value: string | undefined, source?: string): number
 
 export function parsePositiveInteger(value: string, what: string, hint?: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) {
-    throw new UsageError(`${what} must be a positive whole number, not "${value}"`, hint ? { suggestion: hint } : {});
+    throw new UsageError(`${what} must be a positive whole number, not "${value}"`, {
+      suggestion: hint ?? `Give ${what} a whole number of 1 or more.`,
+    });
   }
   return Number(value);
 }

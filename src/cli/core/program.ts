@@ -73,7 +73,7 @@ export function buildProgram(version: string, onContext: (globals: GlobalOptions
     .description('Mark student writing with the Public Evaluation API v1.')
     .version(version, '-V, --version', 'print the version');
   for (const [flags, description] of Object.entries(GLOBAL_OPTIONS)) program.option(flags, description);
-  program.showHelpAfterError('(run with --help for usage)').addHelpText(
+  program.addHelpText(
     'after',
     `
 Examples:

@@ -28,6 +28,7 @@ export function resolveFormat(
   if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
     throw new UsageError(
       `output format "${value}" from ${configured?.source ?? 'the configuration'} is not one of ${OUTPUT_FORMATS.join(', ')}`,
+      { suggestion: `Set it to one of them, or unset it (\`kct config unset output\`, or KCT_OUTPUT); --output picks one for a command.` },
     );
   }
   return value as OutputFormat;
