@@ -6,6 +6,7 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { isAccepted, mimeFromName } from '../api/mime.js';
 import { thousands } from '../api/thousands.js';
+import { contentMismatch } from './file-content.js';
 
 export interface LocalFile {
   path: string;
@@ -28,6 +29,8 @@ export interface LocalFile {
 export const ONE_READ_BYTES = 256 * 1024;
 
 const MB = 1024 * 1024;
+/** The advice for a file that cannot be read: a caller that knows a way out (--exclude) says it instead. */
+export const CHECK_PERMISSIONS = 'Check the file permissions.';
 
 /** Checks one file (exists, readable, regular, supported type, size) and describes it. */
 export async function inspectFile(path: string, accepted: readonly string[] = ANSWER_MIME_TYPES): Promise<LocalFile> {
@@ -44,6 +47,8 @@ export interface FileProblem {
   suggestion: string;
   /** The MIME type the extension gave, for `unsupported`. */
   type?: string;
+  /** The suggestion names this file (rename it to …): said on a line of its own, not once for its kind. */
+  ownHint?: boolean;
 }
 
 /**
@@ -91,7 +96,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
       kind: 'unreadable',
       path,
       message: `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      suggestion: 'Check the file permissions.',
+      suggestion: CHECK_PERMISSIONS,
     };
   }
   const type = mimeFromName(path);
@@ -120,6 +125,9 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
       suggestion: 'An empty file is usually a failed upload or copy: get the answer again, or leave the file out.',
     };
   }
+  // a text file named .docx (or the reverse) would only fail at the service, again on every re-run
+  const mismatch = contentMismatch(path, type);
+  if (mismatch) return mismatch;
   return { path, name: basename(path), type, size: info.size };
 }
 

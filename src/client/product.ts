@@ -135,10 +135,7 @@ export class ProductClient {
         401,
         error.body,
         { message: error.message, method, url, requestId, errorCode, headers },
-        {
-          suggestion:
-            'Check the account name and its password (KCT_PASSWORD, --password-stdin or the prompt); kct sandbox prints those of its accounts.',
-        },
+        { suggestion: 'Check the account name and its password.' },
       );
     }
     if (error instanceof ApiError && error.status === 404 && (error.errorCode === undefined || error.errorCode === 'route_not_found')) {

@@ -9,6 +9,7 @@ import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, collectAnswers, skippedFilesNote } from '../../src/cli/answers/answers.js';
 import { downloadHint, downloadInput, openDownload } from '../../src/cli/answers/download.js';
 import type { IO } from '../../src/cli/core/io.js';
+import { asNamed } from './answer-bytes.js';
 import { zip } from './zip-writer.js';
 
 const io: IO = {
@@ -30,7 +31,7 @@ function makeTree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'kct-collect-'));
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
+    writeFileSync(join(root, path), asNamed(path, content));
   }
   return root;
 }
@@ -615,7 +616,7 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     writeFileSync(
       zipPath,
       zip([
-        { name: 'doejane_301_9001_Essay final.docx', content: Buffer.from('PK docx') },
+        { name: 'doejane_301_9001_Essay final.docx', content: asNamed('x.docx', 'docx') as Buffer },
         { name: 'doejane_301_9002_refs.txt', content: Buffer.from(TEXT) },
         { name: 'ngbo_LATE_302_9003_essay.txt', content: Buffer.from(`${TEXT} late`) },
         { name: 'okafor_304_text.html', content: Buffer.from('<html><body><p>Typed in Canvas.</p></body></html>') },

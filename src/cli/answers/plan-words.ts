@@ -107,9 +107,13 @@ export function refusal(problems: FileProblem[], others: boolean, leftOut: strin
     ...new Set(
       problems.map((p) => {
         if (problems.length === 1) return p.suggestion;
-        // an unreadable file or folder is named: its way out (--exclude) is its own
+        // an unreadable file or folder, or one to rename, is named: its way out is its own
         const about =
-          p.kind === 'unsupported' ? extname(p.path).toLowerCase() || basename(p.path) : p.kind === 'unreadable' ? p.path : topic[p.kind];
+          p.kind === 'unreadable' || p.ownHint
+            ? p.path
+            : p.kind === 'unsupported'
+              ? extname(p.path).toLowerCase() || basename(p.path)
+              : topic[p.kind];
         return about ? `${about}: ${p.suggestion}` : p.suggestion;
       }),
     ),

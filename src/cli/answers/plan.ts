@@ -8,7 +8,7 @@ import { type Stats, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILES_PER_REQUEST } from '../../api/limits.js';
-import { checkLocalFile, type FileProblem, isFileProblem, undecodableName } from '../../client/files.js';
+import { CHECK_PERMISSIONS, checkLocalFile, type FileProblem, isFileProblem, undecodableName } from '../../client/files.js';
 import { AnswerList } from './answer-list.js';
 import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
 import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
@@ -257,7 +257,7 @@ class Planner {
     if (problem.kind === 'unsupported' && this.sources.elsewhere && ANSWER_MIME_TYPES.includes(problem.type ?? ''))
       problem.suggestion = this.sources.elsewhere;
     // found in a folder, it can be left out as a folder's unreadable subfolder can
-    if (problem.kind === 'unreadable' && item.root !== undefined && !item.unreadable && !item.dangling) problem.suggestion = leaveOut(item);
+    if (problem.suggestion === CHECK_PERMISSIONS && item.root !== undefined) problem.suggestion = leaveOut(item);
     if (info) this.seen.get(info.dev)!.set(info.ino, -1 - this.unsendablePaths.length);
     this.unsendablePaths.push(item.path);
     // a missing path is a typo, never an "unsupported" file to skip

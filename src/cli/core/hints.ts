@@ -64,6 +64,10 @@ const PHRASES: [library: string | RegExp, cli: string][] = [
   ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
   ['pages sent as one answer.', 'pages sent as one answer (--pages).'],
   [/or leave it out \(every file ending (\.\w+)\)\./g, 'or leave it out with --exclude "*$1".'],
+  [
+    'Check the account name and its password.',
+    'Check the account name and its password (KCT_PASSWORD, --password-stdin or the prompt); kct sandbox prints those of its accounts.',
+  ],
 ];
 
 /** The library's advice of a model wait that stopped (src/client/model-wait.ts MODEL_TRAINING_ADVICE). */

@@ -138,12 +138,12 @@ describe('every usage error says what to do', () => {
     { args: ['credits', '--bogus'] },
   ];
   it.each(cases)('kct $args.0 …: exit 2 with a hint', async ({ args, input, env }) => {
-    const text = await runKct(args, { input, env });
+    const text = await runKct(args, { stdin: input, env });
     expect(text.code, text.stderr).toBe(2);
     expect(text.stderr, text.stderr).toMatch(/\nhint: \S/);
     // commander's own error has its --json form elsewhere; --json itself sets the format KCT_OUTPUT got wrong
     if (args.includes('--bogus') || env?.KCT_OUTPUT) return;
-    const json = await runKct([...args, '--json'], { input, env });
+    const json = await runKct([...args, '--json'], { stdin: input, env });
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stderr.trim().split('\n').pop()!).error.suggestion, json.stderr).toEqual(expect.any(String));
   });

@@ -23,6 +23,13 @@ function file(name: string, bytes: string | Uint8Array) {
   return withContent(inspectFileSync(path));
 }
 
+/** A file as a caller describes it, not as kct would inspect it (which refuses binary bytes named .txt). */
+function described(name: string, bytes: Uint8Array) {
+  const path = join(dir, `${made++}-${name}`);
+  writeFileSync(path, bytes);
+  return withContent({ path, name, type: 'text/plain', size: bytes.length });
+}
+
 const fields = { model_id: 12, student_id: 's-001' };
 const ASKED = { textAsJson: true };
 
@@ -46,7 +53,7 @@ describe('the body of a one-pass submission', () => {
     ['a rubric file with it', { answerFiles: [file('b.txt', 'An essay.')], rubricFiles: [file('rubric.txt', 'Criterion 1')] }],
     ['a question file with it', { answerFiles: [file('c.txt', 'An essay.')], questionFiles: [file('q.txt', 'The question')] }],
     ['a blank file (the service says what is wrong with it)', { answerFiles: [file('blank.txt', '  \n\n')] }],
-    ['a binary file named .txt', { answerFiles: [file('bin.txt', Buffer.from([0x41, 0x00, 0x42]))] }],
+    ['a binary file named .txt', { answerFiles: [described('bin.txt', Buffer.from([0x41, 0x00, 0x42]))] }],
     ['a PDF', { answerFiles: [file('a.pdf', '%PDF-1.4 not really')] }],
   ])('%s goes as multipart, even when text is asked for', (_name, input) => {
     const request = onePassRequest({ fields, ...input }, undefined, ASKED);
@@ -80,7 +87,7 @@ describe('the body of a one-pass submission', () => {
     fc.assert(
       fc.property(bytes, (content) => {
         fc.pre(content.length > 0);
-        const answer = file('p.txt', content);
+        const answer = described('p.txt', content);
         const text = plainTextAnswer({ fields, answerFiles: [answer] });
         const request = onePassRequest({ fields, answerFiles: [answer] }, undefined, ASKED);
         if (text === undefined) {

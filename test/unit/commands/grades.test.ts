@@ -297,6 +297,21 @@ describe('kct grades moodle: a grade whose row says something', () => {
   });
 });
 
+describe('kct grades moodle with the marks of a plain folder', () => {
+  it('says its ids are names from files, not Moodle participant numbers, and to mark the download instead', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, [marked('alice', 'alice', 12), marked('bob', 'bob', 14)]);
+    const sheet = worksheet(dir, WORKSHEET.slice(0, 2));
+    const text = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 't.csv')]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('none of the 2 students');
+    expect(text.stderr).toMatch(
+      /hint: Its student ids \(alice, bob\) are names from files, not Moodle's ids: mark the submissions as Moodle downloads them/,
+    );
+    expect(text.stderr).not.toContain('Download the grading worksheet');
+  });
+});
+
 describe('kct grades moodle, two students with identical answers', () => {
   it('fills both, and lists both to check, each naming the other answer (every byte the same)', async () => {
     const dir = fresh();
