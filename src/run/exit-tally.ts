@@ -6,6 +6,16 @@ import { isUnsuccessfulFinal } from '../api/status.js';
 import { withResumeHint } from '../cli/core/watch.js';
 import { type AnswerOutcome, isUnsentRow } from '../cli/render/outcome.js';
 
+const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
+/** What collects a --mark-again run's tasks: the same command again would mark, and charge, every answer anew. */
+const AGAIN_WITHOUT_MARK_AGAIN =
+  'the same command without --mark-again (this machine knows the tasks it sent: nothing is charged twice; with --mark-again every answer is marked, and charged, anew)';
+
+/** The command that collects what a run left running: the same one, unless it marks everything anew. */
+export function againOf(markAgain: boolean | undefined): string {
+  return markAgain ? AGAIN_WITHOUT_MARK_AGAIN : AGAIN;
+}
+
 /** How many task ids an error message names (the rows name them all). */
 const NAMED = 20;
 
@@ -47,8 +57,9 @@ export class ExitTally {
    * Throws the run's exit status, in this order: what stopped the run, an answer's error, failures
    * (3: a result known to be bad outranks one not known yet), time-outs (8).
    */
-  throwExitStatus(options: { anySent: boolean; timeoutMs: number; again: string; collectAgain?: boolean }): void {
-    if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, options.again) : this.fatal;
+  throwExitStatus(options: { anySent: boolean; timeoutMs: number; markAgain?: boolean }): void {
+    const again = againOf(options.markAgain);
+    if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, again) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
     if (this.unsuccessfulCount > 0) {
       const late = this.lateCount > 0 ? `, and ${this.lateCount} still running at --timeout (the same command again collects them)` : '';
@@ -58,7 +69,7 @@ export class ExitTally {
       );
     }
     // a run whose own command would not collect them (--mark-again) says which one does
-    const collect = options.collectAgain ? `The tasks keep running. Collect them later with ${options.again}.` : undefined;
+    const collect = options.markAgain ? `The tasks keep running. Collect them later with ${again}.` : undefined;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore, collect);
   }
 }

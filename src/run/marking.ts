@@ -19,16 +19,7 @@ import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
 import { type Plan, planOf, taskOf } from './plan.js';
 import { Resends } from './resends.js';
-import {
-  againOf,
-  dropUndefined,
-  graceAfter,
-  isLocalFileError,
-  NotSent,
-  outcomeFromRow,
-  type RunSettings,
-  stopsTheRun,
-} from './settings.js';
+import { dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
@@ -168,12 +159,8 @@ export class MarkingRun {
 
   /** The exit status of a finished run (docs/commands/kct.md#exit-codes). */
   throwExitStatus(): void {
-    this.settings.record.exit.throwExitStatus({
-      anySent: this.anySent(),
-      timeoutMs: this.settings.timeoutMs,
-      again: againOf(this.settings.markAgain),
-      collectAgain: this.settings.markAgain === true,
-    });
+    const { record, timeoutMs, markAgain } = this.settings;
+    record.exit.throwExitStatus({ anySent: this.anySent(), timeoutMs, markAgain });
   }
 
   private interruption(): InterruptedError {

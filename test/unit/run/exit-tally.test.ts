@@ -11,7 +11,7 @@ function exitOf(statuses: readonly string[]): { code: number; message?: string }
   const tally = new ExitTally();
   statuses.forEach((status, i) => tally.count({ file: `a${i}.txt`, status, task_id: `tsk_${i}` }));
   try {
-    tally.throwExitStatus({ anySent: true, timeoutMs: 4000, again: 'the same command' });
+    tally.throwExitStatus({ anySent: true, timeoutMs: 4000 });
     return { code: 0 };
   } catch (error) {
     return { code: exitCodeFor(error), message: (error as Error).message };
@@ -43,7 +43,7 @@ describe('the exit status of a run', () => {
     for (let i = 0; i < 25; i++) tally.count({ file: `b${i}.txt`, status: 'TIMEOUT', task_id: `tsk_${i}` });
     const error = (() => {
       try {
-        tally.throwExitStatus({ anySent: true, timeoutMs: 4000, again: 'the same command' });
+        tally.throwExitStatus({ anySent: true, timeoutMs: 4000 });
       } catch (e) {
         return e as Error;
       }
