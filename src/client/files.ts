@@ -105,7 +105,8 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
       kind: 'unsupported',
       path,
       type,
-      message: `unsupported file type for ${path}${type ? ` (${type})` : ''}`,
+      // the type by its extension ("chemical/x-xyz" for notes.xyz) tells a teacher nothing: the hint names the extension
+      message: `unsupported file type for ${path}`,
       suggestion: exportHint(path),
     };
   }

@@ -116,6 +116,10 @@ describe('inspectFile', () => {
     writeFileSync(path('data.unknownext'), 'x');
     expect((await usageError(path('setup.exe'))).message).toContain('unsupported file type');
     expect((await usageError(path('data.unknownext'))).message).toContain('unsupported file type');
+    // the type its extension gives ("chemical/x-xyz") tells a teacher nothing: the file is named, and the hint its extension
+    writeFileSync(path('notes.xyz'), 'x');
+    const xyz = await usageError(path('notes.xyz'));
+    expect(xyz.message).toBe(`unsupported file type for ${path('notes.xyz')}`);
   });
 
   it('checks the type against the list it is given', async () => {
