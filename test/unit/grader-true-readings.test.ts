@@ -482,6 +482,9 @@ describe('more lines a new user found untrue', () => {
   it('does not call a hedged view ("kind of ok but also not really") a position held to the conclusion', () => {
     const thesis = feedbackOf(model12, HEDGED, 'Thesis & position');
     expect(thesis).not.toMatch(/Shows:[^\n]*a position stated/);
+    // nor a sentence that points back at a view without stating one
+    const none = positionOf('Students notice it every day. Teachers see it too.');
+    expect(positionOf('Students notice it every day. so yeah thats what i think about uniforms.')).toEqual(none);
   });
 
   it('counts support explained two sentences on in its paragraph ("…40 per cent… that target disappears. This shows that…")', () => {

@@ -254,7 +254,8 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
     const reported = COUNTER.test(readNarration) && !/\b(?:i|my|we|our)\b/i.test(readNarration);
     const stated = POSITION.exec(readNarration) ?? topicalVerdict(readNarration, questionStems);
-    const hedged = HEDGE.test(readNarration);
+    // "that's what I think about uniforms" points back at a view; it states none
+    const hedged = HEDGE.test(readNarration) || /\bwhat i (?:think|believe|feel)\b/i.test(readNarration);
     if (stated && !hedged && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(readNarration.slice(0, stated.index))) {
       add(f.position, i, 1, [], written(stated[0]));
       // its reasons in the sentence, or in the next one of its paragraph ("…should not require uniforms. They are uncomfortable, expensive and…")
