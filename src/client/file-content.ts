@@ -14,6 +14,8 @@ interface Kind {
   name: string;
   /** The extension to rename it to, when it is an answer type. */
   extension?: string;
+  /** What to do with it, when it is not an answer type. */
+  advice?: string;
   is(bytes: Buffer): boolean;
 }
 
@@ -31,6 +33,14 @@ const KINDS: Record<string, Kind> = {
   jpeg: { name: 'a JPEG image', extension: '.jpg', is: (b) => starts(b, 0xff, 0xd8, 0xff) },
   gif: { name: 'a GIF image', extension: '.gif', is: (b) => starts(b, 'GIF8') },
   webp: { name: 'a WebP image', extension: '.webp', is: (b) => starts(b, 'RIFF') && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  // an iPhone's photo, often renamed .jpg on its way to a teacher
+  heic: {
+    name: 'an HEIC photo (an iPhone takes them)',
+    advice: 'Convert it to JPEG or PNG (Preview or Photos can export it), or set the phone to take "Most Compatible" photos.',
+    is: (b) =>
+      b.subarray(4, 8).toString('latin1') === 'ftyp' &&
+      /^(?:heic|heix|hevc|heim|heis|mif1|msf1)$/.test(b.subarray(8, 12).toString('latin1')),
+  },
 };
 
 /** What each answer type's first bytes must be; text is anything without a binary signature or a NUL. */
@@ -75,7 +85,7 @@ export function contentMismatch(path: string, type: string | undefined): FilePro
   );
 }
 
-function mismatch(path: string, named: string, found: Pick<Kind, 'name' | 'extension'>): FileProblem {
+function mismatch(path: string, named: string, found: Pick<Kind, 'name' | 'extension' | 'advice'>): FileProblem {
   const renamed = found.extension ? `${basename(path, extname(path))}${found.extension}` : undefined;
   return {
     kind: 'unsupported',
@@ -84,6 +94,6 @@ function mismatch(path: string, named: string, found: Pick<Kind, 'name' | 'exten
     message: `${path} is named as ${named} but holds ${found.name}`,
     suggestion: renamed
       ? `Rename it to ${renamed} (what it holds), or get the answer again as the file it should be.`
-      : 'Get the answer again as the file it should be, or export it to DOCX or PDF.',
+      : (found.advice ?? 'Get the answer again as the file it should be, or export it to DOCX or PDF.'),
   };
 }

@@ -26,6 +26,8 @@ const CONTENTS: Record<string, { bytes: Buffer; names: string[] }> = {
   gif: { bytes: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), names: ['.gif'] },
   webp: { bytes: Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(32, 2)]), names: ['.webp'] },
   binary: { bytes: Buffer.of(0, 1, 2, 3, 0, 5, 6, 7), names: [] },
+  // an iPhone's photo renamed .jpg: no answer type at all
+  heic: { bytes: Buffer.concat([Buffer.of(0, 0, 0, 24), Buffer.from('ftypheic'), Buffer.alloc(16)]), names: [] },
 };
 const EXTENSIONS = ['.txt', '.pdf', '.docx', '.rtf', '.png', '.jpg', '.jpeg', '.gif', '.webp'];
 let made = 0;
@@ -54,5 +56,13 @@ describe("a file's content against its name", () => {
       const checked = checkLocalFile(join(GENERATED, name));
       expect(isFileProblem(checked) ? checked.message : 'ok', name).toBe('ok');
     }
+  });
+
+  it('says what to do with an iPhone photo named .jpg: convert it', () => {
+    const path = join(dir, 'photo.jpg');
+    writeFileSync(path, CONTENTS.heic.bytes);
+    const checked = checkLocalFile(path);
+    expect(isFileProblem(checked) && checked.message).toMatch(/named as a JPEG image but holds an HEIC photo/);
+    expect(isFileProblem(checked) && checked.suggestion).toMatch(/Convert it to JPEG or PNG/);
   });
 });
