@@ -80,7 +80,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     command.exitOverride();
     // a hint line as every error has, naming the help that lists what was mistyped
     command.showHelpAfterError(
-      json ? false : `hint: \`${commandPath(command)} --help\` lists its ${command === program ? 'commands' : 'options'}, with examples`,
+      json
+        ? false
+        : `hint: \`${commandPath(command)} --help\` lists its ${command.commands.length > 0 ? 'commands' : 'options'}, with examples`,
     );
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),

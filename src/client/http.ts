@@ -312,7 +312,7 @@ export class HttpClient {
           message: redact(message, [this.#apiKey]),
           method: spec.method,
           url: url.href,
-          requestId,
+          requestId: requestId === undefined ? undefined : redact(requestId, [this.#apiKey]),
           errorCode: serverErrorCode(parsed),
           headers: redactHeaders(responseHeaders, [this.#apiKey]),
         },

@@ -69,7 +69,9 @@ export class ExitTally {
       );
     }
     // a run whose own command would not collect them (--mark-again) says which one does
-    const collect = options.markAgain ? `The tasks keep running. Collect them later with ${again}.` : undefined;
+    const collect = options.markAgain
+      ? `${this.late.length === 1 ? 'The task keeps running. Collect it' : 'The tasks keep running. Collect them'} later with ${again}.`
+      : undefined;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore, collect);
   }
 }

@@ -24,10 +24,13 @@ beforeAll(async () => {
       res.end(`<html><body><h1>Error</h1><p>bad key ${key}</p></body></html>`);
       return;
     }
-    res.writeHead(code, { 'content-type': 'application/json', 'x-echo-key': key, 'set-cookie': `session=${key}` });
+    // the request id too: from a header, or from the body
+    const requestId = how === 'header' ? { 'x-request-id': `req_${key}` } : {};
+    res.writeHead(code, { 'content-type': 'application/json', 'x-echo-key': key, 'set-cookie': `session=${key}`, ...requestId });
     res.end(
       JSON.stringify({
         error: { code: 'invalid_api_key', message: `key ${key} is not valid`, status: code, details: { key, keys: [key] } },
+        request_id: `req_${key}`,
       }),
     );
   });
@@ -47,7 +50,7 @@ describe('the API key, in what a library user might log', () => {
   it(`is in no field of an error, whatever the server echoes (seed ${propertySeed(4141)})`, async () => {
     const client = new KctClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } });
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('json', 'html'), fc.constantFrom(400, 401, 403, 404, 409, 500), async (how, status) => {
+      fc.asyncProperty(fc.constantFrom('json', 'header', 'html'), fc.constantFrom(400, 401, 403, 404, 409, 500), async (how, status) => {
         const error = await client.http.send({ method: 'GET', path: `/echo/${how}/${status}` }).then(
           () => undefined,
           (e: unknown) => e,

@@ -161,6 +161,8 @@ describe('a polite run', () => {
     });
     expect(run.code, run.stderr).toBe(9);
     expect(proxy.requests.filter((r) => r.kind === 'submit').length).toBeLessThanOrEqual(2);
+    // what the run says of the refusals is what it did with them
+    expect(run.stderr).not.toContain('each sent again');
   });
 
   it('a 429 with Retry-After on a status poll pauses every request of the run, submissions included, for that long', async () => {

@@ -491,4 +491,25 @@ describe('more lines a new user found untrue', () => {
     const evidence = feedbackOf(model12, MIA, 'Evidence & reasoning');
     expect(evidence).not.toMatch(/0 pieces of support explained/);
   });
+
+  it('counts a sentence begun in lower case as a sentence ("…itchy. also they cost…": 3, not "only 1 sentence")', () => {
+    const text =
+      'uniforms are bad because they are itchy. also they cost a lot of money. school should let us wear normal clothes because we learn better.';
+    const language = feedbackOf(model12, text, 'Language & conventions');
+    expect(language).not.toMatch(/only 1 sentence|1 sentence starting in lower case/);
+    expect(language).toMatch(/3 sentences starting in lower case/);
+  });
+
+  it('advises on vocabulary without quoting words the answer does not use ("repeating “good”, “bad”, “things”")', () => {
+    const text =
+      'Uniforms are bad because they are itchy. Also they cost a lot of money. School should let us wear normal clothes because we learn better.';
+    for (const e of grade(input(model12, text)).evaluation) expect(e.feedback, e.item).not.toMatch(/“things”|“good”/);
+  });
+
+  it('does not call the last sentence of a three-sentence answer its opening', () => {
+    const text =
+      'uniforms r bad cos u cant wear wat u want and there itchy. also they cost alot of money and my mum says there a rip off. school should let us wear normal cloths becuase its more comfy and we learn better when comfy';
+    const thesis = feedbackOf(model12, text, 'Thesis & position');
+    expect(thesis).not.toMatch(/Shows:[^\n]*a position stated in the opening/);
+  });
 });

@@ -313,7 +313,7 @@ async function markAnswers(
     if (pace && pace.refusals > 0)
       context.notice(
         'note',
-        `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, each sent again after its wait; the run sent about ${roundPace(pace.average)} requests a second on average`,
+        `the service limited the pace: ${plural(pace.refusals, 'request')} answered 429 or 503, ${fromEnv(context.env, 'KCT_MAX_RETRIES') === 0 ? 'none sent again (KCT_MAX_RETRIES=0)' : 'each sent again after its wait'}; the run sent about ${roundPace(pace.average)} requests a second on average`,
         { refusals: pace.refusals, rps: Math.round(pace.average * 10) / 10 },
       );
     if (report) context.note(await report.written());

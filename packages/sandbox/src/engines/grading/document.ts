@@ -30,13 +30,16 @@ const LETTER_FRAME =
 
 const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
 
-const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e)|\b[A-Z])\.$/;
+const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e|a\.m|p\.m)|\b[A-Za-z])\.$/;
 
-/** Sentences of a paragraph: at . ! ? (and a closing quote) before a capital, and at line ends. */
+/**
+ * Sentences of a paragraph: at . ! ? (and a closing quote) before the next word, and at line ends.
+ * A sentence a student began in lower case ("itchy. also they cost") is a sentence still (its slip is counted).
+ */
 function sentencesOf(paragraph: string): string[] {
   const out: string[] = [];
   for (const line of paragraph.split('\n')) {
-    const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'([]?[\p{Lu}\p{N}])/u);
+    const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'([]?[\p{L}\p{N}])/u);
     let pending = '';
     for (const part of parts) {
       pending = pending ? `${pending} ${part}` : part;

@@ -266,7 +266,8 @@ export function advice(m: Measured): string {
     case 'register':
       return 'write in a formal register for the audience: no casual words or contractions outside quotations';
     case 'vocabulary':
-      return 'choose exact words instead of repeating general ones (“good”, “bad”, “things”)';
+      // advice, not a reading: it quotes no word the answer may not have used
+      return 'choose exact, varied words, and vary those used most';
     case 'variety':
       return m.runOns > 0
         ? `split the sentences that run past ${m.runOnWords} words`

@@ -30,9 +30,14 @@ export const ON_TOPIC = 0.55;
 export const AT_LENGTH_WORDS = 50;
 
 const inParagraph = (ctx: SignalContext, h: Hits, p: number) => h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === p);
-/** Hits in the answer's opening: its first paragraph, or its first three sentences when it has one paragraph. */
-const opening = (ctx: SignalContext, h: Hits) =>
-  h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === 0 && (ctx.doc.paragraphs.length > 1 || i < 3));
+/**
+ * Hits in the answer's opening: its first paragraph, or, when it has one paragraph, its first third
+ * (one to three sentences): the last sentence of a three-sentence answer is not its opening.
+ */
+const opening = (ctx: SignalContext, h: Hits) => {
+  const first = Math.max(1, Math.min(3, Math.floor(ctx.doc.sentences.length / 3)));
+  return h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === 0 && (ctx.doc.paragraphs.length > 1 || i < first));
+};
 /** Hits in the last paragraph, when there is more than one. */
 const closing = (ctx: SignalContext, h: Hits) => (ctx.doc.paragraphs.length > 1 ? inParagraph(ctx, h, ctx.doc.paragraphs.length - 1) : []);
 
