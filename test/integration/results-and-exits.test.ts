@@ -34,7 +34,7 @@ describe('kct result <batch id>', () => {
     const run = await shared.kct(['result', id]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Task ${id}  SUCCESS`);
-    const rows = run.stdout.split('\n').filter((line) => /│ (ada|bob) +│ SUCCESS +│ \d+ \/ 20 +│/.test(line));
+    const rows = run.stdout.split('\n').filter((line) => /│ (ada|bob) +│ SUCCESS +│ [\d.]+ \/ 20 +│/.test(line));
     expect(rows).toHaveLength(2);
     expect(rows.join('\n')).toMatch(/tsk_[0-9a-f]+/);
     expect(run.stdout).toContain('2 items: 2 succeeded');
@@ -44,7 +44,7 @@ describe('kct result <batch id>', () => {
     const item = /│ 1 +│ (tsk_[0-9a-f]+)/.exec(run.stdout)![1];
     const single = await shared.kct(['result', item]);
     expect(single.code).toBe(0);
-    expect(single.stdout).toMatch(/Total: \d+ \/ 20/);
+    expect(single.stdout).toMatch(/Total: [\d.]+ \/ 20/);
     expect(single.stdout).toContain('Criterion');
   });
 
