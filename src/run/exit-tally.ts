@@ -7,9 +7,9 @@ import { withResumeHint } from '../cli/core/watch.js';
 import { type AnswerOutcome, isUnsentRow } from '../cli/render/outcome.js';
 
 const AGAIN = 'the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)';
-/** What collects a --mark-again run's tasks: the same command again would mark, and charge, every answer anew. */
-const AGAIN_WITHOUT_MARK_AGAIN =
-  'the same command without --mark-again (this machine knows the tasks it sent: nothing is charged twice; with --mark-again every answer is marked, and charged, anew)';
+/** The command that collects a --mark-again run's tasks: the same command again would mark, and charge, every answer anew. */
+export const WITHOUT_MARK_AGAIN = 'the same command without --mark-again';
+const AGAIN_WITHOUT_MARK_AGAIN = `${WITHOUT_MARK_AGAIN} (this machine knows the tasks it sent: nothing is charged twice; with --mark-again every answer is marked, and charged, anew)`;
 
 /** The command that collects what a run left running: the same one, unless it marks everything anew. */
 export function againOf(markAgain: boolean | undefined): string {

@@ -11,6 +11,7 @@ import { type AnswerOutcome, isUnsentRow } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
 import type { PaceReading } from '../../client/budget.js';
+import { againOf, WITHOUT_MARK_AGAIN } from '../../run/exit-tally.js';
 import type { MarkingRun } from '../../run/marking.js';
 import type { RunPlan } from '../../run/plan.js';
 import type { RunRecord } from '../../run/record.js';
@@ -181,7 +182,7 @@ export function interrupted(marking: MarkingRun, single: boolean, resumed: boole
   const markAgain = marking.settings.markAgain === true;
   if (single && unfinished === 1 && firstTaskId) {
     return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
-      suggestion: `Resume with: kct status ${firstTaskId} --watch (${markAgain ? 'the same command without --mark-again' : 'running the same command again'} also finds it, with no second charge)`,
+      suggestion: `Resume with: kct status ${firstTaskId} --watch (${markAgain ? WITHOUT_MARK_AGAIN : 'running the same command again'} also finds it, with no second charge)`,
     });
   }
   // counted in answers, named by task: a batch's answers share one task
@@ -193,7 +194,7 @@ export function interrupted(marking: MarkingRun, single: boolean, resumed: boole
   return new InterruptedError(head, {
     suggestion: `${
       markAgain
-        ? `Run the same command without --mark-again to collect ${unfinished === 0 ? 'what it marked' : 'them'}: this machine knows the tasks it sent, so nothing is charged twice (with --mark-again every answer is marked, and charged, anew).`
+        ? `Run ${againOf(true)} to collect ${unfinished === 0 ? 'what it marked' : 'them'}.`
         : `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
     }${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}`,
   });
