@@ -19,29 +19,45 @@ interface Kind {
   is(bytes: Buffer): boolean;
 }
 
-const starts = (bytes: Buffer, ...signature: (number | string)[]) => {
-  const expected = Buffer.concat(signature.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.of(part))));
-  return bytes.subarray(0, expected.length).equals(expected);
-};
+/** A signature's bytes, made once: the check runs on every file of a district before anything is sent. */
+const signature = (...parts: (number | string)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.of(part))));
+const starts = (bytes: Buffer, expected: Buffer) => bytes.length >= expected.length && expected.compare(bytes, 0, expected.length) === 0;
+const at = (bytes: Buffer, offset: number, expected: Buffer) =>
+  bytes.length >= offset + expected.length && expected.compare(bytes, offset, offset + expected.length) === 0;
+
+const PDF = signature('%PDF-');
+const ZIP = signature('PK', 3, 4);
+const OLE = signature(0xd0, 0xcf, 0x11, 0xe0);
+const RTF = signature('{\\rtf');
+const PNG = signature(0x89, 'PNG');
+const JPEG = signature(0xff, 0xd8, 0xff);
+const GIF = signature('GIF8');
+const RIFF = signature('RIFF');
+const WEBP = signature('WEBP');
+const FTYP = signature('ftyp');
+const HEIF_BRANDS = ['heic', 'heix', 'hevc', 'heim', 'heis', 'mif1', 'msf1'].map((brand) => signature(brand));
+const UTF16_LE = signature(0xff, 0xfe);
+const UTF16_BE = signature(0xfe, 0xff);
 
 const KINDS: Record<string, Kind> = {
-  pdf: { name: 'a PDF document', extension: '.pdf', is: (b) => b.includes('%PDF-') },
-  zip: { name: 'a zip archive (a Word .docx is one)', extension: '.docx', is: (b) => starts(b, 'PK', 3, 4) },
-  ole: { name: 'a Word 97-2003 (.doc) or other Office document', is: (b) => starts(b, 0xd0, 0xcf, 0x11, 0xe0) },
-  rtf: { name: 'an RTF document', extension: '.rtf', is: (b) => starts(b, '{\\rtf') },
-  png: { name: 'a PNG image', extension: '.png', is: (b) => starts(b, 0x89, 'PNG') },
-  jpeg: { name: 'a JPEG image', extension: '.jpg', is: (b) => starts(b, 0xff, 0xd8, 0xff) },
-  gif: { name: 'a GIF image', extension: '.gif', is: (b) => starts(b, 'GIF8') },
-  webp: { name: 'a WebP image', extension: '.webp', is: (b) => starts(b, 'RIFF') && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  pdf: { name: 'a PDF document', extension: '.pdf', is: (b) => b.includes(PDF) },
+  zip: { name: 'a zip archive (a Word .docx is one)', extension: '.docx', is: (b) => starts(b, ZIP) },
+  ole: { name: 'a Word 97-2003 (.doc) or other Office document', is: (b) => starts(b, OLE) },
+  rtf: { name: 'an RTF document', extension: '.rtf', is: (b) => starts(b, RTF) },
+  png: { name: 'a PNG image', extension: '.png', is: (b) => starts(b, PNG) },
+  jpeg: { name: 'a JPEG image', extension: '.jpg', is: (b) => starts(b, JPEG) },
+  gif: { name: 'a GIF image', extension: '.gif', is: (b) => starts(b, GIF) },
+  webp: { name: 'a WebP image', extension: '.webp', is: (b) => starts(b, RIFF) && at(b, 8, WEBP) },
   // an iPhone's photo, often renamed .jpg on its way to a teacher
   heic: {
     name: 'an HEIC photo (an iPhone takes them)',
     advice: 'Convert it to JPEG or PNG (Preview or Photos can export it), or set the phone to take "Most Compatible" photos.',
-    is: (b) =>
-      b.subarray(4, 8).toString('latin1') === 'ftyp' &&
-      /^(?:heic|heix|hevc|heim|heis|mif1|msf1)$/.test(b.subarray(8, 12).toString('latin1')),
+    is: (b) => at(b, 4, FTYP) && HEIF_BRANDS.some((brand) => at(b, 8, brand)),
   },
 };
+
+const ALL_KINDS = Object.values(KINDS);
 
 /** What each answer type's first bytes must be; text is anything without a binary signature or a NUL. */
 const EXPECTED: Record<string, keyof typeof KINDS> = {
@@ -69,9 +85,9 @@ export function contentMismatch(path: string, type: string | undefined): FilePro
   } catch {
     return undefined; // unreadable: said where it is read
   }
-  const found = Object.values(KINDS).find((kind) => kind.is(bytes));
+  const found = ALL_KINDS.find((kind) => kind.is(bytes));
   if (type === 'text/plain') {
-    const utf16 = starts(bytes, 0xff, 0xfe) || starts(bytes, 0xfe, 0xff);
+    const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
     if (found === undefined && (utf16 || !bytes.includes(0))) return undefined;
     return mismatch(path, 'a text file', found ?? { name: 'binary data, not text' });
   }
