@@ -112,13 +112,13 @@ export class GradeFile {
     );
     if (report.report.counts['not-in-file'] < students.length) return;
     const id = this.platform === 'moodle' ? 'participant numbers ("Participant N" in Identifier)' : 'user ids (the ID column)';
-    // a platform's ids are numbers: names such as "alice" come from a plain folder's file names
+    // a platform's ids are numbers: names such as "alice" come from a plain folder's file names (one is enough to tell)
     const named = students.filter((student) => !/^\d+$/.test(student.participantId)).map((student) => student.participantId);
     const platform = this.platform === 'moodle' ? 'Moodle' : 'Canvas';
     throw new UsageError(`none of the ${students.length} students of ${source} has a row in ${this.path} (matched by ${id}): ${nothing}`, {
       suggestion:
-        named.length === students.length
-          ? `Its student ids (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', …' : ''}) are names from files, not ${platform}'s ids: mark the submissions as ${platform} downloads them (kct one-pass <the download's zip or folder>), whose rows carry them.`
+        named.length > 0
+          ? `${named.length === students.length ? 'Its' : 'Some of its'} student ids (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', …' : ''}) are names from files, not ${platform}'s ids: mark the submissions as ${platform} downloads them (kct one-pass <the download's zip or folder>), whose rows carry them.`
           : this.platform === 'moodle'
             ? 'Download the grading worksheet of the same assignment as the submissions (its "View all submissions" page).'
             : 'Export the gradebook of the same course as the submissions.',

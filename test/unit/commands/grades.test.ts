@@ -310,6 +310,15 @@ describe('kct grades moodle with the marks of a plain folder', () => {
     );
     expect(text.stderr).not.toContain('Download the grading worksheet');
   });
+
+  it('says so when only some ids are names (a folder with a file named 2023.txt among them)', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, [marked('alice', 'alice', 12), marked('2023', '2023', 11), marked('bob', 'bob', 14)]);
+    const sheet = worksheet(dir, WORKSHEET.slice(0, 2));
+    const text = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 't.csv')]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/hint: Some of its student ids \(alice, bob\) are names from files, not Moodle's ids/);
+  });
 });
 
 describe('kct grades moodle, two students with identical answers', () => {
