@@ -54,6 +54,10 @@ export interface RunPlan {
   /** What the answers sent are priced by: a file each, or the answer itself when it has none (text). */
   unitsToSend: number;
   reused: number;
+  /** What the answers reused from this machine's ledger would cost if sent (its tasks may be another account's). */
+  unitsReused: number;
+  /** The first task the ledger names for an answer reused: asked about before the run says it is not sent again (reuse-check.ts). */
+  ledgerTask?: string;
   /** Answers sent again because their earlier task ended FAILURE or CANCEL (kind 'again'). */
   again: number;
   /** A few of the tasks reused, for the note that says so. */
@@ -152,6 +156,8 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   let filesToSend = 0;
   let unitsToSend = 0;
   let reused = 0;
+  let unitsReused = 0;
+  let ledgerTask: string | undefined;
   let again = 0;
   for (let row = 0; row < rows; row++) {
     const identity = identities.get(row);
@@ -184,6 +190,10 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       reused += 1;
       const task = taskOf((fromJournal ?? fromLedger)!);
       if (task !== undefined && reusedTasks.size < 3) reusedTasks.add(task);
+      if (fromLedger) {
+        unitsReused += Math.max(1, fileCounts[row]);
+        ledgerTask ??= task;
+      }
       continue;
     }
     toSend += 1;
@@ -199,6 +209,8 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     filesToSend,
     unitsToSend,
     reused,
+    unitsReused,
+    ...(ledgerTask !== undefined ? { ledgerTask } : {}),
     again,
     reusedTasks: [...reusedTasks],
     changed,

@@ -28,7 +28,7 @@ describe('the cost of a class run', () => {
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'table']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/kct: cost:/);
-    expect(again.stderr).toMatch(/3 answers of 3 were sent before .*: their marks are reused/);
+    expect(again.stderr).toMatch(/3 answers of 3 were sent before .*: not sent again: kct follows their tasks for their marks/);
     expect(again.stdout).toContain('Credits: 0 charged by this run; 3 answers marked before, not charged again');
     expect(before - (await creditsOf(shared.kct))).toBe(3);
   });

@@ -16,15 +16,22 @@ import type { MarkingRun } from '../../run/marking.js';
 import type { RunPlan } from '../../run/plan.js';
 import type { RunRecord } from '../../run/record.js';
 
-/** Said once before anything is sent: the answers whose marks are reused, and the identical ones marked once. */
-export function reuseNotes(plan: RunPlan, answers: number): string[] {
+/**
+ * Said once before anything is sent: the answers sent before (their tasks are followed, not sent
+ * again), and the identical ones marked once. `ledgerKnown`: the service knows the tasks this
+ * machine's ledger names (reuse-check.ts); when it does not, they are said to be sent again, and charged.
+ */
+export function reuseNotes(plan: RunPlan, answers: number, ledgerKnown = true): string[] {
   const lines: string[] = plan.changed.slice(0, 20).map((label) => `${label} changed since the last run: submitting it as a new answer`);
   if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
   if (plan.reused > 0) {
     const one = plan.reused === 1;
     const tasks = `${one ? 'task' : 'tasks'} ${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
+    const sent = `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before`;
     lines.push(
-      `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): ${one ? 'its mark is reused under the name it has now' : 'their marks are reused under the names they have now'}, not charged again (--mark-again pays to mark ${one ? 'it' : 'them'} anew; a task found not to have marked its answer is replaced, as a new one)`,
+      ledgerKnown
+        ? `${sent} (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: kct follows ${one ? 'that task for its mark, under the name it has now' : 'their tasks for their marks, under the names they have now'} (--mark-again pays to mark ${one ? 'it' : 'them'} anew); ${one ? 'if its task did not mark it' : 'one whose task did not mark it'} (FAILURE, CANCEL) is sent again as a new task. Nothing is charged twice`
+        : `${sent} from this machine (${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );
   }
   if (plan.again > 0)
@@ -45,7 +52,7 @@ export function reuseNotes(plan: RunPlan, answers: number): string[] {
  * answer of several files costs more), and what the answers this run sends come to at that rate.
  * Answers reused and identical copies are not among them: they are not charged.
  */
-export function costQuote(first: { cost: number; answers: number; files: number }, plan: RunPlan): string {
+export function costQuote(first: { cost: number; answers: number; files: number }, plan: RunPlan, ledgerKnown = true): string {
   const round = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 100) / 100);
   const batch = first.answers > 1;
   const perUnit = first.cost / Math.max(1, batch ? first.answers : first.files);
@@ -63,7 +70,11 @@ export function costQuote(first: { cost: number; answers: number; files: number 
         ? ` (${plural(plan.filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
         : ` (${plural(plan.filesToSend, 'file')})`;
   const reused =
-    plan.reused > 0 ? `; ${plural(plan.reused, 'answer')} marked before ${plan.reused === 1 ? 'is' : 'are'} not charged again` : '';
+    plan.reused === 0
+      ? ''
+      : ledgerKnown
+        ? `; ${plural(plan.reused, 'answer')} sent before ${plan.reused === 1 ? 'is' : 'are'} not charged again`
+        : `; up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')} more for the ${plural(plan.reused, 'answer')} sent before from this machine, which the service may not know`;
   return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;
 }
 

@@ -19,4 +19,16 @@ describe('the cost line', () => {
   it('text answers only: no count of files', () => {
     expect(costQuote({ cost: 2, answers: 1, files: 0 }, plan(4, 0, 4))).toContain('4 answers to mark, about 8 credits');
   });
+
+  it('answers sent before: not charged again when the service knows their tasks, else what they may cost', () => {
+    const reusing = { ...plan(2, 2, 2), reused: 3, unitsReused: 4 } as RunPlan;
+    expect(costQuote({ cost: 1, answers: 1, files: 1 }, reusing)).toContain(
+      'about 2 credits at that rate; 3 answers sent before are not charged again',
+    );
+    const unknown = costQuote({ cost: 1, answers: 1, files: 1 }, reusing, false);
+    expect(unknown).toContain(
+      'about 2 credits at that rate; up to 4 credits more for the 3 answers sent before from this machine, which the service may not know',
+    );
+    expect(unknown).not.toContain('not charged again');
+  });
 });

@@ -1,0 +1,91 @@
+// What a run says, before sending, of answers this machine sent before, against a real sandbox: it
+// promises "not charged again" only when the service knows the tasks the ledger names (a ledger is
+// per server, not per account), a key the service refuses is said before any such note, and a task
+// that was cancelled is not called a mark. Property: the note's promise is what the credits show.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { propertyRuns, propertySeed } from '../unit/property-runs.js';
+import { asUser, creditsOf, FIXTURES, parseJson, startSandbox, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+let made = 0;
+
+function textClass(count: number, tag: string): string {
+  const dir = join(tempDir('kct-reuse-notes-'), 'class');
+  mkdirSync(dir);
+  made += 1;
+  for (let i = 1; i <= count; i++) writeFileSync(join(dir, `pupil-${i}.txt`), `${essay}\n(${tag} ${made} ${i})`);
+  return dir;
+}
+
+describe('answers sent before, on a server that does not know their tasks', () => {
+  it(`says they are not sent again only when nothing is charged for them (seed ${propertySeed(7301)})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 2 }), fc.boolean(), async (count, added, reset) => {
+        const dir = textClass(count, 'reuse promise');
+        const configDir = tempDir('kct-one-machine-');
+        const before = await startSandbox();
+        const port = new URL(before.baseUrl).port;
+        try {
+          expect((await asUser(before, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+        } finally {
+          if (reset) await before.stop();
+        }
+        for (let i = 1; i <= added; i++) writeFileSync(join(dir, `added-${i}.txt`), `${essay}\n(added ${made} ${i})`);
+        // the same address: the same server, or a new one whose tasks are none of the ledger's
+        const after = reset ? await startSandbox({ args: ['--port', port] }) : before;
+        try {
+          const kct = asUser(after, 'user', configDir);
+          const credits = await creditsOf(kct);
+          const run = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+          expect(run.code, run.stderr).toBe(0);
+          const charged = credits - (await creditsOf(kct));
+          expect(run.stderr.includes('not sent again'), run.stderr).toBe(!reset);
+          expect(run.stderr.includes('the service does not know task'), run.stderr).toBe(reset);
+          expect(charged, run.stderr).toBe(reset ? count + added : added);
+        } finally {
+          await after.stop();
+        }
+      }),
+      { numRuns: propertyRuns(4), seed: propertySeed(7301) },
+    );
+  });
+});
+
+describe('a key the service refuses, on a machine that sent the answers before', () => {
+  it('is said before any note about them (exit 4), and nothing is promised', async () => {
+    const dir = textClass(1, 'refused key');
+    const configDir = tempDir('kct-one-machine-');
+    expect((await asUser(shared.sandbox, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    const wrong = await asUser(
+      shared.sandbox,
+      'user',
+      configDir,
+    )(['one-pass', dir, '--model', '12'], {
+      env: { KCT_API_KEY: 'kct_sbx_notakeyatallnotakeyatall' },
+    });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).not.toContain('sent before');
+    expect(wrong.stderr).not.toContain('not charged again');
+  });
+});
+
+describe('an answer whose earlier task was cancelled', () => {
+  it('is not said to have a mark to reuse; it is sent again, as a new task', async () => {
+    const dir = textClass(1, 'KCT-SANDBOX-SLOW cancelled');
+    const configDir = tempDir('kct-one-machine-');
+    const kct = asUser(shared.sandbox, 'user', configDir);
+    const first = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    const task = parseJson<{ task_id: string }>(first.stdout.trim()).task_id;
+    expect((await kct(['cancel', task])).code).toBe(0);
+    const again = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/mark is reused|marks are reused/);
+    expect(again.stderr).toContain(`task ${task}): not sent again: kct follows that task for its mark`);
+    expect(again.stderr).toContain(`${task} did not mark it: sent again, as a new task`);
+  });
+});
