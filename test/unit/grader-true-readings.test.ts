@@ -113,7 +113,8 @@ function readBackBySwap(slip: string): string[] {
 function slips(text: string): { index: number; word: string; slip: string }[] {
   const out: { index: number; word: string; slip: string }[] = [];
   const quoted = [...text.matchAll(/["“][^"”\n]*["”]/g)].map((m) => [m.index, m.index + m[0].length]);
-  for (const m of text.matchAll(/(?<![\p{L}'’-])\p{Ll}{4,}(?![\p{L}'’-])/gu)) {
+  // one slip a word: not the end of a word split at a line break ("stu-\ndents"), nor the word after a scanned "|" ("| think")
+  for (const m of text.matchAll(/(?<![\p{L}'’-]|-\n|\| )\p{Ll}{4,}(?![\p{L}'’-])/gu)) {
     if (quoted.some(([a, b]) => m.index >= a && m.index < b) || !isWord(m[0])) continue;
     for (let i = 1; i + 2 < m[0].length; i++) {
       const slip = m[0].slice(0, i) + m[0][i + 1] + m[0][i] + m[0].slice(i + 2);
@@ -139,7 +140,8 @@ describe('a misspelt marker is read as the word it was meant to be, and still co
     const organisation = feedbackOf(model12, MISSPELT, 'Organisation');
     expect(readBullet(organisation).lacks, organisation).not.toContain('an opening paragraph and a conclusion');
     const language = feedbackOf(model12, MISSPELT, 'Language & conventions');
-    expect(language).toMatch(/19 misspelt words such as “shuold”, “requre” or “veiw”/i);
+    // 17: the two of its title ("Shuold schools requre uniforms?", a question above the answer) are not marked, as no title is
+    expect(language).toMatch(/17 misspelt words such as “veiw”, “shuold” or “requre”/i);
   });
 
   it('finds in it every marker the same answer spelt right has', () => {

@@ -148,22 +148,32 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   return words.length <= 6 && !/[?!:]$/.test(text);
 }
 
+/** TITLE_QUESTION_WORDS or fewer words on one line, asking one question. */
+const TITLE_QUESTION_WORDS = 12;
+function isTitleQuestion(lines: string[]): boolean {
+  if (lines.length !== 1) return false;
+  const text = lines[0];
+  return /^\p{Lu}[^.!?]*\?$/u.test(text) && text.split(/\s+/).length <= TITLE_QUESTION_WORDS;
+}
+
 /**
  * Classifies assembled blocks, with the format's hints. A heading heads something: short blocks
  * after the last paragraph (a letter's "Yours faithfully, / Sam") are body text.
  */
 export function classify(raw: { lines: string[]; hints?: BlockHints }[]): Block[] {
-  const blocks = raw
+  const kept = raw
     .map((b) => ({ lines: b.lines.map((l) => l.trim()).filter((l) => l !== ''), hints: b.hints }))
-    .filter((b) => b.lines.length > 0)
-    .map(
-      (b): Block => ({
-        lines: b.lines,
-        kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph'),
-        ...(b.hints?.wrapped ? { wrapped: true } : {}),
-      }),
-    );
+    .filter((b) => b.lines.length > 0);
+  const blocks = kept.map(
+    (b): Block => ({
+      lines: b.lines,
+      kind: b.hints?.kind ?? (isHeading(b.lines, b.hints) ? 'heading' : 'paragraph'),
+      ...(b.hints?.wrapped ? { wrapped: true } : {}),
+    }),
+  );
   for (let i = blocks.length - 1; i >= 0 && blocks[i].kind === 'heading'; i--) blocks[i].kind = 'paragraph';
+  // "Should students wear uniforms?" on a line of its own above the answer is its title, not its opening
+  if (blocks.length > 1 && !kept[0].hints?.kind && isTitleQuestion(blocks[0].lines)) blocks[0].kind = 'heading';
   return blocks;
 }
 

@@ -30,7 +30,11 @@ const LETTER_FRAME =
 
 const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
 
-const ABBREVIATION = /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e|a\.m|p\.m)|\b[A-Za-z])\.$/;
+// An initial follows a space, a bracket or another initial ("J. K.", "U.S."): the "t." of "don't." ends a sentence.
+const ABBREVIATION =
+  /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e|a\.m|p\.m)|(?<=^|[\s([]|[A-Za-z]\.)[A-Za-z])\.$/;
+/** A list's number on its own ("1."): it heads the sentence after it, and is no sentence. */
+const LIST_NUMBER = /^\(?\d{1,3}[.)]$/;
 
 /**
  * Sentences of a paragraph: at . ! ? (and a closing quote) before the next word, and at line ends.
@@ -43,7 +47,7 @@ function sentencesOf(paragraph: string): string[] {
     let pending = '';
     for (const part of parts) {
       pending = pending ? `${pending} ${part}` : part;
-      if (!ABBREVIATION.test(pending)) {
+      if (!ABBREVIATION.test(pending) && !LIST_NUMBER.test(pending)) {
         if (pending.trim()) out.push(pending.trim());
         pending = '';
       }
@@ -51,6 +55,57 @@ function sentencesOf(paragraph: string): string[] {
     if (pending.trim()) out.push(pending.trim());
   }
   return out;
+}
+
+/** A single mark that opens a quotation: after a start, space, colon or opening bracket, before a word (not "don't", not "students'"). */
+const SINGLE_OPEN = /(?<=^|[\s:([{—–])['‘](?=[^\s'‘’])(?!\d0s\b)/g;
+const LETTER = /\p{L}/u;
+
+/** Where the quotation opened at `open` closes: the first ' or ’ not between two letters, on its line, within 400 characters. */
+function singleClose(text: string, open: number, inDouble: (i: number) => boolean): number | undefined {
+  let possessive: number | undefined;
+  for (let j = open + 2; j < text.length && j - open <= 401 && text[j] !== '\n'; j++) {
+    if ((text[j] !== "'" && text[j] !== '’' && text[j] !== '‘') || inDouble(j)) continue;
+    const [before, after] = [text[j - 1], text[j + 1] ?? ''];
+    // another quotation opening: this one never closed, unless at a plural possessive (a mark between spaces is stray)
+    if (/\s/.test(before)) {
+      if (/\S/.test(after)) return possessive;
+      continue;
+    }
+    if (text[j] === '‘' || (LETTER.test(before) && LETTER.test(after))) continue;
+    // "the students' bags": a plural possessive closes a quotation only when nothing later can
+    if (/s/i.test(before) && /^\s+\p{Ll}/u.test(text.slice(j + 1))) possessive ??= j;
+    else return j;
+  }
+  return possessive;
+}
+
+/**
+ * The quotations of a sentence, from mark to mark: "…" and “…”, and ‘…’ or '…' (a single mark
+ * opens before a word and closes where it is not an apostrophe). The outermost only: a quotation inside one is part of it.
+ */
+export function quotationSpans(text: string): [number, number][] {
+  const double: [number, number][] = [...text.matchAll(/["“][^"”\n]*["”]/g)].map((m) => [m.index, m.index + m[0].length]);
+  const inDouble = (i: number) => double.some(([a, b]) => i >= a && i < b);
+  const single: [number, number][] = [];
+  for (const m of text.matchAll(SINGLE_OPEN)) {
+    if (inDouble(m.index) || single.some(([, b]) => m.index < b)) continue;
+    const close = singleClose(text, m.index, inDouble);
+    if (close !== undefined) single.push([m.index, close + 1]);
+  }
+  const all = [...double, ...single].sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  return all.filter(([a, b], i) => !all.slice(0, i).some(([c, d]) => a >= c && b <= d));
+}
+
+/** The writer's own words: each quotation left as an empty pair of marks (""), where what it says is not counted. */
+export function ownWords(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const [a, b] of quotationSpans(text)) {
+    out += `${text.slice(from, a)}""`;
+    from = b;
+  }
+  return out + text.slice(from);
 }
 
 function trigrams(tokens: string[]): string[] {

@@ -2,13 +2,12 @@
 // sentences, links), what supports its points (figures, quotations, named sources, explanations),
 // how it is written (slips, register, vocabulary) and, for stories, dialogue and detail. Every
 // count keeps the sentences it came from, and the words found there, so feedback can quote them.
-import type { Doc } from './document.js';
+import { type Doc, ownWords, quotationSpans } from './document.js';
 import {
   ANALYSIS,
   CHANGE,
   CONCLUSION,
   CONNECTIVE_START,
-  COUNTER,
   countOf,
   EXAMPLE,
   EXPLAIN,
@@ -22,8 +21,9 @@ import {
   POSITION,
   PRESENT,
   PROVENANCE,
+  REASON_NEXT,
   REASONS,
-  REBUT,
+  REPORTING,
   SENSES,
   SIMILE,
   SOURCE,
@@ -32,6 +32,7 @@ import {
   VERDICT,
 } from './patterns.js';
 import { restatedSentences, vocabularyRange } from './repetition.js';
+import { opposingView, repliesTo } from './replies.js';
 import { capitalisedInside, readThrough, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
 import { isWord } from './spelling.js';
 import { isContentWord, stem } from './text.js';
@@ -121,12 +122,19 @@ function add(h: Hits, sentence: number, n = 1, keys: string[] = [], found?: stri
   if (found !== undefined && !h.at.has(sentence)) h.at.set(sentence, found);
 }
 /** Every match of a global pattern, counted and remembered by its stemmed words; `written` gives the first as the answer writes it. */
-function addMatches(h: Hits, sentence: number, re: RegExp, text: string, written: (found: string | undefined) => string | undefined): void {
+function addMatches(
+  h: Hits,
+  sentence: number,
+  re: RegExp,
+  text: string,
+  written: (found: string | undefined) => string | undefined,
+  most = Number.POSITIVE_INFINITY,
+): void {
   const found = text.match(re) ?? [];
   add(
     h,
     sentence,
-    found.length,
+    Math.min(most, found.length),
     found.map((m) => m.toLowerCase().split(/\s+/).map(stem).join(' ')),
     written(found[0]),
   );
@@ -143,9 +151,11 @@ function asWritten(text: string, read: string, found: string | undefined): strin
     .join(' ');
 }
 
-/** Quoted spans: speech (a story) or quotations (an essay). */
+/** Quoted spans: speech (a story) or quotations (an essay), in double or single marks. */
 function quoted(text: string): string[] {
-  return [...text.matchAll(/["“]([^"”\n]{2,400})["”]/g)].map((m) => m[1]);
+  return quotationSpans(text)
+    .map(([a, b]) => text.slice(a + 1, b - 1))
+    .filter((q) => q.length >= 2 && q.length <= 400);
 }
 
 const NAME = /(?<=\S\s+)\p{Lu}[\p{Ll}'’]{2,}(?:\s+(?:of\s+|the\s+)?\p{Lu}[\p{Ll}'’]+)*|\b(?:1[5-9]\d\d|20\d\d)\b/gu;
@@ -200,16 +210,18 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
   let past = 0;
   let verbs = 0;
   const lastParagraph = doc.paragraphs.length - 1;
+  // one paragraph: its conclusion is in its last third, as its opening is in its first (readings.ts)
+  const closingFrom = doc.sentences.length - Math.max(1, Math.min(3, Math.floor(doc.sentences.length / 3)));
   doc.sentences.forEach((s, i) => {
     const t = s.text;
     lengths.push(s.words.length);
     // Speech and quotations are not the writer's own words: their slips and casual words are not counted.
     const spoken = quoted(t);
-    const narration = t.replace(/["“][^"”\n]*["”]/g, '""');
+    const narration = ownWords(t);
     // Markers are found through slips ("In my veiw"), and quoted as written.
     const r = readThrough(t, names);
     f.read.push(r);
-    const readNarration = r.replace(/["“][^"”\n]*["”]/g, '""');
+    const readNarration = ownWords(r);
     const written = (found: string | undefined) => asWritten(t, r, found);
 
     const slips = sentenceSlips(t, narration, s.words.length, names);
@@ -236,7 +248,8 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       essayQuotes[0],
     );
     addMatches(f.examples, i, EXAMPLE, r, written);
-    addMatches(f.sources, i, SOURCE, r, written);
+    // one a sentence: "A survey by the Children's Society found that" is one source, however it is named
+    addMatches(f.sources, i, SOURCE, r, written, 1);
     addMatches(f.explanations, i, EXPLAIN, readNarration, written);
     addMatches(f.analysis, i, ANALYSIS, readNarration, written);
     addMatches(f.terminology, i, TERMS, readNarration, written);
@@ -252,7 +265,8 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     );
     // The writer's own view: not a question, not the other side's view reported ("Some people say
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
-    const reported = COUNTER.test(readNarration) && !/\b(?:i|my|we|our)\b/i.test(readNarration);
+    const view = opposingView(readNarration, questionStems);
+    const reported = view !== null && !/\b(?:i|my|we|our)\b/i.test(readNarration);
     const stated = POSITION.exec(readNarration) ?? topicalVerdict(readNarration, questionStems);
     // "that's what I think about uniforms" points back at a view; it states none
     const hedged = HEDGE.test(readNarration) || /\bwhat i (?:think|believe|feel)\b/i.test(readNarration);
@@ -260,18 +274,19 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       add(f.position, i, 1, [], written(stated[0]));
       // its reasons in the sentence, or in the next one of its paragraph ("…should not require uniforms. They are uncomfortable, expensive and…")
       const next = doc.sentences[i + 1];
-      const reasoned = REASONS.test(readNarration) || (next?.paragraph === s.paragraph && REASONS.test(readThrough(next.text, names)));
+      const after = next?.paragraph === s.paragraph ? readThrough(next.text, names) : '';
+      const reasoned = REASONS.test(readNarration) || REASONS.test(after) || saysOfIt(after, readNarration, questionStems);
       if (s.words.length < 40 && reasoned) add(f.precise, i, 1, [], written(stated[0]));
     }
-    const counter = COUNTER.exec(readNarration);
-    if (counter) add(f.counter, i, 1, [], written(counter[0]));
+    if (view) add(f.counter, i, 1, [], written(view[0]));
     const start = CONNECTIVE_START.exec(r.replace(/^["“]/, ''));
     if (start) {
       connectives.add(start[0].toLowerCase().replace(/\s+/g, ' '));
       add(f.connectiveHits, i, 1, [], written(start[0]));
     }
     const concluding = CONCLUSION.exec(r);
-    if (s.paragraph === lastParagraph && lastParagraph > 0 && concluding) add(f.conclusion, i, 1, [], written(concluding[0]));
+    if (concluding && (lastParagraph > 0 ? s.paragraph === lastParagraph : i >= closingFrom))
+      add(f.conclusion, i, 1, [], written(concluding[0]));
 
     // Names and dates the question does not give: what the answer knows beyond it. A run of
     // capitalised words ("Alfred Leete", "First World War") is one name; a capitalised word on
@@ -286,9 +301,9 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
         add(f.outside, i, 1, [name], m[0]);
       }
     }
-    if (spoken.length > 0 && (SPEECH.test(narration) || /^["“]/.test(t))) {
+    if (spoken.length > 0 && (SPEECH.test(narration) || /^["“‘']/.test(t))) {
       add(f.dialogue, i, spoken.length, [], spoken[0]);
-      f.punctuatedDialogue += countOf(/[,.!?…]["”]/g, t) > 0 ? 1 : 0;
+      f.punctuatedDialogue += countOf(/[,.!?…]["”’']/g, t) > 0 ? 1 : 0;
     }
     for (const w of narration.toLowerCase().match(/\b[a-z]+\b/g) ?? []) {
       const isPast = (w.length >= 5 && w.endsWith('ed') && !NOT_PAST.has(w)) || PAST_IRREGULAR.has(w);
@@ -296,13 +311,13 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       if (isPast || PRESENT.has(w)) verbs++;
     }
   });
-  f.replies = repliesTo(doc, f.read, f.counter);
+  f.replies = repliesTo(doc, f.read, f.counter, questionStems);
   f.explained = explainedSupport(doc, f);
   const judged = new Set(f.judgement.sentences);
   for (const i of f.provenance.sentences) {
     if (judged.has(i) || judged.has(i + 1)) add(f.provenanceLinked, i, 1, [], f.provenance.at.get(i));
   }
-  for (const i of restatedSentences(doc)) add(f.restated, i);
+  for (const i of restatedSentences(doc, questionStems)) add(f.restated, i);
 
   const mean = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
   const variance = lengths.reduce((a, n) => a + (n - mean) ** 2, 0) / Math.max(1, lengths.length);
@@ -316,33 +331,6 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
   f.connectives = [...connectives];
   f.pastTense = verbs > 0 ? past / verbs : 0;
   return f;
-}
-
-/**
- * Each opposing view answered, with its reply: the first sentence that answers it, in the view's
- * own sentence or later in its paragraph (a concession may come first), in the next two
- * sentences, or opening the next paragraph with a reply ("However, ...").
- */
-function repliesTo(doc: Doc, read: string[], counter: Hits): Reply[] {
-  const out: Reply[] = [];
-  const answers = (j: number) => REBUT.test(read[j].replace(COUNTER, ''));
-  for (const i of counter.sentences) {
-    const paragraph = doc.sentences[i].paragraph;
-    let from: number | undefined;
-    for (let j = i; j < doc.sentences.length && from === undefined; j++) {
-      const same = doc.sentences[j].paragraph === paragraph;
-      const opensNext = !same && doc.sentences[j - 1].paragraph === paragraph;
-      if (!same && j > i + 2 && !opensNext) break;
-      if (same || j <= i + 2 ? answers(j) : REBUT.exec(read[j].replace(/^["“]/, ''))?.index === 0) from = j;
-    }
-    if (from === undefined) continue;
-    const own = doc.sentences[from].paragraph;
-    let end = from + 1;
-    while (end < doc.sentences.length && doc.sentences[end].paragraph === own && !COUNTER.test(read[end])) end++;
-    const kept = doc.sentences.slice(from, end);
-    out.push({ counter: i, from, words: kept.reduce((n, s) => n + s.words.length, 0), sentences: kept.length });
-  }
-  return out;
 }
 
 /** Support followed by what it shows: explained in its sentence or one of the next two of its paragraph. */
@@ -369,4 +357,32 @@ function topicalVerdict(sentence: string, questionStems: ReadonlySet<string>): R
   if (!verdict || INDIRECT.test(verdict[1])) return null;
   const subject = verdict[1].toLowerCase().split(' ');
   return subject.some((word) => isContentWord(word) && questionStems.has(stem(word))) ? verdict : null;
+}
+
+/** Verbs a reason's "It" or "This" goes on with, beside any in -s ("It costs", "This means"). */
+const SINGULAR_VERBS = new Set("is has does doesn't doesn’t can cannot can't can’t will would could must may might".split(' '));
+/** Verbs a reason's "These" or "Those" goes on with, beside PRESENT's: not a noun ("These days"). */
+const PLURAL_VERBS = /^(?:are|do|don['’]t|make|cost|cause|stop|let|take|keep|give|help|hurt|waste)$/;
+/**
+ * "I think uniforms should be scrapped. They are itchy and uncomfortable.": the next sentence says
+ * something, in the present, of a word of the question the position names (They for a plural, It
+ * for one) or of the position itself (This); "It was raining" and "This is my opinion" do not.
+ */
+function saysOfIt(next: string, position: string, questionStems: ReadonlySet<string>): boolean {
+  const m = REASON_NEXT.exec(next.trim());
+  // a question, a hedge, or other people's words ("They say it is a tradition") give no reason
+  if (!m || /\?["”]?$/.test(next) || HEDGE.test(next) || REPORTING.test(next)) return false;
+  const [pronoun, contracted, verb] = [m[1].toLowerCase(), m[2], m[3].toLowerCase()];
+  if (/^(?:my|what|why|how|a|the)$/.test(verb) && contracted) return false;
+  const past = (verb.length > 4 && verb.endsWith('ed') && !NOT_PAST.has(verb)) || PAST_IRREGULAR.has(verb);
+  if (past) return false;
+  const topical = position
+    .toLowerCase()
+    .split(/[^a-z'’-]+/)
+    .filter((w) => isContentWord(w) && questionStems.has(stem(w)));
+  const plural = topical.some((w) => /[^su]s$/.test(w));
+  const present = contracted !== undefined || SINGULAR_VERBS.has(verb) || /[^su]s$/.test(verb);
+  if (pronoun === 'this') return present;
+  if (pronoun === 'it') return present && topical.some((w) => !/[^su]s$/.test(w));
+  return plural && (pronoun === 'they' || PRESENT.has(verb) || PLURAL_VERBS.test(verb));
 }

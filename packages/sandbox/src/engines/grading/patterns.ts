@@ -14,12 +14,48 @@ export const ANALYSIS =
   /\b(?:suggests?|implies|implying|conveys?|emphasi[sz]es|symboli[sz]es|represents|reveals|portrays|presents|depicts|reflects|foreshadows|highlights|reinforces|evokes|creates? a sense|stresses|mirrors|exposes|signals|underlines)\b/gi;
 export const TERMS =
   /\b(?:metaphors?|similes?|imagery|symbol(?:s|ism|ic)?|foreshadow(?:s|ing)?|dialogue|setting|structur(?:e|al|ally)|cyclical|narrat(?:ive|or)|juxtapos\w*|pathetic fallacy|dialect|motifs?|tone|characteri[sz]ation|repetition|repeated|monosyllabic|verbs?|adjectives?|nouns?|pronouns?|tragedy|tragic|irony|ironic|contrast(?:s|ed)?|personification|alliteration|rhetorical|chapter|opening|ending|propaganda|provenance|bias(?:ed)?|purpose|audience|context)\b/gi;
-/** A view the writer gives to others: the opposing view. */
+/**
+ * A view the writer gives to others: the opposing view. "about" after the verb is a debate or a
+ * worry mentioned ("Many people argue about uniforms", "Some students worry about what others
+ * think"), not a side: a worry about the topic itself is found by TOPICAL_WORRY (replies.ts).
+ */
 export const COUNTER =
-  /\b(?:critics|opponents|some (?:\w+ ){0,2}(?:say|argue|think|believe|claim|feel|insist|point out|worry|may|might|would|will|could)\b(?! about\b)|(?:many|most|other) (?:people|parents|teachers|students|adults) (?:say|argue|think|believe|claim|feel|insist|worry)\b(?! about\b)|(?:teachers|parents|adults) (?:often |usually |may |might )?(?:say|argue|claim|insist|believe) that|others (?:argue|say|claim|believe|think)|people who (?:like|support|oppose|disagree|want)|(?:it|this) (?:could|might|may) be argued|it is (?:often )?(?:said|argued|claimed) that|on the other hand|admittedly|it is true that|(?:supporters|defenders|fans|advocates) of|the other side|some argue|those who|you (?:might|may|could) (?:think|say|argue)|one argument (?:for|against)|the (?:main|strongest|usual) argument (?:for|against))/i;
-/** A reply to it: in the sentence itself, later in its paragraph, or opening the next (features.ts, repliesTo). */
+  /\b(?:critics|opponents|some (?:(?!i\b|we\b|you\b)\w+ ){0,2}(?:say|argue|think|believe|claim|feel|insist|point out|worry|may|might|would|will|could|hate|dislike|complain|object|find|(?:do not|don['’]t) like)\b(?! about\b)|(?:many|most|other) (?:people|parents|teachers|students|adults) (?:say|argue|think|believe|claim|feel|insist|worry)\b(?! about\b)|(?:teachers|parents|adults) (?:often |usually |may |might |will )?(?:(?:say|argue|claim|insist)\b(?! about\b)|believe that)|others (?:argue|say|claim|believe|think)|people who (?:like|support|oppose|disagree|want)|(?:it|this) (?:could|might|may) be argued|it is (?:often )?(?:said|argued|claimed) that|on the other hand|admittedly|it is true that|(?:supporters|defenders|fans|advocates) (?:of\b|(?:often |also |may |might |will )?(?:say|argue|claim|insist|believe|think|point out)\b)|not (?:everyone|everybody|all (?:people|parents|students|teachers|families)) (?:likes?|agrees?|wants?|supports?|thinks?|believes?|feels?|(?:is|are) (?:happy|convinced))\b|the other side|some argue|those who (?:\w+ )?(?:say|argue|think|believe|claim|feel|insist|oppose|support|disagree|want|like|prefer|dislike|hate|object|defend|criticise|criticize)\b|you (?:might|may|could) (?:think|say|argue)|one argument (?:for|against)|the (?:main|strongest|usual) argument (?:for|against)|(?:main|strongest|biggest|usual|most common) (?:point|objection|criticism|case) against)/i;
+/** "Some parents worry about the cost of uniforms": a worry whose object (captured) is a view on the topic when it names the question's words. */
+export const TOPICAL_WORRY =
+  /\b(?:some|many|most|other) (?:(?!i\b|we\b|you\b)\w+ ){0,2}(?:worry|worries|are worried|are concerned|complain) about ((?:[\w'’-]+ ){0,4}[\w'’-]+)/i;
+/** A reply to it: in the sentence itself, later in its paragraph, or opening the next (replies.ts, repliesTo). */
 export const REBUT =
   /\b(?:however|but|yet|still|even so|nevertheless|nonetheless|this ignores|this overlooks|this is not|does not mean|while this|although this|i (?:disagree|do not agree|don['’]t agree|understand|accept|see why|can see|would (?:answer|reply|argue|say)|still (?:think|believe|feel)|think|believe)|in reply|the answer (?:is|to this)|(?:this|that) (?:may|might|could) be (?:true|so)|(?:this|that|their) (?:argument|view|point|claim|worry) (?:ignores|overlooks|misses|forgets|fails)|what they (?:forget|ignore|miss)|the real (?:solution|answer|problem)|in fact|moreover|instead|on the contrary|even if|(?:the|these|those|such|their) (?:objections?|concerns?|criticisms?|worries) (?:argue for|call for|point to|can be (?:answered|met|solved|addressed)|are (?:answered|met|solved|addressed)))\b/i;
+/**
+ * A negation ("not", "never", "isn't"). "cannot", "not allowed", "not every", "do not have" say what
+ * someone is kept from or lacks: the stuff of an objection, not a reply to it.
+ */
+export const NEGATION =
+  /\b(?:(?<!\b(?:can|could) )not(?! (?:only|allowed|able|afford|counting|including|enough|every|all|everyone|everybody|have)\b)|never|no(?! one\b| doubt\b| longer\b| money\b| choice\b)|(?:is|are|was|were|did|would|should|wo)n['’]t|(?:do|does)n['’]t(?! have\b))\b/i;
+/**
+ * A reply without a marker word (replies.ts): a dismissal ("Students simply find other targets",
+ * "In reality…"), a negation of the view itself ("That is not what happens") or an "X, not Y".
+ */
+export const DENIAL = new RegExp(
+  [
+    String.raw`\b(?:simply(?! (?:cannot|can['’]t|could not|couldn['’]t|do(?:es)? not have|don['’]t have|have no)\b)|in reality|in practice|rarely|seldom|hardly ever)\b`,
+    String.raw`^actually\b`,
+    String.raw`^(?:that|this|which|such \w+|none of (?:this|that|these))\b.*${NEGATION.source}`,
+    String.raw`^it\b.*${NEGATION.source}.*\b(?:true|the case|correct|what happens)\b`,
+    String.raw`\w, not\b(?! (?:only|counting|including|every|all)\b)`,
+  ].join('|'),
+  'i',
+);
+/** Or a way out: "The school could run a second-hand shop", "Students can express themselves in other ways". */
+export const REMEDY =
+  /\b(?:(?:can|could|might|would)(?: (?:easily|simply|still|also|just))? (?:solve|fix|address|tackle|answer|avoid|prevent|reduce|lower|cut|ease|run|set up|organi[sz]e|offer|provide|sell|buy|lend|donate|swap|share|hand down|allow|let|subsidi[sz]e|pay for|cover|choose|express|wear|be (?:solved|fixed|avoided|reduced|lowered|met|answered|bought|shared|handed down|sold))|(?:many |plenty of |lots of )?other ways)\b/i;
+/** What grants the view and answers nothing ("These concerns are real", "Such worries are understandable"). */
+export const CONCESSION =
+  /\b(?:(?:is|are|was|were|seems?) (?:(?!not\b)\w+ )?(?:real|understandable|fair|valid|true|reasonable|serious|important|natural|right)|(?:is|are) not (?:wrong|unreasonable|silly|unfair)|deserves?|nobody wants|no one wants|of course|granted|to be fair|feels? (?:this|that|it) strongly)\b/i;
+/** What goes on reporting the view ("They also say…", "Others argue…", "Critics also point out…"): more of it, not a reply. */
+export const REPORTING =
+  /^(?:[\w'’]+ ){0,4}?(?:also |too |even |further )?(?:say|says|said|argue|argues|argued|claim|claims|point out|points out|add|adds|worry|worries|believe|believes|think|thinks|feel|feels|insist|insists|complain|complains|suggest|suggests)\b|\b(?:they|others|critics|opponents|supporters|some|many|most|parents|families|teachers|people|students)\b[^.;:]{0,40}\b(?:cannot|can['’]t|could not|couldn['’]t|are not able|are unable)\b/i;
 export const POSITION =
   /\b(?:i (?:\w+ly |do )?(?:believe|think|argue|feel|am convinced|would argue|urge|ask|recommend|agree|disagree|support|oppose)|i (?:am|['’]m) (?:strongly |firmly )?(?:for|against|in favour of|opposed to|convinced)|i (?:do not|don['’]t|cannot|can['’]t) (?:think|believe|agree|support)|in my (?:view|opinion)|(?:should|must|ought to)(?:n['’]t| not| never| definitely| certainly| all| be allowed to| no longer)? (?!i\b|we\b|you\b|they\b|he\b|she\b|it\b)[a-z]+|i am writing to (?:urge|ask|argue|say|request|propose)|this essay (?:argues|will argue)|is (?:useful|not useful|limited)|(?:presents|portrays|shows|uses) [\w\s'’]{0,40}\bas\b)/i;
 /**
@@ -35,6 +71,13 @@ export const HEDGE =
 export const INDIRECT = /\b(?:whether|if)\b/i;
 /** A reason given with the position: "because", "since", a list of reasons, a colon. */
 export const REASONS = /\b(?:because|since|as it|so that)\b|,[^,]+\band\b|:\s/i;
+/**
+ * A reason given without a marker in the next sentence: a pronoun for the position's subject and
+ * something said of it ("They are itchy and uncomfortable"); the pronoun, a contracted verb and its verb (groups 1-3) are
+ * checked against the position in features.ts. "This is my opinion" says nothing of it.
+ */
+export const REASON_NEXT =
+  /^(they|these|those|it|this)(['’](?:s|re))?(?: (?:also|all|really|often|just|only|simply|even|never|always|usually|still))? (?!(?:is|are|was|were) (?:my|what|why|how|the (?:question|reason)|a question)\b)([a-z'’]+)(?: [\w'’£$€%-]+)+/i;
 export const CONCLUSION =
   /^(?:in conclusion|to conclude|to sum up|in summary|overall|ultimately|all in all|to summari[sz]e|therefore|so overall|in the end|finally|for (?:all )?(?:these|this|those) reasons?|that is why|this is why)\b/i;
 export const JUDGEMENT =
@@ -126,8 +169,21 @@ export const NO_APOSTROPHE = new RegExp(`\\b(?:${UNMARKED_CONTRACTIONS}|curleys|
 /** Slips of grammar made of real words, which a word list cannot see ("should of", "to much"). */
 export const GRAMMAR =
   /\b(?:there own|are own|to hot|to cold|to much|to many|should of|could of|would of|must of|we was|they was|you was|me and my \w+ (?:went|was|were))\b/gi;
-export const SLANG =
-  /\b(?:stuff|loads|kinda|gonna|wanna|gotta|lol|tbh|cos|coz|cuz|u|ur|ok|okay|yeah|awesome|cool|super|basically|literally|kids|mum says|my mum|hoodies|comfy)\b/gi;
+/** Words in either case at their start or all through ("Basically", "OK"): SLANG has no i flag, for "u" and "ur" only in lower case. */
+const eitherCase = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+/**
+ * Casual words. "u" and "ur" only in lower case and on their own ("U.S." and "U.K." are countries);
+ * "cool" only approving ("so cool", "is cool", "that's cool"), never of temperature ("keeps students cool").
+ */
+export const SLANG = new RegExp(
+  [
+    `\\b(?:${eitherCase('stuff|loads|kinda|gonna|wanna|gotta|lol|tbh|cos|coz|cuz|ok|okay|yeah|awesome|super|basically|literally|kids|mum says|my mum|comfy')})\\b`,
+    String.raw`(?<![\w.'’-])ur?(?![\w'’-]|\.\w)`,
+    `(?<=\\b${eitherCase("(?:so|really|pretty|super|very|well|dead|kinda|is|are|was|were|looks?|looked|seems?|sounds?|(?:that|it)['’]s)")}\\s+)${eitherCase('cool')}\\b`,
+    `\\b${eitherCase('cool')}(?=\\s*!)`,
+  ].join('|'),
+  'g',
+);
 /** "n't", "'re", "'ve", "'ll", "'d", "'m", and "'s" after a pronoun or "that", "there", "let"...: "it's" is "it is"; a noun's "'s" ("John's") is possessive. */
 export const CONTRACTION = /\b\w+['’](?:t|re|ve|ll|d|m)\b|\b(?:it|that|there|here|what|he|she|let|who|where|how|when|why)['’]s\b/gi;
 

@@ -47,7 +47,7 @@ function informal(m: Extract<Measured, { id: 'register' }>): string {
 function support(m: Extract<Measured, { id: 'evidence' }>): string[] {
   return [
     m.figures > 0 ? plural(m.figures, 'figure') : '',
-    m.sources > 0 ? plural(m.sources, 'named source') : '',
+    m.sources > 0 ? plural(m.sources, 'source') : '',
     m.examples > 0 ? plural(m.examples, 'example') : '',
     m.quotations > 0 ? plural(m.quotations, 'quotation') : '',
     m.names > 0 ? plural(m.names, 'name or date', 'names or dates') : '',
@@ -70,7 +70,7 @@ export function shows(m: Measured): string {
         ? 'an opening paragraph and a conclusion in its last paragraph'
         : m.opens
           ? 'an opening paragraph'
-          : 'a conclusion in its last paragraph';
+          : 'a conclusion at its end';
     case 'connectives':
       return `links between points (${plural(m.kinds, 'kind')}: ${list(quoted(m.used.slice(0, 3)))}${m.used.length > 3 ? '...' : ''})`;
     case 'position':
@@ -144,7 +144,7 @@ export function lacks(m: Measured): string {
         ? `paragraphs: it is written as one block of ${plural(m.words, 'word')}`
         : `enough paragraphs (${m.paragraphs} for ${plural(m.words, 'word')})`;
     case 'frame':
-      return 'an opening paragraph and a conclusion';
+      return m.opens ? 'a conclusion' : m.closes ? 'an opening paragraph' : 'an opening paragraph and a conclusion';
     case 'connectives':
       return m.used.length === 0 ? 'links between points' : `links between points (only ${list(quoted(m.used))})`;
     case 'position':

