@@ -81,8 +81,8 @@ export interface FillReport {
   counts: Record<FillStatus, number>;
   /**
    * The students on both sides are the same: every marked student has a row and every row was
-   * marked; after compareWithDownload, every student of the download has a row and every row is a
-   * student of the download (marked or not).
+   * marked; after compareWithDownload, every student of the download has a row (a row whose student
+   * handed nothing in is a note: a class has such students, and their rows need no grade).
    */
   studentsMatch: boolean;
   /** File-wide facts a teacher should read before importing. */
@@ -114,8 +114,8 @@ export interface DownloadStudent {
  * The report set against the whole download, not only the marks: a row not marked whose student
  * is in the download (an empty or failed submission) is told apart from a row of a student with
  * no submission at all, and a student of the download with no row in the file is listed even when
- * not marked. Students match when every student of the download has a row and every row is a
- * student of the download.
+ * not marked. Students match when every student of the download has a row: a row with no
+ * submission (a student who handed nothing in) is said in the notes, and is no mismatch.
  */
 export function compareWithDownload(report: FillReport, students: readonly DownloadStudent[]): FillReport {
   const byId = new Map(students.map((student) => [student.participantId, student]));
@@ -160,13 +160,10 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
     );
   }
   const base = summarise({ ...report, entries, notes });
-  return { ...base, studentsMatch: noRow.length === 0 && noSubmission.length === 0 };
+  return { ...base, studentsMatch: noRow.length === 0 };
 }
 
-/**
- * A grade file was filled, but the students on its two sides differ: some of the download have no
- * row in it, or some of its rows have no submission in the download.
- */
+/** A grade file was filled, but some students of the download have no row in it: their grades cannot be imported. */
 export class StudentsMismatchError extends KctError {
   constructor(message: string, options: KctErrorOptions = {}) {
     super('students_mismatch', message, options);

@@ -51,7 +51,7 @@ const MEANINGS: Record<keyof typeof EXIT, string> = {
   TIMEOUT: 'still not final when --timeout ran out (the task keeps running; its id is printed)',
   UNREACHABLE: 'service unreachable, or HTTP 5xx/429 after retries',
   STUDENTS_MISMATCH:
-    "a grade file was filled (written when any grade was), but its students and the download's differ (some have no row, or some rows no submission): read the report (kct grades moodle, kct grades canvas)",
+    'a grade file was filled (written when any grade was), but some students of the download have no row in it, so their grades cannot be imported: read the report (kct grades moodle, kct grades canvas)',
   INTERRUPTED: 'interrupted (Ctrl-C, SIGINT); running tasks are left running',
   CLOSED_PIPE:
     'stdout was closed by its reader before kct had written everything (kct ... | head): as a SIGPIPE ends a program; a marking run stops there, its tasks left running',

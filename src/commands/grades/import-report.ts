@@ -77,10 +77,13 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
         .join('; ')}`,
   );
   for (const note of report.notes) lines.push(`  Note: ${note}`);
+  const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
   lines.push(
-    report.studentsMatch
-      ? '  Students match: every student of the download has a row, and every row a submission.'
-      : `  Students do not match (listed above): kct ${output === null ? 'exits' : 'writes the file and exits'} with code 10.`,
+    !report.studentsMatch
+      ? `  Students do not match (listed above): kct ${output === null ? 'exits' : 'writes the file and exits'} with code 10.`
+      : noSubmission > 0
+        ? `  Students match: every student of the download has a row (${plural(noSubmission, 'row')} with no submission left as ${noSubmission === 1 ? 'it was' : 'they were'}).`
+        : '  Students match: every student of the download has a row, and every row a submission.',
   );
   if (output === null) lines.push('  Nothing was filled, so no file was written.');
   return lines;
@@ -93,21 +96,15 @@ export function importHint(platform: 'moodle' | 'canvas'): string {
     : 'import it in Canvas: Grades, Import, then choose the file and review the changes before saving';
 }
 
-/** Exit 10: the file is written, but students are on one side only; the report names them. `source` is what was marked (the download, or the saved run). */
+/** Exit 10: the file is written, but students of the download have no row in it; the report names them. `source` is what was marked (the download, or the saved run). */
 export function mismatchError(file: { path: string }, report: FillReport, source: string, format = 'table'): StudentsMismatchError {
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
-  const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
-  const parts = [
-    ...(noRow > 0 ? [`${plural(noRow, 'student')} of ${source} ${noRow === 1 ? 'has' : 'have'} no row in ${file.path}`] : []),
-    ...(noSubmission > 0
-      ? [
-          `${plural(noSubmission, 'row')} of ${file.path} ${noSubmission === 1 ? 'is a student' : 'are students'} with no submission in the download`,
-        ]
-      : []),
-  ];
-  return new StudentsMismatchError(`students do not match: ${parts.join('; ')}`, {
-    suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} ${format === 'table' ? 'report above names' : 'report on stdout names (entries not-in-file and not-marked)'} each student on one side only (a new student needs a fresh download of the file; one who handed nothing in needs no grade, or one by hand).`,
-  });
+  return new StudentsMismatchError(
+    `students do not match: ${plural(noRow, 'student')} of ${source} ${noRow === 1 ? 'has' : 'have'} no row in ${file.path}`,
+    {
+      suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} ${format === 'table' ? 'report above names' : 'report on stdout names (entries not-in-file)'} each student with no row: a student who joined after the file was downloaded needs a fresh download of it, or a grade entered by hand.`,
+    },
+  );
 }
 
 /** A comment as the report quotes it: its start, on one line. */

@@ -156,9 +156,7 @@ describe('kct grades moodle', () => {
       /Rows not marked: no submission in the download \(1\):\n {4}Sam Rao \(Participant 106, line 5\): not in the download/,
     );
     expect(result.stdout).toContain('Students do not match (listed above): kct writes the file and exits with code 10.');
-    expect(result.stderr).toContain(
-      `error: students do not match: 1 student of ${run} has no row in ${sheet.path}; 1 row of ${sheet.path} is a student with no submission in the download`,
-    );
+    expect(result.stderr).toContain(`error: students do not match: 1 student of ${run} has no row in ${sheet.path}\n`);
     expect([...readAsMoodleImports(readFileSync(join(dir, 'out.csv')), { maxGrade: 100 }).imports.keys()].sort()).toEqual([
       '101',
       '102',
@@ -169,7 +167,7 @@ describe('kct grades moodle', () => {
     const csv = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out2.csv'), '--output', 'csv']);
     expect(csv.code).toBe(10);
     // no report above: the rows on stdout are it
-    expect(csv.stderr).toContain('the report on stdout names (entries not-in-file and not-marked) each student');
+    expect(csv.stderr).toContain('the report on stdout names (entries not-in-file) each student');
     const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => [r.participant_id, r.status, r.run_status]).sort()).toEqual([
       ['101', 'filled', 'SUCCESS'],
@@ -178,6 +176,20 @@ describe('kct grades moodle', () => {
       ['104', 'not-marked', 'EMPTY'],
       ['106', 'not-marked', ''],
     ]);
+  });
+
+  it('a row whose student handed nothing in is a note, not a mismatch: the file is written, exit 0, no "error:"', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const sheet = worksheet(dir, [...WORKSHEET, { id: 106, name: 'Sam Rao' }]);
+    const result = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out.csv')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('error:');
+    expect(result.stdout).toMatch(/Sam Rao \(Participant 106, line 5\): not in the download/);
+    expect(result.stdout).toContain('Students match: every student of the download has a row (1 row with no submission left as it was).');
+    const json = JSON.parse((await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'j.csv'), '--json'])).stdout);
+    expect(json.studentsMatch).toBe(true);
+    expect(json.counts['not-marked']).toBeGreaterThanOrEqual(1);
   });
 
   it("--download: the download is the class, so a student the saved run has no row for is listed; another platform's download is refused", async () => {
