@@ -54,6 +54,11 @@ export function answersOf(summary: Summary): number {
   return summary.total - summary.skipped - summary.empty - summary.notEntered;
 }
 
+/** Rows that are not answers (SKIPPED, EMPTY, a subfolder not entered): students the answers' count leaves out, said beside it. */
+export function unsentRowsOf(summary: Summary): number {
+  return summary.skipped + summary.empty + summary.notEntered;
+}
+
 /** Answers not marked: failed, cancelled, timed out, not sent because of an error. Rows never meant to be sent are not among them. */
 export function notMarkedOf(summary: Summary): number {
   return answersOf(summary) - summary.marked;
@@ -107,6 +112,9 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
   if (summary.failed) parts.push(`${summary.failed} failed`);
   if (summary.cancelled) parts.push(`${summary.cancelled} cancelled`);
   if (summary.other) parts.push(`${summary.other} not finished or not sent`);
+  // a row not sent is a student the answers' count leaves out: said in the same line, not only the next
+  const unsent = unsentRowsOf(summary);
+  if (unsent > 0) parts.push(`${unsent} ${unsent === 1 ? 'row' : 'rows'} not sent`);
   lines.push(`Summary: ${parts.join(', ')}`);
   const notSent = notSentParts(summary, options.leftOut);
   if (notSent.length > 0) lines.push(`Not sent: ${notSent.join(', ')}`);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import type { LeftOutCounts } from '../answers/answers.js';
-import { answersOf, notMarkedOf, notSentParts, type Summary, withoutMarkHeading } from '../render/summary.js';
+import { answersOf, notMarkedOf, notSentParts, type Summary, unsentRowsOf, withoutMarkHeading } from '../render/summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 import { escapeHtml, formatScore } from './text.js';
@@ -206,5 +206,8 @@ function cards(summary: Summary): string {
   }
   if (summary.weakest !== undefined) list.push(card('Weakest criterion', escapeHtml(summary.weakest), '', ' text'));
   list.push(card('Not marked', String(notMarked), notMarked > 0 ? ' bad' : ''));
+  // students whose rows were not sent (SKIPPED, EMPTY): beside "Not marked", which counts answers only
+  const unsent = unsentRowsOf(summary);
+  if (unsent > 0) list.push(card('Not sent', String(unsent), ' bad'));
   return `<section class="cards">${list.join('')}</section>`;
 }

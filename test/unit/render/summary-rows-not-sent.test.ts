@@ -1,0 +1,40 @@
+// A class's summary counts every student: the answers it sent, marked or not, and beside them in the
+// same line (the terminal's Summary, the report's cards) the rows not sent (SKIPPED, EMPTY, a
+// subfolder not entered). A teacher read "Summary: 9 of 9 answers marked" of a class of 13.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderSummary, summarize } from '../../../src/cli/render/summary.js';
+import { pageStart } from '../../../src/cli/report/html.js';
+import { propertyRuns, propertySeed } from '../property-runs.js';
+
+const STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL', 'NOT_SENT', 'SKIPPED', 'EMPTY', 'NOT_ENTERED'] as const;
+const outcome = (status: (typeof STATUSES)[number]) =>
+  (status === 'SUCCESS'
+    ? { status, score: 12, maxScore: 20, evaluation: [{ item: 'Thesis', score: 3, max_score: 5, feedback: 'ok' }] }
+    : { status }) as never;
+const info = { title: 'Class', generated: new Date(0), version: '0.0.0' };
+
+describe('the rows not sent, beside the answers', () => {
+  it('says "9 of 9 answers marked, 4 rows not sent" of 9 marked and 4 skipped, and the report has a "Not sent" card', () => {
+    const summary = summarize([...Array(9).fill('SUCCESS'), ...Array(4).fill('SKIPPED')].map(outcome));
+    expect(renderSummary(summary, { unicode: false })[0]).toBe('Summary: 9 of 9 answers marked, 4 rows not sent');
+    const page = pageStart(info, summary, 4);
+    expect(page).toMatch(/<span class="k">Not sent<\/span><span class="v">4<\/span>/);
+    expect(page).toMatch(/<span class="k">Not marked<\/span><span class="v">0<\/span>/);
+  });
+
+  it(`accounts in its first line for every row, whatever their statuses (seed ${propertySeed(4411)})`, () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...STATUSES), { minLength: 1, maxLength: 40 }), (statuses) => {
+        const summary = summarize(statuses.map(outcome));
+        const line = renderSummary(summary, { unicode: false })[0];
+        const answers = Number(/of (\d+) answers? marked/.exec(line)?.[1]);
+        const unsent = Number(/(\d+) rows? not sent/.exec(line)?.[1] ?? 0);
+        expect(answers + unsent, line).toBe(statuses.length);
+        const page = pageStart(info, summary, 0);
+        expect(page.includes('<span class="k">Not sent</span>'), line).toBe(unsent > 0);
+      }),
+      { numRuns: propertyRuns(200), seed: propertySeed(4411) },
+    );
+  });
+});
