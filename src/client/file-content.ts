@@ -101,6 +101,27 @@ export function contentMismatch(path: string, type: string | undefined): FilePro
   );
 }
 
+/**
+ * The advice for a file whose name gives no answer type ("grace", "essay.final") but which holds
+ * plain text: the name to give it. Undefined when it does not hold text (or cannot be read).
+ */
+export function renameTextHint(path: string): string | undefined {
+  let bytes: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      bytes = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
+  if (bytes.length === 0 || (!utf16 && bytes.includes(0)) || ALL_KINDS.some((kind) => kind.is(bytes))) return undefined;
+  return `It holds plain text: rename it to ${basename(path)}.txt (an answer's type comes from its name), or leave it out.`;
+}
+
 function mismatch(path: string, named: string, found: Pick<Kind, 'name' | 'extension' | 'advice'>): FileProblem {
   const renamed = found.extension ? `${basename(path, extname(path))}${found.extension}` : undefined;
   return {

@@ -6,7 +6,7 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { isAccepted, mimeFromName } from '../api/mime.js';
 import { thousands } from '../api/thousands.js';
-import { contentMismatch } from './file-content.js';
+import { contentMismatch, renameTextHint } from './file-content.js';
 
 export interface LocalFile {
   path: string;
@@ -101,13 +101,15 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
   }
   const type = mimeFromName(path);
   if (!isAccepted(type, accepted)) {
+    const rename = renameHint(path, info.size);
     return {
       kind: 'unsupported',
       path,
       type,
       // the type by its extension ("chemical/x-xyz" for notes.xyz) tells a teacher nothing: the hint names the extension
       message: `unsupported file type for ${path}`,
-      suggestion: exportHint(path),
+      suggestion: rename ?? exportHint(path),
+      ...(rename ? { ownHint: true } : {}),
     };
   }
   if (info.size > MAX_FILE_BYTES) {
@@ -144,6 +146,12 @@ export function inspectFileSync(path: string, accepted: readonly string[] = ANSW
 }
 
 const SUPPORTED = 'answers can be PDF, DOCX, RTF, TXT or images (PNG, JPEG, WebP, GIF)';
+const NOT_AN_ANSWER = `This is not an answer file: ${SUPPORTED}. Export other documents to DOCX or PDF first.`;
+
+/** A file named with no extension, or one that names no format kct knows, that holds text: the name to give it. */
+function renameHint(path: string, size: number): string | undefined {
+  return size > 0 && exportHint(path) === NOT_AN_ANSWER ? renameTextHint(path) : undefined;
+}
 
 /** What to do with a file of a type the service does not take, by its extension. */
 function exportHint(path: string): string {
@@ -185,7 +193,7 @@ function exportHint(path: string): string {
     case '.html':
       return `Save the page as PDF (print to PDF) or as text; ${SUPPORTED}.`;
     default:
-      return `This is not an answer file: ${SUPPORTED}. Export other documents to DOCX or PDF first.`;
+      return NOT_AN_ANSWER;
   }
 }
 

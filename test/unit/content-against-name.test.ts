@@ -65,4 +65,30 @@ describe("a file's content against its name", () => {
     expect(isFileProblem(checked) && checked.message).toMatch(/named as a JPEG image but holds an HEIC photo/);
     expect(isFileProblem(checked) && checked.suggestion).toMatch(/Convert it to JPEG or PNG/);
   });
+
+  it('says a file whose name gives no type but which holds text is text: rename it to <name>.txt', () => {
+    const path = join(dir, 'grace');
+    writeFileSync(path, CONTENTS.text.bytes);
+    const checked = checkLocalFile(path);
+    expect(isFileProblem(checked) && checked.kind).toBe('unsupported');
+    expect(isFileProblem(checked) && checked.suggestion).toBe(
+      "It holds plain text: rename it to grace.txt (an answer's type comes from its name), or leave it out.",
+    );
+    expect(isFileProblem(checked) && checked.ownHint).toBe(true);
+  });
+
+  it(`advises a rename to .txt exactly when a name that gives no type holds text (seed ${propertySeed(5152)})`, () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(CONTENTS)), fc.constantFrom('', '.final', '.essay', '.bak', '.xyz'), (kind, extension) => {
+        const path = join(dir, `untyped-${made++}${extension}`);
+        writeFileSync(path, CONTENTS[kind].bytes);
+        const checked = checkLocalFile(path);
+        expect(isFileProblem(checked), `${kind} named ${extension}`).toBe(true);
+        const text = ['text', 'latin1', 'utf16'].includes(kind);
+        const advice = isFileProblem(checked) ? checked.suggestion : '';
+        expect(advice.includes(`rename it to untyped-${made - 1}${extension}.txt`), `${kind}: ${advice}`).toBe(text);
+      }),
+      { numRuns: propertyRuns(80), seed: propertySeed(5152) },
+    );
+  });
 });
