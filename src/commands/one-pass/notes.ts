@@ -189,7 +189,7 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
 
 /** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
 export function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
-  const { unfinished, unfinishedIds, finished, firstTaskId } = marking.progress();
+  const { unfinished, unfinishedIds, finished, firstTaskId, notSent } = marking.progress();
   const markAgain = marking.settings.markAgain === true;
   if (single && unfinished === 1 && firstTaskId) {
     return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
@@ -198,15 +198,22 @@ export function interrupted(marking: MarkingRun, single: boolean, resumed: boole
   }
   // counted in answers, named by task: a batch's answers share one task
   const done = finished > 0 ? ` (${plural(finished, 'answer')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
+  const unsent = notSent > 0 ? `; ${plural(notSent, 'answer')} not sent` : '';
   const head =
     unfinished === 0
-      ? `interrupted; no task kct knows of is left unfinished${done}`
-      : `interrupted; ${plural(unfinished, 'answer')} not yet seen finished may still be running on the service${listed(unfinishedIds, unfinished)}${done}`;
+      ? `interrupted; no task kct knows of is left unfinished${done}${unsent}`
+      : `interrupted; ${plural(unfinished, 'answer')} not yet seen finished may still be running on the service${listed(unfinishedIds, unfinished)}${done}${unsent}`;
+  const collect =
+    unfinished === 0
+      ? notSent > 0
+        ? `send the ${plural(notSent, 'answer')} not sent`
+        : 'collect what it marked'
+      : `collect them${notSent > 0 ? ` and send the ${plural(notSent, 'answer')} not sent` : ''}`;
   return new InterruptedError(head, {
     suggestion: `${
       markAgain
         ? `Run ${againOf(true)} to collect ${unfinished === 0 ? 'what it marked' : 'them'}.`
-        : `Run the same command again to collect ${unfinished === 0 ? 'the answers not sent yet' : 'them'}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
+        : `Run the same command again to ${collect}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
     }${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}`,
   });
 }
