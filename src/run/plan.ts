@@ -60,8 +60,9 @@ export interface RunPlan {
   ledgerTask?: string;
   /** Answers sent again because their earlier task ended FAILURE or CANCEL (kind 'again'). */
   again: number;
-  /** A few of the tasks reused, for the note that says so. */
+  /** A few of the tasks reused, and the rows of the first answers reused, for the note that says so. */
   reusedTasks: string[];
+  reusedRows: number[];
   /** Answers the journal knew under the same name with other content: sent as new answers. */
   changed: string[];
   /** Answers the journal knew at all, by content or by name (none, in a journal of other answers: another class's?). */
@@ -152,6 +153,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const twins = new Map<number, number>();
   const firstOf = new Map<string, number>();
   const reusedTasks = new Set<string>();
+  const reusedRows: number[] = [];
   let toSend = 0;
   let filesToSend = 0;
   let unitsToSend = 0;
@@ -190,6 +192,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       reused += 1;
       const task = taskOf((fromJournal ?? fromLedger)!);
       if (task !== undefined && reusedTasks.size < 3) reusedTasks.add(task);
+      if (reusedRows.length < 3) reusedRows.push(row);
       if (fromLedger) {
         unitsReused += Math.max(1, fileCounts[row]);
         ledgerTask ??= task;
@@ -213,6 +216,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     ...(ledgerTask !== undefined ? { ledgerTask } : {}),
     again,
     reusedTasks: [...reusedTasks],
+    reusedRows,
     changed,
     journalKnew,
   };

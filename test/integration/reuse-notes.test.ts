@@ -73,6 +73,20 @@ describe('a key the service refuses, on a machine that sent the answers before',
   });
 });
 
+describe('an answer identical to one of another class, marked before', () => {
+  it('is named in the note, so the teacher knows which student it is', async () => {
+    const earlier = textClass(2, 'another class');
+    const configDir = tempDir('kct-one-machine-');
+    const kct = asUser(shared.sandbox, 'user', configDir);
+    expect((await kct(['one-pass', earlier, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    const now = textClass(1, 'this class');
+    writeFileSync(join(now, 'Bo Chen.txt'), readFileSync(join(earlier, 'pupil-2.txt')));
+    const run = await kct(['one-pass', now, '--model', '12', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/1 answer of 2 was sent before \([^;]*Bo Chen\.txt; the same content, model and options; task tsk_/);
+  });
+});
+
 describe('an answer whose earlier task was cancelled', () => {
   it('is not said to have a mark to reuse; it is sent again, as a new task', async () => {
     const dir = textClass(1, 'KCT-SANDBOX-SLOW cancelled');

@@ -21,17 +21,25 @@ import type { RunRecord } from '../../run/record.js';
  * again), and the identical ones marked once. `ledgerKnown`: the service knows the tasks this
  * machine's ledger names (reuse-check.ts); when it does not, they are said to be sent again, and charged.
  */
-export function reuseNotes(plan: RunPlan, answers: number, ledgerKnown = true): string[] {
+export function reuseNotes(
+  plan: RunPlan,
+  answers: number,
+  ledgerKnown = true,
+  labelOf: (row: number) => string | undefined = () => undefined,
+): string[] {
   const lines: string[] = plan.changed.slice(0, 20).map((label) => `${label} changed since the last run: submitting it as a new answer`);
   if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
   if (plan.reused > 0) {
     const one = plan.reused === 1;
     const tasks = `${one ? 'task' : 'tasks'} ${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
+    // named, so that a teacher can tell which answer is identical to one sent before (another class's?)
+    const labels = plan.reusedRows.map(labelOf).filter((label) => label !== undefined);
+    const named = labels.length === 0 ? '' : `${labels.join(', ')}${plan.reused > labels.length ? ', ...' : ''}; `;
     const sent = `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before`;
     lines.push(
       ledgerKnown
-        ? `${sent} (the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: kct follows ${one ? 'that task for its mark, under the name it has now' : 'their tasks for their marks, under the names they have now'} (--mark-again pays to mark ${one ? 'it' : 'them'} anew); ${one ? 'if its task did not mark it' : 'one whose task did not mark it'} (FAILURE, CANCEL) is sent again as a new task. Nothing is charged twice`
-        : `${sent} from this machine (${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
+        ? `${sent} (${named}the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: kct follows ${one ? 'that task for its mark, under the name it has now' : 'their tasks for their marks, under the names they have now'} (--mark-again pays to mark ${one ? 'it' : 'them'} anew); ${one ? 'if its task did not mark it' : 'one whose task did not mark it'} (FAILURE, CANCEL) is sent again as a new task. Nothing is charged twice`
+        : `${sent} from this machine (${named}${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );
   }
   if (plan.again > 0)

@@ -193,7 +193,8 @@ async function markAnswers(
         suggestion: 'Run the same command again to mark the answers.',
       });
     }
-    for (const line of reuseNotes(plan, collection.count, ledgerKnown)) err(context.io, `kct: ${line}`);
+    for (const line of reuseNotes(plan, collection.count, ledgerKnown, (row) => collection.answerAt(row)?.label))
+      err(context.io, `kct: ${line}`);
     if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
       err(
         context.io,
