@@ -41,12 +41,12 @@ export interface KctClientOptions extends Omit<HttpOptions, 'userAgent' | 'apiKe
   userAgent?: string;
 }
 
-/** `patient`: a run's read, which must outlast the service's pace (RequestSpec). */
-export type CallOptions = Pick<RequestSpec, 'signal' | 'patient'>;
+/** `patient`: a run's read, which must outlast the service's pace; `retry: false`: one attempt only (RequestSpec). */
+export type CallOptions = Pick<RequestSpec, 'signal' | 'patient' | 'retry'>;
 
 /** What a call passes on to its request, and nothing else: every method the same way. */
 function callOf(options: CallOptions): CallOptions {
-  return { signal: options.signal, patient: options.patient };
+  return { signal: options.signal, patient: options.patient, ...(options.retry === false ? { retry: false } : {}) };
 }
 
 export interface SubmitOptions extends CallOptions {

@@ -212,14 +212,12 @@ export class MarkingRun {
    * task the service replayed, or the journal named, that did not mark it (`endedAs`, its id). False otherwise.
    */
   sendAfterAll(row: number, error?: unknown, endedAs?: string): boolean {
-    const fromLedger = this.reusedFromLedger.has(row) && (error === undefined || error instanceof NotFoundError);
+    // a task the ledger named that did not mark its answer is replaced under kct's keys only: the caller's key would replay it
+    const derived = this.settings.keyRule.kind === 'derived';
+    const fromLedger = this.reusedFromLedger.has(row) && ((error === undefined && derived) || error instanceof NotFoundError);
     // a replay in place of a failure may itself be one (another machine went this way): followed down the chain
     const replayed =
-      endedAs !== undefined &&
-      error === undefined &&
-      this.notCharged.has(row) &&
-      this.settings.keyRule.kind === 'derived' &&
-      this.resends.mayReplace(row, endedAs);
+      endedAs !== undefined && error === undefined && this.notCharged.has(row) && derived && this.resends.mayReplace(row, endedAs);
     const answer = this.settings.collection.answerAt(row);
     if (!(fromLedger || replayed) || !answer) return false;
     this.reusedFromLedger.delete(row);

@@ -24,8 +24,16 @@ import type { RunRecord } from '../../run/record.js';
 export function reuseNotes(
   plan: RunPlan,
   answers: number,
-  ledgerKnown = true,
-  labelOf: (row: number) => string | undefined = () => undefined,
+  {
+    ledgerKnown = true,
+    labelOf = () => undefined,
+    replacesFailures = true,
+  }: {
+    ledgerKnown?: boolean;
+    labelOf?: (row: number) => string | undefined;
+    /** Keys are kct's (no --idempotency-key): a task that did not mark its answer is replaced; with the caller's keys it is replayed. */
+    replacesFailures?: boolean;
+  } = {},
 ): string[] {
   const lines: string[] = plan.changed.slice(0, 20).map((label) => `${label} changed since the last run: submitting it as a new answer`);
   if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
@@ -38,7 +46,7 @@ export function reuseNotes(
     const sent = `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before`;
     lines.push(
       ledgerKnown
-        ? `${sent} (${named}the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: kct follows ${one ? 'that task for its mark, under the name it has now' : 'their tasks for their marks, under the names they have now'} (--mark-again pays to mark ${one ? 'it' : 'them'} anew); ${one ? 'if its task did not mark it' : 'one whose task did not mark it'} (FAILURE, CANCEL) is sent again as a new task. Nothing is charged twice`
+        ? `${sent} (${named}the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: kct follows ${one ? 'that task for its mark, under the name it has now' : 'their tasks for their marks, under the names they have now'} (--mark-again pays to mark ${one ? 'it' : 'them'} anew)${replacesFailures ? `; ${one ? 'if its task did not mark it (FAILURE, CANCEL), it' : 'one whose task did not mark it (FAILURE, CANCEL)'} is sent again as a new task` : ''}. Nothing is charged twice`
         : `${sent} from this machine (${named}${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );
   }

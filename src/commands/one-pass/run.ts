@@ -193,7 +193,8 @@ async function markAnswers(
         suggestion: 'Run the same command again to mark the answers.',
       });
     }
-    for (const line of reuseNotes(plan, collection.count, ledgerKnown, (row) => collection.answerAt(row)?.label))
+    const labelOf = (row: number) => collection.answerAt(row)?.label;
+    for (const line of reuseNotes(plan, collection.count, { ledgerKnown, labelOf, replacesFailures: keyRule.kind === 'derived' }))
       err(context.io, `kct: ${line}`);
     if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
       err(
