@@ -137,6 +137,8 @@ export function isHeading(lines: string[], hints: BlockHints = {}): boolean {
   // note's mark after it ("… uniforms. [1]") does not make it a heading.
   const ending = text.replace(/\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|[¹²³⁰-⁹]+)$/u, '');
   if (/[.,;]["”’)]*$/.test(ending) && !/\b(?:[A-Z]|[IVX]+|No|Vol|Ch|Pt)\.$/.test(ending)) return false;
+  // speech that ends a line ("Wait for me!") is a story's, however short: a heading is not quoted
+  if (/[!?]["”’]+$/.test(ending)) return false;
   if (hints.emphasised) return true;
   // four letters at the start are enough: `{4,}` over a 19 MB "word" overflows the regexp stack
   const long = words.filter((w) => /^\p{L}{4}/u.test(w));

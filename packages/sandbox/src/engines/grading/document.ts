@@ -25,10 +25,12 @@ export interface Doc {
 // far beyond any essay and bounds the cost of grading a 1 MB paste.
 const SCAN_LIMIT = 100_000;
 
+// "From Sam" signs a letter off; "From that day on, Ben sat at the front." ends a story: a sentence is not a sign-off
 const LETTER_FRAME =
-  /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b)/is;
+  /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks)\b|from\b(?![^]*[.!?]["”’]?\s*$))/is;
 
-const SIGN_OFF = /^(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
+const SIGN_OFF =
+  /^(?:(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks)\b|from\b(?![^]*[.!?]["”’]?\s*$))/i;
 
 // An initial follows a space, a bracket or another initial ("J. K.", "U.S."): the "t." of "don't." ends a sentence.
 const ABBREVIATION =
@@ -45,9 +47,14 @@ function sentencesOf(paragraph: string): string[] {
   for (const line of paragraph.split('\n')) {
     const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'([]?[\p{L}\p{N}])/u);
     let pending = '';
-    for (const part of parts) {
-      pending = pending ? `${pending} ${part}` : part;
-      if (!ABBREVIATION.test(pending) && !LIST_NUMBER.test(pending)) {
+    for (let k = 0; k < parts.length; k++) {
+      pending = pending ? `${pending} ${parts[k]}` : parts[k];
+      const next = parts[k + 1];
+      // a quotation or a speech of several sentences is one ("I can't jump. It is too high."), when it closes on its line
+      const quoting = next !== undefined && quoteOpen(pending) && parts.slice(k + 1).some((rest) => /["”]/.test(rest));
+      // "Are you coming?" asked Mum: a dialogue tag goes on the sentence of its speech
+      const tagged = next !== undefined && /[?!]["”]$/.test(pending) && /^\p{Ll}/u.test(next);
+      if (!ABBREVIATION.test(pending) && !LIST_NUMBER.test(pending) && !quoting && !tagged) {
         if (pending.trim()) out.push(pending.trim());
         pending = '';
       }
@@ -55,6 +62,18 @@ function sentencesOf(paragraph: string): string[] {
     if (pending.trim()) out.push(pending.trim());
   }
   return out;
+}
+
+/** A double quotation left open: an odd number of straight marks, or more “ than ”. */
+function quoteOpen(text: string): boolean {
+  let straight = 0;
+  let curly = 0;
+  for (const c of text) {
+    if (c === '"') straight++;
+    else if (c === '“') curly++;
+    else if (c === '”') curly--;
+  }
+  return straight % 2 === 1 || curly > 0;
 }
 
 /** A single mark that opens a quotation: after a start, space, colon or opening bracket, before a word (not "don't", not "students'"). */

@@ -158,7 +158,7 @@ function quoted(text: string): string[] {
     .filter((q) => q.length >= 2 && q.length <= 400);
 }
 
-const NAME = /(?<=\S\s+)\p{Lu}[\p{Ll}'’]{2,}(?:\s+(?:of\s+|the\s+)?\p{Lu}[\p{Ll}'’]+)*|\b(?:1[5-9]\d\d|20\d\d)\b/gu;
+const NAME = /(?<=\S\s+)\p{Lu}[\p{Ll}'’]{2,}(?:\s+(?:of\s+|the\s+)?\p{Lu}[\p{Ll}'’]+)*|\b(?:1[5-9]\d\d|20\d\d)s?\b/gu;
 
 /**
  * The answer's features. `taskWords`: the lower-case words of the question, description and
@@ -305,7 +305,8 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       add(f.dialogue, i, spoken.length, [], spoken[0]);
       f.punctuatedDialogue += countOf(/[,.!?…]["”’']/g, t) > 0 ? 1 : 0;
     }
-    for (const w of narration.toLowerCase().match(/\b[a-z]+\b/g) ?? []) {
+    // the tense of the words as read through slips: "sohuld" is "should", a verb in the present
+    for (const w of readNarration.toLowerCase().match(/\b[a-z]+\b/g) ?? []) {
       const isPast = (w.length >= 5 && w.endsWith('ed') && !NOT_PAST.has(w)) || PAST_IRREGULAR.has(w);
       if (isPast) past++;
       if (isPast || PRESENT.has(w)) verbs++;

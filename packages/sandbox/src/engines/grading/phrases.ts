@@ -118,7 +118,9 @@ export function shows(m: Measured): string {
     case 'description':
       return `sensory detail (${plural(m.details, 'word')} of sight, sound and touch, or comparisons)`;
     case 'story':
-      return `a story told through events and speech (${plural(m.lines, 'line')} of dialogue, ${plural(m.changes, 'moment')} of change)`;
+      return m.lines > 0
+        ? `a story told through events and speech (${plural(m.lines, 'line')} of dialogue, ${plural(m.changes, 'moment')} of change)`
+        : `a story told through events (${plural(m.changes, 'moment')} of change)`;
     case 'turning':
       return `a turning point the reader sees happen (${plural(m.late, 'moment')} of change after the first third)`;
     case 'coverage':
@@ -228,7 +230,8 @@ export function advice(m: Measured): string {
     case 'progression':
       return 'make each paragraph add something new, rather than restating earlier points';
     case 'paragraphs':
-      return 'give each main point a paragraph of its own';
+      // under 60 words there is too little to organise: paragraphs already there are not the gap
+      return m.words < 60 ? 'develop each main point into a paragraph of its own' : 'give each main point a paragraph of its own';
     case 'frame':
       return 'open with a paragraph that sets out the answer, and end with a conclusion that returns to its main point';
     case 'connectives': {

@@ -38,8 +38,14 @@ const opening = (ctx: SignalContext, h: Hits) => {
   const first = Math.max(1, Math.min(3, Math.floor(ctx.doc.sentences.length / 3)));
   return h.sentences.filter((i) => ctx.doc.sentences[i].paragraph === 0 && (ctx.doc.paragraphs.length > 1 || i < first));
 };
-/** Hits in the last paragraph, when there is more than one. */
-const closing = (ctx: SignalContext, h: Hits) => (ctx.doc.paragraphs.length > 1 ? inParagraph(ctx, h, ctx.doc.paragraphs.length - 1) : []);
+/** Hits in the answer's end: its last paragraph, or, when it has one paragraph, its last third (one to three sentences), as its opening is its first. */
+const closing = (ctx: SignalContext, h: Hits) => {
+  if (ctx.doc.paragraphs.length > 1) return inParagraph(ctx, h, ctx.doc.paragraphs.length - 1);
+  // one or two sentences have no end apart from their opening
+  if (ctx.doc.sentences.length < 3) return [];
+  const from = ctx.doc.sentences.length - Math.max(1, Math.min(3, Math.floor(ctx.doc.sentences.length / 3)));
+  return h.sentences.filter((i) => i >= from);
+};
 
 /**
  * Where the answer states its position: in the opening (`early`), precisely there (a sentence of
@@ -92,9 +98,12 @@ export const errorRate = (f: Features) => (f.errors.count / Math.max(1, f.words)
 export const punctuatedShare = (f: Features) =>
   f.dialogue.count === 0 ? 0 : f.punctuatedDialogue / Math.max(1, f.dialogue.sentences.length);
 
-/** How far the answer is told as a story: past tense, speech and change. */
+/**
+ * How far the answer is told as a story: past tense, speech and change. Told in the past tense
+ * throughout is enough to be one (ON_TOPIC): speech and change are marked as points of their own.
+ */
 export function storyValue(f: Features): number {
-  return 0.5 * clamp((f.pastTense - 0.25) / 0.35, 0, 1) + 0.25 * clamp(f.dialogue.count / 3, 0, 1) + 0.25 * clamp(f.change.count / 2, 0, 1);
+  return 0.6 * clamp((f.pastTense - 0.25) / 0.35, 0, 1) + 0.2 * clamp(f.dialogue.count / 3, 0, 1) + 0.2 * clamp(f.change.count / 2, 0, 1);
 }
 
 /** Changes in the last two thirds of the story: where a turning point is shown. */
