@@ -27,10 +27,10 @@ const SCAN_LIMIT = 100_000;
 
 // "From Sam" signs a letter off; "From that day on, Ben sat at the front." ends a story: a sentence is not a sign-off
 const LETTER_FRAME =
-  /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks)\b|from\b(?![^]*[.!?]["”’]?\s*$))/is;
+  /^(?:dear\b.*[,:]?$|to (?:the|whom|all)\b[^.]*[,:]$|(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks)\b|from\b(?![\s\S]*[.!?]["”’]?\s*$))/is;
 
 const SIGN_OFF =
-  /^(?:(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks)\b|from\b(?![^]*[.!?]["”’]?\s*$))/i;
+  /^(?:(?:yours (?:faithfully|sincerely|truly)|sincerely|best wishes|kind regards|regards|many thanks|with thanks)\b|from\b(?![\s\S]*[.!?]["”’]?\s*$))/i;
 
 // An initial follows a space, a bracket or another initial ("J. K.", "U.S."): the "t." of "don't." ends a sentence.
 const ABBREVIATION =
