@@ -79,6 +79,8 @@ function quoteOpen(text: string): boolean {
 /** A single mark that opens a quotation: after a start, space, colon or opening bracket, before a word (not "don't", not "students'"). */
 const SINGLE_OPEN = /(?<=^|[\s:([{—–])['‘](?=[^\s'‘’])(?!\d0s\b)/g;
 const LETTER = /\p{L}/u;
+const QUOTE_MARK = /["“'‘]/;
+const SINGLE_MARK = /['‘]/;
 
 /** Where the quotation opened at `open` closes: the first ' or ’ not between two letters, on its line, within 400 characters. */
 function singleClose(text: string, open: number, inDouble: (i: number) => boolean): number | undefined {
@@ -104,10 +106,12 @@ function singleClose(text: string, open: number, inDouble: (i: number) => boolea
  * opens before a word and closes where it is not an apostrophe). The outermost only: a quotation inside one is part of it.
  */
 export function quotationSpans(text: string): [number, number][] {
+  // most sentences quote nothing: no mark, no scan (every sentence of every answer is asked, three times)
+  if (!QUOTE_MARK.test(text)) return [];
   const double: [number, number][] = [...text.matchAll(/["“][^"”\n]*["”]/g)].map((m) => [m.index, m.index + m[0].length]);
   const inDouble = (i: number) => double.some(([a, b]) => i >= a && i < b);
   const single: [number, number][] = [];
-  for (const m of text.matchAll(SINGLE_OPEN)) {
+  for (const m of SINGLE_MARK.test(text) ? text.matchAll(SINGLE_OPEN) : []) {
     if (inDouble(m.index) || single.some(([, b]) => m.index < b)) continue;
     const close = singleClose(text, m.index, inDouble);
     if (close !== undefined) single.push([m.index, close + 1]);
