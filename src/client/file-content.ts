@@ -71,20 +71,25 @@ const EXPECTED: Record<string, keyof typeof KINDS> = {
   'image/webp': 'webp',
 };
 
-/** The problem with a file whose content is not its name's type, or undefined when it is (or cannot be told). */
-export function contentMismatch(path: string, type: string | undefined): FileProblem | undefined {
-  if (type === undefined || (type !== 'text/plain' && EXPECTED[type] === undefined)) return undefined;
-  let bytes: Buffer;
+/** A file's first HEAD_BYTES (in the one buffer, valid until the next call), or undefined when it cannot be read. */
+function headOf(path: string): Buffer | undefined {
   try {
     const fd = openSync(path, 'r');
     try {
-      bytes = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+      return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
     } finally {
       closeSync(fd);
     }
   } catch {
-    return undefined; // unreadable: said where it is read
+    return undefined;
   }
+}
+
+/** The problem with a file whose content is not its name's type, or undefined when it is (or cannot be told). */
+export function contentMismatch(path: string, type: string | undefined): FileProblem | undefined {
+  if (type === undefined || (type !== 'text/plain' && EXPECTED[type] === undefined)) return undefined;
+  const bytes = headOf(path);
+  if (bytes === undefined) return undefined; // unreadable: said where it is read
   const found = ALL_KINDS.find((kind) => kind.is(bytes));
   if (type === 'text/plain') {
     const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
@@ -106,17 +111,8 @@ export function contentMismatch(path: string, type: string | undefined): FilePro
  * plain text: the name to give it. Undefined when it does not hold text (or cannot be read).
  */
 export function renameTextHint(path: string): string | undefined {
-  let bytes: Buffer;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      bytes = head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
+  const bytes = headOf(path);
+  if (bytes === undefined) return undefined;
   const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
   if (bytes.length === 0 || (!utf16 && bytes.includes(0)) || ALL_KINDS.some((kind) => kind.is(bytes))) return undefined;
   return `It holds plain text: rename it to ${basename(path)}.txt (an answer's type comes from its name), or leave it out.`;

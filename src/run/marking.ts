@@ -147,12 +147,11 @@ export class MarkingRun {
   }
 
   /** What kct knows of the tasks so far (for the Ctrl-C message). */
-  progress(): { accepted: number; firstTaskId?: string; unfinished: number; unfinishedIds: string[]; finished: number; notSent: number } {
+  progress(): { firstTaskId?: string; unfinished: number; unfinishedIds: string[]; finished: number; notSent: number } {
     // an answer with no row yet and no task: never sent (its copies wait on their first, which is counted)
     let waiting = 0;
     for (const row of this.tasked) waiting += 1 + (this.settings.plan.copies.get(row)?.length ?? 0);
     return {
-      accepted: this.accepted,
       firstTaskId: this.firstTaskId,
       unfinished: this.tasked.size,
       unfinishedIds: this.follower.unfinished(),

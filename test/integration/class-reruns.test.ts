@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
-import { asUser, creditsOf, FIXTURES, parseJson, startSandbox, tempDir, useSandbox } from './harness.js';
+import { asUser, creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
@@ -70,30 +70,7 @@ describe('--resume with the journal of another class', () => {
 });
 
 describe('a ledger the service does not share', () => {
-  it('answers this machine marked on a server that was reset are sent again, and the run says they were charged', async () => {
-    const dir = textClass(2, 'reset server');
-    const configDir = tempDir('kct-one-machine-');
-    const before = await startSandbox();
-    const port = new URL(before.baseUrl).port;
-    try {
-      expect((await asUser(before, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
-    } finally {
-      await before.stop();
-    }
-    // the same address, a new server: this machine's ledger names tasks the service never made
-    const after = await startSandbox({ args: ['--port', port] });
-    try {
-      const run = await asUser(after, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
-      expect(run.code).toBe(0);
-      expect(ndjson(run.stdout).map((row) => row.status)).toEqual(['SUCCESS', 'SUCCESS']);
-      expect(run.stderr).toContain(
-        'kct: 2 answers marked before on this machine were not known to the service (another account, or a server that was reset), so they were sent again and charged',
-      );
-    } finally {
-      await after.stop();
-    }
-  });
-
+  // a server that was reset: test/integration/reuse-notes.test.ts (a property over classes, added answers and resets)
   it('says "sent again and charged" only of what was: not of a failure marked again, nor of a key refused', async () => {
     const dir = textClass(1, 'KCT-SANDBOX-FAIL again');
     const configDir = tempDir('kct-one-machine-');

@@ -46,6 +46,9 @@ describe('answers sent before, on a server that does not know their tasks', () =
           expect(run.stderr.includes('not sent again'), run.stderr).toBe(!reset);
           expect(run.stderr.includes('the service does not know task'), run.stderr).toBe(reset);
           expect(charged, run.stderr).toBe(reset ? count + added : added);
+          // and at its end, the run says which were charged though marked before
+          const known = `${count} answer${count === 1 ? '' : 's'} marked before on this machine ${count === 1 ? 'was' : 'were'} not known to the service`;
+          expect(run.stderr.includes(known), run.stderr).toBe(reset);
         } finally {
           await after.stop();
         }
