@@ -160,7 +160,8 @@ export async function launch(options: Partial<SandboxOptions> = {}, dataDir?: st
       }
       return { status: res.statusCode, headers: res.headers, body: parsed };
     },
-    async waitFor(taskId, key, done = (s) => ['SUCCESS', 'FAILURE', 'CANCEL'].includes(s.status), timeoutMs = 15_000) {
+    // a minute: a shared CI runner has held a DOCX's task in UPLOADING past 15 s (only a failure waits that long)
+    async waitFor(taskId, key, done = (s) => ['SUCCESS', 'FAILURE', 'CANCEL'].includes(s.status), timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const res = await sandbox.call('GET', `/evaluations/${taskId}/status`, { key });
