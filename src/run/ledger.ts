@@ -16,6 +16,21 @@ const FAILED = '!';
 
 const PIECE = 1024 * 1024;
 
+/** This machine under any of its names (localhost, 127.0.0.1, [::1]): one server, so one ledger. */
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The server a base URL names, as the ledger is keyed: one spelling for each (no trailing slash, case and loopback names folded). */
+export function serverOf(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  try {
+    const url = new URL(trimmed);
+    if (LOOPBACK.test(url.hostname)) url.hostname = '127.0.0.1';
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    return trimmed;
+  }
+}
+
 export class Ledger {
   /** identity -> a task id, or "<batch id>#<item>", after FAILED when it did not mark it */
   private readonly known = new Map<string, string>();
@@ -25,7 +40,7 @@ export class Ledger {
 
   /** Where the ledger of `baseUrl` is kept in `folder` (its lock beside it: ledger-lock.ts). */
   static pathOf(folder: string, baseUrl: string): string {
-    return join(folder, `marked-${sha256(baseUrl.replace(/\/+$/, '')).slice(0, 16)}.ndjson`);
+    return join(folder, `marked-${sha256(serverOf(baseUrl)).slice(0, 16)}.ndjson`);
   }
 
   /** The ledger of `baseUrl` in `folder`, read; undefined (and the reason) when it cannot be used. */

@@ -2,24 +2,24 @@
 // this machine's ledger names for them. A ledger is per server, not per account: another account
 // (or a server started afresh) knows none of its tasks, and a key that is not valid is refused now,
 // before any note promises what the run will not do.
-import { ApiError, NotFoundError, RateLimitError, ServerError } from '../api/errors.js';
+import { NotFoundError } from '../api/errors.js';
 import type { KctClient } from '../client/client.js';
 import type { RunPlan } from './plan.js';
 
+/** What the service said of the ledger's task: it knows it, it does not, or it could not be asked (a key refused, unreachable, busy). */
+export type LedgerCheck = 'known' | 'unknown' | 'unasked';
+
 /**
- * Whether the service knows the ledger's tasks (true when the run reuses none); one request, one
- * attempt. A key refused is thrown; a service that cannot be asked now (unreachable, busy) is left to
- * the run's own requests, which say so with their hints.
+ * Asks the service about the first task the ledger names for an answer reused ('known' when none
+ * is); one request, one attempt. When it cannot be asked, nothing is promised: the run's own
+ * requests meet the same refusal and say it, with every row (a key refused: exit 4).
  */
-export async function serviceKnowsLedger(client: KctClient, plan: RunPlan, signal?: AbortSignal): Promise<boolean> {
-  if (plan.ledgerTask === undefined) return true;
+export async function checkLedger(client: KctClient, plan: RunPlan, signal?: AbortSignal): Promise<LedgerCheck> {
+  if (plan.ledgerTask === undefined) return 'known';
   try {
     await client.status(plan.ledgerTask, { signal, retry: false });
-    return true;
+    return 'known';
   } catch (error) {
-    if (error instanceof NotFoundError) return false;
-    // a refusal (401, 403 …) is the key's: said now; anything else is said by the run's own requests
-    if (error instanceof ApiError && !(error instanceof RateLimitError || error instanceof ServerError)) throw error;
-    return true;
+    return error instanceof NotFoundError ? 'unknown' : 'unasked';
   }
 }

@@ -1,6 +1,6 @@
 // What a run says, before sending, of answers this machine sent before, against a real sandbox: it
 // promises "not charged again" only when the service knows the tasks the ledger names (a ledger is
-// per server, not per account), a key the service refuses is said before any such note, and a task
+// per server, not per account), a key the service refuses gets no such note (and every row), and a task
 // that was cancelled is not called a mark. Property: the note's promise is what the credits show.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,20 +59,16 @@ describe('answers sent before, on a server that does not know their tasks', () =
 });
 
 describe('a key the service refuses, on a machine that sent the answers before', () => {
-  it('is said before any note about them (exit 4), and nothing is promised', async () => {
-    const dir = textClass(1, 'refused key');
+  it('promises nothing of them, and every row is printed, as for answers never sent (exit 4)', async () => {
+    const dir = textClass(2, 'refused key');
     const configDir = tempDir('kct-one-machine-');
     expect((await asUser(shared.sandbox, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
-    const wrong = await asUser(
-      shared.sandbox,
-      'user',
-      configDir,
-    )(['one-pass', dir, '--model', '12'], {
-      env: { KCT_API_KEY: 'kct_sbx_notakeyatallnotakeyatall' },
-    });
+    const wrongKey = { env: { KCT_API_KEY: 'kct_sbx_notakeyatallnotakeyatall' } };
+    const wrong = await asUser(shared.sandbox, 'user', configDir)(['one-pass', dir, '--model', '12', '--json'], wrongKey);
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).not.toContain('sent before');
     expect(wrong.stderr).not.toContain('not charged again');
+    expect(parseJson<unknown[]>(wrong.stdout)).toHaveLength(2);
   });
 });
 
@@ -87,6 +83,21 @@ describe('an answer identical to one of another class, marked before', () => {
     const run = await kct(['one-pass', now, '--model', '12', '--output', 'ndjson']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/1 answer of 2 was sent before \([^;]*Bo Chen\.txt; the same content, model and options; task tsk_/);
+  });
+});
+
+describe('the same sandbox as localhost and as 127.0.0.1', () => {
+  it('is one ledger: answers relabelled between the two names are not charged again', async () => {
+    const dir = textClass(2, 'loopback names');
+    const configDir = tempDir('kct-one-machine-');
+    const kct = asUser(shared.sandbox, 'user', configDir);
+    expect((await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    const credits = await creditsOf(kct);
+    const localhost = { env: { KCT_BASE_URL: shared.sandbox.baseUrl.replace('127.0.0.1', 'localhost') } };
+    const again = await kct(['one-pass', dir, '--model', '12', '--student-id-from', 'none', '--output', 'ndjson'], localhost);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('2 answers of 2 were sent before');
+    expect(await creditsOf(kct)).toBe(credits);
   });
 });
 

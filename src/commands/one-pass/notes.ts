@@ -15,6 +15,7 @@ import { againOf, WITHOUT_MARK_AGAIN } from '../../run/exit-tally.js';
 import type { MarkingRun } from '../../run/marking.js';
 import type { RunPlan } from '../../run/plan.js';
 import type { RunRecord } from '../../run/record.js';
+import type { LedgerCheck } from '../../run/reuse-check.js';
 
 /**
  * Said once before anything is sent: the answers sent before (their tasks are followed, not sent
@@ -25,11 +26,12 @@ export function reuseNotes(
   plan: RunPlan,
   answers: number,
   {
-    ledgerKnown = true,
+    ledger = 'known',
     labelOf = () => undefined,
     replacesFailures = true,
   }: {
-    ledgerKnown?: boolean;
+    /** What the service said of the ledger's tasks (reuse-check.ts): nothing is said of them when it could not be asked. */
+    ledger?: LedgerCheck;
     labelOf?: (row: number) => string | undefined;
     /** Keys are kct's (no --idempotency-key): a task that did not mark its answer is replaced; with the caller's keys it is replayed. */
     replacesFailures?: boolean;
@@ -37,7 +39,7 @@ export function reuseNotes(
 ): string[] {
   const lines: string[] = plan.changed.slice(0, 20).map((label) => `${label} changed since the last run: submitting it as a new answer`);
   if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
-  if (plan.reused > 0) {
+  if (plan.reused > 0 && ledger !== 'unasked') {
     const one = plan.reused === 1;
     const tasks = `${one ? 'task' : 'tasks'} ${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
     // named, so that a teacher can tell which answer is identical to one sent before (another class's?)
@@ -45,7 +47,7 @@ export function reuseNotes(
     const named = labels.length === 0 ? '' : `${labels.join(', ')}${plan.reused > labels.length ? ', ...' : ''}; `;
     const sent = `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before`;
     lines.push(
-      ledgerKnown
+      ledger === 'known'
         ? `${sent} (${named}the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: kct follows ${one ? 'that task for its mark, under the name it has now' : 'their tasks for their marks, under the names they have now'} (--mark-again pays to mark ${one ? 'it' : 'them'} anew)${replacesFailures ? `; ${one ? 'if its task did not mark it (FAILURE, CANCEL), it' : 'one whose task did not mark it (FAILURE, CANCEL)'} is sent again as a new task` : ''}. Nothing is charged twice`
         : `${sent} from this machine (${named}${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );

@@ -31,7 +31,7 @@ import { LedgerLock } from '../../run/ledger-lock.js';
 import { MarkingRun } from '../../run/marking.js';
 import { planRun, type RunPlan } from '../../run/plan.js';
 import { RunRecord } from '../../run/record.js';
-import { serviceKnowsLedger } from '../../run/reuse-check.js';
+import { checkLedger, type LedgerCheck } from '../../run/reuse-check.js';
 import { dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
@@ -153,7 +153,7 @@ async function markAnswers(
     const record = new RunRecord(journal, ledger);
     let report: Awaited<ReturnType<typeof runReport>> | undefined;
     let plan: RunPlan;
-    let ledgerKnown = true;
+    let ledgerCheck: LedgerCheck = 'known';
     try {
       // --report's file is opened (or refused: --no-wait, a folder that does not exist) before any answer is hashed
       if (options.report !== undefined)
@@ -178,7 +178,7 @@ async function markAnswers(
         },
         context.signal,
       );
-      ledgerKnown = await serviceKnowsLedger(client, plan, context.signal);
+      ledgerCheck = await checkLedger(client, plan, context.signal);
     } catch (error) {
       report?.writer.discard();
       journal?.close();
@@ -194,7 +194,7 @@ async function markAnswers(
       });
     }
     const labelOf = (row: number) => collection.answerAt(row)?.label;
-    for (const line of reuseNotes(plan, collection.count, { ledgerKnown, labelOf, replacesFailures: keyRule.kind === 'derived' }))
+    for (const line of reuseNotes(plan, collection.count, { ledger: ledgerCheck, labelOf, replacesFailures: keyRule.kind === 'derived' }))
       err(context.io, `kct: ${line}`);
     if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
       err(
@@ -271,7 +271,7 @@ async function markAnswers(
           // the service quotes a price with the first task it accepts: said once, for the whole run
           if (!quoted && !replayed && typeof task.credit_cost === 'number') {
             quoted = true;
-            context.note(costQuote({ cost: task.credit_cost, answers, files }, plan, ledgerKnown));
+            context.note(costQuote({ cost: task.credit_cost, answers, files }, plan, ledgerCheck === 'known'));
           }
           return;
         }
