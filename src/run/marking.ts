@@ -53,7 +53,6 @@ export class MarkingRun {
   /** Rows the ledger named a task for that the service did not know: charged if their new request is not a replay. */
   private readonly unknownToService = new Set<number>();
   private sentAgain = 0;
-  private tasksFinished = 0;
   /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
   readonly reusedFromLedger = new Set<number>();
   /** Rows whose mark is another submission's (reused, or replayed by the service), until printed. */
@@ -63,6 +62,7 @@ export class MarkingRun {
   private last?: AnswerOutcome;
   private interrupted?: unknown;
   private emitted = 0;
+  private finishedRows = 0;
   private rowEmitted?: () => void;
   private readonly expected: number;
   private allEmitted?: () => void;
@@ -148,14 +148,14 @@ export class MarkingRun {
 
   /** What kct knows of the tasks so far (for the Ctrl-C message). */
   progress(): { firstTaskId?: string; unfinished: number; unfinishedIds: string[]; finished: number; notSent: number } {
-    // an answer with no row yet and no task: never sent (its copies wait on their first, which is counted)
+    // in answers, copies with them: finished, still running (a task, or a row printed not final), or never sent
     let waiting = 0;
     for (const row of this.tasked) waiting += 1 + (this.settings.plan.copies.get(row)?.length ?? 0);
     return {
       firstTaskId: this.firstTaskId,
-      unfinished: this.tasked.size,
+      unfinished: waiting + this.emitted - this.finishedRows,
       unfinishedIds: this.follower.unfinished(),
-      finished: this.tasksFinished,
+      finished: this.finishedRows,
       notSent: Math.max(0, this.expected - this.emitted - waiting),
     };
   }
@@ -211,8 +211,7 @@ export class MarkingRun {
    * task the service replayed, or the journal named, that did not mark it (`endedAs`, its id). False otherwise.
    */
   sendAfterAll(row: number, error?: unknown, endedAs?: string): boolean {
-    // a task the ledger named that did not mark its answer is replaced under kct's keys only: the caller's key would replay it
-    const derived = this.settings.keyRule.kind === 'derived';
+    const derived = this.settings.keyRule.kind === 'derived'; // the caller's key would replay a failure, not replace it
     const fromLedger = this.reusedFromLedger.has(row) && ((error === undefined && derived) || error instanceof NotFoundError);
     // a replay in place of a failure may itself be one (another machine went this way): followed down the chain
     const replayed =
@@ -378,7 +377,7 @@ export class MarkingRun {
       },
       answerOfRow,
     );
-    if (this.tasked.delete(row) && isFinalStatus(outcome.status)) this.tasksFinished += 1;
+    this.tasked.delete(row);
     this.reusedFromLedger.delete(row);
     if (this.settings.single) this.last = outcome;
     record.final(row, this.identityOf(row), outcome);
@@ -394,6 +393,7 @@ export class MarkingRun {
       record.final(copy, this.identityOf(copy), named(copy, own, answer), { copy: true });
     }
     this.emitted += 1 + copies.length;
+    if (isFinalStatus(outcome.status)) this.finishedRows += 1 + copies.length;
     this.rowEmitted?.();
     if (this.emitted >= this.expected) this.allEmitted?.();
   }

@@ -334,6 +334,15 @@ describe('re-running a changing class folder (properties, against a real sandbox
                 expect(run.stderr, context).toMatch(
                   /interrupted; (no task kct knows of is left unfinished|\d+ answers? not yet seen finished may still be running)/,
                 );
+                // once sending began, every answer is counted, copies too: finished, maybe still running, or not sent
+                if (!run.stderr.includes('(nothing was sent)')) {
+                  const count = (re: RegExp) => Number(re.exec(run.stderr)?.[1] ?? 0);
+                  const counted =
+                    count(/interrupted; (\d+) answers? not yet seen finished/) +
+                    count(/\((\d+) answers? seen finished/) +
+                    count(/; (\d+) answers? not sent/);
+                  expect(counted, context).toBe(answers.length);
+                }
                 await settle();
                 continue;
               }

@@ -161,7 +161,7 @@ export class OutcomeWriter {
           ? `Submitted: ${this.accepted} of ${answers} answers accepted; ${then}`
           : this.sentBefore === this.accepted
             ? `Nothing new submitted: ${this.accepted} of ${answers} answers were sent before; ${then}`
-            : `Submitted: ${this.accepted - this.sentBefore} of ${answers} answers accepted, and ${this.sentBefore} sent before; ${then}`;
+            : `Submitted: ${this.accepted - this.sentBefore} of ${answers} answers accepted, and ${this.sentBefore} not charged again (marked before, or identical to another answer of the run); ${then}`;
       if (this.io.stderrJson) return this.endNotice(submitted, problems);
       for (const line of [submitted, ...problemLines(problems), ...andMore]) this.say(line);
       this.printNoted();

@@ -53,7 +53,8 @@ export function chooseBatch(
   if (run.files > 0 || run.textAnswers < batchFrom || !run.journal || !run.ledger) return false;
   err(
     context.io,
-    `kct: sending ${thousands(run.textAnswers)} plain-text answers in batches of up to 100 (POST /evaluations/batch; --via auto from ${batchFrom} with --resume; --via one-pass for one request per answer)`,
+    // said before the plan: how many are sent (not those marked before) is not known yet
+    `kct: plain-text answers (${thousands(run.textAnswers)} here) go in batches of up to 100 when sent (POST /evaluations/batch; --via auto from ${batchFrom} with --resume; --via one-pass for one request per answer)`,
   );
   return true;
 }
