@@ -97,7 +97,11 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
 function creditsLine(summary: Summary): string | undefined {
   if (summary.creditsCharged === undefined && summary.replayed === 0 && summary.copies === 0) return undefined;
   const parts = [];
-  if (summary.creditsCharged !== undefined) parts.push(`${summary.creditsCharged} charged by this run`);
+  // answers not seen finished (a run stopped, a server gone) may still be charged: 0 is what is known, not the total
+  if (summary.creditsCharged !== undefined)
+    parts.push(
+      `${summary.creditsCharged} charged by this run${summary.other > 0 ? ` so far (${summary.other} not seen finished may still be)` : ''}`,
+    );
   if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} marked before, not charged again`);
   if (summary.copies > 0)
     parts.push(

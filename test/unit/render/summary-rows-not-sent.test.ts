@@ -37,4 +37,13 @@ describe('the rows not sent, beside the answers', () => {
       { numRuns: propertyRuns(200), seed: propertySeed(4411) },
     );
   });
+
+  it('says credits charged "so far" when answers were not seen finished (a server gone mid-run), not a firm 0', () => {
+    const summary = { ...summarize(['SUCCESS', 'NOT_SENT', 'QUEUED' as never].map(outcome)), creditsCharged: 1 };
+    expect(renderSummary(summary, { unicode: false })).toContain(
+      'Credits: 1 charged by this run so far (2 not seen finished may still be)',
+    );
+    const done = { ...summarize(['SUCCESS', 'SUCCESS'].map(outcome)), creditsCharged: 2 };
+    expect(renderSummary(done, { unicode: false })).toContain('Credits: 2 charged by this run');
+  });
 });
