@@ -1,7 +1,7 @@
 // Before a run says that answers sent before are not sent again, the service is asked about one task
 // this machine's ledger names for them. A ledger is per server, not per account: another account
-// (or a server started afresh) knows none of its tasks, and a key that is not valid is refused now,
-// before any note promises what the run will not do.
+// (or a server started afresh) knows none of its tasks; and when the service cannot be asked (a key
+// refused, unreachable), no note promises anything of them.
 import { NotFoundError } from '../api/errors.js';
 import type { KctClient } from '../client/client.js';
 import type { RunPlan } from './plan.js';
