@@ -102,6 +102,9 @@ export function summarise(base: Omit<FillReport, 'counts' | 'studentsMatch'>): F
   return { ...base, counts, studentsMatch: counts['not-in-file'] === 0 && counts['not-marked'] === 0 };
 }
 
+/** A row of the file whose student has no submission in the download (handed nothing in): a note, not a mismatch. */
+export const hasNoSubmission = (entry: FillEntry): boolean => entry.status === 'not-marked' && entry.download === undefined;
+
 /** A student of the download that was marked, and what became of them. */
 export interface DownloadStudent {
   participantId: string;
@@ -141,7 +144,7 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
     });
   }
   const notes = [...report.notes];
-  const noSubmission = entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined);
+  const noSubmission = entries.filter(hasNoSubmission);
   const noRow = entries.filter((entry) => entry.status === 'not-in-file');
   const names = (list: FillEntry[]) =>
     `${list

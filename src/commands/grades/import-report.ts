@@ -4,7 +4,7 @@
 
 import { plural } from '../../cli/render/style.js';
 import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
-import { StudentsMismatchError } from '../../platforms/fill-report.js';
+import { hasNoSubmission, StudentsMismatchError } from '../../platforms/fill-report.js';
 
 const PLATFORM = { moodle: 'Moodle grading worksheet', canvas: 'Canvas gradebook' };
 const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
@@ -77,7 +77,7 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
         .join('; ')}`,
   );
   for (const note of report.notes) lines.push(`  Note: ${note}`);
-  const noSubmission = report.entries.filter((entry) => entry.status === 'not-marked' && entry.download === undefined).length;
+  const noSubmission = report.entries.filter(hasNoSubmission).length;
   lines.push(
     !report.studentsMatch
       ? `  Students do not match (listed above): kct ${output === null ? 'exits' : 'writes the file and exits'} with code 10.`
