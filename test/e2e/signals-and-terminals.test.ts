@@ -90,7 +90,9 @@ describe('signals and terminals', () => {
         });
       },
     });
-    expect(run.code).toBe(130);
+    // 130, or SIGINT itself when the second delivery lands while Node closes its signal handlers on
+    // the way out (libuv restores the default then): a shell reports both as 130
+    expect(run.code === 130 || (run.code === null && run.signal === 'SIGINT')).toBe(true);
     expect(run.stderr).not.toContain('interrupted again');
     expect(run.stderr).toMatch(/"code":"interrupted"/);
   });
