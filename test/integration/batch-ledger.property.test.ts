@@ -28,8 +28,8 @@ describe('kct batch and the ledger', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 2, max: 4 }),
-        // each manifest: which answers of the pool, in which order
-        fc.array(fc.uniqueArray(fc.nat(3), { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 3 }),
+        // each manifest: which answers of the pool, in which order, some of them more than once (copies)
+        fc.array(fc.array(fc.nat(3), { minLength: 1, maxLength: 5 }), { minLength: 2, maxLength: 3 }),
         async (poolSize, picks) => {
           const tag = `ledger property ${runs++} ${Date.now()}`;
           const pool = Array.from({ length: poolSize }, (_, i) => `${essay}\n(${tag} answer ${i})`);
@@ -38,12 +38,30 @@ describe('kct batch and the ledger', () => {
           const sent = new Set<string>();
           const dir = tempDir('kct-batch-ledger-manifests-');
           for (const [step, pick] of picks.entries()) {
-            const answers = pick.map((n) => n % poolSize).filter((n, i, all) => all.indexOf(n) === i);
+            const items = pick.map((n) => n % poolSize);
+            // a copy is the same answer under another student id: sent once, in the first one's place
+            // (the first keeps its id from step to step: a request of other labels is another request)
+            const answers = items.filter((n, i, all) => all.indexOf(n) === i);
+            const idOf = (i: number) => (items.indexOf(items[i]) === i ? `s${items[i]}` : `s${items[i]}-copy${step}-${i}`);
             const manifest = join(dir, `step-${step}.jsonl`);
-            writeFileSync(manifest, `${answers.map((n) => JSON.stringify({ student_id: `s${n}`, paper_content: pool[n] })).join('\n')}\n`);
+            writeFileSync(manifest, `${items.map((n, i) => JSON.stringify({ student_id: idOf(i), paper_content: pool[n] })).join('\n')}\n`);
             const before = await creditsOf(kct);
             const run = await kct(['batch', manifest, '--model', '12', '--output', 'ndjson']);
             expect(run.code, run.stderr).toBe(0);
+            // every item a row, in manifest order, each copy flagged and marked as its first
+            const rows = run.stdout
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line) as { student_id: string; duplicate_of?: string; score: number; task_id: string });
+            // (NDJSON: as each finishes, a copy beside its first)
+            const rowOf = new Map(rows.map((row) => [row.student_id, row]));
+            expect([...rowOf.keys()].sort()).toEqual(items.map((_, i) => idOf(i)).sort());
+            expect(rows).toHaveLength(items.length);
+            for (const i of items.keys()) {
+              const first = items.indexOf(items[i]);
+              expect(rowOf.get(idOf(i))?.duplicate_of, idOf(i)).toBe(first === i ? undefined : idOf(first));
+              expect(rowOf.get(idOf(i))?.task_id).toBe(rowOf.get(idOf(first))?.task_id);
+            }
             const charged = before - (await creditsOf(kct));
             // the very request again is the service's replay; any other is charged whole
             const request = answers.join(',');
@@ -76,12 +94,36 @@ describe('kct batch and the ledger', () => {
           ],
           // found by this property: a request sent again after one of its answers went in another batch is still a replay
           [2, [[1, 0], [0], [1, 0]]],
+          // a manifest with a copy: charged for 2, not 3 (42 credits for 14 answers, in kct batch)
+          [
+            2,
+            [
+              [0, 1, 0],
+              [0, 1],
+            ],
+          ],
         ],
         numRuns: 3 + propertyRuns(3),
         seed: propertySeed(3434),
       },
     );
   }, 180_000);
+
+  it('--mark-copies sends and charges identical items each on their own; by default they are sent once', async () => {
+    const dir = textClass(2, 'batch copies');
+    writeFileSync(join(dir, 'pupil-9.txt'), readFileSync(join(dir, 'pupil-1.txt')));
+    const before = await creditsOf(shared.kct);
+    const once = await shared.kct(['batch', dir, '--model', '12', '--output', 'csv', '--no-wait']);
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stderr).toContain('1 item of 3 is identical to another of the manifest');
+    expect(once.stdout).toMatch(/,2,2\n$/); // one batch of 2 items, costing 2
+    const each = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson', '--mark-copies']);
+    expect(each.code, each.stderr).toBe(0);
+    expect(each.stderr).not.toContain('identical to another');
+    expect(each.stdout).not.toContain('duplicate_of');
+    // the first batch (2 items) and the batch of all 3, which the service has not seen
+    expect(before - (await creditsOf(shared.kct))).toBe(5);
+  });
 
   it('says before sending that items marked before are charged again in a new request, and one-pass reuses what a batch marked', async () => {
     const dir = textClass(2, 'batch ledger');

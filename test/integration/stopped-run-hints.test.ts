@@ -67,6 +67,55 @@ describe('a --via batch run stopped early', () => {
   });
 });
 
+describe('kct batch stopped early', () => {
+  it('Ctrl-C while waiting: --json still one array, the batch named by id, and the same command again charges nothing more', async () => {
+    const dir = slowClass(3, 'kct batch, interrupted');
+    const ctrlC = new AbortController();
+    const run = await shared.kct(['batch', dir, '--model', '12', '--json'], {
+      signal: ctrlC.signal,
+      onStderr: (_, all) => {
+        if (all.includes('accepted as')) ctrlC.abort();
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+    const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!).error as { message: string; suggestion: string };
+    expect(error.message).toMatch(/^interrupted; 3 items not yet seen finished may still be running on the service: batch tsk_\w+$/);
+    expect(error.suggestion).toContain('Run the same command again to collect them');
+    const again = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    expect(again.code, again.stderr).toBe(0);
+    // the batch the service accepted before, replayed (its credits are those of the first send)
+    const rows = again.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { status: string; replayed?: boolean });
+    expect(rows.map((row) => [row.status, row.replayed])).toEqual(Array(3).fill(['SUCCESS', true]));
+  });
+});
+
+describe('kct batch stopped while sending', () => {
+  it('Ctrl-C between requests: the accepted batch named, the items never sent counted, --json one array', async () => {
+    const dir = join(tempDir('kct-batch-stopped-'), 'class');
+    mkdirSync(dir);
+    for (let i = 1; i <= 150; i++)
+      writeFileSync(join(dir, `pupil-${i}.txt`), `Uniforms help, says pupil ${i} of the stopped batch. KCT-SANDBOX-SLOW`);
+    const ctrlC = new AbortController();
+    const run = await shared.kct(['batch', dir, '--model', '12', '--json'], {
+      signal: ctrlC.signal,
+      onStderr: (_, all) => {
+        if (all.includes('batch 1/2 accepted')) ctrlC.abort();
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+    const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!).error as { message: string; suggestion: string };
+    expect(error.message).toMatch(
+      /^interrupted; 100 items not yet seen finished may still be running on the service: batch tsk_\w+; 50 items not sent$/,
+    );
+    expect(error.suggestion).toContain('Run the same command again to collect them and send the 50 items not sent');
+  });
+});
+
 describe('--via batch with --mark-again', () => {
   it('says each answer goes on its own, rather than dropping --via batch without a word', async () => {
     const dir = slowClass(2, 'batch, marked again');

@@ -36,6 +36,12 @@ export const maxRps = () =>
     },
   }) as const satisfies OptionSpecs;
 
+/** Identical answers of one run (one identity, src/client/identity.ts) are marked once unless this is given. */
+export const markCopies = (what: string) =>
+  ({
+    '--mark-copies': `${what} (by default the same content is marked once and charged once)`,
+  }) as const satisfies OptionSpecs;
+
 // How `kct keys` signs in to the product (commands/keys/product-session.ts): never a password argument.
 export const signInOptions = {
   '--account <name>': 'the account to sign in as (env KCT_ACCOUNT, config `account`)',

@@ -30,6 +30,8 @@ export interface AnswerOutcome {
   duplicate_of?: string;
   /** The task is an earlier submission's (the service replayed it, or this machine sent it before): no new charge. */
   replayed?: boolean;
+  /** With replayed: the marks are another answer's of this run, with the same content, charged with it (duplicate_of names it). */
+  copy?: boolean;
   /** Who marked it, when the result says (the sandbox does: its offline grader, or a language model). */
   graded_by?: string;
   result?: EvaluationResult;

@@ -105,6 +105,7 @@ export class OutcomeWriter {
         evaluation: outcome.evaluation,
         creditsCharged: creditsOf(outcome),
         replayed: outcome.replayed,
+        copy: outcome.copy,
       });
     if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';

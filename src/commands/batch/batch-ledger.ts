@@ -5,8 +5,8 @@
 // its mark, and the same request again is known for the replay it is.
 import type { BatchRequest } from '../../api/schemas.js';
 import { stateDir } from '../../cli/core/config-store.js';
-import { type BatchIdempotency, batchKeyFromIdentities, hashFile, idempotencyKeyFor } from '../../client/idempotency.js';
-import { identityOf, sha256 } from '../../client/identity.js';
+import { type BatchIdempotency, batchKeyFromIdentities, idempotencyKeyFor } from '../../client/idempotency.js';
+import { sha256 } from '../../client/identity.js';
 import { Ledger } from '../../run/ledger.js';
 import type { ManifestItem } from './manifest.js';
 
@@ -27,9 +27,8 @@ export class BatchLedger {
     private readonly sends: readonly BatchSend[],
   ) {}
 
-  /** Each item's and request's identity, and the ledger of the server (no ledger: nothing is said or kept). */
-  static async open(env: NodeJS.ProcessEnv, baseUrl: string, sends: readonly BatchSend[]): Promise<BatchLedger> {
-    const identities = await Promise.all(sends.flatMap((send) => send.items).map((item) => identityOf({ ...item.fields }, [], hashFile)));
+  /** Each request's key from its items' identities (in order of `sends`), and the ledger of the server (no ledger: nothing is said or kept). */
+  static async open(env: NodeJS.ProcessEnv, baseUrl: string, sends: readonly BatchSend[], identities: string[]): Promise<BatchLedger> {
     let first = 0;
     const keys: (string | undefined)[] = [];
     for (const send of sends) {

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/core/define-command.js';
-import { maxRps, output, watchOptions } from '../../cli/core/options.js';
+import { markCopies, maxRps, output, watchOptions } from '../../cli/core/options.js';
 
 export const command = defineCommand({
   name: 'batch',
@@ -18,6 +18,7 @@ export const command = defineCommand({
     '--idempotency-key <key>':
       "your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items' files or student ids> (default: derived from each request)",
     '--no-wait': 'print the accepted batch tasks and exit',
+    ...markCopies('send identical items of the manifest each on their own'),
     ...maxRps(),
     ...watchOptions,
     ...output(),

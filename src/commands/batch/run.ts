@@ -1,6 +1,6 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import { ApiError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
+import { ApiError, InterruptedError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
@@ -23,7 +23,9 @@ import { Ledger } from '../../run/ledger.js';
 import { LedgerLock } from '../../run/ledger-lock.js';
 import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
+import { copyRow, distinctItems } from './copies.js';
 import { type ManifestItem, readManifest } from './manifest.js';
+import { batchInterrupted } from './stopped.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -90,12 +92,16 @@ export async function run(options: Options, context: Context): Promise<void> {
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
   const exporter = await exporterFor(options, context);
   const timings = watchTimings(options, context.env);
-  const items = await readManifest(options.manifest, modelId, {
+  const manifest = await readManifest(options.manifest, modelId, {
     io: context.io,
     note: (line) => context.notice('progress', line),
     recursive: options.recursive,
     exclude: options.exclude,
   });
+  // identical items are one answer, sent once (copies.ts); `items` are those sent
+  const distinct = await distinctItems(manifest, options.markCopies === true);
+  const { items } = distinct;
+  const rowsOf = (index: number) => 1 + (distinct.copies.get(index)?.length ?? 0);
   const groups = chunk(items, MAX_BATCH_ITEMS);
   const client = await context.client({}, { maxRps: options.maxRps });
 
@@ -110,7 +116,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
     context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent`),
   );
-  const ledger = await BatchLedger.open(context.env, client.baseUrl, sends).catch((error: unknown) => {
+  const ledger = await BatchLedger.open(context.env, client.baseUrl, sends, distinct.identities).catch((error: unknown) => {
     lock.release();
     throw error;
   });
@@ -120,17 +126,28 @@ export async function run(options: Options, context: Context): Promise<void> {
       'warning',
       `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine; a batch request is charged whole, so ${again === 1 ? 'it is' : 'they are'} charged again. To charge only new answers, put them in a manifest of their own, or mark the answers with kct one-pass <files> --via batch, which reuses earlier marks.`,
     );
+  if (distinct.copyCount > 0)
+    context.notice(
+      'note',
+      `${plural(distinct.copyCount, 'item')} of ${manifest.length} ${distinct.copyCount === 1 ? 'is' : 'are'} identical to another of the manifest (the same answer, model and options): sent once, charged once, each row flagged duplicate_of (--mark-copies sends each on its own)`,
+    );
 
   const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
   // A refused request (say 402 on the third) must not lose the batches already accepted: they
   // are still followed and printed, and the refusal decides the exit code afterwards.
   let refused: unknown;
+  let stoppedSending = false;
   try {
     for (const [index, { body, items: group }] of sends.entries()) {
       let task: Task;
       try {
         task = await client.batch(body, { idempotency: ledger.idempotencyOf(index), signal: context.signal });
       } catch (error) {
+        // Ctrl-C while sending: what was accepted is said, by id, below
+        if (error instanceof InterruptedError || context.signal.aborted) {
+          stoppedSending = true;
+          break;
+        }
         // the service refused (401, 402, a model not ready ...): this request and the rest are not sent,
         // and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
         if (!(error instanceof ApiError) || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
@@ -164,6 +181,9 @@ export async function run(options: Options, context: Context): Promise<void> {
     ledger.close();
     lock.release();
   }
+  const rowsSent = accepted.reduce((n, { items: group, first }) => n + group.reduce((m, _, i) => m + rowsOf(first + i), 0), 0);
+  const stopped = (running: readonly string[], finishedItems: number) =>
+    batchInterrupted({ running, runningItems: rowsSent - finishedItems, finishedItems, notSent: manifest.length - rowsSent });
 
   if (options.wait === false) {
     // the accepted batch tasks as the service sent them; a replay's acceptance is the stored one, so
@@ -180,14 +200,28 @@ export async function run(options: Options, context: Context): Promise<void> {
           ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${first}`
           : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`,
       );
+    if (stoppedSending)
+      throw stopped(
+        tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id),
+        0,
+      );
     if (refused !== undefined) throw refused;
     return;
   }
 
+  const writer = new OutcomeWriter(context.io, exporter.format, { rows: manifest.length });
+  await writer.init();
+  if (stoppedSending) {
+    await writer.stop();
+    throw stopped(
+      accepted.map(({ task }) => task.task_id),
+      0,
+    );
+  }
   const progress = await batchProgress(
     context,
     accepted.map(({ task }) => task.task_id),
-    accepted.reduce((n, { items: group }) => n + group.length, 0),
+    rowsSent,
   );
   const poller = client.poller({
     timeoutMs: timings.timeoutMs,
@@ -196,20 +230,25 @@ export async function run(options: Options, context: Context): Promise<void> {
     onUpdate: (snapshot, changed) => progress.update(snapshot, changed),
     onTransientError: (id, error) => progress.warn(`${id}: ${error.message}; still watching`),
   });
-  const writer = new OutcomeWriter(context.io, exporter.format, { rows: items.length });
-  await writer.init();
   const late: string[] = [];
+  const finished: string[] = [];
+  let finishedItems = 0;
   const unsuccessful: Record<string, string> = {};
   let unsuccessfulCount = 0;
+  /** An item's row at its place in the manifest, and its copies' rows. */
+  const addRows = (index: number, outcome: AnswerOutcome) => {
+    writer.add(outcome, distinct.rows[index]);
+    for (const copy of distinct.copies.get(index) ?? []) writer.add(copyRow(outcome, manifest[copy]), copy);
+  };
   // the items of the batches refused or never sent: a row each, saying why (before the others, so
   // they never hold back --json's order)
-  for (let row = accepted.reduce((n, { items: group }) => n + group.length, 0); row < items.length; row++) {
-    const { label, fields } = items[row];
+  for (let index = accepted.reduce((n, { items: group }) => n + group.length, 0); index < items.length; index++) {
+    const { label, fields } = items[index];
     const why =
-      Math.floor(row / MAX_BATCH_ITEMS) === accepted.length
+      Math.floor(index / MAX_BATCH_ITEMS) === accepted.length
         ? `not sent: the service refused its batch (${(refused as Error).message})`
         : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was refused (${(refused as Error).message})`;
-    writer.add({ file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }, row);
+    addRows(index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why });
   }
   try {
     await Promise.all(
@@ -230,26 +269,37 @@ export async function run(options: Options, context: Context): Promise<void> {
           group.map((item) => ({ label: item.label, studentId: item.fields.student_id })),
           context.signal,
         )) as AnswerOutcome[];
+        const rows: AnswerOutcome[] = [];
         outcomes.forEach((outcome, i) => {
           // a replayed batch's items were charged when it was first sent, not by this run
-          writer.add(task.replayed ? { ...outcome, replayed: true } : outcome, first + i);
+          addRows(first + i, task.replayed ? { ...outcome, replayed: true } : outcome);
+          rows.push(outcome, ...(distinct.copies.get(first + i) ?? []).map(() => outcome));
           if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
-            unsuccessfulCount += 1;
-            if (unsuccessfulCount <= 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+            unsuccessfulCount += rowsOf(first + i);
+            if (Object.keys(unsuccessful).length < 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
           }
         });
-        progress.finished(task.task_id, outcomes);
+        finished.push(task.task_id);
+        finishedItems += rows.length;
+        progress.finished(task.task_id, rows);
       }),
     );
   } catch (error) {
     await writer.stop().catch(() => writer.discard());
+    if (error instanceof InterruptedError || context.signal.aborted)
+      throw stopped(
+        accepted.map(({ task }) => task.task_id).filter((id) => !finished.includes(id)),
+        finishedItems,
+      );
     throw error;
   } finally {
     progress.stop();
   }
   // rows of batches still running at the deadline are not printed
   for (const { task, items: group, first } of accepted)
-    if (late.includes(task.task_id)) for (let i = 0; i < group.length; i++) writer.skip(first + i);
+    if (late.includes(task.task_id))
+      for (let i = 0; i < group.length; i++)
+        for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) writer.skip(row);
   await writer.finish();
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);

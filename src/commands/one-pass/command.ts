@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/core/define-command.js';
-import { maxRps, output, watchOptions } from '../../cli/core/options.js';
+import { markCopies, maxRps, output, watchOptions } from '../../cli/core/options.js';
 import { checked, parsePositiveInteger, parsePositiveNumber } from '../../cli/core/parse.js';
 
 export const command = defineCommand({
@@ -60,7 +60,7 @@ export const command = defineCommand({
     '--no-wait': 'print the accepted task and exit without waiting',
     '--mark-again':
       'send answers this machine marked before (the same content, model and options, whatever their names), paying again; the --resume journal still resumes',
-    '--mark-copies': 'mark identical answers of this run each on their own (by default the same content is marked once and charged once)',
+    ...markCopies('mark identical answers of this run each on their own'),
     '--report <file>': 'also write a class report, one self-contained HTML file (see `kct report`)',
     ...watchOptions,
     ...output(),
