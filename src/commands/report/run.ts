@@ -5,6 +5,8 @@ import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { exporterFor } from '../../cli/render/export.js';
+import { plural } from '../../cli/render/style.js';
+import { RepeatedRows } from '../../cli/report/repeats.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
 import { type ReportInfo, ReportWriter, reportWritten } from '../../cli/report/writer.js';
 import type { command } from './command.js';
@@ -45,18 +47,34 @@ export async function run(options: Options, context: Context): Promise<void> {
     title: options.title,
     source: options.source === '-' ? 'stdin' : basename(options.source),
   });
+  const repeats = new RepeatedRows();
   let info: ReportInfo;
   try {
     for await (const row of readSavedRun(options.source, context.io.stdin)) {
       if (context.signal.aborted) throw new InterruptedError('interrupted; no report was written');
-      report.add(row);
+      if (repeats.isNew(row)) report.add(row);
     }
     info = await report.finish();
   } finally {
     report.discard();
   }
+  sayRepeats(repeats, context);
   if (target === '-') return;
   // -o/--output is the old name of --out here, not a format: --json or the configured format
   await (await exporterFor({ json: options.json }, context)).record(info, () => {});
   context.note(reportWritten(info)); // its words are the report writer's, "kct: wrote ...": a progress notice
+}
+
+/** Runs appended into one file: what was counted once, and what twice. */
+function sayRepeats(repeats: RepeatedRows, context: Context): void {
+  if (repeats.repeated > 0)
+    context.notice(
+      'note',
+      `${plural(repeats.repeated, 'row')} repeated an earlier one (${repeats.firstRepeated}${repeats.repeated > 1 ? ', …' : ''}): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once`,
+    );
+  if (repeats.remarked > 0)
+    context.notice(
+      'warning',
+      `${plural(repeats.remarked, 'row')} named an answer seen before with another task (${repeats.firstRemarked}${repeats.remarked > 1 ? ', …' : ''}): the saved run holds more than one run of it, and each of its marks is counted. For one mark an answer, report one run (a --resume journal keeps each answer's last row).`,
+    );
 }

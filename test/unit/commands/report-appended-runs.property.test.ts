@@ -1,0 +1,79 @@
+// `kct report` of runs appended into one file (`cat a.ndjson b.ndjson`): every answer is counted
+// once per mark, whatever the order; a row printed again (the same name and task) is never counted
+// twice; a name marked again under another task is counted, and said. Generated saved runs.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runKct } from '../cli/run-kct.js';
+import { propertyRuns, propertySeed } from '../property-runs.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kct-report-appended-'));
+
+const rowOf = (student: number, task: number) =>
+  JSON.stringify({
+    file: `pupil-${student}.txt`,
+    student_id: `pupil-${student}`,
+    task_id: `tsk_${task}`,
+    status: 'SUCCESS',
+    score: 10 + (task % 5),
+    max_score: 20,
+    evaluation: [],
+  });
+
+describe('kct report of appended runs', () => {
+  it('counts each (answer, task) once, and says what it left out and what it counted twice', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        // runs of a class: each a list of (student, task) rows, appended one after another
+        fc.array(fc.array(fc.tuple(fc.nat(5), fc.nat(3)), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+        async (runs) => {
+          const rows = runs.flat();
+          const file = join(dir, `appended-${n++}.ndjson`);
+          writeFileSync(file, `${rows.map(([student, task]) => rowOf(student, task)).join('\n')}\n`);
+          const result = await runKct(['report', file, '--out', join(dir, `appended-${n}.html`), '--json']);
+          expect(result.code, result.stderr).toBe(0);
+          const pairs = new Set(rows.map(([student, task]) => `${student}/${task}`));
+          const students = new Set(rows.map(([student]) => student));
+          expect(JSON.parse(result.stdout)).toMatchObject({ answers: pairs.size, marked: pairs.size });
+          const repeated = rows.length - pairs.size;
+          const remarked = pairs.size - students.size;
+          expect(/"(\d+) rows? repeated an earlier one/.exec(result.stderr)?.[1] ?? '0').toBe(String(repeated));
+          expect(/"(\d+) rows? named an answer seen before with another task/.exec(result.stderr)?.[1] ?? '0').toBe(String(remarked));
+        },
+      ),
+      {
+        examples: [
+          // a class run twice, the second replayed: cat a.ndjson b.ndjson
+          [
+            [
+              [
+                [0, 0],
+                [1, 1],
+              ],
+              [
+                [0, 0],
+                [1, 1],
+              ],
+            ],
+          ],
+        ],
+        numRuns: 30 + propertyRuns(30),
+        seed: propertySeed(7070),
+      },
+    );
+  });
+
+  it('says so in words a teacher reads', async () => {
+    const file = join(dir, 'twice.ndjson');
+    writeFileSync(file, `${[rowOf(1, 1), rowOf(2, 2), rowOf(1, 1), rowOf(2, 2), rowOf(2, 3)].join('\n')}\n`);
+    const result = await runKct(['report', file, '--out', join(dir, 'twice.html')]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'note: 2 rows repeated an earlier one (pupil-1.txt, …): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once',
+    );
+    expect(result.stderr).toContain('warning: 1 row named an answer seen before with another task (pupil-2.txt):');
+  });
+});
