@@ -33,6 +33,8 @@ export interface Summary {
   /** Pairs of answers of the run with the same content (each pair once), and the first hundred of them. */
   identical: { count: number; pairs: [string, string][] };
   other: number;
+  /** Of `other`, the answers the service never accepted (NOT_SENT): nothing of theirs can be charged. */
+  notSent: number;
   mean?: number;
   median?: number;
   min?: number;
@@ -97,11 +99,11 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
 function creditsLine(summary: Summary): string | undefined {
   if (summary.creditsCharged === undefined && summary.replayed === 0 && summary.copies === 0) return undefined;
   const parts = [];
-  // answers not seen finished (a run stopped, a server gone) may still be charged: 0 is what is known, not the total
+  // answers accepted and not seen finished (a run stopped, a server gone) may still be charged: 0 is what is known, not the total;
+  // an answer never accepted (NOT_SENT) cannot be
+  const pending = summary.other - summary.notSent;
   if (summary.creditsCharged !== undefined)
-    parts.push(
-      `${summary.creditsCharged} charged by this run${summary.other > 0 ? ` so far (${summary.other} not seen finished may still be)` : ''}`,
-    );
+    parts.push(`${summary.creditsCharged} charged by this run${pending > 0 ? ` so far (${pending} not seen finished may still be)` : ''}`);
   if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} marked before, not charged again`);
   if (summary.copies > 0)
     parts.push(

@@ -39,10 +39,14 @@ describe('the rows not sent, beside the answers', () => {
   });
 
   it('says credits charged "so far" when answers were not seen finished (a server gone mid-run), not a firm 0', () => {
-    const summary = { ...summarize(['SUCCESS', 'NOT_SENT', 'QUEUED' as never].map(outcome)), creditsCharged: 1 };
+    const summary = { ...summarize(['SUCCESS', 'NOT_SENT', 'QUEUED', 'ERROR'].map(outcome)), creditsCharged: 1 };
     expect(renderSummary(summary, { unicode: false })).toContain(
       'Credits: 1 charged by this run so far (2 not seen finished may still be)',
     );
+    // an answer the service never accepted cannot be charged: no "so far" for it
+    const refused = { ...summarize(['SUCCESS', 'NOT_SENT', 'NOT_SENT'].map(outcome)), creditsCharged: 1 };
+    expect(renderSummary(refused, { unicode: false })).toContain('Credits: 1 charged by this run');
+    expect(renderSummary(refused, { unicode: false }).join('\n')).not.toContain('so far');
     const done = { ...summarize(['SUCCESS', 'SUCCESS'].map(outcome)), creditsCharged: 2 };
     expect(renderSummary(done, { unicode: false })).toContain('Credits: 2 charged by this run');
   });
