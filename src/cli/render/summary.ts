@@ -33,8 +33,8 @@ export interface Summary {
   /** Pairs of answers of the run with the same content (each pair once), and the first hundred of them. */
   identical: { count: number; pairs: [string, string][] };
   other: number;
-  /** Of `other`, the answers the service never accepted (NOT_SENT): nothing of theirs can be charged. */
-  notSent: number;
+  /** Of `other`, the answers this run sent and did not see finished: they may still be charged (not one never accepted, NOT_SENT, nor one marked before). */
+  mayBeCharged: number;
   mean?: number;
   median?: number;
   min?: number;
@@ -99,11 +99,11 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
 function creditsLine(summary: Summary): string | undefined {
   if (summary.creditsCharged === undefined && summary.replayed === 0 && summary.copies === 0) return undefined;
   const parts = [];
-  // answers accepted and not seen finished (a run stopped, a server gone) may still be charged: 0 is what is known, not the total;
-  // an answer never accepted (NOT_SENT) cannot be
-  const pending = summary.other - summary.notSent;
+  // answers sent and not seen finished (a run stopped, a server gone) may still be charged: 0 is what is known, not the total
   if (summary.creditsCharged !== undefined)
-    parts.push(`${summary.creditsCharged} charged by this run${pending > 0 ? ` so far (${pending} not seen finished may still be)` : ''}`);
+    parts.push(
+      `${summary.creditsCharged} charged by this run${summary.mayBeCharged > 0 ? ` so far (${summary.mayBeCharged} not seen finished may still be)` : ''}`,
+    );
   if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} marked before, not charged again`);
   if (summary.copies > 0)
     parts.push(

@@ -2,6 +2,8 @@
 // counts, a count per distinct total (for the median and the histogram) and a sum per
 // criterion. The terminal summary and the HTML report both read their figures from it.
 import type { EvaluationEntry } from '../../api/schemas.js';
+import { isFinalStatus } from '../../api/status.js';
+import { isUnsentRow } from './outcome.js';
 import type { Summary } from './summary.js';
 
 export interface ScoredOutcome {
@@ -37,7 +39,7 @@ export class ClassTally {
   private skipped = 0;
   private empty = 0;
   private notEntered = 0;
-  private notSent = 0;
+  private mayBeCharged = 0;
   private marked = 0;
   private credits?: number;
   /** A row this run marked whose charge the service did not say: the run's credits are then not known. */
@@ -68,7 +70,9 @@ export class ClassTally {
     if (outcome.status === 'SKIPPED') this.skipped += 1;
     if (outcome.status === 'EMPTY') this.empty += 1;
     if (outcome.status === 'NOT_ENTERED') this.notEntered += 1;
-    if (outcome.status === 'NOT_SENT') this.notSent += 1;
+    // a charge still to come: sent by this run, accepted (or maybe), and not seen finished
+    if (!isFinalStatus(outcome.status) && outcome.status !== 'NOT_SENT' && !isUnsentRow(outcome.status) && !outcome.replayed)
+      this.mayBeCharged += 1;
     if (outcome.file && outcome.duplicateOf) this.pair(outcome.file, outcome.duplicateOf);
     if (outcome.replayed && outcome.copy) this.copies += 1;
     // a replay that did not mark it (a failure sent before, and not again) was sent before, not marked
@@ -115,7 +119,7 @@ export class ClassTally {
       copies: this.copies,
       identical: { count: this.identical.count, pairs: [...this.identical.pairs] },
       other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
-      notSent: this.notSent,
+      mayBeCharged: this.mayBeCharged,
       histogram: [],
       criteria: [],
     };

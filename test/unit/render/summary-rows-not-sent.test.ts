@@ -47,6 +47,9 @@ describe('the rows not sent, beside the answers', () => {
     const refused = { ...summarize(['SUCCESS', 'NOT_SENT', 'NOT_SENT'].map(outcome)), creditsCharged: 1 };
     expect(renderSummary(refused, { unicode: false })).toContain('Credits: 1 charged by this run');
     expect(renderSummary(refused, { unicode: false }).join('\n')).not.toContain('so far');
+    // nor one marked before (its task an earlier run's), which a server gone leaves unfollowed
+    const earlier = { ...summarize([{ status: 'ERROR', replayed: true }, { status: 'ERROR' }] as never[]), creditsCharged: 0 };
+    expect(renderSummary(earlier, { unicode: false })).toContain('Credits: 0 charged by this run so far (1 not seen finished may still be)');
     const done = { ...summarize(['SUCCESS', 'SUCCESS'].map(outcome)), creditsCharged: 2 };
     expect(renderSummary(done, { unicode: false })).toContain('Credits: 2 charged by this run');
   });
