@@ -49,7 +49,9 @@ describe('the rows not sent, beside the answers', () => {
     expect(renderSummary(refused, { unicode: false }).join('\n')).not.toContain('so far');
     // nor one marked before (its task an earlier run's), which a server gone leaves unfollowed
     const earlier = { ...summarize([{ status: 'ERROR', replayed: true }, { status: 'ERROR' }] as never[]), creditsCharged: 0 };
-    expect(renderSummary(earlier, { unicode: false })).toContain('Credits: 0 charged by this run so far (1 not seen finished may still be)');
+    expect(renderSummary(earlier, { unicode: false })).toContain(
+      'Credits: 0 charged by this run so far (1 not seen finished may still be)',
+    );
     const done = { ...summarize(['SUCCESS', 'SUCCESS'].map(outcome)), creditsCharged: 2 };
     expect(renderSummary(done, { unicode: false })).toContain('Credits: 2 charged by this run');
   });
