@@ -78,6 +78,9 @@ describe('reading a level descriptor or a line', () => {
     ['Evidence is thin, general, or left unexplained; no real counter-argument.', 'no evidence_sufficient or no explained; no counter'],
     ['Clear structure with occasional weak links between paragraphs.', 'structure'],
     ['Vague prediction.', ''],
+    // a judgement level that says it is unsupported: quoted beside a supported judgement, it was untrue
+    ['Assertion only.', 'no judgement_supported'],
+    ['Assertions only, with no evidence.', 'no judgement_supported; no evidence'],
   ])('%s', (text, claims) => {
     expect(show(readClaims(text))).toBe(claims);
   });
@@ -86,6 +89,10 @@ describe('reading a level descriptor or a line', () => {
     expect(show(readClaims('a developed reply to the opposing view', 'lacks'))).toBe('no counter_developed');
     expect(show(readClaims('the strongest opposing argument, and a reply to it', 'lacks'))).toBe('no counter; no counter_answered');
     expect(show(readClaims('enough explanation: points are asserted more than explained', 'lacks'))).toBe('no explained');
+    // "a turning point" inside "a turning point that is shown" is not also a turning point lacked
+    expect(show(readClaims('a turning point that is shown, not only told (1 moment of change after the first third)', 'lacks'))).toBe(
+      'no turning_shown',
+    );
   });
 
   it('finds the contradictions of the issue in the feedback it was shown', () => {

@@ -14,7 +14,15 @@ import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.
 import { caveatAdvice, feedback, fmt } from '../../packages/sandbox/src/engines/grading/feedback.js';
 import type { Judgement } from '../../packages/sandbox/src/engines/grading/judgement.js';
 import { levelsOf } from '../../packages/sandbox/src/engines/grading/levels.js';
-import { CONNECTIVE_START, COUNTER, EXPLAIN, POSITION, REASONS, VERDICT } from '../../packages/sandbox/src/engines/grading/patterns.js';
+import {
+  AUTHOR_VIEW,
+  CONNECTIVE_START,
+  COUNTER,
+  EXPLAIN,
+  POSITION,
+  REASONS,
+  VERDICT,
+} from '../../packages/sandbox/src/engines/grading/patterns.js';
 import { advice, lacks, shows } from '../../packages/sandbox/src/engines/grading/phrases.js';
 import { readThrough } from '../../packages/sandbox/src/engines/grading/slips.js';
 import { isWord } from '../../packages/sandbox/src/engines/grading/spelling.js';
@@ -29,8 +37,8 @@ const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
 /** The patterns a quotation offered for a point must match: the point's own detector, reading through slips as the grader does. */
 const DETECTS: Partial<Record<string, (quote: string) => boolean>> = {
   // a position is a marker ("In my view") or a verdict on the question's topic ("Uniforms are bad")
-  position: (q) => POSITION.test(readThrough(q)) || VERDICT.test(readThrough(q)),
-  precision: (q) => (POSITION.test(readThrough(q)) || VERDICT.test(readThrough(q))) && REASONS.test(readThrough(q)),
+  position: (q) => [POSITION, AUTHOR_VIEW, VERDICT].some((p) => p.test(readThrough(q))),
+  precision: (q) => [POSITION, AUTHOR_VIEW, VERDICT].some((p) => p.test(readThrough(q))) && REASONS.test(readThrough(q)),
   counter: (q) => COUNTER.test(readThrough(q)),
   connectives: (q) => CONNECTIVE_START.test(readThrough(q).replace(/^["“]/, '')),
   explanation: (q) => new RegExp(EXPLAIN.source, 'i').test(readThrough(q)),

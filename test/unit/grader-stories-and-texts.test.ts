@@ -132,3 +132,31 @@ describe('more of the audit of the other models', () => {
     for (const feedback of allFeedback(story, text)) expect(feedback).not.toMatch(/events and speech \(0 lines/);
   });
 });
+
+describe('an essay on a text takes its position through what the author does', () => {
+  const ESSAY = [
+    'Steinbeck shows that loneliness destroys the men who work on the ranch, because none of them can trust anyone.',
+    'Crooks says "A guy needs somebody" which shows that even the strongest man breaks when he is alone.',
+    'In conclusion, Steinbeck suggests that loneliness is the price of the American Dream.',
+  ].join('\n\n');
+
+  it('reads "Steinbeck shows that …" as a position stated, and says so', () => {
+    expect(measured(literature, ESSAY, 'position')).toMatchObject({ stated: true, early: true });
+    const feedback = feedbackOf(literature, ESSAY, 'Interpretation & argument');
+    expect(readBullet(feedback).lacks.join('; '), feedback).not.toMatch(/\ba position\b/);
+  });
+
+  it(`never reads "This shows that" or "The source shows that" as one (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('This', 'It', 'The source', 'The poster', 'He', 'That', 'Source A', 'The evidence'),
+        fc.constantFrom('shows', 'suggests', 'reveals', 'implies'),
+        (subject, verb) => {
+          const text = `${subject} ${verb} that the men were lonely on the ranch in the story.`;
+          expect(measured(literature, text, 'position')?.stated, text).not.toBe(true);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});

@@ -5,6 +5,7 @@
 import { type Doc, ownWords, quotationSpans } from './document.js';
 import {
   ANALYSIS,
+  AUTHOR_VIEW,
   CHANGE,
   CONCLUSION,
   CONNECTIVE_START,
@@ -267,7 +268,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     // uniforms should..."), not a question someone asked ("asked whether uniforms should stay").
     const view = opposingView(readNarration, questionStems);
     const reported = view !== null && !/\b(?:i|my|we|our)\b/i.test(readNarration);
-    const stated = POSITION.exec(readNarration) ?? topicalVerdict(readNarration, questionStems);
+    const stated = POSITION.exec(readNarration) ?? AUTHOR_VIEW.exec(readNarration) ?? topicalVerdict(readNarration, questionStems);
     // "that's what I think about uniforms" points back at a view; it states none
     const hedged = HEDGE.test(readNarration) || /\bwhat i (?:think|believe|feel)\b/i.test(readNarration);
     if (stated && !hedged && !/\?["”]?$/.test(t) && !reported && !INDIRECT.test(readNarration.slice(0, stated.index))) {

@@ -59,6 +59,13 @@ export const REPORTING =
 export const POSITION =
   /\b(?:i (?:\w+ly |do )?(?:believe|think|argue|feel|am convinced|would argue|urge|ask|recommend|agree|disagree|support|oppose)|i (?:am|['’]m) (?:strongly |firmly )?(?:for|against|in favour of|opposed to|convinced)|i (?:do not|don['’]t|cannot|can['’]t) (?:think|believe|agree|support)|in my (?:view|opinion)|(?:should|must|ought to)(?:n['’]t| not| never| definitely| certainly| all| be allowed to| no longer)? (?!i\b|we\b|you\b|they\b|he\b|she\b|it\b)[a-z]+|i am writing to (?:urge|ask|argue|say|request|propose)|this essay (?:argues|will argue)|is (?:useful|not useful|limited)|(?:presents|portrays|shows|uses) [\w\s'’]{0,40}\bas\b)/i;
 /**
+ * A reading of a text put as what its author does ("Steinbeck shows that loneliness destroys
+ * people", "Priestley's play suggests that"): the writer's position in an essay on a text. Case
+ * counts: the author is a name, not "This shows that" or "The source shows that", which report.
+ */
+export const AUTHOR_VIEW =
+  /\b(?!(?:This|That|These|Those|It|He|She|They|We|You|I|The|There|Here|What|Which|Source|Sources|Figure|Table|Chart|Graph|Evidence|Research|Data)\b)[A-Z][a-z]+(?:['’]s [a-z]+)? (?:[a-z]+ly )?(?:shows|suggests|reveals|implies|argues|conveys|makes (?:it )?clear|wants (?:us|the reader|readers) to (?:see|understand|feel)) (?:us |the reader |readers |the audience )?that\b/;
+/**
  * A verdict on something ("Uniforms are unfair", "a uniform is not a good idea"), its subject's last
  * three words captured: a position when the subject is the question's topic (features.ts).
  */
