@@ -13,6 +13,12 @@ export type Marked = ({ taskId: string } | { batchId: string; item: number }) & 
 
 /** Before a value, a task that did not mark its identity. */
 const FAILED = '!';
+/**
+ * Tasks kept per identity, the latest first: another server or account at the same address (a
+ * sandbox started afresh, a second key) does not know the latest, and the one before may be the
+ * service's own. Values hold no space: they are kept joined by one.
+ */
+const HISTORY = 4;
 
 const PIECE = 1024 * 1024;
 
@@ -32,7 +38,7 @@ export function serverOf(baseUrl: string): string {
 }
 
 export class Ledger {
-  /** identity -> a task id, or "<batch id>#<item>", after FAILED when it did not mark it */
+  /** identity -> a task id, or "<batch id>#<item>", after FAILED when it did not mark it; the earlier ones after it, space-separated */
   private readonly known = new Map<string, string>();
   private fd?: number;
 
@@ -56,14 +62,15 @@ export class Ledger {
     }
   }
 
-  /** The task that marked this identity on this machine, if one did. */
+  /** The task that last marked this identity on this machine, if one did. */
   lookup(identity: string): Marked | undefined {
     const stored = this.known.get(identity);
-    if (stored === undefined) return undefined;
-    const failed = stored.startsWith(FAILED) ? { failed: true as const } : {};
-    const value = failed.failed ? stored.slice(FAILED.length) : stored;
-    const hash = value.lastIndexOf('#');
-    return hash < 0 ? { taskId: value, ...failed } : { batchId: value.slice(0, hash), item: Number(value.slice(hash + 1)), ...failed };
+    return stored === undefined ? undefined : markedOf(stored.split(' ')[0]);
+  }
+
+  /** Every task recorded for this identity, the latest first (at most HISTORY). */
+  history(identity: string): Marked[] {
+    return (this.known.get(identity)?.split(' ') ?? []).map(markedOf);
   }
 
   /**
@@ -73,7 +80,7 @@ export class Ledger {
    */
   accepted(identity: string, marked: Marked): void {
     const value = `${marked.failed ? FAILED : ''}${'taskId' in marked ? marked.taskId : `${marked.batchId}#${marked.item}`}`;
-    if (this.known.get(identity) === value) return;
+    if (this.known.get(identity)?.split(' ')[0] === value) return;
     this.write({ i: identity, t: value });
   }
 
@@ -124,7 +131,27 @@ export class Ledger {
       return; // a line torn by a killed run: that answer is sent again under its key, which the service replays
     }
     if (typeof entry.i !== 'string') return;
-    if (typeof entry.t === 'string') this.known.set(entry.i, entry.t);
+    if (typeof entry.t === 'string' && !entry.t.includes(' '))
+      this.known.set(
+        entry.i,
+        [
+          entry.t,
+          ...(this.known
+            .get(entry.i)
+            ?.split(' ')
+            .filter((v) => v !== entry.t) ?? []),
+        ]
+          .slice(0, HISTORY)
+          .join(' '),
+      );
     else if (entry.x !== undefined) this.known.delete(entry.i);
   }
+}
+
+/** A recorded value as the task it names. */
+function markedOf(stored: string): Marked {
+  const failed = stored.startsWith(FAILED) ? { failed: true as const } : {};
+  const value = failed.failed ? stored.slice(FAILED.length) : stored;
+  const hash = value.lastIndexOf('#');
+  return hash < 0 ? { taskId: value, ...failed } : { batchId: value.slice(0, hash), item: Number(value.slice(hash + 1)), ...failed };
 }

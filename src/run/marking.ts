@@ -13,6 +13,7 @@ import type { AnswerOutcome } from '../cli/render/outcome.js';
 import type { AcceptedTask, OnePassInput } from '../client/client.js';
 import { slots } from '../client/limit.js';
 import { Batches } from './batches.js';
+import { EarlierTasks } from './earlier-tasks.js';
 import { Follower } from './follow.js';
 import type { JournalKnown } from './journal.js';
 import { keyConflict, keyOf } from './keys.js';
@@ -24,10 +25,8 @@ import { dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, t
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
 /**
- * Tasks unfinished at once, at most, in a waiting run (a batch counts its answers): past this,
- * sending waits for tasks to end. The run's memory then holds this many tasks' state whatever
- * the class size, and the service this many of its tasks; a service slower than kct sets the
- * pace either way.
+ * Tasks unfinished at once, at most, in a waiting run (a batch counts its answers): past this, sending
+ * waits for tasks to end, so memory holds this many tasks' state whatever the class size.
  */
 const MAX_PENDING = 10_000;
 
@@ -70,6 +69,7 @@ export class MarkingRun {
   private readonly resends = new Resends();
   readonly batches: Batches;
   readonly follower: Follower;
+  private readonly earlier = new EarlierTasks(this);
 
   constructor(readonly settings: RunSettings) {
     this.expected = settings.collection.count;
@@ -113,14 +113,8 @@ export class MarkingRun {
       await Promise.race([done, new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }))]);
     }
     if (this.stopped()) throw this.interruption();
-    return {
-      accepted: this.accepted,
-      replayed: this.replayed,
-      firstTaskId: this.firstTaskId,
-      last: this.last,
-      sentInBatches: this.batches.sent,
-      sentAgain: this.sentAgain,
-    };
+    const { accepted, replayed, firstTaskId, last, sentAgain } = this;
+    return { accepted, replayed, firstTaskId, last, sentInBatches: this.batches.sent, sentAgain };
   }
 
   private stopped(): boolean {
@@ -206,9 +200,9 @@ export class MarkingRun {
   }
 
   /**
-   * An answer whose mark was to be another task's, sent after all, once: a task the ledger named that
-   * is gone (another account, a sandbox started afresh) or did not mark it (FAILURE, CANCEL), or a
-   * task the service replayed, or the journal named, that did not mark it (`endedAs`, its id). False otherwise.
+   * An answer whose mark was to be another task's, sent after all, once: a task the ledger named that the service does not know
+   * (after its earlier ones: earlier-tasks.ts) or that did not mark it (FAILURE, CANCEL), or a task the service replayed, or the
+   * journal named, that did not mark it (`endedAs`, its id). False otherwise.
    */
   sendAfterAll(row: number, error?: unknown, endedAs?: string): boolean {
     const derived = this.settings.keyRule.kind === 'derived'; // the caller's key would replay a failure, not replace it
@@ -218,10 +212,12 @@ export class MarkingRun {
       endedAs !== undefined && error === undefined && this.notCharged.has(row) && derived && this.resends.mayReplace(row, endedAs);
     const answer = this.settings.collection.answerAt(row);
     if (!(fromLedger || replayed) || !answer) return false;
+    if (fromLedger && error instanceof NotFoundError && this.earlier.follow(row)) return true;
     this.reusedFromLedger.delete(row);
     this.notCharged.delete(row);
     this.tasked.delete(row);
-    if (fromLedger) this.settings.ledger?.forget(this.identityOf(row));
+    // a task unknown here is kept: the service that knows it may be back at this address
+    if (fromLedger && !(error instanceof NotFoundError)) this.settings.ledger?.forget(this.identityOf(row));
     if (error instanceof NotFoundError) this.unknownToService.add(row);
     else err(this.settings.context.io, `kct: ${answer.label}: ${endedAs ?? 'its earlier task'} did not mark it: sent again, as a new task`);
     const step = planOf(this.settings.plan, row); // under a key of its own: the same key would bring back that task

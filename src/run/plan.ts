@@ -58,6 +58,8 @@ export interface RunPlan {
   unitsReused: number;
   /** The first task the ledger names for an answer reused: asked about before the run says it is not sent again (reuse-check.ts). */
   ledgerTask?: string;
+  /** The tasks recorded for that answer before it (another server or account at the same address may have been used since), the latest first. */
+  ledgerEarlier?: string[];
   /** Answers sent again because their earlier task ended FAILURE or CANCEL (kind 'again'). */
   again: number;
   /** A few of the tasks reused, and the rows of the first answers reused, for the note that says so. */
@@ -160,6 +162,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   let reused = 0;
   let unitsReused = 0;
   let ledgerTask: string | undefined;
+  let ledgerEarlier: string[] | undefined;
   let again = 0;
   for (let row = 0; row < rows; row++) {
     const identity = identities.get(row);
@@ -195,7 +198,13 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       if (reusedRows.length < 3) reusedRows.push(row);
       if (fromLedger) {
         unitsReused += Math.max(1, fileCounts[row]);
-        ledgerTask ??= task;
+        if (ledgerTask === undefined) {
+          ledgerTask = task;
+          ledgerEarlier = options.ledger
+            ?.history(identity)
+            .slice(1)
+            .flatMap((m) => (m.failed ? [] : [taskOf(m)!]));
+        }
       }
       continue;
     }
@@ -213,7 +222,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     unitsToSend,
     reused,
     unitsReused,
-    ...(ledgerTask !== undefined ? { ledgerTask } : {}),
+    ...(ledgerTask !== undefined ? { ledgerTask, ledgerEarlier: ledgerEarlier ?? [] } : {}),
     again,
     reusedTasks: [...reusedTasks],
     reusedRows,

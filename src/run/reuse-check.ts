@@ -11,15 +11,20 @@ export type LedgerCheck = 'known' | 'unknown' | 'unasked';
 
 /**
  * Asks the service about the first task the ledger names for an answer reused ('known' when none
- * is); one request, one attempt. When it cannot be asked, nothing is promised: the run's own
+ * is), then the tasks recorded for it before, while the service does not know them; one request
+ * each, one attempt. When it cannot be asked, nothing is promised: the run's own
  * requests meet the same refusal and say it, with every row (a key refused: exit 4).
  */
 export async function checkLedger(client: KctClient, plan: RunPlan, signal?: AbortSignal): Promise<LedgerCheck> {
   if (plan.ledgerTask === undefined) return 'known';
-  try {
-    await client.status(plan.ledgerTask, { signal, retry: false });
-    return 'known';
-  } catch (error) {
-    return error instanceof NotFoundError ? 'unknown' : 'unasked';
+  // the latest task first; one this service does not know may be another's at the same address, and an earlier one its own
+  for (const task of [plan.ledgerTask, ...(plan.ledgerEarlier ?? [])]) {
+    try {
+      await client.status(task, { signal, retry: false });
+      return 'known';
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) return 'unasked';
+    }
   }
+  return 'unknown';
 }
