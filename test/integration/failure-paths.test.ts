@@ -233,6 +233,22 @@ describe('partial progress is kept', () => {
     expect(rows[0].message).toMatch(/^not sent: the service refused its batch \(.*credits/i);
   });
 
+  it('when the server cannot be reached, --json is still one array of NOT_SENT rows, as one-pass prints (exit 9)', async () => {
+    const dir = tempDir('kct-batch-unreachable-');
+    const lines = Array.from({ length: 2 }, (_, i) => JSON.stringify({ student_id: `u${i}`, paper_content: `${essay} unreachable ${i}` }));
+    writeFileSync(join(dir, 'u.jsonl'), `${lines.join('\n')}\n`);
+    const run = await runKct(['batch', join(dir, 'u.jsonl'), '--model', '12', '--json'], {
+      env: kctEnv(tempDir(), { KCT_BASE_URL: 'http://127.0.0.1:1/v1', KCT_API_KEY: shared.sandbox.keys.user, KCT_MAX_RETRIES: '0' }),
+    });
+    expect(run.code, run.stderr).toBe(9);
+    const rows = JSON.parse(run.stdout) as { student_id: string; status: string; message: string }[];
+    expect(rows.map((row) => [row.student_id, row.status])).toEqual([
+      ['u0', 'NOT_SENT'],
+      ['u1', 'NOT_SENT'],
+    ]);
+    expect(rows[0].message).toMatch(/^not sent: its batch could not be sent \(cannot reach/);
+  });
+
   it('a timed-out class run names the time limit', async () => {
     const dir = tempDir('kct-late-');
     writeFileSync(join(dir, 'a.txt'), `${essay} late a KCT-SANDBOX-SLOW`);

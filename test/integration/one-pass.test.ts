@@ -18,8 +18,17 @@ const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
 describe('kct one-pass', () => {
   it('marks text from --text and prints the score table', async () => {
     const run = await shared.kct(['one-pass', '--model', '12', '--text', essay]);
-    expect(run.stderr).toContain('accepted tsk_');
+    expect(run.stderr).toContain('kct: accepted tsk_');
     expect(run.code).toBe(0);
+    // under --json the notice carries the task's id as a field, as batch's does
+    const json = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (json notice)`, '--json']);
+    const accepted = json.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { notice?: { message: string; task_id?: string; credit_cost?: number } })
+      .find((line) => line.notice?.message.startsWith('accepted '));
+    expect(accepted?.notice?.task_id).toMatch(/^tsk_/);
+    expect(accepted?.notice?.message).toContain(accepted?.notice?.task_id);
     expect(run.stdout).toMatch(/Task tsk_[0-9a-f]+ +SUCCESS/);
     expect(run.stdout).toMatch(/Total: \d+(\.5)? \/ 20/);
     expect(run.stdout).toContain('Criterion');

@@ -117,3 +117,21 @@ describe('an answer whose earlier task was cancelled', () => {
     expect(again.stderr).toContain(`${task} did not mark it: sent again, as a new task`);
   });
 });
+
+describe('--no-wait says what it does with answers sent before', () => {
+  it('prints their tasks\' state, not "follows their tasks", and never offers to follow tasks it has none of', async () => {
+    const dir = textClass(2, 'no-wait wording');
+    const kct = asUser(shared.sandbox, 'user', tempDir('kct-one-machine-'));
+    expect((await kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'csv'])).code).toBe(0);
+    const again = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'csv']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/not sent again: kct prints their tasks' state now, under the names they have now/);
+    expect(again.stderr).not.toContain('kct follows');
+    // a key the service refuses: nothing accepted, nothing to follow
+    const refused = await kct(['one-pass', textClass(2, 'no-wait refused'), '--model', '12', '--no-wait', '--json'], {
+      env: { KCT_API_KEY: 'kct_sbx_not_a_key' },
+    });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('Submitted: 0 of 2 answers accepted; none to follow');
+  });
+});

@@ -151,11 +151,13 @@ export class OutcomeWriter {
       const { marked } = this.tally.answersSoFar();
       const follow = 'kct status <task_id> --watch';
       const then =
-        marked === 0
-          ? `follow them with ${follow}`
-          : marked >= this.accepted
-            ? 'all of them marked already: their rows hold the marks'
-            : `${marked} marked already; follow the others with ${follow}`;
+        this.accepted === 0
+          ? 'none to follow'
+          : marked === 0
+            ? `follow them with ${follow}`
+            : marked >= this.accepted
+              ? 'all of them marked already: their rows hold the marks'
+              : `${marked} marked already; follow the others with ${follow}`;
       const answers = this.added - this.unsent;
       const submitted =
         this.sentBefore === 0

@@ -1,6 +1,6 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import { ApiError, InterruptedError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
@@ -79,6 +79,9 @@ async function stateNow(client: Awaited<ReturnType<Context['client']>>, task: Ta
   };
 }
 
+/** How a batch request came to be not sent: refused by the service, or never reached it. */
+const notSentWord = (error: unknown) => (error instanceof ConnectionError ? 'not delivered' : 'refused');
+
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
@@ -129,7 +132,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (distinct.copyCount > 0)
     context.notice(
       'note',
-      `${plural(distinct.copyCount, 'item')} of ${manifest.length} ${distinct.copyCount === 1 ? 'is' : 'are'} identical to another of the manifest (the same answer, model and options): sent once, charged once, each row flagged duplicate_of (--mark-copies sends each on its own)`,
+      `${plural(distinct.copyCount, 'item')} of ${manifest.length} ${distinct.copyCount === 1 ? 'is' : 'are'} identical to another of the manifest (the same answer, model and options): sent once, charged once${options.wait === false ? '' : ', each row flagged duplicate_of'} (--mark-copies sends each on its own)`,
     );
 
   const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
@@ -148,14 +151,15 @@ export async function run(options: Options, context: Context): Promise<void> {
           stoppedSending = true;
           break;
         }
-        // the service refused (401, 402, a model not ready ...): this request and the rest are not sent,
-        // and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
-        if (!(error instanceof ApiError) || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
+        // the service refused (401, 402, a model not ready ...) or could not be reached: this request and
+        // the rest are not sent, and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
+        const unsent = error instanceof ApiError || error instanceof ConnectionError;
+        if (!unsent || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
         refused = accepted.length === 0 ? withCallbackHint(error, callbackUrl) : error;
         if (accepted.length > 0)
           context.notice(
             'warning',
-            `batch ${index + 1}/${groups.length} was refused (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
+            `batch ${index + 1}/${groups.length} was ${notSentWord(error)} (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
           );
         break;
       }
@@ -246,8 +250,8 @@ export async function run(options: Options, context: Context): Promise<void> {
     const { label, fields } = items[index];
     const why =
       Math.floor(index / MAX_BATCH_ITEMS) === accepted.length
-        ? `not sent: the service refused its batch (${(refused as Error).message})`
-        : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was refused (${(refused as Error).message})`;
+        ? `not sent: ${refused instanceof ConnectionError ? 'its batch could not be sent' : 'the service refused its batch'} (${(refused as Error).message})`
+        : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was ${notSentWord(refused)} (${(refused as Error).message})`;
     addRows(index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why });
   }
   try {

@@ -194,7 +194,12 @@ async function markAnswers(
       });
     }
     const labelOf = (row: number) => collection.answerAt(row)?.label;
-    for (const line of reuseNotes(plan, collection.count, { ledger: ledgerCheck, labelOf, replacesFailures: keyRule.kind === 'derived' }))
+    for (const line of reuseNotes(plan, collection.count, {
+      ledger: ledgerCheck,
+      labelOf,
+      replacesFailures: keyRule.kind === 'derived',
+      wait,
+    }))
       err(context.io, `kct: ${line}`);
     if (journal && journal.size > 0 && plan.journalKnew === 0 && collection.count > 0)
       err(
@@ -276,10 +281,17 @@ async function markAnswers(
           return;
         }
         if (!wait) return;
-        if (replayed) context.note(`kct: already submitted: following ${task.task_id} (the same answer sent before; no new charge)`);
+        // notices with the task's id as a field (docs/guides/exit-codes.md): a script reads it, not the words
+        if (replayed)
+          context.notice('progress', `already submitted: following ${task.task_id} (the same answer sent before; no new charge)`, {
+            task_id: task.task_id,
+            replayed: true,
+          });
         else
-          context.note(
-            `kct: accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`,
+          context.notice(
+            'progress',
+            `accepted ${task.task_id}${typeof task.credit_cost === 'number' ? ` (cost ${plural(task.credit_cost, 'credit')}, charged only on success)` : ''}`,
+            { task_id: task.task_id, ...(typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}) },
           );
       },
     });
