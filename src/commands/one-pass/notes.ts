@@ -90,13 +90,18 @@ export function costQuote(first: { cost: number; answers: number; files: number 
       : texts > 0
         ? ` (${plural(plan.filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
         : ` (${plural(plan.filesToSend, 'file')})`;
+  // a run of answers all sent before has none "to mark": only what those may cost is said
+  const toMark =
+    plan.toSend > 0 || plan.reused === 0
+      ? `${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate`
+      : undefined;
   const reused =
     plan.reused === 0
-      ? ''
+      ? undefined
       : ledgerKnown
-        ? `; ${plural(plan.reused, 'answer')} sent before ${plan.reused === 1 ? 'is' : 'are'} not charged again`
-        : `; up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')} more for the ${plural(plan.reused, 'answer')} sent before from this machine, which the service may not know`;
-  return `kct: cost: ${quoted}; ${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate${reused} (charged only for answers marked)`;
+        ? `${plural(plan.reused, 'answer')} sent before ${plan.reused === 1 ? 'is' : 'are'} not charged again`
+        : `up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')}${toMark ? ' more' : ''} for the ${plural(plan.reused, 'answer')} sent before from this machine, which the service may not know`;
+  return `kct: cost: ${[quoted, toMark, reused].filter(Boolean).join('; ')} (charged only for answers marked)`;
 }
 
 /** A pace as said to people: a tenth under 10 a second (a service that allows 0.5 is not "0"), whole above. */

@@ -31,4 +31,11 @@ describe('the cost line', () => {
     );
     expect(unknown).not.toContain('not charged again');
   });
+
+  it('every answer sent before, and unknown to the service: what they may cost, never "0 answers to mark, about 0 credits"', () => {
+    const all = costQuote({ cost: 1, answers: 1, files: 1 }, { ...plan(0, 0, 0), reused: 14, unitsReused: 14 } as RunPlan, false);
+    expect(all).toBe(
+      'kct: cost: the service quoted 1 credit for the first answer (1 file: 1 credit a file); up to 14 credits for the 14 answers sent before from this machine, which the service may not know (charged only for answers marked)',
+    );
+  });
 });
