@@ -251,6 +251,15 @@ export class WatchTimeoutError extends KctError {
   }
 }
 
+/** `kct result` of a task still running: its record is printed, and it is no result yet (exit 8, as a watch that ran out). */
+export class NotFinalError extends KctError {
+  constructor(taskId: string, status: string) {
+    super('not_final', `${taskId} is not finished yet (${status}): its record holds no result`, {
+      suggestion: `Watch it with: kct status ${taskId} --watch, then read it with kct result ${taskId}.`,
+    });
+  }
+}
+
 /** One or more tasks ended FAILURE or CANCEL. The result was already printed. */
 export class TaskUnsuccessfulError extends KctError {
   readonly statuses: Record<string, string>;

@@ -148,13 +148,17 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
 describe('result and status of a task that stays running, then is cancelled', () => {
   // each stage takes 20 s here, so the task is still running whatever the machine's load
   const stays = useSandbox({ latencyMs: 20_000 });
-  it('CANCEL: 3 from result and status; a task still running: 0', async () => {
+  it('CANCEL: 3 from result and status; a task still running: 0 from status, 8 from result (no result yet)', async () => {
     const slow = parseJson<{ task_id: string }>(
       (await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel)`, '--no-wait', '--json'])).stdout,
     );
-    const [running, unfinished] = await Promise.all([stays.kct(['status', slow.task_id]), stays.kct(['result', slow.task_id])]);
+    const [running, unfinished] = await Promise.all([stays.kct(['status', slow.task_id]), stays.kct(['result', slow.task_id, '--json'])]);
     expect(running.code).toBe(0);
-    expect(unfinished.code).toBe(0);
+    // the record is printed, and the exit says it is no result yet: `kct result … > result.json && …` stops
+    expect(unfinished.code).toBe(8);
+    expect(parseJson<{ task_id: string; status: string }>(unfinished.stdout)).toMatchObject({ task_id: slow.task_id });
+    expect(unfinished.stderr).toContain('"code":"not_final"');
+    expect(unfinished.stderr).toContain(`kct status ${slow.task_id} --watch`);
     expect((await stays.kct(['cancel', slow.task_id])).code).toBe(0);
     const result = await stays.kct(['result', slow.task_id, '--json']);
     expect(result.code).toBe(3);

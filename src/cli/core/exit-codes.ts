@@ -11,6 +11,7 @@ import {
   InterruptedError,
   KctError,
   NoSuchItemError,
+  NotFinalError,
   NotFoundError,
   PermissionError,
   RateLimitError,
@@ -48,7 +49,7 @@ const MEANINGS: Record<keyof typeof EXIT, string> = {
   CREDITS: 'insufficient credits (HTTP 402)',
   NOT_FOUND: 'not found (HTTP 404): model, assignment, task or key',
   CONFLICT: 'conflict (HTTP 409): model not ready, task not cancellable, Idempotency-Key reused',
-  TIMEOUT: 'still not final when --timeout ran out (the task keeps running; its id is printed)',
+  TIMEOUT: 'still not final when --timeout ran out, or when kct result read it (the task keeps running; its id is printed)',
   UNREACHABLE: 'service unreachable, or HTTP 5xx/429 after retries',
   STUDENTS_MISMATCH:
     'a grade file was filled (written when any grade was), but some students of the download have no row in it, so their grades cannot be imported: read the report (kct grades moodle, kct grades canvas)',
@@ -73,7 +74,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof CredentialsError) return EXIT.AUTH;
   if (error instanceof NoSuchItemError) return EXIT.NOT_FOUND;
   if (error instanceof TaskUnsuccessfulError) return EXIT.TASK_UNSUCCESSFUL;
-  if (error instanceof WatchTimeoutError) return EXIT.TIMEOUT;
+  if (error instanceof WatchTimeoutError || error instanceof NotFinalError) return EXIT.TIMEOUT;
   if (error instanceof InterruptedError) return EXIT.INTERRUPTED;
   if (error instanceof StudentsMismatchError) return EXIT.STUDENTS_MISMATCH;
   if (error instanceof ConnectionError) return EXIT.UNREACHABLE;

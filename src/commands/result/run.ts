@@ -1,3 +1,5 @@
+import { NotFinalError } from '../../api/errors.js';
+import { isFinalStatus } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { exporterFor } from '../../cli/render/export.js';
@@ -29,7 +31,9 @@ export async function run(options: Options, context: Context): Promise<void> {
   } else {
     await printOneResult(context.io, format, result);
   }
-  // exit 3, after the result is printed in whichever format
+  // exit 3, or 8 for a task still running, after the record is printed in whichever format
   const failure = unsuccessful(result);
   if (failure) throw failure;
+  if (typeof result.status === 'string' && !isFinalStatus(result.status))
+    throw new NotFinalError(result.task_id || options.taskId, result.status);
 }
