@@ -148,6 +148,17 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
 describe('result and status of a task that stays running, then is cancelled', () => {
   // each stage takes 20 s here, so the task is still running whatever the machine's load
   const stays = useSandbox({ latencyMs: 20_000 });
+  it('status --watch that runs out of --timeout still prints the status it ended on (exit 8), as one-pass prints a TIMEOUT row', async () => {
+    const slow = parseJson<{ task_id: string }>(
+      (await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (watch runs out)`, '--no-wait', '--json'])).stdout,
+    );
+    const watch = await stays.kct(['status', slow.task_id, '--watch', '--timeout', '1s', '--json']);
+    expect(watch.code, watch.stderr).toBe(8);
+    expect(parseJson<{ task_id: string; status: string }>(watch.stdout)).toMatchObject({ task_id: slow.task_id });
+    expect(watch.stderr).toContain('still not final after 1 s');
+    await stays.kct(['cancel', slow.task_id]);
+  });
+
   it('CANCEL: 3 from result and status; a task still running: 0 from status, 8 from result (no result yet)', async () => {
     const slow = parseJson<{ task_id: string }>(
       (await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel)`, '--no-wait', '--json'])).stdout,

@@ -27,6 +27,8 @@ export async function watchWithProgress(
   client: KctClient,
   taskIds: string[],
   flags: WatchFlags,
+  /** Filled with each task's latest snapshot as it comes: what a watch that ran out ended on. */
+  latest?: Map<string, StatusSnapshot>,
 ): Promise<Map<string, StatusSnapshot>> {
   const { timeoutMs, startMs } = watchTimings(flags, context.env);
   const reporter = await createProgressReporter(context.io);
@@ -35,7 +37,10 @@ export async function watchWithProgress(
       timeoutMs,
       schedule: pollSchedule(startMs),
       signal: context.signal,
-      onUpdate: (snapshot, changed) => reporter.update(snapshot, changed),
+      onUpdate: (snapshot, changed) => {
+        latest?.set(snapshot.task_id ?? taskIds[0], snapshot);
+        reporter.update(snapshot, changed);
+      },
       onTransientError: (id, error) => reporter.warn(`${id}: ${error.message}; still watching`),
     });
   } catch (error) {

@@ -1,4 +1,5 @@
-import { TaskUnsuccessfulError } from '../../api/errors.js';
+import { TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
+import type { StatusSnapshot } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -14,10 +15,21 @@ type Options = OptionsOf<typeof command>;
 export async function run(options: Options, context: Context): Promise<void> {
   const exporter = await exporterFor(options, context);
   const client = await context.client();
-  const snapshot = options.watch
-    ? (await watchWithProgress(context, client, [options.taskId], options)).get(options.taskId)!
-    : await client.status(options.taskId, { signal: context.signal });
-  await exporter.record(snapshot, () => out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`));
+  const print = (snapshot: StatusSnapshot) =>
+    exporter.record(snapshot, () => out(context.io, `${options.taskId}  ${describeSnapshot(snapshot)}`));
+  const seen = new Map<string, StatusSnapshot>();
+  let snapshot: StatusSnapshot;
+  try {
+    snapshot = options.watch
+      ? (await watchWithProgress(context, client, [options.taskId], options, seen)).get(options.taskId)!
+      : await client.status(options.taskId, { signal: context.signal });
+  } catch (error) {
+    // --timeout ran out: the status it ended on is still the record printed (exit 8), as one-pass prints a TIMEOUT row
+    const last = seen.get(options.taskId);
+    if (error instanceof WatchTimeoutError && last) await print(last);
+    throw error;
+  }
+  await print(snapshot);
   // a snapshot read once says the same as a watch that ended on it (exit 3, docs/commands/kct.md#exit-codes)
   if (isUnsuccessfulFinal(statusOf(snapshot))) {
     throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
