@@ -148,6 +148,15 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
 describe('result and status of a task that stays running, then is cancelled', () => {
   // each stage takes 20 s here, so the task is still running whatever the machine's load
   const stays = useSandbox({ latencyMs: 20_000 });
+  it('one answer that runs out of --timeout: --json prints its row with every field of a row, as the ndjson row has', async () => {
+    const run = await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (single timeout)`, '--json', '--timeout', '1s']);
+    expect(run.code, run.stderr).toBe(8);
+    const row = parseJson<Record<string, unknown>>(run.stdout);
+    expect(row).toMatchObject({ status: 'TIMEOUT', score: null, max_score: null, credits_charged: null, evaluation: null });
+    expect(Object.keys(row)).toEqual(expect.arrayContaining(['file', 'student_id', 'task_id']));
+    await stays.kct(['cancel', row.task_id as string]);
+  });
+
   it('status --watch that runs out of --timeout still prints the status it ended on (exit 8), as one-pass prints a TIMEOUT row', async () => {
     const slow = parseJson<{ task_id: string }>(
       (await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (watch runs out)`, '--no-wait', '--json'])).stdout,

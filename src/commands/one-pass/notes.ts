@@ -7,7 +7,7 @@ import type { Context } from '../../cli/core/context.js';
 import { err, out } from '../../cli/core/io.js';
 import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
 import type { OutputFormat } from '../../cli/render/format.js';
-import { type AnswerOutcome, isUnsentRow } from '../../cli/render/outcome.js';
+import { type AnswerOutcome, isUnsentRow, ndjsonRow } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
 import type { PaceReading } from '../../client/budget.js';
@@ -181,9 +181,10 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
     return;
   }
   if (format === 'json') {
-    // the error behind an ERROR row is said on stderr; its HTTP exchange is not part of the record
-    const { error: _error, ...record } = outcome;
-    out(context.io, JSON.stringify({ ...(result ?? record), ...(outcome.replayed ? { replayed: true } : {}) }, null, 2));
+    // the record as the service sent it (the result; with --no-wait the task accepted, or a replay's state now);
+    // a run that ends without one (TIMEOUT, ERROR) prints its row, in the shape of every row (docs/guides/marking-a-class.md)
+    const printed = result ? { ...result, ...(outcome.replayed ? { replayed: true } : {}) } : ndjsonRow(outcome);
+    out(context.io, JSON.stringify(printed, null, 2));
     return;
   }
   if (!noWait) {
