@@ -146,3 +146,39 @@ describe('a source is counted once however its sentence names it', () => {
     );
   });
 });
+
+describe('"Finally, …" brings a last point unless it concludes', () => {
+  const BODY =
+    'I believe our school should keep its uniform because it is fair to everyone.\n\nUniforms save families money. A blazer costs less than the latest trainers.\n\nUniforms also stop arguments about clothes in the morning.';
+
+  it('does not take "Finally, a uniform builds a sense of belonging." for a conclusion', () => {
+    const text = `${BODY}\n\nFinally, a uniform builds a sense of belonging. When we play other schools at football, everyone knows which team is ours.`;
+    expect(measured(text, 'frame').closes).toBe(false);
+    expect(feedbackOf(text, 'Organisation')).not.toMatch(/Shows:[^\n]*a conclusion in its last paragraph/);
+  });
+
+  it(`still finds a last paragraph that begins "Finally," and restates the position (seed ${SEED}, ${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('uniforms should stay at our school', 'I believe the uniform is a good idea', 'the board should keep the uniform'),
+        (restated) => {
+          const text = `${BODY}\n\nFinally, ${restated}, because it helps every student.`;
+          expect(measured(text, 'frame').closes, text).toBe(true);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});
+
+describe('figures written in words', () => {
+  it('counts "forty pounds" and "seven hours a day" as two figures', () => {
+    const text =
+      'I think uniforms are a bad idea because they cost too much. Blazers can cost over forty pounds each. Students also spend seven hours a day in school, so comfort matters.';
+    const evidence = judgements(input(text))
+      .flatMap((j) => j.points)
+      .map((p) => p.measured)
+      .find((m) => m.id === 'evidence') as Extract<Measured, { id: 'evidence' }>;
+    expect(evidence.figures).toBe(2);
+  });
+});

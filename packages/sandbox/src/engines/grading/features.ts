@@ -286,7 +286,9 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       add(f.connectiveHits, i, 1, [], written(start[0]));
     }
     const concluding = CONCLUSION.exec(r);
-    if (concluding && (lastParagraph > 0 ? s.paragraph === lastParagraph : i >= closingFrom))
+    // "Finally, a uniform builds …" brings a last point; "Finally, uniforms should stay" concludes
+    const lastPoint = concluding !== null && /^finally\b/i.test(concluding[0]) && !stated;
+    if (concluding && !lastPoint && (lastParagraph > 0 ? s.paragraph === lastParagraph : i >= closingFrom))
       add(f.conclusion, i, 1, [], written(concluding[0]));
 
     // Names and dates the question does not give: what the answer knows beyond it. A run of
