@@ -89,9 +89,16 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
   if (leftOut?.ignored)
     parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);
   if (leftOut?.excluded) parts.push(`${count(leftOut.excluded, 'path')} excluded by --exclude`);
-  if (leftOut?.duplicates) parts.push(`${count(leftOut.duplicates, 'file')} reached twice (marked once)`);
-  if (leftOut?.loops) parts.push(`${count(leftOut.loops, 'folder')} reached again through a link`);
   if (leftOut?.emptyFolders) parts.push(`${count(leftOut.emptyFolders, 'empty folder')} inside student folders`);
+  return parts;
+}
+
+/** What was found twice and so taken once: not "not sent", since its one answer was (or its folder walked). */
+export function foundTwiceParts(leftOut?: LeftOutCounts): string[] {
+  const parts: string[] = [];
+  if (leftOut?.duplicates) parts.push(`${leftOut.duplicates} ${leftOut.duplicates === 1 ? 'file' : 'files'} reached twice (marked once)`);
+  if (leftOut?.loops)
+    parts.push(`${leftOut.loops} ${leftOut.loops === 1 ? 'folder' : 'folders'} reached again through a link (walked once)`);
   return parts;
 }
 
@@ -124,6 +131,8 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
   lines.push(`Summary: ${parts.join(', ')}`);
   const notSent = notSentParts(summary, options.leftOut);
   if (notSent.length > 0) lines.push(`Not sent: ${notSent.join(', ')}`);
+  const twice = foundTwiceParts(options.leftOut);
+  if (twice.length > 0) lines.push(`Found twice: ${twice.join(', ')}`);
   const credits = creditsLine(summary);
   if (credits) lines.push(credits);
   if (summary.mean === undefined) return lines;

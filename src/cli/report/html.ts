@@ -3,7 +3,15 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
 import type { LeftOutCounts } from '../answers/answers.js';
-import { answersOf, notMarkedOf, notSentParts, type Summary, unsentRowsOf, withoutMarkHeading } from '../render/summary.js';
+import {
+  answersOf,
+  foundTwiceParts,
+  notMarkedOf,
+  notSentParts,
+  type Summary,
+  unsentRowsOf,
+  withoutMarkHeading,
+} from '../render/summary.js';
 import { SCRIPT, STYLE } from './assets.js';
 import { criteriaChart, distributionChart } from './charts.js';
 import { escapeHtml, formatScore } from './text.js';
@@ -190,7 +198,11 @@ function identicalPanel(identical?: { pairs: [string, string][]; count: number }
 /** Everything found and not sent, in one line: the rows are listed under "Not marked", the rest only counted. */
 function notSentNote(summary: Summary, leftOut?: LeftOutCounts): string {
   const parts = notSentParts(summary, leftOut);
-  return parts.length === 0 ? '' : `<p class="note" id="not-sent">Not sent: ${escapeHtml(parts.join(', '))}.</p>\n`;
+  const twice = foundTwiceParts(leftOut);
+  return [
+    parts.length === 0 ? '' : `<p class="note" id="not-sent">Not sent: ${escapeHtml(parts.join(', '))}.</p>\n`,
+    twice.length === 0 ? '' : `<p class="note" id="found-twice">Found twice: ${escapeHtml(twice.join(', '))}.</p>\n`,
+  ].join('');
 }
 
 function cards(summary: Summary): string {

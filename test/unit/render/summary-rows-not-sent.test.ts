@@ -38,6 +38,14 @@ describe('the rows not sent, beside the answers', () => {
     );
   });
 
+  it('a file reached twice was marked (once): it is "found twice", never "not sent"', () => {
+    const summary = summarize([outcome('SUCCESS')]);
+    const lines = renderSummary(summary, { unicode: false, leftOut: { duplicates: 1, loops: 1 } as never });
+    expect(lines[0]).toBe('Summary: 1 of 1 answer marked');
+    expect(lines.join('\n')).not.toContain('Not sent');
+    expect(lines).toContain('Found twice: 1 file reached twice (marked once), 1 folder reached again through a link (walked once)');
+  });
+
   it('says credits charged "so far" when answers were not seen finished (a server gone mid-run), not a firm 0', () => {
     const summary = { ...summarize(['SUCCESS', 'NOT_SENT', 'QUEUED', 'ERROR'].map(outcome)), creditsCharged: 1 };
     expect(renderSummary(summary, { unicode: false })).toContain(
