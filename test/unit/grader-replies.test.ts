@@ -283,3 +283,19 @@ describe('a reply ends before the conclusion', () => {
     );
   });
 });
+
+describe('"The most common argument against uniforms is that …" is an opposing view', () => {
+  it('is seen, and the reply "I disagree. …" after it', () => {
+    const text = [
+      'I believe our school should keep its uniform because it is fair to everyone.',
+      'The most common argument against uniforms is that they stop students from expressing themselves. I disagree. Our personality shows in what we say and do, not in our jumpers.',
+      'In conclusion, the board should keep the uniform.',
+    ].join('\n\n');
+    const counter = judgements({ ...seededModel(12), answerText: text, style: 'Bullet' })
+      .flatMap((j) => j.points)
+      .map((p) => p.measured)
+      .find((m) => m.id === 'counter') as { views: number; replied: boolean } | undefined;
+    expect(counter).toMatchObject({ replied: true });
+    expect(counter!.views).toBeGreaterThanOrEqual(1);
+  });
+});
