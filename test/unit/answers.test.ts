@@ -311,6 +311,13 @@ describe('collecting answers', () => {
     expect(suggestion).toContain('--skip-unsupported');
   });
 
+  it('a run that stops says what else it found, and promises no NOT_ENTERED row it will not print', async () => {
+    const root = makeTree({ 'answers/a1.txt': TEXT, 'answers/answer.odt': 'x', 'answers/late/a3.txt': TEXT });
+    const error = (await rows(root, ['answers']).catch((e: unknown) => e)) as UsageError;
+    expect(error.message).toContain('Also found: not entered: 1 subfolder (late/); pass --recursive');
+    expect(error.message).not.toContain('listed as NOT_ENTERED');
+  });
+
   it('one rule for a folder and a named file: a named .odt is refused with the same hint', async () => {
     const root = makeTree({ 'answer.odt': 'x' });
     const error = (await rows(root, ['answer.odt']).catch((e: unknown) => e)) as UsageError;

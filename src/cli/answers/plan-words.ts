@@ -25,9 +25,11 @@ export function listOf(names: { count: number; first: string[] }, noun: string):
 
 /**
  * The notes about what was left out without a row: said even when the run then stops, so nothing is
- * hidden. In a folder that looks like a download, the subfolders not entered are its students.
+ * hidden (`rows` false: then no row is printed, and none is promised). In a folder that looks like a
+ * download, the subfolders not entered are its students.
  */
-export function leftOutNotes(left: LeftOut, looksLikeDownload = false): string[] {
+export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = true): string[] {
+  const listed = rows ? '; they are listed as NOT_ENTERED' : '';
   const lines: string[] = [];
   if (left.ignore.count > 0)
     lines.push(
@@ -37,8 +39,8 @@ export function leftOutNotes(left: LeftOut, looksLikeDownload = false): string[]
   if (left['not-entered'].count > 0)
     lines.push(
       looksLikeDownload
-        ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add ${GROUP_BY_STUDENT} to mark them; they are listed as NOT_ENTERED`
-        : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out); they are listed as NOT_ENTERED`,
+        ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add ${GROUP_BY_STUDENT} to mark them${listed}`
+        : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out)${listed}`,
     );
   if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);
   if (left.empty.count > 0) lines.push(`empty: ${listOf(left.empty, 'folder')} inside student folders`);
