@@ -182,3 +182,13 @@ describe('figures written in words', () => {
     expect(evidence.figures).toBe(2);
   });
 });
+
+describe('an answer held down as too short is told the length, not "every point is met"', () => {
+  it('names the words asked for in the next step of a criterion whose points are all met', () => {
+    const text =
+      'I believe our school should keep its uniform, because it is fair to every family.\n\nA uniform costs less than the latest fashions, and it stops arguments about clothes in the morning.\n\nIn conclusion, the board should keep the uniform.';
+    const all = grade(input(text)).evaluation.map((e) => e.feedback);
+    for (const feedback of all) expect(feedback).not.toMatch(/every point this grader measures is met/);
+    expect(all.some((feedback) => /develop the answer to the 400 to 600 words the task asks for \(it has \d+\)/.test(feedback))).toBe(true);
+  });
+});

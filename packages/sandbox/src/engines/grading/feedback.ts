@@ -84,8 +84,10 @@ function stepText(j: Judgement, quoteNext = true): string {
   const towards = j.standing.next ? `towards ${levelName(j.standing.next, j.max, quoteNext)}` : 'at the top level';
   const first = j.caveat ? caveatAdvice(j.caveat) : undefined;
   if (first) return `${towards}: ${first}`;
-  if (!j.step)
-    return `${towards}: every point this grader measures is met; what is left (how convincing the reasoning is) is for a teacher to judge`;
+  // held down as too short, with nothing else to mend: the length is the step
+  if (!j.step && j.caveat?.kind === 'short')
+    return `${towards}: develop the answer to the ${j.caveat.low} to ${j.caveat.high} words the task asks for (it has ${j.caveat.words})`;
+  if (!j.step) return `${towards}: every point this grader measures is met; what is left (how well each is done) is for a teacher to judge`;
   return `${towards}: ${advice(j.step.measured)}`;
 }
 
