@@ -6,8 +6,12 @@ import { NotFoundError } from '../api/errors.js';
 import type { KctClient } from '../client/client.js';
 import type { RunPlan } from './plan.js';
 
-/** What the service said of the ledger's task: it knows it, it does not, or it could not be asked (a key refused, unreachable, busy). */
-export type LedgerCheck = 'known' | 'unknown' | 'unasked';
+/**
+ * What the service said of the ledger's task: it knows it; it knows one recorded before it for the
+ * same answer ('earlier': another server or account had the latest); it knows none; or it could not
+ * be asked (a key refused, unreachable, busy).
+ */
+export type LedgerCheck = 'known' | 'earlier' | 'unknown' | 'unasked';
 
 /**
  * Asks the service about the first task the ledger names for an answer reused ('known' when none
@@ -21,7 +25,7 @@ export async function checkLedger(client: KctClient, plan: RunPlan, signal?: Abo
   for (const task of [plan.ledgerTask, ...(plan.ledgerEarlier ?? [])]) {
     try {
       await client.status(task, { signal, retry: false });
-      return 'known';
+      return task === plan.ledgerTask ? 'known' : 'earlier';
     } catch (error) {
       if (!(error instanceof NotFoundError)) return 'unasked';
     }

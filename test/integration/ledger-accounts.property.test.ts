@@ -59,8 +59,12 @@ describe('servers taking turns at one address', () => {
             expect(run.code, run.stderr).toBe(0);
             const charged = before - (await creditsOf(kct));
             expect(charged, `step ${step}: server ${server}, labels ${variant}\n${run.stderr}`).toBe(marked.has(server) ? 0 : 3);
-            // what kct said before sending: not sent again exactly when nothing is charged
+            // what kct said before sending: not sent again exactly when nothing is charged, naming
+            // only tasks of the rows (this server's), never the other server's
             if (marked.has(server)) expect(run.stderr).not.toContain('sent again as a new task, and charged');
+            const named = /were sent before \(([^)]*)\)/.exec(run.stderr)?.[1].match(/tsk_\w+/g) ?? [];
+            const followed = new Set(run.stdout.match(/tsk_\w+/g) ?? []);
+            for (const task of named) expect(followed.has(task), `${task} named, not followed\n${run.stderr}`).toBe(true);
             marked.add(server);
           }
         } finally {

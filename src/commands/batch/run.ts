@@ -204,6 +204,12 @@ export async function run(options: Options, context: Context): Promise<void> {
           ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${first}`
           : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`,
       );
+    // a batch holds each answer once: its copies' rows come from the manifest, not from kct result
+    if (first && distinct.copyCount > 0)
+      context.notice(
+        'next',
+        `kct result lists the ${plural(items.length, 'item')} sent, not the ${distinct.copyCount === 1 ? 'copy' : `${distinct.copyCount} copies`}: run this command again (without --no-wait) for a row per item of the manifest, copies included; nothing is charged again`,
+      );
     if (stoppedSending)
       throw stopped(
         tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id),
@@ -239,21 +245,27 @@ export async function run(options: Options, context: Context): Promise<void> {
   let finishedItems = 0;
   const unsuccessful: Record<string, string> = {};
   let unsuccessfulCount = 0;
-  /** An item's row at its place in the manifest, and its copies' rows. */
-  const addRows = (index: number, outcome: AnswerOutcome) => {
-    writer.add(outcome, distinct.rows[index]);
-    for (const copy of distinct.copies.get(index) ?? []) writer.add(copyRow(outcome, manifest[copy]), copy);
+  /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
+  const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
+    const placed: [number, AnswerOutcome][] = [];
+    for (const [index, outcome] of found) {
+      placed.push([distinct.rows[index], outcome]);
+      for (const copy of distinct.copies.get(index) ?? []) placed.push([copy, copyRow(outcome, manifest[copy])]);
+    }
+    for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) writer.add(outcome, row);
   };
   // the items of the batches refused or never sent: a row each, saying why (before the others, so
   // they never hold back --json's order)
+  const unsentRows: [number, AnswerOutcome][] = [];
   for (let index = accepted.reduce((n, { items: group }) => n + group.length, 0); index < items.length; index++) {
     const { label, fields } = items[index];
     const why =
       Math.floor(index / MAX_BATCH_ITEMS) === accepted.length
         ? `not sent: ${refused instanceof ConnectionError ? 'its batch could not be sent' : 'the service refused its batch'} (${(refused as Error).message})`
         : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was ${notSentWord(refused)} (${(refused as Error).message})`;
-    addRows(index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why });
+    unsentRows.push([index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }]);
   }
+  addRows(unsentRows);
   try {
     await Promise.all(
       accepted.map(async ({ task, items: group, first }) => {
@@ -274,9 +286,9 @@ export async function run(options: Options, context: Context): Promise<void> {
           context.signal,
         )) as AnswerOutcome[];
         const rows: AnswerOutcome[] = [];
+        // a replayed batch's items were charged when it was first sent, not by this run
+        addRows(outcomes.map((outcome, i) => [first + i, task.replayed ? { ...outcome, replayed: true } : outcome]));
         outcomes.forEach((outcome, i) => {
-          // a replayed batch's items were charged when it was first sent, not by this run
-          addRows(first + i, task.replayed ? { ...outcome, replayed: true } : outcome);
           rows.push(outcome, ...(distinct.copies.get(first + i) ?? []).map(() => outcome));
           if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
             unsuccessfulCount += rowsOf(first + i);

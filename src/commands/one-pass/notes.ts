@@ -50,8 +50,11 @@ export function reuseNotes(
     const named = labels.length === 0 ? '' : `${labels.join(', ')}${plan.reused > labels.length ? ', ...' : ''}; `;
     const sent = `${plural(plan.reused, 'answer')} of ${answers} ${one ? 'was' : 'were'} sent before`;
     lines.push(
-      ledger === 'known'
-        ? `${sent} (${named}the same content, model and options${plan.reusedTasks.length > 0 ? `; ${tasks}` : ''}): not sent again: ${wait ? `kct follows ${one ? 'that task for its mark' : 'their tasks for their marks'}` : `kct prints ${one ? "that task's state now" : "their tasks' state now"}`}, under the ${one ? 'name it has' : 'names they have'} now (--mark-again pays to mark ${one ? 'it' : 'them'} anew)${replacesFailures ? `; ${one ? 'if its task did not mark it (FAILURE, CANCEL), it' : 'one whose task did not mark it (FAILURE, CANCEL)'} is sent again as a new task` : ''}. Nothing is charged twice`
+      ledger === 'known' || ledger === 'earlier'
+        ? `${sent} (${named}the same content, model and options${
+            // the latest tasks are another server's: this one knows the tasks recorded before them
+            ledger === 'earlier' ? '; to this service as earlier tasks' : plan.reusedTasks.length > 0 ? `; ${tasks}` : ''
+          }): not sent again: ${wait ? `kct follows ${one ? 'that task for its mark' : 'their tasks for their marks'}` : `kct prints ${one ? "that task's state now" : "their tasks' state now"}`}, under the ${one ? 'name it has' : 'names they have'} now (--mark-again pays to mark ${one ? 'it' : 'them'} anew)${replacesFailures ? `; ${one ? 'if its task did not mark it (FAILURE, CANCEL), it' : 'one whose task did not mark it (FAILURE, CANCEL)'} is sent again as a new task` : ''}. Nothing is charged twice`
         : `${sent} from this machine (${named}${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );
   }
