@@ -265,8 +265,26 @@ describe('--json: the end of a class run is one notice a script reads', () => {
       expect(end.message).toBe('Summary: 3 of 4 answers marked, 1 failed');
       expect(end.summary).toMatchObject({ answers: 4, marked: 3, failed: 1, copies: 1, max_score: 20 });
       expect(end).toMatchObject({ not_marked_count: 1, not_marked: [{ file: join(dir, 'pupil-9.txt'), status: 'FAILURE' }] });
+      // what the summary's "Found twice" and "Not sent" lines say of what has no row, as fields
+      expect(end).toMatchObject({ left_out: { ignored: 0, excluded: 0, empty_folders: 0 }, found_twice: { files: 0, folders: 0 } });
       // the drawing made for people is not sent as notices
       expect(run.stderr).not.toContain(' | ');
     }
+  });
+});
+
+describe('--json says what has no row', () => {
+  it('a file named twice: found_twice.files 1 in the end notice, marked once', async () => {
+    const dir = tempDir('kct-found-twice-');
+    writeFileSync(join(dir, 'a.txt'), `${essay}\n(found twice)`);
+    const run = await shared.kct(['one-pass', join(dir, 'a.txt'), join(dir, 'a.txt'), '--model', '12', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const end = run.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { notice?: Record<string, unknown> })
+      .filter((line) => line.notice?.code === 'info')
+      .at(-1)!.notice!;
+    expect(end).toMatchObject({ found_twice: { files: 1, folders: 0 }, summary: { answers: 1, marked: 1 } });
   });
 });

@@ -218,6 +218,13 @@ export class OutcomeWriter {
       marked_with_note: this.noted.first().map(({ file, message: why }) => ({ file, message: why })),
       identical_count: count,
       identical: pairs.map(([file, other]) => ({ file, duplicate_of: other })),
+      // what the summary says beside the rows: found and not sent, or found twice and taken once
+      ...(this.leftOut
+        ? {
+            left_out: { ignored: this.leftOut.ignored, excluded: this.leftOut.excluded, empty_folders: this.leftOut.emptyFolders },
+            found_twice: { files: this.leftOut.duplicates, folders: this.leftOut.loops },
+          }
+        : {}),
     });
   }
 
