@@ -385,8 +385,9 @@ export class MarkingRun {
         student_id: answer?.studentId,
         duplicate_of: outcome.file,
         replayed: true,
+        copy: true,
       };
-      record.final(copy, this.identityOf(copy), named(copy, own, answer), { copy: true });
+      record.final(copy, this.identityOf(copy), named(copy, own, answer));
     }
     this.emitted += 1 + copies.length;
     if (isFinalStatus(outcome.status)) this.finishedRows += 1 + copies.length;

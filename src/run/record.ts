@@ -71,10 +71,11 @@ export class RunRecord {
 
   /**
    * The row of one input: recorded (its printed row last on the line), counted, and handed to every
-   * view. `copy`: the row is another's copy (its identity's first row was sent or reused): both name
-   * each other in duplicate_of, so only the run knows which one it sent.
+   * view. `outcome.copy`: the row is another's copy (its identity's first row was sent or reused):
+   * both name each other in duplicate_of, so only the run knows which one it sent.
    */
-  final(row: number, identity: string | undefined, outcome: AnswerOutcome, { copy = false } = {}): void {
+  final(row: number, identity: string | undefined, outcome: AnswerOutcome): void {
+    const copy = outcome.copy === true;
     const printed = ndjsonRow(outcome);
     if (identity === undefined || identity === '')
       this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '', out: printed });
