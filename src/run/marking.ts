@@ -9,7 +9,7 @@ import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isFinalStatus, statusOf } from '../api/status.js';
 import { type Answer, skippedFilesNote } from '../cli/answers/answers.js';
 import { err } from '../cli/core/io.js';
-import type { AnswerOutcome } from '../cli/render/outcome.js';
+import { type AnswerOutcome, copyOutcome } from '../cli/render/outcome.js';
 import type { AcceptedTask, OnePassInput } from '../client/client.js';
 import { slots } from '../client/limit.js';
 import { Batches } from './batches.js';
@@ -379,14 +379,7 @@ export class MarkingRun {
     record.final(row, this.identityOf(row), outcome);
     for (const copy of copies) {
       const answer = collection.answerAt(copy);
-      const own = {
-        ...found,
-        file: answer?.label ?? found.file,
-        student_id: answer?.studentId,
-        duplicate_of: outcome.file,
-        replayed: true,
-        copy: true,
-      };
+      const own = copyOutcome(found, { file: answer?.label ?? found.file, student_id: answer?.studentId }, outcome.file);
       record.final(copy, this.identityOf(copy), named(copy, own, answer));
     }
     this.emitted += 1 + copies.length;

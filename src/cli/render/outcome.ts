@@ -39,6 +39,17 @@ export interface AnswerOutcome {
   error?: unknown;
 }
 
+/**
+ * A copy's row (an answer with the same identity as another of the run): that answer's marks, or
+ * its failure, under the copy's own labels, charged with it and never again. An answer never
+ * accepted has no task to share: its copy was not sent either, and is no replay.
+ */
+export function copyOutcome(first: AnswerOutcome, labels: { file: string; student_id?: string }, duplicateOf = first.file): AnswerOutcome {
+  const { replayed: _replayed, copy: _copy, ...rest } = first;
+  const own = { ...rest, ...labels, duplicate_of: duplicateOf };
+  return first.task_id === undefined ? own : { ...own, replayed: true, copy: true };
+}
+
 /** An answer's outcome from its result record. */
 export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
   const errorEntry = (result.evaluation ?? []).find((entry) => entry.type === 'error');

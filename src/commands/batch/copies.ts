@@ -3,7 +3,7 @@
 // and each copy's row is the first one's marks under its own labels, flagged duplicate_of, as
 // one-pass does. --mark-copies sends every item as it is.
 
-import type { AnswerOutcome } from '../../cli/render/outcome.js';
+import { type AnswerOutcome, copyOutcome } from '../../cli/render/outcome.js';
 import { hashFile } from '../../client/idempotency.js';
 import { identityOf } from '../../client/identity.js';
 import type { ManifestItem } from './manifest.js';
@@ -40,9 +40,7 @@ export async function distinctItems(manifest: readonly ManifestItem[], markCopie
   return sent;
 }
 
-/** A copy's row: the marks (or the failure) of the item sent, under the copy's own labels; charged with that item, not again. */
+/** A copy's row: the marks (or the failure) of the item sent, under the copy's own labels (src/cli/render/outcome.ts). */
 export function copyRow(outcome: AnswerOutcome, copy: ManifestItem): AnswerOutcome {
-  const own = { ...outcome, file: copy.label, student_id: copy.fields.student_id, duplicate_of: outcome.file };
-  // an item never sent has no task to share: its copy is not sent either, and nothing was charged
-  return outcome.task_id === undefined ? own : { ...own, replayed: true, copy: true };
+  return copyOutcome(outcome, { file: copy.label, student_id: copy.fields.student_id });
 }
