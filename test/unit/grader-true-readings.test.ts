@@ -244,6 +244,15 @@ const REFUTED: { says: RegExp; refuted: (m: Map<string, Measured>) => boolean; w
     },
     what: 'no slips found',
   },
+  {
+    // errors that make writing hard to follow, or frequent ones, are more than one or two slips
+    says: /\b(?:frequent|many) errors\b|\berrors (?:that )?(?:sometimes )?obscure\b|\berrors make the writing hard to follow\b/i,
+    refuted: (m) => {
+      const a = m.get('accuracy');
+      return a?.id === 'accuracy' && a.slips < 3;
+    },
+    what: 'fewer than three slips',
+  },
 ];
 const REFUTABLE = [
   'Relevant evidence with some explanation.',

@@ -21,6 +21,9 @@ import { MET, type SignalId, signal } from './signals.js';
 /** At most this many slips per 100 words is "virtually error-free". */
 const ERROR_FREE_RATE = 0.25;
 
+/** Fewer slips than this are never "frequent errors", however short the answer. */
+const FREQUENT_SLIPS = 3;
+
 export function factsOf(ctx: SignalContext, relevance: number): Facts {
   const { f } = ctx;
   const met = (id: SignalId) => signal(id, ctx).value >= MET;
@@ -56,6 +59,8 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['error_free', f.words >= 20 && errorRate(f) <= ERROR_FREE_RATE],
     // Whether any slip was found, at any length: "Errors make the writing hard to follow" needs one.
     ['slips', f.errors.count > 0],
+    // Errors "frequent", or that make writing hard to follow: more than one or two slips, at a rate not accurate.
+    ['errors_frequent', f.errors.count >= FREQUENT_SLIPS && !met('accuracy')],
     ['formal', met('register')],
     ['vocabulary', met('vocabulary')],
     ['variety', met('variety')],
