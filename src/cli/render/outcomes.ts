@@ -15,7 +15,7 @@ import type { OutputFormat } from './format.js';
 import { type AnswerOutcome, creditsOf, isUnsentRow, ndjsonRow, outcomeFromResult } from './outcome.js';
 import { markedBy, printResult } from './result.js';
 import { RowSpool } from './row-spool.js';
-import { answersOf, renderSummary, type Summary, withoutMarkHeading } from './summary.js';
+import { answersOf, notMarkedOf, renderSummary, type Summary, unsentRowsOf, withoutMarkHeading } from './summary.js';
 import { ClassTally } from './tally.js';
 
 export interface WriterOptions {
@@ -210,10 +210,17 @@ export class OutcomeWriter {
    */
   private endNotice(message: string, problems: readonly Problem[], figures?: Summary): void {
     const { count, pairs } = (figures ?? this.tally.summary()).identical;
+    const listed = (unsent: boolean) =>
+      problems
+        .filter(({ status }) => isUnsentRow(status) === unsent)
+        .map(({ file, status, message: why }) => ({ file, status, ...(why ? { message: why } : {}) }));
     notice(this.io, 'info', message, {
       ...(figures ? { summary: summaryFields(figures) } : {}),
-      not_marked_count: this.problems.count,
-      not_marked: problems.map(({ file, status, message: why }) => ({ file, status, ...(why ? { message: why } : {}) })),
+      // answers not marked, and rows never meant to be sent (SKIPPED, EMPTY, NOT_ENTERED), as the summary's lines count them
+      not_marked_count: figures ? notMarkedOf(figures) : this.problems.count - this.problems.unsent,
+      not_marked: listed(false),
+      not_sent_count: figures ? unsentRowsOf(figures) : this.problems.unsent,
+      not_sent: listed(true),
       marked_with_note_count: this.noted.count,
       marked_with_note: this.noted.first().map(({ file, message: why }) => ({ file, message: why })),
       identical_count: count,
@@ -301,9 +308,12 @@ interface Problem {
 class FirstRows {
   private rows: Problem[] = [];
   count = 0;
+  /** Of them, rows never meant to be sent (SKIPPED, EMPTY, NOT_ENTERED). */
+  unsent = 0;
 
   add(index: number, o: AnswerOutcome, io: IO): void {
     this.count += 1;
+    if (isUnsentRow(o.status)) this.unsent += 1;
     // one line each: a message of several lines (an error and its hint) is cut to its first
     const message = o.message ? safeText(io, o.message.split('\n')[0], 'stderr') : undefined;
     this.rows.push({ index, file: o.file, status: o.status, ...(message ? { message } : {}) });
