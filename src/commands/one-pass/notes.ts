@@ -174,8 +174,8 @@ export async function classProgress(
 /** One named answer: its result record (json, or the score table), or with --no-wait what was accepted; csv and ndjson print the row a class run prints. */
 export async function printSingle(context: Context, outcome: AnswerOutcome, format: OutputFormat, noWait: boolean): Promise<void> {
   const result = outcome.result;
-  // not accepted: the error, on stderr, says why; there is no record to print
-  if (outcome.task_id === undefined) return;
+  // not accepted: the error, on stderr, says why; a script still gets the answer's row (NOT_SENT), as for a folder
+  if (outcome.task_id === undefined && format !== 'csv' && format !== 'ndjson' && format !== 'json') return;
   if (format === 'csv' || format === 'ndjson') {
     const writer = new OutcomeWriter(context.io, format, { waited: !noWait });
     await writer.init();
