@@ -127,7 +127,8 @@ export function pdfBlocks(pages: PdfPageLines[]): { blocks: Block[]; furniture: 
     }
   }
   // One pair of lines is no measure of the spacing (two boxes one above the other): seen twice at least.
-  const usual = pitches.size > 0 ? dominant(pitches) : undefined;
+  // On a tie the smaller: paragraphs of two lines each have as many gaps between them as lines within.
+  const usual = pitches.size > 0 ? dominant(new Map([...pitches].sort(([a], [b]) => a - b))) : undefined;
   const pitch = usual !== undefined && (pitches.get(usual) ?? 0) >= 2 ? usual : bodySize * 1.2;
   const bodyLines = all.filter(isBody);
   const reached = Math.max(...(bodyLines.length > 0 ? bodyLines : all).map((l) => l.right));
@@ -156,7 +157,7 @@ export function pdfBlocks(pages: PdfPageLines[]): { blocks: Block[]; furniture: 
       });
     });
   }
-  const blocks = assemble({ lines: layout, rightEdge, indent: bodySize * 0.9 });
+  const blocks = assemble({ lines: layout, rightEdge, indent: bodySize * 0.9, slack: bodySize * 0.5, widthError: 0.25 });
   return {
     blocks: classify(blocks.map((b) => ({ lines: b.lines, hints: { emphasised: b.emphasised, wrapped: b.wrapped } }))),
     furniture: left,

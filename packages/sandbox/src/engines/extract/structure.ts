@@ -52,10 +52,15 @@ export interface Layout {
   /** Indentation that marks a new paragraph (a first-line indent), in the units of `left`. */
   indent: number;
   /**
-   * How far short of `rightEdge` a wrapped line may still end beyond one word: 0 where positions
-   * are exact (PDF); some characters for text, whose lines are counted in characters, not widths.
+   * How far short of `rightEdge` a wrapped line may still end beyond one word: some characters for
+   * text, whose lines are counted in characters, not widths; half the type size for PDF.
    */
   slack?: number;
+  /**
+   * How far a word's guessed width may fall short of its real one, as a share of it: PDF guesses it
+   * from the line's average character, spaces included, and "Homework" or "300" is wider than that.
+   */
+  widthError?: number;
 }
 
 const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
@@ -66,8 +71,8 @@ const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
 
 /**
  * Blocks from laid-out lines. A line end is a wrap when the next line's first word would not have
- * fitted in the room left on the line; otherwise the writer ended the line (a paragraph ends when
- * it ends a sentence). A gap, a first-line indent or a list marker always starts a new block.
+ * fitted in the room left on the line, or when the line stops mid-sentence before one in lower
+ * case; otherwise the writer ended the line (a paragraph ends when it ends a sentence). A gap, a first-line indent or a list marker always starts a new block.
  */
 export interface Assembled {
   lines: string[];
@@ -99,7 +104,10 @@ export function assemble(layout: Layout): Assembled[] {
     const ended = TERMINAL.test(prevEnd);
     const room = layout.rightEdge === undefined ? Infinity : layout.rightEdge - prev.right;
     const wordWidth = (firstWord(text).length + 1) * line.charWidth;
-    const wrapped = room < wordWidth + (layout.slack ?? 0);
+    // A line that ends mid-sentence before one in lower case runs on, whatever room it left: a
+    // ragged right edge (text set left-aligned, or wrapped at a count of characters) is still a wrap.
+    const runsOn = !ended && /^\p{Ll}/u.test(text);
+    const wrapped = runsOn || room < wordWidth * (1 + (layout.widthError ?? 0)) + (layout.slack ?? 0);
     const indented = line.left > prev.left + layout.indent && (ended || !wrapped);
     const sizeChanges = (line.larger ?? false) !== (prev.larger ?? false);
     if (line.gapBefore || sizeChanges || indented || (!wrapped && ended) || LIST_START.test(text)) {
