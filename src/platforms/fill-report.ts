@@ -102,6 +102,9 @@ export function summarise(base: Omit<FillReport, 'counts' | 'studentsMatch'>): F
   return { ...base, counts, studentsMatch: counts['not-in-file'] === 0 && counts['not-marked'] === 0 };
 }
 
+/** The detail of a row whose student handed nothing in. */
+const NO_SUBMISSION = 'not in the download: no submission to grade';
+
 /** A row of the file whose student has no submission in the download (handed nothing in): a note, not a mismatch. */
 export const hasNoSubmission = (entry: FillEntry): boolean => entry.status === 'not-marked' && entry.download === undefined;
 
@@ -128,7 +131,8 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
   });
   const entries: FillEntry[] = report.entries.map((entry) => {
     const student = byId.get(entry.participantId);
-    if (!student) return entry;
+    // why the row was left as it was, in the entry itself: every format says it (the text, --json, CSV's detail)
+    if (!student) return entry.status === 'not-marked' && entry.detail === undefined ? { ...entry, detail: NO_SUBMISSION } : entry;
     const displayName = entry.displayName ?? student.displayName;
     return { ...entry, ...(displayName !== undefined ? { displayName } : {}), download: outcome(student) };
   });

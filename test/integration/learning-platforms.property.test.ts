@@ -49,6 +49,10 @@ interface Row {
 interface Entry {
   participantId: string;
   status: string;
+  reason?: string;
+  detail?: string;
+  note?: string;
+  download?: { status: string; reason?: string };
 }
 
 const ndjson = (text: string) =>
@@ -106,7 +110,20 @@ describe('every student of a generated download is accounted for (property, kct 
         expect(json.code, json.stderr).toBe(mismatch ? 10 : 0);
         const report = parseJson<{ entries: Entry[]; studentsMatch: boolean }>(json.stdout);
         expect(report.studentsMatch).toBe(!mismatch);
-        expect(entries.map((e) => [e.participant_id, e.status])).toEqual(report.entries.map((e) => [e.participantId, e.status]));
+        // CSV and --json say the same of each row, why included: a row left as it was says why in both
+        expect(entries.map((e) => [e.participant_id, e.status, e.reason, e.detail, e.run_status, e.run_reason, e.note])).toEqual(
+          report.entries.map((e) => [
+            e.participantId,
+            e.status,
+            e.reason ?? '',
+            e.detail ?? '',
+            e.download?.status ?? '',
+            e.download?.reason ?? '',
+            e.note ?? '',
+          ]),
+        );
+        for (const e of entries.filter((entry) => entry.status === 'not-marked'))
+          expect(e.detail || e.run_status, `${e.participant_id}: why not marked`).not.toBe('');
         const filledPath = join(dir, 'a.csv');
         const marked = d.students.filter((s) => statusOf(s) === 'SUCCESS');
         // nothing filled: no file written (the rows are then as they were)

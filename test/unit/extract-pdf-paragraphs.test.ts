@@ -32,6 +32,9 @@ const essay = fc.array(
   { minLength: 1, maxLength: 5 },
 );
 
+/** pdfkit ships no types of its own: imported by a name the compiler does not follow (document-writers.ts does the same). */
+const PDFKIT = 'pdfkit';
+
 interface PdfKitDoc {
   on(event: string, listener: (...args: unknown[]) => void): void;
   font(name: string): PdfKitDoc;
@@ -41,7 +44,7 @@ interface PdfKitDoc {
 }
 
 async function pdfOf(paragraphs: string[], font: string, size: number, margin: number, gap: number): Promise<Buffer> {
-  const { default: PDFDocument } = (await import('pdfkit')) as { default: new (options: object) => PdfKitDoc };
+  const { default: PDFDocument } = (await import(PDFKIT)) as { default: new (options: object) => PdfKitDoc };
   const doc = new PDFDocument({ size: 'A4', margin, info: { CreationDate: new Date(Date.UTC(2024, 0, 1)) } });
   const chunks: Buffer[] = [];
   doc.on('data', (c) => chunks.push(c as Buffer));

@@ -158,6 +158,8 @@ const ENTRY_COLUMNS: Column<FillEntry>[] = [
   { name: 'warnings', header: 'warnings', value: (e) => e.warnings.join(' ') },
   { name: 'run_status', header: 'run_status', value: (e) => e.download?.status },
   { name: 'run_reason', header: 'run_reason', value: (e) => e.download?.reason },
+  // last, so the columns scripts already read stay where they were
+  { name: 'note', header: 'note', value: (e) => e.note },
 ];
 
 function sameFile(a: string, b: string): boolean {

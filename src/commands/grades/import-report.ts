@@ -51,7 +51,7 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
   list(
     'Rows not marked: no submission in the download',
     unmarked.filter((entry) => entry.download === undefined),
-    () => 'not in the download',
+    (entry) => entry.detail ?? 'not in the download',
   );
   list(
     'Rows not marked: in the download',
