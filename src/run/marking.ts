@@ -4,7 +4,7 @@
 // one polling loop; each row goes to the run's record (record.ts), and from there to every view,
 // as soon as it is known. An answer whose identity this run already sends (a copy) or that was
 // marked before (reused) is not sent: it gets that mark under its own labels.
-import { ConnectionError, InterruptedError, KctError, NotFoundError } from '../api/errors.js';
+import { AuthenticationError, ConnectionError, InterruptedError, KctError, NotFoundError, PermissionError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isFinalStatus, statusOf } from '../api/status.js';
 import { type Answer, skippedFilesNote } from '../cli/answers/answers.js';
@@ -313,12 +313,17 @@ export class MarkingRun {
   }
 
   /** Turns an error into the answer's row, or stops the run (Ctrl-C, a bug). */
-  failed(row: number, base: AnswerOutcome, taskId: string | undefined, error: unknown): void {
+  failed(row: number, base: AnswerOutcome, found: string | undefined, error: unknown): void {
     const { record } = this.settings;
     if (error instanceof InterruptedError || this.settings.context.signal.aborted) {
       this.interrupted ??= error;
       return;
     }
+    // a task marked before that the service will not show this key (401, 403) is not this run's to claim: never sent, no replay
+    const refused =
+      (error instanceof AuthenticationError || error instanceof PermissionError) && planOf(this.settings.plan, row).kind === 'reuse';
+    if (refused) this.notCharged.delete(row);
+    const taskId = refused ? undefined : found;
     if (error instanceof NotSent) {
       this.emit(row, { ...base, message: `not sent: the run stopped after ${(record.exit.fatal as Error).message}` });
       return;
