@@ -116,7 +116,9 @@ describe('exit codes, against the sandbox', () => {
       expect(run.stdout).not.toMatch(/"headers"|"body"|"url"|content-type/);
       // nothing promised of the answer sent before: the service could not be asked (reuse-check.ts)
       expect(run.stderr).not.toContain('sent before');
-      if (format[0] === '--json') expect(parseJson<{ status: string; task_id: string }>(run.stdout)).toMatchObject({ status: 'ERROR' });
+      // nor is its earlier task claimed: the service would not show it to this key (NOT_SENT, as a new answer refused)
+      if (format[0] === '--json')
+        expect(parseJson<{ status: string; task_id: string }>(run.stdout)).toMatchObject({ status: 'NOT_SENT', task_id: null });
     }
   });
   it('5 for insufficient credits (402), nothing queued', async () => {
