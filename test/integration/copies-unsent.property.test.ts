@@ -6,23 +6,14 @@
 // "1 identical answer charged once with its first".
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../unit/closed-port.js';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { asUser, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
 
 interface Row {
   file: string | null;

@@ -5,23 +5,15 @@
 // before or not. A refused answer once printed nothing; one marked before, refused a wrong key,
 // once claimed its earlier task with "replayed": true.
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../unit/closed-port.js';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { asUser, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((closed) => server.close(() => closed()));
-  return port;
-}
 
 type Cause = 'marked' | 'bad key' | 'no model' | 'no credits' | 'no server';
 const EXIT: Record<Cause, number> = { marked: 0, 'bad key': 4, 'no model': 6, 'no credits': 5, 'no server': 9 };

@@ -1,11 +1,11 @@
 // Messages that lead somewhere (issue 36), in-process with runKct: an unknown command answered by
 // meaning as well as spelling, and a connection refused on this machine naming `kct sandbox`.
-import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { MEANINGS } from '../../../src/cli/core/meaning.js';
 import { COMMANDS } from '../../../src/cli/core/program.js';
+import { closedPort } from '../closed-port.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 import { ORIGIN, runKct } from './run-kct.js';
 
@@ -116,15 +116,6 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
     );
   });
 });
-
-/** A loopback port nothing listens on: bound, then closed. */
-async function closedPort(host: string): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('every usage error says what to do', () => {
   // each of these printed its error alone (a CI engineer's list): exit 2, and a hint line, or a suggestion under --json
