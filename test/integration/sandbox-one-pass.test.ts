@@ -163,5 +163,12 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     expect(nested.status).toBe(400);
     expect(nested.body.error.code).toBe('too_deep');
     expect(nested.body.error.message).toMatch(/deeper than 16 levels \(at current_feedbacks(\[0\])+\)/);
+    // a body over 256 KiB is parsed and fingerprinted on a request thread: nested this deep, it once overflowed the fingerprint (500)
+    const objects = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    for (const path of ['/evaluations/one-pass', '/evaluations/batch']) {
+      const refused = await sb.call('POST', path, { rawBody: objects, headers: { 'content-type': 'application/json' } });
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error.code, path).toBe('too_deep');
+    }
   });
 });

@@ -12,6 +12,7 @@ import type { SandboxContext } from './context.js';
 import { Engines } from './engines/jobs.js';
 import type { GradingEngine } from './engines/llm/types.js';
 import { buildApp } from './http/app.js';
+import { withoutKeys } from './http/envelope.js';
 import { prepareDataDir } from './store/data-dir.js';
 import { openDatabase } from './store/db.js';
 import { FileArea } from './store/file-area.js';
@@ -282,8 +283,7 @@ function watchEventLoop(log: (line: string) => void): () => void {
 
 /** The log never shows a key or a session token, even one a client put in a URL or a header it logged. */
 function redacting(log: (line: string) => void): (line: string) => void {
-  return (line) =>
-    log(line.replace(/kct_[A-Za-z0-9_-]{6,}/g, 'kct_[redacted]').replace(/sess_sbx_[A-Za-z0-9]{6,}/g, 'sess_sbx_[redacted]'));
+  return (line) => log(withoutKeys(line));
 }
 
 /** The origin of a --public-url: http(s), no path, query or credentials. */

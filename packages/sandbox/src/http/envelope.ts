@@ -40,9 +40,14 @@ export function sendData(reply: FastifyReply, data: unknown, status = 200): Fast
   return reply.code(status).send({ data, request_id: reply.request.id });
 }
 
-/** Anything shaped like an API key: an error that echoes what the client sent (an id, a field) never echoes a key. */
-const KEY_SHAPE = /kct_[A-Za-z0-9_-]{6,}/g;
-const withoutKeys = (text: string) => text.replace(KEY_SHAPE, 'kct_[redacted]');
+/** A character of a key or a session token, or one percent-encoded as a URL holds it ("%5F" for "_"). */
+const KEY_CHAR = '(?:[A-Za-z0-9_-]|%5[Ff]|%2[Dd])';
+/** Anything shaped like an API key or a session token, as sent or percent-encoded in a URL ("kct%5Fsbx%5F…"). */
+const KEY_SHAPE = new RegExp(`kct(?:_|%5[Ff])${KEY_CHAR}{6,}`, 'g');
+const SESSION_SHAPE = new RegExp(`sess(?:_|%5[Ff])sbx(?:_|%5[Ff])${KEY_CHAR}{6,}`, 'g');
+
+/** The text with every key and session token taken out: what an error echoes of a request, and every log line. */
+export const withoutKeys = (text: string) => text.replace(KEY_SHAPE, 'kct_[redacted]').replace(SESSION_SHAPE, 'sess_sbx_[redacted]');
 
 export function sendError(reply: FastifyReply, err: HttpError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);

@@ -67,14 +67,7 @@ export function checkFieldLimits(body: unknown, skip: ReadonlySet<string> = SKIP
     } else if (typeof value === 'number') {
       checkNumber(path, name, value);
     } else if (value !== null && typeof value === 'object') {
-      if (depth >= MAX_DEPTH) {
-        throw httpError(
-          400,
-          `The body nests objects and lists deeper than ${MAX_DEPTH} levels (at ${path || 'the top'}); no field of the API needs that.`,
-          'too_deep',
-          [{ path: path || '(body)', message: `nested deeper than ${MAX_DEPTH} levels` }],
-        );
-      }
+      if (depth >= MAX_DEPTH) throw tooDeepError(path);
       if (Array.isArray(value)) {
         const limit = LIST_LIMITS[name] ?? DEFAULT_LIST_LIMIT;
         if (!skip.has(name) && value.length > limit) {
@@ -92,6 +85,33 @@ export function checkFieldLimits(body: unknown, skip: ReadonlySet<string> = SKIP
       }
     }
   }
+}
+
+/**
+ * Where a body nests past the depth any field allows, or undefined: such a body is refused
+ * (`too_deep`) and never walked by recursion, nor copied between threads (the copy recurses too).
+ */
+export function tooDeep(body: unknown): string | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_DEPTH) return path;
+    if (Array.isArray(value)) value.forEach((item, i) => stack.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }));
+    else
+      for (const [key, item] of Object.entries(value)) stack.push({ value: item, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+  }
+  return undefined;
+}
+
+/** The refusal of a body nested deeper than MAX_DEPTH, at `path`. */
+export function tooDeepError(path: string): Error {
+  return httpError(
+    400,
+    `The body nests objects and lists deeper than ${MAX_DEPTH} levels (at ${path || 'the top'}); no field of the API needs that.`,
+    'too_deep',
+    [{ path: path || '(body)', message: `nested deeper than ${MAX_DEPTH} levels` }],
+  );
 }
 
 const SKIPPED: ReadonlySet<string> = new Set(['evaluations']);

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCodes } from 'fastify';
 import type { Engines } from '../engines/jobs.js';
 import { jobRefusal } from '../engines/work/refusals.js';
+import { tooDeepError } from './field-limits.js';
 import { type JsonBody, readJsonBody } from './json-body.js';
 
 /** Bodies up to this are parsed here: about 2.5 ms with their fingerprint on the 2-core machine (1 MB: 18 ms). */
@@ -32,6 +33,7 @@ export function installJsonParser(app: FastifyInstance, engines: Engines): void 
 function answer(request: FastifyRequest, read: JsonBody, done: (err: Error | null, body?: unknown) => void): void {
   if (read.kind === 'empty') done(null, undefined);
   else if (read.kind === 'invalid') done(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY(), undefined);
+  else if (read.kind === 'too_deep') done(tooDeepError(read.path), undefined);
   else {
     if (read.fingerprint !== undefined) fingerprints.set(request, read.fingerprint);
     done(null, read.value);
