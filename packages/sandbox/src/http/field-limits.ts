@@ -97,9 +97,9 @@ export function tooDeep(body: unknown): string | undefined {
     const { value, path, depth } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_DEPTH) return path;
-    if (Array.isArray(value)) value.forEach((item, i) => stack.push({ value: item, path: `${path}[${i}]`, depth: depth + 1 }));
-    else
-      for (const [key, item] of Object.entries(value)) stack.push({ value: item, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value);
+    for (const [key, item] of entries)
+      stack.push({ value: item, path: Array.isArray(value) ? `${path}${key}` : path ? `${path}.${key}` : key, depth: depth + 1 });
   }
   return undefined;
 }
