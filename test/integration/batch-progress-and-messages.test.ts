@@ -27,6 +27,28 @@ describe('kct batch', () => {
     expect(run.stderr).toContain('none of the 4 items names one');
   });
 
+  it('a folder with a PDF: the refusal points to one-pass, not to a --skip-unsupported batch does not have', async () => {
+    const dir = textFolder(['a']);
+    writeFileSync(join(dir, 'b.pdf'), readFileSync(join(GENERATED, 'essay.pdf')));
+    const run = await shared.kct(['batch', dir, '--model', '12']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('kct one-pass <folder>');
+    expect(run.stderr).not.toContain('--skip-unsupported');
+  });
+
+  it('items that share a student id are said before sending, as one-pass says of files', async () => {
+    const manifest = join(tempDir('kct-batch-ids-'), 'class.jsonl');
+    const items = [
+      { student_id: 'm3', paper_content: 'Uniforms should be optional because comfort matters to learning.' },
+      { student_id: 'm3', paper_content: 'Uniforms should be compulsory because they build a school identity.' },
+      { student_id: 'm4', paper_content: 'Uniforms save families money over a year of school.' },
+    ];
+    writeFileSync(manifest, `${items.map((item) => JSON.stringify(item)).join('\n')}\n`);
+    const run = await shared.kct(['batch', manifest, '--model', '12', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/several answers share a student id \("m3" 2 times\); give each item its own student_id/);
+  });
+
   it('cancelling a batch says items are charged as each succeeds, not at acceptance', async () => {
     const dir = tempDir('kct-batch-cancel-');
     // one fast item, then slow ones enough to keep the batch running on a loaded machine

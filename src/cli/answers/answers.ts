@@ -91,7 +91,7 @@ export interface AnswerSources {
   skipUnsupported?: boolean;
   /** The MIME types this command sends (default: every answer type); `kct batch` sends text only. */
   accepted?: readonly string[];
-  /** What to do with an answer file of a type the service takes but this command does not. */
+  /** What to do with an answer file of a type the service takes but this command does not (a command without --skip-unsupported). */
   elsewhere?: string;
 }
 

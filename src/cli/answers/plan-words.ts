@@ -81,10 +81,11 @@ export function emptyReason(folder: { ignored: number; excluded: number }): stri
   return `nothing to mark in this folder: ${parts.join(', ')}`;
 }
 
-export function sharedStudentIds(byId: Map<string, number>, studentIdFrom: string | undefined): string[] {
+/** Student ids given to more than one answer, said once; `hint` says what to do (by default, for a folder's files). */
+export function sharedStudentIds(byId: Map<string, number>, studentIdFrom: string | undefined, hint?: string): string[] {
   const shared = [...byId].filter(([, count]) => count > 1);
   if (shared.length === 0) return [];
-  const hint =
+  hint ??=
     studentIdFrom === 'folder'
       ? "add --group-by folder to send each student's files as one answer"
       : 'with a folder per student, use --student-id-from folder';
@@ -97,7 +98,8 @@ export function sharedStudentIds(byId: Map<string, number>, studentIdFrom: strin
 }
 
 /** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
-export function refusal(problems: FileProblem[], others: boolean, leftOut: string[]): UsageError {
+/** `skipFlag`: the command has --skip-unsupported (kct batch has not), so the refusal may offer it. */
+export function refusal(problems: FileProblem[], others: boolean, leftOut: string[], skipFlag = true): UsageError {
   // a "file" with spaces and no extension is most often the answer's text itself, typed as an argument
   const textLike = problems.some((p) => p.kind === 'missing' && /\s/.test(basename(p.path)) && extname(p.path) === '');
   const topic: Partial<Record<FileProblem['kind'], string>> = {
@@ -121,7 +123,7 @@ export function refusal(problems: FileProblem[], others: boolean, leftOut: strin
     ),
   ];
   if (textLike) hints.push('To mark a text typed here, pass it with --text "<answer>" (or on standard input, with -).');
-  const canSkip = others && problems.some((p) => p.kind !== 'missing');
+  const canSkip = skipFlag && others && problems.some((p) => p.kind !== 'missing');
   if (canSkip) hints.push('Or pass --skip-unsupported to mark the others and list these as SKIPPED.');
   const message =
     problems.length === 1

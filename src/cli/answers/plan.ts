@@ -102,7 +102,13 @@ class Planner {
     const leftOut = leftOutNotes(this.left, this.sources.looksLikeDownload);
     const others = this.sendable + this.textAnswers.length + this.unsendable.length > 0;
     // the run stops: what it found is said, and no row is promised
-    if (this.refused.length > 0) throw refusal(this.refused, others, leftOutNotes(this.left, this.sources.looksLikeDownload, false));
+    if (this.refused.length > 0)
+      throw refusal(
+        this.refused,
+        others,
+        leftOutNotes(this.left, this.sources.looksLikeDownload, false),
+        this.sources.elsewhere === undefined,
+      );
     this.closeGroup();
     const inAnswers = placeUnsendable(this.unsendable, this);
     for (const folder of this.unsentFolders) folder.added = this.list.addSkipped(folder.row, folder.position);

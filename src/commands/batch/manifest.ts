@@ -6,6 +6,7 @@ import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
 import { OnePassFields } from '../../api/schemas.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
+import { sharedStudentIds } from '../../cli/answers/plan-words.js';
 import type { IO } from '../../cli/core/io.js';
 
 export interface ManifestItem {
@@ -15,6 +16,9 @@ export interface ManifestItem {
 }
 
 const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
+/** What to do about items that share a student id: the report and the grade files tell students apart by it. */
+const SHARED_ID_HINT =
+  "give each item its own student_id: kct report and kct grades tell students apart by it, and would take these for one student's answers";
 const NUMBER_FIELDS = new Set(['model_id', 'total_score']);
 const JSON_FIELDS = new Set(['rubrics', 'current_feedbacks']);
 
@@ -62,6 +66,12 @@ export async function readManifest(path: string, modelId: number | undefined, fo
         suggestion: 'Pass --model <id> (see `kct models`), set KCT_MODEL or `kct config set model <id>`, or give model_id in each item.',
       });
     problems.unshift(`${message}; pass --model <id>`);
+  }
+  if (problems.length === 0 && !info.isDirectory()) {
+    // a folder's notes say it already (collectAnswers); a manifest's ids are the teacher's own
+    const ids = new Map<string, number>();
+    for (const { fields } of items) if (fields.student_id) ids.set(fields.student_id, (ids.get(fields.student_id) ?? 0) + 1);
+    for (const line of sharedStudentIds(ids, undefined, SHARED_ID_HINT)) folder.note(line);
   }
   if (problems.length > 0) {
     throw new UsageError(
