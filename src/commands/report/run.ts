@@ -75,6 +75,6 @@ function sayRepeats(repeats: RepeatedRows, context: Context): void {
   if (repeats.remarked > 0)
     context.notice(
       'warning',
-      `${plural(repeats.remarked, 'row')} named an answer seen before with another task (${repeats.firstRemarked}${repeats.remarked > 1 ? ', …' : ''}): the saved run holds more than one run of it, and each of its marks is counted. For one mark an answer, report one run (a --resume journal keeps each answer's last row).`,
+      `${plural(repeats.remarked, 'row')} named an answer seen before with another task (${repeats.firstRemarked}${repeats.remarked > 1 ? ', …' : ''}): the saved run holds more than one run of it, or more than one answer under that name, and each of its marks is counted. For one mark an answer, report one run (a --resume journal keeps each answer's last row).`,
     );
 }

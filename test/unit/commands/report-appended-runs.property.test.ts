@@ -11,9 +11,10 @@ import { propertyRuns, propertySeed } from '../property-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kct-report-appended-'));
 
-const rowOf = (student: number, task: number) =>
+/** A row as `kct one-pass` or `kct batch` prints it (with its file), or as `kct result <batch>` does (`asResult`: no file). */
+const rowOf = (student: number, task: number, asResult = false) =>
   JSON.stringify({
-    file: `pupil-${student}.txt`,
+    file: asResult ? null : `pupil-${student}.txt`,
     student_id: `pupil-${student}`,
     task_id: `tsk_${task}`,
     status: 'SUCCESS',
@@ -27,21 +28,30 @@ describe('kct report of appended runs', () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        // runs of a class: each a list of (student, task) rows, appended one after another
-        fc.array(fc.array(fc.tuple(fc.nat(5), fc.nat(3)), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }),
-        async (runs) => {
+        // runs of a class: each a list of (student, task) rows, appended one after another; each run
+        // printed by one-pass or batch (rows name their file), or by `kct result` of a batch (no file)
+        fc.array(fc.tuple(fc.array(fc.tuple(fc.nat(5), fc.nat(3)), { minLength: 1, maxLength: 8 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        async (printed) => {
+          const runs = printed.map(([run]) => run);
           const rows = runs.flat();
           const file = join(dir, `appended-${n++}.ndjson`);
-          writeFileSync(file, `${rows.map(([student, task]) => rowOf(student, task)).join('\n')}\n`);
+          const lines = printed.flatMap(([run, asResult]) => run.map(([student, task]) => rowOf(student, task, asResult)));
+          writeFileSync(file, `${lines.join('\n')}\n`);
           const result = await runKct(['report', file, '--out', join(dir, `appended-${n}.html`), '--json']);
           expect(result.code, result.stderr).toBe(0);
           const pairs = new Set(rows.map(([student, task]) => `${student}/${task}`));
           const students = new Set(rows.map(([student]) => student));
           expect(JSON.parse(result.stdout)).toMatchObject({ answers: pairs.size, marked: pairs.size });
           const repeated = rows.length - pairs.size;
-          const remarked = pairs.size - students.size;
           expect(/"(\d+) rows? repeated an earlier one/.exec(result.stderr)?.[1] ?? '0').toBe(String(repeated));
-          expect(/"(\d+) rows? named an answer seen before with another task/.exec(result.stderr)?.[1] ?? '0').toBe(String(remarked));
+          // the same file, or the same student printed without one, under another task: counted, and said
+          if (printed.every(([, asResult]) => asResult === printed[0][1]))
+            expect(/"(\d+) rows? named an answer seen before with another task/.exec(result.stderr)?.[1] ?? '0').toBe(
+              String(pairs.size - students.size),
+            );
         },
       ),
       {
@@ -50,13 +60,26 @@ describe('kct report of appended runs', () => {
           [
             [
               [
-                [0, 0],
-                [1, 1],
+                [
+                  [0, 0],
+                  [1, 1],
+                ],
+                false,
               ],
               [
-                [0, 0],
-                [1, 1],
+                [
+                  [0, 0],
+                  [1, 1],
+                ],
+                false,
               ],
+            ],
+          ],
+          // kct batch's rows, then kct result's of the same batch: each item once
+          [
+            [
+              [[[0, 0]], false],
+              [[[0, 0]], true],
             ],
           ],
         ],
