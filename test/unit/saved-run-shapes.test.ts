@@ -172,6 +172,23 @@ describe(`every shape kct writes a run in reads back to the same rows (seed ${se
     );
   });
 
+  it('--output csv of two runs appended (cat a.csv b.csv): the rows of both, each run read by its own header', async () => {
+    await fc.assert(
+      fc.asyncProperty(run, run, async (a, b) => {
+        const path = join(dir, 'appended.csv');
+        writeFileSync(path, (await written('csv', a.outcomes, a)) + (await written('csv', b.outcomes, b)));
+        const criteriaOf = (outcomes: AnswerOutcome[]) =>
+          (outcomes.find((outcome) => outcome.status === 'SUCCESS')?.evaluation ?? []).map((entry) => entry.item as string);
+        const rows = await read(path);
+        expect(rows.map((row) => JSON.parse(JSON.stringify(row)))).toEqual([
+          ...a.outcomes.map((outcome) => csvView(outcome, criteriaOf(a.outcomes))),
+          ...b.outcomes.map((outcome) => csvView(outcome, criteriaOf(b.outcomes))),
+        ]);
+      }),
+      settings,
+    );
+  });
+
   it('a --resume journal: the rows of its last run, in the order found, as the run recorded them, however they finished', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -270,6 +287,15 @@ describe('the shapes by example', () => {
       ['{"rows": "no"}\n', /stdin line 1 is not an answer of a run/],
       ['[]\n', /stdin holds no answers/],
       ['', /stdin holds no answers/],
+      // a batch's own record: kct batch --no-wait's line, kct result <batch> --json's object (once read as a "student" tsk_…, or as no answers)
+      [
+        '{"task_id":"tsk_1","status":"SUCCESS","credits_charged":2,"count":2}\n',
+        /stdin line 1 is a batch's own record .*kct result <batch id> --output ndjson/,
+      ],
+      [
+        '{\n  "task_id": "tsk_1",\n  "status": "SUCCESS",\n  "count": 1,\n  "items": [\n    {\n      "index": 0\n    }\n  ]\n}\n',
+        /stdin line 5 is a batch's own record/,
+      ],
     ];
     for (const [input, message] of cases) {
       const error = await read('-', input).catch((caught: unknown) => caught);

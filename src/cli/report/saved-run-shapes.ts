@@ -57,6 +57,21 @@ function parseLine(text: string, line: number): unknown {
  * closes with a line `}` (or `},`) at the same indentation, so each is parsed alone. JSON on one
  * line (`jq -c`) is parsed whole.
  */
+/** A batch's own record, as `kct result <batch> --json` or `kct batch --no-wait` print it: no answer's row. */
+export function isBatchRecord(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.count === 'number' && typeof record.task_id === 'string' && record.file == null && record.student_id == null;
+}
+
+/** The refusal of a batch's record where rows were expected, with where its rows come from. */
+export function notRows(line: number): ShapeProblem {
+  return new ShapeProblem(
+    line,
+    "is a batch's own record (kct batch --no-wait, kct result <batch id> --json), not an answer's row: save its items' rows with `kct result <batch id> --output ndjson > marks.ndjson`, once it has finished",
+  );
+}
+
 export async function* jsonRows(input: Readable): AsyncGenerator<{ value: unknown; line: number }> {
   let opening: string | undefined;
   let indent: string | undefined;
@@ -78,6 +93,8 @@ export async function* jsonRows(input: Readable): AsyncGenerator<{ value: unknow
       continue;
     }
     if (!inRows) {
+      // a batch's own record (`kct result <batch> --json`): its items are not a run's rows
+      if (/^ {2}"items": \[/.test(text)) throw notRows(number);
       // the envelope: `"rows": [` opens the rows (`"rows": []` holds none); other fields are not rows
       if (/^\s*"rows": \[\]/.test(text)) return;
       if (/^\s*"rows": \[$/.test(text)) inRows = true;
@@ -136,22 +153,25 @@ const TRAILING = ['max_score', 'message', 'duplicate_of'];
  */
 export async function* csvRows(input: Readable): AsyncGenerator<{ value: unknown; line: number }> {
   const { parse } = await import('csv-parse');
-  const parser = input.pipe(parse({ relax_column_count: false, skip_empty_lines: true, bom: true }));
+  // each run appended (`cat a.csv b.csv`) brings its header, with its own criteria: the row count of cells is checked here
+  const parser = input.pipe(parse({ relax_column_count: true, skip_empty_lines: true, bom: true }));
   let header: string[] | undefined;
   let criteria: string[] = [];
   let named = false;
   for await (const record of parser as AsyncIterable<string[]>) {
     const line = (parser as unknown as { info: { lines: number } }).info.lines;
-    if (header === undefined) {
-      header = record.map(unguard);
+    const cells = record.map(unguard);
+    if (header === undefined || cells.slice(0, LEADING.length).join() === LEADING.join()) {
+      const at = header === undefined ? 1 : line;
+      header = cells;
       named = header.at(-1) === 'student_name';
       const trailing = header.slice(header.length - TRAILING.length - (named ? 1 : 0), header.length - (named ? 1 : 0));
       if (header.slice(0, LEADING.length).join() !== LEADING.join() || trailing.join() !== TRAILING.join())
-        throw new ShapeProblem(1, `is not the header of kct's CSV (${[...LEADING, '<criteria>', ...TRAILING].join(',')})`);
+        throw new ShapeProblem(at, `is not the header of kct's CSV (${[...LEADING, '<criteria>', ...TRAILING].join(',')})`);
       criteria = header.slice(LEADING.length, header.length - TRAILING.length - (named ? 1 : 0));
       continue;
     }
-    const cells = record.map(unguard);
+    if (cells.length !== header.length) throw new ShapeProblem(line, `has ${cells.length} cells where its header has ${header.length}`);
     const at = (name: string) => cells[header!.indexOf(name, name === 'score' ? 0 : LEADING.length + criteria.length)];
     const text = (value: string | undefined) => (value === undefined || value === '' ? null : value);
     const scores = criteria.map((item, index) => [item, cells[LEADING.length + index]] as const).filter(([, score]) => score !== '');

@@ -12,7 +12,7 @@ import { EvaluationEntry } from '../../api/schemas.js';
 import * as z from '../../api/zod.js';
 import { isRecordHead } from '../../run/record-rows.js';
 import type { ReportRow } from './html.js';
-import { csvRows, journalRows, jsonRows, ndjsonRows, ShapeProblem } from './saved-run-shapes.js';
+import { csvRows, isBatchRecord, journalRows, jsonRows, ndjsonRows, notRows, ShapeProblem } from './saved-run-shapes.js';
 
 const Row = z.looseObject({
   file: z.string().nullable().optional(),
@@ -55,6 +55,7 @@ export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerat
   let rows = 0;
   try {
     for await (const { value, line } of values) {
+      if (isBatchRecord(value)) throw notRows(line);
       const parsed = Row.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
