@@ -263,11 +263,12 @@ export class NotFinalError extends KctError {
 /** One or more tasks ended FAILURE or CANCEL. The result was already printed. */
 export class TaskUnsuccessfulError extends KctError {
   readonly statuses: Record<string, string>;
-  constructor(statuses: Record<string, string>, message?: string) {
+  constructor(statuses: Record<string, string>, message?: string, suggestion?: string) {
     const ids = Object.keys(statuses);
     super(
       'task_unsuccessful',
       message ?? `${ids.length === 1 ? `task ${ids[0]}` : `${ids.length} tasks`} ended ${[...new Set(Object.values(statuses))].join('/')}`,
+      suggestion === undefined ? {} : { suggestion },
     );
     this.statuses = statuses;
   }

@@ -49,6 +49,24 @@ describe('kct batch', () => {
     expect(run.stderr).toMatch(/several answers share a student id \("m3" 2 times\); give each item its own student_id/);
   });
 
+  it('an item that failed: the same command replays it as it ended, so the error says how to send it again (a manifest of its own)', async () => {
+    const dir = tempDir('kct-batch-again-');
+    const fail = { student_id: 'f1', paper_content: `Uniforms should be optional. KCT-SANDBOX-FAIL ${dir}` };
+    const good = { student_id: 'g1', paper_content: `Uniforms build a sense of belonging in a school. ${dir}` };
+    writeFileSync(join(dir, 'class.jsonl'), `${JSON.stringify(fail)}\n${JSON.stringify(good)}\n`);
+    writeFileSync(join(dir, 'again.jsonl'), `${JSON.stringify(fail)}\n`);
+    const taskOf = (stdout: string) => (JSON.parse(stdout.trim().split('\n')[0]) as { task_id: string }).task_id;
+    const first = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
+    expect(first.code).toBe(3);
+    expect(first.stderr).toContain('The same command again replays these batches as they ended');
+    expect(first.stderr).toContain('put them in a manifest of their own');
+    const replayed = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
+    expect(taskOf(replayed.stdout)).toBe(taskOf(first.stdout));
+    // what the hint says: the failed item alone is another request, sent as a new task
+    const again = await shared.kct(['batch', join(dir, 'again.jsonl'), '--model', '12', '--output', 'ndjson']);
+    expect(taskOf(again.stdout)).not.toBe(taskOf(first.stdout));
+  });
+
   it('cancelling a batch says items are charged as each succeeds, not at acceptance', async () => {
     const dir = tempDir('kct-batch-cancel-');
     // one fast item, then slow ones enough to keep the batch running on a loaded machine

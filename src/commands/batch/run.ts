@@ -320,9 +320,13 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
   if (unsuccessfulCount > 0) {
-    throw new TaskUnsuccessfulError(unsuccessful, `${unsuccessfulCount} of ${writer.count} items did not succeed`);
+    throw new TaskUnsuccessfulError(unsuccessful, `${unsuccessfulCount} of ${writer.count} items did not succeed`, AGAIN_HINT);
   }
 }
+
+/** The same manifest again is the same request, which the service replays as it ended: the way to send what failed again. */
+const AGAIN_HINT =
+  'The same command again replays these batches as they ended. To mark the items that did not succeed, put them in a manifest of their own and send it (other items are another request), or send their files with `kct one-pass`.';
 
 interface BatchProgress {
   update(snapshot: StatusSnapshot, changed: boolean): void;
