@@ -94,7 +94,7 @@ describe('kct batch', () => {
     expect(charged).toBeGreaterThan(0);
     expect(charged).toBeLessThan(17);
     expect(cancel.stdout).toContain(
-      `${charged} credit${charged === 1 ? '' : 's'} for the items marked before the cancel stay charged, the others are never charged`,
+      `${charged} credit${charged === 1 ? '' : 's'} for the items marked before the cancel ${charged === 1 ? 'stays' : 'stay'} charged, the others are never charged`,
     );
     expect(cancel.stdout).not.toContain('at acceptance');
   });

@@ -20,3 +20,23 @@ describe('kct sandbox perimeter flags', () => {
     expect(run.stderr).toContain(words);
   });
 });
+
+describe('kct sandbox --host 0.0.0.0', () => {
+  it('warns that the URLs it gives out name an address other machines cannot use, unless --public-url names one', async () => {
+    for (const publicUrl of [[], ['--public-url', 'http://teacher-laptop.local:4790']]) {
+      const stop = new AbortController();
+      const run = await runKct(['sandbox', '--host', '0.0.0.0', '--port', '0', '--data', tempDir(), ...publicUrl], {
+        env: kctEnv(tempDir()),
+        signal: stop.signal,
+        timeoutMs: 30_000,
+        onStdout: (_, all) => {
+          if (all.includes('Stop with Ctrl-C.')) stop.abort();
+        },
+      });
+      expect(run.stdout).toContain('kct sandbox listening at http://0.0.0.0:');
+      if (publicUrl.length === 0)
+        expect(run.stderr).toMatch(/warning: listening on every interface \(0\.0\.0\.0\).*pass --public-url http:\/\//);
+      else expect(run.stderr).not.toContain('every interface');
+    }
+  });
+});

@@ -24,7 +24,7 @@ export const command = defineCommand({
     'kct api POST /evaluations/one-pass -F model_id=12 -f paper_content="My essay" -H Idempotency-Key:essay-1',
     'kct api POST /evaluations/one-pass -F model_id=12 -F answer_files=@essay.pdf',
     'kct api POST /evaluations/batch --input batch.json',
-    'jq -n \'{style: "paragraph", sections: []}\' | kct api POST /feedback-rewrite --input -',
+    'jq -n \'{style: "paragraph", sections: [{item: "Argument", comment: "- clear position\\n- needs evidence", score: 3, max_score: 5}]}\' | kct api POST /feedback-rewrite --input -',
     'kct api GET /evaluations/tsk_0123abcd/status --include',
   ],
   load: () => import('./run.js'),

@@ -169,11 +169,11 @@ export async function run(options: Options, context: Context): Promise<void> {
       const price = task.replayed
         ? ', sent before: not charged again'
         : typeof task.credit_cost === 'number'
-          ? `, cost ${task.credit_cost} credits on success`
+          ? `, cost ${plural(task.credit_cost, 'credit')} on success`
           : '';
       context.notice(
         'progress',
-        `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${group.length} items${price})`,
+        `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${plural(group.length, 'item')}${price})`,
         {
           task_id: task.task_id,
           items: group.length,
@@ -347,7 +347,7 @@ async function batchProgress(context: Context, taskIds: string[], total: number)
   const line = () => {
     const running = [...latest].filter(([id]) => taskIds.includes(id)).map(([id, text]) => `${name(id)}: ${text}`);
     return [
-      `marking ${total} items: ${counts.marked} marked, ${counts.failed} not marked, ${total - counts.marked - counts.failed} queued or running`,
+      `marking ${plural(total, 'item')}: ${counts.marked} marked, ${counts.failed} not marked, ${total - counts.marked - counts.failed} queued or running`,
       ...running.slice(0, 1),
     ].join(' · ');
   };

@@ -27,8 +27,8 @@ function billingNote(task: Record<string, unknown>): string {
   if (typeof task.count === 'number') {
     return charged === 0
       ? '; none of its items was charged'
-      : `; ${plural(charged, 'credit')} for the items marked before the cancel stay charged, the others are never charged`;
+      : `; ${plural(charged, 'credit')} for the items marked before the cancel ${charged === 1 ? 'stays' : 'stay'} charged, the others are never charged`;
   }
   if (charged === 0) return '; no credits are charged for it';
-  return `; ${plural(charged, 'credit')} charged at acceptance stay charged`;
+  return `; ${plural(charged, 'credit')} charged at acceptance ${charged === 1 ? 'stays' : 'stay'} charged`;
 }

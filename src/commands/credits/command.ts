@@ -7,6 +7,6 @@ export const command = defineCommand({
   options: {
     ...output(),
   },
-  examples: ['kct credits', 'kct credits --json', 'kct credits --output csv >> balance-log.csv'],
+  examples: ['kct credits', 'kct credits --json', 'kct credits --output ndjson >> balance-log.ndjson'],
   load: () => import('./run.js'),
 });

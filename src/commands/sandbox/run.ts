@@ -63,6 +63,13 @@ export async function run(options: Options, context: Context): Promise<void> {
     await sandbox.close();
     return;
   }
+  // every interface, and no --public-url: the URLs it gives out (its base, uploads) name an address no other machine can use
+  const announced = new URL(sandbox.productUrl);
+  if (announced.hostname === '0.0.0.0' || announced.hostname === '[::]')
+    context.notice(
+      'warning',
+      `listening on every interface (${announced.hostname}), and the URLs the sandbox gives out name ${announced.hostname}, which other machines cannot use: pass --public-url http://<this machine's name or address>:${announced.port}`,
+    );
   // Where marking happens, never the grader's key: only whether one was given.
   const marking = grader
     ? { engine: 'openai', url: grader.url, model: grader.model, api_key_set: grader.apiKey !== undefined }
