@@ -96,6 +96,27 @@ describe('timeouts', () => {
     expect(res.body.request_id).toMatch(/^req_[0-9a-f]{24}$/);
   });
 
+  test("every answer written under fastify's feet (408, 431, malformed HTTP) has x-request-id, its body's id, and a log line", async () => {
+    const [stalled, headers, malformed, partial] = await Promise.all([
+      exchange(jsonHead(sb.keys.user, 100)),
+      exchange(`GET /v1/credits HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      exchange('GARBAGE\r\n\r\n'),
+      exchange('GET /v1/credits HTTP/1.1\r\nHost: x\r\n'),
+    ]);
+    for (const [res, status, code] of [
+      [stalled, 408, 'request_timeout'],
+      [headers, 431, 'headers_too_large'],
+      [malformed, 400, 'bad_http'],
+      [partial, 408, 'request_timeout'],
+    ] as const) {
+      expect(res.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(res.body.error.code).toBe(code);
+      const id = res.body.request_id as string;
+      expect(res.text.toLowerCase()).toContain(`x-request-id: ${id}`);
+      await expect.poll(() => logged.some((line) => line.includes(` ${status} `) && line.endsWith(id))).toBe(true);
+    }
+  });
+
   test('a multipart upload that stalls mid-file: 408, and its folder and file are gone', async () => {
     const res = await exchange(multipartHead(sb.keys.user));
     expect(res.body.error.code).toBe('request_timeout');

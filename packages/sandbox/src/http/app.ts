@@ -21,11 +21,10 @@ import { openApiRoutes } from '../routes/openapi.js';
 import { feedbackRewrite } from '../routes/rewrite.js';
 import { cancelTask, getResult, getStatus } from '../routes/tasks.js';
 import { publicFileRoutes, uploadFile } from '../routes/uploads.js';
-import { newRequestId } from '../store/ids.js';
 import { admissionHook } from './admission.js';
 import { KeyCache } from './auth.js';
 import { ConnectionCaps } from './connection-caps.js';
-import { connectionAfterRefusal, sandboxServer } from './connections.js';
+import { connectionAfterRefusal, requestIdFor, sandboxServer } from './connections.js';
 import { httpError, installErrorHandling, REQUEST_BODY_LIMIT, sendError } from './envelope.js';
 import { checkFieldLimits } from './field-limits.js';
 import { duplicatedHeader } from './headers.js';
@@ -57,10 +56,10 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   const caps = new ConnectionCaps(connections);
   const app = Fastify({
     logger: false,
-    serverFactory: sandboxServer(connections, caps),
+    serverFactory: sandboxServer(connections, caps, log),
     // Every route but the batch (ctx.settings.bodyLimit): one request's fields are far smaller.
     bodyLimit: REQUEST_BODY_LIMIT,
-    genReqId: newRequestId,
+    genReqId: requestIdFor,
     requestIdHeader: false,
     // fastify's own 503 body would break the one-envelope rule; requests in flight finish instead.
     return503OnClosing: false,

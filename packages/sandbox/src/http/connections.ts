@@ -39,8 +39,21 @@ interface TrackedSocket extends Socket {
   [LAST_REQUEST]?: IncomingMessage;
 }
 
+/** Each request's id, given by fastify (genReqId): an answer written under fastify's feet (a 408) carries the same. */
+const REQUEST_IDS = new WeakMap<IncomingMessage, string>();
+
+/** fastify's `genReqId`: a new id, kept with the request. */
+export function requestIdFor(req: IncomingMessage): string {
+  const id = newRequestId();
+  REQUEST_IDS.set(req, id);
+  return id;
+}
+
+/** Where the answers written here are logged, as fastify's are (`--log`); set once per server. */
+type Log = ((line: string) => void) | undefined;
+
 /** The fastify `serverFactory`: an HTTP/1.1 server with the sandbox's limits. */
-export function sandboxServer(limits: ConnectionLimits, caps: ConnectionCaps) {
+export function sandboxServer(limits: ConnectionLimits, caps: ConnectionCaps, log?: (line: string) => void) {
   return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
     const server = createServer(
       {
@@ -57,8 +70,8 @@ export function sandboxServer(limits: ConnectionLimits, caps: ConnectionCaps) {
     // Whatever makes Node close a connection (a refusal, the client's own Connection: close), it closes gently.
     server.on('connection', (socket: Socket) => lingerOnClose(socket));
     caps.watch(server);
-    server.on('timeout', (socket: TrackedSocket) => onIdle(socket));
-    server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => onClientError(err, socket));
+    server.on('timeout', (socket: TrackedSocket) => onIdle(socket, log));
+    server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => onClientError(err, socket, log));
     // "Expect: 100-continue" is answered only once the request is admitted (admission.ts), so a
     // refused upload is never sent at all.
     server.on('checkContinue', (req, res) => server.emit('request', req, res));
@@ -88,16 +101,19 @@ function trackRequests(server: Server): void {
  * the one being slow); one whose headers or body stopped coming gets 408 and the connection is
  * closed; an idle connection between requests is closed.
  */
-function onIdle(socket: TrackedSocket): void {
+function onIdle(socket: TrackedSocket, log: Log): void {
   const current = socket[TRACKED];
   if (current?.req.complete && !current.res.writableFinished) return;
   if (current && !current.req.complete && !current.res.headersSent) {
+    const id = REQUEST_IDS.get(current.req) ?? newRequestId();
     sendRaw(
       current.res,
+      id,
       408,
       'request_timeout',
       'The request body stopped arriving: nothing was received for too long, so the connection is closed. Send the whole body without pauses.',
     );
+    log?.(`${current.req.method} ${current.req.url} 408 request_timeout ${id}`);
     return;
   }
   if (!current && socket[LAST_REQUEST] && !socket[LAST_REQUEST].complete) {
@@ -108,6 +124,7 @@ function onIdle(socket: TrackedSocket): void {
   if (!current && socket.bytesRead > (socket[READ_AT_LAST_ANSWER] ?? 0)) {
     answerAndClose(
       socket,
+      log,
       408,
       'request_timeout',
       'The request headers stopped arriving: nothing was received for too long, so the connection is closed.',
@@ -118,7 +135,7 @@ function onIdle(socket: TrackedSocket): void {
 }
 
 /** Node's own refusals (headers too slow or too large, malformed HTTP), in the sandbox's envelope. */
-function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+function onClientError(err: NodeJS.ErrnoException, socket: Socket, log: Log): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -130,31 +147,34 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket): void {
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'headers_too_large', 'The request headers are larger than the 16 KB limit.']
         : [400, 'bad_http', 'The request is not valid HTTP/1.1.'];
-  answerAndClose(socket, status, code, message);
+  answerAndClose(socket, log, status, code, message);
 }
 
-/** An answer written straight on a connection no request owns, then a gentle close. */
-function answerAndClose(socket: Socket, status: number, code: string, message: string): void {
+/** An answer written straight on a connection no request owns, then a gentle close; logged, with no method or path to name. */
+function answerAndClose(socket: Socket, log: Log, status: number, code: string, message: string): void {
   if (socket.writable) {
-    const body = envelope(status, code, message);
+    const id = newRequestId();
+    const body = envelope(status, code, message, id);
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
     );
+    log?.(`(not a request) ${status} ${code} ${id}`);
   }
   lingerThenClose(socket);
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
-function envelope(status: number, code: string, message: string): string {
-  return JSON.stringify({ error: { code, message, status }, request_id: newRequestId() });
+function envelope(status: number, code: string, message: string, id: string): string {
+  return JSON.stringify({ error: { code, message, status }, request_id: id });
 }
 
-function sendRaw(res: ServerResponse, status: number, code: string, message: string): void {
-  const body = envelope(status, code, message);
+function sendRaw(res: ServerResponse, id: string, status: number, code: string, message: string): void {
+  const body = envelope(status, code, message, id);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    'x-request-id': id,
     connection: 'close',
   });
   res.end(body);
