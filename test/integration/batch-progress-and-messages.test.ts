@@ -67,6 +67,31 @@ describe('kct batch', () => {
     expect(taskOf(again.stdout)).not.toBe(taskOf(first.stdout));
   });
 
+  it('--no-wait with several batch requests names each batch to follow, not only the first', async () => {
+    const manifest = join(tempDir('kct-batch-several-'), 'district.jsonl');
+    const items = Array.from({ length: 101 }, (_, i) =>
+      JSON.stringify({ student_id: `s${i}`, paper_content: `Uniforms answer ${i} ${manifest}.` }),
+    );
+    writeFileSync(manifest, `${items.join('\n')}\n`);
+    const run = await shared.kct(['batch', manifest, '--model', '12', '--no-wait', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const ids = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { task_id: string }).task_id);
+    expect(ids).toHaveLength(2);
+    expect(run.stderr).toContain(`Follow each with: kct status <task_id> (${ids.join(', ')}) --watch`);
+  });
+
+  it('a CSV manifest with a word where a number goes names the cell as written (was "expected number, received NaN")', async () => {
+    const manifest = join(tempDir('kct-batch-csv-'), 'class.csv');
+    writeFileSync(manifest, 'student_id,model_id,paper_content\na1,twelve,Uniforms are fair.\n');
+    const run = await shared.kct(['batch', manifest]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('model_id must be a number, not "twelve"');
+    expect(run.stderr).not.toContain('NaN');
+  });
+
   it('cancelling a batch says items are charged as each succeeds, not at acceptance', async () => {
     const dir = tempDir('kct-batch-cancel-');
     // one fast item, then slow ones enough to keep the batch running on a loaded machine

@@ -65,6 +65,8 @@ describe('exit codes, against the sandbox', () => {
     const again = await kct(['cancel', accepted.task_id]);
     expect(again.code).toBe(7);
     expect(again.stderr).toContain('HTTP 409');
+    // the hint names the task, not a placeholder
+    expect(again.stderr).toContain(`\`kct result ${accepted.task_id}\` shows how`);
   });
 
   it('3 from kct status and kct result of a batch that ended SUCCESS with an item that failed', async () => {

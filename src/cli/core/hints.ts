@@ -143,7 +143,8 @@ function classHint(error: ApiError): string | undefined {
   if (error instanceof InsufficientCreditsError) return '`kct credits` shows the balance; a task is charged only when it succeeds.';
   if (refusalOf(error) === 'task_not_found')
     return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
-  if (refusalOf(error) === 'task_not_cancellable') return 'The task has already ended: `kct result <task_id>` shows how.';
+  if (refusalOf(error) === 'task_not_cancellable')
+    return `The task has already ended: \`kct result ${/\/(tsk_[A-Za-z0-9]+)\//.exec(error.url)?.[1] ?? '<task_id>'}\` shows how.`;
   if (error instanceof RateLimitError || error instanceof ServerError)
     return 'The service is busy or failing: try again in a minute (running the same command again is never charged twice).';
   return undefined;

@@ -38,7 +38,7 @@ function invalid(text: string, what: string): UsageError {
 
 /**
  * An ISO date-time as the user reads it: local time with its zone, then UTC, e.g.
- * "Tue 1 Dec 2026, 23:59 Europe/London (2026-12-01T23:59:59Z UTC)". The zone is the process's
+ * "Tue 1 Dec 2026, 23:59 Europe/London (2026-12-01T23:59:59Z)". The zone is the process's
  * (TZ, else the system's).
  */
 export function localAndUtc(iso: string): string {
@@ -55,5 +55,5 @@ export function localAndUtc(iso: string): string {
     hour12: false,
     timeZone: zone,
   }).format(date);
-  return `${local} ${zone} (${date.toISOString().replace(/\.000Z$/, 'Z')} UTC)`;
+  return `${local} ${zone} (${date.toISOString().replace(/\.000Z$/, 'Z')})`;
 }

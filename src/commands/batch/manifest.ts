@@ -93,8 +93,11 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
       file = String(value);
       continue;
     }
-    if (NUMBER_FIELDS.has(key) && typeof value === 'string') fields[key] = Number(value);
-    else if (JSON_FIELDS.has(key) && typeof value === 'string') fields[key] = parseJsonCell(key, value);
+    if (NUMBER_FIELDS.has(key) && typeof value === 'string') {
+      // a CSV cell is text: a number is read from it, and anything else named as it was written
+      if (value.trim() === '' || !Number.isFinite(Number(value))) throw new Error(`${key} must be a number, not ${JSON.stringify(value)}`);
+      fields[key] = Number(value);
+    } else if (JSON_FIELDS.has(key) && typeof value === 'string') fields[key] = parseJsonCell(key, value);
     else fields[key] = value;
   }
   if (fields.model_id === undefined) {

@@ -197,12 +197,16 @@ export async function run(options: Options, context: Context): Promise<void> {
     const first = accepted[0]?.task.task_id;
     // a batch sent before may be finished already: then its marks are there to read
     const done = tasks.every((task) => isFinalStatus(task.status));
+    // several batches: each is named (the ids are on stdout too), the same command again collects them all
+    const ids = accepted.map(({ task }) => task.task_id);
+    const which = ids.length === 1 ? first : `<task_id> (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''})`;
+    const all = ids.length === 1 ? '' : '; or run this command again without --no-wait for every row (nothing is charged again)';
     if (first)
       context.notice(
         'next',
         done
-          ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${first}`
-          : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${first} --watch, then kct result ${first}`,
+          ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${which}${all}`
+          : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
       );
     // a batch holds each answer once: its copies' rows come from the manifest, not from kct result
     if (first && distinct.copyCount > 0)
