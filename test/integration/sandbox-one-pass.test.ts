@@ -77,13 +77,12 @@ describe('POST /evaluations/one-pass (JSON)', () => {
     expect(none.body.error.message).toMatch(/body is missing/);
   });
 
-  test('400 for an unsupported content type', async () => {
-    const res = await sb.call('POST', '/evaluations/one-pass', {
-      rawBody: 'model_id=12',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('unsupported_content_type');
+  test('400 for an unsupported content type, plain text as any other (it was invalid_request)', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'application/xml']) {
+      const res = await sb.call('POST', '/evaluations/one-pass', { rawBody: 'model_id=12', headers: { 'content-type': type } });
+      expect(res.status, type).toBe(400);
+      expect(res.body.error.code, type).toBe('unsupported_content_type');
+    }
   });
 
   test('402 when the owner cannot afford it, and nothing is queued', async () => {

@@ -81,6 +81,8 @@ export function buildApp(ctx: SandboxContext): FastifyInstance {
   });
   app.decorateRequest('principal', null);
   installJsonParser(app, ctx.engines);
+  // no route reads plain text: such a body is refused as any other unsupported type (415's words, unsupported_content_type)
+  app.removeContentTypeParser('text/plain');
   // A multipart body sent to a route that takes no form is accepted and left unread, as the
   // multipart plugin's own parser does; the plugin itself is registered only around the routes
   // that read forms (below), because it adds an onRequest and an onResponse hook (cleaning up
