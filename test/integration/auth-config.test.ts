@@ -70,6 +70,10 @@ describe('kct auth and config', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('HTTP 401');
     expect(result.stderr).not.toContain('kct_not_a_real_key_000000');
+    // the hint is for a login: nothing stored, get the key again (not "store a working one with kct auth login")
+    expect(result.stderr).toContain('error: the service refused this key:');
+    expect(result.stderr).toContain('hint: Nothing was stored. Copy the key again');
+    expect(result.stderr).not.toContain('with `kct auth login`');
     const status = await runKct(['auth', 'status'], { env });
     expect(status.code).toBe(4);
   });

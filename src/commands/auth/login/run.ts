@@ -1,5 +1,5 @@
 // kct auth login: check a key against GET /credits, then store it with the base URL.
-import { UsageError } from '../../../api/errors.js';
+import { AuthenticationError, UsageError } from '../../../api/errors.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { fromEnv } from '../../../cli/core/environment.js';
@@ -32,7 +32,18 @@ export async function run(options: Options, context: Context): Promise<void> {
   assertSendableKey(key);
 
   const client = await context.client({}, { apiKey: key });
-  const credits = await client.credits({ signal: context.signal });
+  const credits = await client.credits({ signal: context.signal }).catch((error: unknown) => {
+    // the key being logged in with was refused: nothing was stored, and running this again with the same key would not help
+    if (error instanceof AuthenticationError)
+      throw new AuthenticationError(
+        { ...error, status: error.status, method: error.method, url: error.url, message: `the service refused this key: ${error.message}` },
+        {
+          suggestion:
+            'Nothing was stored. Copy the key again from where it was created (a sandbox prints its keys at start; `kct keys list` shows yours), then log in with it.',
+        },
+      );
+    throw error;
+  });
   const store = await context.config();
   store.setProfileValue(settings.profile, 'api_key', key);
   store.setProfileValue(settings.profile, 'base_url', baseUrl);
