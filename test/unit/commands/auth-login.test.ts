@@ -37,7 +37,7 @@ describe('kct auth login', () => {
     const run = await runKct(['auth', 'login', '--with-key'], { api, env, stdin: NEW_KEY });
     expect(run.code).toBe(4);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('error: invalid API key (HTTP 401');
+    expect(run.stderr).toContain('error: the service refused this key: invalid API key (HTTP 401');
     expect(run.stderr).not.toContain('PRIVATEtail');
     expect(existsSync(file)).toBe(false);
   });
