@@ -97,8 +97,10 @@ export function sharedStudentIds(byId: Map<string, number>, studentIdFrom: strin
   ];
 }
 
-/** Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way out. */
-/** `skipFlag`: the command has --skip-unsupported (kct batch has not), so the refusal may offer it. */
+/**
+ * Files that cannot be sent stop the run: each named with its reason, a hint per kind, and the way
+ * out. `skipFlag`: the command has --skip-unsupported (kct batch has not), so the refusal may offer it.
+ */
 export function refusal(problems: FileProblem[], others: boolean, leftOut: string[], skipFlag = true): UsageError {
   // a "file" with spaces and no extension is most often the answer's text itself, typed as an argument
   const textLike = problems.some((p) => p.kind === 'missing' && /\s/.test(basename(p.path)) && extname(p.path) === '');
