@@ -234,8 +234,9 @@ async function measureSize(count, configDir) {
         await proxy.close();
         await sandbox.stop();
       }
-      // the floor's peak RSS: undici alone sending the same requests (bench/floor-submit.js), a fresh sandbox
-      const floorSandbox = await richSandbox();
+      // the floor's peak RSS: undici alone sending the same requests (bench/floor-submit.js), a fresh
+      // sandbox with no rate limit (undici alone does not handle 429: it is the memory floor, not a pace)
+      const floorSandbox = await richSandbox({ extraArgs: [] });
       try {
         const floor = await nodeScript(join(BENCH, 'floor-submit.js'), [dir, '--jobs', '16', '--hash'], kctEnv(configDir, floorSandbox));
         if (floor.code !== 0 || floor.lines.length !== count)

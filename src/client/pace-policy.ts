@@ -23,8 +23,13 @@ export const DEFAULT_PAUSE_MS = 1_000;
  * pace near one start a turn (20,000 answers: 29.6 s without it, 14.5 s with it; docs/benchmarks.md).
  */
 const CATCH_UP_MS = 10;
-/** What is really sent is counted over this long, then smoothed (AWS: half a second, 0.8 to the newest). */
-export const MEASURE_MS = 500;
+/**
+ * What is really sent is counted over this long, then smoothed (0.8 to the newest, as AWS's). Slow
+ * start doubles the pace about once a bucket, so AWS's half second took 2.5 s to climb from 10 to
+ * 1,000 a second, longer than a class of 1,000 takes to send; a tenth of a second is still many
+ * timer turns and, against a service that answers in tens of ms, a few round trips.
+ */
+export const MEASURE_MS = 100;
 const SMOOTH = 0.8;
 
 export interface Pace {
@@ -68,15 +73,15 @@ export function scheduledAt(pace: Pace, scheduled: number, now: number): number 
   return Math.max(pace.pausedUntil, scheduled + 1000 / pace.rate, now - CATCH_UP_MS);
 }
 
-/** A request started: counted towards what is really sent. */
+/** A request started: counted in the bucket it closes, so that a bucket's rate is what was sent in it. */
 export function started(pace: Pace, now: number): void {
+  pace.counted += 1;
   const elapsed = now - pace.countedFrom;
   if (elapsed >= MEASURE_MS) {
     pace.sending = SMOOTH * ((pace.counted * 1000) / elapsed) + (1 - SMOOTH) * pace.sending;
     pace.counted = 0;
     pace.countedFrom = now;
   }
-  pace.counted += 1;
 }
 
 export interface Answer {
@@ -111,8 +116,8 @@ export function answered(pace: Pace, now: number, answer: Answer): void {
     pace.climbFrom = now - cubicK(pace.rate) * 1000;
     return;
   }
-  const used =
-    HEADROOM * Math.max(pace.sending, pace.counted > 0 ? (pace.counted * 1000) / Math.max(MEASURE_MS, now - pace.countedFrom) : 0);
+  // only whole buckets: a bucket just begun holds a request or two, which would read as a pace
+  const used = HEADROOM * pace.sending;
   const target = pace.peak === undefined ? used : Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000));
   pace.rate = Math.min(pace.ceiling, Math.max(pace.rate, target));
 }
