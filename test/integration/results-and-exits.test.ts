@@ -172,7 +172,16 @@ describe('result and status of a task that stays running, then is cancelled', ()
     const slow = parseJson<{ task_id: string }>(
       (await stays.kct(['one-pass', '--model', '12', '--text', `${answer} (cancel)`, '--no-wait', '--json'])).stdout,
     );
-    const [running, unfinished] = await Promise.all([stays.kct(['status', slow.task_id]), stays.kct(['result', slow.task_id, '--json'])]);
+    const [running, unfinished, table] = await Promise.all([
+      stays.kct(['status', slow.task_id]),
+      stays.kct(['result', slow.task_id, '--json']),
+      stays.kct(['result', slow.task_id]),
+    ]);
+    // the table says what the record is on stdout; what to do is said once, on stderr
+    expect(table.code).toBe(8);
+    expect(table.stdout).toContain('Not finished yet: no result to show.');
+    expect(table.stdout).not.toContain('kct status');
+    expect(table.stderr.split(`kct status ${slow.task_id} --watch`)).toHaveLength(2);
     expect(running.code).toBe(0);
     // the record is printed, and the exit says it is no result yet: `kct result … > result.json && …` stops
     expect(unfinished.code).toBe(8);

@@ -284,7 +284,7 @@ describe('printResult', () => {
   it('says an unfinished task is not finished yet', async () => {
     const { io, output } = makeIO();
     await printResult(io, { task_id: 'task_run', status: 'PROGRESS', progress: 40 });
-    expect(output()).toBe('Task task_run  PROGRESS\nNot finished yet. Watch it with: kct status task_run --watch\n');
+    expect(output()).toBe('Task task_run  PROGRESS\nNot finished yet: no result to show.\n');
   });
 
   const hostile: EvaluationResult = {

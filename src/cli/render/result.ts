@@ -48,7 +48,8 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
     return;
   }
   if (!isFinalSnapshot(result) && (result.evaluation ?? []).length === 0) {
-    out(io, `Not finished yet. Watch it with: kct status ${safeText(io, result.task_id)} --watch`);
+    // what to do is the caller's error to say (on stderr): stdout holds the record, not advice
+    out(io, 'Not finished yet: no result to show.');
     return;
   }
   const entries = (result.evaluation ?? []).filter((entry) => entry.type !== 'error');
