@@ -362,6 +362,22 @@ describe('uploads and feedback rewrite', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Criteria:');
   });
+
+  it("rewrite of a batch says it is one, and names an answer's task to rewrite instead", async () => {
+    const manifest = join(tempDir(), 'answers.jsonl');
+    writeFileSync(manifest, [`${essay} batch one`, `${essay} batch two`].map((text) => JSON.stringify({ paper_content: text })).join('\n'));
+    const [batch] = parseJson<{ task_id: string }[]>((await kct(['batch', manifest, '--model', '12', '--no-wait', '--json'])).stdout);
+    await kct(['status', batch.task_id, '--watch']);
+    const listed = (await kct(['result', batch.task_id, '--output', 'ndjson'])).stdout.trim().split('\n');
+    const items = listed.map((line) => parseJson<{ task_id: string }>(line).task_id);
+    const rewrite = await kct(['rewrite', batch.task_id, '--style', 'paragraph']);
+    expect(rewrite.code).toBe(2);
+    expect(rewrite.stderr).toContain(`${batch.task_id} is a batch of 2 answers`);
+    expect(rewrite.stderr).toContain(`kct result ${batch.task_id} --output ndjson`);
+    // the task it names is one of the batch's answers, as the command it suggests lists them
+    expect(items).toHaveLength(2);
+    expect(rewrite.stderr).toContain(`such as ${items[0]}`);
+  });
 });
 
 describe('organization scope and old integrations', () => {

@@ -2,13 +2,14 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
+import { plural } from '../../api/numbers.js';
 import type { EvaluationResult, RewriteSection } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { readStdinText } from '../../cli/core/stdin.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
-import { readResult } from '../../client/records.js';
+import { batchItemsOf, readResult } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -91,6 +92,15 @@ async function readResultFile(path: string, context: Context): Promise<Evaluatio
 
 /** item, comment, score and max_score of each criterion of a finished evaluation. */
 export function sectionsFrom(result: EvaluationResult): RewriteSection[] {
+  const items = batchItemsOf(result);
+  if (items !== undefined) {
+    // a batch has no feedback of its own: each answer's is under the answer's own task
+    const ids = items.map((item) => item.task_id).filter((id) => id !== '');
+    const list = `kct result ${result.task_id} --output ndjson lists every answer's task_id`;
+    throw new UsageError(`${result.task_id} is a batch of ${plural(items.length, 'answer')}: feedback is rewritten one answer at a time`, {
+      suggestion: ids.length > 0 ? `Name one answer's task instead, such as ${ids[0]} (${list}).` : `Name one answer's task instead (${list}).`,
+    });
+  }
   if (result.status && result.status !== 'SUCCESS') {
     throw new UsageError(`task ${result.task_id} is ${result.status}: only a finished (SUCCESS) evaluation has feedback to rewrite`);
   }
