@@ -5,7 +5,8 @@ export const command = defineCommand({
   name: 'rewrite',
   summary: "rewrite a finished evaluation's feedback in another style",
   args: {
-    '<source>': "one answer's task id (of a batch: an answer's, listed by `kct result <batch> --output ndjson`), a result file saved with `kct result <id> --json` (any name), or - to read it from stdin",
+    '<source>':
+      "one answer's task id (of a batch: an answer's, listed by `kct result <batch> --output ndjson`), a result file saved with `kct result <id> --json` (any name), or - to read it from stdin",
   },
   options: {
     '--style <style>': { description: 'new style', choices: ['bullet_points', 'paragraph', 'short_sentences'] },

@@ -98,7 +98,8 @@ export function sectionsFrom(result: EvaluationResult): RewriteSection[] {
     const ids = items.map((item) => item.task_id).filter((id) => id !== '');
     const list = `kct result ${result.task_id} --output ndjson lists every answer's task_id`;
     throw new UsageError(`${result.task_id} is a batch of ${plural(items.length, 'answer')}: feedback is rewritten one answer at a time`, {
-      suggestion: ids.length > 0 ? `Name one answer's task instead, such as ${ids[0]} (${list}).` : `Name one answer's task instead (${list}).`,
+      suggestion:
+        ids.length > 0 ? `Name one answer's task instead, such as ${ids[0]} (${list}).` : `Name one answer's task instead (${list}).`,
     });
   }
   if (result.status && result.status !== 'SUCCESS') {
