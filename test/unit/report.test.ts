@@ -145,6 +145,15 @@ describe('HTML of the report', () => {
     expect(row).toContain('<td role="cell" class="who">ben.txt</td>');
   });
 
+  it('a task still under way when the run was saved (--no-wait) has not ended: the reason says so, and how to get its mark', () => {
+    for (const status of ['QUEUED', 'PROGRESS']) {
+      const item = failureItem({ file: 'ana.txt', task_id: 'tsk_1', status });
+      expect(item).not.toContain('ended');
+      expect(item).toContain('not finished when this run was saved: the same command again, without --no-wait, prints its mark');
+    }
+    expect(failureItem({ file: 'ana.txt', task_id: 'tsk_1', status: 'CANCEL' })).toContain('ended CANCEL');
+  });
+
   it('one bar per mark up to ten marks, else ten bands', () => {
     expect(bandCount(4)).toBe(4);
     expect(bandCount(10)).toBe(10);

@@ -1,7 +1,7 @@
 // An answer's row: what a run prints for it in every format (docs/guides/marking-a-class.md,
 // "Output shapes"), made from its result record.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
-import { statusOf } from '../../api/status.js';
+import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 
 /** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
 const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
@@ -50,17 +50,30 @@ export function copyOutcome(first: AnswerOutcome, labels: { file: string; studen
   return first.task_id === undefined ? own : { ...own, replayed: true, copy: true };
 }
 
+/**
+ * Why a task did not mark its answer: its error entry, else the record's own message (a CANCEL
+ * carries only that, and the spec lets a FAILURE go without an entry). The table and every row say this.
+ */
+export function failureReason(result: EvaluationResult): string | undefined {
+  const entry = (result.evaluation ?? []).find((e) => e.type === 'error');
+  return entry?.comment ?? entry?.feedback ?? (typeof result.message === 'string' && result.message !== '' ? result.message : undefined);
+}
+
 /** An answer's outcome from its result record. */
 export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
-  const errorEntry = (result.evaluation ?? []).find((entry) => entry.type === 'error');
+  const status = statusOf(result);
+  // a marked answer's error entry is a note on its row (a file left out); a status snapshot's message is no reason
+  const message = isUnsuccessfulFinal(status)
+    ? failureReason(result)
+    : ((result.evaluation ?? []).find((entry) => entry.type === 'error')?.comment ?? undefined);
   return {
     ...base,
     task_id: result.task_id || undefined,
-    status: statusOf(result),
+    status,
     score: result.score,
     max_score: result.max_score,
     evaluation: result.evaluation,
-    message: errorEntry?.comment ?? undefined,
+    message,
     ...(typeof result.graded_by === 'string' && result.graded_by.trim() !== '' ? { graded_by: result.graded_by } : {}),
     result,
   };

@@ -4,18 +4,9 @@ import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
 import { isFinalSnapshot, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { batchItemsOf } from '../../client/records.js';
 import { type IO, out, safeText } from '../core/io.js';
+import { failureReason } from './outcome.js';
 import { type Column, renderRows } from './rows.js';
 import { formatNumber, paint, plural, statusColor } from './style.js';
-
-function errorEntry(result: EvaluationResult): EvaluationEntry | undefined {
-  return (result.evaluation ?? []).find((entry) => entry.type === 'error');
-}
-
-/** The reason a task failed, from its error entry, else its message. */
-function failureReason(result: EvaluationResult): string | undefined {
-  const entry = errorEntry(result);
-  return entry?.comment ?? entry?.feedback ?? (typeof result.message === 'string' ? result.message : undefined) ?? undefined;
-}
 
 /**
  * "Marked by the sandbox's offline grader": the line said under a result that names who marked it

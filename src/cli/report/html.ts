@@ -2,6 +2,7 @@
 // names, criteria, feedback, reasons) goes through escapeHtml: it is untrusted text.
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
+import { isFinalStatus, TASK_STATUSES } from '../../api/status.js';
 import type { LeftOutCounts } from '../answers/answers.js';
 import {
   answersOf,
@@ -69,10 +70,16 @@ function studentOf(row: ReportRow): string {
   return file.split(/[\\/]/).pop() || file;
 }
 
-/** Why a row was not marked: the server's comment, else kct's message. */
+/** Why a row was not marked: the server's comment, else kct's message; a task still under way has not ended. */
 function reasonOf(row: ReportRow): string {
   const errorEntry = (row.evaluation ?? []).find((entry) => entry.type === 'error');
-  return errorEntry?.comment || row.message || (row.status === 'SUCCESS' ? 'marked without a score' : `ended ${row.status}`);
+  const fallback =
+    row.status === 'SUCCESS'
+      ? 'marked without a score'
+      : (TASK_STATUSES as readonly string[]).includes(row.status) && !isFinalStatus(row.status)
+        ? 'not finished when this run was saved: the same command again, without --no-wait, prints its mark (nothing is charged again)'
+        : `ended ${row.status}`;
+  return errorEntry?.comment || row.message || fallback;
 }
 
 export function isMarked(row: ReportRow): boolean {
