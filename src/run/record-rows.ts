@@ -15,6 +15,7 @@ interface Event {
   e?: unknown;
   row?: unknown;
   answer?: unknown;
+  student_id?: unknown;
   task_id?: unknown;
   batch_id?: unknown;
   status?: unknown;
@@ -25,6 +26,8 @@ interface Event {
 interface RowAt {
   line: number;
   answer?: string;
+  /** The student id its `found` event gave, for a row that has no printed row to say it. */
+  studentId?: string;
   taskId?: string;
   status?: string;
   /** The line of its final event (the row printed), and its text when the journal cannot be read again (stdin). */
@@ -60,6 +63,7 @@ export async function* lastRunRows(
     rows.set(event.row, at);
     at.line = number;
     if (typeof event.answer === 'string') at.answer = event.answer;
+    if (typeof event.student_id === 'string') at.studentId = event.student_id;
     if (typeof event.task_id === 'string') at.taskId = event.task_id;
     else if (typeof event.batch_id === 'string') at.taskId = event.batch_id;
     if (typeof event.status === 'string') at.status = event.status;
@@ -74,12 +78,15 @@ export async function* lastRunRows(
       const text = at.final.text ?? readAt!(at.final.offset, at.final.length);
       yield { value: (JSON.parse(text) as Event).out, line: at.line };
     } else if (at.unsent) {
-      yield { value: { file: at.answer ?? null, student_id: null, status: at.unsent.status, message: at.unsent.reason }, line: at.line };
+      yield {
+        value: { file: at.answer ?? null, student_id: at.studentId ?? null, status: at.unsent.status, message: at.unsent.reason },
+        line: at.line,
+      };
     } else {
       yield {
         value: {
           file: at.answer ?? null,
-          student_id: null,
+          student_id: at.studentId ?? null,
           task_id: at.taskId ?? null,
           status: at.status ?? 'UNKNOWN',
           score: null,
