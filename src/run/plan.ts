@@ -164,6 +164,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   let ledgerTask: string | undefined;
   let ledgerEarlier: string[] | undefined;
   let again = 0;
+  const copied = options.markCopies ? sharedIdentities(identities, rows) : undefined;
   for (let row = 0; row < rows; row++) {
     const identity = identities.get(row);
     if (identity === '') continue;
@@ -177,8 +178,10 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       twins.set(row, first);
       if (!twins.has(first)) twins.set(first, row);
     } else firstOf.set(identity, row);
-    const fromJournal = options.journal?.lookup(identity);
-    const fromLedger = fromJournal || options.markAgain ? undefined : options.ledger?.lookup(identity);
+    // the record keeps one task per content: copies marked each on their own are sent, and the service replays each one's own key
+    const own = copied?.has(identity) !== true;
+    const fromJournal = own ? options.journal?.lookup(identity) : undefined;
+    const fromLedger = !own || fromJournal || options.markAgain ? undefined : options.ledger?.lookup(identity);
     const failedBefore = !options.replaceFailures
       ? undefined
       : fromJournal?.kind === 'final' && isUnsuccessfulFinal(fromJournal.status)
@@ -229,6 +232,19 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     changed,
     journalKnew,
   };
+}
+
+/** The identities more than one row of the run has (--mark-copies marks each such row on its own). */
+function sharedIdentities(identities: RowIdentities, rows: number): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (let row = 0; row < rows; row++) {
+    const identity = identities.get(row);
+    if (identity === '') continue;
+    if (seen.has(identity)) shared.add(identity);
+    else seen.add(identity);
+  }
+  return shared;
 }
 
 /**

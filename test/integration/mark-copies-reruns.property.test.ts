@@ -1,0 +1,61 @@
+// With --mark-copies, identical answers are each marked on their own, each as its own task; the
+// same command again must show each answer its own task, free. This machine's record keeps tasks
+// by content, so a re-run once gave every copy the task of the last one sent: a.txt showed
+// b.txt's task (and, with a language model marking, could show b's mark). Over generated classes
+// with copies, run twice against a real sandbox.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { propertyRuns, propertySeed } from '../unit/property-runs.js';
+import { creditsOf, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+
+interface Row {
+  file: string;
+  task_id: string | null;
+  status: string;
+  replayed?: boolean;
+}
+
+const rowsOf = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Row);
+
+describe('--mark-copies, run again', () => {
+  it('property: each answer keeps its own task, and nothing is charged again', async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        // which of a pool of distinct answers each file holds: a number seen twice is a copy
+        fc.array(fc.nat(2), { minLength: 2, maxLength: 5 }).filter((picks) => new Set(picks).size < picks.length),
+        async (picks) => {
+          const tag = `mark copies ${runs++} ${Date.now()}`;
+          const dir = join(tempDir('kct-mark-copies-'), 'class');
+          mkdirSync(dir);
+          picks.forEach((n, i) =>
+            writeFileSync(join(dir, `pupil-${i + 1}.txt`), `Schools should not require uniforms, answer ${n} (${tag}): they cost money.\n`),
+          );
+          const command = ['one-pass', dir, '--model', '12', '--output', 'ndjson', '--mark-copies'];
+          const first = await shared.kct(command);
+          expect(first.code, first.stderr).toBe(0);
+          const tasks = new Map(rowsOf(first.stdout).map((row) => [row.file, row.task_id]));
+          expect(new Set(tasks.values()).size).toBe(picks.length);
+          const credits = await creditsOf(shared.kct);
+          const again = await shared.kct(command);
+          expect(again.code, again.stderr).toBe(0);
+          for (const row of rowsOf(again.stdout)) {
+            expect(row.task_id, `${row.file}\n${again.stdout}`).toBe(tasks.get(row.file));
+            expect(row.status).toBe('SUCCESS');
+          }
+          expect(await creditsOf(shared.kct)).toBe(credits);
+        },
+      ),
+      { examples: [[[0, 0]]], numRuns: 1 + propertyRuns(4), seed: propertySeed(4712) },
+    );
+  });
+});
