@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { summarize } from '../../src/cli/render/summary.js';
+import { renderSummary, summarize } from '../../src/cli/render/summary.js';
 import { bandCount, ClassTally } from '../../src/cli/render/tally.js';
+import { distributionChart } from '../../src/cli/report/charts.js';
 import { CONTENT_SECURITY_POLICY, failureItem, type ReportRow, studentRow } from '../../src/cli/report/html.js';
 import { readSavedRun } from '../../src/cli/report/saved-run.js';
 import { escapeHtml } from '../../src/cli/report/text.js';
@@ -33,6 +34,21 @@ function tempDir(): string {
 }
 
 describe('the streaming tally', () => {
+  it('totals on different scales (answers marked on different rubrics) are not averaged together, in the summary or the report', () => {
+    const summary = summarize([
+      { status: 'SUCCESS', score: 14, maxScore: 20, evaluation: marked(14).evaluation },
+      { status: 'SUCCESS', score: 0, maxScore: 10, evaluation: [criterion('Context', 0, 10)] },
+    ]);
+    expect(summary).toMatchObject({ marked: 2, scales: [20, 10], histogram: [] });
+    expect(summary.mean).toBeUndefined();
+    expect(summary.criteria.map((c) => c.item)).toEqual(['Thesis', 'Evidence', 'Context']);
+    const text = renderSummary(summary, { unicode: false }).join('\n');
+    expect(text).toContain('Totals: out of 20 and 10: the answers were marked on different rubrics');
+    expect(text).not.toContain('mean 7');
+    expect(text).toContain('Criteria (mean / max):');
+    expect(distributionChart(summary)).toContain('out of 20 and 10');
+  });
+
   it('gives the figures of the summary: counts, mean, median, range, bands, criteria and the weakest', () => {
     const outcomes = [4, 7, 7, 12.5, 20].map((score) => ({ status: 'SUCCESS', score, maxScore: 20, evaluation: marked(score).evaluation }));
     outcomes.push({

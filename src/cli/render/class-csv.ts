@@ -1,5 +1,6 @@
 // The class run's CSV: a row per answer as it finishes, under a header whose criterion columns come
 // from the first marked answer (rows before it wait for it: a few hundred in memory, more on disk).
+// A batch's rows, which may be marked on several models, wait for the end: its header has every row's criteria.
 import type { IO } from '../core/io.js';
 import { outRaw } from '../core/io.js';
 import type { AnswerOutcome } from './outcome.js';
@@ -15,11 +16,15 @@ export class ClassCsv {
   private spill?: RowSpool;
   private spilled = 0;
   private stringify?: (rows: unknown[][]) => string;
+  /** With `severalModels`: every criterion of the rows so far, in the order first met. */
+  private readonly criteria = new Set<string>();
 
   constructor(
     private readonly io: IO,
     /** The rows name their students (a learning platform's download): a last column, student_name. */
     private readonly studentNames: boolean,
+    /** The rows may be marked on several rubrics (a batch's items may name their model): the header waits for them all. */
+    private readonly severalModels = false,
   ) {}
 
   /** With --no-wait no answer is marked: the columns are known at once. */
@@ -49,8 +54,9 @@ export class ClassCsv {
       this.writeRows([row]);
       return;
     }
+    if (this.severalModels) for (const [item] of scores) if (item) this.criteria.add(item);
     // The criterion columns come from the first marked answer: rows before it wait for it.
-    if (outcome.status === 'SUCCESS') {
+    if (outcome.status === 'SUCCESS' && !this.severalModels) {
       this.writeHeader(scores.filter(([item]) => item).map(([item]) => item));
       this.flush(false);
       this.writeRows([row]);
@@ -91,7 +97,7 @@ export class ClassCsv {
   flush(final: boolean): void {
     if (!this.header) {
       if (!final) return;
-      this.writeHeader([]);
+      this.writeHeader([...this.criteria]);
     }
     this.writeRows(this.pending);
     this.pending = [];

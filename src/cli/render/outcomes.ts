@@ -29,6 +29,8 @@ export interface WriterOptions {
   studentNames?: boolean;
   /** The run's own tally (run/record.ts): the summary prints its figures, not a count of its own. */
   tally?: ClassTally;
+  /** The rows may be marked on several models (a batch's items may name theirs): CSV's header waits for every row. */
+  severalModels?: boolean;
 }
 
 /** How many answers not marked are listed by name at the end (all are in the rows). */
@@ -70,7 +72,7 @@ export class OutcomeWriter {
     this.leftOut = options.leftOut;
     if (format === 'json') this.spool = new RowSpool(options.rows ?? 0);
     if (format === 'table') this.table = new ClassTable(io, options.rows ?? 0);
-    if (format === 'csv') this.csv = new ClassCsv(io, options.studentNames === true);
+    if (format === 'csv') this.csv = new ClassCsv(io, options.studentNames === true, options.severalModels === true);
   }
 
   async init(): Promise<void> {
@@ -363,6 +365,7 @@ function summaryFields(s: Summary): Record<string, unknown> {
     min: s.min,
     max: s.max,
     max_score: s.maxScore,
+    ...(s.scales !== undefined ? { scales: s.scales } : {}),
     criteria: s.criteria.map(({ item, mean, max }) => ({ item, mean, ...(max !== undefined ? { max } : {}) })),
     weakest: s.weakest,
   };

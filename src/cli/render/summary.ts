@@ -40,6 +40,8 @@ export interface Summary {
   min?: number;
   max?: number;
   maxScore?: number;
+  /** The maxima of the totals when there are several (answers marked on different rubrics): then no mean, median or histogram. */
+  scales?: number[];
   histogram: { from: number; to: number; count: number }[];
   criteria: CriterionSummary[];
   weakest?: string;
@@ -135,17 +137,9 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
   if (twice.length > 0) lines.push(`Found twice: ${twice.join(', ')}`);
   const credits = creditsLine(summary);
   if (credits) lines.push(credits);
-  if (summary.mean === undefined) return lines;
-  const outOf = summary.maxScore === undefined ? '' : ` / ${summary.maxScore}`;
-  lines.push(`Totals: mean ${summary.mean}${outOf}, median ${summary.median}, range ${summary.min}–${summary.max}`);
-  const peak = Math.max(...summary.histogram.map((bin) => bin.count));
-  const bar = options.unicode ? '█' : '#';
-  const label = (bin: { from: number; to: number }) => `${bin.from}–${bin.to}`;
-  const labelWidth = Math.max(...summary.histogram.map((bin) => label(bin).length));
-  for (const bin of summary.histogram) {
-    const length = peak === 0 ? 0 : Math.round((bin.count / peak) * 30);
-    lines.push(`  ${label(bin).padStart(labelWidth)} | ${bar.repeat(length)}${bin.count ? ` ${bin.count}` : ''}`);
-  }
+  if (summary.scales !== undefined) lines.push(`Totals: ${scalesNote(summary.scales)}`);
+  else if (summary.mean === undefined) return lines;
+  else totalsLines(summary, options.unicode, lines);
   if (summary.criteria.length > 0) {
     lines.push('Criteria (mean / max):');
     const width = Math.max(...summary.criteria.map((c) => c.item.length));
@@ -158,4 +152,24 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
     }
   }
   return lines;
+}
+
+/** What is said of totals on different scales, in the summary and the report. */
+export function scalesNote(scales: readonly number[]): string {
+  const named = scales.length > 2 ? `${scales.slice(0, -1).join(', ')} and ${scales.at(-1)}` : scales.join(' and ');
+  return `out of ${named}: the answers were marked on different rubrics, so their totals are not averaged together (each row has its total and its maximum)`;
+}
+
+/** The mean, median and range of the totals, and their distribution. */
+function totalsLines(summary: Summary, unicode: boolean, lines: string[]): void {
+  const outOf = summary.maxScore === undefined ? '' : ` / ${summary.maxScore}`;
+  lines.push(`Totals: mean ${summary.mean}${outOf}, median ${summary.median}, range ${summary.min}–${summary.max}`);
+  const peak = Math.max(...summary.histogram.map((bin) => bin.count));
+  const bar = unicode ? '█' : '#';
+  const label = (bin: { from: number; to: number }) => `${bin.from}–${bin.to}`;
+  const labelWidth = Math.max(...summary.histogram.map((bin) => label(bin).length));
+  for (const bin of summary.histogram) {
+    const length = peak === 0 ? 0 : Math.round((bin.count / peak) * 30);
+    lines.push(`  ${label(bin).padStart(labelWidth)} | ${bar.repeat(length)}${bin.count ? ` ${bin.count}` : ''}`);
+  }
 }

@@ -24,6 +24,8 @@ export interface ScoredOutcome {
 
 /** How many identical answers are named in the list (all are in the rows). */
 const LISTED_PAIRS = 100;
+/** Different maxima kept to name them: past a few, the run is on different scales whatever they are. */
+const MAX_SCALES = 5;
 
 // A rogue server could name a new criterion in every answer: past this many, new ones are not kept.
 const MAX_CRITERIA = 100;
@@ -50,6 +52,8 @@ export class ClassTally {
   private min = Infinity;
   private max = -Infinity;
   private maxScore?: number;
+  /** The maxima of the totals marked (a few at most): more than one, and the totals are on different scales. */
+  private readonly scales = new Set<number>();
   /** how many answers got each total, keyed by the total to `step` (scores are marks, not measurements) */
   private totals = new Map<number, number>();
   private step = 0.001;
@@ -85,7 +89,10 @@ export class ClassTally {
     this.sum += score;
     this.min = Math.min(this.min, score);
     this.max = Math.max(this.max, score);
-    if (typeof outcome.maxScore === 'number') this.maxScore = Math.max(this.maxScore ?? -Infinity, outcome.maxScore);
+    if (typeof outcome.maxScore === 'number') {
+      this.maxScore = Math.max(this.maxScore ?? -Infinity, outcome.maxScore);
+      if (this.scales.size < MAX_SCALES) this.scales.add(outcome.maxScore);
+    }
     const key = this.keyOf(score);
     this.totals.set(key, (this.totals.get(key) ?? 0) + 1);
     if (this.totals.size > MAX_DISTINCT_TOTALS) this.coarsen();
@@ -124,6 +131,17 @@ export class ClassTally {
       criteria: [],
     };
     if (this.marked === 0) return summary;
+    summary.criteria = [...this.criteria].map(([item, slot]) => {
+      const mean = round(slot.sum / slot.n);
+      return { item, mean, max: slot.max, ratio: slot.max ? mean / slot.max : undefined };
+    });
+    const rated = summary.criteria.filter((c) => c.ratio !== undefined);
+    if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
+    // totals out of 20 and out of 10 (answers marked on different rubrics) have no one mean, median or distribution
+    if (this.scales.size > 1) {
+      summary.scales = [...this.scales].sort((a, b) => b - a);
+      return summary;
+    }
     summary.mean = round(this.sum / this.marked);
     summary.median = round(this.median());
     summary.min = this.min;
@@ -137,12 +155,6 @@ export class ClassTally {
       const index = Math.min(bins - 1, Math.max(0, Math.floor(score / width)));
       summary.histogram[index].count += count;
     }
-    summary.criteria = [...this.criteria].map(([item, slot]) => {
-      const mean = round(slot.sum / slot.n);
-      return { item, mean, max: slot.max, ratio: slot.max ? mean / slot.max : undefined };
-    });
-    const rated = summary.criteria.filter((c) => c.ratio !== undefined);
-    if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
     return summary;
   }
 

@@ -1,7 +1,7 @@
 // The report's two charts as plain SVG: the distribution of totals (one bar per score band) and
 // each criterion's mean against its maximum, the weakest in another colour. Presentation
 // attributes and classes only (no style attributes), so the page's strict CSP allows them.
-import type { CriterionSummary, Summary } from '../render/summary.js';
+import { type CriterionSummary, type Summary, scalesNote } from '../render/summary.js';
 import { escapeHtml, formatScore } from './text.js';
 
 // the width the charts are drawn at; the page scales them to their panel (about this wide)
@@ -9,6 +9,7 @@ const WIDTH = 480;
 
 export function distributionChart(summary: Summary): string {
   const bands = summary.histogram;
+  if (summary.scales !== undefined) return `<p class="note">Totals ${escapeHtml(scalesNote(summary.scales))}.</p>`;
   if (bands.length === 0) return '<p class="note">No answer was marked, so there is no distribution to draw.</p>';
   const top = 26;
   const bottom = 46;

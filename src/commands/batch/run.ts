@@ -223,7 +223,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     return;
   }
 
-  const writer = new OutcomeWriter(context.io, exporter.format, { rows: manifest.length });
+  const writer = new OutcomeWriter(context.io, exporter.format, { rows: manifest.length, severalModels: severalRubrics(manifest) });
   await writer.init();
   if (stoppedSending) {
     await writer.stop();
@@ -375,4 +375,9 @@ async function batchProgress(context: Context, taskIds: string[], total: number)
     },
     stop: () => spinner?.stop(),
   };
+}
+
+/** Whether the items may be marked on different rubrics: several models named, or a rubric of an item's own. */
+function severalRubrics(manifest: readonly ManifestItem[]): boolean {
+  return new Set(manifest.map((item) => item.fields.model_id)).size > 1 || manifest.some((item) => item.fields.rubrics !== undefined);
 }

@@ -17,7 +17,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const items = batchItemsOf(result);
   if (items && (format === 'csv' || format === 'ndjson')) {
     // a pipeline wants one row per answer, as `kct batch` prints them, not one for the batch
-    const writer = new OutcomeWriter(context.io, format);
+    const writer = new OutcomeWriter(context.io, format, { severalModels: true });
     await writer.init();
     for (const item of items) {
       writer.add(
