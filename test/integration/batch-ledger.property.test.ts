@@ -148,6 +148,8 @@ describe('kct batch and the ledger', () => {
     const onePass = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
     expect(onePass.code, onePass.stderr).toBe(0);
     expect(onePass.stderr).toMatch(/3 answers of 3 were sent before/);
+    // each named by its batch and its place in it: a batch id alone is no answer's task
+    expect(onePass.stderr).toMatch(/tasks tsk_\w+ \(item [1-3] of that batch\)/);
     expect(before - (await creditsOf(shared.kct))).toBe(5);
   });
 });
