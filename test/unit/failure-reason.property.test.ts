@@ -2,30 +2,18 @@
 // of `kct result` and every machine row say the same: a CANCEL carries its reason only in the
 // record's message, and the spec lets a FAILURE go without an error entry. A snapshot's message
 // (QUEUED, PROGRESS) is no reason. Over generated result records.
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationResult } from '../../src/api/schemas.js';
-import type { IO } from '../../src/cli/core/io.js';
 import { ndjsonRow, outcomeFromResult } from '../../src/cli/render/outcome.js';
 import { printResult } from '../../src/cli/render/result.js';
+import { makeIO } from './memory-io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
-function tableOf(result: EvaluationResult): Promise<string> {
-  const stdout = new PassThrough();
-  stdout.setEncoding('utf8');
-  const io: IO = {
-    stdin: new PassThrough(),
-    stdout,
-    stderr: new PassThrough(),
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    color: false,
-    columns: 120,
-    noPrompt: true,
-  };
-  return printResult(io, result).then(() => String(stdout.read() ?? ''));
+async function tableOf(result: EvaluationResult): Promise<string> {
+  const { io, output } = makeIO();
+  await printResult(io, result);
+  return output();
 }
 
 const words = fc.stringMatching(/^[A-Za-z][A-Za-z ,.;']{0,40}$/);

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationResult } from '../../src/api/schemas.js';
 import type { IO } from '../../src/cli/core/io.js';
@@ -7,33 +6,10 @@ import { createExporter } from '../../src/cli/render/export.js';
 import { resolveFormat } from '../../src/cli/render/format.js';
 import { printResult } from '../../src/cli/render/result.js';
 import { type Column, cell } from '../../src/cli/render/rows.js';
+import { makeIO } from './memory-io.js';
 
 const ESC = '\u001b';
 const SGR = /\u001b\[[0-9;]*m/g;
-
-function makeIO(options: { stdoutIsTTY?: boolean; color?: boolean; columns?: number } = {}): { io: IO; output: () => string } {
-  const stdout = new PassThrough();
-  stdout.setEncoding('utf8');
-  const io: IO = {
-    stdin: new PassThrough(),
-    stdout,
-    stderr: new PassThrough(),
-    stdinIsTTY: false,
-    stdoutIsTTY: options.stdoutIsTTY ?? false,
-    stderrIsTTY: false,
-    color: options.color ?? false,
-    columns: options.columns ?? 120,
-    noPrompt: true,
-  };
-  let text = '';
-  // Everything written so far (PassThrough buffers it until read).
-  const output = () => {
-    let chunk: string | null;
-    while ((chunk = stdout.read() as string | null) !== null) text += chunk;
-    return text;
-  };
-  return { io, output };
-}
 
 interface Row {
   id: number;
