@@ -62,7 +62,7 @@ export interface RunPlan {
   ledgerEarlier?: string[];
   /** Answers sent again because their earlier task ended FAILURE or CANCEL (kind 'again'). */
   again: number;
-  /** A few of the tasks reused (an item of a batch: the batch and its place), and the rows of the first answers reused, for the note that says so. */
+  /** A few of the tasks reused, as said ("task tsk_…", "item 2 of batch tsk_…"), and the rows of the first answers reused, for the note that says so. */
   reusedTasks: string[];
   reusedRows: number[];
   /** Answers the journal knew under the same name with other content: sent as new answers. */
@@ -200,7 +200,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       const task = taskOf(known);
       // an answer sent in a batch is named by the batch and its place in it: the batch id alone is not its task
       if (task !== undefined && reusedTasks.size < 3)
-        reusedTasks.add('batchId' in known ? `${task} (item ${known.item + 1} of that batch)` : task);
+        reusedTasks.add('batchId' in known ? `item ${known.item + 1} of batch ${task}` : `task ${task}`);
       if (reusedRows.length < 3) reusedRows.push(row);
       if (fromLedger) {
         unitsReused += Math.max(1, fileCounts[row]);

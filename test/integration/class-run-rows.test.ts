@@ -200,7 +200,7 @@ describe('Ctrl-C while submissions are under way', () => {
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--resume', journal, '--output', 'ndjson'], { timeoutMs: 120_000 });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(
-      /2 answers of 3 were sent before \([^;]*pupil-1\.txt, [^;]*pupil-2\.txt; the same content, model and options; tasks tsk_\w+, tsk_\w+\)/,
+      /2 answers of 3 were sent before \([^;]*pupil-1\.txt, [^;]*pupil-2\.txt; the same content, model and options; task tsk_\w+, task tsk_\w+\)/,
     );
     expect(before - (await creditsOf(shared.kct))).toBe(3);
     // what this run's own submissions cost: the third answer; the two the first run sent are not this run's charge

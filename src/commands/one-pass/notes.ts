@@ -44,7 +44,7 @@ export function reuseNotes(
   if (plan.changed.length > 20) lines.push(`... and ${plan.changed.length - 20} more answers changed since the last run`);
   if (plan.reused > 0 && ledger !== 'unasked') {
     const one = plan.reused === 1;
-    const tasks = `${one ? 'task' : 'tasks'} ${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
+    const tasks = `${plan.reusedTasks.join(', ')}${plan.reused > plan.reusedTasks.length ? ', ...' : ''}`;
     // named, so that a teacher can tell which answer is identical to one sent before (another class's?)
     const labels = plan.reusedRows.map(labelOf).filter((label) => label !== undefined);
     const named = labels.length === 0 ? '' : `${labels.join(', ')}${plan.reused > labels.length ? ', ...' : ''}; `;

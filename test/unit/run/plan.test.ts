@@ -89,7 +89,7 @@ describe('planning a run', () => {
     );
     const again = await planRun(renamed, 2, { common: COMMON, rubricFiles: [], questionFiles: [], ledger }, signal);
     expect(planOf(again, 0)).toEqual({ kind: 'reuse', from: 'ledger', known: { taskId: 'tsk_1' } });
-    expect(again.reusedTasks).toEqual(['tsk_1']);
+    expect(again.reusedTasks).toEqual(['task tsk_1']);
     expect(again.toSend).toBe(1);
     const paid = await planRun(renamed, 2, { common: COMMON, rubricFiles: [], questionFiles: [], ledger, markAgain: true }, signal);
     expect(planOf(paid, 0)).toEqual({ kind: 'send' });
