@@ -105,6 +105,32 @@ export interface Contents {
   onlineText(pick: number): Buffer;
 }
 
+/**
+ * A text entry as Canvas writes it (app/views/assignments/text_entry_page.html.erb): the assignment
+ * and the student's name as the title and a heading, the student's HTML in a box.
+ */
+export function canvasTextPage(assignment: string, name: string, body: string): string {
+  const heading = `${escapeHtml(assignment)}: ${escapeHtml(name)}`;
+  return `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"
+        "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml">
+<head>
+  <meta http-equiv="Content-Type" content="text/html;charset=utf-8" />
+  <title>${heading}</title>
+</head>
+<body>
+<h1>${heading}</h1>
+<div style="width: 600px; margin: 20px auto; border: 1px solid #888; padding: 20px;">
+  ${body}
+</div>
+</body>
+</html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
 /** The download as the platform names its entries (a folder part ends with "/"); zip it, or write it as the folder it unzips to. */
 export function partsOf({ platform, folders, students, utf8Flag }: GeneratedDownload, contents: Contents): ZipPart[] {
   const parts: ZipPart[] = [];
@@ -132,7 +158,9 @@ export function partsOf({ platform, folders, students, utf8Flag }: GeneratedDown
       if (hasFiles)
         s.files.forEach((f, i) => parts.push({ name: `${prefix}${7000 + i}_${f.name}`, content: contents.answer(f.pick), flags }));
       if (hasBad) parts.push({ name: `${prefix}7100_scan.odt`, content: bad, flags });
-      if (hasText) parts.push({ name: `${prefix}text.html`, content: text, flags });
+      // Canvas's page names the assignment and the student: none of it is the answer
+      const page = canvasTextPage('Persuasive essay: uniforms', `${s.name} Student`, innerBody(text.toString('utf8')));
+      if (hasText) parts.push({ name: `${prefix}text.html`, content: Buffer.from(page), flags });
       if (s.kind === 'link')
         parts.push({
           name: `${prefix}link.html`,
@@ -142,6 +170,11 @@ export function partsOf({ platform, folders, students, utf8Flag }: GeneratedDown
     }
   }
   return parts;
+}
+
+/** What is inside an HTML page's body (all of it when it has none). */
+function innerBody(html: string): string {
+  return /<body\b[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
 }
 
 /** The platform's grade file for the download: a worksheet or a gradebook with the students `inFile`, and the strangers. */
