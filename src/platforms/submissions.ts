@@ -101,18 +101,12 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
   const students = new Map<string, StudentSubmission>();
   const unmatched: UnmatchedEntry[] = [];
   for (const path of paths) {
-    const parse = SYSTEM_FILE.test(path)
-      ? undefined
-      : platform === 'moodle'
-        ? parseMoodle
-        : platform === 'canvas'
-          ? parseCanvas
-          : undefined;
-    const parsed = parse?.(path);
-    if (!parsed) {
-      unmatched.push({ path, reason: unmatchedReason(path, platform) });
-      continue;
-    }
+    const system = SYSTEM_FILE.test(path);
+    const parse = platform === 'moodle' ? parseMoodle : platform === 'canvas' ? parseCanvas : undefined;
+    // a system file is no answer, but its folder names a student (a zip may hold no entry for the folder itself)
+    const parsed = system && path.includes('__MACOSX/') ? undefined : parse?.(path);
+    if (!parsed || system) unmatched.push({ path, reason: unmatchedReason(path, platform) });
+    if (!parsed) continue;
     let student = students.get(parsed.participantId);
     if (!student) {
       student = {
@@ -127,6 +121,7 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
       students.set(parsed.participantId, student);
     }
     if (parsed.late) student.late = true;
+    if (system) continue;
     student.entries.push(path);
     if (parsed.file) student.files.push({ path, ...parsed.file });
   }

@@ -10,7 +10,8 @@ import type { ZipPart } from '../zip-writer.js';
 import { moodleWorksheet, writeCsv } from './fixtures.js';
 
 /** What a student handed in: files, online text, both, a blank text, nothing, a file kct cannot send (alone or beside files), a URL. */
-export type Kind = 'files' | 'text' | 'files+text' | 'blank-text' | 'empty' | 'bad' | 'files+bad' | 'link';
+/** `system-only`: a Moodle folder holding a system file only (Thumbs.db), with no entry for the folder itself. */
+export type Kind = 'files' | 'text' | 'files+text' | 'blank-text' | 'empty' | 'system-only' | 'bad' | 'files+bad' | 'link';
 
 export interface Student {
   id: number;
@@ -33,7 +34,7 @@ export interface GeneratedDownload {
 
 /** The status of a student's one row, when files kct cannot send are skipped (--skip-unsupported). */
 export function statusOf(student: Student): 'SUCCESS' | 'EMPTY' | 'SKIPPED' {
-  if (student.kind === 'empty' || student.kind === 'blank-text') return 'EMPTY';
+  if (student.kind === 'empty' || student.kind === 'blank-text' || student.kind === 'system-only') return 'EMPTY';
   if (student.kind === 'bad' || student.kind === 'link') return 'SKIPPED';
   return 'SUCCESS';
 }
@@ -68,7 +69,18 @@ export const generatedDownload: fc.Arbitrary<GeneratedDownload> = fc
       fc.record({
         moodle: moodleName,
         canvas: canvasName,
-        kind: fc.constantFrom<Kind>('files', 'files', 'text', 'files+text', 'blank-text', 'empty', 'bad', 'files+bad', 'link'),
+        kind: fc.constantFrom<Kind>(
+          'files',
+          'files',
+          'text',
+          'files+text',
+          'blank-text',
+          'empty',
+          'system-only',
+          'bad',
+          'files+bad',
+          'link',
+        ),
         files: fc.uniqueArray(fc.record({ name: fileName, pick: fc.nat(2) }), { selector: (f) => f.name, minLength: 1, maxLength: 3 }),
         late: fc.boolean(),
         inFile: fc.boolean(),
@@ -83,7 +95,8 @@ export const generatedDownload: fc.Arbitrary<GeneratedDownload> = fc
       // Canvas has no empty submission in its zip, nor Moodle with folders off; Moodle has no URL
       // submission; the first student hands in files, so there is something to mark
       let kind: Kind = i === 0 ? 'files' : s.kind;
-      if (platform === 'canvas' && kind === 'empty') kind = 'files';
+      if (platform === 'canvas' && (kind === 'empty' || kind === 'system-only')) kind = 'files';
+      if (platform === 'moodle' && !folders && kind === 'system-only') kind = 'files';
       if (platform === 'canvas' && kind === 'files+text') kind = 'text';
       if (platform === 'moodle' && kind === 'link') kind = 'bad';
       if (platform === 'moodle' && !folders && kind === 'empty') kind = 'blank-text';
@@ -145,6 +158,7 @@ export function partsOf({ platform, folders, students, utf8Flag }: GeneratedDown
       const prefix = `${s.name}_${s.id}_assignsubmission_`;
       const file = (name: string) => (folders ? `${prefix}file_/${name}` : `${prefix}file_${name}`);
       if (s.kind === 'empty') parts.push({ name: `${prefix}file_/`, content: Buffer.alloc(0), stored: true, flags });
+      if (s.kind === 'system-only') parts.push({ name: `${prefix}file_/Thumbs.db`, content: Buffer.from('thumbnail cache'), flags });
       if (hasFiles) for (const f of s.files) parts.push({ name: file(f.name), content: contents.answer(f.pick), flags });
       if (hasBad) parts.push({ name: file('scan.odt'), content: bad, flags });
       if (hasText)

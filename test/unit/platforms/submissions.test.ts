@@ -126,6 +126,22 @@ describe('deciding the platform', () => {
     ]);
   });
 
+  test("a student folder the zip names only through a system file in it is still that student's, with nothing handed in", () => {
+    const result = recogniseDownload([
+      'Ann Lee_106_assignsubmission_file_/essay.txt',
+      'Tom Lee_107_assignsubmission_file_/Thumbs.db',
+      '__MACOSX/Ann Lee_106_assignsubmission_file_/._essay.txt',
+    ]);
+    expect(result.students.map((s) => [s.participantId, s.files.length])).toEqual([
+      ['106', 1],
+      ['107', 0],
+    ]);
+    expect(result.unmatched.map((u) => u.path)).toEqual([
+      'Tom Lee_107_assignsubmission_file_/Thumbs.db',
+      '__MACOSX/Ann Lee_106_assignsubmission_file_/._essay.txt',
+    ]);
+  });
+
   test('an empty download, or one of system files only, is neither', () => {
     expect(recogniseDownload([]).platform).toBeNull();
     expect(recogniseDownload(['__MACOSX/', 'Thumbs.db']).platform).toBeNull();
