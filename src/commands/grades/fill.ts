@@ -109,7 +109,12 @@ async function readMarks(path: string, name: string, context: Context): Promise<
     });
   }
   if (book.conflicts.length > 0) {
-    const shown = book.conflicts.slice(0, 5).map((c) => `${c.participantId}: ${c.scores.join(', ')}`);
+    const shown = book.conflicts
+      .slice(0, 5)
+      .map(
+        (c) =>
+          `${c.participantId}: ${c.scores.join(', ')}${new Set(c.scores).size === 1 ? ', the same total with other criteria or feedback' : ''}`,
+      );
     throw new UsageError(
       `${plural(book.conflicts.length, 'student')} of ${name} ${book.conflicts.length === 1 ? 'has' : 'have'} marked rows that disagree (${shown.join('; ')}${book.conflicts.length > 5 ? '; ...' : ''}): kct cannot tell which grade to fill; ${NOTHING}`,
       { suggestion: 'Keep one row per student: mark the download (each student is one row), or remove the rows you do not want.' },

@@ -26,7 +26,7 @@ interface Conflict {
 
 export class MarkBook {
   readonly marks = new Map<string, Mark>();
-  /** Students with two marked rows whose marks differ. */
+  /** Students with two marked rows whose marks differ (their totals, or their criteria and feedback). */
   readonly conflicts: Conflict[] = [];
   /** Rows that name no student (their marks have nowhere to go). */
   rowsWithoutId = 0;
@@ -68,7 +68,8 @@ export class MarkBook {
     if (!entries.some((entry) => (entry.feedback ?? entry.comment ?? '').trim() !== '')) this.withoutFeedback += 1;
     const mark: Mark = { score: row.score as number, maxScore: maxScore ?? Number.NaN, ...(feedback ? { feedback } : {}) };
     const earlier = this.marks.get(id);
-    if (earlier && (earlier.score !== mark.score || earlier.maxScore !== mark.maxScore)) {
+    // the same total with other criteria or feedback is another mark too: which one to fill is the teacher's call
+    if (earlier && (earlier.score !== mark.score || earlier.maxScore !== mark.maxScore || earlier.feedback !== mark.feedback)) {
       const conflict = this.conflicts.find((c) => c.participantId === id);
       if (conflict) conflict.scores.push(mark.score);
       else this.conflicts.push({ participantId: id, scores: [earlier.score, mark.score] });

@@ -241,6 +241,20 @@ describe('kct grades moodle', () => {
         /1 student of .*twice\.ndjson has marked rows that disagree \(101: 10, 12\)/,
       ],
       [
+        [
+          savedRun(
+            dir,
+            [
+              marked('101', 'Ada', 10),
+              { ...marked('101', 'Ada', 10), evaluation: [{ item: 'Argument', score: 10, max_score: 20, feedback: 'Another mark.' }] },
+            ],
+            'same-total.ndjson',
+          ),
+          sheet.path,
+        ],
+        /1 student of .*same-total\.ndjson has marked rows that disagree \(101: 10, 10, the same total with other criteria or feedback\)/,
+      ],
+      [
         [savedRun(dir, [{ status: 'SUCCESS', score: 3, max_score: 4 }], 'anon.ndjson'), sheet.path],
         /no row of .*anon\.ndjson names a student/,
       ],
