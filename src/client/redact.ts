@@ -14,11 +14,19 @@ export function maskKey(key: string): string {
   return `${key.slice(0, 4)}****${key.slice(-4)}`;
 }
 
-/** Removes the given secrets, and anything shaped like a kct key, from a string. */
+/** The part of a key after a prefix ("kct_", "kct_sbx_") that is still a secret on its own: a server may echo that part alone. */
+const SECRET_PART_LENGTH = 12;
+
+/** Removes the given secrets (and, of each, what follows a prefix: "SECRET…" of "kct_SECRET…"), and anything shaped like a kct key, from a string. */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+    if (!secret || secret.length < 4) continue;
+    out = out.split(secret).join('[redacted]');
+    for (let at = secret.indexOf('_'); at >= 0; at = secret.indexOf('_', at + 1)) {
+      const part = secret.slice(at + 1);
+      if (part.length >= SECRET_PART_LENGTH) out = out.split(part).join('[redacted]');
+    }
   }
   return out.replace(KEY_PATTERN, '[redacted]');
 }

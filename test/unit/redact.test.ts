@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { maskKey, redact, redactHeaders } from '../../src/client/redact.js';
+import { propertyRuns, propertySeed } from './property-runs.js';
 
 const KEY = 'kct_live_9f8e7d6c5b4a3210ZYXW';
 
@@ -53,6 +55,26 @@ describe('redact', () => {
     const odd = 'kct_abc.def+ghi/jkl';
     const out = redact(`key=${odd}`, [odd]);
     expect(out).toBe('key=[redacted]');
+  });
+
+  it('property: a key echoed whole, or only its secret part after a prefix, never survives', () => {
+    const secretPart = fc.stringMatching(/^[A-Za-z0-9]{12,40}$/);
+    fc.assert(
+      fc.property(
+        fc.constantFrom('kct_', 'kct_sbx_', 'kct_live_', 'sk_'),
+        secretPart,
+        fc.string({ maxLength: 20 }),
+        fc.string({ maxLength: 20 }),
+        (prefix, part, before, after) => {
+          const key = `${prefix}${part}`;
+          for (const echoed of [key, part, `${key} (${part})`]) {
+            const out = redact(`${before}${echoed}${after}`, [key]);
+            expect(out).not.toContain(part);
+          }
+        },
+      ),
+      { numRuns: propertyRuns(300), seed: propertySeed(34) },
+    );
   });
 
   it('is stable when run twice', () => {
