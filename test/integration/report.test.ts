@@ -129,9 +129,16 @@ describe.skipIf(!HAS_BROWSER)('the class report in a browser', () => {
       expect(await page.locator('#criteria g.criterion').count()).toBe(4);
       expect(await page.locator('#criteria g.criterion.weakest').count()).toBe(1);
 
-      // the table starts sorted by student; Total sorts up, then down, unmarked answers last
+      // the table starts sorted by student; Total sorts up, then down; unmarked answers last in every sort
       const start = await names(page);
-      expect(start).toEqual([...start].sort((a, b) => (a ?? '').localeCompare(b ?? '', undefined, { numeric: true, sensitivity: 'base' })));
+      const startTotals = await totals(page);
+      const markedNames = start.filter((_, i) => startTotals[i] !== '');
+      expect(markedNames).toEqual(
+        [...markedNames].sort((a, b) => (a ?? '').localeCompare(b ?? '', undefined, { numeric: true, sensitivity: 'base' })),
+      );
+      expect(startTotals.at(-1)).toBe('');
+      await page.click('#students th:nth-child(1) button');
+      expect((await totals(page)).at(-1)).toBe('');
       await page.click('#students th:nth-child(2) button');
       const up = await totals(page);
       const marked = up.filter((value) => value !== '').map(Number);

@@ -76,7 +76,7 @@ async function checkIngestInput(input: IngestInput): Promise<{ files: Awaited<Re
   formatOf(input.output);
   if (!input.force && (await exists(input.output))) {
     throw new UsageError(`${input.output} already exists; kct does not overwrite a preview you may have edited`, {
-      suggestion: 'Choose another file with -o, or pass --force to replace it.',
+      suggestion: 'Choose another file with --out, or pass --force to replace it.',
     });
   }
   if (!(await exists(dirname(input.output)))) throw new UsageError(`the folder of ${input.output} does not exist`);

@@ -96,6 +96,9 @@ export const SCRIPT = `
     const sign = direction === 'ascending' ? 1 : -1;
     const rows = Array.from(body.rows).map((row) => ({ row, value: valueOf(row, index) }));
     rows.sort((a, b) => {
+      // an answer not marked stays last, whichever column sorts and whichever way
+      const unmarked = a.row.hasAttribute('data-unmarked') - b.row.hasAttribute('data-unmarked');
+      if (unmarked !== 0) return unmarked;
       if (numeric) {
         const x = a.value === '' ? NaN : Number(a.value);
         const y = b.value === '' ? NaN : Number(b.value);

@@ -152,7 +152,7 @@ export function studentRow(row: ReportRow): string {
   const statusClass = `s-${row.status.toLowerCase().replace(/[^a-z_]/g, '')}`;
   // explicit roles: the rows are laid out as a grid, which may hide the table from screen readers
   return (
-    `<tr role="row"><td role="cell" class="who">${escapeHtml(studentOf(row))}${marked && row.message ? `<span class="row-note">${escapeHtml(row.message)}</span>` : ''}</td>` +
+    `<tr role="row"${marked ? '' : ' data-unmarked=""'}><td role="cell" class="who">${escapeHtml(studentOf(row))}${marked && row.message ? `<span class="row-note">${escapeHtml(row.message)}</span>` : ''}</td>` +
     `<td role="cell" class="num" data-v="${score ?? ''}">${total}</td>` +
     `<td role="cell" class="num" data-v="${percent ?? ''}">${percent === undefined ? '' : `${Math.round(percent)}%`}</td>` +
     `<td role="cell"><span class="status ${statusClass}">${status}</span></td>` +

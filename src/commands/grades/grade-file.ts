@@ -115,9 +115,12 @@ export class GradeFile {
     // a platform's ids are numbers: names such as "alice" come from a plain folder's file names (one is enough to tell)
     const named = students.filter((student) => !/^\d+$/.test(student.participantId)).map((student) => student.participantId);
     const platform = this.platform === 'moodle' ? 'Moodle' : 'Canvas';
+    // Canvas's anonymous grading names a student anon_<id>, which no gradebook row carries
+    const anonymous = this.platform === 'canvas' && named.length > 0 && named.every((id) => /^anon_/i.test(id));
     throw new UsageError(`none of the ${students.length} students of ${source} has a row in ${this.path} (matched by ${id}): ${nothing}`, {
-      suggestion:
-        named.length > 0
+      suggestion: anonymous
+        ? "Its students are anonymous (anon_…, Canvas's anonymous grading), and no gradebook row names them: enter these grades in SpeedGrader."
+        : named.length > 0
           ? `${named.length === students.length ? 'Its' : 'Some of its'} student ids (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', …' : ''}) are names from files, not ${platform}'s ids: mark the submissions as ${platform} downloads them (kct one-pass <the download's zip or folder>), whose rows carry them.`
           : this.platform === 'moodle'
             ? 'Download the grading worksheet of the same assignment as the submissions (its "View all submissions" page).'

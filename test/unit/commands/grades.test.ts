@@ -428,6 +428,18 @@ describe('kct grades canvas', () => {
     expect(Object.fromEntries(imported.grades)).toMatchObject({ '101': '6.75', '102': '9.00', '104': '' });
   });
 
+  it('the marks of an anonymous download (anon_…) are said to be anonymous, with where to enter them, not to mark the download again', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, [marked('anon_k3x9', 'anon_k3x9', 6), marked('anon_p2q8', 'anon_p2q8', 7)]);
+    const path = join(dir, 'export.csv');
+    writeFileSync(path, book);
+    const result = await runKct(['grades', 'canvas', run, path, '--assignment', 'Essay 1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Its students are anonymous (anon_…, Canvas's anonymous grading)");
+    expect(result.stderr).toContain('SpeedGrader');
+    expect(result.stderr).not.toContain('mark the submissions as Canvas downloads them');
+  });
+
   it('needs --assignment, and names the columns when it is not one of them', async () => {
     const dir = fresh();
     const run = savedRun(dir, CLASS);
