@@ -29,6 +29,11 @@ export function isFinalStatus(status: unknown): boolean {
 
 const KNOWN = new Set<string>([...TASK_STATUSES, LEGACY_STATUS]);
 
+/** A task's status before it is final, as a saved row has it (a run with --no-wait, or one stopped): no mark yet, nor an end. */
+export function isUnfinishedTaskStatus(status: string): boolean {
+  return KNOWN.has(status) && !isFinalStatus(status);
+}
+
 /**
  * A status this client knows decides; an unknown or missing one (say "FAILED") defers to the
  * stage, so a server that names its states differently still ends the watch.

@@ -2,7 +2,7 @@
 // names, criteria, feedback, reasons) goes through escapeHtml: it is untrusted text.
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
-import { isFinalStatus, TASK_STATUSES } from '../../api/status.js';
+import { isUnfinishedTaskStatus } from '../../api/status.js';
 import type { LeftOutCounts } from '../answers/answers.js';
 import {
   answersOf,
@@ -76,7 +76,7 @@ function reasonOf(row: ReportRow): string {
   const fallback =
     row.status === 'SUCCESS'
       ? 'marked without a score'
-      : (TASK_STATUSES as readonly string[]).includes(row.status) && !isFinalStatus(row.status)
+      : isUnfinishedTaskStatus(row.status)
         ? 'not finished when this run was saved: the same command again, without --no-wait, prints its mark (nothing is charged again)'
         : `ended ${row.status}`;
   return errorEntry?.comment || row.message || fallback;

@@ -1,7 +1,7 @@
 // What became of each student of a run, and their marks, built from the rows of the run (a saved
 // run's, or a run's as they come): what a grade file is filled from.
 import type { EvaluationEntry } from '../../api/schemas.js';
-import { isFinalStatus, LEGACY_STATUS, TASK_STATUSES } from '../../api/status.js';
+import { isUnfinishedTaskStatus } from '../../api/status.js';
 import type { DownloadStudent } from '../../platforms/fill-report.js';
 import type { Mark } from '../../platforms/grade-scale.js';
 
@@ -47,7 +47,7 @@ export class MarkBook {
     }
     if (!this.names.has(id)) this.names.set(id, row.student_name ?? undefined);
     const marked = row.status === 'SUCCESS' && typeof row.score === 'number';
-    if (running(row.status)) this.notFinal.set(row.status, (this.notFinal.get(row.status) ?? 0) + 1);
+    if (isUnfinishedTaskStatus(row.status)) this.notFinal.set(row.status, (this.notFinal.get(row.status) ?? 0) + 1);
     // a student's answer says more than the rows of files left out of it
     const rank = marked ? 3 : row.status === 'SKIPPED' ? 0 : row.status === 'EMPTY' ? 1 : 2;
     const known = this.outcomes.get(id);
@@ -98,11 +98,6 @@ export class MarkBook {
       };
     });
   }
-}
-
-/** A task's status before it is final (a run with --no-wait, or one stopped): its row has no mark yet. */
-function running(status: string): boolean {
-  return status === LEGACY_STATUS || ((TASK_STATUSES as readonly string[]).includes(status) && !isFinalStatus(status));
 }
 
 function sumMax(entries: EvaluationEntry[]): number | undefined {
