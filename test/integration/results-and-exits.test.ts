@@ -203,6 +203,10 @@ describe("--json and commander's own parse errors", () => {
     [['one-pass', '--bogus', '--json'], "unknown option '--bogus'"],
     [['status', '--json'], "missing required argument 'taskId'"],
     [['--json', 'result', 'tsk_x', '--output', 'yaml'], "argument 'yaml' is invalid"],
+    // an unset shell variable ($TASK) is said as such, before any request (not a 404 for /evaluations//status)
+    [['status', '', '--json'], 'invalid value for <taskId>: it is empty (an unset shell variable?)'],
+    [['cancel', ' ', '--json'], 'invalid value for <taskId>: it is empty'],
+    [['result', '', '--json'], 'invalid value for <taskId>: it is empty'],
   ])('kct %j: one JSON object on stderr, exit 2', async (args, message) => {
     const run = await shared.kct(args);
     expect(run.code).toBe(2);

@@ -150,8 +150,9 @@ function optionSchema(flags: string, option: OptionDetail, zod: Zod): z.ZodType 
 }
 
 function argSchema(syntax: string, zod: Zod): z.ZodType {
-  const value = syntax.includes('...') ? zod.array(zod.string()) : zod.string();
-  return syntax.startsWith('<') ? value : value.optional();
+  if (syntax.includes('...')) return syntax.startsWith('<') ? zod.array(zod.string()) : zod.array(zod.string()).optional();
+  // an empty one is an unset shell variable ($TASK), never an id or a path: said before any request
+  return syntax.startsWith('<') ? zod.string().regex(/\S/, 'it is empty (an unset shell variable?)') : zod.string().optional();
 }
 
 /** The options schema of a declaration: the global flags, its arguments and its flags, in that order. */
