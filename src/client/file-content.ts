@@ -3,10 +3,11 @@
 // anything is sent, from the formats' own signatures: the few answer types there are, nothing more.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, extname } from 'node:path';
+import { holdsBinary, TEXT_SAMPLE_BYTES } from '../api/text-bytes.js';
 import type { FileProblem } from './files.js';
 
-/** Enough of a file for every signature below (a PDF's header may follow a little junk). */
-const HEAD_BYTES = 1024;
+/** Enough of a file for every signature below (a PDF's header may follow a little junk), and for the text rule. */
+const HEAD_BYTES = Math.max(1024, TEXT_SAMPLE_BYTES);
 const head = Buffer.alloc(HEAD_BYTES);
 
 interface Kind {
@@ -93,12 +94,12 @@ export function contentMismatch(path: string, type: string | undefined): FilePro
   const found = ALL_KINDS.find((kind) => kind.is(bytes));
   if (type === 'text/plain') {
     const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
-    if (found === undefined && (utf16 || !bytes.includes(0))) return undefined;
+    if (found === undefined && (utf16 || !holdsBinary(bytes))) return undefined;
     return mismatch(path, 'a text file', found ?? { name: 'binary data, not text' });
   }
   const expected = KINDS[EXPECTED[type]];
   if (expected.is(bytes)) return undefined;
-  const text = !bytes.includes(0) && found === undefined;
+  const text = !holdsBinary(bytes) && found === undefined;
   return mismatch(
     path,
     expected === KINDS.zip ? 'a Word (.docx) document' : expected.name,
@@ -114,7 +115,7 @@ export function renameTextHint(path: string): string | undefined {
   const bytes = headOf(path);
   if (bytes === undefined) return undefined;
   const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
-  if (bytes.length === 0 || (!utf16 && bytes.includes(0)) || ALL_KINDS.some((kind) => kind.is(bytes))) return undefined;
+  if (bytes.length === 0 || (!utf16 && holdsBinary(bytes)) || ALL_KINDS.some((kind) => kind.is(bytes))) return undefined;
   return `It holds plain text: rename it to ${basename(path)}.txt (an answer's type comes from its name), or leave it out.`;
 }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { extractTxt } from '../../packages/sandbox/src/engines/extract/txt.js';
 import { checkLocalFile, isFileProblem } from '../../src/client/files.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
@@ -89,6 +90,28 @@ describe("a file's content against its name", () => {
         expect(advice.includes(`rename it to untyped-${made - 1}${extension}.txt`), `${kind}: ${advice}`).toBe(text);
       }),
       { numRuns: propertyRuns(80), seed: propertySeed(5152) },
+    );
+  });
+
+  it(`property: a .txt file is refused as binary before sending exactly when the sandbox would refuse it as binary (seed ${propertySeed(5153)})`, async () => {
+    // kct once refused only a NUL, the sandbox a tenth of control bytes too: 300 random bytes were sent and ended FAILURE
+    const controlled = fc.array(fc.integer({ min: 1, max: 255 }), { minLength: 1, maxLength: 400 }).map((bytes) => Buffer.from(bytes));
+    const text = fc
+      .tuple(fc.stringMatching(/^[A-Za-z ,.\n]{20,300}$/), fc.array(fc.integer({ min: 1, max: 31 }), { maxLength: 40 }))
+      .map(([words, controls]) => Buffer.concat([Buffer.from(words), Buffer.from(controls)]));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(controlled, text), async (bytes) => {
+        const path = join(dir, `answer-${made++}.txt`);
+        writeFileSync(path, bytes);
+        const checked = checkLocalFile(path);
+        const refusedHere = isFileProblem(checked) && checked.message.includes('binary data, not text');
+        const refusedThere = await extractTxt(path).then(
+          () => false,
+          (error: Error) => error.message.includes('binary data'),
+        );
+        expect(refusedHere, bytes.toString('hex')).toBe(refusedThere);
+      }),
+      { numRuns: propertyRuns(200), seed: propertySeed(5153) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import iconv from 'iconv-lite';
+import { holdsBinary } from 'kct/api/text-bytes.js';
 import { ExtractionError } from './errors.js';
 import { structurePlainText } from './marked.js';
 import type { Extracted } from './tidy.js';
@@ -21,21 +22,11 @@ export function decodeText(buf: Buffer): { text: string; encoding: string } {
   }
 }
 
-/** A binary file sent as text/plain would otherwise be "graded" as mojibake. */
-function looksBinary(buf: Buffer): boolean {
-  const sample = buf.subarray(0, 8192);
-  let controls = 0;
-  for (const b of sample) {
-    if (b === 0) return true;
-    if (b < 9 || (b > 13 && b < 32)) controls++;
-  }
-  return controls > sample.length / 10;
-}
-
 export async function extractTxt(filePath: string): Promise<Extracted> {
   const buf = await readFile(filePath);
   const utf16 = (buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff);
-  if (!utf16 && looksBinary(buf)) {
+  // a binary file sent as text/plain would otherwise be "graded" as mojibake (the rule kct checks before sending)
+  if (!utf16 && holdsBinary(buf)) {
     throw new ExtractionError('The text file holds binary data, not plain text; send it with its real file type.');
   }
   const { text, encoding } = decodeText(buf);
