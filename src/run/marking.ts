@@ -384,6 +384,8 @@ export class MarkingRun {
     record.final(row, this.identityOf(row), outcome);
     for (const copy of copies) {
       const answer = collection.answerAt(copy);
+      // its name is recorded too: a copy edited before the next --resume run is said to have changed
+      if (answer) record.found(copy, answer, this.identityOf(copy));
       const own = copyOutcome(found, { file: answer?.label ?? found.file, student_id: answer?.studentId }, outcome.file);
       record.final(copy, this.identityOf(copy), named(copy, own, answer));
     }
