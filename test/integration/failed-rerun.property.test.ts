@@ -12,25 +12,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
-import { asUser, creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
+import { asUser, creditsOf, FIXTURES, type NdjsonRow, ndjsonRows, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
-interface Row {
-  file: string;
-  task_id: string | null;
-  status: string;
-  replayed?: boolean;
-}
-
-const rowsOf = (text: string): Map<string, Row> =>
-  new Map(
-    text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => parseJson<Row>(line))
-      .map((row) => [row.file, row]),
-  );
+const rowsOf = (text: string): Map<string, NdjsonRow> => new Map(ndjsonRows(text).map((row) => [row.file, row]));
 
 describe('an answer whose task failed is sent again when the same command runs again', () => {
   it('as a new task, while every mark is reused and nothing is charged', async () => {

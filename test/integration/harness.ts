@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { kctEnv, type SandboxKeys, tempDir } from '../e2e/harness.js';
+import { kctEnv, parseJson, type SandboxKeys, tempDir } from '../e2e/harness.js';
 import { CaptureStream } from '../unit/cli/test-io.js';
 
 export {
@@ -27,6 +27,22 @@ export {
 
 /** The sandbox package from its sources, as the unit tests load it (its worker threads run the built code). */
 const sandboxPackage = () => import('../../packages/sandbox/src/server.js');
+
+/** A row of `--output ndjson`, as far as the tests of reruns read it. */
+export interface NdjsonRow {
+  file: string;
+  task_id: string | null;
+  status: string;
+  replayed?: boolean;
+}
+
+/** The rows of `--output ndjson` text. */
+export function ndjsonRows<R = NdjsonRow>(text: string): R[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => parseJson<R>(line));
+}
 
 export interface RunResult {
   code: number;

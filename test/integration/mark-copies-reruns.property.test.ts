@@ -9,22 +9,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
-import { creditsOf, tempDir, useSandbox } from './harness.js';
+import { creditsOf, ndjsonRows, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
-interface Row {
-  file: string;
-  task_id: string | null;
-  status: string;
-  replayed?: boolean;
-}
-
-const rowsOf = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Row);
+const rowsOf = (stdout: string) => ndjsonRows(stdout);
 
 describe('--mark-copies, run again', () => {
   it('property: each answer keeps its own task, and nothing is charged again', async () => {
