@@ -79,6 +79,13 @@ export class ApiError extends KctError {
     this.headers = details.headers;
   }
 
+  /** This error told in other words (a message, a suggestion): the same class, status, request and body. */
+  retold(message: string, options: KctErrorOptions = {}): ApiError {
+    const Kind = this.constructor as new (details: ApiErrorDetails, options?: KctErrorOptions) => ApiError;
+    const { status, method, url, requestId, errorCode, body, headers } = this;
+    return new Kind({ status, message, method, url, requestId, errorCode, body, headers }, options);
+  }
+
   /** The error of the class that fits the status, with the server's body (and message, when given). */
   static from(status: number, body?: unknown, context: ApiErrorContext = {}, options: KctErrorOptions = {}): ApiError {
     const details: ApiErrorDetails = {

@@ -130,30 +130,12 @@ export class ProductClient {
     const op = PRODUCT_OPERATIONS[name];
     // a sign-in refused is the account's name or password, never an API key
     if (error instanceof ApiError && error.status === 401 && name === 'signIn') {
-      const { method, url, requestId, errorCode, headers } = error;
-      return ApiError.from(
-        401,
-        error.body,
-        { message: error.message, method, url, requestId, errorCode, headers },
-        { suggestion: 'Check the account name and its password.' },
-      );
+      return error.retold(error.message, { suggestion: 'Check the account name and its password.' });
     }
     if (error instanceof ApiError && error.status === 404 && (error.errorCode === undefined || error.errorCode === 'route_not_found')) {
-      return new ApiError(
-        {
-          status: 404,
-          message: error.message,
-          method: error.method,
-          url: error.url,
-          requestId: error.requestId,
-          errorCode: error.errorCode,
-          body: error.body,
-          headers: error.headers,
-        },
-        {
-          suggestion: `There is no ${op.method} ${op.path} at ${this.productUrl}. ${productUrlAdvice(this.productUrl)}`,
-        },
-      );
+      return error.retold(error.message, {
+        suggestion: `There is no ${op.method} ${op.path} at ${this.productUrl}. ${productUrlAdvice(this.productUrl)}`,
+      });
     }
     if (error instanceof KctError && error.code === 'unknown_answer') {
       return new KctError(

@@ -47,19 +47,7 @@ export function keyOf(
 export function keyConflict(rule: KeyRule, error: unknown, answer: Answer, key: string): unknown {
   if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
   const what = answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label;
-  return ApiError.from(
-    error.status,
-    error.body,
-    {
-      message: `${what} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`,
-      method: error.method,
-      url: error.url,
-      requestId: error.requestId,
-      errorCode: error.errorCode,
-      headers: error.headers,
-    },
-    {
-      suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
-    },
-  );
+  return error.retold(`${what} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`, {
+    suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+  });
 }

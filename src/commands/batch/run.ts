@@ -55,7 +55,7 @@ function withCallbackHint(error: unknown, callbackUrl: string | undefined): unkn
     new URL(callbackUrl).protocol !== 'http:'
   )
     return error;
-  return ApiError.from(error.status, error.body, error, {
+  return error.retold(error.message, {
     suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.',
   });
 }

@@ -35,22 +35,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   const credits = await client.credits({ signal: context.signal }).catch((error: unknown) => {
     // the key being logged in with was refused: nothing was stored, and running this again with the same key would not help
     if (error instanceof AuthenticationError)
-      throw new AuthenticationError(
-        {
-          status: error.status,
-          method: error.method,
-          url: error.url,
-          requestId: error.requestId,
-          errorCode: error.errorCode,
-          body: error.body,
-          headers: error.headers,
-          message: `the service refused this key: ${error.message}`,
-        },
-        {
-          suggestion:
-            'Nothing was stored. Copy the key again from where it was created (a sandbox prints its keys at start; `kct keys list` shows yours), then log in with it.',
-        },
-      );
+      throw error.retold(`the service refused this key: ${error.message}`, {
+        suggestion:
+          'Nothing was stored. Copy the key again from where it was created (a sandbox prints its keys at start; `kct keys list` shows yours), then log in with it.',
+      });
     throw error;
   });
   const store = await context.config();
