@@ -9,11 +9,13 @@ export const TEXT_SAMPLE_BYTES = 8192;
  * than tab, line breaks and form feed): binary data, not text. UTF-16 (its BOM) is text: check it first.
  */
 export function holdsBinary(bytes: Uint8Array): boolean {
-  const sample = bytes.subarray(0, TEXT_SAMPLE_BYTES);
-  let controls = 0;
-  for (const b of sample) {
-    if (b === 0) return true;
-    if (b < 9 || (b > 13 && b < 32)) controls++;
-  }
-  return controls > sample.length / 10;
+  const length = Math.min(bytes.length, TEXT_SAMPLE_BYTES);
+  // searched as a latin1 string (a byte a character) by the regular-expression engine: a district's
+  // files are read before V8 would optimise a loop over their bytes, five times slower
+  const sample = Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('latin1');
+  if (sample.includes('\0')) return true;
+  return (sample.match(CONTROLS)?.length ?? 0) > length / 10;
 }
+
+/** The control bytes that are not tab, line breaks or form feed. */
+const CONTROLS = /[\x01-\x08\x0e-\x1f]/g;

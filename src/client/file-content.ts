@@ -72,25 +72,24 @@ const EXPECTED: Record<string, keyof typeof KINDS> = {
   'image/webp': 'webp',
 };
 
-/** A file's first HEAD_BYTES (in the one buffer, valid until the next call), or undefined when it cannot be read. */
-function headOf(path: string): Buffer | undefined {
+/** A file's first HEAD_BYTES (in the one buffer, valid until the next call); throws when it cannot be read. */
+export function readHead(path: string): Buffer {
+  const fd = openSync(path, 'r');
   try {
-    const fd = openSync(path, 'r');
-    try {
-      return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
+    return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0));
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** The problem with a file whose content is not its name's type, or undefined when it is (or cannot be told). */
-export function contentMismatch(path: string, type: string | undefined): FileProblem | undefined {
-  if (type === undefined || (type !== 'text/plain' && EXPECTED[type] === undefined)) return undefined;
-  const bytes = headOf(path);
-  if (bytes === undefined) return undefined; // unreadable: said where it is read
+/** Whether a file of this type has its first bytes checked (contentMismatch): the answer types with a signature, and text. */
+export function checksContent(type: string | undefined): type is string {
+  return type !== undefined && (type === 'text/plain' || EXPECTED[type] !== undefined);
+}
+
+/** The problem with a file whose first bytes (readHead) are not its name's type, or undefined when they are. */
+export function contentMismatch(path: string, type: string, bytes: Buffer): FileProblem | undefined {
+  if (!checksContent(type)) return undefined;
   const found = ALL_KINDS.find((kind) => kind.is(bytes));
   if (type === 'text/plain') {
     const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
@@ -112,8 +111,12 @@ export function contentMismatch(path: string, type: string | undefined): FilePro
  * plain text: the name to give it. Undefined when it does not hold text (or cannot be read).
  */
 export function renameTextHint(path: string): string | undefined {
-  const bytes = headOf(path);
-  if (bytes === undefined) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readHead(path);
+  } catch {
+    return undefined;
+  }
   const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
   if (bytes.length === 0 || (!utf16 && holdsBinary(bytes)) || ALL_KINDS.some((kind) => kind.is(bytes))) return undefined;
   return `It holds plain text: rename it to ${basename(path)}.txt (an answer's type comes from its name), or leave it out.`;

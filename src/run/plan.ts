@@ -251,12 +251,13 @@ function sharedIdentities(identities: RowIdentities, rows: number): Set<string> 
 }
 
 /**
- * An answer file's SHA-256: a small one read at once, synchronously (nothing else runs while a run
+ * An answer file's SHA-256: a short one's was taken when it was checked (read whole then); a small
+ * one is read at once, synchronously (nothing else runs while a run
  * is planned, and a round trip to the thread pool costs about eight times the read of a short
  * answer), a large one streamed from disk.
  */
 const hashAnswerFile: FileHasher = async (file) => {
-  if (file.data !== undefined || file.size > ONE_READ_BYTES) return hashFile(file);
+  if (file.data !== undefined || file.sha256 !== undefined || file.size > ONE_READ_BYTES) return hashFile(file);
   return sha256(readFileSync(file.path));
 };
 

@@ -4,9 +4,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEXT_SAMPLE_BYTES } from '../../src/api/text-bytes.js';
 import { fileBlob, inspectFileSync, ONE_READ_BYTES, withContent } from '../../src/client/files.js';
 import { cachedHasher, deriveIdempotencyKey, fileSha256, hashFile } from '../../src/client/idempotency.js';
+import { propertyRuns, propertySeed } from './property-runs.js';
 
 let dir: string;
 beforeAll(() => {
@@ -56,6 +59,32 @@ describe('file hashes and derived keys', () => {
     const b = await deriveIdempotencyKey('one-pass', fields, [{ field: 'answer_files', file: inMemory }], cachedHasher());
     expect(a).toMatch(/^kct-[0-9a-f]{40}$/);
     expect(b).toBe(a);
+  });
+
+  // the check reads a short answer whole and keeps its digest, so the plan need not read it again
+  it(`property: a file's digest is its bytes' SHA-256 whichever read took it, on either side of the check's one read (seed ${propertySeed(5161)})`, async () => {
+    const letters = fc.constantFrom(...'Tides rise and fall twice a day.\n é'.split(''));
+    const around = fc.integer({ min: 1, max: 3 * TEXT_SAMPLE_BYTES });
+    await fc.assert(
+      fc.asyncProperty(around, fc.array(letters, { minLength: 1, maxLength: 40 }), fc.boolean(), async (size, pattern, edited) => {
+        const path = join(dir, 'digest.txt');
+        const text = pattern
+          .join('')
+          .repeat(Math.ceil(size / pattern.length))
+          .slice(0, size);
+        writeFileSync(path, text);
+        const checked = inspectFileSync(path);
+        // what a re-read from disk gives: an edit after the check is what the bytes sent are
+        if (edited) writeFileSync(path, `${text}!`);
+        const sent = withContent(checked);
+        expect(await hashFile(sent)).toBe(await fileSha256(path));
+        if (!edited) {
+          expect(await hashFile(checked)).toBe(await fileSha256(path));
+          expect(checked.sha256 !== undefined).toBe(checked.size <= TEXT_SAMPLE_BYTES);
+        }
+      }),
+      { numRuns: propertyRuns(60), seed: propertySeed(5161) },
+    );
   });
 
   it('change when the content changes', async () => {

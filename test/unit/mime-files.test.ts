@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,7 +91,14 @@ describe('inspectFile', () => {
 
   it('describes a good file', async () => {
     writeFileSync(path('essay.txt'), 'An essay about rivers.\n');
-    expect(await inspectFile(path('essay.txt'))).toEqual({ path: path('essay.txt'), name: 'essay.txt', type: MIME.txt, size: 23 });
+    expect(await inspectFile(path('essay.txt'))).toEqual({
+      path: path('essay.txt'),
+      name: 'essay.txt',
+      type: MIME.txt,
+      size: 23,
+      // read whole by the check, which keeps its digest for the idempotency key
+      sha256: createHash('sha256').update('An essay about rivers.\n').digest('hex'),
+    });
   });
 
   it('states Markdown as text/plain', async () => {
