@@ -94,7 +94,7 @@ export interface HttpResponse<T = unknown> {
  * pauses and slows the whole run, so repeated refusals mean a service slower than kct's slowest
  * pace, not a failed request (docs/guides/large-runs-and-reruns.md, "Polite by construction").
  */
-const MAX_PACED_REFUSALS = 30;
+export const MAX_PACED_REFUSALS = 30;
 
 export class HttpClient {
   readonly baseUrl: string;

@@ -157,21 +157,33 @@ describe('exit codes, against the sandbox', () => {
   });
 
   it('9 when the service is unreachable, and for 5xx/429 after retries', async () => {
-    const env = kctEnv(tempDir(), { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: sandbox.keys.user });
-    const down = await runKct(['credits'], { env });
+    // short pauses: how many times each request is sent, and a run's patience, are counted in
+    // test/unit/client/refusal-patience.test.ts (waited for here, they took a minute)
+    const quick = { KCT_RETRY_BASE_DELAY: '10ms' };
+    const down = await runKct(['credits'], {
+      env: kctEnv(tempDir(), { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: sandbox.keys.user, ...quick }),
+    });
     expect(down.code).toBe(9);
     expect(down.stderr).toContain('cannot reach');
-    const limited = await asUser(sandbox)([
-      'one-pass',
-      '--model',
-      '12',
-      '--text',
-      answer,
-      '--student-id',
-      'kct-429',
-      '--idempotency-key',
-      `k-${Date.now()}`,
-    ]);
+    let hits = 0;
+    await withServer(
+      429,
+      { error: { code: 'rate_limited', message: 'slow down' } },
+      async (baseUrl) => {
+        const busy = await runKct(['credits'], {
+          env: kctEnv(tempDir(), { KCT_BASE_URL: baseUrl, KCT_API_KEY: 'kct_test_key_123456', ...quick }),
+        });
+        expect(busy.code).toBe(9);
+        expect(busy.stderr).toContain('HTTP 429');
+      },
+      () => hits++,
+    );
+    expect(hits).toBe(4); // the request and its three retries
+    // the sandbox's own refusal of a run's submission; KCT_MAX_RETRIES=0 gives up at the first
+    const limited = await asUser(sandbox)(
+      ['one-pass', '--model', '12', '--text', answer, '--student-id', 'kct-429', '--idempotency-key', `k-${Date.now()}`],
+      { env: { KCT_MAX_RETRIES: '0' } },
+    );
     expect(limited.code).toBe(9);
     expect(limited.stderr).toContain('HTTP 429');
   });

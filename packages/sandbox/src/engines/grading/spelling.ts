@@ -44,6 +44,12 @@ const plain = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
 
 const ASCII = /^[\x20-\x7e]*$/;
 let known: Set<string> | undefined;
+/**
+ * The longest listed word's length: a token longer by two or more is one slip from no word, and
+ * longer than two such is no two run together. Checked first, as the candidates of a 4,000-letter
+ * token (pasted base64, a line of one key held down) are 200,000 strings of 4,000 letters.
+ */
+let longest = 0;
 
 /** The word list, read on first use. */
 function list(): Set<string> {
@@ -56,8 +62,15 @@ function list(): Set<string> {
         if (!ASCII.test(w)) known.add(plain(w));
       }
     }
+    for (const w of known) if (w.length > longest) longest = w.length;
   }
   return known;
+}
+
+/** The longest listed word's length (the list read first). */
+function longestOf(): number {
+  list();
+  return longest;
 }
 
 /** Prefixes a listed word of five letters or more may take and stay a word ("untucked", "rethink"; not "untill"). */
@@ -73,6 +86,7 @@ function isListed(word: string): boolean {
   if (words.has(word) || words.has(w)) return true;
   const unprefixed = w.replace(PREFIX, '');
   if (unprefixed !== w && words.has(unprefixed)) return true;
+  if (w.length > 2 * longest) return false;
   // Two words of four letters or more written as one ("lamplight", "workmates").
   for (let i = 4; i <= w.length - 4; i++) if (words.has(w.slice(0, i)) && words.has(w.slice(i))) return true;
   return false;
@@ -104,6 +118,7 @@ function nearest(word: string): string | undefined {
   const words = list();
   const w = plain(word);
   let found: string | undefined;
+  if (w.length > longest + 1) return undefined;
   for (const tier of oneSlipFrom(w)) {
     const near = new Set(tier.filter((x) => x !== w && x.length > 1 && words.has(x)));
     if (near.size > 0) {
@@ -131,6 +146,7 @@ const RUN_ON = 'a an as at in on of to no all any each every some thank for with
 function slipFromCommon(w: string): boolean {
   const words = commonWords();
   const has = (x: string) => x.length >= 4 && words.has(x);
+  if (w.length > longestOf() + 1) return false;
   for (let i = 1; i <= w.length; i++) {
     const [head, tail] = [w.slice(0, i), w.slice(i)];
     if (has(head + tail.slice(1)) || (tail.length > 1 && has(head + tail[1] + tail[0] + tail.slice(2)))) return true;
