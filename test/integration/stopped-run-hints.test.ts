@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { creditsOf, FIXTURES, tempDir, useSandbox } from './harness.js';
 
-const shared = useSandbox({ latencyMs: 20 });
+// --time-scale 3: a KCT-SANDBOX-SLOW answer's stages last 500 ms each, still longer in all than --timeout 1s below
+const shared = useSandbox({ latencyMs: 20, args: ['--time-scale', '3'] });
 
 function slowClass(count: number, tag: string): string {
   const dir = join(tempDir('kct-mark-again-'), 'class');
