@@ -56,6 +56,7 @@ export type VariableName = keyof typeof VARIABLES;
 export const OTHER_VARIABLES: readonly [string, string][] = [
   ['PAGER', 'the pager, when KCT_PAGER is not set'],
   ['NO_COLOR', 'no colour'],
+  ['COLUMNS', 'the width tables fit, on a terminal or not (a whole number of 20 or more)'],
   ['CI', 'never prompt'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxy settings'],
   ['XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME', "where the config, the state and the sandbox's data go by default"],

@@ -15,7 +15,10 @@ export interface IO {
   color: boolean;
   /** Colour allowed in what is drawn on stderr, the spinner (off with NO_COLOR, --no-color, or when stderr is not a TTY). */
   stderrColor?: boolean;
+  /** The width tables fit: COLUMNS when set, else the terminal's (100 when there is none). */
   columns: number;
+  /** COLUMNS set the width: a table fits it even when piped (else a piped table is whole). */
+  widthAsked?: boolean;
   /** A spinner may be drawn on stderr: a terminal that reports its width (some report 0). */
   canAnimate?: boolean;
   /** True when nothing may prompt: CI, or stdin/stderr not a terminal. */
@@ -44,6 +47,7 @@ export function processIO({ env, noColor }: IOSettings, streams: Streams = proce
   const stdoutIsTTY = Boolean(stdout.isTTY);
   const stderrIsTTY = Boolean(stderr.isTTY);
   const stdinIsTTY = Boolean(stdin.isTTY);
+  const asked = widthOf(env.COLUMNS);
   return {
     stdin,
     stdout,
@@ -53,11 +57,22 @@ export function processIO({ env, noColor }: IOSettings, streams: Streams = proce
     stderrIsTTY,
     color: colorAllowed(env, noColor, stdoutIsTTY),
     stderrColor: colorAllowed(env, noColor, stderrIsTTY),
-    columns: stdout.columns || stderr.columns || 100,
+    columns: asked ?? (stdout.columns || stderr.columns || 100),
+    widthAsked: asked !== undefined,
     canAnimate: stderrIsTTY && (stderr.columns ?? 0) > 0,
     noPrompt: isCI(env) || !stdinIsTTY || !stderrIsTTY,
     noPromptReason: promptBlocker(env, stdinIsTTY, stderrIsTTY),
   };
+}
+
+/**
+ * COLUMNS, as a shell or a user sets it (`COLUMNS=120 kct … > marks.txt`): a whole number of 20 or
+ * more, else not a width (shells and tools ignore a value they cannot read, as kct does).
+ */
+function widthOf(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  const width = Number(value);
+  return width >= 20 ? width : undefined;
 }
 
 /** Why kct may not ask a question here, or undefined when it may. */

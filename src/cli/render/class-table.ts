@@ -65,16 +65,17 @@ export class ClassTable {
 
   async print(): Promise<void> {
     // The folder all files share is said once above the table. On a terminal the table fits its
-    // width: the task ids go first (every other format has them), then the wider of path and
+    // width (or COLUMNS): the task ids go first (every other format has them), then the wider of path and
     // student is cut (a path from the left, keeping the end that names the file); piped, every cell is whole.
     const shared = this.folder?.join('') ?? '';
     const folder = shared === '' || shared === '/' || shared === './' ? '' : shared;
     const strlen = this.strlen!;
     const head = COLUMNS.map((column) => column.header);
     const natural = this.widths.map((width, i) => Math.max(width - (i === 0 ? strlen(folder) : 0), head[i].length));
-    const fit = this.io.stdoutIsTTY
-      ? fitColumns(natural, this.io.columns, FIT)
-      : { shown: COLUMNS.map((_, i) => i), widths: natural, dropped: [] };
+    const fit =
+      this.io.stdoutIsTTY || this.io.widthAsked
+        ? fitColumns(natural, this.io.columns, FIT)
+        : { shown: COLUMNS.map((_, i) => i), widths: natural, dropped: [] };
     const rows = (function* (spool: RowSpool, io: IO) {
       for (const line of spool.all()) {
         const cells = JSON.parse(line) as string[];
@@ -96,7 +97,8 @@ export class ClassTable {
       rows,
       (text) => outRaw(this.io, text),
     );
-    if (fit.dropped.includes(at('task_id'))) out(this.io, '(task ids left out to fit the terminal: --output csv or ndjson has them)');
+    if (fit.dropped.includes(at('task_id')))
+      out(this.io, `(task ids left out to fit ${this.io.columns} columns: --output csv or ndjson has them)`);
   }
 
   discard(): void {
