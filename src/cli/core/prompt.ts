@@ -36,9 +36,11 @@ export async function prompts(context: Pick<Context, 'io' | 'signal'>, cancelled
   /** One line typed in answer, asked again until `accept` takes it. */
   const line = async <T>(question: string, accept: (answer: string) => T | undefined, again: string): Promise<T> => {
     const rl = createInterface({ input, output, terminal: input.isTTY === true });
+    let closed = () => {};
     const interrupted = new Promise<never>((_, reject) => {
+      closed = () => reject(stop());
       rl.once('SIGINT', () => reject(stop()));
-      rl.once('close', () => reject(stop()));
+      rl.once('close', closed);
     });
     try {
       for (;;) {
@@ -50,7 +52,8 @@ export async function prompts(context: Pick<Context, 'io' | 'signal'>, cancelled
         output.write(`${again}\n`);
       }
     } finally {
-      rl.removeAllListeners('close');
+      // only this prompt's listener: readline's own unhooks it from the terminal, or every later prompt echoes once more
+      rl.off('close', closed);
       rl.close();
     }
   };
