@@ -177,6 +177,52 @@ describe('messages that were wrong', () => {
 });
 
 describe('--rubric-file and --total-score', () => {
+  it('warns when the service finds no criteria in the rubric, with --total-score or without, and marks all the same', async () => {
+    const prose = join(tempDir('kct-prose-rubric-'), 'nocrit.txt');
+    writeFileSync(prose, 'This rubric is just some prose with no criteria or marks at all.\n');
+    for (const extra of [[], ['--total-score', '10', '--cum-method', 'sum']]) {
+      const run = await shared.kct([
+        'one-pass',
+        '--model',
+        '12',
+        '--text',
+        `${essay} (prose rubric)`,
+        '--rubric-file',
+        prose,
+        ...extra,
+        '--no-wait',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`warning: the service finds no criteria in ${prose} (it says: No criteria were found`);
+      expect(run.stderr).toContain(`Check the rubric with kct ingest rubrics ${prose} before marking with it.`);
+      expect(run.stderr).not.toContain('--total-score 10:');
+    }
+    const text = await shared.kct([
+      'one-pass',
+      '--model',
+      '12',
+      '--text',
+      `${essay} (prose rubric text)`,
+      '--rubric-text',
+      'Just prose.',
+      '--no-wait',
+    ]);
+    expect(text.stderr).toContain('warning: the service finds no criteria in --rubric-text');
+    // a rubric with criteria: no warning without --total-score
+    const fine = await shared.kct([
+      'one-pass',
+      '--model',
+      '12',
+      '--text',
+      `${essay} (rubric file)`,
+      '--rubric-file',
+      join(ROOT, 'examples', 'rubric.txt'),
+      '--no-wait',
+    ]);
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(fine.stderr).not.toContain('warning');
+  });
+
   it("warns when the rubric's criteria add up to more than --total-score, and the README's example is consistent", async () => {
     const rubric = join(ROOT, 'examples', 'rubric.txt');
     const wrong = await shared.kct([

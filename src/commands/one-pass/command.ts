@@ -41,7 +41,7 @@ export const command = defineCommand({
       defaultValue: 'auto',
     },
     ...maxRps(),
-    '--rubric-file <path...>': "rubric file(s) instead of the model's saved rubric",
+    '--rubric-file <path...>': "rubric file(s) instead of the model's saved rubric (a warning when the service finds no criteria in them)",
     '--rubric-text <text>': 'rubric as text',
     '--question-file <path...>': 'question file(s)',
     '--question-text <text>': 'question as text',

@@ -36,7 +36,7 @@ import { dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
 import { classProgress, costQuote, interrupted, printSingle, reuseNotes, roundPace } from './notes.js';
-import { warnOnRubricTotal } from './rubric-total.js';
+import { warnOnRubric } from './rubric-check.js';
 
 type Options = OptionsOf<typeof command>;
 
@@ -142,7 +142,7 @@ async function markAnswers(
       },
       context,
     );
-    await warnOnRubricTotal(context, client, {
+    await warnOnRubric(context, client, {
       rubricFiles,
       rubricText: options.rubricText,
       totalScore: common.total_score,
