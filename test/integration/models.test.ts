@@ -397,6 +397,12 @@ describe('training', () => {
     expect(wait.code).toBe(8);
     expect(wait.stderr).toMatch(/error: model \d+ is still training after 300 ms/);
     expect(wait.stderr).toMatch(/hint: .*kct models show \d+/);
+    // the model was created: its line is on stdout all the same, for id=$(kct models create … | cut -d' ' -f1)
+    const id = /model (\d+) is still training/.exec(wait.stderr)![1];
+    expect(wait.stdout).toMatch(new RegExp(`^${id}  training`));
+    const json = await kctS(['models', 'create', '--questions', q, '--rubrics', r, '--yes', '--wait', '--timeout', '300ms', '--json']);
+    expect(json.code).toBe(8);
+    expect(JSON.parse(json.stdout)).toMatchObject({ post_status: 'training' });
   });
 });
 

@@ -31,14 +31,25 @@ export async function run(options: Options, context: Context): Promise<void> {
   const created = await client.createModel(plan.request, { signal: context.signal });
   const id = String(created.model_id);
   context.notice('info', `Created model ${id} (${String(created.post_status ?? 'status unknown')}).`, { model_id: created.model_id });
-  const model = options.wait && created.post_status !== 'ready' ? await waitForModel(context, client, id, options) : created;
   // One line that starts with the id, so a script can take it: id=$(kct models create ... --yes | cut -d' ' -f1)
-  await exporter.record(model, () =>
-    out(
-      context.io,
-      [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  '),
-    ),
-  );
+  const print = (model: typeof created) =>
+    exporter.record(model, () =>
+      out(
+        context.io,
+        [id, String(model.post_status ?? 'unknown'), safeText(context.io, String(model.assignment_name ?? ''))].filter(Boolean).join('  '),
+      ),
+    );
+  let model = created;
+  if (options.wait && created.post_status !== 'ready') {
+    try {
+      model = await waitForModel(context, client, id, options);
+    } catch (error) {
+      // the model exists: its id is printed whatever stopped the wait (--timeout, Ctrl-C), as kct status --watch prints its record
+      await print(created);
+      throw error;
+    }
+  }
+  await print(model);
   if (model.post_status === 'ready') context.notice('next', `Mark with it: kct one-pass <answer file> --model ${id}`);
   else if (!options.wait)
     context.notice('next', `It is ${String(model.post_status)} now; wait for it with: kct models show ${id} (or create with --wait)`);
