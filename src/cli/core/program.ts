@@ -1,6 +1,7 @@
 // The command tree: registers each command's declaration (src/commands/<name>/command.ts) and
 // loads its run.ts only when it runs, so `kct --help` and `kct --version` import no command's code.
 import { Command, Option } from 'commander';
+import { UsageError } from '../../api/errors.js';
 import { command as api } from '../../commands/api/command.js';
 import { command as assign } from '../../commands/assign/command.js';
 import { command as auth } from '../../commands/auth/command.js';
@@ -118,7 +119,16 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
   const load = spec.load;
   if (!load) throw new Error(`command ${spec.name} has neither a module nor subcommands`);
   const argNames = Object.keys(spec.args ?? {}).map(attributeName);
+  // a group that also runs on its own takes a word that is none of its commands to be its argument
+  // ("too many arguments for 'models'"): it is let through, and said to be an unknown command below
+  const subcommands = spec.subcommands?.filter((sub) => !sub.hidden).map((sub) => sub.name) ?? [];
+  if (subcommands.length > 0) command.allowExcessArguments(true);
   command.action(async function action(this: Command, ...values: unknown[]) {
+    const extra = this.args[argNames.length];
+    if (subcommands.length > 0 && extra !== undefined)
+      throw new UsageError(`unknown command '${extra}' for 'kct ${path}'`, {
+        suggestion: `Its commands: ${subcommands.join(', ')}. On its own, \`kct ${path}\`: ${spec.summary.split(';')[0]}.`,
+      });
     const all = this.optsWithGlobals<Record<string, unknown> & GlobalOptions>();
     const positional: Record<string, unknown> = {};
     argNames.forEach((name, index) => {

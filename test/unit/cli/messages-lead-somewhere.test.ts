@@ -57,6 +57,34 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
     expect(nope.stderr).toContain("unknown command 'nope'");
   });
 
+  // a group that also runs on its own (`kct models` lists) read such a word as its argument: "too many arguments for 'models'"
+  it(`property: a word after a group that runs on its own, none of its commands, is an unknown command of that group, exit 2, nothing sent (seed ${propertySeed(5191)})`, async () => {
+    const groups = COMMANDS.filter((spec) => spec.subcommands !== undefined && spec.load !== undefined);
+    expect(groups.map((spec) => spec.name)).toContain('models');
+    const word = fc.stringMatching(/^[a-z][a-z-]{0,11}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...groups), word, fc.boolean(), async (group, typed, json) => {
+        const names = group.subcommands!.flatMap((sub) => [sub.name, ...(sub.aliases ?? [])]);
+        fc.pre(!names.includes(typed) && typed !== 'help');
+        const run = await runKct([...(json ? ['--json'] : []), group.name, typed, '12']);
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stdout).toBe('');
+        const visible = group.subcommands!.filter((sub) => !sub.hidden).map((sub) => sub.name);
+        if (json)
+          expect(JSON.parse(run.stderr).error).toMatchObject({
+            message: `unknown command '${typed}' for 'kct ${group.name}'`,
+            suggestion: expect.stringContaining(`Its commands: ${visible.join(', ')}.`),
+          });
+        else
+          expect(run.stderr).toContain(
+            `error: unknown command '${typed}' for 'kct ${group.name}'\nhint: Its commands: ${visible.join(', ')}.`,
+          );
+      }),
+      { numRuns: propertyRuns(30), seed: propertySeed(5191) },
+    );
+    expect((await runKct(['models', 'list'])).stderr).toContain('On its own, `kct models`: list the marking models this key can use.');
+  });
+
   it('any word followed by moodle or canvas means the grade file: kct grade moodle leads to kct grades moodle', async () => {
     const moodle = await runKct(['grade', 'moodle', 'marks.ndjson', 'Grades.csv']);
     expect(moodle.code).toBe(2);
