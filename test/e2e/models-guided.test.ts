@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { asUser, BIN, kctEnv, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
+import { answering, asUser, BIN, kctEnv, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PAPER_PDF = join(EXAMPLES, 'question-paper.pdf');
@@ -94,5 +94,18 @@ for (const p of process.argv.slice(2)) {
     const mark = await asUser(sandbox)(['one-pass', ESSAY, '--model', id!, '--json']);
     expect(mark.code, `stdout: ${mark.stdout}\nstderr: ${mark.stderr}`).toBe(0);
     expect(parseJson<{ evaluation: { item: string }[] }>(mark.stdout).evaluation.map((e) => e.item)).toContain('Structure of the letter');
+    // the same command again: the edited previews in --dir are kept, and the way to use them said, before anything is asked
+    const again = await answering(
+      ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '--dir', dir, '--yes'],
+      env,
+      [],
+    );
+    expect(again.code, again.output).toBe(2);
+    expect(again.output).toContain('kct does not overwrite previews you may have edited');
+    expect(again.output).toContain(
+      `kct models create --questions ${join(dir, 'questions.yaml')} --rubrics ${join(dir, 'rubrics.yaml')} --wait`,
+    );
+    expect(again.output).not.toContain('--force');
+    expect(again.output).not.toContain('1/5');
   });
 });

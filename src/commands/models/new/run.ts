@@ -3,7 +3,7 @@
 // they like while kct waits), validate, confirm, create, and wait until the model is ready.
 // Off a terminal it refuses (exit 2) and prints the same steps as separate commands.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { access, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../../api/errors.js';
@@ -47,6 +47,31 @@ export function stepByStep(options: Options): string {
   ].join('\n');
 }
 
+/** Previews already in --dir (an earlier run's, perhaps edited) are never replaced: said before anything is asked or sent. */
+async function refuseKeptPreviews(dir: string): Promise<void> {
+  const [questions, rubrics] = [join(dir, 'questions.yaml'), join(dir, 'rubrics.yaml')];
+  const kept = (
+    await Promise.all(
+      [questions, rubrics].map((path) =>
+        access(path).then(
+          () => path,
+          () => undefined,
+        ),
+      ),
+    )
+  ).filter(Boolean);
+  if (kept.length === 0) return;
+  throw new UsageError(
+    `${kept.join(' and ')} already ${kept.length === 1 ? 'exists' : 'exist'}; kct does not overwrite previews you may have edited`,
+    {
+      suggestion:
+        kept.length === 2
+          ? `Create the model from them: kct models create --questions ${quote(questions)} --rubrics ${quote(rubrics)} --wait; or give another --dir to start again.`
+          : 'Give another --dir (or none: a new temporary folder) to start again.',
+    },
+  );
+}
+
 export async function run(options: Options, context: Context): Promise<void> {
   if (context.io.noPrompt) {
     throw new UsageError(
@@ -63,6 +88,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     throw new UsageError('give the question paper: kct models new <question files...> --rubric <rubric files...>');
   // every file is checked before anything is sent or asked
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
+  if (options.dir !== undefined) await refuseKeptPreviews(options.dir);
   const totalFlag = options.totalScore;
 
   const ask = await prompts(context, 'cancelled; nothing was created');
