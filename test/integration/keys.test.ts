@@ -133,7 +133,8 @@ describe('kct keys revoke', () => {
     const { key, id } = await create('user', 'user', ['--name', 'doomed']);
     const refused = await kct(['keys', 'revoke', String(id)]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--yes');
+    // the hint is the command as given, sign-in flags kept, with --yes: pasted as it is, it revokes
+    expect(refused.stderr).toContain(`hint: Run it again with --yes: kct keys revoke ${id} --account user --password-stdin --yes`);
     expect((await withKey(key, ['credits'])).code).toBe(0);
   });
 

@@ -7,6 +7,7 @@ import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out, whyNoPrompt } from '../../../cli/core/io.js';
 import { prompts } from '../../../cli/core/prompt.js';
+import { shellWord } from '../../../cli/core/shell-word.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
 import { maskKey } from '../../../client/redact.js';
@@ -20,7 +21,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   // before signing in: off a terminal nothing can be confirmed
   if (!options.yes && context.io.noPrompt) {
     throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, {
-      suggestion: `Run it again with --yes: kct keys revoke ${options.key} --yes`,
+      suggestion: `Run it again with --yes: ${againWithYes(options)}`,
     });
   }
   const exporter = await exporterFor(options, context);
@@ -47,6 +48,16 @@ export async function run(options: Options, context: Context): Promise<void> {
       ),
     );
   });
+}
+
+/** The command as given (its sign-in flags kept: without them the line signs in as no one), with --yes. */
+function againWithYes(options: Options): string {
+  const flags = [
+    ...(options.account !== undefined ? ['--account', options.account] : []),
+    ...(options.productUrl !== undefined ? ['--product-url', options.productUrl] : []),
+    ...(options.passwordStdin ? ['--password-stdin'] : []),
+  ];
+  return ['kct', 'keys', 'revoke', options.key, ...flags, '--yes'].map(shellWord).join(' ');
 }
 
 type KeyArgument = { id: number } | { last4: string };

@@ -13,6 +13,7 @@ import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { err, whyNoPrompt } from '../../../cli/core/io.js';
 import { type Prompts, prompts } from '../../../cli/core/prompt.js';
+import { shellWord as quote } from '../../../cli/core/shell-word.js';
 import {
   confirmCreate,
   describeModel,
@@ -29,8 +30,6 @@ import { inspectFile } from '../../../client/files.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
-
-const quote = (s: string) => (/^[\w./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** The step-by-step commands, for scripts and for anyone off a terminal. */
 export function stepByStep(options: Options): string {
