@@ -93,6 +93,31 @@ describe('answers', () => {
     const sections = parseJson<{ target_item?: string; sections: { item: string; comment: string }[] }>(run.stdout).sections;
     expect(sections.find((s) => s.item === 'Organisation')?.comment).toMatch(/^- /m);
   });
+
+  it('rewrite of a class run\'s --json (a list), or of JSON that is no result, says what it holds, not "task undefined"', async () => {
+    const dir = tempDir('kct-rewrite-list-');
+    for (const name of ['a', 'b']) writeFileSync(join(dir, `${name}.txt`), `${essay} rewrite list ${name}`);
+    const listed = await shared.kct(['one-pass', join(dir, 'a.txt'), join(dir, 'b.txt'), '--model', '12', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = parseJson<{ task_id: string }[]>(listed.stdout);
+    const list = join(dir, 'class.json');
+    writeFileSync(list, listed.stdout);
+    const many = await shared.kct(['rewrite', list, '--style', 'paragraph']);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toContain(
+      `error: the result file ${list} holds 2 results (a class run's --json?): feedback is rewritten one answer at a time`,
+    );
+    expect(many.stderr).toContain(`kct rewrite ${rows[0].task_id}`);
+    expect(many.stderr).not.toContain('undefined');
+    // a list of one is that one result
+    const one = join(dir, 'one.json');
+    writeFileSync(one, JSON.stringify([rows[1]]));
+    const single = await shared.kct(['rewrite', one, '--style', 'paragraph', '--json']);
+    expect(single.code, single.stderr).toBe(0);
+    const empty = await shared.kct(['rewrite', '-', '--style', 'paragraph'], { input: '{}' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('error: standard input is not an evaluation result: it has no task_id and no evaluation');
+  });
 });
 
 describe('settings', () => {

@@ -87,7 +87,31 @@ async function readResultFile(path: string, context: Context): Promise<Evaluatio
       suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).',
     });
   }
-  return readResult(parsed);
+  return readResult(oneResult(parsed, path, where));
+}
+
+/** The one result a saved file holds: a class run's list is one result only when it holds one. */
+function oneResult(parsed: unknown, path: string, where: string): unknown {
+  const source = path === '-' ? '-' : path;
+  if (Array.isArray(parsed)) {
+    if (parsed.length === 1) return parsed[0];
+    const ids = parsed.flatMap((row) => (typeof row?.task_id === 'string' && row.task_id !== '' ? [row.task_id as string] : []));
+    throw new UsageError(
+      `${where} holds ${plural(parsed.length, 'result')} (a class run's --json?): feedback is rewritten one answer at a time`,
+      {
+        suggestion:
+          ids.length > 0
+            ? `Name one answer's task instead, such as kct rewrite ${ids[0]}, or pick one: jq '.[0]' ${source} | kct rewrite - …`
+            : `Pick one: jq '.[0]' ${source} | kct rewrite - …`,
+      },
+    );
+  }
+  const record = parsed as { task_id?: unknown; evaluation?: unknown } | null;
+  if (record === null || typeof record !== 'object' || (record.task_id === undefined && record.evaluation === undefined))
+    throw new UsageError(`${where} is not an evaluation result: it has no task_id and no evaluation`, {
+      suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).',
+    });
+  return parsed;
 }
 
 /** item, comment, score and max_score of each criterion of a finished evaluation. */
