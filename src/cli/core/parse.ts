@@ -2,6 +2,7 @@
 // flag's `check:` (docs/architecture.md, "Adding a command"): one way to check an option.
 
 import { UsageError } from '../../api/errors.js';
+import { thousands } from '../../api/thousands.js';
 import type * as z from '../../api/zod.js';
 import type { Zod } from './define-command.js';
 
@@ -41,6 +42,14 @@ export function parsePositiveInteger(value: string, what: string, hint?: string)
       suggestion: hint ?? `Give ${what} a whole number of 1 or more.`,
     });
   }
+  // past 2^53 a number is rounded: kct would send, and name, another number than the one typed
+  if (!Number.isSafeInteger(Number(value)))
+    throw new UsageError(
+      `${what} ${value.trim()} is too large: a whole number kct can send exactly is at most ${thousands(Number.MAX_SAFE_INTEGER)}`,
+      {
+        suggestion: hint ?? `Give ${what} a whole number of 1 or more.`,
+      },
+    );
   return Number(value);
 }
 
