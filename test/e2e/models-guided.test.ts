@@ -108,4 +108,31 @@ for (const p of process.argv.slice(2)) {
     expect(again.output).not.toContain('--force');
     expect(again.output).not.toContain('1/5');
   });
+
+  it('previews left invalid: stopped with the models create command that uses them once fixed', async () => {
+    const { sandbox } = shared;
+    const work = tempDir('kct-models-broken-');
+    const editor = join(work, 'editor.mjs');
+    writeFileSync(
+      editor,
+      `import { writeFileSync } from 'node:fs';
+for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFileSync(p, 'rubrics: [');
+`,
+    );
+    const dir = join(work, 'broken');
+    const env = {
+      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
+      CI: undefined,
+    };
+    const run = await answering(
+      ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '--dir', dir],
+      env,
+      [['Edit the files again?', 'n\r']],
+    );
+    expect(run.code, run.output).toBe(2);
+    expect(run.output).toContain(`stopped: the previews are not valid yet (kept in ${dir})`);
+    expect(run.output).toContain(
+      `Fix them, then create the model from them: kct models create --questions ${join(dir, 'questions.yaml')} --rubrics ${join(dir, 'rubrics.yaml')} --wait`,
+    );
+  });
 });

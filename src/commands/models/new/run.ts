@@ -170,7 +170,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       const again = await ask.confirm('Edit the files again?', true);
       if (!again)
         throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, {
-          suggestion: stepByStep({ ...options, totalScore, cumMethod }),
+          suggestion: `Fix them, then create the model from them: kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`,
         });
     }
   }
