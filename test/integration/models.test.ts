@@ -91,6 +91,23 @@ describe('step by step on the bundled examples', () => {
     expect(file.questions[0].sub_questions.map((s: { number: string }) => s.number)).toEqual(['a', 'b']);
   });
 
+  it('says when the paper gives the students no instructions, which kct models create needs', async () => {
+    const paper = path('no-instructions.txt');
+    writeFileSync(
+      paper,
+      'Year 8 History homework\nTotal: 10 marks.\n\n1. Write a short essay explaining two causes of the First World War. [10 marks]\n',
+    );
+    const out = path('no-instructions.yaml');
+    const run = await kct(['ingest', 'questions', paper, '--out', out]);
+    expectOk(run);
+    expect(parseYaml(readFileSync(out, 'utf8')).assignment_desc ?? '').toBe('');
+    expect(run.stderr).toContain(`warning: no instructions to the students were found in the paper (assignment_desc is empty in ${out})`);
+    // a paper with them: no warning
+    const full = await kct(['ingest', 'questions', PAPER_PDF, '--out', path('with-instructions.yaml')]);
+    expectOk(full);
+    expect(full.stderr).not.toContain('no instructions');
+  });
+
   it('ingests the rubric (DOCX) with --json: the preview on stdout, the file written too', async () => {
     const out = path('rubrics.yaml');
     const run = await kct(['ingest', 'rubrics', RUBRIC_DOCX, '--total-score', '30', '--cum-method', 'sum', '-o', out, '--json']);

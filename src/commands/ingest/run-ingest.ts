@@ -51,6 +51,13 @@ export async function runIngest(kind: PreviewKind, options: IngestOptions, conte
     printIngestSummary(context.io, kind, outcome.content),
   );
   for (const warning of outcome.warnings) context.notice('warning', warning);
+  // kct models create needs the students' instructions: said now, not when the model is created
+  const desc = (outcome.content as { assignment_desc?: unknown }).assignment_desc;
+  if (kind === 'questions' && (typeof desc !== 'string' || desc.trim() === ''))
+    context.notice(
+      'warning',
+      `no instructions to the students were found in the paper (assignment_desc is empty in ${output}): write them there, or give them with --desc to kct models create, which needs them`,
+    );
   const other = kind === 'questions' ? '--rubrics rubrics.yaml' : '--questions questions.yaml';
   const mine = kind === 'questions' ? `--questions ${output}` : `--rubrics ${output}`;
   context.notice(
