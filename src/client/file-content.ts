@@ -7,7 +7,7 @@ import { holdsBinary, TEXT_SAMPLE_BYTES } from '../api/text-bytes.js';
 import type { FileProblem } from './files.js';
 
 /** Enough of a file for every signature below (a PDF's header may follow a little junk), and for the text rule. */
-const HEAD_BYTES = Math.max(1024, TEXT_SAMPLE_BYTES);
+export const HEAD_BYTES = Math.max(1024, TEXT_SAMPLE_BYTES);
 const head = Buffer.alloc(HEAD_BYTES);
 
 interface Kind {

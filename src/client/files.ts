@@ -6,7 +6,7 @@ import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { isAccepted, mimeFromName } from '../api/mime.js';
 import { thousands } from '../api/thousands.js';
-import { checksContent, contentMismatch, readHead, renameTextHint } from './file-content.js';
+import { checksContent, contentMismatch, HEAD_BYTES, readHead, renameTextHint } from './file-content.js';
 import { sha256 } from './identity.js';
 
 export interface LocalFile {
@@ -18,7 +18,7 @@ export interface LocalFile {
   size: number;
   /** The file's bytes when it fits in one read (see withContent); otherwise it is streamed from disk. */
   data?: Uint8Array;
-  /** The SHA-256 (hex) of the bytes, when its check read it whole (a short answer): hashFile need not read it again. */
+  /** The SHA-256 (hex) of the bytes when its check read it whole (a short answer): a run's plan reads it no second time. Keys of what is sent are taken when it is sent (hashFile). */
   sha256?: string;
 }
 
@@ -137,8 +137,9 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
   // a text file named .docx (or the reverse) would only fail at the service, again on every re-run
   const mismatch = head && contentMismatch(path, type, head);
   if (mismatch) return mismatch;
-  // a short answer was read whole just now: its digest is taken from that read, not a second one (docs/benchmarks.md)
-  const digest = head?.length === info.size ? sha256(head) : undefined;
+  // a short answer was read whole just now (the read ended before the buffer did, so at the file's
+  // end): the plan's identity is taken from that read, not a second one (docs/benchmarks.md)
+  const digest = head !== undefined && head.length === info.size && head.length < HEAD_BYTES ? sha256(head) : undefined;
   return { path, name: basename(path), type, size: info.size, ...(digest ? { sha256: digest } : {}) };
 }
 

@@ -30,15 +30,14 @@ export async function fileSha256(path: string, size = ONE_READ_BYTES): Promise<s
   return hash.digest('hex');
 }
 
-/** A file's SHA-256: of its bytes when held, else the digest its check took, else read from disk. */
-export const hashFile: FileHasher = async (file) =>
-  file.data !== undefined ? sha256(file.data) : (file.sha256 ?? fileSha256(file.path, file.size));
+/** A file's SHA-256, of its bytes when held, else read from disk now: a key is of what is sent (never a digest taken earlier). */
+export const hashFile: FileHasher = async (file) => (file.data !== undefined ? sha256(file.data) : fileSha256(file.path, file.size));
 
 /** A hasher that reads each file on disk once, however many submissions share it (rubric files). */
 export function cachedHasher(): FileHasher {
   const cache = new Map<string, Promise<string>>();
   return (file) => {
-    if (file.data !== undefined || file.sha256 !== undefined) return hashFile(file);
+    if (file.data !== undefined) return hashFile(file);
     let hash = cache.get(file.path);
     if (!hash) {
       hash = fileSha256(file.path);
