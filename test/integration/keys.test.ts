@@ -135,6 +135,11 @@ describe('kct keys revoke', () => {
     expect(refused.code).toBe(2);
     // the hint is the command as given, sign-in flags kept, with --yes: pasted as it is, it revokes
     expect(refused.stderr).toContain(`hint: Run it again with --yes: kct keys revoke ${id} --account user --password-stdin --yes`);
+    // global flags given are kept too: the profile and the server decide whom the line signs in as
+    const withGlobals = await kct(['--base-url', shared.sandbox.baseUrl, 'keys', 'revoke', String(id), '--account', 'user']);
+    expect(withGlobals.stderr).toContain(
+      `hint: Run it again with --yes: kct keys revoke ${id} --base-url ${shared.sandbox.baseUrl} --account user --yes`,
+    );
     expect((await withKey(key, ['credits'])).code).toBe(0);
   });
 

@@ -21,7 +21,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   // before signing in: off a terminal nothing can be confirmed
   if (!options.yes && context.io.noPrompt) {
     throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, {
-      suggestion: `Run it again with --yes: ${againWithYes(options)}`,
+      suggestion: `Run it again with --yes: ${againWithYes(options, context)}`,
     });
   }
   const exporter = await exporterFor(options, context);
@@ -50,9 +50,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   });
 }
 
-/** The command as given (its sign-in flags kept: without them the line signs in as no one), with --yes. */
-function againWithYes(options: Options): string {
+/** The command as given (the profile, the server and the sign-in flags kept: without them the line signs in as no one), with --yes. */
+function againWithYes(options: Options, context: Context): string {
   const flags = [
+    ...(context.globals.profile !== undefined ? ['--profile', context.globals.profile] : []),
+    ...(context.globals.baseUrl !== undefined ? ['--base-url', context.globals.baseUrl] : []),
     ...(options.account !== undefined ? ['--account', options.account] : []),
     ...(options.productUrl !== undefined ? ['--product-url', options.productUrl] : []),
     ...(options.passwordStdin ? ['--password-stdin'] : []),
