@@ -114,9 +114,13 @@ describe('answers', () => {
     writeFileSync(one, JSON.stringify([rows[1]]));
     const single = await shared.kct(['rewrite', one, '--style', 'paragraph', '--json']);
     expect(single.code, single.stderr).toBe(0);
-    const empty = await shared.kct(['rewrite', '-', '--style', 'paragraph'], { input: '{}' });
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('error: standard input is not an evaluation result: it has no task_id and no evaluation');
+    for (const input of ['{}', '[{}]']) {
+      const empty = await shared.kct(['rewrite', '-', '--style', 'paragraph'], { input });
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('error: standard input is not an evaluation result: it has no task_id and no evaluation');
+    }
+    const none = await shared.kct(['rewrite', '-', '--style', 'paragraph'], { input: '[]' });
+    expect(none.stderr).toContain('error: standard input is an empty list: it holds no result to rewrite');
   });
 });
 

@@ -6,6 +6,7 @@
 // --debug shows why.
 import { type CumMethod, criteriaTotalProblem } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
+import { shellWord } from '../../cli/core/shell-word.js';
 import type { KctClient } from '../../client/client.js';
 import type { LocalFile } from '../../client/files.js';
 
@@ -41,7 +42,8 @@ export async function warnOnRubric(
     // the response's shape is not in the spec: only a list of criteria that is there and empty says "none"
     if (Array.isArray(preview.rubrics) && preview.rubrics.length === 0) {
       const said = Array.isArray(preview.warnings) && typeof preview.warnings[0] === 'string' ? ` (it says: ${preview.warnings[0]})` : '';
-      const check = input.rubricFiles.length > 0 ? `kct ingest rubrics ${input.rubricFiles[0].path}` : 'kct ingest rubrics on a file of it';
+      const check =
+        input.rubricFiles.length > 0 ? `kct ingest rubrics ${shellWord(input.rubricFiles[0].path)}` : 'kct ingest rubrics on a file of it';
       context.note(
         `warning: the service finds no criteria in ${source}${said}; the answers are marked, and charged, all the same, on what the service makes of it. Check the rubric with ${check} before marking with it.`,
       );

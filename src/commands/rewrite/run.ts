@@ -6,6 +6,7 @@ import { plural } from '../../api/numbers.js';
 import type { EvaluationResult, RewriteSection } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
+import { shellWord } from '../../cli/core/shell-word.js';
 import { readStdinText } from '../../cli/core/stdin.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { unwrapEnvelope } from '../../client/envelope.js';
@@ -84,7 +85,7 @@ async function readResultFile(path: string, context: Context): Promise<Evaluatio
     parsed = unwrapEnvelope(JSON.parse(text));
   } catch (error) {
     throw new UsageError(`cannot read ${where}: ${(error as Error).message}`, {
-      suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).',
+      suggestion: SAVE_ONE,
     });
   }
   return readResult(oneResult(parsed, path, where));
@@ -92,27 +93,28 @@ async function readResultFile(path: string, context: Context): Promise<Evaluatio
 
 /** The one result a saved file holds: a class run's list is one result only when it holds one. */
 function oneResult(parsed: unknown, path: string, where: string): unknown {
-  const source = path === '-' ? '-' : path;
   if (Array.isArray(parsed)) {
-    if (parsed.length === 1) return parsed[0];
+    if (parsed.length === 1) return oneResult(parsed[0], path, where);
+    if (parsed.length === 0) throw new UsageError(`${where} is an empty list: it holds no result to rewrite`, { suggestion: SAVE_ONE });
     const ids = parsed.flatMap((row) => (typeof row?.task_id === 'string' && row.task_id !== '' ? [row.task_id as string] : []));
+    const pick = path === '-' ? "… | jq '.[0]' | kct rewrite - …" : `jq '.[0]' ${shellWord(path)} | kct rewrite - …`;
     throw new UsageError(
       `${where} holds ${plural(parsed.length, 'result')} (a class run's --json?): feedback is rewritten one answer at a time`,
       {
         suggestion:
           ids.length > 0
-            ? `Name one answer's task instead, such as kct rewrite ${ids[0]}, or pick one: jq '.[0]' ${source} | kct rewrite - …`
-            : `Pick one: jq '.[0]' ${source} | kct rewrite - …`,
+            ? `Name one answer's task instead, such as kct rewrite ${shellWord(ids[0])}, or pick one: ${pick}`
+            : `Pick one: ${pick}`,
       },
     );
   }
   const record = parsed as { task_id?: unknown; evaluation?: unknown } | null;
   if (record === null || typeof record !== 'object' || (record.task_id === undefined && record.evaluation === undefined))
-    throw new UsageError(`${where} is not an evaluation result: it has no task_id and no evaluation`, {
-      suggestion: 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).',
-    });
+    throw new UsageError(`${where} is not an evaluation result: it has no task_id and no evaluation`, { suggestion: SAVE_ONE });
   return parsed;
 }
+
+const SAVE_ONE = 'Save a result with: kct result <task_id> --json > result.json (then pass the file, or - to read it from stdin).';
 
 /** item, comment, score and max_score of each criterion of a finished evaluation. */
 export function sectionsFrom(result: EvaluationResult): RewriteSection[] {
