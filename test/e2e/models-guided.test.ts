@@ -125,14 +125,29 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
       CI: undefined,
     };
     const run = await answering(
-      ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '--dir', dir],
+      [
+        'models',
+        'new',
+        PAPER_PDF,
+        '--rubric',
+        RUBRIC_PDF,
+        '--total-score',
+        '30',
+        '--cum-method',
+        'sum',
+        '--dir',
+        dir,
+        '--subject',
+        'English',
+      ],
       env,
       [['Edit the files again?', 'n\r']],
     );
     expect(run.code, run.output).toBe(2);
     expect(run.output).toContain(`stopped: the previews are not valid yet (kept in ${dir})`);
     expect(run.output).toContain(
-      `Fix them, then create the model from them: kct models create --questions ${join(dir, 'questions.yaml')} --rubrics ${join(dir, 'rubrics.yaml')} --wait`,
+      // --subject is in neither preview: the command carries it
+      `Fix them, then create the model from them: kct models create --questions ${join(dir, 'questions.yaml')} --rubrics ${join(dir, 'rubrics.yaml')} --subject English --wait`,
     );
   });
 });

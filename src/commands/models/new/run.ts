@@ -42,12 +42,17 @@ export function stepByStep(options: Options): string {
     `  1. kct ingest questions ${questions}${options.spec ? ` --spec ${quote(options.spec)}` : ''} --out questions.yaml`,
     `  2. kct ingest rubrics ${rubric} --total-score ${total} --cum-method ${method} --out rubrics.yaml`,
     '  3. check and edit questions.yaml and rubrics.yaml',
-    `  4. kct models create --questions questions.yaml --rubrics rubrics.yaml --name ${quote(options.name ?? '<name>')} --desc ${quote(options.desc ?? '<description>')} --wait --yes`,
+    `  4. kct models create --questions questions.yaml --rubrics rubrics.yaml --name ${quote(options.name ?? '<name>')} --desc ${quote(options.desc ?? '<description>')}${options.subject !== undefined ? ` --subject ${quote(options.subject)}` : ''} --wait --yes`,
   ].join('\n');
 }
 
+/** The command that creates the model from kept previews; --subject is in neither file, so it is carried. */
+function createCommand(questions: string, rubrics: string, subject: string | undefined): string {
+  return `kct models create --questions ${quote(questions)} --rubrics ${quote(rubrics)}${subject !== undefined ? ` --subject ${quote(subject)}` : ''} --wait`;
+}
+
 /** Previews already in --dir (an earlier run's, perhaps edited) are never replaced: said before anything is asked or sent. */
-async function refuseKeptPreviews(dir: string): Promise<void> {
+async function refuseKeptPreviews(dir: string, subject: string | undefined): Promise<void> {
   const [questions, rubrics] = [join(dir, 'questions.yaml'), join(dir, 'rubrics.yaml')];
   const kept = (
     await Promise.all(
@@ -65,7 +70,7 @@ async function refuseKeptPreviews(dir: string): Promise<void> {
     {
       suggestion:
         kept.length === 2
-          ? `Create the model from them: kct models create --questions ${quote(questions)} --rubrics ${quote(rubrics)} --wait; or give another --dir to start again.`
+          ? `Create the model from them: ${createCommand(questions, rubrics, subject)}; or give another --dir to start again.`
           : 'Give another --dir (or none: a new temporary folder) to start again.',
     },
   );
@@ -87,7 +92,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     throw new UsageError('give the question paper: kct models new <question files...> --rubric <rubric files...>');
   // every file is checked before anything is sent or asked
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
-  if (options.dir !== undefined) await refuseKeptPreviews(options.dir);
+  if (options.dir !== undefined) await refuseKeptPreviews(options.dir, options.subject);
   const totalFlag = options.totalScore;
 
   const ask = await prompts(context, 'cancelled; nothing was created');
@@ -170,7 +175,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       const again = await ask.confirm('Edit the files again?', true);
       if (!again)
         throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, {
-          suggestion: `Fix them, then create the model from them: kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`,
+          suggestion: `Fix them, then create the model from them: ${createCommand(questionsPath, rubricsPath, options.subject)}`,
         });
     }
   }
@@ -181,7 +186,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (!(await confirmCreate(context, options.yes))) {
     context.notice(
       'next',
-      `Nothing was created. The previews are kept in ${dir}; create later with:\n  kct models create --questions ${quote(questionsPath)} --rubrics ${quote(rubricsPath)} --wait`,
+      `Nothing was created. The previews are kept in ${dir}; create later with:\n  ${createCommand(questionsPath, rubricsPath, options.subject)}`,
     );
     return;
   }
