@@ -23,8 +23,11 @@ export interface ModelWaitOptions {
 /** The model is still not ready at the deadline; it keeps training. */
 export class ModelWaitTimeoutError extends WatchTimeoutError {
   readonly modelId: string;
+  /** The status the model had when the wait ran out. */
+  readonly status: string;
   constructor(modelId: string, status: string, timeoutMs: number) {
     super([`model ${modelId}`], timeoutMs);
+    this.status = status;
     this.message = `model ${modelId} is still ${status} after ${formatDuration(timeoutMs)}`;
     Object.defineProperty(this, 'suggestion', { value: MODEL_TRAINING_ADVICE });
     this.modelId = modelId;
@@ -41,7 +44,7 @@ export class ModelWaitInterruptedError extends InterruptedError {
 }
 
 const NOT_READY_FINAL = /fail|error|reject|cancel/i;
-const NOT_LISTED = 'not listed';
+export const NOT_LISTED = 'not listed';
 
 /** Lists the models (GET /models): what waitForModel needs of the client. */
 export type ModelLister = (signal?: AbortSignal) => Promise<Model[]>;

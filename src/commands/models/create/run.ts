@@ -6,6 +6,7 @@ import { err, out, safeText } from '../../../cli/core/io.js';
 import { confirmCreate, describeModel, waitForModel } from '../../../cli/models/model-building.js';
 import { buildModelRequest } from '../../../cli/models/preview-file.js';
 import { exporterFor } from '../../../cli/render/export.js';
+import { ModelWaitInterruptedError, ModelWaitTimeoutError, NOT_LISTED } from '../../../client/model-wait.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -44,8 +45,9 @@ export async function run(options: Options, context: Context): Promise<void> {
     try {
       model = await waitForModel(context, client, id, options);
     } catch (error) {
-      // the model exists: its id is printed whatever stopped the wait (--timeout, Ctrl-C), as kct status --watch prints its record
-      await print(created);
+      // the model exists, still training: its line is printed when the wait ran out or was stopped, as kct status --watch prints its record
+      if (error instanceof ModelWaitTimeoutError && error.status !== NOT_LISTED) await print({ ...created, post_status: error.status });
+      else if (error instanceof ModelWaitTimeoutError || error instanceof ModelWaitInterruptedError) await print(created);
       throw error;
     }
   }
