@@ -197,6 +197,10 @@ describe('--rubric-file and --total-score', () => {
       expect(run.stderr).toContain(`Check the rubric with kct ingest rubrics ${prose} before marking with it.`);
       expect(run.stderr).not.toContain('--total-score 10:');
     }
+    // the same run again sends nothing (the answer was marked): the rubric is not uploaded to be checked
+    const again = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (prose rubric)`, '--rubric-file', prose, '--no-wait']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('finds no criteria');
     const text = await shared.kct([
       'one-pass',
       '--model',

@@ -2,8 +2,9 @@
 // service finds no criteria in the rubric (the answers would be marked, and charged, on something
 // else), and with --total-score when the criteria add up to a different total. The rubric is parsed
 // by the service's own preview (POST /rubrics-ingest-preview: it creates and charges nothing), once
-// per run, before any answer is sent. A warning only: if the preview fails, marking goes on and
-// --debug shows why.
+// per run, before any answer is sent (none when nothing is sent). A warning only: if the preview is
+// refused, marking goes on with a note; if it fails otherwise, --debug shows why.
+import { ApiError } from '../../api/errors.js';
 import { type CumMethod, criteriaTotalProblem } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
 import { shellWord } from '../../cli/core/shell-word.js';
@@ -44,8 +45,9 @@ export async function warnOnRubric(
       const said = Array.isArray(preview.warnings) && typeof preview.warnings[0] === 'string' ? ` (it says: ${preview.warnings[0]})` : '';
       const check =
         input.rubricFiles.length > 0 ? `kct ingest rubrics ${shellWord(input.rubricFiles[0].path)}` : 'kct ingest rubrics on a file of it';
-      context.note(
-        `warning: the service finds no criteria in ${source}${said}; the answers are marked, and charged, all the same, on what the service makes of it. Check the rubric with ${check} before marking with it.`,
+      context.notice(
+        'warning',
+        `the service finds no criteria in ${source}${said}; the answers are marked, and charged, all the same, on what the service makes of it. Check the rubric with ${check} before marking with it.`,
       );
       return;
     }
@@ -55,12 +57,19 @@ export async function warnOnRubric(
       .filter((max): max is number => typeof max === 'number');
     if (maxima.length === 0) return;
     const problem = criteriaTotalProblem(maxima, input.totalScore, method);
-    if (problem) context.note(`warning: --total-score ${input.totalScore}: ${problem} (criteria of ${source}, as the service parses them)`);
+    if (problem)
+      context.notice('warning', `--total-score ${input.totalScore}: ${problem} (criteria of ${source}, as the service parses them)`);
   } catch (error) {
     if (context.signal.aborted) throw error;
-    if (context.globals.debug) context.note(`[debug] the rubric was not checked: ${(error as Error).message}`);
+    // a service may preview fewer file types than it marks (spec 4.5 lists PDF and images): said, as the check did not happen
+    if (error instanceof ApiError && REFUSED.has(error.status))
+      context.notice('note', `the rubric was not checked: the service's preview refused it (${error.message})`);
+    else if (context.globals.debug) context.note(`[debug] the rubric was not checked: ${(error as Error).message}`);
   }
 }
+
+/** What a service answers a preview it will not read (a file type, a size), as against a key or a server that fails. */
+const REFUSED = new Set([400, 413, 415, 422]);
 
 function textFile(text: string): LocalFile {
   const data = Buffer.from(text, 'utf8');

@@ -142,13 +142,6 @@ async function markAnswers(
       },
       context,
     );
-    await warnOnRubric(context, client, {
-      rubricFiles,
-      rubricText: options.rubricText,
-      totalScore: common.total_score,
-      cumMethod: options.cumMethod,
-      modelId,
-    });
     const journal = options.resume ? new Journal(options.resume) : undefined;
     const record = new RunRecord(journal, ledger);
     let report: Awaited<ReturnType<typeof runReport>> | undefined;
@@ -179,6 +172,15 @@ async function markAnswers(
         context.signal,
       );
       ledgerCheck = await checkLedger(client, plan, context.signal);
+      // the rubric is checked only when something is sent with it (a re-run of marked answers uploads nothing)
+      if (plan.toSend > 0)
+        await warnOnRubric(context, client, {
+          rubricFiles,
+          rubricText: options.rubricText,
+          totalScore: common.total_score,
+          cumMethod: options.cumMethod,
+          modelId,
+        });
     } catch (error) {
       report?.writer.discard();
       journal?.close();
