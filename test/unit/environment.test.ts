@@ -67,6 +67,8 @@ describe('environment variables', () => {
       ['KCT_MAX_RETRIES', '-1'],
       ['KCT_BATCH_FROM', 'lots'],
       ['KCT_POLL_INTERVAL', 'soon'],
+      // past 2^53 a count would be rounded to another number
+      ['KCT_MAX_PENDING', '99999999999999999999'],
     ] as const) {
       expect(() => fromEnv({ [name]: value }, name)).toThrow(UsageError);
       expect(() => fromEnv({ [name]: value }, name)).toThrow(new RegExp(name));

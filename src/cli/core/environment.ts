@@ -78,6 +78,11 @@ export function fromEnv<N extends VariableName>(env: NodeJS.ProcessEnv, name: N)
         suggestion: `It sets ${VARIABLES[name].help}. Fix the value, or unset ${name}.`,
       });
     }
+    // past 2^53 a number is rounded (parse.ts refuses it the same way)
+    if (!Number.isSafeInteger(Number(value)))
+      throw new UsageError(`${name} ${value} is too large: a whole number kct can read exactly is at most ${Number.MAX_SAFE_INTEGER}`, {
+        suggestion: `It sets ${VARIABLES[name].help}. Fix the value, or unset ${name}.`,
+      });
     return Number(value) as never;
   }
   return value as never;
