@@ -13,6 +13,22 @@ const PAPER_PDF = join(EXAMPLES, 'question-paper.pdf');
 const RUBRIC_PDF = join(EXAMPLES, 'rubric.pdf');
 const ESSAY = join(EXAMPLES, 'sample-essay.txt');
 
+/** kct models new of the example paper and rubric, its previews in `dir`. */
+const guided = (dir: string, ...more: string[]) => [
+  'models',
+  'new',
+  PAPER_PDF,
+  '--rubric',
+  RUBRIC_PDF,
+  '--total-score',
+  '30',
+  '--cum-method',
+  'sum',
+  '--dir',
+  dir,
+  ...more,
+];
+
 const shared = useSandbox({ args: ['--training-delay', '500'] });
 
 describe('kct models new (guided)', () => {
@@ -38,24 +54,7 @@ for (const p of process.argv.slice(2)) {
       }),
       CI: undefined,
     };
-    const command = [
-      process.execPath,
-      BIN,
-      'models',
-      'new',
-      PAPER_PDF,
-      '--rubric',
-      RUBRIC_PDF,
-      '--total-score',
-      '30',
-      '--cum-method',
-      'sum',
-      '--dir',
-      dir,
-      '--yes',
-    ]
-      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
-      .join(' ');
+    const command = [process.execPath, BIN, ...guided(dir, '--yes')].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], {
         env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
@@ -95,11 +94,7 @@ for (const p of process.argv.slice(2)) {
     expect(mark.code, `stdout: ${mark.stdout}\nstderr: ${mark.stderr}`).toBe(0);
     expect(parseJson<{ evaluation: { item: string }[] }>(mark.stdout).evaluation.map((e) => e.item)).toContain('Structure of the letter');
     // the same command again: the edited previews in --dir are kept, and the way to use them said, before anything is asked
-    const again = await answering(
-      ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--total-score', '30', '--cum-method', 'sum', '--dir', dir, '--yes'],
-      env,
-      [],
-    );
+    const again = await answering(guided(dir, '--yes'), env, []);
     expect(again.code, again.output).toBe(2);
     expect(again.output).toContain('kct does not overwrite previews you may have edited');
     expect(again.output).toContain(
@@ -124,25 +119,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
       ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
       CI: undefined,
     };
-    const run = await answering(
-      [
-        'models',
-        'new',
-        PAPER_PDF,
-        '--rubric',
-        RUBRIC_PDF,
-        '--total-score',
-        '30',
-        '--cum-method',
-        'sum',
-        '--dir',
-        dir,
-        '--subject',
-        'English',
-      ],
-      env,
-      [['Edit the files again?', 'n\r']],
-    );
+    const run = await answering(guided(dir, '--subject', 'English'), env, [['Edit the files again?', 'n\r']]);
     expect(run.code, run.output).toBe(2);
     expect(run.output).toContain(`stopped: the previews are not valid yet (kept in ${dir})`);
     expect(run.output).toContain(
