@@ -52,8 +52,8 @@ export async function runIngest(kind: PreviewKind, options: IngestOptions, conte
   );
   for (const warning of outcome.warnings) context.notice('warning', warning);
   // kct models create needs the students' instructions: said now, not when the model is created
-  const desc = (outcome.content as { assignment_desc?: unknown }).assignment_desc;
-  if (kind === 'questions' && (typeof desc !== 'string' || desc.trim() === ''))
+  // the file holds null where the paper gave none (preview-writer.ts decides what text is)
+  if (kind === 'questions' && (outcome.content as { assignment_desc?: unknown }).assignment_desc === null)
     context.notice(
       'warning',
       `no instructions to the students were found in the paper (assignment_desc is empty in ${output}): write them there, or give them with --desc to kct models create, which needs them`,
