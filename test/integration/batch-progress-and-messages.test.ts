@@ -1,7 +1,7 @@
 // Batch progress off a terminal, messages that were once wrong, the rubric total and an unusable
 // sandbox data folder: main() in-process against a real sandbox. The spinner in a real terminal
 // and the signals are test/e2e/signals-and-terminals.test.ts.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { essay, textFolder } from '../e2e/class-fixture.js';
@@ -36,6 +36,25 @@ describe('kct batch', () => {
     expect(run.stderr).not.toContain('--skip-unsupported');
   });
 
+  it('a folder: a subfolder not entered is a NOT_ENTERED row, as the note says and as one-pass lists it', async () => {
+    const dir = textFolder(['ann']);
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'dan.txt'), `${essay} (nested)`);
+    for (const format of ['csv', 'ndjson', 'json'] as const) {
+      const run = await shared.kct(['batch', dir, '--model', '12', ...(format === 'json' ? ['--json'] : ['--output', format])]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('they are listed as NOT_ENTERED');
+      expect(run.stdout).toMatch(/sub\/?.*NOT_ENTERED|NOT_ENTERED.*sub\//s);
+      if (format === 'ndjson') {
+        const rows = run.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { status: string });
+        expect(rows.map((row) => row.status).sort()).toEqual(['NOT_ENTERED', 'SUCCESS']);
+      }
+    }
+  });
+
   it('items that share a student id are said before sending, as one-pass says of files', async () => {
     const manifest = join(tempDir('kct-batch-ids-'), 'class.jsonl');
     const items = [
@@ -47,6 +66,13 @@ describe('kct batch', () => {
     const run = await shared.kct(['batch', manifest, '--model', '12', '--output', 'ndjson']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/several answers share a student id \("m3" 2 times\); give each item its own student_id/);
+    // under --json a note notice, its message without the prefix (docs/guides/exit-codes.md)
+    const json = await shared.kct(['batch', manifest, '--model', '12', '--json']);
+    const notices = json.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { notice?: { code: string; message: string } });
+    expect(notices.find((line) => line.notice?.message.startsWith('several answers share'))?.notice?.code).toBe('note');
   });
 
   it('an item that failed: the same command replays it as it ended, so the error says how to send it again (a manifest of its own)', async () => {

@@ -5,7 +5,7 @@ import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
 import { OnePassFields } from '../../api/schemas.js';
-import { collectAnswers } from '../../cli/answers/answers.js';
+import { collectAnswers, type SkippedAnswer } from '../../cli/answers/answers.js';
 import { sharedStudentIds } from '../../cli/answers/plan-words.js';
 import type { IO } from '../../cli/core/io.js';
 
@@ -27,6 +27,8 @@ export interface FolderOptions {
   io: IO;
   /** Told what was left out (ignored, excluded, subfolders not entered): never silent. */
   note: (line: string) => void;
+  /** Told what was found and not sent that may be a student's (NOT_ENTERED, EMPTY): rows of the run, as one-pass's. */
+  unsent?: (rows: SkippedAnswer[]) => void;
   recursive?: boolean;
   exclude?: string[];
 }
@@ -205,6 +207,7 @@ async function folderItems(path: string, options: FolderOptions): Promise<RawIte
     options.io,
   );
   for (const line of collection.notes) options.note(line);
+  options.unsent?.(collection.skipped);
   return [...collection.answers()].map((answer) => ({
     where: answer.keyName,
     record: { file: answer.keyName, student_id: answer.studentId },

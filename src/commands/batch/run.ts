@@ -4,6 +4,7 @@ import { ApiError, ConnectionError, InterruptedError, TaskUnsuccessfulError, Usa
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
+import type { SkippedAnswer } from '../../cli/answers/answers.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
@@ -95,9 +96,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   const callbackUrl = options.callbackUrl === undefined ? undefined : checkCallbackUrl(options.callbackUrl, settings.baseUrl.value);
   const exporter = await exporterFor(options, context);
   const timings = watchTimings(options, context.env);
+  const unsent: SkippedAnswer[] = [];
   const manifest = await readManifest(options.manifest, modelId, {
     io: context.io,
-    note: (line) => context.notice('progress', line),
+    // a line that is a note (shared student ids) is a note notice, its prefix its code
+    note: (line) => (line.startsWith('note: ') ? context.notice('note', line.slice(6)) : context.notice('progress', line)),
+    unsent: (rows) => unsent.push(...rows),
     recursive: options.recursive,
     exclude: options.exclude,
   });
@@ -214,6 +218,11 @@ export async function run(options: Options, context: Context): Promise<void> {
         'next',
         `kct result lists the ${plural(items.length, 'item')} sent, not the ${distinct.copyCount === 1 ? 'copy' : `${distinct.copyCount} copies`}: run this command again (without --no-wait) for a row per item of the manifest, copies included; nothing is charged again`,
       );
+    if (unsent.length > 0)
+      context.notice(
+        'note',
+        `--no-wait lists the batches sent: the ${plural(unsent.length, 'row')} of what was not sent come with the run that waits`,
+      );
     if (stoppedSending)
       throw stopped(
         tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id),
@@ -223,7 +232,10 @@ export async function run(options: Options, context: Context): Promise<void> {
     return;
   }
 
-  const writer = new OutcomeWriter(context.io, exporter.format, { rows: manifest.length, severalModels: severalRubrics(manifest) });
+  const writer = new OutcomeWriter(context.io, exporter.format, {
+    rows: manifest.length + unsent.length,
+    severalModels: severalRubrics(manifest),
+  });
   await writer.init();
   if (stoppedSending) {
     await writer.stop();
@@ -320,6 +332,9 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (late.includes(task.task_id))
       for (let i = 0; i < group.length; i++)
         for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) writer.skip(row);
+  // a folder's subfolders not entered (and student folders with nothing to send) are rows, after the items
+  for (const [i, row] of unsent.entries())
+    writer.add({ file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, manifest.length + i);
   await writer.finish();
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
