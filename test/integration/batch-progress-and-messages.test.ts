@@ -55,6 +55,25 @@ describe('kct batch', () => {
     }
   });
 
+  it('an answer of only spaces is refused before sending, in a manifest or a folder, as an empty one is', async () => {
+    const dir = tempDir('kct-batch-blank-');
+    const manifest = join(dir, 'blank.jsonl');
+    writeFileSync(manifest, `${JSON.stringify({ student_id: 'e1', paper_content: '   ' })}\n`);
+    const listed = await shared.kct(['batch', manifest, '--model', '12']);
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toContain(
+      '1 manifest item cannot be sent:\n  blank.jsonl line 1: paper_content holds only spaces and line breaks: no answer to mark',
+    );
+    const folder = textFolder(['ok']);
+    writeFileSync(join(folder, 'ws.txt'), '  \n\n ');
+    const files = await shared.kct(['batch', folder, '--model', '12']);
+    expect(files.code).toBe(2);
+    expect(files.stderr).toContain('1 answer cannot be sent:');
+    expect(files.stderr).toContain('ws.txt holds only spaces and line breaks: no answer to mark');
+    expect(files.stderr).toContain('hint: Fix or --exclude those files; nothing was sent.');
+    expect(files.stderr).not.toContain('manifest');
+  });
+
   it('items that share a student id are said before sending, as one-pass says of files', async () => {
     const manifest = join(tempDir('kct-batch-ids-'), 'class.jsonl');
     const items = [

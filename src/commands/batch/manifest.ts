@@ -76,10 +76,12 @@ export async function readManifest(path: string, modelId: number | undefined, fo
     for (const line of sharedStudentIds(ids, undefined, SHARED_ID_HINT)) folder.note(line);
   }
   if (problems.length > 0) {
+    // a folder's items are its files: said so, and what to do is to the files
+    const [noun, fix] = info.isDirectory() ? ['answer', 'Fix or --exclude those files'] : ['manifest item', 'Fix the manifest'];
     throw new UsageError(
-      `${problems.length} manifest item${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`,
+      `${problems.length} ${noun}${problems.length === 1 ? '' : 's'} cannot be sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  ... and ${problems.length - 20} more` : ''}`,
       {
-        suggestion: 'Fix the manifest; nothing was sent.',
+        suggestion: `${fix}; nothing was sent.`,
       },
     );
   }
@@ -115,6 +117,8 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
     throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'item'}: ${issue.message}`).join('; '));
   }
   if (parsed.data.paper_content === undefined) throw new Error('no answer: give paper_content or file');
+  // refused here as an empty file or --text is: the service would only fail it
+  if (parsed.data.paper_content.trim() === '') throw new Error('paper_content holds only spaces and line breaks: no answer to mark');
   const label = file ?? parsed.data.student_id ?? `item ${index + 1}`;
   return { label, fields: parsed.data };
 }
@@ -136,7 +140,8 @@ async function readTextAnswer(path: string): Promise<string> {
   }
   if (info.size > MAX_FILE_BYTES) throw new Error(`${path} is larger than 20 MB`);
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
-  if (text.trim() === '') throw new Error(`${path} is empty`);
+  if (text.trim() === '')
+    throw new Error(text === '' ? `${path} is empty` : `${path} holds only spaces and line breaks: no answer to mark`);
   return text;
 }
 
