@@ -62,7 +62,8 @@ const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
   ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
-  ['pages sent as one answer.', 'pages sent as one answer (--pages).'],
+  // said for any command's file (kct upload and kct evaluate have no --pages): the flag is named with its command
+  ['pages sent as one answer.', 'pages sent as one answer (kct one-pass --pages; kct evaluate takes the pages as several files).'],
   [/or leave it out \(every file ending (\.\w+)\)\./g, 'or leave it out with --exclude "*$1".'],
   [
     'Check the account name and its password.',

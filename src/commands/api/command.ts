@@ -4,7 +4,7 @@ export const command = defineCommand({
   name: 'api',
   summary: 'send an authenticated request to any route of the API and print the answer (like gh api)',
   args: {
-    '<method>': 'GET, POST, PUT, PATCH or DELETE; or the path, for GET (POST when fields are given)',
+    '<method>': 'GET, POST, PUT, PATCH, DELETE or HEAD; or the path, for GET (POST when fields are given)',
     '[path]': 'route relative to the base URL, e.g. /credits or evaluations/<id>',
   },
   options: {

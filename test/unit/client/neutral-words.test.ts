@@ -60,7 +60,9 @@ describe('the library speaks neutrally, the CLI in its own words', () => {
     truncateSync(big, 21 * 1024 * 1024);
     const tooBig = await refusal(inspectFile(big));
     expect(tooBig.suggestion).not.toMatch(CLI_WORDS);
-    expect(cliHint(tooBig)).toBe('Compress the file (scans: a lower resolution), or split it into pages sent as one answer (--pages).');
+    expect(cliHint(tooBig)).toBe(
+      'Compress the file (scans: a lower resolution), or split it into pages sent as one answer (kct one-pass --pages; kct evaluate takes the pages as several files).',
+    );
     const problems = ['marks.csv', 'run.journal'].map((name) => {
       writeFileSync(join(dir, name), 'x');
       const checked = checkLocalFile(join(dir, name));
