@@ -19,6 +19,8 @@ export const command = defineCommand({
     '--style <style>': { description: 'feedback style', choices: ['Bullet', 'Short', 'Long'] },
     '--student-id <id>': 'your anonymous student id',
     '--no-wait': 'print the accepted task and exit',
+    '--mark-again':
+      'send an answer this machine sent to this assignment before (the same content and options, whatever its student id), paying again',
     ...watchOptions,
     ...output(),
   },
@@ -26,6 +28,7 @@ export const command = defineCommand({
     'kct evaluate --assignment 1001 essay.pdf',
     'kct evaluate --assignment 1001 page1.png page2.png --student-id s-7',
     'kct evaluate --assignment 1001 - --feedback-json feedback.json < essay.txt',
+    'kct evaluate --assignment 1001 essay.pdf --mark-again   # pay again for an answer sent before',
   ],
   load: () => import('./run.js'),
 });

@@ -1,18 +1,24 @@
 // kct evaluate: submit one answer to an existing assignment (POST /evaluations, the legacy
-// task path). It is charged at acceptance and has no idempotency, so kct never retries it.
+// task path). It is charged at acceptance and has no idempotency, so kct never retries it, and an
+// answer this machine sent before is followed instead of sent again (earlier.ts).
 import { ConnectionError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
-import type { LegacyEvaluationFields } from '../../api/schemas.js';
+import type { LegacyEvaluationFields, StatusSnapshot } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import { out } from '../../cli/core/io.js';
+import { err, out } from '../../cli/core/io.js';
 import { readStdinText } from '../../cli/core/stdin.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { printOneResult } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
-import { checkFileCount, inspectFile } from '../../client/files.js';
+import type { KctClient } from '../../client/client.js';
+import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
+import { Ledger } from '../../run/ledger.js';
+import { LedgerLock } from '../../run/ledger-lock.js';
 import type { command } from './command.js';
+import { evaluationIdentity, findEarlier } from './earlier.js';
 import { readFeedbackFile } from './feedback-file.js';
 
 type Options = OptionsOf<typeof command>;
@@ -39,9 +45,68 @@ export async function run(options: Options, context: Context): Promise<void> {
   };
   const exporter = await exporterFor(options, context);
   const client = await context.client();
-  let task;
+  const identity = await evaluationIdentity(fields, files);
+  // one run at a time decides what to send to this server from this machine (src/run/ledger-lock.ts)
+  const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
+    context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent, so that no answer is charged twice`),
+  );
+  let task: { task_id: string; status?: string; credits_charged?: number | null };
+  let reused: (StatusSnapshot & { task_id: string }) | undefined;
   try {
-    task = await client.evaluate({ fields, answerFiles: files }, { signal: context.signal });
+    const { ledger, problem } = Ledger.open(stateDir(context.env), client.baseUrl);
+    if (problem) err(context.io, `kct: ${problem}: an answer sent before cannot be recognised, so a re-run charges it again`);
+    try {
+      const earlier = options.markAgain ? {} : await findEarlier(client, ledger, identity, context.signal);
+      reused = earlier.reuse;
+      if (reused) {
+        task = reused;
+        context.notice(
+          'progress',
+          `this answer was sent to assignment ${assignmentId} before (the same content and options; task ${reused.task_id}), and charged then: not sent again: kct follows that task for its mark (--mark-again pays to mark it anew)`,
+          { task_id: reused.task_id, replayed: true },
+        );
+      } else {
+        if (earlier.unmarked)
+          context.notice(
+            'progress',
+            `this answer's earlier task ${earlier.unmarked.task_id} ended ${statusOf(earlier.unmarked)}: sending it again as a new task, charged at acceptance`,
+            { task_id: earlier.unmarked.task_id },
+          );
+        task = await submit(client, fields, files, context);
+        ledger?.accepted(identity, { taskId: task.task_id });
+      }
+    } finally {
+      ledger?.close();
+    }
+  } finally {
+    lock.release();
+  }
+  if (options.wait === false) {
+    await exporter.record(reused ? { ...reused, replayed: true } : task, () => {
+      out(context.io, `${reused ? 'Sent before as' : 'Accepted'} ${task.task_id}  ${task.status ?? ''}`);
+      if (reused) out(context.io, 'Not charged again (--mark-again pays to mark it anew)');
+      else if (typeof task.credits_charged === 'number')
+        out(context.io, `Charged at acceptance: ${plural(task.credits_charged, 'credit')}`);
+      out(context.io, `Follow it with: kct status ${task.task_id} --watch`);
+    });
+    return;
+  }
+  if (!reused)
+    context.notice(
+      'progress',
+      `accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`,
+      { task_id: task.task_id, ...(typeof task.credits_charged === 'number' ? { credits_charged: task.credits_charged } : {}) },
+    );
+  await watchWithProgress(context, client, [task.task_id], options);
+  const result = await client.result(task.task_id, { signal: context.signal });
+  await printOneResult(context.io, exporter.format, reused ? { ...result, replayed: true } : result);
+  if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
+}
+
+/** POST /evaluations, once: a connection broken after sending is said to be maybe charged, never resent. */
+async function submit(client: KctClient, fields: LegacyEvaluationFields, files: LocalFile[], context: Context) {
+  try {
+    return await client.evaluate({ fields, answerFiles: files }, { signal: context.signal });
   } catch (error) {
     if (error instanceof ConnectionError && error.maybeDelivered) {
       throw new ConnectionError(
@@ -55,21 +120,4 @@ export async function run(options: Options, context: Context): Promise<void> {
     }
     throw error;
   }
-  if (options.wait === false) {
-    await exporter.record(task, () => {
-      out(context.io, `Accepted ${task.task_id}  ${task.status ?? ''}`);
-      if (typeof task.credits_charged === 'number') out(context.io, `Charged at acceptance: ${plural(task.credits_charged, 'credit')}`);
-      out(context.io, `Follow it with: kct status ${task.task_id} --watch`);
-    });
-    return;
-  }
-  context.notice(
-    'progress',
-    `accepted ${task.task_id}${typeof task.credits_charged === 'number' ? ` (charged ${plural(task.credits_charged, 'credit')} at acceptance)` : ''}`,
-    { task_id: task.task_id, ...(typeof task.credits_charged === 'number' ? { credits_charged: task.credits_charged } : {}) },
-  );
-  await watchWithProgress(context, client, [task.task_id], options);
-  const result = await client.result(task.task_id, { signal: context.signal });
-  await printOneResult(context.io, exporter.format, result);
-  if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
 }
