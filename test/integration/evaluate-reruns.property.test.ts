@@ -19,6 +19,7 @@ const ANSWERS = [
   'An answer the sandbox fails on purpose: KCT-SANDBOX-FAIL.',
 ];
 const FAILS = 2;
+const ASSIGN = 'assign --model 12 --name p --desc d --deadline 2026-12-24 --expected 9 --json'.split(' ');
 
 interface Step {
   answer: number;
@@ -49,7 +50,7 @@ describe('kct evaluate re-runs', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 6 }), async (steps) => {
         const kct = asUser(shared.sandbox, 'user', tempDir()); // a machine of its own: an empty ledger
-        const assign = await kct(['assign', '--model', '12', '--name', 'p', '--desc', 'd', '--deadline', '2026-12-24', '--expected', '9', '--json']);
+        const assign = await kct(ASSIGN);
         const assignment = String(parseJson<{ assignment_id: number }>(assign.stdout).assignment_id);
         const dir = tempDir();
         /** the task each identity (answer and style) was last sent as */
