@@ -133,4 +133,18 @@ describe('--idempotency-key on a batch', () => {
     expect(rowsOf(again.stdout).map((r) => (r as Row & { replayed?: boolean }).replayed)).toEqual([true, true]);
     expect(again.stderr).toContain('Credits: 0 charged by this run; 2 answers marked before, not charged again');
   });
+
+  it('an item changed under the same names and key is a 409 that says so and what to do (exit 7), nothing charged', async () => {
+    const dir = tempDir('kct-batch-key-409-');
+    const key = `b409-${Date.now()}`;
+    writeFileSync(join(dir, 'a.txt'), `${essay}\nfirst version`);
+    expect((await shared.kct(['batch', dir, '--model', '12', '--idempotency-key', key, '--no-wait'])).code).toBe(0);
+    writeFileSync(join(dir, 'a.txt'), `${essay}\nsecond version`);
+    const before = await creditsOf(shared.kct);
+    const changed = await shared.kct(['batch', dir, '--model', '12', '--idempotency-key', key, '--no-wait']);
+    expect(changed.code).toBe(7);
+    expect(changed.stderr).toContain(`items of this manifest changed since they were sent with --idempotency-key ${key}`);
+    expect(changed.stderr).toContain(`hint: To mark the new versions, run again with a new --idempotency-key (e.g. ${key}-v2)`);
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
 });

@@ -124,6 +124,77 @@ describe('answers', () => {
   });
 });
 
+describe('refusals name what to do (a hint line), before anything is sent', () => {
+  it('an empty manifest, a non-object item, bad --feedback-json, a bad --callback-url, a start after the deadline', async () => {
+    const dir = tempDir('kct-refusals-');
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const before = await creditsOf(shared.kct);
+    const cases: [string[], string, string][] = [
+      [['batch', write('empty.jsonl', ''), '--model', '12'], 'has no items', 'hint: Give a .jsonl or .json file of items'],
+      [
+        ['batch', write('numbers.json', '[1, 2]'), '--model', '12'],
+        'numbers.json item 1 is not a JSON object',
+        'hint: A JSONL manifest holds one JSON object per line',
+      ],
+      [
+        ['batch', write('m.jsonl', '"just text"\n'), '--model', '12'],
+        'm.jsonl line 1 is not a JSON object',
+        '{"file": "ana.txt", "student_id": "s-1"}',
+      ],
+      [
+        ['evaluate', '-a', '1001', '--text', essay, '--feedback-json', write('fb.json', '{bad')],
+        'fb.json is not JSON',
+        'hint: It must be a JSON array like',
+      ],
+      [
+        ['evaluate', '-a', '1001', '--text', essay, '--feedback-json', join(dir, 'none.json')],
+        'cannot read --feedback-json',
+        'hint: Give the path of a JSON file',
+      ],
+      [
+        ['batch', write('one.jsonl', '{"paper_content": "An answer of some words."}\n'), '--model', '12', '--callback-url', 'hooks'],
+        '--callback-url is not a URL: hooks',
+        'hint: Give a public https URL',
+      ],
+      [
+        ['assign', '--model', '12', '--name', 'n', '--desc', 'd', '--deadline', '2026-12-01', '--start', '2026-12-05', '--expected', '3'],
+        'must be before --deadline',
+        'hint: Give a --start before the deadline',
+      ],
+    ];
+    for (const [args, message, hint] of cases) {
+      const run = await shared.kct(args);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).toContain(hint);
+    }
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('a .json manifest may hold an array of items, or one item, pretty-printed', async () => {
+    const dir = tempDir('kct-json-manifest-');
+    const items = [
+      { paper_content: `${essay} (array item 1)`, student_id: 'a-1' },
+      { paper_content: `${essay} (array item 2)`, student_id: 'a-2' },
+    ];
+    writeFileSync(join(dir, 'class.json'), JSON.stringify(items, null, 2));
+    const run = await shared.kct(['batch', join(dir, 'class.json'), '--model', '12', '--output', 'csv']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = parse(run.stdout, { columns: true }) as { student_id: string; status: string }[];
+    expect(rows.map((row) => [row.student_id, row.status])).toEqual([
+      ['a-1', 'SUCCESS'],
+      ['a-2', 'SUCCESS'],
+    ]);
+    writeFileSync(join(dir, 'one.json'), JSON.stringify(items[0], null, 2));
+    const one = await shared.kct(['batch', join(dir, 'one.json'), '--model', '12', '--output', 'csv']);
+    expect(one.code, one.stderr).toBe(0);
+    expect((parse(one.stdout, { columns: true }) as { student_id: string }[]).map((row) => row.student_id)).toEqual(['a-1']);
+  });
+});
+
 describe('settings', () => {
   it('a hand-edited config with a number where a string belongs is reported by path and key (exit 2)', async () => {
     const dir = tempDir();

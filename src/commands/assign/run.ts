@@ -14,7 +14,11 @@ type Options = OptionsOf<typeof command>;
 export async function run(options: Options, context: Context): Promise<void> {
   const settings = await context.settings({ model: options.model });
   const { deadline, start } = options;
-  if (start !== undefined && start >= deadline) throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`);
+  if (start !== undefined && start >= deadline)
+    throw new UsageError(`--start (${start}) must be before --deadline (${deadline})`, {
+      suggestion:
+        'Give a --start before the deadline, a later --deadline, or no --start. A date alone is the start of that day for --start and its end for --deadline.',
+    });
   const request: AssignmentRequest = {
     model_id: parseModelId(settings.model.value, settings.model.source),
     assignment_name: options.name,

@@ -5,7 +5,7 @@ export const command = defineCommand({
   name: 'batch',
   summary: 'mark many text answers through /evaluations/batch (split into requests of 100)',
   args: {
-    '<manifest>': 'a .jsonl or .csv file of items (paper_content or file, student_id, ...), or a folder of .txt answers',
+    '<manifest>': 'a .jsonl, .json (an array) or .csv file of items (paper_content or file, student_id, ...), or a folder of .txt answers',
   },
   options: {
     '-m, --model <id>': 'model id for items that do not name one',

@@ -1,4 +1,4 @@
-// Batch manifests: a JSONL or CSV file of items (one-pass fields, or `file` naming a text answer
+// Batch manifests: a JSONL, JSON (an array) or CSV file of items (one-pass fields, or `file` naming a text answer
 // relative to the manifest), or a folder of text answers. Every item is checked before sending.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
@@ -38,12 +38,13 @@ export async function readManifest(path: string, modelId: number | undefined, fo
   try {
     info = await stat(path);
   } catch {
-    throw new UsageError(`manifest not found: ${path}`, {
-      suggestion: 'Give a .jsonl or .csv file of items, or a folder of .txt answers.',
-    });
+    throw new UsageError(`manifest not found: ${path}`, { suggestion: MANIFEST_KINDS });
   }
   const raw = info.isDirectory() ? await folderItems(path, folder) : await fileItems(path);
-  if (raw.length === 0) throw new UsageError(`the manifest ${path} has no items`);
+  if (raw.length === 0)
+    throw new UsageError(`the manifest ${path} has no items`, {
+      suggestion: info.isDirectory() ? 'Put the answers in it as .txt files, or give a manifest file.' : MANIFEST_KINDS,
+    });
   const base = info.isDirectory() ? path : dirname(path);
   const problems: string[] = [];
   const items: ManifestItem[] = [];
@@ -153,6 +154,21 @@ function parseJsonCell(key: string, value: string): unknown {
   }
 }
 
+/** What an item looks like, for every refusal of one. */
+const ITEM_EXAMPLE =
+  'A JSONL manifest holds one JSON object per line, e.g. {"file": "ana.txt", "student_id": "s-1"} or {"paper_content": "...", "student_id": "s-2"}; a .json file may hold an array of them.';
+/** What a manifest is, for a manifest with nothing in it. */
+const MANIFEST_KINDS = 'Give a .jsonl or .json file of items, a .csv file (a header row of field names), or a folder of .txt answers.';
+
+/** A .json manifest read whole: an array of items, or one item; undefined when it is not one JSON value (JSON Lines, then). */
+function wholeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 interface RawItem {
   where: string;
   record: Record<string, unknown>;
@@ -171,6 +187,16 @@ async function fileItems(path: string): Promise<RawItem[]> {
     }
     return rows.map((record, index) => ({ where: `${basename(path)} row ${index + 2}`, record }));
   }
+  if (extension === '.json') {
+    const whole = wholeJson(text);
+    if (Array.isArray(whole))
+      return whole.map((record, index) => {
+        if (typeof record !== 'object' || record === null || Array.isArray(record))
+          throw new UsageError(`${basename(path)} item ${index + 1} is not a JSON object`, { suggestion: ITEM_EXAMPLE });
+        return { where: `${basename(path)} item ${index + 1}`, record: record as Record<string, unknown> };
+      });
+    if (typeof whole === 'object' && whole !== null) return [{ where: basename(path), record: whole as Record<string, unknown> }];
+  }
   if (extension === '.jsonl' || extension === '.ndjson' || extension === '.json') {
     const items: RawItem[] = [];
     text.split(/\r?\n/).forEach((line, index) => {
@@ -179,18 +205,16 @@ async function fileItems(path: string): Promise<RawItem[]> {
       try {
         record = JSON.parse(line);
       } catch {
-        throw new UsageError(`${basename(path)} line ${index + 1} is not JSON`, {
-          suggestion: 'A JSONL manifest holds one JSON object per line.',
-        });
+        throw new UsageError(`${basename(path)} line ${index + 1} is not JSON`, { suggestion: ITEM_EXAMPLE });
       }
       if (typeof record !== 'object' || record === null || Array.isArray(record))
-        throw new UsageError(`${basename(path)} line ${index + 1} is not a JSON object`);
+        throw new UsageError(`${basename(path)} line ${index + 1} is not a JSON object`, { suggestion: ITEM_EXAMPLE });
       items.push({ where: `${basename(path)} line ${index + 1}`, record: record as Record<string, unknown> });
     });
     return items;
   }
   throw new UsageError(`unknown manifest type: ${path}`, {
-    suggestion: 'Use .jsonl (one JSON object per line), .csv (a header row of field names), or a folder of .txt answers.',
+    suggestion: MANIFEST_KINDS,
   });
 }
 

@@ -1,6 +1,6 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import { ApiError, ConnectionError, InterruptedError, TaskUnsuccessfulError, UsageError, WatchTimeoutError } from '../../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
@@ -9,7 +9,6 @@ import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
-import { isLocalCallback } from '../../cli/core/loopback.js';
 import { parseModelId } from '../../cli/core/parse.js';
 import { startSpinner, watchTimings } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
@@ -26,40 +25,10 @@ import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
 import { copyRow, distinctItems } from './copies.js';
 import { type ManifestItem, readManifest } from './manifest.js';
+import { checkCallbackUrl, toldRefusal } from './refusals.js';
 import { batchInterrupted } from './stopped.js';
 
 type Options = OptionsOf<typeof command>;
-
-/** https, as spec 4.9 asks; or plain http to this machine when the API is a local sandbox (loopback.ts). */
-export function checkCallbackUrl(value: string, baseUrl?: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--callback-url is not a URL: ${value}`);
-  }
-  if (url.protocol !== 'https:' && !isLocalCallback(url, baseUrl)) {
-    throw new UsageError('--callback-url must be an https URL (spec 4.9: a public HTTPS URL)', {
-      suggestion:
-        'To try callbacks locally: a sandbox on 127.0.0.1 started with --allow-private-callbacks accepts http://127.0.0.1:<port>/ (see `kct callbacks listen`).',
-    });
-  }
-  return url.href;
-}
-
-/** A local sandbox refusing a loopback callback was started without --allow-private-callbacks: say so. */
-function withCallbackHint(error: unknown, callbackUrl: string | undefined): unknown {
-  if (
-    !(error instanceof ApiError) ||
-    error.errorCode !== 'invalid_callback_url' ||
-    callbackUrl === undefined ||
-    new URL(callbackUrl).protocol !== 'http:'
-  )
-    return error;
-  return error.retold(error.message, {
-    suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.',
-  });
-}
 
 /** What --no-wait prints of each accepted request: its batch task. */
 const ACCEPTED_COLUMNS: Column<Task>[] = [
@@ -158,8 +127,8 @@ export async function run(options: Options, context: Context): Promise<void> {
         // the service refused (401, 402, a model not ready ...) or could not be reached: this request and
         // the rest are not sent, and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
         const unsent = error instanceof ApiError || error instanceof ConnectionError;
-        if (!unsent || (accepted.length === 0 && options.wait === false)) throw withCallbackHint(error, callbackUrl);
-        refused = accepted.length === 0 ? withCallbackHint(error, callbackUrl) : error;
+        if (!unsent || (accepted.length === 0 && options.wait === false)) throw toldRefusal(error, callbackUrl, keyRule);
+        refused = accepted.length === 0 ? toldRefusal(error, callbackUrl, keyRule) : error;
         if (accepted.length > 0)
           context.notice(
             'warning',
