@@ -284,6 +284,21 @@ describe('the shapes by example', () => {
     expect(await read('-', '{"rows":[{"file":"a","status":"SUCCESS"},{"file":"b","status":"ERROR"}],"import":{}}\n')).toHaveLength(2);
   });
 
+  it("one answer's result, pretty-printed (kct one-pass <file> --json, kct result <task> --json), is one row", async () => {
+    const result = {
+      task_id: 'tsk_1',
+      status: 'SUCCESS',
+      score: 1.5,
+      max_score: 20,
+      evaluation: [{ item: 'Thesis', score: 1.5, max_score: 5, feedback: 'A clear position.' }],
+      student_id: 'essay',
+      replayed: true,
+    };
+    const rows = await read('-', `${JSON.stringify(result, null, 2)}\n`);
+    expect(rows).toEqual([expect.objectContaining({ task_id: 'tsk_1', status: 'SUCCESS', score: 1.5, student_id: 'essay' })]);
+    expect(rows[0].evaluation).toEqual(result.evaluation);
+  });
+
   it('anything else is refused naming the file and line, with what kct reads', async () => {
     const cases: [string, RegExp][] = [
       ['<html>', /stdin is not a run kct saved: its first line is neither JSON/],

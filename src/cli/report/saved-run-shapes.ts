@@ -78,6 +78,8 @@ export async function* jsonRows(input: Readable): AsyncGenerator<{ value: unknow
   let held: string[] = [];
   let startedAt = 0;
   let inRows = false;
+  /** An object's top-level lines while no "rows" has opened: one answer's result (`kct one-pass <file> --json`) when it closes without. */
+  let single: string[] | undefined;
   for await (const { text, number } of linesOf(input)) {
     if (opening === undefined) {
       if (text.trim() === '') continue;
@@ -90,6 +92,10 @@ export async function* jsonRows(input: Readable): AsyncGenerator<{ value: unknow
         return;
       }
       inRows = opening === '[';
+      if (!inRows) {
+        single = [text];
+        startedAt = number;
+      }
       continue;
     }
     if (!inRows) {
@@ -97,7 +103,16 @@ export async function* jsonRows(input: Readable): AsyncGenerator<{ value: unknow
       if (/^ {2}"items": \[/.test(text)) throw notRows(number);
       // the envelope: `"rows": [` opens the rows (`"rows": []` holds none); other fields are not rows
       if (/^\s*"rows": \[\]/.test(text)) return;
-      if (/^\s*"rows": \[$/.test(text)) inRows = true;
+      if (/^\s*"rows": \[$/.test(text)) {
+        inRows = true;
+        single = undefined;
+        continue;
+      }
+      single?.push(text);
+      if (single && text === '}') {
+        yield { value: parseLine(single.join('\n'), startedAt), line: startedAt };
+        return;
+      }
       continue;
     }
     if (indent === undefined) {

@@ -1,6 +1,7 @@
 // Reads a saved run back as rows, whatever shape kct wrote it in (saved-run-shapes.ts reads each):
 //   --output ndjson    one row a line (kct one-pass, kct batch)
-//   --json             one array of rows; with a grade file, an object whose "rows" is that array
+//   --json             one array of rows; with a grade file, an object whose "rows" is that array;
+//                      one answer's result (kct one-pass <file> --json), one row
 //   --output csv       kct's columns and one per criterion (scores only: CSV has no feedback)
 //   --resume FILE      the journal: each answer's last line (its row once finished)
 // The shape is told from the first line. `kct report` reads with it, and so may any command that
