@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../unit/closed-port.js';
 import { BIN, GENERATED, kctEnv, parseJson, ROOT, runKct, type Sandbox, startSandbox, tempDir, useSandbox } from './harness.js';
 
 const readme = readFileSync(join(ROOT, 'docs', 'guides', 'batch-and-callbacks.md'), 'utf8');
@@ -29,6 +30,8 @@ interface Background {
   /** Resolves with the first stdout line that matches. */
   line(pattern: RegExp): Promise<string>;
   exited: Promise<number | null>;
+  /** What it printed on stderr so far. */
+  stderr(): string;
 }
 
 /** A long-running process whose stdout lines are collected; `url` is the http URL it reports on stderr. */
@@ -63,6 +66,7 @@ function background(command: string, args: string[], env: Record<string, string 
       const found = lines.find((line) => pattern.test(line));
       return found !== undefined ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ pattern, resolve }));
     },
+    stderr: () => stderr,
   };
 }
 
@@ -235,6 +239,25 @@ describe('kct callbacks listen', () => {
     } finally {
       target.close();
     }
+  });
+
+  it('--forward-to an address where nothing listens: 502 to the sender, and stderr says so (the event is still printed)', async () => {
+    const deadUrl = `http://127.0.0.1:${await closedPort()}/hooks/kct`;
+    const env = kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret });
+    const listener = background(
+      process.execPath,
+      [BIN, 'callbacks', 'listen', '--port', '0', '--forward-to', deadUrl, '--count', '1', '--json'],
+      env,
+      ROOT,
+    );
+    expect(await deliver(await listener.url, event('tsk_dead'), 'msg_dead')).toBe(502);
+    expect(await listener.exited).toBe(0);
+    expect(parseJson<{ forwarded_status: number; forward_error: string }>(listener.lines[0])).toMatchObject({
+      forwarded_status: 502,
+      forward_error: expect.stringContaining('ECONNREFUSED'),
+    });
+    expect(listener.stderr()).toContain(`delivery msg_dead was not taken by ${deadUrl}`);
+    expect(listener.stderr()).toContain('is your receiver running there?');
   });
 
   it('refuses to start without a secret, or on a port in use (exit 2)', async () => {

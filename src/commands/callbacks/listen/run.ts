@@ -88,6 +88,13 @@ export async function run(options: Options, context: Context): Promise<void> {
     }
     const forwarded = forwardTo ? await forward(forwardTo, body, request, headers) : undefined;
     response.writeHead(forwarded?.status ?? 204).end();
+    // the event is still printed; stderr says why the sender will deliver it again
+    if (forwarded && forwarded.status >= 400)
+      context.notice(
+        'warning',
+        `delivery ${id} was not taken by ${forwardTo?.href}: ${forwarded.error ? `${forwarded.error}: is your receiver running there?` : `it answered HTTP ${forwarded.status}`}; answered ${forwarded.status}, so the sender delivers it again later`,
+        { webhook_id: id, forwarded_status: forwarded.status },
+      );
     received += 1;
     events.row({ id, timestamp: headers['webhook-timestamp'], duplicate, forwarded, event });
     if (limit !== undefined && received >= limit) finish();
@@ -160,6 +167,7 @@ function eventRecord(delivery: Delivery): Record<string, unknown> {
     webhook_timestamp: Number(delivery.timestamp),
     duplicate: delivery.duplicate,
     ...(delivery.forwarded ? { forwarded_status: delivery.forwarded.status } : {}),
+    ...(delivery.forwarded?.error ? { forward_error: delivery.forwarded.error } : {}),
     event: delivery.event,
   };
 }
