@@ -100,7 +100,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (again > 0)
     context.notice(
       'warning',
-      `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine; a batch request is charged whole, so ${again === 1 ? 'it is' : 'they are'} charged again. To charge only new answers, put them in a manifest of their own, or mark the answers with kct one-pass <files> --via batch, which reuses earlier marks.`,
+      `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine; a batch request is charged whole, so ${again === 1 ? 'it is' : 'they are'} charged again. A request is the same only with the same items and --callback-url. To charge only answers not marked before, mark them with kct one-pass <files> --via batch, which reuses earlier marks, or send only the new items, in a manifest of their own.`,
     );
   if (distinct.copyCount > 0)
     context.notice(
