@@ -120,6 +120,22 @@ export function quotationSpans(text: string): [number, number][] {
   return all.filter(([a, b], i) => !all.slice(0, i).some(([c, d]) => a >= c && b <= d));
 }
 
+/** What introduces a short quotation as one within the few words before it: the word named, a verb of saying or naming, a possessive, a colon. */
+const QUOTE_CUE =
+  /(?:\b(?:words?|terms?|phrases?|lines?|verbs?|nouns?|adjectives?|images?|metaphors?|similes?|calls?|called|calling|describes?|described|names?|named|says?|said|writes?|wrote|uses?|used|refers? to|states?|stated|claims?|claimed|reads?|as)\b|['’]s?|:)(?:\s+[\w'’-]+){0,3}\s*$/i;
+const SO_CALLED = /\bso[- ]called\s*$/i;
+
+/**
+ * A quotation of one or two words that marks a term rather than quotes a source ("the "cool"
+ * kids", "the so-called "discipline""): nothing before it says it is quoted (see QUOTE_CUE).
+ */
+export function isMarkedTerm(text: string, [a, b]: [number, number]): boolean {
+  const inside = text.slice(a + 1, b - 1).trim();
+  if (inside.split(/\s+/).length > 2) return false;
+  const before = text.slice(Math.max(0, a - 60), a);
+  return SO_CALLED.test(before) || !QUOTE_CUE.test(before);
+}
+
 /** The writer's own words: each quotation left as an empty pair of marks (""), where what it says is not counted. */
 export function ownWords(text: string): string {
   let out = '';
