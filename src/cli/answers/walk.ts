@@ -273,7 +273,13 @@ export async function excluder(patterns: string[]): Promise<WalkOptions['exclude
     if (pattern.trim() === '') throw new UsageError('--exclude needs a pattern, e.g. --exclude "drafts/**" or --exclude "*.docx"');
   }
   const { default: picomatch } = await import('picomatch');
-  // a pattern without a slash matches a name at any depth ("*.docx"); "drafts" also leaves out the folder
-  const match = picomatch(patterns, { dot: true, basename: true });
+  // a pattern without a slash matches a name at any depth ("*.docx"); "drafts" also leaves out the
+  // folder. One with a slash matches the path from the folder given ("West/10C/**"): picomatch's
+  // basename option would match it against nothing, so the two kinds are matched apart.
+  const names = patterns.filter((pattern) => !pattern.includes('/'));
+  const paths = patterns.filter((pattern) => pattern.includes('/'));
+  const byName = names.length > 0 ? picomatch(names, { dot: true, basename: true }) : () => false;
+  const byPath = paths.length > 0 ? picomatch(paths, { dot: true }) : () => false;
+  const match = (path: string) => byName(path) || byPath(path);
   return (path, isFolder) => match(path) || (isFolder && match(`${path}/`));
 }
