@@ -23,6 +23,7 @@ import {
 } from './csv-document.js';
 import { type FillEntry, type FillResult, summarise } from './fill-report.js';
 import { DEFAULT_ROUNDING, type Mark, type Rounding, scaleGrade } from './grade-scale.js';
+import { otherStudent } from './student-names.js';
 
 export interface CanvasAssignmentColumn {
   index: number;
@@ -167,6 +168,11 @@ export function fillCanvasGradebook(bytes: Uint8Array, marks: ReadonlyMap<string
     const mark = marks.get(row.id);
     if (!mark) {
       entries.push({ ...base, status: 'not-marked', warnings: [] });
+      continue;
+    }
+    const other = otherStudent(mark.name, row.name);
+    if (other) {
+      entries.push({ ...base, status: 'refused', reason: 'other-student', detail: other, warnings: [] });
       continue;
     }
     const scaled = scaleGrade(mark, maximum, rounding);

@@ -27,7 +27,9 @@ type RefusalReason =
   /** Canvas: the cell says EX (excused); kct does not lift an excusal. */
   | 'excused'
   /** Canvas: anonymous grading with scores hidden from instructors; the importer skips them. */
-  | 'hidden-anonymous';
+  | 'hidden-anonymous'
+  /** The row's name is not the mark's student's: another class's or assignment's file, whose ids recur. */
+  | 'other-student';
 
 type FillWarning =
   /** The row already held a grade, which the fill replaced. The platform skips the row if that grade was changed there after the file was downloaded. */
@@ -99,7 +101,7 @@ export interface FillResult {
 export function summarise(base: Omit<FillReport, 'counts' | 'studentsMatch'>): FillReport {
   const counts: Record<FillStatus, number> = { filled: 0, refused: 0, 'not-in-file': 0, 'not-marked': 0 };
   for (const entry of base.entries) counts[entry.status] += 1;
-  return { ...base, counts, studentsMatch: counts['not-in-file'] === 0 && counts['not-marked'] === 0 };
+  return { ...base, counts, studentsMatch: counts['not-in-file'] === 0 && counts['not-marked'] === 0 && !namesOther(base.entries) };
 }
 
 /** The detail of a row whose student handed nothing in. */
@@ -167,8 +169,11 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
     );
   }
   const base = summarise({ ...report, entries, notes });
-  return { ...base, studentsMatch: noRow.length === 0 };
+  return { ...base, studentsMatch: noRow.length === 0 && !namesOther(entries) };
 }
+
+/** A row of the file names another student than the mark with its id (student-names.ts). */
+const namesOther = (entries: readonly FillEntry[]): boolean => entries.some((entry) => entry.reason === 'other-student');
 
 /** A grade file was filled, but some students of the download have no row in it: their grades cannot be imported. */
 export class StudentsMismatchError extends KctError {

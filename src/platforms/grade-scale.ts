@@ -20,6 +20,8 @@ export interface Mark {
   maxScore: number;
   /** Feedback for the student (plain text). */
   feedback?: string;
+  /** The student's name as the run has it, to check against the file's row (student-names.ts). */
+  name?: string;
 }
 
 export type ScaledGrade =

@@ -29,6 +29,7 @@ import {
 import { feedbackAsHtml } from './feedback-html.js';
 import { type FillEntry, type FillReport, type FillResult, summarise } from './fill-report.js';
 import { DEFAULT_ROUNDING, type Mark, type Rounding, scaleGrade } from './grade-scale.js';
+import { otherStudent } from './student-names.js';
 
 /** The worksheet's column headers (English, as Moodle writes them). */
 export interface MoodleColumnNames {
@@ -192,6 +193,11 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     const mark = marks.get(row.participantId);
     if (!mark) {
       entries.push({ ...base, status: 'not-marked', warnings: [] });
+      continue;
+    }
+    const other = otherStudent(mark.name, row.fullName);
+    if (other) {
+      entries.push({ ...base, status: 'refused', reason: 'other-student', detail: other, warnings: [] });
       continue;
     }
     const maximum = options.maxGrade ?? readDecimal(row.maxGrade ?? '');

@@ -99,6 +99,14 @@ export function importHint(platform: 'moodle' | 'canvas'): string {
 /** Exit 10: the file is written, but students of the download have no row in it; the report names them. `source` is what was marked (the download, or the saved run). */
 export function mismatchError(file: { path: string }, report: FillReport, source: string, format = 'table'): StudentsMismatchError {
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
+  const others = report.entries.filter((entry) => entry.reason === 'other-student').length;
+  if (others > 0)
+    return new StudentsMismatchError(
+      `students do not match: ${plural(others, 'row')} of ${file.path} ${others === 1 ? 'names' : 'name'} another student than the mark of ${source} with the same id, and ${others === 1 ? 'was' : 'were'} left as ${others === 1 ? 'it was' : 'they were'}`,
+      {
+        suggestion: `The ${format === 'table' ? 'report above names' : 'report on stdout names (reason other-student)'} each: check that the file is of the course and assignment that was marked, and download it again from there.${report.counts.filled > 0 ? ' Do not import the file written until you have.' : ''}`,
+      },
+    );
   return new StudentsMismatchError(
     `students do not match: ${plural(noRow, 'student')} of ${source} ${noRow === 1 ? 'has' : 'have'} no row in ${file.path}`,
     {

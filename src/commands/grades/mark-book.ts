@@ -66,7 +66,12 @@ export class MarkBook {
     const maxScore = typeof row.max_score === 'number' ? row.max_score : sumMax(entries);
     const feedback = feedbackText(entries);
     if (!entries.some((entry) => (entry.feedback ?? entry.comment ?? '').trim() !== '')) this.withoutFeedback += 1;
-    const mark: Mark = { score: row.score as number, maxScore: maxScore ?? Number.NaN, ...(feedback ? { feedback } : {}) };
+    const mark: Mark = {
+      score: row.score as number,
+      maxScore: maxScore ?? Number.NaN,
+      ...(feedback ? { feedback } : {}),
+      ...(row.student_name ? { name: row.student_name } : {}),
+    };
     const earlier = this.marks.get(id);
     // the same total with other criteria or feedback is another mark too: which one to fill is the teacher's call
     if (earlier && (earlier.score !== mark.score || earlier.maxScore !== mark.maxScore || earlier.feedback !== mark.feedback)) {

@@ -286,6 +286,61 @@ describe('kct grades moodle', () => {
   });
 });
 
+describe('kct grades of another class: the same ids, other students', () => {
+  it('a row naming another student than the mark with its id is refused, and kct exits 10; with none matching nothing is written', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    // the worksheet of another course: the same participant numbers, other people
+    const other = worksheet(dir, [
+      { id: 101, name: 'Wei Xu' },
+      { id: 102, name: 'Kim Yates' },
+      { id: 104, name: 'Eve Kim' },
+    ]);
+    const out = join(dir, 'out.csv');
+    const result = await runKct(['grades', 'moodle', run, other.path, '--grades-out', out]);
+    expect(result.code, result.stdout + result.stderr).toBe(10);
+    expect(result.stdout).toContain('0 filled, 2 refused');
+    expect(result.stdout).toContain('the file\'s row is "Wei Xu", and the mark with this id is "Ada Lovelace"\'s');
+    expect(result.stdout).not.toContain('Students match');
+    expect(result.stderr).toContain(`error: students do not match: 2 rows of ${other.path} name another student than the mark of ${run}`);
+    expect(existsSync(out)).toBe(false);
+    // one row of another student beside rows that agree: those are filled, that one is left, exit 10
+    const mixed = worksheet(dir, [
+      { id: 101, name: 'Ada Lovelace' },
+      { id: 102, name: 'Kim Yates' },
+      { id: 104, name: 'Eve Kim' },
+    ]);
+    const some = await runKct(['grades', 'moodle', run, mixed.path, '--grades-out', join(dir, 'mixed.csv')]);
+    expect(some.code, some.stderr).toBe(10);
+    expect([...readAsMoodleImports(readFileSync(join(dir, 'mixed.csv')), { maxGrade: 100 }).imports.keys()]).toEqual(['101']);
+    expect(some.stderr).toContain('Do not import the file written until you have');
+  });
+
+  it('Canvas: "Lovelace, Ada" is Ada Lovelace; "Xu, Wei" with her id is refused', async () => {
+    const dir = fresh();
+    const run = savedRun(dir, CLASS);
+    const path = join(dir, 'export.csv');
+    writeFileSync(
+      path,
+      writeCsv({
+        rows: [
+          ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (1234)'],
+          ['    Points Possible', '', '', '', '', '10.00'],
+          ['Lovelace, Ada', '101', '', '', 'Y9', ''],
+          ['Xu, Wei', '102', '', '', 'Y9', ''],
+        ],
+      }).bytes,
+    );
+    const result = await runKct(['grades', 'canvas', run, path, '--assignment', 'Essay 1', '--output', 'csv']);
+    expect(result.code, result.stderr).toBe(10);
+    const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.filter((r) => r.participant_id !== '104').map((r) => [r.participant_id, r.status, r.reason])).toEqual([
+      ['101', 'filled', ''],
+      ['102', 'refused', 'other-student'],
+    ]);
+  });
+});
+
 describe('kct grades canvas given a Moodle worksheet', () => {
   it('says what the file is first (even with an earlier output beside it), and which command fills it', async () => {
     const dir = fresh();
