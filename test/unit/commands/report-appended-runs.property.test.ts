@@ -89,6 +89,65 @@ describe('kct report of appended runs', () => {
     );
   });
 
+  // copies share a task and, under --student-id-from name, a student id ("essay"), in files of their
+  // own; a --no-wait batch's items share its task: every file is an answer of the report
+  it('counts each (file, student, task) once, and a row without a file once per (student, task) no file row has', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.array(fc.tuple(fc.nat(4), fc.nat(2), fc.nat(2)), { minLength: 1, maxLength: 10 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        async (printed) => {
+          const lines = printed.flatMap(([run, asResult]) =>
+            run.map(([folder, student, task]) =>
+              JSON.stringify({
+                file: asResult ? null : `school/pupil-${folder}/essay.txt`,
+                student_id: `s${student}`,
+                task_id: `tsk_${task}`,
+                status: 'SUCCESS',
+                score: 10,
+                max_score: 20,
+                evaluation: [],
+              }),
+            ),
+          );
+          const file = join(dir, `shared-${n++}.ndjson`);
+          writeFileSync(file, `${lines.join('\n')}\n`);
+          const result = await runKct(['report', file, '--out', join(dir, `shared-${n}.html`), '--json']);
+          expect(result.code, result.stderr).toBe(0);
+          const withFile = new Set(printed.flatMap(([run, asResult]) => (asResult ? [] : run.map(([f, s, t]) => `${f}/${s}/${t}`))));
+          const filedAnswers = new Set([...withFile].map((key) => key.split('/').slice(1).join('/')));
+          const withoutFile = new Set(
+            printed
+              .flatMap(([run, asResult]) => (asResult ? run.map(([, s, t]) => `${s}/${t}`) : []))
+              .filter((key) => !filedAnswers.has(key)),
+          );
+          expect(JSON.parse(result.stdout)).toMatchObject({ answers: withFile.size + withoutFile.size });
+        },
+      ),
+      {
+        examples: [
+          // two copies under one student id (--student-id-from name: both "essay"), one task
+          [
+            [
+              [
+                [
+                  [0, 0, 0],
+                  [1, 0, 0],
+                ],
+                false,
+              ],
+            ],
+          ],
+        ],
+        numRuns: 30 + propertyRuns(30),
+        seed: propertySeed(7071),
+      },
+    );
+  });
+
   it('says so in words a teacher reads', async () => {
     const file = join(dir, 'twice.ndjson');
     writeFileSync(file, `${[rowOf(1, 1), rowOf(2, 2), rowOf(1, 1), rowOf(2, 2), rowOf(2, 3)].join('\n')}\n`);
