@@ -176,6 +176,21 @@ describe('a folder per student', () => {
     expect(before - (await creditsOf(shared.kct))).toBe(charged);
   }, 120_000);
 
+  it("--student-id-from folder enters the student folders (it implies --recursive): each file is marked under its folder's name, none left NOT_ENTERED", async () => {
+    const dir = tempDir('kct-by-folder-');
+    for (const student of ['Jane Doe', 'Tom Li']) {
+      mkdirSync(join(dir, student));
+      writeFileSync(join(dir, student, 'essay.txt'), `${essay} (${student}, ${dir})`);
+    }
+    const run = await shared.kct(['one-pass', dir, '--model', '12', '--student-id-from', 'folder', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = lines(run.stdout).map((line) => parseJson<Row>(line));
+    expect(rows.map((r) => [r.student_id, r.status]).sort()).toEqual([
+      ['Jane Doe', 'SUCCESS'],
+      ['Tom Li', 'SUCCESS'],
+    ]);
+  });
+
   it('named as Moodle names them, the folder is a Moodle download unzipped: marked as its zip is, and folder flags are refused', async () => {
     const dir = studentFolders(['Jane Doe_1234_assignsubmission_file_', 'Omar Ali_1240_assignsubmission_file_']);
     const run = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--output', 'ndjson']);

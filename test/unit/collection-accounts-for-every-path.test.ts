@@ -207,7 +207,7 @@ describe('collecting a class folder accounts for every path (properties)', () =>
           if (own.length === 1) expect(covering.length - own.length, `${path} is also under a folder left out`).toBe(0);
         }
         // every first-level folder walked is a student: a row (EMPTY, NOT_ENTERED) or the answers in it
-        if (options.recursive || options.groupBy === 'folder') {
+        if (options.recursive || options.groupBy === 'folder' || options.studentIdFrom === 'folder') {
           for (const path of paths.filter(
             (p) => p.endsWith(sep) && !p.slice(top.length + 1, -1).includes(sep) && !p.endsWith(`.link${sep}`),
           )) {

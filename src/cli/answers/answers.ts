@@ -165,7 +165,8 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     });
   }
   const exclude = await excluder(sources.exclude ?? []);
-  const recursive = Boolean(sources.recursive || sources.groupBy === 'folder');
+  // a student folder's name is the student's: naming students by folder enters the folders, as --group-by folder does
+  const recursive = Boolean(sources.recursive || sources.groupBy === 'folder' || sources.studentIdFrom === 'folder');
   const { named, textAnswers, fromList } = await namedInputs(sources, io);
   const globSync = await globberFor(named, existsSync);
   const roots: string[] = [];
