@@ -66,6 +66,7 @@ export class ExitTally {
       throw new TaskUnsuccessfulError(
         this.unsuccessful,
         this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL${late}` : undefined,
+        `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. Fix ${this.unsuccessfulCount > 1 ? 'those answers' : 'that answer'} and run the same command${options.markAgain ? ' without --mark-again' : ''} again: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`,
       );
     }
     // a run whose own command would not collect them (--mark-again) says which one does

@@ -120,6 +120,16 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
     expect(table.stdout).toContain('FAILURE');
     expect(table.stdout).toContain('Reason:');
     expect(table.stderr).toContain(`task ${failed.task_id} ended FAILURE`);
+    expect(table.stderr).toContain(`hint: Its reason is in its record (\`kct result ${failed.task_id}\` prints it)`);
+    const status = await shared.kct(['status', failed.task_id]);
+    expect(status.stderr).toContain(`hint: Its reason is in its record: kct result ${failed.task_id}.`);
+    // the run that sent it says what to do too, on stderr and under --json
+    const again = await shared.kct(['one-pass', '--model', '12', '--text', 'KCT-SANDBOX-FAIL (exit)']);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('hint: The reason is in the record printed. Fix that answer and run the same command again');
+    const json1 = await shared.kct(['one-pass', '--model', '12', '--text', 'KCT-SANDBOX-FAIL (exit)', '--json']);
+    const error = JSON.parse(json1.stderr.trim().split('\n').at(-1)!).error;
+    expect(error).toMatchObject({ code: 'task_unsuccessful', exit_code: 3, suggestion: expect.stringContaining('Fix that answer') });
     for (const format of ['json', 'ndjson', 'csv']) {
       const run = await shared.kct(['result', failed.task_id, '--output', format]);
       expect(run.code, format).toBe(3);

@@ -100,7 +100,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
   await printOneResult(context.io, exporter.format, reused ? { ...result, replayed: true } : result);
-  if (isUnsuccessfulFinal(statusOf(result))) throw new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) });
+  if (isUnsuccessfulFinal(statusOf(result)))
+    throw new TaskUnsuccessfulError(
+      { [result.task_id]: statusOf(result) },
+      undefined,
+      'The reason is in the record printed. Fix the answer and run the same command again: an answer whose task ended FAILURE or CANCEL is sent again, as a new task (charged at acceptance, as this path is).',
+    );
 }
 
 /** POST /evaluations, once: a connection broken after sending is said to be maybe charged, never resent. */

@@ -32,7 +32,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   await print(snapshot);
   // a snapshot read once says the same as a watch that ended on it (exit 3, docs/commands/kct.md#exit-codes)
   if (isUnsuccessfulFinal(statusOf(snapshot))) {
-    throw new TaskUnsuccessfulError({ [options.taskId]: statusOf(snapshot) });
+    throw new TaskUnsuccessfulError(
+      { [options.taskId]: statusOf(snapshot) },
+      undefined,
+      `Its reason is in its record: kct result ${options.taskId}.`,
+    );
   }
   // a batch ends SUCCESS when one item did, and its status does not say which: its result does (one
   // read; if it cannot be read, the status printed is the answer)
