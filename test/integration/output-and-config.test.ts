@@ -61,6 +61,24 @@ describe('kct config set output json', () => {
     expect(csv.stdout.split('\n')[0]).toMatch(/^credits,/);
   });
 
+  it('kct config set of a value it cannot take: exit 2, what it takes, and an example to type', async () => {
+    const { kct } = withConfig();
+    for (const [args, message, hint] of [
+      [['output', 'xml'], 'output must be one of table, json, ndjson, csv, not "xml"', 'hint: For example: kct config set output ndjson'],
+      [
+        ['base_url', 'not-a-url'],
+        'base_url must be a URL such as https://host/v1',
+        'hint: For example: kct config set base_url https://host/v1',
+      ],
+      [['base_url', 'ftp://x'], 'base_url must use http or https, not ftp', 'hint: For example: kct config set base_url'],
+    ]) {
+      const run = await kct(['config', 'set', ...args]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).toContain(hint);
+    }
+  });
+
   it('kct config unset removes it again (the table comes back); unsetting what is not set changes nothing', async () => {
     const { dir, kct } = withConfig();
     // set and unset print in the format that applies once the change is made

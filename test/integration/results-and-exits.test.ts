@@ -121,8 +121,8 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
     expect(table.stdout).toContain('Reason:');
     expect(table.stderr).toContain(`task ${failed.task_id} ended FAILURE`);
     expect(table.stderr).toContain(`hint: Its reason is in its record (\`kct result ${failed.task_id}\` prints it)`);
-    const status = await shared.kct(['status', failed.task_id]);
-    expect(status.stderr).toContain(`hint: Its reason is in its record: kct result ${failed.task_id}.`);
+    const statusRun = await shared.kct(['status', failed.task_id]);
+    expect(statusRun.stderr).toContain(`hint: Its reason is in its record: kct result ${failed.task_id}.`);
     // the run that sent it says what to do too, on stderr and under --json
     const again = await shared.kct(['one-pass', '--model', '12', '--text', 'KCT-SANDBOX-FAIL (exit)']);
     expect(again.code).toBe(3);

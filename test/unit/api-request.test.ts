@@ -10,6 +10,9 @@ describe('kct api arguments', () => {
     expect(methodAndPath('/evaluations/batch', undefined, true)).toEqual({ method: 'POST', path: '/evaluations/batch' });
     expect(methodAndPath('patch', '/x', false)).toEqual({ method: 'PATCH', path: '/x' });
     expect(() => methodAndPath('FETCH', '/x', false)).toThrow(UsageError);
+    // a method alone is a route left out, not a route named GET
+    for (const method of ['GET', 'post', 'DELETE'])
+      expect(() => methodAndPath(method, undefined, false)).toThrow(/needs a route after the method/);
   });
 
   it('paths are relative to the base URL; a repeated /v1 is dropped; other hosts are refused', () => {

@@ -19,7 +19,12 @@ const RESERVED_HEADERS = new Set(['x-api-key', 'x-token-key', 'authorization', '
 
 /** `kct api /credits` is a GET; `kct api POST /x` names its method. */
 export function methodAndPath(first: string, second: string | undefined, hasBody: boolean): { method: HttpMethod; path: string } {
-  if (second === undefined) return { method: hasBody ? 'POST' : 'GET', path: first };
+  if (second === undefined) {
+    // `kct api GET` alone is a method with its route left out, not a route named GET
+    if (METHODS.includes(first.toUpperCase() as HttpMethod))
+      throw new UsageError(`kct api ${first} needs a route after the method`, { suggestion: `For example: kct api ${first} /credits` });
+    return { method: hasBody ? 'POST' : 'GET', path: first };
+  }
   const method = first.toUpperCase() as HttpMethod;
   if (!METHODS.includes(method)) {
     throw new UsageError(`"${first}" is not an HTTP method kct api sends`, {

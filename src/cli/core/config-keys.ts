@@ -32,9 +32,14 @@ export function checkConfigValue(key: ConfigKey, value: string): string {
     try {
       url = new URL(value);
     } catch {
-      throw new UsageError(`${key} must be a URL such as ${example}, not "${value}"`);
+      throw new UsageError(`${key} must be a URL such as ${example}, not "${value}"`, {
+        suggestion: `For example: kct config set ${key} ${example}${key === 'base_url' ? ' (a local sandbox prints its own when it starts)' : ''}`,
+      });
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${key} must use http or https`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new UsageError(`${key} must use http or https, not ${url.protocol.replace(/:$/, '')}`, {
+        suggestion: `For example: kct config set ${key} ${example}`,
+      });
     return value.replace(/\/+$/, '');
   }
   if (key === 'account') {
@@ -42,7 +47,10 @@ export function checkConfigValue(key: ConfigKey, value: string): string {
     return value.trim();
   }
   if (key === 'model') return String(parsePositiveInteger(value, 'model'));
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}`);
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value))
+    throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}, not "${value}"`, {
+      suggestion: 'For example: kct config set output ndjson (what commands that print rows print when no --output is given)',
+    });
   return value;
 }
 
