@@ -1,8 +1,9 @@
 // With --mark-copies, identical answers are each marked on their own, each as its own task; the
 // same command again must show each answer its own task, free. This machine's record keeps tasks
 // by content, so a re-run once gave every copy the task of the last one sent: a.txt showed
-// b.txt's task (and, with a language model marking, could show b's mark). Over generated classes
-// with copies, run twice against a real sandbox.
+// b.txt's task (and, with a language model marking, could show b's mark); and copies with every
+// label alike (each student's essay.txt) once shared one task. Over generated classes with copies,
+// flat or a folder per student, run twice against a real sandbox.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,14 +23,19 @@ describe('--mark-copies, run again', () => {
       fc.asyncProperty(
         // which of a pool of distinct answers each file holds: a number seen twice is a copy
         fc.array(fc.nat(2), { minLength: 2, maxLength: 5 }).filter((picks) => new Set(picks).size < picks.length),
-        async (picks) => {
+        // a folder per student, each file essay.txt: copies share every label (the student id "essay", the file name) but their path
+        fc.boolean(),
+        async (picks, inFolders) => {
           const tag = `mark copies ${runs++} ${Date.now()}`;
           const dir = join(tempDir('kct-mark-copies-'), 'class');
           mkdirSync(dir);
-          picks.forEach((n, i) =>
-            writeFileSync(join(dir, `pupil-${i + 1}.txt`), `Schools should not require uniforms, answer ${n} (${tag}): they cost money.\n`),
-          );
-          const command = ['one-pass', dir, '--model', '12', '--output', 'ndjson', '--mark-copies'];
+          picks.forEach((n, i) => {
+            const text = `Schools should not require uniforms, answer ${n} (${tag}): they cost money.\n`;
+            if (!inFolders) return writeFileSync(join(dir, `pupil-${i + 1}.txt`), text);
+            mkdirSync(join(dir, `pupil-${i + 1}`));
+            writeFileSync(join(dir, `pupil-${i + 1}`, 'essay.txt'), text);
+          });
+          const command = ['one-pass', dir, '--model', '12', '--output', 'ndjson', '--mark-copies', ...(inFolders ? ['--recursive'] : [])];
           const first = await shared.kct(command);
           expect(first.code, first.stderr).toBe(0);
           const tasks = new Map(rowsOf(first.stdout).map((row) => [row.file, row.task_id]));
@@ -44,7 +50,14 @@ describe('--mark-copies, run again', () => {
           expect(await creditsOf(shared.kct)).toBe(credits);
         },
       ),
-      { examples: [[[0, 0]]], numRuns: 1 + propertyRuns(4), seed: propertySeed(4712) },
+      {
+        examples: [
+          [[0, 0], false],
+          [[0, 0], true],
+        ],
+        numRuns: 2 + propertyRuns(4),
+        seed: propertySeed(4712),
+      },
     );
   });
 });
