@@ -49,7 +49,10 @@ export function keyOf(
 export function keyConflict(rule: KeyRule, error: unknown, answer: Answer, key: string): unknown {
   if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
   const what = answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label;
-  return error.retold(`${what} changed since it was sent with the key ${key}: the service refused the changed answer (${error.message})`, {
-    suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
-  });
+  return error.retold(
+    `the key ${key} was sent before with another answer than ${what} (this file changed since, or another file of that name was sent under it): the service refused it (${error.message})`,
+    {
+      suggestion: `To mark the new version, run again with a new --idempotency-key (e.g. ${rule.base}-v2), or without one (keys are then derived from each answer's content). To keep the first marks, restore the file.`,
+    },
+  );
 }
