@@ -7,7 +7,7 @@
 import { AuthenticationError, ConnectionError, InterruptedError, KctError, NotFoundError, PermissionError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
 import { isFinalStatus, statusOf } from '../api/status.js';
-import { type Answer, skippedFilesNote } from '../cli/answers/answers.js';
+import type { Answer } from '../cli/answers/answers.js';
 import { err } from '../cli/core/io.js';
 import { type AnswerOutcome, copyOutcome } from '../cli/render/outcome.js';
 import type { AcceptedTask, OnePassInput } from '../client/client.js';
@@ -20,6 +20,7 @@ import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
 import { type Plan, planOf, taskOf } from './plan.js';
 import { Resends } from './resends.js';
+import { namedRow } from './row-names.js';
 import { dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
@@ -171,6 +172,7 @@ export class MarkingRun {
     const row = answer.index;
     const base = this.baseOf(row);
     const known = step.known as JournalKnown | Marked;
+    this.found(row, answer);
     this.settings.record.reused(row, this.identityOf(row), step.from, taskOf(known));
     this.notCharged.add(row);
     if (step.from === 'ledger') this.reusedFromLedger.add(row);
@@ -192,6 +194,8 @@ export class MarkingRun {
 
   private reuseBatchItem(row: number, step: Extract<Plan, { kind: 'reuse' }>): void {
     const known = step.known as { batchId: string; item: number };
+    const answer = this.settings.collection.answerAt(row);
+    if (answer) this.found(row, answer);
     this.settings.record.reused(row, this.identityOf(row), step.from, known.batchId);
     this.notCharged.add(row);
     if (step.from === 'ledger') this.reusedFromLedger.add(row);
@@ -225,6 +229,16 @@ export class MarkingRun {
     return true;
   }
 
+  /** The answer and its copies are recorded as found, so that a run stopped before their rows still names them (its journal, its report). */
+  private found(row: number, answer: Answer): void {
+    const { record, collection, plan } = this.settings;
+    record.found(row, answer, this.identityOf(row));
+    for (const copy of plan.copies.get(row) ?? []) {
+      const named = collection.answerAt(copy);
+      if (named) record.found(copy, named, this.identityOf(copy));
+    }
+  }
+
   identityOf(row: number): string {
     return this.settings.plan.identities.get(row);
   }
@@ -238,7 +252,7 @@ export class MarkingRun {
     const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
     try {
       if (record.exit.fatal !== undefined) throw new NotSent();
-      record.found(row, answer, identity);
+      this.found(row, answer);
       if (this.settings.viaBatch && !options.onePass && (await this.batches.add(answer, fields))) return;
       const input = this.inputOf(answer, fields);
       const key = keyOf(this.settings, answer, this.identityOf(row), input, options.replacing);
@@ -354,19 +368,7 @@ export class MarkingRun {
   emit(row: number, found: AnswerOutcome, answerOfRow?: Answer): void {
     const { collection, plan, record } = this.settings;
     const copies = plan.copies.get(row) ?? [];
-    // under each answer's own labels, its record too: its name from a download, and its files that could not be sent
-    const named = (at: number, outcome: AnswerOutcome, known?: Answer): AnswerOutcome => {
-      const answer = known ?? collection.answerAt(at);
-      const studentName = collection.studentNameAt?.(at);
-      const message = [outcome.message, skippedFilesNote(answer?.skippedFiles)].filter(Boolean).join('; ');
-      const result = outcome.replayed && outcome.result ? { ...outcome.result, student_id: outcome.student_id ?? null } : outcome.result;
-      return {
-        ...outcome,
-        ...(result ? { result } : {}),
-        ...(studentName !== undefined ? { student_name: studentName } : {}),
-        ...(message ? { message } : {}),
-      };
-    };
+    const named = (at: number, outcome: AnswerOutcome, known?: Answer) => namedRow(collection, at, outcome, known);
     const replayed = this.notCharged.delete(row);
     const twin = copies[0] ?? plan.twins.get(row);
     const outcome = named(

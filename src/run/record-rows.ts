@@ -33,6 +33,8 @@ interface RowAt {
   /** The line of its final event (the row printed), and its text when the journal cannot be read again (stdin). */
   final?: { offset: number; length: number; text?: string };
   unsent?: { status: string; reason: string };
+  /** Marked before this run (the ledger, or a journal): its task's mark is read, not sent for. */
+  reused?: boolean;
 }
 
 /** The first line of a journal of this kct, as journal.ts writes it. */
@@ -68,6 +70,7 @@ export async function* lastRunRows(
     else if (typeof event.batch_id === 'string') at.taskId = event.batch_id;
     if (typeof event.status === 'string') at.status = event.status;
     if (event.e === 'final') at.final = { offset, length, ...(readAt ? {} : { text }) };
+    if (event.e === 'reused') at.reused = true;
     if (event.e === 'unsent') at.unsent = { status: String(event.status), reason: typeof event.reason === 'string' ? event.reason : '' };
     // its printed row, as every other view has it (student_name and all); journals before it have none
     if (event.e === 'unsent' && event.out !== undefined) at.final = { offset, length, ...(readAt ? {} : { text }) };
@@ -91,7 +94,9 @@ export async function* lastRunRows(
           status: at.status ?? 'UNKNOWN',
           score: null,
           max_score: null,
-          message: 'no result in the journal yet: run the same command again with --resume to follow it',
+          message: at.reused
+            ? 'marked before this run, by this task: the same command again with --resume reads its mark (not charged again)'
+            : 'no result in the journal yet: run the same command again with --resume to follow it',
         },
         line: at.line,
       };
