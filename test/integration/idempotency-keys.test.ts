@@ -52,7 +52,9 @@ describe('--idempotency-key on a folder', () => {
     writeFileSync(join(dir, 'ben.txt'), `${essay}\nsecond draft`);
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--idempotency-key', key, '--output', 'csv']);
     expect(again.code).toBe(7);
-    expect(again.stderr).toContain(`the key ${key}-ben.txt was sent before with another answer than ${join(dir, 'ben.txt')} (this file changed since`);
+    expect(again.stderr).toContain(
+      `the key ${key}-ben.txt was sent before with another answer than ${join(dir, 'ben.txt')} (this file changed since`,
+    );
     expect(again.stderr).toContain('run again with a new --idempotency-key');
   });
 
