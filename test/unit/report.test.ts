@@ -92,6 +92,21 @@ describe('the streaming tally', () => {
     expect(summary.weakest).toBe('Thesis');
   });
 
+  it('no criterion is the weakest when none is below another (a class that scored 0 on every criterion)', () => {
+    const zero = {
+      status: 'SUCCESS',
+      score: 0,
+      maxScore: 20,
+      evaluation: [
+        { item: 'Thesis', score: 0, max_score: 10 },
+        { item: 'Evidence', score: 0, max_score: 10 },
+      ],
+    };
+    expect(summarize([zero, zero]).weakest).toBeUndefined();
+    const uneven = { ...zero, evaluation: [zero.evaluation[0], { item: 'Evidence', score: 5, max_score: 10 }] };
+    expect(summarize([uneven]).weakest).toBe('Thesis');
+  });
+
   it('credits charged by the run: 0 when it marked nothing of its own (all reused), unknown only when the service did not say', () => {
     const reused = new ClassTally();
     reused.add({ status: 'SUCCESS', score: 10, replayed: true, creditsCharged: 1 });

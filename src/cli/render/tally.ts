@@ -136,7 +136,9 @@ export class ClassTally {
       return { item, mean, max: slot.max, ratio: slot.max ? mean / slot.max : undefined };
     });
     const rated = summary.criteria.filter((c) => c.ratio !== undefined);
-    if (rated.length > 1) summary.weakest = rated.reduce((a, b) => ((b.ratio as number) < (a.ratio as number) ? b : a)).item;
+    // a criterion is the weakest only when it is below another: all at 0 % (or all alike) have none
+    const lowest = Math.min(...rated.map((c) => c.ratio as number));
+    if (rated.length > 1 && rated.some((c) => (c.ratio as number) > lowest)) summary.weakest = rated.find((c) => c.ratio === lowest)!.item;
     // totals out of 20 and out of 10 (answers marked on different rubrics) have no one mean, median or distribution
     if (this.scales.size > 1) {
       summary.scales = [...this.scales].sort((a, b) => b - a);
