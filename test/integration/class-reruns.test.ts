@@ -101,7 +101,7 @@ describe('the same answers under other names (an answer is its content)', () => 
     const before = await creditsOf(shared.kct);
     const first = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--output', 'ndjson']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain('with a folder per student, use --student-id-from folder');
+    expect(first.stderr).toContain('with a folder per student directly under the folder given, use --student-id-from folder');
     expect(before - (await creditsOf(shared.kct))).toBe(14);
     // the hint followed: every student id changes, no content does
     const hinted = await shared.kct(['one-pass', dir, '--model', '12', '--recursive', '--student-id-from', 'folder', '--output', 'ndjson']);

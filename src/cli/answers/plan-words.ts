@@ -85,10 +85,11 @@ export function emptyReason(folder: { ignored: number; excluded: number }): stri
 export function sharedStudentIds(byId: Map<string, number>, studentIdFrom: string | undefined, hint?: string): string[] {
   const shared = [...byId].filter(([, count]) => count > 1);
   if (shared.length === 0) return [];
+  // --student-id-from folder names the first folder level: a tree of schools or classes above the students names those
   hint ??=
     studentIdFrom === 'folder'
-      ? "add --group-by folder to send each student's files as one answer"
-      : 'with a folder per student, use --student-id-from folder';
+      ? "each first-level folder is taken for one student: if each holds one student's pages, add --group-by folder; if they are schools or classes, run kct on each class folder"
+      : 'with a folder per student directly under the folder given, use --student-id-from folder (for a tree of schools or classes, run kct on each class folder)';
   return [
     `note: several answers share a student id (${shared
       .slice(0, 3)
