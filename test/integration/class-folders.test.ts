@@ -189,6 +189,15 @@ describe('a folder per student', () => {
       ['Jane Doe', 'SUCCESS'],
       ['Tom Li', 'SUCCESS'],
     ]);
+    // a tree of schools and classes: only the first level is entered, so nothing is charged under a school's name
+    const tree = tempDir('kct-by-folder-tree-');
+    mkdirSync(join(tree, 'West', '10C', 'ana'), { recursive: true });
+    writeFileSync(join(tree, 'West', '10C', 'ana', 'essay.txt'), `${essay} (ana, ${tree})`);
+    const before = await creditsOf(shared.kct);
+    const nested = await shared.kct(['one-pass', tree, '--model', '12', '--student-id-from', 'folder', '--output', 'ndjson']);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain('pass --recursive');
+    expect(await creditsOf(shared.kct)).toBe(before);
   });
 
   it('named as Moodle names them, the folder is a Moodle download unzipped: marked as its zip is, and folder flags are refused', async () => {

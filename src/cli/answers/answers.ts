@@ -165,12 +165,14 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     });
   }
   const exclude = await excluder(sources.exclude ?? []);
-  // a student folder's name is the student's: naming students by folder enters the folders, as --group-by folder does
+  // a student folder's name is the student's: naming students by folder enters the folders (those directly in the
+  // one named, unless --recursive or --group-by folder asks for all: a tree of schools would name students by school)
   const recursive = Boolean(sources.recursive || sources.groupBy === 'folder' || sources.studentIdFrom === 'folder');
+  const depth = sources.recursive || sources.groupBy === 'folder' ? undefined : 1;
   const { named, textAnswers, fromList } = await namedInputs(sources, io);
   const globSync = await globberFor(named, existsSync);
   const roots: string[] = [];
-  const collection = planAnswers(walkInputs(named, { recursive, exclude, roots, globSync }), {
+  const collection = planAnswers(walkInputs(named, { recursive, depth, exclude, roots, globSync }), {
     textAnswers,
     roots,
     sources,

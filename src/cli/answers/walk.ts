@@ -48,6 +48,8 @@ export type GlobSync = (pattern: string, cwd: string) => string[];
 
 export interface WalkOptions {
   recursive: boolean;
+  /** With `recursive`: the deepest folder level entered (1: the folders directly in the one named); all when absent. */
+  depth?: number;
   /** Whether a path relative to its folder argument (or as given) matches --exclude. */
   exclude: (path: string, isFolder: boolean) => boolean;
 }
@@ -174,7 +176,10 @@ function folderRule(name: string, isFolder: boolean, keyName: string, options: W
   if (isFolder && SYSTEM_FOLDERS.has(name.toLowerCase())) return { kind: 'ignore', reason: 'system folder' };
   if (!isFolder && (SYSTEM_FILES.has(name.toLowerCase()) || name.startsWith('~$'))) return { kind: 'ignore', reason: 'system file' };
   if (options.exclude(keyName, isFolder)) return { kind: 'exclude', reason: 'matched --exclude' };
-  if (isFolder) return options.recursive ? 'enter' : { kind: 'not-entered', reason: 'subfolder (pass --recursive)' };
+  if (isFolder)
+    return options.recursive && (options.depth === undefined || keyName.split('/').length <= options.depth)
+      ? 'enter'
+      : { kind: 'not-entered', reason: 'subfolder (pass --recursive)' };
   // Markdown is sent as text when named, but in a class folder a .md file is far more likely
   // a README or the teacher's notes than an answer: left out, so it is never marked and charged.
   if (MARKDOWN.test(name)) return { kind: 'ignore', reason: 'Markdown (name it to send it)' };

@@ -15,7 +15,7 @@ export const command = defineCommand({
     '--files-from <list>': 'read answer paths from a file, one per line (- for stdin)',
     '--student-id-from <source>': {
       description:
-        'student_id of each answer: its file name without extension, its student folder (the first folder level; implies --recursive), or none',
+        'student_id of each answer: its file name without extension, its student folder (the first folder level, entered; deeper with --recursive), or none',
       choices: ['name', 'folder', 'none'],
       defaultValue: 'name',
     },
