@@ -72,7 +72,7 @@ describe('kct evaluate re-runs', () => {
           const before = await creditsOf(kct);
           const run = await kct(args, s.via === 'stdin' ? { input: ANSWERS[s.answer] } : {});
           const charged = before - (await creditsOf(kct));
-          const printed = parseJson<{ task_id: string; replayed?: boolean }>(run.stdout);
+          const printed = parseJson<{ task_id: string; replayed?: boolean; student_id?: string | null }>(run.stdout);
           const sent = s.markAgain || s.answer === FAILS || !latest.has(identity);
           expect(run.code, run.stderr).toBe(wait && s.answer === FAILS ? 3 : 0);
           expect(charged > 0, `charged ${charged} for ${JSON.stringify(s)}\n${run.stderr}`).toBe(sent);
@@ -82,6 +82,8 @@ describe('kct evaluate re-runs', () => {
             latest.set(identity, printed.task_id);
           } else {
             expect(printed.replayed).toBe(true);
+            // under this run's student id, never the one it was first sent under
+            expect(printed.student_id ?? null).toBe(s.studentId ?? null);
             expect(printed.task_id).toBe(latest.get(identity));
             expect(run.stderr).toContain('not sent again');
           }

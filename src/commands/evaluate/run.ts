@@ -81,8 +81,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   } finally {
     lock.release();
   }
+  // a mark reused is shown under this run's student id, not the one it was first sent under (as one-pass's rows are)
+  const asSentNow = { student_id: fields.student_id ?? null };
   if (options.wait === false) {
-    await exporter.record(reused ? { ...reused, replayed: true } : task, () => {
+    await exporter.record(reused ? { ...reused, ...asSentNow, replayed: true } : task, () => {
       out(context.io, `${reused ? 'Sent before as' : 'Accepted'} ${task.task_id}  ${task.status ?? ''}`);
       if (reused) out(context.io, 'Not charged again (--mark-again pays to mark it anew)');
       else if (typeof task.credits_charged === 'number')
@@ -99,7 +101,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     );
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
-  await printOneResult(context.io, exporter.format, reused ? { ...result, replayed: true } : result);
+  await printOneResult(context.io, exporter.format, reused ? { ...result, ...asSentNow, replayed: true } : result);
   if (isUnsuccessfulFinal(statusOf(result)))
     throw new TaskUnsuccessfulError(
       { [result.task_id]: statusOf(result) },
