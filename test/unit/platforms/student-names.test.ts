@@ -46,6 +46,12 @@ describe('the student of a row and of a mark', () => {
       ['Chloé Dupont', 'Pat Zed'],
       ["Finn O'Neil", 'Lou Ray'],
       ['lovelaceada', 'Xu, Wei'],
+      // names alike in their letters, but no name in common
+      ['Ann Lee', 'Anna Leeds'],
+      ['Ann Lee', 'Leeann Smith'],
+      ['Dan Lee', 'Daniel Leeson'],
+      ['Chris Doe', 'Christine Dorne'],
+      ['Al Li', 'Alice Lin'],
     ]) {
       const said = otherStudent(ours, theirs);
       expect(said, `${ours} / ${theirs}`).toContain(JSON.stringify(theirs));
@@ -53,10 +59,24 @@ describe('the student of a row and of a mark', () => {
     }
   });
 
+  it('one student under a nickname, a changed surname or another spelling of one name: a name in common is enough', () => {
+    for (const [ours, theirs] of [
+      ['Bob Smith', 'Robert Smith'],
+      ['Bill Gates', 'William Henry Gates III'],
+      ['Ada King', 'Ada Lovelace'],
+      ['Mohammed Ali', 'Muhammad Ali'],
+      ['Seán "Jack" O\'Brien, Jr', 'Sean Jack OBrien, Jr'],
+    ])
+      expect(otherStudent(ours, theirs), `${ours} / ${theirs}`).toBeUndefined();
+  });
+
   it('no name on either side, or Moodle\'s blind "Participant", is nothing to compare', () => {
     expect(otherStudent(undefined, 'Ada Lovelace')).toBeUndefined();
     expect(otherStudent('Ada Lovelace', undefined)).toBeUndefined();
     expect(otherStudent('Participant', 'Ada Lovelace')).toBeUndefined();
     expect(otherStudent('Ada Lovelace', 'Participant 101')).toBeUndefined();
+    // blind marking in other languages, or its number joined on
+    expect(otherStudent('Teilnehmer/in', 'Teilnehmer/in 12')).toBeUndefined();
+    expect(otherStudent('Participant12', 'Ada Lovelace')).toBeUndefined();
   });
 });
