@@ -40,6 +40,8 @@ export function otherStudent(markName: string | undefined, rowName: string | und
   const ours = words(markName);
   const theirs = words(rowName);
   if (ours.length === 0 || theirs.length === 0) return undefined;
+  const together = runTogether(theirs);
+  if (runTogether(ours).some((form) => together.includes(form))) return undefined;
   if (ours.some((word) => word.length > 1 && theirs.includes(word))) return undefined;
   // one side is a file name's letters run together: compared with the other's words run together
   if (ours.length === 1 || theirs.length === 1) {

@@ -65,6 +65,8 @@ describe('the student of a row and of a mark', () => {
       ['Bill Gates', 'William Henry Gates III'],
       ['Ada King', 'Ada Lovelace'],
       ['Mohammed Ali', 'Muhammad Ali'],
+      // a name of initials and marks is the same name however it is punctuated
+      ['A😀,.é', 'A. É'],
       ['Seán "Jack" O\'Brien, Jr', 'Sean Jack OBrien, Jr'],
     ])
       expect(otherStudent(ours, theirs), `${ours} / ${theirs}`).toBeUndefined();
