@@ -72,13 +72,7 @@ export function unsuccessful(result: EvaluationResult): TaskUnsuccessfulError | 
       Object.fromEntries(failed.map((item) => [String(item.task_id ?? ''), statusOf(item)])),
       `${failed.length} of ${items.length} items did not succeed`,
     );
-  return isUnsuccessfulFinal(statusOf(result))
-    ? new TaskUnsuccessfulError(
-        { [result.task_id]: statusOf(result) },
-        undefined,
-        `Its reason is in its record (\`kct result ${result.task_id}\` prints it). Fix the answer and send it again: a task that does not mark its answer is not charged on the one-pass and batch paths.`,
-      )
-    : undefined;
+  return isUnsuccessfulFinal(statusOf(result)) ? new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) }) : undefined;
 }
 
 const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;

@@ -57,7 +57,7 @@ export class ExitTally {
    * Throws the run's exit status, in this order: what stopped the run, an answer's error, failures
    * (3: a result known to be bad outranks one not known yet), time-outs (8).
    */
-  throwExitStatus(options: { anySent: boolean; timeoutMs: number; markAgain?: boolean }): void {
+  throwExitStatus(options: { anySent: boolean; timeoutMs: number; markAgain?: boolean; ownKeys?: boolean }): void {
     const again = againOf(options.markAgain);
     if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, again) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
@@ -66,7 +66,11 @@ export class ExitTally {
       throw new TaskUnsuccessfulError(
         this.unsuccessful,
         this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL${late}` : undefined,
-        `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. Fix ${this.unsuccessfulCount > 1 ? 'those answers' : 'that answer'} and run the same command${options.markAgain ? ' without --mark-again' : ''} again: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`,
+        `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. ${
+          options.ownKeys
+            ? 'With --idempotency-key the keys are yours: the same key is answered with this failure again, so fix the answer and give a new key to mark it anew.'
+            : `Fix ${this.unsuccessfulCount > 1 ? 'those answers' : 'that answer'} and run the same command${options.markAgain ? ' without --mark-again' : ''} again: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
+        }`,
       );
     }
     // a run whose own command would not collect them (--mark-again) says which one does

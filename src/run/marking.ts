@@ -158,7 +158,7 @@ export class MarkingRun {
   /** The exit status of a finished run (docs/commands/kct.md#exit-codes). */
   throwExitStatus(): void {
     const { record, timeoutMs, markAgain } = this.settings;
-    record.exit.throwExitStatus({ anySent: this.anySent(), timeoutMs, markAgain });
+    record.exit.throwExitStatus({ anySent: this.anySent(), timeoutMs, markAgain, ownKeys: this.settings.keyRule.kind === 'base' });
   }
 
   private interruption(): InterruptedError {

@@ -167,7 +167,8 @@ interface Answer {
 
 /** What a run over the folder holds: the answers it sends, and the rows of folders (EMPTY, NOT_ENTERED). */
 function expected(model: Model, dir: string, flags: Flags): { answers: Answer[]; folderRows: Map<string, string> } {
-  const recursive = flags.recursive || flags.groupByFolder;
+  // --student-id-from folder enters the student folders (the model's are one level deep)
+  const recursive = flags.recursive || flags.groupByFolder || flags.studentIdFrom === 'folder';
   const answers: Answer[] = [];
   const grouped = new Map<string, string[]>();
   for (const [name, text] of model.files) {

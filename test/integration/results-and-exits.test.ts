@@ -120,7 +120,7 @@ describe('result and status exit 3 for a task that ended FAILURE or CANCEL', () 
     expect(table.stdout).toContain('FAILURE');
     expect(table.stdout).toContain('Reason:');
     expect(table.stderr).toContain(`task ${failed.task_id} ended FAILURE`);
-    expect(table.stderr).toContain(`hint: Its reason is in its record (\`kct result ${failed.task_id}\` prints it)`);
+    expect(table.stderr).toContain('hint: Its reason is in the record printed: fix the answer and send it again.');
     const statusRun = await shared.kct(['status', failed.task_id]);
     expect(statusRun.stderr).toContain(`hint: Its reason is in its record: kct result ${failed.task_id}.`);
     // the run that sent it says what to do too, on stderr and under --json

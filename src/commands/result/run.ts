@@ -1,4 +1,4 @@
-import { NotFinalError } from '../../api/errors.js';
+import { NotFinalError, TaskUnsuccessfulError } from '../../api/errors.js';
 import { isFinalStatus } from '../../api/status.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -33,7 +33,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   }
   // exit 3, or 8 for a task still running, after the record is printed in whichever format
   const failure = unsuccessful(result);
-  if (failure) throw failure;
+  if (failure)
+    throw new TaskUnsuccessfulError(
+      failure.statuses,
+      failure.message,
+      `${Object.keys(failure.statuses).includes(result.task_id) ? 'Its reason is in the record printed' : "Each item's reason is in its row"}: fix the answer and send it again. On the one-pass and batch paths a task that does not mark its answer is not charged.`,
+    );
   if (typeof result.status === 'string' && !isFinalStatus(result.status))
     throw new NotFinalError(result.task_id || options.taskId, result.status);
 }

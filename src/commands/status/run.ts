@@ -46,7 +46,8 @@ export async function run(options: Options, context: Context): Promise<void> {
       return undefined;
     });
     const failure = result && unsuccessful(result);
-    if (failure) throw failure;
+    if (failure)
+      throw new TaskUnsuccessfulError(failure.statuses, failure.message, `Each item's reason is in its row: kct result ${options.taskId}.`);
   }
   if (options.watch && exporter.format === 'table') context.notice('next', `See the scores with: kct result ${options.taskId}`);
 }
