@@ -1,12 +1,13 @@
 // A word or two in quotation marks that marks a term ("the "cool" kids", the so-called
 // "discipline") quotes no source, so the grader counts no quotation for it, and its feedback does
 // not call it specific support; a short quotation introduced as one (the word "blood", Macbeth's
-// "vaulting ambition", calls it "a disgrace") still counts. Properties over generated sentences
+// "vaulting ambition", calls it "a disgrace", Macbeth is "brave", one opening a sentence, one
+// listed after another) still counts. Properties over generated sentences
 // (fast-check, seeded, shrinking; KCT_PROPERTY_RUNS and KCT_PROPERTY_SEED as in docs/testing.md).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type GradeInput, grade } from '../../packages/sandbox/src/engines/grader.js';
-import { isMarkedTerm, quotationSpans, readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
+import { markedTerms, quotationSpans, readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
 import { measure } from '../../packages/sandbox/src/engines/grading/features.js';
 import { RUNS, SEED } from './grader-arbitraries.js';
 import { type Marking, seededModel } from './grader-helpers.js';
@@ -25,8 +26,9 @@ const MARKS: [string, string][] = [
 const MARKED = [
   (t: string) => `Uniforms will not make the ${t} kids any kinder to the others.`,
   (t: string) => `The so-called ${t} of a blazer is a myth that fades within a week.`,
-  (t: string) => `Pupils who want to look ${t} will simply find other ways to show off.`,
+  (t: string) => `Pupils who want a ${t} image will simply find other ways to show off.`,
   (t: string) => `Schools talk about ${t} while they spend money on blazers.`,
+  (t: string) => `Uniforms are for the pupils, such as the ${t} kids, who care about looks.`,
 ];
 /** The same words quoted as a quotation: the word named, a possessive, a verb of saying before them. */
 const QUOTED = [
@@ -34,6 +36,9 @@ const QUOTED = [
   (t: string) => `The head teacher's ${t} is the heart of the argument.`,
   (t: string) => `The newsletter calls the rule ${t} without any evidence.`,
   (t: string) => `Our head teacher said ${t} at the assembly.`,
+  // a character given a quality in the text's words, and a quotation that opens the sentence
+  (t: string) => `In the first act Macbeth is ${t} in battle.`,
+  (t: string) => `${t} recurs through the whole play.`,
 ];
 
 const quoted = (mark: [string, string], term: string) => `${mark[0]}${term}${mark[1]}`;
@@ -44,7 +49,7 @@ describe('a term in marks is no quotation', () => {
       fc.property(fc.constantFrom(...MARKED), fc.constantFrom(...TERMS), fc.constantFrom(...MARKS), (sentence, term, mark) => {
         const text = sentence(quoted(mark, term));
         expect(quotationSpans(text)).toHaveLength(1);
-        expect(isMarkedTerm(text, quotationSpans(text)[0]), text).toBe(true);
+        expect(markedTerms(text, quotationSpans(text)).has(0), text).toBe(true);
         expect(quotationsIn(`${text}\n\nIn conclusion, uniforms should not be compulsory.`), text).toBe(0);
       }),
       { seed: SEED, numRuns: RUNS },
@@ -59,6 +64,14 @@ describe('a term in marks is no quotation', () => {
       }),
       { seed: SEED, numRuns: RUNS },
     );
+  });
+
+  it('a list of quotations counts each, once the first is introduced as one', () => {
+    expect(quotationsIn('In Act 1 Macbeth is "brave", "valiant" and "worthy".')).toBe(3);
+    expect(quotationsIn('Duncan calls him "worthy" and "noble".')).toBe(2);
+    expect(quotationsIn('Sheila is "very pretty" and "excited" at the start.')).toBe(2);
+    // a list of terms stays a list of terms
+    expect(quotationsIn('The "cool" and "smart" kids will find other ways to show off.')).toBe(0);
   });
 
   it('the essay a new user marked: its three terms in marks are not "specific support (3 quotations)"', () => {

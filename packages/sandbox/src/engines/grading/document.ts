@@ -120,20 +120,40 @@ export function quotationSpans(text: string): [number, number][] {
   return all.filter(([a, b], i) => !all.slice(0, i).some(([c, d]) => a >= c && b <= d));
 }
 
-/** What introduces a short quotation as one within the few words before it: the word named, a verb of saying or naming, a possessive, a colon. */
+/**
+ * What introduces a short quotation as one, in the few words before it: the word named, a verb of
+ * saying or naming, or a verb that gives a character a quality in the text's words ("Macbeth is
+ * "brave""); a possessive or a colon just before it.
+ */
 const QUOTE_CUE =
-  /(?:\b(?:words?|terms?|phrases?|lines?|verbs?|nouns?|adjectives?|images?|metaphors?|similes?|calls?|called|calling|describes?|described|names?|named|says?|said|writes?|wrote|uses?|used|refers? to|states?|stated|claims?|claimed|reads?|as)\b|['’]s?|:)(?:\s+[\w'’-]+){0,3}\s*$/i;
+  /(?:\b(?:words?|terms?|phrases?|lines?|verbs?|nouns?|adjectives?|images?|metaphors?|similes?|calls?|called|calling|describes?|described|names?|named|says?|said|writes?|wrote|uses?|used|refers? to|states?|stated|claims?|claimed|reads?|is|are|was|were|seems?|seemed|appears?|appeared|becomes?|became)\b(?:\s+[\w'’-]+){0,3}|['’]s?|:)\s*$/i;
 const SO_CALLED = /\bso[- ]called\s*$/i;
+/** Between two quotations of one list ("brave", "valiant" and "worthy"): the second is quoted as the first is. */
+const LISTED = /^\s*(?:,|and|or|,\s*and|,\s*or)\s*$/i;
 
 /**
- * A quotation of one or two words that marks a term rather than quotes a source ("the "cool"
- * kids", "the so-called "discipline""): nothing before it says it is quoted (see QUOTE_CUE).
+ * The quotations of a sentence that mark a term rather than quote a source ("the "cool" kids",
+ * the so-called "discipline"): of one or two words, with nothing before them saying they are
+ * quoted (QUOTE_CUE), not opening the sentence, and not listed after a quotation that is one.
  */
-export function isMarkedTerm(text: string, [a, b]: [number, number]): boolean {
-  const inside = text.slice(a + 1, b - 1).trim();
-  if (inside.split(/\s+/).length > 2) return false;
-  const before = text.slice(Math.max(0, a - 60), a);
-  return SO_CALLED.test(before) || !QUOTE_CUE.test(before);
+export function markedTerms(text: string, spans: readonly [number, number][]): Set<number> {
+  const terms = new Set<number>();
+  spans.forEach(([a, b], i) => {
+    if (
+      text
+        .slice(a + 1, b - 1)
+        .trim()
+        .split(/\s+/).length > 2
+    )
+      return;
+    const before = text.slice(Math.max(0, a - 60), a);
+    if (SO_CALLED.test(before)) return void terms.add(i);
+    if (before.trim() === '' || QUOTE_CUE.test(before)) return;
+    const previous = spans[i - 1];
+    if (previous && !terms.has(i - 1) && LISTED.test(text.slice(previous[1], a))) return;
+    terms.add(i);
+  });
+  return terms;
 }
 
 /** The writer's own words: each quotation left as an empty pair of marks (""), where what it says is not counted. */

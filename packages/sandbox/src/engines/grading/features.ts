@@ -2,7 +2,7 @@
 // sentences, links), what supports its points (figures, quotations, named sources, explanations),
 // how it is written (slips, register, vocabulary) and, for stories, dialogue and detail. Every
 // count keeps the sentences it came from, and the words found there, so feedback can quote them.
-import { type Doc, isMarkedTerm, ownWords, quotationSpans } from './document.js';
+import { type Doc, markedTerms, ownWords, quotationSpans } from './document.js';
 import {
   ANALYSIS,
   AUTHOR_VIEW,
@@ -241,8 +241,10 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     const figures = narration.match(FIGURE) ?? [];
     add(f.figures, i, figures.length, [], figures[0]);
     // a term in marks ("the "cool" kids") supports nothing: only what is quoted as a quotation counts
-    const essayQuotes = quotationSpans(t)
-      .filter((span) => !isMarkedTerm(t, span))
+    const spans = quotationSpans(t);
+    const terms = markedTerms(t, spans);
+    const essayQuotes = spans
+      .filter((_, i) => !terms.has(i))
       .map(([a, b]) => t.slice(a + 1, b - 1))
       .filter((q) => q.length >= 2 && q.split(/\s+/).length <= 40);
     add(
