@@ -138,21 +138,17 @@ const LISTED = /^\s*(?:,|and|or|,\s*and|,\s*or)\s*$/i;
  */
 export function markedTerms(text: string, spans: readonly [number, number][]): Set<number> {
   const terms = new Set<number>();
-  spans.forEach(([a, b], i) => {
-    if (
-      text
-        .slice(a + 1, b - 1)
-        .trim()
-        .split(/\s+/).length > 2
-    )
-      return;
+  for (const [i, [a, b]] of spans.entries()) {
+    const words = text
+      .slice(a + 1, b - 1)
+      .trim()
+      .split(/\s+/).length;
     const before = text.slice(Math.max(0, a - 60), a);
-    if (SO_CALLED.test(before)) return void terms.add(i);
-    if (before.trim() === '' || QUOTE_CUE.test(before)) return;
     const previous = spans[i - 1];
-    if (previous && !terms.has(i - 1) && LISTED.test(text.slice(previous[1], a))) return;
-    terms.add(i);
-  });
+    const listed = previous !== undefined && !terms.has(i - 1) && LISTED.test(text.slice(previous[1], a));
+    const quoted = before.trim() === '' || QUOTE_CUE.test(before) || listed;
+    if (words <= 2 && (SO_CALLED.test(before) || !quoted)) terms.add(i);
+  }
   return terms;
 }
 
