@@ -140,6 +140,11 @@ describe('refusals name what to do (a hint line), before anything is sent', () =
         'hint: A JSONL manifest holds one JSON object per line',
       ],
       [
+        ['batch', write('trailing.json', '[\n  {"paper_content": "An answer."},\n]\n'), '--model', '12'],
+        'trailing.json is not JSON: ',
+        'a .json file may hold an array of them',
+      ],
+      [
         ['batch', write('m.jsonl', '"just text"\n'), '--model', '12'],
         'm.jsonl line 1 is not a JSON object',
         '{"file": "ana.txt", "student_id": "s-1"}',

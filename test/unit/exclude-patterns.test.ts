@@ -109,11 +109,19 @@ function patternsOf(paths: string[]): fc.Arbitrary<Pattern> {
 }
 
 describe('--exclude', () => {
+  it('a pattern that starts with ! (a negation: everything else) is refused, saying what to do', async () => {
+    await expect(collectAnswers({ inputs: [tmpdir()], exclude: ['!drafts/**'] }, io)).rejects.toThrow(
+      /starts with ! would leave out everything/,
+    );
+  });
+
   it(`property: a file is left out exactly when a pattern names it, with or without a slash (seed ${propertySeed(5311)})`, async () => {
     await fc.assert(
       fc.asyncProperty(
         tree.chain((paths) => fc.tuple(fc.constant(paths), fc.array(patternsOf(paths), { minLength: 1, maxLength: 2 }))),
-        async ([paths, patterns]) => {
+        // a path pattern written from the folder's root: "/West/**" and "./West/**" are "West/**"
+        fc.constantFrom('', './', '/'),
+        async ([paths, patterns], root) => {
           const dir = mkdtempSync(join(tmpdir(), 'kct-exclude-'));
           made.push(dir);
           const top = join(dir, 'class');
@@ -122,7 +130,12 @@ describe('--exclude', () => {
             writeFileSync(join(top, ...rel.split('/')), `An answer about uniforms, number ${i}.`);
           }
           const collection = await collectAnswers(
-            { inputs: [top], recursive: true, exclude: patterns.map(glob), skipUnsupported: true },
+            {
+              inputs: [top],
+              recursive: true,
+              exclude: patterns.map(glob).map((g) => (g.includes('/') && !g.startsWith('*') ? root + g : g)),
+              skipUnsupported: true,
+            },
             io,
             { explain: true },
           ).catch((error: Error) => error);

@@ -306,6 +306,11 @@ describe('the shapes by example', () => {
       ['file,student_id,task_id,status\na,b,c,SUCCESS\n', /stdin line 1 is not the header of kct's CSV/],
       ['[\n  {\n    "file": "a",\n    "status": "SUCCESS"\n', /stdin line 2 starts a row that never ends/],
       ['{"a": 1}\n', /stdin line 1 is not an answer of a run: status/],
+      // another record, pretty-printed (an assignment): no task and no marks, so no answer
+      [
+        '{\n  "assignment_id": 1001,\n  "status": "ACTIVE"\n}\n',
+        /stdin line 1 starts a JSON object that is neither a run's rows nor one answer's result/,
+      ],
       ['"just a string"\n', /stdin is not a run kct saved/],
       ['{"rows": "no"}\n', /stdin line 1 is not an answer of a run/],
       ['[]\n', /stdin holds no answers/],

@@ -276,13 +276,20 @@ export async function excluder(patterns: string[]): Promise<WalkOptions['exclude
   if (patterns.length === 0) return () => false;
   for (const pattern of patterns) {
     if (pattern.trim() === '') throw new UsageError('--exclude needs a pattern, e.g. --exclude "drafts/**" or --exclude "*.docx"');
+    // a negation would leave out everything else: what to keep is what is named, not what is excluded
+    if (pattern.startsWith('!'))
+      throw new UsageError(`--exclude ${pattern}: a pattern that starts with ! would leave out everything it does not match`, {
+        suggestion: 'Name the folder to mark instead (kct one-pass class/9B), or exclude what to leave out (--exclude "drafts/**").',
+      });
   }
+  // the folder given is the root: "/drafts/**" and "./drafts/**" mean "drafts/**"; Windows users type \ for /
+  const rooted = patterns.map((pattern) => (sep === '\\' ? pattern.replaceAll('\\', '/') : pattern).replace(/^(?:\.?\/)+/, ''));
   const { default: picomatch } = await import('picomatch');
   // a pattern without a slash matches a name at any depth ("*.docx"); "drafts" also leaves out the
   // folder. One with a slash matches the path from the folder given ("West/10C/**"): picomatch's
   // basename option would match it against nothing, so the two kinds are matched apart.
-  const names = patterns.filter((pattern) => !pattern.includes('/'));
-  const paths = patterns.filter((pattern) => pattern.includes('/'));
+  const names = rooted.filter((pattern) => !pattern.includes('/'));
+  const paths = rooted.filter((pattern) => pattern.includes('/'));
   const byName = names.length > 0 ? picomatch(names, { dot: true, basename: true }) : () => false;
   const byPath = paths.length > 0 ? picomatch(paths, { dot: true }) : () => false;
   const match = (path: string) => byName(path) || byPath(path);

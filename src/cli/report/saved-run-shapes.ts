@@ -110,7 +110,15 @@ export async function* jsonRows(input: Readable): AsyncGenerator<{ value: unknow
       }
       single?.push(text);
       if (single && text === '}') {
-        yield { value: parseLine(single.join('\n'), startedAt), line: startedAt };
+        const value = parseLine(single.join('\n'), startedAt);
+        // one answer's result has its task and its marks; another record (an assignment, the credits) is no run
+        const record = value as { task_id?: unknown; evaluation?: unknown; score?: unknown };
+        if (typeof record?.task_id !== 'string' || (record.evaluation === undefined && record.score === undefined))
+          throw new ShapeProblem(
+            startedAt,
+            "starts a JSON object that is neither a run's rows nor one answer's result (task_id and its marks)",
+          );
+        yield { value, line: startedAt };
         return;
       }
       continue;

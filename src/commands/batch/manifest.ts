@@ -189,6 +189,16 @@ async function fileItems(path: string): Promise<RawItem[]> {
   }
   if (extension === '.json') {
     const whole = wholeJson(text);
+    // an array, or an object over several lines, that is not JSON: its own error, not "line 1 is not JSON"
+    if (whole === undefined && (/^\s*\[/.test(text) || /^\s*\{\s*$/m.test(text.split('\n', 1)[0] ?? ''))) {
+      let reason = '';
+      try {
+        JSON.parse(text);
+      } catch (error) {
+        reason = (error as Error).message;
+      }
+      throw new UsageError(`${basename(path)} is not JSON: ${reason}`, { suggestion: ITEM_EXAMPLE });
+    }
     if (Array.isArray(whole))
       return whole.map((record, index) => {
         if (typeof record !== 'object' || record === null || Array.isArray(record))

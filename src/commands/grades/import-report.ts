@@ -102,7 +102,7 @@ export function mismatchError(file: { path: string }, report: FillReport, source
   const others = report.entries.filter((entry) => entry.reason === 'other-student').length;
   if (others > 0)
     return new StudentsMismatchError(
-      `students do not match: ${plural(others, 'row')} of ${file.path} ${others === 1 ? 'names' : 'name'} another student than the mark of ${source} with the same id, and ${others === 1 ? 'was' : 'were'} left as ${others === 1 ? 'it was' : 'they were'}`,
+      `students do not match: ${plural(others, 'row')} of ${file.path} ${others === 1 ? 'names' : 'name'} another student than the mark of ${source} with the same id, and ${others === 1 ? 'was' : 'were'} left as ${others === 1 ? 'it was' : 'they were'}${noRow > 0 ? `; and ${plural(noRow, 'student')} of ${source} ${noRow === 1 ? 'has' : 'have'} no row in it` : ''}`,
       {
         suggestion: `The ${format === 'table' ? 'report above names' : 'report on stdout names (reason other-student)'} each: check that the file is of the course and assignment that was marked, and download it again from there.${report.counts.filled > 0 ? ' Do not import the file written until you have.' : ''}`,
       },
