@@ -184,7 +184,9 @@ describe('collecting answers', () => {
           'Omar Ali_1240',
         ],
       ],
-      notes: [/several answers share a student id \("Omar Ali_1240" 2 times\); add --group-by folder/],
+      notes: [
+        /several answers share a student id \("Omar Ali_1240" 2 times\); each first-level folder is taken for one student: if each holds one student's pages, add --group-by folder/,
+      ],
     },
     {
       name: "--group-by folder: a student folder's files are the pages of one answer (in name order); loose files stay answers",
