@@ -48,4 +48,29 @@ describe('prompts on a terminal', () => {
       { numRuns: propertyRuns(40), seed: propertySeed(5181) },
     );
   });
+
+  it('a choice is taken by its number or by its name ("sum"); anything else is asked again, naming both', async () => {
+    const { io } = makeIO();
+    const input = terminalInput();
+    const stderr = new PassThrough();
+    let shown = '';
+    stderr.on('data', (chunk: Buffer) => {
+      shown += chunk.toString();
+    });
+    const ask = await prompts({ io: { ...io, stdin: input, stderr, stdinIsTTY: true }, signal: new AbortController().signal });
+    const choices = [
+      { label: 'sum: criterion scores are added', value: 'sum' },
+      { label: 'average: the average of the criteria', value: 'average' },
+    ];
+    const byName = ask.select('How?', choices);
+    input.write('Average\r');
+    expect(await byName).toBe('average');
+    const again = ask.select('How?', choices);
+    input.write('total\r');
+    // the second line once it has been asked again
+    while (!stripVTControlCharacters(shown).includes('Type a number from 1 to 2')) await new Promise((resolve) => setTimeout(resolve, 5));
+    input.write('1\r');
+    expect(await again).toBe('sum');
+    expect(stripVTControlCharacters(shown)).toContain('Type a number from 1 to 2, or its name (sum, average).');
+  });
 });

@@ -13,6 +13,9 @@ interface Choice<T> {
   label: string;
 }
 
+/** A choice's name: its label up to a colon ("sum" of "sum: criterion scores are added"). */
+const nameOf = (choice: Choice<unknown>): string => choice.label.split(':')[0].trim();
+
 export interface Prompts {
   /** Hidden input (a key, a password): each character shows as *, never itself. */
   secret(message: string): Promise<string>;
@@ -87,9 +90,11 @@ export async function prompts(context: Pick<Context, 'io' | 'signal'>, cancelled
         (answer) => {
           if (answer === '') return choices[0].value;
           const index = Number(answer);
-          return Number.isInteger(index) && index >= 1 && index <= choices.length ? choices[index - 1].value : undefined;
+          if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1].value;
+          // the choice's name, as its label starts ("sum: criterion scores are added"), is as good as its number
+          return choices.find((choice) => nameOf(choice).toLowerCase() === answer.toLowerCase())?.value;
         },
-        `Type a number from 1 to ${choices.length}.`,
+        `Type a number from 1 to ${choices.length}, or its name (${choices.map(nameOf).join(', ')}).`,
       );
     },
   };
