@@ -7,24 +7,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectAnswers } from '../../src/cli/answers/answers.js';
-import type { IO } from '../../src/cli/core/io.js';
+import { makeIO } from './memory-io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
-const io: IO = {
-  stdin: new PassThrough(),
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdinIsTTY: false,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  color: false,
-  columns: 100,
-  noPrompt: true,
-};
+const { io } = makeIO();
 
 const made: string[] = [];
 afterAll(() => {

@@ -21,25 +21,31 @@ function terminalInput(): PassThrough & { isTTY: boolean; isRaw: boolean; setRaw
   return input;
 }
 
+/** kct's prompts on a fake terminal: the keys typed go to `input`, and `shown()` is what stderr showed. */
+async function terminalPrompts() {
+  const { io, output } = makeIO();
+  const input = terminalInput();
+  const stderr = new PassThrough();
+  let shown = '';
+  stderr.on('data', (chunk: Buffer) => {
+    shown += chunk.toString();
+  });
+  const ask = await prompts({ io: { ...io, stdin: input, stderr, stdinIsTTY: true }, signal: new AbortController().signal });
+  return { input, ask, output, shown: () => shown };
+}
+
 describe('prompts on a terminal', () => {
   it(`property: every answer typed shows once, however many prompts came before (seed ${propertySeed(5181)})`, async () => {
     const answer = fc.stringMatching(/^[a-z]{1,8}$/);
     await fc.assert(
       fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 5 }), async (answers) => {
-        const { io, output } = makeIO();
-        const input = terminalInput();
-        const stderr = new PassThrough();
-        let shown = '';
-        stderr.on('data', (chunk: Buffer) => {
-          shown += chunk.toString();
-        });
-        const ask = await prompts({ io: { ...io, stdin: input, stderr, stdinIsTTY: true }, signal: new AbortController().signal });
+        const { input, ask, output, shown } = await terminalPrompts();
         for (const [i, typed] of answers.entries()) {
           const read = ask.text(`Question ${i + 1}?`);
           input.write(`${typed}\r`);
           expect(await read).toBe(typed);
         }
-        const lines = stripVTControlCharacters(shown)
+        const lines = stripVTControlCharacters(shown())
           .split(/\r?\n/)
           .filter((line) => line.startsWith('Question'));
         expect(lines).toEqual(answers.map((typed, i) => `Question ${i + 1}? ${typed}`));
@@ -50,14 +56,7 @@ describe('prompts on a terminal', () => {
   });
 
   it('a choice is taken by its number or by its name ("sum"); anything else is asked again, naming both', async () => {
-    const { io } = makeIO();
-    const input = terminalInput();
-    const stderr = new PassThrough();
-    let shown = '';
-    stderr.on('data', (chunk: Buffer) => {
-      shown += chunk.toString();
-    });
-    const ask = await prompts({ io: { ...io, stdin: input, stderr, stdinIsTTY: true }, signal: new AbortController().signal });
+    const { input, ask, shown } = await terminalPrompts();
     const choices = [
       { label: 'sum: criterion scores are added', value: 'sum' },
       { label: 'average: the average of the criteria', value: 'average' },
@@ -68,9 +67,9 @@ describe('prompts on a terminal', () => {
     const again = ask.select('How?', choices);
     input.write('total\r');
     // the second line once it has been asked again
-    while (!stripVTControlCharacters(shown).includes('Type a number from 1 to 2')) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (!stripVTControlCharacters(shown()).includes('Type a number from 1 to 2')) await new Promise((resolve) => setTimeout(resolve, 5));
     input.write('1\r');
     expect(await again).toBe('sum');
-    expect(stripVTControlCharacters(shown)).toContain('Type a number from 1 to 2, or its name (sum, average).');
+    expect(stripVTControlCharacters(shown())).toContain('Type a number from 1 to 2, or its name (sum, average).');
   });
 });
