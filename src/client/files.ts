@@ -1,7 +1,7 @@
 // Local answer files: checked before anything is sent, then streamed from disk.
 
-import { accessSync, constants, openAsBlob, readFileSync, type Stats, statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { accessSync, constants, openAsBlob, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api/limits.js';
 import { isAccepted, mimeFromName } from '../api/mime.js';
@@ -69,6 +69,23 @@ export function undecodableName(path: string): FileProblem | undefined {
 }
 
 /**
+ * What to say of a file not found: a file of its folder with its name in another case or with
+ * another extension ("Essay.TXT", "essay.docx" for "essay.txt"), else to check the path.
+ */
+function nearName(path: string): string {
+  const wanted = basename(path).toLowerCase();
+  const stem = wanted.slice(0, wanted.length - extname(wanted).length);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return 'Check the path.';
+  }
+  const near = names.find((name) => name.toLowerCase() === wanted) ?? names.find((name) => name.toLowerCase().startsWith(`${stem}.`));
+  return near === undefined ? 'Check the path.' : `Check the path: ${join(dirname(path), near)} is there.`;
+}
+
+/**
  * Checks one file (exists, readable, regular, supported type, size) without throwing: the file
  * as it will be sent, or the problem. Synchronous on purpose: a class of a thousand files is
  * checked in a few milliseconds this way, against ~100 ms through fs/promises.
@@ -80,7 +97,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'ENOENT'
-        ? (undecodableName(path) ?? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: 'Check the path.' })
+        ? (undecodableName(path) ?? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: nearName(path) })
         : {
             kind: 'unreadable',
             path,

@@ -39,6 +39,17 @@ describe('answers', () => {
     expect(run.stderr).not.toContain('--files-from');
   });
 
+  it('a missing answer file whose folder holds it under another extension or case: the hint names that file', async () => {
+    const dir = tempDir('kct-near-');
+    writeFileSync(join(dir, 'essay.docx'), 'not read');
+    writeFileSync(join(dir, 'Notes.TXT'), 'not read');
+    const other = await shared.kct(['one-pass', join(dir, 'essay.txt'), '--model', '12']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`hint: Check the path: ${join(dir, 'essay.docx')} is there.`);
+    const cased = await shared.kct(['one-pass', join(dir, 'notes.txt'), '--model', '12']);
+    expect(cased.stderr).toContain(`hint: Check the path: ${join(dir, 'Notes.TXT')} is there.`);
+  });
+
   it('a missing answer file: check the path; one that reads as text points to --text and -; a missing upload does not', async () => {
     const answer = await shared.kct(['one-pass', 'no-such-answer.txt', '--model', '12']);
     expect(answer.code).toBe(2);
