@@ -76,6 +76,9 @@ describe('library suggestions are neutral; the CLI words come from cliHint', () 
     expect(error).toBeInstanceOf(CredentialsError);
     expect((error as CredentialsError).suggestion).not.toMatch(namesKct);
     expect(cliHint(error)).toContain('kct auth login');
+    // logging in needs the base URL too: the hint names it, and where a newcomer gets both
+    expect(cliHint(error)).toContain('--base-url <url>');
+    expect(cliHint(error)).toContain('start `kct sandbox`: it prints its URL and keys');
   });
 
   it('a watch timeout: kct names the status command with the task id', () => {

@@ -81,7 +81,9 @@ const modelOf = (e: KctError) => (e.suggestion === MODEL_TRAINING_ADVICE ? (e as
  */
 const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
   credentials: (e) =>
-    e.message === 'no API key' ? 'Run `kct auth login`, or set KCT_API_KEY. Try the local sandbox with `kct sandbox`.' : undefined,
+    e.message === 'no API key'
+      ? 'Run `kct auth login --base-url <url>`, or set KCT_API_KEY (and KCT_BASE_URL). To try kct without an account, start `kct sandbox`: it prints its URL and keys.'
+      : undefined,
   watch_timeout: (e) => {
     const model = modelOf(e);
     if (model !== undefined) return `It keeps training. Check it with \`kct models show ${model}\`, or wait again with a longer --timeout.`;
