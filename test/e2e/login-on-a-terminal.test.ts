@@ -19,4 +19,14 @@ describe('on a terminal', () => {
     const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: { default: { api_key: string } } };
     expect(stored.profiles.default.api_key).toBe(shared.sandbox.keys.user);
   });
+
+  it('a base URL that does not lead to the API (the /v1 left out) is said before the key is asked for', async () => {
+    const dir = tempDir();
+    const env = { ...kctEnv(dir), CI: undefined };
+    const withoutV1 = shared.sandbox.baseUrl.replace(/\/v1$/, '');
+    const run = await inTerminal(['auth', 'login', '--base-url', withoutV1], env, '');
+    expect(run.code).not.toBe(0);
+    expect(run.output).not.toContain('API key (kct_');
+    expect(run.output).toContain(`${withoutV1}/v1`);
+  });
 });

@@ -6,6 +6,7 @@ import { ConflictError, KctError, NotFoundError, TaskUnsuccessfulError, UsageErr
 import type { Model } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { describeOwner, keyOwner } from '../../cli/core/account.js';
+import { probeApi } from '../../cli/core/api-probe.js';
 import { type Context, missingProfileError, profileMissing } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
@@ -17,7 +18,6 @@ import { formatNumber } from '../../cli/render/style.js';
 import { assertSendableKey, type KctClient } from '../../client/client.js';
 import { pollSchedule } from '../../client/poll.js';
 import { maskKey } from '../../client/redact.js';
-import { VERSION } from '../../version.js';
 import type { command } from './command.js';
 import { type CheckResult, printDoctorReport } from './report.js';
 import { SAMPLE_ANSWER, SAMPLE_QUESTION } from './sample.js';
@@ -165,10 +165,7 @@ function describeSettings(settings: ResolvedSettings): string {
   ].join('; ');
 }
 
-/**
- * Without the key: an API answers GET /credits with a JSON 401 (or, if it lets anyone read it, a
- * JSON 200). An HTML page, a 404 or no answer mean the base URL leads somewhere else.
- */
+/** The base URL's check: it is set, and it answers like the API (api-probe.ts). */
 async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promise<Omit<CheckResult, 'name' | 'label' | 'ms'>> {
   const baseUrl = settings.baseUrl.value;
   if (!baseUrl) {
@@ -176,30 +173,7 @@ async function probeBaseUrl(settings: ResolvedSettings, context: Context): Promi
       suggestion: 'Run `kct auth login --base-url <url>`, set KCT_BASE_URL, or pass --base-url. For a local API, start `kct sandbox`.',
     });
   }
-  const [{ HttpClient }, { AuthenticationError, PermissionError }] = await Promise.all([
-    import('../../client/http.js'),
-    import('../../api/errors.js'),
-  ]);
-  const http = new HttpClient({
-    baseUrl,
-    userAgent: `kct/${VERSION}`,
-    env: context.env,
-    dispatcher: context.dispatcher,
-    retry: { maxRetries: 0 },
-  });
-  const started = performance.now();
-  let status: number;
-  try {
-    status = (await http.send({ method: 'GET', path: '/credits', anonymous: true, expectJson: true, signal: context.signal })).status;
-  } catch (error) {
-    const jsonRefusal =
-      (error instanceof AuthenticationError || error instanceof PermissionError) && typeof error.body === 'object' && error.body !== null;
-    if (!jsonRefusal) throw error;
-    status = error.status;
-  } finally {
-    await http.close();
-  }
-  const ms = Math.round(performance.now() - started);
+  const { ms, status } = await probeApi(baseUrl, context);
   return {
     status: 'ok',
     detail: `${baseUrl} answers like the API in ${ms} ms (HTTP ${status} without a key)`,

@@ -1,5 +1,6 @@
 // kct auth login: check a key against GET /credits, then store it with the base URL.
 import { AuthenticationError, UsageError } from '../../../api/errors.js';
+import { probeApi } from '../../../cli/core/api-probe.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { fromEnv } from '../../../cli/core/environment.js';
@@ -19,6 +20,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (!baseUrl) {
     throw new UsageError('no API base URL to log in to', { suggestion: 'Pass --base-url https://host/v1 (or set KCT_BASE_URL).' });
   }
+  // a base URL that leads elsewhere (a missing /v1, a typo) is said before the key is pasted
+  if (!options.withKey && !context.io.noPrompt) await probeApi(baseUrl, context);
   const key = options.withKey ? (await readStdinText(context.io)).trim() : await promptForKey(context);
   // assertSendableKey's hint is "run kct auth login", which is what the user just did; an empty
   // key is a usage mistake (an unset variable piped in), not a rejected key
