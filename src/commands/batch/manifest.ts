@@ -160,12 +160,12 @@ const ITEM_EXAMPLE =
 /** What a manifest is, for a manifest with nothing in it. */
 const MANIFEST_KINDS = 'Give a .jsonl or .json file of items, a .csv file (a header row of field names), or a folder of .txt answers.';
 
-/** A .json manifest read whole: an array of items, or one item; undefined when it is not one JSON value (JSON Lines, then). */
-function wholeJson(text: string): unknown {
+/** A .json manifest read whole: an array of items, or one item; or why it is not one JSON value (JSON Lines, then). */
+function wholeJson(text: string): { value: unknown } | { error: string } {
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { error: (error as Error).message };
   }
 }
 
@@ -188,17 +188,11 @@ async function fileItems(path: string): Promise<RawItem[]> {
     return rows.map((record, index) => ({ where: `${basename(path)} row ${index + 2}`, record }));
   }
   if (extension === '.json') {
-    const whole = wholeJson(text);
+    const read = wholeJson(text);
     // an array, or an object over several lines, that is not JSON: its own error, not "line 1 is not JSON"
-    if (whole === undefined && (/^\s*\[/.test(text) || /^\s*\{\s*$/m.test(text.split('\n', 1)[0] ?? ''))) {
-      let reason = '';
-      try {
-        JSON.parse(text);
-      } catch (error) {
-        reason = (error as Error).message;
-      }
-      throw new UsageError(`${basename(path)} is not JSON: ${reason}`, { suggestion: ITEM_EXAMPLE });
-    }
+    if ('error' in read && (/^\s*\[/.test(text) || /^\s*\{\s*$/.test(text.split('\n', 1)[0])))
+      throw new UsageError(`${basename(path)} is not JSON: ${read.error}`, { suggestion: ITEM_EXAMPLE });
+    const whole = 'value' in read ? read.value : undefined;
     if (Array.isArray(whole))
       return whole.map((record, index) => {
         if (typeof record !== 'object' || record === null || Array.isArray(record))
