@@ -239,7 +239,7 @@ class Planner {
     }
     this.sendable += 1;
     if (this.refused.length > 0) return; // the run stops anyway: only the problems matter now
-    const file = this.list.addFile(item, checked.size);
+    const file = this.list.addFile(item, checked.size, checked.sha256);
     this.record({ item, file });
     this.place(item, file);
   }
