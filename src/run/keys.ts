@@ -15,12 +15,12 @@ export function keyRuleOf(flag: string | undefined): KeyRule {
 
 /**
  * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
- * labels (what is sent; with --mark-copies, its path too); also from the task it was sent as before when that is to be replaced (its
+ * labels (what is sent; with --mark-copies, a later copy's place among its content's rows too); also from the task it was sent as before when that is to be replaced (its
  * task ended FAILURE or CANCEL: `replacing`; or --mark-again, from the ledger), so the service
  * makes a new one.
  */
 export function keyOf(
-  settings: Pick<RunSettings, 'keyRule' | 'markAgain' | 'ledger' | 'markCopies'>,
+  settings: Pick<RunSettings, 'keyRule' | 'markAgain' | 'ledger' | 'plan'>,
   answer: Answer,
   identity: string,
   input: OnePassInput,
@@ -36,9 +36,11 @@ export function keyOf(
   const marked = settings.markAgain ? settings.ledger?.lookup(identity) : undefined;
   const before = replacing ?? (marked ? taskOf(marked) : undefined);
   const again = before ? { again: before } : {};
-  // copies marked each on their own may share every label (each student's essay.txt, student id "essay"): their paths differ
-  const path = settings.markCopies ? { path: answer.keyName } : {};
-  return keyFromIdentity('one-pass', identity, { ...labelsOf(input.fields, files), ...path, ...again });
+  // copies marked each on their own may share every label (each student's essay.txt, student id
+  // "essay"): each later copy's place tells them apart, and it does not change with how the class is named
+  const place = settings.plan.copyPlaces.get(answer.index);
+  const copy = place !== undefined ? { copy: place } : {};
+  return keyFromIdentity('one-pass', identity, { ...labelsOf(input.fields, files), ...copy, ...again });
 }
 
 /**

@@ -48,6 +48,8 @@ export interface RunPlan {
   copies: Map<number, number[]>;
   /** With --mark-copies, another row of the same identity for each row that has one: marked on its own, flagged all the same. */
   twins: Map<number, number>;
+  /** With --mark-copies, each later copy's place among the rows of its content (1, 2 ...): its key holds it, so the class named another way keeps its keys. */
+  copyPlaces: Map<number, number>;
   /** Answers this run will send (and so may be charged for), and their files. */
   toSend: number;
   filesToSend: number;
@@ -153,6 +155,8 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const plans = new Map<number, Plan>();
   const copies = new Map<number, number[]>();
   const twins = new Map<number, number>();
+  const copyPlaces = new Map<number, number>();
+  const lastCopy = new Map<string, number>();
   const firstOf = new Map<string, number>();
   const reusedTasks = new Set<string>();
   const reusedRows: number[] = [];
@@ -176,6 +180,8 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     }
     if (first !== undefined) {
       twins.set(row, first);
+      copyPlaces.set(row, (copyPlaces.get(lastCopy.get(identity) ?? -1) ?? 0) + 1);
+      lastCopy.set(identity, row);
       if (!twins.has(first)) twins.set(first, row);
     } else firstOf.set(identity, row);
     // the record keeps one task per content: copies marked each on their own are sent, and the service replays each one's own key
@@ -223,6 +229,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     plans,
     copies,
     twins,
+    copyPlaces,
     toSend,
     filesToSend,
     unitsToSend,

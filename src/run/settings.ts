@@ -47,8 +47,6 @@ export interface RunSettings {
   viaBatch: boolean;
   /** --mark-again: answers this machine marked before are sent again, under new keys. */
   markAgain?: boolean;
-  /** --mark-copies: identical answers are each their own task, so each one's key holds its path too (keys.ts). */
-  markCopies?: boolean;
   /** A waiting run's tasks unfinished at once, at most (default MAX_PENDING; KCT_MAX_PENDING). */
   maxPending?: number;
   /** Resolves when the rows' reader has taken what was printed: no more is sent before (a slow pipe holds the run back, not kct's memory). */

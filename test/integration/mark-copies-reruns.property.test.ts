@@ -2,10 +2,12 @@
 // same command again must show each answer its own task, free. This machine's record keeps tasks
 // by content, so a re-run once gave every copy the task of the last one sent: a.txt showed
 // b.txt's task (and, with a language model marking, could show b's mark); and copies with every
-// label alike (each student's essay.txt) once shared one task. Over generated classes with copies,
-// flat or a folder per student, run twice against a real sandbox.
+// label alike (each student's essay.txt) once shared one task; and the class named as its files
+// the second time (as a shell's glob names it) was charged again, its keys holding each answer's
+// path as found. Over generated classes with copies, flat or a folder per student, run twice
+// against a real sandbox, the second time named as the folder or as its files.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +27,9 @@ describe('--mark-copies, run again', () => {
         fc.array(fc.nat(2), { minLength: 2, maxLength: 5 }).filter((picks) => new Set(picks).size < picks.length),
         // a folder per student, each file essay.txt: copies share every label (the student id "essay", the file name) but their path
         fc.boolean(),
-        async (picks, inFolders) => {
+        // the second run names the class as its folder again, or as its files (a shell's class/*/essay.txt)
+        fc.boolean(),
+        async (picks, inFolders, asFiles) => {
           const tag = `mark copies ${runs++} ${Date.now()}`;
           const dir = join(tempDir('kct-mark-copies-'), 'class');
           mkdirSync(dir);
@@ -35,13 +39,16 @@ describe('--mark-copies, run again', () => {
             mkdirSync(join(dir, `pupil-${i + 1}`));
             writeFileSync(join(dir, `pupil-${i + 1}`, 'essay.txt'), text);
           });
-          const command = ['one-pass', dir, '--model', '12', '--output', 'ndjson', '--mark-copies', ...(inFolders ? ['--recursive'] : [])];
+          const flags = ['--model', '12', '--output', 'ndjson', '--mark-copies'];
+          const command = ['one-pass', dir, ...flags, ...(inFolders ? ['--recursive'] : [])];
+          const files = picks.map((_, i) => (inFolders ? join(dir, `pupil-${i + 1}`, 'essay.txt') : join(dir, `pupil-${i + 1}.txt`)));
+          expect(readdirSync(dir)).toHaveLength(picks.length);
           const first = await shared.kct(command);
           expect(first.code, first.stderr).toBe(0);
           const tasks = new Map(rowsOf(first.stdout).map((row) => [row.file, row.task_id]));
           expect(new Set(tasks.values()).size).toBe(picks.length);
           const credits = await creditsOf(shared.kct);
-          const again = await shared.kct(command);
+          const again = await shared.kct(asFiles ? ['one-pass', ...files, ...flags] : command);
           expect(again.code, again.stderr).toBe(0);
           for (const row of rowsOf(again.stdout)) {
             expect(row.task_id, `${row.file}\n${again.stdout}`).toBe(tasks.get(row.file));
@@ -52,8 +59,9 @@ describe('--mark-copies, run again', () => {
       ),
       {
         examples: [
-          [[0, 0], false],
-          [[0, 0], true],
+          [[0, 0], false, false],
+          [[0, 0], true, false],
+          [[0, 0, 1], true, true],
         ],
         numRuns: 2 + propertyRuns(4),
         seed: propertySeed(4712),

@@ -267,7 +267,6 @@ async function markAnswers(
       firstPollIn: timings.startMs ?? pollSchedule().startMs,
       viaBatch,
       markAgain: options.markAgain,
-      markCopies: options.markCopies,
       maxPending: fromEnv(context.env, 'KCT_MAX_PENDING'),
       drained: writer && (() => writer.drained()),
       sentAll: () => lock.release(),
