@@ -104,6 +104,30 @@ for (const p of process.argv.slice(2)) {
     expect(again.output).not.toContain('1/5');
   });
 
+  it('without --total-score and --cum-method, asks them once the rubric is read, saying what its criteria add up to', async () => {
+    const { sandbox } = shared;
+    const work = tempDir('kct-models-asked-');
+    const editor = join(work, 'editor.mjs');
+    writeFileSync(editor, '');
+    const dir = join(work, 'asked');
+    const env = {
+      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
+      CI: undefined,
+    };
+    const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
+    const run = await answering(args, env, [
+      ['(its criteria add up to 30):', '40\r'],
+      ['How do criterion scores make the total?', 'average\r'],
+    ]);
+    expect(run.code, run.output).toBe(0);
+    // read first, then asked: the question knows the rubric
+    expect(run.output.indexOf('2/5 Reading the rubric')).toBeLessThan(run.output.indexOf('Total score of the rubric'));
+    expect(run.output.indexOf('1/5')).toBeLessThan(run.output.indexOf('Total score of the rubric'));
+    const rubrics = parseYaml(readFileSync(join(dir, 'rubrics.yaml'), 'utf8'));
+    expect(rubrics).toMatchObject({ total_score: 40, cum_method: 'average' });
+    expect(run.output).toContain('Total score: 40 (average of the criteria, scaled to the total)');
+  });
+
   it('previews left invalid: stopped with the models create command that uses them once fixed', async () => {
     const { sandbox } = shared;
     const work = tempDir('kct-models-broken-');

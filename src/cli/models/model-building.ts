@@ -175,7 +175,8 @@ async function criteriaTable(io: IO, criteria: readonly CriterionLike[]): Promis
   return renderTable(io, ['Criterion', 'Max', 'Levels', 'Description'], rows, [false, false, false, true], { compact: true });
 }
 
-function sumOf(values: unknown[]): number | undefined {
+/** The sum of the values when every one is a number (criteria's max_score), else undefined. */
+export function sumOf(values: unknown[]): number | undefined {
   if (values.length === 0 || values.some((v) => typeof v !== 'number')) return undefined;
   return Math.round((values as number[]).reduce((a, b) => a + b, 0) * 100) / 100;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
+import { formatNumber } from '../../../api/numbers.js';
 import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
@@ -20,6 +21,7 @@ import {
   ingestToFile,
   printIngestSummary,
   printModel,
+  sumOf,
   waitForModel,
 } from '../../../cli/models/model-building.js';
 import { buildModelRequest, type ModelPlan } from '../../../cli/models/preview-file.js';
@@ -99,14 +101,6 @@ export async function run(options: Options, context: Context): Promise<void> {
   const c = paint(context.io);
   const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
 
-  const totalScore = totalFlag ?? (await ask.number('Total score of the rubric:', 0.01));
-  const cumMethod: CumMethodType =
-    options.cumMethod ??
-    (await ask.select('How do criterion scores make the total?', [
-      { label: 'sum: criterion scores are added', value: 'sum' as const },
-      { label: 'average: the average of the criteria, scaled to the total', value: 'average' as const },
-    ]));
-
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'kct-model-')));
   await mkdir(dir, { recursive: true });
   const questionsPath = join(dir, 'questions.yaml');
@@ -155,13 +149,29 @@ export async function run(options: Options, context: Context): Promise<void> {
       assets: [],
       output: rubricsPath,
       force: options.dir === undefined,
-      totalScore,
-      cumMethod,
+      totalScore: totalFlag,
+      cumMethod: options.cumMethod,
     },
     context.signal,
   );
   await printIngestSummary(context.io, 'rubrics', rubrics.content);
   for (const warning of rubrics.warnings) context.notice('warning', warning);
+  // asked once the rubric is read, so the question can say what its criteria add up to
+  if (totalFlag === undefined || options.cumMethod === undefined) {
+    const criteria = sumOf((rubrics.content.rubrics as { max_score?: unknown }[]).map((r) => r.max_score));
+    const adding = criteria === undefined ? '' : ` (its criteria add up to ${formatNumber(criteria)})`;
+    rubrics.content.total_score = totalFlag ?? (await ask.number(`Total score of the rubric${adding}:`, 0.01));
+    rubrics.content.cum_method =
+      options.cumMethod ??
+      (await ask.select<CumMethodType>('How do criterion scores make the total?', [
+        { label: 'sum: criterion scores are added', value: 'sum' },
+        { label: 'average: the average of the criteria, scaled to the total', value: 'average' },
+      ]));
+    await writeFileAtomic(
+      rubricsPath,
+      renderPreviewFile(rubricsPath, rubrics.content, previewHeader('rubrics', rubricsPath, rubrics.preview)),
+    );
+  }
 
   step('3/5 Check and edit the previews');
   let plan: ModelPlan | undefined;
