@@ -28,14 +28,11 @@ export function reuseNotes(
   {
     ledger = 'known',
     labelOf = () => undefined,
-    replacesFailures = true,
     wait = true,
   }: {
     /** What the service said of the ledger's tasks (reuse-check.ts): nothing is said of them when it could not be asked. */
     ledger?: LedgerCheck;
     labelOf?: (row: number) => string | undefined;
-    /** Keys are kct's (no --idempotency-key): a task that did not mark its answer is replaced; with the caller's keys it is replayed. */
-    replacesFailures?: boolean;
     /** --no-wait: a reused answer's task is read once, not followed. */
     wait?: boolean;
   } = {},
@@ -54,7 +51,7 @@ export function reuseNotes(
         ? `${sent} (${named}the same content, model and options${
             // the latest tasks are another server's: this one knows the tasks recorded before them
             ledger === 'earlier' ? '; to this service as earlier tasks' : plan.reusedTasks.length > 0 ? `; ${tasks}` : ''
-          }): not sent again: ${wait ? `kct follows ${one ? 'that task for its mark' : 'their tasks for their marks'}` : `kct prints ${one ? "that task's state now" : "their tasks' state now"}`}, under the ${one ? 'name it has' : 'names they have'} now (--mark-again pays to mark ${one ? 'it' : 'them'} anew)${replacesFailures ? `; ${one ? 'if its task did not mark it (FAILURE, CANCEL), it' : 'one whose task did not mark it (FAILURE, CANCEL)'} is sent again as a new task` : ''}. Nothing is charged twice`
+          }): not sent again: ${wait ? `kct follows ${one ? 'that task for its mark' : 'their tasks for their marks'}` : `kct prints ${one ? "that task's state now" : "their tasks' state now"}`}, under the ${one ? 'name it has' : 'names they have'} now, charging nothing (--mark-again pays to mark ${one ? 'it' : 'them'} anew)`
         : `${sent} from this machine (${named}${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );
   }

@@ -199,7 +199,6 @@ async function markAnswers(
     for (const line of reuseNotes(plan, collection.count, {
       ledger: ledgerCheck,
       labelOf,
-      replacesFailures: keyRule.kind === 'derived',
       wait,
     }))
       err(context.io, `kct: ${line}`);
