@@ -98,8 +98,9 @@ export class RequestBudget {
   }
 
   /** Tells the pace how a request went: a 429 or 503 cuts it and pauses every request; a prompt answer lets it rise. */
-  answered(answer: Omit<Answer, 'pauseMs'>): void {
-    answered(this.state, this.clock.now(), { ...answer, pauseMs: this.pauseMs });
+  answered(answer: Omit<Answer, 'pauseMs' | 'waiting'>): void {
+    const waiting = this.queues[0].length + this.queues[1].length > 0;
+    answered(this.state, this.clock.now(), { ...answer, waiting, pauseMs: this.pauseMs });
     this.arm();
   }
 

@@ -11,7 +11,7 @@ export const MIN_RPS = 0.5;
 export const CUT = 0.7;
 /** CUBIC's C: after a cut the pace is back at its old peak in cbrt(peak × (1 − CUT) / C) s, about 4 s from 50 a second. */
 export const CUBIC_C = 0.4;
-/** The pace never rises past this multiple of what is really sent (a run held back by --jobs banks no burst); before any refusal it doubles this way while it is used (TCP's slow start). */
+/** The pace never rises past this multiple of what is really sent (a run held back by --jobs banks no burst): before any refusal it doubles this way each bucket while it is used, and between buckets with each prompt answer while requests wait (FASTEST_ROUND_TRIP_MS). */
 export const HEADROOM = 2;
 /** An answer slower than this is not prompt: the service is queueing requests, so the pace stops rising before it is refused. */
 export const PROMPT_MS = 1_000;
@@ -31,6 +31,14 @@ const CATCH_UP_MS = 10;
  */
 export const MEASURE_MS = 100;
 const SMOOTH = 0.8;
+/**
+ * Slow start between buckets, as TCP's (a segment more for each acknowledgement: twice the window
+ * a round trip): while requests wait for their turn, a prompt answer adds one request per its round
+ * trip to the pace, at most doubling it; a round trip shorter than this (a loopback) counts as this
+ * long, so one answer adds at most 200 a second. Without it a run at 10 a second sends one request
+ * in its first bucket and takes six buckets to reach a fast service's pace (docs/benchmarks.md).
+ */
+const FASTEST_ROUND_TRIP_MS = 5;
 
 export interface Pace {
   /** --max-rps (Infinity when the user set none): the pace never exceeds it. */
@@ -86,6 +94,8 @@ export function started(pace: Pace, now: number): void {
 
 export interface Answer {
   latencyMs: number;
+  /** Requests were waiting for their turn when it came: the pace, not --jobs, held the run back. */
+  waiting?: boolean;
   /** A 429 or 503. */
   refused: boolean;
   retryAfterMs?: number;
@@ -118,7 +128,12 @@ export function answered(pace: Pace, now: number, answer: Answer): void {
   }
   // only whole buckets: a bucket just begun holds a request or two, which would read as a pace
   const used = HEADROOM * pace.sending;
-  const target = pace.peak === undefined ? used : Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000));
+  const target =
+    pace.peak !== undefined
+      ? Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000))
+      : answer.waiting
+        ? Math.max(used, Math.min(2 * pace.rate, pace.rate + 1000 / Math.max(FASTEST_ROUND_TRIP_MS, answer.latencyMs)))
+        : used;
   pace.rate = Math.min(pace.ceiling, Math.max(pace.rate, target));
 }
 

@@ -58,6 +58,20 @@ describe('the pace', () => {
     expect(capped.rate).toBe(25);
   });
 
+  it('between buckets, while requests wait for their turn, each prompt answer adds a request per its round trip, at most doubling the pace (TCP)', () => {
+    const pace = startPace(Infinity, 0);
+    const answer = (now: number, latencyMs: number, waiting = true) => {
+      answered(pace, now, { latencyMs, refused: false, waiting });
+      return pace.rate;
+    };
+    // 1000/20 = 50 a second more each answer, held to twice the pace
+    expect([answer(20, 20), answer(21, 20), answer(22, 20), answer(23, 20)]).toEqual([20, 40, 80, 130]);
+    // none waiting (--jobs holds the run back): the answer raises nothing
+    expect(answer(24, 20, false)).toBe(130);
+    // a loopback's round trip counts as 5 ms: 200 a second more at most
+    expect([answer(25, 0.2), answer(26, 0.2)]).toEqual([260, 460]);
+  });
+
   it('does not rise past twice what is really sent: a run held back elsewhere banks no burst', () => {
     const pace = startPace(Infinity, 0);
     // one request a second, every answer prompt, for a minute; then 20 a second (held back by --jobs) for a minute
