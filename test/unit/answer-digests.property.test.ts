@@ -7,28 +7,17 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectAnswers } from '../../src/cli/answers/answers.js';
-import type { IO } from '../../src/cli/core/io.js';
 import { HEAD_BYTES } from '../../src/client/file-content.js';
 import type { LocalFile } from '../../src/client/files.js';
 import { identityOf } from '../../src/client/identity.js';
 import { planRun } from '../../src/run/plan.js';
+import { makeIO } from './memory-io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
 
-const io: IO = {
-  stdin: new PassThrough(),
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdinIsTTY: false,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  color: false,
-  columns: 100,
-  noPrompt: true,
-};
+const { io } = makeIO();
 
 const root = mkdtempSync(join(tmpdir(), 'kct-digests-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
