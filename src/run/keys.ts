@@ -15,9 +15,9 @@ export function keyRuleOf(flag: string | undefined): KeyRule {
 
 /**
  * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
- * labels (what is sent; with --mark-copies, a later copy's place among its content's rows too); also from the task it was sent as before when that is to be replaced (its
- * task ended FAILURE or CANCEL: `replacing`; or --mark-again, from the ledger), so the service
- * makes a new one.
+ * labels (what is sent; with --mark-copies, a later copy's place among its content's rows too);
+ * also from the task it was sent as before when that is to be replaced (its task ended FAILURE or
+ * CANCEL: `replacing`; or --mark-again, from the ledger), so the service makes a new one.
  */
 export function keyOf(
   settings: Pick<RunSettings, 'keyRule' | 'markAgain' | 'ledger' | 'plan'>,

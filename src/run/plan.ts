@@ -156,7 +156,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const copies = new Map<number, number[]>();
   const twins = new Map<number, number>();
   const copyPlaces = new Map<number, number>();
-  const lastCopy = new Map<string, number>();
+  const copiesSoFar = new Map<string, number>();
   const firstOf = new Map<string, number>();
   const reusedTasks = new Set<string>();
   const reusedRows: number[] = [];
@@ -180,8 +180,9 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     }
     if (first !== undefined) {
       twins.set(row, first);
-      copyPlaces.set(row, (copyPlaces.get(lastCopy.get(identity) ?? -1) ?? 0) + 1);
-      lastCopy.set(identity, row);
+      const place = (copiesSoFar.get(identity) ?? 0) + 1;
+      copiesSoFar.set(identity, place);
+      copyPlaces.set(row, place);
       if (!twins.has(first)) twins.set(first, row);
     } else firstOf.set(identity, row);
     // the record keeps one task per content: copies marked each on their own are sent, and the service replays each one's own key

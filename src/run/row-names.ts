@@ -1,7 +1,7 @@
 // A row under its answer's own labels: its student's name from a download, and a note of its
 // files that could not be sent; a replayed result carries the row's student id, and names the one
-// it was first sent under when another (first_marked_for). Every row of a run (an answer, its copies) is named here before it is
-// recorded.
+// it was first sent under when another (first_marked_for). Every row of a run (an answer, its
+// copies) is named here before it is recorded.
 import { type Answer, type Collection, skippedFilesNote } from '../cli/answers/answers.js';
 import type { AnswerOutcome } from '../cli/render/outcome.js';
 
