@@ -1,4 +1,5 @@
 // The Idempotency-Key of an answer a run sends, and a 409 on it told in the user's words.
+import { resolve } from 'node:path';
 import { ApiError, refusalOf } from '../api/errors.js';
 import type { Answer } from '../cli/answers/answers.js';
 import type { OnePassInput } from '../client/client.js';
@@ -15,7 +16,7 @@ export function keyRuleOf(flag: string | undefined): KeyRule {
 
 /**
  * The answer's key: --idempotency-key joined to its name, or derived from its identity and its
- * labels (what is sent; with --mark-copies, a later copy's place among its content's rows too);
+ * labels (what is sent; with --mark-copies, a copy alike in every label holds its path too);
  * also from the task it was sent as before when that is to be replaced (its task ended FAILURE or
  * CANCEL: `replacing`; or --mark-again, from the ledger), so the service makes a new one.
  */
@@ -37,10 +38,9 @@ export function keyOf(
   const before = replacing ?? (marked ? taskOf(marked) : undefined);
   const again = before ? { again: before } : {};
   // copies marked each on their own may share every label (each student's essay.txt, student id
-  // "essay"): each later copy's place tells them apart, and it does not change with how the class is named
-  const place = settings.plan.copyPlaces.get(answer.index);
-  const copy = place !== undefined ? { copy: place } : {};
-  return keyFromIdentity('one-pass', identity, { ...labelsOf(input.fields, files), ...copy, ...again });
+  // "essay"): their paths tell them apart, whole, so the class named as a folder or as its files is the same
+  const path = settings.plan.alike.has(answer.index) ? { path: resolve(answer.label) } : {};
+  return keyFromIdentity('one-pass', identity, { ...labelsOf(input.fields, files), ...path, ...again });
 }
 
 /**

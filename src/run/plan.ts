@@ -5,12 +5,13 @@
 // CANCEL: never charged). So the run knows what it will charge before it asks the service for
 // anything, and an identity is never charged twice, whatever it is called.
 import { readFileSync } from 'node:fs';
+import { canonicalJson } from '../api/canonical.js';
 import type { OnePassFields } from '../api/schemas.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
-import { answerIdentity, contentOf, type KeyedFile, markingOf, sha256 } from '../client/identity.js';
+import { answerIdentity, contentOf, type KeyedFile, labelsOf, markingOf, sha256 } from '../client/identity.js';
 import { limiter } from '../client/limit.js';
 import type { Journal, JournalKnown } from './journal.js';
 import type { Ledger, Marked } from './ledger.js';
@@ -48,8 +49,8 @@ export interface RunPlan {
   copies: Map<number, number[]>;
   /** With --mark-copies, another row of the same identity for each row that has one: marked on its own, flagged all the same. */
   twins: Map<number, number>;
-  /** With --mark-copies, each later copy's place among the rows of its content (1, 2 ...): its key holds it, so the class named another way keeps its keys. */
-  copyPlaces: Map<number, number>;
+  /** With --mark-copies, the rows of a content alike in every label too (each student's essay.txt, student id "essay"): their keys hold their paths (keys.ts). */
+  alike: Set<number>;
   /** Answers this run will send (and so may be charged for), and their files. */
   toSend: number;
   filesToSend: number;
@@ -120,6 +121,8 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   ];
   const identities = new RowIdentities(rows);
   const fileCounts = new Int32Array(rows);
+  // --mark-copies: each answer's labels, as a number (RunPlan.alike)
+  const labels = options.markCopies ? new Int32Array(rows) : undefined;
   const changed: string[] = [];
   let journalKnew = 0;
   const hashing = limiter(HASHING);
@@ -129,6 +132,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   for (const answer of answers) {
     if (signal.aborted) break;
     fileCounts[answer.index] = answer.files.length;
+    if (labels) labels[answer.index] = labelsSignature(answer);
     pending.push(
       hashing(async () => {
         let identity: string;
@@ -155,8 +159,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const plans = new Map<number, Plan>();
   const copies = new Map<number, number[]>();
   const twins = new Map<number, number>();
-  const copyPlaces = new Map<number, number>();
-  const copiesSoFar = new Map<string, number>();
+  const alikeGroups = new Map<string, number[]>();
   const firstOf = new Map<string, number>();
   const reusedTasks = new Set<string>();
   const reusedRows: number[] = [];
@@ -180,11 +183,14 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     }
     if (first !== undefined) {
       twins.set(row, first);
-      const place = (copiesSoFar.get(identity) ?? 0) + 1;
-      copiesSoFar.set(identity, place);
-      copyPlaces.set(row, place);
       if (!twins.has(first)) twins.set(first, row);
     } else firstOf.set(identity, row);
+    if (labels && copied?.has(identity)) {
+      const alike = `${identity} ${labels[row]}`;
+      const group = alikeGroups.get(alike);
+      if (group) group.push(row);
+      else alikeGroups.set(alike, [row]);
+    }
     // the record keeps one task per content: copies marked each on their own are sent, and the service replays each one's own key
     const own = copied?.has(identity) !== true;
     const fromJournal = own ? options.journal?.lookup(identity) : undefined;
@@ -230,7 +236,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     plans,
     copies,
     twins,
-    copyPlaces,
+    alike: new Set([...alikeGroups.values()].filter((group) => group.length > 1).flat()),
     toSend,
     filesToSend,
     unitsToSend,
@@ -243,6 +249,12 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     changed,
     journalKnew,
   };
+}
+
+/** An answer's labels (labelsOf: its student id, its files' names) as a number: copies that share every one need their paths in their keys. */
+function labelsSignature(answer: Answer): number {
+  const files = answer.files.map((file) => ({ field: 'answer_files', file }));
+  return Number.parseInt(sha256(canonicalJson(labelsOf({ student_id: answer.studentId }, files))).slice(0, 8), 16) | 0;
 }
 
 /** The identities more than one row of the run has (--mark-copies marks each such row on its own). */

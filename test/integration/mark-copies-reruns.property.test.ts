@@ -2,10 +2,11 @@
 // same command again must show each answer its own task, free. This machine's record keeps tasks
 // by content, so a re-run once gave every copy the task of the last one sent: a.txt showed
 // b.txt's task (and, with a language model marking, could show b's mark); and copies with every
-// label alike (each student's essay.txt) once shared one task; and the class named as its files
-// the second time (as a shell's glob names it) was charged again, its keys holding each answer's
-// path as found. Over generated classes with copies, flat or a folder per student, run twice
-// against a real sandbox, the second time named as the folder or as its files.
+// label alike (each student's essay.txt) once shared one task; the class named as its files the
+// second time (as a shell's glob names it) was charged again, its keys holding each answer's path
+// as found; and keys by a copy's place among its copies charged the others again when a late copy
+// came. Over generated classes with copies, flat or a folder per student, run twice against a real
+// sandbox, the second time named as the folder or as its files, with or without a late copy.
 
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,39 +30,47 @@ describe('--mark-copies, run again', () => {
         fc.boolean(),
         // the second run names the class as its folder again, or as its files (a shell's class/*/essay.txt)
         fc.boolean(),
-        async (picks, inFolders, asFiles) => {
+        // a late copy of the first answer comes before the second run, first in the folder's order
+        fc.boolean(),
+        async (picks, inFolders, asFiles, late) => {
           const tag = `mark copies ${runs++} ${Date.now()}`;
           const dir = join(tempDir('kct-mark-copies-'), 'class');
           mkdirSync(dir);
-          picks.forEach((n, i) => {
-            const text = `Schools should not require uniforms, answer ${n} (${tag}): they cost money.\n`;
-            if (!inFolders) return writeFileSync(join(dir, `pupil-${i + 1}.txt`), text);
-            mkdirSync(join(dir, `pupil-${i + 1}`));
-            writeFileSync(join(dir, `pupil-${i + 1}`, 'essay.txt'), text);
-          });
+          const text = (n: number) => `Schools should not require uniforms, answer ${n} (${tag}): they cost money.\n`;
+          const write = (i: number, n: number) => {
+            if (!inFolders) return writeFileSync(join(dir, `pupil-${i}.txt`), text(n));
+            mkdirSync(join(dir, `pupil-${i}`));
+            writeFileSync(join(dir, `pupil-${i}`, 'essay.txt'), text(n));
+          };
+          picks.forEach((n, i) => write(i + 1, n));
           const flags = ['--model', '12', '--output', 'ndjson', '--mark-copies'];
           const command = ['one-pass', dir, ...flags, ...(inFolders ? ['--recursive'] : [])];
-          const files = picks.map((_, i) => (inFolders ? join(dir, `pupil-${i + 1}`, 'essay.txt') : join(dir, `pupil-${i + 1}.txt`)));
+          const fileOf = (i: number) => (inFolders ? join(dir, `pupil-${i}`, 'essay.txt') : join(dir, `pupil-${i}.txt`));
           expect(readdirSync(dir)).toHaveLength(picks.length);
           const first = await shared.kct(command);
           expect(first.code, first.stderr).toBe(0);
           const tasks = new Map(rowsOf(first.stdout).map((row) => [row.file, row.task_id]));
           expect(new Set(tasks.values()).size).toBe(picks.length);
           const credits = await creditsOf(shared.kct);
+          if (late) write(0, picks[0]);
+          const files = [...(late ? [0] : []), ...picks.map((_, i) => i + 1)].map(fileOf);
           const again = await shared.kct(asFiles ? ['one-pass', ...files, ...flags] : command);
           expect(again.code, again.stderr).toBe(0);
           for (const row of rowsOf(again.stdout)) {
-            expect(row.task_id, `${row.file}\n${again.stdout}`).toBe(tasks.get(row.file));
             expect(row.status).toBe('SUCCESS');
+            if (row.file === fileOf(0)) continue; // the late copy: its own task, charged once
+            expect(row.task_id, `${row.file}\n${again.stdout}`).toBe(tasks.get(row.file));
           }
-          expect(await creditsOf(shared.kct)).toBe(credits);
+          expect(await creditsOf(shared.kct)).toBe(credits - (late ? 1 : 0));
         },
       ),
       {
         examples: [
-          [[0, 0], false, false],
-          [[0, 0], true, false],
-          [[0, 0, 1], true, true],
+          [[0, 0], false, false, false],
+          [[0, 0], true, false, false],
+          [[0, 0, 1], true, true, false],
+          [[0, 0, 1], true, false, true],
+          [[0, 1, 0], false, true, true],
         ],
         numRuns: 2 + propertyRuns(4),
         seed: propertySeed(4712),
