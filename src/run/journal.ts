@@ -7,7 +7,7 @@
 //   {"e": "sent", "row", "identity", "key"}                           its request went out
 //   {"e": "accepted", "row", "identity", "task_id" | "batch_id"+"item", "status", "replayed"?}
 //   {"e": "reused", "row", "identity", "task_id"?, "from"}            an earlier mark, no request
-//   {"e": "final", "row", "identity", "task_id", "status", "at", "out": {...}}   its row, printed
+//   {"e": "final", "row", "identity", "task_id", "status", "at", "copy"?, "out": {...}}   its row, printed
 // A later run indexes it by identity in 1 MiB pieces, keeping numbers rather than records: an
 // identity's last task (or batch item), its last status and where its final line is. A finished
 // answer's row is read back from there when printed, so a resumed run sends nothing for it.
@@ -39,6 +39,7 @@ interface Line {
   status?: unknown;
   answer?: unknown;
   key?: unknown;
+  copy?: unknown;
 }
 
 export class Journal {
@@ -274,7 +275,8 @@ export class Journal {
     }
     if (entry.e === 'found' && typeof entry.answer === 'string') this.named.set(hash53(entry.answer), slot);
     if (typeof entry.status === 'string' && entry.e !== 'found') this.statusCode[slot] = this.code(entry.status);
-    if (entry.e === 'final') {
+    // the row read back for an identity is the one of its answer sent or reused, not a copy's (its own notes: row-names.ts)
+    if (entry.e === 'final' && entry.copy !== true) {
       this.finalAt[slot] = fileOffset;
       this.finalLength[slot] = end - start;
     } else if (entry.e === 'accepted') this.finalLength[slot] = 0;

@@ -80,7 +80,16 @@ export class RunRecord {
     if (identity === undefined || identity === '')
       this.journal?.write({ e: 'unsent', row, answer: outcome.file, status: outcome.status, reason: outcome.message ?? '', out: printed });
     else
-      this.journal?.write({ e: 'final', row, identity, task_id: outcome.task_id ?? null, status: outcome.status, at: now(), out: printed });
+      this.journal?.write({
+        e: 'final',
+        row,
+        identity,
+        task_id: outcome.task_id ?? null,
+        status: outcome.status,
+        at: now(),
+        ...(copy ? { copy: true } : {}),
+        out: printed,
+      });
     if (!copy && identity && outcome.task_id && isUnsuccessfulFinal(outcome.status))
       this.ledger?.accepted(identity, { taskId: outcome.task_id, failed: true });
     this.tally.add({

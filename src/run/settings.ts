@@ -105,6 +105,8 @@ export function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>
     // a marked row's message named that answer's own files; a failure's is the reason, whoever sent it
     message: text(row.status) === 'SUCCESS' ? undefined : text(row.message),
     ...(text(row.graded_by) ? { graded_by: text(row.graded_by) } : {}),
+    // its note (row-names.ts) is said again from this
+    ...(text(row.earlier_student_id) ? { earlier_student_id: text(row.earlier_student_id) } : {}),
   };
 }
 

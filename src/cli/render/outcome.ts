@@ -30,8 +30,8 @@ export interface AnswerOutcome {
   duplicate_of?: string;
   /** The task is an earlier submission's (the service replayed it, or this machine sent it before): no new charge. */
   replayed?: boolean;
-  /** With replayed: the student id that task was first sent under, when another than this row's (the same answer from two students). */
-  first_marked_for?: string;
+  /** With replayed: the student id its task was sent under, when another than this row's (the same answer from two students, or one renamed). */
+  earlier_student_id?: string;
   /** With replayed: the marks are another answer's of this run, with the same content, charged with it (duplicate_of names it). */
   copy?: boolean;
   /** Who marked it, when the result says (the sandbox does: its offline grader, or a language model). */
@@ -47,7 +47,7 @@ export interface AnswerOutcome {
  * accepted has no task to share: its copy was not sent either, and is no replay.
  */
 export function copyOutcome(first: AnswerOutcome, labels: { file: string; student_id?: string }, duplicateOf = first.file): AnswerOutcome {
-  const { replayed: _replayed, copy: _copy, ...rest } = first;
+  const { replayed: _replayed, copy: _copy, earlier_student_id: _earlier, ...rest } = first;
   const own = { ...rest, ...labels, duplicate_of: duplicateOf };
   return first.task_id === undefined ? own : { ...own, replayed: true, copy: true };
 }
@@ -101,7 +101,7 @@ export function ndjsonRow(outcome: AnswerOutcome): Record<string, unknown> {
     ...(outcome.message ? { message: outcome.message } : {}),
     ...(outcome.duplicate_of ? { duplicate_of: outcome.duplicate_of } : {}),
     ...(outcome.replayed ? { replayed: true } : {}),
-    ...(outcome.first_marked_for ? { first_marked_for: outcome.first_marked_for } : {}),
+    ...(outcome.earlier_student_id ? { earlier_student_id: outcome.earlier_student_id } : {}),
     ...(outcome.graded_by ? { graded_by: outcome.graded_by } : {}),
     evaluation: outcome.evaluation ?? null,
   };

@@ -24,12 +24,12 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   if (result.model_id !== undefined) header.push(`model ${safeText(io, String(result.model_id))}`);
   if (typeof result.student_id === 'string' && result.student_id) header.push(`student ${safeText(io, result.student_id)}`);
   out(io, header.join('  '));
-  // a reused mark first sent for another student (row-names.ts): the same answer from two students
-  if (typeof result.first_marked_for === 'string')
+  // a reused mark sent under another student id (row-names.ts): the same answer from two students, or one renamed
+  if (typeof result.earlier_student_id === 'string')
     out(
       io,
       c.yellow(
-        `The same answer was marked before for student ${safeText(io, result.first_marked_for)}: check whether one copied the other.`,
+        `Marked before under student id ${safeText(io, result.earlier_student_id)}: if that is another student, the two answers are the same.`,
       ),
     );
 

@@ -1,10 +1,10 @@
 // The same answer handed in by two students is never passed over in silence. Within a run, a copy
-// names its first (duplicate_of); across runs, a mark this machine reuses was first sent for a
-// student, and when that is another student than the row's, the row names them
-// (first_marked_for, and its message) for a teacher to look into. Over generated classes (students
-// handing in contents from a small pool) marked in part, then whole, against a real sandbox: the
-// row of each content that reuses a mark names the student it was first marked for exactly when
-// that student is another, and no other row names anyone.
+// names its first (duplicate_of); across runs, a mark this machine reuses was sent under a student
+// id, and when that is another than the row's, the row names it (earlier_student_id, and its
+// message) for a teacher to look into. Over generated classes (students handing in contents from a
+// small pool) marked in part, then whole, against a real sandbox: the row of each content that
+// reuses a mark names the student it was marked for exactly when that student is another, no other
+// row names anyone, and the same command again with its --resume journal says the same.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -19,14 +19,14 @@ interface Row {
   student_id: string;
   status: string;
   duplicate_of?: string;
-  first_marked_for?: string;
+  earlier_student_id?: string;
   message?: string;
 }
 
 const STUDENTS = ['Amara', 'Ben', 'Chloe', 'Dev', 'Eve'];
 
 describe('the same answer from two students, across runs', () => {
-  it('property: a reused mark first sent for another student names them; nothing else does', async () => {
+  it('property: a reused mark sent for another student names them, again from the journal; nothing else does', async () => {
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -35,7 +35,7 @@ describe('the same answer from two students, across runs', () => {
         fc.subarray(STUDENTS, { minLength: 1 }),
         async (contents, firstRun) => {
           const tag = `first marked ${runs++} ${Date.now()}`;
-          const dir = tempDir('kct-first-marked-');
+          const dir = tempDir('kct-earlier-student-');
           const path = (student: string) => join(dir, `${student}.txt`);
           STUDENTS.forEach((student, i) =>
             writeFileSync(path(student), `Schools should not require uniforms, answer ${contents[i]} (${tag}): they cost money.\n`),
@@ -44,15 +44,23 @@ describe('the same answer from two students, across runs', () => {
           const first = await shared.kct(['one-pass', ...firstRun.map(path), ...flags]);
           expect(first.code, first.stderr).toBe(0);
           const firstRows = ndjsonRows<Row>(first.stdout);
-          expect(firstRows.filter((row) => row.first_marked_for !== undefined)).toEqual([]);
+          expect(firstRows.filter((row) => row.earlier_student_id !== undefined)).toEqual([]);
           // who each content was first marked for: the first row of the first run that holds it
           const markedFor = new Map<number, string>();
           for (const student of firstRun) {
             const content = contents[STUDENTS.indexOf(student)];
             if (!markedFor.has(content)) markedFor.set(content, student);
           }
-          const whole = await shared.kct(['one-pass', dir, ...flags]);
+          const journal = join(tempDir('kct-earlier-student-journal-'), 'class.journal');
+          const whole = await shared.kct(['one-pass', dir, ...flags, '--resume', journal]);
           expect(whole.code, whole.stderr).toBe(0);
+          // the same command again reads its rows back from the journal: what they said is said again
+          const resumed = await shared.kct(['one-pass', dir, ...flags, '--resume', journal]);
+          const said = (stdout: string) =>
+            ndjsonRows<Row>(stdout)
+              .map((row) => [row.file, row.earlier_student_id, row.message])
+              .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+          expect(said(resumed.stdout)).toEqual(said(whole.stdout));
           const seen = new Set<number>();
           for (const row of ndjsonRows<Row>(whole.stdout)) {
             expect(row.status).toBe('SUCCESS');
@@ -61,7 +69,7 @@ describe('the same answer from two students, across runs', () => {
             seen.add(content);
             const other = markedFor.get(content);
             const expected = firstOfRun && other !== undefined && other !== row.student_id ? other : undefined;
-            expect(row.first_marked_for, `${row.file}\n${whole.stdout}`).toBe(expected);
+            expect(row.earlier_student_id, `${row.file}\n${whole.stdout}`).toBe(expected);
             if (expected) expect(row.message).toContain(`"${expected}"`);
             if (!firstOfRun) expect(row.duplicate_of).toBeDefined();
           }
