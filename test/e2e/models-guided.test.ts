@@ -123,8 +123,11 @@ for (const p of process.argv.slice(2)) {
     // read first, then asked: the question knows the rubric
     expect(run.output.indexOf('2/5 Reading the rubric')).toBeLessThan(run.output.indexOf('Total score of the rubric'));
     expect(run.output.indexOf('1/5')).toBeLessThan(run.output.indexOf('Total score of the rubric'));
-    const rubrics = parseYaml(readFileSync(join(dir, 'rubrics.yaml'), 'utf8'));
-    expect(rubrics).toMatchObject({ total_score: 40, cum_method: 'average' });
+    const file = readFileSync(join(dir, 'rubrics.yaml'), 'utf8');
+    expect(parseYaml(file)).toMatchObject({ total_score: 40, cum_method: 'average' });
+    // what the service said of the total it was not sent is not said, nor kept in the file's header
+    expect(run.output).not.toContain('No total_score was sent');
+    expect(file).not.toContain('No total_score was sent');
     expect(run.output).toContain('Total score: 40 (average of the criteria, scaled to the total)');
   });
 

@@ -155,9 +155,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     context.signal,
   );
   await printIngestSummary(context.io, 'rubrics', rubrics.content);
-  for (const warning of rubrics.warnings) context.notice('warning', warning);
-  // asked once the rubric is read, so the question can say what its criteria add up to
-  if (totalFlag === undefined || options.cumMethod === undefined) {
+  // asked once the rubric is read, so the question can say what its criteria add up to; what the
+  // service said of the total it was not sent is no longer true once it is answered
+  const asking = totalFlag === undefined || options.cumMethod === undefined;
+  const warnings = asking ? rubrics.warnings.filter((warning) => !/total_score|cum_method/.test(warning)) : rubrics.warnings;
+  for (const warning of warnings) context.notice('warning', warning);
+  if (asking) {
     const criteria = sumOf((rubrics.content.rubrics as { max_score?: unknown }[]).map((r) => r.max_score));
     const adding = criteria === undefined ? '' : ` (its criteria add up to ${formatNumber(criteria)})`;
     rubrics.content.total_score = totalFlag ?? (await ask.number(`Total score of the rubric${adding}:`, 0.01));
@@ -169,7 +172,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       ]));
     await writeFileAtomic(
       rubricsPath,
-      renderPreviewFile(rubricsPath, rubrics.content, previewHeader('rubrics', rubricsPath, rubrics.preview)),
+      renderPreviewFile(rubricsPath, rubrics.content, previewHeader('rubrics', rubricsPath, { ...rubrics.preview, warnings })),
     );
   }
 
