@@ -273,6 +273,13 @@ describe('re-running a class folder', () => {
     );
     const json = await shared.kct(['one-pass', file, '--model', '12', '--no-wait', '--json']);
     expect(parseJson<Record<string, unknown>>(json.stdout)).toMatchObject({ status: 'SUCCESS', replayed: true, credits_charged: 1 });
+    expect(table.stdout).not.toContain('Marked before under student id');
+    // the same answer under another student id: said under the replay, as under a result
+    const other = join(dir, 'pupil-9.txt');
+    copyFileSync(file, other);
+    const copied = await shared.kct(['one-pass', other, '--model', '12', '--no-wait']);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(copied.stdout).toContain('Marked before under student id pupil-1: if that is another student, the two answers are the same.');
     expect(await creditsOf(shared.kct)).toBe(before);
   });
 

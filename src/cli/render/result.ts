@@ -17,6 +17,15 @@ export function markedBy(values: unknown[]): string | undefined {
   return named.length === 0 ? undefined : `Marked by ${named.join('; ')}`;
 }
 
+/** A reused mark sent under another student id (row-names.ts): the same answer from two students, or one renamed. */
+export function printEarlierStudent(io: IO, student: unknown): void {
+  if (typeof student !== 'string') return;
+  out(
+    io,
+    paint(io).yellow(`Marked before under student id ${safeText(io, student)}: if that is another student, the two answers are the same.`),
+  );
+}
+
 export async function printResult(io: IO, result: EvaluationResult): Promise<void> {
   const c = paint(io);
   const status = safeText(io, statusOf(result));
@@ -24,14 +33,7 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   if (result.model_id !== undefined) header.push(`model ${safeText(io, String(result.model_id))}`);
   if (typeof result.student_id === 'string' && result.student_id) header.push(`student ${safeText(io, result.student_id)}`);
   out(io, header.join('  '));
-  // a reused mark sent under another student id (row-names.ts): the same answer from two students, or one renamed
-  if (typeof result.earlier_student_id === 'string')
-    out(
-      io,
-      c.yellow(
-        `Marked before under student id ${safeText(io, result.earlier_student_id)}: if that is another student, the two answers are the same.`,
-      ),
-    );
+  printEarlierStudent(io, result.earlier_student_id);
 
   const items = batchItemsOf(result);
   if (items) {

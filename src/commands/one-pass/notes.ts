@@ -9,6 +9,7 @@ import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
 import type { OutputFormat } from '../../cli/render/format.js';
 import { type AnswerOutcome, isUnsentRow, ndjsonRow } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
+import { printEarlierStudent } from '../../cli/render/result.js';
 import { plural } from '../../cli/render/style.js';
 import type { PaceReading } from '../../client/budget.js';
 import { againOf, WITHOUT_MARK_AGAIN } from '../../run/exit-tally.js';
@@ -194,6 +195,7 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
   if (outcome.replayed) {
     // a replay: the state read now, never the acceptance stored when it was first sent
     out(context.io, `Already submitted: ${outcome.task_id} (the same answer was sent before; no new charge)`);
+    printEarlierStudent(context.io, outcome.earlier_student_id);
     const score =
       typeof outcome.score === 'number'
         ? `, score ${outcome.score}${typeof outcome.max_score === 'number' ? ` / ${outcome.max_score}` : ''}`
