@@ -122,7 +122,7 @@ describe('ThreadPool', () => {
     const running = p.run(job('forever')).catch((e: unknown) => e);
     const waiting = p.run(job('echo', 1)).catch((e: unknown) => e);
     // one job on the thread, one in the queue: then close
-    await vi.waitFor(() => expect(p.stats).toMatchObject({ running: 1, waiting: 1 }));
+    await vi.waitFor(() => expect(p.stats).toMatchObject({ running: 1, waiting: 1 }), { timeout: 15_000 });
     await p.close();
     expect(await running).toBeInstanceOf(PoolClosedError);
     expect(await waiting).toBeInstanceOf(PoolClosedError);
@@ -156,7 +156,7 @@ describe('ThreadPool', () => {
       expect(p.stats.threads).toBe(12);
       expect(process.stderr.listenerCount('unpipe') + process.stderr.listenerCount('close')).toBe(listeners);
       await p.run(job('speaks', 'a library says hello'));
-      await vi.waitFor(() => expect(written.join('')).toContain('a library says hello\n'));
+      await vi.waitFor(() => expect(written.join('')).toContain('a library says hello\n'), { timeout: 15_000 });
     } finally {
       write.mockRestore();
     }

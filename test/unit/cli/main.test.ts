@@ -110,7 +110,8 @@ describe('main', () => {
     const { io, stderr } = testIO();
     const env = { KCT_BASE_URL: BASE_URL, KCT_API_KEY: KEY, KCT_CONFIG_DIR: '/nonexistent-kct-config' };
     const running = main(['status', 'tsk_1'], { io, env, dispatcher: api.agent, exit: (code) => exits.push(code) });
-    await vi.waitFor(() => expect(api.agent.pendingInterceptors()).toHaveLength(0));
+    // the default second is too short for the first in-process import of the command on a loaded runner
+    await vi.waitFor(() => expect(api.agent.pendingInterceptors()).toHaveLength(0), { timeout: 15_000 });
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       process.emit('SIGINT', 'SIGINT');
