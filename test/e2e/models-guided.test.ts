@@ -2,7 +2,7 @@
 // (util-linux `script`), with $EDITOR editing the rubric, then a one-pass with the new model.
 // The rest of model building runs in-process in test/integration/models.test.ts.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -38,7 +38,7 @@ describe('kct models new (guided)', () => {
     const editor = join(work, 'editor.mjs');
     writeFileSync(
       editor,
-      `import { readFileSync, writeFileSync } from 'node:fs';
+      `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 for (const p of process.argv.slice(2)) {
   if (p.endsWith('rubrics.yaml')) writeFileSync(p, readFileSync(p, 'utf8').replace('item: Organisation', 'item: Structure of the letter'));
 }
@@ -153,5 +153,45 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
       // --subject is in neither preview: the command carries it
       `Fix them, then create the model from them: kct models create --questions ${join(dir, 'questions.yaml')} --rubrics ${join(dir, 'rubrics.yaml')} --subject English --wait`,
     );
+  });
+
+  it('Ctrl-C at the total question keeps nothing: the folder it made is gone, and the same command starts afresh', async () => {
+    const { sandbox } = shared;
+    const work = tempDir('kct-models-stopped-');
+    const editor = join(work, 'editor.mjs');
+    writeFileSync(editor, '');
+    const made = join(work, 'term');
+    const dir = join(made, 'previews');
+    const env = {
+      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
+      CI: undefined,
+    };
+    const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
+    const stopped = await answering(args, env, [['(its criteria add up to 30):', '\x03']]);
+    expect(stopped.code, stopped.output).toBe(130);
+    expect(stopped.output).toContain('cancelled; nothing was created');
+    // both previews were written before the question; half a pair would make the next run refuse
+    expect(existsSync(made), stopped.output).toBe(false);
+    const again = await answering(args, env, [
+      ['(its criteria add up to 30):', '30\r'],
+      ['How do criterion scores make the total?', 'sum\r'],
+    ]);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).not.toContain('already exist');
+    expect(parseYaml(readFileSync(join(dir, 'rubrics.yaml'), 'utf8'))).toMatchObject({ total_score: 30, cum_method: 'sum' });
+  });
+
+  it('Ctrl-C while the previews are checked keeps them, and says the models create command that uses them', async () => {
+    const { sandbox } = shared;
+    const dir = join(tempDir('kct-models-kept-'), 'kept');
+    // no $EDITOR: kct names the files and waits for Enter
+    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user }), CI: undefined };
+    const run = await answering(guided(dir), env, [['Done editing?', '\x03']]);
+    expect(run.code, run.output).toBe(130);
+    expect(run.output).toContain('cancelled; nothing was created');
+    expect(run.output.replace(/\s+/g, ' ')).toContain(
+      `The previews are kept in ${dir}; create the model from them with: kct models create --questions ${join(dir, 'questions.yaml')} --rubrics ${join(dir, 'rubrics.yaml')} --wait`,
+    );
+    expect(existsSync(join(dir, 'questions.yaml')) && existsSync(join(dir, 'rubrics.yaml'))).toBe(true);
   });
 });

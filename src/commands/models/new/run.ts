@@ -3,10 +3,10 @@
 // they like while kct waits), validate, confirm, create, and wait until the model is ready.
 // Off a terminal it refuses (exit 2) and prints the same steps as separate commands.
 import { spawn } from 'node:child_process';
-import { access, mkdir, mkdtemp } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { UsageError } from '../../../api/errors.js';
+import { dirname, join, resolve } from 'node:path';
+import { InterruptedError, UsageError } from '../../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
 import { formatNumber } from '../../../api/numbers.js';
 import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
@@ -28,6 +28,7 @@ import { buildModelRequest, type ModelPlan } from '../../../cli/models/preview-f
 import { previewHeader, renderPreviewFile, writeFileAtomic } from '../../../cli/models/preview-writer.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import { paint } from '../../../cli/render/style.js';
+import type { KctClient } from '../../../client/client.js';
 import { inspectFile } from '../../../client/files.js';
 import type { command } from './command.js';
 
@@ -95,18 +96,63 @@ export async function run(options: Options, context: Context): Promise<void> {
   // every file is checked before anything is sent or asked
   await Promise.all([...options.questionFiles, ...rubricFiles].map((path) => inspectFile(path, PREVIEW_MIME_TYPES)));
   if (options.dir !== undefined) await refuseKeptPreviews(options.dir, options.subject);
-  const totalFlag = options.totalScore;
 
   const ask = await prompts(context, 'cancelled; nothing was created');
   const c = paint(context.io);
   const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
 
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'kct-model-')));
-  await mkdir(dir, { recursive: true });
+  // a folder kct makes (a new temporary one, or the first of --dir's that did not exist) goes again if the previews do
+  const made = options.dir === undefined ? await mkdtemp(join(tmpdir(), 'kct-model-')) : await mkdir(options.dir, { recursive: true });
+  const dir = options.dir ?? (made as string);
   const questionsPath = join(dir, 'questions.yaml');
   const rubricsPath = join(dir, 'rubrics.yaml');
   const client = await context.client();
+  const steps = { context, options, client, ask, step, questionsPath, rubricsPath };
+  await removedIfStopped([questionsPath, rubricsPath], dir, made, () => writePreviews(steps));
 
+  const create = createCommand(questionsPath, rubricsPath, options.subject);
+  let plan: ModelPlan;
+  try {
+    plan = await checkedPlan(steps);
+    step('4/5 Create the model');
+    err(context.io, await describeModel(context.io, plan.request));
+    if (!(await confirmCreate(context, options.yes))) {
+      context.notice('next', `Nothing was created. The previews are kept in ${dir}; create later with:\n  ${create}`);
+      return;
+    }
+  } catch (error) {
+    // the previews are whole from here on, and perhaps edited: kept, and the way to use them said
+    if (error instanceof InterruptedError)
+      throw new InterruptedError(error.message, {
+        suggestion: `The previews are kept in ${dir}; create the model from them with: ${create}`,
+      });
+    throw error;
+  }
+  const created = await client.createModel(plan.request, { signal: context.signal });
+  const id = String(created.model_id);
+  context.notice('info', `Created model ${id} (${String(created.post_status ?? 'status unknown')}).`, { model_id: created.model_id });
+
+  step('5/5 Training');
+  const model = created.post_status === 'ready' ? created : await waitForModel(context, client, id, options);
+  await (await exporterFor({ json: options.json }, context)).record(model, () => printModel(context.io, model));
+  context.notice('next', `Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
+  context.notice('info', `(The previews are kept in ${dir}.)`);
+}
+
+interface Steps {
+  context: Context;
+  options: Options;
+  client: KctClient;
+  ask: Prompts;
+  step: (text: string) => void;
+  questionsPath: string;
+  rubricsPath: string;
+}
+
+/** Steps 1 and 2: both previews written, and what neither file says (a name, the rubric's total) asked. */
+async function writePreviews({ context, options, client, ask, step, questionsPath, rubricsPath }: Steps): Promise<void> {
+  const rubricFiles = options.rubric ?? [];
+  const totalFlag = options.totalScore;
   step(`1/5 Reading the question paper (${options.questionFiles.join(', ')})`);
   const questions = await ingestToFile(
     client,
@@ -175,43 +221,53 @@ export async function run(options: Options, context: Context): Promise<void> {
       renderPreviewFile(rubricsPath, rubrics.content, previewHeader('rubrics', rubricsPath, { ...rubrics.preview, warnings })),
     );
   }
+}
 
+/** Step 3: the previews edited until they make a valid request, or a stop with the command that uses them once fixed. */
+async function checkedPlan({ context, options, ask, step, questionsPath, rubricsPath }: Steps): Promise<ModelPlan> {
   step('3/5 Check and edit the previews');
-  let plan: ModelPlan | undefined;
-  while (!plan) {
+  const c = paint(context.io);
+  for (;;) {
     await editFiles(context, [questionsPath, rubricsPath], ask);
     try {
-      plan = await buildModelRequest({ questions: questionsPath, rubrics: rubricsPath, subject: options.subject });
+      const plan = await buildModelRequest({ questions: questionsPath, rubrics: rubricsPath, subject: options.subject });
+      for (const warning of plan.warnings) context.notice('warning', warning);
+      return plan;
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       err(context.io, c.red(`${error.message}`));
       const again = await ask.confirm('Edit the files again?', true);
       if (!again)
-        throw new UsageError(`stopped: the previews are not valid yet (kept in ${dir})`, {
+        throw new UsageError(`stopped: the previews are not valid yet (kept in ${dirname(questionsPath)})`, {
           suggestion: `Fix them, then create the model from them: ${createCommand(questionsPath, rubricsPath, options.subject)}`,
         });
     }
   }
-  for (const warning of plan.warnings) context.notice('warning', warning);
+}
 
-  step('4/5 Create the model');
-  err(context.io, await describeModel(context.io, plan.request));
-  if (!(await confirmCreate(context, options.yes))) {
-    context.notice(
-      'next',
-      `Nothing was created. The previews are kept in ${dir}; create later with:\n  ${createCommand(questionsPath, rubricsPath, options.subject)}`,
-    );
-    return;
+/**
+ * Until both previews are written and shown, a stop of any kind (Ctrl-C at a question, a failed
+ * parse) removes what this run wrote: half a pair in --dir would only make the next run refuse it.
+ */
+async function removedIfStopped(paths: string[], dir: string, made: string | undefined, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    await Promise.all(paths.map((path) => rm(path, { force: true })));
+    if (made !== undefined) await removeMadeFolders(resolve(dir), resolve(made));
+    throw error;
   }
-  const created = await client.createModel(plan.request, { signal: context.signal });
-  const id = String(created.model_id);
-  context.notice('info', `Created model ${id} (${String(created.post_status ?? 'status unknown')}).`, { model_id: created.model_id });
+}
 
-  step('5/5 Training');
-  const model = created.post_status === 'ready' ? created : await waitForModel(context, client, id, options);
-  await (await exporterFor({ json: options.json }, context)).record(model, () => printModel(context.io, model));
-  context.notice('next', `Model ${id} is ready. Mark with it: kct one-pass <answer file> --model ${id}`);
-  context.notice('info', `(The previews are kept in ${dir}.)`);
+/** The folders this run made, from --dir (or the temporary one) up to the first it made, while each is empty. */
+async function removeMadeFolders(dir: string, made: string): Promise<void> {
+  for (let folder = dir; folder.startsWith(made); folder = dirname(folder)) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return; // not empty: something else is in it
+    }
+  }
 }
 
 /** Opens the files in $VISUAL or $EDITOR and waits; without one, prints where they are and waits for Enter. */
