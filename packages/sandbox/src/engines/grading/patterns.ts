@@ -8,8 +8,13 @@ export const SOURCE =
   /\b(?:according to|a (?:study|survey|report|poll)|studies|surveys|research(?:ers)?|evidence from|statistics|figures show|found that|reported that|estimated that|historians? (?:have|argue|show)|experts?)\b/gi;
 export const FIGURE =
   /(?:[£$€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|per ?cent|pounds|dollars|million|thousand|hundred))|\b(?:1[5-9]|20)\d\d\b|\b\d{2,}(?:,\d{3})*\b|\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a) )?(?:hundred|thousand|million) (?:pounds|dollars|euros|students|pupils|people|families|schools)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))? (?:pounds|dollars|euros|per ?cent|out of (?:one|two|three|four|five|six|seven|eight|nine|ten)|(?:hours|minutes) (?:a|per|each) (?:day|week|night)|days (?:a|per|each) week)\b/gi;
+/**
+ * What a piece of support shows, said of it: "this shows", and as students also write it, with the
+ * support named ("these figures prove", "this evidence suggests"), "it is clear from this that",
+ * "this is evidence that". A sentence that opens "That shows" points back; "a survey that shows" reports.
+ */
 export const EXPLAIN =
-  /\b(?:this (?:shows|means|suggests|proves|matters|is because|is why|makes|tells|implies|reveals|leads to)|which (?:means|shows|suggests|makes|tells|leads to)|that means|because|therefore|as a result|so that|in other words|this is important|that is why|consequently|thus|it follows that|explains why|for this reason|in turn|means that)\b|, so (?=\w)/gi;
+  /\b(?:(?:this|these|those|such) (?:(?:evidence|figures?|statistics?|numbers?|data|survey|study|research|examples?|facts?|quotation|quote|results?|findings?|incident|story|source|detail|percentage|line|case) )?(?:shows?|means?|suggests?|proves?|demonstrates?|illustrates?|indicates?|impl(?:y|ies)|reveals?|confirms?|tells? us|makes? (?:it )?clear)|this (?:matters|is because|is why|makes|tells|leads to)|which (?:means|shows|suggests|makes|tells|leads to|proves|demonstrates|illustrates|indicates|implies|reveals|confirms)|that means|because|therefore|as a result|so that|in other words|this is important|that is why|consequently|thus|it follows that|explains why|for this reason|in turn|means that|it is (?:clear|obvious|evident) (?:from (?:this|these \w+) )?that|(?:from this|this tells us|here) we (?:can )?see|this is (?:evidence|proof|a sign) (?:that|of)|as (?:this|these \w+) shows?)\b|^that (?:shows|means|suggests|proves|demonstrates|illustrates|indicates)\b|, so (?=\w)/gi;
 export const ANALYSIS =
   /\b(?:suggests?|implies|implying|conveys?|emphasi[sz]es|symboli[sz]es|represents|reveals|portrays|presents|depicts|reflects|foreshadows|highlights|reinforces|evokes|creates? a sense|stresses|mirrors|exposes|signals|underlines)\b/gi;
 export const TERMS =
