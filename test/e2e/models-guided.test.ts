@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { answering, asUser, BIN, kctEnv, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
+import { answering, asUser, BIN, kctEnv, parseJson, ROOT, type Sandbox, tempDir, useSandbox } from './harness.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const PAPER_PDF = join(EXAMPLES, 'question-paper.pdf');
@@ -30,6 +30,16 @@ const guided = (dir: string, ...more: string[]) => [
 ];
 
 const shared = useSandbox({ args: ['--training-delay', '500'] });
+
+/** A person's terminal (CI unset) with the sandbox's user key, and $EDITOR running the script `editor` when given. */
+const terminalEnv = (sandbox: Sandbox, editor?: string) => ({
+  ...kctEnv(tempDir(), {
+    KCT_BASE_URL: sandbox.baseUrl,
+    KCT_API_KEY: sandbox.keys.user,
+    ...(editor === undefined ? {} : { EDITOR: `${process.execPath} ${editor}` }),
+  }),
+  CI: undefined,
+});
 
 describe('kct models new (guided)', () => {
   it('runs the whole flow under a pseudo-terminal, with $EDITOR editing the rubric', async () => {
@@ -110,10 +120,7 @@ for (const p of process.argv.slice(2)) {
     const editor = join(work, 'editor.mjs');
     writeFileSync(editor, '');
     const dir = join(work, 'asked');
-    const env = {
-      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
-      CI: undefined,
-    };
+    const env = terminalEnv(sandbox, editor);
     const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
     const run = await answering(args, env, [
       ['(its criteria add up to 30):', '40\r'],
@@ -142,10 +149,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
 `,
     );
     const dir = join(work, 'broken');
-    const env = {
-      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
-      CI: undefined,
-    };
+    const env = terminalEnv(sandbox, editor);
     const run = await answering(guided(dir, '--subject', 'English'), env, [['Edit the files again?', 'n\r']]);
     expect(run.code, run.output).toBe(2);
     expect(run.output).toContain(`stopped: the previews are not valid yet (kept in ${dir})`);
@@ -162,10 +166,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
     writeFileSync(editor, '');
     const made = join(work, 'term');
     const dir = join(made, 'previews');
-    const env = {
-      ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user, EDITOR: `${process.execPath} ${editor}` }),
-      CI: undefined,
-    };
+    const env = terminalEnv(sandbox, editor);
     const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
     const stopped = await answering(args, env, [['(its criteria add up to 30):', '\x03']]);
     expect(stopped.code, stopped.output).toBe(130);
@@ -185,7 +186,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
     const { sandbox } = shared;
     const dir = join(tempDir('kct-models-kept-'), 'kept');
     // no $EDITOR: kct names the files and waits for Enter
-    const env = { ...kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user }), CI: undefined };
+    const env = terminalEnv(sandbox);
     const run = await answering(guided(dir), env, [['Done editing?', '\x03']]);
     expect(run.code, run.output).toBe(130);
     expect(run.output).toContain('cancelled; nothing was created');
