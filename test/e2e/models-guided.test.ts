@@ -2,7 +2,7 @@
 // (util-linux `script`), with $EDITOR editing the rubric, then a one-pass with the new model.
 // The rest of model building runs in-process in test/integration/models.test.ts.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -48,7 +48,7 @@ describe('kct models new (guided)', () => {
     const editor = join(work, 'editor.mjs');
     writeFileSync(
       editor,
-      `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+      `import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 for (const p of process.argv.slice(2)) {
   if (p.endsWith('rubrics.yaml')) writeFileSync(p, readFileSync(p, 'utf8').replace('item: Organisation', 'item: Structure of the letter'));
 }
@@ -173,6 +173,12 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
     expect(stopped.output).toContain('cancelled; nothing was created');
     // both previews were written before the question; half a pair would make the next run refuse
     expect(existsSync(made), stopped.output).toBe(false);
+    // without --dir, the temporary folder it made goes too
+    const temporary = tempDir('kct-models-tmp-');
+    const withoutDir = args.filter((arg, at) => arg !== '--dir' && args[at - 1] !== '--dir');
+    const stoppedAgain = await answering(withoutDir, { ...env, TMPDIR: temporary }, [['(its criteria add up to 30):', '\x03']]);
+    expect(stoppedAgain.code, stoppedAgain.output).toBe(130);
+    expect(readdirSync(temporary), stoppedAgain.output).toEqual([]);
     const again = await answering(args, env, [
       ['(its criteria add up to 30):', '30\r'],
       ['How do criterion scores make the total?', 'sum\r'],
