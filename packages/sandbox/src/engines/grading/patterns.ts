@@ -4,8 +4,9 @@
 
 export const EXAMPLE =
   /\b(?:for example|for instance|such as|e\.g\.|to illustrate|a case in point|in particular|at my (?:old |primary |last |previous )?school|my (?:cousin|friend|brother|sister|mum|mom|dad|mother|father|parents|aunt|uncle)(?:['’]s)? (?:spent|paid|bought|said|told|was|had|has|works|found)|when i was|i have seen|in my experience)\b/gi;
+/** A source named; "these figures show" says what support already given shows (EXPLAIN), not more support. */
 export const SOURCE =
-  /\b(?:according to|a (?:study|survey|report|poll)|studies|surveys|research(?:ers)?|evidence from|statistics|figures show|found that|reported that|estimated that|historians? (?:have|argue|show)|experts?)\b/gi;
+  /\b(?:according to|a (?:study|survey|report|poll)|studies|surveys|research(?:ers)?|evidence from|statistics|(?<!\b(?:these|those|such|the) )figures show|found that|reported that|estimated that|historians? (?:have|argue|show)|experts?)\b/gi;
 export const FIGURE =
   /(?:[£$€]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|per ?cent|pounds|dollars|million|thousand|hundred))|\b(?:1[5-9]|20)\d\d\b|\b\d{2,}(?:,\d{3})*\b|\b(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a) )?(?:hundred|thousand|million) (?:pounds|dollars|euros|students|pupils|people|families|schools)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))? (?:pounds|dollars|euros|per ?cent|out of (?:one|two|three|four|five|six|seven|eight|nine|ten)|(?:hours|minutes) (?:a|per|each) (?:day|week|night)|days (?:a|per|each) week)\b/gi;
 /**
