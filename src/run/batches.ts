@@ -10,6 +10,7 @@ import type { AnswerOutcome } from '../cli/render/outcome.js';
 import type { AcceptedTask } from '../client/client.js';
 import { batchText, type Chunk, ChunkFiller, emptyChunk } from './batch-chunks.js';
 import type { MarkingRun } from './marking.js';
+import { retried } from './retries.js';
 import { NotSent } from './settings.js';
 
 export class Batches {
@@ -152,7 +153,7 @@ export class Batches {
         const answer = collection.answerAt(row);
         try {
           if (this.run.settings.wait && (outcome.status === 'FAILURE' || outcome.status === 'CANCEL') && this.run.sendAfterAll(row)) return;
-          if (answer && outcome.result && (await this.run.retried(row, answer, outcome.result))) return;
+          if (answer && outcome.result && (await retried(this.run, row, answer, outcome.result))) return;
           this.run.emit(row, outcome, answer);
         } catch (error) {
           this.run.failed(row, outcome, outcome.task_id, error);

@@ -6,6 +6,7 @@ import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcome.js'
 import { limiter } from '../client/limit.js';
 import type { TaskScheduler } from '../client/poll.js';
 import type { MarkingRun } from './marking.js';
+import { retried } from './retries.js';
 
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
@@ -104,7 +105,7 @@ export class Follower {
         this.reading.delete(taskId),
       );
       if (isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row, undefined, taskId)) return;
-      if (answer && (await run.retried(row, answer, result))) return;
+      if (answer && (await retried(run, row, answer, result))) return;
       run.emit(row, outcomeFromResult(base, result), answer);
     } catch (error) {
       if (run.sendAfterAll(row, error)) return;

@@ -6,7 +6,7 @@
 // marked before (reused) is not sent: it gets that mark under its own labels.
 import { AuthenticationError, ConnectionError, InterruptedError, KctError, NotFoundError, PermissionError } from '../api/errors.js';
 import type { EvaluationResult, OnePassFields, Task } from '../api/schemas.js';
-import { isFinalStatus, statusOf } from '../api/status.js';
+import { isFinalStatus } from '../api/status.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { err } from '../cli/core/io.js';
 import { type AnswerOutcome, copyOutcome } from '../cli/render/outcome.js';
@@ -67,7 +67,7 @@ export class MarkingRun {
   private readonly expected: number;
   private allEmitted?: () => void;
   /** Rows sent in place of a task that did not mark them, and retries: each under a key of its own. */
-  private readonly resends = new Resends();
+  readonly resends = new Resends();
   readonly batches: Batches;
   readonly follower: Follower;
   private readonly earlier = new EarlierTasks(this);
@@ -292,29 +292,6 @@ export class MarkingRun {
     return { fields, answerFiles: answer.files, rubricFiles: this.settings.rubricFiles, questionFiles: this.settings.questionFiles };
   }
 
-  /**
-   * A failure the server calls retryable (its own fault, not the answer's) would be replayed
-   * forever under the same derived key: it is sent again under a derived follow-up key, at most twice.
-   */
-  async retried(row: number, answer: Answer, result: EvaluationResult): Promise<boolean> {
-    const attempt = this.resends.nextRetry(row);
-    if (this.settings.keyRule.kind !== 'derived' || attempt === undefined || statusOf(result) !== 'FAILURE' || result.retryable !== true)
-      return false;
-    const { client, context, record } = this.settings;
-    err(context.io, `kct: ${answer.label}: ${result.task_id} failed on the service's side and may be retried; submitting it again`);
-    const fields: OnePassFields = dropUndefined({ ...this.settings.common, paper_content: answer.text, student_id: answer.studentId });
-    const input = this.inputOf(answer, fields);
-    const key = `${keyOf(this.settings, answer, this.identityOf(row), input, this.resends.replacedTask(row))}-retry${attempt}`;
-    const identity = this.identityOf(row);
-    record.sent(row, identity, key);
-    const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
-    this.resends.retried(row, attempt);
-    this.accept(again);
-    record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
-    this.follower.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: this.settings.firstPollIn });
-    return true;
-  }
-
   baseOf(row: number, known?: Answer): AnswerOutcome {
     const answer = known ?? this.settings.collection.answerAt(row);
     return { file: answer?.label ?? `answer ${row + 1}`, student_id: answer?.studentId, status: 'ERROR' };
@@ -382,6 +359,7 @@ export class MarkingRun {
     );
     this.tasked.delete(row);
     this.reusedFromLedger.delete(row);
+    this.earlier.settled(row, outcome);
     if (this.settings.single) this.last = outcome;
     record.final(row, this.identityOf(row), outcome);
     for (const copy of copies) {
