@@ -81,6 +81,8 @@ const tree: fc.Arbitrary<Record<string, Node>> = fc.letrec<{ folder: Record<stri
 })).folder;
 
 interface Flags {
+  /** Files the command writes, made in the class folder (its --resume journal, its --report): never answers. */
+  written: ('run.journal' | 'class.html')[];
   recursive: boolean;
   groupBy?: 'folder';
   studentIdFrom: 'name' | 'folder' | 'none';
@@ -88,6 +90,7 @@ interface Flags {
   skipUnsupported: boolean;
 }
 const flags: fc.Arbitrary<Flags> = fc.record({
+  written: fc.subarray(['run.journal', 'class.html'] as const),
   recursive: fc.boolean(),
   groupBy: fc.constantFrom(undefined, 'folder' as const),
   studentIdFrom: fc.constantFrom('name' as const, 'folder' as const, 'none' as const),
@@ -149,8 +152,13 @@ function write(root: Record<string, Node>): { dir: string; paths: string[] } {
   return { dir, paths };
 }
 
-async function collect(top: string, options: Flags): Promise<Collection | UsageError> {
-  const sources: AnswerSources = { inputs: [top], ...options, exclude: options.exclude };
+async function collect(top: string, { written, ...options }: Flags): Promise<Collection | UsageError> {
+  const sources: AnswerSources = {
+    inputs: [top],
+    ...options,
+    exclude: options.exclude,
+    written: written.map((name) => ({ path: join(top, name), what: name })),
+  };
   try {
     return await collectAnswers(sources, io, { explain: true });
   } catch (error) {
@@ -178,8 +186,15 @@ describe('collecting a class folder accounts for every path (properties)', () =>
       fc.asyncProperty(tree, flags, async (root, options) => {
         const { dir, paths } = write(root);
         const top = join(dir, 'class');
+        for (const name of options.written) {
+          writeFileSync(join(top, name), 'written by kct');
+          paths.push(join(top, name));
+        }
         const result = await collect(top, options);
         if (result instanceof UsageError) return; // checked by the refusal property below
+        // what the command writes is never an answer, and is said: one outcome of its own
+        for (const name of options.written)
+          expect(result.entries.find((entry) => entry.path === join(top, name))?.action, name).toBe('own');
         const entries = result.entries;
         // no path has two outcomes
         const seen = new Set<string>();
@@ -231,6 +246,7 @@ describe('collecting a class folder accounts for every path (properties)', () =>
         const count = (action: string) => entries.filter((entry) => entry.action === action && entry.answer === undefined).length;
         expect(result.leftOut.ignored).toBe(count('ignore'));
         expect(result.leftOut.excluded).toBe(count('exclude'));
+        expect(result.leftOut.own).toBe(count('own'));
         expect(result.leftOut.duplicates).toBe(count('duplicate'));
         expect(result.leftOut.loops).toBe(count('loop'));
         expect(result.leftOut.emptyFolders).toBe(count('empty'));

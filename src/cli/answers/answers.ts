@@ -12,6 +12,7 @@ import type { IO } from '../core/io.js';
 import { readStdinText } from '../core/stdin.js';
 import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
+import { ownFiles, type WrittenFile } from './own-files.js';
 import { planAnswers } from './plan.js';
 import { excluder, globberFor, walkInputs } from './walk.js';
 
@@ -93,10 +94,12 @@ export interface AnswerSources {
   accepted?: readonly string[];
   /** What to do with an answer file of a type the service takes but this command does not (a command without --skip-unsupported). */
   elsewhere?: string;
+  /** Files this command writes (--resume, --report): never answers (own-files.ts). */
+  written?: WrittenFile[];
 }
 
 /** What happened to each thing found: the table the unit test checks. */
-export type Action = 'send' | 'skip' | 'ignore' | 'exclude' | 'duplicate' | 'not-entered' | 'empty' | 'loop';
+export type Action = 'send' | 'skip' | 'ignore' | 'exclude' | 'own' | 'duplicate' | 'not-entered' | 'empty' | 'loop';
 
 /** Things found and left out without a row of their own: counted in the notes, the summary and the report. */
 export interface LeftOutCounts {
@@ -104,6 +107,8 @@ export interface LeftOutCounts {
   ignored: number;
   /** Paths matching --exclude. */
   excluded: number;
+  /** Files this command writes (its journal, report or redirected output), found among the answers. */
+  own: number;
   /** Files reached twice (a link, a folder and one of its files): marked once. */
   duplicates: number;
   /** Folders reached twice through a link: walked once. */
@@ -177,6 +182,7 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     roots,
     sources,
     explain: options.explain === true,
+    own: ownFiles(sources.written ?? [], io),
   });
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
   const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;

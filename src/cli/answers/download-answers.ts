@@ -103,7 +103,7 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     },
     answerAt: (index) => byRow.get(index),
     skipped,
-    leftOut: { ignored, excluded: 0, duplicates: 0, loops: 0, emptyFolders: 0 },
+    leftOut: { ignored, excluded: 0, own: 0, duplicates: 0, loops: 0, emptyFolders: 0 },
     notes: downloadNotes(download, shown, { students, answers, skipped, strays }),
     entries,
     studentNameAt: (index) => names.get(index),

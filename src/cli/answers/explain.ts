@@ -21,7 +21,7 @@ export interface Explained {
   duplicateOf?: string;
   folderRow?: UnsentFolder;
   /** Left out without a row. */
-  leftOut?: 'empty' | 'loop';
+  leftOut?: 'empty' | 'loop' | 'own';
 }
 
 export function explainEntries(explained: Explained[], list: AnswerList, textAnswers: Answer[]): Entry[] {

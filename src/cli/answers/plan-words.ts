@@ -11,11 +11,11 @@ export const GROUP_BY_STUDENT = '--group-by student';
 export const GROUP_BY_STUDENT_DOES = "each student's files and online text are then one answer, with the platform's participant ids";
 
 /** Names left out, by kind: a count and the first few names (what the notes show). */
-export type LeftOut = Record<'ignore' | 'exclude' | 'not-entered' | 'loop' | 'empty', { count: number; first: string[] }>;
+export type LeftOut = Record<'ignore' | 'exclude' | 'own' | 'not-entered' | 'loop' | 'empty', { count: number; first: string[] }>;
 
 export function emptyLeftOut(): LeftOut {
   const tally = () => ({ count: 0, first: [] as string[] });
-  return { ignore: tally(), exclude: tally(), 'not-entered': tally(), loop: tally(), empty: tally() };
+  return { ignore: tally(), exclude: tally(), own: tally(), 'not-entered': tally(), loop: tally(), empty: tally() };
 }
 
 export function listOf(names: { count: number; first: string[] }, noun: string): string {
@@ -36,6 +36,8 @@ export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = tr
       `ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`,
     );
   if (left.exclude.count > 0) lines.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
+  if (left.own.count > 0)
+    lines.push(`not answers: ${left.own.first.join(', ')}: this command writes ${left.own.count === 1 ? 'it' : 'them'}`);
   if (left['not-entered'].count > 0)
     lines.push(
       looksLikeDownload

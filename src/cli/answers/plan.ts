@@ -12,6 +12,7 @@ import { CHECK_PERMISSIONS, checkLocalFile, type FileProblem, isFileProblem, und
 import { AnswerList } from './answer-list.js';
 import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
 import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
+import { fileId, type OwnFiles } from './own-files.js';
 import {
   emptyLeftOut,
   emptyReason,
@@ -44,9 +45,9 @@ const keyOf = (item: Found) => `${item.root}\u0000${item.group}`;
 
 export function planAnswers(
   found: Iterable<Found>,
-  run: { textAnswers: Answer[]; roots: string[]; sources: AnswerSources; explain: boolean },
+  run: { textAnswers: Answer[]; roots: string[]; sources: AnswerSources; explain: boolean; own?: OwnFiles },
 ): Omit<Collection, 'shape'> {
-  const plan = new Planner(run.roots, run.textAnswers, run.sources, run.explain);
+  const plan = new Planner(run.roots, run.textAnswers, run.sources, run.explain, run.own ?? new Map());
   for (const item of found) plan.add(item);
   return plan.finish();
 }
@@ -78,6 +79,7 @@ class Planner {
     private readonly textAnswers: Answer[],
     readonly sources: AnswerSources,
     private readonly explain: boolean,
+    private readonly own: OwnFiles,
   ) {
     this.list = new AnswerList(roots, textAnswers, sources);
   }
@@ -90,11 +92,14 @@ class Planner {
       this.record({ item, leftOut: 'loop' });
     } else if (item.kind === 'not-entered') this.notEntered(item);
     else if (item.kind === 'file') this.file(item);
-    else {
-      this.note(item.kind, item.keyName);
-      if (this.inFolder(item)) this.folder![item.kind === 'ignore' ? 'ignored' : 'excluded'] += 1;
-      this.record({ item });
-    }
+    else this.leaveOut(item, item.kind);
+  }
+
+  /** Left out without a row: said in the notes, and counted in its folder (an empty folder says why). */
+  private leaveOut(item: Found, kind: 'ignore' | 'exclude' | 'own', what = item.keyName): void {
+    this.note(kind, what);
+    if (this.inFolder(item)) this.folder![kind === 'exclude' ? 'excluded' : 'ignored'] += 1;
+    this.record(kind === 'own' ? { item, leftOut: 'own' } : { item });
   }
 
   finish(): Omit<Collection, 'shape'> {
@@ -136,6 +141,7 @@ class Planner {
       leftOut: {
         ignored: this.left.ignore.count,
         excluded: this.left.exclude.count,
+        own: this.left.own.count,
         duplicates: this.duplicates,
         loops: this.left.loop.count,
         emptyFolders: this.left.empty.count,
@@ -230,6 +236,11 @@ class Planner {
 
   private file(item: Found): void {
     const info = item.unreadable ? undefined : (item.info ?? statOf(item.path));
+    const own = info && this.own.get(fileId(info));
+    if (own) {
+      this.leaveOut({ ...item, reason: `this command writes it: ${own}` }, 'own', `${item.keyName} (${own})`);
+      return;
+    }
     if (info && this.isDuplicate(item, info)) return;
     if (this.inFolder(item)) this.folder!.hasRow = true;
     const checked = foundProblem(item, info) ?? checkLocalFile(item.path, this.sources.accepted, info);

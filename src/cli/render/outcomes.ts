@@ -230,7 +230,12 @@ export class OutcomeWriter {
       // what the summary says beside the rows: found and not sent, or found twice and taken once
       ...(this.leftOut
         ? {
-            left_out: { ignored: this.leftOut.ignored, excluded: this.leftOut.excluded, empty_folders: this.leftOut.emptyFolders },
+            left_out: {
+              ignored: this.leftOut.ignored,
+              excluded: this.leftOut.excluded,
+              own: this.leftOut.own,
+              empty_folders: this.leftOut.emptyFolders,
+            },
             found_twice: { files: this.leftOut.duplicates, folders: this.leftOut.loops },
           }
         : {}),

@@ -91,6 +91,7 @@ export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[
   if (leftOut?.ignored)
     parts.push(`${count(leftOut.ignored, 'hidden, system or Markdown file', 'hidden, system or Markdown files')} ignored`);
   if (leftOut?.excluded) parts.push(`${count(leftOut.excluded, 'path')} excluded by --exclude`);
+  if (leftOut?.own) parts.push(`${count(leftOut.own, 'file')} this command writes left out`);
   if (leftOut?.emptyFolders) parts.push(`${count(leftOut.emptyFolders, 'empty folder')} inside student folders`);
   return parts;
 }

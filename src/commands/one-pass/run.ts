@@ -97,6 +97,10 @@ async function markAnswers(
       pages: options.pages,
       download,
       looksLikeDownload,
+      written: [
+        ...(options.resume === undefined ? [] : [{ path: options.resume, what: 'the --resume journal' }]),
+        ...(options.report === undefined ? [] : [{ path: options.report, what: 'the --report' }]),
+      ],
     },
     context.io,
   ).catch((error: unknown) => {
