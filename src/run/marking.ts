@@ -53,6 +53,8 @@ export class MarkingRun {
   /** Rows the ledger named a task for that the service did not know: charged if their new request is not a replay. */
   private readonly unknownToService = new Set<number>();
   private sentAgain = 0;
+  /** Answers planned as reused, sent after all so far (their task gone, or it did not mark them): the cost line counts them. */
+  readonly resent = { answers: 0, files: 0, units: 0 };
   /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
   readonly reusedFromLedger = new Set<number>();
   /** Rows whose mark is another submission's (reused, or replayed by the service), until printed. */
@@ -222,6 +224,11 @@ export class MarkingRun {
     this.tasked.delete(row);
     // a task unknown here is kept: the service that knows it may be back at this address
     if (fromLedger && !(error instanceof NotFoundError)) this.settings.ledger?.forget(this.identityOf(row));
+    if (fromLedger) {
+      this.resent.answers += 1;
+      this.resent.files += answer.files.length;
+      this.resent.units += Math.max(1, answer.files.length);
+    }
     if (error instanceof NotFoundError) this.unknownToService.add(row);
     else err(this.settings.context.io, `kct: ${answer.label}: ${endedAs ?? 'its earlier task'} did not mark it: sent again, as a new task`);
     const step = planOf(this.settings.plan, row); // under a key of its own: the same key would bring back that task

@@ -101,20 +101,32 @@ describe('the same sandbox as localhost and as 127.0.0.1', () => {
   });
 });
 
-describe('an answer whose earlier task was cancelled', () => {
-  it('is not said to have a mark to reuse; it is sent again, as a new task', async () => {
-    const dir = textClass(1, 'KCT-SANDBOX-SLOW cancelled');
+describe('answers whose earlier task was cancelled', () => {
+  it('are not said to have a mark to reuse: sent again as new tasks, and the cost line counts them to mark', async () => {
+    const dir = textClass(3, 'KCT-SANDBOX-SLOW cancelled');
     const configDir = tempDir('kct-one-machine-');
     const kct = asUser(shared.sandbox, 'user', configDir);
+    const credits = await creditsOf(kct);
     const first = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson']);
     expect(first.code, first.stderr).toBe(0);
-    const task = parseJson<{ task_id: string }>(first.stdout.trim()).task_id;
-    expect((await kct(['cancel', task])).code).toBe(0);
+    const [task, other] = first.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ task_id: string }>(line).task_id);
+    for (const id of [task, other]) expect((await kct(['cancel', id])).code).toBe(0);
     const again = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/mark is reused|marks are reused/);
-    expect(again.stderr).toContain(`task ${task}): not sent again: kct follows that task for its mark`);
     expect(again.stderr).toContain(`${task} did not mark it: sent again, as a new task`);
+    expect(again.stderr).toContain(`${other} did not mark it: sent again, as a new task`);
+    // said when the first is accepted: the other may not be known unmarked yet, never "3 … not charged again"
+    const cost = again.stderr.split('\n').find((line) => line.startsWith('kct: cost:'));
+    expect(cost).toMatch(
+      /([12]) answers? \(\1 files?\) to mark, \1 of them sent before, their earlier task not having marked them, about \1 credits?/,
+    );
+    expect(cost).not.toContain('3 answers sent before are not charged again');
+    // the third marked by its first task, the two cancelled by their new ones
+    expect(credits - (await creditsOf(kct))).toBe(3);
   });
 });
 

@@ -74,7 +74,12 @@ export function reuseNotes(
  * answer of several files costs more), and what the answers this run sends come to at that rate.
  * Answers reused and identical copies are not among them: they are not charged.
  */
-export function costQuote(first: { cost: number; answers: number; files: number }, plan: RunPlan, ledgerKnown = true): string {
+export function costQuote(
+  first: { cost: number; answers: number; files: number },
+  plan: RunPlan,
+  ledgerKnown = true,
+  resent: { answers: number; files: number; units: number } = { answers: 0, files: 0, units: 0 },
+): string {
   const round = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 100) / 100);
   const batch = first.answers > 1;
   const perUnit = first.cost / Math.max(1, batch ? first.answers : first.files);
@@ -83,25 +88,31 @@ export function costQuote(first: { cost: number; answers: number; files: number 
     : first.files > 0
       ? `the service quoted ${plural(first.cost, 'credit')} for the first answer (${plural(first.files, 'file')}: ${plural(round(perUnit), 'credit')} a file)`
       : `the service quoted ${plural(first.cost, 'credit')} for the first answer`;
+  // answers sent before whose task turned out gone or unmarked are sent after all: to mark, not reused
+  const toSend = plan.toSend + resent.answers;
+  const filesToSend = plan.filesToSend + resent.files;
+  const unitsToSend = plan.unitsToSend + resent.units;
+  const reusedLeft = plan.reused - resent.answers;
   // an answer of text (no file) is priced as one unit: said, so that the units add up to the estimate
-  const texts = plan.unitsToSend - plan.filesToSend;
+  const texts = unitsToSend - filesToSend;
   const files =
-    plan.filesToSend === 0
+    filesToSend === 0
       ? ''
       : texts > 0
-        ? ` (${plural(plan.filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
-        : ` (${plural(plan.filesToSend, 'file')})`;
+        ? ` (${plural(filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
+        : ` (${plural(filesToSend, 'file')})`;
+  const again = resent.answers === 0 ? '' : `, ${resent.answers} of them sent before, their earlier task not having marked them`;
   // a run of answers all sent before has none "to mark": only what those may cost is said
   const toMark =
-    plan.toSend > 0 || plan.reused === 0
-      ? `${plural(plan.toSend, 'answer')}${files} to mark, about ${plural(Math.ceil(perUnit * plan.unitsToSend), 'credit')} at that rate`
+    toSend > 0 || reusedLeft === 0
+      ? `${plural(toSend, 'answer')}${files} to mark${again}, about ${plural(Math.ceil(perUnit * unitsToSend), 'credit')} at that rate`
       : undefined;
   const reused =
-    plan.reused === 0
+    reusedLeft === 0
       ? undefined
       : ledgerKnown
-        ? `${plural(plan.reused, 'answer')} sent before ${plan.reused === 1 ? 'is' : 'are'} not charged again`
-        : `up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')}${toMark ? ' more' : ''} for the ${plural(plan.reused, 'answer')} sent before from this machine, which the service may not know`;
+        ? `${plural(reusedLeft, 'answer')} sent before ${reusedLeft === 1 ? 'is' : 'are'} not charged again`
+        : `up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')}${toMark ? ' more' : ''} for the ${plural(reusedLeft, 'answer')} sent before from this machine, which the service may not know`;
   return `kct: cost: ${[quoted, toMark, reused].filter(Boolean).join('; ')} (charged only for answers marked)`;
 }
 

@@ -281,7 +281,8 @@ async function markAnswers(
           // the service quotes a price with the first task it accepts: said once, for the whole run
           if (!quoted && !replayed && typeof task.credit_cost === 'number') {
             quoted = true;
-            context.note(costQuote({ cost: task.credit_cost, answers, files }, plan, ledgerCheck === 'known' || ledgerCheck === 'earlier'));
+            const ledgerKnown = ledgerCheck === 'known' || ledgerCheck === 'earlier';
+            context.note(costQuote({ cost: task.credit_cost, answers, files }, plan, ledgerKnown, marking.resent));
           }
           return;
         }
