@@ -217,6 +217,10 @@ describe("--json and commander's own parse errors", () => {
     [['status', '', '--json'], 'invalid value for <taskId>: it is empty (an unset shell variable?)'],
     [['cancel', ' ', '--json'], 'invalid value for <taskId>: it is empty'],
     [['result', '', '--json'], 'invalid value for <taskId>: it is empty'],
+    // a flag's too: an unset $MODEL once marked with the profile's model, an unset $ID sent "student_id":""
+    [['one-pass', 'essay.txt', '--model', '', '--json'], 'invalid value for --model: it is empty (an unset shell variable?)'],
+    [['one-pass', 'essay.txt', '--model', '12', '--student-id', ' ', '--json'], 'invalid value for --student-id: it is empty'],
+    [['doctor', '--mark', '', '--json'], 'invalid value for --mark: it is empty'],
   ])('kct %j: one JSON object on stderr, exit 2', async (args, message) => {
     const run = await shared.kct(args);
     expect(run.code).toBe(2);

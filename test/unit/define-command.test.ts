@@ -56,19 +56,43 @@ describe('command declarations', () => {
   );
 
   it.each(runnable)('%s: accepts what commander sends for a valid command line', (_, declaration) => {
-    const sample: Record<string, unknown> = {};
-    for (const [flags, option] of optionEntries(declaration.options)) {
-      const name = attributeName(flags);
-      const value = option.choices?.[0] ?? (/<date>/.test(flags) ? '2026-12-01' : '1');
-      if (option.defaultValue !== undefined) sample[name] = option.defaultValue;
-      else if (/--no-/.test(flags)) sample[name] = true;
-      else if (option.required) sample[name] = /\.\.\.[>\]]/.test(flags) || option.repeatable ? [value] : value;
+    expect(() => parseOptions(declaration, validSample(declaration), z)).not.toThrow();
+  });
+
+  it.each(runnable)('%s: refuses an empty value for every flag that takes one, naming the flag (an unset $VARIABLE)', (_, declaration) => {
+    for (const [flags, option] of [...optionEntries(GLOBAL_OPTIONS), ...optionEntries(declaration.options)]) {
+      const long = /--[\w-]+/.exec(flags)![0];
+      if (!/<[^>]+>/.test(flags) || EMPTY_IS_NONE.has(long)) continue;
+      const empty = option.repeatable || flags.includes('...') ? [''] : '';
+      let thrown: unknown;
+      try {
+        parseOptions(declaration, { ...validSample(declaration), [attributeName(flags)]: empty }, z);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, `${long} ""`).toBeInstanceOf(UsageError);
+      expect((thrown as Error).message, `${long} ""`).toContain(long);
     }
-    for (const syntax of Object.keys(declaration.args ?? {}))
-      if (syntax.startsWith('<')) sample[attributeName(syntax)] = syntax.includes('...') ? ['a'] : 'a';
-    expect(() => parseOptions(declaration, { ...sample, json: true, color: true, pager: true }, z)).not.toThrow();
   });
 });
+
+/** Flags whose empty value is documented as none (options.ts). */
+const EMPTY_IS_NONE = new Set(['--poll-interval']);
+
+/** What commander sends for a valid command line of the declaration: its required flags and arguments, and its defaults. */
+function validSample(declaration: CommandDeclaration): Record<string, unknown> {
+  const sample: Record<string, unknown> = { json: true, color: true, pager: true };
+  for (const [flags, option] of optionEntries(declaration.options)) {
+    const name = attributeName(flags);
+    const value = option.choices?.[0] ?? (/<date>/.test(flags) ? '2026-12-01' : '1');
+    if (option.defaultValue !== undefined) sample[name] = option.defaultValue;
+    else if (/--no-/.test(flags)) sample[name] = true;
+    else if (option.required) sample[name] = /\.\.\.[>\]]/.test(flags) || option.repeatable ? [value] : value;
+  }
+  for (const syntax of Object.keys(declaration.args ?? {}))
+    if (syntax.startsWith('<')) sample[attributeName(syntax)] = syntax.includes('...') ? ['a'] : 'a';
+  return sample;
+}
 
 describe('parseOptions', () => {
   const declaration = defineCommand({

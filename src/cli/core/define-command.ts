@@ -6,6 +6,7 @@
 import { UsageError } from '../../api/errors.js';
 import type * as z from '../../api/zod.js';
 import { GLOBAL_OPTIONS } from './options.js';
+import { EMPTY } from './parse.js';
 
 /**
  * One flag, keyed by its commander syntax in a declaration's `options` (`'-m, --model <id>'`): its
@@ -141,9 +142,9 @@ function optionSchema(flags: string, option: OptionDetail, zod: Zod): z.ZodType 
     : option.choices
       ? zod.enum(option.choices as [string, ...string[]])
       : option.repeatable || flags.includes('...')
-        ? zod.array(zod.string())
+        ? zod.array(zod.string().regex(/\S/, EMPTY))
         : /[<[]/.test(flags)
-          ? zod.string()
+          ? zod.string().regex(/\S/, EMPTY)
           : zod.boolean();
   const alwaysSent = option.required || option.defaultValue !== undefined || flags.includes('--no-');
   return alwaysSent ? value : value.optional();
@@ -151,8 +152,7 @@ function optionSchema(flags: string, option: OptionDetail, zod: Zod): z.ZodType 
 
 function argSchema(syntax: string, zod: Zod): z.ZodType {
   if (syntax.includes('...')) return syntax.startsWith('<') ? zod.array(zod.string()) : zod.array(zod.string()).optional();
-  // an empty one is an unset shell variable ($TASK), never an id or a path: said before any request
-  return syntax.startsWith('<') ? zod.string().regex(/\S/, 'it is empty (an unset shell variable?)') : zod.string().optional();
+  return syntax.startsWith('<') ? zod.string().regex(/\S/, EMPTY) : zod.string().optional();
 }
 
 /** The options schema of a declaration: the global flags, its arguments and its flags, in that order. */

@@ -6,9 +6,21 @@ import { thousands } from '../../api/thousands.js';
 import type * as z from '../../api/zod.js';
 import type { Zod } from './define-command.js';
 
+/** An empty value is an unset shell variable ($MODEL, $TASK), never an id, a path or a name: said before any request. */
+export const EMPTY = 'it is empty (an unset shell variable?)';
+
 /** A flag's `check:` from a parser: the value is parsed as the command's options are, the error naming the flag. */
-export function checked<T>(parse: (value: string, flag: string) => T, flag: string): (zod: Zod) => z.ZodType<T> {
-  return (zod) => zod.string().transform((value) => parse(value, flag)) as unknown as z.ZodType<T>;
+export function checked<T>(
+  parse: (value: string, flag: string) => T,
+  flag: string,
+  { emptyIsNone = false } = {},
+): (zod: Zod) => z.ZodType<T> {
+  return (zod) =>
+    zod.string().transform((value) => {
+      if (!emptyIsNone && !/\S/.test(value))
+        throw new UsageError(`invalid value for ${flag}: ${EMPTY}`, { suggestion: 'Run with --help for usage.' });
+      return parse(value, flag);
+    }) as unknown as z.ZodType<T>;
 }
 
 /** A whole number of milliseconds, 0 or more. */

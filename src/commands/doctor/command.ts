@@ -10,7 +10,7 @@ export const command = defineCommand({
   options: {
     '--mark <model>': {
       description: 'also mark a short built-in sample with this model and check it succeeds with a score (charged like any answer)',
-      check: checked((value) => parseModelId(value), '--mark'),
+      check: checked((value, flag) => parseModelId(value, flag), '--mark'),
     },
     '--timeout <duration>': {
       description: 'time limit for --mark to finish',
