@@ -228,7 +228,10 @@ describe('signing in', () => {
     const noPassword = await runKct(['keys', 'list', '--account', 'user'], { env });
     expect(noPassword.code).toBe(4);
     expect(noPassword.stderr).toContain('cannot ask for the password of user: CI is set');
-    expect(noPassword.stderr).toContain('--password-stdin');
+    // the command to pipe it into is this one, with the account it asked for (dropping it failed: "no account")
+    expect(noPassword.stderr).toContain('printf %s "$PASSWORD" | kct keys list --account user --password-stdin');
+    const revoking = await runKct(['keys', 'revoke', '7', '--yes'], { env: { ...env, KCT_ACCOUNT: 'user' } });
+    expect(revoking.stderr).toContain('printf %s "$PASSWORD" | kct keys revoke 7 --yes --account user --password-stdin');
     const empty = await runKct(['keys', 'list', '--account', 'user', '--password-stdin'], { env, input: '' });
     expect(empty.code).toBe(2);
     const fromEnv = await runKct(['keys', 'list', '--json'], {

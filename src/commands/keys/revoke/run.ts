@@ -25,29 +25,33 @@ export async function run(options: Options, context: Context): Promise<void> {
     });
   }
   const exporter = await exporterFor(options, context);
-  await withSession(context, options, async ({ client, account, settings }) => {
-    const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
-    if (record.revoked_at) {
-      await exporter.record({ ...keyRow(record), already_revoked: true }, () =>
-        out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`),
+  await withSession(
+    context,
+    { ...options, command: ['keys', 'revoke', options.key, ...(options.yes ? ['--yes'] : [])] },
+    async ({ client, account, settings }) => {
+      const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
+      if (record.revoked_at) {
+        await exporter.record({ ...keyRow(record), already_revoked: true }, () =>
+          out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`),
+        );
+        return;
+      }
+      const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
+      if (!options.yes && !(await confirmRevoke(context, record, inUse ? settings.apiKey.source : undefined))) {
+        context.notice('info', 'Nothing was revoked.');
+        return;
+      }
+      const revoked = await client.revokeKey(record.id, { signal: context.signal });
+      await exporter.record(revoked, () =>
+        out(
+          context.io,
+          revoked.already_revoked
+            ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
+            : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`,
+        ),
       );
-      return;
-    }
-    const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
-    if (!options.yes && !(await confirmRevoke(context, record, inUse ? settings.apiKey.source : undefined))) {
-      context.notice('info', 'Nothing was revoked.');
-      return;
-    }
-    const revoked = await client.revokeKey(record.id, { signal: context.signal });
-    await exporter.record(revoked, () =>
-      out(
-        context.io,
-        revoked.already_revoked
-          ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
-          : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`,
-      ),
-    );
-  });
+    },
+  );
 }
 
 /** The command as given (the profile, the server and the sign-in flags kept: without them the line signs in as no one), with --yes. */
