@@ -70,7 +70,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   });
   // commander's parse errors are printed here with the others, so --json gets its one object
   const json = args.includes('--json');
-  const argv = helpArgv(program, args);
+  const argv = helpArgv(program, versionArgv(args, json));
   const first = argv[commandAt(argv)];
   const next = argv[commandAt(argv) + 1];
   // Subcommands added with addCommand() do not inherit these: set them on every command.
@@ -156,6 +156,13 @@ function commandAt(args: string[]): number {
   let at = 0;
   while (at < args.length && args[at].startsWith('-')) at += GLOBAL_WITH_VALUE.has(args[at]) ? 2 : 1;
   return at;
+}
+
+/** `kct --version --json` is `kct version --json`: --json means JSON on stdout everywhere (commander's --version prints a line). */
+function versionArgv(args: string[], json: boolean): string[] {
+  const at = commandAt(args);
+  const flag = args.findIndex((arg, index) => index < at && (arg === '--version' || arg === '-V'));
+  return json && flag >= 0 && at === args.length ? [...args.slice(0, flag), ...args.slice(flag + 1), 'version'] : args;
 }
 
 /**

@@ -20,6 +20,12 @@ describe('kct version', () => {
     const json = parseJson<Record<string, string>>((await runKct(['version', '--json'])).stdout);
     expect(json).toEqual({ version: pkg.version, node: process.versions.node, platform: process.platform, arch: process.arch });
     expect((await runKct(['--version'])).stdout.trim()).toBe(pkg.version);
+    // --json asks for JSON on stdout, with the flag as with the command
+    for (const args of [
+      ['--version', '--json'],
+      ['--json', '-V'],
+    ])
+      expect(parseJson((await runKct(args)).stdout)).toEqual(json);
   });
 });
 

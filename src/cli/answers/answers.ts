@@ -239,6 +239,12 @@ function readListing(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read --files-from ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`cannot read --files-from ${path} (${code})`, {
+      suggestion:
+        code === 'ENOENT'
+          ? 'Check the path of the list: one answer path a line (e.g. made with find answers/ -name "*.pdf" > list.txt), or - to read it from stdin.'
+          : 'Check its permissions, or give the list on stdin with --files-from -.',
+    });
   }
 }

@@ -155,6 +155,8 @@ describe('every usage error says what to do', () => {
     { args: ['help', 'exit-codes'], env: { KCT_OUTPUT: 'bogus' } },
     { args: ['config', 'set', 'model', 'abc'] },
     { args: ['credits', '--bogus'] },
+    { args: ['one-pass', '--files-from', '/nonexistent/kct-list.txt', '--model', '12'] },
+    { args: ['one-pass', 'essay.txt', '--model', ''] },
   ];
   it.each(cases)('kct $args.0 …: exit 2 with a hint', async ({ args, input, env }) => {
     const text = await runKct(args, { stdin: input, env });
