@@ -56,6 +56,8 @@ export interface RunPlan {
   filesToSend: number;
   /** What the answers sent are priced by: a file each, or the answer itself when it has none (text). */
   unitsToSend: number;
+  /** The size of the largest answer file, in bytes: a price quoted for one file may grow with size. */
+  largestFile: number;
   reused: number;
   /** What the answers reused from this machine's ledger would cost if sent (its tasks may be another account's). */
   unitsReused: number;
@@ -125,6 +127,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const labels = options.markCopies ? new Int32Array(rows) : undefined;
   const changed: string[] = [];
   let journalKnew = 0;
+  let largestFile = 0;
   const hashing = limiter(HASHING);
   const pending: Promise<void>[] = [];
   // what every answer shares (the model, the options, the rubric and question files) is digested once
@@ -132,6 +135,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   for (const answer of answers) {
     if (signal.aborted) break;
     fileCounts[answer.index] = answer.files.length;
+    for (const file of answer.files) largestFile = Math.max(largestFile, file.size);
     if (labels) labels[answer.index] = labelsSignature(answer);
     pending.push(
       hashing(async () => {
@@ -240,6 +244,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     toSend,
     filesToSend,
     unitsToSend,
+    largestFile,
     reused,
     unitsReused,
     ...(ledgerTask !== undefined ? { ledgerTask, ledgerEarlier: ledgerEarlier ?? [] } : {}),

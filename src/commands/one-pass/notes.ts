@@ -113,8 +113,17 @@ export function costQuote(
       : ledgerKnown
         ? `${plural(reusedLeft, 'answer')} sent before ${reusedLeft === 1 ? 'is' : 'are'} not charged again`
         : `up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')}${toMark ? ' more' : ''} for the ${plural(reusedLeft, 'answer')} sent before from this machine, which the service may not know`;
-  return `kct: cost: ${[quoted, toMark, reused].filter(Boolean).join('; ')} (charged only for answers marked)`;
+  // the rate is the first answer's: a service may price a file by its size (the sandbox: 1 credit a started 2 MiB)
+  const large =
+    plan.largestFile > LARGE_FILE && toMark
+      ? `files may be priced by their size, and the largest is ${(plan.largestFile / MIB).toFixed(1)} MiB`
+      : undefined;
+  return `kct: cost: ${[quoted, toMark, large, reused].filter(Boolean).join('; ')} (charged only for answers marked)`;
 }
+
+const MIB = 1024 * 1024;
+/** Past this size a file's price may be more than one unit's: the cost line says so. */
+const LARGE_FILE = 2 * MIB;
 
 /** A pace as said to people: a tenth under 10 a second (a service that allows 0.5 is not "0"), whole above. */
 export function roundPace(rps: number): string {

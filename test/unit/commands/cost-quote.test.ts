@@ -16,6 +16,14 @@ describe('the cost line', () => {
     );
   });
 
+  it("a file past 2 MiB: the rate is the first answer's, and a price may grow with size (the sandbox: a credit a started 2 MiB)", () => {
+    const large = { ...plan(3, 3, 3), largestFile: 19 * 1024 * 1024 } as RunPlan;
+    expect(costQuote({ cost: 1, answers: 1, files: 1 }, large)).toContain(
+      'about 3 credits at that rate; files may be priced by their size, and the largest is 19.0 MiB',
+    );
+    expect(costQuote({ cost: 1, answers: 1, files: 1 }, { ...large, largestFile: 2 * 1024 * 1024 })).not.toContain('priced by their size');
+  });
+
   it('text answers only: no count of files', () => {
     expect(costQuote({ cost: 2, answers: 1, files: 0 }, plan(4, 0, 4))).toContain('4 answers to mark, about 8 credits');
   });
