@@ -96,7 +96,8 @@ describe('keys that would turn idempotency off', () => {
       const before = await creditsOf(shared.kct);
       const run = await shared.kct(['one-pass', '--model', '12', '--text', `${essay} (${name})`, '--idempotency-key', key, '--debug']);
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/--idempotency-key (is empty|may hold only visible ASCII)/);
+      // empty, as every flag: an unset shell variable (define-command.ts); otherwise the key's own check (idempotency.ts)
+      expect(run.stderr).toMatch(/--idempotency-key(: it is empty \(an unset shell variable\?\)| may hold only visible ASCII)/);
       expect(run.stderr).not.toContain('> POST');
       const manifest = join(tempDir(), 'items.jsonl');
       writeFileSync(manifest, `${JSON.stringify({ paper_content: essay, student_id: 's1' })}\n`);
