@@ -62,6 +62,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
 
   const program = buildProgram(VERSION, (globals: GlobalOptions) => {
     context ??= createContext(io, env, globals, controller.signal, {
+      args,
       dispatcher: options.dispatcher,
       sandbox: options.sandbox,
       commands: ownCommands,

@@ -71,7 +71,8 @@ export class Follower {
     const base = run.baseOf(row);
     this.currentState(base, taskId).then(
       (outcome) => {
-        if (!(run.reusedFromLedger.has(row) && isUnsuccessfulFinal(outcome.status) && run.sendAfterAll(row))) run.emit(row, outcome);
+        if (!(run.reusedFromLedger.has(row) && isUnsuccessfulFinal(outcome.status) && run.sendAfterAll(row, undefined, outcome.task_id)))
+          run.emit(row, outcome);
       },
       (error: unknown) => {
         if (!run.sendAfterAll(row, error)) run.failed(row, base, taskId, error);

@@ -84,12 +84,6 @@ export class Ledger {
     this.write({ i: identity, t: value });
   }
 
-  /** The task recorded is gone or did not mark it (another account, a sandbox started afresh, a failure). */
-  forget(identity: string): void {
-    if (!this.known.delete(identity)) return;
-    this.write({ i: identity, x: 1 });
-  }
-
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;

@@ -19,7 +19,7 @@ import type { JournalKnown } from './journal.js';
 import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
 import { type Plan, planOf, taskOf } from './plan.js';
-import { Resends } from './resends.js';
+import { Resends, ResentTally } from './resends.js';
 import { namedRow } from './row-names.js';
 import { dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
 
@@ -53,8 +53,7 @@ export class MarkingRun {
   /** Rows the ledger named a task for that the service did not know: charged if their new request is not a replay. */
   private readonly unknownToService = new Set<number>();
   private sentAgain = 0;
-  /** Answers planned as reused, sent after all so far (their task gone, or it did not mark them): the cost line counts them. */
-  readonly resent = { answers: 0, files: 0, units: 0 };
+  readonly resent = new ResentTally();
   /** Answers marked before, reused: sent after all if their task turns out gone or failed (ledger only). */
   readonly reusedFromLedger = new Set<number>();
   /** Rows whose mark is another submission's (reused, or replayed by the service), until printed. */
@@ -222,16 +221,15 @@ export class MarkingRun {
     this.reusedFromLedger.delete(row);
     this.notCharged.delete(row);
     this.tasked.delete(row);
-    // a task unknown here is kept: the service that knows it may be back at this address
-    if (fromLedger && !(error instanceof NotFoundError)) this.settings.ledger?.forget(this.identityOf(row));
-    if (fromLedger) {
-      this.resent.answers += 1;
-      this.resent.files += answer.files.length;
-      this.resent.units += Math.max(1, answer.files.length);
-    }
+    const step = planOf(this.settings.plan, row); // under a key of its own: the same key would bring back that task
+    // a task unknown here is kept: the service that knows it may be back at this address; one that did not mark
+    // the answer is the latest, marked failed, and the history behind it (other servers' tasks) stays
+    const ended = endedAs !== undefined ? { taskId: endedAs } : step.kind === 'reuse' ? (step.known as Marked) : undefined;
+    if (fromLedger && !(error instanceof NotFoundError) && ended)
+      this.settings.ledger?.accepted(this.identityOf(row), { ...ended, failed: true });
+    if (step.kind === 'reuse') this.resent.add(row, answer.files.length, step.from === 'ledger');
     if (error instanceof NotFoundError) this.unknownToService.add(row);
     else err(this.settings.context.io, `kct: ${answer.label}: ${endedAs ?? 'its earlier task'} did not mark it: sent again, as a new task`);
-    const step = planOf(this.settings.plan, row); // under a key of its own: the same key would bring back that task
     void this.send(answer, { onePass: true, replacing: endedAs ?? (step.kind === 'reuse' ? taskOf(step.known) : undefined) });
     return true;
   }

@@ -56,7 +56,7 @@ export interface RunPlan {
   filesToSend: number;
   /** What the answers sent are priced by: a file each, or the answer itself when it has none (text). */
   unitsToSend: number;
-  /** The size of the largest answer file, in bytes: a price quoted for one file may grow with size. */
+  /** The size of the largest file of the answers sent, in bytes: a price quoted for one file may grow with size. */
   largestFile: number;
   reused: number;
   /** What the answers reused from this machine's ledger would cost if sent (its tasks may be another account's). */
@@ -123,11 +123,12 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   ];
   const identities = new RowIdentities(rows);
   const fileCounts = new Int32Array(rows);
+  // each answer's largest file (at most 20 MiB: MAX_FILE_BYTES), for the cost line
+  const largest = new Uint32Array(rows);
   // --mark-copies: each answer's labels, as a number (RunPlan.alike)
   const labels = options.markCopies ? new Int32Array(rows) : undefined;
   const changed: string[] = [];
   let journalKnew = 0;
-  let largestFile = 0;
   const hashing = limiter(HASHING);
   const pending: Promise<void>[] = [];
   // what every answer shares (the model, the options, the rubric and question files) is digested once
@@ -135,7 +136,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   for (const answer of answers) {
     if (signal.aborted) break;
     fileCounts[answer.index] = answer.files.length;
-    for (const file of answer.files) largestFile = Math.max(largestFile, file.size);
+    for (const file of answer.files) largest[answer.index] = Math.max(largest[answer.index], file.size);
     if (labels) labels[answer.index] = labelsSignature(answer);
     pending.push(
       hashing(async () => {
@@ -169,6 +170,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
   const reusedRows: number[] = [];
   let toSend = 0;
   let filesToSend = 0;
+  let largestFile = 0;
   let unitsToSend = 0;
   let reused = 0;
   let unitsReused = 0;
@@ -233,6 +235,7 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
     }
     toSend += 1;
     filesToSend += fileCounts[row];
+    largestFile = Math.max(largestFile, largest[row]);
     unitsToSend += Math.max(1, fileCounts[row]);
   }
   return {

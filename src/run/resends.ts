@@ -7,6 +7,25 @@ const MAX_REPLACEMENTS = 20;
 /** Retries of a failure the service calls its own (retryable), at most: past them the failure is the row. */
 const MAX_RETRIES = 2;
 
+/** Answers planned as reused that were sent after all (their task gone, or it did not mark them), each once: the cost line counts them. */
+export class ResentTally {
+  private readonly rows = new Set<number>();
+  answers = 0;
+  files = 0;
+  /** What they are priced by (a file each, or the answer when it has none), and those of them the ledger named. */
+  units = 0;
+  ledgerUnits = 0;
+
+  add(row: number, files: number, fromLedger: boolean): void {
+    if (this.rows.has(row)) return;
+    this.rows.add(row);
+    this.answers += 1;
+    this.files += files;
+    this.units += Math.max(1, files);
+    if (fromLedger) this.ledgerUnits += Math.max(1, files);
+  }
+}
+
 export class Resends {
   private readonly replaced = new Map<number, { task: string; times: number }>();
   private readonly retries = new Map<number, number>();

@@ -135,10 +135,10 @@ describe('kct keys revoke', () => {
     expect(refused.code).toBe(2);
     // the hint is the command as given, sign-in flags kept, with --yes: pasted as it is, it revokes
     expect(refused.stderr).toContain(`hint: Run it again with --yes: kct keys revoke ${id} --account user --password-stdin --yes`);
-    // global flags given are kept too: the profile and the server decide whom the line signs in as
+    // global flags given are kept too, where they were typed: the profile and the server decide whom the line signs in as
     const withGlobals = await kct(['--base-url', shared.sandbox.baseUrl, 'keys', 'revoke', String(id), '--account', 'user']);
     expect(withGlobals.stderr).toContain(
-      `hint: Run it again with --yes: kct keys revoke ${id} --base-url ${shared.sandbox.baseUrl} --account user --yes`,
+      `hint: Run it again with --yes: kct --base-url ${shared.sandbox.baseUrl} keys revoke ${id} --account user --yes`,
     );
     expect((await withKey(key, ['credits'])).code).toBe(0);
   });
@@ -232,6 +232,11 @@ describe('signing in', () => {
     expect(noPassword.stderr).toContain('printf %s "$PASSWORD" | kct keys list --account user --password-stdin');
     const revoking = await runKct(['keys', 'revoke', '7', '--yes'], { env: { ...env, KCT_ACCOUNT: 'user' } });
     expect(revoking.stderr).toContain('printf %s "$PASSWORD" | kct keys revoke 7 --yes --account user --password-stdin');
+    // every flag as typed: without --save-as the new key would be printed on stdout, not stored
+    const creating = await runKct(['keys', 'create', '--scope', 'user', '--save-as', 'ci', '--json', '--account', 'user'], { env });
+    expect(creating.stderr).toContain(
+      'printf %s \\"$PASSWORD\\" | kct keys create --scope user --save-as ci --json --account user --password-stdin',
+    );
     const empty = await runKct(['keys', 'list', '--account', 'user', '--password-stdin'], { env, input: '' });
     expect(empty.code).toBe(2);
     const fromEnv = await runKct(['keys', 'list', '--json'], {

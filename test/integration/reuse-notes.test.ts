@@ -102,32 +102,39 @@ describe('the same sandbox as localhost and as 127.0.0.1', () => {
 });
 
 describe('answers whose earlier task was cancelled', () => {
-  it('are not said to have a mark to reuse: sent again as new tasks, and the cost line counts them to mark', async () => {
-    const dir = textClass(3, 'KCT-SANDBOX-SLOW cancelled');
-    const configDir = tempDir('kct-one-machine-');
-    const kct = asUser(shared.sandbox, 'user', configDir);
-    const credits = await creditsOf(kct);
-    const first = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson']);
-    expect(first.code, first.stderr).toBe(0);
-    const [task, other] = first.stdout
-      .trim()
-      .split('\n')
-      .map((line) => parseJson<{ task_id: string }>(line).task_id);
-    for (const id of [task, other]) expect((await kct(['cancel', id])).code).toBe(0);
-    const again = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).not.toMatch(/mark is reused|marks are reused/);
-    expect(again.stderr).toContain(`${task} did not mark it: sent again, as a new task`);
-    expect(again.stderr).toContain(`${other} did not mark it: sent again, as a new task`);
-    // said when the first is accepted: the other may not be known unmarked yet, never "3 … not charged again"
-    const cost = again.stderr.split('\n').find((line) => line.startsWith('kct: cost:'));
-    expect(cost).toMatch(
-      /([12]) answers? \(\1 files?\) to mark, \1 of them sent before, their earlier task not having marked them, about \1 credits?/,
-    );
-    expect(cost).not.toContain('3 answers sent before are not charged again');
-    // the third marked by its first task, the two cancelled by their new ones
-    expect(credits - (await creditsOf(kct))).toBe(3);
-  });
+  it.each([
+    ['this machine', false],
+    ['a --resume journal', true],
+  ])(
+    '(known from %s) are not said to have a mark to reuse: sent again as new tasks, and the cost line counts them to mark',
+    async (_, resume) => {
+      const dir = textClass(3, 'KCT-SANDBOX-SLOW cancelled');
+      const configDir = tempDir('kct-one-machine-');
+      const journal = resume ? ['--resume', join(tempDir('kct-journal-'), 'run.journal')] : [];
+      const kct = asUser(shared.sandbox, 'user', configDir);
+      const credits = await creditsOf(kct);
+      const first = await kct(['one-pass', dir, '--model', '12', '--no-wait', '--output', 'ndjson', ...journal]);
+      expect(first.code, first.stderr).toBe(0);
+      const [task, other] = first.stdout
+        .trim()
+        .split('\n')
+        .map((line) => parseJson<{ task_id: string }>(line).task_id);
+      for (const id of [task, other]) expect((await kct(['cancel', id])).code).toBe(0);
+      const again = await kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', ...journal]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toMatch(/mark is reused|marks are reused/);
+      expect(again.stderr).toContain(`${task} did not mark it: sent again, as a new task`);
+      expect(again.stderr).toContain(`${other} did not mark it: sent again, as a new task`);
+      // said when the first is accepted: the other may not be known unmarked yet, never "3 … not charged again"
+      const cost = again.stderr.split('\n').find((line) => line.startsWith('kct: cost:'));
+      expect(cost).toMatch(
+        /([12]) answers? \(\1 files?\) to mark, \1 of them sent before, their earlier task not having marked them, about \1 credits?/,
+      );
+      expect(cost).not.toContain('3 answers sent before are not charged again');
+      // the third marked by its first task, the two cancelled by their new ones
+      expect(credits - (await creditsOf(kct))).toBe(3);
+    },
+  );
 });
 
 describe('--no-wait says what it does with answers sent before', () => {
@@ -145,5 +152,44 @@ describe('--no-wait says what it does with answers sent before', () => {
     });
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain('Submitted: 0 of 2 answers accepted; none to follow');
+  });
+});
+
+describe('two servers at one address, an answer cancelled on one', () => {
+  it('is marked again there, and the mark of the other server is still reused when it is back: each charged once', async () => {
+    const dir = textClass(1, 'KCT-SANDBOX-SLOW two servers');
+    const configDir = tempDir('kct-one-machine-');
+    const [firstData, secondData] = [tempDir('kct-server-a-'), tempDir('kct-server-b-')];
+    let server = await startSandbox({ dataDir: firstData });
+    const port = new URL(server.baseUrl).port;
+    const at = (data: string) => startSandbox({ dataDir: data, args: ['--port', port] });
+    const mark = async (...more: string[]) => {
+      const run = await asUser(server, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson', ...more]);
+      return { ...run, task: parseJson<{ task_id: string }>(run.stdout.trim()).task_id };
+    };
+    try {
+      const onA = await mark();
+      expect(onA.code, onA.stderr).toBe(0);
+      await server.stop();
+      server = await at(secondData);
+      // the other server: it knows no task of the ledger's, so it marks the answer itself; cancelled there
+      const sent = await mark('--no-wait');
+      expect((await asUser(server, 'user', configDir)(['cancel', sent.task])).code).toBe(0);
+      const credits = await creditsOf(asUser(server, 'user', configDir));
+      const onB = await mark();
+      expect(onB.code, onB.stderr).toBe(0);
+      expect(onB.stderr).toContain(`${sent.task} did not mark it: sent again, as a new task`);
+      expect(credits - (await creditsOf(asUser(server, 'user', configDir)))).toBe(1);
+      await server.stop();
+      // back to the first: its mark is reused, not charged again (the cancelled task did not wipe what the ledger knew)
+      server = await at(firstData);
+      const before = await creditsOf(asUser(server, 'user', configDir));
+      const back = await mark();
+      expect(back.code, back.stderr).toBe(0);
+      expect(back.task).toBe(onA.task);
+      expect(await creditsOf(asUser(server, 'user', configDir))).toBe(before);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -28,6 +28,8 @@ export interface Context {
   globals: GlobalOptions;
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
+  /** The words after `kct`, as typed: a hint that says to run the command again gives them all (shell-word.ts `commandAgain`). */
+  args: readonly string[];
   /** Every HTTP client a command makes sends through it when set (tests: undici's MockAgent). */
   dispatcher?: Dispatcher;
   /** Loads the sandbox package for `kct sandbox` (the kct-sandbox launcher hands its own in). */
@@ -55,6 +57,7 @@ export interface Context {
 
 /** What main may hand every client instead of the network (tests: undici's MockAgent), and the sandbox package. */
 export interface Services {
+  args?: readonly string[];
   dispatcher?: Dispatcher;
   sandbox?: () => Promise<SandboxPackage>;
   commands?: () => Promise<TreeCommand>;
@@ -76,6 +79,7 @@ export function createContext(
     env,
     globals,
     signal,
+    args: services.args ?? [],
     dispatcher: services.dispatcher,
     sandbox: services.sandbox ?? loadSandboxPackage,
     commands: services.commands ?? (() => Promise.reject(new Error('no command tree was handed to this context'))),

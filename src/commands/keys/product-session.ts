@@ -10,7 +10,7 @@ import { fromEnv } from '../../cli/core/environment.js';
 import { err, whyNoPrompt } from '../../cli/core/io.js';
 import { prompts } from '../../cli/core/prompt.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
-import { shellWord } from '../../cli/core/shell-word.js';
+import { commandAgain } from '../../cli/core/shell-word.js';
 import { readStdinText } from '../../cli/core/stdin.js';
 import type { ProductClient } from '../../client/product.js';
 
@@ -18,8 +18,6 @@ export interface SignInFlags {
   account?: string;
   productUrl?: string;
   passwordStdin?: boolean;
-  /** The command's words after `kct` (`keys revoke 7`): the hint to pipe the password in gives it whole. */
-  command: string[];
 }
 
 export interface SignedIn {
@@ -103,7 +101,7 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
     const text = (await readStdinText(context.io, 'the password')).replace(/\r?\n$/, '');
     if (text.trim() === '') {
       throw new UsageError('no password on standard input (it was empty)', {
-        suggestion: `Pipe it in: ${piped(context, flags, account)} (${NEVER_AN_ARGUMENT}).`,
+        suggestion: `Pipe it in: ${piped(context, account)} (${NEVER_AN_ARGUMENT}).`,
       });
     }
     return text;
@@ -112,7 +110,7 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
   if (fromVariable) return fromVariable;
   if (context.io.noPrompt) {
     throw new CredentialsError(`cannot ask for the password of ${account}: ${whyNoPrompt(context.io)}`, {
-      suggestion: `Pipe it in with --password-stdin: ${piped(context, flags, account)}; or set KCT_PASSWORD (${NEVER_AN_ARGUMENT}).`,
+      suggestion: `Pipe it in with --password-stdin: ${piped(context, account)}; or set KCT_PASSWORD (${NEVER_AN_ARGUMENT}).`,
     });
   }
   const entered = await (await prompts(context, 'cancelled; nothing was changed')).secret(`Password of ${account} at ${productUrl}:`);
@@ -124,18 +122,8 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
 }
 
 /** The same command with the password piped in: the account it asked for named, whatever named it. */
-function piped(context: Context, flags: SignInFlags, account: string): string {
-  const words = [
-    'kct',
-    ...(context.globals.profile !== undefined ? ['--profile', context.globals.profile] : []),
-    ...(context.globals.baseUrl !== undefined ? ['--base-url', context.globals.baseUrl] : []),
-    ...flags.command,
-    '--account',
-    account,
-    ...(flags.productUrl !== undefined ? ['--product-url', flags.productUrl] : []),
-    '--password-stdin',
-  ];
-  return `printf %s "$PASSWORD" | ${words.map(shellWord).join(' ')}`;
+function piped(context: Context, account: string): string {
+  return `printf %s "$PASSWORD" | ${commandAgain(context.args, [['--account', account], ['--password-stdin']])}`;
 }
 
 /** A password sent in clear over a network is worth a line on stderr; to this machine it is not. */

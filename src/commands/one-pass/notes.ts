@@ -78,7 +78,7 @@ export function costQuote(
   first: { cost: number; answers: number; files: number },
   plan: RunPlan,
   ledgerKnown = true,
-  resent: { answers: number; files: number; units: number } = { answers: 0, files: 0, units: 0 },
+  resent: { answers: number; files: number; units: number; ledgerUnits: number } = { answers: 0, files: 0, units: 0, ledgerUnits: 0 },
 ): string {
   const round = (n: number) => (Number.isInteger(n) ? n : Math.round(n * 100) / 100);
   const batch = first.answers > 1;
@@ -112,7 +112,7 @@ export function costQuote(
       ? undefined
       : ledgerKnown
         ? `${plural(reusedLeft, 'answer')} sent before ${reusedLeft === 1 ? 'is' : 'are'} not charged again`
-        : `up to ${plural(Math.ceil(perUnit * plan.unitsReused), 'credit')}${toMark ? ' more' : ''} for the ${plural(reusedLeft, 'answer')} sent before from this machine, which the service may not know`;
+        : `up to ${plural(Math.ceil(perUnit * (plan.unitsReused - resent.ledgerUnits)), 'credit')}${toMark ? ' more' : ''} for the ${plural(reusedLeft, 'answer')} sent before from this machine, which the service may not know`;
   // the rate is the first answer's: a service may price a file by its size (the sandbox: 1 credit a started 2 MiB)
   const large =
     plan.largestFile > LARGE_FILE && toMark

@@ -17,7 +17,7 @@ type Options = OptionsOf<typeof command>;
 export async function run(options: Options, context: Context): Promise<void> {
   const exporter = await exporterFor(options, context);
   const target = options.saveAs === undefined ? undefined : await checkProfileTarget(context, options.saveAs);
-  await withSession(context, { ...options, command: ['keys', 'create', '--scope', options.scope] }, async ({ client, account }) => {
+  await withSession(context, options, async ({ client, account }) => {
     const created = await client.createKey(
       { scope: options.scope, ...(options.name === undefined ? {} : { name: options.name }) },
       { signal: context.signal },

@@ -11,7 +11,7 @@ type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   const exporter = await exporterFor(options, context);
-  await withSession(context, { ...options, command: ['keys', 'list'] }, async ({ client, account }) => {
+  await withSession(context, options, async ({ client, account }) => {
     const keys = await client.listKeys({ signal: context.signal });
     await exporter.list(keys, KEY_COLUMNS, { record: keyRow, empty: `The account ${account} has no keys.` });
   });

@@ -7,7 +7,7 @@ import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out, whyNoPrompt } from '../../../cli/core/io.js';
 import { prompts } from '../../../cli/core/prompt.js';
-import { shellWord } from '../../../cli/core/shell-word.js';
+import { commandAgain } from '../../../cli/core/shell-word.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
 import { maskKey } from '../../../client/redact.js';
@@ -21,49 +21,33 @@ export async function run(options: Options, context: Context): Promise<void> {
   // before signing in: off a terminal nothing can be confirmed
   if (!options.yes && context.io.noPrompt) {
     throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, {
-      suggestion: `Run it again with --yes: ${againWithYes(options, context)}`,
+      suggestion: `Run it again with --yes: ${commandAgain(context.args, [['--yes']])}`,
     });
   }
   const exporter = await exporterFor(options, context);
-  await withSession(
-    context,
-    { ...options, command: ['keys', 'revoke', options.key, ...(options.yes ? ['--yes'] : [])] },
-    async ({ client, account, settings }) => {
-      const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
-      if (record.revoked_at) {
-        await exporter.record({ ...keyRow(record), already_revoked: true }, () =>
-          out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`),
-        );
-        return;
-      }
-      const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
-      if (!options.yes && !(await confirmRevoke(context, record, inUse ? settings.apiKey.source : undefined))) {
-        context.notice('info', 'Nothing was revoked.');
-        return;
-      }
-      const revoked = await client.revokeKey(record.id, { signal: context.signal });
-      await exporter.record(revoked, () =>
-        out(
-          context.io,
-          revoked.already_revoked
-            ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
-            : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`,
-        ),
+  await withSession(context, options, async ({ client, account, settings }) => {
+    const record = findKey(await client.listKeys({ signal: context.signal }), wanted, account);
+    if (record.revoked_at) {
+      await exporter.record({ ...keyRow(record), already_revoked: true }, () =>
+        out(context.io, `${capitalised(describeKey(record))} was already revoked on ${shortDate(record.revoked_at)}; nothing changed.`),
       );
-    },
-  );
-}
-
-/** The command as given (the profile, the server and the sign-in flags kept: without them the line signs in as no one), with --yes. */
-function againWithYes(options: Options, context: Context): string {
-  const flags = [
-    ...(context.globals.profile !== undefined ? ['--profile', context.globals.profile] : []),
-    ...(context.globals.baseUrl !== undefined ? ['--base-url', context.globals.baseUrl] : []),
-    ...(options.account !== undefined ? ['--account', options.account] : []),
-    ...(options.productUrl !== undefined ? ['--product-url', options.productUrl] : []),
-    ...(options.passwordStdin ? ['--password-stdin'] : []),
-  ];
-  return ['kct', 'keys', 'revoke', options.key, ...flags, '--yes'].map(shellWord).join(' ');
+      return;
+    }
+    const inUse = settings.apiKey.value !== undefined && maskKey(settings.apiKey.value) === record.masked_key;
+    if (!options.yes && !(await confirmRevoke(context, record, inUse ? settings.apiKey.source : undefined))) {
+      context.notice('info', 'Nothing was revoked.');
+      return;
+    }
+    const revoked = await client.revokeKey(record.id, { signal: context.signal });
+    await exporter.record(revoked, () =>
+      out(
+        context.io,
+        revoked.already_revoked
+          ? `${capitalised(describeKey(revoked))} was already revoked on ${shortDate(revoked.revoked_at)}; nothing changed.`
+          : `Revoked ${describeKey(revoked)}: every request with it is refused from now on.`,
+      ),
+    );
+  });
 }
 
 type KeyArgument = { id: number } | { last4: string };
