@@ -23,6 +23,11 @@ const OPENERS = [
   'These figures show that',
   'This evidence proves that',
   'These results suggest that',
+  'These statistics show that',
+  'This research shows that',
+  'These studies show that',
+  'These surveys prove that',
+  'This data suggests that',
   'That shows that',
   'It is clear from this that',
   'It is obvious that',
@@ -35,7 +40,14 @@ const OPENERS = [
 const POINTS = ['uniforms make school fairer.', 'students learn more when they rest.', 'the rule saves families money.'];
 /** Support that reports and explains nothing, and sentences that neither support nor explain. */
 const REPORTS = ['A survey that shows most pupils prefer uniforms was published in 2020.', ...SENTENCES.evidence];
-const NEUTRAL = ['Homework takes hours every night.', 'Uniforms look smart.', 'Many pupils walk to school.'];
+// "this mean teacher", "by such means": the words of an explanation, not one
+const NEUTRAL = [
+  'Homework takes hours every night.',
+  'Uniforms look smart.',
+  'Many pupils walk to school.',
+  'This mean teacher gave us more homework.',
+  'Families pay by such means as they have.',
+];
 
 const THESIS = 'In my view, schools should require uniforms.';
 
@@ -79,6 +91,6 @@ describe('the count of support explained', () => {
       'Research by the Department for Education shows that families spend £300 a year on clothes. These figures show that uniforms save parents money.',
       'For example, at my school the dress code changed in 2019 and lateness fell. It is clear from this that students waste less time.',
     ].join('\n\n');
-    expect(explained(text)).toBeGreaterThanOrEqual(3);
+    expect(explained(text)).toBe(3);
   });
 });
