@@ -1,13 +1,14 @@
 // kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import type { GraderOptions } from '../../api/sandbox.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
 import { out } from '../../cli/core/io.js';
+import { type FolderError, makeFolders } from '../../cli/core/make-folders.js';
 import { notInExecutable } from '../../cli/packaging/executable.js';
 import type { command } from './command.js';
 
@@ -137,37 +138,20 @@ function checkDataDir(dataDir: string, given: boolean): void {
   }
 }
 
-/**
- * Creates the data folder one level at a time. Node's recursive mkdir never returns for a path it
- * cannot create under some file systems (/proc/nope spins at 100% CPU), and a synchronous loop
- * would also keep SIGTERM from being handled: a folder that cannot be made is a usage error now.
- */
+/** Creates the data folder (make-folders.ts: one level at a time); a folder that cannot be made is a usage error. */
 function createDataDir(dataDir: string, given: boolean): void {
-  const missing: string[] = [];
-  for (let dir = resolve(dataDir); ; dir = dirname(dir)) {
-    try {
-      statSync(dir);
-      break;
-    } catch {
-      missing.unshift(dir);
-      if (dirname(dir) === dir) break;
-    }
-  }
-  for (const dir of missing) {
-    try {
-      mkdirSync(dir);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') continue;
-      throw new UsageError(
-        `cannot use ${dataDir} as the sandbox data folder: it cannot be created (${dir === resolve(dataDir) ? '' : `making ${dir}: `}${code ?? String(error)})`,
-        {
-          suggestion: given
-            ? 'Give --data a folder you can write to (it is created if missing).'
-            : 'Set --data to a folder you can write to.',
-        },
-      );
-    }
+  try {
+    makeFolders(dataDir);
+  } catch (error) {
+    const { code, folder } = error as FolderError;
+    throw new UsageError(
+      `cannot use ${dataDir} as the sandbox data folder: it cannot be created (${folder === resolve(dataDir) ? '' : `making ${folder}: `}${code ?? String(error)})`,
+      {
+        suggestion: given
+          ? 'Give --data a folder you can write to (it is created if missing).'
+          : 'Set --data to a folder you can write to.',
+      },
+    );
   }
 }
 

@@ -3,9 +3,9 @@
 // they like while kct waits), validate, confirm, create, and wait until the model is ready.
 // Off a terminal it refuses (exit 2) and prints the same steps as separate commands.
 import { spawn } from 'node:child_process';
-import { access, mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { access, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InterruptedError, UsageError } from '../../../api/errors.js';
 import { PREVIEW_MIME_TYPES } from '../../../api/limits.js';
 import { formatNumber } from '../../../api/numbers.js';
@@ -13,6 +13,7 @@ import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { err, whyNoPrompt } from '../../../cli/core/io.js';
+import { type FolderError, makeFolders } from '../../../cli/core/make-folders.js';
 import { type Prompts, prompts } from '../../../cli/core/prompt.js';
 import { shellWord as quote } from '../../../cli/core/shell-word.js';
 import {
@@ -101,14 +102,14 @@ export async function run(options: Options, context: Context): Promise<void> {
   const c = paint(context.io);
   const step = (text: string) => err(context.io, `\n${c.bold(text)}`);
 
-  // a folder kct makes (a new temporary one, or the first of --dir's that did not exist) goes again if the previews do
-  const made = options.dir === undefined ? await mkdtemp(join(tmpdir(), 'kct-model-')) : await mkdir(options.dir, { recursive: true });
-  const dir = options.dir ?? (made as string);
+  // the folders kct makes (a new temporary one, or those of --dir that did not exist) go again if the previews do
+  const made = options.dir === undefined ? [await mkdtemp(join(tmpdir(), 'kct-model-'))] : foldersOf(options.dir);
+  const dir = options.dir ?? made[0];
   const questionsPath = join(dir, 'questions.yaml');
   const rubricsPath = join(dir, 'rubrics.yaml');
   const client = await context.client();
   const steps = { context, options, client, ask, step, questionsPath, rubricsPath };
-  await removedIfStopped([questionsPath, rubricsPath], dir, made, () => writePreviews(steps));
+  await removedIfStopped([questionsPath, rubricsPath], made, () => writePreviews(steps));
 
   const create = createCommand(questionsPath, rubricsPath, options.subject);
   let plan: ModelPlan;
@@ -249,24 +250,33 @@ async function checkedPlan({ context, options, ask, step, questionsPath, rubrics
  * Until both previews are written and shown, a stop of any kind (Ctrl-C at a question, a failed
  * parse) removes what this run wrote: half a pair in --dir would only make the next run refuse it.
  */
-async function removedIfStopped(paths: string[], dir: string, made: string | undefined, work: () => Promise<void>): Promise<void> {
+async function removedIfStopped(paths: string[], made: string[], work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
     await Promise.all(paths.map((path) => rm(path, { force: true })));
-    if (made !== undefined) await removeMadeFolders(resolve(dir), resolve(made));
+    // the folders this run made, the deepest first, while each is empty (rmdir refuses one with anything else in it)
+    for (const folder of [...made].reverse())
+      if (
+        !(await rmdir(folder).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
     throw error;
   }
 }
 
-/** The folders this run made, from --dir (or the temporary one) up to the first it made, while each is empty. */
-async function removeMadeFolders(dir: string, made: string): Promise<void> {
-  for (let folder = dir; folder.startsWith(made); folder = dirname(folder)) {
-    try {
-      await rmdir(folder);
-    } catch {
-      return; // not empty: something else is in it
-    }
+/** The folders of --dir made (make-folders.ts); one that cannot be made is a usage error, before anything is sent. */
+function foldersOf(dir: string): string[] {
+  try {
+    return makeFolders(dir);
+  } catch (error) {
+    const { code, folder } = error as FolderError;
+    throw new UsageError(`cannot make --dir ${dir} (${folder}: ${code ?? String(error)})`, {
+      suggestion: 'Give --dir a folder you can write to (it is made if missing), or none: a new temporary folder.',
+    });
   }
 }
 
