@@ -76,6 +76,23 @@ describe('command declarations', () => {
   });
 });
 
+describe('an empty value', () => {
+  it("gets the flag's own hint when it has one (whenEmpty), else the help", () => {
+    const onePass = runnable.find(([path]) => path === 'one-pass')![1];
+    const hintOf = (raw: Record<string, unknown>) => {
+      try {
+        parseOptions(onePass, { ...validSample(onePass), ...raw }, z);
+      } catch (error) {
+        return (error as UsageError).suggestion;
+      }
+      return undefined;
+    };
+    expect(hintOf({ exclude: [''] })).toBe('Give a pattern, e.g. --exclude "drafts/**" or --exclude "*.docx".');
+    expect(hintOf({ report: ' ' })).toContain('--report class.html');
+    expect(hintOf({ model: '' })).toBe('Run with --help for usage.');
+  });
+});
+
 /** Flags whose empty value is documented as none (options.ts). */
 const EMPTY_IS_NONE = new Set(['--poll-interval']);
 

@@ -12,7 +12,7 @@ import type { IO } from '../core/io.js';
 import { readStdinText } from '../core/stdin.js';
 import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
-import { ownFiles, type WrittenFile } from './own-files.js';
+import { OwnFiles, type WrittenFile } from './own-files.js';
 import { planAnswers } from './plan.js';
 import { excluder, globberFor, walkInputs } from './walk.js';
 
@@ -182,7 +182,7 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     roots,
     sources,
     explain: options.explain === true,
-    own: ownFiles(sources.written ?? [], io),
+    own: OwnFiles.of(sources.written ?? [], io),
   });
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
   const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;
@@ -244,7 +244,9 @@ function readListing(path: string): string {
       suggestion:
         code === 'ENOENT'
           ? 'Check the path of the list: one answer path a line (e.g. made with find answers/ -name "*.pdf" > list.txt), or - to read it from stdin.'
-          : 'Check its permissions, or give the list on stdin with --files-from -.',
+          : code === 'EISDIR'
+            ? `It is a folder: name it as an argument instead (kct one-pass ${path}); --files-from reads a list of paths.`
+            : 'Check its permissions, or give the list on stdin with --files-from -.',
     });
   }
 }

@@ -2,7 +2,7 @@
 // redirected to) are never answers. Found among them, in the folder being marked (`kct one-pass .
 // --resume run.journal > marks.csv`), they would stop the same command run again: left out and said.
 // Known by device and inode, as the check knows every file it reads (plan.ts).
-import { fstatSync, type Stats, statSync } from 'node:fs';
+import { type BigIntStats, fstatSync, type Stats, statSync } from 'node:fs';
 import type { IO } from '../core/io.js';
 
 /** A file this command writes, by the flag that names it. */
@@ -11,30 +11,48 @@ export interface WrittenFile {
   what: string;
 }
 
-/** What each of the command's own files is, by "device:inode". */
-export type OwnFiles = ReadonlyMap<string, string>;
+/**
+ * The command's own files, by device and inode. Node's number inode loses the low bits of an NTFS
+ * file id past 2^53, so a match is confirmed by the exact (bigint) one: a student's file that only
+ * rounds to the same number is never taken for kct's.
+ */
+export class OwnFiles {
+  private readonly byNumber = new Map<string, { exact: string; what: string }>();
 
-export const fileId = (info: Pick<Stats, 'dev' | 'ino'>): string => `${info.dev}:${info.ino}`;
-
-export function ownFiles(written: readonly WrittenFile[], io: Pick<IO, 'stdout' | 'stderr'>): OwnFiles {
-  const own = new Map<string, string>();
-  for (const { path, what } of written) {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info?.isFile()) own.set(fileId(info), what);
-  }
-  // a redirection (> marks.csv) makes the file before kct starts: empty, among the answers
-  for (const [stream, what] of [
-    [io.stdout, 'its output'],
-    [io.stderr, 'its messages'],
-  ] as const) {
-    const fd = (stream as { fd?: unknown }).fd;
-    if (typeof fd !== 'number') continue;
-    try {
-      const info = fstatSync(fd);
-      if (info.isFile() && !own.has(fileId(info))) own.set(fileId(info), what);
-    } catch {
-      // a stream that is no file: nothing of ours to leave out
+  static of(written: readonly WrittenFile[], io: Pick<IO, 'stdout' | 'stderr'>): OwnFiles {
+    const own = new OwnFiles();
+    for (const { path, what } of written) {
+      const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+      if (info?.isFile()) own.add(info, what);
     }
+    // a redirection (> marks.csv) makes the file before kct starts: empty, among the answers
+    for (const [stream, what] of [
+      [io.stdout, 'its output'],
+      [io.stderr, 'its messages'],
+    ] as const) {
+      const fd = (stream as { fd?: unknown }).fd;
+      if (typeof fd !== 'number') continue;
+      try {
+        const info = fstatSync(fd, { bigint: true });
+        if (info.isFile()) own.add(info, what);
+      } catch {
+        // a stream that is no file: nothing of ours to leave out
+      }
+    }
+    return own;
   }
-  return own;
+
+  /** What the file at `path` (whose stat the check has) is of the command's, or undefined for any other file. */
+  whatOf(path: string, info: Pick<Stats, 'dev' | 'ino'>): string | undefined {
+    if (this.byNumber.size === 0) return undefined;
+    const found = this.byNumber.get(`${info.dev}:${info.ino}`);
+    if (found === undefined) return undefined;
+    const exact = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return exact !== undefined && `${exact.dev}:${exact.ino}` === found.exact ? found.what : undefined;
+  }
+
+  private add(info: BigIntStats, what: string): void {
+    const key = `${Number(info.dev)}:${Number(info.ino)}`;
+    if (!this.byNumber.has(key)) this.byNumber.set(key, { exact: `${info.dev}:${info.ino}`, what });
+  }
 }

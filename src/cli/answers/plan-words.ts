@@ -74,12 +74,13 @@ export function unsendableReason(files: readonly SkippedFile[]): string {
 }
 
 /** Why a student folder has no row of its own: nothing in it, or only what is never sent. */
-export function emptyReason(folder: { ignored: number; excluded: number }): string {
-  if (folder.ignored + folder.excluded === 0) return 'empty folder: nothing submitted';
+export function emptyReason(folder: { ignored: number; excluded: number; own: number }): string {
+  if (folder.ignored + folder.excluded + folder.own === 0) return 'empty folder: nothing submitted';
   const parts: string[] = [];
   if (folder.ignored)
     parts.push(`${folder.ignored} hidden, system or Markdown file${folder.ignored === 1 ? '' : 's'} (never sent from a folder)`);
   if (folder.excluded) parts.push(`${folder.excluded} path${folder.excluded === 1 ? '' : 's'} excluded by --exclude`);
+  if (folder.own) parts.push(`${folder.own} file${folder.own === 1 ? '' : 's'} this command writes`);
   return `nothing to mark in this folder: ${parts.join(', ')}`;
 }
 

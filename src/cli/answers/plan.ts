@@ -12,7 +12,7 @@ import { CHECK_PERMISSIONS, checkLocalFile, type FileProblem, isFileProblem, und
 import { AnswerList } from './answer-list.js';
 import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
 import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
-import { fileId, type OwnFiles } from './own-files.js';
+import { OwnFiles } from './own-files.js';
 import {
   emptyLeftOut,
   emptyReason,
@@ -39,6 +39,7 @@ interface OpenFolder {
   /** What was found in it and left out, for the EMPTY row's reason. */
   ignored: number;
   excluded: number;
+  own: number;
 }
 
 const keyOf = (item: Found) => `${item.root}\u0000${item.group}`;
@@ -47,7 +48,7 @@ export function planAnswers(
   found: Iterable<Found>,
   run: { textAnswers: Answer[]; roots: string[]; sources: AnswerSources; explain: boolean; own?: OwnFiles },
 ): Omit<Collection, 'shape'> {
-  const plan = new Planner(run.roots, run.textAnswers, run.sources, run.explain, run.own ?? new Map());
+  const plan = new Planner(run.roots, run.textAnswers, run.sources, run.explain, run.own ?? new OwnFiles());
   for (const item of found) plan.add(item);
   return plan.finish();
 }
@@ -98,7 +99,7 @@ class Planner {
   /** Left out without a row: said in the notes, and counted in its folder (an empty folder says why). */
   private leaveOut(item: Found, kind: 'ignore' | 'exclude' | 'own', what = item.keyName): void {
     this.note(kind, what);
-    if (this.inFolder(item)) this.folder![kind === 'exclude' ? 'excluded' : 'ignored'] += 1;
+    if (this.inFolder(item)) this.folder![kind === 'ignore' ? 'ignored' : kind === 'exclude' ? 'excluded' : 'own'] += 1;
     this.record(kind === 'own' ? { item, leftOut: 'own' } : { item });
   }
 
@@ -189,7 +190,7 @@ class Planner {
     const studentFolder = !item.glob && item.root !== undefined && !item.keyName.includes('/');
     if (studentFolder) {
       this.closeFolder();
-      this.folder = { key: keyOf(item), item, position: this.position, hasRow: false, ignored: 0, excluded: 0 };
+      this.folder = { key: keyOf(item), item, position: this.position, hasRow: false, ignored: 0, excluded: 0, own: 0 };
     } else if (item.empty) {
       this.note('empty', `${item.keyName}/`);
       this.record({ item, leftOut: 'empty' });
@@ -236,7 +237,7 @@ class Planner {
 
   private file(item: Found): void {
     const info = item.unreadable ? undefined : (item.info ?? statOf(item.path));
-    const own = info && this.own.get(fileId(info));
+    const own = info && this.own.whatOf(item.path, info);
     if (own) {
       this.leaveOut({ ...item, reason: `this command writes it: ${own}` }, 'own', `${item.keyName} (${own})`);
       return;

@@ -275,7 +275,6 @@ function globNames(folder: string): { name: string; folder: boolean }[] {
 export async function excluder(patterns: string[]): Promise<WalkOptions['exclude']> {
   if (patterns.length === 0) return () => false;
   for (const pattern of patterns) {
-    if (pattern.trim() === '') throw new UsageError('--exclude needs a pattern, e.g. --exclude "drafts/**" or --exclude "*.docx"');
     // a negation would leave out everything else: what to keep is what is named, not what is excluded
     if (pattern.startsWith('!'))
       throw new UsageError(`--exclude ${pattern}: a pattern that starts with ! would leave out everything it does not match`, {

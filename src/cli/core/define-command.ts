@@ -27,6 +27,8 @@ export interface OptionDetail {
   readonly repeatable?: boolean;
   /** The value's own schema, built when the command runs: its message, if it names the flag, is kept. */
   readonly check?: (zod: Zod) => z.ZodType;
+  /** The hint when the value is empty (refused as an unset shell variable), e.g. `For example --report class.html.` */
+  readonly whenEmpty?: string;
 }
 
 /** Flags by commander syntax, in the order --help lists them (no key looks like an integer, so insertion order holds). */
@@ -177,5 +179,9 @@ export function parseOptions(declaration: CommandDeclaration, raw: Record<string
   const flags = Object.keys({ ...GLOBAL_OPTIONS, ...declaration.options }).find((syntax) => attributeName(syntax) === key);
   const arg = Object.keys(declaration.args ?? {}).find((syntax) => attributeName(syntax) === key);
   const name = flags ? flags.replace(/^-\w, /, '').replace(/ .*$/, '') : (arg ?? key);
-  throw new UsageError(`invalid value for ${name}: ${issue.message}`, { suggestion: 'Run with --help for usage.' });
+  const whenEmpty =
+    issue.message === EMPTY && flags
+      ? optionEntries({ ...GLOBAL_OPTIONS, ...declaration.options }).find(([f]) => f === flags)?.[1].whenEmpty
+      : undefined;
+  throw new UsageError(`invalid value for ${name}: ${issue.message}`, { suggestion: whenEmpty ?? 'Run with --help for usage.' });
 }

@@ -22,7 +22,7 @@ export const watchOptions = {
   // an empty value is none: KCT_POLL_INTERVAL, else the spec's 3 s
   '--poll-interval <duration>': {
     description: 'first polling interval, backing off to 15 s (env KCT_POLL_INTERVAL)',
-    check: checked((value, flag) => (value === '' ? undefined : parseDuration(value, flag)), '--poll-interval', { emptyIsNone: true }),
+    check: checked((value, flag) => (value === '' ? undefined : parseDuration(value, flag)), '--poll-interval', { parsesEmpty: true }),
   },
 } as const satisfies OptionSpecs;
 

@@ -13,11 +13,11 @@ export const EMPTY = 'it is empty (an unset shell variable?)';
 export function checked<T>(
   parse: (value: string, flag: string) => T,
   flag: string,
-  { emptyIsNone = false } = {},
+  { parsesEmpty = false } = {},
 ): (zod: Zod) => z.ZodType<T> {
   return (zod) =>
     zod.string().transform((value) => {
-      if (!emptyIsNone && !/\S/.test(value))
+      if (!parsesEmpty && !/\S/.test(value))
         throw new UsageError(`invalid value for ${flag}: ${EMPTY}`, { suggestion: 'Run with --help for usage.' });
       return parse(value, flag);
     }) as unknown as z.ZodType<T>;

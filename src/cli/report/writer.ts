@@ -212,7 +212,7 @@ export function openRunReport(
     throw new UsageError('--report needs the marks, and --no-wait does not wait for them', {
       suggestion: 'Leave out --no-wait, or make the report later from a saved run with `kct report`.',
     });
-  if (target === '-' || target === '')
+  if (target === '-')
     throw new UsageError('--report needs a file name (stdout holds the results)', { suggestion: 'For example: --report class.html' });
   const sources = run.sources ?? [];
   return ReportWriter.open({

@@ -14,6 +14,7 @@ export const command = defineCommand({
     '--exclude <glob>': {
       description: 'a folder manifest: leave out paths matching this glob (repeatable, as one-pass)',
       repeatable: true,
+      whenEmpty: 'Give a pattern, e.g. --exclude "drafts/**".',
     },
     '--idempotency-key <key>':
       "your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items' files or student ids> (default: derived from each request)",

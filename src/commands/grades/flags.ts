@@ -8,10 +8,14 @@ import { ROUNDINGS } from '../../platforms/grade-scale.js';
 
 /** A file kct writes: a path, never stdout. */
 const outputFileFlag = (flag: string) =>
-  checked((value) => {
-    if (value.trim() === '' || value === '-') throw new UsageError(`${flag} needs a file name, e.g. ${flag} grades-filled.csv`);
-    return value;
-  }, flag);
+  checked(
+    (value) => {
+      if (value.trim() === '' || value === '-') throw new UsageError(`${flag} needs a file name, e.g. ${flag} grades-filled.csv`);
+      return value;
+    },
+    flag,
+    { parsesEmpty: true },
+  );
 
 export const gradeFileOptions = {
   '--download <zip-or-folder>':

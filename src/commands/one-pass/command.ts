@@ -23,6 +23,7 @@ export const command = defineCommand({
     '--exclude <glob>': {
       description: 'leave out paths matching this glob, relative to the folder (repeatable): "drafts/**", "*.docx"',
       repeatable: true,
+      whenEmpty: 'Give a pattern, e.g. --exclude "drafts/**" or --exclude "*.docx".',
     },
     '--group-by <unit>': {
       description:
@@ -61,7 +62,10 @@ export const command = defineCommand({
     '--mark-again':
       'send answers this machine marked before (the same content, model and options, whatever their names), paying again; the --resume journal still resumes',
     ...markCopies('mark identical answers of this run each on their own'),
-    '--report <file>': 'also write a class report, one self-contained HTML file (see `kct report`)',
+    '--report <file>': {
+      description: 'also write a class report, one self-contained HTML file (see `kct report`)',
+      whenEmpty: 'Give a file name (stdout holds the results), e.g. --report class.html.',
+    },
     ...watchOptions,
     ...output(),
   },

@@ -156,6 +156,8 @@ describe('every usage error says what to do', () => {
     { args: ['config', 'set', 'model', 'abc'] },
     { args: ['credits', '--bogus'] },
     { args: ['one-pass', '--files-from', '/nonexistent/kct-list.txt', '--model', '12'] },
+    { args: ['one-pass', '--files-from', '/tmp', '--model', '12'] },
+    { args: ['one-pass', 'essay.txt', '--model', '12', '--exclude', ''] },
     { args: ['one-pass', 'essay.txt', '--model', ''] },
   ];
   it.each(cases)('kct $args.0 …: exit 2 with a hint', async ({ args, input, env }) => {
