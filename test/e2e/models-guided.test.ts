@@ -31,6 +31,13 @@ const guided = (dir: string, ...more: string[]) => [
 
 const shared = useSandbox({ args: ['--training-delay', '500'] });
 
+/** An $EDITOR script that changes nothing (the person accepts the previews as they are). */
+function noEdits(work: string): string {
+  const editor = join(work, 'editor.mjs');
+  writeFileSync(editor, '');
+  return editor;
+}
+
 /** A person's terminal (CI unset) with the sandbox's user key, and $EDITOR running the script `editor` when given. */
 const terminalEnv = (sandbox: Sandbox, editor?: string) => ({
   ...kctEnv(tempDir(), {
@@ -117,8 +124,7 @@ for (const p of process.argv.slice(2)) {
   it('without --total-score and --cum-method, asks them once the rubric is read, saying what its criteria add up to', async () => {
     const { sandbox } = shared;
     const work = tempDir('kct-models-asked-');
-    const editor = join(work, 'editor.mjs');
-    writeFileSync(editor, '');
+    const editor = noEdits(work);
     const dir = join(work, 'asked');
     const env = terminalEnv(sandbox, editor);
     const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
@@ -162,8 +168,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
   it('Ctrl-C at the total question keeps nothing: the folder it made is gone, and the same command starts afresh', async () => {
     const { sandbox } = shared;
     const work = tempDir('kct-models-stopped-');
-    const editor = join(work, 'editor.mjs');
-    writeFileSync(editor, '');
+    const editor = noEdits(work);
     const made = join(work, 'term');
     const dir = join(made, 'previews');
     const env = terminalEnv(sandbox, editor);
