@@ -231,7 +231,9 @@ export class ServerStoppedAnsweringError extends ConnectionError {
         // never reached: the connection's own advice (is the sandbox running? the base URL?)
         suggestion:
           options.suggestion ??
-          (reached ? 'The tasks keep their state on the server: watch them again once it answers.' : cause.suggestion),
+          (reached
+            ? `The tasks keep their state on the server: once it answers, run the same command again (nothing is charged twice), or watch one with kct status ${taskIds[0]} --watch.`
+            : cause.suggestion),
       },
     );
     this.taskIds = taskIds;

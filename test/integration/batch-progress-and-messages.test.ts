@@ -110,6 +110,15 @@ describe('kct batch', () => {
     // what the hint says: the failed item alone is another request, sent as a new task
     const again = await shared.kct(['batch', join(dir, 'again.jsonl'), '--model', '12', '--output', 'ndjson']);
     expect(taskOf(again.stdout)).not.toBe(taskOf(first.stdout));
+    // every item unmarked (that failed item alone): a manifest of its own is this one again, so the hint is a key of their own
+    expect(again.code).toBe(3);
+    expect(again.stderr).not.toContain('put them in a manifest of their own');
+    expect(again.stderr).toContain('--idempotency-key <a new key, e.g. retry-1> (none of them was charged)');
+    const copy = join(dir, 'again-copy.jsonl');
+    writeFileSync(copy, readFileSync(join(dir, 'again.jsonl')));
+    expect(taskOf((await shared.kct(['batch', copy, '--model', '12', '--output', 'ndjson'])).stdout)).toBe(taskOf(again.stdout));
+    const keyed = await shared.kct(['batch', copy, '--model', '12', '--output', 'ndjson', '--idempotency-key', 'retry-1']);
+    expect(taskOf(keyed.stdout)).not.toBe(taskOf(again.stdout));
   });
 
   it('--no-wait with several batch requests names each batch to follow, not only the first', async () => {

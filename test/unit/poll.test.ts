@@ -343,7 +343,9 @@ describe('watchTasks: a server that stopped answering', () => {
           : 'cannot watch task a: cannot reach http://127.0.0.1:9/v1 (connection refused)',
       );
       expect((error as ServerStoppedAnsweringError).suggestion).toBe(
-        before ? 'The tasks keep their state on the server: watch them again once it answers.' : 'Check it.',
+        before
+          ? 'The tasks keep their state on the server: once it answers, run the same command again (nothing is charged twice), or watch one with kct status a --watch.'
+          : 'Check it.',
       );
     }
   });

@@ -308,9 +308,20 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (refused !== undefined) throw refused;
   if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
   if (unsuccessfulCount > 0) {
-    throw new TaskUnsuccessfulError(unsuccessful, `${unsuccessfulCount} of ${writer.count} items did not succeed`, AGAIN_HINT);
+    throw new TaskUnsuccessfulError(
+      unsuccessful,
+      `${unsuccessfulCount} of ${writer.count} items did not succeed`,
+      unsuccessfulCount === writer.count ? NONE_MARKED_HINT : AGAIN_HINT,
+    );
   }
 }
+
+/**
+ * None marked (a batch cancelled whole): a manifest of the same items is the same request again, replayed
+ * as it ended; a base key of their own makes new ones, and nothing was charged to charge twice.
+ */
+const NONE_MARKED_HINT =
+  'The same command again replays these batches as they ended, and so would a copy of the manifest. To mark the items, send them again under a key of their own: the same command with --idempotency-key <a new key, e.g. retry-1> (none of them was charged).';
 
 /** The same manifest again is the same request, which the service replays as it ended: the way to send what failed again. */
 const AGAIN_HINT =

@@ -47,7 +47,11 @@ export async function run(options: Options, context: Context): Promise<void> {
     });
     const failure = result && unsuccessful(result);
     if (failure)
-      throw new TaskUnsuccessfulError(failure.statuses, failure.message, `Each item's reason is in its row: kct result ${options.taskId}.`);
+      throw new TaskUnsuccessfulError(
+        failure.statuses,
+        failure.message,
+        `Each item's reason is in its row's message: kct result ${options.taskId} --output csv.`,
+      );
   }
   if (options.watch && exporter.format === 'table') context.notice('next', `See the scores with: kct result ${options.taskId}`);
 }
