@@ -148,7 +148,9 @@ function describeEvent(delivery: Delivery): string {
     String(event.type ?? 'event'),
     String(data.task_id ?? ''),
     String(data.status ?? ''),
-    typeof data.count === 'number' ? `${data.count} item${data.count === 1 ? '' : 's'}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}` : '',
+    typeof data.count === 'number'
+      ? `${data.count} item${data.count === 1 ? '' : 's'}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`
+      : '',
     delivery.duplicate ? '(repeat delivery)' : '',
     delivery.forwarded ? `-> ${delivery.forwarded.error ?? `HTTP ${delivery.forwarded.status}`}` : '',
   ]
