@@ -16,6 +16,7 @@ import { cliHint } from './core/hints.js';
 import { err, type IO, processIO, type Streams, safeText } from './core/io.js';
 import { withMeaning } from './core/meaning.js';
 import { buildProgram } from './core/program.js';
+import { shellWord } from './core/shell-word.js';
 
 export interface MainOptions {
   /** The streams to read and write (default: the process's); colour and prompting are decided from them. */
@@ -124,7 +125,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     }
     // stopped by a signal: 130 for SIGINT (Ctrl-C), 143 for SIGTERM, as a shell reports them
     const exitCode = signals.received && exitCodeFor(error) === EXIT.INTERRUPTED ? exitCodeForSignal(signals.received) : exitCodeFor(error);
-    reportError(io, error, exitCode, Boolean(context?.globals.json ?? json), context?.globals.debug ?? false);
+    reportError(io, error, exitCode, Boolean(context?.globals.json ?? json), context?.globals.debug ?? false, context?.globals);
     return exitCode;
   } finally {
     process.off('beforeExit', stalled);
@@ -194,9 +195,9 @@ function helpArgv(program: Command, args: string[]): string[] {
   return path.length === 1 ? args : [...before, ...rest];
 }
 
-function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean): void {
+function reportError(io: IO, error: unknown, exitCode: number, json: boolean, debug: boolean, globals?: GlobalOptions): void {
   const message = redact(error instanceof Error ? error.message : String(error));
-  const suggestion = cliHint(error) ?? (error instanceof KctError ? error.suggestion : undefined);
+  const suggestion = withGlobals(cliHint(error) ?? (error instanceof KctError ? error.suggestion : undefined), globals);
   const status = error instanceof ApiError ? error.status : undefined;
   const requestId = error instanceof ApiError ? error.requestId : undefined;
   if (json) {
@@ -224,6 +225,17 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
   if (exitCode === EXIT.UNEXPECTED && !(error instanceof KctError)) {
     err(io, 'This looks like a bug in kct; run again with --debug and report the output (it never contains your key).');
   }
+}
+
+/**
+ * A hint names kct commands as if run plainly: with --profile given, run plainly they would ask the
+ * default profile's account (`kct models` lists another account's models), so the hint says to add it.
+ */
+function withGlobals(suggestion: string | undefined, globals: GlobalOptions | undefined): string | undefined {
+  const profile = globals?.profile === undefined ? undefined : `--profile ${shellWord(globals.profile)}`;
+  // a command kct rebuilt as it was typed carries it already
+  if (!suggestion || profile === undefined || suggestion.includes(profile) || !/`kct [a-z]|: kct [a-z]/.test(suggestion)) return suggestion;
+  return `${suggestion} (Give the kct commands named here ${profile}, as this one was.)`;
 }
 
 /**

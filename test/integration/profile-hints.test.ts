@@ -1,0 +1,26 @@
+// A hint names kct commands as if run plainly; run with --profile, they must carry it, or they ask the
+// default profile's account (a new user's walkthrough: `kct models`, as the hint said, listed another
+// account's models, in which the model was "ready").
+import { describe, expect, it } from 'vitest';
+import { kctEnv, runKct, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+
+describe('hints under --profile', () => {
+  it('say to give the kct commands they name the same --profile', async () => {
+    const env = kctEnv(tempDir(), {});
+    const login = await runKct(['--profile', 'school', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
+      env,
+      input: shared.sandbox.keys.user,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const run = await runKct(['--profile', 'school', 'models', 'show', '99999'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toMatch(/hint: .*`kct models`.*\(Give the kct commands named here --profile school, as this one was\.\)/);
+    // without --profile, nothing is added
+    const plain = await runKct(['models', 'show', '99999'], {
+      env: { ...env, KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user },
+    });
+    expect(plain.stderr).not.toContain('Give the kct commands named here');
+  });
+});
