@@ -121,7 +121,7 @@ for (const p of process.argv.slice(2)) {
     expect(again.output).not.toContain('1/5');
   });
 
-  it('without --total-score and --cum-method, asks them once the rubric is read, saying what its criteria add up to', async () => {
+  it('without --total-score and --cum-method, asks them once the rubric is read: the method, then the total of an average, saying what its criteria add up to', async () => {
     const { sandbox } = shared;
     const work = tempDir('kct-models-asked-');
     const editor = noEdits(work);
@@ -129,13 +129,15 @@ for (const p of process.argv.slice(2)) {
     const env = terminalEnv(sandbox, editor);
     const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
     const run = await answering(args, env, [
-      ['(its criteria add up to 30):', '40\r'],
       ['How do criterion scores make the total?', 'average\r'],
+      ['(its criteria add up to 30):', '40\r'],
     ]);
     expect(run.code, run.output).toBe(0);
     // read first, then asked: the question knows the rubric
     expect(run.output.indexOf('2/5 Reading the rubric')).toBeLessThan(run.output.indexOf('Total score of the rubric'));
     expect(run.output.indexOf('1/5')).toBeLessThan(run.output.indexOf('Total score of the rubric'));
+    // the service's guess at the total it was not sent is not printed as decided before the question
+    expect(run.output).not.toMatch(/total_score \d+ \((sum|average)\)/);
     const file = readFileSync(join(dir, 'rubrics.yaml'), 'utf8');
     expect(parseYaml(file)).toMatchObject({ total_score: 40, cum_method: 'average' });
     // what the service said of the total it was not sent is not said, nor kept in the file's header
@@ -165,7 +167,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
     );
   });
 
-  it('Ctrl-C at the total question keeps nothing: the folder it made is gone, and the same command starts afresh', async () => {
+  it('Ctrl-C at the question of the total keeps nothing: the folder it made is gone, and the same command starts afresh', async () => {
     const { sandbox } = shared;
     const work = tempDir('kct-models-stopped-');
     const editor = noEdits(work);
@@ -173,7 +175,7 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
     const dir = join(made, 'previews');
     const env = terminalEnv(sandbox, editor);
     const args = ['models', 'new', PAPER_PDF, '--rubric', RUBRIC_PDF, '--dir', dir, '--yes'];
-    const stopped = await answering(args, env, [['(its criteria add up to 30):', '\x03']]);
+    const stopped = await answering(args, env, [['How do criterion scores make the total?', '\x03']]);
     expect(stopped.code, stopped.output).toBe(130);
     expect(stopped.output).toContain('cancelled; nothing was created');
     // both previews were written before the question; half a pair would make the next run refuse
@@ -181,14 +183,14 @@ for (const p of process.argv.slice(2)) if (p.endsWith('rubrics.yaml')) writeFile
     // without --dir, the temporary folder it made goes too
     const temporary = tempDir('kct-models-tmp-');
     const withoutDir = args.filter((arg, at) => arg !== '--dir' && args[at - 1] !== '--dir');
-    const stoppedAgain = await answering(withoutDir, { ...env, TMPDIR: temporary }, [['(its criteria add up to 30):', '\x03']]);
+    const stoppedAgain = await answering(withoutDir, { ...env, TMPDIR: temporary }, [['How do criterion scores make the total?', '\x03']]);
     expect(stoppedAgain.code, stoppedAgain.output).toBe(130);
     expect(readdirSync(temporary), stoppedAgain.output).toEqual([]);
-    const again = await answering(args, env, [
-      ['(its criteria add up to 30):', '30\r'],
-      ['How do criterion scores make the total?', 'sum\r'],
-    ]);
+    // a sum is out of what its criteria add up to: not asked (another total would be refused later)
+    const again = await answering(args, env, [['How do criterion scores make the total?', 'sum\r']]);
     expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain('Total score: 30, what the criteria add up to.');
+    expect(again.output).not.toContain('Total score of the rubric');
     expect(again.output).not.toContain('already exist');
     expect(parseYaml(readFileSync(join(dir, 'rubrics.yaml'), 'utf8'))).toMatchObject({ total_score: 30, cum_method: 'sum' });
   });

@@ -182,7 +182,12 @@ export function sumOf(values: unknown[]): number | undefined {
 }
 
 /** The table and total line printed after an ingest. */
-export async function printIngestSummary(io: IO, kind: PreviewKind, content: Record<string, unknown>): Promise<void> {
+export async function printIngestSummary(
+  io: IO,
+  kind: PreviewKind,
+  content: Record<string, unknown>,
+  { total: withTotal = true } = {},
+): Promise<void> {
   if (kind === 'questions') {
     const questions = content.questions as QuestionLike[];
     out(io, await questionsTable(io, questions));
@@ -197,7 +202,7 @@ export async function printIngestSummary(io: IO, kind: PreviewKind, content: Rec
     const total = sumOf(criteria.map((r) => r.max_score));
     out(
       io,
-      `${criteria.length} criteri${criteria.length === 1 ? 'on' : 'a'}${total === undefined ? '' : ` worth ${formatNumber(total)}`}; total_score ${formatNumber(content.total_score)} (${String(content.cum_method)})`,
+      `${criteria.length} criteri${criteria.length === 1 ? 'on' : 'a'}${total === undefined ? '' : ` worth ${formatNumber(total)}`}${withTotal ? `; total_score ${formatNumber(content.total_score)} (${String(content.cum_method)})` : ''}`,
     );
   }
 }

@@ -201,22 +201,26 @@ async function writePreviews({ context, options, client, ask, step, questionsPat
     },
     context.signal,
   );
-  await printIngestSummary(context.io, 'rubrics', rubrics.content);
   // asked once the rubric is read, so the question can say what its criteria add up to; what the
-  // service said of the total it was not sent is no longer true once it is answered
+  // service said of the total it was not sent (a guess) is neither printed nor kept once it is answered
   const asking = totalFlag === undefined || options.cumMethod === undefined;
+  await printIngestSummary(context.io, 'rubrics', rubrics.content, { total: !asking });
   const warnings = asking ? rubrics.warnings.filter((warning) => !/total_score|cum_method/.test(warning)) : rubrics.warnings;
   for (const warning of warnings) context.notice('warning', warning);
   if (asking) {
     const criteria = sumOf((rubrics.content.rubrics as { max_score?: unknown }[]).map((r) => r.max_score));
-    const adding = criteria === undefined ? '' : ` (its criteria add up to ${formatNumber(criteria)})`;
-    rubrics.content.total_score = totalFlag ?? (await ask.number(`Total score of the rubric${adding}:`, 0.01));
-    rubrics.content.cum_method =
+    const method =
       options.cumMethod ??
       (await ask.select<CumMethodType>('How do criterion scores make the total?', [
         { label: 'sum: criterion scores are added', value: 'sum' },
         { label: 'average: the average of the criteria, scaled to the total', value: 'average' },
       ]));
+    // a sum is out of what its criteria add up to (criteriaTotalProblem): nothing to ask, and no other answer would do
+    const sum = method === 'sum' && criteria !== undefined && totalFlag === undefined;
+    if (sum) err(context.io, `Total score: ${formatNumber(criteria)}, what the criteria add up to.`);
+    const adding = criteria === undefined ? '' : ` (its criteria add up to ${formatNumber(criteria)})`;
+    rubrics.content.total_score = totalFlag ?? (sum ? criteria : await ask.number(`Total score of the rubric${adding}:`, 0.01));
+    rubrics.content.cum_method = method;
     await writeFileAtomic(
       rubricsPath,
       renderPreviewFile(rubricsPath, rubrics.content, previewHeader('rubrics', rubricsPath, { ...rubrics.preview, warnings })),
