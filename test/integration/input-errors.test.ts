@@ -1,6 +1,6 @@
 // Mistakes a new user makes with local input, settings and the sandbox's own start-up: each gets
 // a message naming what was wrong and what to do, the documented exit code, and no charge.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -239,6 +239,10 @@ describe('kct sandbox start-up', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(run.stderr).toContain('--port 0');
+      // a data folder it made for this start is not left behind, seeded with keys it never showed
+      const fresh = join(tempDir(), 'new', 'data');
+      expect((await runKct(['sandbox', '--port', String(port), '--data', fresh], { env: kctEnv(tempDir()) })).code).toBe(2);
+      expect(existsSync(join(fresh, '..'))).toBe(false);
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }

@@ -1,5 +1,5 @@
 // kct sandbox: run the local implementation of the API until Ctrl-C / SIGTERM.
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
@@ -37,7 +37,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   // Whatever this process creates is its user's alone (the sandbox also creates its files so).
   process.umask(0o077);
   // made 0700 by the umask above
-  createDataDir(dataDir, options.data !== undefined);
+  const made = createDataDir(dataDir, options.data !== undefined);
   const host = options.host;
   const { startSandbox } = await context.sandbox().catch(notInExecutable('kct sandbox'));
   let sandbox;
@@ -57,6 +57,8 @@ export async function run(options: Options, context: Context): Promise<void> {
       ...(options.log ? { log: (line: string) => context.io.stderr.write(`${line}\n`) } : {}),
     });
   } catch (error) {
+    // a folder this run made holds only the keys and accounts it just seeded, never shown: removed, not left half-made
+    if (made.length > 0) rmSync(made[0], { recursive: true, force: true });
     throw startError(error, host, port, dataDir);
   }
   // SIGTERM or Ctrl-C while it was starting: stop now, announcing nothing
@@ -138,10 +140,10 @@ function checkDataDir(dataDir: string, given: boolean): void {
   }
 }
 
-/** Creates the data folder (make-folders.ts: one level at a time); a folder that cannot be made is a usage error. */
-function createDataDir(dataDir: string, given: boolean): void {
+/** Creates the data folder (make-folders.ts: one level at a time): the folders made; one that cannot be made is a usage error. */
+function createDataDir(dataDir: string, given: boolean): string[] {
   try {
-    makeFolders(dataDir);
+    return makeFolders(dataDir);
   } catch (error) {
     const { code, folder } = error as FolderError;
     throw new UsageError(
