@@ -81,7 +81,9 @@ describe('kct batch stopped early', () => {
     expect(run.code, run.stderr).toBe(130);
     expect(JSON.parse(run.stdout)).toEqual([]);
     const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!).error as { message: string; suggestion: string };
-    expect(error.message).toMatch(/^interrupted; 3 items not yet seen finished may still be running on the service: batch tsk_\w+$/);
+    expect(error.message).toMatch(
+      /^interrupted; 3 items in a batch not seen finished, some perhaps marked already, the others still running on the service: batch tsk_\w+$/,
+    );
     expect(error.suggestion).toContain('Run the same command again to collect them');
     const again = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
     expect(again.code, again.stderr).toBe(0);
@@ -111,7 +113,7 @@ describe('kct batch stopped while sending', () => {
     expect(JSON.parse(run.stdout)).toEqual([]);
     const error = JSON.parse(run.stderr.trim().split('\n').at(-1)!).error as { message: string; suggestion: string };
     expect(error.message).toMatch(
-      /^interrupted; 100 items not yet seen finished may still be running on the service: batch tsk_\w+; 50 items not sent$/,
+      /^interrupted; 100 items in a batch not seen finished, some perhaps marked already, the others still running on the service: batch tsk_\w+; 50 items not sent$/,
     );
     expect(error.suggestion).toContain('Run the same command again to collect them and send the 50 items not sent');
   });

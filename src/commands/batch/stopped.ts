@@ -29,7 +29,8 @@ export function batchInterrupted({ running, runningItems, finishedItems, notSent
   const head =
     runningItems === 0
       ? `interrupted; no batch kct knows of is left unfinished${done}${unsent}`
-      : `interrupted; ${plural(runningItems, 'item')} not yet seen finished may still be running on the service${ids}${done}${unsent}`;
+      : // a batch's rows come when it is read whole: some of its items may be marked already (the progress line counted them)
+        `interrupted; ${plural(runningItems, 'item')} in ${running.length === 1 ? 'a batch' : 'batches'} not seen finished, some perhaps marked already, the others still running on the service${ids}${done}${unsent}`;
   const todo = [
     runningItems > 0 ? 'collect them' : 'collect what was marked',
     ...(notSent > 0 ? [`send the ${plural(notSent, 'item')} not sent`] : []),
