@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { collectAnswers } from '../../src/cli/answers/answers.js';
 import { OwnFiles } from '../../src/cli/answers/own-files.js';
+import { planAnswers } from '../../src/cli/answers/plan.js';
 import type { IO } from '../../src/cli/core/io.js';
 
 const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() } as unknown as IO;
@@ -38,5 +39,33 @@ describe("the command's own files", () => {
       ['EMPTY', 'nothing to mark in this folder: 1 file this command writes'],
     ]);
     expect(collection.notes).toContain('not answers: Bo/run.journal (the --resume journal): this command writes it');
+  });
+
+  it('two files whose number ids merely match (NTFS ids rounded past 2^53) are two answers, not one file reached twice', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kct-own-'));
+    const [a, b] = [join(dir, 'a.txt'), join(dir, 'b.txt')];
+    writeFileSync(a, 'One answer.');
+    writeFileSync(b, 'Another answer.');
+    const first = statSync(a);
+    // b's stat as a rounded number id would give it: the same as a's
+    const rounded = Object.assign(statSync(b), { dev: first.dev, ino: first.ino });
+    const collection = planAnswers(
+      [
+        { path: a, kind: 'file', keyName: 'a.txt', info: first },
+        { path: b, kind: 'file', keyName: 'b.txt', info: rounded },
+      ],
+      { textAnswers: [], roots: [], sources: { inputs: [a, b] }, explain: false },
+    );
+    expect(collection.count).toBe(2);
+    expect(collection.notes.join('\n')).not.toContain('is the same file as');
+    // the same file named twice is still one answer
+    const twice = planAnswers(
+      [
+        { path: a, kind: 'file', keyName: 'a.txt', info: first },
+        { path: a, kind: 'file', keyName: 'a.txt', info: statSync(a) },
+      ],
+      { textAnswers: [], roots: [], sources: { inputs: [a, a] }, explain: false },
+    );
+    expect(twice.count).toBe(1);
   });
 });

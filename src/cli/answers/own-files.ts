@@ -4,6 +4,7 @@
 // Known by device and inode, as the check knows every file it reads (plan.ts).
 import { type BigIntStats, fstatSync, type Stats, statSync } from 'node:fs';
 import type { IO } from '../core/io.js';
+import { exactId } from './file-id.js';
 
 /** A file this command writes, by the flag that names it. */
 export interface WrittenFile {
@@ -11,11 +12,7 @@ export interface WrittenFile {
   what: string;
 }
 
-/**
- * The command's own files, by device and inode. Node's number inode loses the low bits of an NTFS
- * file id past 2^53, so a match is confirmed by the exact (bigint) one: a student's file that only
- * rounds to the same number is never taken for kct's.
- */
+/** The command's own files, by device and inode, a match confirmed by the exact id (file-id.ts). */
 export class OwnFiles {
   private readonly byNumber = new Map<string, { exact: string; what: string }>();
 
@@ -46,9 +43,7 @@ export class OwnFiles {
   whatOf(path: string, info: Pick<Stats, 'dev' | 'ino'>): string | undefined {
     if (this.byNumber.size === 0) return undefined;
     const found = this.byNumber.get(`${info.dev}:${info.ino}`);
-    if (found === undefined) return undefined;
-    const exact = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return exact !== undefined && `${exact.dev}:${exact.ino}` === found.exact ? found.what : undefined;
+    return found !== undefined && exactId(path) === found.exact ? found.what : undefined;
   }
 
   private add(info: BigIntStats, what: string): void {

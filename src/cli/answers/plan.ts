@@ -12,6 +12,7 @@ import { CHECK_PERMISSIONS, checkLocalFile, type FileProblem, isFileProblem, und
 import { AnswerList } from './answer-list.js';
 import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
 import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
+import { sameFile } from './file-id.js';
 import { OwnFiles } from './own-files.js';
 import {
   emptyLeftOut,
@@ -266,6 +267,8 @@ class Planner {
       return false;
     }
     const earlierPath = earlier >= 0 ? this.list.filePath(earlier) : this.unsendablePaths[-1 - earlier];
+    // numbers alike are not enough (file-id.ts): two files whose NTFS ids round alike are two answers
+    if (!sameFile(item.path, earlierPath)) return false;
     this.duplicates += 1;
     this.notes.push(`${item.path} is the same file as ${earlierPath}: it is marked once`);
     this.record({ item, duplicateOf: earlierPath });
