@@ -36,6 +36,7 @@ const OPENERS = [
   'As this shows,',
   'Therefore,',
   'As a result,',
+  'In this way',
 ];
 const POINTS = ['uniforms make school fairer.', 'students learn more when they rest.', 'the rule saves families money.'];
 /** Support that reports and explains nothing, and sentences that neither support nor explain. */
@@ -60,26 +61,47 @@ function explained(text: string): number {
   return measured?.id === 'explanation' ? measured.explained : -1;
 }
 
-const paragraph = (explainedOne: boolean) =>
+/** A scene set with a clock time: no support, so what follows it explains nothing (8:30 was once "a figure"). */
+const SCENES = [
+  'Walk into any school at 8:30 in the morning and you will see it.',
+  'Lessons start at 8:45, before most parents leave for work.',
+];
+
+type Kind = 'explained' | 'unexplained' | 'scene';
+const paragraph = (kind: Kind) =>
   fc
-    .tuple(fc.constantFrom(...REPORTS), fc.constantFrom(...OPENERS), fc.constantFrom(...POINTS), fc.constantFrom(...NEUTRAL))
-    .map(([support, opener, point, neutral]) => ({
-      text: `${support} ${explainedOne ? `${opener} ${point}` : neutral}`,
-      explained: explainedOne,
+    .tuple(
+      fc.constantFrom(...REPORTS),
+      fc.constantFrom(...OPENERS),
+      fc.constantFrom(...POINTS),
+      fc.constantFrom(...NEUTRAL),
+      fc.constantFrom(...SCENES),
+    )
+    .map(([support, opener, point, neutral, scene]) => ({
+      text:
+        kind === 'explained'
+          ? `${support} ${opener} ${point}`
+          : kind === 'unexplained'
+            ? `${support} ${neutral}`
+            : `${scene} ${opener} ${point}`,
+      explained: kind === 'explained',
     }));
 
 describe('the count of support explained', () => {
-  it(`counts every paragraph whose support is followed by what it shows, however worded, and none that only report (seed ${SEED}, ${RUNS} runs)`, () => {
+  it(`counts every paragraph whose support is followed by what it shows, however worded, and none that only report or set a scene (seed ${SEED}, ${RUNS} runs)`, () => {
     fc.assert(
-      fc.property(fc.array(fc.boolean().chain(paragraph), { minLength: 1, maxLength: 4 }), (paragraphs) => {
-        const text = [THESIS, ...paragraphs.map((p) => p.text)].join('\n\n');
-        const wanted = paragraphs.filter((p) => p.explained).length;
-        const count = explained(text);
-        // one a paragraph: a sentence that says what the support shows ("These figures show…") is not more support
-        expect(count, text).toBe(wanted);
-        const feedback = grade(input(model12, text)).evaluation.find((e) => e.item === 'Evidence & reasoning')!.feedback;
-        if (wanted > 0) expect(feedback, text).not.toMatch(/\(0 pieces of support explained\)/);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom<Kind>('explained', 'unexplained', 'scene').chain(paragraph), { minLength: 1, maxLength: 4 }),
+        (paragraphs) => {
+          const text = [THESIS, ...paragraphs.map((p) => p.text)].join('\n\n');
+          const wanted = paragraphs.filter((p) => p.explained).length;
+          const count = explained(text);
+          // one a paragraph: a sentence that says what the support shows ("These figures show…") is not more support
+          expect(count, text).toBe(wanted);
+          const feedback = grade(input(model12, text)).evaluation.find((e) => e.item === 'Evidence & reasoning')!.feedback;
+          if (wanted > 0) expect(feedback, text).not.toMatch(/\(0 pieces of support explained\)/);
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });

@@ -114,6 +114,18 @@ describe('counts that are counts', () => {
     expect(feedback).not.toMatch(/several/);
   });
 
+  it('counts the demo essay’s support as a reader would: a clock time sets a scene, and “In this way” explains', () => {
+    const demo = text(join(EXAMPLES, 'sample-essay.txt'));
+    const { feedback } = judged(model12, demo, 'Evidence & reasoning');
+    // "at 8:30 in the morning" is no figure; 2021 is one (it was "2 figures", and the 8:30 sentence
+    // counted as explained by the thesis's "because" two sentences on)
+    expect(feedback).toContain('specific support (1 figure, 1 source, 2 examples and 1 name or date)');
+    // the one explained is the badges example, followed by "In this way the benefits … remain"
+    expect(feedback).toContain('(1 piece of support explained)');
+    const j = judgements(input(model12, 'Uniforms help. Schools can allow items such as badges. In this way the costs fall.'))[1];
+    expect(measured(j, 'explanation')).toMatchObject({ explained: 1 });
+  });
+
   it('counts the 17 misspelt words of the uniforms essay with the word list, each time they occur', () => {
     const { j, feedback } = judged(model12, misspelt, 'Language & conventions');
     const accuracy = measured(j, 'accuracy');
