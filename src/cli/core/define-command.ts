@@ -171,7 +171,8 @@ export function optionsSchema(declaration: CommandDeclaration, zod: Zod): z.ZodO
  * naming the flag or argument. A check that writes its own message (it names the flag) keeps it.
  */
 export function parseOptions(declaration: CommandDeclaration, raw: Record<string, unknown>, zod: Zod): unknown {
-  const parsed = optionsSchema(declaration, zod).safeParse(raw);
+  // parsed once a process: zod's compiled fast path would cost more to build than it saves
+  const parsed = optionsSchema(declaration, zod).safeParse(raw, { jitless: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue.code === 'custom') throw new UsageError(issue.message);
