@@ -2,21 +2,15 @@
 // run's, or a run's as they come): what a grade file is filled from.
 import type { EvaluationEntry } from '../../api/schemas.js';
 import { isUnfinishedTaskStatus } from '../../api/status.js';
+import type { ReportRow } from '../../cli/report/html.js';
 import type { DownloadStudent } from '../../platforms/fill-report.js';
 import type { Mark } from '../../platforms/grade-scale.js';
 
 /** The fields of a row a grade file needs: one-pass's rows and a saved run's both have them. */
-export interface MarkedRow {
-  student_id?: string | null;
-  student_name?: string | null;
-  status: string;
-  score?: number | null;
-  max_score?: number | null;
-  message?: string | null;
-  /** Another answer of the run with the very same content (every byte). */
-  duplicate_of?: string | null;
-  evaluation?: EvaluationEntry[] | null;
-}
+export type MarkedRow = Pick<
+  ReportRow,
+  'student_id' | 'student_name' | 'status' | 'score' | 'max_score' | 'message' | 'duplicate_of' | 'evaluation'
+>;
 
 /** A student with two marked rows that disagree: kct cannot tell which grade is meant. */
 interface Conflict {
