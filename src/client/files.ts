@@ -82,7 +82,12 @@ function nearName(path: string): string {
     return 'Check the path.';
   }
   const near = names.find((name) => name.toLowerCase() === wanted) ?? names.find((name) => name.toLowerCase().startsWith(`${stem}.`));
-  return near === undefined ? 'Check the path.' : `Check the path: ${join(dirname(path), near)} is there.`;
+  return near === undefined ? 'Check the path.' : `Check the path: ${shownPath(join(dirname(path), near))} is there.`;
+}
+
+/** A path as a message names it: quoted when spaces begin or end it ("essay.txt "), which would not show. */
+export function shownPath(path: string): string {
+  return path.trim() === path ? path : JSON.stringify(path);
 }
 
 /**
@@ -97,7 +102,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'ENOENT'
-        ? (undecodableName(path) ?? { kind: 'missing', path, message: `file not found: ${path}`, suggestion: nearName(path) })
+        ? (undecodableName(path) ?? { kind: 'missing', path, message: `file not found: ${shownPath(path)}`, suggestion: nearName(path) })
         : {
             kind: 'unreadable',
             path,

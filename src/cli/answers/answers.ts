@@ -198,12 +198,7 @@ async function namedInputs(sources: AnswerSources, io: IO): Promise<{ named: str
   if (sources.filesFrom !== undefined) {
     const listing = sources.filesFrom === '-' ? await readStdinText(io) : readListing(sources.filesFrom);
     stdinUsed = sources.filesFrom === '-';
-    named.push(
-      ...listing
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter((line) => line !== '' && !line.startsWith('#')),
-    );
+    named.push(...listedPaths(listing));
   }
   for (const input of sources.inputs) {
     if (input !== '-') {
@@ -233,6 +228,16 @@ async function namedInputs(sources: AnswerSources, io: IO): Promise<{ named: str
       });
   }
   return { named, textAnswers, fromList };
+}
+
+/**
+ * The paths of a --files-from list, each as written: a line is a path (a CRLF's CR dropped), with no
+ * comments and no trimming, since "#1 essay.txt" and "draft .txt" are names students give; only
+ * blank lines are passed over. A list holding a NUL is one of find -print0: NUL ends each path.
+ */
+export function listedPaths(listing: string): string[] {
+  const lines = listing.includes('\0') ? listing.split('\0') : listing.split('\n').map((line) => line.replace(/\r$/, ''));
+  return lines.filter((line) => line.trim() !== '');
 }
 
 function readListing(path: string): string {

@@ -12,7 +12,7 @@ export const command = defineCommand({
   options: {
     '-m, --model <id>': 'marking model id from `kct models` (default: config `model`, env KCT_MODEL)',
     '--text <answer>': 'the answer as text instead of a file',
-    '--files-from <list>': 'read answer paths from a file, one per line (- for stdin)',
+    '--files-from <list>': 'read answer paths from a file, one per line as written, or ending in NUL (find -print0); - for stdin',
     '--student-id-from <source>': {
       description:
         'student_id of each answer: its file name without extension, its student folder (the first folder level, entered; deeper with --recursive), or none',
