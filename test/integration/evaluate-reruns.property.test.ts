@@ -1,7 +1,7 @@
 // `kct evaluate` (the legacy path, charged at acceptance, no Idempotency-Key) charges an answer
 // once per assignment and options, whatever its labels, as a property over generated sequences of
 // runs (fast-check, seeded, shrinking): the same answer as --text, stdin or a file under any name,
-// with or without a student id, waiting or not; --mark-again pays again and is the task followed
+// with or without a student id, waiting or not, printed as the record or as a row; --mark-again pays again and is the task followed
 // next; an answer whose task ended FAILURE is sent again. Against a real sandbox, in-process.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +29,8 @@ interface Step {
   style?: 'Long';
   wait: boolean;
   markAgain: boolean;
+  /** The record (--json), or the row a class run prints (ndjson): both say replayed. */
+  output: 'json' | 'ndjson';
 }
 
 const step: fc.Arbitrary<Step> = fc.record(
@@ -41,8 +43,9 @@ const step: fc.Arbitrary<Step> = fc.record(
     // the failing answer is waited for, so that its task has ended FAILURE before the next run asks
     wait: fc.boolean(),
     markAgain: fc.integer({ min: 0, max: 9 }).map((n) => n < 3),
+    output: fc.constantFrom('json' as const, 'ndjson' as const),
   },
-  { requiredKeys: ['answer', 'via', 'fileName', 'wait', 'markAgain'] },
+  { requiredKeys: ['answer', 'via', 'fileName', 'wait', 'markAgain', 'output'] },
 );
 
 describe('kct evaluate re-runs', () => {
@@ -57,7 +60,7 @@ describe('kct evaluate re-runs', () => {
         const latest = new Map<string, string>();
         for (const s of steps) {
           const wait = s.wait || s.answer === FAILS;
-          const args = ['evaluate', '--assignment', assignment, '--json'];
+          const args = ['evaluate', '--assignment', assignment, ...(s.output === 'json' ? ['--json'] : ['--output', 'ndjson'])];
           if (s.via === 'text') args.push('--text', ANSWERS[s.answer]);
           if (s.via === 'stdin') args.push('-');
           if (s.via === 'file') {
@@ -72,7 +75,10 @@ describe('kct evaluate re-runs', () => {
           const before = await creditsOf(kct);
           const run = await kct(args, s.via === 'stdin' ? { input: ANSWERS[s.answer] } : {});
           const charged = before - (await creditsOf(kct));
-          const printed = parseJson<{ task_id: string; replayed?: boolean; student_id?: string | null }>(run.stdout);
+          const printed = parseJson<{ task_id: string; replayed?: boolean; student_id?: string | null; file?: string | null }>(run.stdout);
+          // a row names the answer as one-pass's rows do (a replay's once said nothing, and every file null)
+          if (s.output === 'ndjson' && wait)
+            expect(printed.file).toBe(s.via === 'file' ? join(dir, s.fileName) : s.via === 'stdin' ? '-' : '--text');
           const sent = s.markAgain || s.answer === FAILS || !latest.has(identity);
           expect(run.code, run.stderr).toBe(wait && s.answer === FAILS ? 3 : 0);
           expect(charged > 0, `charged ${charged} for ${JSON.stringify(s)}\n${run.stderr}`).toBe(sent);

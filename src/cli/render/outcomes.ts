@@ -286,19 +286,29 @@ export class OutcomeWriter {
  * One finished task in the chosen format: the score table, the record as received (json), or
  * the same line/row a class run prints (ndjson, csv), so pipelines see one shape.
  */
-export async function printOneResult(io: IO, format: OutputFormat, result: EvaluationResult, label = ''): Promise<void> {
+/**
+ * One result record: the score table, the record (json), or the row a class run prints (csv,
+ * ndjson), named by the answer's label and flagged `replayed` when its task is an earlier
+ * submission's (no new charge: the row's credits are that submission's).
+ */
+export async function printOneResult(
+  io: IO,
+  format: OutputFormat,
+  result: EvaluationResult,
+  { label = '', replayed = false }: { label?: string; replayed?: boolean } = {},
+): Promise<void> {
   if (format === 'table') {
     await printResult(io, result);
     return;
   }
   if (format === 'json') {
-    out(io, JSON.stringify(result, null, 2));
+    out(io, JSON.stringify(replayed ? { ...result, replayed: true } : result, null, 2));
     return;
   }
   const studentId = typeof result.student_id === 'string' ? result.student_id : undefined;
   const writer = new OutcomeWriter(io, format);
   await writer.init();
-  writer.add(outcomeFromResult({ file: label, student_id: studentId, status: 'UNKNOWN' }, result));
+  writer.add(outcomeFromResult({ file: label, student_id: studentId, status: 'UNKNOWN', ...(replayed ? { replayed } : {}) }, result));
   writer.flush();
 }
 

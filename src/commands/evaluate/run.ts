@@ -101,7 +101,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     );
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
-  await printOneResult(context.io, exporter.format, reused ? { ...result, ...asSentNow, replayed: true } : result);
+  // the row names the answer as one-pass's does: its first file, - (stdin) or --text
+  const label = inputs[0] ?? (text === undefined ? '' : '--text');
+  await printOneResult(context.io, exporter.format, reused ? { ...result, ...asSentNow } : result, {
+    label,
+    replayed: reused !== undefined,
+  });
   if (isUnsuccessfulFinal(statusOf(result)))
     throw new TaskUnsuccessfulError(
       { [result.task_id]: statusOf(result) },

@@ -209,7 +209,7 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
     return;
   }
   if (!noWait) {
-    if (result) await printOneResult(context.io, format, result, outcome.file);
+    if (result) await printOneResult(context.io, format, result, { label: outcome.file });
     return;
   }
   if (outcome.replayed) {
