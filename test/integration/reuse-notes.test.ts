@@ -61,14 +61,16 @@ describe('answers sent before, on a server that does not know their tasks', () =
 describe('a key the service refuses, on a machine that sent the answers before', () => {
   it('promises nothing of them, and every row is printed, as for answers never sent (exit 4)', async () => {
     const dir = textClass(2, 'refused key');
+    // and one whose task ended FAILURE: "sent again as a new task" was said before the key was refused
+    writeFileSync(join(dir, 'failed.txt'), `${essay}\nKCT-SANDBOX-FAIL (refused key ${made})`);
     const configDir = tempDir('kct-one-machine-');
-    expect((await asUser(shared.sandbox, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(0);
+    expect((await asUser(shared.sandbox, 'user', configDir)(['one-pass', dir, '--model', '12', '--output', 'ndjson'])).code).toBe(3);
     const wrongKey = { env: { KCT_API_KEY: 'kct_sbx_notakeyatallnotakeyatall' } };
     const wrong = await asUser(shared.sandbox, 'user', configDir)(['one-pass', dir, '--model', '12', '--json'], wrongKey);
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).not.toContain('sent before');
     expect(wrong.stderr).not.toContain('not charged again');
-    expect(parseJson<unknown[]>(wrong.stdout)).toHaveLength(2);
+    expect(parseJson<unknown[]>(wrong.stdout)).toHaveLength(3);
   });
 });
 

@@ -56,7 +56,8 @@ export function reuseNotes(
         : `${sent} from this machine (${named}${tasks}), but the service does not know task ${plan.ledgerTask} (another account, or a server started afresh): ${one ? 'if it does not know the answer, it is' : 'each one it does not know is'} sent again as a new task, and charged`,
     );
   }
-  if (plan.again > 0)
+  // as of the answers reused: a service that could not be asked (a key refused) is told nothing of them
+  if (plan.again > 0 && ledger !== 'unasked')
     lines.push(
       `${plural(plan.again, 'answer')} of ${answers} ended FAILURE or CANCEL when sent before: sent again as ${plan.again === 1 ? 'a new task' : 'new tasks'} (a task that does not mark its answer is never charged)`,
     );
