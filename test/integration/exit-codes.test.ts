@@ -241,6 +241,25 @@ describe('exit codes, against the sandbox', () => {
     await kct(['cancel', id!]);
   });
 
+  it('130 on Ctrl-C while following an answer sent before: the same hint, naming its task (not a class run’s --resume)', async () => {
+    const kct = asUser(sandbox, 'user', tempDir());
+    const text = `${answer} (interrupt, sent before) KCT-SANDBOX-SLOW`;
+    const sent = await kct(['one-pass', '--model', '12', '--text', text, '--no-wait', '--json']);
+    const id = parseJson<{ task_id: string }>(sent.stdout).task_id;
+    const ctrlC = new AbortController();
+    const run = await kct(['one-pass', '--model', '12', '--text', text], {
+      signal: ctrlC.signal,
+      onStderr: (_, all) => {
+        // once its task is followed (a status line of it)
+        if (all.includes(`kct: ${id}`)) ctrlC.abort();
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain(`Resume with: kct status ${id} --watch`);
+    expect(run.stderr).not.toContain('--resume');
+    await kct(['cancel', id]);
+  });
+
   it('help exit-codes lists every code', async () => {
     const run = await runKct(['help', 'exit-codes']);
     expect(run.code).toBe(0);

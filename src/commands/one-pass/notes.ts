@@ -241,9 +241,11 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
 export function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
   const { unfinished, unfinishedIds, finished, firstTaskId, notSent } = marking.progress();
   const markAgain = marking.settings.markAgain === true;
-  if (single && unfinished === 1 && firstTaskId) {
-    return new InterruptedError(`stopped watching ${firstTaskId}; the task keeps running`, {
-      suggestion: `Resume with: kct status ${firstTaskId} --watch (${markAgain ? WITHOUT_MARK_AGAIN : 'running the same command again'} also finds it, with no second charge)`,
+  // one answer's task: accepted by this run, or sent before and followed (reused from the ledger)
+  const taskId = firstTaskId ?? unfinishedIds[0];
+  if (single && unfinished === 1 && taskId) {
+    return new InterruptedError(`stopped watching ${taskId}; the task keeps running`, {
+      suggestion: `Resume with: kct status ${taskId} --watch (${markAgain ? WITHOUT_MARK_AGAIN : 'running the same command again'} also finds it, with no second charge)`,
     });
   }
   // counted in answers, named by task: a batch's answers share one task
@@ -263,7 +265,7 @@ export function interrupted(marking: MarkingRun, single: boolean, resumed: boole
     suggestion: `${
       markAgain
         ? `Run ${againOf(true)} to collect ${unfinished === 0 ? 'what it marked' : 'them'}.`
-        : `Run the same command again to ${collect}${resumed ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
+        : `Run the same command again to ${collect}${resumed || single ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
     }${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}`,
   });
 }
