@@ -3,26 +3,15 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, collectAnswers, skippedFilesNote } from '../../src/cli/answers/answers.js';
 import { downloadHint, downloadInput, openDownload } from '../../src/cli/answers/download.js';
-import type { IO } from '../../src/cli/core/io.js';
 import { asNamed } from './answer-bytes.js';
+import { quietIO } from './quiet-io.js';
 import { zip } from './zip-writer.js';
 
-const io: IO = {
-  stdin: new PassThrough(),
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdinIsTTY: false,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  color: false,
-  columns: 100,
-  noPrompt: true,
-};
+const io = quietIO();
 
 const TEXT = 'An answer about school uniforms.';
 

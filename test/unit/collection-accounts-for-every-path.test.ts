@@ -7,29 +7,18 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../src/cli/answers/answers.js';
 import { downloadInput, openDownload } from '../../src/cli/answers/download.js';
-import type { IO } from '../../src/cli/core/io.js';
 import { unzipTo } from './platforms/fixtures.js';
 import { generatedDownload, partsOf, statusOf } from './platforms/generated-downloads.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
+import { quietIO } from './quiet-io.js';
 import { zip } from './zip-writer.js';
 
-const io: IO = {
-  stdin: new PassThrough(),
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdinIsTTY: false,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  color: false,
-  columns: 100,
-  noPrompt: true,
-};
+const io = quietIO();
 
 /** A generated tree: a folder's entries by name. */
 type Node =

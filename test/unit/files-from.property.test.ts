@@ -4,24 +4,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectAnswers, listedPaths } from '../../src/cli/answers/answers.js';
-import type { IO } from '../../src/cli/core/io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
+import { quietIO } from './quiet-io.js';
 
-const io: IO = {
-  stdin: new PassThrough(),
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdinIsTTY: false,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  color: false,
-  columns: 100,
-  noPrompt: true,
-};
+const io = quietIO();
 
 /** Names as students and platforms give them, among them what a list reader could mistake for syntax. */
 const STEMS = ['essay', '#1 essay', '# draft', ' lead', 'trail ', 'two  spaces', ';semi', 'Él', 'tab\there', "O'Brien", '-dash'];
