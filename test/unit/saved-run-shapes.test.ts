@@ -304,6 +304,11 @@ describe('the shapes by example', () => {
       ['<html>', /stdin is not a run kct saved: its first line is neither JSON/],
       ['name,mark\nx,1\n', /stdin is not a run kct saved/],
       ['file,student_id,task_id,status\na,b,c,SUCCESS\n', /stdin line 1 is not the header of kct's CSV/],
+      // the row that is wrong, not how far the parser had read ahead (it said line 5 of each)
+      [
+        'file,student_id,task_id,status,score,Thesis,max_score,message,duplicate_of\na,a,t1,SUCCESS,3,3,99,5,,\nb,b,t2,SUCCESS,3,3,5,,\nc,c,t3,SUCCESS,3,3,5,,\n',
+        /stdin line 2 has 10 cells where its header has 9/,
+      ],
       ['[\n  {\n    "file": "a",\n    "status": "SUCCESS"\n', /stdin line 2 starts a row that never ends/],
       ['{"a": 1}\n', /stdin line 1 is not an answer of a run: status/],
       // another record, pretty-printed (an assignment): no task and no marks, so no answer

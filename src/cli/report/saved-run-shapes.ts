@@ -177,12 +177,13 @@ const TRAILING = ['max_score', 'message', 'duplicate_of'];
 export async function* csvRows(input: Readable): AsyncGenerator<{ value: unknown; line: number }> {
   const { parse } = await import('csv-parse');
   // each run appended (`cat a.csv b.csv`) brings its header, with its own criteria: the row count of cells is checked here
-  const parser = input.pipe(parse({ relax_column_count: true, skip_empty_lines: true, bom: true }));
+  // info: each record with its own line (the parser's own count is how far it has read ahead)
+  const parser = input.pipe(parse({ relax_column_count: true, skip_empty_lines: true, bom: true, info: true }));
   let header: string[] | undefined;
   let criteria: string[] = [];
   let named = false;
-  for await (const record of parser as AsyncIterable<string[]>) {
-    const line = (parser as unknown as { info: { lines: number } }).info.lines;
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    const line = info.lines;
     const cells = record.map(unguard);
     if (header === undefined || cells.slice(0, LEADING.length).join() === LEADING.join()) {
       const at = header === undefined ? 1 : line;
