@@ -1,67 +1,105 @@
-// Rows a saved run repeats: `cat monday.ndjson tuesday.ndjson` of a class run twice (the second
-// replayed) holds every student twice. A row with the file, student and task of an earlier row
-// (seenBefore: a row without a file is matched by its student and task) is the same answer printed
-// again: counted once. The same name with another task is another run's mark of it, or another answer
-// under that name: counted, and said, since the report cannot tell which one is meant.
+// Rows a saved run repeats: `cat monday.ndjson tuesday.ndjson` of a class run twice holds every
+// student twice. A row with the file, student and task of an earlier row (a row without a file is
+// matched by its student and task) is the same answer printed again: one row of them is counted,
+// the one that says most of it (marked, else ended, else any), the last of those: Monday's
+// `--no-wait` QUEUED and Tuesday's SUCCESS are Tuesday's mark, a corrected row appended is the
+// correction. The same name with another task is another run's mark of it, or another answer under
+// that name: counted, and said, since the report cannot tell which one is meant.
+import { isFinalStatus } from '../../api/status.js';
 import { sha256 } from '../../client/identity.js';
-import type { ReportRow } from './html.js';
+import { isMarked, type ReportRow } from './html.js';
 
-/** 52 bits of a SHA-256: a number a Set keeps without a string per row, and no collision in a district's rows. */
+/** 52 bits of a SHA-256: a number a Map keeps without a string per row, and no collision in a district's rows. */
 const digest = (text: string): number => Number.parseInt(sha256(text).slice(0, 13), 16);
 
+/** How much a row says of its answer. */
+const weightOf = (row: ReportRow): number => (isMarked(row) ? 2 : isFinalStatus(row.status) ? 1 : 0);
+
 export class RepeatedRows {
-  /** The digest of each name seen, and of each name with its task. */
+  /** The digest of each name seen. */
   private readonly names = new Set<number>();
-  private readonly rows = new Set<number>();
+  /** Each row's key (its file, student and task), and the group of rows of that answer. */
+  private readonly groups = new Map<number, number>();
   /** The student and task of each row printed with its file. */
   private readonly printedWithFile = new Set<number>();
-  /** Rows left out: the same name and task as an earlier row. */
+  /** Of each group repeated, its row that says most (the last of those), by its place in the run. */
+  private readonly chosen = new Map<number, { row: number; weight: number }>();
+  private rowsSeen = 0;
+  /** Rows left out: the same name and task as another row of the run. */
   repeated = 0;
+  /** Groups whose row counted is not their first: a second reading keeps it instead (chosenRows). */
+  superseded = 0;
   /** Rows counted under a name seen before with another task. */
   remarked = 0;
   /** The first name of each kind, to quote. */
   firstRepeated?: string;
   firstRemarked?: string;
 
-  /** False when the row is an earlier row again (leave it out). */
+  /** False when the row is an earlier row again: a reading of the rows as they come keeps each answer's first. */
   isNew(row: ReportRow): boolean {
+    const at = this.rowsSeen++;
     const name = row.file ?? row.student_id;
     if (!name) return true;
-    if (this.seenBefore(row, name)) {
+    const group = this.groupOf(row, name, at);
+    const weight = weightOf(row);
+    const best = this.chosen.get(group);
+    if (best === undefined) this.chosen.set(group, { row: at, weight });
+    if (group !== at) {
       this.repeated += 1;
       this.firstRepeated ??= name;
+      if (best !== undefined && weight >= best.weight) {
+        if (best.row === group) this.superseded += 1;
+        this.chosen.set(group, { row: at, weight });
+      }
       return false;
     }
     const named = digest(name);
-    if (!this.names.has(named)) {
-      this.names.add(named);
-      return true;
+    if (!this.names.has(named)) this.names.add(named);
+    else {
+      this.remarked += 1;
+      this.firstRemarked ??= name;
     }
-    this.remarked += 1;
-    this.firstRemarked ??= name;
     return true;
   }
 
   /**
-   * The row's answer was counted already: the same file, student and task; or, for a row that names
-   * no file (`kct result <batch>` names an item by its student id alone), the same student and task
-   * as a row before, and the first row with a file after such a row is that row again. Copies
-   * share a task and, under `--student-id-from name`, a student id, in files of their own: each
-   * counts (as do a `--no-wait` batch's items, which share its task).
+   * The rows to count when the run is read again, in the same order: of each answer repeated, the
+   * row that says most of it. Only needed when `superseded` is not 0.
    */
-  private seenBefore(row: ReportRow, name: string): boolean {
+  chosenRows(): (row: ReportRow) => boolean {
+    const keep = new Set([...this.chosen.values()].map((best) => best.row));
+    let at = 0;
+    return (row) => {
+      const place = at++;
+      return !(row.file ?? row.student_id) || keep.has(place);
+    };
+  }
+
+  /**
+   * The group of the row's answer: the place of its first row. The same file, student and task; or,
+   * for a row that names no file (`kct result <batch>` names an item by its student id alone), the
+   * same student and task as a row before, and the first row with a file after such a row is that
+   * row again. Copies share a task and, under `--student-id-from name`, a student id, in files of
+   * their own: each counts (as do a `--no-wait` batch's items, which share its task).
+   */
+  private groupOf(row: ReportRow, name: string, at: number): number {
     const student = row.task_id && row.student_id ? digest(`\u0001${row.student_id}\u0000${row.task_id}`) : undefined;
     if (row.file == null || student === undefined) {
       const key = student ?? digest(`${name}\u0000${row.task_id ?? ''}`);
-      if (this.rows.has(key) || this.printedWithFile.has(key)) return true;
-      this.rows.add(key);
-      return false;
+      const group = this.groups.get(key);
+      if (group !== undefined) return group;
+      this.groups.set(key, at);
+      return at;
     }
     const key = digest(`${row.file}\u0000${row.student_id}\u0000${row.task_id}`);
-    if (this.rows.has(key)) return true;
-    this.rows.add(key);
-    const printedWithout = this.rows.has(student) && !this.printedWithFile.has(student);
+    const known = this.groups.get(key);
+    if (known !== undefined) return known;
+    const withoutFile = this.printedWithFile.has(student) ? undefined : this.groups.get(student);
     this.printedWithFile.add(student);
-    return printedWithout;
+    const group = withoutFile ?? at;
+    this.groups.set(key, group);
+    // a row without a file after it (the same student and task) is this answer again
+    if (!this.groups.has(student)) this.groups.set(student, group);
+    return group;
   }
 }

@@ -8,6 +8,7 @@ import { exporterFor } from '../../cli/render/export.js';
 import { plural } from '../../cli/render/style.js';
 import { RepeatedRows } from '../../cli/report/repeats.js';
 import { readSavedRun } from '../../cli/report/saved-run.js';
+import { Spool } from '../../cli/report/spool.js';
 import { type ReportInfo, ReportWriter, reportWritten } from '../../cli/report/writer.js';
 import type { command } from './command.js';
 
@@ -41,22 +42,41 @@ export async function run(options: Options, context: Context): Promise<void> {
       suggestion: 'Name another file for --out, e.g. class.html.',
     });
   }
-  const report = ReportWriter.open({
-    target,
-    stdout: context.io.stdout,
-    title: options.title,
-    source: options.source === '-' ? 'stdin' : basename(options.source),
-  });
+  const open = () =>
+    ReportWriter.open({
+      target,
+      stdout: context.io.stdout,
+      title: options.title,
+      source: options.source === '-' ? 'stdin' : basename(options.source),
+    });
+  // stdin is kept in a private file as it is read: runs appended may have to be read twice
+  const spool = options.source === '-' ? new Spool(context.io.stdin) : undefined;
+  const rows = () => (spool ? readSavedRun('-', spool.reading()) : readSavedRun(options.source, context.io.stdin));
   const repeats = new RepeatedRows();
   let info: ReportInfo;
   try {
-    for await (const row of readSavedRun(options.source, context.io.stdin)) {
-      if (context.signal.aborted) throw new InterruptedError('interrupted; no report was written');
-      if (repeats.isNew(row)) report.add(row);
+    let report = open();
+    try {
+      for await (const row of rows()) {
+        if (context.signal.aborted) throw new InterruptedError('interrupted; no report was written');
+        if (repeats.isNew(row)) report.add(row);
+      }
+      // an answer printed again that says more the second time (marked, or corrected): read again, keeping that row
+      if (repeats.superseded > 0) {
+        report.discard();
+        report = open();
+        const chosen = repeats.chosenRows();
+        for await (const row of rows()) {
+          if (context.signal.aborted) throw new InterruptedError('interrupted; no report was written');
+          if (chosen(row)) report.add(row);
+        }
+      }
+      info = await report.finish();
+    } finally {
+      report.discard();
     }
-    info = await report.finish();
   } finally {
-    report.discard();
+    spool?.remove();
   }
   sayRepeats(repeats, context);
   if (target === '-') return;
@@ -70,7 +90,7 @@ function sayRepeats(repeats: RepeatedRows, context: Context): void {
   if (repeats.repeated > 0)
     context.notice(
       'note',
-      `${plural(repeats.repeated, 'row')} repeated an earlier one (${repeats.firstRepeated}${repeats.repeated > 1 ? ', …' : ''}): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once`,
+      `${plural(repeats.repeated, 'row')} repeated another (${repeats.firstRepeated}${repeats.repeated > 1 ? ', …' : ''}): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once, as the row that says most of it (marked, else ended), the last of those`,
     );
   if (repeats.remarked > 0)
     context.notice(

@@ -1,7 +1,7 @@
 // `kct report` of runs appended into one file (`cat a.ndjson b.ndjson`): every answer is counted
 // once per mark, whatever the order; a row printed again (the same name and task) is never counted
 // twice; a name marked again under another task is counted, and said. Generated saved runs.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -46,7 +46,7 @@ describe('kct report of appended runs', () => {
           const students = new Set(rows.map(([student]) => student));
           expect(JSON.parse(result.stdout)).toMatchObject({ answers: pairs.size, marked: pairs.size });
           const repeated = rows.length - pairs.size;
-          expect(/"(\d+) rows? repeated an earlier one/.exec(result.stderr)?.[1] ?? '0').toBe(String(repeated));
+          expect(/"(\d+) rows? repeated another/.exec(result.stderr)?.[1] ?? '0').toBe(String(repeated));
           // the same file, or the same student printed without one, under another task: counted, and said
           if (printed.every(([, asResult]) => asResult === printed[0][1]))
             expect(/"(\d+) rows? named an answer seen before with another task/.exec(result.stderr)?.[1] ?? '0').toBe(
@@ -148,13 +148,59 @@ describe('kct report of appended runs', () => {
     );
   });
 
+  // Monday's `--no-wait` rows (QUEUED) and Tuesday's marks appended: the report once kept Monday's
+  // and said "0 marked"; a corrected row appended after its original was dropped as "the same answer again"
+  it('counts each answer as its row that says most (marked, else ended, else any), the last of those, from a file or stdin', async () => {
+    const STATES = ['QUEUED', 'PROCESSING', 'SUCCESS', 'FAILURE'] as const;
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        // rows of (student, state, score), in the order appended; the task is the student's own
+        fc.array(fc.tuple(fc.nat(3), fc.constantFrom(...STATES), fc.integer({ min: 0, max: 20 })), { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        async (rows, fromStdin) => {
+          const lines = rows.map(([student, status, score]) =>
+            JSON.stringify({
+              file: `pupil-${student}.txt`,
+              student_id: `pupil-${student}`,
+              task_id: `tsk_${student}`,
+              status,
+              score: status === 'SUCCESS' ? score : null,
+              max_score: 20,
+              evaluation: status === 'SUCCESS' ? [{ item: 'Thesis', score, max_score: 20, feedback: `mark ${score}` }] : null,
+            }),
+          );
+          const source = join(dir, `states-${n++}.ndjson`);
+          writeFileSync(source, `${lines.join('\n')}\n`);
+          const out = join(dir, `states-${n}.html`);
+          const result = fromStdin
+            ? await runKct(['report', '-', '--out', out, '--json'], { stdin: `${lines.join('\n')}\n` })
+            : await runKct(['report', source, '--out', out, '--json']);
+          expect(result.code, result.stderr).toBe(0);
+          const students = [...new Set(rows.map(([student]) => student))];
+          const weight = (status: string) => (status === 'SUCCESS' ? 2 : status === 'FAILURE' ? 1 : 0);
+          const shown = students.map((student) => {
+            const own = rows.filter(([s]) => s === student);
+            const best = Math.max(...own.map(([, status]) => weight(status)));
+            return own.filter(([, status]) => weight(status) === best).at(-1)!;
+          });
+          const marked = shown.filter(([, status]) => status === 'SUCCESS');
+          expect(JSON.parse(result.stdout)).toMatchObject({ answers: students.length, marked: marked.length });
+          const page = readFileSync(out, 'utf8');
+          for (const [, , score] of marked) expect(page).toContain(`mark ${score}`);
+        },
+      ),
+      { numRuns: 20 + propertyRuns(20), seed: propertySeed(7072) },
+    );
+  });
+
   it('says so in words a teacher reads', async () => {
     const file = join(dir, 'twice.ndjson');
     writeFileSync(file, `${[rowOf(1, 1), rowOf(2, 2), rowOf(1, 1), rowOf(2, 2), rowOf(2, 3)].join('\n')}\n`);
     const result = await runKct(['report', file, '--out', join(dir, 'twice.html')]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      'note: 2 rows repeated an earlier one (pupil-1.txt, …): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once',
+      'note: 2 rows repeated another (pupil-1.txt, …): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once, as the row that says most of it (marked, else ended), the last of those',
     );
     expect(result.stderr).toContain('warning: 1 row named an answer seen before with another task (pupil-2.txt):');
   });
