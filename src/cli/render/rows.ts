@@ -3,6 +3,7 @@
 // the exporter's (export.ts).
 import type { IO } from '../core/io.js';
 import { safeText } from '../core/io.js';
+import { fitColumns, tableWidth } from './fit.js';
 
 /**
  * One column of rows, in the table and in CSV. `name` heads it in CSV: snake_case, and the
@@ -65,19 +66,32 @@ export async function renderTable(
     style: { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] },
     ...(widths ? { colWidths: widths, wordWrap: true, wrapOnWordBoundary: true } : {}),
   });
-  for (const row of body) table.push(row);
+  for (const row of body) table.push(widths ? row.map((text, i) => whole(text, widths[i] - 2, wrap[i])) : row);
   return table.toString();
 }
 
-/** Fixed widths only when the natural table is wider than the terminal: then wrap columns shrink. */
+/** A cell cut to fit: prose wraps between words; a word too long for its column (a URL, an id) wraps inside it, never cut to "…". */
+function whole(text: string, width: number, prose: boolean | undefined): string | { content: string; wrapOnWordBoundary: false } {
+  if (prose || !text.split(/\s+/).some((word) => word.length > width)) return text;
+  return { content: text, wrapOnWordBoundary: false };
+}
+
+/** The fewest characters a column that wraps (feedback) is cut to before the others are cut. */
+const WRAP_LEAST = 20;
+/** The fewest characters any column is cut to: its cells wrap, or end in "…" (cli-table3). */
+const LEAST = 4;
+
+/**
+ * Fixed widths only when the natural table is wider than the terminal (COLUMNS): the columns that
+ * wrap give way first, to WRAP_LEAST, then every column, the widest first (fit.ts's rule).
+ */
 function columnWidths(columns: number, head: string[], body: string[][], wrap: boolean[]): number[] | undefined {
-  const natural = head.map((h, i) => Math.max(h.length, ...body.map((row) => longestLine(row[i] ?? ''))) + 2);
-  const total = natural.reduce((a, b) => a + b, 0) + head.length + 1;
-  if (total <= columns || !wrap.some(Boolean)) return undefined;
-  const fixed = natural.reduce((sum, width, i) => sum + (wrap[i] ? 0 : width), 0) + head.length + 1;
-  const wrapCount = wrap.filter(Boolean).length;
-  const share = Math.max(20, Math.floor((columns - fixed) / wrapCount));
-  return natural.map((width, i) => (wrap[i] ? Math.min(width, share) : width));
+  const natural = head.map((h, i) => Math.max(h.length, ...body.map((row) => longestLine(row[i] ?? ''))));
+  if (tableWidth(natural) <= columns) return undefined;
+  const all = natural.map((_, index) => index);
+  const wrapping = all.filter((index) => wrap[index]);
+  const first = fitColumns(natural, columns, { dropFirst: [], shrink: wrapping, least: WRAP_LEAST }).widths;
+  return fitColumns(first, columns, { dropFirst: [], shrink: all, least: LEAST }).widths.map((width) => width + 2);
 }
 
 /** A cell's width on the terminal (colours ignored, wide characters counted double). */
