@@ -95,7 +95,7 @@ describe('library suggestions are neutral; the CLI words come from cliHint', () 
     const refused = new ConnectionError('cannot reach http://127.0.0.1:9/v1 (connection refused)', false, {
       suggestion: CONNECTION_ADVICE,
     });
-    expect(cliHint(refused)).toContain('kct config get base_url');
+    expect(cliHint(refused)).toContain('the base URL it names (given with --base-url, KCT_BASE_URL, or `kct config set base_url`)');
     expect(cliHint(new ServerStoppedAnsweringError(['t_1'], refused))).toBeUndefined();
   });
 

@@ -54,10 +54,14 @@ const HINTS: Hint[] = [
   },
 ];
 
+/** Where a base URL comes from: the flag, the environment, or the profile (`kct config get base_url` shows only the last). */
+const BASE_URL_SOURCES = 'given with --base-url, KCT_BASE_URL, or `kct config set base_url`';
+
 /**
  * The library's neutral words for a setting or a next step, and kct's for the same. Kept as text
  * (not imported from src/client) so printing an error loads nothing more.
  */
+
 const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
@@ -105,8 +109,8 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
     // tasks already sent live in the sandbox's data folder: started afresh elsewhere, it would not know them
     const data = e instanceof ServerStoppedAnsweringError ? ' (with the --data folder it had: it keeps the tasks there)' : '';
     if (sandbox)
-      return `Is the sandbox running? Start it with \`${sandbox}\`${data} in another terminal, or check the base URL (kct config get base_url).`;
-    return 'Check the base URL (kct config get base_url) and your network or proxy settings, then try again.';
+      return `Is the sandbox running? Start it with \`${sandbox}\`${data} in another terminal, or check the base URL it names (${BASE_URL_SOURCES}).`;
+    return `Check the base URL it names (${BASE_URL_SOURCES}) and your network or proxy settings, then try again.`;
   },
 };
 

@@ -179,7 +179,7 @@ describe('a connection refused on this machine names kct sandbox', () => {
     expect(run.code).toBe(9);
     expect(run.stderr).toContain(`error: cannot reach http://127.0.0.1:${port}/v1 (connection refused)`);
     expect(run.stderr).toContain(
-      `hint: Is the sandbox running? Start it with \`kct sandbox --port ${port}\` in another terminal, or check the base URL (kct config get base_url).`,
+      `hint: Is the sandbox running? Start it with \`kct sandbox --port ${port}\` in another terminal, or check the base URL it names (given with --base-url, KCT_BASE_URL, or \`kct config set base_url\`).`,
     );
     expect(run.stderr).not.toContain('proxy');
   });
@@ -206,7 +206,7 @@ describe('a connection refused on this machine names kct sandbox', () => {
       .persist();
     const run = await runKct(['credits'], { api: { agent, reply() {}, assertAllCalled() {} } });
     expect(run.code).toBe(9);
-    expect(run.stderr).toContain('hint: Check the base URL (kct config get base_url) and your network or proxy settings');
+    expect(run.stderr).toContain('hint: Check the base URL it names (given with --base-url, KCT_BASE_URL, or `kct config set base_url`) and your network or proxy settings');
     expect(run.stderr).not.toContain('kct sandbox');
   });
 });
