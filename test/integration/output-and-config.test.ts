@@ -79,6 +79,17 @@ describe('kct config set output json', () => {
     }
   });
 
+  it('kct config set key=value (as npm config takes it) sets it; a key with no value says how to give one', async () => {
+    const { kct } = withConfig();
+    const set = await kct(['config', 'set', 'output=json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(parseJson(set.stdout)).toEqual({ profile: 'default', key: 'output', value: 'json' });
+    const none = await kct(['config', 'set', 'model']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('error: no value given for model');
+    expect(none.stderr).toContain('hint: Give it after the key: kct config set model <value>.');
+  });
+
   it('kct config unset removes it again (the table comes back); unsetting what is not set changes nothing', async () => {
     const { dir, kct } = withConfig();
     // set and unset print in the format that applies once the change is made

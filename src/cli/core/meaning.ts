@@ -1,7 +1,10 @@
 // An unknown command answered by meaning as well as spelling. Commander suggests the command
 // spelled most like the word typed ("watch": "Did you mean batch?"); a person who types `kct watch`
 // wants `kct status <task_id> --watch`. The words people type for what kct does under another name
-// are in one table here; commander's spelling suggestion stays for every other word.
+// are in one table here; commander's spelling suggestion stays for every other word. A command's
+// flag typed before the command is answered with the line as it would work.
+import type { Command } from 'commander';
+import { shellWord } from './shell-word.js';
 
 /** A word typed as a command, and the kct command that does what it means. */
 export const MEANINGS: Record<string, { command: string; does: string }> = {};
@@ -64,5 +67,38 @@ export function withMeaning(message: string, first: string | undefined, next?: s
   const match = UNKNOWN.exec(message);
   const suggestion = match && match[2] === first ? meaningOf(match[2], next) : undefined;
   if (!match || !suggestion) return message;
+  return `${match[1]}\n(${suggestion})${message.slice(match[0].length)}`;
+}
+
+const UNKNOWN_OPTION = /^((?:error: )?unknown option '([^'=]+)(?:=[^']*)?')(?:\n\(Did you mean [^\n]*\?\))?/;
+
+/**
+ * A command's flag typed before the command (`kct --model 12 one-pass essay.txt`): kct knows no
+ * such flag of its own, and says where it goes, with the line as it would work.
+ */
+export function withPlacement(message: string, argv: readonly string[], program: Command): string {
+  const match = UNKNOWN_OPTION.exec(message);
+  if (!match) return message;
+  const flag = match[2];
+  const named = (command: Command, word: string) => command.name() === word || command.aliases().includes(word);
+  const at = argv.findIndex((word) => program.commands.some((command) => named(command, word)));
+  const flagAt = argv.findIndex((word) => word === flag || word.startsWith(`${flag}=`));
+  if (at < 0 || flagAt < 0 || flagAt > at) return message;
+  // the command named, down to its subcommand (`models new`): the flag is that one's
+  let command = program.commands.find((candidate) => named(candidate, argv[at]))!;
+  let end = at;
+  for (let sub = command.commands.find((c) => named(c, argv[end + 1])); sub; sub = command.commands.find((c) => named(c, argv[end + 1]))) {
+    command = sub;
+    end += 1;
+  }
+  const option = command.options.find((o) => o.long === flag || o.short === flag);
+  if (!option) return message;
+  const takesValue = (option.required || option.optional) && !argv[flagAt].includes('=') && flagAt + 1 < at;
+  const moved = argv.slice(flagAt, flagAt + (takesValue ? 2 : 1));
+  const before = argv.slice(0, flagAt);
+  const between = argv.slice(flagAt + moved.length, end + 1);
+  const line = ['kct', ...[...before, ...between, ...moved, ...argv.slice(end + 1)].map(shellWord)].join(' ');
+  const path = argv.slice(at, end + 1).join(' ');
+  const suggestion = `Did you mean \`${line}\`? ${flag} is an option of kct ${path}: it goes after the command's name.`;
   return `${match[1]}\n(${suggestion})${message.slice(match[0].length)}`;
 }

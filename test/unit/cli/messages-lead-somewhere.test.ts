@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
+import type { CommandDeclaration } from '../../../src/cli/core/define-command.js';
 import { MEANINGS } from '../../../src/cli/core/meaning.js';
 import { COMMANDS } from '../../../src/cli/core/program.js';
 import { closedPort } from '../closed-port.js';
@@ -10,6 +11,43 @@ import { propertyRuns, propertySeed } from '../property-runs.js';
 import { ORIGIN, runKct } from './run-kct.js';
 
 const topNames = new Set(COMMANDS.flatMap((spec) => [spec.name, ...(spec.aliases ?? [])]));
+
+/** Every command path (`one-pass`, `models new`) with its own flags, as declared. */
+const paths = (specs: CommandDeclaration[], parents: string[] = []): { path: string[]; flags: string[] }[] =>
+  specs.flatMap((spec) => [
+    { path: [...parents, spec.name], flags: Object.keys(spec.options ?? {}) },
+    ...paths((spec as { subcommands?: CommandDeclaration[] }).subcommands ?? [], [...parents, spec.name]),
+  ]);
+const FLAGGED = paths(COMMANDS).filter(({ flags }) => flags.length > 0);
+
+describe("a command's flag typed before the command", () => {
+  it(`is said to go after the command's name, with the line as it would work (exit 2; seed ${propertySeed(5192)})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...FLAGGED).chain(({ path, flags }) => fc.record({ path: fc.constant(path), flags: fc.constantFrom(...flags) })),
+        async ({ path, flags }) => {
+          // "-m, --model <id>": the long name, with a value when it takes one
+          const long = /--[\w-]+/.exec(flags)![0];
+          const typed = /[<[]/.test(flags) ? [long, 'x1'] : [long];
+          const run = await runKct([...typed, ...path, 'more']);
+          expect(run.code, run.stderr).toBe(2);
+          const line = ['kct', ...path, ...typed, 'more'].join(' ');
+          expect(run.stderr, run.stderr).toContain(`(Did you mean \`${line}\`? ${long} is an option of kct ${path.join(' ')}`);
+        },
+      ),
+      { numRuns: propertyRuns(40), seed: propertySeed(5192) },
+    );
+  });
+
+  it('says so in --json too, and leaves a flag of no command, or one typed after its command, to commander', async () => {
+    const json = await runKct(['--json', '--model=12', 'one-pass', 'essay.txt']);
+    expect(JSON.parse(json.stderr.trim()).error.suggestion).toContain('Did you mean `kct --json one-pass --model=12 essay.txt`?');
+    const typo = await runKct(['--modle', '12', 'one-pass', 'essay.txt']);
+    expect(typo.stderr).not.toContain('Did you mean `kct');
+    const after = await runKct(['models', '--model', '12']);
+    expect(after.stderr).not.toContain('it goes after');
+  });
+});
 
 describe('an unknown command is answered by meaning as well as spelling', () => {
   it('kct watch leads to kct status --watch, not to batch', async () => {
@@ -206,7 +244,9 @@ describe('a connection refused on this machine names kct sandbox', () => {
       .persist();
     const run = await runKct(['credits'], { api: { agent, reply() {}, assertAllCalled() {} } });
     expect(run.code).toBe(9);
-    expect(run.stderr).toContain('hint: Check the base URL it names (given with --base-url, KCT_BASE_URL, or `kct config set base_url`) and your network or proxy settings');
+    expect(run.stderr).toContain(
+      'hint: Check the base URL it names (given with --base-url, KCT_BASE_URL, or `kct config set base_url`) and your network or proxy settings',
+    );
     expect(run.stderr).not.toContain('kct sandbox');
   });
 });

@@ -5,8 +5,8 @@ export const command = defineCommand({
   name: 'set',
   summary: 'change one setting of the profile',
   args: {
-    '<key>': 'base_url, model, output, product_url or account',
-    '<value>': 'new value',
+    '<key>': 'base_url, model, output, product_url or account (or key=value, as npm config takes it)',
+    '[value]': 'new value',
   },
   options: {
     ...output(),

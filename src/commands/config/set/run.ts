@@ -1,3 +1,4 @@
+import { UsageError } from '../../../api/errors.js';
 import { checkConfigKey, checkConfigValue } from '../../../cli/core/config-keys.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
@@ -8,8 +9,15 @@ import type { command } from './command.js';
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const key = checkConfigKey(options.key);
-  const value = checkConfigValue(key, options.value);
+  // `kct config set model=12`, as npm's config takes it, is `kct config set model 12`
+  const [typedKey, typedValue] =
+    options.value === undefined && options.key.includes('=')
+      ? [options.key.slice(0, options.key.indexOf('=')), options.key.slice(options.key.indexOf('=') + 1)]
+      : [options.key, options.value];
+  const key = checkConfigKey(typedKey);
+  if (typedValue === undefined)
+    throw new UsageError(`no value given for ${key}`, { suggestion: `Give it after the key: kct config set ${key} <value>.` });
+  const value = checkConfigValue(key, typedValue);
   const settings = await context.settings();
   (await context.config()).setProfileValue(settings.profile, key, value);
   // in the format that applies once it is set (`kct config set output table` mends a bad one)
