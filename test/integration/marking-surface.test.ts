@@ -324,6 +324,9 @@ describe('callbacks to private addresses', () => {
         const run = await asUser(strict)(['batch', manifest, '--model', '12', '--callback-url', url]);
         expect(run.code, url).toBe(2);
         expect(run.stderr).toContain('HTTP 400');
+        // and what would work: a reachable https host, or the sandbox's own way of calling this machine
+        expect(run.stderr).toContain('hint: Give an https URL whose host the service can reach on the internet.');
+        expect(run.stderr).toContain('--allow-private-callbacks');
       }
     } finally {
       await strict.stop();

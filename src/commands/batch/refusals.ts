@@ -30,9 +30,13 @@ export function checkCallbackUrl(value: string, baseUrl?: string): string {
  */
 export function toldRefusal(error: unknown, callbackUrl: string | undefined, rule: KeyRule): unknown {
   if (!(error instanceof ApiError)) return error;
-  if (error.errorCode === 'invalid_callback_url' && callbackUrl !== undefined && new URL(callbackUrl).protocol === 'http:')
+  if (error.errorCode === 'invalid_callback_url' && callbackUrl !== undefined)
     return error.retold(error.message, {
-      suggestion: 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.',
+      suggestion:
+        new URL(callbackUrl).protocol === 'http:'
+          ? 'Start the sandbox with --allow-private-callbacks to let it call a receiver on this machine.'
+          : // a name that does not resolve, or resolves to a private address: the service cannot reach it
+            'Give an https URL whose host the service can reach on the internet. To try callbacks on this machine, start the sandbox with --allow-private-callbacks and receive them with `kct callbacks listen` (its --callback-url http://127.0.0.1:<port>/).',
     });
   if (refusalOf(error) === 'idempotency_key_reused' && rule.kind === 'base')
     return error.retold(
