@@ -42,7 +42,7 @@ const FORMAT_HINT =
  */
 export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerator<ReportRow> {
   const name = path === '-' ? 'stdin' : path;
-  if (path !== '-') checkReadable(path);
+  if (path !== '-') checkSavedRun(path);
   const { head, stream } = await firstLine(path === '-' ? stdin : createReadStream(path));
   const shape = shapeOf(head, name);
   const values =
@@ -126,7 +126,8 @@ async function firstLine(input: Readable): Promise<{ head: string; stream: Reada
   return { head, stream: Readable.from(again(), { objectMode: false }) };
 }
 
-function checkReadable(path: string): void {
+/** A saved run named as a file is one kct can read: said before anything else is read or made. */
+export function checkSavedRun(path: string): void {
   try {
     if (statSync(path).isDirectory()) throw new UsageError(`${path} is a folder, not a saved run`, { suggestion: FORMAT_HINT });
     accessSync(path, constants.R_OK);

@@ -13,7 +13,7 @@ import { out, safeText } from '../../cli/core/io.js';
 import { exporterFor } from '../../cli/render/export.js';
 import type { Column } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
-import { readSavedRun } from '../../cli/report/saved-run.js';
+import { checkSavedRun, readSavedRun } from '../../cli/report/saved-run.js';
 import { type CanvasAssignmentColumn, readCanvasGradebook } from '../../platforms/canvas-gradebook.js';
 import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
 import { GradeFile, type GradeFileOptions } from './grade-file.js';
@@ -36,6 +36,8 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
   const exporter = await exporterFor(request, context);
   const via = `kct grades ${request.platform}`;
   checkArguments(request, context);
+  // the saved run first: a run that is not there says so, not that the grade file would be in the way
+  if (request.savedRun !== '-') checkSavedRun(request.savedRun);
   const file = GradeFile.open({ ...request, path: request.file, via });
   const runName = request.savedRun === '-' ? 'stdin' : request.savedRun;
   const book = await readMarks(request.savedRun, runName, context);

@@ -103,6 +103,16 @@ describe('kct grades moodle', () => {
     expect(readFileSync(filledPath).equals(filled)).toBe(true);
   });
 
+  it('a saved run that is not there is said first, not a grade file from an earlier run in the way (exit 2)', async () => {
+    const dir = fresh();
+    const { path } = worksheet(dir);
+    writeFileSync(join(dir, 'Grades.kct.csv'), 'from an earlier run');
+    const run = await runKct(['grades', 'moodle', join(dir, 'missing.ndjson'), path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`error: cannot read ${join(dir, 'missing.ndjson')}: no such file`);
+    expect(run.stderr).not.toContain('exists');
+  });
+
   it('--json: the import report, for scripts; --in-place replaces the worksheet; --rounding and --feedback text', async () => {
     const dir = fresh();
     const run = savedRun(dir, CLASS);
