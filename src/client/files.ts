@@ -86,7 +86,7 @@ function nearName(path: string): string {
 }
 
 /** A path as a message names it: quoted when spaces begin or end it ("essay.txt "), which would not show. */
-export function shownPath(path: string): string {
+function shownPath(path: string): string {
   return path.trim() === path ? path : JSON.stringify(path);
 }
 
