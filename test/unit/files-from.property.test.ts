@@ -28,8 +28,8 @@ const listing = fc.record({
     maxLength: 6,
     selector: ([stem, ending]) => stem + ending,
   }),
-  // how the list was made: by hand (CRLF, blank lines) or by find -print0
-  form: fc.constantFrom('lf', 'crlf', 'blank lines', 'nul'),
+  // how the list was made: by hand (CRLF, blank lines, Notepad's byte order mark) or by find -print0
+  form: fc.constantFrom('lf', 'crlf', 'blank lines', 'nul', 'notepad'),
 });
 
 describe('--files-from accounts for every path it lists (property)', () => {
@@ -48,9 +48,11 @@ describe('--files-from accounts for every path it lists (property)', () => {
             ? `${paths.join('\0')}\0`
             : form === 'crlf'
               ? `${paths.join('\r\n')}\r\n`
-              : form === 'blank lines'
-                ? `\n${paths.join('\n\n')}\n  \n`
-                : paths.join('\n');
+              : form === 'notepad'
+                ? `\uFEFF${paths.join('\r\n')}\r\n`
+                : form === 'blank lines'
+                  ? `\n${paths.join('\n\n')}\n  \n`
+                  : paths.join('\n');
         expect(listedPaths(text)).toEqual(paths);
         const list = join(dir, 'list');
         writeFileSync(list, text);

@@ -233,9 +233,11 @@ async function namedInputs(sources: AnswerSources, io: IO): Promise<{ named: str
 /**
  * The paths of a --files-from list, each as written: a line is a path (a CRLF's CR dropped), with no
  * comments and no trimming, since "#1 essay.txt" and "draft .txt" are names students give; only
- * blank lines are passed over. A list holding a NUL is one of find -print0: NUL ends each path.
+ * blank lines (and a byte order mark) are passed over. A list holding a NUL is one of find -print0: NUL ends each path.
  */
-export function listedPaths(listing: string): string[] {
+export function listedPaths(text: string): string[] {
+  // a list saved by Notepad starts with a byte order mark: no name does
+  const listing = text.replace(/^\uFEFF/, '');
   const lines = listing.includes('\0') ? listing.split('\0') : listing.split('\n').map((line) => line.replace(/\r$/, ''));
   return lines.filter((line) => line.trim() !== '');
 }
