@@ -22,6 +22,8 @@ export interface Column<Row> {
   paint?: (text: string, io: IO) => string;
   /** Let this column take the remaining width and wrap. */
   wrap?: boolean;
+  /** Never wrapped or cut (what the command is for, to copy: an upload's URL); the table may then be wider than the terminal. */
+  whole?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function renderRows<Row>(
       }),
     ),
     columns.map((c) => Boolean(c.wrap)),
-    { compact: !options.lines },
+    { compact: !options.lines, whole: columns.map((c) => Boolean(c.whole)) },
   );
 }
 
@@ -56,10 +58,10 @@ export async function renderTable(
   head: string[],
   body: string[][],
   wrap: boolean[] = [],
-  options: { compact?: boolean } = {},
+  options: { compact?: boolean; whole?: boolean[] } = {},
 ): Promise<string> {
   const { default: Table } = await import('cli-table3');
-  const widths = columnWidths(io.columns, head, body, wrap);
+  const widths = columnWidths(io.columns, head, body, wrap, options.whole ?? []);
   const table = new Table({
     head,
     ...(options.compact ? { chars: COMPACT_CHARS } : {}),
@@ -83,12 +85,13 @@ const LEAST = 4;
 
 /**
  * Fixed widths only when the natural table is wider than the terminal (COLUMNS): the columns that
- * wrap give way first, to WRAP_LEAST, then every column, the widest first (fit.ts's rule).
+ * wrap give way first, to WRAP_LEAST, then every column but those kept whole, the widest first
+ * (fit.ts's rule).
  */
-function columnWidths(columns: number, head: string[], body: string[][], wrap: boolean[]): number[] | undefined {
+function columnWidths(columns: number, head: string[], body: string[][], wrap: boolean[], whole: boolean[]): number[] | undefined {
   const natural = head.map((h, i) => Math.max(h.length, ...body.map((row) => longestLine(row[i] ?? ''))));
   if (tableWidth(natural) <= columns) return undefined;
-  const all = natural.map((_, index) => index);
+  const all = natural.map((_, index) => index).filter((index) => !whole[index]);
   const wrapping = all.filter((index) => wrap[index]);
   const first = fitColumns(natural, columns, { dropFirst: [], shrink: wrapping, least: WRAP_LEAST }).widths;
   return fitColumns(first, columns, { dropFirst: [], shrink: all, least: LEAST }).widths.map((width) => width + 2);

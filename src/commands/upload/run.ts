@@ -16,8 +16,8 @@ const COLUMNS: Column<UploadedFile>[] = [
   { name: 'mime_type', header: 'Type', value: (f) => f.mime_type },
   { name: 'size', header: 'Size', value: (f) => f.size },
   // The URL is what upload is for: never wrapped or cut, however narrow the terminal (the table
-  // may then be wider than it); nothing else wraps, so no column is ever shortened.
-  { name: 'url', header: 'URL', value: (f) => f.url },
+  // may then be wider than it); the other columns give way first.
+  { name: 'url', header: 'URL', value: (f) => f.url, whole: true },
 ];
 
 export async function run(options: Options, context: Context): Promise<void> {

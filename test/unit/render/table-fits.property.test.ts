@@ -23,13 +23,23 @@ describe('a table drawn for people', () => {
             head: fc.array(fc.constantFrom('ID', 'Name', 'Status', 'URL', 'From'), { minLength: count, maxLength: count }),
             body: fc.array(fc.array(text, { minLength: count, maxLength: count }), { minLength: 1, maxLength: 4 }),
             wrap: fc.array(fc.boolean(), { minLength: count, maxLength: count }),
+            // a column kept whole (an upload's URL): never wrapped or cut, the others give way
+            whole: fc.array(fc.boolean(), { minLength: count, maxLength: count }),
             // the narrowest room a table of these columns can be drawn in: 4 characters a column
             columns: fc.integer({ min: count * 7 + 1, max: 160 }),
           }),
         ),
-        async ({ head, body, wrap, columns }) => {
-          const drawn = await renderTable({ ...quietIO(), columns }, head, body, wrap);
-          for (const line of drawn.split('\n')) expect(stringWidth(line), drawn).toBeLessThanOrEqual(columns);
+        async ({ head, body, wrap: wraps, whole: wholes, columns }) => {
+          const whole = wholes.map((kept, c) => kept && !wraps[c]);
+          const wrap = wraps.map((flag, c) => flag && !whole[c]);
+          const drawn = await renderTable({ ...quietIO(), columns }, head, body, wrap, { whole });
+          // the room the whole columns take, and 4 characters for each other: the narrowest it can be
+          const least = whole.reduce(
+            (sum, kept, c) => sum + 3 + (kept ? Math.max(head[c].length, ...body.map((row) => row[c].length)) : 4),
+            1,
+          );
+          for (const line of drawn.split('\n')) expect(stringWidth(line), drawn).toBeLessThanOrEqual(Math.max(columns, least));
+          for (const [c, kept] of whole.entries()) if (kept) for (const row of body) expect(drawn).toContain(row[c]);
           // a cell of no prose wraps inside a word rather than end in "…": every character is in its column
           const lines = drawn.split('\n').filter((line) => line.startsWith('│'));
           const column = (c: number) => lines.map((line) => line.split('│')[c + 1].replace(/\s/g, '')).join('');
