@@ -6,7 +6,7 @@
 //   {"e": "unsent", "row", "answer", "status", "reason", "out": {...}} SKIPPED, EMPTY or NOT_ENTERED, its row
 //   {"e": "sent", "row", "identity", "key"}                           its request went out
 //   {"e": "accepted", "row", "identity", "task_id" | "batch_id"+"item", "status", "replayed"?}
-//   {"e": "reused", "row", "identity", "task_id"?, "from"}            an earlier mark, no request
+//   {"e": "reused", "row", "identity", "task_id" | "batch_id"+"item"?, "from"}   an earlier mark, no request
 //   {"e": "final", "row", "identity", "task_id", "status", "at", "copy"?, "out": {...}}   its row, printed
 // A later run indexes it by identity in 1 MiB pieces, keeping numbers rather than records: an
 // identity's last task (or batch item), its last status and where its final line is. A finished
@@ -265,7 +265,9 @@ export class Journal {
     // where an identity was sent is what was accepted; a final row names its task only once it is final (a
     // --no-wait row of a batch item names the batch, which is followed as a batch, not as a task)
     const names = entry.e !== 'final' || (typeof entry.status === 'string' && isFinalStatus(entry.status));
-    if (typeof entry.task_id === 'string' && names) {
+    // a reuse of a batch item once named the batch as its task: the item stays the batch's
+    const batchAgain = entry.e === 'reused' && entry.task_id === this.batchIds[slot];
+    if (typeof entry.task_id === 'string' && names && !batchAgain) {
       this.taskIds[slot] = entry.task_id;
       this.batchIds[slot] = undefined;
     } else if (typeof entry.batch_id === 'string') {

@@ -18,7 +18,7 @@ import { Follower } from './follow.js';
 import type { JournalKnown } from './journal.js';
 import { keyConflict, keyOf } from './keys.js';
 import type { Marked } from './ledger.js';
-import { type Plan, planOf, taskOf } from './plan.js';
+import { markedOf, type Plan, planOf, taskOf } from './plan.js';
 import { Resends, ResentTally } from './resends.js';
 import { namedRow } from './row-names.js';
 import { dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
@@ -174,7 +174,7 @@ export class MarkingRun {
     const base = this.baseOf(row);
     const known = step.known as JournalKnown | Marked;
     this.found(row, answer);
-    this.settings.record.reused(row, this.identityOf(row), step.from, taskOf(known));
+    this.settings.record.reused(row, this.identityOf(row), step.from, markedOf(known));
     this.notCharged.add(row);
     if (step.from === 'ledger') this.reusedFromLedger.add(row);
     if ('kind' in known && known.kind === 'final') {
@@ -197,7 +197,7 @@ export class MarkingRun {
     const known = step.known as { batchId: string; item: number };
     const answer = this.settings.collection.answerAt(row);
     if (answer) this.found(row, answer);
-    this.settings.record.reused(row, this.identityOf(row), step.from, known.batchId);
+    this.settings.record.reused(row, this.identityOf(row), step.from, { batchId: known.batchId, item: known.item });
     this.notCharged.add(row);
     if (step.from === 'ledger') this.reusedFromLedger.add(row);
     this.tasked.add(row);

@@ -295,3 +295,9 @@ export function taskOf(known: JournalKnown | Marked): string | undefined {
   if ('batchId' in known) return known.batchId;
   return known.taskId;
 }
+
+/** Where an earlier mark is, as the journal and the ledger record one: its task, or its batch and item. */
+export function markedOf(known: JournalKnown | Marked): Marked | undefined {
+  if ('batchId' in known) return { batchId: known.batchId, item: known.item };
+  return known.taskId === undefined ? undefined : { taskId: known.taskId };
+}

@@ -65,8 +65,11 @@ export class RunRecord {
     this.ledger?.accepted(identity, marked);
   }
 
-  reused(row: number, identity: string, from: string, taskId?: string): void {
-    this.journal?.write({ e: 'reused', row, identity, from, ...(taskId !== undefined ? { task_id: taskId } : {}) });
+  /** An earlier mark reused, named as `accepted` names one: its task, or its batch and item (never the batch as a task). */
+  reused(row: number, identity: string, from: string, marked?: Marked): void {
+    const where =
+      marked === undefined ? {} : 'taskId' in marked ? { task_id: marked.taskId } : { batch_id: marked.batchId, item: marked.item };
+    this.journal?.write({ e: 'reused', row, identity, from, ...where });
   }
 
   /**

@@ -60,6 +60,20 @@ describe('the journal', () => {
     expect(new Journal(path).lookup('id-a')).toMatchObject({ kind: 'final', taskId: 'tsk_child', status: 'SUCCESS' });
   });
 
+  it("a batch item reused by a run stopped again stays the batch's item, also as an earlier kct wrote it (the batch as its task)", () => {
+    const path = file();
+    const journal = new Journal(path);
+    const record = new RunRecord(journal);
+    record.accepted(0, 'id-a', { batchId: 'tsk_batch', item: 3 }, 'QUEUED', false);
+    record.reused(0, 'id-a', 'journal', { batchId: 'tsk_batch', item: 3 });
+    journal.close();
+    expect(readFileSync(path, 'utf8')).toContain('"e":"reused","row":0,"identity":"id-a","from":"journal","batch_id":"tsk_batch","item":3');
+    expect(new Journal(path).lookup('id-a')).toEqual({ kind: 'batch', batchId: 'tsk_batch', item: 3 });
+    // the line an earlier kct wrote: read as the batch's item, not as a task of the answer's own
+    appendFileSync(path, `${JSON.stringify({ e: 'reused', row: 0, identity: 'id-a', from: 'journal', task_id: 'tsk_batch' })}\n`);
+    expect(new Journal(path).lookup('id-a')).toEqual({ kind: 'batch', batchId: 'tsk_batch', item: 3 });
+  });
+
   it('reads a journal of many answers in pieces (lines across piece boundaries)', () => {
     const path = file();
     const lines = [JSON.stringify({ kct_journal: 2 })];
