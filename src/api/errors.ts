@@ -285,8 +285,11 @@ export class TaskUnsuccessfulError extends KctError {
 
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). */
 export class InterruptedError extends KctError {
-  constructor(message = 'interrupted', options: KctErrorOptions = {}) {
+  /** True when a request stopped may have reached the server (a submission: maybe accepted, and charged), as ConnectionError's. */
+  readonly maybeDelivered: boolean;
+  constructor(message = 'interrupted', options: KctErrorOptions = {}, maybeDelivered = false) {
     super('interrupted', message, options);
+    this.maybeDelivered = maybeDelivered;
   }
 }
 

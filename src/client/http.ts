@@ -7,7 +7,7 @@ import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { ApiError, bodyRequestId, InterruptedError, KctError, serverErrorCode, UsageError } from '../api/errors.js';
 import type { PaceReading, RequestBudget } from './budget.js';
 import { serverMessage, unwrapEnvelope } from './envelope.js';
-import { exchange } from './exchange.js';
+import { cutShort, exchange } from './exchange.js';
 import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
 import { keyInPath, redact, redactFields, redactHeaders, redactValue } from './redact.js';
@@ -163,7 +163,7 @@ export class HttpClient {
       try {
         outcome = await this.attempt(spec);
       } catch (error) {
-        if (spec.signal?.aborted) throw new InterruptedError('request interrupted', { cause: error });
+        if (spec.signal?.aborted) throw stoppedAfterSending(spec, error, maybeDelivered);
         if (error instanceof KctError) throw error;
         // Only the network is retried; anything else (a local file gone, a bug) surfaces as it is.
         const code = errorCode(error);
@@ -343,3 +343,17 @@ export class HttpClient {
 type Attempt = { status: number; response: HttpResponse; error?: undefined } | { status: number; response: HttpResponse; error: ApiError };
 
 export { DEFAULT_TIMEOUTS, type Timeouts, unknownAnswer };
+
+/**
+ * A request stopped by its signal: a submission whose body may have gone out may have been accepted
+ * (and charged), which the error says, with how to find out without a second charge.
+ */
+function stoppedAfterSending(spec: RequestSpec, error: unknown, earlier: boolean): InterruptedError {
+  const delivered = earlier || (spec.method !== 'GET' && spec.method !== 'HEAD' && !cutShort.has(error as object));
+  if (!delivered) return new InterruptedError('request interrupted', { cause: error });
+  const suggestion =
+    spec.idempotencyKey !== undefined
+      ? 'It may have been accepted (and charged) before it was stopped: send it again with the same idempotency key, which gets that task back with no second charge.'
+      : 'It may have been accepted (and charged) before it was stopped: check before sending it again (a request with an idempotency key can be sent again safely).';
+  return new InterruptedError(`request interrupted after it was sent: ${spec.method} ${spec.path}`, { cause: error, suggestion }, true);
+}

@@ -329,6 +329,36 @@ describe('HttpClient: connection errors', () => {
     expect(error.maybeDelivered).toBe(true);
   });
 
+  it('a submission stopped by its signal after it was sent says it may have been accepted, and how to find out; a read does not', async () => {
+    // a server that takes the whole request and never answers: the request was delivered
+    const server = await startServer(() => {});
+    const { client } = makeClient(server.base);
+    const stop = new AbortController();
+    const keyed = client.send({
+      method: 'POST',
+      path: '/evaluations/one-pass',
+      json: { model_id: 12 },
+      idempotencyKey: 'k-1',
+      signal: stop.signal,
+    });
+    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    stop.abort();
+    const error = (await caught(keyed)) as InterruptedError;
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(error.maybeDelivered).toBe(true);
+    expect(error.suggestion).toContain('send it again with the same idempotency key');
+    const unkeyed = new AbortController();
+    const legacy = client.send({ method: 'POST', path: '/evaluations', json: {}, signal: unkeyed.signal, retry: false });
+    while (server.seen.length === 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    unkeyed.abort();
+    expect(((await caught(legacy)) as InterruptedError).suggestion).toContain('check before sending it again');
+    const read = new AbortController();
+    const status = client.send({ method: 'GET', path: '/credits', signal: read.signal });
+    while (server.seen.length === 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    read.abort();
+    expect(((await caught(status)) as InterruptedError).maybeDelivered).toBe(false);
+  });
+
   it('turns a refused connection into ConnectionError that was not delivered', async () => {
     const port = await refusedPort();
     const { client, delays } = makeClient(`http://127.0.0.1:${port}/v1`);
