@@ -7,6 +7,9 @@ import { type PollSchedule, TaskPoller } from './poll.js';
 
 /** The neutral advice of a model wait that stopped (src/cli/core/hints.ts words it for kct). */
 export const MODEL_TRAINING_ADVICE = 'The model keeps training on the server: check it again later.';
+/** A model GET /models never listed while waiting: its id may be wrong, or it was made moments ago. */
+export const MODEL_NOT_LISTED_ADVICE =
+  'GET /models never listed it: check its id among the models the key can use (a model made moments ago may take a while to be listed).';
 
 export interface ModelWaitOptions {
   /** The overall deadline (mandatory, as for tasks). */
@@ -29,7 +32,8 @@ export class ModelWaitTimeoutError extends WatchTimeoutError {
     super([`model ${modelId}`], timeoutMs);
     this.status = status;
     this.message = `model ${modelId} is still ${status} after ${formatDuration(timeoutMs)}`;
-    Object.defineProperty(this, 'suggestion', { value: MODEL_TRAINING_ADVICE });
+    // a model never listed may not be one (a wrong id): "keeps training" would not be true of it
+    Object.defineProperty(this, 'suggestion', { value: status === NOT_LISTED ? MODEL_NOT_LISTED_ADVICE : MODEL_TRAINING_ADVICE });
     this.modelId = modelId;
   }
 }

@@ -1,7 +1,7 @@
 // Waiting for tasks (spec 4.10): one loop for any number of tasks, each with its deadline and a few
 // numbers. The service works its queue oldest first, and so does kct: each task on the spec's schedule,
 // from the oldest unfinished, as many as the sweep allows (poll-policy.ts), each request in its turn (http.ts).
-import { ConnectionError, InterruptedError, ServerStoppedAnsweringError, WatchTimeoutError } from '../api/errors.js';
+import { ConnectionError, InterruptedError, ServerStoppedAnsweringError, UsageError, WatchTimeoutError } from '../api/errors.js';
 import type { StatusSnapshot } from '../api/schemas.js';
 import { isFinalSnapshot } from '../api/status.js';
 import * as policy from './poll-policy.js';
@@ -71,7 +71,14 @@ export class TaskScheduler {
     private readonly concurrency = options.concurrency ?? 8,
     private readonly now = options.now ?? Date.now,
     private readonly sleep = options.sleep ?? abortableSleep,
-  ) {}
+  ) {
+    // every wait has its deadline (docs/library.md): a caller from JavaScript may give none, or a string
+    const { timeoutMs } = options;
+    if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
+      throw new UsageError(`timeoutMs must be a number of milliseconds above 0, not ${JSON.stringify(timeoutMs) ?? 'undefined'}`, {
+        suggestion: 'Give every wait its deadline, e.g. { timeoutMs: 30 * 60_000 }.',
+      });
+  }
 
   /** Watches a task until it is final or its deadline passes; `firstPollIn` delays its first look. */
   add(id: string, tag: number, options: { firstPollIn?: number; weight?: number } = {}): void {

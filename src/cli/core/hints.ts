@@ -65,6 +65,7 @@ const BASE_URL_SOURCES = 'given with --base-url, KCT_BASE_URL, or `kct config se
 const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
+  ['check its id among the models the key can use', 'check its id with `kct models`'],
   ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
   // said for any command's file (kct upload and kct evaluate have no --pages): the flag is named with its command
   ['pages sent as one answer.', 'pages sent as one answer (kct one-pass --pages; kct evaluate takes the pages as several files).'],

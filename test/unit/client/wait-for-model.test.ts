@@ -60,6 +60,28 @@ describe('client.waitForModel', () => {
     expect(cliHint(error)).toBe('It keeps training. Check it with `kct models show 7`, or wait again with a longer --timeout.');
   });
 
+  it('a model never listed by the deadline is not said to keep training: its id is to check', async () => {
+    mock.agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: '/v1/models' })
+      .reply(200, JSON.stringify({ data: [] }), { headers: { 'content-type': 'application/json' } })
+      .persist();
+    const error = await mock.client.waitForModel(999, { timeoutMs: 50, schedule: FAST }).catch((e: unknown) => e as ModelWaitTimeoutError);
+    expect(error).toBeInstanceOf(ModelWaitTimeoutError);
+    expect(error.message).toBe('model 999 is still not listed after 50 ms');
+    expect(error.suggestion).toContain('GET /models never listed it: check its id');
+    expect(cliHint(error)).toContain('check its id with `kct models`');
+  });
+
+  it('a wait with no deadline, or one that is no number of milliseconds, is refused (a UsageError), not polled forever', async () => {
+    for (const timeoutMs of [undefined, '60000', 0, -1, Number.POSITIVE_INFINITY, Number.NaN])
+      await expect(mock.client.waitFor('tsk_1', { timeoutMs } as never), String(timeoutMs)).rejects.toMatchObject({
+        code: 'usage',
+        message: expect.stringContaining('timeoutMs must be a number of milliseconds above 0'),
+      });
+    await expect(mock.client.waitForModel(7, {} as never)).rejects.toMatchObject({ code: 'usage' });
+  });
+
   it('an abort ends in ModelWaitInterruptedError (an InterruptedError); the model keeps training', async () => {
     training();
     const stop = new AbortController();
