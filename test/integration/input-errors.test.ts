@@ -230,6 +230,21 @@ describe('settings', () => {
 });
 
 describe('kct sandbox start-up', () => {
+  it('an address that cannot be, or one this machine does not have, is a usage error (exit 2), never "a bug in kct"', async () => {
+    for (const [host, said] of [
+      ['999.1.1.1', 'no address of that name'],
+      ['10.99.99.99', 'no such address on this machine'],
+    ]) {
+      const data = join(tempDir(), 'new');
+      const run = await runKct(['sandbox', '--host', host, '--port', '0', '--data', data], { env: kctEnv(tempDir()) });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`error: cannot listen on ${host}: ${said}`);
+      expect(run.stderr).toContain('hint: Use --host 127.0.0.1');
+      expect(run.stderr).not.toContain('bug');
+      expect(existsSync(data)).toBe(false);
+    }
+  });
+
   it('a port already in use is a usage error naming the port (exit 2)', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -8,6 +8,7 @@ import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { fromEnv } from '../../cli/core/environment.js';
 import { out } from '../../cli/core/io.js';
+import { listenProblem } from '../../cli/core/listen-errors.js';
 import { type FolderError, makeFolders } from '../../cli/core/make-folders.js';
 import { notInExecutable } from '../../cli/packaging/executable.js';
 import type { command } from './command.js';
@@ -163,16 +164,8 @@ function startError(error: unknown, host: string, port: number, dataDir: string)
   // no usable SQLite driver (KCT_SQLITE_DRIVER, or better-sqlite3 missing on Node 20)
   if (code === 'ERR_KCT_SQLITE_UNAVAILABLE')
     return new UsageError((error as Error).message, { suggestion: (error as { suggestion?: string }).suggestion });
-  if (code === 'EADDRINUSE')
-    return new UsageError(`port ${port} on ${host} is already in use`, {
-      suggestion: 'Stop what uses it, or pick another with --port (--port 0 takes any free port).',
-    });
-  if (code === 'EADDRNOTAVAIL')
-    return new UsageError(`cannot listen on ${host}: no such address on this machine`, {
-      suggestion: 'Use --host 127.0.0.1, or an address of this machine.',
-    });
-  if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen')
-    return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
+  const listening = listenProblem(error, host, port);
+  if (listening !== error) return listening;
   if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR') {
     return new UsageError(`cannot use ${dataDir} as the sandbox data folder (${code})`, {
       suggestion: 'Pick a folder you can write to with --data.',

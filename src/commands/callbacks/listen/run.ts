@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../../api/errors.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
+import { listenProblem } from '../../../cli/core/listen-errors.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import type { Column } from '../../../cli/render/rows.js';
 import { isPlainObject } from '../../../client/envelope.js';
@@ -101,7 +102,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, port)));
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenProblem(error, host, port)));
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -223,16 +224,4 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
 function header(request: IncomingMessage, name: string): string {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): unknown {
-  if (error.code === 'EADDRINUSE')
-    return new UsageError(`port ${port} on ${host} is already in use`, {
-      suggestion: 'Pick another with --port (--port 0 takes any free port).',
-    });
-  if (error.code === 'EADDRNOTAVAIL')
-    return new UsageError(`cannot listen on ${host}: no such address on this machine`, { suggestion: 'Use --host 127.0.0.1.' });
-  if (error.code === 'EACCES')
-    return new UsageError(`not allowed to listen on port ${port}`, { suggestion: 'Use a port above 1023, or --port 0.' });
-  return error;
 }
