@@ -1,6 +1,8 @@
 // Every route of the v1 API, named once. The client builds its requests from this table and the
 // sandbox registers its routes from it, so a path can only be spelled one way.
 
+import { UsageError } from './errors.js';
+
 export const API_PREFIX = '/v1';
 
 export const OPERATIONS = {
@@ -26,7 +28,10 @@ export type OperationName = keyof typeof OPERATIONS;
 export function operationPath(name: OperationName, params: Record<string, string> = {}): string {
   return OPERATIONS[name].path.replace(/:(\w+)/g, (_, key: string) => {
     const value = params[key];
-    if (value === undefined) throw new Error(`missing path parameter ${key} for ${name}`);
+    if (typeof value !== 'string' || value === '')
+      throw new UsageError(`no ${key} given for ${name} (${value === undefined ? 'undefined' : JSON.stringify(value)})`, {
+        suggestion: `Pass the ${key} as a string, e.g. "tsk_…" for a task.`,
+      });
     return encodeURIComponent(value);
   });
 }

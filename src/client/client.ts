@@ -23,7 +23,7 @@ import { VERSION } from '../version.js';
 import type { PaceReading } from './budget.js';
 import { findList, isPlainObject } from './envelope.js';
 import type { LocalFile } from './files.js';
-import { checkFileCount } from './files.js';
+import { checkFileCount, checkLocalFiles } from './files.js';
 import { HttpClient, type HttpOptions, type HttpResponse, type RequestSpec, unknownAnswer } from './http.js';
 import { type BatchIdempotency, type FileHasher, idempotencyKeyFor, type OnePassIdempotency } from './idempotency.js';
 import { type ModelWaitOptions, waitForModel } from './model-wait.js';
@@ -108,6 +108,13 @@ export class KctClient {
   readonly http: HttpClient;
 
   constructor(options: KctClientOptions) {
+    // a caller from JavaScript may give no options, or no base URL: said as the library's errors are
+    if (typeof options !== 'object' || options === null)
+      throw new UsageError('new KctClient() needs its options: { baseUrl, apiKey }', {
+        suggestion: "Pass baseUrl (the API's, e.g. https://host/v1) and apiKey (a key that begins with kct_).",
+      });
+    if (typeof options.baseUrl !== 'string' || options.baseUrl.trim() === '')
+      throw new UsageError('no base URL (the baseUrl option)', { suggestion: "Pass baseUrl: the API's base URL, e.g. https://host/v1." });
     assertSendableKey(options.apiKey);
     this.http = new HttpClient({ ...options, userAgent: options.userAgent ?? `kct/${VERSION}` });
   }
@@ -152,6 +159,7 @@ export class KctClient {
    * is made by the rule of `options.idempotency`. `send()` then sends it as `onePass` does.
    */
   async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
+    for (const field of ['answerFiles', 'rubricFiles', 'questionFiles'] as const) checkLocalFiles(input[field], field);
     const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
     const { input: read, idempotencyKey } = await readAndKey(input, choice, options.hasher);
     return {
@@ -261,6 +269,7 @@ export class KctClient {
    * idempotency, so it is never retried: a lost answer may still have been accepted.
    */
   async evaluate(input: { fields: LegacyEvaluationFields; answerFiles?: LocalFile[] }, options: CallOptions = {}): Promise<Task> {
+    checkLocalFiles(input.answerFiles, 'answerFiles');
     const fields = validateRequest(LegacyEvaluationFields, input.fields, 'evaluation request');
     const files = input.answerFiles ?? [];
     if (fields.paper_content === undefined && files.length === 0)

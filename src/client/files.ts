@@ -229,6 +229,19 @@ function exportHint(path: string): string {
 }
 
 /** At most 10 files per request (spec 8); `what` names them in the message: an answer's pages, or a request's files. */
+/** Files as the client takes them: each checked by inspectFile(path), not a path (a caller from JavaScript may pass one). */
+export function checkLocalFiles(files: unknown, field: string): void {
+  if (files === undefined) return;
+  const list = Array.isArray(files) ? files : [files];
+  for (const file of list) {
+    if (typeof file === 'object' && file !== null && typeof (file as LocalFile).path === 'string') continue;
+    throw new UsageError(`${field} holds ${JSON.stringify(file) ?? String(file)}, not a file checked by inspectFile()`, {
+      suggestion: `Pass await inspectFile(path) for each file (it checks that the file exists and its type is one the service takes).`,
+    });
+  }
+  if (!Array.isArray(files)) throw new UsageError(`${field} must be a list of files`, { suggestion: `Pass [await inspectFile(path)].` });
+}
+
 export function checkFileCount(count: number, what: 'answer' | 'request' = 'request', max = MAX_FILES_PER_REQUEST): void {
   if (count <= max) return;
   if (what === 'answer') {
