@@ -31,6 +31,8 @@ export class ExitTally {
   private lastLate?: string;
   private readonly unsuccessful: Record<string, string> = {};
   private unsuccessfulCount = 0;
+  /** Of them, failures the service says were its own (`retryable`: a grader down, an internal error), not the answer's. */
+  private theService = 0;
   private rows = 0;
 
   /** Counts a printed row. */
@@ -49,6 +51,7 @@ export class ExitTally {
       this.lastLate = id;
     } else if (isUnsuccessfulFinal(outcome.status)) {
       this.unsuccessfulCount += 1;
+      if (outcome.status === 'FAILURE' && (outcome.result as { retryable?: unknown } | undefined)?.retryable === true) this.theService += 1;
       if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
     }
   }
@@ -69,7 +72,11 @@ export class ExitTally {
         `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. ${
           options.ownKeys
             ? 'With --idempotency-key the keys are yours: the same key is answered with this failure again, so fix the answer and give a new key to mark it anew.'
-            : `Fix ${this.unsuccessfulCount > 1 ? 'those answers' : 'that answer'} and run the same command${options.markAgain ? ' without --mark-again' : ''} again: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
+            : `${
+                this.theService === this.unsuccessfulCount
+                  ? `The service says ${this.unsuccessfulCount > 1 ? 'they' : 'it'} failed on its side, not for ${this.unsuccessfulCount > 1 ? 'the answers' : 'the answer'}: run the same command${options.markAgain ? ' without --mark-again' : ''} again later`
+                  : `Fix ${this.unsuccessfulCount > 1 ? 'those answers' : 'that answer'} and run the same command${options.markAgain ? ' without --mark-again' : ''} again`
+              }: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
         }`,
       );
     }

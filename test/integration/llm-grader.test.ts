@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { BIN, removeDir, type Sandbox, startSandbox } from '../e2e/harness.js';
+import { closedPort } from '../unit/closed-port.js';
 import { fakeLlmForFile } from './fake-llm.js';
 import { asUser, FIXTURES, parseJson, runKct, tempDir } from './harness.js';
 
@@ -107,6 +108,18 @@ describe('kct sandbox --grader openai', () => {
     const everything = (dir: string): string[] =>
       readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? everything(join(dir, n)) : [join(dir, n)]));
     for (const file of everything(sb.dataDir)) expect(readFileSync(file).includes(KEY), file).toBe(false);
+  });
+
+  it('a grader that cannot be reached is the service failing, not the answer: the hint says to run again later, not to fix it', async () => {
+    const sb = await startSandbox({
+      args: ['--grader', 'openai', '--grader-url', `http://127.0.0.1:${await closedPort()}/v1`, '--grader-model', 'm', '--latency', '0'],
+    });
+    llm.closeLater(sb, (s) => s.stop());
+    const run = await asUser(sb)(['one-pass', essay, '--model', '12']);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('could not be reached');
+    expect(run.stderr).toContain('The service says it failed on its side, not for the answer: run the same command again later');
+    expect(run.stderr).not.toContain('Fix that answer');
   });
 
   it('reports a reply that stays invalid as a FAILURE (exit 3) with the reason, and charges nothing', async () => {
