@@ -431,6 +431,10 @@ describe('kct models new (guided)', () => {
     expect(run.stderr).toContain('CI is set (CI=1), and kct never prompts in CI'); // the harness sets CI=1: not "no terminal"
     expect(run.stderr).toContain(`1. kct ingest questions ${PAPER_PDF} --out questions.yaml`);
     expect(run.stderr).toContain(`2. kct ingest rubrics ${RUBRIC_DOCX} --total-score 30 --cum-method sum --out rubrics.yaml`);
-    expect(run.stderr).toContain('4. kct models create --questions questions.yaml --rubrics rubrics.yaml');
+    // the name and description are the questions file's: no placeholder to be copied as the model's name
+    expect(run.stderr).toContain('4. kct models create --questions questions.yaml --rubrics rubrics.yaml --wait --yes');
+    expect(run.stderr).not.toContain('<name>');
+    const named = await kct(['models', 'new', PAPER_PDF, '--rubric', RUBRIC_DOCX, '--total-score', '30', '--name', 'Homework letter']);
+    expect(named.stderr).toContain("--rubrics rubrics.yaml --name 'Homework letter' --wait --yes");
   });
 });

@@ -45,8 +45,9 @@ export function stepByStep(options: Options): string {
     'Run the steps one by one instead:',
     `  1. kct ingest questions ${questions}${options.spec ? ` --spec ${quote(options.spec)}` : ''} --out questions.yaml`,
     `  2. kct ingest rubrics ${rubric} --total-score ${total} --cum-method ${method} --out rubrics.yaml`,
-    '  3. check and edit questions.yaml and rubrics.yaml',
-    `  4. kct models create --questions questions.yaml --rubrics rubrics.yaml --name ${quote(options.name ?? '<name>')} --desc ${quote(options.desc ?? '<description>')}${options.subject !== undefined ? ` --subject ${quote(options.subject)}` : ''} --wait --yes`,
+    // the model's name and description are the questions file's (assignment_name, assignment_desc) unless given
+    '  3. check and edit questions.yaml (its assignment_name and assignment_desc name the model) and rubrics.yaml',
+    `  4. kct models create --questions questions.yaml --rubrics rubrics.yaml${options.name !== undefined ? ` --name ${quote(options.name)}` : ''}${options.desc !== undefined ? ` --desc ${quote(options.desc)}` : ''}${options.subject !== undefined ? ` --subject ${quote(options.subject)}` : ''} --wait --yes`,
   ].join('\n');
 }
 
