@@ -24,6 +24,8 @@ export class RepeatedRows {
   private readonly printedWithFile = new Set<number>();
   /** Of each group repeated, its row that says most (the last of those), by its place in the run. */
   private readonly chosen = new Map<number, { row: number; weight: number }>();
+  /** Each row's weight, a byte a row: a group's first row is kept in `chosen` only once it is repeated. */
+  private weights = new Uint8Array(1024);
   private rowsSeen = 0;
   /** Rows left out: the same name and task as another row of the run. */
   repeated = 0;
@@ -42,17 +44,22 @@ export class RepeatedRows {
     if (!name) return true;
     const group = this.groupOf(row, name, at);
     const weight = weightOf(row);
-    const best = this.chosen.get(group);
-    if (best === undefined) this.chosen.set(group, { row: at, weight });
     if (group !== at) {
       this.repeated += 1;
       this.firstRepeated ??= name;
-      if (best !== undefined && weight >= best.weight) {
+      const best = this.chosen.get(group) ?? { row: group, weight: this.weights[group] };
+      if (weight >= best.weight) {
         if (best.row === group) this.superseded += 1;
         this.chosen.set(group, { row: at, weight });
-      }
+      } else this.chosen.set(group, best);
       return false;
     }
+    if (at >= this.weights.length) {
+      const grown = new Uint8Array(this.weights.length * 2);
+      grown.set(this.weights);
+      this.weights = grown;
+    }
+    this.weights[at] = weight;
     const named = digest(name);
     if (!this.names.has(named)) this.names.add(named);
     else {
@@ -67,11 +74,17 @@ export class RepeatedRows {
    * row that says most of it. Only needed when `superseded` is not 0.
    */
   chosenRows(): (row: ReportRow) => boolean {
+    // a group never repeated keeps its only row; one repeated keeps its chosen row, its first only if chosen
     const keep = new Set([...this.chosen.values()].map((best) => best.row));
+    const passedOver = new Set([...this.chosen.keys()].filter((group) => !keep.has(group)));
+    // the same grouping, row by row, as the rows come again
+    const again = new RepeatedRows();
     let at = 0;
     return (row) => {
       const place = at++;
-      return !(row.file ?? row.student_id) || keep.has(place);
+      const name = row.file ?? row.student_id;
+      if (!name) return true;
+      return again.groupOf(row, name, place) === place ? !passedOver.has(place) : keep.has(place);
     };
   }
 
