@@ -20,8 +20,8 @@ export class RepeatedRows {
   private readonly names = new Set<number>();
   /** Each row's key (its file, student and task), and the group of rows of that answer. */
   private readonly groups = new Map<number, number>();
-  /** The student and task of each row printed with its file. */
-  private readonly printedWithFile = new Set<number>();
+  /** The student and task of each row printed with its file, and its group. */
+  private readonly printedWithFile = new Map<number, number>();
   /** Of each group repeated, its row that says most (the last of those), by its place in the run. */
   private readonly chosen = new Map<number, { row: number; weight: number }>();
   /** Each row's weight, a byte a row: a group's first row is kept in `chosen` only once it is repeated. */
@@ -99,7 +99,8 @@ export class RepeatedRows {
     const student = row.task_id && row.student_id ? digest(`\u0001${row.student_id}\u0000${row.task_id}`) : undefined;
     if (row.file == null || student === undefined) {
       const key = student ?? digest(`${name}\u0000${row.task_id ?? ''}`);
-      const group = this.groups.get(key);
+      // a row without a file after one with it (the same student and task) is that answer again
+      const group = this.groups.get(key) ?? (student === undefined ? undefined : this.printedWithFile.get(student));
       if (group !== undefined) return group;
       this.groups.set(key, at);
       return at;
@@ -108,11 +109,9 @@ export class RepeatedRows {
     const known = this.groups.get(key);
     if (known !== undefined) return known;
     const withoutFile = this.printedWithFile.has(student) ? undefined : this.groups.get(student);
-    this.printedWithFile.add(student);
     const group = withoutFile ?? at;
+    if (!this.printedWithFile.has(student)) this.printedWithFile.set(student, group);
     this.groups.set(key, group);
-    // a row without a file after it (the same student and task) is this answer again
-    if (!this.groups.has(student)) this.groups.set(student, group);
     return group;
   }
 }
