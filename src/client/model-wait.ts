@@ -8,7 +8,7 @@ import { type PollSchedule, TaskPoller } from './poll.js';
 /** The neutral advice of a model wait that stopped (src/cli/core/hints.ts words it for kct). */
 export const MODEL_TRAINING_ADVICE = 'The model keeps training on the server: check it again later.';
 /** A model GET /models never listed while waiting: its id may be wrong, or it was made moments ago. */
-export const MODEL_NOT_LISTED_ADVICE =
+const MODEL_NOT_LISTED_ADVICE =
   'GET /models never listed it: check its id among the models the key can use (a model made moments ago may take a while to be listed).';
 
 export interface ModelWaitOptions {
