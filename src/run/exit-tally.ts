@@ -72,11 +72,7 @@ export class ExitTally {
         `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. ${
           options.ownKeys
             ? 'With --idempotency-key the keys are yours: the same key is answered with this failure again, so fix the answer and give a new key to mark it anew.'
-            : `${
-                this.theService === this.unsuccessfulCount
-                  ? `The service says ${this.unsuccessfulCount > 1 ? 'they' : 'it'} failed on its side, not for ${this.unsuccessfulCount > 1 ? 'the answers' : 'the answer'}: run the same command${options.markAgain ? ' without --mark-again' : ''} again later`
-                  : `Fix ${this.unsuccessfulCount > 1 ? 'those answers' : 'that answer'} and run the same command${options.markAgain ? ' without --mark-again' : ''} again`
-              }: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
+            : `${this.nextStep(options.markAgain)}: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
         }`,
       );
     }
@@ -85,5 +81,14 @@ export class ExitTally {
       ? `${this.late.length === 1 ? 'The task keeps running. Collect it' : 'The tasks keep running. Collect them'} later with ${again}.`
       : undefined;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore, collect);
+  }
+
+  /** What to do about the failures: the answers' own are fixed first; the service's are only run again, later. */
+  private nextStep(markAgain: boolean | undefined): string {
+    const many = this.unsuccessfulCount > 1;
+    const again = `run the same command${markAgain ? ' without --mark-again' : ''} again`;
+    return this.theService === this.unsuccessfulCount
+      ? `The service says ${many ? 'they' : 'it'} failed on its side, not for ${many ? 'the answers' : 'the answer'}: ${again} later`
+      : `Fix ${many ? 'those answers' : 'that answer'} and ${again}`;
   }
 }

@@ -61,7 +61,6 @@ const BASE_URL_SOURCES = 'given with --base-url, KCT_BASE_URL, or `kct config se
  * The library's neutral words for a setting or a next step, and kct's for the same. Kept as text
  * (not imported from src/client) so printing an error loads nothing more.
  */
-
 const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],

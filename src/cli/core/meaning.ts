@@ -87,7 +87,8 @@ export function withPlacement(message: string, argv: readonly string[], program:
   // the command named, down to its subcommand (`models new`): the flag is that one's
   let command = program.commands.find((candidate) => named(candidate, argv[at]))!;
   let end = at;
-  for (let sub = command.commands.find((c) => named(c, argv[end + 1])); sub; sub = command.commands.find((c) => named(c, argv[end + 1]))) {
+  let sub: Command | undefined;
+  while ((sub = command.commands.find((c) => named(c, argv[end + 1])))) {
     command = sub;
     end += 1;
   }

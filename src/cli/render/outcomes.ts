@@ -283,13 +283,9 @@ export class OutcomeWriter {
 }
 
 /**
- * One finished task in the chosen format: the score table, the record as received (json), or
- * the same line/row a class run prints (ndjson, csv), so pipelines see one shape.
- */
-/**
- * One result record: the score table, the record (json), or the row a class run prints (csv,
- * ndjson), named by the answer's label and flagged `replayed` when its task is an earlier
- * submission's (no new charge: the row's credits are that submission's).
+ * One finished task in the chosen format: the score table, the record as received (json), or the
+ * row a class run prints (ndjson, csv), so pipelines see one shape; named by the answer's label, and
+ * flagged `replayed` when its task is an earlier submission's (no new charge).
  */
 export async function printOneResult(
   io: IO,

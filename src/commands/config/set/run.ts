@@ -10,10 +10,8 @@ type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
   // `kct config set model=12`, as npm's config takes it, is `kct config set model 12`
-  const [typedKey, typedValue] =
-    options.value === undefined && options.key.includes('=')
-      ? [options.key.slice(0, options.key.indexOf('=')), options.key.slice(options.key.indexOf('=') + 1)]
-      : [options.key, options.value];
+  const equals = options.value === undefined ? options.key.indexOf('=') : -1;
+  const [typedKey, typedValue] = equals >= 0 ? [options.key.slice(0, equals), options.key.slice(equals + 1)] : [options.key, options.value];
   const key = checkConfigKey(typedKey);
   if (typedValue === undefined)
     throw new UsageError(`no value given for ${key}`, { suggestion: `Give it after the key: kct config set ${key} <value>.` });
