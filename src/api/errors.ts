@@ -283,6 +283,27 @@ export class TaskUnsuccessfulError extends KctError {
   }
 }
 
+/**
+ * Tasks that ended SUCCESS with no number for their score: no mark to hand back, and no failure
+ * either. An answer of the service kct does not know (exit 1); the records were already printed.
+ */
+export class UnscoredResultError extends KctError {
+  readonly taskIds: string[];
+  /** `answers`: how many answers (copies share a task); `of`: the run's answers, when several; `cut`: a big run names its first tasks only. */
+  constructor(taskIds: string[], answers = taskIds.length, of?: number, cut = false) {
+    super(
+      'unknown_answer',
+      of !== undefined && of > 1
+        ? `${answers} of ${of} answers ended SUCCESS with no score in the result (${taskIds.length === 1 ? 'task' : 'tasks'} ${taskIds.join(', ')}${cut ? ', ...' : ''}): the service did not say their marks`
+        : `task ${taskIds.join(', ')} ended SUCCESS with no score in its result: the service did not say the mark`,
+      {
+        suggestion: `See the record with \`kct result ${taskIds[0]} --json\`, and ask the service's support why it has no score.`,
+      },
+    );
+    this.taskIds = taskIds;
+  }
+}
+
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). */
 export class InterruptedError extends KctError {
   /** True when a request stopped may have reached the server (a submission: maybe accepted, and charged), as ConnectionError's. */

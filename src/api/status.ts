@@ -56,3 +56,13 @@ export function statusOf(record: { status?: unknown; stage?: unknown }): string 
   if (typeof record.stage === 'string' && record.stage !== '') return record.stage;
   return 'UNKNOWN';
 }
+
+/** A mark: SUCCESS with a number for its score. SUCCESS without one is no mark and no failure (UnscoredResultError). */
+export function isMarked<T extends { status?: unknown; score?: unknown }>(record: T): record is T & { score: number } {
+  return record.status === 'SUCCESS' && typeof record.score === 'number';
+}
+
+/** SUCCESS with no number for its score: a service's answer kct does not know (exit 1), counted apart from marks and failures. */
+export function isUnscoredSuccess(record: { status?: unknown; score?: unknown }): boolean {
+  return record.status === 'SUCCESS' && typeof record.score !== 'number';
+}

@@ -2,9 +2,9 @@
 // is answered is read liberally (an answer that does not match is kept as it came, unknown
 // fields and all: the spec leaves many shapes open).
 
-import { TaskUnsuccessfulError, UsageError } from '../api/errors.js';
+import { TaskUnsuccessfulError, UnscoredResultError, UsageError } from '../api/errors.js';
 import { type Credits, EvaluationResult, Task } from '../api/schemas.js';
-import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
+import { isUnscoredSuccess, isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import type * as z from '../api/zod.js';
 import { isPlainObject } from './envelope.js';
 import type { HttpResponse } from './http.js';
@@ -73,6 +73,21 @@ export function unsuccessful(result: EvaluationResult): TaskUnsuccessfulError | 
       `${failed.length} of ${items.length} items did not succeed`,
     );
   return isUnsuccessfulFinal(statusOf(result)) ? new TaskUnsuccessfulError({ [result.task_id]: statusOf(result) }) : undefined;
+}
+
+/**
+ * A result that ended SUCCESS with no score (for a batch: its items that did), or undefined: no
+ * mark and no failure, so exit 1 (UnscoredResultError). `kct result`, `kct status` and `kct doctor`
+ * decide it here; a marking run's rows, in its exit tally.
+ */
+export function unscored(result: EvaluationResult): UnscoredResultError | undefined {
+  const items = batchItemsOf(result);
+  const ids = items
+    ? items.flatMap((item, index) => (isUnscoredSuccess(item) ? [item.task_id || `${result.task_id} item ${index + 1}`] : []))
+    : isUnscoredSuccess(result)
+      ? [result.task_id]
+      : [];
+  return ids.length > 0 ? new UnscoredResultError(ids, ids.length, items?.length) : undefined;
 }
 
 const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;

@@ -1,8 +1,8 @@
 // What a marking run's exit status is made of (docs: exit codes): the error that stopped the run,
 // the first other error, and counts of time-outs and unsuccessful answers with a few of their
 // names; not the rows themselves, which are printed and dropped.
-import { TaskUnsuccessfulError, WatchTimeoutError } from '../api/errors.js';
-import { isUnsuccessfulFinal } from '../api/status.js';
+import { TaskUnsuccessfulError, UnscoredResultError, WatchTimeoutError } from '../api/errors.js';
+import { isUnscoredSuccess, isUnsuccessfulFinal } from '../api/status.js';
 import { withResumeHint } from '../cli/core/watch.js';
 import { type AnswerOutcome, isUnsentRow } from '../cli/render/outcome.js';
 
@@ -33,6 +33,10 @@ export class ExitTally {
   private unsuccessfulCount = 0;
   /** Of them, failures the service says were its own (`retryable`: a grader down, an internal error), not the answer's. */
   private theService = 0;
+  /** Answers that ended SUCCESS with no score: no mark and no failure (exit 1), the first few named. */
+  private readonly unscored: string[] = [];
+  private unscoredCount = 0;
+  private unscoredCut = false;
   private rows = 0;
 
   /** Counts a printed row. */
@@ -53,12 +57,20 @@ export class ExitTally {
       this.unsuccessfulCount += 1;
       if (outcome.status === 'FAILURE' && (outcome.result as { retryable?: unknown } | undefined)?.retryable === true) this.theService += 1;
       if (this.unsuccessfulCount <= NAMED) this.unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+    } else if (isUnscoredSuccess(outcome)) {
+      this.unscoredCount += 1;
+      // copies share their first's task: named once
+      const id = outcome.task_id ?? outcome.file;
+      if (!this.unscored.includes(id)) {
+        if (this.unscored.length < NAMED) this.unscored.push(id);
+        else this.unscoredCut = true;
+      }
     }
   }
 
   /**
    * Throws the run's exit status, in this order: what stopped the run, an answer's error, failures
-   * (3: a result known to be bad outranks one not known yet), time-outs (8).
+   * (3: a result known to be bad outranks one not known yet), SUCCESS with no score (1), time-outs (8).
    */
   throwExitStatus(options: { anySent: boolean; timeoutMs: number; markAgain?: boolean; ownKeys?: boolean }): void {
     const again = againOf(options.markAgain);
@@ -76,6 +88,7 @@ export class ExitTally {
         }`,
       );
     }
+    if (this.unscoredCount > 0) throw new UnscoredResultError(this.unscored, this.unscoredCount, this.rows, this.unscoredCut);
     // a run whose own command would not collect them (--mark-again) says which one does
     const collect = options.markAgain
       ? `${this.late.length === 1 ? 'The task keeps running. Collect it' : 'The tasks keep running. Collect them'} later with ${again}.`

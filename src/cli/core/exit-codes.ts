@@ -42,7 +42,7 @@ export const EXIT = {
 /** What each code means, as docs/commands/kct.md#exit-codes and `kct help exit-codes` say it; the type asks for every code. */
 const MEANINGS: Record<keyof typeof EXIT, string> = {
   OK: 'success',
-  UNEXPECTED: 'anything unexpected (a bug, an unknown server answer)',
+  UNEXPECTED: 'anything unexpected (a bug, an unknown server answer, such as a task that ended SUCCESS with no score)',
   USAGE: 'bad usage or input: flags, arguments, local files, or HTTP 400/413/422',
   TASK_UNSUCCESSFUL: 'the task ended FAILURE or CANCEL (for several answers: at least one did)',
   AUTH: 'authentication or permission: no usable key or sign-in, HTTP 401 or 403',

@@ -1,7 +1,7 @@
 // An answer's row: what a run prints for it in every format (docs/guides/marking-a-class.md,
 // "Output shapes"), made from its result record.
 import type { EvaluationEntry, EvaluationResult } from '../../api/schemas.js';
-import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { isUnscoredSuccess, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 
 /** Statuses of rows found and not sent: a file that cannot be sent, a student folder with nothing, a subfolder not entered. */
 const UNSENT_STATUSES: ReadonlySet<string> = new Set(['SKIPPED', 'EMPTY', 'NOT_ENTERED']);
@@ -62,12 +62,15 @@ export function failureReason(result: EvaluationResult): string | undefined {
 }
 
 /** An answer's outcome from its result record. */
+/** The row's message of a SUCCESS with no score: the list of answers not marked says why. */
+const NO_SCORE = 'no score in the result (the service did not say the mark)';
+
 export function outcomeFromResult(base: AnswerOutcome, result: EvaluationResult): AnswerOutcome {
   const status = statusOf(result);
   // a marked answer's error entry is a note on its row (a file left out); a status snapshot's message is no reason
   const message = isUnsuccessfulFinal(status)
     ? failureReason(result)
-    : ((result.evaluation ?? []).find((entry) => entry.type === 'error')?.comment ?? undefined);
+    : ((result.evaluation ?? []).find((entry) => entry.type === 'error')?.comment ?? (isUnscoredSuccess(result) ? NO_SCORE : undefined));
   return {
     ...base,
     task_id: result.task_id || undefined,

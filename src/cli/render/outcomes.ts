@@ -7,6 +7,7 @@
 // format, the summary goes to stderr.
 import { once } from 'node:events';
 import type { EvaluationResult } from '../../api/schemas.js';
+import { isMarked } from '../../api/status.js';
 import type { LeftOutCounts } from '../answers/answers.js';
 import { err, type IO, notice, out, outRaw, safeText } from '../core/io.js';
 import { ClassCsv } from './class-csv.js';
@@ -111,7 +112,7 @@ export class OutcomeWriter {
       });
     if (outcome.graded_by) this.gradedBy.add(outcome.graded_by);
     const refused = !outcome.task_id || outcome.status === 'ERROR' || outcome.status === 'NOT_SENT';
-    if (this.waited ? outcome.status !== 'SUCCESS' : refused) this.problems.add(index, outcome, this.io);
+    if (this.waited ? !isMarked(outcome) : refused) this.problems.add(index, outcome, this.io);
     else if (outcome.status === 'SUCCESS' && outcome.message) this.noted.add(index, outcome, this.io);
     if (this.format === 'ndjson') out(this.io, JSON.stringify(printed ?? ndjsonRow(outcome)));
     else if (this.format === 'json') this.addJson(index, printed ?? ndjsonRow(outcome));
@@ -365,6 +366,8 @@ function summaryFields(s: Summary): Record<string, unknown> {
     marked: s.marked,
     failed: s.failed,
     cancelled: s.cancelled,
+    // only when there are some: a service that leaves a score out is rare, and its rows are the ones to look at
+    ...(s.unscored > 0 ? { no_score: s.unscored } : {}),
     skipped: s.skipped,
     empty: s.empty,
     not_entered: s.notEntered,

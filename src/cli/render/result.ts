@@ -55,7 +55,9 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   }
   const entries = (result.evaluation ?? []).filter((entry) => entry.type !== 'error');
   const max = result.max_score ?? sumMax(entries);
-  out(io, c.bold(`Total: ${formatNumber(result.score)}${max !== undefined ? ` / ${formatNumber(max)}` : ''}`));
+  // a SUCCESS with no score is said as such (and exits 1), not as an empty total
+  const total = typeof result.score === 'number' ? formatNumber(result.score) : 'none in the result';
+  out(io, c.bold(`Total: ${total}${max !== undefined ? ` / ${formatNumber(max)}` : ''}`));
   const by = markedBy([result.graded_by]);
   if (by) out(io, c.dim(safeText(io, by)));
   if (entries.length === 0) return;

@@ -32,6 +32,8 @@ export interface Summary {
   copies: number;
   /** Pairs of answers of the run with the same content (each pair once), and the first hundred of them. */
   identical: { count: number; pairs: [string, string][] };
+  /** Answers that ended SUCCESS with no score in the result: not marked, and not failed (exit 1). */
+  unscored: number;
   other: number;
   /** Of `other`, the answers this run sent and did not see finished: they may still be charged (not one never accepted, NOT_SENT, nor one marked before). */
   mayBeCharged: number;
@@ -127,6 +129,7 @@ export function renderSummary(summary: Summary, options: { unicode: boolean; lef
   const parts = [`${summary.marked} of ${answersOf(summary)} answer${answersOf(summary) === 1 ? '' : 's'} marked`];
   if (summary.failed) parts.push(`${summary.failed} failed`);
   if (summary.cancelled) parts.push(`${summary.cancelled} cancelled`);
+  if (summary.unscored) parts.push(`${summary.unscored} ended SUCCESS with no score`);
   if (summary.other) parts.push(`${summary.other} not finished or not sent`);
   // a row not sent is a student the answers' count leaves out: said in the same line, not only the next
   const unsent = unsentRowsOf(summary);

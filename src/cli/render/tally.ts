@@ -2,7 +2,7 @@
 // counts, a count per distinct total (for the median and the histogram) and a sum per
 // criterion. The terminal summary and the HTML report both read their figures from it.
 import type { EvaluationEntry } from '../../api/schemas.js';
-import { isFinalStatus } from '../../api/status.js';
+import { isFinalStatus, isMarked, isUnscoredSuccess } from '../../api/status.js';
 import { isUnsentRow } from './outcome.js';
 import type { Summary } from './summary.js';
 
@@ -43,6 +43,8 @@ export class ClassTally {
   private notEntered = 0;
   private mayBeCharged = 0;
   private marked = 0;
+  /** Answers that ended SUCCESS with no score: no mark, and no failure. */
+  private unscored = 0;
   private credits?: number;
   /** A row this run marked whose charge the service did not say: the run's credits are then not known. */
   private creditsUnknown = false;
@@ -80,10 +82,11 @@ export class ClassTally {
     if (outcome.file && outcome.duplicateOf) this.pair(outcome.file, outcome.duplicateOf);
     if (outcome.replayed && outcome.copy) this.copies += 1;
     // a replay that did not mark it (a failure sent before, and not again) was sent before, not marked
-    else if (outcome.replayed) this.replayed += outcome.status === 'SUCCESS' ? 1 : 0;
+    else if (outcome.replayed) this.replayed += isMarked(outcome) ? 1 : 0;
     else if (typeof outcome.creditsCharged === 'number') this.credits = (this.credits ?? 0) + outcome.creditsCharged;
     else if (outcome.status === 'SUCCESS') this.creditsUnknown = true;
-    if (outcome.status !== 'SUCCESS' || typeof outcome.score !== 'number') return;
+    if (isUnscoredSuccess(outcome)) this.unscored += 1;
+    if (!isMarked(outcome)) return;
     const score = outcome.score;
     this.marked += 1;
     this.sum += score;
@@ -125,7 +128,8 @@ export class ClassTally {
       replayed: this.replayed,
       copies: this.copies,
       identical: { count: this.identical.count, pairs: [...this.identical.pairs] },
-      other: this.total - this.marked - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
+      unscored: this.unscored,
+      other: this.total - this.marked - this.unscored - this.failed - this.cancelled - this.skipped - this.empty - this.notEntered,
       mayBeCharged: this.mayBeCharged,
       histogram: [],
       criteria: [],

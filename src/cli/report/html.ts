@@ -2,7 +2,7 @@
 // names, criteria, feedback, reasons) goes through escapeHtml: it is untrusted text.
 import { createHash } from 'node:crypto';
 import type { EvaluationEntry } from '../../api/schemas.js';
-import { isUnfinishedTaskStatus } from '../../api/status.js';
+import { isMarked, isUnfinishedTaskStatus } from '../../api/status.js';
 import type { LeftOutCounts } from '../answers/answers.js';
 import {
   answersOf,
@@ -80,10 +80,6 @@ function reasonOf(row: ReportRow): string {
         ? 'not finished when this run was saved: the same command again, without --no-wait, prints its mark (nothing is charged again)'
         : `ended ${row.status}`;
   return errorEntry?.comment || row.message || fallback;
-}
-
-export function isMarked(row: ReportRow): boolean {
-  return row.status === 'SUCCESS' && typeof row.score === 'number';
 }
 
 /** Everything before the rows of the students' table. */

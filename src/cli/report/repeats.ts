@@ -5,9 +5,9 @@
 // `--no-wait` QUEUED and Tuesday's SUCCESS are Tuesday's mark, a corrected row appended is the
 // correction. The same name with another task is another run's mark of it, or another answer under
 // that name: counted, and said, since the report cannot tell which one is meant.
-import { isFinalStatus } from '../../api/status.js';
+import { isFinalStatus, isMarked } from '../../api/status.js';
 import { sha256 } from '../../client/identity.js';
-import { isMarked, type ReportRow } from './html.js';
+import type { ReportRow } from './html.js';
 
 /** 52 bits of a SHA-256: a number a Map keeps without a string per row, and no collision in a district's rows. */
 const digest = (text: string): number => Number.parseInt(sha256(text).slice(0, 13), 16);

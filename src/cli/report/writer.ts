@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { UsageError } from '../../api/errors.js';
+import { isMarked } from '../../api/status.js';
 import { VERSION } from '../../version.js';
 import type { LeftOutCounts } from '../answers/answers.js';
 import { markedBy } from '../render/result.js';
 import { answersOf, notMarkedOf } from '../render/summary.js';
 import { ClassTally } from '../render/tally.js';
-import { failureItem, gradedByOf, isMarked, pageEnd, pageStart, type ReportRow, studentRow, tableStart } from './html.js';
+import { failureItem, gradedByOf, pageEnd, pageStart, type ReportRow, studentRow, tableStart } from './html.js';
 
 export interface ReportOptions {
   /** the HTML file to write, or '-' for `stdout` */

@@ -1,9 +1,16 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import { ApiError, ConnectionError, InterruptedError, TaskUnsuccessfulError, WatchTimeoutError } from '../../api/errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  InterruptedError,
+  TaskUnsuccessfulError,
+  UnscoredResultError,
+  WatchTimeoutError,
+} from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { StatusSnapshot, Task } from '../../api/schemas.js';
-import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
+import { isFinalStatus, isMarked, isUnscoredSuccess, isUnsuccessfulFinal } from '../../api/status.js';
 import type { SkippedAnswer } from '../../cli/answers/answers.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import { stateDir } from '../../cli/core/config-store.js';
@@ -230,6 +237,8 @@ export async function run(options: Options, context: Context): Promise<void> {
   let finishedItems = 0;
   const unsuccessful: Record<string, string> = {};
   let unsuccessfulCount = 0;
+  /** Items that ended SUCCESS with no score (exit 1 after the failures' 3), the first tasks named. */
+  const unscored = { count: 0, named: [] as string[], cut: false };
   /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
   const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
     const placed: [number, AnswerOutcome][] = [];
@@ -278,6 +287,10 @@ export async function run(options: Options, context: Context): Promise<void> {
           if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
             unsuccessfulCount += rowsOf(first + i);
             if (Object.keys(unsuccessful).length < 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+          } else if (isUnscoredSuccess(outcome)) {
+            unscored.count += rowsOf(first + i);
+            if (unscored.named.length < 20) unscored.named.push(outcome.task_id || `${task.task_id} item ${i + 1}`);
+            else unscored.cut = true;
           }
         });
         finished.push(task.task_id);
@@ -314,6 +327,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       unsuccessfulCount === writer.count ? NONE_MARKED_HINT : AGAIN_HINT,
     );
   }
+  if (unscored.count > 0) throw new UnscoredResultError(unscored.named, unscored.count, writer.count, unscored.cut);
 }
 
 /**
@@ -364,7 +378,7 @@ async function batchProgress(context: Context, taskIds: string[], total: number)
     },
     finished(taskId, outcomes) {
       latest.delete(taskId);
-      for (const outcome of outcomes) counts[outcome.status === 'SUCCESS' ? 'marked' : 'failed'] += 1;
+      for (const outcome of outcomes) counts[isMarked(outcome) ? 'marked' : 'failed'] += 1;
       if (spinner) spinner.text(line());
       else context.notice('progress', `${name(taskId)} finished: ${line()}`);
     },

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, KctError, NotFoundError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
 import type { Model } from '../../api/schemas.js';
-import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { isMarked, isUnsuccessfulFinal, statusOf } from '../../api/status.js';
 import { describeOwner, keyOwner } from '../../cli/core/account.js';
 import { probeApi } from '../../cli/core/api-probe.js';
 import { type Context, missingProfileError, profileMissing } from '../../cli/core/context.js';
@@ -206,7 +206,7 @@ async function markSample(
       `the sample answer ended ${status} (task ${task.task_id})${reason ? `: ${reason}` : ''}`,
     );
   }
-  if (status !== 'SUCCESS' || typeof result.score !== 'number') {
+  if (!isMarked(result)) {
     throw new KctError('unknown_answer', `the sample answer's task ${task.task_id} is ${status} but its result has no score`, {
       suggestion: `Look at it with \`kct result ${task.task_id} --json\`.`,
     });

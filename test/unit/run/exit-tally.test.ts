@@ -7,9 +7,20 @@ import { ClassTally } from '../../../src/cli/render/tally.js';
 import { ExitTally } from '../../../src/run/exit-tally.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 
+/** A row by its status; `SUCCESS_NO_SCORE` is a SUCCESS whose result had no score (a service that left it out). */
+function rowOf(status: string, i: number) {
+  const unscored = status === 'SUCCESS_NO_SCORE';
+  return {
+    file: `a${i}.txt`,
+    status: unscored ? 'SUCCESS' : status,
+    task_id: `tsk_${i}`,
+    score: status === 'SUCCESS' ? 7 : unscored ? null : undefined,
+  };
+}
+
 function exitOf(statuses: readonly string[]): { code: number; message?: string } {
   const tally = new ExitTally();
-  statuses.forEach((status, i) => tally.count({ file: `a${i}.txt`, status, task_id: `tsk_${i}` }));
+  statuses.forEach((status, i) => tally.count(rowOf(status, i)));
   try {
     tally.throwExitStatus({ anySent: true, timeoutMs: 4000 });
     return { code: 0 };
@@ -26,6 +37,32 @@ describe('the exit status of a run', () => {
         expect(exitOf(statuses).code).toBe(expected);
       }),
       { numRuns: propertyRuns(200), seed: propertySeed(3838) },
+    );
+  });
+
+  it(`exits 0 only when the summary counts every answer marked; a SUCCESS with no score is 1, after failures (seed ${propertySeed(3840)})`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('SUCCESS', 'SUCCESS_NO_SCORE', 'FAILURE', 'CANCEL', 'TIMEOUT', 'SKIPPED', 'EMPTY'), { maxLength: 12 }),
+        (statuses) => {
+          const summary = new ClassTally();
+          statuses.forEach((status, i) => summary.add(rowOf(status, i)));
+          const { answers, marked } = summary.answersSoFar();
+          const { code, message } = exitOf(statuses);
+          expect(code === 0, message).toBe(marked === answers);
+          const expected = statuses.some((s) => s === 'FAILURE' || s === 'CANCEL')
+            ? 3
+            : statuses.includes('SUCCESS_NO_SCORE')
+              ? 1
+              : statuses.includes('TIMEOUT')
+                ? 8
+                : 0;
+          expect(code, message).toBe(expected);
+          // the summary's line names them as the exit message does
+          expect(summary.summary().unscored).toBe(statuses.filter((s) => s === 'SUCCESS_NO_SCORE').length);
+        },
+      ),
+      { numRuns: propertyRuns(200), seed: propertySeed(3840) },
     );
   });
 
