@@ -19,7 +19,10 @@ function answer(url: string): [number, unknown] {
     return [202, { task_id: `tsk_${submitted}`, status: 'QUEUED', stage: 'queued', credits_charged: 0, credit_cost: 1, retryable: false }];
   }
   if (url.endsWith('/evaluations/batch'))
-    return [202, { task_id: 'tsk_batch', status: 'QUEUED', stage: 'queued', count: 2, credits_charged: 0, credit_cost: 2, retryable: false }];
+    return [
+      202,
+      { task_id: 'tsk_batch', status: 'QUEUED', stage: 'queued', count: 2, credits_charged: 0, credit_cost: 2, retryable: false },
+    ];
   const status = /\/evaluations\/([^/]+)\/status$/.exec(url);
   if (status) return [200, { task_id: status[1], status: 'SUCCESS', stage: 'completed' }];
   if (url.endsWith('/evaluations/tsk_batch'))
@@ -92,7 +95,10 @@ describe('a task that ends SUCCESS with no score', () => {
   it('--json: the summary counts them as no_score, and the error is exit_code 1', async () => {
     const run = await kct(['one-pass', ...essays(2), '--model', '12', '--json']);
     expect(run.code, run.stderr).toBe(1);
-    const lines = run.stderr.trim().split('\n').map((line) => parseJson(line) as Record<string, Record<string, unknown>>);
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .map((line) => parseJson(line) as Record<string, Record<string, unknown>>);
     const summary = lines.find((line) => line.notice?.summary)?.notice.summary as Record<string, unknown>;
     expect(summary).toMatchObject({ answers: 2, marked: 0, no_score: 2 });
     expect(lines.at(-1)?.error).toMatchObject({ code: 'unknown_answer', exit_code: 1 });

@@ -74,24 +74,18 @@ const UNKNOWN_OPTION = /^((?:error: )?unknown option '([^'=]+)(?:=[^']*)?')(?:\n
 
 /**
  * A command's flag typed before the command (`kct --model 12 one-pass essay.txt`): kct knows no
- * such flag of its own, and says where it goes, with the line as it would work.
+ * such flag of its own, and says where it goes, with the line as it would work. A flag after it
+ * that commander finds no spelling for, named by its first word (`--data-dir`), gets that flag.
  */
 export function withPlacement(message: string, argv: readonly string[], program: Command): string {
   const match = UNKNOWN_OPTION.exec(message);
   if (!match) return message;
   const flag = match[2];
-  const named = (command: Command, word: string) => command.name() === word || command.aliases().includes(word);
-  const at = argv.findIndex((word) => program.commands.some((command) => named(command, word)));
   const flagAt = argv.findIndex((word) => word === flag || word.startsWith(`${flag}=`));
-  if (at < 0 || flagAt < 0 || flagAt > at) return message;
-  // the command named, down to its subcommand (`models new`): the flag is that one's
-  let command = program.commands.find((candidate) => named(candidate, argv[at]))!;
-  let end = at;
-  let sub: Command | undefined;
-  while ((sub = command.commands.find((c) => named(c, argv[end + 1])))) {
-    command = sub;
-    end += 1;
-  }
+  const named = commandNamed(argv, program);
+  if (!named || flagAt < 0) return message;
+  const { command, at, end } = named;
+  if (flagAt > at) return match[0].includes('(Did you mean') ? message : withNearFlag(match, message, command);
   const option = command.options.find((o) => o.long === flag || o.short === flag);
   if (!option) return message;
   const takesValue = (option.required || option.optional) && !argv[flagAt].includes('=') && flagAt + 1 < at;
@@ -102,4 +96,32 @@ export function withPlacement(message: string, argv: readonly string[], program:
   const path = argv.slice(at, end + 1).join(' ');
   const suggestion = `Did you mean \`${line}\`? ${flag} is an option of kct ${path}: it goes after the command's name.`;
   return `${match[1]}\n(${suggestion})${message.slice(match[0].length)}`;
+}
+
+/** The command named in argv, down to its subcommand (`models new`), and where its words are. */
+function commandNamed(argv: readonly string[], program: Command): { command: Command; at: number; end: number } | undefined {
+  const named = (command: Command, word: string) => command.name() === word || command.aliases().includes(word);
+  const at = argv.findIndex((word) => program.commands.some((command) => named(command, word)));
+  if (at < 0) return undefined;
+  let command = program.commands.find((candidate) => named(candidate, argv[at]))!;
+  let end = at;
+  let sub: Command | undefined;
+  while ((sub = command.commands.find((c) => named(c, argv[end + 1])))) {
+    command = sub;
+    end += 1;
+  }
+  return { command, at, end };
+}
+
+/**
+ * Commander suggests by spelling, and `--data-dir` is too far from `--data` for it: the one flag of
+ * the command whose first word is the typed flag's (data) is suggested instead, as commander words it.
+ */
+function withNearFlag(match: RegExpExecArray, message: string, command: Command): string {
+  const firstWord = (flag: string) => flag.replace(/^--(no-)?/, '').split('-')[0];
+  const typed = firstWord(match[2]);
+  if (!match[2].startsWith('--') || typed === '') return message;
+  const near = command.options.filter((option) => option.long !== undefined && firstWord(option.long) === typed);
+  if (near.length !== 1) return message;
+  return `${match[1]}\n(Did you mean ${near[0].long}?)${message.slice(match[0].length)}`;
 }
