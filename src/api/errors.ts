@@ -297,7 +297,7 @@ export class UnscoredResultError extends KctError {
         ? `${answers} of ${of} answers ended SUCCESS with no score in the result (${taskIds.length === 1 ? 'task' : 'tasks'} ${taskIds.join(', ')}${cut ? ', ...' : ''}): the service did not say their marks`
         : `task ${taskIds.join(', ')} ended SUCCESS with no score in its result: the service did not say the mark`,
       {
-        suggestion: `See the record with \`kct result ${taskIds[0]} --json\`, and ask the service's support why it has no score.`,
+        suggestion: `Read the result record of ${taskIds[0]}, and ask the service's support why it has no score.`,
       },
     );
     this.taskIds = taskIds;

@@ -13,6 +13,7 @@ import {
   refusalOf,
   ServerError,
   ServerStoppedAnsweringError,
+  UnscoredResultError,
   WATCH_TIMEOUT_ADVICE,
   type WatchTimeoutError,
 } from '../../api/errors.js';
@@ -102,6 +103,10 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
     const model = modelOf(e);
     return model === undefined ? undefined : `The model keeps training on the server. Check it with: kct models show ${model}`;
   },
+  unknown_answer: (e) =>
+    e instanceof UnscoredResultError
+      ? `See the record with \`kct result ${e.taskIds[0]} --json\`, and ask the service's support why it has no score.`
+      : undefined,
   redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
   connection: (e) => {
     if (e.suggestion !== CONNECTION_ADVICE) return undefined;
