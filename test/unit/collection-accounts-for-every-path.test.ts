@@ -55,6 +55,7 @@ const linkNode = fc.constantFrom<Node>(
   { kind: 'link', to: 'root' },
   { kind: 'link', to: 'parent' },
   { kind: 'link', to: 'sibling-file' },
+  { kind: 'link', to: 'sibling-file' },
   { kind: 'link', to: 'nowhere' },
 );
 const name = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...STEMS) }, { weight: 1, arbitrary: fc.constantFrom(...SPECIAL) });
@@ -64,7 +65,7 @@ const tree: fc.Arbitrary<Record<string, Node>> = fc.letrec<{ folder: Record<stri
     { depthSize: 'small', withCrossShrink: true },
     { weight: 5, arbitrary: fileNode },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('folder' as const), children: tie('folder') }) },
-    { weight: 1, arbitrary: linkNode },
+    { weight: 2, arbitrary: linkNode },
   ),
   folder: fc.dictionary(name, tie('node'), { maxKeys: 5 }),
 })).folder;
@@ -121,7 +122,8 @@ function write(root: Record<string, Node>): { dir: string; paths: string[] } {
         writeFileSync(path, body);
         paths.push(path);
       } else {
-        const path = join(folder, `${key}.link`);
+        // a link to a file is named as an answer is (a .txt), so it is read as one: the same file reached twice
+        const path = join(folder, `${key}${node.to === 'sibling-file' ? '-link.txt' : '.link'}`);
         const target =
           node.to === 'root'
             ? top

@@ -60,9 +60,10 @@ class Planner {
   private readonly left: LeftOut = emptyLeftOut();
   private duplicates = 0;
   private readonly notes: string[] = [];
-  /** Files seen, by device and inode, to the file (or file that cannot be sent, as -1 - its number) first seen there. */
+  /** Files seen, by device and inode, to the file (or one not in the list, as -1 - its number in `unlisted`) first seen there. */
   private readonly seen = new Map<number, Map<number, number>>();
-  private readonly unsendablePaths: string[] = [];
+  /** Paths reached but not in the list: files that cannot be sent, and any after a run is refused (only its problems matter then). */
+  private readonly unlisted: string[] = [];
   /** Files that cannot be sent, under --skip-unsupported: placed once every answer is known. */
   private readonly unsendable: Unsendable[] = [];
   private readonly unsentFolders: UnsentFolder[] = [];
@@ -251,7 +252,8 @@ class Planner {
       return;
     }
     this.sendable += 1;
-    if (this.refused.length > 0) return; // the run stops anyway: only the problems matter now
+    // the run stops anyway: only the problems matter now (a link to this file still finds its path)
+    if (this.refused.length > 0) return this.unlist(item.path, info);
     const file = this.list.addFile(item, checked.size, checked.sha256);
     this.record({ item, file });
     this.place(item, file);
@@ -266,7 +268,7 @@ class Planner {
       byInode.set(info.ino, this.list.files);
       return false;
     }
-    const earlierPath = earlier >= 0 ? this.list.filePath(earlier) : this.unsendablePaths[-1 - earlier];
+    const earlierPath = earlier >= 0 ? this.list.filePath(earlier) : this.unlisted[-1 - earlier];
     // numbers alike are not enough (file-id.ts): two files whose NTFS ids round alike are two answers
     if (!sameFile(item.path, earlierPath)) return false;
     this.duplicates += 1;
@@ -275,13 +277,18 @@ class Planner {
     return true;
   }
 
+  /** A path reached that the list will not hold: the same file reached again names it. */
+  private unlist(path: string, info: Stats | undefined): void {
+    if (info) this.seen.get(info.dev)!.set(info.ino, -1 - this.unlisted.length);
+    this.unlisted.push(path);
+  }
+
   private cannotSend(item: Found, info: Stats | undefined, problem: FileProblem): void {
     if (problem.kind === 'unsupported' && this.sources.elsewhere && ANSWER_MIME_TYPES.includes(problem.type ?? ''))
       problem.suggestion = this.sources.elsewhere;
     // found in a folder, it can be left out as a folder's unreadable subfolder can
     if (problem.suggestion === CHECK_PERMISSIONS && item.root !== undefined) problem.suggestion = leaveOut(item);
-    if (info) this.seen.get(info.dev)!.set(info.ino, -1 - this.unsendablePaths.length);
-    this.unsendablePaths.push(item.path);
+    this.unlist(item.path, info);
     // a missing path is a typo, never an "unsupported" file to skip
     if (!this.sources.skipUnsupported || problem.kind === 'missing') {
       this.refused.push(problem);
