@@ -12,7 +12,7 @@ import { CHECK_PERMISSIONS, checkLocalFile, type FileProblem, isFileProblem, und
 import { AnswerList } from './answer-list.js';
 import type { Answer, AnswerSources, Collection, SkippedAnswer } from './answers.js';
 import { type Explained, explainEntries, type UnsentFolder } from './explain.js';
-import { sameFile } from './file-id.js';
+import { SeenFiles } from './file-id.js';
 import { OwnFiles } from './own-files.js';
 import {
   emptyLeftOut,
@@ -60,10 +60,7 @@ class Planner {
   private readonly left: LeftOut = emptyLeftOut();
   private duplicates = 0;
   private readonly notes: string[] = [];
-  /** Files seen, by device and inode, to the file (or one not in the list, as -1 - its number in `unlisted`) first seen there. */
-  private readonly seen = new Map<number, Map<number, number>>();
-  /** Paths reached but not in the list: files that cannot be sent, and any after a run is refused (only its problems matter then). */
-  private readonly unlisted: string[] = [];
+  private readonly seen = new SeenFiles((file) => this.list.filePath(file));
   /** Files that cannot be sent, under --skip-unsupported: placed once every answer is known. */
   private readonly unsendable: Unsendable[] = [];
   private readonly unsentFolders: UnsentFolder[] = [];
@@ -253,7 +250,10 @@ class Planner {
     }
     this.sendable += 1;
     // the run stops anyway: only the problems matter now (a link to this file still finds its path)
-    if (this.refused.length > 0) return this.unlist(item.path, info);
+    if (this.refused.length > 0) {
+      this.seen.unlist(item.path, info);
+      return;
+    }
     const file = this.list.addFile(item, checked.size, checked.sha256);
     this.record({ item, file });
     this.place(item, file);
@@ -261,26 +261,12 @@ class Planner {
 
   /** The same file reached before (a link, a folder and one of its files): marked once, and said so. */
   private isDuplicate(item: Found, info: Stats): boolean {
-    let byInode = this.seen.get(info.dev);
-    if (!byInode) this.seen.set(info.dev, (byInode = new Map()));
-    const earlier = byInode.get(info.ino);
-    if (earlier === undefined) {
-      byInode.set(info.ino, this.list.files);
-      return false;
-    }
-    const earlierPath = earlier >= 0 ? this.list.filePath(earlier) : this.unlisted[-1 - earlier];
-    // numbers alike are not enough (file-id.ts): two files whose NTFS ids round alike are two answers
-    if (!sameFile(item.path, earlierPath)) return false;
+    const earlierPath = this.seen.earlier(item.path, info, this.list.files);
+    if (earlierPath === undefined) return false;
     this.duplicates += 1;
     this.notes.push(`${item.path} is the same file as ${earlierPath}: it is marked once`);
     this.record({ item, duplicateOf: earlierPath });
     return true;
-  }
-
-  /** A path reached that the list will not hold: the same file reached again names it. */
-  private unlist(path: string, info: Stats | undefined): void {
-    if (info) this.seen.get(info.dev)!.set(info.ino, -1 - this.unlisted.length);
-    this.unlisted.push(path);
   }
 
   private cannotSend(item: Found, info: Stats | undefined, problem: FileProblem): void {
@@ -288,7 +274,7 @@ class Planner {
       problem.suggestion = this.sources.elsewhere;
     // found in a folder, it can be left out as a folder's unreadable subfolder can
     if (problem.suggestion === CHECK_PERMISSIONS && item.root !== undefined) problem.suggestion = leaveOut(item);
-    this.unlist(item.path, info);
+    this.seen.unlist(item.path, info);
     // a missing path is a typo, never an "unsupported" file to skip
     if (!this.sources.skipUnsupported || problem.kind === 'missing') {
       this.refused.push(problem);
