@@ -10,7 +10,7 @@ export function exactId(path: string): string | undefined {
 }
 
 /** Whether two paths are one file, by their exact ids. */
-export function sameFile(a: string, b: string): boolean {
+function sameFile(a: string, b: string): boolean {
   const id = exactId(a);
   return id !== undefined && id === exactId(b);
 }
