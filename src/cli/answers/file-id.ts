@@ -2,6 +2,7 @@
 // past 2^53, so two files may share a number id: a match of numbers is confirmed by the exact (bigint)
 // ids before two paths are called one file (a student's file is never taken for another, or for kct's).
 import { type Stats, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /** The exact "device:inode" of the file at `path`, or undefined when it cannot be read. */
 export function exactId(path: string): string | undefined {
@@ -9,10 +10,13 @@ export function exactId(path: string): string | undefined {
   return info === undefined ? undefined : `${info.dev}:${info.ino}`;
 }
 
-/** Whether two paths are one file, by their exact ids. */
-function sameFile(a: string, b: string): boolean {
-  const id = exactId(a);
-  return id !== undefined && id === exactId(b);
+/**
+ * Whether two paths are one file: by their exact ids (a link, a hard link, another spelling of the
+ * path), or by the paths themselves when either is not there (a file about to be written).
+ */
+export function sameFile(a: string, b: string): boolean {
+  const [idA, idB] = [exactId(a), exactId(b)];
+  return idA !== undefined && idB !== undefined ? idA === idB : resolve(a) === resolve(b);
 }
 
 /**

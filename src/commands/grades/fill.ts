@@ -4,10 +4,10 @@
 // will write), the saved run (its rows, one mark per student), and the class (the download's
 // students, or the run's) against the file's rows. The report names each student on one side
 // only, and kct exits 10 when there are any.
-import { readFileSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { InterruptedError, UsageError } from '../../api/errors.js';
 import { readDownloadStudents } from '../../cli/answers/download.js';
+import { sameFile } from '../../cli/answers/file-id.js';
 import type { Context } from '../../cli/core/context.js';
 import { out, safeText } from '../../cli/core/io.js';
 import { exporterFor } from '../../cli/render/export.js';
@@ -168,14 +168,6 @@ const ENTRY_COLUMNS: Column<FillEntry>[] = [
   // last, so the columns scripts already read stay where they were
   { name: 'note', header: 'note', value: (e) => e.note },
 ];
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return resolve(a) === resolve(b);
-  }
-}
 
 /** The assignment columns of a Canvas gradebook, to name them in a refusal; none when it cannot be read (that is said later). */
 function assignmentsOf(path: string): CanvasAssignmentColumn[] {

@@ -2,9 +2,10 @@
 // checked before anything is written (its format, its columns, the file kct will write), filled
 // from the marks, and written to a new file (or over the download, with --in-place, only if it
 // did not change meanwhile). kct never replaces a file it did not make.
-import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
+import { sameFile } from '../../cli/answers/file-id.js';
 import { fillCanvasGradebook } from '../../platforms/canvas-gradebook.js';
 import { compareWithDownload, type DownloadStudent, type FillResult } from '../../platforms/fill-report.js';
 import { type Mark, type Rounding, scaleGrade } from '../../platforms/grade-scale.js';
@@ -201,14 +202,6 @@ function targetOf(path: string, options: GradeFileOptions): string {
       suggestion: 'Make the folder first, or name a file in a folder that exists.',
     });
   return target;
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return resolve(a) === resolve(b);
-  }
 }
 
 function writeExclusively(path: string, bytes: Buffer, mode = 0o644): void {
