@@ -92,9 +92,8 @@ export function contentMismatch(path: string, type: string, bytes: Buffer): File
   if (!checksContent(type)) return undefined;
   const found = ALL_KINDS.find((kind) => kind.is(bytes));
   if (type === 'text/plain') {
-    const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
-    if (found === undefined && (utf16 || !holdsBinary(bytes))) return undefined;
-    return mismatch(path, 'a text file', found ?? { name: 'binary data, not text' });
+    const held = notText(bytes);
+    return held === undefined ? undefined : mismatch(path, 'a text file', held);
   }
   const expected = KINDS[EXPECTED[type]];
   if (expected.is(bytes)) return undefined;
@@ -105,6 +104,22 @@ export function contentMismatch(path: string, type: string, bytes: Buffer): File
     found ?? (text ? { name: 'plain text', extension: '.txt' } : { name: 'something else' }),
   );
 }
+
+/** What bytes meant as text hold instead (a PDF, a Word document, binary data), from their first HEAD_BYTES; undefined for text (UTF-16 too). */
+export function notText(bytes: Buffer): Pick<Kind, 'name' | 'extension' | 'advice'> | undefined {
+  const sample = bytes.subarray(0, HEAD_BYTES);
+  const found = ALL_KINDS.find((kind) => kind.is(sample));
+  if (found === undefined && (utf16Order(sample) !== undefined || !holdsBinary(sample))) return undefined;
+  return found ?? { name: 'binary data, not text' };
+}
+
+/** The UTF-16 text of bytes that begin with its byte order mark, else undefined (they are read as UTF-8). */
+export function utf16Of(bytes: Buffer): string | undefined {
+  const order = utf16Order(bytes);
+  return order === undefined ? undefined : new TextDecoder(order).decode(bytes);
+}
+
+const utf16Order = (bytes: Buffer) => (starts(bytes, UTF16_LE) ? 'utf-16le' : starts(bytes, UTF16_BE) ? 'utf-16be' : undefined);
 
 /**
  * The advice for a file whose name gives no answer type ("grace", "essay.final") but which holds
@@ -117,8 +132,7 @@ export function renameTextHint(path: string): string | undefined {
   } catch {
     return undefined;
   }
-  const utf16 = starts(bytes, UTF16_LE) || starts(bytes, UTF16_BE);
-  if (bytes.length === 0 || (!utf16 && holdsBinary(bytes)) || ALL_KINDS.some((kind) => kind.is(bytes))) return undefined;
+  if (bytes.length === 0 || notText(bytes) !== undefined) return undefined;
   return `It holds plain text: rename it to ${basename(path)}.txt (an answer's type comes from its name), or leave it out.`;
 }
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { UsageError } from '../../api/errors.js';
 import type { LocalFile } from '../../client/files.js';
 import type { IO } from '../core/io.js';
-import { readStdinText } from '../core/stdin.js';
+import { readStdinAnswer, readStdinText } from '../core/stdin.js';
 import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
 import { OwnFiles, type WrittenFile } from './own-files.js';
@@ -214,7 +214,7 @@ async function namedInputs(sources: AnswerSources, io: IO): Promise<{ named: str
       );
     }
     stdinUsed = true;
-    textAnswers.push({ index: textAnswers.length, label: '-', keyName: 'stdin', files: [], text: await readStdinText(io) });
+    textAnswers.push({ index: textAnswers.length, label: '-', keyName: 'stdin', files: [], text: await readStdinAnswer(io) });
   }
   if (sources.text !== undefined)
     textAnswers.push({ index: textAnswers.length, label: '--text', keyName: 'text', files: [], text: sources.text });

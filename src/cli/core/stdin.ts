@@ -1,9 +1,29 @@
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES } from '../../api/limits.js';
+import { notText, utf16Of } from '../../client/file-content.js';
 import { type IO, notice } from './io.js';
 
-/** Reads all of stdin as UTF-8 text (an answer typed or piped in), up to the file size limit. */
-export async function readStdinText(io: IO, what = 'the answer'): Promise<string> {
+/** Reads all of stdin as UTF-8 text (a list, a key, a body typed or piped in), up to the file size limit. */
+export async function readStdinText(io: IO, what = 'the text'): Promise<string> {
+  return (await readStdinBytes(io, what)).toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/**
+ * Reads an answer piped in (`kct one-pass - < essay.txt`): text, as UTF-8 or UTF-16 with its byte
+ * order mark. A PDF, a Word document or other binary data is refused before anything is sent, by the
+ * rule a file named .txt is checked with: marked, it would be charged for nothing.
+ */
+export async function readStdinAnswer(io: IO): Promise<string> {
+  const bytes = await readStdinBytes(io, 'the answer');
+  const held = notText(bytes);
+  if (held !== undefined)
+    throw new UsageError(`standard input holds ${held.name}: an answer piped in is read as text`, {
+      suggestion: `Name the file instead (kct one-pass essay${held.extension ?? '.pdf'}): a file is sent as it is, its type read from its name.`,
+    });
+  return utf16Of(bytes) ?? bytes.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+async function readStdinBytes(io: IO, what: string): Promise<Buffer> {
   if (io.stdinIsTTY) notice(io, 'progress', `reading ${what} from standard input; end it with Ctrl-D`);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -13,7 +33,5 @@ export async function readStdinText(io: IO, what = 'the answer'): Promise<string
     if (size > MAX_FILE_BYTES) throw new UsageError(`standard input is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '');
+  return Buffer.concat(chunks);
 }

@@ -8,7 +8,7 @@ import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { err, out } from '../../cli/core/io.js';
-import { readStdinText } from '../../cli/core/stdin.js';
+import { readStdinAnswer } from '../../cli/core/stdin.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { printOneResult } from '../../cli/render/outcomes.js';
@@ -29,7 +29,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   let text = options.text;
   if (inputs.includes('-')) {
     if (inputs.length > 1 || text !== undefined) throw new UsageError('- (text on stdin) cannot be combined with files or --text');
-    text = await readStdinText(context.io);
+    text = await readStdinAnswer(context.io);
   }
   const files = await Promise.all(inputs.filter((input) => input !== '-').map((path) => inspectFile(path)));
   checkFileCount(files.length, 'answer');
