@@ -1,7 +1,14 @@
 // Watching tasks from a command: the shared poller, the progress display (an ora spinner on a
 // terminal, one plain line per change otherwise, always on stderr so stdout holds only results)
 // and the Ctrl-C / timeout messages that tell the user how to pick up again.
-import { ConnectionError, InterruptedError, ServerStoppedAnsweringError } from '../../api/errors.js';
+import {
+  AuthenticationError,
+  ConnectionError,
+  InsufficientCreditsError,
+  InterruptedError,
+  PermissionError,
+  ServerStoppedAnsweringError,
+} from '../../api/errors.js';
 import type { StatusSnapshot } from '../../api/schemas.js';
 import type { KctClient } from '../../client/client.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -55,8 +62,17 @@ export async function watchWithProgress(
   }
 }
 
-/** A server that stopped answering, with what to run once it answers again (exit 9 either way). */
+/** What stopped a run after tasks were accepted (a server gone, a key refused, credits out), with what to run then (its exit code unchanged). */
 export function withResumeHint(error: unknown, resume: string): unknown {
+  // a key refused, or credits run out, after tasks were accepted: they keep running, and are charged
+  const accepted = `then ${resume} collects the tasks already accepted, which keep running and are charged when they succeed`;
+  if (error instanceof AuthenticationError || error instanceof PermissionError)
+    return error.retold(error.message, {
+      cause: error.cause,
+      suggestion: `Store a working key (\`kct auth status\` says which key kct uses; \`kct auth login\` stores one), ${accepted}.`,
+    });
+  if (error instanceof InsufficientCreditsError)
+    return error.retold(error.message, { cause: error.cause, suggestion: `Add credits (\`kct credits\` shows the balance), ${accepted}.` });
   if (!(error instanceof ConnectionError)) return error;
   const suggestion = `Check that the server is running (a local sandbox: is \`kct sandbox\` still up?), then resume with: ${resume}`;
   return error instanceof ServerStoppedAnsweringError

@@ -372,6 +372,8 @@ function summaryFields(s: Summary): Record<string, unknown> {
     empty: s.empty,
     not_entered: s.notEntered,
     credits_charged: s.creditsCharged,
+    // answers sent and not seen finished: credits_charged is what is known so far, not the total
+    ...(s.mayBeCharged > 0 ? { may_be_charged: s.mayBeCharged } : {}),
     marked_before: s.replayed,
     copies: s.copies,
     mean: s.mean,

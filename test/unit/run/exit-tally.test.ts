@@ -2,6 +2,7 @@
 // one not known yet (8), whatever the order the rows came in.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/api/errors.js';
 import { exitCodeFor } from '../../../src/cli/core/exit-codes.js';
 import { ClassTally } from '../../../src/cli/render/tally.js';
 import { ExitTally } from '../../../src/run/exit-tally.js';
@@ -102,5 +103,32 @@ describe('the exit status of a run', () => {
       ),
       { numRuns: propertyRuns(200), seed: propertySeed(3839) },
     );
+  });
+});
+
+describe('a run stopped by a refusal after tasks were accepted', () => {
+  const refusals = [
+    () => ApiError.from(401, { message: 'The API key was revoked' }),
+    () => ApiError.from(403, { message: 'No longer an admin' }),
+    () => ApiError.from(402, { message: 'Insufficient credits' }),
+  ];
+  it('keeps its exit code, and says the accepted tasks keep running and the same command collects them', () => {
+    for (const refusal of refusals) {
+      for (const anySent of [true, false]) {
+        const tally = new ExitTally();
+        tally.fatal = refusal();
+        let thrown: unknown;
+        try {
+          tally.throwExitStatus({ anySent, timeoutMs: 4000 });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(exitCodeFor(thrown)).toBe(exitCodeFor(refusal()));
+        const suggestion = (thrown as ApiError).suggestion ?? '';
+        if (anySent)
+          expect(suggestion).toMatch(/collects the tasks already accepted, which keep running and are charged when they succeed/);
+        else expect(suggestion).not.toContain('already accepted');
+      }
+    }
   });
 });
