@@ -1,7 +1,8 @@
 // kct batch and this machine's ledger (src/commands/batch/batch-ledger.ts): a batch request is
-// charged whole, so what kct says it will charge again must be exactly what it charges again, over
-// generated sequences of manifests (answers added, dropped, reordered, run again); and what a batch
-// marked, one-pass reuses.
+// charged whole, so a request that would charge again items marked before is refused, nothing sent,
+// unless --mark-again pays for them; what kct says it would charge again is exactly what --mark-again
+// charges, over generated sequences of manifests (answers added, dropped, reordered, run again); and
+// what a batch marked, one-pass reuses.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -23,7 +24,7 @@ function textClass(count: number, tag: string): string {
 const saidAgain = (stderr: string) => Number(/(\d+) items? of \d+ (?:was|were) sent before on this machine/.exec(stderr)?.[1] ?? 0);
 
 describe('kct batch and the ledger', () => {
-  it('says before sending exactly how many items marked before a request charges again', async () => {
+  it('refuses a request that would charge items marked before, saying how many; --mark-again charges exactly those', async () => {
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -45,8 +46,21 @@ describe('kct batch and the ledger', () => {
             const idOf = (i: number) => (items.indexOf(items[i]) === i ? `s${items[i]}` : `s${items[i]}-copy${step}-${i}`);
             const manifest = join(dir, `step-${step}.jsonl`);
             writeFileSync(manifest, `${items.map((n, i) => JSON.stringify({ student_id: idOf(i), paper_content: pool[n] })).join('\n')}\n`);
+            // the very request again is the service's replay; any other is charged whole
+            const request = answers.join(',');
+            const again = sent.has(request) ? 0 : answers.filter((n) => marked.has(n)).length;
             const before = await creditsOf(kct);
-            const run = await kct(['batch', manifest, '--model', '12', '--output', 'ndjson']);
+            let run = await kct(['batch', manifest, '--model', '12', '--output', 'ndjson']);
+            expect(saidAgain(run.stderr), `step ${step}: ${request}\n${run.stderr}`).toBe(again);
+            if (again > 0) {
+              // never charged twice unless asked: refused, nothing sent, nothing charged
+              expect(run.code, run.stderr).toBe(2);
+              expect(run.stdout).toBe('');
+              expect(run.stderr).toContain('Nothing was sent');
+              expect(await creditsOf(kct)).toBe(before);
+              run = await kct(['batch', manifest, '--model', '12', '--output', 'ndjson', '--mark-again']);
+              expect(saidAgain(run.stderr), `step ${step}: ${request}\n${run.stderr}`).toBe(again);
+            }
             expect(run.code, run.stderr).toBe(0);
             // every item a row, in manifest order, each copy flagged and marked as its first
             const rows = run.stdout
@@ -62,13 +76,7 @@ describe('kct batch and the ledger', () => {
               expect(rowOf.get(idOf(i))?.task_id).toBe(rowOf.get(idOf(first))?.task_id);
             }
             const charged = before - (await creditsOf(kct));
-            // the very request again is the service's replay; any other is charged whole
-            const request = answers.join(',');
-            const expected = sent.has(request) ? 0 : answers.length;
-            expect(charged, `step ${step}: ${request}\n${run.stderr}`).toBe(expected);
-            expect(saidAgain(run.stderr), `step ${step}: ${request}\n${run.stderr}`).toBe(
-              expected === 0 ? 0 : answers.filter((n) => marked.has(n)).length,
-            );
+            expect(charged, `step ${step}: ${request}\n${run.stderr}`).toBe(sent.has(request) ? 0 : answers.length);
             sent.add(request);
             for (const n of answers) marked.add(n);
           }
@@ -118,7 +126,10 @@ describe('kct batch and the ledger', () => {
     expect(once.stdout).toMatch(/,2,2\n$/); // one batch of 2 items, costing 2
     // the batch holds each answer once: kct result of it has no row for the copy, and kct says so
     expect(once.stderr).toContain('kct result lists the 2 items sent, not the copy: run this command again');
-    const each = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson', '--mark-copies']);
+    // all 3 are a request the service has not seen, 2 of its items marked before: paid for again only when asked
+    const refused = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson', '--mark-copies']);
+    expect(refused.code, refused.stderr).toBe(2);
+    const each = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson', '--mark-copies', '--mark-again']);
     expect(each.code, each.stderr).toBe(0);
     expect(each.stderr).not.toContain('identical to another');
     expect(each.stdout).not.toContain('duplicate_of');
@@ -136,12 +147,20 @@ describe('kct batch and the ledger', () => {
     const again = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
     expect(again.stderr).not.toContain('sent before on this machine');
     expect(before - (await creditsOf(shared.kct))).toBe(2);
-    // a late answer added: a new request, charged whole, and said so first
+    // a late answer added: a new request, which would charge the first two again: refused, nothing sent
     writeFileSync(join(dir, 'pupil-3.txt'), `${readFileSync(join(FIXTURES, 'essay.txt'), 'utf8')}\n(batch ledger late)`);
-    const more = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    const refused = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(
+      'error: 2 items of 3 were sent before on this machine: a batch request is charged whole, so this manifest would charge them again. Nothing was sent.',
+    );
+    expect(refused.stderr).toContain('kct one-pass <files> --via batch, which reuses earlier marks');
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+    // asked to: charged whole, and said so first
+    const more = await shared.kct(['batch', dir, '--model', '12', '--output', 'ndjson', '--mark-again']);
     expect(more.code, more.stderr).toBe(0);
     expect(more.stderr).toContain(
-      '2 items of 3 were sent before on this machine; a batch request is charged whole, so they are charged again',
+      '2 items of 3 were sent before on this machine; a batch request is charged whole, so with --mark-again they are charged again',
     );
     expect(before - (await creditsOf(shared.kct))).toBe(5);
     // the answers as files, by one-pass: every one reused from the batches, nothing charged

@@ -19,6 +19,8 @@ export const command = defineCommand({
     '--idempotency-key <key>':
       "your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items' files or student ids> (default: derived from each request)",
     '--no-wait': 'print the accepted batch tasks and exit',
+    '--mark-again':
+      'send a manifest whose request holds items this machine marked before, paying for them again (without it, kct refuses and sends nothing)',
     ...markCopies('send identical items of the manifest each on their own'),
     ...maxRps(),
     ...watchOptions,

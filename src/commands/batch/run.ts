@@ -6,23 +6,23 @@ import {
   InterruptedError,
   TaskUnsuccessfulError,
   UnscoredResultError,
+  UsageError,
   WatchTimeoutError,
 } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
-import type { StatusSnapshot, Task } from '../../api/schemas.js';
-import { isFinalStatus, isMarked, isUnscoredSuccess, isUnsuccessfulFinal } from '../../api/status.js';
+import type { Task } from '../../api/schemas.js';
+import { isFinalStatus, isUnscoredSuccess, isUnsuccessfulFinal } from '../../api/status.js';
 import type { SkippedAnswer } from '../../cli/answers/answers.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { parseModelId } from '../../cli/core/parse.js';
-import { startSpinner, watchTimings } from '../../cli/core/watch.js';
+import { watchTimings } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
 import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import type { Column } from '../../cli/render/rows.js';
-import { describeSnapshot } from '../../cli/render/snapshot.js';
 import { plural } from '../../cli/render/style.js';
 import { pollSchedule } from '../../client/poll.js';
 import { keyRuleOf } from '../../run/keys.js';
@@ -32,6 +32,7 @@ import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
 import { copyRow, distinctItems } from './copies.js';
 import { type ManifestItem, readManifest } from './manifest.js';
+import { batchProgress } from './progress.js';
 import { checkCallbackUrl, toldRefusal } from './refusals.js';
 import { batchInterrupted } from './stopped.js';
 
@@ -104,10 +105,20 @@ export async function run(options: Options, context: Context): Promise<void> {
     throw error;
   });
   const again = ledger.chargedAgain(sends);
+  const sentBefore = `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine`;
+  if (again > 0 && !options.markAgain) {
+    // never charged twice unless asked: nothing is sent
+    ledger.close();
+    lock.release();
+    throw new UsageError(
+      `${sentBefore}: a batch request is charged whole, so this manifest would charge ${again === 1 ? 'it' : 'them'} again. Nothing was sent.`,
+      { suggestion: BATCH_AGAIN_ADVICE },
+    );
+  }
   if (again > 0)
     context.notice(
       'warning',
-      `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine; a batch request is charged whole, so ${again === 1 ? 'it is' : 'they are'} charged again. A request is the same only with the same items and --callback-url. To charge only answers not marked before, mark them with kct one-pass <files> --via batch, which reuses earlier marks, or send only the new items, in a manifest of their own.`,
+      `${sentBefore}; a batch request is charged whole, so with --mark-again ${again === 1 ? 'it is' : 'they are'} charged again.`,
     );
   if (distinct.copyCount > 0)
     context.notice(
@@ -330,6 +341,10 @@ export async function run(options: Options, context: Context): Promise<void> {
   if (unscored.count > 0) throw new UnscoredResultError(unscored.named, unscored.count, writer.count, unscored.cut);
 }
 
+/** What to do with a manifest whose request would charge again items marked before. */
+const BATCH_AGAIN_ADVICE =
+  'A request is the same (and free again) only with the same items and --callback-url. To mark only the new items, send them in a manifest of their own, or mark the answers with kct one-pass <files> --via batch, which reuses earlier marks. To pay for them again, add --mark-again.';
+
 /**
  * None marked (a batch cancelled whole): a manifest of the same items is the same request again, replayed
  * as it ended; a base key of their own makes new ones, and nothing was charged to charge twice.
@@ -340,51 +355,6 @@ const NONE_MARKED_HINT =
 /** The same manifest again is the same request, which the service replays as it ended: the way to send what failed again. */
 const AGAIN_HINT =
   'The same command again replays these batches as they ended. To mark the items that did not succeed, put them in a manifest of their own and send it (other items are another request), or send their files with `kct one-pass`.';
-
-interface BatchProgress {
-  update(snapshot: StatusSnapshot, changed: boolean): void;
-  warn(text: string): void;
-  finished(taskId: string, outcomes: AnswerOutcome[]): void;
-  stop(): void;
-}
-
-/**
- * Progress while batches are marked, as one-pass shows it: on a terminal a spinner with the items
- * marked, not marked and still to come (exact once a batch ends; meanwhile the service's own
- * account of the running batch); off a terminal one line per change on stderr.
- */
-async function batchProgress(context: Context, taskIds: string[], total: number): Promise<BatchProgress> {
-  const counts = { marked: 0, failed: 0 };
-  const latest = new Map<string, string>();
-  const name = (id: string) => (taskIds.length === 1 ? `batch ${id}` : `batch ${taskIds.indexOf(id) + 1}/${taskIds.length} ${id}`);
-  const line = () => {
-    const running = [...latest].filter(([id]) => taskIds.includes(id)).map(([id, text]) => `${name(id)}: ${text}`);
-    return [
-      `marking ${plural(total, 'item')}: ${counts.marked} marked, ${counts.failed} not marked, ${total - counts.marked - counts.failed} queued or running`,
-      ...running.slice(0, 1),
-    ].join(' · ');
-  };
-  const spinner = await startSpinner(context.io, line());
-  return {
-    update(snapshot, changed) {
-      const id = snapshot.task_id ?? '';
-      latest.set(id, describeSnapshot(snapshot));
-      if (spinner) spinner.text(line());
-      else if (changed) context.notice('progress', `${name(id)} ${describeSnapshot(snapshot)}`);
-    },
-    warn(text) {
-      if (spinner) spinner.warn(text);
-      else context.notice('progress', text);
-    },
-    finished(taskId, outcomes) {
-      latest.delete(taskId);
-      for (const outcome of outcomes) counts[isMarked(outcome) ? 'marked' : 'failed'] += 1;
-      if (spinner) spinner.text(line());
-      else context.notice('progress', `${name(taskId)} finished: ${line()}`);
-    },
-    stop: () => spinner?.stop(),
-  };
-}
 
 /** Whether the items may be marked on different rubrics: several models named, or a rubric of an item's own. */
 function severalRubrics(manifest: readonly ManifestItem[]): boolean {
