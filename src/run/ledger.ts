@@ -80,7 +80,9 @@ export class Ledger {
    */
   accepted(identity: string, marked: Marked): void {
     const value = `${marked.failed ? FAILED : ''}${'taskId' in marked ? marked.taskId : `${marked.batchId}#${marked.item}`}`;
-    if (this.known.get(identity)?.split(' ')[0] === value) return;
+    const latest = this.known.get(identity)?.split(' ')[0];
+    // a task that failed stays failed: its request replayed is that task again, not a mark
+    if (latest === value || latest === `${FAILED}${value}`) return;
     this.write({ i: identity, t: value });
   }
 

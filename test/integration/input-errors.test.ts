@@ -205,7 +205,8 @@ describe('refusals name what to do (a hint line), before anything is sent', () =
       ['a-2', 'SUCCESS'],
     ]);
     writeFileSync(join(dir, 'one.json'), JSON.stringify(items[0], null, 2));
-    const one = await shared.kct(['batch', join(dir, 'one.json'), '--model', '12', '--output', 'csv']);
+    // one item of the array again: a request of its own, paid for again only when asked
+    const one = await shared.kct(['batch', join(dir, 'one.json'), '--model', '12', '--output', 'csv', '--mark-again']);
     expect(one.code, one.stderr).toBe(0);
     expect((parse(one.stdout, { columns: true }) as { student_id: string }[]).map((row) => row.student_id)).toEqual(['a-1']);
   });

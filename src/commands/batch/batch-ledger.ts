@@ -53,13 +53,17 @@ export class BatchLedger {
     return `request ${sha256(this.keys[index] ?? '')}`;
   }
 
-  /** Items marked before that these requests would charge again: known to the ledger, in a request not sent before. */
+  /** Items marked before that these requests would charge again: known to the ledger (and not failed there), in a request not sent before. */
   chargedAgain(sends: readonly BatchSend[]): number {
     if (!this.ledger) return 0;
     let [again, first] = [0, 0];
     for (const [index, send] of sends.entries()) {
       if (this.ledger.lookup(this.request(index)) === undefined)
-        for (let i = 0; i < send.items.length; i++) if (this.ledger.lookup(this.identities[first + i])) again += 1;
+        for (let i = 0; i < send.items.length; i++) {
+          // an item that ended FAILURE or CANCEL was not charged: sending it again charges it once
+          const known = this.ledger.lookup(this.identities[first + i]);
+          if (known && !known.failed) again += 1;
+        }
       first += send.items.length;
     }
     return again;
@@ -69,6 +73,11 @@ export class BatchLedger {
   accepted(index: number, taskId: string, first: number, count: number): void {
     this.ledger?.accepted(this.request(index), { taskId });
     for (let i = 0; i < count; i++) this.ledger?.accepted(this.identities[first + i], { batchId: taskId, item: i });
+  }
+
+  /** Item `item` of batch `taskId` (the manifest's item `first + item`) ended FAILURE or CANCEL: not charged, so not refused when sent again. */
+  failed(taskId: string, first: number, item: number): void {
+    this.ledger?.accepted(this.identities[first + item], { batchId: taskId, item, failed: true });
   }
 
   close(): void {

@@ -115,230 +115,235 @@ export async function run(options: Options, context: Context): Promise<void> {
       { suggestion: BATCH_AGAIN_ADVICE },
     );
   }
-  if (again > 0)
-    context.notice(
-      'warning',
-      `${sentBefore}; a batch request is charged whole, so with --mark-again ${again === 1 ? 'it is' : 'they are'} charged again.`,
-    );
-  if (distinct.copyCount > 0)
-    context.notice(
-      'note',
-      `${plural(distinct.copyCount, 'item')} of ${manifest.length} ${distinct.copyCount === 1 ? 'is' : 'are'} identical to another of the manifest (the same answer, model and options): sent once, charged once${options.wait === false ? '' : ', each row flagged duplicate_of'} (--mark-copies sends each on its own)`,
-    );
-
-  const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
-  // A refused request (say 402 on the third) must not lose the batches already accepted: they
-  // are still followed and printed, and the refusal decides the exit code afterwards.
-  let refused: unknown;
-  let stoppedSending = false;
+  // the ledger stays open while the run waits: an item that failed is recorded, to be sent again without refusal
   try {
-    for (const [index, { body, items: group }] of sends.entries()) {
-      let task: Task;
-      try {
-        task = await client.batch(body, { idempotency: ledger.idempotencyOf(index), signal: context.signal });
-      } catch (error) {
-        // Ctrl-C while sending: what was accepted is said, by id, below
-        if (error instanceof InterruptedError || context.signal.aborted) {
-          stoppedSending = true;
-          break;
-        }
-        // the service refused (401, 402, a model not ready ...) or could not be reached: this request and
-        // the rest are not sent, and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
-        const unsent = error instanceof ApiError || error instanceof ConnectionError;
-        if (!unsent || (accepted.length === 0 && options.wait === false)) throw toldRefusal(error, callbackUrl, keyRule);
-        refused = accepted.length === 0 ? toldRefusal(error, callbackUrl, keyRule) : error;
-        if (accepted.length > 0)
-          context.notice(
-            'warning',
-            `batch ${index + 1}/${groups.length} was ${notSentWord(error)} (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
-          );
-        break;
-      }
-      accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
-      ledger.accepted(index, task.task_id, index * MAX_BATCH_ITEMS, group.length);
-      // the service answered with the batch it already had (the same request before): no new charge
-      const price = task.replayed
-        ? ', sent before: not charged again'
-        : typeof task.credit_cost === 'number'
-          ? `, cost ${plural(task.credit_cost, 'credit')} on success`
-          : '';
+    if (again > 0)
       context.notice(
-        'progress',
-        `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${plural(group.length, 'item')}${price})`,
-        {
-          task_id: task.task_id,
-          items: group.length,
-          ...(task.replayed ? { replayed: true } : typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}),
-        },
+        'warning',
+        `${sentBefore}; a batch request is charged whole, so with --mark-again ${again === 1 ? 'it is' : 'they are'} charged again.`,
       );
-    }
-  } finally {
-    ledger.close();
-    lock.release();
-  }
-  const rowsSent = accepted.reduce((n, { items: group, first }) => n + group.reduce((m, _, i) => m + rowsOf(first + i), 0), 0);
-  const stopped = (running: readonly string[], finishedItems: number) =>
-    batchInterrupted({ running, runningItems: rowsSent - finishedItems, finishedItems, notSent: manifest.length - rowsSent });
-
-  if (options.wait === false) {
-    // the accepted batch tasks as the service sent them; a replay's acceptance is the stored one, so
-    // its state now is read (as one-pass --no-wait does); a refused request's items have none
-    const tasks = await Promise.all(accepted.map(({ task }) => (task.replayed ? stateNow(client, task, context.signal) : task)));
-    await exporter.list(tasks, ACCEPTED_COLUMNS);
-    const first = accepted[0]?.task.task_id;
-    // a batch sent before may be finished already: then its marks are there to read
-    const done = tasks.every((task) => isFinalStatus(task.status));
-    // several batches: each is named (the ids are on stdout too), the same command again collects them all
-    const ids = accepted.map(({ task }) => task.task_id);
-    const which = ids.length === 1 ? first : `<task_id> (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''})`;
-    const all = ids.length === 1 ? '' : '; or run this command again without --no-wait for every row (nothing is charged again)';
-    if (first)
-      context.notice(
-        'next',
-        done
-          ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${which}${all}`
-          : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
-      );
-    // a batch holds each answer once: its copies' rows come from the manifest, not from kct result
-    if (first && distinct.copyCount > 0)
-      context.notice(
-        'next',
-        `kct result lists the ${plural(items.length, 'item')} sent, not the ${distinct.copyCount === 1 ? 'copy' : `${distinct.copyCount} copies`}: run this command again (without --no-wait) for a row per item of the manifest, copies included; nothing is charged again`,
-      );
-    if (unsent.length > 0)
+    if (distinct.copyCount > 0)
       context.notice(
         'note',
-        `--no-wait lists the batches sent: the ${plural(unsent.length, 'row')} of what was not sent come with the run that waits`,
+        `${plural(distinct.copyCount, 'item')} of ${manifest.length} ${distinct.copyCount === 1 ? 'is' : 'are'} identical to another of the manifest (the same answer, model and options): sent once, charged once${options.wait === false ? '' : ', each row flagged duplicate_of'} (--mark-copies sends each on its own)`,
       );
-    if (stoppedSending)
+
+    const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
+    // A refused request (say 402 on the third) must not lose the batches already accepted: they
+    // are still followed and printed, and the refusal decides the exit code afterwards.
+    let refused: unknown;
+    let stoppedSending = false;
+    try {
+      for (const [index, { body, items: group }] of sends.entries()) {
+        let task: Task;
+        try {
+          task = await client.batch(body, { idempotency: ledger.idempotencyOf(index), signal: context.signal });
+        } catch (error) {
+          // Ctrl-C while sending: what was accepted is said, by id, below
+          if (error instanceof InterruptedError || context.signal.aborted) {
+            stoppedSending = true;
+            break;
+          }
+          // the service refused (401, 402, a model not ready ...) or could not be reached: this request and
+          // the rest are not sent, and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
+          const unsent = error instanceof ApiError || error instanceof ConnectionError;
+          if (!unsent || (accepted.length === 0 && options.wait === false)) throw toldRefusal(error, callbackUrl, keyRule);
+          refused = accepted.length === 0 ? toldRefusal(error, callbackUrl, keyRule) : error;
+          if (accepted.length > 0)
+            context.notice(
+              'warning',
+              `batch ${index + 1}/${groups.length} was ${notSentWord(error)} (${(error as Error).message}); ${groups.length - index} request(s) not sent`,
+            );
+          break;
+        }
+        accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
+        ledger.accepted(index, task.task_id, index * MAX_BATCH_ITEMS, group.length);
+        // the service answered with the batch it already had (the same request before): no new charge
+        const price = task.replayed
+          ? ', sent before: not charged again'
+          : typeof task.credit_cost === 'number'
+            ? `, cost ${plural(task.credit_cost, 'credit')} on success`
+            : '';
+        context.notice(
+          'progress',
+          `batch ${index + 1}/${groups.length} ${task.replayed ? 'already submitted' : 'accepted'} as ${task.task_id} (${plural(group.length, 'item')}${price})`,
+          {
+            task_id: task.task_id,
+            items: group.length,
+            ...(task.replayed ? { replayed: true } : typeof task.credit_cost === 'number' ? { credit_cost: task.credit_cost } : {}),
+          },
+        );
+      }
+    } finally {
+      lock.release();
+    }
+    const rowsSent = accepted.reduce((n, { items: group, first }) => n + group.reduce((m, _, i) => m + rowsOf(first + i), 0), 0);
+    const stopped = (running: readonly string[], finishedItems: number) =>
+      batchInterrupted({ running, runningItems: rowsSent - finishedItems, finishedItems, notSent: manifest.length - rowsSent });
+
+    if (options.wait === false) {
+      // the accepted batch tasks as the service sent them; a replay's acceptance is the stored one, so
+      // its state now is read (as one-pass --no-wait does); a refused request's items have none
+      const tasks = await Promise.all(accepted.map(({ task }) => (task.replayed ? stateNow(client, task, context.signal) : task)));
+      await exporter.list(tasks, ACCEPTED_COLUMNS);
+      const first = accepted[0]?.task.task_id;
+      // a batch sent before may be finished already: then its marks are there to read
+      const done = tasks.every((task) => isFinalStatus(task.status));
+      // several batches: each is named (the ids are on stdout too), the same command again collects them all
+      const ids = accepted.map(({ task }) => task.task_id);
+      const which = ids.length === 1 ? first : `<task_id> (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''})`;
+      const all = ids.length === 1 ? '' : '; or run this command again without --no-wait for every row (nothing is charged again)';
+      if (first)
+        context.notice(
+          'next',
+          done
+            ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${which}${all}`
+            : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
+        );
+      // a batch holds each answer once: its copies' rows come from the manifest, not from kct result
+      if (first && distinct.copyCount > 0)
+        context.notice(
+          'next',
+          `kct result lists the ${plural(items.length, 'item')} sent, not the ${distinct.copyCount === 1 ? 'copy' : `${distinct.copyCount} copies`}: run this command again (without --no-wait) for a row per item of the manifest, copies included; nothing is charged again`,
+        );
+      if (unsent.length > 0)
+        context.notice(
+          'note',
+          `--no-wait lists the batches sent: the ${plural(unsent.length, 'row')} of what was not sent come with the run that waits`,
+        );
+      if (stoppedSending)
+        throw stopped(
+          tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id),
+          0,
+        );
+      if (refused !== undefined) throw refused;
+      return;
+    }
+
+    const writer = new OutcomeWriter(context.io, exporter.format, {
+      rows: manifest.length + unsent.length,
+      severalModels: severalRubrics(manifest),
+    });
+    await writer.init();
+    if (stoppedSending) {
+      await writer.stop();
       throw stopped(
-        tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id),
+        accepted.map(({ task }) => task.task_id),
         0,
       );
-    if (refused !== undefined) throw refused;
-    return;
-  }
-
-  const writer = new OutcomeWriter(context.io, exporter.format, {
-    rows: manifest.length + unsent.length,
-    severalModels: severalRubrics(manifest),
-  });
-  await writer.init();
-  if (stoppedSending) {
-    await writer.stop();
-    throw stopped(
-      accepted.map(({ task }) => task.task_id),
-      0,
-    );
-  }
-  const progress = await batchProgress(
-    context,
-    accepted.map(({ task }) => task.task_id),
-    rowsSent,
-  );
-  const poller = client.poller({
-    timeoutMs: timings.timeoutMs,
-    schedule: pollSchedule(timings.startMs),
-    signal: context.signal,
-    onUpdate: (snapshot, changed) => progress.update(snapshot, changed),
-    onTransientError: (id, error) => progress.warn(`${id}: ${error.message}; still watching`),
-  });
-  const late: string[] = [];
-  const finished: string[] = [];
-  let finishedItems = 0;
-  const unsuccessful: Record<string, string> = {};
-  let unsuccessfulCount = 0;
-  /** Items that ended SUCCESS with no score (exit 1 after the failures' 3), the first tasks named. */
-  const unscored = { count: 0, named: [] as string[], cut: false };
-  /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
-  const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
-    const placed: [number, AnswerOutcome][] = [];
-    for (const [index, outcome] of found) {
-      placed.push([distinct.rows[index], outcome]);
-      for (const copy of distinct.copies.get(index) ?? []) placed.push([copy, copyRow(outcome, manifest[copy])]);
     }
-    for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) writer.add(outcome, row);
-  };
-  // the items of the batches refused or never sent: a row each, saying why (before the others, so
-  // they never hold back --json's order)
-  const unsentRows: [number, AnswerOutcome][] = [];
-  for (let index = accepted.reduce((n, { items: group }) => n + group.length, 0); index < items.length; index++) {
-    const { label, fields } = items[index];
-    const why =
-      Math.floor(index / MAX_BATCH_ITEMS) === accepted.length
-        ? `not sent: ${refused instanceof ConnectionError ? 'its batch could not be sent' : 'the service refused its batch'} (${(refused as Error).message})`
-        : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was ${notSentWord(refused)} (${(refused as Error).message})`;
-    unsentRows.push([index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }]);
-  }
-  addRows(unsentRows);
-  try {
-    await Promise.all(
-      accepted.map(async ({ task, items: group, first }) => {
-        try {
-          await poller.watch(task.task_id, timings.startMs ?? 0, group.length);
-        } catch (error) {
-          if (error instanceof WatchTimeoutError) {
-            late.push(task.task_id);
-            return;
-          }
-          throw error;
-        }
-        const record = await client.result(task.task_id, { signal: context.signal });
-        const outcomes = (await itemOutcomes(
-          client,
-          record,
-          group.map((item) => ({ label: item.label, studentId: item.fields.student_id })),
-          context.signal,
-        )) as AnswerOutcome[];
-        const rows: AnswerOutcome[] = [];
-        // a replayed batch's items were charged when it was first sent, not by this run
-        addRows(outcomes.map((outcome, i) => [first + i, task.replayed ? { ...outcome, replayed: true } : outcome]));
-        outcomes.forEach((outcome, i) => {
-          rows.push(outcome, ...(distinct.copies.get(first + i) ?? []).map(() => outcome));
-          if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
-            unsuccessfulCount += rowsOf(first + i);
-            if (Object.keys(unsuccessful).length < 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
-          } else if (isUnscoredSuccess(outcome)) {
-            unscored.count += rowsOf(first + i);
-            if (unscored.named.length < 20) unscored.named.push(outcome.task_id || `${task.task_id} item ${i + 1}`);
-            else unscored.cut = true;
-          }
-        });
-        finished.push(task.task_id);
-        finishedItems += rows.length;
-        progress.finished(task.task_id, rows);
-      }),
+    const progress = await batchProgress(
+      context,
+      accepted.map(({ task }) => task.task_id),
+      rowsSent,
     );
-  } catch (error) {
-    await writer.stop().catch(() => writer.discard());
-    if (error instanceof InterruptedError || context.signal.aborted)
-      throw stopped(
-        accepted.map(({ task }) => task.task_id).filter((id) => !finished.includes(id)),
-        finishedItems,
+    const poller = client.poller({
+      timeoutMs: timings.timeoutMs,
+      schedule: pollSchedule(timings.startMs),
+      signal: context.signal,
+      onUpdate: (snapshot, changed) => progress.update(snapshot, changed),
+      onTransientError: (id, error) => progress.warn(`${id}: ${error.message}; still watching`),
+    });
+    const late: string[] = [];
+    const finished: string[] = [];
+    let finishedItems = 0;
+    const unsuccessful: Record<string, string> = {};
+    let unsuccessfulCount = 0;
+    /** Items that ended SUCCESS with no score (exit 1 after the failures' 3), the first tasks named. */
+    const unscored = { count: 0, named: [] as string[], cut: false };
+    /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
+    const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
+      const placed: [number, AnswerOutcome][] = [];
+      for (const [index, outcome] of found) {
+        placed.push([distinct.rows[index], outcome]);
+        for (const copy of distinct.copies.get(index) ?? []) placed.push([copy, copyRow(outcome, manifest[copy])]);
+      }
+      for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) writer.add(outcome, row);
+    };
+    // the items of the batches refused or never sent: a row each, saying why (before the others, so
+    // they never hold back --json's order)
+    const unsentRows: [number, AnswerOutcome][] = [];
+    for (let index = accepted.reduce((n, { items: group }) => n + group.length, 0); index < items.length; index++) {
+      const { label, fields } = items[index];
+      const why =
+        Math.floor(index / MAX_BATCH_ITEMS) === accepted.length
+          ? `not sent: ${refused instanceof ConnectionError ? 'its batch could not be sent' : 'the service refused its batch'} (${(refused as Error).message})`
+          : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was ${notSentWord(refused)} (${(refused as Error).message})`;
+      unsentRows.push([index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }]);
+    }
+    addRows(unsentRows);
+    try {
+      await Promise.all(
+        accepted.map(async ({ task, items: group, first }) => {
+          try {
+            await poller.watch(task.task_id, timings.startMs ?? 0, group.length);
+          } catch (error) {
+            if (error instanceof WatchTimeoutError) {
+              late.push(task.task_id);
+              return;
+            }
+            throw error;
+          }
+          const record = await client.result(task.task_id, { signal: context.signal });
+          const outcomes = (await itemOutcomes(
+            client,
+            record,
+            group.map((item) => ({ label: item.label, studentId: item.fields.student_id })),
+            context.signal,
+          )) as AnswerOutcome[];
+          const rows: AnswerOutcome[] = [];
+          // a replayed batch's items were charged when it was first sent, not by this run
+          addRows(outcomes.map((outcome, i) => [first + i, task.replayed ? { ...outcome, replayed: true } : outcome]));
+          outcomes.forEach((outcome, i) => {
+            rows.push(outcome, ...(distinct.copies.get(first + i) ?? []).map(() => outcome));
+            if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
+              if (outcome.status !== 'ERROR') ledger.failed(task.task_id, first, i);
+              unsuccessfulCount += rowsOf(first + i);
+              if (Object.keys(unsuccessful).length < 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
+            } else if (isUnscoredSuccess(outcome)) {
+              unscored.count += rowsOf(first + i);
+              if (unscored.named.length < 20) unscored.named.push(outcome.task_id || `${task.task_id} item ${i + 1}`);
+              else unscored.cut = true;
+            }
+          });
+          finished.push(task.task_id);
+          finishedItems += rows.length;
+          progress.finished(task.task_id, rows);
+        }),
       );
-    throw error;
+    } catch (error) {
+      await writer.stop().catch(() => writer.discard());
+      if (error instanceof InterruptedError || context.signal.aborted)
+        throw stopped(
+          accepted.map(({ task }) => task.task_id).filter((id) => !finished.includes(id)),
+          finishedItems,
+        );
+      throw error;
+    } finally {
+      progress.stop();
+    }
+    // rows of batches still running at the deadline are not printed
+    for (const { task, items: group, first } of accepted)
+      if (late.includes(task.task_id))
+        for (let i = 0; i < group.length; i++)
+          for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) writer.skip(row);
+    // a folder's subfolders not entered (and student folders with nothing to send) are rows, after the items
+    for (const [i, row] of unsent.entries())
+      writer.add({ file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, manifest.length + i);
+    await writer.finish();
+    if (refused !== undefined) throw refused;
+    if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
+    if (unsuccessfulCount > 0) {
+      throw new TaskUnsuccessfulError(
+        unsuccessful,
+        `${unsuccessfulCount} of ${writer.count} items did not succeed`,
+        unsuccessfulCount === writer.count ? NONE_MARKED_HINT : AGAIN_HINT,
+      );
+    }
+    if (unscored.count > 0) throw new UnscoredResultError(unscored.named, unscored.count, writer.count, unscored.cut);
   } finally {
-    progress.stop();
+    ledger.close();
   }
-  // rows of batches still running at the deadline are not printed
-  for (const { task, items: group, first } of accepted)
-    if (late.includes(task.task_id))
-      for (let i = 0; i < group.length; i++)
-        for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) writer.skip(row);
-  // a folder's subfolders not entered (and student folders with nothing to send) are rows, after the items
-  for (const [i, row] of unsent.entries())
-    writer.add({ file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, manifest.length + i);
-  await writer.finish();
-  if (refused !== undefined) throw refused;
-  if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
-  if (unsuccessfulCount > 0) {
-    throw new TaskUnsuccessfulError(
-      unsuccessful,
-      `${unsuccessfulCount} of ${writer.count} items did not succeed`,
-      unsuccessfulCount === writer.count ? NONE_MARKED_HINT : AGAIN_HINT,
-    );
-  }
-  if (unscored.count > 0) throw new UnscoredResultError(unscored.named, unscored.count, writer.count, unscored.cut);
 }
 
 /** What to do with a manifest whose request would charge again items marked before. */
