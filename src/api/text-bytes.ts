@@ -19,3 +19,31 @@ export function holdsBinary(bytes: Uint8Array): boolean {
 
 /** The control bytes that are not tab, line breaks or form feed. */
 const CONTROLS = /[\x01-\x08\x0e-\x1f]/g;
+
+/** One strict decoder (a decode without `stream` starts afresh): invalid UTF-8 throws. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Bytes as UTF-8 text, a byte order mark dropped; undefined when they are not valid UTF-8 (Windows-1252, say). */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  try {
+    return STRICT_UTF8.decode(bom ? bytes.subarray(3) : bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The byte order of UTF-16 text, from its byte order mark; undefined for bytes without one. */
+export function utf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  return bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+}
+
+/**
+ * Text as Windows and Excel save it, read exactly: UTF-16 by its byte order mark (Notepad's
+ * "Unicode"), else UTF-8; undefined for anything else (an "ANSI" save), which is never guessed at.
+ */
+export function decodedText(bytes: Uint8Array): string | undefined {
+  const order = utf16Order(bytes);
+  return order === undefined ? utf8Text(bytes) : new TextDecoder(order).decode(bytes);
+}

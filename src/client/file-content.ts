@@ -3,7 +3,7 @@
 // anything is sent, from the formats' own signatures: the few answer types there are, nothing more.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { holdsBinary, TEXT_SAMPLE_BYTES } from '../api/text-bytes.js';
+import { holdsBinary, TEXT_SAMPLE_BYTES, utf16Order } from '../api/text-bytes.js';
 import type { FileProblem } from './files.js';
 
 /** Enough of a file for every signature below (a PDF's header may follow a little junk), and for the text rule. */
@@ -38,8 +38,6 @@ const RIFF = signature('RIFF');
 const WEBP = signature('WEBP');
 const FTYP = signature('ftyp');
 const HEIF_BRANDS = ['heic', 'heix', 'hevc', 'heim', 'heis', 'mif1', 'msf1'].map((brand) => signature(brand));
-const UTF16_LE = signature(0xff, 0xfe);
-const UTF16_BE = signature(0xfe, 0xff);
 
 const KINDS: Record<string, Kind> = {
   pdf: { name: 'a PDF document', extension: '.pdf', is: (b) => b.includes(PDF) },
@@ -112,14 +110,6 @@ export function notText(bytes: Buffer): Pick<Kind, 'name' | 'extension' | 'advic
   if (found === undefined && (utf16Order(sample) !== undefined || !holdsBinary(sample))) return undefined;
   return found ?? { name: 'binary data, not text' };
 }
-
-/** The UTF-16 text of bytes that begin with its byte order mark, else undefined (they are read as UTF-8). */
-export function utf16Of(bytes: Buffer): string | undefined {
-  const order = utf16Order(bytes);
-  return order === undefined ? undefined : new TextDecoder(order).decode(bytes);
-}
-
-const utf16Order = (bytes: Buffer) => (starts(bytes, UTF16_LE) ? 'utf-16le' : starts(bytes, UTF16_BE) ? 'utf-16be' : undefined);
 
 /**
  * The advice for a file whose name gives no answer type ("grace", "essay.final") but which holds

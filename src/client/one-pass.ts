@@ -5,6 +5,7 @@
 import { UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';
+import { utf8Text } from '../api/text-bytes.js';
 import { checkFileCount, type LocalFile, withContent } from './files.js';
 import type { RequestSpec } from './http.js';
 import { type FileHasher, idempotencyKeyFor, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
@@ -72,9 +73,6 @@ export function onePassRequest(
   };
 }
 
-/** One decoder for every answer (a decode without `stream` starts afresh); invalid UTF-8 throws. */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * The text of a submission that is one plain-text answer and nothing else to upload, as the
  * service would read the file (valid UTF-8, a BOM dropped): it goes as paper_content. Undefined
@@ -85,14 +83,8 @@ export function plainTextAnswer(input: OnePassInput): string | undefined {
   if (file?.data === undefined || more.length > 0 || file.type !== 'text/plain' || input.fields.paper_content !== undefined)
     return undefined;
   if (input.rubricFiles?.length || input.questionFiles?.length) return undefined;
-  const bom = file.data[0] === 0xef && file.data[1] === 0xbb && file.data[2] === 0xbf;
-  let text: string;
-  try {
-    text = STRICT_UTF8.decode(bom ? file.data.subarray(3) : file.data);
-  } catch {
-    return undefined;
-  }
-  return text.trim() === '' || text.includes('\0') ? undefined : text;
+  const text = utf8Text(file.data);
+  return text === undefined || text.trim() === '' || text.includes('\0') ? undefined : text;
 }
 
 /** The files of a one-pass submission, each under its form field, in the order they are sent and hashed. */

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import type { OnePassFields } from '../api/schemas.js';
+import { utf8Text } from '../api/text-bytes.js';
 import type { Answer } from '../cli/answers/answers.js';
 import type { LocalFile } from '../client/files.js';
 
@@ -56,12 +57,7 @@ export function batchText(answer: Answer, files: LocalFile[]): string | undefine
   } catch {
     return undefined; // unreadable now: one-pass reports it for this answer alone
   }
-  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return undefined; // another encoding: the service reads the file itself
-  }
-  return text.trim() === '' ? undefined : text;
+  // another encoding: the service reads the file itself
+  const text = utf8Text(bytes);
+  return text === undefined || text.trim() === '' ? undefined : text;
 }

@@ -1,16 +1,18 @@
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES } from '../../api/limits.js';
-import { notText, utf16Of } from '../../client/file-content.js';
+import { decodedText } from '../../api/text-bytes.js';
+import { notText } from '../../client/file-content.js';
 import { type IO, notice } from './io.js';
 
-/** Reads all of stdin as UTF-8 text (a list, a key, a body typed or piped in), up to the file size limit. */
+/** Reads all of stdin as text (a list, a key, a body typed or piped in; UTF-16 by its byte order mark), up to the file size limit. */
 export async function readStdinText(io: IO, what = 'the text'): Promise<string> {
-  return (await readStdinBytes(io, what)).toString('utf8').replace(/^\uFEFF/, '');
+  const bytes = await readStdinBytes(io, what);
+  return decodedText(bytes) ?? bytes.toString('utf8').replace(/^\uFEFF/, '');
 }
 
 /**
  * Reads an answer piped in (`kct one-pass - < essay.txt`): text, as UTF-8 or UTF-16 with its byte
- * order mark. A PDF, a Word document or other binary data is refused before anything is sent, by the
+ * order mark (another encoding is refused, never guessed). A PDF, a Word document or other binary data is refused before anything is sent, by the
  * rule a file named .txt is checked with: marked, it would be charged for nothing.
  */
 export async function readStdinAnswer(io: IO): Promise<string> {
@@ -20,7 +22,13 @@ export async function readStdinAnswer(io: IO): Promise<string> {
     throw new UsageError(`standard input holds ${held.name}: an answer piped in is read as text`, {
       suggestion: `Name the file instead (kct one-pass essay${held.extension ?? '.pdf'}): a file is sent as it is, its type read from its name.`,
     });
-  return utf16Of(bytes) ?? bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const text = decodedText(bytes);
+  if (text === undefined)
+    throw new UsageError('standard input is not UTF-8 text (perhaps saved as Windows-1252, "ANSI"): kct does not guess an encoding', {
+      suggestion:
+        'Name the file instead (kct one-pass essay.txt): a file is sent as it is, and the service reads it. Or save it again as UTF-8.',
+    });
+  return text;
 }
 
 async function readStdinBytes(io: IO, what: string): Promise<Buffer> {

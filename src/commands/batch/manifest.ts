@@ -5,9 +5,11 @@ import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
 import { OnePassFields } from '../../api/schemas.js';
+import { decodedText, utf8Text, utf16Order } from '../../api/text-bytes.js';
 import { collectAnswers, type SkippedAnswer } from '../../cli/answers/answers.js';
 import { sharedStudentIds } from '../../cli/answers/plan-words.js';
 import type { IO } from '../../cli/core/io.js';
+import { notText } from '../../client/file-content.js';
 
 export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */
@@ -140,9 +142,34 @@ async function readTextAnswer(path: string): Promise<string> {
     throw new Error(`file not found: ${path}`);
   }
   if (info.size > MAX_FILE_BYTES) throw new Error(`${path} is larger than 20 MB`);
-  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  // read as one-pass reads a .txt answer: a document or binary data is refused, UTF-16 read by its byte order mark
+  const bytes = await readFile(path);
+  const held = notText(bytes);
+  if (held !== undefined)
+    throw new Error(`${path} is named as a text file but holds ${held.name}: mark it with kct one-pass, which sends files`);
+  const text = decodedText(bytes);
+  if (text === undefined)
+    throw new Error(
+      `${path} is not UTF-8 text (perhaps saved as Windows-1252, "ANSI"): save it again as UTF-8, or mark it with kct one-pass, which sends the file as it is`,
+    );
   if (text.trim() === '')
     throw new Error(text === '' ? `${path} is empty` : `${path} holds only spaces and line breaks: no answer to mark`);
+  return text;
+}
+
+/** A manifest's text: UTF-8 (its BOM dropped); a spreadsheet's other encodings are refused by name, never guessed at. */
+function manifestText(path: string, bytes: Buffer): string {
+  const save = 'Save it again as "CSV UTF-8" (Excel: File > Save As > CSV UTF-8), or as UTF-8 text.';
+  if (utf16Order(bytes) !== undefined)
+    throw new UsageError(`${path} is saved as UTF-16 (Excel's "Unicode Text"): kct reads manifests as UTF-8`, { suggestion: save });
+  const text = utf8Text(bytes);
+  if (text === undefined)
+    throw new UsageError(
+      `${path} is not UTF-8 text (perhaps Excel saved it as "CSV (Comma delimited)", in Windows-1252): its names and answers would be garbled`,
+      {
+        suggestion: save,
+      },
+    );
   return text;
 }
 
@@ -175,7 +202,7 @@ interface RawItem {
 }
 
 async function fileItems(path: string): Promise<RawItem[]> {
-  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  const text = manifestText(path, await readFile(path));
   const extension = extname(path).toLowerCase();
   if (extension === '.csv') {
     const { parse } = await import('csv-parse/sync');

@@ -1,0 +1,94 @@
+// Files as Windows and Excel save them: UTF-16 (Notepad's "Unicode", PowerShell's lists) is read as
+// the text it is; Windows-1252 ("ANSI", Excel's "CSV (Comma delimited)") is refused by name before
+// anything is sent, never guessed at or sent garbled and charged; a Word document named .txt is
+// refused in a batch as in one-pass.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { creditsOf, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
+
+const shared = useSandbox();
+
+const ESSAY = 'The café rule matters, and it’s important: uniforms should be optional, because choosing teaches responsibility.';
+/** The essay in Windows-1252: é and ’ are single bytes there, invalid as UTF-8. */
+const cp1252 = (text: string) => Buffer.from([...text].map((c) => (c === '’' ? 0x92 : c.charCodeAt(0))));
+const utf16 = (text: string) => Buffer.from(`\uFEFF${text}`, 'utf16le');
+
+function folder(files: Record<string, Buffer | string>): string {
+  const dir = tempDir('kct-windows-');
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+  return dir;
+}
+
+describe('files saved by Windows and Excel', () => {
+  it('kct batch: a Windows-1252 answer and a Word document named .txt are refused by name, nothing sent or charged', async () => {
+    const tag = `${Date.now()} refused`;
+    const dir = folder({ 'ansi.txt': cp1252(`${ESSAY} ${tag}`), 'fine.txt': `${ESSAY} ${tag} fine` });
+    copyFileSync(join(ROOT, 'examples', 'rubric.docx'), join(dir, 'word.txt'));
+    writeFileSync(join(dir, 'm.csv'), 'file,student_id\r\nansi.txt,s1\r\nword.txt,s2\r\nfine.txt,s3\r\n');
+    const before = await creditsOf(shared.kct);
+    const run = await shared.kct(['batch', join(dir, 'm.csv'), '--model', '12', '--output', 'csv']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('ansi.txt is not UTF-8 text (perhaps saved as Windows-1252, "ANSI")');
+    expect(run.stderr).toContain('word.txt is named as a text file but holds a zip archive');
+    expect(run.stderr).toContain('nothing was sent');
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('kct batch: a UTF-16 answer is the text it holds, the same answer as its UTF-8 copy (sent once)', async () => {
+    const text = `${ESSAY} ${Date.now()} utf-16`;
+    const dir = folder({ 'notepad.txt': utf16(text), 'plain.txt': text });
+    writeFileSync(join(dir, 'm.csv'), 'file,student_id\r\nnotepad.txt,s1\r\nplain.txt,s2\r\n');
+    const before = await creditsOf(shared.kct);
+    const run = await shared.kct(['batch', join(dir, 'm.csv'), '--model', '12', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ student_id: string; duplicate_of?: string; status: string }>(line));
+    expect(rows.map((row) => [row.student_id, row.status, row.duplicate_of])).toEqual([
+      ['s1', 'SUCCESS', undefined],
+      ['s2', 'SUCCESS', 'notepad.txt'],
+    ]);
+    expect(before - (await creditsOf(shared.kct))).toBe(1);
+  });
+
+  it('a CSV manifest saved as ANSI or as UTF-16 is refused by name, with the way to save it', async () => {
+    const dir = folder({ 'a.txt': `${ESSAY} ${Date.now()} manifest` });
+    writeFileSync(join(dir, 'ansi.csv'), Buffer.concat([Buffer.from('file,student_id\r\na.txt,'), cp1252('Chloé'), Buffer.from('\r\n')]));
+    writeFileSync(join(dir, 'unicode.csv'), utf16('file\tstudent_id\r\na.txt\ts1\r\n'));
+    const before = await creditsOf(shared.kct);
+    const ansi = await shared.kct(['batch', join(dir, 'ansi.csv'), '--model', '12']);
+    expect(ansi.code, ansi.stderr).toBe(2);
+    expect(ansi.stderr).toContain('ansi.csv is not UTF-8 text (perhaps Excel saved it as "CSV (Comma delimited)"');
+    expect(ansi.stderr).toContain('Save it again as "CSV UTF-8"');
+    const unicode = await shared.kct(['batch', join(dir, 'unicode.csv'), '--model', '12']);
+    expect(unicode.code, unicode.stderr).toBe(2);
+    expect(unicode.stderr).toContain('unicode.csv is saved as UTF-16');
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('kct one-pass - of Windows-1252 text: refused (exit 2), the file to name instead', async () => {
+    const before = await creditsOf(shared.kct);
+    const run = await shared.kct(['one-pass', '-', '--model', '12'], { input: cp1252(`${ESSAY} ${Date.now()} stdin`) });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('standard input is not UTF-8 text');
+    expect(run.stderr).toContain('Name the file instead');
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('--files-from a list saved as UTF-16 (PowerShell, Notepad): each line a path, as in UTF-8', async () => {
+    const tag = Date.now();
+    const dir = folder({ 'ana.txt': `${ESSAY} ${tag} ana`, 'ben.txt': `${ESSAY} ${tag} ben` });
+    const list = join(dir, 'list.txt');
+    writeFileSync(list, utf16(`${join(dir, 'ana.txt')}\r\n${join(dir, 'ben.txt')}\r\n`));
+    const run = await shared.kct(['one-pass', '--files-from', list, '--model', '12', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const files = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ file: string }>(line).file)
+      .sort();
+    expect(files).toEqual([join(dir, 'ana.txt'), join(dir, 'ben.txt')]);
+  });
+});
