@@ -2,7 +2,7 @@
 // the text it is; Windows-1252 ("ANSI", Excel's "CSV (Comma delimited)") is refused by name before
 // anything is sent, never guessed at or sent garbled and charged; a Word document named .txt is
 // refused in a batch as in one-pass.
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { creditsOf, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
@@ -90,5 +90,36 @@ describe('files saved by Windows and Excel', () => {
       .map((line) => parseJson<{ file: string }>(line).file)
       .sort();
     expect(files).toEqual([join(dir, 'ana.txt'), join(dir, 'ben.txt')]);
+  });
+
+  it('a saved run a spreadsheet saved again (ANSI, UTF-16, ";"): kct report (and kct grades, which reads it by the same readSavedRun) refuses it by name, writing nothing', async () => {
+    const dir = folder({ 'zoe.txt': `${ESSAY} ${Date.now()} saved` });
+    const run = await shared.kct(['one-pass', join(dir, 'zoe.txt'), '--model', '12', '--student-id', 'Zoë Müller', '--output', 'csv']);
+    expect(run.code, run.stderr).toBe(0);
+    const saved = {
+      'ansi.csv': cp1252(run.stdout),
+      'unicode.csv': utf16(run.stdout),
+      'semicolons.csv': run.stdout.replaceAll(',', ';'),
+      'ansi.ndjson': Buffer.concat([
+        Buffer.from('{"file":"a.txt","status":"SUCCESS","score":3,"student_id":"'),
+        cp1252('Zoë'),
+        Buffer.from('"}\n'),
+      ]),
+    };
+    const said = {
+      'ansi.csv': 'is not UTF-8 text (a spreadsheet saved it again',
+      'unicode.csv': 'is saved as UTF-16',
+      'semicolons.csv': 'is separated by ";"',
+      'ansi.ndjson': 'is not UTF-8 text (a spreadsheet saved it again',
+    };
+    for (const [name, bytes] of Object.entries(saved)) {
+      writeFileSync(join(dir, name), bytes);
+      const out = join(dir, `${name}.html`);
+      const report = await shared.kct(['report', join(dir, name), '--out', out]);
+      expect(report.code, `${name}: ${report.stderr}`).toBe(2);
+      expect(report.stderr).toContain(`${name} ${said[name as keyof typeof said]}`);
+      expect(report.stderr).toContain('CSV UTF-8');
+      expect(existsSync(out)).toBe(false);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // shape). Memory holds one row at a time, except the journal's rows (a few numbers each: where each
 // row's last line is) and CSV's header.
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { lastRunRows } from '../../run/record-rows.js';
 
 /** A problem at a line of the input: saved-run.ts words it as an error naming the file. */
@@ -178,7 +178,9 @@ export async function* csvRows(input: Readable): AsyncGenerator<{ value: unknown
   const { parse } = await import('csv-parse');
   // each run appended (`cat a.csv b.csv`) brings its header, with its own criteria: the row count of cells is checked here
   // info: each record with its own line (the parser's own count is how far it has read ahead)
-  const parser = input.pipe(parse({ relax_column_count: true, skip_empty_lines: true, bom: true, info: true }));
+  const parser = parse({ relax_column_count: true, skip_empty_lines: true, bom: true, info: true });
+  // pipeline, not pipe: an error of the input (bytes that are not UTF-8) ends the parser with it
+  pipeline(input, parser, () => {});
   let header: string[] | undefined;
   let criteria: string[] = [];
   let named = false;

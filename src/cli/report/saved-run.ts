@@ -43,8 +43,9 @@ const FORMAT_HINT =
 export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerator<ReportRow> {
   const name = path === '-' ? 'stdin' : path;
   if (path !== '-') checkSavedRun(path);
-  const { head, stream } = await firstLine(path === '-' ? stdin : createReadStream(path));
+  const { head, stream: read } = await firstLine(path === '-' ? stdin : createReadStream(path));
   const shape = shapeOf(head, name);
+  const stream = Readable.from(utf8Only(read, name));
   const values =
     shape === 'json'
       ? jsonRows(stream)
@@ -74,10 +75,21 @@ export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerat
   if (rows === 0) throw new UsageError(`${name} holds no answers`, { suggestion: FORMAT_HINT });
 }
 
+/** A spreadsheet that saved the run again (to look at the marks) in its own encoding or separator: the way back. */
+const RESAVED_HINT = 'Give the file kct wrote, or save it again as "CSV UTF-8" with commas (Excel: File > Save As > CSV UTF-8).';
+
 /** Which shape a saved run is in, from its first line that is not blank. */
 function shapeOf(head: string, name: string): SavedRunShape {
   const line = head.replace(/^\uFEFF/, '').trim();
   if (line === '') throw new UsageError(`${name} holds no answers`, { suggestion: FORMAT_HINT });
+  if (/^(\uFFFD\uFFFD|\uFEFF)?f\0i\0l\0e\0/.test(head.replace(/^\uFEFF/, '')) || line.includes('\0'))
+    throw new UsageError(`${name} is saved as UTF-16 (a spreadsheet's "Unicode Text"): kct reads the runs it saved as UTF-8`, {
+      suggestion: RESAVED_HINT,
+    });
+  if (/^"?file"?;/.test(line))
+    throw new UsageError(`${name} is separated by ";" (a spreadsheet saved it again, in a language that writes decimal commas)`, {
+      suggestion: RESAVED_HINT,
+    });
   if (line.startsWith('[') || line === '{') return 'json';
   if (/^"?file"?,/.test(line)) return 'csv';
   if (line.startsWith('{')) {
@@ -147,4 +159,24 @@ function isOlderJournal(value: unknown): boolean {
   return (
     typeof value === 'object' && value !== null && typeof line.answer === 'string' && typeof line.at === 'string' && line.e === undefined
   );
+}
+
+/** The bytes as they come, refused at the first that is not UTF-8 (a spreadsheet saved the run again as "ANSI"): never read garbled. */
+async function* utf8Only(stream: Readable, name: string): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const check = (chunk?: Buffer) => {
+    try {
+      decoder.decode(chunk, { stream: chunk !== undefined });
+    } catch {
+      throw new UsageError(
+        `${name} is not UTF-8 text (a spreadsheet saved it again, perhaps as "CSV (Comma delimited)"): its names would be read garbled`,
+        { suggestion: RESAVED_HINT },
+      );
+    }
+  };
+  for await (const chunk of stream) {
+    check(chunk as Buffer);
+    yield chunk as Buffer;
+  }
+  check();
 }
