@@ -78,7 +78,7 @@ export function readCsvDocument(bytes: Uint8Array, options: ReadCsvOptions): Csv
  * Canvas's rule (gradebook_importer.rb, semicolon_delimited? and identify_delimiter): each of the
  * first three lines parsed alone; ';' when it gives more fields than ',', the same on every line.
  */
-function identifyDelimiter(body: Buffer): Delimiter {
+export function identifyDelimiter(body: Buffer): Delimiter {
   const lines =
     body
       .toString('utf8')

@@ -53,6 +53,22 @@ describe('files saved by Windows and Excel', () => {
     expect(before - (await creditsOf(shared.kct))).toBe(1);
   });
 
+  it('a CSV manifest as European Excel saves it (";", "Student ID" headers, CRLF, BOM) is read as its columns say', async () => {
+    const tag = Date.now();
+    const dir = folder({ 'ana.txt': `${ESSAY} ${tag} semicolons` });
+    writeFileSync(join(dir, 'm.csv'), `\uFEFFFile;Student ID;Paper Content\r\nana.txt;s-ana;\r\n;s-pasted;"${ESSAY}; pasted ${tag}"\r\n`);
+    const run = await shared.kct(['batch', join(dir, 'm.csv'), '--model', '12', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => parseJson<{ student_id: string; status: string }>(line));
+    expect(rows.map((row) => [row.student_id, row.status]).sort()).toEqual([
+      ['s-ana', 'SUCCESS'],
+      ['s-pasted', 'SUCCESS'],
+    ]);
+  });
+
   it('a CSV manifest saved as ANSI or as UTF-16 is refused by name, with the way to save it', async () => {
     const dir = folder({ 'a.txt': `${ESSAY} ${Date.now()} manifest` });
     writeFileSync(join(dir, 'ansi.csv'), Buffer.concat([Buffer.from('file,student_id\r\na.txt,'), cp1252('Chloé'), Buffer.from('\r\n')]));

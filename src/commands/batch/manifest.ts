@@ -10,6 +10,7 @@ import { collectAnswers, type SkippedAnswer } from '../../cli/answers/answers.js
 import { sharedStudentIds } from '../../cli/answers/plan-words.js';
 import type { IO } from '../../cli/core/io.js';
 import { notText } from '../../client/file-content.js';
+import { identifyDelimiter } from '../../platforms/csv-document.js';
 
 export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */
@@ -208,7 +209,14 @@ async function fileItems(path: string): Promise<RawItem[]> {
     const { parse } = await import('csv-parse/sync');
     let rows: Record<string, string>[];
     try {
-      rows = parse(text, { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+      // as spreadsheets save it: ';' where decimal commas are written (told as Canvas tells it), and
+      // headers as people type them ("Student ID" is student_id)
+      rows = parse(text, {
+        columns: (header: string[]) => header.map((name) => name.trim().toLowerCase().replace(/\s+/g, '_')),
+        delimiter: identifyDelimiter(Buffer.from(text)),
+        skip_empty_lines: true,
+        trim: true,
+      }) as Record<string, string>[];
     } catch (error) {
       throw new UsageError(`cannot read the CSV manifest ${path}: ${(error as Error).message}`);
     }
