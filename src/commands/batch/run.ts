@@ -112,7 +112,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     lock.release();
     throw new UsageError(
       `${sentBefore}: a batch request is charged whole, so this manifest would charge ${again === 1 ? 'it' : 'them'} again. Nothing was sent.`,
-      { suggestion: BATCH_AGAIN_ADVICE },
+      { suggestion: batchAgainAdvice(again === items.length) },
     );
   }
   // the ledger stays open while the run waits: an item that failed is recorded, to be sent again without refusal
@@ -346,9 +346,12 @@ export async function run(options: Options, context: Context): Promise<void> {
   }
 }
 
-/** What to do with a manifest whose request would charge again items marked before. */
-const BATCH_AGAIN_ADVICE =
-  'A request is the same (and free again) only with the same items and --callback-url. To mark only the new items, send them in a manifest of their own, or mark the answers with kct one-pass <files> --via batch, which reuses earlier marks. To pay for them again, add --mark-again.';
+/** What to do with a manifest whose request would charge again items marked before (every one of them: no new item to send). */
+function batchAgainAdvice(all: boolean): string {
+  const same = 'A request is the same (and free again) only with the same items and --callback-url.';
+  const reuse = 'kct one-pass <files> --via batch, which reuses earlier marks';
+  return `${same} ${all ? `Every item was marked before: run the manifest that marked them again, or mark the answers with ${reuse}.` : `To mark only the new items, send them in a manifest of their own, or mark the answers with ${reuse}.`} To pay for them again, add --mark-again.`;
+}
 
 /**
  * None marked (a batch cancelled whole): a manifest of the same items is the same request again, replayed
