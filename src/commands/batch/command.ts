@@ -30,6 +30,7 @@ export const command = defineCommand({
     'kct batch answers.jsonl --model 12',
     'kct batch answers/ --model 12 --output csv > marks.csv',
     'kct batch answers.jsonl --model 12 --mark-copies    # identical items each sent, and each charged',
+    'kct batch grown.jsonl --model 12 --mark-again       # items marked before charged again (refused without it)',
     'kct batch class.csv --model 12 --callback-url https://school.example/kct-hook --no-wait',
   ],
   load: () => import('./run.js'),
