@@ -7,6 +7,7 @@
 // boundaries come from `info.bytes` instead.
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../api/errors.js';
+import { utf8Text, utf16Order } from '../api/text-bytes.js';
 
 export type Delimiter = ',' | ';';
 
@@ -53,16 +54,14 @@ export interface ReadCsvOptions {
 /** Reads `bytes` as a UTF-8 CSV document; refuses (UsageError) what it cannot read exactly. */
 export function readCsvDocument(bytes: Uint8Array, options: ReadCsvOptions): CsvDocument {
   const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (startsWith(all, [0xff, 0xfe]) || startsWith(all, [0xfe, 0xff])) {
+  if (utf16Order(all) !== undefined) {
     throw new UsageError(`${options.what} is saved as UTF-16, which kct does not rewrite.`, {
       suggestion: 'Use the file exactly as the platform downloaded it (UTF-8), or save it again as "CSV UTF-8".',
     });
   }
   const bom = startsWith(all, UTF8_BOM);
   const body = bom ? all.subarray(UTF8_BOM.length) : all;
-  try {
-    UTF8.decode(body);
-  } catch {
+  if (utf8Text(body) === undefined) {
     throw new UsageError(`${options.what} is not UTF-8 text (perhaps a spreadsheet saved it in another encoding).`, {
       suggestion: 'Use the file exactly as the platform downloaded it, or save it again as "CSV UTF-8".',
     });
