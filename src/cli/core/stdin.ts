@@ -12,15 +12,16 @@ export async function readStdinText(io: IO, what = 'the text'): Promise<string> 
 
 /**
  * Reads an answer piped in (`kct one-pass - < essay.txt`): text, as UTF-8 or UTF-16 with its byte
- * order mark (another encoding is refused, never guessed). A PDF, a Word document or other binary data is refused before anything is sent, by the
- * rule a file named .txt is checked with: marked, it would be charged for nothing.
+ * order mark (another encoding is refused, never guessed). A PDF, a Word document or other binary
+ * data is refused before anything is sent, by the rule a file named .txt is checked with: marked,
+ * it would be charged for nothing.
  */
 export async function readStdinAnswer(io: IO): Promise<string> {
   const bytes = await readStdinBytes(io, 'the answer');
   const held = notText(bytes);
   if (held !== undefined)
     throw new UsageError(`standard input holds ${held.name}: an answer piped in is read as text`, {
-      suggestion: `Name the file instead (kct one-pass essay${held.extension ?? '.pdf'}): a file is sent as it is, its type read from its name.`,
+      suggestion: `Name the file instead (kct one-pass ${held.extension ? `essay${held.extension}` : '<file>'}): a file is sent as it is, its type read from its name.`,
     });
   const text = decodedText(bytes);
   if (text === undefined)
