@@ -83,7 +83,10 @@ export function unsuccessful(result: EvaluationResult): TaskUnsuccessfulError | 
 export function unscored(result: EvaluationResult): UnscoredResultError | undefined {
   const items = batchItemsOf(result);
   const ids = items
-    ? items.flatMap((item, index) => (isUnscoredSuccess(item) ? [item.task_id || `${result.task_id} item ${index + 1}`] : []))
+    ? // an item without its evaluation is a summary, read alone for its marks (batch-items.ts): not judged here
+      items.flatMap((item, index) =>
+        isUnscoredSuccess(item) && Array.isArray(item.evaluation) ? [item.task_id || `${result.task_id} item ${index + 1}`] : [],
+      )
     : isUnscoredSuccess(result)
       ? [result.task_id]
       : [];

@@ -18,6 +18,7 @@ function answer(url: string): [number, unknown] {
     submitted += 1;
     return [202, { task_id: `tsk_${submitted}`, status: 'QUEUED', stage: 'queued', credits_charged: 0, credit_cost: 1, retryable: false }];
   }
+  if (url.endsWith('/evaluations')) return [202, { task_id: 'tsk_legacy', status: 'PENDING', credits_charged: 1 }];
   if (url.endsWith('/evaluations/batch'))
     return [
       202,
@@ -35,7 +36,7 @@ function answer(url: string): [number, unknown] {
         count: 2,
         items: [
           { task_id: 'tsk_batch_0', status: 'SUCCESS', score: 6 },
-          { task_id: 'tsk_batch_1', status: 'SUCCESS' },
+          { task_id: 'tsk_batch_1', status: 'SUCCESS', evaluation: [] },
         ],
       },
     ];
@@ -102,6 +103,13 @@ describe('a task that ends SUCCESS with no score', () => {
     const summary = lines.find((line) => line.notice?.summary)?.notice.summary as Record<string, unknown>;
     expect(summary).toMatchObject({ answers: 2, marked: 0, no_score: 2 });
     expect(lines.at(-1)?.error).toMatchObject({ code: 'unknown_answer', exit_code: 1 });
+  });
+
+  it('kct evaluate (the legacy path) of such a task: exit 1 too, after printing it', async () => {
+    const run = await kct(['evaluate', '--assignment', '3', '--text', 'Uniforms should be optional, because choice teaches.']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('Total: none in the result');
+    expect(run.stderr).toContain('task tsk_legacy ended SUCCESS with no score in its result');
   });
 
   it('kct result and kct status of such a task exit 1 after printing it', async () => {

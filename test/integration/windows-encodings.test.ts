@@ -56,7 +56,11 @@ describe('files saved by Windows and Excel', () => {
   it('a CSV manifest as European Excel saves it (";", "Student ID" headers, CRLF, BOM) is read as its columns say', async () => {
     const tag = Date.now();
     const dir = folder({ 'ana.txt': `${ESSAY} ${tag} semicolons` });
-    writeFileSync(join(dir, 'm.csv'), `\uFEFFFile;Student ID;Paper Content\r\nana.txt;s-ana;\r\n;s-pasted;"${ESSAY}; pasted ${tag}"\r\n`);
+    // a pasted essay's paragraphs in a quoted cell: the separator is told from the header
+    writeFileSync(
+      join(dir, 'm.csv'),
+      `\uFEFFFile;Student ID;Paper Content\r\n;s-pasted;"${ESSAY}; pasted ${tag}\r\n\r\nA second paragraph; because."\r\nana.txt;s-ana;\r\n`,
+    );
     const run = await shared.kct(['batch', join(dir, 'm.csv'), '--model', '12', '--output', 'ndjson']);
     expect(run.code, run.stderr).toBe(0);
     const rows = run.stdout

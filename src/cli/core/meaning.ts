@@ -118,7 +118,8 @@ function commandNamed(argv: readonly string[], program: Command): { command: Com
  * the command whose first word is the typed flag's (data) is suggested instead, as commander words it.
  */
 function withNearFlag(match: RegExpExecArray, message: string, command: Command): string {
-  const firstWord = (flag: string) => flag.replace(/^--(no-)?/, '').split('-')[0];
+  // `no` is a word of its own: --wait-for is never taken for --no-wait, its opposite
+  const firstWord = (flag: string) => flag.replace(/^--/, '').split('-')[0];
   const typed = firstWord(match[2]);
   if (!match[2].startsWith('--') || typed === '') return message;
   const near = command.options.filter((option) => option.long !== undefined && firstWord(option.long) === typed);

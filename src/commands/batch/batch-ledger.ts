@@ -72,12 +72,24 @@ export class BatchLedger {
   /** Request `index` accepted as `taskId`: it, and each of its items (from `first`) as an item of that batch. */
   accepted(index: number, taskId: string, first: number, count: number): void {
     this.ledger?.accepted(this.request(index), { taskId });
-    for (let i = 0; i < count; i++) this.ledger?.accepted(this.identities[first + i], { batchId: taskId, item: i });
+    for (let i = 0; i < count; i++) this.record(first + i, { batchId: taskId, item: i });
+  }
+
+  /**
+   * An item recorded, unless the ledger has it already: a batch replayed is written once, so an
+   * answer marked since (by one-pass, say) stays the latest, and is not taken for unmarked.
+   */
+  private record(at: number, marked: { batchId: string; item: number; failed?: true }): void {
+    const history = this.ledger?.history(this.identities[at]) ?? [];
+    const known = history.some(
+      (e) => 'batchId' in e && e.batchId === marked.batchId && e.item === marked.item && (e.failed || !marked.failed),
+    );
+    if (!known) this.ledger?.accepted(this.identities[at], marked);
   }
 
   /** Item `item` of batch `taskId` (the manifest's item `first + item`) ended FAILURE or CANCEL: not charged, so not refused when sent again. */
   failed(taskId: string, first: number, item: number): void {
-    this.ledger?.accepted(this.identities[first + item], { batchId: taskId, item, failed: true });
+    this.record(first + item, { batchId: taskId, item, failed: true });
   }
 
   close(): void {

@@ -213,7 +213,8 @@ async function fileItems(path: string): Promise<RawItem[]> {
       // headers as people type them ("Student ID" is student_id)
       rows = parse(text, {
         columns: (header: string[]) => header.map((name) => name.trim().toLowerCase().replace(/\s+/g, '_')),
-        delimiter: identifyDelimiter(Buffer.from(text)),
+        // told from the header alone: a pasted essay's paragraphs make the lines after it no records
+        delimiter: identifyDelimiter(Buffer.from(text.split('\n', 1)[0])),
         skip_empty_lines: true,
         trim: true,
       }) as Record<string, string>[];

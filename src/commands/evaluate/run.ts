@@ -15,6 +15,7 @@ import { printOneResult } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
 import type { KctClient } from '../../client/client.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
+import { unscored } from '../../client/records.js';
 import { Ledger } from '../../run/ledger.js';
 import { LedgerLock } from '../../run/ledger-lock.js';
 import type { command } from './command.js';
@@ -113,6 +114,9 @@ export async function run(options: Options, context: Context): Promise<void> {
       undefined,
       'The reason is in the record printed. Fix the answer and run the same command again: an answer whose task ended FAILURE or CANCEL is sent again, as a new task (charged at acceptance, as this path is).',
     );
+  // a SUCCESS with no score is no mark: exit 1, as one-pass, batch, result and status say it
+  const noScore = unscored(result);
+  if (noScore) throw noScore;
 }
 
 /** POST /evaluations, once: a connection broken after sending is said to be maybe charged, never resent. */

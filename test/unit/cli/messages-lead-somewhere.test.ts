@@ -75,6 +75,17 @@ describe('a flag named by its first word (--data-dir for --data)', () => {
     );
   });
 
+  it('never suggests the opposite flag: --wait-for is not --no-wait', async () => {
+    for (const args of [
+      ['batch', 'm.jsonl', '--wait-for', '5m'],
+      ['one-pass', 'class', '--wait-timeout', '5m'],
+    ]) {
+      const run = await runKct(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toContain('--no-wait');
+    }
+  });
+
   it('kct sandbox --data-dir leads to --data, in --json too', async () => {
     const run = await runKct(['sandbox', '--data-dir', '/tmp/class']);
     expect(run.stderr).toContain("error: unknown option '--data-dir'\n(Did you mean --data?)");

@@ -106,6 +106,13 @@ describe('the exit status of a run', () => {
   });
 });
 
+it('a SUCCESS with no score beside a time-out: 1, and the message says the others are still running, as a failure says it', () => {
+  const { code, message } = exitOf(['TIMEOUT', 'SUCCESS_NO_SCORE', 'SUCCESS']);
+  expect(code).toBe(1);
+  expect(message).toContain('1 of 3 answers ended SUCCESS with no score');
+  expect(message).toContain('and 1 still running at --timeout (the same command again collects them)');
+});
+
 describe('a run stopped by a refusal after tasks were accepted', () => {
   const refusals = [
     () => ApiError.from(401, { message: 'The API key was revoked' }),
