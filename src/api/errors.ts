@@ -289,13 +289,17 @@ export class TaskUnsuccessfulError extends KctError {
  */
 export class UnscoredResultError extends KctError {
   readonly taskIds: string[];
-  /** `answers`: how many answers (copies share a task); `of`: the run's answers, when several; `cut`: a big run names its first tasks only. */
-  constructor(taskIds: string[], answers = taskIds.length, of?: number, cut = false) {
+  /**
+   * `answers`: how many answers (copies share a task); `of`: the run's answers, when several; `cut`: a
+   * big run names its first tasks only; `also`: what else the run left (tasks still running).
+   */
+  constructor(taskIds: string[], run: { answers?: number; of?: number; cut?: boolean; also?: string } = {}) {
+    const { answers = taskIds.length, of, cut, also } = run;
     super(
       'unknown_answer',
       of !== undefined && of > 1
-        ? `${answers} of ${of} answers ended SUCCESS with no score in the result (${taskIds.length === 1 ? 'task' : 'tasks'} ${taskIds.join(', ')}${cut ? ', ...' : ''}): the service did not say their marks`
-        : `task ${taskIds.join(', ')} ended SUCCESS with no score in its result: the service did not say the mark`,
+        ? `${answers} of ${of} answers ended SUCCESS with no score in the result (${taskIds.length === 1 ? 'task' : 'tasks'} ${taskIds.join(', ')}${cut ? ', ...' : ''}): the service did not say their marks${also ? `; ${also}` : ''}`
+        : `task ${taskIds.join(', ')} ended SUCCESS with no score in its result: the service did not say the mark${also ? `; ${also}` : ''}`,
       {
         suggestion: `Read the result record of ${taskIds[0]}, and ask the service's support why it has no score.`,
       },

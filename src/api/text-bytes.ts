@@ -47,3 +47,13 @@ export function decodedText(bytes: Uint8Array): string | undefined {
   const order = utf16Order(bytes);
   return order === undefined ? utf8Text(bytes) : new TextDecoder(order).decode(bytes);
 }
+
+/** decodedText, else the bytes as UTF-8 with what is not replaced (a list, a key: read, not refused). */
+export function lenientText(bytes: Uint8Array): string {
+  return (
+    decodedText(bytes) ??
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+  );
+}

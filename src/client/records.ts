@@ -90,7 +90,7 @@ export function unscored(result: EvaluationResult): UnscoredResultError | undefi
     : isUnscoredSuccess(result)
       ? [result.task_id]
       : [];
-  return ids.length > 0 ? new UnscoredResultError(ids, ids.length, items?.length) : undefined;
+  return ids.length > 0 ? new UnscoredResultError(ids, { of: items?.length }) : undefined;
 }
 
 const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;

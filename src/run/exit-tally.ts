@@ -88,12 +88,14 @@ export class ExitTally {
         }`,
       );
     }
-    if (this.unscoredCount > 0) {
-      const error = new UnscoredResultError(this.unscored, this.unscoredCount, this.rows, this.unscoredCut);
-      // tasks still running are said as a failure's message says them: the same command collects them
-      if (this.lateCount > 0) error.message += `; and ${this.lateCount} still running at --timeout (the same command again collects them)`;
-      throw error;
-    }
+    // tasks still running are said as a failure's message says them: the same command collects them
+    if (this.unscoredCount > 0)
+      throw new UnscoredResultError(this.unscored, {
+        answers: this.unscoredCount,
+        of: this.rows,
+        cut: this.unscoredCut,
+        also: this.lateCount > 0 ? `and ${this.lateCount} still running at --timeout (the same command again collects them)` : undefined,
+      });
     // a run whose own command would not collect them (--mark-again) says which one does
     const collect = options.markAgain
       ? `${this.late.length === 1 ? 'The task keeps running. Collect it' : 'The tasks keep running. Collect them'} later with ${again}.`

@@ -7,7 +7,7 @@
 // holds 100,000 names. A Moodle or Canvas download is read by its own rules (download-answers.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { UsageError } from '../../api/errors.js';
-import { decodedText } from '../../api/text-bytes.js';
+import { lenientText } from '../../api/text-bytes.js';
 import type { LocalFile } from '../../client/files.js';
 import type { IO } from '../core/io.js';
 import { readStdinAnswer, readStdinText } from '../core/stdin.js';
@@ -246,8 +246,7 @@ export function listedPaths(text: string): string[] {
 function readListing(path: string): string {
   try {
     // a list PowerShell or Notepad saved as UTF-16 is read as such, never split at its NUL bytes
-    const bytes = readFileSync(path);
-    return decodedText(bytes) ?? bytes.toString('utf8');
+    return lenientText(readFileSync(path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new UsageError(`cannot read --files-from ${path} (${code})`, {

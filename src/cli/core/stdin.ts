@@ -1,13 +1,13 @@
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES } from '../../api/limits.js';
-import { decodedText } from '../../api/text-bytes.js';
+import { decodedText, lenientText } from '../../api/text-bytes.js';
 import { notText } from '../../client/file-content.js';
 import { type IO, notice } from './io.js';
 
 /** Reads all of stdin as text (a list, a key, a body typed or piped in; UTF-16 by its byte order mark), up to the file size limit. */
 export async function readStdinText(io: IO, what = 'the text'): Promise<string> {
   const bytes = await readStdinBytes(io, what);
-  return decodedText(bytes) ?? bytes.toString('utf8').replace(/^\uFEFF/, '');
+  return lenientText(bytes);
 }
 
 /**

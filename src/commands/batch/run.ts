@@ -340,7 +340,7 @@ export async function run(options: Options, context: Context): Promise<void> {
         unsuccessfulCount === writer.count ? NONE_MARKED_HINT : AGAIN_HINT,
       );
     }
-    if (unscored.count > 0) throw new UnscoredResultError(unscored.named, unscored.count, writer.count, unscored.cut);
+    if (unscored.count > 0) throw new UnscoredResultError(unscored.named, { answers: unscored.count, of: writer.count, cut: unscored.cut });
   } finally {
     ledger.close();
   }
