@@ -1,7 +1,7 @@
 // What a marking run's exit status is made of (docs: exit codes): the error that stopped the run,
 // the first other error, and counts of time-outs and unsuccessful answers with a few of their
 // names; not the rows themselves, which are printed and dropped.
-import { TaskUnsuccessfulError, UnscoredResultError, WatchTimeoutError } from '../api/errors.js';
+import { KctError, TaskUnsuccessfulError, UnscoredResultError, WatchTimeoutError } from '../api/errors.js';
 import { isUnscoredSuccess, isUnsuccessfulFinal } from '../api/status.js';
 import { withResumeHint } from '../cli/core/watch.js';
 import { type AnswerOutcome, isUnsentRow } from '../cli/render/outcome.js';
@@ -37,6 +37,9 @@ export class ExitTally {
   private readonly unscored: string[] = [];
   private unscoredCount = 0;
   private unscoredCut = false;
+  /** Rows with no result and no error of kct's to tell (a batch's record leaving an item out): exit 1, the first told. */
+  private noResultCount = 0;
+  private firstNoResult?: AnswerOutcome;
   private rows = 0;
 
   /** Counts a printed row. */
@@ -65,14 +68,25 @@ export class ExitTally {
         if (this.unscored.length < NAMED) this.unscored.push(id);
         else this.unscoredCut = true;
       }
+    } else if (outcome.status === 'ERROR') {
+      this.noResultCount += 1;
+      this.firstNoResult ??= outcome;
     }
   }
 
   /**
    * Throws the run's exit status, in this order: what stopped the run, an answer's error, failures
-   * (3: a result known to be bad outranks one not known yet), SUCCESS with no score (1), time-outs (8).
+   * (3: a result known to be bad outranks one not known yet), SUCCESS with no score or no result at
+   * all (1: an answer of the service kct does not know), time-outs (8).
    */
-  throwExitStatus(options: { anySent: boolean; timeoutMs: number; markAgain?: boolean; ownKeys?: boolean }): void {
+  throwExitStatus(options: {
+    anySent: boolean;
+    timeoutMs: number;
+    markAgain?: boolean;
+    ownKeys?: boolean;
+    /** What to do about failures (every row one, or some) when the same command would replay them (kct batch), not send them anew. */
+    failedAdvice?: (every: boolean) => string;
+  }): void {
     const again = againOf(options.markAgain);
     if (this.fatal !== undefined) throw options.anySent ? withResumeHint(this.fatal, again) : this.fatal;
     if (this.firstError !== undefined) throw this.firstError;
@@ -81,26 +95,46 @@ export class ExitTally {
       throw new TaskUnsuccessfulError(
         this.unsuccessful,
         this.rows > 1 ? `${this.unsuccessfulCount} of ${this.rows} answers ended FAILURE or CANCEL${late}` : undefined,
-        `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. ${
-          options.ownKeys
-            ? 'With --idempotency-key the keys are yours: the same key is answered with this failure again, so fix the answer and give a new key to mark it anew.'
-            : `${this.nextStep(options.markAgain)}: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
-        }`,
+        options.failedAdvice?.(this.unsuccessfulCount === this.rows) ??
+          `${this.rows > 1 ? "Each one's reason is in its row (message) and under Not marked" : 'The reason is in the record printed'}. ${
+            options.ownKeys
+              ? 'With --idempotency-key the keys are yours: the same key is answered with this failure again, so fix the answer and give a new key to mark it anew.'
+              : `${this.nextStep(options.markAgain)}: a failed answer is sent again as a new task, answers marked are not charged again, and a task that does not mark its answer is not charged.`
+          }`,
       );
     }
     // tasks still running are said as a failure's message says them: the same command collects them
+    const late = this.lateCount > 0 ? `${this.lateCount} still running at --timeout (the same command again collects them)` : undefined;
     if (this.unscoredCount > 0)
       throw new UnscoredResultError(this.unscored, {
         answers: this.unscoredCount,
         of: this.rows,
         cut: this.unscoredCut,
-        also: this.lateCount > 0 ? `and ${this.lateCount} still running at --timeout (the same command again collects them)` : undefined,
+        also:
+          [this.noResultCount > 0 ? `${this.noResultCount} with no result at all` : undefined, late]
+            .filter(Boolean)
+            .map((part) => `and ${part}`)
+            .join(', ') || undefined,
       });
+    if (this.firstNoResult !== undefined) throw this.noResult(late);
     // a run whose own command would not collect them (--mark-again) says which one does
     const collect = options.markAgain
       ? `${this.late.length === 1 ? 'The task keeps running. Collect it' : 'The tasks keep running. Collect them'} later with ${again}.`
       : undefined;
     if (this.lateCount > 0) throw new WatchTimeoutError(this.late, options.timeoutMs, this.lateMore, collect);
+  }
+
+  /** Rows the service's answer left without a result (exit 1, as a SUCCESS with no score): the first one's reason told. */
+  private noResult(late: string | undefined): KctError {
+    const first = this.firstNoResult as AnswerOutcome;
+    const why = first.message ?? 'the service returned no result for it';
+    return new KctError(
+      'unknown_answer',
+      `${this.rows > 1 ? `${this.noResultCount} of ${this.rows} answers have no result` : `${first.file} has no result`}: ${why}${late ? `; and ${late}` : ''}`,
+      {
+        suggestion: `Read the batch's record with \`kct result <its task> --json\`, and ask the service's support why ${this.noResultCount > 1 ? 'these items have' : 'the item has'} no result.`,
+      },
+    );
   }
 
   /** What to do about the failures: the answers' own are fixed first; the service's are only run again, later. */

@@ -11,6 +11,8 @@ import { kctEnv, parseJson, runKct, tempDir } from './harness.js';
 let server: Server;
 let baseUrl: string;
 let submitted = 0;
+/** The next batches are answered as `tsk_short`, whose record leaves an item out. */
+let shortBatch = false;
 
 /** Each answer its own task; every task ends SUCCESS, its result without a score; `tsk_batch` is a batch of two, one item unscored. */
 function answer(url: string): [number, unknown] {
@@ -22,7 +24,7 @@ function answer(url: string): [number, unknown] {
   if (url.endsWith('/evaluations/batch'))
     return [
       202,
-      { task_id: 'tsk_batch', status: 'QUEUED', stage: 'queued', count: 2, credits_charged: 0, credit_cost: 2, retryable: false },
+      { task_id: shortBatch ? 'tsk_short' : 'tsk_batch', status: 'QUEUED', stage: 'queued', count: 2, credits_charged: 0, credit_cost: 2, retryable: false },
     ];
   const status = /\/evaluations\/([^/]+)\/status$/.exec(url);
   if (status) return [200, { task_id: status[1], status: 'SUCCESS', stage: 'completed' }];
@@ -40,6 +42,9 @@ function answer(url: string): [number, unknown] {
         ],
       },
     ];
+  // a batch whose record lists one of its two items: the other has no result at all
+  if (url.endsWith('/evaluations/tsk_short'))
+    return [200, { task_id: 'tsk_short', status: 'SUCCESS', stage: 'completed', count: 2, items: [{ index: 0, task_id: 'tsk_batch_0', status: 'SUCCESS' }] }];
   if (url.endsWith('/evaluations/tsk_batch_0'))
     return [200, { task_id: 'tsk_batch_0', status: 'SUCCESS', stage: 'completed', score: 6, evaluation: [], credits_charged: 1 }];
   const result = /\/evaluations\/([^/]+)$/.exec(url);
@@ -138,5 +143,26 @@ describe('a task that ends SUCCESS with no score', () => {
     const run = await kct(['result', 'tsk_batch']);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('1 of 2 answers ended SUCCESS with no score in the result (task tsk_batch_1)');
+  });
+
+  it('a batch whose record leaves an item out: the row says so, and kct exits 1 naming it (kct batch and one-pass --via batch)', async () => {
+    shortBatch = true;
+    try {
+      const via = await kct(['one-pass', ...essays(2), '--model', '12', '--via', 'batch', '--output', 'csv']);
+      expect(via.code, via.stderr).toBe(1);
+      expect(via.stdout).toContain('returned no item 2');
+      expect(via.stderr).toContain('Summary: 1 of 2 answers marked');
+      expect(via.stderr).toMatch(/error: 1 of 2 answers have no result: the batch tsk_short returned no item 2/);
+      const manifest = join(tempDir(), 'answers.jsonl');
+      writeFileSync(
+        manifest,
+        `${JSON.stringify({ student_id: 's1', paper_content: 'Uniforms: optional, because choice teaches.' })}\n${JSON.stringify({ student_id: 's2', paper_content: 'Uniforms: required, because they are fair.' })}\n`,
+      );
+      const batch = await kct(['batch', manifest, '--model', '12', '--output', 'csv']);
+      expect(batch.code, batch.stderr).toBe(1);
+      expect(batch.stderr).toMatch(/error: 1 of 2 answers have no result: the batch tsk_short returned no item 2/);
+    } finally {
+      shortBatch = false;
+    }
   });
 });

@@ -1,17 +1,9 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item.
-import {
-  ApiError,
-  ConnectionError,
-  InterruptedError,
-  TaskUnsuccessfulError,
-  UnscoredResultError,
-  UsageError,
-  WatchTimeoutError,
-} from '../../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, UsageError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { Task } from '../../api/schemas.js';
-import { isFinalStatus, isUnscoredSuccess, isUnsuccessfulFinal } from '../../api/status.js';
+import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
 import type { SkippedAnswer } from '../../cli/answers/answers.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
 import { stateDir } from '../../cli/core/config-store.js';
@@ -25,6 +17,7 @@ import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import type { Column } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { pollSchedule } from '../../client/poll.js';
+import { ExitTally } from '../../run/exit-tally.js';
 import { keyRuleOf } from '../../run/keys.js';
 import { Ledger } from '../../run/ledger.js';
 import { LedgerLock } from '../../run/ledger-lock.js';
@@ -247,10 +240,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     const late: string[] = [];
     const finished: string[] = [];
     let finishedItems = 0;
-    const unsuccessful: Record<string, string> = {};
-    let unsuccessfulCount = 0;
-    /** Items that ended SUCCESS with no score (exit 1 after the failures' 3), the first tasks named. */
-    const unscored = { count: 0, named: [] as string[], cut: false };
+    /** What the exit status is made of, counted from the rows printed, as a marking run's is. */
+    const exit = new ExitTally();
+    const add = (outcome: AnswerOutcome, row: number) => {
+      writer.add(outcome, row);
+      exit.count(outcome);
+    };
     /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
     const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
       const placed: [number, AnswerOutcome][] = [];
@@ -258,7 +253,7 @@ export async function run(options: Options, context: Context): Promise<void> {
         placed.push([distinct.rows[index], outcome]);
         for (const copy of distinct.copies.get(index) ?? []) placed.push([copy, copyRow(outcome, manifest[copy])]);
       }
-      for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) writer.add(outcome, row);
+      for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) add(outcome, row);
     };
     // the items of the batches refused or never sent: a row each, saying why (before the others, so
     // they never hold back --json's order)
@@ -296,15 +291,7 @@ export async function run(options: Options, context: Context): Promise<void> {
           addRows(outcomes.map((outcome, i) => [first + i, task.replayed ? { ...outcome, replayed: true } : outcome]));
           outcomes.forEach((outcome, i) => {
             rows.push(outcome, ...(distinct.copies.get(first + i) ?? []).map(() => outcome));
-            if (isUnsuccessfulFinal(outcome.status) || outcome.status === 'ERROR') {
-              if (outcome.status !== 'ERROR') ledger.failed(task.task_id, first, i);
-              unsuccessfulCount += rowsOf(first + i);
-              if (Object.keys(unsuccessful).length < 20) unsuccessful[outcome.task_id ?? outcome.file] = outcome.status;
-            } else if (isUnscoredSuccess(outcome)) {
-              unscored.count += rowsOf(first + i);
-              if (unscored.named.length < 20) unscored.named.push(outcome.task_id || `${task.task_id} item ${i + 1}`);
-              else unscored.cut = true;
-            }
+            if (isUnsuccessfulFinal(outcome.status)) ledger.failed(task.task_id, first, i);
           });
           finished.push(task.task_id);
           finishedItems += rows.length;
@@ -322,25 +309,21 @@ export async function run(options: Options, context: Context): Promise<void> {
     } finally {
       progress.stop();
     }
-    // rows of batches still running at the deadline are not printed
+    // rows of batches still running at the deadline are not printed, and count as the time-outs they are
     for (const { task, items: group, first } of accepted)
       if (late.includes(task.task_id))
         for (let i = 0; i < group.length; i++)
-          for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) writer.skip(row);
+          for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) {
+            writer.skip(row);
+            exit.count({ file: manifest[row].label, status: 'TIMEOUT', task_id: task.task_id });
+          }
     // a folder's subfolders not entered (and student folders with nothing to send) are rows, after the items
     for (const [i, row] of unsent.entries())
-      writer.add({ file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, manifest.length + i);
+      add({ file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, manifest.length + i);
     await writer.finish();
     if (refused !== undefined) throw refused;
-    if (late.length > 0) throw new WatchTimeoutError(late, timings.timeoutMs);
-    if (unsuccessfulCount > 0) {
-      throw new TaskUnsuccessfulError(
-        unsuccessful,
-        `${unsuccessfulCount} of ${writer.count} items did not succeed`,
-        unsuccessfulCount === writer.count ? NONE_MARKED_HINT : AGAIN_HINT,
-      );
-    }
-    if (unscored.count > 0) throw new UnscoredResultError(unscored.named, { answers: unscored.count, of: writer.count, cut: unscored.cut });
+    // a batch run again is replayed as it ended: failures are sent again in a request of their own
+    exit.throwExitStatus({ anySent: true, timeoutMs: timings.timeoutMs, failedAdvice: (every) => (every ? NONE_MARKED_HINT : AGAIN_HINT) });
   } finally {
     ledger.close();
   }

@@ -8,14 +8,18 @@ import { ClassTally } from '../../../src/cli/render/tally.js';
 import { ExitTally } from '../../../src/run/exit-tally.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 
-/** A row by its status; `SUCCESS_NO_SCORE` is a SUCCESS whose result had no score (a service that left it out). */
+/**
+ * A row by its status; `SUCCESS_NO_SCORE` is a SUCCESS whose result had no score (a service that
+ * left it out); `ERROR` a row with no result and no error of kct's (a batch's record leaving its item out).
+ */
 function rowOf(status: string, i: number) {
   const unscored = status === 'SUCCESS_NO_SCORE';
   return {
     file: `a${i}.txt`,
     status: unscored ? 'SUCCESS' : status,
-    task_id: `tsk_${i}`,
+    task_id: status === 'ERROR' ? undefined : `tsk_${i}`,
     score: status === 'SUCCESS' ? 7 : unscored ? null : undefined,
+    ...(status === 'ERROR' ? { message: `the batch tsk_b returned no item ${i + 1}` } : {}),
   };
 }
 
@@ -41,10 +45,12 @@ describe('the exit status of a run', () => {
     );
   });
 
-  it(`exits 0 only when the summary counts every answer marked; a SUCCESS with no score is 1, after failures (seed ${propertySeed(3840)})`, () => {
+  it(`exits 0 only when the summary counts every answer marked; a SUCCESS with no score, or no result, is 1, after failures (seed ${propertySeed(3840)})`, () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom('SUCCESS', 'SUCCESS_NO_SCORE', 'FAILURE', 'CANCEL', 'TIMEOUT', 'SKIPPED', 'EMPTY'), { maxLength: 12 }),
+        fc.array(fc.constantFrom('SUCCESS', 'SUCCESS_NO_SCORE', 'ERROR', 'FAILURE', 'CANCEL', 'TIMEOUT', 'SKIPPED', 'EMPTY'), {
+          maxLength: 12,
+        }),
         (statuses) => {
           const summary = new ClassTally();
           statuses.forEach((status, i) => summary.add(rowOf(status, i)));
@@ -53,7 +59,7 @@ describe('the exit status of a run', () => {
           expect(code === 0, message).toBe(marked === answers);
           const expected = statuses.some((s) => s === 'FAILURE' || s === 'CANCEL')
             ? 3
-            : statuses.includes('SUCCESS_NO_SCORE')
+            : statuses.includes('SUCCESS_NO_SCORE') || statuses.includes('ERROR')
               ? 1
               : statuses.includes('TIMEOUT')
                 ? 8
