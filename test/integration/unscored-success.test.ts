@@ -24,7 +24,15 @@ function answer(url: string): [number, unknown] {
   if (url.endsWith('/evaluations/batch'))
     return [
       202,
-      { task_id: shortBatch ? 'tsk_short' : 'tsk_batch', status: 'QUEUED', stage: 'queued', count: 2, credits_charged: 0, credit_cost: 2, retryable: false },
+      {
+        task_id: shortBatch ? 'tsk_short' : 'tsk_batch',
+        status: 'QUEUED',
+        stage: 'queued',
+        count: 2,
+        credits_charged: 0,
+        credit_cost: 2,
+        retryable: false,
+      },
     ];
   const status = /\/evaluations\/([^/]+)\/status$/.exec(url);
   if (status) return [200, { task_id: status[1], status: 'SUCCESS', stage: 'completed' }];
@@ -44,7 +52,16 @@ function answer(url: string): [number, unknown] {
     ];
   // a batch whose record lists one of its two items: the other has no result at all
   if (url.endsWith('/evaluations/tsk_short'))
-    return [200, { task_id: 'tsk_short', status: 'SUCCESS', stage: 'completed', count: 2, items: [{ index: 0, task_id: 'tsk_batch_0', status: 'SUCCESS' }] }];
+    return [
+      200,
+      {
+        task_id: 'tsk_short',
+        status: 'SUCCESS',
+        stage: 'completed',
+        count: 2,
+        items: [{ index: 0, task_id: 'tsk_batch_0', status: 'SUCCESS' }],
+      },
+    ];
   if (url.endsWith('/evaluations/tsk_batch_0'))
     return [200, { task_id: 'tsk_batch_0', status: 'SUCCESS', stage: 'completed', score: 6, evaluation: [], credits_charged: 1 }];
   const result = /\/evaluations\/([^/]+)$/.exec(url);

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../src/cli/answers/answers.js';
 import { downloadInput, openDownload } from '../../src/cli/answers/download.js';
+import { OwnFiles } from '../../src/cli/answers/own-files.js';
 import { unzipTo } from './platforms/fixtures.js';
 import { generatedDownload, partsOf, statusOf } from './platforms/generated-downloads.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
@@ -148,7 +149,10 @@ async function collect(top: string, { written, ...options }: Flags): Promise<Col
     inputs: [top],
     ...options,
     exclude: options.exclude,
-    written: written.map((name) => ({ path: join(top, name), what: name })),
+    own: OwnFiles.of(
+      written.map((name) => ({ path: join(top, name), what: name })),
+      io,
+    ),
   };
   try {
     return await collectAnswers(sources, io, { explain: true });
@@ -310,12 +314,12 @@ const CONTENTS = {
 };
 
 /** A download's collection as a run reads it (files that cannot be sent skipped), in terms that do not depend on where it is. */
-async function downloadRows(input: string) {
-  const found = downloadInput([input], {});
+async function downloadRows(input: string, own?: OwnFiles) {
+  const found = downloadInput([input], { own });
   expect(found, `${input} is read as a download`).toBeDefined();
-  const download = await openDownload(found!);
+  const download = await openDownload(found!, own);
   try {
-    const collection = await collectAnswers({ inputs: [input], download, skipUnsupported: true }, io, { explain: true });
+    const collection = await collectAnswers({ inputs: [input], download, skipUnsupported: true, own }, io, { explain: true });
     const here = (text: string) => text.replaceAll(`${input}/`, '<download>/').replaceAll(`${input}:`, '<download>:');
     return {
       count: collection.count,
@@ -369,6 +373,36 @@ describe('a download zipped and unzipped (properties)', () => {
         }
       }),
       { numRuns: propertyRuns(40), seed: propertySeed(2129) },
+    );
+  });
+
+  it(`with the command's own files in it (a journal, a report, its output) reads as without them: the same command again is the same run (seed ${propertySeed(2130)})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        generatedDownload,
+        fc.subarray(['run.journal', 'class.html', 'marks.ndjson'], { minLength: 1 }),
+        async (d, names) => {
+          const dir = mkdtempSync(join(tmpdir(), 'kct-prop-own-'));
+          made.push(dir);
+          const parts = partsOf(d, CONTENTS);
+          const folder = unzipTo(join(dir, 'submissions'), parts);
+          const before = await downloadRows(folder);
+          // what the first run wrote beside the students: its journal, its report, `> marks.ndjson`
+          for (const name of names) writeFileSync(join(folder, name), `written by kct: ${name}`);
+          const own = OwnFiles.of(
+            names.map((name) => ({ path: join(folder, name), what: name })),
+            io,
+          );
+          const after = await downloadRows(folder, own);
+          expect({
+            ...after,
+            notes: after.notes.filter((note) => !note.startsWith('not answers:')),
+            leftOut: { ...after.leftOut, own: 0 },
+          }).toEqual(before);
+          expect(after.leftOut.own).toBe(names.length);
+        },
+      ),
+      { numRuns: propertyRuns(30), seed: propertySeed(2130) },
     );
   });
 });

@@ -32,7 +32,11 @@ describe("the command's own files", () => {
     writeFileSync(join(dir, 'Ana', 'essay.txt'), 'An answer.');
     writeFileSync(join(dir, 'Bo', 'run.journal'), 'kct');
     const collection = await collectAnswers(
-      { inputs: [dir], studentIdFrom: 'folder', written: [{ path: join(dir, 'Bo', 'run.journal'), what: 'the --resume journal' }] },
+      {
+        inputs: [dir],
+        studentIdFrom: 'folder',
+        own: OwnFiles.of([{ path: join(dir, 'Bo', 'run.journal'), what: 'the --resume journal' }], io),
+      },
       io,
     );
     expect(collection.skipped.map((row) => [row.status, row.reason])).toEqual([

@@ -13,7 +13,7 @@ import type { IO } from '../core/io.js';
 import { readStdinAnswer, readStdinText } from '../core/stdin.js';
 import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
-import { OwnFiles, type WrittenFile } from './own-files.js';
+import type { OwnFiles } from './own-files.js';
 import { planAnswers } from './plan.js';
 import { excluder, globberFor, walkInputs } from './walk.js';
 
@@ -95,8 +95,8 @@ export interface AnswerSources {
   accepted?: readonly string[];
   /** What to do with an answer file of a type the service takes but this command does not (a command without --skip-unsupported). */
   elsewhere?: string;
-  /** Files this command writes (--resume, --report): never answers (own-files.ts). */
-  written?: WrittenFile[];
+  /** Files this command writes (--resume, --report, its redirected output): never answers (own-files.ts). */
+  own?: OwnFiles;
 }
 
 /** What happened to each thing found: the table the unit test checks. */
@@ -183,7 +183,7 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     roots,
     sources,
     explain: options.explain === true,
-    own: OwnFiles.of(sources.written ?? [], io),
+    own: sources.own,
   });
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
   const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;

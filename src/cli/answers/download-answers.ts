@@ -15,7 +15,7 @@ import { cliWords } from '../core/hints.js';
 import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer, SkippedFile } from './answers.js';
 import { type Download, nameOf, PLATFORM_NAMES, studentInfo } from './download.js';
 import { naturalOrder } from './natural-order.js';
-import { unsendableReason } from './plan-words.js';
+import { ownNote, unsendableReason } from './plan-words.js';
 
 /** What one of a student's paths became, for the entry table: meant for the answer, skipped (named in the student's row), or left out. */
 type PathOutcome = { action: 'send'; blank?: boolean } | { action: 'skip'; reason: string } | { action: 'ignore'; reason: string };
@@ -103,8 +103,8 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     },
     answerAt: (index) => byRow.get(index),
     skipped,
-    leftOut: { ignored, excluded: 0, own: 0, duplicates: 0, loops: 0, emptyFolders: 0 },
-    notes: downloadNotes(download, shown, { students, answers, skipped, strays }),
+    leftOut: { ignored, excluded: 0, own: download.own?.length ?? 0, duplicates: 0, loops: 0, emptyFolders: 0 },
+    notes: downloadNotes(download, shown, at, { students, answers, skipped, strays }),
     entries,
     studentNameAt: (index) => names.get(index),
     download: {
@@ -254,6 +254,7 @@ function studentEntries(student: StudentSubmission, read: StudentFiles, status: 
 function downloadNotes(
   download: Download,
   shown: string,
+  at: (path: string) => string,
   { students, answers, skipped, strays }: { students: StudentSubmission[]; answers: Answer[]; skipped: SkippedAnswer[]; strays: string[] },
 ): string[] {
   const platform = PLATFORM_NAMES[download.platform];
@@ -274,6 +275,7 @@ function downloadNotes(
     notes.push(
       `not a student's submission, not sent: ${strays.slice(0, 5).join(', ')}${strays.length > 5 ? `, and ${strays.length - 5} more` : ''}`,
     );
+  if (download.own !== undefined && download.own.length > 0) notes.push(ownNote(download.own.map(at), download.own.length));
   return notes;
 }
 

@@ -11,6 +11,7 @@ import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
 import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
 import { naturalOrder } from './natural-order.js';
+import type { OwnFiles } from './own-files.js';
 import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from './plan-words.js';
 
 /** An opened download: its entries on disk, and the students its names give. */
@@ -26,6 +27,8 @@ export interface Download {
   cleanup(): Promise<void>;
   /** Folders of an unzipped download that cannot be read, by relative path ('/' at the end), with the error's code. */
   unreadable?: ReadonlyMap<string, string>;
+  /** Files of an unzipped download the command writes (its journal, report or output), left out: `path (what)`. */
+  own?: readonly string[];
 }
 
 /** A student of the download, as the grade file is matched against it. */
@@ -65,13 +68,13 @@ function statOf(path: string) {
  */
 export function downloadInput(
   inputs: readonly string[],
-  options: { groupBy?: string; gradeFileFlag?: string },
+  options: { groupBy?: string; gradeFileFlag?: string; own?: OwnFiles },
 ): { input: string; kind: 'zip' | 'folder' } | undefined {
   const asked = options.groupBy === 'student' ? '--group-by student' : options.gradeFileFlag;
   const found = inputs
     .map((input) => {
       if (/\.zip$/i.test(input) && isFile(input)) return { input, kind: 'zip' as const, platform: undefined };
-      const platform = asked === undefined && isFolder(input) ? folderDownload(input) : undefined;
+      const platform = asked === undefined && isFolder(input) ? folderDownload(input, options.own) : undefined;
       return platform ? { input, kind: 'folder' as const, platform } : undefined;
     })
     .find((download) => download !== undefined);
@@ -102,19 +105,29 @@ export function downloadInput(
 
 /**
  * The platform whose download a folder is as it came: every name at its first level (system and
- * hidden files aside) is named as that platform names a submission, or its only folder is such a
- * download (unzipped into a folder of its own). A folder with other things in it is a class
- * folder, read by the folder rules (downloadHint says when it mostly looks like a download).
+ * hidden files, and files the command writes, aside) is named as that platform names a
+ * submission, or its only folder is such a download (unzipped into a folder of its own). A folder
+ * with other things in it is a class folder, read by the folder rules (downloadHint says when it
+ * mostly looks like a download).
  */
-function folderDownload(folder: string, depth = 0): Platform | undefined {
-  const entries = peek(folder);
-  const names = entries.filter((entry) => !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()));
-  if (names.length === 0) return undefined;
-  const paths = names.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
-  const recognised = recogniseDownload(paths);
+function folderDownload(folder: string, own: OwnFiles | undefined, depth = 0): Platform | undefined {
+  const names = peek(folder).filter((entry) => !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()));
+  const recognised = recogniseDownload(withoutOwn(folder, names, own));
   if (recognised.platform !== null && recognised.unmatched.length === 0) return recognised.platform;
-  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), depth + 1);
+  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), own, depth + 1);
   return undefined;
+}
+
+/**
+ * A folder's names as a download's paths, less the files the command writes (the journal, report
+ * or output of the same command run here before: no sign against a download). Only names no
+ * platform gives a student are looked at, so a run that writes nothing here stats nothing.
+ */
+function withoutOwn(folder: string, entries: readonly Dirent[], own: OwnFiles | undefined): string[] {
+  const paths = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+  if (own === undefined) return paths;
+  const unmatched = new Set(recogniseDownload(paths).unmatched.map((entry) => entry.path));
+  return paths.filter((path) => !unmatched.has(path) || path.endsWith('/') || own.at(join(folder, path)) === undefined);
 }
 
 /** The first names of a folder, a few at a time (a class folder may hold 100,000); none when it cannot be read. */
@@ -163,10 +176,18 @@ export async function readDownloadStudents(input: string, flag: string): Promise
 }
 
 /** Opens a download: a zip is checked and extracted (refused, naming the entry, before anything is sent); a folder is listed. */
-export async function openDownload(found: { input: string; kind: 'zip' | 'folder' }): Promise<Download> {
+export async function openDownload(found: { input: string; kind: 'zip' | 'folder' }, own?: OwnFiles): Promise<Download> {
   if (found.kind === 'folder') {
     const { paths, unreadable } = await listDownloadFolder(found.input);
-    return { ...recognised(found, found.input, paths, async () => {}), unreadable };
+    // the command's own files (a journal, a report, `> marks.csv` in the folder) are none of the download's
+    const ownPaths: string[] = [];
+    const unmatched = own === undefined ? new Set<string>() : new Set(recogniseDownload(paths).unmatched.map((entry) => entry.path));
+    const theirs = paths.filter((path) => {
+      const what = unmatched.has(path) && !path.endsWith('/') ? own?.at(join(found.input, path)) : undefined;
+      if (what !== undefined) ownPaths.push(`${path} (${what})`);
+      return what === undefined;
+    });
+    return { ...recognised(found, found.input, theirs, async () => {}), unreadable, own: ownPaths };
   }
   // yauzl loads only for a zip
   const { extractZip } = await import('../../platforms/zip.js');
@@ -222,10 +243,9 @@ function recognised(
  * half its first-level names are a platform's, but not all): how to read it as one. Reads at most
  * a few thousand names of its first level.
  */
-export function downloadHint(inputs: readonly string[]): string | undefined {
+export function downloadHint(inputs: readonly string[], own?: OwnFiles): string | undefined {
   if (inputs.length !== 1 || !isFolder(inputs[0])) return undefined;
-  const entries = peek(inputs[0]);
-  const recognised = recogniseDownload(entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)));
+  const recognised = recogniseDownload(withoutOwn(inputs[0], peek(inputs[0]), own));
   if (recognised.platform === null) return undefined;
   const others = recognised.unmatched.filter(
     (entry) => !entry.path.endsWith('/') && !entry.path.startsWith('.') && !SYSTEM_NAMES.has(entry.path.toLowerCase()),

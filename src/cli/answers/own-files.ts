@@ -39,6 +39,13 @@ export class OwnFiles {
     return own;
   }
 
+  /** What the file at `path` is of the command's (its stat taken only when the command writes any), or undefined. */
+  at(path: string): string | undefined {
+    if (this.byNumber.size === 0) return undefined;
+    const info = statSync(path, { throwIfNoEntry: false });
+    return info?.isFile() ? this.whatOf(path, info) : undefined;
+  }
+
   /** What the file at `path` (whose stat the check has) is of the command's, or undefined for any other file. */
   whatOf(path: string, info: Pick<Stats, 'dev' | 'ino'>): string | undefined {
     if (this.byNumber.size === 0) return undefined;

@@ -23,6 +23,11 @@ export function listOf(names: { count: number; first: string[] }, noun: string):
   return `${names.count} ${noun}${names.count === 1 ? '' : 's'} (${shown}${names.count > 5 ? `, and ${names.count - 5} more` : ''})`;
 }
 
+/** The note for files the command writes, found among its answers (a folder's or a download's): `first` named as `path (what)`. */
+export function ownNote(first: readonly string[], count: number): string {
+  return `not answers: ${first.join(', ')}: this command writes ${count === 1 ? 'it' : 'them'}`;
+}
+
 /**
  * The notes about what was left out without a row: said even when the run then stops, so nothing is
  * hidden (`rows` false: then no row is printed, and none is promised). In a folder that looks like a
@@ -36,8 +41,7 @@ export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = tr
       `ignored: ${listOf(left.ignore, 'file')} (hidden, system and Markdown files in folders are never sent; name one to send it)`,
     );
   if (left.exclude.count > 0) lines.push(`excluded by --exclude: ${listOf(left.exclude, 'path')}`);
-  if (left.own.count > 0)
-    lines.push(`not answers: ${left.own.first.join(', ')}: this command writes ${left.own.count === 1 ? 'it' : 'them'}`);
+  if (left.own.count > 0) lines.push(ownNote(left.own.first, left.own.count));
   if (left['not-entered'].count > 0)
     lines.push(
       looksLikeDownload

@@ -8,6 +8,7 @@ import type { OnePassFields } from '../../api/schemas.js';
 import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
 import { type Download, downloadHint, downloadInput, openDownload } from '../../cli/answers/download.js';
+import { OwnFiles } from '../../cli/answers/own-files.js';
 import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
@@ -51,13 +52,21 @@ export async function run(options: Options, context: Context): Promise<void> {
   const modelId = parseModelId(settings.model.value, settings.model.source);
   const format = resolveFormat(options, settings.output);
   const inputs = options.answers ?? [];
-  const found = downloadInput(inputs, { groupBy: options.groupBy });
-  const looksLikeDownload = !found && options.groupBy === undefined ? downloadHint(inputs) : undefined;
+  // what this command writes is never an answer, nor a sign against a download (a journal beside the students)
+  const own = OwnFiles.of(
+    [
+      ...(options.resume === undefined ? [] : [{ path: options.resume, what: 'the --resume journal' }]),
+      ...(options.report === undefined ? [] : [{ path: options.report, what: 'the --report' }]),
+    ],
+    context.io,
+  );
+  const found = downloadInput(inputs, { groupBy: options.groupBy, own });
+  const looksLikeDownload = !found && options.groupBy === undefined ? downloadHint(inputs, own) : undefined;
   if (looksLikeDownload) err(context.io, `kct: ${looksLikeDownload}`);
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
-  const download = found ? await openDownload(found) : undefined;
+  const download = found ? await openDownload(found, own) : undefined;
   try {
-    await markAnswers(options, context, { keyRule, modelId, format, download, looksLikeDownload: looksLikeDownload !== undefined });
+    await markAnswers(options, context, { keyRule, modelId, format, download, own, looksLikeDownload: looksLikeDownload !== undefined });
   } finally {
     await download?.cleanup();
   }
@@ -68,6 +77,7 @@ interface Prepared {
   modelId: number;
   format: OutputFormat;
   download?: Download;
+  own: OwnFiles;
   /** A folder that looks like a Moodle or Canvas download, read without --group-by student. */
   looksLikeDownload?: boolean;
 }
@@ -75,7 +85,7 @@ interface Prepared {
 async function markAnswers(
   options: Options,
   context: Context,
-  { keyRule, modelId, format, download, looksLikeDownload }: Prepared,
+  { keyRule, modelId, format, download, own, looksLikeDownload }: Prepared,
 ): Promise<void> {
   const wait = options.wait !== false;
   const timings = watchTimings(options, context.env);
@@ -97,10 +107,7 @@ async function markAnswers(
       pages: options.pages,
       download,
       looksLikeDownload,
-      written: [
-        ...(options.resume === undefined ? [] : [{ path: options.resume, what: 'the --resume journal' }]),
-        ...(options.report === undefined ? [] : [{ path: options.report, what: 'the --report' }]),
-      ],
+      own,
     },
     context.io,
   ).catch((error: unknown) => {
