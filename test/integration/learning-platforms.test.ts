@@ -274,6 +274,50 @@ describe('a Moodle download and its grading worksheet', () => {
     expect(await creditsOf(shared.kct)).toBe(before);
   });
 
+  it('a download unzipped one level down, beside the worksheet: every hint names the download to mark alone, --recursive is refused, and nothing is charged', async () => {
+    const dir = tempDir('kct-moodle-within-');
+    const essay1 = join(dir, 'essay1');
+    unzipTo(join(essay1, 'submissions'), parts('within'));
+    writeFileSync(join(essay1, 'worksheet.csv'), moodleWorksheet(rows).bytes);
+    const before = await creditsOf(shared.kct);
+    const alone = `kct one-pass ${join(essay1, 'submissions')} --model <id>`;
+    for (const flags of [[], ['--exclude', '*.csv'], ['--exclude', '*.csv', '--recursive', '--skip-unsupported']]) {
+      const run = await shared.kct(['one-pass', essay1, '--model', '12', '--output', 'ndjson', ...flags]);
+      expect(run.code, `${flags.join(' ')}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toContain(`${join(essay1, 'submissions')} is a Moodle download (its names say so)`);
+      expect(run.stderr).toContain(`hint: Mark it on its own, one answer per student with the platform's ids: ${alone}`);
+    }
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
+  it('the same command again, with its journal, report and output inside the unzipped download: read as the download, nothing charged again', async () => {
+    const dir = tempDir('kct-moodle-own-');
+    const folder = unzipTo(join(dir, 'submissions'), parts('own'));
+    const command = [
+      'one-pass',
+      folder,
+      '--model',
+      '12',
+      '--output',
+      'ndjson',
+      '--resume',
+      join(folder, 'run.journal'),
+      '--report',
+      join(folder, 'class.html'),
+    ];
+    const first = await shared.kct(command);
+    expect(first.code, first.stderr).toBe(0);
+    const before = await creditsOf(shared.kct);
+    const again = await shared.kct(command);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/a Moodle download of \d+ students/);
+    expect(again.stderr).toContain('(the --resume journal)');
+    expect(again.stderr).toContain('Credits: 0 charged by this run');
+    const tasks = (text: string) => ndjson(text).map((row) => [row.student_id, (row as { task_id?: string }).task_id]);
+    expect(tasks(again.stdout)).toEqual(tasks(first.stdout));
+    expect(await creditsOf(shared.kct)).toBe(before);
+  });
+
   it("folders off (flat names, online text as <prefix>_onlinetext.html), --in-place, --rounding half; a --max-grade other than the worksheet's is refused, nothing written", async () => {
     const dir = tempDir('kct-moodle-flat-');
     const download = join(dir, 'submissions.zip');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
 import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
+import { shellWord } from '../core/shell-word.js';
 import { naturalOrder } from './natural-order.js';
 import type { OwnFiles } from './own-files.js';
 import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from './plan-words.js';
@@ -116,6 +117,50 @@ function folderDownload(folder: string, own: OwnFiles | undefined, depth = 0): P
   if (recognised.platform !== null && recognised.unmatched.length === 0) return recognised.platform;
   if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), own, depth + 1);
   return undefined;
+}
+
+/** At most this many subfolders of a folder are looked into for a download (one beside a worksheet, never among a district's). */
+const SUBFOLDERS_LOOKED_INTO = 50;
+
+/**
+ * A download as it came inside a folder named (unzipped beside the grading worksheet), which the
+ * folder rules would read file by file: its path and platform, or undefined.
+ */
+export function downloadWithin(inputs: readonly string[], own?: OwnFiles): { path: string; platform: Platform } | undefined {
+  for (const input of inputs) {
+    if (!isFolder(input)) continue;
+    const folders = peek(input)
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()))
+      .slice(0, SUBFOLDERS_LOOKED_INTO);
+    for (const folder of folders) {
+      const path = join(input, folder.name);
+      const platform = folderDownload(path, own);
+      if (platform !== undefined) return { path, platform };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A download found inside the folder named: said, or refused (exit 2, nothing sent) when the folder
+ * rules would enter it and read it file by file, each file an answer and each page charged alone.
+ */
+export function checkDownloadWithin(
+  within: { path: string; platform: Platform },
+  options: { recursive?: boolean; groupBy?: string; studentIdFrom?: string },
+  note: (line: string) => void,
+): void {
+  const what = `${within.path} is a ${PLATFORM_NAMES[within.platform]} download (its names say so)`;
+  if (options.recursive || options.groupBy === 'folder' || options.studentIdFrom === 'folder')
+    throw new UsageError(`${what}: the folder rules would read it file by file, each file an answer of its own. Nothing was sent.`, {
+      suggestion: markDownloadAlone(within),
+    });
+  note(`${what}, not entered. ${markDownloadAlone(within)}`);
+}
+
+/** What to do with a download found inside the folder named: mark it on its own, one answer per student. */
+export function markDownloadAlone(within: { path: string }): string {
+  return `Mark it on its own, one answer per student with the platform's ids: kct one-pass ${shellWord(within.path)} --model <id> (its zip works too).`;
 }
 
 /**

@@ -7,7 +7,15 @@ import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { OnePassFields } from '../../api/schemas.js';
 import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
-import { type Download, downloadHint, downloadInput, openDownload } from '../../cli/answers/download.js';
+import {
+  checkDownloadWithin,
+  type Download,
+  downloadHint,
+  downloadInput,
+  downloadWithin,
+  markDownloadAlone,
+  openDownload,
+} from '../../cli/answers/download.js';
 import { OwnFiles } from '../../cli/answers/own-files.js';
 import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
@@ -63,10 +71,20 @@ export async function run(options: Options, context: Context): Promise<void> {
   const found = downloadInput(inputs, { groupBy: options.groupBy, own });
   const looksLikeDownload = !found && options.groupBy === undefined ? downloadHint(inputs, own) : undefined;
   if (looksLikeDownload) err(context.io, `kct: ${looksLikeDownload}`);
+  const within = !found && !looksLikeDownload && options.groupBy !== 'student' ? downloadWithin(inputs, own) : undefined;
+  if (within) checkDownloadWithin(within, options, (line) => err(context.io, `kct: ${line}`));
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
   const download = found ? await openDownload(found, own) : undefined;
   try {
-    await markAnswers(options, context, { keyRule, modelId, format, download, own, looksLikeDownload: looksLikeDownload !== undefined });
+    await markAnswers(options, context, {
+      keyRule,
+      modelId,
+      format,
+      download,
+      own,
+      looksLikeDownload: looksLikeDownload !== undefined,
+      within: within?.path,
+    });
   } finally {
     await download?.cleanup();
   }
@@ -78,6 +96,8 @@ interface Prepared {
   format: OutputFormat;
   download?: Download;
   own: OwnFiles;
+  /** A download as it came inside the folder named, not entered (checkDownloadWithin). */
+  within?: string;
   /** A folder that looks like a Moodle or Canvas download, read without --group-by student. */
   looksLikeDownload?: boolean;
 }
@@ -85,7 +105,7 @@ interface Prepared {
 async function markAnswers(
   options: Options,
   context: Context,
-  { keyRule, modelId, format, download, own, looksLikeDownload }: Prepared,
+  { keyRule, modelId, format, download, own, looksLikeDownload, within }: Prepared,
 ): Promise<void> {
   const wait = options.wait !== false;
   const timings = watchTimings(options, context.env);
@@ -112,8 +132,8 @@ async function markAnswers(
     context.io,
   ).catch((error: unknown) => {
     // a download read as a plain folder: what to add is --group-by student, whatever the folder rules say
-    if (!looksLikeDownload || !(error instanceof UsageError)) throw error;
-    throw new UsageError(error.message, { suggestion: ADD_GROUP_BY_STUDENT });
+    if (!(looksLikeDownload || within) || !(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message, { suggestion: looksLikeDownload ? ADD_GROUP_BY_STUDENT : markDownloadAlone({ path: within! }) });
   });
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
