@@ -33,9 +33,12 @@ export class RepeatedRows {
   superseded = 0;
   /** Rows counted under a name seen before with another task. */
   remarked = 0;
+  /** Rows, not copies, whose student and task a row of another file had: a run of the answer from elsewhere (its zip and its folder). */
+  elsewhere = 0;
   /** The first name of each kind, to quote. */
   firstRepeated?: string;
   firstRemarked?: string;
+  firstElsewhere?: string;
 
   /** False when the row is an earlier row again: a reading of the rows as they come keeps each answer's first. */
   isNew(row: ReportRow): boolean {
@@ -108,6 +111,10 @@ export class RepeatedRows {
     const key = digest(`${row.file}\u0000${row.student_id}\u0000${row.task_id}`);
     const known = this.groups.get(key);
     if (known !== undefined) return known;
+    if (this.printedWithFile.has(student) && !row.duplicate_of) {
+      this.elsewhere += 1;
+      this.firstElsewhere ??= row.file;
+    }
     const withoutFile = this.printedWithFile.has(student) ? undefined : this.groups.get(student);
     const group = withoutFile ?? at;
     if (!this.printedWithFile.has(student)) this.printedWithFile.set(student, group);

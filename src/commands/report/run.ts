@@ -97,4 +97,9 @@ function sayRepeats(repeats: RepeatedRows, context: Context): void {
       'warning',
       `${plural(repeats.remarked, 'row')} named an answer seen before with another task (${repeats.firstRemarked}${repeats.remarked > 1 ? ', …' : ''}): the saved run holds more than one run of it, or more than one answer under that name, and each of its marks is counted. For one mark an answer, report one run (a --resume journal keeps each answer's last row).`,
     );
+  if (repeats.elsewhere > 0)
+    context.notice(
+      'warning',
+      `${plural(repeats.elsewhere, 'row')} named a student and task seen before under another file (${repeats.firstElsewhere}${repeats.elsewhere > 1 ? ', …' : ''}), and no copy of it: most likely runs of the same answers from two places appended (a download's zip and its folder), and each row is counted. For one row a student, report one run.`,
+    );
 }

@@ -204,4 +204,38 @@ describe('kct report of appended runs', () => {
     );
     expect(result.stderr).toContain('warning: 1 row named an answer seen before with another task (pupil-2.txt):');
   });
+
+  it("a download's zip run and its folder's appended: the same students and tasks under other files are counted, with a warning", async () => {
+    const file = join(dir, 'zip-and-folder.ndjson');
+    const row = (input: string, id: number, copyOf?: string) =>
+      JSON.stringify({
+        file: `${input}/Ada ${id} (${id})`,
+        student_id: String(id),
+        task_id: `tsk_${id}`,
+        status: 'SUCCESS',
+        score: 12,
+        max_score: 20,
+        evaluation: [],
+        ...(copyOf ? { duplicate_of: copyOf } : {}),
+      });
+    writeFileSync(
+      file,
+      `${[row('submissions.zip', 1), row('submissions.zip', 2), row('submissions', 1), row('submissions', 2)].join('\n')}\n`,
+    );
+    const result = await runKct(['report', file, '--out', join(dir, 'zip-and-folder.html'), '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ answers: 4 });
+    expect(result.stderr).toContain(
+      '2 rows named a student and task seen before under another file (submissions/Ada 1 (1), …), and no copy of it',
+    );
+    // copies of one run name each other: no warning
+    const copies = join(dir, 'copies.ndjson');
+    writeFileSync(
+      copies,
+      `${[row('class', 1, 'class/Ada 1 (1) b'), JSON.stringify({ ...JSON.parse(row('class', 1, 'class/Ada 1 (1)')), file: 'class/Ada 1 (1) b' })].join('\n')}\n`,
+    );
+    const quiet = await runKct(['report', copies, '--out', join(dir, 'copies.html')]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('under another file');
+  });
 });
