@@ -106,9 +106,24 @@ export function readMoodleWorksheet(bytes: Uint8Array, options: ReadMoodleOption
   const missing = (['identifier', 'grade', 'lastModified'] as const).filter((key) => find(key) === undefined);
   if (missing.length > 0) {
     const semicolons = header.length === 1 && header[0].includes(';') ? ' It looks separated by semicolons, perhaps by a spreadsheet.' : '';
+    const columns = `${missing.map((key) => `"${names[key]}"`).join(', ')} ${missing.length === 1 ? 'column' : 'columns'}`;
+    // none of Moodle's English names, in a header of many: a Moodle in another language, whose importer reads its own
+    if (missing.length === 3 && !semicolons && header.length >= 4)
+      throw new UsageError(
+        `${WHAT} has none of the ${columns} kct reads (its header is ${header
+          .slice(0, 4)
+          .map((name) => `"${name}"`)
+          .join(', ')}, ...): perhaps Moodle wrote it in another language.`,
+        {
+          suggestion:
+            "kct reads the worksheet's English column names. Switch your Moodle to English (user menu, Language), download the grading worksheet again, and import the filled file in English too: Moodle's importer reads the column names in the language of the person importing.",
+        },
+      );
     throw new UsageError(
-      `${WHAT} has no ${missing.map((key) => `"${names[key]}"`).join(', ')} column, and Moodle's importer refuses a file without it.${semicolons}`,
-      { suggestion: DOWNLOAD_AGAIN },
+      `${WHAT} has no ${columns}, and Moodle's importer refuses a file without ${missing.length === 1 ? 'it' : 'them'}.${semicolons}`,
+      {
+        suggestion: DOWNLOAD_AGAIN,
+      },
     );
   }
   const columns: MoodleColumns = { identifier: find('identifier')!, grade: find('grade')!, lastModified: find('lastModified')! };

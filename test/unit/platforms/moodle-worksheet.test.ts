@@ -57,6 +57,27 @@ describe('readMoodleWorksheet', () => {
     expect(() => readMoodleWorksheet(bytes)).toThrow(/semicolons/);
   });
 
+  test("a worksheet from a Moodle in another language: says so, and how to get one kct reads (not that Moodle's importer would refuse it)", () => {
+    const german = [
+      'Bezeichner',
+      'Vollständiger Name',
+      'E-Mail-Adresse',
+      'Status',
+      'Bewertung',
+      'Bestwertung',
+      'Zuletzt geändert (Bewertung)',
+    ];
+    const read = () => readMoodleWorksheet(writeCsv({ rows: [german, ['Teilnehmer/in 1']] }).bytes);
+    expect(read).toThrow('has none of the "Identifier", "Grade", "Last modified (grade)" columns kct reads (its header is "Bezeichner"');
+    expect(read).toThrow(/perhaps Moodle wrote it in another language/);
+    try {
+      read();
+    } catch (error) {
+      expect((error as UsageError).suggestion).toMatch(/Switch your Moodle to English .* import the filled file in English too/);
+      expect((error as UsageError).message).not.toContain('refuses');
+    }
+  });
+
   test('reads a worksheet downloaded in another language when told its column names', () => {
     const header = ['Kennung', 'Vollständiger Name', 'Bewertung', 'Bestwertung', 'Zuletzt geändert (Bewertung)'];
     const bytes = writeCsv({ rows: [header, ['Teilnehmer/in 7', 'Eva', '', '10,00', '-']] }).bytes;
