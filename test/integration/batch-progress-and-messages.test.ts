@@ -43,7 +43,9 @@ describe('kct batch', () => {
     for (const format of ['csv', 'ndjson', 'json'] as const) {
       const run = await shared.kct(['batch', dir, '--model', '12', ...(format === 'json' ? ['--json'] : ['--output', format])]);
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toContain('they are listed as NOT_ENTERED');
+      expect(run.stderr).toContain(
+        'not entered: 1 subfolder (sub/); pass --recursive to mark the answers in it (or --exclude to leave it out); it is listed as NOT_ENTERED',
+      );
       expect(run.stdout).toMatch(/sub\/?.*NOT_ENTERED|NOT_ENTERED.*sub\//s);
       if (format === 'ndjson') {
         const rows = run.stdout

@@ -667,6 +667,10 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     await expect(fromDownload(join(root, 'dl'), { exclude: ['*.txt'] })).rejects.toThrow(
       /--exclude does not apply to .*, a Moodle download/,
     );
+    // what --exclude is reached for there, files kct cannot send, is --skip-unsupported
+    await expect(fromDownload(join(root, 'dl'), { exclude: ['*.odt'] })).rejects.toMatchObject({
+      suggestion: expect.stringContaining('add --skip-unsupported'),
+    });
     await expect(fromDownload(join(root, 'dl'), { studentIdFrom: 'folder' })).rejects.toThrow(/--student-id-from folder does not apply/);
     await expect(collectAnswers({ inputs: [join(root, 'dl')], groupBy: 'student' }, io)).rejects.toThrow(
       /--group-by student reads a Moodle or Canvas download/,

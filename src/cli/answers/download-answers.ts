@@ -285,17 +285,22 @@ function checkSources(download: Download, sources: AnswerSources): void {
     download.kind === 'zip'
       ? 'a Moodle or Canvas download'
       : `${download.input}, a ${PLATFORM_NAMES[download.platform]} download (its names say so)`;
-  const refuse = (flag: string) => {
+  const refuse = (flag: string, suggestion = 'Leave it out; to mark other answers, mark them in a run of their own.') => {
     throw new UsageError(
       `${flag} does not apply to ${what}: each student's files and online text are one answer, and the student id is the platform's participant id`,
-      { suggestion: 'Leave it out; to mark other answers, mark them in a run of their own.' },
+      { suggestion },
     );
   };
   if (sources.text !== undefined) refuse('--text');
   if (sources.filesFrom !== undefined) refuse('--files-from');
   if (sources.pages) refuse('--pages');
   if (sources.studentId !== undefined) refuse('--student-id');
-  if ((sources.exclude ?? []).length > 0) refuse('--exclude');
+  // what --exclude is reached for in a download: the files kct cannot send (a .odt, a .pages)
+  if ((sources.exclude ?? []).length > 0)
+    refuse(
+      '--exclude',
+      "Leave it out. To pass over the files kct cannot send, add --skip-unsupported: each student is marked without them, and each file is named in its student's row.",
+    );
   if (sources.groupBy === 'folder') refuse('--group-by folder');
   if (sources.studentIdFrom !== undefined && sources.studentIdFrom !== 'name') refuse(`--student-id-from ${sources.studentIdFrom}`);
   if (sources.inputs.length !== 1) refuse('another input');

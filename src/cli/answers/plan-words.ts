@@ -34,7 +34,8 @@ export function ownNote(first: readonly string[], count: number): string {
  * download, the subfolders not entered are its students.
  */
 export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = true): string[] {
-  const listed = rows ? '; they are listed as NOT_ENTERED' : '';
+  const one = left['not-entered'].count === 1;
+  const listed = rows ? `; ${one ? 'it is' : 'they are'} listed as NOT_ENTERED` : '';
   const lines: string[] = [];
   if (left.ignore.count > 0)
     lines.push(
@@ -46,7 +47,7 @@ export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = tr
     lines.push(
       looksLikeDownload
         ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add ${GROUP_BY_STUDENT} to mark them${listed}`
-        : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in them (or --exclude to leave them out)${listed}`,
+        : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in ${one ? 'it' : 'them'} (or --exclude to leave ${one ? 'it' : 'them'} out)${listed}`,
     );
   if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);
   if (left.empty.count > 0) lines.push(`empty: ${listOf(left.empty, 'folder')} inside student folders`);
@@ -62,7 +63,7 @@ export function skippedNote(files: string[], inAnswers: number): string[] {
   const inRows = files.length - inAnswers;
   const where =
     inAnswers === 0
-      ? 'they are listed as SKIPPED'
+      ? `${files.length === 1 ? 'it is' : 'they are'} listed as SKIPPED`
       : inRows === 0
         ? `${files.length === 1 ? 'it is' : 'each is'} named in the message of the answer it belongs to, marked without it`
         : `${inRows} ${inRows === 1 ? 'is' : 'are'} listed as SKIPPED, ${inAnswers} named in the message of the answer ${inAnswers === 1 ? 'it belongs' : 'they belong'} to`;

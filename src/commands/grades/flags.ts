@@ -21,7 +21,7 @@ export const gradeFileOptions = {
   '--download <zip-or-folder>':
     'the download that was marked (its zip, or the folder it unzips to): its students are the class, so one with no row in the saved run is listed too',
   '--rounding <how>': {
-    description: "how grades scaled to the file's maximum are rounded (default two-decimals, as Moodle shows them)",
+    description: "how grades scaled to the file's maximum are rounded (default two-decimals)",
     choices: ROUNDINGS,
   },
   '--max-grade <n>': {
