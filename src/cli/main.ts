@@ -88,8 +88,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     );
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error
-      writeErr: (text) => err(io, text),
+      // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error;
+      // with --json, what it writes there is the usage of a command named without its subcommand, said as an error below
+      writeErr: json ? () => {} : (text) => err(io, text),
       // an unknown command is answered by meaning as well as spelling (`kct watch`: status --watch)
       outputError: json ? () => {} : (text, write) => write(withPlacement(withMeaning(text, first, next), argv, program)),
     });
@@ -111,6 +112,11 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     return signals.received ? exitCodeForSignal(signals.received) : EXIT.OK;
   } catch (error) {
     const code = (error as { code?: string }).code;
+    // a command of commands named alone (`kct grades`): its usage on stderr, and no success for a script to go on with
+    if (code === 'commander.help' && (error as { exitCode?: number }).exitCode !== 0) {
+      reportError(io, missingSubcommand(program, argv), EXIT.USAGE, json, false);
+      return EXIT.USAGE;
+    }
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.OK;
     if (typeof code === 'string' && code.startsWith('commander.')) {
       // without --json commander has already printed it, as `error: ...` and the hint
@@ -154,6 +160,20 @@ function checkSingleDash(args: string[], commands: readonly Command[]): void {
 
 /** Global flags that take a value: skipped with it when looking for the command name. */
 const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
+
+/** The error of a command of commands named without one of them (`kct grades`), naming them. */
+function missingSubcommand(program: Command, argv: string[]): UsageError {
+  let command = program;
+  for (const word of argv.slice(commandAt(argv))) {
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    command = sub;
+  }
+  const names = command.commands.map((c) => c.name()).filter((name) => name !== 'help');
+  return new UsageError(`${commandPath(command)} needs a command: ${names.join(', ')}`, {
+    suggestion: `\`${commandPath(command)} --help\` lists them, with examples.`,
+  });
+}
 
 /** Where the command's name is: the first word that is not a global flag (or its value). */
 function commandAt(args: string[]): number {

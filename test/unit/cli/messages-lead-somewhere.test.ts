@@ -128,6 +128,28 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
     expect((await runKct(['one-pass', '-pwork', '--help'])).stderr).not.toContain('two dashes');
   });
 
+  it('a command of commands named alone (kct grades, kct auth, kct keys): its usage, then exit 2 naming its commands; --json one error object', async () => {
+    for (const [group, names] of [
+      ['grades', 'moodle, canvas'],
+      ['auth', 'login'],
+      ['keys', 'list'],
+      ['config', 'set'],
+    ] as const) {
+      const run = await runKct([group]);
+      expect(run.code, group).toBe(2);
+      expect(run.stderr).toContain(`Usage: kct ${group}`);
+      expect(run.stderr).toMatch(new RegExp(`error: kct ${group} needs a command: .*${names}`));
+    }
+    const json = await runKct(['grades', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: 'usage',
+      exit_code: 2,
+      message: 'kct grades needs a command: moodle, canvas',
+    });
+  });
+
   it("kct help of a subcommand path is that subcommand's help, as --help gives it", async () => {
     const help = await runKct(['help', 'grades', 'moodle']);
     expect(help.code).toBe(0);
