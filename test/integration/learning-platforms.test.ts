@@ -267,7 +267,8 @@ describe('a Moodle download and its grading worksheet', () => {
     for (const flags of [[], ['--skip-unsupported']]) {
       const run = await shared.kct(['one-pass', mixed, '--model', '12', '--output', 'ndjson', ...flags]);
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toContain('looks like a Moodle download (but not its file worksheet.csv): add --group-by student');
+      expect(run.stderr).toContain('looks like a Moodle download (but not its file worksheet.csv): read by the folder rules');
+      expect(run.stderr).toContain('Nothing was sent.');
       expect(run.stderr).toContain('hint: Add --group-by student');
       expect(run.stderr).not.toContain('--recursive');
     }
@@ -290,7 +291,28 @@ describe('a Moodle download and its grading worksheet', () => {
     expect(await creditsOf(shared.kct)).toBe(before);
   });
 
-  it('the same command again, with its journal, report and output inside the unzipped download: read as the download, nothing charged again', async () => {
+  it('a flat Canvas folder with a stray file: refused before anything is sent (it marked each page alone), with --group-by student or the files named as the ways on', async () => {
+    const dir = tempDir('kct-canvas-stray-');
+    const folder = join(dir, 'cv');
+    unzipTo(folder, [
+      { name: 'adamsamy_5001_96001_essay.txt', content: answer('canvas stray ada') },
+      { name: 'brownben_5002_96002_part1.txt', content: answer('canvas stray ben 1') },
+      { name: 'brownben_5002_96003_part2.txt', content: answer('canvas stray ben 2') },
+    ]);
+    writeFileSync(join(folder, 'export.csv'), 'Student,ID\n');
+    const before = await creditsOf(shared.kct);
+    const run = await shared.kct(['one-pass', folder, '--model', '12', '--skip-unsupported', '--output', 'ndjson']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('looks like a Canvas download (but not its file export.csv)');
+    expect(run.stderr).toMatch(/hint: Add --group-by student, .* name the files: kct one-pass .*cv\/\* --model <id>\./);
+    expect(await creditsOf(shared.kct)).toBe(before);
+    const grouped = await shared.kct(['one-pass', folder, '--model', '12', '--group-by', 'student', '--output', 'ndjson']);
+    expect(grouped.code, grouped.stderr).toBe(0);
+    expect(ndjson(grouped.stdout).map((row) => row.student_id)).toEqual(['5001', '5002']);
+  });
+
+  it('the same command again, with its journal and report inside the unzipped download: read as the download, nothing charged again', async () => {
     const dir = tempDir('kct-moodle-own-');
     const folder = unzipTo(join(dir, 'submissions'), parts('own'));
     const command = [

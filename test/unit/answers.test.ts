@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, collectAnswers, skippedFilesNote } from '../../src/cli/answers/answers.js';
-import { downloadHint, downloadInput, openDownload } from '../../src/cli/answers/download.js';
+import { checkLookalike, downloadInput, downloadWithin, openDownload } from '../../src/cli/answers/download.js';
 import { asNamed } from './answer-bytes.js';
 import { quietIO } from './quiet-io.js';
 import { zip } from './zip-writer.js';
@@ -646,12 +646,21 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     expect(downloadInput([join(root, 'dl')], {})).toEqual({ input: join(root, 'dl'), kind: 'folder' });
     expect(downloadInput([join(root, 'wrapped')], {})).toEqual({ input: join(root, 'wrapped'), kind: 'folder' });
     expect(downloadInput([join(root, 'plain')], {})).toBeUndefined();
-    // a folder with something else in it is a class folder; kct says how to read it as a download
+    // a folder with something else in it is no download as it came; one that mostly looks like one is
+    // refused unasked, with how to read it as one, or file by file
     expect(downloadInput([join(root, 'mixed')], {})).toBeUndefined();
-    expect(downloadHint([join(root, 'mixed')])).toMatch(
-      /mixed looks like a Moodle download \(but not its file notes\.txt\): add --group-by student/,
+    expect(() => checkLookalike([join(root, 'mixed')])).toThrow(
+      /mixed looks like a Moodle download \(but not its file notes\.txt\): read by the folder rules, .* Nothing was sent/,
     );
-    expect(downloadHint([join(root, 'plain')])).toBeUndefined();
+    expect(() => checkLookalike([join(root, 'mixed')])).toThrow(
+      expect.objectContaining({
+        suggestion: expect.stringMatching(/^Add --group-by student, .* name the files: kct one-pass .*mixed\/\* --model <id>\.$/),
+      }),
+    );
+    expect(() => checkLookalike([join(root, 'plain')])).not.toThrow();
+    // one level down, as it came or mostly
+    expect(downloadWithin([root])).toMatchObject({ platform: 'moodle' });
+    expect(downloadWithin([join(root, 'plain')])).toBeUndefined();
     expect(downloadInput([join(root, 'mixed')], { groupBy: 'student' })).toEqual({ input: join(root, 'mixed'), kind: 'folder' });
     expect(() => downloadInput([join(root, 'dl'), join(root, 'plain')], {})).toThrow(
       /dl is a Moodle download \(its names say so\), marked as a whole: name it alone/,

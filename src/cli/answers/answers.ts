@@ -85,8 +85,6 @@ export interface AnswerSources {
   groupBy?: 'folder' | 'student';
   /** A Moodle or Canvas download, opened (cli/answers/download.ts): its students are the answers, and it is the only input. */
   download?: Download;
-  /** A folder that looks like a download, read by the folder rules (no --group-by student): its subfolders are its students. */
-  looksLikeDownload?: boolean;
   recursive?: boolean;
   exclude?: string[];
   /** Leave out files that cannot be sent (type, empty, size, unreadable) instead of stopping the run. */

@@ -122,11 +122,18 @@ function folderDownload(folder: string, own: OwnFiles | undefined, depth = 0): P
 /** At most this many subfolders of a folder are looked into for a download (one beside a worksheet, never among a district's). */
 const SUBFOLDERS_LOOKED_INTO = 50;
 
+/** A download inside a folder named; `asIs`: named as it came (else it only mostly looks like one: a worksheet beside its students). */
+export interface DownloadWithin {
+  path: string;
+  platform: Platform;
+  asIs: boolean;
+}
+
 /**
- * A download as it came inside a folder named (unzipped beside the grading worksheet), which the
- * folder rules would read file by file: its path and platform, or undefined.
+ * A download inside a folder named (unzipped beside the grading worksheet, or into a folder of its
+ * own with the worksheet), which the folder rules would read file by file, or undefined.
  */
-export function downloadWithin(inputs: readonly string[], own?: OwnFiles): { path: string; platform: Platform } | undefined {
+export function downloadWithin(inputs: readonly string[], own?: OwnFiles): DownloadWithin | undefined {
   for (const input of inputs) {
     if (!isFolder(input)) continue;
     const folders = peek(input)
@@ -135,7 +142,9 @@ export function downloadWithin(inputs: readonly string[], own?: OwnFiles): { pat
     for (const folder of folders) {
       const path = join(input, folder.name);
       const platform = folderDownload(path, own);
-      if (platform !== undefined) return { path, platform };
+      if (platform !== undefined) return { path, platform, asIs: true };
+      const lookalike = recogniseDownload(withoutOwn(path, peek(path), own)).platform;
+      if (lookalike !== null) return { path, platform: lookalike, asIs: false };
     }
   }
   return undefined;
@@ -146,11 +155,11 @@ export function downloadWithin(inputs: readonly string[], own?: OwnFiles): { pat
  * rules would enter it and read it file by file, each file an answer and each page charged alone.
  */
 export function checkDownloadWithin(
-  within: { path: string; platform: Platform },
+  within: DownloadWithin,
   options: { recursive?: boolean; groupBy?: string; studentIdFrom?: string },
   note: (line: string) => void,
 ): void {
-  const what = `${within.path} is a ${PLATFORM_NAMES[within.platform]} download (its names say so)`;
+  const what = `${within.path} ${within.asIs ? 'is' : 'looks like'} a ${PLATFORM_NAMES[within.platform]} download${within.asIs ? ' (its names say so)' : ''}`;
   if (options.recursive || options.groupBy === 'folder' || options.studentIdFrom === 'folder')
     throw new UsageError(`${what}: the folder rules would read it file by file, each file an answer of its own. Nothing was sent.`, {
       suggestion: markDownloadAlone(within),
@@ -159,8 +168,8 @@ export function checkDownloadWithin(
 }
 
 /** What to do with a download found inside the folder named: mark it on its own, one answer per student. */
-export function markDownloadAlone(within: { path: string }): string {
-  return `Mark it on its own, one answer per student with the platform's ids: kct one-pass ${shellWord(within.path)} --model <id> (its zip works too).`;
+export function markDownloadAlone(within: { path: string; asIs: boolean }): string {
+  return `Mark it on its own, one answer per student with the platform's ids: kct one-pass ${shellWord(within.path)}${within.asIs ? '' : ` ${GROUP_BY_STUDENT}`} --model <id> (its zip works too).`;
 }
 
 /**
@@ -284,14 +293,15 @@ function recognised(
 }
 
 /**
- * The note for a folder read by the folder rules that mostly looks like a download (more than
- * half its first-level names are a platform's, but not all): how to read it as one. Reads at most
- * a few thousand names of its first level.
+ * A folder that mostly looks like a download (more than half its first-level names are a
+ * platform's, but not all), named without --group-by student: refused before anything is read or
+ * sent, since the folder rules would make each student's pages answers of their own, under
+ * file-name ids. Reads at most a few thousand names of its first level.
  */
-export function downloadHint(inputs: readonly string[], own?: OwnFiles): string | undefined {
-  if (inputs.length !== 1 || !isFolder(inputs[0])) return undefined;
+export function checkLookalike(inputs: readonly string[], own?: OwnFiles): void {
+  if (inputs.length !== 1 || !isFolder(inputs[0])) return;
   const recognised = recogniseDownload(withoutOwn(inputs[0], peek(inputs[0]), own));
-  if (recognised.platform === null) return undefined;
+  if (recognised.platform === null) return;
   const others = recognised.unmatched.filter(
     (entry) => !entry.path.endsWith('/') && !entry.path.startsWith('.') && !SYSTEM_NAMES.has(entry.path.toLowerCase()),
   );
@@ -302,5 +312,10 @@ export function downloadHint(inputs: readonly string[], own?: OwnFiles): string 
           .map((entry) => entry.path)
           .join(', ')}${others.length > 3 ? ', ...' : ''})`
       : '';
-  return `${inputs[0]} looks like a ${PLATFORM_NAMES[recognised.platform]} download${named}: add ${GROUP_BY_STUDENT}, as for the download's zip (${GROUP_BY_STUDENT_DOES})`;
+  throw new UsageError(
+    `${inputs[0]} looks like a ${PLATFORM_NAMES[recognised.platform]} download${named}: read by the folder rules, each student's files would be answers of their own, under file names for student ids. Nothing was sent.`,
+    {
+      suggestion: `Add ${GROUP_BY_STUDENT}, as for the download's zip (${GROUP_BY_STUDENT_DOES}; the other files are left out, and named). To mark each file on its own instead, name the files: kct one-pass ${shellWord(inputs[0].replace(/[/\\]+$/, ''))}/* --model <id>.`,
+    },
+  );
 }

@@ -30,10 +30,9 @@ export function ownNote(first: readonly string[], count: number): string {
 
 /**
  * The notes about what was left out without a row: said even when the run then stops, so nothing is
- * hidden (`rows` false: then no row is printed, and none is promised). In a folder that looks like a
- * download, the subfolders not entered are its students.
+ * hidden (`rows` false: then no row is printed, and none is promised).
  */
-export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = true): string[] {
+export function leftOutNotes(left: LeftOut, rows = true): string[] {
   const one = left['not-entered'].count === 1;
   const listed = rows ? `; ${one ? 'it is' : 'they are'} listed as NOT_ENTERED` : '';
   const lines: string[] = [];
@@ -45,9 +44,7 @@ export function leftOutNotes(left: LeftOut, looksLikeDownload = false, rows = tr
   if (left.own.count > 0) lines.push(ownNote(left.own.first, left.own.count));
   if (left['not-entered'].count > 0)
     lines.push(
-      looksLikeDownload
-        ? `not entered: ${listOf(left['not-entered'], 'subfolder')}, the download's students; add ${GROUP_BY_STUDENT} to mark them${listed}`
-        : `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in ${one ? 'it' : 'them'} (or --exclude to leave ${one ? 'it' : 'them'} out)${listed}`,
+      `not entered: ${listOf(left['not-entered'], 'subfolder')}; pass --recursive to mark the answers in ${one ? 'it' : 'them'} (or --exclude to leave ${one ? 'it' : 'them'} out)${listed}`,
     );
   if (left.loop.count > 0) lines.push(`walked once: ${listOf(left.loop, 'folder')} reached again through a link`);
   if (left.empty.count > 0) lines.push(`empty: ${listOf(left.empty, 'folder')} inside student folders`);

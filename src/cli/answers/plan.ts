@@ -17,7 +17,6 @@ import { OwnFiles } from './own-files.js';
 import {
   emptyLeftOut,
   emptyReason,
-  GROUP_BY_STUDENT,
   type LeftOut,
   leftOutNotes,
   listOf,
@@ -104,16 +103,10 @@ class Planner {
 
   finish(): Omit<Collection, 'shape'> {
     this.closeFolder();
-    const leftOut = leftOutNotes(this.left, this.sources.looksLikeDownload);
+    const leftOut = leftOutNotes(this.left);
     const others = this.sendable + this.textAnswers.length + this.unsendable.length > 0;
     // the run stops: what it found is said, and no row is promised
-    if (this.refused.length > 0)
-      throw refusal(
-        this.refused,
-        others,
-        leftOutNotes(this.left, this.sources.looksLikeDownload, false),
-        this.sources.elsewhere === undefined,
-      );
+    if (this.refused.length > 0) throw refusal(this.refused, others, leftOutNotes(this.left, false), this.sources.elsewhere === undefined);
     this.closeGroup();
     const inAnswers = placeUnsendable(this.unsendable, this);
     for (const folder of this.unsentFolders) folder.added = this.list.addSkipped(folder.row, folder.position);
@@ -224,9 +217,7 @@ class Planner {
         keyName: item.keyName,
         studentId: folderStudentId(item, this.sources),
         status: 'NOT_ENTERED',
-        reason: this.sources.looksLikeDownload
-          ? `a student of the download this folder looks like, not entered: add ${GROUP_BY_STUDENT} to mark it`
-          : `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.keyName}" to leave it out)`,
+        reason: `subfolder not entered: pass --recursive to mark the answers in it (or --exclude "${item.keyName}" to leave it out)`,
       },
       position: this.position,
     };

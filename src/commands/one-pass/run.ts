@@ -9,15 +9,15 @@ import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
 import {
   checkDownloadWithin,
+  checkLookalike,
   type Download,
-  downloadHint,
+  type DownloadWithin,
   downloadInput,
   downloadWithin,
   markDownloadAlone,
   openDownload,
 } from '../../cli/answers/download.js';
 import { OwnFiles } from '../../cli/answers/own-files.js';
-import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -49,8 +49,6 @@ import { warnOnRubric } from './rubric-check.js';
 
 type Options = OptionsOf<typeof command>;
 
-const ADD_GROUP_BY_STUDENT = `Add ${GROUP_BY_STUDENT}: ${GROUP_BY_STUDENT_DOES} (the note above says why).`;
-
 /** From this many answers, a run without --resume is told what a journal would save. */
 export const SUGGEST_RESUME_FROM = 300;
 
@@ -69,9 +67,9 @@ export async function run(options: Options, context: Context): Promise<void> {
     context.io,
   );
   const found = downloadInput(inputs, { groupBy: options.groupBy, own });
-  const looksLikeDownload = !found && options.groupBy === undefined ? downloadHint(inputs, own) : undefined;
-  if (looksLikeDownload) err(context.io, `kct: ${looksLikeDownload}`);
-  const within = !found && !looksLikeDownload && options.groupBy !== 'student' ? downloadWithin(inputs, own) : undefined;
+  // a folder that mostly looks like a download is never read file by file unasked: refused before anything is sent
+  if (!found && options.groupBy === undefined) checkLookalike(inputs, own);
+  const within = !found && options.groupBy !== 'student' ? downloadWithin(inputs, own) : undefined;
   if (within) checkDownloadWithin(within, options, (line) => err(context.io, `kct: ${line}`));
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
   const download = found ? await openDownload(found, own) : undefined;
@@ -82,8 +80,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       format,
       download,
       own,
-      looksLikeDownload: looksLikeDownload !== undefined,
-      within: within?.path,
+      within,
     });
   } finally {
     await download?.cleanup();
@@ -96,16 +93,14 @@ interface Prepared {
   format: OutputFormat;
   download?: Download;
   own: OwnFiles;
-  /** A download as it came inside the folder named, not entered (checkDownloadWithin). */
-  within?: string;
-  /** A folder that looks like a Moodle or Canvas download, read without --group-by student. */
-  looksLikeDownload?: boolean;
+  /** A download inside the folder named, not entered (checkDownloadWithin). */
+  within?: DownloadWithin;
 }
 
 async function markAnswers(
   options: Options,
   context: Context,
-  { keyRule, modelId, format, download, own, looksLikeDownload, within }: Prepared,
+  { keyRule, modelId, format, download, own, within }: Prepared,
 ): Promise<void> {
   const wait = options.wait !== false;
   const timings = watchTimings(options, context.env);
@@ -126,14 +121,13 @@ async function markAnswers(
       skipUnsupported: options.skipUnsupported,
       pages: options.pages,
       download,
-      looksLikeDownload,
       own,
     },
     context.io,
   ).catch((error: unknown) => {
-    // a download read as a plain folder: what to add is --group-by student, whatever the folder rules say
-    if (!(looksLikeDownload || within) || !(error instanceof UsageError)) throw error;
-    throw new UsageError(error.message, { suggestion: looksLikeDownload ? ADD_GROUP_BY_STUDENT : markDownloadAlone({ path: within! }) });
+    // a download inside the folder named: what to do is mark it on its own, whatever the folder rules say
+    if (!within || !(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message, { suggestion: markDownloadAlone(within) });
   });
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
