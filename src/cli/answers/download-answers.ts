@@ -276,6 +276,15 @@ function downloadNotes(
       `not a student's submission, not sent: ${strays.slice(0, 5).join(', ')}${strays.length > 5 ? `, and ${strays.length - 5} more` : ''}`,
     );
   if (download.own !== undefined && download.own.length > 0) notes.push(ownNote(download.own.map(at), download.own.length));
+  // a student's files are sent as the pages of one answer: drafts handed in beside the final one would be marked with it
+  const several = answers.filter((answer) => answer.files.length > 1);
+  if (several.length > 0)
+    notes.push(
+      `${several.length} student${several.length === 1 ? '' : 's'} handed in more than one file or text, sent together as the pages of one answer (${several
+        .slice(0, 3)
+        .map((answer) => `${answer.studentName ?? answer.studentId}: ${answer.files.map((file) => file.name).join(', ')}`)
+        .join('; ')}${several.length > 3 ? '; ...' : ''}): if some are drafts, leave them out of the download and run again`,
+    );
   return notes;
 }
 
