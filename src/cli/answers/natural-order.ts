@@ -26,6 +26,16 @@ export function naturalOrder(a: string, b: string): number {
     collator ??= new Intl.Collator('en', { numeric: true }).compare;
     return collator(a, b);
   }
+  return plainOrder(a, b);
+}
+
+/** Whether naturalOrder compares this name without ICU (plainOrder). */
+export function isPlainName(name: string): boolean {
+  return PLAIN.test(name);
+}
+
+/** naturalOrder of two names that are both isPlainName: a sort tests each name once, not twice a comparison. */
+export function plainOrder(a: string, b: string): number {
   // primary: characters with case folded, runs of digits by their value; then case, lower first
   // (no array destructuring here: a folder's one sort runs this cold, where destructuring iterates)
   let i = 0;

@@ -6,7 +6,7 @@
 import { opendirSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
-import { naturalOrder } from './natural-order.js';
+import { isPlainName, naturalOrder, plainOrder } from './natural-order.js';
 
 /** What the walk yields: a file to check, or something left out with its reason. */
 export interface Found {
@@ -113,7 +113,8 @@ function* walkFolder(folder: string, rel: string, root: number, options: WalkOpt
   const { names, kinds } = read;
   // a subfolder entered is itself an outcome: a student folder with nothing to send is a row
   if (rel !== '') yield { path: `${here}${sep}`, kind: 'folder', keyName: rel, root, group: group(rel), empty: names.length === 0 };
-  const order = Array.from(names.keys()).sort((a, b) => naturalOrder(names[a], names[b]));
+  const compare = names.every(isPlainName) ? plainOrder : naturalOrder;
+  const order = Array.from(names.keys()).sort((a, b) => compare(names[a], names[b]));
   const subfolders: string[] = [];
   for (const index of order) {
     const name = names[index];
