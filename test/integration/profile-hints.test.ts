@@ -23,4 +23,27 @@ describe('hints under --profile', () => {
     });
     expect(plain.stderr).not.toContain('Give the kct commands named here');
   });
+
+  it('a profile logged in beside another (ci next to default) does not become the current one; the first profile saved does', async () => {
+    const env = kctEnv(tempDir(), {});
+    const setModel = await runKct(['config', 'set', 'model', '12'], { env });
+    expect(setModel.code, setModel.stderr).toBe(0);
+    const login = await runKct(['--profile', 'ci', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
+      env,
+      input: shared.sandbox.keys.user,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    // the default profile, and its model, still apply
+    const model = await runKct(['config', 'get', 'model'], { env });
+    expect(model.stdout.trim()).toBe('12');
+    // a first profile saved, with none before it, becomes the current one
+    const fresh = kctEnv(tempDir(), {});
+    const first = await runKct(['--profile', 'school', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
+      env: fresh,
+      input: shared.sandbox.keys.user,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const credits = await runKct(['credits', '--json'], { env: fresh });
+    expect(credits.code, credits.stderr).toBe(0);
+  });
 });

@@ -42,6 +42,19 @@ export interface ConfigStore {
   setCurrentProfile(profile: string): void;
 }
 
+/**
+ * Stores a profile's key and base URL (`kct auth login`, `kct keys create --save-as`). The first
+ * profile saved becomes the current one when none is set; a profile saved beside others (a `ci`
+ * one next to `default`) leaves the current one as it was.
+ */
+export function saveKeyProfile(store: ConfigStore, profile: string, key: string, baseUrl: string): void {
+  const before = store.read();
+  const first = !before.current_profile && Object.keys(before.profiles ?? {}).every((name) => name === profile);
+  store.setProfileValue(profile, 'api_key', key);
+  store.setProfileValue(profile, 'base_url', baseUrl);
+  if (first) store.setCurrentProfile(profile);
+}
+
 /** The stored config, or an empty one when there is no file yet. Creates nothing. */
 export function readStoredConfig(env: NodeJS.ProcessEnv): StoredConfig {
   const path = configPath(env);

@@ -1,6 +1,8 @@
 // kct auth login: check a key against GET /credits, then store it with the base URL.
+
 import { AuthenticationError, UsageError } from '../../../api/errors.js';
 import { probeApi } from '../../../cli/core/api-probe.js';
+import { saveKeyProfile } from '../../../cli/core/config-store.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { fromEnv } from '../../../cli/core/environment.js';
@@ -45,9 +47,7 @@ export async function run(options: Options, context: Context): Promise<void> {
     throw error;
   });
   const store = await context.config();
-  store.setProfileValue(settings.profile, 'api_key', key);
-  store.setProfileValue(settings.profile, 'base_url', baseUrl);
-  if (!store.read().current_profile) store.setCurrentProfile(settings.profile);
+  saveKeyProfile(store, settings.profile, key, baseUrl);
 
   const report = { profile: settings.profile, base_url: baseUrl, key: maskKey(key), credits: credits.credits };
   await (await exporterFor(options, context)).record(report, () => {

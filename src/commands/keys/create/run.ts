@@ -1,8 +1,10 @@
 // kct keys create: a new key of the signed-in account (POST {product_base}/public_api/keys/create),
 // shown once on stdout, or stored straight into a profile with --save-as (only its masked form is
 // printed then). Nothing is created when --save-as names a profile that already holds a key.
+
 import { KctError, UsageError } from '../../../api/errors.js';
 import type { CreatedKey } from '../../../api/product.js';
+import { saveKeyProfile } from '../../../cli/core/config-store.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { out } from '../../../cli/core/io.js';
@@ -71,9 +73,7 @@ async function checkProfileTarget(context: Context, profile: string): Promise<Pr
 async function saveToProfile(context: Context, client: ProductClient, created: CreatedKey, target: ProfileTarget): Promise<void> {
   try {
     const store = await context.config();
-    store.setProfileValue(target.profile, 'api_key', created.key);
-    store.setProfileValue(target.profile, 'base_url', target.baseUrl);
-    if (!store.read().current_profile) store.setCurrentProfile(target.profile);
+    saveKeyProfile(store, target.profile, created.key, target.baseUrl);
   } catch (error) {
     const undone = await client.revokeKey(created.id, { signal: context.signal }).then(
       () => true,
