@@ -26,6 +26,15 @@ export function isNetworkError(code: string | undefined): boolean {
 
 const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** Network errors in words; undici's own codes name nothing a user knows. */
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  UND_ERR_HEADERS_TIMEOUT: 'the server took the request and sent no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'the answer stopped coming',
+  UND_ERR_CONNECT_TIMEOUT: 'no connection in 10 s',
+};
+
 export function toConnectionError(
   error: unknown,
   spec: { method: string; path: string },
@@ -35,9 +44,11 @@ export function toConnectionError(
   const code = errorCode(error);
   // the connection broke before the whole request was written: the server never saw its end, so
   // it cannot have accepted it (exchange.ts); but an earlier attempt of the same request may have
-  const delivered = earlierMaybeDelivered || (!NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object));
+  // a read (GET, HEAD) is never accepted nor charged: whether it reached the server does not matter
+  const read = spec.method === 'GET' || spec.method === 'HEAD';
+  const delivered = !read && (earlierMaybeDelivered || (!NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object)));
   const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
-  const reason = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : what;
+  const reason = (code !== undefined && REASONS[code]) || what;
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
     cause: error,
     suggestion: CONNECTION_ADVICE,

@@ -57,6 +57,32 @@ describe('servers that misbehave', () => {
     }
   });
 
+  it('a server that takes the request and never answers: KCT_REQUEST_TIMEOUT bounds each attempt, said in words; a read is never "maybe charged"', async () => {
+    const api = await fakeApi(() => {
+      // take the request, never answer
+    });
+    try {
+      // two attempts of 300 ms: without the bound, two minutes each would outlast the run's 30 s
+      const run = await runKct(['credits'], {
+        env: kctEnv(tempDir(), {
+          KCT_BASE_URL: api.baseUrl,
+          KCT_API_KEY: 'kct_test_key_123456',
+          KCT_REQUEST_TIMEOUT: '300ms',
+          KCT_MAX_RETRIES: '1',
+          KCT_RETRY_BASE_DELAY: '10ms',
+        }),
+        timeoutMs: 30_000,
+      });
+      expect(run.code, run.stderr).toBe(9);
+      expect(run.stderr).toContain('the server took the request and sent no answer in time');
+      expect(run.stderr).toContain('KCT_REQUEST_TIMEOUT sets how long each attempt waits for an answer');
+      expect(run.stderr).not.toContain('UND_ERR');
+      expect(run.stderr).not.toContain('may have reached the server');
+    } finally {
+      await api.close();
+    }
+  });
+
   it('a failure the service calls retryable is submitted again under a follow-up key', async () => {
     const keys: string[] = [];
     const api = await fakeApi((req, res) => {

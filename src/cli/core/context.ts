@@ -116,6 +116,7 @@ export function createContext(
         env,
         dispatcher: context.dispatcher,
         retry,
+        timeouts: timeoutsFromEnv(env),
         debug: globals.debug ? (line) => err(io, `[debug] ${line}`) : undefined,
         onRetry: ({ attempt, delayMs, reason }) => {
           if (globals.debug) return; // the trace says it
@@ -158,6 +159,12 @@ export function missingProfileError(settings: ResolvedSettings): UsageError {
       suggestion: known ? `${create}, or choose one that exists with --profile or KCT_PROFILE.` : `${create}.`,
     },
   );
+}
+
+/** KCT_REQUEST_TIMEOUT: a CI smoke check against a server that takes the request and says nothing need not wait 2 minutes an attempt. */
+function timeoutsFromEnv(env: NodeJS.ProcessEnv): { headersMs: number; bodyMs: number } | undefined {
+  const ms = fromEnv(env, 'KCT_REQUEST_TIMEOUT');
+  return ms === undefined ? undefined : { headersMs: ms, bodyMs: ms };
 }
 
 function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {

@@ -34,6 +34,10 @@ export const VARIABLES = {
   },
   KCT_MAX_RETRIES: { kind: 'count0', help: 'retries of a failed request (0 turns them off; default 3)' },
   KCT_RETRY_BASE_DELAY: { kind: 'duration', help: 'the first pause before a retry, doubled each time (default 500ms)' },
+  KCT_REQUEST_TIMEOUT: {
+    kind: 'duration',
+    help: 'how long a request waits for the server to start answering, and then between parts of its answer, before it is tried again (default 120s)',
+  },
   KCT_MAX_PENDING: { kind: 'count', help: "a waiting run's tasks unfinished at once, at most (default 10000)", for: 'one-pass' },
   KCT_BATCH_FROM: {
     kind: 'count',

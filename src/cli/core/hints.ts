@@ -115,7 +115,9 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
     const data = e instanceof ServerStoppedAnsweringError ? ' (with the --data folder it had: it keeps the tasks there)' : '';
     if (sandbox)
       return `Is the sandbox running? Start it with \`${sandbox}\`${data} in another terminal, or check the base URL it names (${BASE_URL_SOURCES}).`;
-    return `Check the base URL it names (${BASE_URL_SOURCES}) and your network or proxy settings, then try again.`;
+    // a server that takes requests and says nothing: how long each attempt waits is the user's to set
+    const silent = /sent no answer in time|the answer stopped coming/.test(e.message);
+    return `Check the base URL it names (${BASE_URL_SOURCES}) and your network or proxy settings, then try again.${silent ? ' KCT_REQUEST_TIMEOUT sets how long each attempt waits for an answer (default 120s).' : ''}`;
   },
 };
 
