@@ -29,7 +29,7 @@ describe('the cost of a class run', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/kct: cost:/);
     expect(again.stderr).toMatch(/3 answers of 3 were sent before .*: not sent again: kct follows their tasks for their marks/);
-    expect(again.stdout).toContain('Credits: 0 charged by this run; 3 answers marked before, not charged again');
+    expect(again.stdout).toContain('Credits: 0 charged by this run; 3 answers sent before, not charged again');
     expect(before - (await creditsOf(shared.kct))).toBe(3);
   });
 });

@@ -159,7 +159,7 @@ describe('one run, one count', () => {
     const again = await shared.kct(['one-pass', dir, '--model', '12', '--output', 'ndjson', '--skip-unsupported']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('2 answers of 3 were sent before');
-    expect(again.stderr).toContain('2 answers marked before, not charged again; 1 identical answer charged once with its first');
+    expect(again.stderr).toContain('2 answers sent before, not charged again; 1 identical answer charged once with its first');
     expect(before - (await creditsOf(shared.kct))).toBe(2);
   });
 });

@@ -204,7 +204,7 @@ describe('Ctrl-C while submissions are under way', () => {
     );
     expect(before - (await creditsOf(shared.kct))).toBe(3);
     // what this run's own submissions cost: the third answer; the two the first run sent are not this run's charge
-    expect(again.stderr).toContain('Credits: 1 charged by this run; 2 answers marked before, not charged again');
+    expect(again.stderr).toContain('Credits: 1 charged by this run; 2 answers sent before, not charged again');
   });
 });
 

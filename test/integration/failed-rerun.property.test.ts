@@ -79,6 +79,6 @@ describe('an answer whose task failed is sent again when the same command runs a
     expect(again.code).toBe(3);
     expect(rowsOf(again.stdout).get(join(dir, 'f.txt'))!.task_id).toBe(first.task_id);
     expect(again.stderr).not.toContain('sent again as a new task');
-    expect(again.stderr).not.toMatch(/marked before, not charged again/);
+    expect(again.stderr).not.toMatch(/sent before, not charged again/);
   });
 });

@@ -134,7 +134,7 @@ describe('--idempotency-key on a batch', () => {
     // and it says so: the batch was sent before, its rows are replays, this run charged nothing
     expect(again.stderr).toMatch(/batch 1\/1 already submitted as tsk_\w+ \(2 items, sent before: not charged again\)/);
     expect(rowsOf(again.stdout).map((r) => (r as Row & { replayed?: boolean }).replayed)).toEqual([true, true]);
-    expect(again.stderr).toContain('Credits: 0 charged by this run; 2 answers marked before, not charged again');
+    expect(again.stderr).toContain('Credits: 0 charged by this run; 2 answers sent before, not charged again');
   });
 
   it('an item changed under the same names and key is a 409 that says so and what to do (exit 7), nothing charged', async () => {

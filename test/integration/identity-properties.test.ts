@@ -401,7 +401,7 @@ describe('re-running a changing class folder (properties, against a real sandbox
                 const count = (pattern: RegExp) => Number(run.stderr.match(pattern)?.[1] ?? 0);
                 const copies = [...byIdentity.values()].reduce((sum, group) => sum + group.length - 1, 0);
                 expect(count(/(\d+) identical answers? charged once with/), context).toBe(copies);
-                const markedBefore = count(/(\d+) answers? marked before, not charged again/);
+                const markedBefore = count(/(\d+) answers? sent before, not charged again/);
                 const identities = [...byIdentity.keys()];
                 expect(markedBefore, context).toBeGreaterThanOrEqual(identities.filter((identity) => marked.has(identity)).length);
                 expect(markedBefore, context).toBeLessThanOrEqual(identities.filter((identity) => sentBefore.has(identity)).length);

@@ -26,7 +26,7 @@ export interface Summary {
   notEntered: number;
   /** Credits charged for the answers this run sent (replays not counted), when the service said. */
   creditsCharged?: number;
-  /** Answers marked before (an earlier run, this machine's ledger, or the service's replay): not charged again. */
+  /** Answers sent before (by an earlier run: this machine's ledger, or the service's replay): not charged again; their charge is that run's. */
   replayed: number;
   /** Answers with the same content as another of this run: marked once, charged once. */
   copies: number;
@@ -116,7 +116,7 @@ function creditsLine(summary: Summary): string | undefined {
     parts.push(
       `${summary.creditsCharged} charged by this run${summary.mayBeCharged > 0 ? ` so far (${summary.mayBeCharged} not seen finished may still be)` : ''}`,
     );
-  if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} marked before, not charged again`);
+  if (summary.replayed > 0) parts.push(`${summary.replayed} answer${summary.replayed === 1 ? '' : 's'} sent before, not charged again`);
   if (summary.copies > 0)
     parts.push(
       `${summary.copies} identical answer${summary.copies === 1 ? '' : 's'} charged once with ${summary.copies === 1 ? 'its' : 'their'} first`,
