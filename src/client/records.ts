@@ -2,9 +2,9 @@
 // is answered is read liberally (an answer that does not match is kept as it came, unknown
 // fields and all: the spec leaves many shapes open).
 
-import { TaskUnsuccessfulError, UnscoredResultError, UsageError } from '../api/errors.js';
+import { KctError, TaskUnsuccessfulError, UnscoredResultError, UsageError } from '../api/errors.js';
 import { type Credits, EvaluationResult, Task } from '../api/schemas.js';
-import { isUnscoredSuccess, isUnsuccessfulFinal, statusOf } from '../api/status.js';
+import { isFinalStatus, isUnscoredSuccess, isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import type * as z from '../api/zod.js';
 import { isPlainObject } from './envelope.js';
 import type { HttpResponse } from './http.js';
@@ -91,6 +91,25 @@ export function unscored(result: EvaluationResult): UnscoredResultError | undefi
       ? [result.task_id]
       : [];
   return ids.length > 0 ? new UnscoredResultError(ids, { of: items?.length }) : undefined;
+}
+
+/**
+ * A finished batch whose record lists fewer items than its `count` (an item left out): the service's answer
+ * kct does not know (exit 1), as a marking run's row for such an item is. Undefined otherwise.
+ */
+export function missingItems(result: EvaluationResult): KctError | undefined {
+  // a batch still running lists its items as they end
+  if (!isFinalStatus(statusOf(result))) return undefined;
+  const items = batchItemsOf(result);
+  const count = result.count;
+  if (items === undefined || typeof count !== 'number' || items.length >= count) return undefined;
+  return new KctError(
+    'unknown_answer',
+    `the batch ${result.task_id} lists ${items.length} of its ${count} items: the service did not say the others' results`,
+    {
+      suggestion: "Its record lists the items it has; ask the service's support why the others are missing.",
+    },
+  );
 }
 
 const CREDIT_KEYS = ['credits', 'available', 'balance', 'remaining', 'credit', 'remaining_credits'] as const;

@@ -5,7 +5,7 @@ import type { OptionsOf } from '../../cli/core/define-command.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { outcomeFromResult } from '../../cli/render/outcome.js';
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
-import { batchItemsOf, unscored, unsuccessful } from '../../client/records.js';
+import { batchItemsOf, missingItems, unscored, unsuccessful } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -39,7 +39,7 @@ export async function run(options: Options, context: Context): Promise<void> {
       failure.message,
       `${Object.keys(failure.statuses).includes(result.task_id) ? 'Its reason is in the record printed' : "Each item's reason is in its row"}: fix the answer and send it again. On the one-pass and batch paths a task that does not mark its answer is not charged.`,
     );
-  const noScore = unscored(result);
+  const noScore = unscored(result) ?? missingItems(result);
   if (noScore) throw noScore;
   if (typeof result.status === 'string' && !isFinalStatus(result.status))
     throw new NotFinalError(result.task_id || options.taskId, result.status);

@@ -7,7 +7,7 @@ import { out } from '../../cli/core/io.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
-import { unscored, unsuccessful } from '../../client/records.js';
+import { missingItems, unscored, unsuccessful } from '../../client/records.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;
@@ -52,7 +52,7 @@ export async function run(options: Options, context: Context): Promise<void> {
         failure.message,
         `Each item's reason is in its row's message: kct result ${options.taskId} --output csv.`,
       );
-    const noScore = result && unscored(result);
+    const noScore = result && (unscored(result) ?? missingItems(result));
     if (noScore) throw noScore;
   }
   if (options.watch && exporter.format === 'table') context.notice('next', `See the scores with: kct result ${options.taskId}`);
