@@ -91,9 +91,11 @@ const SYSTEM_FILE = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/i;
  */
 export function recogniseDownload(paths: readonly string[]): RecognisedDownload {
   const considered = paths.filter((p) => !SYSTEM_FILE.test(p) && (!p.endsWith('/') || isMoodleStudentFolder(p)));
+  const notCanvas = reusedFileIds(considered);
+  const canvasOf = (path: string) => (notCanvas.has(path) ? undefined : parseCanvas(path));
   const counts = {
     moodle: considered.filter((p) => parseMoodle(p) !== undefined).length,
-    canvas: considered.filter((p) => parseCanvas(p) !== undefined).length,
+    canvas: considered.filter((p) => canvasOf(p) !== undefined).length,
     considered: considered.length,
   };
   const platform: Platform | null =
@@ -102,7 +104,7 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
   const unmatched: UnmatchedEntry[] = [];
   for (const path of paths) {
     const system = SYSTEM_FILE.test(path);
-    const parse = platform === 'moodle' ? parseMoodle : platform === 'canvas' ? parseCanvas : undefined;
+    const parse = platform === 'moodle' ? parseMoodle : platform === 'canvas' ? canvasOf : undefined;
     // a system file is no answer, but its folder names a student (a zip may hold no entry for the folder itself)
     const parsed = system && path.includes('__MACOSX/') ? undefined : parse?.(path);
     if (!parsed || system) unmatched.push({ path, reason: unmatchedReason(path, platform) });
@@ -126,6 +128,28 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
     if (parsed.file) student.files.push({ path, ...parsed.file });
   }
   return { platform, students: [...students.values()], unmatched, counts };
+}
+
+/**
+ * Paths named as Canvas names a file whose student and file id another path of another file name
+ * has too: Canvas gives every file its own id, so these are not its names (`essay_2024_11_ana.txt`
+ * and `essay_2024_11_ben.txt`: a date, read as one student's two files, would merge two students).
+ */
+function reusedFileIds(paths: readonly string[]): Set<string> {
+  const named = new Map<string, { name: string; paths: string[] }>();
+  const reused = new Set<string>();
+  for (const path of paths) {
+    const file = parseCanvas(path);
+    if (file?.file?.attachmentId === undefined) continue;
+    const key = `${file.participantId}\u0000${file.file.attachmentId}`;
+    const seen = named.get(key);
+    if (seen === undefined) named.set(key, { name: file.file.originalName, paths: [path] });
+    else {
+      seen.paths.push(path);
+      if (seen.name !== file.file.originalName) for (const each of seen.paths) reused.add(each);
+    }
+  }
+  return reused;
 }
 
 /** A folder named as a Moodle student's submission folder (it counts as that student even when empty). */

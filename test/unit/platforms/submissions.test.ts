@@ -209,3 +209,30 @@ describe('properties', () => {
     );
   });
 });
+
+describe('names that only look like Canvas names', () => {
+  test('files that share a student and file id under other names (a date in every name) are never one student: Canvas gives each file its own id', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('essay', 'report', 'homework'),
+        fc.integer({ min: 2020, max: 2030 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.uniqueArray(fc.stringMatching(/^[a-z]{2,8}$/), { minLength: 2, maxLength: 6 }),
+        (word, year, month, students) => {
+          const paths = students.map((student) => `${word}_${year}_${month}_${student}.txt`);
+          const read = recogniseDownload(paths);
+          // not a download, so the folder rules make each file an answer of its own
+          expect(read.platform).toBeNull();
+          expect(read.unmatched.map((entry) => entry.path).sort()).toEqual([...paths].sort());
+        },
+      ),
+      PROPERTY_SETTINGS,
+    );
+  });
+
+  test('a Canvas download whose students share a file (a group submission: one file id, one name) is still one', () => {
+    const read = recogniseDownload(['doejane_301_9001_essay.docx', 'ngbo_302_9001_essay.docx']);
+    expect(read.platform).toBe('canvas');
+    expect(read.students.map((s) => s.participantId)).toEqual(['301', '302']);
+  });
+});
