@@ -72,6 +72,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   });
   // commander's parse errors are printed here with the others, so --json gets its one object
   const json = args.includes('--json');
+  let heldUsage = '';
   const argv = helpArgv(program, versionArgv(args, json));
   const first = argv[commandAt(argv)];
   const next = argv[commandAt(argv) + 1];
@@ -89,8 +90,13 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
       // commander echoes what it could not parse ("unknown option '--api-key=kct_...'"): masked like every error;
-      // with --json, what it writes there is the usage of a command named without its subcommand, said as an error below
-      writeErr: json ? () => {} : (text) => err(io, text),
+      // with --json, what it writes there is the usage of a command named without its subcommand: held,
+      // and said as an error below (or, for a bare `kct`, printed as its help is)
+      writeErr: json
+        ? (text) => {
+            heldUsage += text;
+          }
+        : (text) => err(io, text),
       // an unknown command is answered by meaning as well as spelling (`kct watch`: status --watch)
       outputError: json ? () => {} : (text, write) => write(withPlacement(withMeaning(text, first, next), argv, program)),
     });
@@ -113,10 +119,14 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   } catch (error) {
     const code = (error as { code?: string }).code;
     // a command of commands named alone (`kct grades`): its usage on stderr, and no success for a script to go on with
-    if (code === 'commander.help' && (error as { exitCode?: number }).exitCode !== 0) {
-      reportError(io, missingSubcommand(program, argv), EXIT.USAGE, json, false);
+    const missing =
+      code === 'commander.help' && (error as { exitCode?: number }).exitCode !== 0 ? missingSubcommand(program, argv) : undefined;
+    if (missing) {
+      reportError(io, missing, EXIT.USAGE, json, false);
       return EXIT.USAGE;
     }
+    // a bare `kct --json`: its help stays text, as a bare `kct` prints it
+    if (heldUsage !== '') err(io, heldUsage);
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.OK;
     if (typeof code === 'string' && code.startsWith('commander.')) {
       // without --json commander has already printed it, as `error: ...` and the hint
@@ -161,15 +171,21 @@ function checkSingleDash(args: string[], commands: readonly Command[]): void {
 /** Global flags that take a value: skipped with it when looking for the command name. */
 const GLOBAL_WITH_VALUE = new Set(['-p', '--profile', '--base-url']);
 
-/** The error of a command of commands named without one of them (`kct grades`), naming them. */
-function missingSubcommand(program: Command, argv: string[]): UsageError {
+/** The error of a command of commands named without one of them (`kct grades`), naming them; none for a bare `kct` (its help). */
+function missingSubcommand(program: Command, argv: string[]): UsageError | undefined {
   let command = program;
   for (const word of argv.slice(commandAt(argv))) {
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) break;
     command = sub;
   }
-  const names = command.commands.map((c) => c.name()).filter((name) => name !== 'help');
+  if (command === program) return undefined;
+  // the commands its help lists (commander's Help), without the help command itself
+  const names = command
+    .createHelp()
+    .visibleCommands(command)
+    .map((c) => c.name())
+    .filter((name) => name !== 'help');
   return new UsageError(`${commandPath(command)} needs a command: ${names.join(', ')}`, {
     suggestion: `\`${commandPath(command)} --help\` lists them, with examples.`,
   });

@@ -39,4 +39,23 @@ describe("kct's own files among the answers", () => {
     expect(rows).toHaveLength(4); // the header and the three pupils: no row for kct's own files
     expect(rows.slice(1).every((row) => row.includes('pupil-'))).toBe(true);
   });
+
+  it('kct batch of a folder, its output redirected into it: the output is no answer, and nothing is charged for it', async () => {
+    const { sandbox } = shared;
+    const dir = join(tempDir('kct-own-batch-'), 'class');
+    mkdirSync(dir);
+    const essay = readFileSync(join(FIXTURES, 'essay.txt'), 'utf8');
+    for (let i = 1; i <= 2; i++) writeFileSync(join(dir, `pupil-${i}.txt`), `${essay}\n(own files, batch ${i})`);
+    writeFileSync(join(dir, 'marks.csv'), 'an earlier run\n');
+    const env = kctEnv(tempDir(), { KCT_BASE_URL: sandbox.baseUrl, KCT_API_KEY: sandbox.keys.user });
+    const before = await creditsOf(shared.kct);
+    const run = spawnSync('bash', ['-c', `'${process.execPath}' '${BIN}' batch . --model 12 --output csv >> marks.csv`], {
+      cwd: dir,
+      env: env as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain('not answers: marks.csv (its output): this command writes it');
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
+  });
 });

@@ -45,5 +45,15 @@ describe('hints under --profile', () => {
     expect(first.code, first.stderr).toBe(0);
     const credits = await runKct(['credits', '--json'], { env: fresh });
     expect(credits.code, credits.stderr).toBe(0);
+    // a key saved beside a profile never in use (no default, none current) is the one in use: never unreachable
+    const other = kctEnv(tempDir(), {});
+    expect((await runKct(['--profile', 'a', 'config', 'set', 'model', '12'], { env: other })).code).toBe(0);
+    const b = await runKct(['--profile', 'b', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
+      env: other,
+      input: shared.sandbox.keys.user,
+    });
+    expect(b.code, b.stderr).toBe(0);
+    const usable = await runKct(['credits', '--json'], { env: other });
+    expect(usable.code, usable.stderr).toBe(0);
   });
 });

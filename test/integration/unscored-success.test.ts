@@ -184,7 +184,10 @@ describe('a task that ends SUCCESS with no score', () => {
   });
 
   it('kct result and kct status of a finished batch whose record leaves an item out: exit 1, saying how many it lists', async () => {
-    for (const args of [['result', 'tsk_short'], ['status', 'tsk_short']]) {
+    for (const args of [
+      ['result', 'tsk_short'],
+      ['status', 'tsk_short'],
+    ]) {
       const run = await kct(args);
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(1);
       expect(run.stderr).toContain('the batch tsk_short lists 1 of its 2 items');

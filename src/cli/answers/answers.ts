@@ -13,7 +13,7 @@ import type { IO } from '../core/io.js';
 import { readStdinAnswer, readStdinText } from '../core/stdin.js';
 import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
-import type { OwnFiles } from './own-files.js';
+import { OwnFiles } from './own-files.js';
 import { planAnswers } from './plan.js';
 import { excluder, globberFor, walkInputs } from './walk.js';
 
@@ -181,7 +181,8 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     roots,
     sources,
     explain: options.explain === true,
-    own: sources.own,
+    // a command that names no file of its own still has its redirected output (`kct batch dir > dir/marks.csv`)
+    own: sources.own ?? OwnFiles.of([], io),
   });
   const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
   const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;

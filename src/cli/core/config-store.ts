@@ -43,13 +43,15 @@ export interface ConfigStore {
 }
 
 /**
- * Stores a profile's key and base URL (`kct auth login`, `kct keys create --save-as`). The first
- * profile saved becomes the current one when none is set; a profile saved beside others (a `ci`
- * one next to `default`) leaves the current one as it was.
+ * Stores a profile's key and base URL (`kct auth login`, `kct keys create --save-as`). It becomes
+ * the current one when none is set and the profile in use (`default`) does not exist; saved beside
+ * an existing `default` (a `ci` profile next to it), it leaves the current one as it was.
  */
 export function saveKeyProfile(store: ConfigStore, profile: string, key: string, baseUrl: string): void {
   const before = store.read();
-  const first = !before.current_profile && Object.keys(before.profiles ?? {}).every((name) => name === profile);
+  // the profile in use now (the current one, else `default`) stays in use if it exists; else the key would be unreachable
+  const inUse = before.current_profile ?? 'default';
+  const first = !before.current_profile && (inUse === profile || before.profiles?.[inUse] === undefined);
   store.setProfileValue(profile, 'api_key', key);
   store.setProfileValue(profile, 'base_url', baseUrl);
   if (first) store.setCurrentProfile(profile);

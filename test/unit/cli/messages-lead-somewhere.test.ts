@@ -140,6 +140,12 @@ describe('an unknown command is answered by meaning as well as spelling', () => 
       expect(run.stderr).toContain(`Usage: kct ${group}`);
       expect(run.stderr).toMatch(new RegExp(`error: kct ${group} needs a command: .*${names}`));
     }
+    // a bare kct is its help, exit 0, with --json too
+    for (const bare of [[], ['--json']]) {
+      const run = await runKct(bare);
+      expect(run.code, bare.join(' ')).toBe(0);
+      expect(run.stderr).toContain('Usage: kct [options] [command]');
+    }
     const json = await runKct(['grades', '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr.trim().split('\n')).toHaveLength(1);
