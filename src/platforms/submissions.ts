@@ -91,7 +91,7 @@ const SYSTEM_FILE = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/i;
  */
 export function recogniseDownload(paths: readonly string[]): RecognisedDownload {
   const considered = paths.filter((p) => !SYSTEM_FILE.test(p) && (!p.endsWith('/') || isMoodleStudentFolder(p)));
-  const notCanvas = reusedFileIds(considered);
+  const notCanvas = notCanvasNames(considered);
   const canvasOf = (path: string) => (notCanvas.has(path) ? undefined : parseCanvas(path));
   const counts = {
     moodle: considered.filter((p) => parseMoodle(p) !== undefined).length,
@@ -131,25 +131,33 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
 }
 
 /**
- * Paths named as Canvas names a file whose student and file id another path of another file name
- * has too: Canvas gives every file its own id, so these are not its names (`essay_2024_11_ana.txt`
- * and `essay_2024_11_ben.txt`: a date, read as one student's two files, would merge two students).
+ * Paths named as Canvas names a file, but not as Canvas would name them: Canvas gives every file
+ * its own id and every user one name, so a student and file id under two file names, or a user id
+ * under two names, are a date or a number in names of another kind (`essay_2024_11_ana.txt` and
+ * `essay_2024_11_ben.txt`; `alice_2024_03_15.txt` and `bob_2024_03_15.txt`), which read as Canvas's
+ * would merge students.
  */
-function reusedFileIds(paths: readonly string[]): Set<string> {
-  const named = new Map<string, { name: string; paths: string[] }>();
-  const reused = new Set<string>();
-  for (const path of paths) {
-    const file = parseCanvas(path);
-    if (file?.file?.attachmentId === undefined) continue;
-    const key = `${file.participantId}\u0000${file.file.attachmentId}`;
-    const seen = named.get(key);
-    if (seen === undefined) named.set(key, { name: file.file.originalName, paths: [path] });
+function notCanvasNames(paths: readonly string[]): Set<string> {
+  const files = new Map<string, { name: string; paths: string[] }>();
+  const users = new Map<string, { name: string; paths: string[] }>();
+  const not = new Set<string>();
+  // a key seen with two values: every path of it is no Canvas name
+  const note = (seen: Map<string, { name: string; paths: string[] }>, key: string, value: string, path: string) => {
+    const known = seen.get(key);
+    if (known === undefined) seen.set(key, { name: value, paths: [path] });
     else {
-      seen.paths.push(path);
-      if (seen.name !== file.file.originalName) for (const each of seen.paths) reused.add(each);
+      known.paths.push(path);
+      if (known.name !== value) for (const each of known.paths) not.add(each);
     }
+  };
+  for (const path of paths) {
+    const parsed = parseCanvas(path);
+    if (parsed === undefined) continue;
+    note(users, parsed.participantId, parsed.displayName, path);
+    if (parsed.file?.attachmentId !== undefined)
+      note(files, `${parsed.participantId}\u0000${parsed.file.attachmentId}`, parsed.file.originalName, path);
   }
-  return reused;
+  return not;
 }
 
 /** A folder named as a Moodle student's submission folder (it counts as that student even when empty). */

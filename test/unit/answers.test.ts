@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, collectAnswers, skippedFilesNote } from '../../src/cli/answers/answers.js';
-import { checkLookalike, downloadInput, downloadWithin, openDownload } from '../../src/cli/answers/download.js';
+import { checkLookalike, downloadInput, downloadWithin, FolderLooks, openDownload } from '../../src/cli/answers/download.js';
 import { asNamed } from './answer-bytes.js';
 import { quietIO } from './quiet-io.js';
 import { zip } from './zip-writer.js';
@@ -645,6 +645,12 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
       'mixed/Ada_101_assignsubmission_file_/a.txt': TEXT,
       'mixed/Bo_102_assignsubmission_file_/b.txt': TEXT,
       'mixed/notes.txt': TEXT,
+      'beside/submissions/Ada_101_assignsubmission_file_/a.txt': TEXT,
+      'beside/submissions/Bo_102_assignsubmission_file_/b.txt': TEXT,
+      'beside/Grades.csv': 'Identifier,Grade',
+      'sorted/Ada/adamsamy_5001_96001_essay.txt': TEXT,
+      'sorted/Ben/brownben_5002_96002_essay.txt': TEXT,
+      'one/Ada/adamsamy_5001_96001_essay.txt': TEXT,
     });
     writeFileSync(join(root, 'x.zip'), zip([{ name: 'a1.txt', content: Buffer.from(TEXT) }]));
     expect(downloadInput([join(root, 'dl')], {})).toEqual({ input: join(root, 'dl'), kind: 'folder' });
@@ -653,18 +659,24 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     // a folder with something else in it is no download as it came; one that mostly looks like one is
     // refused unasked, with how to read it as one, or file by file
     expect(downloadInput([join(root, 'mixed')], {})).toBeUndefined();
-    expect(() => checkLookalike([join(root, 'mixed')])).toThrow(
+    expect(() => checkLookalike([join(root, 'mixed')], new FolderLooks())).toThrow(
       /mixed looks like a Moodle download \(but not its file notes\.txt\): read by the folder rules, .* Nothing was sent/,
     );
-    expect(() => checkLookalike([join(root, 'mixed')])).toThrow(
+    expect(() => checkLookalike([join(root, 'mixed')], new FolderLooks())).toThrow(
       expect.objectContaining({
         suggestion: expect.stringMatching(/^Add --group-by student, .* name the files: kct one-pass .*mixed\/\* --model <id>\.$/),
       }),
     );
-    expect(() => checkLookalike([join(root, 'plain')])).not.toThrow();
-    // one level down, as it came or mostly
-    expect(downloadWithin([root])).toMatchObject({ platform: 'moodle' });
-    expect(downloadWithin([join(root, 'plain')])).toBeUndefined();
+    expect(() => checkLookalike([join(root, 'plain')], new FolderLooks())).not.toThrow();
+    // one level down: the only subfolder, beside the worksheet; never a class folder's student folders
+    expect(downloadWithin([join(root, 'beside')], new FolderLooks())).toEqual({
+      path: join(root, 'beside', 'submissions'),
+      platform: 'moodle',
+      asIs: true,
+    });
+    expect(downloadWithin([join(root, 'plain')], new FolderLooks())).toBeUndefined();
+    expect(downloadWithin([join(root, 'sorted')], new FolderLooks())).toBeUndefined();
+    expect(downloadWithin([join(root, 'one')], new FolderLooks())).toBeUndefined();
     expect(downloadInput([join(root, 'mixed')], { groupBy: 'student' })).toEqual({ input: join(root, 'mixed'), kind: 'folder' });
     expect(() => downloadInput([join(root, 'dl'), join(root, 'plain')], {})).toThrow(
       /dl is a Moodle download \(its names say so\), marked as a whole: name it alone/,

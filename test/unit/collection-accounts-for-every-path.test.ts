@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type AnswerSources, type Collection, collectAnswers, type Entry } from '../../src/cli/answers/answers.js';
-import { downloadInput, openDownload } from '../../src/cli/answers/download.js';
+import { downloadInput, FolderLooks, openDownload } from '../../src/cli/answers/download.js';
 import { OwnFiles } from '../../src/cli/answers/own-files.js';
 import { unzipTo } from './platforms/fixtures.js';
 import { generatedDownload, partsOf, statusOf } from './platforms/generated-downloads.js';
@@ -315,7 +315,7 @@ const CONTENTS = {
 
 /** A download's collection as a run reads it (files that cannot be sent skipped), in terms that do not depend on where it is. */
 async function downloadRows(input: string, own?: OwnFiles) {
-  const found = downloadInput([input], { own });
+  const found = downloadInput([input], { looks: new FolderLooks(own) });
   expect(found, `${input} is read as a download`).toBeDefined();
   const download = await openDownload(found!, own);
   try {

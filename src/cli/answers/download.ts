@@ -69,13 +69,14 @@ function statOf(path: string) {
  */
 export function downloadInput(
   inputs: readonly string[],
-  options: { groupBy?: string; gradeFileFlag?: string; own?: OwnFiles },
+  options: { groupBy?: string; gradeFileFlag?: string; looks?: FolderLooks },
 ): { input: string; kind: 'zip' | 'folder' } | undefined {
   const asked = options.groupBy === 'student' ? '--group-by student' : options.gradeFileFlag;
+  const looks = options.looks ?? new FolderLooks();
   const found = inputs
     .map((input) => {
       if (/\.zip$/i.test(input) && isFile(input)) return { input, kind: 'zip' as const, platform: undefined };
-      const platform = asked === undefined && isFolder(input) ? folderDownload(input, options.own) : undefined;
+      const platform = asked === undefined && isFolder(input) ? folderDownload(input, looks) : undefined;
       return platform ? { input, kind: 'folder' as const, platform } : undefined;
     })
     .find((download) => download !== undefined);
@@ -108,19 +109,33 @@ export function downloadInput(
  * The platform whose download a folder is as it came: every name at its first level (system and
  * hidden files, and files the command writes, aside) is named as that platform names a
  * submission, or its only folder is such a download (unzipped into a folder of its own). A folder
- * with other things in it is a class folder, read by the folder rules (downloadHint says when it
- * mostly looks like a download).
+ * with other things in it is a class folder, read by the folder rules (checkLookalike refuses one
+ * that mostly looks like a download).
  */
-function folderDownload(folder: string, own: OwnFiles | undefined, depth = 0): Platform | undefined {
-  const names = peek(folder).filter((entry) => !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()));
-  const recognised = recogniseDownload(withoutOwn(folder, names, own));
+function folderDownload(folder: string, looks: FolderLooks, depth = 0): Platform | undefined {
+  const { names, recognised } = looks.of(folder);
   if (recognised.platform !== null && recognised.unmatched.length === 0) return recognised.platform;
-  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), own, depth + 1);
+  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), looks, depth + 1);
   return undefined;
 }
 
-/** At most this many subfolders of a folder are looked into for a download (one beside a worksheet, never among a district's). */
-const SUBFOLDERS_LOOKED_INTO = 50;
+/** What a folder's first level says of a download: its names (hidden and system ones aside), less the command's own files, recognised; read once a run. */
+export class FolderLooks {
+  private readonly seen = new Map<string, { names: Dirent[]; recognised: RecognisedDownload }>();
+
+  constructor(private readonly own?: OwnFiles) {}
+
+  of(folder: string): { names: Dirent[]; recognised: RecognisedDownload } {
+    let look = this.seen.get(folder);
+    if (look === undefined) {
+      const names = peek(folder).filter((entry) => !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()));
+      const paths = names.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+      look = { names, recognised: recogniseDownload(withoutOwn(folder, paths, this.own).theirs) };
+      this.seen.set(folder, look);
+    }
+    return look;
+  }
+}
 
 /** A download inside a folder named; `asIs`: named as it came (else it only mostly looks like one: a worksheet beside its students). */
 export interface DownloadWithin {
@@ -130,22 +145,21 @@ export interface DownloadWithin {
 }
 
 /**
- * A download inside a folder named (unzipped beside the grading worksheet, or into a folder of its
- * own with the worksheet), which the folder rules would read file by file, or undefined.
+ * A download inside the folder named, which the folder rules would read file by file: its only
+ * subfolder (a download unzipped beside the grading worksheet, or into a folder of its own with
+ * it), holding two students or more. A folder of several subfolders is a class folder, read by the
+ * folder rules: a student folder whose files keep Canvas's names is no download.
  */
-export function downloadWithin(inputs: readonly string[], own?: OwnFiles): DownloadWithin | undefined {
+export function downloadWithin(inputs: readonly string[], looks: FolderLooks): DownloadWithin | undefined {
   for (const input of inputs) {
     if (!isFolder(input)) continue;
-    const folders = peek(input)
-      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()))
-      .slice(0, SUBFOLDERS_LOOKED_INTO);
-    for (const folder of folders) {
-      const path = join(input, folder.name);
-      const platform = folderDownload(path, own);
-      if (platform !== undefined) return { path, platform, asIs: true };
-      const lookalike = recogniseDownload(withoutOwn(path, peek(path), own)).platform;
-      if (lookalike !== null) return { path, platform: lookalike, asIs: false };
-    }
+    const folders = looks.of(input).names.filter((entry) => entry.isDirectory());
+    if (folders.length !== 1) continue;
+    const path = join(input, folders[0].name);
+    const platform = folderDownload(path, looks);
+    const { recognised } = looks.of(path);
+    if (recognised.platform === null || recognised.students.length < 2) continue;
+    return { path, platform: platform ?? recognised.platform, asIs: platform !== undefined };
   }
   return undefined;
 }
@@ -173,15 +187,21 @@ export function markDownloadAlone(within: { path: string; asIs: boolean }): stri
 }
 
 /**
- * A folder's names as a download's paths, less the files the command writes (the journal, report
- * or output of the same command run here before: no sign against a download). Only names no
- * platform gives a student are looked at, so a run that writes nothing here stats nothing.
+ * A download's paths (relative to `folder`) less the files the command writes (the journal, report
+ * or output of the same command run there before: none of the download's), and those, named with
+ * what they are. Only paths no platform gives a student are looked at, and only when the command
+ * writes a file: a run whose output is a terminal or a pipe stats nothing.
  */
-function withoutOwn(folder: string, entries: readonly Dirent[], own: OwnFiles | undefined): string[] {
-  const paths = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
-  if (own === undefined) return paths;
+function withoutOwn(folder: string, paths: string[], own: OwnFiles | undefined): { theirs: string[]; own: string[] } {
+  if (own === undefined || own.none) return { theirs: paths, own: [] };
   const unmatched = new Set(recogniseDownload(paths).unmatched.map((entry) => entry.path));
-  return paths.filter((path) => !unmatched.has(path) || path.endsWith('/') || own.at(join(folder, path)) === undefined);
+  const ours: string[] = [];
+  const theirs = paths.filter((path) => {
+    const what = unmatched.has(path) && !path.endsWith('/') ? own.at(join(folder, path)) : undefined;
+    if (what !== undefined) ours.push(`${path} (${what})`);
+    return what === undefined;
+  });
+  return { theirs, own: ours };
 }
 
 /** The first names of a folder, a few at a time (a class folder may hold 100,000); none when it cannot be read. */
@@ -234,14 +254,8 @@ export async function openDownload(found: { input: string; kind: 'zip' | 'folder
   if (found.kind === 'folder') {
     const { paths, unreadable } = await listDownloadFolder(found.input);
     // the command's own files (a journal, a report, `> marks.csv` in the folder) are none of the download's
-    const ownPaths: string[] = [];
-    const unmatched = own === undefined ? new Set<string>() : new Set(recogniseDownload(paths).unmatched.map((entry) => entry.path));
-    const theirs = paths.filter((path) => {
-      const what = unmatched.has(path) && !path.endsWith('/') ? own?.at(join(found.input, path)) : undefined;
-      if (what !== undefined) ownPaths.push(`${path} (${what})`);
-      return what === undefined;
-    });
-    return { ...recognised(found, found.input, theirs, async () => {}), unreadable, own: ownPaths };
+    const { theirs, own: ours } = withoutOwn(found.input, paths, own);
+    return { ...recognised(found, found.input, theirs, async () => {}), unreadable, own: ours };
   }
   // yauzl loads only for a zip
   const { extractZip } = await import('../../platforms/zip.js');
@@ -298,9 +312,9 @@ function recognised(
  * sent, since the folder rules would make each student's pages answers of their own, under
  * file-name ids. Reads at most a few thousand names of its first level.
  */
-export function checkLookalike(inputs: readonly string[], own?: OwnFiles): void {
+export function checkLookalike(inputs: readonly string[], looks: FolderLooks): void {
   if (inputs.length !== 1 || !isFolder(inputs[0])) return;
-  const recognised = recogniseDownload(withoutOwn(inputs[0], peek(inputs[0]), own));
+  const { recognised } = looks.of(inputs[0]);
   if (recognised.platform === null) return;
   const others = recognised.unmatched.filter(
     (entry) => !entry.path.endsWith('/') && !entry.path.startsWith('.') && !SYSTEM_NAMES.has(entry.path.toLowerCase()),

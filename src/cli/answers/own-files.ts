@@ -39,6 +39,11 @@ export class OwnFiles {
     return own;
   }
 
+  /** True when the command writes no file (its output goes to a terminal or a pipe): nothing to look for. */
+  get none(): boolean {
+    return this.byNumber.size === 0;
+  }
+
   /** What the file at `path` is of the command's (its stat taken only when the command writes any), or undefined. */
   at(path: string): string | undefined {
     if (this.byNumber.size === 0) return undefined;

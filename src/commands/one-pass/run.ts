@@ -14,6 +14,7 @@ import {
   type DownloadWithin,
   downloadInput,
   downloadWithin,
+  FolderLooks,
   markDownloadAlone,
   openDownload,
 } from '../../cli/answers/download.js';
@@ -66,10 +67,12 @@ export async function run(options: Options, context: Context): Promise<void> {
     ],
     context.io,
   );
-  const found = downloadInput(inputs, { groupBy: options.groupBy, own });
+  // each folder named is looked at once for what it says of a download
+  const looks = new FolderLooks(own);
+  const found = downloadInput(inputs, { groupBy: options.groupBy, looks });
   // a folder that mostly looks like a download is never read file by file unasked: refused before anything is sent
-  if (!found && options.groupBy === undefined) checkLookalike(inputs, own);
-  const within = !found && options.groupBy !== 'student' ? downloadWithin(inputs, own) : undefined;
+  if (!found && options.groupBy === undefined) checkLookalike(inputs, looks);
+  const within = !found && options.groupBy !== 'student' ? downloadWithin(inputs, looks) : undefined;
   if (within) checkDownloadWithin(within, options, (line) => err(context.io, `kct: ${line}`));
   // a zip is checked entry by entry and extracted to a private folder, removed whatever happens
   const download = found ? await openDownload(found, own) : undefined;
