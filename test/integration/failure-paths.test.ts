@@ -78,6 +78,17 @@ describe('servers that misbehave', () => {
       expect(run.stderr).toContain('KCT_REQUEST_TIMEOUT sets how long each attempt waits for an answer');
       expect(run.stderr).not.toContain('UND_ERR');
       expect(run.stderr).not.toContain('may have reached the server');
+      // kct doctor, the CI smoke check, asks through its own probe: bounded the same way
+      const doctor = await runKct(['doctor'], {
+        env: kctEnv(tempDir(), {
+          KCT_BASE_URL: api.baseUrl,
+          KCT_API_KEY: 'kct_test_key_123456',
+          KCT_REQUEST_TIMEOUT: '300ms',
+          KCT_MAX_RETRIES: '0',
+        }),
+        timeoutMs: 30_000,
+      });
+      expect(doctor.code, doctor.stderr).toBe(9);
     } finally {
       await api.close();
     }

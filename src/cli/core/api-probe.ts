@@ -5,6 +5,7 @@
 
 import { VERSION } from '../../version.js';
 import type { Context } from './context.js';
+import { timeoutsFromEnv } from './environment.js';
 
 export async function probeApi(
   baseUrl: string,
@@ -20,6 +21,7 @@ export async function probeApi(
     env: context.env,
     dispatcher: context.dispatcher,
     retry: { maxRetries: 0 },
+    timeouts: timeoutsFromEnv(context.env),
   });
   const started = performance.now();
   let status: number;

@@ -8,7 +8,7 @@ import type { Dispatcher } from '../../client/undici.js';
 import { VERSION } from '../../version.js';
 import type { TreeCommand } from './command-tree.js';
 import type { ConfigStore } from './config-store.js';
-import { fromEnv } from './environment.js';
+import { fromEnv, timeoutsFromEnv } from './environment.js';
 import { err, type IO, type NoticeCode, notice } from './io.js';
 import { DEFAULT_PROFILE, type ResolvedSettings, resolveSettings, type SettingFlags } from './settings.js';
 
@@ -159,12 +159,6 @@ export function missingProfileError(settings: ResolvedSettings): UsageError {
       suggestion: known ? `${create}, or choose one that exists with --profile or KCT_PROFILE.` : `${create}.`,
     },
   );
-}
-
-/** KCT_REQUEST_TIMEOUT: a CI smoke check against a server that takes the request and says nothing need not wait 2 minutes an attempt. */
-function timeoutsFromEnv(env: NodeJS.ProcessEnv): { headersMs: number; bodyMs: number } | undefined {
-  const ms = fromEnv(env, 'KCT_REQUEST_TIMEOUT');
-  return ms === undefined ? undefined : { headersMs: ms, bodyMs: ms };
 }
 
 function retryFromEnv(env: NodeJS.ProcessEnv): { maxRetries?: number; baseDelayMs?: number } {

@@ -96,3 +96,13 @@ export function fromEnv<N extends VariableName>(env: NodeJS.ProcessEnv, name: N)
 export function rawEnv(env: NodeJS.ProcessEnv, name: VariableName): string | undefined {
   return env[name];
 }
+
+/**
+ * The request time-outs KCT_REQUEST_TIMEOUT sets, for every client a command makes (the API's, the
+ * probe's, the product's): a CI smoke check against a server that takes the request and says
+ * nothing need not wait 2 minutes an attempt.
+ */
+export function timeoutsFromEnv(env: NodeJS.ProcessEnv): { headersMs: number; bodyMs: number } | undefined {
+  const ms = fromEnv(env, 'KCT_REQUEST_TIMEOUT');
+  return ms === undefined ? undefined : { headersMs: ms, bodyMs: ms };
+}

@@ -6,7 +6,7 @@
 import { CredentialsError, UsageError } from '../../api/errors.js';
 import { productBaseOf, type Session } from '../../api/product.js';
 import { type Context, missingProfileError } from '../../cli/core/context.js';
-import { fromEnv } from '../../cli/core/environment.js';
+import { fromEnv, timeoutsFromEnv } from '../../cli/core/environment.js';
 import { err, whyNoPrompt } from '../../cli/core/io.js';
 import { prompts } from '../../cli/core/prompt.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
@@ -49,6 +49,7 @@ export async function withSession<T>(context: Context, flags: SignInFlags, work:
     productUrl,
     env: context.env,
     dispatcher: context.dispatcher,
+    timeouts: timeoutsFromEnv(context.env),
     debug: context.globals.debug ? (line) => err(context.io, `[debug] ${line}`) : undefined,
   });
   try {
