@@ -111,7 +111,9 @@ export class RepeatedRows {
     const key = digest(`${row.file}\u0000${row.student_id}\u0000${row.task_id}`);
     const known = this.groups.get(key);
     if (known !== undefined) return known;
-    if (this.printedWithFile.has(student) && !row.duplicate_of) {
+    const first = this.printedWithFile.get(student);
+    // both ended: a --no-wait batch's items share its task (and, named by file name, a student id) until they end
+    if (first !== undefined && !row.duplicate_of && weightOf(row) > 0 && this.weights[first] > 0) {
       this.elsewhere += 1;
       this.firstElsewhere ??= row.file;
     }

@@ -237,5 +237,14 @@ describe('kct report of appended runs', () => {
     const quiet = await runKct(['report', copies, '--out', join(dir, 'copies.html')]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).not.toContain('under another file');
+    // a --no-wait batch's items share its task, and under --student-id-from name a student id: one run, no warning
+    const queued = join(dir, 'queued.ndjson');
+    writeFileSync(
+      queued,
+      `${['p1/essay.txt', 'p2/essay.txt'].map((file) => JSON.stringify({ file, student_id: 'essay', task_id: 'tsk_batch', status: 'QUEUED' })).join('\n')}\n`,
+    );
+    const batch = await runKct(['report', queued, '--out', join(dir, 'queued.html')]);
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(batch.stderr).not.toContain('under another file');
   });
 });
