@@ -196,6 +196,12 @@ function bodyMessage(body: unknown): string | undefined {
 /** The neutral advice on a connection that failed (src/cli/core/hints.ts words it for kct). */
 export const CONNECTION_ADVICE = 'Check the base URL and your network or proxy settings, then try again.';
 
+/** A connection's reasons when the server took the request and then said nothing in time (src/cli/core/hints.ts names the knob). */
+export const SILENT_SERVER = {
+  noAnswer: 'the server took the request and sent no answer in time',
+  answerStopped: 'the answer stopped coming',
+} as const;
+
 /** The server could not be reached, or the connection broke before a full answer arrived. */
 export class ConnectionError extends KctError {
   /** True when the request body may have reached the server (the outcome is unknown). */

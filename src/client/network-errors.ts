@@ -1,6 +1,6 @@
 // Failures below HTTP: which are worth another attempt, and the ConnectionError that says
 // whether the request can have reached the server.
-import { CONNECTION_ADVICE, ConnectionError } from '../api/errors.js';
+import { CONNECTION_ADVICE, ConnectionError, SILENT_SERVER } from '../api/errors.js';
 import { cutShort } from './exchange.js';
 
 /** Connection-level failures worth another attempt. */
@@ -30,8 +30,8 @@ const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ER
 const REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
-  UND_ERR_HEADERS_TIMEOUT: 'the server took the request and sent no answer in time',
-  UND_ERR_BODY_TIMEOUT: 'the answer stopped coming',
+  UND_ERR_HEADERS_TIMEOUT: SILENT_SERVER.noAnswer,
+  UND_ERR_BODY_TIMEOUT: SILENT_SERVER.answerStopped,
   UND_ERR_CONNECT_TIMEOUT: 'no connection in 10 s',
 };
 

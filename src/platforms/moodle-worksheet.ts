@@ -107,6 +107,15 @@ export function readMoodleWorksheet(bytes: Uint8Array, options: ReadMoodleOption
   if (missing.length > 0) {
     const semicolons = header.length === 1 && header[0].includes(';') ? ' It looks separated by semicolons, perhaps by a spreadsheet.' : '';
     const columns = `${missing.map((key) => `"${names[key]}"`).join(', ')} ${missing.length === 1 ? 'column' : 'columns'}`;
+    // Canvas's gradebook export starts with its Student and ID columns (as canvas-gradebook.ts tells the other way round)
+    if (
+      header.length > 3 &&
+      /^\uFEFF?(Student|LastName)$/.test(header[0].trim()) &&
+      header.slice(1, 3).some((cell) => cell.trim() === 'ID')
+    )
+      throw new UsageError(`${WHAT} has no "Identifier" column: it looks like Canvas's gradebook export.`, {
+        suggestion: 'Fill it with kct grades canvas <saved-run> <export.csv> --assignment <name>.',
+      });
     // none of Moodle's English names, in a header of many: a Moodle in another language, whose importer reads its own
     if (missing.length === 3 && !semicolons && header.length >= 4)
       throw new UsageError(

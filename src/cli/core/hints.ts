@@ -13,6 +13,7 @@ import {
   refusalOf,
   ServerError,
   ServerStoppedAnsweringError,
+  SILENT_SERVER,
   UnscoredResultError,
   WATCH_TIMEOUT_ADVICE,
   type WatchTimeoutError,
@@ -116,7 +117,7 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
     if (sandbox)
       return `Is the sandbox running? Start it with \`${sandbox}\`${data} in another terminal, or check the base URL it names (${BASE_URL_SOURCES}).`;
     // a server that takes requests and says nothing: how long each attempt waits is the user's to set
-    const silent = /sent no answer in time|the answer stopped coming/.test(e.message);
+    const silent = Object.values(SILENT_SERVER).some((reason) => e.message.includes(`(${reason})`));
     return `Check the base URL it names (${BASE_URL_SOURCES}) and your network or proxy settings, then try again.${silent ? ' KCT_REQUEST_TIMEOUT sets how long each attempt waits for an answer (default 120s).' : ''}`;
   },
 };

@@ -78,6 +78,13 @@ describe('readMoodleWorksheet', () => {
     }
   });
 
+  test("Canvas's gradebook export given as the worksheet: said so, with the command that fills it", () => {
+    const canvas = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', 'Essay 1 (5001)'];
+    const read = () => readMoodleWorksheet(writeCsv({ rows: [canvas, ['Ada', '101', '', '', 'A', '']] }).bytes);
+    expect(read).toThrow(/looks like Canvas's gradebook export/);
+    expect(read).toThrow(expect.objectContaining({ suggestion: expect.stringContaining('kct grades canvas') }));
+  });
+
   test('reads a worksheet downloaded in another language when told its column names', () => {
     const header = ['Kennung', 'Vollständiger Name', 'Bewertung', 'Bestwertung', 'Zuletzt geändert (Bewertung)'];
     const bytes = writeCsv({ rows: [header, ['Teilnehmer/in 7', 'Eva', '', '10,00', '-']] }).bytes;
