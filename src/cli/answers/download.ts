@@ -130,7 +130,10 @@ export class FolderLooks {
     if (look === undefined) {
       const names = peek(folder).filter((entry) => !entry.name.startsWith('.') && !SYSTEM_NAMES.has(entry.name.toLowerCase()));
       const paths = names.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
-      look = { names, recognised: recogniseDownload(withoutOwn(folder, paths, this.own).theirs) };
+      const recognised = recogniseDownload(paths);
+      // recognised again only when a file of the command's was among the names
+      const { theirs, own } = withoutOwn(folder, paths, this.own, recognised);
+      look = { names, recognised: own.length === 0 ? recognised : recogniseDownload(theirs) };
       this.seen.set(folder, look);
     }
     return look;
@@ -192,9 +195,14 @@ export function markDownloadAlone(within: { path: string; asIs: boolean }): stri
  * what they are. Only paths no platform gives a student are looked at, and only when the command
  * writes a file: a run whose output is a terminal or a pipe stats nothing.
  */
-function withoutOwn(folder: string, paths: string[], own: OwnFiles | undefined): { theirs: string[]; own: string[] } {
+function withoutOwn(
+  folder: string,
+  paths: string[],
+  own: OwnFiles | undefined,
+  recognised?: RecognisedDownload,
+): { theirs: string[]; own: string[] } {
   if (own === undefined || own.none) return { theirs: paths, own: [] };
-  const unmatched = new Set(recogniseDownload(paths).unmatched.map((entry) => entry.path));
+  const unmatched = new Set((recognised ?? recogniseDownload(paths)).unmatched.map((entry) => entry.path));
   const ours: string[] = [];
   const theirs = paths.filter((path) => {
     const what = unmatched.has(path) && !path.endsWith('/') ? own.at(join(folder, path)) : undefined;
@@ -316,9 +324,8 @@ export function checkLookalike(inputs: readonly string[], looks: FolderLooks): v
   if (inputs.length !== 1 || !isFolder(inputs[0])) return;
   const { recognised } = looks.of(inputs[0]);
   if (recognised.platform === null) return;
-  const others = recognised.unmatched.filter(
-    (entry) => !entry.path.endsWith('/') && !entry.path.startsWith('.') && !SYSTEM_NAMES.has(entry.path.toLowerCase()),
-  );
+  // hidden and system names are not among them (FolderLooks)
+  const others = recognised.unmatched.filter((entry) => !entry.path.endsWith('/'));
   const named =
     others.length > 0
       ? ` (but not ${others.length === 1 ? 'its file' : 'its files'} ${others
