@@ -6,13 +6,17 @@ import { kctEnv, runKct, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
+/** `kct --profile <name> auth login` with the sandbox's user key, piped in. */
+const loginAs = (profile: string, env: NodeJS.ProcessEnv) =>
+  runKct(['--profile', profile, 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
+    env,
+    input: shared.sandbox.keys.user,
+  });
+
 describe('hints under --profile', () => {
   it('say to give the kct commands they name the same --profile', async () => {
     const env = kctEnv(tempDir(), {});
-    const login = await runKct(['--profile', 'school', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
-      env,
-      input: shared.sandbox.keys.user,
-    });
+    const login = await loginAs('school', env);
     expect(login.code, login.stderr).toBe(0);
     const run = await runKct(['--profile', 'school', 'models', 'show', '99999'], { env });
     expect(run.code).toBe(6);
@@ -28,30 +32,21 @@ describe('hints under --profile', () => {
     const env = kctEnv(tempDir(), {});
     const setModel = await runKct(['config', 'set', 'model', '12'], { env });
     expect(setModel.code, setModel.stderr).toBe(0);
-    const login = await runKct(['--profile', 'ci', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
-      env,
-      input: shared.sandbox.keys.user,
-    });
+    const login = await loginAs('ci', env);
     expect(login.code, login.stderr).toBe(0);
     // the default profile, and its model, still apply
     const model = await runKct(['config', 'get', 'model'], { env });
     expect(model.stdout.trim()).toBe('12');
     // a first profile saved, with none before it, becomes the current one
     const fresh = kctEnv(tempDir(), {});
-    const first = await runKct(['--profile', 'school', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
-      env: fresh,
-      input: shared.sandbox.keys.user,
-    });
+    const first = await loginAs('school', fresh);
     expect(first.code, first.stderr).toBe(0);
     const credits = await runKct(['credits', '--json'], { env: fresh });
     expect(credits.code, credits.stderr).toBe(0);
     // a key saved beside a profile never in use (no default, none current) is the one in use: never unreachable
     const other = kctEnv(tempDir(), {});
     expect((await runKct(['--profile', 'a', 'config', 'set', 'model', '12'], { env: other })).code).toBe(0);
-    const b = await runKct(['--profile', 'b', 'auth', 'login', '--with-key', '--base-url', shared.sandbox.baseUrl], {
-      env: other,
-      input: shared.sandbox.keys.user,
-    });
+    const b = await loginAs('b', other);
     expect(b.code, b.stderr).toBe(0);
     const usable = await runKct(['credits', '--json'], { env: other });
     expect(usable.code, usable.stderr).toBe(0);

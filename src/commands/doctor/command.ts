@@ -25,6 +25,7 @@ export const command = defineCommand({
     'kct doctor --output csv',
     'kct doctor --mark 12',
     'KCT_API_KEY=$KEY KCT_BASE_URL=https://api.example/v1 kct doctor --mark 12 --json',
+    'KCT_REQUEST_TIMEOUT=15s kct doctor              # a server that never answers fails in seconds, not minutes',
   ],
   load: () => import('./run.js'),
 });
