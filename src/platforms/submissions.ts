@@ -131,6 +131,18 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
 }
 
 /**
+ * The one student of a Canvas reading that has several files: names such as `essay_2024_1_ana.txt`
+ * and `essay_2024_2_ben.txt` read as one user's uploads, yet a download of a single student is
+ * rarely what a folder of several files is; read by its names alone it is doubtful (a zip, or
+ * --group-by student, still reads it so).
+ */
+export function loneCanvasStudent(read: RecognisedDownload): StudentSubmission | undefined {
+  if (read.platform !== 'canvas' || read.students.length !== 1) return undefined;
+  const [student] = read.students;
+  return student.files.length > 1 ? student : undefined;
+}
+
+/**
  * Paths named as Canvas names a file, but not as Canvas would name them: Canvas gives every file
  * its own id and every user one name, so a student and file id under two file names, or a user id
  * under two names, are a date or a number in names of another kind (`essay_2024_11_ana.txt` and

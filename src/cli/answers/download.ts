@@ -9,7 +9,13 @@ import { type Dirent, opendirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
-import { type Platform, type RecognisedDownload, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
+import {
+  loneCanvasStudent,
+  type Platform,
+  type RecognisedDownload,
+  recogniseDownload,
+  type StudentSubmission,
+} from '../../platforms/submissions.js';
 import { shellWord } from '../core/shell-word.js';
 import { naturalOrder } from './natural-order.js';
 import type { OwnFiles } from './own-files.js';
@@ -114,7 +120,7 @@ export function downloadInput(
  */
 function folderDownload(folder: string, looks: FolderLooks, depth = 0): Platform | undefined {
   const { names, recognised } = looks.of(folder);
-  if (recognised.platform !== null && recognised.unmatched.length === 0) return recognised.platform;
+  if (recognised.platform !== null && recognised.unmatched.length === 0 && !loneCanvasStudent(recognised)) return recognised.platform;
   if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), looks, depth + 1);
   return undefined;
 }
@@ -318,12 +324,15 @@ function recognised(
  * A folder that mostly looks like a download (more than half its first-level names are a
  * platform's, but not all), named without --group-by student: refused before anything is read or
  * sent, since the folder rules would make each student's pages answers of their own, under
- * file-name ids. Reads at most a few thousand names of its first level.
+ * file-name ids; so is one whose files Canvas's names make a single student's (loneCanvasStudent).
+ * Reads at most a few thousand names of its first level.
  */
 export function checkLookalike(inputs: readonly string[], looks: FolderLooks): void {
   if (inputs.length !== 1 || !isFolder(inputs[0])) return;
   const { recognised } = looks.of(inputs[0]);
   if (recognised.platform === null) return;
+  const lone = loneCanvasStudent(recognised);
+  if (lone !== undefined) throw loneStudentError(inputs[0], lone);
   // hidden and system names are not among them (FolderLooks)
   const others = recognised.unmatched.filter((entry) => !entry.path.endsWith('/'));
   const named =
@@ -337,6 +346,17 @@ export function checkLookalike(inputs: readonly string[], looks: FolderLooks): v
     `${inputs[0]} looks like a ${PLATFORM_NAMES[recognised.platform]} download${named}: read by the folder rules, each student's files would be answers of their own, under file names for student ids. Nothing was sent.`,
     {
       suggestion: `Add ${GROUP_BY_STUDENT}, as for the download's zip (${GROUP_BY_STUDENT_DOES}; the other files are left out, and named). To mark each file on its own instead, name the files: kct one-pass ${shellWord(inputs[0].replace(/[/\\]+$/, ''))}/* --model <id>.`,
+    },
+  );
+}
+
+/** A folder whose files Canvas's names would make one student's pages (loneCanvasStudent): which reading is meant is asked, not guessed. */
+function loneStudentError(folder: string, student: StudentSubmission): UsageError {
+  const count = student.files.length;
+  return new UsageError(
+    `${folder}: its ${count} files are named as Canvas names the uploads of one student ("${student.displayName}", user ${student.participantId}): read as a Canvas download they would be the pages of one answer, read by the folder rules each an answer of its own. Nothing was sent.`,
+    {
+      suggestion: `To mark each file on its own, name the files: kct one-pass ${shellWord(folder.replace(/[/\\]+$/, ''))}/* --model <id>. If it is one student's Canvas download, add ${GROUP_BY_STUDENT}.`,
     },
   );
 }
