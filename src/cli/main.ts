@@ -14,7 +14,7 @@ import { type Context, createContext, type GlobalOptions } from './core/context.
 import { EXIT, exitCodeFor, exitCodeForSignal } from './core/exit-codes.js';
 import { cliHint } from './core/hints.js';
 import { err, type IO, processIO, type Streams, safeText } from './core/io.js';
-import { withMeaning, withPlacement } from './core/meaning.js';
+import { withAllMissing, withMeaning, withPlacement } from './core/meaning.js';
 import { buildProgram } from './core/program.js';
 import { shellWord } from './core/shell-word.js';
 
@@ -98,7 +98,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
           }
         : (text) => err(io, text),
       // an unknown command is answered by meaning as well as spelling (`kct watch`: status --watch)
-      outputError: json ? () => {} : (text, write) => write(withPlacement(withMeaning(text, first, next), argv, program)),
+      outputError: json
+        ? () => {}
+        : (text, write) => write(withAllMissing(withPlacement(withMeaning(text, first, next), argv, program), argv, program)),
     });
   }
 
@@ -134,7 +136,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         // commander's "(Did you mean models?)" is a suggestion, not part of the message
         const [, message, similar] =
           /^(?:error: )?([\s\S]*?)(?:\n\((Did you mean .+\?[^\n]*)\))?$/.exec(
-            withPlacement(withMeaning((error as Error).message, first, next), argv, program),
+            withAllMissing(withPlacement(withMeaning((error as Error).message, first, next), argv, program), argv, program),
           ) ?? [];
         const suggestion = `${similar ? `${similar} ` : ''}Run with --help for usage.`;
         reportError(io, new UsageError(message ?? String(error), { suggestion }), EXIT.USAGE, true, false);

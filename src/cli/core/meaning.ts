@@ -126,3 +126,15 @@ function withNearFlag(match: RegExpExecArray, message: string, command: Command)
   if (near.length !== 1) return message;
   return `${match[1]}\n(Did you mean ${near[0].long}?)${message.slice(match[0].length)}`;
 }
+
+const MISSING = /^((?:error: )?)required option '[^']+' not specified/;
+
+/** Commander names the first required option missing; every one missing is named, so one more run is enough. */
+export function withAllMissing(message: string, argv: readonly string[], program: Command): string {
+  const match = MISSING.exec(message);
+  const command = match ? commandNamed(argv, program)?.command : undefined;
+  if (!match || !command) return message;
+  const missing = command.options.filter((option) => option.mandatory && command.getOptionValue(option.attributeName()) === undefined);
+  if (missing.length < 2) return message;
+  return `${match[1]}required options not specified: ${missing.map((option) => `'${option.flags}'`).join(', ')}${message.slice(match[0].length)}`;
+}

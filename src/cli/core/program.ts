@@ -101,7 +101,8 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
   for (const alias of spec.aliases ?? []) command.alias(alias);
   for (const [syntax, description] of Object.entries(spec.args ?? {})) command.argument(syntax, description);
   for (const [flags, option] of optionEntries(spec.options)) {
-    const built = new Option(flags, option.description);
+    // commander marks no option as required in the help: said in its line
+    const built = new Option(flags, option.required ? `${option.description} (required)` : option.description);
     if (option.choices) built.choices(option.choices);
     if (option.defaultValue !== undefined) built.default(option.defaultValue);
     if (option.hidden) built.hideHelp();

@@ -323,3 +323,56 @@ describe('a connection refused on this machine names kct sandbox', () => {
     expect(run.stderr).not.toContain('kct sandbox');
   });
 });
+
+describe('required options', () => {
+  /** Every command path with the options it requires, as declared. */
+  const requiring = (specs: CommandDeclaration[], parents: string[] = []): { path: string[]; required: string[] }[] =>
+    specs.flatMap((spec) => [
+      {
+        path: [...parents, spec.name],
+        required: Object.entries(spec.options ?? {})
+          .filter(([, option]) => typeof option === 'object' && (option as { required?: boolean }).required === true)
+          .map(([flags]) => flags),
+      },
+      ...requiring((spec as { subcommands?: CommandDeclaration[] }).subcommands ?? [], [...parents, spec.name]),
+    ]);
+  const REQUIRING = requiring(COMMANDS).filter(({ required }) => required.length > 0);
+  // a value each required option takes, so that only what is left out is wrong
+  const VALUES: Record<string, string> = {
+    '--deadline': '2026-12-01',
+    '--expected': '3',
+    '--total-score': '10',
+    '--cum-method': 'sum',
+    '--assignment': '5',
+  };
+  const long = (flags: string) => /--[\w-]+/.exec(flags)![0];
+
+  it(`are all named at once when left out, in text and in --json, and marked in the help (exit 2; seed ${propertySeed(5194)})`, async () => {
+    expect(REQUIRING.map(({ path }) => path.join(' '))).toContain('assign');
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(...REQUIRING)
+          .chain(({ path, required }) =>
+            fc.record({
+              path: fc.constant(path),
+              required: fc.constant(required),
+              given: fc.subarray(required, { maxLength: required.length - 1 }),
+            }),
+          ),
+        fc.boolean(),
+        async ({ path, required, given }, json) => {
+          const args = given.flatMap((flags) => [long(flags), VALUES[long(flags)] ?? 'x']);
+          const run = await runKct([...(json ? ['--json'] : []), ...path, ...args]);
+          expect(run.code, run.stderr).toBe(2);
+          const message = json ? JSON.parse(run.stderr.trim()).error.message : run.stderr.split('\n')[0];
+          const missing = required.filter((flags) => !given.includes(flags));
+          for (const flags of required) expect(message.includes(`'${flags}'`), message).toBe(missing.includes(flags));
+          const help = await runKct([...path, '--help']);
+          for (const flags of required) expect(help.stdout).toMatch(new RegExp(`${long(flags)}[^\\n]*(\\n {10,}[^\\n]*)*\\(required\\)`));
+        },
+      ),
+      { numRuns: propertyRuns(30), seed: propertySeed(5194) },
+    );
+  });
+});
