@@ -45,7 +45,9 @@ describe('names that read as one Canvas student', () => {
             expect(refused).toBeInstanceOf(UsageError);
             return;
           }
-          const collection = await collectAnswers({ inputs: [folder], studentIdFrom: 'name', skipUnsupported: true }, io, { explain: true });
+          const collection = await collectAnswers({ inputs: [folder], studentIdFrom: 'name', skipUnsupported: true }, io, {
+            explain: true,
+          });
           expect(collection.entries.filter((entry) => entry.action === 'send')).toHaveLength(names.length);
         },
       ),
@@ -65,7 +67,9 @@ describe('names that read as one Canvas student', () => {
     expect(refusal?.message).toMatch(
       /its 3 files are named as Canvas names the uploads of one student \("essay", user 2024\): .* Nothing was sent\.$/,
     );
-    expect(refusal?.suggestion).toMatch(/name the files: kct one-pass .*\/\* --model <id>\. If it is one student's Canvas download, add --group-by student\.$/);
+    expect(refusal?.suggestion).toMatch(
+      /name the files: kct one-pass .*\/\* --model <id>\. If it is one student's Canvas download, add --group-by student\.$/,
+    );
   });
 
   test('asked (--group-by student), a folder of one student’s uploads reads as a download; a Canvas download of two students is still one by its names', async () => {

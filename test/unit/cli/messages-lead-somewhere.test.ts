@@ -351,15 +351,13 @@ describe('required options', () => {
     expect(REQUIRING.map(({ path }) => path.join(' '))).toContain('assign');
     await fc.assert(
       fc.asyncProperty(
-        fc
-          .constantFrom(...REQUIRING)
-          .chain(({ path, required }) =>
-            fc.record({
-              path: fc.constant(path),
-              required: fc.constant(required),
-              given: fc.subarray(required, { maxLength: required.length - 1 }),
-            }),
-          ),
+        fc.constantFrom(...REQUIRING).chain(({ path, required }) =>
+          fc.record({
+            path: fc.constant(path),
+            required: fc.constant(required),
+            given: fc.subarray(required, { maxLength: required.length - 1 }),
+          }),
+        ),
         fc.boolean(),
         async ({ path, required, given }, json) => {
           const args = given.flatMap((flags) => [long(flags), VALUES[long(flags)] ?? 'x']);
