@@ -3,8 +3,10 @@
 // matched by its student and task) is the same answer printed again: one row of them is counted,
 // the one that says most of it (marked, else ended, else any), the last of those: Monday's
 // `--no-wait` QUEUED and Tuesday's SUCCESS are Tuesday's mark, a corrected row appended is the
-// correction. The same name with another task is another run's mark of it, or another answer under
-// that name: counted, and said, since the report cannot tell which one is meant.
+// correction. A row not ended and a row of the same file and student under another task are one
+// answer too: a `--via batch --no-wait` row names its batch's task, the later run its item's. Two
+// ended rows of one name under two tasks are another run's mark of it, or another answer under that
+// name: counted, and said, since the report cannot tell which one is meant.
 import { isFinalStatus, isMarked } from '../../api/status.js';
 import { sha256 } from '../../client/identity.js';
 import type { ReportRow } from './html.js';
@@ -20,6 +22,8 @@ export class RepeatedRows {
   private readonly names = new Set<number>();
   /** Each row's key (its file, student and task), and the group of rows of that answer. */
   private readonly groups = new Map<number, number>();
+  /** Each file and student's latest group, times two, plus one once a row of it has ended. */
+  private readonly byName = new Map<number, number>();
   /** The student and task of each row printed with its file, and its group. */
   private readonly printedWithFile = new Map<number, number>();
   /** Of each group repeated, its row that says most (the last of those), by its place in the run. */
@@ -111,6 +115,15 @@ export class RepeatedRows {
     const key = digest(`${row.file}\u0000${row.student_id}\u0000${row.task_id}`);
     const known = this.groups.get(key);
     if (known !== undefined) return known;
+    // a row not ended beside one of the same file and student under another task (a batch's, then its item's): one answer
+    const nameKey = digest(`\u0002${row.file}\u0000${row.student_id}`);
+    const named = this.byName.get(nameKey);
+    const ended = weightOf(row) > 0 ? 1 : 0;
+    if (named !== undefined && (named % 2 === 0 || ended === 0)) {
+      if (ended === 1 && named % 2 === 0) this.byName.set(nameKey, named + 1);
+      this.groups.set(key, Math.floor(named / 2));
+      return Math.floor(named / 2);
+    }
     const first = this.printedWithFile.get(student);
     // both ended: a --no-wait batch's items share its task (and, named by file name, a student id) until they end
     if (first !== undefined && !row.duplicate_of && weightOf(row) > 0 && this.weights[first] > 0) {
@@ -121,6 +134,7 @@ export class RepeatedRows {
     const group = withoutFile ?? at;
     if (!this.printedWithFile.has(student)) this.printedWithFile.set(student, group);
     this.groups.set(key, group);
+    this.byName.set(nameKey, group * 2 + ended);
     return group;
   }
 }

@@ -90,7 +90,7 @@ function sayRepeats(repeats: RepeatedRows, context: Context): void {
   if (repeats.repeated > 0)
     context.notice(
       'note',
-      `${plural(repeats.repeated, 'row')} repeated another (${repeats.firstRepeated}${repeats.repeated > 1 ? ', …' : ''}): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once, as the row that says most of it (marked, else ended), the last of those`,
+      `${plural(repeats.repeated, 'row')} repeated another (${repeats.firstRepeated}${repeats.repeated > 1 ? ', …' : ''}): the same answer again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once, as the row that says most of it (marked, else ended), the last of those`,
     );
   if (repeats.remarked > 0)
     context.notice(

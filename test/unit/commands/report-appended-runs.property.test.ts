@@ -155,15 +155,19 @@ describe('kct report of appended runs', () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        // rows of (student, state, score), in the order appended; the task is the student's own
-        fc.array(fc.tuple(fc.nat(3), fc.constantFrom(...STATES), fc.integer({ min: 0, max: 20 })), { minLength: 1, maxLength: 12 }),
+        // rows of (student, state, score, batch), in the order appended; the task is the student's own,
+        // or for a row not ended of `--via batch --no-wait` (batch), its batch's, shared by every item
+        fc.array(fc.tuple(fc.nat(3), fc.constantFrom(...STATES), fc.integer({ min: 0, max: 20 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         fc.boolean(),
         async (rows, fromStdin) => {
-          const lines = rows.map(([student, status, score]) =>
+          const lines = rows.map(([student, status, score, batch]) =>
             JSON.stringify({
               file: `pupil-${student}.txt`,
               student_id: `pupil-${student}`,
-              task_id: `tsk_${student}`,
+              task_id: batch && (status === 'QUEUED' || status === 'PROCESSING') ? 'tsk_batch' : `tsk_${student}`,
               status,
               score: status === 'SUCCESS' ? score : null,
               max_score: 20,
@@ -200,7 +204,7 @@ describe('kct report of appended runs', () => {
     const result = await runKct(['report', file, '--out', join(dir, 'twice.html')]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      'note: 2 rows repeated another (pupil-1.txt, …): the same answer and task again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once, as the row that says most of it (marked, else ended), the last of those',
+      'note: 2 rows repeated another (pupil-1.txt, …): the same answer again, as when runs are appended (cat a.ndjson b.ndjson); each answer is counted once, as the row that says most of it (marked, else ended), the last of those',
     );
     expect(result.stderr).toContain('warning: 1 row named an answer seen before with another task (pupil-2.txt):');
   });
