@@ -160,7 +160,7 @@ export class KctClient {
    */
   async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
     for (const field of ['answerFiles', 'rubricFiles', 'questionFiles'] as const) checkLocalFiles(input[field], field);
-    const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
+    const choice = keyChoice(options);
     const { input: read, idempotencyKey } = await readAndKey(input, choice, options.hasher);
     return {
       input: read,
@@ -291,7 +291,7 @@ export class KctClient {
    * the rule of one-pass: derived from the request, or a base key joined to its items' identities.
    */
   async batch(request: BatchRequest, options: BatchOptions = {}): Promise<AcceptedTask> {
-    const choice = options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
+    const choice = keyChoice(options);
     const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'batch', fields: request as unknown as Record<string, unknown> });
     const body = validateRequest(BatchRequest, request, 'batch request');
     const response = await this.send({
@@ -378,4 +378,13 @@ export class KctClient {
   protected send(spec: RequestSpec): Promise<HttpResponse> {
     return this.http.send({ expectJson: true, ...spec });
   }
+}
+
+/** The one key rule asked for: `idempotencyKey` is `{ key }` said shortly, so both at once is a contradiction, not a preference. */
+function keyChoice<T>(options: { idempotency?: T; idempotencyKey?: string }): T | { key: string } | undefined {
+  if (options.idempotency !== undefined && options.idempotencyKey !== undefined)
+    throw new UsageError('idempotency and idempotencyKey were both given: each names the Idempotency-Key', {
+      suggestion: "Give one: idempotency ('derive', { key }, or a base and names), or idempotencyKey, which is { key }.",
+    });
+  return options.idempotency ?? (options.idempotencyKey === undefined ? undefined : { key: options.idempotencyKey });
 }

@@ -9,7 +9,7 @@ import type { PaceReading, RequestBudget } from './budget.js';
 import { serverMessage, unwrapEnvelope } from './envelope.js';
 import { cutShort, exchange } from './exchange.js';
 import type { EncodedForm } from './multipart.js';
-import { errorCode, isNetworkError, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
+import { errorCode, isNetworkError, maybeAcceptedAdvice, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
 import { keyInPath, redact, redactFields, redactHeaders, redactValue } from './redact.js';
 import {
   describeNonJson,
@@ -351,9 +351,6 @@ export { DEFAULT_TIMEOUTS, type Timeouts, unknownAnswer };
 function stoppedAfterSending(spec: RequestSpec, error: unknown, earlier: boolean): InterruptedError {
   const delivered = earlier || (spec.method !== 'GET' && spec.method !== 'HEAD' && !cutShort.has(error as object));
   if (!delivered) return new InterruptedError('request interrupted', { cause: error });
-  const suggestion =
-    spec.idempotencyKey !== undefined
-      ? 'It may have been accepted (and charged) before it was stopped: send it again with the same idempotency key, which gets that task back with no second charge.'
-      : 'It may have been accepted (and charged) before it was stopped: check before sending it again (a request with an idempotency key can be sent again safely).';
+  const suggestion = maybeAcceptedAdvice(spec.idempotencyKey !== undefined, true);
   return new InterruptedError(`request interrupted after it was sent: ${spec.method} ${spec.path}`, { cause: error, suggestion }, true);
 }

@@ -37,7 +37,7 @@ const REASONS: Record<string, string> = {
 
 export function toConnectionError(
   error: unknown,
-  spec: { method: string; path: string },
+  spec: { method: string; path: string; idempotencyKey?: string },
   baseUrl: string,
   earlierMaybeDelivered = false,
 ): ConnectionError {
@@ -51,8 +51,17 @@ export function toConnectionError(
   const reason = (code !== undefined && REASONS[code]) || what;
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
     cause: error,
-    suggestion: CONNECTION_ADVICE,
+    // "try again" is safe only where the request cannot have been taken, or carries its key
+    suggestion: delivered ? maybeAcceptedAdvice(spec.idempotencyKey !== undefined) : CONNECTION_ADVICE,
   });
+}
+
+/** What to do about a request that may have been accepted (and charged) though no answer came: `stopped`, when the caller stopped it. */
+export function maybeAcceptedAdvice(keyed: boolean, stopped = false): string {
+  const may = `It may have been accepted (and charged)${stopped ? ' before it was stopped' : ''}`;
+  return keyed
+    ? `${may}: send it again with the same idempotency key, which gets that task back with no second charge.`
+    : `${may}: check before sending it again (a request with an idempotency key can be sent again safely).`;
 }
 
 export function errorCode(error: unknown): string | undefined {

@@ -359,6 +359,22 @@ describe('HttpClient: connection errors', () => {
     expect(((await caught(status)) as InterruptedError).maybeDelivered).toBe(false);
   });
 
+  it('a submission the server took and never answered says it may have been accepted: "try again" only with its key', async () => {
+    const server = await startServer(() => {});
+    const { client } = makeClient(server.base, { timeouts: { headersMs: 200 }, retry: { maxRetries: 0 } });
+    const keyed = (await caught(
+      client.send({ method: 'POST', path: '/evaluations/one-pass', json: { model_id: 12 }, idempotencyKey: 'k-1' }),
+    )) as ConnectionError;
+    expect(keyed.maybeDelivered).toBe(true);
+    expect(keyed.suggestion).toBe(
+      'It may have been accepted (and charged): send it again with the same idempotency key, which gets that task back with no second charge.',
+    );
+    const unkeyed = (await caught(client.send({ method: 'POST', path: '/evaluations', json: {}, retry: false }))) as ConnectionError;
+    expect(unkeyed.maybeDelivered).toBe(true);
+    expect(unkeyed.suggestion).toContain('check before sending it again');
+    expect(unkeyed.suggestion).not.toContain('try again');
+  });
+
   it('turns a refused connection into ConnectionError that was not delivered', async () => {
     const port = await refusedPort();
     const { client, delays } = makeClient(`http://127.0.0.1:${port}/v1`);

@@ -5,6 +5,7 @@ import {
   ApiError,
   AuthenticationError,
   CONNECTION_ADVICE,
+  ConnectionError,
   InsufficientCreditsError,
   KctError,
   NotFoundError,
@@ -110,7 +111,8 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
       : undefined,
   redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
   connection: (e) => {
-    if (e.suggestion !== CONNECTION_ADVICE) return undefined;
+    // kct's own requests that may have been taken are keyed (or said by the run): the base URL advice stands
+    if (e.suggestion !== CONNECTION_ADVICE && !(e instanceof ConnectionError && e.maybeDelivered)) return undefined;
     const sandbox = refusedHere(e);
     // tasks already sent live in the sandbox's data folder: started afresh elsewhere, it would not know them
     const data = e instanceof ServerStoppedAnsweringError ? ' (with the --data folder it had: it keeps the tasks there)' : '';

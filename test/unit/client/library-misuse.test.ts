@@ -27,6 +27,14 @@ describe('the library, called against its types', () => {
       const noTask = client.status(undefined as never);
       await expect(noTask).rejects.toBeInstanceOf(KctError);
       await expect(noTask).rejects.toEqual(usage('no taskId given for getStatus'));
+      // two key rules at once: refused before anything is sent (port 9 would refuse the connection)
+      const fields = { model_id: 12, paper_content: 'An essay.' };
+      await expect(client.onePass({ fields }, { idempotencyKey: 'a-1', idempotency: { key: 'b-1' } })).rejects.toEqual(
+        usage('idempotency and idempotencyKey were both given'),
+      );
+      await expect(client.batch({ evaluations: [fields] }, { idempotencyKey: 'a-1', idempotency: 'derive' })).rejects.toEqual(
+        usage('idempotency and idempotencyKey were both given'),
+      );
     } finally {
       await client.close();
     }
