@@ -136,16 +136,29 @@ describe('kct doctor', () => {
     }
   });
 
-  it('--mark with a model still training: the mark check fails with 409 (exit 7); a broke key warns first', async () => {
+  it('--mark with a model still training: the models check fails for it (exit 7) and the mark is not sent; a broke key warns first', async () => {
     const training = await shared.kct(['doctor', '--mark', '14']);
     expect(training.code).toBe(7);
-    expect(lines(training.stdout).at(-1)).toEqual(['fail', 'mark (model 14)']);
+    expect(lines(training.stdout).slice(-2)).toEqual([
+      ['fail', 'models'],
+      ['skip', 'mark (model 14)'],
+    ]);
+    expect(training.stdout).toMatch(/the model 14 \(from --mark\) is \w+, not ready to mark/);
     const broke = asUser(shared.sandbox, 'broke');
     const run = await broke(['doctor', '--json']);
     const report = parseJson<DoctorJson>(run.stdout);
     expect(report.checks.find((check) => check.name === 'access')).toMatchObject({ status: 'warn' });
     expect(run.code).toBe(0);
     expect((await broke(['doctor', '--mark', '15'])).code).toBe(5);
+    // --mark names the model checked: a default the key cannot use is a warning beside it, and the mark is sent (402: exit 5)
+    const named = await broke(['doctor', '--mark', '15', '--json'], { env: { KCT_MODEL: '12' } });
+    expect(named.code).toBe(5);
+    const checks = parseJson<DoctorJson>(named.stdout).checks;
+    expect(checks.find((check) => check.name === 'models')).toMatchObject({ status: 'warn', mark_model: 15 });
+    expect(checks.find((check) => check.name === 'models')?.detail).toContain(
+      'model 15 (--mark) is ready; but the default model 12 (from environment (KCT_MODEL)) is not among the models this key can use',
+    );
+    expect(checks.at(-1)).toMatchObject({ name: 'mark', status: 'fail' });
   });
 
   it('the default model must be there and ready: not listed exit 6, training exit 7, with where it was set', async () => {

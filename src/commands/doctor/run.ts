@@ -91,12 +91,18 @@ export async function run(options: Options, context: Context): Promise<void> {
   const modelsOk = await check('models', 'models', accessOk, async () => {
     const models = await client!.models({ signal: context.signal });
     const ready = models.filter((model) => model.post_status === 'ready').length;
-    // the model a plain `kct one-pass` would use must be there and ready, or the smoke check lies
-    const fallback = defaultModel(models, settings!.model);
+    // the model the check marks with (--mark's), else the one a plain `kct one-pass` would use, must be
+    // there and ready, or the smoke check lies
+    const named = markModel === undefined ? undefined : { value: String(markModel), source: '--mark' };
+    const used = modelToUse(models, named ?? settings!.model, named ? 'the model' : 'the default model');
+    const said = used && (named ? `; model ${used.id} (--mark) is ready` : `; the default model ${used.id} is ready`);
+    // beside --mark's, a default model a plain run could not use is a warning: the run names its own
+    const aside =
+      named && settings!.model.value !== undefined ? unusable(() => modelToUse(models, settings!.model, 'the default model')) : undefined;
     return {
-      status: ready > 0 ? 'ok' : 'warn',
-      detail: `${models.length} model${models.length === 1 ? '' : 's'} visible, ${ready} ready${ready > 0 ? '' : ' (nothing can be marked yet: see kct models create)'}${fallback ? `; the default model ${fallback.id} is ready` : ''}`,
-      data: { models: models.length, ready, ...(fallback ? { default_model: fallback.id } : {}) },
+      status: ready > 0 && aside === undefined ? 'ok' : 'warn',
+      detail: `${models.length} model${models.length === 1 ? '' : 's'} visible, ${ready} ready${ready > 0 ? '' : ' (nothing can be marked yet: see kct models create)'}${said ?? ''}${aside ? `; but ${aside}` : ''}`,
+      data: { models: models.length, ready, ...(used ? { [named ? 'mark_model' : 'default_model']: used.id } : {}) },
     };
   });
   if (markModel !== undefined) {
@@ -108,19 +114,27 @@ export async function run(options: Options, context: Context): Promise<void> {
 }
 
 /**
- * The default model (--model's fallback: KCT_MODEL or `kct config set model`), when one is set:
- * refused as a marking would be, not found (exit 6) or not ready (exit 7), with where it was set.
+ * The model a marking would use (--mark's, else the default: KCT_MODEL or `kct config set model`),
+ * when one is set: refused as a marking would be, not found (exit 6) or not ready (exit 7), with
+ * where it was set.
  */
-function defaultModel(models: readonly Model[], setting: ResolvedSettings['model']): { id: number } | undefined {
+function modelToUse(
+  models: readonly Model[],
+  setting: { value?: string; source?: string },
+  what: 'the model' | 'the default model',
+): { id: number } | undefined {
   if (setting.value === undefined) return undefined;
   const id = parseModelId(setting.value, setting.source);
   const model = models.find((m) => String(m.model_id) === String(id));
-  const fix = 'Choose a ready one from `kct models` and set it with kct config set model <id> (or KCT_MODEL).';
+  const fix =
+    what === 'the model'
+      ? 'Choose a ready one from `kct models` for --mark.'
+      : 'Choose a ready one from `kct models` and set it with kct config set model <id> (or KCT_MODEL).';
   if (!model) {
     throw new NotFoundError(
       {
         status: 404,
-        message: `the default model ${id} (from ${setting.source}) is not among the models this key can use`,
+        message: `${what} ${id} (from ${setting.source}) is not among the models this key can use`,
         method: 'GET',
         url: '/models',
         errorCode: 'model_not_found',
@@ -132,7 +146,7 @@ function defaultModel(models: readonly Model[], setting: ResolvedSettings['model
     throw new ConflictError(
       {
         status: 409,
-        message: `the default model ${id} (from ${setting.source}) is ${model.post_status ?? 'not ready'}, not ready to mark`,
+        message: `${what} ${id} (from ${setting.source}) is ${model.post_status ?? 'not ready'}, not ready to mark`,
         method: 'GET',
         url: '/models',
         errorCode: 'model_not_ready',
@@ -141,6 +155,16 @@ function defaultModel(models: readonly Model[], setting: ResolvedSettings['model
     );
   }
   return { id };
+}
+
+/** Why a check would fail, or undefined when it passes. */
+function unusable(check: () => unknown): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 function sources(settings: ResolvedSettings): Record<string, string | null> {
