@@ -94,6 +94,7 @@ export function dropUndefined<T extends Record<string, unknown>>(value: T): T {
 export function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>): AnswerOutcome {
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const number = (value: unknown) => (typeof value === 'number' ? value : null);
+  const sentFor = text(row.earlier_student_id) ?? text(row.student_id);
   return {
     ...base,
     task_id: text(row.task_id),
@@ -105,8 +106,9 @@ export function outcomeFromRow(base: AnswerOutcome, row: Record<string, unknown>
     // a marked row's message named that answer's own files; a failure's is the reason, whoever sent it
     message: text(row.status) === 'SUCCESS' ? undefined : text(row.message),
     ...(text(row.graded_by) ? { graded_by: text(row.graded_by) } : {}),
-    // its note (row-names.ts) is said again from this
-    ...(text(row.earlier_student_id) ? { earlier_student_id: text(row.earlier_student_id) } : {}),
+    // the student its task was sent under, when not this row's: the saved row's earlier one, else its
+    // own (a file renamed since, or given another id); its note (row-names.ts) is said from this
+    ...(sentFor !== undefined && sentFor !== base.student_id ? { earlier_student_id: sentFor } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 // small pool) marked in part, then whole, against a real sandbox: the row of each content that
 // reuses a mark names the student it was marked for exactly when that student is another, no other
 // row names anyone, and the same command again with its --resume journal says the same.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ const shared = useSandbox();
 
 interface Row {
   file: string;
+  task_id: string;
   student_id: string;
   status: string;
   duplicate_of?: string;
@@ -33,7 +34,8 @@ describe('the same answer from two students, across runs', () => {
         // each student's answer: one of three contents; the first run marks some of the students
         fc.array(fc.nat(2), { minLength: STUDENTS.length, maxLength: STUDENTS.length }),
         fc.subarray(STUDENTS, { minLength: 1 }),
-        async (contents, firstRun) => {
+        fc.constantFrom(...STUDENTS),
+        async (contents, firstRun, renamed) => {
           const tag = `first marked ${runs++} ${Date.now()}`;
           const dir = tempDir('kct-earlier-student-');
           const path = (student: string) => join(dir, `${student}.txt`);
@@ -73,15 +75,26 @@ describe('the same answer from two students, across runs', () => {
             if (expected) expect(row.message).toContain(`"${expected}"`);
             if (!firstOfRun) expect(row.duplicate_of).toBeDefined();
           }
+          // a file renamed since (its place in the folder's order kept): its row, read back from the
+          // journal, names the student its task was sent under, as the ledger's reading does
+          renameSync(path(renamed), join(dir, `${renamed}-renamed.txt`));
+          const again = await shared.kct(['one-pass', dir, ...flags, '--resume', journal]);
+          expect(again.code, again.stderr).toBe(0);
+          const row = ndjsonRows<Row>(again.stdout).find((r) => r.student_id === `${renamed}-renamed`)!;
+          // the student a task was sent under: its first row in the run that sent it
+          const sentFor = [...firstRows, ...ndjsonRows<Row>(whole.stdout)].find((r) => r.task_id === row.task_id)?.student_id;
+          // the first row of its content in the folder's order is its answer; the others are copies, named by duplicate_of
+          const answer = ndjsonRows<Row>(again.stdout)
+            .filter((r) => r.task_id === row.task_id)
+            .sort((a, b) => a.file.localeCompare(b.file))[0];
+          expect(row.earlier_student_id, again.stdout).toBe(answer.file === row.file ? sentFor : undefined);
+          if (row.earlier_student_id) expect(row.message).toContain(`"${sentFor}"`);
         },
       ),
       {
         examples: [
-          [[0, 0, 1, 2, 2], ['Amara']],
-          [
-            [0, 1, 1, 2, 0],
-            ['Ben', 'Eve'],
-          ],
+          [[0, 0, 1, 2, 2], ['Amara'], 'Ben'],
+          [[0, 1, 1, 2, 0], ['Ben', 'Eve'], 'Eve'],
         ],
         numRuns: 2 + propertyRuns(4),
         seed: propertySeed(5351),

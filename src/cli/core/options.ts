@@ -39,7 +39,7 @@ export const maxRps = () =>
 /** Identical answers of one run (one identity, src/client/identity.ts) are marked once unless this is given. */
 export const markCopies = (what: string) =>
   ({
-    '--mark-copies': `${what} (by default the same content is marked once and charged once)`,
+    '--mark-copies': `${what}, each sent and charged, an earlier run's mark of that content not reused (by default the same content is marked once and charged once)`,
   }) as const satisfies OptionSpecs;
 
 // How `kct keys` signs in to the product (commands/keys/product-session.ts): never a password argument.
