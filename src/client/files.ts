@@ -7,7 +7,7 @@ import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api
 import { isAccepted, mimeFromName } from '../api/mime.js';
 import { thousands } from '../api/thousands.js';
 import { checksContent, contentMismatch, HEAD_BYTES, readHead, renameTextHint } from './file-content.js';
-import { sha256 } from './identity.js';
+import { contentSha256 } from './identity.js';
 
 export interface LocalFile {
   path: string;
@@ -161,7 +161,7 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
   if (mismatch) return mismatch;
   // a short answer was read whole just now (the read ended before the buffer did, so at the file's
   // end): the plan's identity is taken from that read, not a second one (docs/benchmarks.md)
-  const digest = head !== undefined && head.length === info.size && head.length < HEAD_BYTES ? sha256(head) : undefined;
+  const digest = head !== undefined && head.length === info.size && head.length < HEAD_BYTES ? contentSha256(head, type) : undefined;
   return { path, name: basename(path), type, size: info.size, ...(digest ? { sha256: digest } : {}) };
 }
 

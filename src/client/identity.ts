@@ -6,6 +6,7 @@
 // once (docs/guides/large-runs-and-reruns.md, "What is the same answer").
 import { hash } from 'node:crypto';
 import { canonicalJson } from '../api/canonical.js';
+import { decodedText, utf16Order } from '../api/text-bytes.js';
 import type { LocalFile } from './files.js';
 
 /** A file of a submission under its form field (answer_files, rubric_files, question_files). */
@@ -28,6 +29,20 @@ const ANSWER_FIELDS: ReadonlySet<string> = new Set(['answer_file', 'answer_files
  * answer several times, and each Hash object holds native memory until a collection frees it.
  */
 export const sha256 = (data: string | Uint8Array): string => hash('sha256', data);
+
+/** Whether bytes begin with a byte order mark: UTF-8's, or UTF-16's in either order. */
+export const startsWithBom = (bytes: Uint8Array): boolean =>
+  (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || utf16Order(bytes) !== undefined;
+
+/**
+ * The SHA-256 of a file's content as an identity reads it: a plain-text file with a byte order mark
+ * by its text (the mark dropped, UTF-16 decoded), so Notepad's "Unicode" save, a UTF-8 one with
+ * its mark and the same text pasted or in a manifest are one answer; any other file by its bytes.
+ */
+export function contentSha256(bytes: Uint8Array, type: string): string {
+  const text = type === 'text/plain' && startsWithBom(bytes) ? decodedText(bytes) : undefined;
+  return sha256(text ?? bytes);
+}
 
 /**
  * The identity of one submission (a one-pass request, or one item of a batch): a SHA-256 over the

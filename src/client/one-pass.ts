@@ -5,7 +5,7 @@
 import { UsageError } from '../api/errors.js';
 import { operationPath } from '../api/operations.js';
 import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';
-import { utf8Text } from '../api/text-bytes.js';
+import { decodedText } from '../api/text-bytes.js';
 import { checkFileCount, type LocalFile, withContent } from './files.js';
 import type { RequestSpec } from './http.js';
 import { type FileHasher, idempotencyKeyFor, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
@@ -75,7 +75,8 @@ export function onePassRequest(
 
 /**
  * The text of a submission that is one plain-text answer and nothing else to upload, as the
- * service would read the file (valid UTF-8, a BOM dropped): it goes as paper_content. Undefined
+ * service would read the file (valid UTF-8, or UTF-16 by its byte order mark; the mark dropped): it
+ * goes as paper_content, as a manifest's text does. Undefined
  * for anything else, and for a blank or binary one (a NUL), which the service judges from the file.
  */
 export function plainTextAnswer(input: OnePassInput): string | undefined {
@@ -83,7 +84,7 @@ export function plainTextAnswer(input: OnePassInput): string | undefined {
   if (file?.data === undefined || more.length > 0 || file.type !== 'text/plain' || input.fields.paper_content !== undefined)
     return undefined;
   if (input.rubricFiles?.length || input.questionFiles?.length) return undefined;
-  const text = utf8Text(file.data);
+  const text = decodedText(file.data);
   return text === undefined || text.trim() === '' || text.includes('\0') ? undefined : text;
 }
 

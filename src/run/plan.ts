@@ -11,7 +11,7 @@ import { isUnsuccessfulFinal } from '../api/status.js';
 import type { Answer } from '../cli/answers/answers.js';
 import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
-import { answerIdentity, contentOf, type KeyedFile, labelsOf, markingOf, sha256 } from '../client/identity.js';
+import { answerIdentity, contentOf, contentSha256, type KeyedFile, labelsOf, markingOf, sha256 } from '../client/identity.js';
 import { limiter } from '../client/limit.js';
 import type { Journal, JournalKnown } from './journal.js';
 import type { Ledger, Marked } from './ledger.js';
@@ -287,7 +287,7 @@ function sharedIdentities(identities: RowIdentities, rows: number): Set<string> 
 const hashAnswerFile: FileHasher = async (file) => {
   if (file.data === undefined && file.sha256 !== undefined) return file.sha256;
   if (file.data !== undefined || file.size > ONE_READ_BYTES) return hashFile(file);
-  return sha256(readFileSync(file.path));
+  return contentSha256(readFileSync(file.path), file.type);
 };
 
 /** The task (or batch) an earlier mark came from. */

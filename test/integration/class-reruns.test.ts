@@ -296,9 +296,9 @@ describe('re-running a class folder', () => {
     expect(zoe).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'pupil-1.txt'), replayed: true, task_id: first.task_id });
     expect(first).toMatchObject({ status: 'SUCCESS', duplicate_of: join(dir, 'Zoe Copy of pupil-1.txt') });
     expect(before - (await creditsOf(shared.kct))).toBe(2);
-    expect(run.stderr).toContain('1 answer is identical to another of this run (every byte the same): marked once, charged once');
+    expect(run.stderr).toContain('1 answer is identical to another of this run (the same text or bytes): marked once, charged once');
     expect(run.stderr).toMatch(
-      /Identical answers \(1; every byte the same, duplicate_of in the rows\):\n {2}\S.*pupil-1\.txt = \S.*pupil-1\.txt/,
+      /Identical answers \(1; the same text or bytes, duplicate_of in the rows\):\n {2}\S.*pupil-1\.txt = \S.*pupil-1\.txt/,
     );
     expect(run.stderr).toContain('Credits: 2 charged by this run; 1 identical answer charged once with its first');
     expect(readFileSync(report, 'utf8')).toContain('Identical answers (1)');

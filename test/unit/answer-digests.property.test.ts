@@ -12,7 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collectAnswers } from '../../src/cli/answers/answers.js';
 import { HEAD_BYTES } from '../../src/client/file-content.js';
 import type { LocalFile } from '../../src/client/files.js';
+import { hashFile } from '../../src/client/idempotency.js';
 import { identityOf } from '../../src/client/identity.js';
+import { onePassRequest, readAndKey } from '../../src/client/one-pass.js';
 import { planRun } from '../../src/run/plan.js';
 import { makeIO } from './memory-io.js';
 import { propertyRuns, propertySeed } from './property-runs.js';
@@ -63,6 +65,55 @@ describe("an answer's identity is its content, however it was read (property)", 
         }
       }),
       { numRuns: propertyRuns(40), seed: propertySeed(5341) },
+    );
+  });
+});
+
+/** Text as each editor saves it: UTF-8, UTF-8 with its byte order mark (Notepad's "UTF-8 with BOM"), UTF-16 with its mark (Notepad's "Unicode"). */
+const SAVES: Record<string, (text: string) => Buffer> = {
+  utf8: (text) => Buffer.from(text, 'utf8'),
+  'utf8-bom': (text) => Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), Buffer.from(text, 'utf8')]),
+  'utf16le-bom': (text) => Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from(text, 'utf16le')]),
+  'utf16be-bom': (text) => Buffer.concat([Buffer.of(0xfe, 0xff), Buffer.from(text, 'utf16le').swap16()]),
+};
+
+describe('a text answer is its text, however it was saved (property)', () => {
+  it('a .txt saved as UTF-8, with a BOM or as UTF-16 has the identity of its text pasted (--text, stdin, a manifest), and is sent as that text', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('School ', 'uniforms ', 'café ', 'naïve ', '— ', '日本 ', '😀 ', '\n', 'cost. '), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        // short (read whole by the check), or long enough to be read by the plan and streamed
+        fc.constantFrom(1, Math.ceil(HEAD_BYTES / 20), Math.ceil((3 * HEAD_BYTES) / 10)),
+        fc.constantFrom(...Object.keys(SAVES)),
+        async (words, times, save) => {
+          const text = `Essay: ${words.join('').repeat(times)}`;
+          const dir = join(root, `saved-${made++}`);
+          mkdirSync(dir);
+          writeFileSync(join(dir, 'essay.txt'), SAVES[save](text));
+          const collection = await collectAnswers({ inputs: [dir], studentIdFrom: 'name' }, io);
+          const answers = [...collection.answers()];
+          const common = { model_id: 12 };
+          const plan = await planRun(
+            answers,
+            collection.rows,
+            { common, rubricFiles: [], questionFiles: [] },
+            new AbortController().signal,
+          );
+          const pasted = await identityOf({ ...common, paper_content: text }, [], fromDisk);
+          expect(plan.identities.get(answers[0].index), save).toBe(pasted);
+          // the key's identity (the bytes held, or streamed from disk) is the plan's
+          const keyed = await identityOf(common, [{ field: 'answer_files', file: answers[0].files[0] }], hashFile);
+          expect(keyed).toBe(pasted);
+          const read = await readAndKey({ fields: common, answerFiles: answers[0].files }, 'derive');
+          // held in memory (one read), it goes as JSON text; a larger one is streamed as its file
+          if (read.input.answerFiles?.[0].data !== undefined)
+            expect(onePassRequest(read.input, read.idempotencyKey, { textAsJson: true }).json).toMatchObject({ paper_content: text });
+        },
+      ),
+      { numRuns: propertyRuns(40), seed: propertySeed(5342) },
     );
   });
 });

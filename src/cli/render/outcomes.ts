@@ -255,7 +255,7 @@ export class OutcomeWriter {
   private printDuplicates(): void {
     const { count, pairs } = this.tally.summary().identical;
     if (count === 0) return;
-    this.say(`Identical answers (${count}; every byte the same, duplicate_of in the rows):`);
+    this.say(`Identical answers (${count}; the same text or bytes, duplicate_of in the rows):`);
     for (const [file, other] of pairs) this.say(`  ${file} = ${other}`);
     if (count > pairs.length) this.say(`  ... and ${count - pairs.length} more`);
   }

@@ -53,7 +53,7 @@ export class MarkBook {
     // what to check before uploading: the row's message, and an answer identical to another student's
     const said = [
       row.message?.trim(),
-      row.duplicate_of ? `identical to ${row.duplicate_of} (every byte the same): check each student wrote their own` : undefined,
+      row.duplicate_of ? `identical to ${row.duplicate_of} (the same text or bytes): check each student wrote their own` : undefined,
     ].filter((part) => part !== undefined && part !== '');
     if (said.length > 0) this.notes.set(id, said.join('; '));
     const entries = (row.evaluation ?? []).filter((entry) => entry.type !== 'error');

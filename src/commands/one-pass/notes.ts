@@ -64,7 +64,7 @@ export function reuseNotes(
   const copies = [...plan.copies.values()].reduce((sum, rows) => sum + rows.length, 0);
   if (copies > 0)
     lines.push(
-      `${plural(copies, 'answer')} ${copies === 1 ? 'is' : 'are'} identical to another of this run (every byte the same): marked once, charged once, each row flagged duplicate_of (--mark-copies marks each on its own)`,
+      `${plural(copies, 'answer')} ${copies === 1 ? 'is' : 'are'} identical to another of this run (the same text or bytes): marked once, charged once, each row flagged duplicate_of (--mark-copies marks each on its own)`,
     );
   return lines;
 }

@@ -413,7 +413,7 @@ describe('kct grades moodle with the marks of a plain folder', () => {
 });
 
 describe('kct grades moodle, two students with identical answers', () => {
-  it('fills both, and lists both to check, each naming the other answer (every byte the same)', async () => {
+  it('fills both, and lists both to check, each naming the other answer (the same text or bytes)', async () => {
     const dir = fresh();
     const run = savedRun(dir, [
       { ...marked('101', 'Ada Lovelace', 13.5), duplicate_of: 'dl/Bo Chen' },
