@@ -125,7 +125,8 @@ const SOURCES = [
   "A survey by the Children's Society found that uniforms reduce bullying.",
   'According to a report by researchers at the University of Nottingham, experts found that uniforms save time.',
   'Research shows that a study of 200 schools reported that uniforms cut costs.',
-  'Statistics from a poll of parents estimated that uniforms cost less.',
+  // named by its date: "a poll of parents" alone names no source
+  'Statistics from a 2022 poll of parents estimated that uniforms cost less.',
 ];
 
 describe('a source is counted once however its sentence names it', () => {

@@ -10,7 +10,6 @@ import {
   CONCLUSION,
   CONNECTIVE_START,
   countOf,
-  EXAMPLE,
   EXPLAIN,
   FIGURE,
   firstMatch,
@@ -22,21 +21,19 @@ import {
   POSITION,
   PRESENT,
   PROVENANCE,
-  REASON_NEXT,
   REASONS,
-  REPORTING,
   SENSES,
   SIMILE,
-  SOURCE,
   SPEECH,
   TERMS,
-  VERDICT,
 } from './patterns.js';
+import { saysOfIt, topicalVerdict } from './position.js';
 import { restatedSentences, vocabularyRange } from './repetition.js';
 import { opposingView, repliesTo } from './replies.js';
 import { capitalisedInside, readThrough, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
 import { isWord } from './spelling.js';
-import { isContentWord, stem } from './text.js';
+import { examplesIn, sourcesIn } from './support.js';
+import { stem } from './text.js';
 
 /**
  * How many times something was found, in which sentences (indexes into Doc.sentences), what was
@@ -79,6 +76,8 @@ export interface Features {
   quotations: Hits;
   examples: Hits;
   sources: Hits;
+  /** Sentences that report a source without naming it ("Research shows", "Experts agree"): no support. */
+  unnamedSources: Hits;
   explanations: Hits;
   analysis: Hits;
   terminology: Hits;
@@ -122,16 +121,16 @@ function add(h: Hits, sentence: number, n = 1, keys: string[] = [], found?: stri
   if (h.sentences[h.sentences.length - 1] !== sentence) h.sentences.push(sentence);
   if (found !== undefined && !h.at.has(sentence)) h.at.set(sentence, found);
 }
-/** Every match of a global pattern, counted and remembered by its stemmed words; `written` gives the first as the answer writes it. */
+/** Every match of a global pattern (or those found), counted and remembered by its stemmed words; `written` gives the first as the answer writes it. */
 function addMatches(
   h: Hits,
   sentence: number,
-  re: RegExp,
+  re: RegExp | string[],
   text: string,
   written: (found: string | undefined) => string | undefined,
   most = Number.POSITIVE_INFINITY,
 ): void {
-  const found = text.match(re) ?? [];
+  const found = Array.isArray(re) ? re : (text.match(re) ?? []);
   add(
     h,
     sentence,
@@ -181,6 +180,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     quotations: hits(),
     examples: hits(),
     sources: hits(),
+    unnamedSources: hits(),
     explanations: hits(),
     analysis: hits(),
     terminology: hits(),
@@ -254,9 +254,11 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       essayQuotes.map((q) => q.toLowerCase()),
       essayQuotes[0],
     );
-    addMatches(f.examples, i, EXAMPLE, r, written);
-    // one a sentence: "A survey by the Children's Society found that" is one source, however it is named
-    addMatches(f.sources, i, SOURCE, r, written, 1);
+    addMatches(f.examples, i, examplesIn(r, questionStems), r, written);
+    // one a sentence: "A survey by the Children's Society found that" is one source, however it is named; "Research shows" names none
+    const sources = sourcesIn(r);
+    addMatches(f.sources, i, sources.named, r, written, 1);
+    if (sources.named.length === 0) addMatches(f.unnamedSources, i, sources.unnamed, r, written, 1);
     addMatches(f.explanations, i, EXPLAIN, readNarration, written);
     addMatches(f.analysis, i, ANALYSIS, readNarration, written);
     addMatches(f.terminology, i, TERMS, readNarration, written);
@@ -358,41 +360,4 @@ function explainedSupport(doc: Doc, f: Features): Hits {
     if (near.some((at) => explains.has(at) || analyses.has(at))) add(out, i, 1, [], support.get(i));
   }
   return out;
-}
-
-/** "Uniforms are unfair": a verdict whose subject is a word of the question's own (not "it", not "the weather"). */
-function topicalVerdict(sentence: string, questionStems: ReadonlySet<string>): RegExpExecArray | null {
-  const verdict = VERDICT.exec(sentence);
-  // "whether uniforms are good" asks; the words before the subject are checked by the caller
-  if (!verdict || INDIRECT.test(verdict[1])) return null;
-  const subject = verdict[1].toLowerCase().split(' ');
-  return subject.some((word) => isContentWord(word) && questionStems.has(stem(word))) ? verdict : null;
-}
-
-/** Verbs a reason's "It" or "This" goes on with, beside any in -s ("It costs", "This means"). */
-const SINGULAR_VERBS = new Set("is has does doesn't doesn’t can cannot can't can’t will would could must may might".split(' '));
-/** Verbs a reason's "These" or "Those" goes on with, beside PRESENT's: not a noun ("These days"). */
-const PLURAL_VERBS = /^(?:are|do|don['’]t|make|cost|cause|stop|let|take|keep|give|help|hurt|waste)$/;
-/**
- * "I think uniforms should be scrapped. They are itchy and uncomfortable.": the next sentence says
- * something, in the present, of a word of the question the position names (They for a plural, It
- * for one) or of the position itself (This); "It was raining" and "This is my opinion" do not.
- */
-function saysOfIt(next: string, position: string, questionStems: ReadonlySet<string>): boolean {
-  const m = REASON_NEXT.exec(next.trim());
-  // a question, a hedge, or other people's words ("They say it is a tradition") give no reason
-  if (!m || /\?["”]?$/.test(next) || HEDGE.test(next) || REPORTING.test(next)) return false;
-  const [pronoun, contracted, verb] = [m[1].toLowerCase(), m[2], m[3].toLowerCase()];
-  if (/^(?:my|what|why|how|a|the)$/.test(verb) && contracted) return false;
-  const past = (verb.length > 4 && verb.endsWith('ed') && !NOT_PAST.has(verb)) || PAST_IRREGULAR.has(verb);
-  if (past) return false;
-  const topical = position
-    .toLowerCase()
-    .split(/[^a-z'’-]+/)
-    .filter((w) => isContentWord(w) && questionStems.has(stem(w)));
-  const plural = topical.some((w) => /[^su]s$/.test(w));
-  const present = contracted !== undefined || SINGULAR_VERBS.has(verb) || /[^su]s$/.test(verb);
-  if (pronoun === 'this') return present;
-  if (pronoun === 'it') return present && topical.some((w) => !/[^su]s$/.test(w));
-  return plural && (pronoun === 'they' || PRESENT.has(verb) || PLURAL_VERBS.test(verb));
 }

@@ -45,7 +45,7 @@ export function caveatText(c: Caveat): string {
     case 'not_story':
       return `The answer is ${c.partly ? 'only partly' : 'not'} told as a story, which the task asks for, so it is marked as largely off the task.`;
     case 'short':
-      return `At ${c.words} words, where the task asks for ${c.low} to ${c.high}, the answer is too short to meet the criterion fully.`;
+      return `At ${c.words} ${c.words === 1 ? 'word' : 'words'}, where the task asks for ${c.low} to ${c.high}, the answer is too short to meet the criterion fully.`;
   }
 }
 
@@ -59,7 +59,7 @@ function caveatClause(c: Caveat): string {
     case 'not_story':
       return 'held down as not told as a story';
     case 'short':
-      return `held down as too short (${c.words} words, where ${c.low} to ${c.high} are asked for)`;
+      return `held down as too short (${c.words} ${c.words === 1 ? 'word' : 'words'}, where ${c.low} to ${c.high} are asked for)`;
   }
 }
 
@@ -116,6 +116,12 @@ function emptyText(j: Judgement): { what: string; next: string } {
     return {
       what: `The answer only copies the question (“${copied}”), which earns no credit.`,
       next: 'answer the question in your own words; copying it earns no credit',
+    };
+  // words, but no sentence: a heading, a greeting or a sign-off alone is not "no text"
+  if (j.empty && j.empty.words > 0)
+    return {
+      what: `The answer has no sentence to mark, only a heading, greeting or sign-off (${j.empty.words} ${j.empty.words === 1 ? 'word' : 'words'}), so nothing could be credited.`,
+      next: 'write the answer in sentences of your own under its heading',
     };
   return {
     what: 'No answer text was given, so nothing could be credited.',

@@ -58,8 +58,11 @@ export interface Judgement {
   caveat: Caveat | undefined;
   /** An earlier mark averaged in. */
   prior: { comment: string; score: number } | undefined;
-  /** Set when there was nothing to mark: no answer of five words or more, only the question copied, or an answer not in English. */
-  empty: { copied: string | undefined; notEnglish: NotEnglish | undefined } | undefined;
+  /**
+   * Set when there was nothing to mark: no sentence of the answer's own (no text, only the question
+   * copied, or only a heading, greeting or sign-off: `words` of them), or an answer not in English.
+   */
+  empty: { copied: string | undefined; notEnglish: NotEnglish | undefined; words: number } | undefined;
 }
 
 /** An answer most of whose words are neither English nor a slip from an English word: the grader cannot read it. */
@@ -130,15 +133,22 @@ function pickQuote(doc: Doc, f: Features, result: CriterionResult, shows: Point[
   return undefined;
 }
 
+/** Under this many words an answer is too short to say what it is about: it is held down as short, not as off the topic. */
+const TOO_FEW_FOR_TOPIC = 20;
+
 function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: ReadonlyMap<string, number>, original: number): Caveat | undefined {
   if (doc.copiedWords > 0 && doc.copiedWords >= original * 0.5) return { kind: 'copied', quote: excerpt(doc.copiedExample ?? '').text };
+  const short =
+    result.lengthFactor < 0.8
+      ? ({ kind: 'short', words: doc.wordCount, low: task.length.low, high: task.length.high } as const)
+      : undefined;
+  if (short && doc.wordCount < TOO_FEW_FOR_TOPIC) return short;
   if (result.topicFactor < 1) {
     // Partly: the gate is not shut, only not fully open.
     if (task.genre === 'narrative') return { kind: 'not_story', partly: result.topicFactor > 0 };
     return { kind: 'off_topic', missing: missingTopic(task, stems).slice(0, 3) };
   }
-  if (result.lengthFactor < 0.8) return { kind: 'short', words: doc.wordCount, low: task.length.low, high: task.length.high };
-  return undefined;
+  return short;
 }
 
 const strength = (p: Point) => p.weight * p.value;
@@ -154,10 +164,10 @@ export function judge(input: JudgeInput): Judgement[] {
   const doc = readAnswer(input.answerText, input.questionText);
   const original = doc.wordCount + doc.copiedWords;
   const taskWords = new Set(words([input.questionText ?? '', input.assignmentDesc ?? '', ...rubricTexts].join('\n')));
-  // Fewer than five words of its own, or words this grader cannot read: nothing to mark.
+  // No sentence of its own, or words this grader cannot read: nothing to mark. A word or two is an answer, marked as too short.
   const foreign = notEnglish(doc);
   const answer =
-    doc.wordCount >= 5 && !foreign ? { doc, f: measure(doc, task.questionStems, taskWords), stems: answerStems(doc) } : undefined;
+    doc.sentences.length > 0 && !foreign ? { doc, f: measure(doc, task.questionStems, taskWords), stems: answerStems(doc) } : undefined;
   const priors = new Map((input.currentFeedbacks ?? []).map((f) => [f.item.trim().toLowerCase(), f]));
   const relevance = answer ? relevanceFor(answer, task) : 0;
   const facts: Facts = answer ? factsOf({ f: answer.f, doc, task, coverage: undefined }, relevance) : new Map();
@@ -184,7 +194,7 @@ export function judge(input: JudgeInput): Judgement[] {
         step: undefined,
         quote: undefined,
         caveat: undefined,
-        empty: { copied, notEnglish: foreign },
+        empty: { copied, notEnglish: foreign, words: doc.wordCount },
       };
     }
     const points: Point[] = result.signals.map((s) => ({ id: s.id, weight: s.weight, value: s.value, measured: s.measured }));

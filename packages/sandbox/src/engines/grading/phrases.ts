@@ -54,13 +54,19 @@ function support(m: Extract<Measured, { id: 'evidence' }>): string[] {
   ].filter(Boolean);
 }
 
+/** The words counted as development: with sentences restating earlier ones left out, how many of how many. */
+function developedWords(m: Extract<Measured, { id: 'development' }>): string {
+  if (m.restated === 0) return plural(m.words, 'word');
+  return `${m.words} of its ${m.total} words are not restatement (${m.restated} of its ${m.sentences} sentences restate earlier ones)`;
+}
+
 /** What the answer shows, said when the signal is met. */
 export function shows(m: Measured): string {
   switch (m.id) {
     case 'development':
       return m.words > m.high
-        ? `development: ${plural(m.words, 'word')}, more than the ${m.low} to ${m.high} asked for`
-        : `development: ${plural(m.words, 'word')}, within the ${m.low} to ${m.high} asked for`;
+        ? `development: ${developedWords(m)}, more than the ${m.low} to ${m.high} asked for`
+        : `development: ${developedWords(m)}, within the ${m.low} to ${m.high} asked for`;
     case 'progression':
       return `each point moving the answer on (${plural(m.restated, 'sentence')} of ${m.sentences} restating an earlier one)`;
     case 'paragraphs':
@@ -132,10 +138,10 @@ export function shows(m: Measured): string {
 export function lacks(m: Measured): string {
   switch (m.id) {
     case 'development':
-      if (m.over) return `control of length: ${plural(m.words, 'word')} where the task asks for ${m.low} to ${m.high}`;
+      if (m.over) return `control of length: ${plural(m.total, 'word')} where the task asks for ${m.low} to ${m.high}`;
       return m.words < m.low
-        ? `development: only ${plural(m.words, 'word')} where the task asks for ${m.low} to ${m.high}`
-        : `development: points are made more than developed (${plural(m.words, 'word')})`;
+        ? `development: only ${developedWords(m)}${m.restated > 0 ? ',' : ''} where the task asks for ${m.low} to ${m.high}`
+        : `development: points are made more than developed (${developedWords(m)})`;
     case 'progression':
       return m.sentences < 3
         ? `progression: ${plural(m.sentences, 'sentence')} are too few to move an answer on`
@@ -159,7 +165,10 @@ export function lacks(m: Measured): string {
       return m.views > 0 ? 'a reply to the opposing view it states' : 'the strongest opposing argument, and a reply to it';
     case 'evidence': {
       const kinds = support(m);
-      return kinds.length === 0 ? 'specific support: figures, named sources or examples' : `enough specific support (only ${list(kinds)})`;
+      // "Research shows" is said, not dropped: what it lacks is the name of its source
+      const unnamed = m.unnamed > 0 ? `${plural(m.unnamed, 'source')} not named` : '';
+      if (kinds.length === 0) return `specific support: figures, named sources or examples${unnamed ? ` (${unnamed})` : ''}`;
+      return `enough specific support (only ${list(kinds)}${unnamed ? `, and ${unnamed}` : ''})`;
     }
     case 'explanation':
       return m.any
@@ -247,7 +256,9 @@ export function advice(m: Measured): string {
         ? 'after stating the opposing view, explain why it does not outweigh the position'
         : 'state the strongest argument on the other side, then answer it';
     case 'evidence':
-      return 'support each point with something specific: a figure, a named source or an example';
+      return m.unnamed > 0
+        ? 'name the source of each claim (who found it, and where), and support each point with something specific: a figure or an example'
+        : 'support each point with something specific: a figure, a named source or an example';
     case 'explanation':
       return 'after each piece of support, explain in a sentence how it proves the point (“this shows that…”)';
     case 'quotations':

@@ -24,7 +24,7 @@ import type { SlipKind } from './slips.js';
 import { clamp } from './text.js';
 
 export type Measured =
-  | { id: 'development'; words: number; low: number; high: number; over: boolean }
+  | { id: 'development'; words: number; low: number; high: number; over: boolean; total: number; restated: number; sentences: number }
   | { id: 'progression'; restated: number; sentences: number }
   | { id: 'paragraphs'; paragraphs: number; words: number }
   | { id: 'frame'; opens: boolean; closes: boolean }
@@ -32,7 +32,7 @@ export type Measured =
   | { id: 'position'; stated: boolean; early: boolean; held: boolean }
   | { id: 'precision'; early: boolean; precise: boolean }
   | { id: 'counter'; views: number; replied: boolean; replyWords: number; replySentences: number; atLength: boolean }
-  | { id: 'evidence'; figures: number; sources: number; examples: number; quotations: number; names: number }
+  | { id: 'evidence'; figures: number; sources: number; examples: number; quotations: number; names: number; unnamed: number }
   | { id: 'explanation'; explained: number; any: boolean }
   | { id: 'quotations'; quotations: number }
   | { id: 'analysis'; methods: number; needed: number }
@@ -80,28 +80,60 @@ const problems = (sentences: number[], words?: Map<number, string>): Evidence[] 
 type Built<I extends SignalId> = { value: number; measured: Omit<Of<I>, 'id'>; evidence: Evidence[] };
 type Builders = { [I in SignalId]: (ctx: SignalContext) => Built<I> };
 
+/** Progression from the share of sentences restating earlier ones: full up to a tenth, met up to a quarter. */
+const progressionOf = (ctx: Pick<SignalContext, 'f' | 'doc'>) =>
+  ctx.doc.sentences.length < 3 ? 0 : 1 - clamp((ctx.f.restated.count / ctx.doc.sentences.length - 0.1) / 0.3, 0, 1);
+
+/**
+ * The words that develop the answer: all of them, unless it restates more than progression allows
+ * (the same reading Organisation reports); then only those of sentences that restate nothing.
+ */
+function developed(ctx: SignalContext): { words: number; restated: number } {
+  const { f, doc } = ctx;
+  const restating = f.restated.count > 0 && doc.sentences.length >= 3 && progressionOf(ctx) < MET;
+  if (!restating) return { words: f.words, restated: 0 };
+  const restatedWords = f.restated.sentences.reduce((n, i) => n + doc.sentences[i].words.length, 0);
+  return { words: Math.max(0, f.words - restatedWords), restated: f.restated.count };
+}
+
+/**
+ * Vocabulary: range (distinct words in any 50) and long words, each half of it. It is met only when
+ * each half is: long words alone are not a varied vocabulary (one sentence said 60 times has 8 words
+ * in 50). Misspelt words are not vocabulary, and it counts for less the more slips there are.
+ */
+function vocabularyValue(f: SignalContext['f']): number {
+  const range = clamp((f.vocabulary - 0.7) / 0.12, 0, 1);
+  const long = clamp((f.longWords - 0.12) / 0.1, 0, 1);
+  const value = (0.5 * range + 0.5 * long) * (1 - clamp(errorRate(f) / 4, 0, 1));
+  return range < MET || long < MET ? Math.min(value, MET - 0.01) : value;
+}
+
 const BUILDERS: Builders = {
-  development: ({ f, task }) => {
+  development: (ctx) => {
+    const { f, task, doc } = ctx;
     // Full marks for length at the middle of the range asked for. Past half as much again as a
     // stated limit, length stops counting for the answer and starts counting against it. Below
     // the length asked for, or that far over it, development is never met.
     const over = task.length.stated && f.words > task.length.high * 1.5;
+    // words that only restate earlier sentences develop nothing: 60 copies of one sentence are not 540 words of development
+    const { words, restated } = developed(ctx);
     const value =
-      f.words < task.length.low
-        ? (MET - 0.01) * (f.words / task.length.low)
+      words < task.length.low
+        ? (MET - 0.01) * (words / task.length.low)
         : over
           ? Math.min(MET - 0.01, 1 - clamp((f.words - task.length.high * 1.5) / (task.length.high * 1.5), 0, 0.5))
-          : clamp(f.words / ((task.length.low + task.length.high) / 2), 0, 1) ** 0.7;
-    return { value, measured: { words: f.words, low: task.length.low, high: task.length.high, over }, evidence: [] };
-  },
-  progression: ({ f, doc }) => {
-    const share = f.restated.count / Math.max(1, doc.sentences.length);
+          : clamp(words / ((task.length.low + task.length.high) / 2), 0, 1) ** 0.7;
     return {
-      value: doc.sentences.length < 3 ? 0 : 1 - clamp((share - 0.1) / 0.3, 0, 1),
-      measured: { restated: f.restated.count, sentences: doc.sentences.length },
-      evidence: problems(f.restated.sentences),
+      value,
+      measured: { words, low: task.length.low, high: task.length.high, over, total: f.words, restated, sentences: doc.sentences.length },
+      evidence: [],
     };
   },
+  progression: (ctx) => ({
+    value: progressionOf(ctx),
+    measured: { restated: ctx.f.restated.count, sentences: ctx.doc.sentences.length },
+    evidence: problems(ctx.f.restated.sentences),
+  }),
   paragraphs: ({ f }) => {
     const expected = clamp(Math.round(f.words / 100), 3, 7);
     const perParagraph = f.words / Math.max(1, f.paragraphs);
@@ -162,6 +194,7 @@ const BUILDERS: Builders = {
       examples: f.examples.count,
       quotations: f.quotations.count,
       names: f.outside.count,
+      unnamed: f.unnamedSources.count,
     },
     evidence: richest(f.figures, f.sources, f.quotations, f.examples).map(({ sentence, words }) => ({
       sentence,
@@ -237,12 +270,7 @@ const BUILDERS: Builders = {
     };
   },
   vocabulary: ({ f, doc }) => ({
-    // Misspelt words are not vocabulary, and range counts for less the more slips there are.
-    value:
-      f.words < 40
-        ? 0
-        : (0.5 * clamp((f.vocabulary - 0.7) / 0.12, 0, 1) + 0.5 * clamp((f.longWords - 0.12) / 0.1, 0, 1)) *
-          (1 - clamp(errorRate(f) / 4, 0, 1)),
+    value: f.words < 40 ? 0 : vocabularyValue(f),
     measured: {
       words: f.words,
       // an answer shorter than the window is measured over what it has: "in any 50" of 41 words would be untrue
