@@ -81,7 +81,14 @@ describe('every student of a generated download is accounted for (property, kct 
         const zipped = await shared.kct(['one-pass', zipPath, '--model', '12', '--skip-unsupported', '--output', 'ndjson']);
         expect(zipped.code, zipped.stderr).toBe(0);
         const credits = await creditsOf(shared.kct);
-        const unzipped = await shared.kct(['one-pass', folder, '--model', '12', '--skip-unsupported', '--output', 'ndjson']);
+        const unzip = ['one-pass', folder, '--model', '12', '--skip-unsupported', '--output', 'ndjson'];
+        let unzipped = await shared.kct(unzip);
+        if (unzipped.code === 2 && unzipped.stderr.includes('named as Canvas names the uploads of one student')) {
+          // one Canvas student of several files, unzipped: read as the download when asked, never guessed (nothing sent)
+          expect(d.platform === 'canvas' && d.students.length === 1, unzipped.stderr).toBe(true);
+          expect(await creditsOf(shared.kct)).toBe(credits);
+          unzipped = await shared.kct([...unzip, '--group-by', 'student']);
+        }
         expect(unzipped.code, unzipped.stderr).toBe(0);
         expect(await creditsOf(shared.kct)).toBe(credits);
         const view = (text: string, input: string) =>
