@@ -10,7 +10,7 @@ import { serverMessage, unwrapEnvelope } from './envelope.js';
 import { cutShort, exchange } from './exchange.js';
 import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, maybeAcceptedAdvice, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
-import { keyInPath, redact, redactFields, redactHeaders, redactValue } from './redact.js';
+import { keyInPath, redact, redactFields, redactHeaders, redactSecrets, redactValue } from './redact.js';
 import {
   describeNonJson,
   errorSuggestion,
@@ -252,7 +252,8 @@ export class HttpClient {
         MAX_RESPONSE_BYTES,
         spec.signal,
       );
-      const text = response.text;
+      // the caller's key echoed back in any answer is never handed on: printed, saved or returned
+      const text = redactSecrets(response.text, [this.#apiKey]);
       const responseHeaders = response.headers;
       if (this.options.debug)
         this.trace(`< ${response.statusCode} ${STATUS_CODES[response.statusCode] ?? ''} (${Date.now() - started} ms)`);

@@ -19,6 +19,14 @@ const SECRET_PART_LENGTH = 12;
 
 /** Removes the given secrets (and, of each, what follows a prefix: "SECRET…" of "kct_SECRET…"), and anything shaped like a kct key, from a string. */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
+  return redactSecrets(text, secrets).replace(KEY_PATTERN, '[redacted]');
+}
+
+/**
+ * Removes the given secrets (and what follows each one's prefix) and nothing else: a response body
+ * is kept as it is but for the caller's own key echoed back (a new key `kct keys create` made is data).
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
     if (!secret || secret.length < 4) continue;
@@ -28,7 +36,7 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
       if (part.length >= SECRET_PART_LENGTH) out = out.split(part).join('[redacted]');
     }
   }
-  return out.replace(KEY_PATTERN, '[redacted]');
+  return out;
 }
 
 /** A parsed body (JSON values, or text) with every string redacted: what an error keeps of the server's answer. */

@@ -62,4 +62,20 @@ describe('the API key, in what a library user might log', () => {
     );
     await client.close();
   });
+
+  it(`is in no answer the client returns, whatever the server echoes in a success (seed ${propertySeed(4142)})`, async () => {
+    const client = new KctClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('json', 'header'), fc.constantFrom(200, 201, 202), async (how, status) => {
+        const response = await client.http.send({ method: 'GET', path: `/echo/${how}/${status}` });
+        for (const text of [...shown(response.body), ...shown(response.data)]) {
+          expect(text, `${how} ${status}`).not.toContain(KEY);
+          expect(text, `${how} ${status}`).not.toContain(KEY.slice('kct_live_'.length));
+        }
+        expect(JSON.stringify(response.body)).toContain('[redacted]');
+      }),
+      { numRuns: propertyRuns(6), seed: propertySeed(4142) },
+    );
+    await client.close();
+  });
 });
