@@ -23,8 +23,7 @@ export async function fileSha256(path: string, size = ONE_READ_BYTES, type = '')
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
       // a text file with a byte order mark is hashed by its text (contentSha256): read whole, at most 20 MB
-      if (first && type === 'text/plain' && startsWithBom(buffer.subarray(0, bytesRead)))
-        return contentSha256(await readFile(path), type);
+      if (first && type === 'text/plain' && startsWithBom(buffer.subarray(0, bytesRead))) return contentSha256(await readFile(path), type);
       hash.update(buffer.subarray(0, bytesRead));
     }
   } finally {

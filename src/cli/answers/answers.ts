@@ -15,6 +15,7 @@ import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
 import { OwnFiles } from './own-files.js';
 import { planAnswers } from './plan.js';
+import { NothingToSend } from './plan-words.js';
 import { excluder, globberFor, walkInputs } from './walk.js';
 
 export interface Answer {
@@ -176,17 +177,26 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
   const { named, textAnswers, fromList } = await namedInputs(sources, io);
   const globSync = await globberFor(named, existsSync);
   const roots: string[] = [];
-  const collection = planAnswers(walkInputs(named, { recursive, depth, exclude, roots, globSync }), {
-    textAnswers,
-    roots,
-    sources,
-    explain: options.explain === true,
-    // a command that names no file of its own still has its redirected output (`kct batch dir > dir/marks.csv`)
-    own: sources.own ?? OwnFiles.of([], io),
-  });
-  const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
-  const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;
-  return { ...collection, shape: single || pagesOfOne ? 'record' : 'list' };
+  const shape = (): Collection['shape'] => {
+    const single = !fromList && roots.length === 0 && sources.inputs.length + (sources.text === undefined ? 0 : 1) === 1;
+    const pagesOfOne = Boolean(sources.pages) && roots.length === 0 && !fromList && textAnswers.length === 0;
+    return single || pagesOfOne ? 'record' : 'list';
+  };
+  try {
+    const collection = planAnswers(walkInputs(named, { recursive, depth, exclude, roots, globSync }), {
+      textAnswers,
+      roots,
+      sources,
+      explain: options.explain === true,
+      // a command that names no file of its own still has its redirected output (`kct batch dir > dir/marks.csv`)
+      own: sources.own ?? OwnFiles.of([], io),
+    });
+    return { ...collection, shape: shape() };
+  } catch (error) {
+    // one answer named is one record, said by its refusal alone; a folder's rows are printed with it
+    if (error instanceof NothingToSend && shape() === 'record') throw new UsageError(error.message, { suggestion: error.suggestion });
+    throw error;
+  }
 }
 
 /** The paths named (arguments and --files-from, in that order) and the text answers (- and --text), read and checked. */

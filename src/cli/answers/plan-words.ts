@@ -3,7 +3,7 @@
 import { basename, extname } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import type { FileProblem } from '../../client/files.js';
-import type { SkippedFile } from './answers.js';
+import type { SkippedAnswer, SkippedFile } from './answers.js';
 
 /** What a folder that looks like a Moodle or Canvas download, read as a plain folder, needs (every note, row and hint names it so). */
 export const GROUP_BY_STUDENT = '--group-by student';
@@ -163,4 +163,17 @@ export function noAnswers(roots: string[], left: LeftOut, exists: (path: string)
           : 'Check the folder; Markdown, hidden and excluded files are never sent from a folder.',
     },
   );
+}
+
+/**
+ * Nothing can be sent, but what was found has rows (SKIPPED, EMPTY, NOT_ENTERED): they go with the
+ * refusal, so every output still holds a row for each (a district's CSV loses no student).
+ */
+export class NothingToSend extends UsageError {
+  constructor(
+    refusal: UsageError,
+    readonly rows: readonly Omit<SkippedAnswer, 'index'>[],
+  ) {
+    super(refusal.message, { suggestion: refusal.suggestion });
+  }
 }

@@ -20,6 +20,7 @@ import {
   type LeftOut,
   leftOutNotes,
   listOf,
+  NothingToSend,
   noAnswers,
   refusal,
   sharedStudentIds,
@@ -319,17 +320,19 @@ class Planner {
   }
 
   private nothingToMark(): UsageError {
-    const rows = this.list.skipped.filter((row) => row.status !== 'NOT_ENTERED');
-    if (rows.length === 0) return noAnswers(this.roots, this.left, (path) => statOf(path) !== undefined);
-    const lines = [...this.list.skipped]
-      .sort((a, b) => a.position - b.position)
-      .map((row) => `${row.label}: ${row.status} (${row.reason})`);
-    return new UsageError(`nothing to mark: no answer can be sent:\n  ${lines.join('\n  ')}`, {
-      suggestion:
-        this.left['not-entered'].count > 0
-          ? 'Pass --recursive to mark the answers in subfolders.'
-          : 'Check the folder: add the answers, or name the files to send.',
-    });
+    const found = [...this.list.skipped].sort((a, b) => a.position - b.position);
+    const refusal = found.some((row) => row.status !== 'NOT_ENTERED')
+      ? new UsageError(
+          `nothing to mark: no answer can be sent:\n  ${found.map((row) => `${row.label}: ${row.status} (${row.reason})`).join('\n  ')}`,
+          {
+            suggestion:
+              this.left['not-entered'].count > 0
+                ? 'Pass --recursive to mark the answers in subfolders.'
+                : 'Check the folder: add the answers, or name the files to send.',
+          },
+        )
+      : noAnswers(this.roots, this.left, (path) => statOf(path) !== undefined);
+    return found.length === 0 ? refusal : new NothingToSend(refusal, found);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   openDownload,
 } from '../../cli/answers/download.js';
 import { OwnFiles } from '../../cli/answers/own-files.js';
+import { NothingToSend } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -29,6 +30,7 @@ import { createProgressReporter, type ProgressReporter, watchTimings, withResume
 import { type OutputFormat, resolveFormat } from '../../cli/render/format.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import { plural } from '../../cli/render/style.js';
+import { printUnsentRows } from '../../cli/render/unsent-rows.js';
 import type { openRunReport } from '../../cli/report/writer.js';
 import { checkFileCount, inspectFile, type LocalFile } from '../../client/files.js';
 import type { KeyRule } from '../../client/idempotency.js';
@@ -127,7 +129,8 @@ async function markAnswers(
       own,
     },
     context.io,
-  ).catch((error: unknown) => {
+  ).catch(async (error: unknown) => {
+    if (error instanceof NothingToSend) await printUnsentRows(context.io, format, error.rows, wait);
     // a download inside the folder named: what to do is mark it on its own, whatever the folder rules say
     if (!within || !(error instanceof UsageError)) throw error;
     throw new UsageError(error.message, { suggestion: markDownloadAlone(within) });
