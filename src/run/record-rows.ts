@@ -13,6 +13,8 @@ export interface RecordLine {
 
 interface Event {
   e?: unknown;
+  /** The run's number of rows (its `run` event), or a row's place in it. */
+  rows?: unknown;
   row?: unknown;
   answer?: unknown;
   student_id?: unknown;
@@ -35,6 +37,8 @@ interface RowAt {
   unsent?: { status: string; reason: string };
   /** Marked before this run (the ledger, or a journal): its task's mark is read, not sent for. */
   reused?: boolean;
+  /** A row of the run with no line: the run stopped before it reached the answer. */
+  notReached?: boolean;
 }
 
 /** The first line of a journal of this kct, as journal.ts writes it. */
@@ -51,6 +55,8 @@ export async function* lastRunRows(
   readAt?: (offset: number, length: number) => string,
 ): AsyncGenerator<{ value: unknown; line: number }> {
   let rows = new Map<number, RowAt>();
+  let runRows = 0;
+  let runLine = 0;
   for await (const { text, number, offset, length } of lines) {
     if (text.trim() === '') continue;
     let event: Event;
@@ -59,7 +65,11 @@ export async function* lastRunRows(
     } catch {
       continue; // a line torn by a killed run, as the journal itself reads it
     }
-    if (event.e === 'run') rows = new Map();
+    if (event.e === 'run') {
+      rows = new Map();
+      runRows = typeof event.rows === 'number' ? event.rows : 0;
+      runLine = number;
+    }
     if (typeof event.row !== 'number') continue;
     const at = rows.get(event.row) ?? { line: number };
     rows.set(event.row, at);
@@ -75,9 +85,22 @@ export async function* lastRunRows(
     // its printed row, as every other view has it (student_name and all); journals before it have none
     if (event.e === 'unsent' && event.out !== undefined) at.final = { offset, length, ...(readAt ? {} : { text }) };
   }
+  // a run stopped before it sent every answer: the rows it never reached have no line, and no name to give
+  for (let row = 0; row < runRows; row++) if (!rows.has(row)) rows.set(row, { line: runLine, notReached: true });
   for (const row of [...rows.keys()].sort((a, b) => a - b)) {
     const at = rows.get(row)!;
-    if (at.final) {
+    if (at.notReached) {
+      yield {
+        value: {
+          file: null,
+          student_id: null,
+          task_id: null,
+          status: 'NOT_SENT',
+          message: 'not sent: the run stopped before it reached this answer (the same command again with --resume sends it)',
+        },
+        line: at.line,
+      };
+    } else if (at.final) {
       const text = at.final.text ?? readAt!(at.final.offset, at.final.length);
       yield { value: (JSON.parse(text) as Event).out, line: at.line };
     } else if (at.unsent) {

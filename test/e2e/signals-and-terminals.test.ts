@@ -10,13 +10,13 @@ import { inTerminal, kctEnv, type RunResult, runKct, tempDir, useSandbox } from 
 // --time-scale 3: KCT-SANDBOX-SLOW's stages last 500 ms, which every poll still sees
 const shared = useSandbox({ args: ['--time-scale', '3'] });
 
-/** Runs kct and sends `signal` once stderr says the task was accepted. */
-function interruptAfterAccept(args: string[], signal: NodeJS.Signals): Promise<RunResult> {
+/** Runs kct and sends `signal` once stderr says the task was accepted (or says `seen`: a class run's cost line follows its first). */
+function interruptAfterAccept(args: string[], signal: NodeJS.Signals, seen = 'accepted'): Promise<RunResult> {
   let sent = false;
   return shared.kct(args, {
     onSpawn(child) {
       child.stderr!.on('data', (chunk: Buffer) => {
-        if (!sent && chunk.toString().includes('accepted')) {
+        if (!sent && chunk.toString().includes(seen)) {
           sent = true;
           child.kill(signal);
         }
@@ -95,6 +95,24 @@ describe('signals and terminals', () => {
     expect(run.code === 130 || (run.code === null && run.signal === 'SIGINT')).toBe(true);
     expect(run.stderr).not.toContain('interrupted again');
     expect(run.stderr).toMatch(/"code":"interrupted"/);
+  });
+
+  it('Ctrl-C before a slow run reaches every answer: kct report of its journal still counts each one (those never reached as not sent)', async () => {
+    const names = ['ada', 'ben', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal'];
+    const dir = textFolder(names);
+    const journal = join(tempDir(), 'class.journal');
+    const run = await interruptAfterAccept(
+      ['one-pass', dir, '--model', '12', '--resume', journal, '--max-rps', '1', '--output', 'ndjson'],
+      'SIGINT',
+      'cost:',
+    );
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/answers? not sent/);
+    const report = await shared.kct(['report', journal, '--out', join(tempDir(), 'class.html'), '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const counts = JSON.parse(report.stdout) as { answers: number; marked: number; not_marked: number };
+    expect(counts.answers).toBe(names.length);
+    expect(counts.marked + counts.not_marked).toBe(names.length);
   });
 
   it('CI=1 in a real terminal never claims there is no terminal', async () => {
