@@ -2,6 +2,7 @@
 //   const client = new KctClient({ baseUrl, apiKey });
 //   const task = await client.onePass({ fields: { model_id: 12, paper_content: '...' } });
 import { CredentialsError, UsageError } from '../api/errors.js';
+import { withoutDefaults } from '../api/field-defaults.js';
 import { operationPath } from '../api/operations.js';
 import {
   Assignment,
@@ -293,7 +294,8 @@ export class KctClient {
   async batch(request: BatchRequest, options: BatchOptions = {}): Promise<AcceptedTask> {
     const choice = keyChoice(options);
     const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'batch', fields: request as unknown as Record<string, unknown> });
-    const body = validateRequest(BatchRequest, request, 'batch request');
+    const checked = validateRequest(BatchRequest, request, 'batch request');
+    const body = { ...checked, evaluations: checked.evaluations.map(withoutDefaults) };
     const response = await this.send({
       method: 'POST',
       path: operationPath('batch'),

@@ -6,6 +6,7 @@
 // once (docs/guides/large-runs-and-reruns.md, "What is the same answer").
 import { hash } from 'node:crypto';
 import { canonicalJson } from '../api/canonical.js';
+import { isSpecDefault } from '../api/field-defaults.js';
 import { decodedText, utf16Order } from '../api/text-bytes.js';
 import type { LocalFile } from './files.js';
 
@@ -66,7 +67,7 @@ export async function identityOf(fields: Record<string, unknown>, files: readonl
 export async function markingOf(fields: Record<string, unknown>, materials: readonly KeyedFile[], hash: FileHasher): Promise<string> {
   const marking: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields))
-    if (!LABEL_FIELDS.has(name) && name !== TEXT_FIELD && value !== undefined) marking[name] = value;
+    if (!LABEL_FIELDS.has(name) && name !== TEXT_FIELD && value !== undefined && !isSpecDefault(name, value)) marking[name] = value;
   const described = [];
   for (const { field, file } of materials) described.push({ field, type: file.type, sha256: await hash(file) });
   return sha256(canonicalJson({ v: 1, marking, materials: described }));

@@ -3,6 +3,7 @@
 // paper_content (no multipart, no Blob, no stream: the lightest body there is; `textAsJson: false`
 // sends the file). The key rule is idempotency.ts's, whatever way the body goes.
 import { UsageError } from '../api/errors.js';
+import { withoutDefaults } from '../api/field-defaults.js';
 import { operationPath } from '../api/operations.js';
 import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';
 import { decodedText } from '../api/text-bytes.js';
@@ -51,7 +52,7 @@ export function onePassRequest(
   idempotencyKey: string | undefined,
   { textAsJson, ...call }: SubmissionCall & { textAsJson?: boolean } = {},
 ): RequestSpec {
-  const fields = validateRequest(OnePassFields, input.fields, 'one-pass request');
+  const fields = withoutDefaults(validateRequest(OnePassFields, input.fields, 'one-pass request'));
   if (fields.paper_content === undefined && !input.answerFiles?.length) {
     throw new UsageError('an answer is required: paper_content text or at least one answer file');
   }

@@ -47,6 +47,7 @@ import { checkLedger, type LedgerCheck } from '../../run/reuse-check.js';
 import { dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
+import { withoutModelsOwnMethod } from './model-method.js';
 import { classProgress, costQuote, interrupted, printSingle, reuseNotes, roundPace } from './notes.js';
 import { warnOnRubric } from './rubric-check.js';
 
@@ -138,7 +139,7 @@ async function markAnswers(
   // rubric and question files travel with every answer: all must fit in one request
   checkFileCount(rubricFiles.length + questionFiles.length + (options.pages || options.groupBy === 'folder' ? maxPages(collection) : 1));
   for (const note of collection.notes) err(context.io, `kct: ${note}`);
-  const common: OnePassFields = dropUndefined({
+  const given: OnePassFields = dropUndefined({
     model_id: modelId,
     rubric_text: options.rubricText,
     question_text: options.questionText,
@@ -151,6 +152,7 @@ async function markAnswers(
   });
 
   const client = await clientReady;
+  const common = await withoutModelsOwnMethod(given, client, context.signal);
   // one run at a time decides what to send to this server from this machine: another run's answers are in the ledger first
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
     context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent, so that no answer is charged twice`),
