@@ -51,8 +51,10 @@ describe('kct batch', () => {
         const rows = run.stdout
           .trim()
           .split('\n')
-          .map((line) => JSON.parse(line) as { status: string });
+          .map((line) => JSON.parse(line) as { status: string; file: string });
         expect(rows.map((row) => row.status).sort()).toEqual(['NOT_ENTERED', 'SUCCESS']);
+        // every row named as an item is, relative to the folder: a run's rows are joined on their file
+        expect(rows.map((row) => row.file).sort()).toEqual(['ann.txt', 'sub/']);
       }
     }
   });
@@ -107,6 +109,14 @@ describe('kct batch', () => {
     expect(first.code).toBe(3);
     expect(first.stderr).toContain('The same command again replays these batches as they ended');
     expect(first.stderr).toContain('put them in a manifest of their own');
+    // a manifest of text names no file: the hint offers none to send with one-pass; a folder's items are files
+    expect(first.stderr).not.toContain('send their files');
+    const folder = tempDir('kct-batch-again-files-');
+    writeFileSync(join(folder, 'f1.txt'), fail.paper_content);
+    writeFileSync(join(folder, 'g1.txt'), good.paper_content);
+    const filed = await shared.kct(['batch', folder, '--model', '12', '--output', 'ndjson']);
+    expect(filed.code).toBe(3);
+    expect(filed.stderr).toContain('or send their files with `kct one-pass`');
     const replayed = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
     expect(taskOf(replayed.stdout)).toBe(taskOf(first.stdout));
     // what the hint says: the failed item alone is another request, sent as a new task

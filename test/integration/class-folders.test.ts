@@ -80,7 +80,7 @@ describe('a class folder with files that cannot be sent', () => {
     expect(csv.stderr).toContain('ignored: 2 files (.DS_Store, README.md)');
     expect(csv.stderr).toContain('not entered: 1 subfolder (late/); pass --recursive');
     expect(csv.stderr).toContain('Summary: 10 of 10 answers marked');
-    expect(csv.stderr).toContain('Not sent: 3 files skipped (cannot be sent)');
+    expect(csv.stderr).toContain('Not sent: 3 rows skipped (cannot be sent)');
     expect(csv.stderr).toMatch(/answer\.odt: SKIPPED — unsupported file type .*Export it to DOCX or PDF/);
     expect(before - (await creditsOf(shared.kct))).toBe(10);
 
@@ -113,7 +113,7 @@ describe('a class folder with files that cannot be sent', () => {
     expect(table.stderr).not.toContain('answer.odt: SKIPPED');
     expect(table.stdout).toContain('Summary: 10 of 10 answers marked');
     expect(table.stdout).toContain(
-      'Not sent: 3 files skipped (cannot be sent), 1 subfolder not entered (pass --recursive), 2 hidden, system or Markdown files ignored',
+      'Not sent: 3 rows skipped (cannot be sent), 1 subfolder not entered (pass --recursive), 2 hidden, system or Markdown files ignored',
     );
     // the same answers again: nothing charged twice
     expect(before - (await creditsOf(shared.kct))).toBe(10);

@@ -86,7 +86,7 @@ export function withoutMarkHeading(summary: Summary, rows: number): string {
 export function notSentParts(summary: Summary, leftOut?: LeftOutCounts): string[] {
   const parts: string[] = [];
   const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-  if (summary.skipped) parts.push(`${count(summary.skipped, 'file')} skipped (cannot be sent)`);
+  if (summary.skipped) parts.push(`${count(summary.skipped, 'row')} skipped (cannot be sent)`); // a file, or a student's folder
   // a student folder, or a download's student, that holds nothing to mark
   if (summary.empty) parts.push(`${count(summary.empty, 'student')} with nothing to send (EMPTY)`);
   if (summary.notEntered) parts.push(`${count(summary.notEntered, 'subfolder')} not entered (pass --recursive)`);

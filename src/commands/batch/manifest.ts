@@ -1,7 +1,7 @@
 // Batch manifests: a JSONL, JSON (an array) or CSV file of items (one-pass fields, or `file` naming a text answer
 // relative to the manifest), or a folder of text answers. Every item is checked before sending.
 import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
 import { OnePassFields } from '../../api/schemas.js';
@@ -16,6 +16,8 @@ export interface ManifestItem {
   /** How the item is named in output: its file, else its student_id, else "item N". */
   label: string;
   fields: OnePassFields;
+  /** Its text was read from a file (a `file` field, or a folder's): a file one-pass can send. */
+  fromFile?: boolean;
 }
 
 const TEXT_EXTENSIONS = new Set(['.txt', '.text', '.md']);
@@ -124,7 +126,7 @@ async function toItem(record: Record<string, unknown>, base: string, modelId: nu
   // refused here as an empty file or --text is: the service would only fail it
   if (parsed.data.paper_content.trim() === '') throw new Error('paper_content holds only spaces and line breaks: no answer to mark');
   const label = file ?? parsed.data.student_id ?? `item ${index + 1}`;
-  return { label, fields: parsed.data };
+  return { label, fields: parsed.data, ...(file !== undefined ? { fromFile: true } : {}) };
 }
 
 /** An item with no model_id while no --model is given: reported once for the whole manifest. */
@@ -276,9 +278,16 @@ async function folderItems(path: string, options: FolderOptions): Promise<RawIte
     options.io,
   );
   for (const line of collection.notes) options.note(line);
-  options.unsent?.(collection.skipped);
+  // named as the items are, relative to the folder: a row of the run is joined on its file
+  options.unsent?.(collection.skipped.map((row) => ({ ...row, label: relativeLabel(path, row.label) })));
   return [...collection.answers()].map((answer) => ({
     where: answer.keyName,
     record: { file: answer.keyName, student_id: answer.studentId },
   }));
+}
+
+/** A path found in the folder, relative to it as an item's file is; a folder keeps its closing slash. */
+function relativeLabel(folder: string, label: string): string {
+  const inside = relative(folder, label);
+  return /[\\/]$/.test(label) ? `${inside}/` : inside;
 }

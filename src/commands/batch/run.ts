@@ -323,7 +323,11 @@ export async function run(options: Options, context: Context): Promise<void> {
     await writer.finish();
     if (refused !== undefined) throw refused;
     // a batch run again is replayed as it ended: failures are sent again in a request of their own
-    exit.throwExitStatus({ anySent: true, timeoutMs: timings.timeoutMs, failedAdvice: (every) => (every ? NONE_MARKED_HINT : AGAIN_HINT) });
+    // only items read from files can go through one-pass as files: a manifest of text names no file
+    const sendAgain = manifest.some((item) => item.fromFile)
+      ? `${AGAIN_HINT}, or send their files with \`kct one-pass\`.`
+      : `${AGAIN_HINT}.`;
+    exit.throwExitStatus({ anySent: true, timeoutMs: timings.timeoutMs, failedAdvice: (every) => (every ? NONE_MARKED_HINT : sendAgain) });
   } finally {
     ledger.close();
   }
@@ -345,7 +349,7 @@ const NONE_MARKED_HINT =
 
 /** The same manifest again is the same request, which the service replays as it ended: the way to send what failed again. */
 const AGAIN_HINT =
-  'The same command again replays these batches as they ended. To mark the items that did not succeed, put them in a manifest of their own and send it (other items are another request), or send their files with `kct one-pass`.';
+  'The same command again replays these batches as they ended. To mark the items that did not succeed, put them in a manifest of their own and send it (other items are another request)';
 
 /** Whether the items may be marked on different rubrics: several models named, or a rubric of an item's own. */
 function severalRubrics(manifest: readonly ManifestItem[]): boolean {
