@@ -162,7 +162,7 @@ export class KctClient {
   async prepareOnePass(input: OnePassInput, options: Omit<OnePassOptions, 'signal'> = {}): Promise<PreparedOnePass> {
     for (const field of ['answerFiles', 'rubricFiles', 'questionFiles'] as const) checkLocalFiles(input[field], field);
     const choice = keyChoice(options);
-    const { input: read, idempotencyKey } = await readAndKey(input, choice, options.hasher);
+    const { input: read, idempotencyKey } = await readAndKey(input, choice, options.hasher, options.textAsJson !== false);
     return {
       input: read,
       idempotencyKey,

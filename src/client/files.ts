@@ -7,7 +7,7 @@ import { ANSWER_MIME_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST } from '../api
 import { isAccepted, mimeFromName } from '../api/mime.js';
 import { thousands } from '../api/thousands.js';
 import { checksContent, contentMismatch, HEAD_BYTES, readHead, renameTextHint } from './file-content.js';
-import { contentSha256 } from './identity.js';
+import { sha256, startsWithBom } from './identity.js';
 
 export interface LocalFile {
   path: string;
@@ -161,7 +161,9 @@ export function checkLocalFile(path: string, accepted: readonly string[] = ANSWE
   if (mismatch) return mismatch;
   // a short answer was read whole just now (the read ended before the buffer did, so at the file's
   // end): the plan's identity is taken from that read, not a second one (docs/benchmarks.md)
-  const digest = head !== undefined && head.length === info.size && head.length < HEAD_BYTES ? contentSha256(head, type) : undefined;
+  // (not a text file with a byte order mark: its identity is its text, read by the plan)
+  const whole = head !== undefined && head.length === info.size && head.length < HEAD_BYTES ? head : undefined;
+  const digest = whole && !(type === 'text/plain' && startsWithBom(whole)) ? sha256(whole) : undefined;
   return { path, name: basename(path), type, size: info.size, ...(digest ? { sha256: digest } : {}) };
 }
 

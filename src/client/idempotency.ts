@@ -4,26 +4,24 @@
 // running a command again after a crash or a time-out returns the tasks already created instead
 // of charging twice.
 import { createHash } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { canonicalJson } from '../api/canonical.js';
 import { UsageError } from '../api/errors.js';
 import { ONE_READ_BYTES } from './files.js';
-import { contentSha256, type FileHasher, identityOf, type KeyedFile, labelsOf, sha256, startsWithBom } from './identity.js';
+import { type FileHasher, identityOf, type KeyedFile, labelsOf, sha256 } from './identity.js';
 
 export type { FileHasher, KeyedFile };
 
-export async function fileSha256(path: string, size = ONE_READ_BYTES, type = ''): Promise<string> {
+export async function fileSha256(path: string, size = ONE_READ_BYTES): Promise<string> {
   const hash = createHash('sha256');
   // One reused buffer: hashing 200 MB allocates nothing per chunk, so peak memory stays flat; a small
   // file gets a buffer of its own size (one more byte, to see its end), not 256 KiB of garbage each
   const buffer = Buffer.allocUnsafe(Math.min(ONE_READ_BYTES, size + 1));
   const handle = await open(path, 'r');
   try {
-    for (let first = true; ; first = false) {
+    for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
-      // a text file with a byte order mark is hashed by its text (contentSha256): read whole, at most 20 MB
-      if (first && type === 'text/plain' && startsWithBom(buffer.subarray(0, bytesRead))) return contentSha256(await readFile(path), type);
       hash.update(buffer.subarray(0, bytesRead));
     }
   } finally {
@@ -32,9 +30,8 @@ export async function fileSha256(path: string, size = ONE_READ_BYTES, type = '')
   return hash.digest('hex');
 }
 
-/** A file's SHA-256 (contentSha256), of its bytes when held, else read from disk now: a key is of what is sent (never a digest taken earlier). */
-export const hashFile: FileHasher = async (file) =>
-  file.data !== undefined ? contentSha256(file.data, file.type) : fileSha256(file.path, file.size, file.type);
+/** A file's SHA-256, of its bytes when held, else read from disk now: a key is of what is sent (never a digest taken earlier). */
+export const hashFile: FileHasher = async (file) => (file.data !== undefined ? sha256(file.data) : fileSha256(file.path, file.size));
 
 /** A hasher that reads each file on disk once, however many submissions share it (rubric files). */
 export function cachedHasher(): FileHasher {
@@ -43,7 +40,7 @@ export function cachedHasher(): FileHasher {
     if (file.data !== undefined) return hashFile(file);
     let hash = cache.get(file.path);
     if (!hash) {
-      hash = fileSha256(file.path, undefined, file.type);
+      hash = fileSha256(file.path);
       cache.set(file.path, hash);
     }
     return hash;

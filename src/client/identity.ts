@@ -36,13 +36,17 @@ export const startsWithBom = (bytes: Uint8Array): boolean =>
   (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || utf16Order(bytes) !== undefined;
 
 /**
- * The SHA-256 of a file's content as an identity reads it: a plain-text file with a byte order mark
- * by its text (the mark dropped, UTF-16 decoded), so Notepad's "Unicode" save, a UTF-8 one with
- * its mark and the same text pasted or in a manifest are one answer; any other file by its bytes.
+ * The text a submission's one plain-text answer file is sent as (JSON paper_content): its bytes
+ * held (one read), no rubric or question file beside it, read as text (UTF-8, or UTF-16 by its byte
+ * order mark; the mark dropped) that is not blank and holds no NUL. Undefined: it goes as its file.
+ * Its identity is that text, so every save of it (a mark, UTF-16) is the answer pasted or in a
+ * manifest; a file that goes as a file is its bytes, as sent.
  */
-export function contentSha256(bytes: Uint8Array, type: string): string {
-  const text = type === 'text/plain' && startsWithBom(bytes) ? decodedText(bytes) : undefined;
-  return sha256(text ?? bytes);
+export function loneText(answerFiles: readonly LocalFile[], materials: number): string | undefined {
+  const [file, ...more] = answerFiles;
+  if (file?.data === undefined || more.length > 0 || materials > 0 || file.type !== 'text/plain') return undefined;
+  const text = decodedText(file.data);
+  return text === undefined || text.trim() === '' || text.includes('\0') ? undefined : text;
 }
 
 /**
@@ -54,10 +58,9 @@ export async function identityOf(fields: Record<string, unknown>, files: readonl
   const materials = files.filter(({ field }) => !ANSWER_FIELDS.has(field));
   const answerFiles = files.filter(({ field }) => ANSWER_FIELDS.has(field)).map(({ file }) => file);
   const marking = await markingOf(fields, materials, hash);
-  const text = fields[TEXT_FIELD];
-  return typeof text === 'string'
-    ? answerIdentity(marking, { text })
-    : answerIdentity(marking, { files: await contentOf(answerFiles, hash) });
+  const given = fields[TEXT_FIELD];
+  const text = typeof given === 'string' ? given : loneText(answerFiles, materials.length);
+  return text !== undefined ? answerIdentity(marking, { text }) : answerIdentity(marking, { files: await contentOf(answerFiles, hash) });
 }
 
 /**

@@ -6,10 +6,10 @@ import { UsageError } from '../api/errors.js';
 import { withoutDefaults } from '../api/field-defaults.js';
 import { operationPath } from '../api/operations.js';
 import { OnePassFields, type OnePassFields as OnePassFieldsType } from '../api/schemas.js';
-import { decodedText } from '../api/text-bytes.js';
 import { checkFileCount, type LocalFile, withContent } from './files.js';
 import type { RequestSpec } from './http.js';
 import { type FileHasher, idempotencyKeyFor, type KeyedFile, type OnePassIdempotency } from './idempotency.js';
+import { loneText } from './identity.js';
 import { buildForm } from './multipart.js';
 import { type AcceptedTask, validateRequest } from './records.js';
 
@@ -35,13 +35,18 @@ export interface PreparedOnePass {
   send(options?: SubmissionCall): Promise<AcceptedTask>;
 }
 
-/** Reads the answer files that fit in one read (larger ones are hashed, then streamed) and makes the key by the rule chosen. */
+/**
+ * Reads the answer files that fit in one read (larger ones are hashed, then streamed) and makes the
+ * key by the rule chosen. `asText: false` (textAsJson) leaves them on disk: a file then goes as its
+ * file, and its key is of its bytes (loneText reads only what is held).
+ */
 export async function readAndKey(
   input: OnePassInput,
   choice: OnePassIdempotency | undefined,
   hasher?: FileHasher,
+  asText = true,
 ): Promise<{ input: OnePassInput; idempotencyKey?: string }> {
-  const read: OnePassInput = { ...input, ...(input.answerFiles ? { answerFiles: input.answerFiles.map(withContent) } : {}) };
+  const read: OnePassInput = { ...input, ...(input.answerFiles && asText ? { answerFiles: input.answerFiles.map(withContent) } : {}) };
   const idempotencyKey = await idempotencyKeyFor(choice, { endpoint: 'one-pass', fields: read.fields, files: filePartsOf(read) }, hasher);
   return { input: read, idempotencyKey };
 }
@@ -74,19 +79,10 @@ export function onePassRequest(
   };
 }
 
-/**
- * The text of a submission that is one plain-text answer and nothing else to upload, as the
- * service would read the file (valid UTF-8, or UTF-16 by its byte order mark; the mark dropped): it
- * goes as paper_content, as a manifest's text does. Undefined
- * for anything else, and for a blank or binary one (a NUL), which the service judges from the file.
- */
+/** The text of a submission sent as JSON paper_content (loneText: the rule its identity reads), or undefined. */
 export function plainTextAnswer(input: OnePassInput): string | undefined {
-  const [file, ...more] = input.answerFiles ?? [];
-  if (file?.data === undefined || more.length > 0 || file.type !== 'text/plain' || input.fields.paper_content !== undefined)
-    return undefined;
-  if (input.rubricFiles?.length || input.questionFiles?.length) return undefined;
-  const text = decodedText(file.data);
-  return text === undefined || text.trim() === '' || text.includes('\0') ? undefined : text;
+  if (input.fields.paper_content !== undefined) return undefined;
+  return loneText(input.answerFiles ?? [], (input.rubricFiles?.length ?? 0) + (input.questionFiles?.length ?? 0));
 }
 
 /** The files of a one-pass submission, each under its form field, in the order they are sent and hashed. */

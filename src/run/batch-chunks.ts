@@ -1,11 +1,10 @@
-// The batches of a marking run (--via batch): which answers can go in one (plain UTF-8 text), and
+// The batches of a marking run (--via batch): which answers can go in one (plain text, as one-pass sends it), and
 // the batch being filled, sent when it holds 100 answers (spec 8) or about 8 MiB of text.
-import { readFileSync } from 'node:fs';
 import { MAX_BATCH_ITEMS } from '../api/limits.js';
 import type { OnePassFields } from '../api/schemas.js';
-import { utf8Text } from '../api/text-bytes.js';
 import type { Answer } from '../cli/answers/answers.js';
-import type { LocalFile } from '../client/files.js';
+import { type LocalFile, withContent } from '../client/files.js';
+import { loneText } from '../client/identity.js';
 
 /** A batch request holds at most 100 answers (spec 8) and, here, about this much text. */
 const BATCH_TEXT_BYTES = 8 * 1024 * 1024;
@@ -49,15 +48,13 @@ export class ChunkFiller {
  */
 export function batchText(answer: Answer, files: LocalFile[]): string | undefined {
   if (answer.text !== undefined) return answer.text;
-  if (files.length !== 1 || files[0].type !== 'text/plain') return undefined;
-  const file = files[0];
-  let bytes: Uint8Array;
+  if (files.length !== 1) return undefined;
+  let held: LocalFile;
   try {
-    bytes = file.data ?? readFileSync(file.path);
+    held = withContent(files[0]);
   } catch {
-    return undefined; // unreadable now: one-pass reports it for this answer alone
+    return undefined; // unreadable or emptied now: one-pass reports it for this answer alone
   }
-  // another encoding: the service reads the file itself
-  const text = utf8Text(bytes);
-  return text === undefined || text.trim() === '' ? undefined : text;
+  // the text one-pass would send (its identity's rule): another encoding, or a file too long to hold, goes as its file
+  return loneText([held], 0);
 }

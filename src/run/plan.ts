@@ -9,9 +9,9 @@ import { canonicalJson } from '../api/canonical.js';
 import type { OnePassFields } from '../api/schemas.js';
 import { isUnsuccessfulFinal } from '../api/status.js';
 import type { Answer } from '../cli/answers/answers.js';
-import { type LocalFile, ONE_READ_BYTES } from '../client/files.js';
+import { type LocalFile, ONE_READ_BYTES, withContent } from '../client/files.js';
 import { cachedHasher, type FileHasher, hashFile } from '../client/idempotency.js';
-import { answerIdentity, contentOf, contentSha256, type KeyedFile, labelsOf, markingOf, sha256 } from '../client/identity.js';
+import { answerIdentity, contentOf, type KeyedFile, labelsOf, loneText, markingOf, sha256 } from '../client/identity.js';
 import { limiter } from '../client/limit.js';
 import type { Journal, JournalKnown } from './journal.js';
 import type { Ledger, Marked } from './ledger.js';
@@ -142,9 +142,10 @@ export async function planRun(answers: Iterable<Answer>, rows: number, options: 
       hashing(async () => {
         let identity: string;
         try {
+          const text = answer.text ?? loneText(withTextHeld(answer.files, fileParts.length), fileParts.length);
           identity =
-            answer.text !== undefined
-              ? answerIdentity(marking, { text: answer.text })
+            text !== undefined
+              ? answerIdentity(marking, { text })
               : answerIdentity(marking, { files: await contentOf(answer.files, hash) });
         } catch {
           // gone or unreadable since the folder was read: sent as it is, its row says why it failed
@@ -287,8 +288,20 @@ function sharedIdentities(identities: RowIdentities, rows: number): Set<string> 
 const hashAnswerFile: FileHasher = async (file) => {
   if (file.data === undefined && file.sha256 !== undefined) return file.sha256;
   if (file.data !== undefined || file.size > ONE_READ_BYTES) return hashFile(file);
-  return contentSha256(readFileSync(file.path), file.type);
+  return sha256(readFileSync(file.path));
 };
+
+/**
+ * A lone plain-text answer with no rubric or question file, its bytes held when it goes as text
+ * (loneText): read here only when the check did not digest it (one read too long for its buffer,
+ * or a byte order mark, whose text and bytes differ); else its digest already is its text's.
+ */
+function withTextHeld(files: LocalFile[], materials: number): LocalFile[] {
+  const [file] = files;
+  if (files.length !== 1 || materials > 0 || file.type !== 'text/plain' || file.data !== undefined) return files;
+  if (file.sha256 !== undefined || file.size > ONE_READ_BYTES) return files;
+  return [withContent(file)];
+}
 
 /** The task (or batch) an earlier mark came from. */
 export function taskOf(known: JournalKnown | Marked): string | undefined {

@@ -94,6 +94,30 @@ describe('servers that misbehave', () => {
     }
   });
 
+  it('a submission the server took and never answered: kct evaluate (charged at acceptance, no key) never says "try again"; one-pass says the same command again is free', async () => {
+    const api = await fakeApi((req, res) => {
+      // an assignment the legacy path needs, then every submission taken and never answered
+      if (req.method === 'GET') return sendJson(res, 200, { data: [] });
+    });
+    try {
+      const env = kctEnv(tempDir(), {
+        KCT_BASE_URL: api.baseUrl,
+        KCT_API_KEY: 'kct_test_key_123456',
+        KCT_REQUEST_TIMEOUT: '300ms',
+        KCT_MAX_RETRIES: '0',
+      });
+      const legacy = await runKct(['evaluate', '-a', '1001', '--text', essay], { env, timeoutMs: 30_000 });
+      expect(legacy.code, legacy.stderr).toBe(9);
+      expect(legacy.stderr).toContain('Do not resubmit blindly');
+      expect(legacy.stderr).not.toContain('try again');
+      const keyed = await runKct(['one-pass', '--model', '12', '--text', essay], { env, timeoutMs: 30_000 });
+      expect(keyed.code, keyed.stderr).toBe(9);
+      expect(keyed.stderr).toContain('the same command (it finds the accepted tasks by their idempotency keys: nothing is charged twice)');
+    } finally {
+      await api.close();
+    }
+  });
+
   it('a failure the service calls retryable is submitted again under a follow-up key', async () => {
     const keys: string[] = [];
     const api = await fakeApi((req, res) => {

@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { creditsOf, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
+import { asUser, creditsOf, parseJson, ROOT, tempDir, useSandbox } from './harness.js';
 
 const shared = useSandbox();
 
@@ -141,5 +141,31 @@ describe('files saved by Windows and Excel', () => {
       expect(report.stderr).toContain('CSV UTF-8');
       expect(existsSync(out)).toBe(false);
     }
+  });
+
+  it('an essay saved as UTF-16 is its text when it goes as text, and its bytes when it goes as a file: a save on another machine is never a 409', async () => {
+    const tag = `${Date.now()} machines`;
+    const utf8 = folder({ 'essay.txt': `${ESSAY} ${tag}`, 'rubric.txt': 'Argument: 10 marks. Evidence: 10 marks.' });
+    const unicode = folder({ 'essay.txt': utf16(`${ESSAY} ${tag}`), 'rubric.txt': utf16('Argument: 10 marks. Evidence: 10 marks.') });
+    const before = await creditsOf(shared.kct);
+    for (const rubric of [[], ['--rubric-file']]) {
+      // each save on a machine of its own (a state folder of its own): only the service's keys meet
+      for (const dir of [utf8, unicode]) {
+        const kct = asUser(shared.sandbox, 'user', tempDir());
+        const args = [
+          'one-pass',
+          join(dir, 'essay.txt'),
+          '--model',
+          '12',
+          ...(rubric.length ? [...rubric, join(dir, 'rubric.txt')] : []),
+          '--json',
+        ];
+        const run = await kct(args);
+        expect(run.code, run.stderr).toBe(0);
+        expect(parseJson<{ status: string }>(run.stdout).status).toBe('SUCCESS');
+      }
+    }
+    // as text the two saves are one answer (charged once); with a rubric file each goes as its file, its bytes its own
+    expect(before - (await creditsOf(shared.kct))).toBe(3);
   });
 });

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectAnswers } from '../../src/cli/answers/answers.js';
 import { HEAD_BYTES } from '../../src/client/file-content.js';
-import type { LocalFile } from '../../src/client/files.js';
+import { inspectFile, type LocalFile } from '../../src/client/files.js';
 import { hashFile } from '../../src/client/idempotency.js';
 import { identityOf } from '../../src/client/identity.js';
 import { onePassRequest, readAndKey } from '../../src/client/one-pass.js';
@@ -78,39 +78,51 @@ const SAVES: Record<string, (text: string) => Buffer> = {
 };
 
 describe('a text answer is its text, however it was saved (property)', () => {
-  it('a .txt saved as UTF-8, with a BOM or as UTF-16 has the identity of its text pasted (--text, stdin, a manifest), and is sent as that text', async () => {
+  it('a .txt saved as UTF-8, with a BOM or as UTF-16, sent as its text, has the identity of its text pasted (--text, stdin, a manifest); sent as its file, of its bytes; its key is its plan identity either way', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.constantFrom('School ', 'uniforms ', 'café ', 'naïve ', '— ', '日本 ', '😀 ', '\n', 'cost. '), {
           minLength: 1,
           maxLength: 12,
         }),
-        // short (read whole by the check), or long enough to be read by the plan and streamed
+        // short (read whole by the check), longer (read by the plan), or too long for one read (streamed as its file)
         fc.constantFrom(1, Math.ceil(HEAD_BYTES / 20), Math.ceil((3 * HEAD_BYTES) / 10)),
         fc.constantFrom(...Object.keys(SAVES)),
-        async (words, times, save) => {
+        // a rubric file beside it: the answer then goes as its file
+        fc.boolean(),
+        async (words, times, save, withRubric) => {
           const text = `Essay: ${words.join('').repeat(times)}`;
           const dir = join(root, `saved-${made++}`);
-          mkdirSync(dir);
-          writeFileSync(join(dir, 'essay.txt'), SAVES[save](text));
-          const collection = await collectAnswers({ inputs: [dir], studentIdFrom: 'name' }, io);
-          const answers = [...collection.answers()];
+          mkdirSync(join(dir, 'class'), { recursive: true });
+          writeFileSync(join(dir, 'class', 'essay.txt'), SAVES[save](text));
+          writeFileSync(join(dir, 'rubric.txt'), SAVES[save]('Argument: 10 marks. Evidence: 10 marks.'));
+          const rubricFiles = withRubric ? [await inspectFile(join(dir, 'rubric.txt'))] : [];
+          const collection = await collectAnswers({ inputs: [join(dir, 'class')], studentIdFrom: 'name' }, io);
+          const [answer] = [...collection.answers()];
           const common = { model_id: 12 };
-          const plan = await planRun(
-            answers,
-            collection.rows,
-            { common, rubricFiles: [], questionFiles: [] },
-            new AbortController().signal,
-          );
-          const pasted = await identityOf({ ...common, paper_content: text }, [], fromDisk);
-          expect(plan.identities.get(answers[0].index), save).toBe(pasted);
-          // the key's identity (the bytes held, or streamed from disk) is the plan's
-          const keyed = await identityOf(common, [{ field: 'answer_files', file: answers[0].files[0] }], hashFile);
-          expect(keyed).toBe(pasted);
-          const read = await readAndKey({ fields: common, answerFiles: answers[0].files }, 'derive');
-          // held in memory (one read), it goes as JSON text; a larger one is streamed as its file
-          if (read.input.answerFiles?.[0].data !== undefined)
-            expect(onePassRequest(read.input, read.idempotencyKey, { textAsJson: true }).json).toMatchObject({ paper_content: text });
+          const plan = await planRun([answer], collection.rows, { common, rubricFiles, questionFiles: [] }, new AbortController().signal);
+          const read = await readAndKey({ fields: common, answerFiles: answer.files, rubricFiles }, 'derive');
+          const files = [
+            { field: 'answer_files', file: read.input.answerFiles![0] },
+            ...rubricFiles.map((file) => ({ field: 'rubric_files', file })),
+          ];
+          // one answer, one key: the request's identity is the plan's, whichever way it travels
+          expect(await identityOf(common, files, hashFile), save).toBe(plan.identities.get(answer.index));
+          const sent = onePassRequest(read.input, read.idempotencyKey, { textAsJson: true }).json as { paper_content?: string } | undefined;
+          // as text exactly when it is held (one read) and alone
+          expect(sent?.paper_content !== undefined).toBe(read.input.answerFiles![0].data !== undefined && !withRubric);
+          if (sent?.paper_content !== undefined) {
+            expect(sent.paper_content).toBe(text);
+            expect(plan.identities.get(answer.index)).toBe(await identityOf({ ...common, paper_content: text }, [], fromDisk));
+          } else if (save !== 'utf8') {
+            // its file is sent as its bytes, and its identity is theirs: another save is another request
+            const utf8 = await identityOf(
+              common,
+              [{ field: 'answer_files', file: { ...files[0].file, data: SAVES.utf8(text) } }, ...files.slice(1)],
+              hashFile,
+            );
+            expect(plan.identities.get(answer.index)).not.toBe(utf8);
+          }
         },
       ),
       { numRuns: propertyRuns(40), seed: propertySeed(5342) },

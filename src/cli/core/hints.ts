@@ -5,7 +5,6 @@ import {
   ApiError,
   AuthenticationError,
   CONNECTION_ADVICE,
-  ConnectionError,
   InsufficientCreditsError,
   KctError,
   NotFoundError,
@@ -69,6 +68,11 @@ const PHRASES: [library: string | RegExp, cli: string][] = [
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
   ['check its id among the models the key can use', 'check its id with `kct models`'],
   ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
+  // kct's keys are the same command's again (derived, or its --idempotency-key)
+  [
+    'send it again with the same idempotency key, which gets that task back with no second charge.',
+    'run the same command again: its idempotency key gets that task back with no second charge.',
+  ],
   // said for any command's file (kct upload and kct evaluate have no --pages): the flag is named with its command
   ['pages sent as one answer.', 'pages sent as one answer (kct one-pass --pages; kct evaluate takes the pages as several files).'],
   [/or leave it out \(every file ending (\.\w+)\)\./g, 'or leave it out with --exclude "*$1".'],
@@ -111,8 +115,8 @@ const CODE_HINTS: Record<string, (error: KctError) => string | undefined> = {
       : undefined,
   redirect_refused: (e) => e.suggestion?.replace('use its new base URL:', 'set the new base URL: kct config set base_url'),
   connection: (e) => {
-    // kct's own requests that may have been taken are keyed (or said by the run): the base URL advice stands
-    if (e.suggestion !== CONNECTION_ADVICE && !(e instanceof ConnectionError && e.maybeDelivered)) return undefined;
+    // a request that may have been taken keeps its own advice (what a run again costs, a command's own word)
+    if (e.suggestion !== CONNECTION_ADVICE) return undefined;
     const sandbox = refusedHere(e);
     // tasks already sent live in the sandbox's data folder: started afresh elsewhere, it would not know them
     const data = e instanceof ServerStoppedAnsweringError ? ' (with the --data folder it had: it keeps the tasks there)' : '';
