@@ -15,7 +15,7 @@ import { cliWords } from '../core/hints.js';
 import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer, SkippedFile } from './answers.js';
 import { type Download, nameOf, PLATFORM_NAMES, studentInfo } from './download.js';
 import { naturalOrder } from './natural-order.js';
-import { ownNote, unsendableReason } from './plan-words.js';
+import { NothingToSend, ownNote, unsendableReason } from './plan-words.js';
 
 /** What one of a student's paths became, for the entry table: meant for the answer, skipped (named in the student's row), or left out. */
 type PathOutcome = { action: 'send'; blank?: boolean } | { action: 'skip'; reason: string } | { action: 'ignore'; reason: string };
@@ -88,9 +88,11 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
   if (refused.length > 0) throw refusal(refused, answers.length + skipped.length > 0);
   if (answers.length === 0) {
     const lines = skipped.map((s) => `${s.label}: ${s.status} (${s.reason})`);
-    throw new UsageError(`nothing to mark in ${shown}: no student's answer can be sent:\n  ${lines.join('\n  ')}`, {
+    const refusal = new UsageError(`nothing to mark in ${shown}: no student's answer can be sent:\n  ${lines.join('\n  ')}`, {
       suggestion: 'Check the download: download the submissions again once students have handed in.',
     });
+    // every student is still a row of the output (EMPTY, SKIPPED), printed before the refusal
+    throw skipped.length > 0 ? new NothingToSend(refusal, skipped) : refusal;
   }
 
   const byRow = new Map(answers.map((answer) => [answer.index, answer]));

@@ -7,7 +7,7 @@ import { MAX_FILE_BYTES, MIME } from '../../api/limits.js';
 import { OnePassFields } from '../../api/schemas.js';
 import { decodedText, utf8Text, utf16Order } from '../../api/text-bytes.js';
 import { collectAnswers, type SkippedAnswer } from '../../cli/answers/answers.js';
-import { sharedStudentIds } from '../../cli/answers/plan-words.js';
+import { NothingToSend, sharedStudentIds } from '../../cli/answers/plan-words.js';
 import type { IO } from '../../cli/core/io.js';
 import { notText } from '../../client/file-content.js';
 import { identifyDelimiter } from '../../platforms/csv-document.js';
@@ -265,6 +265,8 @@ async function fileItems(path: string): Promise<RawItem[]> {
  * stderr; a file of another type stops the run (PDF, DOCX and images go through one-pass).
  */
 async function folderItems(path: string, options: FolderOptions): Promise<RawItem[]> {
+  const relabel = <Row extends { label: string }>(rows: readonly Row[]) =>
+    rows.map((row) => ({ ...row, label: relativeLabel(path, row.label) }));
   const collection = await collectAnswers(
     {
       inputs: [path],
@@ -276,10 +278,13 @@ async function folderItems(path: string, options: FolderOptions): Promise<RawIte
         'A batch is sent as JSON, so it holds text answers (.txt) only: mark PDF, DOCX, RTF and images with `kct one-pass <folder>`, or leave them out with --exclude.',
     },
     options.io,
-  );
+  ).catch((error: unknown) => {
+    // nothing to send: its rows go with the refusal, named as items are
+    throw error instanceof NothingToSend ? new NothingToSend(error, relabel(error.rows)) : error;
+  });
   for (const line of collection.notes) options.note(line);
   // named as the items are, relative to the folder: a row of the run is joined on its file
-  options.unsent?.(collection.skipped.map((row) => ({ ...row, label: relativeLabel(path, row.label) })));
+  options.unsent?.(relabel(collection.skipped));
   return [...collection.answers()].map((answer) => ({
     where: answer.keyName,
     record: { file: answer.keyName, student_id: answer.studentId },

@@ -6,6 +6,7 @@ import type { Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
 import type { SkippedAnswer } from '../../cli/answers/answers.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
+import { NothingToSend } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -16,6 +17,7 @@ import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
 import type { Column } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
+import { printUnsentRows } from '../../cli/render/unsent-rows.js';
 import { pollSchedule } from '../../client/poll.js';
 import { ExitTally } from '../../run/exit-tally.js';
 import { keyRuleOf } from '../../run/keys.js';
@@ -74,6 +76,10 @@ export async function run(options: Options, context: Context): Promise<void> {
     unsent: (rows) => unsent.push(...rows),
     recursive: options.recursive,
     exclude: options.exclude,
+  }).catch(async (error: unknown) => {
+    // a folder with nothing to send: a row for each thing found, printed before the refusal (as one-pass)
+    if (error instanceof NothingToSend) await printUnsentRows(context.io, exporter.format, error.rows, options.wait !== false);
+    throw error;
   });
   // identical items are one answer, sent once (copies.ts); `items` are those sent
   const distinct = await distinctItems(manifest, options.markCopies === true);

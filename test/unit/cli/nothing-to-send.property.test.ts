@@ -60,4 +60,21 @@ describe('a folder with nothing to send', () => {
       { numRuns: propertyRuns(40), seed: propertySeed(5361) },
     );
   });
+
+  it("so does a download none of whose students handed anything in, and kct batch's folder", async () => {
+    const env = { KCT_BASE_URL: 'http://127.0.0.1:9/v1', KCT_API_KEY: 'kct_test_nothing_sent_0000' };
+    const download = mkdtempSync(join(tmpdir(), 'kct-nothing-dl-'));
+    for (const folder of ['Ada Lovelace_101_assignsubmission_file_', 'Bo Chen_102_assignsubmission_file_'])
+      mkdirSync(join(download, folder));
+    const marked = await runKct(['one-pass', download, '--model', '12', '--output', 'ndjson'], { env });
+    expect(marked.code, marked.stderr).toBe(2);
+    expect(rowsOf('ndjson', marked.stdout)).toHaveLength(2);
+    expect(marked.stdout).toContain('"status":"EMPTY"');
+    const folder = mkdtempSync(join(tmpdir(), 'kct-nothing-batch-'));
+    KINDS.subfolder.file(folder, 'late');
+    const batch = await runKct(['batch', folder, '--model', '12', '--output', 'csv'], { env });
+    expect(batch.code, batch.stderr).toBe(2);
+    // named as a batch names its items: relative to the folder
+    expect(rowsOf('csv', batch.stdout)).toEqual(['late/']);
+  });
 });
