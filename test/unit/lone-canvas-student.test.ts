@@ -2,7 +2,7 @@
 // essay_2024_2_ben.txt: "essay", user 2024) is a class folder far more often than a one-student
 // download: named alone, it is never read as one answer of every file unasked.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -68,8 +68,17 @@ describe('names that read as one Canvas student', () => {
       /its 3 files are named as Canvas names the uploads of one student \("essay", user 2024\): .* Nothing was sent\.$/,
     );
     expect(refusal?.suggestion).toMatch(
-      /name the files: kct one-pass .*\/\* --model <id>\. If it is one student's Canvas download, add --group-by student\.$/,
+      /name the files: kct one-pass .*\/\* --model <id>\. If it is one student's Canvas download: kct one-pass .* --group-by student --model <id>\.$/,
     );
+  });
+
+  test('unzipped into a folder of its own, it is refused the same way, naming the folder that holds the files', () => {
+    const inner = folderOf(['doejane_301_9001_essay.txt', 'doejane_301_9002_sources.txt']);
+    const wrapper = mkdtempSync(join(tmpdir(), 'kct-lone-wrap-'));
+    renameSync(inner, join(wrapper, 'submissions'));
+    const looks = new FolderLooks();
+    expect(downloadInput([wrapper], { looks })).toBeUndefined();
+    expect(() => checkLookalike([wrapper], looks)).toThrow(/submissions: its 2 files are named as Canvas names the uploads of one student/);
   });
 
   test('asked (--group-by student), a folder of one student’s uploads reads as a download; a Canvas download of two students is still one by its names', async () => {

@@ -329,10 +329,10 @@ function recognised(
  */
 export function checkLookalike(inputs: readonly string[], looks: FolderLooks): void {
   if (inputs.length !== 1 || !isFolder(inputs[0])) return;
+  const lone = loneStudentWithin(inputs[0], looks);
+  if (lone !== undefined) throw loneStudentError(lone.folder, lone.student);
   const { recognised } = looks.of(inputs[0]);
   if (recognised.platform === null) return;
-  const lone = loneCanvasStudent(recognised);
-  if (lone !== undefined) throw loneStudentError(inputs[0], lone);
   // hidden and system names are not among them (FolderLooks)
   const others = recognised.unmatched.filter((entry) => !entry.path.endsWith('/'));
   const named =
@@ -353,10 +353,20 @@ export function checkLookalike(inputs: readonly string[], looks: FolderLooks): v
 /** A folder whose files Canvas's names would make one student's pages (loneCanvasStudent): which reading is meant is asked, not guessed. */
 function loneStudentError(folder: string, student: StudentSubmission): UsageError {
   const count = student.files.length;
+  const named = shellWord(folder.replace(/[/\\]+$/, ''));
   return new UsageError(
     `${folder}: its ${count} files are named as Canvas names the uploads of one student ("${student.displayName}", user ${student.participantId}): read as a Canvas download they would be the pages of one answer, read by the folder rules each an answer of its own. Nothing was sent.`,
     {
-      suggestion: `To mark each file on its own, name the files: kct one-pass ${shellWord(folder.replace(/[/\\]+$/, ''))}/* --model <id>. If it is one student's Canvas download, add ${GROUP_BY_STUDENT}.`,
+      suggestion: `To mark each file on its own, name the files: kct one-pass ${named}/* --model <id>. If it is one student's Canvas download: kct one-pass ${named} ${GROUP_BY_STUDENT} --model <id>.`,
     },
   );
+}
+
+/** The folder named, or its only subfolder (unzipped into a folder of its own, as folderDownload reads it), when its files read as one Canvas student's. */
+function loneStudentWithin(folder: string, looks: FolderLooks, depth = 0): { folder: string; student: StudentSubmission } | undefined {
+  const { names, recognised } = looks.of(folder);
+  const student = loneCanvasStudent(recognised);
+  if (student !== undefined) return { folder, student };
+  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return loneStudentWithin(join(folder, names[0].name), looks, depth + 1);
+  return undefined;
 }
