@@ -23,6 +23,7 @@ import { ExitTally } from '../../run/exit-tally.js';
 import { keyRuleOf } from '../../run/keys.js';
 import { Ledger } from '../../run/ledger.js';
 import { LedgerLock } from '../../run/ledger-lock.js';
+import { withoutModelsOwnMethod } from '../../run/model-method.js';
 import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
 import { copyRow, distinctItems } from './copies.js';
@@ -69,7 +70,7 @@ export async function run(options: Options, context: Context): Promise<void> {
   const exporter = await exporterFor(options, context);
   const timings = watchTimings(options, context.env);
   const unsent: SkippedAnswer[] = [];
-  const manifest = await readManifest(options.manifest, modelId, {
+  const listed = await readManifest(options.manifest, modelId, {
     io: context.io,
     // a line that is a note (shared student ids) is a note notice, its prefix its code
     note: (line) => (line.startsWith('note: ') ? context.notice('note', line.slice(6)) : context.notice('progress', line)),
@@ -81,12 +82,19 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (error instanceof NothingToSend) await printUnsentRows(context.io, exporter.format, error.rows, options.wait !== false);
     throw error;
   });
+  const client = await context.client({}, { maxRps: options.maxRps });
+  // an item's cum_method that is its model's own is left out (model-method.ts): the same marking, the same answer
+  const fields = await withoutModelsOwnMethod(
+    listed.map((item) => item.fields),
+    client,
+    context.signal,
+  );
+  const manifest = listed.map((item, at) => ({ ...item, fields: fields[at] }));
   // identical items are one answer, sent once (copies.ts); `items` are those sent
   const distinct = await distinctItems(manifest, options.markCopies === true);
   const { items } = distinct;
   const rowsOf = (index: number) => 1 + (distinct.copies.get(index)?.length ?? 0);
   const groups = chunk(items, MAX_BATCH_ITEMS);
-  const client = await context.client({}, { maxRps: options.maxRps });
 
   // a batch request is charged whole: items marked before in another request are said before they are charged again
   const sends: BatchSend[] = groups.map((group) => ({

@@ -41,13 +41,13 @@ import { keyRuleOf } from '../../run/keys.js';
 import { Ledger } from '../../run/ledger.js';
 import { LedgerLock } from '../../run/ledger-lock.js';
 import { MarkingRun } from '../../run/marking.js';
+import { withoutModelsOwnMethod } from '../../run/model-method.js';
 import { planRun, type RunPlan } from '../../run/plan.js';
 import { RunRecord } from '../../run/record.js';
 import { checkLedger, type LedgerCheck } from '../../run/reuse-check.js';
 import { dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
-import { withoutModelsOwnMethod } from './model-method.js';
 import { classProgress, costQuote, interrupted, printSingle, reuseNotes, roundPace } from './notes.js';
 import { warnOnRubric } from './rubric-check.js';
 
@@ -152,7 +152,7 @@ async function markAnswers(
   });
 
   const client = await clientReady;
-  const common = await withoutModelsOwnMethod(given, client, context.signal);
+  const [common] = await withoutModelsOwnMethod([given], client, context.signal);
   // one run at a time decides what to send to this server from this machine: another run's answers are in the ledger first
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
     context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent, so that no answer is charged twice`),
