@@ -3,10 +3,10 @@
 // matched by its student and task) is the same answer printed again: one row of them is counted,
 // the one that says most of it (marked, else ended, else any), the last of those: Monday's
 // `--no-wait` QUEUED and Tuesday's SUCCESS are Tuesday's mark, a corrected row appended is the
-// correction. A row not ended and a row of the same file and student under another task are one
-// answer too: a `--via batch --no-wait` row names its batch's task, the later run its item's. Two
-// ended rows of one name under two tasks are another run's mark of it, or another answer under that
-// name: counted, and said, since the report cannot tell which one is meant.
+// correction. Rows not ended, then a row of the same file and student under another task, are one
+// answer too: a `--via batch --no-wait` row names its batch's task, the later run its item's. A row
+// under another task after one that ended is another run's mark of it, or another answer under that
+// name (a newer submission): counted, and said, since the report cannot tell which one is meant.
 import { isFinalStatus, isMarked } from '../../api/status.js';
 import { sha256 } from '../../client/identity.js';
 import type { ReportRow } from './html.js';
@@ -115,11 +115,12 @@ export class RepeatedRows {
     const key = digest(`${row.file}\u0000${row.student_id}\u0000${row.task_id}`);
     const known = this.groups.get(key);
     if (known !== undefined) return known;
-    // a row not ended beside one of the same file and student under another task (a batch's, then its item's): one answer
+    // rows not ended, then a row of the same file and student under another task (a batch's, then its
+    // item's): one answer; a row not ended after one that ended is a newer submission, its own
     const nameKey = digest(`\u0002${row.file}\u0000${row.student_id}`);
     const named = this.byName.get(nameKey);
     const ended = weightOf(row) > 0 ? 1 : 0;
-    if (named !== undefined && (named % 2 === 0 || ended === 0)) {
+    if (named !== undefined && named % 2 === 0) {
       if (ended === 1 && named % 2 === 0) this.byName.set(nameKey, named + 1);
       this.groups.set(key, Math.floor(named / 2));
       return Math.floor(named / 2);

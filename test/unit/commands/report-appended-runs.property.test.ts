@@ -163,17 +163,21 @@ describe('kct report of appended runs', () => {
         }),
         fc.boolean(),
         async (rows, fromStdin) => {
-          const lines = rows.map(([student, status, score, batch]) =>
-            JSON.stringify({
+          // a batch's task names a row not ended before the student's first row that ended (a newer submission after it is its own)
+          const ended = new Set<number>();
+          const lines = rows.map(([student, status, score, batch]) => {
+            const early = batch && (status === 'QUEUED' || status === 'PROCESSING') && !ended.has(student);
+            if (status === 'SUCCESS' || status === 'FAILURE') ended.add(student);
+            return JSON.stringify({
               file: `pupil-${student}.txt`,
               student_id: `pupil-${student}`,
-              task_id: batch && (status === 'QUEUED' || status === 'PROCESSING') ? 'tsk_batch' : `tsk_${student}`,
+              task_id: early ? 'tsk_batch' : `tsk_${student}`,
               status,
               score: status === 'SUCCESS' ? score : null,
               max_score: 20,
               evaluation: status === 'SUCCESS' ? [{ item: 'Thesis', score, max_score: 20, feedback: `mark ${score}` }] : null,
-            }),
-          );
+            });
+          });
           const source = join(dir, `states-${n++}.ndjson`);
           writeFileSync(source, `${lines.join('\n')}\n`);
           const out = join(dir, `states-${n}.html`);
@@ -196,6 +200,16 @@ describe('kct report of appended runs', () => {
       ),
       { numRuns: 20 + propertyRuns(20), seed: propertySeed(7072) },
     );
+  });
+
+  it('a row not ended after a mark, under another task, is a newer submission: its own answer, not the old mark again', async () => {
+    const file = join(dir, 'newer.ndjson');
+    const row = (task: string, status: string) =>
+      JSON.stringify({ file: 'ana.txt', student_id: 'ana', task_id: task, status, score: status === 'SUCCESS' ? 12 : null, max_score: 20 });
+    writeFileSync(file, `${[row('tsk_1', 'SUCCESS'), row('tsk_3', 'QUEUED')].join('\n')}\n`);
+    const result = await runKct(['report', file, '--out', join(dir, 'newer.html'), '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ answers: 2, marked: 1 });
   });
 
   it('says so in words a teacher reads', async () => {
