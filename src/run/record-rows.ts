@@ -57,6 +57,7 @@ export async function* lastRunRows(
   let rows = new Map<number, RowAt>();
   let runRows = 0;
   let runLine = 0;
+  let next: { rows: number; line: number } | undefined;
   for await (const { text, number, offset, length } of lines) {
     if (text.trim() === '') continue;
     let event: Event;
@@ -65,12 +66,15 @@ export async function* lastRunRows(
     } catch {
       continue; // a line torn by a killed run, as the journal itself reads it
     }
-    if (event.e === 'run') {
-      rows = new Map();
-      runRows = typeof event.rows === 'number' ? event.rows : 0;
-      runLine = number;
-    }
+    // a run counts from its first row: one stopped before it wrote any (killed at its start) leaves the run before it whole
+    if (event.e === 'run') next = { rows: typeof event.rows === 'number' ? event.rows : 0, line: number };
     if (typeof event.row !== 'number') continue;
+    if (next !== undefined) {
+      rows = new Map();
+      runRows = next.rows;
+      runLine = next.line;
+      next = undefined;
+    }
     const at = rows.get(event.row) ?? { line: number };
     rows.set(event.row, at);
     at.line = number;
@@ -96,7 +100,8 @@ export async function* lastRunRows(
           student_id: null,
           task_id: null,
           status: 'NOT_SENT',
-          message: 'not sent: the run stopped before it reached this answer (the same command again with --resume sends it)',
+          message:
+            'not reached: the run stopped before it came to this answer (the same command again with --resume goes on from there; what was marked before is not sent again)',
         },
         line: at.line,
       };

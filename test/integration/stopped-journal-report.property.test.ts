@@ -55,7 +55,7 @@ describe('the journal of a stopped run', () => {
           // an answer the run never reached has no line to name it: it is a row all the same, said as not reached
           const page = readFileSync(join(dir, 'class2.html'), 'utf8');
           const unnamed = files.filter((file) => !page.includes(file)).length;
-          expect(page.includes('the run stopped before it reached this answer'), `${unnamed} unnamed`).toBe(unnamed > 0);
+          expect(page.includes('the run stopped before it came to this answer'), `${unnamed} unnamed`).toBe(unnamed > 0);
         },
       ),
       {
