@@ -216,7 +216,7 @@ function usage(command) {
 
 function optionLine(option) {
   const extras = [];
-  if (option.required) extras.push('Required.');
+  // a required option says so in its own description (program.ts)
   if (option.defaultValue !== undefined && option.defaultValue !== false) extras.push(`Default: \`${String(option.defaultValue)}\`.`);
   if (option.choices) extras.push(`One of: ${option.choices.map((choice) => `\`${choice}\``).join(', ')}.`);
   return `- \`${option.flags}\`: ${[text(sentence(option.description)), ...extras].join(' ')}`;

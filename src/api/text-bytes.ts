@@ -45,7 +45,13 @@ export function utf16Order(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefin
  */
 export function decodedText(bytes: Uint8Array): string | undefined {
   const order = utf16Order(bytes);
-  return order === undefined ? utf8Text(bytes) : new TextDecoder(order).decode(bytes);
+  if (order === undefined) return utf8Text(bytes);
+  // strict, as UTF-8 is: two damaged files must not read as one text of replacement characters
+  try {
+    return new TextDecoder(order, { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** decodedText, else the bytes as UTF-8 with what is not replaced (a list, a key: read, not refused). */
