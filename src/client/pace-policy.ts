@@ -11,6 +11,12 @@ export const MIN_RPS = 0.5;
 export const CUT = 0.7;
 /** CUBIC's C: after a cut the pace is back at its old peak in cbrt(peak × (1 − CUT) / C) s, about 4 s from 50 a second. */
 export const CUBIC_C = 0.4;
+/** A cut within this share of the last one's peak meets the same limit again (a service's fixed rate limit). */
+const SAME_LIMIT = 0.25;
+/** Met again, the peak to climb back to is this much of the pace refused: just under the limit, not on it. */
+const UNDER_LIMIT = 0.9;
+/** Met again, the climb past the peak flattens by twice each time, to at most this many times CUBIC's. */
+const MAX_GENTLE = 8;
 /** The pace never rises past this multiple of what is really sent (a run held back by --jobs banks no burst): before any refusal it doubles this way each bucket while it is used, and between buckets with each prompt answer while requests wait (FASTEST_ROUND_TRIP_MS). */
 export const HEADROOM = 2;
 /** An answer slower than this is not prompt: the service is queueing requests, so the pace stops rising before it is refused. */
@@ -57,13 +63,15 @@ export interface Pace {
   /** Answers that were a 429 or 503, and the cuts they caused (many refused together cut once). */
   refusals: number;
   cuts: number;
+  /** How much flatter the climb is (CUBIC's C divided by it): doubled each time a cut meets the last one's peak again. */
+  gentle: number;
 }
 
 /** A run's pace: at --max-rps when the user gave one (the pace they chose, and never more), else a modest start. */
 export function startPace(ceiling = Infinity, now = 0): Pace {
   if (!(ceiling >= 1)) throw new RangeError(`the most requests a second must be at least 1, not ${ceiling}`);
   const rate = Number.isFinite(ceiling) ? ceiling : START_RPS;
-  return { ceiling, rate, climbFrom: now, pausedUntil: -Infinity, sending: 0, counted: 0, countedFrom: now, refusals: 0, cuts: 0 };
+  return { ceiling, rate, climbFrom: now, pausedUntil: -Infinity, sending: 0, counted: 0, countedFrom: now, refusals: 0, cuts: 0, gentle: 1 };
 }
 
 /**
@@ -112,7 +120,11 @@ export function answered(pace: Pace, now: number, answer: Answer): void {
     // requests in flight refused together are one signal: cut once per pause
     if (now >= pace.pausedUntil) {
       const base = pace.sending > 0 ? Math.min(pace.rate, pace.sending) : pace.rate;
-      pace.peak = base;
+      // refused again where it was refused before: the service's fixed limit is there, so the climb
+      // returns to just under it and probes past it more slowly (at 2 a second, half the refusals)
+      const again = pace.peak !== undefined && Math.abs(base - pace.peak) <= pace.peak * SAME_LIMIT;
+      pace.gentle = again ? Math.min(MAX_GENTLE, pace.gentle * 2) : 1;
+      pace.peak = again ? base * UNDER_LIMIT : base;
       pace.rate = Math.max(MIN_RPS, base * CUT);
       pace.climbFrom = now + pause;
       pace.cuts += 1;
@@ -123,26 +135,29 @@ export function answered(pace: Pace, now: number, answer: Answer): void {
   if (answer.latencyMs > PROMPT_MS) {
     // hold here: the curve restarts at its plateau on the current pace, flat at first
     pace.peak = pace.rate;
-    pace.climbFrom = now - cubicK(pace.rate) * 1000;
+    pace.climbFrom = now - cubicK(pace.rate, pace.gentle) * 1000;
     return;
   }
   // only whole buckets: a bucket just begun holds a request or two, which would read as a pace
   const used = HEADROOM * pace.sending;
   const target =
     pace.peak !== undefined
-      ? Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000))
+      ? Math.min(used, cubic(pace.peak, (now - pace.climbFrom) / 1000, pace.gentle))
       : answer.waiting
         ? Math.max(used, Math.min(2 * pace.rate, pace.rate + 1000 / Math.max(FASTEST_ROUND_TRIP_MS, answer.latencyMs)))
         : used;
   pace.rate = Math.min(pace.ceiling, Math.max(pace.rate, target));
 }
 
-/** CUBIC's curve (RFC 8312): the pace `t` seconds after a cut from `peak`: concave back to the peak, then convex beyond it. */
-export function cubic(peak: number, t: number): number {
-  return CUBIC_C * (t - cubicK(peak)) ** 3 + peak;
+/**
+ * CUBIC's curve (RFC 8312): the pace `t` seconds after a cut from `peak`: concave back to the peak,
+ * then convex beyond it; `gentle` times flatter past a limit met again.
+ */
+export function cubic(peak: number, t: number, gentle = 1): number {
+  return (CUBIC_C / gentle) * (t - cubicK(peak, gentle)) ** 3 + peak;
 }
 
 /** Seconds from a cut to the old peak. */
-function cubicK(peak: number): number {
-  return Math.cbrt((peak * (1 - CUT)) / CUBIC_C);
+function cubicK(peak: number, gentle = 1): number {
+  return Math.cbrt((peak * (1 - CUT) * gentle) / CUBIC_C);
 }
