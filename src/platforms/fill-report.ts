@@ -29,7 +29,9 @@ type RefusalReason =
   /** Canvas: anonymous grading with scores hidden from instructors; the importer skips them. */
   | 'hidden-anonymous'
   /** The row's name is not the mark's student's: another class's or assignment's file, whose ids recur. */
-  | 'other-student';
+  | 'other-student'
+  /** Not marked: the file says the student submitted, and the saved run (named alone) has no row for them. */
+  | 'not-in-run';
 
 type FillWarning =
   /** The row already held a grade, which the fill replaced. The platform skips the row if that grade was changed there after the file was downloaded. */
@@ -66,6 +68,8 @@ export interface FillEntry {
   line?: number;
   /** What became of the student in the download that was marked (compareWithDownload); absent when the student is not in it. */
   download?: DownloadOutcome;
+  /** Moodle: the row's Status when it says the student submitted ("Submitted for grading") and no grade is in the row yet. */
+  submitted?: string;
 }
 
 /** A student's outcome in the download: the row's status (SUCCESS, EMPTY, SKIPPED, FAILURE, ...) and why, when not marked. */
@@ -108,7 +112,11 @@ export function summarise(base: Omit<FillReport, 'counts' | 'studentsMatch'>): F
 const NO_SUBMISSION = 'not in the download: no submission to grade';
 
 /** A row of the file whose student has no submission in the download (handed nothing in): a note, not a mismatch. */
-export const hasNoSubmission = (entry: FillEntry): boolean => entry.status === 'not-marked' && entry.download === undefined;
+export const hasNoSubmission = (entry: FillEntry): boolean =>
+  entry.status === 'not-marked' && entry.download === undefined && entry.reason !== 'not-in-run';
+
+/** A row the grade file says was submitted, that a saved run named alone (no --download) has no row for: a run stopped, or cut. */
+export const isMissingFromRun = (entry: FillEntry): boolean => entry.reason === 'not-in-run';
 
 /** A student of the download that was marked, and what became of them. */
 export interface DownloadStudent {
@@ -125,7 +133,7 @@ export interface DownloadStudent {
  * not marked. Students match when every student of the download has a row: a row with no
  * submission (a student who handed nothing in) is said in the notes, and is no mismatch.
  */
-export function compareWithDownload(report: FillReport, students: readonly DownloadStudent[]): FillReport {
+export function compareWithDownload(report: FillReport, students: readonly DownloadStudent[], runOnly?: string): FillReport {
   const byId = new Map(students.map((student) => [student.participantId, student]));
   const outcome = (student: DownloadStudent): DownloadOutcome => ({
     status: student.status,
@@ -134,7 +142,13 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
   const entries: FillEntry[] = report.entries.map((entry) => {
     const student = byId.get(entry.participantId);
     // why the row was left as it was, in the entry itself: every format says it (the text, --json, CSV's detail)
-    if (!student) return entry.status === 'not-marked' && entry.detail === undefined ? { ...entry, detail: NO_SUBMISSION } : entry;
+    if (!student) {
+      if (entry.status !== 'not-marked' || entry.detail !== undefined) return entry;
+      // the students are the saved run's (no --download): a row the file says was submitted is missing from it, not empty
+      if (runOnly !== undefined && entry.submitted !== undefined)
+        return { ...entry, reason: 'not-in-run' as const, detail: `no row in ${runOnly}, though the file says "${entry.submitted}"` };
+      return { ...entry, detail: NO_SUBMISSION };
+    }
     const displayName = entry.displayName ?? student.displayName;
     return { ...entry, ...(displayName !== undefined ? { displayName } : {}), download: outcome(student) };
   });
@@ -169,7 +183,7 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
     );
   }
   const base = summarise({ ...report, entries, notes });
-  return { ...base, studentsMatch: noRow.length === 0 && !namesOther(entries) };
+  return { ...base, studentsMatch: noRow.length === 0 && !namesOther(entries) && !entries.some(isMissingFromRun) };
 }
 
 /** A row of the file names another student than the mark with its id (student-names.ts). */

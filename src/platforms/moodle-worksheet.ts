@@ -69,6 +69,8 @@ interface MoodleWorksheetRow {
   /** The unique id after "Participant "; undefined when the identifier has no number. */
   participantId?: string;
   fullName?: string;
+  /** "Submitted for grading", "No submission", ...; undefined without the column. */
+  status?: string;
   grade: string;
   maxGrade?: string;
   canChange?: string;
@@ -151,6 +153,7 @@ export function readMoodleWorksheet(bytes: Uint8Array, options: ReadMoodleOption
       identifier,
       participantId: /(\d+)\s*$/.exec(identifier)?.[1],
       fullName: cell(columns.fullName),
+      status: cell(columns.status),
       grade: cell(columns.grade)!,
       maxGrade: cell(columns.maxGrade),
       canChange: cell(columns.canChange),
@@ -216,7 +219,9 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     };
     const mark = marks.get(row.participantId);
     if (!mark) {
-      entries.push({ ...base, status: 'not-marked', warnings: [] });
+      // "Submitted for grading" and not graded yet (not a draft, not "No submission"): a grade the file still waits for
+      const submitted = row.status && /submitted for grading/i.test(row.status) && row.grade.trim() === '' ? { submitted: row.status } : {};
+      entries.push({ ...base, status: 'not-marked', warnings: [], ...submitted });
       continue;
     }
     const other = otherStudent(mark.name, row.fullName);

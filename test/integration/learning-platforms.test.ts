@@ -197,7 +197,12 @@ describe('a Moodle download and its grading worksheet', () => {
     const download = join(dir, 'submissions.zip');
     writeFileSync(download, zip(parts('m2')));
     // blind marking: Full name is "Participant N"; 103 has no row; 106 handed nothing in; 107 was graded before
-    const blind = [101, 102, 104, 106, 107].map((id) => ({ id, name: `Participant ${id}`, ...(id === 107 ? { grade: '55.00' } : {}) }));
+    const blind = [101, 102, 104, 106, 107].map((id) => ({
+      id,
+      name: `Participant ${id}`,
+      ...(id === 107 ? { grade: '55.00' } : {}),
+      ...(id === 106 ? { status: 'No submission' } : {}),
+    }));
     const header = MOODLE_HEADER.filter((column) => column !== 'Feedback comments');
     const sheet = moodleWorksheet(blind, { header, bom: false, eol: '\n' });
     const worksheet = join(dir, 'worksheet.csv');

@@ -47,7 +47,12 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
   const source = request.download ?? runName;
   file.checkStudents(source, roster, NOTHING);
 
-  const filled = file.fill(book.marks, book.students(roster, { status: 'NOT_SENT', reason: `no row in ${runName}` }));
+  // without --download the students are the saved run's: a row the file says was submitted and the run lacks is a mismatch
+  const filled = file.fill(
+    book.marks,
+    book.students(roster, { status: 'NOT_SENT', reason: `no row in ${runName}` }),
+    download ? undefined : runName,
+  );
   // a grade whose row said something (a file of the submission left out) is one to check before importing
   for (const entry of filled.report.entries) {
     const note = entry.status === 'filled' ? book.notes.get(entry.participantId) : undefined;

@@ -130,7 +130,7 @@ export class GradeFile {
   }
 
   /** The file filled for `marks` (keyed by participant id), its report set against the download's students. */
-  fill(marks: ReadonlyMap<string, Mark>, students?: readonly DownloadStudent[]): FillResult {
+  fill(marks: ReadonlyMap<string, Mark>, students?: readonly DownloadStudent[], runOnly?: string): FillResult {
     const { options } = this;
     const result =
       this.platform === 'moodle'
@@ -141,7 +141,7 @@ export class GradeFile {
             pointsPossible: options.maxGrade,
           });
     if (students === undefined) return result;
-    const report = compareWithDownload(result.report, students);
+    const report = compareWithDownload(result.report, students, runOnly);
     // a student marked with no row: the grade the teacher would enter by hand
     const entries = report.entries.map((entry) => {
       const mark = entry.status === 'not-in-file' ? marks.get(entry.participantId) : undefined;

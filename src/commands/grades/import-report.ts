@@ -4,7 +4,7 @@
 
 import { plural } from '../../cli/render/style.js';
 import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
-import { hasNoSubmission, StudentsMismatchError } from '../../platforms/fill-report.js';
+import { hasNoSubmission, isMissingFromRun, StudentsMismatchError } from '../../platforms/fill-report.js';
 
 const PLATFORM = { moodle: 'Moodle grading worksheet', canvas: 'Canvas gradebook' };
 const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
@@ -49,8 +49,13 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
       : `${entry.download?.status ?? 'marked'}${entry.download?.reason ? `: ${entry.download.reason}` : ''}`,
   );
   list(
+    'Rows not marked: submitted, with no row in the saved run (a run stopped, or cut short)',
+    unmarked.filter(isMissingFromRun),
+    (entry) => entry.detail ?? 'no row in the saved run',
+  );
+  list(
     'Rows not marked: no submission in the download',
-    unmarked.filter((entry) => entry.download === undefined),
+    unmarked.filter((entry) => entry.download === undefined && !isMissingFromRun(entry)),
     (entry) => entry.detail ?? 'not in the download',
   );
   list(
@@ -99,6 +104,17 @@ export function importHint(platform: 'moodle' | 'canvas'): string {
 /** Exit 10: the file is written, but students of the download have no row in it; the report names them. `source` is what was marked (the download, or the saved run). */
 export function mismatchError(file: { path: string }, report: FillReport, source: string, format = 'table'): StudentsMismatchError {
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
+  const missing = report.entries.filter(isMissingFromRun);
+  if (missing.length > 0)
+    return new StudentsMismatchError(
+      `students do not match: ${plural(missing.length, 'row')} of ${file.path} ${missing.length === 1 ? 'says its student' : 'say their students'} submitted (${missing
+        .slice(0, 5)
+        .map((entry) => entry.displayName ?? entry.participantId)
+        .join(', ')}${missing.length > 5 ? ', …' : ''}), and ${source} has no row for ${missing.length === 1 ? 'them' : 'any of them'}`,
+      {
+        suggestion: `A run stopped before it marked them, or a saved run cut short: run the same kct one-pass again (nothing is charged twice), save all its rows, and fill again; or give the download with --download to check each student against it.`,
+      },
+    );
   const others = report.entries.filter((entry) => entry.reason === 'other-student').length;
   if (others > 0)
     return new StudentsMismatchError(

@@ -156,7 +156,7 @@ describe('kct grades moodle', () => {
     const dir = fresh();
     // 103 was marked but has no row; 106 has a row and no submission
     const run = savedRun(dir, [...CLASS, marked('103', 'Sean OBrien', 10)]);
-    const sheet = worksheet(dir, [...WORKSHEET, { id: 106, name: 'Sam Rao' }]);
+    const sheet = worksheet(dir, [...WORKSHEET, { id: 106, name: 'Sam Rao', status: 'No submission' }]);
     const result = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out.csv')]);
     expect(result.code, result.stderr).toBe(10);
     expect(result.stdout).toMatch(
@@ -191,7 +191,7 @@ describe('kct grades moodle', () => {
   it('a row whose student handed nothing in is a note, not a mismatch: the file is written, exit 0, no "error:"', async () => {
     const dir = fresh();
     const run = savedRun(dir, CLASS);
-    const sheet = worksheet(dir, [...WORKSHEET, { id: 106, name: 'Sam Rao' }]);
+    const sheet = worksheet(dir, [...WORKSHEET, { id: 106, name: 'Sam Rao', status: 'No submission' }]);
     const result = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out.csv')]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('error:');
@@ -282,6 +282,22 @@ describe('kct grades moodle', () => {
       expect(result.stderr).toMatch(message);
     }
     expect(existsSync(join(dir, 'Grades.kct.csv'))).toBe(false);
+  });
+
+  it('without --download, a row the worksheet says was submitted and the saved run lacks (a run stopped) is a mismatch, exit 10, never "no submission"', async () => {
+    const dir = fresh();
+    // the run was stopped while Cai's answer was being marked: the saved run has no row for her
+    const run = savedRun(dir, CLASS);
+    const sheet = worksheet(dir, [...WORKSHEET, { id: 105, name: 'Cai Wen' }, { id: 106, name: 'Sam Rao', status: 'No submission' }]);
+    const result = await runKct(['grades', 'moodle', run, sheet.path, '--grades-out', join(dir, 'out.csv')]);
+    expect(result.code, result.stderr).toBe(10);
+    expect(result.stdout).toMatch(
+      /Rows not marked: submitted, with no row in the saved run[^\n]*\(1\):\n {4}Cai Wen \(Participant 105, line 5\): no row in .*marks\.ndjson, though the file says "Submitted for grading"/,
+    );
+    expect(result.stdout).toMatch(/Sam Rao \(Participant 106, line 6\): not in the download/);
+    expect(result.stderr).toContain('error: students do not match: 1 row of');
+    expect(result.stderr).toContain('says its student submitted (Cai Wen)');
+    expect(result.stderr).toContain('run the same kct one-pass again (nothing is charged twice)');
   });
 
   it('rows not final yet (a run saved with --no-wait) are not filled, and the report says how to collect them', async () => {

@@ -62,6 +62,8 @@ export interface MoodleRow {
   canChange?: 'Yes' | 'No';
   modified?: string;
   feedback?: string;
+  /** The Status cell (default: submitted, graded when there is a grade). */
+  status?: string;
 }
 
 /** One worksheet row under `header`, as Moodle would fill it. */
@@ -70,7 +72,7 @@ export function moodleRow(header: string[], row: MoodleRow): string[] {
     Identifier: `Participant ${row.id}`,
     'Full name': row.name,
     'Email address': `student${row.id}@example.org`,
-    Status: row.grade ? 'Submitted for grading - Graded' : 'Submitted for grading',
+    Status: row.status ?? (row.grade ? 'Submitted for grading - Graded' : 'Submitted for grading'),
     Grade: row.grade ?? '',
     'Maximum Grade': row.max ?? '100.00',
     'Grade can be changed': row.canChange ?? 'Yes',
