@@ -71,7 +71,18 @@ export interface Pace {
 export function startPace(ceiling = Infinity, now = 0): Pace {
   if (!(ceiling >= 1)) throw new RangeError(`the most requests a second must be at least 1, not ${ceiling}`);
   const rate = Number.isFinite(ceiling) ? ceiling : START_RPS;
-  return { ceiling, rate, climbFrom: now, pausedUntil: -Infinity, sending: 0, counted: 0, countedFrom: now, refusals: 0, cuts: 0, gentle: 1 };
+  return {
+    ceiling,
+    rate,
+    climbFrom: now,
+    pausedUntil: -Infinity,
+    sending: 0,
+    counted: 0,
+    countedFrom: now,
+    refusals: 0,
+    cuts: 0,
+    gentle: 1,
+  };
 }
 
 /**
