@@ -137,11 +137,12 @@ function runNotes(book: MarkBook, name: string, roster: readonly { participantId
     notes.push(
       `${plural(book.withoutFeedback, 'marked row')} of ${name} ${book.withoutFeedback === 1 ? 'holds' : 'hold'} no feedback, only scores (a CSV saved run has no feedback): the feedback written for ${book.withoutFeedback === 1 ? 'it' : 'them'} is each criterion's score. Save the run with --output ndjson or --json to hand back the marker's comments, or give --feedback none.`,
     );
-  if (book.notFinal.size > 0) {
-    const count = [...book.notFinal.values()].reduce((a, b) => a + b, 0);
-    const statuses = [...book.notFinal].map(([status, n]) => `${status} ${n}`).join(', ');
+  const notFinal = book.notFinal();
+  if (notFinal.size > 0) {
+    const count = [...notFinal.values()].reduce((a, b) => a + b, 0);
+    const statuses = [...notFinal].map(([status, n]) => `${status} ${n}`).join(', ');
     notes.push(
-      `${plural(count, 'row')} of ${name} ${count === 1 ? 'was' : 'were'} not final when the run was saved (${statuses}): run the same kct one-pass again (nothing is charged twice) and save its rows to fill them.`,
+      `${plural(count, 'student')} of ${name} ${count === 1 ? 'has' : 'have'} only rows not final when the run was saved (${statuses}): run the same kct one-pass again (nothing is charged twice) and save its rows to fill them.`,
     );
   }
   if (book.rowsWithoutId > 0) notes.push(`${plural(book.rowsWithoutId, 'row')} of ${name} name no student (no student_id): not filled.`);

@@ -28,8 +28,10 @@ export class MarkBook {
   readonly notes = new Map<string, string>();
   /** Marked rows with no word of feedback (a CSV saved run holds the scores only): their feedback is the scores. */
   withoutFeedback = 0;
-  /** Rows whose task was not final yet (a run with --no-wait, or one stopped): not marked. */
-  readonly notFinal = new Map<string, number>();
+  /** Students whose rows were all of tasks not final yet (a run with --no-wait, or one stopped), by a status of theirs. */
+  private readonly waiting = new Map<string, string>();
+  /** Students with a row of a final task (a later run's, appended after --no-wait rows). */
+  private readonly ended = new Set<string>();
   private readonly outcomes = new Map<string, { rank: number; status: string; reason?: string }>();
   private readonly names = new Map<string, string | undefined>();
 
@@ -41,7 +43,8 @@ export class MarkBook {
     }
     if (!this.names.has(id)) this.names.set(id, row.student_name ?? undefined);
     const marked = row.status === 'SUCCESS' && typeof row.score === 'number';
-    if (isUnfinishedTaskStatus(row.status)) this.notFinal.set(row.status, (this.notFinal.get(row.status) ?? 0) + 1);
+    if (isUnfinishedTaskStatus(row.status)) this.waiting.set(id, row.status);
+    else this.ended.add(id);
     // a student's answer says more than the rows of files left out of it
     const rank = marked ? 3 : row.status === 'SKIPPED' ? 0 : row.status === 'EMPTY' ? 1 : 2;
     const known = this.outcomes.get(id);
@@ -74,6 +77,13 @@ export class MarkBook {
       else this.conflicts.push({ participantId: id, scores: [earlier.score, mark.score] });
     }
     this.marks.set(id, mark);
+  }
+
+  /** Students whose every row is of a task not final yet, counted by status: a later row that ended fills them (Monday's --no-wait, Tuesday's marks). */
+  notFinal(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [id, status] of this.waiting) if (!this.ended.has(id)) counts.set(status, (counts.get(status) ?? 0) + 1);
+    return counts;
   }
 
   /** The students the rows name, in the order first seen, with their names: the class, when no download is given. */

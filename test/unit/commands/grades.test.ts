@@ -308,7 +308,25 @@ describe('kct grades moodle', () => {
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.counts).toMatchObject({ filled: 1, 'not-marked': 1 });
-    expect(report.notes[0]).toMatch(/^1 row of .* was not final when the run was saved \(QUEUED 1\): run the same kct one-pass again/);
+    expect(report.notes[0]).toMatch(
+      /^1 student of .* has only rows not final when the run was saved \(QUEUED 1\): run the same kct one-pass again/,
+    );
+    // Monday's --no-wait rows, then Tuesday's marks appended: filled, and nothing left to collect
+    const appended = savedRun(
+      dir,
+      [
+        { student_id: '101', student_name: 'Ada Lovelace', status: 'QUEUED' },
+        { student_id: '102', student_name: 'Bo Chen', status: 'QUEUED' },
+        marked('101', 'Ada Lovelace', 13.5),
+        marked('102', 'Bo Chen', 18),
+      ],
+      'appended.ndjson',
+    );
+    const later = JSON.parse(
+      (await runKct(['grades', 'moodle', appended, sheet.path, '--grades-out', join(dir, 'b.csv'), '--json'])).stdout,
+    );
+    expect(later.counts).toMatchObject({ filled: 2 });
+    expect(later.notes.join(' ')).not.toContain('not final');
   });
 });
 
