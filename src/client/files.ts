@@ -42,7 +42,7 @@ export async function inspectFile(path: string, accepted: readonly string[] = AN
 
 /** Why a local file cannot be sent; `kind` lets a caller decide (skip it, or stop the run). */
 export interface FileProblem {
-  kind: 'missing' | 'unreadable' | 'folder' | 'special' | 'unsupported' | 'too-big' | 'empty';
+  kind: 'missing' | 'unreadable' | 'folder' | 'special' | 'unsupported' | 'too-big' | 'empty' | 'too-many';
   path: string;
   /** One line naming the file and what is wrong. */
   message: string;

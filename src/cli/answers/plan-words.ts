@@ -113,6 +113,7 @@ export function refusal(problems: FileProblem[], others: boolean, leftOut: strin
   const topic: Partial<Record<FileProblem['kind'], string>> = {
     empty: 'empty files',
     'too-big': 'files over the size limit',
+    'too-many': 'answers of more than 10 files',
     special: 'special files',
   };
   const hints = [
@@ -136,7 +137,7 @@ export function refusal(problems: FileProblem[], others: boolean, leftOut: strin
   const message =
     problems.length === 1
       ? problems[0].message
-      : `${problems.length} answer files cannot be sent:\n  ${problems.map((p) => p.message).join('\n  ')}`;
+      : `${problems.length} ${problems.some((p) => p.kind === 'too-many') ? 'answers and files' : 'answer files'} cannot be sent:\n  ${problems.map((p) => p.message).join('\n  ')}`;
   // what else was found and left out is said too: a first run that stops must not hide the subfolders it did not enter
   const also = leftOut.length > 0 ? `\nAlso found: ${leftOut.join('\n  ')}` : '';
   return new UsageError(`${message}${problems.length === 1 && !others ? '' : '\nNothing was sent.'}${also}`, {

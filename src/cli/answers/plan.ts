@@ -107,8 +107,9 @@ class Planner {
     const leftOut = leftOutNotes(this.left);
     const others = this.sendable + this.textAnswers.length + this.unsendable.length > 0;
     // the run stops: what it found is said, and no row is promised
-    if (this.refused.length > 0) throw refusal(this.refused, others, leftOutNotes(this.left, false), this.sources.elsewhere === undefined);
+    // the last answer's count of files is a problem of the same run: said with the others
     this.closeGroup();
+    if (this.refused.length > 0) throw refusal(this.refused, others, leftOutNotes(this.left, false), this.sources.elsewhere === undefined);
     const inAnswers = placeUnsendable(this.unsendable, this);
     for (const folder of this.unsentFolders) folder.added = this.list.addSkipped(folder.row, folder.position);
     const { list, textAnswers } = this;
@@ -241,11 +242,7 @@ class Planner {
       return;
     }
     this.sendable += 1;
-    // the run stops anyway: only the problems matter now (a link to this file still finds its path)
-    if (this.refused.length > 0) {
-      this.seen.unlist(item.path, info);
-      return;
-    }
+    // listed even when the run will stop: its answer's count of files is one of the problems said together
     const file = this.list.addFile(item, checked.size, checked.sha256);
     this.record({ item, file });
     this.place(item, file);
@@ -311,9 +308,14 @@ class Planner {
     if (files <= MAX_FILES_PER_REQUEST) return;
     const message = `${files} files in one answer (${this.list.labelOf(group.answer)}); the limit is ${MAX_FILES_PER_REQUEST} files per answer`;
     if (!this.sources.skipUnsupported) {
-      throw new UsageError(message, {
+      // said with every other file that stops the run, all at once
+      this.refused.push({
+        kind: 'too-many',
+        path: this.list.labelOf(group.answer),
+        message,
         suggestion: 'The files of one answer go in one request: merge the pages into one PDF, or send fewer.',
       });
+      return;
     }
     this.groupAnswers.delete(group.key);
     this.droppedGroups.set(group.key, this.list.dropLastAnswerAsSkipped(message));
