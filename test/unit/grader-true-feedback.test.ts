@@ -45,7 +45,7 @@ describe('the level matches the score', () => {
     const short =
       'School uniforms should be compulsory because they make every student equal, save families money and stop arguments about clothes every single morning before school.';
     const { j, feedback } = judged(model12, short, 'Language & conventions');
-    expect(j.caveat).toEqual({ kind: 'short', words: 24, low: 400, high: 600 });
+    expect(j.caveat).toEqual({ kind: 'short', words: 24, low: 400, high: 600, stated: true });
     expect(j.score).toBeLessThanOrEqual(1.5);
     expect(feedback).toContain('At 24 words, where the task asks for 400 to 600, the answer is too short');
   });

@@ -51,6 +51,8 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['explained', met('explanation')],
     ['paragraphs', f.paragraphs >= 2],
     ['structure', met('paragraphs')],
+    // An opening or a conclusion is a structure that can be discerned, whatever the paragraphs: "No structure" is untrue of it.
+    ['structure_any', met('paragraphs') || frame.opens || frame.closes.length > 0],
     ['transitions', met('connectives')],
     ['introduction', frame.opens],
     ['conclusion', frame.closes.length > 0],

@@ -4,7 +4,7 @@
 // a paragraph that also says how the sandbox marks.
 import type { Caveat, Judgement, Point } from './judgement.js';
 import type { Level } from './levels.js';
-import { advice, lacks, list, shows } from './phrases.js';
+import { advice, lacks, lengthAsked, list, shows, wordsAsked } from './phrases.js';
 
 export type FeedbackStyle = 'Bullet' | 'Short' | 'Long';
 
@@ -45,7 +45,7 @@ export function caveatText(c: Caveat): string {
     case 'not_story':
       return `The answer is ${c.partly ? 'only partly' : 'not'} told as a story, which the task asks for, so it is marked as largely off the task.`;
     case 'short':
-      return `At ${c.words} ${c.words === 1 ? 'word' : 'words'}, where the task asks for ${c.low} to ${c.high}, the answer is too short to meet the criterion fully.`;
+      return `At ${c.words} ${c.words === 1 ? 'word' : 'words'}, where ${lengthAsked(c)}, the answer is too short to meet the criterion fully.`;
   }
 }
 
@@ -59,7 +59,7 @@ function caveatClause(c: Caveat): string {
     case 'not_story':
       return 'held down as not told as a story';
     case 'short':
-      return `held down as too short (${c.words} ${c.words === 1 ? 'word' : 'words'}, where ${c.low} to ${c.high} are asked for)`;
+      return `held down as too short (${c.words} ${c.words === 1 ? 'word' : 'words'}, where ${c.low} to ${c.high} ${c.stated ? 'are asked for' : 'is usual'})`;
   }
 }
 
@@ -86,7 +86,7 @@ function stepText(j: Judgement, quoteNext = true): string {
   if (first) return `${towards}: ${first}`;
   // held down as too short, with nothing else to mend: the length is the step
   if (!j.step && j.caveat?.kind === 'short')
-    return `${towards}: develop the answer to the ${j.caveat.low} to ${j.caveat.high} words the task asks for (it has ${j.caveat.words})`;
+    return `${towards}: develop the answer to the ${wordsAsked(j.caveat)} (it has ${j.caveat.words})`;
   if (!j.step) return `${towards}: every point this grader measures is met; what is left (how well each is done) is for a teacher to judge`;
   return `${towards}: ${advice(j.step.measured)}`;
 }

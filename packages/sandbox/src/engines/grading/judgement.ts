@@ -35,7 +35,7 @@ export type Caveat =
   | { kind: 'copied'; quote: string }
   | { kind: 'off_topic'; missing: string[] }
   | { kind: 'not_story'; partly: boolean }
-  | { kind: 'short'; words: number; low: number; high: number };
+  | { kind: 'short'; words: number; low: number; high: number; stated: boolean };
 
 export interface Judgement {
   item: string;
@@ -140,7 +140,7 @@ function caveatOf(doc: Doc, result: CriterionResult, task: Task, stems: Readonly
   if (doc.copiedWords > 0 && doc.copiedWords >= original * 0.5) return { kind: 'copied', quote: excerpt(doc.copiedExample ?? '').text };
   const short =
     result.lengthFactor < 0.8
-      ? ({ kind: 'short', words: doc.wordCount, low: task.length.low, high: task.length.high } as const)
+      ? ({ kind: 'short', words: doc.wordCount, low: task.length.low, high: task.length.high, stated: task.length.stated } as const)
       : undefined;
   if (short && doc.wordCount < TOO_FEW_FOR_TOPIC) return short;
   if (result.topicFactor < 1) {

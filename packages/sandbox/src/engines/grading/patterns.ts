@@ -84,8 +84,12 @@ export const HEDGE =
   /\b(?:kind of|sort of|kinda|not really|hard to say|i (?:do not|don['’]?t) know|i['’]?m not sure|i guess|maybe|i suppose)\b/i;
 /** "asked whether uniforms should stay": a position inside a question someone asked takes no side. */
 export const INDIRECT = /\b(?:whether|if)\b/i;
-/** A reason given with the position: "because", "since", a list of reasons, a colon. */
-export const REASONS = /\b(?:because|since|as it|so that)\b|,[^,]+\band\b|:\s/i;
+/**
+ * A reason given with the position: "because", "since", a list of reasons, a colon, each before
+ * words of its own: ", and that is my view" and ", and I will explain why" promise a reason, giving none.
+ */
+export const REASONS =
+  /\b(?:because|since|as it|so that)\b(?! of (?:this|that|these|the following)\b)|,(?!\s*(?:and|but|or)\b)[^,]+\band\b|:\s+\S/i;
 /**
  * A reason given without a marker in the next sentence: a pronoun for the position's subject and
  * something said of it ("They are itchy and uncomfortable"); the pronoun, a contracted verb and its verb (groups 1-3) are

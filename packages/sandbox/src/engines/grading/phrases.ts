@@ -54,6 +54,18 @@ function support(m: Extract<Measured, { id: 'evidence' }>): string[] {
   ].filter(Boolean);
 }
 
+/** A length range and whose it is: the task's when its question names one, else the sandbox's default, never put as the task's. */
+interface Length {
+  low: number;
+  high: number;
+  stated: boolean;
+}
+/** "the task asks for 400 to 600", or "300 to 800 is usual for such a task" when the question names no length. */
+export const lengthAsked = (l: Length) =>
+  l.stated ? `the task asks for ${l.low} to ${l.high}` : `${l.low} to ${l.high} is usual for such a task`;
+/** "400 to 600 words the task asks for", or "300 to 800 words usual for such a task". */
+export const wordsAsked = (l: Length) => `${l.low} to ${l.high} words ${l.stated ? 'the task asks for' : 'usual for such a task'}`;
+
 /** The words counted as development: with sentences restating earlier ones left out, how many of how many. */
 function developedWords(m: Extract<Measured, { id: 'development' }>): string {
   if (m.restated === 0) return plural(m.words, 'word');
@@ -65,8 +77,8 @@ export function shows(m: Measured): string {
   switch (m.id) {
     case 'development':
       return m.words > m.high
-        ? `development: ${developedWords(m)}, more than the ${m.low} to ${m.high} asked for`
-        : `development: ${developedWords(m)}, within the ${m.low} to ${m.high} asked for`;
+        ? `development: ${developedWords(m)}, more than the ${m.low} to ${m.high} ${m.stated ? 'asked for' : 'usual for such a task'}`
+        : `development: ${developedWords(m)}, within the ${m.low} to ${m.high} ${m.stated ? 'asked for' : 'usual for such a task'}`;
     case 'progression':
       return `each point moving the answer on (${plural(m.restated, 'sentence')} of ${m.sentences} restating an earlier one)`;
     case 'paragraphs':
@@ -138,9 +150,9 @@ export function shows(m: Measured): string {
 export function lacks(m: Measured): string {
   switch (m.id) {
     case 'development':
-      if (m.over) return `control of length: ${plural(m.total, 'word')} where the task asks for ${m.low} to ${m.high}`;
+      if (m.over) return `control of length: ${plural(m.total, 'word')} where ${lengthAsked(m)}`;
       return m.words < m.low
-        ? `development: only ${developedWords(m)}${m.restated > 0 ? ',' : ''} where the task asks for ${m.low} to ${m.high}`
+        ? `development: only ${developedWords(m)}${m.restated > 0 ? ',' : ''} where ${lengthAsked(m)}`
         : `development: points are made more than developed (${developedWords(m)})`;
     case 'progression':
       return m.sentences < 3
@@ -235,7 +247,7 @@ export function advice(m: Measured): string {
     case 'development':
       return m.over
         ? `select the strongest points and develop those, within the ${m.low} to ${m.high} words asked for`
-        : `develop each point further, to the ${m.low} to ${m.high} words the task asks for`;
+        : `develop each point further, to the ${wordsAsked(m)}`;
     case 'progression':
       return 'make each paragraph add something new, rather than restating earlier points';
     case 'paragraphs':

@@ -5,6 +5,7 @@
 import type { Doc } from './document.js';
 import type { Features, Hits, Reply } from './features.js';
 import { JUDGEMENT_QUALIFIED, JUDGEMENT_SUPPORTED } from './patterns.js';
+import { restatesPosition } from './stance.js';
 import type { Task } from './task.js';
 import { clamp } from './text.js';
 
@@ -53,7 +54,31 @@ const closing = (ctx: SignalContext, h: Hits) => {
  */
 export function positionReading(ctx: SignalContext): { early: number[]; precise: number[]; held: number[] } {
   const { f } = ctx;
-  return { early: opening(ctx, f.position), precise: opening(ctx, f.precise), held: closing(ctx, f.position) };
+  const early = opening(ctx, f.position);
+  const end = closing(ctx, f.position);
+  // held: the end restates a position stated before it, on the same side ("phones should be banned" does not hold "should not be")
+  const before = early.length > 0 ? early : f.position.sentences.filter((i) => !end.includes(i));
+  const key = keyStems(ctx.task);
+  const statement = (i: number) => ({
+    text: f.read[i],
+    before: i > 0 && ctx.doc.sentences[i - 1].paragraph === ctx.doc.sentences[i].paragraph ? f.read[i - 1] : undefined,
+  });
+  const held =
+    before.length === 0 ? end : end.filter((i) => before.some((j) => j !== i && restatesPosition(statement(j), statement(i), key)));
+  return { early, precise: opening(ctx, f.precise), held };
+}
+
+const keyStemsOf = new WeakMap<Task, ReadonlySet<string>>();
+/** The task's key terms, and the words said to mean the same, as stems: not the words every task uses ("school"). */
+function keyStems(task: Task): ReadonlySet<string> {
+  let out = keyStemsOf.get(task);
+  if (!out) {
+    out = new Set(
+      task.topic.filter((t) => t.weight > 0.25).flatMap((t) => [t.stem, ...t.also.filter((a) => a.length === 1).map((a) => a[0])]),
+    );
+    keyStemsOf.set(task, out);
+  }
+  return out;
 }
 
 /** Whether the answer has an opening paragraph (of three or more) and a last one that concludes or restates the position. */

@@ -24,7 +24,18 @@ import type { SlipKind } from './slips.js';
 import { clamp } from './text.js';
 
 export type Measured =
-  | { id: 'development'; words: number; low: number; high: number; over: boolean; total: number; restated: number; sentences: number }
+  | {
+      id: 'development';
+      words: number;
+      low: number;
+      high: number;
+      /** Whether the question names the length (else low to high is the sandbox's default, not the task's). */
+      stated: boolean;
+      over: boolean;
+      total: number;
+      restated: number;
+      sentences: number;
+    }
   | { id: 'progression'; restated: number; sentences: number }
   | { id: 'paragraphs'; paragraphs: number; words: number }
   | { id: 'frame'; opens: boolean; closes: boolean }
@@ -125,7 +136,16 @@ const BUILDERS: Builders = {
           : clamp(words / ((task.length.low + task.length.high) / 2), 0, 1) ** 0.7;
     return {
       value,
-      measured: { words, low: task.length.low, high: task.length.high, over, total: f.words, restated, sentences: doc.sentences.length },
+      measured: {
+        words,
+        low: task.length.low,
+        high: task.length.high,
+        stated: task.length.stated,
+        over,
+        total: f.words,
+        restated,
+        sentences: doc.sentences.length,
+      },
       evidence: [],
     };
   },

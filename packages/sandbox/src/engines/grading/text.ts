@@ -17,14 +17,31 @@ function rejoin(_m: string, first: string, second: string): string {
   return COMPOUND_FIRST.has(first.toLowerCase()) ? `${first}-${second}` : `${first}${second}`;
 }
 
+/** A line that ends a sentence (or a clause, with a colon), as `assemble` reads one: a break after it is the writer's. */
+const LINE_ENDED = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
+/** A letter's greeting or sign-off ("Dear Sir,", "Yours sincerely,"): the line after it is its own, whatever its case. */
+const FRAME_LINE = /^\s*(?:dear|to whom|yours|sincerely|best wishes|kind regards|regards|many thanks|with thanks|from)\b/i;
+
+/**
+ * A blank line after a line that stops mid-sentence, before one in lower case ("hand their
+ * phones\n\nin at the start"), is a break a scan or a page made, not a paragraph: it is left as one
+ * line end, which `assemble` joins as a wrap, so a sentence reads the same however it was broken.
+ */
+function joinBrokenSentences(text: string): string {
+  return text.replace(/^([^\n]*\S)[ \t]*(?:\r?\n[ \t]*){2,}(?=\p{Ll})/gmu, (m, line: string) =>
+    LINE_ENDED.test(line) || FRAME_LINE.test(line) ? m : `${line}\n`,
+  );
+}
+
 /**
  * The answer as its writer wrote it, without the artefacts of scanning: a vertical bar or a lone
- * "l" read for the pronoun "I" ("Yes, | think"), and words a line break split with a hyphen
- * ("af-\nford", "every- one" once the lines are joined). Marking and quoting both read this.
+ * "l" read for the pronoun "I" ("Yes, | think"), words a line break split with a hyphen
+ * ("af-\nford", "every- one" once the lines are joined), and a sentence a blank line broke in two.
+ * Marking and quoting both read this.
  */
 export function normaliseAnswer(text: string): string {
   return (
-    text
+    joinBrokenSentences(text)
       // a bar or a lone "l" before a verb the pronoun takes ("| think", "l was", "|'m"): never a
       // table's cells, which extraction joins with " | "
       .replace(
