@@ -123,6 +123,32 @@ describe('reading preview files', () => {
     expect(problems).toEqual([expect.objectContaining({ line: 5, field: 'questions[0].text', message: 'is missing' })]);
   });
 
+  it('says every problem of a rubrics file at once: a duplicate name and a level above its maximum beside fields of the wrong type', async () => {
+    const broken = `kind: rubrics
+total_score: 20
+cum_method: sum
+rubrics:
+  - item: Argument
+    max: 5
+  - item: argument
+    max_score: 5
+    levels:
+      - score: 7
+        descriptor: Excellent
+  - item: Organisation
+    max_score: five
+  - item: Accuracy
+    max_score: 4
+`;
+    const message = await problemsOf(
+      buildModelRequest({ questions: await write('q-all.yaml', QUESTIONS), rubrics: await write('r-all.yaml', broken) }),
+    );
+    expect(message).toContain('unknown field "max"');
+    expect(message).toContain('max_score');
+    expect(message).toContain('"argument" is also the name of criterion 1: criterion names must be unique');
+    expect(message).toContain("7 is above the criterion's max_score 5");
+  });
+
   it('explains a total that the maxima do not reach, which way and by how much, at the total_score line', async () => {
     const message = await problemsOf(
       buildModelRequest({

@@ -218,8 +218,31 @@ export async function readQuestionsFile(path: string): Promise<ReadResult<Questi
 export async function readRubricsFile(path: string): Promise<ReadResult<RubricsFile>> {
   const { file, value } = await loadFile(path);
   const parsed = RubricsFile.safeParse(value ?? {});
-  if (!parsed.success) return { file, problems: zodProblems(file, parsed.error) };
+  if (!parsed.success) {
+    // what does not hang on the broken fields is said with them, not on the next run
+    const others = criteriaIssues(value).map((issue) => file.problem(issue.path, issue.message));
+    return { file, problems: [...zodProblems(file, parsed.error), ...others] };
+  }
   return { file, data: parsed.data, problems: [] };
+}
+
+/** A file's criteria as far as they can be read (a name, a numeric maximum, numeric level scores): their own problems, duplicate names and levels above the maximum. */
+function criteriaIssues(value: unknown): { path: (string | number)[]; message: string }[] {
+  const rubrics = (value as { rubrics?: unknown } | undefined)?.rubrics;
+  if (!Array.isArray(rubrics)) return [];
+  const read = rubrics.map((raw, i) => {
+    const criterion = (typeof raw === 'object' && raw !== null ? raw : {}) as { item?: unknown; max_score?: unknown; levels?: unknown };
+    const levels = Array.isArray(criterion.levels) ? criterion.levels : [];
+    return {
+      // a criterion with no name is no duplicate of another
+      item: typeof criterion.item === 'string' && criterion.item.trim() !== '' ? criterion.item : `\u0000${i}`,
+      max_score: typeof criterion.max_score === 'number' ? criterion.max_score : Number.POSITIVE_INFINITY,
+      levels: levels.map((level) => ({ score: typeof level?.score === 'number' ? level.score : Number.NEGATIVE_INFINITY, descriptor: '' })),
+    };
+  });
+  return modelConsistencyIssues({ questions: [], rubrics: read, total_score: Number.NaN, cum_method: 'sum' }).filter(
+    (issue) => issue.path[0] === 'rubrics',
+  );
 }
 
 export interface ModelInputs {
