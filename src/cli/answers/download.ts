@@ -118,11 +118,10 @@ export function downloadInput(
  * with other things in it is a class folder, read by the folder rules (checkLookalike refuses one
  * that mostly looks like a download).
  */
-function folderDownload(folder: string, looks: FolderLooks, depth = 0): Platform | undefined {
-  const { names, recognised } = looks.of(folder);
-  if (recognised.platform !== null && recognised.unmatched.length === 0 && !loneCanvasStudent(recognised)) return recognised.platform;
-  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return folderDownload(join(folder, names[0].name), looks, depth + 1);
-  return undefined;
+function folderDownload(folder: string, looks: FolderLooks): Platform | undefined {
+  return looks.within(folder, ({ recognised }) =>
+    recognised.platform !== null && recognised.unmatched.length === 0 && !loneCanvasStudent(recognised) ? recognised.platform : undefined,
+  );
 }
 
 /** What a folder's first level says of a download: its names (hidden and system ones aside), less the command's own files, recognised; read once a run. */
@@ -143,6 +142,22 @@ export class FolderLooks {
       this.seen.set(folder, look);
     }
     return look;
+  }
+
+  /**
+   * What `found` finds in the folder, or in its only subfolder, two levels down at most: a download
+   * unzipped into a folder of its own is read as the folder it unzips to.
+   */
+  within<T>(
+    folder: string,
+    found: (look: { names: Dirent[]; recognised: RecognisedDownload }, folder: string) => T | undefined,
+  ): T | undefined {
+    for (let depth = 0, at = folder; ; depth++) {
+      const look = this.of(at);
+      const result = found(look, at);
+      if (result !== undefined || depth >= 2 || look.names.length !== 1 || !look.names[0].isDirectory()) return result;
+      at = join(at, look.names[0].name);
+    }
   }
 }
 
@@ -363,10 +378,9 @@ function loneStudentError(folder: string, student: StudentSubmission): UsageErro
 }
 
 /** The folder named, or its only subfolder (unzipped into a folder of its own, as folderDownload reads it), when its files read as one Canvas student's. */
-function loneStudentWithin(folder: string, looks: FolderLooks, depth = 0): { folder: string; student: StudentSubmission } | undefined {
-  const { names, recognised } = looks.of(folder);
-  const student = loneCanvasStudent(recognised);
-  if (student !== undefined) return { folder, student };
-  if (depth < 2 && names.length === 1 && names[0].isDirectory()) return loneStudentWithin(join(folder, names[0].name), looks, depth + 1);
-  return undefined;
+function loneStudentWithin(folder: string, looks: FolderLooks): { folder: string; student: StudentSubmission } | undefined {
+  return looks.within(folder, ({ recognised }, at) => {
+    const student = loneCanvasStudent(recognised);
+    return student === undefined ? undefined : { folder: at, student };
+  });
 }
