@@ -114,7 +114,7 @@ function statusAdvice(error: ApiError): string | undefined {
     return 'Check the assignment id: an assignment is made from a ready model (createAssignment), and its id is not the model id.';
   const wait = retryAfterWords(error);
   if (error instanceof RateLimitError)
-    return `The service is limiting this key's requests: wait ${wait ?? 'a minute'} before sending it again (a refused request is not taken, so it is not charged).`;
+    return `The service is limiting this key's requests: wait ${wait ?? 'a minute'}, then send the request again (a refused request is not taken, so it is not charged).`;
   if (error instanceof ServerError)
     return `The service failed or is busy: try again in ${wait ?? 'a minute'} (a request sent again with its idempotency key is never charged twice).`;
   return undefined;

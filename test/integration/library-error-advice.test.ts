@@ -79,7 +79,7 @@ describe("the library's errors say what to do, and kct says the same", () => {
     expect(error).toBeInstanceOf(RateLimitError);
     const { suggestion, headers } = error as RateLimitError;
     expect(suggestion).toBe(
-      `The service is limiting this key's requests: wait ${headers?.['retry-after']} s (its Retry-After) before sending it again (a refused request is not taken, so it is not charged).`,
+      `The service is limiting this key's requests: wait ${headers?.['retry-after']} s (its Retry-After), then send the request again (a refused request is not taken, so it is not charged).`,
     );
     // kct, with its retries off, on a key just refused (run again while the key's next second is not up)
     let hint = '';
@@ -88,6 +88,6 @@ describe("the library's errors say what to do, and kct says the same", () => {
     const seconds = /wait (\d+ s) \(its Retry-After\)/.exec(hint)?.[1];
     expect(seconds, hint).toBeDefined();
     expect(hint).toBe(cliWords(suggestion!.replace(/wait \d+ s/, `wait ${seconds}`)));
-    expect(hint).toContain('before running the same command again');
+    expect(hint).toContain('then run the same command again');
   });
 });

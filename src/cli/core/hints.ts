@@ -59,7 +59,7 @@ const PHRASES: [library: string | RegExp, cli: string][] = [
   ['check its scope and its account', '`kct auth status` shows its scope and account'],
   ['(the credits() method shows the balance)', '(`kct credits` shows the balance)'],
   ['(createAssignment)', '(`kct assign --model <id> ...`, whose id `kct evaluate --assignment` takes)'],
-  ['before sending it again', 'before running the same command again'],
+  ['then send the request again', 'then run the same command again'],
   ['a request sent again with its idempotency key is never charged twice', 'running the same command again is never charged twice'],
   ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
   // kct's keys are the same command's again (derived, or its --idempotency-key)

@@ -53,7 +53,7 @@ describe("the library's HTTP errors say what to do", () => {
   });
 
   it('a 429 without a Retry-After, or with one that is no delay, says a minute', () => {
-    expect(answered(429).suggestion).toContain('wait a minute before sending it again');
+    expect(answered(429).suggestion).toContain('wait a minute, then send the request again');
     expect(answered(429, undefined, { 'retry-after': 'soon' }).suggestion).toContain('wait a minute');
     expect(answered(429, undefined, { 'retry-after': 'Sun, 06 Nov 1994 08:49:37 GMT' }).suggestion).toContain('wait 1 s (its Retry-After)');
   });
@@ -103,7 +103,7 @@ describe('the CLI prints the library’s advice, in its own words for settings',
     );
     expect(printed(errors[4])).toBe('Check the task id (it starts with tsk_): a key sees only the tasks of its own account.');
     expect(printed(errors[6])).toBe(
-      "The service is limiting this key's requests: wait 30 s (its Retry-After) before running the same command again (a refused request is not taken, so it is not charged).",
+      "The service is limiting this key's requests: wait 30 s (its Retry-After), then run the same command again (a refused request is not taken, so it is not charged).",
     );
   });
 });
