@@ -11,15 +11,7 @@ import { cutShort, exchange } from './exchange.js';
 import type { EncodedForm } from './multipart.js';
 import { errorCode, isNetworkError, maybeAcceptedAdvice, TRANSIENT_NETWORK, toConnectionError } from './network-errors.js';
 import { keyInPath, redact, redactFields, redactHeaders, redactSecrets, redactValue } from './redact.js';
-import {
-  describeNonJson,
-  errorSuggestion,
-  headerValue,
-  nonJsonErrorMessage,
-  notTheApisJson,
-  parseBody,
-  unknownAnswer,
-} from './response-errors.js';
+import { advised, describeNonJson, headerValue, nonJsonErrorMessage, notTheApisJson, parseBody, unknownAnswer } from './response-errors.js';
 import { DEFAULT_RETRY, isRetrySafe, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy, retryDelay } from './retry.js';
 import { abortableSleep } from './sleep.js';
 import { DEFAULT_TIMEOUTS, MAX_REDIRECTS, MAX_RESPONSE_BYTES, newDispatcher, type Timeouts } from './transport.js';
@@ -306,18 +298,16 @@ export class HttpClient {
         ? nonJsonErrorMessage(text, notJson, `${statusLine} from ${spec.method} ${spec.path}`)
         : (serverMessage(parsed) ?? statusLine);
       // an error is logged, printed and kept: no field of it holds the key, whatever the server echoed
-      const error = ApiError.from(
-        response.statusCode,
-        redactValue(parsed, [this.#apiKey]),
-        {
+      const error = advised(
+        ApiError.from(response.statusCode, redactValue(parsed, [this.#apiKey]), {
           message: redact(message, [this.#apiKey]),
           method: spec.method,
           url: url.href,
           requestId: requestId === undefined ? undefined : redact(requestId, [this.#apiKey]),
           errorCode: serverErrorCode(parsed),
           headers: redactHeaders(responseHeaders, [this.#apiKey]),
-        },
-        { suggestion: errorSuggestion(response.statusCode, spec.path, this.baseUrl, notJson !== undefined) },
+        }),
+        { path: spec.path, baseUrl: this.baseUrl, notJson: notJson !== undefined, keyed: this.#apiKey !== undefined && !spec.anonymous },
       );
       return { status: response.statusCode, response: result, error };
     }

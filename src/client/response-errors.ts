@@ -1,7 +1,19 @@
 // Reading an answer that is not what the API sends: a body that is not JSON (a proxy's page, a
-// wrong base URL), told in one line with what to check; and the advice for a base URL.
-import { KctError } from '../api/errors.js';
+// wrong base URL), told in one line with what to check; and what to do after an HTTP error, the
+// one place the library advises on one (src/cli/core/hints.ts words its settings for kct).
+import {
+  type ApiError,
+  AuthenticationError,
+  formatDuration,
+  InsufficientCreditsError,
+  KctError,
+  PermissionError,
+  RateLimitError,
+  refusalOf,
+  ServerError,
+} from '../api/errors.js';
 import { OPERATIONS } from '../api/operations.js';
+import { parseRetryAfter } from './retry.js';
 
 /** How much of a body that is not JSON may appear in a message: a hint, never a page. */
 const EXCERPT_CHARS = 120;
@@ -63,12 +75,55 @@ export function nonJsonErrorMessage(text: string, kind: string, what: string): s
   return `${what} (the server answered with ${notTheApisJson(kind)}${shown})`;
 }
 
-export function errorSuggestion(status: number, path: string, baseUrl: string, notJson: boolean): string | undefined {
+/** Where an HTTP error's request went: `keyed`, it carried the API key (the product's key routes do not, and advise on their own). */
+export interface ErrorRequest {
+  path: string;
+  baseUrl: string;
+  notJson: boolean;
+  keyed: boolean;
+}
+
+/** The error with the library's advice as its `suggestion`: a base URL that leads elsewhere first, then what its status means. */
+export function advised(error: ApiError, request: ErrorRequest): ApiError {
+  const suggestion = baseUrlSuggestion(error.status, request) ?? (request.keyed ? statusAdvice(error) : undefined);
+  return suggestion === undefined ? error : error.retold(error.message, { suggestion });
+}
+
+function baseUrlSuggestion(status: number, { path, baseUrl, notJson }: ErrorRequest): string | undefined {
   // A JSON 404 for a request that names a model under a /v1 base URL is most likely that model.
   const likelyMissingId = NAMES_IDS.has(path) && !notJson && baseUrl.endsWith('/v1');
   if (status === 404 && FIXED_PATHS.has(path) && !likelyMissingId) return `The base URL may be wrong. ${baseUrlAdvice(baseUrl)}`;
   // A 5xx page usually comes from a proxy in front of a service that is down, not from a wrong URL.
   return notJson && status < 500 ? baseUrlAdvice(baseUrl) : undefined;
+}
+
+/** What an API error's status (and refusal) asks of the caller, in the library's words: options and methods, never a kct command. */
+function statusAdvice(error: ApiError): string | undefined {
+  const refusal = refusalOf(error);
+  if (error instanceof AuthenticationError)
+    return 'Check the API key (the apiKey option): the service refuses a key that is missing, mistyped or revoked.';
+  if (refusal === 'model_forbidden')
+    return "Choose one of the models the key can use: a key sees only its owner's models, or its organization's.";
+  if (error instanceof PermissionError)
+    return 'The key is accepted but may not do this: check its scope and its account (an organization key holds only while its owner is an organization admin).';
+  if (error instanceof InsufficientCreditsError)
+    return "Add credits to the key owner's account (the credits() method shows the balance); a one-pass or batch task is charged only when it succeeds.";
+  if (refusal === 'task_not_found') return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
+  if (refusal === 'model_not_found') return 'Check the model id: it must be one of the models the key can use.';
+  if (refusal === 'assignment_not_found')
+    return 'Check the assignment id: an assignment is made from a ready model (createAssignment), and its id is not the model id.';
+  const wait = retryAfterWords(error);
+  if (error instanceof RateLimitError)
+    return `The service is limiting this key's requests: wait ${wait ?? 'a minute'}, then send the request again (a refused request is not taken, so it is not charged).`;
+  if (error instanceof ServerError)
+    return `The service failed or is busy: try again in ${wait ?? 'a minute'} (a request sent again with its idempotency key is never charged twice).`;
+  return undefined;
+}
+
+/** "30 s (its Retry-After)", when the answer said how long to wait. */
+function retryAfterWords(error: ApiError): string | undefined {
+  const ms = parseRetryAfter(error.headers?.['retry-after']);
+  return ms === undefined ? undefined : `${formatDuration(Math.max(1, Math.ceil(ms / 1000)) * 1000)} (its Retry-After)`;
 }
 
 /** What to check when the base URL seems to lead somewhere other than the API. */

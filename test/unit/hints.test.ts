@@ -11,9 +11,16 @@ import {
 } from '../../src/api/errors.js';
 import { cliHint } from '../../src/cli/core/hints.js';
 import { assertSendableKey } from '../../src/client/client.js';
+import { advised } from '../../src/client/response-errors.js';
 
+/** An HTTP error as the client makes it: with the library's advice (src/client/response-errors.ts). */
 const api = (status: number, message: string, errorCode?: string) =>
-  ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations', errorCode });
+  advised(ApiError.from(status, undefined, { message, method: 'POST', url: 'http://x/v1/evaluations/tsk_1/cancel', errorCode }), {
+    path: '/evaluations/tsk_1/cancel',
+    baseUrl: 'http://x/v1',
+    notJson: false,
+    keyed: true,
+  });
 
 describe('cliHint', () => {
   it('a model id used as an assignment id names kct assign and kct one-pass', () => {
@@ -42,12 +49,14 @@ describe('cliHint', () => {
     expect(cliHint(api(409, 'Model 14 is not ready.', 'model_not_ready'))).toContain('kct models show 14');
   });
 
-  it('every other HTTP error still says what to do, by its class', () => {
-    expect(cliHint(api(401, 'The API key is not valid.'))).toContain('kct auth status');
-    expect(cliHint(api(402, 'Not enough credits.'))).toContain('kct credits');
-    expect(cliHint(api(404, 'No task tsk_nope.', 'task_not_found'))).toContain('task id');
-    expect(cliHint(api(409, 'The task has ended and cannot be cancelled.', 'task_not_cancellable'))).toContain('kct result');
-    expect(cliHint(api(503, 'Busy.'))).toContain('never charged twice');
+  it("every other HTTP error still says what to do: the library's advice, in kct's words", () => {
+    // what main() prints after "hint: "
+    const printed = (error: ApiError) => cliHint(error) ?? error.suggestion;
+    expect(printed(api(401, 'The API key is not valid.'))).toContain('kct auth status');
+    expect(printed(api(402, 'Not enough credits.'))).toContain('kct credits');
+    expect(printed(api(404, 'No task tsk_nope.', 'task_not_found'))).toContain('task id');
+    expect(printed(api(409, 'The task has ended and cannot be cancelled.', 'task_not_cancellable'))).toContain('kct result tsk_1');
+    expect(printed(api(503, 'Busy.'))).toContain('never charged twice');
   });
 
   it("leaves an error with its own suggestion, and errors that are not kct's, alone", () => {

@@ -149,6 +149,58 @@ rubrics:
     expect(message).toContain("7 is above the criterion's max_score 5");
   });
 
+  it('says a total the maxima miss beside the type errors of a rubrics file, when every maximum is a number', async () => {
+    const broken = RUBRICS.replace('total_score: 30', 'total_score: 32').replace(
+      '  - item: Language\n',
+      '  - item: Language\n    descriptor: Accurate.\n',
+    );
+    const message = await problemsOf(
+      buildModelRequest({ questions: await write('q-type.yaml', QUESTIONS), rubrics: await write('r-type.yaml', broken) }),
+    );
+    expect(message).toMatch(/^2 problems in /);
+    expect(message).toMatch(
+      /r-type\.yaml:2:14: total_score: the criterion maxima add up to 30, 2 less than total_score 32 \(cum_method sum\)/,
+    );
+    expect(message).toContain('unknown field "descriptor" (did you mean "description"?)');
+    // from the flag, the flag is named
+    const flagged = await problemsOf(
+      buildModelRequest({ questions: await write('q-flag.yaml', QUESTIONS), rubrics: await write('r-flag.yaml', broken), totalScore: 25 }),
+    );
+    expect(flagged).toMatch(
+      /--total-score 25: the criterion maxima add up to 30, 5 more than total_score 25 \(cum_method sum\).* \(criteria in .*r-flag\.yaml\)/,
+    );
+  });
+
+  it('says once, plainly, that the total cannot be checked while a maximum is not a number', async () => {
+    const broken = RUBRICS.replace('max_score: 5', 'max_score: five').replace('max_score: 10', 'max_score: ten');
+    const message = await problemsOf(
+      buildModelRequest({ questions: await write('q-nan.yaml', QUESTIONS), rubrics: await write('r-nan.yaml', broken) }),
+    );
+    expect(message.match(/the total cannot be checked until every max_score is a number/g)).toHaveLength(1);
+    expect(message).toMatch(/r-nan\.yaml:2:14: total_score: the total cannot be checked until every max_score is a number/);
+    expect(message).toMatch(/rubrics\[0\]\.max_score: expected number/);
+    expect(message).toMatch(/rubrics\[2\]\.max_score: expected number/);
+    // an average needs no sum: nothing to say of the total
+    const average = await problemsOf(
+      buildModelRequest({
+        questions: await write('q-avg.yaml', QUESTIONS),
+        rubrics: await write('r-avg.yaml', broken.replace('cum_method: sum', 'cum_method: average')),
+      }),
+    );
+    expect(average).not.toContain('total cannot be checked');
+  });
+
+  it('says a total the maxima miss beside a broken questions file', async () => {
+    const message = await problemsOf(
+      buildModelRequest({
+        questions: await write('q-broken.yaml', QUESTIONS.replace('marks: 25', 'marks: lots')),
+        rubrics: await write('r-32.yaml', RUBRICS.replace('total_score: 30', 'total_score: 32')),
+      }),
+    );
+    expect(message).toMatch(/q-broken\.yaml:\d+:\d+: questions\[1\]\.marks: expected number/);
+    expect(message).toMatch(/r-32\.yaml:2:14: total_score: the criterion maxima add up to 30, 2 less than total_score 32/);
+  });
+
   it('explains a total that the maxima do not reach, which way and by how much, at the total_score line', async () => {
     const message = await problemsOf(
       buildModelRequest({

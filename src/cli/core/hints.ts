@@ -1,17 +1,13 @@
 // What to do next after an API error, in kct's own commands. The client's errors carry neutral
-// suggestions (and the server's message names API routes); the words that name kct commands live
-// here, in one table, applied where errors are reported.
+// suggestions, decided in src/client/response-errors.ts (401, 402, 403, 404, 429, 5xx), which kct
+// prints in its own words for settings and methods (PHRASES); what only kct can say (an id mixed
+// up, a model still training, a task already ended) lives here, applied where errors are reported.
 import {
   ApiError,
-  AuthenticationError,
   CONNECTION_ADVICE,
-  InsufficientCreditsError,
   KctError,
   NotFoundError,
-  PermissionError,
-  RateLimitError,
   refusalOf,
-  ServerError,
   ServerStoppedAnsweringError,
   SILENT_SERVER,
   UnscoredResultError,
@@ -38,19 +34,6 @@ const HINTS: Hint[] = [
       `${id} is an assignment id: send answers to it with \`kct evaluate --assignment ${id} <file>\`; the model ids this key can use are listed by \`kct models\`.`,
   },
   {
-    when: (e) => refusalOf(e) === 'assignment_not_found',
-    hint: () =>
-      'Create an assignment with `kct assign --model <id> ...` and pass the assignment id it prints to `kct evaluate --assignment`.',
-  },
-  {
-    when: (e) => refusalOf(e) === 'model_not_found',
-    hint: () => 'List the models this key can use with `kct models` (`kct models --ready` for those ready to mark with).',
-  },
-  {
-    when: (e) => refusalOf(e) === 'model_forbidden',
-    hint: () => "Choose a model from `kct models`: a key sees only its owner's models, or its organization's.",
-  },
-  {
     when: (e) => refusalOf(e) === 'model_not_ready',
     hint: (id) => `Wait until it is ready (\`kct models show ${id}\` shows its status), or choose another with \`kct models --ready\`.`,
   },
@@ -67,6 +50,17 @@ const PHRASES: [library: string | RegExp, cli: string][] = [
   ['(the baseUrl option)', '(--base-url, KCT_BASE_URL, or `kct config set base_url`)'],
   ['set it with the productUrl option', 'set it with --product-url, KCT_PRODUCT_URL or `kct config set product_url`'],
   ['check its id among the models the key can use', 'check its id with `kct models`'],
+  // the advice of an HTTP error (src/client/response-errors.ts), in kct's commands
+  ['one of the models the key can use', 'a model from `kct models` (`kct models --ready` lists those ready to mark with)'],
+  [
+    'Check the API key (the apiKey option)',
+    'Check the key kct uses (`kct auth status` says which it is and where it comes from; `kct auth login` stores a working one)',
+  ],
+  ['check its scope and its account', '`kct auth status` shows its scope and account'],
+  ['(the credits() method shows the balance)', '(`kct credits` shows the balance)'],
+  ['(createAssignment)', '(`kct assign --model <id> ...`, whose id `kct evaluate --assignment` takes)'],
+  ['then send the request again', 'then run the same command again'],
+  ['a request sent again with its idempotency key is never charged twice', 'running the same command again is never charged twice'],
   ["to have one derived from each answer's content", "to have kct derive one from each answer's content"],
   // kct's keys are the same command's again (derived, or its --idempotency-key)
   [
@@ -156,18 +150,10 @@ export function cliHint(error: unknown): string | undefined {
   return HINTS.find((entry) => entry.when(error, text))?.hint(id) ?? worded(error) ?? (error.suggestion ? undefined : classHint(error));
 }
 
-/** What to do after an HTTP error that neither a command nor the library advised on: by its class. */
+/** What to do after an HTTP error that neither a command nor the library advised on. */
 function classHint(error: ApiError): string | undefined {
-  if (error instanceof AuthenticationError)
-    return 'Check the key kct uses: `kct auth status` says where it comes from (--profile, KCT_API_KEY or the stored profile); store a working one with `kct auth login`.';
-  if (error instanceof PermissionError) return 'The key works but may not do this: `kct auth status` shows its scope and account.';
-  if (error instanceof InsufficientCreditsError) return '`kct credits` shows the balance; a task is charged only when it succeeds.';
-  if (refusalOf(error) === 'task_not_found')
-    return 'Check the task id (it starts with tsk_): a key sees only the tasks of its own account.';
   if (refusalOf(error) === 'task_not_cancellable')
     return `The task has already ended: \`kct result ${/\/(tsk_[A-Za-z0-9]+)\//.exec(error.url)?.[1] ?? '<task_id>'}\` shows how.`;
-  if (error instanceof RateLimitError || error instanceof ServerError)
-    return 'The service is busy or failing: try again in a minute (running the same command again is never charged twice).';
   return undefined;
 }
 

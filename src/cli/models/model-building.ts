@@ -181,6 +181,29 @@ export function sumOf(values: unknown[]): number | undefined {
   return Math.round((values as number[]).reduce((a, b) => a + b, 0) * 100) / 100;
 }
 
+/** The total a rubric preview says its text states ("Total: 20 marks"): the sandbox's stated_total (the spec leaves the shape open). */
+function statedTotalOf(preview: Record<string, unknown>): number | undefined {
+  const stated = preview.stated_total;
+  return typeof stated === 'number' && Number.isFinite(stated) && stated > 0 ? stated : undefined;
+}
+
+/**
+ * A rubric whose text states one total while its criteria's maxima add up to another: for a sum,
+ * which of the two the teacher meant is theirs to say, so it is refused (exit 2) before anything
+ * is created. Nothing to say when the text states no total, or a maximum is not a number.
+ */
+export function statedTotalError(preview: Record<string, unknown>, maxima: unknown[], source: string): UsageError | undefined {
+  const stated = statedTotalOf(preview);
+  const sum = sumOf(maxima);
+  if (stated === undefined || sum === undefined || sum === stated) return undefined;
+  return new UsageError(
+    `the rubric (${source}) states a total of ${formatNumber(stated)}, but its criteria's maxima add up to ${formatNumber(sum)}`,
+    {
+      suggestion: `Fix the rubric (a criterion's maximum, or the total it states) and run again, or pass --total-score ${formatNumber(sum)} to mark out of what its criteria add up to.`,
+    },
+  );
+}
+
 /** The table and total line printed after an ingest. */
 export async function printIngestSummary(
   io: IO,

@@ -215,19 +215,31 @@ export async function readQuestionsFile(path: string): Promise<ReadResult<Questi
   return { file, data: parsed.data, problems: [] };
 }
 
-export async function readRubricsFile(path: string): Promise<ReadResult<RubricsFile>> {
+export async function readRubricsFile(path: string): Promise<ReadResult<RubricsFile> & { value: unknown }> {
   const { file, value } = await loadFile(path);
   const parsed = RubricsFile.safeParse(value ?? {});
-  if (!parsed.success) {
-    // what does not hang on the broken fields is said with them, not on the next run
-    const others = criteriaIssues(value).map((issue) => file.problem(issue.path, issue.message));
-    return { file, problems: [...zodProblems(file, parsed.error), ...others] };
-  }
-  return { file, data: parsed.data, problems: [] };
+  if (!parsed.success) return { file, value, problems: zodProblems(file, parsed.error) };
+  return { file, value, data: parsed.data, problems: [] };
 }
 
-/** A file's criteria as far as they can be read (a name, a numeric maximum, numeric level scores): their own problems, duplicate names and levels above the maximum. */
-function criteriaIssues(value: unknown): { path: (string | number)[]; message: string }[] {
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A file's field as its schema reads it, or undefined when it is missing or broken (its type error is said apart). */
+function fieldOf<S extends z.ZodType>(value: unknown, key: string, schema: S): z.infer<S> | undefined {
+  const parsed = schema.safeParse(isRecord(value) ? value[key] : undefined);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * A rubrics file's criteria as far as they can be read, whether or not the file is valid: duplicate
+ * names, levels above their maximum, and, given a total and cum_method sum, the total the maxima
+ * miss (or, while a maximum is not a number, that it cannot be checked yet), at ['total_score'].
+ */
+function criteriaIssues(
+  value: unknown,
+  total: number | undefined,
+  method: CumMethod | undefined,
+): { path: (string | number)[]; message: string }[] {
   const rubrics = (value as { rubrics?: unknown } | undefined)?.rubrics;
   if (!Array.isArray(rubrics)) return [];
   const read = rubrics.map((raw, i) => {
@@ -240,9 +252,18 @@ function criteriaIssues(value: unknown): { path: (string | number)[]; message: s
       levels: levels.map((level) => ({ score: typeof level?.score === 'number' ? level.score : Number.NEGATIVE_INFINITY, descriptor: '' })),
     };
   });
-  return modelConsistencyIssues({ questions: [], rubrics: read, total_score: Number.NaN, cum_method: 'sum' }).filter(
+  const issues = modelConsistencyIssues({ questions: [], rubrics: read, total_score: Number.NaN, cum_method: 'sum' }).filter(
     (issue) => issue.path[0] === 'rubrics',
   );
+  if (total === undefined || method === undefined || read.length === 0) return issues;
+  const maxima = read.map((criterion) => criterion.max_score);
+  // the sum needs every maximum: one that is not a number is said once, not guessed around
+  const totalProblem = maxima.every(Number.isFinite)
+    ? criteriaTotalProblem(maxima, total, method)
+    : method === 'sum'
+      ? 'the total cannot be checked until every max_score is a number'
+      : undefined;
+  return totalProblem ? [{ path: ['total_score'], message: totalProblem }, ...issues] : issues;
 }
 
 export interface ModelInputs {
@@ -276,30 +297,28 @@ export async function buildModelRequest(inputs: ModelInputs): Promise<ModelPlan>
   if (q.data && !name) problems.push(q.file.problem(['assignment_name'], 'is missing: add it to the file, or pass --name'));
   if (q.data && !desc) problems.push(q.file.problem(['assignment_desc'], 'is missing: add it to the file, or pass --desc'));
 
-  const total = inputs.totalScore ?? r.data?.total_score;
-  const method = inputs.cumMethod ?? r.data?.cum_method;
-  if (r.data && total === undefined)
+  // what the rubrics file says of its total and method, read even when other fields are broken
+  const fileTotal = fieldOf(r.value, 'total_score', RubricsFile.shape.total_score);
+  const fileMethod = fieldOf(r.value, 'cum_method', RubricsFile.shape.cum_method);
+  const total = inputs.totalScore ?? fileTotal;
+  const method = inputs.cumMethod ?? fileMethod;
+  // a field there but broken is its type error's to say; one not there at all is said here, with the rest
+  const absent = (key: string) => isRecord(r.value) && r.value[key] === undefined;
+  if (total === undefined && absent('total_score'))
     problems.push(r.file.problem(['total_score'], 'is missing: add total_score to the file, or pass --total-score'));
-  if (r.data && method === undefined)
+  if (method === undefined && absent('cum_method'))
     problems.push(r.file.problem(['cum_method'], 'is missing: add cum_method (sum or average) to the file, or pass --cum-method'));
 
+  for (const issue of criteriaIssues(r.value, total, method)) {
+    if (issue.path[0] === 'total_score' && inputs.totalScore !== undefined)
+      flagProblem(`--total-score ${inputs.totalScore}`, `${issue.message} (criteria in ${r.file.path})`);
+    else problems.push(r.file.problem(issue.path, issue.message));
+  }
+  if (q.data) {
+    const others = modelConsistencyIssues({ questions: q.data.questions, rubrics: [], total_score: Number.NaN, cum_method: 'sum' });
+    for (const issue of others) if (issue.path[0] === 'questions') problems.push(q.file.problem(issue.path, issue.message));
+  }
   if (q.data && r.data && total !== undefined && method !== undefined) {
-    const sumProblem = criteriaTotalProblem(
-      r.data.rubrics.map((c) => c.max_score),
-      total,
-      method,
-    );
-    if (sumProblem) {
-      if (inputs.totalScore !== undefined) flagProblem(`--total-score ${inputs.totalScore}`, `${sumProblem} (criteria in ${r.file.path})`);
-      else if (r.data.total_score !== undefined) problems.push(r.file.problem(['total_score'], sumProblem));
-    }
-    const others = modelConsistencyIssues({
-      questions: q.data.questions,
-      rubrics: r.data.rubrics,
-      total_score: total,
-      cum_method: method,
-    }).filter((issue) => issue.path[0] !== 'total_score');
-    for (const issue of others) problems.push((issue.path[0] === 'questions' ? q.file : r.file).problem(issue.path, issue.message));
     const marks = q.data.questions.map((item) => item.marks);
     if (method === 'sum' && marks.every((m) => m !== undefined)) {
       const sum = Math.round(marks.reduce((n: number, m) => n + (m ?? 0), 0) * 1e6) / 1e6;

@@ -7,7 +7,7 @@ import { feedback } from './grading/feedback.js';
 import { type Judgement, judge } from './grading/judgement.js';
 import { clamp, roundHalf } from './grading/text.js';
 
-export { rubricsFromText } from './grading/rubric-text.js';
+export { readRubricText, rubricsFromText } from './grading/rubric-text.js';
 
 export interface GradeRubric {
   item: string;

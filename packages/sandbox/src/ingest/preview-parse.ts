@@ -9,7 +9,7 @@ import {
   MAX_MODEL_CRITERIA,
   MAX_MODEL_QUESTIONS,
 } from 'kct/api/schemas.js';
-import { rubricsFromText } from '../engines/grader.js';
+import { readRubricText } from '../engines/grader.js';
 import type { SourceFile } from './assets.js';
 import { mergePapers } from './question-merge.js';
 import { applySpecification, namedQuestion } from './question-selection.js';
@@ -55,6 +55,8 @@ export interface RubricsPreview {
   cum_method: CumMethod;
   /** Sum of the criterion maxima. */
   criteria_total: number;
+  /** A total the rubric itself states ("Total: 20 marks", "out of 20"), else null. */
+  stated_total: number | null;
   source_files: SourceFileView[];
   warnings: string[];
 }
@@ -154,10 +156,11 @@ function rubricsPreview(fields: Fields, read: ReadSource[]): RubricsPreview {
         `The specification "${fields.specification}" was not applied: the rubric has no section headed with the question it names ("Question 2", "Q2").`,
       );
   }
-  const rubrics = rubricsFromText(text);
+  const { rubrics, stated_total: stated } = readRubricText(text);
   const cumMethod = fields.cum_method ?? 'sum';
   const criteriaTotal = round(rubrics.reduce((n, r) => n + r.max_score, 0));
-  const totalScore = fields.total_score ?? (cumMethod === 'sum' ? criteriaTotal : round(criteriaTotal / Math.max(1, rubrics.length)));
+  const totalScore =
+    fields.total_score ?? stated ?? (cumMethod === 'sum' ? criteriaTotal : round(criteriaTotal / Math.max(1, rubrics.length)));
   if (rubrics.length === 0) {
     warnings.push(
       'No criteria were found. A rubric needs a maximum for each criterion, e.g. "Evidence (6 marks)", "Evidence - 6", or a table with a Max column.',
@@ -168,10 +171,17 @@ function rubricsPreview(fields: Fields, read: ReadSource[]): RubricsPreview {
       totalScore,
       cumMethod,
     );
+    // said as the rubric's own slip, beside the total_score it makes for the sum
+    if (stated !== undefined && cumMethod === 'sum' && stated !== criteriaTotal)
+      warnings.push(`The rubric states a total of ${stated}, but its criteria add up to ${criteriaTotal}.`);
     if (problem) warnings.push(`${problem[0].toUpperCase()}${problem.slice(1)}.`);
   }
   if (fields.total_score === undefined && rubrics.length > 0)
-    warnings.push(`No total_score was sent; ${totalScore} was derived from the criteria (cum_method ${cumMethod}).`);
+    warnings.push(
+      stated === undefined
+        ? `No total_score was sent; ${totalScore} was derived from the criteria (cum_method ${cumMethod}).`
+        : `No total_score was sent; ${totalScore} is the total the rubric states.`,
+    );
   return {
     assignment_name: fields.assignment_name ?? null,
     assignment_desc: fields.assignment_desc ?? null,
@@ -180,6 +190,7 @@ function rubricsPreview(fields: Fields, read: ReadSource[]): RubricsPreview {
     total_score: totalScore,
     cum_method: cumMethod,
     criteria_total: criteriaTotal,
+    stated_total: stated ?? null,
     source_files: views,
     warnings,
   };

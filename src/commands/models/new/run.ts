@@ -22,6 +22,7 @@ import {
   ingestToFile,
   printIngestSummary,
   printModel,
+  statedTotalError,
   sumOf,
   waitForModel,
 } from '../../../cli/models/model-building.js';
@@ -209,7 +210,7 @@ async function writePreviews({ context, options, client, ask, step, questionsPat
   const warnings = asking ? rubrics.warnings.filter((warning) => !/total_score|cum_method/.test(warning)) : rubrics.warnings;
   for (const warning of warnings) context.notice('warning', warning);
   if (asking) {
-    const criteria = sumOf((rubrics.content.rubrics as { max_score?: unknown }[]).map((r) => r.max_score));
+    const criteria = sumOf(criteriaOf(rubrics.content));
     const method =
       options.cumMethod ??
       (await ask.select<CumMethodType>('How do criterion scores make the total?', [
@@ -218,6 +219,9 @@ async function writePreviews({ context, options, client, ask, step, questionsPat
       ]));
     // a sum is out of what its criteria add up to (criteriaTotalProblem): nothing to ask, and no other answer would do
     const sum = method === 'sum' && criteria !== undefined && totalFlag === undefined;
+    // unless the rubric states another total: which one was meant is the teacher's to say
+    const stated = sum ? statedTotalError(rubrics.preview, criteriaOf(rubrics.content), rubricFiles.join(', ')) : undefined;
+    if (stated) throw stated;
     if (sum) err(context.io, `Total score: ${formatNumber(criteria)}, what the criteria add up to.`);
     const adding = criteria === undefined ? '' : ` (its criteria add up to ${formatNumber(criteria)})`;
     rubrics.content.total_score = totalFlag ?? (sum ? criteria : await ask.number(`Total score of the rubric${adding}:`, 0.01));
@@ -228,6 +232,8 @@ async function writePreviews({ context, options, client, ask, step, questionsPat
     );
   }
 }
+
+const criteriaOf = (content: Record<string, unknown>) => (content.rubrics as { max_score?: unknown }[]).map((r) => r.max_score);
 
 /** Step 3: the previews edited until they make a valid request, or a stop with the command that uses them once fixed. */
 async function checkedPlan({ context, options, ask, step, questionsPath, rubricsPath }: Steps): Promise<ModelPlan> {

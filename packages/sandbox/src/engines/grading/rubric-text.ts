@@ -1,6 +1,8 @@
 // Rubric text (rubric_text, or the text of a rubric file) → criteria. Understands the shapes
 // teachers write: "Thesis (5 marks)", "Evidence - 6", "Organisation: 5 points", "Style /4",
 // "| Organisation | 5 |" tables, and level lines "5: ..." / "3-4: ..." / "Level 2 (3-4 marks): ...".
+// The total the text states ("Total: 20 marks", "marked out of 20", "/20" as its last line) is
+// read in the same pass, so the lines that say it are never taken for criteria.
 
 export interface ParsedRubric {
   item: string;
@@ -47,6 +49,25 @@ const MAX_LINE = new RegExp(
   'i',
 );
 const TOTAL_LINE = /^(?:grand\s+|overall\s+)?total(?:\s+(?:marks?|points?|score))?\b.*\d/i;
+/** "Total: 20", "Total marks: 20", "Total (20 marks)", "Total: ___ /20", "Total: 30 marks. Marks are added." */
+const TOTAL_STATED = new RegExp(
+  String.raw`^(?:(grand|overall)\s+)?total(?:\s+(?:marks?|points?|score))?(?:\s+(?:available|possible))?\s*(?:[:=\-–—]\s*|\s)(?:[(\[]\s*)?(?:_*\s*(?:/|out of)\s*)?${NUM}\s*${UNIT}?\s*[)\]]?(?:\s*[.;,(].*)?$`,
+  'i',
+);
+/** Said of the whole, before the first criterion or as the last line: "marked out of 20", "20 marks in total", "Essay rubric (out of 20)". */
+const WHOLE_STATED = [
+  new RegExp(String.raw`\b(?:marked|scored|graded|assessed)\s+out\s+of\s+${NUM}\b`, 'i'),
+  new RegExp(String.raw`\b${NUM}\s*${UNIT}\s+(?:in\s+)?total\b`, 'i'),
+  new RegExp(String.raw`\b(?:a|the)\s+total\s+of\s+${NUM}\b`, 'i'),
+  new RegExp(String.raw`^out\s+of\s+${NUM}\s*${UNIT}?\.?$`, 'i'),
+  new RegExp(
+    String.raw`\b(?:rubric|marking scheme|mark scheme)\b.*?(?:[(\[]\s*(?:out of\s*|/\s*)?${NUM}\s*${UNIT}?\s*[)\]]|(?:out of|/)\s*${NUM}\s*${UNIT}?)\.?$`,
+    'i',
+  ),
+];
+/** The last line only: "/20", "Score: ___ /20", "Mark: /20". */
+const LAST_STATED = new RegExp(String.raw`^(?:(?:final\s+)?(?:score|marks?|points?|grade)\s*[:=]?\s*)?_*\s*/\s*${NUM}\s*${UNIT}?\.?$`, 'i');
+const TOTAL_CELL = /^(?:grand\s+|overall\s+)?total(?:\s+(?:marks?|points?|score))?$/i;
 const NOT_CRITERIA = /^(?:total|overall total|grand total|sum|criteria|criterion|rubric|marking scheme|score|marks?|points?)$/i;
 
 function toNumber(s: string | undefined): number | undefined {
@@ -146,7 +167,13 @@ function tableRow(row: string[], columns: Columns | undefined): { item: string; 
 
 /** Criteria with maxima found in a rubric's text; [] when the text has none. */
 export function rubricsFromText(text: string): ParsedRubric[] {
+  return readRubricText(text).rubrics;
+}
+
+/** What a rubric's text says: its criteria, and the total it states (none when it states none, or several that differ). */
+export function readRubricText(text: string): { rubrics: ParsedRubric[]; stated_total?: number } {
   const drafts: Draft[] = [];
+  const totals: { value: number; grand: boolean }[] = [];
   let current: Draft | undefined;
   let columns: Columns | undefined;
   const start = (item: string, max: number | undefined, description?: string) => {
@@ -163,11 +190,24 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     const line = lines[i];
     const wasLevel = lastWasLevel;
     lastWasLevel = false;
+    const last = i === lines.length - 1;
+    // before the first criterion any line is about the whole; the last line, when the criterion above has its maximum
+    const whole = current === undefined || (last && current.max !== undefined);
+    const stated = statedTotal(line, whole, last);
+    if (stated) {
+      totals.push(stated);
+      continue;
+    }
     if (TOTAL_LINE.test(line.replace(BULLET, ''))) continue;
 
     const row = cells(line);
     if (row && row.length >= 2) {
       if (row.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) continue;
+      const totalRow = tableTotal(row);
+      if (totalRow) {
+        totals.push(totalRow);
+        continue;
+      }
       const nameCol = row.findIndex((c) => NAME_COL.test(c));
       const maxCol = row.findIndex((c) => MAX_COL.test(c));
       if (nameCol >= 0 && maxCol >= 0) {
@@ -231,7 +271,7 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     if (current) current.description.push(line);
   }
 
-  return drafts.flatMap((d) => {
+  const rubrics = drafts.flatMap((d) => {
     const max = d.max ?? (d.levels.length > 0 ? Math.max(...d.levels.map((l) => l.score)) : undefined);
     if (max === undefined || max <= 0) return [];
     const out: ParsedRubric = { item: d.item, max_score: max };
@@ -240,4 +280,45 @@ export function rubricsFromText(text: string): ParsedRubric[] {
     if (d.levels.length > 0) out.levels = [...d.levels].sort((a, b) => b.score - a.score);
     return [out];
   });
+  const total = oneTotal(totals);
+  return total === undefined ? { rubrics } : { rubrics, stated_total: total };
+}
+
+/** The total a line states; `whole`: the line is about no criterion (before the first, or the last line after a whole one). */
+function statedTotal(line: string, whole: boolean, last: boolean): { value: number; grand: boolean } | undefined {
+  const plain = line.replace(BULLET, '').replace(/[*`]+/g, '').trim();
+  const total = TOTAL_STATED.exec(plain);
+  if (total) return positive(total[2], total[1] !== undefined);
+  if (!whole) return undefined;
+  const slash = last ? LAST_STATED.exec(plain) : null;
+  if (slash) return positive(slash[1], false);
+  for (const re of WHOLE_STATED) {
+    const value = re
+      .exec(plain)
+      ?.slice(1)
+      .find((group) => group !== undefined);
+    if (value !== undefined) return positive(value, false);
+  }
+  return undefined;
+}
+
+/** "| Total | 20 |", "| **Total** | | **20** |": the last number of a row named Total. */
+function tableTotal(row: string[]): { value: number; grand: boolean } | undefined {
+  const named = row.map((c) => c.replace(/[*_`]+/g, '').trim()).filter((c) => c !== '');
+  if (named.length < 2 || !TOTAL_CELL.test(named[0])) return undefined;
+  const numbers = named.slice(1).map((c) => toNumber(c.replace(/\s*(?:marks?|points?|pts?)$/i, '').replace(/^\/\s*/, '')));
+  const last = numbers.filter((n): n is number => n !== undefined).pop();
+  return last === undefined ? undefined : positive(String(last), /^(?:grand|overall)/i.test(named[0]));
+}
+
+function positive(raw: string | undefined, grand: boolean): { value: number; grand: boolean } | undefined {
+  const value = toNumber(raw);
+  return value !== undefined && value > 0 ? { value, grand } : undefined;
+}
+
+/** A grand total wins; else one value said once or more; totals that differ (one per section) state none. */
+function oneTotal(totals: { value: number; grand: boolean }[]): number | undefined {
+  const grand = totals.filter((t) => t.grand);
+  const candidates = new Set((grand.length > 0 ? grand : totals).map((t) => t.value));
+  return candidates.size === 1 ? [...candidates][0] : undefined;
 }
