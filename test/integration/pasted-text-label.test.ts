@@ -54,7 +54,8 @@ describe('what an earlier kct saved under --text is the same answer', () => {
   it('kct report of a saved ndjson, csv (guarded) or journal that says --text names it (text)', async () => {
     const { dir, file, text } = withFile('old saved');
     const journal = join(dir, 'class.journal');
-    const ndjson = (await shared.kct(['one-pass', file, '--text', text, '--model', '12', '--output', 'ndjson', '--resume', journal])).stdout;
+    const ndjson = (await shared.kct(['one-pass', file, '--text', text, '--model', '12', '--output', 'ndjson', '--resume', journal]))
+      .stdout;
     const csv = (await shared.kct(['one-pass', file, '--text', text, '--model', '12', '--output', 'csv'])).stdout;
     // as the kct before (text) wrote them
     const old = {
@@ -85,7 +86,17 @@ describe('what an earlier kct saved under --text is the same answer', () => {
     // as the kct before (text) wrote it (each run below adds its own lines: the journal is made old again before it)
     const old = () => writeFileSync(journal, readFileSync(journal, 'utf8').replaceAll('"(text)"', '"--text"'));
     old();
-    const changed = await shared.kct(['one-pass', '--text', `${text} (edited)`, '--model', '12', '--output', 'ndjson', '--resume', journal]);
+    const changed = await shared.kct([
+      'one-pass',
+      '--text',
+      `${text} (edited)`,
+      '--model',
+      '12',
+      '--output',
+      'ndjson',
+      '--resume',
+      journal,
+    ]);
     expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stderr).toContain('(text) changed since the last run');
     expect(changed.stderr).not.toContain('holds the record of other answers');
