@@ -314,13 +314,33 @@ export class UnscoredResultError extends KctError {
   }
 }
 
+/**
+ * What a run of many answers had done when it was stopped, counted in answers (a batch's answers
+ * share one task): every answer is accepted, or has a row printed without a task (refused), or is not sent.
+ */
+export interface StoppedRun {
+  /** Answers the service holds a task for (accepted by this run, or sent before): charged when marked. */
+  accepted: number;
+  /** Of those, answers not seen finished: queued or running on the service (with --no-wait, all that were accepted now). */
+  unfinished: number;
+  /** The tasks of the unfinished answers, each once, the first 100: their rows, printed or not, name them all. */
+  taskIds: string[];
+  /** Answers never sent: no task, no row; the same command again sends them. */
+  notSent: number;
+  /** The --resume journal, which records each answer's task. */
+  journal?: string;
+}
+
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). */
 export class InterruptedError extends KctError {
   /** True when a request stopped may have reached the server (a submission: maybe accepted, and charged), as ConnectionError's. */
   readonly maybeDelivered: boolean;
-  constructor(message = 'interrupted', options: KctErrorOptions = {}, maybeDelivered = false) {
+  /** A run of many answers that was stopped: what it left, for scripts (--json's error carries it). */
+  readonly run?: StoppedRun;
+  constructor(message = 'interrupted', options: KctErrorOptions & { run?: StoppedRun } = {}, maybeDelivered = false) {
     super('interrupted', message, options);
     this.maybeDelivered = maybeDelivered;
+    this.run = options.run;
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
-import { ApiError, ConnectionError, KctError, UsageError, WatchTimeoutError } from '../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, KctError, type StoppedRun, UsageError, WatchTimeoutError } from '../api/errors.js';
 import type { SandboxPackage } from '../api/sandbox.js';
 import { redact } from '../client/redact.js';
 import type { Dispatcher } from '../client/undici.js';
@@ -250,6 +250,7 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
         ...(requestId === undefined ? {} : { request_id: requestId }),
         ...(suggestion === undefined ? {} : { suggestion }),
         ...(error instanceof WatchTimeoutError ? { task_ids: error.taskIds } : {}),
+        ...(error instanceof InterruptedError && error.run ? stoppedRunFields(error.run) : {}),
       },
     };
     err(io, JSON.stringify(payload));
@@ -265,6 +266,12 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
   if (exitCode === EXIT.UNEXPECTED && !(error instanceof KctError)) {
     err(io, 'This looks like a bug in kct; run again with --debug and report the output (it never contains your key).');
   }
+}
+
+/** A stopped run's counts and tasks in --json's error (docs/guides/exit-codes.md): every answer accounted for. */
+function stoppedRunFields(run: StoppedRun): Record<string, unknown> {
+  const { accepted, unfinished, taskIds, notSent, journal } = run;
+  return { accepted, unfinished, task_ids: taskIds, not_sent: notSent, ...(journal === undefined ? {} : { journal }) };
 }
 
 /**

@@ -95,14 +95,6 @@ export class TaskScheduler {
     this.start();
   }
 
-  /** The ids of the first `limit` tasks not yet final, in the order added (to say what a stopped run leaves running). */
-  unfinished(limit: number): string[] {
-    const ids: string[] = [];
-    for (let i = this.head; i < this.tasks.length && ids.length < limit; i++)
-      if (this.tasks[i].state !== 'done') ids.push(this.tasks[i].id);
-    return ids;
-  }
-
   /** Starts the loop on the next microtask, if it is not running: tasks added together are all known to its first round. */
   private start(): void {
     if (!this.running) queueMicrotask(() => void this.loop());

@@ -69,7 +69,7 @@ export class Batches {
     this.run.settings.onAccepted?.(task, replayed, chunk.rows.length, 0);
     chunk.rows.forEach((row, item) => {
       const identity = this.run.identityOf(row);
-      this.run.tasked.add(row);
+      this.run.tasked.add(row, task.task_id);
       record.accepted(row, identity, { batchId: task.task_id, item }, task.status ?? 'QUEUED', replayed);
     });
     if (!this.run.settings.wait) {

@@ -1,6 +1,5 @@
 // Following accepted tasks: the run's one polling loop (client/poll.ts), each task's result
 // read once it is final (at most RESULT_READS at once), a --no-wait run's tasks read as they are now.
-import { InterruptedError } from '../api/errors.js';
 import { isUnsuccessfulFinal, statusOf } from '../api/status.js';
 import { type AnswerOutcome, outcomeFromResult } from '../cli/render/outcome.js';
 import { limiter } from '../client/limit.js';
@@ -10,8 +9,6 @@ import { retried } from './retries.js';
 
 /** Result reads in flight at once. */
 const RESULT_READS = 8;
-/** Tasks a stopped run names as left running (the rest are counted): enough to cancel a few by hand. */
-const NAMED_LEFT_RUNNING = 5;
 
 /** What a task the polling loop watches is to this run: one answer's, or a batch's. */
 export type Watched = { kind: 'answer'; row: number } | { kind: 'batch'; chunk: number };
@@ -20,10 +17,6 @@ export class Follower {
   readonly readResult = limiter(RESULT_READS);
   private readonly scheduler: TaskScheduler;
   private readonly watched = new Map<number, Watched>();
-  /** The first tasks still running when watching stopped (Ctrl-C), by id. */
-  private readonly leftRunning: string[] = [];
-  /** Tasks seen final whose result is still being read (their row not printed yet). */
-  private readonly reading = new Set<string>();
   private nextTag = 0;
 
   constructor(private readonly run: MarkingRun) {
@@ -46,12 +39,6 @@ export class Follower {
     return this.scheduler.watchedWeight;
   }
 
-  /** The first tasks not seen final: left running when watching stopped, or still watched. */
-  unfinished(): string[] {
-    const reading = [...this.reading].slice(0, NAMED_LEFT_RUNNING);
-    return [...this.leftRunning, ...reading, ...this.scheduler.unfinished(NAMED_LEFT_RUNNING)].slice(0, NAMED_LEFT_RUNNING);
-  }
-
   /** Follows a task in the run's one polling loop. */
   watch(taskId: string, what: Watched, options: { firstPollIn: number; weight?: number }): void {
     const tag = this.nextTag++;
@@ -62,7 +49,7 @@ export class Follower {
   /** An answer's task: watched until final, or with --no-wait read as it is now. */
   follow(taskId: string, row: number, firstPollIn: number): void {
     const { run } = this;
-    run.tasked.add(row);
+    run.tasked.add(row, taskId);
     if (run.settings.wait) {
       this.watch(taskId, { kind: 'answer', row }, { firstPollIn });
       return;
@@ -100,11 +87,8 @@ export class Follower {
     const { client, context, collection } = run.settings;
     const answer = collection.answerAt(row);
     const base = run.baseOf(row, answer);
-    this.reading.add(taskId);
     try {
-      const result = await this.readResult(() => client.result(taskId, { signal: context.signal, patient: true })).finally(() =>
-        this.reading.delete(taskId),
-      );
+      const result = await this.readResult(() => client.result(taskId, { signal: context.signal, patient: true }));
       if (isUnsuccessfulFinal(statusOf(result)) && run.sendAfterAll(row, undefined, taskId)) return;
       if (answer && (await retried(run, row, answer, result))) return;
       run.emit(row, outcomeFromResult(base, result), answer);
@@ -115,7 +99,6 @@ export class Follower {
   }
 
   private failed(what: Watched, error: unknown, taskId: string): void {
-    if (error instanceof InterruptedError && this.leftRunning.length < NAMED_LEFT_RUNNING) this.leftRunning.push(taskId);
     if (what.kind === 'batch') {
       this.run.batches.failed(what.chunk, error, taskId);
       return;

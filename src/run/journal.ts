@@ -14,6 +14,7 @@
 import { closeSync, existsSync, openSync, readSync, truncateSync, writeSync } from 'node:fs';
 import { UsageError } from '../api/errors.js';
 import { isFinalStatus } from '../api/status.js';
+import { currentLabel } from '../cli/answers/labels.js';
 
 /** What the journal knows of an identity: finished (its row saved), or accepted and not yet seen finished. */
 export type JournalKnown =
@@ -275,7 +276,8 @@ export class Journal {
       this.items[slot] = typeof entry.item === 'number' ? entry.item : -1;
       this.taskIds[slot] = undefined;
     }
-    if (entry.e === 'found' && typeof entry.answer === 'string') this.named.set(hash53(entry.answer), slot);
+    // an answer named as an earlier kct named it (a pasted text's `--text`) is the same answer's name
+    if (entry.e === 'found' && typeof entry.answer === 'string') this.named.set(hash53(currentLabel(entry.answer)), slot);
     if (typeof entry.status === 'string' && entry.e !== 'found') this.statusCode[slot] = this.code(entry.status);
     // the row read back for an identity is the one of its answer sent or reused, not a copy's (its own notes: row-names.ts)
     if (entry.e === 'final' && entry.copy !== true) {

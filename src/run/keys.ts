@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { ApiError, refusalOf } from '../api/errors.js';
 import type { Answer } from '../cli/answers/answers.js';
+import { TEXT_LABEL } from '../cli/answers/labels.js';
 import type { OnePassInput } from '../client/client.js';
 import { checkBaseKey, type KeyRule, keyForName, keyFromIdentity } from '../client/idempotency.js';
 import { labelsOf } from '../client/identity.js';
@@ -50,7 +51,7 @@ export function keyOf(
  */
 export function keyConflict(rule: KeyRule, error: unknown, answer: Answer, key: string): unknown {
   if (!(error instanceof ApiError) || refusalOf(error) !== 'idempotency_key_reused' || rule.kind !== 'base') return error;
-  const what = answer.label === '-' ? 'the answer on standard input' : answer.label === '--text' ? 'the --text answer' : answer.label;
+  const what = answer.label === '-' ? 'the answer on standard input' : answer.label === TEXT_LABEL ? 'the --text answer' : answer.label;
   return error.retold(
     `the key ${key} was sent before with another answer than ${what} (this file changed since, or another file of that name was sent under it): the service refused it (${error.message})`,
     {

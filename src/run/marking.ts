@@ -22,6 +22,7 @@ import { markedOf, type Plan, planOf, taskOf } from './plan.js';
 import { Resends, ResentTally } from './resends.js';
 import { namedRow } from './row-names.js';
 import { dropUndefined, graceAfter, isLocalFileError, NotSent, outcomeFromRow, type RunSettings, stopsTheRun } from './settings.js';
+import { type LeftWithService, TaskedRows } from './tasked-rows.js';
 
 /** How long a submission under way when Ctrl-C lands may still take to be answered. */
 const SUBMIT_GRACE_MS = 10_000;
@@ -48,8 +49,8 @@ export class MarkingRun {
   /** Submissions whose connection broke after the body was sent: the service may have accepted them. */
   private maybeAccepted = 0;
   replayed = 0;
-  /** Rows tied to a task kct knows exists (accepted or followed): the Ctrl-C message counts them. */
-  readonly tasked = new Set<number>();
+  /** Rows tied to a task kct knows exists (accepted or followed), by task: the Ctrl-C message counts and names them. */
+  readonly tasked = new TaskedRows();
   /** Rows the ledger named a task for that the service did not know: charged if their new request is not a replay. */
   private readonly unknownToService = new Set<number>();
   private sentAgain = 0;
@@ -142,17 +143,14 @@ export class MarkingRun {
     return this.accepted > 0 || this.maybeAccepted > 0;
   }
 
-  /** What kct knows of the tasks so far (for the Ctrl-C message). */
-  progress(): { firstTaskId?: string; unfinished: number; unfinishedIds: string[]; finished: number; notSent: number } {
-    // in answers, copies with them: finished, still running (a task, or a row printed not final), or never sent
-    let waiting = 0;
-    for (const row of this.tasked) waiting += 1 + (this.settings.plan.copies.get(row)?.length ?? 0);
+  /** What kct knows of the answers so far, copies with them (for the Ctrl-C message): each is accepted, refused, or never sent. */
+  progress(): LeftWithService & { firstTaskId?: string; finished: number; notSent: number } {
+    const left = this.tasked.left((row) => 1 + (this.settings.plan.copies.get(row)?.length ?? 0));
     return {
+      ...left,
       firstTaskId: this.firstTaskId,
-      unfinished: waiting + this.emitted - this.finishedRows,
-      unfinishedIds: this.follower.unfinished(),
       finished: this.finishedRows,
-      notSent: Math.max(0, this.expected - this.emitted - waiting),
+      notSent: Math.max(0, this.expected - this.emitted - left.unprinted),
     };
   }
 
@@ -200,7 +198,7 @@ export class MarkingRun {
     this.settings.record.reused(row, this.identityOf(row), step.from, { batchId: known.batchId, item: known.item });
     this.notCharged.add(row);
     if (step.from === 'ledger') this.reusedFromLedger.add(row);
-    this.tasked.add(row);
+    this.tasked.add(row, known.batchId);
     this.batches.reuse(known.batchId, known.item, row);
   }
 
@@ -276,7 +274,7 @@ export class MarkingRun {
       if (this.unknownToService.delete(row) && !replayed) this.sentAgain += 1;
       this.accept(task, replayed);
       if (replayed) this.notCharged.add(row);
-      this.tasked.add(row);
+      this.tasked.add(row, task.task_id);
       record.accepted(row, identity, { taskId: task.task_id }, task.status ?? 'QUEUED', replayed);
       this.settings.onAccepted?.(task, replayed, 1, answer.files.length);
       if (!this.settings.wait) {
@@ -362,7 +360,7 @@ export class MarkingRun {
       },
       answerOfRow,
     );
-    this.tasked.delete(row);
+    this.tasked.printed(row, outcome, 1 + copies.length);
     this.reusedFromLedger.delete(row);
     this.earlier.settled(row, outcome);
     if (this.settings.single) this.last = outcome;

@@ -25,6 +25,7 @@ export async function retried(run: MarkingRun, row: number, answer: Answer, resu
   const again = await client.onePass(input, { idempotency: { key }, signal: context.signal });
   resends.retried(row, attempt);
   run.accept(again);
+  run.tasked.add(row, again.task_id);
   record.accepted(row, identity, { taskId: again.task_id }, again.status ?? 'QUEUED', again.replayed === true);
   run.follower.watch(again.task_id, { kind: 'answer', row }, { firstPollIn: settings.firstPollIn });
   return true;

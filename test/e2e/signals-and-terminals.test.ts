@@ -115,6 +115,44 @@ describe('signals and terminals', () => {
     expect(counts.marked + counts.not_marked).toBe(names.length);
   });
 
+  it("Ctrl-C in a --no-wait class run: the rows accepted are on stdout, and --json's error counts and names them, the rest counted not sent", async () => {
+    const names = ['ada', 'ben', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal'];
+    const run = await interruptAfterAccept(
+      ['one-pass', textFolder(names, '(no-wait sigint)'), '--model', '12', '--no-wait', '--json', '--max-rps', '1'],
+      'SIGINT',
+      'quoted',
+    );
+    expect(run.code, run.stderr).toBe(130);
+    const rows = JSON.parse(run.stdout) as { task_id: string; status: string }[];
+    const { error } = JSON.parse(run.stderr.trim().split('\n').at(-1)!) as {
+      error: { code: string; accepted: number; unfinished: number; task_ids: string[]; not_sent: number };
+    };
+    expect(error.code).toBe('interrupted');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(error.accepted).toBe(rows.length);
+    expect(error.unfinished).toBe(rows.length);
+    expect(rows.length + error.not_sent).toBe(names.length);
+    expect([...error.task_ids].sort()).toEqual(rows.map((row) => row.task_id).sort());
+  });
+
+  it('Ctrl-C in --no-wait --output csv, --via batch and kct batch: the rows (or batches) accepted are CSV on stdout, the error names their task', async () => {
+    const names = Array.from({ length: 150 }, (_, i) => `pupil-${i + 1}`);
+    for (const [args, seen] of [
+      [['one-pass', textFolder(names, '(via batch sigint)'), '--via', 'batch'], 'quoted'],
+      [['batch', textFolder(names, '(kct batch sigint)')], 'batch 1/2 accepted'],
+    ] as const) {
+      const run = await interruptAfterAccept([...args, '--model', '12', '--no-wait', '--output', 'csv', '--max-rps', '1'], 'SIGINT', seen);
+      expect(run.code, run.stderr).toBe(130);
+      const [header, ...lines] = run.stdout.trim().split('\n');
+      expect(header).toMatch(/^(file,student_id,)?task_id,status,/);
+      const [task] = new Set(lines.map((line) => /tsk_\w+/.exec(line)?.[0]));
+      expect(lines).toHaveLength(args[0] === 'batch' ? 1 : 100);
+      expect(run.stderr).toContain(
+        `: ${args[0] === 'batch' ? 'batch' : 'task'} ${task}; 50 ${args[0] === 'batch' ? 'items' : 'answers'} not sent`,
+      );
+    }
+  });
+
   it('CI=1 in a real terminal never claims there is no terminal', async () => {
     const env = { ...kctEnv(tempDir()), CI: '1' };
     const run = await inTerminal(['auth', 'login', '--base-url', shared.sandbox.baseUrl], env);

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TEXT_LABEL } from '../../src/cli/answers/labels.js';
 import { propertyRuns, propertySeed } from '../unit/property-runs.js';
 import { asUser, creditsOf, parseJson, tempDir, useSandbox } from './harness.js';
 
@@ -78,7 +79,7 @@ describe('kct evaluate re-runs', () => {
           const printed = parseJson<{ task_id: string; replayed?: boolean; student_id?: string | null; file?: string | null }>(run.stdout);
           // a row names the answer as one-pass's rows do (a replay's once said nothing, and every file null)
           if (s.output === 'ndjson' && wait)
-            expect(printed.file).toBe(s.via === 'file' ? join(dir, s.fileName) : s.via === 'stdin' ? '-' : '--text');
+            expect(printed.file).toBe(s.via === 'file' ? join(dir, s.fileName) : s.via === 'stdin' ? '-' : TEXT_LABEL);
           const sent = s.markAgain || s.answer === FAILS || !latest.has(identity);
           expect(run.code, run.stderr).toBe(wait && s.answer === FAILS ? 3 : 0);
           expect(charged > 0, `charged ${charged} for ${JSON.stringify(s)}\n${run.stderr}`).toBe(sent);

@@ -13,6 +13,7 @@ import type { IO } from '../core/io.js';
 import { readStdinAnswer, readStdinText } from '../core/stdin.js';
 import type { Download, DownloadStudentInfo } from './download.js';
 import { collectDownload } from './download-answers.js';
+import { TEXT_LABEL } from './labels.js';
 import { OwnFiles } from './own-files.js';
 import { planAnswers } from './plan.js';
 import { NothingToSend } from './plan-words.js';
@@ -21,7 +22,7 @@ import { excluder, globberFor, walkInputs } from './walk.js';
 export interface Answer {
   /** Its row in the output: answers and skipped files numbered in the order they were found. */
   index: number;
-  /** How the answer is named in output: the path as given (a folder's files joined to it), "-" for stdin, "--text". */
+  /** How the answer is named in output: the path as given (a folder's files joined to it), "-" for stdin, TEXT_LABEL for --text. */
   label: string;
   /**
    * What names this answer in a key made from a user's --idempotency-key (`<key>-<keyName>`): its
@@ -227,7 +228,7 @@ async function namedInputs(sources: AnswerSources, io: IO): Promise<{ named: str
     textAnswers.push({ index: textAnswers.length, label: '-', keyName: 'stdin', files: [], text: await readStdinAnswer(io) });
   }
   if (sources.text !== undefined)
-    textAnswers.push({ index: textAnswers.length, label: '--text', keyName: 'text', files: [], text: sources.text });
+    textAnswers.push({ index: textAnswers.length, label: TEXT_LABEL, keyName: 'text', files: [], text: sources.text });
   for (const answer of textAnswers) {
     if (answer.text!.trim() === '')
       throw new UsageError(`the answer ${answer.label === '-' ? 'on standard input' : 'text'} is empty`, {

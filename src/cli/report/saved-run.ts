@@ -12,6 +12,7 @@ import { UsageError } from '../../api/errors.js';
 import { EvaluationEntry } from '../../api/schemas.js';
 import * as z from '../../api/zod.js';
 import { isRecordHead } from '../../run/record-rows.js';
+import { currentLabel } from '../answers/labels.js';
 import type { ReportRow } from './html.js';
 import { csvRows, isBatchRecord, journalRows, jsonRows, ndjsonRows, notRows, ShapeProblem } from './saved-run-shapes.js';
 
@@ -64,7 +65,9 @@ export async function* readSavedRun(path: string, stdin: Readable): AsyncGenerat
         throw new ShapeProblem(line, `is not an answer of a run: ${issue.path.join('.') || 'the line'}: ${issue.message}`);
       }
       rows += 1;
-      yield { ...parsed.data, file: parsed.data.file ?? undefined } as ReportRow;
+      // a pasted text saved as an earlier kct named it (`--text`) is named as every view names it now
+      const { file, duplicate_of: twin } = parsed.data;
+      yield { ...parsed.data, file: currentLabel(file) ?? undefined, ...(twin ? { duplicate_of: currentLabel(twin) } : {}) } as ReportRow;
     }
   } catch (error) {
     if (error instanceof ShapeProblem) throw new UsageError(`${name} line ${error.line} ${error.message}`, { suggestion: FORMAT_HINT });

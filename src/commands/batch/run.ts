@@ -15,7 +15,6 @@ import { watchTimings } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
 import type { AnswerOutcome } from '../../cli/render/outcome.js';
 import { OutcomeWriter } from '../../cli/render/outcomes.js';
-import type { Column } from '../../cli/render/rows.js';
 import { plural } from '../../cli/render/style.js';
 import { printUnsentRows } from '../../cli/render/unsent-rows.js';
 import { pollSchedule } from '../../client/poll.js';
@@ -24,6 +23,7 @@ import { keyRuleOf } from '../../run/keys.js';
 import { Ledger } from '../../run/ledger.js';
 import { LedgerLock } from '../../run/ledger-lock.js';
 import { withoutModelsOwnMethod } from '../../run/model-method.js';
+import { AcceptedList } from './accepted-list.js';
 import { BatchLedger, type BatchSend } from './batch-ledger.js';
 import type { command } from './command.js';
 import { copyRow, distinctItems } from './copies.js';
@@ -33,25 +33,6 @@ import { checkCallbackUrl, toldRefusal } from './refusals.js';
 import { batchInterrupted } from './stopped.js';
 
 type Options = OptionsOf<typeof command>;
-
-/** What --no-wait prints of each accepted request: its batch task. */
-const ACCEPTED_COLUMNS: Column<Task>[] = [
-  { name: 'task_id', header: 'Task', value: (task) => task.task_id },
-  { name: 'status', header: 'Status', value: (task) => task.status },
-  { name: 'count', header: 'Items', value: (task) => task.count },
-  { name: 'credit_cost', header: 'Cost on success', value: (task) => task.credit_cost },
-];
-
-/** A replayed batch's acceptance with its state now: status, stage and what it was charged, from its result. */
-async function stateNow(client: Awaited<ReturnType<Context['client']>>, task: Task, signal: AbortSignal): Promise<Task> {
-  const now = await client.result(task.task_id, { signal });
-  return {
-    ...task,
-    ...(typeof now.status === 'string' ? { status: now.status } : {}),
-    ...(typeof now.stage === 'string' ? { stage: now.stage } : {}),
-    ...(typeof now.credits_charged === 'number' ? { credits_charged: now.credits_charged } : {}),
-  };
-}
 
 /** How a batch request came to be not sent: refused by the service, or never reached it. */
 const notSentWord = (error: unknown) => (error instanceof ConnectionError ? 'not delivered' : 'refused');
@@ -136,6 +117,8 @@ export async function run(options: Options, context: Context): Promise<void> {
       );
 
     const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
+    // --no-wait: each batch accepted is printed at once, so a run stopped later has printed every one it started
+    const listed = options.wait === false ? new AcceptedList(exporter, client, context.signal) : undefined;
     // A refused request (say 402 on the third) must not lose the batches already accepted: they
     // are still followed and printed, and the refusal decides the exit code afterwards.
     let refused: unknown;
@@ -165,6 +148,7 @@ export async function run(options: Options, context: Context): Promise<void> {
         }
         accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
         ledger.accepted(index, task.task_id, index * MAX_BATCH_ITEMS, group.length);
+        await listed?.add(task);
         // the service answered with the batch it already had (the same request before): no new charge
         const price = task.replayed
           ? ', sent before: not charged again'
@@ -181,6 +165,9 @@ export async function run(options: Options, context: Context): Promise<void> {
           },
         );
       }
+    } catch (error) {
+      await listed?.abandon();
+      throw error;
     } finally {
       lock.release();
     }
@@ -188,11 +175,9 @@ export async function run(options: Options, context: Context): Promise<void> {
     const stopped = (running: readonly string[], finishedItems: number) =>
       batchInterrupted({ running, runningItems: rowsSent - finishedItems, finishedItems, notSent: manifest.length - rowsSent });
 
-    if (options.wait === false) {
-      // the accepted batch tasks as the service sent them; a replay's acceptance is the stored one, so
-      // its state now is read (as one-pass --no-wait does); a refused request's items have none
-      const tasks = await Promise.all(accepted.map(({ task }) => (task.replayed ? stateNow(client, task, context.signal) : task)));
-      await exporter.list(tasks, ACCEPTED_COLUMNS);
+    if (listed) {
+      // the accepted batch tasks, printed as they came; a refused request's items have none
+      const tasks = await listed.end();
       const first = accepted[0]?.task.task_id;
       // a batch sent before may be finished already: then its marks are there to read
       const done = tasks.every((task) => isFinalStatus(task.status));

@@ -5,6 +5,8 @@ import { plural } from '../../cli/render/style.js';
 
 /** How many batch tasks are named by id (kct cancel and kct result take one). */
 const NAMED_BATCHES = 3;
+/** How many --json's error names (StoppedRun.taskIds). */
+const NAMED_FOR_SCRIPTS = 100;
 
 export interface StoppedBatches {
   /** Batch tasks accepted and not seen finished. */
@@ -38,5 +40,7 @@ export function batchInterrupted({ running, runningItems, finishedItems, notSent
   const follow = named[0] === undefined ? '' : ` To read one now: kct result ${named[0]}; to stop one: kct cancel ${named[0]}.`;
   return new InterruptedError(head, {
     suggestion: `Run the same command again to ${todo.join(' and ')}: the service replays each batch request it accepted by its idempotency key, so nothing is charged twice.${follow}`,
+    // for scripts, in items as one-pass counts answers: a batch's items share its task
+    run: { accepted: runningItems + finishedItems, unfinished: runningItems, taskIds: running.slice(0, NAMED_FOR_SCRIPTS), notSent },
   });
 }

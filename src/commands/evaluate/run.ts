@@ -4,6 +4,7 @@
 import { ConnectionError, TaskUnsuccessfulError, UsageError } from '../../api/errors.js';
 import type { LegacyEvaluationFields, StatusSnapshot } from '../../api/schemas.js';
 import { isUnsuccessfulFinal, statusOf } from '../../api/status.js';
+import { TEXT_LABEL } from '../../cli/answers/labels.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
@@ -102,8 +103,8 @@ export async function run(options: Options, context: Context): Promise<void> {
     );
   await watchWithProgress(context, client, [task.task_id], options);
   const result = await client.result(task.task_id, { signal: context.signal });
-  // the row names the answer as one-pass's does: its first file, - (stdin) or --text
-  const label = inputs[0] ?? (text === undefined ? '' : '--text');
+  // the row names the answer as one-pass's does: its first file, - (stdin) or a pasted text's label
+  const label = inputs[0] ?? (text === undefined ? '' : TEXT_LABEL);
   await printOneResult(context.io, exporter.format, reused ? { ...result, ...asSentNow } : result, {
     label,
     replayed: reused !== undefined,

@@ -237,36 +237,56 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
   out(context.io, `Follow it with: kct status ${outcome.task_id} --watch`);
 }
 
-/** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
-export function interrupted(marking: MarkingRun, single: boolean, resumed: boolean): InterruptedError {
-  const { unfinished, unfinishedIds, finished, firstTaskId, notSent } = marking.progress();
+/** Tasks the Ctrl-C message names by id (--json's error names more: StoppedRun.taskIds). */
+const NAMED_IN_MESSAGE = 5;
+
+/**
+ * The Ctrl-C message: only what kct saw, every answer counted once (accepted, its task named; refused,
+ * its row printed; or not sent), and how to collect them; for scripts the same as the error's `run`.
+ */
+export function interrupted(marking: MarkingRun, single: boolean, journal: string | undefined): InterruptedError {
+  const { accepted, unprinted, unfinished, taskIds, refused, finished, firstTaskId, notSent } = marking.progress();
+  const run = { accepted, unfinished, taskIds, notSent, ...(journal === undefined ? {} : { journal }) };
   const markAgain = marking.settings.markAgain === true;
   // one answer's task: accepted by this run, or sent before and followed (reused from the ledger)
-  const taskId = firstTaskId ?? unfinishedIds[0];
+  const taskId = firstTaskId ?? taskIds[0];
   if (single && unfinished === 1 && taskId) {
     return new InterruptedError(`stopped watching ${taskId}; the task keeps running`, {
       suggestion: `Resume with: kct status ${taskId} --watch (${markAgain ? WITHOUT_MARK_AGAIN : 'running the same command again'} also finds it, with no second charge)`,
+      run,
     });
   }
   // counted in answers, named by task: a batch's answers share one task
   const done = finished > 0 ? ` (${plural(finished, 'answer')} seen finished, ${finished === 1 ? 'its row' : 'their rows'} printed)` : '';
+  const notAccepted =
+    refused > 0 ? `; ${plural(refused, 'answer')} not accepted (${refused === 1 ? 'its row says' : 'their rows say'} why)` : '';
   const unsent = notSent > 0 ? `; ${plural(notSent, 'answer')} not sent` : '';
+  const ids = listed(taskIds.slice(0, NAMED_IN_MESSAGE), unfinished);
+  // --no-wait: every answer accepted is printed as it is accepted, with its task (a replay being read when stopped is not)
+  const printed =
+    unprinted === 0 ? ' (their rows printed)' : unfinished > unprinted ? ` (${unfinished - unprinted} of their rows printed)` : '';
   const head =
     unfinished === 0
-      ? `interrupted; no task kct knows of is left unfinished${done}${unsent}`
-      : `interrupted; ${plural(unfinished, 'answer')} not yet seen finished may still be running on the service${listed(unfinishedIds, unfinished)}${done}${unsent}`;
+      ? `interrupted; no task kct knows of is left unfinished${done}${notAccepted}${unsent}`
+      : marking.settings.wait
+        ? `interrupted; ${plural(unfinished, 'answer')} not yet seen finished may still be running on the service${ids}${done}${notAccepted}${unsent}`
+        : `interrupted; ${plural(unfinished, 'answer')} accepted and not yet marked${printed}${ids}${done}${notAccepted}${unsent}`;
   const collect =
     unfinished === 0
       ? notSent > 0
         ? `send the ${plural(notSent, 'answer')} not sent`
         : 'collect what it marked'
       : `collect them${notSent > 0 ? ` and send the ${plural(notSent, 'answer')} not sent` : ''}`;
+  // where every task is, past those named: the rows of a --no-wait run, and the journal
+  const where = [...(marking.settings.wait ? [] : ['the rows printed']), ...(journal === undefined ? [] : [journal])];
+  const every = taskIds.length > NAMED_IN_MESSAGE && where.length > 0 ? ` Every task is named in ${where.join(' and in ')}.` : '';
   return new InterruptedError(head, {
     suggestion: `${
       markAgain
         ? `Run ${againOf(true)} to collect ${unfinished === 0 ? 'what it marked' : 'them'}.`
-        : `Run the same command again to ${collect}${resumed || single ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
-    }${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}`,
+        : `Run the same command again to ${collect}${journal !== undefined || single ? '' : ' (add --resume <journal> to skip finished answers)'}: it finds the accepted tasks by their idempotency keys, so nothing is charged twice.`
+    }${unfinished > 0 ? ' To stop one instead: kct cancel <task_id>.' : ''}${every}`,
+    run,
   });
 }
 

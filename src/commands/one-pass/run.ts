@@ -226,6 +226,7 @@ async function markAnswers(
       ledger?.close();
       throw new InterruptedError('interrupted; no task kct knows of is left unfinished (nothing was sent)', {
         suggestion: 'Run the same command again to mark the answers.',
+        run: { accepted: 0, unfinished: 0, taskIds: [], notSent: collection.count, ...(journal ? { journal: journal.path } : {}) },
       });
     }
     const labelOf = (row: number) => collection.answerAt(row)?.label;
@@ -336,9 +337,7 @@ async function markAnswers(
     } catch (error) {
       // what was seen is counted and the rows are closed in one turn: a row ending later is not printed, nor counted
       const stopped =
-        error instanceof InterruptedError || context.signal.aborted
-          ? interrupted(marking, single, options.resume !== undefined)
-          : undefined;
+        error instanceof InterruptedError || context.signal.aborted ? interrupted(marking, single, options.resume) : undefined;
       progress?.stop();
       report?.writer.discard();
       // the rows seen finished stay usable: a --json array is closed, not cut off
