@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import type { Measured } from '../../packages/sandbox/src/engines/grading/signals.js';
 import { answer, KNOWN, RUNS, SEED, SENTENCES } from './grader-arbitraries.js';
-import type { Marking } from './grader-helpers.js';
+import { labelledAnswers, type Marking } from './grader-helpers.js';
 import { readBullet } from './grader-reading.js';
 
 const phones: Marking = {
@@ -49,6 +49,7 @@ const OPENINGS = {
     'Mobile phones should not be banned at our school because they help us learn.',
     'I believe phones should be allowed in school because they help us learn.',
     'No, mobile phones should not be banned at school, since they keep us safe.',
+    'Mobile phones should be allowed in school, not because they are fun but because they help us learn.',
   ],
   ban: [
     'Mobile phones should be banned at our school because they distract us.',
@@ -61,6 +62,7 @@ const CONCLUSIONS = {
     'In conclusion, phones should not be banned because they help us learn.',
     'In conclusion, mobile phones should be allowed at school.',
     'To conclude, I do not think phones should be banned.',
+    'In conclusion, because phones help us learn, I believe they should not be banned.',
   ],
   ban: [
     'In conclusion, phones should be banned.',
@@ -86,16 +88,23 @@ describe('a conclusion that argues against the opening is named in Lacks', () =>
       );
   });
 
-  it('names nothing of the kind when the conclusion restates the opening in other words ("get rid of" after "not compulsory")', () => {
+  it('names nothing of the kind when the conclusion restates the opening in other words ("get rid of", "not because", "Because …, I believe")', () => {
     for (const [opening, conclusion] of [
       [OPENINGS.keep[0], CONCLUSIONS.keep[1]],
       [OPENINGS.ban[2], CONCLUSIONS.ban[1]],
       ['I do not think mobile phones should be allowed at our school.', 'So overall I think the school should get rid of phones.'],
+      [OPENINGS.keep[3], CONCLUSIONS.keep[3]],
     ]) {
       const read = argument(letter(opening, conclusion));
       expect(read.lacks.join('; '), conclusion).not.toMatch(/the conclusion the opposite/);
       expect(read.shows.join('; '), conclusion).toMatch(/held to the conclusion/);
     }
+  });
+
+  it('names none in the labelled answers, each written to one side ("not as a private misfortune but as …" is one side)', () => {
+    for (const a of labelledAnswers())
+      for (const e of grade(input(a.model, a.text)).evaluation)
+        expect(e.feedback, `${a.name}: ${e.item}`).not.toMatch(/the conclusion the opposite/);
   });
 
   it(`names the contrary conclusion exactly when the end takes the other side, from the judgement that refused "held" (seed ${SEED}, ${RUNS} runs)`, () => {
@@ -118,9 +127,9 @@ describe('a conclusion that argues against the opening is named in Lacks', () =>
             .find((m) => m !== null);
           expect(named !== undefined, where).toBe(end !== 'none' && side !== end);
           if (named) {
-            // the words quoted are the answer's own: the start of each sentence
-            expect(opening.startsWith(named[1]), where).toBe(true);
-            expect(conclusion.startsWith(named[2]), where).toBe(true);
+            // the words quoted are the answer's own, those of each sentence that state its side
+            expect(opening, where).toContain(named[1]);
+            expect(conclusion, where).toContain(named[2]);
           }
         },
       ),

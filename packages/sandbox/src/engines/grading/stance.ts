@@ -5,6 +5,9 @@ import { isContentWord, stem, words } from './text.js';
 
 /** What states a side: the words before its reason ("… because they help us learn" gives the reason, not the side). */
 const REASON_START = /\b(?:because|since|as|so that|due to|for example)\b|[:;(]/i;
+/** The words of a sentence that state its side: before its reason, or after it when it leads ("In conclusion, because …, I believe …"). */
+const statementOf = (sentence: string) =>
+  sentence.replace(/^\s*(?:[\w ]{1,20},\s*)?(?:because|since|as)\b[^,]*,\s*/i, '').split(REASON_START)[0] ?? sentence;
 /**
  * Words each of which turns a statement to the other side: a negation, a verb or adjective that
  * takes the thing away or condemns it. "should not be banned" and "should be allowed" agree, and so do
@@ -27,16 +30,18 @@ const CLAUSE = /,\s*|\s+(?:and|but)\s+/i;
  */
 function side(sentence: string): number {
   // "No, phones should not be banned": the answer to the question is the clause after it
-  const statement = (sentence.split(REASON_START)[0] ?? sentence)
+  const statement = statementOf(sentence)
     .replace(/n['’]t\b/gi, ' not')
-    .replace(/^\s*(?:yes|no)\b[,.!]?\s+(?=\S)/i, '');
+    .replace(/^\s*(?:yes|no)\b[,.!]?\s+(?=\S)/i, '')
+    // "not only …", "not as a misfortune but as …", "not because …": a contrast, not the other side
+    .replace(/\bnot\s+(?:only|just|merely|simply|so much|as|because|for)\b|\bnot\s*$/gi, '');
   const turned = (clause: string) => words(clause).filter((w) => AGAINST.has(w)).length % 2 === 1;
   return statement.split(CLAUSE).some(turned) ? 1 : 0;
 }
 
 /** Stems of the topic a statement names: its content words that are the task's key terms. */
 function topicOf(sentence: string, topicStems: ReadonlySet<string>): Set<string> {
-  const statement = sentence.split(REASON_START)[0] ?? sentence;
+  const statement = statementOf(sentence);
   return new Set(
     words(statement)
       .filter((w) => isContentWord(w) && !AGAINST.has(w))
@@ -56,17 +61,20 @@ const STANDS_FOR = /\b(?:they|them|it|this|these|those)\b/i;
 
 /**
  * The topic a statement names, or, when it names none and stands for something ("I believe they
- * should not"), the one the sentence before it names; "Steinbeck presents Crooks" names its own.
+ * should not"), the one its own reason names ("because phones help us, I believe they…"), else the
+ * sentence before it; "Steinbeck presents Crooks" names its own.
  */
 function topicIn(s: Statement, topicStems: ReadonlySet<string>): Set<string> {
   const own = topicOf(s.text, topicStems);
-  return own.size > 0 || s.before === undefined || !STANDS_FOR.test(s.text.split(REASON_START)[0] ?? s.text)
-    ? own
-    : new Set(
-        words(s.before)
-          .map(stem)
-          .filter((w) => topicStems.has(w)),
-      );
+  if (own.size > 0 || !STANDS_FOR.test(statementOf(s.text))) return own;
+  const named = (text: string) =>
+    new Set(
+      words(text)
+        .map(stem)
+        .filter((w) => topicStems.has(w)),
+    );
+  const reason = named(s.text);
+  return reason.size > 0 || s.before === undefined ? reason : named(s.before);
 }
 
 /** Whether `later` restates `earlier` (`same`), argues the other side of it (`opposite`), or names none of its topic (`undefined`): a key term in common ("school" is none), then the side. */
@@ -78,7 +86,7 @@ export function stanceOf(earlier: Statement, later: Statement, topicStems: Reado
 
 /** The words of a sentence that state its side, as written (its reason left off): what a reader is shown of a position. */
 export function sideWords(sentence: string, most = 14): string {
-  const kept = (sentence.split(REASON_START)[0] ?? sentence)
+  const kept = statementOf(sentence)
     .replace(/[()[\]“”"]/g, '')
     .trim()
     .split(/\s+/);
