@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import type { Measured } from '../../packages/sandbox/src/engines/grading/signals.js';
 import { answer, KNOWN, RUNS, SEED, SENTENCES } from './grader-arbitraries.js';
-import { labelledAnswers, type Marking } from './grader-helpers.js';
+import { labelledAnswers, type Marking, seededModel } from './grader-helpers.js';
 import { readBullet } from './grader-reading.js';
 
 const phones: Marking = {
@@ -99,6 +99,12 @@ describe('a conclusion that argues against the opening is named in Lacks', () =>
       expect(read.lacks.join('; '), conclusion).not.toMatch(/the conclusion the opposite/);
       expect(read.shows.join('; '), conclusion).toMatch(/held to the conclusion/);
     }
+  });
+
+  it('names none where the end is not read as a side ("uniforms should go" after "should not be compulsory")', () => {
+    const text =
+      'I think uniforms should not be compulsory, as they cost too much.\n\nMy friend pays £40 for a blazer.\n\nIn conclusion, uniforms should go.';
+    for (const e of grade(input(seededModel(12), text)).evaluation) expect(e.feedback, e.item).not.toMatch(/the conclusion the opposite/);
   });
 
   it('names none in the labelled answers, each written to one side ("not as a private misfortune but as …" is one side)', () => {

@@ -81,8 +81,18 @@ function topicIn(s: Statement, topicStems: ReadonlySet<string>): Set<string> {
 export function stanceOf(earlier: Statement, later: Statement, topicStems: ReadonlySet<string>): 'same' | 'opposite' | undefined {
   const topic = topicIn(earlier, topicStems);
   if (![...topicIn(later, topicStems)].some((s) => topic.has(s))) return undefined;
-  return side(earlier.text) === side(later.text) ? 'same' : 'opposite';
+  if (side(earlier.text) === side(later.text)) return 'same';
+  // the other side only when each says what should happen in words read as a side: "should go" after "should not be compulsory" is not known
+  return decides(earlier.text) && decides(later.text) ? 'opposite' : undefined;
 }
+
+/** Words that keep or allow the thing, the counterpart of those that turn a statement (AGAINST, negations apart). */
+const FOR = new Set(
+  'allow allowed allowing permit permitted keep kept stay compulsory mandatory required require good useful helpful necessary'.split(' '),
+);
+const NEGATION = new Set('not no never nor cannot'.split(' '));
+/** Whether a statement names what should happen to its topic in words read as a side, not by a negation alone. */
+const decides = (sentence: string) => words(statementOf(sentence)).some((w) => FOR.has(w) || (AGAINST.has(w) && !NEGATION.has(w)));
 
 /** The words of a sentence that state its side, as written (its reason left off): what a reader is shown of a position. */
 export function sideWords(sentence: string, most = 14): string {
