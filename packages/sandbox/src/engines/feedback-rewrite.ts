@@ -3,6 +3,9 @@
 // `paragraph` is prose (labelled lines such as "Shows: a; b" become sentences, "The answer shows a
 // and b."), `short_sentences` short sentences, `bullet_points` one "- " line per point.
 //
+// A finding is never split, merged with another or cut short: a quotation of the answer stays with
+// the finding it was offered for ("“…”, which shows X"), whole, in every style and instruction.
+//
 // Instructions it understands (case-insensitive words anywhere in `instruction`; others are ignored):
 //  - "encouraging", "positive", "supportive", "kind", "friendly", "motivating": opens with an
 //    encouraging sentence that fits the score, and softens "lacks" / "does not" / "Lacks:".
@@ -11,6 +14,8 @@
 //  - "student", "second person", "you", "directly": speaks to the student ("your answer").
 //  - "include / show / start with ... score" (or "mark"): opens with the score, e.g. "Score: 4/5.",
 //    unless the feedback already states it.
+
+import { protect, withoutAsides } from './rewrite-spans.js';
 
 export interface RewriteSectionIn {
   item: string;
@@ -44,19 +49,10 @@ function readInstruction(instruction: string | undefined): Wishes {
 
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const endSentence = (s: string) => (/[.!?…]["”’)]*$/.test(s) ? s : `${s.replace(/[,;:]+$/, '')}.`);
+// "… (“…judged.”)" is not ended: the full stop is the quotation's
+const endSentence = (s: string) => (/[.!?…]["”’]*$|[.!?…]\)$/.test(s) ? s : `${s.replace(/[,;:]+$/, '')}.`);
 const stripEnd = (s: string) => s.replace(/[.!?]+$/, '');
 const fmt = (n: number) => String(Number(n.toFixed(2)));
-
-/**
- * Hides parenthesised asides and quotations behind placeholders, so splitting at punctuation never
- * cuts through "(sandbox grader: ...; ...)" or a quoted “for example, this”.
- */
-function protect(s: string): { text: string; restore: (x: string) => string } {
-  const saved: string[] = [];
-  const text = s.replace(/\([^()]*\)|“[^“”]*”|"[^"]*"/g, (m) => `\u0001${saved.push(m) - 1}\u0002`);
-  return { text, restore: (x) => x.replace(/\u0001(\d+)\u0002/g, (_m, i: string) => saved[Number(i)]) };
-}
 
 /** Sentences and bullet points of a comment, without bullet markers. */
 function units(comment: string): string[] {
@@ -66,7 +62,7 @@ function units(comment: string): string[] {
     if (!line) continue;
     const { text, restore } = protect(line);
     // After . ! ? when a capital, quote or bracket follows: not inside "e.g. x" or "4.5".
-    for (const s of text.split(/(?<=[.!?])\s+(?=[\u0001"“(]?[A-Z\u0001])/)) if (s.trim()) out.push(restore(s.trim()));
+    for (const s of text.split(/(?<=[.!?])\s+(?=[\u0001\u0003"“(]?[A-Z\u0001\u0003])/)) if (s.trim()) out.push(restore(s.trim()));
   }
   return out;
 }
@@ -80,8 +76,12 @@ const CLAUSE_BREAKS: { re: RegExp; lead: string }[] = [
   { re: /,\s+so\s+/i, lead: 'So ' },
   { re: /,\s+which\s+/i, lead: 'This ' },
   { re: /,\s+and\s+/i, lead: '' },
-  { re: /:\s+/, lead: '' },
+  // not before a quotation: "from the answer: “…”" is one clause
+  { re: /:\s+(?!\u0001)/, lead: '' },
 ];
+
+/** A sentence of findings ("The answer shows a, b and c"): its commas part findings, or are inside one. */
+const FINDINGS = /^(?:the answer|your answer|it)(?: also)? (?:shows|lacks|could (?:still|also) add)\b/i;
 
 /** Splits protected text at the first clause break that leaves two real clauses. */
 function splitClauses(text: string): string[] {
@@ -94,6 +94,8 @@ function splitClauses(text: string): string[] {
     if (wordCount(head) < 3 || wordCount(tail) < 3) continue;
     return [...splitClauses(head), ...splitClauses(lead ? lead + tail : capital(tail))];
   }
+  // a finding is not cut at a comma nor evenly: "a position, stated after … (“…”)", "accurate spelling, punctuation and grammar"
+  if (text.includes('\u0001') || FINDINGS.test(text)) return [text];
   const commaParts = text.split(/,\s+/);
   if (commaParts.length > 1 && commaParts.every((p) => wordCount(p) >= 3)) return commaParts.flatMap((p) => splitClauses(capital(p)));
   // Cut evenly only when nothing else worked and the sentence is far over the limit.
@@ -105,19 +107,25 @@ function splitClauses(text: string): string[] {
   return out;
 }
 
-/** Sentences of about 12 words at most; a long aside in parentheses becomes sentences of its own. */
-function shortSentences(unit: string): string[] {
-  const asides: string[] = [];
-  // A quotation in brackets (a level descriptor) stays where it is: it belongs to its sentence.
-  const main = unit.replace(/\s*\(([^()]*)\)/g, (m, inner: string) => {
-    if (wordCount(inner) <= 4 || /^“[^”]*”$/.test(inner.trim())) return m;
-    asides.push(inner);
+/** A clause, and its long asides as sentences of their own right after it (a quotation in brackets, such as a level descriptor, stays). */
+function withAsides(clause: string): string[] {
+  const { text, restore, saved } = protect(clause);
+  const long: string[] = [];
+  const main = text.replace(/\s*\u0003(\d+)\u0002/g, (m, i: string) => {
+    const inner = saved[Number(i)].slice(1, -1);
+    // kept: a short aside, a quotation in brackets (a level descriptor), and what a quotation proves ("(shows …)")
+    if (wordCount(inner) <= 4 || /^“.*”$/.test(inner.trim()) || /^(?:shows|lacks) /.test(inner)) return m;
+    long.push(inner);
     return '';
   });
-  return [main, ...asides].flatMap((part) => {
-    const { text, restore } = protect(stripEnd(part.trim()));
-    return splitClauses(text).map((c) => endSentence(capital(restore(c.trim()))));
-  });
+  const own = restore(main).trim();
+  return [...(own ? [endSentence(capital(stripEnd(own)))] : []), ...long.flatMap((a) => shortSentences(a))];
+}
+
+/** Sentences of about 12 words at most, each clause followed by its long asides; a whole finding is one sentence. */
+function shortSentences(unit: string, whole = false): string[] {
+  const { text, restore } = protect(stripEnd(unit.trim()));
+  return (whole ? [text] : splitClauses(text)).flatMap((c) => withAsides(restore(c.trim())));
 }
 
 /** Clauses of a sentence, for one bullet each: split at semicolons and at ", but" / ", however". */
@@ -131,7 +139,7 @@ function clauses(unit: string): string[] {
 
 function secondPerson(unit: string): string {
   // Quotations are the student's own words: "the student council" stays as it is.
-  const { text, restore } = protect(unit);
+  const { text, restore } = protect(unit, true);
   return restore(addressed(text));
 }
 
@@ -150,7 +158,13 @@ function addressed(s: string): string {
     );
 }
 
-function soften(s: string): string {
+/** What the answer lacks, put as what it could add; asides and quotations are left as they are ("it does not judge the reasoning" is the grader's). */
+function soften(unit: string): string {
+  const { text, restore } = protect(unit);
+  return restore(softened(text));
+}
+
+function softened(s: string): string {
   return s
     .replace(/\bIt also lacks\b/g, 'It could also add')
     .replace(/\bIt lacks\b/g, 'It could still add')
@@ -203,21 +217,30 @@ function proofClause(content: string): string {
     .replace(/\s*\(lacks ([^()]+(?:\([^()]*\)[^()]*)*)\)$/, ', which shows what it lacks: $1');
 }
 
+/** A part of the rewrite: a finding (`whole`: never split, merged or cut), a quotation with what it proves (`proof`), or free text. */
+interface Part {
+  text: string;
+  whole?: boolean;
+  proof?: boolean;
+}
+
 /**
  * A unit in the words of a style: a labelled line becomes sentences for prose (`paragraph`,
  * `short_sentences`: one finding a sentence), or one labelled point per finding for bullets.
  * Units without a label are left as they are.
  */
-function unlabel(unit: string, style: RewriteStyle): string[] {
+function unlabel(unit: string, style: RewriteStyle): Part[] {
   const { text, restore } = protect(unit);
-  const m = /^([A-Za-z][A-Za-z ]{1,30}?):\s+(.+)$/.exec(text);
+  // "Shows (held down with the rest of the answer): a; b" is labelled too
+  const m = /^([A-Za-z][A-Za-z ]{1,30}?)(\s*\u0003\d+\u0002)?:\s+(.+)$/.exec(text);
   const label = m ? LABELS.find((l) => l.re.test(m[1].trim())) : undefined;
-  if (!m || !label) return [unit];
-  const items = m[2]
+  if (!m || !label) return [{ text: unit }];
+  const aside = m[2] ? ` ${restore(m[2].trim())}` : '';
+  const items = m[3]
     .split(/;\s+/)
     .map((x) => stripEnd(restore(x.trim())))
     .filter(Boolean);
-  if (style === 'bullet_points') return items.map((x) => `${capital(m[1].trim())}: ${x}`);
+  if (style === 'bullet_points') return items.map((x) => ({ text: `${capital(m[1].trim())}${aside}: ${x}`, whole: true }));
   if (label.kind === 'shows' || label.kind === 'lacks') {
     // In a sentence, a finding's detail goes in brackets: "development (only 385 words…)".
     for (let i = 0; i < items.length; i++) {
@@ -229,49 +252,66 @@ function unlabel(unit: string, style: RewriteStyle): string[] {
       );
     }
   }
+  // Short sentences: one finding a sentence, each whole ("an opening … and a conclusion …" is one finding).
   const each = style === 'short_sentences';
-  // Short sentences: one thing a sentence ("an opening … and a conclusion …" is two).
-  if (each) items.splice(0, items.length, ...items.flatMap((x) => (wordCount(x) > 8 ? x.split(/\s+and\s+(?=(?:a|an)\s)/) : [x])));
+  const said = (lead: string, more: string) =>
+    (each ? items.map((x, i) => `${i === 0 ? lead : more} ${x}${i === 0 ? aside : ''}.`) : [`${lead} ${joinItems(items)}${aside}.`]).map(
+      (x) => ({ text: x, whole: true }),
+    );
   switch (label.kind) {
     case 'shows':
-      return each
-        ? items.map((x, i) => `${i === 0 ? 'The answer shows' : 'It also shows'} ${x}.`)
-        : [`The answer shows ${joinItems(items)}.`];
+      return said('The answer shows', 'It also shows');
     case 'lacks':
-      return each ? items.map((x, i) => `${i === 0 ? 'It lacks' : 'It also lacks'} ${x}.`) : [`It lacks ${joinItems(items)}.`];
+      return said('It lacks', 'It also lacks');
     case 'next':
-      return [`Next, ${items.join('; ')}.`];
+      return [{ text: `Next, ${items.join('; ')}.` }];
     case 'example':
-      return [`For instance, the answer says ${proofClause(items.join('; '))}.`];
+      return [{ text: `For instance, the answer says ${proofClause(items.join('; '))}.`, whole: true, proof: true }];
     case 'score':
-      return [`The score is ${items.join('; ')}.`];
+      return [{ text: `The score is ${items.join('; ')}.` }];
   }
 }
+
+/** A quotation and what it proves as short sentences: "… says “…”." then "This shows …", never apart. */
+function proofSentences(text: string): string[] {
+  const { text: t, restore } = protect(stripEnd(text.trim()));
+  const at = /,\s+which shows\s+/.exec(t);
+  if (!at) return shortSentences(text, true);
+  return [
+    ...shortSentences(restore(t.slice(0, at.index)), true),
+    ...shortSentences(`This shows ${restore(t.slice(at.index + at[0].length))}`, true),
+  ];
+}
+
+/** Whether a pattern is in a text outside its quotations (the student's words are not the feedback's). */
+const says = (re: RegExp, text: string) => re.test(protect(text, true).text);
 
 function rewriteOne(s: RewriteSectionIn, style: RewriteStyle, wishes: Wishes): string {
   let parts = units(s.comment).flatMap((u) => unlabel(u, style));
   if (parts.length === 0) return '';
   if (wishes.concise) {
-    const gap = parts.slice(1).find((p) => GAP.test(p));
+    // whole parts or none: a finding is never cut short, nor a quotation kept without its finding
+    const gap = parts.slice(1).find((p) => says(GAP, p.text));
     const rest = parts.slice(1).filter((p) => p !== gap);
-    const advice = rest.find((p) => /^(?:to improve|next step|next,)/i.test(p)) ?? rest.find((p) => ADVICE.test(p));
-    parts = [parts[0], gap, advice].filter((p): p is string => p !== undefined).map((p) => p.replace(/\s*\([^)]*\)/g, ''));
+    const advice = rest.find((p) => /^(?:to improve|next step|next,)/i.test(p.text)) ?? rest.find((p) => says(ADVICE, p.text));
+    parts = [parts[0], gap, advice].filter((p): p is Part => p !== undefined).map((p) => ({ ...p, text: withoutAsides(p.text) }));
   }
-  if (wishes.secondPerson) parts = parts.map(secondPerson);
-  if (wishes.encouraging) parts = [opening(s.score, s.max_score), ...parts.map(soften)];
+  const each = (f: (x: string) => string) => (p: Part) => ({ ...p, text: f(p.text) });
+  if (wishes.secondPerson) parts = parts.map(each(secondPerson));
+  if (wishes.encouraging) parts = [{ text: opening(s.score, s.max_score) }, ...parts.map(each(soften))];
   const shown = new RegExp(`\\b${fmt(s.score)}(?:/| of )${fmt(s.max_score)}\\b`);
-  if (wishes.score && !shown.test(parts.join(' '))) parts = [`Score: ${fmt(s.score)}/${fmt(s.max_score)}.`, ...parts];
+  if (wishes.score && !parts.some((p) => says(shown, p.text))) parts = [{ text: `Score: ${fmt(s.score)}/${fmt(s.max_score)}.` }, ...parts];
 
   switch (style) {
     case 'bullet_points':
       return parts
-        .flatMap(clauses)
+        .flatMap((p) => (p.whole ? [capital(stripEnd(p.text))] : clauses(p.text)))
         .map((c) => `- ${c}`)
         .join('\n');
     case 'short_sentences':
-      return parts.flatMap(shortSentences).join(' ');
+      return parts.flatMap((p) => (p.proof ? proofSentences(p.text) : shortSentences(p.text, p.whole))).join(' ');
     case 'paragraph':
-      return parts.map((p) => endSentence(capital(p))).join(' ');
+      return parts.map((p) => endSentence(capital(p.text))).join(' ');
   }
 }
 

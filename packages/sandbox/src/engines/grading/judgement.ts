@@ -8,7 +8,7 @@ import { type Doc, readAnswer } from './document.js';
 import { factsOf } from './facts.js';
 import { type Features, measure } from './features.js';
 import { type Standing, standing } from './levels.js';
-import { MET, type Measured, type SignalId } from './signals.js';
+import { contradicts, MET, type Measured, type SignalId, wanting } from './signals.js';
 import { foreignWords } from './spelling.js';
 import { readTask, type Task } from './task.js';
 import { clamp, roundHalf, words } from './text.js';
@@ -48,7 +48,7 @@ export interface Judgement {
   descriptorHolds: boolean;
   /** Every point the criterion is marked on, as measured. */
   points: Point[];
-  /** Those said: the points met, strongest first (at most three), and the points not met, biggest gap first. */
+  /** Those said: the points met, strongest first (at most three), and the points not met or gone against (signals.ts, `wanting`), what it goes against first, then the biggest gap. */
   shows: Point[];
   lacks: Point[];
   /** The next step: the biggest gap; undefined when every point is met. */
@@ -202,9 +202,11 @@ export function judge(input: JudgeInput): Judgement[] {
       .filter((p) => p.value >= MET)
       .sort((a, b) => strength(b) - strength(a))
       .slice(0, MOST);
+    // what the answer goes against comes first: a teacher says it before what is only missing
+    const against = (p: Point) => (contradicts(p.measured) ? 1 : 0);
     const lacks = points
-      .filter((p) => p.value < MET)
-      .sort((a, b) => gap(b) - gap(a))
+      .filter(wanting)
+      .sort((a, b) => against(b) - against(a) || gap(b) - gap(a))
       .slice(0, MOST);
     return {
       ...judged,

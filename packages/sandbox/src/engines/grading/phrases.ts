@@ -168,6 +168,13 @@ export function lacks(m: Measured): string {
     case 'connectives':
       return m.used.length === 0 ? 'links between points' : `links between points (only ${list(quoted(m.used))})`;
     case 'position':
+      if (m.contrary) {
+        // the conclusion's words and the position's, as written: a reader sees the two sides
+        const sides = `${m.early ? 'the opening' : 'the answer first'} argues “${m.contrary.from}”, the conclusion the opposite: “${m.contrary.to}”`;
+        return m.early
+          ? `a conclusion that holds to the position taken at the start (${sides})`
+          : `a position stated early, and a conclusion that holds to it (${sides})`;
+      }
       return m.stated ? 'a position stated early: it only appears later' : 'a clearly stated position';
     case 'precision':
       return m.early
@@ -260,7 +267,9 @@ export function advice(m: Measured): string {
       return `link each paragraph to the one before, with words such as ${list(quoted(unused), 'or')}`;
     }
     case 'position':
-      return 'state the position in the first paragraph, in one sentence';
+      return m.contrary
+        ? 'hold the position to the end: end by arguing the side the answer takes first, or, if the view changed while writing, change the first paragraph to argue it'
+        : 'state the position in the first paragraph, in one sentence';
     case 'precision':
       return 'give the reason for the position in the sentence that states it (“… because …”)';
     case 'counter':

@@ -5,7 +5,7 @@
 import type { Doc } from './document.js';
 import type { Features, Hits, Reply } from './features.js';
 import { JUDGEMENT_QUALIFIED, JUDGEMENT_SUPPORTED } from './patterns.js';
-import { restatesPosition } from './stance.js';
+import { sideWords, stanceOf } from './stance.js';
 import type { Task } from './task.js';
 import { clamp } from './text.js';
 
@@ -50,9 +50,15 @@ const closing = (ctx: SignalContext, h: Hits) => {
 
 /**
  * Where the answer states its position: in the opening (`early`), precisely there (a sentence of
- * the opening that states it and gives a reason: `precise`), and again in the last paragraph (`held`).
+ * the opening that states it and gives a reason: `precise`), and again in the last paragraph
+ * (`held`); or, when the end takes the other side of a position stated before it, where (`contrary`).
  */
-export function positionReading(ctx: SignalContext): { early: number[]; precise: number[]; held: number[] } {
+export function positionReading(ctx: SignalContext): {
+  early: number[];
+  precise: number[];
+  held: number[];
+  contrary: Contrary | undefined;
+} {
   const { f } = ctx;
   const early = opening(ctx, f.position);
   const end = closing(ctx, f.position);
@@ -63,9 +69,23 @@ export function positionReading(ctx: SignalContext): { early: number[]; precise:
     text: f.read[i],
     before: i > 0 && ctx.doc.sentences[i - 1].paragraph === ctx.doc.sentences[i].paragraph ? f.read[i - 1] : undefined,
   });
-  const held =
-    before.length === 0 ? end : end.filter((i) => before.some((j) => j !== i && restatesPosition(statement(j), statement(i), key)));
-  return { early, precise: opening(ctx, f.precise), held };
+  const pairs = end.flatMap((i) =>
+    before.filter((j) => j !== i).map((j) => ({ from: j, to: i, stance: stanceOf(statement(j), statement(i), key) })),
+  );
+  const held = before.length === 0 ? end : end.filter((i) => pairs.some((p) => p.to === i && p.stance === 'same'));
+  // the same comparison that refused the credit names why: the end argues the other side
+  const against = held.length === 0 ? pairs.find((p) => p.stance === 'opposite') : undefined;
+  const contrary = against && {
+    from: sideWords(ctx.doc.sentences[against.from].text),
+    to: sideWords(ctx.doc.sentences[against.to].text),
+  };
+  return { early, precise: opening(ctx, f.precise), held, contrary };
+}
+
+/** A position stated, and the end arguing the other side of it: the words of each that state their side, as written. */
+export interface Contrary {
+  from: string;
+  to: string;
 }
 
 const keyStemsOf = new WeakMap<Task, ReadonlySet<string>>();

@@ -8,16 +8,22 @@ import { stem } from './text.js';
  * previous 100: an essay restates its own recent points, and the cost stays linear). Found through
  * an index of which sentences used each stem, so unrelated sentences cost nothing. Two of the
  * shared words must be the answer's own, not the question's: every point about uniforms names
- * uniforms, and saying so is not restating.
+ * uniforms, and saying so is not restating. A sentence said again word for word restates, however
+ * short ("Uniforms are good because they are good." eight times is not eight points).
  */
 export function restatedSentences(doc: Doc, questionStems: ReadonlySet<string> = new Set()): number[] {
   const out: number[] = [];
   const usedIn = new Map<string, number[]>();
   const sizes: number[] = [];
+  const said = new Set<string>();
   doc.sentences.forEach((s, i) => {
+    const whole = s.words.join(' ').toLowerCase();
+    const again = s.words.length >= 3 && said.has(whole);
+    said.add(whole);
     const own = new Set(s.words.filter((w) => w.length > 3 && !STOPS.has(w)).map(stem));
     sizes.push(own.size);
-    if (own.size >= 4) {
+    if (again) out.push(i);
+    else if (own.size >= 4) {
       const shared = new Map<number, number>();
       const sharedOwn = new Map<number, number>();
       for (const w of own) {

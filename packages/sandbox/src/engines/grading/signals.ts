@@ -6,6 +6,7 @@
 import { RUN_ON_WORDS } from './features.js';
 import {
   AT_LENGTH_WORDS,
+  type Contrary,
   errorRate,
   frameReading,
   judgementReading,
@@ -40,7 +41,14 @@ export type Measured =
   | { id: 'paragraphs'; paragraphs: number; words: number }
   | { id: 'frame'; opens: boolean; closes: boolean }
   | { id: 'connectives'; used: string[]; kinds: number }
-  | { id: 'position'; stated: boolean; early: boolean; held: boolean }
+  | {
+      id: 'position';
+      stated: boolean;
+      early: boolean;
+      held: boolean;
+      /** Set when the end argues the other side of the position stated before it (why `held` is false). */
+      contrary: Contrary | undefined;
+    }
   | { id: 'precision'; early: boolean; precise: boolean }
   | { id: 'counter'; views: number; replied: boolean; replyWords: number; replySentences: number; atLength: boolean }
   | { id: 'evidence'; figures: number; sources: number; examples: number; quotations: number; names: number; unnamed: number }
@@ -80,6 +88,11 @@ export interface Signal {
 }
 
 export const MET = 0.5;
+
+/** Whether the answer goes against a part of the point: a conclusion that argues the other side of its position. */
+export const contradicts = (m: Measured) => m.id === 'position' && m.contrary !== undefined;
+/** Whether feedback names a point among what the answer lacks: not met, or met with a part the answer goes against. */
+export const wanting = (p: { value: number; measured: Measured }) => p.value < MET || contradicts(p.measured);
 /** Distinct analytic words and subject terms that meet the analysis signal. */
 const ANALYSIS_MET = 4;
 
@@ -175,10 +188,10 @@ const BUILDERS: Builders = {
   }),
   position: (ctx) => {
     const { f } = ctx;
-    const { early, held } = positionReading(ctx);
+    const { early, held, contrary } = positionReading(ctx);
     return {
       value: (early.length > 0 ? 0.6 : f.position.count > 0 ? 0.3 : 0) + (held.length > 0 ? 0.4 : 0),
-      measured: { stated: f.position.count > 0, early: early.length > 0, held: held.length > 0 },
+      measured: { stated: f.position.count > 0, early: early.length > 0, held: held.length > 0, contrary },
       evidence: at([...early, ...held, ...f.position.sentences], f.position.at),
     };
   },
