@@ -129,6 +129,8 @@ function taskNow(record: EvaluationResult, batch: boolean): Task {
   const count = typeof record.count === 'number' ? record.count : batch ? batchItemsOf(record)?.length : undefined;
   return {
     task_id: record.task_id,
+    // an earlier submission's: listed as a replay is, charging nothing
+    replayed: true,
     ...(typeof record.status === 'string' ? { status: record.status } : {}),
     ...(typeof record.stage === 'string' ? { stage: record.stage } : {}),
     ...(typeof count === 'number' ? { count } : {}),
