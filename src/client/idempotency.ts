@@ -65,10 +65,21 @@ export async function deriveIdempotencyKey(
   return keyFromIdentity(endpoint, await identityOf(fields, files, hash), labelsOf(fields, files));
 }
 
-/** The derived key of a batch request whose items' identities are known (in order): theirs and their labels. */
-export function batchKeyFromIdentities(fields: Record<string, unknown>, identities: readonly string[]): string {
+/**
+ * The derived key of a batch request whose items' identities are known (in order): theirs and their labels;
+ * and, for an item a task did not mark, that task (`again`), so the service makes a new one rather than replay it.
+ */
+export function batchKeyFromIdentities(
+  fields: Record<string, unknown>,
+  identities: readonly string[],
+  again: readonly (string | undefined)[] = [],
+): string {
   const { evaluations, ...rest } = fields;
-  const items = (evaluations as Record<string, unknown>[]).map((item, i) => ({ identity: identities[i], labels: labelsOf(item, []) }));
+  const items = (evaluations as Record<string, unknown>[]).map((item, i) => ({
+    identity: identities[i],
+    labels: labelsOf(item, []),
+    ...(again[i] !== undefined ? { again: again[i] } : {}),
+  }));
   return keyOf({ v: 2, endpoint: 'batch', items, rest });
 }
 

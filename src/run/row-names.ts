@@ -8,11 +8,15 @@ import type { AnswerOutcome } from '../cli/render/outcome.js';
 export function namedRow(collection: Collection, at: number, outcome: AnswerOutcome, known?: Answer): AnswerOutcome {
   const answer = known ?? collection.answerAt(at);
   const studentName = collection.studentNameAt?.(at);
+  const named = withEarlierStudent(outcome, skippedFilesNote(answer?.skippedFiles));
+  return studentName !== undefined ? { ...named, student_name: studentName } : named;
+}
+
+/** A row whose mark is reused, naming the student its task was sent under when another (kct batch's rows too); `note`: the row's own, before that. */
+export function withEarlierStudent(outcome: AnswerOutcome, note?: string): AnswerOutcome {
   const earlierStudent = otherStudent(outcome);
-  const note = earlierStudent && sameAnswerNote(earlierStudent, outcome);
-  const message = [outcome.message, skippedFilesNote(answer?.skippedFiles), note && !outcome.message?.includes(note) ? note : undefined]
-    .filter(Boolean)
-    .join('; ');
+  const same = earlierStudent && sameAnswerNote(earlierStudent, outcome);
+  const message = [outcome.message, note, same && !outcome.message?.includes(same) ? same : undefined].filter(Boolean).join('; ');
   const result =
     outcome.replayed && outcome.result
       ? { ...outcome.result, student_id: outcome.student_id ?? null, ...(earlierStudent ? { earlier_student_id: earlierStudent } : {}) }
@@ -20,7 +24,6 @@ export function namedRow(collection: Collection, at: number, outcome: AnswerOutc
   return {
     ...outcome,
     ...(result ? { result } : {}),
-    ...(studentName !== undefined ? { student_name: studentName } : {}),
     ...(message ? { message } : {}),
     ...(earlierStudent ? { earlier_student_id: earlierStudent } : {}),
   };

@@ -98,39 +98,34 @@ describe('kct batch', () => {
     expect(notices.find((line) => line.notice?.message.startsWith('several answers share'))?.notice?.code).toBe('note');
   });
 
-  it('an item that failed: the same command replays it as it ended, so the error says how to send it again (a manifest of its own)', async () => {
+  it('an item that failed: the same command sends it again as a new task and reuses the mark of the other; the error says so', async () => {
     const dir = tempDir('kct-batch-again-');
     const fail = { student_id: 'f1', paper_content: `Uniforms should be optional. KCT-SANDBOX-FAIL ${dir}` };
     const good = { student_id: 'g1', paper_content: `Uniforms build a sense of belonging in a school. ${dir}` };
     writeFileSync(join(dir, 'class.jsonl'), `${JSON.stringify(fail)}\n${JSON.stringify(good)}\n`);
-    writeFileSync(join(dir, 'again.jsonl'), `${JSON.stringify(fail)}\n`);
-    const taskOf = (stdout: string) => (JSON.parse(stdout.trim().split('\n')[0]) as { task_id: string }).task_id;
+    const rowsOf = (stdout: string) =>
+      new Map(
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { student_id: string; task_id: string; replayed?: boolean })
+          .map((row) => [row.student_id, row]),
+      );
     const first = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
     expect(first.code).toBe(3);
-    expect(first.stderr).toContain('The same command again replays these batches as they ended');
-    expect(first.stderr).toContain('put them in a manifest of their own');
-    // a manifest of text names no file: the hint offers none to send with one-pass; a folder's items are files
-    expect(first.stderr).not.toContain('send their files');
-    const folder = tempDir('kct-batch-again-files-');
-    writeFileSync(join(folder, 'f1.txt'), fail.paper_content);
-    writeFileSync(join(folder, 'g1.txt'), good.paper_content);
-    const filed = await shared.kct(['batch', folder, '--model', '12', '--output', 'ndjson']);
-    expect(filed.code).toBe(3);
-    expect(filed.stderr).toContain('or send their files with `kct one-pass`');
-    const replayed = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
-    expect(taskOf(replayed.stdout)).toBe(taskOf(first.stdout));
-    // what the hint says: the failed item alone is another request, sent as a new task
-    const again = await shared.kct(['batch', join(dir, 'again.jsonl'), '--model', '12', '--output', 'ndjson']);
-    expect(taskOf(again.stdout)).not.toBe(taskOf(first.stdout));
-    // every item unmarked (that failed item alone): a manifest of its own is this one again, so the hint is a key of their own
+    expect(first.stderr).toContain('Fix that answer and run the same command again: a failed answer is sent again as a new task');
+    const again = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
     expect(again.code).toBe(3);
-    expect(again.stderr).not.toContain('put them in a manifest of their own');
-    expect(again.stderr).toContain('--idempotency-key <a new key, e.g. retry-1> (none of them was charged)');
-    const copy = join(dir, 'again-copy.jsonl');
-    writeFileSync(copy, readFileSync(join(dir, 'again.jsonl')));
-    expect(taskOf((await shared.kct(['batch', copy, '--model', '12', '--output', 'ndjson'])).stdout)).toBe(taskOf(again.stdout));
-    const keyed = await shared.kct(['batch', copy, '--model', '12', '--output', 'ndjson', '--idempotency-key', 'retry-1']);
-    expect(taskOf(keyed.stdout)).not.toBe(taskOf(again.stdout));
+    expect(again.stderr).toContain('1 item of 2 ended FAILURE or CANCEL when sent before: sent again in a new request');
+    expect(again.stderr).toContain('batch 1/1 accepted as tsk_');
+    // the failed item a new task, the other's mark reused
+    expect(rowsOf(again.stdout).get('f1')?.task_id).not.toBe(rowsOf(first.stdout).get('f1')?.task_id);
+    expect(rowsOf(again.stdout).get('g1')).toMatchObject({ task_id: rowsOf(first.stdout).get('g1')?.task_id, replayed: true });
+    // and again: each run sends it anew (a request keyed by the task it failed in), never the failure replayed
+    const third = await shared.kct(['batch', join(dir, 'class.jsonl'), '--model', '12', '--output', 'ndjson']);
+    expect(third.stderr).toContain('batch 1/1 accepted as tsk_');
+    expect(third.stderr).not.toContain('already submitted');
+    expect(rowsOf(third.stdout).get('f1')?.task_id).not.toBe(rowsOf(again.stdout).get('f1')?.task_id);
   });
 
   it('--no-wait with several batch requests names each batch to follow, not only the first', async () => {

@@ -74,11 +74,12 @@ describe('exit codes, against the sandbox', () => {
     const manifest = join(tempDir('kct-exit-batch-'), 'answers.jsonl');
     writeFileSync(manifest, [`{"paper_content": "${answer} (batch)"}`, '{"paper_content": "KCT-SANDBOX-FAIL (batch)"}', ''].join('\n'));
     expect((await kct(['batch', manifest, '--model', '12'])).code).toBe(3);
-    // the same batch again with --no-wait: a replay, printed with its state now, not the stored QUEUED
-    const replay = await kct(['batch', manifest, '--model', '12', '--no-wait']);
+    // the same batch again with --no-wait from another machine (no ledger to reuse from): a replay, printed with its
+    // state now, not the stored QUEUED
+    const replay = await asUser(sandbox)(['batch', manifest, '--model', '12', '--no-wait']);
     expect(replay.stderr).toContain('It is finished: see the marks with kct result');
     const [batch] = parseJson<{ task_id: string; status: string; replayed: boolean; credits_charged: number }[]>(
-      (await kct(['batch', manifest, '--model', '12', '--no-wait', '--json'])).stdout,
+      (await asUser(sandbox)(['batch', manifest, '--model', '12', '--no-wait', '--json'])).stdout,
     );
     expect(batch).toMatchObject({ status: 'SUCCESS', replayed: true, credits_charged: 1 });
     for (const args of [

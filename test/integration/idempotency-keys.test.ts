@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
+import { asUser, creditsOf, FIXTURES, parseJson, tempDir, useSandbox } from './harness.js';
 
 interface Row {
   file: string;
@@ -119,6 +119,7 @@ describe('--idempotency-key on a batch', () => {
     const first = await shared.kct(['batch', dir, '--model', '12', '--idempotency-key', key, '--output', 'ndjson', '--debug']);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(new RegExp(`> idempotency-key: ${key}-batch-[0-9a-f]{32}`));
+    // the same manifest again on this machine: every item marked before, reused, nothing sent
     const again = await shared.kct(['batch', dir, '--model', '12', '--idempotency-key', key, '--output', 'ndjson']);
     expect(again.code).toBe(0);
     expect(
@@ -131,10 +132,19 @@ describe('--idempotency-key on a batch', () => {
         .sort(),
     );
     expect(before - (await creditsOf(shared.kct))).toBe(2);
-    // and it says so: the batch was sent before, its rows are replays, this run charged nothing
-    expect(again.stderr).toMatch(/batch 1\/1 already submitted as tsk_\w+ \(2 items, sent before: not charged again\)/);
+    expect(again.stderr).toContain('2 items of 2 were marked before on this machine');
+    expect(again.stderr).not.toContain('accepted as');
     expect(rowsOf(again.stdout).map((r) => (r as Row & { replayed?: boolean }).replayed)).toEqual([true, true]);
     expect(again.stderr).toContain('Credits: 0 charged by this run; 2 answers sent before, not charged again');
+    // from another machine (no ledger) under the same key: the same batch, which the service replays, and it says so
+    const elsewhere = await asUser(
+      shared.sandbox,
+      'user',
+      tempDir('kct-batch-keys-elsewhere-'),
+    )(['batch', dir, '--model', '12', '--idempotency-key', key, '--output', 'ndjson']);
+    expect(elsewhere.stderr).toMatch(/batch 1\/1 already submitted as tsk_\w+ \(2 items, sent before: not charged again\)/);
+    expect(rowsOf(elsewhere.stdout).map((r) => (r as Row & { replayed?: boolean }).replayed)).toEqual([true, true]);
+    expect(before - (await creditsOf(shared.kct))).toBe(2);
   });
 
   it('an item changed under the same names and key is a 409 that says so and what to do (exit 7), nothing charged', async () => {

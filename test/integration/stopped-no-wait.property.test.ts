@@ -164,8 +164,12 @@ describe('kct batch --no-wait stopped by Ctrl-C', () => {
     const [task] = JSON.parse(json.stdout) as { task_id: string; status: string }[];
     const error = (JSON.parse(json.stderr.trim().split('\n').at(-1)!) as { error: StoppedError }).error;
     expect(error).toMatchObject({ accepted: 100, unfinished: 100, task_ids: [task.task_id], not_sent: 50 });
-    // the same request again is replayed: its state now is read, unless the Ctrl-C stopped that read
-    const csv = await shared.kct(['batch', dir, '--model', '12', '--no-wait', '--output', 'csv'], stop('batch 1/2 already submitted'));
+    // the same request again (--mark-again sends every item, not reusing their marks) is replayed: its state
+    // now is read, unless the Ctrl-C stopped that read
+    const csv = await shared.kct(
+      ['batch', dir, '--model', '12', '--no-wait', '--mark-again', '--output', 'csv'],
+      stop('batch 1/2 already submitted'),
+    );
     expect(csv.code, csv.stderr).toBe(130);
     const [row, ...more] = parse(csv.stdout, { columns: true }) as { task_id: string; status: string }[];
     expect(more).toEqual([]);

@@ -1,5 +1,6 @@
-// kct batch --no-wait: the batch tasks accepted, each printed as the service accepts it, so a run
-// stopped later (Ctrl-C, a refusal) has printed every one it started, in whichever format.
+// kct batch --no-wait: the tasks that hold the manifest's items (earlier ones whose marks are reused, and
+// the batches accepted), each printed as soon as it is known, so a run stopped later (Ctrl-C, a refusal)
+// has printed every one it started, in whichever format.
 import type { Task } from '../../api/schemas.js';
 import type { Context } from '../../cli/core/context.js';
 import type { Exporter } from '../../cli/render/export.js';
@@ -28,8 +29,9 @@ export class AcceptedList {
     private readonly signal: AbortSignal,
   ) {}
 
-  async add(accepted: Task): Promise<void> {
-    const task = accepted.replayed ? await this.stateNow(accepted) : accepted;
+  /** A task accepted now, or `current`: one read just now (an earlier task whose items are reused). */
+  async add(accepted: Task, { current = false } = {}): Promise<void> {
+    const task = accepted.replayed && !current ? await this.stateNow(accepted) : accepted;
     this.stream ??= await this.exporter.stream(ACCEPTED_COLUMNS);
     this.stream.row(task);
     this.tasks.push(task);

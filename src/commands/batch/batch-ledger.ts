@@ -1,13 +1,14 @@
-// kct batch and this machine's ledger (src/run/ledger.ts). A batch request is charged whole, so an
-// item marked before (by one-pass, or in another batch) is charged again when it goes in a request
-// the service has not seen (the same request again it replays, free): said before anything is sent.
-// Every request and item accepted is recorded, so a later `kct one-pass` of the same answer reuses
-// its mark, and the same request again is known for the replay it is.
+// kct batch and this machine's ledger (src/run/ledger.ts). An item marked before (by one-pass, or in
+// another batch) is reused, not sent (reuse.ts); with --mark-again it is sent, and a batch request
+// is charged whole, so it is charged again when it goes in a request the service has not seen (the
+// same request again it replays, free): said before anything is sent. Every request and item
+// accepted is recorded, so a later run (kct batch or kct one-pass) of the same answer reuses its
+// mark, and the same request again is known for the replay it is.
 import type { BatchRequest } from '../../api/schemas.js';
 import { stateDir } from '../../cli/core/config-store.js';
 import { type BatchIdempotency, batchKeyFromIdentities, idempotencyKeyFor } from '../../client/idempotency.js';
 import { sha256 } from '../../client/identity.js';
-import { Ledger } from '../../run/ledger.js';
+import { Ledger, type Marked } from '../../run/ledger.js';
 import type { ManifestItem } from './manifest.js';
 
 /** One request of a manifest: its body and how its key is made (as client.batch makes it). */
@@ -15,31 +16,47 @@ export interface BatchSend {
   body: BatchRequest;
   idempotency: BatchIdempotency;
   items: readonly ManifestItem[];
+  /** Each item's index among the manifest's distinct items (copies.ts). */
+  at: readonly number[];
+  /** For an item a task did not mark, that task: a derived key names it, so the request is a new one. */
+  again?: readonly (string | undefined)[];
 }
 
 export class BatchLedger {
+  /** Each request's key: derived from its items' identities (computed once, here), or the caller's base key and names. */
+  private keys: (string | undefined)[] = [];
+  private sends: readonly BatchSend[] = [];
+
   private constructor(
     private readonly ledger: Ledger | undefined,
-    /** Each item's identity, in manifest order. */
-    private readonly identities: string[],
-    /** Each request's key: derived from its items' identities (computed once, here), or the caller's base key and names. */
-    private readonly keys: (string | undefined)[],
-    private readonly sends: readonly BatchSend[],
+    /** Each distinct item's identity, in manifest order. */
+    private readonly identities: readonly string[],
   ) {}
 
-  /** Each request's key from its items' identities (in order of `sends`), and the ledger of the server (no ledger: nothing is said or kept). */
-  static async open(env: NodeJS.ProcessEnv, baseUrl: string, sends: readonly BatchSend[], identities: string[]): Promise<BatchLedger> {
-    let first = 0;
-    const keys: (string | undefined)[] = [];
-    for (const send of sends) {
-      const own = identities.slice(first, (first += send.items.length));
-      keys.push(
+  /** The ledger of the server (none: nothing is reused, said or kept). */
+  static open(env: NodeJS.ProcessEnv, baseUrl: string, identities: readonly string[]): BatchLedger {
+    return new BatchLedger(Ledger.open(stateDir(env), baseUrl).ledger, identities);
+  }
+
+  /** The latest task this machine knows marked item `at` (or did not mark it: `failed`). */
+  latest(at: number): Marked | undefined {
+    return this.ledger?.lookup(this.identities[at]);
+  }
+
+  /** The requests to send, each keyed (in order of `sends`). */
+  async keyed(sends: readonly BatchSend[]): Promise<void> {
+    this.sends = sends;
+    this.keys = [];
+    for (const send of sends)
+      this.keys.push(
         send.idempotency === 'derive'
-          ? batchKeyFromIdentities(send.body as unknown as Record<string, unknown>, own)
+          ? batchKeyFromIdentities(
+              send.body as unknown as Record<string, unknown>,
+              send.at.map((at) => this.identities[at]),
+              send.again,
+            )
           : await idempotencyKeyFor(send.idempotency, { endpoint: 'batch', fields: send.body }),
       );
-    }
-    return new BatchLedger(Ledger.open(stateDir(env), baseUrl).ledger, identities, keys, sends);
   }
 
   /** How request `index` is keyed: its derived key as computed here, or the caller's base key and names as given. */
@@ -53,26 +70,24 @@ export class BatchLedger {
     return `request ${sha256(this.keys[index] ?? '')}`;
   }
 
-  /** Items marked before that these requests would charge again: known to the ledger (and not failed there), in a request not sent before. */
-  chargedAgain(sends: readonly BatchSend[]): number {
+  /** Items marked before that the requests would charge again (--mark-again): known to the ledger (and not failed there), in a request not sent before. */
+  chargedAgain(): number {
     if (!this.ledger) return 0;
-    let [again, first] = [0, 0];
-    for (const [index, send] of sends.entries()) {
+    let again = 0;
+    for (const [index, send] of this.sends.entries())
       if (this.ledger.lookup(this.request(index)) === undefined)
-        for (let i = 0; i < send.items.length; i++) {
+        for (const at of send.at) {
           // an item that ended FAILURE or CANCEL was not charged: sending it again charges it once
-          const known = this.ledger.lookup(this.identities[first + i]);
+          const known = this.latest(at);
           if (known && !known.failed) again += 1;
         }
-      first += send.items.length;
-    }
     return again;
   }
 
-  /** Request `index` accepted as `taskId`: it, and each of its items (from `first`) as an item of that batch. */
-  accepted(index: number, taskId: string, first: number, count: number): void {
+  /** Request `index` accepted as `taskId`: it, and each of its items as an item of that batch. */
+  accepted(index: number, taskId: string): void {
     this.ledger?.accepted(this.request(index), { taskId });
-    for (let i = 0; i < count; i++) this.record(first + i, { batchId: taskId, item: i });
+    for (const [item, at] of this.sends[index].at.entries()) this.record(at, { batchId: taskId, item });
   }
 
   /**
@@ -87,9 +102,14 @@ export class BatchLedger {
     if (!known) this.ledger?.accepted(this.identities[at], marked);
   }
 
-  /** Item `item` of batch `taskId` (the manifest's item `first + item`) ended FAILURE or CANCEL: not charged, so not refused when sent again. */
-  failed(taskId: string, first: number, item: number): void {
-    this.record(first + item, { batchId: taskId, item, failed: true });
+  /** Item `item` of batch `taskId` (item `at` of the manifest) ended FAILURE or CANCEL: not charged, so sent again by the next run. */
+  failed(taskId: string, at: number, item: number): void {
+    this.record(at, { batchId: taskId, item, failed: true });
+  }
+
+  /** Item `at`'s earlier task (reused) did not mark it: not charged, so sent again. */
+  failedBefore(at: number, marked: Marked): void {
+    this.ledger?.accepted(this.identities[at], { ...marked, failed: true });
   }
 
   close(): void {

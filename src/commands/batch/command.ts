@@ -18,9 +18,9 @@ export const command = defineCommand({
     },
     '--idempotency-key <key>':
       "your base key: each request of at most 100 items is sent as <key>-batch-<SHA-256 of its items' files or student ids> (default: derived from each request)",
-    '--no-wait': 'print the accepted batch tasks and exit',
+    '--no-wait': 'print the batch tasks that hold the items (earlier ones reused, then those accepted) and exit',
     '--mark-again':
-      'send a manifest whose request holds items this machine marked before, paying for them again (without it, kct refuses and sends nothing)',
+      'send every item, those this machine marked before too, paying for them again (without it, their marks are reused and only the other items are sent)',
     ...markCopies('send identical items of the manifest each on their own'),
     ...maxRps(),
     ...watchOptions,
@@ -30,7 +30,8 @@ export const command = defineCommand({
     'kct batch answers.jsonl --model 12',
     'kct batch answers/ --model 12 --output csv > marks.csv',
     'kct batch answers.jsonl --model 12 --mark-copies    # identical items each sent, and each charged',
-    'kct batch grown.jsonl --model 12 --mark-again       # items marked before charged again (refused without it)',
+    'kct batch grown.jsonl --model 12                    # a manifest grown since: only its new items sent and charged',
+    'kct batch grown.jsonl --model 12 --mark-again       # every item sent again, those marked before charged again',
     'kct batch class.csv --model 12 --callback-url https://school.example/kct-hook --no-wait',
   ],
   load: () => import('./run.js'),

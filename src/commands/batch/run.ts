@@ -1,8 +1,9 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
-// 100 items, each with its own idempotency key, then wait and print one row per item.
-import { ApiError, ConnectionError, InterruptedError, UsageError, WatchTimeoutError } from '../../api/errors.js';
+// 100 items, each with its own idempotency key, then wait and print one row per item. Items this
+// machine marked before are not sent: their marks are reused (reuse.ts), so only new items are charged.
+import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
-import type { Task } from '../../api/schemas.js';
+import type { EvaluationResult, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
 import type { SkippedAnswer } from '../../cli/answers/answers.js';
 import { itemOutcomes } from '../../cli/answers/batch-items.js';
@@ -30,9 +31,19 @@ import { copyRow, distinctItems } from './copies.js';
 import { type ManifestItem, readManifest } from './manifest.js';
 import { batchProgress } from './progress.js';
 import { checkCallbackUrl, toldRefusal } from './refusals.js';
+import { earlierMarks, reusedOutcomes, reuseNotes, sendEvery } from './reuse.js';
 import { batchInterrupted } from './stopped.js';
 
 type Options = OptionsOf<typeof command>;
+
+/** A task whose items' rows a waiting run prints when it ends: how they are read, and what an item not marked is recorded as. */
+interface Followed {
+  taskId: string;
+  /** Its items (their index among the manifest's distinct items), in their order in it. */
+  at: readonly number[];
+  rowsOf: (record: EvaluationResult) => Promise<AnswerOutcome[]>;
+  failed: (item: number) => void;
+}
 
 /** How a batch request came to be not sent: refused by the service, or never reached it. */
 const notSentWord = (error: unknown) => (error instanceof ConnectionError ? 'not delivered' : 'refused');
@@ -75,56 +86,57 @@ export async function run(options: Options, context: Context): Promise<void> {
   const distinct = await distinctItems(manifest, options.markCopies === true);
   const { items } = distinct;
   const rowsOf = (index: number) => 1 + (distinct.copies.get(index)?.length ?? 0);
-  const groups = chunk(items, MAX_BATCH_ITEMS);
-
-  // a batch request is charged whole: items marked before in another request are said before they are charged again
-  const sends: BatchSend[] = groups.map((group) => ({
-    body: { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) },
-    // a base key is joined to the request's name: its items' files or student ids, never its position
-    idempotency: keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : 'derive',
-    items: group,
-  }));
   // one run at a time decides what it sends to this server from this machine (ledger-lock.ts)
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
     context.note(`kct: ${holder}: another run is sending to this server; waiting until it has sent`),
   );
-  const ledger = await BatchLedger.open(context.env, client.baseUrl, sends, distinct.identities).catch((error: unknown) => {
-    lock.release();
-    throw error;
-  });
-  const again = ledger.chargedAgain(sends);
-  const sentBefore = `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine`;
-  if (again > 0 && !options.markAgain) {
-    // never charged twice unless asked: nothing is sent
+  const ledger = BatchLedger.open(context.env, client.baseUrl, distinct.identities);
+  const unlock = (error: unknown): never => {
     ledger.close();
     lock.release();
-    throw new UsageError(
-      `${sentBefore}: a batch request is charged whole, so this manifest would charge ${again === 1 ? 'it' : 'them'} again. Nothing was sent.`,
-      { suggestion: batchAgainAdvice(again === items.length) },
-    );
-  }
-  // the ledger stays open while the run waits: an item that failed is recorded, to be sent again without refusal
+    throw error;
+  };
+  // items marked before are reused, not sent (reuse.ts); --mark-again sends every one, charged again
+  const reuse = options.markAgain ? sendEvery(items.length) : await earlierMarks(client, ledger, distinct, context.signal).catch(unlock);
+  const groups = chunk(reuse.send, MAX_BATCH_ITEMS);
+  const sends: BatchSend[] = groups.map((at) => {
+    const group = at.map((i) => items[i]);
+    return {
+      body: { evaluations: group.map((item) => item.fields), ...(callbackUrl ? { callback_url: callbackUrl } : {}) },
+      // a base key is joined to the request's name: its items' files or student ids, never its position
+      idempotency: keyRule.kind === 'base' ? { base: keyRule.base, names: group.map((item) => item.label) } : 'derive',
+      items: group,
+      at,
+      again: at.map((i) => reuse.failedIn.get(i)),
+    };
+  });
+  await ledger.keyed(sends).catch(unlock);
+  // the ledger stays open while the run waits: an item that failed is recorded, to be sent again by the next run
   try {
+    // a batch request is charged whole: with --mark-again (or --mark-copies), items marked before in another request are said before they are charged again
+    const again = options.markAgain || options.markCopies ? ledger.chargedAgain() : 0;
     if (again > 0)
       context.notice(
         'warning',
-        `${sentBefore}; a batch request is charged whole, so with --mark-again ${again === 1 ? 'it is' : 'they are'} charged again.`,
+        `${plural(again, 'item')} of ${items.length} ${again === 1 ? 'was' : 'were'} sent before on this machine; a batch request is charged whole, so with ${options.markAgain ? '--mark-again' : '--mark-copies'} ${again === 1 ? 'it is' : 'they are'} charged again.`,
       );
+    for (const line of reuseNotes(reuse, items.length, options.wait !== false)) context.notice('note', line);
     if (distinct.copyCount > 0)
       context.notice(
         'note',
         `${plural(distinct.copyCount, 'item')} of ${manifest.length} ${distinct.copyCount === 1 ? 'is' : 'are'} identical to another of the manifest (the same answer, model and options): sent once, charged once${options.wait === false ? '' : ', each row flagged duplicate_of'} (--mark-copies sends each on its own)`,
       );
 
-    const accepted: { task: Task; items: readonly ManifestItem[]; first: number }[] = [];
-    // --no-wait: each batch accepted is printed at once, so a run stopped later has printed every one it started
+    const accepted: { task: Task; items: readonly ManifestItem[]; at: readonly number[] }[] = [];
+    // --no-wait: each task holding items is printed at once (the earlier ones reused first), so a run stopped later has printed every one it started
     const listed = options.wait === false ? new AcceptedList(exporter, client, context.signal) : undefined;
+    for (const earlier of reuse.earlier) await listed?.add(earlier.task, { current: true });
     // A refused request (say 402 on the third) must not lose the batches already accepted: they
     // are still followed and printed, and the refusal decides the exit code afterwards.
     let refused: unknown;
     let stoppedSending = false;
     try {
-      for (const [index, { body, items: group }] of sends.entries()) {
+      for (const [index, { body, items: group, at }] of sends.entries()) {
         let task: Task;
         try {
           task = await client.batch(body, { idempotency: ledger.idempotencyOf(index), signal: context.signal });
@@ -137,7 +149,8 @@ export async function run(options: Options, context: Context): Promise<void> {
           // the service refused (401, 402, a model not ready ...) or could not be reached: this request and
           // the rest are not sent, and each of their items is a NOT_SENT row of a waiting run, as one-pass's are
           const unsent = error instanceof ApiError || error instanceof ConnectionError;
-          if (!unsent || (accepted.length === 0 && options.wait === false)) throw toldRefusal(error, callbackUrl, keyRule);
+          if (!unsent || (accepted.length === 0 && reuse.earlier.length === 0 && options.wait === false))
+            throw toldRefusal(error, callbackUrl, keyRule);
           refused = accepted.length === 0 ? toldRefusal(error, callbackUrl, keyRule) : error;
           if (accepted.length > 0)
             context.notice(
@@ -146,8 +159,8 @@ export async function run(options: Options, context: Context): Promise<void> {
             );
           break;
         }
-        accepted.push({ task, items: group, first: index * MAX_BATCH_ITEMS });
-        ledger.accepted(index, task.task_id, index * MAX_BATCH_ITEMS, group.length);
+        accepted.push({ task, items: group, at });
+        ledger.accepted(index, task.task_id);
         await listed?.add(task);
         // the service answered with the batch it already had (the same request before): no new charge
         const price = task.replayed
@@ -171,32 +184,35 @@ export async function run(options: Options, context: Context): Promise<void> {
     } finally {
       lock.release();
     }
-    const rowsSent = accepted.reduce((n, { items: group, first }) => n + group.reduce((m, _, i) => m + rowsOf(first + i), 0), 0);
+    // manifest rows in a task: of the requests accepted, and of the earlier tasks reused (copies with them)
+    const rowsIn = (at: readonly number[]) => at.reduce((n, i) => n + rowsOf(i), 0);
+    const rowsSent =
+      accepted.reduce((n, { at }) => n + rowsIn(at), 0) + reuse.earlier.reduce((n, { places }) => n + rowsIn(places.map((p) => p.at)), 0);
     const stopped = (running: readonly string[], finishedItems: number) =>
       batchInterrupted({ running, runningItems: rowsSent - finishedItems, finishedItems, notSent: manifest.length - rowsSent });
 
     if (listed) {
-      // the accepted batch tasks, printed as they came; a refused request's items have none
+      // the tasks that hold the items, printed as they came: the earlier ones reused, then the batches accepted
       const tasks = await listed.end();
-      const first = accepted[0]?.task.task_id;
+      const first = tasks[0]?.task_id;
       // a batch sent before may be finished already: then its marks are there to read
       const done = tasks.every((task) => isFinalStatus(task.status));
       // several batches: each is named (the ids are on stdout too), the same command again collects them all
-      const ids = accepted.map(({ task }) => task.task_id);
+      const ids = tasks.map((task) => task.task_id);
       const which = ids.length === 1 ? first : `<task_id> (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''})`;
       const all = ids.length === 1 ? '' : '; or run this command again without --no-wait for every row (nothing is charged again)';
       if (first)
         context.notice(
           'next',
           done
-            ? `${accepted.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${which}${all}`
-            : `Follow ${accepted.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
+            ? `${ids.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${which}${all}`
+            : `Follow ${ids.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
         );
       // a batch holds each answer once: its copies' rows come from the manifest, not from kct result
       if (first && distinct.copyCount > 0)
         context.notice(
           'next',
-          `kct result lists the ${plural(items.length, 'item')} sent, not the ${distinct.copyCount === 1 ? 'copy' : `${distinct.copyCount} copies`}: run this command again (without --no-wait) for a row per item of the manifest, copies included; nothing is charged again`,
+          `kct result lists the answers each task holds, not the ${distinct.copyCount === 1 ? 'copy' : `${distinct.copyCount} copies`}: run this command again (without --no-wait) for a row per item of the manifest, copies included; nothing is charged again`,
         );
       if (unsent.length > 0)
         context.notice(
@@ -220,14 +236,39 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (stoppedSending) {
       await writer.stop();
       throw stopped(
-        accepted.map(({ task }) => task.task_id),
+        [
+          ...reuse.earlier.filter((earlier) => !isFinalStatus(earlier.task.status)).map(({ taskId }) => taskId),
+          ...accepted.map(({ task }) => task.task_id),
+        ],
         0,
       );
     }
+    // the tasks followed: the batches accepted, and the earlier tasks reused that were still running
+    const followed: Followed[] = [
+      ...accepted.map(({ task, items: group, at }) => ({
+        taskId: task.task_id,
+        at,
+        rowsOf: async (record: EvaluationResult) => {
+          const labels = group.map((item) => ({ label: item.label, studentId: item.fields.student_id }));
+          const outcomes = (await itemOutcomes(client, record, labels, context.signal)) as AnswerOutcome[];
+          // a replayed batch's items were charged when it was first sent, not by this run
+          return task.replayed ? outcomes.map((outcome) => ({ ...outcome, replayed: true })) : outcomes;
+        },
+        failed: (i: number) => ledger.failed(task.task_id, at[i], i),
+      })),
+      ...reuse.earlier
+        .filter((earlier) => !isFinalStatus(earlier.task.status))
+        .map((earlier) => ({
+          taskId: earlier.taskId,
+          at: earlier.places.map((place) => place.at),
+          rowsOf: (record: EvaluationResult) => reusedOutcomes(client, earlier, record, distinct, context.signal),
+          failed: (i: number) => ledger.failedBefore(earlier.places[i].at, earlier.places[i].marked),
+        })),
+    ];
     const progress = await batchProgress(
       context,
-      accepted.map(({ task }) => task.task_id),
-      rowsSent,
+      followed.map(({ taskId }) => taskId),
+      followed.reduce((n, { at }) => n + rowsIn(at), 0),
     );
     const poller = client.poller({
       timeoutMs: timings.timeoutMs,
@@ -254,54 +295,50 @@ export async function run(options: Options, context: Context): Promise<void> {
       }
       for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) add(outcome, row);
     };
-    // the items of the batches refused or never sent: a row each, saying why (before the others, so
-    // they never hold back --json's order)
+    // the items of the batches refused or never sent: a row each, saying why; then those reused from earlier
+    // tasks that had ended (before the others, so they never hold back --json's order)
     const unsentRows: [number, AnswerOutcome][] = [];
-    for (let index = accepted.reduce((n, { items: group }) => n + group.length, 0); index < items.length; index++) {
-      const { label, fields } = items[index];
-      const why =
-        Math.floor(index / MAX_BATCH_ITEMS) === accepted.length
-          ? `not sent: ${refused instanceof ConnectionError ? 'its batch could not be sent' : 'the service refused its batch'} (${(refused as Error).message})`
-          : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was ${notSentWord(refused)} (${(refused as Error).message})`;
-      unsentRows.push([index, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }]);
-    }
+    for (let index = accepted.length; index < sends.length; index++)
+      for (const at of sends[index].at) {
+        const { label, fields } = items[at];
+        const why =
+          index === accepted.length
+            ? `not sent: ${refused instanceof ConnectionError ? 'its batch could not be sent' : 'the service refused its batch'} (${(refused as Error).message})`
+            : `not sent: the run stopped after batch ${accepted.length + 1}/${groups.length} was ${notSentWord(refused)} (${(refused as Error).message})`;
+        unsentRows.push([at, { file: label, student_id: fields.student_id, status: 'NOT_SENT', message: why }]);
+      }
     addRows(unsentRows);
+    addRows(reuse.rows);
+    finishedItems += reuse.rows.reduce((n, [at]) => n + rowsOf(at), 0);
     try {
       await Promise.all(
-        accepted.map(async ({ task, items: group, first }) => {
+        followed.map(async ({ taskId, at, rowsOf: outcomesOf, failed }) => {
           try {
-            await poller.watch(task.task_id, timings.startMs ?? 0, group.length);
+            await poller.watch(taskId, timings.startMs ?? 0, at.length);
           } catch (error) {
             if (error instanceof WatchTimeoutError) {
-              late.push(task.task_id);
+              late.push(taskId);
               return;
             }
             throw error;
           }
-          const record = await client.result(task.task_id, { signal: context.signal });
-          const outcomes = (await itemOutcomes(
-            client,
-            record,
-            group.map((item) => ({ label: item.label, studentId: item.fields.student_id })),
-            context.signal,
-          )) as AnswerOutcome[];
+          const outcomes = await outcomesOf(await client.result(taskId, { signal: context.signal }));
           const rows: AnswerOutcome[] = [];
-          // a replayed batch's items were charged when it was first sent, not by this run
-          addRows(outcomes.map((outcome, i) => [first + i, task.replayed ? { ...outcome, replayed: true } : outcome]));
+          addRows(outcomes.map((outcome, i) => [at[i], outcome]));
           outcomes.forEach((outcome, i) => {
-            rows.push(outcome, ...(distinct.copies.get(first + i) ?? []).map(() => outcome));
-            if (isUnsuccessfulFinal(outcome.status)) ledger.failed(task.task_id, first, i);
+            rows.push(outcome, ...(distinct.copies.get(at[i]) ?? []).map(() => outcome));
+            if (isUnsuccessfulFinal(outcome.status)) failed(i);
           });
-          finished.push(task.task_id);
+          finished.push(taskId);
           finishedItems += rows.length;
-          progress.finished(task.task_id, rows);
+          progress.finished(taskId, rows);
         }),
       );
     } catch (error) {
       await writer.stop().catch(() => writer.discard());
       if (error instanceof InterruptedError || context.signal.aborted)
         throw stopped(
-          accepted.map(({ task }) => task.task_id).filter((id) => !finished.includes(id)),
+          followed.map(({ taskId }) => taskId).filter((id) => !finished.includes(id)),
           finishedItems,
         );
       throw error;
@@ -309,46 +346,24 @@ export async function run(options: Options, context: Context): Promise<void> {
       progress.stop();
     }
     // rows of batches still running at the deadline are not printed, and count as the time-outs they are
-    for (const { task, items: group, first } of accepted)
-      if (late.includes(task.task_id))
-        for (let i = 0; i < group.length; i++)
-          for (const row of [distinct.rows[first + i], ...(distinct.copies.get(first + i) ?? [])]) {
+    for (const { taskId, at } of followed)
+      if (late.includes(taskId))
+        for (const i of at)
+          for (const row of [distinct.rows[i], ...(distinct.copies.get(i) ?? [])]) {
             writer.skip(row);
-            exit.count({ file: manifest[row].label, status: 'TIMEOUT', task_id: task.task_id });
+            exit.count({ file: manifest[row].label, status: 'TIMEOUT', task_id: taskId });
           }
     // a folder's subfolders not entered (and student folders with nothing to send) are rows, after the items
     for (const [i, row] of unsent.entries())
       add({ file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, manifest.length + i);
     await writer.finish();
     if (refused !== undefined) throw refused;
-    // a batch run again is replayed as it ended: failures are sent again in a request of their own
-    // only items read from files can go through one-pass as files: a manifest of text names no file
-    const sendAgain = manifest.some((item) => item.fromFile)
-      ? `${AGAIN_HINT}, or send their files with \`kct one-pass\`.`
-      : `${AGAIN_HINT}.`;
-    exit.throwExitStatus({ anySent: true, timeoutMs: timings.timeoutMs, failedAdvice: (every) => (every ? NONE_MARKED_HINT : sendAgain) });
+    // the same command sends again each item that failed (a request of its own: reuse.ts), reusing the marks
+    exit.throwExitStatus({ anySent: true, timeoutMs: timings.timeoutMs, markAgain: options.markAgain, ownKeys: keyRule.kind === 'base' });
   } finally {
     ledger.close();
   }
 }
-
-/** What to do with a manifest whose request would charge again items marked before (every one of them: no new item to send). */
-function batchAgainAdvice(all: boolean): string {
-  const same = 'A request is the same (and free again) only with the same items and --callback-url.';
-  const reuse = 'kct one-pass <files> --via batch, which reuses earlier marks';
-  return `${same} ${all ? `Every item was marked before: run the manifest that marked them again, or mark the answers with ${reuse}.` : `To mark only the new items, send them in a manifest of their own, or mark the answers with ${reuse}.`} To pay for them again, add --mark-again.`;
-}
-
-/**
- * None marked (a batch cancelled whole): a manifest of the same items is the same request again, replayed
- * as it ended; a base key of their own makes new ones, and nothing was charged to charge twice.
- */
-const NONE_MARKED_HINT =
-  'The same command again replays these batches as they ended, and so would a copy of the manifest. To mark the items, send them again under a key of their own: the same command with --idempotency-key <a new key, e.g. retry-1> (none of them was charged).';
-
-/** The same manifest again is the same request, which the service replays as it ended: the way to send what failed again. */
-const AGAIN_HINT =
-  'The same command again replays these batches as they ended. To mark the items that did not succeed, put them in a manifest of their own and send it (other items are another request)';
 
 /** Whether the items may be marked on different rubrics: several models named, or a rubric of an item's own. */
 function severalRubrics(manifest: readonly ManifestItem[]): boolean {

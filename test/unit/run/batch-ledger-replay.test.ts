@@ -1,6 +1,7 @@
 // kct batch and the ledger across runs: an item that failed is not "charged again" when sent once
 // more, and a batch replayed (the same manifest again, to get its rows) never takes the place of a
-// mark made since, by one-pass, say: that answer stays charged, and a new request holding it is refused.
+// mark made since, by one-pass, say: that answer stays charged, and a new request holding it with
+// --mark-again is said to charge it again.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ function send(tag: string, items = 1): BatchSend {
     { length: items },
     (_, i) => ({ label: `${tag}${i}`, fields: { model_id: 12, paper_content: `${tag}${i}` } }) as ManifestItem,
   );
-  return { body: { evaluations: list.map((item) => item.fields) }, idempotency: 'derive', items: list };
+  return { body: { evaluations: list.map((item) => item.fields) }, idempotency: 'derive', items: list, at: list.map((_, i) => i) };
 }
 
 describe('kct batch and the ledger across runs', () => {
@@ -26,8 +27,9 @@ describe('kct batch and the ledger across runs', () => {
     const env = { KCT_STATE_DIR: mkdtempSync(join(tmpdir(), 'kct-batch-ledger-')) };
     const run = async (tag: string, then: (ledger: BatchLedger) => void, late = false): Promise<number> => {
       const sends = [send(tag, late ? 2 : 1)];
-      const ledger = await BatchLedger.open(env, BASE, sends, late ? [ANSWER, 'identity-of-a-late-answer'] : [ANSWER]);
-      const again = ledger.chargedAgain(sends);
+      const ledger = BatchLedger.open(env, BASE, late ? [ANSWER, 'identity-of-a-late-answer'] : [ANSWER]);
+      await ledger.keyed(sends);
+      const again = ledger.chargedAgain();
       then(ledger);
       ledger.close();
       return again;
@@ -35,7 +37,7 @@ describe('kct batch and the ledger across runs', () => {
     // batch A: the item accepted, then it failed (not charged)
     expect(
       await run('A', (ledger) => {
-        ledger.accepted(0, 'tsk_A', 0, 1);
+        ledger.accepted(0, 'tsk_A');
         ledger.failed('tsk_A', 0, 0);
       }),
     ).toBe(0);
@@ -47,11 +49,11 @@ describe('kct batch and the ledger across runs', () => {
     ledger!.close();
     // batch A replayed (the same manifest again, for its rows): it records nothing over that mark
     await run('A', (replay) => {
-      replay.accepted(0, 'tsk_A', 0, 1);
+      replay.accepted(0, 'tsk_A');
       replay.failed('tsk_A', 0, 0);
     });
     expect(Ledger.open(env.KCT_STATE_DIR, BASE).ledger!.lookup(ANSWER)).toEqual({ taskId: 'tsk_one_pass' });
-    // so a new request holding it would charge it again: counted, and refused by kct batch
+    // so a new request holding it (--mark-again) would charge it again: counted, and said
     expect(await run('C', () => {}, true)).toBe(1);
   });
 });
