@@ -3,6 +3,7 @@
 import { InterruptedError } from '../../api/errors.js';
 import type { Task } from '../../api/schemas.js';
 import { isFinalStatus } from '../../api/status.js';
+import type { Collection } from '../../cli/answers/answers.js';
 import type { Context } from '../../cli/core/context.js';
 import { err, out } from '../../cli/core/io.js';
 import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
@@ -11,6 +12,7 @@ import { type AnswerOutcome, isUnsentRow, ndjsonRow } from '../../cli/render/out
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { printEarlierStudent } from '../../cli/render/result.js';
 import { plural } from '../../cli/render/style.js';
+import { notSentRows, printUnsentRows } from '../../cli/render/unsent-rows.js';
 import type { PaceReading } from '../../client/budget.js';
 import { againOf, WITHOUT_MARK_AGAIN } from '../../run/exit-tally.js';
 import type { MarkingRun } from '../../run/marking.js';
@@ -235,6 +237,24 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
   const cost = (result as Task | undefined)?.credit_cost;
   if (typeof cost === 'number') out(context.io, `Cost: ${plural(cost, 'credit')}, charged only when the result is complete`);
   out(context.io, `Follow it with: kct status ${outcome.task_id} --watch`);
+}
+
+/**
+ * A run refused before it sent anything (no API key, no base URL): every answer is still a result,
+ * its row (or a single answer's record) NOT_SENT, as when the service refuses the key.
+ */
+export async function printRefused(
+  context: Context,
+  format: OutputFormat,
+  collection: Collection,
+  single: boolean,
+  error: Error,
+  wait: boolean,
+) {
+  const rows = notSentRows(collection, `not sent: ${error.message}`);
+  if (!single) return printUnsentRows(context.io, format, rows, wait);
+  const [row] = rows;
+  await printSingle(context, { file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, format, !wait);
 }
 
 /** The Ctrl-C message: only what kct saw (tasks not yet seen finished), and how to collect them. */
