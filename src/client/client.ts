@@ -32,6 +32,7 @@ import { buildForm } from './multipart.js';
 import { type OnePassInput, onePassRequest, type PreparedOnePass, readAndKey } from './one-pass.js';
 import { type SchedulerHandlers, TaskPoller, TaskScheduler, type WatchOptions, watchTasks } from './poll.js';
 import { type AcceptedTask, accepted, batchItemsOf, normalizeCredits, parseLoose, validateRequest } from './records.js';
+import { keysIn, maskKey } from './redact.js';
 import { parseRetryAfter } from './retry.js';
 
 export type { OnePassInput, PreparedOnePass } from './one-pass.js';
@@ -94,6 +95,17 @@ export function assertSendableKey(key: string | undefined): asserts key is strin
     throw new CredentialsError('no API key', {
       suggestion: 'Pass apiKey: a Public Evaluation API key, which begins with kct_.',
     });
+  }
+  // a line copied whole ("user   kct_sbx_…" from kct sandbox, KCT_API_KEY=kct_…): the key is there, among other words
+  const keys = keysIn(key);
+  if (keys.length > 1 || (keys.length === 1 && !key.startsWith(keys[0]))) {
+    throw new CredentialsError(
+      keys.length === 1
+        ? `the text given as the API key holds a key (${maskKey(keys[0])}) among other words`
+        : `the text given as the API key holds ${keys.length} keys (${keys.map(maskKey).join(', ')}) among other words`,
+      // "kct_sbx_…" would itself read as a key and be redacted where kct prints errors
+      { suggestion: 'Paste only the key, the word that begins with kct_, not the account name or anything else on its line.' },
+    );
   }
   if (!key.startsWith('kct_')) {
     throw new CredentialsError(
