@@ -96,13 +96,13 @@ export function costQuote(
   const filesToSend = plan.filesToSend + resent.files;
   const unitsToSend = plan.unitsToSend + resent.units;
   const reusedLeft = plan.reused - resent.answers;
-  // an answer of text (no file) is priced as one unit: said, so that the units add up to the estimate
+  // an answer of text (no file) is priced as one unit: said apart from the answers with files, so both add up
   const texts = unitsToSend - filesToSend;
   const files =
     filesToSend === 0
       ? ''
       : texts > 0
-        ? ` (${plural(filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
+        ? ` (${toSend - texts} with ${plural(filesToSend, 'file')}, ${texts} of text)`
         : ` (${plural(filesToSend, 'file')})`;
   const again = resent.answers === 0 ? '' : `, ${resent.answers} of them sent before, their earlier task not having marked them`;
   // a run of answers all sent before has none "to mark": only what those may cost is said
