@@ -1,7 +1,7 @@
 // The typed client of the Public Evaluation API v1. Usable without the CLI:
 //   const client = new KctClient({ baseUrl, apiKey });
 //   const task = await client.onePass({ fields: { model_id: 12, paper_content: '...' } });
-import { CredentialsError, UsageError } from '../api/errors.js';
+import { UsageError } from '../api/errors.js';
 import { withoutDefaults } from '../api/field-defaults.js';
 import { operationPath } from '../api/operations.js';
 import {
@@ -32,8 +32,8 @@ import { buildForm } from './multipart.js';
 import { type OnePassInput, onePassRequest, type PreparedOnePass, readAndKey } from './one-pass.js';
 import { type SchedulerHandlers, TaskPoller, TaskScheduler, type WatchOptions, watchTasks } from './poll.js';
 import { type AcceptedTask, accepted, batchItemsOf, normalizeCredits, parseLoose, validateRequest } from './records.js';
-import { keysIn, maskKey } from './redact.js';
 import { parseRetryAfter } from './retry.js';
+import { assertSendableKey } from './sendable-key.js';
 
 export type { OnePassInput, PreparedOnePass } from './one-pass.js';
 export type { AcceptedTask } from './records.js';
@@ -88,34 +88,6 @@ export type CancelResult = Record<string, unknown> & { task_id: string };
 
 /** Waiting for one task: an overall deadline (mandatory, spec 8) and an optional abort signal. */
 export type WaitOptions = Pick<WatchOptions, 'timeoutMs' | 'signal' | 'onUpdate' | 'schedule'>;
-
-/** Throws unless the key is a Public Evaluation API key (spec 5: never send other providers' keys). */
-export function assertSendableKey(key: string | undefined): asserts key is string {
-  if (!key) {
-    throw new CredentialsError('no API key', {
-      suggestion: 'Pass apiKey: a Public Evaluation API key, which begins with kct_.',
-    });
-  }
-  // a line copied whole ("user   kct_sbx_…" from kct sandbox, KCT_API_KEY=kct_…): the key is there, among other words
-  const keys = keysIn(key);
-  if (keys.length > 1 || (keys.length === 1 && !key.startsWith(keys[0]))) {
-    throw new CredentialsError(
-      keys.length === 1
-        ? `the text given as the API key holds a key (${maskKey(keys[0])}) among other words`
-        : `the text given as the API key holds ${keys.length} keys (${keys.map(maskKey).join(', ')}) among other words`,
-      // "kct_sbx_…" would itself read as a key and be redacted where kct prints errors
-      { suggestion: 'Paste only the key, the word that begins with kct_, not the account name or anything else on its line.' },
-    );
-  }
-  if (!key.startsWith('kct_')) {
-    throw new CredentialsError(
-      'refusing to send an API key that does not begin with kct_: only Public Evaluation API keys are sent, never keys of third-party model providers (spec section 5)',
-      { suggestion: 'Create a key in the product under public_api/keys and use that one.' },
-    );
-  }
-  if (/\s/.test(key))
-    throw new CredentialsError('the API key contains white space', { suggestion: 'Copy the key again without spaces or line breaks.' });
-}
 
 export class KctClient {
   readonly http: HttpClient;

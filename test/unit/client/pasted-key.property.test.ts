@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CredentialsError } from '../../../src/api/errors.js';
-import { assertSendableKey } from '../../../src/client/client.js';
+import { assertSendableKey } from '../../../src/client/sendable-key.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 
 const refusal = (text: string): CredentialsError => {
