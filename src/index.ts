@@ -9,7 +9,6 @@ export * from './api/status.js';
 export { type BudgetOptions, type PaceReading, RequestBudget } from './client/budget.js';
 export {
   type AcceptedTask,
-  assertSendableKey,
   type BatchOptions,
   type CallOptions,
   type CancelResult,
@@ -39,4 +38,5 @@ export { ModelWaitInterruptedError, type ModelWaitOptions, ModelWaitTimeoutError
 export { type PollSchedule, pollSchedule, type StatusFetcher, TaskPoller, type WatchOptions, watchTasks } from './client/poll.js';
 export { ProductClient, type ProductClientOptions } from './client/product.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './client/retry.js';
+export { assertSendableKey } from './client/sendable-key.js';
 export { VERSION } from './version.js';

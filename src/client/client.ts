@@ -1,7 +1,7 @@
 // The typed client of the Public Evaluation API v1. Usable without the CLI:
 //   const client = new KctClient({ baseUrl, apiKey });
 //   const task = await client.onePass({ fields: { model_id: 12, paper_content: '...' } });
-import { CredentialsError, UsageError } from '../api/errors.js';
+import { UsageError } from '../api/errors.js';
 import { withoutDefaults } from '../api/field-defaults.js';
 import { operationPath } from '../api/operations.js';
 import {
@@ -33,6 +33,7 @@ import { type OnePassInput, onePassRequest, type PreparedOnePass, readAndKey } f
 import { type SchedulerHandlers, TaskPoller, TaskScheduler, type WatchOptions, watchTasks } from './poll.js';
 import { type AcceptedTask, accepted, batchItemsOf, normalizeCredits, parseLoose, validateRequest } from './records.js';
 import { parseRetryAfter } from './retry.js';
+import { assertSendableKey } from './sendable-key.js';
 
 export type { OnePassInput, PreparedOnePass } from './one-pass.js';
 export type { AcceptedTask } from './records.js';
@@ -87,23 +88,6 @@ export type CancelResult = Record<string, unknown> & { task_id: string };
 
 /** Waiting for one task: an overall deadline (mandatory, spec 8) and an optional abort signal. */
 export type WaitOptions = Pick<WatchOptions, 'timeoutMs' | 'signal' | 'onUpdate' | 'schedule'>;
-
-/** Throws unless the key is a Public Evaluation API key (spec 5: never send other providers' keys). */
-export function assertSendableKey(key: string | undefined): asserts key is string {
-  if (!key) {
-    throw new CredentialsError('no API key', {
-      suggestion: 'Pass apiKey: a Public Evaluation API key, which begins with kct_.',
-    });
-  }
-  if (!key.startsWith('kct_')) {
-    throw new CredentialsError(
-      'refusing to send an API key that does not begin with kct_: only Public Evaluation API keys are sent, never keys of third-party model providers (spec section 5)',
-      { suggestion: 'Create a key in the product under public_api/keys and use that one.' },
-    );
-  }
-  if (/\s/.test(key))
-    throw new CredentialsError('the API key contains white space', { suggestion: 'Copy the key again without spaces or line breaks.' });
-}
 
 export class KctClient {
   readonly http: HttpClient;

@@ -8,6 +8,11 @@ export function keyInPath(path: string): boolean {
   return new RegExp(`/${KEY_PATTERN.source}`).test(path);
 }
 
+/** The keys a text holds (each a secret): what was pasted where a key alone belongs. */
+export function keysIn(text: string): string[] {
+  return text.match(KEY_PATTERN) ?? [];
+}
+
 /** A masked form safe to show: the prefix and the last four characters. */
 export function maskKey(key: string): string {
   if (key.length <= 12) return `${key.slice(0, 4)}****`;

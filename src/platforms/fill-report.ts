@@ -36,8 +36,10 @@ type RefusalReason =
 type FillWarning =
   /** The row already held a grade, which the fill replaced. The platform skips the row if that grade was changed there after the file was downloaded. */
   | 'overwrites-grade'
-  /** Moodle: the row's feedback cell held a comment, which the marks' feedback replaced (in `previousFeedback`). */
+  /** Moodle, with overwriteFeedback: the row's feedback cell held a comment, which the marks' feedback replaced (in `previousFeedback`). */
   | 'overwrites-feedback'
+  /** Moodle: the row's feedback cell held a comment, kept as it was (in `previousFeedback`); the marks' feedback was not written. */
+  | 'keeps-feedback'
   /** Several rows carry this student's id; all were filled. */
   | 'duplicate-row'
   /** A feedback text was given but the file has no feedback column; only the grade was written. */
@@ -54,7 +56,7 @@ export interface FillEntry {
   grade?: string;
   /** The grade cell before the fill, when it was not empty. */
   previousGrade?: string;
-  /** Moodle: the feedback cell before the fill, when the fill replaced a comment there. */
+  /** Moodle: the comment the feedback cell held, when it was not the marks' feedback: kept (keeps-feedback) or replaced (overwrites-feedback). */
   previousFeedback?: string;
   /** Moodle: the row's "Last modified (grade)", the time the importer compares against. */
   lastModified?: string;

@@ -170,6 +170,8 @@ export interface MoodleFillOptions extends ReadMoodleOptions {
   maxGrade?: number;
   /** Feedback as HTML (default: Moodle stores feedback comments as HTML), as given, or not written. */
   feedback?: 'html' | 'text' | 'none';
+  /** Write the marks' feedback over a comment already in the cell (default: the comment is kept; feedback goes into empty cells only). */
+  overwriteFeedback?: boolean;
 }
 
 /**
@@ -277,13 +279,18 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
       if (columns.feedback === undefined) warnings.push('feedback-not-written');
       else {
         const written = feedbackMode === 'html' ? feedbackAsHtml(mark.feedback) : mark.feedback;
-        // a comment the teacher wrote in Moodle is replaced too: said, as a grade replaced is
-        if (row.feedback !== undefined && row.feedback.trim() !== '' && row.feedback !== written) warnings.push('overwrites-feedback');
-        rowEdits.set(columns.feedback, quoteLikePhp(written, ','));
+        // a comment the teacher wrote is theirs: kept unless asked, since the marks' feedback may be less (a CSV run's scores)
+        const typed = holdsComment(row.feedback) && row.feedback !== written;
+        if (typed && !options.overwriteFeedback) warnings.push('keeps-feedback');
+        else {
+          if (typed) warnings.push('overwrites-feedback');
+          rowEdits.set(columns.feedback, quoteLikePhp(written, ','));
+        }
       }
     }
     edits.set(row.record, rowEdits);
-    const previousFeedback = warnings.includes('overwrites-feedback') ? { previousFeedback: row.feedback } : {};
+    const previousFeedback =
+      warnings.includes('overwrites-feedback') || warnings.includes('keeps-feedback') ? { previousFeedback: row.feedback } : {};
     entries.push({ ...base, status: 'filled', grade: scaled.text, warnings, ...previousFeedback });
   }
   const present = new Set(sheet.rows.map((row) => row.participantId));
@@ -299,10 +306,15 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
         'kct cannot see Moodle, so download a fresh worksheet if grades may have changed since, or tick "Allow updating records that have been modified more recently in Moodle than in the spreadsheet" when importing.',
     );
   }
-  const comments = entries.filter((e) => e.status === 'filled' && e.warnings.includes('overwrites-feedback')).length;
-  if (comments > 0)
+  const kept = entries.filter((e) => e.status === 'filled' && e.warnings.includes('keeps-feedback')).length;
+  if (kept > 0)
     notes.push(
-      `${plural(comments, 'filled row')} already held a feedback comment, replaced by the marks' feedback (each such row's warnings say overwrites-feedback and quote it): --feedback none writes the grades alone and keeps the comments.`,
+      `${plural(kept, 'filled row')} already held a feedback comment, kept as it was: the marks' feedback is written only into empty "Feedback comments" cells (each such row's warnings say keeps-feedback and quote the comment); --overwrite-feedback writes the marks' feedback over them.`,
+    );
+  const replaced = entries.filter((e) => e.status === 'filled' && e.warnings.includes('overwrites-feedback')).length;
+  if (replaced > 0)
+    notes.push(
+      `${plural(replaced, 'filled row')} already held a feedback comment, replaced by the marks' feedback as --overwrite-feedback asks (each such row's warnings say overwrites-feedback and quote it); without it, the comments are kept.`,
     );
   if (columns.feedback === 0)
     notes.push(
@@ -325,4 +337,9 @@ export function fillMoodleWorksheet(bytes: Uint8Array, marks: ReadonlyMap<string
     notes,
   });
   return { bytes: writeCsvDocument(doc, edits as CellEdits), report };
+}
+
+/** A cell with words in it: an editor's empty paragraph or line break (<p><br></p>) is no comment. */
+function holdsComment(cell: string | undefined): cell is string {
+  return cell !== undefined && !/^(?:\s|&nbsp;|&#160;|<br\s*\/?>|<\/?p\b[^>]*>)*$/i.test(cell);
 }

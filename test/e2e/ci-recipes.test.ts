@@ -139,4 +139,19 @@ describe('docs/ci.md recipes', () => {
     expect(result.stdout).toMatch(/fail\s+key accepted/);
     expect(existsSync(join(dir, 'marks.csv'))).toBe(false);
   });
+
+  it("a job whose key secret is not set: the marking line still writes each answer's NOT_SENT row to marks.csv, exit 4", () => {
+    const { dir, path } = workspace();
+    // an unset GitHub secret expands to the empty string, which kct reads as no key
+    const env = { ...kctEnv(tempDir()), ...ciSettings(), KCT_API_KEY: '', PATH: path };
+    const result = bash(`npm install --global ./vendor/kct-${VERSION}.tgz\nkct one-pass answers/ --output csv > marks.csv`, dir, env);
+    expect(result.status, result.stderr).toBe(4);
+    expect(result.stderr).toContain('error: no API key');
+    const rows = readFileSync(join(dir, 'marks.csv'), 'utf8').trim().split('\n');
+    expect(rows[0]).toMatch(/^file,student_id,task_id,status,score/);
+    expect(rows.slice(1).sort()).toEqual([
+      'answers/s-001.txt,s-001,,NOT_SENT,,,not sent: no API key,',
+      'answers/s-002.txt,s-002,,NOT_SENT,,,not sent: no API key,',
+    ]);
+  });
 });

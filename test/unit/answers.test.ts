@@ -499,7 +499,7 @@ describe('a Moodle or Canvas download: one answer per student, every student a r
     expect(Buffer.from(answers[0].files[1].data!).toString()).toBe('My online part & more.');
     // a student's several parts are one answer's pages: said, so drafts handed in beside the final one are seen
     expect(collection.notes).toContain(
-      '1 student handed in more than one file or text, sent together as the pages of one answer (Ada Lovelace: Essay final.docx, onlinetext.txt): if some are drafts, leave them out of the download and run again',
+      '1 student handed in more than one file or text, sent together as the pages of one answer (Ada Lovelace: Essay final.docx, onlinetext.html): if some are drafts, leave them out of the download and run again',
     );
     expect(collection.skipped.map((s) => [s.index, s.label, s.studentId, s.studentName, s.status, s.reason])).toEqual([
       [2, `${dl}/Cy Blank (105)`, '105', 'Cy Blank', 'EMPTY', 'empty submission: the online text is empty'],

@@ -10,8 +10,8 @@ import {
   WatchTimeoutError,
 } from '../../src/api/errors.js';
 import { cliHint } from '../../src/cli/core/hints.js';
-import { assertSendableKey } from '../../src/client/client.js';
 import { advised } from '../../src/client/response-errors.js';
+import { assertSendableKey } from '../../src/client/sendable-key.js';
 
 /** An HTTP error as the client makes it: with the library's advice (src/client/response-errors.ts). */
 const api = (status: number, message: string, errorCode?: string) =>

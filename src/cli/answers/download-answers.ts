@@ -30,6 +30,8 @@ interface StudentFiles {
   blankText: boolean;
   hidden: number;
   paths: Map<string, PathOutcome>;
+  /** The download's path and the student's own name (Moodle: with its folders) of each page, then of each online text. */
+  named: { pages: { path: string; name: string }[]; texts: { path: string; name: string }[] };
 }
 
 /**
@@ -50,6 +52,8 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
   const answers: Answer[] = [];
   const skipped: SkippedAnswer[] = [];
   const names = new Map<number, string>();
+  /** The parts of each answer of several, as the note names them. */
+  const parts = new Map<number, string[]>();
   const entries: Entry[] = [];
   const refused: { student: string; problem: FileProblem }[] = [];
   let ignored = 0;
@@ -70,6 +74,7 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     else {
       answers.push({ ...outcome, index: row });
       if (outcome.files.length === 0) textCount += 1;
+      if (outcome.files.length > 1) parts.set(row, partNames(files));
     }
     if (name !== undefined) names.set(row, name);
     if (explain) entries.push(...studentEntries(student, files, 'status' in outcome ? outcome.status : 'SUCCESS', who, at));
@@ -106,7 +111,7 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
     answerAt: (index) => byRow.get(index),
     skipped,
     leftOut: { ignored, excluded: 0, own: download.own?.length ?? 0, duplicates: 0, loops: 0, emptyFolders: 0 },
-    notes: downloadNotes(download, shown, at, { students, answers, skipped, strays }),
+    notes: downloadNotes(download, shown, at, { students, answers, skipped, strays, parts }),
     entries,
     studentNameAt: (index) => names.get(index),
     download: {
@@ -124,7 +129,16 @@ function readStudentFiles(
   sources: AnswerSources,
   at: (path: string) => string,
 ): StudentFiles {
-  const read: StudentFiles = { pages: [], texts: [], unsendable: [], refused: [], blankText: false, hidden: 0, paths: new Map() };
+  const read: StudentFiles = {
+    pages: [],
+    texts: [],
+    unsendable: [],
+    refused: [],
+    blankText: false,
+    hidden: 0,
+    paths: new Map(),
+    named: { pages: [], texts: [] },
+  };
   // a folder of the student's that cannot be read: what is in it is not known, so the student is not "nothing submitted"
   for (const entry of student.entries) {
     const code = download.unreadable?.get(entry);
@@ -151,7 +165,10 @@ function readStudentFiles(
       if (text === undefined) continue;
       const blank = text.trim() === '';
       if (blank) read.blankText = true;
-      else read.texts.push({ path: file.path, text });
+      else {
+        read.texts.push({ path: file.path, text });
+        read.named.texts.push({ path: file.path, name: file.originalName });
+      }
       read.paths.set(file.path, { action: 'send', ...(blank ? { blank } : {}) });
     } else if (base.startsWith('.') || base.startsWith('~$')) {
       read.hidden += 1;
@@ -162,6 +179,7 @@ function readStudentFiles(
       if (!isFileProblem(checked)) {
         // the student's own file name is sent, never the platform's prefix (which holds the student's name)
         read.pages.push({ ...checked, name: base });
+        read.named.pages.push({ path: file.path, name: file.originalName });
         read.paths.set(file.path, { action: 'send' });
         continue;
       }
@@ -175,6 +193,17 @@ function readStudentFiles(
     }
   }
   return read;
+}
+
+/**
+ * An answer's parts as a note names them: each file's path within the student's folder ("old/v1.txt"),
+ * and where two are named alike (a Canvas student's two uploads of essay.txt) the download's own name.
+ */
+function partNames(read: StudentFiles): string[] {
+  const named = [...read.named.pages, ...(read.pages.length > 0 ? read.named.texts : [])];
+  const count = new Map<string, number>();
+  for (const { name } of named) count.set(name, (count.get(name) ?? 0) + 1);
+  return named.map(({ path, name }) => ((count.get(name) ?? 0) > 1 ? path : name));
 }
 
 function readOnlineText(path: string, shownPath: string, refused: FileProblem[]): string | undefined {
@@ -257,7 +286,13 @@ function downloadNotes(
   download: Download,
   shown: string,
   at: (path: string) => string,
-  { students, answers, skipped, strays }: { students: StudentSubmission[]; answers: Answer[]; skipped: SkippedAnswer[]; strays: string[] },
+  {
+    students,
+    answers,
+    skipped,
+    strays,
+    parts,
+  }: { students: StudentSubmission[]; answers: Answer[]; skipped: SkippedAnswer[]; strays: string[]; parts: Map<number, string[]> },
 ): string[] {
   const platform = PLATFORM_NAMES[download.platform];
   const empties = skipped.filter((s) => s.status === 'EMPTY').length;
@@ -284,7 +319,7 @@ function downloadNotes(
     notes.push(
       `${several.length} student${several.length === 1 ? '' : 's'} handed in more than one file or text, sent together as the pages of one answer (${several
         .slice(0, 3)
-        .map((answer) => `${answer.studentName ?? answer.studentId}: ${answer.files.map((file) => file.name).join(', ')}`)
+        .map((answer) => `${answer.studentName ?? answer.studentId}: ${(parts.get(answer.index) ?? []).join(', ')}`)
         .join('; ')}${several.length > 3 ? '; ...' : ''}): if some are drafts, leave them out of the download and run again`,
     );
   return notes;

@@ -1,7 +1,7 @@
 // kct batch: send a manifest of answers through POST /evaluations/batch, in requests of at most
 // 100 items, each with its own idempotency key, then wait and print one row per item. Items this
 // machine marked before are not sent: their marks are reused (reuse.ts), so only new items are charged.
-import { ApiError, ConnectionError, InterruptedError, WatchTimeoutError } from '../../api/errors.js';
+import { ApiError, ConnectionError, InterruptedError, KctError, WatchTimeoutError } from '../../api/errors.js';
 import { MAX_BATCH_ITEMS } from '../../api/limits.js';
 import type { EvaluationResult, Task } from '../../api/schemas.js';
 import { isFinalStatus, isUnsuccessfulFinal } from '../../api/status.js';
@@ -74,7 +74,15 @@ export async function run(options: Options, context: Context): Promise<void> {
     if (error instanceof NothingToSend) await printUnsentRows(context.io, exporter.format, error.rows, options.wait !== false);
     throw error;
   });
-  const client = await context.client({}, { maxRps: options.maxRps });
+  const client = await context.client({}, { maxRps: options.maxRps }).catch(async (error: unknown) => {
+    // refused before anything is sent (no key, no base URL): each item a NOT_SENT row, as a refused batch's are (--no-wait lists none)
+    if (error instanceof KctError && options.wait !== false) {
+      const reason = `not sent: ${error.message}`;
+      const items = listed.map((item) => ({ label: item.label, studentId: item.fields.student_id, status: 'NOT_SENT' as const, reason }));
+      await printUnsentRows(context.io, exporter.format, [...items, ...unsent], true);
+    }
+    throw error;
+  });
   // an item's cum_method that is its model's own is left out (model-method.ts): the same marking, the same answer
   const fields = await withoutModelsOwnMethod(
     listed.map((item) => item.fields),

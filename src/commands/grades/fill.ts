@@ -59,7 +59,8 @@ export async function fillGrades(request: FillRequest, context: Context): Promis
     if (note !== undefined) Object.assign(entry, { warnings: [...entry.warnings, 'row-note'], note });
   }
   const writesFeedback = request.platform === 'moodle' && request.feedback !== 'none';
-  const report: FillReport = { ...filled.report, notes: [...runNotes(book, runName, roster, writesFeedback), ...filled.report.notes] };
+  const feedbackNotes = writesFeedback ? { overwrite: request.overwriteFeedback === true } : undefined;
+  const report: FillReport = { ...filled.report, notes: [...runNotes(book, runName, roster, feedbackNotes), ...filled.report.notes] };
   const output = report.counts.filled > 0 ? file.target : null;
   // what the platform would import and skip, said before the file is written
   const record = { file: file.path, output, savedRun: runName, download: request.download ?? null, ...report };
@@ -86,6 +87,14 @@ function checkArguments(request: FillRequest, context: Context): void {
       },
     );
   }
+  if (request.overwriteFeedback && request.feedback === 'none')
+    throw new UsageError(
+      "--overwrite-feedback writes the marks' feedback over the comments, and --feedback none writes no feedback: give one",
+      {
+        suggestion:
+          '--feedback none keeps every comment and writes the grades alone; --overwrite-feedback replaces the comments with the feedback.',
+      },
+    );
   if (request.savedRun !== '-' && sameFile(request.savedRun, request.file))
     throw new UsageError(`${request.file} is given as both the saved run and the grade file`, {
       suggestion: `kct grades ${request.platform} <saved-run> <${request.platform === 'moodle' ? 'worksheet' : 'gradebook'}.csv>: the run first, then the file to fill.`,
@@ -131,11 +140,16 @@ async function readMarks(path: string, name: string, context: Context): Promise<
 }
 
 /** What the saved run says that a teacher should know before importing: rows with no student, tasks not final, students not in the download. */
-function runNotes(book: MarkBook, name: string, roster: readonly { participantId: string }[], writesFeedback: boolean): string[] {
+function runNotes(
+  book: MarkBook,
+  name: string,
+  roster: readonly { participantId: string }[],
+  feedback: { overwrite: boolean } | undefined,
+): string[] {
   const notes: string[] = [];
-  if (writesFeedback && book.withoutFeedback > 0)
+  if (feedback && book.withoutFeedback > 0)
     notes.push(
-      `${plural(book.withoutFeedback, 'marked row')} of ${name} ${book.withoutFeedback === 1 ? 'holds' : 'hold'} no feedback, only scores (a CSV saved run has no feedback): the feedback written for ${book.withoutFeedback === 1 ? 'it' : 'them'} is each criterion's score. Save the run with --output ndjson or --json to hand back the marker's comments, or give --feedback none.`,
+      `${plural(book.withoutFeedback, 'marked row')} of ${name} ${book.withoutFeedback === 1 ? 'holds' : 'hold'} no feedback, only scores (a CSV saved run has no feedback): the feedback written for ${book.withoutFeedback === 1 ? 'it' : 'them'} is each criterion's score, ${feedback.overwrite ? 'over any comment already there (--overwrite-feedback)' : 'and only into empty "Feedback comments" cells (a comment already there is kept)'}. Save the run with --output ndjson or --json to hand back the marker's comments, or give --feedback none.`,
     );
   const notFinal = book.notFinal();
   if (notFinal.size > 0) {

@@ -27,6 +27,8 @@ export interface GradeFileOptions {
   maxGrade?: number;
   /** Moodle: how feedback goes in "Feedback comments". */
   feedback?: 'html' | 'text' | 'none';
+  /** Moodle: the marks' feedback replaces a comment already in the worksheet (default: kept). */
+  overwriteFeedback?: boolean;
   gradesOut?: string;
   inPlace?: boolean;
 }
@@ -134,7 +136,12 @@ export class GradeFile {
     const { options } = this;
     const result =
       this.platform === 'moodle'
-        ? fillMoodleWorksheet(this.bytes, marks, { rounding: options.rounding, maxGrade: options.maxGrade, feedback: options.feedback })
+        ? fillMoodleWorksheet(this.bytes, marks, {
+            rounding: options.rounding,
+            maxGrade: options.maxGrade,
+            feedback: options.feedback,
+            overwriteFeedback: options.overwriteFeedback,
+          })
         : fillCanvasGradebook(this.bytes, marks, {
             assignment: options.assignment!,
             rounding: options.rounding,

@@ -10,6 +10,7 @@ const PLATFORM = { moodle: 'Moodle grading worksheet', canvas: 'Canvas gradebook
 const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
   'overwrites-grade': 'replaces the grade already there',
   'overwrites-feedback': 'replaces the feedback comment already there',
+  'keeps-feedback': "keeps the feedback comment already there, the marks' feedback not written",
   'duplicate-row': 'several rows carry this id; each was filled',
   'feedback-not-written': 'feedback not written',
   'row-note': "the run's row says",
@@ -75,7 +76,7 @@ export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string 
             ? `${WARNING_WORDS[w]} (${entry.previousGrade}${entry.lastModified && entry.lastModified !== '-' ? `, last modified ${entry.lastModified}` : ''})`
             : w === 'row-note'
               ? `${WARNING_WORDS[w]}: ${entry.note}`
-              : w === 'overwrites-feedback'
+              : w === 'overwrites-feedback' || w === 'keeps-feedback'
                 ? `${WARNING_WORDS[w]} (${JSON.stringify(shortened(entry.previousFeedback ?? ''))})`
                 : WARNING_WORDS[w],
         )

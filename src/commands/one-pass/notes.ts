@@ -3,6 +3,7 @@
 import { InterruptedError } from '../../api/errors.js';
 import type { Task } from '../../api/schemas.js';
 import { isFinalStatus } from '../../api/status.js';
+import type { Collection } from '../../cli/answers/answers.js';
 import type { Context } from '../../cli/core/context.js';
 import { err, out } from '../../cli/core/io.js';
 import { type ProgressReporter, startSpinner } from '../../cli/core/watch.js';
@@ -11,6 +12,7 @@ import { type AnswerOutcome, isUnsentRow, ndjsonRow } from '../../cli/render/out
 import { OutcomeWriter, printOneResult } from '../../cli/render/outcomes.js';
 import { printEarlierStudent } from '../../cli/render/result.js';
 import { plural } from '../../cli/render/style.js';
+import { notSentRows, printUnsentRows } from '../../cli/render/unsent-rows.js';
 import type { PaceReading } from '../../client/budget.js';
 import { againOf, WITHOUT_MARK_AGAIN } from '../../run/exit-tally.js';
 import type { MarkingRun } from '../../run/marking.js';
@@ -94,13 +96,13 @@ export function costQuote(
   const filesToSend = plan.filesToSend + resent.files;
   const unitsToSend = plan.unitsToSend + resent.units;
   const reusedLeft = plan.reused - resent.answers;
-  // an answer of text (no file) is priced as one unit: said, so that the units add up to the estimate
+  // an answer of text (no file) is priced as one unit: said apart from the answers with files, so both add up
   const texts = unitsToSend - filesToSend;
   const files =
     filesToSend === 0
       ? ''
       : texts > 0
-        ? ` (${plural(filesToSend, 'file')} and ${plural(texts, 'answer')} of text)`
+        ? ` (${toSend - texts} with ${plural(filesToSend, 'file')}, ${texts} of text)`
         : ` (${plural(filesToSend, 'file')})`;
   const again = resent.answers === 0 ? '' : `, ${resent.answers} of them sent before, their earlier task not having marked them`;
   // a run of answers all sent before has none "to mark": only what those may cost is said
@@ -235,6 +237,24 @@ export async function printSingle(context: Context, outcome: AnswerOutcome, form
   const cost = (result as Task | undefined)?.credit_cost;
   if (typeof cost === 'number') out(context.io, `Cost: ${plural(cost, 'credit')}, charged only when the result is complete`);
   out(context.io, `Follow it with: kct status ${outcome.task_id} --watch`);
+}
+
+/**
+ * A run refused before it sent anything (no API key, no base URL): every answer is still a result,
+ * its row (or a single answer's record) NOT_SENT, as when the service refuses the key.
+ */
+export async function printRefused(
+  context: Context,
+  format: OutputFormat,
+  collection: Collection,
+  single: boolean,
+  error: Error,
+  wait: boolean,
+) {
+  const rows = notSentRows(collection, `not sent: ${error.message}`);
+  if (!single) return printUnsentRows(context.io, format, rows, wait);
+  const [row] = rows;
+  await printSingle(context, { file: row.label, student_id: row.studentId, status: row.status, message: row.reason }, format, !wait);
 }
 
 /** Tasks the Ctrl-C message names by id (--json's error names more: StoppedRun.taskIds). */

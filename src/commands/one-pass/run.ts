@@ -3,7 +3,7 @@
 // and every row goes to the run's record (record.ts), of which the rows, the summary, the report,
 // the progress line and the exit status are views. This file wires the flags to it.
 
-import { InterruptedError, UsageError } from '../../api/errors.js';
+import { InterruptedError, KctError, UsageError } from '../../api/errors.js';
 import type { OnePassFields } from '../../api/schemas.js';
 import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
@@ -48,7 +48,7 @@ import { checkLedger, type LedgerCheck } from '../../run/reuse-check.js';
 import { dropUndefined } from '../../run/settings.js';
 import { chooseBatch } from './choose-batch.js';
 import type { command } from './command.js';
-import { classProgress, costQuote, interrupted, printSingle, reuseNotes, roundPace } from './notes.js';
+import { classProgress, costQuote, interrupted, printRefused, printSingle, reuseNotes, roundPace } from './notes.js';
 import { warnOnRubric } from './rubric-check.js';
 
 type Options = OptionsOf<typeof command>;
@@ -151,7 +151,13 @@ async function markAnswers(
     style: options.style,
   });
 
-  const client = await clientReady;
+  // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
+  const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
+  const client = await clientReady.catch(async (error: unknown) => {
+    // refused before anything is sent (no key, no base URL): every answer found is still a row, as a refused key's are
+    if (error instanceof KctError) await printRefused(context, format, collection, single, error, wait);
+    throw error;
+  });
   const [common] = await withoutModelsOwnMethod([given], client, context.signal);
   // one run at a time decides what to send to this server from this machine: another run's answers are in the ledger first
   const lock = await LedgerLock.take(Ledger.pathOf(stateDir(context.env), client.baseUrl), context.signal, (holder) =>
@@ -248,8 +254,6 @@ async function markAnswers(
         `${thousands(plan.toSend)} answers to send and no --resume: if this run stops, running it again replays every submission (free, thanks to the idempotency keys, but not fast); add --resume marks.journal to skip what is finished`,
       );
     }
-    // one named answer prints its record; a folder, a glob, a list or several inputs print rows (docs/guides/marking-a-class.md, "Output shapes")
-    const single = collection.shape === 'record' && collection.count === 1 && collection.skipped.length === 0;
     const writer = single
       ? undefined
       : new OutcomeWriter(context.io, format, {

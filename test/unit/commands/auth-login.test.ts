@@ -63,6 +63,17 @@ describe('kct auth login', () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("kct sandbox's whole key line pasted: exit 4 before anything is sent, saying to paste only the key, masked", async () => {
+    const { env, file } = freshConfig();
+    const run = await runKct(['auth', 'login', '--with-key'], { env, stdin: 'user          kct_sbx_108e3b0fee6b118dca3a08b4fa4c71fd\n' });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toBe(
+      'error: the text given as the API key holds a key (kct_****71fd) among other words\n' +
+        'hint: Paste only the key, the word that begins with kct_, not the account name or anything else on its line.\n',
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('an empty stdin is a usage error (exit 2) naming what to do', async () => {
     const run = await runKct(['auth', 'login', '--with-key'], { ...freshConfig(), stdin: '' });
     expect(run.code).toBe(2);

@@ -1,7 +1,9 @@
 // The cost line of a class run (src/commands/one-pass/notes.ts): the units it counts add up to the credits it estimates.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costQuote } from '../../../src/commands/one-pass/notes.js';
 import type { RunPlan } from '../../../src/run/plan.js';
+import { propertyRuns, propertySeed } from '../property-runs.js';
 
 const plan = (toSend: number, filesToSend: number, unitsToSend: number) => ({ toSend, filesToSend, unitsToSend, reused: 0 }) as RunPlan;
 
@@ -10,9 +12,35 @@ describe('the cost line', () => {
     expect(costQuote({ cost: 1, answers: 1, files: 1 }, plan(3, 3, 3))).toContain('3 answers (3 files) to mark, about 3 credits');
   });
 
-  it('an answer of text (a Moodle online text) is priced as one: it is named beside the files, which then add up', () => {
+  it('an answer of text (a Moodle online text) is priced as one: counted apart from the answers with files, which then add up', () => {
     expect(costQuote({ cost: 1, answers: 1, files: 1 }, plan(2, 2, 3))).toContain(
-      '2 answers (2 files and 1 answer of text) to mark, about 3 credits',
+      '2 answers (1 with 2 files, 1 of text) to mark, about 3 credits',
+    );
+    // walk-h4: "6 answers (6 files and 1 answer of text)" read as 7 answers
+    expect(costQuote({ cost: 1, answers: 1, files: 1 }, plan(6, 6, 7))).toContain(
+      '6 answers (5 with 6 files, 1 of text) to mark, about 7 credits',
+    );
+  });
+
+  it(`property: the answers with files and of text add up to the answers, the files and texts to the credits (seed ${propertySeed(8302)})`, () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 30 }), (fileCounts) => {
+        const files = fileCounts.reduce((a, b) => a + b, 0);
+        const units = fileCounts.reduce((a, b) => a + Math.max(1, b), 0);
+        const line = costQuote({ cost: 1, answers: 1, files: 1 }, plan(fileCounts.length, files, units));
+        const [, answers, parts, credits] = /(\d+) answers? (?:\(([^)]*)\) )?to mark, about (\d+) credits?/.exec(line)!;
+        expect(Number(answers)).toBe(fileCounts.length);
+        expect(Number(credits)).toBe(units);
+        const texts = fileCounts.filter((n) => n === 0).length;
+        if (files === 0) expect(parts).toBeUndefined();
+        else if (texts === 0) expect(parts).toBe(`${files} file${files === 1 ? '' : 's'}`);
+        else {
+          const [, withFiles, fileCount, textCount] = /^(\d+) with (\d+) files?, (\d+) of text$/.exec(parts)!;
+          expect([Number(withFiles) + Number(textCount), Number(fileCount) + Number(textCount)]).toEqual([fileCounts.length, units]);
+          expect(Number(textCount)).toBe(texts);
+        }
+      }),
+      { numRuns: propertyRuns(200), seed: propertySeed(8302) },
     );
   });
 

@@ -466,16 +466,16 @@ describe('kct grades moodle, two students with identical answers', () => {
 });
 
 describe('kct grades moodle over a comment the teacher wrote', () => {
-  it('the report lists the comment replaced, with its start, and says --feedback none keeps it', async () => {
+  it('the report lists the comment kept, with its start, and says --overwrite-feedback replaces it', async () => {
     const dir = fresh();
     const run = savedRun(dir, [marked('101', 'Ada Lovelace', 13.5)]);
     const sheet = worksheet(dir, [{ id: 101, name: 'Ada Lovelace', feedback: '<p>Good start, but cite your sources</p>' }]);
     const text = await runKct(['grades', 'moodle', run, sheet.path]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(
-      /Filled, to check[\s\S]*Ada Lovelace[^\n]*replaces the feedback comment already there \("<p>Good start, but cite your sources<\/p>"\)/,
+      /Filled, to check[\s\S]*Ada Lovelace[^\n]*keeps the feedback comment already there, the marks' feedback not written \("<p>Good start, but cite your sources<\/p>"\)/,
     );
-    expect(text.stdout).toContain('--feedback none writes the grades alone and keeps the comments');
+    expect(text.stdout).toContain("--overwrite-feedback writes the marks' feedback over them");
   });
 });
 

@@ -237,7 +237,7 @@ describe('fillMoodleWorksheet', () => {
     expect(result.report.notes.join(' ')).toMatch(/more than a minute after its "Last modified \(grade\)"/);
   });
 
-  test("says when the marks' feedback replaces a comment the teacher wrote, and how to keep it", () => {
+  test('keeps a comment the teacher wrote and says so; --overwrite-feedback replaces it, and says that', () => {
     const rows = [
       { id: 108, name: 'Hal Ng', grade: '55.00', feedback: '<p>Good start</p>' },
       { id: 109, name: 'Ida B', feedback: '<p>Well argued</p>' },
@@ -247,18 +247,28 @@ describe('fillMoodleWorksheet', () => {
       [109, { score: 17, maxScore: 20, feedback: 'Well argued' }],
     ]);
     const result = fillMoodleWorksheet(moodleWorksheet(rows).bytes, marked);
+    expect(records(result.bytes)[1][FEEDBACK]).toBe('<p>Good start</p>');
     expect(result.report.entries.find((e) => e.participantId === '108')).toMatchObject({
-      warnings: ['overwrites-grade', 'overwrites-feedback'],
+      warnings: ['overwrites-grade', 'keeps-feedback'],
       previousFeedback: '<p>Good start</p>',
     });
     // the same comment kct writes is no loss
     expect(result.report.entries.find((e) => e.participantId === '109')?.warnings).toEqual([]);
-    expect(result.report.notes.join(' ')).toContain('1 filled row already held a feedback comment');
+    expect(result.report.notes.join(' ')).toContain('1 filled row already held a feedback comment, kept as it was');
     // a note reads the same in --json, where nothing is "listed above", and counts in words, not "row(s)"
     expect(result.report.notes.join(' ')).not.toMatch(/\(s\)|listed above/);
     const both = fillMoodleWorksheet(moodleWorksheet(rows.map((row) => ({ ...row, feedback: '<p>Mine</p>' }))).bytes, marked);
-    expect(both.report.notes.join(' ')).toContain('2 filled rows already held a feedback comment');
-    expect(result.report.notes.join(' ')).toContain('--feedback none writes the grades alone and keeps the comments');
+    expect(both.report.notes.join(' ')).toContain('2 filled rows already held a feedback comment, kept as it was');
+    expect(result.report.notes.join(' ')).toContain("--overwrite-feedback writes the marks' feedback over them");
+    const over = fillMoodleWorksheet(moodleWorksheet(rows).bytes, marked, { overwriteFeedback: true });
+    expect(records(over.bytes)[1][FEEDBACK]).toBe('<p>Clear thesis.</p>');
+    expect(over.report.entries.find((e) => e.participantId === '108')).toMatchObject({
+      warnings: ['overwrites-grade', 'overwrites-feedback'],
+      previousFeedback: '<p>Good start</p>',
+    });
+    expect(over.report.notes.join(' ')).toContain(
+      "1 filled row already held a feedback comment, replaced by the marks' feedback as --overwrite-feedback asks",
+    );
     // --feedback none: the comment stays, and nothing is said of it
     const none = fillMoodleWorksheet(moodleWorksheet(rows).bytes, marked, { feedback: 'none' });
     expect(records(none.bytes)[1][FEEDBACK]).toBe('<p>Good start</p>');

@@ -10,8 +10,8 @@ import { out, whyNoPrompt } from '../../../cli/core/io.js';
 import { prompts } from '../../../cli/core/prompt.js';
 import { readStdinText } from '../../../cli/core/stdin.js';
 import { exporterFor } from '../../../cli/render/export.js';
-import { assertSendableKey } from '../../../client/client.js';
 import { maskKey } from '../../../client/redact.js';
+import { assertSendableKey } from '../../../client/sendable-key.js';
 import type { command } from './command.js';
 
 type Options = OptionsOf<typeof command>;

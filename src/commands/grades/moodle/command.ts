@@ -13,6 +13,8 @@ export const command = defineCommand({
       description: 'feedback written to the worksheet\'s "Feedback comments": html (default: Moodle stores it as HTML), text, or none',
       choices: ['html', 'text', 'none'],
     },
+    '--overwrite-feedback':
+      'write the marks\' feedback over a comment already in "Feedback comments" (default: a comment there is kept, and feedback goes into empty cells only)',
     ...gradeFileOptions,
   },
   examples: [
