@@ -174,7 +174,13 @@ function notCanvasNames(paths: readonly string[]): Set<string> {
 
 /** A folder named as a Moodle student's submission folder (it counts as that student even when empty). */
 function isMoodleStudentFolder(path: string): boolean {
-  return MOODLE_FOLDER.test(path.slice(0, -1).split('/').pop() ?? '');
+  return moodleStudentFolder(path.slice(0, -1).split('/').pop() ?? '') !== undefined;
+}
+
+/** The student a folder's own name gives as Moodle names a submission folder (`<name>_<id>_assignsubmission_<plugin>_`), or none. */
+export function moodleStudentFolder(name: string): { displayName: string; participantId: string; plugin: string } | undefined {
+  const match = MOODLE_FOLDER.exec(name);
+  return match ? { displayName: match[1], participantId: match[2], plugin: match[3] } : undefined;
 }
 
 function parseMoodle(path: string): Parsed | undefined {
