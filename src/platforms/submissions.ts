@@ -130,6 +130,11 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
   return { platform, students: [...students.values()], unmatched, counts };
 }
 
+/** An id the platform gives a student (Moodle's participant number; Canvas's user id, or `anon_…`): a name from a file is none. */
+export function isPlatformId(platform: Platform, id: string): boolean {
+  return /^\d+$/.test(id) || (platform === 'canvas' && /^anon_[a-z0-9]+$/i.test(id));
+}
+
 /**
  * The one student of a Canvas reading that has several files: names such as `essay_2024_1_ana.txt`
  * and `essay_2024_2_ben.txt` read as one user's uploads, yet a download of a single student is
