@@ -4,7 +4,7 @@
 // reads it as the download it is (download.ts).
 import { join } from 'node:path';
 import { UsageError } from '../../api/errors.js';
-import { loneCanvasStudent, type Platform, type StudentSubmission } from '../../platforms/submissions.js';
+import { loneCanvasStudent, type Platform, recogniseDownload, type StudentSubmission } from '../../platforms/submissions.js';
 import { shellWord } from '../core/shell-word.js';
 import { type FolderLooks, folderDownload, isFolder, PLATFORM_NAMES } from './download.js';
 import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from './plan-words.js';
@@ -56,6 +56,25 @@ export function checkDownloadWithin(
 /** What to do with a download found inside the folder named: mark it on its own, one answer per student. */
 export function markDownloadAlone(within: { path: string; asIs: boolean }): string {
   return `Mark it on its own, one answer per student with the platform's ids: kct one-pass ${shellWord(within.path)}${within.asIs ? '' : ` ${GROUP_BY_STUDENT}`} --model <id> (its zip works too).`;
+}
+
+/**
+ * The Moodle or Canvas download a zip is, read from its central directory only (nothing is
+ * extracted), as a zip named is read; undefined for any other zip, or one that cannot be read.
+ */
+export async function zipDownloadPlatform(path: string): Promise<Platform | undefined> {
+  const { listZipEntries } = await import('../../platforms/zip.js');
+  try {
+    return recogniseDownload((await listZipEntries(path)).map((entry) => entry.path)).platform ?? undefined;
+  } catch {
+    // a zip kct refuses says why when it is named: this is only a hint
+    return undefined;
+  }
+}
+
+/** What to do with a download's zip found among the answers: name it alone, as kct reads it itself. */
+export function markZipDownload(path: string, platform: Platform): string {
+  return `It is a ${PLATFORM_NAMES[platform]} download, which kct reads itself (no need to unpack it), one answer per student: kct one-pass ${shellWord(path)} --model <id>.`;
 }
 
 /**
