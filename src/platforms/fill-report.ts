@@ -3,6 +3,7 @@
 import { KctError, type KctErrorOptions } from '../api/errors.js';
 import { plural } from '../api/numbers.js';
 import type { Rounding } from './grade-scale.js';
+import { isPlatformId } from './submissions.js';
 
 /**
  * - filled: the grade cell (and feedback, when there is a column for it) was written.
@@ -168,15 +169,26 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
   const notes = [...report.notes];
   const noSubmission = entries.filter(hasNoSubmission);
   const noRow = entries.filter((entry) => entry.status === 'not-in-file');
+  // an id that is no platform's (a name from a file: a plain folder marked) never has a row: no student joined late
+  const fromFiles = noRow.filter((entry) => !isPlatformId(report.platform, entry.participantId));
+  const joined = noRow.filter((entry) => isPlatformId(report.platform, entry.participantId));
   const names = (list: FillEntry[]) =>
     `${list
       .slice(0, 5)
       .map((entry) => entry.displayName ?? entry.participantId)
       .join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`;
-  if (noRow.length > 0) {
+  if (joined.length > 0) {
     notes.push(
-      `${plural(noRow.length, 'student')} of the download ${noRow.length === 1 ? 'has' : 'have'} no row in the file (${names(noRow)}), so the platform has nowhere to put their grade. ` +
+      `${plural(joined.length, 'student')} of the download ${joined.length === 1 ? 'has' : 'have'} no row in the file (${names(joined)}), so the platform has nowhere to put their grade. ` +
         'Download the file again (a student who joined after it was downloaded has no row in it), or enter these grades by hand.',
+    );
+  }
+  if (fromFiles.length > 0) {
+    notes.push(
+      `${plural(fromFiles.length, 'mark')} of the saved run ${fromFiles.length === 1 ? 'has' : 'have'} no row in the file: ${fromFiles.length === 1 ? 'its student id' : 'their student ids'} ${idsFromFiles(
+        report.platform,
+        fromFiles.map((entry) => entry.participantId),
+      )}`,
     );
   }
   if (noSubmission.length > 0) {
@@ -186,6 +198,16 @@ export function compareWithDownload(report: FillReport, students: readonly Downl
   }
   const base = summarise({ ...report, entries, notes });
   return { ...base, studentsMatch: noRow.length === 0 && !namesOther(entries) && !entries.some(isMissingFromRun) };
+}
+
+/**
+ * Why student ids that are not the platform's (isPlatformId) have no row, and what to do: they are
+ * names from files (a plain folder was marked), which no grade file holds. Follows "its student ids".
+ */
+export function idsFromFiles(platform: 'moodle' | 'canvas', ids: readonly string[]): string {
+  const name = platform === 'moodle' ? 'Moodle' : 'Canvas';
+  const listed = `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+  return `(${listed}) ${ids.length === 1 ? 'is a name from a file' : 'are names from files'}, not ${name}'s ids: mark the submissions as ${name} downloads them (kct one-pass <the download's zip or folder>), whose rows carry them.`;
 }
 
 /** A row of the file names another student than the mark with its id (student-names.ts). */

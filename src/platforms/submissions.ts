@@ -130,6 +130,11 @@ export function recogniseDownload(paths: readonly string[]): RecognisedDownload 
   return { platform, students: [...students.values()], unmatched, counts };
 }
 
+/** An id the platform gives a student (Moodle's participant number; Canvas's user id, or `anon_…`): a name from a file is none. */
+export function isPlatformId(platform: Platform, id: string): boolean {
+  return /^\d+$/.test(id) || (platform === 'canvas' && /^anon_[a-z0-9]+$/i.test(id));
+}
+
 /**
  * The one student of a Canvas reading that has several files: names such as `essay_2024_1_ana.txt`
  * and `essay_2024_2_ben.txt` read as one user's uploads, yet a download of a single student is
@@ -174,7 +179,13 @@ function notCanvasNames(paths: readonly string[]): Set<string> {
 
 /** A folder named as a Moodle student's submission folder (it counts as that student even when empty). */
 function isMoodleStudentFolder(path: string): boolean {
-  return MOODLE_FOLDER.test(path.slice(0, -1).split('/').pop() ?? '');
+  return moodleStudentFolder(path.slice(0, -1).split('/').pop() ?? '') !== undefined;
+}
+
+/** The student a folder's own name gives as Moodle names a submission folder (`<name>_<id>_assignsubmission_<plugin>_`), or none. */
+export function moodleStudentFolder(name: string): { displayName: string; participantId: string; plugin: string } | undefined {
+  const match = MOODLE_FOLDER.exec(name);
+  return match ? { displayName: match[1], participantId: match[2], plugin: match[3] } : undefined;
 }
 
 function parseMoodle(path: string): Parsed | undefined {

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { collectAnswers } from '../../src/cli/answers/answers.js';
-import { checkLookalike, downloadInput, FolderLooks } from '../../src/cli/answers/download.js';
+import { downloadInput, FolderLooks } from '../../src/cli/answers/download.js';
+import { checkLookalike } from '../../src/cli/answers/download-lookalikes.js';
 import { PROPERTY_SETTINGS } from './platforms/fixtures.js';
 import { quietIO } from './quiet-io.js';
 

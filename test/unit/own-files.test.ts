@@ -45,7 +45,7 @@ describe("the command's own files", () => {
     expect(collection.notes).toContain('not answers: Bo/run.journal (the --resume journal): this command writes it');
   });
 
-  it('two files whose number ids merely match (NTFS ids rounded past 2^53) are two answers, not one file reached twice', () => {
+  it('two files whose number ids merely match (NTFS ids rounded past 2^53) are two answers, not one file reached twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kct-own-'));
     const [a, b] = [join(dir, 'a.txt'), join(dir, 'b.txt')];
     writeFileSync(a, 'One answer.');
@@ -53,7 +53,7 @@ describe("the command's own files", () => {
     const first = statSync(a);
     // b's stat as a rounded number id would give it: the same as a's
     const rounded = Object.assign(statSync(b), { dev: first.dev, ino: first.ino });
-    const collection = planAnswers(
+    const collection = await planAnswers(
       [
         { path: a, kind: 'file', keyName: 'a.txt', info: first },
         { path: b, kind: 'file', keyName: 'b.txt', info: rounded },
@@ -63,7 +63,7 @@ describe("the command's own files", () => {
     expect(collection.count).toBe(2);
     expect(collection.notes.join('\n')).not.toContain('is the same file as');
     // the same file named twice is still one answer
-    const twice = planAnswers(
+    const twice = await planAnswers(
       [
         { path: a, kind: 'file', keyName: 'a.txt', info: first },
         { path: a, kind: 'file', keyName: 'a.txt', info: statSync(a) },

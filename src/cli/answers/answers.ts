@@ -184,7 +184,7 @@ export async function collectAnswers(sources: AnswerSources, io: IO, options: { 
     return single || pagesOfOne ? 'record' : 'list';
   };
   try {
-    const collection = planAnswers(walkInputs(named, { recursive, depth, exclude, roots, globSync }), {
+    const collection = await planAnswers(walkInputs(named, { recursive, depth, exclude, roots, globSync }), {
       textAnswers,
       roots,
       sources,

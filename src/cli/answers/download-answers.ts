@@ -13,7 +13,7 @@ import { onlineTextAsPlain } from '../../platforms/online-text.js';
 import type { StudentSubmission } from '../../platforms/submissions.js';
 import { cliWords } from '../core/hints.js';
 import type { Answer, AnswerSources, Collection, Entry, SkippedAnswer, SkippedFile } from './answers.js';
-import { type Download, nameOf, PLATFORM_NAMES, studentInfo } from './download.js';
+import { type Download, folderWhat, nameOf, PLATFORM_NAMES, studentInfo } from './download.js';
 import { naturalOrder } from './natural-order.js';
 import { NothingToSend, ownNote, unsendableReason } from './plan-words.js';
 
@@ -45,7 +45,8 @@ export function collectDownload(download: Download, sources: AnswerSources, expl
   checkSources(download, sources);
   const { platform } = download;
   const shown = download.input.replace(/[/\\]+$/, '') || download.input;
-  const at = (path: string) => `${shown}/${path}`;
+  // a student's own folder named alone: its paths, and its row, as in the whole download
+  const at = (path: string) => `${download.studentFolder?.prefix ?? `${shown}/`}${path}`;
   const students = [...download.recognised.students].sort(
     (a, b) => naturalOrder(a.displayName, b.displayName) || naturalOrder(a.participantId, b.participantId),
   );
@@ -298,8 +299,12 @@ function downloadNotes(
   const empties = skipped.filter((s) => s.status === 'EMPTY').length;
   const without = answers.filter((answer) => answer.skippedFiles !== undefined).length;
   const late = students.filter((student) => student.late);
+  const others = download.studentFolder?.others.map((name) => `${at(name)}/`).join(', ');
+  const what = download.studentFolder
+    ? `${folderWhat(download.input, download.platform)}, read as that student's submission${others ? ` with the student's other ${download.studentFolder.others.length === 1 ? 'folder' : 'folders'} beside it (${others}), as the download reads it` : ''}`
+    : `a ${platform} download of ${students.length} student${students.length === 1 ? '' : 's'}`;
   const notes = [
-    `${shown}: a ${platform} download of ${students.length} student${students.length === 1 ? '' : 's'}: ${answers.length} answer${answers.length === 1 ? '' : 's'} to mark${without > 0 ? ` (${without} without a file that cannot be sent, named in ${without === 1 ? 'its' : 'their'} row)` : ''}${empties > 0 ? `, ${empties} with nothing submitted (EMPTY)` : ''}${skipped.length > empties ? `, ${skipped.length - empties} SKIPPED` : ''}`,
+    `${shown}: ${what}: ${answers.length} answer${answers.length === 1 ? '' : 's'} to mark${without > 0 ? ` (${without} without a file that cannot be sent, named in ${without === 1 ? 'its' : 'their'} row)` : ''}${empties > 0 ? `, ${empties} with nothing submitted (EMPTY)` : ''}${skipped.length > empties ? `, ${skipped.length - empties} SKIPPED` : ''}`,
   ];
   if (late.length > 0)
     notes.push(
@@ -328,9 +333,7 @@ function downloadNotes(
 /** Flags that shape how a folder is read, and make no sense for a download (its names say who is who). */
 function checkSources(download: Download, sources: AnswerSources): void {
   const what =
-    download.kind === 'zip'
-      ? 'a Moodle or Canvas download'
-      : `${download.input}, a ${PLATFORM_NAMES[download.platform]} download (its names say so)`;
+    download.kind === 'zip' ? 'a Moodle or Canvas download' : `${download.input}, ${folderWhat(download.input, download.platform)}`;
   const refuse = (flag: string, suggestion = 'Leave it out; to mark other answers, mark them in a run of their own.') => {
     throw new UsageError(
       `${flag} does not apply to ${what}: each student's files and online text are one answer, and the student id is the platform's participant id`,

@@ -5,21 +5,20 @@
 // and read from a folder on disk (the folder itself, or the zip's private extraction folder).
 // What becomes of each student is download-answers.ts.
 
-import { type Dirent, opendirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, opendirSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { listDownloadFolder } from '../../platforms/folder-listing.js';
 import {
   loneCanvasStudent,
+  moodleStudentFolder,
   type Platform,
   type RecognisedDownload,
   recogniseDownload,
   type StudentSubmission,
 } from '../../platforms/submissions.js';
-import { shellWord } from '../core/shell-word.js';
 import { naturalOrder } from './natural-order.js';
 import type { OwnFiles } from './own-files.js';
-import { GROUP_BY_STUDENT, GROUP_BY_STUDENT_DOES } from './plan-words.js';
 
 /** An opened download: its entries on disk, and the students its names give. */
 export interface Download {
@@ -36,6 +35,11 @@ export interface Download {
   unreadable?: ReadonlyMap<string, string>;
   /** Files of an unzipped download the command writes (its journal, report or output), left out: `path (what)`. */
   own?: readonly string[];
+  /**
+   * A Moodle student's own folder named alone: its paths are shown after `prefix` (the folder above
+   * it), as in the whole download, and read with the student's `others` folders beside it.
+   */
+  studentFolder?: { prefix: string; others: string[] };
 }
 
 /** A student of the download, as the grade file is matched against it. */
@@ -57,7 +61,7 @@ const SYSTEM_NAMES = new Set(['__macosx', 'thumbs.db', 'desktop.ini']);
 const PEEK = 5000;
 
 const isFile = (path: string) => statOf(path)?.isFile() === true;
-const isFolder = (path: string) => statOf(path)?.isDirectory() === true;
+export const isFolder = (path: string) => statOf(path)?.isDirectory() === true;
 
 function statOf(path: string) {
   try {
@@ -88,11 +92,14 @@ export function downloadInput(
     .find((download) => download !== undefined);
   if (found) {
     if (inputs.length > 1) {
-      const what = found.platform ? `a ${PLATFORM_NAMES[found.platform]} download (its names say so)` : 'a download';
+      const what = found.platform ? folderWhat(found.input, found.platform) : 'a download';
       throw new UsageError(
         `${found.input} is ${what}, marked as a whole: name it alone (${inputs.length} answers or downloads were named)`,
         {
-          suggestion: 'Mark each download, and any other answers, in a run of its own.',
+          suggestion:
+            found.platform && studentFolderOf(found.input)
+              ? "Mark each student's folder, and any other answers, in a run of its own, or name the download that holds them."
+              : 'Mark each download, and any other answers, in a run of its own.',
         },
       );
     }
@@ -112,16 +119,58 @@ export function downloadInput(
 }
 
 /**
- * The platform whose download a folder is as it came: every name at its first level (system and
- * hidden files, and files the command writes, aside) is named as that platform names a
- * submission, or its only folder is such a download (unzipped into a folder of its own). A folder
- * with other things in it is a class folder, read by the folder rules (checkLookalike refuses one
- * that mostly looks like a download).
+ * The platform whose download a folder is as it came: its own name is a Moodle student's
+ * submission folder's (studentFolderOf), or every name at its first level (system and hidden
+ * files, and files the command writes, aside) is named as that platform names a submission, or its
+ * only folder is such a download (unzipped into a folder of its own). A folder with other things
+ * in it is a class folder, read by the folder rules (checkLookalike refuses one that mostly looks
+ * like a download).
  */
-function folderDownload(folder: string, looks: FolderLooks): Platform | undefined {
+export function folderDownload(folder: string, looks: FolderLooks): Platform | undefined {
+  if (studentFolderOf(folder) !== undefined) return 'moodle';
   return looks.within(folder, ({ recognised }) =>
     recognised.platform !== null && recognised.unmatched.length === 0 && !loneCanvasStudent(recognised) ? recognised.platform : undefined,
   );
+}
+
+/**
+ * A folder whose own name is a Moodle student's submission folder's (`<name>_<id>_assignsubmission_<plugin>_`),
+ * taken out of the download to mark that student alone: read as in the download that holds it, its
+ * name the student's and its files their pages. Moodle's name is unambiguous, so it is read, not
+ * asked (a Canvas student's files have no folder of their own: loneCanvasStudent asks).
+ */
+function studentFolderOf(folder: string): { name: string; participantId: string; holder: string; prefix: string } | undefined {
+  const named = folder.replace(/[/\\]+$/, '');
+  const name = basename(resolve(folder));
+  const student = moodleStudentFolder(name);
+  if (student === undefined) return undefined;
+  // shown as named (dl/Bo Chen_102_…_/draft.txt); a folder named as `.` from the folder above, in full
+  const prefix = basename(named) === name ? named.slice(0, named.length - name.length) : `${dirname(resolve(folder))}${sep}`;
+  return { name, participantId: student.participantId, holder: dirname(resolve(folder)), prefix };
+}
+
+/**
+ * The student's other submission folders beside the one named (Moodle gives each kind of submission
+ * its own: files, online text), which the download reads as the same answer; none when the folder
+ * above cannot be read.
+ */
+function otherFoldersOf(student: { name: string; participantId: string; holder: string }): string[] {
+  try {
+    return readdirSync(student.holder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== student.name)
+      .filter((entry) => moodleStudentFolder(entry.name)?.participantId === student.participantId)
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** What a folder read as a download is, in words: a download, or one Moodle student's submission folder. */
+export function folderWhat(folder: string, platform: Platform): string {
+  return studentFolderOf(folder) !== undefined
+    ? `a ${PLATFORM_NAMES[platform]} student's submission folder (its name says so)`
+    : `a ${PLATFORM_NAMES[platform]} download (its names say so)`;
 }
 
 /** What a folder's first level says of a download: its names (hidden and system ones aside), less the command's own files, recognised; read once a run. */
@@ -159,55 +208,6 @@ export class FolderLooks {
       at = join(at, look.names[0].name);
     }
   }
-}
-
-/** A download inside a folder named; `asIs`: named as it came (else it only mostly looks like one: a worksheet beside its students). */
-export interface DownloadWithin {
-  path: string;
-  platform: Platform;
-  asIs: boolean;
-}
-
-/**
- * A download inside the folder named, which the folder rules would read file by file: its only
- * subfolder (a download unzipped beside the grading worksheet, or into a folder of its own with
- * it), holding two students or more. A folder of several subfolders is a class folder, read by the
- * folder rules: a student folder whose files keep Canvas's names is no download.
- */
-export function downloadWithin(inputs: readonly string[], looks: FolderLooks): DownloadWithin | undefined {
-  for (const input of inputs) {
-    if (!isFolder(input)) continue;
-    const folders = looks.of(input).names.filter((entry) => entry.isDirectory());
-    if (folders.length !== 1) continue;
-    const path = join(input, folders[0].name);
-    const platform = folderDownload(path, looks);
-    const { recognised } = looks.of(path);
-    if (recognised.platform === null || recognised.students.length < 2) continue;
-    return { path, platform: platform ?? recognised.platform, asIs: platform !== undefined };
-  }
-  return undefined;
-}
-
-/**
- * A download found inside the folder named: said, or refused (exit 2, nothing sent) when the folder
- * rules would enter it and read it file by file, each file an answer and each page charged alone.
- */
-export function checkDownloadWithin(
-  within: DownloadWithin,
-  options: { recursive?: boolean; groupBy?: string; studentIdFrom?: string },
-  note: (line: string) => void,
-): void {
-  const what = `${within.path} ${within.asIs ? 'is' : 'looks like'} a ${PLATFORM_NAMES[within.platform]} download${within.asIs ? ' (its names say so)' : ''}`;
-  if (options.recursive || options.groupBy === 'folder' || options.studentIdFrom === 'folder')
-    throw new UsageError(`${what}: the folder rules would read it file by file, each file an answer of its own. Nothing was sent.`, {
-      suggestion: markDownloadAlone(within),
-    });
-  note(`${what}, not entered. ${markDownloadAlone(within)}`);
-}
-
-/** What to do with a download found inside the folder named: mark it on its own, one answer per student. */
-export function markDownloadAlone(within: { path: string; asIs: boolean }): string {
-  return `Mark it on its own, one answer per student with the platform's ids: kct one-pass ${shellWord(within.path)}${within.asIs ? '' : ` ${GROUP_BY_STUDENT}`} --model <id> (its zip works too).`;
 }
 
 /**
@@ -268,23 +268,51 @@ export function studentInfo(student: StudentSubmission): DownloadStudentInfo {
 export async function readDownloadStudents(input: string, flag: string): Promise<{ platform: Platform; students: DownloadStudentInfo[] }> {
   const found = downloadInput([input], { gradeFileFlag: flag });
   if (!found) throw new UsageError(`${flag} names a Moodle or Canvas download: its zip, or the folder it unzips to`);
-  let paths: string[];
-  if (found.kind === 'folder') paths = (await listDownloadFolder(found.input)).paths;
+  let listed: { root: string; paths: string[] };
+  if (found.kind === 'folder') listed = await listFolder(found.input);
   else {
     const { listZipEntries } = await import('../../platforms/zip.js');
-    paths = (await listZipEntries(found.input)).map((entry) => entry.path);
+    listed = { root: found.input, paths: (await listZipEntries(found.input)).map((entry) => entry.path) };
   }
-  const download = recognised(found, found.input, paths, async () => {}, flag);
+  const download = recognised(found, listed.root, listed.paths, async () => {}, flag);
   return { platform: download.platform, students: download.recognised.students.map(studentInfo) };
+}
+
+/**
+ * An unzipped download's paths, relative to `root`, less the command's own files (`path (what)`):
+ * a Moodle student's own folder is listed as in the download that holds it (its name first), from
+ * the folder above it.
+ */
+async function listFolder(
+  folder: string,
+  own?: OwnFiles,
+): Promise<{ root: string; paths: string[]; unreadable: Map<string, string>; own: string[]; studentFolder?: Download['studentFolder'] }> {
+  const student = studentFolderOf(folder);
+  if (student === undefined) {
+    const { paths, unreadable } = await listDownloadFolder(folder);
+    // the command's own files (a journal, a report, `> marks.csv` in the folder) are none of the download's
+    const { theirs, own: ours } = withoutOwn(folder, paths, own);
+    return { root: folder, paths: theirs, unreadable, own: ours };
+  }
+  const others = otherFoldersOf(student);
+  const listed = { root: student.holder, paths: [] as string[], unreadable: new Map<string, string>(), own: [] as string[] };
+  for (const name of [student.name, ...others]) {
+    const at = name === student.name ? folder : join(student.holder, name);
+    const { paths, unreadable } = await listDownloadFolder(at);
+    const { theirs, own: ours } = withoutOwn(at, paths, own);
+    const inside = (path: string) => `${name}/${path}`;
+    listed.paths.push(`${name}/`, ...theirs.map(inside));
+    for (const [path, code] of unreadable) listed.unreadable.set(inside(path), code);
+    listed.own.push(...ours.map(inside));
+  }
+  return { ...listed, studentFolder: { prefix: student.prefix, others } };
 }
 
 /** Opens a download: a zip is checked and extracted (refused, naming the entry, before anything is sent); a folder is listed. */
 export async function openDownload(found: { input: string; kind: 'zip' | 'folder' }, own?: OwnFiles): Promise<Download> {
   if (found.kind === 'folder') {
-    const { paths, unreadable } = await listDownloadFolder(found.input);
-    // the command's own files (a journal, a report, `> marks.csv` in the folder) are none of the download's
-    const { theirs, own: ours } = withoutOwn(found.input, paths, own);
-    return { ...recognised(found, found.input, theirs, async () => {}), unreadable, own: ours };
+    const { root, paths, unreadable, own: ours, studentFolder } = await listFolder(found.input, own);
+    return { ...recognised(found, root, paths, async () => {}), unreadable, own: ours, ...(studentFolder ? { studentFolder } : {}) };
   }
   // yauzl loads only for a zip
   const { extractZip } = await import('../../platforms/zip.js');
@@ -333,54 +361,4 @@ function recognised(
     );
   }
   return { ...found, root, platform: download.platform, recognised: download, cleanup };
-}
-
-/**
- * A folder that mostly looks like a download (more than half its first-level names are a
- * platform's, but not all), named without --group-by student: refused before anything is read or
- * sent, since the folder rules would make each student's pages answers of their own, under
- * file-name ids; so is one whose files Canvas's names make a single student's (loneCanvasStudent).
- * Reads at most a few thousand names of its first level.
- */
-export function checkLookalike(inputs: readonly string[], looks: FolderLooks): void {
-  if (inputs.length !== 1 || !isFolder(inputs[0])) return;
-  const lone = loneStudentWithin(inputs[0], looks);
-  if (lone !== undefined) throw loneStudentError(lone.folder, lone.student);
-  const { recognised } = looks.of(inputs[0]);
-  if (recognised.platform === null) return;
-  // hidden and system names are not among them (FolderLooks)
-  const others = recognised.unmatched.filter((entry) => !entry.path.endsWith('/'));
-  const named =
-    others.length > 0
-      ? ` (but not ${others.length === 1 ? 'its file' : 'its files'} ${others
-          .slice(0, 3)
-          .map((entry) => entry.path)
-          .join(', ')}${others.length > 3 ? ', ...' : ''})`
-      : '';
-  throw new UsageError(
-    `${inputs[0]} looks like a ${PLATFORM_NAMES[recognised.platform]} download${named}: read by the folder rules, each student's files would be answers of their own, under file names for student ids. Nothing was sent.`,
-    {
-      suggestion: `Add ${GROUP_BY_STUDENT}, as for the download's zip (${GROUP_BY_STUDENT_DOES}; the other files are left out, and named). To mark each file on its own instead, name the files: kct one-pass ${shellWord(inputs[0].replace(/[/\\]+$/, ''))}/* --model <id>.`,
-    },
-  );
-}
-
-/** A folder whose files Canvas's names would make one student's pages (loneCanvasStudent): which reading is meant is asked, not guessed. */
-function loneStudentError(folder: string, student: StudentSubmission): UsageError {
-  const count = student.files.length;
-  const named = shellWord(folder.replace(/[/\\]+$/, ''));
-  return new UsageError(
-    `${folder}: its ${count} files are named as Canvas names the uploads of one student ("${student.displayName}", user ${student.participantId}): read as a Canvas download they would be the pages of one answer, read by the folder rules each an answer of its own. Nothing was sent.`,
-    {
-      suggestion: `To mark each file on its own, name the files: kct one-pass ${named}/* --model <id>. If it is one student's Canvas download: kct one-pass ${named} ${GROUP_BY_STUDENT} --model <id>.`,
-    },
-  );
-}
-
-/** The folder named, or its only subfolder (unzipped into a folder of its own, as folderDownload reads it), when its files read as one Canvas student's. */
-function loneStudentWithin(folder: string, looks: FolderLooks): { folder: string; student: StudentSubmission } | undefined {
-  return looks.within(folder, ({ recognised }, at) => {
-    const student = loneCanvasStudent(recognised);
-    return student === undefined ? undefined : { folder: at, student };
-  });
 }

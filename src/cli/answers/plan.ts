@@ -45,12 +45,13 @@ interface OpenFolder {
 
 const keyOf = (item: Found) => `${item.root}\u0000${item.group}`;
 
-export function planAnswers(
+export async function planAnswers(
   found: Iterable<Found>,
   run: { textAnswers: Answer[]; roots: string[]; sources: AnswerSources; explain: boolean; own?: OwnFiles },
-): Omit<Collection, 'shape'> {
+): Promise<Omit<Collection, 'shape'>> {
   const plan = new Planner(run.roots, run.textAnswers, run.sources, run.explain, run.own ?? new OwnFiles());
   for (const item of found) plan.add(item);
+  await plan.nameDownloads();
   return plan.finish();
 }
 
@@ -100,6 +101,21 @@ class Planner {
     this.note(kind, what);
     if (this.inFolder(item)) this.folder![kind === 'ignore' ? 'ignored' : kind === 'exclude' ? 'excluded' : 'own'] += 1;
     this.record(kind === 'own' ? { item, leftOut: 'own' } : { item });
+  }
+
+  /** A platform's download zip among the answers is no archive to unpack: its hint names it alone (its directory read, nothing extracted). */
+  async nameDownloads(): Promise<void> {
+    const zips = [...this.refused, ...this.unsendable.map((bad) => bad.problem)].filter(
+      (problem) => problem.kind === 'unsupported' && /\.zip$/i.test(problem.path),
+    );
+    if (zips.length === 0) return;
+    const { markZipDownload, zipDownloadPlatform } = await import('./download-lookalikes.js');
+    for (const problem of zips) {
+      const platform = await zipDownloadPlatform(problem.path);
+      if (platform === undefined) continue;
+      problem.suggestion = markZipDownload(problem.path, platform);
+      problem.ownHint = true;
+    }
   }
 
   finish(): Omit<Collection, 'shape'> {

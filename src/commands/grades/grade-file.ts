@@ -7,9 +7,10 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import { sameFile } from '../../cli/answers/file-id.js';
 import { fillCanvasGradebook } from '../../platforms/canvas-gradebook.js';
-import { compareWithDownload, type DownloadStudent, type FillResult } from '../../platforms/fill-report.js';
+import { compareWithDownload, type DownloadStudent, type FillResult, idsFromFiles } from '../../platforms/fill-report.js';
 import { type Mark, type Rounding, scaleGrade } from '../../platforms/grade-scale.js';
 import { fillMoodleWorksheet } from '../../platforms/moodle-worksheet.js';
+import { isPlatformId } from '../../platforms/submissions.js';
 
 export type GradePlatform = 'moodle' | 'canvas';
 
@@ -115,16 +116,15 @@ export class GradeFile {
     );
     if (report.report.counts['not-in-file'] < students.length) return;
     const id = this.platform === 'moodle' ? 'participant numbers ("Participant N" in Identifier)' : 'user ids (the ID column)';
-    // a platform's ids are numbers: names such as "alice" come from a plain folder's file names (one is enough to tell)
-    const named = students.filter((student) => !/^\d+$/.test(student.participantId)).map((student) => student.participantId);
-    const platform = this.platform === 'moodle' ? 'Moodle' : 'Canvas';
+    // names such as "alice" come from a plain folder's file names (one is enough to tell)
+    const named = students.filter((student) => !isPlatformId(this.platform, student.participantId)).map((student) => student.participantId);
     // Canvas's anonymous grading names a student anon_<id>, which no gradebook row carries
-    const anonymous = this.platform === 'canvas' && named.length > 0 && named.every((id) => /^anon_/i.test(id));
+    const anonymous = this.platform === 'canvas' && named.length === 0 && students.some((student) => /^anon_/i.test(student.participantId));
     throw new UsageError(`none of the ${students.length} students of ${source} has a row in ${this.path} (matched by ${id}): ${nothing}`, {
       suggestion: anonymous
         ? "Its students are anonymous (anon_…, Canvas's anonymous grading), and no gradebook row names them: enter these grades in SpeedGrader."
         : named.length > 0
-          ? `${named.length === students.length ? 'Its' : 'Some of its'} student ids (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', …' : ''}) are names from files, not ${platform}'s ids: mark the submissions as ${platform} downloads them (kct one-pass <the download's zip or folder>), whose rows carry them.`
+          ? `${named.length === students.length ? 'Its' : named.length === 1 ? 'One of its' : 'Some of its'} student ${named.length === 1 ? 'id' : 'ids'} ${idsFromFiles(this.platform, named)}`
           : this.platform === 'moodle'
             ? 'Download the grading worksheet of the same assignment as the submissions (its "View all submissions" page).'
             : 'Export the gradebook of the same course as the submissions.',

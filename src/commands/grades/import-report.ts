@@ -4,7 +4,8 @@
 
 import { plural } from '../../cli/render/style.js';
 import type { FillEntry, FillReport } from '../../platforms/fill-report.js';
-import { hasNoSubmission, isMissingFromRun, StudentsMismatchError } from '../../platforms/fill-report.js';
+import { hasNoSubmission, idsFromFiles, isMissingFromRun, StudentsMismatchError } from '../../platforms/fill-report.js';
+import { isPlatformId } from '../../platforms/submissions.js';
 
 const PLATFORM = { moodle: 'Moodle grading worksheet', canvas: 'Canvas gradebook' };
 const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
@@ -19,7 +20,10 @@ const WARNING_WORDS: Record<FillEntry['warnings'][number], string> = {
 /** The report in words, for people: what was filled, what the platform would skip and why, and what to check. */
 export function reportLines(file: { platform: 'moodle' | 'canvas'; path: string }, report: FillReport, output: string | null): string[] {
   const who = (entry: FillEntry) => {
-    const id = `${file.platform === 'moodle' ? 'Participant ' : 'ID '}${entry.participantId}`;
+    // a name from a file is no participant: said as the id it is
+    const id = isPlatformId(file.platform, entry.participantId)
+      ? `${file.platform === 'moodle' ? 'Participant ' : 'ID '}${entry.participantId}`
+      : `student id "${entry.participantId}"`;
     const where = entry.line !== undefined ? `line ${entry.line}` : undefined;
     // under blind marking the name is the id
     if (!entry.displayName || entry.displayName === id) return `${id}${where ? ` (${where})` : ''}`;
@@ -105,6 +109,9 @@ export function importHint(platform: 'moodle' | 'canvas'): string {
 /** Exit 10: the file is written, but students of the download have no row in it; the report names them. `source` is what was marked (the download, or the saved run). */
 export function mismatchError(file: { path: string }, report: FillReport, source: string, format = 'table'): StudentsMismatchError {
   const noRow = report.entries.filter((entry) => entry.status === 'not-in-file').length;
+  const fromFiles = report.entries
+    .filter((entry) => entry.status === 'not-in-file' && !isPlatformId(report.platform, entry.participantId))
+    .map((entry) => entry.participantId);
   const missing = report.entries.filter(isMissingFromRun);
   if (missing.length > 0)
     return new StudentsMismatchError(
@@ -127,7 +134,16 @@ export function mismatchError(file: { path: string }, report: FillReport, source
   return new StudentsMismatchError(
     `students do not match: ${plural(noRow, 'student')} of ${source} ${noRow === 1 ? 'has' : 'have'} no row in ${file.path}`,
     {
-      suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} ${format === 'table' ? 'report above names' : 'report on stdout names (entries not-in-file)'} each student with no row: a student who joined after the file was downloaded needs a fresh download of it, or a grade entered by hand.`,
+      suggestion: `${report.counts.filled > 0 ? 'The grades filled can be imported as they are; the' : 'No grade was filled, so no file was written; the'} ${format === 'table' ? 'report above names' : 'report on stdout names (entries not-in-file)'} each student with no row: ${[
+        ...(fromFiles.length < noRow
+          ? ['a student who joined after the file was downloaded needs a fresh download of it, or a grade entered by hand.']
+          : []),
+        ...(fromFiles.length > 0
+          ? [
+              `${fromFiles.length === noRow ? 'their' : 'Of those, the'} student ${fromFiles.length === 1 ? 'id' : 'ids'} ${idsFromFiles(report.platform, fromFiles)}`,
+            ]
+          : []),
+      ].join(' ')}`,
     },
   );
 }

@@ -7,17 +7,14 @@ import { InterruptedError, KctError, UsageError } from '../../api/errors.js';
 import type { OnePassFields } from '../../api/schemas.js';
 import { thousands } from '../../api/thousands.js';
 import { collectAnswers } from '../../cli/answers/answers.js';
+import { type Download, downloadInput, FolderLooks, openDownload } from '../../cli/answers/download.js';
 import {
   checkDownloadWithin,
   checkLookalike,
-  type Download,
   type DownloadWithin,
-  downloadInput,
   downloadWithin,
-  FolderLooks,
   markDownloadAlone,
-  openDownload,
-} from '../../cli/answers/download.js';
+} from '../../cli/answers/download-lookalikes.js';
 import { OwnFiles } from '../../cli/answers/own-files.js';
 import { NothingToSend } from '../../cli/answers/plan-words.js';
 import { stateDir } from '../../cli/core/config-store.js';
