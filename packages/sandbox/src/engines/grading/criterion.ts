@@ -61,12 +61,20 @@ function mix(focus: Focus, genre: Task['genre']): Mix {
           ['frame', 0.15],
           ['development', 0.15],
         ];
+      // comment on methods is what a text or a source asks for, not an argument on a task of no such kind
+      if (genre === 'literature' || genre === 'source')
+        return [
+          ['position', 0.2],
+          ['analysis', 0.2],
+          ['explanation', 0.2],
+          ['development', 0.2],
+          ['coverage', 0.2],
+        ];
       return [
-        ['position', 0.2],
-        ['analysis', 0.2],
-        ['explanation', 0.2],
-        ['development', 0.2],
-        ['coverage', 0.2],
+        ['position', 0.25],
+        ['explanation', 0.25],
+        ['development', 0.25],
+        ['coverage', 0.25],
       ];
     case 'evidence':
       if (genre === 'literature')
