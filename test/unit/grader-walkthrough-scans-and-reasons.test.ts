@@ -2,7 +2,8 @@
 // (fast-check, seeded; KCT_PROPERTY_RUNS and KCT_PROPERTY_SEED as in docs/testing.md):
 // 2. a word a scan split ("stu dents", "re-\nquire") is the scan's, not a slip, and quoted joined (text.ts);
 // 4. a reason that restates the claim ("good because they are good") is no reason (position.ts);
-// 5. Lacks names only what the task asks for: no comment on methods for an argument (criterion.ts).
+// 5. Lacks names only what the task asks for: no comment on methods for an argument, nor for a lab
+//    report's "Method" (criterion.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type GradeInput, type GradeRubric, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
@@ -140,6 +141,13 @@ describe('Lacks names only what the task asks for', () => {
     expect(read.step).not.toMatch(METHODS);
   });
 
+  it('marks a lab report’s “Method” as a section of the report, not as methods to analyse (model 14)', () => {
+    const report = `Method\nI placed a piece of Elodea in a test tube of water. I put a lamp at 10 cm, 20 cm, 30 cm and 40 cm from the tube and counted the bubbles in one minute. I kept the temperature the same and repeated each distance three times.\n\nConclusion\nThe results show that the closer the lamp, the more bubbles were produced.`;
+    const method = grade(input(seededModel(14), report)).evaluation.find((e) => e.item === 'Method')!;
+    expect(method.feedback.replace(/“[^”]*”/g, '“”')).not.toMatch(METHODS);
+    expect(method.feedback).not.toMatch(/quotations from the text/);
+  });
+
   it(`never asks for comment on methods where neither the task nor the criterion is about a text or a source (seed ${SEED}, ${RUNS} runs)`, () => {
     fc.assert(
       fc.property(
@@ -150,7 +158,7 @@ describe('Lacks names only what the task asks for', () => {
           'Is homework worth it? Give your view.',
           seededModel(14).questionText ?? '',
         ),
-        fc.constantFrom('Argument', 'Thesis & position', 'Position', 'Point of view'),
+        fc.constantFrom('Argument', 'Thesis & position', 'Position', 'Point of view', 'Method', 'Methods and techniques'),
         fc.constantFrom(undefined, 'Argument.', 'A clear position, argued with reasons.'),
         (text, question, item, description) => {
           const m = { ...argument(question, description), rubrics: [{ item, max_score: 6, ...(description ? { description } : {}) }] };
