@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { type Clause, disagreements, FEATURE_IDS, implied, readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
+import { shows } from '../../packages/sandbox/src/engines/grading/phrases.js';
 import { answer, FLAWED, features, KNOWN, RUNS, rubric, SEED } from './grader-arbitraries.js';
 import { labelledAnswers, type Marking, realAnswers } from './grader-helpers.js';
 import { claimsOf, readBullet } from './grader-reading.js';
@@ -28,10 +29,17 @@ function checkMarking(input: GradeInput, label: string, flawed: string[] = []): 
     const shown = read.shows.flatMap((s) => readClaims(s, 'states'));
     const advised = readClaims(read.step, 'lacks');
     expect(disagreements([...shown, ...advised]), `${where}\nshown: ${show(shown)}; advised: ${show(advised)}`).toEqual([]);
-    if (read.proof) expect(read.proof.kind === 'shows' ? read.shows : read.lacks, where).toContain(read.proof.finding);
+    if (read.proof?.kind === 'lacks') expect(read.lacks, where).toContain(read.proof.finding);
+    // offered for a point shown: its Shows line, or the part of it the quotation shows, which claims nothing the line does not
+    const j = js[i];
+    if (read.proof?.kind === 'shows') {
+      const line = shows(j.shows.find((p) => p.id === j.quote?.point)!.measured);
+      expect(read.shows, where).toContain(line);
+      const whole = new Set(readClaims(line, 'states').map((c) => show([c])));
+      for (const c of readClaims(read.proof.finding, 'states')) expect(whole, `${where}\n${show([c])}`).toContain(show([c]));
+    }
     // A quote offered as proof of the writing itself holds none of the slips put in the answer, nor scanning noise.
     if (read.quote) expect(read.quote, where).not.toMatch(/(?:^|\s)\|(?:\s|$)/);
-    const j = js[i];
     if (read.quote && j.quote && !j.quote.problem && ['vocabulary', 'accuracy', 'register', 'variety'].includes(j.quote.point)) {
       for (const slip of flawed) expect(read.quote, where).not.toContain(slip);
     }

@@ -10,7 +10,7 @@ import { rewrite } from '../../packages/sandbox/src/engines/feedback-rewrite.js'
 import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
 import type { Judgement } from '../../packages/sandbox/src/engines/grading/judgement.js';
-import { lacks, shows } from '../../packages/sandbox/src/engines/grading/phrases.js';
+import { lacks, shownBy } from '../../packages/sandbox/src/engines/grading/phrases.js';
 import { answer, KNOWN, RUNS, rubric, SEED, SENTENCES } from './grader-arbitraries.js';
 import { type Marking, seededModel } from './grader-helpers.js';
 
@@ -124,7 +124,7 @@ function check(j: Judgement, original: string, rewritten: string, where: string)
   if (j.quote) {
     const quote = `“${j.quote.text}”`;
     const point = (j.quote.problem ? j.lacks : j.shows).find((p) => p.id === j.quote!.point)!;
-    const finding = plain(j.quote.problem ? lacks(point.measured) : shows(point.measured));
+    const finding = plain(j.quote.problem ? lacks(point.measured) : shownBy(point.measured, j.quote.part));
     for (const a of attached(rewritten, quote))
       expect(a, `${said}\n${quote} is offered for another finding`).toEqual({ finding, lacking: j.quote.problem });
   }
@@ -170,10 +170,11 @@ describe('a rewrite keeps the quotation with the finding it was offered for', ()
       max_score: e.max_score,
     }));
     const organisation = sections.find((s) => s.item === 'Organisation')!;
-    expect(organisation.comment).toContain('(shows an opening paragraph and a conclusion in its last paragraph)');
+    // the conclusion quoted is offered for the conclusion only (grader-walkthrough-quotes.test.ts)
+    expect(organisation.comment).toContain('(shows a conclusion in its last paragraph)');
     const out = rewrite({ style: 'short_sentences', target_item: 'Organisation', sections }).sections.find((s) => s.rewritten)!.comment;
-    expect(out).not.toMatch(/which shows an opening paragraph\./);
-    expect(out).toContain('This shows an opening paragraph and a conclusion in its last paragraph.');
+    expect(out).not.toMatch(/shows an opening paragraph\./);
+    expect(out).toContain('This shows a conclusion in its last paragraph.');
     for (const to of STYLES)
       for (const wish of ['', ...INSTRUCTIONS, INSTRUCTIONS.join(', ')])
         for (const style of ['Bullet', 'Short', 'Long'] as const) checkAll(m, UNIFORMS, style, to, wish);

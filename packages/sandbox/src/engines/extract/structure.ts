@@ -67,6 +67,9 @@ const TERMINAL = /[.!?…]["”’)\]]*$|[.!?]['"”’]$|:$/;
 export const LIST_START =
   /^(?:[-–•*·▪◦]\s|\(?\d{1,2}[.)]\s|\d{1,2}\s*[-–]\s*\d{1,2}\s*:|\d{1,2}\s*:\s|\(?[a-hivx]{1,4}\)\s|(?:level|band|grade)\s+\d)/i;
 
+/** The marker of a list item ("- ", "• ", "2. ", "(b) "): its bullets are never a heading's; a number may head a section ("1. Method"). */
+export const LIST_MARKER = /^\s*(?:([-–•*·▪◦])|\(?\d{1,2}[.)]|\(?[a-hivx]{1,4}\))\s+(?=\S)/i;
+
 const firstWord = (s: string) => s.trimStart().split(/\s+/)[0] ?? '';
 
 /**

@@ -36,9 +36,11 @@ const FOCUS_WORDS: [Focus, RegExp][] = [
 ];
 
 /** Focuses the criterion's name names; its description decides when the name names none. */
-function focusesOf(item: string, description = ''): Focus[] {
+function focusesOf(item: string, description: string, genre: Task['genre']): Focus[] {
   // "Analysis of language & method" is about analysis, not the answer's own language.
-  const name = item.replace(/\blanguage\s*(?:&|and)\s*method/i, 'method');
+  let name = item.replace(/\blanguage\s*(?:&|and)\s*method/i, 'method');
+  // a lab report's "Method" is a section of the report, not a writer's methods to analyse
+  if (genre !== 'literature' && genre !== 'source') name = name.replace(/\b(?:methods?|techniques?)\b/gi, '');
   const found = FOCUS_WORDS.filter(([, re]) => re.test(name)).map(([f]) => f);
   if (found.length > 0) return found;
   const described = FOCUS_WORDS.find(([, re]) => re.test(description));
@@ -61,12 +63,20 @@ function mix(focus: Focus, genre: Task['genre']): Mix {
           ['frame', 0.15],
           ['development', 0.15],
         ];
+      // comment on methods is what a text or a source asks for, not an argument on a task of no such kind
+      if (genre === 'literature' || genre === 'source')
+        return [
+          ['position', 0.2],
+          ['analysis', 0.2],
+          ['explanation', 0.2],
+          ['development', 0.2],
+          ['coverage', 0.2],
+        ];
       return [
-        ['position', 0.2],
-        ['analysis', 0.2],
-        ['explanation', 0.2],
-        ['development', 0.2],
-        ['coverage', 0.2],
+        ['position', 0.25],
+        ['explanation', 0.25],
+        ['development', 0.25],
+        ['coverage', 0.25],
       ];
     case 'evidence':
       if (genre === 'literature')
@@ -339,7 +349,7 @@ export function relevanceFor(answer: Answer, task: Task): number {
 }
 
 export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, relevance = relevanceFor(answer, task)): CriterionResult {
-  const focuses = focusesOf(c.item, c.description);
+  const focuses = focusesOf(c.item, c.description ?? '', task.genre);
   const cov = coverage(c, answer.doc, answer.stems);
   // Several focuses ("Language & conventions") share the mark equally.
   const weights = new Map<SignalId, number>();

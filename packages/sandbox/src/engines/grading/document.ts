@@ -1,6 +1,6 @@
 // An answer as the grader reads it: paragraphs and sentences, with any sentence that only copies
 // the question set aside (a restated question earns nothing, and is not held against the rest).
-import { plainTextBlocks } from '../extract/structure.js';
+import { LIST_MARKER, plainTextBlocks } from '../extract/structure.js';
 import { normaliseAnswer, words } from './text.js';
 
 interface Sentence {
@@ -35,7 +35,7 @@ const SIGN_OFF =
 // An initial follows a space, a bracket or another initial ("J. K.", "U.S."): the "t." of "don't." ends a sentence.
 const ABBREVIATION =
   /(?:\b(?:Mr|Mrs|Ms|Dr|St|Prof|Sr|Jr|vs|etc|No|Vol|pp?|Fig|approx|e\.g|i\.e|a\.m|p\.m)|(?<=^|[\s([]|[A-Za-z]\.)[A-Za-z])\.$/;
-/** A list's number on its own ("1."): it heads the sentence after it, and is no sentence. */
+/** A list's number on its own ("1."): it heads the sentence after it, and is neither a sentence nor part of one. */
 const LIST_NUMBER = /^\(?\d{1,3}[.)]$/;
 
 /**
@@ -48,13 +48,15 @@ function sentencesOf(paragraph: string): string[] {
     const parts = line.split(/(?<=[.!?…]["”’')\]]*)\s+(?=["“‘'([]?[\p{L}\p{N}])/u);
     let pending = '';
     for (let k = 0; k < parts.length; k++) {
+      // a list's number inside a paragraph ("Reasons: 1. Cost. 2. Style.") is layout, not a word of the sentence it heads
+      if (LIST_NUMBER.test(parts[k])) continue;
       pending = pending ? `${pending} ${parts[k]}` : parts[k];
       const next = parts[k + 1];
       // a quotation or a speech of several sentences is one ("I can't jump. It is too high."), when it closes on its line
       const quoting = next !== undefined && quoteOpen(pending) && parts.slice(k + 1).some((rest) => /["”]/.test(rest));
       // "Are you coming?" asked Mum: a dialogue tag goes on the sentence of its speech
       const tagged = next !== undefined && /[?!]["”]$/.test(pending) && /^\p{Ll}/u.test(next);
-      if (!ABBREVIATION.test(pending) && !LIST_NUMBER.test(pending) && !quoting && !tagged) {
+      if (!ABBREVIATION.test(pending) && !quoting && !tagged) {
         if (pending.trim()) out.push(pending.trim());
         pending = '';
       }
@@ -194,16 +196,23 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
   // The text is what is marked (extraction already left out what it names): nothing is dropped here.
   let otherWords = 0;
   let signedOff = false;
+  // the paragraph a list is read into: its items are one part of the answer, not a paragraph each
+  let list: number | undefined;
   for (const { lines, kind } of plainTextBlocks(text)) {
-    const block = lines.join('\n');
+    const marker = LIST_MARKER.exec(lines[0]);
+    const item = marker !== null && (kind !== 'heading' || marker[1] !== undefined);
+    // a list's marker is layout, not the writer's words: never quoted, never a slip
+    const block = (item ? [lines[0].slice(marker[0].length), ...lines.slice(1)] : lines).join('\n');
     const frame = LETTER_FRAME.test(block.trim()) && block.split(/\s+/).length <= 12;
     if (frame) signedOff ||= SIGN_OFF.test(block.trim());
     // Headings, a letter's greeting and sign-off, and after it the writer's name or form ("Jordan
     // Ellis / Year 10"), count as words but are not sentences: not its opening or conclusion.
-    if (kind === 'heading' || frame || (signedOff && block.split(/\s+/).length <= 8 && !/[.!?]["”’]?\s*$/.test(block.trim()))) {
+    if ((kind === 'heading' && !item) || frame || (signedOff && block.split(/\s+/).length <= 8 && !/[.!?]["”’]?\s*$/.test(block.trim()))) {
       otherWords += words(block).length;
+      list = undefined;
       continue;
     }
+    const into = item && list !== undefined ? list : paragraphs.length;
     const kept: string[] = [];
     for (const s of sentencesOf(block)) {
       const tokens = words(s);
@@ -214,9 +223,12 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
         continue;
       }
       kept.push(s);
-      sentences.push({ text: s, paragraph: paragraphs.length, words: tokens });
+      sentences.push({ text: s, paragraph: into, words: tokens });
     }
-    if (kept.length > 0) paragraphs.push(kept.join(' '));
+    if (kept.length === 0) continue;
+    if (into < paragraphs.length) paragraphs[into] = `${paragraphs[into]} ${kept.join(' ')}`;
+    else paragraphs.push(kept.join(' '));
+    list = item ? into : undefined;
   }
   const scanned = sentences.reduce((n, s) => n + s.words.length, 0) + otherWords;
   // Past the scan limit the count is estimated from the share of the text that was read.

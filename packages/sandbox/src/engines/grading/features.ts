@@ -21,13 +21,12 @@ import {
   POSITION,
   PRESENT,
   PROVENANCE,
-  REASONS,
   SENSES,
   SIMILE,
   SPEECH,
   TERMS,
 } from './patterns.js';
-import { saysOfIt, topicalVerdict } from './position.js';
+import { givesReason, topicalVerdict } from './position.js';
 import { restatedSentences, vocabularyRange } from './repetition.js';
 import { opposingView, repliesTo } from './replies.js';
 import { capitalisedInside, readThrough, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
@@ -284,8 +283,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
       // its reasons in the sentence, or in the next one of its paragraph ("…should not require uniforms. They are uncomfortable, expensive and…")
       const next = doc.sentences[i + 1];
       const after = next?.paragraph === s.paragraph ? readThrough(next.text, names) : '';
-      const reasoned = REASONS.test(readNarration) || REASONS.test(after) || saysOfIt(after, readNarration, questionStems);
-      if (s.words.length < 40 && reasoned) add(f.precise, i, 1, [], written(stated[0]));
+      if (s.words.length < 40 && givesReason(readNarration, after, questionStems)) add(f.precise, i, 1, [], written(stated[0]));
     }
     if (view) add(f.counter, i, 1, [], written(view[0]));
     const start = CONNECTIVE_START.exec(r.replace(/^["“]/, ''));

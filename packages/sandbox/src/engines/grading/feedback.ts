@@ -4,7 +4,7 @@
 // a paragraph that also says how the sandbox marks.
 import type { Caveat, Judgement, Point } from './judgement.js';
 import type { Level } from './levels.js';
-import { advice, lacks, lengthAsked, list, shows, wordsAsked } from './phrases.js';
+import { advice, lacks, lengthAsked, list, shownBy, shows, wordsAsked } from './phrases.js';
 
 export type FeedbackStyle = 'Bullet' | 'Short' | 'Long';
 
@@ -94,11 +94,16 @@ function stepText(j: Judgement, quoteNext = true): string {
 const line = (p: Point) => shows(p.measured);
 const gapLine = (p: Point) => lacks(p.measured);
 
-/** The quotation and what it proves: a point it shows, or a gap it shows (a slip, a repeat). */
+/** What the quotation is offered for: the gap it shows (a slip, a repeat), or what it shows of a point, and no more. */
+function offeredFor(j: Judgement): string {
+  const quote = j.quote!;
+  const point = (quote.problem ? j.lacks : j.shows).find((p) => p.id === quote.point)!;
+  return quote.problem ? `lacks ${gapLine(point)}` : `shows ${shownBy(point.measured, quote.part)}`;
+}
+
+/** The quotation and what it proves. */
 function proof(j: Judgement): string {
-  if (!j.quote) return '';
-  const point = (j.quote.problem ? j.lacks : j.shows).find((p) => p.id === j.quote!.point)!;
-  return `“${j.quote.text}” (${j.quote.problem ? `lacks ${gapLine(point)}` : `shows ${line(point)}`})`;
+  return j.quote ? `“${j.quote.text}” (${offeredFor(j)})` : '';
 }
 
 /** What there was to mark, when nothing could be: no text, the question copied, or words this grader cannot read. */
@@ -168,8 +173,15 @@ export function feedback(j: Judgement, style: FeedbackStyle): string {
     // The quotation sits beside the point it proves.
     const strength = j.shows[0];
     const weakness = j.lacks[0];
+    // beside its line only when it shows all the line says; else it is offered for what it shows, apart
     const beside = (p: Point | undefined, problem: boolean) =>
-      j.quote && p && j.quote.point === p.id && j.quote.problem === problem ? ` (“${j.quote.text}”)` : '';
+      j.quote &&
+      p &&
+      j.quote.point === p.id &&
+      j.quote.problem === problem &&
+      offeredFor(j) === `${problem ? 'lacks' : 'shows'} ${(problem ? gapLine : line)(p)}`
+        ? ` (“${j.quote.text}”)`
+        : '';
     const said = [
       strength ? `it shows ${line(strength)}${beside(strength, false)}` : '',
       weakness ? `it lacks ${gapLine(weakness)}${beside(weakness, true)}` : '',

@@ -8,7 +8,7 @@ import { type Doc, readAnswer } from './document.js';
 import { factsOf } from './facts.js';
 import { type Features, measure } from './features.js';
 import { type Standing, standing } from './levels.js';
-import { contradicts, MET, type Measured, type SignalId, wanting } from './signals.js';
+import { contradicts, MET, type Measured, type Part, type SignalId, wanting } from './signals.js';
 import { foreignWords } from './spelling.js';
 import { readTask, type Task } from './task.js';
 import { clamp, roundHalf, words } from './text.js';
@@ -29,6 +29,8 @@ interface Quote {
   problem: boolean;
   /** The words in it where the measurement found the point. */
   shows: string | undefined;
+  /** The part of the point it shows, when its line claims more than one sentence can (signals.ts, Part). */
+  part: Part | undefined;
 }
 
 export type Caveat =
@@ -124,11 +126,11 @@ function pickQuote(doc: Doc, f: Features, result: CriterionResult, shows: Point[
   const evidenceOf = (id: SignalId) => result.signals.find((s) => s.id === id)?.evidence ?? [];
   for (const p of shows) {
     const e = evidenceOf(p.id).find((x) => !x.problem && !(x.clean && flawed.has(x.sentence)));
-    if (e) return { ...excerpt(doc.sentences[e.sentence].text, e.words), point: p.id, problem: false };
+    if (e) return { ...excerpt(doc.sentences[e.sentence].text, e.words), point: p.id, problem: false, part: e.part };
   }
   for (const p of lacks) {
     const e = evidenceOf(p.id).find((x) => x.problem);
-    if (e) return { ...excerpt(doc.sentences[e.sentence].text, e.words), point: p.id, problem: true };
+    if (e) return { ...excerpt(doc.sentences[e.sentence].text, e.words), point: p.id, problem: true, part: e.part };
   }
   return undefined;
 }

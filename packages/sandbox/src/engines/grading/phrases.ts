@@ -4,7 +4,7 @@
 // threshold says so (readings.ts, AT_LENGTH_WORDS; docs/sandbox.md lists them). The phrases are
 // those of feature-vocabulary.json, so claims.ts reads them as the features they are about.
 import { SUGGESTED_LINKS } from './patterns.js';
-import type { Measured } from './signals.js';
+import type { Measured, Part } from './signals.js';
 import type { SlipKind } from './slips.js';
 
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
@@ -143,6 +143,27 @@ export function shows(m: Measured): string {
       return `a turning point the reader sees happen (${plural(m.late, 'moment')} of change after the first third)`;
     case 'coverage':
       return `what the criterion names (${list(quoted(m.found.slice(0, 3)))})`;
+  }
+}
+
+/**
+ * What a quotation of one sentence shows of a met point: its Shows line, or, when that line claims
+ * more than one sentence can, only the part quoted ("a conclusion in its last paragraph" of "an
+ * opening paragraph and a conclusion in its last paragraph").
+ */
+export function shownBy(m: Measured, part: Part | undefined): string {
+  if (part === undefined) return shows(m);
+  switch (m.id) {
+    case 'frame':
+      return m.opens ? 'a conclusion in its last paragraph' : shows(m);
+    case 'position':
+      return part === 'opening' ? 'a position stated in the opening' : part === 'end' ? 'a position held to the conclusion' : 'a position';
+    case 'counter':
+      return 'an opposing view';
+    case 'judgement':
+      return part === 'end' ? 'a judgement reached in the conclusion' : 'a judgement';
+    default:
+      return shows(m);
   }
 }
 

@@ -1,8 +1,9 @@
 // A position and its reasons, read from a sentence: a verdict on the question's own topic
 // ("Uniforms are unfair") states a position, and the next sentence may give its reason ("They are
 // itchy."). features.ts finds positions with these.
-import { HEDGE, INDIRECT, NOT_PAST, PAST_IRREGULAR, PRESENT, REASON_NEXT, REPORTING, VERDICT } from './patterns.js';
-import { isContentWord, stem } from './text.js';
+import { HEDGE, INDIRECT, NOT_PAST, PAST_IRREGULAR, PRESENT, REASON_NEXT, REASONS, REPORTING, VERDICT } from './patterns.js';
+import { isContentWord, stem, words } from './text.js';
+import { STOP } from './vocabulary.js';
 
 /** "Uniforms are unfair": a verdict whose subject is a word of the question's own (not "it", not "the weather"). */
 export function topicalVerdict(sentence: string, questionStems: ReadonlySet<string>): RegExpExecArray | null {
@@ -22,7 +23,7 @@ const PLURAL_VERBS = /^(?:are|do|don['’]t|make|cost|cause|stop|let|take|keep|g
  * something, in the present, of a word of the question the position names (They for a plural, It
  * for one) or of the position itself (This); "It was raining" and "This is my opinion" do not.
  */
-export function saysOfIt(next: string, position: string, questionStems: ReadonlySet<string>): boolean {
+function saysOfIt(next: string, position: string, questionStems: ReadonlySet<string>): boolean {
   const m = REASON_NEXT.exec(next.trim());
   // a question, a hedge, or other people's words ("They say it is a tradition") give no reason
   if (!m || /\?["”]?$/.test(next) || HEDGE.test(next) || REPORTING.test(next)) return false;
@@ -39,4 +40,41 @@ export function saysOfIt(next: string, position: string, questionStems: Readonly
   if (pronoun === 'this') return present;
   if (pronoun === 'it') return present && topical.some((w) => !/[^su]s$/.test(w));
   return plural && (pronoun === 'they' || PRESENT.has(verb) || PLURAL_VERBS.test(verb));
+}
+
+/** The words a statement says, as stems: every word but those that only join (STOP), so "good" counts. */
+const said = (text: string) =>
+  new Set(
+    words(text)
+      .filter((w) => !STOP.has(w))
+      .map(stem),
+  );
+
+/** A reason that says nothing the claim does not ("Uniforms are good because they are good"): it restates the claim. */
+const restates = (reason: string, claim: string) => {
+  const theClaim = said(claim);
+  return [...said(reason)].every((w) => theClaim.has(w));
+};
+
+/** A sentence's reason and the claim it is given for, split at the first marker REASONS finds; a leading reason ("Because …, I believe …") ends at its comma. */
+function reasonIn(sentence: string): { claim: string; reason: string } | undefined {
+  const m = REASONS.exec(sentence);
+  if (!m) return undefined;
+  const [before, after] = [sentence.slice(0, m.index), sentence.slice(m.index + m[0].length)];
+  if (before.trim() !== '' || !after.includes(',')) return { claim: before, reason: after };
+  const comma = after.indexOf(',');
+  return { claim: after.slice(comma + 1), reason: after.slice(0, comma) };
+}
+
+/**
+ * Whether a position is given with a reason: in its own sentence (REASONS), or in the next one of
+ * its paragraph (`next`, '' when none), with a marker or said of it (saysOfIt). A reason that only
+ * restates the claim is none.
+ */
+export function givesReason(position: string, next: string, questionStems: ReadonlySet<string>): boolean {
+  const own = reasonIn(position);
+  if (own && !restates(own.reason, own.claim)) return true;
+  const following = reasonIn(next);
+  if (following && !restates(following.reason, position)) return true;
+  return saysOfIt(next, position, questionStems) && !restates(next, position);
 }

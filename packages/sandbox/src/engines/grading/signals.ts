@@ -71,10 +71,18 @@ export type Measured =
 export type SignalId = Measured['id'];
 type Of<I extends SignalId> = Extract<Measured, { id: I }>;
 
+/**
+ * What one sentence shows of a point whose line claims more than a sentence can ("an opening
+ * paragraph and a conclusion", "an opposing view, answered"): the opening, the end, the view
+ * before its reply, or the point stated once. A quotation of it is offered for that part only.
+ */
+export type Part = 'opening' | 'end' | 'view' | 'once';
+
 /** A sentence that shows a signal: the feature itself (`words` are where), or, with `problem`, a slip or a repeat. */
 interface Evidence {
   sentence: number;
   words?: string;
+  part?: Part;
   problem?: true;
   /** Offered as proof of the writing itself: only a sentence without a slip or a casual word will do. */
   clean?: true;
@@ -98,6 +106,7 @@ const ANALYSIS_MET = 4;
 
 const at = (sentences: number[], words?: Map<number, string>): Evidence[] =>
   sentences.map((i) => ({ sentence: i, ...(words?.get(i) !== undefined ? { words: words.get(i) } : {}) }));
+const as = (part: Part, evidence: Evidence[]): Evidence[] => evidence.map((e) => ({ ...e, part }));
 const problems = (sentences: number[], words?: Map<number, string>): Evidence[] =>
   at(sentences, words).map((e) => ({ ...e, problem: true as const }));
 
@@ -178,7 +187,7 @@ const BUILDERS: Builders = {
     return {
       value: (opens ? 0.5 : 0) + (closes.length > 0 ? 0.5 : 0),
       measured: { opens, closes: closes.length > 0 },
-      evidence: at(closes, new Map([...ctx.f.position.at, ...ctx.f.conclusion.at])),
+      evidence: as('end', at(closes, new Map([...ctx.f.position.at, ...ctx.f.conclusion.at]))),
     };
   },
   connectives: ({ f }) => ({
@@ -192,7 +201,11 @@ const BUILDERS: Builders = {
     return {
       value: (early.length > 0 ? 0.6 : f.position.count > 0 ? 0.3 : 0) + (held.length > 0 ? 0.4 : 0),
       measured: { stated: f.position.count > 0, early: early.length > 0, held: held.length > 0, contrary },
-      evidence: at([...early, ...held, ...f.position.sentences], f.position.at),
+      evidence: [
+        ...as('opening', at(early, f.position.at)),
+        ...as('end', at(held, f.position.at)),
+        ...as('once', at(f.position.sentences, f.position.at)),
+      ],
     };
   },
   precision: (ctx) => {
@@ -216,7 +229,7 @@ const BUILDERS: Builders = {
         replySentences: reply?.sentences ?? 0,
         atLength: words >= AT_LENGTH_WORDS,
       },
-      evidence: at(reply ? [reply.counter] : [], f.counter.at),
+      evidence: as('view', at(reply ? [reply.counter] : [], f.counter.at)),
     };
   },
   evidence: ({ f }) => ({
@@ -279,7 +292,7 @@ const BUILDERS: Builders = {
       value:
         0.4 * clamp(f.judgement.distinct.size / 4, 0, 1) + (final.length > 0 ? 0.2 : 0) + (qualified ? 0.2 : 0) + (substantiated ? 0.2 : 0),
       measured: { judgements: f.judgement.count, final: final.length > 0, qualified, supported: substantiated },
-      evidence: at([...final, ...f.judgement.sentences], f.judgement.at),
+      evidence: [...as('end', at(final, f.judgement.at)), ...as('once', at(f.judgement.sentences, f.judgement.at))],
     };
   },
   accuracy: ({ f }) => ({

@@ -73,6 +73,12 @@ function longestOf(): number {
   return longest;
 }
 
+/** Whether a lower-case word is in the word list itself, as written (accents optional): no prefix, no two words run together. */
+export function inWordList(word: string): boolean {
+  const words = list();
+  return words.has(word) || words.has(plain(word));
+}
+
 /** Prefixes a listed word of five letters or more may take and stay a word ("untucked", "rethink"; not "untill"). */
 const PREFIX = /^(?:un|re|non|over|under|pre|mis|out|self)(?=\p{L}{5})/u;
 /** Verbs that take "n't" ("couldn't"); "can't", "won't", "shan't" and "ain't" are words of their own. */

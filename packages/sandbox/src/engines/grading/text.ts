@@ -1,5 +1,6 @@
 // Words and stems shared by the grader's parts.
 
+import { inWordList, isWord } from './spelling.js';
 import { FILLER, STOP } from './vocabulary.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
@@ -14,7 +15,24 @@ year time face hand left right part-time`.split(/\s+/),
 function rejoin(_m: string, first: string, second: string): string {
   // "pre- and post-war" keeps its hyphen and its space.
   if (/^(?:and|or|to|nor)$/i.test(second)) return `${first}- ${second}`;
+  // "re-\nquire" is "require", a word of the list: the hyphen was the line break's
+  if (inWordList(`${first}${second}`.toLowerCase())) return `${first}${second}`;
   return COMPOUND_FIRST.has(first.toLowerCase()) ? `${first}-${second}` : `${first}${second}`;
+}
+
+/** Two letter runs a space or a line end parts, the second in lower case: where a scan may have split one word. */
+const SPLIT = /(?<![\p{L}\p{N}'’-])(\p{L}+)(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?=(\p{Ll}+)(?![\p{L}\p{N}'’-]))/gu;
+
+/**
+ * Words a scan split with a space or a line end ("stu dents", "con\nclusion"): one word when
+ * joined they are a word of the list and apart they are not both words ("some one" stays two).
+ */
+function joinSplitWords(text: string): string {
+  return text.replace(SPLIT, (m, first: string, second: string) => {
+    const joined = `${first}${second}`.toLowerCase();
+    if (joined.length < 5 || second.length < 2 || !inWordList(joined)) return m;
+    return isWord(first.toLowerCase()) && isWord(second) ? m : first;
+  });
 }
 
 /** A line that ends a sentence (or a clause, with a colon), as `assemble` reads one: a break after it is the writer's. */
@@ -36,11 +54,12 @@ function joinBrokenSentences(text: string): string {
 /**
  * The answer as its writer wrote it, without the artefacts of scanning: a vertical bar or a lone
  * "l" read for the pronoun "I" ("Yes, | think"), words a line break split with a hyphen
- * ("af-\nford", "every- one" once the lines are joined), and a sentence a blank line broke in two.
+ * ("af-\nford", "every- one" once the lines are joined; "re-\nquire" when joined it is a listed word), words
+ * a scan split with a space ("stu dents"), and a sentence a blank line broke in two.
  * Marking and quoting both read this.
  */
 export function normaliseAnswer(text: string): string {
-  return (
+  return joinSplitWords(
     joinBrokenSentences(text)
       // a bar or a lone "l" before a verb the pronoun takes ("| think", "l was", "|'m"): never a
       // table's cells, which extraction joins with " | "
@@ -50,7 +69,7 @@ export function normaliseAnswer(text: string): string {
       )
       // From the start of a word only: a run of letters is scanned once, not once per letter.
       .replace(/(?<!\p{L})(\p{L}+)-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu, rejoin)
-      .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin)
+      .replace(/(?<!\p{L})(\p{L}+)- (\p{Ll}+)/gu, rejoin),
   );
 }
 
