@@ -175,7 +175,50 @@ describe('kct batch --no-wait stopped by Ctrl-C', () => {
     expect(more).toEqual([]);
     expect(row.task_id).toBe(task.task_id);
     expect(['', 'SUCCESS', ...PENDING]).toContain(row.status);
-    expect(csv.stderr).toContain(`interrupted; 100 items in a batch not seen finished`);
+    // a replay read as finished is not left running: its items are counted seen finished
+    expect(csv.stderr).toContain(
+      row.status === 'SUCCESS'
+        ? 'interrupted; no batch kct knows of is left unfinished (100 items seen finished, their tasks printed)'
+        : 'interrupted; 100 items in a batch not seen finished',
+    );
     expect(csv.stderr).toContain(task.task_id);
   });
+});
+
+describe('kct batch of a grown manifest stopped by Ctrl-C while sending', () => {
+  // the marks reused from an earlier run's finished batch were counted as items "in a batch not seen finished", their rows never printed
+  it.each([
+    ['waits', []],
+    ['--no-wait', ['--no-wait']],
+  ])(
+    '%s: the items reused are finished (their rows, or their task, printed), the batch accepted running, the rest not sent',
+    async (_, wait) => {
+      const { dir } = folder(20);
+      const earlier = await shared.kct(['batch', dir, '--model', '12', '--json']);
+      expect(earlier.code, earlier.stderr).toBe(0);
+      // grown by 110: two requests to send, the Ctrl-C lands after the first is accepted
+      for (let i = 0; i < 110; i++)
+        writeFileSync(join(dir, `late-${String(i).padStart(3, '0')}.txt`), `A late pupil ${i} (${dir}) says uniforms help.\n`);
+      const ctrlC = new AbortController();
+      const run = await shared.kct(['batch', dir, '--model', '12', '--json', ...wait], {
+        signal: ctrlC.signal,
+        onStderr: (_, all) => all.includes('batch 1/2 accepted') && ctrlC.abort(),
+      });
+      expect(run.code, run.stderr).toBe(130);
+      const error = (JSON.parse(run.stderr.trim().split('\n').at(-1)!) as { error: StoppedError }).error;
+      expect(error).toMatchObject({ accepted: 120, unfinished: 100, not_sent: 10 });
+      expect(error.message).toContain('interrupted; 100 items in a batch not seen finished');
+      expect(error.message).toContain(`(20 items seen finished, their ${wait.length === 0 ? 'rows' : 'tasks'} printed)`);
+      const printed = JSON.parse(run.stdout) as { status: string; task_id: string }[];
+      if (wait.length === 0) {
+        // a waiting run prints every finished item's row: the 20 reused
+        expect(printed.map((row) => row.status)).toEqual(Array(20).fill('SUCCESS'));
+      } else {
+        // --no-wait lists the tasks: the earlier (final) one and the batch accepted
+        expect(printed).toHaveLength(2);
+        expect(error.task_ids).toHaveLength(1);
+        expect(printed.map((task) => task.task_id)).toContain(error.task_ids[0]);
+      }
+    },
+  );
 });

@@ -150,7 +150,7 @@ export function reuseNotes(reuse: Reuse, items: number, wait: boolean): string[]
   if (reused > 0) {
     const one = reused === 1;
     lines.push(
-      `${plural(reused, 'item')} of ${items} ${one ? 'was' : 'were'} marked before on this machine (the same content, model and options): not sent again: ${wait ? `kct reads ${one ? 'its mark' : 'their marks'} from the ${reuse.earlier.length === 1 ? 'task' : 'tasks'} that marked ${one ? 'it' : 'them'}` : `kct lists the ${reuse.earlier.length === 1 ? 'task' : 'tasks'} that hold ${one ? 'it' : 'them'}`}, charging nothing (--mark-again pays to mark ${one ? 'it' : 'them'} anew)`,
+      `${plural(reused, 'item')} of ${items} ${one ? 'was' : 'were'} marked before on this machine (the same content, model and options): not sent again: ${wait ? `kct reads ${one ? 'its mark' : 'their marks'} from the ${reuse.earlier.length === 1 ? 'task' : 'tasks'} that marked ${one ? 'it' : 'them'}` : `kct lists the ${reuse.earlier.length === 1 ? 'task that holds' : 'tasks that hold'} ${one ? 'it' : 'them'}`}, charging nothing (--mark-again pays to mark ${one ? 'it' : 'them'} anew)`,
     );
   }
   const again = [...reuse.failedIn.keys()].length;

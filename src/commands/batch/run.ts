@@ -196,8 +196,14 @@ export async function run(options: Options, context: Context): Promise<void> {
     const rowsIn = (at: readonly number[]) => at.reduce((n, i) => n + rowsOf(i), 0);
     const rowsSent =
       accepted.reduce((n, { at }) => n + rowsIn(at), 0) + reuse.earlier.reduce((n, { places }) => n + rowsIn(places.map((p) => p.at)), 0);
-    const stopped = (running: readonly string[], finishedItems: number) =>
-      batchInterrupted({ running, runningItems: rowsSent - finishedItems, finishedItems, notSent: manifest.length - rowsSent });
+    const stopped = (running: readonly string[], finishedItems: number, rowsPrinted = true) =>
+      batchInterrupted({
+        running,
+        runningItems: rowsSent - finishedItems,
+        finishedItems,
+        notSent: manifest.length - rowsSent,
+        rowsPrinted,
+      });
 
     if (listed) {
       // the tasks that hold the items, printed as they came: the earlier ones reused, then the batches accepted
@@ -227,11 +233,19 @@ export async function run(options: Options, context: Context): Promise<void> {
           'note',
           `--no-wait lists the batches sent: the ${plural(unsent.length, 'row')} of what was not sent come with the run that waits`,
         );
-      if (stoppedSending)
+      if (stoppedSending) {
+        // the items of a task listed final (an earlier one reused, a replay) are not left running
+        const itemsOf = new Map([
+          ...accepted.map(({ task, at }) => [task.task_id, rowsIn(at)] as const),
+          ...reuse.earlier.map(({ taskId, places }) => [taskId, rowsIn(places.map((p) => p.at))] as const),
+        ]);
+        const ended = tasks.filter((task) => isFinalStatus(task.status));
         throw stopped(
           tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id),
-          0,
+          ended.reduce((n, task) => n + (itemsOf.get(task.task_id) ?? 0), 0),
+          false,
         );
+      }
       if (refused !== undefined) throw refused;
       return;
     }
@@ -241,14 +255,31 @@ export async function run(options: Options, context: Context): Promise<void> {
       severalModels: severalRubrics(manifest),
     });
     await writer.init();
+    /** What the exit status is made of, counted from the rows printed, as a marking run's is. */
+    const exit = new ExitTally();
+    const add = (outcome: AnswerOutcome, row: number) => {
+      writer.add(outcome, row);
+      exit.count(outcome);
+    };
+    /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
+    const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
+      const placed: [number, AnswerOutcome][] = [];
+      for (const [index, outcome] of found) {
+        placed.push([distinct.rows[index], outcome]);
+        for (const copy of distinct.copies.get(index) ?? []) placed.push([copy, copyRow(outcome, manifest[copy])]);
+      }
+      for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) add(outcome, row);
+    };
     if (stoppedSending) {
+      // the marks reused from tasks that had ended are known: their rows are printed, not counted as running
+      addRows(reuse.rows);
       await writer.stop();
       throw stopped(
         [
           ...reuse.earlier.filter((earlier) => !isFinalStatus(earlier.task.status)).map(({ taskId }) => taskId),
           ...accepted.map(({ task }) => task.task_id),
         ],
-        0,
+        reuse.rows.reduce((n, [at]) => n + rowsOf(at), 0),
       );
     }
     // the tasks followed: the batches accepted, and the earlier tasks reused that were still running
@@ -288,21 +319,6 @@ export async function run(options: Options, context: Context): Promise<void> {
     const late: string[] = [];
     const finished: string[] = [];
     let finishedItems = 0;
-    /** What the exit status is made of, counted from the rows printed, as a marking run's is. */
-    const exit = new ExitTally();
-    const add = (outcome: AnswerOutcome, row: number) => {
-      writer.add(outcome, row);
-      exit.count(outcome);
-    };
-    /** Items' rows at their places in the manifest, with their copies', added in manifest order (CSV and NDJSON print as added). */
-    const addRows = (found: [index: number, outcome: AnswerOutcome][]) => {
-      const placed: [number, AnswerOutcome][] = [];
-      for (const [index, outcome] of found) {
-        placed.push([distinct.rows[index], outcome]);
-        for (const copy of distinct.copies.get(index) ?? []) placed.push([copy, copyRow(outcome, manifest[copy])]);
-      }
-      for (const [row, outcome] of placed.sort((a, b) => a[0] - b[0])) add(outcome, row);
-    };
     // the items of the batches refused or never sent: a row each, saying why; then those reused from earlier
     // tasks that had ended (before the others, so they never hold back --json's order)
     const unsentRows: [number, AnswerOutcome][] = [];

@@ -13,20 +13,24 @@ export interface StoppedBatches {
   running: readonly string[];
   /** Manifest items in those batches (copies with them). */
   runningItems: number;
-  /** Manifest items seen finished: their rows are printed. */
+  /** Manifest items seen finished: their rows are printed (--no-wait: their tasks are, listed final). */
   finishedItems: number;
+  /** Whether the finished items' rows were printed (a waiting run), or only their tasks (--no-wait). */
+  rowsPrinted?: boolean;
   /** Manifest items in no request accepted. */
   notSent: number;
 }
 
-export function batchInterrupted({ running, runningItems, finishedItems, notSent }: StoppedBatches): InterruptedError {
+export function batchInterrupted({ running, runningItems, finishedItems, notSent, rowsPrinted = true }: StoppedBatches): InterruptedError {
   const named = running.slice(0, NAMED_BATCHES);
   const ids =
     named.length === 0
       ? ''
       : `: ${named.length === 1 ? 'batch' : 'batches'} ${named.join(', ')}${running.length > named.length ? ', …' : ''}`;
   const done =
-    finishedItems > 0 ? ` (${plural(finishedItems, 'item')} seen finished, ${finishedItems === 1 ? 'its row' : 'their rows'} printed)` : '';
+    finishedItems === 0
+      ? ''
+      : ` (${plural(finishedItems, 'item')} seen finished, ${finishedItems === 1 ? 'its' : 'their'} ${rowsPrinted ? 'row' : 'task'}${finishedItems === 1 ? '' : 's'} printed)`;
   const unsent = notSent > 0 ? `; ${plural(notSent, 'item')} not sent` : '';
   const head =
     runningItems === 0
