@@ -71,5 +71,15 @@ describe('kct batch of a grown manifest', () => {
     // the summary counts only new charges
     const table = await kct(['batch', manifest, '--model', '12']);
     expect(table.stdout).toContain('Credits: 0 charged by this run; 4 answers sent before, not charged again');
+
+    // one more, slow to mark, with --no-wait: the note names the one task still running, not the finished ones
+    appendFileSync(manifest, item(5).replace('(grown', 'KCT-SANDBOX-SLOW (grown'));
+    const slow = await kct(['batch', manifest, '--model', '12', '--no-wait', '--json']);
+    expect(slow.code, slow.stderr).toBe(0);
+    const tasks = parseJson<{ task_id: string; status: string }[]>(slow.stdout);
+    const running = tasks.filter((task) => !['SUCCESS', 'FAILURE', 'CANCEL'].includes(task.status));
+    expect(running).toHaveLength(1);
+    expect(slow.stderr).toContain(`Follow it with: kct status ${running[0].task_id} --watch`);
+    for (const done of tasks.filter((task) => task !== running[0])) expect(slow.stderr).not.toContain(`kct status ${done.task_id}`);
   });
 });

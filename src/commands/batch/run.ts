@@ -213,14 +213,16 @@ export async function run(options: Options, context: Context): Promise<void> {
       const done = tasks.every((task) => isFinalStatus(task.status));
       // several batches: each is named (the ids are on stdout too), the same command again collects them all
       const ids = tasks.map((task) => task.task_id);
-      const which = ids.length === 1 ? first : `<task_id> (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''})`;
+      // those to follow are the tasks still running (an earlier task reused may have ended long ago)
+      const named = done ? ids : tasks.filter((task) => !isFinalStatus(task.status)).map((task) => task.task_id);
+      const which = named.length === 1 ? named[0] : `<task_id> (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', ...' : ''})`;
       const all = ids.length === 1 ? '' : '; or run this command again without --no-wait for every row (nothing is charged again)';
       if (first)
         context.notice(
           'next',
           done
             ? `${ids.length === 1 ? 'It is' : 'They are'} finished: see the marks with kct result ${which}${all}`
-            : `Follow ${ids.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
+            : `Follow ${named.length === 1 ? 'it' : 'each'} with: kct status ${which} --watch, then kct result ${which}${all}`,
         );
       // a batch holds each answer once: its copies' rows come from the manifest, not from kct result
       if (first && distinct.copyCount > 0)
