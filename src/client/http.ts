@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher as UndiciDispatcher } from 'undici';
 import { ApiError, bodyRequestId, InterruptedError, KctError, serverErrorCode, UsageError } from '../api/errors.js';
+import { checkBaseUrl, routeUrl } from './base-url.js';
 import type { PaceReading, RequestBudget } from './budget.js';
 import { serverMessage, unwrapEnvelope } from './envelope.js';
 import { cutShort, exchange } from './exchange.js';
@@ -102,16 +103,8 @@ export class HttpClient {
   constructor({ apiKey, ...options }: HttpOptions) {
     this.#apiKey = apiKey;
     this.options = options;
+    checkBaseUrl(options.baseUrl);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(this.baseUrl);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
-      throw new UsageError(`the base URL is not an http(s) URL: ${options.baseUrl}`, { suggestion: 'Use the form https://host/v1' });
-    }
     this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   }
@@ -139,6 +132,8 @@ export class HttpClient {
           'Give the task, batch or model id (tsk_..., or a number) instead; a key pasted where others may see it is best revoked.',
       });
     }
+    // refused before any attempt: a route outside the base URL never gets the key
+    const url = routeUrl(this.baseUrl, spec.path);
     const retryAllowed = spec.retry !== false && isRetrySafe(spec.method, spec.idempotencyKey);
     /** Whether an attempt so far may have reached the server: the last one refused does not undo it. */
     let maybeDelivered = false;
@@ -153,7 +148,7 @@ export class HttpClient {
       await this.options.budget?.acquire(spec.method === 'GET' || spec.method === 'HEAD' ? 'read' : 'write', waits());
       const sentAt = performance.now();
       try {
-        outcome = await this.attempt(spec);
+        outcome = await this.attempt(spec, url);
       } catch (error) {
         if (spec.signal?.aborted) throw stoppedAfterSending(spec, error, maybeDelivered);
         if (error instanceof KctError) throw error;
@@ -204,8 +199,8 @@ export class HttpClient {
     }
   }
 
-  private async attempt(spec: RequestSpec): Promise<Attempt> {
-    let url = new URL(this.baseUrl + spec.path);
+  private async attempt(spec: RequestSpec, start: URL): Promise<Attempt> {
+    let url = start;
     const origin = url.origin;
     let method: string = spec.method;
     let sendBody = true;

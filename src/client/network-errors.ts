@@ -49,11 +49,21 @@ export function toConnectionError(
   const delivered = !read && (earlierMaybeDelivered || (!NOT_DELIVERED.has(code ?? '') && !cutShort.has(error as object)));
   const what = code ? `${code}` : error instanceof Error ? error.message : String(error);
   const reason = (code !== undefined && REASONS[code]) || what;
+  const plain = plainHttpAdvice(code, baseUrl);
   return new ConnectionError(`cannot reach ${baseUrl} (${reason}) during ${spec.method} ${spec.path}`, delivered, {
     cause: error,
     // "try again" is safe only where the request cannot have been taken, or carries its key
-    suggestion: delivered ? maybeAcceptedAdvice(spec.idempotencyKey !== undefined) : CONNECTION_ADVICE,
+    suggestion: delivered ? maybeAcceptedAdvice(spec.idempotencyKey !== undefined) : (plain ?? CONNECTION_ADVICE),
   });
+}
+
+/**
+ * For an https:// base URL whose server answered the TLS greeting in plain HTTP (OpenSSL's "wrong
+ * version number", or a record too long for TLS), the advice to use its http:// URL instead.
+ */
+function plainHttpAdvice(code: string | undefined, baseUrl: string): string | undefined {
+  if (!/^https:/i.test(baseUrl) || (code !== 'ERR_SSL_WRONG_VERSION_NUMBER' && code !== 'ERR_SSL_PACKET_LENGTH_TOO_LONG')) return undefined;
+  return `The server answers in plain HTTP, not TLS: try the base URL ${baseUrl.replace(/^https:/i, 'http:')} (the baseUrl option).`;
 }
 
 /** What to do about a request that may have been accepted (and charged) though no answer came: `stopped`, when the caller stopped it. */

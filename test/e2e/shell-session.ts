@@ -3,7 +3,7 @@
 // editor: Ctrl-X Ctrl-F writes the command line as it stands to a file (nothing on the screen is
 // parsed), Ctrl-X Ctrl-E runs it (the shell's eval: a line left incomplete, with a quote still
 // open, is reported instead of waiting for more) and Ctrl-X Ctrl-K empties it. `kct` is a shell
-// function here that writes the arguments it receives, one per line.
+// function here that writes the arguments it receives, one per line (bash: unless realKct, the kct on PATH).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ export const NOT_RUN = '<the line did not run>';
 /** Hang guard for one step (a Tab, a run): generous, only there so that a stuck shell fails the test. */
 const STEP_LIMIT_MS = 30_000;
 
-function rcFile(shell: ShellName, dir: string, script: string): string {
+function rcFile(shell: ShellName, dir: string, script: string, realKct = false): string {
   const line = join(dir, 'line');
   // kct writes its arguments to args; the run key then renames that to ran (NOT_RUN if kct was not called)
   const args = join(dir, 'args');
@@ -51,7 +51,7 @@ __kct_test_run() { command rm -f '${args}'; eval "$READLINE_LINE"; [ -e '${args}
 bind -x '"\\C-x\\C-f": __kct_test_dump'
 bind -x '"\\C-x\\C-k": __kct_test_clear'
 bind -x '"\\C-x\\C-e": __kct_test_run'
-kct() { printf '%s\\n' "$@" > '${args}'; }
+${realKct ? '' : `kct() { printf '%s\\n' "$@" > '${args}'; }`}
 ${PLAIN}() { :; }
 ${PLAIN_OPTION}() { :; }
 `;
@@ -123,12 +123,12 @@ export class ShellSession {
    */
   static async start(
     shell: ShellName,
-    options: { dir: string; cwd: string; script: string; env: Record<string, string | undefined> },
+    options: { dir: string; cwd: string; script: string; env: Record<string, string | undefined>; realKct?: boolean },
   ): Promise<ShellSession> {
     const { dir, cwd, script } = options;
     mkdirSync(join(dir, 'home'), { recursive: true });
     const rc = join(dir, shell === 'zsh' ? '.zshrc' : `rc.${shell}`);
-    writeFileSync(rc, rcFile(shell, dir, script));
+    writeFileSync(rc, rcFile(shell, dir, script, options.realKct));
     writeFileSync(join(dir, 'inputrc'), '');
     const command =
       shell === 'bash' ? `bash --noprofile --rcfile '${rc}' -i` : shell === 'zsh' ? 'zsh -d -i' : `fish --no-config -i -C 'source ${rc}'`;

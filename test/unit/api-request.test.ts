@@ -1,8 +1,21 @@
 // kct api's arguments: the method and path, paths under the base URL, -f/-F fields, headers and
 // query strings.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../src/cli/core/api-request.js';
+import {
+  type FieldArg,
+  fieldArgs,
+  methodAndPath,
+  parseFields,
+  parseHeaders,
+  routePath,
+  withQuery,
+} from '../../src/cli/core/api-request.js';
+import { propertyRuns, propertySeed } from './property-runs.js';
+
+const RUNS = propertyRuns(100);
+const SEED = propertySeed(13);
 
 describe('kct api arguments', () => {
   it('one argument is a path: GET, or POST when there is a body', () => {
@@ -28,17 +41,46 @@ describe('kct api arguments', () => {
 
   it('-f is a string, -F a JSON literal or a file; key[] appends', () => {
     expect(
-      parseFields(
-        ['a=12', 'b=', 'c=x=y', 't[]=1', 't[]=two'],
-        ['n=12', 'f=1.5e3', 'yes=true', 'no=false', 'nil=null', 's=twelve', 'file=@essay.pdf', 'neg=-3'],
-      ),
+      parseFields([
+        ...['a=12', 'b=', 'c=x=y', 't[]=1', 't[]=two'].map((entry): FieldArg => ['-f', entry]),
+        ...['n=12', 'f=1.5e3', 'yes=true', 'no=false', 'nil=null', 's=twelve', 'file=@essay.pdf', 'neg=-3'].map(
+          (entry): FieldArg => ['-F', entry],
+        ),
+      ]),
     ).toEqual({
       values: { a: '12', b: '', c: 'x=y', t: ['1', 'two'], n: 12, f: 1500, yes: true, no: false, nil: null, s: 'twelve', neg: -3 },
       files: [{ field: 'file', path: 'essay.pdf' }],
     });
-    expect(() => parseFields(['novalue'])).toThrow(/expected key=value/);
-    expect(() => parseFields(['=x'])).toThrow(/expected key=value/);
-    expect(() => parseFields([], ['f=@'])).toThrow(/name the file/);
+    expect(() => parseFields([['-f', 'novalue']])).toThrow(/expected key=value/);
+    expect(() => parseFields([['-f', '=x']])).toThrow(/expected key=value/);
+    expect(() => parseFields([['-F', 'f=@']])).toThrow(/name the file/);
+  });
+
+  it('key[]= appends in the order given, whichever flag gives it', () => {
+    const given = fieldArgs([
+      ['rawField', 'x[]=1'],
+      ['header', 'A:b'],
+      ['field', 'x[]=2'],
+      ['rawField', 'x[]=3'],
+    ]);
+    expect(given).toEqual([
+      ['-f', 'x[]=1'],
+      ['-F', 'x[]=2'],
+      ['-f', 'x[]=3'],
+    ]);
+    expect(parseFields(given).values).toEqual({ x: ['1', 2, '3'] });
+  });
+
+  it(`property: an array holds its items in the order given across -f and -F (seed ${SEED}, ${RUNS} runs)`, () => {
+    const item = fc.record({ flag: fc.constantFrom<'-f' | '-F'>('-f', '-F'), text: fc.stringMatching(/^[a-z]{1,4}$/) });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 12 }), (items) => {
+        const inOrder = items.map(({ flag, text }) => [flag === '-f' ? 'rawField' : 'field', `t[]=${text}`]);
+        const { values } = parseFields(fieldArgs(inOrder));
+        expect(values.t ?? []).toEqual(items.map(({ text }) => text));
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
   });
 
   it("headers: name:value, lower-cased; the key and content type are kct's", () => {

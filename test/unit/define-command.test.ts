@@ -183,6 +183,7 @@ describe('parseOptions', () => {
       ready?: boolean;
       taskId: string;
       files?: string[];
+      repeatedInOrder?: [string, string][];
     }>();
     const typed = {} as OptionsOf<typeof declaration>;
     // @ts-expect-error -- a flag the declaration does not have is a compile error in run

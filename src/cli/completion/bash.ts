@@ -21,7 +21,7 @@ _kct_offer() {
 }
 
 _kct() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" word kind cmdpath="" npos=0 i=1 glued=0 last=""
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" word kind value cmdpath="" npos=0 i=1 glued=0 last=""
   local _kct_bin="\${COMP_WORDS[0]}"
   local -a _kct_globals=()
   # no file completion unless _kct_offer asks for it (bash 3, without compopt, always falls back)
@@ -39,7 +39,13 @@ _kct() {
         if [ -n "$kind" ] && [ $((i + 1)) -lt "$COMP_CWORD" ]; then
           i=$((i + 1))
           [ "\${COMP_WORDS[i]}" = "=" ] && [ $((i + 1)) -lt "$COMP_CWORD" ] && i=$((i + 1))
-          case "$word" in --profile|-p|--base-url) _kct_globals+=("$word" "\${COMP_WORDS[i]}") ;; esac
+          # the value whole, as _get_comp_words_by_ref -n : joins it: http://h:1/v1 is the words http : //h : 1/v1
+          value="\${COMP_WORDS[i]}"
+          while [ $((i + 2)) -lt "$COMP_CWORD" ] && [ "\${COMP_WORDS[i+1]}" = ":" ]; do
+            value="$value:\${COMP_WORDS[i+2]}"
+            i=$((i + 2))
+          done
+          case "$word" in --profile|-p|--base-url) _kct_globals+=("$word" "$value") ;; esac
           last="$word"
         fi ;;
       *)

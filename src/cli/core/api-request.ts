@@ -55,8 +55,19 @@ export function routePath(path: string, baseUrl: string): string {
   return withSlash;
 }
 
-/** -f values are strings as typed; -F values are JSON literals (true, 12, null) or @file, else strings. */
-export function parseFields(raw: readonly string[] = [], typed: readonly string[] = []): ParsedFields {
+/** One -f or -F as given: the flag and its key=value. */
+export type FieldArg = readonly ['-f' | '-F', string];
+
+/** -f and -F from the repeatable flags' values in the order given (OptionsOf's repeatedInOrder). */
+export function fieldArgs(inOrder: readonly (readonly string[])[] = []): FieldArg[] {
+  return inOrder.flatMap(([name, value]): FieldArg[] => (name === 'rawField' ? [['-f', value]] : name === 'field' ? [['-F', value]] : []));
+}
+
+/**
+ * -f values are strings as typed; -F values are JSON literals (true, 12, null) or @file, else
+ * strings. `key[]=v` appends in the order given, whichever flag gives it.
+ */
+export function parseFields(args: readonly FieldArg[]): ParsedFields {
   const values: Record<string, FieldValue> = {};
   const files: ParsedFields['files'] = [];
   const add = (flag: string, entry: string, isTyped: boolean) => {
@@ -81,8 +92,7 @@ export function parseFields(raw: readonly string[] = [], typed: readonly string[
     const existing = values[key];
     values[key] = Array.isArray(existing) ? [...existing, value] : [value];
   };
-  for (const entry of raw) add('-f', entry, false);
-  for (const entry of typed) add('-F', entry, true);
+  for (const [flag, entry] of args) add(flag, entry, flag === '-F');
   return { values, files };
 }
 

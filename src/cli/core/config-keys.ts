@@ -1,6 +1,7 @@
 // The settings `kct config` may read and write, with their checks. The API key is not one of
 // them: it goes through `kct auth login`, which verifies it first.
 import { UsageError } from '../../api/errors.js';
+import { checkBaseUrl } from '../../client/base-url.js';
 import { OUTPUT_FORMATS } from '../render/format.js';
 import { parsePositiveInteger } from './parse.js';
 import type { ResolvedSettings } from './settings.js';
@@ -40,6 +41,7 @@ export function checkConfigValue(key: ConfigKey, value: string): string {
       throw new UsageError(`${key} must use http or https, not ${url.protocol.replace(/:$/, '')}`, {
         suggestion: `For example: kct config set ${key} ${example}`,
       });
+    checkBaseUrl(value, key);
     return value.replace(/\/+$/, '');
   }
   if (key === 'account') {

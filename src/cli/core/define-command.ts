@@ -128,9 +128,14 @@ type ArgValues<A> = { [S in keyof A & string as S extends `<${string}` ? ArgName
 };
 type Flatten<T> = { [K in keyof T]: T[K] };
 
+/** The values of a command's repeatable flags as [option name, value], in the order given across flags. */
+type InOrder = { repeatedInOrder?: [string, string][] };
+
 /** The options a command's run receives: kct's global flags, the command's flags and its arguments by name. */
 export type OptionsOf<D> =
-  D extends TypedDeclaration<infer O, infer A> ? Flatten<OptionValues<typeof GLOBAL_OPTIONS> & OptionValues<O> & ArgValues<A>> : never;
+  D extends TypedDeclaration<infer O, infer A>
+    ? Flatten<OptionValues<typeof GLOBAL_OPTIONS> & OptionValues<O> & ArgValues<A> & InOrder>
+    : never;
 
 /** The name an option or argument arrives under from commander: --poll-interval is pollInterval, --no-wait is wait. */
 export function attributeName(flagsOrSyntax: string): string {
@@ -163,6 +168,7 @@ export function optionsSchema(declaration: CommandDeclaration, zod: Zod): z.ZodO
   for (const [flags, option] of optionEntries(GLOBAL_OPTIONS)) shape[attributeName(flags)] = optionSchema(flags, option, zod);
   for (const syntax of Object.keys(declaration.args ?? {})) shape[attributeName(syntax)] = argSchema(syntax, zod);
   for (const [flags, option] of optionEntries(declaration.options)) shape[attributeName(flags)] = optionSchema(flags, option, zod);
+  shape.repeatedInOrder = zod.array(zod.array(zod.string())).optional();
   return zod.object(shape);
 }
 

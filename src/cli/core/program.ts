@@ -98,6 +98,8 @@ Exit codes: run \`kct help exit-codes\`.`,
 function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions) => Context, parents: string[] = []): Command {
   const path = [...parents, spec.name].join(' ');
   const command = new Command(spec.name).description(spec.summary);
+  // commander keeps each flag's values apart: their order across flags (kct api's -f and -F) is kept here
+  const inOrder: [string, string][] = [];
   for (const alias of spec.aliases ?? []) command.alias(alias);
   for (const [syntax, description] of Object.entries(spec.args ?? {})) command.argument(syntax, description);
   for (const [flags, option] of optionEntries(spec.options)) {
@@ -107,7 +109,11 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
     if (option.defaultValue !== undefined) built.default(option.defaultValue);
     if (option.hidden) built.hideHelp();
     if (option.required) built.makeOptionMandatory();
-    if (option.repeatable) built.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value]);
+    if (option.repeatable)
+      built.argParser((value: string, previous: unknown) => {
+        inOrder.push([attributeName(flags), value]);
+        return [...(Array.isArray(previous) ? previous : []), value];
+      });
     command.addOption(built);
   }
   command.addHelpText('after', `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join('\n')}\n`);
@@ -137,7 +143,7 @@ function toCommand(spec: CommandDeclaration, onContext: (globals: GlobalOptions)
     });
     const context = onContext(all);
     const [z, module] = await Promise.all([import('../../api/zod.js'), load()]);
-    const options = parseOptions(spec, { ...all, ...positional }, z);
+    const options = parseOptions(spec, { ...all, ...positional, repeatedInOrder: inOrder }, z);
     const stopPager = PAGED_COMMANDS.has(path) ? await startPager(context) : undefined;
     try {
       await (module.run as (options: unknown, context: Context) => Promise<void>)(options, context);

@@ -5,10 +5,13 @@ export const command = defineCommand({
   summary: 'send an authenticated request to any route of the API and print the answer (like gh api)',
   args: {
     '<method>': 'GET, POST, PUT, PATCH, DELETE or HEAD; or the path, for GET (POST when fields are given)',
-    '[path]': 'route relative to the base URL, e.g. /credits or evaluations/<id>',
+    '[path]': 'route relative to the base URL, e.g. /credits or evaluations/<id> (one that leads outside it is refused)',
   },
   options: {
-    '-f, --raw-field <key=value>': { description: 'a string field (repeat for several; key[]=v appends to an array)', repeatable: true },
+    '-f, --raw-field <key=value>': {
+      description: 'a string field (repeat for several; key[]=v appends to an array, in order with -F)',
+      repeatable: true,
+    },
     '-F, --field <key=value>': {
       description: 'a typed field: true, false, null and numbers as JSON; @file attaches a file (multipart)',
       repeatable: true,

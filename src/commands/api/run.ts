@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { basename } from 'node:path';
 import { ApiError, UsageError } from '../../api/errors.js';
 import { mimeFromName } from '../../api/mime.js';
-import { methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../cli/core/api-request.js';
+import { fieldArgs, methodAndPath, parseFields, parseHeaders, routePath, withQuery } from '../../cli/core/api-request.js';
 import type { Context } from '../../cli/core/context.js';
 import type { OptionsOf } from '../../cli/core/define-command.js';
 import { type IO, out, outRaw } from '../../cli/core/io.js';
@@ -21,7 +21,7 @@ import type { command } from './command.js';
 type Options = OptionsOf<typeof command>;
 
 export async function run(options: Options, context: Context): Promise<void> {
-  const fields = parseFields(options.rawField, options.field);
+  const fields = parseFields(fieldArgs(options.repeatedInOrder));
   const hasFields = Object.keys(fields.values).length > 0 || fields.files.length > 0;
   const { method, path } = methodAndPath(options.method, options.path, hasFields || options.input !== undefined);
   const headers = parseHeaders(options.header);
