@@ -32,6 +32,8 @@ function environment(extra: Record<string, string | undefined> = {}): { env: Rec
     KCT_API_KEY: shared.sandbox.keys.user,
     PATH: `${bin}:${process.env.PATH}`,
     PAGER_RECORD: record,
+    // a pager runs only where kct could ask a question: not in CI (which kctEnv sets)
+    CI: undefined,
     ...extra,
   });
   return { env, record };

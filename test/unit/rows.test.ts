@@ -142,6 +142,13 @@ describe('a list as a table', () => {
     expect(text).not.toContain('owned');
   });
 
+  it('draws a piped table whole, however narrow COLUMNS would be on a terminal', async () => {
+    const long = 'word '.repeat(60).trim();
+    const { io, output } = makeIO({ columns: 60 });
+    await printRows(io, 'table', [{ id: 1, name: 'n', note: long }], columns);
+    expect(output()).toContain(`│ ${long} │`);
+  });
+
   it('keeps cells as they are when stdout is not a terminal', async () => {
     const { io, output } = makeIO({ stdoutIsTTY: false, color: false });
     await printRows(io, 'table', [{ id: 9, name: `x${ESC}]0;title${'\u0007'}y`, note: null }], columns);
@@ -150,7 +157,7 @@ describe('a list as a table', () => {
 
   it('wraps a wide wrap column to fit the terminal', async () => {
     const long = 'word '.repeat(60).trim();
-    const { io, output } = makeIO({ columns: 60 });
+    const { io, output } = makeIO({ columns: 60, stdoutIsTTY: true });
     await printRows(io, 'table', [{ id: 1, name: 'n', note: long }], columns);
     const lines = output().trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(5);

@@ -58,7 +58,7 @@ export type VariableName = keyof typeof VARIABLES;
 
 /** Variables kct reads that are not its own (conventions it follows). */
 export const OTHER_VARIABLES: readonly [string, string][] = [
-  ['PAGER', 'the pager, when KCT_PAGER is not set'],
+  ['PAGER', 'the pager, when KCT_PAGER is not set (not on a dumb terminal: TERM=dumb or unset)'],
   ['NO_COLOR', 'no colour'],
   ['COLUMNS', 'the width tables fit, on a terminal or not (a whole number of 20 or more)'],
   ['CI', 'never prompt'],

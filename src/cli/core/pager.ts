@@ -1,5 +1,7 @@
 // Long output through a pager on a terminal, as gh does: KCT_PAGER, then PAGER, else `less -FRX`;
-// never when stdout is not a terminal, with --no-pager, or when the pager is "" or "cat".
+// never when stdout is not a terminal, when no one can answer it (kct may not prompt: CI, stdin or
+// stderr not a terminal), with --no-pager, or when the pager is "" or "cat". On a dumb terminal
+// only KCT_PAGER is run, as git runs only the editor you named there (editor.c, is_terminal_dumb).
 import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -17,9 +19,18 @@ export interface PagerChoice {
   source: 'KCT_PAGER' | 'PAGER' | 'default';
 }
 
-/** The pager to use, or undefined for none ("" or "cat" turn it off, as in gh). */
-export function choosePager(env: NodeJS.ProcessEnv): PagerChoice | undefined {
+/**
+ * A terminal that cannot move its cursor (git's is_terminal_dumb: TERM unset or "dumb"; Emacs's
+ * shell, some CI terminals), where less stops at "Press RETURN to continue". Windows terminals set no TERM.
+ */
+function isDumbTerminal(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
+  return env.TERM === 'dumb' || (env.TERM === undefined && platform !== 'win32');
+}
+
+/** The pager to use, or undefined for none ("" or "cat" turn it off, as in gh; a dumb terminal runs only KCT_PAGER). */
+export function choosePager(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): PagerChoice | undefined {
   const configured = rawEnv(env, 'KCT_PAGER');
+  if (configured === undefined && isDumbTerminal(env, platform)) return undefined;
   const choice: PagerChoice =
     configured !== undefined
       ? { command: configured, source: 'KCT_PAGER' }
@@ -36,7 +47,8 @@ export function choosePager(env: NodeJS.ProcessEnv): PagerChoice | undefined {
  */
 export async function startPager(context: Context): Promise<() => Promise<void>> {
   const { io, env } = context;
-  if (!io.stdoutIsTTY || context.globals.pager === false) return async () => {};
+  // a pager waits for keys, so it runs only where kct could ask a question (never in CI or a pipeline's middle)
+  if (!io.stdoutIsTTY || io.noPrompt || context.globals.pager === false) return async () => {};
   const choice = choosePager(env);
   if (!choice) return async () => {};
   const child = await spawnPager(choice, env);

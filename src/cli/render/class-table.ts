@@ -3,7 +3,7 @@
 // said once above it, and on a terminal the columns fitted to its width.
 import type { IO } from '../core/io.js';
 import { out, outRaw, safeText } from '../core/io.js';
-import { fitColumns, keepEnd, keepStart } from './fit.js';
+import { fitColumns, fitWidth, keepEnd, keepStart } from './fit.js';
 import type { AnswerOutcome } from './outcome.js';
 import { RowSpool } from './row-spool.js';
 import { type Column, cell, displayWidth, renderTableInChunks } from './rows.js';
@@ -72,10 +72,8 @@ export class ClassTable {
     const strlen = this.strlen!;
     const head = COLUMNS.map((column) => column.header);
     const natural = this.widths.map((width, i) => Math.max(width - (i === 0 ? strlen(folder) : 0), head[i].length));
-    const fit =
-      this.io.stdoutIsTTY || this.io.widthAsked
-        ? fitColumns(natural, this.io.columns, FIT)
-        : { shown: COLUMNS.map((_, i) => i), widths: natural, dropped: [] };
+    const room = fitWidth(this.io);
+    const fit = room !== undefined ? fitColumns(natural, room, FIT) : { shown: COLUMNS.map((_, i) => i), widths: natural, dropped: [] };
     const rows = (function* (spool: RowSpool, io: IO) {
       for (const line of spool.all()) {
         const cells = JSON.parse(line) as string[];

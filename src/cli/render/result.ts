@@ -40,6 +40,7 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
     await printBatchItems(io, items);
     const by = markedBy(items.map((item) => item.graded_by));
     if (by) out(io, safeText(io, by));
+    printFailedCallback(io, result);
     if (isUnsuccessfulFinal(status) && typeof result.message === 'string') out(io, `${c.red('Reason:')} ${safeText(io, result.message)}`);
     return;
   }
@@ -64,6 +65,25 @@ export async function printResult(io: IO, result: EvaluationResult): Promise<voi
   out(io, await renderRows(io, entries, CRITERION_COLUMNS, { lines: true }));
 }
 
+/**
+ * "Callback to hooks.example.org failed after 7 attempts: connect ECONNREFUSED …": a batch's
+ * callback that gave up, from the record's `callback` (what --json prints); nothing while it is
+ * pending or once delivered, or from a service that does not report it (spec 4.9: not shown).
+ */
+export function printFailedCallback(io: IO, record: Record<string, unknown>): void {
+  const callback = record.callback as { url?: unknown; status?: unknown; attempts?: unknown; last_error?: unknown } | undefined;
+  if (typeof callback !== 'object' || callback === null || callback.status !== 'failed') return;
+  let host = '';
+  try {
+    host = typeof callback.url === 'string' ? ` to ${new URL(callback.url).host}` : '';
+  } catch {
+    // a URL the record holds but that does not parse: the line still says the callback failed
+  }
+  const attempts = typeof callback.attempts === 'number' ? ` after ${plural(callback.attempts, 'attempt')}` : '';
+  const error = typeof callback.last_error === 'string' && callback.last_error ? `: ${callback.last_error}` : '';
+  out(io, `${paint(io).red('Callback')}${safeText(io, `${host} failed${attempts}${error}`)}`);
+}
+
 /** A criterion's score, "4 / 5" when its maximum is known. */
 function scoreOf(item: { score?: unknown; max_score?: unknown }): string {
   return `${formatNumber(item.score)}${typeof item.max_score === 'number' ? ` / ${formatNumber(item.max_score)}` : ''}`;
@@ -77,7 +97,8 @@ const CRITERION_COLUMNS: Column<EvaluationEntry>[] = [
 
 const ITEM_COLUMNS: Column<Record<string, unknown>>[] = [
   { name: 'index', header: '#', value: (item) => item.index, show: (item) => (typeof item.index === 'number' ? item.index + 1 : '') },
-  { name: 'task_id', header: 'Task', value: (item) => item.task_id ?? '' },
+  // as in the class table, the task ids are what a narrow terminal gives up first
+  { name: 'task_id', header: 'Task', value: (item) => item.task_id ?? '', leaveOut: 1 },
   { name: 'student_id', header: 'Student', value: (item) => item.student_id ?? item.label ?? item.file ?? '' },
   { name: 'status', header: 'Status', value: (item) => statusOf(item), paint: (text, io) => statusColor(io, text) },
   { name: 'score', header: 'Score', value: (item) => item.score, show: (item) => (typeof item.score === 'number' ? scoreOf(item) : '') },

@@ -3,7 +3,7 @@
 // the exporter's (export.ts).
 import type { IO } from '../core/io.js';
 import { safeText } from '../core/io.js';
-import { fitColumns, tableWidth } from './fit.js';
+import { fitTable, fitWidth, wrapCell } from './fit.js';
 
 /**
  * One column of rows, in the table and in CSV. `name` heads it in CSV: snake_case, and the
@@ -22,8 +22,10 @@ export interface Column<Row> {
   paint?: (text: string, io: IO) => string;
   /** Let this column take the remaining width and wrap. */
   wrap?: boolean;
-  /** Never wrapped or cut (what the command is for, to copy: an upload's URL); the table may then be wider than the terminal. */
+  /** Never wrapped, cut or left out (what the command is for, to copy: an upload's URL); the table may then be wider than the terminal. */
   whole?: boolean;
+  /** Left out first on a terminal too narrow for the table (1 before 2); columns without it go from the right (fit.ts). */
+  leaveOut?: number;
 }
 
 /**
@@ -39,62 +41,68 @@ export async function renderRows<Row>(
   return renderTable(
     io,
     columns.map((c) => c.header),
-    rows.map((row) =>
-      columns.map((c) => {
-        const text = safeText(io, cell(c.show ? c.show(row) : c.value(row)));
-        return c.paint ? c.paint(text, io) : text;
-      }),
-    ),
+    rows.map((row) => columns.map((c) => safeText(io, cell(c.show ? c.show(row) : c.value(row))))),
     columns.map((c) => Boolean(c.wrap)),
-    { compact: !options.lines, whole: columns.map((c) => Boolean(c.whole)) },
+    {
+      compact: !options.lines,
+      whole: columns.map((c) => Boolean(c.whole)),
+      leaveOut: columns.map((c) => c.leaveOut),
+      paint: columns.map((c) => c.paint && ((text: string) => c.paint!(text, io))),
+    },
   );
 }
 
 const COMPACT_CHARS = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
-/** `compact` drops the lines between rows: right for one-line rows, wrong for wrapped feedback. */
+/**
+ * A table of these cells (plain text; `paint` colours a column's cells). Piped it is whole; on a
+ * terminal it fits its width as fit.ts decides, and a line under it names the columns left out.
+ * `compact` drops the lines between rows: right for one-line rows, wrong for wrapped feedback.
+ */
 export async function renderTable(
   io: IO,
   head: string[],
   body: string[][],
   wrap: boolean[] = [],
-  options: { compact?: boolean; whole?: boolean[] } = {},
+  options: {
+    compact?: boolean;
+    whole?: boolean[];
+    leaveOut?: (number | undefined)[];
+    paint?: (((text: string) => string) | undefined)[];
+  } = {},
 ): Promise<string> {
   const { default: Table } = await import('cli-table3');
-  const widths = columnWidths(io.columns, head, body, wrap, options.whole ?? []);
+  const room = fitWidth(io);
+  const strlen = await displayWidth();
+  const columns = head.map((h, i) => ({
+    head: h,
+    cells: body.map((row) => row[i] ?? ''),
+    prose: wrap[i],
+    whole: options.whole?.[i],
+    leaveOut: options.leaveOut?.[i],
+  }));
+  const fit = room === undefined ? undefined : fitTable(columns, room, strlen);
+  const shown = fit?.shown ?? head.map((_, i) => i);
   const table = new Table({
-    head,
+    head: shown.map((i) => head[i]),
     ...(options.compact ? { chars: COMPACT_CHARS } : {}),
     style: { head: io.color ? ['bold'] : [], border: io.color ? ['grey'] : [] },
-    ...(widths ? { colWidths: widths, wordWrap: true, wrapOnWordBoundary: true } : {}),
+    ...(fit ? { colWidths: fit.widths.map((width) => width + 2) } : {}),
   });
-  for (const row of body) table.push(widths ? row.map((text, i) => whole(text, widths[i] - 2, wrap[i])) : row);
-  return table.toString();
-}
-
-/** A cell cut to fit: prose wraps between words; a word too long for its column (a URL, an id) wraps inside it, never cut to "…". */
-function whole(text: string, width: number, prose: boolean | undefined): string | { content: string; wrapOnWordBoundary: false } {
-  if (prose || !text.split(/\s+/).some((word) => word.length > width)) return text;
-  return { content: text, wrapOnWordBoundary: false };
-}
-
-/** The fewest characters a column that wraps (feedback) is cut to before the others are cut. */
-const WRAP_LEAST = 20;
-/** The fewest characters any column is cut to: its cells wrap, or end in "…" (cli-table3). */
-const LEAST = 4;
-
-/**
- * Fixed widths only when the natural table is wider than the terminal (COLUMNS): the columns that
- * wrap give way first, to WRAP_LEAST, then every column but those kept whole, the widest first
- * (fit.ts's rule).
- */
-function columnWidths(columns: number, head: string[], body: string[][], wrap: boolean[], whole: boolean[]): number[] | undefined {
-  const natural = head.map((h, i) => Math.max(h.length, ...body.map((row) => longestLine(row[i] ?? ''))));
-  if (tableWidth(natural) <= columns) return undefined;
-  const all = natural.map((_, index) => index).filter((index) => !whole[index]);
-  const wrapping = all.filter((index) => wrap[index]);
-  const first = fitColumns(natural, columns, { dropFirst: [], shrink: wrapping, least: WRAP_LEAST }).widths;
-  return fitColumns(first, columns, { dropFirst: [], shrink: all, least: LEAST }).widths.map((width) => width + 2);
+  for (const row of body) {
+    table.push(
+      shown.map((i, place) => {
+        const text = fit ? wrapCell(row[i] ?? '', fit.widths[place], strlen) : (row[i] ?? '');
+        const paint = options.paint?.[i];
+        // each line painted alone, so a colour never runs across the border
+        return paint ? text.split('\n').map(paint).join('\n') : text;
+      }),
+    );
+  }
+  if (!fit || room === undefined || fit.dropped.length === 0) return table.toString();
+  const left = fit.dropped.map((i) => head[i]);
+  const note = `(${left.join(', ')} left out to fit ${room} columns: --json has ${left.length === 1 ? 'it' : 'them'})`;
+  return `${table.toString()}\n${wrapCell(note, room, strlen)}`;
 }
 
 /** A cell's width on the terminal (colours ignored, wide characters counted double). */
@@ -142,10 +150,6 @@ export async function renderTableInChunks(
   }
   if (pending.length > 0 || first) piece();
   if (held) write(`${held.join('\n')}\n`);
-}
-
-function longestLine(text: string): number {
-  return Math.max(0, ...text.split('\n').map((line) => line.length));
 }
 
 /** csv-stringify's options for every CSV kct prints: a text cell that could run as a formula is shown as text. */

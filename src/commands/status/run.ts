@@ -6,6 +6,7 @@ import type { OptionsOf } from '../../cli/core/define-command.js';
 import { out } from '../../cli/core/io.js';
 import { watchWithProgress } from '../../cli/core/watch.js';
 import { exporterFor } from '../../cli/render/export.js';
+import { printFailedCallback } from '../../cli/render/result.js';
 import { describeSnapshot } from '../../cli/render/snapshot.js';
 import { missingItems, unscored, unsuccessful } from '../../client/records.js';
 import type { command } from './command.js';
@@ -30,21 +31,23 @@ export async function run(options: Options, context: Context): Promise<void> {
     throw error;
   }
   await print(snapshot);
+  const status = statusOf(snapshot);
+  // a final batch's record says what the status does not: which items failed, and a callback that
+  // gave up (one read, for the table's line or a SUCCESS's items; if it cannot be read, the status printed is the answer)
+  const result =
+    status === 'SUCCESS' || (exporter.format === 'table' && isUnsuccessfulFinal(status))
+      ? await client.result(options.taskId, { signal: context.signal }).catch((error: unknown) => {
+          if (context.signal.aborted) throw error;
+          return undefined;
+        })
+      : undefined;
+  if (result && exporter.format === 'table') printFailedCallback(context.io, result);
   // a snapshot read once says the same as a watch that ended on it (exit 3, docs/commands/kct.md#exit-codes)
-  if (isUnsuccessfulFinal(statusOf(snapshot))) {
-    throw new TaskUnsuccessfulError(
-      { [options.taskId]: statusOf(snapshot) },
-      undefined,
-      `Its reason is in its record: kct result ${options.taskId}.`,
-    );
+  if (isUnsuccessfulFinal(status)) {
+    throw new TaskUnsuccessfulError({ [options.taskId]: status }, undefined, `Its reason is in its record: kct result ${options.taskId}.`);
   }
-  // a batch ends SUCCESS when one item did, and its status does not say which: its result does (one
-  // read; if it cannot be read, the status printed is the answer)
-  if (statusOf(snapshot) === 'SUCCESS') {
-    const result = await client.result(options.taskId, { signal: context.signal }).catch((error: unknown) => {
-      if (context.signal.aborted) throw error;
-      return undefined;
-    });
+  // a batch ends SUCCESS when one item did, and its status does not say which: its result does
+  if (status === 'SUCCESS') {
     const failure = result && unsuccessful(result);
     if (failure)
       throw new TaskUnsuccessfulError(

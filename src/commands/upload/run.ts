@@ -13,7 +13,8 @@ type Options = OptionsOf<typeof command>;
 
 const COLUMNS: Column<UploadedFile>[] = [
   { name: 'name', header: 'Name', value: (f) => f.name },
-  { name: 'mime_type', header: 'Type', value: (f) => f.mime_type },
+  // the type is what a narrow terminal gives up first: the person chose the file
+  { name: 'mime_type', header: 'Type', value: (f) => f.mime_type, leaveOut: 1 },
   { name: 'size', header: 'Size', value: (f) => f.size },
   // The URL is what upload is for: never wrapped or cut, however narrow the terminal (the table
   // may then be wider than it); the other columns give way first.

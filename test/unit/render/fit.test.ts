@@ -1,7 +1,7 @@
 // The class table fits the terminal: which columns stay, and how a path is cut (keeping its end).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitColumns, keepEnd, keepStart, tableWidth } from '../../../src/cli/render/fit.js';
+import { fitColumns, fitTable, fitWidth, keepEnd, keepStart, tableWidth, wrapCell } from '../../../src/cli/render/fit.js';
 import { propertyRuns, propertySeed } from '../property-runs.js';
 
 const length = (text: string) => [...text].length;
@@ -72,5 +72,68 @@ describe('keepEnd', () => {
       }),
       { numRuns: propertyRuns(300), seed: propertySeed(200) },
     );
+  });
+});
+
+// The tables of `kct models` and `kct upload` as the walkthrough saw them (walk h8, defect 2).
+const MODELS = [
+  { head: 'ID', cells: ['12', '13', '14'] },
+  {
+    head: 'Name',
+    cells: ['Persuasive essay: school uniforms', 'Literary analysis: Of Mice and Men', 'Lab report: photosynthesis'],
+    prose: true,
+  },
+  { head: 'Status', cells: ['ready', 'ready', 'training'] },
+  { head: 'Total', cells: ['20', '10', '24'] },
+  { head: 'Method', cells: ['sum', 'average', 'sum'] },
+  { head: 'Criteria', cells: ['4', '5', '4'] },
+];
+const URL_81 = 'http://127.0.0.1:40101/files/2042afb1a241ca3607e3c5404e838f06/question-paper.docx';
+const UPLOAD = [
+  { head: 'Name', cells: ['rubric.pdf', 'question-paper.docx'] },
+  { head: 'Type', cells: ['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'], leaveOut: 1 },
+  { head: 'Size', cells: ['3083', '9188'] },
+  { head: 'URL', cells: [URL_81.replace('question-paper.docx', 'rubric.pdf'), URL_81], whole: true },
+];
+
+describe('fitTable', () => {
+  it('a table that fits is drawn as it is', () => {
+    expect(fitTable(MODELS, 100, length)).toBeUndefined();
+  });
+
+  it('kct models in 40 columns: the last columns are left out before a word is split', () => {
+    const fit = fitTable(MODELS, 40, length)!;
+    expect(fit.shown).toEqual([0, 1, 2]);
+    expect(fit.dropped).toEqual([3, 4, 5]);
+    expect(tableWidth(fit.widths)).toBeLessThanOrEqual(40);
+    // "training" is whole in its column; the name wraps between words
+    expect(fit.widths[2]).toBeGreaterThanOrEqual('training'.length);
+    expect(wrapCell('Persuasive essay: school uniforms', fit.widths[1], length).split('\n')).toEqual([
+      'Persuasive essay:',
+      'school uniforms',
+    ]);
+  });
+
+  it('kct upload: the type goes first; where the URL leaves no room, nothing is squeezed (drawn whole)', () => {
+    const fit = fitTable(UPLOAD, 120, length)!;
+    expect(fit.shown).toEqual([0, 2, 3]);
+    expect(fit.widths).toEqual(['question-paper.docx'.length, 4, URL_81.length]);
+    expect(fitTable(UPLOAD, 100, length)).toBeUndefined();
+  });
+});
+
+describe('wrapCell', () => {
+  it('breaks between words, and splits only a word wider than the column', () => {
+    expect(wrapCell('ready', 5, length)).toBe('ready');
+    expect(wrapCell('a ready reader', 7, length)).toBe('a ready\nreader');
+    expect(wrapCell('tsk_a94e722197d9', 6, length)).toBe('tsk_a9\n4e7221\n97d9');
+  });
+});
+
+describe('fitWidth', () => {
+  it('a terminal, or COLUMNS, sets the width; piped, the table is whole', () => {
+    expect(fitWidth({ stdoutIsTTY: true, columns: 80 })).toBe(80);
+    expect(fitWidth({ stdoutIsTTY: false, widthAsked: true, columns: 150 })).toBe(150);
+    expect(fitWidth({ stdoutIsTTY: false, columns: 100 })).toBeUndefined();
   });
 });

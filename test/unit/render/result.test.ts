@@ -35,3 +35,20 @@ it('printResult shows the reason of a stage-only failure and strips controls fro
   await printResult(second.io, { task_id: 't', status: 'SUCCESS\u001b[2J', score: 1, evaluation: [] });
   expect(second.text()).not.toContain('\u001b');
 });
+
+it('a batch says its callback failed, in one line, and nothing while it is pending or once delivered', async () => {
+  const batch = (callback: object) => ({
+    task_id: 'tsk_b',
+    status: 'SUCCESS',
+    items: [{ index: 0, status: 'SUCCESS', score: 1 }],
+    callback,
+  });
+  const failed = ttyIO();
+  await printResult(failed.io, batch({ url: 'https://hooks.example.org:8443/kct', status: 'failed', attempts: 7, last_error: 'HTTP 502' }));
+  expect(failed.text().split('\n')).toContain('Callback to hooks.example.org:8443 failed after 7 attempts: HTTP 502');
+  for (const status of ['pending', 'delivered', 'waiting_for_batch']) {
+    const other = ttyIO();
+    await printResult(other.io, batch({ url: 'https://hooks.example.org/kct', status, attempts: 1 }));
+    expect(other.text(), status).not.toContain('Callback');
+  }
+});
