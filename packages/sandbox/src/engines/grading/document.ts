@@ -214,7 +214,10 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
     }
     const into = item && list !== undefined ? list : paragraphs.length;
     const kept: string[] = [];
-    for (const s of sentencesOf(block)) {
+    const parts = sentencesOf(block);
+    // a list's numbers (its item's marker, "1." inside a paragraph) are in no sentence, but are marked words all the same
+    otherWords += (item ? words(marker[0]).length : 0) + words(block).length - parts.reduce((n, s) => n + words(s).length, 0);
+    for (const s of parts) {
       const tokens = words(s);
       if (tokens.length === 0) continue;
       if (copies(tokens, question)) {
