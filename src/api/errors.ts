@@ -344,6 +344,22 @@ export class InterruptedError extends KctError {
   }
 }
 
+/**
+ * `kct callbacks listen` stopped with deliveries it never handled (not taken by --forward-to's
+ * endpoint, or not printed): their senders deliver them again, to a listener no longer there.
+ */
+export class UnhandledDeliveriesError extends KctError {
+  /** Their webhook-ids, the first 100. */
+  readonly webhookIds: string[];
+  /** Stopped by Ctrl-C or SIGTERM: the exit code is the signal's, as for every command. */
+  readonly interrupted: boolean;
+  constructor(message: string, webhookIds: string[], interrupted: boolean, options: KctErrorOptions = {}) {
+    super('unhandled_deliveries', message, options);
+    this.webhookIds = webhookIds;
+    this.interrupted = interrupted;
+  }
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const s = Math.round(ms / 1000);

@@ -4,7 +4,16 @@
 
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
-import { ApiError, ConnectionError, InterruptedError, KctError, type StoppedRun, UsageError, WatchTimeoutError } from '../api/errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  InterruptedError,
+  KctError,
+  type StoppedRun,
+  UnhandledDeliveriesError,
+  UsageError,
+  WatchTimeoutError,
+} from '../api/errors.js';
 import type { SandboxPackage } from '../api/sandbox.js';
 import { redact } from '../client/redact.js';
 import type { Dispatcher } from '../client/undici.js';
@@ -50,7 +59,16 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   // every request in flight listens to it: a class run with --jobs 16 is not a leak
   setMaxListeners(0, controller.signal);
   const exit = options.exit ?? ((code: number) => controller.abort(new Error(`exit ${code}`)));
-  if (!options.io) quietOnClosedPipe(exit);
+  if (!options.io)
+    quietOnClosedPipe(exit, (error) =>
+      reportError(
+        io,
+        new KctError('output', `cannot write to standard output (${error.code ?? error.message})`),
+        EXIT.UNEXPECTED,
+        args.includes('--json'),
+        false,
+      ),
+    );
   let context: Context | undefined;
   const signals = { received: undefined as NodeJS.Signals | undefined };
   const removeSignals = options.handleSignals === false ? () => {} : installSignals(controller, io, signals, exit);
@@ -251,6 +269,7 @@ function reportError(io: IO, error: unknown, exitCode: number, json: boolean, de
         ...(suggestion === undefined ? {} : { suggestion }),
         ...(error instanceof WatchTimeoutError ? { task_ids: error.taskIds } : {}),
         ...(error instanceof InterruptedError && error.run ? stoppedRunFields(error.run) : {}),
+        ...(error instanceof UnhandledDeliveriesError ? { webhook_ids: error.webhookIds } : {}),
       },
     };
     err(io, JSON.stringify(payload));
@@ -289,10 +308,15 @@ function withGlobals(suggestion: string | undefined, globals: GlobalOptions | un
  * `kct models | head` closes stdout early: stop quietly instead of crashing on EPIPE, with the code a
  * SIGPIPE gives (141), never 0: a run cut short there did not do all it was asked (pipefail sees it).
  */
-function quietOnClosedPipe(exit: (code: number) => void): void {
+function quietOnClosedPipe(exit: (code: number) => void, unwritable: (error: NodeJS.ErrnoException) => void): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') return exit(EXIT.CLOSED_PIPE);
+      // stdout on a full disk (ENOSPC) or a broken device: one error line and 1, never a crash's stack
+      if (stream === process.stdout) {
+        unwritable(error);
+        return exit(EXIT.UNEXPECTED);
+      }
       throw error;
     });
   }

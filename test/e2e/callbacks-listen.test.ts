@@ -2,7 +2,7 @@
 // `kct callbacks listen` lines, and its Node receiver), then the receiver's rules one by one
 // with deliveries signed here by the standardwebhooks package.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -183,7 +183,7 @@ describe('kct callbacks listen', () => {
       data: { task_id: taskId, status: 'SUCCESS', count: 3, succeeded: 2, failed: 1 },
     });
 
-  it('verifies each delivery: 204 and one JSON line per event; forged ones 400 and not counted; repeats marked', async () => {
+  it('verifies each delivery: 204 and one JSON line per event; forged ones 400 and not counted; repeats marked and not counted', async () => {
     const env = kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret });
     const listener = background(process.execPath, [BIN, 'callbacks', 'listen', '--port', '0', '--count', '2', '--json'], env, ROOT);
     const url = await listener.url;
@@ -191,6 +191,7 @@ describe('kct callbacks listen', () => {
     expect((await fetch(url)).status).toBe(405);
     expect(await deliver(url, event('tsk_a'), 'msg_same')).toBe(204);
     expect(await deliver(url, event('tsk_a'), 'msg_same')).toBe(204);
+    expect(await deliver(url, event('tsk_b'), 'msg_other')).toBe(204);
     expect(await listener.exited).toBe(0);
     const printed = listener.lines.map((line) =>
       parseJson<{ webhook_id: string; duplicate: boolean; event: { data: { task_id: string } } }>(line),
@@ -198,6 +199,7 @@ describe('kct callbacks listen', () => {
     expect(printed.map((p) => [p.webhook_id, p.duplicate, p.event.data.task_id])).toEqual([
       ['msg_same', false, 'tsk_a'],
       ['msg_same', true, 'tsk_a'],
+      ['msg_other', false, 'tsk_b'],
     ]);
   });
 
@@ -227,8 +229,11 @@ describe('kct callbacks listen', () => {
       expect(await deliver(url, body, 'msg_fw1')).toBe(200);
       status = 500;
       expect(await deliver(url, body, 'msg_fw2')).toBe(500);
+      // not taken, so not counted: the sender's redelivery is
+      status = 200;
+      expect(await deliver(url, body, 'msg_fw2')).toBe(200);
       expect(await listener.exited).toBe(0);
-      expect(received).toHaveLength(2);
+      expect(received).toHaveLength(3);
       expect(received[0].body).toBe(body);
       expect(received[0].headers['webhook-id']).toBe('msg_fw1');
       // the forwarded delivery still verifies with the same secret
@@ -241,7 +246,7 @@ describe('kct callbacks listen', () => {
     }
   });
 
-  it('--forward-to an address where nothing listens: 502 to the sender, and stderr says so (the event is still printed)', async () => {
+  it('--forward-to an address where nothing listens: 502 to the sender, stderr says so (the event is still printed), and stopped it names it', async () => {
     const deadUrl = `http://127.0.0.1:${await closedPort()}/hooks/kct`;
     const env = kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret });
     const listener = background(
@@ -251,13 +256,54 @@ describe('kct callbacks listen', () => {
       ROOT,
     );
     expect(await deliver(await listener.url, event('tsk_dead'), 'msg_dead')).toBe(502);
-    expect(await listener.exited).toBe(0);
+    // --count counts events taken: the listener waits for the redelivery; stopped before it, it says what it left
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(listener.child.exitCode).toBeNull();
+    listener.child.kill('SIGTERM');
+    expect(await listener.exited).toBe(143);
+    expect(listener.stderr()).toContain('"webhook_ids":["msg_dead"]');
     expect(parseJson<{ forwarded_status: number; forward_error: string }>(listener.lines[0])).toMatchObject({
       forwarded_status: 502,
       forward_error: expect.stringContaining('ECONNREFUSED'),
     });
     expect(listener.stderr()).toContain(`delivery msg_dead was not taken by ${deadUrl}`);
     expect(listener.stderr()).toContain('is your receiver running there?');
+  });
+
+  it('prints a delivery before it answers: with stdout closed by its reader, the next is not acknowledged (exit 141)', async () => {
+    const env = kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret });
+    const listener = background(process.execPath, [BIN, 'callbacks', 'listen', '--port', '0'], env, ROOT);
+    const url = await listener.url;
+    expect(await deliver(url, event('tsk_p1'), 'msg_p1')).toBe(204);
+    await listener.line(/msg_p1/);
+    // as `| head -1` does once it has its line
+    listener.child.stdout!.destroy();
+    const second = await deliver(url, event('tsk_p2'), 'msg_p2').catch(() => 0);
+    expect(second >= 200 && second < 300).toBe(false);
+    expect(await listener.exited).toBe(141);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('on a full disk a delivery is answered 503, and kct ends with one error line (exit 1)', async () => {
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BIN, 'callbacks', 'listen', '--port', '0'], {
+      env: kctEnv(tempDir(), { KCT_WEBHOOK_SECRET: secret }) as NodeJS.ProcessEnv,
+      stdio: ['ignore', full, 'pipe'],
+    });
+    started.push(child);
+    closeSync(full);
+    let stderr = '';
+    const url = new Promise<string>((resolve) =>
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(stderr);
+        if (found) resolve(found[0]);
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(await deliver(await url, event('tsk_full'), 'msg_full')).toBe(503);
+    expect(await exited).toBe(1);
+    expect(stderr).toContain('error: cannot write to standard output (ENOSPC)');
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses to start without a secret, or on a port in use (exit 2)', async () => {

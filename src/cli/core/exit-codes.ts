@@ -17,6 +17,7 @@ import {
   RateLimitError,
   ServerError,
   TaskUnsuccessfulError,
+  UnhandledDeliveriesError,
   UsageError,
   WatchTimeoutError,
 } from '../../api/errors.js';
@@ -76,6 +77,8 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof TaskUnsuccessfulError) return EXIT.TASK_UNSUCCESSFUL;
   if (error instanceof WatchTimeoutError || error instanceof NotFinalError) return EXIT.TIMEOUT;
   if (error instanceof InterruptedError) return EXIT.INTERRUPTED;
+  // a partial failure, as a class run with answers that have no result (docs/guides/exit-codes.md)
+  if (error instanceof UnhandledDeliveriesError) return error.interrupted ? EXIT.INTERRUPTED : EXIT.UNEXPECTED;
   if (error instanceof StudentsMismatchError) return EXIT.STUDENTS_MISMATCH;
   if (error instanceof ConnectionError) return EXIT.UNREACHABLE;
   if (error instanceof ApiError) return exitCodeForApiError(error);

@@ -99,15 +99,18 @@ function isCI(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
 
+/** What is told when a write to stdout is done: handed to the system, or failed (a reader gone, a full disk). */
+export type Written = (error?: Error | null) => void;
+
 /** Writes a line of results to stdout (terminal-safe on a TTY: server text may be in it). */
-export function out(io: IO, text: string): void {
+export function out(io: IO, text: string, written?: Written): void {
   const line = io.stdoutIsTTY ? terminalSafe(text) : text;
-  io.stdout.write(line.endsWith('\n') ? line : `${line}\n`);
+  io.stdout.write(line.endsWith('\n') ? line : `${line}\n`, written);
 }
 
 /** Writes text to stdout as it is (CSV blocks), terminal-safe on a TTY. */
-export function outRaw(io: IO, text: string): void {
-  io.stdout.write(io.stdoutIsTTY ? terminalSafe(text) : text);
+export function outRaw(io: IO, text: string, written?: Written): void {
+  io.stdout.write(io.stdoutIsTTY ? terminalSafe(text) : text, written);
 }
 
 /**

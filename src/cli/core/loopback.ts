@@ -25,3 +25,22 @@ export function isLocalCallback(callback: URL, baseUrl: string | undefined): boo
     return false;
   }
 }
+
+/** Addresses that listen on every address of their family, loopback included. */
+const WILDCARD = new BlockList();
+WILDCARD.addAddress('0.0.0.0', 'ipv4');
+WILDCARD.addAddress('::', 'ipv6');
+
+/**
+ * The plain-http callback URL of a receiver bound to this address that isLocalCallback lets a batch
+ * use: its own address when loopback; a wildcard (0.0.0.0, ::) listens on loopback too, so that of its
+ * family; none for any other address (plain http there is refused).
+ */
+export function loopbackCallbackUrl(address: string, port: number): string | undefined {
+  const host = address.replace(/^\[|\]$/g, '').toLowerCase();
+  const family = isIP(host);
+  const wildcard = family !== 0 && WILDCARD.check(host, family === 4 ? 'ipv4' : 'ipv6');
+  const reachable = wildcard ? (family === 4 ? '127.0.0.1' : '::1') : isLoopbackHost(host) ? host : undefined;
+  if (reachable === undefined) return undefined;
+  return `http://${isIP(reachable) === 6 ? `[${reachable}]` : reachable}:${port}/`;
+}

@@ -32,7 +32,7 @@ export async function readStdinAnswer(io: IO): Promise<string> {
   return text;
 }
 
-async function readStdinBytes(io: IO, what: string): Promise<Buffer> {
+export async function readStdinBytes(io: IO, what: string): Promise<Buffer> {
   if (io.stdinIsTTY) notice(io, 'progress', `reading ${what} from standard input; end it with Ctrl-D`);
   const chunks: Buffer[] = [];
   let size = 0;

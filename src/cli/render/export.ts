@@ -11,7 +11,7 @@
 // - table: the rows under their columns' headers, or the command's own view of a record.
 
 import type { Context } from '../core/context.js';
-import { type IO, notice, out, outRaw, safeText } from '../core/io.js';
+import { type IO, notice, out, outRaw, safeText, type Written } from '../core/io.js';
 import { type OutputFormat, resolveFormat } from './format.js';
 import { type Column, CSV_OPTIONS, cell, renderRows } from './rows.js';
 
@@ -28,7 +28,8 @@ interface ListOptions<Row> {
 
 /** Rows that arrive one at a time, printed as they come (a table waits for all of them). */
 interface RowStream<Row> {
-  row(row: Row): void;
+  /** `written` is told once the row is handed to the system, or that it could not be (a table's rows are held: at once). */
+  row(row: Row, written?: Written): void;
   /** Closes what is open (json's array) or prints the table; call it once, also when there were no rows. */
   end(): Promise<void>;
 }
@@ -99,14 +100,14 @@ async function openStream<Row>(
 ): Promise<RowStream<Row>> {
   const record = options.record ?? ((row: Row) => row);
   if (format === 'ndjson' || (format === 'json' && options.events)) {
-    return { row: (row) => writeLines(io, [record(row)]), end: async () => {} };
+    return { row: (row, written) => writeLines(io, [record(row)], written), end: async () => {} };
   }
   if (format === 'json') {
     let count = 0;
     return {
       // as JSON.stringify(rows, null, 2) prints them, a row at a time
-      row(row) {
-        outRaw(io, `${count++ === 0 ? '[\n' : ',\n'}  ${pretty(record(row)).replaceAll('\n', '\n  ')}`);
+      row(row, written) {
+        outRaw(io, `${count++ === 0 ? '[\n' : ',\n'}  ${pretty(record(row)).replaceAll('\n', '\n  ')}`, written);
       },
       end: async () => outRaw(io, count === 0 ? '[]\n' : '\n]\n'),
     };
@@ -114,15 +115,18 @@ async function openStream<Row>(
   if (format === 'csv') {
     const stringify = await csvStringify();
     outRaw(io, stringify([columns.map((c) => c.name)]));
-    return { row: (row) => outRaw(io, stringify([columns.map((c) => c.value(row))])), end: async () => {} };
+    return { row: (row, written) => outRaw(io, stringify([columns.map((c) => c.value(row))]), written), end: async () => {} };
   }
   if (options.events) {
     const line = options.line ?? ((row: Row) => columns.map((c) => cell(c.show ? c.show(row) : c.value(row))).join('  '));
-    return { row: (row) => out(io, safeText(io, line(row))), end: async () => {} };
+    return { row: (row, written) => out(io, safeText(io, line(row)), written), end: async () => {} };
   }
   const held: Row[] = [];
   return {
-    row: (row) => void held.push(row),
+    row: (row, written) => {
+      held.push(row);
+      written?.();
+    },
     end: async () => out(io, await renderRows(io, held, columns, { lines: options.lines })),
   };
 }
@@ -131,8 +135,8 @@ function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-function writeLines(io: IO, records: unknown[]): void {
-  for (const record of records) out(io, JSON.stringify(record));
+function writeLines(io: IO, records: unknown[], written?: Written): void {
+  for (const [at, record] of records.entries()) out(io, JSON.stringify(record), at === records.length - 1 ? written : undefined);
 }
 
 /** csv-stringify, loaded when a CSV is printed; numbers stay numbers (a negative one is no formula), the rest is cell text. */

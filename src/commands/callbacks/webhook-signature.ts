@@ -11,6 +11,9 @@ const PREFIX = 'whsec_';
 
 export class WebhookVerificationError extends Error {}
 
+/** The signature verified, but the body is not the JSON event it should be: a sender's fault, not a forgery. */
+export class WebhookPayloadError extends Error {}
+
 /** The key of a secret ("whsec_<base64>"); throws when there is none. */
 export function webhookKey(secret: string): Buffer {
   const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
@@ -19,10 +22,10 @@ export function webhookKey(secret: string): Buffer {
 }
 
 /**
- * The payload of a callback whose signature verifies (parsed JSON, or undefined for an empty
- * body); throws WebhookVerificationError naming what failed.
+ * Checks a callback's signature over its body's bytes as received (nothing decoded first, so any
+ * body can be checked); throws WebhookVerificationError naming what failed.
  */
-export function verifyWebhook(key: Buffer, body: string, headers: Record<string, string | undefined>, now = Date.now()): unknown {
+export function verifyWebhook(key: Buffer, body: Buffer, headers: Record<string, string | undefined>, now = Date.now()): void {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signatures = headers['webhook-signature'];
@@ -33,7 +36,7 @@ export function verifyWebhook(key: Buffer, body: string, headers: Record<string,
   if (age > TOLERANCE_SECONDS) throw new WebhookVerificationError(`the timestamp is ${age} s old (more than ${TOLERANCE_SECONDS} s)`);
   if (-age > TOLERANCE_SECONDS)
     throw new WebhookVerificationError(`the timestamp is ${-age} s in the future (more than ${TOLERANCE_SECONDS} s)`);
-  const expected = createHmac('sha256', key).update(`${id}.${seconds}.${body}`).digest();
+  const expected = createHmac('sha256', key).update(`${id}.${seconds}.`).update(body).digest();
   const matches = signatures.split(' ').some((entry) => {
     const [version, signature] = entry.split(',');
     if (version !== 'v1' || signature === undefined) return false;
@@ -41,5 +44,17 @@ export function verifyWebhook(key: Buffer, body: string, headers: Record<string,
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   if (!matches) throw new WebhookVerificationError('no v1 signature matches');
-  return body === '' ? undefined : JSON.parse(body);
+}
+
+/**
+ * The event of a body whose signature verified: its JSON, or undefined for an empty body; throws
+ * WebhookPayloadError when it is not UTF-8 JSON.
+ */
+export function webhookEvent(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch (error) {
+    throw new WebhookPayloadError(`its body is not JSON (${(error as Error).message})`);
+  }
 }

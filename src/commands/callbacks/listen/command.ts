@@ -14,7 +14,10 @@ export const command = defineCommand({
       check: checked(parseForward, '--forward-to'),
     },
     '--secret-file <file>': 'file holding the secret (default: KCT_WEBHOOK_SECRET)',
-    '--count <n>': { description: 'stop after this many verified events', check: checked(parsePositiveInteger, '--count') },
+    '--count <n>': {
+      description: 'stop after this many events handled (printed, and taken by the --forward-to URL); repeats do not count',
+      check: checked(parsePositiveInteger, '--count'),
+    },
     ...output(),
   },
   examples: [
