@@ -4,9 +4,9 @@ import { UsageError } from '../api/errors.js';
 
 /**
  * The base URL, checked: http or https, with no query or fragment (each route is added after its
- * path, so `?x=1` would end up in front of the route). `name` is what the message calls it.
+ * path, so `?x=1` would end up in front of the route). `name` is what the message calls it, `form` its example.
  */
-export function checkBaseUrl(value: string, name = 'the base URL'): URL {
+export function checkBaseUrl(value: string, name = 'the base URL', form = 'https://host/v1'): URL {
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -14,7 +14,7 @@ export function checkBaseUrl(value: string, name = 'the base URL'): URL {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`${name} is not an http(s) URL: ${value}`, { suggestion: 'Use the form https://host/v1' });
+    throw new UsageError(`${name} is not an http(s) URL: ${value}`, { suggestion: `Use the form ${form}` });
   }
   const at = value.search(/[?#]/);
   if (at >= 0) {

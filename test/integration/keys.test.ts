@@ -258,6 +258,22 @@ describe('signing in', () => {
     expect(wrong.stderr).toContain('--product-url');
   });
 
+  it('a product URL or base URL with a query or fragment is refused as such, before a password is asked for', async () => {
+    const { sandbox } = shared;
+    // no password anywhere: a refusal for want of one would be exit 4, not the URL's exit 2
+    const noPassword = { KCT_PASSWORD: undefined, KCT_ACCOUNT: 'user' };
+    const query = await kct(['keys', 'list', '--product-url', `${sandbox.productUrl}?x=1`], { env: noPassword });
+    expect(query.code, query.stderr).toBe(2);
+    expect(query.stderr).toContain('the product URL (from --product-url)');
+    expect(query.stderr).toContain('has a query (?x=1)');
+    const fragment = await kct(['keys', 'list'], { env: { ...noPassword, KCT_PRODUCT_URL: `${sandbox.productUrl}/#top` } });
+    expect(fragment.code, fragment.stderr).toBe(2);
+    expect(fragment.stderr).toContain('has a fragment (#top)');
+    const fromBase = await kct(['keys', 'list'], { env: { ...noPassword, KCT_BASE_URL: `${sandbox.baseUrl}?x=1` } });
+    expect(fromBase.code, fromBase.stderr).toBe(2);
+    expect(fromBase.stderr).toContain('has a query (?x=1)');
+  });
+
   it('--debug traces the requests with the password, the session and the key redacted', async () => {
     const run = await kct(['keys', 'create', '--scope', 'user', '--debug']);
     expect(run.code, run.stderr).toBe(0);

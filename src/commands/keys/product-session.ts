@@ -12,6 +12,7 @@ import { prompts } from '../../cli/core/prompt.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
 import { commandAgain } from '../../cli/core/shell-word.js';
 import { readStdinText } from '../../cli/core/stdin.js';
+import { checkBaseUrl } from '../../client/base-url.js';
 import type { ProductClient } from '../../client/product.js';
 
 export interface SignInFlags {
@@ -68,21 +69,13 @@ export async function withSession<T>(context: Context, flags: SignInFlags, work:
 /** The product URL as set, or the base URL without its /v1; a usage error when there is neither. */
 function resolveProductUrl(settings: ResolvedSettings): string {
   const given = settings.productUrl.value;
+  // checked as a base URL is (base-url.ts), before a password is asked for
   if (given !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(given);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new UsageError(`the product URL "${given}" (from ${settings.productUrl.source}) is not an http(s) URL`, {
-        suggestion: 'Give the product base, e.g. --product-url https://host (the key routes are under /public_api).',
-      });
-    }
+    checkBaseUrl(given, `the product URL (from ${settings.productUrl.source})`, 'https://host (the key routes are under /public_api)');
     return given.replace(/\/+$/, '');
   }
   const baseUrl = settings.baseUrl.value;
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const derived = baseUrl === undefined ? undefined : productBaseOf(baseUrl);
   if (derived === undefined) {
     const why =
