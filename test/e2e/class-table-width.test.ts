@@ -72,4 +72,12 @@ describe('the class table piped', () => {
     // a value that is no width is ignored, as shells ignore it
     expect((await piped({ COLUMNS: 'wide' })).join('\n')).toContain('Konstantinopoulou-Wilkinson_12345671.txt');
   });
+
+  it('at COLUMNS=40 the line naming what was left out is wrapped to 40 columns too, as every table\'s is', async () => {
+    const lines = await piped({ COLUMNS: '40' });
+    const end = lines.findIndex((line) => line.startsWith('└'));
+    const note = lines.slice(end + 1, lines.findIndex((line, i) => i > end && line.endsWith(')')) + 1);
+    expect(note.join(' '), lines.join('\n')).toBe('(task ids left out to fit 40 columns: --output csv or ndjson has them)');
+    for (const line of note) expect([...line].length, line).toBeLessThanOrEqual(40);
+  });
 });

@@ -3,7 +3,7 @@
 // said once above it, and on a terminal the columns fitted to its width.
 import type { IO } from '../core/io.js';
 import { out, outRaw, safeText } from '../core/io.js';
-import { fitColumns, fitWidth, keepEnd, keepStart } from './fit.js';
+import { fitColumns, fitWidth, keepEnd, keepStart, leftOutNote } from './fit.js';
 import type { AnswerOutcome } from './outcome.js';
 import { RowSpool } from './row-spool.js';
 import { type Column, cell, displayWidth, renderTableInChunks } from './rows.js';
@@ -95,8 +95,8 @@ export class ClassTable {
       rows,
       (text) => outRaw(this.io, text),
     );
-    if (fit.dropped.includes(at('task_id')))
-      out(this.io, `(task ids left out to fit ${this.io.columns} columns: --output csv or ndjson has them)`);
+    if (room !== undefined && fit.dropped.includes(at('task_id')))
+      out(this.io, leftOutNote('task ids', room, '--output csv or ndjson has them', strlen));
   }
 
   discard(): void {

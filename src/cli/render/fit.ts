@@ -161,6 +161,11 @@ export function wrapCell(text: string, width: number, strlen: (text: string) => 
   return lines.join('\n');
 }
 
+/** The line under a fitted table naming what was left out and where it is, wrapped to the width fitted. */
+export function leftOutNote(left: string, room: number, where: string, strlen: (text: string) => number): string {
+  return wrapCell(`(${left} left out to fit ${room} columns: ${where})`, room, strlen);
+}
+
 function longestWord(cells: readonly string[], strlen: (text: string) => number): number {
   return Math.max(0, ...cells.flatMap((text) => text.split(/[ \n]/).map(strlen)));
 }

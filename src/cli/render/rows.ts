@@ -3,7 +3,7 @@
 // the exporter's (export.ts).
 import type { IO } from '../core/io.js';
 import { safeText } from '../core/io.js';
-import { fitTable, fitWidth, wrapCell } from './fit.js';
+import { fitTable, fitWidth, leftOutNote, wrapCell } from './fit.js';
 
 /**
  * One column of rows, in the table and in CSV. `name` heads it in CSV: snake_case, and the
@@ -101,8 +101,7 @@ export async function renderTable(
   }
   if (!fit || room === undefined || fit.dropped.length === 0) return table.toString();
   const left = fit.dropped.map((i) => head[i]);
-  const note = `(${left.join(', ')} left out to fit ${room} columns: --json has ${left.length === 1 ? 'it' : 'them'})`;
-  return `${table.toString()}\n${wrapCell(note, room, strlen)}`;
+  return `${table.toString()}\n${leftOutNote(left.join(', '), room, `--json has ${left.length === 1 ? 'it' : 'them'}`, strlen)}`;
 }
 
 /** A cell's width on the terminal (colours ignored, wide characters counted double). */
