@@ -73,7 +73,7 @@ describe('the class table piped', () => {
     expect((await piped({ COLUMNS: 'wide' })).join('\n')).toContain('Konstantinopoulou-Wilkinson_12345671.txt');
   });
 
-  it('at COLUMNS=40 the line naming what was left out is wrapped to 40 columns too, as every table\'s is', async () => {
+  it('at COLUMNS=40 the line naming what was left out is wrapped to 40 columns too, as in every table', async () => {
     const lines = await piped({ COLUMNS: '40' });
     const end = lines.findIndex((line) => line.startsWith('└'));
     const note = lines.slice(end + 1, lines.findIndex((line, i) => i > end && line.endsWith(')')) + 1);
