@@ -4,18 +4,18 @@ import { UsageError } from '../api/errors.js';
 
 /**
  * The base URL, checked: http or https, with no query or fragment (each route is added after its
- * path, so `?x=1` would end up in front of the route). `name` is what the message calls it, `form` its example.
+ * path, so `?x=1` would end up in front of the route). `name` is what the message calls it, `form` its
+ * example, and `suggestion` how to give another (kct config set says its own command).
  */
-export function checkBaseUrl(value: string, name = 'the base URL', form = 'https://host/v1'): URL {
-  let url: URL | undefined;
+export function checkBaseUrl(value: string, name = 'the base URL', form = 'https://host/v1', suggestion = `Use the form ${form}`): URL {
+  let url: URL;
   try {
     url = new URL(value);
   } catch {
-    url = undefined;
+    throw new UsageError(`${name} must be a URL such as ${form}, not "${value}"`, { suggestion });
   }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new UsageError(`${name} is not an http(s) URL: ${value}`, { suggestion: `Use the form ${form}` });
-  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(`${name} must use http or https, not ${url.protocol.replace(/:$/, '')}`, { suggestion });
   const at = value.search(/[?#]/);
   if (at >= 0) {
     const query = value[at] === '?';
@@ -40,6 +40,9 @@ export function routeUrl(baseUrl: string, path: string): URL {
   if (PLAIN_ROUTE.test(path)) return url;
   const base = new URL(baseUrl);
   if (!isUnder(url, base)) {
+    // "credits" is joined as /v1credits: said as what it is, not as a route that leaves
+    if (/^[A-Za-z0-9_~-]/.test(path) && url.origin === base.origin)
+      throw new UsageError(`the route ${path} does not start with /`, { suggestion: `Give it from the base URL: /${path}` });
     const where = url.origin === base.origin ? url.pathname : url.origin;
     throw new UsageError(`the route ${path} leads outside the base URL ${baseUrl} (to ${where}): the key is sent only under it`, {
       suggestion: 'Give a route under the base URL without .. segments, e.g. /credits; for another API, change the base URL.',

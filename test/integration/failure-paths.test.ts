@@ -190,7 +190,7 @@ describe('local input that cannot be used', () => {
   it('an invalid base URL is a usage error at once, not a network retry', async () => {
     const run = await runKct(['credits', '--base-url', 'foo'], { env: kctEnv(tempDir(), { KCT_API_KEY: 'kct_test_key_123456' }) });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('not an http(s) URL');
+    expect(run.stderr).toContain('the base URL must be a URL such as https://host/v1, not "foo"');
     expect(run.stderr).not.toContain('retrying');
     const login = await runKct(['auth', 'login', '--with-key', '--base-url', 'foo'], {
       env: kctEnv(tempDir()),

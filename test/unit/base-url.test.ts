@@ -36,6 +36,8 @@ describe('routes under the base URL', () => {
     expect(routeUrl(BASE, '/models/../credits?x=1').href).toBe(`${BASE}/credits?x=1`);
     expect(routeUrl(`${BASE}/`, '/credits').href).toBe(`${BASE}/credits`);
     expect(routeUrl('http://h', '/../credits').href).toBe('http://h/credits');
+    // a route without its / is said as that, not as one that leaves (it would be /v1credits)
+    expect(() => routeUrl(BASE, 'credits')).toThrow(/the route credits does not start with \//);
   });
 
   it(`property: a route kct api or the library sends is under the base URL, and one that stays under is sent (seed ${SEED}, ${RUNS} runs)`, () => {
@@ -79,6 +81,6 @@ describe('base URL forms', () => {
     expect(() => checkConfigValue('product_url', 'http://127.0.0.1:4010#x')).toThrow(/^product_url .* has a fragment/);
     expect(checkConfigValue('base_url', `${BASE}/`)).toBe(BASE);
     expect(checkBaseUrl(BASE).pathname).toBe('/v1');
-    expect(() => checkBaseUrl('ftp://h/v1')).toThrow(/not an http\(s\) URL/);
+    expect(() => checkBaseUrl('ftp://h/v1')).toThrow(/must use http or https, not ftp/);
   });
 });
