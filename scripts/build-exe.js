@@ -157,7 +157,8 @@ try {
 renameSync(partial, output);
 rmSync(blob);
 
-const mb = (file) => `${(statSync(file).size / 1024 / 1024).toFixed(1)} MB`;
+// sizes in MiB (2^20 bytes), as docs/guides/install.md gives them
+const mb = (file) => `${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB`;
 process.stderr.write(
   `build-exe: ${output.startsWith(root) ? relative(root, output) : output} (${mb(output)}; Node.js ${nodeVersion} from ${nodeBinary}; CLI ${mb(cli)}, sandbox ${mb(sandbox)}, thread ${mb(thread)})\n`,
 );

@@ -21,6 +21,7 @@ import { VERSION } from '../version.js';
 import type { TreeCommand } from './core/command-tree.js';
 import { type Context, createContext, type GlobalOptions } from './core/context.js';
 import { EXIT, exitCodeFor, exitCodeForSignal } from './core/exit-codes.js';
+import { HELP_TOPICS } from './core/help-topic-names.js';
 import { cliHint } from './core/hints.js';
 import { err, type IO, processIO, type Streams, safeText } from './core/io.js';
 import { withAllMissing, withMeaning, withPlacement } from './core/meaning.js';
@@ -235,7 +236,7 @@ function helpArgv(program: Command, args: string[]): string[] {
   if (args[at] !== 'help') return args;
   const before = args.slice(0, at);
   const rest = args.slice(at + 1);
-  if (rest[0] === 'exit-codes') return [...before, 'help-exit-codes', ...rest.slice(1)];
+  if ((HELP_TOPICS as readonly string[]).includes(rest[0])) return [...before, `help-${rest[0]}`, ...rest.slice(1)];
   const name = rest[0];
   if (name === undefined || name.startsWith('-')) return args;
   // `kct help grades moodle` is the help of `grades moodle`: commander's help command reads one word

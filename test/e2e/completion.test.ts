@@ -1,43 +1,22 @@
-// Shell completion: each script loaded in a real shell and asked for completions, including model
-// ids from a real sandbox through the 60-second cache. bash is required; zsh and fish are tested
-// where installed (Debian: apt-get install zsh fish).
+// Shell completion: the bash script loaded in bash and asked for completions, including model ids
+// from a real sandbox through the 60-second cache, and Tab in real interactive shells (zsh and
+// fish where installed). The zsh and fish scripts asked alone: completion-zsh-fish.test.ts.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, kctEnv, removeDir, runKct, tempDir, useSandbox } from './harness.js';
+import { useCompletionScripts } from './completion-setup.js';
+import { runKct, useSandbox } from './harness.js';
 import { PLAIN, PLAIN_OPTION, type ShellName, ShellSession, unavailable } from './shell-session.js';
 
 const shared = useSandbox();
-const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
-
-let dir: string;
-let env: Record<string, string | undefined>;
-const scripts: Record<string, string> = {};
-
-beforeAll(async () => {
-  dir = tempDir('kct-completion-');
-  // `kct` on PATH, as a user has it after installing
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'kct'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
-  chmodSync(join(bin, 'kct'), 0o755);
-  env = {
-    ...kctEnv(join(dir, 'config'), { KCT_BASE_URL: shared.sandbox.baseUrl, KCT_API_KEY: shared.sandbox.keys.user }),
-    PATH: `${bin}:${process.env.PATH}`,
-    XDG_CACHE_HOME: join(dir, 'cache'),
-  };
-  for (const shell of ['bash', 'zsh', 'fish']) {
-    const run = await runKct(['completion', shell], { env });
-    expect(run.code, run.stderr).toBe(0);
-    scripts[shell] = join(dir, `kct.${shell}`);
-    writeFileSync(scripts[shell], run.stdout);
-  }
-});
-
-afterAll(() => {
-  if (dir) removeDir(dir);
+const setup = useCompletionScripts(shared);
+let dir = '';
+let env: Record<string, string | undefined> = {};
+let scripts: Record<string, string> = {};
+beforeAll(() => {
+  ({ dir, env, scripts } = setup);
 });
 
 /** What bash's programmable completion offers for the words typed so far ("" is the word being typed). */
@@ -86,7 +65,17 @@ describe('kct completion bash', () => {
     expect(bash(['kct', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(bash(['kct', 'config', 'set', ''])).toEqual(['base_url', 'model', 'output', 'product_url', 'account']);
     expect(bash(['kct', 'keys', 'create', '--scope', ''])).toEqual(['user', 'organization']);
-    expect(bash(['kct', 'config', 'set', 'model', ''])).toEqual([]);
+    expect(bash(['kct', 'config', 'set', 'output', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(bash(['kct', 'config', 'set', 'base_url', ''])).toEqual([]);
+  });
+
+  it('completes help, its commands and its topics (kct help exit-codes)', () => {
+    expect(bash(['kct', 'hel'])).toEqual(['help']);
+    expect(bash(['kct', 'help', 'exit'])).toEqual(['exit-codes']);
+    expect(bash(['kct', 'help', 'one-'])).toEqual(['one-pass']);
+    expect(bash(['kct', '--json', 'help', 'grades', ''])).toEqual(['moodle', 'canvas']);
+    expect(bash(['kct', 'help', 'exit-codes', '--js'])).toEqual(['--json']);
+    expect(bash(['kct', 'help', 'one-pass', ''])).toEqual([]);
   });
 
   it('leaves files to bash (tested in real shells below), also in a word bash split at = or :, and offers nothing for free text', () => {
@@ -110,6 +99,9 @@ describe('kct completion bash', () => {
 
   it('completes model ids from the API, cached for 60 seconds in a private file', () => {
     expect(bash(['kct', 'one-pass', '--model', ''])).toEqual(['12', '13', '14']);
+    // the model setting is a model id too, offered as for --model
+    expect(bash(['kct', 'config', 'set', 'model', ''])).toEqual(['12', '13', '14']);
+    expect(bash(['kct', '--profile', 'default', 'config', 'set', 'model', '1'])).toEqual(['12', '13', '14']);
     const cacheDir = join(dir, 'cache', 'kct');
     const [file] = readdirSync(cacheDir);
     expect(file).toMatch(/^completion-models-[0-9a-f]{16}\.json$/);
@@ -145,59 +137,6 @@ describe('kct completion bash', () => {
     const run = await runKct(['completion', 'tcsh'], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('bash, zsh, fish');
-  });
-});
-
-describe.skipIf(!has('zsh'))('kct completion zsh', () => {
-  /** The script's _kct with zsh's completion builtins stood in for: compadd filters by the typed prefix, as zsh does. */
-  function zsh(words: string[]): string[] {
-    const script = `compdef() { :; }
-compset() { [[ "$1" == -P ]] && PREFIX="\${PREFIX#*=}"; return 0; }
-compadd() { while [[ $# -gt 0 && "$1" != "--" ]]; do shift; done; shift; local w; for w in "$@"; do [[ "$w" == "$PREFIX"* ]] && print -r -- "$w"; done; }
-_files() { print -r -- '<files>'; }
-_describe() { local -a items; items=("\${(@P)4}"); local w; for w in "\${items[@]}"; do [[ "$w" == "$PREFIX"* ]] && print -r -- "\${w%%:*}"; done; }
-source '${scripts.zsh}'
-words=(${words.map((word) => `'${word}'`).join(' ')})
-CURRENT=\${#words}
-PREFIX="\${words[CURRENT]}"
-_kct`;
-    const result = spawnSync('zsh', ['-f', '-c', script], { env: env as NodeJS.ProcessEnv, cwd: dir, encoding: 'utf8' });
-    expect(result.stderr).toBe('');
-    return result.stdout.split('\n').filter(Boolean);
-  }
-
-  it('completes commands, flags, values and model ids', () => {
-    expect(spawnSync('zsh', ['-n', scripts.zsh]).status).toBe(0);
-    expect(zsh(['kct', 'one-p'])).toEqual(['one-pass']);
-    expect(zsh(['kct', 'one-pass', '--out'])).toEqual(['--output']);
-    expect(zsh(['kct', 'one-pass', '--output', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
-    expect(zsh(['kct', 'one-pass', '--output=nd'])).toEqual(['ndjson']);
-    expect(zsh(['kct', 'one-pass', ''])).toEqual(['<files>']);
-    expect(zsh(['kct', 'models', 'show', '1'])).toContain('12');
-  });
-});
-
-describe.skipIf(!has('fish'))('kct completion fish', () => {
-  function fish(line: string): string[] {
-    const result = spawnSync('fish', ['--no-config', '-c', `source '${scripts.fish}'; complete -C '${line}'`], {
-      env: env as NodeJS.ProcessEnv,
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toBe('');
-    return result.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((entry) => entry.split('\t')[0]);
-  }
-
-  it('completes commands, flags, values and model ids', () => {
-    expect(existsSync(scripts.fish)).toBe(true);
-    expect(fish('kct one-p')).toEqual(['one-pass']);
-    expect(fish('kct one-pass --out')).toEqual(['--output']);
-    expect(fish('kct one-pass --output ').sort()).toEqual(['csv', 'json', 'ndjson', 'table']);
-    expect(fish('kct one-pass --output=nd')).toEqual(['--output=ndjson']);
-    expect(fish('kct models show 1')).toContain('12');
   });
 });
 

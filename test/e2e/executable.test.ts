@@ -59,9 +59,12 @@ const build = (node: string, out: string) =>
     timeout: 300_000,
   });
 
+/** What build-exe.js said of the executable it built (its line on stderr). */
+let built = '';
+
 beforeAll(async () => {
   // one after the other: postject needs ~1 GB while it rewrites a binary
-  await build(embeddedNode, exe);
+  built = (await build(embeddedNode, exe)).stderr;
   if (withoutSqlite && withoutSqlite !== exe) await build(process.execPath, withoutSqlite);
 }, 620_000);
 
@@ -82,6 +85,17 @@ describe('the single-file executable, with an empty PATH', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: kct one-pass');
     expect(help.stderr).toBe('');
+  });
+
+  it('its size is said in MiB, and the install guide gives it as about that (not to the byte: it changes with each release)', () => {
+    const mib = statSync(exe).size / 2 ** 20;
+    // the unit said was "MB" for sizes in MiB
+    expect(built).toContain(`kct-linux-x64 (${mib.toFixed(1)} MiB; Node.js v${embedded.version}`);
+    const guide = readFileSync(join(ROOT, 'docs', 'guides', 'install.md'), 'utf8').replace(/\s+/g, ' ');
+    const figure = new RegExp(`about (\\d+) MiB (?:built )?from Node\\.js ${embedded.major}\\b`).exec(guide);
+    expect(figure, `docs/guides/install.md gives no "about N MiB ... from Node.js ${embedded.major}"`).not.toBeNull();
+    // within 5%: a figure of an older build is still about right; one far off is not
+    expect(Math.abs(Number(figure?.[1]) - mib) / mib).toBeLessThan(0.05);
   });
 
   it('credits against the sandbox', async () => {

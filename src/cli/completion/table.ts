@@ -3,7 +3,9 @@
 
 import { METHODS } from '../core/api-request.js';
 import type { TreeArgument, TreeCommand, TreeOption } from '../core/command-tree.js';
-import { CONFIG_KEYS } from '../core/config-keys.js';
+import { CONFIG_KEYS, type ConfigKey } from '../core/config-keys.js';
+import { HELP_TOPICS } from '../core/help-topic-names.js';
+import { OUTPUT_FORMATS } from '../render/format.js';
 
 /**
  * What to offer for a value: `files`, `models` (ids from `kct __complete model-ids`), `text`
@@ -41,6 +43,15 @@ function argumentKind(command: TreeCommand, arg: TreeArgument): ValueKind {
   return 'text';
 }
 
+/** What `kct config set <key>` takes after each key. */
+const CONFIG_VALUE: Record<ConfigKey, ValueKind> = {
+  base_url: 'text',
+  model: 'models',
+  output: `choices ${OUTPUT_FORMATS.join(' ')}`,
+  product_url: 'text',
+  account: 'text',
+};
+
 function optionKind(option: TreeOption): ValueKind | undefined {
   if (option.valueName === undefined) return undefined;
   if (option.choices) return `choices ${option.choices.join(' ')}`;
@@ -53,22 +64,27 @@ function names(option: TreeOption): string[] {
   return [option.long, option.short].filter((name): name is string => name !== undefined);
 }
 
+function flagsOf(options: TreeOption[]): Pick<CommandEntry, 'flags' | 'values'> {
+  const values = options.flatMap((option) => {
+    const kind = optionKind(option);
+    return kind === undefined ? [] : names(option).map((name): [string, ValueKind] => [name, kind]);
+  });
+  return { flags: [...new Set([...options.flatMap(names), '--help', '-h'])], values };
+}
+
+function subcommandNames(command: TreeCommand): string[] {
+  return command.subcommands.flatMap((sub) => [sub.path[sub.path.length - 1], ...sub.aliases]);
+}
+
 export function completionTable(root: TreeCommand): CommandEntry[] {
   // --version belongs to kct itself, not to its commands
   const globals = root.options.filter((option) => option.long !== '--version');
   const entries: CommandEntry[] = [];
   const visit = (command: TreeCommand, path: string[]) => {
-    const options = path.length === 0 ? root.options : [...command.options, ...globals];
-    const flags = [...options.flatMap(names), '--help', '-h'];
-    const values = options.flatMap((option) => {
-      const kind = optionKind(option);
-      return kind === undefined ? [] : names(option).map((name): [string, ValueKind] => [name, kind]);
-    });
     entries.push({
       path: path.join(' '),
-      subcommands: command.subcommands.flatMap((sub) => [sub.path[sub.path.length - 1], ...sub.aliases]),
-      flags: [...new Set(flags)],
-      values,
+      subcommands: subcommandNames(command),
+      ...flagsOf(path.length === 0 ? root.options : [...command.options, ...globals]),
       args: command.args.map((arg) => argumentKind(command, arg)),
       variadic: command.args.at(-1)?.variadic ?? false,
     });
@@ -77,5 +93,25 @@ export function completionTable(root: TreeCommand): CommandEntry[] {
     }
   };
   visit(root, []);
+  const at = (path: string) => entries.find((entry) => entry.path === path)!;
+  // each key of config set is walked as a subcommand, so the value after it completes by key (model: ids)
+  const set = at('config set');
+  set.subcommands = [...CONFIG_KEYS];
+  for (const key of CONFIG_KEYS)
+    entries.push({ ...set, path: `config set ${key}`, subcommands: [], args: [CONFIG_VALUE[key]], variadic: false });
+  // commander's help command is in no tree: `kct help <command...>`, and its topics (`kct help exit-codes`)
+  at('').subcommands.push('help');
+  const helpOf = (command: TreeCommand, path: string[]) => {
+    entries.push({
+      path: ['help', ...path].join(' '),
+      subcommands: [...subcommandNames(command), ...(path.length === 0 ? HELP_TOPICS : [])],
+      ...flagsOf(globals),
+      args: [],
+      variadic: false,
+    });
+    for (const sub of command.subcommands) if (sub.subcommands.length > 0) helpOf(sub, [...path, sub.path[sub.path.length - 1]]);
+  };
+  helpOf(root, []);
+  for (const topic of HELP_TOPICS) entries.push({ path: `help ${topic}`, subcommands: [], ...flagsOf(globals), args: [], variadic: false });
   return entries;
 }

@@ -83,11 +83,6 @@ function promptBlocker(env: NodeJS.ProcessEnv, stdinIsTTY: boolean, stderrIsTTY:
   return undefined;
 }
 
-/** The reason of an IO that may not prompt, for messages. */
-export function whyNoPrompt(io: IO): string {
-  return io.noPromptReason ?? 'no terminal to ask on';
-}
-
 export function colorAllowed(env: NodeJS.ProcessEnv, noColor: boolean | undefined, tty: boolean): boolean {
   if (noColor) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

@@ -1,12 +1,22 @@
 // The one way kct asks a person something: a line on stderr (stdout holds results), answered on a
-// terminal. Callers check io.noPrompt first and say which flag answers instead. Ctrl-C, Ctrl-D or
+// terminal. Callers check io.noPrompt first and throw cannotAsk's error. Ctrl-C, Ctrl-D or
 // the run's signal at a prompt is an InterruptedError that says nothing was done.
 // Built on node:readline (its public API): the five prompts kct needs do not earn a prompt
 // library's packages in an install held to 60 (docs/benchmarks.md, "Install").
 import { emitKeypressEvents } from 'node:readline';
 import { createInterface } from 'node:readline/promises';
-import { InterruptedError } from '../../api/errors.js';
+import { InterruptedError, UsageError } from '../../api/errors.js';
 import type { Context } from './context.js';
+import type { IO } from './io.js';
+
+/**
+ * What a command throws when it would ask and has no terminal (io.noPrompt): bad usage, exit 2
+ * (docs/guides/exit-codes.md), whatever it asks for (a key, a password, a yes). `cannot` says what
+ * was not asked; the suggestion names the flag or variable that answers instead.
+ */
+export function cannotAsk(io: IO, cannot: string, suggestion: string): UsageError {
+  return new UsageError(`${cannot}: ${io.noPromptReason ?? 'no terminal to ask on'}`, { suggestion });
+}
 
 interface Choice<T> {
   value: T;

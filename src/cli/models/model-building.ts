@@ -12,8 +12,8 @@ import type { KctClient } from '../../client/client.js';
 import { checkFileCount, inspectFile } from '../../client/files.js';
 import { pollSchedule } from '../../client/poll.js';
 import type { Context } from '../core/context.js';
-import { type IO, out, safeText, whyNoPrompt } from '../core/io.js';
-import { prompts } from '../core/prompt.js';
+import { type IO, out, safeText } from '../core/io.js';
+import { cannotAsk, prompts } from '../core/prompt.js';
 import { type WatchFlags, watchTimings } from '../core/watch.js';
 import { renderTable } from '../render/rows.js';
 import { formatNumber, paint } from '../render/style.js';
@@ -252,9 +252,11 @@ export async function describeModel(io: IO, request: CreateModelRequest): Promis
 export async function confirmCreate(context: Context, yes: boolean | undefined, question = 'Create this model?'): Promise<boolean> {
   if (yes) return true;
   if (context.io.noPrompt) {
-    throw new UsageError(`not confirmed: kct asks before creating a model, and cannot ask here (${whyNoPrompt(context.io)})`, {
-      suggestion: 'Check the summary above and run the same command with --yes.',
-    });
+    throw cannotAsk(
+      context.io,
+      'not confirmed: kct asks before creating a model, and cannot ask here',
+      'Check the summary above and run the same command with --yes.',
+    );
   }
   return (await prompts(context, 'cancelled; nothing was created')).confirm(question, true);
 }

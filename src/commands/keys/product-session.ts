@@ -7,8 +7,8 @@ import { CredentialsError, UsageError } from '../../api/errors.js';
 import { productBaseOf, type Session } from '../../api/product.js';
 import { type Context, missingProfileError } from '../../cli/core/context.js';
 import { fromEnv, timeoutsFromEnv } from '../../cli/core/environment.js';
-import { err, whyNoPrompt } from '../../cli/core/io.js';
-import { prompts } from '../../cli/core/prompt.js';
+import { err } from '../../cli/core/io.js';
+import { cannotAsk, prompts } from '../../cli/core/prompt.js';
 import type { ResolvedSettings } from '../../cli/core/settings.js';
 import { commandAgain } from '../../cli/core/shell-word.js';
 import { readStdinText } from '../../cli/core/stdin.js';
@@ -103,9 +103,11 @@ async function readPassword(context: Context, flags: SignInFlags, account: strin
   const fromVariable = fromEnv(context.env, 'KCT_PASSWORD');
   if (fromVariable) return fromVariable;
   if (context.io.noPrompt) {
-    throw new CredentialsError(`cannot ask for the password of ${account}: ${whyNoPrompt(context.io)}`, {
-      suggestion: `Pipe it in with --password-stdin: ${piped(context, account)}; or set KCT_PASSWORD (${NEVER_AN_ARGUMENT}).`,
-    });
+    throw cannotAsk(
+      context.io,
+      `cannot ask for the password of ${account}`,
+      `Pipe it in with --password-stdin: ${piped(context, account)}; or set KCT_PASSWORD (${NEVER_AN_ARGUMENT}).`,
+    );
   }
   const entered = await (await prompts(context, 'cancelled; nothing was changed')).secret(`Password of ${account} at ${productUrl}:`);
   if (entered === '')

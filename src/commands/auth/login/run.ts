@@ -6,8 +6,8 @@ import { saveKeyProfile } from '../../../cli/core/config-store.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
 import { fromEnv } from '../../../cli/core/environment.js';
-import { out, whyNoPrompt } from '../../../cli/core/io.js';
-import { prompts } from '../../../cli/core/prompt.js';
+import { out } from '../../../cli/core/io.js';
+import { cannotAsk, prompts } from '../../../cli/core/prompt.js';
 import { readStdinText } from '../../../cli/core/stdin.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import { maskKey } from '../../../client/redact.js';
@@ -58,12 +58,12 @@ export async function run(options: Options, context: Context): Promise<void> {
 }
 
 async function promptForKey(context: Context): Promise<string> {
-  // nothing to ask on is a usage mistake (exit 2), not a refused key: the command says how to run it
   if (context.io.noPrompt) {
-    throw new UsageError(`cannot ask for the key: ${whyNoPrompt(context.io)}`, {
-      suggestion:
-        'Without a terminal, pipe the key in with --with-key: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
-    });
+    throw cannotAsk(
+      context.io,
+      'cannot ask for the key',
+      'Without a terminal, pipe the key in with --with-key: printf %s "$KEY" | kct auth login --with-key (never pass it as an argument).',
+    );
   }
   return (await (await prompts(context, 'cancelled; no key was stored')).secret('API key (kct_...):')).trim();
 }

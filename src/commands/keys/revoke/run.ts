@@ -5,8 +5,8 @@ import { NoSuchItemError, UsageError } from '../../../api/errors.js';
 import type { KeyRecord } from '../../../api/product.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
-import { out, whyNoPrompt } from '../../../cli/core/io.js';
-import { prompts } from '../../../cli/core/prompt.js';
+import { out } from '../../../cli/core/io.js';
+import { cannotAsk, prompts } from '../../../cli/core/prompt.js';
 import { commandAgain } from '../../../cli/core/shell-word.js';
 import { exporterFor } from '../../../cli/render/export.js';
 import { describeKey, keyRow, shortDate } from '../../../cli/render/keys.js';
@@ -20,9 +20,11 @@ export async function run(options: Options, context: Context): Promise<void> {
   const wanted = parseKeyArgument(options.key);
   // before signing in: off a terminal nothing can be confirmed
   if (!options.yes && context.io.noPrompt) {
-    throw new UsageError(`not confirmed: kct asks before revoking a key, and cannot ask here (${whyNoPrompt(context.io)})`, {
-      suggestion: `Run it again with --yes: ${commandAgain(context.args, [['--yes']])}`,
-    });
+    throw cannotAsk(
+      context.io,
+      'not confirmed: kct asks before revoking a key, and cannot ask here',
+      `Run it again with --yes: ${commandAgain(context.args, [['--yes']])}`,
+    );
   }
   const exporter = await exporterFor(options, context);
   await withSession(context, options, async ({ client, account, settings }) => {

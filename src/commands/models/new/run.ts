@@ -12,9 +12,9 @@ import { formatNumber } from '../../../api/numbers.js';
 import type { CumMethod as CumMethodType } from '../../../api/schemas.js';
 import type { Context } from '../../../cli/core/context.js';
 import type { OptionsOf } from '../../../cli/core/define-command.js';
-import { err, whyNoPrompt } from '../../../cli/core/io.js';
+import { err } from '../../../cli/core/io.js';
 import { type FolderError, makeFolders } from '../../../cli/core/make-folders.js';
-import { type Prompts, prompts } from '../../../cli/core/prompt.js';
+import { cannotAsk, type Prompts, prompts } from '../../../cli/core/prompt.js';
 import { shellWord as quote } from '../../../cli/core/shell-word.js';
 import {
   confirmCreate,
@@ -84,11 +84,10 @@ async function refuseKeptPreviews(dir: string, subject: string | undefined): Pro
 
 export async function run(options: Options, context: Context): Promise<void> {
   if (context.io.noPrompt) {
-    throw new UsageError(
-      `kct models new is interactive (it opens an editor and asks before creating) and cannot run here: ${whyNoPrompt(context.io)}`,
-      {
-        suggestion: stepByStep(options),
-      },
+    throw cannotAsk(
+      context.io,
+      'kct models new is interactive (it opens an editor and asks before creating) and cannot run here',
+      stepByStep(options),
     );
   }
   const rubricFiles = options.rubric ?? [];
