@@ -87,15 +87,10 @@ describe('the single-file executable, with an empty PATH', () => {
     expect(help.stderr).toBe('');
   });
 
-  it('its size is said in MiB, and the install guide gives it as about that (not to the byte: it changes with each release)', () => {
+  it('its size is said in MiB (the unit said was "MB" for sizes in MiB)', () => {
     const mib = statSync(exe).size / 2 ** 20;
-    // the unit said was "MB" for sizes in MiB
+    // the guide gives the size as "about": it changes with each Node.js release, which CI takes as it comes
     expect(built).toContain(`kct-linux-x64 (${mib.toFixed(1)} MiB; Node.js v${embedded.version}`);
-    const guide = readFileSync(join(ROOT, 'docs', 'guides', 'install.md'), 'utf8').replace(/\s+/g, ' ');
-    const figure = new RegExp(`about (\\d+) MiB (?:built )?from Node\\.js ${embedded.major}\\b`).exec(guide);
-    expect(figure, `docs/guides/install.md gives no "about N MiB ... from Node.js ${embedded.major}"`).not.toBeNull();
-    // within 5%: a figure of an older build is still about right; one far off is not
-    expect(Math.abs(Number(figure?.[1]) - mib) / mib).toBeLessThan(0.05);
   });
 
   it('credits against the sandbox', async () => {
