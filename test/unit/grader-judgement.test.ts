@@ -96,7 +96,8 @@ function check(m: Marking, answerText: string, label: string): void {
     // Words of praise only where a written threshold says so.
     expect(feedback.replace(/“[^”]*”/g, '“…”'), where).not.toMatch(/\bfairly\b|\bseveral\b/);
     const counter = [...j.shows, ...j.lacks].find((p) => p.id === 'counter')?.measured;
-    if (counter?.id === 'counter' && /at length/.test(feedback)) expect(counter.atLength, where).toBe(true);
+    // the grader's own "at length": a level descriptor it quotes is the rubric's words
+    if (counter?.id === 'counter' && /at length/.test(feedback.replace(/“[^”]*”/g, '“…”'))) expect(counter.atLength, where).toBe(true);
 
     // A quotation is the answer's own words, and holds what it is offered for.
     if (j.quote) {

@@ -2,12 +2,14 @@
 // (a "Thesis & position" criterion is not marked on spelling), the task's genre how they are read
 // (dialogue counts in a story, not in a source analysis), and two gates hold the whole mark down
 // for an answer that is off the topic or too short to meet anything.
+
+import { coverage } from './coverage.js';
 import type { Doc } from './document.js';
 import type { Features } from './features.js';
-import { type Coverage, ON_TOPIC, storyValue } from './readings.js';
+import { ON_TOPIC, storyValue } from './readings.js';
 import { type Signal, type SignalId, signal } from './signals.js';
 import type { Task, TopicTerm } from './task.js';
-import { clamp, contentTerms, stem, type Term } from './text.js';
+import { clamp, stem } from './text.js';
 
 /** What a criterion is about, read from its name (and its description when the name says nothing). */
 type Focus =
@@ -225,70 +227,6 @@ const OFF_TOPIC = 0.25;
 /** Full marks need judgement this grader does not have: it leaves the last 10% to a person. */
 const CEILING = 0.9;
 
-/**
- * The things a criterion's description lists ("the Great Depression, itinerant ranch work, race
- * and gender"; "(patriotism, Pals battalions, propaganda, unemployment)"), as phrases: feedback and
- * advice quote the phrase, never a bare keyword. Only lists count (three items or more, or two in
- * brackets), and only items that name something: "examples" or "quotations" are checked as signals.
- */
-const listed = new Map<string, { text: string; terms: Term[] }[]>();
-
-function listedItems(description: string): { text: string; terms: Term[] }[] {
-  let items = listed.get(description);
-  if (!items) {
-    items = listedItemsNow(description);
-    // Bounded: rubrics are few, but descriptions arrive with every request.
-    if (listed.size >= 256) listed.clear();
-    listed.set(description, items);
-  }
-  return items;
-}
-
-function listedItemsNow(description: string): { text: string; terms: Term[] }[] {
-  const lists: string[][] = [];
-  for (const m of description.matchAll(/\(([^()]+)\)/g)) {
-    const items = m[1]
-      .split(/,|\s(?:and|or)\s/)
-      .map((x) => x.trim())
-      .filter(Boolean);
-    if (items.length >= 2) lists.push(items);
-  }
-  for (const clause of description.replace(/\([^()]*\)/g, '').split(/[;:.]/)) {
-    const items = clause
-      .split(/,|\s(?:and|or)\s/)
-      .map((x) => x.trim())
-      .filter(Boolean);
-    if (items.length < 3) continue;
-    // The first item carries the clause's lead-in ("Links loneliness to the Great Depression").
-    items[0] = items[0]
-      .split(/\s(?:to|of|on|in|with|about|including|such as|like)\s/)
-      .pop()!
-      .trim();
-    lists.push(items);
-  }
-  return lists
-    .flat()
-    .filter((text) => text.split(/\s+/).length <= 4)
-    .map((text) => ({ text: text.replace(/^(?:the|a|an)\s+/i, (a) => a), terms: contentTerms([{ text, weight: 1 }]) }))
-    .filter((p) => p.terms.length > 0);
-}
-
-function coverage(c: CriterionInput, doc: Doc, answerStems: ReadonlyMap<string, number>): Coverage | undefined {
-  const phrases = listedItems(c.description ?? '');
-  if (phrases.length < 2) return undefined;
-  const hit = (t: Term) => answerStems.has(t.stem);
-  const found = phrases.filter((p) => p.terms.some(hit));
-  const missing = phrases.filter((p) => !p.terms.some(hit));
-  const foundStems = new Set(found.flatMap((p) => p.terms.filter(hit).map((t) => t.stem)));
-  const sentences = doc.sentences.flatMap((s, i) => (s.words.some((w) => foundStems.has(stem(w))) ? [i] : []));
-  return {
-    value: clamp(found.length / phrases.length / 0.9, 0, 1),
-    found: found.map((p) => p.text),
-    missing: missing.map((p) => p.text),
-    sentences,
-  };
-}
-
 /** An answer as a criterion reads it; `stems` counts how often each stem is used. */
 export interface Answer {
   doc: Doc;
@@ -350,7 +288,7 @@ export function relevanceFor(answer: Answer, task: Task): number {
 
 export function scoreCriterion(c: CriterionInput, answer: Answer, task: Task, relevance = relevanceFor(answer, task)): CriterionResult {
   const focuses = focusesOf(c.item, c.description ?? '', task.genre);
-  const cov = coverage(c, answer.doc, answer.stems);
+  const cov = coverage(c.description ?? '', answer.doc);
   // Several focuses ("Language & conventions") share the mark equally.
   const weights = new Map<SignalId, number>();
   for (const focus of focuses) {

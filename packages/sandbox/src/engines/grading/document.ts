@@ -19,6 +19,8 @@ export interface Doc {
   copiedWords: number;
   /** The first copied sentence, to quote back. */
   copiedExample?: string;
+  /** Headings set apart from the text ("Method" on a line of its own), each with the index of the first sentence after it. */
+  headings: { text: string; sentence: number }[];
 }
 
 // Signals come from the start of very long answers: 100,000 characters (about 16,000 words) is
@@ -198,6 +200,7 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
   let signedOff = false;
   // the paragraph a list is read into: its items are one part of the answer, not a paragraph each
   let list: number | undefined;
+  const headings: Doc['headings'] = [];
   for (const { lines, kind } of plainTextBlocks(text)) {
     const marker = LIST_MARKER.exec(lines[0]);
     const item = marker !== null && (kind !== 'heading' || marker[1] !== undefined);
@@ -209,6 +212,7 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
     // Ellis / Year 10"), count as words but are not sentences: not its opening or conclusion.
     if ((kind === 'heading' && !item) || frame || (signedOff && block.split(/\s+/).length <= 8 && !/[.!?]["”’]?\s*$/.test(block.trim()))) {
       otherWords += words(block).length;
+      if (kind === 'heading' && !item) headings.push({ text: block.trim(), sentence: sentences.length });
       list = undefined;
       continue;
     }
@@ -236,5 +240,5 @@ export function readAnswer(answer: string, questionText: string | undefined): Do
   const scanned = sentences.reduce((n, s) => n + s.words.length, 0) + otherWords;
   // Past the scan limit the count is estimated from the share of the text that was read.
   const wordCount = answer.length > SCAN_LIMIT ? Math.round(scanned * (answer.length / SCAN_LIMIT)) : scanned;
-  return { paragraphs, sentences, wordCount, copiedWords, ...(copiedExample ? { copiedExample } : {}) };
+  return { paragraphs, sentences, wordCount, copiedWords, headings, ...(copiedExample ? { copiedExample } : {}) };
 }

@@ -16,6 +16,7 @@ import {
   storyValue,
   supportUnits,
 } from './readings.js';
+import { inSection, METHOD_SECTION } from './sections.js';
 import { MET, type SignalId, signal } from './signals.js';
 
 /** At most this many slips per 100 words is "virtually error-free". */
@@ -84,6 +85,8 @@ export function factsOf(ctx: SignalContext, relevance: number): Facts {
     ['description', met('description')],
     ['turning', f.change.count > 0],
     ['turning_shown', lateChanges(ctx).length > 0 && met('turning')],
+    // a report's Method section with something under it: "No method." is untrue of it
+    ['method_section', inSection(ctx.doc, METHOD_SECTION).length > 0],
   ];
   return closeFacts(measured);
 }

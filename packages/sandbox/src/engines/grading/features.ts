@@ -16,6 +16,7 @@ import {
   HEDGE,
   INDIRECT,
   JUDGEMENT,
+  NAMED_SUPPORT,
   NOT_PAST,
   PAST_IRREGULAR,
   POSITION,
@@ -29,6 +30,7 @@ import {
 import { givesReason, topicalVerdict } from './position.js';
 import { restatedSentences, vocabularyRange } from './repetition.js';
 import { opposingView, repliesTo } from './replies.js';
+import { CONCLUSION_SECTION, inSection, sectionsOf } from './sections.js';
 import { capitalisedInside, readThrough, SLIP_KINDS, type SlipKind, sentenceRegister, sentenceSlips } from './slips.js';
 import { isWord } from './spelling.js';
 import { examplesIn, sourcesIn } from './support.js';
@@ -212,6 +214,9 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
   const lastParagraph = doc.paragraphs.length - 1;
   // one paragraph: its conclusion is in its last third, as its opening is in its first (readings.ts)
   const closingFrom = doc.sentences.length - Math.max(1, Math.min(3, Math.floor(doc.sentences.length / 3)));
+  // a report's Conclusion section opens on its conclusion, a judgement on the question asked, wherever it stands
+  const concluded = inSection(doc, CONCLUSION_SECTION);
+  const concludes = new Set(concluded.filter((i, k) => k === 0 || concluded[k - 1] !== i - 1));
   doc.sentences.forEach((s, i) => {
     const t = s.text;
     lengths.push(s.words.length);
@@ -262,6 +267,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     addMatches(f.analysis, i, ANALYSIS, readNarration, written);
     addMatches(f.terminology, i, TERMS, readNarration, written);
     addMatches(f.judgement, i, JUDGEMENT, readNarration, written);
+    if (concludes.has(i)) add(f.judgement, i, 1, ['conclusion']);
     addMatches(f.provenance, i, PROVENANCE, readNarration, written);
     addMatches(f.change, i, CHANGE, readNarration, written);
     add(
@@ -296,6 +302,7 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
     const lastPoint = concluding !== null && /^finally\b/i.test(concluding[0]) && !stated;
     if (concluding && !lastPoint && (lastParagraph > 0 ? s.paragraph === lastParagraph : i >= closingFrom))
       add(f.conclusion, i, 1, [], written(concluding[0]));
+    else if (concludes.has(i) && s.paragraph === lastParagraph) add(f.conclusion, i);
 
     // Names and dates the question does not give: what the answer knows beyond it. A run of
     // capitalised words ("Alfred Leete", "First World War") is one name; a capitalised word on
@@ -343,19 +350,35 @@ export function measure(doc: Doc, questionStems: ReadonlySet<string>, taskWords:
   return f;
 }
 
+/** Whether sentence j is in i's paragraph or the next, with no other paragraph of more than a heading between. */
+function sameOrNext(doc: Doc, heads: ReadonlySet<number>, i: number, j: number): boolean {
+  const [p, q] = [doc.sentences[i].paragraph, doc.sentences[j].paragraph];
+  for (let k = i + 1; k < j; k++) if (!heads.has(k) && doc.sentences[k].paragraph !== p && doc.sentences[k].paragraph !== q) return false;
+  return true;
+}
+
 /** Support followed by what it shows: explained in its sentence or one of the next two of its paragraph. */
 function explainedSupport(doc: Doc, f: Features): Hits {
   const out = hits();
+  const { heads } = sectionsOf(doc);
   const support = new Map<number, string>();
   for (const h of [f.figures, f.quotations, f.examples, f.sources, f.outside]) {
     for (const i of h.sentences) if (!support.has(i)) support.set(i, h.at.get(i) ?? '');
   }
   const explains = new Set(f.explanations.sentences);
   const analyses = new Set(f.analysis.sentences);
+  // only a sentence that opens its paragraph (after its heading) reaches back: "These figures show" after a scene is that paragraph's
+  const opens = (j: number) => {
+    for (let k = j - 1; k >= 0 && doc.sentences[k].paragraph === doc.sentences[j].paragraph; k--) if (!heads.has(k)) return false;
+    return true;
+  };
+  const naming = f.explanations.sentences.filter((j) => NAMED_SUPPORT.test(f.read[j]) && opens(j));
   for (const i of [...support.keys()].sort((a, b) => a - b)) {
     // "40 per cent … had been teased. When every pupil wears the same blazer, that target disappears. This shows that…"
     const near = [i, i + 1, i + 2].filter((at) => doc.sentences[at]?.paragraph === doc.sentences[i].paragraph);
-    if (near.some((at) => explains.has(at) || analyses.has(at))) add(out, i, 1, [], support.get(i));
+    // "The results show that…" explains the results it names, in its paragraph or the one before (a heading between is no paragraph)
+    const named = naming.some((j) => j > i && sameOrNext(doc, heads, i, j));
+    if (named || near.some((at) => explains.has(at) || analyses.has(at))) add(out, i, 1, [], support.get(i));
   }
   return out;
 }

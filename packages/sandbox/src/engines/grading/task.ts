@@ -78,7 +78,7 @@ export function readTask(input: { questionText?: string; assignmentDesc?: string
 
 /** Stems of each word of a synonym group, by the stem of each single-word member. */
 let synonymsByStem: Map<string, string[][]> | undefined;
-function synonymsOf(termStem: string): string[][] {
+export function synonymsOf(termStem: string): string[][] {
   if (!synonymsByStem) {
     synonymsByStem = new Map();
     for (const group of SYNONYMS) {
