@@ -103,3 +103,33 @@ export const EXAMPLE_ANSWERS: { file: string; model: () => Marking }[] = [
   { file: 'sample-essay.txt', model: () => seededModel(12) },
   { file: 'homework-letter.txt', model: examplesModel },
 ];
+
+/** A marking's input for one answer, in the Bullet style unless another is asked for. */
+export const inputOf = (m: Marking, answerText: string, style: GradeInput['style'] = 'Bullet'): GradeInput => ({ ...m, answerText, style });
+
+/** The walkthroughs' phones task: a persuasive letter to the headteacher, marked on two criteria. */
+export const PHONES: Marking = {
+  name: 'the phones model',
+  questionText: 'Should mobile phones be banned at school?',
+  assignmentDesc: 'A persuasive letter to the headteacher.',
+  rubrics: [
+    { item: 'Argument', max_score: 6, description: 'A clear position, argued with reasons.' },
+    { item: 'Organisation', max_score: 4, description: 'Paragraphs, an opening and a conclusion, linked ideas.' },
+  ],
+  cumMethod: 'sum',
+  totalScore: 10,
+};
+
+/** A letter to the headteacher: this opening and conclusion around the same two paragraphs of reasons. */
+export const phonesLetter = (opening: string, conclusion: string) => `Dear Headteacher,
+
+${opening}
+
+Many students use their phones to check homework, look up words and keep in touch with their parents after school. For example, my friend Sam uses a dictionary app every day in English lessons. This shows that phones can be a tool for learning.
+
+Some teachers say phones distract students in lessons. However, students could hand their phones in at the start of the day and collect them at home time, so lessons would not be disturbed.
+
+${conclusion}
+
+Yours sincerely,
+Alex`;

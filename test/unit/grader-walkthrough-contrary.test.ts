@@ -4,36 +4,18 @@
 // Properties are fast-check, seeded (KCT_PROPERTY_RUNS and KCT_PROPERTY_SEED as in docs/testing.md).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
+import { grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import type { Measured } from '../../packages/sandbox/src/engines/grading/signals.js';
 import { answer, KNOWN, RUNS, SEED, SENTENCES } from './grader-arbitraries.js';
-import { labelledAnswers, type Marking, seededModel } from './grader-helpers.js';
+import {
+  inputOf as input,
+  labelledAnswers,
+  phonesLetter as letter,
+  type Marking,
+  PHONES as phones,
+  seededModel,
+} from './grader-helpers.js';
 import { readBullet } from './grader-reading.js';
-
-const phones: Marking = {
-  name: 'the phones model',
-  questionText: 'Should mobile phones be banned at school?',
-  assignmentDesc: 'A persuasive letter to the headteacher.',
-  rubrics: [
-    { item: 'Argument', max_score: 6, description: 'A clear position, argued with reasons.' },
-    { item: 'Organisation', max_score: 4, description: 'Paragraphs, an opening and a conclusion, linked ideas.' },
-  ],
-  cumMethod: 'sum',
-  totalScore: 10,
-};
-const input = (m: Marking, answerText: string, style: GradeInput['style'] = 'Bullet'): GradeInput => ({ ...m, answerText, style });
-const letter = (opening: string, conclusion: string) => `Dear Headteacher,
-
-${opening}
-
-Many students use their phones to check homework, look up words and keep in touch with their parents after school. For example, my friend Sam uses a dictionary app every day in English lessons. This shows that phones can be a tool for learning.
-
-Some teachers say phones distract students in lessons. However, students could hand their phones in at the start of the day and collect them at home time, so lessons would not be disturbed.
-
-${conclusion}
-
-Yours sincerely,
-Alex`;
 
 /** The position the criterion was marked on, as measured. */
 function position(m: Marking, text: string): Extract<Measured, { id: 'position' }> | undefined {

@@ -8,9 +8,9 @@
 // 5. a length the question does not state is not said to be the task's.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GradeInput, type GradeRubric, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
+import { type GradeRubric, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { answer, RUNS, SEED } from './grader-arbitraries.js';
-import { type Marking, seededModel } from './grader-helpers.js';
+import { inputOf as input, phonesLetter as letter, type Marking, seededModel } from './grader-helpers.js';
 import { readBullet } from './grader-reading.js';
 
 const levels = (max: number, descriptors: string[]) =>
@@ -57,21 +57,8 @@ const phones: Marking = {
   totalScore: 21,
 };
 const model12 = seededModel(12);
-const input = (m: Marking, answerText: string): GradeInput => ({ ...m, answerText, style: 'Bullet' });
 const feedbackOf = (m: Marking, text: string, item: string) => grade(input(m, text)).evaluation.find((e) => e.item === item)!.feedback;
 
-const letter = (opening: string, conclusion: string) => `Dear Headteacher,
-
-${opening}
-
-Many students use their phones to check homework, look up words and keep in touch with their parents after school. For example, my friend Sam uses a dictionary app every day in English lessons. This shows that phones can be a tool for learning.
-
-Some teachers say phones distract students in lessons. However, students could hand their phones in at the start of the day and collect them at home time, so lessons would not be disturbed.
-
-${conclusion}
-
-Yours sincerely,
-Alex`;
 const TYPED = letter(
   'Mobile phones should not be banned at our school because they help us learn.',
   'In conclusion, phones should not be banned because they help us learn.',

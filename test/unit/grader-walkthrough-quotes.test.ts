@@ -6,25 +6,13 @@
 // fast-check, seeded (KCT_PROPERTY_RUNS and KCT_PROPERTY_SEED as in docs/testing.md).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GradeInput, grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
+import { grade, judgements } from '../../packages/sandbox/src/engines/grader.js';
 import { readClaims } from '../../packages/sandbox/src/engines/grading/claims.js';
 import { readAnswer } from '../../packages/sandbox/src/engines/grading/document.js';
 import { answer, KNOWN, RUNS, SEED, SENTENCES } from './grader-arbitraries.js';
-import { type Marking, seededModel } from './grader-helpers.js';
+import { inputOf as input, type Marking, PHONES as phones, seededModel } from './grader-helpers.js';
 import { readBullet } from './grader-reading.js';
 
-const phones: Marking = {
-  name: 'the phones model',
-  questionText: 'Should mobile phones be banned at school?',
-  assignmentDesc: 'A persuasive letter to the headteacher.',
-  rubrics: [
-    { item: 'Argument', max_score: 6, description: 'A clear position, argued with reasons.' },
-    { item: 'Organisation', max_score: 4, description: 'Paragraphs, an opening and a conclusion, linked ideas.' },
-  ],
-  cumMethod: 'sum',
-  totalScore: 10,
-};
-const input = (m: Marking, answerText: string, style: GradeInput['style'] = 'Bullet'): GradeInput => ({ ...m, answerText, style });
 const LETTER = `Dear Headteacher,
 
 Mobile phones should not be banned at our school because they help us learn.
