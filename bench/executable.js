@@ -8,7 +8,7 @@ import { BIN, fixed, interleave, kctEnv, log, median, ROOT, removeDir, sized, ta
 
 const ROUNDS = sized(20, 6, 1);
 const WARMUP = sized(3, 1, 0);
-const MB = 1024 * 1024;
+const MIB = 1024 * 1024;
 
 export async function run() {
   const dir = tempDir('kct-bench-exe-');
@@ -24,13 +24,13 @@ export async function run() {
     const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
     log(
       table(
-        ['file', 'MB'],
+        ['file', 'MiB'],
         [
-          [`dist/kct-linux-x64 (Node.js ${nodeVersion} inside)`, fixed(statSync(exe).size / MB, 1)],
-          [`the Node.js binary alone (${node})`, fixed(statSync(node).size / MB, 1)],
+          [`dist/kct-linux-x64 (Node.js ${nodeVersion} inside)`, fixed(statSync(exe).size / MIB, 1)],
+          [`the Node.js binary alone (${node})`, fixed(statSync(node).size / MIB, 1)],
           // where scripts/build-exe.js writes its bundles
-          ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'cli.cjs')).size / MB, 1)],
-          ['the sandbox bundle (dist/exe/sandbox.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'sandbox.cjs')).size / MB, 1)],
+          ['the CLI bundle (dist/exe/cli.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'cli.cjs')).size / MIB, 1)],
+          ['the sandbox bundle (dist/exe/sandbox.cjs)', fixed(statSync(join(ROOT, 'dist', 'exe', 'sandbox.cjs')).size / MIB, 1)],
         ],
       ),
     );
